@@ -1,0 +1,126 @@
+internal import CLMDB
+
+/// A transaction, valid only inside the `Environment.read`/`write` closure that received it.
+/// Keys and values cross this boundary as byte arrays, so no pointer into the map escapes.
+public final class Transaction {
+    private(set) var handle: OpaquePointer?
+    /// Whether this transaction may write.
+    public let isWritable: Bool
+
+    init(_ handle: OpaquePointer, writable: Bool) {
+        self.handle = handle
+        self.isWritable = writable
+    }
+
+    func invalidate() { handle = nil }
+
+    func live() throws(LMDBError) -> OpaquePointer {
+        guard let handle else { throw LMDBError(code: .badTransaction, operation: "use of a finished transaction") }
+        return handle
+    }
+
+    func openDatabase(_ name: String, flags: Database.Flags) throws(LMDBError) -> Database {
+        var dbi: MDB_dbi = 0
+        try check(mdb_dbi_open(try live(), name, flags.rawValue | UInt32(MDB_CREATE), &dbi), "open database \(name)")
+        return Database(dbi: dbi, name: name)
+    }
+
+    /// The value stored under `key`, or `nil`.
+    public func get(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> [UInt8]? {
+        let txn = try live()
+        var v = MDB_val()
+        let rc = key.withUnsafeBytes { keyBytes in
+            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_get(txn, db.dbi, &k, &v)
+        }
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "get from \(db.name)")
+        return bytes(v)
+    }
+
+    /// Whether `key` is present.
+    public func contains(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
+        try get(db, key) != nil
+    }
+
+    /// Stores `value` under `key`. With `.noOverwrite`, returns `false` if the key existed.
+    @discardableResult
+    public func put(_ db: Database, _ key: [UInt8], _ value: [UInt8], flags: PutFlags = []) throws(LMDBError) -> Bool {
+        let txn = try live()
+        let rc = key.withUnsafeBytes { keyBytes in
+            value.withUnsafeBytes { valueBytes in
+                var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                var v = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                return mdb_put(txn, db.dbi, &k, &v, flags.rawValue)
+            }
+        }
+        if rc == MDB_KEYEXIST && flags.contains(.noOverwrite) { return false }
+        try check(rc, "put into \(db.name)")
+        return true
+    }
+
+    /// Deletes `key`; returns whether it was present.
+    @discardableResult
+    public func delete(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
+        let txn = try live()
+        let rc = key.withUnsafeBytes { keyBytes in
+            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_del(txn, db.dbi, &k, nil)
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "delete from \(db.name)")
+        return true
+    }
+
+    /// Removes every entry of `db` (the database itself stays).
+    public func clear(_ db: Database) throws(LMDBError) {
+        try check(mdb_drop(try live(), db.dbi, 0), "clear \(db.name)")
+    }
+
+    /// Entry count and page statistics of `db`.
+    public func statistics(_ db: Database) throws(LMDBError) -> DatabaseStatistics {
+        var stat = MDB_stat()
+        try check(mdb_stat(try live(), db.dbi, &stat), "stat \(db.name)")
+        return DatabaseStatistics(entries: stat.ms_entries, pageSize: Int(stat.ms_psize), depth: Int(stat.ms_depth),
+                                  pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages)
+    }
+
+    /// Runs `body` in a nested write transaction: if `body` throws, only the nested changes are
+    /// rolled back and this transaction stays usable.
+    public func nested<R>(_ body: (Transaction) throws -> R) throws -> R {
+        let parent = try live()
+        var child: OpaquePointer?
+        try check(mdb_txn_begin(mdb_txn_env(parent), parent, 0, &child), "begin nested transaction")
+        let transaction = Transaction(child!, writable: true)
+        handle = nil  // the parent must not be used while the child is open
+        defer { handle = parent }
+        do {
+            let result = try body(transaction)
+            transaction.invalidate()
+            try check(mdb_txn_commit(child), "commit nested transaction")
+            return result
+        } catch {
+            transaction.invalidate()
+            mdb_txn_abort(child)
+            throw error
+        }
+    }
+
+    /// Opens a cursor over `db`, valid inside `body` only.
+    public func withCursor<R>(_ db: Database, _ body: (Cursor) throws -> R) throws -> R {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(try live(), db.dbi, &cursor), "open cursor on \(db.name)")
+        let wrapper = Cursor(cursor!, database: db)
+        defer {
+            wrapper.invalidate()
+            mdb_cursor_close(cursor)
+        }
+        return try body(wrapper)
+    }
+}
+
+@inline(__always)
+func bytes(_ value: MDB_val) -> [UInt8] {
+    guard value.mv_size > 0, let data = value.mv_data else { return [] }
+    return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
+}

@@ -1,0 +1,193 @@
+import LMDB
+import Sodium
+import TimelineDomain
+
+/// What a writer expects a stream's current version to be (optimistic concurrency).
+public enum ExpectedVersion: Sendable, Equatable {
+    case any
+    case noStream
+    case exact(UInt64)
+}
+
+/// Failures of the event store itself.
+public enum EventStoreError: Error, Equatable, CustomStringConvertible {
+    case wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64)
+    case corrupt(sequence: UInt64, reason: String)
+    case newerFormat(found: UInt64, supported: UInt64)
+
+    public var description: String {
+        switch self {
+        case let .wrongExpectedVersion(stream, expected, actual):
+            "stream \(stream) is at version \(actual), expected \(expected)"
+        case let .corrupt(sequence, reason):
+            "event \(sequence) is corrupt: \(reason)"
+        case let .newerFormat(found, supported):
+            "this database was written by a newer Timeline (format \(found); this build reads up to \(supported)); upgrade Timeline to open it"
+        }
+    }
+}
+
+/// An event about to be appended, with its metadata.
+public struct PendingEvent: Sendable {
+    public var id: EventID
+    public var event: Event
+    public var timestamp: Int64
+    public var actor: String
+    public var correlationId: String?
+    public var causationId: String?
+    public var expectedVersion: ExpectedVersion
+
+    public init(id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
+                causationId: String? = nil, expectedVersion: ExpectedVersion = .any) {
+        self.id = id; self.event = event; self.timestamp = timestamp; self.actor = actor
+        self.correlationId = correlationId; self.causationId = causationId; self.expectedVersion = expectedVersion
+    }
+}
+
+/// The append-only, hash-chained log and its indexes, inside one LMDB environment:
+/// `log` (big-endian sequence → envelope), `streams` (stream ‖ 0 ‖ version → sequence) and
+/// `eventIds` (event id → sequence). Everything a write depends on (the head, stream
+/// versions, id uniqueness) is read inside the caller's write transaction.
+public struct EventLog: Sendable {
+    public static let formatVersion: UInt64 = 1
+
+    let log: Database
+    let streams: Database
+    let eventIds: Database
+    let meta: Database
+
+    init(environment env: Environment) throws {
+        log = try env.database("log")
+        streams = try env.database("streams")
+        eventIds = try env.database("eventIds")
+        meta = try env.database("meta")
+        let metaDB = meta
+        try env.write { txn in
+            let key = Array("formatVersion".utf8)
+            if let stored = try txn.get(metaDB, key) {
+                let found = BigEndian.uint64(stored) ?? UInt64.max
+                if found > Self.formatVersion { throw EventStoreError.newerFormat(found: found, supported: Self.formatVersion) }
+            } else {
+                try txn.put(metaDB, key, BigEndian.bytes(Self.formatVersion))
+            }
+        }
+    }
+
+    /// The last sequence number and hash (0 and the genesis hash for an empty log).
+    public func head(_ txn: Transaction) throws -> (sequence: UInt64, hash: [UInt8]) {
+        try txn.withCursor(log) { cursor in
+            guard let (key, value) = try cursor.last() else { return (0, EventEnvelope.genesisHash) }
+            guard let seq = BigEndian.uint64(key) else { throw EventStoreError.corrupt(sequence: 0, reason: "bad log key") }
+            let n = EventEnvelope.hashLength
+            guard value.count > 2 * n else { throw EventStoreError.corrupt(sequence: seq, reason: "record too short") }
+            return (seq, Array(value[(value.count - n)...]))
+        }
+    }
+
+    /// The current version of `stream` (0 when it has no events).
+    public func version(of stream: String, _ txn: Transaction) throws -> UInt64 {
+        let prefix = Array(stream.utf8) + [0]
+        return try txn.withCursor(streams) { cursor in
+            guard let (key, _) = try cursor.seek(below: Array(stream.utf8) + [1]),
+                  key.count == prefix.count + 8, key.starts(with: prefix)
+            else { return 0 }
+            return BigEndian.uint64(key.suffix(8)) ?? 0
+        }
+    }
+
+    /// Appends `events` in order, extending the hash chain, and returns their envelopes.
+    /// An event whose id is already in the log is not appended again (idempotent retry): its
+    /// stored envelope is returned instead.
+    public func append(_ events: [PendingEvent], _ txn: Transaction) throws -> [EventEnvelope] {
+        var (sequence, previousHash) = try head(txn)
+        var appended: [EventEnvelope] = []
+        appended.reserveCapacity(events.count)
+        for pending in events {
+            let idKey = Array(pending.id.rawValue.utf8)
+            if let existing = try txn.get(eventIds, idKey), let seq = BigEndian.uint64(existing),
+               let envelope = try envelope(at: seq, txn) {
+                appended.append(envelope)
+                continue
+            }
+            let stream = pending.event.stream
+            let current = try version(of: stream, txn)
+            switch pending.expectedVersion {
+            case .any: break
+            case .noStream where current == 0: break
+            case .exact(let v) where v == current: break
+            default: throw EventStoreError.wrongExpectedVersion(stream: stream, expected: pending.expectedVersion, actual: current)
+            }
+            sequence += 1
+            var envelope = EventEnvelope(
+                sequence: sequence, id: pending.id, type: pending.event.typeName,
+                schemaVersion: pending.event.typeName.currentVersion, stream: stream, streamVersion: current + 1,
+                timestamp: pending.timestamp, actor: pending.actor, correlationId: pending.correlationId,
+                causationId: pending.causationId, event: pending.event, previousHash: previousHash, hash: [])
+            let body = EnvelopeCodec.body(of: envelope)
+            envelope.hash = Sodium.hash(previousHash, body)
+            let seqKey = BigEndian.bytes(sequence)
+            try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
+            try txn.put(streams, Array(stream.utf8) + [0] + BigEndian.bytes(current + 1), seqKey)
+            try txn.put(eventIds, idKey, seqKey)
+            previousHash = envelope.hash
+            appended.append(envelope)
+        }
+        return appended
+    }
+
+    /// The event at `sequence`, if any.
+    public func envelope(at sequence: UInt64, _ txn: Transaction) throws -> EventEnvelope? {
+        guard let stored = try txn.get(log, BigEndian.bytes(sequence)) else { return nil }
+        return try decode(stored, sequence: sequence)
+    }
+
+    /// The event with this id, if any.
+    public func envelope(id: EventID, _ txn: Transaction) throws -> EventEnvelope? {
+        guard let seq = try txn.get(eventIds, Array(id.rawValue.utf8)).flatMap(BigEndian.uint64) else { return nil }
+        return try envelope(at: seq, txn)
+    }
+
+    /// Calls `body` with each event from `sequence` on, in order, until it returns `false`.
+    public func forEach(from sequence: UInt64 = 1, _ txn: Transaction, _ body: (EventEnvelope) throws -> Bool) throws {
+        try txn.withCursor(log) { cursor in
+            var entry = try cursor.seek(atLeast: BigEndian.bytes(sequence))
+            while let (key, value) = entry {
+                let seq = BigEndian.uint64(key) ?? 0
+                guard try body(try decode(value, sequence: seq)) else { return }
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    /// Up to `limit` events from `sequence` on.
+    public func read(from sequence: UInt64, limit: Int, _ txn: Transaction) throws -> [EventEnvelope] {
+        var out: [EventEnvelope] = []
+        try forEach(from: sequence, txn) { envelope in
+            out.append(envelope)
+            return out.count < limit
+        }
+        return out
+    }
+
+    /// Every event of one stream, in stream order.
+    public func stream(_ name: String, _ txn: Transaction) throws -> [EventEnvelope] {
+        let prefix = Array(name.utf8) + [0]
+        var out: [EventEnvelope] = []
+        try txn.withCursor(streams) { cursor in
+            var entry = try cursor.seek(atLeast: prefix)
+            while let (key, value) = entry, key.count == prefix.count + 8, key.starts(with: prefix) {
+                if let seq = BigEndian.uint64(value), let envelope = try envelope(at: seq, txn) { out.append(envelope) }
+                entry = try cursor.next()
+            }
+        }
+        return out
+    }
+
+    func decode(_ stored: [UInt8], sequence: UInt64) throws -> EventEnvelope {
+        do {
+            return try EnvelopeCodec.decode(stored)
+        } catch {
+            throw EventStoreError.corrupt(sequence: sequence, reason: error.message)
+        }
+    }
+}

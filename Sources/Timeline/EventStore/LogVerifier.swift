@@ -1,0 +1,57 @@
+import LMDB
+import Sodium
+import TimelineDomain
+
+/// The result of walking the whole log.
+public struct VerificationReport: Sendable, Equatable {
+    public var eventsChecked: UInt64
+    /// The first sequence number at which something is wrong, and what.
+    public var firstBadSequence: UInt64?
+    public var problem: String?
+    public var isValid: Bool { firstBadSequence == nil }
+}
+
+extension EventLog {
+    /// Checks sequence contiguity, every record's decoding and hash, the chain links, and that
+    /// the stream and event-id indexes match the log exactly.
+    public func verify(_ txn: Transaction) throws -> VerificationReport {
+        var report = VerificationReport(eventsChecked: 0)
+        func fail(_ seq: UInt64, _ problem: String) -> Bool {
+            report.firstBadSequence = seq
+            report.problem = problem
+            return false
+        }
+        var expected: UInt64 = 1
+        var previousHash = EventEnvelope.genesisHash
+        try txn.withCursor(log) { cursor in
+            var entry = try cursor.first()
+            while let (key, value) = entry {
+                guard let seq = BigEndian.uint64(key) else { _ = fail(expected, "malformed log key"); return }
+                guard seq == expected else { _ = fail(expected, "sequence \(expected) is missing (next is \(seq))"); return }
+                guard let (body, prev, hash) = try? EnvelopeCodec.split(value) else { _ = fail(seq, "record too short"); return }
+                guard prev == previousHash else { _ = fail(seq, "previous-hash link does not match event \(seq - 1)"); return }
+                guard Sodium.hash(prev, body) == hash else { _ = fail(seq, "hash does not match contents"); return }
+                let envelope: EventEnvelope
+                do { envelope = try EnvelopeCodec.decode(value) } catch { _ = fail(seq, "undecodable: \(error)"); return }
+                guard envelope.sequence == seq else { _ = fail(seq, "record carries sequence \(envelope.sequence)"); return }
+                let streamKey = Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion)
+                guard try txn.get(streams, streamKey) == key else { _ = fail(seq, "stream index does not point at this event"); return }
+                guard try txn.get(eventIds, Array(envelope.id.rawValue.utf8)) == key else {
+                    _ = fail(seq, "event-id index does not point at this event"); return
+                }
+                previousHash = hash
+                report.eventsChecked = seq
+                expected += 1
+                entry = try cursor.next()
+            }
+        }
+        if report.isValid {
+            let count = report.eventsChecked
+            let streamEntries = try txn.statistics(streams).entries
+            let idEntries = try txn.statistics(eventIds).entries
+            if streamEntries != Int(count) { _ = fail(count + 1, "stream index has \(streamEntries) entries for \(count) events") }
+            else if idEntries != Int(count) { _ = fail(count + 1, "event-id index has \(idEntries) entries for \(count) events") }
+        }
+        return report
+    }
+}

@@ -1,0 +1,106 @@
+import LMDB
+import TimelineDomain
+
+/// One entry of a user's activity feed.
+struct ActivityRecord: Equatable {
+    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2 }
+    var kind: Kind
+    var actor: UserID
+    var post: PostID?
+    var comment: CommentID?
+    var at: Int64
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(kind.rawValue); w.string(actor.rawValue); w.optionalString(post?.rawValue)
+        w.optionalString(comment?.rawValue); w.int64(at)
+        return w.bytes
+    }
+
+    init(kind: Kind, actor: UserID, post: PostID?, comment: CommentID?, at: Int64) {
+        self.kind = kind; self.actor = actor; self.post = post; self.comment = comment; self.at = at
+    }
+
+    init(_ bytes: [UInt8]) throws {
+        var r = ByteReader(bytes)
+        guard let kind = Kind(rawValue: try r.u8()) else { throw CorruptRecord(message: "unknown activity kind") }
+        self.kind = kind
+        actor = UserID(try r.string())
+        post = try r.optionalString().map(PostID.init)
+        comment = try r.optionalString().map(CommentID.init)
+        at = try r.int64()
+    }
+}
+
+/// What happened to each user: comments and likes on their posts by others, new followers.
+/// Entries disappear when what they report is undone (comment deleted, like removed,
+/// unfollowed, post deleted).
+struct ActivityProjection: Projection {
+    let name = "activity"
+    let activity: Database  // owner ‖ 0 ‖ activityId → ActivityRecord
+    /// `o‖post` → owner; `p‖post‖0‖C‖comment`, `p‖post‖0‖L‖user`, `f‖followee‖0‖follower` → activity key
+    let references: Database
+    var databases: [Database] { [activity, references] }
+
+    init(_ env: Environment, prefix: String) throws {
+        activity = try env.database(prefix + "activity")
+        references = try env.database(prefix + "activityRefs")
+    }
+
+    private func ownerKey(_ post: PostID) -> [UInt8] { Array(("o" + post.rawValue).utf8) }
+    private func postPrefix(_ post: PostID) -> [UInt8] { Key.prefix("p" + post.rawValue) }
+
+    private func record(_ owner: String, id: String, reference: [UInt8], _ item: ActivityRecord, _ txn: Transaction) throws {
+        let key = Key.make(owner, id)
+        try txn.put(activity, key, item.encoded())
+        try txn.put(references, reference, key)
+    }
+
+    private func forget(reference: [UInt8], _ txn: Transaction) throws {
+        guard let key = try txn.get(references, reference) else { return }
+        try txn.delete(activity, key)
+        try txn.delete(references, reference)
+    }
+
+    private func owner(of post: PostID, _ txn: Transaction) throws -> String? {
+        try txn.get(references, ownerKey(post)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+        let at = envelope.timestamp
+        switch envelope.event {
+        case .postAdded(let e):
+            try txn.put(references, ownerKey(e.postId), Array(e.authorId.rawValue.utf8))
+        case .postDeleted(let e):
+            var found: [(reference: [UInt8], key: [UInt8])] = []
+            try txn.scan(references, prefix: postPrefix(e.postId)) { reference, key in
+                found.append((reference, key))
+                return true
+            }
+            for (reference, key) in found {
+                try txn.delete(activity, key)
+                try txn.delete(references, reference)
+            }
+            try txn.delete(references, ownerKey(e.postId))
+        case .commentAdded(let e):
+            guard let owner = try owner(of: e.postId, txn), owner != e.authorId.rawValue else { return }
+            try record(owner, id: e.commentId.rawValue, reference: postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8),
+                       ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at), txn)
+        case .commentDeleted(let e):
+            try forget(reference: postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8), txn)
+        case .likeAdded(let e):
+            guard let owner = try owner(of: e.postId, txn), owner != e.userId.rawValue else { return }
+            try record(owner, id: envelope.id.rawValue, reference: postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8),
+                       ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: at), txn)
+        case .likeRemoved(let e):
+            try forget(reference: postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8), txn)
+        case .followed(let e):
+            try record(e.followeeId.rawValue, id: envelope.id.rawValue, reference: Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue),
+                       ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at), txn)
+        case .unfollowed(let e):
+            try forget(reference: Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue), txn)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import LMDB
+import TimelineDomain
+
+/// The follow graph in both directions.
+struct FollowsProjection: Projection {
+    let name = "follows"
+    let followers: Database  // followee ‖ 0 ‖ follower → ()
+    let following: Database  // follower ‖ 0 ‖ followee → ()
+    var databases: [Database] { [followers, following] }
+
+    init(_ env: Environment, prefix: String) throws {
+        followers = try env.database(prefix + "followers")
+        following = try env.database(prefix + "following")
+    }
+
+    func follows(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {
+        try txn.contains(following, Key.make(follower.rawValue, followee.rawValue))
+    }
+
+    /// Calls `body` with each follower of `user`.
+    func forEachFollower(of user: UserID, _ txn: Transaction, _ body: (String) throws -> Void) throws {
+        let prefix = Key.prefix(user.rawValue)
+        try txn.scan(followers, prefix: prefix) { key, _ in
+            try body(Key.suffix(key, after: prefix))
+            return true
+        }
+    }
+
+    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+        switch envelope.event {
+        case .followed(let e):
+            try txn.put(followers, Key.make(e.followeeId.rawValue, e.followerId.rawValue), [])
+            try txn.put(following, Key.make(e.followerId.rawValue, e.followeeId.rawValue), [])
+        case .unfollowed(let e):
+            try txn.delete(followers, Key.make(e.followeeId.rawValue, e.followerId.rawValue))
+            try txn.delete(following, Key.make(e.followerId.rawValue, e.followeeId.rawValue))
+        default:
+            break
+        }
+    }
+}

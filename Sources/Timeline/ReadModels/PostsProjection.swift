@@ -1,0 +1,84 @@
+import LMDB
+import TimelineDomain
+
+/// Posts with their counts, each user's posts, comments and likes.
+struct PostsProjection: Projection {
+    let name = "posts"
+    let posts: Database         // postId → PostRecord
+    let postsByUser: Database   // author ‖ 0 ‖ postId → ()
+    let comments: Database      // postId ‖ 0 ‖ commentId → CommentRecord
+    let commentPosts: Database  // commentId → postId
+    let likes: Database         // postId ‖ 0 ‖ userId → ()
+    var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes] }
+
+    init(_ env: Environment, prefix: String) throws {
+        posts = try env.database(prefix + "posts")
+        postsByUser = try env.database(prefix + "postsByUser")
+        comments = try env.database(prefix + "comments")
+        commentPosts = try env.database(prefix + "commentPosts")
+        likes = try env.database(prefix + "likes")
+    }
+
+    func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
+        try txn.get(posts, Array(id.rawValue.utf8)).map(RecordCodec.post)
+    }
+
+    func comment(_ id: CommentID, _ txn: Transaction) throws -> CommentRecord? {
+        guard let post = try txn.get(commentPosts, Array(id.rawValue.utf8)) else { return nil }
+        return try txn.get(comments, Key.make(String(decoding: post, as: UTF8.self), id.rawValue)).map(RecordCodec.comment)
+    }
+
+    func likes(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
+        try txn.contains(likes, Key.make(post.rawValue, user.rawValue))
+    }
+
+    /// Calls `body` with each post id of `author`, ascending.
+    func forEachPost(of author: UserID, _ txn: Transaction, _ body: (String) throws -> Void) throws {
+        let prefix = Key.prefix(author.rawValue)
+        try txn.scan(postsByUser, prefix: prefix) { key, _ in
+            try body(Key.suffix(key, after: prefix))
+            return true
+        }
+    }
+
+    private func update(_ id: PostID, _ txn: Transaction, _ change: (inout PostRecord) -> Void) throws {
+        guard var post = try post(id, txn) else { return }
+        change(&post)
+        try txn.put(posts, Array(id.rawValue.utf8), RecordCodec.encode(post))
+    }
+
+    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+        switch envelope.event {
+        case .postAdded(let e):
+            let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
+                                  hashtags: e.hashtags, createdAt: envelope.timestamp)
+            try txn.put(posts, Array(e.postId.rawValue.utf8), RecordCodec.encode(post))
+            try txn.put(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
+        case .postDeleted(let e):
+            try txn.delete(posts, Array(e.postId.rawValue.utf8))
+            try txn.delete(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue))
+            let prefix = Key.prefix(e.postId.rawValue)
+            for key in try txn.deleteAll(comments, prefix: prefix) {
+                try txn.delete(commentPosts, Array(key[prefix.count...]))
+            }
+            try txn.deleteAll(likes, prefix: prefix)
+        case .commentAdded(let e):
+            let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
+            try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))
+            try txn.put(commentPosts, Array(e.commentId.rawValue.utf8), Array(e.postId.rawValue.utf8))
+            try update(e.postId, txn) { $0.commentCount += 1 }
+        case .commentDeleted(let e):
+            try txn.delete(comments, Key.make(e.postId.rawValue, e.commentId.rawValue))
+            try txn.delete(commentPosts, Array(e.commentId.rawValue.utf8))
+            try update(e.postId, txn) { $0.commentCount -= 1 }
+        case .likeAdded(let e):
+            try txn.put(likes, Key.make(e.postId.rawValue, e.userId.rawValue), [])
+            try update(e.postId, txn) { $0.likeCount += 1 }
+        case .likeRemoved(let e):
+            try txn.delete(likes, Key.make(e.postId.rawValue, e.userId.rawValue))
+            try update(e.postId, txn) { $0.likeCount -= 1 }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import LMDB
+import TimelineDomain
+
+/// The query side, over one snapshot.
+extension ReadView {
+    func profile(_ id: UserID) throws -> Profile {
+        guard let user = try user(id) else { throw TimelineError.notFound("user", id.rawValue) }
+        return Profile(user)
+    }
+
+    func postRecord(_ id: PostID) throws -> PostRecord {
+        guard let post = try post(id) else { throw TimelineError.notFound("post", id.rawValue) }
+        return post
+    }
+
+    func materialise(_ outcome: Outcome) throws -> CommandResult {
+        switch outcome {
+        case .user(let id): return .user(try profile(id))
+        case let .session(token, user): return .session(token: token, user: try profile(user))
+        case .post(let id): return .post(Post(try postRecord(id)))
+        case .comment(let id):
+            guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
+            return .comment(Comment(comment))
+        case .changed(let changed): return .changed(changed)
+        case .done: return .done
+        }
+    }
+
+    /// Newest-first page over the keys `prefix ‖ id`; `item` maps an id to its item, or `nil`
+    /// to skip it.
+    func pageDescending<Item>(_ db: Database, prefix: [UInt8], _ request: PageRequest,
+                              _ item: (String, [UInt8]) throws -> Item?) throws -> Page<Item> {
+        var items: [Item] = []
+        var next: String?
+        var last: String?
+        try txn.scanDescending(db, prefix: prefix, before: request.before) { key, value in
+            let id = Key.suffix(key, after: prefix)
+            if items.count == request.limit {
+                next = last
+                return false
+            }
+            if let value = try item(id, value) {
+                items.append(value)
+                last = id
+            }
+            return true
+        }
+        return Page(items: items, next: next)
+    }
+
+    func users(_ request: PageRequest) throws -> Page<Profile> {
+        try pageDescending(models.profiles.users, prefix: [], request) { _, value in Profile(try RecordCodec.user(value)) }
+    }
+
+    func searchUsers(prefix raw: String, _ request: PageRequest) throws -> Page<Profile> {
+        let prefix = Array(raw.precomposedStringWithCompatibilityMapping.lowercased().utf8)
+        var items: [Profile] = []
+        var next: String?
+        var last: String?
+        let start = request.before.map { Array($0.utf8) + [0] } ?? prefix
+        try txn.withCursor(models.profiles.usernames) { cursor in
+            var entry = try cursor.seek(atLeast: start.lexicographicallyPrecedes(prefix) ? prefix : start)
+            while let (key, value) = entry, key.starts(with: prefix) {
+                if items.count == request.limit {
+                    next = last
+                    return
+                }
+                items.append(try profile(UserID(String(decoding: value, as: UTF8.self))))
+                last = String(decoding: key, as: UTF8.self)
+                entry = try cursor.next()
+            }
+        }
+        return Page(items: items, next: next)
+    }
+
+    func followers(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+        _ = try profile(user)
+        return try pageDescending(models.follows.followers, prefix: Key.prefix(user.rawValue), request) { id, _ in
+            try profile(UserID(id))
+        }
+    }
+
+    func following(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+        _ = try profile(user)
+        return try pageDescending(models.follows.following, prefix: Key.prefix(user.rawValue), request) { id, _ in
+            try profile(UserID(id))
+        }
+    }
+
+    func posts(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
+        _ = try profile(user)
+        return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
+            try post(PostID(id)).map(Post.init)
+        }
+    }
+
+    func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
+        _ = try profile(user)
+        return try pageDescending(models.timeline.timelines, prefix: Key.prefix(user.rawValue), request) { id, _ in
+            try post(PostID(id)).map(Post.init)
+        }
+    }
+
+    func hashtag(_ raw: String, _ request: PageRequest) throws -> Page<Post> {
+        let tag = (raw.hasPrefix("#") ? String(raw.dropFirst()) : raw).lowercased()
+        guard !tag.isEmpty, tag.utf8.count <= Validation.maxHashtagBytes, !tag.utf8.contains(0) else {
+            return Page(items: [], next: nil)
+        }
+        return try pageDescending(models.hashtags.hashtags, prefix: Key.prefix(tag), request) { id, _ in
+            try post(PostID(id)).map(Post.init)
+        }
+    }
+
+    func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
+        _ = try profile(user)
+        return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
+            let record = try ActivityRecord(value)
+            let kind: ActivityItem.Kind = switch record.kind {
+            case .comment: .comment
+            case .like: .like
+            case .follow: .follow
+            }
+            return ActivityItem(id: id, kind: kind, actor: record.actor, post: record.post, comment: record.comment, at: record.at)
+        }
+    }
+
+    func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
+        let post = try postRecord(id)
+        let prefix = Key.prefix(id.rawValue)
+        var comments: [Comment] = []
+        var next: String?
+        var last: String?
+        let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
+        try txn.withCursor(models.posts.comments) { cursor in
+            var entry = try cursor.seek(atLeast: start)
+            while let (key, value) = entry, key.starts(with: prefix) {
+                if comments.count == request.limit {
+                    next = last
+                    return
+                }
+                let comment = try RecordCodec.comment(value)
+                comments.append(Comment(comment))
+                last = comment.id.rawValue
+                entry = try cursor.next()
+            }
+        }
+        let liked = try viewer.map { try likes($0, id) } ?? false
+        return PostDetail(post: Post(post), comments: Page(items: comments, next: next), likedByViewer: liked)
+    }
+
+    func image(_ id: ImageID) throws -> StoredImage {
+        guard let stored = try txn.get(models.images, Array(id.rawValue.utf8)), let code = stored.first,
+              Int(code) < MediaType.allCases.count
+        else { throw TimelineError.notFound("image", id.rawValue) }
+        return StoredImage(id: id, mediaType: MediaType.allCases[Int(code)], bytes: Array(stored.dropFirst()))
+    }
+}

@@ -1,0 +1,85 @@
+import TimelineDomain
+
+/// Keys of the read models: identifier components joined by a 0 byte. Identifiers never
+/// contain 0, and 0 sorts below every identifier byte, so a prefix scan over `a ‖ 0` visits
+/// exactly the entries of `a`, in order of the next component.
+enum Key {
+    static func make(_ parts: String...) -> [UInt8] {
+        var out: [UInt8] = []
+        for (index, part) in parts.enumerated() {
+            if index > 0 { out.append(0) }
+            out.append(contentsOf: part.utf8)
+        }
+        return out
+    }
+
+    static func prefix(_ part: String) -> [UInt8] { Array(part.utf8) + [0] }
+
+    /// The component after `prefix` in `key`.
+    static func suffix(_ key: [UInt8], after prefix: [UInt8]) -> String {
+        String(decoding: key[prefix.count...], as: UTF8.self)
+    }
+}
+
+/// Binary encodings of read-model records (version byte first, so records can evolve).
+enum RecordCodec {
+    static func encode(_ u: UserRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.email); w.optionalString(u.passwordHash)
+        w.optionalString(u.bio); w.optionalString(u.url)
+        w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
+        return w.bytes
+    }
+
+    static func user(_ bytes: [UInt8]) throws -> UserRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown user record version") }
+        return UserRecord(id: UserID(try r.string()), username: try r.string(), email: try r.optionalString(),
+                          passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
+                          postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
+    }
+
+    static func encode(_ p: PostRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(p.id.rawValue); w.string(p.author.rawValue); w.string(p.image.rawValue); w.optionalString(p.caption)
+        w.strings(p.hashtags); w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt)
+        return w.bytes
+    }
+
+    static func post(_ bytes: [UInt8]) throws -> PostRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown post record version") }
+        return PostRecord(id: PostID(try r.string()), author: UserID(try r.string()), image: ImageID(try r.string()),
+                          caption: try r.optionalString(), hashtags: try r.strings(), likeCount: try r.int(),
+                          commentCount: try r.int(), createdAt: try r.int64())
+    }
+
+    static func encode(_ c: CommentRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(c.id.rawValue); w.string(c.post.rawValue); w.string(c.author.rawValue); w.string(c.text); w.int64(c.createdAt)
+        return w.bytes
+    }
+
+    static func comment(_ bytes: [UInt8]) throws -> CommentRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown comment record version") }
+        return CommentRecord(id: CommentID(try r.string()), post: PostID(try r.string()), author: UserID(try r.string()),
+                             text: try r.string(), createdAt: try r.int64())
+    }
+
+    static func encode(_ s: SessionRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(s.user.rawValue); w.int64(s.expiresAt)
+        return w.bytes
+    }
+
+    static func session(_ bytes: [UInt8]) throws -> SessionRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown session record version") }
+        return SessionRecord(user: UserID(try r.string()), expiresAt: try r.int64())
+    }
+}

@@ -1,0 +1,52 @@
+import LMDB
+import TimelineDomain
+
+/// Live sessions (by token hash) and recent failed sign-ins (for rate limiting).
+struct SessionsProjection: Projection {
+    let name = "sessions"
+    let sessions: Database        // sessionHash → SessionRecord
+    let signInFailures: Database  // email ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
+    var databases: [Database] { [sessions, signInFailures] }
+
+    init(_ env: Environment, prefix: String) throws {
+        sessions = try env.database(prefix + "sessions")
+        signInFailures = try env.database(prefix + "signInFailures")
+    }
+
+    func session(hash: String, _ txn: Transaction) throws -> SessionRecord? {
+        try txn.get(sessions, Array(hash.utf8)).map(RecordCodec.session)
+    }
+
+    func failures(email: String, since: Int64, _ txn: Transaction) throws -> Int {
+        var count = 0
+        let from = Key.prefix(email) + BigEndian.bytes(UInt64(max(since, 0)))
+        try txn.scan(signInFailures, prefix: Key.prefix(email)) { key, _ in
+            if !key.lexicographicallyPrecedes(from) { count += 1 }
+            return true
+        }
+        return count
+    }
+
+    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+        switch envelope.event {
+        case .signedIn(let e):
+            try txn.put(sessions, Array(e.sessionHash.utf8), RecordCodec.encode(SessionRecord(user: e.userId, expiresAt: e.expiresAt)))
+        case .signedOut(let e):
+            try txn.delete(sessions, Array(e.sessionHash.utf8))
+        case .signInFailed(let e):
+            let prefix = Key.prefix(e.email)
+            // Forget failures that have left the window, then record this one.
+            let cutoff = prefix + BigEndian.bytes(UInt64(max(envelope.timestamp - SignInPolicy.window, 0)))
+            var stale: [[UInt8]] = []
+            try txn.scan(signInFailures, prefix: prefix) { key, _ in
+                guard key.lexicographicallyPrecedes(cutoff) else { return false }
+                stale.append(key)
+                return true
+            }
+            for key in stale { try txn.delete(signInFailures, key) }
+            try txn.put(signInFailures, prefix + BigEndian.bytes(UInt64(max(envelope.timestamp, 0))) + BigEndian.bytes(envelope.sequence), [])
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import LMDB
+import Sodium
+import Synchronization
+
+/// The system clock.
+public struct SystemClock: Clock {
+    public init() {}
+    public func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
+
+/// The Timeline service: one LMDB database (a directory) holding the event log, the read
+/// models and the image blobs. Commands append events and update the read models in one
+/// durable write transaction, group-committed with concurrent commands; queries read a
+/// consistent snapshot. Safe to share between threads and tasks.
+///
+/// ```swift
+/// let timeline = try TimelineService(path: "timeline.db")
+/// let alice = try await timeline.createUser(username: "alice", email: "a@example.com", password: "correct horse")
+/// _ = try await timeline.execute(.addPost(image: jpegBase64, caption: "Sea #sea"), as: .user(alice.id.rawValue))
+/// let home = try timeline.timeline(of: alice.id)
+/// ```
+public final class TimelineService: Sendable {
+    /// How the service opens its database and runs.
+    public struct Options: Sendable {
+        /// `false` skips fsync on commit (tests, bulk loads): a crash may lose recent commands.
+        public var durable = true
+        public var clock: any Clock = SystemClock()
+        /// argon2id cost; `.interactive` in production, `.minimum` keeps tests fast.
+        public var passwordCost = Sodium.PasswordCost.interactive
+        public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
+        public var initialMapSize = 64 << 20
+        /// The database never grows past this; commands then fail with `storage_full`.
+        public var maxMapSize = 1 << 40
+        /// Random words for identifiers (secure randomness unless a test injects a seed).
+        public var random: @Sendable () -> UInt64 = {
+            Sodium.randomBytes(8).reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        public init() {}
+    }
+
+    /// The default database location.
+    public static let defaultPath = "timeline.db"
+
+    let environment: Environment
+    let log: EventLog
+    let models: ReadModels
+    let options: Options
+    private let ids: Mutex<PushIDGenerator>
+    private let committer: GroupCommitter<WriteJob>
+    /// A hash to verify against when the email is unknown, so both failures take as long.
+    private let decoyPasswordHash: String
+
+    /// Opens (creating if needed) the database in directory `path`.
+    public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
+        guard Sodium.ensureInitialised() else { throw TimelineError(.internal, "libsodium failed to initialise") }
+        var envOptions = Environment.Options()
+        envOptions.durable = options.durable
+        envOptions.mapSize = options.initialMapSize
+        envOptions.maxMapSize = max(options.maxMapSize, options.initialMapSize)
+        do {
+            let environment = try Environment(path: path, options: envOptions)
+            self.environment = environment
+            log = try EventLog(environment: environment)
+            models = try ReadModels(environment)
+        } catch {
+            throw TimelineService.translate(error)
+        }
+        self.options = options
+        ids = Mutex(PushIDGenerator(random: options.random))
+        decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
+                                                cost: options.passwordCost) ?? ""
+        let environment = self.environment, log = self.log, models = self.models
+        committer = GroupCommitter { batch in
+            WriteJob.run(batch, environment: environment, log: log, models: models)
+        }
+    }
+
+    deinit { committer.shutdown() }
+
+    /// Finishes queued commands and stops the writer. Further commands fail.
+    public func close() { committer.shutdown() }
+
+    func newID() -> String {
+        let now = options.clock.nowMilliseconds()
+        return ids.withLock { $0.next(at: now) }
+    }
+
+    // MARK: - Commands
+
+    /// Runs `command` as `caller`. Returns after the events are durably committed; on failure
+    /// nothing was appended (except the record of a failed sign-in).
+    public func execute(_ command: Command, as caller: Caller = .anonymous, correlationId: String? = nil) async throws(TimelineError) -> CommandResult {
+        let prepared = try prepare(command, caller: caller)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
+            let job = WriteJob(service: self, command: command, prepared: prepared, correlationId: correlationId,
+                               deliver: { continuation.resume(returning: $0) })
+            if !committer.submit(job) {
+                continuation.resume(returning: .failure(TimelineError(.internal, "the service is closed")))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Work done before the writer sees a command: resolving the caller, and the slow
+    /// password hashing and verification, which must not hold up other commands.
+    private func prepare(_ command: Command, caller: Caller) throws(TimelineError) -> Prepared {
+        var prepared = Prepared(actor: .anonymous)
+        switch caller {
+        case .anonymous: break
+        case .user(let id):
+            guard IdentifierSyntax.isValid(id) else { throw TimelineError(.unauthenticated, "the acting user id is not valid") }
+            prepared.actor = .user(UserID(id))
+        case .session(let token): prepared.actor = .session(hash: Self.hashToken(token))
+        }
+        switch command {
+        case let .createUser(_, _, password, _, _):
+            try Validation.password(password)
+            guard let hash = Sodium.hashPassword(password, cost: options.passwordCost) else {
+                throw TimelineError(.internal, "password hashing ran out of memory")
+            }
+            prepared.passwordHash = hash
+        case let .signIn(email, password):
+            let email = email.lowercased()
+            let stored = try read { view in
+                try view.userID(email: email).flatMap { try view.user($0) }
+            }
+            // Verify against a decoy when the email is unknown, so timing does not tell.
+            let matches = Sodium.verifyPassword(password, hash: stored?.passwordHash ?? decoyPasswordHash)
+            if matches, let stored, stored.passwordHash != nil {
+                prepared.verifiedUser = stored.id
+                prepared.sessionToken = Self.newToken()
+            }
+        default: break
+        }
+        return prepared
+    }
+
+    /// A new session token: 256 random bits, base64url.
+    static func newToken() -> String {
+        Data(Sodium.randomBytes(32)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hashToken(_ token: String) -> String { hex(Sodium.hash(Array(token.utf8))) }
+    static func contentID(_ bytes: [UInt8]) -> String { hex(Sodium.hash(bytes)) }
+
+    // MARK: - Reading
+
+    /// Runs `body` on one consistent snapshot of the read models.
+    func read<R>(_ body: (ReadView) throws -> R) throws(TimelineError) -> R {
+        do {
+            return try environment.read { txn in try body(ReadView(txn: txn, models: models)) }
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// Maps storage failures to the public error codes.
+    static func translate(_ error: any Error) -> TimelineError {
+        switch error {
+        case let error as TimelineError: return error
+        case let error as LMDBError where error.code == .mapFull || error.code == .noSpace:
+            return TimelineError(.storageFull, "the database is full: \(error)")
+        case let error as EventStoreError:
+            if case .wrongExpectedVersion = error { return TimelineError(.conflict, error.description) }
+            return TimelineError(.internal, error.description)
+        default:
+            return TimelineError(.internal, "\(error)")
+        }
+    }
+}
+
+/// What `prepare` found out before deciding.
+struct Prepared: Sendable {
+    var actor: Actor
+    var passwordHash: String?
+    var verifiedUser: UserID?
+    var sessionToken: String?
+}
+
+func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
+}

@@ -1,0 +1,62 @@
+import LMDB
+import TimelineDomain
+
+/// One queued command and how to deliver its result.
+struct WriteJob: Sendable {
+    let service: TimelineService
+    let command: Command
+    let prepared: Prepared
+    let correlationId: String?
+    let deliver: @Sendable (Result<CommandResult, TimelineError>) -> Void
+
+    /// Runs a batch in one write transaction: each command in a nested transaction, so a
+    /// failing command rolls back alone; then one commit (one fsync) for all. Results are
+    /// delivered only after the commit.
+    static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, models: ReadModels) {
+        do {
+            let results = try environment.write { txn in
+                var results: [Result<CommandResult, TimelineError>] = []
+                results.reserveCapacity(batch.count)
+                for job in batch {
+                    do {
+                        results.append(try txn.nested { child in try job.apply(child, log: log, models: models) })
+                    } catch let error as TimelineError {
+                        results.append(.failure(error))
+                    } catch let error as EventStoreError {
+                        results.append(.failure(TimelineService.translate(error)))
+                    }
+                    // LMDB errors abort the whole batch (a full map is grown and the batch re-run).
+                }
+                try models.setCheckpoint(try log.head(txn).sequence, txn)
+                return results
+            }
+            for (job, result) in zip(batch, results) { job.deliver(result) }
+        } catch {
+            let failure = TimelineService.translate(error)
+            for job in batch { job.deliver(.failure(failure)) }
+        }
+    }
+
+    private func apply(_ txn: Transaction, log: EventLog, models: ReadModels) throws -> Result<CommandResult, TimelineError> {
+        let service = self.service
+        var context = DecisionContext(now: service.options.clock.nowMilliseconds(), newID: { service.newID() },
+                                      hashToken: TimelineService.hashToken, contentID: TimelineService.contentID)
+        context.passwordHash = prepared.passwordHash
+        context.verifiedUser = prepared.verifiedUser
+        context.sessionToken = prepared.sessionToken
+        context.sessionLifetime = service.options.sessionLifetime
+        let view = ReadView(txn: txn, models: models)
+        let decision = try decide(command, actor: prepared.actor, state: view, context: context)
+        let actor = decision.actor?.rawValue ?? EventEnvelope.systemActor
+        let pending = decision.events.map {
+            PendingEvent(id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor, correlationId: correlationId)
+        }
+        let envelopes = try log.append(pending, txn)
+        for (id, upload) in decision.blobs { try models.storeImage(id, upload, txn) }
+        try models.apply(envelopes, txn)
+        switch decision.outcome {
+        case .failure(let error): return .failure(error)
+        case .success(let outcome): return .success(try view.materialise(outcome))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// Every command of SPEC.md, as plain values. Field values are raw user input; `decide`
+/// validates and normalises them.
+public enum Command: Sendable, Equatable {
+    case createUser(username: String, email: String, password: String, bio: String?, url: String?)
+    case signIn(email: String, password: String)
+    case signOut(session: String)
+    case updateProfile(username: String?, bio: String?, url: String?)
+    case follow(user: String)
+    case unfollow(user: String)
+    /// `image` is base64.
+    case addPost(image: String, caption: String?)
+    case deletePost(post: String)
+    case addComment(post: String, text: String)
+    case deleteComment(comment: String)
+    case like(post: String)
+    case unlike(post: String)
+    case reportPost(post: String, reason: String)
+
+    /// The public command name.
+    public var name: String {
+        switch self {
+        case .createUser: "createUser"
+        case .signIn: "signIn"
+        case .signOut: "signOut"
+        case .updateProfile: "updateProfile"
+        case .follow: "follow"
+        case .unfollow: "unfollow"
+        case .addPost: "addPost"
+        case .deletePost: "deletePost"
+        case .addComment: "addComment"
+        case .deleteComment: "deleteComment"
+        case .like: "like"
+        case .unlike: "unlike"
+        case .reportPost: "reportPost"
+        }
+    }
+
+    /// Whether the command needs an acting user (all but `createUser`, `signIn`, `signOut`).
+    public var needsActor: Bool {
+        switch self {
+        case .createUser, .signIn, .signOut: false
+        default: true
+        }
+    }
+}
+
+/// Who runs a command, as the domain sees it.
+public enum Actor: Sendable, Equatable {
+    /// A trusted local operator acting as this user.
+    case user(UserID)
+    /// A session, named by the hash of its token.
+    case session(hash: String)
+    case anonymous
+}

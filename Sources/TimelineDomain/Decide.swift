@@ -1,0 +1,226 @@
+/// What deciding may use besides state: the time, fresh identifiers and the work done before
+/// deciding that must not run inside the writer (password hashing and verification).
+public struct DecisionContext {
+    public var now: Int64
+    public var newID: () -> String
+    /// Hex BLAKE2b of a session token.
+    public var hashToken: (String) -> String
+    /// Hex BLAKE2b of image bytes (the image's content address).
+    public var contentID: ([UInt8]) -> String
+    /// argon2id hash of the password of a `createUser` (computed before deciding).
+    public var passwordHash: String?
+    /// For `signIn`: the user whose password was verified (nil when it did not match), and the
+    /// new session token.
+    public var verifiedUser: UserID?
+    public var sessionToken: String?
+    public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
+
+    public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
+                contentID: @escaping ([UInt8]) -> String) {
+        self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID
+    }
+}
+
+/// What a command produced: events to append, image blobs to store, and its outcome (which
+/// may be a failure that still records events, as a failed sign-in does).
+public struct Decision: Sendable {
+    public var events: [Event] = []
+    /// New images, by content address.
+    public var blobs: [ImageID: ImageUpload] = [:]
+    public var outcome: Result<Outcome, TimelineError>
+    /// The user the events are recorded as acting (`nil`: the system).
+    public var actor: UserID?
+
+    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil) {
+        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor
+    }
+}
+
+/// The successful result of a command, by reference; the service reads the referenced record
+/// back from the read models after applying the events.
+public enum Outcome: Sendable, Equatable {
+    case user(UserID)
+    case session(token: String, user: UserID)
+    case post(PostID)
+    case comment(CommentID)
+    case changed(Bool)
+    case done
+}
+
+/// Sign-in rate limit: this many failures per email within the window refuse further tries.
+public enum SignInPolicy {
+    public static let maxFailures = 5
+    public static let window: Int64 = 15 * 60 * 1000
+}
+
+/// Decides a command: validates it against `state` and returns its events, or throws a typed
+/// error (nothing to append). Pure: all I/O is behind `state` and `context`.
+public func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws -> Decision {
+    var decider = Decider(state: state, context: context)
+    return try decider.decide(command, actor: actor)
+}
+
+struct Decider<State: DecisionState> {
+    let state: State
+    let context: DecisionContext
+
+    mutating func decide(_ command: Command, actor: Actor) throws -> Decision {
+        switch command {
+        case let .createUser(username, email, password, bio, url):
+            return try createUser(username: username, email: email, password: password, bio: bio, url: url)
+        case let .signIn(email, _):
+            return try signIn(email: email)
+        case let .signOut(token):
+            let hash = context.hashToken(token)
+            guard let session = try state.session(hash: hash), session.expiresAt > context.now else {
+                throw TimelineError(.unauthenticated, "the session is not valid")
+            }
+            return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.done),
+                            actor: session.user)
+        default:
+            let me = try resolve(actor)
+            var decision = try decide(command, by: me)
+            decision.actor = me.id
+            return decision
+        }
+    }
+
+    private func resolve(_ actor: Actor) throws -> UserRecord {
+        switch actor {
+        case .anonymous:
+            throw TimelineError(.unauthenticated, "this command needs a signed-in user")
+        case .user(let id):
+            guard let user = try state.user(id) else { throw TimelineError(.unauthenticated, "no user with id \(id)") }
+            return user
+        case .session(let hash):
+            guard let session = try state.session(hash: hash), session.expiresAt > context.now,
+                  let user = try state.user(session.user)
+            else { throw TimelineError(.unauthenticated, "the session is not valid or has expired") }
+            return user
+        }
+    }
+
+    private func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
+        let username = try Validation.username(username)
+        let email = try Validation.email(email)
+        try Validation.password(password)
+        let bio = try bio.map(Validation.bio).flatMap(nonEmpty)
+        let url = try url.map(Validation.url).flatMap(nonEmpty)
+        guard try state.userID(username: username) == nil else {
+            throw TimelineError(.usernameTaken, "username \(username) is taken", field: "username")
+        }
+        guard try state.userID(email: email) == nil else {
+            throw TimelineError(.emailTaken, "email is already registered", field: "email")
+        }
+        guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        let id = UserID(context.newID())
+        let event = UserCreated(userId: id, username: username, email: email, passwordHash: hash, bio: bio, url: url)
+        return Decision(events: [.userCreated(event)], outcome: .success(.user(id)), actor: id)
+    }
+
+    private func signIn(email raw: String) throws -> Decision {
+        let email = raw.lowercased()
+        guard email.utf8.count <= 254 else { throw TimelineError(.invalidCredentials, "wrong email or password") }
+        let failures = try state.signInFailures(email: email, since: context.now - SignInPolicy.window)
+        guard failures < SignInPolicy.maxFailures else {
+            throw TimelineError(.rateLimited, "too many failed sign-ins for this email; try again later", field: "email")
+        }
+        guard let user = context.verifiedUser, let token = context.sessionToken,
+              try state.userID(email: email) == user
+        else {
+            return Decision(events: [.signInFailed(SignInFailed(email: email))],
+                            outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
+        }
+        let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
+                             expiresAt: context.now + context.sessionLifetime)
+        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
+    }
+
+    private func decide(_ command: Command, by me: UserRecord) throws -> Decision {
+        switch command {
+        case let .updateProfile(username, bio, url):
+            var change = ProfileUpdated(userId: me.id)
+            if let username {
+                let name = try Validation.username(username)
+                if name != me.username {
+                    guard try state.userID(username: name) == nil else {
+                        throw TimelineError(.usernameTaken, "username \(name) is taken", field: "username")
+                    }
+                    change.username = name
+                }
+            }
+            if let bio = try bio.map(Validation.bio), bio != (me.bio ?? "") { change.bio = bio }
+            if let url = try url.map(Validation.url), url != (me.url ?? "") { change.url = url }
+            let changed = change.username != nil || change.bio != nil || change.url != nil
+            return Decision(events: changed ? [.profileUpdated(change)] : [], outcome: .success(.user(me.id)))
+
+        case let .follow(user), let .unfollow(user):
+            let target: UserID = try Validation.identifier(user, field: "user")
+            guard target != me.id else { throw TimelineError.invalid("user", "you cannot follow yourself") }
+            guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+            let following = try state.follows(me.id, target)
+            let edge = Follow(followerId: me.id, followeeId: target)
+            if case .follow = command {
+                return Decision(events: following ? [] : [.followed(edge)], outcome: .success(.changed(!following)))
+            }
+            return Decision(events: following ? [.unfollowed(edge)] : [], outcome: .success(.changed(following)))
+
+        case let .addPost(image, caption):
+            let upload = try ImageUpload(base64: image)
+            let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
+            let tags = try caption.map(Validation.hashtags(in:)) ?? []
+            let id = PostID(context.newID())
+            let image = ImageID(context.contentID(upload.bytes))
+            let event = PostAdded(postId: id, authorId: me.id, imageId: image, caption: caption, hashtags: tags)
+            return Decision(events: [.postAdded(event)], blobs: [image: upload], outcome: .success(.post(id)))
+
+        case let .deletePost(post):
+            let post = try existingPost(post)
+            guard post.author == me.id else { throw TimelineError(.forbidden, "only the author can delete a post") }
+            return Decision(events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
+
+        case let .addComment(post, text):
+            let post = try existingPost(post)
+            let text = try Validation.commentText(text)
+            let id = CommentID(context.newID())
+            let event = CommentAdded(commentId: id, postId: post.id, authorId: me.id, text: text)
+            return Decision(events: [.commentAdded(event)], outcome: .success(.comment(id)))
+
+        case let .deleteComment(comment):
+            let id: CommentID = try Validation.identifier(comment, field: "comment")
+            guard let comment = try state.comment(id), let post = try state.post(comment.post) else {
+                throw TimelineError.notFound("comment", id.rawValue)
+            }
+            guard comment.author == me.id || post.author == me.id else {
+                throw TimelineError(.forbidden, "only the comment's author or the post's author can delete a comment")
+            }
+            return Decision(events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
+
+        case let .like(post), let .unlike(post):
+            let post = try existingPost(post)
+            let liked = try state.likes(me.id, post.id)
+            let like = Like(postId: post.id, userId: me.id)
+            if case .like = command {
+                return Decision(events: liked ? [] : [.likeAdded(like)], outcome: .success(.changed(!liked)))
+            }
+            return Decision(events: liked ? [.likeRemoved(like)] : [], outcome: .success(.changed(liked)))
+
+        case let .reportPost(post, reason):
+            let post = try existingPost(post)
+            let reason = try Validation.reason(reason)
+            let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
+            return Decision(events: [.postReported(event)], outcome: .success(.done))
+
+        case .createUser, .signIn, .signOut:
+            throw TimelineError(.internal, "\(command.name) is decided without an actor")
+        }
+    }
+
+    private func existingPost(_ raw: String) throws -> PostRecord {
+        let id: PostID = try Validation.identifier(raw, field: "post")
+        guard let post = try state.post(id) else { throw TimelineError.notFound("post", id.rawValue) }
+        return post
+    }
+}
+
+private func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }

@@ -1,0 +1,181 @@
+/// Every fact Timeline records. Each case's payload is an immutable value; the type names are
+/// stable public names (`UserCreated`, …) and each has a schema version.
+public enum Event: Equatable, Sendable {
+    case userCreated(UserCreated)
+    case profileUpdated(ProfileUpdated)
+    case signedIn(SignedIn)
+    case signedOut(SignedOut)
+    case signInFailed(SignInFailed)
+    case postAdded(PostAdded)
+    case postDeleted(PostDeleted)
+    case commentAdded(CommentAdded)
+    case commentDeleted(CommentDeleted)
+    case likeAdded(Like)
+    case likeRemoved(Like)
+    case followed(Follow)
+    case unfollowed(Follow)
+    case postReported(PostReported)
+
+    /// The stable type name stored in the envelope.
+    public var typeName: EventType {
+        switch self {
+        case .userCreated: .userCreated
+        case .profileUpdated: .profileUpdated
+        case .signedIn: .signedIn
+        case .signedOut: .signedOut
+        case .signInFailed: .signInFailed
+        case .postAdded: .postAdded
+        case .postDeleted: .postDeleted
+        case .commentAdded: .commentAdded
+        case .commentDeleted: .commentDeleted
+        case .likeAdded: .likeAdded
+        case .likeRemoved: .likeRemoved
+        case .followed: .followed
+        case .unfollowed: .unfollowed
+        case .postReported: .postReported
+        }
+    }
+
+    /// The aggregate the event belongs to: `user-<id>`, `post-<id>` or `signin-<email>`.
+    public var stream: String {
+        switch self {
+        case .userCreated(let e): "user-\(e.userId)"
+        case .profileUpdated(let e): "user-\(e.userId)"
+        case .signedIn(let e): "user-\(e.userId)"
+        case .signedOut(let e): "user-\(e.userId)"
+        case .signInFailed(let e): "signin-\(e.email)"
+        case .postAdded(let e): "post-\(e.postId)"
+        case .postDeleted(let e): "post-\(e.postId)"
+        case .commentAdded(let e): "post-\(e.postId)"
+        case .commentDeleted(let e): "post-\(e.postId)"
+        case .likeAdded(let e), .likeRemoved(let e): "post-\(e.postId)"
+        case .followed(let e), .unfollowed(let e): "user-\(e.followerId)"
+        case .postReported(let e): "post-\(e.postId)"
+        }
+    }
+}
+
+/// Stable event type names. The raw value is the public name.
+public enum EventType: String, CaseIterable, Sendable {
+    case userCreated = "UserCreated"
+    case profileUpdated = "ProfileUpdated"
+    case signedIn = "SignedIn"
+    case signedOut = "SignedOut"
+    case signInFailed = "SignInFailed"
+    case postAdded = "PostAdded"
+    case postDeleted = "PostDeleted"
+    case commentAdded = "CommentAdded"
+    case commentDeleted = "CommentDeleted"
+    case likeAdded = "LikeAdded"
+    case likeRemoved = "LikeRemoved"
+    case followed = "Followed"
+    case unfollowed = "Unfollowed"
+    case postReported = "PostReported"
+
+    /// The schema version new events of this type are written with.
+    public var currentVersion: UInt8 { 1 }
+}
+
+public struct UserCreated: Equatable, Sendable {
+    public var userId: UserID
+    public var username: String
+    /// Lowercased; `nil` for imported accounts without an email.
+    public var email: String?
+    /// argon2id string; `nil` for accounts that must set a password first.
+    public var passwordHash: String?
+    public var bio: String?
+    public var url: String?
+    public init(userId: UserID, username: String, email: String?, passwordHash: String?, bio: String? = nil, url: String? = nil) {
+        self.userId = userId; self.username = username; self.email = email
+        self.passwordHash = passwordHash; self.bio = bio; self.url = url
+    }
+}
+
+/// Only the fields that changed are present.
+public struct ProfileUpdated: Equatable, Sendable {
+    public var userId: UserID
+    public var username: String?
+    public var bio: String?
+    public var url: String?
+    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil) {
+        self.userId = userId; self.username = username; self.bio = bio; self.url = url
+    }
+}
+
+public struct SignedIn: Equatable, Sendable {
+    public var userId: UserID
+    /// Hex BLAKE2b-256 of the session token; the token itself is never recorded.
+    public var sessionHash: String
+    public var expiresAt: Int64
+    public init(userId: UserID, sessionHash: String, expiresAt: Int64) {
+        self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt
+    }
+}
+
+public struct SignedOut: Equatable, Sendable {
+    public var userId: UserID
+    public var sessionHash: String
+    public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
+}
+
+public struct SignInFailed: Equatable, Sendable {
+    public var email: String
+    public init(email: String) { self.email = email }
+}
+
+public struct PostAdded: Equatable, Sendable {
+    public var postId: PostID
+    public var authorId: UserID
+    public var imageId: ImageID
+    public var caption: String?
+    public var hashtags: [String]
+    public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String]) {
+        self.postId = postId; self.authorId = authorId; self.imageId = imageId
+        self.caption = caption; self.hashtags = hashtags
+    }
+}
+
+public struct PostDeleted: Equatable, Sendable {
+    public var postId: PostID
+    public var authorId: UserID
+    public init(postId: PostID, authorId: UserID) { self.postId = postId; self.authorId = authorId }
+}
+
+public struct CommentAdded: Equatable, Sendable {
+    public var commentId: CommentID
+    public var postId: PostID
+    public var authorId: UserID
+    public var text: String
+    public init(commentId: CommentID, postId: PostID, authorId: UserID, text: String) {
+        self.commentId = commentId; self.postId = postId; self.authorId = authorId; self.text = text
+    }
+}
+
+public struct CommentDeleted: Equatable, Sendable {
+    public var commentId: CommentID
+    public var postId: PostID
+    public init(commentId: CommentID, postId: PostID) { self.commentId = commentId; self.postId = postId }
+}
+
+/// Payload of `LikeAdded` and `LikeRemoved`.
+public struct Like: Equatable, Sendable {
+    public var postId: PostID
+    public var userId: UserID
+    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+}
+
+/// Payload of `Followed` and `Unfollowed`.
+public struct Follow: Equatable, Sendable {
+    public var followerId: UserID
+    public var followeeId: UserID
+    public init(followerId: UserID, followeeId: UserID) { self.followerId = followerId; self.followeeId = followeeId }
+}
+
+public struct PostReported: Equatable, Sendable {
+    public var postId: PostID
+    public var reporterId: UserID
+    public var reason: String
+    public init(postId: PostID, reporterId: UserID, reason: String) {
+        self.postId = postId; self.reporterId = reporterId; self.reason = reason
+    }
+}

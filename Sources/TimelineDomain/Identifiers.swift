@@ -1,0 +1,33 @@
+/// A stable identifier: 1–64 characters of `[A-Za-z0-9_-]`. Generated identifiers are
+/// 20-character push IDs whose byte order is creation order; imported ones are kept as they are.
+public protocol Identifier: Hashable, Comparable, Sendable, CustomStringConvertible {
+    var rawValue: String { get }
+    init(_ rawValue: String)
+}
+
+extension Identifier {
+    public var description: String { rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
+
+    /// Returns the identifier if `text` is a well-formed identifier, else `nil`.
+    public static func parse(_ text: String) -> Self? { IdentifierSyntax.isValid(text) ? Self(text) : nil }
+}
+
+/// The syntax shared by every identifier.
+public enum IdentifierSyntax {
+    public static func isValid(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard (1...64).contains(utf8.count) else { return false }
+        return utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F
+        }
+    }
+}
+
+public struct UserID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
+public struct PostID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
+public struct CommentID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
+public struct EventID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
+/// Content address of an image: the hex BLAKE2b-256 of its bytes.
+public struct ImageID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }

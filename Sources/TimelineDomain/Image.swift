@@ -1,0 +1,56 @@
+import Foundation
+
+/// Image media types accepted for posts, recognised by content, never by name.
+public enum MediaType: String, Sendable, CaseIterable {
+    case jpeg = "image/jpeg"
+    case png = "image/png"
+    case gif = "image/gif"
+    case heic = "image/heic"
+    case webp = "image/webp"
+
+    /// Recognises the format from the file's leading bytes.
+    public static func sniff(_ bytes: [UInt8]) -> MediaType? {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("ftyp".utf8), at: 4), bytes.count >= 12 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return .heic }
+        }
+        return nil
+    }
+}
+
+/// An uploaded image, decoded and checked.
+public struct ImageUpload: Sendable, Equatable {
+    public static let maxBytes = 10 << 20
+    public let bytes: [UInt8]
+    public let mediaType: MediaType
+
+    /// Decodes base64 and checks size and format.
+    public init(base64: String) throws(TimelineError) {
+        // 4 base64 characters carry 3 bytes: refuse oversized input before decoding it.
+        guard base64.utf8.count <= (Self.maxBytes + 2) / 3 * 4 + 4 else {
+            throw TimelineError(.payloadTooLarge, "image must be at most 10 MiB", field: "image")
+        }
+        guard let data = Data(base64Encoded: base64), !data.isEmpty else {
+            throw .invalid("image", "image must be non-empty base64")
+        }
+        try self.init(bytes: [UInt8](data))
+    }
+
+    public init(bytes: [UInt8]) throws(TimelineError) {
+        guard bytes.count <= Self.maxBytes else {
+            throw TimelineError(.payloadTooLarge, "image must be at most 10 MiB", field: "image")
+        }
+        guard let type = MediaType.sniff(bytes) else {
+            throw TimelineError(.unsupportedMediaType, "image must be JPEG, PNG, GIF, HEIC or WebP", field: "image")
+        }
+        self.bytes = bytes
+        self.mediaType = type
+    }
+}

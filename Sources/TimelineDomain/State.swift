@@ -1,0 +1,69 @@
+/// A user as the write side and the profile read model know it.
+public struct UserRecord: Equatable, Sendable {
+    public var id: UserID
+    public var username: String
+    public var email: String?
+    public var passwordHash: String?
+    public var bio: String?
+    public var url: String?
+    public var postCount: Int
+    public var followerCount: Int
+    public var followingCount: Int
+    public var createdAt: Int64
+    public init(id: UserID, username: String, email: String?, passwordHash: String?, bio: String?, url: String?,
+                postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64) {
+        self.id = id; self.username = username; self.email = email; self.passwordHash = passwordHash
+        self.bio = bio; self.url = url; self.postCount = postCount; self.followerCount = followerCount
+        self.followingCount = followingCount; self.createdAt = createdAt
+    }
+}
+
+public struct PostRecord: Equatable, Sendable {
+    public var id: PostID
+    public var author: UserID
+    public var image: ImageID
+    public var caption: String?
+    public var hashtags: [String]
+    public var likeCount: Int
+    public var commentCount: Int
+    public var createdAt: Int64
+    public init(id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
+                likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64) {
+        self.id = id; self.author = author; self.image = image; self.caption = caption; self.hashtags = hashtags
+        self.likeCount = likeCount; self.commentCount = commentCount; self.createdAt = createdAt
+    }
+}
+
+public struct CommentRecord: Equatable, Sendable {
+    public var id: CommentID
+    public var post: PostID
+    public var author: UserID
+    public var text: String
+    public var createdAt: Int64
+    public init(id: CommentID, post: PostID, author: UserID, text: String, createdAt: Int64) {
+        self.id = id; self.post = post; self.author = author; self.text = text; self.createdAt = createdAt
+    }
+}
+
+public struct SessionRecord: Equatable, Sendable {
+    public var user: UserID
+    public var expiresAt: Int64
+    public init(user: UserID, expiresAt: Int64) { self.user = user; self.expiresAt = expiresAt }
+}
+
+/// What deciding a command may read of the current state. The LMDB read models implement it
+/// inside the write transaction; tests can implement it in memory.
+public protocol DecisionState {
+    func user(_ id: UserID) throws -> UserRecord?
+    /// The user holding this (normalised) username.
+    func userID(username: String) throws -> UserID?
+    /// The user holding this (lowercased) email.
+    func userID(email: String) throws -> UserID?
+    func post(_ id: PostID) throws -> PostRecord?
+    func comment(_ id: CommentID) throws -> CommentRecord?
+    func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
+    func likes(_ user: UserID, _ post: PostID) throws -> Bool
+    func session(hash: String) throws -> SessionRecord?
+    /// Failed sign-ins for `email` at or after `since` (ms).
+    func signInFailures(email: String, since: Int64) throws -> Int
+}
