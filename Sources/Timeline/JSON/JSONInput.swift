@@ -1,0 +1,86 @@
+import Foundation
+import TimelineDomain
+
+/// One parsed request line of the JSON-lines contract, with typed field access that turns
+/// wrong types into `invalid_argument` naming the field.
+struct JSONInput {
+    static let maxLineBytes = 16 << 20
+    static let maxDepth = 32
+
+    let object: [String: Any]
+
+    /// Parses a line that must be one JSON object, refusing oversized or too deeply nested input
+    /// before handing it to the parser.
+    init(line: String) throws(TimelineError) {
+        let bytes = Array(line.utf8)
+        guard bytes.count <= Self.maxLineBytes else {
+            throw TimelineError(.payloadTooLarge, "a request line may be at most \(Self.maxLineBytes) bytes")
+        }
+        guard Self.depth(of: bytes) <= Self.maxDepth else {
+            throw TimelineError.invalid("request", "JSON is nested more than \(Self.maxDepth) levels deep")
+        }
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)), let object = parsed as? [String: Any] else {
+            throw TimelineError.invalid("request", "the line is not a JSON object")
+        }
+        self.object = object
+    }
+
+    /// The deepest nesting of arrays and objects, ignoring brackets inside strings.
+    static func depth(of bytes: [UInt8]) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x5B, 0x7B:
+                depth += 1
+                deepest = max(deepest, depth)
+            case 0x5D, 0x7D: depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    var id: Any? { object["id"] }
+
+    /// A required string field.
+    func string(_ field: String) throws(TimelineError) -> String {
+        guard let value = try optionalString(field) else { throw .invalid(field, "\(field) is required") }
+        return value
+    }
+
+    /// An optional string field (absent or null is `nil`).
+    func optionalString(_ field: String) throws(TimelineError) -> String? {
+        guard let value = object[field], !(value is NSNull) else { return nil }
+        guard let text = value as? String, !(value is NSNumber) else { throw .invalid(field, "\(field) must be a string") }
+        return text
+    }
+
+    func identifier<ID: Identifier>(_ field: String) throws(TimelineError) -> ID {
+        let raw = try string(field)
+        guard let id = ID.parse(raw) else { throw .invalid(field, "\(field) is not a valid identifier") }
+        return id
+    }
+
+    /// `limit` and `before`.
+    func page() throws(TimelineError) -> PageRequest {
+        var page = PageRequest()
+        if let value = object["limit"], !(value is NSNull) {
+            guard let number = value as? NSNumber, !Self.isBool(number), let limit = Int(exactly: number.doubleValue) else {
+                throw .invalid("limit", "limit must be an integer")
+            }
+            page.limit = limit
+        }
+        page.before = try optionalString("before")
+        return page
+    }
+
+    static func isBool(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c" || type(of: number) == type(of: NSNumber(value: true))
+    }
+}

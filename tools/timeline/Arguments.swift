@@ -1,0 +1,41 @@
+/// A minimal `git`-style argument reader: positional words and `--name value` / `--flag` options.
+struct Arguments {
+    var positional: [String] = []
+    var options: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    /// - Parameter flagNames: options that take no value.
+    init(_ words: [String], flagNames: Set<String> = ["json", "help", "verify", "list", "follow", "reverse"]) throws(UsageError) {
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if word == "-h" {
+                flags.insert("help")
+            } else if word.hasPrefix("--") {
+                let name = String(word.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    options[String(name[..<eq]), default: []].append(String(name[name.index(after: eq)...]))
+                } else if flagNames.contains(name) {
+                    flags.insert(name)
+                } else {
+                    index += 1
+                    guard index < words.count else { throw UsageError("--\(name) needs a value") }
+                    options[name, default: []].append(words[index])
+                }
+            } else {
+                positional.append(word)
+            }
+            index += 1
+        }
+    }
+
+    func value(_ name: String) -> String? { options[name]?.last }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    var db: String { value("db") ?? "timeline.db" }
+}
+
+/// Wrong use of the command line: printed with the command's help, exit code 2.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

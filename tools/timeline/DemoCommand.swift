@@ -1,0 +1,119 @@
+import Foundation
+import Timeline
+
+/// `timeline demo`: builds a small, lively network (users, follows, photo posts with hashtags,
+/// comments and likes) and prints a home timeline, a profile and a post detail. Running it
+/// again reuses the users and adds a new round of activity.
+enum DemoCommand {
+    static let help = """
+    usage: timeline demo [--db PATH]
+
+    Builds a small network in the database (default ./timeline.db) and prints @alice's home
+    timeline, her profile and the detail of the newest post.
+    """
+
+    struct Person { let username, bio, url: String }
+    static let people = [
+        Person(username: "alice", bio: "Harbour mornings and film cameras.", url: "https://alice.example.com"),
+        Person(username: "bob", bio: "Climbing, coffee, repeat.", url: ""),
+        Person(username: "carol", bio: "I photograph bread. Sometimes cats.", url: "https://carol.example.org"),
+        Person(username: "dave", bio: "Night skies from the back garden.", url: ""),
+        Person(username: "erin", bio: "Trains, tunnels, timetables.", url: ""),
+    ]
+    static let posts: [(author: String, caption: String, color: (UInt8, UInt8, UInt8))] = [
+        ("bob", "First light on the north face #climbing #sunrise", (240, 170, 60)),
+        ("carol", "Sourdough, day three. It finally rose! #bread #baking", (210, 180, 140)),
+        ("dave", "Orion over the shed #astrophotography #night", (20, 24, 60)),
+        ("erin", "The 6:12 pulling into Haltwhistle #trains", (120, 120, 130)),
+        ("alice", "Fog rolling over the harbour this morning #sea #sunrise #film", (180, 200, 210)),
+        ("carol", "Cat inspecting the crumb #cats #bread", (90, 70, 50)),
+    ]
+    static let follows = [("alice", "bob"), ("alice", "carol"), ("alice", "dave"), ("bob", "alice"), ("bob", "carol"),
+                          ("carol", "alice"), ("dave", "alice"), ("dave", "erin"), ("erin", "alice"), ("erin", "carol")]
+    static let comments = ["This is gorgeous.", "Wow, the colours!", "Where was this taken?", "Frame-worthy.",
+                           "Now I'm hungry 😄", "Adding this to my list."]
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        if args.has("help") {
+            print(help)
+            return 0
+        }
+        let service = try TimelineTool.open(args)
+        defer { service.close() }
+        var ids: [String: UserID] = [:]
+        for person in people {
+            if let existing = try? service.user(named: person.username) {
+                ids[person.username] = existing.id
+                continue
+            }
+            let result = try await service.execute(.createUser(username: person.username, email: "\(person.username)@example.com",
+                                                               password: "demo-password-\(person.username)", bio: person.bio,
+                                                               url: person.url.isEmpty ? nil : person.url))
+            if case .user(let profile) = result { ids[person.username] = profile.id }
+        }
+        func actor(_ name: String) -> Caller { .user(ids[name]!.rawValue) }
+        for (follower, followee) in follows {
+            _ = try await service.execute(.follow(user: ids[followee]!.rawValue), as: actor(follower))
+        }
+        var newPosts: [PostID] = []
+        for (index, post) in posts.enumerated() {
+            let image = gif(color: post.color, salt: UInt8(truncatingIfNeeded: index + Int(Date().timeIntervalSince1970)))
+            if case .post(let added) = try await service.execute(.addPost(image: image.base64EncodedString(), caption: post.caption),
+                                                                 as: actor(post.author)) {
+                newPosts.append(added.id)
+            }
+        }
+        for (index, postID) in newPosts.enumerated() {
+            for (offset, person) in people.enumerated() where (index + offset) % 3 != 0 {
+                _ = try await service.execute(.like(post: postID.rawValue), as: actor(person.username))
+            }
+            let commenter = people[(index + 2) % people.count].username
+            _ = try await service.execute(.addComment(post: postID.rawValue, text: comments[index % comments.count]), as: actor(commenter))
+        }
+
+        let alice = ids["alice"]!
+        let names = try Dictionary(uniqueKeysWithValues: ids.map { ($0.value, $0.key) })
+        func name(_ id: UserID) -> String { "@" + (names[id] ?? (try? service.user(id).username) ?? id.rawValue) }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+
+        print("━━ Home timeline of @alice (newest first) ━━")
+        for post in try service.timeline(of: alice, PageRequest(limit: 8)).items {
+            print("\(name(post.author))  ·  \(ago(now - post.createdAt))")
+            print("  \(post.caption ?? "")")
+            print("  ♥ \(post.likeCount)   💬 \(post.commentCount)   #\(post.hashtags.joined(separator: " #"))\n")
+        }
+        let profile = try service.user(alice)
+        print("━━ Profile ━━")
+        print("@\(profile.username)  \(profile.bio ?? "")  \(profile.url ?? "")")
+        print("\(profile.postCount) posts  ·  \(profile.followerCount) followers  ·  \(profile.followingCount) following\n")
+        if let newest = newPosts.last {
+            let detail = try service.post(newest, viewer: alice)
+            print("━━ Post detail ━━")
+            print("\(name(detail.post.author)): \(detail.post.caption ?? "")")
+            print("image \(detail.post.image.rawValue.prefix(16))…  ♥ \(detail.post.likeCount)  (liked by @alice: \(detail.likedByViewer ? "yes" : "no"))")
+            for comment in detail.comments.items { print("  \(name(comment.author)): \(comment.text)") }
+        }
+        let report = try service.verifyLog()
+        print("\nlog: \(report.eventsChecked) events, hash chain \(report.isValid ? "verified" : "BROKEN at \(report.firstBadSequence!)") — database \(args.db)")
+        return 0
+    }
+
+    static func ago(_ ms: Int64) -> String {
+        let seconds = max(ms / 1000, 0)
+        if seconds < 60 { return "just now" }
+        if seconds < 3600 { return "\(seconds / 60)m ago" }
+        if seconds < 86400 { return "\(seconds / 3600)h ago" }
+        return "\(seconds / 86400)d ago"
+    }
+
+    /// A real 2×1 GIF in one colour (the second pixel's colour varies with `salt`, so every
+    /// run stores distinct images).
+    static func gif(color: (UInt8, UInt8, UInt8), salt: UInt8) -> Data {
+        var bytes: [UInt8] = Array("GIF89a".utf8)
+        bytes += [2, 0, 1, 0, 0x80, 0, 0]                 // 2×1, global colour table of 2 entries
+        bytes += [color.0, color.1, color.2, salt, salt, salt]
+        bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0]        // image descriptor
+        bytes += [2, 2, 0x44, 0x01, 0, 0x3B]              // LZW min code 2, data, trailer
+        return Data(bytes)
+    }
+}

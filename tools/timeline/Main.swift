@@ -1,0 +1,61 @@
+import Foundation
+import Timeline
+
+/// `timeline <subcommand>`: the command-line face of the library.
+@main
+struct TimelineTool {
+    static let usage = """
+    usage: timeline <command> [options]
+
+    commands:
+      demo      build a small lively network in ./timeline.db and show it
+      exec      run JSON-lines commands and queries from stdin (one result line each)
+      query     answer one query as JSON, e.g. `timeline query timeline --user @alice`
+
+    common options:
+      --db PATH   the database directory (default ./timeline.db)
+      --help      help for a command
+    """
+
+    static func main() async {
+        var words = Array(CommandLine.arguments.dropFirst())
+        guard !words.isEmpty else {
+            print(usage)
+            exit(2)
+        }
+        let name = words.removeFirst()
+        do {
+            let args = try Arguments(words)
+            let code: Int32
+            switch name {
+            case "exec": code = try await ExecCommand.run(args)
+            case "query": code = try await QueryCommand.run(args)
+            case "demo": code = try await DemoCommand.run(args)
+            case "help", "--help", "-h":
+                print(usage)
+                code = 0
+            default: throw UsageError("unknown command \(name)")
+            }
+            exit(code)
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("timeline: \(error)\n\n\(usage)\n".utf8))
+            exit(2)
+        } catch {
+            FileHandle.standardError.write(Data("timeline: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Opens the service for a tool. `TIMELINE_PASSWORD_COST=minimum` lowers the argon2id
+    /// cost, for test databases only.
+    static func open(_ args: Arguments) throws -> TimelineService {
+        var options = TimelineService.Options()
+        if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
+        return try TimelineService(path: args.db, options: options)
+    }
+}
+
+/// Writes one line to stdout and flushes it at once.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

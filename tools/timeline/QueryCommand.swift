@@ -1,0 +1,40 @@
+import Foundation
+import Timeline
+
+/// `timeline query NAME --param value…`: one query, pretty JSON. A user parameter written as
+/// `@name` is looked up by username.
+enum QueryCommand {
+    static let help = """
+    usage: timeline query [--db PATH] <query> [--user ID|@name] [--target ID|@name] [--post ID]
+                          [--viewer ID|@name] [--tag TAG] [--username NAME] [--prefix P]
+                          [--image ID] [--limit N] [--before CURSOR]
+
+    queries: user userByName users searchUsers followers following follows posts post
+             timeline hashtag activity image
+    """
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        guard !args.has("help"), let name = args.positional.first else {
+            print(help)
+            return args.has("help") ? 0 : 2
+        }
+        let service = try TimelineTool.open(args)
+        var request: [String: Any] = ["query": name]
+        for (key, values) in args.options where key != "db" {
+            guard let value = values.last else { continue }
+            if ["user", "target", "viewer"].contains(key), value.hasPrefix("@") {
+                request[key] = (try? service.user(named: String(value.dropFirst())).id.rawValue) ?? value
+            } else if key == "limit", let number = Int(value) {
+                request[key] = number
+            } else {
+                request[key] = value
+            }
+        }
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+        let answer = await ExecSession(service: service).handle(line: line)
+        let object = try JSONSerialization.jsonObject(with: Data(answer.utf8))
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: pretty, as: UTF8.self))
+        return (object as? [String: Any])?["ok"] as? Bool == true ? 0 : 1
+    }
+}
