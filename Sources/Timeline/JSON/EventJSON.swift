@@ -1,0 +1,86 @@
+import Foundation
+import TimelineDomain
+
+extension EventEnvelope {
+    /// The placeholder that replaces password hashes in every JSON form of the log.
+    public static let redacted = "[redacted]"
+
+    /// The JSON form of the event (audit output, export), valid against
+    /// `schemas/envelope.schema.json` and `schemas/events/<type>.v<version>.schema.json`.
+    /// Password hashes are always redacted.
+    public func jsonObject() -> [String: Any] {
+        var out: [String: Any] = [
+            "sequence": sequence, "id": id.rawValue, "type": type.rawValue, "schemaVersion": Int(schemaVersion),
+            "stream": stream, "streamVersion": streamVersion, "timestamp": timestamp, "actor": actor,
+            "payload": event.payloadJSON(), "previousHash": hex(previousHash), "hash": hex(hash),
+        ]
+        if let correlationId { out["correlationId"] = correlationId }
+        if let causationId { out["causationId"] = causationId }
+        return out
+    }
+
+    /// One compact JSON line.
+    public func jsonLine() -> String { JSONOutput.line(jsonObject()) }
+}
+
+extension Event {
+    /// The payload's JSON form; absent optionals are omitted.
+    public func payloadJSON() -> [String: Any] {
+        var out: [String: Any] = [:]
+        func set(_ key: String, _ value: String?) { if let value { out[key] = value } }
+        switch self {
+        case .userCreated(let e):
+            set("userId", e.userId.rawValue); set("username", e.username); set("email", e.email)
+            out["passwordHash"] = e.passwordHash == nil ? NSNull() : EventEnvelope.redacted
+            set("bio", e.bio); set("url", e.url)
+        case .profileUpdated(let e):
+            set("userId", e.userId.rawValue); set("username", e.username); set("bio", e.bio); set("url", e.url)
+        case .signedIn(let e):
+            set("userId", e.userId.rawValue); set("sessionHash", e.sessionHash); out["expiresAt"] = e.expiresAt
+        case .signedOut(let e):
+            set("userId", e.userId.rawValue); set("sessionHash", e.sessionHash)
+        case .signInFailed(let e):
+            set("email", e.email)
+        case .postAdded(let e):
+            set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue); set("imageId", e.imageId.rawValue)
+            set("caption", e.caption); out["hashtags"] = e.hashtags
+        case .postDeleted(let e):
+            set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
+        case .commentAdded(let e):
+            set("commentId", e.commentId.rawValue); set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
+            set("text", e.text)
+        case .commentDeleted(let e):
+            set("commentId", e.commentId.rawValue); set("postId", e.postId.rawValue)
+        case .likeAdded(let e), .likeRemoved(let e):
+            set("postId", e.postId.rawValue); set("userId", e.userId.rawValue)
+        case .followed(let e), .unfollowed(let e):
+            set("followerId", e.followerId.rawValue); set("followeeId", e.followeeId.rawValue)
+        case .postReported(let e):
+            set("postId", e.postId.rawValue); set("reporterId", e.reporterId.rawValue); set("reason", e.reason)
+        }
+        return out
+    }
+}
+
+extension Command {
+    /// The canonical JSON form of the command (a `timeline exec` line without `id`/`as`),
+    /// valid against `schemas/commands/<name>.schema.json`.
+    public func jsonObject() -> [String: Any] {
+        var out: [String: Any] = ["command": name]
+        func set(_ key: String, _ value: String?) { if let value { out[key] = value } }
+        switch self {
+        case let .createUser(username, email, password, bio, url):
+            set("username", username); set("email", email); set("password", password); set("bio", bio); set("url", url)
+        case let .signIn(email, password): set("email", email); set("password", password)
+        case let .signOut(session): set("session", session)
+        case let .updateProfile(username, bio, url): set("username", username); set("bio", bio); set("url", url)
+        case let .follow(user), let .unfollow(user): set("user", user)
+        case let .addPost(image, caption): set("image", image); set("caption", caption)
+        case let .deletePost(post), let .like(post), let .unlike(post): set("post", post)
+        case let .addComment(post, text): set("post", post); set("text", text)
+        case let .deleteComment(comment): set("comment", comment)
+        case let .reportPost(post, reason): set("post", post); set("reason", reason)
+        }
+        return out
+    }
+}

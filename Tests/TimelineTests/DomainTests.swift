@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import TimelineDomain
+
+/// The pure domain: deciding commands against an in-memory state, with no storage at all.
+struct InMemoryState: DecisionState {
+    var users: [UserID: UserRecord] = [:]
+    var posts: [PostID: PostRecord] = [:]
+    var comments: [CommentID: CommentRecord] = [:]
+    var followEdges: Set<[UserID]> = []
+    var likeEdges: Set<[String]> = []
+    var sessions: [String: SessionRecord] = [:]
+    var failures: [String: [Int64]] = [:]
+
+    func user(_ id: UserID) -> UserRecord? { users[id] }
+    func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }
+    func userID(email: String) -> UserID? { users.values.first { $0.email == email }?.id }
+    func post(_ id: PostID) -> PostRecord? { posts[id] }
+    func comment(_ id: CommentID) -> CommentRecord? { comments[id] }
+    func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
+    func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
+    func session(hash: String) -> SessionRecord? { sessions[hash] }
+    func signInFailures(email: String, since: Int64) -> Int { failures[email, default: []].filter { $0 >= since }.count }
+}
+
+func context(now: Int64 = 1_000) -> DecisionContext {
+    var counter = 0
+    var context = DecisionContext(now: now, newID: { counter += 1; return String(format: "id%04d", counter) },
+                                  hashToken: { "h:" + $0 }, contentID: { "img\($0.count)" })
+    context.passwordHash = "$argon2id$stub"
+    return context
+}
+
+let alice = UserRecord(id: UserID("alice1"), username: "alice", email: "alice@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
+let bob = UserRecord(id: UserID("bob1"), username: "bob", email: "bob@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
+
+@Suite struct DecideTests {
+    var state: InMemoryState {
+        var s = InMemoryState()
+        s.users = [alice.id: alice, bob.id: bob]
+        s.posts[PostID("p1")] = PostRecord(id: PostID("p1"), author: bob.id, image: ImageID("i"), caption: nil, hashtags: [], createdAt: 0)
+        return s
+    }
+
+    @Test func createUserNormalisesAndRecordsOnlyTheHash() throws {
+        let d = try decide(.createUser(username: "Carol.X", email: "Carol@Example.COM", password: "secret-password", bio: "hi", url: nil),
+                           actor: .anonymous, state: state, context: context())
+        guard case .userCreated(let e) = d.events.first else { Issue.record("no UserCreated"); return }
+        #expect(e.username == "carol.x")
+        #expect(e.email == "carol@example.com")
+        #expect(e.passwordHash == "$argon2id$stub")
+        #expect(d.actor == e.userId)
+    }
+
+    @Test func duplicateUsernameAndEmailAreRefused() {
+        #expect(throws: TimelineError(.usernameTaken, "username alice is taken", field: "username")) {
+            try decide(.createUser(username: "ALICE", email: "new@example.com", password: "secret-password", bio: nil, url: nil),
+                       actor: .anonymous, state: state, context: context())
+        }
+        #expect(throws: TimelineError(.emailTaken, "email is already registered", field: "email")) {
+            try decide(.createUser(username: "new", email: "ALICE@example.com", password: "secret-password", bio: nil, url: nil),
+                       actor: .anonymous, state: state, context: context())
+        }
+    }
+
+    @Test func followIsIdempotentAndNotOfOneself() throws {
+        var s = state
+        let first = try decide(.follow(user: bob.id.rawValue), actor: .user(alice.id), state: s, context: context())
+        #expect(first.events == [.followed(Follow(followerId: alice.id, followeeId: bob.id))])
+        s.followEdges.insert([alice.id, bob.id])
+        let again = try decide(.follow(user: bob.id.rawValue), actor: .user(alice.id), state: s, context: context())
+        #expect(again.events.isEmpty)
+        #expect(again.outcome == .success(.changed(false)))
+        #expect(throws: TimelineError.self) { try decide(.follow(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context()) }
+    }
+
+    @Test func onlyTheAuthorDeletesAPost() {
+        #expect(throws: TimelineError(.forbidden, "only the author can delete a post")) {
+            try decide(.deletePost(post: "p1"), actor: .user(alice.id), state: state, context: context())
+        }
+    }
+
+    @Test func expiredSessionIsUnauthenticated() {
+        var s = state
+        s.sessions["h:tok"] = SessionRecord(user: alice.id, expiresAt: 500)
+        #expect(throws: TimelineError.self) {
+            try decide(.like(post: "p1"), actor: .session(hash: "h:tok"), state: s, context: context(now: 1_000))
+        }
+    }
+
+    @Test func failedSignInRecordsAnEventAndIsRateLimited() throws {
+        var s = state
+        let d = try decide(.signIn(email: "alice@example.com", password: "wrong"), actor: .anonymous, state: s, context: context())
+        #expect(d.events == [.signInFailed(SignInFailed(email: "alice@example.com"))])
+        guard case .failure(let error) = d.outcome else { Issue.record("a wrong password succeeded"); return }
+        #expect(error.code == .invalidCredentials)
+        s.failures["alice@example.com"] = Array(repeating: 900, count: SignInPolicy.maxFailures)
+        #expect(throws: TimelineError(.rateLimited, "too many failed sign-ins for this email; try again later", field: "email")) {
+            try decide(.signIn(email: "alice@example.com", password: "x"), actor: .anonymous, state: s, context: context())
+        }
+    }
+}
+
+@Suite struct ValidationTests {
+    @Test(arguments: ["alice", "a.b_c", "Z9", String(repeating: "x", count: 30), "ａｌｉｃｅ"])
+    func validUsernames(_ name: String) throws {
+        let normalised = try Validation.username(name)
+        #expect(normalised.allSatisfy { "abcdefghijklmnopqrstuvwxyz0123456789._".contains($0) })
+    }
+
+    @Test(arguments: ["", " ", "a b", "al!ce", String(repeating: "x", count: 31), "ali\u{0}ce", "élan", "\u{202E}alice"])
+    func invalidUsernames(_ name: String) {
+        #expect(throws: TimelineError.self) { try Validation.username(name) }
+    }
+
+    @Test func fullWidthCannotImpersonate() throws {
+        #expect(try Validation.username("ａlice") == "alice")
+    }
+
+    @Test(arguments: ["a@b.co", "First.Last+tag@Sub.Example.org"])
+    func validEmails(_ email: String) throws { #expect(try Validation.email(email) == email.lowercased()) }
+
+    @Test(arguments: ["", "a", "a@b", "@b.co", "a@@b.co", "a b@c.co", "a@-b.co", "a..b@c.co", "a@b..co"])
+    func invalidEmails(_ email: String) { #expect(throws: TimelineError.self) { try Validation.email(email) } }
+
+    @Test func hashtagsAreLowercasedDeduplicatedAndBounded() throws {
+        #expect(try Validation.hashtags(in: "Sun #Sea and #SEA, #sky_2 #") == ["sea", "sky_2"])
+        let many = (0..<31).map { "#t\($0)" }.joined(separator: " ")
+        #expect(throws: TimelineError.self) { try Validation.hashtags(in: many) }
+    }
+
+    @Test func textRules() throws {
+        #expect(try Validation.text("e\u{301}", field: "t", max: 5, allowEmpty: false) == "é")
+        #expect(throws: TimelineError.self) { try Validation.text("a\u{7}b", field: "t", max: 5, allowEmpty: false) }
+        #expect(throws: TimelineError.self) { try Validation.text("   ", field: "t", max: 5, allowEmpty: false) }
+        #expect(throws: TimelineError.self) { try Validation.text("123456", field: "t", max: 5, allowEmpty: false) }
+        #expect(try Validation.text("a\nb", field: "t", max: 5, allowEmpty: false) == "a\nb")
+    }
+
+    @Test func urlsMustBeHTTP() throws {
+        #expect(try Validation.url("https://x.org/a?b") == "https://x.org/a?b")
+        for bad in ["javascript:alert(1)", "ftp://x.org", "http://", "not a url", String(repeating: "h", count: 3000)] {
+            #expect(throws: TimelineError.self) { try Validation.url(bad) }
+        }
+    }
+
+    @Test func imagesAreRecognisedByContent() throws {
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]
+        let webp = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)
+        let heic: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0]
+        #expect(MediaType.sniff(jpeg) == .jpeg)
+        #expect(MediaType.sniff(png) == .png)
+        #expect(MediaType.sniff(Array("GIF89a..".utf8)) == .gif)
+        #expect(MediaType.sniff(webp) == .webp)
+        #expect(MediaType.sniff(heic) == .heic)
+        #expect(MediaType.sniff(Array("<svg>".utf8)) == nil)
+        #expect(throws: TimelineError.self) { try ImageUpload(base64: Data("hello".utf8).base64EncodedString()) }
+        #expect(throws: TimelineError.self) { try ImageUpload(base64: "!!!not base64") }
+        let huge = String(repeating: "A", count: 15 << 20)
+        #expect(throws: TimelineError(.payloadTooLarge, "image must be at most 10 MiB", field: "image")) { try ImageUpload(base64: huge) }
+    }
+}
+
+@Suite struct PushIDTests {
+    @Test func idsAreStrictlyIncreasingAndTimeSortable() {
+        var rng = SeededRandom(seed: 7)
+        var generator = PushIDGenerator(random: { UInt64.random(in: 0...UInt64.max) })
+        var previous = ""
+        var time: Int64 = 1_700_000_000_000
+        for _ in 0..<5_000 {
+            time += Int64.random(in: -1...2, using: &rng)  // includes same-ms and a clock going back
+            let id = generator.next(at: time)
+            #expect(id.utf8.count == 20)
+            #expect(previous.utf8.lexicographicallyPrecedes(id.utf8))
+            #expect(IdentifierSyntax.isValid(id))
+            previous = id
+        }
+        #expect(PushIDGenerator.timestamp(of: generator.next(at: 1_234_567)) != nil)
+    }
+
+    @Test func timestampRoundTrips() {
+        var generator = PushIDGenerator(random: { 12345 })
+        #expect(PushIDGenerator.timestamp(of: generator.next(at: 1_480_000_000_123)) == 1_480_000_000_123)
+        #expect(PushIDGenerator.timestamp(of: "-K25Fj8qrMAtxXG3QCSn") != nil)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Timeline
+import TimelineDomain
+
+/// A clock tests move by hand.
+final class TestClock: Clock, Sendable {
+    private let now: Mutex<Int64>
+    init(_ start: Int64 = 1_700_000_000_000) { now = Mutex(start) }
+    func nowMilliseconds() -> Int64 { now.withLock { $0 } }
+    func advance(_ ms: Int64) { now.withLock { $0 += ms } }
+}
+
+/// SplitMix64: a small seeded generator, so random tests repeat exactly.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fresh directory under the system's temporary directory.
+func temporaryPath(_ name: String = "db") -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent(name).path
+}
+
+/// Opens a test service: fast password hashing, no fsync unless `durable`, a test clock and
+/// seeded identifiers.
+func openService(path: String = temporaryPath(), clock: TestClock = TestClock(), durable: Bool = false,
+                 seed: UInt64 = 42, configure: (inout TimelineService.Options) -> Void = { _ in }) throws -> TimelineService {
+    var options = TimelineService.Options()
+    options.durable = durable
+    options.clock = clock
+    options.passwordCost = .minimum
+    let random = Mutex(SeededRandom(seed: seed))
+    options.random = { random.withLock { $0.next() } }
+    configure(&options)
+    return try TimelineService(path: path, options: options)
+}
+
+/// A small real GIF, distinct for each `n`.
+func gifBytes(_ n: Int) -> [UInt8] {
+    var bytes = Array("GIF89a".utf8) + [2, 0, 1, 0, 0x80, 0, 0]
+    bytes += [UInt8(n & 255), UInt8((n >> 8) & 255), UInt8((n >> 16) & 255), 1, 2, 3]
+    bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+    return bytes
+}
+
+func gifBase64(_ n: Int) -> String { Data(gifBytes(n)).base64EncodedString() }
+
+extension TimelineService {
+    func createUser(_ name: String, password: String = "password-123") async throws -> Profile {
+        guard case .user(let profile) = try await execute(
+            .createUser(username: name, email: "\(name)@example.com", password: password, bio: nil, url: nil))
+        else { throw TimelineError(.internal, "createUser returned no user") }
+        return profile
+    }
+
+    func addPost(by user: UserID, caption: String? = nil, image: Int = 0) async throws -> Post {
+        guard case .post(let post) = try await execute(.addPost(image: gifBase64(image), caption: caption), as: .user(user.rawValue))
+        else { throw TimelineError(.internal, "addPost returned no post") }
+        return post
+    }
+
+    func addComment(by user: UserID, on post: PostID, _ text: String = "nice") async throws -> Timeline.Comment {
+        guard case .comment(let comment) = try await execute(.addComment(post: post.rawValue, text: text), as: .user(user.rawValue))
+        else { throw TimelineError(.internal, "addComment returned no comment") }
+        return comment
+    }
+
+    @discardableResult
+    func run(_ command: Command, as user: UserID) async throws -> CommandResult {
+        try await execute(command, as: .user(user.rawValue))
+    }
+
+    /// Every item of a paginated query, walking all pages.
+    func all<Item>(limit: Int = 7, _ page: (PageRequest) throws -> Page<Item>) rethrows -> [Item] {
+        var items: [Item] = []
+        var request = PageRequest(limit: limit)
+        while true {
+            let answer = try page(request)
+            items += answer.items
+            guard let next = answer.next else { return items }
+            request.before = next
+        }
+    }
+}
+
+/// Expects `body` to fail with `code` (and `field`, when given).
+func expectError(_ code: TimelineError.Code, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+                 _ body: () async throws -> Void) async {
+    do {
+        try await body()
+        Issue.record("expected \(code.rawValue), but it succeeded", sourceLocation: sourceLocation)
+    } catch let error as TimelineError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        if let field { #expect(error.field == field, "\(error)", sourceLocation: sourceLocation) }
+    } catch {
+        Issue.record("expected \(code.rawValue), got \(error)", sourceLocation: sourceLocation)
+    }
+}
