@@ -1,0 +1,148 @@
+import Foundation
+import LMDB
+import Testing
+@testable import Timeline
+
+/// The event log on real LMDB files: chain, indexes, tampering, format version, growth.
+@Suite struct EventStoreTests {
+    /// Builds a small history and closes the service, returning its path and event count.
+    func history() async throws -> (path: String, events: UInt64) {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
+        for index in 0..<4 { _ = try await service.addPost(by: bob.id, caption: "p\(index) #x", image: index) }
+        let count = try service.lastSequence()
+        service.close()
+        return (path, count)
+    }
+
+    /// Changes the raw log with the LMDB layer directly, as an attacker with file access could.
+    func tamper(_ path: String, _ body: (Transaction, Database) throws -> Void) throws {
+        let env = try Environment(path: path)
+        let log = try env.database("log")
+        try env.write { txn in try body(txn, log) }
+    }
+
+    func key(_ seq: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: seq >> (56 - 8 * UInt64($0))) } }
+
+    @Test func envelopesCarryTheChain() async throws {
+        let (path, count) = try await history()
+        let service = try openService(path: path)
+        let events = try service.events(from: 1)
+        #expect(events.count == Int(count))
+        #expect(events.first?.previousHash == EventEnvelope.genesisHash)
+        for (a, b) in zip(events, events.dropFirst()) { #expect(b.previousHash == a.hash) }
+        #expect(Set(events.map(\.id)).count == events.count)
+        let bobStream = try service.stream(events[1].stream)
+        #expect(bobStream.map(\.streamVersion) == Array(1...UInt64(bobStream.count)))
+        #expect(try service.verifyLog() == VerificationReport(eventsChecked: count))
+    }
+
+    @Test(arguments: [1, 4, 7])
+    func aFlippedByteIsFound(at sequence: UInt64) async throws {
+        let (path, _) = try await history()
+        try tamper(path) { txn, log in
+            var value = try #require(try txn.get(log, key(sequence)))
+            value[value.count / 3] ^= 0x01
+            try txn.put(log, key(sequence), value)
+        }
+        let report = try openService(path: path).verifyLog()
+        #expect(report.firstBadSequence == sequence, "\(report)")
+    }
+
+    @Test func aDeletedEventIsFound() async throws {
+        let (path, count) = try await history()
+        try tamper(path) { txn, log in try txn.delete(log, key(3)) }
+        #expect(try openService(path: path).verifyLog().firstBadSequence == 3)
+        // Deleting the last event is found through the indexes.
+        let (path2, count2) = try await history()
+        try tamper(path2) { txn, log in try txn.delete(log, key(count2)) }
+        #expect(try openService(path: path2).verifyLog().firstBadSequence == count2)
+        _ = count
+    }
+
+    @Test func aReorderedPairIsFound() async throws {
+        let (path, _) = try await history()
+        try tamper(path) { txn, log in
+            let a = try #require(try txn.get(log, key(4))), b = try #require(try txn.get(log, key(5)))
+            try txn.put(log, key(4), b)
+            try txn.put(log, key(5), a)
+        }
+        #expect(try openService(path: path).verifyLog().firstBadSequence == 4)
+    }
+
+    @Test func aNewerFormatIsRefused() async throws {
+        let (path, _) = try await history()
+        let env = try Environment(path: path)
+        let meta = try env.database("meta")
+        try env.write { txn in try txn.put(meta, Array("formatVersion".utf8), key(2)) }
+        #expect(throws: TimelineError.self) { try openService(path: path) }
+        do { _ = try openService(path: path) } catch { #expect("\(error)".contains("newer")) }
+    }
+
+    @Test func appendIsIdempotentByEventIDAndChecksExpectedVersions() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let stream = "user-\(alice.id)"
+        let follow = Event.profileUpdated(ProfileUpdated(userId: alice.id, bio: "x"))
+        let pending = PendingEvent(id: EventID("fixed-event-id"), event: follow, timestamp: 1, actor: alice.id.rawValue, expectedVersion: .exact(1))
+        let first = try service.environment.write { txn in try service.log.append([pending], txn) }
+        let again = try service.environment.write { txn in try service.log.append([pending], txn) }
+        #expect(first == again)
+        #expect(try service.stream(stream).count == 2)
+        var stale = pending
+        stale.id = EventID("another-id")
+        #expect(throws: EventStoreError.self) { try service.environment.write { txn in try service.log.append([stale], txn) } }
+        stale.expectedVersion = .noStream
+        #expect(throws: EventStoreError.self) { try service.environment.write { txn in try service.log.append([stale], txn) } }
+        #expect(try service.verifyLog().isValid)
+    }
+
+    @Test func theMapGrowsByItselfAndAFullDiskIsStorageFull() async throws {
+        // Starts at 1 MiB and must grow to hold ~3 MiB of images.
+        let grows = try openService { $0.initialMapSize = 1 << 20 }
+        let alice = try await grows.createUser("alice")
+        for index in 0..<30 {
+            let image = gifBytes(index) + [UInt8](repeating: UInt8(index), count: 100_000)
+            _ = try await grows.run(.addPost(image: Data(image).base64EncodedString(), caption: nil), as: alice.id)
+        }
+        #expect(try grows.user(alice.id).postCount == 30)
+        #expect(grows.environment.mapSize > 1 << 20)
+        #expect(try grows.verifyLog().isValid)
+
+        let capped = try openService { $0.initialMapSize = 1 << 20; $0.maxMapSize = 2 << 20 }
+        let bob = try await capped.createUser("bob")
+        var stored = 0
+        var failure: TimelineError?
+        for index in 0..<40 {
+            let image = gifBytes(index) + [UInt8](repeating: UInt8(index), count: 100_000)
+            do {
+                _ = try await capped.run(.addPost(image: Data(image).base64EncodedString(), caption: nil), as: bob.id)
+                stored += 1
+            } catch let error as TimelineError {
+                failure = error
+                break
+            }
+        }
+        #expect(failure?.code == .storageFull)
+        #expect(try capped.user(bob.id).postCount == stored)
+        #expect(try capped.verifyLog().isValid)
+    }
+
+    @Test func subscriptionCatchesUpThenFollowsNewEvents() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let stream = service.subscribe(from: 1, interval: .milliseconds(5))
+        let reader = Task {
+            var seen: [UInt64] = []
+            for try await envelope in stream {
+                seen.append(envelope.sequence)
+                if seen.count == 4 { break }
+            }
+            return seen
+        }
+        for index in 0..<3 { _ = try await service.addPost(by: alice.id, image: index) }
+        #expect(try await reader.value == [1, 2, 3, 4])
+    }
+}

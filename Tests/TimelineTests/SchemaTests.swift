@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import Timeline
+
+/// What the code emits validates against `schemas/`, checked by Python's `jsonschema`.
+@Suite struct SchemaTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs the schema checker on `lines`; returns its exit status and output.
+    func check(_ kind: String, _ lines: [String]) throws -> (Int32, String) {
+        let file = temporaryPath("\(kind).jsonl")
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.root.appendingPathComponent("tools/check-json-schemas.py").path, kind, file]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func everyEventTypeValidates() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        guard case let .session(token, _) = try await service.execute(.signIn(email: "alice@example.com", password: "password-123")) else { return }
+        _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
+        try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org"), as: alice.id)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        let post = try await service.addPost(by: alice.id, caption: "caption #tag")
+        let comment = try await service.addComment(by: bob.id, on: post.id)
+        try await service.run(.like(post: post.id.rawValue), as: bob.id)
+        try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
+        try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)
+        try await service.run(.deleteComment(comment: comment.id.rawValue), as: bob.id)
+        try await service.run(.unfollow(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
+        _ = try await service.execute(.signOut(session: token))
+        let events = try service.events(from: 1)
+        #expect(Set(events.map(\.type)) == Set(EventType.allCases), "the history must cover every event type")
+        let lines = events.map { $0.jsonLine() }
+        #expect(!lines.joined().contains("argon2"), "password hashes must be redacted")
+        let (status, output) = try check("events", lines)
+        #expect(status == 0, "\(output)")
+        // The checker is not a rubber stamp: a wrong payload fails.
+        let broken = lines[0].replacingOccurrences(of: "\"username\":\"alice\"", with: "\"username\":42")
+        #expect(try check("events", [broken]).0 != 0)
+    }
+
+    @Test func everyCommandValidates() throws {
+        let commands: [Command] = [
+            .createUser(username: "a", email: "a@b.co", password: "password-1", bio: "b", url: "https://x.org"),
+            .signIn(email: "a@b.co", password: "p"), .signOut(session: "t"), .updateProfile(username: "n", bio: nil, url: nil),
+            .follow(user: "u1"), .unfollow(user: "u1"), .addPost(image: gifBase64(1), caption: "c"), .deletePost(post: "p1"),
+            .addComment(post: "p1", text: "t"), .deleteComment(comment: "c1"), .like(post: "p1"), .unlike(post: "p1"),
+            .reportPost(post: "p1", reason: "r"),
+        ]
+        let lines = commands.map { JSONOutput.line($0.jsonObject()) }
+        let (status, output) = try check("commands", lines)
+        #expect(status == 0, "\(output)")
+        #expect(try check("commands", [#"{"command":"follow"}"#]).0 != 0)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import Timeline
+
+/// The home timeline against its definition in SPEC.md, on seeded random histories:
+/// `timeline(u, limit, before)` = the first `limit` posts, by id descending, of all
+/// not-deleted posts whose author is u or someone u follows now, with id < before.
+@Suite struct TimelinePropertyTests {
+    /// The reference model: the definition, computed directly.
+    struct Model {
+        var posts: [PostID: UserID] = [:]
+        var follows: Set<[UserID]> = []
+
+        func timeline(of user: UserID) -> [PostID] {
+            posts.filter { $0.value == user || follows.contains([user, $0.value]) }.keys.sorted(by: >)
+        }
+    }
+
+    /// Walks every page of `user`'s timeline with page size `limit` and checks it against the model.
+    func checkTimeline(_ service: TimelineService, _ model: Model, _ user: UserID, limit: Int,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let expected = model.timeline(of: user)
+        var seen: [PostID] = []
+        var request = PageRequest(limit: limit)
+        while true {
+            let page = try service.timeline(of: user, request)
+            #expect(page.items.count <= limit, sourceLocation: sourceLocation)
+            seen += page.items.map(\.id)
+            guard let next = page.next else { break }
+            #expect(page.items.count == limit, "a page before the end must be full", sourceLocation: sourceLocation)
+            request.before = next
+        }
+        #expect(seen == expected, "timeline of \(user) differs from its definition", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomHistoriesMatchTheDefinition(seed: UInt64) async throws {
+        var rng = SeededRandom(seed: seed)
+        let clock = TestClock()
+        let service = try openService(clock: clock, seed: seed)
+        var users: [UserID] = []
+        for index in 0..<7 { users.append(try await service.createUser("u\(index)").id) }
+        var model = Model()
+        for step in 0..<400 {
+            clock.advance(Int64.random(in: 0...2, using: &rng))
+            let actor = users.randomElement(using: &rng)!
+            let other = users.randomElement(using: &rng)!
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0...3:
+                let post = try await service.addPost(by: actor, image: step)
+                model.posts[post.id] = actor
+            case 4...5 where actor != other:
+                try await service.run(.follow(user: other.rawValue), as: actor)
+                model.follows.insert([actor, other])
+            case 6 where actor != other:
+                try await service.run(.unfollow(user: other.rawValue), as: actor)
+                model.follows.remove([actor, other])
+            case 7:
+                if let (post, author) = model.posts.randomElement(using: &rng) {
+                    try await service.run(.deletePost(post: post.rawValue), as: author)
+                    model.posts[post] = nil
+                }
+            default:
+                if let (post, _) = model.posts.randomElement(using: &rng) {
+                    try await service.run(.like(post: post.rawValue), as: actor)
+                }
+            }
+            if step % 100 == 99 {
+                for user in users { try checkTimeline(service, model, user, limit: Int.random(in: 1...9, using: &rng)) }
+            }
+        }
+        for user in users {
+            for limit in [1, 3, 20, 100] { try checkTimeline(service, model, user, limit: limit) }
+            // An arbitrary cursor: exactly the posts below it.
+            let expected = model.timeline(of: user)
+            if let cursor = expected.randomElement(using: &rng) {
+                let page = try service.timeline(of: user, PageRequest(limit: 5, before: cursor.rawValue))
+                #expect(page.items.map(\.id) == Array(expected.filter { $0 < cursor }.prefix(5)))
+            }
+            // Counts agree with the model too.
+            let profile = try service.user(user)
+            #expect(profile.followingCount == model.follows.filter { $0[0] == user }.count)
+            #expect(profile.followerCount == model.follows.filter { $0[1] == user }.count)
+            #expect(profile.postCount == model.posts.values.filter { $0 == user }.count)
+        }
+        #expect(try service.verifyLog().isValid)
+    }
+
+    @Test func followMergesTheBacklogAndUnfollowRemovesIt() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id, bob = try await service.createUser("bob").id
+        var bobs: [PostID] = []
+        for index in 0..<30 { bobs.append(try await service.addPost(by: bob, image: index).id) }
+        let own = try await service.addPost(by: alice, image: 99).id
+        #expect(try service.timeline(of: alice).items.map(\.id) == [own])
+        try await service.run(.follow(user: bob.rawValue), as: alice)
+        let all = try service.all { try service.timeline(of: alice, $0) }.map(\.id)
+        #expect(all == ([own] + bobs).sorted(by: >))
+        try await service.run(.unfollow(user: bob.rawValue), as: alice)
+        #expect(try service.all { try service.timeline(of: alice, $0) }.map(\.id) == [own])
+    }
+}
