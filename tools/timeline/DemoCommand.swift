@@ -67,7 +67,8 @@ enum DemoCommand {
             for (offset, person) in people.enumerated() where (index + offset) % 3 != 0 {
                 _ = try await service.execute(.like(post: postID.rawValue), as: actor(person.username))
             }
-            let commenter = people[(index + 2) % people.count].username
+            let author = posts[index].author
+            let commenter = (1...people.count).map { people[(index + $0) % people.count].username }.first { $0 != author }!
             _ = try await service.execute(.addComment(post: postID.rawValue, text: comments[index % comments.count]), as: actor(commenter))
         }
 
