@@ -106,6 +106,13 @@ public final class Environment: @unchecked Sendable {
         return db
     }
 
+    /// Forgets cached handles of databases dropped with `Transaction.drop(_:)`.
+    public func forget(_ names: some Sequence<String>) {
+        openedDatabases.lock()
+        defer { openedDatabases.unlock() }
+        for name in names { databases[name] = nil }
+    }
+
     /// Runs `body` in a read-only transaction that sees one consistent snapshot.
     public func read<R>(_ body: (Transaction) throws -> R) throws -> R {
         gate.enterReader()

@@ -124,3 +124,26 @@ func bytes(_ value: MDB_val) -> [UInt8] {
     guard value.mv_size > 0, let data = value.mv_data else { return [] }
     return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
 }
+
+extension Transaction {
+    /// Deletes the database `db` itself (not just its entries). After commit its handle is
+    /// closed; call `Environment.forget(_:)` for its name.
+    public func drop(_ db: Database) throws(LMDBError) {
+        try check(mdb_drop(try live(), db.dbi, 1), "drop \(db.name)")
+    }
+
+    /// The names of all named databases in the environment.
+    public func databaseNames() throws -> [String] {
+        var main: MDB_dbi = 0
+        try check(mdb_dbi_open(try live(), nil, 0, &main), "open main database")
+        var names: [String] = []
+        try withCursor(Database(dbi: main, name: "")) { cursor in
+            var entry = try cursor.first()
+            while let (key, _) = entry {
+                names.append(String(decoding: key, as: UTF8.self))
+                entry = try cursor.next()
+            }
+        }
+        return names
+    }
+}

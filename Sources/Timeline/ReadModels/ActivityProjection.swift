@@ -36,7 +36,7 @@ struct ActivityRecord: Equatable {
 /// Entries disappear when what they report is undone (comment deleted, like removed,
 /// unfollowed, post deleted).
 struct ActivityProjection: Projection {
-    let name = "activity"
+    let name = ProjectionName.activity
     let activity: Database  // owner ‖ 0 ‖ activityId → ActivityRecord
     /// `o‖post` → owner; `p‖post‖0‖C‖comment`, `p‖post‖0‖L‖user`, `f‖followee‖0‖follower` → activity key
     let references: Database

@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// The follow graph in both directions.
 struct FollowsProjection: Projection {
-    let name = "follows"
+    let name = ProjectionName.follows
     let followers: Database  // followee ‖ 0 ‖ follower → ()
     let following: Database  // follower ‖ 0 ‖ followee → ()
     var databases: [Database] { [followers, following] }

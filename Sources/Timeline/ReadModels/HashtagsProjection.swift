@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// Posts by hashtag.
 struct HashtagsProjection: Projection {
-    let name = "hashtags"
+    let name = ProjectionName.hashtags
     let hashtags: Database  // tag ‖ 0 ‖ postId → ()
     let postTags: Database  // postId → tags (to unindex a deleted post)
     var databases: [Database] { [hashtags, postTags] }

@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// Posts with their counts, each user's posts, comments and likes.
 struct PostsProjection: Projection {
-    let name = "posts"
+    let name = ProjectionName.posts
     let posts: Database         // postId → PostRecord
     let postsByUser: Database   // author ‖ 0 ‖ postId → ()
     let comments: Database      // postId ‖ 0 ‖ commentId → CommentRecord

@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// Profiles with their counts, and the unique username and email indexes.
 struct ProfilesProjection: Projection {
-    let name = "profiles"
+    let name = ProjectionName.profiles
     let users: Database       // userId → UserRecord
     let usernames: Database   // username → userId
     let emails: Database      // email → userId

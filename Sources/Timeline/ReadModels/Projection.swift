@@ -5,7 +5,7 @@ import TimelineDomain
 /// inside the write transaction that appends the events.
 protocol Projection: Sendable {
     /// Stable name (used by checkpoints and the rebuild tool).
-    var name: String { get }
+    var name: ProjectionName { get }
     /// The databases this projection owns (and a rebuild replaces).
     var databases: [Database] { get }
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws

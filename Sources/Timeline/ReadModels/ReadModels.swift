@@ -1,9 +1,62 @@
 import LMDB
 import TimelineDomain
 
-/// All projections of one database, applied in a fixed order (timeline last: it reads the
-/// follow graph and posts), plus the content-addressed image blob store and checkpoints.
+/// The names of the projections, in the order they are applied (timeline last: it reads the
+/// follow graph and posts as they stand after the same event).
+public enum ProjectionName: String, CaseIterable, Sendable {
+    case profiles, sessions, follows, posts, hashtags, activity, timeline
+
+    /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
+    var dependencies: [ProjectionName] { self == .timeline ? [.follows, .posts] : [] }
+
+    /// `names` plus everything they depend on, in application order.
+    static func closure(of names: some Sequence<ProjectionName>) -> [ProjectionName] {
+        var set = Set(names)
+        for name in set { set.formUnion(name.dependencies) }
+        return allCases.filter(set.contains)
+    }
+}
+
+/// Which generation of its databases each projection serves from. Generation 0 uses the plain
+/// database names; generation n uses `g<n>.<name>`. A rebuild fills a new generation and
+/// switches by rewriting this one value, in the same transaction that drops the old databases.
+struct Generations: Equatable, Sendable {
+    static let metaKey = Array("readModelGenerations".utf8)
+    static let nextKey = Array("nextGeneration".utf8)
+
+    var numbers: [ProjectionName: UInt64] = [:]
+
+    func number(_ name: ProjectionName) -> UInt64 { numbers[name] ?? 0 }
+    func prefix(_ name: ProjectionName) -> String { Self.prefix(number(name)) }
+    static func prefix(_ generation: UInt64) -> String { generation == 0 ? "" : "g\(generation)." }
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        let entries = numbers.filter { $0.value != 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
+        w.varint(UInt64(entries.count))
+        for (name, number) in entries {
+            w.string(name.rawValue)
+            w.varint(number)
+        }
+        return w.bytes
+    }
+
+    init(numbers: [ProjectionName: UInt64] = [:]) { self.numbers = numbers }
+
+    init(_ bytes: [UInt8]?) throws {
+        guard let bytes else { return }
+        var r = ByteReader(bytes)
+        for _ in 0..<(try r.varint()) {
+            guard let name = ProjectionName(rawValue: try r.string()) else { throw CorruptRecord(message: "unknown projection") }
+            numbers[name] = try r.varint()
+        }
+    }
+}
+
+/// All projections of one database at given generations, plus the content-addressed image
+/// blob store and the checkpoints.
 struct ReadModels: Sendable {
+    let generations: Generations
     let profiles: ProfilesProjection
     let sessions: SessionsProjection
     let follows: FollowsProjection
@@ -14,22 +67,35 @@ struct ReadModels: Sendable {
     /// imageId → media type byte ‖ bytes. Images are facts, not a projection: a rebuild
     /// keeps them.
     let images: Database
-    /// projection name → BE(last applied sequence)
+    /// `<generation prefix><projection name>` → BE(last applied sequence)
     let checkpoints: Database
 
-    init(_ env: Environment, prefix: String = "") throws {
-        profiles = try ProfilesProjection(env, prefix: prefix)
-        sessions = try SessionsProjection(env, prefix: prefix)
-        follows = try FollowsProjection(env, prefix: prefix)
-        posts = try PostsProjection(env, prefix: prefix)
-        hashtags = try HashtagsProjection(env, prefix: prefix)
-        activity = try ActivityProjection(env, prefix: prefix)
-        timeline = try TimelineProjection(env, prefix: prefix, follows: follows, posts: posts)
+    init(_ env: Environment, generations: Generations = Generations()) throws {
+        self.generations = generations
+        profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles))
+        sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
+        follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
+        posts = try PostsProjection(env, prefix: generations.prefix(.posts))
+        hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
+        activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
+        timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts)
         images = try env.database("images")
-        checkpoints = try env.database(prefix + "checkpoints")
+        checkpoints = try env.database("checkpoints")
     }
 
     var all: [any Projection] { [profiles, sessions, follows, posts, hashtags, activity, timeline] }
+
+    func projection(_ name: ProjectionName) -> any Projection {
+        switch name {
+        case .profiles: profiles
+        case .sessions: sessions
+        case .follows: follows
+        case .posts: posts
+        case .hashtags: hashtags
+        case .activity: activity
+        case .timeline: timeline
+        }
+    }
 
     func apply(_ envelopes: [EventEnvelope], _ txn: Transaction) throws {
         for envelope in envelopes {
@@ -37,13 +103,15 @@ struct ReadModels: Sendable {
         }
     }
 
-    /// Records that every projection has applied the log up to `sequence`.
-    func setCheckpoint(_ sequence: UInt64, _ txn: Transaction) throws {
-        for projection in all { try txn.put(checkpoints, Array(projection.name.utf8), BigEndian.bytes(sequence)) }
+    private func checkpointKey(_ name: ProjectionName) -> [UInt8] { Array((generations.prefix(name) + name.rawValue).utf8) }
+
+    /// Records that the named projections (all by default) have applied the log up to `sequence`.
+    func setCheckpoint(_ sequence: UInt64, for names: [ProjectionName] = ProjectionName.allCases, _ txn: Transaction) throws {
+        for name in names { try txn.put(checkpoints, checkpointKey(name), BigEndian.bytes(sequence)) }
     }
 
-    func checkpoint(_ name: String, _ txn: Transaction) throws -> UInt64 {
-        try txn.get(checkpoints, Array(name.utf8)).flatMap(BigEndian.uint64) ?? 0
+    func checkpoint(_ name: ProjectionName, _ txn: Transaction) throws -> UInt64 {
+        try txn.get(checkpoints, checkpointKey(name)).flatMap(BigEndian.uint64) ?? 0
     }
 
     func storeImage(_ id: ImageID, _ upload: ImageUpload, _ txn: Transaction) throws {

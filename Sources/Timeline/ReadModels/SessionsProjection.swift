@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// Live sessions (by token hash) and recent failed sign-ins (for rate limiting).
 struct SessionsProjection: Projection {
-    let name = "sessions"
+    let name = ProjectionName.sessions
     let sessions: Database        // sessionHash → SessionRecord
     let signInFailures: Database  // email ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
     var databases: [Database] { [sessions, signInFailures] }

@@ -6,7 +6,7 @@ import TimelineDomain
 /// deleted post is removed everywhere. Reads the follow graph and users' posts as they stand
 /// in the same transaction (so it is applied after `follows` and `posts`).
 struct TimelineProjection: Projection {
-    let name = "timeline"
+    let name = ProjectionName.timeline
     let timelines: Database  // user ‖ 0 ‖ postId → authorId
     let follows: FollowsProjection
     let posts: PostsProjection

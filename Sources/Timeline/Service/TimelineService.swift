@@ -44,7 +44,7 @@ public final class TimelineService: Sendable {
 
     let environment: Environment
     let log: EventLog
-    let models: ReadModels
+    let registry: ModelRegistry
     let options: Options
     private let ids: Mutex<PushIDGenerator>
     private let committer: GroupCommitter<WriteJob>
@@ -62,7 +62,7 @@ public final class TimelineService: Sendable {
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
             log = try EventLog(environment: environment)
-            models = try ReadModels(environment)
+            registry = try ModelRegistry(environment, meta: log.meta)
         } catch {
             throw TimelineService.translate(error)
         }
@@ -70,9 +70,9 @@ public final class TimelineService: Sendable {
         ids = Mutex(PushIDGenerator(random: options.random))
         decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
                                                 cost: options.passwordCost) ?? ""
-        let environment = self.environment, log = self.log, models = self.models
+        let environment = self.environment, log = self.log, registry = self.registry
         committer = GroupCommitter { batch in
-            WriteJob.run(batch, environment: environment, log: log, models: models)
+            WriteJob.run(batch, environment: environment, log: log, registry: registry)
         }
     }
 
@@ -151,7 +151,14 @@ public final class TimelineService: Sendable {
     /// Runs `body` on one consistent snapshot of the read models.
     func read<R>(_ body: (ReadView) throws -> R) throws(TimelineError) -> R {
         do {
-            return try environment.read { txn in try body(ReadView(txn: txn, models: models)) }
+            while true {
+                let result = try environment.read { txn -> R? in
+                    guard let models = try registry.models(in: txn) else { return nil }
+                    return try body(ReadView(txn: txn, models: models))
+                }
+                if let result { return result }
+                try registry.reload()  // a rebuild switched generations: reopen, then retry
+            }
         } catch {
             throw Self.translate(error)
         }

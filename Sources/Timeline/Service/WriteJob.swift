@@ -12,9 +12,10 @@ struct WriteJob: Sendable {
     /// Runs a batch in one write transaction: each command in a nested transaction, so a
     /// failing command rolls back alone; then one commit (one fsync) for all. Results are
     /// delivered only after the commit.
-    static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, models: ReadModels) {
+    static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry) {
         do {
             let results = try environment.write { txn in
+                guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
                 var results: [Result<CommandResult, TimelineError>] = []
                 results.reserveCapacity(batch.count)
                 for job in batch {
@@ -31,6 +32,15 @@ struct WriteJob: Sendable {
                 return results
             }
             for (job, result) in zip(batch, results) { job.deliver(result) }
+        } catch is ReadModelsMoved {
+            // A rebuild switched generations: reopen the handles and run the batch again.
+            do {
+                try registry.reload()
+                run(batch, environment: environment, log: log, registry: registry)
+            } catch {
+                let failure = TimelineService.translate(error)
+                for job in batch { job.deliver(.failure(failure)) }
+            }
         } catch {
             let failure = TimelineService.translate(error)
             for job in batch { job.deliver(.failure(failure)) }
