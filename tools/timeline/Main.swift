@@ -11,6 +11,10 @@ struct TimelineTool {
       demo      build a small lively network in ./timeline.db and show it
       exec      run JSON-lines commands and queries from stdin (one result line each)
       query     answer one query as JSON, e.g. `timeline query timeline --user @alice`
+      rebuild   replay the log into fresh read models and switch (blue/green); --verify, --list
+      audit     list / show / stats / tail / verify the event log
+      backup    hot, consistent, compacted copy of the database
+      restore   bring a backup back into a new database directory
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
@@ -31,6 +35,10 @@ struct TimelineTool {
             case "exec": code = try await ExecCommand.run(args)
             case "query": code = try await QueryCommand.run(args)
             case "demo": code = try await DemoCommand.run(args)
+            case "rebuild": code = try await RebuildCommand.run(args)
+            case "audit": code = try await AuditCommand.run(args)
+            case "backup": code = try await BackupCommand.backup(args)
+            case "restore": code = try await BackupCommand.restore(args)
             case "help", "--help", "-h":
                 print(usage)
                 code = 0

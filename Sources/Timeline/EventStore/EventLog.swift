@@ -191,3 +191,21 @@ public struct EventLog: Sendable {
         }
     }
 }
+
+extension EventLog {
+    /// Calls `body` with each event from `sequence` down to 1, until it returns `false`.
+    public func forEachReversed(from sequence: UInt64, _ txn: Transaction, _ body: (EventEnvelope) throws -> Bool) throws {
+        try txn.withCursor(log) { cursor in
+            var entry: Cursor.Entry?
+            if sequence == UInt64.max {
+                entry = try cursor.last()
+            } else {
+                entry = try cursor.seek(below: BigEndian.bytes(sequence + 1))
+            }
+            while let (key, value) = entry {
+                guard try body(try decode(value, sequence: BigEndian.uint64(key) ?? 0)) else { return }
+                entry = try cursor.previous()
+            }
+        }
+    }
+}

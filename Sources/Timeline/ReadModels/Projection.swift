@@ -15,7 +15,7 @@ extension Transaction {
     /// Visits entries whose key starts with `prefix`, ascending; `body` returns `false` to stop.
     func scan(_ db: Database, prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         try withCursor(db) { cursor in
-            var entry = try cursor.seek(atLeast: prefix)
+            var entry = prefix.isEmpty ? try cursor.first() : try cursor.seek(atLeast: prefix)
             while let (key, value) = entry, key.starts(with: prefix) {
                 guard try body(key, value) else { return }
                 entry = try cursor.next()

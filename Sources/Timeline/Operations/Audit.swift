@@ -1,0 +1,193 @@
+import Foundation
+import LMDB
+import TimelineDomain
+
+/// Which events `audit list` shows. Every set criterion must match.
+public struct AuditFilter: Sendable, Equatable {
+    public var types: Set<EventType>?
+    /// The acting user's id (or `system`).
+    public var actor: String?
+    public var stream: String?
+    /// Events by this user or about them (any user field of the payload).
+    public var user: UserID?
+    public var post: PostID?
+    /// Timestamps in ms, inclusive.
+    public var since: Int64?
+    public var until: Int64?
+    /// Sequence numbers, inclusive.
+    public var from: UInt64?
+    public var to: UInt64?
+
+    public init() {}
+
+    public func matches(_ e: EventEnvelope) -> Bool {
+        if let types, !types.contains(e.type) { return false }
+        if let actor, e.actor != actor { return false }
+        if let stream, e.stream != stream { return false }
+        if let since, e.timestamp < since { return false }
+        if let until, e.timestamp > until { return false }
+        if let from, e.sequence < from { return false }
+        if let to, e.sequence > to { return false }
+        if let user, e.actor != user.rawValue, !e.event.users.contains(user) { return false }
+        if let post, e.event.post != post { return false }
+        return true
+    }
+}
+
+extension Event {
+    /// Every user the payload names.
+    public var users: [UserID] {
+        switch self {
+        case .userCreated(let e): [e.userId]
+        case .profileUpdated(let e): [e.userId]
+        case .signedIn(let e): [e.userId]
+        case .signedOut(let e): [e.userId]
+        case .signInFailed: []
+        case .postAdded(let e): [e.authorId]
+        case .postDeleted(let e): [e.authorId]
+        case .commentAdded(let e): [e.authorId]
+        case .commentDeleted: []
+        case .likeAdded(let e), .likeRemoved(let e): [e.userId]
+        case .followed(let e), .unfollowed(let e): [e.followerId, e.followeeId]
+        case .postReported(let e): [e.reporterId]
+        }
+    }
+
+    /// The post the event is about, if any.
+    public var post: PostID? {
+        switch self {
+        case .postAdded(let e): e.postId
+        case .postDeleted(let e): e.postId
+        case .commentAdded(let e): e.postId
+        case .commentDeleted(let e): e.postId
+        case .likeAdded(let e), .likeRemoved(let e): e.postId
+        case .postReported(let e): e.postId
+        default: nil
+        }
+    }
+
+    /// A one-line human summary; `name` renders a user id (e.g. as `@username`).
+    public func summary(_ name: (UserID) -> String) -> String {
+        func clip(_ text: String?) -> String {
+            guard let text else { return "" }
+            let line = text.replacingOccurrences(of: "\n", with: " ")
+            return line.count > 48 ? "\"\(line.prefix(47))…\"" : "\"\(line)\""
+        }
+        switch self {
+        case .userCreated(let e): return "\(name(e.userId)) signed up"
+        case .profileUpdated(let e):
+            let fields = [e.username.map { "username → \($0)" }, e.bio.map { _ in "bio" }, e.url.map { _ in "url" }].compactMap { $0 }
+            return "\(name(e.userId)) updated \(fields.joined(separator: ", "))"
+        case .signedIn(let e): return "\(name(e.userId)) signed in (session \(e.sessionHash.prefix(8))…)"
+        case .signedOut(let e): return "\(name(e.userId)) signed out (session \(e.sessionHash.prefix(8))…)"
+        case .signInFailed(let e): return "failed sign-in for \(e.email)"
+        case .postAdded(let e):
+            return "\(name(e.authorId)) posted \(e.postId) \(clip(e.caption))"
+        case .postDeleted(let e): return "\(name(e.authorId)) deleted post \(e.postId)"
+        case .commentAdded(let e): return "\(name(e.authorId)) commented on \(e.postId): \(clip(e.text))"
+        case .commentDeleted(let e): return "comment \(e.commentId) on \(e.postId) deleted"
+        case .likeAdded(let e): return "\(name(e.userId)) liked \(e.postId)"
+        case .likeRemoved(let e): return "\(name(e.userId)) unliked \(e.postId)"
+        case .followed(let e): return "\(name(e.followerId)) followed \(name(e.followeeId))"
+        case .unfollowed(let e): return "\(name(e.followerId)) unfollowed \(name(e.followeeId))"
+        case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"
+        }
+    }
+}
+
+/// Counts over the whole log.
+public struct LogStatistics: Sendable {
+    public var events: UInt64
+    public var byType: [EventType: Int]
+    /// `yyyy-MM-dd` (UTC) → events.
+    public var byDay: [String: Int]
+    public var logBytes: Int
+    public var databaseBytes: Int
+    public var first: EventEnvelope?
+    public var last: EventEnvelope?
+    /// How many events each projection is behind the log.
+    public var lag: [ProjectionName: UInt64]
+}
+
+extension TimelineService {
+    /// Calls `body` with each event matching `filter`, ascending (or descending with
+    /// `reverse`), until it returns `false`. Reads one snapshot; memory stays flat.
+    public func auditEvents(_ filter: AuditFilter, reverse: Bool = false, _ body: (EventEnvelope) throws -> Bool) throws(TimelineError) {
+        let log = self.log
+        do {
+            try environment.read { txn in
+                if reverse {
+                    try log.forEachReversed(from: filter.to ?? UInt64.max, txn) { envelope in
+                        if let from = filter.from, envelope.sequence < from { return false }
+                        return try !filter.matches(envelope) || body(envelope)
+                    }
+                } else {
+                    try log.forEach(from: filter.from ?? 1, txn) { envelope in
+                        if let to = filter.to, envelope.sequence > to { return false }
+                        return try !filter.matches(envelope) || body(envelope)
+                    }
+                }
+            }
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// The event with this sequence number or event id.
+    public func event(_ reference: String) throws(TimelineError) -> EventEnvelope {
+        let log = self.log
+        do {
+            let found = try environment.read { txn -> EventEnvelope? in
+                if let sequence = UInt64(reference) { return try log.envelope(at: sequence, txn) }
+                return try log.envelope(id: EventID(reference), txn)
+            }
+            guard let found else { throw TimelineError(.notFound, "no event \(reference)") }
+            return found
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// Counts per type and per day, sizes, first and last event, and projection lag.
+    public func logStatistics() throws(TimelineError) -> LogStatistics {
+        let log = self.log
+        let days = DateFormatter()
+        days.dateFormat = "yyyy-MM-dd"
+        days.timeZone = TimeZone(identifier: "UTC")
+        days.locale = Locale(identifier: "en_US_POSIX")
+        return try read { view in
+            var stats = LogStatistics(events: 0, byType: [:], byDay: [:], logBytes: 0, databaseBytes: environment.usedBytes,
+                                      first: nil, last: nil, lag: [:])
+            try log.forEach(view.txn) { envelope in
+                stats.events += 1
+                stats.byType[envelope.type, default: 0] += 1
+                stats.byDay[days.string(from: Date(timeIntervalSince1970: Double(envelope.timestamp) / 1000)), default: 0] += 1
+                if stats.first == nil { stats.first = envelope }
+                stats.last = envelope
+                return true
+            }
+            let logStats = try view.txn.statistics(log.log)
+            stats.logBytes = logStats.pages * logStats.pageSize
+            let head = stats.last?.sequence ?? 0
+            for name in ProjectionName.allCases {
+                stats.lag[name] = head - min(head, try view.models.checkpoint(name, view.txn))
+            }
+            return stats
+        }
+    }
+
+    /// A consistent, compacted hot copy of the whole database into the directory `path`
+    /// (created; must not already hold a database). Safe while commands run.
+    public func backup(to path: String) throws(TimelineError) {
+        let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
+        guard !FileManager.default.fileExists(atPath: dataFile) else {
+            throw TimelineError(.conflict, "\(path) already holds a database")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try environment.copy(to: path, compact: true)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+}

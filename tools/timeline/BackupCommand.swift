@@ -1,0 +1,46 @@
+import Foundation
+import Timeline
+
+/// `timeline backup DEST` and `timeline restore BACKUP`.
+enum BackupCommand {
+    static let help = """
+    usage: timeline backup [--db PATH] DEST
+           timeline restore BACKUP [--db PATH]
+
+    backup writes a consistent, compacted hot copy of the database into the directory DEST
+    (safe while the service runs). restore copies a backup into --db (which must not hold a
+    database yet), then verifies its log.
+    """
+
+    static func backup(_ args: Arguments) async throws -> Int32 {
+        guard !args.has("help"), args.positional.count == 1 else {
+            print(help)
+            return args.has("help") ? 0 : 2
+        }
+        let service = try TimelineTool.open(args)
+        defer { service.close() }
+        try service.backup(to: args.positional[0])
+        print("backup of \(args.db) at log sequence \(try service.lastSequence()) written to \(args.positional[0])")
+        return 0
+    }
+
+    static func restore(_ args: Arguments) async throws -> Int32 {
+        guard !args.has("help"), args.positional.count == 1 else {
+            print(help)
+            return args.has("help") ? 0 : 2
+        }
+        let source = URL(fileURLWithPath: args.positional[0]).appendingPathComponent("data.mdb")
+        let target = URL(fileURLWithPath: args.db)
+        guard FileManager.default.fileExists(atPath: source.path) else { throw UsageError("\(args.positional[0]) holds no backup (no data.mdb)") }
+        guard !FileManager.default.fileExists(atPath: target.appendingPathComponent("data.mdb").path) else {
+            throw UsageError("\(args.db) already holds a database; restore into a new path")
+        }
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: source, to: target.appendingPathComponent("data.mdb"))
+        let service = try TimelineTool.open(args)
+        defer { service.close() }
+        let report = try service.verifyLog()
+        print("restored \(args.positional[0]) into \(args.db): \(report.eventsChecked) events, log \(report.isValid ? "verified" : "INVALID at \(report.firstBadSequence!)")")
+        return report.isValid ? 0 : 1
+    }
+}

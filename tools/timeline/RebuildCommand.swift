@@ -1,0 +1,93 @@
+import Foundation
+import Timeline
+
+/// `timeline rebuild`: replays the log into fresh read models, then switches (blue/green).
+enum RebuildCommand {
+    static let help = """
+    usage: timeline rebuild [--db PATH] [--projection NAME]... [--verify] [--json]
+           timeline rebuild [--db PATH] --list [--json]
+
+    Replays the log into new read models while the live ones keep serving, catches up, then
+    switches atomically and drops the old ones. Progress goes to stderr on a terminal.
+      --projection NAME  rebuild only NAME (and what it depends on); repeatable
+      --verify           build without switching; print every difference from the live
+                         read models and exit 1 if there is any
+      --list             the projections with their generation, checkpoint and entries
+      --chunk-size N     events per write transaction (default 5000)
+    projections: \(ProjectionName.allCases.map(\.rawValue).joined(separator: " "))
+    """
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        if args.has("help") {
+            print(help)
+            return 0
+        }
+        let service = try TimelineTool.open(args)
+        defer { service.close() }
+        if args.has("list") { return try list(service, json: args.has("json")) }
+        var options = RebuildOptions(verifyOnly: args.has("verify"))
+        if let raw = args.value("chunk-size") {
+            guard let size = Int(raw), size > 0 else { throw UsageError("--chunk-size takes a positive number") }
+            options.chunkSize = size
+        }
+        if let names = args.options["projection"] {
+            options.projections = try names.flatMap { $0.split(separator: ",") }.map { raw in
+                guard let name = ProjectionName(rawValue: String(raw)) else { throw UsageError("unknown projection \(raw)") }
+                return name
+            }
+        }
+        if isatty(2) == 1 {
+            options.progress = { p in
+                let rate = p.elapsed > 0 ? Double(p.applied) / p.elapsed : 0
+                let eta = rate > 0 ? Double(p.head - min(p.head, p.applied)) / rate : 0
+                FileHandle.standardError.write(Data(String(format: "\r  %@ / %@ events  %@ events/s  ETA %.0fs   ",
+                                                           "\(p.applied)", "\(p.head)", "\(Int(rate))", eta).utf8))
+            }
+        }
+        let report = try service.rebuild(options)
+        if isatty(2) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if args.has("json") {
+            let object: [String: Any] = [
+                "events": report.events, "seconds": report.seconds, "switched": report.switched,
+                "eventsPerSecond": report.seconds > 0 ? Double(report.events) / report.seconds : 0,
+                "projections": report.projections.map {
+                    ["name": $0.name.rawValue, "events": $0.events, "seconds": $0.seconds, "eventsPerSecond": $0.eventsPerSecond] as [String: Any]
+                },
+                "differences": report.differences.map { $0.description },
+            ]
+            emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+        } else {
+            for difference in report.differences { print("DIFF \(difference)") }
+            print(String(format: "%@ %llu events in %.2fs (%.0f events/s)", report.switched ? "rebuilt and switched:" : "built (not switched):",
+                         report.events, report.seconds, report.seconds > 0 ? Double(report.events) / report.seconds : 0))
+            print(pad("projection", 12) + pad("events", 12) + pad("apply s", 10) + "events/s")
+            for p in report.projections {
+                print(pad(p.name.rawValue, 12) + pad("\(p.events)", 12) + pad(String(format: "%.3f", p.seconds), 10) + String(format: "%.0f", p.eventsPerSecond))
+            }
+            if options.verifyOnly {
+                print(report.differences.isEmpty ? "verify: rebuilt read models equal the live ones" : "verify: \(report.differences.count) differences")
+            }
+        }
+        return report.differences.isEmpty ? 0 : 1
+    }
+
+    static func list(_ service: TimelineService, json: Bool) throws -> Int32 {
+        let status = try service.projectionStatus()
+        if json {
+            for s in status {
+                emit(String(decoding: try JSONSerialization.data(withJSONObject: [
+                    "name": s.name.rawValue, "generation": s.generation, "checkpoint": s.checkpoint, "entries": s.entries,
+                ] as [String: Any], options: [.sortedKeys]), as: UTF8.self))
+            }
+        } else {
+            print(pad("projection", 12) + pad("generation", 12) + pad("checkpoint", 12) + "entries")
+            for s in status { print(pad(s.name.rawValue, 12) + pad("\(s.generation)", 12) + pad("\(s.checkpoint)", 12) + "\(s.entries)") }
+        }
+        return 0
+    }
+}
+
+/// Left-aligns `text` in a column of `width`.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
