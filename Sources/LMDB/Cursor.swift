@@ -12,6 +12,11 @@ public final class Cursor {
 
     func invalidate() { handle = nil }
 
+    func close() {
+        if let handle { mdb_cursor_close(handle) }
+        handle = nil
+    }
+
     /// One key/value pair.
     public typealias Entry = (key: [UInt8], value: [UInt8])
 

@@ -106,6 +106,22 @@ public final class Transaction {
         }
     }
 
+    /// Opens one cursor per database in `dbs` (repeats allowed), all valid inside `body` only.
+    public func withCursors<R>(_ dbs: [Database], _ body: ([Cursor]) throws -> R) throws -> R {
+        let txn = try live()
+        var cursors: [Cursor] = []
+        cursors.reserveCapacity(dbs.count)
+        defer {
+            for cursor in cursors { cursor.close() }
+        }
+        for db in dbs {
+            var handle: OpaquePointer?
+            try check(mdb_cursor_open(txn, db.dbi, &handle), "open cursor on \(db.name)")
+            cursors.append(Cursor(handle!, database: db))
+        }
+        return try body(cursors)
+    }
+
     /// Opens a cursor over `db`, valid inside `body` only.
     public func withCursor<R>(_ db: Database, _ body: (Cursor) throws -> R) throws -> R {
         var cursor: OpaquePointer?

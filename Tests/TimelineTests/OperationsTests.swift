@@ -58,7 +58,7 @@ import Testing
 
     @Test(arguments: [11, 12, 13])
     func rebuildEqualsLiveOnRandomHistories(seed: UInt64) async throws {
-        let service = try openService(seed: seed)
+        let service = try openService(seed: seed) { $0.fanoutThreshold = seed == 11 ? 1_000 : 2 }
         let (users, _) = try await randomHistory(service, seed: seed)
         let verify = try service.rebuild(RebuildOptions(verifyOnly: true))
         #expect(verify.differences.isEmpty, "\(verify.differences.prefix(3))")

@@ -33,11 +33,13 @@ import Testing
         #expect(seen == expected, "timeline of \(user) differs from its definition", sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: [1, 2, 3, 4])
-    func randomHistoriesMatchTheDefinition(seed: UInt64) async throws {
+    /// Seeds, with fan-out thresholds from "pull almost everyone" to "push everything", so
+    /// both halves of the hybrid fan-out and the switch between them are exercised.
+    @Test(arguments: [(1, 1_000_000), (2, 1_000_000), (3, 1), (4, 2), (5, 3), (6, 4)] as [(UInt64, UInt64)])
+    func randomHistoriesMatchTheDefinition(seed: UInt64, threshold: UInt64) async throws {
         var rng = SeededRandom(seed: seed)
         let clock = TestClock()
-        let service = try openService(clock: clock, seed: seed)
+        let service = try openService(clock: clock, seed: seed) { $0.fanoutThreshold = threshold }
         var users: [UserID] = []
         for index in 0..<7 { users.append(try await service.createUser("u\(index)").id) }
         var model = Model()
@@ -84,6 +86,27 @@ import Testing
             #expect(profile.postCount == model.posts.values.filter { $0 == user }.count)
         }
         #expect(try service.verifyLog().isValid)
+        // The hybrid state rebuilds to exactly the same read models.
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+
+    @Test func pulledAuthorsAreMergedAtReadTime() async throws {
+        let service = try openService { $0.fanoutThreshold = 3 }
+        let star = try await service.createUser("star").id
+        var fans: [UserID] = []
+        for index in 0..<5 { fans.append(try await service.createUser("fan\(index)").id) }
+        let early = try await service.addPost(by: star, image: 1).id
+        for fan in fans { try await service.run(.follow(user: star.rawValue), as: fan) }
+        let entriesBefore = try service.projectionStatus().first { $0.name == .timeline }!.entries
+        let late = try await service.addPost(by: star, image: 2).id
+        // Pulled: the new post is one timeline entry (the author's own), not one per fan.
+        let entriesAfter = try service.projectionStatus().first { $0.name == .timeline }!.entries
+        #expect(entriesAfter == entriesBefore + 1)
+        for fan in fans { #expect(try service.timeline(of: fan).items.map(\.id) == [late, early]) }
+        try await service.run(.unfollow(user: star.rawValue), as: fans[0])
+        #expect(try service.timeline(of: fans[0]).items.isEmpty)
+        try await service.run(.deletePost(post: late.rawValue), as: star)
+        #expect(try service.timeline(of: fans[1]).items.map(\.id) == [early])
     }
 
     @Test func followMergesTheBacklogAndUnfollowRemovesIt() async throws {

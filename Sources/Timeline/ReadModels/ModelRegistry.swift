@@ -7,12 +7,23 @@ final class ModelRegistry: Sendable {
     private let environment: Environment
     private let meta: Database
     private let state: Mutex<(key: [UInt8]?, models: ReadModels)>
+    /// Followers at which an author's posts stop being pushed (fixed when the database is
+    /// created, so every process and every rebuild projects the same way).
+    let fanoutThreshold: UInt64
 
-    init(_ environment: Environment, meta: Database) throws {
+    static let thresholdKey = Array("fanoutThreshold".utf8)
+
+    init(_ environment: Environment, meta: Database, defaultThreshold: UInt64) throws {
         self.environment = environment
         self.meta = meta
+        let threshold = try environment.write { txn -> UInt64 in
+            if let stored = try txn.get(meta, Self.thresholdKey).flatMap(BigEndian.uint64) { return stored }
+            try txn.put(meta, Self.thresholdKey, BigEndian.bytes(defaultThreshold))
+            return defaultThreshold
+        }
+        fanoutThreshold = threshold
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
-        state = Mutex((key, try ReadModels(environment, generations: try Generations(key))))
+        state = Mutex((key, try ReadModels(environment, generations: try Generations(key), fanoutThreshold: threshold)))
     }
 
     /// The models valid in `txn`, or `nil` if the generations changed since they were opened
@@ -26,7 +37,7 @@ final class ModelRegistry: Sendable {
     /// Opens the handles of the generations now recorded.
     func reload() throws {
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
-        let models = try ReadModels(environment, generations: try Generations(key))
+        let models = try ReadModels(environment, generations: try Generations(key), fanoutThreshold: fanoutThreshold)
         state.withLock { $0 = (key, models) }
     }
 

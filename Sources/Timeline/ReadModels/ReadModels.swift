@@ -70,7 +70,7 @@ struct ReadModels: Sendable {
     /// `<generation prefix><projection name>` → BE(last applied sequence)
     let checkpoints: Database
 
-    init(_ env: Environment, generations: Generations = Generations()) throws {
+    init(_ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64) throws {
         self.generations = generations
         profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles))
         sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
@@ -78,7 +78,8 @@ struct ReadModels: Sendable {
         posts = try PostsProjection(env, prefix: generations.prefix(.posts))
         hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
-        timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts)
+        timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
+                                           threshold: fanoutThreshold)
         images = try env.database("images")
         checkpoints = try env.database("checkpoints")
     }

@@ -94,10 +94,32 @@ extension ReadView {
         }
     }
 
+    /// The materialised timeline merged with the posts of the pulled authors `user` follows
+    /// (each only above its boundary, so the sources never overlap), newest first.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         _ = try profile(user)
-        return try pageDescending(models.timeline.timelines, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try post(PostID(id)).map(Post.init)
+        let projection = models.timeline
+        let pulled = try projection.pulledAuthors(of: user, txn)
+        var sources: [MergeSource] = [MergeSource(prefix: Key.prefix(user.rawValue), floor: nil)]
+        sources += pulled.map { MergeSource(prefix: Key.prefix($0.author), floor: $0.boundary) }
+        let databases = [projection.timelines] + Array(repeating: models.posts.postsByUser, count: pulled.count)
+        return try txn.withCursors(databases) { cursors in
+            for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
+            var items: [Post] = []
+            var last: String?
+            while true {
+                guard let best = sources.indices.filter({ sources[$0].current != nil })
+                    .max(by: { sources[$0].current!.utf8.lexicographicallyPrecedes(sources[$1].current!.utf8) }) else {
+                    return Page(items: items, next: nil)
+                }
+                if items.count == request.limit { return Page(items: items, next: last) }
+                let id = sources[best].current!
+                try sources[best].advance(cursors[best])
+                if let post = try post(PostID(id)) {
+                    items.append(Post(post))
+                    last = id
+                }
+            }
         }
     }
 
@@ -153,5 +175,37 @@ extension ReadView {
               Int(code) < MediaType.allCases.count
         else { throw TimelineError.notFound("image", id.rawValue) }
         return StoredImage(id: id, mediaType: MediaType.allCases[Int(code)], bytes: Array(stored.dropFirst()))
+    }
+}
+
+/// One descending source of post ids for the timeline merge: the keys `prefix ‖ id` of a
+/// cursor, stopping at `floor` (exclusive) when set.
+struct MergeSource {
+    let prefix: [UInt8]
+    let floor: String?
+    private(set) var current: String?
+
+    init(prefix: [UInt8], floor: String?) {
+        self.prefix = prefix
+        self.floor = floor
+    }
+
+    mutating func start(_ cursor: Cursor, before: String?) throws {
+        let entry: Cursor.Entry?
+        if let before {
+            entry = try cursor.seek(below: prefix + Array(before.utf8))
+        } else {
+            entry = try cursor.seek(below: prefix.dropLast() + [prefix.last! + 1])
+        }
+        accept(entry)
+    }
+
+    mutating func advance(_ cursor: Cursor) throws { accept(try cursor.previous()) }
+
+    private mutating func accept(_ entry: Cursor.Entry?) {
+        guard let (key, _) = entry, key.starts(with: prefix) else { current = nil; return }
+        let id = Key.suffix(key, after: prefix)
+        if let floor, !floor.utf8.lexicographicallyPrecedes(id.utf8) { current = nil; return }
+        current = id
     }
 }

@@ -32,6 +32,10 @@ public final class TimelineService: Sendable {
         public var initialMapSize = 64 << 20
         /// The database never grows past this; commands then fail with `storage_full`.
         public var maxMapSize = 1 << 40
+        /// For a new database: at this many followers an author's new posts are merged into
+        /// followers' timelines at read time instead of being pushed into each (hybrid fan-out).
+        /// Recorded in the database when it is created.
+        public var fanoutThreshold: UInt64 = 2_000
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = {
             Sodium.randomBytes(8).reduce(0) { $0 << 8 | UInt64($1) }
@@ -62,7 +66,7 @@ public final class TimelineService: Sendable {
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
             log = try EventLog(environment: environment)
-            registry = try ModelRegistry(environment, meta: log.meta)
+            registry = try ModelRegistry(environment, meta: log.meta, defaultThreshold: options.fanoutThreshold)
         } catch {
             throw TimelineService.translate(error)
         }
