@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Whole-program specialisation across our own modules (the LMDB layer's generic
+/// transaction helpers are on every hot path).
+let optimise: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "Timeline",
     platforms: [.macOS(.v15)],
@@ -13,14 +17,16 @@ let package = Package(
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
-        .target(name: "Sodium", dependencies: ["CSodium"]),
+        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimise),
+        .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: optimise),
         // Pure domain: commands -> events, validation. No I/O.
-        .target(name: "TimelineDomain"),
+        .target(name: "TimelineDomain", swiftSettings: optimise),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "TimelineDomain"]),
-        // Thin executable: `timeline exec|query|demo|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline"], path: "tools/timeline"),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "TimelineDomain"], swiftSettings: optimise),
+        // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
+        .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB"], swiftSettings: optimise),
+        // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium"]),
     ]
 )

@@ -38,9 +38,17 @@ public final class Transaction {
         return bytes(v)
     }
 
-    /// Whether `key` is present.
+    /// Whether `key` is present (without copying its value).
     public func contains(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
-        try get(db, key) != nil
+        let txn = try live()
+        var v = MDB_val()
+        let rc = key.withUnsafeBytes { keyBytes in
+            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_get(txn, db.dbi, &k, &v)
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "get from \(db.name)")
+        return true
     }
 
     /// Stores `value` under `key`. With `.noOverwrite`, returns `false` if the key existed.

@@ -15,6 +15,7 @@ struct TimelineTool {
       audit     list / show / stats / tail / verify the event log
       backup    hot, consistent, compacted copy of the database
       restore   bring a backup back into a new database directory
+      bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
@@ -39,6 +40,7 @@ struct TimelineTool {
             case "audit": code = try await AuditCommand.run(args)
             case "backup": code = try await BackupCommand.backup(args)
             case "restore": code = try await BackupCommand.restore(args)
+            case "bench": code = try await BenchCommand.run(args)
             case "help", "--help", "-h":
                 print(usage)
                 code = 0

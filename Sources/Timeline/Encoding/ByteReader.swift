@@ -50,13 +50,12 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
+    /// A length-prefixed UTF-8 string. Ill-formed UTF-8 (only possible in a corrupted record,
+    /// which the hash chain reports) is repaired, not trapped on.
     mutating func string() throws(CorruptRecord) -> String {
         let n = try length()
         defer { offset += n }
-        guard let text = String(validating: bytes[offset..<offset + n], as: UTF8.self) else {
-            throw CorruptRecord(message: "invalid UTF-8")
-        }
-        return text
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + n]), as: UTF8.self) }
     }
 
     mutating func optionalString() throws(CorruptRecord) -> String? {

@@ -56,7 +56,7 @@ public struct EventLog: Sendable {
     let eventIds: Database
     let meta: Database
 
-    init(environment env: Environment) throws {
+    package init(environment env: Environment) throws {
         log = try env.database("log")
         streams = try env.database("streams")
         eventIds = try env.database("eventIds")
@@ -104,10 +104,15 @@ public struct EventLog: Sendable {
         appended.reserveCapacity(events.count)
         for pending in events {
             let idKey = Array(pending.id.rawValue.utf8)
-            if let existing = try txn.get(eventIds, idKey), let seq = BigEndian.uint64(existing),
-               let envelope = try envelope(at: seq, txn) {
-                appended.append(envelope)
-                continue
+            let seqKey = BigEndian.bytes(sequence + 1)
+            // Claims the id (one B-tree search); an id already in the log is a retry.
+            guard try txn.put(eventIds, idKey, seqKey, flags: .noOverwrite) else {
+                if let existing = try txn.get(eventIds, idKey), let seq = BigEndian.uint64(existing),
+                   let envelope = try envelope(at: seq, txn) {
+                    appended.append(envelope)
+                    continue
+                }
+                throw EventStoreError.corrupt(sequence: sequence + 1, reason: "event-id index points nowhere")
             }
             let stream = pending.event.stream
             let current = try version(of: stream, txn)
@@ -125,10 +130,8 @@ public struct EventLog: Sendable {
                 causationId: pending.causationId, event: pending.event, previousHash: previousHash, hash: [])
             let body = EnvelopeCodec.body(of: envelope)
             envelope.hash = Sodium.hash(previousHash, body)
-            let seqKey = BigEndian.bytes(sequence)
             try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
             try txn.put(streams, Array(stream.utf8) + [0] + BigEndian.bytes(current + 1), seqKey)
-            try txn.put(eventIds, idKey, seqKey)
             previousHash = envelope.hash
             appended.append(envelope)
         }
@@ -183,7 +186,7 @@ public struct EventLog: Sendable {
         return out
     }
 
-    func decode(_ stored: [UInt8], sequence: UInt64) throws -> EventEnvelope {
+    package func decode(_ stored: [UInt8], sequence: UInt64) throws -> EventEnvelope {
         do {
             return try EnvelopeCodec.decode(stored)
         } catch {

@@ -8,6 +8,11 @@ extension ReadView {
         return Profile(user)
     }
 
+    /// Throws `not_found` unless `id` is a user.
+    func requireUser(_ id: UserID) throws {
+        guard try txn.contains(models.profiles.users, Array(id.rawValue.utf8)) else { throw TimelineError.notFound("user", id.rawValue) }
+    }
+
     func postRecord(_ id: PostID) throws -> PostRecord {
         guard let post = try post(id) else { throw TimelineError.notFound("post", id.rawValue) }
         return post
@@ -74,21 +79,21 @@ extension ReadView {
     }
 
     func followers(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
-        _ = try profile(user)
+        try requireUser(user)
         return try pageDescending(models.follows.followers, prefix: Key.prefix(user.rawValue), request) { id, _ in
             try profile(UserID(id))
         }
     }
 
     func following(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
-        _ = try profile(user)
+        try requireUser(user)
         return try pageDescending(models.follows.following, prefix: Key.prefix(user.rawValue), request) { id, _ in
             try profile(UserID(id))
         }
     }
 
     func posts(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
-        _ = try profile(user)
+        try requireUser(user)
         return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
             try post(PostID(id)).map(Post.init)
         }
@@ -97,7 +102,7 @@ extension ReadView {
     /// The materialised timeline merged with the posts of the pulled authors `user` follows
     /// (each only above its boundary, so the sources never overlap), newest first.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
-        _ = try profile(user)
+        try requireUser(user)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
         var sources: [MergeSource] = [MergeSource(prefix: Key.prefix(user.rawValue), floor: nil)]
@@ -108,10 +113,13 @@ extension ReadView {
             var items: [Post] = []
             var last: String?
             while true {
-                guard let best = sources.indices.filter({ sources[$0].current != nil })
-                    .max(by: { sources[$0].current!.utf8.lexicographicallyPrecedes(sources[$1].current!.utf8) }) else {
-                    return Page(items: items, next: nil)
+                // The source with the greatest current id (k is small: one plus the pulled authors).
+                var best = -1
+                for index in sources.indices {
+                    guard let id = sources[index].current else { continue }
+                    if best < 0 || sources[best].current!.utf8.lexicographicallyPrecedes(id.utf8) { best = index }
                 }
+                guard best >= 0 else { return Page(items: items, next: nil) }
                 if items.count == request.limit { return Page(items: items, next: last) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
@@ -134,7 +142,7 @@ extension ReadView {
     }
 
     func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
-        _ = try profile(user)
+        try requireUser(user)
         return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
             let record = try ActivityRecord(value)
             let kind: ActivityItem.Kind = switch record.kind {

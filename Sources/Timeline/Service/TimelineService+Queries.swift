@@ -45,8 +45,8 @@ extension TimelineService {
     /// Whether `user` follows `target`.
     public func follows(_ user: UserID, _ target: UserID) throws(TimelineError) -> Bool {
         try read { view in
-            _ = try view.profile(user)
-            _ = try view.profile(target)
+            try view.requireUser(user)
+            try view.requireUser(target)
             return try view.follows(user, target)
         }
     }

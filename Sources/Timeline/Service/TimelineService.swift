@@ -46,8 +46,8 @@ public final class TimelineService: Sendable {
     /// The default database location.
     public static let defaultPath = "timeline.db"
 
-    let environment: Environment
-    let log: EventLog
+    package let environment: Environment
+    package let log: EventLog
     let registry: ModelRegistry
     let options: Options
     private let ids: Mutex<PushIDGenerator>

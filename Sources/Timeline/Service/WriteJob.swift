@@ -9,9 +9,10 @@ struct WriteJob: Sendable {
     let correlationId: String?
     let deliver: @Sendable (Result<CommandResult, TimelineError>) -> Void
 
-    /// Runs a batch in one write transaction: each command in a nested transaction, so a
-    /// failing command rolls back alone; then one commit (one fsync) for all. Results are
-    /// delivered only after the commit.
+    /// Runs a batch in one write transaction, then one commit (one fsync) for all; results are
+    /// delivered only after the commit. A command that fails to decide has written nothing
+    /// (deciding only reads), so it needs no rollback and the others go on; each later
+    /// command decides against the state the earlier ones left.
     static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry) {
         do {
             let results = try environment.write { txn in
@@ -19,14 +20,9 @@ struct WriteJob: Sendable {
                 var results: [Result<CommandResult, TimelineError>] = []
                 results.reserveCapacity(batch.count)
                 for job in batch {
-                    do {
-                        results.append(try txn.nested { child in try job.apply(child, log: log, models: models) })
-                    } catch let error as TimelineError {
-                        results.append(.failure(error))
-                    } catch let error as EventStoreError {
-                        results.append(.failure(TimelineService.translate(error)))
-                    }
-                    // LMDB errors abort the whole batch (a full map is grown and the batch re-run).
+                    // Any error past deciding aborts the whole batch (a full map is grown and
+                    // the batch re-run), so no command is ever half-applied.
+                    results.append(try job.apply(txn, log: log, models: models))
                 }
                 try models.setCheckpoint(try log.head(txn).sequence, txn)
                 return results
@@ -56,7 +52,12 @@ struct WriteJob: Sendable {
         context.sessionToken = prepared.sessionToken
         context.sessionLifetime = service.options.sessionLifetime
         let view = ReadView(txn: txn, models: models)
-        let decision = try decide(command, actor: prepared.actor, state: view, context: context)
+        let decision: Decision
+        do {
+            decision = try decide(command, actor: prepared.actor, state: view, context: context)
+        } catch let error as TimelineError {
+            return .failure(error)  // refused: nothing was written
+        }
         let actor = decision.actor?.rawValue ?? EventEnvelope.systemActor
         let pending = decision.events.map {
             PendingEvent(id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor, correlationId: correlationId)

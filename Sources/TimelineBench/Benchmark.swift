@@ -1,0 +1,267 @@
+import Foundation
+import LMDB
+import Timeline
+
+/// `timeline bench`: builds a synthetic network through the library API and measures, in one
+/// run, each figure beside its baseline.
+public struct Benchmark {
+    public var scale: Scale
+    public var directory: String
+    public var progress: (String) -> Void
+    /// Run only the named figure groups (append, latency, concurrency, reads, fanout, rebuild).
+    public var only: Set<String>?
+
+    public init(scale: Scale, directory: String, only: Set<String>? = nil, progress: @escaping (String) -> Void) {
+        self.scale = scale
+        self.directory = directory
+        self.only = only
+        self.progress = progress
+    }
+
+    private func wants(_ group: String) -> Bool { only?.contains(group) ?? true }
+
+    /// Runs every measurement; returns the figures in order.
+    public func run() async throws -> [Figure] {
+        var figures: [Figure] = []
+        let dbPath = directory + "/timeline.db"
+        progress("building the \(scale.name) network in \(dbPath)")
+        var setupOptions = TimelineService.Options()
+        setupOptions.durable = false
+        setupOptions.passwordCost = .minimum  // 100k argon2id hashes at interactive cost would take hours
+        var network: NetworkBuilder.Network
+        let networkFile = directory + "/network.json"
+        if let saved = NetworkBuilder.Network.load(networkFile) {
+            progress("reusing the network already built in \(directory)")
+            network = saved
+        } else {
+            let setupStart = now()
+            let service = try TimelineService(path: dbPath, options: setupOptions)
+            network = try await NetworkBuilder(service: service, scale: scale, progress: progress).build()
+            try service.environment.sync()
+            let events = try Double(service.lastSequence())
+            service.close()
+            figures.append(Figure(name: "setup.events_per_second", value: events / (now() - setupStart), unit: "events/s"))
+            try network.save(networkFile)
+        }
+
+        var options = TimelineService.Options()
+        options.passwordCost = .minimum
+        let service = try TimelineService(path: dbPath, options: options)
+        let events = try Double(service.lastSequence())
+        figures.append(Figure(name: "database.bytes_per_event", value: Double(service.environment.usedBytes) / events, unit: "bytes"))
+        figures.append(Figure(name: "database.events", value: events, unit: "events"))
+        if wants("append") { figures += try appendFigures() }
+        if wants("latency") { figures += try await latencyFigures(service, network) }
+        if wants("concurrency") { figures += try await concurrencyFigures(service, network) }
+        if wants("reads") { figures += try readFigures(service, network) }
+        if wants("fanout") { figures += try await fanoutFigures(service, &network) }
+        if wants("rebuild") { figures += try rebuildFigures(service) }
+        figures.append(Figure(name: "peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB"))
+        service.close()
+        return figures
+    }
+
+    /// The store's batch append beside raw `MDB_APPEND` puts of the same sizes and batches.
+    func appendFigures() throws -> [Figure] {
+        progress("append: store vs raw LMDB")
+        let count = min(200_000, scale.posts)
+        var ids = PushIDGenerator(random: { UInt64.random(in: 0...UInt64.max) })
+        var rng = SplitMix(state: 99)
+        let users = (0..<1000).map { _ in UserID(ids.next(at: 1_700_000_000_000)) }
+        let events: [PendingEvent] = (0..<count).map { index in
+            let user = users[Int.random(in: 0..<users.count, using: &rng)]
+            let event: Event = switch index % 3 {
+            case 0: .likeAdded(Like(postId: PostID(ids.next(at: 1_700_000_000_000)), userId: user))
+            case 1: .followed(Follow(followerId: user, followeeId: users[index % users.count]))
+            default: .postAdded(PostAdded(postId: PostID(ids.next(at: 1_700_000_000_000)), authorId: user,
+                                          imageId: ImageID(String(repeating: "ab", count: 32)), caption: "A caption #sea", hashtags: ["sea"]))
+            }
+            return PendingEvent(id: EventID(ids.next(at: 1_700_000_000_000)), event: event, timestamp: 1_700_000_000_000, actor: user.rawValue)
+        }
+        var figures: [Figure] = []
+        for batch in [1_000, 10_000] {
+            let storeDir = directory + "/append-store-\(batch)"
+            let env = try Environment(path: storeDir)
+            let log = try EventLog(environment: env)
+            let seconds = try time {
+                var start = 0
+                while start < events.count {
+                    let end = min(start + batch, events.count)
+                    _ = try env.write { txn in try log.append(Array(events[start..<end]), txn) }
+                    start = end
+                }
+            }
+            // The raw baseline writes values of exactly the stored records' sizes.
+            var sizes: [Int] = []
+            try env.read { txn in try log.forEach(txn) { _ in true } }
+            let logDB = try env.database("log")
+            try env.read { txn in
+                try txn.withCursor(logDB) { cursor in
+                    var entry = try cursor.first()
+                    while let (_, value) = entry { sizes.append(value.count); entry = try cursor.next() }
+                }
+            }
+            let raw = try RawBaselines.appends(sizes: sizes, batch: batch, directory: directory + "/append-raw-\(batch)")
+            figures.append(Figure(name: "append.batch_\(batch)", value: Double(events.count) / seconds, unit: "events/s",
+                                  baseline: raw, baselineName: "raw MDB_APPEND puts, same sizes and batches"))
+        }
+        return figures
+    }
+
+    /// One durable command at a time, beside one raw fsynced put.
+    func latencyFigures(_ service: TimelineService, _ network: NetworkBuilder.Network) async throws -> [Figure] {
+        progress("command latency")
+        var samples = Samples()
+        var rng = SplitMix(state: 7)
+        for index in 0..<min(scale.samples, 2_000) {
+            let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
+            let post = network.posts[Int.random(in: 0..<network.posts.count, using: &rng)]
+            let command: Command = index % 2 == 0 ? .like(post: post.rawValue) : .addComment(post: post.rawValue, text: "latency \(index)")
+            let start = now()
+            _ = try await service.execute(command, as: .user(user.rawValue))
+            samples.add(now() - start)
+        }
+        let raw = try RawBaselines.fsyncedPuts(count: min(scale.samples, 2_000), directory: directory + "/fsync-raw")
+        return [
+            Figure(name: "command_latency.p50", value: samples.percentile(0.5) * 1e6, unit: "µs",
+                   baseline: raw.percentile(0.5) * 1e6, baselineName: "raw fsynced 200-byte put, p50"),
+            Figure(name: "command_latency.p99", value: samples.percentile(0.99) * 1e6, unit: "µs",
+                   baseline: raw.percentile(0.99) * 1e6, baselineName: "raw fsynced 200-byte put, p99"),
+        ]
+    }
+
+    /// Durable commands per second with 1, 4 and 16 concurrent clients (group commit).
+    func concurrencyFigures(_ service: TimelineService, _ network: NetworkBuilder.Network) async throws -> [Figure] {
+        var figures: [Figure] = []
+        let users = network.users.map(\.rawValue), posts = network.posts.map(\.rawValue)
+        for clients in [1, 4, 16] {
+            progress("concurrent commands: \(clients) clients")
+            let perClient = max(200, scale.samples * 2 / clients)
+            let start = now()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in 0..<clients {
+                    group.addTask {
+                        var rng = SplitMix(state: UInt64(client + 1) * 31)
+                        for index in 0..<perClient {
+                            let user = users[Int.random(in: 0..<users.count, using: &rng)]
+                            let post = posts[Int.random(in: 0..<posts.count, using: &rng)]
+                            _ = try await service.execute(index % 2 == 0 ? .like(post: post) : .unlike(post: post), as: .user(user))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            figures.append(Figure(name: "concurrent_commands.clients_\(clients)", value: Double(clients * perClient) / (now() - start), unit: "commands/s"))
+        }
+        return figures
+    }
+
+    /// 20-post pages of random users' timelines: the first page and a deep one.
+    func readFigures(_ service: TimelineService, _ network: NetworkBuilder.Network) throws -> [Figure] {
+        progress("timeline reads")
+        var rng = SplitMix(state: 11)
+        var first = Samples()
+        for _ in 0..<scale.samples {
+            let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
+            first.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20)) })
+        }
+        // Deep pages: the sixth page (posts 101–120) of users whose timelines are that long.
+        var deepStarts: [(UserID, String)] = []
+        var tries = 0
+        while deepStarts.count < min(scale.samples, 2_000) && tries < scale.samples * 20 {
+            tries += 1
+            let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
+            var request = PageRequest(limit: 20)
+            var depth = 0
+            while depth < 5, let next = try service.timeline(of: user, request).next {
+                request.before = next
+                depth += 1
+            }
+            if depth == 5, let cursor = request.before { deepStarts.append((user, cursor)) }
+        }
+        var deep = Samples()
+        for _ in 0..<scale.samples where !deepStarts.isEmpty {
+            let (user, cursor) = deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)]
+            deep.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20, before: cursor)) })
+        }
+        return [
+            Figure(name: "timeline_read.first_page.p50", value: first.percentile(0.5) * 1e6, unit: "µs"),
+            Figure(name: "timeline_read.first_page.p99", value: first.percentile(0.99) * 1e6, unit: "µs"),
+            Figure(name: "timeline_read.deep_page.p50", value: deep.percentile(0.5) * 1e6, unit: "µs"),
+            Figure(name: "timeline_read.deep_page.p99", value: deep.percentile(0.99) * 1e6, unit: "µs"),
+        ]
+    }
+
+    /// addPost by the most-followed and by a median account; following a long backlog.
+    func fanoutFigures(_ service: TimelineService, _ network: inout NetworkBuilder.Network) async throws -> [Figure] {
+        progress("post fan-out and follow")
+        var figures: [Figure] = []
+        let image = NetworkBuilder.gif(7).base64EncodedString()
+        for (label, author) in [("most_followed", network.mostFollowed), ("median", network.medianFollowed)] {
+            var samples = Samples()
+            for index in 0..<100 {
+                let start = now()
+                _ = try await service.execute(.addPost(image: image, caption: "fan-out \(index) #sea"), as: .user(author.rawValue))
+                samples.add(now() - start)
+            }
+            let followers = try service.user(author).followerCount
+            figures.append(Figure(name: "post_fanout.\(label).p50", value: samples.percentile(0.5) * 1e3, unit: "ms (\(followers) followers)"))
+            figures.append(Figure(name: "post_fanout.\(label).p99", value: samples.percentile(0.99) * 1e3, unit: "ms (\(followers) followers)"))
+        }
+        // An account with a long backlog, then ordinary users following it.
+        let backlog = scale.name == "small" ? 1_000 : 5_000
+        guard case .user(let prolific) = try await service.execute(.createUser(username: "prolific", email: "prolific@bench.example",
+                                                                               password: "bench-password", bio: nil, url: nil)) else { return figures }
+        let builder = NetworkBuilder(service: service, scale: scale, progress: { _ in })
+        _ = await builder.run("backlog", count: backlog) { index in (.addPost(image: image, caption: "backlog \(index)"), .user(prolific.id.rawValue)) }
+        var samples = Samples()
+        for index in 0..<100 {
+            let follower = network.users[(index * 97) % network.users.count]
+            let start = now()
+            _ = try await service.execute(.follow(user: prolific.id.rawValue), as: .user(follower.rawValue))
+            samples.add(now() - start)
+        }
+        figures.append(Figure(name: "follow.backlog.p50", value: samples.percentile(0.5) * 1e3, unit: "ms (\(backlog) posts)"))
+        figures.append(Figure(name: "follow.backlog.p99", value: samples.percentile(0.99) * 1e3, unit: "ms (\(backlog) posts)"))
+        return figures
+    }
+
+    /// A full rebuild of every projection beside a raw cursor scan of the log.
+    func rebuildFigures(_ service: TimelineService) throws -> [Figure] {
+        progress("rebuild")
+        let raw = try RawBaselines.scan(service.environment, database: "log")
+        var options = RebuildOptions()
+        options.chunkSize = 50_000
+        let report = try service.rebuild(options)
+        return [Figure(name: "rebuild", value: Double(report.events) / report.seconds, unit: "events/s",
+                       baseline: raw.perSecond, baselineName: "raw cursor scan of the log")]
+    }
+
+    /// The machine the figures come from.
+    public static func machine() -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB"
+    }
+
+    /// The figures as JSON.
+    public static func json(_ figures: [Figure], scale: Scale) -> [String: Any] {
+        ["scale": scale.name, "machine": machine(), "figures": figures.map { $0.json() }]
+    }
+
+    /// The figures as an aligned table.
+    public static func table(_ figures: [Figure]) -> String {
+        var lines = ["figure".padding(toLength: 34, withPad: " ", startingAt: 0) + "value".padding(toLength: 34, withPad: " ", startingAt: 0) + "baseline (ratio)"]
+        for f in figures {
+            var line = f.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+            line += String(format: "%.1f %@", f.value, f.unit).padding(toLength: 34, withPad: " ", startingAt: 0)
+            if let baseline = f.baseline, let ratio = f.ratio {
+                line += String(format: "%.1f (%.2f×)  %@", baseline, ratio, f.baselineName ?? "")
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// One measured figure, beside its baseline when it has one.
+public struct Figure: Sendable {
+    public var name: String
+    public var value: Double
+    public var unit: String
+    public var baseline: Double?
+    public var baselineName: String?
+    /// value / baseline, for throughputs; baseline / value reads as "fraction of raw speed".
+    public var ratio: Double? { baseline.map { $0 > 0 ? value / $0 : 0 } }
+
+    func json() -> [String: Any] {
+        var out: [String: Any] = ["name": name, "value": value, "unit": unit]
+        if let baseline { out["baseline"] = baseline; out["ratio"] = ratio ?? 0 }
+        if let baselineName { out["baselineName"] = baselineName }
+        return out
+    }
+}
+
+/// Latency samples in seconds.
+struct Samples {
+    private(set) var values: [Double] = []
+    mutating func add(_ seconds: Double) { values.append(seconds) }
+
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+}
+
+/// Monotonic time in seconds.
+@inline(__always)
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// Times `body` once, in seconds.
+@inline(__always)
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = now()
+    try body()
+    return now() - start
+}
+
+/// Peak resident set size of this process (VmHWM), in bytes.
+func peakRSS() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.split(separator: " ").compactMap { Int($0) }
+        return (digits.first ?? 0) * 1024
+    }
+    return 0
+}
+
+/// A small seeded generator (SplitMix64), so every run builds the same network.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

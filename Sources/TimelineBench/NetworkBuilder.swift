@@ -1,0 +1,116 @@
+import Foundation
+import Timeline
+
+/// Builds the synthetic network through the library API: users, a power-law follow graph
+/// (followee rank drawn log-uniformly, so a few accounts have very many followers), then posts
+/// with hashtags, likes and comments, by many concurrent clients (so group commit batches them).
+struct NetworkBuilder {
+    let service: TimelineService
+    let scale: Scale
+    var progress: (String) -> Void
+
+    struct Network {
+        var users: [UserID]
+        var posts: [PostID]
+        /// Users ordered by rank: `users[0]` gets the most followers.
+        var mostFollowed: UserID
+        var medianFollowed: UserID
+
+        func save(_ path: String) throws {
+            let object: [String: Any] = ["users": users.map(\.rawValue), "posts": posts.map(\.rawValue),
+                                         "mostFollowed": mostFollowed.rawValue, "medianFollowed": medianFollowed.rawValue]
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        }
+
+        static func load(_ path: String) -> Network? {
+            guard let data = FileManager.default.contents(atPath: path),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let users = object["users"] as? [String], let posts = object["posts"] as? [String],
+                  let most = object["mostFollowed"] as? String, let median = object["medianFollowed"] as? String
+            else { return nil }
+            return Network(users: users.map(UserID.init), posts: posts.map(PostID.init),
+                           mostFollowed: UserID(most), medianFollowed: UserID(median))
+        }
+    }
+
+    /// Runs `commands` with `clients` concurrent callers; failures (e.g. self-follows) are counted, not fatal.
+    func run(_ label: String, count: Int, clients: Int = 64, _ make: @escaping @Sendable (Int) -> (Command, Caller)) async -> [CommandResult?] {
+        let start = now()
+        let service = self.service
+        let results = await withTaskGroup(of: [(Int, CommandResult?)].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var out: [(Int, CommandResult?)] = []
+                    var index = client
+                    while index < count {
+                        let (command, caller) = make(index)
+                        out.append((index, try? await service.execute(command, as: caller)))
+                        index += clients
+                    }
+                    return out
+                }
+            }
+            var all = [CommandResult?](repeating: nil, count: count)
+            for await part in group { for (index, result) in part { all[index] = result } }
+            return all
+        }
+        let seconds = now() - start
+        progress(String(format: "  %@: %d commands in %.1fs (%.0f/s)", label, count, seconds, Double(count) / seconds))
+        return results
+    }
+
+    func build() async throws -> Network {
+        let scale = self.scale
+        let created = await run("users", count: scale.users) { index in
+            (.createUser(username: "user\(index)", email: "user\(index)@bench.example", password: "bench-password", bio: nil, url: nil), .anonymous)
+        }
+        let users = created.map { result -> UserID in
+            guard case .user(let profile) = result else { return UserID("missing") }
+            return profile.id
+        }
+        let userIDs = users.map(\.rawValue)
+        // Power law: rank r is drawn with probability ∝ 1/(r+1).
+        let follows = await run("follows", count: scale.follows) { index in
+            var rng = SplitMix(state: UInt64(index) &* 7919)
+            let follower = Int.random(in: 0..<userIDs.count, using: &rng)
+            let rank = min(userIDs.count - 1, Int(exp(Double.random(in: 0..<log(Double(userIDs.count)), using: &rng))) - 1)
+            return (.follow(user: userIDs[rank]), .user(userIDs[follower == rank ? (follower + 1) % userIDs.count : follower]))
+        }
+        _ = follows
+        let images = (0..<256).map { Self.gif($0).base64EncodedString() }
+        let tags = ["sea", "sunrise", "film", "bread", "cats", "trains", "night", "coffee", "climbing", "city"]
+        let added = await run("posts", count: scale.posts) { index in
+            var rng = SplitMix(state: UInt64(index) &* 104_729)
+            let author = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
+            let caption = "Post \(index) #\(tags[index % tags.count]) #\(tags[(index / 10) % tags.count])"
+            return (.addPost(image: images[index % images.count], caption: caption), .user(author))
+        }
+        let posts = added.compactMap { result -> PostID? in
+            guard case .post(let post) = result else { return nil }
+            return post.id
+        }
+        let postIDs = posts.map(\.rawValue)
+        _ = await run("likes", count: scale.likes) { index in
+            var rng = SplitMix(state: UInt64(index) &* 15_485_863)
+            return (.like(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)]),
+                    .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]))
+        }
+        _ = await run("comments", count: scale.comments) { index in
+            var rng = SplitMix(state: UInt64(index) &* 32_452_843)
+            return (.addComment(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)], text: "Comment \(index)"),
+                    .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]))
+        }
+        let counts = try users.prefix(2_000).map { ($0, try service.user($0).followerCount) }.sorted { $0.1 > $1.1 }
+        let median = try (users.count / 2..<min(users.count, users.count / 2 + 50)).map { users[$0] }
+            .map { ($0, try service.user($0).followerCount) }.sorted { $0.1 < $1.1 }
+        return Network(users: users, posts: posts, mostFollowed: counts[0].0, medianFollowed: median[median.count / 2].0)
+    }
+
+    /// A real 2×1 GIF whose palette varies with `n`.
+    static func gif(_ n: Int) -> Data {
+        var bytes = Array("GIF89a".utf8) + [2, 0, 1, 0, 0x80, 0, 0]
+        bytes += [UInt8(n & 255), UInt8((n >> 8) & 255), 77, 1, 2, 3]
+        bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
+        return Data(bytes)
+    }
+}

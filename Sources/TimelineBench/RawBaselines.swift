@@ -1,0 +1,64 @@
+import Foundation
+import LMDB
+
+/// What LMDB itself does on this machine, to put Timeline's figures beside.
+enum RawBaselines {
+    static func bigEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
+
+    /// Appends values of exactly `sizes` bytes with `MDB_APPEND`, `batch` per durable
+    /// transaction; returns puts per second.
+    static func appends(sizes: [Int], batch: Int, directory: String) throws -> Double {
+        let env = try Environment(path: directory)
+        let db = try env.database("raw")
+        var payloads: [Int: [UInt8]] = [:]
+        for size in sizes where payloads[size] == nil { payloads[size] = [UInt8](repeating: 0xA5, count: size) }
+        var sequence: UInt64 = 0
+        let seconds = try time {
+            var start = 0
+            while start < sizes.count {
+                let end = min(start + batch, sizes.count)
+                try env.write { txn in
+                    for index in start..<end {
+                        sequence += 1
+                        try txn.put(db, bigEndian(sequence), payloads[sizes[index]]!, flags: .append)
+                    }
+                }
+                start = end
+            }
+        }
+        return Double(sizes.count) / seconds
+    }
+
+    /// One 200-byte put per durable (fsynced) transaction; returns the latency samples.
+    static func fsyncedPuts(count: Int, directory: String) throws -> Samples {
+        let env = try Environment(path: directory)
+        let db = try env.database("raw")
+        let value = [UInt8](repeating: 0x5A, count: 200)
+        var samples = Samples()
+        for index in 0..<count {
+            samples.add(try time { _ = try env.write { txn in try txn.put(db, bigEndian(UInt64(index + 1)), value, flags: .append) } })
+        }
+        return samples
+    }
+
+    /// A cursor walk over every entry of `database`, touching each value; returns entries per second.
+    static func scan(_ env: Environment, database: String) throws -> (entries: Int, perSecond: Double) {
+        let db = try env.database(database)
+        var entries = 0
+        var checksum = 0
+        let seconds = try time {
+            try env.read { txn in
+                try txn.withCursor(db) { cursor in
+                    var entry = try cursor.first()
+                    while let (_, value) = entry {
+                        entries += 1
+                        checksum &+= value.count
+                        entry = try cursor.next()
+                    }
+                }
+            }
+        }
+        _ = checksum
+        return (entries, Double(entries) / seconds)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Timeline
+import TimelineBench
+
+/// `timeline bench`: see `TimelineBench.Benchmark`.
+enum BenchCommand {
+    static let help = """
+    usage: timeline bench [--scale small|medium|large] [--dir PATH] [--only GROUPS] [--json]
+
+    Builds a synthetic network (power-law follower counts) through the library API in a
+    temporary directory (or --dir), then measures append, command latency, concurrent
+    commands, timeline reads, post fan-out, follow, rebuild, peak RSS and size per event,
+    each beside its baseline. Progress goes to stderr. With --dir, a network built there by an
+    earlier run is reused; --only runs some groups: append,latency,concurrency,reads,fanout,rebuild.
+    """
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        if args.has("help") {
+            print(help)
+            return 0
+        }
+        guard let scale = Scale.named(args.value("scale") ?? "small") else { throw UsageError("--scale is small, medium or large") }
+        let directory = args.value("dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let only = args.value("only").map { Set($0.split(separator: ",").map(String.init)) }
+        let benchmark = Benchmark(scale: scale, directory: directory, only: only) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let figures = try await benchmark.run()
+        if args.value("dir") == nil { try? FileManager.default.removeItem(atPath: directory) }
+        if args.has("json") {
+            let data = try JSONSerialization.data(withJSONObject: Benchmark.json(figures, scale: scale), options: [.sortedKeys, .prettyPrinted])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("timeline bench --scale \(scale.name) on \(Benchmark.machine())\n")
+            print(Benchmark.table(figures))
+        }
+        return 0
+    }
+}
