@@ -27,6 +27,8 @@ public final class Environment: @unchecked Sendable {
     private let gate = ResizeGate()
     private let openedDatabases = NSLock()
     private var databases: [String: Database] = [:]
+    /// Reader slots of dead processes cleared when the environment was opened.
+    public private(set) var staleReadersClearedAtOpen = 0
 
     /// Opens (creating if needed) the environment in directory `path`, and clears reader slots
     /// left behind by processes that died.
@@ -51,6 +53,7 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_open(env, path, flags, 0o644), "open \(path)")
             var dead: Int32 = 0
             try check(mdb_reader_check(env, &dead), "reader_check")
+            staleReadersClearedAtOpen = Int(dead)
             // Another process may have grown the map past our configured size: adopt it.
             try check(mdb_env_set_mapsize(env, 0), "set_mapsize")
         } catch {

@@ -41,6 +41,7 @@ struct TimelineTool {
             case "backup": code = try await BackupCommand.backup(args)
             case "restore": code = try await BackupCommand.restore(args)
             case "bench": code = try await BenchCommand.run(args)
+            case "debug-hold-reader": code = try holdReader(args)
             case "help", "--help", "-h":
                 print(usage)
                 code = 0
@@ -63,6 +64,18 @@ struct TimelineTool {
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
         return try TimelineService(path: args.db, options: options)
     }
+}
+
+/// Test hook (undocumented): opens a read transaction and never ends it, so a test can kill
+/// the process and check that its reader slot is cleared.
+func holdReader(_ args: Arguments) throws -> Int32 {
+    let service = try TimelineTool.open(args)
+    _ = try service.lastSequence()
+    try service.holdReadTransaction {
+        emit("holding")
+        while true { sleep(60) }
+    }
+    return 0
 }
 
 /// Writes one line to stdout and flushes it at once.

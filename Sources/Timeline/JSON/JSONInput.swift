@@ -22,7 +22,49 @@ struct JSONInput {
         guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)), let object = parsed as? [String: Any] else {
             throw TimelineError.invalid("request", "the line is not a JSON object")
         }
+        // The parser keeps one of two equal keys silently; an ambiguous request
+        // (`{"as": "alice", "as": "bob"}`) is refused instead.
+        if let duplicate = Self.duplicateTopLevelKey(in: bytes) {
+            throw TimelineError.invalid(duplicate, "the key \(duplicate.prefix(64)) appears more than once")
+        }
         self.object = object
+    }
+
+    /// The first key that appears twice at the top level of a well-formed JSON object (keys are
+    /// compared after unescaping, so `"as"` and `"\u0061s"` are the same key).
+    static func duplicateTopLevelKey(in bytes: [UInt8]) -> String? {
+        var seen = Set<String>()
+        var depth = 0
+        var index = 0
+        var expectKey = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x7B, 0x5B:
+                depth += 1
+                expectKey = depth == 1 && byte == 0x7B
+            case 0x7D, 0x5D:
+                depth -= 1
+            case 0x2C:
+                expectKey = depth == 1
+            case 0x22:
+                let start = index
+                index += 1
+                while index < bytes.count && bytes[index] != 0x22 {
+                    if bytes[index] == 0x5C { index += 1 }
+                    index += 1
+                }
+                if expectKey, depth == 1,
+                   let key = try? JSONSerialization.jsonObject(with: Data(bytes[start...min(index, bytes.count - 1)]), options: .fragmentsAllowed) as? String {
+                    if !seen.insert(key).inserted { return key }
+                }
+                expectKey = false
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The deepest nesting of arrays and objects, ignoring brackets inside strings.

@@ -1,4 +1,5 @@
 import LMDB
+import Sodium
 import TimelineDomain
 
 /// Live sessions (by token hash) and recent failed sign-ins (for rate limiting).
@@ -13,8 +14,15 @@ struct SessionsProjection: Projection {
         signInFailures = try env.database(prefix + "signInFailures")
     }
 
+    /// The live session whose token hashes to `hash`. Tokens are never compared themselves:
+    /// the presented token is hashed and the hash looked up; the stored key is then checked
+    /// against it in constant time as well.
     func session(hash: String, _ txn: Transaction) throws -> SessionRecord? {
-        try txn.get(sessions, Array(hash.utf8)).map(RecordCodec.session)
+        let key = Array(hash.utf8)
+        return try txn.withCursor(sessions) { cursor in
+            guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else { return nil }
+            return try RecordCodec.session(value)
+        }
     }
 
     func failures(email: String, since: Int64, _ txn: Transaction) throws -> Int {

@@ -253,3 +253,21 @@ extension TimelineService {
         }
     }
 }
+
+extension TimelineService {
+    /// Runs `body` inside a read transaction (a test hook for reader-slot handling).
+    package func holdReadTransaction(_ body: () throws -> Void) throws {
+        try environment.read { _ in try body() }
+    }
+
+    /// Reader slots of dead processes cleared when this database was opened (when no other
+    /// process had it open, LMDB resets the whole reader table instead).
+    public var staleReadersClearedAtOpen: Int { environment.staleReadersClearedAtOpen }
+
+    /// Clears reader slots left by processes that died inside a read transaction (they would
+    /// keep old pages from being reused); returns how many. Also done on every open.
+    @discardableResult
+    public func clearStaleReaders() throws(TimelineError) -> Int {
+        do { return try environment.clearStaleReaders() } catch { throw Self.translate(error) }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import Timeline
+
+/// Many readers at once, and reader slots left behind by killed processes.
+@Suite struct ResourceTests {
+    @Test func manyMoreReadersThanLMDBsDefaultSlotsDoNotFail() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        _ = try await service.addPost(by: alice.id)
+        // 300 threads, each inside a read transaction at the same moment (LMDB's default is 126 slots).
+        let inside = DispatchGroup(), release = DispatchSemaphore(value: 0), done = DispatchGroup()
+        let failures = Failures()
+        for _ in 0..<300 {
+            inside.enter()
+            done.enter()
+            Thread {
+                do {
+                    try service.holdReadTransaction {
+                        inside.leave()
+                        release.wait()
+                    }
+                    _ = try service.timeline(of: alice.id)
+                } catch {
+                    failures.record(error)
+                    inside.leave()
+                }
+                done.leave()
+            }.start()
+        }
+        inside.wait()
+        for _ in 0..<300 { release.signal() }
+        done.wait()
+        #expect(failures.count == 0, "\(failures.first.map { "\($0)" } ?? "")")
+    }
+
+    @Test func aReaderLeftByAKilledProcessIsCleared() async throws {
+        let path = temporaryPath()
+        // This process keeps the database open throughout, as a running service would.
+        let service = try openService(path: path)
+        _ = try await service.createUser("alice")
+        let process = Process()
+        process.executableURL = try timelineExecutable()
+        process.arguments = ["debug-hold-reader", "--db", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Wait until the child holds its read transaction, then kill it.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("holding") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try service.clearStaleReaders() == 1)
+        #expect(try service.clearStaleReaders() == 0)
+        _ = try await service.createUser("bob")
+        #expect(try service.verifyLog().isValid)
+    }
+}
+
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func record(_ error: any Error) { lock.lock(); errors.append(error); lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return errors.count }
+    var first: (any Error)? { lock.lock(); defer { lock.unlock() }; return errors.first }
+}
