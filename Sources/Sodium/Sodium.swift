@@ -82,3 +82,51 @@ public enum Sodium {
         }
     }
 }
+
+extension Sodium {
+    /// Length of a secret key for `seal`.
+    public static let secretKeyLength = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    private static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    private static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+
+    /// Encrypts and authenticates `plaintext` with XChaCha20-Poly1305 under `key`, binding
+    /// `context` (not stored); returns `nonce ‖ ciphertext ‖ tag`.
+    public static func seal(_ plaintext: [UInt8], key: [UInt8], context: [UInt8] = []) -> [UInt8] {
+        precondition(key.count == secretKeyLength, "seal needs a \(secretKeyLength)-byte key")
+        let nonce = randomBytes(nonceLength)
+        var out = [UInt8](repeating: 0, count: plaintext.count + tagLength)
+        var outLength: UInt64 = 0
+        out.withUnsafeMutableBufferPointer { o in
+            plaintext.withUnsafeBufferPointer { p in
+                context.withUnsafeBufferPointer { c in
+                    _ = crypto_aead_xchacha20poly1305_ietf_encrypt(o.baseAddress!, &outLength, p.baseAddress, UInt64(p.count),
+                                                                   c.baseAddress, UInt64(c.count), nil, nonce, key)
+                }
+            }
+        }
+        return nonce + out.prefix(Int(outLength))
+    }
+
+    /// Opens what `seal` produced; `nil` if the key, context or bytes are wrong.
+    public static func open(_ sealed: [UInt8], key: [UInt8], context: [UInt8] = []) -> [UInt8]? {
+        guard key.count == secretKeyLength, sealed.count >= nonceLength + tagLength else { return nil }
+        let nonce = Array(sealed.prefix(nonceLength))
+        let body = Array(sealed.dropFirst(nonceLength))
+        var out = [UInt8](repeating: 0, count: max(body.count - tagLength, 1))
+        var outLength: UInt64 = 0
+        let rc = out.withUnsafeMutableBufferPointer { o in
+            body.withUnsafeBufferPointer { b in
+                context.withUnsafeBufferPointer { c in
+                    crypto_aead_xchacha20poly1305_ietf_decrypt(o.baseAddress!, &outLength, nil, b.baseAddress!, UInt64(b.count),
+                                                               c.baseAddress, UInt64(c.count), nonce, key)
+                }
+            }
+        }
+        return rc == 0 ? Array(out.prefix(Int(outLength))) : nil
+    }
+
+    /// Overwrites `bytes` with zeros in a way the optimiser keeps.
+    public static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { sodium_memzero(base, $0.count) } }
+    }
+}

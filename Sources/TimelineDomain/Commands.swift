@@ -15,6 +15,9 @@ public enum Command: Sendable, Equatable {
     case like(post: String)
     case unlike(post: String)
     case reportPost(post: String, reason: String)
+    /// Erases a user: their posts, comments, likes and follows are removed and their personal
+    /// data made unrecoverable. By the user themself, or by an operator.
+    case eraseUser(user: String)
 
     /// The public command name.
     public var name: String {
@@ -32,6 +35,7 @@ public enum Command: Sendable, Equatable {
         case .like: "like"
         case .unlike: "unlike"
         case .reportPost: "reportPost"
+        case .eraseUser: "eraseUser"
         }
     }
 
@@ -50,5 +54,7 @@ public enum Actor: Sendable, Equatable {
     case user(UserID)
     /// A session, named by the hash of its token.
     case session(hash: String)
+    /// A trusted local operator acting as nobody in particular (e.g. `timeline erase-user`).
+    case `operator`
     case anonymous
 }

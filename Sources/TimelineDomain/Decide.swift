@@ -5,8 +5,10 @@ public struct DecisionContext {
     public var newID: () -> String
     /// Hex BLAKE2b of a session token.
     public var hashToken: (String) -> String
-    /// Hex BLAKE2b of image bytes (the image's content address).
-    public var contentID: ([UInt8]) -> String
+    /// Hex BLAKE2b of an owner's image bytes (the image's address).
+    public var contentID: (UserID, [UInt8]) -> String
+    /// Keyed hash of a (lowercased) email, as failed sign-ins record it.
+    public var hashEmail: (String) -> String = { $0 }
     /// argon2id hash of the password of a `createUser` (computed before deciding).
     public var passwordHash: String?
     /// For `signIn`: the user whose password was verified (nil when it did not match), and the
@@ -16,7 +18,7 @@ public struct DecisionContext {
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
-                contentID: @escaping ([UInt8]) -> String) {
+                contentID: @escaping (UserID, [UInt8]) -> String) {
         self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID
     }
 }
@@ -77,6 +79,8 @@ struct Decider<State: DecisionState> {
             }
             return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.done),
                             actor: session.user)
+        case let .eraseUser(user):
+            return try erase(user, actor: actor)
         default:
             let me = try resolve(actor)
             var decision = try decide(command, by: me)
@@ -87,7 +91,7 @@ struct Decider<State: DecisionState> {
 
     private func resolve(_ actor: Actor) throws -> UserRecord {
         switch actor {
-        case .anonymous:
+        case .anonymous, .operator:
             throw TimelineError(.unauthenticated, "this command needs a signed-in user")
         case .user(let id):
             guard let user = try state.user(id) else { throw TimelineError(.unauthenticated, "no user with id \(id)") }
@@ -98,6 +102,26 @@ struct Decider<State: DecisionState> {
             else { throw TimelineError(.unauthenticated, "the session is not valid or has expired") }
             return user
         }
+    }
+
+    /// Undoes everything the user did (so every count and timeline stays right), then records
+    /// the erasure; the service destroys their key once it is committed.
+    private func erase(_ raw: String, actor: Actor) throws -> Decision {
+        let target: UserID = try Validation.identifier(raw, field: "user")
+        if actor != .operator {
+            let me = try resolve(actor)
+            guard me.id == target else { throw TimelineError(.forbidden, "a user can only erase themself") }
+        }
+        guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+        let footprint = try state.footprint(of: target)
+        var events: [Event] = []
+        events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
+        events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }
+        events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
+        events += footprint.following.map { .unfollowed(Follow(followerId: target, followeeId: $0)) }
+        events += footprint.followers.map { .unfollowed(Follow(followerId: $0, followeeId: target)) }
+        events.append(.userErased(UserErased(userId: target)))
+        return Decision(events: events, outcome: .success(.done), actor: actor == .operator ? nil : target)
     }
 
     private func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
@@ -121,14 +145,15 @@ struct Decider<State: DecisionState> {
     private func signIn(email raw: String) throws -> Decision {
         let email = raw.lowercased()
         guard email.utf8.count <= 254 else { throw TimelineError(.invalidCredentials, "wrong email or password") }
-        let failures = try state.signInFailures(email: email, since: context.now - SignInPolicy.window)
+        let emailHash = context.hashEmail(email)
+        let failures = try state.signInFailures(emailHash: emailHash, since: context.now - SignInPolicy.window)
         guard failures < SignInPolicy.maxFailures else {
             throw TimelineError(.rateLimited, "too many failed sign-ins for this email; try again later", field: "email")
         }
         guard let user = context.verifiedUser, let token = context.sessionToken,
               try state.userID(email: email) == user
         else {
-            return Decision(events: [.signInFailed(SignInFailed(email: email))],
+            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email)))],
                             outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
         }
         let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
@@ -170,7 +195,7 @@ struct Decider<State: DecisionState> {
             let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
             let tags = try caption.map(Validation.hashtags(in:)) ?? []
             let id = PostID(context.newID())
-            let image = ImageID(context.contentID(upload.bytes))
+            let image = ImageID(context.contentID(me.id, upload.bytes))
             let event = PostAdded(postId: id, authorId: me.id, imageId: image, caption: caption, hashtags: tags)
             return Decision(events: [.postAdded(event)], blobs: [image: upload], outcome: .success(.post(id)))
 
@@ -211,7 +236,7 @@ struct Decider<State: DecisionState> {
             let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
             return Decision(events: [.postReported(event)], outcome: .success(.done))
 
-        case .createUser, .signIn, .signOut:
+        case .createUser, .signIn, .signOut, .eraseUser:
             throw TimelineError(.internal, "\(command.name) is decided without an actor")
         }
     }

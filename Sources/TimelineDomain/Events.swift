@@ -15,6 +15,7 @@ public enum Event: Equatable, Sendable {
     case followed(Follow)
     case unfollowed(Follow)
     case postReported(PostReported)
+    case userErased(UserErased)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -33,17 +34,18 @@ public enum Event: Equatable, Sendable {
         case .followed: .followed
         case .unfollowed: .unfollowed
         case .postReported: .postReported
+        case .userErased: .userErased
         }
     }
 
-    /// The aggregate the event belongs to: `user-<id>`, `post-<id>` or `signin-<email>`.
+    /// The aggregate the event belongs to: `user-<id>`, `post-<id>` or `signin-<email hash>`.
     public var stream: String {
         switch self {
         case .userCreated(let e): "user-\(e.userId)"
         case .profileUpdated(let e): "user-\(e.userId)"
         case .signedIn(let e): "user-\(e.userId)"
         case .signedOut(let e): "user-\(e.userId)"
-        case .signInFailed(let e): "signin-\(e.email)"
+        case .signInFailed(let e): "signin-\(e.emailHash.prefix(32))"
         case .postAdded(let e): "post-\(e.postId)"
         case .postDeleted(let e): "post-\(e.postId)"
         case .commentAdded(let e): "post-\(e.postId)"
@@ -51,6 +53,7 @@ public enum Event: Equatable, Sendable {
         case .likeAdded(let e), .likeRemoved(let e): "post-\(e.postId)"
         case .followed(let e), .unfollowed(let e): "user-\(e.followerId)"
         case .postReported(let e): "post-\(e.postId)"
+        case .userErased(let e): "user-\(e.userId)"
         }
     }
 }
@@ -71,9 +74,17 @@ public enum EventType: String, CaseIterable, Sendable {
     case followed = "Followed"
     case unfollowed = "Unfollowed"
     case postReported = "PostReported"
+    case userErased = "UserErased"
 
-    /// The schema version new events of this type are written with.
-    public var currentVersion: UInt8 { 1 }
+    /// The schema version new events of this type are written with. Version 2 of the types
+    /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
+    /// version 1 stored them in clear and is still read (upcast) by the payload codec.
+    public var currentVersion: UInt8 {
+        switch self {
+        case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .signInFailed: 2
+        default: 1
+        }
+    }
 }
 
 public struct UserCreated: Equatable, Sendable {
@@ -118,9 +129,18 @@ public struct SignedOut: Equatable, Sendable {
     public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
 }
 
+/// A failed sign-in. The email is recorded only as a keyed hash (it may not even belong to a
+/// user); `userId` is set when it does.
 public struct SignInFailed: Equatable, Sendable {
-    public var email: String
-    public init(email: String) { self.email = email }
+    public var emailHash: String
+    public var userId: UserID?
+    public init(emailHash: String, userId: UserID? = nil) { self.emailHash = emailHash; self.userId = userId }
+}
+
+/// A user's personal data was erased: the key that sealed it is destroyed.
+public struct UserErased: Equatable, Sendable {
+    public var userId: UserID
+    public init(userId: UserID) { self.userId = userId }
 }
 
 public struct PostAdded: Equatable, Sendable {

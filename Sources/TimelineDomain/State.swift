@@ -64,6 +64,20 @@ public protocol DecisionState {
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
     func session(hash: String) throws -> SessionRecord?
-    /// Failed sign-ins for `email` at or after `since` (ms).
-    func signInFailures(email: String, since: Int64) throws -> Int
+    /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
+    func signInFailures(emailHash: String, since: Int64) throws -> Int
+    /// Everything a user has done that erasing them must undo.
+    func footprint(of user: UserID) throws -> UserFootprint
+}
+
+/// A user's relationships and contributions, as erasure must undo them.
+public struct UserFootprint: Equatable, Sendable {
+    public var following: [UserID] = []
+    public var followers: [UserID] = []
+    public var posts: [PostID] = []
+    /// Posts (of others) the user likes.
+    public var likes: [PostID] = []
+    /// The user's comments on others' posts.
+    public var comments: [CommentRecord] = []
+    public init() {}
 }

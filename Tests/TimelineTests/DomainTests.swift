@@ -20,13 +20,22 @@ struct InMemoryState: DecisionState {
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func session(hash: String) -> SessionRecord? { sessions[hash] }
-    func signInFailures(email: String, since: Int64) -> Int { failures[email, default: []].filter { $0 >= since }.count }
+    func signInFailures(emailHash: String, since: Int64) -> Int { failures[emailHash, default: []].filter { $0 >= since }.count }
+    func footprint(of user: UserID) -> UserFootprint {
+        var footprint = UserFootprint()
+        footprint.following = followEdges.filter { $0[0] == user }.map { $0[1] }
+        footprint.followers = followEdges.filter { $0[1] == user }.map { $0[0] }
+        footprint.posts = posts.values.filter { $0.author == user }.map(\.id)
+        footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }
+        footprint.comments = comments.values.filter { $0.author == user }
+        return footprint
+    }
 }
 
 func context(now: Int64 = 1_000) -> DecisionContext {
     var counter = 0
     var context = DecisionContext(now: now, newID: { counter += 1; return String(format: "id%04d", counter) },
-                                  hashToken: { "h:" + $0 }, contentID: { "img\($0.count)" })
+                                  hashToken: { "h:" + $0 }, contentID: { "img\($1.count)" })
     context.passwordHash = "$argon2id$stub"
     return context
 }
@@ -80,6 +89,22 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", email: "bob@example.co
         }
     }
 
+    @Test func erasureUndoesEverythingThenRecordsIt() throws {
+        var s = state
+        s.followEdges = [[alice.id, bob.id], [bob.id, alice.id]]
+        s.likeEdges = [[alice.id.rawValue, "p1"]]
+        s.comments[CommentID("c1")] = CommentRecord(id: CommentID("c1"), post: PostID("p1"), author: alice.id, text: "x", createdAt: 0)
+        let d = try decide(.eraseUser(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context())
+        #expect(d.events.last == .userErased(UserErased(userId: alice.id)))
+        #expect(d.events.contains(.likeRemoved(Like(postId: PostID("p1"), userId: alice.id))))
+        #expect(d.events.contains(.commentDeleted(CommentDeleted(commentId: CommentID("c1"), postId: PostID("p1")))))
+        #expect(d.events.filter { if case .unfollowed = $0 { true } else { false } }.count == 2)
+        #expect(throws: TimelineError(.forbidden, "a user can only erase themself")) {
+            try decide(.eraseUser(user: alice.id.rawValue), actor: .user(bob.id), state: s, context: context())
+        }
+        #expect(try decide(.eraseUser(user: alice.id.rawValue), actor: .operator, state: s, context: context()).actor == nil)
+    }
+
     @Test func expiredSessionIsUnauthenticated() {
         var s = state
         s.sessions["h:tok"] = SessionRecord(user: alice.id, expiresAt: 500)
@@ -91,7 +116,7 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", email: "bob@example.co
     @Test func failedSignInRecordsAnEventAndIsRateLimited() throws {
         var s = state
         let d = try decide(.signIn(email: "alice@example.com", password: "wrong"), actor: .anonymous, state: s, context: context())
-        #expect(d.events == [.signInFailed(SignInFailed(email: "alice@example.com"))])
+        #expect(d.events == [.signInFailed(SignInFailed(emailHash: "alice@example.com", userId: alice.id))])
         guard case .failure(let error) = d.outcome else { Issue.record("a wrong password succeeded"); return }
         #expect(error.code == .invalidCredentials)
         s.failures["alice@example.com"] = Array(repeating: 900, count: SignInPolicy.maxFailures)

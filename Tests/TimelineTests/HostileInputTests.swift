@@ -73,12 +73,13 @@ import Testing
 
     @Test func randomBytesNeverCrashTheDecoders() throws {
         var rng = SeededRandom(seed: 99)
-        let valid = EnvelopeCodec.body(of: EventEnvelope(
-            sequence: 7, id: EventID("-NjEtLV-KuqujN23jOmK"), type: .postAdded, schemaVersion: 1, stream: "post-x", streamVersion: 1,
+        let keys = try KeyStore(databasePath: temporaryPath())
+        let valid = try EnvelopeCodec.body(of: EventEnvelope(
+            sequence: 7, id: EventID("-NjEtLV-KuqujN23jOmK"), type: .postAdded, schemaVersion: 2, stream: "post-x", streamVersion: 1,
             timestamp: 1, actor: "a", correlationId: nil, causationId: "c",
             event: .postAdded(PostAdded(postId: PostID("p"), authorId: UserID("a"), imageId: ImageID("i"), caption: "c", hashtags: ["t"])),
-            previousHash: [], hash: [])) + [UInt8](repeating: 1, count: 64)
-        #expect(try EnvelopeCodec.decode(valid).sequence == 7)
+            previousHash: [], hash: []), keys: keys) + [UInt8](repeating: 1, count: 64)
+        #expect(try EnvelopeCodec.decode(valid, keys: keys).sequence == 7)
         for _ in 0..<Self.cases * 3 {
             var bytes: [UInt8]
             if Bool.random(using: &rng) {
@@ -88,8 +89,10 @@ import Testing
             } else {
                 bytes = (0..<Int.random(in: 0...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             }
-            _ = try? EnvelopeCodec.decode(bytes)
-            for type in EventType.allCases { _ = try? PayloadCodec.decode(type: type, version: 1, bytes) }
+            _ = try? EnvelopeCodec.decode(bytes, keys: keys)
+            for type in EventType.allCases {
+                for version in 1...type.currentVersion { _ = try? PayloadCodec.decode(type: type, version: version, bytes, keys: keys) }
+            }
             _ = try? RecordCodec.user(bytes)
             _ = try? RecordCodec.post(bytes)
             _ = try? RecordCodec.comment(bytes)

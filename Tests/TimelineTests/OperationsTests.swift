@@ -158,20 +158,19 @@ import Testing
         for round in 0..<3 {
             let process = Process()
             process.executableURL = try timelineExecutable()
-            // Small chunks, each its own fsynced commit, so the kill lands mid-rebuild.
-            process.arguments = ["rebuild", "--db", path, "--chunk-size", "3"]
-            process.standardOutput = FileHandle.nullDevice
+            // Small chunks, each its own commit; the tool stalls after a few so the kill lands mid-rebuild.
+            process.arguments = ["rebuild", "--db", path, "--chunk-size", "3", "--stall-after-chunks", "\(5 + round * 20)"]
+            let output = Pipe()
+            process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Kill it once a new generation has started to fill (or after 5 s regardless).
-            let deadline = Date().addingTimeInterval(5)
-            var partial = false
-            while !partial && Date() < deadline && process.isRunning {
-                try await Task.sleep(for: .milliseconds(2))
-                partial = try Environment(path: path).read { txn in
-                    try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") }
-                }
+            var seen = Data()
+            while !String(decoding: seen, as: UTF8.self).contains("stalled") {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen.append(chunk)
             }
+            let partial = try Environment(path: path).read { txn in try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") } }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(partial, "round \(round): the kill should land while the rebuild fills a new generation")
@@ -233,6 +232,7 @@ import Testing
         let restoredPath = temporaryPath("restored")
         try FileManager.default.createDirectory(atPath: restoredPath, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: copy + "/data.mdb", toPath: restoredPath + "/data.mdb")
+        try TimelineService.copyKeys(from: URL(fileURLWithPath: copy + "/keys"), to: URL(fileURLWithPath: restoredPath + "/keys"))
         let restored = try openService(path: restoredPath)
         #expect(try restored.verifyLog().isValid)
         let restoredHead = try restored.lastSequence()

@@ -38,7 +38,11 @@ import Testing
         try await service.run(.unfollow(user: alice.id.rawValue), as: bob.id)
         try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
         _ = try await service.execute(.signOut(session: token))
+        let carol = try await service.createUser("carol")
+        _ = try await service.addPost(by: carol.id, caption: "soon gone #bye")
+        try await service.run(.eraseUser(user: carol.id.rawValue), as: carol.id)
         let events = try service.events(from: 1)
+        #expect(events.contains { $0.erased }, "events of the erased user decode with their personal fields gone")
         #expect(Set(events.map(\.type)) == Set(EventType.allCases), "the history must cover every event type")
         let lines = events.map { $0.jsonLine() }
         #expect(!lines.joined().contains("argon2"), "password hashes must be redacted")
@@ -55,7 +59,7 @@ import Testing
             .signIn(email: "a@b.co", password: "p"), .signOut(session: "t"), .updateProfile(username: "n", bio: nil, url: nil),
             .follow(user: "u1"), .unfollow(user: "u1"), .addPost(image: gifBase64(1), caption: "c"), .deletePost(post: "p1"),
             .addComment(post: "p1", text: "t"), .deleteComment(comment: "c1"), .like(post: "p1"), .unlike(post: "p1"),
-            .reportPost(post: "p1", reason: "r"),
+            .reportPost(post: "p1", reason: "r"), .eraseUser(user: "u1"),
         ]
         let lines = commands.map { JSONOutput.line($0.jsonObject()) }
         let (status, output) = try check("commands", lines)

@@ -37,6 +37,8 @@ enum BackupCommand {
         }
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: source, to: target.appendingPathComponent("data.mdb"))
+        try TimelineService.copyKeys(from: URL(fileURLWithPath: args.positional[0]).appendingPathComponent("keys"),
+                                     to: target.appendingPathComponent("keys"))
         let service = try TimelineTool.open(args)
         defer { service.close() }
         let report = try service.verifyLog()

@@ -16,6 +16,7 @@ struct TimelineTool {
       backup    hot, consistent, compacted copy of the database
       restore   bring a backup back into a new database directory
       bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
+      erase-user  erase a user (by id or @name) as the operator: right to erasure
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
@@ -41,6 +42,7 @@ struct TimelineTool {
             case "backup": code = try await BackupCommand.backup(args)
             case "restore": code = try await BackupCommand.restore(args)
             case "bench": code = try await BenchCommand.run(args)
+            case "erase-user": code = try await eraseUser(args)
             case "debug-hold-reader": code = try holdReader(args)
             case "help", "--help", "-h":
                 print(usage)
@@ -64,6 +66,20 @@ struct TimelineTool {
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
         return try TimelineService(path: args.db, options: options)
     }
+}
+
+/// `timeline erase-user ID|@name`: the operator's right-to-erasure command.
+func eraseUser(_ args: Arguments) async throws -> Int32 {
+    guard let target = args.positional.first, !args.has("help") else {
+        print("usage: timeline erase-user [--db PATH] USER_ID|@username")
+        return args.has("help") ? 0 : 2
+    }
+    let service = try TimelineTool.open(args)
+    defer { service.close() }
+    let id = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id.rawValue : target
+    _ = try await service.execute(.eraseUser(user: id), as: .operator)
+    print("erased \(id): posts, comments, likes and follows removed; personal data sealed with a destroyed key")
+    return 0
 }
 
 /// Test hook (undocumented): opens a read transaction and never ends it, so a test can kill

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Timeline
 
 /// `timeline rebuild`: replays the log into fresh read models, then switches (blue/green).
@@ -36,7 +37,18 @@ enum RebuildCommand {
                 return name
             }
         }
-        if isatty(2) == 1 {
+        // Test hook (undocumented): stop making progress after N chunks, so a test can kill
+        // the process at a known point in the middle of a rebuild.
+        let stallAfter = args.value("stall-after-chunks").flatMap(Int.init)
+        if let stallAfter {
+            let chunks = Mutex(0)
+            options.progress = { _ in
+                if chunks.withLock({ $0 += 1; return $0 }) >= stallAfter {
+                    emit("stalled")
+                    while true { sleep(60) }
+                }
+            }
+        } else if isatty(2) == 1 {
             options.progress = { p in
                 let rate = p.elapsed > 0 ? Double(p.applied) / p.elapsed : 0
                 let eta = rate > 0 ? Double(p.head - min(p.head, p.applied)) / rate : 0

@@ -22,6 +22,9 @@ public struct EventEnvelope: Sendable, Equatable {
     public var previousHash: [UInt8]
     /// BLAKE2b-256 over `previousHash` and this event's encoded body.
     public var hash: [UInt8]
+    /// Set when the event's personal fields could not be opened because their owner was erased
+    /// (they are absent from `event`).
+    public var erased = false
 
     public static let systemActor = "system"
     public static let hashLength = 32
@@ -35,7 +38,7 @@ enum EnvelopeCodec {
     static let formatTag: UInt8 = 1
 
     /// Encodes everything but the hashes.
-    static func body(of e: EventEnvelope) -> [UInt8] {
+    static func body(of e: EventEnvelope, keys: any PayloadKeys) throws -> [UInt8] {
         var w = ByteWriter(capacity: 256)
         w.u8(formatTag)
         w.varint(e.sequence)
@@ -48,7 +51,7 @@ enum EnvelopeCodec {
         w.string(e.actor)
         w.optionalString(e.correlationId)
         w.optionalString(e.causationId)
-        w.blob(PayloadCodec.encode(e.event))
+        w.blob(try PayloadCodec.encode(e.event, keys: keys))
         return w.bytes
     }
 
@@ -64,7 +67,7 @@ enum EnvelopeCodec {
         return (Array(stored[..<bodyEnd]), Array(stored[bodyEnd..<bodyEnd + n]), Array(stored[(bodyEnd + n)...]))
     }
 
-    static func decode(_ stored: [UInt8]) throws(CorruptRecord) -> EventEnvelope {
+    static func decode(_ stored: [UInt8], keys: any PayloadKeys) throws -> EventEnvelope {
         let (body, previousHash, hash) = try split(stored)
         var r = ByteReader(body)
         guard try r.u8() == formatTag else { throw CorruptRecord(message: "unknown event format") }
@@ -81,9 +84,9 @@ enum EnvelopeCodec {
         let causation = try r.optionalString()
         let payload = try r.blob()
         try r.expectEnd()
-        let event = try PayloadCodec.decode(type: type, version: version, payload)
+        let (event, erased) = try PayloadCodec.decode(type: type, version: version, payload, keys: keys)
         return EventEnvelope(sequence: sequence, id: EventID(id), type: type, schemaVersion: version, stream: stream,
                              streamVersion: streamVersion, timestamp: timestamp, actor: actor, correlationId: correlation,
-                             causationId: causation, event: event, previousHash: previousHash, hash: hash)
+                             causationId: causation, event: event, previousHash: previousHash, hash: hash, erased: erased)
     }
 }

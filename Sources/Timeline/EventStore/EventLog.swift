@@ -55,8 +55,11 @@ public struct EventLog: Sendable {
     let streams: Database
     let eventIds: Database
     let meta: Database
+    /// The per-user keys that seal personal fields (outside the log).
+    let keys: KeyStore
 
     package init(environment env: Environment) throws {
+        keys = try KeyStore(databasePath: env.path)
         log = try env.database("log")
         streams = try env.database("streams")
         eventIds = try env.database("eventIds")
@@ -128,7 +131,7 @@ public struct EventLog: Sendable {
                 schemaVersion: pending.event.typeName.currentVersion, stream: stream, streamVersion: current + 1,
                 timestamp: pending.timestamp, actor: pending.actor, correlationId: pending.correlationId,
                 causationId: pending.causationId, event: pending.event, previousHash: previousHash, hash: [])
-            let body = EnvelopeCodec.body(of: envelope)
+            let body = try EnvelopeCodec.body(of: envelope, keys: keys)
             envelope.hash = Sodium.hash(previousHash, body)
             try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
             try txn.put(streams, Array(stream.utf8) + [0] + BigEndian.bytes(current + 1), seqKey)
@@ -188,9 +191,9 @@ public struct EventLog: Sendable {
 
     package func decode(_ stored: [UInt8], sequence: UInt64) throws -> EventEnvelope {
         do {
-            return try EnvelopeCodec.decode(stored)
+            return try EnvelopeCodec.decode(stored, keys: keys)
         } catch {
-            throw EventStoreError.corrupt(sequence: sequence, reason: error.message)
+            throw EventStoreError.corrupt(sequence: sequence, reason: "\(error)")
         }
     }
 }

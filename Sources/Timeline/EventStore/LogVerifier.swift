@@ -32,7 +32,7 @@ extension EventLog {
                 guard prev == previousHash else { _ = fail(seq, "previous-hash link does not match event \(seq - 1)"); return }
                 guard Sodium.hash(prev, body) == hash else { _ = fail(seq, "hash does not match contents"); return }
                 let envelope: EventEnvelope
-                do { envelope = try EnvelopeCodec.decode(value) } catch { _ = fail(seq, "undecodable: \(error)"); return }
+                do { envelope = try EnvelopeCodec.decode(value, keys: keys) } catch { _ = fail(seq, "undecodable: \(error)"); return }
                 guard envelope.sequence == seq else { _ = fail(seq, "record carries sequence \(envelope.sequence)"); return }
                 let streamKey = Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion)
                 guard try txn.get(streams, streamKey) == key else { _ = fail(seq, "stream index does not point at this event"); return }

@@ -1,30 +1,55 @@
+import Sodium
 import TimelineDomain
 
-/// Binary encoding of event payloads, per type and schema version. Decoding an older version
-/// upcasts it to the current shape here, so the rest of the code only sees current events.
-/// (Every type is at version 1 today; a v2 adds a `case (.type, 1)` that fills new fields.)
+/// Where the payload codec finds the keys that seal personal fields.
+protocol PayloadKeys: Sendable {
+    /// The user's key, or `nil` once they are erased.
+    func key(for user: UserID) -> [UInt8]?
+    /// The user's key, created if they have none yet.
+    func ensureKey(for user: UserID) throws -> [UInt8]
+    /// Keyed hash of an email (upcasts v1 `SignInFailed`, which held the email in clear).
+    func emailHash(_ email: String) -> String
+}
+
+/// Binary encoding of event payloads, per type and schema version.
+///
+/// Personal fields (email, password hash, bio, url, caption and hashtags, comment text, report
+/// reason) are written in one section sealed with the owner's key (XChaCha20-Poly1305, bound
+/// to the owner's id). When the key has been destroyed the section cannot be opened: the
+/// event decodes with those fields absent and `erased` set, and the hash chain — computed over
+/// the sealed bytes — still verifies.
+///
+/// Decoding an older version upcasts it to the current shape here, so the rest of the code only
+/// sees current events: version 1 of the sealed types held the same fields in clear.
 enum PayloadCodec {
-    static func encode(_ event: Event) -> [UInt8] {
+    static func encode(_ event: Event, keys: any PayloadKeys) throws -> [UInt8] {
         var w = ByteWriter(capacity: 96)
+        func seal(_ owner: UserID, _ fill: (inout ByteWriter) -> Void) throws {
+            var inner = ByteWriter()
+            fill(&inner)
+            w.blob(Sodium.seal(inner.bytes, key: try keys.ensureKey(for: owner), context: Array(owner.rawValue.utf8)))
+        }
         switch event {
         case .userCreated(let e):
-            w.string(e.userId.rawValue); w.string(e.username); w.optionalString(e.email)
-            w.optionalString(e.passwordHash); w.optionalString(e.bio); w.optionalString(e.url)
+            w.string(e.userId.rawValue); w.string(e.username)
+            try seal(e.userId) { $0.optionalString(e.email); $0.optionalString(e.passwordHash); $0.optionalString(e.bio); $0.optionalString(e.url) }
         case .profileUpdated(let e):
-            w.string(e.userId.rawValue); w.optionalString(e.username); w.optionalString(e.bio); w.optionalString(e.url)
+            w.string(e.userId.rawValue); w.optionalString(e.username)
+            try seal(e.userId) { $0.optionalString(e.bio); $0.optionalString(e.url) }
         case .signedIn(let e):
             w.string(e.userId.rawValue); w.string(e.sessionHash); w.int64(e.expiresAt)
         case .signedOut(let e):
             w.string(e.userId.rawValue); w.string(e.sessionHash)
         case .signInFailed(let e):
-            w.string(e.email)
+            w.string(e.emailHash); w.optionalString(e.userId?.rawValue)
         case .postAdded(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.imageId.rawValue)
-            w.optionalString(e.caption); w.strings(e.hashtags)
+            try seal(e.authorId) { $0.optionalString(e.caption); $0.strings(e.hashtags) }
         case .postDeleted(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
         case .commentAdded(let e):
-            w.string(e.commentId.rawValue); w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.text)
+            w.string(e.commentId.rawValue); w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
+            try seal(e.authorId) { $0.string(e.text) }
         case .commentDeleted(let e):
             w.string(e.commentId.rawValue); w.string(e.postId.rawValue)
         case .likeAdded(let e), .likeRemoved(let e):
@@ -32,36 +57,79 @@ enum PayloadCodec {
         case .followed(let e), .unfollowed(let e):
             w.string(e.followerId.rawValue); w.string(e.followeeId.rawValue)
         case .postReported(let e):
-            w.string(e.postId.rawValue); w.string(e.reporterId.rawValue); w.string(e.reason)
+            w.string(e.postId.rawValue); w.string(e.reporterId.rawValue)
+            try seal(e.reporterId) { $0.string(e.reason) }
+        case .userErased(let e):
+            w.string(e.userId.rawValue)
         }
         return w.bytes
     }
 
-    static func decode(type: EventType, version: UInt8, _ bytes: [UInt8]) throws(CorruptRecord) -> Event {
-        guard version == 1 else { throw CorruptRecord(message: "\(type.rawValue) v\(version) is newer than this build") }
+    /// Decodes a payload; `erased` is set when its sealed section's key is gone.
+    static func decode(type: EventType, version: UInt8, _ bytes: [UInt8], keys: any PayloadKeys) throws -> (event: Event, erased: Bool) {
+        guard version >= 1, version <= type.currentVersion else {
+            throw CorruptRecord(message: "\(type.rawValue) v\(version) is newer than this build")
+        }
         var r = ByteReader(bytes)
+        var erased = false
+        let plain = version == 1
+        /// The personal fields: in clear (v1) or in a sealed section (v2); `nil` when erased.
+        func personal(_ owner: UserID) throws -> ByteReader? {
+            if plain { return r }
+            let sealed = try r.blob()
+            guard let key = keys.key(for: owner) else { erased = true; return nil }
+            guard let inner = Sodium.open(sealed, key: key, context: Array(owner.rawValue.utf8)) else {
+                throw CorruptRecord(message: "sealed fields do not open with their owner's key")
+            }
+            return ByteReader(inner)
+        }
+        /// Reads from the personal section and, for v1, keeps the main reader in step.
+        func read<T>(_ section: inout ByteReader?, _ body: (inout ByteReader) throws -> T) throws -> T? {
+            guard section != nil else { return nil }
+            let value = try body(&section!)
+            if plain { r = section! }
+            return value
+        }
         let event: Event
         switch type {
         case .userCreated:
-            event = .userCreated(UserCreated(userId: UserID(try r.string()), username: try r.string(), email: try r.optionalString(),
-                                             passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString()))
+            let id = UserID(try r.string()), username = try r.string()
+            var p = try personal(id)
+            let email = try read(&p) { try $0.optionalString() } ?? nil
+            let hash = try read(&p) { try $0.optionalString() } ?? nil
+            let bio = try read(&p) { try $0.optionalString() } ?? nil
+            let url = try read(&p) { try $0.optionalString() } ?? nil
+            event = .userCreated(UserCreated(userId: id, username: username, email: email, passwordHash: hash, bio: bio, url: url))
         case .profileUpdated:
-            event = .profileUpdated(ProfileUpdated(userId: UserID(try r.string()), username: try r.optionalString(),
-                                                   bio: try r.optionalString(), url: try r.optionalString()))
+            let id = UserID(try r.string())
+            let username = try r.optionalString()
+            var p = try personal(id)
+            let bio = try read(&p) { try $0.optionalString() } ?? nil
+            let url = try read(&p) { try $0.optionalString() } ?? nil
+            event = .profileUpdated(ProfileUpdated(userId: id, username: username, bio: bio, url: url))
         case .signedIn:
             event = .signedIn(SignedIn(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64()))
         case .signedOut:
             event = .signedOut(SignedOut(userId: UserID(try r.string()), sessionHash: try r.string()))
         case .signInFailed:
-            event = .signInFailed(SignInFailed(email: try r.string()))
+            if plain {
+                event = .signInFailed(SignInFailed(emailHash: keys.emailHash(try r.string())))
+            } else {
+                event = .signInFailed(SignInFailed(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init)))
+            }
         case .postAdded:
-            event = .postAdded(PostAdded(postId: PostID(try r.string()), authorId: UserID(try r.string()), imageId: ImageID(try r.string()),
-                                         caption: try r.optionalString(), hashtags: try r.strings()))
+            let post = PostID(try r.string()), author = UserID(try r.string()), image = ImageID(try r.string())
+            var p = try personal(author)
+            let caption = try read(&p) { try $0.optionalString() } ?? nil
+            let tags = try read(&p) { try $0.strings() } ?? []
+            event = .postAdded(PostAdded(postId: post, authorId: author, imageId: image, caption: caption, hashtags: tags))
         case .postDeleted:
             event = .postDeleted(PostDeleted(postId: PostID(try r.string()), authorId: UserID(try r.string())))
         case .commentAdded:
-            event = .commentAdded(CommentAdded(commentId: CommentID(try r.string()), postId: PostID(try r.string()),
-                                               authorId: UserID(try r.string()), text: try r.string()))
+            let comment = CommentID(try r.string()), post = PostID(try r.string()), author = UserID(try r.string())
+            var p = try personal(author)
+            let text = try read(&p) { try $0.string() } ?? ""
+            event = .commentAdded(CommentAdded(commentId: comment, postId: post, authorId: author, text: text))
         case .commentDeleted:
             event = .commentDeleted(CommentDeleted(commentId: CommentID(try r.string()), postId: PostID(try r.string())))
         case .likeAdded:
@@ -73,9 +141,14 @@ enum PayloadCodec {
         case .unfollowed:
             event = .unfollowed(Follow(followerId: UserID(try r.string()), followeeId: UserID(try r.string())))
         case .postReported:
-            event = .postReported(PostReported(postId: PostID(try r.string()), reporterId: UserID(try r.string()), reason: try r.string()))
+            let post = PostID(try r.string()), reporter = UserID(try r.string())
+            var p = try personal(reporter)
+            let reason = try read(&p) { try $0.string() } ?? ""
+            event = .postReported(PostReported(postId: post, reporterId: reporter, reason: reason))
+        case .userErased:
+            event = .userErased(UserErased(userId: UserID(try r.string())))
         }
         try r.expectEnd()
-        return event
+        return (event, erased)
     }
 }

@@ -12,8 +12,9 @@ extension EventEnvelope {
         var out: [String: Any] = [
             "sequence": sequence, "id": id.rawValue, "type": type.rawValue, "schemaVersion": Int(schemaVersion),
             "stream": stream, "streamVersion": streamVersion, "timestamp": timestamp, "actor": actor,
-            "payload": event.payloadJSON(), "previousHash": hex(previousHash), "hash": hex(hash),
+            "payload": event.payloadJSON(erased: erased), "previousHash": hex(previousHash), "hash": hex(hash),
         ]
+        if erased { out["erased"] = true }
         if let correlationId { out["correlationId"] = correlationId }
         if let causationId { out["causationId"] = causationId }
         return out
@@ -24,14 +25,15 @@ extension EventEnvelope {
 }
 
 extension Event {
-    /// The payload's JSON form; absent optionals are omitted.
-    public func payloadJSON() -> [String: Any] {
+    /// The payload's JSON form; absent optionals are omitted, and so are personal fields whose
+    /// owner was erased (`erased`).
+    public func payloadJSON(erased: Bool = false) -> [String: Any] {
         var out: [String: Any] = [:]
         func set(_ key: String, _ value: String?) { if let value { out[key] = value } }
         switch self {
         case .userCreated(let e):
             set("userId", e.userId.rawValue); set("username", e.username); set("email", e.email)
-            out["passwordHash"] = e.passwordHash == nil ? NSNull() : EventEnvelope.redacted
+            if !erased { out["passwordHash"] = e.passwordHash == nil ? NSNull() : EventEnvelope.redacted }
             set("bio", e.bio); set("url", e.url)
         case .profileUpdated(let e):
             set("userId", e.userId.rawValue); set("username", e.username); set("bio", e.bio); set("url", e.url)
@@ -40,7 +42,7 @@ extension Event {
         case .signedOut(let e):
             set("userId", e.userId.rawValue); set("sessionHash", e.sessionHash)
         case .signInFailed(let e):
-            set("email", e.email)
+            set("emailHash", e.emailHash); set("userId", e.userId?.rawValue)
         case .postAdded(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue); set("imageId", e.imageId.rawValue)
             set("caption", e.caption); out["hashtags"] = e.hashtags
@@ -48,7 +50,7 @@ extension Event {
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
         case .commentAdded(let e):
             set("commentId", e.commentId.rawValue); set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
-            set("text", e.text)
+            if !erased { set("text", e.text) }
         case .commentDeleted(let e):
             set("commentId", e.commentId.rawValue); set("postId", e.postId.rawValue)
         case .likeAdded(let e), .likeRemoved(let e):
@@ -56,7 +58,10 @@ extension Event {
         case .followed(let e), .unfollowed(let e):
             set("followerId", e.followerId.rawValue); set("followeeId", e.followeeId.rawValue)
         case .postReported(let e):
-            set("postId", e.postId.rawValue); set("reporterId", e.reporterId.rawValue); set("reason", e.reason)
+            set("postId", e.postId.rawValue); set("reporterId", e.reporterId.rawValue)
+            if !erased { set("reason", e.reason) }
+        case .userErased(let e):
+            set("userId", e.userId.rawValue)
         }
         return out
     }
@@ -80,6 +85,7 @@ extension Command {
         case let .addComment(post, text): set("post", post); set("text", text)
         case let .deleteComment(comment): set("comment", comment)
         case let .reportPost(post, reason): set("post", post); set("reason", reason)
+        case let .eraseUser(user): set("user", user)
         }
         return out
     }

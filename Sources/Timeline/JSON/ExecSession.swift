@@ -53,6 +53,7 @@ public struct ExecSession: Sendable {
         case "like": command = .like(post: try input.string("post"))
         case "unlike": command = .unlike(post: try input.string("post"))
         case "reportPost": command = .reportPost(post: try input.string("post"), reason: try input.string("reason"))
+        case "eraseUser": command = .eraseUser(user: try input.string("user"))
         default: throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
         }
         let caller: Caller

@@ -42,7 +42,7 @@ extension Event {
         case .profileUpdated(let e): [e.userId]
         case .signedIn(let e): [e.userId]
         case .signedOut(let e): [e.userId]
-        case .signInFailed: []
+        case .signInFailed(let e): e.userId.map { [$0] } ?? []
         case .postAdded(let e): [e.authorId]
         case .postDeleted(let e): [e.authorId]
         case .commentAdded(let e): [e.authorId]
@@ -50,6 +50,7 @@ extension Event {
         case .likeAdded(let e), .likeRemoved(let e): [e.userId]
         case .followed(let e), .unfollowed(let e): [e.followerId, e.followeeId]
         case .postReported(let e): [e.reporterId]
+        case .userErased(let e): [e.userId]
         }
     }
 
@@ -80,7 +81,7 @@ extension Event {
             return "\(name(e.userId)) updated \(fields.joined(separator: ", "))"
         case .signedIn(let e): return "\(name(e.userId)) signed in (session \(e.sessionHash.prefix(8))…)"
         case .signedOut(let e): return "\(name(e.userId)) signed out (session \(e.sessionHash.prefix(8))…)"
-        case .signInFailed(let e): return "failed sign-in for \(e.email)"
+        case .signInFailed(let e): return "failed sign-in" + (e.userId.map { " for \(name($0))" } ?? " (unknown email \(e.emailHash.prefix(8))…)")
         case .postAdded(let e):
             return "\(name(e.authorId)) posted \(e.postId) \(clip(e.caption))"
         case .postDeleted(let e): return "\(name(e.authorId)) deleted post \(e.postId)"
@@ -91,6 +92,7 @@ extension Event {
         case .followed(let e): return "\(name(e.followerId)) followed \(name(e.followeeId))"
         case .unfollowed(let e): return "\(name(e.followerId)) unfollowed \(name(e.followeeId))"
         case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"
+        case .userErased(let e): return "\(name(e.userId)) was erased"
         }
     }
 }
@@ -177,7 +179,9 @@ extension TimelineService {
     }
 
     /// A consistent, compacted hot copy of the whole database into the directory `path`
-    /// (created; must not already hold a database). Safe while commands run.
+    /// (created; must not already hold a database), with the per-user keys beside it (without
+    /// them the copy's personal fields could not be read). Safe while commands run. Keys are
+    /// copied after the snapshot: a user erased in between stays erased in the copy.
     public func backup(to path: String) throws(TimelineError) {
         let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
         guard !FileManager.default.fileExists(atPath: dataFile) else {
@@ -186,8 +190,20 @@ extension TimelineService {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             try environment.copy(to: path, compact: true)
+            try Self.copyKeys(from: log.keys.directory, to: URL(fileURLWithPath: path).appendingPathComponent("keys"))
         } catch {
             throw Self.translate(error)
+        }
+    }
+
+    /// Copies every key file of `source` into `destination` (created, owner-only).
+    public static func copyKeys(from source: URL, to destination: URL) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for name in (try? manager.contentsOfDirectory(atPath: source.path)) ?? [] {
+            let target = destination.appendingPathComponent(name)
+            guard !manager.fileExists(atPath: target.path) else { continue }
+            try? manager.copyItem(at: source.appendingPathComponent(name), to: target)
         }
     }
 }

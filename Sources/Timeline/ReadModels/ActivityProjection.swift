@@ -99,6 +99,10 @@ struct ActivityProjection: Projection {
                        ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at), txn)
         case .unfollowed(let e):
             try forget(reference: Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue), txn)
+        case .userErased(let e):
+            // Everything others did to them was undone by the events before this one; what
+            // remains is their own feed.
+            try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
         default:
             break
         }

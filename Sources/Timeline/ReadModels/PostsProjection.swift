@@ -9,7 +9,9 @@ struct PostsProjection: Projection {
     let comments: Database      // postId ‖ 0 ‖ commentId → CommentRecord
     let commentPosts: Database  // commentId → postId
     let likes: Database         // postId ‖ 0 ‖ userId → ()
-    var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes] }
+    let likesByUser: Database   // userId ‖ 0 ‖ postId → ()
+    let commentsByUser: Database  // userId ‖ 0 ‖ commentId → ()
+    var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes, likesByUser, commentsByUser] }
 
     init(_ env: Environment, prefix: String) throws {
         posts = try env.database(prefix + "posts")
@@ -17,6 +19,8 @@ struct PostsProjection: Projection {
         comments = try env.database(prefix + "comments")
         commentPosts = try env.database(prefix + "commentPosts")
         likes = try env.database(prefix + "likes")
+        likesByUser = try env.database(prefix + "likesByUser")
+        commentsByUser = try env.database(prefix + "commentsByUser")
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
@@ -58,24 +62,36 @@ struct PostsProjection: Projection {
             try txn.delete(posts, Array(e.postId.rawValue.utf8))
             try txn.delete(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue))
             let prefix = Key.prefix(e.postId.rawValue)
-            for key in try txn.deleteAll(comments, prefix: prefix) {
-                try txn.delete(commentPosts, Array(key[prefix.count...]))
+            var removed: [CommentRecord] = []
+            try txn.scan(comments, prefix: prefix) { _, value in removed.append(try RecordCodec.comment(value)); return true }
+            for comment in removed {
+                try txn.delete(comments, Key.make(e.postId.rawValue, comment.id.rawValue))
+                try txn.delete(commentPosts, Array(comment.id.rawValue.utf8))
+                try txn.delete(commentsByUser, Key.make(comment.author.rawValue, comment.id.rawValue))
             }
-            try txn.deleteAll(likes, prefix: prefix)
+            for key in try txn.deleteAll(likes, prefix: prefix) {
+                try txn.delete(likesByUser, Key.make(Key.suffix(key, after: prefix), e.postId.rawValue))
+            }
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))
             try txn.put(commentPosts, Array(e.commentId.rawValue.utf8), Array(e.postId.rawValue.utf8))
+            try txn.put(commentsByUser, Key.make(e.authorId.rawValue, e.commentId.rawValue), [])
             try update(e.postId, txn) { $0.commentCount += 1 }
         case .commentDeleted(let e):
+            if let comment = try comment(e.commentId, txn) {
+                try txn.delete(commentsByUser, Key.make(comment.author.rawValue, e.commentId.rawValue))
+            }
             try txn.delete(comments, Key.make(e.postId.rawValue, e.commentId.rawValue))
             try txn.delete(commentPosts, Array(e.commentId.rawValue.utf8))
             try update(e.postId, txn) { $0.commentCount -= 1 }
         case .likeAdded(let e):
             try txn.put(likes, Key.make(e.postId.rawValue, e.userId.rawValue), [])
+            try txn.put(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue), [])
             try update(e.postId, txn) { $0.likeCount += 1 }
         case .likeRemoved(let e):
             try txn.delete(likes, Key.make(e.postId.rawValue, e.userId.rawValue))
+            try txn.delete(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue))
             try update(e.postId, txn) { $0.likeCount -= 1 }
         default:
             break

@@ -1,4 +1,5 @@
 import LMDB
+import Sodium
 import TimelineDomain
 
 /// The names of the projections, in the order they are applied (timeline last: it reads the
@@ -115,9 +116,15 @@ struct ReadModels: Sendable {
         try txn.get(checkpoints, checkpointKey(name)).flatMap(BigEndian.uint64) ?? 0
     }
 
-    func storeImage(_ id: ImageID, _ upload: ImageUpload, _ txn: Transaction) throws {
-        let code = UInt8(MediaType.allCases.firstIndex(of: upload.mediaType) ?? 0)
-        try txn.put(images, Array(id.rawValue.utf8), [code] + upload.bytes, flags: .noOverwrite)
+    /// Stores an image once, sealed with its owner's key: `media type ‖ owner ‖ sealed bytes`.
+    func storeImage(_ id: ImageID, _ upload: ImageUpload, owner: UserID, key: [UInt8], _ txn: Transaction) throws {
+        let key0 = Array(id.rawValue.utf8)
+        guard try !txn.contains(images, key0) else { return }
+        var w = ByteWriter(capacity: upload.bytes.count + 64)
+        w.u8(UInt8(MediaType.allCases.firstIndex(of: upload.mediaType) ?? 0))
+        w.string(owner.rawValue)
+        w.raw(Sodium.seal(upload.bytes, key: key, context: key0))
+        try txn.put(images, key0, w.bytes)
     }
 }
 
@@ -138,5 +145,22 @@ struct ReadView: DecisionState {
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
-    func signInFailures(email: String, since: Int64) throws -> Int { try models.sessions.failures(email: email, since: since, txn) }
+    func signInFailures(emailHash: String, since: Int64) throws -> Int { try models.sessions.failures(emailHash: emailHash, since: since, txn) }
+
+    func footprint(of user: UserID) throws -> UserFootprint {
+        var footprint = UserFootprint()
+        let prefix = Key.prefix(user.rawValue)
+        func ids(_ db: Database) throws -> [String] {
+            var out: [String] = []
+            try txn.scan(db, prefix: prefix) { key, _ in out.append(Key.suffix(key, after: prefix)); return true }
+            return out
+        }
+        footprint.following = try ids(models.follows.following).map(UserID.init)
+        footprint.followers = try ids(models.follows.followers).map(UserID.init)
+        footprint.posts = try ids(models.posts.postsByUser).map(PostID.init)
+        let own = Set(footprint.posts)
+        footprint.likes = try ids(models.posts.likesByUser).map(PostID.init).filter { !own.contains($0) }
+        footprint.comments = try ids(models.posts.commentsByUser).compactMap { try comment(CommentID($0)) }.filter { !own.contains($0.post) }
+        return footprint
+    }
 }

@@ -1,4 +1,5 @@
 import LMDB
+import Sodium
 import TimelineDomain
 
 /// The query side, over one snapshot.
@@ -178,11 +179,17 @@ extension ReadView {
         return PostDetail(post: Post(post), comments: Page(items: comments, next: next), likedByViewer: liked)
     }
 
-    func image(_ id: ImageID) throws -> StoredImage {
-        guard let stored = try txn.get(models.images, Array(id.rawValue.utf8)), let code = stored.first,
-              Int(code) < MediaType.allCases.count
+    /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).
+    func image(_ id: ImageID, keys: KeyStore) throws -> StoredImage {
+        let key = Array(id.rawValue.utf8)
+        guard let stored = try txn.get(models.images, key) else { throw TimelineError.notFound("image", id.rawValue) }
+        var r = ByteReader(stored)
+        let code = Int(try r.u8())
+        let owner = UserID(try r.string())
+        guard code < MediaType.allCases.count, let secret = keys.key(for: owner),
+              let bytes = Sodium.open(try r.raw(r.remaining), key: secret, context: key)
         else { throw TimelineError.notFound("image", id.rawValue) }
-        return StoredImage(id: id, mediaType: MediaType.allCases[Int(code)], bytes: Array(stored.dropFirst()))
+        return StoredImage(id: id, mediaType: MediaType.allCases[code], bytes: bytes)
     }
 }
 

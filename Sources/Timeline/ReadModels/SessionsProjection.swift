@@ -6,7 +6,7 @@ import TimelineDomain
 struct SessionsProjection: Projection {
     let name = ProjectionName.sessions
     let sessions: Database        // sessionHash → SessionRecord
-    let signInFailures: Database  // email ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
+    let signInFailures: Database  // emailHash ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
     var databases: [Database] { [sessions, signInFailures] }
 
     init(_ env: Environment, prefix: String) throws {
@@ -25,10 +25,10 @@ struct SessionsProjection: Projection {
         }
     }
 
-    func failures(email: String, since: Int64, _ txn: Transaction) throws -> Int {
+    func failures(emailHash: String, since: Int64, _ txn: Transaction) throws -> Int {
         var count = 0
-        let from = Key.prefix(email) + BigEndian.bytes(UInt64(max(since, 0)))
-        try txn.scan(signInFailures, prefix: Key.prefix(email)) { key, _ in
+        let from = Key.prefix(emailHash) + BigEndian.bytes(UInt64(max(since, 0)))
+        try txn.scan(signInFailures, prefix: Key.prefix(emailHash)) { key, _ in
             if !key.lexicographicallyPrecedes(from) { count += 1 }
             return true
         }
@@ -42,7 +42,7 @@ struct SessionsProjection: Projection {
         case .signedOut(let e):
             try txn.delete(sessions, Array(e.sessionHash.utf8))
         case .signInFailed(let e):
-            let prefix = Key.prefix(e.email)
+            let prefix = Key.prefix(e.emailHash)
             // Forget failures that have left the window, then record this one.
             let cutoff = prefix + BigEndian.bytes(UInt64(max(envelope.timestamp - SignInPolicy.window, 0)))
             var stale: [[UInt8]] = []

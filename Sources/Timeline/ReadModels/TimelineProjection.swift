@@ -107,6 +107,11 @@ struct TimelineProjection: Projection {
             try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
                 try txn.delete(timelines, Key.make(e.followerId.rawValue, post))
             }
+        case .userErased(let e):
+            try txn.deleteAll(timelines, prefix: Key.prefix(e.userId.rawValue))
+            try txn.deleteAll(pulls, prefix: Key.prefix(e.userId.rawValue))
+            try txn.delete(boundaries, Array(e.userId.rawValue.utf8))
+            try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
         default:
             break
         }

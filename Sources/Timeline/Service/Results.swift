@@ -119,5 +119,7 @@ public enum Caller: Sendable, Equatable {
     case user(String)
     /// A session token from `signIn`.
     case session(String)
+    /// A trusted local operator acting as no user (e.g. `timeline erase-user`).
+    case `operator`
     case anonymous
 }

@@ -84,6 +84,7 @@ extension TimelineService {
 
     /// An image's bytes and media type.
     public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
-        try read { try $0.image(id) }
+        let keys = log.keys
+        return try read { try $0.image(id, keys: keys) }
     }
 }

@@ -116,6 +116,7 @@ public final class TimelineService: Sendable {
             guard IdentifierSyntax.isValid(id) else { throw TimelineError(.unauthenticated, "the acting user id is not valid") }
             prepared.actor = .user(UserID(id))
         case .session(let token): prepared.actor = .session(hash: Self.hashToken(token))
+        case .operator: prepared.actor = .operator
         }
         switch command {
         case let .createUser(_, _, password, _, _):
@@ -148,7 +149,8 @@ public final class TimelineService: Sendable {
     }
 
     static func hashToken(_ token: String) -> String { hex(Sodium.hash(Array(token.utf8))) }
-    static func contentID(_ bytes: [UInt8]) -> String { hex(Sodium.hash(bytes)) }
+    /// An image's address: per owner, so erasing one user never touches another's images.
+    static func contentID(_ owner: UserID, _ bytes: [UInt8]) -> String { hex(Sodium.hash(Array(owner.rawValue.utf8) + [0], bytes)) }
 
     // MARK: - Reading
 

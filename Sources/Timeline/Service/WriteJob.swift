@@ -15,9 +15,9 @@ struct WriteJob: Sendable {
     /// command decides against the state the earlier ones left.
     static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry) {
         do {
-            let results = try environment.write { txn in
+            let outcomes = try environment.write { txn in
                 guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
-                var results: [Result<CommandResult, TimelineError>] = []
+                var results: [(result: Result<CommandResult, TimelineError>, erased: UserID?)] = []
                 results.reserveCapacity(batch.count)
                 for job in batch {
                     // Any error past deciding aborts the whole batch (a full map is grown and
@@ -27,7 +27,9 @@ struct WriteJob: Sendable {
                 try models.setCheckpoint(try log.head(txn).sequence, txn)
                 return results
             }
-            for (job, result) in zip(batch, results) { job.deliver(result) }
+            // Only now that the erasures are durable, destroy the erased users' keys.
+            for user in outcomes.compactMap(\.erased) { log.keys.destroyKey(for: user) }
+            for (job, outcome) in zip(batch, outcomes) { job.deliver(outcome.result) }
         } catch is ReadModelsMoved {
             // A rebuild switched generations: reopen the handles and run the batch again.
             do {
@@ -43,10 +45,12 @@ struct WriteJob: Sendable {
         }
     }
 
-    private func apply(_ txn: Transaction, log: EventLog, models: ReadModels) throws -> Result<CommandResult, TimelineError> {
+    /// Decides and applies the command; also names the user it erased, if any.
+    private func apply(_ txn: Transaction, log: EventLog, models: ReadModels) throws -> (result: Result<CommandResult, TimelineError>, erased: UserID?) {
         let service = self.service
         var context = DecisionContext(now: service.options.clock.nowMilliseconds(), newID: { service.newID() },
                                       hashToken: TimelineService.hashToken, contentID: TimelineService.contentID)
+        context.hashEmail = log.keys.emailHash
         context.passwordHash = prepared.passwordHash
         context.verifiedUser = prepared.verifiedUser
         context.sessionToken = prepared.sessionToken
@@ -56,18 +60,23 @@ struct WriteJob: Sendable {
         do {
             decision = try decide(command, actor: prepared.actor, state: view, context: context)
         } catch let error as TimelineError {
-            return .failure(error)  // refused: nothing was written
+            return (.failure(error), nil)  // refused: nothing was written
         }
         let actor = decision.actor?.rawValue ?? EventEnvelope.systemActor
         let pending = decision.events.map {
             PendingEvent(id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor, correlationId: correlationId)
         }
         let envelopes = try log.append(pending, txn)
-        for (id, upload) in decision.blobs { try models.storeImage(id, upload, txn) }
+        for (id, upload) in decision.blobs {
+            guard let owner = decision.actor else { continue }
+            try models.storeImage(id, upload, owner: owner, key: try log.keys.ensureKey(for: owner), txn)
+        }
         try models.apply(envelopes, txn)
+        var erased: UserID?
+        if case .userErased(let e) = envelopes.last?.event { erased = e.userId }
         switch decision.outcome {
-        case .failure(let error): return .failure(error)
-        case .success(let outcome): return .success(try view.materialise(outcome))
+        case .failure(let error): return (.failure(error), erased)
+        case .success(let outcome): return (.success(try view.materialise(outcome)), erased)
         }
     }
 }
