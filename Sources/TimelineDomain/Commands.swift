@@ -18,6 +18,10 @@ public enum Command: Sendable, Equatable {
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
     /// data made unrecoverable. By the user themself, or by an operator.
     case eraseUser(user: String)
+    /// Issues a one-time token to set `user`'s password (by the user, or an operator).
+    case requestPasswordReset(user: String)
+    /// Sets a password (and optionally the email) with a reset token.
+    case resetPassword(token: String, password: String, email: String?)
 
     /// The public command name.
     public var name: String {
@@ -36,13 +40,15 @@ public enum Command: Sendable, Equatable {
         case .unlike: "unlike"
         case .reportPost: "reportPost"
         case .eraseUser: "eraseUser"
+        case .requestPasswordReset: "requestPasswordReset"
+        case .resetPassword: "resetPassword"
         }
     }
 
     /// Whether the command needs an acting user (all but `createUser`, `signIn`, `signOut`).
     public var needsActor: Bool {
         switch self {
-        case .createUser, .signIn, .signOut: false
+        case .createUser, .signIn, .signOut, .resetPassword: false
         default: true
         }
     }

@@ -11,10 +11,10 @@ public struct DecisionContext {
     public var hashEmail: (String) -> String = { $0 }
     /// argon2id hash of the password of a `createUser` (computed before deciding).
     public var passwordHash: String?
-    /// For `signIn`: the user whose password was verified (nil when it did not match), and the
-    /// new session token.
+    /// For `signIn`: the user whose password was verified (nil when it did not match).
     public var verifiedUser: UserID?
-    public var sessionToken: String?
+    /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
+    public var newToken: String?
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
@@ -43,6 +43,8 @@ public struct Decision: Sendable {
 public enum Outcome: Sendable, Equatable {
     case user(UserID)
     case session(token: String, user: UserID)
+    /// A one-time token for the user (shown once).
+    case token(String)
     case post(PostID)
     case comment(CommentID)
     case changed(Bool)
@@ -53,6 +55,8 @@ public enum Outcome: Sendable, Equatable {
 public enum SignInPolicy {
     public static let maxFailures = 5
     public static let window: Int64 = 15 * 60 * 1000
+    /// How long a password-reset token stays valid.
+    public static let resetLifetime: Int64 = 7 * 24 * 3600 * 1000
 }
 
 /// Decides a command: validates it against `state` and returns its events, or throws a typed
@@ -81,6 +85,28 @@ struct Decider<State: DecisionState> {
                             actor: session.user)
         case let .eraseUser(user):
             return try erase(user, actor: actor)
+        case let .requestPasswordReset(user):
+            let target: UserID = try Validation.identifier(user, field: "user")
+            if actor != .operator {
+                guard try resolve(actor).id == target else { throw TimelineError(.forbidden, "only the user or an operator can request a reset") }
+            }
+            guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+            guard let token = context.newToken else { throw TimelineError(.internal, "no token was generated") }
+            let event = PasswordResetRequested(userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
+            return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)), actor: actor == .operator ? nil : target)
+        case let .resetPassword(token, password, email):
+            let hash = context.hashToken(token)
+            guard let reset = try state.passwordReset(hash: hash), reset.expiresAt > context.now, try state.user(reset.user) != nil else {
+                throw TimelineError(.unauthenticated, "the reset token is not valid or has expired", field: "token")
+            }
+            try Validation.password(password)
+            let email = try email.map(Validation.email)
+            if let email, let holder = try state.userID(email: email), holder != reset.user {
+                throw TimelineError(.emailTaken, "email is already registered", field: "email")
+            }
+            guard let passwordHash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+            let event = PasswordChanged(userId: reset.user, passwordHash: passwordHash, email: email, resetTokenHash: hash)
+            return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
         default:
             let me = try resolve(actor)
             var decision = try decide(command, by: me)
@@ -150,7 +176,7 @@ struct Decider<State: DecisionState> {
         guard failures < SignInPolicy.maxFailures else {
             throw TimelineError(.rateLimited, "too many failed sign-ins for this email; try again later", field: "email")
         }
-        guard let user = context.verifiedUser, let token = context.sessionToken,
+        guard let user = context.verifiedUser, let token = context.newToken,
               try state.userID(email: email) == user
         else {
             return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email)))],
@@ -236,7 +262,7 @@ struct Decider<State: DecisionState> {
             let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
             return Decision(events: [.postReported(event)], outcome: .success(.done))
 
-        case .createUser, .signIn, .signOut, .eraseUser:
+        case .createUser, .signIn, .signOut, .eraseUser, .requestPasswordReset, .resetPassword:
             throw TimelineError(.internal, "\(command.name) is decided without an actor")
         }
     }

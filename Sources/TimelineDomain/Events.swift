@@ -16,6 +16,8 @@ public enum Event: Equatable, Sendable {
     case unfollowed(Follow)
     case postReported(PostReported)
     case userErased(UserErased)
+    case passwordResetRequested(PasswordResetRequested)
+    case passwordChanged(PasswordChanged)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -35,6 +37,8 @@ public enum Event: Equatable, Sendable {
         case .unfollowed: .unfollowed
         case .postReported: .postReported
         case .userErased: .userErased
+        case .passwordResetRequested: .passwordResetRequested
+        case .passwordChanged: .passwordChanged
         }
     }
 
@@ -54,6 +58,8 @@ public enum Event: Equatable, Sendable {
         case .followed(let e), .unfollowed(let e): "user-\(e.followerId)"
         case .postReported(let e): "post-\(e.postId)"
         case .userErased(let e): "user-\(e.userId)"
+        case .passwordResetRequested(let e): "user-\(e.userId)"
+        case .passwordChanged(let e): "user-\(e.userId)"
         }
     }
 }
@@ -75,6 +81,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case unfollowed = "Unfollowed"
     case postReported = "PostReported"
     case userErased = "UserErased"
+    case passwordResetRequested = "PasswordResetRequested"
+    case passwordChanged = "PasswordChanged"
 
     /// The schema version new events of this type are written with. Version 2 of the types
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
@@ -135,6 +143,29 @@ public struct SignInFailed: Equatable, Sendable {
     public var emailHash: String
     public var userId: UserID?
     public init(emailHash: String, userId: UserID? = nil) { self.emailHash = emailHash; self.userId = userId }
+}
+
+/// A one-time token to set a password was issued (to the user, or by an operator for an
+/// imported account that has none). Only the token's hash is recorded.
+public struct PasswordResetRequested: Equatable, Sendable {
+    public var userId: UserID
+    public var tokenHash: String
+    public var expiresAt: Int64
+    public init(userId: UserID, tokenHash: String, expiresAt: Int64) {
+        self.userId = userId; self.tokenHash = tokenHash; self.expiresAt = expiresAt
+    }
+}
+
+/// A password was set with a reset token (and, optionally, the account's email).
+public struct PasswordChanged: Equatable, Sendable {
+    public var userId: UserID
+    public var passwordHash: String?
+    public var email: String?
+    /// The reset token used (now spent).
+    public var resetTokenHash: String
+    public init(userId: UserID, passwordHash: String?, email: String?, resetTokenHash: String) {
+        self.userId = userId; self.passwordHash = passwordHash; self.email = email; self.resetTokenHash = resetTokenHash
+    }
 }
 
 /// A user's personal data was erased: the key that sealed it is destroyed.

@@ -74,6 +74,39 @@ import Testing
         try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.follow(user: bob.id.rawValue), as: .user("ghost")) }
     }
 
+    @Test func passwordResetFlow() async throws {
+        let clock = TestClock()
+        let service = try openService(clock: clock)
+        let alice = try await service.createUser("alice", password: "old-password")
+        let bob = try await service.createUser("bob")
+        // Only the user themself or an operator may ask for a token.
+        try await expectRefused(service, .forbidden) { try await service.run(.requestPasswordReset(user: alice.id.rawValue), as: bob.id) }
+        guard case .token(let token) = try await service.run(.requestPasswordReset(user: alice.id.rawValue), as: alice.id) else {
+            Issue.record("no token"); return
+        }
+        try await expectRefused(service, .invalidArgument, field: "password") {
+            _ = try await service.execute(.resetPassword(token: token, password: "short", email: nil))
+        }
+        try await expectRefused(service, .emailTaken, field: "email") {
+            _ = try await service.execute(.resetPassword(token: token, password: "new-password", email: "bob@example.com"))
+        }
+        guard case .user(let profile) = try await service.execute(.resetPassword(token: token, password: "new-password", email: "alice2@example.com"))
+        else { Issue.record("reset failed"); return }
+        #expect(profile.id == alice.id)
+        // The token is spent; the new password and email work, the old ones do not.
+        try await expectRefused(service, .unauthenticated, field: "token") {
+            _ = try await service.execute(.resetPassword(token: token, password: "again-password", email: nil))
+        }
+        await expectError(.invalidCredentials) { _ = try await service.execute(.signIn(email: "alice@example.com", password: "old-password")) }
+        guard case .session = try await service.execute(.signIn(email: "alice2@example.com", password: "new-password")) else {
+            Issue.record("sign-in with the new password failed"); return
+        }
+        // Tokens expire.
+        guard case .token(let late) = try await service.execute(.requestPasswordReset(user: alice.id.rawValue), as: .operator) else { return }
+        clock.advance(SignInPolicy.resetLifetime + 1)
+        try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.resetPassword(token: late, password: "whatever-1", email: nil)) }
+    }
+
     @Test func updateProfile() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice")

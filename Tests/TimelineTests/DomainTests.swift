@@ -11,6 +11,7 @@ struct InMemoryState: DecisionState {
     var likeEdges: Set<[String]> = []
     var sessions: [String: SessionRecord] = [:]
     var failures: [String: [Int64]] = [:]
+    var resets: [String: SessionRecord] = [:]
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }
@@ -21,6 +22,7 @@ struct InMemoryState: DecisionState {
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func session(hash: String) -> SessionRecord? { sessions[hash] }
     func signInFailures(emailHash: String, since: Int64) -> Int { failures[emailHash, default: []].filter { $0 >= since }.count }
+    func passwordReset(hash: String) -> SessionRecord? { resets[hash] }
     func footprint(of user: UserID) -> UserFootprint {
         var footprint = UserFootprint()
         footprint.following = followEdges.filter { $0[0] == user }.map { $0[1] }

@@ -89,7 +89,7 @@ import Testing
         let pending = PendingEvent(id: EventID("fixed-event-id"), event: follow, timestamp: 1, actor: alice.id.rawValue, expectedVersion: .exact(1))
         let first = try service.environment.write { txn in try service.log.append([pending], txn) }
         let again = try service.environment.write { txn in try service.log.append([pending], txn) }
-        #expect(first == again)
+        #expect(first.count == 1 && again.isEmpty, "a retried event id appends nothing")
         #expect(try service.stream(stream).count == 2)
         var stale = pending
         stale.id = EventID("another-id")

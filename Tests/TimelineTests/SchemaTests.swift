@@ -38,6 +38,8 @@ import Testing
         try await service.run(.unfollow(user: alice.id.rawValue), as: bob.id)
         try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
         _ = try await service.execute(.signOut(session: token))
+        guard case .token(let reset) = try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator) else { return }
+        _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         let carol = try await service.createUser("carol")
         _ = try await service.addPost(by: carol.id, caption: "soon gone #bye")
         try await service.run(.eraseUser(user: carol.id.rawValue), as: carol.id)
@@ -59,7 +61,8 @@ import Testing
             .signIn(email: "a@b.co", password: "p"), .signOut(session: "t"), .updateProfile(username: "n", bio: nil, url: nil),
             .follow(user: "u1"), .unfollow(user: "u1"), .addPost(image: gifBase64(1), caption: "c"), .deletePost(post: "p1"),
             .addComment(post: "p1", text: "t"), .deleteComment(comment: "c1"), .like(post: "p1"), .unlike(post: "p1"),
-            .reportPost(post: "p1", reason: "r"), .eraseUser(user: "u1"),
+            .reportPost(post: "p1", reason: "r"), .eraseUser(user: "u1"), .requestPasswordReset(user: "u1"),
+            .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
         ]
         let lines = commands.map { JSONOutput.line($0.jsonObject()) }
         let (status, output) = try check("commands", lines)

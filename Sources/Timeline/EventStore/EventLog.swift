@@ -98,9 +98,9 @@ public struct EventLog: Sendable {
         }
     }
 
-    /// Appends `events` in order, extending the hash chain, and returns their envelopes.
-    /// An event whose id is already in the log is not appended again (idempotent retry): its
-    /// stored envelope is returned instead.
+    /// Appends `events` in order, extending the hash chain, and returns the envelopes of those
+    /// appended. An event whose id is already in the log is not appended again (idempotent
+    /// retry) and is not returned, so nothing is applied twice.
     public func append(_ events: [PendingEvent], _ txn: Transaction) throws -> [EventEnvelope] {
         var (sequence, previousHash) = try head(txn)
         var appended: [EventEnvelope] = []
@@ -109,14 +109,7 @@ public struct EventLog: Sendable {
             let idKey = Array(pending.id.rawValue.utf8)
             let seqKey = BigEndian.bytes(sequence + 1)
             // Claims the id (one B-tree search); an id already in the log is a retry.
-            guard try txn.put(eventIds, idKey, seqKey, flags: .noOverwrite) else {
-                if let existing = try txn.get(eventIds, idKey), let seq = BigEndian.uint64(existing),
-                   let envelope = try envelope(at: seq, txn) {
-                    appended.append(envelope)
-                    continue
-                }
-                throw EventStoreError.corrupt(sequence: sequence + 1, reason: "event-id index points nowhere")
-            }
+            guard try txn.put(eventIds, idKey, seqKey, flags: .noOverwrite) else { continue }
             let stream = pending.event.stream
             let current = try version(of: stream, txn)
             switch pending.expectedVersion {

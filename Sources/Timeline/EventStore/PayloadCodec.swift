@@ -22,6 +22,9 @@ protocol PayloadKeys: Sendable {
 /// Decoding an older version upcasts it to the current shape here, so the rest of the code only
 /// sees current events: version 1 of the sealed types held the same fields in clear.
 enum PayloadCodec {
+    /// Types whose version 1 held personal fields in clear (version 2 seals them).
+    static let legacyPlainV1: Set<EventType> = [.userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported]
+
     static func encode(_ event: Event, keys: any PayloadKeys) throws -> [UInt8] {
         var w = ByteWriter(capacity: 96)
         func seal(_ owner: UserID, _ fill: (inout ByteWriter) -> Void) throws {
@@ -61,6 +64,11 @@ enum PayloadCodec {
             try seal(e.reporterId) { $0.string(e.reason) }
         case .userErased(let e):
             w.string(e.userId.rawValue)
+        case .passwordResetRequested(let e):
+            w.string(e.userId.rawValue); w.string(e.tokenHash); w.int64(e.expiresAt)
+        case .passwordChanged(let e):
+            w.string(e.userId.rawValue); w.string(e.resetTokenHash)
+            try seal(e.userId) { $0.optionalString(e.passwordHash); $0.optionalString(e.email) }
         }
         return w.bytes
     }
@@ -72,7 +80,7 @@ enum PayloadCodec {
         }
         var r = ByteReader(bytes)
         var erased = false
-        let plain = version == 1
+        let plain = version == 1 && legacyPlainV1.contains(type)
         /// The personal fields: in clear (v1) or in a sealed section (v2); `nil` when erased.
         func personal(_ owner: UserID) throws -> ByteReader? {
             if plain { return r }
@@ -147,6 +155,14 @@ enum PayloadCodec {
             event = .postReported(PostReported(postId: post, reporterId: reporter, reason: reason))
         case .userErased:
             event = .userErased(UserErased(userId: UserID(try r.string())))
+        case .passwordResetRequested:
+            event = .passwordResetRequested(PasswordResetRequested(userId: UserID(try r.string()), tokenHash: try r.string(), expiresAt: try r.int64()))
+        case .passwordChanged:
+            let id = UserID(try r.string()), reset = try r.string()
+            var p = try personal(id)
+            let hash = try read(&p) { try $0.optionalString() } ?? nil
+            let email = try read(&p) { try $0.optionalString() } ?? nil
+            event = .passwordChanged(PasswordChanged(userId: id, passwordHash: hash, email: email, resetTokenHash: reset))
         }
         try r.expectEnd()
         return (event, erased)

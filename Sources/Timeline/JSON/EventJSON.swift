@@ -62,6 +62,11 @@ extension Event {
             if !erased { set("reason", e.reason) }
         case .userErased(let e):
             set("userId", e.userId.rawValue)
+        case .passwordResetRequested(let e):
+            set("userId", e.userId.rawValue); set("tokenHash", e.tokenHash); out["expiresAt"] = e.expiresAt
+        case .passwordChanged(let e):
+            set("userId", e.userId.rawValue); set("resetTokenHash", e.resetTokenHash); set("email", e.email)
+            if !erased { out["passwordHash"] = e.passwordHash == nil ? NSNull() : EventEnvelope.redacted }
         }
         return out
     }
@@ -85,7 +90,8 @@ extension Command {
         case let .addComment(post, text): set("post", post); set("text", text)
         case let .deleteComment(comment): set("comment", comment)
         case let .reportPost(post, reason): set("post", post); set("reason", reason)
-        case let .eraseUser(user): set("user", user)
+        case let .eraseUser(user), let .requestPasswordReset(user): set("user", user)
+        case let .resetPassword(token, password, email): set("token", token); set("password", password); set("email", email)
         }
         return out
     }

@@ -54,6 +54,9 @@ public struct ExecSession: Sendable {
         case "unlike": command = .unlike(post: try input.string("post"))
         case "reportPost": command = .reportPost(post: try input.string("post"), reason: try input.string("reason"))
         case "eraseUser": command = .eraseUser(user: try input.string("user"))
+        case "requestPasswordReset": command = .requestPasswordReset(user: try input.string("user"))
+        case "resetPassword":
+            command = .resetPassword(token: try input.string("token"), password: try input.string("password"), email: try input.optionalString("email"))
         default: throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
         }
         let caller: Caller

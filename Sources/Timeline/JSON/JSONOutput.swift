@@ -48,6 +48,7 @@ enum JSONOutput {
         case .post(let p): post(p)
         case .comment(let c): comment(c)
         case .changed(let changed): ["changed": changed]
+        case .token(let token): ["token": token]
         case .done: [String: Any]()
         }
     }

@@ -51,6 +51,8 @@ extension Event {
         case .followed(let e), .unfollowed(let e): [e.followerId, e.followeeId]
         case .postReported(let e): [e.reporterId]
         case .userErased(let e): [e.userId]
+        case .passwordResetRequested(let e): [e.userId]
+        case .passwordChanged(let e): [e.userId]
         }
     }
 
@@ -93,6 +95,8 @@ extension Event {
         case .unfollowed(let e): return "\(name(e.followerId)) unfollowed \(name(e.followeeId))"
         case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"
         case .userErased(let e): return "\(name(e.userId)) was erased"
+        case .passwordResetRequested(let e): return "password reset token issued for \(name(e.userId))"
+        case .passwordChanged(let e): return "\(name(e.userId)) set a password" + (e.email == nil ? "" : " and email")
         }
     }
 }

@@ -53,12 +53,22 @@ struct ProfilesProjection: Projection {
         case .unfollowed(let e):
             try update(e.followerId, txn) { $0.followingCount -= 1 }
             try update(e.followeeId, txn) { $0.followerCount -= 1 }
+        case .passwordChanged(let e):
+            guard var user = try user(e.userId, txn) else { return }
+            user.passwordHash = e.passwordHash
+            if let email = e.email {
+                if let old = user.email { try txn.delete(emails, Array(old.utf8)) }
+                try txn.put(emails, Array(email.utf8), Array(e.userId.rawValue.utf8))
+                user.email = email
+            }
+            try txn.put(users, Array(e.userId.rawValue.utf8), RecordCodec.encode(user))
         case .userErased(let e):
             guard let user = try user(e.userId, txn) else { return }
             try txn.delete(users, Array(e.userId.rawValue.utf8))
             try txn.delete(usernames, Array(user.username.utf8))
             if let email = user.email { try txn.delete(emails, Array(email.utf8)) }
-        case .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported:
+        case .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
+             .passwordResetRequested:
             break
         }
     }

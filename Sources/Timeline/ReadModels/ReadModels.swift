@@ -147,6 +147,8 @@ struct ReadView: DecisionState {
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func signInFailures(emailHash: String, since: Int64) throws -> Int { try models.sessions.failures(emailHash: emailHash, since: since, txn) }
 
+    func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
+
     func footprint(of user: UserID) throws -> UserFootprint {
         var footprint = UserFootprint()
         let prefix = Key.prefix(user.rawValue)

@@ -23,6 +23,7 @@ extension ReadView {
         switch outcome {
         case .user(let id): return .user(try profile(id))
         case let .session(token, user): return .session(token: token, user: try profile(user))
+        case .token(let token): return .token(token)
         case .post(let id): return .post(Post(try postRecord(id)))
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }

@@ -7,11 +7,17 @@ struct SessionsProjection: Projection {
     let name = ProjectionName.sessions
     let sessions: Database        // sessionHash → SessionRecord
     let signInFailures: Database  // emailHash ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
-    var databases: [Database] { [sessions, signInFailures] }
+    let passwordResets: Database  // tokenHash → SessionRecord (user, expiry)
+    var databases: [Database] { [sessions, signInFailures, passwordResets] }
 
     init(_ env: Environment, prefix: String) throws {
         sessions = try env.database(prefix + "sessions")
         signInFailures = try env.database(prefix + "signInFailures")
+        passwordResets = try env.database(prefix + "passwordResets")
+    }
+
+    func passwordReset(hash: String, _ txn: Transaction) throws -> SessionRecord? {
+        try txn.get(passwordResets, Array(hash.utf8)).map(RecordCodec.session)
     }
 
     /// The live session whose token hashes to `hash`. Tokens are never compared themselves:
@@ -41,6 +47,10 @@ struct SessionsProjection: Projection {
             try txn.put(sessions, Array(e.sessionHash.utf8), RecordCodec.encode(SessionRecord(user: e.userId, expiresAt: e.expiresAt)))
         case .signedOut(let e):
             try txn.delete(sessions, Array(e.sessionHash.utf8))
+        case .passwordResetRequested(let e):
+            try txn.put(passwordResets, Array(e.tokenHash.utf8), RecordCodec.encode(SessionRecord(user: e.userId, expiresAt: e.expiresAt)))
+        case .passwordChanged(let e):
+            try txn.delete(passwordResets, Array(e.resetTokenHash.utf8))
         case .signInFailed(let e):
             let prefix = Key.prefix(e.emailHash)
             // Forget failures that have left the window, then record this one.

@@ -108,6 +108,8 @@ public enum CommandResult: Sendable, Equatable {
     case session(token: String, user: Profile)
     case post(Post)
     case comment(Comment)
+    /// A one-time password-reset token (shown once, stored only as a hash).
+    case token(String)
     /// For follow/unfollow/like/unlike: whether anything changed.
     case changed(Bool)
     case done

@@ -119,7 +119,7 @@ public final class TimelineService: Sendable {
         case .operator: prepared.actor = .operator
         }
         switch command {
-        case let .createUser(_, _, password, _, _):
+        case let .createUser(_, _, password, _, _), let .resetPassword(_, password, _):
             try Validation.password(password)
             guard let hash = Sodium.hashPassword(password, cost: options.passwordCost) else {
                 throw TimelineError(.internal, "password hashing ran out of memory")
@@ -134,8 +134,10 @@ public final class TimelineService: Sendable {
             let matches = Sodium.verifyPassword(password, hash: stored?.passwordHash ?? decoyPasswordHash)
             if matches, let stored, stored.passwordHash != nil {
                 prepared.verifiedUser = stored.id
-                prepared.sessionToken = Self.newToken()
+                prepared.newToken = Self.newToken()
             }
+        case .requestPasswordReset:
+            prepared.newToken = Self.newToken()
         default: break
         }
         return prepared
@@ -190,7 +192,7 @@ struct Prepared: Sendable {
     var actor: Actor
     var passwordHash: String?
     var verifiedUser: UserID?
-    var sessionToken: String?
+    var newToken: String?
 }
 
 func hex(_ bytes: [UInt8]) -> String {

@@ -53,7 +53,7 @@ struct WriteJob: Sendable {
         context.hashEmail = log.keys.emailHash
         context.passwordHash = prepared.passwordHash
         context.verifiedUser = prepared.verifiedUser
-        context.sessionToken = prepared.sessionToken
+        context.newToken = prepared.newToken
         context.sessionLifetime = service.options.sessionLifetime
         let view = ReadView(txn: txn, models: models)
         let decision: Decision
