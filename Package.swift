@@ -16,17 +16,20 @@ let package = Package(
         // C bridges: one module per Debian library.
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CYAJL", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimise),
         .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: optimise),
+        // Streaming JSON (for imports far larger than memory), over yajl.
+        .target(name: "JSONStream", dependencies: ["CYAJL"], swiftSettings: optimise),
         // Pure domain: commands -> events, validation. No I/O.
         .target(name: "TimelineDomain", swiftSettings: optimise),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "TimelineDomain"], swiftSettings: optimise),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "TimelineDomain"], swiftSettings: optimise),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
         .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream"]),
     ]
 )

@@ -17,6 +17,8 @@ struct TimelineTool {
       restore   bring a backup back into a new database directory
       bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
       erase-user  erase a user (by id or @name) as the operator: right to erasure
+      import    import a Firebase export: `timeline import firebase EXPORT.json`
+      password-reset  issue a one-time token to set a user's password (operator)
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
@@ -43,6 +45,8 @@ struct TimelineTool {
             case "restore": code = try await BackupCommand.restore(args)
             case "bench": code = try await BenchCommand.run(args)
             case "erase-user": code = try await eraseUser(args)
+            case "import": code = try await ImportCommand.run(args)
+            case "password-reset": code = try await ImportCommand.passwordReset(args)
             case "debug-hold-reader": code = try holdReader(args)
             case "help", "--help", "-h":
                 print(usage)

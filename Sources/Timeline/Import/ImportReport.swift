@@ -1,0 +1,44 @@
+/// What an import did: what it added, what was already there, and what it skipped and why.
+public struct ImportReport: Sendable, Equatable {
+    /// Records added, by kind (`users`, `follows`, `posts`, `comments`, `likes`).
+    public var imported: [String: Int] = [:]
+    /// Records already in the database (a re-run adds nothing).
+    public var alreadyPresent: [String: Int] = [:]
+    /// Records skipped, by reason, with a few examples of their Firebase paths.
+    public var skipped: [String: Skipped] = [:]
+
+    public struct Skipped: Sendable, Equatable {
+        public var count = 0
+        public var examples: [String] = []
+    }
+
+    public init() {}
+
+    mutating func skip(_ reason: String, _ path: String) {
+        var entry = skipped[reason] ?? Skipped()
+        entry.count += 1
+        if entry.examples.count < 3 { entry.examples.append(path) }
+        skipped[reason] = entry
+    }
+
+    public var totalImported: Int { imported.values.reduce(0, +) }
+    public var totalSkipped: Int { skipped.values.reduce(0) { $0 + $1.count } }
+
+    /// A readable report.
+    public var text: String {
+        var lines = ["imported:"]
+        for kind in ["users", "follows", "posts", "comments", "likes"] {
+            lines.append("  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) \(imported[kind] ?? 0)"
+                         + ((alreadyPresent[kind] ?? 0) > 0 ? "  (\(alreadyPresent[kind]!) already present)" : ""))
+        }
+        if skipped.isEmpty {
+            lines.append("skipped: nothing")
+        } else {
+            lines.append("skipped:")
+            for (reason, entry) in skipped.sorted(by: { $0.value.count > $1.value.count }) {
+                lines.append("  \(entry.count) \(reason), e.g. \(entry.examples.joined(separator: ", "))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

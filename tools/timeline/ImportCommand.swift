@@ -1,0 +1,54 @@
+import Foundation
+import Timeline
+
+/// `timeline import firebase EXPORT.json` and `timeline password-reset USER`.
+enum ImportCommand {
+    static let help = """
+    usage: timeline import firebase EXPORT.json [--db PATH] [--json]
+
+    Imports a Firebase Realtime Database export of the Timeline app (users, follows, posts with
+    comments and likes, base64 images), keeping its identifiers. Streams the file; prints a
+    report of what was imported and what was skipped, and why. Running it again adds nothing.
+    Imported users have no password: give each a token with `timeline password-reset @name`.
+    """
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        guard !args.has("help"), args.positional.count == 2, args.positional[0] == "firebase" else {
+            print(help)
+            return args.has("help") ? 0 : 2
+        }
+        let service = try TimelineTool.open(args)
+        defer { service.close() }
+        let terminal = isatty(2) == 1
+        let report = try service.importFirebase(path: args.positional[1]) { p in
+            guard terminal else { return }
+            let percent = p.total > 0 ? " \(p.done * 100 / p.total)%" : ""
+            FileHandle.standardError.write(Data("\r  \(p.phase): \(p.done)/\(p.total)\(percent)      ".utf8))
+        }
+        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if args.has("json") {
+            let object: [String: Any] = [
+                "imported": report.imported, "alreadyPresent": report.alreadyPresent,
+                "skipped": report.skipped.mapValues { ["count": $0.count, "examples": $0.examples] as [String: Any] },
+            ]
+            emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+        } else {
+            print(report.text)
+        }
+        return 0
+    }
+
+    /// `timeline password-reset USER`: an operator issues a one-time token to set a password.
+    static func passwordReset(_ args: Arguments) async throws -> Int32 {
+        guard !args.has("help"), let target = args.positional.first else {
+            print("usage: timeline password-reset [--db PATH] USER_ID|@username\n\nPrints a one-time token (valid 7 days) for the resetPassword command.")
+            return args.has("help") ? 0 : 2
+        }
+        let service = try TimelineTool.open(args)
+        defer { service.close() }
+        let id = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id.rawValue : target
+        guard case .token(let token) = try await service.execute(.requestPasswordReset(user: id), as: .operator) else { return 1 }
+        print(token)
+        return 0
+    }
+}
