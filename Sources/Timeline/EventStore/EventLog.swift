@@ -56,7 +56,7 @@ public struct EventLog: Sendable {
     let eventIds: Database
     let meta: Database
     /// The per-user keys that seal personal fields (outside the log).
-    let keys: KeyStore
+    package let keys: KeyStore
 
     package init(environment env: Environment) throws {
         keys = try KeyStore(databasePath: env.path)

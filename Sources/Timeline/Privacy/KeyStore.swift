@@ -8,7 +8,7 @@ import TimelineDomain
 /// Personal fields in the log and image blobs are sealed with their owner's key; erasing a user
 /// overwrites and deletes the key file, after which those fields can never be opened again,
 /// while the log's hashes (over the sealed bytes) still verify.
-final class KeyStore: PayloadKeys {
+package final class KeyStore: PayloadKeys {
     let directory: URL
     private let cache = Mutex<[UserID: [UInt8]]>([:])
     /// The secret that keys email hashes (so a hash cannot be matched against a list of emails).
@@ -43,7 +43,7 @@ final class KeyStore: PayloadKeys {
     }
 
     /// The user's key, created (durably) if they have none yet.
-    func ensureKey(for user: UserID) throws -> [UInt8] {
+    package func ensureKey(for user: UserID) throws -> [UInt8] {
         if let key = key(for: user) { return key }
         let key = Sodium.randomBytes(Sodium.secretKeyLength)
         let path = file(user).path
