@@ -25,8 +25,9 @@ public final class Transaction {
         return Database(dbi: dbi, name: name)
     }
 
-    /// The value stored under `key`, or `nil`.
-    public func get(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> [UInt8]? {
+    /// The value under `key` as LMDB's pointer into the map (valid until the transaction
+    /// ends or writes), or `nil`.
+    private func lookup(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> MDB_val? {
         let txn = try live()
         var v = MDB_val()
         let rc = key.withUnsafeBytes { keyBytes in
@@ -35,20 +36,17 @@ public final class Transaction {
         }
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "get from \(db.name)")
-        return bytes(v)
+        return v
+    }
+
+    /// The value stored under `key`, or `nil`.
+    public func get(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> [UInt8]? {
+        try lookup(db, key).map(bytes)
     }
 
     /// Whether `key` is present (without copying its value).
     public func contains(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
-        let txn = try live()
-        var v = MDB_val()
-        let rc = key.withUnsafeBytes { keyBytes in
-            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            return mdb_get(txn, db.dbi, &k, &v)
-        }
-        if rc == MDB_NOTFOUND { return false }
-        try check(rc, "get from \(db.name)")
-        return true
+        try lookup(db, key) != nil
     }
 
     /// Stores `value` under `key`. With `.noOverwrite`, returns `false` if the key existed.

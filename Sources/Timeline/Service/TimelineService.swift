@@ -16,7 +16,8 @@ public struct SystemClock: Clock {
 ///
 /// ```swift
 /// let timeline = try TimelineService(path: "timeline.db")
-/// let alice = try await timeline.createUser(username: "alice", email: "a@example.com", password: "correct horse")
+/// guard case .user(let alice) = try await timeline.execute(
+///     .createUser(username: "alice", email: "a@example.com", password: "correct horse", bio: nil, url: nil)) else { return }
 /// _ = try await timeline.execute(.addPost(image: jpegBase64, caption: "Sea #sea"), as: .user(alice.id.rawValue))
 /// let home = try timeline.timeline(of: alice.id)
 /// ```
