@@ -17,9 +17,12 @@ let package = Package(
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CYAJL", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
+        .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimise),
         .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: optimise),
+        // The NATS C client: JetStream streams and key-value buckets (the replicated log).
+        .target(name: "NATS", dependencies: ["CNATS"], swiftSettings: optimise),
         // Streaming JSON (for imports far larger than memory), over yajl.
         .target(name: "JSONStream", dependencies: ["CYAJL"], swiftSettings: optimise),
         // Pure domain: commands -> events, validation. No I/O.

@@ -54,7 +54,8 @@ import Testing
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
 
         // Physically: the key file is gone, and a compacted copy holds none of the plaintext.
-        #expect(!FileManager.default.fileExists(atPath: path + "/keys/\(eve).key"))
+        #expect(!FileManager.default.fileExists(atPath: path + "/keys/user-\(eve).key"))
+        #expect(FileManager.default.fileExists(atPath: path + "/keys/user-\(alice.id).key"), "other users keep their keys")
         let copy = temporaryPath("copy")
         try service.backup(to: copy)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: copy + "/data.mdb"))

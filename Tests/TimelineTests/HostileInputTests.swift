@@ -73,7 +73,7 @@ import Testing
 
     @Test func randomBytesNeverCrashTheDecoders() throws {
         var rng = SeededRandom(seed: 99)
-        let keys = try KeyStore(databasePath: temporaryPath())
+        let keys = try KeyStore(backend: FileKeyBackend(directory: URL(fileURLWithPath: temporaryPath())))
         let valid = try EnvelopeCodec.body(of: EventEnvelope(
             sequence: 7, id: EventID("-NjEtLV-KuqujN23jOmK"), type: .postAdded, schemaVersion: 2, stream: "post-x", streamVersion: 1,
             timestamp: 1, actor: "a", correlationId: nil, causationId: "c",

@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 import Sodium
 import TimelineDomain
@@ -58,8 +59,8 @@ public struct EventLog: Sendable {
     /// The per-user keys that seal personal fields (outside the log).
     package let keys: KeyStore
 
-    package init(environment env: Environment) throws {
-        keys = try KeyStore(databasePath: env.path)
+    package init(environment env: Environment, keyBackend: (any KeyBackend)? = nil) throws {
+        keys = try KeyStore(backend: try keyBackend ?? FileKeyBackend(directory: URL(fileURLWithPath: env.path).appendingPathComponent("keys")))
         log = try env.database("log")
         streams = try env.database("streams")
         eventIds = try env.database("eventIds")

@@ -194,7 +194,9 @@ extension TimelineService {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             try environment.copy(to: path, compact: true)
-            try Self.copyKeys(from: log.keys.directory, to: URL(fileURLWithPath: path).appendingPathComponent("keys"))
+            if let files = log.keys.backend as? FileKeyBackend {
+                try Self.copyKeys(from: files.directory, to: URL(fileURLWithPath: path).appendingPathComponent("keys"))
+            }
         } catch {
             throw Self.translate(error)
         }

@@ -28,7 +28,7 @@ struct WriteJob: Sendable {
                 return results
             }
             // Only now that the erasures are durable, destroy the erased users' keys.
-            for user in outcomes.compactMap(\.erased) { log.keys.destroyKey(for: user) }
+            for user in outcomes.compactMap(\.erased) { try? log.keys.destroyKey(for: user) }
             for (job, outcome) in zip(batch, outcomes) { job.deliver(outcome.result) }
         } catch is ReadModelsMoved {
             // A rebuild switched generations: reopen the handles and run the batch again.
