@@ -28,11 +28,11 @@ let package = Package(
         // Pure domain: commands -> events, validation. No I/O.
         .target(name: "TimelineDomain", swiftSettings: optimise),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "TimelineDomain"], swiftSettings: optimise),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "NATS", "TimelineDomain"], swiftSettings: optimise),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
         .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS"]),
     ]
 )

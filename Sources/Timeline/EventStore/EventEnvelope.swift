@@ -25,6 +25,8 @@ public struct EventEnvelope: Sendable, Equatable {
     /// Set when the event's personal fields could not be opened because their owner was erased
     /// (they are absent from `event`).
     public var erased = false
+    /// The payload as stored (personal fields sealed): what replication ships to other nodes.
+    package var encodedPayload: [UInt8] = []
 
     public static let systemActor = "system"
     public static let hashLength = 32
@@ -38,7 +40,7 @@ enum EnvelopeCodec {
     static let formatTag: UInt8 = 1
 
     /// Encodes everything but the hashes.
-    static func body(of e: EventEnvelope, keys: any PayloadKeys) throws -> [UInt8] {
+    static func body(of e: EventEnvelope) -> [UInt8] {
         var w = ByteWriter(capacity: 256)
         w.u8(formatTag)
         w.varint(e.sequence)
@@ -51,7 +53,7 @@ enum EnvelopeCodec {
         w.string(e.actor)
         w.optionalString(e.correlationId)
         w.optionalString(e.causationId)
-        w.blob(try PayloadCodec.encode(e.event, keys: keys))
+        w.blob(e.encodedPayload)
         return w.bytes
     }
 
@@ -87,6 +89,7 @@ enum EnvelopeCodec {
         let (event, erased) = try PayloadCodec.decode(type: type, version: version, payload, keys: keys)
         return EventEnvelope(sequence: sequence, id: EventID(id), type: type, schemaVersion: version, stream: stream,
                              streamVersion: streamVersion, timestamp: timestamp, actor: actor, correlationId: correlation,
-                             causationId: causation, event: event, previousHash: previousHash, hash: hash, erased: erased)
+                             causationId: causation, event: event, previousHash: previousHash, hash: hash, erased: erased,
+                             encodedPayload: payload)
     }
 }

@@ -37,6 +37,9 @@ public struct PendingEvent: Sendable {
     public var correlationId: String?
     public var causationId: String?
     public var expectedVersion: ExpectedVersion
+    /// The payload exactly as another node encoded (and sealed) it, with its schema version;
+    /// `nil` to encode `event` here.
+    package var encodedPayload: (version: UInt8, bytes: [UInt8])?
 
     public init(id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
                 causationId: String? = nil, expectedVersion: ExpectedVersion = .any) {
@@ -120,12 +123,14 @@ public struct EventLog: Sendable {
             default: throw EventStoreError.wrongExpectedVersion(stream: stream, expected: pending.expectedVersion, actual: current)
             }
             sequence += 1
+            let payload = try pending.encodedPayload ?? (pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: keys))
             var envelope = EventEnvelope(
                 sequence: sequence, id: pending.id, type: pending.event.typeName,
-                schemaVersion: pending.event.typeName.currentVersion, stream: stream, streamVersion: current + 1,
+                schemaVersion: payload.version, stream: stream, streamVersion: current + 1,
                 timestamp: pending.timestamp, actor: pending.actor, correlationId: pending.correlationId,
                 causationId: pending.causationId, event: pending.event, previousHash: previousHash, hash: [])
-            let body = try EnvelopeCodec.body(of: envelope, keys: keys)
+            envelope.encodedPayload = payload.bytes
+            let body = EnvelopeCodec.body(of: envelope)
             envelope.hash = Sodium.hash(previousHash, body)
             try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
             try txn.put(streams, Array(stream.utf8) + [0] + BigEndian.bytes(current + 1), seqKey)

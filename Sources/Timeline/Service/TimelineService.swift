@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import NATS
 import Sodium
 import Synchronization
 
@@ -37,6 +38,9 @@ public final class TimelineService: Sendable {
         /// followers' timelines at read time instead of being pushed into each (hybrid fan-out).
         /// Recorded in the database when it is created.
         public var fanoutThreshold: UInt64 = 2_000
+        /// Join a cluster: the authoritative log is a replicated JetStream stream and this
+        /// database its local replica (`nil`: the embedded LMDB log is authoritative).
+        public var cluster: ClusterOptions?
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = {
             Sodium.randomBytes(8).reduce(0) { $0 << 8 | UInt64($1) }
@@ -51,6 +55,9 @@ public final class TimelineService: Sendable {
     package let log: EventLog
     let registry: ModelRegistry
     let options: Options
+    /// Set in a cluster: how this replica follows and feeds the replicated log.
+    let replication: Replication?
+    private let follower: Follower?
     private let ids: Mutex<PushIDGenerator>
     private let committer: GroupCommitter<WriteJob>
     /// A hash to verify against when the email is unknown, so both failures take as long.
@@ -66,7 +73,15 @@ public final class TimelineService: Sendable {
         do {
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
-            log = try EventLog(environment: environment)
+            if let cluster = options.cluster {
+                let jetStream = try NATSConnection(urls: cluster.urls).jetStream()
+                let keys = BucketKeyBackend(bucket: try jetStream.keyValue(bucket: cluster.keyBucket, replicas: cluster.replicas))
+                log = try EventLog(environment: environment, keyBackend: keys)
+                replication = Replication(replicator: try JetStreamReplicator(jetStream: jetStream, options: cluster), log: log)
+            } else {
+                log = try EventLog(environment: environment)
+                replication = nil
+            }
             registry = try ModelRegistry(environment, meta: log.meta, defaultThreshold: options.fanoutThreshold)
         } catch {
             throw TimelineService.translate(error)
@@ -75,16 +90,33 @@ public final class TimelineService: Sendable {
         ids = Mutex(PushIDGenerator(random: options.random))
         decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
                                                 cost: options.passwordCost) ?? ""
-        let environment = self.environment, log = self.log, registry = self.registry
+        let environment = self.environment, log = self.log, registry = self.registry, replication = self.replication
         committer = GroupCommitter { batch in
-            WriteJob.run(batch, environment: environment, log: log, registry: registry)
+            WriteJob.run(batch, environment: environment, log: log, registry: registry, replication: replication)
+        }
+        follower = replication.map { replication in
+            Follower(interval: options.cluster?.pollInterval ?? .milliseconds(20)) {
+                guard try replication.isBehind(environment) else { return }
+                try environment.write { txn in
+                    guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+                    try replication.catchUp(txn, models: models)
+                    try models.setCheckpoint(try log.head(txn).sequence, txn)
+                }
+            }
         }
     }
 
-    deinit { committer.shutdown() }
+    deinit {
+        follower?.stop()
+        committer.shutdown()
+    }
 
-    /// Finishes queued commands and stops the writer. Further commands fail.
-    public func close() { committer.shutdown() }
+    /// Finishes queued commands and stops the writer (and, in a cluster, the follower).
+    /// Further commands fail.
+    public func close() {
+        follower?.stop()
+        committer.shutdown()
+    }
 
     func newID() -> String {
         let now = options.clock.nowMilliseconds()
@@ -274,5 +306,27 @@ extension TimelineService {
     @discardableResult
     public func clearStaleReaders() throws(TimelineError) -> Int {
         do { return try environment.clearStaleReaders() } catch { throw Self.translate(error) }
+    }
+}
+
+// MARK: - Cluster
+
+extension TimelineService {
+    /// How many replicated batches this node has applied (0 outside a cluster). A client that
+    /// wrote through one node can wait on another for this position (read-your-writes).
+    public func replicationPosition() throws(TimelineError) -> UInt64 {
+        guard let replication else { return 0 }
+        do { return try environment.read { txn in try replication.position(txn) } } catch { throw Self.translate(error) }
+    }
+
+    /// Waits until this node has applied the replicated log up to `position`.
+    public func waitForReplication(to position: UInt64, timeout: Duration = .seconds(10)) async throws(TimelineError) {
+        let deadline = ContinuousClock.now + timeout
+        while try replicationPosition() < position {
+            guard ContinuousClock.now < deadline else {
+                throw TimelineError(.internal, "this node did not reach replicated position \(position) in time")
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 }

@@ -13,16 +13,26 @@ struct WriteJob: Sendable {
     /// delivered only after the commit. A command that fails to decide has written nothing
     /// (deciding only reads), so it needs no rollback and the others go on; each later
     /// command decides against the state the earlier ones left.
-    static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry) {
+    ///
+    /// In a cluster the batch is first caught up with the replicated log, then published as
+    /// one message that must follow the last one this node applied; if another node
+    /// published first, the transaction rolls back and the batch is decided again.
+    static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry,
+                    replication: Replication?, attempt: Int = 1) {
         do {
             let outcomes = try environment.write { txn in
                 guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+                try replication?.catchUp(txn, models: models)
+                let head = try log.head(txn).sequence
                 var results: [(result: Result<CommandResult, TimelineError>, erased: UserID?)] = []
                 results.reserveCapacity(batch.count)
                 for job in batch {
                     // Any error past deciding aborts the whole batch (a full map is grown and
                     // the batch re-run), so no command is ever half-applied.
                     results.append(try job.apply(txn, log: log, models: models))
+                }
+                if let replication, let service = batch.first?.service {
+                    try replication.publish(appendedAfter: head, txn, models: models, batchID: service.newID())
                 }
                 try models.setCheckpoint(try log.head(txn).sequence, txn)
                 return results
@@ -34,11 +44,14 @@ struct WriteJob: Sendable {
             // A rebuild switched generations: reopen the handles and run the batch again.
             do {
                 try registry.reload()
-                run(batch, environment: environment, log: log, registry: registry)
+                run(batch, environment: environment, log: log, registry: registry, replication: replication)
             } catch {
                 let failure = TimelineService.translate(error)
                 for job in batch { job.deliver(.failure(failure)) }
             }
+        } catch is ReplicationConflict where attempt < 100 {
+            // Another node appended first: the next attempt catches up and decides again.
+            run(batch, environment: environment, log: log, registry: registry, replication: replication, attempt: attempt + 1)
         } catch {
             let failure = TimelineService.translate(error)
             for job in batch { job.deliver(.failure(failure)) }

@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// A thread that runs `step` every `interval` until stopped (a cluster node applying the
+/// batches other nodes publish). Errors are retried at the next tick.
+final class Follower: Sendable {
+    /// Shared with the thread, which outlives no `stop()`.
+    private final class State: Sendable {
+        let running = Mutex(true)
+        let finished = DispatchSemaphore(value: 0)
+    }
+
+    private let state = State()
+
+    init(interval: Duration, step: @escaping @Sendable () throws -> Void) {
+        let (seconds, attoseconds) = interval.components
+        let microseconds = UInt32(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        let state = self.state
+        let thread = Thread {
+            while state.running.withLock({ $0 }) {
+                try? step()
+                usleep(microseconds)
+            }
+            state.finished.signal()
+        }
+        thread.name = "timeline-follower"
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it to finish its current step.
+    func stop() {
+        let wasRunning = state.running.withLock { value in
+            defer { value = false }
+            return value
+        }
+        if wasRunning { state.finished.wait() }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NATS
+
+/// How a node joins a cluster: the NATS servers, and the JetStream stream and key bucket
+/// that hold the authoritative log and the per-user keys.
+public struct ClusterOptions: Sendable {
+    public var urls: [String]
+    public var stream = "TIMELINE"
+    public var subject = "timeline.log"
+    public var keyBucket = "TIMELINE_KEYS"
+    /// Copies of the stream and bucket (3 survives one server's loss).
+    public var replicas = 3
+    /// How often a node looks for batches published by others.
+    public var pollInterval: Duration = .milliseconds(20)
+
+    public init(urls: [String]) { self.urls = urls }
+}
+
+/// The authoritative log as a JetStream stream: position n is stream message n + 1 (message 1
+/// is a genesis marker, because a JetStream publish cannot require an *empty* stream).
+final class JetStreamReplicator: LogReplicator {
+    let jetStream: JetStream
+    let options: ClusterOptions
+
+    init(jetStream: JetStream, options: ClusterOptions) throws {
+        self.jetStream = jetStream
+        self.options = options
+        try jetStream.ensureStream(name: options.stream, subject: options.subject, replicas: options.replicas)
+        if try jetStream.message(stream: options.stream, sequence: 1) == nil {
+            _ = try jetStream.publish(subject: options.subject, data: Array("timeline-genesis".utf8), messageID: "timeline-genesis",
+                                      expectLastSequence: nil)
+        }
+    }
+
+    func batch(at position: UInt64) throws -> [UInt8]? {
+        try jetStream.message(stream: options.stream, sequence: position + 1)
+    }
+
+    func publish(_ batch: [UInt8], after position: UInt64, id: String) throws -> UInt64 {
+        do {
+            let ack = try jetStream.publish(subject: options.subject, data: batch, messageID: id, expectLastSequence: position + 1)
+            return ack.sequence - 1
+        } catch let error as NATSError where error.isWrongLastSequence {
+            throw ReplicationConflict()
+        }
+    }
+}
+
+/// Per-user keys in a replicated JetStream key-value bucket, so every node can open sealed
+/// fields and an erasure on one node destroys the key for all (a purge removes every revision).
+struct BucketKeyBackend: KeyBackend {
+    let bucket: KeyValueBucket
+
+    func read(_ name: String) throws -> [UInt8]? { try bucket.get(name) }
+
+    func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8] {
+        if try bucket.create(name, secret) { return secret }
+        guard let existing = try bucket.get(name) else { throw TimelineError(.internal, "key \(name) vanished while being created") }
+        return existing
+    }
+
+    func destroy(_ name: String) throws { try bucket.purge(name) }
+}
