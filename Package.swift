@@ -30,9 +30,9 @@ let package = Package(
         // Event store, projections and the public service API.
         .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "NATS", "TimelineDomain"], swiftSettings: optimise),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
-        .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB"], swiftSettings: optimise),
+        .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "TimelineBench"]),
     ]
 )

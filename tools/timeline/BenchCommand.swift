@@ -6,12 +6,15 @@ import TimelineBench
 enum BenchCommand {
     static let help = """
     usage: timeline bench [--scale small|medium|large] [--dir PATH] [--only GROUPS] [--json]
+           timeline bench --cluster [--nats URLS] [--json]
 
     Builds a synthetic network (power-law follower counts) through the library API in a
     temporary directory (or --dir), then measures append, command latency, concurrent
     commands, timeline reads, post fan-out, follow, rebuild, peak RSS and size per event,
     each beside its baseline. Progress goes to stderr. With --dir, a network built there by an
     earlier run is reused; --only runs some groups: append,latency,concurrency,reads,fanout,rebuild.
+    --cluster measures commands through two nodes of a 3-server JetStream cluster (started on
+    loopback unless --nats names one) beside raw R3 publishes with ExpectLastSeq.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -22,6 +25,21 @@ enum BenchCommand {
         guard let scale = Scale.named(args.value("scale") ?? "small") else { throw UsageError("--scale is small, medium or large") }
         let directory = args.value("dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if args.has("cluster") {
+            let urls = args.value("nats").map { $0.split(separator: ",").map(String.init) }
+            let figures = try await ClusterBenchmark(directory: directory, urls: urls) {
+                FileHandle.standardError.write(Data(($0 + "\n").utf8))
+            }.run()
+            if args.value("dir") == nil { try? FileManager.default.removeItem(atPath: directory) }
+            if args.has("json") {
+                let data = try JSONSerialization.data(withJSONObject: Benchmark.json(figures, scale: scale), options: [.sortedKeys, .prettyPrinted])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("timeline bench --cluster on \(Benchmark.machine())\n")
+                print(Benchmark.table(figures))
+            }
+            return 0
+        }
         let only = args.value("only").map { Set($0.split(separator: ",").map(String.init)) }
         let benchmark = Benchmark(scale: scale, directory: directory, only: only) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let figures = try await benchmark.run()

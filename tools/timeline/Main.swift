@@ -22,6 +22,7 @@ struct TimelineTool {
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
+      --nats URLS a cluster node: the replicated log is on these NATS servers (comma-separated)
       --help      help for a command
     """
 
@@ -68,6 +69,7 @@ struct TimelineTool {
     static func open(_ args: Arguments) throws -> TimelineService {
         var options = TimelineService.Options()
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
+        if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }
         return try TimelineService(path: args.db, options: options)
     }
 }
