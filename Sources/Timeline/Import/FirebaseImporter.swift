@@ -16,13 +16,17 @@ extension TimelineService {
     /// seeds): `users/{uid}` (username or user, bio, url, email, follows), `posts/{id}`
     /// (username, imageEndpoint, caption, comments, likes), `images/{id}` (base64) and
     /// optionally `followers`/`following`. Identifiers are kept; event times come from the push
-    /// ids. Valid records are imported and invalid ones skipped with a reason.
+    /// ids. Valid records are imported and invalid ones skipped with a reason. Runs on a
+    /// standalone database (not a cluster node).
     ///
     /// The export is streamed (memory does not grow with its size): one pass stages its records
     /// in scratch databases, sorted by LMDB; a second appends users, follows, then posts,
     /// comments and likes in push-id order. Every event's id is derived from its Firebase path,
     /// so an interrupted import is resumed by running it again, and a second run adds nothing.
     public func importFirebase(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) throws(TimelineError) -> ImportReport {
+        guard replication == nil else {
+            throw TimelineError.invalid("cluster", "import into a standalone database; a cluster node's log is the replicated one")
+        }
         do {
             var importer = try FirebaseImporter(service: self, progress: progress)
             defer { importer.dropStaging() }
