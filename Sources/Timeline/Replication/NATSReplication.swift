@@ -39,14 +39,14 @@ final class JetStreamReplicator: LogReplicator {
     /// A publish whose acknowledgement timed out is sent again with the same `MsgId`: if the
     /// first one was stored, JetStream answers with its sequence instead of storing it twice.
     func publish(_ batch: [UInt8], after position: UInt64, id: String) throws -> UInt64 {
-        var attempt = 0
+        var attempt = 1
         while true {
             do {
                 let ack = try jetStream.publish(subject: options.subject, data: batch, messageID: id, expectLastSequence: position + 1)
                 return ack.sequence - 1
-            } catch let error as NATSError where error.isWrongLastSequence {
-                throw ReplicationConflict()
-            } catch let error as NATSError where error.isTimeout && attempt < 3 {
+            } catch {
+                if error.isWrongLastSequence { throw ReplicationConflict() }
+                if !error.isTimeout || attempt == 3 { throw error }
                 attempt += 1
             }
         }
