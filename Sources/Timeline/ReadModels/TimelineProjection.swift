@@ -16,7 +16,7 @@ import TimelineDomain
 /// applied after `follows` and `posts`.
 struct TimelineProjection: Projection {
     let name = ProjectionName.timeline
-    let timelines: Database    // user ‖ 0 ‖ postId → authorId
+    let timelines: Database    // user ‖ 0 ‖ postId → () (the key is all a page needs)
     let pulls: Database        // user ‖ 0 ‖ pulled author → ()
     let boundaries: Database   // pulled author → newest post id that was pushed ("" if none)
     let followerCounts: Database  // author → BE(follower count)
@@ -79,11 +79,10 @@ struct TimelineProjection: Projection {
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
-            let author = Array(e.authorId.rawValue.utf8)
-            try txn.put(timelines, Key.make(e.authorId.rawValue, e.postId.rawValue), author)
+            try txn.put(timelines, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
             guard !isPulled(e.postId, boundary: try boundary(of: e.authorId.rawValue, txn)) else { return }
             try follows.forEachFollower(of: e.authorId, txn) { follower in
-                try txn.put(timelines, Key.make(follower, e.postId.rawValue), author)
+                try txn.put(timelines, Key.make(follower, e.postId.rawValue), [])
             }
         case .postDeleted(let e):
             try txn.delete(timelines, Key.make(e.authorId.rawValue, e.postId.rawValue))
@@ -93,11 +92,10 @@ struct TimelineProjection: Projection {
             }
         case .followed(let e):
             let count = try addFollower(to: e.followeeId, 1, txn)
-            let author = Array(e.followeeId.rawValue.utf8)
             let boundary = try boundary(of: e.followeeId.rawValue, txn)
             if boundary != nil { try txn.put(pulls, Key.make(e.followerId.rawValue, e.followeeId.rawValue), []) }
             try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try txn.put(timelines, Key.make(e.followerId.rawValue, post), author)
+                try txn.put(timelines, Key.make(e.followerId.rawValue, post), [])
             }
             if boundary == nil && count >= threshold { try startPulling(e.followeeId, txn) }
         case .unfollowed(let e):
