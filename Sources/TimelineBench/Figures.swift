@@ -52,10 +52,13 @@ func peakRSS() -> Int {
     return 0
 }
 
-/// A small seeded generator (SplitMix64), so every run builds the same network.
-struct SplitMix: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64), so every run builds the same network (and every
+/// random test repeats exactly).
+public struct SplitMix: RandomNumberGenerator, Sendable {
     var state: UInt64
-    mutating func next() -> UInt64 {
+    init(state: UInt64) { self.state = state }
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -164,12 +164,7 @@ import Testing
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains("stalled") {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen.append(chunk)
-            }
+            waitForOutput(output, containing: "stalled")
             let partial = try Environment(path: path).read { txn in try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") } }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -46,12 +46,7 @@ import Testing
         process.standardOutput = output
         try process.run()
         // Wait until the child holds its read transaction, then kill it.
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("holding") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
+        waitForOutput(output, containing: "holding")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(try service.clearStaleReaders() == 1)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Timeline
+import TimelineBench
 import TimelineDomain
 
 /// A clock tests move by hand.
@@ -12,18 +13,8 @@ final class TestClock: Clock, Sendable {
     func advance(_ ms: Int64) { now.withLock { $0 += ms } }
 }
 
-/// SplitMix64: a small seeded generator, so random tests repeat exactly.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Seeded randomness, so random tests repeat exactly.
+typealias SeededRandom = SplitMix
 
 /// A fresh directory under the system's temporary directory.
 func temporaryPath(_ name: String = "db") -> String {
@@ -106,4 +97,16 @@ func expectError(_ code: TimelineError.Code, field: String? = nil, sourceLocatio
     } catch {
         Issue.record("expected \(code.rawValue), got \(error)", sourceLocation: sourceLocation)
     }
+}
+
+/// Reads a child process's output until it contains `marker` (or the output ends).
+@discardableResult
+func waitForOutput(_ pipe: Pipe, containing marker: String) -> String {
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains(marker) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        seen.append(chunk)
+    }
+    return String(decoding: seen, as: UTF8.self)
 }

@@ -25,30 +25,24 @@ enum BenchCommand {
         guard let scale = Scale.named(args.value("scale") ?? "small") else { throw UsageError("--scale is small, medium or large") }
         let directory = args.value("dir") ?? FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let progress: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let title: String
+        let figures: [Figure]
         if args.has("cluster") {
             let urls = args.value("nats").map { $0.split(separator: ",").map(String.init) }
-            let figures = try await ClusterBenchmark(directory: directory, urls: urls) {
-                FileHandle.standardError.write(Data(($0 + "\n").utf8))
-            }.run()
-            if args.value("dir") == nil { try? FileManager.default.removeItem(atPath: directory) }
-            if args.has("json") {
-                let data = try JSONSerialization.data(withJSONObject: Benchmark.json(figures, scale: scale), options: [.sortedKeys, .prettyPrinted])
-                print(String(decoding: data, as: UTF8.self))
-            } else {
-                print("timeline bench --cluster on \(Benchmark.machine())\n")
-                print(Benchmark.table(figures))
-            }
-            return 0
+            title = "timeline bench --cluster"
+            figures = try await ClusterBenchmark(directory: directory, urls: urls, progress: progress).run()
+        } else {
+            let only = args.value("only").map { Set($0.split(separator: ",").map(String.init)) }
+            title = "timeline bench --scale \(scale.name)"
+            figures = try await Benchmark(scale: scale, directory: directory, only: only, progress: progress).run()
         }
-        let only = args.value("only").map { Set($0.split(separator: ",").map(String.init)) }
-        let benchmark = Benchmark(scale: scale, directory: directory, only: only) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-        let figures = try await benchmark.run()
         if args.value("dir") == nil { try? FileManager.default.removeItem(atPath: directory) }
         if args.has("json") {
             let data = try JSONSerialization.data(withJSONObject: Benchmark.json(figures, scale: scale), options: [.sortedKeys, .prettyPrinted])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print("timeline bench --scale \(scale.name) on \(Benchmark.machine())\n")
+            print("\(title) on \(Benchmark.machine())\n")
             print(Benchmark.table(figures))
         }
         return 0
