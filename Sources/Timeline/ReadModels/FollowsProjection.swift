@@ -19,11 +19,7 @@ struct FollowsProjection: Projection {
 
     /// Calls `body` with each follower of `user`.
     func forEachFollower(of user: UserID, _ txn: Transaction, _ body: (String) throws -> Void) throws {
-        let prefix = Key.prefix(user.rawValue)
-        try txn.scan(followers, prefix: prefix) { key, _ in
-            try body(Key.suffix(key, after: prefix))
-            return true
-        }
+        try txn.forEachID(in: followers, under: user.rawValue, body)
     }
 
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {

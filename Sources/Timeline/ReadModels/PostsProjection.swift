@@ -38,11 +38,7 @@ struct PostsProjection: Projection {
 
     /// Calls `body` with each post id of `author`, ascending.
     func forEachPost(of author: UserID, _ txn: Transaction, _ body: (String) throws -> Void) throws {
-        let prefix = Key.prefix(author.rawValue)
-        try txn.scan(postsByUser, prefix: prefix) { key, _ in
-            try body(Key.suffix(key, after: prefix))
-            return true
-        }
+        try txn.forEachID(in: postsByUser, under: author.rawValue, body)
     }
 
     private func update(_ id: PostID, _ txn: Transaction, _ change: (inout PostRecord) -> Void) throws {

@@ -151,10 +151,9 @@ struct ReadView: DecisionState {
 
     func footprint(of user: UserID) throws -> UserFootprint {
         var footprint = UserFootprint()
-        let prefix = Key.prefix(user.rawValue)
         func ids(_ db: Database) throws -> [String] {
             var out: [String] = []
-            try txn.scan(db, prefix: prefix) { key, _ in out.append(Key.suffix(key, after: prefix)); return true }
+            try txn.forEachID(in: db, under: user.rawValue) { out.append($0) }
             return out
         }
         footprint.following = try ids(models.follows.following).map(UserID.init)

@@ -43,11 +43,8 @@ struct TimelineProjection: Projection {
     /// The pulled authors `user` follows, with their boundaries.
     func pulledAuthors(of user: UserID, _ txn: Transaction) throws -> [(author: String, boundary: String)] {
         var out: [(String, String)] = []
-        let prefix = Key.prefix(user.rawValue)
-        try txn.scan(pulls, prefix: prefix) { key, _ in
-            let author = Key.suffix(key, after: prefix)
+        try txn.forEachID(in: pulls, under: user.rawValue) { author in
             out.append((author, try boundary(of: author, txn) ?? ""))
-            return true
         }
         return out
     }
