@@ -50,12 +50,16 @@ public struct Benchmark {
         let events = try Double(service.lastSequence())
         figures.append(Figure(name: "database.bytes_per_event", value: Double(service.environment.usedBytes) / events, unit: "bytes"))
         figures.append(Figure(name: "database.events", value: events, unit: "events"))
-        if wants("append") { figures += try appendFigures() }
-        if wants("latency") { figures += try await latencyFigures(service, network) }
-        if wants("concurrency") { figures += try await concurrencyFigures(service, network) }
-        if wants("reads") { figures += try readFigures(service, network) }
-        if wants("fanout") { figures += try await fanoutFigures(service, &network) }
-        if wants("rebuild") { figures += try rebuildFigures(service) }
+        // The process's own memory, sampled after each group (peak RSS also counts the pages of
+        // the memory-mapped database that were touched).
+        var anonymous = procStatus("RssAnon")
+        if wants("append") { figures += try appendFigures(); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("latency") { figures += try await latencyFigures(service, network); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("concurrency") { figures += try await concurrencyFigures(service, network); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("reads") { figures += try readFigures(service, network); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("fanout") { figures += try await fanoutFigures(service, &network); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("rebuild") { figures += try rebuildFigures(service); anonymous = max(anonymous, procStatus("RssAnon")) }
+        figures.append(Figure(name: "process_memory", value: Double(anonymous) / 1_048_576, unit: "MiB (largest RssAnon seen)"))
         figures.append(Figure(name: "peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB"))
         service.close()
         return figures
@@ -212,7 +216,8 @@ public struct Benchmark {
         }
         // An account with a long backlog, then ordinary users following it.
         let backlog = scale.name == "small" ? 1_000 : 5_000
-        guard case .user(let prolific) = try await service.execute(.createUser(username: "prolific", email: "prolific@bench.example",
+        let tag = UInt32.random(in: 0..<1_000_000_000)
+        guard case .user(let prolific) = try await service.execute(.createUser(username: "prolific\(tag)", email: "prolific\(tag)@bench.example",
                                                                                password: "bench-password", bio: nil, url: nil)) else { return figures }
         let builder = NetworkBuilder(service: service, scale: scale, progress: { _ in })
         _ = await builder.run("backlog", count: backlog) { index in (.addPost(image: image, caption: "backlog \(index)"), .user(prolific.id.rawValue)) }

@@ -42,15 +42,18 @@ func time(_ body: () throws -> Void) rethrows -> Double {
     return now() - start
 }
 
-/// Peak resident set size of this process (VmHWM), in bytes.
-func peakRSS() -> Int {
+/// A field of `/proc/self/status` in bytes: `VmHWM` is the peak resident set (mapped database
+/// pages included), `RssAnon` the process's own memory now.
+func procStatus(_ field: String) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
         let digits = line.split(separator: " ").compactMap { Int($0) }
         return (digits.first ?? 0) * 1024
     }
     return 0
 }
+
+func peakRSS() -> Int { procStatus("VmHWM") }
 
 /// A small seeded generator (SplitMix64), so every run builds the same network (and every
 /// random test repeats exactly).
