@@ -25,7 +25,7 @@ public struct ClusterBenchmark {
             try local!.waitUntilReady()
         }
         let urls = self.urls ?? local!.urls
-        defer { _ = local }
+        defer { withExtendedLifetime(local) {} }  // the local servers live until the end
         var options = TimelineService.Options()
         options.passwordCost = .minimum
         options.cluster = ClusterOptions(urls: urls)

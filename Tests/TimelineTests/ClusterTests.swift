@@ -60,6 +60,7 @@ import Testing
         let post = try #require(try b.posts(by: writer0).items.first)
         #expect(try b.image(post.image).mediaType == .gif)
         a.close(); b.close()
+        withExtendedLifetime(cluster) {}  // the servers live until here
     }
 
     @Test func losingOneServerLosesNoAcknowledgedCommand() async throws {
@@ -80,6 +81,7 @@ import Testing
             #expect(acknowledged.allSatisfy(posts.contains), "an acknowledged post is missing")
         }
         a.close(); b.close()
+        withExtendedLifetime(cluster) {}
     }
 
     /// Node B is the real `timeline exec --nats …`, killed with SIGKILL, then restarted.
@@ -123,5 +125,6 @@ import Testing
         await expectError(.notFound) { _ = try restarted.user(eve) }
         #expect(try restarted.events(from: 1, limit: 10_000).contains { $0.erased }, "the key is gone from the shared bucket")
         a.close(); restarted.close()
+        withExtendedLifetime(cluster) {}
     }
 }
