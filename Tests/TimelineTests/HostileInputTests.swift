@@ -71,6 +71,40 @@ import Testing
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
+    /// The real executable: raw random and mutated bytes on stdin, one answer per line, exit 0.
+    @Test func theExecutableAnswersEveryFuzzedLine() throws {
+        var rng = SeededRandom(seed: 77)
+        let valid = Array(#"{"id":"x","command":"createUser","username":"fz","email":"fz@example.com","password":"password-1"}"#.utf8)
+        var input: [UInt8] = []
+        let lines = Self.cases / 6
+        for _ in 0..<lines {
+            var line = Bool.random(using: &rng) ? valid : (0..<Int.random(in: 0...120, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            for _ in 0..<Int.random(in: 0...3, using: &rng) where !line.isEmpty {
+                line[Int.random(in: 0..<line.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            input += line.filter { $0 != 0x0A } + [0x0A]
+        }
+        let path = temporaryPath()
+        let process = Process()
+        process.executableURL = try timelineExecutable()
+        process.arguments = ["exec", "--db", path]
+        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = stdin.fileHandleForWriting
+        let bytes = Data(input)
+        Thread { try? writer.write(contentsOf: bytes); try? writer.close() }.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let answers = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(answers.count == lines, "every line gets exactly one answer")
+        #expect(answers.allSatisfy { checkResponse(String($0)) != nil })
+        #expect(try openService(path: path).verifyLog().isValid)
+    }
+
     @Test func randomBytesNeverCrashTheDecoders() throws {
         var rng = SeededRandom(seed: 99)
         let keys = try KeyStore(backend: FileKeyBackend(directory: URL(fileURLWithPath: temporaryPath())))
