@@ -113,20 +113,22 @@ extension ReadView {
         return try txn.withCursors(databases) { cursors in
             for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
             var items: [Post] = []
-            var last: String?
+            items.reserveCapacity(request.limit)
+            var last: [UInt8]?
             while true {
                 // The source with the greatest current id (k is small: one plus the pulled authors).
                 var best = -1
                 for index in sources.indices {
                     guard let id = sources[index].current else { continue }
-                    if best < 0 || sources[best].current!.utf8.lexicographicallyPrecedes(id.utf8) { best = index }
+                    if best < 0 || sources[best].current!.lexicographicallyPrecedes(id) { best = index }
                 }
                 guard best >= 0 else { return Page(items: items, next: nil) }
-                if items.count == request.limit { return Page(items: items, next: last) }
+                if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
-                if let post = try post(PostID(id)) {
-                    items.append(Post(post))
+                // Looked up by the key's own bytes: no string round trip per post.
+                if let stored = try txn.get(models.posts.posts, id) {
+                    items.append(Post(try RecordCodec.post(stored)))
                     last = id
                 }
             }
@@ -198,12 +200,13 @@ extension ReadView {
 /// cursor, stopping at `floor` (exclusive) when set.
 struct MergeSource {
     let prefix: [UInt8]
-    let floor: String?
-    private(set) var current: String?
+    let floor: [UInt8]?
+    /// The current post id's bytes.
+    private(set) var current: [UInt8]?
 
     init(prefix: [UInt8], floor: String?) {
         self.prefix = prefix
-        self.floor = floor
+        self.floor = floor.map { Array($0.utf8) }
     }
 
     mutating func start(_ cursor: Cursor, before: String?) throws {
@@ -220,8 +223,8 @@ struct MergeSource {
 
     private mutating func accept(_ entry: Cursor.Entry?) {
         guard let (key, _) = entry, key.starts(with: prefix) else { current = nil; return }
-        let id = Key.suffix(key, after: prefix)
-        if let floor, !floor.utf8.lexicographicallyPrecedes(id.utf8) { current = nil; return }
+        let id = Array(key[prefix.count...])
+        if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
         current = id
     }
 }
