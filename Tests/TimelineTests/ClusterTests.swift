@@ -93,27 +93,19 @@ import Testing
         let me = try await a.createUser("steady").id
         _ = try await a.addPost(by: me, image: 1)
         let pathB = temporaryPath()
-        let process = Process()
-        process.executableURL = try timelineExecutable()
-        process.arguments = ["exec", "--db", pathB, "--nats", cluster.urls.joined(separator: ",")]
-        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let tool = try ToolProcess(["exec", "--db", pathB, "--nats", cluster.urls.joined(separator: ",")])
         let lines = (0..<5).map { #"{"command":"addPost","as":"\#(me)","image":"\#(gifBase64(200 + $0))","caption":"via b \#($0)"}"# }
-        try input.fileHandleForWriting.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))
+        try tool.input.fileHandleForWriting.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))
         var answered = 0
         var seen = Data()
         while answered < 5 {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = tool.output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             seen.append(chunk)
             answered = String(decoding: seen, as: UTF8.self).split(separator: "\n").count
         }
         #expect(String(decoding: seen, as: UTF8.self).split(separator: "\n").allSatisfy { $0.contains(#""ok":true"#) })
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        tool.kill()
         // Meanwhile the cluster moves on without B; an erasure happens too.
         for step in 0..<10 { _ = try await a.addPost(by: me, image: 10 + step) }
         let eve = try await a.createUser("eve").id

@@ -20,15 +20,7 @@ import Testing
         var acknowledged: [PostID] = []
         var acknowledgedComments: [CommentID] = []
         for round in 0..<Self.kills {
-            let process = Process()
-            process.executableURL = try timelineExecutable()
-            process.arguments = ["exec", "--db", path]
-            process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
-            let input = Pipe(), output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let tool = try ToolProcess(["exec", "--db", path])
             // Feed commands from another thread until the pipe breaks.
             let lines = (0..<3_000).map { index -> String in
                 if index % 4 == 3, let post = acknowledged.last {
@@ -36,7 +28,7 @@ import Testing
                 }
                 return #"{"id":"p\#(round)-\#(index)","command":"addPost","as":"\#(author)","image":"\#(gifBase64(index))","caption":"r\#(round) i\#(index)"}"#
             }
-            let writer = input.fileHandleForWriting
+            let writer = tool.input.fileHandleForWriting
             let feeder = Thread {
                 for line in lines {
                     do { try writer.write(contentsOf: Data((line + "\n").utf8)) } catch { return }
@@ -44,10 +36,9 @@ import Testing
             }
             feeder.start()
             try await Task.sleep(for: .milliseconds(Int.random(in: 5...60, using: &rng)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            tool.kill()
             try? writer.close()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let printed = String(decoding: tool.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             for line in printed.split(separator: "\n") {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       object["ok"] as? Bool == true, let result = object["result"] as? [String: Any], let id = result["id"] as? String

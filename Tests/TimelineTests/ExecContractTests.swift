@@ -120,28 +120,17 @@ import Testing
 
     /// The real executable: one line out per line in, in order, exit 0.
     @Test func theExecutableAnswersEveryLine() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("timeline")
-        let executable = FileManager.default.fileExists(atPath: binary.path) ? binary
-            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/timeline").standardized
-        try #require(FileManager.default.fileExists(atPath: executable.path), "build the timeline executable first")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["exec", "--db", temporaryPath()]
-        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let tool = try ToolProcess(["exec", "--db", temporaryPath()])
         let lines = [
             #"{"id":"1","command":"createUser","username":"zed","email":"z@example.com","password":"password-1"}"#,
             "garbage",
             #"{"id":"3","query":"userByName","username":"ZED"}"#,
         ]
-        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        tool.input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try tool.input.fileHandleForWriting.close()
+        let data = tool.output.fileHandleForReading.readDataToEndOfFile()
+        tool.process.waitUntilExit()
+        #expect(tool.process.terminationStatus == 0)
         let answers = String(decoding: data, as: UTF8.self).split(separator: "\n").map {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }

@@ -85,20 +85,13 @@ import Testing
             input += line.filter { $0 != 0x0A } + [0x0A]
         }
         let path = temporaryPath()
-        let process = Process()
-        process.executableURL = try timelineExecutable()
-        process.arguments = ["exec", "--db", path]
-        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = stdin.fileHandleForWriting
+        let tool = try ToolProcess(["exec", "--db", path])
+        let writer = tool.input.fileHandleForWriting
         let bytes = Data(input)
         Thread { try? writer.write(contentsOf: bytes); try? writer.close() }.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let output = tool.output.fileHandleForReading.readDataToEndOfFile()
+        tool.process.waitUntilExit()
+        #expect(tool.process.terminationStatus == 0)
         let answers = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(answers.count == lines, "every line gets exactly one answer")
         #expect(answers.allSatisfy { checkResponse(String($0)) != nil })

@@ -156,18 +156,11 @@ import Testing
             service.close()
         }
         for round in 0..<3 {
-            let process = Process()
-            process.executableURL = try timelineExecutable()
             // Small chunks, each its own commit; the tool stalls after a few so the kill lands mid-rebuild.
-            process.arguments = ["rebuild", "--db", path, "--chunk-size", "3", "--stall-after-chunks", "\(5 + round * 20)"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            waitForOutput(output, containing: "stalled")
+            let tool = try ToolProcess(["rebuild", "--db", path, "--chunk-size", "3", "--stall-after-chunks", "\(5 + round * 20)"])
+            waitForOutput(tool.output, containing: "stalled")
             let partial = try Environment(path: path).read { txn in try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") } }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            tool.kill()
             #expect(partial, "round \(round): the kill should land while the rebuild fills a new generation")
             let service = try openService(path: path)
             #expect(try service.projectionStatus().allSatisfy { $0.generation == 0 }, "a killed rebuild must not switch")
@@ -239,13 +232,4 @@ import Testing
         #expect(try restored.events(from: 1, limit: 100_000) == (try service.events(from: 1, limit: Int(restoredHead))))
         await expectError(.conflict) { try service.backup(to: copy) }
     }
-}
-
-/// The built `timeline` executable, beside the test bundle.
-func timelineExecutable() throws -> URL {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("timeline")
-    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/timeline").standardized
-    let url = FileManager.default.fileExists(atPath: beside.path) ? beside : fallback
-    try #require(FileManager.default.fileExists(atPath: url.path), "build the timeline executable first")
-    return url
 }

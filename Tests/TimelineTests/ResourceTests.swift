@@ -39,16 +39,10 @@ import Testing
         // This process keeps the database open throughout, as a running service would.
         let service = try openService(path: path)
         _ = try await service.createUser("alice")
-        let process = Process()
-        process.executableURL = try timelineExecutable()
-        process.arguments = ["debug-hold-reader", "--db", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let tool = try ToolProcess(["debug-hold-reader", "--db", path])
         // Wait until the child holds its read transaction, then kill it.
-        waitForOutput(output, containing: "holding")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        waitForOutput(tool.output, containing: "holding")
+        tool.kill()
         #expect(try service.clearStaleReaders() == 1)
         #expect(try service.clearStaleReaders() == 0)
         _ = try await service.createUser("bob")

@@ -110,3 +110,36 @@ func waitForOutput(_ pipe: Pipe, containing marker: String) -> String {
     }
     return String(decoding: seen, as: UTF8.self)
 }
+
+/// The built `timeline` executable, beside the test bundle.
+func timelineExecutable() throws -> URL {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("timeline")
+    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/timeline").standardized
+    let url = FileManager.default.fileExists(atPath: beside.path) ? beside : fallback
+    try #require(FileManager.default.fileExists(atPath: url.path), "build the timeline executable first")
+    return url
+}
+
+/// The real `timeline` executable running `arguments` (fast password hashing, stderr
+/// discarded), with pipes on its standard input and output.
+struct ToolProcess {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = try timelineExecutable()
+        process.arguments = arguments
+        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Kills it with SIGKILL and waits for it to be gone.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
