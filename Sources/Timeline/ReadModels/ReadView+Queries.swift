@@ -55,29 +55,39 @@ extension ReadView {
         return Page(items: items, next: next)
     }
 
+    /// Ascending page over the keys that start with `prefix`, from the first key ≥ `start`;
+    /// an item's cursor is `cursorOf(key)`.
+    func pageAscending<Item>(_ db: Database, prefix: [UInt8], from start: [UInt8], _ request: PageRequest,
+                             cursorOf: ([UInt8]) -> String, _ item: ([UInt8], [UInt8]) throws -> Item) throws -> Page<Item> {
+        var items: [Item] = []
+        var next: String?
+        var last: String?
+        try txn.withCursor(db) { cursor in
+            var entry = try cursor.seek(atLeast: start)
+            while let (key, value) = entry, key.starts(with: prefix) {
+                if items.count == request.limit {
+                    next = last
+                    return
+                }
+                items.append(try item(key, value))
+                last = cursorOf(key)
+                entry = try cursor.next()
+            }
+        }
+        return Page(items: items, next: next)
+    }
+
     func users(_ request: PageRequest) throws -> Page<Profile> {
         try pageDescending(models.profiles.users, prefix: [], request) { _, value in Profile(try RecordCodec.user(value)) }
     }
 
     func searchUsers(prefix raw: String, _ request: PageRequest) throws -> Page<Profile> {
         let prefix = Array(raw.precomposedStringWithCompatibilityMapping.lowercased().utf8)
-        var items: [Profile] = []
-        var next: String?
-        var last: String?
         let start = request.before.map { Array($0.utf8) + [0] } ?? prefix
-        try txn.withCursor(models.profiles.usernames) { cursor in
-            var entry = try cursor.seek(atLeast: start.lexicographicallyPrecedes(prefix) ? prefix : start)
-            while let (key, value) = entry, key.starts(with: prefix) {
-                if items.count == request.limit {
-                    next = last
-                    return
-                }
-                items.append(try profile(UserID(String(decoding: value, as: UTF8.self))))
-                last = String(decoding: key, as: UTF8.self)
-                entry = try cursor.next()
-            }
+        return try pageAscending(models.profiles.usernames, prefix: prefix, from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
+                                 request, cursorOf: { String(decoding: $0, as: UTF8.self) }) { _, value in
+            try profile(UserID(String(decoding: value, as: UTF8.self)))
         }
-        return Page(items: items, next: next)
     }
 
     func followers(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
@@ -161,25 +171,11 @@ extension ReadView {
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
         let post = try postRecord(id)
         let prefix = Key.prefix(id.rawValue)
-        var comments: [Comment] = []
-        var next: String?
-        var last: String?
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
-        try txn.withCursor(models.posts.comments) { cursor in
-            var entry = try cursor.seek(atLeast: start)
-            while let (key, value) = entry, key.starts(with: prefix) {
-                if comments.count == request.limit {
-                    next = last
-                    return
-                }
-                let comment = try RecordCodec.comment(value)
-                comments.append(Comment(comment))
-                last = comment.id.rawValue
-                entry = try cursor.next()
-            }
-        }
+        let comments = try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
+                                         cursorOf: { Key.suffix($0, after: prefix) }) { _, value in Comment(try RecordCodec.comment(value)) }
         let liked = try viewer.map { try likes($0, id) } ?? false
-        return PostDetail(post: Post(post), comments: Page(items: comments, next: next), likedByViewer: liked)
+        return PostDetail(post: Post(post), comments: comments, likedByViewer: liked)
     }
 
     /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).
