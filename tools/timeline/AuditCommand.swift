@@ -57,7 +57,7 @@ enum AuditCommand {
             if json {
                 var object: [String: Any] = ["valid": report.isValid, "eventsChecked": report.eventsChecked]
                 if let bad = report.firstBadSequence { object["firstBadSequence"] = bad; object["problem"] = report.problem ?? "" }
-                emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+                try emitJSON(object)
             } else if let bad = report.firstBadSequence {
                 print("TAMPERED: first bad sequence number \(bad): \(report.problem ?? "")")
             } else {
@@ -132,7 +132,7 @@ enum AuditCommand {
                 "byDay": stats.byDay, "first": time(stats.first), "last": time(stats.last),
                 "lag": Dictionary(uniqueKeysWithValues: stats.lag.map { ($0.key.rawValue, $0.value) }),
             ]
-            emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            try emitJSON(object)
             return 0
         }
         print("events      \(stats.events)  (first \(time(stats.first)), last \(time(stats.last)))")

@@ -31,7 +31,7 @@ enum ImportCommand {
                 "imported": report.imported, "alreadyPresent": report.alreadyPresent,
                 "skipped": report.skipped.mapValues { ["count": $0.count, "examples": $0.examples] as [String: Any] },
             ]
-            emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            try emitJSON(object)
         } else {
             print(report.text)
         }

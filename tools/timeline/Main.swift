@@ -100,6 +100,11 @@ func holdReader(_ args: Arguments) throws -> Int32 {
     return 0
 }
 
+/// Writes `object` as one compact JSON line (keys sorted).
+func emitJSON(_ object: [String: Any]) throws {
+    emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+}
+
 /// Writes one line to stdout and flushes it at once.
 func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))

@@ -67,7 +67,7 @@ enum RebuildCommand {
                 },
                 "differences": report.differences.map { $0.description },
             ]
-            emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+            try emitJSON(object)
         } else {
             for difference in report.differences { print("DIFF \(difference)") }
             print(String(format: "%@ %llu events in %.2fs (%.0f events/s)", report.switched ? "rebuilt and switched:" : "built (not switched):",
@@ -87,9 +87,7 @@ enum RebuildCommand {
         let status = try service.projectionStatus()
         if json {
             for s in status {
-                emit(String(decoding: try JSONSerialization.data(withJSONObject: [
-                    "name": s.name.rawValue, "generation": s.generation, "checkpoint": s.checkpoint, "entries": s.entries,
-                ] as [String: Any], options: [.sortedKeys]), as: UTF8.self))
+                try emitJSON(["name": s.name.rawValue, "generation": s.generation, "checkpoint": s.checkpoint, "entries": s.entries])
             }
         } else {
             print(pad("projection", 12) + pad("generation", 12) + pad("checkpoint", 12) + "entries")
