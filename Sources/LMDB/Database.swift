@@ -11,8 +11,17 @@ public struct Database: Sendable, Hashable {
         public static let integerKey = Flags(rawValue: UInt32(MDB_INTEGERKEY))
     }
 
+    /// Which environment of an `Environment` a database lives in.
+    public enum Placement: Sendable, Hashable {
+        /// The durable environment.
+        case primary
+        /// The never-fsynced environment for data recomputable from the primary.
+        case derived
+    }
+
     let dbi: MDB_dbi
     public let name: String
+    public let placement: Placement
 }
 
 /// How a value is written.

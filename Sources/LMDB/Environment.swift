@@ -1,10 +1,20 @@
 import Foundation
 internal import CLMDB
 
-/// An open LMDB environment (a directory holding `data.mdb` and `lock.mdb`).
+/// An open LMDB store: a directory holding the *primary* LMDB environment (`data.mdb`,
+/// `lock.mdb`) and, when `Options.derivedData` is set, a second one in `derived/` for data
+/// that can be recomputed from the primary.
+///
+/// The derived environment is never fsynced and is written through its map
+/// (`MDB_NOSYNC | MDB_WRITEMAP`): its writes cost no I/O on the commit path, survive a crash of
+/// the process (they are in the page cache) but not necessarily a crash of the machine, after
+/// which its owner must recompute it. A transaction spans both: each `Database` handle knows
+/// where it lives. Writes commit the primary first (durably), then the derived one, so the
+/// derived data is never ahead of the primary; reads open the derived snapshot first, so what
+/// they see of the primary is at least as new.
 ///
 /// Transactions are only reachable inside `read { }` and `write { }` closures, so no
-/// transaction or pointer into the map can outlive its scope. The environment is opened with
+/// transaction or pointer into the map can outlive its scope. The environments are opened with
 /// `MDB_NOTLS`, so read transactions may be used from any thread; write transactions run on the
 /// thread that called `write`.
 public final class Environment: @unchecked Sendable {
@@ -18,124 +28,133 @@ public final class Environment: @unchecked Sendable {
         public var maxReaders: Int = 1024
         /// `false` opens with `MDB_NOSYNC`: commits are not fsynced (tests, bulk loads).
         public var durable: Bool = true
+        /// Also open the never-fsynced environment in `derived/` for `.derived` databases.
+        public var derivedData: Bool = false
         public init() {}
     }
 
-    let handle: OpaquePointer
+    /// The subdirectory holding the derived environment.
+    public static let derivedDirectory = "derived"
+
+    private let primary: MapFile
+    private let derived: MapFile?
     public let path: String
     public let options: Options
     private let gate = ResizeGate()
     private let openedDatabases = NSLock()
-    private var databases: [String: Database] = [:]
-    /// Reader slots of dead processes cleared when the environment was opened.
-    public private(set) var staleReadersClearedAtOpen = 0
+    private var databases: [Database.Placement: [String: Database]] = [:]
+    /// Dead processes' readers cleared when the environment was opened.
+    public let staleReadersClearedAtOpen: Int
 
     /// Opens (creating if needed) the environment in directory `path`, and clears reader slots
     /// left behind by processes that died.
     public init(path: String, options: Options = Options()) throws(LMDBError) {
         self.path = path
         self.options = options
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
-        }
-        var env: OpaquePointer?
-        try check(mdb_env_create(&env), "env_create")
-        guard let env else { throw LMDBError(code: .invalid, operation: "env_create") }
-        handle = env
-        do {
-            try check(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "set_maxdbs")
-            try check(mdb_env_set_maxreaders(env, UInt32(options.maxReaders)), "set_maxreaders")
-            try check(mdb_env_set_mapsize(env, options.mapSize), "set_mapsize")
-            var flags = UInt32(MDB_NOTLS)
-            if !options.durable { flags |= UInt32(MDB_NOSYNC) }
-            try check(mdb_env_open(env, path, flags, 0o644), "open \(path)")
-            var dead: Int32 = 0
-            try check(mdb_reader_check(env, &dead), "reader_check")
-            staleReadersClearedAtOpen = Int(dead)
-            // Another process may have grown the map past our configured size: adopt it.
-            try check(mdb_env_set_mapsize(env, 0), "set_mapsize")
-        } catch {
-            mdb_env_close(env)
-            throw error
-        }
+        primary = try MapFile(path: path, flags: options.durable ? 0 : UInt32(MDB_NOSYNC), options: options)
+        derived = options.derivedData
+            ? try MapFile(path: path + "/" + Self.derivedDirectory, flags: UInt32(MDB_NOSYNC | MDB_WRITEMAP), options: options)
+            : nil
+        staleReadersClearedAtOpen = max(primary.staleReadersClearedAtOpen, derived?.staleReadersClearedAtOpen ?? 0)
     }
 
-    deinit { mdb_env_close(handle) }
+    private var files: [MapFile] { [primary] + (derived.map { [$0] } ?? []) }
 
-    /// The current map size in bytes.
-    public var mapSize: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        return info.me_mapsize
-    }
+    /// The current map size in bytes (of the primary environment).
+    public var mapSize: Int { primary.mapSize }
 
-    /// Bytes of the map in use (last page used × page size).
-    public var usedBytes: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        var stat = MDB_stat()
-        mdb_env_stat(handle, &stat)
-        return (info.me_last_pgno + 1) * Int(stat.ms_psize)
-    }
+    /// Bytes of the maps in use (last page used × page size, both environments).
+    public var usedBytes: Int { files.reduce(0) { $0 + $1.usedBytes } }
 
-    /// Clears reader slots of dead processes; returns how many were cleared.
+    /// Clears reader slots of dead processes; returns how many dead readers were cleared (a
+    /// reader holds a slot in each environment, counted once).
     @discardableResult
     public func clearStaleReaders() throws(LMDBError) -> Int {
-        var dead: Int32 = 0
-        try check(mdb_reader_check(handle, &dead), "reader_check")
-        return Int(dead)
+        var cleared = 0
+        for file in files { cleared = max(cleared, try file.clearStaleReaders()) }
+        return cleared
     }
 
-    /// Flushes the map to disk (needed only when opened with `durable: false`).
+    /// Flushes both maps to disk (the derived one is otherwise flushed only by the kernel).
     public func sync() throws(LMDBError) {
-        try check(mdb_env_sync(handle, 1), "env_sync")
+        for file in files { try file.sync() }
     }
 
-    /// Writes a consistent copy of the environment into directory `path` (which must exist and
-    /// be empty), compacting free pages when `compact` is set. Safe while writers run.
+    /// Writes a consistent copy of each environment into directory `path` (which must exist and
+    /// be empty; the derived one goes into its `derived/`), compacting free pages when
+    /// `compact` is set. Safe while writers run; the derived copy is taken first, so it is
+    /// never ahead of the primary copy.
     public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
-        try check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "copy to \(path)")
+        if let derived {
+            let target = path + "/" + Self.derivedDirectory
+            do {
+                try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            } catch {
+                throw LMDBError(code: .permissionDenied, operation: "create directory \(target)")
+            }
+            try derived.copy(to: target, compact: compact)
+        }
+        try primary.copy(to: path, compact: compact)
     }
 
-    /// Opens (creating if needed) the named database. Handles are cached for the environment's life.
-    public func database(_ name: String, flags: Database.Flags = []) throws -> Database {
+    /// Opens (creating if needed) the named database in the primary or the derived
+    /// environment. Handles are cached for the environment's life.
+    public func database(_ name: String, flags: Database.Flags = [], placement: Database.Placement = .primary) throws -> Database {
         openedDatabases.lock()
         defer { openedDatabases.unlock() }
-        if let db = databases[name] { return db }
-        let db = try write { txn in try txn.openDatabase(name, flags: flags) }
-        databases[name] = db
+        if let db = databases[placement]?[name] { return db }
+        guard placement == .primary || derived != nil else {
+            throw LMDBError(code: .invalid, operation: "open database \(name): this environment has no derived data")
+        }
+        let db = try write { txn in try txn.openDatabase(name, flags: flags, placement: placement) }
+        databases[placement, default: [:]][name] = db
         return db
     }
 
     /// Forgets cached handles of databases dropped with `Transaction.drop(_:)`.
-    public func forget(_ names: some Sequence<String>) {
+    public func forget(_ dropped: some Sequence<Database>) {
         openedDatabases.lock()
         defer { openedDatabases.unlock() }
-        for name in names { databases[name] = nil }
+        for db in dropped { databases[db.placement]?[db.name] = nil }
     }
 
-    /// Runs `body` in a read-only transaction that sees one consistent snapshot.
+    /// Runs `body` in a read-only transaction that sees one consistent snapshot of each
+    /// environment (the derived one taken first).
     public func read<R>(_ body: (Transaction) throws -> R) throws -> R {
         gate.enterReader()
         defer { gate.leaveReader() }
-        var txn: OpaquePointer?
-        var rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
-        if rc == MDB_MAP_RESIZED {
-            // Another process grew the map: adopt its size, then retry.
+        var handles = try beginReads()
+        while handles == nil {
+            // Another process grew a map: adopt its size (no transaction of ours is open), retry.
             gate.leaveReader()
-            try adoptGrownMap()
+            let adopted = Result<Void, LMDBError>(catching: { () throws(LMDBError) in try adoptGrownMap() })
             gate.enterReader()
-            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            try adopted.get()
+            handles = try beginReads()
         }
-        try check(rc, "begin read transaction")
-        let transaction = Transaction(txn!, writable: false)
+        let transaction = Transaction(primary: handles!.primary, derived: handles!.derived, writable: false)
         defer {
             transaction.invalidate()
-            mdb_txn_abort(txn)
+            mdb_txn_abort(handles!.primary)
+            if let derived = handles!.derived { mdb_txn_abort(derived) }
         }
         return try body(transaction)
+    }
+
+    /// Begins the read transactions, derived first; `nil` if a map was grown by another process.
+    private func beginReads() throws(LMDBError) -> (primary: OpaquePointer, derived: OpaquePointer?)? {
+        var derivedTxn: OpaquePointer?
+        if let derived {
+            let (rc, txn) = derived.begin(readOnly: true)
+            if rc == MDB_MAP_RESIZED { return nil }
+            try check(rc, "begin read transaction on derived data")
+            derivedTxn = txn
+        }
+        let (rc, primaryTxn) = primary.begin(readOnly: true)
+        if rc != MDB_SUCCESS, let derivedTxn { mdb_txn_abort(derivedTxn) }
+        if rc == MDB_MAP_RESIZED { return nil }
+        try check(rc, "begin read transaction")
+        return (primaryTxn!, derivedTxn)
     }
 
     /// Runs `body` in a write transaction and commits it (fsynced when durable) if `body` returns.
@@ -155,37 +174,47 @@ public final class Environment: @unchecked Sendable {
     }
 
     private func writeOnce<R>(_ body: (Transaction) throws -> R) throws -> R {
-        var txn: OpaquePointer?
-        try check(mdb_txn_begin(handle, nil, 0, &txn), "begin write transaction")
-        let transaction = Transaction(txn!, writable: true)
+        let (rc, primaryTxn) = primary.begin(readOnly: false)
+        try check(rc, "begin write transaction")
+        var derivedTxn: OpaquePointer?
+        if let derived {
+            let (rc, txn) = derived.begin(readOnly: false)
+            if rc != MDB_SUCCESS { mdb_txn_abort(primaryTxn) }
+            try check(rc, "begin write transaction on derived data")
+            derivedTxn = txn
+        }
+        let transaction = Transaction(primary: primaryTxn!, derived: derivedTxn, writable: true)
         let result: R
         do {
             result = try body(transaction)
         } catch {
             transaction.invalidate()
-            mdb_txn_abort(txn)
+            if let derivedTxn { mdb_txn_abort(derivedTxn) }
+            mdb_txn_abort(primaryTxn)
             throw error
         }
         transaction.invalidate()
-        try check(mdb_txn_commit(txn), "commit")
+        let committed = mdb_txn_commit(primaryTxn)
+        if committed != MDB_SUCCESS, let derivedTxn { mdb_txn_abort(derivedTxn) }
+        try check(committed, "commit")
+        // The primary is durable now; should this fail, the derived data is merely behind.
+        if let derivedTxn { try check(mdb_txn_commit(derivedTxn), "commit derived data") }
         return result
     }
 
-    /// Doubles the map (bounded by `maxMapSize`) while no transaction of this process is open.
+    /// Doubles the maps (bounded by `maxMapSize`) while no transaction of this process is open.
     private func grow() throws(LMDBError) {
-        let current = mapSize
-        guard current < options.maxMapSize else {
+        guard files.contains(where: { $0.mapSize < options.maxMapSize }) else {
             throw LMDBError(code: .mapFull, operation: "grow map past its limit of \(options.maxMapSize) bytes")
         }
-        let next = min(current * 2, options.maxMapSize)
         try gate.exclusively { () throws(LMDBError) in
-            try check(mdb_env_set_mapsize(handle, next), "set_mapsize")
+            for file in files { try file.setMapSize(min(file.mapSize * 2, options.maxMapSize)) }
         }
     }
 
     private func adoptGrownMap() throws(LMDBError) {
         try gate.exclusively { () throws(LMDBError) in
-            try check(mdb_env_set_mapsize(handle, 0), "set_mapsize")
+            for file in files { try file.setMapSize(0) }
         }
     }
 }

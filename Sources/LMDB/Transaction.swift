@@ -1,34 +1,47 @@
 internal import CLMDB
 
 /// A transaction, valid only inside the `Environment.read`/`write` closure that received it.
-/// Keys and values cross this boundary as byte arrays, so no pointer into the map escapes.
+/// It spans the primary and (if open) the derived environment; each operation goes to the
+/// environment its `Database` lives in. Keys and values cross this boundary as byte arrays,
+/// so no pointer into the map escapes.
 public final class Transaction {
-    private(set) var handle: OpaquePointer?
+    private let primary: OpaquePointer
+    private var derived: OpaquePointer?
+    private var finished = false
     /// Whether this transaction may write.
     public let isWritable: Bool
 
-    init(_ handle: OpaquePointer, writable: Bool) {
-        self.handle = handle
+    init(primary: OpaquePointer, derived: OpaquePointer?, writable: Bool) {
+        self.primary = primary
+        self.derived = derived
         self.isWritable = writable
     }
 
-    func invalidate() { handle = nil }
+    func invalidate() { finished = true }
 
-    func live() throws(LMDBError) -> OpaquePointer {
-        guard let handle else { throw LMDBError(code: .badTransaction, operation: "use of a finished transaction") }
-        return handle
+    /// The LMDB transaction of the environment `placement` names.
+    func live(_ placement: Database.Placement = .primary) throws(LMDBError) -> OpaquePointer {
+        guard !finished else { throw LMDBError(code: .badTransaction, operation: "use of a finished transaction") }
+        switch placement {
+        case .primary: return primary
+        case .derived:
+            guard let derived else { throw LMDBError(code: .badTransaction, operation: "this transaction has no derived data") }
+            return derived
+        }
     }
 
-    func openDatabase(_ name: String, flags: Database.Flags) throws(LMDBError) -> Database {
+    func live(_ db: Database) throws(LMDBError) -> OpaquePointer { try live(db.placement) }
+
+    func openDatabase(_ name: String, flags: Database.Flags, placement: Database.Placement) throws(LMDBError) -> Database {
         var dbi: MDB_dbi = 0
-        try check(mdb_dbi_open(try live(), name, flags.rawValue | UInt32(MDB_CREATE), &dbi), "open database \(name)")
-        return Database(dbi: dbi, name: name)
+        try check(mdb_dbi_open(try live(placement), name, flags.rawValue | UInt32(MDB_CREATE), &dbi), "open database \(name)")
+        return Database(dbi: dbi, name: name, placement: placement)
     }
 
     /// The value under `key` as LMDB's pointer into the map (valid until the transaction
     /// ends or writes), or `nil`.
     private func lookup(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> MDB_val? {
-        let txn = try live()
+        let txn = try live(db)
         var v = MDB_val()
         let rc = key.withUnsafeBytes { keyBytes in
             var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
@@ -52,7 +65,7 @@ public final class Transaction {
     /// Stores `value` under `key`. With `.noOverwrite`, returns `false` if the key existed.
     @discardableResult
     public func put(_ db: Database, _ key: [UInt8], _ value: [UInt8], flags: PutFlags = []) throws(LMDBError) -> Bool {
-        let txn = try live()
+        let txn = try live(db)
         let rc = key.withUnsafeBytes { keyBytes in
             value.withUnsafeBytes { valueBytes in
                 var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
@@ -68,7 +81,7 @@ public final class Transaction {
     /// Deletes `key`; returns whether it was present.
     @discardableResult
     public func delete(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
-        let txn = try live()
+        let txn = try live(db)
         let rc = key.withUnsafeBytes { keyBytes in
             var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             return mdb_del(txn, db.dbi, &k, nil)
@@ -80,41 +93,19 @@ public final class Transaction {
 
     /// Removes every entry of `db` (the database itself stays).
     public func clear(_ db: Database) throws(LMDBError) {
-        try check(mdb_drop(try live(), db.dbi, 0), "clear \(db.name)")
+        try check(mdb_drop(try live(db), db.dbi, 0), "clear \(db.name)")
     }
 
     /// Entry count and page statistics of `db`.
     public func statistics(_ db: Database) throws(LMDBError) -> DatabaseStatistics {
         var stat = MDB_stat()
-        try check(mdb_stat(try live(), db.dbi, &stat), "stat \(db.name)")
+        try check(mdb_stat(try live(db), db.dbi, &stat), "stat \(db.name)")
         return DatabaseStatistics(entries: stat.ms_entries, pageSize: Int(stat.ms_psize), depth: Int(stat.ms_depth),
                                   pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages)
     }
 
-    /// Runs `body` in a nested write transaction: if `body` throws, only the nested changes are
-    /// rolled back and this transaction stays usable.
-    public func nested<R>(_ body: (Transaction) throws -> R) throws -> R {
-        let parent = try live()
-        var child: OpaquePointer?
-        try check(mdb_txn_begin(mdb_txn_env(parent), parent, 0, &child), "begin nested transaction")
-        let transaction = Transaction(child!, writable: true)
-        handle = nil  // the parent must not be used while the child is open
-        defer { handle = parent }
-        do {
-            let result = try body(transaction)
-            transaction.invalidate()
-            try check(mdb_txn_commit(child), "commit nested transaction")
-            return result
-        } catch {
-            transaction.invalidate()
-            mdb_txn_abort(child)
-            throw error
-        }
-    }
-
     /// Opens one cursor per database in `dbs` (repeats allowed), all valid inside `body` only.
     public func withCursors<R>(_ dbs: [Database], _ body: ([Cursor]) throws -> R) throws -> R {
-        let txn = try live()
         var cursors: [Cursor] = []
         cursors.reserveCapacity(dbs.count)
         defer {
@@ -122,7 +113,7 @@ public final class Transaction {
         }
         for db in dbs {
             var handle: OpaquePointer?
-            try check(mdb_cursor_open(txn, db.dbi, &handle), "open cursor on \(db.name)")
+            try check(mdb_cursor_open(try live(db), db.dbi, &handle), "open cursor on \(db.name)")
             cursors.append(Cursor(handle!, database: db))
         }
         return try body(cursors)
@@ -131,7 +122,7 @@ public final class Transaction {
     /// Opens a cursor over `db`, valid inside `body` only.
     public func withCursor<R>(_ db: Database, _ body: (Cursor) throws -> R) throws -> R {
         var cursor: OpaquePointer?
-        try check(mdb_cursor_open(try live(), db.dbi, &cursor), "open cursor on \(db.name)")
+        try check(mdb_cursor_open(try live(db), db.dbi, &cursor), "open cursor on \(db.name)")
         let wrapper = Cursor(cursor!, database: db)
         defer {
             wrapper.invalidate()
@@ -151,19 +142,22 @@ extension Transaction {
     /// Deletes the database `db` itself (not just its entries). After commit its handle is
     /// closed; call `Environment.forget(_:)` for its name.
     public func drop(_ db: Database) throws(LMDBError) {
-        try check(mdb_drop(try live(), db.dbi, 1), "drop \(db.name)")
+        try check(mdb_drop(try live(db), db.dbi, 1), "drop \(db.name)")
     }
 
-    /// The names of all named databases in the environment.
-    public func databaseNames() throws -> [String] {
-        var main: MDB_dbi = 0
-        try check(mdb_dbi_open(try live(), nil, 0, &main), "open main database")
+    /// The names of the named databases in one environment, or (`nil`) in both.
+    public func databaseNames(in only: Database.Placement? = nil) throws -> [String] {
         var names: [String] = []
-        try withCursor(Database(dbi: main, name: "")) { cursor in
-            var entry = try cursor.first()
-            while let (key, _) = entry {
-                names.append(String(decoding: key, as: UTF8.self))
-                entry = try cursor.next()
+        let placements = only.map { [$0] } ?? (derived == nil ? [.primary] : [.primary, .derived])
+        for placement in placements {
+            var main: MDB_dbi = 0
+            try check(mdb_dbi_open(try live(placement), nil, 0, &main), "open main database")
+            try withCursor(Database(dbi: main, name: "", placement: placement)) { cursor in
+                var entry = try cursor.first()
+                while let (key, _) = entry {
+                    names.append(String(decoding: key, as: UTF8.self))
+                    entry = try cursor.next()
+                }
             }
         }
         return names

@@ -83,7 +83,7 @@ import Testing
         let service = try openService(path: path)
         let (users, _) = try await randomHistory(service, seed: 5, steps: 60)
         // Corrupt the live profiles behind the service's back.
-        let users0 = try service.environment.database("users")
+        let users0 = try service.environment.database("users", placement: .derived)
         _ = try service.environment.write { txn in try txn.put(users0, Array(users[0].rawValue.utf8), [1, 2, 3]) }
         _ = try service.environment.write { txn in try txn.put(users0, Array("intruder".utf8), [9]) }
         let report = try service.rebuild(RebuildOptions(verifyOnly: true))
@@ -159,7 +159,9 @@ import Testing
             // Small chunks, each its own commit; the tool stalls after a few so the kill lands mid-rebuild.
             let tool = try ToolProcess(["rebuild", "--db", path, "--chunk-size", "3", "--stall-after-chunks", "\(5 + round * 20)"])
             waitForOutput(tool.output, containing: "stalled")
-            let partial = try Environment(path: path).read { txn in try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") } }
+            var withModels = Environment.Options()
+            withModels.derivedData = true
+            let partial = try Environment(path: path, options: withModels).read { txn in try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") } }
             tool.kill()
             #expect(partial, "round \(round): the kill should land while the rebuild fills a new generation")
             let service = try openService(path: path)

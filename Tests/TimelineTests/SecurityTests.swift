@@ -18,7 +18,7 @@ import Testing
         let audit = try service.events(from: 1).map { $0.jsonLine() }.joined(separator: "\n")
         service.close()
         var files = Data()
-        for name in ["data.mdb", "lock.mdb"] { files.append(try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))) }
+        for name in ["data.mdb", "lock.mdb", "derived/data.mdb", "derived/lock.mdb"] { files.append(try Data(contentsOf: URL(fileURLWithPath: path + "/" + name))) }
         for secret in [password, token, password + "-wrong"] {
             #expect(files.range(of: Data(secret.utf8)) == nil, "a secret is stored in clear")
             #expect(!audit.contains(secret))

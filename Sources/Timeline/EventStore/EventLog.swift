@@ -48,16 +48,19 @@ public struct PendingEvent: Sendable {
     }
 }
 
-/// The append-only, hash-chained log and its indexes, inside one LMDB environment:
-/// `log` (big-endian sequence → envelope), `streams` (stream ‖ 0 ‖ version → sequence) and
-/// `eventIds` (event id → sequence). Everything a write depends on (the head, stream
-/// versions, id uniqueness) is read inside the caller's write transaction.
+/// The append-only, hash-chained log and its indexes: `log` (big-endian sequence → envelope)
+/// is durable; `streams` (stream ‖ 0 ‖ version → sequence) and `eventIds` (event id →
+/// sequence) are derived data (see `Environment`), recomputed from the log whenever they are
+/// behind it, so a commit fsyncs little more than the log itself. Everything a write depends on
+/// (the head, stream versions, id uniqueness) is read inside the caller's write transaction.
 public struct EventLog: Sendable {
-    public static let formatVersion: UInt64 = 1
+    public static let formatVersion: UInt64 = 2
 
     let log: Database
     let streams: Database
     let eventIds: Database
+    /// Derived: how far the indexes have indexed the log.
+    let indexed: Database
     let meta: Database
     /// The per-user keys that seal personal fields (outside the log).
     package let keys: KeyStore
@@ -65,19 +68,35 @@ public struct EventLog: Sendable {
     package init(environment env: Environment, keyBackend: (any KeyBackend)? = nil) throws {
         keys = try KeyStore(backend: try keyBackend ?? FileKeyBackend(directory: URL(fileURLWithPath: env.path).appendingPathComponent("keys")))
         log = try env.database("log")
-        streams = try env.database("streams")
-        eventIds = try env.database("eventIds")
+        streams = try env.database("streams", placement: .derived)
+        eventIds = try env.database("eventIds", placement: .derived)
+        indexed = try env.database("logIndexed", placement: .derived)
         meta = try env.database("meta")
         let metaDB = meta
-        try env.write { txn in
-            let key = Array("formatVersion".utf8)
-            if let stored = try txn.get(metaDB, key) {
-                let found = BigEndian.uint64(stored) ?? UInt64.max
-                if found > Self.formatVersion { throw EventStoreError.newerFormat(found: found, supported: Self.formatVersion) }
-            } else {
-                try txn.put(metaDB, key, BigEndian.bytes(Self.formatVersion))
-            }
+        let found = try env.write { txn -> UInt64 in
+            if let stored = try txn.get(metaDB, Self.formatKey) { return BigEndian.uint64(stored) ?? UInt64.max }
+            try txn.put(metaDB, Self.formatKey, BigEndian.bytes(Self.formatVersion))
+            return Self.formatVersion
         }
+        if found > Self.formatVersion { throw EventStoreError.newerFormat(found: found, supported: Self.formatVersion) }
+        if found == 1 { try upgradeFromFormat1(env) }
+    }
+
+    static let formatKey = Array("formatVersion".utf8)
+
+    /// Format 1 kept the log's indexes and the read models beside the log; format 2 keeps them
+    /// in the derived environment, where they are recomputed from the log. Drops the old copies.
+    private func upgradeFromFormat1(_ env: Environment) throws {
+        let kept: Set = [log.name, meta.name, "images"]
+        let stale = try env.read { txn in try txn.databaseNames(in: .primary) }.filter { !kept.contains($0) }
+        let handles = try stale.map { try env.database($0) }
+        let metaDB = meta
+        try env.write { txn in
+            for db in handles { try txn.drop(db) }
+            for key in ["readModelGenerations", "nextGeneration"] { try txn.delete(metaDB, Array(key.utf8)) }
+            try txn.put(metaDB, Self.formatKey, BigEndian.bytes(Self.formatVersion))
+        }
+        env.forget(handles)
     }
 
     /// The last sequence number and hash (0 and the genesis hash for an empty log).
@@ -107,6 +126,7 @@ public struct EventLog: Sendable {
     /// retry) and is not returned, so nothing is applied twice.
     public func append(_ events: [PendingEvent], _ txn: Transaction) throws -> [EventEnvelope] {
         var (sequence, previousHash) = try head(txn)
+        _ = try indexUnindexed(through: sequence, txn)
         var appended: [EventEnvelope] = []
         appended.reserveCapacity(events.count)
         for pending in events {
@@ -137,7 +157,27 @@ public struct EventLog: Sendable {
             previousHash = envelope.hash
             appended.append(envelope)
         }
+        if !appended.isEmpty { try txn.put(indexed, Self.indexedKey, BigEndian.bytes(sequence)) }
         return appended
+    }
+
+    private static let indexedKey = Array("through".utf8)
+
+    /// Indexes the logged events up to `head` that the derived indexes have not seen yet (all
+    /// of them after a machine crash discarded the derived data), at most `limit` of them;
+    /// returns whether the indexes are now at `head`.
+    func indexUnindexed(through head: UInt64, limit: UInt64 = .max, _ txn: Transaction) throws -> Bool {
+        let from = try txn.get(indexed, Self.indexedKey).flatMap(BigEndian.uint64) ?? 0
+        guard from < head else { return true }
+        let to = from + min(limit, head - from)
+        try forEach(from: from + 1, txn) { envelope in
+            let seqKey = BigEndian.bytes(envelope.sequence)
+            try txn.put(eventIds, Array(envelope.id.rawValue.utf8), seqKey)
+            try txn.put(streams, Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion), seqKey)
+            return envelope.sequence < to
+        }
+        try txn.put(indexed, Self.indexedKey, BigEndian.bytes(to))
+        return to == head
     }
 
     /// The event at `sequence`, if any.

@@ -49,10 +49,10 @@ struct FirebaseImporter {
     init(service: TimelineService, progress: (@Sendable (ImportProgress) -> Void)?) throws {
         self.service = service
         self.progress = progress
-        users = try service.environment.database("import.users")
-        follows = try service.environment.database("import.follows")
-        images = try service.environment.database("import.images")
-        items = try service.environment.database("import.items")
+        users = try service.environment.database("import.users", placement: .derived)
+        follows = try service.environment.database("import.follows", placement: .derived)
+        images = try service.environment.database("import.images", placement: .derived)
+        items = try service.environment.database("import.items", placement: .derived)
         let scratch = [users, follows, images, items]
         try service.environment.write { txn in for db in scratch { try txn.clear(db) } }
     }
@@ -60,7 +60,7 @@ struct FirebaseImporter {
     func dropStaging() {
         let scratch = [users, follows, images, items]
         _ = try? environment.write { txn in for db in scratch { try txn.drop(db) } }
-        environment.forget(scratch.map(\.name))
+        environment.forget(scratch)
     }
 
     // MARK: - Pass 1: stream the export into scratch databases

@@ -164,7 +164,7 @@ private struct Rebuilder {
         }
         var differences: [ReadModelDifference] = []
         if switched {
-            environment.forget(names.flatMap { live.projection($0).databases.map(\.name) })
+            environment.forget(names.flatMap { live.projection($0).databases })
             try service.registry.reload()
         } else if options.verifyOnly {
             differences = try compare(models, names: names)
@@ -176,7 +176,7 @@ private struct Rebuilder {
 
     /// Allocates a fresh generation number and drops leftovers of interrupted rebuilds.
     private func prepare() throws -> (UInt64, ReadModels) {
-        let meta = log.meta
+        let meta = service.registry.meta
         try service.registry.reload()
         let live = service.registry.current
         let (generation, stale) = try environment.write { txn -> (UInt64, [String]) in
@@ -197,9 +197,9 @@ private struct Rebuilder {
             return (generation, stale)
         }
         if !stale.isEmpty {
-            let handles = try stale.map { try environment.database($0) }
+            let handles = try stale.map { try environment.database($0, placement: .derived) }
             try environment.write { txn in for db in handles { try txn.drop(db) } }
-            environment.forget(stale)
+            environment.forget(handles)
         }
         return (generation, live)
     }
@@ -207,13 +207,13 @@ private struct Rebuilder {
     /// In the same transaction as the last chunk: record the new generations (if nobody else
     /// switched meanwhile) and drop the old databases.
     private func switchGenerations(to target: Generations, replacing live: ReadModels, names: [ProjectionName], _ txn: Transaction) throws {
-        let current = try Generations(txn.get(log.meta, Generations.metaKey))
+        let current = try Generations(txn.get(service.registry.meta, Generations.metaKey))
         guard names.allSatisfy({ current.number($0) == live.generations.number($0) }) else {
             throw TimelineError(.conflict, "another rebuild switched these projections meanwhile")
         }
         var next = current
         for name in names { next.numbers[name] = target.number(name) }
-        try txn.put(log.meta, Generations.metaKey, next.encoded())
+        try txn.put(service.registry.meta, Generations.metaKey, next.encoded())
         for name in names {
             for db in live.projection(name).databases { try txn.drop(db) }
             try txn.delete(live.checkpoints, Array((live.generations.prefix(name) + name.rawValue).utf8))
@@ -288,7 +288,7 @@ private struct Rebuilder {
             for db in databases { try txn.drop(db) }
             for name in names { try txn.delete(checkpoints, Array((models.generations.prefix(name) + name.rawValue).utf8)) }
         }
-        environment.forget(databases.map(\.name))
+        environment.forget(databases)
     }
 }
 

@@ -43,8 +43,8 @@ struct ActivityProjection: Projection {
     var databases: [Database] { [activity, references] }
 
     init(_ env: Environment, prefix: String) throws {
-        activity = try env.database(prefix + "activity")
-        references = try env.database(prefix + "activityRefs")
+        activity = try env.database(prefix + "activity", placement: .derived)
+        references = try env.database(prefix + "activityRefs", placement: .derived)
     }
 
     private func ownerKey(_ post: PostID) -> [UInt8] { Array(("o" + post.rawValue).utf8) }

@@ -9,8 +9,8 @@ struct FollowsProjection: Projection {
     var databases: [Database] { [followers, following] }
 
     init(_ env: Environment, prefix: String) throws {
-        followers = try env.database(prefix + "followers")
-        following = try env.database(prefix + "following")
+        followers = try env.database(prefix + "followers", placement: .derived)
+        following = try env.database(prefix + "following", placement: .derived)
     }
 
     func follows(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {

@@ -9,8 +9,8 @@ struct HashtagsProjection: Projection {
     var databases: [Database] { [hashtags, postTags] }
 
     init(_ env: Environment, prefix: String) throws {
-        hashtags = try env.database(prefix + "hashtags")
-        postTags = try env.database(prefix + "postTags")
+        hashtags = try env.database(prefix + "hashtags", placement: .derived)
+        postTags = try env.database(prefix + "postTags", placement: .derived)
     }
 
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {

@@ -5,7 +5,9 @@ import Synchronization
 /// database, which a rebuild (in this or another process) may switch at any commit.
 final class ModelRegistry: Sendable {
     private let environment: Environment
-    private let meta: Database
+    /// Derived: the generations in use and the next generation number. Kept with the models,
+    /// so models recomputed from scratch start again at generation 0.
+    let meta: Database
     private let state: Mutex<(key: [UInt8]?, models: ReadModels)>
     /// Followers at which an author's posts stop being pushed (fixed when the database is
     /// created, so every process and every rebuild projects the same way).
@@ -13,12 +15,14 @@ final class ModelRegistry: Sendable {
 
     static let thresholdKey = Array("fanoutThreshold".utf8)
 
-    init(_ environment: Environment, meta: Database, defaultThreshold: UInt64) throws {
+    /// - Parameter logMeta: the durable metadata, which records the fan-out threshold.
+    init(_ environment: Environment, logMeta: Database, defaultThreshold: UInt64) throws {
         self.environment = environment
+        let meta = try environment.database("models", placement: .derived)
         self.meta = meta
         let threshold = try environment.write { txn -> UInt64 in
-            if let stored = try txn.get(meta, Self.thresholdKey).flatMap(BigEndian.uint64) { return stored }
-            try txn.put(meta, Self.thresholdKey, BigEndian.bytes(defaultThreshold))
+            if let stored = try txn.get(logMeta, Self.thresholdKey).flatMap(BigEndian.uint64) { return stored }
+            try txn.put(logMeta, Self.thresholdKey, BigEndian.bytes(defaultThreshold))
             return defaultThreshold
         }
         fanoutThreshold = threshold

@@ -14,13 +14,13 @@ struct PostsProjection: Projection {
     var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes, likesByUser, commentsByUser] }
 
     init(_ env: Environment, prefix: String) throws {
-        posts = try env.database(prefix + "posts")
-        postsByUser = try env.database(prefix + "postsByUser")
-        comments = try env.database(prefix + "comments")
-        commentPosts = try env.database(prefix + "commentPosts")
-        likes = try env.database(prefix + "likes")
-        likesByUser = try env.database(prefix + "likesByUser")
-        commentsByUser = try env.database(prefix + "commentsByUser")
+        posts = try env.database(prefix + "posts", placement: .derived)
+        postsByUser = try env.database(prefix + "postsByUser", placement: .derived)
+        comments = try env.database(prefix + "comments", placement: .derived)
+        commentPosts = try env.database(prefix + "commentPosts", placement: .derived)
+        likes = try env.database(prefix + "likes", placement: .derived)
+        likesByUser = try env.database(prefix + "likesByUser", placement: .derived)
+        commentsByUser = try env.database(prefix + "commentsByUser", placement: .derived)
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {

@@ -10,9 +10,9 @@ struct ProfilesProjection: Projection {
     var databases: [Database] { [users, usernames, emails] }
 
     init(_ env: Environment, prefix: String) throws {
-        users = try env.database(prefix + "users")
-        usernames = try env.database(prefix + "usernames")
-        emails = try env.database(prefix + "emails")
+        users = try env.database(prefix + "users", placement: .derived)
+        usernames = try env.database(prefix + "usernames", placement: .derived)
+        emails = try env.database(prefix + "emails", placement: .derived)
     }
 
     func user(_ id: UserID, _ txn: Transaction) throws -> UserRecord? {

@@ -81,8 +81,8 @@ struct ReadModels: Sendable {
         activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
         timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
                                            threshold: fanoutThreshold)
-        images = try env.database("images")
-        checkpoints = try env.database("checkpoints")
+        images = try env.database("images")  // primary: not recomputable from the log
+        checkpoints = try env.database("checkpoints", placement: .derived)
     }
 
     var all: [any Projection] { [profiles, sessions, follows, posts, hashtags, activity, timeline] }
@@ -114,6 +114,24 @@ struct ReadModels: Sendable {
 
     func checkpoint(_ name: ProjectionName, _ txn: Transaction) throws -> UInt64 {
         try txn.get(checkpoints, checkpointKey(name)).flatMap(BigEndian.uint64) ?? 0
+    }
+
+    /// Applies the logged events (up to `head`) that some projections have not seen yet, at
+    /// most `limit` of them, and returns whether every projection is now at `head`.
+    ///
+    /// The models are derived data, committed just after the log: a process that dies between
+    /// the two commits leaves them one batch behind, and after a machine crash they are
+    /// recomputed from nothing. Every writer calls this before deciding, so they never lag.
+    func catchUp(_ log: EventLog, head: UInt64, limit: UInt64 = .max, _ txn: Transaction) throws -> Bool {
+        let behind = try all.map { ($0, try checkpoint($0.name, txn)) }.filter { $0.1 < head }
+        guard let from = behind.map(\.1).min() else { return true }
+        let to = from + min(limit, head - from)
+        try log.forEach(from: from + 1, txn) { envelope in
+            for (projection, checkpoint) in behind where envelope.sequence > checkpoint { try projection.apply(envelope, txn) }
+            return envelope.sequence < to
+        }
+        try setCheckpoint(to, for: behind.map(\.0.name), txn)
+        return to == head
     }
 
     /// Stores an image once, sealed with its owner's key: `media type ‖ owner ‖ sealed bytes`.

@@ -11,9 +11,9 @@ struct SessionsProjection: Projection {
     var databases: [Database] { [sessions, signInFailures, passwordResets] }
 
     init(_ env: Environment, prefix: String) throws {
-        sessions = try env.database(prefix + "sessions")
-        signInFailures = try env.database(prefix + "signInFailures")
-        passwordResets = try env.database(prefix + "passwordResets")
+        sessions = try env.database(prefix + "sessions", placement: .derived)
+        signInFailures = try env.database(prefix + "signInFailures", placement: .derived)
+        passwordResets = try env.database(prefix + "passwordResets", placement: .derived)
     }
 
     func passwordReset(hash: String, _ txn: Transaction) throws -> SessionRecord? {

@@ -26,10 +26,10 @@ struct TimelineProjection: Projection {
     var databases: [Database] { [timelines, pulls, boundaries, followerCounts] }
 
     init(_ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection, threshold: UInt64) throws {
-        timelines = try env.database(prefix + "timelines")
-        pulls = try env.database(prefix + "pulls")
-        boundaries = try env.database(prefix + "pullBoundaries")
-        followerCounts = try env.database(prefix + "followerCounts")
+        timelines = try env.database(prefix + "timelines", placement: .derived)
+        pulls = try env.database(prefix + "pulls", placement: .derived)
+        boundaries = try env.database(prefix + "pullBoundaries", placement: .derived)
+        followerCounts = try env.database(prefix + "followerCounts", placement: .derived)
         self.follows = follows
         self.posts = posts
         self.threshold = threshold

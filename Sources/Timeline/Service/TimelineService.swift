@@ -52,6 +52,7 @@ public final class TimelineService: Sendable {
     public static let defaultPath = "timeline.db"
 
     package let environment: Environment
+    private let marker: DerivedDataMarker
     package let log: EventLog
     let registry: ModelRegistry
     let options: Options
@@ -70,8 +71,12 @@ public final class TimelineService: Sendable {
         envOptions.durable = options.durable
         envOptions.mapSize = options.initialMapSize
         envOptions.maxMapSize = max(options.maxMapSize, options.initialMapSize)
+        envOptions.derivedData = true
         do {
+            let marker = try DerivedDataMarker(databasePath: path, durable: options.durable)
             let environment = try Environment(path: path, options: envOptions)
+            try marker.sweepLeftovers(environment)
+            self.marker = marker
             self.environment = environment
             if let cluster = options.cluster {
                 let jetStream = try NATSConnection(urls: cluster.urls).jetStream()
@@ -82,7 +87,8 @@ public final class TimelineService: Sendable {
                 log = try EventLog(environment: environment)
                 replication = nil
             }
-            registry = try ModelRegistry(environment, meta: log.meta, defaultThreshold: options.fanoutThreshold)
+            registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold)
+            try Self.catchUpDerivedData(environment, log: log, registry: registry)
         } catch {
             throw TimelineService.translate(error)
         }
@@ -99,6 +105,7 @@ public final class TimelineService: Sendable {
                 guard try replication.isBehind(environment) else { return }
                 try environment.write { txn in
                     guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+                    _ = try models.catchUp(log, head: try log.head(txn).sequence, txn)
                     try replication.catchUp(txn, models: models)
                     try models.setCheckpoint(try log.head(txn).sequence, txn)
                 }
@@ -106,16 +113,26 @@ public final class TimelineService: Sendable {
         }
     }
 
-    deinit {
-        follower?.stop()
-        committer.shutdown()
-    }
+    deinit { close() }
 
-    /// Finishes queued commands and stops the writer (and, in a cluster, the follower).
-    /// Further commands fail.
+    /// Finishes queued commands and stops the writer (and, in a cluster, the follower), then
+    /// flushes the read models to disk. Further commands fail.
     public func close() {
         follower?.stop()
         committer.shutdown()
+        marker.release(environment)
+    }
+
+    /// Brings the log's indexes and the read models up to the log in chunks: after a crash
+    /// between a batch's two commits they are one batch behind, after a machine crash they
+    /// start from nothing.
+    private static func catchUpDerivedData(_ environment: Environment, log: EventLog, registry: ModelRegistry) throws {
+        while try !environment.write({ txn in
+            let head = try log.head(txn).sequence
+            guard try log.indexUnindexed(through: head, limit: 20_000, txn) else { return false }
+            guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+            return try models.catchUp(log, head: head, limit: 5_000, txn)
+        }) {}
     }
 
     func newID() -> String {

@@ -22,6 +22,8 @@ struct WriteJob: Sendable {
         do {
             let outcomes = try environment.write { txn in
                 guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+                let applied = try log.head(txn).sequence
+                _ = try models.catchUp(log, head: applied, txn)
                 try replication?.catchUp(txn, models: models)
                 let head = try log.head(txn).sequence
                 var results: [(result: Result<CommandResult, TimelineError>, erased: UserID?)] = []
@@ -34,7 +36,9 @@ struct WriteJob: Sendable {
                 if let replication, let service = batch.first?.service {
                     try replication.publish(appendedAfter: head, txn, models: models, batchID: service.newID())
                 }
-                try models.setCheckpoint(try log.head(txn).sequence, txn)
+                // A batch that appended nothing writes nothing, so its commit costs no fsync.
+                let last = try log.head(txn).sequence
+                if last != applied { try models.setCheckpoint(last, txn) }
                 return results
             }
             // Only now that the erasures are durable, destroy the erased users' keys.

@@ -1,0 +1,82 @@
+import Foundation
+internal import CLMDB
+
+/// One LMDB environment proper (`data.mdb` and `lock.mdb` in a directory). `Environment`
+/// owns one or two of these and is the only public way in.
+final class MapFile: @unchecked Sendable {
+    let handle: OpaquePointer
+    let path: String
+    /// Reader slots of dead processes cleared when the file was opened.
+    let staleReadersClearedAtOpen: Int
+
+    /// Opens (creating if needed) the environment in directory `path` with `flags`, and clears
+    /// reader slots left behind by processes that died.
+    init(path: String, flags: UInt32, options: Environment.Options) throws(LMDBError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
+        }
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "env_create")
+        guard let env else { throw LMDBError(code: .invalid, operation: "env_create") }
+        handle = env
+        do {
+            try check(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "set_maxdbs")
+            try check(mdb_env_set_maxreaders(env, UInt32(options.maxReaders)), "set_maxreaders")
+            try check(mdb_env_set_mapsize(env, options.mapSize), "set_mapsize")
+            try check(mdb_env_open(env, path, flags | UInt32(MDB_NOTLS), 0o644), "open \(path)")
+            var dead: Int32 = 0
+            try check(mdb_reader_check(env, &dead), "reader_check")
+            staleReadersClearedAtOpen = Int(dead)
+            // Another process may have grown the map past our configured size: adopt it.
+            try check(mdb_env_set_mapsize(env, 0), "set_mapsize")
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+    }
+
+    deinit { mdb_env_close(handle) }
+
+    var mapSize: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return info.me_mapsize
+    }
+
+    /// Bytes of the map in use (last page used × page size).
+    var usedBytes: Int {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        return (info.me_last_pgno + 1) * Int(stat.ms_psize)
+    }
+
+    func clearStaleReaders() throws(LMDBError) -> Int {
+        var dead: Int32 = 0
+        try check(mdb_reader_check(handle, &dead), "reader_check")
+        return Int(dead)
+    }
+
+    func sync() throws(LMDBError) {
+        try check(mdb_env_sync(handle, 1), "env_sync \(path)")
+    }
+
+    func copy(to path: String, compact: Bool) throws(LMDBError) {
+        try check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "copy to \(path)")
+    }
+
+    /// Sets the map size (0 adopts the size another process grew it to).
+    func setMapSize(_ size: Int) throws(LMDBError) {
+        try check(mdb_env_set_mapsize(handle, size), "set_mapsize")
+    }
+
+    func begin(readOnly: Bool) -> (Int32, OpaquePointer?) {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        return (rc, txn)
+    }
+}
