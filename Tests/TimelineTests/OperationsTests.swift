@@ -234,4 +234,79 @@ import Testing
         #expect(try restored.events(from: 1, limit: 100_000) == (try service.events(from: 1, limit: Int(restoredHead))))
         await expectError(.conflict) { try service.backup(to: copy) }
     }
+
+    // MARK: - Derived data (read models and log indexes, never fsynced)
+
+    /// What a machine crash can leave: derived data torn, and a marker from the boot that wrote it.
+    @Test func derivedDataFromAnotherBootIsDiscardedAndRecomputed() async throws {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        let (users, _) = try await randomHistory(service, seed: 71, steps: 150)
+        let before = try snapshot(service, users)
+        service.close()
+        let derived = path + "/" + Environment.derivedDirectory
+        let torn = try Data(contentsOf: URL(fileURLWithPath: derived + "/data.mdb"))
+        var garbage = torn
+        for index in stride(from: 4096 * 2, to: garbage.count, by: 4096) { garbage[index + 17] ^= 0xFF }
+        try garbage.write(to: URL(fileURLWithPath: derived + "/data.mdb"))
+        try Data("a-boot-before-the-crash".utf8).write(to: URL(fileURLWithPath: derived + "/unsynced.4242.crashed"))
+
+        let reopened = try openService(path: path, seed: 7_101)  // other ids than the first opener's
+        #expect(try snapshot(reopened, users) == before)
+        #expect(try reopened.verifyLog().isValid)
+        #expect(try reopened.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: derived + "/unsynced.4242.crashed"))
+        // It goes on taking commands, and the log's indexes were recomputed too.
+        let post = try await reopened.addPost(by: users[0])
+        #expect(try reopened.stream("post-\(post.id)").count == 1)
+    }
+
+    /// A process that dies between a batch's durable commit and its derived commit leaves the
+    /// read models one batch behind the log: the next opener catches them up.
+    @Test func readModelsBehindTheLogAreCaughtUp() async throws {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        let (users, _) = try await randomHistory(service, seed: 72, steps: 80)
+        service.close()
+        let derived = path + "/" + Environment.derivedDirectory
+        let saved = temporaryPath("derived-before")
+        try FileManager.default.copyItem(atPath: derived, toPath: saved)
+
+        let writer = try openService(path: path, seed: 7_201)
+        let post = try await writer.addPost(by: users[1], caption: "after #late")
+        let expected = try snapshot(writer, users)
+        writer.close()
+        // Put back the derived data as it was before that command.
+        try FileManager.default.removeItem(atPath: derived)
+        try FileManager.default.copyItem(atPath: saved, toPath: derived)
+
+        let reopened = try openService(path: path)
+        #expect(try snapshot(reopened, users) == expected)
+        #expect(try reopened.hashtag("late").items.map(\.id) == [post.id])
+        #expect(try reopened.verifyLog().isValid)
+    }
+
+    /// A database of format 1 (read models and indexes beside the log) opens as format 2.
+    @Test func aFormatOneDatabaseIsUpgraded() async throws {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        let (users, _) = try await randomHistory(service, seed: 73, steps: 80)
+        let before = try snapshot(service, users)
+        service.close()
+        try FileManager.default.removeItem(atPath: path + "/" + Environment.derivedDirectory)
+        do {
+            let env = try Environment(path: path)
+            let meta = try env.database("meta"), users = try env.database("users"), streams = try env.database("streams")
+            try env.write { txn in
+                try txn.put(meta, Array("formatVersion".utf8), [0, 0, 0, 0, 0, 0, 0, 1])
+                try txn.put(users, Array("stale".utf8), [1])
+                try txn.put(streams, Array("stale".utf8), [1])
+            }
+        }
+        let upgraded = try openService(path: path)
+        #expect(try snapshot(upgraded, users) == before)
+        #expect(try upgraded.verifyLog().isValid)
+        let primary = try upgraded.environment.read { txn in try txn.databaseNames(in: .primary) }
+        #expect(Set(primary) == ["log", "meta", "images"])
+    }
 }

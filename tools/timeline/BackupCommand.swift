@@ -37,6 +37,12 @@ enum BackupCommand {
         }
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: source, to: target.appendingPathComponent("data.mdb"))
+        // The read models; without them they are recomputed from the log when the service opens.
+        let derived = URL(fileURLWithPath: args.positional[0]).appendingPathComponent("derived/data.mdb")
+        if FileManager.default.fileExists(atPath: derived.path) {
+            try FileManager.default.createDirectory(at: target.appendingPathComponent("derived"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: derived, to: target.appendingPathComponent("derived/data.mdb"))
+        }
         try TimelineService.copyKeys(from: URL(fileURLWithPath: args.positional[0]).appendingPathComponent("keys"),
                                      to: target.appendingPathComponent("keys"))
         let service = try TimelineTool.open(args)
