@@ -8,14 +8,17 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
     private var pending: [Job] = []
     private var state: State = .running
     private let maxBatch: Int
+    /// How long a batch waits for callers of the previous batch to come back (seconds).
+    private let linger: TimeInterval
     private let process: ([Job]) -> Void
     private var thread: Thread?
 
     private enum State { case running, stopping, stopped }
 
     /// - Parameter process: runs one batch on the writer thread; must deliver every job's result.
-    init(maxBatch: Int = 512, process: @escaping ([Job]) -> Void) {
+    init(maxBatch: Int = 512, linger: TimeInterval = 0.000_2, process: @escaping ([Job]) -> Void) {
         self.maxBatch = maxBatch
+        self.linger = linger
         self.process = process
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "timeline-writer"
@@ -34,6 +37,7 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
     }
 
     private func run() {
+        var lastBatch = 0
         while true {
             condition.lock()
             while pending.isEmpty, case .running = state { condition.wait() }
@@ -43,9 +47,16 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
                 condition.unlock()
                 return
             }
+            // The callers of the last batch are likely about to send their next command:
+            // give them a moment to join, so one fsync serves them all.
+            if pending.count < lastBatch {
+                let deadline = Date(timeIntervalSinceNow: linger)
+                while pending.count < lastBatch, case .running = state, condition.wait(until: deadline) {}
+            }
             let batch = Array(pending.prefix(maxBatch))
             pending.removeFirst(batch.count)
             condition.unlock()
+            lastBatch = batch.count
             process(batch)
         }
     }
