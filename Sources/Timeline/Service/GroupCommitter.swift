@@ -16,7 +16,7 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
     private enum State { case running, stopping, stopped }
 
     /// - Parameter process: runs one batch on the writer thread; must deliver every job's result.
-    init(maxBatch: Int = 512, linger: TimeInterval = 0.000_2, process: @escaping ([Job]) -> Void) {
+    init(maxBatch: Int = 512, linger: TimeInterval = 0.000_5, process: @escaping ([Job]) -> Void) {
         self.maxBatch = maxBatch
         self.linger = linger
         self.process = process
