@@ -38,6 +38,8 @@ public final class Environment: @unchecked Sendable {
 
     private let primary: MapFile
     private let derived: MapFile?
+    /// Held shared while the derived environment is open (see `compactDerivedData`).
+    private let derivedLock: OpenLock?
     public let path: String
     public let options: Options
     private let gate = ResizeGate()
@@ -52,13 +54,65 @@ public final class Environment: @unchecked Sendable {
         self.path = path
         self.options = options
         primary = try MapFile(path: path, flags: options.durable ? 0 : UInt32(MDB_NOSYNC), options: options)
-        derived = options.derivedData
-            ? try MapFile(path: path + "/" + Self.derivedDirectory, flags: UInt32(MDB_NOSYNC | MDB_WRITEMAP), options: options)
-            : nil
+        if options.derivedData {
+            let directory = path + "/" + Self.derivedDirectory
+            try Self.createDirectory(directory)
+            let lock = try OpenLock(path: directory + "/" + Self.openLockName)
+            try lock.lockShared()
+            derivedLock = lock
+            derived = try MapFile(path: directory, flags: Self.derivedFlags, options: options)
+        } else {
+            derivedLock = nil
+            derived = nil
+        }
         staleReadersClearedAtOpen = max(primary.staleReadersClearedAtOpen, derived?.staleReadersClearedAtOpen ?? 0)
     }
 
     private var files: [MapFile] { [primary] + (derived.map { [$0] } ?? []) }
+
+    private static let derivedFlags = UInt32(MDB_NOSYNC | MDB_WRITEMAP)
+    private static let openLockName = "open.lock"
+
+    private static func createDirectory(_ path: String) throws(LMDBError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
+        }
+    }
+
+    /// Rewrites the derived environment of the database in `path` without its free pages, if
+    /// at least `minimumFreeBytes` and a third of it are free (as after a rebuild dropped a whole
+    /// generation of read models: LMDB then carries a long free list through every commit)
+    /// and no process has it open. Returns the bytes in use before and after, or `nil` when
+    /// it did nothing. Crash-safe: the compacted copy replaces the file by a rename.
+    public static func compactDerivedData(path: String, options: Options = Options(),
+                                          minimumFreeBytes: Int = 64 << 20) throws(LMDBError) -> (before: Int, after: Int)? {
+        let directory = path + "/" + derivedDirectory
+        guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return nil }
+        let lock = try OpenLock(path: directory + "/" + openLockName)
+        guard lock.tryLockExclusive() else { return nil }
+        let staging = directory + "/compacting"
+        let before: Int
+        do {
+            let file = try MapFile(path: directory, flags: derivedFlags, options: options)
+            let (used, free) = try file.spaceInUse()
+            guard free >= minimumFreeBytes, free * 3 >= used else { return nil }
+            before = used
+            try? FileManager.default.removeItem(atPath: staging)
+            try createDirectory(staging)
+            try file.copy(to: staging, compact: true)
+        }
+        // Nobody maps the old file (we hold the lock exclusively): replace it, and its lock
+        // file, whose reader table describes the old file.
+        guard rename(staging + "/data.mdb", directory + "/data.mdb") == 0 else {
+            throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "replace \(directory)/data.mdb")
+        }
+        try? FileManager.default.removeItem(atPath: directory + "/lock.mdb")
+        try? FileManager.default.removeItem(atPath: staging)
+        let after = try MapFile(path: directory, flags: derivedFlags, options: options).usedBytes
+        return (before, after)
+    }
 
     /// The current map size in bytes (of the primary environment).
     public var mapSize: Int { primary.mapSize }

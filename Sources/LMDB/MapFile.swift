@@ -74,6 +74,32 @@ final class MapFile: @unchecked Sendable {
         try check(mdb_env_set_mapsize(handle, size), "set_mapsize")
     }
 
+    /// Bytes of the map in use and bytes on its free list (free pages are reused by later
+    /// writes, but a long free list makes every commit that rewrites it slower).
+    func spaceInUse() throws(LMDBError) -> (used: Int, free: Int) {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        let (rc, txn) = begin(readOnly: true)
+        try check(rc, "begin read transaction")
+        defer { mdb_txn_abort(txn) }
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, 0, &cursor), "open the free list")  // database 0 is LMDB's free list
+        defer { mdb_cursor_close(cursor) }
+        var free = 0
+        var key = MDB_val(), value = MDB_val()
+        var op = MDB_FIRST
+        // Each record is a page-number list whose first word is its length.
+        while mdb_cursor_get(cursor, &key, &value, op) == MDB_SUCCESS {
+            if value.mv_size >= MemoryLayout<Int>.size, let data = value.mv_data {
+                free += data.loadUnaligned(as: Int.self)
+            }
+            op = MDB_NEXT
+        }
+        return ((info.me_last_pgno + 1) * Int(stat.ms_psize), free * Int(stat.ms_psize))
+    }
+
     func begin(readOnly: Bool) -> (Int32, OpaquePointer?) {
         var txn: OpaquePointer?
         let rc = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)

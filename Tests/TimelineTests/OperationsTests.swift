@@ -309,4 +309,27 @@ import Testing
         let primary = try upgraded.environment.read { txn in try txn.databaseNames(in: .primary) }
         #expect(Set(primary) == ["log", "meta", "images"])
     }
+
+    /// A rebuild frees a whole generation of read models; compaction (only with the database
+    /// closed everywhere) gives the space back and keeps every answer.
+    @Test func readModelsAreCompactedOnlyWhenNobodyHasThemOpen() async throws {
+        let path = temporaryPath()
+        var users: [UserID] = []
+        var before: [String] = []
+        do {
+            let service = try openService(path: path)
+            users = try await randomHistory(service, seed: 74, steps: 300).users
+            #expect(try service.rebuild().switched)
+            before = try snapshot(service, users)
+            #expect(try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1) == nil, "open here: must not compact")
+            service.close()
+        }
+        let sizes = try #require(try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1))
+        #expect(sizes.after < sizes.before)
+        #expect(try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1) == nil, "nothing left to reclaim")
+        let reopened = try openService(path: path, seed: 7_401)
+        #expect(try snapshot(reopened, users) == before)
+        #expect(try reopened.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+        _ = try await reopened.addPost(by: users[0])
+    }
 }

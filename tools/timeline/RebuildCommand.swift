@@ -23,9 +23,20 @@ enum RebuildCommand {
             print(help)
             return 0
         }
+        let (status, switched) = try rebuild(args)
+        // The old generation's pages are free now; with the database closed, and nobody else
+        // having it open, rewrite the read models' file without them.
+        if switched, let (before, after) = try TimelineService.compactReadModels(path: args.db), !args.has("json") {
+            print(String(format: "compacted the read models: %.1f MiB -> %.1f MiB", Double(before) / 1_048_576, Double(after) / 1_048_576))
+        }
+        return status
+    }
+
+    /// Runs the rebuild (or `--list`); returns the exit status and whether it switched.
+    private static func rebuild(_ args: Arguments) throws -> (Int32, switched: Bool) {
         let service = try TimelineTool.open(args)
         defer { service.close() }
-        if args.has("list") { return try list(service, json: args.has("json")) }
+        if args.has("list") { return (try list(service, json: args.has("json")), false) }
         var options = RebuildOptions(verifyOnly: args.has("verify"))
         if let raw = args.value("chunk-size") {
             guard let size = Int(raw), size > 0 else { throw UsageError("--chunk-size takes a positive number") }
@@ -80,7 +91,7 @@ enum RebuildCommand {
                 print(report.differences.isEmpty ? "verify: rebuilt read models equal the live ones" : "verify: \(report.differences.count) differences")
             }
         }
-        return report.differences.isEmpty ? 0 : 1
+        return (report.differences.isEmpty ? 0 : 1, report.switched)
     }
 
     static func list(_ service: TimelineService, json: Bool) throws -> Int32 {

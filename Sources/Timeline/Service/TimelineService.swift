@@ -74,6 +74,8 @@ public final class TimelineService: Sendable {
         envOptions.derivedData = true
         do {
             let marker = try DerivedDataMarker(databasePath: path, durable: options.durable)
+            // Opened alone after a rebuild freed most of the read models' file: compact it first.
+            _ = try? Environment.compactDerivedData(path: path, options: envOptions)
             let environment = try Environment(path: path, options: envOptions)
             try marker.sweepLeftovers(environment)
             self.marker = marker
@@ -121,6 +123,19 @@ public final class TimelineService: Sendable {
         follower?.stop()
         committer.shutdown()
         marker.release(environment)
+    }
+
+    /// Rewrites the read models of the database at `path` without their free pages when a
+    /// rebuild left at least a third of their file free (LMDB would otherwise carry the long free
+    /// list through every commit) and no process has the database open. A service opening a
+    /// database alone does this itself. Returns the bytes in use before and after, or `nil`
+    /// when there was nothing to do or another process has the database open.
+    public static func compactReadModels(path: String, minimumFreeBytes: Int = 64 << 20) throws(TimelineError) -> (before: Int, after: Int)? {
+        do {
+            return try Environment.compactDerivedData(path: path, minimumFreeBytes: minimumFreeBytes)
+        } catch {
+            throw translate(error)
+        }
     }
 
     /// Brings the log's indexes and the read models up to the log in chunks: after a crash

@@ -1,0 +1,25 @@
+import Foundation
+
+/// An advisory lock (`flock`) on a file beside an environment: every process that has the
+/// environment open holds it shared; replacing the environment's file (compaction) needs it
+/// exclusively, so nobody can be mapping the old file. Released when the process dies.
+final class OpenLock {
+    private let fd: Int32
+
+    init(path: String) throws(LMDBError) {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "open lock file \(path)") }
+    }
+
+    deinit { close(fd) }
+
+    /// Waits for any exclusive holder (a compaction) to finish, then holds the lock shared.
+    func lockShared() throws(LMDBError) {
+        while flock(fd, LOCK_SH) != 0 {
+            guard errno == EINTR else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock shared") }
+        }
+    }
+
+    /// Takes the lock exclusively if no other process holds it; returns whether it did.
+    func tryLockExclusive() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
+}
