@@ -1,12 +1,20 @@
 import Foundation
 
-/// The single owner of the write side: commands queue up here and one writer thread runs
-/// them in batches, each batch in one write transaction and one fsync (group commit).
-/// Callers await their own result, which is delivered only after the batch is durable.
+/// The single owner of the write side: one batch of commands runs at a time, in one write
+/// transaction and one fsync (group commit). Callers get their own result only after the
+/// batch is durable.
+///
+/// A lone command that finds the committer idle runs at once on its caller's thread (no
+/// hand-off to wake a thread for); commands that arrive while a batch runs queue up, and the
+/// writer thread runs them together as the next batch.
 final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Job] = []
     private var state: State = .running
+    /// Whether a batch is running (on the writer thread or on a caller's).
+    private var busy = false
+    /// The size of the batch that ran last.
+    private var lastBatch = 0
     private let maxBatch: Int
     /// How long a batch waits for callers of the previous batch to come back (seconds).
     private let linger: TimeInterval
@@ -15,7 +23,7 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
 
     private enum State { case running, stopping, stopped }
 
-    /// - Parameter process: runs one batch on the writer thread; must deliver every job's result.
+    /// - Parameter process: runs one batch; must deliver every job's result.
     init(maxBatch: Int = 512, linger: TimeInterval = 0.000_5, process: @escaping ([Job]) -> Void) {
         self.maxBatch = maxBatch
         self.linger = linger
@@ -26,7 +34,27 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `job`; returns `false` when the committer has been shut down.
+    /// Runs `job` now, on this thread, if no batch is running or queued and the last one was a
+    /// single command (no sign of concurrent callers, whose commands are better batched by the
+    /// writer thread); returns whether it did (the job's result has then been delivered).
+    func runIfIdle(_ job: Job) -> Bool {
+        condition.lock()
+        guard case .running = state, !busy, pending.isEmpty, lastBatch <= 1 else {
+            condition.unlock()
+            return false
+        }
+        busy = true
+        lastBatch = 1
+        condition.unlock()
+        process([job])
+        condition.lock()
+        busy = false
+        condition.broadcast()  // commands may have queued meanwhile; shutdown may be waiting
+        condition.unlock()
+        return true
+    }
+
+    /// Queues `job` for the writer thread; returns `false` when the committer has been shut down.
     func submit(_ job: Job) -> Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -37,10 +65,10 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
     }
 
     private func run() {
-        var lastBatch = 0
         while true {
             condition.lock()
-            while pending.isEmpty, case .running = state { condition.wait() }
+            while pending.isEmpty || busy, case .running = state { condition.wait() }
+            while busy { condition.wait() }  // stopping: let a caller's batch finish
             if pending.isEmpty {
                 state = .stopped
                 condition.broadcast()
@@ -55,9 +83,13 @@ final class GroupCommitter<Job: Sendable>: @unchecked Sendable {
             }
             let batch = Array(pending.prefix(maxBatch))
             pending.removeFirst(batch.count)
-            condition.unlock()
+            busy = true
             lastBatch = batch.count
+            condition.unlock()
             process(batch)
+            condition.lock()
+            busy = false
+            condition.unlock()
         }
     }
 
