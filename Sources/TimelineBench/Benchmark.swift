@@ -239,7 +239,7 @@ public struct Benchmark {
         guard case .user(let prolific) = try await service.execute(.createUser(username: "prolific\(tag)", email: "prolific\(tag)@bench.example",
                                                                                password: "bench-password", bio: nil, url: nil)) else { return figures }
         let builder = NetworkBuilder(service: service, scale: scale, progress: { _ in })
-        _ = await builder.run("backlog", count: backlog) { index in (.addPost(image: image, caption: "backlog \(index)"), .user(prolific.id.rawValue)) }
+        await builder.run("backlog", count: backlog) { index in (.addPost(image: image, caption: "backlog \(index)"), .user(prolific.id.rawValue)) }
         var samples = Samples()
         for index in 0..<100 {
             let follower = network.users[(index * 97) % network.users.count]

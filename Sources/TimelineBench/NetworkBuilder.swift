@@ -33,24 +33,27 @@ struct NetworkBuilder {
         }
     }
 
-    /// Runs `commands` with `clients` concurrent callers; failures (e.g. self-follows) are counted, not fatal.
-    func run(_ label: String, count: Int, clients: Int = 64, _ make: @escaping @Sendable (Int) -> (Command, Caller)) async -> [CommandResult?] {
+    /// Runs `commands` with `clients` concurrent callers and keeps what `keep` takes of each
+    /// result (only that: a million full results would dwarf the service's own memory);
+    /// failures (e.g. self-follows) are `nil`, not fatal.
+    func run<Kept: Sendable>(_ label: String, count: Int, clients: Int = 64, keep: @escaping @Sendable (CommandResult) -> Kept?,
+                             _ make: @escaping @Sendable (Int) -> (Command, Caller)) async -> [Kept?] {
         let start = now()
         let service = self.service
-        let results = await withTaskGroup(of: [(Int, CommandResult?)].self) { group in
+        let results = await withTaskGroup(of: [(Int, Kept?)].self) { group in
             for client in 0..<clients {
                 group.addTask {
-                    var out: [(Int, CommandResult?)] = []
+                    var out: [(Int, Kept?)] = []
                     var index = client
                     while index < count {
                         let (command, caller) = make(index)
-                        out.append((index, try? await service.execute(command, as: caller)))
+                        out.append((index, (try? await service.execute(command, as: caller)).flatMap(keep)))
                         index += clients
                     }
                     return out
                 }
             }
-            var all = [CommandResult?](repeating: nil, count: count)
+            var all = [Kept?](repeating: nil, count: count)
             for await part in group { for (index, result) in part { all[index] = result } }
             return all
         }
@@ -59,43 +62,47 @@ struct NetworkBuilder {
         return results
     }
 
+    /// Runs `commands` as above, keeping nothing of their results.
+    func run(_ label: String, count: Int, clients: Int = 64, _ make: @escaping @Sendable (Int) -> (Command, Caller)) async {
+        let _: [Never?] = await run(label, count: count, clients: clients, keep: { _ in nil }, make)
+    }
+
     func build() async throws -> Network {
         let scale = self.scale
-        let created = await run("users", count: scale.users) { index in
+        let created = await run("users", count: scale.users, keep: { result -> UserID? in
+            guard case .user(let profile) = result else { return nil }
+            return profile.id
+        }) { index in
             (.createUser(username: "user\(index)", email: "user\(index)@bench.example", password: "bench-password", bio: nil, url: nil), .anonymous)
         }
-        let users = created.map { result -> UserID in
-            guard case .user(let profile) = result else { return UserID("missing") }
-            return profile.id
-        }
+        let users = created.map { $0 ?? UserID("missing") }
         let userIDs = users.map(\.rawValue)
         // Power law: rank r is drawn with probability ∝ 1/(r+1).
-        let follows = await run("follows", count: scale.follows) { index in
+        await run("follows", count: scale.follows) { index in
             var rng = SplitMix(state: UInt64(index) &* 7919)
             let follower = Int.random(in: 0..<userIDs.count, using: &rng)
             let rank = min(userIDs.count - 1, Int(exp(Double.random(in: 0..<log(Double(userIDs.count)), using: &rng))) - 1)
             return (.follow(user: userIDs[rank]), .user(userIDs[follower == rank ? (follower + 1) % userIDs.count : follower]))
         }
-        _ = follows
         let images = (0..<256).map { Self.gif($0).base64EncodedString() }
         let tags = ["sea", "sunrise", "film", "bread", "cats", "trains", "night", "coffee", "climbing", "city"]
-        let added = await run("posts", count: scale.posts) { index in
+        let added = await run("posts", count: scale.posts, keep: { result -> PostID? in
+            guard case .post(let post) = result else { return nil }
+            return post.id
+        }) { index in
             var rng = SplitMix(state: UInt64(index) &* 104_729)
             let author = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
             let caption = "Post \(index) #\(tags[index % tags.count]) #\(tags[(index / 10) % tags.count])"
             return (.addPost(image: images[index % images.count], caption: caption), .user(author))
         }
-        let posts = added.compactMap { result -> PostID? in
-            guard case .post(let post) = result else { return nil }
-            return post.id
-        }
+        let posts = added.compactMap { $0 }
         let postIDs = posts.map(\.rawValue)
-        _ = await run("likes", count: scale.likes) { index in
+        await run("likes", count: scale.likes) { index in
             var rng = SplitMix(state: UInt64(index) &* 15_485_863)
             return (.like(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)]),
                     .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]))
         }
-        _ = await run("comments", count: scale.comments) { index in
+        await run("comments", count: scale.comments) { index in
             var rng = SplitMix(state: UInt64(index) &* 32_452_843)
             return (.addComment(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)], text: "Comment \(index)"),
                     .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]))
