@@ -56,7 +56,7 @@ public final class Environment: @unchecked Sendable {
         primary = try MapFile(path: path, flags: options.durable ? 0 : UInt32(MDB_NOSYNC), options: options)
         if options.derivedData {
             let directory = path + "/" + Self.derivedDirectory
-            try Self.createDirectory(directory)
+            try createDirectory(directory)
             let lock = try OpenLock(path: directory + "/" + Self.openLockName)
             try lock.lockShared()
             derivedLock = lock
@@ -72,14 +72,6 @@ public final class Environment: @unchecked Sendable {
 
     private static let derivedFlags = UInt32(MDB_NOSYNC | MDB_WRITEMAP)
     private static let openLockName = "open.lock"
-
-    private static func createDirectory(_ path: String) throws(LMDBError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
-        }
-    }
 
     /// Rewrites the derived environment of the database in `path` without its free pages, if
     /// at least `minimumFreeBytes` and a third of it are free (as after a rebuild dropped a whole
@@ -141,11 +133,7 @@ public final class Environment: @unchecked Sendable {
     public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
         if let derived {
             let target = path + "/" + Self.derivedDirectory
-            do {
-                try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-            } catch {
-                throw LMDBError(code: .permissionDenied, operation: "create directory \(target)")
-            }
+            try createDirectory(target)
             try derived.copy(to: target, compact: compact)
         }
         try primary.copy(to: path, compact: compact)

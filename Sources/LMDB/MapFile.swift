@@ -13,11 +13,7 @@ final class MapFile: @unchecked Sendable {
     /// reader slots left behind by processes that died.
     init(path: String, flags: UInt32, options: Environment.Options) throws(LMDBError) {
         self.path = path
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
-        }
+        try createDirectory(path)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "env_create")
         guard let env else { throw LMDBError(code: .invalid, operation: "env_create") }
@@ -104,5 +100,14 @@ final class MapFile: @unchecked Sendable {
         var txn: OpaquePointer?
         let rc = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
         return (rc, txn)
+    }
+}
+
+/// Creates the directory `path` (and its parents) if needed.
+func createDirectory(_ path: String) throws(LMDBError) {
+    do {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+        throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
     }
 }

@@ -15,8 +15,6 @@ struct DerivedDataMarker {
     private let path: String
     /// Markers left by processes of this boot that are gone (killed, crashed).
     private let leftovers: [String]
-    /// Whether derived data from an earlier boot was deleted.
-    let discardedTornData: Bool
 
     private static let prefix = "unsynced."
 
@@ -29,9 +27,7 @@ struct DerivedDataMarker {
         try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let boot = Self.bootID()
         let markers = (try files.contentsOfDirectory(atPath: directory)).filter { $0.hasPrefix(Self.prefix) }
-        let fromOtherBoots = markers.filter { Self.read(directory + "/" + $0) != boot }
-        discardedTornData = !fromOtherBoots.isEmpty
-        if discardedTornData {
+        if markers.contains(where: { Self.read(directory + "/" + $0) != boot }) {
             for name in ["data.mdb", "lock.mdb"] + markers { try? files.removeItem(atPath: directory + "/" + name) }
             leftovers = []
         } else {
