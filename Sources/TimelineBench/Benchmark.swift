@@ -91,36 +91,46 @@ public struct Benchmark {
         }
         var figures: [Figure] = []
         for batch in [1_000, 10_000] {
-            let storeDir = try scratchDirectory("append-store-\(batch)")
-            var layout = Environment.Options()
-            layout.derivedData = true  // as the service opens it: the log's indexes are derived data
-            let env = try Environment(path: storeDir, options: layout)
-            let log = try EventLog(environment: env)
-            // Users' keys exist from sign-up on; creating them is not part of appending.
-            for user in users { _ = try log.keys.ensureKey(for: user) }
-            let seconds = try time {
-                var start = 0
-                while start < events.count {
-                    let end = min(start + batch, events.count)
-                    _ = try env.write { txn in try log.append(Array(events[start..<end]), txn) }
-                    start = end
-                }
-            }
-            // The raw baseline writes values of exactly the stored records' sizes.
-            var sizes: [Int] = []
-            try env.read { txn in try log.forEach(txn) { _ in true } }
-            let logDB = try env.database("log")
-            try env.read { txn in
-                try txn.withCursor(logDB) { cursor in
-                    var entry = try cursor.first()
-                    while let (_, value) = entry { sizes.append(value.count); entry = try cursor.next() }
-                }
-            }
+            let (seconds, sizes) = try storeAppend(events, users: users, batch: batch, directory: try scratchDirectory("append-store-\(batch)"))
             let raw = try RawBaselines.appends(sizes: sizes, batch: batch, directory: try scratchDirectory("append-raw-\(batch)"))
+            // Their unsynced derived pages would otherwise be written back while later groups run.
+            try discardScratchDirectories("append-store-\(batch)", "append-raw-\(batch)")
             figures.append(Figure(name: "append.batch_\(batch)", value: Double(events.count) / seconds, unit: "events/s",
                                   baseline: raw, baselineName: "raw MDB_APPEND puts, same sizes and batches"))
         }
         return figures
+    }
+
+    /// Appends `events` through the store in batches of `batch` into a new database in
+    /// `directory`; returns the seconds taken and the stored records' sizes (for the raw baseline).
+    private func storeAppend(_ events: [PendingEvent], users: [UserID], batch: Int, directory: String) throws -> (seconds: Double, sizes: [Int]) {
+        var layout = Environment.Options()
+        layout.derivedData = true  // as the service opens it: the log's indexes are derived data
+        let env = try Environment(path: directory, options: layout)
+        let log = try EventLog(environment: env)
+        // Users' keys exist from sign-up on; creating them is not part of appending.
+        for user in users { _ = try log.keys.ensureKey(for: user) }
+        let seconds = try time {
+            var start = 0
+            while start < events.count {
+                let end = min(start + batch, events.count)
+                _ = try env.write { txn in try log.append(Array(events[start..<end]), txn) }
+                start = end
+            }
+        }
+        var sizes: [Int] = []
+        let logDB = try env.database("log")
+        try env.read { txn in
+            try txn.withCursor(logDB) { cursor in
+                var entry = try cursor.first()
+                while let (_, value) = entry { sizes.append(value.count); entry = try cursor.next() }
+            }
+        }
+        return (seconds, sizes)
+    }
+
+    private func discardScratchDirectories(_ names: String...) throws {
+        for name in names { try FileManager.default.removeItem(atPath: directory + "/" + name) }
     }
 
     /// One durable command at a time, beside one raw fsynced put.
@@ -145,6 +155,7 @@ public struct Benchmark {
             samples.add(now() - start)
         }
         let raw = try RawBaselines.fsyncedPuts(count: min(scale.samples, 2_000), directory: try scratchDirectory("fsync-raw"))
+        try discardScratchDirectories("fsync-raw")
         return [
             Figure(name: "command_latency.p50", value: samples.percentile(0.5) * 1e6, unit: "µs",
                    baseline: raw.percentile(0.5) * 1e6, baselineName: "raw fsynced 200-byte put, p50"),
