@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 /// Guards the read models against a machine crash.
 ///
@@ -10,21 +11,33 @@ import LMDB
 /// the derived data is synced at close. A marker from another boot means the machine went down
 /// while derived data was unsynced: the derived environment is then deleted before it is
 /// opened, and the service recomputes the read models from the durable log.
-struct DerivedDataMarker {
+///
+/// From reading the markers until the environment is open, a process holds an exclusive
+/// `flock` on `derived/markers.lock`, so two processes starting together after a reboot do not
+/// both delete the file (the second would delete the one the first already uses).
+final class DerivedDataMarker: Sendable {
     private let directory: String
     private let path: String
     /// Markers left by processes of this boot that are gone (killed, crashed).
     private let leftovers: [String]
+    private let lock: Mutex<Int32?>
 
     private static let prefix = "unsynced."
 
     /// Run before the environment is opened: deletes derived data a machine crash may have
-    /// torn, then leaves this process's marker (fsynced when `durable`).
+    /// torn, then leaves this process's marker (fsynced when `durable`). Call `opened(_:)`
+    /// once the environment is open.
     init(databasePath: String, durable: Bool) throws {
         let directory = databasePath + "/" + Environment.derivedDirectory
         self.directory = directory
         let files = FileManager.default
         try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let fd = open(directory + "/markers.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        lock = Mutex(fd)
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        }
         let boot = Self.bootID()
         let markers = (try files.contentsOfDirectory(atPath: directory)).filter { $0.hasPrefix(Self.prefix) }
         if markers.contains(where: { Self.read(directory + "/" + $0) != boot }) {
@@ -43,12 +56,22 @@ struct DerivedDataMarker {
         }
     }
 
-    /// Once the environment is open: syncs the derived data, so the markers that processes of
-    /// this boot left behind when they died can go.
-    func sweepLeftovers(_ environment: Environment) throws {
+    deinit { releaseLock() }
+
+    /// Once the environment is open: lets other openers in, and syncs the derived data so the
+    /// markers that processes of this boot left behind when they died can go.
+    func opened(_ environment: Environment) throws {
+        releaseLock()
         guard !leftovers.isEmpty else { return }
         try environment.sync()
         for name in leftovers { try? FileManager.default.removeItem(atPath: directory + "/" + name) }
+    }
+
+    private func releaseLock() {
+        lock.withLock { fd in
+            if let open = fd { close(open) }
+            fd = nil
+        }
     }
 
     /// At close: syncs the derived data and removes this process's marker.

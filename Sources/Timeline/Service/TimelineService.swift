@@ -77,7 +77,7 @@ public final class TimelineService: Sendable {
             // Opened alone after a rebuild freed most of the read models' file: compact it first.
             _ = try? Environment.compactDerivedData(path: path, options: envOptions)
             let environment = try Environment(path: path, options: envOptions)
-            try marker.sweepLeftovers(environment)
+            try marker.opened(environment)
             self.marker = marker
             self.environment = environment
             if let cluster = options.cluster {
