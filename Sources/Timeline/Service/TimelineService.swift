@@ -164,7 +164,9 @@ public final class TimelineService: Sendable {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
             let job = WriteJob(service: self, command: command, prepared: prepared, correlationId: correlationId,
                                deliver: { continuation.resume(returning: $0) })
-            if committer.runIfIdle(job) { return }
+            // In a cluster a batch waits on the network (publish, retries): keep it off the
+            // caller's (cooperative) thread.
+            if replication == nil, committer.runIfIdle(job) { return }
             if !committer.submit(job) {
                 continuation.resume(returning: .failure(TimelineError(.internal, "the service is closed")))
             }
