@@ -106,24 +106,45 @@ public final class Environment: @unchecked Sendable {
         return (before, after)
     }
 
-    /// The current map size in bytes (of the primary environment).
-    public var mapSize: Int { primary.mapSize }
+    /// Closes both environments once no transaction of this process is open; afterwards every
+    /// use fails with `badTransaction`. (LMDB's locks are per process: an environment must be
+    /// closed before the same database is opened again in this process.)
+    public func close() {
+        gate.close {
+            for file in files { file.close() }
+            derivedLock?.release()
+        }
+    }
 
-    /// Bytes of the maps in use (last page used × page size, both environments).
-    public var usedBytes: Int { files.reduce(0) { $0 + $1.usedBytes } }
+    /// Runs `body` unless the environment is closed (and keeps it from closing meanwhile).
+    private func using<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
+        try gate.enter()
+        defer { gate.leave() }
+        return try body()
+    }
+
+    /// The current map size in bytes (of the primary environment; 0 once closed).
+    public var mapSize: Int { (try? using { primary.mapSize }) ?? 0 }
+
+    /// Bytes of the maps in use (last page used × page size, both environments; 0 once closed).
+    public var usedBytes: Int { (try? using { files.reduce(0) { $0 + $1.usedBytes } }) ?? 0 }
 
     /// Clears reader slots of dead processes; returns how many dead readers were cleared (a
     /// reader holds a slot in each environment, counted once).
     @discardableResult
     public func clearStaleReaders() throws(LMDBError) -> Int {
-        var cleared = 0
-        for file in files { cleared = max(cleared, try file.clearStaleReaders()) }
-        return cleared
+        try using { () throws(LMDBError) in
+            var cleared = 0
+            for file in files { cleared = max(cleared, try file.clearStaleReaders()) }
+            return cleared
+        }
     }
 
     /// Flushes both maps to disk (the derived one is otherwise flushed only by the kernel).
     public func sync() throws(LMDBError) {
-        for file in files { try file.sync() }
+        try using { () throws(LMDBError) in
+            for file in files { try file.sync() }
+        }
     }
 
     /// Writes a consistent copy of each environment into directory `path` (which must exist and
@@ -131,12 +152,14 @@ public final class Environment: @unchecked Sendable {
     /// `compact` is set. Safe while writers run; the derived copy is taken first, so it is
     /// never ahead of the primary copy.
     public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
-        if let derived {
-            let target = path + "/" + Self.derivedDirectory
-            try createDirectory(target)
-            try derived.copy(to: target, compact: compact)
+        try using { () throws(LMDBError) in
+            if let derived {
+                let target = path + "/" + Self.derivedDirectory
+                try createDirectory(target)
+                try derived.copy(to: target, compact: compact)
+            }
+            try primary.copy(to: path, compact: compact)
         }
-        try primary.copy(to: path, compact: compact)
     }
 
     /// Opens (creating if needed) the named database in the primary or the derived
@@ -163,14 +186,14 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a read-only transaction that sees one consistent snapshot of each
     /// environment (the derived one taken first).
     public func read<R>(_ body: (Transaction) throws -> R) throws -> R {
-        gate.enterReader()
-        defer { gate.leaveReader() }
+        try gate.enter()
+        defer { gate.leave() }
         var handles = try beginReads()
         while handles == nil {
             // Another process grew a map: adopt its size (no transaction of ours is open), retry.
-            gate.leaveReader()
+            gate.leave()
             let adopted = Result<Void, LMDBError>(catching: { () throws(LMDBError) in try adoptGrownMap() })
-            gate.enterReader()
+            try gate.enter()
             try adopted.get()
             handles = try beginReads()
         }
@@ -216,6 +239,8 @@ public final class Environment: @unchecked Sendable {
     }
 
     private func writeOnce<R>(_ body: (Transaction) throws -> R) throws -> R {
+        try gate.enter()
+        defer { gate.leave() }
         let (rc, primaryTxn) = primary.begin(readOnly: false)
         try check(rc, "begin write transaction")
         var derivedTxn: OpaquePointer?
@@ -261,35 +286,50 @@ public final class Environment: @unchecked Sendable {
     }
 }
 
-/// Lets many readers in at once, but the map size can only change while none is inside.
+/// Lets many users (transactions) in at once, but the map size can only change, and the
+/// environment only close, while none is inside.
 final class ResizeGate: @unchecked Sendable {
     private let condition = NSCondition()
-    private var readers = 0
-    private var resizing = false
+    private var users = 0
+    private var exclusive = false
+    private var closed = false
 
-    func enterReader() {
+    /// Enters as one of many users; fails once the environment is closed.
+    func enter() throws(LMDBError) {
         condition.lock()
-        while resizing { condition.wait() }
-        readers += 1
+        defer { condition.unlock() }
+        while exclusive { condition.wait() }
+        guard !closed else { throw LMDBError(code: .badTransaction, operation: "use of a closed environment") }
+        users += 1
+    }
+
+    func leave() {
+        condition.lock()
+        users -= 1
+        if users == 0 { condition.broadcast() }
         condition.unlock()
     }
 
-    func leaveReader() {
-        condition.lock()
-        readers -= 1
-        if readers == 0 { condition.broadcast() }
-        condition.unlock()
-    }
-
+    /// Runs `body` once no user is inside, keeping new ones out meanwhile.
     func exclusively(_ body: () throws(LMDBError) -> Void) throws(LMDBError) {
         condition.lock()
-        resizing = true
-        while readers > 0 { condition.wait() }
+        while exclusive { condition.wait() }
+        exclusive = true
+        while users > 0 { condition.wait() }
         defer {
-            resizing = false
+            exclusive = false
             condition.broadcast()
             condition.unlock()
         }
+        guard !closed else { throw LMDBError(code: .badTransaction, operation: "use of a closed environment") }
         try body()
+    }
+
+    /// Runs `body` (the closing) once no user is inside; then lets nobody in again.
+    func close(_ body: () -> Void) {
+        try? exclusively { () throws(LMDBError) in
+            body()
+            closed = true
+        }
     }
 }

@@ -34,7 +34,16 @@ final class MapFile: @unchecked Sendable {
         }
     }
 
-    deinit { mdb_env_close(handle) }
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the environment (once; the owner makes sure no transaction is open).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        mdb_env_close(handle)
+    }
 
     var mapSize: Int {
         var info = MDB_envinfo()

@@ -5,13 +5,21 @@ import Foundation
 /// exclusively, so nobody can be mapping the old file. Released when the process dies.
 final class OpenLock {
     private let fd: Int32
+    private var released = false
 
     init(path: String) throws(LMDBError) {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "open lock file \(path)") }
     }
 
-    deinit { close(fd) }
+    deinit { release() }
+
+    /// Gives the lock up (closing the file).
+    func release() {
+        guard !released else { return }
+        released = true
+        close(fd)
+    }
 
     /// Waits for any exclusive holder (a compaction) to finish, then holds the lock shared.
     func lockShared() throws(LMDBError) {

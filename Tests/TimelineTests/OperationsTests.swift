@@ -261,26 +261,6 @@ import Testing
         #expect(try reopened.stream("post-\(post.id)").count == 1)
     }
 
-    /// Two processes starting together after a machine crash: only one discards the derived
-    /// data, and both then serve from the same file.
-    @Test func openersAfterAMachineCrashShareOneRecomputedFile() async throws {
-        let path = temporaryPath()
-        let users = try await {
-            let service = try openService(path: path)
-            defer { service.close() }
-            return try await randomHistory(service, seed: 75, steps: 60).users
-        }()
-        let derived = path + "/" + Environment.derivedDirectory
-        try Data("a-boot-before-the-crash".utf8).write(to: URL(fileURLWithPath: derived + "/unsynced.4243.crashed"))
-        async let first = Task.detached { try openService(path: path, seed: 7_501) }.value
-        async let second = Task.detached { try openService(path: path, seed: 7_502) }.value
-        let (a, b) = try await (first, second)
-        let post = try await a.addPost(by: users[0], caption: "seen by both")
-        #expect(try b.post(post.id).post.caption == "seen by both")
-        let comment = try await b.addComment(by: users[1], on: post.id)
-        #expect(try a.post(post.id).comments.items.map(\.id) == [comment.id])
-    }
-
     /// A process that dies between a batch's durable commit and its derived commit leaves the
     /// read models one batch behind the log: the next opener catches them up.
     @Test func readModelsBehindTheLogAreCaughtUp() async throws {

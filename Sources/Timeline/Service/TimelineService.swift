@@ -117,12 +117,15 @@ public final class TimelineService: Sendable {
 
     deinit { close() }
 
-    /// Finishes queued commands and stops the writer (and, in a cluster, the follower), then
-    /// flushes the read models to disk. Further commands fail.
+    /// Finishes queued commands and stops the writer (and, in a cluster, the follower), flushes
+    /// the read models to disk and closes the database. Further commands and queries fail.
+    /// (Close a service before opening the same database again in this process: LMDB's locks
+    /// are per process.)
     public func close() {
         follower?.stop()
         committer.shutdown()
         marker.release(environment)
+        environment.close()
     }
 
     /// Rewrites the read models of the database at `path` without their free pages when a
