@@ -1,3 +1,4 @@
+import Foundation
 internal import CLMDB
 
 /// A transaction, valid only inside the `Environment.read`/`write` closure that received it.
@@ -40,7 +41,7 @@ public final class Transaction {
 
     /// The value under `key` as LMDB's pointer into the map (valid until the transaction
     /// ends or writes), or `nil`.
-    private func lookup(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> MDB_val? {
+    private func lookup(_ db: Database, _ key: some ContiguousBytes) throws(LMDBError) -> MDB_val? {
         let txn = try live(db)
         var v = MDB_val()
         let rc = key.withUnsafeBytes { keyBytes in
@@ -55,6 +56,14 @@ public final class Transaction {
     /// The value stored under `key`, or `nil`.
     public func get(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> [UInt8]? {
         try lookup(db, key).map(bytes)
+    }
+
+    /// Calls `body` with the value under `key` read in place from the map, without copying it
+    /// (the span cannot outlive the call); `nil` when the key is absent.
+    public func withValue<R>(_ db: Database, _ key: some ContiguousBytes, _ body: (Span<UInt8>) throws -> R) throws -> R? {
+        guard let value = try lookup(db, key) else { return nil }
+        let bytes = UnsafeBufferPointer(start: value.mv_data?.assumingMemoryBound(to: UInt8.self), count: value.mv_size)
+        return try body(bytes.span)
     }
 
     /// Whether `key` is present (without copying its value).

@@ -5,6 +5,9 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
 }
 
 /// Reads what `ByteWriter` wrote, refusing (never trapping on) truncated or hostile bytes.
+///
+/// The reading itself is done by `SpanReading` over a `Span`, so a record can also be decoded
+/// in place, straight from LMDB's map (`Transaction.withValue`), without copying it first.
 struct ByteReader {
     private let bytes: [UInt8]
     private(set) var offset: Int
@@ -17,31 +20,20 @@ struct ByteReader {
     var isAtEnd: Bool { offset == bytes.count }
     var remaining: Int { bytes.count - offset }
 
-    mutating func u8() throws(CorruptRecord) -> UInt8 {
-        guard offset < bytes.count else { throw CorruptRecord(message: "truncated") }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
+    mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
+    mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
+    mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
+    mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
+    mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
+    mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
+    mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
+    mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
 
-    mutating func varint() throws(CorruptRecord) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try u8()
-            guard shift < 64, shift < 63 || byte <= 1 else { throw CorruptRecord(message: "varint overflow") }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
-    }
-
-    mutating func int() throws(CorruptRecord) -> Int { Int(Int64(bitPattern: try varint())) }
-    mutating func int64() throws(CorruptRecord) -> Int64 { Int64(bitPattern: try varint()) }
-
-    mutating func length() throws(CorruptRecord) -> Int {
-        let n = try varint()
-        guard n <= UInt64(remaining) else { throw CorruptRecord(message: "length \(n) past the end") }
-        return Int(n)
+    private mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {
+        let bytes = self.bytes
+        var position = offset
+        defer { offset = position }
+        return try primitive(bytes.span, &position)
     }
 
     mutating func raw(_ count: Int) throws(CorruptRecord) -> [UInt8] {
@@ -50,34 +42,73 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
-    /// A length-prefixed UTF-8 string. Ill-formed UTF-8 (only possible in a corrupted record,
-    /// which the hash chain reports) is repaired, not trapped on.
-    mutating func string() throws(CorruptRecord) -> String {
-        let n = try length()
-        defer { offset += n }
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + n]), as: UTF8.self) }
-    }
-
-    mutating func optionalString() throws(CorruptRecord) -> String? {
-        switch try u8() {
-        case 0: return nil
-        case 1: return try string()
-        default: throw CorruptRecord(message: "bad optional flag")
-        }
-    }
-
-    mutating func strings() throws(CorruptRecord) -> [String] {
-        let count = try varint()
-        guard count <= UInt64(remaining) else { throw CorruptRecord(message: "list count past the end") }
-        var out: [String] = []
-        out.reserveCapacity(Int(count))
-        for _ in 0..<count { out.append(try string()) }
-        return out
-    }
-
     mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
 
     func expectEnd() throws(CorruptRecord) {
         guard isAtEnd else { throw CorruptRecord(message: "\(remaining) trailing bytes") }
+    }
+}
+
+/// The decoding primitives, over a span of bytes and a read position that they advance.
+enum SpanReading {
+    static func u8(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt8 {
+        guard offset < span.count else { throw CorruptRecord(message: "truncated") }
+        defer { offset += 1 }
+        return span[offset]
+    }
+
+    static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try u8(span, &offset)
+            guard shift < 64, shift < 63 || byte <= 1 else { throw CorruptRecord(message: "varint overflow") }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    static func int(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
+        Int(Int64(bitPattern: try varint(span, &offset)))
+    }
+
+    static func int64(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int64 {
+        Int64(bitPattern: try varint(span, &offset))
+    }
+
+    static func length(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
+        let n = try varint(span, &offset)
+        guard n <= UInt64(span.count - offset) else { throw CorruptRecord(message: "length \(n) past the end") }
+        return Int(n)
+    }
+
+    /// A length-prefixed UTF-8 string; ill-formed UTF-8 (only possible in a corrupted record,
+    /// which the hash chain reports) is refused, not trapped on.
+    static func string(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String {
+        let n = try length(span, &offset)
+        defer { offset += n }
+        do {
+            return String(copying: try UTF8Span(validating: span.extracting(offset..<offset + n)))
+        } catch {
+            throw CorruptRecord(message: "ill-formed UTF-8")
+        }
+    }
+
+    static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String? {
+        switch try u8(span, &offset) {
+        case 0: return nil
+        case 1: return try string(span, &offset)
+        default: throw CorruptRecord(message: "bad optional flag")
+        }
+    }
+
+    static func strings(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> [String] {
+        let count = try varint(span, &offset)
+        guard count <= UInt64(span.count - offset) else { throw CorruptRecord(message: "list count past the end") }
+        var out: [String] = []
+        out.reserveCapacity(Int(count))
+        for _ in 0..<count { out.append(try string(span, &offset)) }
+        return out
     }
 }

@@ -124,7 +124,7 @@ extension ReadView {
             for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
             var items: [Post] = []
             items.reserveCapacity(request.limit)
-            var last: [UInt8]?
+            var last: ArraySlice<UInt8>?
             while true {
                 // The source with the greatest current id (k is small: one plus the pulled authors).
                 var best = -1
@@ -136,9 +136,9 @@ extension ReadView {
                 if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
-                // Looked up by the key's own bytes: no string round trip per post.
-                if let stored = try txn.get(models.posts.posts, id) {
-                    items.append(Post(try RecordCodec.post(stored)))
+                // Looked up by the key's own bytes and decoded in place: no copies per post.
+                if let post = try txn.withValue(models.posts.posts, id, RecordCodec.post) {
+                    items.append(Post(post))
                     last = id
                 }
             }
@@ -197,8 +197,8 @@ extension ReadView {
 struct MergeSource {
     let prefix: [UInt8]
     let floor: [UInt8]?
-    /// The current post id's bytes.
-    private(set) var current: [UInt8]?
+    /// The current post id's bytes (a slice of the cursor's key: no copy).
+    private(set) var current: ArraySlice<UInt8>?
 
     init(prefix: [UInt8], floor: String?) {
         self.prefix = prefix
@@ -219,7 +219,7 @@ struct MergeSource {
 
     private mutating func accept(_ entry: Cursor.Entry?) {
         guard let (key, _) = entry, key.starts(with: prefix) else { current = nil; return }
-        let id = Array(key[prefix.count...])
+        let id = key[prefix.count...]
         if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
         current = id
     }

@@ -48,12 +48,16 @@ enum RecordCodec {
         return w.bytes
     }
 
-    static func post(_ bytes: [UInt8]) throws -> PostRecord {
-        var r = ByteReader(bytes)
-        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown post record version") }
-        return PostRecord(id: PostID(try r.string()), author: UserID(try r.string()), image: ImageID(try r.string()),
-                          caption: try r.optionalString(), hashtags: try r.strings(), likeCount: try r.int(),
-                          commentCount: try r.int(), createdAt: try r.int64())
+    static func post(_ bytes: [UInt8]) throws -> PostRecord { try post(bytes.span) }
+
+    /// Decodes in place (from LMDB's map: `Transaction.withValue`), the timeline's hot path.
+    static func post(_ span: Span<UInt8>) throws -> PostRecord {
+        typealias R = SpanReading
+        var o = 0
+        guard try R.u8(span, &o) == 1 else { throw CorruptRecord(message: "unknown post record version") }
+        return PostRecord(id: PostID(try R.string(span, &o)), author: UserID(try R.string(span, &o)), image: ImageID(try R.string(span, &o)),
+                          caption: try R.optionalString(span, &o), hashtags: try R.strings(span, &o), likeCount: try R.int(span, &o),
+                          commentCount: try R.int(span, &o), createdAt: try R.int64(span, &o))
     }
 
     static func encode(_ c: CommentRecord) -> [UInt8] {
