@@ -30,6 +30,9 @@ public final class Environment: @unchecked Sendable {
         public var durable: Bool = true
         /// Also open the never-fsynced environment in `derived/` for `.derived` databases.
         public var derivedData: Bool = false
+        /// When opening alone, first compact the derived environment if a third of it (and at
+        /// least 64 MiB) is free (see `compactDerivedData`).
+        public var compactDerivedData: Bool = false
         public init() {}
     }
 
@@ -40,6 +43,8 @@ public final class Environment: @unchecked Sendable {
     private let derived: MapFile?
     /// Held shared while the derived environment is open (see `compactDerivedData`).
     private let derivedLock: OpenLock?
+    /// This process's claim that the derived environment may be unsynced (see `UnsyncedMarker`).
+    private let marker: UnsyncedMarker?
     public let path: String
     public let options: Options
     private let gate = ResizeGate()
@@ -57,11 +62,18 @@ public final class Environment: @unchecked Sendable {
         if options.derivedData {
             let directory = path + "/" + Self.derivedDirectory
             try createDirectory(directory)
+            // Discards a file a machine crash may have torn; keeps other openers out until open.
+            let marker = try UnsyncedMarker(directory: directory, durable: options.durable)
+            if options.compactDerivedData { _ = try? Self.compact(directory: directory, options: options, minimumFreeBytes: 64 << 20) }
             let lock = try OpenLock(path: directory + "/" + Self.openLockName)
             try lock.lockShared()
+            let file = try MapFile(path: directory, flags: Self.derivedFlags, options: options)
+            try marker.opened(file)
+            self.marker = marker
             derivedLock = lock
-            derived = try MapFile(path: directory, flags: Self.derivedFlags, options: options)
+            derived = file
         } else {
+            marker = nil
             derivedLock = nil
             derived = nil
         }
@@ -80,7 +92,10 @@ public final class Environment: @unchecked Sendable {
     /// it did nothing. Crash-safe: the compacted copy replaces the file by a rename.
     public static func compactDerivedData(path: String, options: Options = Options(),
                                           minimumFreeBytes: Int = 64 << 20) throws(LMDBError) -> (before: Int, after: Int)? {
-        let directory = path + "/" + derivedDirectory
+        try compact(directory: path + "/" + derivedDirectory, options: options, minimumFreeBytes: minimumFreeBytes)
+    }
+
+    private static func compact(directory: String, options: Options, minimumFreeBytes: Int) throws(LMDBError) -> (before: Int, after: Int)? {
         guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return nil }
         let lock = try OpenLock(path: directory + "/" + openLockName)
         guard lock.tryLockExclusive() else { return nil }
@@ -106,11 +121,14 @@ public final class Environment: @unchecked Sendable {
         return (before, after)
     }
 
-    /// Closes both environments once no transaction of this process is open; afterwards every
-    /// use fails with `badTransaction`. (LMDB's locks are per process: an environment must be
-    /// closed before the same database is opened again in this process.)
+    deinit { close() }
+
+    /// Syncs the derived environment and closes both, once no transaction of this process is
+    /// open; afterwards every use fails with `badTransaction`. (LMDB's locks are per process:
+    /// an environment must be closed before the same database is opened again in this process.)
     public func close() {
         gate.close {
+            if let derived { marker?.release(derived) }
             for file in files { file.close() }
             derivedLock?.release()
         }

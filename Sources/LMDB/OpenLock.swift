@@ -1,8 +1,9 @@
 import Foundation
 
-/// An advisory lock (`flock`) on a file beside an environment: every process that has the
-/// environment open holds it shared; replacing the environment's file (compaction) needs it
-/// exclusively, so nobody can be mapping the old file. Released when the process dies.
+/// An advisory lock (`flock`) on a file beside an environment, e.g. `open.lock`: every process
+/// that has the environment open holds it shared, and replacing the environment's file
+/// (compaction) needs it exclusively, so nobody can be mapping the old file. Released when the
+/// process dies.
 final class OpenLock {
     private let fd: Int32
     private var released = false
@@ -25,6 +26,13 @@ final class OpenLock {
     func lockShared() throws(LMDBError) {
         while flock(fd, LOCK_SH) != 0 {
             guard errno == EINTR else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock shared") }
+        }
+    }
+
+    /// Waits until no other process holds the lock, then holds it exclusively.
+    func lockExclusive() throws(LMDBError) {
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock exclusive") }
         }
     }
 

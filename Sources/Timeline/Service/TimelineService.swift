@@ -52,7 +52,6 @@ public final class TimelineService: Sendable {
     public static let defaultPath = "timeline.db"
 
     package let environment: Environment
-    private let marker: DerivedDataMarker
     package let log: EventLog
     let registry: ModelRegistry
     let options: Options
@@ -72,13 +71,10 @@ public final class TimelineService: Sendable {
         envOptions.mapSize = options.initialMapSize
         envOptions.maxMapSize = max(options.maxMapSize, options.initialMapSize)
         envOptions.derivedData = true
+        // Opened alone after a rebuild freed much of the read models' file: compact it first.
+        envOptions.compactDerivedData = true
         do {
-            let marker = try DerivedDataMarker(databasePath: path, durable: options.durable)
-            // Opened alone after a rebuild freed most of the read models' file: compact it first.
-            _ = try? Environment.compactDerivedData(path: path, options: envOptions)
             let environment = try Environment(path: path, options: envOptions)
-            try marker.opened(environment)
-            self.marker = marker
             self.environment = environment
             if let cluster = options.cluster {
                 let jetStream = try NATSConnection(urls: cluster.urls).jetStream()
@@ -124,7 +120,6 @@ public final class TimelineService: Sendable {
     public func close() {
         follower?.stop()
         committer.shutdown()
-        marker.release(environment)
         environment.close()
     }
 
