@@ -34,6 +34,23 @@ import Testing
         #expect(failures.count == 0, "\(failures.first.map { "\($0)" } ?? "")")
     }
 
+    /// A closed service fails every call with a typed error (its LMDB environments are
+    /// closed), and the database opens again in the same process.
+    @Test func aClosedServiceFailsCleanlyAndTheDatabaseReopens() async throws {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        let alice = try await service.createUser("alice")
+        service.close()
+        service.close()  // twice is harmless
+        await expectError(.internal) { _ = try await service.execute(.follow(user: alice.id.rawValue), as: .user(alice.id.rawValue)) }
+        #expect(throws: TimelineError.self) { try service.user(alice.id) }
+        #expect(throws: TimelineError.self) { try service.lastSequence() }
+        let reopened = try openService(path: path, seed: 43)
+        #expect(try reopened.user(alice.id).username == "alice")
+        _ = try await reopened.createUser("bob")
+        #expect(try reopened.verifyLog().isValid)
+    }
+
     @Test func aReaderLeftByAKilledProcessIsCleared() async throws {
         let path = temporaryPath()
         // This process keeps the database open throughout, as a running service would.
