@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "TimelineBench"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "TimelineBench"],
+                    exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -76,7 +76,7 @@ import Testing
         let (path, _) = try await history()
         let env = try Environment(path: path)
         let meta = try env.database("meta")
-        try env.write { txn in try txn.put(meta, Array("formatVersion".utf8), key(EventLog.formatVersion + 1)) }
+        _ = try env.write { txn in try txn.put(meta, Array("formatVersion".utf8), key(EventLog.formatVersion + 1)) }
         #expect(throws: TimelineError.self) { try openService(path: path) }
         do { _ = try openService(path: path) } catch { #expect("\(error)".contains("newer")) }
     }
