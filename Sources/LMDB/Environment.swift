@@ -47,7 +47,7 @@ public final class Environment: @unchecked Sendable {
     private let marker: UnsyncedMarker?
     public let path: String
     public let options: Options
-    private let gate = ResizeGate()
+    private let gate = TransactionGate()
     private let openedDatabases = NSLock()
     private var databases: [Database.Placement: [String: Database]] = [:]
     /// Dead processes' readers cleared when the environment was opened.
@@ -306,7 +306,7 @@ public final class Environment: @unchecked Sendable {
 
 /// Lets many users (transactions) in at once, but the map size can only change, and the
 /// environment only close, while none is inside.
-final class ResizeGate: @unchecked Sendable {
+final class TransactionGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var users = 0
     private var exclusive = false

@@ -82,8 +82,6 @@ final class MapFile: @unchecked Sendable {
     /// Bytes of the map in use and bytes on its free list (free pages are reused by later
     /// writes, but a long free list makes every commit that rewrites it slower).
     func spaceInUse() throws(LMDBError) -> (used: Int, free: Int) {
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
         var stat = MDB_stat()
         mdb_env_stat(handle, &stat)
         let (rc, txn) = begin(readOnly: true)
@@ -102,7 +100,7 @@ final class MapFile: @unchecked Sendable {
             }
             op = MDB_NEXT
         }
-        return ((info.me_last_pgno + 1) * Int(stat.ms_psize), free * Int(stat.ms_psize))
+        return (usedBytes, free * Int(stat.ms_psize))
     }
 
     func begin(readOnly: Bool) -> (Int32, OpaquePointer?) {
