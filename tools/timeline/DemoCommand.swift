@@ -73,7 +73,7 @@ enum DemoCommand {
         }
 
         let alice = ids["alice"]!
-        let names = try Dictionary(uniqueKeysWithValues: ids.map { ($0.value, $0.key) })
+        let names = Dictionary(uniqueKeysWithValues: ids.map { ($0.value, $0.key) })
         func name(_ id: UserID) -> String { "@" + (names[id] ?? (try? service.user(id).username) ?? id.rawValue) }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
 

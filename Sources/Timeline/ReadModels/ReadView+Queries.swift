@@ -24,7 +24,7 @@ extension ReadView {
         case .user(let id): return .user(try profile(id))
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
-        case .post(let id): return .post(Post(try postRecord(id)))
+        case .post(let id): return .post(try postRecord(id))
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
             return .comment(Comment(comment))
@@ -107,7 +107,7 @@ extension ReadView {
     func posts(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
         return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try post(PostID(id)).map(Post.init)
+            try post(PostID(id))
         }
     }
 
@@ -138,7 +138,7 @@ extension ReadView {
                 try sources[best].advance(cursors[best])
                 // Looked up by the key's own bytes and decoded in place: no copies per post.
                 if let post = try txn.withValue(models.posts.posts, id, RecordCodec.post) {
-                    items.append(Post(post))
+                    items.append(post)
                     last = id
                 }
             }
@@ -151,7 +151,7 @@ extension ReadView {
             return Page(items: [], next: nil)
         }
         return try pageDescending(models.hashtags.hashtags, prefix: Key.prefix(tag), request) { id, _ in
-            try post(PostID(id)).map(Post.init)
+            try post(PostID(id))
         }
     }
 
@@ -175,7 +175,7 @@ extension ReadView {
         let comments = try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
                                          cursorOf: { Key.suffix($0, after: prefix) }) { _, value in Comment(try RecordCodec.comment(value)) }
         let liked = try viewer.map { try likes($0, id) } ?? false
-        return PostDetail(post: Post(post), comments: comments, likedByViewer: liked)
+        return PostDetail(post: post, comments: comments, likedByViewer: liked)
     }
 
     /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).

@@ -16,23 +16,9 @@ public struct Profile: Sendable, Equatable {
     }
 }
 
-/// A post as lists and timelines show it.
-public struct Post: Sendable, Equatable {
-    public var id: PostID
-    public var author: UserID
-    public var caption: String?
-    public var image: ImageID
-    public var hashtags: [String]
-    public var likeCount: Int
-    public var commentCount: Int
-    /// Milliseconds since 1970.
-    public var createdAt: Int64
-
-    init(_ p: PostRecord) {
-        id = p.id; author = p.author; caption = p.caption; image = p.image; hashtags = p.hashtags
-        likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
-    }
-}
+/// A post as lists and timelines show it: the posts read model's record itself, so a page
+/// hands out what it decoded from the map without copying it into another shape.
+public typealias Post = PostRecord
 
 public struct Comment: Sendable, Equatable {
     public var id: CommentID
