@@ -61,4 +61,32 @@ enum RawBaselines {
         _ = checksum
         return (entries, Double(entries) / seconds)
     }
+
+    /// What a timeline page asks of LMDB, and nothing else: a read transaction, a descending
+    /// cursor walk over `limit` of the user's materialised timeline keys (below `before`), and
+    /// one lookup per post reading every byte of its record, with no decoding. Returns seconds.
+    static func timelinePage(_ env: Environment, _ tables: (timelines: Database, posts: Database),
+                             user: String, before: String?, limit: Int) throws -> Double {
+        let prefix = Array(user.utf8) + [0]
+        var touched = 0
+        let seconds = try time {
+            try env.read { txn in
+                try txn.withCursor(tables.timelines) { cursor in
+                    var entry = try cursor.seek(below: before.map { prefix + Array($0.utf8) } ?? Array(user.utf8) + [1])
+                    var count = 0
+                    while count < limit, let (key, _) = entry, key.starts(with: prefix) {
+                        touched &+= try txn.withValue(tables.posts, key[prefix.count...]) { record in
+                            var sum = 0
+                            for index in record.indices { sum &+= Int(record[index]) }
+                            return sum
+                        } ?? 0
+                        count += 1
+                        entry = try cursor.previous()
+                    }
+                }
+            }
+        }
+        _ = touched
+        return seconds
+    }
 }

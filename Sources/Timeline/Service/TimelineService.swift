@@ -54,6 +54,11 @@ public final class TimelineService: Sendable {
     package let environment: Environment
     package let log: EventLog
     let registry: ModelRegistry
+    /// The tables a timeline page reads, for the benchmark's raw-LMDB baseline.
+    package var timelinePageTables: (timelines: Database, posts: Database) {
+        let models = registry.current
+        return (models.timeline.timelines, models.posts.posts)
+    }
     let options: Options
     /// Set in a cluster: how this replica follows and feeds the replicated log.
     let replication: Replication?
