@@ -18,6 +18,7 @@ public struct UserRecord: Equatable, Sendable {
     }
 }
 
+/// A post as the posts read model keeps it; the library hands it out as `Post`.
 public struct PostRecord: Equatable, Sendable {
     public var id: PostID
     public var author: UserID
@@ -26,6 +27,7 @@ public struct PostRecord: Equatable, Sendable {
     public var hashtags: [String]
     public var likeCount: Int
     public var commentCount: Int
+    /// Milliseconds since 1970.
     public var createdAt: Int64
     public init(id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
                 likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64) {
