@@ -279,6 +279,7 @@ public final class Environment: @unchecked Sendable {
             throw error
         }
         transaction.invalidate()
+        if options.durable { primary.allocateAhead() }
         let committed = mdb_txn_commit(primaryTxn)
         if committed != MDB_SUCCESS, let derivedTxn { mdb_txn_abort(derivedTxn) }
         try check(committed, "commit")

@@ -60,6 +60,45 @@ final class MapFile: @unchecked Sendable {
         return (info.me_last_pgno + 1) * Int(stat.ms_psize)
     }
 
+    /// How far past its last used page the file has real, zero-filled blocks (0: not known yet).
+    /// Touched only inside write transactions, which LMDB's writer lock serialises.
+    private var allocatedEnd = 0
+
+    /// Keeps the file allocated ahead of the pages LMDB uses, so that the fsync of a commit
+    /// that appends pages never changes the file's size or block map. On ext4 such an fsync
+    /// must also commit the filesystem journal: measured at `--scale medium`, a 16-command
+    /// commit took 449 µs when the log grew the file and 305 µs when it did not. The blocks are
+    /// written with zeros (`fallocate` would leave unwritten extents, whose first write needs
+    /// the same journal commit) in steps of 1/16 of the used size (1–8 MiB): the commit that
+    /// takes a step flushes it, once per several thousand commands.
+    ///
+    /// Call inside a write transaction, before committing: under LMDB's writer lock no other
+    /// writer is writing past the end, and the pages this transaction adds there are written
+    /// by its commit, after the zeros. Best effort: a failure (a full disk) is left to the
+    /// commit, which reports it if LMDB's own pages do not fit.
+    func allocateAhead() {
+        let used = usedBytes
+        let step = min(max(used / 16, 1 << 20), 8 << 20)
+        guard used + step / 2 > allocatedEnd else { return }
+        var status = stat()
+        let fd = descriptor
+        guard fd >= 0, fstat(fd, &status) == 0 else { return }
+        var offset = Int(status.st_size)
+        let end = max(used + step, offset)
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        while offset < end {
+            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, min($0.count, end - offset), off_t(offset)) }
+            guard written > 0 else { break }
+            offset += written
+        }
+        allocatedEnd = end  // even after a failure: the next try waits for another half step
+    }
+
+    private var descriptor: Int32 {
+        var fd: Int32 = -1
+        return mdb_env_get_fd(handle, &fd) == 0 ? fd : -1
+    }
+
     func clearStaleReaders() throws(LMDBError) -> Int {
         var dead: Int32 = 0
         try check(mdb_reader_check(handle, &dead), "reader_check")
