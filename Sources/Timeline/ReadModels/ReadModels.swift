@@ -55,8 +55,9 @@ struct Generations: Equatable, Sendable {
 }
 
 /// All projections of one database at given generations, plus the content-addressed image
-/// blob store and the checkpoints.
-struct ReadModels: Sendable {
+/// blob store and the checkpoints. A class: every query and command holds it, and a reference
+/// is cheaper to pass around than a struct of some forty database handles.
+final class ReadModels: Sendable {
     let generations: Generations
     let profiles: ProfilesProjection
     let sessions: SessionsProjection
@@ -70,6 +71,9 @@ struct ReadModels: Sendable {
     let images: Database
     /// `<generation prefix><projection name>` → BE(last applied sequence)
     let checkpoints: Database
+    /// Every projection, in application order.
+    let all: [any Projection]
+    private let checkpointKeys: [ProjectionName: [UInt8]]
 
     init(_ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64) throws {
         self.generations = generations
@@ -83,9 +87,11 @@ struct ReadModels: Sendable {
                                            threshold: fanoutThreshold)
         images = try env.database("images")  // primary: not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
+        all = [profiles, sessions, follows, posts, hashtags, activity, timeline]
+        checkpointKeys = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map {
+            ($0, Array((generations.prefix($0) + $0.rawValue).utf8))
+        })
     }
-
-    var all: [any Projection] { [profiles, sessions, follows, posts, hashtags, activity, timeline] }
 
     func projection(_ name: ProjectionName) -> any Projection {
         switch name {
@@ -105,7 +111,7 @@ struct ReadModels: Sendable {
         }
     }
 
-    private func checkpointKey(_ name: ProjectionName) -> [UInt8] { Array((generations.prefix(name) + name.rawValue).utf8) }
+    private func checkpointKey(_ name: ProjectionName) -> [UInt8] { checkpointKeys[name]! }
 
     /// Records that the named projections (all by default) have applied the log up to `sequence`.
     func setCheckpoint(_ sequence: UInt64, for names: [ProjectionName] = ProjectionName.allCases, _ txn: Transaction) throws {
