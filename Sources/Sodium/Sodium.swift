@@ -1,4 +1,5 @@
 private import CSodium
+import Synchronization
 
 /// The few libsodium primitives Timeline needs: argon2id password hashing, BLAKE2b hashing,
 /// secure randomness and constant-time comparison.
@@ -15,6 +16,24 @@ public enum Sodium {
         out.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
         return Array(out.prefix(count))
     }
+
+    /// A random 64-bit word from the operating system's secure generator, drawn 64 words per
+    /// system call (identifiers take two words per new millisecond; one call each cost ~6% of
+    /// a command).
+    public static func randomWord() -> UInt64 {
+        _ = initialised
+        return wordPool.withLock { pool in
+            if pool.next == pool.words.count {
+                pool.words = [UInt64](repeating: 0, count: 64)
+                pool.words.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+                pool.next = 0
+            }
+            defer { pool.next += 1 }
+            return pool.words[pool.next]
+        }
+    }
+
+    private static let wordPool = Mutex<(words: [UInt64], next: Int)>(([], 0))
 
     /// A uniformly random integer in `0..<upperBound`.
     public static func random(below upperBound: UInt32) -> UInt32 {

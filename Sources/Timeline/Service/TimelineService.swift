@@ -42,9 +42,7 @@ public final class TimelineService: Sendable {
         /// database its local replica (`nil`: the embedded LMDB log is authoritative).
         public var cluster: ClusterOptions?
         /// Random words for identifiers (secure randomness unless a test injects a seed).
-        public var random: @Sendable () -> UInt64 = {
-            Sodium.randomBytes(8).reduce(0) { $0 << 8 | UInt64($1) }
-        }
+        public var random: @Sendable () -> UInt64 = Sodium.randomWord
         public init() {}
     }
 
