@@ -4,10 +4,12 @@ internal import CLMDB
 public final class Cursor {
     private var handle: OpaquePointer?
     public let database: Database
+    private unowned let transaction: Transaction
 
-    init(_ handle: OpaquePointer, database: Database) {
+    init(_ handle: OpaquePointer, database: Database, transaction: Transaction) {
         self.handle = handle
         self.database = database
+        self.transaction = transaction
     }
 
     func invalidate() { handle = nil }
@@ -57,6 +59,7 @@ public final class Cursor {
     /// Deletes the entry under the cursor.
     public func deleteCurrent() throws(LMDBError) {
         guard let handle else { throw LMDBError(code: .badTransaction, operation: "use of a closed cursor") }
-        try check(mdb_cursor_del(handle, 0), "cursor delete on \(database.name)")
+        _ = try transaction.changing(database.placement)
+        try transaction.checkChange(mdb_cursor_del(handle, 0), database, bytes: 0, "cursor delete on \(database.name)")
     }
 }

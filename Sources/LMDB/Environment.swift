@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CLMDB
 
 /// An open LMDB store: a directory holding the *primary* LMDB environment (`data.mdb`,
@@ -20,7 +21,8 @@ internal import CLMDB
 public final class Environment: @unchecked Sendable {
     /// How the environment is opened.
     public struct Options: Sendable {
-        /// Initial map size in bytes; the map grows by itself when full.
+        /// Initial map size in bytes; the map grows by itself when full. (The derived map starts
+        /// at 8 MiB at most: the disk holds real blocks for all of it.)
         public var mapSize: Int = 64 << 20
         /// The map never grows past this size; a write that needs more fails with `mapFull`.
         public var maxMapSize: Int = 1 << 40
@@ -67,8 +69,8 @@ public final class Environment: @unchecked Sendable {
             if options.compactDerivedData { _ = try? Self.compact(directory: directory, options: options, minimumFreeBytes: 64 << 20) }
             let lock = try OpenLock(path: directory + "/" + Self.openLockName)
             try lock.lockShared()
-            let file = try MapFile(path: directory, flags: Self.derivedFlags, options: options)
-            try marker.opened(file)
+            let file = try MapFile(path: directory, flags: Self.derivedFlags, options: Self.derivedOptions(options))
+            marker.opened(file)
             self.marker = marker
             derivedLock = lock
             derived = file
@@ -83,6 +85,14 @@ public final class Environment: @unchecked Sendable {
     private var files: [MapFile] { [primary] + (derived.map { [$0] } ?? []) }
 
     private static let derivedFlags = UInt32(MDB_NOSYNC | MDB_WRITEMAP)
+
+    /// The derived environment starts with a map of at most 8 MiB: the disk gives real blocks
+    /// to all of its map (see `MapFile.reserveMap`), and it doubles as it fills.
+    private static func derivedOptions(_ options: Options) -> Options {
+        var derived = options
+        derived.mapSize = min(options.mapSize, 8 << 20)
+        return derived
+    }
     private static let openLockName = "open.lock"
 
     /// Rewrites the derived environment of the database in `path` without its free pages, if
@@ -102,13 +112,18 @@ public final class Environment: @unchecked Sendable {
         let staging = directory + "/compacting"
         let before: Int
         do {
-            let file = try MapFile(path: directory, flags: derivedFlags, options: options)
+            let file = try MapFile(path: directory, flags: derivedFlags, options: derivedOptions(options))
             let (used, free) = try file.spaceInUse()
             guard free >= minimumFreeBytes, free * 3 >= used else { return nil }
             before = used
             try? FileManager.default.removeItem(atPath: staging)
             try createDirectory(staging)
-            try file.copy(to: staging, compact: true)
+            do {
+                try file.copy(to: staging, compact: true)
+            } catch {
+                try? FileManager.default.removeItem(atPath: staging)  // e.g. a full disk: give the space back
+                throw error
+            }
         }
         // Nobody maps the old file (we hold the lock exclusively): replace it, and its lock
         // file, whose reader table describes the old file.
@@ -117,7 +132,7 @@ public final class Environment: @unchecked Sendable {
         }
         try? FileManager.default.removeItem(atPath: directory + "/lock.mdb")
         try? FileManager.default.removeItem(atPath: staging)
-        let after = try MapFile(path: directory, flags: derivedFlags, options: options).usedBytes
+        let after = try MapFile(path: directory, flags: derivedFlags, options: derivedOptions(options)).usedBytes
         return (before, after)
     }
 
@@ -171,6 +186,7 @@ public final class Environment: @unchecked Sendable {
     /// never ahead of the primary copy.
     public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
         try using { () throws(LMDBError) in
+            try createDirectory(path)
             if let derived {
                 let target = path + "/" + Self.derivedDirectory
                 try createDirectory(target)
@@ -241,20 +257,42 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Runs `body` in a write transaction and commits it (fsynced when durable) if `body` returns.
-    /// When the map is full the transaction is rolled back, the map doubled (up to
-    /// `maxMapSize`) and `body` run again, so `body` must not have effects outside the
-    /// transaction that a second run would repeat wrongly.
+    /// When a map is full the transaction is rolled back, that map doubled (up to
+    /// `maxMapSize`, and only as far as the disk has blocks for it) and `body` run again, so
+    /// `body` must not have effects outside the transaction that a second run would repeat
+    /// wrongly. Once the primary has committed, `body` never runs again: should the derived
+    /// environment's commit fail, its data is merely behind the primary, and its owner catches
+    /// it up (a full derived map is grown before the next write).
+    ///
+    /// A full disk fails the write with `noSpace` (the real errno) before anything is
+    /// committed: the primary file is allocated ahead of the pages its commit writes, and the
+    /// derived one, which LMDB writes through its map, has real blocks for its whole map.
     public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
         while true {
             do {
+                if derivedMapWasFull.withLock({ $0 }) {
+                    try grow(.derived)
+                    derivedMapWasFull.withLock { $0 = false }
+                }
                 return try writeOnce(body)
-            } catch let error as LMDBError where error.code == .mapFull {
-                try grow()
+            } catch let full as MapWasFull {
+                try grow(full.placement)
             } catch let error as LMDBError where error.code == .mapResized {
                 try adoptGrownMap()
             }
         }
     }
+
+    /// A map found full inside `writeOnce`: the transaction was rolled back.
+    private struct MapWasFull: Error {
+        let placement: Database.Placement
+    }
+
+    /// Set when the derived commit after a primary commit found its map full.
+    private let derivedMapWasFull = Mutex(false)
+
+    /// Test hook: the next derived commit fails with this code after the primary committed.
+    package let failNextDerivedCommit = Mutex<LMDBError.Code?>(nil)
 
     private func writeOnce<R>(_ body: (Transaction) throws -> R) throws -> R {
         try gate.enter()
@@ -268,33 +306,65 @@ public final class Environment: @unchecked Sendable {
             try check(rc, "begin write transaction on derived data")
             derivedTxn = txn
         }
-        let transaction = Transaction(primary: primaryTxn!, derived: derivedTxn, writable: true)
-        let result: R
-        do {
-            result = try body(transaction)
-        } catch {
+        let transaction = Transaction(primary: primaryTxn!, derived: derivedTxn, writable: true, prepareDerivedWrite: prepareDerivedWrite)
+        func abort() {
             transaction.invalidate()
             if let derivedTxn { mdb_txn_abort(derivedTxn) }
             mdb_txn_abort(primaryTxn)
+        }
+        let result: R
+        do {
+            result = try body(transaction)
+        } catch let error as LMDBError where error.code == .mapFull && transaction.fullPlacement != nil {
+            abort()
+            throw MapWasFull(placement: transaction.fullPlacement!)
+        } catch {
+            abort()
             throw error
         }
+        if transaction.primaryBytesWritten > 0 {
+            do {
+                try primary.allocateAhead(pending: transaction.primaryBytesWritten)
+            } catch {
+                abort()
+                throw error
+            }
+        }
         transaction.invalidate()
-        if options.durable { primary.allocateAhead() }
         let committed = mdb_txn_commit(primaryTxn)
-        if committed != MDB_SUCCESS, let derivedTxn { mdb_txn_abort(derivedTxn) }
-        try check(committed, "commit")
-        // The primary is durable now; should this fail, the derived data is merely behind.
-        if let derivedTxn { try check(mdb_txn_commit(derivedTxn), "commit derived data") }
+        if committed != MDB_SUCCESS {
+            if let derivedTxn { mdb_txn_abort(derivedTxn) }
+            if committed == MDB_MAP_FULL { throw MapWasFull(placement: .primary) }
+            // LMDB reports a short write as EIO; on a full filesystem that is ENOSPC.
+            if committed == EIO, filesystemIsFull(path) { throw LMDBError(code: .noSpace, operation: "commit (a short write)") }
+            try check(committed, "commit")
+        }
+        // The primary is durable now: from here on nothing may run `body` again.
+        if let derivedTxn {
+            var rc = mdb_txn_commit(derivedTxn)
+            if let injected = failNextDerivedCommit.withLock({ code in defer { code = nil }; return code }) { rc = injected.rawValue }
+            if rc == MDB_MAP_FULL { derivedMapWasFull.withLock { $0 = true } }
+            // Otherwise the derived data is behind the log, and is caught up by the next write.
+        }
         return result
     }
 
-    /// Doubles the maps (bounded by `maxMapSize`) while no transaction of this process is open.
-    private func grow() throws(LMDBError) {
-        guard files.contains(where: { $0.mapSize < options.maxMapSize }) else {
+    /// Before a write transaction first changes the derived environment: leaves this process's
+    /// marker and makes sure the disk has blocks for the whole derived map.
+    private func prepareDerivedWrite() throws(LMDBError) {
+        try marker?.claim()
+        try derived?.reserveMap()
+    }
+
+    /// Doubles the map of `placement` (bounded by `maxMapSize`) while no transaction of this
+    /// process is open. A derived map grows only as far as the disk gives it blocks.
+    private func grow(_ placement: Database.Placement) throws(LMDBError) {
+        let file = placement == .derived ? (derived ?? primary) : primary
+        guard file.mapSize < options.maxMapSize else {
             throw LMDBError(code: .mapFull, operation: "grow map past its limit of \(options.maxMapSize) bytes")
         }
         try gate.exclusively { () throws(LMDBError) in
-            for file in files { try file.setMapSize(min(file.mapSize * 2, options.maxMapSize)) }
+            try file.setMapSize(min(file.mapSize * 2, options.maxMapSize))
         }
     }
 

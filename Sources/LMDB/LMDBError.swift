@@ -29,6 +29,10 @@ public struct LMDBError: Error, Equatable, CustomStringConvertible, Sendable {
         public static let badDatabase = Code(rawValue: -30780)
         /// POSIX `ENOSPC`: the disk is full.
         public static let noSpace = Code(rawValue: 28)
+        /// POSIX `EDQUOT`: the user's disk quota is used up.
+        public static let quotaExceeded = Code(rawValue: 122)
+        /// POSIX `EIO`.
+        public static let ioError = Code(rawValue: 5)
         /// POSIX `ENOENT`.
         public static let noSuchFile = Code(rawValue: 2)
         /// POSIX `EACCES`.
@@ -41,10 +45,13 @@ public struct LMDBError: Error, Equatable, CustomStringConvertible, Sendable {
             -30788: "transactionFull", -30787: "cursorFull", -30786: "pageFull",
             -30785: "mapResized", -30784: "incompatible", -30783: "badReaderSlot",
             -30782: "badTransaction", -30781: "badValueSize", -30780: "badDatabase",
-            28: "noSpace", 2: "noSuchFile", 13: "permissionDenied",
+            28: "noSpace", 122: "quotaExceeded", 5: "ioError", 2: "noSuchFile", 13: "permissionDenied",
         ]
 
         public var description: String { Self.names[rawValue] ?? "errno(\(rawValue))" }
+
+        /// Whether this is the storage running out: a full map, disk or quota.
+        public var isOutOfSpace: Bool { self == .mapFull || self == .noSpace || self == .quotaExceeded }
     }
 
     public let code: Code

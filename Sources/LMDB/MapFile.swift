@@ -8,11 +8,14 @@ final class MapFile: @unchecked Sendable {
     let path: String
     /// Reader slots of dead processes cleared when the file was opened.
     let staleReadersClearedAtOpen: Int
+    /// Whether LMDB writes this file through its map (`MDB_WRITEMAP`).
+    let writesThroughMap: Bool
 
     /// Opens (creating if needed) the environment in directory `path` with `flags`, and clears
     /// reader slots left behind by processes that died.
     init(path: String, flags: UInt32, options: Environment.Options) throws(LMDBError) {
         self.path = path
+        writesThroughMap = flags & UInt32(MDB_WRITEMAP) != 0
         try createDirectory(path)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "env_create")
@@ -22,12 +25,17 @@ final class MapFile: @unchecked Sendable {
             try check(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "set_maxdbs")
             try check(mdb_env_set_maxreaders(env, UInt32(options.maxReaders)), "set_maxreaders")
             try check(mdb_env_set_mapsize(env, options.mapSize), "set_mapsize")
-            try check(mdb_env_open(env, path, flags | UInt32(MDB_NOTLS), 0o644), "open \(path)")
+            try check(mdb_env_open(env, path, flags | UInt32(MDB_NOTLS), fileMode), "open \(path)")
+            for name in ["data.mdb", "lock.mdb"] { try restrictMode(path + "/" + name, fileMode) }
+            // LMDB writes its reader table through a shared map of the lock file: give every
+            // page of it real blocks, or taking a reader slot on a full disk would be a SIGBUS.
+            try reserve(path + "/lock.mdb")
             var dead: Int32 = 0
             try check(mdb_reader_check(env, &dead), "reader_check")
             staleReadersClearedAtOpen = Int(dead)
             // Another process may have grown the map past our configured size: adopt it.
             try check(mdb_env_set_mapsize(env, 0), "set_mapsize")
+            if writesThroughMap { _ = try? reserveMap() }  // on a full disk: tried again before writing
         } catch {
             mdb_env_close(env)
             throw error
@@ -64,35 +72,62 @@ final class MapFile: @unchecked Sendable {
     /// Touched only inside write transactions, which LMDB's writer lock serialises.
     private var allocatedEnd = 0
 
-    /// Keeps the file allocated ahead of the pages LMDB uses, so that the fsync of a commit
-    /// that appends pages never changes the file's size or block map. On ext4 such an fsync
-    /// must also commit the filesystem journal: measured at `--scale medium`, a 16-command
-    /// commit took 449 µs when the log grew the file and 305 µs when it did not. The blocks are
+    /// Keeps the file allocated ahead of the pages LMDB uses, so that a commit writes only into
+    /// blocks the file already has: it cannot run out of disk space halfway through its pages,
+    /// and its fsync never changes the file's size or block map. (On ext4 such an fsync must
+    /// also commit the filesystem journal: measured at `--scale medium`, a 16-command commit
+    /// took 449 µs when the log grew the file and 305 µs when it did not.) The blocks are
     /// written with zeros (`fallocate` would leave unwritten extents, whose first write needs
     /// the same journal commit): when less than half a step (1/16 of the used size, 1–8 MiB)
-    /// is left, up to a step ahead. The commit that takes a step flushes it: at most 4 MiB,
-    /// ~3 ms on this machine's disk, once per as many MiB of log (some 13,000 commands).
+    /// or less than `pending` bytes are left, up to a step (at least twice `pending`) ahead.
+    /// The commit that takes a step flushes it: at most 4 MiB, ~3 ms on this machine's disk,
+    /// once per as many MiB of log (some 13,000 commands).
     ///
-    /// Call inside a write transaction, before committing: under LMDB's writer lock no other
-    /// writer is writing past the end, and the pages this transaction adds there are written
-    /// by its commit, after the zeros. Best effort: a failure (a full disk) is left to the
-    /// commit, which reports it if LMDB's own pages do not fit.
-    func allocateAhead() {
+    /// Call inside a write transaction, before committing, with an upper estimate of the bytes
+    /// its commit appends: under LMDB's writer lock no other writer is writing past the end,
+    /// and the pages this transaction adds there are written by its commit, after the zeros.
+    /// Throws (with the real errno, `noSpace` on a full disk) when the blocks cannot be had:
+    /// the caller then aborts instead of committing.
+    func allocateAhead(pending: Int) throws(LMDBError) {
         let used = usedBytes
-        let step = min(max(used / 16, 1 << 20), 8 << 20)
-        guard used + step / 2 > allocatedEnd else { return }
+        let step = max(min(max(used / 16, 1 << 20), 8 << 20), 2 * pending)
+        guard used + max(step / 2, pending) > allocatedEnd else { return }
         var status = stat()
         let fd = descriptor
-        guard fd >= 0, fstat(fd, &status) == 0 else { return }
+        guard fd >= 0, fstat(fd, &status) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)/data.mdb") }
         var offset = Int(status.st_size)
-        let end = max(used + step, offset)
+        let end = max(min(used + step, mapSize), offset)  // LMDB never writes past its map
         let zeros = [UInt8](repeating: 0, count: 1 << 20)
         while offset < end {
             let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, min($0.count, end - offset), off_t(offset)) }
-            guard written > 0 else { break }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                let code = written < 0 ? errno : ENOSPC
+                // Give the blocks written so far back: a full disk stays usable for others.
+                _ = ftruncate(fd, off_t(max(Int(status.st_size), used)))
+                throw LMDBError(code: .init(rawValue: code), operation: "allocate \(end - Int(status.st_size)) bytes ahead in \(path)/data.mdb")
+            }
             offset += written
         }
-        allocatedEnd = end  // even after a failure: the next try waits for another half step
+        allocatedEnd = end
+    }
+
+    /// Bytes of the map backed by real blocks (see `reserveMap`).
+    private var reservedBytes = 0
+
+    /// For a file written through its map: gives every page of the map real blocks
+    /// (`posix_fallocate`), so that no write through the map can hit a hole on a full disk —
+    /// which the kernel answers with SIGBUS, not an error. Throws `noSpace` (or the real
+    /// errno) when the disk cannot hold the map; LMDB never writes past the map, so a full map
+    /// is grown and reserved again before it is written.
+    func reserveMap() throws(LMDBError) {
+        let size = mapSize
+        guard writesThroughMap, reservedBytes < size else { return }
+        let fd = descriptor
+        guard fd >= 0 else { throw LMDBError(code: .badTransaction, operation: "reserve \(path)/data.mdb: not open") }
+        let rc = posix_fallocate(fd, 0, off_t(size))
+        guard rc == 0 else { throw LMDBError(code: .init(rawValue: rc), operation: "reserve \(size) bytes for \(path)/data.mdb") }
+        reservedBytes = size
     }
 
     private var descriptor: Int32 {
@@ -110,13 +145,29 @@ final class MapFile: @unchecked Sendable {
         try check(mdb_env_sync(handle, 1), "env_sync \(path)")
     }
 
+    /// Writes a consistent copy into `data.mdb` in directory `path` (created owner-only; the
+    /// file must not exist yet).
     func copy(to path: String, compact: Bool) throws(LMDBError) {
-        try check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "copy to \(path)")
+        let file = path + "/data.mdb"
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
+        guard fd >= 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "create \(file)") }
+        defer { Glibc.close(fd) }
+        try check(mdb_env_copyfd2(handle, fd, compact ? UInt32(MDB_CP_COMPACT) : 0), "copy to \(path)")
+        guard fsync(fd) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "fsync \(file)") }
     }
 
-    /// Sets the map size (0 adopts the size another process grew it to).
+    /// Sets the map size (0 adopts the size another process grew it to). A file written through
+    /// its map gets real blocks for the new size, or keeps its old size and throws `noSpace`.
     func setMapSize(_ size: Int) throws(LMDBError) {
+        let old = mapSize
         try check(mdb_env_set_mapsize(handle, size), "set_mapsize")
+        guard writesThroughMap else { return }
+        do {
+            try reserveMap()
+        } catch {
+            if size != 0 { _ = mdb_env_set_mapsize(handle, old) }  // back to the blocks it has
+            throw error
+        }
     }
 
     /// Bytes of the map in use and bytes on its free list (free pages are reused by later
@@ -150,11 +201,52 @@ final class MapFile: @unchecked Sendable {
     }
 }
 
-/// Creates the directory `path` (and its parents) if needed.
+/// The mode of every file of a database: the owner's alone (the read models hold every
+/// account's email and password hash in clear).
+let fileMode: mode_t = 0o600
+/// The mode of a database's directories.
+let directoryMode: mode_t = 0o700
+
+/// Creates the directory `path` (and its parents) if needed, owner-only; an existing one is
+/// made owner-only. Fails with the real errno.
 func createDirectory(_ path: String) throws(LMDBError) {
-    do {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch {
-        throw LMDBError(code: .permissionDenied, operation: "create directory \(path)")
+    var prefix = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+        prefix += "/" + component
+        if mkdir(prefix, directoryMode) != 0, errno != EEXIST {
+            throw LMDBError(code: .init(rawValue: errno), operation: "create directory \(prefix)")
+        }
     }
+    try restrictMode(path, directoryMode)
+}
+
+/// Sets `path`'s permission bits to `mode` unless they are already at most that (a file of
+/// another owner is left as it is: only its owner may change it).
+func restrictMode(_ path: String, _ mode: mode_t) throws(LMDBError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+        if errno == ENOENT { return }
+        throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)")
+    }
+    guard status.st_mode & 0o777 & ~mode != 0, status.st_uid == geteuid() else { return }
+    guard chmod(path, mode) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "chmod \(path)") }
+}
+
+/// Gives every byte of the file at `path` real blocks (see `MapFile.reserveMap`).
+func reserve(_ path: String) throws(LMDBError) {
+    let fd = open(path, O_RDWR | O_CLOEXEC)
+    guard fd >= 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "open \(path)") }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)") }
+    guard status.st_size > 0 else { return }
+    let rc = posix_fallocate(fd, 0, status.st_size)
+    guard rc == 0 else { throw LMDBError(code: .init(rawValue: rc), operation: "reserve \(status.st_size) bytes for \(path)") }
+}
+
+/// Whether the filesystem holding `path` has (next to) no free blocks left.
+func filesystemIsFull(_ path: String) -> Bool {
+    var info = statvfs()
+    guard statvfs(path, &info) == 0 else { return false }
+    return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 1 << 20
 }

@@ -9,7 +9,7 @@ final class OpenLock {
     private var released = false
 
     init(path: String) throws(LMDBError) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "open lock file \(path)") }
     }
 

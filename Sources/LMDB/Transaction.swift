@@ -11,11 +11,39 @@ public final class Transaction {
     private var finished = false
     /// Whether this transaction may write.
     public let isWritable: Bool
+    /// Run before the first change to the derived environment (see `Environment.write`).
+    private var prepareDerivedWrite: (() throws(LMDBError) -> Void)?
+    /// An estimate of the bytes this transaction's commit writes to the primary file (each
+    /// change counts its key, value and one page).
+    private(set) var primaryBytesWritten = 0
+    /// The environment whose map was found full, if one was.
+    private(set) var fullPlacement: Database.Placement?
 
-    init(primary: OpaquePointer, derived: OpaquePointer?, writable: Bool) {
+    init(primary: OpaquePointer, derived: OpaquePointer?, writable: Bool,
+         prepareDerivedWrite: (() throws(LMDBError) -> Void)? = nil) {
         self.primary = primary
         self.derived = derived
         self.isWritable = writable
+        self.prepareDerivedWrite = prepareDerivedWrite
+    }
+
+    /// The LMDB transaction that is about to change a database in `placement`, after the
+    /// derived environment's one-time preparation (the first change to it only).
+    func changing(_ placement: Database.Placement) throws(LMDBError) -> OpaquePointer {
+        let txn = try live(placement)
+        if placement == .derived, let prepare = prepareDerivedWrite {
+            try prepare()
+            prepareDerivedWrite = nil
+        }
+        return txn
+    }
+
+    /// Checks the return code of a change to `db`, noting a full map and the bytes the
+    /// primary's commit will write.
+    func checkChange(_ rc: Int32, _ db: Database, bytes: Int, _ operation: @autoclosure () -> String) throws(LMDBError) {
+        if rc == MDB_MAP_FULL { fullPlacement = db.placement }
+        try check(rc, operation())
+        if db.placement == .primary { primaryBytesWritten += bytes + 4096 }
     }
 
     func invalidate() { finished = true }
@@ -35,7 +63,10 @@ public final class Transaction {
 
     func openDatabase(_ name: String, flags: Database.Flags, placement: Database.Placement) throws(LMDBError) -> Database {
         var dbi: MDB_dbi = 0
-        try check(mdb_dbi_open(try live(placement), name, flags.rawValue | UInt32(MDB_CREATE), &dbi), "open database \(name)")
+        // Only creating a database changes anything (a full disk still opens existing ones).
+        var rc = mdb_dbi_open(try live(placement), name, flags.rawValue, &dbi)
+        if rc == MDB_NOTFOUND { rc = mdb_dbi_open(try changing(placement), name, flags.rawValue | UInt32(MDB_CREATE), &dbi) }
+        try check(rc, "open database \(name)")
         return Database(dbi: dbi, name: name, placement: placement)
     }
 
@@ -74,7 +105,7 @@ public final class Transaction {
     /// Stores `value` under `key`. With `.noOverwrite`, returns `false` if the key existed.
     @discardableResult
     public func put(_ db: Database, _ key: [UInt8], _ value: [UInt8], flags: PutFlags = []) throws(LMDBError) -> Bool {
-        let txn = try live(db)
+        let txn = try changing(db.placement)
         let rc = key.withUnsafeBytes { keyBytes in
             value.withUnsafeBytes { valueBytes in
                 var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
@@ -83,26 +114,26 @@ public final class Transaction {
             }
         }
         if rc == MDB_KEYEXIST && flags.contains(.noOverwrite) { return false }
-        try check(rc, "put into \(db.name)")
+        try checkChange(rc, db, bytes: key.count + value.count, "put into \(db.name)")
         return true
     }
 
     /// Deletes `key`; returns whether it was present.
     @discardableResult
     public func delete(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> Bool {
-        let txn = try live(db)
+        let txn = try changing(db.placement)
         let rc = key.withUnsafeBytes { keyBytes in
             var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             return mdb_del(txn, db.dbi, &k, nil)
         }
         if rc == MDB_NOTFOUND { return false }
-        try check(rc, "delete from \(db.name)")
+        try checkChange(rc, db, bytes: 0, "delete from \(db.name)")
         return true
     }
 
     /// Removes every entry of `db` (the database itself stays).
     public func clear(_ db: Database) throws(LMDBError) {
-        try check(mdb_drop(try live(db), db.dbi, 0), "clear \(db.name)")
+        try checkChange(mdb_drop(try changing(db.placement), db.dbi, 0), db, bytes: 0, "clear \(db.name)")
     }
 
     /// Entry count and page statistics of `db`.
@@ -123,7 +154,7 @@ public final class Transaction {
         for db in dbs {
             var handle: OpaquePointer?
             try check(mdb_cursor_open(try live(db), db.dbi, &handle), "open cursor on \(db.name)")
-            cursors.append(Cursor(handle!, database: db))
+            cursors.append(Cursor(handle!, database: db, transaction: self))
         }
         return try body(cursors)
     }
@@ -132,7 +163,7 @@ public final class Transaction {
     public func withCursor<R>(_ db: Database, _ body: (Cursor) throws -> R) throws -> R {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(try live(db), db.dbi, &cursor), "open cursor on \(db.name)")
-        let wrapper = Cursor(cursor!, database: db)
+        let wrapper = Cursor(cursor!, database: db, transaction: self)
         defer {
             wrapper.invalidate()
             mdb_cursor_close(cursor)
@@ -151,7 +182,7 @@ extension Transaction {
     /// Deletes the database `db` itself (not just its entries). After commit its handle is
     /// closed; call `Environment.forget(_:)` for its name.
     public func drop(_ db: Database) throws(LMDBError) {
-        try check(mdb_drop(try live(db), db.dbi, 1), "drop \(db.name)")
+        try checkChange(mdb_drop(try changing(db.placement), db.dbi, 1), db, bytes: 0, "drop \(db.name)")
     }
 
     /// The names of the named databases in one environment, or (`nil`) in both.

@@ -4,27 +4,32 @@ import Foundation
 ///
 /// A crash of a process loses none of the derived environment's writes (they are in the
 /// kernel's page cache), but a crash of the machine may leave its file torn. So every process
-/// that opens it leaves a marker file `unsynced.<pid>.<uuid>` naming the boot it runs in,
-/// synced to disk before its first write, and removes it once the file is synced at close. A
-/// marker from another boot means the machine went down while the file was unsynced: the file
-/// is then deleted before it is opened (its owner recomputes what it held).
+/// that writes it first leaves a marker file `unsynced.<pid>.<uuid>` naming the boot it runs
+/// in, synced to disk before its first write, and removes it once the file is synced at close.
+/// A marker from another boot means the machine went down while the file was unsynced: the
+/// file is then deleted before it is opened (its owner recomputes what it held).
 ///
 /// Opening runs under an exclusive lock (`markers.lock`) held until the environment is open,
 /// so two processes starting together after a reboot do not both delete the file (the second
-/// would delete the one the first already maps).
-final class UnsyncedMarker {
+/// would delete the one the first already maps). A process that only reads leaves no marker,
+/// so reading needs no disk space.
+final class UnsyncedMarker: @unchecked Sendable {
     private let directory: String
     private let path: String
+    private let durable: Bool
     /// Markers left by processes of this boot that are gone (killed, crashed).
-    private let leftovers: [String]
+    private var leftovers: [String]
     private var openingLock: OpenLock?
+    /// Whether this process's marker is on disk (guarded by `claiming`).
+    private var claimed = false
+    private let claiming = NSLock()
 
     private static let prefix = "unsynced."
 
-    /// Deletes a file a machine crash may have torn, then leaves this process's marker (fsynced
-    /// when `durable`). Holds the opening lock until `opened(_:)`.
+    /// Deletes a file a machine crash may have torn. Holds the opening lock until `opened(_:)`.
     init(directory: String, durable: Bool) throws(LMDBError) {
         self.directory = directory
+        self.durable = durable
         let lock = try OpenLock(path: directory + "/markers.lock")
         try lock.lockExclusive()
         openingLock = lock
@@ -38,28 +43,46 @@ final class UnsyncedMarker {
             leftovers = markers.filter { !Self.isRunning(pid: $0) }
         }
         path = directory + "/" + Self.prefix + "\(getpid())." + UUID().uuidString
-        guard files.createFile(atPath: path, contents: Data(boot.utf8)) else {
-            throw LMDBError(code: .permissionDenied, operation: "create \(path)")
-        }
-        if durable {
-            try Self.fsync(path)
-            try Self.fsync(directory)
-        }
     }
 
     /// Once the environment is open: lets other openers in, and syncs the file so the markers
-    /// that processes of this boot left behind when they died can go.
-    func opened(_ file: MapFile) throws(LMDBError) {
+    /// that processes of this boot left behind when they died can go (kept if the sync fails,
+    /// e.g. on a full disk: they are only a reason to recompute).
+    func opened(_ file: MapFile) {
         openingLock?.release()
         openingLock = nil
-        guard !leftovers.isEmpty else { return }
-        try file.sync()
+        guard !leftovers.isEmpty, (try? file.sync()) != nil else { return }
         for name in leftovers { try? FileManager.default.removeItem(atPath: directory + "/" + name) }
+        leftovers = []
+    }
+
+    /// Before this process first writes the file: leaves its marker (fsynced with its
+    /// directory when `durable`). Fails with the real errno, e.g. `noSpace`.
+    func claim() throws(LMDBError) {
+        claiming.lock()
+        defer { claiming.unlock() }
+        guard !claimed else { return }
+        let boot = Array(Self.bootID().utf8)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
+        guard fd >= 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "create \(path)") }
+        let written = boot.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let code = written == boot.count ? 0 : (written < 0 ? errno : ENOSPC)
+        let synced = code == 0 && (!durable || Glibc.fsync(fd) == 0)
+        let syncCode = errno
+        close(fd)
+        guard code == 0, synced else {
+            unlink(path)
+            throw LMDBError(code: .init(rawValue: code != 0 ? code : syncCode), operation: "write \(path)")
+        }
+        if durable { try Self.fsync(directory) }
+        claimed = true
     }
 
     /// At close: syncs the file and removes this process's marker.
     func release(_ file: MapFile) {
-        guard (try? file.sync()) != nil else { return }
+        claiming.lock()
+        defer { claiming.unlock() }
+        guard claimed, (try? file.sync()) != nil else { return }
         try? FileManager.default.removeItem(atPath: path)
     }
 

@@ -32,6 +32,25 @@ struct Arguments {
     func value(_ name: String) -> String? { options[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     var db: String { value("db") ?? "timeline.db" }
+
+    /// `--map-size SIZE`: bytes, or with a K, M or G suffix (powers of 1024).
+    var mapSize: Int? {
+        get throws(UsageError) {
+            guard let text = value("map-size") else { return nil }
+            let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+            var digits = Substring(text.uppercased())
+            if digits.hasSuffix("IB") { digits = digits.dropLast(2) }
+            var unit = 1
+            if let last = digits.last, let scale = units[last] {
+                unit = scale
+                digits = digits.dropLast()
+            }
+            guard let count = Int(digits), count > 0, count <= Int.max / unit else {
+                throw UsageError("--map-size takes a size in bytes, e.g. 64M (got \(text))")
+            }
+            return count * unit
+        }
+    }
 }
 
 /// Wrong use of the command line: printed with the command's help, exit code 2.

@@ -23,6 +23,8 @@ struct TimelineTool {
     common options:
       --db PATH   the database directory (default ./timeline.db)
       --nats URLS a cluster node: the replicated log is on these NATS servers (comma-separated)
+      --map-size SIZE  cap each of the database's maps (log, read models) at SIZE bytes
+                  (K, M, G suffixes: 64M); writes past it fail with storage_full
       --help      help for a command
     """
 
@@ -70,6 +72,7 @@ struct TimelineTool {
         var options = TimelineService.Options()
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
         if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }
+        if let cap = try args.mapSize { options.maxMapSize = cap }
         return try TimelineService(path: args.db, options: options)
     }
 }

@@ -32,7 +32,8 @@ public final class TimelineService: Sendable {
         public var passwordCost = Sodium.PasswordCost.interactive
         public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
         public var initialMapSize = 64 << 20
-        /// The database never grows past this; commands then fail with `storage_full`.
+        /// Each of the database's two maps (the log's, the read models') never grows past this;
+        /// commands then fail with `storage_full`.
         public var maxMapSize = 1 << 40
         /// For a new database: at this many followers an author's new posts are merged into
         /// followers' timelines at read time instead of being pushed into each (hybrid fan-out).
@@ -71,8 +72,8 @@ public final class TimelineService: Sendable {
         guard Sodium.ensureInitialised() else { throw TimelineError(.internal, "libsodium failed to initialise") }
         var envOptions = Environment.Options()
         envOptions.durable = options.durable
-        envOptions.mapSize = options.initialMapSize
-        envOptions.maxMapSize = max(options.maxMapSize, options.initialMapSize)
+        envOptions.mapSize = min(options.initialMapSize, options.maxMapSize)
+        envOptions.maxMapSize = options.maxMapSize
         envOptions.derivedData = true
         // Opened alone after a rebuild freed much of the read models' file: compact it first.
         envOptions.compactDerivedData = true
@@ -89,7 +90,12 @@ public final class TimelineService: Sendable {
                 replication = nil
             }
             registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold)
-            try Self.catchUpDerivedData(environment, log: log, registry: registry)
+            do {
+                try Self.catchUpDerivedData(environment, log: log, registry: registry)
+            } catch let error as LMDBError where error.code.isOutOfSpace {
+                // A full disk: reads answer from the read models as they are; the first write
+                // that finds space catches them up.
+            }
         } catch {
             throw TimelineService.translate(error)
         }
@@ -245,8 +251,12 @@ public final class TimelineService: Sendable {
     static func translate(_ error: any Error) -> TimelineError {
         switch error {
         case let error as TimelineError: return error
-        case let error as LMDBError where error.code == .mapFull || error.code == .noSpace:
+        case let error as LMDBError where error.code.isOutOfSpace:
             return TimelineError(.storageFull, "the database is full: \(error)")
+        case let error as CocoaError where error.code == .fileWriteOutOfSpace:
+            return TimelineError(.storageFull, "the disk is full: \(error.localizedDescription)")
+        case let error as POSIXError where error.code == .ENOSPC || error.code == .EDQUOT:
+            return TimelineError(.storageFull, "the disk is full: \(error.localizedDescription)")
         case let error as EventStoreError:
             if case .wrongExpectedVersion = error { return TimelineError(.conflict, error.description) }
             return TimelineError(.internal, error.description)
