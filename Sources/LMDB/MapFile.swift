@@ -156,16 +156,21 @@ final class MapFile: @unchecked Sendable {
         guard fsync(fd) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "fsync \(file)") }
     }
 
-    /// Sets the map size (0 adopts the size another process grew it to). A file written through
-    /// its map gets real blocks for the new size, or keeps its old size and throws `noSpace`.
+    /// Sets the map size (0 adopts the size another process grew it to). Growing a file written
+    /// through its map gives it real blocks for the new size, or keeps its old size and throws
+    /// `noSpace`. (An adopted size that finds no blocks is reserved again before this process
+    /// writes: reading needs none.)
     func setMapSize(_ size: Int) throws(LMDBError) {
         let old = mapSize
         try check(mdb_env_set_mapsize(handle, size), "set_mapsize")
-        guard writesThroughMap else { return }
+        guard writesThroughMap, size != 0 else {
+            if writesThroughMap { _ = try? reserveMap() }
+            return
+        }
         do {
             try reserveMap()
         } catch {
-            if size != 0 { _ = mdb_env_set_mapsize(handle, old) }  // back to the blocks it has
+            _ = mdb_env_set_mapsize(handle, old)  // back to the blocks it has
             throw error
         }
     }
