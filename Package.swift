@@ -18,11 +18,14 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CYAJL", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimise),
         .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: optimise),
         // The NATS C client: JetStream streams and key-value buckets (the replicated log).
         .target(name: "NATS", dependencies: ["CNATS"], swiftSettings: optimise),
+        // HTTP/1.1 on libmicrohttpd: the daemon, its callbacks, event streams.
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"], swiftSettings: optimise),
         // Streaming JSON (for imports far larger than memory), over yajl.
         .target(name: "JSONStream", dependencies: ["CYAJL"], swiftSettings: optimise),
         // Pure domain: commands -> events, validation. No I/O.
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "TimelineBench"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineBench"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

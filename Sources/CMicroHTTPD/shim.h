@@ -1,0 +1,41 @@
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon and MHD_get_connection_info are variadic, which Swift cannot call: these
+   fixed-argument wrappers are the only C of the bridge. */
+
+/** Starts a daemon with its own epoll thread pool, suspend/resume and the given limits. */
+static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *address,
+                                                    unsigned int threads,
+                                                    unsigned int connection_limit,
+                                                    unsigned int per_ip_limit,
+                                                    unsigned int timeout_seconds,
+                                                    size_t connection_memory,
+                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                    MHD_RequestCompletedCallback completed, void *completed_cls) {
+    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME,
+                            0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_END);
+}
+
+/** The peer's address of a connection (NULL if unknown). */
+static inline const struct sockaddr *timeline_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}
+
+/** The port the daemon listens on (for port 0: the one the kernel chose). */
+static inline uint16_t timeline_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

@@ -1,0 +1,59 @@
+/// One HTTP request, whole: libmicrohttpd has read its head and body (or, for
+/// `multipart/form-data`, parsed the body into parts) before the handler sees it.
+public struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, … as the client sent it.
+    public let method: String
+    /// The path, percent-decoded, without the query.
+    public let path: String
+    /// The query parameters, decoded, in order (a parameter without `=` has the value "").
+    public let query: [(name: String, value: String)]
+    /// Header values by lowercased name (repeated headers joined with ", ").
+    public let headers: [String: String]
+    /// The body, unless it was `multipart/form-data`.
+    public let body: [UInt8]
+    /// The parts of a `multipart/form-data` body, in order.
+    public let formParts: [FormPart]
+    /// The client's IP address, as text.
+    public let clientAddress: String
+
+    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
+                body: [UInt8] = [], formParts: [FormPart] = [], clientAddress: String = "") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.formParts = formParts
+        self.clientAddress = clientAddress
+    }
+
+    /// The value of header `name` (any case).
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// One part of a `multipart/form-data` body.
+public struct FormPart: Sendable {
+    public let name: String
+    public let filename: String?
+    public let contentType: String?
+    public internal(set) var data: [UInt8]
+}
+
+/// What the handler answers.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Body
+
+    /// A response body: bytes, or a stream that stays open (Server-Sent Events).
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        case stream(EventStream)
+    }
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,368 @@
+import Foundation
+import Synchronization
+internal import CMicroHTTPD
+
+/// An HTTP/1.1 server on libmicrohttpd: its own epoll thread pool, keep-alive, bodies read
+/// as they arrive (a body announced over `maxBodyBytes` is refused with 413 before it is
+/// read; one that passes the limit without a length closes the connection),
+/// `multipart/form-data` parsed by libmicrohttpd's own parser. This type alone touches
+/// libmicrohttpd's pointers: handlers get whole `HTTPRequest` values and return
+/// `HTTPResponse` values.
+///
+/// A request's connection is suspended while its (async) handler runs, so a handler that
+/// waits — for a durable commit, say — holds no server thread.
+public final class HTTPServer: @unchecked Sendable {
+    /// How the server listens and what it accepts.
+    public struct Options: Sendable {
+        /// An IPv4 or IPv6 address to listen on.
+        public var host = "127.0.0.1"
+        /// 0: a free port the kernel chooses (see `port`).
+        public var port: UInt16 = 8080
+        /// Threads polling connections (default: one per core).
+        public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        public var connectionLimit = 4096
+        public var connectionsPerClient = 1024
+        /// Seconds a connection may stay idle (or a slow client take between bytes).
+        public var idleTimeout = 30
+        /// Bodies larger than this get 413.
+        public var maxBodyBytes = 11 << 20
+        /// Memory for one connection's request head (so also the URL and header limit).
+        public var connectionMemory = 64 << 10
+        public init() {}
+    }
+
+    /// Answers a request.
+    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+    private var daemon: OpaquePointer?
+    private let handler: Handler
+    private let options: Options
+    /// The port the server listens on.
+    public private(set) var port: UInt16 = 0
+    private let state = Mutex(Activity())
+
+    private struct Activity {
+        /// Requests handed to the handler and not completed yet, by connection address, with
+        /// whether they have been answered.
+        var dispatched: [UInt: Bool] = [:]
+        var streams: [ObjectIdentifier: EventStream] = [:]
+        var stopping = false
+    }
+
+    /// Starts listening.
+    public init(options: Options = Options(), handler: @escaping Handler) throws(HTTPServerError) {
+        self.handler = handler
+        self.options = options
+        let started: OpaquePointer? = try Self.withSocketAddress(options.host, options.port) { address in
+            timeline_mhd_start(address, UInt32(options.threads), UInt32(options.connectionLimit),
+                               UInt32(options.connectionsPerClient), UInt32(options.idleTimeout), options.connectionMemory,
+                               accessHandler, Unmanaged.passUnretained(self).toOpaque(),
+                               completedHandler, Unmanaged.passUnretained(self).toOpaque())
+        }
+        guard let started else {
+            throw HTTPServerError("could not listen on \(options.host):\(options.port) (in use, or not an address of this machine)")
+        }
+        daemon = started
+        port = timeline_mhd_port(started)
+    }
+
+    deinit { stop() }
+
+    /// Graceful stop: stops accepting connections, lets the requests in flight be answered
+    /// (up to `grace`), ends the open streams, then closes every connection.
+    public func stop(grace: Duration = .seconds(10)) {
+        guard let daemon else { return }
+        let listener = MHD_quiesce_daemon(daemon)
+        if listener >= 0 { Glibc.close(listener) }
+        let streams = state.withLock { state -> [EventStream] in
+            state.stopping = true
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.close() }
+        let busy = { self.state.withLock { !$0.dispatched.isEmpty || !$0.streams.isEmpty } }
+        Self.wait(while: busy, upTo: grace)
+        // libmicrohttpd must not stop with a connection suspended: answer the stragglers, and
+        // give its threads a moment to send that.
+        let stragglers = state.withLock { state in
+            let waiting = state.dispatched.filter { !$0.value }.keys
+            for address in waiting { state.dispatched[address] = true }
+            return Array(waiting)
+        }
+        for address in stragglers {
+            send(OpaquePointer(bitPattern: address)!, HTTPResponse(status: 503, headers: [("Connection", "close")]))
+        }
+        Self.wait(while: busy, upTo: .seconds(2))
+        guard !busy() else { return }  // a connection still suspended: stopping would abort the process
+        MHD_stop_daemon(daemon)
+        self.daemon = nil
+    }
+
+    private static func wait(while condition: () -> Bool, upTo limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline, condition() { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// The number of open event streams.
+    public var openStreams: Int { state.withLock { $0.streams.count } }
+
+    // MARK: - libmicrohttpd's callbacks
+
+    /// The state of one request while its body arrives.
+    final class Incoming {
+        let method: String
+        let path: String
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+        var parts: [FormPart] = []
+        var postProcessor: OpaquePointer?
+        var received = 0
+        var answered = false
+
+        init(method: String, path: String) {
+            self.method = method
+            self.path = path
+        }
+
+        deinit {
+            if let postProcessor { MHD_destroy_post_processor(postProcessor) }
+        }
+    }
+
+    fileprivate func access(_ connection: OpaquePointer, _ url: String, _ method: String,
+                            _ data: UnsafePointer<CChar>?, _ size: UnsafeMutablePointer<Int>,
+                            _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let opaque = context.pointee else {
+            // The head has arrived: refuse an announced oversized body before reading it.
+            let incoming = Incoming(method: method, path: url)
+            incoming.headers = Self.values(connection, .HEADER_KIND, lowercased: true)
+            context.pointee = Unmanaged.passRetained(incoming).toOpaque()
+            if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
+                return refuseTooLarge(connection, incoming)
+            }
+            if incoming.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true {
+                incoming.postProcessor = MHD_create_post_processor(connection, 64 << 10, partHandler,
+                                                                   Unmanaged.passUnretained(incoming).toOpaque())
+                if incoming.postProcessor == nil { return answerNow(connection, incoming, Self.plain(400, "malformed multipart/form-data body")) }
+            } else if let length = incoming.headers["content-length"].flatMap(Int.init), length > 0 {
+                incoming.body.reserveCapacity(length)
+            }
+            return .YES
+        }
+        let incoming = Unmanaged<Incoming>.fromOpaque(opaque).takeUnretainedValue()
+        if size.pointee > 0 {
+            let count = size.pointee
+            size.pointee = 0
+            if incoming.answered { return .YES }
+            incoming.received += count
+            // Past the limit without a length announced (chunked): libmicrohttpd cannot answer
+            // in the middle of a body, so the connection is closed rather than read on.
+            if incoming.received > options.maxBodyBytes { return .NO }
+            if let processor = incoming.postProcessor {
+                if MHD_post_process(processor, data, count) != .YES {
+                    return answerNow(connection, incoming, Self.plain(400, "malformed multipart/form-data body"))
+                }
+            } else if let data {
+                incoming.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+            }
+            return .YES
+        }
+        if incoming.answered { return .YES }
+        incoming.answered = true
+        let request = HTTPRequest(method: incoming.method, path: incoming.path,
+                                  query: Self.pairs(connection, .GET_ARGUMENT_KIND),
+                                  headers: incoming.headers, body: incoming.body, formParts: incoming.parts,
+                                  clientAddress: Self.clientAddress(connection))
+        incoming.body = []
+        incoming.parts = []
+        let address = UInt(bitPattern: connection)
+        state.withLock { $0.dispatched[address] = false }
+        MHD_suspend_connection(connection)
+        let handler = self.handler
+        Task {
+            let response = await handler(request)
+            let mine = self.state.withLock { state in
+                guard state.dispatched[address] == false else { return false }  // `stop` gave up and answered it
+                state.dispatched[address] = true
+                return true
+            }
+            if mine { self.send(OpaquePointer(bitPattern: address)!, response) }
+        }
+        return .YES
+    }
+
+    /// Sends `response` on a suspended connection and resumes it.
+    private func send(_ connection: OpaquePointer, _ response: HTTPResponse) {
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            made = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .stream(let stream):
+            stream.attach(connection)
+            let streamingState = state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.streams[ObjectIdentifier(stream)] = stream
+                return true
+            }
+            if !streamingState { stream.close() }
+            made = MHD_create_response_from_callback(UInt64.max, 16 << 10, streamReader,
+                                                     Unmanaged.passRetained(StreamBox(stream, server: self)).toOpaque(), streamFreed)
+        }
+        guard let made else {
+            MHD_resume_connection(connection)
+            return
+        }
+        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
+        MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        MHD_resume_connection(connection)
+    }
+
+    fileprivate func streamEnded(_ stream: EventStream) {
+        _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    /// Queues 413 at once; libmicrohttpd then closes the connection without reading the rest.
+    private func refuseTooLarge(_ connection: OpaquePointer, _ incoming: Incoming) -> MHD_Result {
+        answerNow(connection, incoming, Self.plain(413, "the body is larger than \(options.maxBodyBytes) bytes"),
+                  extraHeaders: [("Connection", "close")])
+    }
+
+    private func answerNow(_ connection: OpaquePointer, _ incoming: Incoming, _ answer: (status: Int, body: [UInt8]),
+                           extraHeaders: [(String, String)] = []) -> MHD_Result {
+        incoming.answered = true
+        incoming.body = []
+        let response = answer.body.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let response else { return .NO }
+        defer { MHD_destroy_response(response) }
+        MHD_add_response_header(response, "Content-Type", "application/json")
+        MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
+        for (name, value) in extraHeaders { MHD_add_response_header(response, name, value) }
+        return MHD_queue_response(connection, UInt32(answer.status), response)
+    }
+
+    /// A JSON error body, for what this layer refuses on its own.
+    private static func plain(_ status: Int, _ message: String) -> (status: Int, body: [UInt8]) {
+        let code = status == 413 ? "payload_too_large" : "invalid_argument"
+        let escaped = message.replacingOccurrences(of: "\"", with: "'")
+        return (status, Array(#"{"error":{"code":"\#(code)","message":"\#(escaped)"}}"#.utf8))
+    }
+
+    fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection { _ = state.withLock { $0.dispatched.removeValue(forKey: UInt(bitPattern: connection)) } }
+        guard let context, let opaque = context.pointee else { return }
+        Unmanaged<Incoming>.fromOpaque(opaque).release()
+        context.pointee = nil
+    }
+
+    // MARK: - Reading what libmicrohttpd parsed
+
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in pairs(connection, kind) {
+            let key = lowercased ? name.lowercased() : name
+            result[key] = result[key].map { $0 + ", " + value } ?? value
+        }
+        return result
+    }
+
+    private static func pairs(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(name: String, value: String)] {
+        final class Collected { var pairs: [(name: String, value: String)] = [] }
+        let collected = Collected()
+        withExtendedLifetime(collected) {
+            _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
+                let collected = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
+                let name = key.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: keySize), as: UTF8.self) } ?? ""
+                let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+                collected.pairs.append((name, text))
+                return .YES
+            }, Unmanaged.passUnretained(collected).toOpaque())
+        }
+        return collected.pairs
+    }
+
+    private static func clientAddress(_ connection: OpaquePointer) -> String {
+        guard let address = timeline_mhd_client_address(connection) else { return "" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            inet_ntop(AF_INET, &ip, &text, socklen_t(text.count))
+        case AF_INET6:
+            var ip = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+            inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count))
+        default: return ""
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func withSocketAddress<R>(_ host: String, _ port: UInt16,
+                                             _ body: (UnsafePointer<sockaddr>) -> R) throws(HTTPServerError) -> R {
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            return withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        }
+        var v6 = sockaddr_in6()
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if inet_pton(AF_INET6, bare, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            return withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        }
+        throw HTTPServerError("\(host) is not an IP address")
+    }
+}
+
+/// A failure to start the server.
+public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What the stream reader's context points at.
+private final class StreamBox {
+    let stream: EventStream
+    let server: HTTPServer
+    init(_ stream: EventStream, server: HTTPServer) {
+        self.stream = stream
+        self.server = server
+    }
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, data, size, context in
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+    return server.access(connection!, String(cString: url!, encoding: .utf8) ?? "", String(cString: method!), data, size!, context!)
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, context, _ in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().completed(connection, context)
+}
+
+private let partHandler: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
+    let incoming = Unmanaged<HTTPServer.Incoming>.fromOpaque(cls!).takeUnretainedValue()
+    let name = key.map { String(cString: $0) } ?? ""
+    let bytes = data.map { UnsafeRawBufferPointer(start: $0, count: size) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    if offset > 0, let last = incoming.parts.indices.last, incoming.parts[last].name == name {
+        incoming.parts[last].data.append(contentsOf: bytes)
+    } else {
+        incoming.parts.append(FormPart(name: name, filename: filename.map { String(cString: $0) },
+                                       contentType: contentType.map { String(cString: $0) }, data: Array(bytes)))
+    }
+    return .YES
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    let box = Unmanaged<StreamBox>.fromOpaque(cls!).takeUnretainedValue()
+    return box.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+}
+
+private let streamFreed: MHD_ContentReaderFreeCallback = { cls in
+    let box = Unmanaged<StreamBox>.fromOpaque(cls!).takeRetainedValue()
+    box.stream.finished()
+    box.server.streamEnded(box.stream)
+}

@@ -1,0 +1,118 @@
+import Foundation
+import MicroHTTPD
+import Synchronization
+import Testing
+
+/// The thin libmicrohttpd layer on its own, on a loopback port, with a raw TCP client.
+@Suite struct HTTPServerTests {
+    /// Echoes what it parsed: method, path, query, a header, the body and the form parts.
+    static func echo(_ request: HTTPRequest) async -> HTTPResponse {
+        var lines = ["\(request.method) \(request.path)"]
+        lines += request.query.map { "query \($0.name)=\($0.value)" }
+        if let agent = request.header("X-Test") { lines.append("header \(agent)") }
+        if !request.body.isEmpty { lines.append("body \(request.body.count) \(String(decoding: request.body.prefix(16), as: UTF8.self))") }
+        lines += request.formParts.map { "part \($0.name) \($0.filename ?? "-") \($0.contentType ?? "-") \($0.data.count)" }
+        lines.append("client \(request.clientAddress)")
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array(lines.joined(separator: "\n").utf8)))
+    }
+
+    func server(_ handler: @escaping HTTPServer.Handler = echo) throws -> HTTPServer {
+        var options = HTTPServer.Options()
+        options.port = 0
+        options.maxBodyBytes = 1 << 20
+        return try HTTPServer(options: options, handler: handler)
+    }
+
+    @Test func parsesTheRequestAndKeepsTheConnectionAlive() async throws {
+        let server = try server()
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /v1/users?prefix=al%20ice&limit HTTP/1.1\r\nHost: x\r\nX-Test: yes\r\n\r\n")
+        let first = await client.read(until: "client 127.0.0.1")
+        #expect(first.hasPrefix("HTTP/1.1 200"))
+        #expect(first.contains("GET /v1/users\nquery prefix=al ice\nquery limit=\nheader yes"))
+        client.reset()
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\nhello world")
+        #expect(await client.read(until: "client 127.0.0.1").contains("POST /echo\nbody 11 hello world"))
+    }
+
+    @Test func parsesMultipartFormData() async throws {
+        let server = try server()
+        defer { server.stop() }
+        let image = [UInt8](repeating: 0xFF, count: 300_000) + Array("\r\n--not-the-boundary\r\n".utf8)
+        var body = Array("--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nHarbour #sea\r\n".utf8)
+        body += Array("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        body += image + Array("\r\n--XyZ--\r\n".utf8)
+        let client = try RawHTTPClient(port: server.port)
+        client.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send(body)
+        let answer = await client.read(until: "client 127.0.0.1")
+        #expect(answer.contains("part caption - - 12\npart image a.jpg image/jpeg \(image.count)"), "\(answer)")
+    }
+
+    @Test func anOversizedBodyIsRefusedBeforeItIsSent() async throws {
+        let server = try server()
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(12 << 20)\r\n\r\n")
+        let answer = await client.read(until: "payload_too_large")
+        #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+        // Without a length announced, the connection is closed as soon as the body passes the
+        // limit: the handler never sees it.
+        let chunked = try RawHTTPClient(port: server.port)
+        chunked.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let chunk = [UInt8](repeating: 0x61, count: 256 << 10)
+        for _ in 0..<5 { chunked.send(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8)) }
+        let closed = await chunked.read(until: "POST /v1/posts")
+        #expect(!closed.contains("HTTP/1.1 200"), "\(closed)")
+    }
+
+    @Test func anEventStreamSendsAsItIsWrittenAndEndsAtClose() async throws {
+        let stream = EventStream()
+        let server = try server { request in
+            request.path == "/stream"
+                ? HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
+                : await Self.echo(request)
+        }
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await client.read(until: "text/event-stream").hasPrefix("HTTP/1.1 200"))
+        #expect(stream.send(Array("data: one\n\n".utf8)))
+        #expect(await client.read(until: "data: one").contains("data: one"))
+        #expect(server.openStreams == 1)
+        #expect(stream.send(Array("data: two\n\n".utf8)))
+        #expect(await client.read(until: "data: two").contains("data: two"))
+        stream.close()
+        #expect(await client.read(until: "\r\n0\r\n\r\n").hasSuffix("\r\n0\r\n\r\n"))  // the chunked body ended
+        #expect(!stream.send(Array("data: late\n\n".utf8)))
+    }
+
+    @Test func aClientThatDoesNotReadIsDropped() async throws {
+        let stream = EventStream(maxBuffered: 64 << 10)
+        let server = try server { _ in HTTPResponse(status: 200, body: .stream(stream)) }
+        defer { server.stop() }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        let event = [UInt8](repeating: 0x61, count: 4096)
+        var accepted = 0
+        while stream.send(event), accepted < 100_000 { accepted += 1 }  // the socket buffers fill, then ours
+        #expect(accepted < 100_000)
+        #expect(!stream.send(event))
+    }
+
+    @Test func stoppingAnswersTheRequestsInFlight() async throws {
+        let started = Mutex(false)
+        let server = try server { request in
+            started.withLock { $0 = true }
+            try? await Task.sleep(for: .milliseconds(300))
+            return await Self.echo(request)
+        }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        server.stop()
+        #expect(await client.read(until: "client 127.0.0.1").hasPrefix("HTTP/1.1 200"))
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: server.port) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A plain TCP connection to a loopback HTTP server, for what a high-level client hides: the
+/// exact bytes sent, a body never sent, a stream read as it arrives.
+final class RawHTTPClient: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)  // a read never hangs a test
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+
+    /// Reads until `marker` has arrived (or the connection ends or times out); everything read.
+    /// The blocking reads run on a thread of their own: the server's handlers need the
+    /// cooperative pool, which a 2-core machine makes only two threads wide.
+    func read(until marker: String) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.readBlocking(until: marker)) }
+        }
+    }
+
+    private func readBlocking(until marker: String) -> String {
+        let needle = Array(marker.utf8)
+        while !contains(needle) {
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            buffer += chunk[0..<count]
+        }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Forgets what was read so far.
+    func reset() { buffer = [] }
+
+    private func contains(_ needle: [UInt8]) -> Bool {
+        guard needle.count <= buffer.count else { return false }
+        for start in 0...(buffer.count - needle.count) where buffer[start..<start + needle.count].elementsEqual(needle) { return true }
+        return false
+    }
+}
