@@ -173,6 +173,16 @@ import TimelineDomain
         #expect(try failedSignIns() == 2 * SignInPolicy.maxFailures)
     }
 
+    @Test func theLineReaderKeepsAtMostTheLimit() throws {
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.write(contentsOf: Data("short\r\n\nexactly8\nnine bytes\n123456789012345678901234\nlast".utf8))
+        try pipe.fileHandleForWriting.close()
+        var reader = LineReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, limit: 8, chunkSize: 3)
+        var lines: [LineReader.Line] = []
+        while let line = reader.next() { lines.append(line) }
+        #expect(lines == [.line(Array("short".utf8)), .line([]), .line(Array("exactly8".utf8)), .tooLong, .tooLong, .line(Array("last".utf8))])
+    }
+
     /// The real executable stops reading a line at the limit: a line far longer than it is
     /// answered `payload_too_large` without being held in memory, and the next line runs.
     @Test func anOverlongLineIsNotReadIntoMemory() throws {
