@@ -10,9 +10,9 @@ public final class LocalNATSCluster: @unchecked Sendable {
     private var processes: [Process?]
 
     public init(directory: String, size: Int = 3) throws {
-        let base = 21_000 + Int(getpid() % 400) * 20 + Int.random(in: 0..<10)
-        clientPorts = (0..<size).map { base + $0 }
-        clusterPorts = (0..<size).map { base + 10 + $0 }
+        let ports = try Self.freePorts(2 * size)
+        clientPorts = Array(ports[..<size])
+        clusterPorts = Array(ports[size...])
         self.directory = directory
         processes = Array(repeating: nil, count: size)
         for index in 0..<size { try start(index) }
@@ -40,6 +40,31 @@ public final class LocalNATSCluster: @unchecked Sendable {
         processes[index] = process
     }
 
+    /// `count` distinct loopback TCP ports that are free now: the kernel picks each (a bind to
+    /// port 0), and every socket stays bound until all are picked, so none repeats and none
+    /// is in use by another test.
+    static func freePorts(_ count: Int) throws(PortAllocationError) -> [Int] {
+        var sockets: [Int32] = []
+        defer { for socket in sockets { close(socket) } }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw PortAllocationError(errno: errno) }
+            sockets.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = 0
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            guard bound else { throw PortAllocationError(errno: errno) }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
+        }
+        return ports
+    }
+
     public func kill(_ index: Int) {
         guard let process = processes[index] else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
@@ -65,3 +90,9 @@ public final class LocalNATSCluster: @unchecked Sendable {
     deinit { for index in processes.indices { kill(index) } }
 }
 
+
+/// The kernel gave no free loopback port.
+public struct PortAllocationError: Error, CustomStringConvertible {
+    public let errno: Int32
+    public var description: String { "no free loopback port: \(String(cString: strerror(errno)))" }
+}

@@ -66,6 +66,22 @@ public func decide(_ command: Command, actor: Actor, state: some DecisionState, 
     return try decider.decide(command, actor: actor)
 }
 
+/// Checks everything about a `createUser` or `resetPassword` that deciding it will check,
+/// short of the password hash (input rules, uniqueness, the reset token), so that the slow
+/// argon2id hashing runs only for a command that can succeed. Other commands pass. The writer
+/// decides again against the state it then sees.
+public func precheck(_ command: Command, state: some DecisionState, context: DecisionContext) throws {
+    let decider = Decider(state: state, context: context)
+    switch command {
+    case let .createUser(username, email, password, bio, url):
+        _ = try decider.newUser(username: username, email: email, password: password, bio: bio, url: url)
+    case let .resetPassword(token, password, email):
+        _ = try decider.passwordReset(token: token, password: password, email: email)
+    default:
+        break
+    }
+}
+
 struct Decider<State: DecisionState> {
     let state: State
     let context: DecisionContext
@@ -95,15 +111,7 @@ struct Decider<State: DecisionState> {
             let event = PasswordResetRequested(userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
             return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)), actor: actor == .operator ? nil : target)
         case let .resetPassword(token, password, email):
-            let hash = context.hashToken(token)
-            guard let reset = try state.passwordReset(hash: hash), reset.expiresAt > context.now, try state.user(reset.user) != nil else {
-                throw TimelineError(.unauthenticated, "the reset token is not valid or has expired", field: "token")
-            }
-            try Validation.password(password)
-            let email = try email.map(Validation.email)
-            if let email, let holder = try state.userID(email: email), holder != reset.user {
-                throw TimelineError(.emailTaken, "email is already registered", field: "email")
-            }
+            let (reset, hash, email) = try passwordReset(token: token, password: password, email: email)
             guard let passwordHash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
             let event = PasswordChanged(userId: reset.user, passwordHash: passwordHash, email: email, resetTokenHash: hash)
             return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
@@ -150,7 +158,24 @@ struct Decider<State: DecisionState> {
         return Decision(events: events, outcome: .success(.done), actor: actor == .operator ? nil : target)
     }
 
-    private func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
+    /// The reset a `resetPassword` uses, its token's hash and the normalised new email, or why
+    /// the command fails.
+    func passwordReset(token: String, password: String, email: String?) throws -> (reset: SessionRecord, hash: String, email: String?) {
+        let hash = context.hashToken(token)
+        guard let reset = try state.passwordReset(hash: hash), reset.expiresAt > context.now, try state.user(reset.user) != nil else {
+            throw TimelineError(.unauthenticated, "the reset token is not valid or has expired", field: "token")
+        }
+        try Validation.password(password)
+        let email = try email.map(Validation.email)
+        if let email, let holder = try state.userID(email: email), holder != reset.user {
+            throw TimelineError(.emailTaken, "email is already registered", field: "email")
+        }
+        return (reset, hash, email)
+    }
+
+    /// The normalised fields of a new user, or why `createUser` fails.
+    func newUser(username: String, email: String, password: String, bio: String?, url: String?) throws
+        -> (username: String, email: String, bio: String?, url: String?) {
         let username = try Validation.username(username)
         let email = try Validation.email(email)
         try Validation.password(password)
@@ -162,15 +187,23 @@ struct Decider<State: DecisionState> {
         guard try state.userID(email: email) == nil else {
             throw TimelineError(.emailTaken, "email is already registered", field: "email")
         }
+        return (username, email, bio, url)
+    }
+
+    private func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
+        let (username, email, bio, url) = try newUser(username: username, email: email, password: password, bio: bio, url: url)
         guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
         let id = UserID(context.newID())
         let event = UserCreated(userId: id, username: username, email: email, passwordHash: hash, bio: bio, url: url)
         return Decision(events: [.userCreated(event)], outcome: .success(.user(id)), actor: id)
     }
 
+    /// A failed sign-in is recorded (for audit and the rate limit) only for an address some
+    /// account could have, and at most `SignInPolicy.maxFailures` times per email per window:
+    /// past that every try is refused with `rate_limited` and appends nothing. An address no
+    /// account can have is answered like any wrong one and recorded nowhere.
     private func signIn(email raw: String) throws -> Decision {
-        let email = raw.lowercased()
-        guard email.utf8.count <= 254 else { throw TimelineError(.invalidCredentials, "wrong email or password") }
+        guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
         let emailHash = context.hashEmail(email)
         let failures = try state.signInFailures(emailHash: emailHash, since: context.now - SignInPolicy.window)
         guard failures < SignInPolicy.maxFailures else {

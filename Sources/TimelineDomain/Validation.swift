@@ -102,6 +102,12 @@ public enum Validation {
         try text(raw, field: "reason", max: maxReason, allowEmpty: false)
     }
 
+    /// A hashtag as captions record it: NFC-normalised (as all free text is) and lowercased,
+    /// so a query finds the posts whatever form or case it is typed in.
+    public static func hashtag(_ raw: String) -> String {
+        raw.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
     /// Hashtags of a caption: `#` then letters, digits or `_`; lowercased, deduplicated in
     /// order of first appearance; more than 30 is refused.
     public static func hashtags(in caption: String) throws(TimelineError) -> [String] {

@@ -14,7 +14,13 @@ import Testing
     /// Waits until every node has applied everything any of them has, then checks they hold
     /// the same log, chain and read models.
     func expectConverged(_ nodes: [TimelineService], sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await Task.sleep(for: .milliseconds(100))
+        // Until no node has a batch of the replicated log left to apply (a command that failed
+        // may still have been published), with a bound.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try nodes.contains(where: { try $0.replication?.isBehind($0.environment) ?? false }) {
+            try #require(ContinuousClock.now < deadline, "the nodes did not catch up with the replicated log", sourceLocation: sourceLocation)
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let target = try nodes.map { try $0.replicationPosition() }.max() ?? 0
         for node in nodes { try await node.waitForReplication(to: target) }
         let logs = try nodes.map { try $0.events(from: 1, limit: 1_000_000) }

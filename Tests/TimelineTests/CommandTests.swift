@@ -41,9 +41,7 @@ import Testing
         let clock = TestClock()
         let service = try openService(clock: clock)
         let alice = try await service.createUser("alice", password: "correct horse")
-        guard case let .session(token, user) = try await service.execute(.signIn(email: "Alice@Example.com", password: "correct horse")) else {
-            Issue.record("no session"); return
-        }
+        let (token, user) = try #require(try await service.execute(.signIn(email: "Alice@Example.com", password: "correct horse")).session)
         #expect(user.id == alice.id)
         #expect(token.utf8.count == 43)
         // The session acts as alice.
@@ -59,15 +57,14 @@ import Testing
         for _ in 0..<4 { await expectError(.invalidCredentials) { _ = try await service.execute(.signIn(email: "alice@example.com", password: "nope-nope")) } }
         try await expectRefused(service, .rateLimited) { _ = try await service.execute(.signIn(email: "alice@example.com", password: "correct horse")) }
         clock.advance(SignInPolicy.window + 1)
-        guard case .session = try await service.execute(.signIn(email: "alice@example.com", password: "correct horse")) else {
-            Issue.record("sign-in after the window failed"); return
-        }
+        try #require(try await service.execute(.signIn(email: "alice@example.com", password: "correct horse")).session != nil,
+                     "sign-in after the window failed")
         // Sign-out kills the session.
         #expect(try await service.execute(.signOut(session: token)) == .done)
         try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.like(post: "x"), as: .session(token)) }
         try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.signOut(session: token)) }
         // Expiry.
-        guard case let .session(token2, _) = try await service.execute(.signIn(email: "alice@example.com", password: "correct horse")) else { return }
+        let token2 = try #require(try await service.execute(.signIn(email: "alice@example.com", password: "correct horse")).session).token
         clock.advance(service.options.sessionLifetime + 1)
         try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.follow(user: bob.id.rawValue), as: .session(token2)) }
         try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.follow(user: bob.id.rawValue)) }
@@ -81,28 +78,24 @@ import Testing
         let bob = try await service.createUser("bob")
         // Only the user themself or an operator may ask for a token.
         try await expectRefused(service, .forbidden) { try await service.run(.requestPasswordReset(user: alice.id.rawValue), as: bob.id) }
-        guard case .token(let token) = try await service.run(.requestPasswordReset(user: alice.id.rawValue), as: alice.id) else {
-            Issue.record("no token"); return
-        }
+        let token = try #require(try await service.run(.requestPasswordReset(user: alice.id.rawValue), as: alice.id).token)
         try await expectRefused(service, .invalidArgument, field: "password") {
             _ = try await service.execute(.resetPassword(token: token, password: "short", email: nil))
         }
         try await expectRefused(service, .emailTaken, field: "email") {
             _ = try await service.execute(.resetPassword(token: token, password: "new-password", email: "bob@example.com"))
         }
-        guard case .user(let profile) = try await service.execute(.resetPassword(token: token, password: "new-password", email: "alice2@example.com"))
-        else { Issue.record("reset failed"); return }
+        let profile = try #require(try await service.execute(.resetPassword(token: token, password: "new-password", email: "alice2@example.com")).profile)
         #expect(profile.id == alice.id)
         // The token is spent; the new password and email work, the old ones do not.
         try await expectRefused(service, .unauthenticated, field: "token") {
             _ = try await service.execute(.resetPassword(token: token, password: "again-password", email: nil))
         }
         await expectError(.invalidCredentials) { _ = try await service.execute(.signIn(email: "alice@example.com", password: "old-password")) }
-        guard case .session = try await service.execute(.signIn(email: "alice2@example.com", password: "new-password")) else {
-            Issue.record("sign-in with the new password failed"); return
-        }
+        try #require(try await service.execute(.signIn(email: "alice2@example.com", password: "new-password")).session != nil,
+                     "sign-in with the new password failed")
         // Tokens expire.
-        guard case .token(let late) = try await service.execute(.requestPasswordReset(user: alice.id.rawValue), as: .operator) else { return }
+        let late = try #require(try await service.execute(.requestPasswordReset(user: alice.id.rawValue), as: .operator).token)
         clock.advance(SignInPolicy.resetLifetime + 1)
         try await expectRefused(service, .unauthenticated) { _ = try await service.execute(.resetPassword(token: late, password: "whatever-1", email: nil)) }
     }
@@ -112,7 +105,7 @@ import Testing
         let alice = try await service.createUser("alice")
         _ = try await service.createUser("bob")
         let result = try await service.run(.updateProfile(username: "Alice.B", bio: "hello", url: "https://a.example"), as: alice.id)
-        guard case .user(let profile) = result else { Issue.record("no profile"); return }
+        let profile = try #require(result.profile)
         #expect(profile.username == "alice.b" && profile.bio == "hello" && profile.url == "https://a.example")
         #expect(try service.user(named: "alice.b").id == alice.id)
         await expectError(.notFound) { _ = try service.user(named: "alice") }

@@ -35,10 +35,20 @@ import Testing
                 }
             }
             feeder.start()
-            try await Task.sleep(for: .milliseconds(Int.random(in: 5...60, using: &rng)))
+            // Kill once a seeded number (at least one) of commands is acknowledged, while it
+            // goes on writing: where the kill lands varies, that something was acknowledged
+            // before it does not.
+            let target = Int.random(in: 1...20, using: &rng)
+            var output = Data()
+            while Self.acknowledgedLines(in: output) < target {
+                let chunk = tool.output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }  // it ended by itself: the checks below say why
+                output.append(chunk)
+            }
             tool.kill()
             try? writer.close()
-            let printed = String(decoding: tool.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            output.append(tool.output.fileHandleForReading.readDataToEndOfFile())
+            let printed = String(decoding: output, as: UTF8.self)
             for line in printed.split(separator: "\n") {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       object["ok"] as? Bool == true, let result = object["result"] as? [String: Any], let id = result["id"] as? String
@@ -59,6 +69,12 @@ import Testing
             }
             service.close()
         }
-        #expect(acknowledged.count > Self.kills, "the harness should see many acknowledged commands")
+        #expect(acknowledged.count + acknowledgedComments.count >= Self.kills, "every round has an acknowledged command")
+    }
+
+    /// How many complete answer lines in `output` acknowledge a command.
+    static func acknowledgedLines(in output: Data) -> Int {
+        let complete = output.prefix(through: output.lastIndex(of: 0x0A) ?? output.startIndex - 1)
+        return complete.split(separator: 0x0A).filter { String(decoding: $0, as: UTF8.self).contains(#""ok":true"#) }.count
     }
 }

@@ -16,8 +16,7 @@ import Testing
         try await service.run(.follow(user: eve.rawValue), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: eve)
         let imageBytes = gifBytes(0xE7E) + Array("EVE-IMAGE-PAYLOAD".utf8)
-        guard case .post(let evePost) = try await service.run(.addPost(image: Data(imageBytes).base64EncodedString(), caption: secrets[3]), as: eve)
-        else { return }
+        let evePost = try #require(try await service.run(.addPost(image: Data(imageBytes).base64EncodedString(), caption: secrets[3]), as: eve).post)
         let alicePost = try await service.addPost(by: alice.id, caption: "hello")
         _ = try await service.addComment(by: eve, on: alicePost.id, secrets[4])
         try await service.run(.like(post: alicePost.id.rawValue), as: eve)

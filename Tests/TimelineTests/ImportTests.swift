@@ -72,19 +72,15 @@ import Testing
         let leia = try service.user(named: "leia")
         // No password yet: signing in fails even with the email.
         await expectError(.invalidCredentials) { _ = try await service.execute(.signIn(email: "leia@alderaan.example", password: "anything-1")) }
-        guard case .token(let token) = try await service.execute(.requestPasswordReset(user: leia.id.rawValue), as: .operator) else { return }
+        let token = try #require(try await service.execute(.requestPasswordReset(user: leia.id.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: token, password: "new-hope-1977", email: nil))
-        guard case .session(_, let user) = try await service.execute(.signIn(email: "leia@alderaan.example", password: "new-hope-1977")) else {
-            Issue.record("sign-in failed"); return
-        }
+        let user = try #require(try await service.execute(.signIn(email: "leia@alderaan.example", password: "new-hope-1977")).session).user
         #expect(user.id == leia.id)
         // A user imported without an email sets one with the reset.
         let han = try service.user(named: "hansolo")
-        guard case .token(let hanToken) = try await service.execute(.requestPasswordReset(user: han.id.rawValue), as: .operator) else { return }
+        let hanToken = try #require(try await service.execute(.requestPasswordReset(user: han.id.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: hanToken, password: "shot-first-1", email: "han@falcon.example"))
-        guard case .session = try await service.execute(.signIn(email: "han@falcon.example", password: "shot-first-1")) else {
-            Issue.record("sign-in failed"); return
-        }
+        try #require(try await service.execute(.signIn(email: "han@falcon.example", password: "shot-first-1")).session != nil, "sign-in failed")
     }
 
     @Test func malformedExportsFailCleanly() throws {

@@ -25,7 +25,7 @@ import Testing
     @Test func everyEventTypeValidates() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
-        guard case let .session(token, _) = try await service.execute(.signIn(email: "alice@example.com", password: "password-123")) else { return }
+        let token = try #require(try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session).token
         _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
         try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org"), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
@@ -38,7 +38,7 @@ import Testing
         try await service.run(.unfollow(user: alice.id.rawValue), as: bob.id)
         try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
         _ = try await service.execute(.signOut(session: token))
-        guard case .token(let reset) = try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator) else { return }
+        let reset = try #require(try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         let carol = try await service.createUser("carol")
         _ = try await service.addPost(by: carol.id, caption: "soon gone #bye")

@@ -9,9 +9,7 @@ import Testing
         let service = try openService(path: path, durable: true) { $0.passwordCost = .interactive }
         let password = "Correct-Horse-Battery-Staple-42"
         _ = try await service.execute(.createUser(username: "alice", email: "alice@example.com", password: password, bio: nil, url: nil))
-        guard case let .session(token, user) = try await service.execute(.signIn(email: "alice@example.com", password: password)) else {
-            Issue.record("sign-in failed"); return
-        }
+        let (token, user) = try #require(try await service.execute(.signIn(email: "alice@example.com", password: password)).session)
         _ = try await service.execute(.addPost(image: gifBase64(1), caption: "hello"), as: .session(token))
         _ = try? await service.execute(.signIn(email: "alice@example.com", password: password + "-wrong"))
         #expect(try service.events(from: 1).contains { $0.type == .userCreated })
@@ -32,11 +30,11 @@ import Testing
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let post = try await service.addPost(by: alice.id)
-        guard case let .session(bobToken, _) = try await service.execute(.signIn(email: "bob@example.com", password: "password-123")) else { return }
+        let bobToken = try #require(try await service.execute(.signIn(email: "bob@example.com", password: "password-123")).session).token
         await expectError(.forbidden) { _ = try await service.execute(.deletePost(post: post.id.rawValue), as: .session(bobToken)) }
         let comment = try await service.addComment(by: alice.id, on: post.id)
         await expectError(.forbidden) { _ = try await service.execute(.deleteComment(comment: comment.id.rawValue), as: .session(bobToken)) }
-        guard case .user(let profile) = try await service.execute(.updateProfile(username: nil, bio: "mine", url: nil), as: .session(bobToken)) else { return }
+        let profile = try #require(try await service.execute(.updateProfile(username: nil, bio: "mine", url: nil), as: .session(bobToken)).profile)
         let aliceBio = try service.user(alice.id).bio
         #expect(profile.id == bob.id && aliceBio == nil)
         // A forged token acts for nobody.

@@ -85,6 +85,29 @@ extension TimelineService {
     }
 }
 
+/// The payload of each kind of result, or `nil` for another kind (for `#require`).
+extension CommandResult {
+    var session: (token: String, user: Profile)? {
+        if case let .session(token, user) = self { return (token, user) }
+        return nil
+    }
+
+    var token: String? {
+        if case .token(let token) = self { return token }
+        return nil
+    }
+
+    var profile: Profile? {
+        if case .user(let profile) = self { return profile }
+        return nil
+    }
+
+    var post: Post? {
+        if case .post(let post) = self { return post }
+        return nil
+    }
+}
+
 /// Expects `body` to fail with `code` (and `field`, when given).
 func expectError(_ code: TimelineError.Code, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
                  _ body: () async throws -> Void) async {

@@ -8,6 +8,7 @@ enum ExecCommand {
     usage: timeline exec [--db PATH] < requests.jsonl
 
     Reads one JSON object per line (a command or a query) and writes one JSON result per line.
+    A line longer than 16 MiB is not read further: it is answered with payload_too_large.
     Exits 0 unless the database cannot be opened.
     """
 
@@ -18,8 +19,9 @@ enum ExecCommand {
         }
         let service = try TimelineTool.open(args)
         let session = ExecSession(service: service)
-        while let line = readLine(strippingNewline: true) {
-            emit(await session.handle(line: line))
+        var reader = LineReader(fileDescriptor: STDIN_FILENO)
+        while let line = reader.next() {
+            emit(await session.handle(line))
         }
         service.close()
         return 0

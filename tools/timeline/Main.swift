@@ -66,6 +66,9 @@ struct TimelineTool {
         }
     }
 
+    /// The options `open` reads (every other option of `timeline query` is a query parameter).
+    static let openOptions: Set<String> = ["db", "nats"]
+
     /// Opens the service for a tool. `TIMELINE_PASSWORD_COST=minimum` lowers the argon2id
     /// cost, for test databases only.
     static func open(_ args: Arguments) throws -> TimelineService {

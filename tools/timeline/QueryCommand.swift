@@ -20,7 +20,7 @@ enum QueryCommand {
         }
         let service = try TimelineTool.open(args)
         var request: [String: Any] = ["query": name]
-        for (key, values) in args.options where key != "db" {
+        for (key, values) in args.options where !TimelineTool.openOptions.contains(key) {
             guard let value = values.last else { continue }
             if ["user", "target", "viewer"].contains(key), value.hasPrefix("@") {
                 request[key] = (try? service.user(named: String(value.dropFirst())).id.rawValue) ?? value

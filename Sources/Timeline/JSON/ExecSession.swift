@@ -8,17 +8,36 @@ public struct ExecSession: Sendable {
 
     public init(service: TimelineService) { self.service = service }
 
+    /// The longest request line; `LineReader` stops reading a line at this size.
+    public static let maxLineBytes = JSONInput.maxLineBytes
+
     /// Answers one request line.
     public func handle(line: String) async -> String {
+        await handle(bytes: Array(line.utf8))
+    }
+
+    /// Answers one line as `LineReader` read it: an over-long line (whose rest was never kept)
+    /// gets `payload_too_large`.
+    public func handle(_ line: LineReader.Line) async -> String {
+        switch line {
+        case .line(let bytes): return await handle(bytes: bytes)
+        case .tooLong:
+            let error = TimelineError(.payloadTooLarge, "a request line may be at most \(Self.maxLineBytes) bytes")
+            return JSONOutput.line(["ok": false, "error": JSONOutput.error(error)])
+        }
+    }
+
+    /// Answers one request line given as its bytes (which must be UTF-8).
+    public func handle(bytes: [UInt8]) async -> String {
         var response: [String: Any] = [:]
         do {
-            let input = try JSONInput(line: line)
+            let input = try JSONInput(bytes: bytes)
             if let id = input.id { response["id"] = id }
             let result: Any
-            if input.object["command"] != nil {
+            if input.has("command") {
                 result = JSONOutput.result(try await command(input))
-            } else if input.object["query"] != nil {
-                result = try query(input)
+            } else if input.has("query") {
+                result = try query(input)()
             } else {
                 throw TimelineError.invalid("command", "the line names no command or query")
             }
@@ -59,42 +78,75 @@ public struct ExecSession: Sendable {
             command = .resetPassword(token: try input.string("token"), password: try input.string("password"), email: try input.optionalString("email"))
         default: throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
         }
+        let user = try input.optionalString("as"), token = try input.optionalString("session")
+        // `as` is the trusted local operator's switch: beside a session it is refused, never
+        // preferred.
+        if user != nil && token != nil {
+            throw TimelineError.invalid("as", "give either as (a trusted local operator) or a session, not both")
+        }
         let caller: Caller
-        if let user = try input.optionalString("as") {
+        if let user {
             caller = .user(user)
-        } else if command.needsActor, let token = try input.optionalString("session") {
+        } else if command.needsActor, let token {
             caller = .session(token)
         } else {
             caller = .anonymous
         }
+        try input.refuseUnreadFields()
         return try await service.execute(command, as: caller)
     }
 
-    private func query(_ input: JSONInput) throws(TimelineError) -> Any {
+    /// Decodes a query line (refusing fields the query does not take) into the work that
+    /// answers it.
+    private func query(_ input: JSONInput) throws(TimelineError) -> () throws(TimelineError) -> Any {
+        let service = self.service
         let name = try input.string("query")
+        let answer: () throws(TimelineError) -> Any
         switch name {
-        case "user": return JSONOutput.profile(try service.user(try input.identifier("user")))
-        case "userByName": return JSONOutput.profile(try service.user(named: try input.string("username")))
-        case "users": return JSONOutput.page(try service.users(try input.page()), JSONOutput.profile)
+        case "user":
+            let user: UserID = try input.identifier("user")
+            answer = { () throws(TimelineError) in JSONOutput.profile(try service.user(user)) }
+        case "userByName":
+            let username = try input.string("username")
+            answer = { () throws(TimelineError) in JSONOutput.profile(try service.user(named: username)) }
+        case "users":
+            let page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.users(page), JSONOutput.profile) }
         case "searchUsers":
-            return JSONOutput.page(try service.searchUsers(prefix: try input.string("prefix"), try input.page()), JSONOutput.profile)
+            let prefix = try input.string("prefix"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.searchUsers(prefix: prefix, page), JSONOutput.profile) }
         case "followers":
-            return JSONOutput.page(try service.followers(of: try input.identifier("user"), try input.page()), JSONOutput.profile)
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.followers(of: user, page), JSONOutput.profile) }
         case "following":
-            return JSONOutput.page(try service.following(of: try input.identifier("user"), try input.page()), JSONOutput.profile)
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.following(of: user, page), JSONOutput.profile) }
         case "follows":
-            return ["follows": try service.follows(try input.identifier("user"), try input.identifier("target"))]
-        case "posts": return JSONOutput.page(try service.posts(by: try input.identifier("user"), try input.page()), JSONOutput.post)
+            let user: UserID = try input.identifier("user"), target: UserID = try input.identifier("target")
+            answer = { () throws(TimelineError) in ["follows": try service.follows(user, target)] }
+        case "posts":
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.posts(by: user, page), JSONOutput.post) }
         case "post":
+            let post: PostID = try input.identifier("post")
             let viewer: UserID? = try input.optionalString("viewer") == nil ? nil : try input.identifier("viewer")
-            return JSONOutput.postDetail(try service.post(try input.identifier("post"), viewer: viewer, comments: try input.page()))
+            let page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.postDetail(try service.post(post, viewer: viewer, comments: page)) }
         case "timeline":
-            return JSONOutput.page(try service.timeline(of: try input.identifier("user"), try input.page()), JSONOutput.post)
-        case "hashtag": return JSONOutput.page(try service.hashtag(try input.string("tag"), try input.page()), JSONOutput.post)
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.timeline(of: user, page), JSONOutput.post) }
+        case "hashtag":
+            let tag = try input.string("tag"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.hashtag(tag, page), JSONOutput.post) }
         case "activity":
-            return JSONOutput.page(try service.activity(of: try input.identifier("user"), try input.page()), JSONOutput.activity)
-        case "image": return JSONOutput.image(try service.image(try input.identifier("image")))
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            answer = { () throws(TimelineError) in JSONOutput.page(try service.activity(of: user, page), JSONOutput.activity) }
+        case "image":
+            let image: ImageID = try input.identifier("image")
+            answer = { () throws(TimelineError) in JSONOutput.image(try service.image(image)) }
         default: throw TimelineError.invalid("query", "unknown query \(name.prefix(64))")
         }
+        try input.refuseUnreadFields()
+        return answer
     }
 }

@@ -3,18 +3,26 @@ import TimelineDomain
 
 /// One parsed request line of the JSON-lines contract, with typed field access that turns
 /// wrong types into `invalid_argument` naming the field.
-struct JSONInput {
+///
+/// Every accessor records the field it read, so once a request is decoded `refuseUnreadFields()`
+/// names any field that no decoder asked for: the decoders themselves are the one list of the
+/// fields each command and query takes.
+final class JSONInput {
     static let maxLineBytes = 16 << 20
     static let maxDepth = 32
 
-    let object: [String: Any]
+    private let object: [String: Any]
+    private var read: Set<String> = []
 
-    /// Parses a line that must be one JSON object, refusing oversized or too deeply nested input
-    /// before handing it to the parser.
-    init(line: String) throws(TimelineError) {
-        let bytes = Array(line.utf8)
+    /// Parses a line that must be one JSON object in valid UTF-8, refusing oversized or too deeply
+    /// nested input before handing it to the parser.
+    init(bytes: [UInt8]) throws(TimelineError) {
         guard bytes.count <= Self.maxLineBytes else {
             throw TimelineError(.payloadTooLarge, "a request line may be at most \(Self.maxLineBytes) bytes")
+        }
+        // JSON text is UTF-8; a malformed sequence is refused, never repaired into U+FFFD.
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw TimelineError.invalid("request", "the line is not valid UTF-8")
         }
         guard Self.depth(of: bytes) <= Self.maxDepth else {
             throw TimelineError.invalid("request", "JSON is nested more than \(Self.maxDepth) levels deep")
@@ -88,7 +96,24 @@ struct JSONInput {
         return deepest
     }
 
-    var id: Any? { object["id"] }
+    /// The raw value of `field` (recorded as read).
+    private func value(_ field: String) -> Any? {
+        read.insert(field)
+        return object[field]
+    }
+
+    /// Whether the line has `field` at all (it is not recorded as read).
+    func has(_ field: String) -> Bool { object[field] != nil }
+
+    var id: Any? { value("id") }
+
+    /// Refuses the request when it has a field that nothing decoding it read, naming that
+    /// field (the first in key order when there are several).
+    func refuseUnreadFields() throws(TimelineError) {
+        guard let unknown = object.keys.filter({ !read.contains($0) }).min() else { return }
+        let name = String(unknown.prefix(64))
+        throw .invalid(name, "unknown field \(name.debugDescription)")
+    }
 
     /// A required string field.
     func string(_ field: String) throws(TimelineError) -> String {
@@ -98,7 +123,7 @@ struct JSONInput {
 
     /// An optional string field (absent or null is `nil`).
     func optionalString(_ field: String) throws(TimelineError) -> String? {
-        guard let value = object[field], !(value is NSNull) else { return nil }
+        guard let value = value(field), !(value is NSNull) else { return nil }
         guard let text = value as? String, !(value is NSNumber) else { throw .invalid(field, "\(field) must be a string") }
         return text
     }
@@ -112,7 +137,7 @@ struct JSONInput {
     /// `limit` and `before`.
     func page() throws(TimelineError) -> PageRequest {
         var page = PageRequest()
-        if let value = object["limit"], !(value is NSNull) {
+        if let value = value("limit"), !(value is NSNull) {
             guard let number = value as? NSNumber, !Self.isBool(number), let limit = Int(exactly: number.doubleValue) else {
                 throw .invalid("limit", "limit must be an integer")
             }

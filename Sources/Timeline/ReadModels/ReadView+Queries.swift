@@ -63,7 +63,8 @@ extension ReadView {
         var next: String?
         var last: String?
         try txn.withCursor(db) { cursor in
-            var entry = try cursor.seek(atLeast: start)
+            // LMDB refuses an empty key: from nothing is from the first key.
+            var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
             while let (key, value) = entry, key.starts(with: prefix) {
                 if items.count == request.limit {
                     next = last
@@ -146,7 +147,7 @@ extension ReadView {
     }
 
     func hashtag(_ raw: String, _ request: PageRequest) throws -> Page<Post> {
-        let tag = (raw.hasPrefix("#") ? String(raw.dropFirst()) : raw).lowercased()
+        let tag = Validation.hashtag(raw.hasPrefix("#") ? String(raw.dropFirst()) : raw)
         guard !tag.isEmpty, tag.utf8.count <= Validation.maxHashtagBytes, !tag.utf8.contains(0) else {
             return Page(items: [], next: nil)
         }

@@ -80,7 +80,7 @@ public struct PageRequest: Sendable, Equatable {
 
     func validated() throws(TimelineError) -> PageRequest {
         guard (1...Self.maxLimit).contains(limit) else { throw .invalid("limit", "limit must be 1–\(Self.maxLimit)") }
-        if let before, before.utf8.count > 256 || before.utf8.contains(0) {
+        if let before, before.isEmpty || before.utf8.count > 256 || before.utf8.contains(0) {
             throw .invalid("before", "before is not a valid cursor")
         }
         return self

@@ -44,6 +44,8 @@ public final class TimelineService: Sendable {
         public var cluster: ClusterOptions?
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
+        /// argon2id password hashing (a test can count the calls).
+        package var hashPassword: @Sendable (String, Sodium.PasswordCost) -> String? = { Sodium.hashPassword($0, cost: $1) }
         public init() {}
     }
 
@@ -195,8 +197,10 @@ public final class TimelineService: Sendable {
         }
         switch command {
         case let .createUser(_, _, password, _, _), let .resetPassword(_, password, _):
-            try Validation.password(password)
-            guard let hash = Sodium.hashPassword(password, cost: options.passwordCost) else {
+            // Everything else first: argon2id's cost is spent only on a command that can succeed.
+            let context = decisionContext()
+            try read { view in try precheck(command, state: view, context: context) }
+            guard let hash = options.hashPassword(password, options.passwordCost) else {
                 throw TimelineError(.internal, "password hashing ran out of memory")
             }
             prepared.passwordHash = hash
@@ -216,6 +220,16 @@ public final class TimelineService: Sendable {
         default: break
         }
         return prepared
+    }
+
+    /// The context commands are decided in, as of now (`prepare` and the writer add what
+    /// they found out).
+    func decisionContext() -> DecisionContext {
+        var context = DecisionContext(now: options.clock.nowMilliseconds(), newID: { [unowned self] in newID() },
+                                      hashToken: Self.hashToken, contentID: Self.contentID)
+        context.hashEmail = log.keys.emailHash
+        context.sessionLifetime = options.sessionLifetime
+        return context
     }
 
     /// A new session token: 256 random bits, base64url.

@@ -65,13 +65,10 @@ struct WriteJob: Sendable {
     /// Decides and applies the command; also names the user it erased, if any.
     private func apply(_ txn: Transaction, log: EventLog, models: ReadModels) throws -> (result: Result<CommandResult, TimelineError>, erased: UserID?) {
         let service = self.service
-        var context = DecisionContext(now: service.options.clock.nowMilliseconds(), newID: { service.newID() },
-                                      hashToken: TimelineService.hashToken, contentID: TimelineService.contentID)
-        context.hashEmail = log.keys.emailHash
+        var context = service.decisionContext()
         context.passwordHash = prepared.passwordHash
         context.verifiedUser = prepared.verifiedUser
         context.newToken = prepared.newToken
-        context.sessionLifetime = service.options.sessionLifetime
         let view = ReadView(txn: txn, models: models)
         let decision: Decision
         do {
