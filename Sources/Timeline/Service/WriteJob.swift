@@ -70,6 +70,7 @@ struct WriteJob: Sendable {
         context.hashEmail = log.keys.emailHash
         context.passwordHash = prepared.passwordHash
         context.verifiedUser = prepared.verifiedUser
+        context.verifiedPasswordHash = prepared.verifiedPasswordHash
         context.newToken = prepared.newToken
         context.sessionLifetime = service.options.sessionLifetime
         let view = ReadView(txn: txn, models: models)
