@@ -104,4 +104,122 @@ import Testing
         _ = try await service.execute(.resetPassword(token: late, password: "new-password", email: nil))
         _ = try await signIn(service, "alice@example.com", "new-password")
     }
+
+    /// Expects `body` to fail with `invalid_credentials`, recording only a failed sign-in.
+    func expectWrongPassword(_ service: TimelineService, sourceLocation: SourceLocation = #_sourceLocation,
+                             _ body: () async throws -> Void) async throws {
+        let before = try service.lastSequence()
+        await expectError(.invalidCredentials, sourceLocation: sourceLocation, body)
+        let appended = try service.events(from: before + 1).map(\.type)
+        #expect(appended == [.signInFailed], "\(appended)", sourceLocation: sourceLocation)
+    }
+
+    @Test func changePasswordNeedsTheCurrentOneAndEndsEverySession() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice", password: "old-password")
+        let bob = try await service.createUser("bob")
+        let session = try await signIn(service, "alice@example.com", "old-password")
+        let other = try await signIn(service, "alice@example.com", "old-password")
+        let token = try await resetToken(service, for: alice.id)
+
+        try await expectWrongPassword(service) {
+            _ = try await service.execute(.changePassword(currentPassword: "guessed-password", newPassword: "new-password"), as: .session(session))
+        }
+        try await expectRefused(service, .invalidArgument, field: "newPassword") {
+            _ = try await service.execute(.changePassword(currentPassword: "old-password", newPassword: "short"), as: .session(session))
+        }
+        try await expectRefused(service, .unauthenticated) {
+            _ = try await service.execute(.changePassword(currentPassword: "old-password", newPassword: "new-password"))
+        }
+        #expect(try await sessionWorks(service, session, following: bob.id), "a refused change ended the session")
+
+        let result = try await service.execute(.changePassword(currentPassword: "old-password", newPassword: "new-password"), as: .session(session))
+        #expect(result == .user(try service.user(alice.id)))
+        #expect(try await !sessionWorks(service, session, following: bob.id), "the session that changed the password still acts")
+        #expect(try await !sessionWorks(service, other, following: bob.id), "another session still acts after a password change")
+        try await expectRefused(service, .unauthenticated, field: "token") {
+            _ = try await service.execute(.resetPassword(token: token, password: "attacker-password", email: nil))
+        }
+        await expectError(.invalidCredentials) { _ = try await signIn(service, "alice@example.com", "old-password") }
+        let fresh = try await signIn(service, "alice@example.com", "new-password")
+        #expect(try await sessionWorks(service, fresh, following: bob.id))
+
+        _ = try service.rebuild()
+        #expect(try await !sessionWorks(service, session, following: bob.id), "a rebuild brought back a revoked session")
+        #expect(try await sessionWorks(service, fresh, following: bob.id))
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+
+    @Test func wrongPasswordsAreRateLimitedLikeSignIns() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice", password: "right-password")
+        for guess in 0..<SignInPolicy.maxFailures {
+            try await expectWrongPassword(service) {
+                _ = try await service.execute(.changeEmail(password: "guess-\(guess)-password", email: "eve@example.com"), as: .user(alice.id.rawValue))
+            }
+        }
+        try await expectRefused(service, .rateLimited) {
+            _ = try await service.execute(.changePassword(currentPassword: "right-password", newPassword: "eves-password"), as: .user(alice.id.rawValue))
+        }
+    }
+
+    @Test func changeEmailNeedsThePasswordAndFreesTheOldEmail() async throws {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        _ = try await service.createUser("alice", password: "alice-password")
+        let bob = try await service.createUser("bob")
+        let session = try await signIn(service, "alice@example.com", "alice-password")
+
+        try await expectWrongPassword(service) {
+            _ = try await service.execute(.changeEmail(password: "guessed-password", email: "eve@example.com"), as: .session(session))
+        }
+        try await expectRefused(service, .emailTaken, field: "email") {
+            _ = try await service.execute(.changeEmail(password: "alice-password", email: "BOB@example.com"), as: .session(session))
+        }
+        try await expectRefused(service, .invalidArgument, field: "email") {
+            _ = try await service.execute(.changeEmail(password: "alice-password", email: "not an email"), as: .session(session))
+        }
+        // The same email again changes nothing.
+        let before = try service.lastSequence()
+        _ = try await service.execute(.changeEmail(password: "alice-password", email: "Alice@example.com"), as: .session(session))
+        #expect(try service.lastSequence() == before)
+
+        _ = try await service.execute(.changeEmail(password: "alice-password", email: "Alice.New@example.com"), as: .session(session))
+        #expect(try await sessionWorks(service, session, following: bob.id), "an email change ends no session")
+        await expectError(.invalidCredentials) { _ = try await signIn(service, "alice@example.com", "alice-password") }
+        _ = try await signIn(service, "alice.new@example.com", "alice-password")
+        // The old email is free again; the new one is taken.
+        _ = try await service.execute(.createUser(username: "alice2", email: "alice@example.com", password: "password-123", bio: nil, url: nil))
+        try await expectRefused(service, .emailTaken, field: "email") {
+            _ = try await service.execute(.createUser(username: "carol", email: "alice.new@example.com", password: "password-123", bio: nil, url: nil))
+        }
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+        service.close()
+        // The new email is sealed in the log like UserCreated's, never in clear.
+        let log = try Data(contentsOf: URL(fileURLWithPath: path).appendingPathComponent("data.mdb"))
+        #expect(log.range(of: Data("alice.new@example.com".utf8)) == nil, "the new email is in the log in clear")
+    }
+
+    @Test func execContract() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice", password: "alice-password")
+        let session = try await signIn(service, "alice@example.com", "alice-password")
+        let exec = ExecSession(service: service)
+        func answer(_ line: String) async throws -> [String: Any] {
+            let out = await exec.handle(line: line)
+            return try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        }
+        func code(_ reply: [String: Any]) -> String? { (reply["error"] as? [String: Any])?["code"] as? String }
+        let reset = try await answer(#"{"command":"requestPasswordReset","user":"\#(alice.id.rawValue)","session":"\#(session)"}"#)
+        #expect(code(reset) == "forbidden")
+        let wrong = try await answer(#"{"command":"changePassword","currentPassword":"nope-nope-nope","newPassword":"new-password","session":"\#(session)"}"#)
+        #expect(code(wrong) == "invalid_credentials")
+        let email = try await answer(#"{"command":"changeEmail","password":"alice-password","email":"a2@example.com","session":"\#(session)"}"#)
+        #expect(email["ok"] as? Bool == true, "\(email)")
+        let change = try await answer(#"{"command":"changePassword","currentPassword":"alice-password","newPassword":"new-password","session":"\#(session)"}"#)
+        #expect(change["ok"] as? Bool == true, "\(change)")
+        let after = try await answer(#"{"command":"follow","user":"\#(alice.id.rawValue)","session":"\#(session)"}"#)
+        #expect(code(after) == "unauthenticated")
+        _ = try await signIn(service, "a2@example.com", "new-password")
+    }
 }
