@@ -18,10 +18,17 @@ public enum Command: Sendable, Equatable {
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
     /// data made unrecoverable. By the user themself, or by an operator.
     case eraseUser(user: String)
-    /// Issues a one-time token to set `user`'s password (by the user, or an operator).
+    /// Issues a one-time token to set `user`'s password. Only an operator may ask (and then
+    /// delivers the token out of band): a user, or a session, is refused with `forbidden`.
     case requestPasswordReset(user: String)
-    /// Sets a password (and optionally the email) with a reset token.
+    /// Sets a password (and optionally the email) with a reset token. Ends every session and
+    /// every other reset token of the user.
     case resetPassword(token: String, password: String, email: String?)
+    /// Changes the acting user's password; needs the current one. Ends every session
+    /// (this one too) and every reset token of the user.
+    case changePassword(currentPassword: String, newPassword: String)
+    /// Changes the acting user's email; needs their password.
+    case changeEmail(password: String, email: String)
 
     /// The public command name.
     public var name: String {
@@ -42,6 +49,8 @@ public enum Command: Sendable, Equatable {
         case .eraseUser: "eraseUser"
         case .requestPasswordReset: "requestPasswordReset"
         case .resetPassword: "resetPassword"
+        case .changePassword: "changePassword"
+        case .changeEmail: "changeEmail"
         }
     }
 

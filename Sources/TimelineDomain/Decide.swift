@@ -11,8 +11,12 @@ public struct DecisionContext {
     public var hashEmail: (String) -> String = { $0 }
     /// argon2id hash of the password of a `createUser` (computed before deciding).
     public var passwordHash: String?
-    /// For `signIn`: the user whose password was verified (nil when it did not match).
+    /// For `signIn`, `changePassword` and `changeEmail`: the user whose password was verified
+    /// (nil when it did not match).
     public var verifiedUser: UserID?
+    /// For `changePassword` and `changeEmail`: the stored hash the given password matched, so
+    /// deciding can tell that the password has not changed since it was verified.
+    public var verifiedPasswordHash: String?
     /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
     public var newToken: String?
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
@@ -55,8 +59,8 @@ public enum Outcome: Sendable, Equatable {
 public enum SignInPolicy {
     public static let maxFailures = 5
     public static let window: Int64 = 15 * 60 * 1000
-    /// How long a password-reset token stays valid.
-    public static let resetLifetime: Int64 = 7 * 24 * 3600 * 1000
+    /// How long a password-reset token stays valid: one hour.
+    public static let resetLifetime: Int64 = 3600 * 1000
 }
 
 /// Decides a command: validates it against `state` and returns its events, or throws a typed
@@ -103,13 +107,16 @@ struct Decider<State: DecisionState> {
             return try erase(user, actor: actor)
         case let .requestPasswordReset(user):
             let target: UserID = try Validation.identifier(user, field: "user")
-            if actor != .operator {
-                guard try resolve(actor).id == target else { throw TimelineError(.forbidden, "only the user or an operator can request a reset") }
+            // The token is as good as the password: only the operator gets one, and delivers
+            // it out of band (a stolen session must not be able to ask for it).
+            guard actor == .operator else {
+                _ = try resolve(actor)
+                throw TimelineError(.forbidden, "only an operator can issue a password reset token")
             }
             guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
             guard let token = context.newToken else { throw TimelineError(.internal, "no token was generated") }
             let event = PasswordResetRequested(userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
-            return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)), actor: actor == .operator ? nil : target)
+            return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)))
         case let .resetPassword(token, password, email):
             let (reset, hash, email) = try passwordReset(token: token, password: password, email: email)
             guard let passwordHash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
@@ -220,8 +227,38 @@ struct Decider<State: DecisionState> {
         return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
     }
 
+    /// Checks the password given with `changePassword` or `changeEmail` (verified before
+    /// deciding) against `me`'s current one. A wrong password counts as a failed sign-in for
+    /// the user's email, under the same limit, so a session cannot be used to guess it.
+    /// Returns the failure's decision, or `nil` when the password is right.
+    private func checkPassword(of me: UserRecord) throws -> Decision? {
+        let emailHash = me.email.map(context.hashEmail)
+        if let emailHash, try state.signInFailures(emailHash: emailHash, since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
+            throw TimelineError(.rateLimited, "too many failed password checks for this account; try again later")
+        }
+        if let hash = me.passwordHash, context.verifiedUser == me.id, context.verifiedPasswordHash == hash { return nil }
+        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id))] } ?? [],
+                        outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
+    }
+
     private func decide(_ command: Command, by me: UserRecord) throws -> Decision {
         switch command {
+        case let .changePassword(_, newPassword):
+            try Validation.password(newPassword, field: "newPassword")
+            if let failure = try checkPassword(of: me) { return failure }
+            guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+            let event = PasswordChanged(userId: me.id, passwordHash: hash, email: nil, resetTokenHash: nil)
+            return Decision(events: [.passwordChanged(event)], outcome: .success(.user(me.id)))
+
+        case let .changeEmail(_, email):
+            let email = try Validation.email(email)
+            if let failure = try checkPassword(of: me) { return failure }
+            guard email != me.email else { return Decision(outcome: .success(.user(me.id))) }
+            if try state.userID(email: email) != nil {
+                throw TimelineError(.emailTaken, "email is already registered", field: "email")
+            }
+            return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
+
         case let .updateProfile(username, bio, url):
             var change = ProfileUpdated(userId: me.id)
             if let username {

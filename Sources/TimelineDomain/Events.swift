@@ -18,6 +18,7 @@ public enum Event: Equatable, Sendable {
     case userErased(UserErased)
     case passwordResetRequested(PasswordResetRequested)
     case passwordChanged(PasswordChanged)
+    case emailChanged(EmailChanged)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -39,6 +40,7 @@ public enum Event: Equatable, Sendable {
         case .userErased: .userErased
         case .passwordResetRequested: .passwordResetRequested
         case .passwordChanged: .passwordChanged
+        case .emailChanged: .emailChanged
         }
     }
 
@@ -60,6 +62,7 @@ public enum Event: Equatable, Sendable {
         case .userErased(let e): "user-\(e.userId)"
         case .passwordResetRequested(let e): "user-\(e.userId)"
         case .passwordChanged(let e): "user-\(e.userId)"
+        case .emailChanged(let e): "user-\(e.userId)"
         }
     }
 }
@@ -83,13 +86,15 @@ public enum EventType: String, CaseIterable, Sendable {
     case userErased = "UserErased"
     case passwordResetRequested = "PasswordResetRequested"
     case passwordChanged = "PasswordChanged"
+    case emailChanged = "EmailChanged"
 
     /// The schema version new events of this type are written with. Version 2 of the types
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
     /// version 1 stored them in clear and is still read (upcast) by the payload codec.
+    /// `PasswordChanged` v2 may have no reset token (a change with the current password).
     public var currentVersion: UInt8 {
         switch self {
-        case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .signInFailed: 2
+        case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .signInFailed, .passwordChanged: 2
         default: 1
         }
     }
@@ -156,16 +161,25 @@ public struct PasswordResetRequested: Equatable, Sendable {
     }
 }
 
-/// A password was set with a reset token (and, optionally, the account's email).
+/// A password was set, with a reset token (and, optionally, the account's email) or with the
+/// current password. Every session and reset token the user had before it ends.
 public struct PasswordChanged: Equatable, Sendable {
     public var userId: UserID
     public var passwordHash: String?
     public var email: String?
-    /// The reset token used (now spent).
-    public var resetTokenHash: String
-    public init(userId: UserID, passwordHash: String?, email: String?, resetTokenHash: String) {
+    /// The reset token used (now spent); `nil` when the current password was given instead.
+    public var resetTokenHash: String?
+    public init(userId: UserID, passwordHash: String?, email: String?, resetTokenHash: String?) {
         self.userId = userId; self.passwordHash = passwordHash; self.email = email; self.resetTokenHash = resetTokenHash
     }
+}
+
+/// A user changed their email (giving their password). The old email is free again.
+public struct EmailChanged: Equatable, Sendable {
+    public var userId: UserID
+    /// Lowercased; `nil` only when read back after the user was erased.
+    public var email: String?
+    public init(userId: UserID, email: String?) { self.userId = userId; self.email = email }
 }
 
 /// A user's personal data was erased: the key that sealed it is destroyed.

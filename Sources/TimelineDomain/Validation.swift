@@ -46,10 +46,11 @@ public enum Validation {
         return email
     }
 
-    /// 8–1024 bytes of UTF-8. The password itself is never stored.
-    public static func password(_ raw: String) throws(TimelineError) {
+    /// 8–1024 bytes of UTF-8 (`field` names the input in the error). The password itself is
+    /// never stored.
+    public static func password(_ raw: String, field: String = "password") throws(TimelineError) {
         guard passwordBytes.contains(raw.utf8.count) else {
-            throw .invalid("password", "password must be 8–1024 bytes")
+            throw .invalid(field, "\(field) must be 8–1024 bytes")
         }
     }
 

@@ -115,6 +115,25 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", email: "bob@example.co
         }
     }
 
+    /// A password verified before deciding counts only if it is still the user's password
+    /// when the command is decided (another change may have committed in between).
+    @Test func changePasswordNeedsTheVerifiedPasswordToBeCurrent() throws {
+        var ctx = context()
+        ctx.verifiedUser = alice.id
+        ctx.verifiedPasswordHash = "x"
+        let change = Command.changePassword(currentPassword: "old-password", newPassword: "new-password")
+        let d = try decide(change, actor: .user(alice.id), state: state, context: ctx)
+        #expect(d.events == [.passwordChanged(PasswordChanged(userId: alice.id, passwordHash: "$argon2id$stub", email: nil, resetTokenHash: nil))])
+        ctx.verifiedPasswordHash = "an older hash"
+        let stale = try decide(change, actor: .user(alice.id), state: state, context: ctx)
+        #expect(stale.events == [.signInFailed(SignInFailed(emailHash: "alice@example.com", userId: alice.id))])
+        #expect(throws: TimelineError(.invalidCredentials, "wrong password")) { try stale.outcome.get() }
+        // Verified for someone else: not alice's password.
+        ctx.verifiedUser = bob.id
+        ctx.verifiedPasswordHash = "x"
+        #expect(try decide(change, actor: .user(alice.id), state: state, context: ctx).events.first?.typeName == .signInFailed)
+    }
+
     @Test func failedSignInRecordsAnEventAndIsRateLimited() throws {
         var s = state
         let d = try decide(.signIn(email: "alice@example.com", password: "wrong"), actor: .anonymous, state: s, context: context())

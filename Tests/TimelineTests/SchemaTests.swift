@@ -40,6 +40,8 @@ import Testing
         _ = try await service.execute(.signOut(session: token))
         let reset = try #require(try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
+        try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
+        try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         let carol = try await service.createUser("carol")
         _ = try await service.addPost(by: carol.id, caption: "soon gone #bye")
         try await service.run(.eraseUser(user: carol.id.rawValue), as: carol.id)
@@ -63,6 +65,7 @@ import Testing
             .addComment(post: "p1", text: "t"), .deleteComment(comment: "c1"), .like(post: "p1"), .unlike(post: "p1"),
             .reportPost(post: "p1", reason: "r"), .eraseUser(user: "u1"), .requestPasswordReset(user: "u1"),
             .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
+            .changePassword(currentPassword: "password-1", newPassword: "password-2"), .changeEmail(password: "password-1", email: "a@b.co"),
         ]
         let lines = commands.map { JSONOutput.line($0.jsonObject()) }
         let (status, output) = try check("commands", lines)

@@ -41,7 +41,7 @@ enum ImportCommand {
     /// `timeline password-reset USER`: an operator issues a one-time token to set a password.
     static func passwordReset(_ args: Arguments) async throws -> Int32 {
         guard !args.has("help"), let target = args.positional.first else {
-            print("usage: timeline password-reset [--db PATH] USER_ID|@username\n\nPrints a one-time token (valid 7 days) for the resetPassword command.")
+            print("usage: timeline password-reset [--db PATH] USER_ID|@username\n\nPrints a one-time token (valid 1 hour; deliver it to the user out of band) for the resetPassword command.")
             return args.has("help") ? 0 : 2
         }
         let service = try TimelineTool.open(args)

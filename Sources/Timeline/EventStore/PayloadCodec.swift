@@ -67,8 +67,11 @@ enum PayloadCodec {
         case .passwordResetRequested(let e):
             w.string(e.userId.rawValue); w.string(e.tokenHash); w.int64(e.expiresAt)
         case .passwordChanged(let e):
-            w.string(e.userId.rawValue); w.string(e.resetTokenHash)
+            w.string(e.userId.rawValue); w.optionalString(e.resetTokenHash)
             try seal(e.userId) { $0.optionalString(e.passwordHash); $0.optionalString(e.email) }
+        case .emailChanged(let e):
+            w.string(e.userId.rawValue)
+            try seal(e.userId) { $0.optionalString(e.email) }
         }
         return w.bytes
     }
@@ -158,11 +161,16 @@ enum PayloadCodec {
         case .passwordResetRequested:
             event = .passwordResetRequested(PasswordResetRequested(userId: UserID(try r.string()), tokenHash: try r.string(), expiresAt: try r.int64()))
         case .passwordChanged:
-            let id = UserID(try r.string()), reset = try r.string()
+            // v1 always named the reset token used; v2 may not (a change with the current password).
+            let id = UserID(try r.string()), reset = version == 1 ? try r.string() : try r.optionalString()
             var p = try personal(id)
             let hash = try read(&p) { try $0.optionalString() } ?? nil
             let email = try read(&p) { try $0.optionalString() } ?? nil
             event = .passwordChanged(PasswordChanged(userId: id, passwordHash: hash, email: email, resetTokenHash: reset))
+        case .emailChanged:
+            let id = UserID(try r.string())
+            var p = try personal(id)
+            event = .emailChanged(EmailChanged(userId: id, email: try read(&p) { try $0.optionalString() } ?? nil))
         }
         try r.expectEnd()
         return (event, erased)

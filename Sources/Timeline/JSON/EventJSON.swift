@@ -67,6 +67,8 @@ extension Event {
         case .passwordChanged(let e):
             set("userId", e.userId.rawValue); set("resetTokenHash", e.resetTokenHash); set("email", e.email)
             if !erased { out["passwordHash"] = e.passwordHash == nil ? NSNull() : EventEnvelope.redacted }
+        case .emailChanged(let e):
+            set("userId", e.userId.rawValue); set("email", e.email)
         }
         return out
     }
@@ -92,6 +94,8 @@ extension Command {
         case let .reportPost(post, reason): set("post", post); set("reason", reason)
         case let .eraseUser(user), let .requestPasswordReset(user): set("user", user)
         case let .resetPassword(token, password, email): set("token", token); set("password", password); set("email", email)
+        case let .changePassword(current, new): set("currentPassword", current); set("newPassword", new)
+        case let .changeEmail(password, email): set("password", password); set("email", email)
         }
         return out
     }

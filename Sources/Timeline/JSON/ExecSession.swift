@@ -76,6 +76,9 @@ public struct ExecSession: Sendable {
         case "requestPasswordReset": command = .requestPasswordReset(user: try input.string("user"))
         case "resetPassword":
             command = .resetPassword(token: try input.string("token"), password: try input.string("password"), email: try input.optionalString("email"))
+        case "changePassword":
+            command = .changePassword(currentPassword: try input.string("currentPassword"), newPassword: try input.string("newPassword"))
+        case "changeEmail": command = .changeEmail(password: try input.string("password"), email: try input.string("email"))
         default: throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
         }
         let user = try input.optionalString("as"), token = try input.optionalString("session")

@@ -53,6 +53,7 @@ extension Event {
         case .userErased(let e): [e.userId]
         case .passwordResetRequested(let e): [e.userId]
         case .passwordChanged(let e): [e.userId]
+        case .emailChanged(let e): [e.userId]
         }
     }
 
@@ -96,7 +97,10 @@ extension Event {
         case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"
         case .userErased(let e): return "\(name(e.userId)) was erased"
         case .passwordResetRequested(let e): return "password reset token issued for \(name(e.userId))"
-        case .passwordChanged(let e): return "\(name(e.userId)) set a password" + (e.email == nil ? "" : " and email")
+        case .passwordChanged(let e):
+            return "\(name(e.userId)) " + (e.resetTokenHash == nil ? "changed their password" : "set a password with a reset token")
+                + (e.email == nil ? "" : " and email") + "; every session ended"
+        case .emailChanged(let e): return "\(name(e.userId)) changed their email"
         }
     }
 }

@@ -25,6 +25,13 @@ struct ProfilesProjection: Projection {
         try txn.put(users, Array(id.rawValue.utf8), RecordCodec.encode(user))
     }
 
+    /// Moves the user's entry in the email index (freeing the old email) and sets the email.
+    private func changeEmail(of user: inout UserRecord, to email: String, _ txn: Transaction) throws {
+        if let old = user.email { try txn.delete(emails, Array(old.utf8)) }
+        try txn.put(emails, Array(email.utf8), Array(user.id.rawValue.utf8))
+        user.email = email
+    }
+
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .userCreated(let e):
@@ -56,11 +63,11 @@ struct ProfilesProjection: Projection {
         case .passwordChanged(let e):
             guard var user = try user(e.userId, txn) else { return }
             user.passwordHash = e.passwordHash
-            if let email = e.email {
-                if let old = user.email { try txn.delete(emails, Array(old.utf8)) }
-                try txn.put(emails, Array(email.utf8), Array(e.userId.rawValue.utf8))
-                user.email = email
-            }
+            if let email = e.email { try changeEmail(of: &user, to: email, txn) }
+            try txn.put(users, Array(e.userId.rawValue.utf8), RecordCodec.encode(user))
+        case .emailChanged(let e):
+            guard var user = try user(e.userId, txn), let email = e.email else { return }
+            try changeEmail(of: &user, to: email, txn)
             try txn.put(users, Array(e.userId.rawValue.utf8), RecordCodec.encode(user))
         case .userErased(let e):
             guard let user = try user(e.userId, txn) else { return }

@@ -74,16 +74,20 @@ enum RecordCodec {
                              text: try r.string(), createdAt: try r.int64())
     }
 
-    static func encode(_ s: SessionRecord) -> [UInt8] {
+    /// A session or reset token, with the log sequence of the event that issued it (version 2;
+    /// version 1 records had none and read back as issued at 0, before any credential change).
+    static func encode(_ s: SessionRecord, issuedAt sequence: UInt64) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(1)
-        w.string(s.user.rawValue); w.int64(s.expiresAt)
+        w.u8(2)
+        w.string(s.user.rawValue); w.int64(s.expiresAt); w.varint(sequence)
         return w.bytes
     }
 
-    static func session(_ bytes: [UInt8]) throws -> SessionRecord {
+    static func session(_ bytes: [UInt8]) throws -> (record: SessionRecord, issuedAt: UInt64) {
         var r = ByteReader(bytes)
-        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown session record version") }
-        return SessionRecord(user: UserID(try r.string()), expiresAt: try r.int64())
+        let version = try r.u8()
+        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown session record version") }
+        let record = SessionRecord(user: UserID(try r.string()), expiresAt: try r.int64())
+        return (record, version == 2 ? try r.varint() : 0)
     }
 }

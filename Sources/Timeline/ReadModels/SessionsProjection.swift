@@ -2,33 +2,52 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// Live sessions (by token hash) and recent failed sign-ins (for rate limiting).
+/// Live sessions and reset tokens (by token hash) and recent failed sign-ins (for rate
+/// limiting).
+///
+/// A password change (with a reset token or the current password) ends every session and
+/// every reset token its user had: each record keeps the log sequence of the event that issued
+/// it, the user's last change is kept by sequence too, and a record issued before it is no
+/// longer valid. Both come from the log alone, so a rebuild revokes exactly the same ones.
 struct SessionsProjection: Projection {
     let name = ProjectionName.sessions
-    let sessions: Database        // sessionHash → SessionRecord
-    let signInFailures: Database  // emailHash ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
-    let passwordResets: Database  // tokenHash → SessionRecord (user, expiry)
-    var databases: [Database] { [sessions, signInFailures, passwordResets] }
+    let sessions: Database           // sessionHash → SessionRecord, issued at
+    let signInFailures: Database     // emailHash ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
+    let passwordResets: Database     // tokenHash → SessionRecord (user, expiry), issued at
+    let credentialChanges: Database  // userId → BE(sequence of the user's last PasswordChanged)
+    var databases: [Database] { [sessions, signInFailures, passwordResets, credentialChanges] }
 
     init(_ env: Environment, prefix: String) throws {
         sessions = try env.database(prefix + "sessions", placement: .derived)
         signInFailures = try env.database(prefix + "signInFailures", placement: .derived)
         passwordResets = try env.database(prefix + "passwordResets", placement: .derived)
+        credentialChanges = try env.database(prefix + "credentialChanges", placement: .derived)
     }
 
+    /// The reset token with this hash, unless a password change revoked it (expired or not).
     func passwordReset(hash: String, _ txn: Transaction) throws -> SessionRecord? {
-        try txn.get(passwordResets, Array(hash.utf8)).map(RecordCodec.session)
+        guard let stored = try txn.get(passwordResets, Array(hash.utf8)) else { return nil }
+        return try unrevoked(RecordCodec.session(stored), txn)
     }
 
-    /// The live session whose token hashes to `hash`. Tokens are never compared themselves:
-    /// the presented token is hashed and the hash looked up; the stored key is then checked
-    /// against it in constant time as well.
+    /// The session whose token hashes to `hash`, unless it was ended (expired or not). Tokens
+    /// are never compared themselves: the presented token is hashed and the hash looked up; the
+    /// stored key is then checked against it in constant time as well.
     func session(hash: String, _ txn: Transaction) throws -> SessionRecord? {
         let key = Array(hash.utf8)
-        return try txn.withCursor(sessions) { cursor in
+        let stored = try txn.withCursor(sessions) { cursor -> (record: SessionRecord, issuedAt: UInt64)? in
             guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else { return nil }
             return try RecordCodec.session(value)
         }
+        return try stored.flatMap { try unrevoked($0, txn) }
+    }
+
+    /// The record, unless its user changed their password after it was issued.
+    private func unrevoked(_ stored: (record: SessionRecord, issuedAt: UInt64), _ txn: Transaction) throws -> SessionRecord? {
+        guard let changed = try txn.get(credentialChanges, Array(stored.record.user.rawValue.utf8)).flatMap(BigEndian.uint64) else {
+            return stored.record
+        }
+        return stored.issuedAt > changed ? stored.record : nil
     }
 
     func failures(emailHash: String, since: Int64, _ txn: Transaction) throws -> Int {
@@ -44,13 +63,16 @@ struct SessionsProjection: Projection {
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .signedIn(let e):
-            try txn.put(sessions, Array(e.sessionHash.utf8), RecordCodec.encode(SessionRecord(user: e.userId, expiresAt: e.expiresAt)))
+            let record = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
+            try txn.put(sessions, Array(e.sessionHash.utf8), RecordCodec.encode(record, issuedAt: envelope.sequence))
         case .signedOut(let e):
             try txn.delete(sessions, Array(e.sessionHash.utf8))
         case .passwordResetRequested(let e):
-            try txn.put(passwordResets, Array(e.tokenHash.utf8), RecordCodec.encode(SessionRecord(user: e.userId, expiresAt: e.expiresAt)))
+            let record = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
+            try txn.put(passwordResets, Array(e.tokenHash.utf8), RecordCodec.encode(record, issuedAt: envelope.sequence))
         case .passwordChanged(let e):
-            try txn.delete(passwordResets, Array(e.resetTokenHash.utf8))
+            if let used = e.resetTokenHash { try txn.delete(passwordResets, Array(used.utf8)) }
+            try txn.put(credentialChanges, Array(e.userId.rawValue.utf8), BigEndian.bytes(envelope.sequence))
         case .signInFailed(let e):
             let prefix = Key.prefix(e.emailHash)
             // Forget failures that have left the window, then record this one.

@@ -200,10 +200,7 @@ public final class TimelineService: Sendable {
             // Everything else first: argon2id's cost is spent only on a command that can succeed.
             let context = decisionContext()
             try read { view in try precheck(command, state: view, context: context) }
-            guard let hash = options.hashPassword(password, options.passwordCost) else {
-                throw TimelineError(.internal, "password hashing ran out of memory")
-            }
-            prepared.passwordHash = hash
+            prepared.passwordHash = try hashPassword(password)
         case let .signIn(email, password):
             let email = email.lowercased()
             let stored = try read { view in
@@ -217,9 +214,24 @@ public final class TimelineService: Sendable {
             }
         case .requestPasswordReset:
             prepared.newToken = Self.newToken()
+        case let .changePassword(current, new):
+            try Validation.password(new, field: "newPassword")
+            try verifyPassword(current, of: prepared.actor, &prepared)
+            if prepared.verifiedUser != nil { prepared.passwordHash = try hashPassword(new) }
+        case let .changeEmail(password, email):
+            _ = try Validation.email(email)
+            try verifyPassword(password, of: prepared.actor, &prepared)
         default: break
         }
         return prepared
+    }
+
+    /// argon2id of `password` at the configured cost.
+    private func hashPassword(_ password: String) throws(TimelineError) -> String {
+        guard let hash = options.hashPassword(password, options.passwordCost) else {
+            throw TimelineError(.internal, "password hashing ran out of memory")
+        }
+        return hash
     }
 
     /// The context commands are decided in, as of now (`prepare` and the writer add what
@@ -230,6 +242,25 @@ public final class TimelineService: Sendable {
         context.hashEmail = log.keys.emailHash
         context.sessionLifetime = options.sessionLifetime
         return context
+    }
+
+    /// For `changePassword` and `changeEmail`: verifies `password` against the acting user's
+    /// stored hash and records whom and which hash it matched. A caller that is not a live
+    /// session or user costs no argon2 work (deciding then refuses it).
+    private func verifyPassword(_ password: String, of actor: Actor, _ prepared: inout Prepared) throws(TimelineError) {
+        let now = options.clock.nowMilliseconds()
+        let user = try read { view -> UserRecord? in
+            switch actor {
+            case .user(let id): return try view.user(id)
+            case .session(let hash):
+                guard let session = try view.session(hash: hash), session.expiresAt > now else { return nil }
+                return try view.user(session.user)
+            case .operator, .anonymous: return nil
+            }
+        }
+        guard let user, let hash = user.passwordHash, Sodium.verifyPassword(password, hash: hash) else { return }
+        prepared.verifiedUser = user.id
+        prepared.verifiedPasswordHash = hash
     }
 
     /// A new session token: 256 random bits, base64url.
@@ -285,6 +316,8 @@ struct Prepared: Sendable {
     var actor: Actor
     var passwordHash: String?
     var verifiedUser: UserID?
+    /// The stored hash the password of a `changePassword` or `changeEmail` matched.
+    var verifiedPasswordHash: String?
     var newToken: String?
 }
 

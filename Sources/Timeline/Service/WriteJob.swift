@@ -68,6 +68,7 @@ struct WriteJob: Sendable {
         var context = service.decisionContext()
         context.passwordHash = prepared.passwordHash
         context.verifiedUser = prepared.verifiedUser
+        context.verifiedPasswordHash = prepared.verifiedPasswordHash
         context.newToken = prepared.newToken
         let view = ReadView(txn: txn, models: models)
         let decision: Decision
