@@ -41,6 +41,10 @@ public final class TimelineService: Sendable {
         /// Join a cluster: the authoritative log is a replicated JetStream stream and this
         /// database its local replica (`nil`: the embedded LMDB log is authoritative).
         public var cluster: ClusterOptions?
+        /// Sign checkpoints of the log's head into an anchor file outside the database as the
+        /// log grows (`nil`: no anchor). Opening refuses a log that does not extend the anchor
+        /// file's last checkpoint.
+        public var anchor: AnchorOptions?
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
         public init() {}
@@ -63,6 +67,8 @@ public final class TimelineService: Sendable {
     private let follower: Follower?
     private let ids: Mutex<PushIDGenerator>
     private let committer: GroupCommitter<WriteJob>
+    /// Set with `Options.anchor`: signs the head after commits.
+    let checkpointer: Checkpointer?
     /// A hash to verify against when the email is unknown, so both failures take as long.
     private let decoyPasswordHash: String
 
@@ -77,6 +83,7 @@ public final class TimelineService: Sendable {
         // Opened alone after a rebuild freed much of the read models' file: compact it first.
         envOptions.compactDerivedData = true
         do {
+            try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
             if let cluster = options.cluster {
@@ -90,6 +97,9 @@ public final class TimelineService: Sendable {
             }
             registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold)
             try Self.catchUpDerivedData(environment, log: log, registry: registry)
+            checkpointer = try options.anchor.map { [log] anchor in
+                try Self.startAnchoring(anchor, environment: environment, log: log, clock: options.clock)
+            }
         } catch {
             throw TimelineService.translate(error)
         }
@@ -98,8 +108,10 @@ public final class TimelineService: Sendable {
         decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
                                                 cost: options.passwordCost) ?? ""
         let environment = self.environment, log = self.log, registry = self.registry, replication = self.replication
+        let checkpointer = self.checkpointer
         committer = GroupCommitter { batch in
             WriteJob.run(batch, environment: environment, log: log, registry: registry, replication: replication)
+            checkpointer?.logMayHaveGrown()
         }
         follower = replication.map { replication in
             Follower(interval: options.cluster?.pollInterval ?? .milliseconds(20)) {
@@ -123,6 +135,7 @@ public final class TimelineService: Sendable {
     public func close() {
         follower?.stop()
         committer.shutdown()
+        checkpointer?.stop()
         environment.close()
     }
 
@@ -262,15 +275,4 @@ struct Prepared: Sendable {
     var passwordHash: String?
     var verifiedUser: UserID?
     var newToken: String?
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }
