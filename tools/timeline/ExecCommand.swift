@@ -21,7 +21,7 @@ enum ExecCommand {
         while let line = readLine(strippingNewline: true) {
             emit(await session.handle(line: line))
         }
-        service.close()
+        TimelineTool.close(service)
         return 0
     }
 }

@@ -16,7 +16,7 @@ public struct AnchorOptions: Sendable, Equatable {
     }
 
     /// Refuses a key or anchor file inside the database directory `databasePath`.
-    func checkOutside(databasePath: String) throws(TimelineError) {
+    public func checkOutside(databasePath: String) throws(TimelineError) {
         let database = Self.resolved(databasePath)
         for (path, field) in [(keyPath, "anchorKey"), (checkpointsPath, "anchorLog")] {
             let resolved = Self.resolved(path)
