@@ -50,6 +50,9 @@ public struct AnchorKey: Sendable {
     /// hex, at `path.pub`; both are fsynced with their directory.
     @discardableResult
     public static func create(at path: String) throws(TimelineError) -> AnchorKey {
+        guard !FileManager.default.fileExists(atPath: publicKeyPath(for: path)) else {
+            throw TimelineError(.conflict, "\(publicKeyPath(for: path)) already exists")
+        }
         let (publicKey, secretKey) = Sodium.signingKeyPair()
         try writeNew(path, secretKey, mode: 0o600)
         try writeNew(publicKeyPath(for: path), Array((hex(publicKey) + "\n").utf8), mode: 0o644)
