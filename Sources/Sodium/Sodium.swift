@@ -2,7 +2,8 @@ private import CSodium
 import Synchronization
 
 /// The few libsodium primitives Timeline needs: argon2id password hashing, BLAKE2b hashing,
-/// secure randomness and constant-time comparison.
+/// XChaCha20-Poly1305 sealing, Ed25519 signatures, secure randomness and constant-time
+/// comparison.
 public enum Sodium {
     private static let initialised: Bool = sodium_init() >= 0
 
@@ -147,5 +148,51 @@ extension Sodium {
     /// Overwrites `bytes` with zeros in a way the optimiser keeps.
     public static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { sodium_memzero(base, $0.count) } }
+    }
+}
+
+extension Sodium {
+    /// Length of an Ed25519 public key.
+    public static let signingPublicKeyLength = Int(crypto_sign_PUBLICKEYBYTES)
+    /// Length of an Ed25519 secret key (libsodium's form: seed ‖ public key).
+    public static let signingSecretKeyLength = Int(crypto_sign_SECRETKEYBYTES)
+    /// Length of an Ed25519 signature.
+    public static let signatureLength = Int(crypto_sign_BYTES)
+
+    /// A new Ed25519 key pair from the operating system's secure generator.
+    public static func signingKeyPair() -> (publicKey: [UInt8], secretKey: [UInt8]) {
+        _ = initialised
+        var publicKey = [UInt8](repeating: 0, count: signingPublicKeyLength)
+        var secretKey = [UInt8](repeating: 0, count: signingSecretKeyLength)
+        _ = crypto_sign_keypair(&publicKey, &secretKey)
+        return (publicKey, secretKey)
+    }
+
+    /// The public half of an Ed25519 secret key; `nil` if `secretKey` has the wrong length.
+    public static func signingPublicKey(of secretKey: [UInt8]) -> [UInt8]? {
+        guard secretKey.count == signingSecretKeyLength else { return nil }
+        var publicKey = [UInt8](repeating: 0, count: signingPublicKeyLength)
+        _ = crypto_sign_ed25519_sk_to_pk(&publicKey, secretKey)
+        return publicKey
+    }
+
+    /// The detached Ed25519 signature of `message`; `nil` if `secretKey` has the wrong length.
+    public static func sign(_ message: [UInt8], secretKey: [UInt8]) -> [UInt8]? {
+        _ = initialised
+        guard secretKey.count == signingSecretKeyLength else { return nil }
+        var signature = [UInt8](repeating: 0, count: signatureLength)
+        let rc = message.withUnsafeBufferPointer { m in
+            crypto_sign_detached(&signature, nil, m.baseAddress, UInt64(m.count), secretKey)
+        }
+        return rc == 0 ? signature : nil
+    }
+
+    /// Whether `signature` is a valid Ed25519 signature of `message` by `publicKey`.
+    public static func verifySignature(_ signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
+        _ = initialised
+        guard signature.count == signatureLength, publicKey.count == signingPublicKeyLength else { return false }
+        return message.withUnsafeBufferPointer { m in
+            crypto_sign_verify_detached(signature, m.baseAddress, UInt64(m.count), publicKey) == 0
+        }
     }
 }

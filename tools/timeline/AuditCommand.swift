@@ -8,11 +8,17 @@ enum AuditCommand {
            timeline audit [--db PATH] show SEQ|EVENT_ID
            timeline audit [--db PATH] stats [--json]
            timeline audit [--db PATH] tail [filters] [--json]
-           timeline audit [--db PATH] verify [--json]
+           timeline audit [--db PATH] head [--json]
+           timeline audit [--db PATH] verify [--anchor FILE|SEQ:HASH [--anchor-public-key HEX|FILE]] [--json]
 
     filters: --type T[,T…]  --actor ID|@name  --stream S  --user ID|@name  --post ID
              --since/--until (ISO 8601, or relative: 30s 15m 2h 7d)  --from/--to SEQ
     verify exits 1 and names the first bad sequence number when the log was tampered with.
+    head prints the log's head as SEQ:HASH: record it outside the machine, and later
+    `verify --anchor SEQ:HASH` fails unless the log still extends it. `verify --anchor FILE`
+    checks every signed checkpoint of an anchor file (see `timeline anchor`) the same way.
+    Without an anchor, verify cannot tell a log rewritten from some event on (every later hash
+    recomputed) or cut short from a genuine one.
     Password hashes are always redacted.
     """
 
@@ -21,7 +27,7 @@ enum AuditCommand {
             print(help)
             return args.has("help") ? 0 : 2
         }
-        let service = try TimelineTool.open(args)
+        let service = try TimelineTool.open(args, anchored: false)
         defer { service.close() }
         let json = args.has("json")
         switch verb {
@@ -52,21 +58,62 @@ enum AuditCommand {
             print(String(decoding: data, as: UTF8.self))
             return 0
         case "stats": return try stats(service, json: json)
+        case "head":
+            let head = try service.head()
+            if json { try emitJSON(["sequence": head.sequence, "hash": head.hashHex]) } else { print(head) }
+            return 0
         case "verify":
+            let anchor = try self.anchor(args)
             let report = try service.verifyLog()
+            let anchorReport = try anchor.map { anchor throws(TimelineError) in try service.verifyAnchor(anchor) }
+            let valid = report.isValid && anchorReport?.isValid != false
             if json {
-                var object: [String: Any] = ["valid": report.isValid, "eventsChecked": report.eventsChecked]
+                var object: [String: Any] = ["valid": valid, "eventsChecked": report.eventsChecked]
                 if let bad = report.firstBadSequence { object["firstBadSequence"] = bad; object["problem"] = report.problem ?? "" }
+                if let anchorReport { object["anchor"] = anchorJSON(anchorReport) }
                 try emitJSON(object)
-            } else if let bad = report.firstBadSequence {
+                return valid ? 0 : 1
+            }
+            if let bad = report.firstBadSequence {
                 print("TAMPERED: first bad sequence number \(bad): \(report.problem ?? "")")
             } else {
                 print("ok: \(report.eventsChecked) events; hash chain, sequence, stream index and event-id index verified")
             }
-            return report.isValid ? 0 : 1
+            if let anchorReport {
+                if !anchorReport.unreadableLines.isEmpty {
+                    print("note: skipped \(anchorReport.unreadableLines.count) unreadable line(s) of the anchor file: \(anchorReport.unreadableLines.prefix(10).map(String.init).joined(separator: ", "))")
+                }
+                if let problem = anchorReport.problem {
+                    print("TAMPERED: \(problem)")
+                } else {
+                    print("ok: the log extends the anchor (\(anchorReport.headsChecked) anchored head(s), latest \(anchorReport.latest.map(String.init(describing:)) ?? "-"))")
+                }
+            }
+            return valid ? 0 : 1
         default:
             throw UsageError("unknown audit command \(verb)")
         }
+    }
+
+    /// `--anchor SEQ:HASH`, or `--anchor FILE` with `--anchor-public-key HEX|FILE`.
+    static func anchor(_ args: Arguments) throws -> Anchor? {
+        guard let raw = args.value("anchor") else { return nil }
+        if let head = LogHead(raw) { return .head(head) }
+        guard FileManager.default.fileExists(atPath: raw) else {
+            throw UsageError("--anchor takes SEQ:HASH (from `timeline audit head`) or an anchor file; \(raw) is neither")
+        }
+        guard let key = args.value("anchor-public-key") else {
+            throw UsageError("--anchor FILE needs --anchor-public-key HEX|FILE (printed by `timeline anchor init`) to check its signatures")
+        }
+        return .file(path: raw, publicKey: try AnchorKey.publicKey(key))
+    }
+
+    static func anchorJSON(_ report: AnchorReport) -> [String: Any] {
+        var object: [String: Any] = ["valid": report.isValid, "headsChecked": report.headsChecked, "unreadableLines": report.unreadableLines]
+        if let latest = report.latest { object["latest"] = latest.description }
+        if let divergesAt = report.divergesAt { object["divergesAt"] = divergesAt }
+        if let problem = report.problem { object["problem"] = problem }
+        return object
     }
 
     /// Prints events committed from `sequence` on, as they come, until interrupted.

@@ -39,7 +39,7 @@ enum DemoCommand {
             return 0
         }
         let service = try TimelineTool.open(args)
-        defer { service.close() }
+        defer { TimelineTool.close(service) }
         var ids: [String: UserID] = [:]
         for person in people {
             if let existing = try? service.user(named: person.username) {

@@ -23,7 +23,7 @@ enum ExecCommand {
         while let line = reader.next() {
             emit(await session.handle(line))
         }
-        service.close()
+        TimelineTool.close(service)
         return 0
     }
 }

@@ -18,7 +18,7 @@ enum ImportCommand {
             return args.has("help") ? 0 : 2
         }
         let service = try TimelineTool.open(args)
-        defer { service.close() }
+        defer { TimelineTool.close(service) }
         let terminal = isatty(2) == 1
         let report = try service.importFirebase(path: args.positional[1]) { p in
             guard terminal else { return }
@@ -45,7 +45,7 @@ enum ImportCommand {
             return args.has("help") ? 0 : 2
         }
         let service = try TimelineTool.open(args)
-        defer { service.close() }
+        defer { TimelineTool.close(service) }
         let id = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id.rawValue : target
         guard case .token(let token) = try await service.execute(.requestPasswordReset(user: id), as: .operator) else { return 1 }
         print(token)

@@ -12,7 +12,8 @@ struct TimelineTool {
       exec      run JSON-lines commands and queries from stdin (one result line each)
       query     answer one query as JSON, e.g. `timeline query timeline --user @alice`
       rebuild   replay the log into fresh read models and switch (blue/green); --verify, --list
-      audit     list / show / stats / tail / verify the event log
+      audit     list / show / stats / tail / head / verify the event log
+      anchor    `timeline anchor init --key PATH`: the key that signs checkpoints of the log
       backup    hot, consistent, compacted copy of the database
       restore   bring a backup back into a new database directory
       bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
@@ -25,6 +26,8 @@ struct TimelineTool {
       --nats URLS a cluster node: the replicated log is on these NATS servers (comma-separated)
       --map-size SIZE  cap each of the database's maps (log, read models) at SIZE bytes
                   (K, M, G suffixes: 64M); writes past it fail with storage_full
+      --anchor-key PATH  sign checkpoints of the log's head after commits (see `timeline anchor`);
+                  --anchor-log FILE puts them somewhere else than PATH.checkpoints
       --help      help for a command
     """
 
@@ -44,6 +47,7 @@ struct TimelineTool {
             case "demo": code = try await DemoCommand.run(args)
             case "rebuild": code = try await RebuildCommand.run(args)
             case "audit": code = try await AuditCommand.run(args)
+            case "anchor": code = try AnchorCommand.run(args)
             case "backup": code = try await BackupCommand.backup(args)
             case "restore": code = try await BackupCommand.restore(args)
             case "bench": code = try await BenchCommand.run(args)
@@ -67,16 +71,26 @@ struct TimelineTool {
     }
 
     /// The options `open` reads (every other option of `timeline query` is a query parameter).
-    static let openOptions: Set<String> = ["db", "nats"]
+    static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log"]
 
     /// Opens the service for a tool. `TIMELINE_PASSWORD_COST=minimum` lowers the argon2id
-    /// cost, for test databases only.
-    static func open(_ args: Arguments) throws -> TimelineService {
+    /// cost, for test databases only. `--anchor-key` signs checkpoints unless `anchored` is
+    /// false (audit must open a log that no longer extends its anchor, to say so).
+    static func open(_ args: Arguments, anchored: Bool = true) throws -> TimelineService {
         var options = TimelineService.Options()
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
         if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }
         if let cap = try args.mapSize { options.maxMapSize = cap }
+        if anchored, let key = args.value("anchor-key") { options.anchor = AnchorOptions(keyPath: key, checkpointsPath: args.value("anchor-log")) }
         return try TimelineService(path: args.db, options: options)
+    }
+
+    /// Closes `service`, saying on stderr if the last anchor checkpoint could not be written.
+    static func close(_ service: TimelineService) {
+        service.close()
+        if let failure = service.anchorStatus?.failure {
+            FileHandle.standardError.write(Data("timeline: warning: the last anchor checkpoint was not written: \(failure)\n".utf8))
+        }
     }
 }
 
@@ -87,7 +101,7 @@ func eraseUser(_ args: Arguments) async throws -> Int32 {
         return args.has("help") ? 0 : 2
     }
     let service = try TimelineTool.open(args)
-    defer { service.close() }
+    defer { TimelineTool.close(service) }
     let id = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id.rawValue : target
     _ = try await service.execute(.eraseUser(user: id), as: .operator)
     print("erased \(id): posts, comments, likes and follows removed; personal data sealed with a destroyed key")

@@ -42,6 +42,10 @@ public final class TimelineService: Sendable {
         /// Join a cluster: the authoritative log is a replicated JetStream stream and this
         /// database its local replica (`nil`: the embedded LMDB log is authoritative).
         public var cluster: ClusterOptions?
+        /// Sign checkpoints of the log's head into an anchor file outside the database as the
+        /// log grows (`nil`: no anchor). Opening refuses a log that does not extend the anchor
+        /// file's last checkpoint.
+        public var anchor: AnchorOptions?
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
         /// argon2id password hashing (a test can count the calls).
@@ -66,6 +70,8 @@ public final class TimelineService: Sendable {
     private let follower: Follower?
     private let ids: Mutex<PushIDGenerator>
     private let committer: GroupCommitter<WriteJob>
+    /// Set with `Options.anchor`: signs the head after commits.
+    let checkpointer: Checkpointer?
     /// A hash to verify against when the email is unknown, so both failures take as long.
     private let decoyPasswordHash: String
 
@@ -80,6 +86,7 @@ public final class TimelineService: Sendable {
         // Opened alone after a rebuild freed much of the read models' file: compact it first.
         envOptions.compactDerivedData = true
         do {
+            try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
             if let cluster = options.cluster {
@@ -98,6 +105,9 @@ public final class TimelineService: Sendable {
                 // A full disk: reads answer from the read models as they are; the first write
                 // that finds space catches them up.
             }
+            checkpointer = try options.anchor.map { [log] anchor in
+                try Self.startAnchoring(anchor, environment: environment, log: log, clock: options.clock)
+            }
         } catch {
             throw TimelineService.translate(error)
         }
@@ -106,8 +116,10 @@ public final class TimelineService: Sendable {
         decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
                                                 cost: options.passwordCost) ?? ""
         let environment = self.environment, log = self.log, registry = self.registry, replication = self.replication
+        let checkpointer = self.checkpointer
         committer = GroupCommitter { batch in
             WriteJob.run(batch, environment: environment, log: log, registry: registry, replication: replication)
+            checkpointer?.logMayHaveGrown()
         }
         follower = replication.map { replication in
             Follower(interval: options.cluster?.pollInterval ?? .milliseconds(20)) {
@@ -131,6 +143,7 @@ public final class TimelineService: Sendable {
     public func close() {
         follower?.stop()
         committer.shutdown()
+        checkpointer?.stop()
         environment.close()
     }
 
@@ -319,15 +332,4 @@ struct Prepared: Sendable {
     /// The stored hash the password of a `changePassword` or `changeEmail` matched.
     var verifiedPasswordHash: String?
     var newToken: String?
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }
