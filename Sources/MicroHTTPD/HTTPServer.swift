@@ -36,6 +36,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private var daemon: OpaquePointer?
     private let handler: Handler
+    private let executor: HandlerExecutor
     private let options: Options
     /// The port the server listens on.
     public private(set) var port: UInt16 = 0
@@ -53,6 +54,7 @@ public final class HTTPServer: @unchecked Sendable {
     public init(options: Options = Options(), handler: @escaping Handler) throws(HTTPServerError) {
         self.handler = handler
         self.options = options
+        executor = HandlerExecutor(threads: options.threads)
         let started: OpaquePointer? = try Self.withSocketAddress(options.host, options.port) { address in
             timeline_mhd_start(address, UInt32(options.threads), UInt32(options.connectionLimit),
                                UInt32(options.connectionsPerClient), UInt32(options.idleTimeout), options.connectionMemory,
@@ -60,6 +62,7 @@ public final class HTTPServer: @unchecked Sendable {
                                completedHandler, Unmanaged.passUnretained(self).toOpaque())
         }
         guard let started else {
+            executor.stop()
             throw HTTPServerError("could not listen on \(options.host):\(options.port) (in use, or not an address of this machine)")
         }
         daemon = started
@@ -94,6 +97,7 @@ public final class HTTPServer: @unchecked Sendable {
         Self.wait(while: busy, upTo: .seconds(2))
         guard !busy() else { return }  // a connection still suspended: stopping would abort the process
         MHD_stop_daemon(daemon)
+        executor.stop()
         self.daemon = nil
     }
 
@@ -178,7 +182,7 @@ public final class HTTPServer: @unchecked Sendable {
         state.withLock { $0.dispatched[address] = false }
         MHD_suspend_connection(connection)
         let handler = self.handler
-        Task {
+        Task(executorPreference: executor) {
             let response = await handler(request)
             let mine = self.state.withLock { state in
                 guard state.dispatched[address] == false else { return false }  // `stop` gave up and answered it

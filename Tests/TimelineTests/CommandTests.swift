@@ -272,7 +272,7 @@ import Testing
         service = nil
         let reopened = try openService(path: path, seed: 99)
         #expect(try reopened.timeline(of: bob.id) == before)
-        #expect(try reopened.post(post.id).post == post)
+        #expect(try reopened.post(post.id, viewer: alice.id).post == post)
         #expect(try reopened.lastSequence() == sequence)
         let report = try reopened.verifyLog()
         #expect(report.isValid && report.eventsChecked == sequence)

@@ -57,11 +57,14 @@ import Testing
         #expect((try await client.ok(["command": "updateProfile", "as": alice, "url": "https://alice.example"]) as! [String: Any])["url"] as? String == "https://alice.example")
 
         let post = try await client.ok(["command": "addPost", "as": alice, "image": gifBase64(1), "caption": "hi #sea"]) as! [String: Any]
-        #expect(Set(post.keys) == ["id", "author", "caption", "image", "hashtags", "likeCount", "commentCount"])
+        #expect(Set(post.keys) == ["id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
+                                   "createdAt", "likedByViewer"])
+        #expect(post["authorUsername"] as? String == "alice" && post["likedByViewer"] as? Bool == false)
         #expect(post["hashtags"] as? [String] == ["sea"])
         let postID = post["id"] as! String
         let comment = try await client.ok(["command": "addComment", "as": bob, "post": postID, "text": "lovely"]) as! [String: Any]
-        #expect(Set(comment.keys) == ["id", "post", "author", "text"])
+        #expect(Set(comment.keys) == ["id", "post", "author", "authorUsername", "text", "createdAt"])
+        #expect(comment["authorUsername"] as? String == "bob")
         #expect((try await client.ok(["command": "like", "as": bob, "post": postID]) as! [String: Any])["changed"] as? Bool == true)
         _ = try await client.ok(["command": "reportPost", "as": bob, "post": postID, "reason": "test"])
 

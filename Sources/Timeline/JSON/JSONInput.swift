@@ -7,16 +7,25 @@ import TimelineDomain
 /// Every accessor records the field it read, so once a request is decoded `refuseUnreadFields()`
 /// names any field that no decoder asked for: the decoders themselves are the one list of the
 /// fields each command and query takes.
-final class JSONInput {
+package final class JSONInput {
     static let maxLineBytes = 16 << 20
     static let maxDepth = 32
 
     private let object: [String: Any]
     private var read: Set<String> = []
+    /// Fields that came as text from a URL (path or query): their numbers are digits.
+    private let textFields: Set<String>
+
+    /// Fields already parsed: an HTTP request's JSON body merged with its path and query
+    /// parameters (`textFields`, whose values are strings).
+    package init(object: [String: Any], textFields: Set<String> = []) {
+        self.object = object
+        self.textFields = textFields
+    }
 
     /// Parses a line that must be one JSON object in valid UTF-8, refusing oversized or too deeply
     /// nested input before handing it to the parser.
-    init(bytes: [UInt8]) throws(TimelineError) {
+    package init(bytes: [UInt8]) throws(TimelineError) {
         guard bytes.count <= Self.maxLineBytes else {
             throw TimelineError(.payloadTooLarge, "a request line may be at most \(Self.maxLineBytes) bytes")
         }
@@ -36,6 +45,17 @@ final class JSONInput {
             throw TimelineError.invalid(duplicate, "the key \(duplicate.prefix(64)) appears more than once")
         }
         self.object = object
+        textFields = []
+    }
+
+    /// Parses a request body that must be one JSON object (as `init(bytes:)`, with the
+    /// errors naming the body).
+    package static func body(_ bytes: [UInt8]) throws(TimelineError) -> [String: Any] {
+        do {
+            return try JSONInput(bytes: bytes).object
+        } catch {
+            throw TimelineError(error.code, error.message.replacingOccurrences(of: "the line", with: "the body"), field: error.field == "request" ? "body" : error.field)
+        }
     }
 
     /// The first key that appears twice at the top level of a well-formed JSON object (keys are
@@ -103,45 +123,51 @@ final class JSONInput {
     }
 
     /// Whether the line has `field` at all (it is not recorded as read).
-    func has(_ field: String) -> Bool { object[field] != nil }
+    package func has(_ field: String) -> Bool { object[field] != nil }
 
-    var id: Any? { value("id") }
+    package var id: Any? { value("id") }
 
     /// Refuses the request when it has a field that nothing decoding it read, naming that
     /// field (the first in key order when there are several).
-    func refuseUnreadFields() throws(TimelineError) {
+    package func refuseUnreadFields() throws(TimelineError) {
         guard let unknown = object.keys.filter({ !read.contains($0) }).min() else { return }
         let name = String(unknown.prefix(64))
         throw .invalid(name, "unknown field \(name.debugDescription)")
     }
 
     /// A required string field.
-    func string(_ field: String) throws(TimelineError) -> String {
+    package func string(_ field: String) throws(TimelineError) -> String {
         guard let value = try optionalString(field) else { throw .invalid(field, "\(field) is required") }
         return value
     }
 
     /// An optional string field (absent or null is `nil`).
-    func optionalString(_ field: String) throws(TimelineError) -> String? {
+    package func optionalString(_ field: String) throws(TimelineError) -> String? {
         guard let value = value(field), !(value is NSNull) else { return nil }
         guard let text = value as? String, !(value is NSNumber) else { throw .invalid(field, "\(field) must be a string") }
         return text
     }
 
-    func identifier<ID: Identifier>(_ field: String) throws(TimelineError) -> ID {
+    package func identifier<ID: Identifier>(_ field: String) throws(TimelineError) -> ID {
         let raw = try string(field)
         guard let id = ID.parse(raw) else { throw .invalid(field, "\(field) is not a valid identifier") }
         return id
     }
 
     /// `limit` and `before`.
-    func page() throws(TimelineError) -> PageRequest {
+    package func page() throws(TimelineError) -> PageRequest {
         var page = PageRequest()
         if let value = value("limit"), !(value is NSNull) {
-            guard let number = value as? NSNumber, !Self.isBool(number), let limit = Int(exactly: number.doubleValue) else {
-                throw .invalid("limit", "limit must be an integer")
+            if textFields.contains("limit") {
+                guard let text = value as? String, text.utf8.count <= 9, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                      let limit = Int(text) else { throw .invalid("limit", "limit must be an integer") }
+                page.limit = limit
+            } else {
+                guard let number = value as? NSNumber, !Self.isBool(number), let limit = Int(exactly: number.doubleValue) else {
+                    throw .invalid("limit", "limit must be an integer")
+                }
+                page.limit = limit
             }
-            page.limit = limit
         }
         page.before = try optionalString("before")
         return page

@@ -2,28 +2,49 @@ import Foundation
 import TimelineDomain
 
 /// The JSON forms of results, with the field names of SPEC.md.
-enum JSONOutput {
+package enum JSONOutput {
     static func optional(_ value: String?) -> Any { value ?? NSNull() }
 
     static func profile(_ p: Profile) -> [String: Any] {
-        ["id": p.id.rawValue, "username": p.username, "bio": optional(p.bio), "url": optional(p.url),
-         "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount]
+        var out: [String: Any] = ["id": p.id.rawValue, "username": p.username, "bio": optional(p.bio), "url": optional(p.url),
+                                  "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount]
+        if let followed = p.followedByViewer { out["followedByViewer"] = followed }
+        return out
     }
 
     static func post(_ p: Post) -> [String: Any] {
-        ["id": p.id.rawValue, "author": p.author.rawValue, "caption": optional(p.caption), "image": p.image.rawValue,
-         "hashtags": p.hashtags, "likeCount": p.likeCount, "commentCount": p.commentCount]
+        var out: [String: Any] = ["id": p.id.rawValue, "author": p.author.rawValue, "authorUsername": p.authorUsername,
+                                  "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
+                                  "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt)]
+        if let liked = p.likedByViewer { out["likedByViewer"] = liked }
+        return out
     }
 
     static func comment(_ c: Comment) -> [String: Any] {
-        ["id": c.id.rawValue, "post": c.post.rawValue, "author": c.author.rawValue, "text": c.text]
+        ["id": c.id.rawValue, "post": c.post.rawValue, "author": c.author.rawValue, "authorUsername": c.authorUsername,
+         "text": c.text, "createdAt": timestamp(c.createdAt)]
     }
 
     static func activity(_ a: ActivityItem) -> [String: Any] {
-        var out: [String: Any] = ["kind": a.kind.rawValue, "actor": a.actor.rawValue, "at": a.at]
+        var out: [String: Any] = ["kind": a.kind.rawValue, "actor": a.actor.rawValue, "actorUsername": a.actorUsername,
+                                  "at": a.at, "createdAt": timestamp(a.at)]
         if let post = a.post { out["post"] = post.rawValue }
         if let comment = a.comment { out["comment"] = comment.rawValue }
         return out
+    }
+
+    /// Milliseconds since 1970 as RFC 3339 in UTC with milliseconds (`2026-12-01T03:04:05.123Z`).
+    static func timestamp(_ ms: Int64) -> String {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(ms - seconds * 1000), 3))Z"
     }
 
     static func page<Item>(_ page: Page<Item>, _ item: (Item) -> [String: Any]) -> [String: Any] {
@@ -39,6 +60,20 @@ enum JSONOutput {
 
     static func image(_ i: StoredImage) -> [String: Any] {
         ["image": i.id.rawValue, "mediaType": i.mediaType.rawValue, "data": Data(i.bytes).base64EncodedString()]
+    }
+
+    /// A query's answer.
+    static func answer(_ a: QueryResult) -> [String: Any] {
+        switch a {
+        case .user(let p): profile(p)
+        case .users(let users): page(users, profile)
+        case .post(let detail): postDetail(detail)
+        case .posts(let posts): page(posts, post)
+        case .comments(let comments): page(comments, comment)
+        case .activity(let items): page(items, activity)
+        case .follows(let follows): ["follows": follows]
+        case .image(let i): image(i)
+        }
     }
 
     static func result(_ r: CommandResult) -> Any {

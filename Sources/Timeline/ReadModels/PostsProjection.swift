@@ -8,10 +8,12 @@ struct PostsProjection: Projection {
     let postsByUser: Database   // author ‖ 0 ‖ postId → ()
     let comments: Database      // postId ‖ 0 ‖ commentId → CommentRecord
     let commentPosts: Database  // commentId → postId
-    let likes: Database         // postId ‖ 0 ‖ userId → ()
+    let likes: Database         // postId ‖ 0 ‖ userId → the like's cursor (empty before likers existed)
+    let likers: Database        // postId ‖ 0 ‖ the like's cursor → userId; the cursor is the like's
+                                // log sequence, 16 hex digits (so it sorts, and pages by it as text)
     let likesByUser: Database   // userId ‖ 0 ‖ postId → ()
     let commentsByUser: Database  // userId ‖ 0 ‖ commentId → ()
-    var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes, likesByUser, commentsByUser] }
+    var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes, likers, likesByUser, commentsByUser] }
 
     init(_ env: Environment, prefix: String) throws {
         posts = try env.database(prefix + "posts", placement: .derived)
@@ -19,6 +21,7 @@ struct PostsProjection: Projection {
         comments = try env.database(prefix + "comments", placement: .derived)
         commentPosts = try env.database(prefix + "commentPosts", placement: .derived)
         likes = try env.database(prefix + "likes", placement: .derived)
+        likers = try env.database(prefix + "likers", placement: .derived)
         likesByUser = try env.database(prefix + "likesByUser", placement: .derived)
         commentsByUser = try env.database(prefix + "commentsByUser", placement: .derived)
     }
@@ -30,6 +33,12 @@ struct PostsProjection: Projection {
     func comment(_ id: CommentID, _ txn: Transaction) throws -> CommentRecord? {
         guard let post = try txn.get(commentPosts, Array(id.rawValue.utf8)) else { return nil }
         return try txn.get(comments, Key.make(String(decoding: post, as: UTF8.self), id.rawValue)).map(RecordCodec.comment)
+    }
+
+    /// A like's place in `likers`: its log sequence as 16 hex digits.
+    static func likeCursor(_ sequence: UInt64) -> String {
+        let digits = String(sequence, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     func likes(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
@@ -68,6 +77,7 @@ struct PostsProjection: Projection {
             for key in try txn.deleteAll(likes, prefix: prefix) {
                 try txn.delete(likesByUser, Key.make(Key.suffix(key, after: prefix), e.postId.rawValue))
             }
+            _ = try txn.deleteAll(likers, prefix: prefix)
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))
@@ -82,11 +92,17 @@ struct PostsProjection: Projection {
             try txn.delete(commentPosts, Array(e.commentId.rawValue.utf8))
             try update(e.postId, txn) { $0.commentCount -= 1 }
         case .likeAdded(let e):
-            try txn.put(likes, Key.make(e.postId.rawValue, e.userId.rawValue), [])
+            let sequence = Array(Self.likeCursor(envelope.sequence).utf8)
+            try txn.put(likes, Key.make(e.postId.rawValue, e.userId.rawValue), sequence)
+            try txn.put(likers, Key.prefix(e.postId.rawValue) + sequence, Array(e.userId.rawValue.utf8))
             try txn.put(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue), [])
             try update(e.postId, txn) { $0.likeCount += 1 }
         case .likeRemoved(let e):
-            try txn.delete(likes, Key.make(e.postId.rawValue, e.userId.rawValue))
+            let like = Key.make(e.postId.rawValue, e.userId.rawValue)
+            if let sequence = try txn.get(likes, like), !sequence.isEmpty {
+                try txn.delete(likers, Key.prefix(e.postId.rawValue) + sequence)
+            }
+            try txn.delete(likes, like)
             try txn.delete(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue))
             try update(e.postId, txn) { $0.likeCount -= 1 }
         default:

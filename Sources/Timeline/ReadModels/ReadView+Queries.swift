@@ -4,9 +4,9 @@ import TimelineDomain
 
 /// The query side, over one snapshot.
 extension ReadView {
-    func profile(_ id: UserID) throws -> Profile {
+    func profile(_ id: UserID, viewer: UserID? = nil) throws -> Profile {
         guard let user = try user(id) else { throw TimelineError.notFound("user", id.rawValue) }
-        return Profile(user)
+        return try Presenter(self, viewer: viewer).profile(user)
     }
 
     /// Throws `not_found` unless `id` is a user.
@@ -19,15 +19,16 @@ extension ReadView {
         return post
     }
 
-    func materialise(_ outcome: Outcome) throws -> CommandResult {
+    func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
+        let present = Presenter(self, viewer: viewer)
         switch outcome {
         case .user(let id): return .user(try profile(id))
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
-        case .post(let id): return .post(try postRecord(id))
+        case .post(let id): return .post(try present.post(try postRecord(id)))
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
-            return .comment(Comment(comment))
+            return .comment(try present.comment(comment))
         case .changed(let changed): return .changed(changed)
         case .done: return .done
         }
@@ -78,37 +79,47 @@ extension ReadView {
         return Page(items: items, next: next)
     }
 
-    func users(_ request: PageRequest) throws -> Page<Profile> {
-        try pageDescending(models.profiles.users, prefix: [], request) { _, value in Profile(try RecordCodec.user(value)) }
+    func users(_ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
+        let present = Presenter(self, viewer: viewer)
+        return try pageDescending(models.profiles.users, prefix: [], request) { _, value in try present.profile(try RecordCodec.user(value)) }
     }
 
-    func searchUsers(prefix raw: String, _ request: PageRequest) throws -> Page<Profile> {
+    func searchUsers(prefix raw: String, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         let prefix = Array(raw.precomposedStringWithCompatibilityMapping.lowercased().utf8)
         let start = request.before.map { Array($0.utf8) + [0] } ?? prefix
         return try pageAscending(models.profiles.usernames, prefix: prefix, from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
                                  request, cursorOf: { String(decoding: $0, as: UTF8.self) }) { _, value in
-            try profile(UserID(String(decoding: value, as: UTF8.self)))
+            try profile(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
         }
     }
 
-    func followers(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+    func followers(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
         return try pageDescending(models.follows.followers, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try profile(UserID(id))
+            try profile(UserID(id), viewer: viewer)
         }
     }
 
-    func following(of user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+    func following(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
         return try pageDescending(models.follows.following, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try profile(UserID(id))
+            try profile(UserID(id), viewer: viewer)
         }
     }
 
-    func posts(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
+    /// Who liked `post`, the latest like first.
+    func likers(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
+        _ = try postRecord(post)
+        return try pageDescending(models.posts.likers, prefix: Key.prefix(post.rawValue), request) { _, value in
+            try user(UserID(String(decoding: value, as: UTF8.self))).map { try Presenter(self, viewer: viewer).profile($0) }
+        }
+    }
+
+    func posts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         try requireUser(user)
+        let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try post(PostID(id))
+            try post(PostID(id)).map(present.post)
         }
     }
 
@@ -116,6 +127,7 @@ extension ReadView {
     /// (each only above its boundary, so the sources never overlap), newest first.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
+        let present = Presenter(self, viewer: user)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
         var sources: [MergeSource] = [MergeSource(prefix: Key.prefix(user.rawValue), floor: nil)]
@@ -139,25 +151,27 @@ extension ReadView {
                 try sources[best].advance(cursors[best])
                 // Looked up by the key's own bytes and decoded in place: no copies per post.
                 if let post = try txn.withValue(models.posts.posts, id, RecordCodec.post) {
-                    items.append(post)
+                    items.append(try present.post(post))
                     last = id
                 }
             }
         }
     }
 
-    func hashtag(_ raw: String, _ request: PageRequest) throws -> Page<Post> {
+    func hashtag(_ raw: String, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let tag = Validation.hashtag(raw.hasPrefix("#") ? String(raw.dropFirst()) : raw)
         guard !tag.isEmpty, tag.utf8.count <= Validation.maxHashtagBytes, !tag.utf8.contains(0) else {
             return Page(items: [], next: nil)
         }
+        let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.hashtags.hashtags, prefix: Key.prefix(tag), request) { id, _ in
-            try post(PostID(id))
+            try post(PostID(id)).map(present.post)
         }
     }
 
     func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
         try requireUser(user)
+        let present = Presenter(self, viewer: nil)
         return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
             let record = try ActivityRecord(value)
             let kind: ActivityItem.Kind = switch record.kind {
@@ -165,18 +179,24 @@ extension ReadView {
             case .like: .like
             case .follow: .follow
             }
-            return ActivityItem(id: id, kind: kind, actor: record.actor, post: record.post, comment: record.comment, at: record.at)
+            return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try present.username(record.actor),
+                                post: record.post, comment: record.comment, at: record.at)
         }
     }
 
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
-        let post = try postRecord(id)
+        let present = Presenter(self, viewer: viewer)
+        let post = try present.post(try postRecord(id))
+        return PostDetail(post: post, comments: try comments(of: id, request, present), likedByViewer: post.likedByViewer ?? false)
+    }
+
+    /// A post's comments, oldest first.
+    func comments(of id: PostID, _ request: PageRequest, _ present: Presenter) throws -> Page<Comment> {
+        _ = try postRecord(id)
         let prefix = Key.prefix(id.rawValue)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
-        let comments = try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
-                                         cursorOf: { Key.suffix($0, after: prefix) }) { _, value in Comment(try RecordCodec.comment(value)) }
-        let liked = try viewer.map { try likes($0, id) } ?? false
-        return PostDetail(post: post, comments: comments, likedByViewer: liked)
+        return try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
+                                 cursorOf: { Key.suffix($0, after: prefix) }) { _, value in try present.comment(try RecordCodec.comment(value)) }
     }
 
     /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).
@@ -223,5 +243,39 @@ struct MergeSource {
         let id = key[prefix.count...]
         if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
         current = id
+    }
+}
+
+/// Turns read-model records into the results a query answers, with what a client needs to
+/// draw them without another request: authors' usernames (looked up once per page) and, when
+/// there is a viewer, whether they follow the user or liked the post.
+final class Presenter {
+    private let view: ReadView
+    private let viewer: UserID?
+    private var usernames: [UserID: String] = [:]
+
+    init(_ view: ReadView, viewer: UserID?) {
+        self.view = view
+        self.viewer = viewer
+    }
+
+    /// `user`'s username ("" for a user who is gone).
+    func username(_ user: UserID) throws -> String {
+        if let known = usernames[user] { return known }
+        let name = try view.user(user)?.username ?? ""
+        usernames[user] = name
+        return name
+    }
+
+    func profile(_ user: UserRecord) throws -> Profile {
+        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) })
+    }
+
+    func post(_ post: PostRecord) throws -> Post {
+        Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) })
+    }
+
+    func comment(_ comment: CommentRecord) throws -> Comment {
+        Comment(comment, authorUsername: try username(comment.author))
     }
 }

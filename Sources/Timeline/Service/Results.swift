@@ -9,26 +9,50 @@ public struct Profile: Sendable, Equatable {
     public var postCount: Int
     public var followerCount: Int
     public var followingCount: Int
+    /// Whether the viewer follows this user (`nil` when the query had no viewer).
+    public var followedByViewer: Bool?
 
-    init(_ u: UserRecord) {
+    init(_ u: UserRecord, followedByViewer: Bool? = nil) {
         id = u.id; username = u.username; bio = u.bio; url = u.url
         postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
+        self.followedByViewer = followedByViewer
     }
 }
 
-/// A post as lists and timelines show it: the posts read model's record itself, so a page
-/// hands out what it decoded from the map without copying it into another shape.
-public typealias Post = PostRecord
+/// A post as lists, timelines and its detail show it: enough to draw its row without another
+/// request.
+public struct Post: Sendable, Equatable {
+    public var id: PostID
+    public var author: UserID
+    public var authorUsername: String
+    public var image: ImageID
+    public var caption: String?
+    public var hashtags: [String]
+    public var likeCount: Int
+    public var commentCount: Int
+    /// Milliseconds since 1970.
+    public var createdAt: Int64
+    /// Whether the viewer liked it (`nil` when the query had no viewer).
+    public var likedByViewer: Bool?
+
+    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?) {
+        id = p.id; author = p.author; self.authorUsername = authorUsername; image = p.image; caption = p.caption
+        hashtags = p.hashtags; likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
+        self.likedByViewer = likedByViewer
+    }
+}
 
 public struct Comment: Sendable, Equatable {
     public var id: CommentID
     public var post: PostID
     public var author: UserID
+    public var authorUsername: String
     public var text: String
+    /// Milliseconds since 1970.
     public var createdAt: Int64
 
-    init(_ c: CommentRecord) {
-        id = c.id; post = c.post; author = c.author; text = c.text; createdAt = c.createdAt
+    init(_ c: CommentRecord, authorUsername: String) {
+        id = c.id; post = c.post; author = c.author; self.authorUsername = authorUsername; text = c.text; createdAt = c.createdAt
     }
 }
 
@@ -46,6 +70,7 @@ public struct ActivityItem: Sendable, Equatable {
     public var id: String
     public var kind: Kind
     public var actor: UserID
+    public var actorUsername: String
     public var post: PostID?
     public var comment: CommentID?
     /// Milliseconds since 1970.

@@ -1,45 +1,64 @@
 import TimelineDomain
 
 /// The read side of the library API. Every query reads one consistent snapshot; unknown or
-/// deleted users and posts answer `not_found`.
+/// deleted users and posts answer `not_found`. A `viewer` adds what that user sees of the
+/// results: whether they follow each user (`followedByViewer`) and liked each post
+/// (`likedByViewer`).
 extension TimelineService {
     /// A user's profile.
-    public func user(_ id: UserID) throws(TimelineError) -> Profile {
-        try read { try $0.profile(id) }
+    public func user(_ id: UserID, viewer: UserID? = nil) throws(TimelineError) -> Profile {
+        try read { try $0.profile(id, viewer: viewer) }
     }
 
     /// The profile of the user with this username (case-insensitive).
-    public func user(named username: String) throws(TimelineError) -> Profile {
+    public func user(named username: String, viewer: UserID? = nil) throws(TimelineError) -> Profile {
+        try user(try userID(named: username), viewer: viewer)
+    }
+
+    /// The id of the user with this username (case-insensitive).
+    public func userID(named username: String) throws(TimelineError) -> UserID {
         guard let name = try? Validation.username(username) else { throw TimelineError(.notFound, "no user named \(username)") }
         return try read { view in
             guard let id = try view.userID(username: name) else { throw TimelineError(.notFound, "no user named \(name)") }
-            return try view.profile(id)
+            return id
+        }
+    }
+
+    /// The user a live session token belongs to; `unauthenticated` for an unknown, expired,
+    /// signed-out or revoked session.
+    public func userID(session token: String) throws(TimelineError) -> UserID {
+        let hash = Self.hashToken(token), now = options.clock.nowMilliseconds()
+        return try read { view in
+            guard let session = try view.session(hash: hash), session.expiresAt > now, try view.user(session.user) != nil else {
+                throw TimelineError(.unauthenticated, "the session is not valid or has expired")
+            }
+            return session.user
         }
     }
 
     /// All users, newest first.
-    public func users(_ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+    public func users(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
-        return try read { try $0.users(page) }
+        return try read { try $0.users(page, viewer: viewer) }
     }
 
-    /// Users whose username starts with `prefix` (case-insensitive), in username order. The
-    /// cursor is a username.
-    public func searchUsers(prefix: String, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+    /// Users whose username starts with `prefix` (case-insensitive; "" is everyone), in
+    /// username order. The cursor is a username.
+    public func searchUsers(prefix: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
-        return try read { try $0.searchUsers(prefix: prefix, page) }
+        return try read { try $0.searchUsers(prefix: prefix, page, viewer: viewer) }
     }
 
     /// Who follows `user`, by follower id descending.
-    public func followers(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+    public func followers(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
-        return try read { try $0.followers(of: user, page) }
+        return try read { try $0.followers(of: user, page, viewer: viewer) }
     }
 
     /// Whom `user` follows, by id descending.
-    public func following(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+    public func following(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
-        return try read { try $0.following(of: user, page) }
+        return try read { try $0.following(of: user, page, viewer: viewer) }
     }
 
     /// Whether `user` follows `target`.
@@ -52,9 +71,9 @@ extension TimelineService {
     }
 
     /// `user`'s posts, newest first.
-    public func posts(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
+    public func posts(by user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
-        return try read { try $0.posts(by: user, page) }
+        return try read { try $0.posts(by: user, page, viewer: viewer) }
     }
 
     /// A post with its comments (oldest first; `page` pages the comments) and whether
@@ -64,16 +83,29 @@ extension TimelineService {
         return try read { try $0.postDetail(id, viewer: viewer, page) }
     }
 
-    /// The home timeline of `user`: their own and followed users' posts, newest first.
+    /// A post's comments, oldest first.
+    public func comments(of post: PostID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Comment> {
+        let page = try page.validated()
+        return try read { view in try view.comments(of: post, page, Presenter(view, viewer: nil)) }
+    }
+
+    /// Who liked `post`, the latest like first.
+    public func likes(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
+        let page = try page.validated()
+        return try read { try $0.likers(of: post, page, viewer: viewer) }
+    }
+
+    /// The home timeline of `user`: their own and followed users' posts, newest first (with
+    /// `likedByViewer` for `user`).
     public func timeline(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
         return try read { try $0.timeline(of: user, page) }
     }
 
     /// Posts with this hashtag (with or without `#`, any case), newest first.
-    public func hashtag(_ tag: String, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
+    public func hashtag(_ tag: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
-        return try read { try $0.hashtag(tag, page) }
+        return try read { try $0.hashtag(tag, page, viewer: viewer) }
     }
 
     /// What happened to `user`: comments and likes on their posts, new followers; newest first.
@@ -87,4 +119,58 @@ extension TimelineService {
         let keys = log.keys
         return try read { try $0.image(id, keys: keys) }
     }
+
+    /// Answers `query` as `viewer` sees it: the one entry point `exec` and the HTTP API share.
+    public func answer(_ query: Query, viewer: UserID? = nil) throws(TimelineError) -> QueryResult {
+        switch query {
+        case .user(let id): .user(try user(id, viewer: viewer))
+        case .userByName(let name): .user(try user(named: name, viewer: viewer))
+        case .users(let page): .users(try users(page, viewer: viewer))
+        case let .searchUsers(prefix, page): .users(try searchUsers(prefix: prefix, page, viewer: viewer))
+        case let .followers(user, page): .users(try followers(of: user, page, viewer: viewer))
+        case let .following(user, page): .users(try following(of: user, page, viewer: viewer))
+        case let .follows(user, target): .follows(try follows(user, target))
+        case let .posts(user, page): .posts(try posts(by: user, page, viewer: viewer))
+        case let .post(id, page): .post(try post(id, viewer: viewer, comments: page))
+        case let .comments(post, page): .comments(try comments(of: post, page))
+        case let .likes(post, page): .users(try likes(of: post, page, viewer: viewer))
+        case let .timeline(user, page): .posts(try timeline(of: user, page))
+        case let .hashtag(tag, page): .posts(try hashtag(tag, page, viewer: viewer))
+        case let .activity(user, page): .activity(try activity(of: user, page))
+        case .image(let id): .image(try image(id))
+        }
+    }
+}
+
+/// Every query of the read side, as a value.
+public enum Query: Sendable, Equatable {
+    case user(UserID)
+    case userByName(String)
+    case users(PageRequest)
+    case searchUsers(prefix: String, PageRequest)
+    case followers(UserID, PageRequest)
+    case following(UserID, PageRequest)
+    case follows(UserID, target: UserID)
+    case posts(UserID, PageRequest)
+    /// A post with the first page of its comments.
+    case post(PostID, comments: PageRequest)
+    case comments(PostID, PageRequest)
+    /// Who liked a post.
+    case likes(PostID, PageRequest)
+    case timeline(UserID, PageRequest)
+    case hashtag(String, PageRequest)
+    case activity(UserID, PageRequest)
+    case image(ImageID)
+}
+
+/// What a query answers.
+public enum QueryResult: Sendable, Equatable {
+    case user(Profile)
+    case users(Page<Profile>)
+    case post(PostDetail)
+    case posts(Page<Post>)
+    case comments(Page<Comment>)
+    case activity(Page<ActivityItem>)
+    case follows(Bool)
+    case image(StoredImage)
 }

@@ -91,7 +91,7 @@ struct WriteJob: Sendable {
         if case .userErased(let e) = envelopes.last?.event { erased = e.userId }
         switch decision.outcome {
         case .failure(let error): return (.failure(error), erased)
-        case .success(let outcome): return (.success(try view.materialise(outcome)), erased)
+        case .success(let outcome): return (.success(try view.materialise(outcome, viewer: decision.actor)), erased)
         }
     }
 }

@@ -1,0 +1,62 @@
+import TimelineDomain
+
+/// The one list of commands and queries by their public names, and the fields each takes:
+/// `timeline exec` (fields from a JSON line) and the HTTP API (fields from the body, the path
+/// and the query string) both decode requests here, and both answer with `JSONOutput`. A new
+/// command or query is added here once (and to `Command`/`Query`, whose exhaustive switches
+/// point at the rest).
+package enum Catalogue {
+    /// Decodes the command `name` from `input` (reading, and so accepting, only its fields).
+    package static func command(named name: String, _ input: JSONInput) throws(TimelineError) -> Command {
+        switch name {
+        case "createUser":
+            return .createUser(username: try input.string("username"), email: try input.string("email"),
+                               password: try input.string("password"), bio: try input.optionalString("bio"),
+                               url: try input.optionalString("url"))
+        case "signIn": return .signIn(email: try input.string("email"), password: try input.string("password"))
+        case "signOut": return .signOut(session: try input.string("session"))
+        case "updateProfile":
+            return .updateProfile(username: try input.optionalString("username"), bio: try input.optionalString("bio"),
+                                  url: try input.optionalString("url"))
+        case "follow": return .follow(user: try input.string("user"))
+        case "unfollow": return .unfollow(user: try input.string("user"))
+        case "addPost": return .addPost(image: try input.string("image"), caption: try input.optionalString("caption"))
+        case "deletePost": return .deletePost(post: try input.string("post"))
+        case "addComment": return .addComment(post: try input.string("post"), text: try input.string("text"))
+        case "deleteComment": return .deleteComment(comment: try input.string("comment"))
+        case "like": return .like(post: try input.string("post"))
+        case "unlike": return .unlike(post: try input.string("post"))
+        case "reportPost": return .reportPost(post: try input.string("post"), reason: try input.string("reason"))
+        case "eraseUser": return .eraseUser(user: try input.string("user"))
+        case "requestPasswordReset": return .requestPasswordReset(user: try input.string("user"))
+        case "resetPassword":
+            return .resetPassword(token: try input.string("token"), password: try input.string("password"), email: try input.optionalString("email"))
+        case "changePassword":
+            return .changePassword(currentPassword: try input.string("currentPassword"), newPassword: try input.string("newPassword"))
+        case "changeEmail": return .changeEmail(password: try input.string("password"), email: try input.string("email"))
+        default: throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
+        }
+    }
+
+    /// Decodes the query `name` from `input` (reading, and so accepting, only its fields).
+    package static func query(named name: String, _ input: JSONInput) throws(TimelineError) -> Query {
+        switch name {
+        case "user": return .user(try input.identifier("user"))
+        case "userByName": return .userByName(try input.string("username"))
+        case "users": return .users(try input.page())
+        case "searchUsers": return .searchUsers(prefix: try input.optionalString("prefix") ?? "", try input.page())
+        case "followers": return .followers(try input.identifier("user"), try input.page())
+        case "following": return .following(try input.identifier("user"), try input.page())
+        case "follows": return .follows(try input.identifier("user"), target: try input.identifier("target"))
+        case "posts": return .posts(try input.identifier("user"), try input.page())
+        case "post": return .post(try input.identifier("post"), comments: try input.page())
+        case "comments": return .comments(try input.identifier("post"), try input.page())
+        case "likes": return .likes(try input.identifier("post"), try input.page())
+        case "timeline": return .timeline(try input.identifier("user"), try input.page())
+        case "hashtag": return .hashtag(try input.string("tag"), try input.page())
+        case "activity": return .activity(try input.identifier("user"), try input.page())
+        case "image": return .image(try input.identifier("image"))
+        default: throw TimelineError.invalid("query", "unknown query \(name.prefix(64))")
+        }
+    }
+}
