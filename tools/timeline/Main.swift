@@ -23,6 +23,9 @@ struct TimelineTool {
     common options:
       --db PATH   the database directory (default ./timeline.db)
       --nats URLS a cluster node: the replicated log is on these NATS servers (comma-separated)
+      --accept-missing-keys
+                  open a database whose keys/ (or key bucket) is missing: every sealed
+                  personal field then reads as erased (otherwise such an open is refused)
       --help      help for a command
     """
 
@@ -70,6 +73,7 @@ struct TimelineTool {
         var options = TimelineService.Options()
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
         if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }
+        options.acceptMissingKeys = args.has("accept-missing-keys")
         return try TimelineService(path: args.db, options: options)
     }
 }
