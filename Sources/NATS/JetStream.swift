@@ -39,6 +39,17 @@ public final class JetStream: @unchecked Sendable {
         throw NATSError(status, code, "add stream \(name)")
     }
 
+    /// The name of the server that leads stream `name` (`nil` while it has no leader).
+    public func leader(ofStream name: String) throws(NATSError) -> String? {
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var code = jsErrCode(0)
+        try check(js_GetStreamInfo(&info, handle, name, nil, &code), code: code, "stream info of \(name)")
+        defer { jsStreamInfo_Destroy(info) }
+        guard let cluster = info?.pointee.Cluster, let leader = cluster.pointee.Leader else { return nil }
+        let text = String(cString: leader)
+        return text.isEmpty ? nil : text
+    }
+
     /// Publishes `data`, stored only if the stream's last sequence is `expectLastSequence`;
     /// `messageID` makes a retry a no-op. Returns the message's sequence (and whether it was
     /// a duplicate of an earlier publish).
