@@ -84,3 +84,25 @@ extension ClusterTests {
         withExtendedLifetime(cluster) {}
     }
 }
+
+/// A retried publish of the same batch is stored once: its message id comes from its content.
+extension ClusterTests {
+    @Test func aRetriedPublishOfTheSameBatchIsStoredOnce() async throws {
+        let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
+        try cluster.waitUntilReady()
+        let a = try node(cluster, seed: 13)
+        _ = try await a.createUser("first")
+        let replication = try #require(a.replication)
+        let position = try a.replicationPosition()
+        let bytes = ReplicatedBatch().encoded()  // an empty batch: the follower applies it as is
+        try replication.publish(bytes, after: position)
+        try replication.publish(bytes, after: position)  // the retry: a duplicate, not a second message
+        #expect(try replication.replicator.batch(at: position + 1) == bytes)
+        #expect(try replication.replicator.batch(at: position + 2) == nil, "the retried batch was stored twice")
+        try await a.waitForReplication(to: position + 1)
+        _ = try await a.createUser("second")  // and the log goes on after it
+        #expect(try a.replicationPosition() == position + 2)
+        a.close()
+        withExtendedLifetime(cluster) {}
+    }
+}
