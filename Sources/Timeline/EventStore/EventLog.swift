@@ -99,7 +99,7 @@ public struct EventLog: Sendable {
     /// Format 1 kept the log's indexes and the read models beside the log; format 2 keeps them
     /// in the derived environment, where they are recomputed from the log. Drops the old copies.
     private func upgradeFromFormat1(_ env: Environment) throws {
-        let kept: Set = [log.name, meta.name, "images"]
+        let kept: Set = [log.name, meta.name, keysToDestroy.name, "images"]
         let stale = try env.read { txn in try txn.databaseNames(in: .primary) }.filter { !kept.contains($0) }
         let handles = try stale.map { try env.database($0) }
         let metaDB = meta
