@@ -104,14 +104,36 @@ struct WriteJob: Sendable {
             } catch is ReplicationConflict {
                 continue  // another node appended first
             }
-            try environment.write { txn in
-                guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
-                try replication.apply([published.fetched], txn, models: models)
-                try models.setCheckpoint(try log.head(txn).sequence, txn)
-            }
+            // Published is committed (the replicated log is authoritative): from here on the
+            // batch is never decided again. Should applying it here fail, the follower applies
+            // it from the stream later.
+            applyPublished(published.fetched, environment: environment, log: log, registry: registry, replication: replication)
             return decided.outcomes
         }
         throw TimelineError(.conflict, "other nodes kept appending first; try again")
+    }
+
+    /// Applies this node's own published batch in a short write transaction (skipped if the
+    /// follower got there first); a failure is reported, not thrown: the batch is already in
+    /// the replicated log, so re-running the commands would apply them twice.
+    private static func applyPublished(_ batch: Replication.Fetched, environment: Environment, log: EventLog,
+                                       registry: ModelRegistry, replication: Replication) {
+        for _ in 1...3 {
+            do {
+                try environment.write { txn in
+                    guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+                    _ = try models.catchUp(log, head: try log.head(txn).sequence, txn)
+                    try replication.apply([batch], txn, models: models)
+                    try models.setCheckpoint(try log.head(txn).sequence, txn)
+                }
+                return
+            } catch is ReadModelsMoved {
+                do { try registry.reload() } catch { reportProblem("cannot reopen the read models: \(error)") }
+            } catch {
+                reportProblem("published batch \(batch.position) not applied here yet (the follower will): \(error)")
+                return
+            }
+        }
     }
 
     /// Ends a cluster batch's deciding transaction without committing it.
