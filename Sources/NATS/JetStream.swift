@@ -39,6 +39,17 @@ public final class JetStream: @unchecked Sendable {
         throw NATSError(status, code, "add stream \(name)")
     }
 
+    /// The name of the server that leads stream `name` (`nil` while it has no leader).
+    public func leader(ofStream name: String) throws(NATSError) -> String? {
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var code = jsErrCode(0)
+        try check(js_GetStreamInfo(&info, handle, name, nil, &code), code: code, "stream info of \(name)")
+        defer { jsStreamInfo_Destroy(info) }
+        guard let cluster = info?.pointee.Cluster, let leader = cluster.pointee.Leader else { return nil }
+        let text = String(cString: leader)
+        return text.isEmpty ? nil : text
+    }
+
     /// Publishes `data`, stored only if the stream's last sequence is `expectLastSequence`;
     /// `messageID` makes a retry a no-op. Returns the message's sequence (and whether it was
     /// a duplicate of an earlier publish).
@@ -80,7 +91,7 @@ public final class JetStream: @unchecked Sendable {
     /// The key-value bucket `name`, created (with `replicas` copies, one value per key) if missing.
     public func keyValue(bucket name: String, replicas: Int) throws(NATSError) -> KeyValueBucket {
         var store: OpaquePointer?
-        if js_KeyValue(&store, handle, name) == NATS_OK, let store { return KeyValueBucket(store, context: self) }
+        if js_KeyValue(&store, handle, name) == NATS_OK, let store { return KeyValueBucket(store, name: name, context: self) }
         var config = kvConfig()
         try check(kvConfig_Init(&config), "init bucket config")
         let status: natsStatus = name.withCString { cName in
@@ -94,23 +105,48 @@ public final class JetStream: @unchecked Sendable {
             // Another node may have created it meanwhile.
             try check(js_KeyValue(&store, handle, name), "open bucket \(name)")
         }
-        return KeyValueBucket(store!, context: self)
+        return KeyValueBucket(store!, name: name, context: self)
     }
 }
 
 /// A JetStream key-value bucket.
 public final class KeyValueBucket: @unchecked Sendable {
     let handle: OpaquePointer
+    let name: String
     let context: JetStream
 
-    init(_ handle: OpaquePointer, context: JetStream) {
+    init(_ handle: OpaquePointer, name: String, context: JetStream) {
         self.handle = handle
+        self.name = name
         self.context = context
     }
 
     deinit { kvStore_Destroy(handle) }
 
-    /// The value of `key`, or `nil` if it has none (never set, deleted or purged).
+    /// The latest value of `key` as the bucket's stream leader has it, or `nil` if it has none
+    /// (never set, deleted or purged). Unlike `get` (which the client serves by a direct get
+    /// that any replica may answer, a lagging one included), this asks the leader
+    /// (`STREAM.MSG.GET` for the key's last message), so a value whose store was acknowledged
+    /// is seen. Throws on a timeout or any other failure: never `nil` for "could not tell".
+    public func latest(_ key: String) throws(NATSError) -> [UInt8]? {
+        var message: OpaquePointer?
+        var code = jsErrCode(0)
+        let status = js_GetLastMsg(&message, context.handle, "KV_" + name, "$KV.\(name).\(key)", nil, &code)
+        if status == NATS_NOT_FOUND || code == JSNoMessageFoundErr { return nil }
+        try check(status, code: code, "get the latest \(key) of bucket \(name)")
+        defer { natsMsg_Destroy(message) }
+        var operation: UnsafePointer<CChar>?
+        if natsMsgHeader_Get(message, "KV-Operation", &operation) == NATS_OK, let operation {
+            let value = String(cString: operation)
+            if value == "DEL" || value == "PURGE" { return nil }
+        }
+        let length = Int(natsMsg_GetDataLength(message))
+        guard length > 0, let data = natsMsg_GetData(message) else { return [] }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
+    /// The value of `key`, or `nil` if it has none (never set, deleted or purged), as the
+    /// client's direct get finds it (possibly on a replica that lags: see `latest`).
     public func get(_ key: String) throws(NATSError) -> [UInt8]? {
         var entry: OpaquePointer?
         let status = kvStore_Get(&entry, handle, key)
@@ -127,7 +163,7 @@ public final class KeyValueBucket: @unchecked Sendable {
         var revision: UInt64 = 0
         let status = value.withUnsafeBytes { kvStore_Create(&revision, handle, key, $0.baseAddress, Int32($0.count)) }
         if status == NATS_OK { return true }
-        if try get(key) != nil { return false }
+        if try latest(key) != nil { return false }
         throw NATSError(status, jsErrCode(0), "create \(key)")
     }
 

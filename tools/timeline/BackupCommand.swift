@@ -8,8 +8,10 @@ enum BackupCommand {
            timeline restore BACKUP [--db PATH]
 
     backup writes a consistent, compacted hot copy of the database into the directory DEST
-    (safe while the service runs). restore copies a backup into --db (which must not hold a
-    database yet), then verifies its log.
+    (safe while the service runs), with the keys/ beside it (a key that cannot be copied
+    fails the backup). restore copies a backup (data.mdb, derived/, keys/) into --db (which
+    must not hold a database yet), then verifies its log; a backup without its keys/ is
+    refused unless --accept-missing-keys (every sealed personal field then reads as erased).
     """
 
     static func backup(_ args: Arguments) async throws -> Int32 {
@@ -43,8 +45,12 @@ enum BackupCommand {
             try FileManager.default.createDirectory(at: target.appendingPathComponent("derived"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: derived, to: target.appendingPathComponent("derived/data.mdb"))
         }
-        try TimelineService.copyKeys(from: URL(fileURLWithPath: args.positional[0]).appendingPathComponent("keys"),
-                                     to: target.appendingPathComponent("keys"))
+        // The keys (a cluster's are in its bucket). Without them the open below refuses a log
+        // with sealed fields unless --accept-missing-keys.
+        let keys = URL(fileURLWithPath: args.positional[0]).appendingPathComponent("keys")
+        if FileManager.default.fileExists(atPath: keys.path) {
+            try TimelineService.copyKeys(from: keys, to: target.appendingPathComponent("keys"))
+        }
         let service = try TimelineTool.open(args)
         defer { service.close() }
         let report = try service.verifyLog()

@@ -28,6 +28,9 @@ struct TimelineTool {
                   (K, M, G suffixes: 64M); writes past it fail with storage_full
       --anchor-key PATH  sign checkpoints of the log's head after commits (see `timeline anchor`);
                   --anchor-log FILE puts them somewhere else than PATH.checkpoints
+      --accept-missing-keys
+                  open a database whose keys/ (or key bucket) is missing: every sealed
+                  personal field then reads as erased (otherwise such an open is refused)
       --help      help for a command
     """
 
@@ -82,6 +85,7 @@ struct TimelineTool {
         if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }
         if let cap = try args.mapSize { options.maxMapSize = cap }
         if anchored, let key = args.value("anchor-key") { options.anchor = AnchorOptions(keyPath: key, checkpointsPath: args.value("anchor-log")) }
+        options.acceptMissingKeys = args.has("accept-missing-keys")
         return try TimelineService(path: args.db, options: options)
     }
 

@@ -62,16 +62,28 @@ public struct EventLog: Sendable {
     /// Derived: how far the indexes have indexed the log.
     let indexed: Database
     let meta: Database
+    /// Erased users whose key may not be destroyed yet (user id → 1), written in the
+    /// transaction that appends their `UserErased` (see `finishErasures`).
+    let keysToDestroy: Database
     /// The per-user keys that seal personal fields (outside the log).
     package let keys: KeyStore
 
-    package init(environment env: Environment, keyBackend: (any KeyBackend)? = nil) throws {
-        keys = try KeyStore(backend: try keyBackend ?? FileKeyBackend(directory: URL(fileURLWithPath: env.path).appendingPathComponent("keys")))
+    /// Opens the log. A log holding sealed fields whose key store has no email pepper (the
+    /// `keys/` directory was lost or not restored) is refused with `KeyStoreError.missingKeyStore`
+    /// unless `acceptMissingKeys`, which reads those fields as erased.
+    package init(environment env: Environment, keyBackend: (any KeyBackend)? = nil, acceptMissingKeys: Bool = false) throws {
+        let keysDirectory = URL(fileURLWithPath: env.path).appendingPathComponent("keys")
+        let backend = try keyBackend ?? FileKeyBackend(directory: keysDirectory)
         log = try env.database("log")
         streams = try env.database("streams", placement: .derived)
         eventIds = try env.database("eventIds", placement: .derived)
         indexed = try env.database("logIndexed", placement: .derived)
         meta = try env.database("meta")
+        keysToDestroy = try env.database("keysToDestroy")
+        if try backend.read(KeyStore.pepperName) == nil, !acceptMissingKeys, try Self.holdsSealedFields(env, log) {
+            throw KeyStoreError.missingKeyStore(location: keyBackend == nil ? keysDirectory.path : "the cluster's key bucket")
+        }
+        keys = try KeyStore(backend: backend)
         let metaDB = meta
         let found = try env.write { txn -> UInt64 in
             if let stored = try txn.get(metaDB, Self.formatKey) { return BigEndian.uint64(stored) ?? UInt64.max }
@@ -87,7 +99,7 @@ public struct EventLog: Sendable {
     /// Format 1 kept the log's indexes and the read models beside the log; format 2 keeps them
     /// in the derived environment, where they are recomputed from the log. Drops the old copies.
     private func upgradeFromFormat1(_ env: Environment) throws {
-        let kept: Set = [log.name, meta.name, "images"]
+        let kept: Set = [log.name, meta.name, keysToDestroy.name, "images"]
         let stale = try env.read { txn in try txn.databaseNames(in: .primary) }.filter { !kept.contains($0) }
         let handles = try stale.map { try env.database($0) }
         let metaDB = meta
@@ -125,6 +137,12 @@ public struct EventLog: Sendable {
     /// appended. An event whose id is already in the log is not appended again (idempotent
     /// retry) and is not returned, so nothing is applied twice.
     public func append(_ events: [PendingEvent], _ txn: Transaction) throws -> [EventEnvelope] {
+        try append(events, txn, sealingWith: keys)
+    }
+
+    /// `append`, sealing personal fields with `sealer`'s keys (a cluster writer stages new keys
+    /// instead of storing them from inside the transaction).
+    func append(_ events: [PendingEvent], _ txn: Transaction, sealingWith sealer: any PayloadKeys) throws -> [EventEnvelope] {
         var (sequence, previousHash) = try head(txn)
         _ = try indexUnindexed(through: sequence, txn)
         var appended: [EventEnvelope] = []
@@ -143,7 +161,8 @@ public struct EventLog: Sendable {
             default: throw EventStoreError.wrongExpectedVersion(stream: stream, expected: pending.expectedVersion, actual: current)
             }
             sequence += 1
-            let payload = try pending.encodedPayload ?? (pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: keys))
+            if case .userErased(let e) = pending.event { try txn.put(keysToDestroy, Array(e.userId.rawValue.utf8), [1]) }
+            let payload = try pending.encodedPayload ?? (pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: sealer))
             var envelope = EventEnvelope(
                 sequence: sequence, id: pending.id, type: pending.event.typeName,
                 schemaVersion: payload.version, stream: stream, streamVersion: current + 1,
@@ -231,6 +250,8 @@ public struct EventLog: Sendable {
     package func decode(_ stored: [UInt8], sequence: UInt64) throws -> EventEnvelope {
         do {
             return try EnvelopeCodec.decode(stored, keys: keys)
+        } catch let error as KeyStoreError {
+            throw error  // the key store failed, not the record
         } catch {
             throw EventStoreError.corrupt(sequence: sequence, reason: "\(error)")
         }

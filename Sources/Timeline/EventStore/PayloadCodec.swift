@@ -3,8 +3,8 @@ import TimelineDomain
 
 /// Where the payload codec finds the keys that seal personal fields.
 protocol PayloadKeys: Sendable {
-    /// The user's key, or `nil` once they are erased.
-    func key(for user: UserID) -> [UInt8]?
+    /// The user's key, or `nil` once they are erased; throws when it could not be read.
+    func key(for user: UserID) throws(KeyStoreError) -> [UInt8]?
     /// The user's key, created if they have none yet.
     func ensureKey(for user: UserID) throws -> [UInt8]
     /// Keyed hash of an email (upcasts v1 `SignInFailed`, which held the email in clear).
@@ -88,7 +88,7 @@ enum PayloadCodec {
         func personal(_ owner: UserID) throws -> ByteReader? {
             if plain { return r }
             let sealed = try r.blob()
-            guard let key = keys.key(for: owner) else { erased = true; return nil }
+            guard let key = try keys.key(for: owner) else { erased = true; return nil }
             guard let inner = Sodium.open(sealed, key: key, context: Array(owner.rawValue.utf8)) else {
                 throw CorruptRecord(message: "sealed fields do not open with their owner's key")
             }

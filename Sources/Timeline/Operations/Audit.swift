@@ -206,14 +206,20 @@ extension TimelineService {
         }
     }
 
-    /// Copies every key file of `source` into `destination` (created, owner-only).
-    public static func copyKeys(from source: URL, to destination: URL) throws {
+    /// Copies every key file of `source` into `destination` (created, owner-only). Any file
+    /// that cannot be listed or copied fails the whole copy: a backup without its keys would
+    /// have shredded every user.
+    public static func copyKeys(from source: URL, to destination: URL) throws(TimelineError) {
         let manager = FileManager.default
-        try manager.createDirectory(at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        for name in (try? manager.contentsOfDirectory(atPath: source.path)) ?? [] {
-            let target = destination.appendingPathComponent(name)
-            guard !manager.fileExists(atPath: target.path) else { continue }
-            try? manager.copyItem(at: source.appendingPathComponent(name), to: target)
+        do {
+            try manager.createDirectory(at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for name in try manager.contentsOfDirectory(atPath: source.path) where FileKeyBackend.isKeyFile(name) {
+                let target = destination.appendingPathComponent(name)
+                guard !manager.fileExists(atPath: target.path) else { continue }
+                try manager.copyItem(at: source.appendingPathComponent(name), to: target)
+            }
+        } catch {
+            throw TimelineError(.internal, "cannot copy the keys from \(source.path) to \(destination.path): \(error)")
         }
     }
 }

@@ -7,12 +7,14 @@ import TimelineDomain
 /// pages keep old bytes): files in `<database>/keys/` for a single node, a replicated
 /// key-value bucket for a cluster.
 public protocol KeyBackend: Sendable {
-    /// The secret stored under `name`, or `nil`.
+    /// The secret stored under `name`, or `nil` when there is none. Throws when the store
+    /// cannot tell (an I/O error, a timeout): never `nil` for "could not read".
     func read(_ name: String) throws -> [UInt8]?
     /// Stores `secret` under `name` unless something is there already; returns what is
-    /// stored afterwards (another writer may have won).
+    /// stored afterwards (another writer may have won). Durable when it returns.
     func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8]
-    /// Destroys the secret under `name` so it cannot be read back.
+    /// Destroys the secret under `name` so it cannot be read back; a secret already gone
+    /// counts as destroyed. Throws when it may still be there.
     func destroy(_ name: String) throws
 }
 
@@ -20,83 +22,88 @@ public protocol KeyBackend: Sendable {
 /// sealed with their owner's key; erasing a user destroys it, after which those fields can
 /// never be opened again, while the log's hashes (over the sealed bytes) still verify.
 package final class KeyStore: PayloadKeys {
+    static let pepperName = "email-pepper"
+
     let backend: any KeyBackend
     private let cache = Mutex<[UserID: [UInt8]]>([:])
+    /// Users the log says are erased: they read as erased in this process even while their
+    /// key's destruction is still pending (or failing).
+    private let revoked = Mutex<Set<UserID>>([])
+    /// Whether some erased user's key may still need destroying (see `EventLog.finishErasures`).
+    let owesDestructions = Mutex(true)
     /// The secret that keys email hashes (so a hash cannot be matched against a list of emails).
     private let pepper: [UInt8]
 
+    /// Opens the key store, creating its email pepper if it has none.
     init(backend: any KeyBackend) throws {
         self.backend = backend
-        pepper = try backend.read("email-pepper") ?? backend.create("email-pepper", Sodium.randomBytes(32))
+        pepper = try backend.read(Self.pepperName) ?? backend.create(Self.pepperName, Sodium.randomBytes(32))
     }
 
     func emailHash(_ email: String) -> String { hex(Sodium.hash(pepper, Array(email.utf8))) }
 
     private func name(_ user: UserID) -> String { "user-" + user.rawValue }
 
-    /// The user's key, or `nil` if they have none (erased, or never had one).
-    func key(for user: UserID) -> [UInt8]? {
+    /// The user's key, or `nil` if they have none (erased, or never had one). Throws
+    /// `KeyStoreError.unreadable` when the store could not be read: that is never an erasure.
+    func key(for user: UserID) throws(KeyStoreError) -> [UInt8]? {
+        if revoked.withLock({ $0.contains(user) }) { return nil }
         if let cached = cache.withLock({ $0[user] }) { return cached }
-        guard let key = try? backend.read(name(user)), key.count == Sodium.secretKeyLength else { return nil }
-        cache.withLock { $0[user] = key }
-        return key
+        let stored: [UInt8]?
+        do {
+            stored = try backend.read(name(user))
+        } catch {
+            throw error as? KeyStoreError ?? .unreadable(key: name(user), reason: "\(error)")
+        }
+        // All zeros: a destruction was interrupted after overwriting the key.
+        guard let stored, stored.contains(where: { $0 != 0 }) else { return nil }
+        guard stored.count == Sodium.secretKeyLength else {
+            throw .unreadable(key: name(user), reason: "the stored key has \(stored.count) bytes, not \(Sodium.secretKeyLength)")
+        }
+        cache.withLock { $0[user] = stored }
+        return stored
     }
+
+    /// The key if this process already holds it (no I/O).
+    func cachedKey(for user: UserID) -> [UInt8]? { cache.withLock { $0[user] } }
+
+    /// Remembers a key read or created elsewhere (outside a transaction).
+    func adopt(_ key: [UInt8], for user: UserID) { cache.withLock { $0[user] = key } }
 
     /// The user's key, created (durably) if they have none yet.
     package func ensureKey(for user: UserID) throws -> [UInt8] {
-        if let key = key(for: user) { return key }
-        let key = try backend.create(name(user), Sodium.randomBytes(Sodium.secretKeyLength))
-        cache.withLock { $0[user] = key }
-        return key
+        if let key = try key(for: user) { return key }
+        if isRevoked(user) { throw KeyStoreError.unwritable(key: name(user), reason: "the user is erased") }
+        return try store(Sodium.randomBytes(Sodium.secretKeyLength), for: user)
+    }
+
+    /// Stores `key` as the user's unless they have one already; returns the one stored.
+    func store(_ key: [UInt8], for user: UserID) throws -> [UInt8] {
+        let stored: [UInt8]
+        do {
+            stored = try backend.create(name(user), key)
+        } catch {
+            throw error as? KeyStoreError ?? .unwritable(key: name(user), reason: "\(error)")
+        }
+        cache.withLock { $0[user] = stored }
+        return stored
+    }
+
+    func isRevoked(_ user: UserID) -> Bool { revoked.withLock { $0.contains(user) } }
+
+    /// Marks the user as erased in this process (their fields read as erased from now on).
+    func revoke(_ user: UserID) {
+        revoked.withLock { _ = $0.insert(user) }
+        cache.withLock { $0[user] = nil }
     }
 
     /// Destroys the user's key (everywhere the backend keeps it).
-    func destroyKey(for user: UserID) throws {
-        forget(user)
-        try backend.destroy(name(user))
-    }
-
-    /// Drops a cached key, e.g. when another node's erasure of the user reaches this one.
-    func forget(_ user: UserID) { cache.withLock { $0[user] = nil } }
-}
-
-/// Keys as files in a directory (owner-only), written with fsync and destroyed by
-/// overwriting with zeros, fsync, then unlink.
-public struct FileKeyBackend: KeyBackend {
-    public let directory: URL
-
-    public init(directory: URL) throws {
-        self.directory = directory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-    }
-
-    private func path(_ name: String) -> String { directory.appendingPathComponent(name + ".key").path }
-
-    public func read(_ name: String) throws -> [UInt8]? {
-        FileManager.default.contents(atPath: path(name)).map { [UInt8]($0) }
-    }
-
-    public func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8] {
-        let fd = open(path(name), O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            if errno == EEXIST, let existing = try read(name) { return existing }  // another process won
-            throw TimelineError(.internal, "cannot create key \(name): errno \(errno)")
+    func destroyKey(for user: UserID) throws(KeyStoreError) {
+        revoke(user)
+        do {
+            try backend.destroy(name(user))
+        } catch {
+            throw .destructionFailed(key: name(user), reason: "\(error)")
         }
-        defer { close(fd) }
-        let written = secret.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == secret.count, fsync(fd) == 0 else { throw TimelineError(.internal, "cannot write key \(name)") }
-        return secret
-    }
-
-    public func destroy(_ name: String) throws {
-        let fd = open(path(name), O_WRONLY)
-        if fd >= 0 {
-            let zeros = [UInt8](repeating: 0, count: Sodium.secretKeyLength)
-            _ = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-            fsync(fd)
-            close(fd)
-        }
-        unlink(path(name))
     }
 }

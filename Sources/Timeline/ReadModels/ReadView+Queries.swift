@@ -206,7 +206,7 @@ extension ReadView {
         var r = ByteReader(stored)
         let code = Int(try r.u8())
         let owner = UserID(try r.string())
-        guard code < MediaType.allCases.count, let secret = keys.key(for: owner),
+        guard code < MediaType.allCases.count, let secret = try keys.key(for: owner),
               let bytes = Sodium.open(try r.raw(r.remaining), key: secret, context: key)
         else { throw TimelineError.notFound("image", id.rawValue) }
         return StoredImage(id: id, mediaType: MediaType.allCases[code], bytes: bytes)

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A thread that runs `step` every `interval` until stopped (a cluster node applying the
-/// batches other nodes publish). Errors are retried at the next tick.
+/// batches other nodes publish). A failing step is retried at the next tick and reported on
+/// stderr (once per distinct error, and again when it recovers), never dropped silently.
 final class Follower: Sendable {
     /// Shared with the thread, which outlives no `stop()`.
     private final class State: Sendable {
@@ -17,8 +18,17 @@ final class Follower: Sendable {
         let microseconds = UInt32(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
         let state = self.state
         let thread = Thread {
+            var failing: String?
             while state.running.withLock({ $0 }) {
-                try? step()
+                do {
+                    try step()
+                    if failing != nil { reportProblem("follower: applying replicated batches again") }
+                    failing = nil
+                } catch {
+                    let message = "\(error)"
+                    if message != failing { reportProblem("follower: cannot apply replicated batches yet (retrying): \(message)") }
+                    failing = message
+                }
                 usleep(microseconds)
             }
             state.finished.signal()

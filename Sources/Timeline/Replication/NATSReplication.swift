@@ -55,14 +55,16 @@ final class JetStreamReplicator: LogReplicator {
 
 /// Per-user keys in a replicated JetStream key-value bucket, so every node can open sealed
 /// fields and an erasure on one node destroys the key for all (a purge removes every revision).
+/// Reads ask the stream leader for the latest value: a replica that has not yet received a
+/// key just created elsewhere must not answer "no key" (that would read as an erasure).
 struct BucketKeyBackend: KeyBackend {
     let bucket: KeyValueBucket
 
-    func read(_ name: String) throws -> [UInt8]? { try bucket.get(name) }
+    func read(_ name: String) throws -> [UInt8]? { try bucket.latest(name) }
 
     func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8] {
         if try bucket.create(name, secret) { return secret }
-        guard let existing = try bucket.get(name) else { throw TimelineError(.internal, "key \(name) vanished while being created") }
+        guard let existing = try bucket.latest(name) else { throw KeyStoreError.unwritable(key: name, reason: "purged while being created") }
         return existing
     }
 

@@ -50,6 +50,12 @@ public final class TimelineService: Sendable {
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
         /// argon2id password hashing (a test can count the calls).
         package var hashPassword: @Sendable (String, Sodium.PasswordCost) -> String? = { Sodium.hashPassword($0, cost: $1) }
+        /// Open a log that holds sealed personal fields even though its key store (`keys/`, or
+        /// the cluster's key bucket) has no email pepper: every sealed field then reads as
+        /// erased. Without it such an open fails with `KeyStoreError.missingKeyStore`.
+        public var acceptMissingKeys = false
+        /// Where the keys are kept instead of `<path>/keys/` (tests inject failing stores).
+        package var keyBackend: (any KeyBackend)?
         public init() {}
     }
 
@@ -92,19 +98,22 @@ public final class TimelineService: Sendable {
             if let cluster = options.cluster {
                 let jetStream = try NATSConnection(urls: cluster.urls).jetStream()
                 let keys = BucketKeyBackend(bucket: try jetStream.keyValue(bucket: cluster.keyBucket, replicas: cluster.replicas))
-                log = try EventLog(environment: environment, keyBackend: keys)
+                log = try EventLog(environment: environment, keyBackend: options.keyBackend ?? keys, acceptMissingKeys: options.acceptMissingKeys)
                 replication = Replication(replicator: try JetStreamReplicator(jetStream: jetStream, options: cluster), log: log)
             } else {
-                log = try EventLog(environment: environment)
+                log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
                 replication = nil
             }
             registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold)
             do {
                 try Self.catchUpDerivedData(environment, log: log, registry: registry)
+                // Keys a crash (or a failure) left behind after their users' erasure.
+                try log.listErasedUsersOnce(environment)
             } catch let error as LMDBError where error.code.isOutOfSpace {
                 // A full disk: reads answer from the read models as they are; the first write
                 // that finds space catches them up.
             }
+            log.finishErasuresReporting(environment)
             checkpointer = try options.anchor.map { [log] anchor in
                 try Self.startAnchoring(anchor, environment: environment, log: log, clock: options.clock)
             }
@@ -123,12 +132,10 @@ public final class TimelineService: Sendable {
         }
         follower = replication.map { replication in
             Follower(interval: options.cluster?.pollInterval ?? .milliseconds(20)) {
-                guard try replication.isBehind(environment) else { return }
-                try environment.write { txn in
-                    guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
-                    _ = try models.catchUp(log, head: try log.head(txn).sequence, txn)
-                    try replication.catchUp(txn, models: models)
-                    try models.setCheckpoint(try log.head(txn).sequence, txn)
+                do {
+                    try replication.catchUp(environment, registry: registry)
+                } catch is ReadModelsMoved {
+                    try registry.reload()  // a rebuild switched generations
                 }
             }
         }
