@@ -32,11 +32,13 @@ let package = Package(
         .target(name: "TimelineDomain", swiftSettings: optimise),
         // Event store, projections and the public service API.
         .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "NATS", "TimelineDomain"], swiftSettings: optimise),
+        // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
+        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"], swiftSettings: optimise),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
         .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineBench"], path: "tools/timeline"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineBench"],
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineHTTP", "TimelineBench"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

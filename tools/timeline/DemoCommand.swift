@@ -40,6 +40,38 @@ enum DemoCommand {
         }
         let service = try TimelineTool.open(args)
         defer { TimelineTool.close(service) }
+        let (ids, newPosts) = try await fill(service)
+        let alice = ids["alice"]!
+        let names = Dictionary(uniqueKeysWithValues: ids.map { ($0.value, $0.key) })
+        func name(_ id: UserID) -> String { "@" + (names[id] ?? (try? service.user(id).username) ?? id.rawValue) }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+
+        print("━━ Home timeline of @alice (newest first) ━━")
+        for post in try service.timeline(of: alice, PageRequest(limit: 8)).items {
+            print("\(name(post.author))  ·  \(ago(now - post.createdAt))")
+            print("  \(post.caption ?? "")")
+            print("  ♥ \(post.likeCount)   💬 \(post.commentCount)   #\(post.hashtags.joined(separator: " #"))\n")
+        }
+        let profile = try service.user(alice)
+        print("━━ Profile ━━")
+        print("@\(profile.username)  \(profile.bio ?? "")  \(profile.url ?? "")")
+        print("\(profile.postCount) posts  ·  \(profile.followerCount) followers  ·  \(profile.followingCount) following\n")
+        if let newest = newPosts.last {
+            let detail = try service.post(newest, viewer: alice)
+            print("━━ Post detail ━━")
+            print("\(name(detail.post.author)): \(detail.post.caption ?? "")")
+            print("image \(detail.post.image.rawValue.prefix(16))…  ♥ \(detail.post.likeCount)  (liked by @alice: \(detail.likedByViewer ? "yes" : "no"))")
+            for comment in detail.comments.items { print("  \(name(comment.author)): \(comment.text)") }
+        }
+        let report = try service.verifyLog()
+        print("\nlog: \(report.eventsChecked) events, hash chain \(report.isValid ? "verified" : "BROKEN at \(report.firstBadSequence!)") — database \(args.db)")
+        return 0
+    }
+
+    /// Adds the demo network to `service` (reusing its users if they exist): follows, a round
+    /// of posts, likes and comments. Returns the users' ids and the new posts.
+    @discardableResult
+    static func fill(_ service: TimelineService) async throws -> (users: [String: UserID], posts: [PostID]) {
         var ids: [String: UserID] = [:]
         for person in people {
             if let existing = try? service.user(named: person.username) {
@@ -72,31 +104,7 @@ enum DemoCommand {
             _ = try await service.execute(.addComment(post: postID.rawValue, text: comments[index % comments.count]), as: actor(commenter))
         }
 
-        let alice = ids["alice"]!
-        let names = Dictionary(uniqueKeysWithValues: ids.map { ($0.value, $0.key) })
-        func name(_ id: UserID) -> String { "@" + (names[id] ?? (try? service.user(id).username) ?? id.rawValue) }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-
-        print("━━ Home timeline of @alice (newest first) ━━")
-        for post in try service.timeline(of: alice, PageRequest(limit: 8)).items {
-            print("\(name(post.author))  ·  \(ago(now - post.createdAt))")
-            print("  \(post.caption ?? "")")
-            print("  ♥ \(post.likeCount)   💬 \(post.commentCount)   #\(post.hashtags.joined(separator: " #"))\n")
-        }
-        let profile = try service.user(alice)
-        print("━━ Profile ━━")
-        print("@\(profile.username)  \(profile.bio ?? "")  \(profile.url ?? "")")
-        print("\(profile.postCount) posts  ·  \(profile.followerCount) followers  ·  \(profile.followingCount) following\n")
-        if let newest = newPosts.last {
-            let detail = try service.post(newest, viewer: alice)
-            print("━━ Post detail ━━")
-            print("\(name(detail.post.author)): \(detail.post.caption ?? "")")
-            print("image \(detail.post.image.rawValue.prefix(16))…  ♥ \(detail.post.likeCount)  (liked by @alice: \(detail.likedByViewer ? "yes" : "no"))")
-            for comment in detail.comments.items { print("  \(name(comment.author)): \(comment.text)") }
-        }
-        let report = try service.verifyLog()
-        print("\nlog: \(report.eventsChecked) events, hash chain \(report.isValid ? "verified" : "BROKEN at \(report.firstBadSequence!)") — database \(args.db)")
-        return 0
+        return (ids, newPosts)
     }
 
     static func ago(_ ms: Int64) -> String {

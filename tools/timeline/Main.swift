@@ -9,6 +9,7 @@ struct TimelineTool {
 
     commands:
       demo      build a small lively network in ./timeline.db and show it
+      serve     the HTTP API for the apps (default http://127.0.0.1:8080; --demo fills an empty database)
       exec      run JSON-lines commands and queries from stdin (one result line each)
       query     answer one query as JSON, e.g. `timeline query timeline --user @alice`
       rebuild   replay the log into fresh read models and switch (blue/green); --verify, --list
@@ -46,6 +47,7 @@ struct TimelineTool {
             let code: Int32
             switch name {
             case "exec": code = try await ExecCommand.run(args)
+            case "serve": code = try await ServeCommand.run(args)
             case "query": code = try await QueryCommand.run(args)
             case "demo": code = try await DemoCommand.run(args)
             case "rebuild": code = try await RebuildCommand.run(args)

@@ -12,7 +12,7 @@ package enum JSONOutput {
         return out
     }
 
-    static func post(_ p: Post) -> [String: Any] {
+    package static func post(_ p: Post) -> [String: Any] {
         var out: [String: Any] = ["id": p.id.rawValue, "author": p.author.rawValue, "authorUsername": p.authorUsername,
                                   "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
                                   "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt)]
@@ -25,7 +25,7 @@ package enum JSONOutput {
          "text": c.text, "createdAt": timestamp(c.createdAt)]
     }
 
-    static func activity(_ a: ActivityItem) -> [String: Any] {
+    package static func activity(_ a: ActivityItem) -> [String: Any] {
         var out: [String: Any] = ["kind": a.kind.rawValue, "actor": a.actor.rawValue, "actorUsername": a.actorUsername,
                                   "at": a.at, "createdAt": timestamp(a.at)]
         if let post = a.post { out["post"] = post.rawValue }
@@ -63,7 +63,7 @@ package enum JSONOutput {
     }
 
     /// A query's answer.
-    static func answer(_ a: QueryResult) -> [String: Any] {
+    package static func answer(_ a: QueryResult) -> [String: Any] {
         switch a {
         case .user(let p): profile(p)
         case .users(let users): page(users, profile)
@@ -76,7 +76,7 @@ package enum JSONOutput {
         }
     }
 
-    static func result(_ r: CommandResult) -> Any {
+    package static func result(_ r: CommandResult) -> Any {
         switch r {
         case .user(let p): profile(p)
         case let .session(token, user): ["session": token, "user": profile(user)] as [String: Any]

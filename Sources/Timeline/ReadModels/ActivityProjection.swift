@@ -66,6 +66,26 @@ struct ActivityProjection: Projection {
         try txn.get(references, ownerKey(post)).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The reference under which `envelope`'s activity item is recorded, for the events that
+    /// record one.
+    private func reference(of envelope: EventEnvelope) -> [UInt8]? {
+        switch envelope.event {
+        case .commentAdded(let e): postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8)
+        case .likeAdded(let e): postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8)
+        case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
+        default: nil
+        }
+    }
+
+    /// The activity item `envelope` recorded, with its owner and id, if it recorded one that is
+    /// still there (none for a comment on one's own post, or a like since removed).
+    func recorded(by envelope: EventEnvelope, _ txn: Transaction) throws -> (owner: UserID, id: String, record: ActivityRecord)? {
+        guard let reference = reference(of: envelope), let key = try txn.get(references, reference),
+              let separator = key.firstIndex(of: 0), let value = try txn.get(activity, key) else { return nil }
+        return (UserID(String(decoding: key[..<separator], as: UTF8.self)), String(decoding: key[(separator + 1)...], as: UTF8.self),
+                try ActivityRecord(value))
+    }
+
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         let at = envelope.timestamp
         switch envelope.event {
@@ -84,18 +104,18 @@ struct ActivityProjection: Projection {
             try txn.delete(references, ownerKey(e.postId))
         case .commentAdded(let e):
             guard let owner = try owner(of: e.postId, txn), owner != e.authorId.rawValue else { return }
-            try record(owner, id: e.commentId.rawValue, reference: postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8),
+            try record(owner, id: e.commentId.rawValue, reference: reference(of: envelope)!,
                        ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at), txn)
         case .commentDeleted(let e):
             try forget(reference: postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8), txn)
         case .likeAdded(let e):
             guard let owner = try owner(of: e.postId, txn), owner != e.userId.rawValue else { return }
-            try record(owner, id: envelope.id.rawValue, reference: postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8),
+            try record(owner, id: envelope.id.rawValue, reference: reference(of: envelope)!,
                        ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: at), txn)
         case .likeRemoved(let e):
             try forget(reference: postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8), txn)
         case .followed(let e):
-            try record(e.followeeId.rawValue, id: envelope.id.rawValue, reference: Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue),
+            try record(e.followeeId.rawValue, id: envelope.id.rawValue, reference: reference(of: envelope)!,
                        ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at), txn)
         case .unfollowed(let e):
             try forget(reference: Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue), txn)

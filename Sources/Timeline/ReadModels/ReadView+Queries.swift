@@ -173,14 +173,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
         return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
-            let record = try ActivityRecord(value)
-            let kind: ActivityItem.Kind = switch record.kind {
-            case .comment: .comment
-            case .like: .like
-            case .follow: .follow
-            }
-            return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try present.username(record.actor),
-                                post: record.post, comment: record.comment, at: record.at)
+            try present.activity(id: id, try ActivityRecord(value))
         }
     }
 
@@ -277,5 +270,15 @@ final class Presenter {
 
     func comment(_ comment: CommentRecord) throws -> Comment {
         Comment(comment, authorUsername: try username(comment.author))
+    }
+
+    func activity(id: String, _ record: ActivityRecord) throws -> ActivityItem {
+        let kind: ActivityItem.Kind = switch record.kind {
+        case .comment: .comment
+        case .like: .like
+        case .follow: .follow
+        }
+        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try username(record.actor),
+                            post: record.post, comment: record.comment, at: record.at)
     }
 }

@@ -76,6 +76,8 @@ public final class TimelineService: Sendable {
     private let follower: Follower?
     private let ids: Mutex<PushIDGenerator>
     private let committer: GroupCommitter<WriteJob>
+    /// Batches and commands the committer has run (for metrics).
+    private let committed = CommitCounts()
     /// Set with `Options.anchor`: signs the head after commits.
     let checkpointer: Checkpointer?
     /// A hash to verify against when the email is unknown, so both failures take as long.
@@ -125,9 +127,10 @@ public final class TimelineService: Sendable {
         decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
                                                 cost: options.passwordCost) ?? ""
         let environment = self.environment, log = self.log, registry = self.registry, replication = self.replication
-        let checkpointer = self.checkpointer
+        let checkpointer = self.checkpointer, committed = self.committed
         committer = GroupCommitter { batch in
             WriteJob.run(batch, environment: environment, log: log, registry: registry, replication: replication)
+            committed.counts.withLock { $0.batches += 1; $0.commands += UInt64(batch.count) }
             checkpointer?.logMayHaveGrown()
         }
         follower = replication.map { replication in
@@ -142,6 +145,10 @@ public final class TimelineService: Sendable {
     }
 
     deinit { close() }
+
+    /// How many group commits (batches) and commands this service has run: their ratio is the
+    /// mean batch size.
+    public func commitBatchSizes() -> (batches: UInt64, commands: UInt64) { committed.counts.withLock { $0 } }
 
     /// Finishes queued commands and stops the writer (and, in a cluster, the follower), flushes
     /// the read models to disk and closes the database. Further commands and queries fail.
@@ -329,6 +336,11 @@ public final class TimelineService: Sendable {
             return TimelineError(.internal, "\(error)")
         }
     }
+}
+
+/// How many batches and commands a service's committer has run.
+final class CommitCounts: Sendable {
+    let counts = Mutex<(batches: UInt64, commands: UInt64)>((0, 0))
 }
 
 /// What `prepare` found out before deciding.

@@ -1,0 +1,48 @@
+import LMDB
+import TimelineDomain
+
+/// What one event of the log means for one user's live view (the HTTP API's event stream).
+public enum LiveUpdate: Sendable, Equatable {
+    /// A post entered the user's home timeline.
+    case post(Post)
+    /// A comment, like or follow concerning the user.
+    case activity(ActivityItem)
+    /// A post left the user's home timeline.
+    case removed(PostID)
+}
+
+extension TimelineService {
+    /// How many of a followee's latest posts an unfollow reports as removed (what a client
+    /// has likely loaded; the rest it no longer pages to).
+    public static let removedOnUnfollow = 20
+
+    /// The last event the read models have applied (at most the log's last): live updates are
+    /// read from the read models, so they follow this, not the log's head.
+    public func appliedSequence() throws(TimelineError) -> UInt64 {
+        try read { view in try view.models.checkpoint(.activity, view.txn) }
+    }
+
+    /// The live updates `envelope` causes for `viewer`, read from the read models (so call it
+    /// once they have applied the event: see `appliedSequence`).
+    public func liveUpdates(for envelope: EventEnvelope, viewer: UserID) throws(TimelineError) -> [LiveUpdate] {
+        try read { view in
+            let present = Presenter(view, viewer: viewer)
+            func sees(_ author: UserID) throws -> Bool { try author == viewer || view.follows(viewer, author) }
+            switch envelope.event {
+            case .postAdded(let e):
+                guard try sees(e.authorId), let post = try view.post(e.postId) else { return [] }
+                return [.post(try present.post(post))]
+            case .postDeleted(let e):
+                return try sees(e.authorId) ? [.removed(e.postId)] : []
+            case .unfollowed(let e):
+                guard e.followerId == viewer else { return [] }
+                return try view.posts(by: e.followeeId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
+            case .commentAdded, .likeAdded, .followed:
+                guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer else { return [] }
+                return [.activity(try present.activity(id: id, record))]
+            default:
+                return []
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import MicroHTTPD
+import Timeline
+
+/// One request as a handler sees it: the HTTP request, its path parameters and its bearer.
+struct APIRequest: Sendable {
+    let http: HTTPRequest
+    /// Path parameters by name (`{post}` → "post").
+    let parameters: [String: String]
+    /// The session token of `Authorization: Bearer …`, if any.
+    let bearer: String?
+    /// The bearer's user, once the token has been checked (nil: anonymous).
+    let viewer: UserID?
+}
+
+/// What a route does with a request (failures are `TimelineError`s).
+typealias RouteHandler = @Sendable (APIRequest) async throws -> HTTPResponse
+
+/// Who may call a route.
+enum Access: Sendable {
+    /// Anyone; a bearer, if given, must be valid and makes the answer the viewer's.
+    case anyone
+    /// Only with a valid bearer.
+    case bearer
+}
+
+/// A (method, path template) and its handler. The table of routes is the one list of what
+/// the API serves: it answers 404 and 405 (with `Allow`), and names each request's route in
+/// logs and metrics.
+struct Route: Sendable {
+    let method: String
+    /// E.g. `/v1/users/{user}/posts`.
+    let template: String
+    let access: Access
+    let handler: RouteHandler
+    fileprivate let segments: [Segment]
+
+    init(_ method: String, _ template: String, _ access: Access, _ handler: @escaping RouteHandler) {
+        self.method = method
+        self.template = template
+        self.access = access
+        self.handler = handler
+        segments = template.split(separator: "/").map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+    }
+
+    /// The path parameters if `path` matches the template.
+    fileprivate func parameters(of parts: [Substring]) -> [String: String]? {
+        guard parts.count == segments.count else { return nil }
+        var found: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text): guard part == text else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                found[name] = String(part)
+            }
+        }
+        return found
+    }
+}
+
+private enum Segment: Sendable {
+    case literal(String)
+    case parameter(String)
+}
+
+/// Finds the route of a request.
+struct Router: Sendable {
+    let routes: [Route]
+
+    enum Match {
+        case found(Route, parameters: [String: String])
+        /// The path exists with other methods.
+        case methodNotAllowed(allowed: [String])
+        case notFound
+    }
+
+    func match(method: String, path: String) -> Match {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        // HEAD is answered as GET (libmicrohttpd sends no body).
+        let wanted = method == "HEAD" ? "GET" : method
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = route.parameters(of: parts) else { continue }
+            if route.method == wanted { return .found(route, parameters: parameters) }
+            allowed.append(route.method)
+        }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        return .methodNotAllowed(allowed: allowed)
+    }
+}

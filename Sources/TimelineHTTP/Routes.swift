@@ -1,0 +1,51 @@
+import MicroHTTPD
+import Timeline
+
+extension TimelineAPI {
+    /// Every route of the API (SPEC.md's table, plus `POST /v1/me/password`,
+    /// `POST /v1/me/email` and `POST /v1/stream/tickets`).
+    func routes() -> [Route] {
+        let me = Self.viewerField("user")
+        let postLocation: @Sendable (CommandResult) -> String? = { result in
+            if case .post(let post) = result { return "/v1/posts/\(post.id.rawValue)" }
+            return nil
+        }
+        return [
+            Route("POST", "/v1/users", .anyone) { [unowned self] in try await signUp($0) },
+            Route("POST", "/v1/sessions", .anyone) { [unowned self] in try await signIn($0) },
+            Route("DELETE", "/v1/sessions/current", .bearer, command("signOut", status: 204, fixed: { ["session": $0.bearer ?? ""] })),
+            Route("GET", "/v1/me", .bearer, query("user", fixed: me)),
+            Route("PATCH", "/v1/me", .bearer, command("updateProfile")),
+            Route("DELETE", "/v1/me", .bearer, command("eraseUser", status: 204, fixed: me)),
+            Route("POST", "/v1/me/password", .bearer, command("changePassword", status: 204)),
+            Route("POST", "/v1/me/email", .bearer, command("changeEmail", status: 204)),
+            Route("PUT", "/v1/me/following/{user}", .bearer, command("follow")),
+            Route("DELETE", "/v1/me/following/{user}", .bearer, command("unfollow")),
+            Route("GET", "/v1/users", .anyone, query("searchUsers")),
+            Route("GET", "/v1/users/{user}", .anyone, query("user")),
+            Route("GET", "/v1/users/{user}/posts", .anyone, query("posts")),
+            Route("GET", "/v1/users/{user}/followers", .anyone, query("followers")),
+            Route("GET", "/v1/users/{user}/following", .anyone, query("following")),
+            Route("POST", "/v1/posts", .bearer, command("addPost", status: 201, location: postLocation)),
+            Route("GET", "/v1/posts/{post}", .anyone, query("post")),
+            Route("DELETE", "/v1/posts/{post}", .bearer, command("deletePost", status: 204)),
+            Route("GET", "/v1/posts/{post}/comments", .anyone, query("comments")),
+            Route("POST", "/v1/posts/{post}/comments", .bearer, command("addComment", status: 201)),
+            Route("DELETE", "/v1/comments/{comment}", .bearer, command("deleteComment", status: 204)),
+            Route("PUT", "/v1/posts/{post}/like", .bearer, command("like")),
+            Route("DELETE", "/v1/posts/{post}/like", .bearer, command("unlike")),
+            Route("GET", "/v1/posts/{post}/likes", .anyone, query("likes")),
+            Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost", status: 204)),
+            Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
+            Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),
+            Route("GET", "/v1/activity", .bearer, query("activity", fixed: me)),
+            Route("GET", "/v1/images/{image}", .anyone) { [unowned self] in try image($0) },
+            Route("GET", "/v1/stream", .anyone) { [unowned self] in try stream($0) },
+            Route("POST", "/v1/stream/tickets", .bearer) { [unowned self] in try streamTicket($0) },
+            Route("GET", "/v1/openapi.json", .anyone) { [unowned self] in try openAPI($0) },
+            Route("GET", "/healthz", .anyone) { _ in Responses.json(200, ["status": "ok"]) },
+            Route("GET", "/readyz", .anyone) { [unowned self] in try ready($0) },
+            Route("GET", "/metrics", .anyone) { [unowned self] in try metricsText($0) },
+        ]
+    }
+}

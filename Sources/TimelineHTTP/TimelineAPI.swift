@@ -1,0 +1,260 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// The HTTP API of SPEC.md over a `TimelineService`: the route table, and the thin handlers
+/// that decode a request into the library's command or query (through the same `Catalogue`
+/// as `timeline exec`), call the library and encode its result (with the same `JSONOutput`).
+public final class TimelineAPI: Sendable {
+    /// What the API allows beyond SPEC.md's defaults.
+    public struct Options: Sendable {
+        /// Origins allowed to call the API from a browser (CORS); none by default.
+        public var corsOrigins: Set<String> = []
+        /// Sign-ups and sign-ins one client address may make per minute.
+        public var accountAttemptsPerMinute = 30
+        /// Event streams open at once.
+        public var maxStreams = 10_000
+        /// Write one JSON access-log line per request to stderr.
+        public var accessLog = true
+        public init() {}
+    }
+
+    let service: TimelineService
+    let options: Options
+    let metrics = Metrics()
+    let live: LiveStreams
+    private let tickets = StreamTickets()
+    private let throttle: Throttle
+    /// Set once, at the end of `init` (its handlers hold the API).
+    private nonisolated(unsafe) var router: Router!
+
+    public init(service: TimelineService, options: Options = Options()) {
+        self.service = service
+        self.options = options
+        live = LiveStreams(service: service, maxStreams: options.maxStreams)
+        throttle = Throttle(perMinute: options.accountAttemptsPerMinute)
+        router = Router(routes: routes())
+    }
+
+    /// Ends the open event streams and stops following the log.
+    public func stop() { live.stop() }
+
+    // MARK: - Answering a request
+
+    /// Answers one request (the server's handler).
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        var label = "unmatched"
+        var response: HTTPResponse
+        do {
+            switch router.match(method: request.method, path: request.path) {
+            case .notFound:
+                throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
+            case .methodNotAllowed(let allowed):
+                response = Responses.json(405, ["error": ["code": "invalid_argument", "message": "\(request.method.prefix(16)) is not allowed here"]],
+                                          headers: [("Allow", allowed.joined(separator: ", "))])
+            case let .found(route, parameters):
+                label = route.template
+                let bearer = try Self.bearer(request)
+                let viewer = try bearer.map { token throws(TimelineError) in try service.userID(session: token) }
+                if route.access == .bearer, viewer == nil {
+                    throw TimelineError(.unauthenticated, "this needs Authorization: Bearer <session token>")
+                }
+                response = try await route.handler(APIRequest(http: request, parameters: parameters, bearer: bearer, viewer: viewer))
+            }
+        } catch {
+            let failure = error as? TimelineError ?? TimelineError(.internal, "\(error)")
+            response = Responses.error(failure, headers: failure.code == .rateLimited ? [("Retry-After", "60")] : [])
+        }
+        response.headers.append(("X-Content-Type-Options", "nosniff"))
+        if let origin = request.header("Origin"), options.corsOrigins.contains(origin) {
+            response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
+                                 ("Access-Control-Expose-Headers", "Link, Location, ETag, Retry-After")]
+        }
+        let elapsed = ContinuousClock.now - started
+        metrics.record(route: label, status: response.status, duration: elapsed)
+        if options.accessLog { AccessLog.write(method: request.method, route: label, status: response.status, duration: elapsed) }
+        return response
+    }
+
+    /// The token of `Authorization: Bearer <token>` (nil without the header).
+    static func bearer(_ request: HTTPRequest) throws(TimelineError) -> String? {
+        guard let header = request.header("Authorization") else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            throw TimelineError(.unauthenticated, "Authorization must be Bearer <session token>")
+        }
+        return String(parts[1])
+    }
+
+    // MARK: - Handlers shared by many routes
+
+    /// The request's fields for the catalogue: its JSON body (or multipart parts), its path
+    /// parameters (a `{user}` given as `@username` resolved to the id) and its query
+    /// parameters, plus `fixed` ones the route sets itself (the bearer's id, …). A field
+    /// given twice is refused.
+    func fields(_ request: APIRequest, _ fixed: [String: String] = [:]) throws(TimelineError) -> JSONInput {
+        var object = try Self.body(request.http)
+        var text = Set<String>()
+        func add(_ name: String, _ value: String) throws(TimelineError) {
+            guard object[name] == nil else { throw TimelineError.invalid(name, "\(name) is given twice") }
+            object[name] = value
+            text.insert(name)
+        }
+        for (name, value) in request.http.query { try add(name, value) }
+        for (name, value) in request.parameters {
+            try add(name, name == "user" && value.hasPrefix("@") ? try service.userID(named: String(value.dropFirst())).rawValue : value)
+        }
+        for (name, value) in fixed { try add(name, value) }
+        return JSONInput(object: object, textFields: text)
+    }
+
+    /// A JSON object body, or the parts of a `multipart/form-data` body (files as base64, as
+    /// the catalogue's `image` field expects); nothing for an empty body.
+    static func body(_ request: HTTPRequest) throws(TimelineError) -> [String: Any] {
+        if !request.formParts.isEmpty {
+            var object: [String: Any] = [:]
+            for part in request.formParts {
+                guard object[part.name] == nil else { throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is given twice") }
+                if part.filename != nil || part.name == "image" {
+                    object[part.name] = Data(part.data).base64EncodedString()
+                } else {
+                    guard let text = String(validating: part.data, as: UTF8.self) else {
+                        throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is not UTF-8 text")
+                    }
+                    object[part.name] = text
+                }
+            }
+            return object
+        }
+        guard !request.body.isEmpty else { return [:] }
+        let type = request.header("Content-Type")?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") else {
+            throw TimelineError(.unsupportedMediaType, "the body must be application/json (or multipart/form-data for uploads)")
+        }
+        return try JSONInput.body(request.body)
+    }
+
+    /// A route that runs the command `name` as the bearer and answers with its result.
+    func command(_ name: String, status: Int = 200, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+                 location: (@Sendable (CommandResult) -> String?)? = nil) -> RouteHandler {
+        { [unowned self] request in
+            let input = try fields(request, fixed(request))
+            let command = try Catalogue.command(named: name, input)
+            try input.refuseUnreadFields()
+            let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous)
+            guard status != 204 else { return Responses.empty() }
+            let headers = location.flatMap { $0(result) }.map { [(name: "Location", value: $0)] } ?? []
+            return Responses.json(status, JSONOutput.result(result), headers: headers)
+        }
+    }
+
+    /// A route that answers the query `name` for the bearer (if any), with a `Link` header for
+    /// the next page.
+    func query(_ name: String, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] }) -> RouteHandler {
+        { [unowned self] request in
+            let input = try fields(request, fixed(request))
+            let query = try Catalogue.query(named: name, input)
+            try input.refuseUnreadFields()
+            let answer = JSONOutput.answer(try service.answer(query, viewer: request.viewer))
+            let link = (answer["next"] as? String).map { Self.nextLink(request.http, next: $0) }
+            return Responses.json(200, answer, headers: link.map { [(name: "Link", value: $0)] } ?? [])
+        }
+    }
+
+    /// `<path?…&before=next>; rel="next"`, keeping the request's other query parameters.
+    static func nextLink(_ request: HTTPRequest, next: String) -> String {
+        var items = URLComponents()
+        items.queryItems = request.query.filter { $0.name != "before" }.map { URLQueryItem(name: $0.name, value: $0.value) }
+            + [URLQueryItem(name: "before", value: next)]
+        let query = items.percentEncodedQuery ?? ""
+        let path = request.path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
+        return "</\(path.joined(separator: "/"))?\(query)>; rel=\"next\""
+    }
+
+    /// The bearer's user id as a fixed field.
+    static func viewerField(_ name: String) -> @Sendable (APIRequest) -> [String: String] {
+        { request in request.viewer.map { [name: $0.rawValue] } ?? [:] }
+    }
+
+    // MARK: - Routes with handlers of their own
+
+    /// `POST /v1/users`: sign-up, then sign-in (so the app has a session at once).
+    func signUp(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try throttle.admit(request.http.clientAddress)
+        let input = try fields(request)
+        let command = try Catalogue.command(named: "createUser", input)
+        try input.refuseUnreadFields()
+        guard case let .createUser(_, email, password, _, _) = command else { throw TimelineError(.internal, "not a sign-up") }
+        _ = try await service.execute(command)
+        let session = try await service.execute(.signIn(email: email, password: password))
+        return Responses.json(201, JSONOutput.result(session))
+    }
+
+    /// `POST /v1/sessions`: sign-in, throttled per client address.
+    func signIn(_ request: APIRequest) async throws -> HTTPResponse {
+        try throttle.admit(request.http.clientAddress)
+        return try await command("signIn", status: 201)(request)
+    }
+
+    /// `GET /v1/images/{image}`: the bytes; content-addressed, so cached forever.
+    func image(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        let input = try fields(request)
+        guard case .image(let id) = try Catalogue.query(named: "image", input) else { throw TimelineError(.internal, "not an image query") }
+        try input.refuseUnreadFields()
+        let tag = "\"\(id.rawValue)\""
+        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: "public, max-age=31536000, immutable")]
+        if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" }) {
+            _ = try service.image(id)  // still there (an erased owner's images are gone)
+            return Responses.empty(304, headers: caching)
+        }
+        let image = try service.image(id)
+        return HTTPResponse(status: 200, headers: [("Content-Type", image.mediaType.rawValue)] + caching, body: .bytes(image.bytes))
+    }
+
+    /// `GET /v1/stream`: Server-Sent Events for the bearer, or for the user of a single-use
+    /// `?ticket=` (browsers' EventSource cannot send headers).
+    func stream(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        var user = request.viewer
+        for (name, value) in request.http.query {
+            guard name == "ticket" else { throw TimelineError.invalid(name, "unknown query parameter \(name.prefix(64))") }
+            user = try tickets.redeem(value)
+        }
+        guard let user else { throw TimelineError(.unauthenticated, "the stream needs a bearer or a ticket") }
+        var resumeAfter: UInt64?
+        if let last = request.http.header("Last-Event-ID") {
+            guard let sequence = UInt64(last) else { throw TimelineError.invalid("Last-Event-ID", "Last-Event-ID must be an event id of this stream") }
+            resumeAfter = sequence
+        }
+        let stream = try live.open(for: user, after: resumeAfter)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                                                   ("X-Accel-Buffering", "no")], body: .stream(stream))
+    }
+
+    /// `POST /v1/stream/tickets`: a ticket for one `GET /v1/stream?ticket=`, valid 60 s.
+    func streamTicket(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        guard let viewer = request.viewer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
+        guard try Self.body(request.http).isEmpty, request.http.query.isEmpty else { throw TimelineError.invalid("body", "a ticket takes no fields") }
+        return Responses.json(201, ["ticket": tickets.issue(for: viewer), "expiresIn": StreamTickets.lifetimeSeconds])
+    }
+
+    /// `GET /readyz`: ready once the read models have applied the whole log.
+    func ready(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        let lag = try service.lastSequence() - (try service.appliedSequence())
+        return lag == 0 ? Responses.json(200, ["status": "ready"]) : Responses.json(503, ["status": "catching up", "behind": lag])
+    }
+
+    /// `GET /metrics` in Prometheus' text format.
+    func metricsText(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        let head = try service.lastSequence(), applied = try service.appliedSequence()
+        let text = metrics.render(logSequence: head, projectionLag: head - applied, openStreams: live.openCount,
+                                  batchSizes: service.commitBatchSizes())
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
+    }
+
+    /// `GET /v1/openapi.json`: the document in `schemas/openapi.json`.
+    func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        guard let document = OpenAPIDocument.bytes else { throw TimelineError(.notFound, "schemas/openapi.json was not found beside the executable or the source") }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(document))
+    }
+}
