@@ -17,6 +17,9 @@ public struct DecisionContext {
     /// For `changePassword` and `changeEmail`: the stored hash the given password matched, so
     /// deciding can tell that the password has not changed since it was verified.
     public var verifiedPasswordHash: String?
+    /// A keyed hash of where the command came from (an HTTP client's address), if known:
+    /// failed sign-ins are limited per email and origin.
+    public var origin: String?
     /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
     public var newToken: String?
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
@@ -212,14 +215,15 @@ struct Decider<State: DecisionState> {
     private func signIn(email raw: String) throws -> Decision {
         guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
         let emailHash = context.hashEmail(email)
-        let failures = try state.signInFailures(emailHash: emailHash, since: context.now - SignInPolicy.window)
+        let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
+                                                since: context.now - SignInPolicy.window)
         guard failures < SignInPolicy.maxFailures else {
-            throw TimelineError(.rateLimited, "too many failed sign-ins for this email; try again later", field: "email")
+            throw TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
         }
         guard let user = context.verifiedUser, let token = context.newToken,
               try state.userID(email: email) == user
         else {
-            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email)))],
+            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.origin))],
                             outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
         }
         let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
@@ -233,11 +237,12 @@ struct Decider<State: DecisionState> {
     /// Returns the failure's decision, or `nil` when the password is right.
     private func checkPassword(of me: UserRecord) throws -> Decision? {
         let emailHash = me.email.map(context.hashEmail)
-        if let emailHash, try state.signInFailures(emailHash: emailHash, since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
+        if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
+                                                   since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
             throw TimelineError(.rateLimited, "too many failed password checks for this account; try again later")
         }
         if let hash = me.passwordHash, context.verifiedUser == me.id, context.verifiedPasswordHash == hash { return nil }
-        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id))] } ?? [],
+        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id, origin: context.origin))] } ?? [],
                         outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
     }
 

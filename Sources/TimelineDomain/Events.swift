@@ -92,9 +92,11 @@ public enum EventType: String, CaseIterable, Sendable {
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
     /// version 1 stored them in clear and is still read (upcast) by the payload codec.
     /// `PasswordChanged` v2 may have no reset token (a change with the current password).
+    /// `SignInFailed` v3 adds the attempt's origin.
     public var currentVersion: UInt8 {
         switch self {
-        case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .signInFailed, .passwordChanged: 2
+        case .signInFailed: 3
+        case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .passwordChanged: 2
         default: 1
         }
     }
@@ -143,11 +145,23 @@ public struct SignedOut: Equatable, Sendable {
 }
 
 /// A failed sign-in. The email is recorded only as a keyed hash (it may not even belong to a
-/// user); `userId` is set when it does.
+/// user); `userId` is set when it does. `origin` is a keyed hash of where the attempt came
+/// from (the HTTP client's address; absent for local tools): failures are limited per email
+/// *and* origin, so nobody can lock an owner out by failing on purpose from elsewhere.
 public struct SignInFailed: Equatable, Sendable {
     public var emailHash: String
     public var userId: UserID?
-    public init(emailHash: String, userId: UserID? = nil) { self.emailHash = emailHash; self.userId = userId }
+    public var origin: String?
+    public init(emailHash: String, userId: UserID? = nil, origin: String? = nil) {
+        self.emailHash = emailHash; self.userId = userId; self.origin = origin
+    }
+
+    /// What failures are counted under: the email's hash, with the origin's when known.
+    public var limiterKey: String { SignInFailed.limiterKey(emailHash: emailHash, origin: origin) }
+
+    public static func limiterKey(emailHash: String, origin: String?) -> String {
+        origin.map { emailHash + "@" + $0 } ?? emailHash
+    }
 }
 
 /// A one-time token to set a password was issued (to the user, or by an operator for an

@@ -67,7 +67,8 @@ public protocol DecisionState {
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
     func session(hash: String) throws -> SessionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
-    func signInFailures(emailHash: String, since: Int64) throws -> Int
+    /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
+    func signInFailures(limiterKey: String, since: Int64) throws -> Int
     /// The unexpired-or-not reset token with this hash.
     func passwordReset(hash: String) throws -> SessionRecord?
     /// Everything a user has done that erasing them must undo.

@@ -142,7 +142,8 @@ public final class TimelineAPI: Sendable {
             let input = try fields(request, fixed(request))
             let command = try Catalogue.command(named: name, input)
             try input.refuseUnreadFields()
-            let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous)
+            let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous,
+                                                   origin: request.http.clientAddress)
             guard status != 204 else { return Responses.empty() }
             let headers = location.flatMap { $0(result) }.map { [(name: "Location", value: $0)] } ?? []
             return Responses.json(status, JSONOutput.result(result), headers: headers)
@@ -186,8 +187,8 @@ public final class TimelineAPI: Sendable {
         let command = try Catalogue.command(named: "createUser", input)
         try input.refuseUnreadFields()
         guard case let .createUser(_, email, password, _, _) = command else { throw TimelineError(.internal, "not a sign-up") }
-        _ = try await service.execute(command)
-        let session = try await service.execute(.signIn(email: email, password: password))
+        _ = try await service.execute(command, origin: request.http.clientAddress)
+        let session = try await service.execute(.signIn(email: email, password: password), origin: request.http.clientAddress)
         return Responses.json(201, JSONOutput.result(session))
     }
 

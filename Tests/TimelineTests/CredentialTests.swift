@@ -222,4 +222,31 @@ import Testing
         #expect(code(after) == "unauthenticated")
         _ = try await signIn(service, "a2@example.com", "new-password")
     }
+
+    /// Failed sign-ins are limited per email *and* origin: a stranger who fails five times on
+    /// purpose locks only their own address out, never the owner signing in from elsewhere.
+    @Test func aStrangerCannotLockTheOwnerOut() async throws {
+        let service = try openService()
+        _ = try await service.createUser("alice", password: "the-right-one")
+        for _ in 0..<SignInPolicy.maxFailures {
+            await expectError(.invalidCredentials) {
+                _ = try await service.execute(.signIn(email: "alice@example.com", password: "guess-guess"), origin: "203.0.113.9")
+            }
+        }
+        await expectError(.rateLimited) {
+            _ = try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one"), origin: "203.0.113.9")
+        }
+        let owner = try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one"), origin: "198.51.100.7")
+        #expect(owner.session != nil)
+        // Local tools (no origin) have their own count too.
+        #expect(try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one")).session != nil)
+        // The origin is recorded only as a keyed hash.
+        let failed = try service.events(from: 1, limit: 100).compactMap { envelope -> SignInFailed? in
+            if case .signInFailed(let e) = envelope.event { return e }
+            return nil
+        }
+        #expect(failed.count == SignInPolicy.maxFailures)
+        #expect(failed.allSatisfy { $0.origin?.count == 64 && !$0.origin!.contains("203.0.113.9") })
+        service.close()
+    }
 }

@@ -21,7 +21,7 @@ struct InMemoryState: DecisionState {
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func session(hash: String) -> SessionRecord? { sessions[hash] }
-    func signInFailures(emailHash: String, since: Int64) -> Int { failures[emailHash, default: []].filter { $0 >= since }.count }
+    func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash] }
     func footprint(of user: UserID) -> UserFootprint {
         var footprint = UserFootprint()
@@ -141,7 +141,7 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", email: "bob@example.co
         guard case .failure(let error) = d.outcome else { Issue.record("a wrong password succeeded"); return }
         #expect(error.code == .invalidCredentials)
         s.failures["alice@example.com"] = Array(repeating: 900, count: SignInPolicy.maxFailures)
-        #expect(throws: TimelineError(.rateLimited, "too many failed sign-ins for this email; try again later", field: "email")) {
+        #expect(throws: TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")) {
             try decide(.signIn(email: "alice@example.com", password: "x"), actor: .anonymous, state: s, context: context())
         }
     }

@@ -44,7 +44,7 @@ enum PayloadCodec {
         case .signedOut(let e):
             w.string(e.userId.rawValue); w.string(e.sessionHash)
         case .signInFailed(let e):
-            w.string(e.emailHash); w.optionalString(e.userId?.rawValue)
+            w.string(e.emailHash); w.optionalString(e.userId?.rawValue); w.optionalString(e.origin)
         case .postAdded(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.imageId.rawValue)
             try seal(e.authorId) { $0.optionalString(e.caption); $0.strings(e.hashtags) }
@@ -126,7 +126,9 @@ enum PayloadCodec {
             if plain {
                 event = .signInFailed(SignInFailed(emailHash: keys.emailHash(try r.string())))
             } else {
-                event = .signInFailed(SignInFailed(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init)))
+                // v3 added the origin.
+                event = .signInFailed(SignInFailed(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
+                                                   origin: version >= 3 ? try r.optionalString() : nil))
             }
         case .postAdded:
             let post = PostID(try r.string()), author = UserID(try r.string()), image = ImageID(try r.string())

@@ -42,7 +42,7 @@ extension Event {
         case .signedOut(let e):
             set("userId", e.userId.rawValue); set("sessionHash", e.sessionHash)
         case .signInFailed(let e):
-            set("emailHash", e.emailHash); set("userId", e.userId?.rawValue)
+            set("emailHash", e.emailHash); set("userId", e.userId?.rawValue); set("origin", e.origin)
         case .postAdded(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue); set("imageId", e.imageId.rawValue)
             set("caption", e.caption); out["hashtags"] = e.hashtags

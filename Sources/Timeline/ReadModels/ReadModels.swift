@@ -169,7 +169,7 @@ struct ReadView: DecisionState {
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
-    func signInFailures(emailHash: String, since: Int64) throws -> Int { try models.sessions.failures(emailHash: emailHash, since: since, txn) }
+    func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
 

@@ -50,10 +50,10 @@ struct SessionsProjection: Projection {
         return stored.issuedAt > changed ? stored.record : nil
     }
 
-    func failures(emailHash: String, since: Int64, _ txn: Transaction) throws -> Int {
+    func failures(limiterKey: String, since: Int64, _ txn: Transaction) throws -> Int {
         var count = 0
-        let from = Key.prefix(emailHash) + BigEndian.bytes(UInt64(max(since, 0)))
-        try txn.scan(signInFailures, prefix: Key.prefix(emailHash)) { key, _ in
+        let from = Key.prefix(limiterKey) + BigEndian.bytes(UInt64(max(since, 0)))
+        try txn.scan(signInFailures, prefix: Key.prefix(limiterKey)) { key, _ in
             if !key.lexicographicallyPrecedes(from) { count += 1 }
             return true
         }
@@ -74,7 +74,7 @@ struct SessionsProjection: Projection {
             if let used = e.resetTokenHash { try txn.delete(passwordResets, Array(used.utf8)) }
             try txn.put(credentialChanges, Array(e.userId.rawValue.utf8), BigEndian.bytes(envelope.sequence))
         case .signInFailed(let e):
-            let prefix = Key.prefix(e.emailHash)
+            let prefix = Key.prefix(e.limiterKey)
             // Forget failures that have left the window, then record this one.
             let cutoff = prefix + BigEndian.bytes(UInt64(max(envelope.timestamp - SignInPolicy.window, 0)))
             var stale: [[UInt8]] = []

@@ -194,9 +194,13 @@ public final class TimelineService: Sendable {
     // MARK: - Commands
 
     /// Runs `command` as `caller`. Returns after the events are durably committed; on failure
-    /// nothing was appended (except the record of a failed sign-in).
-    public func execute(_ command: Command, as caller: Caller = .anonymous, correlationId: String? = nil) async throws(TimelineError) -> CommandResult {
-        let prepared = try prepare(command, caller: caller)
+    /// nothing was appended (except the record of a failed sign-in). `origin` says where the
+    /// command came from (an HTTP client's address; recorded only as a keyed hash): failed
+    /// sign-ins are limited per email and origin.
+    public func execute(_ command: Command, as caller: Caller = .anonymous, origin: String? = nil,
+                        correlationId: String? = nil) async throws(TimelineError) -> CommandResult {
+        var prepared = try prepare(command, caller: caller)
+        prepared.origin = origin.map { log.keys.emailHash("origin:" + $0) }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
             let job = WriteJob(service: self, command: command, prepared: prepared, correlationId: correlationId,
                                deliver: { continuation.resume(returning: $0) })
@@ -351,4 +355,5 @@ struct Prepared: Sendable {
     /// The stored hash the password of a `changePassword` or `changeEmail` matched.
     var verifiedPasswordHash: String?
     var newToken: String?
+    var origin: String?
 }

@@ -147,6 +147,7 @@ struct WriteJob: Sendable {
         context.verifiedUser = prepared.verifiedUser
         context.verifiedPasswordHash = prepared.verifiedPasswordHash
         context.newToken = prepared.newToken
+        context.origin = prepared.origin
         let view = ReadView(txn: txn, models: models)
         let decision: Decision
         do {
