@@ -3,6 +3,10 @@
 
 usage: check-json-schemas.py events FILE.jsonl   (audit/export lines: envelope + payload)
        check-json-schemas.py commands FILE.jsonl (timeline exec command lines)
+       check-json-schemas.py result NAME FILE.jsonl
+                                 (results against schemas/results/NAME.schema.json: each line is a
+                                 result, or a `timeline exec` output line whose `result` is checked;
+                                 a failed line is checked against results/error.schema.json)
 Prints the first problems and exits 1 if any line is invalid; prints a count and exits 0 otherwise.
 """
 import json
@@ -28,7 +32,10 @@ def load_registry():
 
 
 def main():
-    kind, file = sys.argv[1], sys.argv[2]
+    kind, file = sys.argv[1], sys.argv[-1]
+    result_name = sys.argv[2] if kind == "result" and len(sys.argv) == 4 else None
+    if kind == "result" and result_name is None:
+        sys.exit("usage: check-json-schemas.py result NAME FILE.jsonl")
     schemas, registry = load_registry()
 
     def validator(name):
@@ -45,6 +52,13 @@ def main():
             checks.append(("envelope.schema.json", document))
             name = f"events/{document.get('type')}.v{document.get('schemaVersion')}.schema.json"
             checks.append((name, document.get("payload")))
+        elif kind == "result":
+            if isinstance(document, dict) and document.get("ok") is False and "error" in document:
+                checks.append(("results/error.schema.json", {"error": document["error"]}))
+            elif isinstance(document, dict) and document.get("ok") is True and "result" in document:
+                checks.append((f"results/{result_name}.schema.json", document["result"]))
+            else:
+                checks.append((f"results/{result_name}.schema.json", document))
         else:
             checks.append((f"commands/{document.get('command')}.schema.json", document))
         for name, instance in checks:
