@@ -54,11 +54,13 @@ public enum Command: Sendable, Equatable {
         }
     }
 
-    /// Whether the command needs an acting user (all but `createUser`, `signIn`, `signOut`).
+    /// Whether the command needs an acting user (all but `createUser`, `signIn`, `signOut`, `resetPassword`).
     public var needsActor: Bool {
         switch self {
         case .createUser, .signIn, .signOut, .resetPassword: false
-        default: true
+        case .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
+             .reportPost, .eraseUser, .requestPasswordReset, .changePassword, .changeEmail:
+            true
         }
     }
 }

@@ -97,7 +97,9 @@ public enum EventType: String, CaseIterable, Sendable {
         switch self {
         case .signInFailed: 3
         case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .passwordChanged: 2
-        default: 1
+        case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
+             .userErased, .passwordResetRequested, .emailChanged:
+            1
         }
     }
 }

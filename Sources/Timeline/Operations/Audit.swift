@@ -66,7 +66,9 @@ extension Event {
         case .commentDeleted(let e): e.postId
         case .likeAdded(let e), .likeRemoved(let e): e.postId
         case .postReported(let e): e.postId
-        default: nil
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed, .userErased,
+             .passwordResetRequested, .passwordChanged, .emailChanged:
+            nil
         }
     }
 

@@ -73,7 +73,10 @@ struct ActivityProjection: Projection {
         case .commentAdded(let e): postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8)
         case .likeAdded(let e): postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8)
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
-        default: nil
+        // Events that record no activity item:
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted, .commentDeleted,
+             .likeRemoved, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:
+            nil
         }
     }
 
@@ -123,7 +126,9 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
-        default:
+        // Not this projection's concern:
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported,
+             .passwordResetRequested, .passwordChanged, .emailChanged:
             break
         }
     }

@@ -30,7 +30,11 @@ struct FollowsProjection: Projection {
         case .unfollowed(let e):
             try txn.delete(followers, Key.make(e.followeeId.rawValue, e.followerId.rawValue))
             try txn.delete(following, Key.make(e.followerId.rawValue, e.followeeId.rawValue))
-        default:
+        // Not this projection's concern:
+        // (Erasure emits the unfollows first, so nothing is left to do here.)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted,
+             .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .userErased,
+             .passwordResetRequested, .passwordChanged, .emailChanged:
             break
         }
     }

@@ -20,12 +20,17 @@ struct HashtagsProjection: Projection {
             var w = ByteWriter()
             w.strings(e.hashtags)
             try txn.put(postTags, Array(e.postId.rawValue.utf8), w.bytes)
+        case .postAdded:
+            break  // no hashtags: nothing to index (and no postTags entry to look up at deletion)
         case .postDeleted(let e):
             guard let stored = try txn.get(postTags, Array(e.postId.rawValue.utf8)) else { return }
             var r = ByteReader(stored)
             for tag in try r.strings() { try txn.delete(hashtags, Key.make(tag, e.postId.rawValue)) }
             try txn.delete(postTags, Array(e.postId.rawValue.utf8))
-        default:
+        // Not this projection's concern:
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
+             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested,
+             .passwordChanged, .emailChanged:
             break
         }
     }

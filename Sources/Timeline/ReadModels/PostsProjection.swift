@@ -105,7 +105,10 @@ struct PostsProjection: Projection {
             try txn.delete(likes, like)
             try txn.delete(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue))
             try update(e.postId, txn) { $0.likeCount -= 1 }
-        default:
+        // Not this projection's concern:
+        // (Erasure deletes posts, comments and likes with their own events first.)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
+             .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:
             break
         }
     }

@@ -85,7 +85,10 @@ struct SessionsProjection: Projection {
             }
             for key in stale { try txn.delete(signInFailures, key) }
             try txn.put(signInFailures, prefix + BigEndian.bytes(UInt64(max(envelope.timestamp, 0))) + BigEndian.bytes(envelope.sequence), [])
-        default:
+        // Not this projection's concern:
+        // (An erased user's sessions cannot resolve: their user record is gone.)
+        case .userCreated, .profileUpdated, .postAdded, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
+             .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .emailChanged:
             break
         }
     }

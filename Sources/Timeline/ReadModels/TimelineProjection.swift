@@ -107,7 +107,9 @@ struct TimelineProjection: Projection {
             try txn.deleteAll(pulls, prefix: Key.prefix(e.userId.rawValue))
             try txn.delete(boundaries, Array(e.userId.rawValue.utf8))
             try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
-        default:
+        // Not this projection's concern:
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
+             .likeAdded, .likeRemoved, .postReported, .passwordResetRequested, .passwordChanged, .emailChanged:
             break
         }
     }

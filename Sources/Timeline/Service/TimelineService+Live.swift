@@ -40,7 +40,9 @@ extension TimelineService {
             case .commentAdded, .likeAdded, .followed:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer else { return [] }
                 return [.activity(try present.activity(id: id, record))]
-            default:
+            // Nothing a viewer's open stream shows:
+            case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentDeleted, .likeRemoved,
+                 .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:
                 return []
             }
         }

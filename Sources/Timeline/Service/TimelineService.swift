@@ -252,7 +252,10 @@ public final class TimelineService: Sendable {
         case let .changeEmail(password, email):
             _ = try Validation.email(email)
             try verifyPassword(password, of: prepared.actor, &prepared)
-        default: break
+        // Nothing slow to do before the writer decides:
+        case .signOut, .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
+             .reportPost, .eraseUser:
+            break
         }
         return prepared
     }
