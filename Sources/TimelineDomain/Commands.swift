@@ -30,27 +30,30 @@ public enum Command: Sendable, Equatable {
     /// Changes the acting user's email; needs their password.
     case changeEmail(password: String, email: String)
 
-    /// The public command name.
-    public var name: String {
+    /// The public command name (`timeline exec`'s `command`, the schema's file name).
+    public var name: String { kind.rawValue }
+
+    /// Which command this is, without its fields.
+    public var kind: CommandName {
         switch self {
-        case .createUser: "createUser"
-        case .signIn: "signIn"
-        case .signOut: "signOut"
-        case .updateProfile: "updateProfile"
-        case .follow: "follow"
-        case .unfollow: "unfollow"
-        case .addPost: "addPost"
-        case .deletePost: "deletePost"
-        case .addComment: "addComment"
-        case .deleteComment: "deleteComment"
-        case .like: "like"
-        case .unlike: "unlike"
-        case .reportPost: "reportPost"
-        case .eraseUser: "eraseUser"
-        case .requestPasswordReset: "requestPasswordReset"
-        case .resetPassword: "resetPassword"
-        case .changePassword: "changePassword"
-        case .changeEmail: "changeEmail"
+        case .createUser: .createUser
+        case .signIn: .signIn
+        case .signOut: .signOut
+        case .updateProfile: .updateProfile
+        case .follow: .follow
+        case .unfollow: .unfollow
+        case .addPost: .addPost
+        case .deletePost: .deletePost
+        case .addComment: .addComment
+        case .deleteComment: .deleteComment
+        case .like: .like
+        case .unlike: .unlike
+        case .reportPost: .reportPost
+        case .eraseUser: .eraseUser
+        case .requestPasswordReset: .requestPasswordReset
+        case .resetPassword: .resetPassword
+        case .changePassword: .changePassword
+        case .changeEmail: .changeEmail
         }
     }
 
@@ -63,6 +66,14 @@ public enum Command: Sendable, Equatable {
             true
         }
     }
+}
+
+/// The public names of the commands: the one place each is spelled. `Catalogue` decodes a
+/// command by switching over these (exhaustively), and `schemas/commands/<name>.schema.json`
+/// exists for each (a test checks).
+public enum CommandName: String, CaseIterable, Sendable {
+    case createUser, signIn, signOut, updateProfile, follow, unfollow, addPost, deletePost, addComment, deleteComment,
+         like, unlike, reportPost, eraseUser, requestPasswordReset, resetPassword, changePassword, changeEmail
 }
 
 /// Who runs a command, as the domain sees it.

@@ -58,15 +58,7 @@ import Testing
     }
 
     @Test func everyCommandValidates() throws {
-        let commands: [Command] = [
-            .createUser(username: "a", email: "a@b.co", password: "password-1", bio: "b", url: "https://x.org"),
-            .signIn(email: "a@b.co", password: "p"), .signOut(session: "t"), .updateProfile(username: "n", bio: nil, url: nil),
-            .follow(user: "u1"), .unfollow(user: "u1"), .addPost(image: gifBase64(1), caption: "c"), .deletePost(post: "p1"),
-            .addComment(post: "p1", text: "t"), .deleteComment(comment: "c1"), .like(post: "p1"), .unlike(post: "p1"),
-            .reportPost(post: "p1", reason: "r"), .eraseUser(user: "u1"), .requestPasswordReset(user: "u1"),
-            .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
-            .changePassword(currentPassword: "password-1", newPassword: "password-2"), .changeEmail(password: "password-1", email: "a@b.co"),
-        ]
+        let commands = CommandName.allCases.map(sampleCommand)
         let lines = commands.map { JSONOutput.line($0.jsonObject()) }
         let (status, output) = try check("commands", lines)
         #expect(status == 0, "\(output)")

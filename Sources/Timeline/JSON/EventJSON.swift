@@ -73,30 +73,3 @@ extension Event {
         return out
     }
 }
-
-extension Command {
-    /// The canonical JSON form of the command (a `timeline exec` line without `id`/`as`),
-    /// valid against `schemas/commands/<name>.schema.json`.
-    public func jsonObject() -> [String: Any] {
-        var out: [String: Any] = ["command": name]
-        func set(_ key: String, _ value: String?) { if let value { out[key] = value } }
-        switch self {
-        case let .createUser(username, email, password, bio, url):
-            set("username", username); set("email", email); set("password", password); set("bio", bio); set("url", url)
-        case let .signIn(email, password): set("email", email); set("password", password)
-        case let .signOut(session): set("session", session)
-        case let .updateProfile(username, bio, url): set("username", username); set("bio", bio); set("url", url)
-        case let .follow(user), let .unfollow(user): set("user", user)
-        case let .addPost(image, caption): set("image", image); set("caption", caption)
-        case let .deletePost(post), let .like(post), let .unlike(post): set("post", post)
-        case let .addComment(post, text): set("post", post); set("text", text)
-        case let .deleteComment(comment): set("comment", comment)
-        case let .reportPost(post, reason): set("post", post); set("reason", reason)
-        case let .eraseUser(user), let .requestPasswordReset(user): set("user", user)
-        case let .resetPassword(token, password, email): set("token", token); set("password", password); set("email", email)
-        case let .changePassword(current, new): set("currentPassword", current); set("newPassword", new)
-        case let .changeEmail(password, email): set("password", password); set("email", email)
-        }
-        return out
-    }
-}

@@ -187,10 +187,10 @@ private struct Rebuilder {
             // Databases of a generation no live projection uses belong to an interrupted rebuild.
             let liveNames = Set(ProjectionName.allCases.flatMap { live.projection($0).databases.map(\.name) })
             let stale = try txn.databaseNames().filter { $0.hasPrefix("g") && $0.contains(".") && !liveNames.contains($0) }
-            let liveCheckpoints = Set(ProjectionName.allCases.map { live.generations.prefix($0) + $0.rawValue })
+            let liveCheckpoints = Set(ProjectionName.allCases.map(live.checkpointKey))
             var staleCheckpoints: [[UInt8]] = []
             try txn.scan(live.checkpoints, prefix: []) { key, _ in
-                if !liveCheckpoints.contains(String(decoding: key, as: UTF8.self)) { staleCheckpoints.append(key) }
+                if !liveCheckpoints.contains(key) { staleCheckpoints.append(key) }
                 return true
             }
             for key in staleCheckpoints { try txn.delete(live.checkpoints, key) }
@@ -216,7 +216,7 @@ private struct Rebuilder {
         try txn.put(service.registry.meta, Generations.metaKey, next.encoded())
         for name in names {
             for db in live.projection(name).databases { try txn.drop(db) }
-            try txn.delete(live.checkpoints, Array((live.generations.prefix(name) + name.rawValue).utf8))
+            try live.deleteCheckpoint(name, txn)
         }
     }
 
@@ -283,10 +283,9 @@ private struct Rebuilder {
 
     private func discard(_ models: ReadModels, names: [ProjectionName]) throws {
         let databases = names.flatMap { models.projection($0).databases }
-        let checkpoints = models.checkpoints
         try environment.write { txn in
             for db in databases { try txn.drop(db) }
-            for name in names { try txn.delete(checkpoints, Array((models.generations.prefix(name) + name.rawValue).utf8)) }
+            for name in names { try models.deleteCheckpoint(name, txn) }
         }
         environment.forget(databases)
     }

@@ -4,6 +4,11 @@ import TimelineDomain
 
 /// The names of the projections, in the order they are applied (timeline last: it reads the
 /// follow graph and posts as they stand after the same event).
+///
+/// The projection registry is this enum and `ReadModels` below: a new projection adds its case
+/// here (the compiler then asks `ReadModels.projection(_:)` for it) and its handle in
+/// `ReadModels`; every list of projections (application order, checkpoints, rebuild, status)
+/// derives from `allCases`.
 public enum ProjectionName: String, CaseIterable, Sendable {
     case profiles, sessions, follows, posts, hashtags, activity, timeline
 
@@ -30,6 +35,10 @@ struct Generations: Equatable, Sendable {
     func number(_ name: ProjectionName) -> UInt64 { numbers[name] ?? 0 }
     func prefix(_ name: ProjectionName) -> String { Self.prefix(number(name)) }
     static func prefix(_ generation: UInt64) -> String { generation == 0 ? "" : "g\(generation)." }
+
+    /// The key of `name`'s checkpoint in the `checkpoints` database: `<generation prefix><name>`
+    /// (the one definition of the format).
+    func checkpointKey(_ name: ProjectionName) -> [UInt8] { Array((prefix(name) + name.rawValue).utf8) }
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -69,41 +78,44 @@ final class ReadModels: Sendable {
     /// imageId → media type byte ‖ bytes. Images are facts, not a projection: a rebuild
     /// keeps them.
     let images: Database
-    /// `<generation prefix><projection name>` → BE(last applied sequence)
+    /// `Generations.checkpointKey` → BE(last applied sequence)
     let checkpoints: Database
-    /// Every projection, in application order.
+    /// Every projection, in application order (`ProjectionName.allCases`).
     let all: [any Projection]
     private let checkpointKeys: [ProjectionName: [UInt8]]
 
+    /// Opens every projection's databases at `generations`. The switch is the registry: it
+    /// puts each projection in `all`, in application order.
     init(_ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64) throws {
         self.generations = generations
-        profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles))
-        sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
-        follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
-        posts = try PostsProjection(env, prefix: generations.prefix(.posts))
-        hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
-        activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
-        timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
-                                           threshold: fanoutThreshold)
+        let profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles))
+        let sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
+        let follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
+        let posts = try PostsProjection(env, prefix: generations.prefix(.posts))
+        let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
+        let activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
+        let timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
+                                              threshold: fanoutThreshold)
+        all = ProjectionName.allCases.map { name -> any Projection in
+            switch name {
+            case .profiles: profiles
+            case .sessions: sessions
+            case .follows: follows
+            case .posts: posts
+            case .hashtags: hashtags
+            case .activity: activity
+            case .timeline: timeline
+            }
+        }
+        (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
+        (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
         images = try env.database("images")  // primary: not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
-        all = [profiles, sessions, follows, posts, hashtags, activity, timeline]
-        checkpointKeys = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map {
-            ($0, Array((generations.prefix($0) + $0.rawValue).utf8))
-        })
+        checkpointKeys = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, generations.checkpointKey($0)) })
     }
 
-    func projection(_ name: ProjectionName) -> any Projection {
-        switch name {
-        case .profiles: profiles
-        case .sessions: sessions
-        case .follows: follows
-        case .posts: posts
-        case .hashtags: hashtags
-        case .activity: activity
-        case .timeline: timeline
-        }
-    }
+    /// The projection named `name`.
+    func projection(_ name: ProjectionName) -> any Projection { all[ProjectionName.allCases.firstIndex(of: name)!] }
 
     func apply(_ envelopes: [EventEnvelope], _ txn: Transaction) throws {
         for envelope in envelopes {
@@ -111,7 +123,12 @@ final class ReadModels: Sendable {
         }
     }
 
-    private func checkpointKey(_ name: ProjectionName) -> [UInt8] { checkpointKeys[name]! }
+    func checkpointKey(_ name: ProjectionName) -> [UInt8] { checkpointKeys[name]! }
+
+    /// Forgets the named projection's checkpoint (its databases are being dropped).
+    func deleteCheckpoint(_ name: ProjectionName, _ txn: Transaction) throws {
+        try txn.delete(checkpoints, checkpointKey(name))
+    }
 
     /// Records that the named projections (all by default) have applied the log up to `sequence`.
     func setCheckpoint(_ sequence: UInt64, for names: [ProjectionName] = ProjectionName.allCases, _ txn: Transaction) throws {
