@@ -50,8 +50,8 @@ public final class Environment: @unchecked Sendable {
     public let path: String
     public let options: Options
     private let gate = TransactionGate()
-    private let openedDatabases = NSLock()
-    private var databases: [Database.Placement: [String: Database]] = [:]
+    /// Opened database handles, by placement and name. Never held across a transaction.
+    private let databases = Mutex<[Database.Placement: [String: Database]]>([:])
     /// Dead processes' readers cleared when the environment was opened.
     public let staleReadersClearedAtOpen: Int
 
@@ -198,37 +198,40 @@ public final class Environment: @unchecked Sendable {
 
     /// Opens (creating if needed) the named database in the primary or the derived
     /// environment. Handles are cached for the environment's life.
+    ///
+    /// The cache's lock is not held while the opening write runs (which may wait for the writer
+    /// lock, or for a map to grow): two callers opening the same name at once both open it, and
+    /// LMDB hands both the same handle; the first one cached is kept.
     public func database(_ name: String, flags: Database.Flags = [], placement: Database.Placement = .primary) throws -> Database {
-        openedDatabases.lock()
-        defer { openedDatabases.unlock() }
-        if let db = databases[placement]?[name] { return db }
+        if let db = databases.withLock({ $0[placement]?[name] }) { return db }
         guard placement == .primary || derived != nil else {
             throw LMDBError(code: .invalid, operation: "open database \(name): this environment has no derived data")
         }
-        let db = try write { txn in try txn.openDatabase(name, flags: flags, placement: placement) }
-        databases[placement, default: [:]][name] = db
-        return db
+        let opened = try write { txn in try txn.openDatabase(name, flags: flags, placement: placement) }
+        return databases.withLock { cache in
+            if let db = cache[placement]?[name] { return db }
+            cache[placement, default: [:]][name] = opened
+            return opened
+        }
     }
 
     /// Forgets cached handles of databases dropped with `Transaction.drop(_:)`.
     public func forget(_ dropped: some Sequence<Database>) {
-        openedDatabases.lock()
-        defer { openedDatabases.unlock() }
-        for db in dropped { databases[db.placement]?[db.name] = nil }
+        databases.withLock { cache in
+            for db in dropped { cache[db.placement]?[db.name] = nil }
+        }
     }
 
     /// Runs `body` in a read-only transaction that sees one consistent snapshot of each
     /// environment (the derived one taken first).
     public func read<R>(_ body: (Transaction) throws -> R) throws -> R {
         try gate.enter()
-        defer { gate.leave() }
+        var inside = true
+        defer { if inside { gate.leave() } }
         var handles = try beginReads()
         while handles == nil {
             // Another process grew a map: adopt its size (no transaction of ours is open), retry.
-            gate.leave()
-            let adopted = Result<Void, LMDBError>(catching: { () throws(LMDBError) in try adoptGrownMap() })
-            try gate.enter()
-            try adopted.get()
+            try gate.outside(&inside) { () throws(LMDBError) in try adoptGrownMap() }
             handles = try beginReads()
         }
         let transaction = Transaction(primary: handles!.primary, derived: handles!.derived, writable: false)
@@ -397,6 +400,26 @@ final class TransactionGate: @unchecked Sendable {
         users -= 1
         if users == 0 { condition.broadcast() }
         condition.unlock()
+    }
+
+    /// Leaves, runs `body` (which may need the gate exclusively), then enters again. `inside`
+    /// says whether the caller is still a user afterwards: if entering again fails (the
+    /// environment was closed meanwhile) it is `false` and the error is thrown, so the caller
+    /// must not leave a second time.
+    func outside(_ inside: inout Bool, _ body: () throws(LMDBError) -> Void) throws(LMDBError) {
+        leave()
+        inside = false
+        let result = Result<Void, LMDBError> { () throws(LMDBError) in try body() }
+        try enter()
+        inside = true
+        try result.get()
+    }
+
+    /// Users inside now (for tests).
+    var userCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return users
     }
 
     /// Runs `body` once no user is inside, keeping new ones out meanwhile.

@@ -1,20 +1,22 @@
 import Foundation
 import NATS
+import Synchronization
 
 /// A three-server NATS JetStream cluster on loopback (Debian's `nats-server`), started by the
 /// cluster tests and `timeline bench --cluster`, killed when released.
-public final class LocalNATSCluster: @unchecked Sendable {
+public final class LocalNATSCluster: Sendable {
     public let clientPorts: [Int]
     private let clusterPorts: [Int]
     private let directory: String
-    private var processes: [Process?]
+    /// The running server of each index (`nil` once killed); only touched under its lock.
+    private let processes: Mutex<[Process?]>
 
     public init(directory: String, size: Int = 3) throws {
         let ports = try Self.freePorts(2 * size)
         clientPorts = Array(ports[..<size])
         clusterPorts = Array(ports[size...])
         self.directory = directory
-        processes = Array(repeating: nil, count: size)
+        processes = Mutex(Array(repeating: nil, count: size))
         for index in 0..<size { try start(index) }
     }
 
@@ -37,7 +39,11 @@ public final class LocalNATSCluster: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        processes[index] = process
+        let replaced = processes.withLock { processes in
+            defer { processes[index] = process }
+            return processes[index]
+        }
+        replaced.map(Self.stop)
     }
 
     /// `count` distinct loopback TCP ports that are free now: the kernel picks each (a bind to
@@ -65,12 +71,23 @@ public final class LocalNATSCluster: @unchecked Sendable {
         return ports
     }
 
+    /// SIGKILLs server `index` (if running) and waits for it to exit.
     public func kill(_ index: Int) {
-        guard let process = processes[index] else { return }
+        // Taken out under the lock, so of concurrent kills exactly one stops it.
+        let process = processes.withLock { processes in
+            defer { processes[index] = nil }
+            return processes[index]
+        }
+        process.map(Self.stop)
+    }
+
+    private static func stop(_ process: Process) {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        processes[index] = nil
     }
+
+    /// How many servers are running.
+    public var runningCount: Int { processes.withLock { $0.count { $0 != nil } } }
 
     /// Waits until JetStream answers with a replicated stream (the meta leader is elected).
     public func waitUntilReady() throws {
@@ -87,7 +104,7 @@ public final class LocalNATSCluster: @unchecked Sendable {
         }
     }
 
-    deinit { for index in processes.indices { kill(index) } }
+    deinit { for index in clientPorts.indices { kill(index) } }
 }
 
 

@@ -190,4 +190,19 @@ import Testing
         for index in 0..<3 { _ = try await service.addPost(by: alice.id, image: index) }
         #expect(try await reader.value == [1, 2, 3, 4])
     }
+
+    /// A subscription's failures are typed: a closed service ends it with a `TimelineError`.
+    @Test func subscriptionFailsWithATimelineError() async throws {
+        let service = try openService()
+        _ = try await service.createUser("alice")
+        service.close()
+        let subscription: some AsyncSequence<EventEnvelope, TimelineError> = service.subscribe(from: 1, interval: .milliseconds(5))
+        do {
+            for try await _ in subscription {}
+            Issue.record("a closed service's subscription ended without an error")
+        } catch {
+            let typed: TimelineError = error  // typed: no cast
+            #expect(typed.code == .internal)
+        }
+    }
 }

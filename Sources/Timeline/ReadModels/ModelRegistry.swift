@@ -1,5 +1,6 @@
 import LMDB
 import Synchronization
+import TimelineDomain
 
 /// Keeps the service's read-model handles in step with the generations recorded in the
 /// database, which a rebuild (in this or another process) may switch at any commit.
@@ -46,6 +47,23 @@ final class ModelRegistry: Sendable {
     }
 
     var current: ReadModels { state.withLock { $0.models } }
+
+    /// How many times `retrying` runs its body before giving up.
+    static let maxAttempts = 8
+
+    /// Runs `attempt` (a transaction that uses `models(in:)`) until it returns a value: when it
+    /// returns `nil` or throws `ReadModelsMoved` (a rebuild switched generations meanwhile),
+    /// reopens the handles and runs it again, at most `maxAttempts` times in all; then fails
+    /// with `conflict` rather than retry forever.
+    func retrying<R>(_ attempt: () throws -> R?) throws -> R {
+        for _ in 1...Self.maxAttempts {
+            do {
+                if let result = try attempt() { return result }
+            } catch is ReadModelsMoved {}
+            try reload()
+        }
+        throw TimelineError(.conflict, "the read models kept moving (rebuilds kept switching them); try again")
+    }
 }
 
 /// Thrown inside a transaction whose read-model generations moved; the caller reloads and retries.

@@ -28,9 +28,9 @@ extension TimelineService {
 
     /// Events from `sequence` on, then new ones as they are committed (by this or any other
     /// process), until the consuming task is cancelled. New events are noticed by polling
-    /// every `interval`.
-    public func subscribe(from sequence: UInt64 = 1, interval: Duration = .milliseconds(20)) -> AsyncThrowingStream<EventEnvelope, any Error> {
-        AsyncThrowingStream { continuation in
+    /// every `interval`. Fails with a `TimelineError` (e.g. once the service is closed).
+    public func subscribe(from sequence: UInt64 = 1, interval: Duration = .milliseconds(20)) -> LogSubscription {
+        LogSubscription(AsyncThrowingStream { continuation in
             let task = Task {
                 var next = sequence
                 do {
@@ -47,8 +47,40 @@ extension TimelineService {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
+        })
     }
+}
+
+/// The log as `TimelineService.subscribe(from:interval:)` follows it: every event from a
+/// sequence number on, then new ones as they are committed; it fails only with a
+/// `TimelineError`.
+public struct LogSubscription: AsyncSequence, Sendable {
+    public typealias Element = EventEnvelope
+    public typealias Failure = TimelineError
+
+    private let stream: AsyncThrowingStream<EventEnvelope, any Error>
+
+    init(_ stream: AsyncThrowingStream<EventEnvelope, any Error>) { self.stream = stream }
+
+    /// Iterates the subscription (one iterator per subscription: the events are not replayed).
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<EventEnvelope, any Error>.AsyncIterator
+
+        /// The next event, waiting for one to be committed; `nil` once cancelled.
+        public mutating func next(isolation actor: isolated (any _Concurrency.Actor)? = #isolation) async throws(TimelineError) -> EventEnvelope? {
+            do {
+                return try await base.next(isolation: actor)
+            } catch {
+                throw TimelineService.translate(error)
+            }
+        }
+
+        /// The next event (see `next(isolation:)`).
+        public mutating func next() async throws(TimelineError) -> EventEnvelope? { try await next(isolation: nil) }
+    }
+
+    /// Starts iterating.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator()) }
 }
 
 extension TimelineService {

@@ -313,13 +313,12 @@ public final class TimelineService: Sendable {
     /// Runs `body` on one consistent snapshot of the read models.
     func read<R>(_ body: (ReadView) throws -> R) throws(TimelineError) -> R {
         do {
-            while true {
-                let result = try environment.read { txn -> R? in
+            // A rebuild that switched generations makes `models(in:)` nil: reopen, then retry.
+            return try registry.retrying {
+                try environment.read { txn -> R? in
                     guard let models = try registry.models(in: txn) else { return nil }
                     return try body(ReadView(txn: txn, models: models))
                 }
-                if let result { return result }
-                try registry.reload()  // a rebuild switched generations: reopen, then retry
             }
         } catch {
             throw Self.translate(error)

@@ -21,11 +21,13 @@ struct WriteJob: Sendable {
     static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry,
                     replication: Replication?) {
         do {
-            let outcomes: [Outcome]
-            if let replication {
-                outcomes = try runReplicated(batch, environment: environment, log: log, registry: registry, replication: replication)
-            } else {
-                outcomes = try environment.write { txn in
+            // A rebuild that switched generations makes `models(in:)` nil: the batch (which
+            // wrote nothing) runs again on the reopened handles, a bounded number of times.
+            let outcomes = try registry.retrying { () throws -> [Outcome]? in
+                if let replication {
+                    return try runReplicated(batch, environment: environment, log: log, registry: registry, replication: replication)
+                }
+                return try environment.write { txn in
                     guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
                     let applied = try log.head(txn).sequence
                     _ = try models.catchUp(log, head: applied, txn)
@@ -41,15 +43,6 @@ struct WriteJob: Sendable {
             if outcomes.contains(where: { $0.erased != nil }) { log.keys.owesDestructions.withLock { $0 = true } }
             log.finishErasuresReporting(environment)
             for (job, outcome) in zip(batch, outcomes) { job.deliver(outcome.result) }
-        } catch is ReadModelsMoved {
-            // A rebuild switched generations: reopen the handles and run the batch again.
-            do {
-                try registry.reload()
-                run(batch, environment: environment, log: log, registry: registry, replication: replication)
-            } catch {
-                let failure = TimelineService.translate(error)
-                for job in batch { job.deliver(.failure(failure)) }
-            }
         } catch {
             let failure = TimelineService.translate(error)
             for job in batch { job.deliver(.failure(failure)) }
