@@ -12,6 +12,10 @@ struct InMemoryState: DecisionState {
     var sessions: [String: SessionRecord] = [:]
     var failures: [String: [Int64]] = [:]
     var resets: [String: SessionRecord] = [:]
+    /// The log sequence that issued each session or reset token (by hash; 0 when set by hand).
+    var issued: [String: UInt64] = [:]
+    /// The sequence of each user's last password change: tokens issued before it are void.
+    var credentialChanges: [UserID: UInt64] = [:]
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }
@@ -20,16 +24,27 @@ struct InMemoryState: DecisionState {
     func comment(_ id: CommentID) -> CommentRecord? { comments[id] }
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
-    func session(hash: String) -> SessionRecord? { sessions[hash] }
+    func session(hash: String) -> SessionRecord? { sessions[hash].flatMap { unrevoked($0, hash: hash) } }
     func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
-    func passwordReset(hash: String) -> SessionRecord? { resets[hash] }
+    func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }
+
+    private func unrevoked(_ record: SessionRecord, hash: String) -> SessionRecord? {
+        guard let changed = credentialChanges[record.user] else { return record }
+        return issued[hash, default: 0] > changed ? record : nil
+    }
+
+    /// As the LMDB state: in identifier order; likes and comments only on others' posts (the
+    /// user's own posts take theirs with them).
     func footprint(of user: UserID) -> UserFootprint {
         var footprint = UserFootprint()
-        footprint.following = followEdges.filter { $0[0] == user }.map { $0[1] }
-        footprint.followers = followEdges.filter { $0[1] == user }.map { $0[0] }
-        footprint.posts = posts.values.filter { $0.author == user }.map(\.id)
-        footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }
-        footprint.comments = comments.values.filter { $0.author == user }
+        footprint.following = followEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.followers = followEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.posts = posts.values.filter { $0.author == user }.map(\.id).sorted { $0.rawValue < $1.rawValue }
+        let own = Set(footprint.posts)
+        footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.filter { !own.contains($0) }
+            .sorted { $0.rawValue < $1.rawValue }
+        footprint.comments = comments.values.filter { $0.author == user && !own.contains($0.post) }
+            .sorted { $0.id.rawValue < $1.id.rawValue }
         return footprint
     }
 }

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import Timeline
+import TimelineDomain
+
+extension InMemoryState {
+    /// Folds one logged event in, as the LMDB projections do. Exhaustive: a new event does not
+    /// build until the in-memory state knows what it changes.
+    mutating func apply(_ envelope: EventEnvelope) {
+        func updateUser(_ id: UserID, _ change: (inout UserRecord) -> Void) { if users[id] != nil { change(&users[id]!) } }
+        func updatePost(_ id: PostID, _ change: (inout PostRecord) -> Void) { if posts[id] != nil { change(&posts[id]!) } }
+        switch envelope.event {
+        case .userCreated(let e):
+            users[e.userId] = UserRecord(id: e.userId, username: e.username, email: e.email, passwordHash: e.passwordHash,
+                                         bio: e.bio, url: e.url, createdAt: envelope.timestamp)
+        case .profileUpdated(let e):
+            updateUser(e.userId) { user in
+                if let name = e.username { user.username = name }
+                if let bio = e.bio { user.bio = bio.isEmpty ? nil : bio }
+                if let url = e.url { user.url = url.isEmpty ? nil : url }
+            }
+        case .signedIn(let e):
+            sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
+            issued[e.sessionHash] = envelope.sequence
+        case .signedOut(let e):
+            sessions[e.sessionHash] = nil
+        case .signInFailed(let e):
+            let recent = failures[e.limiterKey, default: []].filter { $0 >= envelope.timestamp - SignInPolicy.window }
+            failures[e.limiterKey] = recent + [envelope.timestamp]
+        case .postAdded(let e):
+            posts[e.postId] = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
+                                         hashtags: e.hashtags, createdAt: envelope.timestamp)
+            updateUser(e.authorId) { $0.postCount += 1 }
+        case .postDeleted(let e):
+            posts[e.postId] = nil
+            comments = comments.filter { $0.value.post != e.postId }
+            likeEdges = likeEdges.filter { $0[1] != e.postId.rawValue }
+            updateUser(e.authorId) { $0.postCount -= 1 }
+        case .commentAdded(let e):
+            comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
+                                                  createdAt: envelope.timestamp)
+            updatePost(e.postId) { $0.commentCount += 1 }
+        case .commentDeleted(let e):
+            comments[e.commentId] = nil
+            updatePost(e.postId) { $0.commentCount -= 1 }
+        case .likeAdded(let e):
+            likeEdges.insert([e.userId.rawValue, e.postId.rawValue])
+            updatePost(e.postId) { $0.likeCount += 1 }
+        case .likeRemoved(let e):
+            likeEdges.remove([e.userId.rawValue, e.postId.rawValue])
+            updatePost(e.postId) { $0.likeCount -= 1 }
+        case .followed(let e):
+            followEdges.insert([e.followerId, e.followeeId])
+            updateUser(e.followerId) { $0.followingCount += 1 }
+            updateUser(e.followeeId) { $0.followerCount += 1 }
+        case .unfollowed(let e):
+            followEdges.remove([e.followerId, e.followeeId])
+            updateUser(e.followerId) { $0.followingCount -= 1 }
+            updateUser(e.followeeId) { $0.followerCount -= 1 }
+        case .postReported:
+            break
+        case .userErased(let e):
+            users[e.userId] = nil
+        case .passwordResetRequested(let e):
+            resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
+            issued[e.tokenHash] = envelope.sequence
+        case .passwordChanged(let e):
+            updateUser(e.userId) { user in
+                user.passwordHash = e.passwordHash
+                if let email = e.email { user.email = email }
+            }
+            if let used = e.resetTokenHash { resets[used] = nil }
+            credentialChanges[e.userId] = envelope.sequence
+        case .emailChanged(let e):
+            updateUser(e.userId) { user in if let email = e.email { user.email = email } }
+        }
+    }
+}
+
+/// One contract for every `DecisionState`: the tests' in-memory state (folded from the log) and
+/// the LMDB one (`ReadView`, the projections) must answer every question `decide` asks alike,
+/// after the same history. (The Eventuous habit: one store suite, every backend.)
+@Suite struct DecisionStateContractTests {
+    /// Every question deciding can ask, over every identifier the log names, as text.
+    func answers(_ state: some DecisionState, log: [EventEnvelope], now: Int64) throws -> [String] {
+        var users: [UserID] = [], posts: [PostID] = [], comments: [CommentID] = []
+        var usernames: Set<String> = [], emails: Set<String> = [], tokens: Set<String> = [], limiters: Set<String> = []
+        for envelope in log {
+            users += envelope.event.users
+            if let post = envelope.event.post { posts.append(post) }
+            switch envelope.event {
+            case .userCreated(let e): usernames.insert(e.username); e.email.map { _ = emails.insert($0) }
+            case .profileUpdated(let e): e.username.map { _ = usernames.insert($0) }
+            case .emailChanged(let e): e.email.map { _ = emails.insert($0) }
+            case .passwordChanged(let e): e.email.map { _ = emails.insert($0) }
+            case .commentAdded(let e): comments.append(e.commentId)
+            case .signedIn(let e): tokens.insert(e.sessionHash)
+            case .passwordResetRequested(let e): tokens.insert(e.tokenHash)
+            case .signInFailed(let e): limiters.insert(e.limiterKey)
+            default: break  // the ids every event names were taken above
+            }
+        }
+        users = Array(Set(users)).sorted { $0.rawValue < $1.rawValue }
+        posts = Array(Set(posts)).sorted { $0.rawValue < $1.rawValue }
+        var out: [String] = []
+        for user in users {
+            out.append("user \(user): \(String(describing: try state.user(user)))")
+            out.append("footprint \(user): \(try state.footprint(of: user))")
+            for other in users { out.append("follows \(user) \(other): \(try state.follows(user, other))") }
+            for post in posts { out.append("likes \(user) \(post): \(try state.likes(user, post))") }
+        }
+        for name in usernames.sorted() { out.append("username \(name): \(String(describing: try state.userID(username: name)))") }
+        for email in emails.sorted() { out.append("email \(email): \(String(describing: try state.userID(email: email)))") }
+        for post in posts { out.append("post \(post): \(String(describing: try state.post(post)))") }
+        for comment in comments { out.append("comment \(comment): \(String(describing: try state.comment(comment)))") }
+        for token in tokens.sorted() {
+            out.append("session \(token): \(String(describing: try state.session(hash: token)))")
+            out.append("reset \(token): \(String(describing: try state.passwordReset(hash: token)))")
+        }
+        for key in limiters.sorted() {
+            for since in [0, now - SignInPolicy.window, now - 1_000, now] {
+                out.append("failures \(key) since \(since): \(try state.signInFailures(limiterKey: key, since: since))")
+            }
+        }
+        return out
+    }
+
+    /// A history that touches every event type: profiles, sessions (some revoked by password
+    /// changes), failed sign-ins, posts with likes and comments (on one's own posts too),
+    /// follows both ways, a report, an email change and erasures.
+    func history(_ service: TimelineService, clock: TestClock) async throws {
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let carol = try await service.createUser("carol"), dave = try await service.createUser("dave")
+        for (a, b) in [(alice, bob), (bob, alice), (carol, alice), (carol, bob), (dave, carol), (alice, dave)] {
+            _ = try await service.execute(.follow(user: b.id.rawValue), as: .user(a.id.rawValue))
+        }
+        var posts: [Post] = []
+        for (index, user) in [alice, bob, carol, alice, dave, carol].enumerated() {
+            posts.append(try await service.addPost(by: user.id, caption: "post \(index) #tag\(index % 2)", image: index))
+            clock.advance(1_000)
+        }
+        for user in [alice, bob, carol, dave] {
+            for post in posts where post.id.rawValue.hashValue % 3 != 0 || post.author == user.id {
+                _ = try await service.execute(.like(post: post.id.rawValue), as: .user(user.id.rawValue))
+            }
+            for post in posts.prefix(4) { _ = try await service.addComment(by: user.id, on: post.id, "from \(user.username)") }
+        }
+        _ = try await service.execute(.unlike(post: posts[1].id.rawValue), as: .user(alice.id.rawValue))
+        _ = try await service.execute(.unfollow(user: alice.id.rawValue), as: .user(bob.id.rawValue))
+        _ = try await service.execute(.deletePost(post: posts[3].id.rawValue), as: .user(alice.id.rawValue))
+        _ = try await service.execute(.reportPost(post: posts[1].id.rawValue, reason: "spam"), as: .user(dave.id.rawValue))
+        _ = try await service.execute(.updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
+        _ = try await service.execute(.updateProfile(username: nil, bio: "", url: nil), as: .user(bob.id.rawValue))
+        // Sessions: one ended by sign-out, one by a password change, one alive.
+        for user in [alice, bob, carol] {
+            _ = try await service.execute(.signIn(email: "\(user.username)@example.com", password: "password-123"))
+        }
+        guard case .session(let token, _) = try await service.execute(.signIn(email: "dave@example.com", password: "password-123"))
+        else { throw TimelineError(.internal, "no session") }
+        _ = try await service.execute(.signOut(session: token))
+        _ = try await service.execute(.changePassword(currentPassword: "password-123", newPassword: "password-456"), as: .user(alice.id.rawValue))
+        _ = try await service.execute(.changeEmail(password: "password-123", email: "carol@new.example"), as: .user(carol.id.rawValue))
+        // Reset tokens: one used, one revoked by that use, one open.
+        guard case .token(let reset) = try await service.execute(.requestPasswordReset(user: dave.id.rawValue), as: .operator),
+              case .token = try await service.execute(.requestPasswordReset(user: dave.id.rawValue), as: .operator)
+        else { throw TimelineError(.internal, "no token") }
+        _ = try await service.execute(.resetPassword(token: reset, password: "password-789", email: nil))
+        _ = try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator)
+        for _ in 0..<3 { _ = try? await service.execute(.signIn(email: "bob@example.com", password: "wrong")) }
+        clock.advance(5_000)
+        _ = try? await service.execute(.signIn(email: "nobody@example.com", password: "wrong"))
+        _ = try? await service.execute(.signIn(email: "bob@example.com", password: "wrong"), origin: "10.0.0.1")
+        // Erasures: carol's posts, likes, comments and follows go with her.
+        _ = try await service.execute(.eraseUser(user: carol.id.rawValue), as: .user(carol.id.rawValue))
+    }
+
+    @Test func bothStatesAnswerAlike() async throws {
+        let clock = TestClock()
+        let service = try openService(clock: clock)
+        defer { service.close() }
+        try await history(service, clock: clock)
+        let log = try service.events(from: 1, limit: 100_000)
+        var memory = InMemoryState()
+        for envelope in log { memory.apply(envelope) }
+        let now = clock.nowMilliseconds()
+        let lmdb = try service.read { view in try answers(view, log: log, now: now) }
+        let inMemory = try answers(memory, log: log, now: now)
+        #expect(lmdb.count == inMemory.count && lmdb.count > 80)
+        for (a, b) in zip(lmdb, inMemory) where a != b { Issue.record("LMDB: \(a)\nin memory: \(b)") }
+        // And so decide alike: erasing each remaining user (the footprint's order and content
+        // become events).
+        for user in memory.users.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let fromLMDB = try service.read { view in
+                try decide(.eraseUser(user: user.rawValue), actor: .operator, state: view, context: context(now: now)).events
+            }
+            let fromMemory = try decide(.eraseUser(user: user.rawValue), actor: .operator, state: memory, context: context(now: now)).events
+            #expect(fromLMDB == fromMemory)
+            #expect(fromLMDB.count > 1)
+        }
+    }
+}
