@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
+        // The README's library example, compiled and run by tools/test (so it cannot drift).
+        .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineHTTP", "TimelineBench"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
