@@ -77,7 +77,7 @@ public enum CommandName: String, CaseIterable, Sendable {
 }
 
 /// Who runs a command, as the domain sees it.
-public enum Actor: Sendable, Equatable {
+package enum Actor: Sendable, Equatable {
     /// A trusted local operator acting as this user.
     case user(UserID)
     /// A session, named by the hash of its token.

@@ -1,6 +1,6 @@
 /// What deciding may use besides state: the time, fresh identifiers and the work done before
 /// deciding that must not run inside the writer (password hashing and verification).
-public struct DecisionContext {
+package struct DecisionContext {
     public var now: Int64
     public var newID: () -> String
     /// Hex BLAKE2b of a session token.
@@ -32,7 +32,7 @@ public struct DecisionContext {
 
 /// What a command produced: events to append, image blobs to store, and its outcome (which
 /// may be a failure that still records events, as a failed sign-in does).
-public struct Decision: Sendable {
+package struct Decision: Sendable {
     public var events: [Event] = []
     /// New images, by content address.
     public var blobs: [ImageID: ImageUpload] = [:]
@@ -47,7 +47,7 @@ public struct Decision: Sendable {
 
 /// The successful result of a command, by reference; the service reads the referenced record
 /// back from the read models after applying the events.
-public enum Outcome: Sendable, Equatable {
+package enum Outcome: Sendable, Equatable {
     case user(UserID)
     case session(token: String, user: UserID)
     /// A one-time token for the user (shown once).
@@ -59,7 +59,7 @@ public enum Outcome: Sendable, Equatable {
 }
 
 /// Sign-in rate limit: this many failures per email within the window refuse further tries.
-public enum SignInPolicy {
+package enum SignInPolicy {
     public static let maxFailures = 5
     public static let window: Int64 = 15 * 60 * 1000
     /// How long a password-reset token stays valid: one hour.
@@ -68,7 +68,7 @@ public enum SignInPolicy {
 
 /// Decides a command: validates it against `state` and returns its events, or throws a typed
 /// error (nothing to append). Pure: all I/O is behind `state` and `context`.
-public func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws -> Decision {
+package func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws -> Decision {
     var decider = Decider(state: state, context: context)
     return try decider.decide(command, actor: actor)
 }
@@ -77,7 +77,7 @@ public func decide(_ command: Command, actor: Actor, state: some DecisionState, 
 /// short of the password hash (input rules, uniqueness, the reset token), so that the slow
 /// argon2id hashing runs only for a command that can succeed. Other commands pass. The writer
 /// decides again against the state it then sees.
-public func precheck(_ command: Command, state: some DecisionState, context: DecisionContext) throws {
+package func precheck(_ command: Command, state: some DecisionState, context: DecisionContext) throws {
     let decider = Decider(state: state, context: context)
     switch command {
     case let .createUser(username, email, password, bio, url):

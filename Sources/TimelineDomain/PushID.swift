@@ -8,7 +8,7 @@ public protocol Clock: Sendable {
 /// millisecond the random part is incremented, so identifiers are strictly increasing.
 ///
 /// Not thread-safe by itself: callers serialise access (the service keeps one behind a lock).
-public struct PushIDGenerator: Sendable {
+package struct PushIDGenerator: Sendable {
     public static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
     private var lastTime: Int64 = -1

@@ -1,5 +1,5 @@
 /// A user as the write side and the profile read model know it.
-public struct UserRecord: Equatable, Sendable {
+package struct UserRecord: Equatable, Sendable {
     public var id: UserID
     public var username: String
     public var email: String?
@@ -19,7 +19,7 @@ public struct UserRecord: Equatable, Sendable {
 }
 
 /// A post as the posts read model keeps it; the library hands it out as `Post`.
-public struct PostRecord: Equatable, Sendable {
+package struct PostRecord: Equatable, Sendable {
     public var id: PostID
     public var author: UserID
     public var image: ImageID
@@ -36,7 +36,7 @@ public struct PostRecord: Equatable, Sendable {
     }
 }
 
-public struct CommentRecord: Equatable, Sendable {
+package struct CommentRecord: Equatable, Sendable {
     public var id: CommentID
     public var post: PostID
     public var author: UserID
@@ -47,7 +47,7 @@ public struct CommentRecord: Equatable, Sendable {
     }
 }
 
-public struct SessionRecord: Equatable, Sendable {
+package struct SessionRecord: Equatable, Sendable {
     public var user: UserID
     public var expiresAt: Int64
     public init(user: UserID, expiresAt: Int64) { self.user = user; self.expiresAt = expiresAt }
@@ -55,7 +55,7 @@ public struct SessionRecord: Equatable, Sendable {
 
 /// What deciding a command may read of the current state. The LMDB read models implement it
 /// inside the write transaction; tests can implement it in memory.
-public protocol DecisionState {
+package protocol DecisionState {
     func user(_ id: UserID) throws -> UserRecord?
     /// The user holding this (normalised) username.
     func userID(username: String) throws -> UserID?
@@ -76,7 +76,7 @@ public protocol DecisionState {
 }
 
 /// A user's relationships and contributions, as erasure must undo them.
-public struct UserFootprint: Equatable, Sendable {
+package struct UserFootprint: Equatable, Sendable {
     public var following: [UserID] = []
     public var followers: [UserID] = []
     public var posts: [PostID] = []

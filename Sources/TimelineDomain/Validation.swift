@@ -2,7 +2,7 @@ import Foundation
 
 /// The input rules of SPEC.md, as pure functions that normalise a value or throw
 /// `invalid_argument` naming the field.
-public enum Validation {
+package enum Validation {
     public static let maxBio = 150
     public static let maxURL = 2048
     public static let maxCaption = 2200

@@ -56,7 +56,7 @@ import Testing
         // This process keeps the database open throughout, as a running service would.
         let service = try openService(path: path)
         _ = try await service.createUser("alice")
-        let tool = try ToolProcess(["debug-hold-reader", "--db", path])
+        let tool = try ToolProcess(["debug-hold-reader", "--db", path], environment: ["TIMELINE_TEST_HOOKS": "1"])
         // Wait until the child holds its read transaction, then kill it.
         waitForOutput(tool.output, containing: "holding")
         tool.kill()
@@ -64,6 +64,14 @@ import Testing
         #expect(try service.clearStaleReaders() == 0)
         _ = try await service.createUser("bob")
         #expect(try service.verifyLog().isValid)
+    }
+
+    /// The reader-holding hook is not a command of the shipped tool: without
+    /// `TIMELINE_TEST_HOOKS=1` it is an unknown command.
+    @Test func theReaderHookIsNotAPublicCommand() throws {
+        let tool = try ToolProcess(["debug-hold-reader", "--db", temporaryPath()])
+        tool.process.waitUntilExit()
+        #expect(tool.process.terminationStatus == 2)
     }
 }
 

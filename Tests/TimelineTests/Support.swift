@@ -150,10 +150,10 @@ struct ToolProcess {
     let input = Pipe()
     let output = Pipe()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = try timelineExecutable()
         process.arguments = arguments
-        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
+        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"].merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -59,7 +59,8 @@ struct TimelineTool {
             case "erase-user": code = try await eraseUser(args)
             case "import": code = try await ImportCommand.run(args)
             case "password-reset": code = try await ImportCommand.passwordReset(args)
-            case "debug-hold-reader": code = try holdReader(args)
+            case "debug-hold-reader" where ProcessInfo.processInfo.environment["TIMELINE_TEST_HOOKS"] == "1":
+                code = try holdReader(args)  // a test hook, not a command: see `holdReader`
             case "help", "--help", "-h":
                 print(usage)
                 code = 0
@@ -114,8 +115,9 @@ func eraseUser(_ args: Arguments) async throws -> Int32 {
     return 0
 }
 
-/// Test hook (undocumented): opens a read transaction and never ends it, so a test can kill
-/// the process and check that its reader slot is cleared.
+/// Test hook, only with `TIMELINE_TEST_HOOKS=1` in the environment (otherwise the tool knows no
+/// such command): opens a read transaction and never ends it, so a test can kill the process
+/// and check that its reader slot is cleared.
 func holdReader(_ args: Arguments) throws -> Int32 {
     let service = try TimelineTool.open(args)
     _ = try service.lastSequence()

@@ -13,7 +13,7 @@ public struct RebuildOptions: Sendable {
     /// Called after every chunk.
     public var progress: (@Sendable (RebuildProgress) -> Void)?
     /// Test hook: stop (as a crash would) after this many chunks, before switching.
-    public var abandonAfterChunks: Int?
+    package var abandonAfterChunks: Int?
 
     public init(projections: [ProjectionName]? = nil, verifyOnly: Bool = false) {
         self.projections = projections
