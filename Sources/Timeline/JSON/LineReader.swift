@@ -17,7 +17,10 @@ public struct LineReader {
     private var position = 0
     private var filled = 0
 
+    /// Reads lines from an open file descriptor (it stays open).
+    ///
     /// - Parameters:
+    ///   - fileDescriptor: where to read from, e.g. `STDIN_FILENO`.
     ///   - limit: the longest line kept, in bytes.
     ///   - chunkSize: how much is read from the descriptor at a time.
     public init(fileDescriptor: Int32, limit: Int = ExecSession.maxLineBytes, chunkSize: Int = 64 << 10) {
