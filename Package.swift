@@ -1,15 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Whole-program specialisation across our own modules (the LMDB layer's generic
-/// transaction helpers are on every hot path).
-let optimise: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-
 let package = Package(
     name: "Timeline",
-    platforms: [.macOS(.v15)],
+    // Linux only (Debian 12 and its packages: see tools/install-deps): the code uses Glibc,
+    // /proc and Linux file-system behaviour, and says so at compile time elsewhere
+    // (Sources/LMDB/Platform.swift). No Apple platform is claimed.
     products: [
         .library(name: "Timeline", targets: ["Timeline"]),
+        // Cluster mode (needs libnats): `options.cluster = ClusterOptions(urls: …)`.
+        .library(name: "TimelineCluster", targets: ["TimelineCluster"]),
         .executable(name: "timeline", targets: ["TimelineTool"]),
     ],
     targets: [
@@ -20,27 +20,29 @@ let package = Package(
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
-        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: optimise),
-        .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: optimise),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(name: "Sodium", dependencies: ["CSodium"]),
         // The NATS C client: JetStream streams and key-value buckets (the replicated log).
-        .target(name: "NATS", dependencies: ["CNATS"], swiftSettings: optimise),
+        .target(name: "NATS", dependencies: ["CNATS"]),
         // HTTP/1.1 on libmicrohttpd: the daemon, its callbacks, event streams.
-        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"], swiftSettings: optimise),
+        .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"]),
         // Streaming JSON (for imports far larger than memory), over yajl.
-        .target(name: "JSONStream", dependencies: ["CYAJL"], swiftSettings: optimise),
+        .target(name: "JSONStream", dependencies: ["CYAJL"]),
         // Pure domain: commands -> events, validation. No I/O.
-        .target(name: "TimelineDomain", swiftSettings: optimise),
+        .target(name: "TimelineDomain"),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "NATS", "TimelineDomain"], swiftSettings: optimise),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "TimelineDomain"]),
+        // Cluster mode: the replicated log and key store on NATS JetStream.
+        .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
-        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"], swiftSettings: optimise),
+        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
-        .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
+        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineHTTP", "TimelineBench"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import NATS
+import TimelineCluster
 import Timeline
 
 /// `timeline bench --cluster`: durable commands through two nodes of a three-server JetStream

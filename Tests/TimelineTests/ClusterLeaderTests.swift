@@ -1,5 +1,6 @@
 import Foundation
 import NATS
+import TimelineCluster
 import Synchronization
 import TimelineBench
 import Testing

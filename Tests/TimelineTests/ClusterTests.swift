@@ -1,5 +1,6 @@
 import Foundation
 import NATS
+import TimelineCluster
 import TimelineBench
 import Testing
 @testable import Timeline

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCluster
 import Timeline
 
 /// `timeline <subcommand>`: the command-line face of the library.

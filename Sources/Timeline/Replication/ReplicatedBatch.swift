@@ -64,4 +64,15 @@ package protocol LogReplicator: Sendable {
 }
 
 /// Another node appended first: catch up and decide again.
-struct ReplicationConflict: Error {}
+package struct ReplicationConflict: Error {
+    package init() {}
+}
+
+/// How a node reaches its cluster: the replicated log and the shared key store. The
+/// `TimelineCluster` library implements it on NATS JetStream.
+package protocol ClusterConnector: Sendable {
+    /// How often the node looks for batches published by others.
+    var pollInterval: Duration { get }
+    /// Connects (once, when the service opens).
+    func connect() throws -> (replicator: any LogReplicator, keys: any KeyBackend)
+}

@@ -1,6 +1,5 @@
 import Foundation
 import LMDB
-import NATS
 import Sodium
 import Synchronization
 
@@ -39,9 +38,11 @@ public final class TimelineService: Sendable {
         /// followers' timelines at read time instead of being pushed into each (hybrid fan-out).
         /// Recorded in the database when it is created.
         public var fanoutThreshold: UInt64 = 2_000
-        /// Join a cluster: the authoritative log is a replicated JetStream stream and this
-        /// database its local replica (`nil`: the embedded LMDB log is authoritative).
-        public var cluster: ClusterOptions?
+        /// Join a cluster: the authoritative log is replicated elsewhere and this database its
+        /// local replica (`nil`: the embedded LMDB log is authoritative). Set through the
+        /// `TimelineCluster` library's `cluster` option (JetStream), which keeps NATS out of
+        /// this one.
+        package var clusterConnector: (any ClusterConnector)?
         /// Sign checkpoints of the log's head into an anchor file outside the database as the
         /// log grows (`nil`: no anchor). Opening refuses a log that does not extend the anchor
         /// file's last checkpoint.
@@ -97,11 +98,10 @@ public final class TimelineService: Sendable {
             try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
-            if let cluster = options.cluster {
-                let jetStream = try NATSConnection(urls: cluster.urls).jetStream()
-                let keys = BucketKeyBackend(bucket: try jetStream.keyValue(bucket: cluster.keyBucket, replicas: cluster.replicas))
-                log = try EventLog(environment: environment, keyBackend: options.keyBackend ?? keys, acceptMissingKeys: options.acceptMissingKeys)
-                replication = Replication(replicator: try JetStreamReplicator(jetStream: jetStream, options: cluster), log: log)
+            if let connector = options.clusterConnector {
+                let cluster = try connector.connect()
+                log = try EventLog(environment: environment, keyBackend: options.keyBackend ?? cluster.keys, acceptMissingKeys: options.acceptMissingKeys)
+                replication = Replication(replicator: cluster.replicator, log: log)
             } else {
                 log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
                 replication = nil
@@ -134,7 +134,7 @@ public final class TimelineService: Sendable {
             checkpointer?.logMayHaveGrown()
         }
         follower = replication.map { replication in
-            Follower(interval: options.cluster?.pollInterval ?? .milliseconds(20)) {
+            Follower(interval: options.clusterConnector?.pollInterval ?? .milliseconds(20)) {
                 do {
                     try replication.catchUp(environment, registry: registry)
                 } catch is ReadModelsMoved {

@@ -1,19 +1,47 @@
 import Foundation
 import NATS
+import Timeline
 
 /// How a node joins a cluster: the NATS servers, and the JetStream stream and key bucket
 /// that hold the authoritative log and the per-user keys.
 public struct ClusterOptions: Sendable {
+    /// The NATS servers (`nats://host:port`); any one reachable is enough.
     public var urls: [String]
+    /// The JetStream stream holding the log.
     public var stream = "TIMELINE"
+    /// The subject batches are published on.
     public var subject = "timeline.log"
+    /// The key-value bucket holding the per-user keys.
     public var keyBucket = "TIMELINE_KEYS"
     /// Copies of the stream and bucket (3 survives one server's loss).
     public var replicas = 3
     /// How often a node looks for batches published by others.
     public var pollInterval: Duration = .milliseconds(20)
 
+    /// Joins the cluster reachable at `urls`, with the default names.
     public init(urls: [String]) { self.urls = urls }
+}
+
+extension TimelineService.Options {
+    /// Join a cluster: the authoritative log is a replicated JetStream stream and this database
+    /// its local replica (`nil`: the embedded LMDB log is authoritative).
+    public var cluster: ClusterOptions? {
+        get { (clusterConnector as? JetStreamConnector)?.options }
+        set { clusterConnector = newValue.map(JetStreamConnector.init) }
+    }
+}
+
+/// Connects a node to its JetStream cluster: the log's stream and the key bucket.
+struct JetStreamConnector: ClusterConnector {
+    let options: ClusterOptions
+
+    var pollInterval: Duration { options.pollInterval }
+
+    func connect() throws -> (replicator: any LogReplicator, keys: any KeyBackend) {
+        let jetStream = try NATSConnection(urls: options.urls).jetStream()
+        let keys = BucketKeyBackend(bucket: try jetStream.keyValue(bucket: options.keyBucket, replicas: options.replicas))
+        return (try JetStreamReplicator(jetStream: jetStream, options: options), keys)
+    }
 }
 
 /// The authoritative log as a JetStream stream: position n is stream message n + 1 (message 1
