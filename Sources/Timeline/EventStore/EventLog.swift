@@ -58,6 +58,7 @@ public struct EventLog: Sendable {
 
     let log: Database
     let streams: Database
+    /// Only EventStore/ reads it (the importer asks `contains(_:_:)`).
     let eventIds: Database
     /// Derived: how far the indexes have indexed the log.
     let indexed: Database
@@ -203,6 +204,11 @@ public struct EventLog: Sendable {
     public func envelope(at sequence: UInt64, _ txn: Transaction) throws -> EventEnvelope? {
         guard let stored = try txn.get(log, BigEndian.bytes(sequence)) else { return nil }
         return try decode(stored, sequence: sequence)
+    }
+
+    /// Whether an event with this id is in the log (indexed up to the caller's catch-up).
+    func contains(_ id: EventID, _ txn: Transaction) throws -> Bool {
+        try txn.contains(eventIds, Array(id.rawValue.utf8))
     }
 
     /// The event with this id, if any.

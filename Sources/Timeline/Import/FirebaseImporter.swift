@@ -283,7 +283,7 @@ struct FirebaseImporter {
     private func eventID(_ path: String) -> EventID { EventID("imp-" + hex(Sodium.hash(Array(path.utf8), length: 16))) }
 
     private func isPresent(event path: String, _ batch: ImportBatch) throws -> Bool {
-        try batch.txn.contains(batch.log.eventIds, Array(eventID(path).rawValue.utf8))
+        try batch.log.contains(eventID(path), batch.txn)
     }
 
     /// Appends one event (unless a previous run did) and applies it at once, so the next

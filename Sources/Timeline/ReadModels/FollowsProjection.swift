@@ -4,32 +4,32 @@ import TimelineDomain
 /// The follow graph in both directions.
 struct FollowsProjection: Projection {
     let name = ProjectionName.follows
-    let followers: Database  // followee ‖ 0 ‖ follower → ()
-    let following: Database  // follower ‖ 0 ‖ followee → ()
-    var databases: [Database] { [followers, following] }
+    let followers: Table<UserEdges>  // followee ‖ 0 ‖ follower → ()
+    let following: Table<UserEdges>  // follower ‖ 0 ‖ followee → ()
+    var databases: [Database] { [followers.database, following.database] }
 
     init(_ env: Environment, prefix: String) throws {
-        followers = try env.database(prefix + "followers", placement: .derived)
-        following = try env.database(prefix + "following", placement: .derived)
+        followers = try Table(env, prefix + "followers")
+        following = try Table(env, prefix + "following")
     }
 
     func follows(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {
-        try txn.contains(following, Key.make(follower.rawValue, followee.rawValue))
+        try following.contains((follower, followee), txn)
     }
 
     /// Calls `body` with each follower of `user`.
     func forEachFollower(of user: UserID, _ txn: Transaction, _ body: (String) throws -> Void) throws {
-        try txn.forEachID(in: followers, under: user.rawValue, body)
+        try txn.forEachID(in: followers.database, under: user.rawValue, body)
     }
 
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .followed(let e):
-            try txn.put(followers, Key.make(e.followeeId.rawValue, e.followerId.rawValue), [])
-            try txn.put(following, Key.make(e.followerId.rawValue, e.followeeId.rawValue), [])
+            try followers.put((e.followeeId, e.followerId), (), txn)
+            try following.put((e.followerId, e.followeeId), (), txn)
         case .unfollowed(let e):
-            try txn.delete(followers, Key.make(e.followeeId.rawValue, e.followerId.rawValue))
-            try txn.delete(following, Key.make(e.followerId.rawValue, e.followeeId.rawValue))
+            try followers.delete((e.followeeId, e.followerId), txn)
+            try following.delete((e.followerId, e.followeeId), txn)
         // Not this projection's concern:
         // (Erasure emits the unfollows first, so nothing is left to do here.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted,

@@ -175,12 +175,8 @@ struct ReadView: DecisionState {
     let models: ReadModels
 
     func user(_ id: UserID) throws -> UserRecord? { try models.profiles.user(id, txn) }
-    func userID(username: String) throws -> UserID? {
-        try txn.get(models.profiles.usernames, Array(username.utf8)).map { UserID(String(decoding: $0, as: UTF8.self)) }
-    }
-    func userID(email: String) throws -> UserID? {
-        try txn.get(models.profiles.emails, Array(email.utf8)).map { UserID(String(decoding: $0, as: UTF8.self)) }
-    }
+    func userID(username: String) throws -> UserID? { try models.profiles.usernames.get(username, txn) }
+    func userID(email: String) throws -> UserID? { try models.profiles.emails.get(email, txn) }
     func post(_ id: PostID) throws -> PostRecord? { try models.posts.post(id, txn) }
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
@@ -197,8 +193,8 @@ struct ReadView: DecisionState {
             try txn.forEachID(in: db, under: user.rawValue) { out.append($0) }
             return out
         }
-        footprint.following = try ids(models.follows.following).map(UserID.init)
-        footprint.followers = try ids(models.follows.followers).map(UserID.init)
+        footprint.following = try ids(models.follows.following.database).map(UserID.init)
+        footprint.followers = try ids(models.follows.followers.database).map(UserID.init)
         footprint.posts = try ids(models.posts.postsByUser).map(PostID.init)
         let own = Set(footprint.posts)
         footprint.likes = try ids(models.posts.likesByUser).map(PostID.init).filter { !own.contains($0) }

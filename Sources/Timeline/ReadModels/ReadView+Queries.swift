@@ -11,7 +11,7 @@ extension ReadView {
 
     /// Throws `not_found` unless `id` is a user.
     func requireUser(_ id: UserID) throws {
-        guard try txn.contains(models.profiles.users, Array(id.rawValue.utf8)) else { throw TimelineError.notFound("user", id.rawValue) }
+        guard try models.profiles.users.contains(id, txn) else { throw TimelineError.notFound("user", id.rawValue) }
     }
 
     func postRecord(_ id: PostID) throws -> PostRecord {
@@ -81,13 +81,13 @@ extension ReadView {
 
     func users(_ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         let present = Presenter(self, viewer: viewer)
-        return try pageDescending(models.profiles.users, prefix: [], request) { _, value in try present.profile(try RecordCodec.user(value)) }
+        return try pageDescending(models.profiles.users.database, prefix: [], request) { _, value in try present.profile(try UserRecords.decode(value)) }
     }
 
     func searchUsers(prefix raw: String, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         let prefix = Array(raw.precomposedStringWithCompatibilityMapping.lowercased().utf8)
         let start = request.before.map { Array($0.utf8) + [0] } ?? prefix
-        return try pageAscending(models.profiles.usernames, prefix: prefix, from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
+        return try pageAscending(models.profiles.usernames.database, prefix: prefix, from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
                                  request, cursorOf: { String(decoding: $0, as: UTF8.self) }) { _, value in
             try profile(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
         }
@@ -95,14 +95,14 @@ extension ReadView {
 
     func followers(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.followers, prefix: Key.prefix(user.rawValue), request) { id, _ in
+        return try pageDescending(models.follows.followers.database, prefix: Key.prefix(user.rawValue), request) { id, _ in
             try profile(UserID(id), viewer: viewer)
         }
     }
 
     func following(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.following, prefix: Key.prefix(user.rawValue), request) { id, _ in
+        return try pageDescending(models.follows.following.database, prefix: Key.prefix(user.rawValue), request) { id, _ in
             try profile(UserID(id), viewer: viewer)
         }
     }

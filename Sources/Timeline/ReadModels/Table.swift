@@ -1,0 +1,62 @@
+import LMDB
+import TimelineDomain
+
+/// How one table lays out its keys and encodes its values: the one definition that
+/// projections, queries and the rebuilder go through (nobody spells the bytes by hand).
+protocol TableLayout {
+    associatedtype Key
+    associatedtype Value
+    static func key(_ key: Key) -> [UInt8]
+    static func encode(_ value: Value) -> [UInt8]
+    static func decode(_ bytes: [UInt8]) throws -> Value
+}
+
+/// A database read and written through its layout. `database` stays reachable for what is
+/// layout-agnostic (prefix scans of `Key`-joined keys, statistics, the rebuild's comparison).
+struct Table<Layout: TableLayout>: Sendable {
+    let database: Database
+
+    /// Opens (creating if needed) the table `name`; read models live in the derived environment.
+    init(_ env: Environment, _ name: String, placement: Database.Placement = .derived) throws {
+        database = try env.database(name, placement: placement)
+    }
+
+    func get(_ key: Layout.Key, _ txn: Transaction) throws -> Layout.Value? {
+        try txn.get(database, Layout.key(key)).map(Layout.decode)
+    }
+
+    func contains(_ key: Layout.Key, _ txn: Transaction) throws -> Bool { try txn.contains(database, Layout.key(key)) }
+
+    func put(_ key: Layout.Key, _ value: Layout.Value, _ txn: Transaction) throws {
+        try txn.put(database, Layout.key(key), Layout.encode(value))
+    }
+
+    func delete(_ key: Layout.Key, _ txn: Transaction) throws { try txn.delete(database, Layout.key(key)) }
+}
+
+// MARK: - Layouts shared by several tables
+
+/// userId → UserRecord (`RecordCodec`, version byte first).
+enum UserRecords: TableLayout {
+    static func key(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ user: UserRecord) -> [UInt8] { RecordCodec.encode(user) }
+    static func decode(_ bytes: [UInt8]) throws -> UserRecord { try RecordCodec.user(bytes) }
+}
+
+/// A unique index: normalised text (a username, an email) → the user holding it.
+enum UniqueUserIndex: TableLayout {
+    static func key(_ text: String) -> [UInt8] { Array(text.utf8) }
+    static func encode(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> UserID { UserID(String(decoding: bytes, as: UTF8.self)) }
+}
+
+/// An edge between two users, `a ‖ 0 ‖ b` → nothing (the key is the fact): a prefix scan of
+/// `a ‖ 0` visits `a`'s edges in `b` order.
+enum UserEdges: TableLayout {
+    static func key(_ edge: (from: UserID, to: UserID)) -> [UInt8] { CompositeKey.make(edge.from.rawValue, edge.to.rawValue) }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+}
+
+/// `Key` (the 0-joined identifiers), named so inside layouts, whose `Key` is their key type.
+typealias CompositeKey = Key
