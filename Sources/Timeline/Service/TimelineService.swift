@@ -56,6 +56,9 @@ public final class TimelineService: Sendable {
         public var acceptMissingKeys = false
         /// Where the keys are kept instead of `<path>/keys/` (tests inject failing stores).
         package var keyBackend: (any KeyBackend)?
+        /// The replicated log to follow and feed instead of a JetStream stream (tests stand in
+        /// for the network with it).
+        package var replicator: (any LogReplicator)?
         public init() {}
     }
 
@@ -97,7 +100,10 @@ public final class TimelineService: Sendable {
             try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
-            if let cluster = options.cluster {
+            if let replicator = options.replicator {
+                log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
+                replication = Replication(replicator: replicator, log: log)
+            } else if let cluster = options.cluster {
                 let jetStream = try NATSConnection(urls: cluster.urls).jetStream()
                 let keys = BucketKeyBackend(bucket: try jetStream.keyValue(bucket: cluster.keyBucket, replicas: cluster.replicas))
                 log = try EventLog(environment: environment, keyBackend: options.keyBackend ?? keys, acceptMissingKeys: options.acceptMissingKeys)
