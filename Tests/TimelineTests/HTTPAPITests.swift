@@ -11,7 +11,9 @@ import Testing
 ///
 /// Time bounds: SPEC wants stream events "within a second"; the tests allow several seconds
 /// (`streamBound`) because CI machines are slow and shared, so only a real stall fails them.
-@Suite struct HTTPAPITests {
+/// The suite runs its tests one at a time: each starts a server process, and the machines it
+/// runs on may have two cores shared with the rest of the test run.
+@Suite(.serialized) struct HTTPAPITests {
     /// A generous upper bound for what SPEC wants within a second.
     static let streamBound: Duration = .seconds(5)
 
