@@ -46,6 +46,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// Requests handed to the handler and not completed yet, by connection address, with
         /// whether they have been answered.
         var dispatched: [UInt: Bool] = [:]
+        /// Connections whose request head has arrived and whose body is still arriving.
+        var receiving: Set<UInt> = []
         var streams: [ObjectIdentifier: EventStream] = [:]
         var stopping = false
     }
@@ -83,7 +85,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         for stream in streams { stream.close() }
         let busy = { self.state.withLock { !$0.dispatched.isEmpty || !$0.streams.isEmpty } }
-        Self.wait(while: busy, upTo: grace)
+        // A request whose body is still arriving is in flight too: let it arrive and be answered.
+        Self.wait(while: { busy() || self.state.withLock { !$0.receiving.isEmpty } }, upTo: grace)
         // libmicrohttpd must not stop with a connection suspended: answer the stragglers, and
         // give its threads a moment to send that.
         let stragglers = state.withLock { state in
@@ -140,6 +143,7 @@ public final class HTTPServer: @unchecked Sendable {
             let incoming = Incoming(method: method, path: url)
             incoming.headers = Self.values(connection, .HEADER_KIND, lowercased: true)
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
+            _ = state.withLock { $0.receiving.insert(UInt(bitPattern: connection)) }
             if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
                 return refuseTooLarge(connection, incoming)
             }
@@ -179,7 +183,10 @@ public final class HTTPServer: @unchecked Sendable {
         incoming.body = []
         incoming.parts = []
         let address = UInt(bitPattern: connection)
-        state.withLock { $0.dispatched[address] = false }
+        state.withLock {
+            $0.receiving.remove(address)
+            $0.dispatched[address] = false
+        }
         MHD_suspend_connection(connection)
         let handler = self.handler
         Task(executorPreference: executor) {
@@ -256,7 +263,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        if let connection { _ = state.withLock { $0.dispatched.removeValue(forKey: UInt(bitPattern: connection)) } }
+        if let connection {
+            state.withLock {
+                $0.dispatched.removeValue(forKey: UInt(bitPattern: connection))
+                $0.receiving.remove(UInt(bitPattern: connection))
+            }
+        }
         guard let context, let opaque = context.pointee else { return }
         Unmanaged<Incoming>.fromOpaque(opaque).release()
         context.pointee = nil

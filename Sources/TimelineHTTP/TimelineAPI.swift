@@ -50,6 +50,12 @@ public final class TimelineAPI: Sendable {
             switch router.match(method: request.method, path: request.path) {
             case .notFound:
                 throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
+            case .methodNotAllowed(let allowed) where request.method == "OPTIONS" && request.header("Origin").map(options.corsOrigins.contains) == true:
+                // A browser's CORS preflight, from an allowed origin (the CORS headers are added below).
+                label = "preflight"
+                response = Responses.empty(204, headers: [("Access-Control-Allow-Methods", allowed.joined(separator: ", ")),
+                                                          ("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID"),
+                                                          ("Access-Control-Max-Age", "600")])
             case .methodNotAllowed(let allowed):
                 response = Responses.json(405, ["error": ["code": "invalid_argument", "message": "\(request.method.prefix(16)) is not allowed here"]],
                                           headers: [("Allow", allowed.joined(separator: ", "))])
