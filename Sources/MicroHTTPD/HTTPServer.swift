@@ -22,7 +22,7 @@ public final class HTTPServer: @unchecked Sendable {
         public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         public var connectionLimit = 4096
         public var connectionsPerClient = 1024
-        /// Seconds a connection may stay idle (or a slow client take between bytes).
+        /// Seconds a connection may stay idle (or a slow client take between bytes); 0: no limit.
         public var idleTimeout = 30
         /// Bodies larger than this get 413.
         public var maxBodyBytes = 11 << 20

@@ -581,6 +581,12 @@ import Testing
             #expect(await resumed.open().hasPrefix("HTTP/1.1 200"))
             // And after it is back: a live post, and a deletion (`removed`).
             let p4 = try await api.addPost(alice.token, image: 5)
+            // Updates are read from the read models when the follower reaches an event: a post
+            // already deleted by then is only `removed`. So p3 is deleted once both streams
+            // have been given p4 (the follower delivers in log order).
+            let sawP4: @Sendable ([ServerSentEvent]) -> Bool = { $0.contains { $0.event == "post" && $0.json["id"] as? String == p4 } }
+            _ = await resumed.events(until: sawP4)
+            _ = await witness.events(until: sawP4)
             #expect(try await api.send("DELETE", "/v1/posts/\(p3)", bearer: alice.token).status == 204)
             let isDone: @Sendable ([ServerSentEvent]) -> Bool = { events in
                 events.contains { $0.event == "removed" && $0.json["post"] as? String == p3 }

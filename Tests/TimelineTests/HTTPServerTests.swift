@@ -20,6 +20,9 @@ import Testing
         var options = HTTPServer.Options()
         options.port = 0
         options.maxBodyBytes = 1 << 20
+        // Under a loaded test run the client may take long to come back for the next request
+        // of a keep-alive connection: no idle timeout here.
+        options.idleTimeout = 0
         return try HTTPServer(options: options, handler: handler)
     }
 
