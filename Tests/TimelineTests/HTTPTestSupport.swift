@@ -10,16 +10,18 @@ import Testing
 // Nothing here blocks the cooperative pool: output is collected by readability handlers and
 // waits poll with `Task.sleep` up to a deadline.
 
-/// A `timeline` child process whose standard output and error are collected as they arrive.
+/// A child process (`timeline` unless told otherwise) whose standard output and error are
+/// collected as they arrive.
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe(), output = Pipe(), errors = Pipe()
     private let collected = Mutex<(out: Data, err: Data, outEnded: Bool, errEnded: Bool)>((Data(), Data(), false, false))
 
-    init(_ arguments: [String]) throws {
-        process.executableURL = try timelineExecutable()
+    /// Runs `executable` (the `timeline` tool unless given) with `arguments`.
+    init(_ arguments: [String], executable: URL? = nil) throws {
+        process.executableURL = try executable ?? timelineExecutable()
         process.arguments = arguments
-        process.environment = ["TIMELINE_PASSWORD_COST": "minimum"]
+        process.environment = executable == nil ? ["TIMELINE_PASSWORD_COST": "minimum"] : ProcessInfo.processInfo.environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
