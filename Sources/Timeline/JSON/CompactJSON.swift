@@ -17,41 +17,44 @@ extension JSONOutput {
 
 enum CompactJSONWriter {
     /// Appends `value`; false when it holds something this writer leaves to Foundation.
+    /// Dispatches on the exact dynamic type: a conditional cast (`as?`, `is NSNull`) of a
+    /// Swift collection bridges it to an NSArray or NSDictionary on Linux, which cost more
+    /// than writing it.
     static func write(_ value: Any, into out: inout [UInt8]) -> Bool {
-        switch value {
-        case let string as String:
-            writeString(string, into: &out)
-        case let bool as Bool:
-            out += bool ? Array("true".utf8) : Array("false".utf8)
-        case let int as Int:
-            out += Array(String(int).utf8)
-        case let int as Int64:
-            out += Array(String(int).utf8)
-        case let int as Int32:
-            out += Array(String(int).utf8)
-        case let int as UInt64:
-            out += Array(String(int).utf8)
-        case is NSNull:
-            out += Array("null".utf8)
-        case let strings as [String]:
+        switch ObjectIdentifier(type(of: value)) {
+        case ObjectIdentifier(String.self):
+            writeString(value as! String, into: &out)
+        case ObjectIdentifier([String: Any].self):
+            return writeObject(value as! [String: Any], into: &out)
+        case ObjectIdentifier([[String: Any]].self):
             out.append(UInt8(ascii: "["))
-            for (index, string) in strings.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(string, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case let objects as [[String: Any]]:
-            out.append(UInt8(ascii: "["))
-            for (index, object) in objects.enumerated() {
+            for (index, object) in (value as! [[String: Any]]).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 guard writeObject(object, into: &out) else { return false }
             }
             out.append(UInt8(ascii: "]"))
-        case let object as [String: Any]:
-            return writeObject(object, into: &out)
-        case let array as [Any]:
+        case ObjectIdentifier([String].self):
             out.append(UInt8(ascii: "["))
-            for (index, element) in array.enumerated() {
+            for (index, string) in (value as! [String]).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(string, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case ObjectIdentifier(Int.self):
+            out += Array(String(value as! Int).utf8)
+        case ObjectIdentifier(Bool.self):
+            out += (value as! Bool) ? Array("true".utf8) : Array("false".utf8)
+        case ObjectIdentifier(Int64.self):
+            out += Array(String(value as! Int64).utf8)
+        case ObjectIdentifier(Int32.self):
+            out += Array(String(value as! Int32).utf8)
+        case ObjectIdentifier(UInt64.self):
+            out += Array(String(value as! UInt64).utf8)
+        case ObjectIdentifier(NSNull.self):
+            out += Array("null".utf8)
+        case ObjectIdentifier([Any].self):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in (value as! [Any]).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 guard write(element, into: &out) else { return false }
             }
@@ -95,6 +98,12 @@ enum CompactJSONWriter {
 
     private static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings (ids, usernames, timestamps) need no escaping: copy them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: string.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
