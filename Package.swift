@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "NATS", "TimelineDomain"], swiftSettings: optimise),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"], swiftSettings: optimise),
-        // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
-        .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS"], swiftSettings: optimise),
+        // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines (and,
+        // with --http, the API beside nginx).
+        .target(name: "TimelineBench", dependencies: ["Timeline", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP"], swiftSettings: optimise),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineHTTP", "TimelineBench"],
