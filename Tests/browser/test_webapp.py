@@ -233,7 +233,11 @@ def run(server, out, images):
     finally:
         for name, driver in (("ann", a), ("ben", b)):
             try:
-                (out / f"console-{name}.log").write_text("\n".join(json.dumps(entry) for entry in driver.get_log("browser")))
+                entries = driver.get_log("browser")
+                (out / f"console-{name}.log").write_text("\n".join(json.dumps(entry) for entry in entries))
+                for entry in entries:
+                    if entry.get("level") == "SEVERE":
+                        print(f"{name}'s console: {entry['message']}", file=sys.stderr)
             except Exception:
                 pass
         for driver in drivers:
@@ -426,10 +430,11 @@ def steps(server, out, images, a, b):
     check("profile grid and list, Edit profile (a bad url is refused beside Website), Sign out, Sign in")
 
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
+    server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
     screens = [("/", "main article", "home-375.png"), ("/u/ann", "main ul.grid li", "profile-375.png"),
-               ("/search?q=%23sea", "main ul.grid li", None), ("/search?q=", "main ul.people li", None),
-               ("/new", "#photo", None), ("/activity", "main ol.activity", None)]
+               ("/search?q=%23sea", "main ul.grid li", "search-tag-375.png"), ("/search?q=", "main ul.people li", "search-375.png"),
+               ("/new", "#photo", "new-post-375.png"), ("/activity", "main ol.activity li", "activity-375.png")]
     go(b, server, "/")
     for path, ready, shot in screens:
         go(b, server, path)
@@ -453,6 +458,7 @@ def steps(server, out, images, a, b):
         b.refresh()
         by_label(b, "Password")
         no_horizontal_overflow(b, path)
+        b.save_screenshot(str(out / f"{path[1:]}-375.png"))
     check("at 375 px nothing overflows horizontally (Home, Profile grid and list, Post, Search, New post, Activity, Sign in, Sign up)")
 
     # 11. No script errors and no Content-Security-Policy violations in either browser.

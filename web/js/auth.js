@@ -34,7 +34,6 @@ export function render(root, { mode }, app) {
 
   replace(root,
     h('div', { class: 'auth-screen' },
-      h('p', { class: 'brand-large', 'aria-hidden': 'true' }, 'Timeline'),
       h('h1', {}, signingUp ? 'Create your account' : 'Sign in to Timeline'),
       form,
       h('p', { class: 'switch' }, signingUp

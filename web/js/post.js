@@ -2,7 +2,7 @@
 // first, paged) with a Comment field and Send, and Delete for what the viewer may delete.
 import { api } from './api.js';
 import { altText, likeControls, likeOnDoubleClick } from './card.js';
-import { captionNodes, clearErrors, count, field, h, replace, showError, timeAgo, userLink } from './dom.js';
+import { captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
   const post = await api.post(id);
@@ -31,7 +31,7 @@ export async function render(root, { params: [id] }, app) {
   likeOnDoubleClick(figure, controls);
 
   // Comments
-  const commentCount = h('span', {}, count(post.commentCount, 'comment'));
+  const commentCount = h('span', {}, String(post.commentCount));
   const list = h('ol', { class: 'comments' });
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Load more comments');
   let commentsNext = post.comments.next;
@@ -47,7 +47,7 @@ export async function render(root, { params: [id] }, app) {
           await api.deleteComment(comment.id);
           item.remove();
           post.commentCount -= 1;
-          commentCount.textContent = count(post.commentCount, 'comment');
+          commentCount.textContent = String(post.commentCount);
         } catch (error) {
           alert(error.message);
         }
@@ -85,7 +85,7 @@ export async function render(root, { params: [id] }, app) {
       // Shown in order once every older page is loaded; until then it is at the end of the list.
       if (!commentsNext) list.append(commentItem(comment));
       post.commentCount += 1;
-      commentCount.textContent = count(post.commentCount, 'comment');
+      commentCount.textContent = String(post.commentCount);
       input.value = '';
     } catch (error) {
       showError(form, error);
