@@ -442,6 +442,7 @@ def steps(server, out, images, a, b):
         images_loaded(b)
         no_horizontal_overflow(b, path)
         if shot:
+            b.execute_script("window.scrollTo(0, 0)")
             b.save_screenshot(str(out / shot))
     go(b, server, "/u/ann")
     button(b, "List").click()
