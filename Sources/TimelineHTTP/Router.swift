@@ -39,7 +39,8 @@ struct Route: Sendable {
         self.template = template
         self.access = access
         self.handler = handler
-        segments = template.split(separator: "/").map { part in
+        // Split as paths are (so `/` is one empty segment and matches only `/`).
+        segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
     }

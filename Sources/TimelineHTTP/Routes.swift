@@ -3,7 +3,7 @@ import Timeline
 
 extension TimelineAPI {
     /// Every route of the API (SPEC.md's table, plus `POST /v1/me/password`,
-    /// `POST /v1/me/email` and `POST /v1/stream/tickets`).
+    /// `POST /v1/me/email` and `POST /v1/stream/tickets`), then the web app's static files.
     func routes() -> [Route] {
         let me = Self.viewerField("user")
         let postLocation: @Sendable (CommandResult) -> String? = { result in
@@ -46,6 +46,9 @@ extension TimelineAPI {
             Route("GET", "/healthz", .anyone) { _ in Responses.json(200, ["status": "ok"]) },
             Route("GET", "/readyz", .anyone) { [unowned self] in try ready($0) },
             Route("GET", "/metrics", .anyone) { [unowned self] in try metricsText($0) },
+            Route("GET", "/", .anyone) { try WebApp.file("index.html", in: nil, request: $0.http) },
+            Route("GET", "/app/{asset}", .anyone) { try WebApp.file($0.parameters["asset"] ?? "", in: nil, request: $0.http) },
+            Route("GET", "/app/js/{module}", .anyone) { try WebApp.file($0.parameters["module"] ?? "", in: "js", request: $0.http) },
         ]
     }
 }
