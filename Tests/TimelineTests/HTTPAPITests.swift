@@ -324,7 +324,7 @@ import Testing
             let alice = try await api.signUp("alice")
             let unknown = try await api.get("/v1/nothing-here")
             #expect(unknown.status == 404 && unknown.errorCode == "not_found", "\(unknown)")
-            #expect(try await api.get("/").status == 404)
+            #expect(try await api.get("/nothing-here").status == 404)  // "/" is the web app
             #expect(try await api.get("/v1/posts/a/b/c").status == 404)
 
             let put = try await api.send("PUT", "/v1/timeline", bearer: alice.token)
