@@ -9,8 +9,9 @@ internal import CMicroHTTPD
 /// libmicrohttpd's pointers: handlers get whole `HTTPRequest` values and return
 /// `HTTPResponse` values.
 ///
-/// A request's connection is suspended while its (async) handler runs, so a handler that
-/// waits — for a durable commit, say — holds no server thread.
+/// A handler answers at once (a read: on libmicrohttpd's thread, with no hop) or later: then
+/// the connection is suspended while the async work runs on the server's own executor, so
+/// work that waits — for a durable commit, say — holds no server thread.
 public final class HTTPServer: @unchecked Sendable {
     /// How the server listens and what it accepts.
     public struct Options: Sendable {
@@ -31,8 +32,8 @@ public final class HTTPServer: @unchecked Sendable {
         public init() {}
     }
 
-    /// Answers a request.
-    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+    /// Answers a request: at once, or later (see `HTTPAnswer`).
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
 
     private var daemon: OpaquePointer?
     private let handler: Handler
@@ -69,6 +70,11 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = started
         port = timeline_mhd_port(started)
+    }
+
+    /// Starts listening; every request is answered later by the async `handler`.
+    public convenience init(options: Options = Options(), asyncHandler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) throws(HTTPServerError) {
+        try self.init(options: options) { request in .later { await asyncHandler(request) } }
     }
 
     deinit { stop() }
@@ -183,14 +189,24 @@ public final class HTTPServer: @unchecked Sendable {
         incoming.body = []
         incoming.parts = []
         let address = UInt(bitPattern: connection)
+        let work: @Sendable () async -> HTTPResponse
+        switch handler(request) {
+        case .now(let response):
+            // Answered on this thread: no suspension, no hop to another thread.
+            _ = state.withLock { $0.receiving.remove(address) }
+            guard let made = makeResponse(connection, response) else { return .NO }
+            defer { MHD_destroy_response(made) }
+            return MHD_queue_response(connection, UInt32(response.status), made)
+        case .later(let later):
+            work = later
+        }
         state.withLock {
             $0.receiving.remove(address)
             $0.dispatched[address] = false
         }
         MHD_suspend_connection(connection)
-        let handler = self.handler
         Task(executorPreference: executor) {
-            let response = await handler(request)
+            let response = await work()
             let mine = self.state.withLock { state in
                 guard state.dispatched[address] == false else { return false }  // `stop` gave up and answered it
                 state.dispatched[address] = true
@@ -203,6 +219,17 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Sends `response` on a suspended connection and resumes it.
     private func send(_ connection: OpaquePointer, _ response: HTTPResponse) {
+        guard let made = makeResponse(connection, response) else {
+            MHD_resume_connection(connection)
+            return
+        }
+        MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        MHD_resume_connection(connection)
+    }
+
+    /// libmicrohttpd's response for `response` (with its headers), to queue on `connection`.
+    private func makeResponse(_ connection: OpaquePointer, _ response: HTTPResponse) -> OpaquePointer? {
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -220,14 +247,9 @@ public final class HTTPServer: @unchecked Sendable {
             made = MHD_create_response_from_callback(UInt64.max, 16 << 10, streamReader,
                                                      Unmanaged.passRetained(StreamBox(stream, server: self)).toOpaque(), streamFreed)
         }
-        guard let made else {
-            MHD_resume_connection(connection)
-            return
-        }
+        guard let made else { return nil }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
-        MHD_queue_response(connection, UInt32(response.status), made)
-        MHD_destroy_response(made)
-        MHD_resume_connection(connection)
+        return made
     }
 
     fileprivate func streamEnded(_ stream: EventStream) {

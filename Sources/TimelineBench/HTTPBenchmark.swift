@@ -40,7 +40,7 @@ public struct HTTPBenchmark {
         var serverOptions = HTTPServer.Options()
         serverOptions.host = "127.0.0.1"
         serverOptions.port = 0
-        let server = try HTTPServer(options: serverOptions) { request in await api.handle(request) }
+        let server = try HTTPServer(options: serverOptions, handler: api.answer)
         defer {
             api.stop()
             server.stop()
