@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"]),
-        // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines.
-        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS"]),
+        // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines (and,
+        // with --http, the API beside nginx).
+        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).

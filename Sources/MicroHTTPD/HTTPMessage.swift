@@ -57,3 +57,19 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 }
+
+/// How a handler answers: at once (work that does not wait, such as a read of a snapshot:
+/// answered on the server's thread), or later, by async work (such as a command that waits
+/// for its durable commit: the connection is suspended meanwhile).
+public enum HTTPAnswer: Sendable {
+    case now(HTTPResponse)
+    case later(@Sendable () async -> HTTPResponse)
+
+    /// The response, waiting for it if it comes later.
+    public func response() async -> HTTPResponse {
+        switch self {
+        case .now(let response): response
+        case .later(let work): await work()
+        }
+    }
+}

@@ -9,8 +9,9 @@ internal import CMicroHTTPD
 /// libmicrohttpd's pointers: handlers get whole `HTTPRequest` values and return
 /// `HTTPResponse` values.
 ///
-/// A request's connection is suspended while its (async) handler runs, so a handler that
-/// waits — for a durable commit, say — holds no server thread.
+/// A handler answers at once (a read: on libmicrohttpd's thread, with no hop) or later: then
+/// the connection is suspended while the async work runs on the server's own executor, so
+/// work that waits — for a durable commit, say — holds no server thread.
 public final class HTTPServer: @unchecked Sendable {
     /// How the server listens and what it accepts.
     public struct Options: Sendable {
@@ -22,7 +23,7 @@ public final class HTTPServer: @unchecked Sendable {
         public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         public var connectionLimit = 4096
         public var connectionsPerClient = 1024
-        /// Seconds a connection may stay idle (or a slow client take between bytes).
+        /// Seconds a connection may stay idle (or a slow client take between bytes); 0: no limit.
         public var idleTimeout = 30
         /// Bodies larger than this get 413.
         public var maxBodyBytes = 11 << 20
@@ -31,8 +32,8 @@ public final class HTTPServer: @unchecked Sendable {
         public init() {}
     }
 
-    /// Answers a request.
-    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+    /// Answers a request: at once, or later (see `HTTPAnswer`).
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
 
     private var daemon: OpaquePointer?
     private let handler: Handler
@@ -46,6 +47,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// Requests handed to the handler and not completed yet, by connection address, with
         /// whether they have been answered.
         var dispatched: [UInt: Bool] = [:]
+        /// Connections whose request head has arrived and whose body is still arriving.
+        var receiving: Set<UInt> = []
         var streams: [ObjectIdentifier: EventStream] = [:]
         var stopping = false
     }
@@ -69,6 +72,11 @@ public final class HTTPServer: @unchecked Sendable {
         port = timeline_mhd_port(started)
     }
 
+    /// Starts listening; every request is answered later by the async `handler`.
+    public convenience init(options: Options = Options(), asyncHandler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) throws(HTTPServerError) {
+        try self.init(options: options) { request in .later { await asyncHandler(request) } }
+    }
+
     deinit { stop() }
 
     /// Graceful stop: stops accepting connections, lets the requests in flight be answered
@@ -83,7 +91,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         for stream in streams { stream.close() }
         let busy = { self.state.withLock { !$0.dispatched.isEmpty || !$0.streams.isEmpty } }
-        Self.wait(while: busy, upTo: grace)
+        // A request whose body is still arriving is in flight too: let it arrive and be answered.
+        Self.wait(while: { busy() || self.state.withLock { !$0.receiving.isEmpty } }, upTo: grace)
         // libmicrohttpd must not stop with a connection suspended: answer the stragglers, and
         // give its threads a moment to send that.
         let stragglers = state.withLock { state in
@@ -140,6 +149,7 @@ public final class HTTPServer: @unchecked Sendable {
             let incoming = Incoming(method: method, path: url)
             incoming.headers = Self.values(connection, .HEADER_KIND, lowercased: true)
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
+            _ = state.withLock { $0.receiving.insert(UInt(bitPattern: connection)) }
             if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
                 return refuseTooLarge(connection, incoming)
             }
@@ -179,11 +189,24 @@ public final class HTTPServer: @unchecked Sendable {
         incoming.body = []
         incoming.parts = []
         let address = UInt(bitPattern: connection)
-        state.withLock { $0.dispatched[address] = false }
+        let work: @Sendable () async -> HTTPResponse
+        switch handler(request) {
+        case .now(let response):
+            // Answered on this thread: no suspension, no hop to another thread.
+            _ = state.withLock { $0.receiving.remove(address) }
+            guard let made = makeResponse(connection, response) else { return .NO }
+            defer { MHD_destroy_response(made) }
+            return MHD_queue_response(connection, UInt32(response.status), made)
+        case .later(let later):
+            work = later
+        }
+        state.withLock {
+            $0.receiving.remove(address)
+            $0.dispatched[address] = false
+        }
         MHD_suspend_connection(connection)
-        let handler = self.handler
         Task(executorPreference: executor) {
-            let response = await handler(request)
+            let response = await work()
             let mine = self.state.withLock { state in
                 guard state.dispatched[address] == false else { return false }  // `stop` gave up and answered it
                 state.dispatched[address] = true
@@ -196,6 +219,17 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Sends `response` on a suspended connection and resumes it.
     private func send(_ connection: OpaquePointer, _ response: HTTPResponse) {
+        guard let made = makeResponse(connection, response) else {
+            MHD_resume_connection(connection)
+            return
+        }
+        MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        MHD_resume_connection(connection)
+    }
+
+    /// libmicrohttpd's response for `response` (with its headers), to queue on `connection`.
+    private func makeResponse(_ connection: OpaquePointer, _ response: HTTPResponse) -> OpaquePointer? {
         let made: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -213,14 +247,9 @@ public final class HTTPServer: @unchecked Sendable {
             made = MHD_create_response_from_callback(UInt64.max, 16 << 10, streamReader,
                                                      Unmanaged.passRetained(StreamBox(stream, server: self)).toOpaque(), streamFreed)
         }
-        guard let made else {
-            MHD_resume_connection(connection)
-            return
-        }
+        guard let made else { return nil }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
-        MHD_queue_response(connection, UInt32(response.status), made)
-        MHD_destroy_response(made)
-        MHD_resume_connection(connection)
+        return made
     }
 
     fileprivate func streamEnded(_ stream: EventStream) {
@@ -256,7 +285,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        if let connection { _ = state.withLock { $0.dispatched.removeValue(forKey: UInt(bitPattern: connection)) } }
+        if let connection {
+            state.withLock {
+                $0.dispatched.removeValue(forKey: UInt(bitPattern: connection))
+                $0.receiving.remove(UInt(bitPattern: connection))
+            }
+        }
         guard let context, let opaque = context.pointee else { return }
         Unmanaged<Incoming>.fromOpaque(opaque).release()
         context.pointee = nil

@@ -22,27 +22,8 @@ public struct Benchmark {
 
     /// Runs every measurement; returns the figures in order.
     public func run() async throws -> [Figure] {
-        var figures: [Figure] = []
+        var (network, figures) = try await prepareNetwork()
         let dbPath = directory + "/timeline.db"
-        progress("building the \(scale.name) network in \(dbPath)")
-        var setupOptions = TimelineService.Options()
-        setupOptions.durable = false
-        setupOptions.passwordCost = .minimum  // 100k argon2id hashes at interactive cost would take hours
-        var network: NetworkBuilder.Network
-        let networkFile = directory + "/network.json"
-        if let saved = NetworkBuilder.Network.load(networkFile) {
-            progress("reusing the network already built in \(directory)")
-            network = saved
-        } else {
-            let setupStart = now()
-            let service = try TimelineService(path: dbPath, options: setupOptions)
-            network = try await NetworkBuilder(service: service, scale: scale, progress: progress).build()
-            try service.environment.sync()
-            let events = try Double(service.lastSequence())
-            service.close()
-            figures.append(Figure(name: "setup.events_per_second", value: events / (now() - setupStart), unit: "events/s"))
-            try network.save(networkFile)
-        }
 
         var options = TimelineService.Options()
         options.passwordCost = .minimum
@@ -63,6 +44,33 @@ public struct Benchmark {
         figures.append(Figure(name: "peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB"))
         service.close()
         return figures
+    }
+
+    /// Builds the synthetic network in `directory` (or reuses one an earlier run built there);
+    /// returns it, with the build's rate when it was built now.
+    func prepareNetwork() async throws -> (NetworkBuilder.Network, [Figure]) {
+        var figures: [Figure] = []
+        let dbPath = directory + "/timeline.db"
+        progress("building the \(scale.name) network in \(dbPath)")
+        var setupOptions = TimelineService.Options()
+        setupOptions.durable = false
+        setupOptions.passwordCost = .minimum  // 100k argon2id hashes at interactive cost would take hours
+        let network: NetworkBuilder.Network
+        let networkFile = directory + "/network.json"
+        if let saved = NetworkBuilder.Network.load(networkFile) {
+            progress("reusing the network already built in \(directory)")
+            network = saved
+        } else {
+            let setupStart = now()
+            let service = try TimelineService(path: dbPath, options: setupOptions)
+            network = try await NetworkBuilder(service: service, scale: scale, progress: progress).build()
+            try service.environment.sync()
+            let events = try Double(service.lastSequence())
+            service.close()
+            figures.append(Figure(name: "setup.events_per_second", value: events / (now() - setupStart), unit: "events/s"))
+            try network.save(networkFile)
+        }
+        return (network, figures)
     }
 
     /// An empty directory for one measurement's own database (emptied again on a rerun).
@@ -305,16 +313,19 @@ public struct Benchmark {
         ["scale": scale.name, "machine": machine(), "figures": figures.map { $0.json() }]
     }
 
-    /// The figures as an aligned table.
+    /// The figures as an aligned table (with a target column when some figure has a target).
     public static func table(_ figures: [Figure]) -> String {
-        var lines = ["figure".padding(toLength: 34, withPad: " ", startingAt: 0) + "value".padding(toLength: 34, withPad: " ", startingAt: 0) + "baseline (ratio)"]
+        let targets = figures.contains { $0.target != nil }
+        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count + 2), withPad: " ", startingAt: 0) }
+        var lines = [pad("figure", 34) + pad("value", 34) + (targets ? pad("baseline (ratio)", 58) + "target" : "baseline (ratio)")]
         for f in figures {
-            var line = f.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-            line += String(format: "%.1f %@", f.value, f.unit).padding(toLength: 34, withPad: " ", startingAt: 0)
-            if let baseline = f.baseline, let ratio = f.ratio {
-                line += String(format: "%.1f (%.2f×)  %@", baseline, ratio, f.baselineName ?? "")
+            var line = pad(f.name, 34) + pad(String(format: "%.1f %@", f.value, f.unit), 34)
+            var baseline = ""
+            if let value = f.baseline, let ratio = f.ratio {
+                baseline = String(format: "%.1f (%.2f×)  %@", value, ratio, f.baselineName ?? "")
             }
-            lines.append(line)
+            line += targets ? pad(baseline, 58) + (f.target ?? "") : baseline
+            lines.append(line.trimmingCharacters(in: .whitespaces))
         }
         return lines.joined(separator: "\n")
     }

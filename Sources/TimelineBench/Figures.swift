@@ -7,6 +7,8 @@ public struct Figure: Sendable {
     public var unit: String
     public var baseline: Double?
     public var baselineName: String?
+    /// What the figure should reach (shown in the table), e.g. "≥ 0.5×".
+    public var target: String?
     /// value / baseline, for throughputs; baseline / value reads as "fraction of raw speed".
     public var ratio: Double? { baseline.map { $0 > 0 ? value / $0 : 0 } }
 
@@ -14,6 +16,7 @@ public struct Figure: Sendable {
         var out: [String: Any] = ["name": name, "value": value, "unit": unit]
         if let baseline { out["baseline"] = baseline; out["ratio"] = ratio ?? 0 }
         if let baselineName { out["baselineName"] = baselineName }
+        if let target { out["target"] = target }
         return out
     }
 }

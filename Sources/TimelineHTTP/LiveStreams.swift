@@ -121,8 +121,7 @@ final class LiveStreams: Sendable {
             case .activity(let item): ("activity", JSONOutput.activity(item))
             case .removed(let post): ("removed", ["post": post.rawValue])
             }
-            guard let json = try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes]) else { continue }
-            stream.send(Array("id: \(event.sequence)\nevent: \(name)\ndata: ".utf8) + Array(json) + Array("\n\n".utf8))
+            stream.send(Array("id: \(event.sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8))
         }
     }
 }

@@ -22,8 +22,7 @@ enum Responses {
     }
 
     static func json(_ status: Int, _ object: Any, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(Array(data)))
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(JSONOutput.bytes(object)))
     }
 
     static func error(_ error: TimelineError, headers: [(name: String, value: String)] = []) -> HTTPResponse {

@@ -12,8 +12,13 @@ struct APIRequest: Sendable {
     let viewer: UserID?
 }
 
-/// What a route does with a request (failures are `TimelineError`s).
-typealias RouteHandler = @Sendable (APIRequest) async throws -> HTTPResponse
+/// What a route does with a request (failures are `TimelineError`s): at once, on the server's
+/// thread (reads of a snapshot), or later, as async work (commands, which wait for their
+/// durable commit).
+enum RouteHandler: Sendable {
+    case now(@Sendable (APIRequest) throws -> HTTPResponse)
+    case later(@Sendable (APIRequest) async throws -> HTTPResponse)
+}
 
 /// Who may call a route.
 enum Access: Sendable {
@@ -34,12 +39,13 @@ struct Route: Sendable {
     let handler: RouteHandler
     fileprivate let segments: [Segment]
 
-    init(_ method: String, _ template: String, _ access: Access, _ handler: @escaping RouteHandler) {
+    init(_ method: String, _ template: String, _ access: Access, _ handler: RouteHandler) {
         self.method = method
         self.template = template
         self.access = access
         self.handler = handler
-        segments = template.split(separator: "/").map { part in
+        // Split as paths are (so `/` is one empty segment and matches only `/`).
+        segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
     }

@@ -3,7 +3,7 @@ import Timeline
 
 extension TimelineAPI {
     /// Every route of the API (SPEC.md's table, plus `POST /v1/me/password`,
-    /// `POST /v1/me/email` and `POST /v1/stream/tickets`).
+    /// `POST /v1/me/email` and `POST /v1/stream/tickets`), then the web app's static files.
     func routes() -> [Route] {
         let me = Self.viewerField("user")
         let postLocation: @Sendable (CommandResult) -> String? = { result in
@@ -11,8 +11,8 @@ extension TimelineAPI {
             return nil
         }
         return [
-            Route("POST", "/v1/users", .anyone) { [unowned self] in try await signUp($0) },
-            Route("POST", "/v1/sessions", .anyone) { [unowned self] in try await signIn($0) },
+            Route("POST", "/v1/users", .anyone, .later { [unowned self] in try await signUp($0) }),
+            Route("POST", "/v1/sessions", .anyone, .later { [unowned self] in try await signIn($0) }),
             Route("DELETE", "/v1/sessions/current", .bearer, command("signOut", status: 204, fixed: { ["session": $0.bearer ?? ""] })),
             Route("GET", "/v1/me", .bearer, query("user", fixed: me)),
             Route("PATCH", "/v1/me", .bearer, command("updateProfile")),
@@ -39,13 +39,16 @@ extension TimelineAPI {
             Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
             Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),
             Route("GET", "/v1/activity", .bearer, query("activity", fixed: me)),
-            Route("GET", "/v1/images/{image}", .anyone) { [unowned self] in try image($0) },
-            Route("GET", "/v1/stream", .anyone) { [unowned self] in try stream($0) },
-            Route("POST", "/v1/stream/tickets", .bearer) { [unowned self] in try streamTicket($0) },
-            Route("GET", "/v1/openapi.json", .anyone) { [unowned self] in try openAPI($0) },
-            Route("GET", "/healthz", .anyone) { _ in Responses.json(200, ["status": "ok"]) },
-            Route("GET", "/readyz", .anyone) { [unowned self] in try ready($0) },
-            Route("GET", "/metrics", .anyone) { [unowned self] in try metricsText($0) },
+            Route("GET", "/v1/images/{image}", .anyone, .now { [unowned self] in try image($0) }),
+            Route("GET", "/v1/stream", .anyone, .now { [unowned self] in try stream($0) }),
+            Route("POST", "/v1/stream/tickets", .bearer, .now { [unowned self] in try streamTicket($0) }),
+            Route("GET", "/v1/openapi.json", .anyone, .now { [unowned self] in try openAPI($0) }),
+            Route("GET", "/healthz", .anyone, .now { _ in Responses.json(200, ["status": "ok"]) }),
+            Route("GET", "/readyz", .anyone, .now { [unowned self] in try ready($0) }),
+            Route("GET", "/metrics", .anyone, .now { [unowned self] in try metricsText($0) }),
+            Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $0.http) }),
+            Route("GET", "/app/{asset}", .anyone, .now { try WebApp.file($0.parameters["asset"] ?? "", in: nil, request: $0.http) }),
+            Route("GET", "/app/js/{module}", .anyone, .now { try WebApp.file($0.parameters["module"] ?? "", in: "js", request: $0.http) }),
         ]
     }
 }

@@ -41,18 +41,24 @@ public final class TimelineAPI: Sendable {
 
     // MARK: - Answering a request
 
-    /// Answers one request (the server's handler).
-    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    /// Answers one request: a read at once, a command later (the server's handler).
+    public func answer(_ request: HTTPRequest) -> HTTPAnswer {
         let started = ContinuousClock.now
         var label = "unmatched"
-        var response: HTTPResponse
         do {
             switch router.match(method: request.method, path: request.path) {
             case .notFound:
                 throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
+            case .methodNotAllowed(let allowed) where request.method == "OPTIONS" && request.header("Origin").map(options.corsOrigins.contains) == true:
+                // A browser's CORS preflight, from an allowed origin (the CORS headers are added below).
+                let response = Responses.empty(204, headers: [("Access-Control-Allow-Methods", allowed.joined(separator: ", ")),
+                                                              ("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID"),
+                                                              ("Access-Control-Max-Age", "600")])
+                return .now(finish(response, request, route: "preflight", started: started))
             case .methodNotAllowed(let allowed):
-                response = Responses.json(405, ["error": ["code": "invalid_argument", "message": "\(request.method.prefix(16)) is not allowed here"]],
-                                          headers: [("Allow", allowed.joined(separator: ", "))])
+                let response = Responses.json(405, ["error": ["code": "invalid_argument", "message": "\(request.method.prefix(16)) is not allowed here"]],
+                                              headers: [("Allow", allowed.joined(separator: ", "))])
+                return .now(finish(response, request, route: label, started: started))
             case let .found(route, parameters):
                 label = route.template
                 let bearer = try Self.bearer(request)
@@ -60,20 +66,47 @@ public final class TimelineAPI: Sendable {
                 if route.access == .bearer, viewer == nil {
                     throw TimelineError(.unauthenticated, "this needs Authorization: Bearer <session token>")
                 }
-                response = try await route.handler(APIRequest(http: request, parameters: parameters, bearer: bearer, viewer: viewer))
+                let call = APIRequest(http: request, parameters: parameters, bearer: bearer, viewer: viewer)
+                switch route.handler {
+                case .now(let handle):
+                    return .now(finish(try handle(call), request, route: label, started: started))
+                case .later(let handle):
+                    let template = route.template
+                    return .later { [self] in
+                        let response: HTTPResponse
+                        do { response = try await handle(call) } catch { response = Self.failure(error) }
+                        return finish(response, request, route: template, started: started)
+                    }
+                }
             }
         } catch {
-            let failure = error as? TimelineError ?? TimelineError(.internal, "\(error)")
-            response = Responses.error(failure, headers: failure.code == .rateLimited ? [("Retry-After", "60")] : [])
+            return .now(finish(Self.failure(error), request, route: label, started: started))
         }
+    }
+
+    /// Answers one request, waiting for it if it is answered later (for callers that are async anyway).
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        await answer(request).response()
+    }
+
+    /// The response for a failure: its status from the error's code.
+    static func failure(_ error: any Error) -> HTTPResponse {
+        let failure = error as? TimelineError ?? TimelineError(.internal, "\(error)")
+        return Responses.error(failure, headers: failure.code == .rateLimited ? [("Retry-After", "60")] : [])
+    }
+
+    /// Adds the headers every response carries, and records the request in the metrics and
+    /// the access log.
+    private func finish(_ response: HTTPResponse, _ request: HTTPRequest, route: String, started: ContinuousClock.Instant) -> HTTPResponse {
+        var response = response
         response.headers.append(("X-Content-Type-Options", "nosniff"))
         if let origin = request.header("Origin"), options.corsOrigins.contains(origin) {
             response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
                                  ("Access-Control-Expose-Headers", "Link, Location, ETag, Retry-After")]
         }
         let elapsed = ContinuousClock.now - started
-        metrics.record(route: label, status: response.status, duration: elapsed)
-        if options.accessLog { AccessLog.write(method: request.method, route: label, status: response.status, duration: elapsed) }
+        metrics.record(route: route, status: response.status, duration: elapsed)
+        if options.accessLog { AccessLog.write(method: request.method, route: route, status: response.status, duration: elapsed) }
         return response
     }
 
@@ -138,7 +171,7 @@ public final class TimelineAPI: Sendable {
     /// A route that runs the command `name` as the bearer and answers with its result.
     func command(_ name: String, status: Int = 200, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
                  location: (@Sendable (CommandResult) -> String?)? = nil) -> RouteHandler {
-        { [unowned self] request in
+        .later { [unowned self] request in
             let input = try fields(request, fixed(request))
             let command = try Catalogue.command(named: name, input)
             try input.refuseUnreadFields()
@@ -153,7 +186,7 @@ public final class TimelineAPI: Sendable {
     /// A route that answers the query `name` for the bearer (if any), with a `Link` header for
     /// the next page.
     func query(_ name: String, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] }) -> RouteHandler {
-        { [unowned self] request in
+        .now { [unowned self] request in
             let input = try fields(request, fixed(request))
             let query = try Catalogue.query(named: name, input)
             try input.refuseUnreadFields()
@@ -195,7 +228,8 @@ public final class TimelineAPI: Sendable {
     /// `POST /v1/sessions`: sign-in, throttled per client address.
     func signIn(_ request: APIRequest) async throws -> HTTPResponse {
         try throttle.admit(request.http.clientAddress)
-        return try await command("signIn", status: 201)(request)
+        guard case .later(let signIn) = command("signIn", status: 201) else { throw TimelineError(.internal, "signIn is a command") }
+        return try await signIn(request)
     }
 
     /// `GET /v1/images/{image}`: the bytes; content-addressed, so cached forever.

@@ -10,7 +10,7 @@ import TimelineDomain
 @Suite struct FullDiskTests {
     /// `timeline ARGUMENTS` with `lines` on its standard input (through files: the input is
     /// megabytes of images); its exit status and its output lines, parsed.
-    func runTool(_ arguments: [String], input lines: [String] = []) throws -> (status: Int32, answers: [[String: Any]]) {
+    func runTool(_ arguments: [String], input lines: [String] = []) async throws -> (status: Int32, answers: [[String: Any]]) {
         let directory = temporaryPath("io")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let inputPath = directory + "/in", outputPath = directory + "/out"
@@ -24,7 +24,7 @@ import TimelineDomain
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await exited(process)
         let output = try String(contentsOfFile: outputPath, encoding: .utf8)
         let answers = try output.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
@@ -37,9 +37,9 @@ import TimelineDomain
     }
 
     /// Creates user `bob` in the database at `path`; returns his id.
-    func createBob(_ path: String, _ options: [String] = []) throws -> String {
+    func createBob(_ path: String, _ options: [String] = []) async throws -> String {
         let line = try json(["command": "createUser", "username": "bob", "email": "bob@example.com", "password": "password-123"])
-        let (status, answers) = try runTool(["exec", "--db", path] + options, input: [line])
+        let (status, answers) = try await runTool(["exec", "--db", path] + options, input: [line])
         #expect(status == 0)
         let result = try #require(answers.first?["result"] as? [String: Any], "\(answers)")
         return try #require(result["id"] as? String)
@@ -58,7 +58,7 @@ import TimelineDomain
     }
 
     /// The number of events in the log, through `timeline audit verify`.
-    func verifiedEventCount(_ path: String) throws -> Int {
+    func verifiedEventCount(_ path: String) async throws -> Int {
         let process = Process()
         let output = Pipe()
         process.executableURL = try timelineExecutable()
@@ -66,19 +66,19 @@ import TimelineDomain
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        await exited(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
         let words = text.split(separator: " ")
         let index = try #require(words.firstIndex(of: "events;"), "\(text)")
         return try #require(Int(words[index - 1]))
     }
 
-    @Test func aCappedMapFailsWithStorageFullAndTheProcessLivesOn() throws {
+    @Test func aCappedMapFailsWithStorageFullAndTheProcessLivesOn() async throws {
         let path = temporaryPath()
-        let bob = try createBob(path, ["--map-size", "3M"])
+        let bob = try await createBob(path, ["--map-size", "3M"])
         let query = try json(["id": "q", "query": "user", "user": bob])
-        let (status, answers) = try runTool(["exec", "--db", path, "--map-size", "3M"], input: try posts(by: bob, count: 40) + [query])
+        let (status, answers) = try await runTool(["exec", "--db", path, "--map-size", "3M"], input: try posts(by: bob, count: 40) + [query])
         #expect(status == 0)
         #expect(answers.count == 41)
         let outcomes = codes(answers.dropLast().map { $0 })
@@ -87,20 +87,20 @@ import TimelineDomain
         #expect(outcomes.dropFirst(stored).allSatisfy { $0 == "storage_full" }, "\(outcomes)")
         let profile = try #require(answers.last?["result"] as? [String: Any])
         #expect(profile["postCount"] as? Int == stored)
-        #expect(try verifiedEventCount(path) == 1 + stored)  // the failed commands appended nothing
+        #expect(try await verifiedEventCount(path) == 1 + stored)  // the failed commands appended nothing
     }
 
     /// A real full filesystem (a small tmpfs): commands fail with `storage_full` and append
     /// nothing, the process answers every later line, reads, `audit verify` and `backup` work,
     /// and writes resume once space is freed.
-    @Test func aFullFilesystemFailsWithStorageFullReadsWorkAndWritesResume() throws {
+    @Test func aFullFilesystemFailsWithStorageFullReadsWorkAndWritesResume() async throws {
         try #require(getuid() == 0, "mounting a tmpfs needs root (CI runs as root)")
         let mountPoint = temporaryPath("tmpfs")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         try #require(shell("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint) == 0, "could not mount a tmpfs")
         defer { _ = shell("umount", "-l", mountPoint) }
         let path = mountPoint + "/db"
-        let bob = try createBob(path)
+        let bob = try await createBob(path)
 
         // Leave ~2.5 MiB: room for some 100 KB posts, not for 40.
         var space = statvfs()
@@ -111,7 +111,7 @@ import TimelineDomain
         try Data(count: fillerBytes).write(to: URL(fileURLWithPath: filler))
 
         let query = try json(["id": "q", "query": "posts", "user": bob, "limit": 100])
-        let (status, answers) = try runTool(["exec", "--db", path], input: try posts(by: bob, count: 40) + [query])
+        let (status, answers) = try await runTool(["exec", "--db", path], input: try posts(by: bob, count: 40) + [query])
         #expect(status == 0, "the process died")
         #expect(answers.count == 41)
         let outcomes = codes(answers.dropLast().map { $0 })
@@ -122,8 +122,8 @@ import TimelineDomain
         #expect((page["items"] as? [Any])?.count == stored)
 
         // Still full: reads, verification and a backup (to another filesystem) work.
-        #expect(try verifiedEventCount(path) == 1 + stored)
-        let (queried, read) = try runTool(["exec", "--db", path], input: [query])
+        #expect(try await verifiedEventCount(path) == 1 + stored)
+        let (queried, read) = try await runTool(["exec", "--db", path], input: [query])
         #expect(queried == 0 && ((read.first?["result"] as? [String: Any])?["items"] as? [Any])?.count == stored)
         let copy = temporaryPath("backup")
         let backup = Process()
@@ -132,15 +132,15 @@ import TimelineDomain
         backup.standardOutput = FileHandle.nullDevice
         backup.standardError = FileHandle.nullDevice
         try backup.run()
-        backup.waitUntilExit()
+        await exited(backup)
         #expect(backup.terminationStatus == 0)
-        #expect(try verifiedEventCount(copy) == 1 + stored)
+        #expect(try await verifiedEventCount(copy) == 1 + stored)
 
         // Space freed: writes resume.
         try FileManager.default.removeItem(atPath: filler)
-        let (resumed, after) = try runTool(["exec", "--db", path], input: try posts(by: bob, count: 3, from: 100))
+        let (resumed, after) = try await runTool(["exec", "--db", path], input: try posts(by: bob, count: 3, from: 100))
         #expect(resumed == 0 && codes(after) == ["ok", "ok", "ok"], "\(after)")
-        #expect(try verifiedEventCount(path) == 4 + stored)
+        #expect(try await verifiedEventCount(path) == 4 + stored)
     }
 
     /// If the read models' commit fails after the log's commit, the command is not decided
@@ -194,6 +194,17 @@ import TimelineDomain
         FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         #expect { try openService(path: file + "/db") } throws: { error in
             "\(error)".contains("Not a directory") && !"\(error)".contains("permission")
+        }
+    }
+}
+
+/// Waits for `process` to exit without holding a thread of the cooperative pool (the tests
+/// share it, and a 2-core machine makes it two threads wide).
+func exited(_ process: Process) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread.detachNewThread {
+            process.waitUntilExit()
+            continuation.resume()
         }
     }
 }

@@ -46,6 +46,29 @@ final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Reads until `done` holds for everything read so far (or the connection ends, or no byte
+    /// arrives for 10 s); everything read.
+    func read(until done: @escaping @Sendable (String) -> Bool) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                while !done(String(decoding: self.buffer, as: UTF8.self)), self.receive() {}
+                continuation.resume(returning: String(decoding: self.buffer, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Closes the connection (the server sees the client go).
+    func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// One `recv` into the buffer; false when the connection ended or timed out.
+    private func receive() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count <= 0 { return false }
+        buffer += chunk[0..<count]
+        return true
+    }
+
     private func readBlocking(until marker: String) -> String {
         let needle = Array(marker.utf8)
         while !contains(needle) {

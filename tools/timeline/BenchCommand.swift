@@ -6,6 +6,7 @@ import TimelineBench
 enum BenchCommand {
     static let help = """
     usage: timeline bench [--scale small|medium|large] [--dir PATH] [--only GROUPS] [--json]
+           timeline bench --http [--scale small|medium|large] [--dir PATH] [--seconds N] [--json]
            timeline bench --cluster [--nats URLS] [--json]
 
     Builds a synthetic network (power-law follower counts) through the library API in a
@@ -28,7 +29,15 @@ enum BenchCommand {
         let progress: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let title: String
         let figures: [Figure]
-        if args.has("cluster") {
+        if args.has("http") {
+            title = "timeline bench --http --scale \(scale.name)"
+            var bench = HTTPBenchmark(scale: scale, directory: directory, progress: progress)
+            if let text = args.value("seconds") {
+                guard let seconds = Int(text), seconds > 0 else { throw UsageError("--seconds takes a whole number of seconds") }
+                bench.seconds = seconds
+            }
+            figures = try await bench.run()
+        } else if args.has("cluster") {
             let urls = args.value("nats").map { $0.split(separator: ",").map(String.init) }
             title = "timeline bench --cluster"
             figures = try await ClusterBenchmark(directory: directory, urls: urls, progress: progress).run()

@@ -34,7 +34,7 @@ enum ServeCommand {
         let service = try TimelineTool.open(args)
         if args.has("demo"), try service.lastSequence() == 0 { try await DemoCommand.fill(service) }
         let api = TimelineAPI(service: service, options: apiOptions)
-        let server = try HTTPServer(options: serverOptions) { request in await api.handle(request) }
+        let server = try HTTPServer(options: serverOptions, handler: api.answer)
         let host = serverOptions.host.contains(":") ? "[\(serverOptions.host)]" : serverOptions.host
         emit("listening on http://\(host):\(server.port)")
 

@@ -57,6 +57,9 @@ public final class TimelineService: Sendable {
         public var acceptMissingKeys = false
         /// Where the keys are kept instead of `<path>/keys/` (tests inject failing stores).
         package var keyBackend: (any KeyBackend)?
+        /// The replicated log to follow and feed instead of a JetStream stream (tests stand in
+        /// for the network with it).
+        package var replicator: (any LogReplicator)?
         public init() {}
     }
 
@@ -98,7 +101,10 @@ public final class TimelineService: Sendable {
             try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
-            if let connector = options.clusterConnector {
+            if let replicator = options.replicator {
+                log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
+                replication = Replication(replicator: replicator, log: log)
+            } else if let connector = options.clusterConnector {
                 let cluster = try connector.connect()
                 log = try EventLog(environment: environment, keyBackend: options.keyBackend ?? cluster.keys, acceptMissingKeys: options.acceptMissingKeys)
                 replication = Replication(replicator: cluster.replicator, log: log)

@@ -1,0 +1,88 @@
+import Foundation
+import MicroHTTPD
+import Testing
+@testable import TimelineHTTP
+
+/// The web app: how `timeline serve` serves `web/`, and the whole app in a real browser.
+@Suite struct WebAppTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func api() throws -> TimelineAPI {
+        var options = TimelineAPI.Options()
+        options.accessLog = false
+        return TimelineAPI(service: try openService(), options: options)
+    }
+
+    func header(_ response: HTTPResponse, _ name: String) -> String? {
+        response.headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    @Test func servesTheAppWithAStrictPolicy() async throws {
+        let api = try api()
+        defer { api.stop() }
+        let page = await api.handle(HTTPRequest(method: "GET", path: "/"))
+        #expect(page.status == 200)
+        #expect(header(page, "Content-Type") == "text/html; charset=utf-8")
+        #expect(header(page, "Cache-Control") == "no-cache")
+        let policy = try #require(header(page, "Content-Security-Policy"))
+        #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("style-src 'self'"))
+        #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
+        guard case .bytes(let body) = page.body else { Issue.record("no body"); return }
+        let html = String(decoding: body, as: UTF8.self)
+        #expect(html.contains("<script type=\"module\" src=\"/app/js/app.js\"></script>"))
+        #expect(!html.contains("<script>") && !html.contains("style=") && !html.contains(" onclick="))
+
+        for (path, type) in [("/app/app.css", "text/css; charset=utf-8"), ("/app/js/api.js", "text/javascript; charset=utf-8"),
+                             ("/app/icon.svg", "image/svg+xml")] {
+            let response = await api.handle(HTTPRequest(method: "GET", path: path))
+            #expect(response.status == 200, "\(path)")
+            #expect(header(response, "Content-Type") == type, "\(path)")
+            #expect(header(response, "X-Content-Type-Options") == "nosniff", "\(path)")
+        }
+    }
+
+    @Test func revalidatesByETag() async throws {
+        let api = try api()
+        defer { api.stop() }
+        let first = await api.handle(HTTPRequest(method: "GET", path: "/app/js/app.js"))
+        let tag = try #require(header(first, "ETag"))
+        let again = await api.handle(HTTPRequest(method: "GET", path: "/app/js/app.js", headers: ["if-none-match": tag]))
+        #expect(again.status == 304)
+        let changed = await api.handle(HTTPRequest(method: "GET", path: "/app/js/app.js", headers: ["if-none-match": "\"other\""]))
+        #expect(changed.status == 200)
+    }
+
+    @Test func refusesTraversalAndUnknownFiles() async throws {
+        let api = try api()
+        defer { api.stop() }
+        for path in ["/app/..", "/app/../README.md", "/app/js/../../Package.swift", "/app/js/..%2f..%2fREADME.md", "/app/.hidden.js",
+                     "/app/missing.js", "/app/js/missing.js", "/app/app.css.bak", "/app/README", "/app/js/", "/app/x/y/z.js",
+                     "/app/%00.js", "/index.html/"] {
+            let response = await api.handle(HTTPRequest(method: "GET", path: path))
+            #expect(response.status == 404, "\(path)")
+        }
+        #expect(WebApp.isAssetName("app.css") && WebApp.isAssetName("api.js"))
+        #expect(!WebApp.isAssetName("..") && !WebApp.isAssetName(".js") && !WebApp.isAssetName("a/b.js") && !WebApp.isAssetName("a..js"))
+        let post = await api.handle(HTTPRequest(method: "POST", path: "/"))
+        #expect(post.status == 405)
+    }
+
+    /// Tests/browser/test_webapp.py: Selenium drives headless Chromium through the whole app
+    /// against a real `timeline serve` (see that file for what it covers).
+    @Test(.timeLimit(.minutes(5))) func inARealBrowser() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.root.appendingPathComponent("Tests/browser/test_webapp.py").path,
+                             "--timeline", try timelineExecutable().path]
+        process.currentDirectoryURL = Self.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0,
+                "the browser tests failed (tools/install-deps --tests installs chromium, chromium-driver and selenium):\n\(text)")
+        if process.terminationStatus == 0 { print(text) }
+    }
+}

@@ -1,0 +1,511 @@
+#!/usr/bin/env python3
+"""The web app in a real browser: Debian's headless Chromium driven by Selenium, against a real
+`timeline serve` on a free port with a temporary database.
+
+    python3 Tests/browser/test_webapp.py [--timeline .build/debug/timeline] [--out DIR]
+
+Two people sign up in two browser sessions; one uploads a PNG with a caption, the other follows
+and sees it in Home; a like and a comment from one appear on the other's Post and Activity; a
+post made meanwhile raises the live banner without a reload; infinite scroll reaches the oldest
+of 45 posts; the caption `<img src=x onerror=alert(1)>` renders as text; at 375 px nothing
+overflows horizontally. Screenshots of Home, Post and Profile go to the output directory (a
+temporary one unless --out is given; its path is printed). Every wait is bounded; the server
+and the browsers are stopped at the end, also on failure. Exits 0 when everything passed.
+"""
+import argparse
+import base64
+import json
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+import zlib
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20  # seconds, for any one thing to appear in a browser
+XSS = "<img src=x onerror=alert(1)>"
+
+
+# --- images ----------------------------------------------------------------------------------
+
+def png(width, height, hue):
+    """A small PNG: a diagonal gradient with a sun, coloured by `hue` (0…1)."""
+    import colorsys
+    r0, g0, b0 = colorsys.hsv_to_rgb(hue, 0.55, 0.95)
+    r1, g1, b1 = colorsys.hsv_to_rgb((hue + 0.12) % 1, 0.75, 0.45)
+    cx, cy, radius = width * 0.68, height * 0.34, min(width, height) * 0.14
+    rows = bytearray()
+    for y in range(height):
+        rows.append(0)
+        for x in range(width):
+            t = (x + y) / (width + height)
+            if (x - cx) ** 2 + (y - cy) ** 2 < radius * radius:
+                rows += bytes((255, 244, 214))
+            elif y > height * 0.72:
+                rows += bytes((int(r1 * 200), int(g1 * 200), int(b1 * 200)))
+            else:
+                rows += bytes((int((r0 * (1 - t) + r1 * t) * 255), int((g0 * (1 - t) + g1 * t) * 255), int((b0 * (1 - t) + b1 * t) * 255)))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(bytes(rows), 9)) + chunk(b"IEND", b""))
+
+
+# --- the server and its API ------------------------------------------------------------------
+
+class Server:
+    """`timeline serve --listen 127.0.0.1:0` on a temporary database."""
+
+    def __init__(self, executable, directory):
+        self.log = open(directory / "serve.log", "wb")
+        env = dict(os.environ, TIMELINE_PASSWORD_COST="minimum")
+        self.process = subprocess.Popen([str(executable), "serve", "--db", str(directory / "db"), "--listen", "127.0.0.1:0"],
+                                        stdout=subprocess.PIPE, stderr=self.log, env=env)
+        try:
+            self.url = self._address()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _address(self):
+        """The URL of the first line of standard output ("listening on http://…")."""
+        line = b""
+        deadline = time.monotonic() + 60
+        fd = self.process.stdout.fileno()
+        while b"\n" not in line:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise RuntimeError("timeline serve did not print its address within 60 s")
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                raise RuntimeError(f"timeline serve exited ({self.process.wait()}); see {self.log.name}")
+            line += chunk
+        return line.split(b"\n")[0].decode().strip().rsplit(" ", 1)[-1]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        self.log.close()
+
+    def call(self, method, path, body=None, token=None):
+        headers = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            data = json.dumps(body).encode()
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.url + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                text = response.read()
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{method} {path}: {error.code} {error.read()[:300]!r}") from None
+        return json.loads(text) if text else None
+
+    def post(self, token, caption, image):
+        return self.call("POST", "/v1/posts", {"image": base64.b64encode(image).decode(), "caption": caption}, token)
+
+
+# --- browsers --------------------------------------------------------------------------------
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,900", "--lang=en-US", "--hide-scrollbars"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(WAIT)
+    driver.set_script_timeout(WAIT)
+    return driver
+
+
+def wait(driver, condition, message, timeout=WAIT):
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message)
+
+
+def by_label(driver, text):
+    """The control whose <label> reads exactly `text` (how a person finds it)."""
+    label = wait(driver, lambda d: next(iter(d.find_elements(By.XPATH, f"//label[normalize-space()='{text}']")), None),
+                 f"no label {text!r}")
+    return driver.find_element(By.ID, label.get_attribute("for"))
+
+
+def button(driver, text, scope=None):
+    scope = scope or driver
+    return wait(driver, lambda d: next((b for b in scope.find_elements(By.XPATH, f".//button[normalize-space()='{text}']") if b.is_displayed()), None),
+                f"no button {text!r}")
+
+
+def nav(driver, text):
+    link = wait(driver, lambda d: next(iter(d.find_elements(By.XPATH, f"//nav//a[normalize-space()='{text}']")), None), f"no nav link {text!r}")
+    link.click()
+
+
+def text_appears(driver, text, css="main"):
+    return wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, css) if text in e.text), None),
+                f"{text!r} did not appear in {css}")
+
+
+def article_with(driver, caption):
+    return wait(driver, lambda d: next((a for a in d.find_elements(By.CSS_SELECTOR, "main article") if caption in a.text), None),
+                f"no article with {caption!r}")
+
+
+VISIBLE_IMAGES_LOADED = """return [...document.querySelectorAll('main img')].filter(i => {
+    const r = i.getBoundingClientRect(); return r.width > 0 && r.bottom > 0 && r.top < innerHeight;
+}).every(i => i.complete && i.naturalWidth > 0)"""
+
+
+def images_loaded(driver):
+    wait(driver, lambda d: d.execute_script(VISIBLE_IMAGES_LOADED), "the photos on screen did not load")
+
+
+def session_token(driver):
+    return driver.execute_script("return JSON.parse(localStorage.getItem('timeline.session')).session")
+
+
+def no_horizontal_overflow(driver, where):
+    width = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], f"{where}: the page is {width[0]} px wide in a {width[1]} px viewport"
+    offenders = driver.execute_script("""
+        const w = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w + 1 && e.getClientRects().length)
+            .slice(0, 5).map(e => e.tagName + '.' + e.className);""")
+    assert not offenders, f"{where}: elements past the right edge at 375 px: {offenders}"
+
+
+def click(driver, element):
+    """Scrolls `element` to the middle of the screen (clear of the bars), then clicks it."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def settled(driver):
+    """Waits for CSS animations (the banner sliding in) to finish."""
+    wait(driver, lambda d: d.execute_script("return document.getAnimations().every(a => a.playState !== 'running')"), "animations did not end")
+
+
+def go(driver, server, hash_path):
+    driver.get(f"{server.url}/#{hash_path}")
+
+
+# --- the scenario ----------------------------------------------------------------------------
+
+def run(server, out, images):
+    a = browser()
+    b = browser()
+    drivers = [a, b]
+    try:
+        steps(server, out, images, a, b)
+    except BaseException:
+        for name, driver in (("ann", a), ("ben", b)):
+            try:
+                driver.save_screenshot(str(out / f"failure-{name}.png"))
+            except Exception:
+                pass
+        raise
+    finally:
+        for name, driver in (("ann", a), ("ben", b)):
+            try:
+                entries = driver.get_log("browser")
+                (out / f"console-{name}.log").write_text("\n".join(json.dumps(entry) for entry in entries))
+                for entry in entries:
+                    if entry.get("level") == "SEVERE":
+                        print(f"{name}'s console: {entry['message']}", file=sys.stderr)
+            except Exception:
+                pass
+        for driver in drivers:
+            try:
+                driver.quit()
+            except Exception:
+                pass
+
+
+def check(name):
+    print(f"ok - {name}", flush=True)
+
+
+def steps(server, out, images, a, b):
+    # 1. Two people sign up, each in a browser of their own; an API error shows beside its field.
+    go(a, server, "/signup")
+    by_label(a, "Username").send_keys("ann")
+    by_label(a, "Email").send_keys("ann@example.com")
+    by_label(a, "Password").send_keys("ann-password-1")
+    button(a, "Sign up").click()
+    wait(a, lambda d: d.find_elements(By.XPATH, "//nav//a[normalize-space()='Home']") and d.find_element(By.TAG_NAME, "nav").is_displayed(), "ann is not signed in")
+    text_appears(a, "Your home timeline is empty")
+
+    go(b, server, "/signup")
+    by_label(b, "Username").send_keys("ann")
+    by_label(b, "Email").send_keys("ben@example.com")
+    by_label(b, "Password").send_keys("ben-password-1")
+    button(b, "Sign up").click()
+    error = text_appears(b, "taken", "#signup-username-error").text
+    assert by_label(b, "Username").get_attribute("aria-invalid") == "true", "the Username field is not marked invalid"
+    by_label(b, "Username").clear()
+    by_label(b, "Username").send_keys("ben")
+    button(b, "Sign up").click()
+    text_appears(b, "Your home timeline is empty")
+    check(f"ann and ben sign up in two browsers; a taken username is shown beside Username ({error!r})")
+
+    # 2. Ann shares a PNG with a caption through New post.
+    nav(a, "New post")
+    photo = by_label(a, "Photo")
+    photo.send_keys(str(images["harbour"]))
+    wait(a, lambda d: (d.find_element(By.CSS_SELECTOR, "img.preview").get_attribute("src") or "").startswith("blob:"), "no preview of the photo")
+    by_label(a, "Caption").send_keys("Harbour fog at dawn #sea #morning")
+    progress = a.find_element(By.CSS_SELECTOR, "progress[aria-label='Upload progress']")
+    assert progress.get_attribute("max") == "100"
+    button(a, "Share").click()
+    wait(a, lambda d: "#/post/" in d.current_url, "Share did not open the new post")
+    text_appears(a, "Harbour fog at dawn", "main h1")
+    check("ann shares a PNG with a caption (preview, progress bar, then the post)")
+
+    # 3. Ben finds Ann with Search, follows her and sees the post in Home.
+    nav(b, "Search")
+    by_label(b, "Search").send_keys("an")
+    wait(b, lambda d: d.find_elements(By.XPATH, "//main//ul[@class='people']//a[normalize-space()='ann']"), "ann is not found by prefix").__getitem__(0).click()
+    text_appears(b, "ann", "main h1")
+    button(b, "Follow").click()
+    button(b, "Unfollow")
+    text_appears(b, "1 follower", ".counts")
+    nav(b, "Home")
+    card = article_with(b, "Harbour fog at dawn")
+    image = card.find_element(By.CSS_SELECTOR, ".photo img")
+    assert image.get_attribute("alt") == "Harbour fog at dawn #sea #morning", f"alt text is {image.get_attribute('alt')!r}"
+    wait(b, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "the photo did not load")
+    assert card.find_elements(By.XPATH, ".//a[normalize-space()='#sea']"), "the hashtag is not a link"
+    check("ben follows ann and sees her post in Home (alt text = caption, hashtags are links)")
+
+    # 4. Ben likes it (double-click on the photo) and comments on the Post screen.
+    ActionChains(b).double_click(image).perform()
+    wait(b, lambda d: card.find_element(By.CSS_SELECTOR, "button.like").get_attribute("aria-pressed") == "true", "double-click did not like")
+    assert card.find_element(By.CSS_SELECTOR, "button.like").text.strip().endswith("Unlike")
+    text_appears(b, "1 like", "main article .likes")
+    card.find_element(By.XPATH, ".//a[contains(., 'comment')]").click()
+    wait(b, lambda d: "#/post/" in d.current_url, "the post did not open")
+    text_appears(b, "ben", ".liked-by")
+    by_label(b, "Comment").send_keys("Lovely light!")
+    button(b, "Send").click()
+    text_appears(b, "Lovely light!", "ol.comments")
+    check("ben likes by double-click and comments (Comment + Send)")
+
+    # 5. Ann sees them live: the Activity badge, then Activity, then her Post.
+    def unread(d):
+        badge = d.find_element(By.ID, "unread")
+        return badge.is_displayed() and badge.find_element(By.CSS_SELECTOR, "[aria-hidden]").text.strip()
+    badge_text = wait(a, lambda d: unread(d) in ("2", "3") and unread(d), "no live unread badge on Activity")
+    described = a.execute_script("const a = document.querySelector('nav a[data-nav=activity]');"
+                                 "return document.getElementById(a.getAttribute('aria-describedby')).textContent")
+    assert described.strip().endswith("unread"), f"the badge reads {described!r}"
+    nav(a, "Activity")
+    text_appears(a, "ben liked your post", "ol.activity")
+    text_appears(a, "ben commented on your post", "ol.activity")
+    text_appears(a, "ben started following you", "ol.activity")
+    wait(a, lambda d: not d.find_element(By.ID, "unread").is_displayed(), "the badge stays after reading Activity")
+    a.find_element(By.XPATH, "//ol[@class='activity']//li[contains(., 'commented')]//a[normalize-space()='your post']").click()
+    text_appears(a, "Lovely light!", "ol.comments")
+    text_appears(a, "1 like", "main .likes")
+    text_appears(a, "ben", ".liked-by")
+    images_loaded(a)
+    a.save_screenshot(str(out / "post.png"))
+    check(f"ann's Activity badge rose live to {badge_text}; Activity and her Post show ben's like and comment")
+
+    # 6. A post made meanwhile raises the banner on ben's Home, without a reload.
+    nav(b, "Home")
+    article_with(b, "Harbour fog at dawn")
+    b.execute_script("window.__sameDocument = true")
+    ann = session_token(a)
+    server.post(ann, "Second light over the breakwater #sea", images["second"])
+    banner = wait(b, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "button.new-posts") if e.is_displayed()), None),
+                  "no new-posts banner")
+    assert "1 new post" in banner.text, banner.text
+    assert b.execute_script("return window.__sameDocument === true"), "the page was reloaded"
+    images_loaded(b)
+    settled(b)
+    b.save_screenshot(str(out / "home-banner.png"))
+    banner.click()
+    wait(b, lambda d: "Second light" in d.find_element(By.CSS_SELECTOR, "main article").text, "the new post is not on top")
+    images_loaded(b)
+    b.save_screenshot(str(out / "home.png"))
+    check("a post made meanwhile raises the live banner on ben's Home; choosing it puts the post on top")
+
+    # 7. The XSS caption renders as text.
+    server.post(ann, XSS, images["xss"])
+    banner = wait(b, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "button.new-posts") if e.is_displayed()), None),
+                  "no banner for the third post")
+    banner.click()
+    card = article_with(b, XSS)
+    assert card.find_element(By.CSS_SELECTOR, ".caption").text == f"ann {XSS}", card.find_element(By.CSS_SELECTOR, ".caption").text
+    assert not b.find_elements(By.CSS_SELECTOR, "img[src='x']"), "the caption became an <img>"
+    assert card.find_element(By.CSS_SELECTOR, ".photo img").get_attribute("alt") == XSS
+    card.find_element(By.XPATH, ".//a[contains(., 'comment')]").click()
+    text_appears(b, XSS, "main h1")
+    assert not b.find_elements(By.CSS_SELECTOR, "img[src='x']"), "the caption became an <img> on the Post screen"
+    try:
+        alert = b.switch_to.alert
+        raise AssertionError(f"an alert opened: {alert.text!r}")
+    except NoAlertPresentException:
+        pass
+    check("the caption <img src=x onerror=alert(1)> renders as text (Home, Post), no alert")
+
+    # 8. Infinite scroll reaches the oldest of 45 posts (made through the API).
+    cam = server.call("POST", "/v1/users", {"username": "cam", "email": "cam@example.com", "password": "cam-password-1"})["session"]
+    for n in range(1, 46):
+        server.post(cam, f"Cam post {n} of 45" + (" (the oldest)" if n == 1 else ""), images["tiles"][n % len(images["tiles"])])
+    server.call("PUT", "/v1/me/following/@cam", token=session_token(b))
+    go(b, server, "/")
+    b.refresh()
+    article_with(b, "Cam post 45 of 45")
+    first_page = len(b.find_elements(By.CSS_SELECTOR, "main article"))
+
+    def scrolled_to_oldest(d):
+        d.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        return d.find_elements(By.XPATH, "//main//article[contains(., 'Cam post 1 of 45 (the oldest)')]") and \
+            d.find_elements(By.XPATH, "//main//p[@class='end' and contains(., 'all caught up')]")
+    wait(b, scrolled_to_oldest, "scrolling did not reach the oldest post", timeout=60)
+    captions = [e.text for e in b.find_elements(By.CSS_SELECTOR, "main article .caption")]
+    cams = [c for c in captions if "Cam post" in c]
+    assert len(cams) == 45 and len(set(cams)) == 45, f"{len(cams)} cam posts shown ({len(set(cams))} distinct)"
+    assert len(captions) == 48, f"{len(captions)} cards in Home, expected 48"
+    check(f"infinite scroll: {first_page} cards at first, then all 48 down to the oldest of cam's 45 posts")
+
+    # 9. Profile: grid, list toggle; Edit profile; Sign out and Sign in.
+    go(a, server, "/profile")
+    text_appears(a, "ann", "main h1")
+    wait(a, lambda d: len(d.find_elements(By.CSS_SELECTOR, "main ul.grid li")) == 3, "ann's grid does not show 3 posts")
+    button(a, "Edit profile").click()
+    by_label(a, "Bio").send_keys("Harbour walks, early.")
+    by_label(a, "Website").send_keys("javascript:alert(2)")
+    button(a, "Save").click()
+    text_appears(a, "url", "#profile-url-error")
+    by_label(a, "Website").clear()
+    by_label(a, "Website").send_keys("https://ann.example.com")
+    button(a, "Save").click()
+    text_appears(a, "Harbour walks, early.", ".about")
+    wait(a, lambda d: d.find_elements(By.XPATH, "//div[@class='about']//a[@href='https://ann.example.com/']"), "the url is not a link")
+    images_loaded(a)
+    a.save_screenshot(str(out / "profile.png"))
+    button(a, "List").click()
+    wait(a, lambda d: len([e for e in d.find_elements(By.CSS_SELECTOR, "main article") if e.is_displayed()]) == 3, "the list view does not show 3 cards")
+    assert not a.find_element(By.CSS_SELECTOR, "main ul.grid").is_displayed()
+    a.save_screenshot(str(out / "profile-list.png"))
+    button(a, "Grid").click()
+    button(a, "Sign out").click()
+    button(a, "Sign in")
+    by_label(a, "Email").send_keys("ann@example.com")
+    by_label(a, "Password").send_keys("wrong-password")
+    button(a, "Sign in").click()
+    wait(a, lambda d: d.find_element(By.CSS_SELECTOR, ".form-error").text.strip(), "no error for a wrong password")
+    by_label(a, "Password").clear()
+    by_label(a, "Password").send_keys("ann-password-1")
+    button(a, "Sign in").click()
+    article_with(a, "Harbour fog at dawn")
+    check("profile grid and list, Edit profile (a bad url is refused beside Website), Sign out, Sign in")
+
+    # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
+    server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
+    b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
+    screens = [("/", "main article", "home-375.png"), ("/u/ann", "main ul.grid li", "profile-375.png"),
+               ("/search?q=%23sea", "main ul.grid li", "search-tag-375.png"), ("/search?q=", "main ul.people li", "search-375.png"),
+               ("/new", "#photo", "new-post-375.png"), ("/activity", "main ol.activity li", "activity-375.png")]
+    go(b, server, "/")
+    for path, ready, shot in screens:
+        go(b, server, path)
+        wait(b, lambda d: d.find_elements(By.CSS_SELECTOR, ready), f"{path} did not render at 375 px")
+        images_loaded(b)
+        no_horizontal_overflow(b, path)
+        if shot:
+            b.execute_script("window.scrollTo(0, 0)")
+            b.save_screenshot(str(out / shot))
+    go(b, server, "/u/ann")
+    button(b, "List").click()
+    article_with(b, XSS)
+    no_horizontal_overflow(b, "/u/ann as a list")
+    click(b, article_with(b, "Harbour fog at dawn").find_element(By.XPATH, ".//a[contains(., 'comment')]"))
+    text_appears(b, "Lovely light!", "ol.comments")
+    images_loaded(b)
+    no_horizontal_overflow(b, "a post")
+    b.save_screenshot(str(out / "post-375.png"))
+    b.execute_script("localStorage.clear()")
+    for path in ("/signin", "/signup"):
+        go(b, server, path)
+        b.refresh()
+        by_label(b, "Password")
+        no_horizontal_overflow(b, path)
+        b.save_screenshot(str(out / f"{path[1:]}-375.png"))
+    check("at 375 px nothing overflows horizontally (Home, Profile grid and list, Post, Search, New post, Activity, Sign in, Sign up)")
+
+    # 11. No script errors and no Content-Security-Policy violations in either browser.
+    for name, driver in (("ann", a), ("ben", b)):
+        entries = driver.get_log("browser")
+        (out / f"console-{name}-checked.log").write_text("\n".join(json.dumps(e) for e in entries))
+        bad = [e["message"] for e in entries if e.get("level") == "SEVERE"
+               and ("Content Security Policy" in e["message"] or "Uncaught" in e["message"] or "TypeError" in e["message"])]
+        assert not bad, f"{name}'s console: {bad}"
+    check("no uncaught errors or CSP violations in the browsers' consoles")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
+    parser.add_argument("--out", help="where screenshots and logs go (default: a new temporary directory)")
+    args = parser.parse_args()
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="timeline-webapp-"))
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots and logs: {out}", flush=True)
+    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
+
+    images = {"harbour": out / "harbour.png"}
+    images["harbour"].write_bytes(png(480, 360, 0.58))
+    images["second"] = png(360, 360, 0.07)
+    images["xss"] = png(360, 360, 0.83)
+    images["tiles"] = [png(96, 96, hue / 9) for hue in range(9)]
+
+    server = Server(args.timeline, out)
+    started = time.monotonic()
+    try:
+        run(server, out, images)
+    except (AssertionError, TimeoutException) as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        traceback.print_exc()
+        print(f"screenshots and logs: {out}", file=sys.stderr)
+        return 1
+    except Exception:
+        traceback.print_exc()
+        print(f"screenshots and logs: {out}", file=sys.stderr)
+        return 1
+    finally:
+        server.stop()
+    print(f"all browser checks passed in {time.monotonic() - started:.1f}s; screenshots: {out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

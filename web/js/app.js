@@ -1,0 +1,186 @@
+// The shell: hash routes (#/, #/post/ID, #/u/NAME, …), the navigation, the live stream and
+// the Activity badge. Each screen is a module exporting `render(root, params, app)` that may
+// return a function to stop it (observers, listeners) when the screen is left.
+import { api, currentSession } from './api.js';
+import * as auth from './auth.js';
+import * as home from './home.js';
+import * as post from './post.js';
+import * as profile from './profile.js';
+import * as search from './search.js';
+import * as compose from './compose.js';
+import * as activity from './activity.js';
+import { h, replace } from './dom.js';
+
+const routes = [
+  { pattern: /^\/$/, screen: home, nav: 'home' },
+  { pattern: /^\/post\/([^/]+)$/, screen: post, nav: null },
+  { pattern: /^\/profile$/, screen: profile, nav: 'profile' },
+  { pattern: /^\/u\/([^/]+)$/, screen: profile, nav: null },
+  { pattern: /^\/search$/, screen: search, nav: 'search' },
+  { pattern: /^\/new$/, screen: compose, nav: 'new' },
+  { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
+  { pattern: /^\/signin$/, screen: auth, nav: null, public: true, mode: 'signin' },
+  { pattern: /^\/signup$/, screen: auth, nav: null, public: true, mode: 'signup' },
+];
+
+/** What screens share: live events, the badge, navigation. */
+class App extends EventTarget {
+  constructor() {
+    super();
+    this.unread = 0;
+    this.stream = null;
+  }
+
+  get me() {
+    return currentSession()?.user || null;
+  }
+
+  navigate(hash) {
+    if (location.hash === hash) render();
+    else location.hash = hash;
+  }
+
+  // The unread badge: activity newer than what the person last saw on the Activity screen.
+  seenKey() {
+    return `timeline.activitySeen.${this.me?.id}`;
+  }
+
+  markActivitySeen(newestAt) {
+    if (newestAt) localStorage.setItem(this.seenKey(), String(newestAt));
+    this.setUnread(0);
+  }
+
+  setUnread(n) {
+    this.unread = n;
+    const badge = document.getElementById('unread');
+    badge.hidden = n === 0;
+    replace(badge, h('span', { 'aria-hidden': 'true' }, n > 99 ? '99+' : String(n)), h('span', { class: 'visually-hidden' }, ` ${n} unread`));
+  }
+
+  async countUnread() {
+    const seen = Number(localStorage.getItem(this.seenKey()) || 0);
+    try {
+      const page = await api.activity();
+      this.setUnread(page.items.filter((item) => item.at > seen).length);
+    } catch {
+      // the badge is a hint; the Activity screen shows errors
+    }
+  }
+
+  startLive() {
+    this.stopLive();
+    this.stream = api.openStream({
+      onPost: (item) => this.dispatchEvent(new CustomEvent('post', { detail: item })),
+      onRemoved: (item) => this.dispatchEvent(new CustomEvent('removed', { detail: item })),
+      onActivity: (item) => {
+        if (currentRoute?.screen === activity) localStorage.setItem(this.seenKey(), String(item.at));
+        else this.setUnread(this.unread + 1);
+        this.dispatchEvent(new CustomEvent('activity', { detail: item }));
+      },
+      onReconnect: () => {
+        this.countUnread();
+        this.dispatchEvent(new CustomEvent('reconnect'));
+      },
+    });
+    this.countUnread();
+  }
+
+  stopLive() {
+    this.stream?.close();
+    this.stream = null;
+    this.setUnread(0);
+  }
+}
+
+const app = new App();
+let currentRoute = null;
+let stopScreen = null;
+
+function parseHash() {
+  const raw = location.hash.startsWith('#/') ? location.hash.slice(1) : '/';
+  const [path, search = ''] = raw.split('?');
+  return { path, query: new URLSearchParams(search) };
+}
+
+async function render() {
+  const { path, query } = parseHash();
+  let route = routes.find((candidate) => candidate.pattern.test(path));
+  const signedIn = Boolean(currentSession());
+  if (!route) route = null;
+  else if (!route.public && !signedIn) route = routes.find((candidate) => candidate.mode === 'signin');
+  else if (route.public && signedIn) route = routes[0];
+
+  stopScreen?.();
+  stopScreen = null;
+  currentRoute = route;
+  document.body.classList.toggle('signed-in', signedIn);
+  for (const link of document.querySelectorAll('[data-nav]')) {
+    if (route && link.dataset.nav === route.nav) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+
+  const main = document.getElementById('main');
+  const root = h('div', { class: 'screen' });
+  replace(main, root);
+  if (!route) {
+    document.title = 'Not found · Timeline';
+    replace(root, h('h1', { tabindex: '-1' }, 'Not found'), h('p', {}, h('a', { href: '#/' }, 'Go to Home')));
+    focusHeading(root);
+    return;
+  }
+  const params = path.match(route.pattern).slice(1).map(decodeURIComponent);
+  try {
+    const stop = await route.screen.render(root, { params, query, mode: route.mode }, app);
+    if (currentRoute === route && root.isConnected) stopScreen = typeof stop === 'function' ? stop : null;
+    else if (typeof stop === 'function') stop();
+  } catch (error) {
+    if (!root.isConnected) return;
+    replace(root, h('h1', { tabindex: '-1' }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
+      h('p', {}, h('a', { href: '#/' }, 'Go to Home')));
+  }
+  if (root.isConnected) focusHeading(root);
+}
+
+let firstRender = true;
+/** Moves focus to the new screen's heading (keyboard and screen-reader users land there). */
+function focusHeading(root) {
+  if (firstRender) {
+    firstRender = false;
+    return;
+  }
+  const heading = root.querySelector('h1');
+  if (heading) {
+    heading.setAttribute('tabindex', '-1');
+    heading.focus({ preventScroll: true });
+  }
+  window.scrollTo(0, 0);
+}
+
+window.addEventListener('hashchange', () => {
+  if (location.hash.startsWith('#/') || location.hash === '') render();
+});
+
+// Signing in or out (here, in another tab, or by a 401) restarts the live stream.
+let streamOwner = null;
+function sessionChanged() {
+  const session = currentSession();
+  if (session?.session === streamOwner) return;
+  streamOwner = session?.session || null;
+  if (session) app.startLive();
+  else app.stopLive();
+}
+window.addEventListener('timeline:session', () => {
+  const wasSignedIn = Boolean(streamOwner);
+  sessionChanged();
+  if (wasSignedIn && !currentSession()) app.navigate('#/signin');
+});
+window.addEventListener('storage', (event) => {
+  if (event.key === 'timeline.session') {
+    sessionChanged();
+    render();
+  }
+});
+
+sessionChanged();
+render();
+if (currentSession()) api.me().catch(() => {});

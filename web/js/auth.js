@@ -1,0 +1,42 @@
+// Sign up / Sign in.
+import { api } from './api.js';
+import { clearErrors, field, h, replace, showError } from './dom.js';
+
+export function render(root, { mode }, app) {
+  const signingUp = mode === 'signup';
+  document.title = `${signingUp ? 'Sign up' : 'Sign in'} · Timeline`;
+  const form = h('form', { class: 'panel auth', novalidate: true },
+    signingUp ? field('signup-username', 'Username', { name: 'username', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true }) : null,
+    field(`${mode}-email`, 'Email', { name: 'email', type: 'email', autocomplete: 'email', required: true }),
+    field(`${mode}-password`, 'Password', {
+      name: 'password', type: 'password', required: true,
+      autocomplete: signingUp ? 'new-password' : 'current-password',
+    }),
+    h('p', { class: 'error form-error', role: 'alert' }),
+    h('button', { type: 'submit', class: 'primary' }, signingUp ? 'Sign up' : 'Sign in'));
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const values = Object.fromEntries(new FormData(form));
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      if (signingUp) await api.signUp(values);
+      else await api.signIn(values);
+      app.navigate('#/');
+    } catch (error) {
+      showError(form, error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  replace(root,
+    h('div', { class: 'auth-screen' },
+      h('h1', {}, signingUp ? 'Create your account' : 'Sign in to Timeline'),
+      form,
+      h('p', { class: 'switch' }, signingUp
+        ? ['Have an account? ', h('a', { href: '#/signin' }, 'Sign in instead')]
+        : ['New here? ', h('a', { href: '#/signup' }, 'Create an account')])));
+}

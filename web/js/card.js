@@ -1,0 +1,92 @@
+// A post as a card (Home, a profile's list view, a hashtag's list), and the like toggle that
+// the card and the Post screen share.
+import { api } from './api.js';
+import { count, captionNodes, h, timeAgo, userLink } from './dom.js';
+
+/** The text an image is described by: its caption, or who posted it. */
+export function altText(post) {
+  return post.caption ? post.caption : `Photo by ${post.authorUsername}`;
+}
+
+/**
+ * Likes or unlikes `post` (a mutable object), then calls `update()`. `wanted` true likes,
+ * false unlikes.
+ */
+export async function setLiked(post, wanted) {
+  if (Boolean(post.likedByViewer) === wanted) return;
+  post.likedByViewer = wanted;
+  post.likeCount += wanted ? 1 : -1;
+  try {
+    await (wanted ? api.like(post.id) : api.unlike(post.id));
+  } catch (error) {
+    post.likedByViewer = !wanted;
+    post.likeCount += wanted ? -1 : 1;
+    throw error;
+  }
+}
+
+/** The Like/Unlike button and like count for `post`, kept in step with each other. */
+export function likeControls(post, { onChange } = {}) {
+  const button = h('button', { type: 'button', class: 'like' });
+  const likes = h('span', { class: 'likes' });
+  const render = () => {
+    button.textContent = post.likedByViewer ? 'Unlike' : 'Like';
+    button.setAttribute('aria-pressed', post.likedByViewer ? 'true' : 'false');
+    likes.textContent = count(post.likeCount, 'like');
+  };
+  const toggle = async (wanted) => {
+    const promise = setLiked(post, wanted);
+    render();
+    try {
+      await promise;
+    } catch (error) {
+      likes.textContent = error.message;
+      return;
+    } finally {
+      render();
+    }
+    onChange?.();
+  };
+  button.addEventListener('click', () => toggle(!post.likedByViewer));
+  render();
+  return { button, likes, like: () => toggle(true), render };
+}
+
+/** A heart that flashes over a photo liked by double-click. */
+export function likeOnDoubleClick(figure, controls) {
+  const heart = h('span', { class: 'heart', 'aria-hidden': 'true' }, '♥');
+  figure.append(heart);
+  figure.addEventListener('dblclick', (event) => {
+    event.preventDefault();
+    heart.classList.remove('pop');
+    void heart.offsetWidth; // restart the animation
+    heart.classList.add('pop');
+    controls.like();
+  });
+}
+
+/** An `<article>` card: author, time ago, image, like and comment counts, caption. */
+export function postCard(post) {
+  const link = `#/post/${encodeURIComponent(post.id)}`;
+  const controls = likeControls(post);
+  const figure = h('div', { class: 'photo' },
+    h('img', { src: api.imageURL(post.image), alt: altText(post), loading: 'lazy', decoding: 'async' }));
+  likeOnDoubleClick(figure, controls);
+  return h('article', { class: 'card', 'data-post': post.id },
+    h('header', { class: 'card-head' },
+      userLink(post.authorUsername, { class: 'user author' }),
+      h('a', { href: link, class: 'when', 'aria-label': `View post by ${post.authorUsername}` }, timeAgo(post.createdAt))),
+    figure,
+    h('div', { class: 'actions' },
+      controls.button,
+      controls.likes,
+      h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment'))),
+    post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null);
+}
+
+/** A square thumbnail linking to the post (a profile's grid). */
+export function postTile(post) {
+  return h('li', { class: 'tile', 'data-post': post.id },
+    h('a', { href: `#/post/${encodeURIComponent(post.id)}` },
+      h('img', { src: api.imageURL(post.image), alt: altText(post), loading: 'lazy', decoding: 'async' })));
+}

@@ -1,0 +1,169 @@
+// Building the page without ever parsing HTML: every string becomes a text node or an
+// attribute value, so user text can never become markup (no innerHTML anywhere).
+
+/**
+ * `h('a', {href: '#/', class: 'x', onclick: f}, 'text', child, [more])`: an element with
+ * attributes, event listeners (`on…`) and children (strings become text nodes; null and
+ * false are skipped).
+ */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(name.slice(2).toLowerCase(), value);
+    } else if (name === 'style' || name === 'innerHTML' || name.startsWith('on')) {
+      throw new Error(`h: ${name} is not allowed`);
+    } else if (name === 'value' || name === 'checked') {
+      element[name] = value;
+    } else {
+      element.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+/** Appends strings (as text nodes), nodes and arrays of them. */
+export function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** Replaces the children of `parent`. */
+export function replace(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, children);
+}
+
+/** `1 like`, `3 likes`. */
+export function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A `<time>` saying how long ago `iso` was (`now`, `5m`, `3h`, `2d`, or the date). */
+export function timeAgo(iso) {
+  const date = new Date(iso);
+  const seconds = Math.max(0, (Date.now() - date.getTime()) / 1000);
+  let text;
+  if (Number.isNaN(seconds)) text = '';
+  else if (seconds < 60) text = 'now';
+  else if (seconds < 3600) text = `${Math.floor(seconds / 60)}m`;
+  else if (seconds < 86400) text = `${Math.floor(seconds / 3600)}h`;
+  else if (seconds < 7 * 86400) text = `${Math.floor(seconds / 86400)}d`;
+  else text = date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  return h('time', { datetime: iso, title: date.toLocaleString() }, text);
+}
+
+const HASHTAG = /#[\p{L}\p{N}_]+/gu;
+
+/** A caption as text nodes, with each `#hashtag` a link to its search. */
+export function captionNodes(caption) {
+  const nodes = [];
+  let last = 0;
+  for (const match of caption.matchAll(HASHTAG)) {
+    if (match.index > last) nodes.push(caption.slice(last, match.index));
+    const tag = match[0].slice(1).normalize('NFC').toLowerCase();
+    nodes.push(h('a', { href: `#/search?q=${encodeURIComponent(`#${tag}`)}`, class: 'hashtag' }, match[0]));
+    last = match.index + match[0].length;
+  }
+  if (last < caption.length) nodes.push(caption.slice(last));
+  return nodes;
+}
+
+/** A link to a profile. */
+export function userLink(username, attributes = {}) {
+  return h('a', { href: `#/u/${encodeURIComponent(username)}`, class: 'user', ...attributes }, username);
+}
+
+/** A web address as a link only when it is http(s); anything else stays text. */
+export function safeLink(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:' || parsed.protocol === 'http:') {
+      return h('a', { href: parsed.href, rel: 'noopener noreferrer nofollow ugc' }, url);
+    }
+  } catch {
+    // not a URL
+  }
+  return h('span', {}, url);
+}
+
+/**
+ * Shows an API error beside the field it names (`error.field` → the `[name]` control of
+ * `form`), or in the form's own message line; focuses the field.
+ */
+export function showError(form, error) {
+  clearErrors(form);
+  const control = error.field ? form.querySelector(`[name="${CSS.escape(error.field)}"]`) : null;
+  const holder = control ? form.querySelector(`#${CSS.escape(control.id)}-error`) : form.querySelector('.form-error');
+  if (holder) holder.textContent = error.message;
+  if (control) {
+    control.setAttribute('aria-invalid', 'true');
+    control.focus();
+  }
+}
+
+export function clearErrors(form) {
+  for (const holder of form.querySelectorAll('.error')) holder.textContent = '';
+  for (const control of form.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
+}
+
+/**
+ * A labelled control with its error line: `field('signup-email', 'Email', {name: 'email',
+ * type: 'email'})`. The error line is linked by aria-describedby.
+ */
+export function field(id, label, attributes = {}, tag = 'input') {
+  return h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    h(tag, { id, 'aria-describedby': `${id}-error`, ...attributes }),
+    h('p', { id: `${id}-error`, class: 'error', 'aria-live': 'polite' }));
+}
+
+/**
+ * Infinite scroll: calls `load()` (which answers whether there is more) whenever `sentinel`
+ * comes near the viewport, one page at a time. The sentinel holds a "Load more" button for
+ * keyboards. Returns a function that stops it.
+ */
+export function pager(sentinel, load, { endText = "You're all caught up" } = {}) {
+  let busy = false;
+  let done = false;
+  const button = h('button', { type: 'button', class: 'secondary load-more' }, 'Load more');
+  replace(sentinel, button);
+  async function next() {
+    if (busy || done) return;
+    busy = true;
+    button.disabled = true;
+    button.textContent = 'Loading…';
+    try {
+      const more = await load();
+      if (!more) {
+        done = true;
+        observer.disconnect();
+        replace(sentinel, h('p', { class: 'end' }, endText));
+        return;
+      }
+    } catch (error) {
+      replace(sentinel, h('p', { class: 'error' }, error.message), button);
+    } finally {
+      busy = false;
+      button.disabled = false;
+      button.textContent = 'Load more';
+    }
+    // Still in view after this page (a tall screen): keep going.
+    if (!done && sentinel.isConnected && sentinel.getBoundingClientRect().top < window.innerHeight + 400) next();
+  }
+  button.addEventListener('click', next);
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) next();
+  }, { rootMargin: '0px 0px 600px 0px' });
+  observer.observe(sentinel);
+  next();
+  return () => {
+    done = true;
+    observer.disconnect();
+  };
+}

@@ -1,0 +1,129 @@
+// Post: the photo (double-click likes it), Like/Unlike, who liked, the comments (oldest
+// first, paged) with a Comment field and Send, and Delete for what the viewer may delete.
+import { api } from './api.js';
+import { altText, likeControls, likeOnDoubleClick } from './card.js';
+import { captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
+
+export async function render(root, { params: [id] }, app) {
+  const post = await api.post(id);
+  const me = app.me;
+  const mine = post.author === me?.id;
+  document.title = `${post.authorUsername}${post.caption ? `: ${post.caption.slice(0, 40)}` : ''} · Timeline`;
+
+  // Who liked
+  const likers = h('ul', { class: 'likers' });
+  const likersMore = h('button', { type: 'button', class: 'link', hidden: true }, 'More');
+  let likersNext = null;
+  const loadLikers = async (reset) => {
+    const page = await api.likes(id, reset ? undefined : likersNext);
+    if (reset) replace(likers);
+    for (const user of page.items) likers.append(h('li', {}, userLink(user.username)));
+    likersNext = page.next;
+    likersMore.hidden = !likersNext;
+    likedBy.hidden = likers.childElementCount === 0;
+  };
+  likersMore.addEventListener('click', () => loadLikers(false));
+  const likedBy = h('section', { class: 'liked-by', 'aria-labelledby': 'liked-by-title' },
+    h('h2', { id: 'liked-by-title' }, 'Liked by'), likers, likersMore);
+
+  const controls = likeControls(post, { onChange: () => loadLikers(true).catch(() => {}) });
+  const figure = h('div', { class: 'photo' }, h('img', { src: api.imageURL(post.image), alt: altText(post) }));
+  likeOnDoubleClick(figure, controls);
+
+  // Comments
+  const commentCount = h('span', {}, String(post.commentCount));
+  const list = h('ol', { class: 'comments' });
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Load more comments');
+  let commentsNext = post.comments.next;
+  const commentItem = (comment) => {
+    const item = h('li', { class: 'comment', 'data-comment': comment.id },
+      h('p', {}, userLink(comment.authorUsername), ' ', comment.text),
+      h('p', { class: 'meta' }, timeAgo(comment.createdAt)));
+    if (me && (comment.author === me.id || mine)) {
+      const remove = h('button', { type: 'button', class: 'link danger', 'aria-label': `Delete comment by ${comment.authorUsername}` }, 'Delete');
+      remove.addEventListener('click', async () => {
+        if (!confirm('Delete this comment?')) return;
+        try {
+          await api.deleteComment(comment.id);
+          item.remove();
+          post.commentCount -= 1;
+          commentCount.textContent = String(post.commentCount);
+        } catch (error) {
+          alert(error.message);
+        }
+      });
+      item.querySelector('.meta').append(' · ', remove);
+    }
+    return item;
+  };
+  for (const comment of post.comments.items) list.append(commentItem(comment));
+  more.hidden = !commentsNext;
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    try {
+      const page = await api.comments(id, commentsNext);
+      for (const comment of page.items) list.append(commentItem(comment));
+      commentsNext = page.next;
+      more.hidden = !commentsNext;
+    } finally {
+      more.disabled = false;
+    }
+  });
+
+  const form = h('form', { class: 'comment-form', novalidate: true },
+    field('comment', 'Comment', { name: 'text', autocomplete: 'off', placeholder: 'Add a comment…', required: true }),
+    h('button', { type: 'submit', class: 'primary' }, 'Send'),
+    h('p', { class: 'error form-error', role: 'alert' }));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const input = form.querySelector('#comment');
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      const comment = await api.addComment(id, input.value);
+      // Shown in order once every older page is loaded; until then it is at the end of the list.
+      if (!commentsNext) list.append(commentItem(comment));
+      post.commentCount += 1;
+      commentCount.textContent = String(post.commentCount);
+      input.value = '';
+    } catch (error) {
+      showError(form, error);
+    } finally {
+      button.disabled = false;
+      input.focus();
+    }
+  });
+
+  let deletePost = null;
+  if (mine) {
+    deletePost = h('button', { type: 'button', class: 'link danger' }, 'Delete post');
+    deletePost.addEventListener('click', async () => {
+      if (!confirm('Delete this post?')) return;
+      try {
+        await api.deletePost(id);
+        app.navigate('#/profile');
+      } catch (error) {
+        alert(error.message);
+      }
+    });
+  }
+
+  replace(root,
+    h('article', { class: 'card post-detail', 'data-post': post.id },
+      h('header', { class: 'card-head' },
+        userLink(post.authorUsername, { class: 'user author' }),
+        h('span', { class: 'when' }, timeAgo(post.createdAt)),
+        deletePost),
+      figure,
+      h('div', { class: 'body' },
+        h('h1', { class: 'caption' }, userLink(post.authorUsername), ' ', post.caption ? captionNodes(post.caption) : ''),
+        h('div', { class: 'actions' }, controls.button, controls.likes),
+        likedBy,
+        h('section', { class: 'comments-section', 'aria-labelledby': 'comments-title' },
+          h('h2', { id: 'comments-title' }, 'Comments ', h('span', { class: 'muted' }, '(', commentCount, ')')),
+          list,
+          more,
+          me ? form : null))));
+  await loadLikers(true).catch(() => {});
+}

@@ -1,0 +1,160 @@
+// Profile: counts, bio, url, Follow/Unfollow, the posts as a grid or a list (Onstagram's
+// toggle), and on one's own: Edit profile and Sign out.
+import { api } from './api.js';
+import { postCard, postTile } from './card.js';
+import { clearErrors, field, h, pager, replace, safeLink, showError } from './dom.js';
+
+const VIEW_KEY = 'timeline.profileView';
+
+export async function render(root, { params: [name] }, app) {
+  const me = app.me;
+  const user = name ? await api.user(`@${name}`) : await api.me();
+  const own = user.id === me?.id;
+  document.title = `${user.username} · Timeline`;
+
+  const counts = h('ul', { class: 'counts' });
+  const renderCounts = () => replace(counts,
+    h('li', {}, h('strong', {}, String(user.postCount)), user.postCount === 1 ? ' post' : ' posts'),
+    h('li', {}, h('strong', {}, String(user.followerCount)), user.followerCount === 1 ? ' follower' : ' followers'),
+    h('li', {}, h('strong', {}, String(user.followingCount)), ' following'));
+  renderCounts();
+
+  const about = h('div', { class: 'about' });
+  const renderAbout = () => replace(about,
+    user.bio ? h('p', { class: 'bio' }, user.bio) : null,
+    user.url ? h('p', { class: 'url' }, safeLink(user.url)) : null);
+  renderAbout();
+
+  const heading = h('h1', {}, user.username);
+  const buttons = h('div', { class: 'profile-buttons' });
+  const editor = h('div', { class: 'editor' });
+
+  if (own) {
+    const edit = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'profile-editor' }, 'Edit profile');
+    const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
+    edit.addEventListener('click', () => {
+      const open = edit.getAttribute('aria-expanded') === 'true';
+      edit.setAttribute('aria-expanded', open ? 'false' : 'true');
+      if (open) replace(editor);
+      else openEditor();
+    });
+    signOut.addEventListener('click', async () => {
+      signOut.disabled = true;
+      await api.signOut().catch(() => {});
+      app.navigate('#/signin');
+    });
+    buttons.append(edit, signOut);
+
+    const openEditor = () => {
+      const form = h('form', { id: 'profile-editor', class: 'panel', novalidate: true },
+        field('profile-username', 'Username', { name: 'username', value: user.username, autocomplete: 'username', required: true }),
+        field('profile-bio', 'Bio', { name: 'bio', rows: '3', value: user.bio || '' }, 'textarea'),
+        field('profile-url', 'Website', { name: 'url', type: 'url', value: user.url || '', placeholder: 'https://' }),
+        h('p', { class: 'error form-error', role: 'alert' }),
+        h('div', { class: 'row' },
+          h('button', { type: 'submit', class: 'primary' }, 'Save'),
+          h('button', { type: 'button', class: 'secondary', onclick: () => { replace(editor); edit.setAttribute('aria-expanded', 'false'); edit.focus(); } }, 'Cancel')));
+      form.querySelector('#profile-bio').value = user.bio || '';
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        const values = Object.fromEntries(new FormData(form));
+        const changes = {};
+        if (values.username !== user.username) changes.username = values.username;
+        if (values.bio !== (user.bio || '')) changes.bio = values.bio;
+        if (values.url !== (user.url || '')) changes.url = values.url;
+        try {
+          Object.assign(user, await api.updateProfile(changes));
+          heading.textContent = user.username;
+          renderAbout();
+          replace(editor);
+          edit.setAttribute('aria-expanded', 'false');
+          edit.focus();
+        } catch (error) {
+          showError(form, error);
+        }
+      });
+      replace(editor, form);
+      form.querySelector('input').focus();
+    };
+  } else if (me) {
+    const follow = h('button', { type: 'button', class: 'primary' });
+    const renderFollow = () => {
+      follow.textContent = user.followedByViewer ? 'Unfollow' : 'Follow';
+      follow.className = user.followedByViewer ? 'secondary' : 'primary';
+    };
+    follow.addEventListener('click', async () => {
+      const wanted = !user.followedByViewer;
+      follow.disabled = true;
+      try {
+        await (wanted ? api.follow(user.id) : api.unfollow(user.id));
+        user.followedByViewer = wanted;
+        user.followerCount += wanted ? 1 : -1;
+        renderCounts();
+      } catch (error) {
+        alert(error.message);
+      } finally {
+        follow.disabled = false;
+        renderFollow();
+      }
+    });
+    renderFollow();
+    buttons.append(follow);
+  }
+
+  // The posts, as a grid or a list.
+  let view = localStorage.getItem(VIEW_KEY) === 'list' ? 'list' : 'grid';
+  const grid = h('ul', { class: 'grid' });
+  const list = h('div', { class: 'feed' });
+  const posts = [];
+  const gridButton = h('button', { type: 'button', class: 'toggle' }, 'Grid');
+  const listButton = h('button', { type: 'button', class: 'toggle' }, 'List');
+  const showView = () => {
+    gridButton.setAttribute('aria-pressed', String(view === 'grid'));
+    listButton.setAttribute('aria-pressed', String(view === 'list'));
+    grid.hidden = view !== 'grid';
+    list.hidden = view !== 'list';
+  };
+  const choose = (wanted) => () => {
+    view = wanted;
+    localStorage.setItem(VIEW_KEY, view);
+    showView();
+  };
+  gridButton.addEventListener('click', choose('grid'));
+  listButton.addEventListener('click', choose('list'));
+  showView();
+
+  const sentinel = h('div', { class: 'more' });
+  const empty = h('p', { class: 'empty', hidden: true }, own ? 'Share your first photo with New post.' : 'No posts yet.');
+
+  replace(root,
+    h('section', { class: 'profile', 'aria-labelledby': 'profile-name' },
+      h('div', { class: 'avatar', 'aria-hidden': 'true' }, user.username.slice(0, 1).toUpperCase()),
+      h('div', { class: 'profile-main' },
+        Object.assign(heading, { id: 'profile-name' }),
+        counts,
+        about,
+        buttons)),
+    editor,
+    h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Show posts as' }, gridButton, listButton),
+    h('h2', { class: 'visually-hidden' }, `Posts by ${user.username}`),
+    empty,
+    grid,
+    list,
+    sentinel);
+
+  let next;
+  let first = true;
+  return pager(sentinel, async () => {
+    const page = await api.userPosts(user.id, first ? undefined : next);
+    first = false;
+    for (const post of page.items) {
+      posts.push(post);
+      grid.append(postTile(post));
+      list.append(postCard(post));
+    }
+    next = page.next;
+    empty.hidden = posts.length > 0;
+    return Boolean(next);
+  }, { endText: '' });
+}
