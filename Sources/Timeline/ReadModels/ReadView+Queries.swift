@@ -164,7 +164,7 @@ extension ReadView {
             return Page(items: [], next: nil)
         }
         let present = Presenter(self, viewer: viewer)
-        return try pageDescending(models.hashtags.hashtags, prefix: Key.prefix(tag), request) { id, _ in
+        return try pageDescending(models.hashtags.hashtags.database, prefix: Key.prefix(tag), request) { id, _ in
             try post(PostID(id)).map(present.post)
         }
     }

@@ -58,5 +58,26 @@ enum UserEdges: TableLayout {
     static func decode(_: [UInt8]) {}
 }
 
+/// A post's hashtags, `postId` → the tags (to unindex them when the post is deleted).
+enum PostTags: TableLayout {
+    static func key(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
+    static func encode(_ tags: [String]) -> [UInt8] {
+        var w = ByteWriter()
+        w.strings(tags)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> [String] {
+        var r = ByteReader(bytes)
+        return try r.strings()
+    }
+}
+
+/// Posts by tag, `tag ‖ 0 ‖ postId` → nothing: a prefix scan of `tag ‖ 0` pages a tag's posts.
+enum TaggedPosts: TableLayout {
+    static func key(_ entry: (tag: String, post: PostID)) -> [UInt8] { CompositeKey.make(entry.tag, entry.post.rawValue) }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+}
+
 /// `Key` (the 0-joined identifiers), named so inside layouts, whose `Key` is their key type.
 typealias CompositeKey = Key
