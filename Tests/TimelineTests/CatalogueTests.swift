@@ -44,8 +44,18 @@ func sampleCommand(_ kind: CommandName) -> Command {
         #expect(decoded == command)
     }
 
+    /// Every query name decodes to that query (its kind names it back).
+    @Test(arguments: QueryName.allCases) func queryNamesDecode(_ kind: QueryName) throws {
+        let fields: [String: Any] = ["user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
+                                     "image": "i1", "limit": 5]
+        let query = try Catalogue.query(named: kind.rawValue, JSONInput(object: fields))
+        #expect(query.kind == kind)
+        #expect(query.name == kind.rawValue)
+    }
+
     @Test func unknownCommandNamesAreRefused() {
         #expect(throws: TimelineError.self) { try Catalogue.command(named: "bookmark", JSONInput(object: [:])) }
+        #expect(throws: TimelineError.self) { try Catalogue.query(named: "bookmarks", JSONInput(object: [:])) }
     }
 
     /// Every command and event type has its JSON Schema.

@@ -48,23 +48,30 @@ package enum Catalogue {
 
     /// Decodes the query `name` from `input` (reading, and so accepting, only its fields).
     package static func query(named name: String, _ input: JSONInput) throws(TimelineError) -> Query {
-        switch name {
-        case "user": return .user(try input.identifier("user"))
-        case "userByName": return .userByName(try input.string("username"))
-        case "users": return .users(try input.page())
-        case "searchUsers": return .searchUsers(prefix: try input.optionalString("prefix") ?? "", try input.page())
-        case "followers": return .followers(try input.identifier("user"), try input.page())
-        case "following": return .following(try input.identifier("user"), try input.page())
-        case "follows": return .follows(try input.identifier("user"), target: try input.identifier("target"))
-        case "posts": return .posts(try input.identifier("user"), try input.page())
-        case "post": return .post(try input.identifier("post"), comments: try input.page())
-        case "comments": return .comments(try input.identifier("post"), try input.page())
-        case "likes": return .likes(try input.identifier("post"), try input.page())
-        case "timeline": return .timeline(try input.identifier("user"), try input.page())
-        case "hashtag": return .hashtag(try input.string("tag"), try input.page())
-        case "activity": return .activity(try input.identifier("user"), try input.page())
-        case "image": return .image(try input.identifier("image"))
-        default: throw TimelineError.invalid("query", "unknown query \(name.prefix(64))")
+        guard let kind = QueryName(rawValue: name) else {
+            throw TimelineError.invalid("query", "unknown query \(name.prefix(64))")
+        }
+        return try query(kind, input)
+    }
+
+    /// Decodes a query of kind `kind` from `input`.
+    package static func query(_ kind: QueryName, _ input: JSONInput) throws(TimelineError) -> Query {
+        switch kind {
+        case .user: return .user(try input.identifier("user"))
+        case .userByName: return .userByName(try input.string("username"))
+        case .users: return .users(try input.page())
+        case .searchUsers: return .searchUsers(prefix: try input.optionalString("prefix") ?? "", try input.page())
+        case .followers: return .followers(try input.identifier("user"), try input.page())
+        case .following: return .following(try input.identifier("user"), try input.page())
+        case .follows: return .follows(try input.identifier("user"), target: try input.identifier("target"))
+        case .posts: return .posts(try input.identifier("user"), try input.page())
+        case .post: return .post(try input.identifier("post"), comments: try input.page())
+        case .comments: return .comments(try input.identifier("post"), try input.page())
+        case .likes: return .likes(try input.identifier("post"), try input.page())
+        case .timeline: return .timeline(try input.identifier("user"), try input.page())
+        case .hashtag: return .hashtag(try input.string("tag"), try input.page())
+        case .activity: return .activity(try input.identifier("user"), try input.page())
+        case .image: return .image(try input.identifier("image"))
         }
     }
 }

@@ -144,33 +144,115 @@ extension TimelineService {
 
 /// Every query of the read side, as a value.
 public enum Query: Sendable, Equatable {
+    /// A profile by id.
     case user(UserID)
+    /// A profile by username (any case or Unicode form).
     case userByName(String)
+    /// Every user, newest first.
     case users(PageRequest)
+    /// Users whose username starts with `prefix`, in username order.
     case searchUsers(prefix: String, PageRequest)
+    /// Who follows a user, newest follower id first.
     case followers(UserID, PageRequest)
+    /// Whom a user follows.
     case following(UserID, PageRequest)
+    /// Whether the first user follows `target`.
     case follows(UserID, target: UserID)
+    /// A user's posts, newest first.
     case posts(UserID, PageRequest)
     /// A post with the first page of its comments.
     case post(PostID, comments: PageRequest)
+    /// A post's comments, oldest first.
     case comments(PostID, PageRequest)
     /// Who liked a post.
     case likes(PostID, PageRequest)
+    /// A user's home timeline: their posts and those of everyone they follow, newest first.
     case timeline(UserID, PageRequest)
+    /// Posts with a hashtag (with or without `#`, any case), newest first.
     case hashtag(String, PageRequest)
+    /// What happened to a user (comments, likes, follows), newest first.
     case activity(UserID, PageRequest)
+    /// An image's bytes.
     case image(ImageID)
+}
+
+extension Query {
+    /// The public query name (`timeline exec`'s `query`).
+    public var name: String { kind.rawValue }
+
+    /// Which query this is, without its parameters.
+    public var kind: QueryName {
+        switch self {
+        case .user: .user
+        case .userByName: .userByName
+        case .users: .users
+        case .searchUsers: .searchUsers
+        case .followers: .followers
+        case .following: .following
+        case .follows: .follows
+        case .posts: .posts
+        case .post: .post
+        case .comments: .comments
+        case .likes: .likes
+        case .timeline: .timeline
+        case .hashtag: .hashtag
+        case .activity: .activity
+        case .image: .image
+        }
+    }
+}
+
+/// The public names of the queries: the one place each is spelled. `Catalogue` decodes a query
+/// by switching over these (exhaustively).
+public enum QueryName: String, CaseIterable, Sendable {
+    /// `Query.user`.
+    case user
+    /// `Query.userByName`.
+    case userByName
+    /// `Query.users`.
+    case users
+    /// `Query.searchUsers`.
+    case searchUsers
+    /// `Query.followers`.
+    case followers
+    /// `Query.following`.
+    case following
+    /// `Query.follows`.
+    case follows
+    /// `Query.posts`.
+    case posts
+    /// `Query.post`.
+    case post
+    /// `Query.comments`.
+    case comments
+    /// `Query.likes`.
+    case likes
+    /// `Query.timeline`.
+    case timeline
+    /// `Query.hashtag`.
+    case hashtag
+    /// `Query.activity`.
+    case activity
+    /// `Query.image`.
+    case image
 }
 
 /// What a query answers.
 public enum QueryResult: Sendable, Equatable {
+    /// One profile.
     case user(Profile)
+    /// A page of profiles.
     case users(Page<Profile>)
+    /// A post with its first comments.
     case post(PostDetail)
+    /// A page of posts.
     case posts(Page<Post>)
+    /// A page of comments.
     case comments(Page<Comment>)
+    /// A page of activity.
     case activity(Page<ActivityItem>)
+    /// Whether one user follows another.
     case follows(Bool)
+    /// An image.
     case image(StoredImage)
 }
