@@ -1,19 +1,31 @@
 /// Every command of SPEC.md, as plain values. Field values are raw user input; `decide`
 /// validates and normalises them.
 public enum Command: Sendable, Equatable {
+    /// Signs up: a new user with a unique username and email (answers the profile).
     case createUser(username: String, email: String, password: String, bio: String?, url: String?)
+    /// Starts a session (answers its token, shown once).
     case signIn(email: String, password: String)
+    /// Ends the session with this token.
     case signOut(session: String)
+    /// Changes the acting user's username, bio or url (`nil` keeps a field; "" clears bio and url).
     case updateProfile(username: String?, bio: String?, url: String?)
+    /// The acting user follows `user` (idempotent).
     case follow(user: String)
+    /// The acting user stops following `user` (idempotent).
     case unfollow(user: String)
     /// `image` is base64.
     case addPost(image: String, caption: String?)
+    /// Deletes one of the acting user's posts, with its comments and likes.
     case deletePost(post: String)
+    /// Comments on a post.
     case addComment(post: String, text: String)
+    /// Deletes a comment (its author's, or any on the acting user's post).
     case deleteComment(comment: String)
+    /// Likes a post (idempotent).
     case like(post: String)
+    /// Takes a like back (idempotent).
     case unlike(post: String)
+    /// Reports a post to the operators, with a reason.
     case reportPost(post: String, reason: String)
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
     /// data made unrecoverable. By the user themself, or by an operator.
@@ -72,8 +84,42 @@ public enum Command: Sendable, Equatable {
 /// command by switching over these (exhaustively), and `schemas/commands/<name>.schema.json`
 /// exists for each (a test checks).
 public enum CommandName: String, CaseIterable, Sendable {
-    case createUser, signIn, signOut, updateProfile, follow, unfollow, addPost, deletePost, addComment, deleteComment,
-         like, unlike, reportPost, eraseUser, requestPasswordReset, resetPassword, changePassword, changeEmail
+    /// `Command.createUser`.
+    case createUser
+    /// `Command.signIn`.
+    case signIn
+    /// `Command.signOut`.
+    case signOut
+    /// `Command.updateProfile`.
+    case updateProfile
+    /// `Command.follow`.
+    case follow
+    /// `Command.unfollow`.
+    case unfollow
+    /// `Command.addPost`.
+    case addPost
+    /// `Command.deletePost`.
+    case deletePost
+    /// `Command.addComment`.
+    case addComment
+    /// `Command.deleteComment`.
+    case deleteComment
+    /// `Command.like`.
+    case like
+    /// `Command.unlike`.
+    case unlike
+    /// `Command.reportPost`.
+    case reportPost
+    /// `Command.eraseUser`.
+    case eraseUser
+    /// `Command.requestPasswordReset`.
+    case requestPasswordReset
+    /// `Command.resetPassword`.
+    case resetPassword
+    /// `Command.changePassword`.
+    case changePassword
+    /// `Command.changeEmail`.
+    case changeEmail
 }
 
 /// Who runs a command, as the domain sees it.

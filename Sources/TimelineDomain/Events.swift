@@ -1,23 +1,41 @@
 /// Every fact Timeline records. Each case's payload is an immutable value; the type names are
 /// stable public names (`UserCreated`, …) and each has a schema version.
 public enum Event: Equatable, Sendable {
+    /// A user signed up (or was imported): `UserCreated`.
     case userCreated(UserCreated)
+    /// A user changed their username, bio or url: `ProfileUpdated`.
     case profileUpdated(ProfileUpdated)
+    /// A session started: `SignedIn`.
     case signedIn(SignedIn)
+    /// A session ended: `SignedOut`.
     case signedOut(SignedOut)
+    /// A sign-in failed: `SignInFailed`.
     case signInFailed(SignInFailed)
+    /// A photo was posted: `PostAdded`.
     case postAdded(PostAdded)
+    /// A post was deleted: `PostDeleted`.
     case postDeleted(PostDeleted)
+    /// A comment was added: `CommentAdded`.
     case commentAdded(CommentAdded)
+    /// A comment was deleted: `CommentDeleted`.
     case commentDeleted(CommentDeleted)
+    /// A user liked a post: `LikeAdded`.
     case likeAdded(Like)
+    /// A user took a like back: `LikeRemoved`.
     case likeRemoved(Like)
+    /// A user followed another: `Followed`.
     case followed(Follow)
+    /// A user stopped following another: `Unfollowed`.
     case unfollowed(Follow)
+    /// A post was reported: `PostReported`.
     case postReported(PostReported)
+    /// A user was erased (their key destroyed): `UserErased`.
     case userErased(UserErased)
+    /// An operator issued a password-reset token: `PasswordResetRequested`.
     case passwordResetRequested(PasswordResetRequested)
+    /// A password was set (with a reset token or the current password): `PasswordChanged`.
     case passwordChanged(PasswordChanged)
+    /// A user changed their email: `EmailChanged`.
     case emailChanged(EmailChanged)
 
     /// The stable type name stored in the envelope.
@@ -69,23 +87,41 @@ public enum Event: Equatable, Sendable {
 
 /// Stable event type names. The raw value is the public name.
 public enum EventType: String, CaseIterable, Sendable {
+    /// A user signed up (or was imported): `UserCreated`.
     case userCreated = "UserCreated"
+    /// A user changed their username, bio or url: `ProfileUpdated`.
     case profileUpdated = "ProfileUpdated"
+    /// A session started: `SignedIn`.
     case signedIn = "SignedIn"
+    /// A session ended: `SignedOut`.
     case signedOut = "SignedOut"
+    /// A sign-in failed: `SignInFailed`.
     case signInFailed = "SignInFailed"
+    /// A photo was posted: `PostAdded`.
     case postAdded = "PostAdded"
+    /// A post was deleted: `PostDeleted`.
     case postDeleted = "PostDeleted"
+    /// A comment was added: `CommentAdded`.
     case commentAdded = "CommentAdded"
+    /// A comment was deleted: `CommentDeleted`.
     case commentDeleted = "CommentDeleted"
+    /// A user liked a post: `LikeAdded`.
     case likeAdded = "LikeAdded"
+    /// A user took a like back: `LikeRemoved`.
     case likeRemoved = "LikeRemoved"
+    /// A user followed another: `Followed`.
     case followed = "Followed"
+    /// A user stopped following another: `Unfollowed`.
     case unfollowed = "Unfollowed"
+    /// A post was reported: `PostReported`.
     case postReported = "PostReported"
+    /// A user was erased (their key destroyed): `UserErased`.
     case userErased = "UserErased"
+    /// An operator issued a password-reset token: `PasswordResetRequested`.
     case passwordResetRequested = "PasswordResetRequested"
+    /// A password was set (with a reset token or the current password): `PasswordChanged`.
     case passwordChanged = "PasswordChanged"
+    /// A user changed their email: `EmailChanged`.
     case emailChanged = "EmailChanged"
 
     /// The schema version new events of this type are written with. Version 2 of the types
@@ -104,15 +140,21 @@ public enum EventType: String, CaseIterable, Sendable {
     }
 }
 
+/// The payload of `UserCreated`.
 public struct UserCreated: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
+    /// The username (normalised).
     public var username: String
     /// Lowercased; `nil` for imported accounts without an email.
     public var email: String?
     /// argon2id string; `nil` for accounts that must set a password first.
     public var passwordHash: String?
+    /// The bio ("" clears it).
     public var bio: String?
+    /// The url ("" clears it).
     public var url: String?
+    /// A `UserCreated` payload.
     public init(userId: UserID, username: String, email: String?, passwordHash: String?, bio: String? = nil, url: String? = nil) {
         self.userId = userId; self.username = username; self.email = email
         self.passwordHash = passwordHash; self.bio = bio; self.url = url
@@ -121,28 +163,41 @@ public struct UserCreated: Equatable, Sendable {
 
 /// Only the fields that changed are present.
 public struct ProfileUpdated: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
+    /// The username (normalised).
     public var username: String?
+    /// The bio ("" clears it).
     public var bio: String?
+    /// The url ("" clears it).
     public var url: String?
+    /// A `ProfileUpdated` payload.
     public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil) {
         self.userId = userId; self.username = username; self.bio = bio; self.url = url
     }
 }
 
+/// The payload of `SignedIn`.
 public struct SignedIn: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
     /// Hex BLAKE2b-256 of the session token; the token itself is never recorded.
     public var sessionHash: String
+    /// When it expires (ms since 1970).
     public var expiresAt: Int64
+    /// A `SignedIn` payload.
     public init(userId: UserID, sessionHash: String, expiresAt: Int64) {
         self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt
     }
 }
 
+/// The payload of `SignedOut`.
 public struct SignedOut: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
+    /// Hex BLAKE2b-256 of the session token; the token itself is never recorded.
     public var sessionHash: String
+    /// A `SignedOut` payload.
     public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
 }
 
@@ -151,9 +206,13 @@ public struct SignedOut: Equatable, Sendable {
 /// from (the HTTP client's address; absent for local tools): failures are limited per email
 /// *and* origin, so nobody can lock an owner out by failing on purpose from elsewhere.
 public struct SignInFailed: Equatable, Sendable {
+    /// A keyed hash of the email tried.
     public var emailHash: String
+    /// The user concerned.
     public var userId: UserID?
+    /// A keyed hash of where the attempt came from (absent for local tools).
     public var origin: String?
+    /// A `SignInFailed` payload.
     public init(emailHash: String, userId: UserID? = nil, origin: String? = nil) {
         self.emailHash = emailHash; self.userId = userId; self.origin = origin
     }
@@ -161,6 +220,7 @@ public struct SignInFailed: Equatable, Sendable {
     /// What failures are counted under: the email's hash, with the origin's when known.
     public var limiterKey: String { SignInFailed.limiterKey(emailHash: emailHash, origin: origin) }
 
+    /// The key failures from `emailHash` and `origin` are counted under.
     public static func limiterKey(emailHash: String, origin: String?) -> String {
         origin.map { emailHash + "@" + $0 } ?? emailHash
     }
@@ -169,9 +229,13 @@ public struct SignInFailed: Equatable, Sendable {
 /// A one-time token to set a password was issued (to the user, or by an operator for an
 /// imported account that has none). Only the token's hash is recorded.
 public struct PasswordResetRequested: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
+    /// Hex BLAKE2b-256 of the token; the token itself is never recorded.
     public var tokenHash: String
+    /// When it expires (ms since 1970).
     public var expiresAt: Int64
+    /// A `PasswordResetRequested` payload.
     public init(userId: UserID, tokenHash: String, expiresAt: Int64) {
         self.userId = userId; self.tokenHash = tokenHash; self.expiresAt = expiresAt
     }
@@ -180,11 +244,15 @@ public struct PasswordResetRequested: Equatable, Sendable {
 /// A password was set, with a reset token (and, optionally, the account's email) or with the
 /// current password. Every session and reset token the user had before it ends.
 public struct PasswordChanged: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
+    /// The argon2id hash (never the password; redacted in every JSON form).
     public var passwordHash: String?
+    /// The email (lowercased).
     public var email: String?
     /// The reset token used (now spent); `nil` when the current password was given instead.
     public var resetTokenHash: String?
+    /// A `PasswordChanged` payload.
     public init(userId: UserID, passwordHash: String?, email: String?, resetTokenHash: String?) {
         self.userId = userId; self.passwordHash = passwordHash; self.email = email; self.resetTokenHash = resetTokenHash
     }
@@ -192,70 +260,106 @@ public struct PasswordChanged: Equatable, Sendable {
 
 /// A user changed their email (giving their password). The old email is free again.
 public struct EmailChanged: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
     /// Lowercased; `nil` only when read back after the user was erased.
     public var email: String?
+    /// A `EmailChanged` payload.
     public init(userId: UserID, email: String?) { self.userId = userId; self.email = email }
 }
 
 /// A user's personal data was erased: the key that sealed it is destroyed.
 public struct UserErased: Equatable, Sendable {
+    /// The user concerned.
     public var userId: UserID
+    /// A `UserErased` payload.
     public init(userId: UserID) { self.userId = userId }
 }
 
+/// The payload of `PostAdded`.
 public struct PostAdded: Equatable, Sendable {
+    /// The post concerned.
     public var postId: PostID
+    /// The post's or comment's author.
     public var authorId: UserID
+    /// The photo's content address.
     public var imageId: ImageID
+    /// The caption, if any.
     public var caption: String?
+    /// The caption's hashtags (normalised, without `#`).
     public var hashtags: [String]
+    /// A `PostAdded` payload.
     public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String]) {
         self.postId = postId; self.authorId = authorId; self.imageId = imageId
         self.caption = caption; self.hashtags = hashtags
     }
 }
 
+/// The payload of `PostDeleted`.
 public struct PostDeleted: Equatable, Sendable {
+    /// The post concerned.
     public var postId: PostID
+    /// The post's or comment's author.
     public var authorId: UserID
+    /// A `PostDeleted` payload.
     public init(postId: PostID, authorId: UserID) { self.postId = postId; self.authorId = authorId }
 }
 
+/// The payload of `CommentAdded`.
 public struct CommentAdded: Equatable, Sendable {
+    /// The comment concerned.
     public var commentId: CommentID
+    /// The post concerned.
     public var postId: PostID
+    /// The post's or comment's author.
     public var authorId: UserID
+    /// The comment's text.
     public var text: String
+    /// A `CommentAdded` payload.
     public init(commentId: CommentID, postId: PostID, authorId: UserID, text: String) {
         self.commentId = commentId; self.postId = postId; self.authorId = authorId; self.text = text
     }
 }
 
+/// The payload of `CommentDeleted`.
 public struct CommentDeleted: Equatable, Sendable {
+    /// The comment concerned.
     public var commentId: CommentID
+    /// The post concerned.
     public var postId: PostID
+    /// A `CommentDeleted` payload.
     public init(commentId: CommentID, postId: PostID) { self.commentId = commentId; self.postId = postId }
 }
 
 /// Payload of `LikeAdded` and `LikeRemoved`.
 public struct Like: Equatable, Sendable {
+    /// The post concerned.
     public var postId: PostID
+    /// The user concerned.
     public var userId: UserID
+    /// A `Like` payload.
     public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
 }
 
 /// Payload of `Followed` and `Unfollowed`.
 public struct Follow: Equatable, Sendable {
+    /// Who follows.
     public var followerId: UserID
+    /// Who is followed.
     public var followeeId: UserID
+    /// A `Follow` payload.
     public init(followerId: UserID, followeeId: UserID) { self.followerId = followerId; self.followeeId = followeeId }
 }
 
+/// The payload of `PostReported`.
 public struct PostReported: Equatable, Sendable {
+    /// The post concerned.
     public var postId: PostID
+    /// Who reported it.
     public var reporterId: UserID
+    /// Why.
     public var reason: String
+    /// A `PostReported` payload.
     public init(postId: PostID, reporterId: UserID, reason: String) {
         self.postId = postId; self.reporterId = reporterId; self.reason = reason
     }

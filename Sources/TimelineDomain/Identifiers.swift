@@ -1,7 +1,9 @@
 /// A stable identifier: 1–64 characters of `[A-Za-z0-9_-]`. Generated identifiers are
 /// 20-character push IDs whose byte order is creation order; imported ones are kept as they are.
 public protocol Identifier: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The identifier's text.
     var rawValue: String { get }
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
     init(_ rawValue: String)
 }
 
@@ -15,6 +17,7 @@ extension Identifier {
 
 /// The syntax shared by every identifier.
 public enum IdentifierSyntax {
+    /// Whether `text` is 1–64 characters of `[A-Za-z0-9_-]`.
     public static func isValid(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard (1...64).contains(utf8.count) else { return false }
@@ -25,9 +28,38 @@ public enum IdentifierSyntax {
     }
 }
 
-public struct UserID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
-public struct PostID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
-public struct CommentID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
-public struct EventID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
+/// A user's identifier.
+public struct UserID: Identifier {
+    /// The identifier's text.
+    public let rawValue: String
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+/// A post's identifier.
+public struct PostID: Identifier {
+    /// The identifier's text.
+    public let rawValue: String
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+/// A comment's identifier.
+public struct CommentID: Identifier {
+    /// The identifier's text.
+    public let rawValue: String
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+/// An event's identifier (unique in the log).
+public struct EventID: Identifier {
+    /// The identifier's text.
+    public let rawValue: String
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
 /// Content address of an image: the hex BLAKE2b-256 of its bytes.
-public struct ImageID: Identifier { public let rawValue: String; public init(_ rawValue: String) { self.rawValue = rawValue } }
+public struct ImageID: Identifier {
+    /// The identifier's text.
+    public let rawValue: String
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}

@@ -2,10 +2,15 @@ import Foundation
 
 /// Image media types accepted for posts, recognised by content, never by name.
 public enum MediaType: String, Sendable, CaseIterable {
+    /// JPEG.
     case jpeg = "image/jpeg"
+    /// PNG.
     case png = "image/png"
+    /// GIF.
     case gif = "image/gif"
+    /// HEIC.
     case heic = "image/heic"
+    /// WebP.
     case webp = "image/webp"
 
     /// Recognises the format from the file's leading bytes.
@@ -27,8 +32,11 @@ public enum MediaType: String, Sendable, CaseIterable {
 
 /// An uploaded image, decoded and checked.
 public struct ImageUpload: Sendable, Equatable {
+    /// The largest image accepted (10 MiB).
     public static let maxBytes = 10 << 20
+    /// The image's bytes.
     public let bytes: [UInt8]
+    /// Its type, recognised from its content.
     public let mediaType: MediaType
 
     /// Decodes base64 and checks size and format.
@@ -43,6 +51,8 @@ public struct ImageUpload: Sendable, Equatable {
         try self.init(bytes: [UInt8](data))
     }
 
+    /// Checks `bytes`: more than 10 MiB is `payload_too_large`, content of no supported type
+    /// `unsupported_media_type`.
     public init(bytes: [UInt8]) throws(TimelineError) {
         guard bytes.count <= Self.maxBytes else {
             throw TimelineError(.payloadTooLarge, "image must be at most 10 MiB", field: "image")

@@ -1,5 +1,6 @@
 /// A source of the current time in milliseconds since 1970 (injectable for tests).
 public protocol Clock: Sendable {
+    /// Now, in milliseconds since 1970.
     func nowMilliseconds() -> Int64
 }
 

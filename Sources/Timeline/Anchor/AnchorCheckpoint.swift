@@ -4,9 +4,11 @@ import Sodium
 /// `v1 SEQ:HASH TIME SIGNATURE` (time in ms since 1970, signature in hex). The Ed25519
 /// signature covers a domain tag, the sequence, the hash and the time.
 public struct AnchorCheckpoint: Sendable, Equatable {
+    /// The log's head the checkpoint signs.
     public var head: LogHead
     /// Milliseconds since 1970, when the checkpoint was signed.
     public var time: Int64
+    /// Ed25519 signature over the head.
     public var signature: [UInt8]
 
     static let version = "v1"

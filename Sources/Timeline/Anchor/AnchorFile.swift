@@ -5,14 +5,17 @@ import Foundation
 /// concurrent processes never interleave, and are fsynced. A crash may leave a torn last line;
 /// the next append starts on a new line, and readers skip lines that do not parse.
 public struct AnchorFile: Sendable {
+    /// Where the checkpoints are appended.
     public let path: String
 
+    /// The anchor file at `path` (created by the first append).
     public init(path: String) { self.path = path }
 
     /// One parsed line.
     public struct Entry: Sendable, Equatable {
         /// 1-based line number in the file.
         public var line: Int
+        /// The signed checkpoint.
         public var checkpoint: AnchorCheckpoint
     }
 

@@ -10,6 +10,7 @@ public struct AnchorOptions: Sendable, Equatable {
     /// The anchor file of signed checkpoints (default: the key's path + `.checkpoints`).
     public var checkpointsPath: String
 
+    /// Signs with the key at `keyPath`, into `checkpointsPath` (default: the key's path + `.checkpoints`).
     public init(keyPath: String, checkpointsPath: String? = nil) {
         self.keyPath = keyPath
         self.checkpointsPath = checkpointsPath ?? keyPath + ".checkpoints"

@@ -20,6 +20,7 @@ public struct AnchorReport: Sendable, Equatable {
     public var problem: String?
     /// Lines of the anchor file that do not parse (a torn write, or damage), skipped.
     public var unreadableLines: [Int] = []
+    /// Whether the log extends every checkpoint.
     public var isValid: Bool { problem == nil }
 }
 

@@ -3,10 +3,12 @@
 /// whole history up to that event: a log that still holds the same hash at that sequence has
 /// every earlier event unchanged.
 public struct LogHead: Sendable, Hashable, CustomStringConvertible {
+    /// The last sequence number (0: an empty log).
     public var sequence: UInt64
     /// BLAKE2b-256 of the event at `sequence` (the genesis hash, 32 zero bytes, for 0).
     public var hash: [UInt8]
 
+    /// The head at `sequence`, whose envelope hash is `hash`.
     public init(sequence: UInt64, hash: [UInt8]) {
         self.sequence = sequence
         self.hash = hash

@@ -1,5 +1,6 @@
 /// A stored record that cannot be decoded: corruption or a format this build does not know.
 public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
+    /// What was wrong with the record.
     public let message: String
     public var description: String { "corrupt record: \(message)" }
 }

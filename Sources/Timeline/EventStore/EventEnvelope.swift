@@ -4,10 +4,13 @@ import TimelineDomain
 public struct EventEnvelope: Sendable, Equatable {
     /// Global position in the log: gapless, starting at 1.
     public var sequence: UInt64
+    /// The event's unique id.
     public var id: EventID
+    /// The stable type name.
     public var type: EventType
     /// The schema version the payload was written with (before upcasting).
     public var schemaVersion: UInt8
+    /// The aggregate stream (`user-<id>`, `post-<id>`, …).
     public var stream: String
     /// Position within the stream, starting at 1.
     public var streamVersion: UInt64
@@ -15,8 +18,11 @@ public struct EventEnvelope: Sendable, Equatable {
     public var timestamp: Int64
     /// The acting user's id, or `system`.
     public var actor: String
+    /// The command (or import) the event belongs to.
     public var correlationId: String?
+    /// The event that caused this one, if any.
     public var causationId: String?
+    /// The event itself.
     public var event: Event
     /// Hash of the previous event (32 zero bytes for the first).
     public var previousHash: [UInt8]
@@ -28,8 +34,11 @@ public struct EventEnvelope: Sendable, Equatable {
     /// The payload as stored (personal fields sealed): what replication ships to other nodes.
     package var encodedPayload: [UInt8] = []
 
+    /// The actor recorded for events no user caused.
     public static let systemActor = "system"
+    /// Bytes of a BLAKE2b-256 hash.
     public static let hashLength = 32
+    /// The `previousHash` of the first event.
     public static let genesisHash = [UInt8](repeating: 0, count: hashLength)
 }
 

@@ -5,15 +5,21 @@ import TimelineDomain
 
 /// What a writer expects a stream's current version to be (optimistic concurrency).
 public enum ExpectedVersion: Sendable, Equatable {
+    /// Whatever the stream's version.
     case any
+    /// The stream must not exist yet.
     case noStream
+    /// The stream must be at exactly this version.
     case exact(UInt64)
 }
 
 /// Failures of the event store itself.
 public enum EventStoreError: Error, Equatable, CustomStringConvertible {
+    /// The stream was not at the expected version.
     case wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64)
+    /// A stored envelope failed to decode or verify.
     case corrupt(sequence: UInt64, reason: String)
+    /// The log was written by a newer format than this code reads.
     case newerFormat(found: UInt64, supported: UInt64)
 
     public var description: String {
@@ -30,17 +36,25 @@ public enum EventStoreError: Error, Equatable, CustomStringConvertible {
 
 /// An event about to be appended, with its metadata.
 public struct PendingEvent: Sendable {
+    /// The event's id (an append with an id already logged is skipped).
     public var id: EventID
+    /// The event.
     public var event: Event
+    /// When it happened (ms since 1970).
     public var timestamp: Int64
+    /// Who caused it (a user id, or `EventEnvelope.systemActor`).
     public var actor: String
+    /// The command it belongs to.
     public var correlationId: String?
+    /// The event that caused it.
     public var causationId: String?
+    /// What its stream's version must be.
     public var expectedVersion: ExpectedVersion
     /// The payload exactly as another node encoded (and sealed) it, with its schema version;
     /// `nil` to encode `event` here.
     package var encodedPayload: (version: UInt8, bytes: [UInt8])?
 
+    /// An event to append.
     public init(id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
                 causationId: String? = nil, expectedVersion: ExpectedVersion = .any) {
         self.id = id; self.event = event; self.timestamp = timestamp; self.actor = actor
@@ -54,6 +68,7 @@ public struct PendingEvent: Sendable {
 /// behind it, so a commit fsyncs little more than the log itself. Everything a write depends on
 /// (the head, stream versions, id uniqueness) is read inside the caller's write transaction.
 public struct EventLog: Sendable {
+    /// The on-disk format this code writes (and the newest it reads).
     public static let formatVersion: UInt64 = 2
 
     let log: Database

@@ -4,10 +4,13 @@ import TimelineDomain
 
 /// The result of walking the whole log.
 public struct VerificationReport: Sendable, Equatable {
+    /// How many events were checked.
     public var eventsChecked: UInt64
     /// The first sequence number at which something is wrong, and what.
     public var firstBadSequence: UInt64?
+    /// The first problem found, if any.
     public var problem: String?
+    /// Whether no problem was found.
     public var isValid: Bool { firstBadSequence == nil }
 }
 

@@ -6,8 +6,11 @@ import TimelineDomain
 
 /// Progress of an import: the phase and how far it is.
 public struct ImportProgress: Sendable {
+    /// The phase (`users`, `posts`, …).
     public var phase: String
+    /// Records done in this phase.
     public var done: Int
+    /// Records in this phase.
     public var total: Int
 }
 

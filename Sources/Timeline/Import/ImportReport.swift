@@ -7,11 +7,15 @@ public struct ImportReport: Sendable, Equatable {
     /// Records skipped, by reason, with a few examples of their Firebase paths.
     public var skipped: [String: Skipped] = [:]
 
+    /// Records skipped for one reason.
     public struct Skipped: Sendable, Equatable {
+        /// How many.
         public var count = 0
+        /// A few of their paths in the export.
         public var examples: [String] = []
     }
 
+    /// An empty report.
     public init() {}
 
     mutating func skip(_ reason: String, _ path: String) {
@@ -21,7 +25,9 @@ public struct ImportReport: Sendable, Equatable {
         skipped[reason] = entry
     }
 
+    /// Records imported, of every kind.
     public var totalImported: Int { imported.values.reduce(0, +) }
+    /// Records skipped, for every reason.
     public var totalSkipped: Int { skipped.values.reduce(0) { $0 + $1.count } }
 
     /// A readable report.

@@ -4,8 +4,10 @@ import TimelineDomain
 /// The JSON-lines contract of `timeline exec`: each request line (a command or a query)
 /// gets exactly one response line. Never throws: every failure becomes an error line.
 public struct ExecSession: Sendable {
+    /// The service the lines run against.
     public let service: TimelineService
 
+    /// A session answering lines against `service`.
     public init(service: TimelineService) { self.service = service }
 
     /// The longest request line; `LineReader` stops reading a line at this size.

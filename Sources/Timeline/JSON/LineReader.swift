@@ -6,6 +6,7 @@ import Foundation
 public struct LineReader {
     /// One line, without its `\n` (or `\r\n`).
     public enum Line: Equatable, Sendable {
+        /// A line (without its newline).
         case line([UInt8])
         /// A line longer than the limit, whose bytes were not kept.
         case tooLong

@@ -4,22 +4,29 @@ import TimelineDomain
 
 /// Which events `audit list` shows. Every set criterion must match.
 public struct AuditFilter: Sendable, Equatable {
+    /// Only these event types (`nil`: all).
     public var types: Set<EventType>?
     /// The acting user's id (or `system`).
     public var actor: String?
+    /// Only this stream.
     public var stream: String?
     /// Events by this user or about them (any user field of the payload).
     public var user: UserID?
+    /// Only events about this post.
     public var post: PostID?
     /// Timestamps in ms, inclusive.
     public var since: Int64?
+    /// Only events at or before this time (ms since 1970).
     public var until: Int64?
     /// Sequence numbers, inclusive.
     public var from: UInt64?
+    /// Only events up to this sequence.
     public var to: UInt64?
 
+    /// No filter: every event.
     public init() {}
 
+    /// Whether `envelope` passes the filter.
     public func matches(_ e: EventEnvelope) -> Bool {
         if let types, !types.contains(e.type) { return false }
         if let actor, e.actor != actor { return false }
@@ -109,13 +116,19 @@ extension Event {
 
 /// Counts over the whole log.
 public struct LogStatistics: Sendable {
+    /// Events in the log.
     public var events: UInt64
+    /// Events per type.
     public var byType: [EventType: Int]
     /// `yyyy-MM-dd` (UTC) → events.
     public var byDay: [String: Int]
+    /// Bytes of the log's envelopes.
     public var logBytes: Int
+    /// Bytes of the database files.
     public var databaseBytes: Int
+    /// The first event, if any.
     public var first: EventEnvelope?
+    /// The last event, if any.
     public var last: EventEnvelope?
     /// How many events each projection is behind the log.
     public var lag: [ProjectionName: UInt64]

@@ -15,31 +15,44 @@ public struct RebuildOptions: Sendable {
     /// Test hook: stop (as a crash would) after this many chunks, before switching.
     package var abandonAfterChunks: Int?
 
+    /// Rebuilds `projections` (all when `nil`), or only compares with `verifyOnly`.
     public init(projections: [ProjectionName]? = nil, verifyOnly: Bool = false) {
         self.projections = projections
         self.verifyOnly = verifyOnly
     }
 }
 
+/// How far a rebuild is (reported after every chunk).
 public struct RebuildProgress: Sendable {
+    /// Events applied so far.
     public var applied: UInt64
+    /// The log's head when the chunk ran.
     public var head: UInt64
+    /// Seconds since the rebuild started.
     public var elapsed: Double
 }
 
 /// What a rebuild did.
 public struct RebuildReport: Sendable {
+    /// One projection's share of the work.
     public struct ProjectionTiming: Sendable {
+        /// The projection.
         public var name: ProjectionName
+        /// Events it applied.
         public var events: UInt64
         /// Time spent applying events to this projection.
         public var seconds: Double
+        /// Its throughput.
         public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
     }
 
+    /// Per projection rebuilt.
     public var projections: [ProjectionTiming]
+    /// Events applied.
     public var events: UInt64
+    /// Wall-clock seconds.
     public var seconds: Double
+    /// Whether the rebuilt models now serve (false with `verifyOnly`).
     public var switched: Bool
     /// Keys where rebuilt and live read models differ (only with `verifyOnly`).
     public var differences: [ReadModelDifference]
@@ -47,12 +60,18 @@ public struct RebuildReport: Sendable {
 
 /// One key on which a rebuilt read model and the live one disagree.
 public struct ReadModelDifference: Sendable, Equatable, CustomStringConvertible {
+    /// The projection.
     public var projection: ProjectionName
+    /// The database (its live name).
     public var database: String
+    /// The key.
     public var key: [UInt8]
+    /// The live value (`nil`: absent).
     public var live: [UInt8]?
+    /// The rebuilt value (`nil`: absent).
     public var rebuilt: [UInt8]?
 
+    /// One line: projection/database, key, both values.
     public var description: String {
         "\(projection.rawValue)/\(database) key \(printable(key)): live \(live.map(printable) ?? "(absent)"), rebuilt \(rebuilt.map(printable) ?? "(absent)")"
     }
@@ -73,9 +92,13 @@ func printable(_ bytes: [UInt8]) -> String {
 
 /// Status of one live projection.
 public struct ProjectionStatus: Sendable {
+    /// The projection.
     public var name: ProjectionName
+    /// Which generation of its databases serves (0: the plain names).
     public var generation: UInt64
+    /// The last log sequence it applied.
     public var checkpoint: UInt64
+    /// Entries in its databases.
     public var entries: Int
 }
 

@@ -7,8 +7,10 @@ import Sodium
 /// that uses it survives. Destroying overwrites with zeros, fsyncs, unlinks and fsyncs the
 /// directory. Every failure is reported; a key already gone counts as destroyed.
 public struct FileKeyBackend: KeyBackend {
+    /// The directory holding one file per key.
     public let directory: URL
 
+    /// Keys in `directory` (created if needed).
     public init(directory: URL) throws {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,

@@ -10,7 +10,20 @@ import TimelineDomain
 /// `ReadModels`; every list of projections (application order, checkpoints, rebuild, status)
 /// derives from `allCases`.
 public enum ProjectionName: String, CaseIterable, Sendable {
-    case profiles, sessions, follows, posts, hashtags, activity, timeline
+    /// Profiles and the unique username and email indexes.
+    case profiles
+    /// Sessions, reset tokens and recent failed sign-ins.
+    case sessions
+    /// The follow graph.
+    case follows
+    /// Posts, comments and likes.
+    case posts
+    /// Posts by hashtag.
+    case hashtags
+    /// Each user's activity feed.
+    case activity
+    /// The home timelines (hybrid fan-out).
+    case timeline
 
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
     var dependencies: [ProjectionName] { self == .timeline ? [.follows, .posts] : [] }

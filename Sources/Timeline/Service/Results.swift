@@ -2,12 +2,19 @@
 
 /// A user's public profile.
 public struct Profile: Sendable, Equatable {
+    /// The user's identifier.
     public var id: UserID
+    /// The unique username (NFKC-folded, lowercased).
     public var username: String
+    /// A short self-description, if set.
     public var bio: String?
+    /// A link, if set.
     public var url: String?
+    /// How many posts the user has (not deleted).
     public var postCount: Int
+    /// How many users follow this one.
     public var followerCount: Int
+    /// How many users this one follows.
     public var followingCount: Int
     /// Whether the viewer follows this user (`nil` when the query had no viewer).
     public var followedByViewer: Bool?
@@ -22,13 +29,21 @@ public struct Profile: Sendable, Equatable {
 /// A post as lists, timelines and its detail show it: enough to draw its row without another
 /// request.
 public struct Post: Sendable, Equatable {
+    /// The post's identifier (creation order).
     public var id: PostID
+    /// Who posted it.
     public var author: UserID
+    /// The author's username now.
     public var authorUsername: String
+    /// The photo (fetch it with `TimelineService.image(_:)`).
     public var image: ImageID
+    /// The caption, if any.
     public var caption: String?
+    /// The caption's hashtags, NFC-normalised and lowercased, without `#`.
     public var hashtags: [String]
+    /// How many users like it.
     public var likeCount: Int
+    /// How many comments it has.
     public var commentCount: Int
     /// Milliseconds since 1970.
     public var createdAt: Int64
@@ -42,11 +57,17 @@ public struct Post: Sendable, Equatable {
     }
 }
 
+/// A comment on a post.
 public struct Comment: Sendable, Equatable {
+    /// The comment's identifier (creation order).
     public var id: CommentID
+    /// The post it is on.
     public var post: PostID
+    /// Who wrote it.
     public var author: UserID
+    /// The author's username now.
     public var authorUsername: String
+    /// The comment's text (NFC).
     public var text: String
     /// Milliseconds since 1970.
     public var createdAt: Int64
@@ -58,20 +79,36 @@ public struct Comment: Sendable, Equatable {
 
 /// A post with its comments (oldest first, paginated) and whether the viewer liked it.
 public struct PostDetail: Sendable, Equatable {
+    /// The post.
     public var post: Post
+    /// The first page of its comments, oldest first.
     public var comments: Page<Comment>
+    /// Whether the viewer likes it (`false` without a viewer).
     public var likedByViewer: Bool
 }
 
 /// Something that happened to a user.
 public struct ActivityItem: Sendable, Equatable {
-    public enum Kind: String, Sendable { case comment, like, follow }
+    /// What happened.
+    public enum Kind: String, Sendable {
+        /// Someone commented on one of the user's posts.
+        case comment
+        /// Someone liked one of the user's posts.
+        case like
+        /// Someone followed the user.
+        case follow
+    }
     /// The item's cursor (pass as `before` to continue after it).
     public var id: String
+    /// What happened.
     public var kind: Kind
+    /// Who did it.
     public var actor: UserID
+    /// Their username now.
     public var actorUsername: String
+    /// The post it concerns (comments and likes).
     public var post: PostID?
+    /// The comment (comments only).
     public var comment: CommentID?
     /// Milliseconds since 1970.
     public var at: Int64
@@ -79,25 +116,35 @@ public struct ActivityItem: Sendable, Equatable {
 
 /// A stored image.
 public struct StoredImage: Sendable, Equatable {
+    /// Its content address.
     public var id: ImageID
+    /// Its type, recognised from its content.
     public var mediaType: MediaType
+    /// The image file's bytes.
     public var bytes: [UInt8]
 }
 
 /// One page of a list, and the cursor of the next page (`nil` after the last item).
 public struct Page<Item: Sendable & Equatable>: Sendable, Equatable {
+    /// The page's items, in the list's order.
     public var items: [Item]
+    /// The cursor to pass as `before` for the next page; `nil` once the last item was shown.
     public var next: String?
 }
 
 /// Which page to read: at most `limit` items (1–100, default 20) after the cursor `before`
 /// (exclusive), which is the `next` of the previous page.
 public struct PageRequest: Sendable, Equatable {
+    /// The page size when none is given.
     public static let defaultLimit = 20
+    /// The largest page size.
     public static let maxLimit = 100
+    /// How many items at most (1–100).
     public var limit: Int
+    /// The `next` cursor of the previous page (`nil`: the first page).
     public var before: String?
 
+    /// A page of at most `limit` items after the cursor `before`.
     public init(limit: Int = PageRequest.defaultLimit, before: String? = nil) {
         self.limit = limit
         self.before = before
@@ -114,15 +161,19 @@ public struct PageRequest: Sendable, Equatable {
 
 /// What a successful command returns.
 public enum CommandResult: Sendable, Equatable {
+    /// The user created or changed (`createUser`, `updateProfile`, `resetPassword`, …).
     case user(Profile)
     /// A new session: the token (shown once, never stored) and the user.
     case session(token: String, user: Profile)
+    /// The post added.
     case post(Post)
+    /// The comment added.
     case comment(Comment)
     /// A one-time password-reset token (shown once, stored only as a hash).
     case token(String)
     /// For follow/unfollow/like/unlike: whether anything changed.
     case changed(Bool)
+    /// Done, with nothing to return (`signOut`, deletions, `reportPost`, `eraseUser`, …).
     case done
 }
 
@@ -134,5 +185,6 @@ public enum Caller: Sendable, Equatable {
     case session(String)
     /// A trusted local operator acting as no user (e.g. `timeline erase-user`).
     case `operator`
+    /// Nobody (for `createUser`, `signIn`, `signOut` and `resetPassword`).
     case anonymous
 }

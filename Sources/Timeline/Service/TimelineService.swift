@@ -5,7 +5,9 @@ import Synchronization
 
 /// The system clock.
 public struct SystemClock: Clock {
+    /// The system clock.
     public init() {}
+    /// Now, in milliseconds since 1970.
     public func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
@@ -26,10 +28,13 @@ public final class TimelineService: Sendable {
     public struct Options: Sendable {
         /// `false` skips fsync on commit (tests, bulk loads): a crash may lose recent commands.
         public var durable = true
+        /// Where time comes from (tests inject a clock).
         public var clock: any Clock = SystemClock()
         /// argon2id cost; `.interactive` in production, `.minimum` keeps tests fast.
         public var passwordCost = Sodium.PasswordCost.interactive
+        /// How long a session lasts (ms; 30 days).
         public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
+        /// The map size a new database starts with (it doubles as it fills).
         public var initialMapSize = 64 << 20
         /// Each of the database's two maps (the log's, the read models') never grows past this;
         /// commands then fail with `storage_full`.
@@ -60,6 +65,7 @@ public final class TimelineService: Sendable {
         /// The replicated log to follow and feed instead of a JetStream stream (tests stand in
         /// for the network with it).
         package var replicator: (any LogReplicator)?
+        /// The defaults: durable, interactive argon2id, no cluster, no anchor.
         public init() {}
     }
 
