@@ -10,7 +10,7 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
 
     init(threads: Int) {
         for index in 0..<max(1, threads) {
-            let thread = Thread { [unowned self] in self.work() }
+            let thread = Thread { [self] in work() }  // the threads own the executor until it stops
             thread.name = "timeline-http-\(index)"
             thread.start()
         }

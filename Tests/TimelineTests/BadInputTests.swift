@@ -213,8 +213,8 @@ import TimelineDomain
     }
 }
 
-/// Runs the real `timeline exec` on `input` and returns its answers, parsed.
-func execAnswers(path: String, input: [UInt8]) throws -> [[String: Any]] {
+/// Runs the real `timeline exec` on `input` (expecting exit 0) and returns its output lines.
+func execOutputLines(path: String, input: [UInt8]) throws -> [Substring] {
     let tool = try ToolProcess(["exec", "--db", path])
     let writer = tool.input.fileHandleForWriting
     let bytes = Data(input)
@@ -222,7 +222,12 @@ func execAnswers(path: String, input: [UInt8]) throws -> [[String: Any]] {
     let output = tool.output.fileHandleForReading.readDataToEndOfFile()
     tool.process.waitUntilExit()
     #expect(tool.process.terminationStatus == 0)
-    return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap {
+    return String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+}
+
+/// Runs the real `timeline exec` on `input` and returns its answers, parsed.
+func execAnswers(path: String, input: [UInt8]) throws -> [[String: Any]] {
+    try execOutputLines(path: path, input: input).compactMap {
         try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
 }

@@ -85,14 +85,7 @@ import Testing
             input += line.filter { $0 != 0x0A } + [0x0A]
         }
         let path = temporaryPath()
-        let tool = try ToolProcess(["exec", "--db", path])
-        let writer = tool.input.fileHandleForWriting
-        let bytes = Data(input)
-        Thread { try? writer.write(contentsOf: bytes); try? writer.close() }.start()
-        let output = tool.output.fileHandleForReading.readDataToEndOfFile()
-        tool.process.waitUntilExit()
-        #expect(tool.process.terminationStatus == 0)
-        let answers = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let answers = try execOutputLines(path: path, input: input)
         #expect(answers.count == lines, "every line gets exactly one answer")
         #expect(answers.allSatisfy { checkResponse(String($0)) != nil })
         #expect(try openService(path: path).verifyLog().isValid)

@@ -96,9 +96,6 @@ package enum JSONOutput {
 
     /// One compact line of JSON.
     static func line(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return #"{"ok":false,"error":{"code":"internal","message":"result could not be encoded"}}"#
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: bytes(object), as: UTF8.self)
     }
 }

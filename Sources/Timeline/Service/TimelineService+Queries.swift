@@ -36,6 +36,12 @@ extension TimelineService {
         }
     }
 
+    /// The profile of the user a live session token belongs to (`GET /v1/me`);
+    /// `unauthenticated` for an unknown, expired, signed-out or revoked session.
+    public func me(session token: String) throws(TimelineError) -> Profile {
+        try user(try userID(session: token))
+    }
+
     /// All users, newest first.
     public func users(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
