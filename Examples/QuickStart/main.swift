@@ -12,7 +12,7 @@ func check(_ condition: Bool, _ what: String) {
 let scratch = FileManager.default.temporaryDirectory.appending(path: "timeline-quickstart-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
-FileManager.default.changeCurrentDirectoryPath(scratch.path)
+check(FileManager.default.changeCurrentDirectoryPath(scratch.path), "entering the scratch directory")
 
 // Given: a JPEG to post (the smallest one the content check recognises) and a second user.
 let jpegBase64 = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xFF, 0xD9])
