@@ -4,22 +4,22 @@ import TimelineDomain
 /// Posts with their counts, each user's posts, comments and likes.
 struct PostsProjection: Projection {
     let name = ProjectionName.posts
-    let posts: Database         // postId → PostRecord
+    let posts: Table<PostRecords>         // postId → PostRecord
     let postsByUser: Database   // author ‖ 0 ‖ postId → ()
     let comments: Database      // postId ‖ 0 ‖ commentId → CommentRecord
-    let commentPosts: Database  // commentId → postId
+    let commentPosts: Table<CommentPosts>  // commentId → postId
     let likes: Database         // postId ‖ 0 ‖ userId → the like's cursor (empty before likers existed)
     let likers: Database        // postId ‖ 0 ‖ the like's cursor → userId; the cursor is the like's
                                 // log sequence, 16 hex digits (so it sorts, and pages by it as text)
     let likesByUser: Database   // userId ‖ 0 ‖ postId → ()
     let commentsByUser: Database  // userId ‖ 0 ‖ commentId → ()
-    var databases: [Database] { [posts, postsByUser, comments, commentPosts, likes, likers, likesByUser, commentsByUser] }
+    var databases: [Database] { [posts.database, postsByUser, comments, commentPosts.database, likes, likers, likesByUser, commentsByUser] }
 
     init(_ env: Environment, prefix: String) throws {
-        posts = try env.database(prefix + "posts", placement: .derived)
+        posts = try Table(env, prefix + "posts")
         postsByUser = try env.database(prefix + "postsByUser", placement: .derived)
         comments = try env.database(prefix + "comments", placement: .derived)
-        commentPosts = try env.database(prefix + "commentPosts", placement: .derived)
+        commentPosts = try Table(env, prefix + "commentPosts")
         likes = try env.database(prefix + "likes", placement: .derived)
         likers = try env.database(prefix + "likers", placement: .derived)
         likesByUser = try env.database(prefix + "likesByUser", placement: .derived)
@@ -27,12 +27,12 @@ struct PostsProjection: Projection {
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
-        try txn.get(posts, Array(id.rawValue.utf8)).map(RecordCodec.post)
+        try posts.get(id, txn)
     }
 
     func comment(_ id: CommentID, _ txn: Transaction) throws -> CommentRecord? {
-        guard let post = try txn.get(commentPosts, Array(id.rawValue.utf8)) else { return nil }
-        return try txn.get(comments, Key.make(String(decoding: post, as: UTF8.self), id.rawValue)).map(RecordCodec.comment)
+        guard let post = try commentPosts.get(id, txn) else { return nil }
+        return try txn.get(comments, Key.make(post.rawValue, id.rawValue)).map(RecordCodec.comment)
     }
 
     /// A like's place in `likers`: its log sequence as 16 hex digits.
@@ -53,7 +53,7 @@ struct PostsProjection: Projection {
     private func update(_ id: PostID, _ txn: Transaction, _ change: (inout PostRecord) -> Void) throws {
         guard var post = try post(id, txn) else { return }
         change(&post)
-        try txn.put(posts, Array(id.rawValue.utf8), RecordCodec.encode(post))
+        try posts.put(id, post, txn)
     }
 
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
@@ -61,17 +61,17 @@ struct PostsProjection: Projection {
         case .postAdded(let e):
             let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                                   hashtags: e.hashtags, createdAt: envelope.timestamp)
-            try txn.put(posts, Array(e.postId.rawValue.utf8), RecordCodec.encode(post))
+            try posts.put(e.postId, post, txn)
             try txn.put(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
         case .postDeleted(let e):
-            try txn.delete(posts, Array(e.postId.rawValue.utf8))
+            try posts.delete(e.postId, txn)
             try txn.delete(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue))
             let prefix = Key.prefix(e.postId.rawValue)
             var removed: [CommentRecord] = []
             try txn.scan(comments, prefix: prefix) { _, value in removed.append(try RecordCodec.comment(value)); return true }
             for comment in removed {
                 try txn.delete(comments, Key.make(e.postId.rawValue, comment.id.rawValue))
-                try txn.delete(commentPosts, Array(comment.id.rawValue.utf8))
+                try commentPosts.delete(comment.id, txn)
                 try txn.delete(commentsByUser, Key.make(comment.author.rawValue, comment.id.rawValue))
             }
             for key in try txn.deleteAll(likes, prefix: prefix) {
@@ -81,7 +81,7 @@ struct PostsProjection: Projection {
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))
-            try txn.put(commentPosts, Array(e.commentId.rawValue.utf8), Array(e.postId.rawValue.utf8))
+            try commentPosts.put(e.commentId, e.postId, txn)
             try txn.put(commentsByUser, Key.make(e.authorId.rawValue, e.commentId.rawValue), [])
             try update(e.postId, txn) { $0.commentCount += 1 }
         case .commentDeleted(let e):
@@ -89,7 +89,7 @@ struct PostsProjection: Projection {
                 try txn.delete(commentsByUser, Key.make(comment.author.rawValue, e.commentId.rawValue))
             }
             try txn.delete(comments, Key.make(e.postId.rawValue, e.commentId.rawValue))
-            try txn.delete(commentPosts, Array(e.commentId.rawValue.utf8))
+            try commentPosts.delete(e.commentId, txn)
             try update(e.postId, txn) { $0.commentCount -= 1 }
         case .likeAdded(let e):
             let sequence = Array(Self.likeCursor(envelope.sequence).utf8)

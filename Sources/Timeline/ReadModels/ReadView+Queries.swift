@@ -150,7 +150,7 @@ extension ReadView {
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
                 // Looked up by the key's own bytes and decoded in place: no copies per post.
-                if let post = try txn.withValue(models.posts.posts, id, RecordCodec.post) {
+                if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post) {
                     items.append(try present.post(post))
                     last = id
                 }

@@ -43,6 +43,21 @@ enum UserRecords: TableLayout {
     static func decode(_ bytes: [UInt8]) throws -> UserRecord { try RecordCodec.user(bytes) }
 }
 
+/// postId → PostRecord (`RecordCodec`; the timeline's hot path decodes it in place from the
+/// map instead: `Transaction.withValue` with `RecordCodec.post`).
+enum PostRecords: TableLayout {
+    static func key(_ id: PostID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ post: PostRecord) -> [UInt8] { RecordCodec.encode(post) }
+    static func decode(_ bytes: [UInt8]) throws -> PostRecord { try RecordCodec.post(bytes) }
+}
+
+/// commentId → the post it is on.
+enum CommentPosts: TableLayout {
+    static func key(_ id: CommentID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> PostID { PostID(String(decoding: bytes, as: UTF8.self)) }
+}
+
 /// A unique index: normalised text (a username, an email) → the user holding it.
 enum UniqueUserIndex: TableLayout {
     static func key(_ text: String) -> [UInt8] { Array(text.utf8) }
