@@ -48,11 +48,10 @@ enum PayloadCodec {
         case .postAdded(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.imageId.rawValue)
             try seal(e.authorId) { $0.optionalString(e.caption); $0.strings(e.hashtags) }
-            // v3: what the image pipeline produced, so a rebuild never re-encodes.
+            // v3 appends what the image pipeline produced, so a rebuild never re-encodes; a post
+            // without it (an import's image, stored as it came) is encoded exactly as v2 was.
             if let variants = e.variants, let width = e.width, let height = e.height {
-                w.u8(1); w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
-            } else {
-                w.u8(0)
+                w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
             }
         case .postDeleted(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
@@ -142,7 +141,7 @@ enum PayloadCodec {
             let caption = try read(&p) { try $0.optionalString() } ?? nil
             let tags = try read(&p) { try $0.strings() } ?? []
             var added = PostAdded(postId: post, authorId: author, imageId: image, caption: caption, hashtags: tags)
-            if version >= 3, try r.u8() == 1 {
+            if version >= 3, !r.isAtEnd {
                 added.width = try r.int(); added.height = try r.int()
                 added.variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
             }
