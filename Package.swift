@@ -19,9 +19,12 @@ let package = Package(
         .systemLibrary(name: "CYAJL", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
+        // Image decoding, resizing and encoding (libvips).
+        .target(name: "Vips", dependencies: ["CVips"]),
         // The NATS C client: JetStream streams and key-value buckets (the replicated log).
         .target(name: "NATS", dependencies: ["CNATS"]),
         // HTTP/1.1 on libmicrohttpd: the daemon, its callbacks, event streams.
@@ -31,7 +34,7 @@ let package = Package(
         // Pure domain: commands -> events, validation. No I/O.
         .target(name: "TimelineDomain"),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "TimelineDomain"]),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "Vips", "TimelineDomain"]),
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
@@ -43,7 +46,7 @@ let package = Package(
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -23,6 +23,8 @@ package struct DecisionContext {
     /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
     public var newToken: String?
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
+    /// For `addPost`: the photo as the image pipeline produced it (decoded before deciding).
+    public var processedImage: ProcessedImage?
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
                 contentID: @escaping (UserID, [UInt8]) -> String) {
@@ -292,13 +294,22 @@ struct Decider<State: DecisionState> {
             return Decision(events: following ? [.unfollowed(edge)] : [], outcome: .success(.changed(following)))
 
         case let .addPost(image, caption):
-            let upload = try ImageUpload(base64: image)
             let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
             let tags = try caption.map(Validation.hashtags(in:)) ?? []
+            // Decoding, checking and re-encoding happened before deciding (off the writer).
+            guard let processed = context.processedImage else {
+                _ = try ImageUpload(base64: image)
+                throw TimelineError(.internal, "the image was not processed")
+            }
             let id = PostID(context.newID())
-            let image = ImageID(context.contentID(me.id, upload.bytes))
-            let event = PostAdded(postId: id, authorId: me.id, imageId: image, caption: caption, hashtags: tags)
-            return Decision(events: [.postAdded(event)], blobs: [image: upload], outcome: .success(.post(id)))
+            func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
+            let variants = ImageVariants(full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
+            let event = PostAdded(postId: id, authorId: me.id, imageId: variants.full, caption: caption, hashtags: tags,
+                                  width: processed.width, height: processed.height, variants: variants)
+            // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
+            let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
+                                   uniquingKeysWith: { first, _ in first })
+            return Decision(events: [.postAdded(event)], blobs: blobs, outcome: .success(.post(id)))
 
         case let .deletePost(post):
             let post = try existingPost(post)

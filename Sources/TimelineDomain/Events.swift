@@ -131,8 +131,8 @@ public enum EventType: String, CaseIterable, Sendable {
     /// `SignInFailed` v3 adds the attempt's origin.
     public var currentVersion: UInt8 {
         switch self {
-        case .signInFailed: 3
-        case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .passwordChanged: 2
+        case .signInFailed, .postAdded: 3
+        case .userCreated, .profileUpdated, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
              .userErased, .passwordResetRequested, .emailChanged:
             1
@@ -288,10 +288,19 @@ public struct PostAdded: Equatable, Sendable {
     public var caption: String?
     /// The caption's hashtags (normalised, without `#`).
     public var hashtags: [String]
+    /// The `full` variant's width and height after orientation (v3; `nil` for older posts,
+    /// whose single image is served as it was stored).
+    public var width: Int?
+    /// See `width`.
+    public var height: Int?
+    /// The variants produced (v3): `full` is `imageId`.
+    public var variants: ImageVariants?
     /// A `PostAdded` payload.
-    public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String]) {
+    public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
+                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil) {
         self.postId = postId; self.authorId = authorId; self.imageId = imageId
         self.caption = caption; self.hashtags = hashtags
+        self.width = width; self.height = height; self.variants = variants
     }
 }
 

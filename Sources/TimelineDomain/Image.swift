@@ -51,6 +51,12 @@ public struct ImageUpload: Sendable, Equatable {
         try self.init(bytes: [UInt8](data))
     }
 
+    /// Bytes the image pipeline produced (already decoded and re-encoded: not checked again).
+    public init(encoded bytes: [UInt8], mediaType: MediaType) {
+        self.bytes = bytes
+        self.mediaType = mediaType
+    }
+
     /// Checks `bytes`: more than 10 MiB is `payload_too_large`, content of no supported type
     /// `unsupported_media_type`.
     public init(bytes: [UInt8]) throws(TimelineError) {
@@ -63,4 +69,35 @@ public struct ImageUpload: Sendable, Equatable {
         self.bytes = bytes
         self.mediaType = type
     }
+}
+
+/// A post's photo as the image pipeline produced it: decoded, upright, in sRGB, without
+/// metadata, re-encoded in three sizes (the upload itself is not kept).
+public struct ProcessedImage: Sendable, Equatable {
+    /// The `full` variant's width in pixels (after orientation).
+    public var width: Int
+    /// The `full` variant's height in pixels (after orientation).
+    public var height: Int
+    /// Long side at most 1080 px.
+    public var full: ImageUpload
+    /// Long side at most 640 px.
+    public var feed: ImageUpload
+    /// 320 px square, cropped around the centre.
+    public var thumb: ImageUpload
+    /// A processed image.
+    public init(width: Int, height: Int, full: ImageUpload, feed: ImageUpload, thumb: ImageUpload) {
+        self.width = width; self.height = height; self.full = full; self.feed = feed; self.thumb = thumb
+    }
+}
+
+/// The content addresses of a photo's variants.
+public struct ImageVariants: Equatable, Sendable {
+    /// Long side at most 1080 px (the post's `image`).
+    public var full: ImageID
+    /// Long side at most 640 px.
+    public var feed: ImageID
+    /// 320 px square.
+    public var thumb: ImageID
+    /// A photo's variants.
+    public init(full: ImageID, feed: ImageID, thumb: ImageID) { self.full = full; self.feed = feed; self.thumb = thumb }
 }

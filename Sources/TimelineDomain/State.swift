@@ -29,10 +29,18 @@ package struct PostRecord: Equatable, Sendable {
     public var commentCount: Int
     /// Milliseconds since 1970.
     public var createdAt: Int64
+    /// The full variant's width after orientation (`nil` for posts from before variants).
+    public var width: Int?
+    /// The full variant's height after orientation (`nil` for posts from before variants).
+    public var height: Int?
+    /// The photo's variants (`nil` for posts from before variants).
+    public var variants: ImageVariants?
     public init(id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
-                likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64) {
+                likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64,
+                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil) {
         self.id = id; self.author = author; self.image = image; self.caption = caption; self.hashtags = hashtags
         self.likeCount = likeCount; self.commentCount = commentCount; self.createdAt = createdAt
+        self.width = width; self.height = height; self.variants = variants
     }
 }
 

@@ -29,7 +29,8 @@ extension InMemoryState {
             failures[e.limiterKey] = recent + [envelope.timestamp]
         case .postAdded(let e):
             posts[e.postId] = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
-                                         hashtags: e.hashtags, createdAt: envelope.timestamp)
+                                         hashtags: e.hashtags, createdAt: envelope.timestamp,
+                                         width: e.width, height: e.height, variants: e.variants)
             updateUser(e.authorId) { $0.postCount += 1 }
         case .postDeleted(let e):
             posts[e.postId] = nil

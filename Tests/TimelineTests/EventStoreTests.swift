@@ -104,7 +104,7 @@ import Testing
         let grows = try openService { $0.initialMapSize = 1 << 20 }
         let alice = try await grows.createUser("alice")
         for index in 0..<30 {
-            let image = gifBytes(index) + [UInt8](repeating: UInt8(index), count: 100_000)
+            let image = noisePNG(index)
             _ = try await grows.run(.addPost(image: Data(image).base64EncodedString(), caption: nil), as: alice.id)
         }
         #expect(try grows.user(alice.id).postCount == 30)
@@ -116,7 +116,7 @@ import Testing
         var stored = 0
         var failure: TimelineError?
         for index in 0..<40 {
-            let image = gifBytes(index) + [UInt8](repeating: UInt8(index), count: 100_000)
+            let image = noisePNG(index)
             do {
                 _ = try await capped.run(.addPost(image: Data(image).base64EncodedString(), caption: nil), as: bob.id)
                 stored += 1

@@ -48,7 +48,7 @@ import TimelineDomain
     /// `count` addPost lines by `user`, each with a distinct image of ~100 KB.
     func posts(by user: String, count: Int, from first: Int = 0) throws -> [String] {
         try (first..<first + count).map { index in
-            let image = gifBytes(index) + [UInt8](repeating: UInt8(index & 255), count: 100_000)
+            let image = noisePNG(index)
             return try json(["id": "p\(index)", "as": user, "command": "addPost", "image": Data(image).base64EncodedString()])
         }
     }

@@ -35,7 +35,9 @@ import Testing
         #expect(try service.user(named: "leia").followerCount == 2)  // hansolo (followers/) and luke (following/)
         #expect(try service.hashtag("obiwan").items.map(\.id) == [PostID("-K26AAAAAAAAAAAAAAAA")])
         #expect(try service.timeline(of: caleb.id).items.map(\.id) == [PostID("-K25Fj8qrMAtxXG3QCSn")])
-        #expect(try service.image(post.post.image).mediaType == .gif)
+        // Through the image pipeline: an opaque GIF becomes a JPEG, in variants.
+        #expect(try service.image(post.post.image).mediaType == .jpeg)
+        #expect(post.post.width == 2 && post.post.height == 1 && post.post.variants?.full == post.post.image)
 
         // Event times come from the push ids; content is appended in push-id order.
         let events = try service.events(from: 1)
@@ -100,7 +102,7 @@ import Testing
         for index in 0..<600 {
             let post = ids.next(at: 1_450_000_000_000 + Int64(index) * 1000)
             let image = "img\(index)"
-            images[image] = Data(gifBytes(index) + [UInt8](repeating: UInt8(index & 255), count: 3_000)).base64EncodedString()
+            images[image] = Data(noisePNG(index, side: 32)).base64EncodedString()
             posts[post] = ["username": "user\(index % 300)", "imageEndpoint": image, "caption": "post \(index) #n\(index % 7)",
                            "likes": [ids.next(at: 1_460_000_000_000 + Int64(index)): ["post": post, "username": "user\((index + 3) % 300)"]]]
         }

@@ -17,10 +17,29 @@ final class TestClock: Clock, Sendable {
 typealias SeededRandom = SplitMix
 
 /// A fresh directory under the system's temporary directory.
+/// Removed when the test process exits (databases hold real blocks: a run would otherwise
+/// leave gigabytes behind).
 func temporaryPath(_ name: String = "db") -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-tests-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    TemporaryDirectories.shared.add(dir.path)
     return dir.appendingPathComponent(name).path
+}
+
+/// The directories `temporaryPath` made, removed at exit.
+final class TemporaryDirectories: Sendable {
+    static let shared = TemporaryDirectories()
+    private let paths = Mutex<[String]>([])
+
+    private init() {
+        atexit { TemporaryDirectories.shared.removeAll() }
+    }
+
+    func add(_ path: String) { paths.withLock { $0.append(path) } }
+
+    func removeAll() {
+        for path in paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
 
 /// Opens a test service: fast password hashing, no fsync unless `durable`, a test clock and
@@ -37,12 +56,65 @@ func openService(path: String = temporaryPath(), clock: TestClock = TestClock(),
     return try TimelineService(path: path, options: options)
 }
 
-/// A small real GIF, distinct for each `n`.
-func gifBytes(_ n: Int) -> [UInt8] {
+/// A small real GIF (2×1), distinct for each `n`: its first palette colour comes from `n`. With
+/// a `comment`, a comment extension carries it (the image pipeline must strip it).
+func gifBytes(_ n: Int, comment: String? = nil) -> [UInt8] {
     var bytes = Array("GIF89a".utf8) + [2, 0, 1, 0, 0x80, 0, 0]
     bytes += [UInt8(n & 255), UInt8((n >> 8) & 255), UInt8((n >> 16) & 255), 1, 2, 3]
+    if let comment {
+        let text = Array(comment.utf8)
+        precondition(text.count < 256)
+        bytes += [0x21, 0xFE, UInt8(text.count)] + text + [0]
+    }
     bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3B]
     return bytes
+}
+
+/// A real PNG of `side`×`side` RGB noise, distinct for each `n`, stored without compression
+/// (3·side² bytes and a little): noise stays large when the image pipeline re-encodes it,
+/// which is what the tests that fill a disk need (`side` 256: about 100 KB stored a post).
+func noisePNG(_ n: Int, side: Int = 256) -> [UInt8] {
+    var random = SeededRandom(seed: UInt64(n) &* 7919 &+ 17)
+    var raw: [UInt8] = []
+    raw.reserveCapacity((side * 3 + 1) * side + 8)
+    for _ in 0..<side {
+        raw.append(0)  // filter: none
+        var left = side * 3
+        while left > 0 {
+            var word = random.next()
+            for _ in 0..<min(8, left) { raw.append(UInt8(truncatingIfNeeded: word)); word >>= 8 }
+            left -= min(8, left)
+        }
+    }
+    // zlib with stored deflate blocks.
+    var zlib: [UInt8] = [0x78, 0x01]
+    var offset = 0
+    repeat {
+        let count = min(65_535, raw.count - offset)
+        let final: UInt8 = offset + count == raw.count ? 1 : 0
+        zlib += [final, UInt8(count & 255), UInt8(count >> 8), UInt8(~count & 255), UInt8((~count >> 8) & 255)]
+        zlib += raw[offset..<offset + count]
+        offset += count
+    } while offset < raw.count
+    var a: UInt32 = 1, b: UInt32 = 0
+    for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+    zlib += bigEndian(b << 16 | a)
+
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return bigEndian(UInt32(data.count)) + body + bigEndian(~crc)
+    }
+    let header = bigEndian(UInt32(side)) + bigEndian(UInt32(side)) + [8, 2, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+}
+
+private func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8((value >> 16) & 255), UInt8((value >> 8) & 255), UInt8(value & 255)]
 }
 
 func gifBase64(_ n: Int) -> String { Data(gifBytes(n)).base64EncodedString() }

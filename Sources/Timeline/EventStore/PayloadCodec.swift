@@ -48,6 +48,11 @@ enum PayloadCodec {
         case .postAdded(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.imageId.rawValue)
             try seal(e.authorId) { $0.optionalString(e.caption); $0.strings(e.hashtags) }
+            // v3 appends what the image pipeline produced, so a rebuild never re-encodes; a post
+            // without it (an import's image, stored as it came) is encoded exactly as v2 was.
+            if let variants = e.variants, let width = e.width, let height = e.height {
+                w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+            }
         case .postDeleted(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
         case .commentAdded(let e):
@@ -135,7 +140,12 @@ enum PayloadCodec {
             var p = try personal(author)
             let caption = try read(&p) { try $0.optionalString() } ?? nil
             let tags = try read(&p) { try $0.strings() } ?? []
-            event = .postAdded(PostAdded(postId: post, authorId: author, imageId: image, caption: caption, hashtags: tags))
+            var added = PostAdded(postId: post, authorId: author, imageId: image, caption: caption, hashtags: tags)
+            if version >= 3, !r.isAtEnd {
+                added.width = try r.int(); added.height = try r.int()
+                added.variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+            }
+            event = .postAdded(added)
         case .postDeleted:
             event = .postDeleted(PostDeleted(postId: PostID(try r.string()), authorId: UserID(try r.string())))
         case .commentAdded:

@@ -254,9 +254,24 @@ struct FirebaseImporter {
                 } catch {
                     return importer.report.skip("invalid caption", path)
                 }
-                let image = ImageID(TimelineService.contentID(owner, upload.bytes))
-                try batch.models.storeImage(image, upload, owner: owner, key: try batch.log.keys.ensureKey(for: owner), batch.txn)
-                let event = Event.postAdded(PostAdded(postId: post, authorId: owner, imageId: image, caption: caption, hashtags: tags))
+                // Through the same pipeline as an upload: decoded in full, upright, stripped, in variants.
+                let processed: ProcessedImage
+                do { processed = try ImagePipeline.post(upload) } catch let error as TimelineError {
+                    switch error.code {
+                    case .unsupportedMediaType: return importer.report.skip("not an image", path)
+                    case .invalidArgument: return importer.report.skip("image too large", path)
+                    default: throw error
+                    }
+                }
+                let key = try batch.log.keys.ensureKey(for: owner)
+                func store(_ variant: ImageUpload) throws -> ImageID {
+                    let id = ImageID(TimelineService.contentID(owner, variant.bytes))
+                    try batch.models.storeImage(id, variant, owner: owner, key: key, batch.txn)
+                    return id
+                }
+                let variants = ImageVariants(full: try store(processed.full), feed: try store(processed.feed), thumb: try store(processed.thumb))
+                let event = Event.postAdded(PostAdded(postId: post, authorId: owner, imageId: variants.full, caption: caption, hashtags: tags,
+                                                      width: processed.width, height: processed.height, variants: variants))
                 try importer.append(event, path: path, kind: "posts", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id), batch)
             case "C":
                 let parent = try r.string(), name = try r.optionalString(), rawText = try r.optionalString()

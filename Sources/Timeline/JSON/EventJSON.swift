@@ -46,6 +46,10 @@ extension Event {
         case .postAdded(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue); set("imageId", e.imageId.rawValue)
             set("caption", e.caption); out["hashtags"] = e.hashtags
+            if let width = e.width, let height = e.height, let variants = e.variants {
+                out["width"] = width; out["height"] = height
+                out["variants"] = ["full": variants.full.rawValue, "feed": variants.feed.rawValue, "thumb": variants.thumb.rawValue]
+            }
         case .postDeleted(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
         case .commentAdded(let e):

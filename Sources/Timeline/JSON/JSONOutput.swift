@@ -15,7 +15,9 @@ package enum JSONOutput {
     package static func post(_ p: Post) -> [String: Any] {
         var out: [String: Any] = ["id": p.id.rawValue, "author": p.author.rawValue, "authorUsername": p.authorUsername,
                                   "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
-                                  "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt)]
+                                  "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt),
+                                  "width": p.width ?? NSNull(), "height": p.height ?? NSNull(),
+                                  "variants": p.variants.map { ["full": $0.full.rawValue, "feed": $0.feed.rawValue, "thumb": $0.thumb.rawValue] } ?? NSNull()]
         if let liked = p.likedByViewer { out["likedByViewer"] = liked }
         return out
     }

@@ -60,7 +60,8 @@ struct PostsProjection: Projection {
         switch envelope.event {
         case .postAdded(let e):
             let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
-                                  hashtags: e.hashtags, createdAt: envelope.timestamp)
+                                  hashtags: e.hashtags, createdAt: envelope.timestamp,
+                                  width: e.width, height: e.height, variants: e.variants)
             try posts.put(e.postId, post, txn)
             try txn.put(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
         case .postDeleted(let e):

@@ -42,9 +42,14 @@ enum RecordCodec {
 
     static func encode(_ p: PostRecord) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(1)
+        // Version 2 appends the photo's size and variants (version 1: a post from before them).
+        let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
+        w.u8(sized == nil ? 1 : 2)
         w.string(p.id.rawValue); w.string(p.author.rawValue); w.string(p.image.rawValue); w.optionalString(p.caption)
         w.strings(p.hashtags); w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt)
+        if let (variants, width, height) = sized {
+            w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+        }
         return w.bytes
     }
 
@@ -54,10 +59,16 @@ enum RecordCodec {
     static func post(_ span: Span<UInt8>) throws -> PostRecord {
         typealias R = SpanReading
         var o = 0
-        guard try R.u8(span, &o) == 1 else { throw CorruptRecord(message: "unknown post record version") }
-        return PostRecord(id: PostID(try R.string(span, &o)), author: UserID(try R.string(span, &o)), image: ImageID(try R.string(span, &o)),
-                          caption: try R.optionalString(span, &o), hashtags: try R.strings(span, &o), likeCount: try R.int(span, &o),
-                          commentCount: try R.int(span, &o), createdAt: try R.int64(span, &o))
+        let version = try R.u8(span, &o)
+        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown post record version") }
+        var post = PostRecord(id: PostID(try R.string(span, &o)), author: UserID(try R.string(span, &o)), image: ImageID(try R.string(span, &o)),
+                              caption: try R.optionalString(span, &o), hashtags: try R.strings(span, &o), likeCount: try R.int(span, &o),
+                              commentCount: try R.int(span, &o), createdAt: try R.int64(span, &o))
+        if version == 2 {
+            post.width = try R.int(span, &o); post.height = try R.int(span, &o)
+            post.variants = ImageVariants(full: post.image, feed: ImageID(try R.string(span, &o)), thumb: ImageID(try R.string(span, &o)))
+        }
+        return post
     }
 
     static func encode(_ c: CommentRecord) -> [UInt8] {

@@ -49,10 +49,19 @@ public struct Post: Sendable, Equatable {
     public var createdAt: Int64
     /// Whether the viewer liked it (`nil` when the query had no viewer).
     public var likedByViewer: Bool?
+    /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
+    /// image pipeline, whose single image is served as stored).
+    public var width: Int?
+    /// The `full` image's height in pixels (see `width`).
+    public var height: Int?
+    /// The photo's variants: `full` (long side ≤ 1080 px, the same as `image`), `feed` (≤ 640)
+    /// and `thumb` (320 px square); `nil` for posts from before the image pipeline.
+    public var variants: ImageVariants?
 
     init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?) {
         id = p.id; author = p.author; self.authorUsername = authorUsername; image = p.image; caption = p.caption
         hashtags = p.hashtags; likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
+        width = p.width; height = p.height; variants = p.variants
         self.likedByViewer = likedByViewer
     }
 }

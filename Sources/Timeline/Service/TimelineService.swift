@@ -257,6 +257,10 @@ public final class TimelineService: Sendable {
             }
         case .requestPasswordReset:
             prepared.newToken = Self.newToken()
+        case let .addPost(image, caption):
+            // Cheap checks first: the image work is spent only on a post that can be added.
+            if let caption { _ = try Validation.caption(caption) }
+            prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: image))
         case let .changePassword(current, new):
             try Validation.password(new, field: "newPassword")
             try verifyPassword(current, of: prepared.actor, &prepared)
@@ -265,7 +269,7 @@ public final class TimelineService: Sendable {
             _ = try Validation.email(email)
             try verifyPassword(password, of: prepared.actor, &prepared)
         // Nothing slow to do before the writer decides:
-        case .signOut, .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
+        case .signOut, .updateProfile, .follow, .unfollow, .deletePost, .addComment, .deleteComment, .like, .unlike,
              .reportPost, .eraseUser:
             break
         }
@@ -370,4 +374,6 @@ struct Prepared: Sendable {
     var verifiedPasswordHash: String?
     var newToken: String?
     var origin: String?
+    /// For `addPost`: the photo, decoded and re-encoded by the image pipeline.
+    var processedImage: ProcessedImage?
 }

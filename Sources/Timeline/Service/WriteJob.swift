@@ -141,6 +141,7 @@ struct WriteJob: Sendable {
         context.verifiedPasswordHash = prepared.verifiedPasswordHash
         context.newToken = prepared.newToken
         context.origin = prepared.origin
+        context.processedImage = prepared.processedImage
         let view = ReadView(txn: txn, models: models)
         let decision: Decision
         do {

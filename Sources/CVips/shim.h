@@ -1,0 +1,79 @@
+#include <stddef.h>
+#include <vips/vips.h>
+
+/* libvips' operations are variadic (optional arguments end with NULL), which Swift cannot
+   call: these fixed-argument wrappers are the only C of the bridge. Images are returned owned
+   (release them with timeline_vips_release); NULL means failure, with a message in
+   vips_error_buffer(). */
+
+/** Starts libvips once: `concurrency` worker threads per image, no operation cache. */
+static inline int timeline_vips_start(int concurrency) {
+    if (VIPS_INIT("timeline")) return -1;
+    vips_concurrency_set(concurrency);
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    return 0;
+}
+
+/** The name of the loader that recognises `buf` (e.g. "VipsForeignLoadJpegBuffer"), or NULL. */
+static inline const char *timeline_vips_loader(const void *buf, size_t len) {
+    return vips_foreign_find_load_buffer(buf, len);
+}
+
+/** Opens `buf` reading only its header (no pixels are decoded). `buf` must outlive the image. */
+static inline VipsImage *timeline_vips_header(const void *buf, size_t len) {
+    return vips_image_new_from_buffer(buf, len, "fail_on=warning", NULL);
+}
+
+/** Decodes `buf` in full (shrinking on load where the format allows), orients it upright by its
+    EXIF orientation and fits it in `width`×`height` (never enlarging) in sRGB; the result is in
+    memory, independent of `buf`. */
+static inline VipsImage *timeline_vips_fit_buffer(const void *buf, size_t len, int width, int height) {
+    VipsImage *thumb = NULL, *memory = NULL;
+    if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN,
+                              "option_string", "fail_on=warning", "export_profile", "srgb", NULL)) return NULL;
+    memory = vips_image_copy_memory(thumb);
+    g_object_unref(thumb);
+    return memory;
+}
+
+/** `image` resized to fit `width`×`height`, or, with `crop`, to fill it exactly (centre crop). */
+static inline VipsImage *timeline_vips_resize(VipsImage *image, int width, int height, int crop) {
+    VipsImage *out = NULL;
+    if (crop) {
+        if (vips_thumbnail_image(image, &out, width, "height", height, "size", VIPS_SIZE_BOTH,
+                                 "crop", VIPS_INTERESTING_CENTRE, NULL)) return NULL;
+    } else {
+        if (vips_thumbnail_image(image, &out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL)) return NULL;
+    }
+    return out;
+}
+
+/** `image` as 8-bit sRGB (alpha kept). */
+static inline VipsImage *timeline_vips_srgb(VipsImage *image) {
+    VipsImage *out = NULL;
+    if (vips_colourspace(image, &out, VIPS_INTERPRETATION_sRGB, NULL)) return NULL;
+    return out;
+}
+
+static inline int timeline_vips_width(VipsImage *image) { return vips_image_get_width(image); }
+static inline int timeline_vips_height(VipsImage *image) { return vips_image_get_height(image); }
+static inline int timeline_vips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image); }
+static inline void timeline_vips_release(VipsImage *image) { g_object_unref(image); }
+
+/** Encodes as progressive JPEG at `quality` with no metadata; free the bytes with g_free. */
+static inline int timeline_vips_jpeg(VipsImage *image, int quality, void **buf, size_t *len) {
+    return vips_jpegsave_buffer(image, buf, len, "Q", quality, "interlace", TRUE, "strip", TRUE,
+                                "optimize_coding", TRUE, NULL);
+}
+
+/** Encodes as PNG with no metadata; free the bytes with g_free. */
+static inline int timeline_vips_png(VipsImage *image, void **buf, size_t *len) {
+    return vips_pngsave_buffer(image, buf, len, "strip", TRUE, "compression", 6, NULL);
+}
+
+/** The last error's message (and clears it). Copy it before the next libvips call. */
+static inline const char *timeline_vips_error(void) { return vips_error_buffer(); }
+static inline void timeline_vips_clear_error(void) { vips_error_clear(); }
+static inline void timeline_vips_free(void *buf) { g_free(buf); }
