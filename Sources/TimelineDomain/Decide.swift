@@ -159,6 +159,7 @@ struct Decider<State: DecisionState> {
         guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
         let footprint = try state.footprint(of: target)
         var events: [Event] = []
+        events += footprint.bookmarks.map { .unbookmarked(Bookmark(postId: $0, userId: target)) }
         events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
         events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }
         events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
@@ -330,6 +331,15 @@ struct Decider<State: DecisionState> {
                 return Decision(events: liked ? [] : [.likeAdded(like)], outcome: .success(.changed(!liked)))
             }
             return Decision(events: liked ? [.likeRemoved(like)] : [], outcome: .success(.changed(liked)))
+
+        case let .bookmark(post), let .unbookmark(post):
+            let post = try existingPost(post)
+            let saved = try state.bookmarks(me.id, post.id)
+            let bookmark = Bookmark(postId: post.id, userId: me.id)
+            if case .bookmark = command {
+                return Decision(events: saved ? [] : [.bookmarked(bookmark)], outcome: .success(.changed(!saved)))
+            }
+            return Decision(events: saved ? [.unbookmarked(bookmark)] : [], outcome: .success(.changed(saved)))
 
         case let .reportPost(post, reason):
             let post = try existingPost(post)

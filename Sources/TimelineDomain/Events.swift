@@ -37,6 +37,10 @@ public enum Event: Equatable, Sendable {
     case passwordChanged(PasswordChanged)
     /// A user changed their email: `EmailChanged`.
     case emailChanged(EmailChanged)
+    /// A user saved a post to their bookmarks: `Bookmarked`.
+    case bookmarked(Bookmark)
+    /// A user took a post out of their bookmarks: `Unbookmarked`.
+    case unbookmarked(Bookmark)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -59,6 +63,8 @@ public enum Event: Equatable, Sendable {
         case .passwordResetRequested: .passwordResetRequested
         case .passwordChanged: .passwordChanged
         case .emailChanged: .emailChanged
+        case .bookmarked: .bookmarked
+        case .unbookmarked: .unbookmarked
         }
     }
 
@@ -81,6 +87,7 @@ public enum Event: Equatable, Sendable {
         case .passwordResetRequested(let e): "user-\(e.userId)"
         case .passwordChanged(let e): "user-\(e.userId)"
         case .emailChanged(let e): "user-\(e.userId)"
+        case .bookmarked(let e), .unbookmarked(let e): "user-\(e.userId)"
         }
     }
 }
@@ -123,6 +130,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case passwordChanged = "PasswordChanged"
     /// A user changed their email: `EmailChanged`.
     case emailChanged = "EmailChanged"
+    /// A user saved a post to their bookmarks: `Bookmarked`.
+    case bookmarked = "Bookmarked"
+    /// A user took a post out of their bookmarks: `Unbookmarked`.
+    case unbookmarked = "Unbookmarked"
 
     /// The schema version new events of this type are written with. Version 2 of the types
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
@@ -134,7 +145,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .signInFailed: 3
         case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
-             .userErased, .passwordResetRequested, .emailChanged:
+             .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked:
             1
         }
     }
@@ -349,6 +360,17 @@ public struct Follow: Equatable, Sendable {
     public var followeeId: UserID
     /// A `Follow` payload.
     public init(followerId: UserID, followeeId: UserID) { self.followerId = followerId; self.followeeId = followeeId }
+}
+
+/// Payload of `Bookmarked` and `Unbookmarked`: private to the user (recorded in their own
+/// stream, listed only to them).
+public struct Bookmark: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// Whose bookmark it is.
+    public var userId: UserID
+    /// A `Bookmark` payload.
+    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
 }
 
 /// The payload of `PostReported`.

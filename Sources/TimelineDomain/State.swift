@@ -65,6 +65,8 @@ package protocol DecisionState {
     func comment(_ id: CommentID) throws -> CommentRecord?
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
+    /// Whether `post` is in `user`'s bookmarks.
+    func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
     func session(hash: String) throws -> SessionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
@@ -84,5 +86,7 @@ package struct UserFootprint: Equatable, Sendable {
     public var likes: [PostID] = []
     /// The user's comments on others' posts.
     public var comments: [CommentRecord] = []
+    /// Every post in the user's bookmarks (their own posts too), in post id order.
+    public var bookmarks: [PostID] = []
     public init() {}
 }

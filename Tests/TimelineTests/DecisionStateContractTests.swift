@@ -35,6 +35,7 @@ extension InMemoryState {
             posts[e.postId] = nil
             comments = comments.filter { $0.value.post != e.postId }
             likeEdges = likeEdges.filter { $0[1] != e.postId.rawValue }
+            bookmarkEdges = bookmarkEdges.filter { $0[1] != e.postId.rawValue }
             updateUser(e.authorId) { $0.postCount -= 1 }
         case .commentAdded(let e):
             comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
@@ -57,6 +58,10 @@ extension InMemoryState {
             followEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
             updateUser(e.followeeId) { $0.followerCount -= 1 }
+        case .bookmarked(let e):
+            bookmarkEdges.insert([e.userId.rawValue, e.postId.rawValue])
+        case .unbookmarked(let e):
+            bookmarkEdges.remove([e.userId.rawValue, e.postId.rawValue])
         case .postReported:
             break
         case .userErased(let e):

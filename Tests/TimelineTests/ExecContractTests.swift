@@ -58,7 +58,7 @@ import Testing
 
         let post = try await client.ok(["command": "addPost", "as": alice, "image": gifBase64(1), "caption": "hi #sea"]) as! [String: Any]
         #expect(Set(post.keys) == ["id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
-                                   "createdAt", "likedByViewer"])
+                                   "createdAt", "likedByViewer", "bookmarkedByViewer"])
         #expect(post["authorUsername"] as? String == "alice" && post["likedByViewer"] as? Bool == false)
         #expect(post["hashtags"] as? [String] == ["sea"])
         let postID = post["id"] as! String

@@ -27,6 +27,33 @@ import Testing
         return text.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil
     }
 
+    // MARK: - Bookmarks
+
+    @Test func bookmarksArePrivateToTheBearer() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let first = try await api.addPost(alice.token, image: 1), second = try await api.addPost(alice.token, image: 2)
+            let saved = try await api.send("PUT", "/v1/posts/\(first)/bookmark", bearer: bob.token)
+            #expect(saved.status == 200 && saved.json["changed"] as? Bool == true, "\(saved)")
+            #expect(try await api.send("PUT", "/v1/posts/\(first)/bookmark", bearer: bob.token).json["changed"] as? Bool == false)
+            #expect(try await api.send("PUT", "/v1/posts/\(second)/bookmark", bearer: bob.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/posts/\(first)/bookmark").status == 401)
+            #expect(try await api.send("PUT", "/v1/posts/-NoSuchPost000000000/bookmark", bearer: bob.token).status == 404)
+            #expect(try await api.allPages("/v1/me/bookmarks?limit=1", bearer: bob.token).ids == [second, first])
+            #expect(try await api.get("/v1/me/bookmarks", bearer: alice.token).ids == [])
+            #expect(try await api.get("/v1/me/bookmarks").status == 401)
+            #expect(try await api.get("/v1/me/bookmarks?user=\(bob.id)", bearer: alice.token).status == 400)
+            #expect(try await api.get("/v1/posts/\(first)", bearer: bob.token).json["bookmarkedByViewer"] as? Bool == true)
+            #expect(try await api.get("/v1/posts/\(first)", bearer: alice.token).json["bookmarkedByViewer"] as? Bool == false)
+            #expect(try await api.get("/v1/posts/\(first)").json["bookmarkedByViewer"] == nil)
+            let removed = try await api.send("DELETE", "/v1/posts/\(first)/bookmark", bearer: bob.token)
+            #expect(removed.status == 200 && removed.json["changed"] as? Bool == true, "\(removed)")
+            #expect(try await api.send("DELETE", "/v1/posts/\(second)", bearer: alice.token).status == 204)
+            #expect(try await api.get("/v1/me/bookmarks", bearer: bob.token).ids == [])
+        }
+    }
+
     // MARK: - Accounts and sessions
 
     @Test func signUpSignInSignOutAndTheAccount() async throws {

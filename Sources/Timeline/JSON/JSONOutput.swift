@@ -17,6 +17,7 @@ package enum JSONOutput {
                                   "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
                                   "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt)]
         if let liked = p.likedByViewer { out["likedByViewer"] = liked }
+        if let saved = p.bookmarkedByViewer { out["bookmarkedByViewer"] = saved }
         return out
     }
 

@@ -55,6 +55,7 @@ extension Event {
         case .commentAdded(let e): [e.authorId]
         case .commentDeleted: []
         case .likeAdded(let e), .likeRemoved(let e): [e.userId]
+        case .bookmarked(let e), .unbookmarked(let e): [e.userId]
         case .followed(let e), .unfollowed(let e): [e.followerId, e.followeeId]
         case .postReported(let e): [e.reporterId]
         case .userErased(let e): [e.userId]
@@ -72,6 +73,7 @@ extension Event {
         case .commentAdded(let e): e.postId
         case .commentDeleted(let e): e.postId
         case .likeAdded(let e), .likeRemoved(let e): e.postId
+        case .bookmarked(let e), .unbookmarked(let e): e.postId
         case .postReported(let e): e.postId
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed, .userErased,
              .passwordResetRequested, .passwordChanged, .emailChanged:
@@ -101,6 +103,8 @@ extension Event {
         case .commentDeleted(let e): return "comment \(e.commentId) on \(e.postId) deleted"
         case .likeAdded(let e): return "\(name(e.userId)) liked \(e.postId)"
         case .likeRemoved(let e): return "\(name(e.userId)) unliked \(e.postId)"
+        case .bookmarked(let e): return "\(name(e.userId)) bookmarked \(e.postId)"
+        case .unbookmarked(let e): return "\(name(e.userId)) removed \(e.postId) from their bookmarks"
         case .followed(let e): return "\(name(e.followerId)) followed \(name(e.followeeId))"
         case .unfollowed(let e): return "\(name(e.followerId)) unfollowed \(name(e.followeeId))"
         case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"

@@ -34,7 +34,7 @@ struct FollowsProjection: Projection {
         // (Erasure emits the unfollows first, so nothing is left to do here.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted,
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .userErased,
-             .passwordResetRequested, .passwordChanged, .emailChanged:
+             .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked:
             break
         }
     }

@@ -115,6 +115,15 @@ extension ReadView {
         }
     }
 
+    /// `user`'s bookmarks, the latest saved first.
+    func bookmarks(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
+        try requireUser(user)
+        let present = Presenter(self, viewer: user)
+        return try pageDescending(models.posts.bookmarkList, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try post(PostID(String(decoding: value, as: UTF8.self))).map(present.post)
+        }
+    }
+
     func posts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         try requireUser(user)
         let present = Presenter(self, viewer: viewer)
@@ -265,7 +274,8 @@ final class Presenter {
     }
 
     func post(_ post: PostRecord) throws -> Post {
-        Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) })
+        Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) },
+             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) })
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

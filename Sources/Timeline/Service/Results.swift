@@ -49,11 +49,14 @@ public struct Post: Sendable, Equatable {
     public var createdAt: Int64
     /// Whether the viewer liked it (`nil` when the query had no viewer).
     public var likedByViewer: Bool?
+    /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
+    public var bookmarkedByViewer: Bool?
 
-    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?) {
+    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?, bookmarkedByViewer: Bool? = nil) {
         id = p.id; author = p.author; self.authorUsername = authorUsername; image = p.image; caption = p.caption
         hashtags = p.hashtags; likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
         self.likedByViewer = likedByViewer
+        self.bookmarkedByViewer = bookmarkedByViewer
     }
 }
 

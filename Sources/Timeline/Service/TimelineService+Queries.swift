@@ -120,6 +120,12 @@ extension TimelineService {
         return try read { try $0.activity(of: user, page) }
     }
 
+    /// `user`'s bookmarks, the latest saved first. Private: `answer` gives only the viewer's own.
+    public func bookmarks(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
+        let page = try page.validated()
+        return try read { try $0.bookmarks(of: user, page) }
+    }
+
     /// An image's bytes and media type.
     public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
         let keys = log.keys
@@ -144,7 +150,14 @@ extension TimelineService {
         case let .hashtag(tag, page): .posts(try hashtag(tag, page, viewer: viewer))
         case let .activity(user, page): .activity(try activity(of: user, page))
         case .image(let id): .image(try image(id))
+        case .bookmarks(let page): .posts(try bookmarks(of: try Self.owner(of: query, viewer), page))
         }
+    }
+
+    /// The acting user a private query answers for (it takes no `user`): `unauthenticated` without one.
+    static func owner(of query: Query, _ viewer: UserID?) throws(TimelineError) -> UserID {
+        guard let viewer else { throw TimelineError(.unauthenticated, "\(query.name) answers only for a signed-in user") }
+        return viewer
     }
 }
 
@@ -180,6 +193,8 @@ public enum Query: Sendable, Equatable {
     case activity(UserID, PageRequest)
     /// An image's bytes.
     case image(ImageID)
+    /// The acting user's bookmarks, the latest saved first (private: no `user` parameter).
+    case bookmarks(PageRequest)
 }
 
 extension Query {
@@ -204,6 +219,7 @@ extension Query {
         case .hashtag: .hashtag
         case .activity: .activity
         case .image: .image
+        case .bookmarks: .bookmarks
         }
     }
 }
@@ -241,6 +257,19 @@ public enum QueryName: String, CaseIterable, Sendable {
     case activity
     /// `Query.image`.
     case image
+    /// `Query.bookmarks`.
+    case bookmarks
+
+    /// Whether the query answers only for the acting user (`as` or `session` in `exec`, the
+    /// bearer over HTTP) and so takes no `user` parameter.
+    public var isPrivate: Bool {
+        switch self {
+        case .bookmarks: true
+        case .user, .userByName, .users, .searchUsers, .followers, .following, .follows, .posts, .post, .comments, .likes,
+             .timeline, .hashtag, .activity, .image:
+            false
+        }
+    }
 }
 
 /// What a query answers.
