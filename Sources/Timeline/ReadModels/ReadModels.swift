@@ -25,6 +25,12 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     /// The home timelines (hybrid fan-out).
     case timeline
 
+    /// The version of the projection's table layout. A new version gets a checkpoint of its
+    /// own (`Generations.checkpointKey`), so a database written with an older layout replays
+    /// the whole log into the projection once, when it is next opened or written. Version 2 of
+    /// `follows` keeps each follow's order (newest follow first).
+    var layout: Int { self == .follows ? 2 : 1 }
+
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
     var dependencies: [ProjectionName] { self == .timeline ? [.follows, .posts] : [] }
 
@@ -51,7 +57,9 @@ struct Generations: Equatable, Sendable {
 
     /// The key of `name`'s checkpoint in the `checkpoints` database: `<generation prefix><name>`
     /// (the one definition of the format).
-    func checkpointKey(_ name: ProjectionName) -> [UInt8] { Array((prefix(name) + name.rawValue).utf8) }
+    func checkpointKey(_ name: ProjectionName) -> [UInt8] {
+        Array((prefix(name) + name.rawValue + (name.layout > 1 ? "@\(name.layout)" : "")).utf8)
+    }
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()

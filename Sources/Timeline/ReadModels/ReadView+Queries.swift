@@ -95,15 +95,15 @@ extension ReadView {
 
     func followers(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.followers.database, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try profile(UserID(id), viewer: viewer)
+        return try pageDescending(models.follows.followersInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try profile(UserEdgeOrder.decode(value), viewer: viewer)
         }
     }
 
     func following(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.following.database, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try profile(UserID(id), viewer: viewer)
+        return try pageDescending(models.follows.followingInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try profile(UserEdgeOrder.decode(value), viewer: viewer)
         }
     }
 

@@ -55,13 +55,13 @@ extension TimelineService {
         return try read { try $0.searchUsers(prefix: prefix, page, viewer: viewer) }
     }
 
-    /// Who follows `user`, by follower id descending.
+    /// Who follows `user`, the newest follow first (a re-follow moves to the top).
     public func followers(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
         return try read { try $0.followers(of: user, page, viewer: viewer) }
     }
 
-    /// Whom `user` follows, by id descending.
+    /// Whom `user` follows, the newest follow first (a re-follow moves to the top).
     public func following(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
         return try read { try $0.following(of: user, page, viewer: viewer) }
@@ -171,9 +171,9 @@ public enum Query: Sendable, Equatable {
     case users(PageRequest)
     /// Users whose username starts with `prefix`, in username order.
     case searchUsers(prefix: String, PageRequest)
-    /// Who follows a user, newest follower id first.
+    /// Who follows a user, the newest follow first.
     case followers(UserID, PageRequest)
-    /// Whom a user follows.
+    /// Whom a user follows, the newest follow first.
     case following(UserID, PageRequest)
     /// Whether the first user follows `target`.
     case follows(UserID, target: UserID)
