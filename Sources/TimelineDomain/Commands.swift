@@ -29,6 +29,10 @@ public enum Command: Sendable, Equatable {
     case bookmark(post: String)
     /// Takes a post out of the acting user's bookmarks (idempotent).
     case unbookmark(post: String)
+    /// The acting user blocks `user` (idempotent): it ends the follows between them both ways.
+    case block(user: String)
+    /// The acting user lifts their block of `user` (idempotent).
+    case unblock(user: String)
     /// Reports a post to the operators, with a reason.
     case reportPost(post: String, reason: String)
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
@@ -66,6 +70,8 @@ public enum Command: Sendable, Equatable {
         case .unlike: .unlike
         case .bookmark: .bookmark
         case .unbookmark: .unbookmark
+        case .block: .block
+        case .unblock: .unblock
         case .reportPost: .reportPost
         case .eraseUser: .eraseUser
         case .requestPasswordReset: .requestPasswordReset
@@ -80,7 +86,7 @@ public enum Command: Sendable, Equatable {
         switch self {
         case .createUser, .signIn, .signOut, .resetPassword: false
         case .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .bookmark, .unbookmark, .reportPost, .eraseUser, .requestPasswordReset, .changePassword, .changeEmail:
+             .bookmark, .unbookmark, .block, .unblock, .reportPost, .eraseUser, .requestPasswordReset, .changePassword, .changeEmail:
             true
         }
     }
@@ -118,6 +124,10 @@ public enum CommandName: String, CaseIterable, Sendable {
     case bookmark
     /// `Command.unbookmark`.
     case unbookmark
+    /// `Command.block`.
+    case block
+    /// `Command.unblock`.
+    case unblock
     /// `Command.reportPost`.
     case reportPost
     /// `Command.eraseUser`.

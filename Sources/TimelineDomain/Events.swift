@@ -41,6 +41,10 @@ public enum Event: Equatable, Sendable {
     case bookmarked(Bookmark)
     /// A user took a post out of their bookmarks: `Unbookmarked`.
     case unbookmarked(Bookmark)
+    /// A user blocked another: `Blocked`.
+    case blocked(Block)
+    /// A user lifted a block: `Unblocked`.
+    case unblocked(Block)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -65,6 +69,8 @@ public enum Event: Equatable, Sendable {
         case .emailChanged: .emailChanged
         case .bookmarked: .bookmarked
         case .unbookmarked: .unbookmarked
+        case .blocked: .blocked
+        case .unblocked: .unblocked
         }
     }
 
@@ -88,6 +94,7 @@ public enum Event: Equatable, Sendable {
         case .passwordChanged(let e): "user-\(e.userId)"
         case .emailChanged(let e): "user-\(e.userId)"
         case .bookmarked(let e), .unbookmarked(let e): "user-\(e.userId)"
+        case .blocked(let e), .unblocked(let e): "user-\(e.blockerId)"
         }
     }
 }
@@ -134,6 +141,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case bookmarked = "Bookmarked"
     /// A user took a post out of their bookmarks: `Unbookmarked`.
     case unbookmarked = "Unbookmarked"
+    /// A user blocked another: `Blocked`.
+    case blocked = "Blocked"
+    /// A user lifted a block: `Unblocked`.
+    case unblocked = "Unblocked"
 
     /// The schema version new events of this type are written with. Version 2 of the types
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
@@ -145,7 +156,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .signInFailed: 3
         case .userCreated, .profileUpdated, .postAdded, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
-             .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked:
+             .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             1
         }
     }
@@ -371,6 +382,17 @@ public struct Bookmark: Equatable, Sendable {
     public var userId: UserID
     /// A `Bookmark` payload.
     public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+}
+
+/// Payload of `Blocked` and `Unblocked`. While a block stands neither user can follow the
+/// other, nor like or comment on the other's posts, nor find the other in lists.
+public struct Block: Equatable, Sendable {
+    /// Who blocks.
+    public var blockerId: UserID
+    /// Who is blocked.
+    public var blockedId: UserID
+    /// A `Block` payload.
+    public init(blockerId: UserID, blockedId: UserID) { self.blockerId = blockerId; self.blockedId = blockedId }
 }
 
 /// The payload of `PostReported`.

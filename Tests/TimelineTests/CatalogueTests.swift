@@ -20,6 +20,8 @@ func sampleCommand(_ kind: CommandName) -> Command {
     case .deleteComment: .deleteComment(comment: "c1")
     case .like: .like(post: "p1")
     case .unlike: .unlike(post: "p1")
+    case .block: .block(user: "u1")
+    case .unblock: .unblock(user: "u1")
     case .bookmark: .bookmark(post: "p1")
     case .unbookmark: .unbookmark(post: "p1")
     case .reportPost: .reportPost(post: "p1", reason: "r")

@@ -58,6 +58,10 @@ extension InMemoryState {
             followEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
             updateUser(e.followeeId) { $0.followerCount -= 1 }
+        case .blocked(let e):
+            blockEdges.insert([e.blockerId, e.blockedId])
+        case .unblocked(let e):
+            blockEdges.remove([e.blockerId, e.blockedId])
         case .bookmarked(let e):
             bookmarkEdges.insert([e.userId.rawValue, e.postId.rawValue])
         case .unbookmarked(let e):

@@ -54,6 +54,31 @@ import Testing
         }
     }
 
+    @Test func blocksOverHTTP() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let post = try await api.addPost(alice.token)
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+            let block = try await api.send("PUT", "/v1/me/blocks/\(bob.id)", bearer: alice.token)
+            #expect(block.status == 200 && block.json["changed"] as? Bool == true, "\(block)")
+            #expect(try await api.send("PUT", "/v1/me/blocks/@bob", bearer: alice.token).json["changed"] as? Bool == false)
+            #expect(try await api.get("/v1/users/\(alice.id)/followers").ids == [])
+            let follow = try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token)
+            #expect(follow.status == 403 && follow.errorCode == "forbidden", "\(follow)")
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 403)
+            #expect(try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hi"], bearer: bob.token).status == 403)
+            #expect(try await api.get("/v1/me/blocks", bearer: alice.token).ids == [bob.id])
+            #expect(try await api.get("/v1/me/blocks", bearer: bob.token).ids == [])
+            #expect(try await api.get("/v1/me/blocks").status == 401)
+            #expect(try await api.get("/v1/users?prefix=b", bearer: alice.token).ids == [])
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(alice.id)", bearer: alice.token).status == 400)
+            let unblock = try await api.send("DELETE", "/v1/me/blocks/\(bob.id)", bearer: alice.token)
+            #expect(unblock.status == 200 && unblock.json["changed"] as? Bool == true, "\(unblock)")
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+        }
+    }
+
     // MARK: - Accounts and sessions
 
     @Test func signUpSignInSignOutAndTheAccount() async throws {

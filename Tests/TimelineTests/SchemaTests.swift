@@ -33,6 +33,8 @@ import Testing
         let comment = try await service.addComment(by: bob.id, on: post.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
+        try await service.run(.block(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.unblock(user: alice.id.rawValue), as: bob.id)
         try await service.run(.bookmark(post: post.id.rawValue), as: bob.id)
         try await service.run(.unbookmark(post: post.id.rawValue), as: bob.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)

@@ -139,6 +139,8 @@ struct PostsProjection: Projection {
         case .unbookmarked(let e):
             try removeBookmark(e.userId, e.postId, txn)
         // Not this projection's concern:
+        case .blocked, .unblocked:
+            break
         // (Erasure deletes posts, comments and likes with their own events first.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
              .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:

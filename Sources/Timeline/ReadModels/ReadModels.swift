@@ -202,6 +202,7 @@ struct ReadView: DecisionState {
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
+    func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
@@ -221,6 +222,8 @@ struct ReadView: DecisionState {
         let own = Set(footprint.posts)
         footprint.likes = try ids(models.posts.likesByUser).map(PostID.init).filter { !own.contains($0) }
         footprint.bookmarks = try ids(models.posts.bookmarks).map(PostID.init)
+        footprint.blocking = try ids(models.follows.blocking.database).map(UserID.init)
+        footprint.blockedBy = try ids(models.follows.blockedBy.database).map(UserID.init)
         footprint.comments = try ids(models.posts.commentsByUser).compactMap { try comment(CommentID($0)) }.filter { !own.contains($0.post) }
         return footprint
     }

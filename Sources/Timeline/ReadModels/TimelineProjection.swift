@@ -110,7 +110,7 @@ struct TimelineProjection: Projection {
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
              .likeAdded, .likeRemoved, .postReported, .passwordResetRequested, .passwordChanged, .emailChanged,
-             .bookmarked, .unbookmarked:
+             .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }
     }

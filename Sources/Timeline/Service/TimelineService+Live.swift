@@ -43,7 +43,7 @@ extension TimelineService {
             // Nothing a viewer's open stream shows:
             case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentDeleted, .likeRemoved,
                  .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
-                 .bookmarked, .unbookmarked:
+                 .bookmarked, .unbookmarked, .blocked, .unblocked:
                 return []
             }
         }

@@ -126,6 +126,12 @@ extension TimelineService {
         return try read { try $0.bookmarks(of: user, page) }
     }
 
+    /// The users `user` blocks, the latest block first. Private: `answer` gives only the viewer's own.
+    public func blocked(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+        let page = try page.validated()
+        return try read { try $0.blocked(by: user, page) }
+    }
+
     /// An image's bytes and media type.
     public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
         let keys = log.keys
@@ -151,6 +157,7 @@ extension TimelineService {
         case let .activity(user, page): .activity(try activity(of: user, page))
         case .image(let id): .image(try image(id))
         case .bookmarks(let page): .posts(try bookmarks(of: try Self.owner(of: query, viewer), page))
+        case .blocked(let page): .users(try blocked(by: try Self.owner(of: query, viewer), page))
         }
     }
 
@@ -195,6 +202,8 @@ public enum Query: Sendable, Equatable {
     case image(ImageID)
     /// The acting user's bookmarks, the latest saved first (private: no `user` parameter).
     case bookmarks(PageRequest)
+    /// The users the acting user blocks, the latest block first (private: no `user` parameter).
+    case blocked(PageRequest)
 }
 
 extension Query {
@@ -220,6 +229,7 @@ extension Query {
         case .activity: .activity
         case .image: .image
         case .bookmarks: .bookmarks
+        case .blocked: .blocked
         }
     }
 }
@@ -259,12 +269,14 @@ public enum QueryName: String, CaseIterable, Sendable {
     case image
     /// `Query.bookmarks`.
     case bookmarks
+    /// `Query.blocked`.
+    case blocked
 
     /// Whether the query answers only for the acting user (`as` or `session` in `exec`, the
     /// bearer over HTTP) and so takes no `user` parameter.
     public var isPrivate: Bool {
         switch self {
-        case .bookmarks: true
+        case .bookmarks, .blocked: true
         case .user, .userByName, .users, .searchUsers, .followers, .following, .follows, .posts, .post, .comments, .likes,
              .timeline, .hashtag, .activity, .image:
             false

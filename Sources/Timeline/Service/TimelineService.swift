@@ -266,7 +266,7 @@ public final class TimelineService: Sendable {
             try verifyPassword(password, of: prepared.actor, &prepared)
         // Nothing slow to do before the writer decides:
         case .signOut, .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .bookmark, .unbookmark, .reportPost, .eraseUser:
+             .bookmark, .unbookmark, .block, .unblock, .reportPost, .eraseUser:
             break
         }
         return prepared
