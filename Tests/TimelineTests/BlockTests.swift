@@ -18,6 +18,8 @@ import Testing
 
         #expect(try await service.run(.block(user: bob.id.rawValue), as: alice.id) == .changed(true))
         #expect(try await service.run(.block(user: bob.id.rawValue), as: alice.id) == .changed(false))
+        #expect(try service.user(bob.id, viewer: alice.id).blockedByViewer == true)
+        #expect(try service.user(alice.id, viewer: bob.id).blockedByViewer == false)
         #expect(try !service.follows(alice.id, bob.id) && !service.follows(bob.id, alice.id))
         #expect(try service.user(alice.id).followingCount == 0 && service.user(bob.id).followingCount == 0)
         #expect(try service.timeline(of: alice.id).items.map(\.id) == [alicePost.id])

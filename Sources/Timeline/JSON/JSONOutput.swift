@@ -9,6 +9,7 @@ package enum JSONOutput {
         var out: [String: Any] = ["id": p.id.rawValue, "username": p.username, "bio": optional(p.bio), "url": optional(p.url),
                                   "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount]
         if let followed = p.followedByViewer { out["followedByViewer"] = followed }
+        if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
         return out
     }
 

@@ -296,7 +296,8 @@ final class Presenter {
     }
 
     func profile(_ user: UserRecord) throws -> Profile {
-        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) })
+        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
+                blockedByViewer: try viewer.map { try view.blocks($0, user.id) })
     }
 
     func post(_ post: PostRecord) throws -> Post {

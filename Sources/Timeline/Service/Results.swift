@@ -18,11 +18,14 @@ public struct Profile: Sendable, Equatable {
     public var followingCount: Int
     /// Whether the viewer follows this user (`nil` when the query had no viewer).
     public var followedByViewer: Bool?
+    /// Whether the viewer blocks this user (`nil` when the query had no viewer).
+    public var blockedByViewer: Bool?
 
-    init(_ u: UserRecord, followedByViewer: Bool? = nil) {
+    init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil) {
         id = u.id; username = u.username; bio = u.bio; url = u.url
         postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
         self.followedByViewer = followedByViewer
+        self.blockedByViewer = blockedByViewer
     }
 }
 
