@@ -53,6 +53,13 @@ EXPECTED = [
     ("post", "/v1/me/password", "changePassword", "204"),
     ("post", "/v1/me/email", "changeEmail", "204"),
     ("post", "/v1/stream/tickets", "streamTicket", "201"),
+    # issue 17: social features
+    ("put", "/v1/posts/{post}/bookmark", "bookmark", "200"),
+    ("delete", "/v1/posts/{post}/bookmark", "unbookmark", "200"),
+    ("get", "/v1/me/bookmarks", "bookmarks", "200"),
+    ("put", "/v1/me/blocks/{user}", "block", "200"),
+    ("delete", "/v1/me/blocks/{user}", "unblock", "200"),
+    ("get", "/v1/me/blocks", "blocked", "200"),
 ]
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 

@@ -26,7 +26,9 @@ public final class Environment: @unchecked Sendable {
         public var mapSize: Int = 64 << 20
         /// The map never grows past this size; a write that needs more fails with `mapFull`.
         public var maxMapSize: Int = 1 << 40
-        public var maxDatabases: Int = 64
+        /// Named databases per environment. A blue/green rebuild opens a second generation of
+        /// every read-model table beside the live one, so this is more than twice the tables.
+        public var maxDatabases: Int = 256
         public var maxReaders: Int = 1024
         /// `false` opens with `MDB_NOSYNC`: commits are not fsynced (tests, bulk loads).
         public var durable: Bool = true

@@ -25,6 +25,14 @@ public enum Command: Sendable, Equatable {
     case like(post: String)
     /// Takes a like back (idempotent).
     case unlike(post: String)
+    /// Saves a post to the acting user's bookmarks (idempotent).
+    case bookmark(post: String)
+    /// Takes a post out of the acting user's bookmarks (idempotent).
+    case unbookmark(post: String)
+    /// The acting user blocks `user` (idempotent): it ends the follows between them both ways.
+    case block(user: String)
+    /// The acting user lifts their block of `user` (idempotent).
+    case unblock(user: String)
     /// Reports a post to the operators, with a reason.
     case reportPost(post: String, reason: String)
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
@@ -60,6 +68,10 @@ public enum Command: Sendable, Equatable {
         case .deleteComment: .deleteComment
         case .like: .like
         case .unlike: .unlike
+        case .bookmark: .bookmark
+        case .unbookmark: .unbookmark
+        case .block: .block
+        case .unblock: .unblock
         case .reportPost: .reportPost
         case .eraseUser: .eraseUser
         case .requestPasswordReset: .requestPasswordReset
@@ -74,7 +86,7 @@ public enum Command: Sendable, Equatable {
         switch self {
         case .createUser, .signIn, .signOut, .resetPassword: false
         case .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .reportPost, .eraseUser, .requestPasswordReset, .changePassword, .changeEmail:
+             .bookmark, .unbookmark, .block, .unblock, .reportPost, .eraseUser, .requestPasswordReset, .changePassword, .changeEmail:
             true
         }
     }
@@ -108,6 +120,14 @@ public enum CommandName: String, CaseIterable, Sendable {
     case like
     /// `Command.unlike`.
     case unlike
+    /// `Command.bookmark`.
+    case bookmark
+    /// `Command.unbookmark`.
+    case unbookmark
+    /// `Command.block`.
+    case block
+    /// `Command.unblock`.
+    case unblock
     /// `Command.reportPost`.
     case reportPost
     /// `Command.eraseUser`.

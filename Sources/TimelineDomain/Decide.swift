@@ -161,6 +161,9 @@ struct Decider<State: DecisionState> {
         guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
         let footprint = try state.footprint(of: target)
         var events: [Event] = []
+        events += footprint.blocking.map { .unblocked(Block(blockerId: target, blockedId: $0)) }
+        events += footprint.blockedBy.map { .unblocked(Block(blockerId: $0, blockedId: target)) }
+        events += footprint.bookmarks.map { .unbookmarked(Bookmark(postId: $0, userId: target)) }
         events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
         events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }
         events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
@@ -289,9 +292,29 @@ struct Decider<State: DecisionState> {
             let following = try state.follows(me.id, target)
             let edge = Follow(followerId: me.id, followeeId: target)
             if case .follow = command {
+                guard try !blockedEitherWay(me.id, target) else {
+                    throw TimelineError(.forbidden, "you cannot follow a user while one of you blocks the other")
+                }
                 return Decision(events: following ? [] : [.followed(edge)], outcome: .success(.changed(!following)))
             }
             return Decision(events: following ? [.unfollowed(edge)] : [], outcome: .success(.changed(following)))
+
+        case let .block(user), let .unblock(user):
+            let target: UserID = try Validation.identifier(user, field: "user")
+            guard target != me.id else { throw TimelineError.invalid("user", "you cannot block yourself") }
+            guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+            let blocking = try state.blocks(me.id, target)
+            let block = Block(blockerId: me.id, blockedId: target)
+            if case .unblock = command {
+                return Decision(events: blocking ? [.unblocked(block)] : [], outcome: .success(.changed(blocking)))
+            }
+            guard !blocking else { return Decision(outcome: .success(.changed(false))) }
+            // A block ends the follows both ways (so timelines stay SPEC's definition).
+            var events: [Event] = []
+            if try state.follows(me.id, target) { events.append(.unfollowed(Follow(followerId: me.id, followeeId: target))) }
+            if try state.follows(target, me.id) { events.append(.unfollowed(Follow(followerId: target, followeeId: me.id))) }
+            events.append(.blocked(block))
+            return Decision(events: events, outcome: .success(.changed(true)))
 
         case let .addPost(image, caption):
             let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
@@ -318,6 +341,9 @@ struct Decider<State: DecisionState> {
 
         case let .addComment(post, text):
             let post = try existingPost(post)
+            guard try !blockedEitherWay(me.id, post.author) else {
+                throw TimelineError(.forbidden, "you cannot comment on this user's posts")
+            }
             let text = try Validation.commentText(text)
             let id = CommentID(context.newID())
             let event = CommentAdded(commentId: id, postId: post.id, authorId: me.id, text: text)
@@ -338,9 +364,21 @@ struct Decider<State: DecisionState> {
             let liked = try state.likes(me.id, post.id)
             let like = Like(postId: post.id, userId: me.id)
             if case .like = command {
+                guard try !blockedEitherWay(me.id, post.author) else {
+                    throw TimelineError(.forbidden, "you cannot like this user's posts")
+                }
                 return Decision(events: liked ? [] : [.likeAdded(like)], outcome: .success(.changed(!liked)))
             }
             return Decision(events: liked ? [.likeRemoved(like)] : [], outcome: .success(.changed(liked)))
+
+        case let .bookmark(post), let .unbookmark(post):
+            let post = try existingPost(post)
+            let saved = try state.bookmarks(me.id, post.id)
+            let bookmark = Bookmark(postId: post.id, userId: me.id)
+            if case .bookmark = command {
+                return Decision(events: saved ? [] : [.bookmarked(bookmark)], outcome: .success(.changed(!saved)))
+            }
+            return Decision(events: saved ? [.unbookmarked(bookmark)] : [], outcome: .success(.changed(saved)))
 
         case let .reportPost(post, reason):
             let post = try existingPost(post)
@@ -351,6 +389,11 @@ struct Decider<State: DecisionState> {
         case .createUser, .signIn, .signOut, .eraseUser, .requestPasswordReset, .resetPassword:
             throw TimelineError(.internal, "\(command.name) is decided without an actor")
         }
+    }
+
+    /// Whether `a` blocks `b` or `b` blocks `a`.
+    private func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool {
+        try state.blocks(a, b) || state.blocks(b, a)
     }
 
     private func existingPost(_ raw: String) throws -> PostRecord {

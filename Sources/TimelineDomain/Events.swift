@@ -37,6 +37,14 @@ public enum Event: Equatable, Sendable {
     case passwordChanged(PasswordChanged)
     /// A user changed their email: `EmailChanged`.
     case emailChanged(EmailChanged)
+    /// A user saved a post to their bookmarks: `Bookmarked`.
+    case bookmarked(Bookmark)
+    /// A user took a post out of their bookmarks: `Unbookmarked`.
+    case unbookmarked(Bookmark)
+    /// A user blocked another: `Blocked`.
+    case blocked(Block)
+    /// A user lifted a block: `Unblocked`.
+    case unblocked(Block)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -59,6 +67,10 @@ public enum Event: Equatable, Sendable {
         case .passwordResetRequested: .passwordResetRequested
         case .passwordChanged: .passwordChanged
         case .emailChanged: .emailChanged
+        case .bookmarked: .bookmarked
+        case .unbookmarked: .unbookmarked
+        case .blocked: .blocked
+        case .unblocked: .unblocked
         }
     }
 
@@ -81,6 +93,8 @@ public enum Event: Equatable, Sendable {
         case .passwordResetRequested(let e): "user-\(e.userId)"
         case .passwordChanged(let e): "user-\(e.userId)"
         case .emailChanged(let e): "user-\(e.userId)"
+        case .bookmarked(let e), .unbookmarked(let e): "user-\(e.userId)"
+        case .blocked(let e), .unblocked(let e): "user-\(e.blockerId)"
         }
     }
 }
@@ -123,6 +137,14 @@ public enum EventType: String, CaseIterable, Sendable {
     case passwordChanged = "PasswordChanged"
     /// A user changed their email: `EmailChanged`.
     case emailChanged = "EmailChanged"
+    /// A user saved a post to their bookmarks: `Bookmarked`.
+    case bookmarked = "Bookmarked"
+    /// A user took a post out of their bookmarks: `Unbookmarked`.
+    case unbookmarked = "Unbookmarked"
+    /// A user blocked another: `Blocked`.
+    case blocked = "Blocked"
+    /// A user lifted a block: `Unblocked`.
+    case unblocked = "Unblocked"
 
     /// The schema version new events of this type are written with. Version 2 of the types
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
@@ -134,7 +156,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .signInFailed, .postAdded: 3
         case .userCreated, .profileUpdated, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
-             .userErased, .passwordResetRequested, .emailChanged:
+             .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             1
         }
     }
@@ -358,6 +380,28 @@ public struct Follow: Equatable, Sendable {
     public var followeeId: UserID
     /// A `Follow` payload.
     public init(followerId: UserID, followeeId: UserID) { self.followerId = followerId; self.followeeId = followeeId }
+}
+
+/// Payload of `Bookmarked` and `Unbookmarked`: private to the user (recorded in their own
+/// stream, listed only to them).
+public struct Bookmark: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// Whose bookmark it is.
+    public var userId: UserID
+    /// A `Bookmark` payload.
+    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+}
+
+/// Payload of `Blocked` and `Unblocked`. While a block stands neither user can follow the
+/// other, nor like or comment on the other's posts, nor find the other in lists.
+public struct Block: Equatable, Sendable {
+    /// Who blocks.
+    public var blockerId: UserID
+    /// Who is blocked.
+    public var blockedId: UserID
+    /// A `Block` payload.
+    public init(blockerId: UserID, blockedId: UserID) { self.blockerId = blockerId; self.blockedId = blockedId }
 }
 
 /// The payload of `PostReported`.

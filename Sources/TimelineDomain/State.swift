@@ -73,6 +73,10 @@ package protocol DecisionState {
     func comment(_ id: CommentID) throws -> CommentRecord?
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
+    /// Whether `blocker` blocks `blocked` (one direction).
+    func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
+    /// Whether `post` is in `user`'s bookmarks.
+    func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
     func session(hash: String) throws -> SessionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
@@ -92,5 +96,11 @@ package struct UserFootprint: Equatable, Sendable {
     public var likes: [PostID] = []
     /// The user's comments on others' posts.
     public var comments: [CommentRecord] = []
+    /// Every post in the user's bookmarks (their own posts too), in post id order.
+    public var bookmarks: [PostID] = []
+    /// Users the user blocks, in user id order.
+    public var blocking: [UserID] = []
+    /// Users who block the user, in user id order.
+    public var blockedBy: [UserID] = []
     public init() {}
 }

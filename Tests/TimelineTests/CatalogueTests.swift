@@ -20,6 +20,10 @@ func sampleCommand(_ kind: CommandName) -> Command {
     case .deleteComment: .deleteComment(comment: "c1")
     case .like: .like(post: "p1")
     case .unlike: .unlike(post: "p1")
+    case .block: .block(user: "u1")
+    case .unblock: .unblock(user: "u1")
+    case .bookmark: .bookmark(post: "p1")
+    case .unbookmark: .unbookmark(post: "p1")
     case .reportPost: .reportPost(post: "p1", reason: "r")
     case .eraseUser: .eraseUser(user: "u1")
     case .requestPasswordReset: .requestPasswordReset(user: "u1")
@@ -54,8 +58,8 @@ func sampleCommand(_ kind: CommandName) -> Command {
     }
 
     @Test func unknownCommandNamesAreRefused() {
-        #expect(throws: TimelineError.self) { try Catalogue.command(named: "bookmark", JSONInput(object: [:])) }
-        #expect(throws: TimelineError.self) { try Catalogue.query(named: "bookmarks", JSONInput(object: [:])) }
+        #expect(throws: TimelineError.self) { try Catalogue.command(named: "teleport", JSONInput(object: [:])) }
+        #expect(throws: TimelineError.self) { try Catalogue.query(named: "teleports", JSONInput(object: [:])) }
     }
 
     /// Every command and event type has its JSON Schema.

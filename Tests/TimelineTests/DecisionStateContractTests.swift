@@ -36,6 +36,7 @@ extension InMemoryState {
             posts[e.postId] = nil
             comments = comments.filter { $0.value.post != e.postId }
             likeEdges = likeEdges.filter { $0[1] != e.postId.rawValue }
+            bookmarkEdges = bookmarkEdges.filter { $0[1] != e.postId.rawValue }
             updateUser(e.authorId) { $0.postCount -= 1 }
         case .commentAdded(let e):
             comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
@@ -58,6 +59,14 @@ extension InMemoryState {
             followEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
             updateUser(e.followeeId) { $0.followerCount -= 1 }
+        case .blocked(let e):
+            blockEdges.insert([e.blockerId, e.blockedId])
+        case .unblocked(let e):
+            blockEdges.remove([e.blockerId, e.blockedId])
+        case .bookmarked(let e):
+            bookmarkEdges.insert([e.userId.rawValue, e.postId.rawValue])
+        case .unbookmarked(let e):
+            bookmarkEdges.remove([e.userId.rawValue, e.postId.rawValue])
         case .postReported:
             break
         case .userErased(let e):

@@ -9,6 +9,8 @@ struct InMemoryState: DecisionState {
     var comments: [CommentID: CommentRecord] = [:]
     var followEdges: Set<[UserID]> = []
     var likeEdges: Set<[String]> = []
+    var bookmarkEdges: Set<[String]> = []
+    var blockEdges: Set<[UserID]> = []
     var sessions: [String: SessionRecord] = [:]
     var failures: [String: [Int64]] = [:]
     var resets: [String: SessionRecord] = [:]
@@ -24,6 +26,8 @@ struct InMemoryState: DecisionState {
     func comment(_ id: CommentID) -> CommentRecord? { comments[id] }
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
+    func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
+    func bookmarks(_ u: UserID, _ p: PostID) -> Bool { bookmarkEdges.contains([u.rawValue, p.rawValue]) }
     func session(hash: String) -> SessionRecord? { sessions[hash].flatMap { unrevoked($0, hash: hash) } }
     func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }
@@ -43,6 +47,9 @@ struct InMemoryState: DecisionState {
         let own = Set(footprint.posts)
         footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.filter { !own.contains($0) }
             .sorted { $0.rawValue < $1.rawValue }
+        footprint.bookmarks = bookmarkEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.sorted { $0.rawValue < $1.rawValue }
+        footprint.blocking = blockEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.blockedBy = blockEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
         footprint.comments = comments.values.filter { $0.author == user && !own.contains($0.post) }
             .sorted { $0.id.rawValue < $1.id.rawValue }
         return footprint

@@ -28,6 +28,61 @@ import Vips
         return text.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil
     }
 
+    // MARK: - Bookmarks
+
+    @Test func bookmarksArePrivateToTheBearer() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let first = try await api.addPost(alice.token, image: 1), second = try await api.addPost(alice.token, image: 2)
+            let saved = try await api.send("PUT", "/v1/posts/\(first)/bookmark", bearer: bob.token)
+            #expect(saved.status == 200 && saved.json["changed"] as? Bool == true, "\(saved)")
+            #expect(try await api.send("PUT", "/v1/posts/\(first)/bookmark", bearer: bob.token).json["changed"] as? Bool == false)
+            #expect(try await api.send("PUT", "/v1/posts/\(second)/bookmark", bearer: bob.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/posts/\(first)/bookmark").status == 401)
+            #expect(try await api.send("PUT", "/v1/posts/-NoSuchPost000000000/bookmark", bearer: bob.token).status == 404)
+            #expect(try await api.allPages("/v1/me/bookmarks?limit=1", bearer: bob.token).ids == [second, first])
+            #expect(try await api.get("/v1/me/bookmarks", bearer: alice.token).ids == [])
+            #expect(try await api.get("/v1/me/bookmarks").status == 401)
+            #expect(try await api.get("/v1/me/bookmarks?user=\(bob.id)", bearer: alice.token).status == 400)
+            #expect(try await api.get("/v1/posts/\(first)", bearer: bob.token).json["bookmarkedByViewer"] as? Bool == true)
+            #expect(try await api.get("/v1/posts/\(first)", bearer: alice.token).json["bookmarkedByViewer"] as? Bool == false)
+            #expect(try await api.get("/v1/posts/\(first)").json["bookmarkedByViewer"] == nil)
+            let removed = try await api.send("DELETE", "/v1/posts/\(first)/bookmark", bearer: bob.token)
+            #expect(removed.status == 200 && removed.json["changed"] as? Bool == true, "\(removed)")
+            #expect(try await api.send("DELETE", "/v1/posts/\(second)", bearer: alice.token).status == 204)
+            #expect(try await api.get("/v1/me/bookmarks", bearer: bob.token).ids == [])
+        }
+    }
+
+    @Test func blocksOverHTTP() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let post = try await api.addPost(alice.token)
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+            let block = try await api.send("PUT", "/v1/me/blocks/\(bob.id)", bearer: alice.token)
+            #expect(block.status == 200 && block.json["changed"] as? Bool == true, "\(block)")
+            #expect(try await api.send("PUT", "/v1/me/blocks/@bob", bearer: alice.token).json["changed"] as? Bool == false)
+            #expect(try await api.get("/v1/users/\(alice.id)/followers").ids == [])
+            let follow = try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token)
+            #expect(follow.status == 403 && follow.errorCode == "forbidden", "\(follow)")
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 403)
+            #expect(try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hi"], bearer: bob.token).status == 403)
+            #expect(try await api.get("/v1/me/blocks", bearer: alice.token).ids == [bob.id])
+            #expect(try await api.get("/v1/users/\(bob.id)", bearer: alice.token).json["blockedByViewer"] as? Bool == true)
+            #expect(try await api.get("/v1/users/\(alice.id)", bearer: bob.token).json["blockedByViewer"] as? Bool == false)
+            #expect(try await api.get("/v1/users/\(bob.id)").json["blockedByViewer"] == nil)
+            #expect(try await api.get("/v1/me/blocks", bearer: bob.token).ids == [])
+            #expect(try await api.get("/v1/me/blocks").status == 401)
+            #expect(try await api.get("/v1/users?prefix=b", bearer: alice.token).ids == [])
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(alice.id)", bearer: alice.token).status == 400)
+            let unblock = try await api.send("DELETE", "/v1/me/blocks/\(bob.id)", bearer: alice.token)
+            #expect(unblock.status == 200 && unblock.json["changed"] as? Bool == true, "\(unblock)")
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+        }
+    }
+
     // MARK: - Accounts and sessions
 
     @Test func signUpSignInSignOutAndTheAccount() async throws {

@@ -18,7 +18,7 @@ import Testing
             let me = users.randomElement(using: &rng)!, other = users.randomElement(using: &rng)!
             let post = posts.randomElement(using: &rng)
             do {
-                switch Int.random(in: 0..<11, using: &rng) {
+                switch Int.random(in: 0..<15, using: &rng) {
                 case 0, 1: posts.append(try await service.addPost(by: me, caption: "p\(step) #t\(step % 4)", image: step).id)
                 case 2 where me != other: try await service.run(.follow(user: other.rawValue), as: me)
                 case 3 where me != other: try await service.run(.unfollow(user: other.rawValue), as: me)
@@ -31,9 +31,13 @@ import Testing
                     posts.removeAll { $0 == post }
                 }
                 case 9: try await service.run(.updateProfile(username: nil, bio: "bio \(step)", url: nil), as: me)
+                case 10: if let post { try await service.run(.bookmark(post: post.rawValue), as: me) }
+                case 11: if let post { try await service.run(.unbookmark(post: post.rawValue), as: me) }
+                case 12 where me != other: try await service.run(.block(user: other.rawValue), as: me)
+                case 13 where me != other: try await service.run(.unblock(user: other.rawValue), as: me)
                 default: if let post { try await service.run(.reportPost(post: post.rawValue, reason: "r"), as: me) }
                 }
-            } catch let error as TimelineError where error.code == .notFound {
+            } catch let error as TimelineError where error.code == .notFound || error.code == .forbidden {
                 // a comment whose post was deleted meanwhile
             }
         }
@@ -191,7 +195,7 @@ import Testing
             // The expectation, computed from the JSON form independently of `matches`.
             let expected = all.filter { e in
                 let payload = e.event.payloadJSON()
-                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId"].compactMap { payload[$0] as? String }
+                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"].compactMap { payload[$0] as? String }
                 return (filter.types?.contains(e.type) ?? true)
                     && (filter.actor.map { e.actor == $0 } ?? true)
                     && (filter.user.map { e.actor == $0.rawValue || userFields.contains($0.rawValue) } ?? true)

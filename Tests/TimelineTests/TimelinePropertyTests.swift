@@ -10,6 +10,9 @@ import Testing
     struct Model {
         var posts: [PostID: UserID] = [:]
         var follows: Set<[UserID]> = []
+        var blocks: Set<[UserID]> = []
+
+        func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool { blocks.contains([a, b]) || blocks.contains([b, a]) }
 
         func timeline(of user: UserID) -> [PostID] {
             posts.filter { $0.value == user || follows.contains([user, $0.value]) }.keys.sorted(by: >)
@@ -47,13 +50,24 @@ import Testing
             clock.advance(Int64.random(in: 0...2, using: &rng))
             let actor = users.randomElement(using: &rng)!
             let other = users.randomElement(using: &rng)!
-            switch Int.random(in: 0..<10, using: &rng) {
+            switch Int.random(in: 0..<12, using: &rng) {
             case 0...3:
                 let post = try await service.addPost(by: actor, image: step)
                 model.posts[post.id] = actor
+            case 4...5 where actor != other && model.blockedEitherWay(actor, other):
+                await expectError(.forbidden) { _ = try await service.run(.follow(user: other.rawValue), as: actor) }
             case 4...5 where actor != other:
                 try await service.run(.follow(user: other.rawValue), as: actor)
                 model.follows.insert([actor, other])
+            case 10 where actor != other:
+                // A block ends the follows both ways: the posts leave both timelines.
+                try await service.run(.block(user: other.rawValue), as: actor)
+                model.blocks.insert([actor, other])
+                model.follows.remove([actor, other])
+                model.follows.remove([other, actor])
+            case 11 where actor != other:
+                try await service.run(.unblock(user: other.rawValue), as: actor)
+                model.blocks.remove([actor, other])
             case 6 where actor != other:
                 try await service.run(.unfollow(user: other.rawValue), as: actor)
                 model.follows.remove([actor, other])
@@ -63,8 +77,12 @@ import Testing
                     model.posts[post] = nil
                 }
             default:
-                if let (post, _) = model.posts.randomElement(using: &rng) {
-                    try await service.run(.like(post: post.rawValue), as: actor)
+                if let (post, author) = model.posts.randomElement(using: &rng) {
+                    if model.blockedEitherWay(actor, author) {
+                        await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
+                    } else {
+                        try await service.run(.like(post: post.rawValue), as: actor)
+                    }
                 }
             }
             if step % 100 == 99 {

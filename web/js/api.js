@@ -106,6 +106,9 @@ export const api = {
   userPosts: (user, before) => request('GET', `/v1/users/${segment(user)}/posts`, { params: page(before, 24) }),
   follow: (user) => request('PUT', `/v1/me/following/${segment(user)}`),
   unfollow: (user) => request('DELETE', `/v1/me/following/${segment(user)}`),
+  block: (user) => request('PUT', `/v1/me/blocks/${segment(user)}`),
+  unblock: (user) => request('DELETE', `/v1/me/blocks/${segment(user)}`),
+  blocked: (before) => request('GET', '/v1/me/blocks', { params: page(before) }),
 
   // Posts
   timeline: (before) => request('GET', '/v1/timeline', { params: page(before) }),
@@ -117,6 +120,9 @@ export const api = {
   deleteComment: (id) => request('DELETE', `/v1/comments/${segment(id)}`),
   like: (id) => request('PUT', `/v1/posts/${segment(id)}/like`),
   unlike: (id) => request('DELETE', `/v1/posts/${segment(id)}/like`),
+  bookmark: (id) => request('PUT', `/v1/posts/${segment(id)}/bookmark`),
+  unbookmark: (id) => request('DELETE', `/v1/posts/${segment(id)}/bookmark`),
+  bookmarks: (before) => request('GET', '/v1/me/bookmarks', { params: page(before) }),
   likes: (id, before) => request('GET', `/v1/posts/${segment(id)}/likes`, { params: page(before) }),
   activity: (before) => request('GET', '/v1/activity', { params: page(before) }),
   imageURL: (image) => `/v1/images/${segment(image)}`,

@@ -52,6 +52,34 @@ export function likeControls(post, { onChange } = {}) {
   return { button, likes, like: () => toggle(true), render };
 }
 
+/**
+ * The Save/Saved bookmark toggle for `post`, or null without a viewer (anonymous readers get
+ * no `bookmarkedByViewer`).
+ */
+export function bookmarkButton(post) {
+  if (post.bookmarkedByViewer === undefined) return null;
+  const button = h('button', { type: 'button', class: 'bookmark' });
+  const render = () => {
+    button.textContent = post.bookmarkedByViewer ? 'Saved' : 'Save';
+    button.setAttribute('aria-pressed', post.bookmarkedByViewer ? 'true' : 'false');
+  };
+  button.addEventListener('click', async () => {
+    const wanted = !post.bookmarkedByViewer;
+    button.disabled = true;
+    try {
+      await (wanted ? api.bookmark(post.id) : api.unbookmark(post.id));
+      post.bookmarkedByViewer = wanted;
+    } catch (error) {
+      button.title = error.message;
+    } finally {
+      button.disabled = false;
+      render();
+    }
+  });
+  render();
+  return button;
+}
+
 /** A heart that flashes over a photo liked by double-click. */
 export function likeOnDoubleClick(figure, controls) {
   const heart = h('span', { class: 'heart', 'aria-hidden': 'true' }, '♥');
@@ -80,7 +108,8 @@ export function postCard(post) {
     h('div', { class: 'actions' },
       controls.button,
       controls.likes,
-      h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment'))),
+      h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment')),
+      bookmarkButton(post)),
     post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null);
 }
 

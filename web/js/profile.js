@@ -100,6 +100,36 @@ export async function render(root, { params: [name] }, app) {
     });
     renderFollow();
     buttons.append(follow);
+
+    // Block/Unblock: a block ends the follows both ways.
+    const block = h('button', { type: 'button', class: 'secondary block' });
+    const renderBlock = () => {
+      block.textContent = user.blockedByViewer ? 'Unblock' : 'Block';
+      block.setAttribute('aria-pressed', user.blockedByViewer ? 'true' : 'false');
+      follow.hidden = Boolean(user.blockedByViewer);
+    };
+    block.addEventListener('click', async () => {
+      const wanted = !user.blockedByViewer;
+      if (wanted && !confirm(`Block @${user.username}? You will stop following each other.`)) return;
+      block.disabled = true;
+      try {
+        await (wanted ? api.block(user.id) : api.unblock(user.id));
+        user.blockedByViewer = wanted;
+        if (wanted && user.followedByViewer) {
+          user.followedByViewer = false;
+          user.followerCount -= 1;
+        }
+        renderCounts();
+        renderFollow();
+      } catch (error) {
+        alert(error.message);
+      } finally {
+        block.disabled = false;
+        renderBlock();
+      }
+    });
+    renderBlock();
+    buttons.append(block);
   }
 
   // The posts, as a grid or a list.

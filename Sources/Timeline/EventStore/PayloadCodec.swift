@@ -62,6 +62,10 @@ enum PayloadCodec {
             w.string(e.commentId.rawValue); w.string(e.postId.rawValue)
         case .likeAdded(let e), .likeRemoved(let e):
             w.string(e.postId.rawValue); w.string(e.userId.rawValue)
+        case .bookmarked(let e), .unbookmarked(let e):
+            w.string(e.postId.rawValue); w.string(e.userId.rawValue)
+        case .blocked(let e), .unblocked(let e):
+            w.string(e.blockerId.rawValue); w.string(e.blockedId.rawValue)
         case .followed(let e), .unfollowed(let e):
             w.string(e.followerId.rawValue); w.string(e.followeeId.rawValue)
         case .postReported(let e):
@@ -159,6 +163,14 @@ enum PayloadCodec {
             event = .likeAdded(Like(postId: PostID(try r.string()), userId: UserID(try r.string())))
         case .likeRemoved:
             event = .likeRemoved(Like(postId: PostID(try r.string()), userId: UserID(try r.string())))
+        case .bookmarked:
+            event = .bookmarked(Bookmark(postId: PostID(try r.string()), userId: UserID(try r.string())))
+        case .unbookmarked:
+            event = .unbookmarked(Bookmark(postId: PostID(try r.string()), userId: UserID(try r.string())))
+        case .blocked:
+            event = .blocked(Block(blockerId: UserID(try r.string()), blockedId: UserID(try r.string())))
+        case .unblocked:
+            event = .unblocked(Block(blockerId: UserID(try r.string()), blockedId: UserID(try r.string())))
         case .followed:
             event = .followed(Follow(followerId: UserID(try r.string()), followeeId: UserID(try r.string())))
         case .unfollowed:

@@ -35,6 +35,10 @@ package enum Catalogue {
         case .deleteComment: return .deleteComment(comment: try input.string("comment"))
         case .like: return .like(post: try input.string("post"))
         case .unlike: return .unlike(post: try input.string("post"))
+        case .bookmark: return .bookmark(post: try input.string("post"))
+        case .unbookmark: return .unbookmark(post: try input.string("post"))
+        case .block: return .block(user: try input.string("user"))
+        case .unblock: return .unblock(user: try input.string("user"))
         case .reportPost: return .reportPost(post: try input.string("post"), reason: try input.string("reason"))
         case .eraseUser: return .eraseUser(user: try input.string("user"))
         case .requestPasswordReset: return .requestPasswordReset(user: try input.string("user"))
@@ -72,6 +76,8 @@ package enum Catalogue {
         case .hashtag: return .hashtag(try input.string("tag"), try input.page())
         case .activity: return .activity(try input.identifier("user"), try input.page())
         case .image: return .image(try input.identifier("image"))
+        case .bookmarks: return .bookmarks(try input.page())
+        case .blocked: return .blocked(try input.page())
         }
     }
 }
@@ -88,9 +94,10 @@ extension Command {
         case let .signIn(email, password): set("email", email); set("password", password)
         case let .signOut(session): set("session", session)
         case let .updateProfile(username, bio, url): set("username", username); set("bio", bio); set("url", url)
-        case let .follow(user), let .unfollow(user): set("user", user)
+        case let .follow(user), let .unfollow(user), let .block(user), let .unblock(user): set("user", user)
         case let .addPost(image, caption): set("image", image); set("caption", caption)
-        case let .deletePost(post), let .like(post), let .unlike(post): set("post", post)
+        case let .deletePost(post), let .like(post), let .unlike(post), let .bookmark(post), let .unbookmark(post):
+            set("post", post)
         case let .addComment(post, text): set("post", post); set("text", text)
         case let .deleteComment(comment): set("comment", comment)
         case let .reportPost(post, reason): set("post", post); set("reason", reason)

@@ -59,6 +59,10 @@ extension Event {
             set("commentId", e.commentId.rawValue); set("postId", e.postId.rawValue)
         case .likeAdded(let e), .likeRemoved(let e):
             set("postId", e.postId.rawValue); set("userId", e.userId.rawValue)
+        case .bookmarked(let e), .unbookmarked(let e):
+            set("postId", e.postId.rawValue); set("userId", e.userId.rawValue)
+        case .blocked(let e), .unblocked(let e):
+            set("blockerId", e.blockerId.rawValue); set("blockedId", e.blockedId.rawValue)
         case .followed(let e), .unfollowed(let e):
             set("followerId", e.followerId.rawValue); set("followeeId", e.followeeId.rawValue)
         case .postReported(let e):

@@ -76,7 +76,24 @@ public struct ExecSession: Sendable {
     /// optional `viewer`) into the work that answers it.
     private func query(_ input: JSONInput) throws(TimelineError) -> () throws(TimelineError) -> Any {
         let query = try Catalogue.query(named: try input.string("query"), input)
-        let viewer: UserID? = try input.optionalString("viewer") == nil ? nil : try input.identifier("viewer")
+        let viewer: UserID?
+        if query.kind.isPrivate {
+            // A private query answers for the acting user, named as a command's is (and never
+            // by `viewer`, which it refuses as unknown).
+            let user = try input.optionalString("as"), token = try input.optionalString("session")
+            if user != nil && token != nil {
+                throw TimelineError.invalid("as", "give either as (a trusted local operator) or a session, not both")
+            }
+            if user != nil {
+                viewer = try input.identifier("as")
+            } else if let token {
+                viewer = try service.userID(session: token)
+            } else {
+                throw TimelineError(.unauthenticated, "\(query.name) answers only for the acting user: give as or session")
+            }
+        } else {
+            viewer = try input.optionalString("viewer") == nil ? nil : try input.identifier("viewer")
+        }
         try input.refuseUnreadFields()
         let service = self.service
         return { () throws(TimelineError) in JSONOutput.answer(try service.answer(query, viewer: viewer)) }

@@ -9,6 +9,7 @@ package enum JSONOutput {
         var out: [String: Any] = ["id": p.id.rawValue, "username": p.username, "bio": optional(p.bio), "url": optional(p.url),
                                   "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount]
         if let followed = p.followedByViewer { out["followedByViewer"] = followed }
+        if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
         return out
     }
 
@@ -19,6 +20,7 @@ package enum JSONOutput {
                                   "width": p.width ?? NSNull(), "height": p.height ?? NSNull(),
                                   "variants": p.variants.map { ["full": $0.full.rawValue, "feed": $0.feed.rawValue, "thumb": $0.thumb.rawValue] } ?? NSNull()]
         if let liked = p.likedByViewer { out["likedByViewer"] = liked }
+        if let saved = p.bookmarkedByViewer { out["bookmarkedByViewer"] = saved }
         return out
     }
 

@@ -55,6 +55,8 @@ extension Event {
         case .commentAdded(let e): [e.authorId]
         case .commentDeleted: []
         case .likeAdded(let e), .likeRemoved(let e): [e.userId]
+        case .bookmarked(let e), .unbookmarked(let e): [e.userId]
+        case .blocked(let e), .unblocked(let e): [e.blockerId, e.blockedId]
         case .followed(let e), .unfollowed(let e): [e.followerId, e.followeeId]
         case .postReported(let e): [e.reporterId]
         case .userErased(let e): [e.userId]
@@ -72,8 +74,9 @@ extension Event {
         case .commentAdded(let e): e.postId
         case .commentDeleted(let e): e.postId
         case .likeAdded(let e), .likeRemoved(let e): e.postId
+        case .bookmarked(let e), .unbookmarked(let e): e.postId
         case .postReported(let e): e.postId
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed, .userErased,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed, .userErased, .blocked, .unblocked,
              .passwordResetRequested, .passwordChanged, .emailChanged:
             nil
         }
@@ -101,6 +104,10 @@ extension Event {
         case .commentDeleted(let e): return "comment \(e.commentId) on \(e.postId) deleted"
         case .likeAdded(let e): return "\(name(e.userId)) liked \(e.postId)"
         case .likeRemoved(let e): return "\(name(e.userId)) unliked \(e.postId)"
+        case .blocked(let e): return "\(name(e.blockerId)) blocked \(name(e.blockedId))"
+        case .unblocked(let e): return "\(name(e.blockerId)) unblocked \(name(e.blockedId))"
+        case .bookmarked(let e): return "\(name(e.userId)) bookmarked \(e.postId)"
+        case .unbookmarked(let e): return "\(name(e.userId)) removed \(e.postId) from their bookmarks"
         case .followed(let e): return "\(name(e.followerId)) followed \(name(e.followeeId))"
         case .unfollowed(let e): return "\(name(e.followerId)) unfollowed \(name(e.followeeId))"
         case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"

@@ -75,7 +75,7 @@ struct ActivityProjection: Projection {
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
         // Events that record no activity item:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted, .commentDeleted,
-             .likeRemoved, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:
+             .likeRemoved, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             nil
         }
     }
@@ -128,7 +128,7 @@ struct ActivityProjection: Projection {
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported,
-             .passwordResetRequested, .passwordChanged, .emailChanged:
+             .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }
     }

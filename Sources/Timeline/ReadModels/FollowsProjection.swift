@@ -1,20 +1,48 @@
 import LMDB
 import TimelineDomain
 
-/// The follow graph in both directions.
+/// The follow graph in both directions, each side also in follow order (newest first).
 struct FollowsProjection: Projection {
     let name = ProjectionName.follows
-    let followers: Table<UserEdges>  // followee ‖ 0 ‖ follower → ()
-    let following: Table<UserEdges>  // follower ‖ 0 ‖ followee → ()
-    var databases: [Database] { [followers.database, following.database] }
+    let followers: Table<TimedUserEdges>  // followee ‖ 0 ‖ follower → the follow's cursor
+    let following: Table<TimedUserEdges>  // follower ‖ 0 ‖ followee → the follow's cursor
+    let followersInOrder: Table<UserEdgeOrder>  // followee ‖ 0 ‖ cursor → follower
+    let followingInOrder: Table<UserEdgeOrder>  // follower ‖ 0 ‖ cursor → followee
+    let blocking: Table<TimedUserEdges>  // blocker ‖ 0 ‖ blocked → the block's cursor
+    let blockedBy: Table<TimedUserEdges>  // blocked ‖ 0 ‖ blocker → the block's cursor
+    let blockingInOrder: Table<UserEdgeOrder>  // blocker ‖ 0 ‖ cursor → blocked
+    var databases: [Database] {
+        [followers.database, following.database, followersInOrder.database, followingInOrder.database,
+         blocking.database, blockedBy.database, blockingInOrder.database]
+    }
 
     init(_ env: Environment, prefix: String) throws {
         followers = try Table(env, prefix + "followers")
         following = try Table(env, prefix + "following")
+        followersInOrder = try Table(env, prefix + "followersInOrder")
+        followingInOrder = try Table(env, prefix + "followingInOrder")
+        blocking = try Table(env, prefix + "blocking")
+        blockedBy = try Table(env, prefix + "blockedBy")
+        blockingInOrder = try Table(env, prefix + "blockingInOrder")
     }
 
     func follows(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {
         try following.contains((follower, followee), txn)
+    }
+
+    func blocks(_ blocker: UserID, _ blocked: UserID, _ txn: Transaction) throws -> Bool {
+        try blocking.contains((blocker, blocked), txn)
+    }
+
+    /// Whether one of `a` and `b` blocks the other.
+    func blockedEitherWay(_ a: UserID, _ b: UserID, _ txn: Transaction) throws -> Bool {
+        try blocks(a, b, txn) || blocks(b, a, txn)
+    }
+
+    private func removeBlock(_ blocker: UserID, _ blocked: UserID, _ txn: Transaction) throws {
+        if let cursor = try blocking.get((blocker, blocked), txn) { try blockingInOrder.delete((blocker, cursor), txn) }
+        try blocking.delete((blocker, blocked), txn)
+        try blockedBy.delete((blocked, blocker), txn)
     }
 
     /// Calls `body` with each follower of `user`.
@@ -22,19 +50,40 @@ struct FollowsProjection: Projection {
         try txn.forEachID(in: followers.database, under: user.rawValue, body)
     }
 
+    /// Removes the edge `follower → followee` from all four tables (nothing if absent).
+    private func removeEdge(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws {
+        if let cursor = try following.get((follower, followee), txn), !cursor.isEmpty {
+            try followingInOrder.delete((follower, cursor), txn)
+            try followersInOrder.delete((followee, cursor), txn)
+        }
+        try followers.delete((followee, follower), txn)
+        try following.delete((follower, followee), txn)
+    }
+
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .followed(let e):
-            try followers.put((e.followeeId, e.followerId), (), txn)
-            try following.put((e.followerId, e.followeeId), (), txn)
+            let cursor = PostsProjection.likeCursor(envelope.sequence)
+            try removeEdge(e.followerId, e.followeeId, txn)
+            try followers.put((e.followeeId, e.followerId), cursor, txn)
+            try following.put((e.followerId, e.followeeId), cursor, txn)
+            try followersInOrder.put((e.followeeId, cursor), e.followerId, txn)
+            try followingInOrder.put((e.followerId, cursor), e.followeeId, txn)
         case .unfollowed(let e):
-            try followers.delete((e.followeeId, e.followerId), txn)
-            try following.delete((e.followerId, e.followeeId), txn)
+            try removeEdge(e.followerId, e.followeeId, txn)
+        case .blocked(let e):
+            let cursor = PostsProjection.likeCursor(envelope.sequence)
+            try removeBlock(e.blockerId, e.blockedId, txn)
+            try blocking.put((e.blockerId, e.blockedId), cursor, txn)
+            try blockedBy.put((e.blockedId, e.blockerId), cursor, txn)
+            try blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
+        case .unblocked(let e):
+            try removeBlock(e.blockerId, e.blockedId, txn)
         // Not this projection's concern:
         // (Erasure emits the unfollows first, so nothing is left to do here.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted,
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .userErased,
-             .passwordResetRequested, .passwordChanged, .emailChanged:
+             .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked:
             break
         }
     }

@@ -13,7 +13,13 @@ struct PostsProjection: Projection {
                                 // log sequence, 16 hex digits (so it sorts, and pages by it as text)
     let likesByUser: Database   // userId ‖ 0 ‖ postId → ()
     let commentsByUser: Database  // userId ‖ 0 ‖ commentId → ()
-    var databases: [Database] { [posts.database, postsByUser, comments, commentPosts.database, likes, likers, likesByUser, commentsByUser] }
+    let bookmarks: Database     // userId ‖ 0 ‖ postId → the bookmark's cursor (its log sequence, as `likeCursor`)
+    let bookmarkList: Database  // userId ‖ 0 ‖ the bookmark's cursor → postId: a user's bookmarks, newest first
+    let bookmarkers: Database   // postId ‖ 0 ‖ userId → (): whose lists a deleted post leaves
+    var databases: [Database] {
+        [posts.database, postsByUser, comments, commentPosts.database, likes, likers, likesByUser, commentsByUser,
+         bookmarks, bookmarkList, bookmarkers]
+    }
 
     init(_ env: Environment, prefix: String) throws {
         posts = try Table(env, prefix + "posts")
@@ -24,6 +30,9 @@ struct PostsProjection: Projection {
         likers = try env.database(prefix + "likers", placement: .derived)
         likesByUser = try env.database(prefix + "likesByUser", placement: .derived)
         commentsByUser = try env.database(prefix + "commentsByUser", placement: .derived)
+        bookmarks = try env.database(prefix + "bookmarks", placement: .derived)
+        bookmarkList = try env.database(prefix + "bookmarkList", placement: .derived)
+        bookmarkers = try env.database(prefix + "bookmarkers", placement: .derived)
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
@@ -43,6 +52,19 @@ struct PostsProjection: Projection {
 
     func likes(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
         try txn.contains(likes, Key.make(post.rawValue, user.rawValue))
+    }
+
+    func bookmarks(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
+        try txn.contains(bookmarks, Key.make(user.rawValue, post.rawValue))
+    }
+
+    /// Takes `post` out of `user`'s bookmarks (nothing if it is not there).
+    private func removeBookmark(_ user: UserID, _ post: PostID, _ txn: Transaction) throws {
+        let key = Key.make(user.rawValue, post.rawValue)
+        guard let cursor = try txn.get(bookmarks, key) else { return }
+        try txn.delete(bookmarkList, Key.prefix(user.rawValue) + cursor)
+        try txn.delete(bookmarks, key)
+        try txn.delete(bookmarkers, Key.make(post.rawValue, user.rawValue))
     }
 
     /// Calls `body` with each post id of `author`, ascending.
@@ -79,6 +101,10 @@ struct PostsProjection: Projection {
                 try txn.delete(likesByUser, Key.make(Key.suffix(key, after: prefix), e.postId.rawValue))
             }
             _ = try txn.deleteAll(likers, prefix: prefix)
+            // A deleted post leaves every bookmark list.
+            var savers: [UserID] = []
+            try txn.forEachID(in: bookmarkers, under: e.postId.rawValue) { savers.append(UserID($0)) }
+            for user in savers { try removeBookmark(user, e.postId, txn) }
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))
@@ -106,7 +132,17 @@ struct PostsProjection: Projection {
             try txn.delete(likes, like)
             try txn.delete(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue))
             try update(e.postId, txn) { $0.likeCount -= 1 }
+        case .bookmarked(let e):
+            let cursor = Array(Self.likeCursor(envelope.sequence).utf8)
+            try removeBookmark(e.userId, e.postId, txn)
+            try txn.put(bookmarks, Key.make(e.userId.rawValue, e.postId.rawValue), cursor)
+            try txn.put(bookmarkList, Key.prefix(e.userId.rawValue) + cursor, Array(e.postId.rawValue.utf8))
+            try txn.put(bookmarkers, Key.make(e.postId.rawValue, e.userId.rawValue), [])
+        case .unbookmarked(let e):
+            try removeBookmark(e.userId, e.postId, txn)
         // Not this projection's concern:
+        case .blocked, .unblocked:
+            break
         // (Erasure deletes posts, comments and likes with their own events first.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
              .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:

@@ -73,7 +73,7 @@ struct ProfilesProjection: Projection {
             try usernames.delete(user.username, txn)
             if let email = user.email { try emails.delete(email, txn) }
         case .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
-             .passwordResetRequested:
+             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }
     }

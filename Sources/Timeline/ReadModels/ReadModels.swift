@@ -25,6 +25,12 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     /// The home timelines (hybrid fan-out).
     case timeline
 
+    /// The version of the projection's table layout. A new version gets a checkpoint of its
+    /// own (`Generations.checkpointKey`), so a database written with an older layout replays
+    /// the whole log into the projection once, when it is next opened or written. Version 2 of
+    /// `follows` keeps each follow's order (newest follow first).
+    var layout: Int { self == .follows ? 2 : 1 }
+
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
     var dependencies: [ProjectionName] { self == .timeline ? [.follows, .posts] : [] }
 
@@ -51,7 +57,9 @@ struct Generations: Equatable, Sendable {
 
     /// The key of `name`'s checkpoint in the `checkpoints` database: `<generation prefix><name>`
     /// (the one definition of the format).
-    func checkpointKey(_ name: ProjectionName) -> [UInt8] { Array((prefix(name) + name.rawValue).utf8) }
+    func checkpointKey(_ name: ProjectionName) -> [UInt8] {
+        Array((prefix(name) + name.rawValue + (name.layout > 1 ? "@\(name.layout)" : "")).utf8)
+    }
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -194,6 +202,8 @@ struct ReadView: DecisionState {
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
+    func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
+    func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
 
@@ -211,6 +221,9 @@ struct ReadView: DecisionState {
         footprint.posts = try ids(models.posts.postsByUser).map(PostID.init)
         let own = Set(footprint.posts)
         footprint.likes = try ids(models.posts.likesByUser).map(PostID.init).filter { !own.contains($0) }
+        footprint.bookmarks = try ids(models.posts.bookmarks).map(PostID.init)
+        footprint.blocking = try ids(models.follows.blocking.database).map(UserID.init)
+        footprint.blockedBy = try ids(models.follows.blockedBy.database).map(UserID.init)
         footprint.comments = try ids(models.posts.commentsByUser).compactMap { try comment(CommentID($0)) }.filter { !own.contains($0.post) }
         return footprint
     }

@@ -57,9 +57,9 @@ extension ReadView {
     }
 
     /// Ascending page over the keys that start with `prefix`, from the first key ≥ `start`;
-    /// an item's cursor is `cursorOf(key)`.
+    /// an item's cursor is `cursorOf(key)`; `item` maps an entry to its item, or `nil` to skip it.
     func pageAscending<Item>(_ db: Database, prefix: [UInt8], from start: [UInt8], _ request: PageRequest,
-                             cursorOf: ([UInt8]) -> String, _ item: ([UInt8], [UInt8]) throws -> Item) throws -> Page<Item> {
+                             cursorOf: ([UInt8]) -> String, _ item: ([UInt8], [UInt8]) throws -> Item?) throws -> Page<Item> {
         var items: [Item] = []
         var next: String?
         var last: String?
@@ -71,17 +71,42 @@ extension ReadView {
                     next = last
                     return
                 }
-                items.append(try item(key, value))
-                last = cursorOf(key)
+                if let value = try item(key, value) {
+                    items.append(value)
+                    last = cursorOf(key)
+                }
                 entry = try cursor.next()
             }
         }
         return Page(items: items, next: next)
     }
 
+    /// Whether `user` is kept out of `viewer`'s lists, search and activity: one of them blocks the other.
+    func hidden(_ user: UserID, from viewer: UserID?) throws -> Bool {
+        guard let viewer, viewer != user else { return false }
+        return try models.follows.blockedEitherWay(viewer, user, txn)
+    }
+
+    /// `id`'s profile as `viewer` sees it in a list, or `nil` when a block hides it (or it is gone).
+    func listed(_ id: UserID, viewer: UserID?) throws -> Profile? {
+        guard try !hidden(id, from: viewer), let user = try user(id) else { return nil }
+        return try Presenter(self, viewer: viewer).profile(user)
+    }
+
     func users(_ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         let present = Presenter(self, viewer: viewer)
-        return try pageDescending(models.profiles.users.database, prefix: [], request) { _, value in try present.profile(try UserRecords.decode(value)) }
+        return try pageDescending(models.profiles.users.database, prefix: [], request) { _, value in
+            let user = try UserRecords.decode(value)
+            return try hidden(user.id, from: viewer) ? nil : try present.profile(user)
+        }
+    }
+
+    /// The users `user` blocks, the latest block first.
+    func blocked(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+        try requireUser(user)
+        return try pageDescending(models.follows.blockingInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try self.user(UserEdgeOrder.decode(value)).map { try Presenter(self, viewer: user).profile($0) }
+        }
     }
 
     func searchUsers(prefix raw: String, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
@@ -89,21 +114,21 @@ extension ReadView {
         let start = request.before.map { Array($0.utf8) + [0] } ?? prefix
         return try pageAscending(models.profiles.usernames.database, prefix: prefix, from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
                                  request, cursorOf: { String(decoding: $0, as: UTF8.self) }) { _, value in
-            try profile(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
+            try listed(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
         }
     }
 
     func followers(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.followers.database, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try profile(UserID(id), viewer: viewer)
+        return try pageDescending(models.follows.followersInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try listed(UserEdgeOrder.decode(value), viewer: viewer)
         }
     }
 
     func following(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.following.database, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try profile(UserID(id), viewer: viewer)
+        return try pageDescending(models.follows.followingInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try listed(UserEdgeOrder.decode(value), viewer: viewer)
         }
     }
 
@@ -111,7 +136,16 @@ extension ReadView {
     func likers(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         _ = try postRecord(post)
         return try pageDescending(models.posts.likers, prefix: Key.prefix(post.rawValue), request) { _, value in
-            try user(UserID(String(decoding: value, as: UTF8.self))).map { try Presenter(self, viewer: viewer).profile($0) }
+            try listed(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
+        }
+    }
+
+    /// `user`'s bookmarks, the latest saved first.
+    func bookmarks(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
+        try requireUser(user)
+        let present = Presenter(self, viewer: user)
+        return try pageDescending(models.posts.bookmarkList, prefix: Key.prefix(user.rawValue), request) { _, value in
+            try post(PostID(String(decoding: value, as: UTF8.self))).map(present.post)
         }
     }
 
@@ -173,7 +207,8 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
         return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
-            try present.activity(id: id, try ActivityRecord(value))
+            let record = try ActivityRecord(value)
+            return try hidden(record.actor, from: user) ? nil : try present.activity(id: id, record)
         }
     }
 
@@ -261,11 +296,13 @@ final class Presenter {
     }
 
     func profile(_ user: UserRecord) throws -> Profile {
-        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) })
+        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
+                blockedByViewer: try viewer.map { try view.blocks($0, user.id) })
     }
 
     func post(_ post: PostRecord) throws -> Post {
-        Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) })
+        Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) },
+             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) })
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

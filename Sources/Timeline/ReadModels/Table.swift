@@ -65,12 +65,20 @@ enum UniqueUserIndex: TableLayout {
     static func decode(_ bytes: [UInt8]) -> UserID { UserID(String(decoding: bytes, as: UTF8.self)) }
 }
 
-/// An edge between two users, `a ‖ 0 ‖ b` → nothing (the key is the fact): a prefix scan of
-/// `a ‖ 0` visits `a`'s edges in `b` order.
-enum UserEdges: TableLayout {
+/// A follow edge, `a ‖ 0 ‖ b` → the follow's cursor (its log sequence as 16 hex digits, the
+/// key of its entry in `UserEdgeOrder`; empty for an edge written before follows had an order).
+enum TimedUserEdges: TableLayout {
     static func key(_ edge: (from: UserID, to: UserID)) -> [UInt8] { CompositeKey.make(edge.from.rawValue, edge.to.rawValue) }
-    static func encode(_: Void) -> [UInt8] { [] }
-    static func decode(_: [UInt8]) {}
+    static func encode(_ cursor: String) -> [UInt8] { Array(cursor.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// A user's edges in the order they were made, `a ‖ 0 ‖ cursor` → `b`: a descending prefix
+/// scan of `a ‖ 0` pages them newest first, by the cursor.
+enum UserEdgeOrder: TableLayout {
+    static func key(_ entry: (user: UserID, cursor: String)) -> [UInt8] { CompositeKey.make(entry.user.rawValue, entry.cursor) }
+    static func encode(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> UserID { UserID(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// A post's hashtags, `postId` → the tags (to unindex them when the post is deleted).

@@ -109,7 +109,8 @@ struct TimelineProjection: Projection {
             try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .postReported, .passwordResetRequested, .passwordChanged, .emailChanged:
+             .likeAdded, .likeRemoved, .postReported, .passwordResetRequested, .passwordChanged, .emailChanged,
+             .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }
     }

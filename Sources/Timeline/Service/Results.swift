@@ -18,11 +18,14 @@ public struct Profile: Sendable, Equatable {
     public var followingCount: Int
     /// Whether the viewer follows this user (`nil` when the query had no viewer).
     public var followedByViewer: Bool?
+    /// Whether the viewer blocks this user (`nil` when the query had no viewer).
+    public var blockedByViewer: Bool?
 
-    init(_ u: UserRecord, followedByViewer: Bool? = nil) {
+    init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil) {
         id = u.id; username = u.username; bio = u.bio; url = u.url
         postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
         self.followedByViewer = followedByViewer
+        self.blockedByViewer = blockedByViewer
     }
 }
 
@@ -57,12 +60,15 @@ public struct Post: Sendable, Equatable {
     /// The photo's variants: `full` (long side ≤ 1080 px, the same as `image`), `feed` (≤ 640)
     /// and `thumb` (320 px square); `nil` for posts from before the image pipeline.
     public var variants: ImageVariants?
+    /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
+    public var bookmarkedByViewer: Bool?
 
-    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?) {
+    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?, bookmarkedByViewer: Bool? = nil) {
         id = p.id; author = p.author; self.authorUsername = authorUsername; image = p.image; caption = p.caption
         hashtags = p.hashtags; likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
         width = p.width; height = p.height; variants = p.variants
         self.likedByViewer = likedByViewer
+        self.bookmarkedByViewer = bookmarkedByViewer
     }
 }
 

@@ -42,7 +42,8 @@ extension TimelineService {
                 return [.activity(try present.activity(id: id, record))]
             // Nothing a viewer's open stream shows:
             case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentDeleted, .likeRemoved,
-                 .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:
+                 .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
+                 .bookmarked, .unbookmarked, .blocked, .unblocked:
                 return []
             }
         }

@@ -55,13 +55,13 @@ extension TimelineService {
         return try read { try $0.searchUsers(prefix: prefix, page, viewer: viewer) }
     }
 
-    /// Who follows `user`, by follower id descending.
+    /// Who follows `user`, the newest follow first (a re-follow moves to the top).
     public func followers(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
         return try read { try $0.followers(of: user, page, viewer: viewer) }
     }
 
-    /// Whom `user` follows, by id descending.
+    /// Whom `user` follows, the newest follow first (a re-follow moves to the top).
     public func following(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
         let page = try page.validated()
         return try read { try $0.following(of: user, page, viewer: viewer) }
@@ -120,6 +120,18 @@ extension TimelineService {
         return try read { try $0.activity(of: user, page) }
     }
 
+    /// `user`'s bookmarks, the latest saved first. Private: `answer` gives only the viewer's own.
+    public func bookmarks(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
+        let page = try page.validated()
+        return try read { try $0.bookmarks(of: user, page) }
+    }
+
+    /// The users `user` blocks, the latest block first. Private: `answer` gives only the viewer's own.
+    public func blocked(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+        let page = try page.validated()
+        return try read { try $0.blocked(by: user, page) }
+    }
+
     /// An image's bytes and media type.
     public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
         let keys = log.keys
@@ -144,7 +156,15 @@ extension TimelineService {
         case let .hashtag(tag, page): .posts(try hashtag(tag, page, viewer: viewer))
         case let .activity(user, page): .activity(try activity(of: user, page))
         case .image(let id): .image(try image(id))
+        case .bookmarks(let page): .posts(try bookmarks(of: try Self.owner(of: query, viewer), page))
+        case .blocked(let page): .users(try blocked(by: try Self.owner(of: query, viewer), page))
         }
+    }
+
+    /// The acting user a private query answers for (it takes no `user`): `unauthenticated` without one.
+    static func owner(of query: Query, _ viewer: UserID?) throws(TimelineError) -> UserID {
+        guard let viewer else { throw TimelineError(.unauthenticated, "\(query.name) answers only for a signed-in user") }
+        return viewer
     }
 }
 
@@ -158,9 +178,9 @@ public enum Query: Sendable, Equatable {
     case users(PageRequest)
     /// Users whose username starts with `prefix`, in username order.
     case searchUsers(prefix: String, PageRequest)
-    /// Who follows a user, newest follower id first.
+    /// Who follows a user, the newest follow first.
     case followers(UserID, PageRequest)
-    /// Whom a user follows.
+    /// Whom a user follows, the newest follow first.
     case following(UserID, PageRequest)
     /// Whether the first user follows `target`.
     case follows(UserID, target: UserID)
@@ -180,6 +200,10 @@ public enum Query: Sendable, Equatable {
     case activity(UserID, PageRequest)
     /// An image's bytes.
     case image(ImageID)
+    /// The acting user's bookmarks, the latest saved first (private: no `user` parameter).
+    case bookmarks(PageRequest)
+    /// The users the acting user blocks, the latest block first (private: no `user` parameter).
+    case blocked(PageRequest)
 }
 
 extension Query {
@@ -204,6 +228,8 @@ extension Query {
         case .hashtag: .hashtag
         case .activity: .activity
         case .image: .image
+        case .bookmarks: .bookmarks
+        case .blocked: .blocked
         }
     }
 }
@@ -241,6 +267,21 @@ public enum QueryName: String, CaseIterable, Sendable {
     case activity
     /// `Query.image`.
     case image
+    /// `Query.bookmarks`.
+    case bookmarks
+    /// `Query.blocked`.
+    case blocked
+
+    /// Whether the query answers only for the acting user (`as` or `session` in `exec`, the
+    /// bearer over HTTP) and so takes no `user` parameter.
+    public var isPrivate: Bool {
+        switch self {
+        case .bookmarks, .blocked: true
+        case .user, .userByName, .users, .searchUsers, .followers, .following, .follows, .posts, .post, .comments, .likes,
+             .timeline, .hashtag, .activity, .image:
+            false
+        }
+    }
 }
 
 /// What a query answers.

@@ -270,7 +270,7 @@ public final class TimelineService: Sendable {
             try verifyPassword(password, of: prepared.actor, &prepared)
         // Nothing slow to do before the writer decides:
         case .signOut, .updateProfile, .follow, .unfollow, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .reportPost, .eraseUser:
+             .bookmark, .unbookmark, .block, .unblock, .reportPost, .eraseUser:
             break
         }
         return prepared

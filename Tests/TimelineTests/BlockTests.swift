@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import Timeline
+
+/// Blocks (issue 17): a block ends the follows both ways; while it stands neither user can
+/// follow the other, like or comment on the other's posts, or find the other in search,
+/// lists or activity; the list of blocks is private.
+@Suite struct BlockTests {
+    @Test func aBlockEndsFollowsAndForbidsContactBothWays() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alicePost = try await service.addPost(by: alice.id, image: 1), bobPost = try await service.addPost(by: bob.id, image: 2)
+        try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.follow(user: bob.id.rawValue), as: carol.id)
+        _ = try await service.addComment(by: bob.id, on: alicePost.id, "before")
+        try await service.run(.like(post: alicePost.id.rawValue), as: bob.id)
+
+        #expect(try await service.run(.block(user: bob.id.rawValue), as: alice.id) == .changed(true))
+        #expect(try await service.run(.block(user: bob.id.rawValue), as: alice.id) == .changed(false))
+        #expect(try service.user(bob.id, viewer: alice.id).blockedByViewer == true)
+        #expect(try service.user(alice.id, viewer: bob.id).blockedByViewer == false)
+        #expect(try !service.follows(alice.id, bob.id) && !service.follows(bob.id, alice.id))
+        #expect(try service.user(alice.id).followingCount == 0 && service.user(bob.id).followingCount == 0)
+        #expect(try service.timeline(of: alice.id).items.map(\.id) == [alicePost.id])
+        #expect(try service.timeline(of: bob.id).items.map(\.id) == [bobPost.id])
+        for (me, them, post) in [(alice.id, bob.id, bobPost.id), (bob.id, alice.id, alicePost.id)] {
+            await expectError(.forbidden) { _ = try await service.run(.follow(user: them.rawValue), as: me) }
+            await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: me) }
+            await expectError(.forbidden) { _ = try await service.addComment(by: me, on: post) }
+        }
+        // Hidden from each other in search, lists and activity; others still see both.
+        #expect(try service.searchUsers(prefix: "", viewer: alice.id).items.map(\.username) == ["alice", "carol"])
+        #expect(try service.searchUsers(prefix: "", viewer: bob.id).items.map(\.username) == ["bob", "carol"])
+        #expect(try service.users(viewer: bob.id).items.map(\.username).sorted() == ["bob", "carol"])
+        #expect(try service.following(of: carol.id, viewer: alice.id).items.isEmpty)
+        #expect(try service.following(of: carol.id, viewer: carol.id).items.map(\.id) == [bob.id])
+        #expect(try service.following(of: carol.id).items.map(\.id) == [bob.id])
+        #expect(try service.likes(of: alicePost.id, viewer: alice.id).items.isEmpty)
+        #expect(try service.likes(of: alicePost.id, viewer: carol.id).items.map(\.id) == [bob.id])
+        #expect(try service.activity(of: alice.id).items.allSatisfy { $0.actor != bob.id })
+        // The list of blocks: private, newest first.
+        try await service.run(.block(user: carol.id.rawValue), as: alice.id)
+        #expect(try service.blocked(by: alice.id).items.map(\.id) == [carol.id, bob.id])
+        #expect(try service.answer(.blocked(PageRequest()), viewer: bob.id) == .users(Page(items: [], next: nil)))
+        await expectError(.unauthenticated) { _ = try service.answer(.blocked(PageRequest())) }
+        await expectError(.invalidArgument) { _ = try await service.run(.block(user: alice.id.rawValue), as: alice.id) }
+        await expectError(.notFound) { _ = try await service.run(.block(user: "-NoSuchUser000000000"), as: alice.id) }
+        // Lifting it: following is possible again, and the activity is back.
+        #expect(try await service.run(.unblock(user: bob.id.rawValue), as: alice.id) == .changed(true))
+        #expect(try await service.run(.unblock(user: bob.id.rawValue), as: alice.id) == .changed(false))
+        #expect(try await service.run(.follow(user: alice.id.rawValue), as: bob.id) == .changed(true))
+        #expect(try service.activity(of: alice.id).items.contains { $0.actor == bob.id })
+        #expect(try service.blocked(by: alice.id).items.map(\.id) == [carol.id])
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+
+    @Test func erasureLiftsBlocksBothWays() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        try await service.run(.block(user: bob.id.rawValue), as: alice.id)
+        try await service.run(.block(user: alice.id.rawValue), as: carol.id)
+        try await service.run(.eraseUser(user: alice.id.rawValue), as: alice.id)
+        let events = try service.events(from: 1, limit: 1000).map(\.event)
+        #expect(events.contains(.unblocked(Block(blockerId: alice.id, blockedId: bob.id))))
+        #expect(events.contains(.unblocked(Block(blockerId: carol.id, blockedId: alice.id))))
+        #expect(try service.blocked(by: carol.id).items.isEmpty)
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+}
