@@ -303,7 +303,8 @@ ROUTES = [
     route("get", "/v1/me/blocks", "blocked", "The users the bearer blocks, the latest block first (private).", "blocks", BEARER,
           (200, json_response("A page of users.", "userPage", LINK)), errors=(401,), paged=True),
     route("post", "/v1/posts/{post}/reports", "reportPost", "Report a post to the moderators.", "posts", BEARER,
-          (204, None), errors=(401, 404) + WRITE, body="reportPostRequest", params=("post",)),
+          (200, json_response("Whether anything changed (false if the bearer already reported this post).", "changed")),
+          errors=(401, 404) + WRITE, body="reportPostRequest", params=("post",)),
     # feeds
     route("get", "/v1/timeline", "timeline", "The bearer's home timeline, newest first.", "feeds", BEARER,
           (200, json_response("A page of posts.", "postPage", LINK)), errors=(401,), paged=True),

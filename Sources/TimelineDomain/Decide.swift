@@ -383,8 +383,10 @@ struct Decider<State: DecisionState> {
         case let .reportPost(post, reason):
             let post = try existingPost(post)
             let reason = try Validation.reason(reason)
+            // One report per reporter and post: a repeat changes nothing.
+            guard try !state.reported(me.id, post.id) else { return Decision(events: [], outcome: .success(.changed(false))) }
             let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
-            return Decision(events: [.postReported(event)], outcome: .success(.done))
+            return Decision(events: [.postReported(event)], outcome: .success(.changed(true)))
 
         case .createUser, .signIn, .signOut, .eraseUser, .requestPasswordReset, .resetPassword:
             throw TimelineError(.internal, "\(command.name) is decided without an actor")

@@ -77,6 +77,8 @@ package protocol DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
     /// Whether `post` is in `user`'s bookmarks.
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
+    /// Whether `user` has reported `post` (one report per reporter and post).
+    func reported(_ user: UserID, _ post: PostID) throws -> Bool
     func session(hash: String) throws -> SessionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.

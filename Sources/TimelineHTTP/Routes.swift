@@ -41,7 +41,7 @@ extension TimelineAPI {
             Route("PUT", "/v1/me/blocks/{user}", .bearer, command("block")),
             Route("DELETE", "/v1/me/blocks/{user}", .bearer, command("unblock")),
             Route("GET", "/v1/me/blocks", .bearer, query("blocked")),
-            Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost", status: 204)),
+            Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost")),
             Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
             Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),
             Route("GET", "/v1/activity", .bearer, query("activity", fixed: me)),

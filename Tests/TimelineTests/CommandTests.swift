@@ -239,10 +239,14 @@ import Testing
         let activity = try service.activity(of: alice.id).items
         #expect(activity.map(\.comment) == comments[2...].reversed().map(\.id))
         // Reports.
-        #expect(try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id) == .done)
         try await expectRefused(service, .invalidArgument, field: "reason") { try await service.run(.reportPost(post: post.id.rawValue, reason: ""), as: bob.id) }
+        #expect(try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id) == .changed(true))
         let last = try service.events(from: try service.lastSequence()).last
         #expect(last?.type == .postReported)
+        // One report per reporter and post: a repeat is no event.
+        let before = try service.lastSequence()
+        #expect(try await service.run(.reportPost(post: post.id.rawValue, reason: "again"), as: bob.id) == .changed(false))
+        #expect(try service.lastSequence() == before)
     }
 
     @Test func paginationRules() async throws {

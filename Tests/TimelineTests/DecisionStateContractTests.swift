@@ -37,6 +37,7 @@ extension InMemoryState {
             comments = comments.filter { $0.value.post != e.postId }
             likeEdges = likeEdges.filter { $0[1] != e.postId.rawValue }
             bookmarkEdges = bookmarkEdges.filter { $0[1] != e.postId.rawValue }
+            reportEdges = reportEdges.filter { $0[1] != e.postId.rawValue }
             updateUser(e.authorId) { $0.postCount -= 1 }
         case .commentAdded(let e):
             comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
@@ -67,10 +68,11 @@ extension InMemoryState {
             bookmarkEdges.insert([e.userId.rawValue, e.postId.rawValue])
         case .unbookmarked(let e):
             bookmarkEdges.remove([e.userId.rawValue, e.postId.rawValue])
-        case .postReported:
-            break
+        case .postReported(let e):
+            reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
             users[e.userId] = nil
+            reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
         case .passwordResetRequested(let e):
             resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             issued[e.tokenHash] = envelope.sequence

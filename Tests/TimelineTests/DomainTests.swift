@@ -11,6 +11,7 @@ struct InMemoryState: DecisionState {
     var likeEdges: Set<[String]> = []
     var bookmarkEdges: Set<[String]> = []
     var blockEdges: Set<[UserID]> = []
+    var reportEdges: Set<[String]> = []
     var sessions: [String: SessionRecord] = [:]
     var failures: [String: [Int64]] = [:]
     var resets: [String: SessionRecord] = [:]
@@ -28,6 +29,7 @@ struct InMemoryState: DecisionState {
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func bookmarks(_ u: UserID, _ p: PostID) -> Bool { bookmarkEdges.contains([u.rawValue, p.rawValue]) }
+    func reported(_ u: UserID, _ p: PostID) -> Bool { reportEdges.contains([u.rawValue, p.rawValue]) }
     func session(hash: String) -> SessionRecord? { sessions[hash].flatMap { unrevoked($0, hash: hash) } }
     func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }

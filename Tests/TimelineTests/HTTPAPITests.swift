@@ -281,7 +281,9 @@ import Vips
             #expect(try await api.get("/v1/hashtags/land/posts").ids == [])
 
             // Reports.
-            #expect(try await api.send("POST", "/v1/posts/\(postID)/reports", json: ["reason": "spam"], bearer: carol.token).status == 204)
+            let report = try await api.send("POST", "/v1/posts/\(postID)/reports", json: ["reason": "spam"], bearer: carol.token)
+            #expect(report.status == 200 && report.json["changed"] as? Bool == true)
+            #expect(try await api.send("POST", "/v1/posts/\(postID)/reports", json: ["reason": "again"], bearer: carol.token).json["changed"] as? Bool == false)
             #expect(try await api.send("POST", "/v1/posts/\(postID)/reports", json: ["reason": "spam"]).status == 401)
             #expect(try await api.send("POST", "/v1/posts/\(postID)/reports", json: ["why": "spam"], bearer: carol.token).status == 400)
 

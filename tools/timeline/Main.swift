@@ -20,6 +20,7 @@ struct TimelineTool {
       restore   bring a backup back into a new database directory
       bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
       erase-user  erase a user (by id or @name) as the operator: right to erasure
+      moderation  `timeline moderation list`: the reported posts, newest report first
       import    import a Firebase export: `timeline import firebase EXPORT.json`
       password-reset  issue a one-time token to set a user's password (operator)
 
@@ -58,6 +59,7 @@ struct TimelineTool {
             case "restore": code = try await BackupCommand.restore(args)
             case "bench": code = try await BenchCommand.run(args)
             case "erase-user": code = try await eraseUser(args)
+            case "moderation": code = try await ModerationCommand.run(args)
             case "import": code = try await ImportCommand.run(args)
             case "password-reset": code = try await ImportCommand.passwordReset(args)
             case "debug-hold-reader" where ProcessInfo.processInfo.environment["TIMELINE_TEST_HOOKS"] == "1":

@@ -16,9 +16,11 @@ struct PostsProjection: Projection {
     let bookmarks: Database     // userId ‖ 0 ‖ postId → the bookmark's cursor (its log sequence, as `likeCursor`)
     let bookmarkList: Database  // userId ‖ 0 ‖ the bookmark's cursor → postId: a user's bookmarks, newest first
     let bookmarkers: Database   // postId ‖ 0 ‖ userId → (): whose lists a deleted post leaves
+    let reports: Database       // postId ‖ 0 ‖ reporterId → (): one report per reporter and post
+    let reportsByUser: Database // reporterId ‖ 0 ‖ postId → (): what an erased reporter's reports were
     var databases: [Database] {
         [posts.database, postsByUser, comments, commentPosts.database, likes, likers, likesByUser, commentsByUser,
-         bookmarks, bookmarkList, bookmarkers]
+         bookmarks, bookmarkList, bookmarkers, reports, reportsByUser]
     }
 
     init(_ env: Environment, prefix: String) throws {
@@ -33,6 +35,8 @@ struct PostsProjection: Projection {
         bookmarks = try env.database(prefix + "bookmarks", placement: .derived)
         bookmarkList = try env.database(prefix + "bookmarkList", placement: .derived)
         bookmarkers = try env.database(prefix + "bookmarkers", placement: .derived)
+        reports = try env.database(prefix + "reports", placement: .derived)
+        reportsByUser = try env.database(prefix + "reportsByUser", placement: .derived)
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
@@ -56,6 +60,10 @@ struct PostsProjection: Projection {
 
     func bookmarks(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
         try txn.contains(bookmarks, Key.make(user.rawValue, post.rawValue))
+    }
+
+    func reported(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
+        try txn.contains(reports, Key.make(post.rawValue, user.rawValue))
     }
 
     /// Takes `post` out of `user`'s bookmarks (nothing if it is not there).
@@ -105,6 +113,10 @@ struct PostsProjection: Projection {
             var savers: [UserID] = []
             try txn.forEachID(in: bookmarkers, under: e.postId.rawValue) { savers.append(UserID($0)) }
             for user in savers { try removeBookmark(user, e.postId, txn) }
+            // And its reports go with it.
+            for key in try txn.deleteAll(reports, prefix: prefix) {
+                try txn.delete(reportsByUser, Key.make(Key.suffix(key, after: prefix), e.postId.rawValue))
+            }
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))
@@ -140,12 +152,21 @@ struct PostsProjection: Projection {
             try txn.put(bookmarkers, Key.make(e.postId.rawValue, e.userId.rawValue), [])
         case .unbookmarked(let e):
             try removeBookmark(e.userId, e.postId, txn)
+        case .postReported(let e):
+            try txn.put(reports, Key.make(e.postId.rawValue, e.reporterId.rawValue), [])
+            try txn.put(reportsByUser, Key.make(e.reporterId.rawValue, e.postId.rawValue), [])
+        case .userErased(let e):
+            // An erased reporter's reports no longer count.
+            let prefix = Key.prefix(e.userId.rawValue)
+            for key in try txn.deleteAll(reportsByUser, prefix: prefix) {
+                try txn.delete(reports, Key.make(Key.suffix(key, after: prefix), e.userId.rawValue))
+            }
         // Not this projection's concern:
         case .blocked, .unblocked:
             break
         // (Erasure deletes posts, comments and likes with their own events first.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
-             .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged:
+             .passwordResetRequested, .passwordChanged, .emailChanged:
             break
         }
     }

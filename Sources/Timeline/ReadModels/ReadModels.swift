@@ -204,6 +204,7 @@ struct ReadView: DecisionState {
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
+    func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
 

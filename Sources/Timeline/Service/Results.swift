@@ -186,9 +186,9 @@ public enum CommandResult: Sendable, Equatable {
     case comment(Comment)
     /// A one-time password-reset token (shown once, stored only as a hash).
     case token(String)
-    /// For follow/unfollow/like/unlike: whether anything changed.
+    /// For follow/unfollow/like/unlike/bookmark/reportPost: whether anything changed.
     case changed(Bool)
-    /// Done, with nothing to return (`signOut`, deletions, `reportPost`, `eraseUser`, …).
+    /// Done, with nothing to return (`signOut`, deletions, `eraseUser`, …).
     case done
 }
 
