@@ -177,6 +177,16 @@ def components_schemas():
             "caption": dict(REQUEST_CONSTRAINTS["caption"], type="string"),
         },
     }
+    schemas["avatarForm"] = {
+        "type": "object",
+        "description": "A profile photo as multipart/form-data.",
+        "additionalProperties": False,
+        "required": ["image"],
+        "properties": {
+            "image": {"type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
+                      "description": "The image file: JPEG, PNG, GIF, HEIC or WebP (by content, not by name), at most 10 MiB."},
+        },
+    }
     return schemas
 
 
@@ -230,8 +240,13 @@ ROUTES = [
           (204, None), errors=(401, 507)),
     route("get", "/v1/me", "me", "The bearer's own profile.", "account", BEARER, (200, json_response("The bearer's profile.", "user")),
           errors=(401,)),
-    route("patch", "/v1/me", "updateProfile", "Change the bearer's username, bio or url.", "account", BEARER,
+    route("patch", "/v1/me", "updateProfile", "Change the bearer's username, bio, url or profile photo.", "account", BEARER,
           (200, json_response("The updated profile.", "user")), errors=(401, 409) + WRITE, body="updateProfileRequest"),
+    route("put", "/v1/me/avatar", "setAvatar", "Set the bearer's profile photo (stored as 320 px and 96 px squares).", "account", BEARER,
+          (200, json_response("The updated profile.", "user")), errors=(401,) + WRITE, body="avatar",
+          description="The body is the image itself (Content-Type image/*), or multipart/form-data with one part, `image`."),
+    route("delete", "/v1/me/avatar", "removeAvatar", "Remove the bearer's profile photo.", "account", BEARER,
+          (200, json_response("The updated profile.", "user")), errors=(401, 507)),
     route("delete", "/v1/me", "eraseUser", "Erase the bearer's account (crypto-shredding their personal data).", "account", BEARER,
           (204, None), errors=(401, 507)),
     route("post", "/v1/me/password", "changePassword", "Change the bearer's password (ends every session, this one too).", "account", BEARER,
@@ -393,6 +408,12 @@ def operation(r):
             "multipart/form-data": {"schema": {"$ref": "#/components/schemas/addPostForm"},
                                     "encoding": {"image": {"contentType": ", ".join(IMAGE_TYPES + ["application/octet-stream"])}}},
             "application/json": {"schema": {"$ref": "#/components/schemas/addPostRequest"}},
+        }}
+    elif r["body"] == "avatar":
+        op["requestBody"] = {"required": True, "content": {
+            "multipart/form-data": {"schema": {"$ref": "#/components/schemas/avatarForm"},
+                                    "encoding": {"image": {"contentType": ", ".join(IMAGE_TYPES + ["application/octet-stream"])}}},
+            **{t: {"schema": {"type": "string", "format": "binary"}} for t in IMAGE_TYPES + ["application/octet-stream"]},
         }}
     elif r["body"]:
         op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{r['body']}"}}}}

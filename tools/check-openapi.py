@@ -24,6 +24,8 @@ EXPECTED = [
     ("get", "/v1/me", "me", "200"),
     ("patch", "/v1/me", "updateProfile", "200"),
     ("delete", "/v1/me", "eraseUser", "204"),
+    ("put", "/v1/me/avatar", "setAvatar", "200"),
+    ("delete", "/v1/me/avatar", "removeAvatar", "200"),
     ("get", "/v1/users", "searchUsers", "200"),
     ("get", "/v1/users/{user}", "user", "200"),
     ("get", "/v1/users/{user}/posts", "posts", "200"),

@@ -7,8 +7,9 @@ public enum Command: Sendable, Equatable {
     case signIn(email: String, password: String)
     /// Ends the session with this token.
     case signOut(session: String)
-    /// Changes the acting user's username, bio or url (`nil` keeps a field; "" clears bio and url).
-    case updateProfile(username: String?, bio: String?, url: String?)
+    /// Changes the acting user's username, bio, url or profile photo (`nil` keeps a field; ""
+    /// clears bio and url; `avatar` sets the photo from a base64 image or removes it).
+    case updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil)
     /// The acting user follows `user` (idempotent).
     case follow(user: String)
     /// The acting user stops following `user` (idempotent).
@@ -151,4 +152,12 @@ package enum Actor: Sendable, Equatable {
     /// A trusted local operator acting as nobody in particular (e.g. `timeline erase-user`).
     case `operator`
     case anonymous
+}
+
+/// What `updateProfile` does to the profile photo.
+public enum AvatarUpdate: Sendable, Equatable {
+    /// Sets it from an image (base64), stored as 320 px and 96 px squares.
+    case set(String)
+    /// Removes it.
+    case remove
 }

@@ -25,6 +25,8 @@ package struct DecisionContext {
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
     /// For `addPost`: the photo as the image pipeline produced it (decoded before deciding).
     public var processedImage: ProcessedImage?
+    /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).
+    public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
                 contentID: @escaping (UserID, [UInt8]) -> String) {
@@ -269,7 +271,7 @@ struct Decider<State: DecisionState> {
             }
             return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
 
-        case let .updateProfile(username, bio, url):
+        case let .updateProfile(username, bio, url, avatar):
             var change = ProfileUpdated(userId: me.id)
             if let username {
                 let name = try Validation.username(username)
@@ -282,8 +284,25 @@ struct Decider<State: DecisionState> {
             }
             if let bio = try bio.map(Validation.bio), bio != (me.bio ?? "") { change.bio = bio }
             if let url = try url.map(Validation.url), url != (me.url ?? "") { change.url = url }
-            let changed = change.username != nil || change.bio != nil || change.url != nil
-            return Decision(events: changed ? [.profileUpdated(change)] : [], outcome: .success(.user(me.id)))
+            var blobs: [ImageID: ImageUpload] = [:]
+            switch avatar {
+            case nil: break
+            case .remove?: if me.avatar != nil { change.avatar = .removed }
+            case .set(let image)?:
+                // Decoding and the squares happened before deciding (off the writer).
+                guard let processed = context.processedAvatar else {
+                    _ = try ImageUpload(base64: image)
+                    throw TimelineError(.internal, "the avatar was not processed")
+                }
+                let new = Avatar(large: ImageID(context.contentID(me.id, processed.large.bytes)),
+                                 small: ImageID(context.contentID(me.id, processed.small.bytes)))
+                if new != me.avatar {
+                    change.avatar = .set(new)
+                    blobs = Dictionary([(new.large, processed.large), (new.small, processed.small)], uniquingKeysWith: { first, _ in first })
+                }
+            }
+            let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
+            return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.user(me.id)))
 
         case let .follow(user), let .unfollow(user):
             let target: UserID = try Validation.identifier(user, field: "user")

@@ -3,7 +3,7 @@
 public enum Event: Equatable, Sendable {
     /// A user signed up (or was imported): `UserCreated`.
     case userCreated(UserCreated)
-    /// A user changed their username, bio or url: `ProfileUpdated`.
+    /// A user changed their username, bio, url or profile photo: `ProfileUpdated`.
     case profileUpdated(ProfileUpdated)
     /// A session started: `SignedIn`.
     case signedIn(SignedIn)
@@ -150,11 +150,12 @@ public enum EventType: String, CaseIterable, Sendable {
     /// with personal fields stores those fields sealed with the owner's key (crypto-shredding);
     /// version 1 stored them in clear and is still read (upcast) by the payload codec.
     /// `PasswordChanged` v2 may have no reset token (a change with the current password).
-    /// `SignInFailed` v3 adds the attempt's origin.
+    /// `SignInFailed` v3 adds the attempt's origin. `ProfileUpdated` v3 adds the profile photo's
+    /// change (the ids of the squares produced, or its removal).
     public var currentVersion: UInt8 {
         switch self {
-        case .signInFailed, .postAdded: 3
-        case .userCreated, .profileUpdated, .commentAdded, .postReported, .passwordChanged: 2
+        case .signInFailed, .postAdded, .profileUpdated: 3
+        case .userCreated, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
              .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             1
@@ -193,10 +194,30 @@ public struct ProfileUpdated: Equatable, Sendable {
     public var bio: String?
     /// The url ("" clears it).
     public var url: String?
+    /// The profile photo's change: `.set` with the squares produced, `.removed`; `nil` keeps it.
+    public var avatar: AvatarChange?
     /// A `ProfileUpdated` payload.
-    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil) {
-        self.userId = userId; self.username = username; self.bio = bio; self.url = url
+    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil) {
+        self.userId = userId; self.username = username; self.bio = bio; self.url = url; self.avatar = avatar
     }
+}
+
+/// A profile photo as stored: two squares, by content address.
+public struct Avatar: Equatable, Sendable {
+    /// The 320 px square.
+    public var large: ImageID
+    /// The 96 px square.
+    public var small: ImageID
+    /// An avatar of two stored squares.
+    public init(large: ImageID, small: ImageID) { self.large = large; self.small = small }
+}
+
+/// How a `ProfileUpdated` changed the profile photo.
+public enum AvatarChange: Equatable, Sendable {
+    /// A new photo, as the image pipeline produced it.
+    case set(Avatar)
+    /// The photo was removed.
+    case removed
 }
 
 /// The payload of `SignedIn`.

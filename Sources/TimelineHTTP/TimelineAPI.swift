@@ -225,6 +225,30 @@ public final class TimelineAPI: Sendable {
         return Responses.json(201, JSONOutput.result(session))
     }
 
+    /// `PUT /v1/me/avatar`: the bearer's profile photo, from a multipart body (its one part,
+    /// `image`) or from the raw image bytes.
+    func setAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        let bytes: [UInt8]
+        if !request.http.formParts.isEmpty {
+            guard request.http.formParts.count == 1, let part = request.http.formParts.first, part.name == "image" else {
+                throw TimelineError.invalid("image", "the multipart body must have one part, image")
+            }
+            bytes = part.data
+        } else {
+            bytes = request.http.body
+        }
+        guard !bytes.isEmpty else { throw TimelineError.invalid("image", "image is required") }
+        return try await avatar(request, .set(Data(bytes).base64EncodedString()))
+    }
+
+    /// Sets or removes the bearer's profile photo (`updateProfile` with only `avatar`).
+    func avatar(_ request: APIRequest, _ update: AvatarUpdate) async throws(TimelineError) -> HTTPResponse {
+        guard request.http.query.isEmpty else { throw TimelineError.invalid(request.http.query[0].name, "unknown field") }
+        let result = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, avatar: update),
+                                               as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
+        return Responses.json(200, JSONOutput.result(result))
+    }
+
     /// `POST /v1/sessions`: sign-in, throttled per client address.
     func signIn(_ request: APIRequest) async throws -> HTTPResponse {
         try throttle.admit(request.http.clientAddress)

@@ -305,6 +305,38 @@ import Vips
 
     // MARK: - Uploads and images
 
+    @Test func avatarByMultipartAndRawBytesRemovedAndErased() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice")
+            #expect(try await api.get("/v1/me", bearer: alice.token).json["avatar"] is NSNull)
+            var form = MultipartBody()
+            form.file("image", filename: "me.png", type: "image/png", pngBytes)
+            let multipart = try await api.send("PUT", "/v1/me/avatar", body: form.finished(), contentType: form.contentType, bearer: alice.token)
+            #expect(multipart.status == 200, "\(multipart)")
+            let first = try #require(multipart.json["avatar"] as? [String: String], "\(multipart)")
+            let large = try #require(first["large"]), small = try #require(first["small"])
+            #expect(try await api.get("/v1/images/\(large)").status == 200)
+            #expect(try await api.get("/v1/images/\(small)").status == 200)
+            #expect(try await api.get("/v1/users/\(alice.id)").json["avatar"] as? [String: String] == first)
+            // Raw bytes replace it.
+            let raw = try await api.send("PUT", "/v1/me/avatar", body: Data(jpegBytes()), contentType: "image/jpeg", bearer: alice.token)
+            let second = try #require(raw.json["avatar"] as? [String: String], "\(raw)")
+            #expect(second != first)
+            let notImage = try await api.send("PUT", "/v1/me/avatar", body: Data("text".utf8), contentType: "image/png", bearer: alice.token)
+            #expect(notImage.status == 415, "\(notImage)")
+            #expect(try await api.send("PUT", "/v1/me/avatar", body: Data(pngBytes), contentType: "image/png").status == 401)
+            // Removed.
+            let removed = try await api.send("DELETE", "/v1/me/avatar", bearer: alice.token)
+            #expect(removed.status == 200 && removed.json["avatar"] is NSNull, "\(removed)")
+            // Erased: the squares are gone.
+            #expect(try await api.send("DELETE", "/v1/me", bearer: alice.token).status == 204)
+            for id in [large, small, second["large"]!, second["small"]!] {
+                #expect(try await api.get("/v1/images/\(id)").status == 404)
+            }
+        }
+    }
+
     @Test func uploadsByMultipartAndJSONAndImagesAreCachedForever() async throws {
         try await withServer { server in
             let api = server.api

@@ -1,6 +1,6 @@
 // Activity: comments, likes and follows concerning me, newest first; new ones arrive live.
 import { api } from './api.js';
-import { h, pager, replace, timeAgo, userLink } from './dom.js';
+import { avatar, h, pager, replace, timeAgo, userLink } from './dom.js';
 
 function describe(item) {
   const post = (text) => h('a', { href: `#/post/${encodeURIComponent(item.post)}` }, text);
@@ -18,7 +18,7 @@ export function render(root, _route, app) {
   const empty = h('p', { class: 'empty', hidden: true }, 'Nothing yet: likes, comments and new followers show up here.');
   const sentinel = h('div', { class: 'more' });
   const item = (entry) => h('li', { class: `activity-item ${entry.kind}` },
-    h('span', { class: 'avatar small', 'aria-hidden': 'true' }, (entry.actorUsername || '?').slice(0, 1).toUpperCase()),
+    avatar(entry.actor, entry.actorUsername),
     h('p', {}, describe(entry), ' ', h('span', { class: 'muted' }, timeAgo(entry.createdAt))));
 
   const seen = new Set();

@@ -56,7 +56,9 @@ async function request(method, path, { body, params } = {}) {
   const session = currentSession();
   if (session) headers.Authorization = `Bearer ${session.session}`;
   const init = { method, headers, cache: 'no-store' };
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
@@ -99,6 +101,12 @@ export const api = {
   },
   me: async () => rememberUser(await request('GET', '/v1/me')),
   updateProfile: async (fields) => rememberUser(await request('PATCH', '/v1/me', { body: fields })),
+  setAvatar: async (file) => {
+    const form = new FormData();
+    form.append('image', file);
+    return rememberUser(await request('PUT', '/v1/me/avatar', { body: form }));
+  },
+  removeAvatar: async () => rememberUser(await request('DELETE', '/v1/me/avatar')),
 
   // People
   user: (user) => request('GET', `/v1/users/${segment(user)}`),

@@ -1,7 +1,7 @@
 // A post as a card (Home, a profile's list view, a hashtag's list), and the like toggle that
 // the card and the Post screen share.
 import { api } from './api.js';
-import { count, captionNodes, h, timeAgo, userLink } from './dom.js';
+import { avatar, count, captionNodes, h, timeAgo, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
 export function altText(post) {
@@ -102,6 +102,7 @@ export function postCard(post) {
   likeOnDoubleClick(figure, controls);
   return h('article', { class: 'card', 'data-post': post.id },
     h('header', { class: 'card-head' },
+      avatar(post.author, post.authorUsername),
       userLink(post.authorUsername, { class: 'user author' }),
       h('a', { href: link, class: 'when', 'aria-label': `View post by ${post.authorUsername}` }, timeAgo(post.createdAt))),
     figure,

@@ -1,5 +1,6 @@
 // Building the page without ever parsing HTML: every string becomes a text node or an
 // attribute value, so user text can never become markup (no innerHTML anywhere).
+import { api } from './api.js';
 
 /**
  * `h('a', {href: '#/', class: 'x', onclick: f}, 'text', child, [more])`: an element with
@@ -72,6 +73,30 @@ export function captionNodes(caption) {
   }
   if (last < caption.length) nodes.push(caption.slice(last));
   return nodes;
+}
+
+const avatars = new Map();
+
+/**
+ * A user's profile photo (`small`: the 96 px square, else the 320 px one) with the username as
+ * its alt text, or their initial while it loads and when they have none. Posts, comments and
+ * activity name only the user: their profile is fetched once per page load (`user` skips that).
+ */
+export function avatar(id, username, { small = true, user } = {}) {
+  const box = h('span', { class: small ? 'avatar small' : 'avatar', 'aria-hidden': 'true' }, (username || '?').slice(0, 1).toUpperCase());
+  const show = (photo) => {
+    if (!photo) return;
+    box.removeAttribute('aria-hidden');
+    box.replaceChildren(h('img', { src: api.imageURL(small ? photo.small : photo.large), alt: username, decoding: 'async' }));
+  };
+  if (user) {
+    avatars.set(id, Promise.resolve(user.avatar));
+    show(user.avatar);
+  } else if (id) {
+    if (!avatars.has(id)) avatars.set(id, api.user(id).then((found) => found.avatar).catch(() => null));
+    avatars.get(id).then(show);
+  }
+  return box;
 }
 
 /** A link to a profile. */

@@ -2,7 +2,7 @@
 // first, paged) with a Comment field and Send, and Delete for what the viewer may delete.
 import { api } from './api.js';
 import { altText, likeControls, likeOnDoubleClick } from './card.js';
-import { captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
+import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
   const post = await api.post(id);
@@ -37,7 +37,7 @@ export async function render(root, { params: [id] }, app) {
   let commentsNext = post.comments.next;
   const commentItem = (comment) => {
     const item = h('li', { class: 'comment', 'data-comment': comment.id },
-      h('p', {}, userLink(comment.authorUsername), ' ', comment.text),
+      h('p', {}, avatar(comment.author, comment.authorUsername), ' ', userLink(comment.authorUsername), ' ', comment.text),
       h('p', { class: 'meta' }, timeAgo(comment.createdAt)));
     if (me && (comment.author === me.id || mine)) {
       const remove = h('button', { type: 'button', class: 'link danger', 'aria-label': `Delete comment by ${comment.authorUsername}` }, 'Delete');
@@ -112,6 +112,7 @@ export async function render(root, { params: [id] }, app) {
   replace(root,
     h('article', { class: 'card post-detail', 'data-post': post.id },
       h('header', { class: 'card-head' },
+        avatar(post.author, post.authorUsername),
         userLink(post.authorUsername, { class: 'user author' }),
         h('span', { class: 'when' }, timeAgo(post.createdAt)),
         deletePost),

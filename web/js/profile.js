@@ -2,7 +2,7 @@
 // toggle), and on one's own: Edit profile and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
-import { clearErrors, field, h, pager, replace, safeLink, showError } from './dom.js';
+import { avatar, clearErrors, field, h, pager, replace, safeLink, showError } from './dom.js';
 
 const VIEW_KEY = 'timeline.profileView';
 
@@ -26,6 +26,9 @@ export async function render(root, { params: [name] }, app) {
   renderAbout();
 
   const heading = h('h1', {}, user.username);
+  const photo = h('div', { class: 'profile-photo' });
+  const renderPhoto = () => replace(photo, avatar(user.id, user.username, { small: false, user }));
+  renderPhoto();
   const buttons = h('div', { class: 'profile-buttons' });
   const editor = h('div', { class: 'editor' });
 
@@ -50,6 +53,8 @@ export async function render(root, { params: [name] }, app) {
         field('profile-username', 'Username', { name: 'username', value: user.username, autocomplete: 'username', required: true }),
         field('profile-bio', 'Bio', { name: 'bio', rows: '3', value: user.bio || '' }, 'textarea'),
         field('profile-url', 'Website', { name: 'url', type: 'url', value: user.url || '', placeholder: 'https://' }),
+        field('profile-image', 'Profile photo', { name: 'image', type: 'file', accept: 'image/*' }),
+        user.avatar ? h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'removePhoto', value: 'yes' }), ' Remove profile photo') : null,
         h('p', { class: 'error form-error', role: 'alert' }),
         h('div', { class: 'row' },
           h('button', { type: 'submit', class: 'primary' }, 'Save'),
@@ -59,12 +64,16 @@ export async function render(root, { params: [name] }, app) {
         event.preventDefault();
         clearErrors(form);
         const values = Object.fromEntries(new FormData(form));
+        const file = form.querySelector('#profile-image').files[0];
         const changes = {};
         if (values.username !== user.username) changes.username = values.username;
         if (values.bio !== (user.bio || '')) changes.bio = values.bio;
         if (values.url !== (user.url || '')) changes.url = values.url;
         try {
-          Object.assign(user, await api.updateProfile(changes));
+          if (Object.keys(changes).length) Object.assign(user, await api.updateProfile(changes));
+          if (file) Object.assign(user, await api.setAvatar(file));
+          else if (values.removePhoto) Object.assign(user, await api.removeAvatar());
+          renderPhoto();
           heading.textContent = user.username;
           renderAbout();
           replace(editor);
@@ -159,7 +168,7 @@ export async function render(root, { params: [name] }, app) {
 
   replace(root,
     h('section', { class: 'profile', 'aria-labelledby': 'profile-name' },
-      h('div', { class: 'avatar', 'aria-hidden': 'true' }, user.username.slice(0, 1).toUpperCase()),
+      photo,
       h('div', { class: 'profile-main' },
         Object.assign(heading, { id: 'profile-name' }),
         counts,

@@ -39,6 +39,13 @@ enum PayloadCodec {
         case .profileUpdated(let e):
             w.string(e.userId.rawValue); w.optionalString(e.username)
             try seal(e.userId) { $0.optionalString(e.bio); $0.optionalString(e.url) }
+            // v3 appends the photo's change (1: removed, 2: the squares' ids); without one the
+            // payload is encoded exactly as v2 was.
+            switch e.avatar {
+            case nil: break
+            case .removed?: w.u8(1)
+            case .set(let avatar)?: w.u8(2); w.string(avatar.large.rawValue); w.string(avatar.small.rawValue)
+            }
         case .signedIn(let e):
             w.string(e.userId.rawValue); w.string(e.sessionHash); w.int64(e.expiresAt)
         case .signedOut(let e):
@@ -126,7 +133,15 @@ enum PayloadCodec {
             var p = try personal(id)
             let bio = try read(&p) { try $0.optionalString() } ?? nil
             let url = try read(&p) { try $0.optionalString() } ?? nil
-            event = .profileUpdated(ProfileUpdated(userId: id, username: username, bio: bio, url: url))
+            var change = ProfileUpdated(userId: id, username: username, bio: bio, url: url)
+            if version >= 3, !r.isAtEnd {
+                switch try r.u8() {
+                case 1: change.avatar = .removed
+                case 2: change.avatar = .set(Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())))
+                default: throw CorruptRecord(message: "unknown avatar change in ProfileUpdated")
+                }
+            }
+            event = .profileUpdated(change)
         case .signedIn:
             event = .signedIn(SignedIn(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64()))
         case .signedOut:

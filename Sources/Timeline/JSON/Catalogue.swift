@@ -1,3 +1,4 @@
+import Foundation
 import TimelineDomain
 
 /// The one list of commands and queries by their public names, and the fields each takes:
@@ -25,8 +26,10 @@ package enum Catalogue {
         case .signIn: return .signIn(email: try input.string("email"), password: try input.string("password"))
         case .signOut: return .signOut(session: try input.string("session"))
         case .updateProfile:
+            // `avatar`: a base64 image sets the photo, null removes it, absent keeps it.
+            let avatar: AvatarUpdate? = input.has("avatar") ? try input.optionalString("avatar").map(AvatarUpdate.set) ?? .remove : nil
             return .updateProfile(username: try input.optionalString("username"), bio: try input.optionalString("bio"),
-                                  url: try input.optionalString("url"))
+                                  url: try input.optionalString("url"), avatar: avatar)
         case .follow: return .follow(user: try input.string("user"))
         case .unfollow: return .unfollow(user: try input.string("user"))
         case .addPost: return .addPost(image: try input.string("image"), caption: try input.optionalString("caption"))
@@ -93,7 +96,13 @@ extension Command {
             set("username", username); set("email", email); set("password", password); set("bio", bio); set("url", url)
         case let .signIn(email, password): set("email", email); set("password", password)
         case let .signOut(session): set("session", session)
-        case let .updateProfile(username, bio, url): set("username", username); set("bio", bio); set("url", url)
+        case let .updateProfile(username, bio, url, avatar):
+            set("username", username); set("bio", bio); set("url", url)
+            switch avatar {
+            case nil: break
+            case .remove?: out["avatar"] = NSNull()
+            case .set(let image)?: out["avatar"] = image
+            }
         case let .follow(user), let .unfollow(user), let .block(user), let .unblock(user): set("user", user)
         case let .addPost(image, caption): set("image", image); set("caption", caption)
         case let .deletePost(post), let .like(post), let .unlike(post), let .bookmark(post), let .unbookmark(post):

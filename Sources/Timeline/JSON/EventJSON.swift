@@ -37,6 +37,11 @@ extension Event {
             set("bio", e.bio); set("url", e.url)
         case .profileUpdated(let e):
             set("userId", e.userId.rawValue); set("username", e.username); set("bio", e.bio); set("url", e.url)
+            switch e.avatar {
+            case nil: break
+            case .removed?: out["avatar"] = NSNull()
+            case .set(let avatar)?: out["avatar"] = ["large": avatar.large.rawValue, "small": avatar.small.rawValue]
+            }
         case .signedIn(let e):
             set("userId", e.userId.rawValue); set("sessionHash", e.sessionHash); out["expiresAt"] = e.expiresAt
         case .signedOut(let e):

@@ -7,7 +7,8 @@ package enum JSONOutput {
 
     static func profile(_ p: Profile) -> [String: Any] {
         var out: [String: Any] = ["id": p.id.rawValue, "username": p.username, "bio": optional(p.bio), "url": optional(p.url),
-                                  "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount]
+                                  "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount,
+                                  "avatar": p.avatar.map { ["large": $0.large.rawValue, "small": $0.small.rawValue] } ?? NSNull()]
         if let followed = p.followedByViewer { out["followedByViewer"] = followed }
         if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
         return out

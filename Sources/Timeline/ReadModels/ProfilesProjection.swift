@@ -47,6 +47,11 @@ struct ProfilesProjection: Projection {
             }
             if let bio = e.bio { user.bio = bio.isEmpty ? nil : bio }
             if let url = e.url { user.url = url.isEmpty ? nil : url }
+            switch e.avatar {
+            case nil: break
+            case .removed?: user.avatar = nil
+            case .set(let avatar)?: user.avatar = avatar
+            }
             try users.put(e.userId, user, txn)
         case .postAdded(let e):
             try update(e.authorId, txn) { $0.postCount += 1 }

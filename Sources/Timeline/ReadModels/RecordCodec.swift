@@ -29,15 +29,19 @@ enum RecordCodec {
         w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.email); w.optionalString(u.passwordHash)
         w.optionalString(u.bio); w.optionalString(u.url)
         w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
+        // Appended (a record without it has no photo).
+        if let avatar = u.avatar { w.string(avatar.large.rawValue); w.string(avatar.small.rawValue) }
         return w.bytes
     }
 
     static func user(_ bytes: [UInt8]) throws -> UserRecord {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown user record version") }
-        return UserRecord(id: UserID(try r.string()), username: try r.string(), email: try r.optionalString(),
-                          passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
-                          postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
+        var user = UserRecord(id: UserID(try r.string()), username: try r.string(), email: try r.optionalString(),
+                              passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
+                              postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
+        if !r.isAtEnd { user.avatar = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
+        return user
     }
 
     static func encode(_ p: PostRecord) -> [UInt8] {

@@ -115,6 +115,12 @@ final class Replication: Sendable {
         for case .postAdded(let e) in envelopes.map(\.event) {
             if let value = try txn.get(models.images, Array(e.imageId.rawValue.utf8)) { batch.blobs.append((e.imageId.rawValue, value)) }
         }
+        for case .profileUpdated(let e) in envelopes.map(\.event) {
+            guard case .set(let avatar)? = e.avatar else { continue }
+            for id in Set([avatar.large.rawValue, avatar.small.rawValue]) {
+                if let value = try txn.get(models.images, Array(id.utf8)) { batch.blobs.append((id, value)) }
+            }
+        }
         let events = envelopes.map { envelope -> PendingEvent in
             var p = PendingEvent(id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, actor: envelope.actor,
                                  correlationId: envelope.correlationId, causationId: envelope.causationId)

@@ -20,9 +20,11 @@ public struct Profile: Sendable, Equatable {
     public var followedByViewer: Bool?
     /// Whether the viewer blocks this user (`nil` when the query had no viewer).
     public var blockedByViewer: Bool?
+    /// The profile photo's 320 px and 96 px squares, if set.
+    public var avatar: Avatar?
 
     init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil) {
-        id = u.id; username = u.username; bio = u.bio; url = u.url
+        id = u.id; username = u.username; bio = u.bio; url = u.url; avatar = u.avatar
         postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
         self.followedByViewer = followedByViewer
         self.blockedByViewer = blockedByViewer

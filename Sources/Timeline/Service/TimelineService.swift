@@ -261,6 +261,8 @@ public final class TimelineService: Sendable {
             // Cheap checks first: the image work is spent only on a post that can be added.
             if let caption { _ = try Validation.caption(caption) }
             prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: image))
+        case let .updateProfile(_, _, _, .set(image)?):
+            prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
         case let .changePassword(current, new):
             try Validation.password(new, field: "newPassword")
             try verifyPassword(current, of: prepared.actor, &prepared)
@@ -376,4 +378,5 @@ struct Prepared: Sendable {
     var origin: String?
     /// For `addPost`: the photo, decoded and re-encoded by the image pipeline.
     var processedImage: ProcessedImage?
+    var processedAvatar: (large: ImageUpload, small: ImageUpload)?
 }

@@ -142,6 +142,7 @@ struct WriteJob: Sendable {
         context.newToken = prepared.newToken
         context.origin = prepared.origin
         context.processedImage = prepared.processedImage
+        context.processedAvatar = prepared.processedAvatar
         let view = ReadView(txn: txn, models: models)
         let decision: Decision
         do {
