@@ -31,7 +31,7 @@ import zlib
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -146,7 +146,10 @@ def browser():
 
 
 def wait(driver, condition, message, timeout=WAIT):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message)
+    # The app re-renders a screen as data arrives: an element found a moment ago may be gone
+    # (stale) by the time it is inspected; look again rather than fail.
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition(d), message)
 
 
 def by_label(driver, text):
