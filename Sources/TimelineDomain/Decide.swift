@@ -253,6 +253,15 @@ struct Decider<State: DecisionState> {
                         outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
     }
 
+    /// The user `raw` names, for `me` to `verb` (follow, block): a valid id, not `me`, and a
+    /// user that exists.
+    private func otherUser(_ raw: String, of me: UserRecord, _ verb: String) throws -> UserID {
+        let target: UserID = try Validation.identifier(raw, field: "user")
+        guard target != me.id else { throw TimelineError.invalid("user", "you cannot \(verb) yourself") }
+        guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+        return target
+    }
+
     private func decide(_ command: Command, by me: UserRecord) throws -> Decision {
         switch command {
         case let .changePassword(_, newPassword):
@@ -305,9 +314,7 @@ struct Decider<State: DecisionState> {
             return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.user(me.id)))
 
         case let .follow(user), let .unfollow(user):
-            let target: UserID = try Validation.identifier(user, field: "user")
-            guard target != me.id else { throw TimelineError.invalid("user", "you cannot follow yourself") }
-            guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+            let target = try otherUser(user, of: me, "follow")
             let following = try state.follows(me.id, target)
             let edge = Follow(followerId: me.id, followeeId: target)
             if case .follow = command {
@@ -319,9 +326,7 @@ struct Decider<State: DecisionState> {
             return Decision(events: following ? [.unfollowed(edge)] : [], outcome: .success(.changed(following)))
 
         case let .block(user), let .unblock(user):
-            let target: UserID = try Validation.identifier(user, field: "user")
-            guard target != me.id else { throw TimelineError.invalid("user", "you cannot block yourself") }
-            guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+            let target = try otherUser(user, of: me, "block")
             let blocking = try state.blocks(me.id, target)
             let block = Block(blockerId: me.id, blockedId: target)
             if case .unblock = command {
