@@ -63,7 +63,7 @@ struct FollowsProjection: Projection {
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .followed(let e):
-            let cursor = PostsProjection.likeCursor(envelope.sequence)
+            let cursor = Key.sequenceCursor(envelope.sequence)
             try removeEdge(e.followerId, e.followeeId, txn)
             try followers.put((e.followeeId, e.followerId), cursor, txn)
             try following.put((e.followerId, e.followeeId), cursor, txn)
@@ -72,7 +72,7 @@ struct FollowsProjection: Projection {
         case .unfollowed(let e):
             try removeEdge(e.followerId, e.followeeId, txn)
         case .blocked(let e):
-            let cursor = PostsProjection.likeCursor(envelope.sequence)
+            let cursor = Key.sequenceCursor(envelope.sequence)
             try removeBlock(e.blockerId, e.blockedId, txn)
             try blocking.put((e.blockerId, e.blockedId), cursor, txn)
             try blockedBy.put((e.blockedId, e.blockerId), cursor, txn)

@@ -13,7 +13,7 @@ struct PostsProjection: Projection {
                                 // log sequence, 16 hex digits (so it sorts, and pages by it as text)
     let likesByUser: Database   // userId ‖ 0 ‖ postId → ()
     let commentsByUser: Database  // userId ‖ 0 ‖ commentId → ()
-    let bookmarks: Database     // userId ‖ 0 ‖ postId → the bookmark's cursor (its log sequence, as `likeCursor`)
+    let bookmarks: Database     // userId ‖ 0 ‖ postId → the bookmark's cursor (`Key.sequenceCursor` of its log sequence)
     let bookmarkList: Database  // userId ‖ 0 ‖ the bookmark's cursor → postId: a user's bookmarks, newest first
     let bookmarkers: Database   // postId ‖ 0 ‖ userId → (): whose lists a deleted post leaves
     let reports: Database       // postId ‖ 0 ‖ reporterId → (): one report per reporter and post
@@ -46,12 +46,6 @@ struct PostsProjection: Projection {
     func comment(_ id: CommentID, _ txn: Transaction) throws -> CommentRecord? {
         guard let post = try commentPosts.get(id, txn) else { return nil }
         return try txn.get(comments, Key.make(post.rawValue, id.rawValue)).map(RecordCodec.comment)
-    }
-
-    /// A like's place in `likers`: its log sequence as 16 hex digits.
-    static func likeCursor(_ sequence: UInt64) -> String {
-        let digits = String(sequence, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     func likes(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
@@ -131,7 +125,7 @@ struct PostsProjection: Projection {
             try commentPosts.delete(e.commentId, txn)
             try update(e.postId, txn) { $0.commentCount -= 1 }
         case .likeAdded(let e):
-            let sequence = Array(Self.likeCursor(envelope.sequence).utf8)
+            let sequence = Array(Key.sequenceCursor(envelope.sequence).utf8)
             try txn.put(likes, Key.make(e.postId.rawValue, e.userId.rawValue), sequence)
             try txn.put(likers, Key.prefix(e.postId.rawValue) + sequence, Array(e.userId.rawValue.utf8))
             try txn.put(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue), [])
@@ -145,7 +139,7 @@ struct PostsProjection: Projection {
             try txn.delete(likesByUser, Key.make(e.userId.rawValue, e.postId.rawValue))
             try update(e.postId, txn) { $0.likeCount -= 1 }
         case .bookmarked(let e):
-            let cursor = Array(Self.likeCursor(envelope.sequence).utf8)
+            let cursor = Array(Key.sequenceCursor(envelope.sequence).utf8)
             try removeBookmark(e.userId, e.postId, txn)
             try txn.put(bookmarks, Key.make(e.userId.rawValue, e.postId.rawValue), cursor)
             try txn.put(bookmarkList, Key.prefix(e.userId.rawValue) + cursor, Array(e.postId.rawValue.utf8))

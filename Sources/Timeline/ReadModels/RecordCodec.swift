@@ -15,6 +15,13 @@ enum Key {
 
     static func prefix(_ part: String) -> [UInt8] { Array(part.utf8) + [0] }
 
+    /// A key part that orders entries by when they happened (likes, bookmarks, follows,
+    /// blocks): the event's log sequence as 16 hex digits, so it sorts and pages as text.
+    static func sequenceCursor(_ sequence: UInt64) -> String {
+        let digits = String(sequence, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     /// The component after `prefix` in `key`.
     static func suffix(_ key: [UInt8], after prefix: [UInt8]) -> String {
         String(decoding: key[prefix.count...], as: UTF8.self)
