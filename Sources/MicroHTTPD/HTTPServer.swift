@@ -266,14 +266,10 @@ public final class HTTPServer: @unchecked Sendable {
                            extraHeaders: [(String, String)] = []) -> MHD_Result {
         incoming.answered = true
         incoming.body = []
-        let response = answer.body.withUnsafeBytes { buffer in
-            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let response else { return .NO }
+        let headers = [(name: "Content-Type", value: "application/json"), (name: "X-Content-Type-Options", value: "nosniff")]
+            + extraHeaders.map { (name: $0.0, value: $0.1) }
+        guard let response = makeResponse(connection, HTTPResponse(status: answer.status, headers: headers, body: .bytes(answer.body))) else { return .NO }
         defer { MHD_destroy_response(response) }
-        MHD_add_response_header(response, "Content-Type", "application/json")
-        MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
-        for (name, value) in extraHeaders { MHD_add_response_header(response, name, value) }
         return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 
