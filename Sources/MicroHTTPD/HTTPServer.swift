@@ -50,7 +50,11 @@ public final class HTTPServer: @unchecked Sendable {
         /// Connections whose request head has arrived and whose body is still arriving.
         var receiving: Set<UInt> = []
         var streams: [ObjectIdentifier: EventStream] = [:]
+        /// `stop` has begun: requests arriving from now on are refused, not dispatched.
         var stopping = false
+        /// `stop` is about to stop libmicrohttpd, which aborts the process if a connection is
+        /// suspended then: from now on nothing is suspended, every request is refused at once.
+        var closed = false
     }
 
     /// Starts listening.
@@ -104,7 +108,14 @@ public final class HTTPServer: @unchecked Sendable {
             send(OpaquePointer(bitPattern: address)!, HTTPResponse(status: 503, headers: [("Connection", "close")]))
         }
         Self.wait(while: busy, upTo: .seconds(2))
-        guard !busy() else { return }  // a connection still suspended: stopping would abort the process
+        // Checked and closed in one step, so no request can be suspended between the check and
+        // the stop (a keep-alive connection may send a new request at any moment).
+        let idle = state.withLock { state -> Bool in
+            guard state.dispatched.isEmpty, state.streams.isEmpty else { return false }
+            state.closed = true
+            return true
+        }
+        guard idle else { return }  // a connection still suspended: stopping would abort the process
         MHD_stop_daemon(daemon)
         executor.stop()
         self.daemon = nil
@@ -130,6 +141,8 @@ public final class HTTPServer: @unchecked Sendable {
         var postProcessor: OpaquePointer?
         var received = 0
         var answered = false
+        /// The head arrived after `stop` began: the request is refused, never dispatched.
+        var arrivedWhileStopping = false
 
         init(method: String, path: String) {
             self.method = method
@@ -149,7 +162,10 @@ public final class HTTPServer: @unchecked Sendable {
             let incoming = Incoming(method: method, path: url)
             incoming.headers = Self.values(connection, .HEADER_KIND, lowercased: true)
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
-            _ = state.withLock { $0.receiving.insert(UInt(bitPattern: connection)) }
+            incoming.arrivedWhileStopping = state.withLock { state in
+                if !state.stopping { state.receiving.insert(UInt(bitPattern: connection)) }
+                return state.stopping
+            }
             if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
                 return refuseTooLarge(connection, incoming)
             }
@@ -200,9 +216,14 @@ public final class HTTPServer: @unchecked Sendable {
         case .later(let later):
             work = later
         }
-        state.withLock {
-            $0.receiving.remove(address)
-            $0.dispatched[address] = false
+        let dispatched = state.withLock { state -> Bool in
+            state.receiving.remove(address)
+            guard !state.closed, !incoming.arrivedWhileStopping else { return false }
+            state.dispatched[address] = false
+            return true
+        }
+        guard dispatched else {
+            return answerNow(connection, incoming, Self.plain(503, "the server is stopping"), extraHeaders: [("Connection", "close")])
         }
         MHD_suspend_connection(connection)
         Task(executorPreference: executor) {
@@ -275,7 +296,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// A JSON error body, for what this layer refuses on its own.
     private static func plain(_ status: Int, _ message: String) -> (status: Int, body: [UInt8]) {
-        let code = status == 413 ? "payload_too_large" : "invalid_argument"
+        let code = switch status {
+        case 413: "payload_too_large"
+        case 503: "internal"  // SPEC's codes have no "unavailable"; the status says it
+        default: "invalid_argument"
+        }
         let escaped = message.replacingOccurrences(of: "\"", with: "'")
         return (status, Array(#"{"error":{"code":"\#(code)","message":"\#(escaped)"}}"#.utf8))
     }

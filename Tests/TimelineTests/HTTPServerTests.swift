@@ -118,4 +118,28 @@ import Testing
         #expect(await client.read(until: "client 127.0.0.1").hasPrefix("HTTP/1.1 200"))
         #expect(throws: (any Error).self) { try RawHTTPClient(port: server.port) }
     }
+
+    /// libmicrohttpd aborts the process when it is stopped with a connection suspended, and a
+    /// keep-alive connection can send its next request at any moment, the last instant of
+    /// `stop` included: connections with many requests pipelined keep the server busy while it
+    /// stops, round after round. Requests arriving once the stop has begun get 503 and a close.
+    @Test func stoppingWhilePipelinedRequestsKeepArrivingNeverAborts() async throws {
+        let request = "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n"
+        for _ in 0..<15 {
+            let server = try server { request in
+                try? await Task.sleep(for: .milliseconds(1))
+                return await Self.echo(request)
+            }
+            let clients = try (0..<4).map { _ in try RawHTTPClient(port: server.port) }
+            for client in clients { client.send(String(repeating: request, count: 300)) }
+            _ = await clients[0].read(until: "client 127.0.0.1")
+            server.stop()
+            for client in clients {
+                let answers = await client.read(until: { _ in false })  // until the server closes it
+                #expect(answers.hasPrefix("HTTP/1.1 200"))
+                #expect(!answers.contains("HTTP/1.1 500"))
+            }
+            #expect(throws: (any Error).self) { try RawHTTPClient(port: server.port) }
+        }
+    }
 }
