@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Timeline", targets: ["Timeline"]),
         // Cluster mode (needs libnats): `options.cluster = ClusterOptions(urls: …)`.
         .library(name: "TimelineCluster", targets: ["TimelineCluster"]),
+        // Firebase import (needs libyajl): `service.importFirebase(path:)`.
+        .library(name: "TimelineImport", targets: ["TimelineImport"]),
         .executable(name: "timeline", targets: ["TimelineTool"]),
     ],
     targets: [
@@ -34,7 +36,10 @@ let package = Package(
         // Pure domain: commands -> events, validation. No I/O.
         .target(name: "TimelineDomain"),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "JSONStream", "Vips", "TimelineDomain"]),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "Vips", "TimelineDomain"]),
+        // Importing a Firebase export of the seeds' app, streamed (libyajl): its own product, so
+        // the core library builds without libyajl.
+        .target(name: "TimelineImport", dependencies: ["Timeline", "JSONStream", "LMDB", "Sodium", "TimelineDomain"]),
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
@@ -43,10 +48,10 @@ let package = Package(
         // with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench"], path: "tools/timeline"),
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

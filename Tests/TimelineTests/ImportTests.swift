@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Timeline
+import TimelineImport
 
 /// `timeline import firebase` on a fixture built from the seed's samples plus messy cases.
 @Suite struct ImportTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Timeline
+import TimelineImport
 
 /// `timeline import firebase EXPORT.json` and `timeline password-reset USER`.
 enum ImportCommand {

@@ -9,26 +9,26 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
 ///
 /// The reading itself is done by `SpanReading` over a `Span`, so a record can also be decoded
 /// in place, straight from LMDB's map (`Transaction.withValue`), without copying it first.
-struct ByteReader {
+package struct ByteReader {
     private let bytes: [UInt8]
     private(set) var offset: Int
 
-    init(_ bytes: [UInt8], offset: Int = 0) {
+    package init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    var isAtEnd: Bool { offset == bytes.count }
-    var remaining: Int { bytes.count - offset }
+    package var isAtEnd: Bool { offset == bytes.count }
+    package var remaining: Int { bytes.count - offset }
 
-    mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
-    mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
-    mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
-    mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
-    mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
-    mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
-    mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
-    mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
+    package mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
+    package mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
+    package mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
+    package mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
+    package mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
+    package mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
+    package mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
+    package mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
 
     private mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {
         let bytes = self.bytes
@@ -37,15 +37,15 @@ struct ByteReader {
         return try primitive(bytes.span, &position)
     }
 
-    mutating func raw(_ count: Int) throws(CorruptRecord) -> [UInt8] {
+    package mutating func raw(_ count: Int) throws(CorruptRecord) -> [UInt8] {
         guard count >= 0, count <= remaining else { throw CorruptRecord(message: "truncated") }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
 
-    mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
+    package mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
 
-    func expectEnd() throws(CorruptRecord) {
+    package func expectEnd() throws(CorruptRecord) {
         guard isAtEnd else { throw CorruptRecord(message: "\(remaining) trailing bytes") }
     }
 }

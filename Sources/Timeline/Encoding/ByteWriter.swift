@@ -1,13 +1,13 @@
 /// Appends the compact binary encoding used for events and read-model records:
 /// LEB128 varints, length-prefixed UTF-8 strings, presence-flagged optionals.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
 
-    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
 
-    mutating func varint(_ value: UInt64) {
+    package mutating func varint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -16,15 +16,15 @@ struct ByteWriter {
         bytes.append(UInt8(v))
     }
 
-    mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value))) }
-    mutating func int64(_ value: Int64) { varint(UInt64(bitPattern: value)) }
+    package mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value))) }
+    package mutating func int64(_ value: Int64) { varint(UInt64(bitPattern: value)) }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         varint(UInt64(value.utf8.count))
         bytes.append(contentsOf: value.utf8)
     }
 
-    mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         if let value {
             u8(1)
             string(value)
@@ -33,17 +33,17 @@ struct ByteWriter {
         }
     }
 
-    mutating func strings(_ values: [String]) {
+    package mutating func strings(_ values: [String]) {
         varint(UInt64(values.count))
         for value in values { string(value) }
     }
 
-    mutating func blob(_ value: [UInt8]) {
+    package mutating func blob(_ value: [UInt8]) {
         varint(UInt64(value.count))
         bytes.append(contentsOf: value)
     }
 
-    mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
+    package mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
 }
 
 /// Big-endian fixed-width integers, used in keys so byte order is numeric order.

@@ -1,5 +1,5 @@
 /// Lower-case hexadecimal, two digits per byte.
-func hex(_ bytes: [UInt8]) -> String {
+package func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out = [UInt8]()
     out.reserveCapacity(bytes.count * 2)

@@ -8,7 +8,7 @@ import Vips
 /// refused), checked against decompression bombs on its header first, turned upright by its
 /// EXIF orientation, converted to sRGB, and re-encoded without any metadata into the variants
 /// that are stored. The upload itself is never stored.
-enum ImagePipeline {
+package enum ImagePipeline {
     /// More pixels than this (50 megapixels) is refused before decoding.
     static let maxPixels = 50_000_000
     /// A side longer than this is refused before decoding.
@@ -21,7 +21,7 @@ enum ImagePipeline {
     private static let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
 
     /// A post's photo: `full` (long side ≤ 1080 px), `feed` (≤ 640 px), `thumb` (320 px square).
-    static func post(_ upload: ImageUpload) throws(TimelineError) -> ProcessedImage {
+    package static func post(_ upload: ImageUpload) throws(TimelineError) -> ProcessedImage {
         try checked(upload)
         return try withSlot { () throws(VipsError) -> ProcessedImage in
             let full = try Vips.decode(upload.bytes, fittingIn: 1080, 1080)

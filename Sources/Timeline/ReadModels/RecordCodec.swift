@@ -3,8 +3,8 @@ import TimelineDomain
 /// Keys of the read models: identifier components joined by a 0 byte. Identifiers never
 /// contain 0, and 0 sorts below every identifier byte, so a prefix scan over `a ‖ 0` visits
 /// exactly the entries of `a`, in order of the next component.
-enum Key {
-    static func make(_ parts: String...) -> [UInt8] {
+package enum Key {
+    package static func make(_ parts: String...) -> [UInt8] {
         var out: [UInt8] = []
         for (index, part) in parts.enumerated() {
             if index > 0 { out.append(0) }

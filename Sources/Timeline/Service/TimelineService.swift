@@ -344,7 +344,7 @@ public final class TimelineService: Sendable {
     }
 
     /// Maps storage failures to the public error codes.
-    static func translate(_ error: any Error) -> TimelineError {
+    package static func translate(_ error: any Error) -> TimelineError {
         switch error {
         case let error as TimelineError: return error
         case let error as LMDBError where error.code.isOutOfSpace:

@@ -1,5 +1,6 @@
 import Foundation
 import JSONStream
+import Timeline
 import LMDB
 import Sodium
 import TimelineDomain
@@ -27,7 +28,7 @@ extension TimelineService {
     /// comments and likes in push-id order. Every event's id is derived from its Firebase path,
     /// so an interrupted import is resumed by running it again, and a second run adds nothing.
     public func importFirebase(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) throws(TimelineError) -> ImportReport {
-        guard replication == nil else {
+        guard !isClusterNode else {
             throw TimelineError.invalid("cluster", "import into a standalone database; a cluster node's log is the replicated one")
         }
         do {
@@ -159,12 +160,10 @@ struct FirebaseImporter {
         var done = 0
         while true {
             var importer = self
-            let (last, count) = try environment.write { txn -> ([UInt8]?, Int) in
+            let (last, count) = try service.importBatch { batch -> ([UInt8]?, Int) in
                 importer = self  // a write that grows the map runs again: start from the same report
-                guard let models = try service.registry.models(in: txn) else { throw ReadModelsMoved() }
-                let batch = ImportBatch(txn: txn, log: service.log, models: models)
                 var entries: [([UInt8], [UInt8])] = []
-                try txn.withCursor(db) { cursor in
+                try batch.txn.withCursor(db) { cursor in
                     var entry: Cursor.Entry?
                     if let after { entry = try cursor.seek(atLeast: after + [0]) } else { entry = try cursor.first() }
                     while let e = entry, entries.count < 500 {
@@ -173,7 +172,6 @@ struct FirebaseImporter {
                     }
                 }
                 for (key, value) in entries { try body(&importer, batch, key, value) }
-                try models.setCheckpoint(try service.log.head(txn).sequence, txn)
                 return (entries.last?.0, entries.count)
             }
             self = importer
@@ -192,7 +190,7 @@ struct FirebaseImporter {
             let rawName = try r.optionalString(), rawEmail = try r.optionalString(), rawBio = try r.optionalString(), rawURL = try r.optionalString()
             guard let id = UserID.parse(uid) else { return importer.report.skip("invalid user id", path) }
             guard let rawName, let username = try? Validation.username(rawName) else { return importer.report.skip("invalid or missing username", path) }
-            let view = batch.view
+            let view = batch.state
             if let holder = try view.userID(username: username), holder != id { return importer.report.skip("username taken", path) }
             var email = rawEmail.flatMap { try? Validation.email($0) }
             if let e = email, let holder = try view.userID(email: e), holder != id { email = nil }
@@ -209,7 +207,7 @@ struct FirebaseImporter {
         try each(follows, phase: "follows") { importer, batch, key, _ in
             let parts = key.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             let path = "users/\(parts[0])/follows/\(parts[1])"
-            let view = batch.view
+            let view = batch.state
             guard let follower = UserID.parse(parts[0]), let followee = UserID.parse(parts[1]),
                   try view.user(follower) != nil, try view.user(followee) != nil
             else { return importer.report.skip("follow of an unknown user", path) }
@@ -227,7 +225,7 @@ struct FirebaseImporter {
             let parts = key.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             let (id, kind) = (parts[0], parts[1])
             var r = ByteReader(value)
-            let view = batch.view
+            let view = batch.state
             func author(_ name: String?) throws -> UserID? {
                 guard let name, let normalised = try? Validation.username(name) else { return nil }
                 return try view.userID(username: normalised)
@@ -263,12 +261,7 @@ struct FirebaseImporter {
                     default: throw error
                     }
                 }
-                let key = try batch.log.keys.ensureKey(for: owner)
-                func store(_ variant: ImageUpload) throws -> ImageID {
-                    let id = ImageID(TimelineService.contentID(owner, variant.bytes))
-                    try batch.models.storeImage(id, variant, owner: owner, key: key, batch.txn)
-                    return id
-                }
+                func store(_ variant: ImageUpload) throws -> ImageID { try batch.storeImage(variant, owner: owner) }
                 let variants = ImageVariants(full: try store(processed.full), feed: try store(processed.feed), thumb: try store(processed.thumb))
                 let event = Event.postAdded(PostAdded(postId: post, authorId: owner, imageId: variants.full, caption: caption, hashtags: tags,
                                                       width: processed.width, height: processed.height, variants: variants))
@@ -301,28 +294,16 @@ struct FirebaseImporter {
     private func eventID(_ path: String) -> EventID { EventID("imp-" + hex(Sodium.hash(Array(path.utf8), length: 16))) }
 
     private func isPresent(event path: String, _ batch: ImportBatch) throws -> Bool {
-        try batch.log.contains(eventID(path), batch.txn)
+        try batch.contains(eventID(path))
     }
 
     /// Appends one event (unless a previous run did) and applies it at once, so the next
     /// record sees it.
     private mutating func append(_ event: Event, path: String, kind: String, actor: String, time: Int64?, _ batch: ImportBatch) throws {
-        let pending = PendingEvent(id: eventID(path), event: event, timestamp: time ?? service.options.clock.nowMilliseconds(),
-                                   actor: actor, correlationId: "import")
-        let appended = try batch.log.append([pending], batch.txn)
-        if appended.isEmpty {
-            report.alreadyPresent[kind, default: 0] += 1
-        } else {
-            try batch.models.apply(appended, batch.txn)
+        if try batch.append(event, id: eventID(path), timestamp: time ?? service.nowMilliseconds, actor: actor, correlationId: "import") {
             report.imported[kind, default: 0] += 1
+        } else {
+            report.alreadyPresent[kind, default: 0] += 1
         }
     }
-}
-
-/// The transaction an import batch runs in, with the log and the live read models.
-struct ImportBatch {
-    let txn: Transaction
-    let log: EventLog
-    let models: ReadModels
-    var view: ReadView { ReadView(txn: txn, models: models) }
 }
