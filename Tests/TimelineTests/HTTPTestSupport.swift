@@ -82,7 +82,9 @@ final class ServerProcess: Sendable {
     init(database: String = temporaryPath(), arguments: [String] = []) async throws {
         self.database = database
         child = try ChildProcess(["serve", "--db", database, "--listen", "127.0.0.1:0"] + arguments)
-        let line = await child.waitForOutput { $0.contains("\n") }
+        // Generous: on a machine shared with compilers a debug build's start can take a minute;
+        // only a real stall should fail here.
+        let line = await child.waitForOutput(within: .seconds(180)) { $0.contains("\n") }
         guard let line, let port = line.split(separator: "\n").first.flatMap({ $0.split(separator: ":").last }).flatMap({ UInt16($0) }),
               line.hasPrefix("listening on http://127.0.0.1:") else {
             child.signal(SIGKILL)
