@@ -11,49 +11,47 @@ import TimelineDomain
 /// longer valid. Both come from the log alone, so a rebuild revokes exactly the same ones.
 struct SessionsProjection: Projection {
     let name = ProjectionName.sessions
-    let sessions: Database           // sessionHash → SessionRecord, issued at
-    let signInFailures: Database     // emailHash ‖ 0 ‖ BE(timestamp) ‖ BE(sequence) → ()
-    let passwordResets: Database     // tokenHash → SessionRecord (user, expiry), issued at
-    let credentialChanges: Database  // userId → BE(sequence of the user's last PasswordChanged)
-    var databases: [Database] { [sessions, signInFailures, passwordResets, credentialChanges] }
+    let sessions: Table<IssuedRecords>
+    let signInFailures: Table<SignInFailures>
+    let passwordResets: Table<IssuedRecords>
+    let credentialChanges: Table<CredentialChanges>
+    var databases: [Database] { [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database] }
 
     init(_ env: Environment, prefix: String) throws {
-        sessions = try env.database(prefix + "sessions", placement: .derived)
-        signInFailures = try env.database(prefix + "signInFailures", placement: .derived)
-        passwordResets = try env.database(prefix + "passwordResets", placement: .derived)
-        credentialChanges = try env.database(prefix + "credentialChanges", placement: .derived)
+        sessions = try Table(env, prefix + "sessions")
+        signInFailures = try Table(env, prefix + "signInFailures")
+        passwordResets = try Table(env, prefix + "passwordResets")
+        credentialChanges = try Table(env, prefix + "credentialChanges")
     }
 
     /// The reset token with this hash, unless a password change revoked it (expired or not).
     func passwordReset(hash: String, _ txn: Transaction) throws -> SessionRecord? {
-        guard let stored = try txn.get(passwordResets, Array(hash.utf8)) else { return nil }
-        return try unrevoked(RecordCodec.session(stored), txn)
+        guard let stored = try passwordResets.get(hash, txn) else { return nil }
+        return try unrevoked(stored, txn)
     }
 
     /// The session whose token hashes to `hash`, unless it was ended (expired or not). Tokens
     /// are never compared themselves: the presented token is hashed and the hash looked up; the
     /// stored key is then checked against it in constant time as well.
     func session(hash: String, _ txn: Transaction) throws -> SessionRecord? {
-        let key = Array(hash.utf8)
-        let stored = try txn.withCursor(sessions) { cursor -> (record: SessionRecord, issuedAt: UInt64)? in
+        let key = IssuedRecords.key(hash)
+        let stored = try txn.withCursor(sessions.database) { cursor -> IssuedRecords.Value? in
             guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else { return nil }
-            return try RecordCodec.session(value)
+            return try IssuedRecords.decode(value)
         }
         return try stored.flatMap { try unrevoked($0, txn) }
     }
 
     /// The record, unless its user changed their password after it was issued.
-    private func unrevoked(_ stored: (record: SessionRecord, issuedAt: UInt64), _ txn: Transaction) throws -> SessionRecord? {
-        guard let changed = try txn.get(credentialChanges, Array(stored.record.user.rawValue.utf8)).flatMap(BigEndian.uint64) else {
-            return stored.record
-        }
+    private func unrevoked(_ stored: IssuedRecords.Value, _ txn: Transaction) throws -> SessionRecord? {
+        guard let changed = try credentialChanges.get(stored.record.user, txn) else { return stored.record }
         return stored.issuedAt > changed ? stored.record : nil
     }
 
     func failures(limiterKey: String, since: Int64, _ txn: Transaction) throws -> Int {
         var count = 0
-        let from = Key.prefix(limiterKey) + BigEndian.bytes(UInt64(max(since, 0)))
-        try txn.scan(signInFailures, prefix: Key.prefix(limiterKey)) { key, _ in
+        let from = SignInFailures.start(limiterKey, at: since)
+        try txn.scan(signInFailures.database, prefix: SignInFailures.prefix(limiterKey)) { key, _ in
             if !key.lexicographicallyPrecedes(from) { count += 1 }
             return true
         }
@@ -63,33 +61,62 @@ struct SessionsProjection: Projection {
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .signedIn(let e):
-            let record = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
-            try txn.put(sessions, Array(e.sessionHash.utf8), RecordCodec.encode(record, issuedAt: envelope.sequence))
+            try sessions.put(e.sessionHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt), envelope.sequence), txn)
         case .signedOut(let e):
-            try txn.delete(sessions, Array(e.sessionHash.utf8))
+            try sessions.delete(e.sessionHash, txn)
         case .passwordResetRequested(let e):
-            let record = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
-            try txn.put(passwordResets, Array(e.tokenHash.utf8), RecordCodec.encode(record, issuedAt: envelope.sequence))
+            try passwordResets.put(e.tokenHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt), envelope.sequence), txn)
         case .passwordChanged(let e):
-            if let used = e.resetTokenHash { try txn.delete(passwordResets, Array(used.utf8)) }
-            try txn.put(credentialChanges, Array(e.userId.rawValue.utf8), BigEndian.bytes(envelope.sequence))
+            if let used = e.resetTokenHash { try passwordResets.delete(used, txn) }
+            try credentialChanges.put(e.userId, envelope.sequence, txn)
         case .signInFailed(let e):
-            let prefix = Key.prefix(e.limiterKey)
             // Forget failures that have left the window, then record this one.
-            let cutoff = prefix + BigEndian.bytes(UInt64(max(envelope.timestamp - SignInPolicy.window, 0)))
+            let cutoff = SignInFailures.start(e.limiterKey, at: envelope.timestamp - SignInPolicy.window)
             var stale: [[UInt8]] = []
-            try txn.scan(signInFailures, prefix: prefix) { key, _ in
+            try txn.scan(signInFailures.database, prefix: SignInFailures.prefix(e.limiterKey)) { key, _ in
                 guard key.lexicographicallyPrecedes(cutoff) else { return false }
                 stale.append(key)
                 return true
             }
-            for key in stale { try txn.delete(signInFailures, key) }
-            try txn.put(signInFailures, prefix + BigEndian.bytes(UInt64(max(envelope.timestamp, 0))) + BigEndian.bytes(envelope.sequence), [])
+            for key in stale { try txn.delete(signInFailures.database, key) }
+            try signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
         // Not this projection's concern:
         // (An erased user's sessions cannot resolve: their user record is gone.)
         case .userCreated, .profileUpdated, .postAdded, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
              .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }
+    }
+}
+
+/// A session or reset token by its token's hash → the record and the log sequence that issued it.
+enum IssuedRecords: TableLayout {
+    static func key(_ hash: String) -> [UInt8] { Array(hash.utf8) }
+    static func encode(_ value: (record: SessionRecord, issuedAt: UInt64)) -> [UInt8] { RecordCodec.encode(value.record, issuedAt: value.issuedAt) }
+    static func decode(_ bytes: [UInt8]) throws -> (record: SessionRecord, issuedAt: UInt64) { try RecordCodec.session(bytes) }
+}
+
+/// A failed sign-in, `limiterKey ‖ 0 ‖ BE(timestamp) ‖ BE(sequence)` → nothing: a prefix scan of
+/// `limiterKey ‖ 0` walks one limiter's failures oldest first.
+enum SignInFailures: TableLayout {
+    static func key(_ failure: (limiterKey: String, timestamp: Int64, sequence: UInt64)) -> [UInt8] {
+        start(failure.limiterKey, at: failure.timestamp) + BigEndian.bytes(failure.sequence)
+    }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+
+    /// The prefix of one limiter's failures.
+    static func prefix(_ limiterKey: String) -> [UInt8] { CompositeKey.prefix(limiterKey) }
+    /// The first key of `limiterKey`'s failures at or after `timestamp`.
+    static func start(_ limiterKey: String, at timestamp: Int64) -> [UInt8] { prefix(limiterKey) + BigEndian.bytes(UInt64(max(timestamp, 0))) }
+}
+
+/// userId → the log sequence of the user's last `PasswordChanged` (big-endian).
+enum CredentialChanges: TableLayout {
+    static func key(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ sequence: UInt64) -> [UInt8] { BigEndian.bytes(sequence) }
+    static func decode(_ bytes: [UInt8]) throws -> UInt64 {
+        guard let sequence = BigEndian.uint64(bytes) else { throw CorruptRecord(message: "a credential change is not 8 bytes") }
+        return sequence
     }
 }
