@@ -44,6 +44,8 @@ struct ByteReader {
     }
 
     mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
+    /// What `ByteWriter.double` wrote.
+    mutating func double() throws(CorruptRecord) -> Double { Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0) }
 
     func expectEnd() throws(CorruptRecord) {
         guard isAtEnd else { throw CorruptRecord(message: "\(remaining) trailing bytes") }

@@ -203,6 +203,38 @@ extension ReadView {
         }
     }
 
+    /// Posts placed within `radiusKm` of `centre`, newest first: the cells the circle touches
+    /// (`PlaceGrid`) merged in post id order, each candidate kept only when its great-circle
+    /// distance is within the radius, its post is there and no block stands between its author
+    /// and `viewer`. `next` is set only when another such post follows.
+    func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
+        let present = Presenter(self, viewer: viewer)
+        let places = models.places
+        var sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: Key.prefix($0), floor: nil) }
+        return try txn.withCursors(Array(repeating: places.cells, count: sources.count)) { cursors in
+            for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
+            var items: [Post] = []
+            var last: PostID?
+            while true {
+                // The cell with the greatest current post id.
+                var best = -1
+                for index in sources.indices {
+                    guard let id = sources[index].current else { continue }
+                    if best < 0 || sources[best].current!.lexicographicallyPrecedes(id) { best = index }
+                }
+                guard best >= 0 else { return Page(items: items, next: nil) }
+                let id = PostID(String(decoding: sources[best].current!, as: UTF8.self))
+                try sources[best].advance(cursors[best])
+                guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
+                      let post = try post(id), try !hidden(post.author, from: viewer)
+                else { continue }
+                if items.count == request.limit { return Page(items: items, next: last?.rawValue) }
+                items.append(try present.post(post))
+                last = id
+            }
+        }
+    }
+
     func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
@@ -302,7 +334,8 @@ final class Presenter {
 
     func post(_ post: PostRecord) throws -> Post {
         Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) },
-             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) })
+             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) },
+             location: try view.models.places.place(of: post.id, view.txn))
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {
