@@ -357,9 +357,10 @@ struct Decider<State: DecisionState> {
             // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
             let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
                                    uniquingKeysWith: { first, _ in first })
+            var events: [Event] = [.postAdded(event)]
             // The place is an event of its own, so `PostAdded`'s encoding stays as it was.
-            let placed = place.map { Event.postPlaced(PostPlaced(postId: id, authorId: me.id, place: $0)) }
-            return Decision(events: [.postAdded(event)] + (placed.map { [$0] } ?? []), blobs: blobs, outcome: .success(.post(id)))
+            if let place { events.append(.postPlaced(PostPlaced(postId: id, authorId: me.id, place: place))) }
+            return Decision(events: events, blobs: blobs, outcome: .success(.post(id)))
 
         case let .deletePost(post):
             let post = try existingPost(post)
