@@ -40,9 +40,7 @@ struct PlacesProjection: Projection {
         case .postPlaced(let e):
             guard let place = e.place else { return }  // its author was erased: nothing to index
             try unindex(e.postId, txn)
-            var w = ByteWriter(capacity: 64)
-            w.string(e.authorId.rawValue); w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name)
-            try txn.put(places, Array(e.postId.rawValue.utf8), w.bytes)
+            try txn.put(places, Array(e.postId.rawValue.utf8), Self.encode(author: e.authorId, place: place))
             try txn.put(cells, Key.make(PlaceGrid.cell(of: place), e.postId.rawValue), [])
             try txn.put(placesByAuthor, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
         case .postDeleted(let e):
@@ -60,6 +58,14 @@ struct PlacesProjection: Projection {
         }
     }
 
+    /// A `places` value: author ‖ latitude ‖ longitude ‖ name?.
+    static func encode(author: UserID, place: Place) -> [UInt8] {
+        var w = ByteWriter(capacity: 64)
+        w.string(author.rawValue); w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name)
+        return w.bytes
+    }
+
+    /// What `encode` wrote.
     static func decode(_ bytes: [UInt8]) throws -> (author: UserID, place: Place) {
         var r = ByteReader(bytes)
         let author = UserID(try r.string())

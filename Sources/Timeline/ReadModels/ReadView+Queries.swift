@@ -173,13 +173,8 @@ extension ReadView {
             items.reserveCapacity(request.limit)
             var last: ArraySlice<UInt8>?
             while true {
-                // The source with the greatest current id (k is small: one plus the pulled authors).
-                var best = -1
-                for index in sources.indices {
-                    guard let id = sources[index].current else { continue }
-                    if best < 0 || sources[best].current!.lexicographicallyPrecedes(id) { best = index }
-                }
-                guard best >= 0 else { return Page(items: items, next: nil) }
+                // k is small: one plus the pulled authors.
+                guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
                 if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
@@ -216,13 +211,7 @@ extension ReadView {
             var items: [Post] = []
             var last: PostID?
             while true {
-                // The cell with the greatest current post id.
-                var best = -1
-                for index in sources.indices {
-                    guard let id = sources[index].current else { continue }
-                    if best < 0 || sources[best].current!.lexicographicallyPrecedes(id) { best = index }
-                }
-                guard best >= 0 else { return Page(items: items, next: nil) }
+                guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
                 let id = PostID(String(decoding: sources[best].current!, as: UTF8.self))
                 try sources[best].advance(cursors[best])
                 guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
@@ -297,6 +286,16 @@ struct MergeSource {
     }
 
     mutating func advance(_ cursor: Cursor) throws { accept(try cursor.previous()) }
+
+    /// The index of the source with the greatest current id, or `nil` when every one is done.
+    static func greatest(_ sources: [MergeSource]) -> Int? {
+        var best: Int?
+        for index in sources.indices {
+            guard let id = sources[index].current else { continue }
+            if best == nil || sources[best!].current!.lexicographicallyPrecedes(id) { best = index }
+        }
+        return best
+    }
 
     private mutating func accept(_ entry: Cursor.Entry?) {
         guard let (key, _) = entry, key.starts(with: prefix) else { current = nil; return }
