@@ -101,6 +101,32 @@ import Testing
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
+    /// The grid alone, over many more points than the database test can afford: every point
+    /// within the radius is in one of the cells searched, and away from the poles those are a
+    /// handful.
+    @Test func theCellsSearchedCoverTheCircle() {
+        var random = SplitMix(state: 2026)
+        var worst = 0
+        for round in 0..<4000 {
+            // A fifth of the centres right at the edges: by a pole, on the antimeridian.
+            let latitude = round % 5 == 0 ? Double.random(in: 88...90, using: &random) * (round % 2 == 0 ? 1 : -1)
+                                          : Double.random(in: -90...90, using: &random)
+            let longitude = round % 5 == 1 ? [-180, 180, 179.999, -179.999][round % 4] : Double.random(in: -180...180, using: &random)
+            let centre = Place(latitude: latitude, longitude: longitude)
+            let radius = [0.001, 1, 10, 49.9, 50][round % 5]
+            let searched = Set(PlaceGrid.cells(around: centre, radiusKm: radius))
+            if abs(latitude) < 85 { worst = max(worst, searched.count) }
+            for _ in 0..<25 {
+                // Up to the radius itself (and right on it).
+                let km = Bool.random(using: &random) ? radius : Double.random(in: 0...radius, using: &random)
+                let point = Self.destination(centre, km: km, bearing: Double.random(in: 0..<2 * .pi, using: &random))
+                guard point.distance(to: centre) <= radius else { continue }
+                #expect(searched.contains(PlaceGrid.cell(of: point)), "\(point) is \(point.distance(to: centre)) km from \(centre), outside the cells searched")
+            }
+        }
+        #expect(worst <= 12, "a 50 km search away from the poles touches \(worst) cells")
+    }
+
     @Test func locationsAreValidatedAndShownOnPosts() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice")
