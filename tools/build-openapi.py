@@ -44,6 +44,8 @@ def localise(schema, here):
         resolved = "/".join(parts)
         if resolved == "envelope.schema.json" and fragment == "/$defs/identifier":
             return "#/components/schemas/identifier"
+        if resolved == "envelope.schema.json" and fragment == "/$defs/place":
+            return "#/components/schemas/place"
         if resolved.startswith("results/") and resolved.endswith(".schema.json"):
             name = resolved[len("results/"):-len(".schema.json")]
             return f"#/components/schemas/{name}{fragment}"
@@ -144,6 +146,7 @@ def components_schemas():
         "identifier": dict(identifier, description="An identifier of a user, post, comment or image: 1–64 of [A-Za-z0-9_-]. "
                                                     "Ids the server makes are 20-character time-sortable push ids."),
     }
+    schemas["place"] = localise(load("envelope.schema.json")["$defs"]["place"], "envelope.schema.json")
     schemas.update(result_schemas())
     schemas["userPage"] = page_of("user", "A page of users.")
     schemas["postPage"] = page_of("post", "A page of posts, newest first.")
@@ -175,6 +178,9 @@ def components_schemas():
             "image": {"type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
                       "description": "The image file: JPEG, PNG, GIF, HEIC or WebP (by content, not by name), at most 10 MiB."},
             "caption": dict(REQUEST_CONSTRAINTS["caption"], type="string"),
+            "location": {"type": "string", "contentMediaType": "application/json",
+                         "description": "Where the photo was taken: a JSON object {latitude, longitude, name?} as text "
+                                        "(see the place schema)."},
         },
     }
     schemas["avatarForm"] = {
@@ -277,6 +283,11 @@ ROUTES = [
     route("post", "/v1/posts", "addPost", "Post a photo with an optional caption.", "posts", BEARER,
           (201, json_response("The new post.", "post", {"Location": {"$ref": "#/components/headers/Location"}})),
           errors=(401,) + WRITE, body="addPost"),
+    route("get", "/v1/posts/nearby", "nearby", "Posts placed near a point, newest first.", "posts", OPTIONAL,
+          (200, json_response("A page of posts.", "postPage", LINK)), paged=True, params=("latitude", "longitude", "radiusKm"),
+          description="Every post whose place is within `radiusKm` (great-circle distance) of `latitude`, `longitude`, and no "
+                      "other; posts of users the bearer blocks, or who block the bearer, are left out. An out-of-range "
+                      "coordinate or radius is 400 invalid_argument naming it."),
     route("get", "/v1/posts/{post}", "post", "A post with its first page of comments.", "posts", OPTIONAL,
           (200, json_response("The post detail; likedByViewer is false without a bearer.", "postDetail")),
           errors=(404,), paged=True, params=("post",),
@@ -376,6 +387,13 @@ PARAMETERS = {
                 "schema": {"$ref": "#/components/schemas/identifier"}},
     "image": {"name": "image", "in": "path", "required": True, "description": "An image id (a post's `image`).",
               "schema": {"$ref": "#/components/schemas/identifier"}},
+    "latitude": {"name": "latitude", "in": "query", "required": True, "description": "Degrees north of the search's centre.",
+                 "schema": {"type": "number", "minimum": -90, "maximum": 90}},
+    "longitude": {"name": "longitude", "in": "query", "required": True, "description": "Degrees east of the search's centre.",
+                  "schema": {"type": "number", "minimum": -180, "maximum": 180}},
+    "radiusKm": {"name": "radiusKm", "in": "query", "required": False,
+                 "description": "The search's radius in kilometres: more than 0, at most 50, default 10.",
+                 "schema": {"type": "number", "exclusiveMinimum": 0, "maximum": 50, "default": 10}},
     "tag": {"name": "tag", "in": "path", "required": True, "description": "A hashtag without `#` (any case).",
             "schema": {"type": "string", "minLength": 1}},
     "ticket": {"name": "ticket", "in": "query", "required": False,

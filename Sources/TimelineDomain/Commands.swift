@@ -14,8 +14,8 @@ public enum Command: Sendable, Equatable {
     case follow(user: String)
     /// The acting user stops following `user` (idempotent).
     case unfollow(user: String)
-    /// `image` is base64.
-    case addPost(image: String, caption: String?)
+    /// `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`).
+    case addPost(image: String, caption: String?, location: Place? = nil)
     /// Deletes one of the acting user's posts, with its comments and likes.
     case deletePost(post: String)
     /// Comments on a post.

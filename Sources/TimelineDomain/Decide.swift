@@ -340,9 +340,10 @@ struct Decider<State: DecisionState> {
             events.append(.blocked(block))
             return Decision(events: events, outcome: .success(.changed(true)))
 
-        case let .addPost(image, caption):
+        case let .addPost(image, caption, location):
             let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
             let tags = try caption.map(Validation.hashtags(in:)) ?? []
+            let place = try location.map(Validation.place)
             // Decoding, checking and re-encoding happened before deciding (off the writer).
             guard let processed = context.processedImage else {
                 _ = try ImageUpload(base64: image)
@@ -356,7 +357,10 @@ struct Decider<State: DecisionState> {
             // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
             let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
                                    uniquingKeysWith: { first, _ in first })
-            return Decision(events: [.postAdded(event)], blobs: blobs, outcome: .success(.post(id)))
+            var events: [Event] = [.postAdded(event)]
+            // The place is an event of its own, so `PostAdded`'s encoding stays as it was.
+            if let place { events.append(.postPlaced(PostPlaced(postId: id, authorId: me.id, place: place))) }
+            return Decision(events: events, blobs: blobs, outcome: .success(.post(id)))
 
         case let .deletePost(post):
             let post = try existingPost(post)

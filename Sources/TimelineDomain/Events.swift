@@ -13,6 +13,8 @@ public enum Event: Equatable, Sendable {
     case signInFailed(SignInFailed)
     /// A photo was posted: `PostAdded`.
     case postAdded(PostAdded)
+    /// A post was placed (where its photo was taken), right after its `PostAdded`: `PostPlaced`.
+    case postPlaced(PostPlaced)
     /// A post was deleted: `PostDeleted`.
     case postDeleted(PostDeleted)
     /// A comment was added: `CommentAdded`.
@@ -55,6 +57,7 @@ public enum Event: Equatable, Sendable {
         case .signedOut: .signedOut
         case .signInFailed: .signInFailed
         case .postAdded: .postAdded
+        case .postPlaced: .postPlaced
         case .postDeleted: .postDeleted
         case .commentAdded: .commentAdded
         case .commentDeleted: .commentDeleted
@@ -83,6 +86,7 @@ public enum Event: Equatable, Sendable {
         case .signedOut(let e): "user-\(e.userId)"
         case .signInFailed(let e): "signin-\(e.emailHash.prefix(32))"
         case .postAdded(let e): "post-\(e.postId)"
+        case .postPlaced(let e): "post-\(e.postId)"
         case .postDeleted(let e): "post-\(e.postId)"
         case .commentAdded(let e): "post-\(e.postId)"
         case .commentDeleted(let e): "post-\(e.postId)"
@@ -113,6 +117,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case signInFailed = "SignInFailed"
     /// A photo was posted: `PostAdded`.
     case postAdded = "PostAdded"
+    /// A post was placed (where its photo was taken): `PostPlaced`.
+    case postPlaced = "PostPlaced"
     /// A post was deleted: `PostDeleted`.
     case postDeleted = "PostDeleted"
     /// A comment was added: `CommentAdded`.
@@ -156,7 +162,7 @@ public enum EventType: String, CaseIterable, Sendable {
         switch self {
         case .signInFailed, .postAdded, .profileUpdated: 3
         case .userCreated, .commentAdded, .postReported, .passwordChanged: 2
-        case .signedIn, .signedOut, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
+        case .signedIn, .signedOut, .postPlaced, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
              .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             1
         }
@@ -344,6 +350,21 @@ public struct PostAdded: Equatable, Sendable {
         self.postId = postId; self.authorId = authorId; self.imageId = imageId
         self.caption = caption; self.hashtags = hashtags
         self.width = width; self.height = height; self.variants = variants
+    }
+}
+
+/// The payload of `PostPlaced`: where a post's photo was taken. Appended right after the
+/// post's `PostAdded`, in the same commit; the place is sealed with the author's key.
+public struct PostPlaced: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (whose key seals the place).
+    public var authorId: UserID
+    /// The place; `nil` only when read back after the author was erased.
+    public var place: Place?
+    /// A `PostPlaced` payload.
+    public init(postId: PostID, authorId: UserID, place: Place?) {
+        self.postId = postId; self.authorId = authorId; self.place = place
     }
 }
 

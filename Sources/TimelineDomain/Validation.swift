@@ -8,6 +8,7 @@ package enum Validation {
     public static let maxCaption = 2200
     public static let maxComment = 2200
     public static let maxReason = 500
+    public static let maxPlaceName = 100
     public static let maxHashtags = 30
     /// Longest hashtag in UTF-8 bytes (it is part of an index key, and LMDB keys are ≤ 511 bytes).
     public static let maxHashtagBytes = 200
@@ -101,6 +102,23 @@ package enum Validation {
 
     public static func reason(_ raw: String) throws(TimelineError) -> String {
         try text(raw, field: "reason", max: maxReason, allowEmpty: false)
+    }
+
+    /// A post's place: finite coordinates in range (latitude −90…90, longitude −180…180) and a
+    /// name of at most 100 characters, trimmed (empty is no name). Errors name
+    /// `location.latitude`, `location.longitude` or `location.name`.
+    public static func place(_ raw: Place) throws(TimelineError) -> Place {
+        guard raw.latitude.isFinite, (-90...90).contains(raw.latitude) else {
+            throw .invalid("location.latitude", "latitude must be a number from -90 to 90")
+        }
+        guard raw.longitude.isFinite, (-180...180).contains(raw.longitude) else {
+            throw .invalid("location.longitude", "longitude must be a number from -180 to 180")
+        }
+        let name = try raw.name.map { name throws(TimelineError) in
+            try text(name.trimmingCharacters(in: .whitespacesAndNewlines), field: "location.name", max: maxPlaceName, allowEmpty: true)
+        }
+        // -0.0 is stored as 0, so equal places encode alike.
+        return Place(latitude: raw.latitude + 0, longitude: raw.longitude + 0, name: name?.isEmpty == false ? name : nil)
     }
 
     /// A hashtag as captions record it: NFC-normalised (as all free text is) and lowercased,

@@ -29,6 +29,7 @@ extension TimelineAPI {
             Route("GET", "/v1/users/{user}/followers", .anyone, query("followers")),
             Route("GET", "/v1/users/{user}/following", .anyone, query("following")),
             Route("POST", "/v1/posts", .bearer, command("addPost", status: 201, location: postLocation)),
+            Route("GET", "/v1/posts/nearby", .anyone, query("nearby")),  // before /v1/posts/{post}, which would take "nearby" for an id
             Route("GET", "/v1/posts/{post}", .anyone, query("post")),
             Route("DELETE", "/v1/posts/{post}", .bearer, command("deletePost", status: 204)),
             Route("GET", "/v1/posts/{post}/comments", .anyone, query("comments")),

@@ -143,7 +143,8 @@ public final class TimelineAPI: Sendable {
     }
 
     /// A JSON object body, or the parts of a `multipart/form-data` body (files as base64, as
-    /// the catalogue's `image` field expects); nothing for an empty body.
+    /// the catalogue's `image` field expects; a `location` part is a JSON object as text, as
+    /// the catalogue's `location` field is an object); nothing for an empty body.
     static func body(_ request: HTTPRequest) throws(TimelineError) -> [String: Any] {
         if !request.formParts.isEmpty {
             var object: [String: Any] = [:]
@@ -151,6 +152,12 @@ public final class TimelineAPI: Sendable {
                 guard object[part.name] == nil else { throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is given twice") }
                 if part.filename != nil || part.name == "image" {
                     object[part.name] = Data(part.data).base64EncodedString()
+                } else if part.name == "location" {
+                    do {
+                        object[part.name] = try JSONInput.body(part.data)
+                    } catch {
+                        throw TimelineError.invalid("location", "the part location must be a JSON object {latitude, longitude, name?}")
+                    }
                 } else {
                     guard let text = String(validating: part.data, as: UTF8.self) else {
                         throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is not UTF-8 text")

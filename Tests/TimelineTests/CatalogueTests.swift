@@ -14,7 +14,7 @@ func sampleCommand(_ kind: CommandName) -> Command {
     case .updateProfile: .updateProfile(username: "n", bio: "b", url: "https://x.org")
     case .follow: .follow(user: "u1")
     case .unfollow: .unfollow(user: "u1")
-    case .addPost: .addPost(image: gifBase64(1), caption: "c")
+    case .addPost: .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"))
     case .deletePost: .deletePost(post: "p1")
     case .addComment: .addComment(post: "p1", text: "t")
     case .deleteComment: .deleteComment(comment: "c1")
@@ -51,7 +51,7 @@ func sampleCommand(_ kind: CommandName) -> Command {
     /// Every query name decodes to that query (its kind names it back).
     @Test(arguments: QueryName.allCases) func queryNamesDecode(_ kind: QueryName) throws {
         let fields: [String: Any] = ["user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
-                                     "image": "i1", "limit": 5]
+                                     "image": "i1", "limit": 5, "latitude": 1.5, "longitude": 2.5]
         let query = try Catalogue.query(named: kind.rawValue, JSONInput(object: fields))
         #expect(query.kind == kind)
         #expect(query.name == kind.rawValue)

@@ -32,6 +32,8 @@ extension InMemoryState {
                                          hashtags: e.hashtags, createdAt: envelope.timestamp,
                                          width: e.width, height: e.height, variants: e.variants)
             updateUser(e.authorId) { $0.postCount += 1 }
+        case .postPlaced:
+            break  // deciding never reads a post's place
         case .postDeleted(let e):
             posts[e.postId] = nil
             comments = comments.filter { $0.value.post != e.postId }

@@ -83,6 +83,66 @@ import Vips
         }
     }
 
+    // MARK: - Places
+
+    @Test func postsCarryPlacesAndNearbyFindsThem() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            // JSON: location is an object.
+            let json = try await api.send("POST", "/v1/posts", json: ["image": gifBase64(1), "caption": "Harbour",
+                                                                      "location": ["latitude": 60.1699, "longitude": 24.9384, "name": " Helsinki "]],
+                                          bearer: alice.token)
+            #expect(json.status == 201, "\(json)")
+            let first = try #require(json.json["id"] as? String)
+            let location = try #require(json.json["location"] as? [String: Any], "\(json)")
+            #expect(location["latitude"] as? Double == 60.1699 && location["longitude"] as? Double == 24.9384 && location["name"] as? String == "Helsinki")
+            // Multipart: the location part is the same object as JSON text.
+            var form = MultipartBody()
+            form.field("caption", "Market square")
+            form.field("location", #"{"latitude": 60.1675, "longitude": 24.9525}"#)
+            form.file("image", filename: "pixel.png", type: "image/png", pngBytes)
+            let multipart = try await api.send("POST", "/v1/posts", body: form.finished(), contentType: form.contentType, bearer: bob.token)
+            #expect(multipart.status == 201, "\(multipart)")
+            let second = try #require(multipart.json["id"] as? String)
+            #expect((multipart.json["location"] as? [String: Any])?["longitude"] as? Double == 24.9525, "\(multipart)")
+            let unplaced = try await api.addPost(alice.token, image: 3)
+            #expect(try await api.get("/v1/posts/\(unplaced)").json["location"] == nil)
+            #expect((try await api.get("/v1/posts/\(first)").json["location"] as? [String: Any])?["name"] as? String == "Helsinki")
+
+            // Refusals name the field, and append nothing.
+            for (body, field) in [(["latitude": 91, "longitude": 0], "location.latitude"), (["latitude": 0], "location.longitude"),
+                                  (["latitude": 0, "longitude": 0, "name": String(repeating: "n", count: 101)], "location.name")] as [([String: Any], String)] {
+                let refused = try await api.send("POST", "/v1/posts", json: ["image": gifBase64(4), "location": body], bearer: alice.token)
+                #expect(refused.status == 400 && refused.errorField == field, "\(refused)")
+            }
+            var bad = MultipartBody()
+            bad.field("location", "60.1,24.9")
+            bad.file("image", filename: "pixel.png", type: "image/png", pngBytes)
+            let refused = try await api.send("POST", "/v1/posts", body: bad.finished(), contentType: bad.contentType, bearer: bob.token)
+            #expect(refused.status == 400 && refused.errorField == "location", "\(refused)")
+
+            // Nearby: newest first, paged with Link, exact (the market square is ~0.9 km from the first post).
+            let centre = "latitude=60.1699&longitude=24.9384"
+            let all = try await api.allPages("/v1/posts/nearby?\(centre)&radiusKm=5&limit=1")
+            #expect(all.ids == [second, first] && all.pages == 2, "\(all)")
+            #expect(try await api.get("/v1/posts/nearby?\(centre)&radiusKm=0.5").ids == [first])
+            #expect(try await api.get("/v1/posts/nearby?latitude=-60.1699&longitude=24.9384&radiusKm=50").ids == [])
+            for (query, field) in [("\(centre)&radiusKm=51", "radiusKm"), ("\(centre)&radiusKm=0", "radiusKm"), ("\(centre)&radiusKm=nan", "radiusKm"),
+                                   ("latitude=91&longitude=0", "latitude"), ("latitude=0&longitude=-180.5", "longitude"),
+                                   ("longitude=0", "latitude"), ("latitude=abc&longitude=0", "latitude"), ("\(centre)&altitude=3", "altitude")] {
+                let reply = try await api.get("/v1/posts/nearby?\(query)")
+                #expect(reply.status == 400 && reply.errorCode == "invalid_argument" && reply.errorField == field, "\(query): \(reply)")
+            }
+            // A block hides the other's posts; a deleted post is gone.
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(bob.id)", bearer: alice.token).status == 200)
+            #expect(try await api.get("/v1/posts/nearby?\(centre)", bearer: alice.token).ids == [first])
+            #expect(try await api.get("/v1/posts/nearby?\(centre)", bearer: bob.token).ids == [second])
+            #expect(try await api.send("DELETE", "/v1/posts/\(first)", bearer: alice.token).status == 204)
+            #expect(try await api.get("/v1/posts/nearby?\(centre)").ids == [second])
+        }
+    }
+
     // MARK: - Accounts and sessions
 
     @Test func signUpSignInSignOutAndTheAccount() async throws {

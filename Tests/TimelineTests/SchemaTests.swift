@@ -29,7 +29,8 @@ import Testing
         _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
         try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org"), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
-        let post = try await service.addPost(by: alice.id, caption: "caption #tag")
+        let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "caption #tag",
+                                                              location: Place(latitude: 1.5, longitude: -2.5, name: "Here")), as: alice.id).post)
         let comment = try await service.addComment(by: bob.id, on: post.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
@@ -47,7 +48,7 @@ import Testing
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
         try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         let carol = try await service.createUser("carol")
-        _ = try await service.addPost(by: carol.id, caption: "soon gone #bye")
+        _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170)), as: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue), as: carol.id)
         let events = try service.events(from: 1)
         #expect(events.contains { $0.erased }, "events of the erased user decode with their personal fields gone")

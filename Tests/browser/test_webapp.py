@@ -432,12 +432,49 @@ def steps(server, out, images, a, b):
     article_with(a, "Harbour fog at dawn")
     check("profile grid and list, Edit profile (a bad url is refused beside Website), Sign out, Sign in")
 
+    # 9b. Places: ann posts with her (emulated) position and a place name; Nearby finds it from
+    # the browser's position, and, where the position is refused, from a typed latitude and longitude.
+    a.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url, "permissions": ["geolocation"]})
+    a.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 60.16952, "longitude": 24.95243, "accuracy": 20})
+    nav(a, "New post")
+    by_label(a, "Photo").send_keys(str(images["harbour"]))
+    by_label(a, "Caption").send_keys("Senate Square steps")
+    click(a, by_label(a, "Add my location"))
+    text_appears(a, "At 60.170, 24.952", "#location-status")
+    name = by_label(a, "Place name")
+    wait(a, lambda d: name.is_enabled(), "Place name stays disabled once the position is known")
+    name.send_keys("Senate Square")
+    button(a, "Share").click()
+    wait(a, lambda d: "#/post/" in d.current_url, "Share did not open the placed post")
+    placed = a.current_url.rsplit("/", 1)[-1]
+    text_appears(a, "Senate Square", "main .place")
+    nav(a, "Search")
+    button(a, "Nearby").click()
+    wait(a, lambda d: d.find_elements(By.CSS_SELECTOR, f"main ul.grid.nearby li[data-post='{placed}']"), "Nearby does not find the placed post")
+    text_appears(a, "within 10 km of 60.170, 24.952", "main .status")
+    assert len(a.find_elements(By.CSS_SELECTOR, "main ul.grid.nearby li")) == 1, "Nearby shows posts without a place"
+    try:
+        b.execute_cdp_cmd("Browser.setPermission", {"origin": server.url, "permission": {"name": "geolocation"}, "setting": "denied"})
+    except Exception:
+        b.execute_cdp_cmd("Emulation.setGeolocationOverride", {})  # no position: unavailable
+    go(b, server, "/search")
+    button(b, "Nearby").click()
+    by_label(b, "Latitude").send_keys("60.17")
+    by_label(b, "Longitude").send_keys("24.95")
+    button(b, "Search here").click()
+    wait(b, lambda d: d.find_elements(By.CSS_SELECTOR, f"main ul.grid.nearby li[data-post='{placed}']"), "a typed position does not find the placed post")
+    go(b, server, "/")
+    card = article_with(b, "Senate Square steps")
+    assert "Senate Square" in card.find_element(By.CSS_SELECTOR, ".place").text, "the card has no place line"
+    check("places: a post with the browser's position and a name, its place line, Nearby from geolocation and from typed coordinates")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
     screens = [("/", "main article", "home-375.png"), ("/u/ann", "main ul.grid li", "profile-375.png"),
                ("/search?q=%23sea", "main ul.grid li", "search-tag-375.png"), ("/search?q=", "main ul.people li", "search-375.png"),
-               ("/new", "#photo", "new-post-375.png"), ("/activity", "main ol.activity li", "activity-375.png")]
+               ("/new", "#photo", "new-post-375.png"), ("/activity", "main ol.activity li", "activity-375.png"),
+               ("/search?near=60.17,24.95&r=5", "main ul.grid.nearby li", "nearby-375.png")]
     go(b, server, "/")
     for path, ready, shot in screens:
         go(b, server, path)

@@ -7,10 +7,11 @@ enum QueryCommand {
     static let help = """
     usage: timeline query [--db PATH] <query> [--user ID|@name] [--target ID|@name] [--post ID]
                           [--viewer ID|@name] [--tag TAG] [--username NAME] [--prefix P]
-                          [--image ID] [--limit N] [--before CURSOR]
+                          [--image ID] [--latitude DEG] [--longitude DEG] [--radiusKm KM]
+                          [--limit N] [--before CURSOR]
 
     queries: user userByName users searchUsers followers following follows posts post
-             timeline hashtag activity image
+             timeline hashtag nearby activity image
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -25,6 +26,8 @@ enum QueryCommand {
             if ["user", "target", "viewer"].contains(key), value.hasPrefix("@") {
                 request[key] = (try? service.user(named: String(value.dropFirst())).id.rawValue) ?? value
             } else if key == "limit", let number = Int(value) {
+                request[key] = number
+            } else if ["latitude", "longitude", "radiusKm"].contains(key), let number = Double(value), number.isFinite {
                 request[key] = number
             } else {
                 request[key] = value

@@ -121,6 +121,8 @@ export const api = {
   // Posts
   timeline: (before) => request('GET', '/v1/timeline', { params: page(before) }),
   hashtag: (tag, before) => request('GET', `/v1/hashtags/${segment(tag)}/posts`, { params: page(before, 24) }),
+  nearby: ({ latitude, longitude, radiusKm }, before) =>
+    request('GET', '/v1/posts/nearby', { params: { latitude, longitude, radiusKm, ...page(before, 24) } }),
   post: (id) => request('GET', `/v1/posts/${segment(id)}`),
   deletePost: (id) => request('DELETE', `/v1/posts/${segment(id)}`),
   comments: (id, before) => request('GET', `/v1/posts/${segment(id)}/comments`, { params: page(before) }),
@@ -137,13 +139,15 @@ export const api = {
 
   /**
    * POST /v1/posts as multipart/form-data (what FormData sends), reporting progress as a
-   * fraction 0…1. XMLHttpRequest, because fetch cannot report upload progress.
+   * fraction 0…1; `location` ({latitude, longitude, name?}, optional) goes as a JSON part.
+   * XMLHttpRequest, because fetch cannot report upload progress.
    */
-  upload(file, caption, onProgress) {
+  upload(file, caption, onProgress, location) {
     return new Promise((resolve, reject) => {
       const form = new FormData();
       form.append('image', file, file.name || 'photo');
       if (caption) form.append('caption', caption);
+      if (location) form.append('location', JSON.stringify(location));
       const xhr = new XMLHttpRequest();
       xhr.open('POST', '/v1/posts');
       const session = currentSession();

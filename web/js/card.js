@@ -93,7 +93,16 @@ export function likeOnDoubleClick(figure, controls) {
   });
 }
 
-/** An `<article>` card: author, time ago, image, like and comment counts, caption. */
+/** Where a post was taken, as a line: its place's name, or its coordinates rounded (null without a place). */
+export function placeLine(post) {
+  const place = post.location;
+  if (!place) return null;
+  const rounded = `${Math.abs(place.latitude).toFixed(3)}° ${place.latitude < 0 ? 'S' : 'N'}, `
+    + `${Math.abs(place.longitude).toFixed(3)}° ${place.longitude < 0 ? 'W' : 'E'}`;
+  return h('p', { class: 'place', title: rounded }, h('span', { class: 'visually-hidden' }, 'Taken at '), place.name || rounded);
+}
+
+/** An `<article>` card: author, time ago, place, image, like and comment counts, caption. */
 export function postCard(post) {
   const link = `#/post/${encodeURIComponent(post.id)}`;
   const controls = likeControls(post);
@@ -105,6 +114,7 @@ export function postCard(post) {
       avatar(post.author, post.authorUsername),
       userLink(post.authorUsername, { class: 'user author' }),
       h('a', { href: link, class: 'when', 'aria-label': `View post by ${post.authorUsername}` }, timeAgo(post.createdAt))),
+    placeLine(post),
     figure,
     h('div', { class: 'actions' },
       controls.button,

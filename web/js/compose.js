@@ -1,6 +1,7 @@
-// New post: Photo (with a preview), Caption, Share, and the upload's progress bar.
+// New post: Photo (with a preview), Caption, an optional place (the browser's position and a
+// name), Share, and the upload's progress bar.
 import { api } from './api.js';
-import { clearErrors, field, h, replace, showError } from './dom.js';
+import { clearErrors, currentPosition, field, h, replace, showError } from './dom.js';
 
 export function render(root, _route, app) {
   document.title = 'New post · Timeline';
@@ -11,12 +12,38 @@ export function render(root, _route, app) {
     h('div', { class: 'preview-box' }, preview, placeholder),
     field('photo', 'Photo', { name: 'image', type: 'file', accept: 'image/jpeg,image/png,image/gif,image/webp,image/heic', required: true }),
     field('caption', 'Caption', { name: 'caption', rows: '3', placeholder: 'Say something about it… #hashtags welcome' }, 'textarea'),
+    h('div', { class: 'field check' },
+      h('input', { id: 'use-location', type: 'checkbox', name: 'useLocation' }),
+      h('label', { for: 'use-location' }, 'Add my location'),
+      h('p', { id: 'location-status', class: 'hint', 'aria-live': 'polite' })),
+    field('place-name', 'Place name', { name: 'location.name', maxlength: '100', placeholder: 'Optional, e.g. Harbour steps', disabled: true }),
     progress,
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
   const photo = form.querySelector('#photo');
   const caption = form.querySelector('#caption');
+  const useLocation = form.querySelector('#use-location');
+  const locationStatus = form.querySelector('#location-status');
+  const placeName = form.querySelector('#place-name');
+  let position = null;
   let previewURL = null;
+
+  useLocation.addEventListener('change', async () => {
+    position = null;
+    placeName.disabled = true;
+    locationStatus.textContent = '';
+    if (!useLocation.checked) return;
+    locationStatus.textContent = 'Finding where you are…';
+    try {
+      position = await currentPosition();
+      if (!useLocation.checked) return;
+      placeName.disabled = false;
+      locationStatus.textContent = `At ${position.latitude.toFixed(3)}, ${position.longitude.toFixed(3)}`;
+    } catch (error) {
+      useLocation.checked = false;
+      locationStatus.textContent = error.message;
+    }
+  });
 
   photo.addEventListener('change', () => {
     if (previewURL) URL.revokeObjectURL(previewURL);
@@ -47,9 +74,10 @@ export function render(root, _route, app) {
     progress.hidden = false;
     progress.value = 0;
     try {
+      const location = useLocation.checked && position ? { ...position, name: placeName.value.trim() || undefined } : undefined;
       const post = await api.upload(file, caption.value, (fraction) => {
         progress.value = Math.round(fraction * 100);
-      });
+      }, location);
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);
     } catch (error) {
       progress.hidden = true;

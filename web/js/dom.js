@@ -192,3 +192,21 @@ export function pager(sentinel, load, { endText = "You're all caught up" } = {})
     observer.disconnect();
   };
 }
+
+/**
+ * The browser's position as `{latitude, longitude}` (rounded to 5 decimals, about a metre),
+ * or a rejection with a message a person can act on (no geolocation, permission denied,
+ * no fix within 15 s).
+ */
+export function currentPosition() {
+  return new Promise((resolve, reject) => {
+    if (!navigator.geolocation) {
+      reject(new Error('This browser cannot tell where you are.'));
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      ({ coords }) => resolve({ latitude: Number(coords.latitude.toFixed(5)), longitude: Number(coords.longitude.toFixed(5)) }),
+      (error) => reject(new Error(error.code === 1 ? 'Location permission was denied.' : 'Your location is not available right now.')),
+      { enableHighAccuracy: false, timeout: 15000, maximumAge: 60000 });
+  });
+}

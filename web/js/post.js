@@ -1,7 +1,7 @@
 // Post: the photo (double-click likes it), Like/Unlike, who liked, the comments (oldest
 // first, paged) with a Comment field and Send, and Delete for what the viewer may delete.
 import { api } from './api.js';
-import { altText, likeControls, likeOnDoubleClick } from './card.js';
+import { altText, likeControls, likeOnDoubleClick, placeLine } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
@@ -116,6 +116,7 @@ export async function render(root, { params: [id] }, app) {
         userLink(post.authorUsername, { class: 'user author' }),
         h('span', { class: 'when' }, timeAgo(post.createdAt)),
         deletePost),
+      placeLine(post),
       figure,
       h('div', { class: 'body' },
         h('h1', { class: 'caption' }, userLink(post.authorUsername), ' ', post.caption ? captionNodes(post.caption) : ''),

@@ -1,7 +1,16 @@
-// Search: people by the start of their username, or posts by #hashtag.
+// Search: people by the start of their username, posts by #hashtag, or posts near here (the
+// browser's position, or a latitude and longitude typed in when it cannot tell).
 import { api } from './api.js';
 import { postTile } from './card.js';
-import { count, h, pager, replace, userLink } from './dom.js';
+import { count, currentPosition, field, h, pager, replace, userLink } from './dom.js';
+
+const RADII = [1, 5, 10, 25, 50];
+
+/** `near=LAT,LON` of the route as {latitude, longitude}, or null. */
+function parseNear(text) {
+  const [latitude, longitude] = (text || '').split(',').map(Number);
+  return text && Number.isFinite(latitude) && Number.isFinite(longitude) ? { latitude, longitude } : null;
+}
 
 export function render(root, { query }, app) {
   document.title = 'Search · Timeline';
@@ -13,7 +22,19 @@ export function render(root, { query }, app) {
     h('label', { for: 'search' }, 'Search'),
     input,
     h('p', { id: 'search-hint', class: 'hint' }, 'People by the start of their username, or posts by #hashtag.'));
+  const radius = h('select', { id: 'radius', name: 'radius' },
+    ...RADII.map((km) => h('option', { value: String(km) }, `${km} km`)));
+  radius.value = RADII.includes(Number(query.get('r'))) ? query.get('r') : '10';
+  const nearbyButton = h('button', { type: 'button', class: 'secondary' }, 'Nearby');
+  const manual = h('form', { class: 'nearby-manual', hidden: true, novalidate: true },
+    h('p', { class: 'hint' }, 'Or say where:'),
+    field('latitude', 'Latitude', { name: 'latitude', inputmode: 'decimal', placeholder: '60.17' }),
+    field('longitude', 'Longitude', { name: 'longitude', inputmode: 'decimal', placeholder: '24.94' }),
+    h('button', { type: 'submit', class: 'secondary' }, 'Search here'));
+  const nearbyControls = h('div', { class: 'nearby-controls' },
+    nearbyButton, h('label', { for: 'radius' }, 'Within'), radius);
   const status = h('p', { class: 'status', role: 'status' });
+  let near = parseNear(query.get('near'));
   const results = h('div', { class: 'results' });
   const sentinel = h('div', { class: 'more' });
   let stopPager = null;
@@ -25,7 +46,30 @@ export function render(root, { query }, app) {
     replace(results);
     replace(sentinel);
     status.textContent = '';
-    if (text.startsWith('#')) {
+    if (near) {
+      const km = Number(radius.value);
+      const where = `${near.latitude.toFixed(3)}, ${near.longitude.toFixed(3)}`;
+      const grid = h('ul', { class: 'grid nearby' });
+      results.append(grid);
+      let next;
+      let first = true;
+      let found = 0;
+      stopPager = pager(sentinel, async () => {
+        let page;
+        try {
+          page = await api.nearby({ ...near, radiusKm: km }, first ? undefined : next);
+        } catch (error) {
+          status.textContent = error.message;
+          return false;
+        }
+        first = false;
+        for (const post of page.items) grid.append(postTile(post));
+        found += page.items.length;
+        status.textContent = next || page.next ? `Posts within ${km} km of ${where}` : `${count(found, 'post')} within ${km} km of ${where}`;
+        next = page.next;
+        return Boolean(next);
+      }, { endText: '' });
+    } else if (text.startsWith('#')) {
       const tag = text.slice(1);
       if (!tag) return;
       const grid = h('ul', { class: 'grid' });
@@ -64,7 +108,41 @@ export function render(root, { query }, app) {
     }
   };
 
+  const searchNear = (position) => {
+    near = position;
+    input.value = '';
+    history.replaceState(null, '', `#/search?near=${near.latitude},${near.longitude}&r=${radius.value}`);
+    run();
+  };
+  nearbyButton.addEventListener('click', async () => {
+    nearbyButton.disabled = true;
+    status.textContent = 'Finding where you are…';
+    try {
+      manual.hidden = true;
+      searchNear(await currentPosition());
+    } catch (error) {
+      status.textContent = `${error.message} Type a latitude and longitude instead.`;
+      manual.hidden = false;
+      manual.querySelector('#latitude').focus();
+    } finally {
+      nearbyButton.disabled = false;
+    }
+  });
+  manual.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const latitude = Number(manual.querySelector('#latitude').value.replace(',', '.'));
+    const longitude = Number(manual.querySelector('#longitude').value.replace(',', '.'));
+    manual.querySelector('#latitude-error').textContent = Number.isFinite(latitude) && Math.abs(latitude) <= 90 ? '' : 'A latitude is a number from -90 to 90.';
+    manual.querySelector('#longitude-error').textContent = Number.isFinite(longitude) && Math.abs(longitude) <= 180 ? '' : 'A longitude is a number from -180 to 180.';
+    if (manual.querySelector('#latitude-error').textContent || manual.querySelector('#longitude-error').textContent) return;
+    searchNear({ latitude, longitude });
+  });
+  radius.addEventListener('change', () => {
+    if (near) searchNear(near);
+  });
+
   input.addEventListener('input', () => {
+    near = null;
     clearTimeout(timer);
     timer = setTimeout(() => {
       history.replaceState(null, '', `#/search${input.value ? `?q=${encodeURIComponent(input.value)}` : ''}`);
@@ -73,13 +151,14 @@ export function render(root, { query }, app) {
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    near = null;
     clearTimeout(timer);
     run();
   });
 
-  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, status, results, sentinel);
+  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, nearbyControls, manual, status, results, sentinel);
   run();
-  if (!query.get('q')) input.focus();
+  if (!query.get('q') && !near) input.focus();
   return () => {
     clearTimeout(timer);
     stopPager?.();

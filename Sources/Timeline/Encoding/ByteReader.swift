@@ -44,6 +44,8 @@ package struct ByteReader {
     }
 
     package mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
+    /// What `ByteWriter.double` wrote.
+    package mutating func double() throws(CorruptRecord) -> Double { Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0) }
 
     package func expectEnd() throws(CorruptRecord) {
         guard isAtEnd else { throw CorruptRecord(message: "\(remaining) trailing bytes") }

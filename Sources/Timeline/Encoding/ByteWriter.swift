@@ -18,6 +18,8 @@ package struct ByteWriter {
 
     package mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value))) }
     package mutating func int64(_ value: Int64) { varint(UInt64(bitPattern: value)) }
+    /// An IEEE 754 double, its 8 bytes big-endian.
+    package mutating func double(_ value: Double) { raw(BigEndian.bytes(value.bitPattern)) }
 
     package mutating func string(_ value: String) {
         varint(UInt64(value.utf8.count))

@@ -13,8 +13,8 @@ protocol PayloadKeys: Sendable {
 
 /// Binary encoding of event payloads, per type and schema version.
 ///
-/// Personal fields (email, password hash, bio, url, caption and hashtags, comment text, report
-/// reason) are written in one section sealed with the owner's key (XChaCha20-Poly1305, bound
+/// Personal fields (email, password hash, bio, url, caption and hashtags, a post's place,
+/// comment text, report reason) are written in one section sealed with the owner's key (XChaCha20-Poly1305, bound
 /// to the owner's id). When the key has been destroyed the section cannot be opened: the
 /// event decodes with those fields absent and `erased` set, and the hash chain — computed over
 /// the sealed bytes — still verifies.
@@ -60,6 +60,10 @@ enum PayloadCodec {
             if let variants = e.variants, let width = e.width, let height = e.height {
                 w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
             }
+        case .postPlaced(let e):
+            w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
+            guard let place = e.place else { throw CorruptRecord(message: "PostPlaced without its place") }
+            try seal(e.authorId) { $0.double(place.latitude); $0.double(place.longitude); $0.optionalString(place.name) }
         case .postDeleted(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
         case .commentAdded(let e):
@@ -165,6 +169,11 @@ enum PayloadCodec {
                 added.variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
             }
             event = .postAdded(added)
+        case .postPlaced:
+            let post = PostID(try r.string()), author = UserID(try r.string())
+            var p = try personal(author)
+            let place = try read(&p) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
+            event = .postPlaced(PostPlaced(postId: post, authorId: author, place: place))
         case .postDeleted:
             event = .postDeleted(PostDeleted(postId: PostID(try r.string()), authorId: UserID(try r.string())))
         case .commentAdded:

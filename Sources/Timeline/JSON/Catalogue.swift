@@ -32,7 +32,9 @@ package enum Catalogue {
                                   url: try input.optionalString("url"), avatar: avatar)
         case .follow: return .follow(user: try input.string("user"))
         case .unfollow: return .unfollow(user: try input.string("user"))
-        case .addPost: return .addPost(image: try input.string("image"), caption: try input.optionalString("caption"))
+        case .addPost:
+            return .addPost(image: try input.string("image"), caption: try input.optionalString("caption"),
+                            location: try input.optionalPlace("location"))
         case .deletePost: return .deletePost(post: try input.string("post"))
         case .addComment: return .addComment(post: try input.string("post"), text: try input.string("text"))
         case .deleteComment: return .deleteComment(comment: try input.string("comment"))
@@ -81,6 +83,11 @@ package enum Catalogue {
         case .image: return .image(try input.identifier("image"))
         case .bookmarks: return .bookmarks(try input.page())
         case .blocked: return .blocked(try input.page())
+        case .nearby:
+            guard let latitude = try input.optionalNumber("latitude") else { throw .invalid("latitude", "latitude is required") }
+            guard let longitude = try input.optionalNumber("longitude") else { throw .invalid("longitude", "longitude is required") }
+            return .nearby(latitude: latitude, longitude: longitude, radiusKm: try input.optionalNumber("radiusKm") ?? Query.defaultRadiusKm,
+                           try input.page())
         }
     }
 }
@@ -104,7 +111,9 @@ extension Command {
             case .set(let image)?: out["avatar"] = image
             }
         case let .follow(user), let .unfollow(user), let .block(user), let .unblock(user): set("user", user)
-        case let .addPost(image, caption): set("image", image); set("caption", caption)
+        case let .addPost(image, caption, location):
+            set("image", image); set("caption", caption)
+            if let location { out["location"] = JSONOutput.place(location) }
         case let .deletePost(post), let .like(post), let .unlike(post), let .bookmark(post), let .unbookmark(post):
             set("post", post)
         case let .addComment(post, text): set("post", post); set("text", text)

@@ -55,6 +55,11 @@ extension Event {
                 out["width"] = width; out["height"] = height
                 out["variants"] = ["full": variants.full.rawValue, "feed": variants.feed.rawValue, "thumb": variants.thumb.rawValue]
             }
+        case .postPlaced(let e):
+            set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
+            if let place = e.place {
+                out["latitude"] = place.latitude; out["longitude"] = place.longitude; set("name", place.name)
+            }
         case .postDeleted(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
         case .commentAdded(let e):

@@ -154,6 +154,49 @@ package final class JSONInput {
         return id
     }
 
+    /// An optional number field (absent or null is `nil`): a JSON number, or decimal text when
+    /// it came from a URL. Never a boolean, never NaN or infinite.
+    package func optionalNumber(_ field: String) throws(TimelineError) -> Double? {
+        guard let value = value(field), !(value is NSNull) else { return nil }
+        return try Self.number(value, field: field, text: textFields.contains(field))
+    }
+
+    /// A number as `optionalNumber` reads it.
+    static func number(_ value: Any, field: String, text: Bool) throws(TimelineError) -> Double {
+        if text {
+            // Plain decimal notation only: no "nan", "inf" or hexadecimal floats.
+            guard let text = value as? String, (1...32).contains(text.utf8.count),
+                  text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
+                  let number = Double(text), number.isFinite
+            else { throw .invalid(field, "\(field) must be a number") }
+            return number
+        }
+        guard let number = value as? NSNumber, !isBool(number), number.doubleValue.isFinite else {
+            throw .invalid(field, "\(field) must be a number")
+        }
+        return number.doubleValue
+    }
+
+    /// An optional place field: an object `{latitude, longitude, name?}` (absent or null is
+    /// `nil`; any other key is refused, naming it as `field.key`). Ranges are the domain's to check.
+    package func optionalPlace(_ field: String) throws(TimelineError) -> Place? {
+        guard let value = value(field), !(value is NSNull) else { return nil }
+        guard let object = value as? [String: Any] else { throw .invalid(field, "\(field) must be an object {latitude, longitude, name?}") }
+        if let unknown = object.keys.filter({ !["latitude", "longitude", "name"].contains($0) }).min() {
+            throw .invalid("\(field).\(unknown.prefix(64))", "unknown field \(unknown.prefix(64).debugDescription) in \(field)")
+        }
+        func coordinate(_ key: String) throws(TimelineError) -> Double {
+            guard let raw = object[key], !(raw is NSNull) else { throw .invalid("\(field).\(key)", "\(field).\(key) is required") }
+            return try Self.number(raw, field: "\(field).\(key)", text: false)
+        }
+        var name: String?
+        if let raw = object["name"], !(raw is NSNull) {
+            guard let text = raw as? String, !(raw is NSNumber) else { throw .invalid("\(field).name", "\(field).name must be a string") }
+            name = text
+        }
+        return Place(latitude: try coordinate("latitude"), longitude: try coordinate("longitude"), name: name)
+    }
+
     /// `limit` and `before`.
     package func page() throws(TimelineError) -> PageRequest {
         var page = PageRequest()

@@ -74,7 +74,7 @@ struct ActivityProjection: Projection {
         case .likeAdded(let e): postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8)
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
         // Events that record no activity item:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted, .commentDeleted,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced, .postDeleted, .commentDeleted,
              .likeRemoved, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             nil
         }
@@ -127,7 +127,7 @@ struct ActivityProjection: Projection {
             // remains is their own feed.
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
         // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .postReported,
              .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

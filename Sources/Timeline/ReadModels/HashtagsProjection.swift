@@ -25,7 +25,7 @@ struct HashtagsProjection: Projection {
             for tag in tags { try hashtags.delete((tag, e.postId), txn) }
             try postTags.delete(e.postId, txn)
         // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted,
              .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break

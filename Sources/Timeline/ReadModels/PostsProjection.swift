@@ -155,8 +155,8 @@ struct PostsProjection: Projection {
             for key in try txn.deleteAll(reportsByUser, prefix: prefix) {
                 try txn.delete(reports, Key.make(Key.suffix(key, after: prefix), e.userId.rawValue))
             }
-        // Not this projection's concern:
-        case .blocked, .unblocked:
+        // Not this projection's concern (a post's place is the places projection's):
+        case .blocked, .unblocked, .postPlaced:
             break
         // (Erasure deletes posts, comments and likes with their own events first.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,

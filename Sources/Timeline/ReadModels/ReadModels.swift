@@ -20,6 +20,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case posts
     /// Posts by hashtag.
     case hashtags
+    /// Posts' places and the cell index of `nearby`.
+    case places
     /// Each user's activity feed.
     case activity
     /// The home timelines (hybrid fan-out).
@@ -94,6 +96,7 @@ final class ReadModels: Sendable {
     let follows: FollowsProjection
     let posts: PostsProjection
     let hashtags: HashtagsProjection
+    let places: PlacesProjection
     let activity: ActivityProjection
     let timeline: TimelineProjection
     /// imageId → media type byte ‖ bytes. Images are facts, not a projection: a rebuild
@@ -114,6 +117,7 @@ final class ReadModels: Sendable {
         let follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
         let posts = try PostsProjection(env, prefix: generations.prefix(.posts))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
+        let places = try PlacesProjection(env, prefix: generations.prefix(.places))
         let activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
         let timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
                                               threshold: fanoutThreshold)
@@ -124,12 +128,14 @@ final class ReadModels: Sendable {
             case .follows: follows
             case .posts: posts
             case .hashtags: hashtags
+            case .places: places
             case .activity: activity
             case .timeline: timeline
             }
         }
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
+        self.places = places
         images = try env.database("images")  // primary: not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
         checkpointKeys = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, generations.checkpointKey($0)) })

@@ -173,13 +173,8 @@ extension ReadView {
             items.reserveCapacity(request.limit)
             var last: ArraySlice<UInt8>?
             while true {
-                // The source with the greatest current id (k is small: one plus the pulled authors).
-                var best = -1
-                for index in sources.indices {
-                    guard let id = sources[index].current else { continue }
-                    if best < 0 || sources[best].current!.lexicographicallyPrecedes(id) { best = index }
-                }
-                guard best >= 0 else { return Page(items: items, next: nil) }
+                // k is small: one plus the pulled authors.
+                guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
                 if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
@@ -200,6 +195,32 @@ extension ReadView {
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.hashtags.hashtags.database, prefix: Key.prefix(tag), request) { id, _ in
             try post(PostID(id)).map(present.post)
+        }
+    }
+
+    /// Posts placed within `radiusKm` of `centre`, newest first: the cells the circle touches
+    /// (`PlaceGrid`) merged in post id order, each candidate kept only when its great-circle
+    /// distance is within the radius, its post is there and no block stands between its author
+    /// and `viewer`. `next` is set only when another such post follows.
+    func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
+        let present = Presenter(self, viewer: viewer)
+        let places = models.places
+        var sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: Key.prefix($0), floor: nil) }
+        return try txn.withCursors(Array(repeating: places.cells, count: sources.count)) { cursors in
+            for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
+            var items: [Post] = []
+            var last: PostID?
+            while true {
+                guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
+                let id = PostID(String(decoding: sources[best].current!, as: UTF8.self))
+                try sources[best].advance(cursors[best])
+                guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
+                      let post = try post(id), try !hidden(post.author, from: viewer)
+                else { continue }
+                if items.count == request.limit { return Page(items: items, next: last?.rawValue) }
+                items.append(try present.post(post))
+                last = id
+            }
         }
     }
 
@@ -266,6 +287,16 @@ struct MergeSource {
 
     mutating func advance(_ cursor: Cursor) throws { accept(try cursor.previous()) }
 
+    /// The index of the source with the greatest current id, or `nil` when every one is done.
+    static func greatest(_ sources: [MergeSource]) -> Int? {
+        var best: Int?
+        for index in sources.indices {
+            guard let id = sources[index].current else { continue }
+            if best == nil || sources[best!].current!.lexicographicallyPrecedes(id) { best = index }
+        }
+        return best
+    }
+
     private mutating func accept(_ entry: Cursor.Entry?) {
         guard let (key, _) = entry, key.starts(with: prefix) else { current = nil; return }
         let id = key[prefix.count...]
@@ -302,7 +333,8 @@ final class Presenter {
 
     func post(_ post: PostRecord) throws -> Post {
         Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) },
-             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) })
+             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) },
+             location: try view.models.places.place(of: post.id, view.txn))
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

@@ -82,7 +82,7 @@ struct SessionsProjection: Projection {
             try signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
         // Not this projection's concern:
         // (An erased user's sessions cannot resolve: their user record is gone.)
-        case .userCreated, .profileUpdated, .postAdded, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
+        case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
              .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

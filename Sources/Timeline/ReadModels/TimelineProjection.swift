@@ -108,7 +108,7 @@ struct TimelineProjection: Projection {
             try txn.delete(boundaries, Array(e.userId.rawValue.utf8))
             try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
         // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted,
              .likeAdded, .likeRemoved, .postReported, .passwordResetRequested, .passwordChanged, .emailChanged,
              .bookmarked, .unbookmarked, .blocked, .unblocked:
             break

@@ -64,13 +64,16 @@ public struct Post: Sendable, Equatable {
     public var variants: ImageVariants?
     /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
     public var bookmarkedByViewer: Bool?
+    /// Where the photo was taken, if the author said.
+    public var location: Place?
 
-    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?, bookmarkedByViewer: Bool? = nil) {
+    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?, bookmarkedByViewer: Bool? = nil, location: Place? = nil) {
         id = p.id; author = p.author; self.authorUsername = authorUsername; image = p.image; caption = p.caption
         hashtags = p.hashtags; likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
         width = p.width; height = p.height; variants = p.variants
         self.likedByViewer = likedByViewer
         self.bookmarkedByViewer = bookmarkedByViewer
+        self.location = location
     }
 }
 

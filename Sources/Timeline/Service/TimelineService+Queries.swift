@@ -132,6 +132,24 @@ extension TimelineService {
         return try read { try $0.blocked(by: user, page) }
     }
 
+    /// Posts placed within `radiusKm` (more than 0, at most 50) of `latitude`, `longitude`
+    /// (great-circle distance), newest first; the cursor is a post id. Exact: every placed post
+    /// within the radius, none beyond it. Posts of users the viewer blocks, or who block the
+    /// viewer, are left out.
+    public func nearby(latitude: Double, longitude: Double, radiusKm: Double = Query.defaultRadiusKm, _ page: PageRequest = PageRequest(),
+                       viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
+        let page = try page.validated()
+        guard latitude.isFinite, (-90...90).contains(latitude) else { throw .invalid("latitude", "latitude must be a number from -90 to 90") }
+        guard longitude.isFinite, (-180...180).contains(longitude) else {
+            throw .invalid("longitude", "longitude must be a number from -180 to 180")
+        }
+        guard radiusKm.isFinite, radiusKm > 0, radiusKm <= Query.maxRadiusKm else {
+            throw .invalid("radiusKm", "radiusKm must be more than 0 and at most \(Int(Query.maxRadiusKm))")
+        }
+        let centre = Place(latitude: latitude, longitude: longitude)
+        return try read { try $0.nearby(centre, radiusKm: radiusKm, page, viewer: viewer) }
+    }
+
     /// An image's bytes and media type.
     public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
         let keys = log.keys
@@ -158,6 +176,8 @@ extension TimelineService {
         case .image(let id): .image(try image(id))
         case .bookmarks(let page): .posts(try bookmarks(of: try Self.owner(of: query, viewer), page))
         case .blocked(let page): .users(try blocked(by: try Self.owner(of: query, viewer), page))
+        case let .nearby(latitude, longitude, radiusKm, page):
+            .posts(try nearby(latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
         }
     }
 
@@ -204,9 +224,16 @@ public enum Query: Sendable, Equatable {
     case bookmarks(PageRequest)
     /// The users the acting user blocks, the latest block first (private: no `user` parameter).
     case blocked(PageRequest)
+    /// Posts placed within `radiusKm` (≤ 50) of a point, newest first.
+    case nearby(latitude: Double, longitude: Double, radiusKm: Double, PageRequest)
 }
 
 extension Query {
+    /// The largest radius `nearby` searches, in kilometres.
+    public static let maxRadiusKm = 50.0
+    /// The radius `nearby` searches when none is given, in kilometres.
+    public static let defaultRadiusKm = 10.0
+
     /// The public query name (`timeline exec`'s `query`).
     public var name: String { kind.rawValue }
 
@@ -230,6 +257,7 @@ extension Query {
         case .image: .image
         case .bookmarks: .bookmarks
         case .blocked: .blocked
+        case .nearby: .nearby
         }
     }
 }
@@ -271,6 +299,8 @@ public enum QueryName: String, CaseIterable, Sendable {
     case bookmarks
     /// `Query.blocked`.
     case blocked
+    /// `Query.nearby`.
+    case nearby
 
     /// Whether the query answers only for the acting user (`as` or `session` in `exec`, the
     /// bearer over HTTP) and so takes no `user` parameter.
@@ -278,7 +308,7 @@ public enum QueryName: String, CaseIterable, Sendable {
         switch self {
         case .bookmarks, .blocked: true
         case .user, .userByName, .users, .searchUsers, .followers, .following, .follows, .posts, .post, .comments, .likes,
-             .timeline, .hashtag, .activity, .image:
+             .timeline, .hashtag, .activity, .image, .nearby:
             false
         }
     }

@@ -257,9 +257,10 @@ public final class TimelineService: Sendable {
             }
         case .requestPasswordReset:
             prepared.newToken = Self.newToken()
-        case let .addPost(image, caption):
+        case let .addPost(image, caption, location):
             // Cheap checks first: the image work is spent only on a post that can be added.
             if let caption { _ = try Validation.caption(caption) }
+            if let location { _ = try Validation.place(location) }
             prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: image))
         case let .updateProfile(_, _, _, .set(image)?):
             prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where a photo was taken: a point on the Earth and, optionally, the place's name. Personal
+/// data: recorded sealed with the author's key (`PostPlaced`), like a caption.
+public struct Place: Equatable, Sendable {
+    /// Degrees north, −90…90.
+    public var latitude: Double
+    /// Degrees east, −180…180.
+    public var longitude: Double
+    /// The place's name (≤ 100 characters, trimmed), if any.
+    public var name: String?
+
+    /// A place at `latitude`, `longitude` (degrees), optionally named.
+    public init(latitude: Double, longitude: Double, name: String? = nil) {
+        self.latitude = latitude; self.longitude = longitude; self.name = name
+    }
+
+    /// The mean Earth radius the distances use, in kilometres (IUGG).
+    public static let earthRadiusKm = 6371.0088
+
+    /// The great-circle (haversine) distance to `other`, in kilometres.
+    public func distance(to other: Place) -> Double {
+        let radians = Double.pi / 180
+        let φ1 = latitude * radians, φ2 = other.latitude * radians
+        let dφ = (other.latitude - latitude) * radians, dλ = (other.longitude - longitude) * radians
+        let h = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+        return 2 * Self.earthRadiusKm * asin(min(1, h.squareRoot()))
+    }
+}
