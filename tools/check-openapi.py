@@ -62,6 +62,8 @@ EXPECTED = [
     ("put", "/v1/me/blocks/{user}", "block", "200"),
     ("delete", "/v1/me/blocks/{user}", "unblock", "200"),
     ("get", "/v1/me/blocks", "blocked", "200"),
+    ("get", "/v1/me/suggestions", "suggestions", "200"),
+    ("post", "/v1/me/contacts", "findContacts", "200"),
 ]
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 

@@ -280,7 +280,7 @@ struct Decider<State: DecisionState> {
             }
             return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
 
-        case let .updateProfile(username, bio, url, avatar):
+        case let .updateProfile(username, bio, url, avatar, discoverable):
             var change = ProfileUpdated(userId: me.id)
             if let username {
                 let name = try Validation.username(username)
@@ -310,7 +310,9 @@ struct Decider<State: DecisionState> {
                     blobs = Dictionary([(new.large, processed.large), (new.small, processed.small)], uniquingKeysWith: { first, _ in first })
                 }
             }
+            if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
             let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
+                || change.discoverable != nil
             return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.user(me.id)))
 
         case let .follow(user), let .unfollow(user):

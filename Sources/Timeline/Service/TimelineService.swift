@@ -261,7 +261,7 @@ public final class TimelineService: Sendable {
             // Cheap checks first: the image work is spent only on a post that can be added.
             if let caption { _ = try Validation.caption(caption) }
             prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: image))
-        case let .updateProfile(_, _, _, .set(image)?):
+        case let .updateProfile(_, _, _, .set(image)?, _):
             prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
         case let .changePassword(current, new):
             try Validation.password(new, field: "newPassword")
