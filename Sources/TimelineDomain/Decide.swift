@@ -53,6 +53,8 @@ package struct Decision: Sendable {
 /// back from the read models after applying the events.
 package enum Outcome: Sendable, Equatable {
     case user(UserID)
+    /// The acting user's profile as they see it, with their settings (`updateProfile`).
+    case ownProfile(UserID)
     case session(token: String, user: UserID)
     /// A one-time token for the user (shown once).
     case token(String)
@@ -313,7 +315,7 @@ struct Decider<State: DecisionState> {
             if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
             let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
                 || change.discoverable != nil
-            return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.user(me.id)))
+            return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.ownProfile(me.id)))
 
         case let .follow(user), let .unfollow(user):
             let target = try otherUser(user, of: me, "follow")

@@ -432,6 +432,38 @@ def steps(server, out, images, a, b):
     article_with(a, "Harbour fog at dawn")
     check("profile grid and list, Edit profile (a bad url is refused beside Website), Sign out, Sign in")
 
+    # 9b. Suggested for you (ann follows ben, who follows cam and dot), Find friends by email,
+    # and the discoverable setting.
+    server.call("POST", "/v1/users", {"username": "dot", "email": "dot@example.com", "password": "dot-password-1"})
+    server.call("PUT", "/v1/me/following/@dot", token=session_token(b))
+    server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
+    go(a, server, "/")
+    a.refresh()
+    panel = text_appears(a, "Suggested for you", "main section.suggestions")
+    dot_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main section.suggestions li")
+                                      if "dot" in li.text and "Followed by ben" in li.text), None), "dot is not suggested (followed by ben)")
+    assert "cam" in panel.text, panel.text
+    click(a, button(a, "Follow", dot_row))
+    button(a, "Following", dot_row)
+    wait(a, lambda d: server.call("GET", "/v1/users/@dot", token=session_token(a))["followedByViewer"] is True, "the follow was not made")
+    nav(a, "Search")
+    by_label(a, "Find friends by email").send_keys("CAM@example.com, nobody@example.com")
+    button(a, "Find friends").click()
+    text_appears(a, "1 person found", ".find-friends-box")
+    cam_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".find-friends-box li") if "cam" in li.text), None),
+                   "cam is not found by email")
+    button(a, "Follow", cam_row)
+    go(a, server, "/profile")
+    button(a, "Edit profile").click()
+    discoverable = by_label(a, "Let people who have my email address find me")
+    assert discoverable.is_selected(), "discoverable is not on by default"
+    click(a, discoverable)
+    button(a, "Save").click()
+    wait(a, lambda d: server.call("GET", "/v1/me", token=session_token(a))["discoverable"] is False, "the setting was not saved")
+    found = server.call("POST", "/v1/me/contacts", {"emails": ["ann@example.com", "dot@example.com"]}, token=session_token(b))
+    assert [u["username"] for u in found["users"]] == ["dot"], found
+    check("Suggested for you (followed by ben) with a Follow button; Find friends by email; turning discoverable off hides ann")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

@@ -1,7 +1,9 @@
-// Search: people by the start of their username, or posts by #hashtag.
-import { api } from './api.js';
+// Search: people by the start of their username, or posts by #hashtag; and, signed in, Find
+// friends by email.
+import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
 import { count, h, pager, replace, userLink } from './dom.js';
+import { findFriendsForm } from './people.js';
 
 export function render(root, { query }, app) {
   document.title = 'Search · Timeline';
@@ -77,7 +79,8 @@ export function render(root, { query }, app) {
     run();
   });
 
-  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, status, results, sentinel);
+  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, status, results, sentinel,
+    currentSession() ? findFriendsForm() : null);
   run();
   if (!query.get('q')) input.focus();
   return () => {

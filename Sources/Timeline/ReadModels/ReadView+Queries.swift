@@ -22,11 +22,10 @@ extension ReadView {
     func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
         let present = Presenter(self, viewer: viewer)
         switch outcome {
-        case .user(let id):
-            // The user's own profile when they acted (sign-up, profile and credential changes):
-            // with their settings.
+        case .user(let id): return .user(try profile(id))
+        case .ownProfile(let id):
             guard let user = try user(id) else { throw TimelineError.notFound("user", id.rawValue) }
-            return .user(Profile(user, own: viewer == id))
+            return .user(Profile(user, own: true))
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
         case .post(let id): return .post(try present.post(try postRecord(id)))

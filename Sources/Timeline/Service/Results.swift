@@ -23,7 +23,8 @@ public struct Profile: Sendable, Equatable {
     /// The profile photo's 320 px and 96 px squares, if set.
     public var avatar: Avatar?
     /// Whether others may find this user by email (`findContacts`); shown only to the user
-    /// themself (`nil` for anyone else).
+    /// themself: in their own profile read as themself, and in `updateProfile`'s answer (`nil`
+    /// everywhere else).
     public var discoverable: Bool?
 
     /// `own`: the viewer is the user themself, who alone sees their settings (`discoverable`).
