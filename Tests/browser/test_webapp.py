@@ -445,14 +445,19 @@ def steps(server, out, images, a, b):
     assert "cam" in panel.text, panel.text
     click(a, button(a, "Follow", dot_row))
     button(a, "Following", dot_row)
+    a.execute_script("window.scrollTo(0, 0)")
+    a.save_screenshot(str(out / "home-suggestions.png"))
     wait(a, lambda d: server.call("GET", "/v1/users/@dot", token=session_token(a))["followedByViewer"] is True, "the follow was not made")
     nav(a, "Search")
-    by_label(a, "Find friends by email").send_keys("CAM@example.com, nobody@example.com")
+    click(a, wait(a, lambda d: next(iter(d.find_elements(By.XPATH, "//summary[normalize-space()='Find friends by email']")), None),
+                  "no Find friends by email"))
+    by_label(a, "Email addresses").send_keys("CAM@example.com, nobody@example.com")
     button(a, "Find friends").click()
     text_appears(a, "1 person found", ".find-friends-box")
     cam_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".find-friends-box li") if "cam" in li.text), None),
                    "cam is not found by email")
     button(a, "Follow", cam_row)
+    a.save_screenshot(str(out / "find-friends.png"))
     go(a, server, "/profile")
     button(a, "Edit profile").click()
     discoverable = by_label(a, "Let people who have my email address find me")

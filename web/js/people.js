@@ -59,7 +59,10 @@ export function suggestionsPanel() {
   return panel;
 }
 
-/** The "Find friends" form: pasted email addresses, looked up (never kept) by the server. */
+/**
+ * "Find friends by email", folded under its summary: pasted email addresses, looked up (never
+ * kept) by the server.
+ */
 export function findFriendsForm() {
   const input = h('textarea', {
     id: 'find-friends', name: 'emails', rows: '3', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false',
@@ -68,7 +71,7 @@ export function findFriendsForm() {
   const status = h('p', { class: 'status', role: 'status' });
   const results = h('ul', { class: 'people' });
   const form = h('form', { class: 'search-form find-friends' },
-    h('label', { for: 'find-friends' }, 'Find friends by email'),
+    h('label', { for: 'find-friends' }, 'Email addresses'),
     input,
     h('p', { id: 'find-friends-hint', class: 'hint' },
       'Paste up to 1000 addresses. Only people who let others find them by email are shown; the addresses are not kept.'),
@@ -94,5 +97,5 @@ export function findFriendsForm() {
       status.textContent = error.message;
     }
   });
-  return h('div', { class: 'find-friends-box' }, form, status, results);
+  return h('details', { class: 'find-friends-box' }, h('summary', {}, 'Find friends by email'), form, status, results);
 }

@@ -79,8 +79,8 @@ export function render(root, { query }, app) {
     run();
   });
 
-  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, status, results, sentinel,
-    currentSession() ? findFriendsForm() : null);
+  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, currentSession() ? findFriendsForm() : null,
+    status, results, sentinel);
   run();
   if (!query.get('q')) input.focus();
   return () => {
