@@ -152,6 +152,7 @@ def components_schemas():
     schemas["postPage"] = page_of("post", "A page of posts, newest first.")
     schemas["commentPage"] = page_of("comment", "A page of comments, oldest first.")
     schemas["activityPage"] = page_of("activityItem", "A page of activity, newest first.")
+    schemas["suggestionPage"] = page_of("suggestion", "A page of suggested users, the most followed by the bearer's follows first.")
     schemas["health"] = {
         "type": "object",
         "description": "The answer of /healthz and /readyz.",
@@ -165,6 +166,17 @@ def components_schemas():
     schemas["changeEmailRequest"] = constrained(request_body_schema("changeEmail"))
     schemas["addCommentRequest"] = constrained(request_body_schema("addComment", drop=["post"]))
     schemas["reportPostRequest"] = constrained(request_body_schema("reportPost", drop=["post"]))
+    schemas["findContactsRequest"] = {
+        "type": "object",
+        "description": "The emails to look up (a contact list): neither stored nor logged.",
+        "additionalProperties": False,
+        "required": ["emails"],
+        "properties": {
+            "emails": {"type": "array", "maxItems": 1000, "items": {"type": "string"},
+                       "description": "At most 1000 emails (more is 400 invalid_argument); any case; one that is not a "
+                                      "well-formed address simply matches nobody."},
+        },
+    }
     add_post = constrained(request_body_schema("addPost", description="addPost as JSON: the image's bytes in base64."))
     add_post["properties"]["image"] = {**add_post["properties"]["image"],
                                        "description": "The image file in base64: JPEG, PNG, GIF, HEIC or WebP (by content), at most 10 MiB."}
@@ -246,7 +258,7 @@ ROUTES = [
           (204, None), errors=(401, 507)),
     route("get", "/v1/me", "me", "The bearer's own profile.", "account", BEARER, (200, json_response("The bearer's profile.", "user")),
           errors=(401,)),
-    route("patch", "/v1/me", "updateProfile", "Change the bearer's username, bio, url or profile photo.", "account", BEARER,
+    route("patch", "/v1/me", "updateProfile", "Change the bearer's username, bio, url, profile photo or discoverability.", "account", BEARER,
           (200, json_response("The updated profile.", "user")), errors=(401, 409) + WRITE, body="updateProfileRequest"),
     route("put", "/v1/me/avatar", "setAvatar", "Set the bearer's profile photo (stored as 320 px and 96 px squares).", "account", BEARER,
           (200, json_response("The updated profile.", "user")), errors=(401,) + WRITE, body="avatar",
@@ -328,6 +340,17 @@ ROUTES = [
           errors=(401, 404, 507), params=("user",)),
     route("get", "/v1/me/blocks", "blocked", "The users the bearer blocks, the latest block first (private).", "blocks", BEARER,
           (200, json_response("A page of users.", "userPage", LINK)), errors=(401,), paged=True),
+    route("get", "/v1/me/suggestions", "suggestions", "People the bearer might follow, followed by people the bearer follows (private).",
+          "users", BEARER, (200, json_response("A page of suggestions.", "suggestionPage", LINK)), errors=(401,), paged=True,
+          description="Ranked by how many of the people the bearer follows follow each (most first, then by user id), without the "
+          "bearer, those the bearer follows and anyone blocked either way. The work is bounded: the bearer's 200 most recent "
+          "follows are sampled, and the 500 most recent follows of each. The cursor is `<count>:<user id>`."),
+    route("post", "/v1/me/contacts", "findContacts", "The users among up to 1000 emails who let others find them by email (private).",
+          "users", BEARER, (200, json_response("The users found, in the emails' order, each once.", "contacts")), errors=(401,),
+          body="findContactsRequest",
+          description="A query sent by POST so that the emails travel in the body (never in a URL or a log): it records nothing. "
+          "Users who turned `discoverable` off, the bearer and anyone blocked either way are absent, exactly as an unknown "
+          "email is."),
     route("post", "/v1/posts/{post}/reports", "reportPost", "Report a post to the moderators.", "posts", BEARER,
           (200, json_response("Whether anything changed (false if the bearer already reported this post).", "changed")),
           errors=(401, 404) + WRITE, body="reportPostRequest", params=("post",)),

@@ -63,6 +63,8 @@ EXPECTED = [
     ("delete", "/v1/me/blocks/{user}", "unblock", "200"),
     ("get", "/v1/me/blocks", "blocked", "200"),
     ("get", "/v1/posts/nearby", "nearby", "200"),
+    ("get", "/v1/me/suggestions", "suggestions", "200"),
+    ("post", "/v1/me/contacts", "findContacts", "200"),
 ]
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 

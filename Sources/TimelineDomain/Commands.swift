@@ -7,9 +7,11 @@ public enum Command: Sendable, Equatable {
     case signIn(email: String, password: String)
     /// Ends the session with this token.
     case signOut(session: String)
-    /// Changes the acting user's username, bio, url or profile photo (`nil` keeps a field; ""
-    /// clears bio and url; `avatar` sets the photo from a base64 image or removes it).
-    case updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil)
+    /// Changes the acting user's username, bio, url, profile photo or discoverability (`nil`
+    /// keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or
+    /// removes it; `discoverable` says whether others may find the user by email, see
+    /// `findContacts`).
+    case updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil)
     /// The acting user follows `user` (idempotent).
     case follow(user: String)
     /// The acting user stops following `user` (idempotent).

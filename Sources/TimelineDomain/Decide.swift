@@ -53,6 +53,8 @@ package struct Decision: Sendable {
 /// back from the read models after applying the events.
 package enum Outcome: Sendable, Equatable {
     case user(UserID)
+    /// The acting user's profile as they see it, with their settings (`updateProfile`).
+    case ownProfile(UserID)
     case session(token: String, user: UserID)
     /// A one-time token for the user (shown once).
     case token(String)
@@ -280,7 +282,7 @@ struct Decider<State: DecisionState> {
             }
             return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
 
-        case let .updateProfile(username, bio, url, avatar):
+        case let .updateProfile(username, bio, url, avatar, discoverable):
             var change = ProfileUpdated(userId: me.id)
             if let username {
                 let name = try Validation.username(username)
@@ -310,8 +312,10 @@ struct Decider<State: DecisionState> {
                     blobs = Dictionary([(new.large, processed.large), (new.small, processed.small)], uniquingKeysWith: { first, _ in first })
                 }
             }
+            if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
             let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
-            return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.user(me.id)))
+                || change.discoverable != nil
+            return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.ownProfile(me.id)))
 
         case let .follow(user), let .unfollow(user):
             let target = try otherUser(user, of: me, "follow")

@@ -3,7 +3,7 @@
 public enum Event: Equatable, Sendable {
     /// A user signed up (or was imported): `UserCreated`.
     case userCreated(UserCreated)
-    /// A user changed their username, bio, url or profile photo: `ProfileUpdated`.
+    /// A user changed their username, bio, url, profile photo or discoverability: `ProfileUpdated`.
     case profileUpdated(ProfileUpdated)
     /// A session started: `SignedIn`.
     case signedIn(SignedIn)
@@ -157,10 +157,12 @@ public enum EventType: String, CaseIterable, Sendable {
     /// version 1 stored them in clear and is still read (upcast) by the payload codec.
     /// `PasswordChanged` v2 may have no reset token (a change with the current password).
     /// `SignInFailed` v3 adds the attempt's origin. `ProfileUpdated` v3 adds the profile photo's
-    /// change (the ids of the squares produced, or its removal).
+    /// change (the ids of the squares produced, or its removal). `ProfileUpdated` v4 adds the
+    /// `discoverable` setting's change.
     public var currentVersion: UInt8 {
         switch self {
-        case .signInFailed, .postAdded, .profileUpdated: 3
+        case .profileUpdated: 4
+        case .signInFailed, .postAdded: 3
         case .userCreated, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postPlaced, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
              .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
@@ -202,9 +204,14 @@ public struct ProfileUpdated: Equatable, Sendable {
     public var url: String?
     /// The profile photo's change: `.set` with the squares produced, `.removed`; `nil` keeps it.
     public var avatar: AvatarChange?
+    /// The new value of the `discoverable` setting (v4: whether others may find the user by
+    /// email); `nil` keeps it.
+    public var discoverable: Bool?
     /// A `ProfileUpdated` payload.
-    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil) {
+    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil,
+                discoverable: Bool? = nil) {
         self.userId = userId; self.username = username; self.bio = bio; self.url = url; self.avatar = avatar
+        self.discoverable = discoverable
     }
 }
 

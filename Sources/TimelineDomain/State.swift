@@ -11,11 +11,15 @@ package struct UserRecord: Equatable, Sendable {
     public var followingCount: Int
     public var createdAt: Int64
     public var avatar: Avatar?
+    /// Whether others may find the user by email (`findContacts`); on by default.
+    public var discoverable: Bool
     public init(id: UserID, username: String, email: String?, passwordHash: String?, bio: String?, url: String?,
-                postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil) {
+                postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
+                discoverable: Bool = true) {
         self.id = id; self.username = username; self.email = email; self.passwordHash = passwordHash
         self.bio = bio; self.url = url; self.postCount = postCount; self.followerCount = followerCount
         self.followingCount = followingCount; self.createdAt = createdAt; self.avatar = avatar
+        self.discoverable = discoverable
     }
 }
 

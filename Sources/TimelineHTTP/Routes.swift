@@ -44,6 +44,9 @@ extension TimelineAPI {
             Route("PUT", "/v1/me/blocks/{user}", .bearer, command("block")),
             Route("DELETE", "/v1/me/blocks/{user}", .bearer, command("unblock")),
             Route("GET", "/v1/me/blocks", .bearer, query("blocked")),
+            Route("GET", "/v1/me/suggestions", .bearer, query("suggestions")),
+            // A query over POST (the emails go in the body, never in a URL): it appends nothing.
+            Route("POST", "/v1/me/contacts", .bearer, query("findContacts")),
             Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost")),
             Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
             Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),

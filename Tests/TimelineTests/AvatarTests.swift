@@ -33,7 +33,7 @@ import Vips
         }
         // The event records the squares' ids (a rebuild never re-encodes).
         let last = try #require(try service.events(from: try service.lastSequence()).last)
-        #expect(last.schemaVersion == 3)
+        #expect(last.schemaVersion == EventType.profileUpdated.currentVersion)  // 3 added the photo
         #expect(last.event == .profileUpdated(ProfileUpdated(userId: alice.id, avatar: .set(avatar))))
 
         // The same photo again changes nothing; a new one replaces it.

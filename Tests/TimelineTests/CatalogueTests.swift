@@ -11,7 +11,7 @@ func sampleCommand(_ kind: CommandName) -> Command {
     case .createUser: .createUser(username: "a", email: "a@b.co", password: "password-1", bio: "b", url: "https://x.org")
     case .signIn: .signIn(email: "a@b.co", password: "p")
     case .signOut: .signOut(session: "t")
-    case .updateProfile: .updateProfile(username: "n", bio: "b", url: "https://x.org")
+    case .updateProfile: .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false)
     case .follow: .follow(user: "u1")
     case .unfollow: .unfollow(user: "u1")
     case .addPost: .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"))
@@ -51,7 +51,7 @@ func sampleCommand(_ kind: CommandName) -> Command {
     /// Every query name decodes to that query (its kind names it back).
     @Test(arguments: QueryName.allCases) func queryNamesDecode(_ kind: QueryName) throws {
         let fields: [String: Any] = ["user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
-                                     "image": "i1", "limit": 5, "latitude": 1.5, "longitude": 2.5]
+                                     "image": "i1", "limit": 5, "latitude": 1.5, "longitude": 2.5, "emails": ["a@b.co"]]
         let query = try Catalogue.query(named: kind.rawValue, JSONInput(object: fields))
         #expect(query.kind == kind)
         #expect(query.name == kind.rawValue)

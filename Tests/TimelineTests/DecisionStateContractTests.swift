@@ -18,6 +18,7 @@ extension InMemoryState {
                 if let name = e.username { user.username = name }
                 if let bio = e.bio { user.bio = bio.isEmpty ? nil : bio }
                 if let url = e.url { user.url = url.isEmpty ? nil : url }
+                if let discoverable = e.discoverable { user.discoverable = discoverable }
             }
         case .signedIn(let e):
             sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
@@ -165,6 +166,7 @@ extension InMemoryState {
         _ = try await service.execute(.reportPost(post: posts[1].id.rawValue, reason: "spam"), as: .user(dave.id.rawValue))
         _ = try await service.execute(.updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: "", url: nil), as: .user(bob.id.rawValue))
+        _ = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: .user(dave.id.rawValue))
         // Sessions: one ended by sign-out, one by a password change, one alive.
         for user in [alice, bob, carol] {
             _ = try await service.execute(.signIn(email: "\(user.username)@example.com", password: "password-123"))

@@ -143,6 +143,62 @@ import Vips
         }
     }
 
+    @Test func suggestionsContactsAndTheDiscoverableSetting() async throws {
+        try await withServer { server in
+            let api = server.api
+            let ann = try await api.signUp("ann"), bob = try await api.signUp("bob"), cat = try await api.signUp("cat")
+            let dee = try await api.signUp("dee"), eli = try await api.signUp("eli")
+            for (who, whom) in [(ann, bob), (ann, cat), (bob, dee), (cat, dee), (bob, eli)] {
+                #expect(try await api.send("PUT", "/v1/me/following/\(whom.id)", bearer: who.token).status == 200)
+            }
+            let suggested = try await api.get("/v1/me/suggestions", bearer: ann.token)
+            #expect(suggested.status == 200, "\(suggested)")
+            #expect(suggested.items.compactMap { ($0["user"] as? [String: Any])?["id"] as? String } == [dee.id, eli.id])
+            #expect(suggested.items.map { $0["followedByCount"] as? Int } == [2, 1])
+            #expect(suggested.items.first?["followedBy"] as? [String] == ["cat", "bob"])
+            let paged = try await api.get("/v1/me/suggestions?limit=1", bearer: ann.token)
+            #expect(paged.json["next"] as? String == "2:\(dee.id)")
+            let second = try await api.get(try #require(APIClient.nextTarget(paged.header("Link") ?? "")), bearer: ann.token)
+            #expect(second.items.compactMap { ($0["user"] as? [String: Any])?["id"] as? String } == [eli.id], "\(second)")
+            #expect(second.json["next"] is NSNull && second.header("Link") == nil)
+            #expect(try await api.get("/v1/me/suggestions").status == 401)
+            #expect(try await api.get("/v1/me/suggestions?user=\(bob.id)", bearer: ann.token).status == 400)
+            #expect(try await api.get("/v1/me/suggestions?before=nonsense", bearer: ann.token).errorField == "before")
+
+            // Contacts: a query over POST that records nothing.
+            let head = try await api.get("/metrics").text
+            let found = try await api.send("POST", "/v1/me/contacts", json: ["emails": ["DEE@example.com", "nobody@example.com", "ann@example.com"]],
+                                           bearer: ann.token)
+            #expect(found.status == 200, "\(found)")
+            #expect((found.json["users"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [dee.id])
+            #expect((found.json["users"] as? [[String: Any]])?.first?["followedByViewer"] as? Bool == false)
+            #expect(try await api.get("/metrics").text.contains(Self.logSequenceLine(head) ?? "?"), "a query appended events")
+            #expect(try await api.send("POST", "/v1/me/contacts", json: ["emails": ["dee@example.com"]]).status == 401)
+            let tooMany = try await api.send("POST", "/v1/me/contacts", json: ["emails": Array(repeating: "a@b.co", count: 1001)], bearer: ann.token)
+            #expect(tooMany.status == 400 && tooMany.errorField == "emails", "\(tooMany)")
+            #expect(try await api.send("POST", "/v1/me/contacts", json: ["emails": "dee@example.com"], bearer: ann.token).errorField == "emails")
+            #expect(try await api.send("POST", "/v1/me/contacts", json: ["emails": [], "user": bob.id], bearer: ann.token).errorField == "user")
+
+            // dee turns discoverable off (PATCH /v1/me): found by nobody, as an unknown email is;
+            // only dee sees the setting.
+            #expect(try await api.get("/v1/me", bearer: dee.token).json["discoverable"] as? Bool == true)
+            let off = try await api.send("PATCH", "/v1/me", json: ["discoverable": false], bearer: dee.token)
+            #expect(off.status == 200 && off.json["discoverable"] as? Bool == false, "\(off)")
+            #expect(try await api.get("/v1/me", bearer: dee.token).json["discoverable"] as? Bool == false)
+            #expect(try await api.get("/v1/users/\(dee.id)", bearer: ann.token).json["discoverable"] == nil)
+            #expect(try await api.get("/v1/users/\(dee.id)").json["discoverable"] == nil)
+            let hidden = try await api.send("POST", "/v1/me/contacts", json: ["emails": ["dee@example.com"]], bearer: ann.token)
+            let unknown = try await api.send("POST", "/v1/me/contacts", json: ["emails": ["zed@example.com"]], bearer: ann.token)
+            #expect(hidden.status == 200 && hidden.body == unknown.body, "\(hidden) \(unknown)")
+            #expect(try await api.send("PATCH", "/v1/me", json: ["discoverable": "no"], bearer: dee.token).errorField == "discoverable")
+        }
+    }
+
+    /// The `timeline_log_sequence` line of a metrics text.
+    static func logSequenceLine(_ metrics: String) -> String? {
+        metrics.split(separator: "\n").first { $0.hasPrefix("timeline_log_sequence ") }.map(String.init)
+    }
+
     // MARK: - Accounts and sessions
 
     @Test func signUpSignInSignOutAndTheAccount() async throws {

@@ -30,7 +30,7 @@ import Testing
                     try await service.run(.deletePost(post: post.rawValue), as: author)
                     posts.removeAll { $0 == post }
                 }
-                case 9: try await service.run(.updateProfile(username: nil, bio: "bio \(step)", url: nil), as: me)
+                case 9: try await service.run(.updateProfile(username: nil, bio: "bio \(step)", url: nil, discoverable: step % 3 != 0), as: me)
                 case 10: if let post { try await service.run(.bookmark(post: post.rawValue), as: me) }
                 case 11: if let post { try await service.run(.unbookmark(post: post.rawValue), as: me) }
                 case 12 where me != other: try await service.run(.block(user: other.rawValue), as: me)

@@ -27,7 +27,7 @@ import Testing
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let token = try #require(try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session).token
         _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
-        try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org"), as: alice.id)
+        try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org", discoverable: false), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "caption #tag",
                                                               location: Place(latitude: 1.5, longitude: -2.5, name: "Here")), as: alice.id).post)

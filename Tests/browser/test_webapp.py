@@ -467,6 +467,42 @@ def steps(server, out, images, a, b):
     card = article_with(b, "Senate Square steps")
     assert "Senate Square" in card.find_element(By.CSS_SELECTOR, ".place").text, "the card has no place line"
     check("places: a post with the browser's position and a name, its place line, Nearby from geolocation and from typed coordinates")
+    # 9c. Suggested for you (ann follows ben, who follows cam and dot), Find friends by email,
+    # and the discoverable setting.
+    server.call("POST", "/v1/users", {"username": "dot", "email": "dot@example.com", "password": "dot-password-1"})
+    server.call("PUT", "/v1/me/following/@dot", token=session_token(b))
+    server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
+    go(a, server, "/")
+    a.refresh()
+    panel = text_appears(a, "Suggested for you", "main section.suggestions")
+    dot_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main section.suggestions li")
+                                      if "dot" in li.text and "Followed by ben" in li.text), None), "dot is not suggested (followed by ben)")
+    assert "cam" in panel.text, panel.text
+    click(a, button(a, "Follow", dot_row))
+    button(a, "Following", dot_row)
+    a.execute_script("window.scrollTo(0, 0)")
+    a.save_screenshot(str(out / "home-suggestions.png"))
+    wait(a, lambda d: server.call("GET", "/v1/users/@dot", token=session_token(a))["followedByViewer"] is True, "the follow was not made")
+    nav(a, "Search")
+    click(a, wait(a, lambda d: next(iter(d.find_elements(By.XPATH, "//summary[normalize-space()='Find friends by email']")), None),
+                  "no Find friends by email"))
+    by_label(a, "Email addresses").send_keys("CAM@example.com, nobody@example.com")
+    button(a, "Find friends").click()
+    text_appears(a, "1 person found", ".find-friends-box")
+    cam_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, ".find-friends-box li") if "cam" in li.text), None),
+                   "cam is not found by email")
+    button(a, "Follow", cam_row)
+    a.save_screenshot(str(out / "find-friends.png"))
+    go(a, server, "/profile")
+    button(a, "Edit profile").click()
+    discoverable = by_label(a, "Let people who have my email address find me")
+    assert discoverable.is_selected(), "discoverable is not on by default"
+    click(a, discoverable)
+    button(a, "Save").click()
+    wait(a, lambda d: server.call("GET", "/v1/me", token=session_token(a))["discoverable"] is False, "the setting was not saved")
+    found = server.call("POST", "/v1/me/contacts", {"emails": ["ann@example.com", "dot@example.com"]}, token=session_token(b))
+    assert [u["username"] for u in found["users"]] == ["dot"], found
+    check("Suggested for you (followed by ben) with a Follow button; Find friends by email; turning discoverable off hides ann")
 
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))

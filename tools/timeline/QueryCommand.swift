@@ -8,10 +8,11 @@ enum QueryCommand {
     usage: timeline query [--db PATH] <query> [--user ID|@name] [--target ID|@name] [--post ID]
                           [--viewer ID|@name] [--tag TAG] [--username NAME] [--prefix P]
                           [--image ID] [--latitude DEG] [--longitude DEG] [--radiusKm KM]
-                          [--limit N] [--before CURSOR]
+                          [--limit N] [--before CURSOR] [--as ID|@name]
 
     queries: user userByName users searchUsers followers following follows posts post
              timeline hashtag nearby activity image
+    private: bookmarks blocked suggestions (for --as; findContacts takes a list: use exec)
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -23,7 +24,7 @@ enum QueryCommand {
         var request: [String: Any] = ["query": name]
         for (key, values) in args.options where !TimelineTool.openOptions.contains(key) {
             guard let value = values.last else { continue }
-            if ["user", "target", "viewer"].contains(key), value.hasPrefix("@") {
+            if ["user", "target", "viewer", "as"].contains(key), value.hasPrefix("@") {
                 request[key] = (try? service.user(named: String(value.dropFirst())).id.rawValue) ?? value
             } else if key == "limit", let number = Int(value) {
                 request[key] = number

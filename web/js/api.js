@@ -117,6 +117,9 @@ export const api = {
   block: (user) => request('PUT', `/v1/me/blocks/${segment(user)}`),
   unblock: (user) => request('DELETE', `/v1/me/blocks/${segment(user)}`),
   blocked: (before) => request('GET', '/v1/me/blocks', { params: page(before) }),
+  suggestions: (before) => request('GET', '/v1/me/suggestions', { params: page(before) }),
+  // A query sent by POST so that the addresses travel in the body, never in a URL.
+  findContacts: (emails) => request('POST', '/v1/me/contacts', { body: { emails } }),
 
   // Posts
   timeline: (before) => request('GET', '/v1/timeline', { params: page(before) }),

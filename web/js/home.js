@@ -1,9 +1,10 @@
 // Home: the home timeline as cards, paged by the API's `next` cursor as the reader scrolls,
 // and a "new posts" banner fed by the live stream (it slides in from the top; choosing it
-// puts the new posts on top, like pulling to refresh).
+// puts the new posts on top, like pulling to refresh). Above the posts, "Suggested for you".
 import { api } from './api.js';
 import { postCard } from './card.js';
 import { count, h, pager, replace } from './dom.js';
+import { suggestionsPanel } from './people.js';
 
 export function render(root, _route, app) {
   document.title = 'Home · Timeline';
@@ -79,6 +80,7 @@ export function render(root, _route, app) {
     h('h1', { class: 'visually-hidden' }, 'Home'),
     banner,
     empty,
+    suggestionsPanel(),
     feed,
     sentinel);
 

@@ -55,6 +55,9 @@ export async function render(root, { params: [name] }, app) {
         field('profile-url', 'Website', { name: 'url', type: 'url', value: user.url || '', placeholder: 'https://' }),
         field('profile-image', 'Profile photo', { name: 'image', type: 'file', accept: 'image/*' }),
         user.avatar ? h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'removePhoto', value: 'yes' }), ' Remove profile photo') : null,
+        h('label', { class: 'check', for: 'profile-discoverable' },
+          h('input', { type: 'checkbox', id: 'profile-discoverable', name: 'discoverable', checked: user.discoverable !== false }),
+          ' Let people who have my email address find me'),
         h('p', { class: 'error form-error', role: 'alert' }),
         h('div', { class: 'row' },
           h('button', { type: 'submit', class: 'primary' }, 'Save'),
@@ -69,6 +72,8 @@ export async function render(root, { params: [name] }, app) {
         if (values.username !== user.username) changes.username = values.username;
         if (values.bio !== (user.bio || '')) changes.bio = values.bio;
         if (values.url !== (user.url || '')) changes.url = values.url;
+        const discoverable = form.querySelector('#profile-discoverable').checked;
+        if (discoverable !== (user.discoverable !== false)) changes.discoverable = discoverable;
         try {
           if (Object.keys(changes).length) Object.assign(user, await api.updateProfile(changes));
           if (file) Object.assign(user, await api.setAvatar(file));

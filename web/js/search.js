@@ -1,8 +1,10 @@
 // Search: people by the start of their username, posts by #hashtag, or posts near here (the
-// browser's position, or a latitude and longitude typed in when it cannot tell).
-import { api } from './api.js';
+// browser's position, or a latitude and longitude typed in when it cannot tell); and, signed in,
+// Find friends by email.
+import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
 import { count, currentPosition, field, h, pager, replace, userLink } from './dom.js';
+import { findFriendsForm } from './people.js';
 
 const RADII = [1, 5, 10, 25, 50];
 
@@ -156,7 +158,8 @@ export function render(root, { query }, app) {
     run();
   });
 
-  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, nearbyControls, manual, status, results, sentinel);
+  replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, currentSession() ? findFriendsForm() : null,
+    nearbyControls, manual, status, results, sentinel);
   run();
   if (!query.get('q') && !near) input.focus();
   return () => {

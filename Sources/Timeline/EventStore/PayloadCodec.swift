@@ -39,13 +39,15 @@ enum PayloadCodec {
         case .profileUpdated(let e):
             w.string(e.userId.rawValue); w.optionalString(e.username)
             try seal(e.userId) { $0.optionalString(e.bio); $0.optionalString(e.url) }
-            // v3 appends the photo's change (1: removed, 2: the squares' ids); without one the
-            // payload is encoded exactly as v2 was.
+            // v3 appends the photo's change (1: removed, 2: the squares' ids), v4 then the
+            // discoverable setting's (3: off, 4: on); without them the payload is encoded
+            // exactly as v2 was.
             switch e.avatar {
             case nil: break
             case .removed?: w.u8(1)
             case .set(let avatar)?: w.u8(2); w.string(avatar.large.rawValue); w.string(avatar.small.rawValue)
             }
+            if let discoverable = e.discoverable { w.u8(discoverable ? 4 : 3) }
         case .signedIn(let e):
             w.string(e.userId.rawValue); w.string(e.sessionHash); w.int64(e.expiresAt)
         case .signedOut(let e):
@@ -138,13 +140,19 @@ enum PayloadCodec {
             let bio = try read(&p) { try $0.optionalString() } ?? nil
             let url = try read(&p) { try $0.optionalString() } ?? nil
             var change = ProfileUpdated(userId: id, username: username, bio: bio, url: url)
-            if version >= 3, !r.isAtEnd {
-                switch try r.u8() {
-                case 1: change.avatar = .removed
-                case 2: change.avatar = .set(Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())))
-                default: throw CorruptRecord(message: "unknown avatar change in ProfileUpdated")
-                }
+            // The tail: tagged changes, the photo's (v3) before the discoverable setting's (v4).
+            var tag: UInt8?
+            if version >= 3, !r.isAtEnd { tag = try r.u8() }
+            if tag == 1 || tag == 2 {
+                change.avatar = tag == 1 ? .removed : .set(Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())))
+                tag = nil
+                if !r.isAtEnd { tag = try r.u8() }
             }
+            if version >= 4, tag == 3 || tag == 4 {
+                change.discoverable = tag == 4
+                tag = nil
+            }
+            if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
             event = .profileUpdated(change)
         case .signedIn:
             event = .signedIn(SignedIn(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64()))

@@ -29,7 +29,7 @@ package enum Catalogue {
             // `avatar`: a base64 image sets the photo, null removes it, absent keeps it.
             let avatar: AvatarUpdate? = input.has("avatar") ? try input.optionalString("avatar").map(AvatarUpdate.set) ?? .remove : nil
             return .updateProfile(username: try input.optionalString("username"), bio: try input.optionalString("bio"),
-                                  url: try input.optionalString("url"), avatar: avatar)
+                                  url: try input.optionalString("url"), avatar: avatar, discoverable: try input.optionalBool("discoverable"))
         case .follow: return .follow(user: try input.string("user"))
         case .unfollow: return .unfollow(user: try input.string("user"))
         case .addPost:
@@ -88,6 +88,8 @@ package enum Catalogue {
             guard let longitude = try input.optionalNumber("longitude") else { throw .invalid("longitude", "longitude is required") }
             return .nearby(latitude: latitude, longitude: longitude, radiusKm: try input.optionalNumber("radiusKm") ?? Query.defaultRadiusKm,
                            try input.page())
+        case .suggestions: return .suggestions(try input.page())
+        case .findContacts: return .findContacts(emails: try input.strings("emails"))
         }
     }
 }
@@ -103,13 +105,14 @@ extension Command {
             set("username", username); set("email", email); set("password", password); set("bio", bio); set("url", url)
         case let .signIn(email, password): set("email", email); set("password", password)
         case let .signOut(session): set("session", session)
-        case let .updateProfile(username, bio, url, avatar):
+        case let .updateProfile(username, bio, url, avatar, discoverable):
             set("username", username); set("bio", bio); set("url", url)
             switch avatar {
             case nil: break
             case .remove?: out["avatar"] = NSNull()
             case .set(let image)?: out["avatar"] = image
             }
+            if let discoverable { out["discoverable"] = discoverable }
         case let .follow(user), let .unfollow(user), let .block(user), let .unblock(user): set("user", user)
         case let .addPost(image, caption, location):
             set("image", image); set("caption", caption)

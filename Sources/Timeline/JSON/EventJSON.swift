@@ -42,6 +42,7 @@ extension Event {
             case .removed?: out["avatar"] = NSNull()
             case .set(let avatar)?: out["avatar"] = ["large": avatar.large.rawValue, "small": avatar.small.rawValue]
             }
+            if let discoverable = e.discoverable { out["discoverable"] = discoverable }
         case .signedIn(let e):
             set("userId", e.userId.rawValue); set("sessionHash", e.sessionHash); out["expiresAt"] = e.expiresAt
         case .signedOut(let e):

@@ -148,6 +148,28 @@ package final class JSONInput {
         return text
     }
 
+    /// An optional boolean field (absent or null is `nil`).
+    package func optionalBool(_ field: String) throws(TimelineError) -> Bool? {
+        guard let value = value(field), !(value is NSNull) else { return nil }
+        guard let number = value as? NSNumber, Self.isBool(number), !textFields.contains(field) else {
+            throw .invalid(field, "\(field) must be true or false")
+        }
+        return number.boolValue
+    }
+
+    /// A required array of strings.
+    package func strings(_ field: String) throws(TimelineError) -> [String] {
+        guard let value = value(field), !(value is NSNull) else { throw .invalid(field, "\(field) is required") }
+        guard let array = value as? [Any], !textFields.contains(field) else { throw .invalid(field, "\(field) must be an array of strings") }
+        var out: [String] = []
+        out.reserveCapacity(array.count)
+        for item in array {
+            guard let text = item as? String, !(item is NSNumber) else { throw .invalid(field, "\(field) must be an array of strings") }
+            out.append(text)
+        }
+        return out
+    }
+
     package func identifier<ID: Identifier>(_ field: String) throws(TimelineError) -> ID {
         let raw = try string(field)
         guard let id = ID.parse(raw) else { throw .invalid(field, "\(field) is not a valid identifier") }

@@ -11,7 +11,12 @@ package enum JSONOutput {
                                   "avatar": p.avatar.map { ["large": $0.large.rawValue, "small": $0.small.rawValue] } ?? NSNull()]
         if let followed = p.followedByViewer { out["followedByViewer"] = followed }
         if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
+        if let discoverable = p.discoverable { out["discoverable"] = discoverable }
         return out
+    }
+
+    static func suggestion(_ s: Suggestion) -> [String: Any] {
+        ["user": profile(s.user), "followedByCount": s.followedByCount, "followedBy": s.followedBy]
     }
 
     package static func post(_ p: Post) -> [String: Any] {
@@ -80,6 +85,8 @@ package enum JSONOutput {
         switch a {
         case .user(let p): profile(p)
         case .users(let users): page(users, profile)
+        case .suggestions(let suggestions): page(suggestions, suggestion)
+        case .contacts(let users): ["users": users.map(profile)]
         case .post(let detail): postDetail(detail)
         case .posts(let posts): page(posts, post)
         case .comments(let comments): page(comments, comment)

@@ -95,7 +95,8 @@ extension Event {
         case .userCreated(let e): return "\(name(e.userId)) signed up"
         case .profileUpdated(let e):
             let fields = [e.username.map { "username → \($0)" }, e.bio.map { _ in "bio" }, e.url.map { _ in "url" },
-                          e.avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" }].compactMap { $0 }
+                          e.avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
+                          e.discoverable.map { "discoverable → \($0 ? "on" : "off")" }].compactMap { $0 }
             return "\(name(e.userId)) updated \(fields.joined(separator: ", "))"
         case .signedIn(let e): return "\(name(e.userId)) signed in (session \(e.sessionHash.prefix(8))…)"
         case .signedOut(let e): return "\(name(e.userId)) signed out (session \(e.sessionHash.prefix(8))…)"

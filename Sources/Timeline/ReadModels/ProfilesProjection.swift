@@ -52,6 +52,7 @@ struct ProfilesProjection: Projection {
             case .removed?: user.avatar = nil
             case .set(let avatar)?: user.avatar = avatar
             }
+            if let discoverable = e.discoverable { user.discoverable = discoverable }
             try users.put(e.userId, user, txn)
         case .postAdded(let e):
             try update(e.authorId, txn) { $0.postCount += 1 }

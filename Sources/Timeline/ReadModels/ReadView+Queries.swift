@@ -23,6 +23,9 @@ extension ReadView {
         let present = Presenter(self, viewer: viewer)
         switch outcome {
         case .user(let id): return .user(try profile(id))
+        case .ownProfile(let id):
+            guard let user = try user(id) else { throw TimelineError.notFound("user", id.rawValue) }
+            return .user(Profile(user, own: true))
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
         case .post(let id): return .post(try present.post(try postRecord(id)))
@@ -328,7 +331,7 @@ final class Presenter {
 
     func profile(_ user: UserRecord) throws -> Profile {
         Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
-                blockedByViewer: try viewer.map { try view.blocks($0, user.id) })
+                blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
     }
 
     func post(_ post: PostRecord) throws -> Post {

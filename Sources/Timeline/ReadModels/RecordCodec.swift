@@ -32,10 +32,14 @@ package enum Key {
 enum RecordCodec {
     static func encode(_ u: UserRecord) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(1)
+        // Version 2 adds the `discoverable` byte after `createdAt`; it is written only for a
+        // user who turned the setting off, so a discoverable user's record keeps version 1's
+        // bytes (as before the setting).
+        w.u8(u.discoverable ? 1 : 2)
         w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.email); w.optionalString(u.passwordHash)
         w.optionalString(u.bio); w.optionalString(u.url)
         w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
+        if !u.discoverable { w.u8(0) }
         // Appended (a record without it has no photo).
         if let avatar = u.avatar { w.string(avatar.large.rawValue); w.string(avatar.small.rawValue) }
         return w.bytes
@@ -43,10 +47,12 @@ enum RecordCodec {
 
     static func user(_ bytes: [UInt8]) throws -> UserRecord {
         var r = ByteReader(bytes)
-        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown user record version") }
+        let version = try r.u8()
+        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown user record version") }
         var user = UserRecord(id: UserID(try r.string()), username: try r.string(), email: try r.optionalString(),
                               passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
                               postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
+        if version == 2 { user.discoverable = try r.u8() != 0 }
         if !r.isAtEnd { user.avatar = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
         return user
     }

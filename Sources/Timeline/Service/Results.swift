@@ -22,13 +22,31 @@ public struct Profile: Sendable, Equatable {
     public var blockedByViewer: Bool?
     /// The profile photo's 320 px and 96 px squares, if set.
     public var avatar: Avatar?
+    /// Whether others may find this user by email (`findContacts`); shown only to the user
+    /// themself: in their own profile read as themself, and in `updateProfile`'s answer (`nil`
+    /// everywhere else).
+    public var discoverable: Bool?
 
-    init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil) {
+    /// `own`: the viewer is the user themself, who alone sees their settings (`discoverable`).
+    init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil, own: Bool = false) {
         id = u.id; username = u.username; bio = u.bio; url = u.url; avatar = u.avatar
         postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
         self.followedByViewer = followedByViewer
         self.blockedByViewer = blockedByViewer
+        discoverable = own ? u.discoverable : nil
     }
+}
+
+/// Someone the viewer might follow (`suggestions`): followed by people the viewer follows.
+public struct Suggestion: Sendable, Equatable {
+    /// The suggested user's profile, as the viewer sees it.
+    public var user: Profile
+    /// How many of the people the viewer follows follow this user (among those sampled:
+    /// see `TimelineService.suggestions(for:_:)`); the list is ranked by it.
+    public var followedByCount: Int
+    /// The usernames of up to three of them, the viewer's most recent follows first (for
+    /// "followed by @x and 2 others").
+    public var followedBy: [String]
 }
 
 /// A post as lists, timelines and its detail show it: enough to draw its row without another

@@ -150,6 +150,35 @@ extension TimelineService {
         return try read { try $0.nearby(centre, radiusKm: radiusKm, page, viewer: viewer) }
     }
 
+    /// The most emails one `findContacts` may look up.
+    public static let maxContactEmails = 1000
+
+    /// People `user` might follow: those followed by the people `user` follows, ranked by how
+    /// many of them follow each (most first; ties by user id), without `user`, those `user`
+    /// already follows, and anyone blocked either way. Private: `answer` gives only the
+    /// viewer's own. The cursor is `<count>:<user id>` of the last item shown.
+    ///
+    /// The work is bounded, whatever the graph: it samples `user`'s 200 most recent follows and,
+    /// of each, their 500 most recent follows (so a count is "among those sampled").
+    public func suggestions(for user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Suggestion> {
+        let page = try page.validated()
+        return try read { try $0.suggestions(for: user, page) }
+    }
+
+    /// The users among `emails` who let others find them by email (`discoverable`, on by
+    /// default), as `viewer` sees them, in the order of the emails (each user once), without
+    /// `viewer` and anyone blocked either way. Matched through the same email index as
+    /// sign-in (an email is lowercased; one no account can have simply matches nobody); the
+    /// emails are neither stored nor logged. A user who is not discoverable is absent, exactly
+    /// as an unknown email is. More than `maxContactEmails` emails is `invalid_argument`.
+    /// Private: `answer` gives only the viewer's own.
+    public func findContacts(_ emails: [String], viewer: UserID) throws(TimelineError) -> [Profile] {
+        guard emails.count <= Self.maxContactEmails else {
+            throw TimelineError.invalid("emails", "at most \(Self.maxContactEmails) emails at a time")
+        }
+        return try read { try $0.findContacts(emails, viewer: viewer) }
+    }
+
     /// An image's bytes and media type.
     public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
         let keys = log.keys
@@ -178,6 +207,8 @@ extension TimelineService {
         case .blocked(let page): .users(try blocked(by: try Self.owner(of: query, viewer), page))
         case let .nearby(latitude, longitude, radiusKm, page):
             .posts(try nearby(latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
+        case .suggestions(let page): .suggestions(try suggestions(for: try Self.owner(of: query, viewer), page))
+        case .findContacts(let emails): .contacts(try findContacts(emails, viewer: try Self.owner(of: query, viewer)))
         }
     }
 
@@ -226,6 +257,11 @@ public enum Query: Sendable, Equatable {
     case blocked(PageRequest)
     /// Posts placed within `radiusKm` (≤ 50) of a point, newest first.
     case nearby(latitude: Double, longitude: Double, radiusKm: Double, PageRequest)
+    /// People the acting user might follow, ranked by how many of the people they follow
+    /// follow them (private: no `user` parameter).
+    case suggestions(PageRequest)
+    /// The discoverable users among up to 1000 emails (private: no `user` parameter).
+    case findContacts(emails: [String])
 }
 
 extension Query {
@@ -258,6 +294,8 @@ extension Query {
         case .bookmarks: .bookmarks
         case .blocked: .blocked
         case .nearby: .nearby
+        case .suggestions: .suggestions
+        case .findContacts: .findContacts
         }
     }
 }
@@ -301,12 +339,16 @@ public enum QueryName: String, CaseIterable, Sendable {
     case blocked
     /// `Query.nearby`.
     case nearby
+    /// `Query.suggestions`.
+    case suggestions
+    /// `Query.findContacts`.
+    case findContacts
 
     /// Whether the query answers only for the acting user (`as` or `session` in `exec`, the
     /// bearer over HTTP) and so takes no `user` parameter.
     public var isPrivate: Bool {
         switch self {
-        case .bookmarks, .blocked: true
+        case .bookmarks, .blocked, .suggestions, .findContacts: true
         case .user, .userByName, .users, .searchUsers, .followers, .following, .follows, .posts, .post, .comments, .likes,
              .timeline, .hashtag, .activity, .image, .nearby:
             false
@@ -320,6 +362,10 @@ public enum QueryResult: Sendable, Equatable {
     case user(Profile)
     /// A page of profiles.
     case users(Page<Profile>)
+    /// A page of suggested users.
+    case suggestions(Page<Suggestion>)
+    /// The users found by email (`findContacts`): not paged, at most one per email given.
+    case contacts([Profile])
     /// A post with its first comments.
     case post(PostDetail)
     /// A page of posts.

@@ -262,7 +262,7 @@ public final class TimelineService: Sendable {
             if let caption { _ = try Validation.caption(caption) }
             if let location { _ = try Validation.place(location) }
             prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: image))
-        case let .updateProfile(_, _, _, .set(image)?):
+        case let .updateProfile(_, _, _, .set(image)?, _):
             prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
         case let .changePassword(current, new):
             try Validation.password(new, field: "newPassword")

@@ -1,0 +1,101 @@
+// People to follow: "Suggested for you" (people followed by the people you follow) and
+// "Find friends" (the people among pasted email addresses who allow being found by email).
+import { api } from './api.js';
+import { avatar, count, h, replace, userLink } from './dom.js';
+
+/** A Follow/Following toggle for `user` (a profile as the viewer sees it). */
+function followButton(user) {
+  const button = h('button', { type: 'button' });
+  const render = () => {
+    button.textContent = user.followedByViewer ? 'Following' : 'Follow';
+    button.className = user.followedByViewer ? 'secondary' : 'primary';
+    button.setAttribute('aria-pressed', user.followedByViewer ? 'true' : 'false');
+    button.setAttribute('aria-label', `${user.followedByViewer ? 'Following' : 'Follow'} ${user.username}`);
+  };
+  button.addEventListener('click', async () => {
+    const wanted = !user.followedByViewer;
+    button.disabled = true;
+    try {
+      await (wanted ? api.follow(user.id) : api.unfollow(user.id));
+      user.followedByViewer = wanted;
+    } catch (error) {
+      alert(error.message);
+    } finally {
+      button.disabled = false;
+      render();
+    }
+  });
+  render();
+  return button;
+}
+
+/** One person: photo, name, a line under it, and the Follow button. */
+function person(user, line) {
+  return h('li', {},
+    avatar(user.id, user.username, { user }),
+    h('span', { class: 'who' }, userLink(user.username), line ? h('span', { class: 'muted bio-line' }, line) : null),
+    followButton(user));
+}
+
+/** "Followed by bob", "Followed by bob and 2 others". */
+function followedBy(suggestion) {
+  const [first] = suggestion.followedBy;
+  if (!first) return null;
+  const others = suggestion.followedByCount - 1;
+  return others > 0 ? `Followed by ${first} and ${count(others, 'other')}` : `Followed by ${first}`;
+}
+
+/** The "Suggested for you" panel: hidden until there is someone to suggest. */
+export function suggestionsPanel() {
+  const list = h('ul', { class: 'people' });
+  const panel = h('section', { class: 'suggestions', 'aria-labelledby': 'suggestions-title', hidden: true },
+    h('h2', { id: 'suggestions-title' }, 'Suggested for you'), list);
+  api.suggestions().then((page) => {
+    replace(list, page.items.slice(0, 5).map((item) => person(item.user, followedBy(item))));
+    panel.hidden = list.children.length === 0;
+  }).catch(() => {
+    // no suggestions then: the panel stays hidden
+  });
+  return panel;
+}
+
+/**
+ * "Find friends by email", folded under its summary: pasted email addresses, looked up (never
+ * kept) by the server.
+ */
+export function findFriendsForm() {
+  const input = h('textarea', {
+    id: 'find-friends', name: 'emails', rows: '3', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false',
+    placeholder: 'friend@example.com, other@example.com', 'aria-describedby': 'find-friends-hint',
+  });
+  const status = h('p', { class: 'status', role: 'status' });
+  const results = h('ul', { class: 'people' });
+  const form = h('form', { class: 'search-form find-friends' },
+    h('label', { for: 'find-friends' }, 'Email addresses'),
+    input,
+    h('p', { id: 'find-friends-hint', class: 'hint' },
+      'Paste up to 1000 addresses. Only people who let others find them by email are shown; the addresses are not kept.'),
+    h('button', { type: 'submit', class: 'secondary' }, 'Find friends'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const emails = input.value.split(/[\s,;]+/).filter(Boolean);
+    replace(results);
+    if (emails.length === 0) {
+      status.textContent = 'Paste some email addresses first.';
+      return;
+    }
+    if (emails.length > 1000) {
+      status.textContent = `That is ${emails.length} addresses: at most 1000 at a time.`;
+      return;
+    }
+    status.textContent = 'Looking…';
+    try {
+      const { users } = await api.findContacts(emails);
+      replace(results, users.map((user) => person(user, user.bio)));
+      status.textContent = users.length === 0 ? 'Nobody found.' : `${count(users.length, 'person', 'people')} found`;
+    } catch (error) {
+      status.textContent = error.message;
+    }
+  });
+  return h('details', { class: 'find-friends-box' }, h('summary', {}, 'Find friends by email'), form, status, results);
+}
