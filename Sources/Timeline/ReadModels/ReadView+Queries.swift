@@ -19,6 +19,28 @@ extension ReadView {
         return post
     }
 
+    /// Whether reports hide `post` from `viewer`: at least `hideAfterReports` of them stand and
+    /// `viewer` is not its author. Hiding is decided here, when reading, from the reports the
+    /// read models keep: the threshold is a setting, not part of the models.
+    func hides(_ post: PostRecord, from viewer: UserID?) throws -> Bool {
+        guard post.author != viewer else { return false }
+        return try models.posts.standingReports(post.id, upTo: hideAfterReports, txn) >= hideAfterReports
+    }
+
+    /// A post as `viewer` may see it: `not_found` when it is gone, or hidden from them.
+    func visiblePost(_ id: PostID, viewer: UserID?) throws -> PostRecord {
+        let post = try postRecord(id)
+        guard try !hides(post, from: viewer) else { throw TimelineError.notFound("post", id.rawValue) }
+        return post
+    }
+
+    /// A post for a list `viewer` reads, or `nil` when it is gone or hidden from them (the page
+    /// then fills past it).
+    func listedPost(_ id: PostID, viewer: UserID?) throws -> PostRecord? {
+        guard let post = try post(id), try !hides(post, from: viewer) else { return nil }
+        return post
+    }
+
     func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
         let present = Presenter(self, viewer: viewer)
         switch outcome {
@@ -134,7 +156,7 @@ extension ReadView {
 
     /// Who liked `post`, the latest like first.
     func likers(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
-        _ = try postRecord(post)
+        _ = try visiblePost(post, viewer: viewer)
         return try pageDescending(models.posts.likers, prefix: Key.prefix(post.rawValue), request) { _, value in
             try listed(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
         }
@@ -145,7 +167,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: user)
         return try pageDescending(models.posts.bookmarkList, prefix: Key.prefix(user.rawValue), request) { _, value in
-            try post(PostID(String(decoding: value, as: UTF8.self))).map(present.post)
+            try listedPost(PostID(String(decoding: value, as: UTF8.self)), viewer: user).map(present.post)
         }
     }
 
@@ -153,7 +175,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try post(PostID(id)).map(present.post)
+            try listedPost(PostID(id), viewer: viewer).map(present.post)
         }
     }
 
@@ -183,8 +205,9 @@ extension ReadView {
                 if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
-                // Looked up by the key's own bytes and decoded in place: no copies per post.
-                if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post) {
+                // Looked up by the key's own bytes and decoded in place: no copies per post. A
+                // post hidden by reports is skipped, and the page fills past it.
+                if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post), try !hides(post, from: user) {
                     items.append(try present.post(post))
                     last = id
                 }
@@ -199,28 +222,30 @@ extension ReadView {
         }
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.hashtags.hashtags.database, prefix: Key.prefix(tag), request) { id, _ in
-            try post(PostID(id)).map(present.post)
+            try listedPost(PostID(id), viewer: viewer).map(present.post)
         }
     }
 
     func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
+        // (Every item's post is the user's own, so none is hidden from them by reports.)
         return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
             let record = try ActivityRecord(value)
-            return try hidden(record.actor, from: user) ? nil : try present.activity(id: id, record)
+            if let actor = record.actor, try hidden(actor, from: user) { return nil }
+            return try present.activity(id: id, record)
         }
     }
 
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
         let present = Presenter(self, viewer: viewer)
-        let post = try present.post(try postRecord(id))
-        return PostDetail(post: post, comments: try comments(of: id, request, present), likedByViewer: post.likedByViewer ?? false)
+        let post = try present.post(try visiblePost(id, viewer: viewer))
+        return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
     }
 
     /// A post's comments, oldest first.
-    func comments(of id: PostID, _ request: PageRequest, _ present: Presenter) throws -> Page<Comment> {
-        _ = try postRecord(id)
+    func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment> {
+        _ = try visiblePost(id, viewer: viewer)
         let prefix = Key.prefix(id.rawValue)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
         return try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
@@ -314,8 +339,9 @@ final class Presenter {
         case .comment: .comment
         case .like: .like
         case .follow: .follow
+        case .removed: .removed
         }
-        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try username(record.actor),
-                            post: record.post, comment: record.comment, at: record.at)
+        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
+                            post: record.post, comment: record.comment, at: record.at, reason: record.reason)
     }
 }
