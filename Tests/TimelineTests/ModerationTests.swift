@@ -259,3 +259,29 @@ import Testing
         #expect(actors == ["operator", "operator"])
     }
 }
+
+/// Moderation over HTTP: what reports hide answers 404 to everyone but the author.
+@Suite struct ModerationHTTPTests {
+    @Test func aHiddenPostIsNotFoundToOthersOverHTTP() async throws {
+        try await withServer(arguments: ["--hide-after-reports", "1"]) { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            #expect(try await api.send("PUT", "/v1/me/following/@alice", bearer: bob.token).status == 200)
+            let post = try await api.addPost(alice.token, caption: "#sea")
+            #expect(try await api.get("/v1/posts/\(post)").status == 200)
+            let report = try await api.send("POST", "/v1/posts/\(post)/reports", json: ["reason": "spam"], bearer: bob.token)
+            #expect(report.status == 200 && report.json["changed"] as? Bool == true)
+            for bearer in [bob.token, nil] {
+                let answer = try await api.get("/v1/posts/\(post)", bearer: bearer)
+                #expect(answer.status == 404 && answer.errorCode == "not_found", "\(answer)")
+                #expect(try await api.get("/v1/posts/\(post)/comments", bearer: bearer).status == 404)
+            }
+            #expect(try await api.get("/v1/timeline", bearer: bob.token).ids.isEmpty)
+            #expect(try await api.get("/v1/users/@alice/posts", bearer: bob.token).ids.isEmpty)
+            #expect(try await api.get("/v1/hashtags/sea/posts").ids.isEmpty)
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 404)
+            #expect(try await api.get("/v1/posts/\(post)", bearer: alice.token).status == 200)
+            #expect(try await api.get("/v1/timeline", bearer: alice.token).ids == [post])
+        }
+    }
+}

@@ -104,8 +104,9 @@ import Testing
                     model.remove(post)
                 }
             case 13:
-                // A report: enough of them hide the post from all but its author.
-                if let (post, _) = model.posts.randomElement(using: &rng) {
+                // A report (of one of the newest posts, so that some gather enough): enough of
+                // them hide the post from all but its author.
+                if let post = model.posts.keys.sorted().suffix(4).randomElement(using: &rng) {
                     let report = Command.reportPost(post: post.rawValue, reason: "r")
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) { _ = try await service.run(report, as: actor) }
