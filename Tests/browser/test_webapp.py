@@ -9,9 +9,10 @@ and sees it in Home; a like and a comment from one appear on the other's Post an
 post made meanwhile raises the live banner without a reload; infinite scroll reaches the oldest
 of 45 posts; a post the operator removes (`timeline moderation remove`) leaves the follower's
 Home and its author's Activity gives the reason; the caption `<img src=x onerror=alert(1)>`
-renders as text; at 375 px nothing overflows horizontally. Screenshots of Home, Post and Profile go to the output directory (a
-temporary one unless --out is given; its path is printed). Every wait is bounded; the server
-and the browsers are stopped at the end, also on failure. Exits 0 when everything passed.
+renders as text; at 375 px nothing overflows horizontally. Screenshots of Home, Post and Profile
+go to the output directory (a temporary one unless --out is given; its path is printed). Every
+wait is bounded; the server and the browsers are stopped at the end, also on failure. Exits 0
+when everything passed.
 """
 import argparse
 import base64
