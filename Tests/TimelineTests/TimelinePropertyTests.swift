@@ -46,6 +46,7 @@ import Testing
         while true {
             let page = try service.timeline(of: user, request)
             #expect(page.items.count <= limit, sourceLocation: sourceLocation)
+            #expect(!page.items.isEmpty || request.before == nil, "a next cursor must not lead to an empty page", sourceLocation: sourceLocation)
             seen += page.items.map(\.id)
             guard let next = page.next else { break }
             #expect(page.items.count == limit, "a page before the end must be full", sourceLocation: sourceLocation)

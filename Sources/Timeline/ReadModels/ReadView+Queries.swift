@@ -57,7 +57,7 @@ extension ReadView {
     }
 
     /// Newest-first page over the keys `prefix ‖ id`; `item` maps an id to its item, or `nil`
-    /// to skip it.
+    /// to skip it. `next` is set only when an item follows the page (one skipped is none).
     func pageDescending<Item>(_ db: Database, prefix: [UInt8], _ request: PageRequest,
                               _ item: (String, [UInt8]) throws -> Item?) throws -> Page<Item> {
         var items: [Item] = []
@@ -65,14 +65,13 @@ extension ReadView {
         var last: String?
         try txn.scanDescending(db, prefix: prefix, before: request.before) { key, value in
             let id = Key.suffix(key, after: prefix)
+            guard let value = try item(id, value) else { return true }
             if items.count == request.limit {
                 next = last
                 return false
             }
-            if let value = try item(id, value) {
-                items.append(value)
-                last = id
-            }
+            items.append(value)
+            last = id
             return true
         }
         return Page(items: items, next: next)
@@ -202,12 +201,13 @@ extension ReadView {
                     if best < 0 || sources[best].current!.lexicographicallyPrecedes(id) { best = index }
                 }
                 guard best >= 0 else { return Page(items: items, next: nil) }
-                if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
                 // Looked up by the key's own bytes and decoded in place: no copies per post. A
-                // post hidden by reports is skipped, and the page fills past it.
+                // post hidden by reports is skipped: the page fills past it, and `next` is set
+                // only when a post the user sees follows the page.
                 if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post), try !hides(post, from: user) {
+                    if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                     items.append(try present.post(post))
                     last = id
                 }
