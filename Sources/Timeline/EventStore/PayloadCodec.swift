@@ -14,8 +14,9 @@ protocol PayloadKeys: Sendable {
 /// Binary encoding of event payloads, per type and schema version.
 ///
 /// Personal fields (email, password hash, bio, url, caption and hashtags, comment text, report
-/// reason, the reason a post was removed) are written in one section sealed with the owner's key (XChaCha20-Poly1305, bound
-/// to the owner's id). When the key has been destroyed the section cannot be opened: the
+/// reason, and the reason the operator gave for removing a post, sealed with its author's key)
+/// are written in one section sealed with the owner's key (XChaCha20-Poly1305, bound to the
+/// owner's id). When the key has been destroyed the section cannot be opened: the
 /// event decodes with those fields absent and `erased` set, and the hash chain — computed over
 /// the sealed bytes — still verifies.
 ///

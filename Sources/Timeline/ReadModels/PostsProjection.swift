@@ -68,8 +68,8 @@ struct PostsProjection: Projection {
 
     /// How many reports of `post` stand, counting at most `limit`.
     func standingReports(_ post: PostID, upTo limit: Int, _ txn: Transaction) throws -> Int {
-        var count = 0
         guard limit > 0 else { return 0 }
+        var count = 0
         try txn.scan(reports, prefix: Key.prefix(post.rawValue)) { _, value in
             if value.isEmpty { count += 1 }
             return count < limit
