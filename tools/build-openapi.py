@@ -214,7 +214,7 @@ ERRORS = {
     400: ("BadRequest", "invalid_argument: a malformed body, path or query parameter, an unknown field or query parameter (`field` names it)."),
     401: ("Unauthenticated", "unauthenticated (no, expired or unknown bearer token) or invalid_credentials."),
     403: ("Forbidden", "forbidden: the bearer may not do this."),
-    404: ("NotFound", "not_found: no such user, post, comment or image (or it was deleted)."),
+    404: ("NotFound", "not_found: no such user, post, comment or image (or it was deleted or removed by the operator, or reports hide the post from everyone but its author)."),
     409: ("Conflict", "username_taken, email_taken or conflict (`field` names the field)."),
     413: ("PayloadTooLarge", "payload_too_large: the body is over the limit (11 MiB; images at most 10 MiB)."),
     415: ("UnsupportedMediaType", "unsupported_media_type: a body that is not JSON (or multipart where accepted), or an image that is not JPEG, PNG, GIF, HEIC or WebP."),

@@ -38,6 +38,12 @@ public enum Command: Sendable, Equatable {
     case unblock(user: String)
     /// Reports a post to the operators, with a reason.
     case reportPost(post: String, reason: String)
+    /// Removes a post for breaking the rules, saying why (operators only): it leaves every
+    /// list like a deleted post, and its author's activity shows the reason.
+    case removePost(post: String, reason: String)
+    /// Dismisses the reports standing against a post (operators only): it leaves the report
+    /// queue and is shown again; reports made before no longer count.
+    case dismissReports(post: String)
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
     /// data made unrecoverable. By the user themself, or by an operator.
     case eraseUser(user: String)
@@ -76,6 +82,8 @@ public enum Command: Sendable, Equatable {
         case .block: .block
         case .unblock: .unblock
         case .reportPost: .reportPost
+        case .removePost: .removePost
+        case .dismissReports: .dismissReports
         case .eraseUser: .eraseUser
         case .requestPasswordReset: .requestPasswordReset
         case .resetPassword: .resetPassword
@@ -89,7 +97,8 @@ public enum Command: Sendable, Equatable {
         switch self {
         case .createUser, .signIn, .signOut, .resetPassword: false
         case .updateProfile, .follow, .unfollow, .addPost, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .bookmark, .unbookmark, .block, .unblock, .reportPost, .eraseUser, .requestPasswordReset, .changePassword, .changeEmail:
+             .bookmark, .unbookmark, .block, .unblock, .reportPost, .removePost, .dismissReports, .eraseUser, .requestPasswordReset,
+             .changePassword, .changeEmail:
             true
         }
     }
@@ -133,6 +142,10 @@ public enum CommandName: String, CaseIterable, Sendable {
     case unblock
     /// `Command.reportPost`.
     case reportPost
+    /// `Command.removePost`.
+    case removePost
+    /// `Command.dismissReports`.
+    case dismissReports
     /// `Command.eraseUser`.
     case eraseUser
     /// `Command.requestPasswordReset`.

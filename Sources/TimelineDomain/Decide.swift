@@ -27,6 +27,9 @@ package struct DecisionContext {
     public var processedImage: ProcessedImage?
     /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).
     public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
+    /// A post with this many standing reports (distinct reporters, since the last dismissal) is
+    /// hidden from everyone but its author: to them it is `not_found`.
+    public var hideAfterReports: Int = .max
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
                 contentID: @escaping (UserID, [UInt8]) -> String) {
@@ -41,11 +44,14 @@ package struct Decision: Sendable {
     /// New images, by content address.
     public var blobs: [ImageID: ImageUpload] = [:]
     public var outcome: Result<Outcome, TimelineError>
-    /// The user the events are recorded as acting (`nil`: the system).
+    /// The user the events are recorded as acting (`nil`: the system, or the operator).
     public var actor: UserID?
+    /// Whether the operator acts (recorded as `operator` rather than `system`).
+    public var byOperator = false
 
-    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil) {
-        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor
+    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil,
+                byOperator: Bool = false) {
+        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor; self.byOperator = byOperator
     }
 }
 
@@ -131,11 +137,34 @@ struct Decider<State: DecisionState> {
             guard let passwordHash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
             let event = PasswordChanged(userId: reset.user, passwordHash: passwordHash, email: email, resetTokenHash: hash)
             return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
+        case let .removePost(post, reason):
+            let id: PostID = try Validation.identifier(post, field: "post")
+            try requireOperator(actor, "remove a post")
+            let post = try existingPost(id.rawValue)
+            let event = PostRemoved(postId: post.id, authorId: post.author, reason: try Validation.reason(reason))
+            return Decision(events: [.postRemoved(event)], outcome: .success(.done), byOperator: true)
+        case let .dismissReports(post):
+            let id: PostID = try Validation.identifier(post, field: "post")
+            try requireOperator(actor, "dismiss reports")
+            let post = try existingPost(id.rawValue)
+            // Nothing standing (never reported, or dismissed already): nothing to dismiss.
+            let standing = try state.standingReports(post.id, upTo: 1) > 0
+            return Decision(events: standing ? [.reportsDismissed(ReportsDismissed(postId: post.id))] : [],
+                            outcome: .success(.changed(standing)), byOperator: true)
         default:
             let me = try resolve(actor)
             var decision = try decide(command, by: me)
             decision.actor = me.id
             return decision
+        }
+    }
+
+    /// Refuses every caller but the operator: a user or session with `forbidden`, nobody with
+    /// `unauthenticated`.
+    private func requireOperator(_ actor: Actor, _ what: String) throws {
+        guard actor == .operator else {
+            _ = try resolve(actor)
+            throw TimelineError(.forbidden, "only an operator can \(what)")
         }
     }
 
@@ -372,7 +401,7 @@ struct Decider<State: DecisionState> {
             return Decision(events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
 
         case let .addComment(post, text):
-            let post = try existingPost(post)
+            let post = try visiblePost(post, to: me)
             guard try !blockedEitherWay(me.id, post.author) else {
                 throw TimelineError(.forbidden, "you cannot comment on this user's posts")
             }
@@ -392,7 +421,8 @@ struct Decider<State: DecisionState> {
             return Decision(events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
 
         case let .like(post), let .unlike(post):
-            let post = try existingPost(post)
+            // A hidden post cannot be liked, but a like on it can be taken back.
+            let post = if case .like = command { try visiblePost(post, to: me) } else { try existingPost(post) }
             let liked = try state.likes(me.id, post.id)
             let like = Like(postId: post.id, userId: me.id)
             if case .like = command {
@@ -404,7 +434,7 @@ struct Decider<State: DecisionState> {
             return Decision(events: liked ? [.likeRemoved(like)] : [], outcome: .success(.changed(liked)))
 
         case let .bookmark(post), let .unbookmark(post):
-            let post = try existingPost(post)
+            let post = if case .bookmark = command { try visiblePost(post, to: me) } else { try existingPost(post) }
             let saved = try state.bookmarks(me.id, post.id)
             let bookmark = Bookmark(postId: post.id, userId: me.id)
             if case .bookmark = command {
@@ -413,14 +443,14 @@ struct Decider<State: DecisionState> {
             return Decision(events: saved ? [.unbookmarked(bookmark)] : [], outcome: .success(.changed(saved)))
 
         case let .reportPost(post, reason):
-            let post = try existingPost(post)
+            let post = try visiblePost(post, to: me)
             let reason = try Validation.reason(reason)
             // One report per reporter and post: a repeat changes nothing.
             guard try !state.reported(me.id, post.id) else { return Decision(events: [], outcome: .success(.changed(false))) }
             let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
             return Decision(events: [.postReported(event)], outcome: .success(.changed(true)))
 
-        case .createUser, .signIn, .signOut, .eraseUser, .requestPasswordReset, .resetPassword:
+        case .createUser, .signIn, .signOut, .eraseUser, .requestPasswordReset, .resetPassword, .removePost, .dismissReports:
             throw TimelineError(.internal, "\(command.name) is decided without an actor")
         }
     }
@@ -433,6 +463,17 @@ struct Decider<State: DecisionState> {
     private func existingPost(_ raw: String) throws -> PostRecord {
         let id: PostID = try Validation.identifier(raw, field: "post")
         guard let post = try state.post(id) else { throw TimelineError.notFound("post", id.rawValue) }
+        return post
+    }
+
+    /// A post `me` can see: one hidden by reports (see `DecisionContext.hideAfterReports`) is
+    /// `not_found` to everyone but its author, as the read side answers.
+    private func visiblePost(_ raw: String, to me: UserRecord) throws -> PostRecord {
+        let post = try existingPost(raw)
+        if post.author == me.id { return post }
+        guard try state.standingReports(post.id, upTo: context.hideAfterReports) < context.hideAfterReports else {
+            throw TimelineError.notFound("post", post.id.rawValue)
+        }
         return post
     }
 }

@@ -31,6 +31,10 @@ public enum Event: Equatable, Sendable {
     case unfollowed(Follow)
     /// A post was reported: `PostReported`.
     case postReported(PostReported)
+    /// An operator removed a post: `PostRemoved`.
+    case postRemoved(PostRemoved)
+    /// An operator dismissed the reports standing against a post: `ReportsDismissed`.
+    case reportsDismissed(ReportsDismissed)
     /// A user was erased (their key destroyed): `UserErased`.
     case userErased(UserErased)
     /// An operator issued a password-reset token: `PasswordResetRequested`.
@@ -66,6 +70,8 @@ public enum Event: Equatable, Sendable {
         case .followed: .followed
         case .unfollowed: .unfollowed
         case .postReported: .postReported
+        case .postRemoved: .postRemoved
+        case .reportsDismissed: .reportsDismissed
         case .userErased: .userErased
         case .passwordResetRequested: .passwordResetRequested
         case .passwordChanged: .passwordChanged
@@ -93,6 +99,8 @@ public enum Event: Equatable, Sendable {
         case .likeAdded(let e), .likeRemoved(let e): "post-\(e.postId)"
         case .followed(let e), .unfollowed(let e): "user-\(e.followerId)"
         case .postReported(let e): "post-\(e.postId)"
+        case .postRemoved(let e): "post-\(e.postId)"
+        case .reportsDismissed(let e): "post-\(e.postId)"
         case .userErased(let e): "user-\(e.userId)"
         case .passwordResetRequested(let e): "user-\(e.userId)"
         case .passwordChanged(let e): "user-\(e.userId)"
@@ -135,6 +143,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case unfollowed = "Unfollowed"
     /// A post was reported: `PostReported`.
     case postReported = "PostReported"
+    /// An operator removed a post: `PostRemoved`.
+    case postRemoved = "PostRemoved"
+    /// An operator dismissed the reports standing against a post: `ReportsDismissed`.
+    case reportsDismissed = "ReportsDismissed"
     /// A user was erased (their key destroyed): `UserErased`.
     case userErased = "UserErased"
     /// An operator issued a password-reset token: `PasswordResetRequested`.
@@ -165,7 +177,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .signInFailed, .postAdded: 3
         case .userCreated, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postPlaced, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
-             .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
+             .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked,
+             .postRemoved, .reportsDismissed:
             1
         }
     }
@@ -465,4 +478,29 @@ public struct PostReported: Equatable, Sendable {
     public init(postId: PostID, reporterId: UserID, reason: String) {
         self.postId = postId; self.reporterId = reporterId; self.reason = reason
     }
+}
+
+/// The payload of `PostRemoved`: an operator took a post down. It leaves every list as a
+/// deleted post does, and its author's activity says why.
+public struct PostRemoved: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (whose activity gets the reason).
+    public var authorId: UserID
+    /// Why, as the operator wrote it (sealed with the author's key; "" once they are erased).
+    public var reason: String
+    /// A `PostRemoved` payload.
+    public init(postId: PostID, authorId: UserID, reason: String) {
+        self.postId = postId; self.authorId = authorId; self.reason = reason
+    }
+}
+
+/// The payload of `ReportsDismissed`: an operator found nothing wrong with a post. The reports
+/// made before no longer count (the post leaves the queue and is shown again); their reporters
+/// cannot report it again, other users can.
+public struct ReportsDismissed: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// A `ReportsDismissed` payload.
+    public init(postId: PostID) { self.postId = postId }
 }

@@ -82,8 +82,11 @@ package protocol DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
     /// Whether `post` is in `user`'s bookmarks.
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
-    /// Whether `user` has reported `post` (one report per reporter and post).
+    /// Whether `user` has reported `post`, standing or dismissed (one report per reporter and post).
     func reported(_ user: UserID, _ post: PostID) throws -> Bool
+    /// How many reports against `post` stand (made since its reports were last dismissed),
+    /// counting at most `limit`.
+    func standingReports(_ post: PostID, upTo limit: Int) throws -> Int
     func session(hash: String) throws -> SessionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.

@@ -25,6 +25,8 @@ func sampleCommand(_ kind: CommandName) -> Command {
     case .bookmark: .bookmark(post: "p1")
     case .unbookmark: .unbookmark(post: "p1")
     case .reportPost: .reportPost(post: "p1", reason: "r")
+    case .removePost: .removePost(post: "p1", reason: "r")
+    case .dismissReports: .dismissReports(post: "p1")
     case .eraseUser: .eraseUser(user: "u1")
     case .requestPasswordReset: .requestPasswordReset(user: "u1")
     case .resetPassword: .resetPassword(token: "t", password: "password-1", email: "a@b.co")

@@ -9,6 +9,15 @@ extension InMemoryState {
     mutating func apply(_ envelope: EventEnvelope) {
         func updateUser(_ id: UserID, _ change: (inout UserRecord) -> Void) { if users[id] != nil { change(&users[id]!) } }
         func updatePost(_ id: PostID, _ change: (inout PostRecord) -> Void) { if posts[id] != nil { change(&posts[id]!) } }
+        func removePost(_ post: PostID, author: UserID) {
+            posts[post] = nil
+            comments = comments.filter { $0.value.post != post }
+            likeEdges = likeEdges.filter { $0[1] != post.rawValue }
+            bookmarkEdges = bookmarkEdges.filter { $0[1] != post.rawValue }
+            reportEdges = reportEdges.filter { $0[1] != post.rawValue }
+            dismissedReports = dismissedReports.filter { $0[1] != post.rawValue }
+            updateUser(author) { $0.postCount -= 1 }
+        }
         switch envelope.event {
         case .userCreated(let e):
             users[e.userId] = UserRecord(id: e.userId, username: e.username, email: e.email, passwordHash: e.passwordHash,
@@ -36,12 +45,11 @@ extension InMemoryState {
         case .postPlaced:
             break  // deciding never reads a post's place
         case .postDeleted(let e):
-            posts[e.postId] = nil
-            comments = comments.filter { $0.value.post != e.postId }
-            likeEdges = likeEdges.filter { $0[1] != e.postId.rawValue }
-            bookmarkEdges = bookmarkEdges.filter { $0[1] != e.postId.rawValue }
-            reportEdges = reportEdges.filter { $0[1] != e.postId.rawValue }
-            updateUser(e.authorId) { $0.postCount -= 1 }
+            removePost(e.postId, author: e.authorId)
+        case .postRemoved(let e):
+            removePost(e.postId, author: e.authorId)
+        case .reportsDismissed(let e):
+            dismissedReports.formUnion(reportEdges.filter { $0[1] == e.postId.rawValue })
         case .commentAdded(let e):
             comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
                                                   createdAt: envelope.timestamp)
@@ -76,6 +84,7 @@ extension InMemoryState {
         case .userErased(let e):
             users[e.userId] = nil
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
+            dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
         case .passwordResetRequested(let e):
             resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             issued[e.tokenHash] = envelope.sequence
@@ -122,11 +131,17 @@ extension InMemoryState {
             out.append("user \(user): \(String(describing: try state.user(user)))")
             out.append("footprint \(user): \(try state.footprint(of: user))")
             for other in users { out.append("follows \(user) \(other): \(try state.follows(user, other))") }
-            for post in posts { out.append("likes \(user) \(post): \(try state.likes(user, post))") }
+            for post in posts {
+                out.append("likes \(user) \(post): \(try state.likes(user, post))")
+                out.append("reported \(user) \(post): \(try state.reported(user, post))")
+            }
         }
         for name in usernames.sorted() { out.append("username \(name): \(String(describing: try state.userID(username: name)))") }
         for email in emails.sorted() { out.append("email \(email): \(String(describing: try state.userID(email: email)))") }
-        for post in posts { out.append("post \(post): \(String(describing: try state.post(post)))") }
+        for post in posts {
+            out.append("post \(post): \(String(describing: try state.post(post)))")
+            for limit in [1, 2, 100] { out.append("standing reports \(post) up to \(limit): \(try state.standingReports(post, upTo: limit))") }
+        }
         for comment in comments { out.append("comment \(comment): \(String(describing: try state.comment(comment)))") }
         for token in tokens.sorted() {
             out.append("session \(token): \(String(describing: try state.session(hash: token)))")
@@ -142,7 +157,7 @@ extension InMemoryState {
 
     /// A history that touches every event type: profiles, sessions (some revoked by password
     /// changes), failed sign-ins, posts with likes and comments (on one's own posts too),
-    /// follows both ways, a report, an email change and erasures.
+    /// follows both ways, reports (some dismissed), a removed post, an email change and erasures.
     func history(_ service: TimelineService, clock: TestClock) async throws {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let carol = try await service.createUser("carol"), dave = try await service.createUser("dave")
@@ -164,6 +179,12 @@ extension InMemoryState {
         _ = try await service.execute(.unfollow(user: alice.id.rawValue), as: .user(bob.id.rawValue))
         _ = try await service.execute(.deletePost(post: posts[3].id.rawValue), as: .user(alice.id.rawValue))
         _ = try await service.execute(.reportPost(post: posts[1].id.rawValue, reason: "spam"), as: .user(dave.id.rawValue))
+        // Moderation: reports dismissed (and one made after), a post removed with its reports.
+        for user in [bob, carol] { _ = try await service.execute(.reportPost(post: posts[0].id.rawValue, reason: "rude"), as: .user(user.id.rawValue)) }
+        _ = try await service.execute(.dismissReports(post: posts[0].id.rawValue), as: .operator)
+        _ = try await service.execute(.reportPost(post: posts[0].id.rawValue, reason: "still rude"), as: .user(dave.id.rawValue))
+        _ = try await service.execute(.reportPost(post: posts[5].id.rawValue, reason: "spam"), as: .user(bob.id.rawValue))
+        _ = try await service.execute(.removePost(post: posts[5].id.rawValue, reason: "spam"), as: .operator)
         _ = try await service.execute(.updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: "", url: nil), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: .user(dave.id.rawValue))

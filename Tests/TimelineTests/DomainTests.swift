@@ -12,6 +12,8 @@ struct InMemoryState: DecisionState {
     var bookmarkEdges: Set<[String]> = []
     var blockEdges: Set<[UserID]> = []
     var reportEdges: Set<[String]> = []
+    /// The reports (of `reportEdges`) an operator dismissed: they no longer count.
+    var dismissedReports: Set<[String]> = []
     var sessions: [String: SessionRecord] = [:]
     var failures: [String: [Int64]] = [:]
     var resets: [String: SessionRecord] = [:]
@@ -30,6 +32,9 @@ struct InMemoryState: DecisionState {
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func bookmarks(_ u: UserID, _ p: PostID) -> Bool { bookmarkEdges.contains([u.rawValue, p.rawValue]) }
     func reported(_ u: UserID, _ p: PostID) -> Bool { reportEdges.contains([u.rawValue, p.rawValue]) }
+    func standingReports(_ p: PostID, upTo limit: Int) -> Int {
+        min(limit, reportEdges.subtracting(dismissedReports).filter { $0[1] == p.rawValue }.count)
+    }
     func session(hash: String) -> SessionRecord? { sessions[hash].flatMap { unrevoked($0, hash: hash) } }
     func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }

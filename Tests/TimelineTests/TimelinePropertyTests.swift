@@ -4,18 +4,36 @@ import Testing
 
 /// The home timeline against its definition in SPEC.md, on seeded random histories:
 /// `timeline(u, limit, before)` = the first `limit` posts, by id descending, of all
-/// not-deleted posts whose author is u or someone u follows now, with id < before.
+/// not-deleted posts whose author is u or someone u follows now, with id < before — less the
+/// posts the operator removed, and those reports hide from u (issue 17: at least
+/// `hideAfterReports` standing reports, and u is not the author).
 @Suite struct TimelinePropertyTests {
     /// The reference model: the definition, computed directly.
     struct Model {
         var posts: [PostID: UserID] = [:]
         var follows: Set<[UserID]> = []
         var blocks: Set<[UserID]> = []
+        /// Who reported each post since its reports were last dismissed.
+        var standing: [PostID: Set<UserID>] = [:]
+        /// Every (reporter, post) ever reported, dismissed or not: one report each.
+        var reported: Set<[String]> = []
+        static let hideAfterReports = 2
 
         func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool { blocks.contains([a, b]) || blocks.contains([b, a]) }
 
+        func hidden(_ post: PostID, from user: UserID) -> Bool {
+            posts[post] != user && standing[post, default: []].count >= Self.hideAfterReports
+        }
+
+        /// A post leaves with its reports (deleted or removed).
+        mutating func remove(_ post: PostID) {
+            posts[post] = nil
+            standing[post] = nil
+            reported = reported.filter { $0[1] != post.rawValue }
+        }
+
         func timeline(of user: UserID) -> [PostID] {
-            posts.filter { $0.value == user || follows.contains([user, $0.value]) }.keys.sorted(by: >)
+            posts.filter { ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user) }.keys.sorted(by: >)
         }
     }
 
@@ -28,6 +46,7 @@ import Testing
         while true {
             let page = try service.timeline(of: user, request)
             #expect(page.items.count <= limit, sourceLocation: sourceLocation)
+            #expect(!page.items.isEmpty || request.before == nil, "a next cursor must not lead to an empty page", sourceLocation: sourceLocation)
             seen += page.items.map(\.id)
             guard let next = page.next else { break }
             #expect(page.items.count == limit, "a page before the end must be full", sourceLocation: sourceLocation)
@@ -42,7 +61,10 @@ import Testing
     func randomHistoriesMatchTheDefinition(seed: UInt64, threshold: UInt64) async throws {
         var rng = SeededRandom(seed: seed)
         let clock = TestClock()
-        let service = try openService(clock: clock, seed: seed) { $0.fanoutThreshold = threshold }
+        let service = try openService(clock: clock, seed: seed) {
+            $0.fanoutThreshold = threshold
+            $0.hideAfterReports = Model.hideAfterReports
+        }
         var users: [UserID] = []
         for index in 0..<7 { users.append(try await service.createUser("u\(index)").id) }
         var model = Model()
@@ -50,7 +72,7 @@ import Testing
             clock.advance(Int64.random(in: 0...2, using: &rng))
             let actor = users.randomElement(using: &rng)!
             let other = users.randomElement(using: &rng)!
-            switch Int.random(in: 0..<12, using: &rng) {
+            switch Int.random(in: 0..<15, using: &rng) {
             case 0...3:
                 let post = try await service.addPost(by: actor, image: step)
                 model.posts[post.id] = actor
@@ -74,11 +96,40 @@ import Testing
             case 7:
                 if let (post, author) = model.posts.randomElement(using: &rng) {
                     try await service.run(.deletePost(post: post.rawValue), as: author)
-                    model.posts[post] = nil
+                    model.remove(post)
+                }
+            case 12:
+                // The operator removes a post: it leaves every timeline as a deleted one does.
+                if let (post, _) = model.posts.randomElement(using: &rng) {
+                    _ = try await service.execute(.removePost(post: post.rawValue, reason: "step \(step)"), as: .operator)
+                    model.remove(post)
+                }
+            case 13:
+                // A report (of one of the newest posts, so that some gather enough): enough of
+                // them hide the post from all but its author.
+                if let post = model.posts.keys.sorted().suffix(4).randomElement(using: &rng) {
+                    let report = Command.reportPost(post: post.rawValue, reason: "r")
+                    if model.hidden(post, from: actor) {
+                        await expectError(.notFound) { _ = try await service.run(report, as: actor) }
+                    } else {
+                        let fresh = !model.reported.contains([actor.rawValue, post.rawValue])
+                        #expect(try await service.run(report, as: actor) == .changed(fresh))
+                        model.reported.insert([actor.rawValue, post.rawValue])
+                        if fresh { model.standing[post, default: []].insert(actor) }
+                    }
+                }
+            case 14:
+                // The operator dismisses a post's reports: it is shown again.
+                if let (post, _) = model.posts.randomElement(using: &rng) {
+                    let standing = !model.standing[post, default: []].isEmpty
+                    #expect(try await service.execute(.dismissReports(post: post.rawValue), as: .operator) == .changed(standing))
+                    model.standing[post] = nil
                 }
             default:
                 if let (post, author) = model.posts.randomElement(using: &rng) {
-                    if model.blockedEitherWay(actor, author) {
+                    if model.hidden(post, from: actor) {
+                        await expectError(.notFound) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
+                    } else if model.blockedEitherWay(actor, author) {
                         await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
                     } else {
                         try await service.run(.like(post: post.rawValue), as: actor)

@@ -7,10 +7,12 @@
 Two people sign up in two browser sessions; one uploads a PNG with a caption, the other follows
 and sees it in Home; a like and a comment from one appear on the other's Post and Activity; a
 post made meanwhile raises the live banner without a reload; infinite scroll reaches the oldest
-of 45 posts; the caption `<img src=x onerror=alert(1)>` renders as text; at 375 px nothing
-overflows horizontally. Screenshots of Home, Post and Profile go to the output directory (a
-temporary one unless --out is given; its path is printed). Every wait is bounded; the server
-and the browsers are stopped at the end, also on failure. Exits 0 when everything passed.
+of 45 posts; a post the operator removes (`timeline moderation remove`) leaves the follower's
+Home and its author's Activity gives the reason; the caption `<img src=x onerror=alert(1)>`
+renders as text; at 375 px nothing overflows horizontally. Screenshots of Home, Post and Profile
+go to the output directory (a temporary one unless --out is given; its path is printed). Every
+wait is bounded; the server and the browsers are stopped at the end, also on failure. Exits 0
+when everything passed.
 """
 import argparse
 import base64
@@ -74,6 +76,7 @@ class Server:
     """`timeline serve --listen 127.0.0.1:0` on a temporary database."""
 
     def __init__(self, executable, directory):
+        self.executable, self.db = str(executable), str(directory / "db")
         self.log = open(directory / "serve.log", "wb")
         env = dict(os.environ, TIMELINE_PASSWORD_COST="minimum")
         self.process = subprocess.Popen([str(executable), "serve", "--db", str(directory / "db"), "--listen", "127.0.0.1:0"],
@@ -124,6 +127,11 @@ class Server:
         except urllib.error.HTTPError as error:
             raise AssertionError(f"{method} {path}: {error.code} {error.read()[:300]!r}") from None
         return json.loads(text) if text else None
+
+    def operator(self, *words):
+        """Runs `timeline WORDS… --db DB` beside the server, as its operator would."""
+        done = subprocess.run([self.executable, *words, "--db", self.db], capture_output=True, timeout=60)
+        assert done.returncode == 0, f"timeline {' '.join(words)}: {done.stderr.decode()[:300]}"
 
     def post(self, token, caption, image):
         return self.call("POST", "/v1/posts", {"image": base64.b64encode(image).decode(), "caption": caption}, token)
@@ -503,6 +511,18 @@ def steps(server, out, images, a, b):
     found = server.call("POST", "/v1/me/contacts", {"emails": ["ann@example.com", "dot@example.com"]}, token=session_token(b))
     assert [u["username"] for u in found["users"]] == ["dot"], found
     check("Suggested for you (followed by ben) with a Follow button; Find friends by email; turning discoverable off hides ann")
+
+    # 9d. The operator removes a post of ann's: it leaves ben's Home, and ann's Activity says why.
+    rule_breaker = server.post(session_token(a), "Against the rules", images["second"])["id"]
+    go(b, server, "/")
+    b.refresh()
+    article_with(b, "Against the rules")
+    server.operator("moderation", "remove", rule_breaker, "--reason", "Spam, rule 3")
+    wait(b, lambda d: not d.find_elements(By.XPATH, "//main//article[contains(., 'Against the rules')]"), "the removed post stays in ben's Home")
+    nav(a, "Activity")
+    text_appears(a, "Spam, rule 3", "main ol.activity")
+    assert "removed" in a.find_element(By.CSS_SELECTOR, "main ol.activity li.removed").text, "the removal is not described"
+    check("the operator removes a post: it leaves ben's Home live, and ann's Activity gives the reason")
 
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))

@@ -20,7 +20,7 @@ struct TimelineTool {
       restore   bring a backup back into a new database directory
       bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
       erase-user  erase a user (by id or @name) as the operator: right to erasure
-      moderation  `timeline moderation list`: the reported posts, newest report first
+      moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
       import    import a Firebase export: `timeline import firebase EXPORT.json`
       password-reset  issue a one-time token to set a user's password (operator)
 
@@ -34,6 +34,9 @@ struct TimelineTool {
       --accept-missing-keys
                   open a database whose keys/ (or key bucket) is missing: every sealed
                   personal field then reads as erased (otherwise such an open is refused)
+      --hide-after-reports N
+                  hide a post reported by N distinct users (whose reports the operator has
+                  not dismissed) from everyone but its author (default 5)
       --help      help for a command
     """
 
@@ -80,7 +83,7 @@ struct TimelineTool {
     }
 
     /// The options `open` reads (every other option of `timeline query` is a query parameter).
-    static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log"]
+    static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports"]
 
     /// Opens the service for a tool. `TIMELINE_PASSWORD_COST=minimum` lowers the argon2id
     /// cost, for test databases only. `--anchor-key` signs checkpoints unless `anchored` is
@@ -92,6 +95,10 @@ struct TimelineTool {
         if let cap = try args.mapSize { options.maxMapSize = cap }
         if anchored, let key = args.value("anchor-key") { options.anchor = AnchorOptions(keyPath: key, checkpointsPath: args.value("anchor-log")) }
         options.acceptMissingKeys = args.has("accept-missing-keys")
+        if let text = args.value("hide-after-reports") {
+            guard let count = Int(text), count >= 1 else { throw UsageError("--hide-after-reports takes a number of users, at least 1 (got \(text))") }
+            options.hideAfterReports = count
+        }
         return try TimelineService(path: args.db, options: options)
     }
 

@@ -1,13 +1,20 @@
 import Foundation
 import Timeline
 
-/// `timeline moderation`: the operator's report queue.
+/// `timeline moderation`: the operator's report queue, and what the operator decides.
 enum ModerationCommand {
     static let help = """
-    usage: timeline moderation [--db PATH] list [--json]
+    usage: timeline moderation [--db PATH] [--hide-after-reports N] list [--json]
+           timeline moderation [--db PATH] remove POST --reason REASON
+           timeline moderation [--db PATH] dismiss POST
 
-    list   the reported posts, the most recently reported first: post, count of distinct
-           reporters, reporters and their reasons (--json: one JSON array)
+    list     the reported posts, the most recently reported first: post, count of distinct
+             reporters, whether the reports hide it (N or more, default 5), reporters and
+             their reasons (--json: one JSON array)
+    remove   take the post down (a PostRemoved event by the operator): it leaves every list
+             like a deleted post, and its author's activity shows REASON
+    dismiss  dismiss the post's standing reports (a ReportsDismissed event): it leaves the
+             queue and is shown again; its reporters cannot report it again, others can
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -22,7 +29,7 @@ enum ModerationCommand {
             let queue = try service.reportQueue()
             if args.has("json") {
                 let items: [[String: Any]] = queue.map { entry in
-                    ["post": entry.post.rawValue, "count": entry.count, "newestAt": entry.newestAt,
+                    ["post": entry.post.rawValue, "count": entry.count, "newestAt": entry.newestAt, "hidden": entry.hidden,
                      "reports": zip(entry.reporters, entry.reasons).map { ["reporter": $0.rawValue, "reason": $1] }]
                 }
                 let data = try JSONSerialization.data(withJSONObject: items, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -30,10 +37,27 @@ enum ModerationCommand {
             } else {
                 if queue.isEmpty { print("no reported posts") }
                 for entry in queue {
-                    print("\(entry.post.rawValue)  \(entry.count) report\(entry.count == 1 ? "" : "s")")
+                    print("\(entry.post.rawValue)  \(entry.count) report\(entry.count == 1 ? "" : "s")\(entry.hidden ? "  (hidden)" : "")")
                     for (reporter, reason) in zip(entry.reporters, entry.reasons) { print("  \(reporter.rawValue): \(reason)") }
                 }
             }
+            return 0
+        case "remove":
+            guard args.positional.count == 2, let reason = args.value("reason") else {
+                throw UsageError("usage: timeline moderation remove POST --reason REASON")
+            }
+            let service = try TimelineTool.open(args)
+            defer { TimelineTool.close(service) }
+            _ = try await service.execute(.removePost(post: args.positional[1], reason: reason), as: .operator)
+            print("removed \(args.positional[1]): it left every list; its author's activity says why")
+            return 0
+        case "dismiss":
+            guard args.positional.count == 2 else { throw UsageError("usage: timeline moderation dismiss POST") }
+            let service = try TimelineTool.open(args)
+            defer { TimelineTool.close(service) }
+            let result = try await service.execute(.dismissReports(post: args.positional[1]), as: .operator)
+            print(result == .changed(true) ? "dismissed the reports against \(args.positional[1])"
+                                           : "no standing reports against \(args.positional[1]): nothing to dismiss")
             return 0
         default:
             throw UsageError("unknown moderation command \(verb)")

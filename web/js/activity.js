@@ -1,4 +1,5 @@
-// Activity: comments, likes and follows concerning me, newest first; new ones arrive live.
+// Activity: comments, likes and follows concerning me, and my posts the operator removed (with
+// the reason), newest first; new ones arrive live.
 import { api } from './api.js';
 import { avatar, h, pager, replace, timeAgo, userLink } from './dom.js';
 
@@ -8,6 +9,8 @@ function describe(item) {
     case 'comment': return [userLink(item.actorUsername), ' commented on ', post('your post')];
     case 'like': return [userLink(item.actorUsername), ' liked ', post('your post')];
     case 'follow': return [userLink(item.actorUsername), ' started following you'];
+    // The post is gone: no link, only why.
+    case 'removed': return ['Your post was removed by the moderators: ', h('q', { class: 'reason' }, item.reason)];
     default: return [userLink(item.actorUsername), ` ${item.kind}`];
   }
 }
@@ -18,7 +21,7 @@ export function render(root, _route, app) {
   const empty = h('p', { class: 'empty', hidden: true }, 'Nothing yet: likes, comments and new followers show up here.');
   const sentinel = h('div', { class: 'more' });
   const item = (entry) => h('li', { class: `activity-item ${entry.kind}` },
-    avatar(entry.actor, entry.actorUsername),
+    entry.actor ? avatar(entry.actor, entry.actorUsername) : h('span', { class: 'avatar small', 'aria-hidden': 'true' }, '!'),
     h('p', {}, describe(entry), ' ', h('span', { class: 'muted' }, timeAgo(entry.createdAt))));
 
   const seen = new Set();

@@ -36,6 +36,9 @@ public struct EventEnvelope: Sendable, Equatable {
 
     /// The actor recorded for events no user caused.
     public static let systemActor = "system"
+    /// The actor of what an operator does as nobody in particular (removing a post, dismissing
+    /// reports).
+    public static let operatorActor = "operator"
     /// Bytes of a BLAKE2b-256 hash.
     public static let hashLength = 32
     /// The `previousHash` of the first event.

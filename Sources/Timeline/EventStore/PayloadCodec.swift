@@ -14,8 +14,10 @@ protocol PayloadKeys: Sendable {
 /// Binary encoding of event payloads, per type and schema version.
 ///
 /// Personal fields (email, password hash, bio, url, caption and hashtags, a post's place,
-/// comment text, report reason) are written in one section sealed with the owner's key (XChaCha20-Poly1305, bound
-/// to the owner's id). When the key has been destroyed the section cannot be opened: the
+/// comment text, report reason, and the reason the operator gave for removing a post, sealed
+/// with its author's key) are written in one section sealed with the owner's key
+/// (XChaCha20-Poly1305, bound to the owner's id). When the key has been destroyed the section
+/// cannot be opened: the
 /// event decodes with those fields absent and `erased` set, and the hash chain — computed over
 /// the sealed bytes — still verifies.
 ///
@@ -84,6 +86,12 @@ enum PayloadCodec {
         case .postReported(let e):
             w.string(e.postId.rawValue); w.string(e.reporterId.rawValue)
             try seal(e.reporterId) { $0.string(e.reason) }
+        case .postRemoved(let e):
+            // The operator's reason is about the author's post: sealed with their key.
+            w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
+            try seal(e.authorId) { $0.string(e.reason) }
+        case .reportsDismissed(let e):
+            w.string(e.postId.rawValue)
         case .userErased(let e):
             w.string(e.userId.rawValue)
         case .passwordResetRequested(let e):
@@ -212,6 +220,13 @@ enum PayloadCodec {
             var p = try personal(reporter)
             let reason = try read(&p) { try $0.string() } ?? ""
             event = .postReported(PostReported(postId: post, reporterId: reporter, reason: reason))
+        case .postRemoved:
+            let post = PostID(try r.string()), author = UserID(try r.string())
+            var p = try personal(author)
+            let reason = try read(&p) { try $0.string() } ?? ""
+            event = .postRemoved(PostRemoved(postId: post, authorId: author, reason: reason))
+        case .reportsDismissed:
+            event = .reportsDismissed(ReportsDismissed(postId: PostID(try r.string())))
         case .userErased:
             event = .userErased(UserErased(userId: UserID(try r.string())))
         case .passwordResetRequested:

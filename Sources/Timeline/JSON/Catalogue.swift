@@ -45,6 +45,8 @@ package enum Catalogue {
         case .block: return .block(user: try input.string("user"))
         case .unblock: return .unblock(user: try input.string("user"))
         case .reportPost: return .reportPost(post: try input.string("post"), reason: try input.string("reason"))
+        case .removePost: return .removePost(post: try input.string("post"), reason: try input.string("reason"))
+        case .dismissReports: return .dismissReports(post: try input.string("post"))
         case .eraseUser: return .eraseUser(user: try input.string("user"))
         case .requestPasswordReset: return .requestPasswordReset(user: try input.string("user"))
         case .resetPassword:
@@ -117,11 +119,12 @@ extension Command {
         case let .addPost(image, caption, location):
             set("image", image); set("caption", caption)
             if let location { out["location"] = JSONOutput.place(location) }
-        case let .deletePost(post), let .like(post), let .unlike(post), let .bookmark(post), let .unbookmark(post):
+        case let .deletePost(post), let .like(post), let .unlike(post), let .bookmark(post), let .unbookmark(post),
+             let .dismissReports(post):
             set("post", post)
         case let .addComment(post, text): set("post", post); set("text", text)
         case let .deleteComment(comment): set("comment", comment)
-        case let .reportPost(post, reason): set("post", post); set("reason", reason)
+        case let .reportPost(post, reason), let .removePost(post, reason): set("post", post); set("reason", reason)
         case let .eraseUser(user), let .requestPasswordReset(user): set("user", user)
         case let .resetPassword(token, password, email): set("token", token); set("password", password); set("email", email)
         case let .changePassword(current, new): set("currentPassword", current); set("newPassword", new)

@@ -79,6 +79,11 @@ extension Event {
         case .postReported(let e):
             set("postId", e.postId.rawValue); set("reporterId", e.reporterId.rawValue)
             if !erased { set("reason", e.reason) }
+        case .postRemoved(let e):
+            set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
+            if !erased { set("reason", e.reason) }
+        case .reportsDismissed(let e):
+            set("postId", e.postId.rawValue)
         case .userErased(let e):
             set("userId", e.userId.rawValue)
         case .passwordResetRequested(let e):

@@ -44,10 +44,12 @@ package enum JSONOutput {
     }
 
     package static func activity(_ a: ActivityItem) -> [String: Any] {
-        var out: [String: Any] = ["kind": a.kind.rawValue, "actor": a.actor.rawValue, "actorUsername": a.actorUsername,
-                                  "at": a.at, "createdAt": timestamp(a.at)]
+        var out: [String: Any] = ["kind": a.kind.rawValue, "at": a.at, "createdAt": timestamp(a.at)]
+        if let actor = a.actor { out["actor"] = actor.rawValue }
+        if let name = a.actorUsername { out["actorUsername"] = name }
         if let post = a.post { out["post"] = post.rawValue }
         if let comment = a.comment { out["comment"] = comment.rawValue }
+        if let reason = a.reason { out["reason"] = reason }
         return out
     }
 

@@ -6,7 +6,7 @@ import TimelineDomain
 public struct AuditFilter: Sendable, Equatable {
     /// Only these event types (`nil`: all).
     public var types: Set<EventType>?
-    /// The acting user's id (or `system`).
+    /// The acting user's id (or `system`, or `operator`).
     public var actor: String?
     /// Only this stream.
     public var stream: String?
@@ -60,6 +60,8 @@ extension Event {
         case .blocked(let e), .unblocked(let e): [e.blockerId, e.blockedId]
         case .followed(let e), .unfollowed(let e): [e.followerId, e.followeeId]
         case .postReported(let e): [e.reporterId]
+        case .postRemoved(let e): [e.authorId]
+        case .reportsDismissed: []
         case .userErased(let e): [e.userId]
         case .passwordResetRequested(let e): [e.userId]
         case .passwordChanged(let e): [e.userId]
@@ -78,6 +80,8 @@ extension Event {
         case .likeAdded(let e), .likeRemoved(let e): e.postId
         case .bookmarked(let e), .unbookmarked(let e): e.postId
         case .postReported(let e): e.postId
+        case .postRemoved(let e): e.postId
+        case .reportsDismissed(let e): e.postId
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed, .userErased, .blocked, .unblocked,
              .passwordResetRequested, .passwordChanged, .emailChanged:
             nil
@@ -119,6 +123,8 @@ extension Event {
         case .followed(let e): return "\(name(e.followerId)) followed \(name(e.followeeId))"
         case .unfollowed(let e): return "\(name(e.followerId)) unfollowed \(name(e.followeeId))"
         case .postReported(let e): return "\(name(e.reporterId)) reported \(e.postId): \(clip(e.reason))"
+        case .postRemoved(let e): return "the operator removed \(name(e.authorId))'s post \(e.postId): \(clip(e.reason))"
+        case .reportsDismissed(let e): return "the operator dismissed the reports against \(e.postId)"
         case .userErased(let e): return "\(name(e.userId)) was erased"
         case .passwordResetRequested(let e): return "password reset token issued for \(name(e.userId))"
         case .passwordChanged(let e):

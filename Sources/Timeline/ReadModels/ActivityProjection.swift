@@ -3,38 +3,45 @@ import TimelineDomain
 
 /// One entry of a user's activity feed.
 struct ActivityRecord: Equatable {
-    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2 }
+    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3 }
     var kind: Kind
-    var actor: UserID
+    /// Who did it; `nil` for the operator (`removed`), stored as "".
+    var actor: UserID?
     var post: PostID?
     var comment: CommentID?
     var at: Int64
+    /// Why the operator removed the post (`removed` only; appended, so older records read as before).
+    var reason: String?
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        w.u8(kind.rawValue); w.string(actor.rawValue); w.optionalString(post?.rawValue)
+        w.u8(kind.rawValue); w.string(actor?.rawValue ?? ""); w.optionalString(post?.rawValue)
         w.optionalString(comment?.rawValue); w.int64(at)
+        if let reason { w.string(reason) }
         return w.bytes
     }
 
-    init(kind: Kind, actor: UserID, post: PostID?, comment: CommentID?, at: Int64) {
-        self.kind = kind; self.actor = actor; self.post = post; self.comment = comment; self.at = at
+    init(kind: Kind, actor: UserID?, post: PostID?, comment: CommentID?, at: Int64, reason: String? = nil) {
+        self.kind = kind; self.actor = actor; self.post = post; self.comment = comment; self.at = at; self.reason = reason
     }
 
     init(_ bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
         guard let kind = Kind(rawValue: try r.u8()) else { throw CorruptRecord(message: "unknown activity kind") }
         self.kind = kind
-        actor = UserID(try r.string())
+        let actor = try r.string()
+        self.actor = actor.isEmpty ? nil : UserID(actor)
         post = try r.optionalString().map(PostID.init)
         comment = try r.optionalString().map(CommentID.init)
         at = try r.int64()
+        reason = r.isAtEnd ? nil : try r.string()
     }
 }
 
-/// What happened to each user: comments and likes on their posts by others, new followers.
-/// Entries disappear when what they report is undone (comment deleted, like removed,
-/// unfollowed, post deleted).
+/// What happened to each user: comments and likes on their posts by others, new followers, and
+/// their posts the operator removed (with the reason). Entries disappear when what they report
+/// is undone (comment deleted, like removed, unfollowed, post deleted or removed); a removal's
+/// entry stays until its owner is erased.
 struct ActivityProjection: Projection {
     let name = ProjectionName.activity
     let activity: Database  // owner ‖ 0 ‖ activityId → ActivityRecord
@@ -66,6 +73,23 @@ struct ActivityProjection: Projection {
         try txn.get(references, ownerKey(post)).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Forgets the items about a deleted or removed post (comments and likes on it) and who owns it.
+    private func forgetPost(_ post: PostID, _ txn: Transaction) throws {
+        var found: [(reference: [UInt8], key: [UInt8])] = []
+        try txn.scan(references, prefix: postPrefix(post)) { reference, key in
+            found.append((reference, key))
+            return true
+        }
+        for (reference, key) in found {
+            try txn.delete(activity, key)
+            try txn.delete(references, reference)
+        }
+        try txn.delete(references, ownerKey(post))
+    }
+
+    /// The key of the item a `PostRemoved` records in its author's feed (its id is the event's).
+    func removalKey(of envelope: EventEnvelope, author: UserID) -> [UInt8] { Key.make(author.rawValue, envelope.id.rawValue) }
+
     /// The reference under which `envelope`'s activity item is recorded, for the events that
     /// record one.
     private func reference(of envelope: EventEnvelope) -> [UInt8]? {
@@ -75,7 +99,7 @@ struct ActivityProjection: Projection {
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
         // Events that record no activity item:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced, .postDeleted, .commentDeleted,
-             .likeRemoved, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
+             .likeRemoved, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             nil
         }
     }
@@ -95,16 +119,12 @@ struct ActivityProjection: Projection {
         case .postAdded(let e):
             try txn.put(references, ownerKey(e.postId), Array(e.authorId.rawValue.utf8))
         case .postDeleted(let e):
-            var found: [(reference: [UInt8], key: [UInt8])] = []
-            try txn.scan(references, prefix: postPrefix(e.postId)) { reference, key in
-                found.append((reference, key))
-                return true
-            }
-            for (reference, key) in found {
-                try txn.delete(activity, key)
-                try txn.delete(references, reference)
-            }
-            try txn.delete(references, ownerKey(e.postId))
+            try forgetPost(e.postId, txn)
+        case .postRemoved(let e):
+            // Its comments and likes leave as with a deletion; the author learns why.
+            try forgetPost(e.postId, txn)
+            let item = ActivityRecord(kind: .removed, actor: nil, post: e.postId, comment: nil, at: at, reason: e.reason)
+            try txn.put(activity, removalKey(of: envelope, author: e.authorId), item.encoded())
         case .commentAdded(let e):
             guard let owner = try owner(of: e.postId, txn), owner != e.authorId.rawValue else { return }
             try record(owner, id: e.commentId.rawValue, reference: reference(of: envelope)!,
@@ -127,7 +147,7 @@ struct ActivityProjection: Projection {
             // remains is their own feed.
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
         // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .postReported,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .postReported, .reportsDismissed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

@@ -13,6 +13,13 @@ struct HashtagsProjection: Projection {
         postTags = try Table(env, prefix + "postTags")
     }
 
+    /// Takes a deleted or removed post out of its hashtags' lists.
+    private func unindex(_ post: PostID, _ txn: Transaction) throws {
+        guard let tags = try postTags.get(post, txn) else { return }
+        for tag in tags { try hashtags.delete((tag, post), txn) }
+        try postTags.delete(post, txn)
+    }
+
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e) where !e.hashtags.isEmpty:
@@ -21,12 +28,12 @@ struct HashtagsProjection: Projection {
         case .postAdded:
             break  // no hashtags: nothing to index (and no postTags entry to look up at deletion)
         case .postDeleted(let e):
-            guard let tags = try postTags.get(e.postId, txn) else { return }
-            for tag in tags { try hashtags.delete((tag, e.postId), txn) }
-            try postTags.delete(e.postId, txn)
+            try unindex(e.postId, txn)
+        case .postRemoved(let e):
+            try unindex(e.postId, txn)
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested,
+             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

@@ -45,6 +45,8 @@ struct PlacesProjection: Projection {
             try txn.put(placesByAuthor, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
         case .postDeleted(let e):
             try unindex(e.postId, txn)
+        case .postRemoved(let e):
+            try unindex(e.postId, txn)
         case .userErased(let e):
             // Erasure deletes the posts first; this makes sure no place of theirs stays.
             var posts: [PostID] = []
@@ -52,7 +54,7 @@ struct PlacesProjection: Projection {
             for post in posts { try unindex(post, txn) }
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .passwordResetRequested,
+             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

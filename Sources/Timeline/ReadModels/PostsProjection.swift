@@ -16,7 +16,8 @@ struct PostsProjection: Projection {
     let bookmarks: Database     // userId ‖ 0 ‖ postId → the bookmark's cursor (`Key.sequenceCursor` of its log sequence)
     let bookmarkList: Database  // userId ‖ 0 ‖ the bookmark's cursor → postId: a user's bookmarks, newest first
     let bookmarkers: Database   // postId ‖ 0 ‖ userId → (): whose lists a deleted post leaves
-    let reports: Database       // postId ‖ 0 ‖ reporterId → (): one report per reporter and post
+    let reports: Database       // postId ‖ 0 ‖ reporterId → () while the report stands, [1] once dismissed:
+                                // one report per reporter and post
     let reportsByUser: Database // reporterId ‖ 0 ‖ postId → (): what an erased reporter's reports were
     var databases: [Database] {
         [posts.database, postsByUser, comments, commentPosts.database, likes, likers, likesByUser, commentsByUser,
@@ -60,6 +61,33 @@ struct PostsProjection: Projection {
         try txn.contains(reports, Key.make(post.rawValue, user.rawValue))
     }
 
+    /// Whether `user`'s report of `post` stands (made, and not dismissed since).
+    func reportStands(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
+        try txn.get(reports, Key.make(post.rawValue, user.rawValue))?.isEmpty ?? false
+    }
+
+    /// How many reports of `post` stand, counting at most `limit`.
+    func standingReports(_ post: PostID, upTo limit: Int, _ txn: Transaction) throws -> Int {
+        guard limit > 0 else { return 0 }
+        var count = 0
+        try txn.scan(reports, prefix: Key.prefix(post.rawValue)) { _, value in
+            if value.isEmpty { count += 1 }
+            return count < limit
+        }
+        return count
+    }
+
+    /// Marks every report of `post` dismissed: they no longer count, and their reporters
+    /// cannot report it again.
+    private func dismissReports(_ post: PostID, _ txn: Transaction) throws {
+        var standing: [[UInt8]] = []
+        try txn.scan(reports, prefix: Key.prefix(post.rawValue)) { key, value in
+            if value.isEmpty { standing.append(key) }
+            return true
+        }
+        for key in standing { try txn.put(reports, key, [1]) }
+    }
+
     /// Takes `post` out of `user`'s bookmarks (nothing if it is not there).
     private func removeBookmark(_ user: UserID, _ post: PostID, _ txn: Transaction) throws {
         let key = Key.make(user.rawValue, post.rawValue)
@@ -80,6 +108,33 @@ struct PostsProjection: Projection {
         try posts.put(id, post, txn)
     }
 
+    /// Takes a deleted or removed post out of every table: its comments, likes, bookmarks and
+    /// reports go with it.
+    private func remove(_ post: PostID, author: UserID, _ txn: Transaction) throws {
+        try posts.delete(post, txn)
+        try txn.delete(postsByUser, Key.make(author.rawValue, post.rawValue))
+        let prefix = Key.prefix(post.rawValue)
+        var removed: [CommentRecord] = []
+        try txn.scan(comments, prefix: prefix) { _, value in removed.append(try RecordCodec.comment(value)); return true }
+        for comment in removed {
+            try txn.delete(comments, Key.make(post.rawValue, comment.id.rawValue))
+            try commentPosts.delete(comment.id, txn)
+            try txn.delete(commentsByUser, Key.make(comment.author.rawValue, comment.id.rawValue))
+        }
+        for key in try txn.deleteAll(likes, prefix: prefix) {
+            try txn.delete(likesByUser, Key.make(Key.suffix(key, after: prefix), post.rawValue))
+        }
+        _ = try txn.deleteAll(likers, prefix: prefix)
+        // It leaves every bookmark list.
+        var savers: [UserID] = []
+        try txn.forEachID(in: bookmarkers, under: post.rawValue) { savers.append(UserID($0)) }
+        for user in savers { try removeBookmark(user, post, txn) }
+        // And its reports go with it.
+        for key in try txn.deleteAll(reports, prefix: prefix) {
+            try txn.delete(reportsByUser, Key.make(Key.suffix(key, after: prefix), post.rawValue))
+        }
+    }
+
     func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
@@ -89,28 +144,11 @@ struct PostsProjection: Projection {
             try posts.put(e.postId, post, txn)
             try txn.put(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
         case .postDeleted(let e):
-            try posts.delete(e.postId, txn)
-            try txn.delete(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue))
-            let prefix = Key.prefix(e.postId.rawValue)
-            var removed: [CommentRecord] = []
-            try txn.scan(comments, prefix: prefix) { _, value in removed.append(try RecordCodec.comment(value)); return true }
-            for comment in removed {
-                try txn.delete(comments, Key.make(e.postId.rawValue, comment.id.rawValue))
-                try commentPosts.delete(comment.id, txn)
-                try txn.delete(commentsByUser, Key.make(comment.author.rawValue, comment.id.rawValue))
-            }
-            for key in try txn.deleteAll(likes, prefix: prefix) {
-                try txn.delete(likesByUser, Key.make(Key.suffix(key, after: prefix), e.postId.rawValue))
-            }
-            _ = try txn.deleteAll(likers, prefix: prefix)
-            // A deleted post leaves every bookmark list.
-            var savers: [UserID] = []
-            try txn.forEachID(in: bookmarkers, under: e.postId.rawValue) { savers.append(UserID($0)) }
-            for user in savers { try removeBookmark(user, e.postId, txn) }
-            // And its reports go with it.
-            for key in try txn.deleteAll(reports, prefix: prefix) {
-                try txn.delete(reportsByUser, Key.make(Key.suffix(key, after: prefix), e.postId.rawValue))
-            }
+            try remove(e.postId, author: e.authorId, txn)
+        case .postRemoved(let e):
+            try remove(e.postId, author: e.authorId, txn)
+        case .reportsDismissed(let e):
+            try dismissReports(e.postId, txn)
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try txn.put(comments, Key.make(e.postId.rawValue, e.commentId.rawValue), RecordCodec.encode(comment))

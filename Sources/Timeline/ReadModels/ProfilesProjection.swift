@@ -58,6 +58,8 @@ struct ProfilesProjection: Projection {
             try update(e.authorId, txn) { $0.postCount += 1 }
         case .postDeleted(let e):
             try update(e.authorId, txn) { $0.postCount -= 1 }
+        case .postRemoved(let e):
+            try update(e.authorId, txn) { $0.postCount -= 1 }
         case .followed(let e):
             try update(e.followerId, txn) { $0.followingCount += 1 }
             try update(e.followeeId, txn) { $0.followerCount += 1 }
@@ -79,7 +81,7 @@ struct ProfilesProjection: Projection {
             try usernames.delete(user.username, txn)
             if let email = user.email { try emails.delete(email, txn) }
         case .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
-             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked:
+             .reportsDismissed, .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }
     }

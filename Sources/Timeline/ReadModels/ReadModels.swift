@@ -200,6 +200,9 @@ final class ReadModels: Sendable {
 struct ReadView: DecisionState {
     let txn: Transaction
     let models: ReadModels
+    /// `TimelineService.Options.hideAfterReports`: posts with this many standing reports are
+    /// hidden from everyone but their author (a setting applied when reading, not stored).
+    var hideAfterReports: Int = .max
 
     func user(_ id: UserID) throws -> UserRecord? { try models.profiles.user(id, txn) }
     func userID(username: String) throws -> UserID? { try models.profiles.usernames.get(username, txn) }
@@ -211,6 +214,7 @@ struct ReadView: DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
+    func standingReports(_ post: PostID, upTo limit: Int) throws -> Int { try models.posts.standingReports(post, upTo: limit, txn) }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
 

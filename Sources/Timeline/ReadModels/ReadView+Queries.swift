@@ -19,6 +19,28 @@ extension ReadView {
         return post
     }
 
+    /// Whether reports hide `post` from `viewer`: at least `hideAfterReports` of them stand and
+    /// `viewer` is not its author. Hiding is decided here, when reading, from the reports the
+    /// read models keep: the threshold is a setting, not part of the models.
+    func hides(_ post: PostRecord, from viewer: UserID?) throws -> Bool {
+        guard post.author != viewer else { return false }
+        return try models.posts.standingReports(post.id, upTo: hideAfterReports, txn) >= hideAfterReports
+    }
+
+    /// A post as `viewer` may see it: `not_found` when it is gone, or hidden from them.
+    func visiblePost(_ id: PostID, viewer: UserID?) throws -> PostRecord {
+        let post = try postRecord(id)
+        guard try !hides(post, from: viewer) else { throw TimelineError.notFound("post", id.rawValue) }
+        return post
+    }
+
+    /// A post for a list `viewer` reads, or `nil` when it is gone or hidden from them (the page
+    /// then fills past it).
+    func listedPost(_ id: PostID, viewer: UserID?) throws -> PostRecord? {
+        guard let post = try post(id), try !hides(post, from: viewer) else { return nil }
+        return post
+    }
+
     func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
         let present = Presenter(self, viewer: viewer)
         switch outcome {
@@ -38,7 +60,7 @@ extension ReadView {
     }
 
     /// Newest-first page over the keys `prefix ‖ id`; `item` maps an id to its item, or `nil`
-    /// to skip it.
+    /// to skip it. `next` is set only when an item follows the page (one skipped is none).
     func pageDescending<Item>(_ db: Database, prefix: [UInt8], _ request: PageRequest,
                               _ item: (String, [UInt8]) throws -> Item?) throws -> Page<Item> {
         var items: [Item] = []
@@ -46,14 +68,13 @@ extension ReadView {
         var last: String?
         try txn.scanDescending(db, prefix: prefix, before: request.before) { key, value in
             let id = Key.suffix(key, after: prefix)
+            guard let value = try item(id, value) else { return true }
             if items.count == request.limit {
                 next = last
                 return false
             }
-            if let value = try item(id, value) {
-                items.append(value)
-                last = id
-            }
+            items.append(value)
+            last = id
             return true
         }
         return Page(items: items, next: next)
@@ -137,7 +158,7 @@ extension ReadView {
 
     /// Who liked `post`, the latest like first.
     func likers(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
-        _ = try postRecord(post)
+        _ = try visiblePost(post, viewer: viewer)
         return try pageDescending(models.posts.likers, prefix: Key.prefix(post.rawValue), request) { _, value in
             try listed(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
         }
@@ -148,7 +169,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: user)
         return try pageDescending(models.posts.bookmarkList, prefix: Key.prefix(user.rawValue), request) { _, value in
-            try post(PostID(String(decoding: value, as: UTF8.self))).map(present.post)
+            try listedPost(PostID(String(decoding: value, as: UTF8.self)), viewer: user).map(present.post)
         }
     }
 
@@ -156,7 +177,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try post(PostID(id)).map(present.post)
+            try listedPost(PostID(id), viewer: viewer).map(present.post)
         }
     }
 
@@ -178,11 +199,13 @@ extension ReadView {
             while true {
                 // k is small: one plus the pulled authors.
                 guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
-                if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                 let id = sources[best].current!
                 try sources[best].advance(cursors[best])
-                // Looked up by the key's own bytes and decoded in place: no copies per post.
-                if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post) {
+                // Looked up by the key's own bytes and decoded in place: no copies per post. A
+                // post hidden by reports is skipped: the page fills past it, and `next` is set
+                // only when a post the user sees follows the page.
+                if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post), try !hides(post, from: user) {
+                    if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
                     items.append(try present.post(post))
                     last = id
                 }
@@ -197,14 +220,15 @@ extension ReadView {
         }
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.hashtags.hashtags.database, prefix: Key.prefix(tag), request) { id, _ in
-            try post(PostID(id)).map(present.post)
+            try listedPost(PostID(id), viewer: viewer).map(present.post)
         }
     }
 
     /// Posts placed within `radiusKm` of `centre`, newest first: the cells the circle touches
     /// (`PlaceGrid`) merged in post id order, each candidate kept only when its great-circle
-    /// distance is within the radius, its post is there and no block stands between its author
-    /// and `viewer`. `next` is set only when another such post follows.
+    /// distance is within the radius, its post is there (and not hidden by reports from `viewer`)
+    /// and no block stands between its author and `viewer`. `next` is set only when another
+    /// such post follows.
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let present = Presenter(self, viewer: viewer)
         let places = models.places
@@ -218,7 +242,7 @@ extension ReadView {
                 let id = PostID(String(decoding: sources[best].current!, as: UTF8.self))
                 try sources[best].advance(cursors[best])
                 guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
-                      let post = try post(id), try !hidden(post.author, from: viewer)
+                      let post = try listedPost(id, viewer: viewer), try !hidden(post.author, from: viewer)
                 else { continue }
                 if items.count == request.limit { return Page(items: items, next: last?.rawValue) }
                 items.append(try present.post(post))
@@ -230,21 +254,23 @@ extension ReadView {
     func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
+        // (Every item's post is the user's own, so none is hidden from them by reports.)
         return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
             let record = try ActivityRecord(value)
-            return try hidden(record.actor, from: user) ? nil : try present.activity(id: id, record)
+            if let actor = record.actor, try hidden(actor, from: user) { return nil }
+            return try present.activity(id: id, record)
         }
     }
 
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
         let present = Presenter(self, viewer: viewer)
-        let post = try present.post(try postRecord(id))
-        return PostDetail(post: post, comments: try comments(of: id, request, present), likedByViewer: post.likedByViewer ?? false)
+        let post = try present.post(try visiblePost(id, viewer: viewer))
+        return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
     }
 
     /// A post's comments, oldest first.
-    func comments(of id: PostID, _ request: PageRequest, _ present: Presenter) throws -> Page<Comment> {
-        _ = try postRecord(id)
+    func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment> {
+        _ = try visiblePost(id, viewer: viewer)
         let prefix = Key.prefix(id.rawValue)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
         return try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
@@ -349,8 +375,9 @@ final class Presenter {
         case .comment: .comment
         case .like: .like
         case .follow: .follow
+        case .removed: .removed
         }
-        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try username(record.actor),
-                            post: record.post, comment: record.comment, at: record.at)
+        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
+                            post: record.post, comment: record.comment, at: record.at, reason: record.reason)
     }
 }

@@ -82,11 +82,9 @@ struct TimelineProjection: Projection {
                 try txn.put(timelines, Key.make(follower, e.postId.rawValue), [])
             }
         case .postDeleted(let e):
-            try txn.delete(timelines, Key.make(e.authorId.rawValue, e.postId.rawValue))
-            guard !isPulled(e.postId, boundary: try boundary(of: e.authorId.rawValue, txn)) else { return }
-            try follows.forEachFollower(of: e.authorId, txn) { follower in
-                try txn.delete(timelines, Key.make(follower, e.postId.rawValue))
-            }
+            try unpush(e.postId, author: e.authorId, txn)
+        case .postRemoved(let e):
+            try unpush(e.postId, author: e.authorId, txn)
         case .followed(let e):
             let count = try addFollower(to: e.followeeId, 1, txn)
             let boundary = try boundary(of: e.followeeId.rawValue, txn)
@@ -109,9 +107,19 @@ struct TimelineProjection: Projection {
             try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .postReported, .passwordResetRequested, .passwordChanged, .emailChanged,
+             .likeAdded, .likeRemoved, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged, .emailChanged,
              .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
+        }
+    }
+
+    /// Takes a deleted or removed post out of every timeline it was pushed into (a pulled
+    /// post left with the author's post list).
+    private func unpush(_ post: PostID, author: UserID, _ txn: Transaction) throws {
+        try txn.delete(timelines, Key.make(author.rawValue, post.rawValue))
+        guard !isPulled(post, boundary: try boundary(of: author.rawValue, txn)) else { return }
+        try follows.forEachFollower(of: author, txn) { follower in
+            try txn.delete(timelines, Key.make(follower, post.rawValue))
         }
     }
 

@@ -135,21 +135,25 @@ public struct ActivityItem: Sendable, Equatable {
         case like
         /// Someone followed the user.
         case follow
+        /// The operator removed one of the user's posts (`reason` says why).
+        case removed
     }
     /// The item's cursor (pass as `before` to continue after it).
     public var id: String
     /// What happened.
     public var kind: Kind
-    /// Who did it.
-    public var actor: UserID
-    /// Their username now.
-    public var actorUsername: String
-    /// The post it concerns (comments and likes).
+    /// Who did it (`nil` for `removed`: the operator is nobody in particular).
+    public var actor: UserID?
+    /// Their username now (`nil` with `actor`).
+    public var actorUsername: String?
+    /// The post it concerns (comments, likes and removals).
     public var post: PostID?
     /// The comment (comments only).
     public var comment: CommentID?
     /// Milliseconds since 1970.
     public var at: Int64
+    /// Why the operator removed the post (`removed` only).
+    public var reason: String? = nil
 }
 
 /// A stored image.

@@ -5,7 +5,7 @@ import TimelineDomain
 public enum LiveUpdate: Sendable, Equatable {
     /// A post entered the user's home timeline.
     case post(Post)
-    /// A comment, like or follow concerning the user.
+    /// A comment, like or follow concerning the user, or the removal of one of their posts.
     case activity(ActivityItem)
     /// A post left the user's home timeline.
     case removed(PostID)
@@ -30,10 +30,27 @@ extension TimelineService {
             func sees(_ author: UserID) throws -> Bool { try author == viewer || view.follows(viewer, author) }
             switch envelope.event {
             case .postAdded(let e):
-                guard try sees(e.authorId), let post = try view.post(e.postId) else { return [] }
+                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return [] }
                 return [.post(try present.post(post))]
             case .postDeleted(let e):
                 return try sees(e.authorId) ? [.removed(e.postId)] : []
+            case .postRemoved(let e):
+                var updates: [LiveUpdate] = try sees(e.authorId) ? [.removed(e.postId)] : []
+                let activity = view.models.activity
+                if e.authorId == viewer, let value = try view.txn.get(activity.activity, activity.removalKey(of: envelope, author: viewer)) {
+                    updates.append(.activity(try present.activity(id: envelope.id.rawValue, try ActivityRecord(value))))
+                }
+                return updates
+            case .postReported(let e):
+                // Reports that hide a post take it out of the timelines it showed in (all but
+                // its author's); a dismissal brings it back.
+                guard let post = try view.post(e.postId), post.author != viewer, try sees(post.author), try view.hides(post, from: viewer)
+                else { return [] }
+                return [.removed(post.id)]
+            case .reportsDismissed(let e):
+                guard let post = try view.post(e.postId), post.author != viewer, try sees(post.author), try !view.hides(post, from: viewer)
+                else { return [] }
+                return [.post(try present.post(post))]
             case .unfollowed(let e):
                 guard e.followerId == viewer else { return [] }
                 return try view.posts(by: e.followeeId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
@@ -42,7 +59,7 @@ extension TimelineService {
                 return [.activity(try present.activity(id: id, record))]
             // Nothing a viewer's open stream shows:
             case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentDeleted, .likeRemoved,
-                 .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
+                 .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
                  .bookmarked, .unbookmarked, .blocked, .unblocked:
                 return []
             }

@@ -11,13 +11,19 @@ public struct ReportedPost: Equatable, Sendable {
     public var reasons: [String]
     /// When the newest report was made (milliseconds since 1970).
     public var newestAt: Int64
+    /// Whether the reports hide the post from everyone but its author (`count` has reached
+    /// `Options.hideAfterReports`).
+    public var hidden: Bool
     /// How many distinct users reported the post.
     public var count: Int { reporters.count }
 }
 
 extension TimelineService {
     /// The report queue: every post with standing reports (one per reporter; reports go with a
-    /// deleted post or an erased reporter), the most recently reported first.
+    /// deleted or removed post or an erased reporter, and stop standing when the operator
+    /// dismisses them), the most recently reported first. Operators act on it with
+    /// `execute(.removePost(post:reason:), as: .operator)` and
+    /// `execute(.dismissReports(post:), as: .operator)`.
     public func reportQueue() throws(TimelineError) -> [ReportedPost] {
         var reports: [(sequence: UInt64, timestamp: Int64, event: PostReported)] = []
         var next: UInt64 = 1
@@ -30,7 +36,7 @@ extension TimelineService {
             next = last.sequence + 1
         }
         // Only the reports that still stand in the read model, newest first.
-        let standing = try read { view in try reports.filter { try view.reported($0.event.reporterId, $0.event.postId) } }
+        let standing = try read { view in try reports.filter { try view.models.posts.reportStands($0.event.reporterId, $0.event.postId, view.txn) } }
         var queue: [ReportedPost] = [], index: [PostID: Int] = [:]
         for report in standing.reversed() {
             let e = report.event
@@ -38,9 +44,10 @@ extension TimelineService {
                 queue[at].reporters.append(e.reporterId); queue[at].reasons.append(e.reason)
             } else {
                 index[e.postId] = queue.count
-                queue.append(ReportedPost(post: e.postId, reporters: [e.reporterId], reasons: [e.reason], newestAt: report.timestamp))
+                queue.append(ReportedPost(post: e.postId, reporters: [e.reporterId], reasons: [e.reason], newestAt: report.timestamp, hidden: false))
             }
         }
+        for index in queue.indices { queue[index].hidden = queue[index].count >= options.hideAfterReports }
         return queue
     }
 }

@@ -89,10 +89,10 @@ extension TimelineService {
         return try read { try $0.postDetail(id, viewer: viewer, page) }
     }
 
-    /// A post's comments, oldest first.
-    public func comments(of post: PostID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Comment> {
+    /// A post's comments, oldest first (`not_found` for a post hidden from `viewer`).
+    public func comments(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Comment> {
         let page = try page.validated()
-        return try read { view in try view.comments(of: post, page, Presenter(view, viewer: nil)) }
+        return try read { view in try view.comments(of: post, page, viewer: viewer, Presenter(view, viewer: nil)) }
     }
 
     /// Who liked `post`, the latest like first.
@@ -197,7 +197,7 @@ extension TimelineService {
         case let .follows(user, target): .follows(try follows(user, target))
         case let .posts(user, page): .posts(try posts(by: user, page, viewer: viewer))
         case let .post(id, page): .post(try post(id, viewer: viewer, comments: page))
-        case let .comments(post, page): .comments(try comments(of: post, page))
+        case let .comments(post, page): .comments(try comments(of: post, page, viewer: viewer))
         case let .likes(post, page): .users(try likes(of: post, page, viewer: viewer))
         case let .timeline(user, page): .posts(try timeline(of: user, page))
         case let .hashtag(tag, page): .posts(try hashtag(tag, page, viewer: viewer))

@@ -52,6 +52,11 @@ public final class TimelineService: Sendable {
         /// log grows (`nil`: no anchor). Opening refuses a log that does not extend the anchor
         /// file's last checkpoint.
         public var anchor: AnchorOptions?
+        /// A post reported by at least this many distinct users (whose reports stand: made
+        /// since the operator last dismissed the post's reports) is hidden from everyone but its
+        /// author until the operator removes it or dismisses the reports. Applied when reading
+        /// (the read models keep the reports, not this setting), so changing it needs no rebuild.
+        public var hideAfterReports = 5
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
         /// argon2id password hashing (a test can count the calls).
@@ -96,6 +101,7 @@ public final class TimelineService: Sendable {
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
         guard Sodium.ensureInitialised() else { throw TimelineError(.internal, "libsodium failed to initialise") }
+        guard options.hideAfterReports >= 1 else { throw TimelineError.invalid("hideAfterReports", "must be at least 1") }
         var envOptions = Environment.Options()
         envOptions.durable = options.durable
         envOptions.mapSize = min(options.initialMapSize, options.maxMapSize)
@@ -273,7 +279,7 @@ public final class TimelineService: Sendable {
             try verifyPassword(password, of: prepared.actor, &prepared)
         // Nothing slow to do before the writer decides:
         case .signOut, .updateProfile, .follow, .unfollow, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .bookmark, .unbookmark, .block, .unblock, .reportPost, .eraseUser:
+             .bookmark, .unbookmark, .block, .unblock, .reportPost, .removePost, .dismissReports, .eraseUser:
             break
         }
         return prepared
@@ -294,6 +300,7 @@ public final class TimelineService: Sendable {
                                       hashToken: Self.hashToken, contentID: Self.contentID)
         context.hashEmail = log.keys.emailHash
         context.sessionLifetime = options.sessionLifetime
+        context.hideAfterReports = options.hideAfterReports
         return context
     }
 
@@ -336,7 +343,7 @@ public final class TimelineService: Sendable {
             return try registry.retrying {
                 try environment.read { txn -> R? in
                     guard let models = try registry.models(in: txn) else { return nil }
-                    return try body(ReadView(txn: txn, models: models))
+                    return try body(ReadView(txn: txn, models: models, hideAfterReports: options.hideAfterReports))
                 }
             }
         } catch {

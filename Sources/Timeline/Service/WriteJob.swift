@@ -143,14 +143,14 @@ struct WriteJob: Sendable {
         context.origin = prepared.origin
         context.processedImage = prepared.processedImage
         context.processedAvatar = prepared.processedAvatar
-        let view = ReadView(txn: txn, models: models)
+        let view = ReadView(txn: txn, models: models, hideAfterReports: context.hideAfterReports)
         let decision: Decision
         do {
             decision = try decide(command, actor: prepared.actor, state: view, context: context)
         } catch let error as TimelineError {
             return (.failure(error), nil, [])  // refused: nothing was written
         }
-        let actor = decision.actor?.rawValue ?? EventEnvelope.systemActor
+        let actor = decision.actor?.rawValue ?? (decision.byOperator ? EventEnvelope.operatorActor : EventEnvelope.systemActor)
         let pending = decision.events.map {
             PendingEvent(id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor, correlationId: correlationId)
         }
