@@ -271,4 +271,28 @@ import Testing
         #expect(try nearby() == [kept.id])
         #expect(try indexed(alice.id) == 0)
     }
+
+    /// Moderation reaches the place index: a post hidden by reports is not nearby for others
+    /// (its author still finds it), and a post the operator removes leaves the index.
+    @Test func hiddenAndRemovedPostsAreNotNearby() async throws {
+        let service = try openService { $0.hideAfterReports = 1 }
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let here = Place(latitude: 48.8584, longitude: 2.2945)
+        let reported = try await Self.addPost(service, by: alice.id, at: here, image: 1)
+        let removed = try await Self.addPost(service, by: alice.id, at: here, image: 2)
+        let kept = try await Self.addPost(service, by: alice.id, at: here, image: 3)
+        func nearby(viewer: UserID? = nil) throws -> [PostID] {
+            try service.all(limit: 1) { try service.nearby(latitude: here.latitude, longitude: here.longitude, radiusKm: 1, $0, viewer: viewer) }.map(\.id)
+        }
+        try await service.run(.reportPost(post: reported.id.rawValue, reason: "spam"), as: bob.id)
+        #expect(try nearby(viewer: bob.id) == [kept.id, removed.id])
+        #expect(try nearby() == [kept.id, removed.id])
+        #expect(try nearby(viewer: alice.id) == [kept.id, removed.id, reported.id])
+        _ = try await service.execute(.removePost(post: removed.id.rawValue, reason: "rule 3"), as: .operator)
+        #expect(try nearby(viewer: alice.id) == [kept.id, reported.id])
+        #expect(try service.read { try $0.models.places.place(of: removed.id, $0.txn) } == nil)
+        _ = try await service.execute(.dismissReports(post: reported.id.rawValue), as: .operator)
+        #expect(try nearby(viewer: bob.id) == [kept.id, reported.id])
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
 }
