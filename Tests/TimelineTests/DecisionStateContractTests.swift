@@ -32,6 +32,11 @@ extension InMemoryState {
                                          hashtags: e.hashtags, createdAt: envelope.timestamp,
                                          width: e.width, height: e.height, variants: e.variants)
             updateUser(e.authorId) { $0.postCount += 1 }
+        case .postImageProcessed(let e):
+            updatePost(e.postId) { post in
+                post.image = e.variants.full
+                post.width = e.width; post.height = e.height; post.variants = e.variants
+            }
         case .postDeleted(let e):
             posts[e.postId] = nil
             comments = comments.filter { $0.value.post != e.postId }

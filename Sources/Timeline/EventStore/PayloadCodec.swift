@@ -60,6 +60,10 @@ enum PayloadCodec {
             if let variants = e.variants, let width = e.width, let height = e.height {
                 w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
             }
+        case .postImageProcessed(let e):
+            w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.sourceImageId.rawValue)
+            w.int(e.width); w.int(e.height)
+            w.string(e.variants.full.rawValue); w.string(e.variants.feed.rawValue); w.string(e.variants.thumb.rawValue)
         case .postDeleted(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
         case .commentAdded(let e):
@@ -165,6 +169,12 @@ enum PayloadCodec {
                 added.variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
             }
             event = .postAdded(added)
+        case .postImageProcessed:
+            let post = PostID(try r.string()), author = UserID(try r.string()), source = ImageID(try r.string())
+            let width = try r.int(), height = try r.int()
+            let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+            event = .postImageProcessed(PostImageProcessed(postId: post, authorId: author, sourceImageId: source,
+                                                           width: width, height: height, variants: variants))
         case .postDeleted:
             event = .postDeleted(PostDeleted(postId: PostID(try r.string()), authorId: UserID(try r.string())))
         case .commentAdded:

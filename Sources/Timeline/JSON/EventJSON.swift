@@ -55,6 +55,10 @@ extension Event {
                 out["width"] = width; out["height"] = height
                 out["variants"] = ["full": variants.full.rawValue, "feed": variants.feed.rawValue, "thumb": variants.thumb.rawValue]
             }
+        case .postImageProcessed(let e):
+            set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue); set("sourceImageId", e.sourceImageId.rawValue)
+            out["width"] = e.width; out["height"] = e.height
+            out["variants"] = ["full": e.variants.full.rawValue, "feed": e.variants.feed.rawValue, "thumb": e.variants.thumb.rawValue]
         case .postDeleted(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
         case .commentAdded(let e):

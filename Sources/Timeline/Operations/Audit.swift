@@ -51,6 +51,7 @@ extension Event {
         case .signedOut(let e): [e.userId]
         case .signInFailed(let e): e.userId.map { [$0] } ?? []
         case .postAdded(let e): [e.authorId]
+        case .postImageProcessed(let e): [e.authorId]
         case .postDeleted(let e): [e.authorId]
         case .commentAdded(let e): [e.authorId]
         case .commentDeleted: []
@@ -70,6 +71,7 @@ extension Event {
     public var post: PostID? {
         switch self {
         case .postAdded(let e): e.postId
+        case .postImageProcessed(let e): e.postId
         case .postDeleted(let e): e.postId
         case .commentAdded(let e): e.postId
         case .commentDeleted(let e): e.postId
@@ -100,6 +102,8 @@ extension Event {
         case .signInFailed(let e): return "failed sign-in" + (e.userId.map { " for \(name($0))" } ?? " (unknown email \(e.emailHash.prefix(8))…)")
         case .postAdded(let e):
             return "\(name(e.authorId)) posted \(e.postId) \(clip(e.caption))"
+        case .postImageProcessed(let e):
+            return "image of \(name(e.authorId))'s post \(e.postId) processed: \(e.width)×\(e.height), full/feed/thumb variants"
         case .postDeleted(let e): return "\(name(e.authorId)) deleted post \(e.postId)"
         case .commentAdded(let e): return "\(name(e.authorId)) commented on \(e.postId): \(clip(e.text))"
         case .commentDeleted(let e): return "comment \(e.commentId) on \(e.postId) deleted"

@@ -74,7 +74,7 @@ struct ActivityProjection: Projection {
         case .likeAdded(let e): postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8)
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
         // Events that record no activity item:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted, .commentDeleted,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postImageProcessed, .postDeleted, .commentDeleted,
              .likeRemoved, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             nil
         }
@@ -126,8 +126,8 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
-        // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported,
+        // Not this projection's concern (activity items name posts, not images):
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported, .postImageProcessed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

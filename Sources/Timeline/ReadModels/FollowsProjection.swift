@@ -81,7 +81,7 @@ struct FollowsProjection: Projection {
             try removeBlock(e.blockerId, e.blockedId, txn)
         // Not this projection's concern:
         // (Erasure emits the unfollows first, so nothing is left to do here.)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postDeleted,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postImageProcessed, .postDeleted,
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .userErased,
              .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked:
             break

@@ -24,8 +24,8 @@ struct HashtagsProjection: Projection {
             guard let tags = try postTags.get(e.postId, txn) else { return }
             for tag in tags { try hashtags.delete((tag, e.postId), txn) }
             try postTags.delete(e.postId, txn)
-        // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
+        // Not this projection's concern (processing an image changes no caption):
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postImageProcessed, .commentAdded, .commentDeleted,
              .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break

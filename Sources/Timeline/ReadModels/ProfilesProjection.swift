@@ -77,7 +77,7 @@ struct ProfilesProjection: Projection {
             try users.delete(e.userId, txn)
             try usernames.delete(user.username, txn)
             if let email = user.email { try emails.delete(email, txn) }
-        case .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
+        case .signedIn, .signedOut, .signInFailed, .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
              .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

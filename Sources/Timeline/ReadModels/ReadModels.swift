@@ -18,6 +18,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case follows
     /// Posts, comments and likes.
     case posts
+    /// Which post each image belongs to (the `image` query's variants).
+    case postImages
     /// Posts by hashtag.
     case hashtags
     /// Each user's activity feed.
@@ -93,6 +95,7 @@ final class ReadModels: Sendable {
     let sessions: SessionsProjection
     let follows: FollowsProjection
     let posts: PostsProjection
+    let postImages: PostImagesProjection
     let hashtags: HashtagsProjection
     let activity: ActivityProjection
     let timeline: TimelineProjection
@@ -113,6 +116,7 @@ final class ReadModels: Sendable {
         let sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
         let follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
         let posts = try PostsProjection(env, prefix: generations.prefix(.posts))
+        let postImages = try PostImagesProjection(env, prefix: generations.prefix(.postImages))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         let activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
         let timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
@@ -123,12 +127,14 @@ final class ReadModels: Sendable {
             case .sessions: sessions
             case .follows: follows
             case .posts: posts
+            case .postImages: postImages
             case .hashtags: hashtags
             case .activity: activity
             case .timeline: timeline
             }
         }
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
+        self.postImages = postImages
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
         images = try env.database("images")  // primary: not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)

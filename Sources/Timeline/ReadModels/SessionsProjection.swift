@@ -87,7 +87,7 @@ struct SessionsProjection: Projection {
             try txn.put(signInFailures, prefix + BigEndian.bytes(UInt64(max(envelope.timestamp, 0))) + BigEndian.bytes(envelope.sequence), [])
         // Not this projection's concern:
         // (An erased user's sessions cannot resolve: their user record is gone.)
-        case .userCreated, .profileUpdated, .postAdded, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
+        case .userCreated, .profileUpdated, .postAdded, .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
              .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

@@ -41,7 +41,7 @@ extension TimelineService {
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer else { return [] }
                 return [.activity(try present.activity(id: id, record))]
             // Nothing a viewer's open stream shows:
-            case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentDeleted, .likeRemoved,
+            case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postImageProcessed, .commentDeleted, .likeRemoved,
                  .postReported, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
                  .bookmarked, .unbookmarked, .blocked, .unblocked:
                 return []
