@@ -337,7 +337,9 @@ ROUTES = [
           errors=(400, 404), params=("image", "variant", "If-None-Match"),
           description=("With `variant`, the image id may be any image of a post (its `image`): the answer is that post's photo "
                        "in the chosen size, and the ETag is the id of the image sent. An image without variants (a post's "
-                       "from before the image pipeline, not yet reprocessed) answers itself for every variant."),
+                       "from before the image pipeline, not yet reprocessed) answers itself for every variant; such an "
+                       "answer (the id asked for, with `variant`) is sent with `Cache-Control: public, no-cache`, to be "
+                       "revalidated, since reprocessing may give it variants later."),
           extra_responses={"304": {"description": "Not modified: the If-None-Match ETag is current.",
                                    "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}}),
     # live updates

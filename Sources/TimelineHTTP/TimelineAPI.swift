@@ -258,6 +258,8 @@ public final class TimelineAPI: Sendable {
 
     /// `GET /v1/images/{image}[?variant=full|feed|thumb]`: the bytes; content-addressed, so
     /// cached forever (the ETag is the id of the image answered, the variant's with `variant`).
+    /// A `variant` that answers the image asked for may be a stand-in (an old post's image,
+    /// before `timeline media reprocess` gives it variants): that answer is revalidated instead.
     func image(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         let input = try fields(request)
         guard case let .image(id, variant) = try Catalogue.query(named: "image", input) else { throw TimelineError(.internal, "not an image query") }
@@ -265,7 +267,8 @@ public final class TimelineAPI: Sendable {
         // Still there (an erased owner's images are gone), and which variant answers.
         let image = try service.image(id, variant: variant)
         let tag = "\"\(image.id.rawValue)\""
-        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: "public, max-age=31536000, immutable")]
+        let lasting = variant == nil || image.id != id
+        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: lasting ? "public, max-age=31536000, immutable" : "public, no-cache")]
         if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" }) {
             return Responses.empty(304, headers: caching)
         }

@@ -391,6 +391,7 @@ import Vips
             let thumb = try await api.get("/v1/images/\(jpegImage)?variant=thumb")
             #expect(thumb.status == 200 && thumb.header("ETag") == "\"\(thumbID)\"", "\(thumb.status) \(thumb.headers)")
             #expect(try Vips.header([UInt8](thumb.body)).width == 320)
+            #expect(thumb.header("Cache-Control") == "public, max-age=31536000, immutable")
             #expect(try await api.get("/v1/images/\(jpegImage)?variant=full").body == (try await api.get("/v1/images/\(jpegImage)").body))
             #expect(try await api.get("/v1/images/\(jpegImage)?variant=huge").status == 400)
 
