@@ -144,7 +144,8 @@ extension InMemoryState {
 
     /// A history that touches every event type: profiles, sessions (some revoked by password
     /// changes), failed sign-ins, posts with likes and comments (on one's own posts too),
-    /// follows both ways, a report, an email change and erasures.
+    /// follows both ways, a report, posts from before the image pipeline (one reprocessed), an
+    /// email change and erasures.
     func history(_ service: TimelineService, clock: TestClock) async throws {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let carol = try await service.createUser("carol"), dave = try await service.createUser("dave")
@@ -166,6 +167,10 @@ extension InMemoryState {
         _ = try await service.execute(.unfollow(user: alice.id.rawValue), as: .user(bob.id.rawValue))
         _ = try await service.execute(.deletePost(post: posts[3].id.rawValue), as: .user(alice.id.rawValue))
         _ = try await service.execute(.reportPost(post: posts[1].id.rawValue, reason: "spam"), as: .user(dave.id.rawValue))
+        // A post from before the image pipeline, then given its variants (one left without).
+        _ = try MediaReprocessTests.addOldPost(service, by: dave.id, gifBytes(40))
+        _ = try service.reprocessMedia()
+        _ = try MediaReprocessTests.addOldPost(service, by: bob.id, gifBytes(41))
         _ = try await service.execute(.updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: "", url: nil), as: .user(bob.id.rawValue))
         // Sessions: one ended by sign-out, one by a password change, one alive.
