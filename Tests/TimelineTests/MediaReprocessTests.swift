@@ -5,8 +5,16 @@ import Testing
 import TimelineDomain
 
 /// `timeline media reprocess` on databases written before the image pipeline, and the `image`
-/// query's `variant`.
+/// query's `variant`. The slow, blocking work (libvips and exiftool processes, reprocessing)
+/// runs on threads of its own (`offPool`), never on the cooperative pool's few threads.
 @Suite struct MediaReprocessTests {
+    /// Runs blocking work on a thread of its own.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// Appends a post the way Timeline wrote them before the image pipeline: the upload stored
     /// as it came (only its first bytes checked), `PostAdded` v2 with no size and no variants.
     static func addOldPost(_ service: TimelineService, by author: UserID, _ bytes: [UInt8], caption: String = "old") throws -> PostID {
@@ -39,8 +47,10 @@ import TimelineDomain
 
     @Test func oldPostsGetVariantsOnceAndUndecodableOnesAreReported() async throws {
         let dir = PhotoTests.directory()
-        let photo = try Self.sidewaysPhoto(in: dir)
-        try PhotoTests.tool("vips", "black", "clear.png", "64", "48", "--bands", "4", in: dir)
+        let photo = try await Self.offPool {
+            try PhotoTests.tool("vips", "black", "clear.png", "64", "48", "--bands", "4", in: dir)
+            return try Self.sidewaysPhoto(in: dir)
+        }
         let service = try openService()
         let alice = try await service.createUser("alice")
         let old = try Self.addOldPost(service, by: alice.id, photo)
@@ -55,7 +65,7 @@ import TimelineDomain
         for variant in ImageVariant.allCases { #expect(try service.image(rawID, variant: variant).bytes == photo) }
 
         let seen = Mutex<[ReprocessedPost]>([])
-        let report = try service.reprocessMedia { item in seen.withLock { $0.append(item) } }
+        let report = try await Self.offPool { try service.reprocessMedia { item in seen.withLock { $0.append(item) } } }
         #expect(report.processed == 2 && report.failed == 1 && report.alreadyProcessed == 1, "\(report)")
         let failure = try #require(seen.withLock { $0 }.first { $0.post == broken })
         guard case .failure(let error) = failure.outcome else { Issue.record("\(failure)"); return }
@@ -67,8 +77,11 @@ import TimelineDomain
         let variants = try #require(post.variants)
         #expect(post.image == variants.full && post.width == 810 && post.height == 1080)
         try Data(try service.image(post.image).bytes).write(to: URL(fileURLWithPath: dir + "/full.jpg"))
-        #expect(try PhotoTests.tool("vipsheader", "-f", "width", "full.jpg", in: dir) == "810")
-        #expect(try PhotoTests.tool("exiftool", "-s", "-EXIF:all", "-GPS:all", "full.jpg", in: dir).isEmpty)
+        let (width, tags) = try await Self.offPool {
+            (try PhotoTests.tool("vipsheader", "-f", "width", "full.jpg", in: dir),
+             try PhotoTests.tool("exiftool", "-s", "-EXIF:all", "-GPS:all", "full.jpg", in: dir))
+        }
+        #expect(width == "810" && tags.isEmpty, "\(width) \(tags)")
         #expect(try service.image(post.image, variant: .thumb).id == variants.thumb)
         // Its original stays stored under its id; with a variant, it names the post's image.
         #expect(try service.image(rawID).bytes == photo)
@@ -86,7 +99,7 @@ import TimelineDomain
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
 
         // A second run changes nothing (the undecodable image is reported again).
-        let again = try service.reprocessMedia()
+        let again = try await Self.offPool { try service.reprocessMedia() }
         #expect(again.processed == 0 && again.failed == 1 && again.alreadyProcessed == 3 && again.changedNothing)
         #expect(try processedEvents(service).count == 2)
     }
@@ -95,8 +108,8 @@ import TimelineDomain
         let dir = PhotoTests.directory()
         let service = try openService()
         let eve = try await service.createUser("eve")
-        let old = try Self.addOldPost(service, by: eve.id, try Self.sidewaysPhoto(in: dir))
-        _ = try service.reprocessMedia()
+        let old = try Self.addOldPost(service, by: eve.id, try await Self.offPool { try Self.sidewaysPhoto(in: dir) })
+        _ = try await Self.offPool { try service.reprocessMedia() }
         let variants = try #require(try service.post(old).post.variants)
         _ = try await service.execute(.eraseUser(user: eve.id.rawValue), as: .operator)
         for id in variants.all { await expectError(.notFound) { _ = try service.image(id) } }
@@ -127,22 +140,24 @@ import TimelineDomain
             let service = try openService(path: path, durable: true)
             defer { service.close() }
             let alice = try await service.createUser("alice")
-            for n in 0..<total {
-                _ = try Self.addOldPost(service, by: alice.id, try Self.sidewaysPhoto(in: dir, "p\(n).jpg", width: 1600 + n, height: 1200))
-            }
+            let photos = try await Self.offPool { try (0..<2).map { try Self.sidewaysPhoto(in: dir, "p\($0).jpg", width: 1600 + $0, height: 1200) } }
+            for n in 0..<total { _ = try Self.addOldPost(service, by: alice.id, photos[n % 2], caption: "old \(n)") }
         }
-        let first = try ToolProcess(["media", "reprocess", "--db", path])
-        let printed = waitForOutput(first.output, containing: "processed ")
-        first.kill()
+        let printed = try await Self.offPool {
+            let first = try ToolProcess(["media", "reprocess", "--db", path])
+            let printed = waitForOutput(first.output, containing: "processed ")
+            first.kill()
+            return printed
+        }
         #expect(printed.contains("processed "))
-        let (status, output) = try ToolProcess(["media", "reprocess", "--db", path, "--json"]).finish()
+        let (status, output) = try await Self.offPool { try ToolProcess(["media", "reprocess", "--db", path, "--json"]).finish() }
         #expect(status == 0)
         let lines = output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let summary = try #require(lines.last?["summary"] as? [String: Int])
         #expect(summary["processed"]! > 0, "the first run finished before it was killed: nothing left to resume")
         #expect(summary["processed"]! + summary["alreadyProcessed"]! == total && summary["failed"] == 0)
         #expect(lines.dropLast().allSatisfy { $0["processed"] != nil })
-        let (_, third) = try ToolProcess(["media", "reprocess", "--db", path]).finish()
+        let (_, third) = try await Self.offPool { try ToolProcess(["media", "reprocess", "--db", path]).finish() }
         #expect(third.contains("nothing to do"), "\(third)")
 
         let service = try openService(path: path)
