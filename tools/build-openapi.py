@@ -368,7 +368,12 @@ ROUTES = [
               "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Control": {"$ref": "#/components/headers/Cache-Control"}},
               "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in IMAGE_TYPES},
           }),
-          errors=(404,), params=("image", "If-None-Match"),
+          errors=(400, 404), params=("image", "variant", "If-None-Match"),
+          description=("With `variant`, the image id may be any image of a post (its `image`): the answer is that post's photo "
+                       "in the chosen size, and the ETag is the id of the image sent. An image without variants (a post's "
+                       "from before the image pipeline, not yet reprocessed) answers itself for every variant; such an "
+                       "answer (the id asked for, with `variant`) is sent with `Cache-Control: public, no-cache`, to be "
+                       "revalidated, since reprocessing may give it variants later."),
           extra_responses={"304": {"description": "Not modified: the If-None-Match ETag is current.",
                                    "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}}),
     # live updates
@@ -417,6 +422,10 @@ PARAMETERS = {
     "radiusKm": {"name": "radiusKm", "in": "query", "required": False,
                  "description": "The search's radius in kilometres: more than 0, at most 50, default 10.",
                  "schema": {"type": "number", "exclusiveMinimum": 0, "maximum": 50, "default": 10}},
+    "variant": {"name": "variant", "in": "query", "required": False,
+                "description": "Which size of a post's photo: `full` (long side ≤ 1080 px), `feed` (≤ 640 px) or `thumb` "
+                               "(320 px square). Anything else is 400 invalid_argument.",
+                "schema": {"enum": ["full", "feed", "thumb"]}},
     "tag": {"name": "tag", "in": "path", "required": True, "description": "A hashtag without `#` (any case).",
             "schema": {"type": "string", "minLength": 1}},
     "ticket": {"name": "ticket", "in": "query", "required": False,

@@ -15,6 +15,8 @@ public enum Event: Equatable, Sendable {
     case postAdded(PostAdded)
     /// A post was placed (where its photo was taken), right after its `PostAdded`: `PostPlaced`.
     case postPlaced(PostPlaced)
+    /// A post from before the image pipeline got its variants: `PostImageProcessed`.
+    case postImageProcessed(PostImageProcessed)
     /// A post was deleted: `PostDeleted`.
     case postDeleted(PostDeleted)
     /// A comment was added: `CommentAdded`.
@@ -62,6 +64,7 @@ public enum Event: Equatable, Sendable {
         case .signInFailed: .signInFailed
         case .postAdded: .postAdded
         case .postPlaced: .postPlaced
+        case .postImageProcessed: .postImageProcessed
         case .postDeleted: .postDeleted
         case .commentAdded: .commentAdded
         case .commentDeleted: .commentDeleted
@@ -93,6 +96,7 @@ public enum Event: Equatable, Sendable {
         case .signInFailed(let e): "signin-\(e.emailHash.prefix(32))"
         case .postAdded(let e): "post-\(e.postId)"
         case .postPlaced(let e): "post-\(e.postId)"
+        case .postImageProcessed(let e): "post-\(e.postId)"
         case .postDeleted(let e): "post-\(e.postId)"
         case .commentAdded(let e): "post-\(e.postId)"
         case .commentDeleted(let e): "post-\(e.postId)"
@@ -127,6 +131,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case postAdded = "PostAdded"
     /// A post was placed (where its photo was taken): `PostPlaced`.
     case postPlaced = "PostPlaced"
+    /// A post from before the image pipeline got its variants: `PostImageProcessed`.
+    case postImageProcessed = "PostImageProcessed"
     /// A post was deleted: `PostDeleted`.
     case postDeleted = "PostDeleted"
     /// A comment was added: `CommentAdded`.
@@ -178,7 +184,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .userCreated, .commentAdded, .postReported, .passwordChanged: 2
         case .signedIn, .signedOut, .postPlaced, .postDeleted, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed,
              .userErased, .passwordResetRequested, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked,
-             .postRemoved, .reportsDismissed:
+             .postRemoved, .reportsDismissed, .postImageProcessed:
             1
         }
     }
@@ -385,6 +391,30 @@ public struct PostPlaced: Equatable, Sendable {
     /// A `PostPlaced` payload.
     public init(postId: PostID, authorId: UserID, place: Place?) {
         self.postId = postId; self.authorId = authorId; self.place = place
+    }
+}
+
+/// The payload of `PostImageProcessed`: the image of a post written before the image pipeline
+/// (stored as uploaded) went through it (`timeline media reprocess`). What was produced is
+/// recorded, so replaying the log never decodes or encodes an image; from then on the post's
+/// `image` is `variants.full`. Recorded by the operator, in the post's stream.
+public struct PostImageProcessed: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (the variants are sealed with their key, like every image of theirs).
+    public var authorId: UserID
+    /// The image the variants were made from (the post's `image` until now; still stored).
+    public var sourceImageId: ImageID
+    /// The `full` variant's width in pixels, after orientation.
+    public var width: Int
+    /// The `full` variant's height in pixels, after orientation.
+    public var height: Int
+    /// The variants produced.
+    public var variants: ImageVariants
+    /// A `PostImageProcessed` payload.
+    public init(postId: PostID, authorId: UserID, sourceImageId: ImageID, width: Int, height: Int, variants: ImageVariants) {
+        self.postId = postId; self.authorId = authorId; self.sourceImageId = sourceImageId
+        self.width = width; self.height = height; self.variants = variants
     }
 }
 

@@ -90,6 +90,16 @@ public struct ProcessedImage: Sendable, Equatable {
     }
 }
 
+/// One of a photo's sizes, as the `image` query names it.
+public enum ImageVariant: String, Sendable, CaseIterable {
+    /// Long side at most 1080 px (the post's `image`).
+    case full
+    /// Long side at most 640 px.
+    case feed
+    /// 320 px square, cropped around the centre.
+    case thumb
+}
+
 /// The content addresses of a photo's variants.
 public struct ImageVariants: Equatable, Sendable {
     /// Long side at most 1080 px (the post's `image`).
@@ -100,4 +110,20 @@ public struct ImageVariants: Equatable, Sendable {
     public var thumb: ImageID
     /// A photo's variants.
     public init(full: ImageID, feed: ImageID, thumb: ImageID) { self.full = full; self.feed = feed; self.thumb = thumb }
+
+    /// The address of `variant`.
+    public subscript(variant: ImageVariant) -> ImageID {
+        switch variant {
+        case .full: full
+        case .feed: feed
+        case .thumb: thumb
+        }
+    }
+
+    /// Every address, each once (a small photo's variants can be the same bytes).
+    public var all: [ImageID] {
+        var seen: [ImageID] = []
+        for id in [full, feed, thumb] where !seen.contains(id) { seen.append(id) }
+        return seen
+    }
 }

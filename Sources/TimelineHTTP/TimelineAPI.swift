@@ -263,18 +263,22 @@ public final class TimelineAPI: Sendable {
         return try await signIn(request)
     }
 
-    /// `GET /v1/images/{image}`: the bytes; content-addressed, so cached forever.
+    /// `GET /v1/images/{image}[?variant=full|feed|thumb]`: the bytes; content-addressed, so
+    /// cached forever (the ETag is the id of the image answered, the variant's with `variant`).
+    /// A `variant` that answers the image asked for may be a stand-in (an old post's image,
+    /// before `timeline media reprocess` gives it variants): that answer is revalidated instead.
     func image(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         let input = try fields(request)
-        guard case .image(let id) = try Catalogue.query(named: "image", input) else { throw TimelineError(.internal, "not an image query") }
+        guard case let .image(id, variant) = try Catalogue.query(named: "image", input) else { throw TimelineError(.internal, "not an image query") }
         try input.refuseUnreadFields()
-        let tag = "\"\(id.rawValue)\""
-        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: "public, max-age=31536000, immutable")]
+        // Still there (an erased owner's images are gone), and which variant answers.
+        let image = try service.image(id, variant: variant)
+        let tag = "\"\(image.id.rawValue)\""
+        let lasting = variant == nil || image.id != id
+        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: lasting ? "public, max-age=31536000, immutable" : "public, no-cache")]
         if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" }) {
-            _ = try service.image(id)  // still there (an erased owner's images are gone)
             return Responses.empty(304, headers: caching)
         }
-        let image = try service.image(id)
         return HTTPResponse(status: 200, headers: [("Content-Type", image.mediaType.rawValue)] + caching, body: .bytes(image.bytes))
     }
 

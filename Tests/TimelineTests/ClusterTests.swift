@@ -66,6 +66,11 @@ import Testing
         // An image written through one node is readable on the other.
         let post = try #require(try b.posts(by: writer0).items.first)
         #expect(try b.image(post.image).mediaType == .jpeg)  // an opaque GIF, re-encoded
+        // Every variant of it too (not only the full image), and the variant query answers alike
+        // on both nodes (these tiny GIFs can share a full image across posts: not `variants.thumb`).
+        let variants = try #require(post.variants)
+        for id in variants.all { #expect(try b.image(id).mediaType == .jpeg) }
+        #expect(try b.image(post.image, variant: .thumb) == (try a.image(post.image, variant: .thumb)))
         a.close(); b.close()
         withExtendedLifetime(cluster) {}  // the servers live until here
     }

@@ -44,6 +44,11 @@ extension InMemoryState {
             updateUser(e.authorId) { $0.postCount += 1 }
         case .postPlaced:
             break  // deciding never reads a post's place
+        case .postImageProcessed(let e):
+            updatePost(e.postId) { post in
+                post.image = e.variants.full
+                post.width = e.width; post.height = e.height; post.variants = e.variants
+            }
         case .postDeleted(let e):
             removePost(e.postId, author: e.authorId)
         case .postRemoved(let e):
@@ -157,7 +162,8 @@ extension InMemoryState {
 
     /// A history that touches every event type: profiles, sessions (some revoked by password
     /// changes), failed sign-ins, posts with likes and comments (on one's own posts too),
-    /// follows both ways, reports (some dismissed), a removed post, an email change and erasures.
+    /// follows both ways, reports (some dismissed), a removed post, posts from before the image
+    /// pipeline (one reprocessed), an email change and erasures.
     func history(_ service: TimelineService, clock: TestClock) async throws {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let carol = try await service.createUser("carol"), dave = try await service.createUser("dave")
@@ -185,6 +191,10 @@ extension InMemoryState {
         _ = try await service.execute(.reportPost(post: posts[0].id.rawValue, reason: "still rude"), as: .user(dave.id.rawValue))
         _ = try await service.execute(.reportPost(post: posts[5].id.rawValue, reason: "spam"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.removePost(post: posts[5].id.rawValue, reason: "spam"), as: .operator)
+        // A post from before the image pipeline, then given its variants (one left without).
+        _ = try MediaReprocessTests.addOldPost(service, by: dave.id, gifBytes(40))
+        _ = try service.reprocessMedia()
+        _ = try MediaReprocessTests.addOldPost(service, by: bob.id, gifBytes(41))
         _ = try await service.execute(.updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: "", url: nil), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: .user(dave.id.rawValue))

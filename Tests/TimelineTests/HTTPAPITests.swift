@@ -502,6 +502,14 @@ import Vips
             #expect(!head.lowercased().contains("content-length: ") || head.lowercased().contains("content-length: 0"), "\(head)")
 
             #expect(try await api.get("/v1/images/-NoSuchImage00000000").status == 404)
+            // ?variant= answers that size of the post's photo, by the post's image id.
+            let thumbID = try #require((json.json["variants"] as? [String: Any])?["thumb"] as? String)
+            let thumb = try await api.get("/v1/images/\(jpegImage)?variant=thumb")
+            #expect(thumb.status == 200 && thumb.header("ETag") == "\"\(thumbID)\"", "\(thumb.status) \(thumb.headers)")
+            #expect(try Vips.header([UInt8](thumb.body)).width == 320)
+            #expect(thumb.header("Cache-Control") == "public, max-age=31536000, immutable")
+            #expect(try await api.get("/v1/images/\(jpegImage)?variant=full").body == (try await api.get("/v1/images/\(jpegImage)").body))
+            #expect(try await api.get("/v1/images/\(jpegImage)?variant=huge").status == 400)
 
             // Not an image; an image over 10 MiB (in a body under the 11 MiB limit); bad fields.
             var text = MultipartBody()

@@ -46,6 +46,8 @@ import Testing
         try await service.run(.deleteComment(comment: comment.id.rawValue), as: bob.id)
         try await service.run(.unfollow(user: alice.id.rawValue), as: bob.id)
         try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
+        _ = try MediaReprocessTests.addOldPost(service, by: alice.id, gifBytes(3))  // a post from before the image pipeline
+        #expect(try service.reprocessMedia().processed == 1)
         _ = try await service.execute(.signOut(session: token))
         let reset = try #require(try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))

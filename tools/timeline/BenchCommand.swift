@@ -8,6 +8,7 @@ enum BenchCommand {
     usage: timeline bench [--scale small|medium|large] [--dir PATH] [--only GROUPS] [--json]
            timeline bench --http [--scale small|medium|large] [--dir PATH] [--seconds N] [--json]
            timeline bench --cluster [--nats URLS] [--json]
+           timeline bench --photos [--dir PATH] [--json]
 
     Builds a synthetic network (power-law follower counts) through the library API in a
     temporary directory (or --dir), then measures append, command latency, concurrent
@@ -16,6 +17,9 @@ enum BenchCommand {
     earlier run is reused; --only runs some groups: append,latency,concurrency,reads,fanout,rebuild.
     --cluster measures commands through two nodes of a 3-server JetStream cluster (started on
     loopback unless --nats names one) beside raw R3 publishes with ExpectLastSeq.
+    --photos measures photo uploads (a 12 MP JPEG and a 12 MP HEIC made with libvips in the run)
+    through the image pipeline beside Debian's vipsthumbnail making the same variants of the
+    same files, per CPU-second, and the peak memory of a burst of 32 concurrent uploads.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -41,6 +45,9 @@ enum BenchCommand {
             let urls = args.value("nats").map { $0.split(separator: ",").map(String.init) }
             title = "timeline bench --cluster"
             figures = try await ClusterBenchmark(directory: directory, urls: urls, progress: progress).run()
+        } else if args.has("photos") {
+            title = "timeline bench --photos"
+            figures = try await PhotoBenchmark(directory: directory, progress: progress).run()
         } else {
             let only = args.value("only").map { Set($0.split(separator: ",").map(String.init)) }
             title = "timeline bench --scale \(scale.name)"

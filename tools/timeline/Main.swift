@@ -22,6 +22,7 @@ struct TimelineTool {
       erase-user  erase a user (by id or @name) as the operator: right to erasure
       moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
       import    import a Firebase export: `timeline import firebase EXPORT.json`
+      media     `timeline media reprocess`: variants for posts from before the image pipeline
       password-reset  issue a one-time token to set a user's password (operator)
 
     common options:
@@ -64,6 +65,7 @@ struct TimelineTool {
             case "erase-user": code = try await eraseUser(args)
             case "moderation": code = try await ModerationCommand.run(args)
             case "import": code = try await ImportCommand.run(args)
+            case "media": code = try await MediaCommand.run(args)
             case "password-reset": code = try await ImportCommand.passwordReset(args)
             case "debug-hold-reader" where ProcessInfo.processInfo.environment["TIMELINE_TEST_HOOKS"] == "1":
                 code = try holdReader(args)  // a test hook, not a command: see `holdReader`

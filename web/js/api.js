@@ -138,7 +138,8 @@ export const api = {
   bookmarks: (before) => request('GET', '/v1/me/bookmarks', { params: page(before) }),
   likes: (id, before) => request('GET', `/v1/posts/${segment(id)}/likes`, { params: page(before) }),
   activity: (before) => request('GET', '/v1/activity', { params: page(before) }),
-  imageURL: (image) => `/v1/images/${segment(image)}`,
+  /** An image's URL; `variant` (full, feed or thumb) picks that size of a post's photo. */
+  imageURL: (image, variant) => `/v1/images/${segment(image)}${variant ? `?variant=${variant}` : ''}`,
 
   /**
    * POST /v1/posts as multipart/form-data (what FormData sends), reporting progress as a

@@ -107,7 +107,7 @@ export function postCard(post) {
   const link = `#/post/${encodeURIComponent(post.id)}`;
   const controls = likeControls(post);
   const figure = h('div', { class: 'photo' },
-    h('img', { src: api.imageURL(post.image), alt: altText(post), loading: 'lazy', decoding: 'async' }));
+    h('img', { src: api.imageURL(post.image, 'feed'), alt: altText(post), loading: 'lazy', decoding: 'async' }));
   likeOnDoubleClick(figure, controls);
   return h('article', { class: 'card', 'data-post': post.id },
     h('header', { class: 'card-head' },
@@ -128,5 +128,5 @@ export function postCard(post) {
 export function postTile(post) {
   return h('li', { class: 'tile', 'data-post': post.id },
     h('a', { href: `#/post/${encodeURIComponent(post.id)}` },
-      h('img', { src: api.imageURL(post.image), alt: altText(post), loading: 'lazy', decoding: 'async' })));
+      h('img', { src: api.imageURL(post.image, 'thumb'), alt: altText(post), loading: 'lazy', decoding: 'async' })));
 }

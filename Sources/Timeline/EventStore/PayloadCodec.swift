@@ -68,6 +68,10 @@ enum PayloadCodec {
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
             guard let place = e.place else { throw CorruptRecord(message: "PostPlaced without its place") }
             try seal(e.authorId) { $0.double(place.latitude); $0.double(place.longitude); $0.optionalString(place.name) }
+        case .postImageProcessed(let e):
+            w.string(e.postId.rawValue); w.string(e.authorId.rawValue); w.string(e.sourceImageId.rawValue)
+            w.int(e.width); w.int(e.height)
+            w.string(e.variants.full.rawValue); w.string(e.variants.feed.rawValue); w.string(e.variants.thumb.rawValue)
         case .postDeleted(let e):
             w.string(e.postId.rawValue); w.string(e.authorId.rawValue)
         case .commentAdded(let e):
@@ -190,6 +194,12 @@ enum PayloadCodec {
             var p = try personal(author)
             let place = try read(&p) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
             event = .postPlaced(PostPlaced(postId: post, authorId: author, place: place))
+        case .postImageProcessed:
+            let post = PostID(try r.string()), author = UserID(try r.string()), source = ImageID(try r.string())
+            let width = try r.int(), height = try r.int()
+            let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+            event = .postImageProcessed(PostImageProcessed(postId: post, authorId: author, sourceImageId: source,
+                                                           width: width, height: height, variants: variants))
         case .postDeleted:
             event = .postDeleted(PostDeleted(postId: PostID(try r.string()), authorId: UserID(try r.string())))
         case .commentAdded:

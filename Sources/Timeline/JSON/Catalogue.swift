@@ -82,7 +82,13 @@ package enum Catalogue {
         case .timeline: return .timeline(try input.identifier("user"), try input.page())
         case .hashtag: return .hashtag(try input.string("tag"), try input.page())
         case .activity: return .activity(try input.identifier("user"), try input.page())
-        case .image: return .image(try input.identifier("image"))
+        case .image:
+            let image: ImageID = try input.identifier("image")
+            guard let raw = try input.optionalString("variant") else { return .image(image) }
+            guard let variant = ImageVariant(rawValue: raw) else {
+                throw TimelineError.invalid("variant", "variant must be full, feed or thumb")
+            }
+            return .image(image, variant: variant)
         case .bookmarks: return .bookmarks(try input.page())
         case .blocked: return .blocked(try input.page())
         case .nearby:

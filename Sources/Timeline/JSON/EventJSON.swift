@@ -61,6 +61,10 @@ extension Event {
             if let place = e.place {
                 out["latitude"] = place.latitude; out["longitude"] = place.longitude; set("name", place.name)
             }
+        case .postImageProcessed(let e):
+            set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue); set("sourceImageId", e.sourceImageId.rawValue)
+            out["width"] = e.width; out["height"] = e.height
+            out["variants"] = ["full": e.variants.full.rawValue, "feed": e.variants.feed.rawValue, "thumb": e.variants.thumb.rawValue]
         case .postDeleted(let e):
             set("postId", e.postId.rawValue); set("authorId", e.authorId.rawValue)
         case .commentAdded(let e):

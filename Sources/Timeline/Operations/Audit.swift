@@ -52,6 +52,7 @@ extension Event {
         case .signInFailed(let e): e.userId.map { [$0] } ?? []
         case .postAdded(let e): [e.authorId]
         case .postPlaced(let e): [e.authorId]
+        case .postImageProcessed(let e): [e.authorId]
         case .postDeleted(let e): [e.authorId]
         case .commentAdded(let e): [e.authorId]
         case .commentDeleted: []
@@ -74,6 +75,7 @@ extension Event {
         switch self {
         case .postAdded(let e): e.postId
         case .postPlaced(let e): e.postId
+        case .postImageProcessed(let e): e.postId
         case .postDeleted(let e): e.postId
         case .commentAdded(let e): e.postId
         case .commentDeleted(let e): e.postId
@@ -111,6 +113,8 @@ extension Event {
             guard let place = e.place else { return "\(name(e.authorId)) placed \(e.postId) (erased)" }
             let at = String(format: "%.3f, %.3f", place.latitude, place.longitude)
             return "\(name(e.authorId)) placed \(e.postId) at " + (place.name.map { "\(clip($0)) (\(at))" } ?? at)
+        case .postImageProcessed(let e):
+            return "image of \(name(e.authorId))'s post \(e.postId) processed: \(e.width)×\(e.height), full/feed/thumb variants"
         case .postDeleted(let e): return "\(name(e.authorId)) deleted post \(e.postId)"
         case .commentAdded(let e): return "\(name(e.authorId)) commented on \(e.postId): \(clip(e.text))"
         case .commentDeleted(let e): return "comment \(e.commentId) on \(e.postId) deleted"

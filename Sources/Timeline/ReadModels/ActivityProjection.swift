@@ -99,7 +99,7 @@ struct ActivityProjection: Projection {
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
         // Events that record no activity item:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced, .postDeleted, .commentDeleted,
-             .likeRemoved, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
+             .likeRemoved, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postImageProcessed:
             nil
         }
     }
@@ -146,8 +146,8 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
-        // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .postReported, .reportsDismissed,
+        // Not this projection's concern (activity items name posts, not images):
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported, .postImageProcessed, .postPlaced, .reportsDismissed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

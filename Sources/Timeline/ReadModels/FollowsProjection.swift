@@ -82,7 +82,7 @@ struct FollowsProjection: Projection {
         // Not this projection's concern:
         // (Erasure emits the unfollows first, so nothing is left to do here.)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced, .postDeleted,
-             .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .postRemoved, .reportsDismissed, .userErased,
+             .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .postRemoved, .reportsDismissed, .userErased, .postImageProcessed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked:
             break
         }

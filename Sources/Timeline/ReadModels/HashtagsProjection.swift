@@ -31,8 +31,8 @@ struct HashtagsProjection: Projection {
             try unindex(e.postId, txn)
         case .postRemoved(let e):
             try unindex(e.postId, txn)
-        // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted,
+        // Not this projection's concern (processing an image changes no caption):
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded, .commentDeleted,
              .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break

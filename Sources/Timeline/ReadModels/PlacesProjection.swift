@@ -54,7 +54,7 @@ struct PlacesProjection: Projection {
             for post in posts { try unindex(post, txn) }
         // Not this projection's concern:
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested,
+             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .postImageProcessed, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
             break
         }

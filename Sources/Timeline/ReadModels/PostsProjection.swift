@@ -143,6 +143,12 @@ struct PostsProjection: Projection {
                                   width: e.width, height: e.height, variants: e.variants)
             try posts.put(e.postId, post, txn)
             try txn.put(postsByUser, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
+        case .postImageProcessed(let e):
+            // From now on the post shows its processed image; the one it was made from stays stored.
+            try update(e.postId, txn) { post in
+                post.image = e.variants.full
+                post.width = e.width; post.height = e.height; post.variants = e.variants
+            }
         case .postDeleted(let e):
             try remove(e.postId, author: e.authorId, txn)
         case .postRemoved(let e):

@@ -81,7 +81,7 @@ struct ProfilesProjection: Projection {
             try usernames.delete(user.username, txn)
             if let email = user.email { try emails.delete(email, txn) }
         case .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
-             .reportsDismissed, .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked:
+             .reportsDismissed, .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .postImageProcessed:
             break
         }
     }

@@ -18,6 +18,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case follows
     /// Posts, comments and likes.
     case posts
+    /// Which post each image belongs to (the `image` query's variants).
+    case postImages
     /// Posts by hashtag.
     case hashtags
     /// Posts' places and the cell index of `nearby`.
@@ -95,6 +97,7 @@ final class ReadModels: Sendable {
     let sessions: SessionsProjection
     let follows: FollowsProjection
     let posts: PostsProjection
+    let postImages: PostImagesProjection
     let hashtags: HashtagsProjection
     let places: PlacesProjection
     let activity: ActivityProjection
@@ -116,6 +119,7 @@ final class ReadModels: Sendable {
         let sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
         let follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
         let posts = try PostsProjection(env, prefix: generations.prefix(.posts))
+        let postImages = try PostImagesProjection(env, prefix: generations.prefix(.postImages))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         let places = try PlacesProjection(env, prefix: generations.prefix(.places))
         let activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
@@ -127,6 +131,7 @@ final class ReadModels: Sendable {
             case .sessions: sessions
             case .follows: follows
             case .posts: posts
+            case .postImages: postImages
             case .hashtags: hashtags
             case .places: places
             case .activity: activity
@@ -134,6 +139,7 @@ final class ReadModels: Sendable {
             }
         }
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
+        self.postImages = postImages
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
         self.places = places
         images = try env.database("images")  // primary: not recomputable from the log

@@ -277,6 +277,12 @@ extension ReadView {
                                  cursorOf: { Key.suffix($0, after: prefix) }) { _, value in try present.comment(try RecordCodec.comment(value)) }
     }
 
+    /// The id of `variant` of the post image `id` (`id` itself when it has no variants).
+    func variant(_ variant: ImageVariant, of id: ImageID) throws -> ImageID {
+        guard let post = try models.postImages.post(of: id, txn), let variants = try self.post(post)?.variants else { return id }
+        return variants[variant]
+    }
+
     /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).
     func image(_ id: ImageID, keys: KeyStore) throws -> StoredImage {
         let key = Array(id.rawValue.utf8)

@@ -83,7 +83,7 @@ struct SessionsProjection: Projection {
         // Not this projection's concern:
         // (An erased user's sessions cannot resolve: their user record is gone.)
         case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
-             .likeRemoved, .followed, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
+             .likeRemoved, .followed, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postImageProcessed:
             break
         }
     }

@@ -105,8 +105,8 @@ struct TimelineProjection: Projection {
             try txn.deleteAll(pulls, prefix: Key.prefix(e.userId.rawValue))
             try txn.delete(boundaries, Array(e.userId.rawValue.utf8))
             try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
-        // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted,
+        // Not this projection's concern (timelines list post ids; the post's record has its image):
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postImageProcessed, .postPlaced, .commentAdded, .commentDeleted,
              .likeAdded, .likeRemoved, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged, .emailChanged,
              .bookmarked, .unbookmarked, .blocked, .unblocked:
             break

@@ -112,14 +112,9 @@ final class Replication: Sendable {
             .init(id: $0.id.rawValue, type: $0.type.rawValue, version: $0.schemaVersion, timestamp: $0.timestamp, actor: $0.actor,
                   correlationId: $0.correlationId, causationId: $0.causationId, payload: $0.encodedPayload)
         }
-        for case .postAdded(let e) in envelopes.map(\.event) {
-            if let value = try txn.get(models.images, Array(e.imageId.rawValue.utf8)) { batch.blobs.append((e.imageId.rawValue, value)) }
-        }
-        for case .profileUpdated(let e) in envelopes.map(\.event) {
-            guard case .set(let avatar)? = e.avatar else { continue }
-            for id in Set([avatar.large.rawValue, avatar.small.rawValue]) {
-                if let value = try txn.get(models.images, Array(id.utf8)) { batch.blobs.append((id, value)) }
-            }
+        var shipped: Set<ImageID> = []
+        for id in envelopes.flatMap({ Self.images(storedWith: $0.event) }) where shipped.insert(id).inserted {
+            if let value = try txn.get(models.images, Array(id.rawValue.utf8)) { batch.blobs.append((id.rawValue, value)) }
         }
         let events = envelopes.map { envelope -> PendingEvent in
             var p = PendingEvent(id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, actor: envelope.actor,
@@ -128,6 +123,22 @@ final class Replication: Sendable {
             return p
         }
         return (batch.encoded(), Fetched(position: position, events: events, blobs: batch.blobs))
+    }
+
+    /// The images stored with `event`, which other nodes need with it: every variant of a
+    /// post's photo (and the image of a post from before variants), the squares of a profile photo.
+    static func images(storedWith event: Event) -> [ImageID] {
+        switch event {
+        case .postAdded(let e): return [e.imageId] + (e.variants?.all ?? [])
+        case .postImageProcessed(let e): return e.variants.all
+        case .profileUpdated(let e):
+            guard case .set(let avatar)? = e.avatar else { return [] }
+            return [avatar.large, avatar.small]
+        case .userCreated, .signedIn, .signedOut, .signInFailed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
+             .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged,
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postPlaced, .postRemoved, .reportsDismissed:
+            return []
+        }
     }
 
     /// Publishes `bytes` as the batch after `position`, outside any transaction. Its message

@@ -59,7 +59,7 @@ extension TimelineService {
                 return [.activity(try present.activity(id: id, record))]
             // Nothing a viewer's open stream shows:
             case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentDeleted, .likeRemoved,
-                 .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
+                 .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .postImageProcessed, .postReported,
                  .bookmarked, .unbookmarked, .blocked, .unblocked:
                 return []
             }

@@ -179,10 +179,13 @@ extension TimelineService {
         return try read { try $0.findContacts(emails, viewer: viewer) }
     }
 
-    /// An image's bytes and media type.
-    public func image(_ id: ImageID) throws(TimelineError) -> StoredImage {
+    /// An image's bytes and media type. With a `variant`, `id` may be any image of a post (its
+    /// `image`, which is the `full` variant): the answer is that post's image in the chosen size
+    /// (`StoredImage.id` says which). An image without variants (a post's from before the image
+    /// pipeline not yet reprocessed, a profile photo) answers itself for every variant.
+    public func image(_ id: ImageID, variant: ImageVariant? = nil) throws(TimelineError) -> StoredImage {
         let keys = log.keys
-        return try read { try $0.image(id, keys: keys) }
+        return try read { view in try view.image(try variant.map { try view.variant($0, of: id) } ?? id, keys: keys) }
     }
 
     /// Answers `query` as `viewer` sees it: the one entry point `exec` and the HTTP API share.
@@ -202,7 +205,7 @@ extension TimelineService {
         case let .timeline(user, page): .posts(try timeline(of: user, page))
         case let .hashtag(tag, page): .posts(try hashtag(tag, page, viewer: viewer))
         case let .activity(user, page): .activity(try activity(of: user, page))
-        case .image(let id): .image(try image(id))
+        case let .image(id, variant): .image(try image(id, variant: variant))
         case .bookmarks(let page): .posts(try bookmarks(of: try Self.owner(of: query, viewer), page))
         case .blocked(let page): .users(try blocked(by: try Self.owner(of: query, viewer), page))
         case let .nearby(latitude, longitude, radiusKm, page):
@@ -249,8 +252,8 @@ public enum Query: Sendable, Equatable {
     case hashtag(String, PageRequest)
     /// What happened to a user (comments, likes, follows), newest first.
     case activity(UserID, PageRequest)
-    /// An image's bytes.
-    case image(ImageID)
+    /// An image's bytes; with a variant, that size of the post's image (see `TimelineService.image(_:variant:)`).
+    case image(ImageID, variant: ImageVariant? = nil)
     /// The acting user's bookmarks, the latest saved first (private: no `user` parameter).
     case bookmarks(PageRequest)
     /// The users the acting user blocks, the latest block first (private: no `user` parameter).
