@@ -23,8 +23,8 @@ import Testing
         return (process.terminationStatus, text)
     }
 
-    @Test func everyEventTypeValidates() async throws {
-        let service = try openService()
+    /// A history in `service` with at least one event of every type (the test below checks it).
+    static func historyOfEveryEventType(_ service: TimelineService) async throws {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let token = try #require(try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session).token
         _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
@@ -56,6 +56,11 @@ import Testing
         let carol = try await service.createUser("carol")
         _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170)), as: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue), as: carol.id)
+    }
+
+    @Test func everyEventTypeValidates() async throws {
+        let service = try openService()
+        try await Self.historyOfEveryEventType(service)
         let events = try service.events(from: 1)
         #expect(events.contains { $0.erased }, "events of the erased user decode with their personal fields gone")
         #expect(Set(events.map(\.type)) == Set(EventType.allCases), "the history must cover every event type")

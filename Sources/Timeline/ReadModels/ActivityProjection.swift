@@ -91,16 +91,14 @@ struct ActivityProjection: Projection {
     func removalKey(of envelope: EventEnvelope, author: UserID) -> [UInt8] { Key.make(author.rawValue, envelope.id.rawValue) }
 
     /// The reference under which `envelope`'s activity item is recorded, for the events that
-    /// record one.
+    /// record one to be found again (a comment, a like, a follow).
     private func reference(of envelope: EventEnvelope) -> [UInt8]? {
         switch envelope.event {
         case .commentAdded(let e): postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8)
         case .likeAdded(let e): postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8)
         case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
-        // Events that record no activity item:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced, .postDeleted, .commentDeleted,
-             .likeRemoved, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postImageProcessed:
-            nil
+        // No other event records an item found again by a reference.
+        default: nil
         }
     }
 
@@ -113,7 +111,7 @@ struct ActivityProjection: Projection {
                 try ActivityRecord(value))
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         let at = envelope.timestamp
         switch envelope.event {
         case .postAdded(let e):
@@ -146,10 +144,8 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
-        // Not this projection's concern (activity items name posts, not images):
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postReported, .postImageProcessed, .postPlaced, .reportsDismissed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 }

@@ -60,7 +60,7 @@ struct FollowsProjection: Projection {
         try following.delete((follower, followee), txn)
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .followed(let e):
             let cursor = Key.sequenceCursor(envelope.sequence)
@@ -79,12 +79,8 @@ struct FollowsProjection: Projection {
             try blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
         case .unblocked(let e):
             try removeBlock(e.blockerId, e.blockedId, txn)
-        // Not this projection's concern:
-        // (Erasure emits the unfollows first, so nothing is left to do here.)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced, .postDeleted,
-             .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported, .postRemoved, .reportsDismissed, .userErased, .postImageProcessed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .bookmarked, .unbookmarked:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 }

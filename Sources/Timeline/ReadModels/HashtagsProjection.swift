@@ -20,7 +20,7 @@ struct HashtagsProjection: Projection {
         try postTags.delete(post, txn)
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e) where !e.hashtags.isEmpty:
             for tag in e.hashtags { try hashtags.put((tag, e.postId), (), txn) }
@@ -31,11 +31,8 @@ struct HashtagsProjection: Projection {
             try unindex(e.postId, txn)
         case .postRemoved(let e):
             try unindex(e.postId, txn)
-        // Not this projection's concern (processing an image changes no caption):
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .userErased, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 }

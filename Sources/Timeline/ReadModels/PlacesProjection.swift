@@ -35,7 +35,7 @@ struct PlacesProjection: Projection {
         try txn.delete(places, key)
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postPlaced(let e):
             guard let place = e.place else { return }  // its author was erased: nothing to index
@@ -52,11 +52,8 @@ struct PlacesProjection: Projection {
             var posts: [PostID] = []
             try txn.forEachID(in: placesByAuthor, under: e.userId.rawValue) { posts.append(PostID($0)) }
             for post in posts { try unindex(post, txn) }
-        // Not this projection's concern:
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .reportsDismissed, .postImageProcessed, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 

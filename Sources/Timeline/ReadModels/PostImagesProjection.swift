@@ -33,7 +33,7 @@ struct PostImagesProjection: Projection {
         }
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
             try add([e.imageId] + (e.variants?.all ?? []), of: e.postId, txn)
@@ -43,12 +43,8 @@ struct PostImagesProjection: Projection {
             try remove(e.postId, txn)
         case .postRemoved(let e):
             try remove(e.postId, txn)
-        // Not this projection's concern (erasure deletes the user's posts with their own
-        // events first; avatars are found by their owner's profile):
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postPlaced, .reportsDismissed:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 

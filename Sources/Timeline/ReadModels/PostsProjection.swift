@@ -135,7 +135,7 @@ struct PostsProjection: Projection {
         }
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
             let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
@@ -199,13 +199,8 @@ struct PostsProjection: Projection {
             for key in try txn.deleteAll(reportsByUser, prefix: prefix) {
                 try txn.delete(reports, Key.make(Key.suffix(key, after: prefix), e.userId.rawValue))
             }
-        // Not this projection's concern (a post's place is the places projection's):
-        case .blocked, .unblocked, .postPlaced:
-            break
-        // (Erasure deletes posts, comments and likes with their own events first.)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
-             .passwordResetRequested, .passwordChanged, .emailChanged:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 }

@@ -30,7 +30,7 @@ struct ProfilesProjection: Projection {
         user.email = email
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .userCreated(let e):
             let user = UserRecord(id: e.userId, username: e.username, email: e.email, passwordHash: e.passwordHash,
@@ -80,9 +80,8 @@ struct ProfilesProjection: Projection {
             try users.delete(e.userId, txn)
             try usernames.delete(user.username, txn)
             if let email = user.email { try emails.delete(email, txn) }
-        case .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .postReported,
-             .reportsDismissed, .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .postImageProcessed:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 }

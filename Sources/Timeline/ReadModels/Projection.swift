@@ -8,7 +8,18 @@ protocol Projection: Sendable {
     var name: ProjectionName { get }
     /// The databases this projection owns (and a rebuild replaces).
     var databases: [Database] { get }
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws
+    /// Folds in an event routed to this projection (`EventType.projections`); any other is
+    /// `UnroutedEvent`.
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws
+}
+
+extension Projection {
+    /// Folds in `envelope` if its type is routed to this projection: how every writer, the
+    /// catch-up and the rebuilder hand events to projections.
+    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+        guard envelope.type.projections.contains(name) else { return }
+        try fold(envelope, txn)
+    }
 }
 
 extension Transaction {

@@ -58,7 +58,7 @@ struct SessionsProjection: Projection {
         return count
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .signedIn(let e):
             try sessions.put(e.sessionHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt), envelope.sequence), txn)
@@ -80,11 +80,8 @@ struct SessionsProjection: Projection {
             }
             for key in stale { try txn.delete(signInFailures.database, key) }
             try signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
-        // Not this projection's concern:
-        // (An erased user's sessions cannot resolve: their user record is gone.)
-        case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
-             .likeRemoved, .followed, .unfollowed, .postReported, .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postImageProcessed:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 }

@@ -73,7 +73,7 @@ struct TimelineProjection: Projection {
         return next
     }
 
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
+    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
             try txn.put(timelines, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
@@ -105,11 +105,8 @@ struct TimelineProjection: Projection {
             try txn.deleteAll(pulls, prefix: Key.prefix(e.userId.rawValue))
             try txn.delete(boundaries, Array(e.userId.rawValue.utf8))
             try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
-        // Not this projection's concern (timelines list post ids; the post's record has its image):
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postImageProcessed, .postPlaced, .commentAdded, .commentDeleted,
-             .likeAdded, .likeRemoved, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged, .emailChanged,
-             .bookmarked, .unbookmarked, .blocked, .unblocked:
-            break
+        default:
+            throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
 
