@@ -1,7 +1,7 @@
 // A post as a card (Home, a profile's list view, a hashtag's list), and the like toggle that
 // the card and the Post screen share.
 import { api } from './api.js';
-import { avatar, count, captionNodes, h, timeAgo, userLink } from './dom.js';
+import { avatar, count, captionNodes, h, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
 export function altText(post) {
@@ -63,21 +63,15 @@ export function bookmarkButton(post) {
     button.textContent = post.bookmarkedByViewer ? 'Saved' : 'Save';
     button.setAttribute('aria-pressed', post.bookmarkedByViewer ? 'true' : 'false');
   };
-  button.addEventListener('click', async () => {
-    const wanted = !post.bookmarkedByViewer;
-    button.disabled = true;
-    try {
+  return toggle(button, {
+    isOn: () => post.bookmarkedByViewer,
+    set: async (wanted) => {
       await (wanted ? api.bookmark(post.id) : api.unbookmark(post.id));
       post.bookmarkedByViewer = wanted;
-    } catch (error) {
-      button.title = error.message;
-    } finally {
-      button.disabled = false;
-      render();
-    }
+    },
+    render,
+    onError: (error) => { button.title = error.message; },
   });
-  render();
-  return button;
 }
 
 /** A heart that flashes over a photo liked by double-click. */

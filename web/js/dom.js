@@ -210,3 +210,28 @@ export function currentPosition() {
       { enableHighAccuracy: false, timeout: 15000, maximumAge: 60000 });
   });
 }
+
+/**
+ * Makes `button` flip an on/off state kept by the server (follow, save, block): a click asks
+ * for the other state with `set(wanted)` (which records it on success), the button is disabled
+ * while the request runs, and `render()` redraws it after, whatever the outcome. A refusal goes
+ * to `onError` (an alert by default). `confirmOn(wanted)` may veto the click. Returns `button`.
+ */
+export function toggle(button, { isOn, set, render, onError = (error) => alert(error.message), confirmOn = () => true }) {
+  button.addEventListener('click', async () => {
+    const wanted = !isOn();
+    if (!confirmOn(wanted)) return;
+    button.disabled = true;
+    try {
+      await set(wanted);
+    } catch (error) {
+      onError(error);
+    } finally {
+      button.disabled = false;
+      render();
+    }
+  });
+  render();
+  return button;
+}
+

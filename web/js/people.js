@@ -1,7 +1,7 @@
 // People to follow: "Suggested for you" (people followed by the people you follow) and
 // "Find friends" (the people among pasted email addresses who allow being found by email).
 import { api } from './api.js';
-import { avatar, count, h, replace, userLink } from './dom.js';
+import { avatar, count, h, replace, toggle, userLink } from './dom.js';
 
 /** A Follow/Following toggle for `user` (a profile as the viewer sees it). */
 function followButton(user) {
@@ -12,21 +12,14 @@ function followButton(user) {
     button.setAttribute('aria-pressed', user.followedByViewer ? 'true' : 'false');
     button.setAttribute('aria-label', `${user.followedByViewer ? 'Following' : 'Follow'} ${user.username}`);
   };
-  button.addEventListener('click', async () => {
-    const wanted = !user.followedByViewer;
-    button.disabled = true;
-    try {
+  return toggle(button, {
+    isOn: () => user.followedByViewer,
+    set: async (wanted) => {
       await (wanted ? api.follow(user.id) : api.unfollow(user.id));
       user.followedByViewer = wanted;
-    } catch (error) {
-      alert(error.message);
-    } finally {
-      button.disabled = false;
-      render();
-    }
+    },
+    render,
   });
-  render();
-  return button;
 }
 
 /** One person: photo, name, a line under it, and the Follow button. */

@@ -2,7 +2,7 @@
 // toggle), and on one's own: Edit profile and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
-import { avatar, clearErrors, field, h, pager, replace, safeLink, showError } from './dom.js';
+import { avatar, clearErrors, field, h, pager, replace, safeLink, showError, toggle } from './dom.js';
 
 const VIEW_KEY = 'timeline.profileView';
 
@@ -97,22 +97,16 @@ export async function render(root, { params: [name] }, app) {
       follow.textContent = user.followedByViewer ? 'Unfollow' : 'Follow';
       follow.className = user.followedByViewer ? 'secondary' : 'primary';
     };
-    follow.addEventListener('click', async () => {
-      const wanted = !user.followedByViewer;
-      follow.disabled = true;
-      try {
+    toggle(follow, {
+      isOn: () => user.followedByViewer,
+      set: async (wanted) => {
         await (wanted ? api.follow(user.id) : api.unfollow(user.id));
         user.followedByViewer = wanted;
         user.followerCount += wanted ? 1 : -1;
         renderCounts();
-      } catch (error) {
-        alert(error.message);
-      } finally {
-        follow.disabled = false;
-        renderFollow();
-      }
+      },
+      render: renderFollow,
     });
-    renderFollow();
     buttons.append(follow);
 
     // Block/Unblock: a block ends the follows both ways.
@@ -122,11 +116,10 @@ export async function render(root, { params: [name] }, app) {
       block.setAttribute('aria-pressed', user.blockedByViewer ? 'true' : 'false');
       follow.hidden = Boolean(user.blockedByViewer);
     };
-    block.addEventListener('click', async () => {
-      const wanted = !user.blockedByViewer;
-      if (wanted && !confirm(`Block @${user.username}? You will stop following each other.`)) return;
-      block.disabled = true;
-      try {
+    toggle(block, {
+      isOn: () => user.blockedByViewer,
+      confirmOn: (wanted) => !wanted || confirm(`Block @${user.username}? You will stop following each other.`),
+      set: async (wanted) => {
         await (wanted ? api.block(user.id) : api.unblock(user.id));
         user.blockedByViewer = wanted;
         if (wanted && user.followedByViewer) {
@@ -135,14 +128,9 @@ export async function render(root, { params: [name] }, app) {
         }
         renderCounts();
         renderFollow();
-      } catch (error) {
-        alert(error.message);
-      } finally {
-        block.disabled = false;
-        renderBlock();
-      }
+      },
+      render: renderBlock,
     });
-    renderBlock();
     buttons.append(block);
   }
 
