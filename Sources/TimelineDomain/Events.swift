@@ -113,6 +113,23 @@ public enum Event: Equatable, Sendable {
         case .blocked(let e), .unblocked(let e): "user-\(e.blockerId)"
         }
     }
+
+    /// The images stored with the event (a cluster node ships them with it): every variant of
+    /// a post's photo (and the image of a post from before variants), the squares of a profile
+    /// photo.
+    public var storedImages: [ImageID] {
+        switch self {
+        case .postAdded(let e): return [e.imageId] + (e.variants?.all ?? [])
+        case .postImageProcessed(let e): return e.variants.all
+        case .profileUpdated(let e):
+            guard case .set(let avatar)? = e.avatar else { return [] }
+            return [avatar.large, avatar.small]
+        case .userCreated, .signedIn, .signedOut, .signInFailed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
+             .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged,
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postPlaced, .postRemoved, .reportsDismissed:
+            return []
+        }
+    }
 }
 
 /// Stable event type names. The raw value is the public name.

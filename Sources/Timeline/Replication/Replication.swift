@@ -113,7 +113,7 @@ final class Replication: Sendable {
                   correlationId: $0.correlationId, causationId: $0.causationId, payload: $0.encodedPayload)
         }
         var shipped: Set<ImageID> = []
-        for id in envelopes.flatMap({ Self.images(storedWith: $0.event) }) where shipped.insert(id).inserted {
+        for id in envelopes.flatMap(\.event.storedImages) where shipped.insert(id).inserted {
             if let value = try txn.get(models.images, Array(id.rawValue.utf8)) { batch.blobs.append((id.rawValue, value)) }
         }
         let events = envelopes.map { envelope -> PendingEvent in
@@ -123,22 +123,6 @@ final class Replication: Sendable {
             return p
         }
         return (batch.encoded(), Fetched(position: position, events: events, blobs: batch.blobs))
-    }
-
-    /// The images stored with `event`, which other nodes need with it: every variant of a
-    /// post's photo (and the image of a post from before variants), the squares of a profile photo.
-    static func images(storedWith event: Event) -> [ImageID] {
-        switch event {
-        case .postAdded(let e): return [e.imageId] + (e.variants?.all ?? [])
-        case .postImageProcessed(let e): return e.variants.all
-        case .profileUpdated(let e):
-            guard case .set(let avatar)? = e.avatar else { return [] }
-            return [avatar.large, avatar.small]
-        case .userCreated, .signedIn, .signedOut, .signInFailed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded,
-             .likeRemoved, .followed, .unfollowed, .postReported, .userErased, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .postPlaced, .postRemoved, .reportsDismissed:
-            return []
-        }
     }
 
     /// Publishes `bytes` as the batch after `position`, outside any transaction. Its message
