@@ -18,7 +18,7 @@ extension TimelineAPI {
             Route("PATCH", "/v1/me", .bearer, command("updateProfile")),
             Route("DELETE", "/v1/me", .bearer, command("eraseUser", status: 204, fixed: me)),
             Route("PUT", "/v1/me/avatar", .bearer, .later { [unowned self] in try await setAvatar($0) }),
-            Route("DELETE", "/v1/me/avatar", .bearer, .later { [unowned self] in try await avatar($0, .remove) }),
+            Route("DELETE", "/v1/me/avatar", .bearer, .later { [unowned self] in try await removeAvatar($0) }),
             Route("POST", "/v1/me/password", .bearer, command("changePassword", status: 204)),
             Route("POST", "/v1/me/email", .bearer, command("changeEmail", status: 204)),
             Route("PUT", "/v1/me/following/{user}", .bearer, command("follow")),

@@ -248,6 +248,13 @@ public final class TimelineAPI: Sendable {
         return try await avatar(request, .set(Data(bytes).base64EncodedString()))
     }
 
+    /// `DELETE /v1/me/avatar`: removes the bearer's profile photo. It takes no fields: any in
+    /// the query or a JSON body is refused, as on every other route.
+    func removeAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try fields(request).refuseUnreadFields()
+        return try await avatar(request, .remove)
+    }
+
     /// Sets or removes the bearer's profile photo (`updateProfile` with only `avatar`).
     func avatar(_ request: APIRequest, _ update: AvatarUpdate) async throws(TimelineError) -> HTTPResponse {
         guard request.http.query.isEmpty else { throw TimelineError.invalid(request.http.query[0].name, "unknown field") }

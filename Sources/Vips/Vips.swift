@@ -50,10 +50,12 @@ public enum Vips {
         guard started else { throw VipsError(.failed, "libvips did not start") }
     }
 
+    /// The error of a failed call. libvips keeps one error buffer for the whole process, which
+    /// every thread appends to: its text may be another image's (another user's upload), so it
+    /// is cleared and never passed on; the code says what failed.
     static func lastError(_ code: VipsError.Code) -> VipsError {
-        let message = String(cString: timeline_vips_error())
         timeline_vips_clear_error()
-        return VipsError(code, message.isEmpty ? "libvips failed" : message)
+        return VipsError(code, code == .unsupported ? "libvips could not decode the image" : "libvips failed")
     }
 
     /// A decoded image in memory (owned; released when the last reference goes).

@@ -55,6 +55,27 @@ import Testing
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
+    /// Comments made before a block leave the lists each of the two reads (both ways), pages
+    /// fill past them, and the last page has no `next`; others still see every comment.
+    @Test func aBlockHidesEarlierCommentsBothWays() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let post = try await service.addPost(by: carol.id, image: 1)
+        let first = try await service.addComment(by: alice.id, on: post.id, "one")
+        let blockedOne = try await service.addComment(by: bob.id, on: post.id, "two")
+        let last = try await service.addComment(by: alice.id, on: post.id, "three")
+        let blockedTwo = try await service.addComment(by: bob.id, on: post.id, "four")
+        try await service.run(.block(user: bob.id.rawValue), as: alice.id)
+        let mine = try service.all(limit: 1) { try service.comments(of: post.id, $0, viewer: alice.id) }.map(\.id)
+        #expect(mine == [first.id, last.id])
+        let page = try service.comments(of: post.id, PageRequest(limit: 2), viewer: alice.id)
+        #expect(page.items.map(\.id) == [first.id, last.id] && page.next == nil)
+        #expect(try service.comments(of: post.id, viewer: bob.id).items.map(\.id) == [blockedOne.id, blockedTwo.id])
+        #expect(try service.post(post.id, viewer: bob.id).comments.items.map(\.id) == [blockedOne.id, blockedTwo.id])
+        #expect(try service.comments(of: post.id, viewer: carol.id).items.count == 4)
+        #expect(try service.comments(of: post.id).items.count == 4)
+    }
+
     @Test func erasureLiftsBlocksBothWays() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")

@@ -191,6 +191,7 @@ import Vips
             let unknown = try await api.send("POST", "/v1/me/contacts", json: ["emails": ["zed@example.com"]], bearer: ann.token)
             #expect(hidden.status == 200 && hidden.body == unknown.body, "\(hidden) \(unknown)")
             #expect(try await api.send("PATCH", "/v1/me", json: ["discoverable": "no"], bearer: dee.token).errorField == "discoverable")
+            #expect(try await api.send("PATCH", "/v1/me", json: ["discoverable": NSNull()], bearer: dee.token).errorField == "discoverable")
         }
     }
 
@@ -442,7 +443,10 @@ import Vips
             let notImage = try await api.send("PUT", "/v1/me/avatar", body: Data("text".utf8), contentType: "image/png", bearer: alice.token)
             #expect(notImage.status == 415, "\(notImage)")
             #expect(try await api.send("PUT", "/v1/me/avatar", body: Data(pngBytes), contentType: "image/png").status == 401)
-            // Removed.
+            // A body with fields is refused, as on every route; then removed.
+            #expect(try await api.send("DELETE", "/v1/me/avatar", json: ["x": 1], bearer: alice.token).errorField == "x")
+            let message = notImage.json["error"].flatMap { ($0 as? [String: Any])?["message"] as? String } ?? ""
+            #expect(!message.contains("libvips") && !message.contains("seek"), "libvips' shared error text reached a client: \(message)")
             let removed = try await api.send("DELETE", "/v1/me/avatar", bearer: alice.token)
             #expect(removed.status == 200 && removed.json["avatar"] is NSNull, "\(removed)")
             // Erased: the squares are gone.

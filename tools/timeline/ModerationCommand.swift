@@ -29,8 +29,9 @@ enum ModerationCommand {
             let queue = try service.reportQueue()
             if args.has("json") {
                 let items: [[String: Any]] = queue.map { entry in
+                    // The names: post, reporters, reasons (in the same order), count.
                     ["post": entry.post.rawValue, "count": entry.count, "newestAt": entry.newestAt, "hidden": entry.hidden,
-                     "reports": zip(entry.reporters, entry.reasons).map { ["reporter": $0.rawValue, "reason": $1] }]
+                     "reporters": entry.reporters.map(\.rawValue), "reasons": entry.reasons]
                 }
                 let data = try JSONSerialization.data(withJSONObject: items, options: [.sortedKeys, .withoutEscapingSlashes])
                 print(String(decoding: data, as: UTF8.self))

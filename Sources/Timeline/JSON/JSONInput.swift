@@ -148,9 +148,10 @@ package final class JSONInput {
         return text
     }
 
-    /// An optional boolean field (absent or null is `nil`).
+    /// An optional boolean: absent is `nil`; `null` is refused like any other non-boolean (a
+    /// setting is on or off, never cleared).
     package func optionalBool(_ field: String) throws(TimelineError) -> Bool? {
-        guard let value = value(field), !(value is NSNull) else { return nil }
+        guard let value = value(field) else { return nil }
         guard let number = value as? NSNumber, Self.isBool(number), !textFields.contains(field) else {
             throw .invalid(field, "\(field) must be true or false")
         }
@@ -225,11 +226,11 @@ package final class JSONInput {
         if let value = value("limit"), !(value is NSNull) {
             if textFields.contains("limit") {
                 guard let text = value as? String, text.utf8.count <= 9, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                      let limit = Int(text) else { throw .invalid("limit", "limit must be an integer") }
+                      let limit = Int(text) else { throw .invalid("limit", "limit must be a whole number from 1 to \(PageRequest.maxLimit)") }
                 page.limit = limit
             } else {
                 guard let number = value as? NSNumber, !Self.isBool(number), let limit = Int(exactly: number.doubleValue) else {
-                    throw .invalid("limit", "limit must be an integer")
+                    throw .invalid("limit", "limit must be a whole number from 1 to \(PageRequest.maxLimit)")
                 }
                 page.limit = limit
             }

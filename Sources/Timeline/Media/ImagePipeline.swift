@@ -47,7 +47,7 @@ package enum ImagePipeline {
         let header: Vips.Header
         do { header = try Vips.header(upload.bytes) } catch { throw unsupported(error) }
         guard WholeFile.isWhole(upload.bytes, header.format) else {
-            throw TimelineError(.unsupportedMediaType, "image must be one whole JPEG, PNG, GIF, HEIC or WebP file (data follows its end)",
+            throw TimelineError(.unsupportedMediaType, "image must be one whole JPEG, PNG, GIF, HEIC or WebP file (it is cut short, or data follows its end)",
                                 field: "image")
         }
         guard header.width <= maxSide, header.height <= maxSide, header.width * header.height <= maxPixels else {
@@ -63,7 +63,7 @@ package enum ImagePipeline {
 
     private static func unsupported(_ error: VipsError) -> TimelineError {
         error.code == .unsupported
-            ? TimelineError(.unsupportedMediaType, "image must be a whole, decodable JPEG, PNG, GIF, HEIC or WebP file: \(error.message)", field: "image")
+            ? TimelineError(.unsupportedMediaType, "image must be a whole, decodable JPEG, PNG, GIF, HEIC or WebP file", field: "image")
             : TimelineError(.internal, "image processing failed: \(error.message)")
     }
 

@@ -91,11 +91,12 @@ extension ReadView {
             // LMDB refuses an empty key: from nothing is from the first key.
             var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
             while let (key, value) = entry, key.starts(with: prefix) {
-                if items.count == request.limit {
-                    next = last
-                    return
-                }
                 if let value = try item(key, value) {
+                    // Full, and another item follows: the page has a next (never an empty one).
+                    if items.count == request.limit {
+                        next = last
+                        return
+                    }
                     items.append(value)
                     last = cursorOf(key)
                 }
@@ -268,13 +269,16 @@ extension ReadView {
         return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
     }
 
-    /// A post's comments, oldest first.
+    /// A post's comments, oldest first, without those of anyone blocked either way by `viewer`.
     func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment> {
         _ = try visiblePost(id, viewer: viewer)
         let prefix = Key.prefix(id.rawValue)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
         return try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
-                                 cursorOf: { Key.suffix($0, after: prefix) }) { _, value in try present.comment(try RecordCodec.comment(value)) }
+                                 cursorOf: { Key.suffix($0, after: prefix) }) { _, value in
+            let comment = try RecordCodec.comment(value)
+            return try hidden(comment.author, from: viewer) ? nil : try present.comment(comment)
+        }
     }
 
     /// The id of `variant` of the post image `id` (`id` itself when it has no variants).
