@@ -30,9 +30,19 @@ static inline VipsImage *timeline_vips_header(const void *buf, size_t len) {
     EXIF orientation and fits it in `width`×`height` (never enlarging) in sRGB; the result is in
     memory, independent of `buf`. */
 static inline VipsImage *timeline_vips_fit_buffer(const void *buf, size_t len, int width, int height) {
-    VipsImage *thumb = NULL, *memory = NULL;
-    if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN,
-                              "option_string", "fail_on=warning", "export_profile", "srgb", NULL)) return NULL;
+    VipsImage *thumb = NULL, *memory = NULL, *probe = NULL;
+    /* Colour-managed into sRGB when the file carries a colour profile (a phone's Display P3,
+       Adobe RGB); without one it is sRGB already, and the two profile transforms would be
+       most of a small image's cost. */
+    int profiled = 0;
+    if ((probe = vips_image_new_from_buffer(buf, len, "", NULL))) {
+        profiled = vips_image_get_typeof(probe, VIPS_META_ICC_NAME) != 0;
+        g_object_unref(probe);
+    }
+    if (profiled ? vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                         "option_string", "fail_on=warning", "export_profile", "srgb", NULL)
+                 : vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                         "option_string", "fail_on=warning", NULL)) return NULL;
     memory = vips_image_copy_memory(thumb);
     g_object_unref(thumb);
     return memory;

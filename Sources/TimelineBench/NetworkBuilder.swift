@@ -36,7 +36,9 @@ struct NetworkBuilder {
     /// Runs `commands` with `clients` concurrent callers and keeps what `keep` takes of each
     /// result (only that: a million full results would dwarf the service's own memory);
     /// failures (e.g. self-follows) are `nil`, not fatal.
+    /// `processed` gives, for an `addPost`, its photo already through the image pipeline.
     func run<Kept: Sendable>(_ label: String, count: Int, clients: Int = 64, keep: @escaping @Sendable (CommandResult) -> Kept?,
+                             processed: @escaping @Sendable (Int) -> ProcessedImage? = { _ in nil },
                              _ make: @escaping @Sendable (Int) -> (Command, Caller)) async -> [Kept?] {
         let start = now()
         let service = self.service
@@ -47,7 +49,7 @@ struct NetworkBuilder {
                     var index = client
                     while index < count {
                         let (command, caller) = make(index)
-                        out.append((index, (try? await service.execute(command, as: caller)).flatMap(keep)))
+                        out.append((index, (try? await service.execute(command, as: caller, processedImage: processed(index))).flatMap(keep)))
                         index += clients
                     }
                     return out
@@ -85,11 +87,14 @@ struct NetworkBuilder {
             return (.follow(user: userIDs[rank]), .user(userIDs[follower == rank ? (follower + 1) % userIDs.count : follower]))
         }
         let images = (0..<256).map { Self.gif($0).base64EncodedString() }
+        // Each image goes through the pipeline once (it is deterministic), not once a post:
+        // building the network is not what is measured.
+        let processed = try images.map { image throws(TimelineError) in try ImagePipeline.post(try ImageUpload(base64: image)) }
         let tags = ["sea", "sunrise", "film", "bread", "cats", "trains", "night", "coffee", "climbing", "city"]
         let added = await run("posts", count: scale.posts, keep: { result -> PostID? in
             guard case .post(let post) = result else { return nil }
             return post.id
-        }) { index in
+        }, processed: { processed[$0 % processed.count] }) { index in
             var rng = SplitMix(state: UInt64(index) &* 104_729)
             let author = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
             let caption = "Post \(index) #\(tags[index % tags.count]) #\(tags[(index / 10) % tags.count])"

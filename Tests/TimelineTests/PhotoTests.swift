@@ -95,6 +95,26 @@ import TimelineDomain
         #expect(post.width == 64 && post.height == 48)
     }
 
+    /// A photo in a wider colour space (Display P3, with its profile embedded) is converted to
+    /// sRGB, then the profile is stripped: P3's red, stored as (234, 51, 35), is served as
+    /// sRGB's (255, 0, 0) with no profile left.
+    @Test func aColourProfileIsAppliedThenStripped() async throws {
+        let dir = Self.directory()
+        try Self.tool("vips", "black", "black.v", "64", "64", "--bands", "3", in: dir)
+        try Self.tool("vips", "linear", "black.v", "red.v", "1 1 1", "255 0 0", in: dir)
+        try Self.tool("vips", "cast", "red.v", "red8.v", "uchar", in: dir)
+        try Self.tool("vips", "icc_transform", "red8.v", "p3.jpg[Q=95]", "p3", "--input-profile", "srgb", in: dir)
+        #expect(try Self.tool("vipsheader", "-a", "p3.jpg", in: dir).contains("icc-profile-data"))
+        #expect(try Self.tool("vips", "getpoint", "p3.jpg", "32", "32", in: dir) != "255 0 0")
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let post = try await post(service, alice.id, try Self.bytes(dir, "p3.jpg"))
+        try Data(try service.image(post.image).bytes).write(to: URL(fileURLWithPath: dir + "/out.jpg"))
+        let rgb = try Self.tool("vips", "getpoint", "out.jpg", "32", "32", in: dir).split(separator: " ").compactMap { Double($0) }
+        #expect(rgb.count == 3 && rgb[0] > 245 && rgb[1] < 12 && rgb[2] < 12, "\(rgb)")
+        #expect(!(try Self.tool("vipsheader", "-a", "out.jpg", in: dir).contains("icc-profile-data")))
+    }
+
     @Test func heicBecomesJPEG() async throws {
         let dir = Self.directory()
         try Self.halves(400, 300, "photo.heic", in: dir)
