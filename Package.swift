@@ -48,7 +48,7 @@ let package = Package(
         // with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport"], path: "tools/timeline"),
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport"],

@@ -83,6 +83,30 @@ static inline int timeline_vips_png(VipsImage *image, void **buf, size_t *len) {
     return vips_pngsave_buffer(image, buf, len, "strip", TRUE, "compression", 6, NULL);
 }
 
+/** A `width`×`height` photo-like sRGB image (for the demo network): a vertical gradient from the
+    colour `top` to `bottom` with a soft grain drawn from `seed`. */
+static inline VipsImage *timeline_vips_gradient(int width, int height, const double top[3], const double bottom[3], int seed) {
+    VipsImage *xyz = NULL, *y = NULL, *ramp = NULL, *grain = NULL, *grainy = NULL, *bytes = NULL, *out = NULL;
+    double scale[3], offset[3];
+    for (int i = 0; i < 3; i++) {
+        scale[i] = (bottom[i] - top[i]) / (height > 1 ? height - 1 : 1);
+        offset[i] = top[i];
+    }
+    int failed = vips_xyz(&xyz, width, height, NULL)
+        || vips_extract_band(xyz, &y, 1, NULL)
+        || vips_linear(y, &ramp, scale, offset, 3, NULL)
+        || vips_gaussnoise(&grain, width, height, "sigma", 5.0, "mean", 0.0, "seed", seed, NULL)
+        || vips_add(ramp, grain, &grainy, NULL)
+        || vips_cast_uchar(grainy, &bytes, NULL)
+        || vips_copy(bytes, &out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    VipsImage *made[] = {xyz, y, ramp, grain, grainy, bytes};
+    for (int i = 0; i < 6; i++) if (made[i]) g_object_unref(made[i]);
+    if (failed) { if (out) g_object_unref(out); return NULL; }
+    VipsImage *memory = vips_image_copy_memory(out);
+    g_object_unref(out);
+    return memory;
+}
+
 /** The last error's message (and clears it). Copy it before the next libvips call. */
 static inline const char *timeline_vips_error(void) { return vips_error_buffer(); }
 static inline void timeline_vips_clear_error(void) { vips_error_clear(); }

@@ -46,6 +46,25 @@ public enum Vips {
         return try Image(owning: pointer).srgb()
     }
 
+    /// A `width`×`height` photo-like image (a vertical gradient from `top` to `bottom`, RGB
+    /// 0–255, with a soft grain drawn from `seed`), for demos and benchmarks that want a real
+    /// photo's size without shipping one.
+    public static func gradient(width: Int, height: Int, from top: (Double, Double, Double), to bottom: (Double, Double, Double),
+                                seed: Int32) throws(VipsError) -> Image {
+        try ensureStarted()
+        let made = withUnsafePointer(to: top) { topTuple in
+            withUnsafePointer(to: bottom) { bottomTuple in
+                topTuple.withMemoryRebound(to: Double.self, capacity: 3) { topPointer in
+                    bottomTuple.withMemoryRebound(to: Double.self, capacity: 3) { bottomPointer in
+                        timeline_vips_gradient(Int32(width), Int32(height), topPointer, bottomPointer, seed)
+                    }
+                }
+            }
+        }
+        guard let made else { throw lastError(.failed) }
+        return Image(owning: made)
+    }
+
     private static func ensureStarted() throws(VipsError) {
         guard started else { throw VipsError(.failed, "libvips did not start") }
     }

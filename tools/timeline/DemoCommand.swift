@@ -1,5 +1,6 @@
 import Foundation
 import Timeline
+import Vips
 
 /// `timeline demo`: builds a small, lively network (users, follows, photo posts with hashtags,
 /// comments and likes) and prints a home timeline, a profile and a post detail. Running it
@@ -20,13 +21,18 @@ enum DemoCommand {
         Person(username: "dave", bio: "Night skies from the back garden.", url: ""),
         Person(username: "erin", bio: "Trains, tunnels, timetables.", url: ""),
     ]
-    static let posts: [(author: String, caption: String, color: (UInt8, UInt8, UInt8))] = [
-        ("bob", "First light on the north face #climbing #sunrise", (240, 170, 60)),
-        ("carol", "Sourdough, day three. It finally rose! #bread #baking", (210, 180, 140)),
-        ("dave", "Orion over the shed #astrophotography #night", (20, 24, 60)),
-        ("erin", "The 6:12 pulling into Haltwhistle #trains", (120, 120, 130)),
-        ("alice", "Fog rolling over the harbour this morning #sea #sunrise #film", (180, 200, 210)),
-        ("carol", "Cat inspecting the crumb #cats #bread", (90, 70, 50)),
+    /// Each post's photo is a gradient from `sky` to `ground` (RGB), and some have a place.
+    static let posts: [(author: String, caption: String, sky: (Double, Double, Double), ground: (Double, Double, Double), place: Place?)] = [
+        ("bob", "First light on the north face #climbing #sunrise", (250, 200, 120), (90, 60, 40),
+         Place(latitude: 45.9237, longitude: 6.8694, name: "Chamonix")),
+        ("carol", "Sourdough, day three. It finally rose! #bread #baking", (235, 215, 180), (150, 105, 60), nil),
+        ("dave", "Orion over the shed #astrophotography #night", (10, 14, 40), (30, 40, 80),
+         Place(latitude: 55.2330, longitude: -2.5870, name: "Kielder Forest")),
+        ("erin", "The 6:12 pulling into Haltwhistle #trains", (170, 175, 185), (70, 70, 75),
+         Place(latitude: 54.9707, longitude: -2.4610, name: "Haltwhistle station")),
+        ("alice", "Fog rolling over the harbour this morning #sea #sunrise #film", (225, 230, 235), (120, 140, 155),
+         Place(latitude: 60.1675, longitude: 24.9520, name: "South Harbour, Helsinki")),
+        ("carol", "Cat inspecting the crumb #cats #bread", (200, 170, 130), (60, 45, 35), nil),
     ]
     static let follows = [("alice", "bob"), ("alice", "carol"), ("alice", "dave"), ("bob", "alice"), ("bob", "carol"),
                           ("carol", "alice"), ("dave", "alice"), ("dave", "erin"), ("erin", "alice"), ("erin", "carol")]
@@ -89,8 +95,11 @@ enum DemoCommand {
         }
         var newPosts: [PostID] = []
         for (index, post) in posts.enumerated() {
-            let image = gif(color: post.color, salt: UInt8(truncatingIfNeeded: index + Int(Date().timeIntervalSince1970)))
-            if case .post(let added) = try await service.execute(.addPost(image: image.base64EncodedString(), caption: post.caption),
+            // A landscape photo's size; the grain's seed varies, so every run stores distinct images.
+            let seed = Int32(truncatingIfNeeded: index &+ Int(Date().timeIntervalSince1970))
+            let image = try Vips.gradient(width: 1440, height: 1080, from: post.sky, to: post.ground, seed: seed).jpeg(quality: 90)
+            if case .post(let added) = try await service.execute(.addPost(image: Data(image).base64EncodedString(), caption: post.caption,
+                                                                          location: post.place),
                                                                  as: actor(post.author)) {
                 newPosts.append(added.id)
             }
@@ -113,16 +122,5 @@ enum DemoCommand {
         if seconds < 3600 { return "\(seconds / 60)m ago" }
         if seconds < 86400 { return "\(seconds / 3600)h ago" }
         return "\(seconds / 86400)d ago"
-    }
-
-    /// A real 2×1 GIF in one colour (the second pixel's colour varies with `salt`, so every
-    /// run stores distinct images).
-    static func gif(color: (UInt8, UInt8, UInt8), salt: UInt8) -> Data {
-        var bytes: [UInt8] = Array("GIF89a".utf8)
-        bytes += [2, 0, 1, 0, 0x80, 0, 0]                 // 2×1, global colour table of 2 entries
-        bytes += [color.0, color.1, color.2, salt, salt, salt]
-        bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0]        // image descriptor
-        bytes += [2, 2, 0x44, 0x01, 0, 0x3B]              // LZW min code 2, data, trailer
-        return Data(bytes)
     }
 }
