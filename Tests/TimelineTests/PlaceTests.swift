@@ -95,7 +95,7 @@ import Testing
         // The index holds exactly the live placed posts.
         #expect(try service.read { view in
             var count = 0
-            try view.txn.scan(view.models.places.cells, prefix: []) { _, _ in count += 1; return true }
+            try view.txn.scan(view.models.places.cells.database, prefix: []) { _, _ in count += 1; return true }
             return count
         } == placed.count)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
@@ -238,9 +238,9 @@ import Testing
             try service.read { view in
                 let places = view.models.places
                 var count = 0
-                try view.txn.forEachID(in: places.placesByAuthor, under: author.rawValue) { _ in count += 1 }
-                try view.txn.scan(places.places, prefix: []) { _, value in
-                    if try PlacesProjection.decode(value).author == author { count += 1 }
+                try view.txn.forEachID(in: places.placesByAuthor.database, under: author.rawValue) { _ in count += 1 }
+                try view.txn.scan(places.places.database, prefix: []) { _, value in
+                    if try PostPlaces.decode(value).author == author { count += 1 }
                     return true
                 }
                 return count

@@ -8,31 +8,27 @@ import TimelineDomain
 /// is gone reads without its place and indexes nothing.
 struct PlacesProjection: Projection {
     let name = ProjectionName.places
-    let places: Database          // postId → author ‖ latitude ‖ longitude ‖ name?
-    let cells: Database           // cell ‖ 0 ‖ postId → () (`PlaceGrid.cell(of:)`)
-    let placesByAuthor: Database  // author ‖ 0 ‖ postId → ()
-    var databases: [Database] { [places, cells, placesByAuthor] }
+    let places: Table<PostPlaces>
+    let cells: Table<CellPosts>
+    let placesByAuthor: Table<AuthorPlacedPosts>
+    var databases: [Database] { [places.database, cells.database, placesByAuthor.database] }
 
     init(_ env: Environment, prefix: String) throws {
-        places = try env.database(prefix + "places", placement: .derived)
-        cells = try env.database(prefix + "placeCells", placement: .derived)
-        placesByAuthor = try env.database(prefix + "placesByAuthor", placement: .derived)
+        places = try Table(env, prefix + "places")
+        cells = try Table(env, prefix + "placeCells")
+        placesByAuthor = try Table(env, prefix + "placesByAuthor")
     }
 
     /// The place of `post`, if it has one.
-    func place(of post: PostID, _ txn: Transaction) throws -> Place? {
-        try txn.get(places, Array(post.rawValue.utf8)).map { try Self.decode($0).place }
-    }
+    func place(of post: PostID, _ txn: Transaction) throws -> Place? { try places.get(post, txn)?.place }
 
     /// Takes `post` out of every table here (nothing if it has no place). What a post's
     /// deletion does, and what any other removal of a post must call.
     func unindex(_ post: PostID, _ txn: Transaction) throws {
-        let key = Array(post.rawValue.utf8)
-        guard let value = try txn.get(places, key) else { return }
-        let (author, place) = try Self.decode(value)
-        try txn.delete(cells, Key.make(PlaceGrid.cell(of: place), post.rawValue))
-        try txn.delete(placesByAuthor, Key.make(author.rawValue, post.rawValue))
-        try txn.delete(places, key)
+        guard let (author, place) = try places.get(post, txn) else { return }
+        try cells.delete((PlaceGrid.cell(of: place), post), txn)
+        try placesByAuthor.delete((author, post), txn)
+        try places.delete(post, txn)
     }
 
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
@@ -40,9 +36,9 @@ struct PlacesProjection: Projection {
         case .postPlaced(let e):
             guard let place = e.place else { return }  // its author was erased: nothing to index
             try unindex(e.postId, txn)
-            try txn.put(places, Array(e.postId.rawValue.utf8), Self.encode(author: e.authorId, place: place))
-            try txn.put(cells, Key.make(PlaceGrid.cell(of: place), e.postId.rawValue), [])
-            try txn.put(placesByAuthor, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
+            try places.put(e.postId, (e.authorId, place), txn)
+            try cells.put((PlaceGrid.cell(of: place), e.postId), (), txn)
+            try placesByAuthor.put((e.authorId, e.postId), (), txn)
         case .postDeleted(let e):
             try unindex(e.postId, txn)
         case .postRemoved(let e):
@@ -50,21 +46,23 @@ struct PlacesProjection: Projection {
         case .userErased(let e):
             // Erasure deletes the posts first; this makes sure no place of theirs stays.
             var posts: [PostID] = []
-            try txn.forEachID(in: placesByAuthor, under: e.userId.rawValue) { posts.append(PostID($0)) }
+            try txn.forEachID(in: placesByAuthor.database, under: e.userId.rawValue) { posts.append(PostID($0)) }
             for post in posts { try unindex(post, txn) }
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
+}
 
-    /// A `places` value: author ‖ latitude ‖ longitude ‖ name?.
-    static func encode(author: UserID, place: Place) -> [UInt8] {
+/// postId → its author ‖ latitude ‖ longitude ‖ name? (the place, and whose post it is).
+enum PostPlaces: TableLayout {
+    static func key(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
+    static func encode(_ value: (author: UserID, place: Place)) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
-        w.string(author.rawValue); w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name)
+        w.string(value.author.rawValue); w.double(value.place.latitude); w.double(value.place.longitude)
+        w.optionalString(value.place.name)
         return w.bytes
     }
-
-    /// What `encode` wrote.
     static func decode(_ bytes: [UInt8]) throws -> (author: UserID, place: Place) {
         var r = ByteReader(bytes)
         let author = UserID(try r.string())
@@ -72,4 +70,19 @@ struct PlacesProjection: Projection {
         try r.expectEnd()
         return (author, place)
     }
+}
+
+/// A cell's posts, `cell ‖ 0 ‖ postId` → nothing (`PlaceGrid.cell(of:)`): a prefix scan of
+/// `cell ‖ 0` walks a cell's posts in id order.
+enum CellPosts: TableLayout {
+    static func key(_ entry: (cell: String, post: PostID)) -> [UInt8] { CompositeKey.make(entry.cell, entry.post.rawValue) }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+}
+
+/// An author's placed posts, `author ‖ 0 ‖ postId` → nothing (what erasure sweeps).
+enum AuthorPlacedPosts: TableLayout {
+    static func key(_ entry: (author: UserID, post: PostID)) -> [UInt8] { CompositeKey.make(entry.author.rawValue, entry.post.rawValue) }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
 }

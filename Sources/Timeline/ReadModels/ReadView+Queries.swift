@@ -234,7 +234,7 @@ extension ReadView {
         let present = Presenter(self, viewer: viewer)
         let places = models.places
         var sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: Key.prefix($0), floor: nil) }
-        return try txn.withCursors(Array(repeating: places.cells, count: sources.count)) { cursors in
+        return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
             var items: [Post] = []
             var last: PostID?
