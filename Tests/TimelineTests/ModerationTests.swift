@@ -57,6 +57,13 @@ import Testing
         let output = String(decoding: text.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         text.process.waitUntilExit()
         #expect(output.contains(post.id.rawValue) && output.contains("spam"))
+        // A mistyped path is refused, and leaves no empty database behind.
+        let missing = temporaryPath() + "-typo"
+        let refused = try ToolProcess(["moderation", "list", "--db", missing])
+        try refused.input.fileHandleForWriting.close()
+        _ = refused.output.fileHandleForReading.readDataToEndOfFile()
+        refused.process.waitUntilExit()
+        #expect(refused.process.terminationStatus == 1 && !FileManager.default.fileExists(atPath: missing))
     }
 }
 

@@ -27,7 +27,7 @@ enum AuditCommand {
             print(help)
             return args.has("help") ? 0 : 2
         }
-        let service = try TimelineTool.open(args, anchored: false)
+        let service = try TimelineTool.open(args, anchored: false, existing: true)
         defer { service.close() }
         let json = args.has("json")
         switch verb {

@@ -19,7 +19,7 @@ enum BackupCommand {
             print(help)
             return args.has("help") ? 0 : 2
         }
-        let service = try TimelineTool.open(args)
+        let service = try TimelineTool.open(args, existing: true)
         defer { service.close() }
         try service.backup(to: args.positional[0])
         print("backup of \(args.db) at log sequence \(try service.lastSequence()) written to \(args.positional[0])")

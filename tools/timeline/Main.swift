@@ -90,7 +90,12 @@ struct TimelineTool {
     /// Opens the service for a tool. `TIMELINE_PASSWORD_COST=minimum` lowers the argon2id
     /// cost, for test databases only. `--anchor-key` signs checkpoints unless `anchored` is
     /// false (audit must open a log that no longer extends its anchor, to say so).
-    static func open(_ args: Arguments, anchored: Bool = true) throws -> TimelineService {
+    /// Opens the database at `--db` (creating it, unless `existing`: the operator's tools work
+    /// on a database that is there, and a mistyped path must not leave an empty one behind).
+    static func open(_ args: Arguments, anchored: Bool = true, existing: Bool = false) throws -> TimelineService {
+        if existing, args.value("nats") == nil, !FileManager.default.fileExists(atPath: args.db) {
+            throw TimelineError(.notFound, "there is no database at \(args.db) (give --db PATH)")
+        }
         var options = TimelineService.Options()
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
         if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }

@@ -21,7 +21,7 @@ enum MediaCommand {
             print(help)
             return args.has("help") ? 0 : 2
         }
-        let service = try TimelineTool.open(args)
+        let service = try TimelineTool.open(args, existing: true)
         defer { TimelineTool.close(service) }
         let json = args.has("json")
         let report = try service.reprocessMedia { item in

@@ -24,7 +24,7 @@ enum ModerationCommand {
         }
         switch verb {
         case "list":
-            let service = try TimelineTool.open(args)
+            let service = try TimelineTool.open(args, existing: true)
             defer { TimelineTool.close(service) }
             let queue = try service.reportQueue()
             if args.has("json") {
@@ -47,14 +47,14 @@ enum ModerationCommand {
             guard args.positional.count == 2, let reason = args.value("reason") else {
                 throw UsageError("usage: timeline moderation remove POST --reason REASON")
             }
-            let service = try TimelineTool.open(args)
+            let service = try TimelineTool.open(args, existing: true)
             defer { TimelineTool.close(service) }
             _ = try await service.execute(.removePost(post: args.positional[1], reason: reason), as: .operator)
             print("removed \(args.positional[1]): it left every list; its author's activity says why")
             return 0
         case "dismiss":
             guard args.positional.count == 2 else { throw UsageError("usage: timeline moderation dismiss POST") }
-            let service = try TimelineTool.open(args)
+            let service = try TimelineTool.open(args, existing: true)
             defer { TimelineTool.close(service) }
             let result = try await service.execute(.dismissReports(post: args.positional[1]), as: .operator)
             print(result == .changed(true) ? "dismissed the reports against \(args.positional[1])"

@@ -34,7 +34,7 @@ enum RebuildCommand {
 
     /// Runs the rebuild (or `--list`); returns the exit status and whether it switched.
     private static func rebuild(_ args: Arguments) throws -> (Int32, switched: Bool) {
-        let service = try TimelineTool.open(args)
+        let service = try TimelineTool.open(args, existing: true)
         defer { service.close() }
         if args.has("list") { return (try list(service, json: args.has("json")), false) }
         var options = RebuildOptions(verifyOnly: args.has("verify"))
