@@ -117,42 +117,32 @@ extension TimelineService {
     private func commitProcessed(_ items: [(post: PostRecord, result: Result<ProcessedImage, TimelineError>)]) throws(TimelineError)
         -> [ReprocessedPost] {
         guard !items.isEmpty else { return [] }
-        let now = options.clock.nowMilliseconds()
+        let now = nowMilliseconds
         do {
-            return try registry.retrying { () throws -> [ReprocessedPost]? in
-                try environment.write { txn -> [ReprocessedPost]? in
-                    guard let models = try registry.models(in: txn) else { return nil }
-                    _ = try models.catchUp(log, head: try log.head(txn).sequence, txn)
-                    var done: [ReprocessedPost] = []
-                    for (old, result) in items {
-                        guard let current = try models.posts.post(old.id, txn), current.variants == nil, current.image == old.image,
-                              let key = try log.keys.key(for: current.author)
-                        else { continue }
-                        let processed: ProcessedImage
-                        switch result {
-                        case .failure(let error):
-                            done.append(ReprocessedPost(post: old.id, outcome: .failure(error)))
-                            continue
-                        case .success(let image): processed = image
-                        }
-                        func store(_ variant: ImageUpload) throws -> ImageID {
-                            let id = ImageID(Self.contentID(current.author, variant.bytes))
-                            try models.storeImage(id, variant, owner: current.author, key: key, txn)
-                            return id
-                        }
-                        let variants = ImageVariants(full: try store(processed.full), feed: try store(processed.feed),
-                                                     thumb: try store(processed.thumb))
-                        let event = PostImageProcessed(postId: current.id, authorId: current.author, sourceImageId: current.image,
-                                                       width: processed.width, height: processed.height, variants: variants)
-                        let id = EventID("media-" + hex(Sodium.hash(Array("\(current.id.rawValue)\0\(current.image.rawValue)".utf8), length: 16)))
-                        let appended = try log.append([PendingEvent(id: id, event: .postImageProcessed(event), timestamp: now,
-                                                                    actor: EventEnvelope.systemActor, correlationId: "media-reprocess")], txn)
-                        try models.apply(appended, txn)
-                        done.append(ReprocessedPost(post: current.id, outcome: .success(event)))
+            return try importBatch { batch -> [ReprocessedPost] in
+                var done: [ReprocessedPost] = []
+                for (old, result) in items {
+                    guard let current = try batch.state.post(old.id), current.variants == nil, current.image == old.image,
+                          try batch.hasKey(for: current.author)
+                    else { continue }
+                    let processed: ProcessedImage
+                    switch result {
+                    case .failure(let error):
+                        done.append(ReprocessedPost(post: old.id, outcome: .failure(error)))
+                        continue
+                    case .success(let image): processed = image
                     }
-                    try models.setCheckpoint(try log.head(txn).sequence, txn)
-                    return done
+                    let variants = ImageVariants(full: try batch.storeImage(processed.full, owner: current.author),
+                                                 feed: try batch.storeImage(processed.feed, owner: current.author),
+                                                 thumb: try batch.storeImage(processed.thumb, owner: current.author))
+                    let event = PostImageProcessed(postId: current.id, authorId: current.author, sourceImageId: current.image,
+                                                   width: processed.width, height: processed.height, variants: variants)
+                    let id = EventID("media-" + hex(Sodium.hash(Array("\(current.id.rawValue)\0\(current.image.rawValue)".utf8), length: 16)))
+                    _ = try batch.append(.postImageProcessed(event), id: id, timestamp: now, actor: EventEnvelope.systemActor,
+                                         correlationId: "media-reprocess")
+                    done.append(ReprocessedPost(post: current.id, outcome: .success(event)))
                 }
+                return done
             }
         } catch {
             throw Self.translate(error)

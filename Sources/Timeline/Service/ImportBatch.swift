@@ -1,9 +1,10 @@
 import LMDB
 import TimelineDomain
 
-/// One write transaction of an import (`TimelineImport`'s Firebase importer): what the
-/// importer may do with the log and the read models, and nothing more. Each event appended is
-/// applied to the read models at once, so the next record sees it.
+/// One write transaction of a batch that brings in what no user's command made — an import
+/// (`TimelineImport`'s Firebase importer), reprocessed media: what such a batch may do with
+/// the log and the read models, and nothing more. Each event appended is applied to the read
+/// models at once, so the next record sees it.
 package struct ImportBatch {
     /// The transaction, for the importer's own scratch databases.
     package let txn: Transaction
@@ -30,6 +31,9 @@ package struct ImportBatch {
         return true
     }
 
+    /// Whether `owner` has a key (none once they are erased).
+    package func hasKey(for owner: UserID) throws -> Bool { try log.keys.key(for: owner) != nil }
+
     /// Stores one processed image sealed with its owner's key; its content-addressed id.
     package func storeImage(_ image: ImageUpload, owner: UserID) throws -> ImageID {
         let id = ImageID(TimelineService.contentID(owner, image.bytes))
@@ -39,14 +43,19 @@ package struct ImportBatch {
 }
 
 extension TimelineService {
-    /// Runs `body` in one write transaction of an import; the read models' checkpoint moves to
-    /// the log's head at the end.
+    /// Runs `body` in one write transaction of an import or reprocessing, beside whatever else
+    /// writes: the read models are caught up with the log first (as every writer does), their
+    /// checkpoint moves to the log's head at the end, and when a rebuild switched them
+    /// meanwhile the transaction runs again on the new ones (so `body` may run more than once).
     package func importBatch<T>(_ body: (ImportBatch) throws -> T) throws -> T {
-        try environment.write { txn in
-            guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
-            let result = try body(ImportBatch(txn: txn, log: log, models: models))
-            try models.setCheckpoint(try log.head(txn).sequence, txn)
-            return result
+        try registry.retrying { () throws -> T? in
+            try environment.write { txn -> T? in
+                guard let models = try registry.models(in: txn) else { return nil }
+                _ = try models.catchUp(log, head: try log.head(txn).sequence, txn)
+                let result = try body(ImportBatch(txn: txn, log: log, models: models))
+                try models.setCheckpoint(try log.head(txn).sequence, txn)
+                return result
+            }
         }
     }
 
