@@ -189,27 +189,16 @@ extension ReadView {
         let present = Presenter(self, viewer: user)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
-        var sources: [MergeSource] = [MergeSource(prefix: Key.prefix(user.rawValue), floor: nil)]
+        var sources = [MergeSource(prefix: Key.prefix(user.rawValue), floor: nil)]
         sources += pulled.map { MergeSource(prefix: Key.prefix($0.author), floor: $0.boundary) }
         let databases = [projection.timelines] + Array(repeating: models.posts.postsByUser, count: pulled.count)
         return try txn.withCursors(databases) { cursors in
-            for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
-            var items: [Post] = []
-            items.reserveCapacity(request.limit)
-            var last: ArraySlice<UInt8>?
-            while true {
-                // k is small: one plus the pulled authors.
-                guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
-                let id = sources[best].current!
-                try sources[best].advance(cursors[best])
-                // Looked up by the key's own bytes and decoded in place: no copies per post. A
-                // post hidden by reports is skipped: the page fills past it, and `next` is set
-                // only when a post the user sees follows the page.
-                if let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post), try !hides(post, from: user) {
-                    if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
-                    items.append(try present.post(post))
-                    last = id
-                }
+            // Looked up by the key's own bytes and decoded in place: no copies per post. A post
+            // hidden by reports is skipped (the page fills past it).
+            try MergeSource.page(sources, cursors, request, present: present.post) { id in
+                guard let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post), try !hides(post, from: user)
+                else { return nil }
+                return post
             }
         }
     }
@@ -233,21 +222,14 @@ extension ReadView {
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let present = Presenter(self, viewer: viewer)
         let places = models.places
-        var sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: Key.prefix($0), floor: nil) }
+        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: Key.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
-            for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
-            var items: [Post] = []
-            var last: PostID?
-            while true {
-                guard let best = MergeSource.greatest(sources) else { return Page(items: items, next: nil) }
-                let id = PostID(String(decoding: sources[best].current!, as: UTF8.self))
-                try sources[best].advance(cursors[best])
+            try MergeSource.page(sources, cursors, request, present: present.post) { bytes in
+                let id = PostID(String(decoding: bytes, as: UTF8.self))
                 guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
                       let post = try listedPost(id, viewer: viewer), try !hidden(post.author, from: viewer)
-                else { continue }
-                if items.count == request.limit { return Page(items: items, next: last?.rawValue) }
-                items.append(try present.post(post))
-                last = id
+                else { return nil }
+                return post
             }
         }
     }
@@ -326,8 +308,30 @@ struct MergeSource {
 
     mutating func advance(_ cursor: Cursor) throws { accept(try cursor.previous()) }
 
+    /// Merges `sources` (one cursor each) newest id first into a page of `request`: `record`
+    /// looks an id up, or answers `nil` to skip it, and only the records kept are `present`ed.
+    /// `next` is set only when a kept record follows the page (never a cursor to an empty one).
+    static func page<Record, Item>(_ sources: [MergeSource], _ cursors: [Cursor], _ request: PageRequest,
+                                   present: (Record) throws -> Item, record: (ArraySlice<UInt8>) throws -> Record?) throws -> Page<Item> {
+        var sources = sources
+        for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
+        var items: [Item] = []
+        items.reserveCapacity(request.limit)
+        var last: ArraySlice<UInt8>?
+        // k is small: one source per pulled author, or per cell.
+        while let best = greatest(sources) {
+            let id = sources[best].current!
+            try sources[best].advance(cursors[best])
+            guard let kept = try record(id) else { continue }
+            if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
+            items.append(try present(kept))
+            last = id
+        }
+        return Page(items: items, next: nil)
+    }
+
     /// The index of the source with the greatest current id, or `nil` when every one is done.
-    static func greatest(_ sources: [MergeSource]) -> Int? {
+    private static func greatest(_ sources: [MergeSource]) -> Int? {
         var best: Int?
         for index in sources.indices {
             guard let id = sources[index].current else { continue }
