@@ -470,8 +470,7 @@ struct Decider<State: DecisionState> {
     /// `not_found` to everyone but its author, as the read side answers.
     private func visiblePost(_ raw: String, to me: UserRecord) throws -> PostRecord {
         let post = try existingPost(raw)
-        if post.author == me.id { return post }
-        guard try state.standingReports(post.id, upTo: context.hideAfterReports) < context.hideAfterReports else {
+        guard try !state.hides(post, from: me.id, threshold: context.hideAfterReports) else {
             throw TimelineError.notFound("post", post.id.rawValue)
         }
         return post

@@ -97,6 +97,16 @@ package protocol DecisionState {
     func footprint(of user: UserID) throws -> UserFootprint
 }
 
+extension DecisionState {
+    /// Whether reports hide `post` from `viewer`: at least `threshold` of them stand and
+    /// `viewer` is not its author. The one rule deciding (a hidden post is `not_found` to act
+    /// on) and reading (it is left out of pages) share.
+    package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
+        guard post.author != viewer else { return false }
+        return try standingReports(post.id, upTo: threshold) >= threshold
+    }
+}
+
 /// A user's relationships and contributions, as erasure must undo them.
 package struct UserFootprint: Equatable, Sendable {
     public var following: [UserID] = []

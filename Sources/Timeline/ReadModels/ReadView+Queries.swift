@@ -19,12 +19,11 @@ extension ReadView {
         return post
     }
 
-    /// Whether reports hide `post` from `viewer`: at least `hideAfterReports` of them stand and
-    /// `viewer` is not its author. Hiding is decided here, when reading, from the reports the
-    /// read models keep: the threshold is a setting, not part of the models.
+    /// Whether reports hide `post` from `viewer` (`DecisionState.hides` at this view's
+    /// `hideAfterReports`). Hiding is decided when reading, from the reports the read models
+    /// keep: the threshold is a setting, not part of the models.
     func hides(_ post: PostRecord, from viewer: UserID?) throws -> Bool {
-        guard post.author != viewer else { return false }
-        return try models.posts.standingReports(post.id, upTo: hideAfterReports, txn) >= hideAfterReports
+        try hides(post, from: viewer, threshold: hideAfterReports)
     }
 
     /// A post as `viewer` may see it: `not_found` when it is gone, or hidden from them.
