@@ -42,6 +42,26 @@ export function render(root, { query }, app) {
   let stopPager = null;
   let timer = null;
 
+  // A grid of post tiles filled page by page: `load(cursor)` gives a page (null to stop), and
+  // `describe(total)` the status line (total is null while more pages follow).
+  const tiles = (className, load, describe) => {
+    const grid = h('ul', { class: className });
+    results.append(grid);
+    let next;
+    let first = true;
+    let found = 0;
+    stopPager = pager(sentinel, async () => {
+      const page = await load(first ? undefined : next);
+      if (!page) return false;
+      first = false;
+      for (const post of page.items) grid.append(postTile(post));
+      found += page.items.length;
+      status.textContent = describe(next || page.next ? null : found);
+      next = page.next;
+      return Boolean(next);
+    }, { endText: '' });
+  };
+
   const run = () => {
     stopPager?.();
     const text = input.value.trim();
@@ -51,43 +71,19 @@ export function render(root, { query }, app) {
     if (near) {
       const km = Number(radius.value);
       const where = `${near.latitude.toFixed(3)}, ${near.longitude.toFixed(3)}`;
-      const grid = h('ul', { class: 'grid nearby' });
-      results.append(grid);
-      let next;
-      let first = true;
-      let found = 0;
-      stopPager = pager(sentinel, async () => {
-        let page;
+      tiles('grid nearby', async (cursor) => {
         try {
-          page = await api.nearby({ ...near, radiusKm: km }, first ? undefined : next);
+          return await api.nearby({ ...near, radiusKm: km }, cursor);
         } catch (error) {
           status.textContent = error.message;
-          return false;
+          return null;
         }
-        first = false;
-        for (const post of page.items) grid.append(postTile(post));
-        found += page.items.length;
-        status.textContent = next || page.next ? `Posts within ${km} km of ${where}` : `${count(found, 'post')} within ${km} km of ${where}`;
-        next = page.next;
-        return Boolean(next);
-      }, { endText: '' });
+      }, (total) => total === null ? `Posts within ${km} km of ${where}` : `${count(total, 'post')} within ${km} km of ${where}`);
     } else if (text.startsWith('#')) {
       const tag = text.slice(1);
       if (!tag) return;
-      const grid = h('ul', { class: 'grid' });
-      results.append(grid);
-      let next;
-      let first = true;
-      let found = 0;
-      stopPager = pager(sentinel, async () => {
-        const page = await api.hashtag(tag, first ? undefined : next);
-        first = false;
-        for (const post of page.items) grid.append(postTile(post));
-        found += page.items.length;
-        status.textContent = next || page.next ? `Posts tagged #${tag}` : `${count(found, 'post')} tagged #${tag}`;
-        next = page.next;
-        return Boolean(next);
-      }, { endText: '' });
+      tiles('grid', (cursor) => api.hashtag(tag, cursor),
+        (total) => total === null ? `Posts tagged #${tag}` : `${count(total, 'post')} tagged #${tag}`);
     } else {
       const people = h('ul', { class: 'people' });
       results.append(people);
