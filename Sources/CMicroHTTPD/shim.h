@@ -34,6 +34,12 @@ static inline const struct sockaddr *timeline_mhd_client_address(struct MHD_Conn
     return info ? info->client_addr : NULL;
 }
 
+/** The socket of a connection (-1 if unknown). */
+static inline int timeline_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
 /** The port the daemon listens on (for port 0: the one the kernel chose). */
 static inline uint16_t timeline_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

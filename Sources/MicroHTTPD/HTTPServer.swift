@@ -3,8 +3,9 @@ import Synchronization
 internal import CMicroHTTPD
 
 /// An HTTP/1.1 server on libmicrohttpd: its own epoll thread pool, keep-alive, bodies read
-/// as they arrive (a body announced over `maxBodyBytes` is refused with 413 before it is
-/// read; one that passes the limit without a length closes the connection),
+/// as they arrive (a body announced over `maxBodyBytes` is refused with 413 from the head,
+/// then read and dropped by `LingeringClose`; one that passes the limit without a length is
+/// read and dropped to its end, then refused),
 /// `multipart/form-data` parsed by libmicrohttpd's own parser. This type alone touches
 /// libmicrohttpd's pointers: handlers get whole `HTTPRequest` values and return
 /// `HTTPResponse` values.
@@ -27,6 +28,11 @@ public final class HTTPServer: @unchecked Sendable {
         public var idleTimeout = 30
         /// Bodies larger than this get 413.
         public var maxBodyBytes = 11 << 20
+        /// Of a body refused before it ended (over `maxBodyBytes`, malformed multipart), up
+        /// to this much is read and thrown away rather than closing the connection under a
+        /// client still sending, which would reset it before the client read the answer.
+        /// Beyond this the connection is closed.
+        public var maxDiscardedBytes = 32 << 20
         /// Memory for one connection's request head (so also the URL and header limit).
         public var connectionMemory = 64 << 10
         public init() {}
@@ -39,6 +45,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let handler: Handler
     private let executor: HandlerExecutor
     private let options: Options
+    private let lingeringClose: LingeringClose
     /// The port the server listens on.
     public private(set) var port: UInt16 = 0
     private let state = Mutex(Activity())
@@ -62,6 +69,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.options = options
         executor = HandlerExecutor(threads: options.threads)
+        lingeringClose = LingeringClose(byteLimit: options.maxDiscardedBytes)
         let started: OpaquePointer? = try Self.withSocketAddress(options.host, options.port) { address in
             timeline_mhd_start(address, UInt32(options.threads), UInt32(options.connectionLimit),
                                UInt32(options.connectionsPerClient), UInt32(options.idleTimeout), options.connectionMemory,
@@ -70,6 +78,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let started else {
             executor.stop()
+            lingeringClose.stop()
             throw HTTPServerError("could not listen on \(options.host):\(options.port) (in use, or not an address of this machine)")
         }
         daemon = started
@@ -118,6 +127,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard idle else { return }  // a connection still suspended: stopping would abort the process
         MHD_stop_daemon(daemon)
         executor.stop()
+        lingeringClose.stop()
         self.daemon = nil
     }
 
@@ -141,6 +151,11 @@ public final class HTTPServer: @unchecked Sendable {
         var postProcessor: OpaquePointer?
         var received = 0
         var answered = false
+        /// Its whole body has arrived (libmicrohttpd's last call for it).
+        var bodyEnded = false
+        /// The answer decided while the body was arriving, when libmicrohttpd cannot send one:
+        /// the rest of the body is thrown away, then this is sent.
+        var refusal: (status: Int, body: [UInt8])?
         /// The head arrived after `stop` began: the request is refused, never dispatched.
         var arrivedWhileStopping = false
 
@@ -172,7 +187,7 @@ public final class HTTPServer: @unchecked Sendable {
             if incoming.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true {
                 incoming.postProcessor = MHD_create_post_processor(connection, 64 << 10, partHandler,
                                                                    Unmanaged.passUnretained(incoming).toOpaque())
-                if incoming.postProcessor == nil { return answerNow(connection, incoming, Self.plain(400, "malformed multipart/form-data body")) }
+                if incoming.postProcessor == nil { return answerNow(connection, incoming, Self.malformedMultipart) }
             } else if let length = incoming.headers["content-length"].flatMap(Int.init), length > 0 {
                 incoming.body.reserveCapacity(length)
             }
@@ -184,19 +199,22 @@ public final class HTTPServer: @unchecked Sendable {
             size.pointee = 0
             if incoming.answered { return .YES }
             incoming.received += count
-            // Past the limit without a length announced (chunked): libmicrohttpd cannot answer
-            // in the middle of a body, so the connection is closed rather than read on.
-            if incoming.received > options.maxBodyBytes { return .NO }
+            // Past the limit without a length announced (chunked).
+            if incoming.refusal == nil, incoming.received > options.maxBodyBytes { refuse(incoming, tooLarge) }
+            if incoming.refusal != nil { return incoming.received > options.maxDiscardedBytes ? .NO : .YES }
             if let processor = incoming.postProcessor {
-                if MHD_post_process(processor, data, count) != .YES {
-                    return answerNow(connection, incoming, Self.plain(400, "malformed multipart/form-data body"))
-                }
+                if MHD_post_process(processor, data, count) != .YES { refuse(incoming, Self.malformedMultipart) }
             } else if let data {
                 incoming.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
             }
             return .YES
         }
+        incoming.bodyEnded = true
         if incoming.answered { return .YES }
+        if let refusal = incoming.refusal {
+            _ = state.withLock { $0.receiving.remove(UInt(bitPattern: connection)) }
+            return answerNow(connection, incoming, refusal)
+        }
         incoming.answered = true
         let request = HTTPRequest(method: incoming.method, path: incoming.path,
                                   query: Self.pairs(connection, .GET_ARGUMENT_KIND),
@@ -277,10 +295,24 @@ public final class HTTPServer: @unchecked Sendable {
         _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
     }
 
-    /// Queues 413 at once; libmicrohttpd then closes the connection without reading the rest.
+    /// Queues 413 at once; libmicrohttpd then closes the connection without reading the rest
+    /// (and `LingeringClose` reads it).
     private func refuseTooLarge(_ connection: OpaquePointer, _ incoming: Incoming) -> MHD_Result {
-        answerNow(connection, incoming, Self.plain(413, "the body is larger than \(options.maxBodyBytes) bytes"),
-                  extraHeaders: [("Connection", "close")])
+        answerNow(connection, incoming, tooLarge, extraHeaders: [("Connection", "close")])
+    }
+
+    private var tooLarge: (status: Int, body: [UInt8]) {
+        Self.plain(413, "the body is larger than \(options.maxBodyBytes) bytes")
+    }
+
+    private static let malformedMultipart = plain(400, "malformed multipart/form-data body")
+
+    /// Decides `answer` while the body arrives (libmicrohttpd cannot send one then): what was
+    /// kept of the body is dropped, the rest is thrown away, and `answer` follows its end.
+    private func refuse(_ incoming: Incoming, _ answer: (status: Int, body: [UInt8])) {
+        incoming.refusal = answer
+        incoming.body = []
+        incoming.parts = []
     }
 
     private func answerNow(_ connection: OpaquePointer, _ incoming: Incoming, _ answer: (status: Int, body: [UInt8]),
@@ -313,8 +345,12 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         guard let context, let opaque = context.pointee else { return }
-        Unmanaged<Incoming>.fromOpaque(opaque).release()
+        let incoming = Unmanaged<Incoming>.fromOpaque(opaque).takeRetainedValue()
         context.pointee = nil
+        if let connection, incoming.answered, !incoming.bodyEnded {
+            let descriptor = timeline_mhd_connection_fd(connection)
+            if descriptor >= 0 { lingeringClose.add(duplicating: descriptor) }
+        }
     }
 
     // MARK: - Reading what libmicrohttpd parsed

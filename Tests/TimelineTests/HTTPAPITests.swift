@@ -557,18 +557,34 @@ import Vips
             let head = try await api.send("HEAD", "/v1/users/\(alice.id)")
             #expect(head.status == 200 && head.body.isEmpty, "\(head)")
 
-            // A 12 MiB body is refused from its head alone: the 413 arrives although no byte of the
-            // body is ever sent. (The bound is generous; the point is that it does not wait.)
-            let client = try server.connect()
-            let started = ContinuousClock.now
-            client.send("POST /v1/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(alice.token)\r\nContent-Type: application/json\r\nContent-Length: 12582912\r\n\r\n")
-            let answer = await client.read(until: "payload_too_large")
-            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
-            #expect(answer.lowercased().contains("x-content-type-options: nosniff"), "\(answer)")
-            #expect(ContinuousClock.now - started < .seconds(5))
-            // An 11 MiB + 1 body through URLSession is refused too, and the server goes on.
-            let over = try await api.send("POST", "/v1/posts", body: Data(count: (11 << 20) + 1), contentType: "application/json", bearer: alice.token)
-            #expect(over.status == 413, "\(over)")
+            // A 12 MiB body is refused from its head alone (whether or not the client waits for
+            // "100 Continue"): the 413 arrives although no byte of the body is ever sent. (The
+            // bound is generous; the point is that it does not wait.)
+            for expect in ["", "Expect: 100-continue\r\n"] {
+                let client = try server.connect()
+                let started = ContinuousClock.now
+                client.send("POST /v1/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(alice.token)\r\nContent-Type: application/json\r\n\(expect)Content-Length: 12582912\r\n\r\n")
+                let answer = await client.read(until: "payload_too_large")
+                #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+                #expect(!answer.contains("100 Continue"), "\(answer)")
+                #expect(answer.lowercased().contains("x-content-type-options: nosniff"), "\(answer)")
+                #expect(ContinuousClock.now - started < .seconds(5))
+            }
+            // A client that sends the oversized body anyway reads its 413, not a reset connection
+            // (the server reads and drops the rest before closing), every time.
+            for _ in 0..<3 {
+                let over = try await api.send("POST", "/v1/posts", body: Data(count: (11 << 20) + 1), contentType: "application/json", bearer: alice.token)
+                #expect(over.status == 413 && over.errorCode == "payload_too_large", "\(over)")
+            }
+            let sender = try server.connect()
+            let body = [UInt8](repeating: 0x78, count: (11 << 20) + 1)
+            #expect(sender.send(Array("POST /v1/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body))
+            let refused = await sender.read(until: "payload_too_large")
+            #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused.prefix(300))")
+            // A malformed multipart body is refused while it arrives, the same way.
+            let malformed = try await api.send("POST", "/v1/posts", body: Data(repeating: 0x41, count: 2 << 20),
+                                               contentType: "multipart/form-data; boundary=\"\"", bearer: alice.token)
+            #expect(malformed.status == 400, "\(malformed)")
             #expect(try await api.get("/healthz").status == 200)
         }
     }

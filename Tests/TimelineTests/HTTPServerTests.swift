@@ -20,6 +20,8 @@ import Testing
         var options = HTTPServer.Options()
         options.port = 0
         options.maxBodyBytes = 1 << 20
+        options.maxDiscardedBytes = 16 << 20
+        options.maxDiscardedBytes = 16 << 20
         // Under a loaded test run the client may take long to come back for the next request
         // of a keep-alive connection: no idle timeout here.
         options.idleTimeout = 0
@@ -60,14 +62,29 @@ import Testing
         client.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(12 << 20)\r\n\r\n")
         let answer = await client.read(until: "payload_too_large")
         #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
-        // Without a length announced, the connection is closed as soon as the body passes the
-        // limit: the handler never sees it.
-        let chunked = try RawHTTPClient(port: server.port)
-        chunked.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
-        let chunk = [UInt8](repeating: 0x61, count: 256 << 10)
-        for _ in 0..<5 { chunked.send(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8)) }
-        let closed = await chunked.read(until: "POST /v1/posts")
-        #expect(!closed.contains("HTTP/1.1 200"), "\(closed)")
+    }
+
+    @Test func aClientStillSendingItsOversizedBodyReadsTheRefusal() async throws {
+        let server = try server()
+        defer { server.stop() }
+        // Announced, or chunked (refused once it passes the limit): the server answers before
+        // the body ends, then reads and drops the rest, so the client is not reset mid-send
+        // and reads its 413. The handler never sees the request.
+        let body = [UInt8](repeating: 0x61, count: 12 << 20)
+        let announced = Array("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        let chunked = Array("POST /v1/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\(String(body.count, radix: 16))\r\n".utf8)
+            + body + Array("\r\n0\r\n\r\n".utf8)
+        for request in [announced, chunked] {
+            let client = try RawHTTPClient(port: server.port)
+            #expect(client.send(request), "every byte was taken")
+            let answer = await client.read(until: "payload_too_large")
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(String(decoding: request.prefix(80), as: UTF8.self)): \(answer.prefix(300))")
+            #expect(!answer.contains("POST /v1/posts"), "the handler never sees the refused request")
+        }
+        // Past what is worth reading, the connection is closed.
+        let endless = try RawHTTPClient(port: server.port)
+        endless.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: \(64 << 20)\r\n\r\n")
+        #expect(!endless.send([UInt8](repeating: 0x61, count: 64 << 20)), "the server stopped reading")
     }
 
     @Test func anEventStreamSendsAsItIsWrittenAndEndsAtClose() async throws {

@@ -26,15 +26,20 @@ final class RawHTTPClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    /// Sends `text`; whether every byte was taken (false: the server closed or reset).
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    /// Sends `bytes`; whether every byte was taken (false: the server closed or reset).
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { return }
+            if written <= 0 { return false }
             offset += written
         }
+        return true
     }
 
     /// Reads until `marker` has arrived (or the connection ends or times out); everything read.
