@@ -352,8 +352,9 @@ ROUTES = [
           "Users who turned `discoverable` off, the bearer and anyone blocked either way are absent, exactly as an unknown "
           "email is."),
     route("post", "/v1/posts/{post}/reports", "reportPost", "Report a post to the moderators.", "posts", BEARER,
-          (200, json_response("Whether anything changed (false if the bearer already reported this post).", "changed")),
-          errors=(401, 404) + WRITE, body="reportPostRequest", params=("post",)),
+          (204, None), errors=(401, 404) + WRITE, body="reportPostRequest", params=("post",),
+          description="One report per reporter and post: a repeat is accepted and changes nothing (the library and "
+          "`timeline exec` answer `{changed: false}` for it)."),
     # feeds
     route("get", "/v1/timeline", "timeline", "The bearer's home timeline, newest first.", "feeds", BEARER,
           (200, json_response("A page of posts.", "postPage", LINK)), errors=(401,), paged=True),

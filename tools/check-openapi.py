@@ -42,7 +42,7 @@ EXPECTED = [
     ("put", "/v1/posts/{post}/like", "like", "200"),
     ("delete", "/v1/posts/{post}/like", "unlike", "200"),
     ("get", "/v1/posts/{post}/likes", "likes", "200"),
-    ("post", "/v1/posts/{post}/reports", "reportPost", "200"),
+    ("post", "/v1/posts/{post}/reports", "reportPost", "204"),
     ("get", "/v1/timeline", "timeline", "200"),
     ("get", "/v1/hashtags/{tag}/posts", "hashtag", "200"),
     ("get", "/v1/activity", "activity", "200"),

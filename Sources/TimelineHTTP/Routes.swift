@@ -47,7 +47,7 @@ extension TimelineAPI {
             Route("GET", "/v1/me/suggestions", .bearer, query("suggestions")),
             // A query over POST (the emails go in the body, never in a URL): it appends nothing.
             Route("POST", "/v1/me/contacts", .bearer, query("findContacts")),
-            Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost")),
+            Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost", status: 204)),
             Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
             Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),
             Route("GET", "/v1/activity", .bearer, query("activity", fixed: me)),
