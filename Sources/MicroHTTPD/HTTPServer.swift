@@ -348,6 +348,8 @@ public final class HTTPServer: @unchecked Sendable {
         let incoming = Unmanaged<Incoming>.fromOpaque(opaque).takeRetainedValue()
         context.pointee = nil
         if let connection, incoming.answered, !incoming.bodyEnded {
+            // libmicrohttpd calls this before it closes its socket (only shut for writing by
+            // now), so the descriptor is still this connection's.
             let descriptor = timeline_mhd_connection_fd(connection)
             if descriptor >= 0 { lingeringClose.add(duplicating: descriptor) }
         }
