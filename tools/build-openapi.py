@@ -301,7 +301,7 @@ ROUTES = [
                       "other; posts of users the bearer blocks, or who block the bearer, are left out. An out-of-range "
                       "coordinate or radius is 400 invalid_argument naming it."),
     route("get", "/v1/posts/{post}", "post", "A post with its first page of comments.", "posts", OPTIONAL,
-          (200, json_response("The post detail; likedByViewer is false without a bearer.", "postDetail")),
+          (200, json_response("The post detail; likedByViewer only with a bearer.", "postDetail")),
           errors=(404,), paged=True, params=("post",),
           description="`limit` and `before` page through the post's comments (oldest first)."),
     route("delete", "/v1/posts/{post}", "deletePost", "Delete a post (its author only).", "posts", BEARER,

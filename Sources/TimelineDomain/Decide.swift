@@ -44,14 +44,12 @@ package struct Decision: Sendable {
     /// New images, by content address.
     public var blobs: [ImageID: ImageUpload] = [:]
     public var outcome: Result<Outcome, TimelineError>
-    /// The user the events are recorded as acting (`nil`: the system, or the operator).
+    /// The user the events are recorded as acting (`nil`: `system`, as SPEC names every actor
+    /// that is not a user — the operator's tools too).
     public var actor: UserID?
-    /// Whether the operator acts (recorded as `operator` rather than `system`).
-    public var byOperator = false
 
-    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil,
-                byOperator: Bool = false) {
-        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor; self.byOperator = byOperator
+    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil) {
+        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor
     }
 }
 
@@ -142,7 +140,7 @@ struct Decider<State: DecisionState> {
             try requireOperator(actor, "remove a post")
             let post = try existingPost(id.rawValue)
             let event = PostRemoved(postId: post.id, authorId: post.author, reason: try Validation.reason(reason))
-            return Decision(events: [.postRemoved(event)], outcome: .success(.done), byOperator: true)
+            return Decision(events: [.postRemoved(event)], outcome: .success(.done))
         case let .dismissReports(post):
             let id: PostID = try Validation.identifier(post, field: "post")
             try requireOperator(actor, "dismiss reports")
@@ -150,7 +148,7 @@ struct Decider<State: DecisionState> {
             // Nothing standing (never reported, or dismissed already): nothing to dismiss.
             let standing = try state.standingReports(post.id, upTo: 1) > 0
             return Decision(events: standing ? [.reportsDismissed(ReportsDismissed(postId: post.id))] : [],
-                            outcome: .success(.changed(standing)), byOperator: true)
+                            outcome: .success(.changed(standing)))
         default:
             let me = try resolve(actor)
             var decision = try decide(command, by: me)

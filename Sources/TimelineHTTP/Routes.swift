@@ -55,7 +55,10 @@ extension TimelineAPI {
             Route("GET", "/v1/stream", .anyone, .now { [unowned self] in try stream($0) }),
             Route("POST", "/v1/stream/tickets", .bearer, .now { [unowned self] in try streamTicket($0) }),
             Route("GET", "/v1/openapi.json", .anyone, .now { [unowned self] in try openAPI($0) }),
-            Route("GET", "/healthz", .anyone, .now { _ in Responses.json(200, ["status": "ok"]) }),
+            Route("GET", "/healthz", .anyone, .now { [unowned self] in
+                try refuseAnyField($0)
+                return Responses.json(200, ["status": "ok"])
+            }),
             Route("GET", "/readyz", .anyone, .now { [unowned self] in try ready($0) }),
             Route("GET", "/metrics", .anyone, .now { [unowned self] in try metricsText($0) }),
             Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $0.http) }),

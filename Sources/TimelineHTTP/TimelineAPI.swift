@@ -142,6 +142,11 @@ public final class TimelineAPI: Sendable {
         return JSONInput(object: object, textFields: text)
     }
 
+    /// Refuses any query parameter (or body field), for the routes that take none.
+    func refuseAnyField(_ request: APIRequest) throws(TimelineError) {
+        try fields(request).refuseUnreadFields()
+    }
+
     /// A JSON object body, or the parts of a `multipart/form-data` body (files as base64, as
     /// the catalogue's `image` field expects; a `location` part is a JSON object as text, as
     /// the catalogue's `location` field is an object); nothing for an empty body.
@@ -197,17 +202,23 @@ public final class TimelineAPI: Sendable {
             let input = try fields(request, fixed(request))
             let query = try Catalogue.query(named: name, input)
             try input.refuseUnreadFields()
-            let answer = JSONOutput.answer(try service.answer(query, viewer: request.viewer))
+            var answer = JSONOutput.answer(try service.answer(query, viewer: request.viewer))
+            // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
+            // `post` query always says it).
+            if request.viewer == nil { answer["likedByViewer"] = nil }
             let link = (answer["next"] as? String).map { Self.nextLink(request.http, next: $0) }
             return Responses.json(200, answer, headers: link.map { [(name: "Link", value: $0)] } ?? [])
         }
     }
 
-    /// `<path?…&before=next>; rel="next"`, keeping the request's other query parameters.
+    /// `<path?…&before=next&limit=n>; rel="next"` (SPEC's form: the limit always named, the
+    /// default when the request gave none), keeping the request's other query parameters.
+    /// Only called once the query was read, so a `limit` given is a valid one.
     static func nextLink(_ request: HTTPRequest, next: String) -> String {
+        let limit = request.query.last { $0.name == "limit" }?.value ?? String(PageRequest.defaultLimit)
         var items = URLComponents()
-        items.queryItems = request.query.filter { $0.name != "before" }.map { URLQueryItem(name: $0.name, value: $0.value) }
-            + [URLQueryItem(name: "before", value: next)]
+        items.queryItems = request.query.filter { $0.name != "before" && $0.name != "limit" }.map { URLQueryItem(name: $0.name, value: $0.value) }
+            + [URLQueryItem(name: "before", value: next), URLQueryItem(name: "limit", value: limit)]
         let query = items.percentEncodedQuery ?? ""
         let path = request.path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
         return "</\(path.joined(separator: "/"))?\(query)>; rel=\"next\""
@@ -283,7 +294,11 @@ public final class TimelineAPI: Sendable {
         let tag = "\"\(image.id.rawValue)\""
         let lasting = variant == nil || image.id != id
         let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: lasting ? "public, max-age=31536000, immutable" : "public, no-cache")]
-        if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" }) {
+        // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"…"` matches too.
+        if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }) {
             return Responses.empty(304, headers: caching)
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", image.mediaType.rawValue)] + caching, body: .bytes(image.bytes))
@@ -317,12 +332,14 @@ public final class TimelineAPI: Sendable {
 
     /// `GET /readyz`: ready once the read models have applied the whole log.
     func ready(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
         let lag = try service.lastSequence() - (try service.appliedSequence())
         return lag == 0 ? Responses.json(200, ["status": "ready"]) : Responses.json(503, ["status": "catching up", "behind": lag])
     }
 
     /// `GET /metrics` in Prometheus' text format.
     func metricsText(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
         let head = try service.lastSequence(), applied = try service.appliedSequence()
         let text = metrics.render(logSequence: head, projectionLag: head - applied, openStreams: live.openCount,
                                   batchSizes: service.commitBatchSizes())
@@ -331,6 +348,7 @@ public final class TimelineAPI: Sendable {
 
     /// `GET /v1/openapi.json`: the document in `schemas/openapi.json`.
     func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
         guard let document = OpenAPIDocument.bytes else { throw TimelineError(.notFound, "schemas/openapi.json was not found beside the executable or the source") }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(document))
     }

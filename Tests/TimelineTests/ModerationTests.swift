@@ -90,7 +90,7 @@ import Testing
         #expect(try await service.execute(.removePost(post: post.id.rawValue, reason: "breaks rule 3"), as: .operator) == .done)
         let events = try service.events(from: before + 1)
         let removal = try #require(events.first)
-        #expect(events.count == 1 && removal.type == .postRemoved && removal.actor == "operator" && removal.stream == "post-\(post.id)")
+        #expect(events.count == 1 && removal.type == .postRemoved && removal.actor == "system" && removal.stream == "post-\(post.id)")
         #expect(removal.event == .postRemoved(PostRemoved(postId: post.id, authorId: alice.id, reason: "breaks rule 3")))
         #expect(removal.event.summary { "@\($0)" }.contains("breaks rule 3"))
         // Gone from every list, and not served to anyone (its author included), like a deleted post.
@@ -189,7 +189,7 @@ import Testing
         // Dismissed: shown again, out of the queue; those reporters cannot report it again.
         #expect(try await service.execute(.dismissReports(post: post.id.rawValue), as: .operator) == .changed(true))
         let dismissal = try #require(try service.events(from: try service.lastSequence()).first)
-        #expect(dismissal.type == .reportsDismissed && dismissal.actor == "operator" && dismissal.stream == "post-\(post.id)")
+        #expect(dismissal.type == .reportsDismissed && dismissal.actor == "system" && dismissal.stream == "post-\(post.id)")
         #expect(try service.liveUpdates(for: dismissal, viewer: bob.id) == [.post(try service.post(post.id, viewer: bob.id).post)])
         #expect(try service.timeline(of: bob.id).items.map(\.id) == [newer.id, post.id, older.id])
         #expect(try service.post(post.id, viewer: bob.id).post.id == post.id)
@@ -262,7 +262,7 @@ import Testing
         #expect(try reopened.posts(by: alice.id).items.map(\.id) == [second.id])
         #expect(try reopened.activity(of: alice.id).items.first?.reason == "spam ring")
         let actors = try reopened.events(from: 1, limit: 1_000).filter { [.postRemoved, .reportsDismissed].contains($0.type) }.map(\.actor)
-        #expect(actors == ["operator", "operator"])
+        #expect(actors == ["system", "system"])
     }
 }
 

@@ -34,11 +34,9 @@ public struct EventEnvelope: Sendable, Equatable {
     /// The payload as stored (personal fields sealed): what replication ships to other nodes.
     package var encodedPayload: [UInt8] = []
 
-    /// The actor recorded for events no user caused.
+    /// The actor recorded for events no user caused (an operator's tools included). Logs
+    /// written before SPEC's wording was followed may also hold `operator`.
     public static let systemActor = "system"
-    /// The actor of what an operator does as nobody in particular (removing a post, dismissing
-    /// reports).
-    public static let operatorActor = "operator"
     /// Bytes of a BLAKE2b-256 hash.
     public static let hashLength = 32
     /// The `previousHash` of the first event.

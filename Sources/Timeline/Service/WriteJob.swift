@@ -150,7 +150,7 @@ struct WriteJob: Sendable {
         } catch let error as TimelineError {
             return (.failure(error), nil, [])  // refused: nothing was written
         }
-        let actor = decision.actor?.rawValue ?? (decision.byOperator ? EventEnvelope.operatorActor : EventEnvelope.systemActor)
+        let actor = decision.actor?.rawValue ?? EventEnvelope.systemActor
         let pending = decision.events.map {
             PendingEvent(id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor, correlationId: correlationId)
         }
