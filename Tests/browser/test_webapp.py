@@ -524,13 +524,58 @@ def steps(server, out, images, a, b):
     assert "removed" in a.find_element(By.CSS_SELECTOR, "main ol.activity li.removed").text, "the removal is not described"
     check("the operator removes a post: it leaves ben's Home live, and ann's Activity gives the reason")
 
+    # 9e. Saved posts, reporting, the followers list, blocking and the Blocked accounts list.
+    harbour = next(p["id"] for p in server.call("GET", "/v1/users/@ann/posts?limit=100")["items"]
+                   if (p["caption"] or "").startswith("Harbour fog at dawn"))
+    go(b, server, f"/post/{harbour}")
+    click(b, button(b, "Save"))
+    button(b, "Saved")
+    go(b, server, "/u/ben")
+    click(b, wait(b, lambda d: next(iter(d.find_elements(By.XPATH, "//main//a[normalize-space()='Saved posts']")), None), "no Saved posts link"))
+    text_appears(b, "Saved posts", "main h1")
+    click(b, article_with(b, "Harbour fog at dawn").find_element(By.XPATH, ".//a[contains(., 'comment')]"))
+    wait(b, lambda d: d.current_url.endswith(f"#/post/{harbour}"), "the saved post did not open")
+    button(b, "Saved")
+    click(b, button(b, "Report this post"))
+    by_label(b, "Why should the moderators look at it?").send_keys("Looks like a copy of someone else's photo")
+    button(b, "Send report").click()
+    text_appears(b, "moderators will look", "main .report")
+    listed = subprocess.run([server.executable, "moderation", "list", "--json", "--db", server.db], capture_output=True, timeout=60)
+    assert harbour in listed.stdout.decode() and "someone else's photo" in listed.stdout.decode(), listed.stdout.decode()[:300]
+    go(b, server, "/u/ann")
+    click(b, wait(b, lambda d: next(iter(d.find_elements(By.XPATH, "//main//ul[@class='counts']//a[contains(., 'follower')]")), None),
+                  "the follower count is not a link"))
+    text_appears(b, "People following ann", "main h1")
+    wait(b, lambda d: d.find_elements(By.XPATH, "//main//ul[@class='people']//a[normalize-space()='ben']"), "ben is not among ann's followers")
+    go(b, server, "/u/dot")
+    b.execute_script("window.confirm = () => true")
+    click(b, button(b, "Block"))
+    button(b, "Unblock")
+    go(b, server, "/blocked")
+    dot_row = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main ul.people li") if "dot" in li.text), None),
+                   "dot is not in Blocked accounts")
+    # A refusal is shown where it happened: ann, blocked by dot, cannot like dot's post.
+    dots = server.post(server.call("POST", "/v1/sessions", {"email": "dot@example.com", "password": "dot-password-1"})["session"],
+                       "Dot's harbour", images["second"])["id"]
+    server.call("PUT", "/v1/me/blocks/@ann", token=server.call("POST", "/v1/sessions", {"email": "dot@example.com", "password": "dot-password-1"})["session"])
+    go(a, server, f"/post/{dots}")
+    click(a, button(a, "Like"))
+    text_appears(a, "cannot like", "main .actions .inline-error")
+    button(a, "Like")
+    click(b, button(b, "Unblock", dot_row))
+    button(b, "Block", dot_row)
+    assert server.call("GET", "/v1/users/@dot", token=session_token(b))["blockedByViewer"] is False, "the unblock was not made"
+    check("Save and Saved posts; Report this post reaches the moderation queue; the follower count lists followers; "
+          "Block, then Blocked accounts with Unblock; a refused like says why")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
     screens = [("/", "main article", "home-375.png"), ("/u/ann", "main ul.grid li", "profile-375.png"),
                ("/search?q=%23sea", "main ul.grid li", "search-tag-375.png"), ("/search?q=", "main ul.people li", "search-375.png"),
                ("/new", "#photo", "new-post-375.png"), ("/activity", "main ol.activity li", "activity-375.png"),
-               ("/search?near=60.17,24.95&r=5", "main ul.grid.nearby li", "nearby-375.png")]
+               ("/search?near=60.17,24.95&r=5", "main ul.grid.nearby li", "nearby-375.png"),
+               ("/saved", "main article", "saved-375.png"), ("/u/ann/followers", "main ul.people li", "followers-375.png")]
     go(b, server, "/")
     for path, ready, shot in screens:
         go(b, server, path)
@@ -556,7 +601,17 @@ def steps(server, out, images, a, b):
         by_label(b, "Password")
         no_horizontal_overflow(b, path)
         b.save_screenshot(str(out / f"{path[1:]}-375.png"))
-    check("at 375 px nothing overflows horizontally (Home, Profile grid and list, Post, Search, New post, Activity, Sign in, Sign up)")
+    check("at 375 px nothing overflows horizontally (Home, Profile grid and list, Post, Search, New post, Activity, Saved, Followers, Sign in, Sign up)")
+
+    # 10b. A shared link opened signed out asks to sign in, then opens what it links to.
+    go(b, server, f"/post/{harbour}")
+    b.refresh()
+    by_label(b, "Email").send_keys("ben@example.com")
+    by_label(b, "Password").send_keys("ben-password-1")
+    button(b, "Sign in").click()
+    text_appears(b, "Harbour fog at dawn", "main h1")
+    assert b.current_url.endswith(f"#/post/{harbour}"), b.current_url
+    check("a shared link opened signed out: Sign in, then the linked post")
 
     # 11. No script errors and no Content-Security-Policy violations in either browser.
     for name, driver in (("ann", a), ("ben", b)):

@@ -112,6 +112,8 @@ export const api = {
   user: (user) => request('GET', `/v1/users/${segment(user)}`),
   searchUsers: (prefix, before) => request('GET', '/v1/users', { params: { prefix, ...page(before) } }),
   userPosts: (user, before) => request('GET', `/v1/users/${segment(user)}/posts`, { params: page(before, 24) }),
+  followers: (user, before) => request('GET', `/v1/users/${segment(user)}/followers`, { params: page(before) }),
+  following: (user, before) => request('GET', `/v1/users/${segment(user)}/following`, { params: page(before) }),
   follow: (user) => request('PUT', `/v1/me/following/${segment(user)}`),
   unfollow: (user) => request('DELETE', `/v1/me/following/${segment(user)}`),
   block: (user) => request('PUT', `/v1/me/blocks/${segment(user)}`),
@@ -136,6 +138,7 @@ export const api = {
   bookmark: (id) => request('PUT', `/v1/posts/${segment(id)}/bookmark`),
   unbookmark: (id) => request('DELETE', `/v1/posts/${segment(id)}/bookmark`),
   bookmarks: (before) => request('GET', '/v1/me/bookmarks', { params: page(before) }),
+  reportPost: (id, reason) => request('POST', `/v1/posts/${segment(id)}/reports`, { body: { reason } }),
   likes: (id, before) => request('GET', `/v1/posts/${segment(id)}/likes`, { params: page(before) }),
   activity: (before) => request('GET', '/v1/activity', { params: page(before) }),
   /** An image's URL; `variant` (full, feed or thumb) picks that size of a post's photo. */

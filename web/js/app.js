@@ -9,6 +9,7 @@ import * as profile from './profile.js';
 import * as search from './search.js';
 import * as compose from './compose.js';
 import * as activity from './activity.js';
+import * as lists from './lists.js';
 import { h, replace } from './dom.js';
 
 const routes = [
@@ -16,6 +17,9 @@ const routes = [
   { pattern: /^\/post\/([^/]+)$/, screen: post, nav: null },
   { pattern: /^\/profile$/, screen: profile, nav: 'profile' },
   { pattern: /^\/u\/([^/]+)$/, screen: profile, nav: null },
+  { pattern: /^\/u\/([^/]+)\/(followers|following)$/, screen: lists, nav: null, mode: 'people' },
+  { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
+  { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
@@ -102,13 +106,21 @@ function parseHash() {
   return { path, query: new URLSearchParams(search) };
 }
 
+// Where a signed-out person was going (a shared link, say): Sign in and Sign up lead there.
+let afterSignIn = null;
+
 async function render() {
   const { path, query } = parseHash();
-  let route = routes.find((candidate) => candidate.pattern.test(path));
+  const asked = routes.find((candidate) => candidate.pattern.test(path)) || null;
   const signedIn = Boolean(currentSession());
-  if (!route) route = null;
-  else if (!route.public && !signedIn) route = routes.find((candidate) => candidate.mode === 'signin');
-  else if (route.public && signedIn) route = routes[0];
+  // Another screen may stand in for the one asked for: it then gets no parameters of its own.
+  let route = asked;
+  if (asked && !asked.public && !signedIn) {
+    afterSignIn = location.hash;
+    route = routes.find((candidate) => candidate.mode === 'signin');
+  } else if (asked?.public && signedIn) {
+    route = routes[0];
+  }
 
   stopScreen?.();
   stopScreen = null;
@@ -128,26 +140,41 @@ async function render() {
     focusHeading(root);
     return;
   }
-  const params = path.match(route.pattern).slice(1).map(decodeURIComponent);
+  const params = route === asked ? path.match(route.pattern).slice(1).map(decodeURIComponent) : [];
   try {
     const stop = await route.screen.render(root, { params, query, mode: route.mode }, app);
     if (currentRoute === route && root.isConnected) stopScreen = typeof stop === 'function' ? stop : null;
     else if (typeof stop === 'function') stop();
   } catch (error) {
     if (!root.isConnected) return;
-    replace(root, h('h1', { tabindex: '-1' }, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, error.message),
+    const missing = error.status === 404;
+    document.title = `${missing ? 'Not found' : 'Something went wrong'} · Timeline`;
+    replace(root, h('h1', { tabindex: '-1' }, missing ? 'Not found' : 'Something went wrong'),
+      h('p', { class: missing ? 'muted' : 'error', role: 'alert' },
+        missing ? 'It may have been deleted, or the address is wrong.' : error.message),
       h('p', {}, h('a', { href: '#/' }, 'Go to Home')));
   }
   if (root.isConnected) focusHeading(root);
 }
 
+/** After signing in or up: where the person was going, else Home. */
+app.afterSignIn = () => {
+  const target = afterSignIn && !/^#\/sign(in|up)$/.test(afterSignIn) ? afterSignIn : '#/';
+  afterSignIn = null;
+  app.navigate(target);
+};
+
 let firstRender = true;
-/** Moves focus to the new screen's heading (keyboard and screen-reader users land there). */
+/**
+ * Moves focus to the new screen's heading (keyboard and screen-reader users land there),
+ * unless the screen put it somewhere itself (Search, on its search box).
+ */
 function focusHeading(root) {
   if (firstRender) {
     firstRender = false;
     return;
   }
+  if (root.contains(document.activeElement)) return;
   const heading = root.querySelector('h1');
   if (heading) {
     heading.setAttribute('tabindex', '-1');

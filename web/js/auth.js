@@ -24,7 +24,7 @@ export function render(root, { mode }, app) {
     try {
       if (signingUp) await api.signUp(values);
       else await api.signIn(values);
-      app.navigate('#/');
+      app.afterSignIn();
     } catch (error) {
       showError(form, error);
     } finally {

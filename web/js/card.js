@@ -1,7 +1,7 @@
 // A post as a card (Home, a profile's list view, a hashtag's list), and the like toggle that
 // the card and the Post screen share.
 import { api } from './api.js';
-import { avatar, count, captionNodes, h, timeAgo, toggle, userLink } from './dom.js';
+import { avatar, count, captionNodes, h, inlineError, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
 export function altText(post) {
@@ -25,10 +25,14 @@ export async function setLiked(post, wanted) {
   }
 }
 
-/** The Like/Unlike button and like count for `post`, kept in step with each other. */
+/**
+ * The Like/Unlike button and like count for `post`, kept in step with each other; a refusal
+ * is shown after the count.
+ */
 export function likeControls(post, { onChange } = {}) {
   const button = h('button', { type: 'button', class: 'like' });
   const likes = h('span', { class: 'likes' });
+  const showError = inlineError(likes);
   const render = () => {
     button.textContent = post.likedByViewer ? 'Unlike' : 'Like';
     button.setAttribute('aria-pressed', post.likedByViewer ? 'true' : 'false');
@@ -37,14 +41,15 @@ export function likeControls(post, { onChange } = {}) {
   const toggle = async (wanted) => {
     const promise = setLiked(post, wanted);
     render();
+    showError('');
     try {
       await promise;
     } catch (error) {
-      likes.textContent = error.message;
-      return;
-    } finally {
       render();
+      showError(error.message);
+      return;
     }
+    render();
     onChange?.();
   };
   button.addEventListener('click', () => toggle(!post.likedByViewer));
@@ -70,7 +75,6 @@ export function bookmarkButton(post) {
       post.bookmarkedByViewer = wanted;
     },
     render,
-    onError: (error) => { button.title = error.message; },
   });
 }
 
@@ -101,7 +105,7 @@ export function postCard(post) {
   const link = `#/post/${encodeURIComponent(post.id)}`;
   const controls = likeControls(post);
   const figure = h('div', { class: 'photo' },
-    h('img', { src: api.imageURL(post.image, 'feed'), alt: altText(post), loading: 'lazy', decoding: 'async' }));
+    h('img', { src: api.imageURL(post.image, 'feed'), alt: altText(post), loading: 'lazy', decoding: 'async', ...photoSize(post) }));
   likeOnDoubleClick(figure, controls);
   return h('article', { class: 'card', 'data-post': post.id },
     h('header', { class: 'card-head' },
@@ -116,6 +120,14 @@ export function postCard(post) {
       h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment')),
       bookmarkButton(post)),
     post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null);
+}
+
+/**
+ * The photo's width and height as attributes (posts from before the image pipeline have
+ * none), so the page keeps its layout while photos load: any variant has the same shape.
+ */
+export function photoSize(post) {
+  return post.width && post.height ? { width: post.width, height: post.height } : {};
 }
 
 /** A square thumbnail linking to the post (a profile's grid). */

@@ -55,6 +55,11 @@ export function render(root, _route, app) {
       previewURL = URL.createObjectURL(file);
       preview.src = previewURL;
       preview.alt = `Preview of ${file.name}`;
+      // Not a picture the browser can show: no broken-image icon (the server says why on Share).
+      preview.onerror = () => {
+        preview.hidden = true;
+        placeholder.hidden = false;
+      };
     }
   });
   caption.addEventListener('input', () => {

@@ -212,20 +212,35 @@ export function currentPosition() {
 }
 
 /**
+ * A message line for what a control could not do, placed right after `control` when shown and
+ * announced to screen readers; `show('')` takes it away.
+ */
+export function inlineError(control) {
+  const line = h('span', { class: 'error inline-error', role: 'alert' });
+  return (message) => {
+    line.textContent = message;
+    if (message && !line.isConnected) control.after(line);
+    else if (!message) line.remove();
+  };
+}
+
+/**
  * Makes `button` flip an on/off state kept by the server (follow, save, block): a click asks
  * for the other state with `set(wanted)` (which records it on success), the button is disabled
- * while the request runs, and `render()` redraws it after, whatever the outcome. A refusal goes
- * to `onError` (an alert by default). `confirmOn(wanted)` may veto the click. Returns `button`.
+ * while the request runs, and `render()` redraws it after, whatever the outcome. A refusal is
+ * shown beside the button. `confirmOn(wanted)` may veto the click. Returns `button`.
  */
-export function toggle(button, { isOn, set, render, onError = (error) => alert(error.message), confirmOn = () => true }) {
+export function toggle(button, { isOn, set, render, confirmOn = () => true }) {
+  const showError = inlineError(button);
   button.addEventListener('click', async () => {
     const wanted = !isOn();
     if (!confirmOn(wanted)) return;
     button.disabled = true;
+    showError('');
     try {
       await set(wanted);
     } catch (error) {
-      onError(error);
+      showError(error.message);
     } finally {
       button.disabled = false;
       render();

@@ -22,12 +22,15 @@ function followButton(user) {
   });
 }
 
-/** One person: photo, name, a line under it, and the Follow button. */
-function person(user, line) {
+/**
+ * One person: photo, name, a line under it, and `action` (by default the Follow button, when
+ * there is a viewer).
+ */
+export function person(user, line, action = user.followedByViewer === undefined ? null : followButton(user)) {
   return h('li', {},
     avatar(user.id, user.username, { user }),
     h('span', { class: 'who' }, userLink(user.username), line ? h('span', { class: 'muted bio-line' }, line) : null),
-    followButton(user));
+    action);
 }
 
 /** "Followed by bob", "Followed by bob and 2 others". */

@@ -1,7 +1,8 @@
-// Post: the photo (double-click likes it), Like/Unlike, who liked, the comments (oldest
-// first, paged) with a Comment field and Send, and Delete for what the viewer may delete.
+// Post: the photo (double-click likes it), Like/Unlike, Save, who liked, the comments (oldest
+// first, paged) with a Comment field and Send, Delete for what the viewer may delete, and
+// Report for someone else's post.
 import { api } from './api.js';
-import { altText, likeControls, likeOnDoubleClick, placeLine } from './card.js';
+import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
@@ -27,7 +28,7 @@ export async function render(root, { params: [id] }, app) {
     h('h2', { id: 'liked-by-title' }, 'Liked by'), likers, likersMore);
 
   const controls = likeControls(post, { onChange: () => loadLikers(true).catch(() => {}) });
-  const figure = h('div', { class: 'photo' }, h('img', { src: api.imageURL(post.image), alt: altText(post) }));
+  const figure = h('div', { class: 'photo' }, h('img', { src: api.imageURL(post.image), alt: altText(post), ...photoSize(post) }));
   likeOnDoubleClick(figure, controls);
 
   // Comments
@@ -109,6 +110,8 @@ export async function render(root, { params: [id] }, app) {
     });
   }
 
+  const report = me && !mine ? reportControl(id) : null;
+
   replace(root,
     h('article', { class: 'card post-detail', 'data-post': post.id },
       h('header', { class: 'card-head' },
@@ -120,12 +123,53 @@ export async function render(root, { params: [id] }, app) {
       figure,
       h('div', { class: 'body' },
         h('h1', { class: 'caption' }, userLink(post.authorUsername), ' ', post.caption ? captionNodes(post.caption) : ''),
-        h('div', { class: 'actions' }, controls.button, controls.likes),
+        h('div', { class: 'actions' }, controls.button, controls.likes, bookmarkButton(post)),
         likedBy,
         h('section', { class: 'comments-section', 'aria-labelledby': 'comments-title' },
           h('h2', { id: 'comments-title' }, 'Comments ', h('span', { class: 'muted' }, '(', commentCount, ')')),
           list,
           more,
-          me ? form : null))));
+          me ? form : null),
+        report)));
   await loadLikers(true).catch(() => {});
+}
+
+/**
+ * "Report this post": a reason, sent to the moderators (a post enough people report is hidden
+ * until they decide). One report per person: a second is accepted and changes nothing.
+ */
+function reportControl(id) {
+  const open = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-controls': 'report-form' }, 'Report this post');
+  const box = h('div', { class: 'report' }, open);
+  open.addEventListener('click', () => {
+    const form = h('form', { id: 'report-form', class: 'panel report-form', novalidate: true },
+      field('report-reason', 'Why should the moderators look at it?', { name: 'reason', rows: '2', required: true, maxlength: '500' }, 'textarea'),
+      h('p', { class: 'error form-error', role: 'alert' }),
+      h('div', { class: 'row' },
+        h('button', { type: 'submit', class: 'primary' }, 'Send report'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => { replace(box, open); open.focus(); } }, 'Cancel')));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const reason = form.querySelector('#report-reason');
+      if (!reason.value.trim()) {
+        showError(form, { field: 'reason', message: 'Say what is wrong with it.' });
+        return;
+      }
+      const send = form.querySelector('button[type=submit]');
+      send.disabled = true;
+      try {
+        await api.reportPost(id, reason.value.trim());
+        replace(box, h('p', { class: 'status', role: 'status', tabindex: '-1' }, 'Thank you: the moderators will look at this post.'));
+        box.firstChild.focus();
+      } catch (error) {
+        showError(form, error);
+      } finally {
+        send.disabled = false;
+      }
+    });
+    replace(box, form);
+    form.querySelector('textarea').focus();
+  });
+  return box;
 }

@@ -1,5 +1,6 @@
-// Profile: counts, bio, url, Follow/Unfollow, the posts as a grid or a list (Onstagram's
-// toggle), and on one's own: Edit profile and Sign out.
+// Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
+// and Block/Unblock, the posts as a grid or a list (Onstagram's toggle), and on one's own:
+// Edit profile, Saved posts, Blocked accounts and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { avatar, clearErrors, field, h, pager, replace, safeLink, showError, toggle } from './dom.js';
@@ -13,10 +14,11 @@ export async function render(root, { params: [name] }, app) {
   document.title = `${user.username} · Timeline`;
 
   const counts = h('ul', { class: 'counts' });
+  const listOf = (which) => `#/u/${encodeURIComponent(user.username)}/${which}`;
   const renderCounts = () => replace(counts,
     h('li', {}, h('strong', {}, String(user.postCount)), user.postCount === 1 ? ' post' : ' posts'),
-    h('li', {}, h('strong', {}, String(user.followerCount)), user.followerCount === 1 ? ' follower' : ' followers'),
-    h('li', {}, h('strong', {}, String(user.followingCount)), ' following'));
+    h('li', {}, h('a', { href: listOf('followers') }, h('strong', {}, String(user.followerCount)), user.followerCount === 1 ? ' follower' : ' followers')),
+    h('li', {}, h('a', { href: listOf('following') }, h('strong', {}, String(user.followingCount)), ' following')));
   renderCounts();
 
   const about = h('div', { class: 'about' });
@@ -46,7 +48,10 @@ export async function render(root, { params: [name] }, app) {
       await api.signOut().catch(() => {});
       app.navigate('#/signin');
     });
-    buttons.append(edit, signOut);
+    buttons.append(edit,
+      h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
+      h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
+      signOut);
 
     const openEditor = () => {
       const form = h('form', { id: 'profile-editor', class: 'panel', novalidate: true },
@@ -122,10 +127,8 @@ export async function render(root, { params: [name] }, app) {
       set: async (wanted) => {
         await (wanted ? api.block(user.id) : api.unblock(user.id));
         user.blockedByViewer = wanted;
-        if (wanted && user.followedByViewer) {
-          user.followedByViewer = false;
-          user.followerCount -= 1;
-        }
+        // A block ends the follows both ways: the counts come back from the server.
+        Object.assign(user, await api.user(user.id).catch(() => ({})));
         renderCounts();
         renderFollow();
       },

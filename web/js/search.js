@@ -3,7 +3,7 @@
 // Find friends by email.
 import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
-import { count, currentPosition, field, h, pager, replace, userLink } from './dom.js';
+import { avatar, count, currentPosition, field, h, pager, replace, userLink } from './dom.js';
 import { findFriendsForm } from './people.js';
 
 const RADII = [1, 5, 10, 25, 50];
@@ -95,7 +95,7 @@ export function render(root, { query }, app) {
         first = false;
         for (const user of page.items) {
           people.append(h('li', {},
-            h('span', { class: 'avatar small', 'aria-hidden': 'true' }, user.username.slice(0, 1).toUpperCase()),
+            avatar(user.id, user.username, { user }),
             h('span', {}, userLink(user.username), user.bio ? h('span', { class: 'muted bio-line' }, user.bio) : null)));
         }
         found += page.items.length;
@@ -128,8 +128,13 @@ export function render(root, { query }, app) {
   });
   manual.addEventListener('submit', (event) => {
     event.preventDefault();
-    const latitude = Number(manual.querySelector('#latitude').value.replace(',', '.'));
-    const longitude = Number(manual.querySelector('#longitude').value.replace(',', '.'));
+    // An empty field is no coordinate (Number('') would be 0).
+    const coordinate = (id) => {
+      const text = manual.querySelector(id).value.trim().replace(',', '.');
+      return text === '' ? NaN : Number(text);
+    };
+    const latitude = coordinate('#latitude');
+    const longitude = coordinate('#longitude');
     manual.querySelector('#latitude-error').textContent = Number.isFinite(latitude) && Math.abs(latitude) <= 90 ? '' : 'A latitude is a number from -90 to 90.';
     manual.querySelector('#longitude-error').textContent = Number.isFinite(longitude) && Math.abs(longitude) <= 180 ? '' : 'A longitude is a number from -180 to 180.';
     if (manual.querySelector('#latitude-error').textContent || manual.querySelector('#longitude-error').textContent) return;

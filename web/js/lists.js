@@ -1,0 +1,86 @@
+// Lists of one kind each: a profile's followers or following (#/u/NAME/followers, …/following),
+// the viewer's saved posts (#/saved) and the people they block (#/blocked, each with Unblock).
+import { api } from './api.js';
+import { postCard } from './card.js';
+import { avatar, h, pager, replace, toggle, userLink } from './dom.js';
+import { person } from './people.js';
+
+export async function render(root, { params, mode }, app) {
+  if (mode === 'people') return people(root, params, app);
+  if (mode === 'saved') return saved(root);
+  return blocked(root);
+}
+
+/** `title`, then the items `load(before)` pages in as the reader scrolls (`item` draws one). */
+function pagedList(root, { title, intro, list, empty, load, item }) {
+  document.title = `${title} · Timeline`;
+  const sentinel = h('div', { class: 'more' });
+  const none = h('p', { class: 'empty', hidden: true }, empty);
+  replace(root, h('h1', {}, title), intro || null, none, list, sentinel);
+  let next;
+  let first = true;
+  let shown = 0;
+  return pager(sentinel, async () => {
+    const page = await load(first ? undefined : next);
+    first = false;
+    for (const entry of page.items) list.append(item(entry));
+    shown += page.items.length;
+    next = page.next;
+    none.hidden = shown > 0;
+    return Boolean(next);
+  }, { endText: '' });
+}
+
+async function people(root, [name, which], app) {
+  const user = await api.user(`@${name}`);
+  const followers = which === 'followers';
+  return pagedList(root, {
+    title: followers ? `People following ${user.username}` : `People ${user.username} follows`,
+    intro: h('p', {}, userLink(user.username, { class: 'user' }), followers
+      ? ` has ${user.followerCount === 1 ? '1 follower' : `${user.followerCount} followers`}.`
+      : ` follows ${user.followingCount === 1 ? '1 person' : `${user.followingCount} people`}.`),
+    list: h('ul', { class: 'people' }),
+    empty: followers ? 'No followers yet.' : 'Not following anyone yet.',
+    load: (before) => (followers ? api.followers(user.id, before) : api.following(user.id, before)),
+    item: (entry) => person(entry, entry.bio, entry.id === app.me?.id ? null : undefined),
+  });
+}
+
+function saved(root) {
+  return pagedList(root, {
+    title: 'Saved posts',
+    intro: h('p', { class: 'muted' }, 'Only you can see what you save.'),
+    list: h('div', { class: 'feed' }),
+    empty: 'Nothing saved yet: Save a post to find it here.',
+    load: (before) => api.bookmarks(before),
+    item: postCard,
+  });
+}
+
+function blocked(root) {
+  return pagedList(root, {
+    title: 'Blocked accounts',
+    intro: h('p', { class: 'muted' }, 'Neither of you can follow the other, like or comment on the other\'s posts, or find the other in lists.'),
+    list: h('ul', { class: 'people' }),
+    empty: 'You have not blocked anyone.',
+    load: (before) => api.blocked(before),
+    item: (user) => {
+      user.blockedByViewer = true;
+      const button = h('button', { type: 'button', class: 'secondary' });
+      return h('li', {},
+        avatar(user.id, user.username, { user }),
+        h('span', { class: 'who' }, userLink(user.username)),
+        toggle(button, {
+          isOn: () => user.blockedByViewer,
+          set: async (wanted) => {
+            await (wanted ? api.block(user.id) : api.unblock(user.id));
+            user.blockedByViewer = wanted;
+          },
+          render: () => {
+            button.textContent = user.blockedByViewer ? 'Unblock' : 'Block';
+            button.setAttribute('aria-label', `${user.blockedByViewer ? 'Unblock' : 'Block'} ${user.username}`);
+          },
+        }));
+    },
+  });
+}
