@@ -253,29 +253,42 @@ public struct Benchmark {
         ]
     }
 
-    /// addPost by the most-followed and by a median account; following a long backlog.
+    /// addPost by the most-followed and by a median account, its photo already through the
+    /// image pipeline (the write and the fan-out; `--photos` measures the pipeline on real
+    /// photos), and once whole for the bench's small image; following a long backlog.
     func fanoutFigures(_ service: TimelineService, _ network: inout NetworkBuilder.Network) async throws -> [Figure] {
         progress("post fan-out and follow")
         var figures: [Figure] = []
         let image = NetworkBuilder.gif(7).base64EncodedString()
+        let processed = try ImagePipeline.post(try ImageUpload(base64: image))
         for (label, author) in [("most_followed", network.mostFollowed), ("median", network.medianFollowed)] {
             var samples = Samples()
             for index in 0..<100 {
                 let start = now()
-                _ = try await service.execute(.addPost(image: image, caption: "fan-out \(index) #sea"), as: .user(author.rawValue))
+                _ = try await service.execute(.addPost(image: image, caption: "fan-out \(index) #sea"), as: .user(author.rawValue),
+                                              processedImage: processed)
                 samples.add(now() - start)
             }
             let followers = try service.user(author).followerCount
             figures.append(Figure(name: "post_fanout.\(label).p50", value: samples.percentile(0.5) * 1e3, unit: "ms (\(followers) followers)"))
             figures.append(Figure(name: "post_fanout.\(label).p99", value: samples.percentile(0.99) * 1e3, unit: "ms (\(followers) followers)"))
         }
+        var whole = Samples()
+        for index in 0..<20 {
+            let start = now()
+            _ = try await service.execute(.addPost(image: image, caption: "whole \(index)"), as: .user(network.medianFollowed.rawValue))
+            whole.add(now() - start)
+        }
+        figures.append(Figure(name: "add_post.with_pipeline.p50", value: whole.percentile(0.5) * 1e3, unit: "ms (a 2×1 GIF: decode, three variants)"))
         // An account with a long backlog, then ordinary users following it.
         let backlog = scale.name == "small" ? 1_000 : 5_000
         let tag = UInt32.random(in: 0..<1_000_000_000)
         guard case .user(let prolific) = try await service.execute(.createUser(username: "prolific\(tag)", email: "prolific\(tag)@bench.example",
                                                                                password: "bench-password", bio: nil, url: nil)) else { return figures }
         let builder = NetworkBuilder(service: service, scale: scale, progress: { _ in })
-        await builder.run("backlog", count: backlog) { index in (.addPost(image: image, caption: "backlog \(index)"), .user(prolific.id.rawValue)) }
+        let _: [Never?] = await builder.run("backlog", count: backlog, keep: { _ in nil }, processed: { _ in processed }) { index in
+            (.addPost(image: image, caption: "backlog \(index)"), .user(prolific.id.rawValue))
+        }
         var samples = Samples()
         for index in 0..<100 {
             let follower = network.users[(index * 97) % network.users.count]
