@@ -10,6 +10,13 @@ final class MapFile: @unchecked Sendable {
     let staleReadersClearedAtOpen: Int
     /// Whether LMDB writes this file through its map (`MDB_WRITEMAP`).
     let writesThroughMap: Bool
+    /// `lock.mdb`, opened once more to give it real blocks, and kept open until LMDB's own
+    /// descriptors are closed: closing any descriptor of a file drops every `fcntl` lock the
+    /// process holds on it, and LMDB's lock on `lock.mdb` is what tells the next opener that
+    /// the file is in use. Without it that opener initialises the lock file afresh — mutexes
+    /// and reader table — under the processes using it (crashes in LMDB's mutexes, hangs,
+    /// commits lost).
+    private var lockFile: Int32 = -1
 
     /// Opens (creating if needed) the environment in directory `path` with `flags`, and clears
     /// reader slots left behind by processes that died.
@@ -29,7 +36,8 @@ final class MapFile: @unchecked Sendable {
             for name in ["data.mdb", "lock.mdb"] { try restrictMode(path + "/" + name, fileMode) }
             // LMDB writes its reader table through a shared map of the lock file: give every
             // page of it real blocks, or taking a reader slot on a full disk would be a SIGBUS.
-            try reserve(path + "/lock.mdb")
+            lockFile = try openForWriting(path + "/lock.mdb")
+            try reserve(lockFile, path: path + "/lock.mdb")
             var dead: Int32 = 0
             try check(mdb_reader_check(env, &dead), "reader_check")
             staleReadersClearedAtOpen = Int(dead)
@@ -38,6 +46,7 @@ final class MapFile: @unchecked Sendable {
             if writesThroughMap { _ = try? reserveMap() }  // on a full disk: tried again before writing
         } catch {
             mdb_env_close(env)
+            if lockFile >= 0 { Glibc.close(lockFile) }
             throw error
         }
     }
@@ -51,6 +60,7 @@ final class MapFile: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         mdb_env_close(handle)
+        if lockFile >= 0 { Glibc.close(lockFile) }  // only now: see `lockFile`
     }
 
     var mapSize: Int {
@@ -189,10 +199,14 @@ final class MapFile: @unchecked Sendable {
         var free = 0
         var key = MDB_val(), value = MDB_val()
         var op = MDB_FIRST
-        // Each record is a page-number list whose first word is its length.
+        // Each record is a page-number list whose first word is its length (bounded by the
+        // record's own size: a damaged file must not make the sum overflow).
+        let word = MemoryLayout<Int>.size
         while mdb_cursor_get(cursor, &key, &value, op) == MDB_SUCCESS {
-            if value.mv_size >= MemoryLayout<Int>.size, let data = value.mv_data {
-                free += data.loadUnaligned(as: Int.self)
+            if value.mv_size >= word, let data = value.mv_data {
+                let count = data.loadUnaligned(as: Int.self)
+                guard count >= 0, count <= value.mv_size / word else { throw LMDBError(code: .corrupted, operation: "read the free list of \(path)") }
+                free += count
             }
             op = MDB_NEXT
         }
@@ -237,11 +251,15 @@ func restrictMode(_ path: String, _ mode: mode_t) throws(LMDBError) {
     guard chmod(path, mode) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "chmod \(path)") }
 }
 
-/// Gives every byte of the file at `path` real blocks (see `MapFile.reserveMap`).
-func reserve(_ path: String) throws(LMDBError) {
+/// Opens the file at `path` for reading and writing (the caller closes it).
+func openForWriting(_ path: String) throws(LMDBError) -> Int32 {
     let fd = open(path, O_RDWR | O_CLOEXEC)
     guard fd >= 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "open \(path)") }
-    defer { close(fd) }
+    return fd
+}
+
+/// Gives every byte of the open file `fd` (at `path`) real blocks (see `MapFile.reserveMap`).
+func reserve(_ fd: Int32, path: String) throws(LMDBError) {
     var status = stat()
     guard fstat(fd, &status) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)") }
     guard status.st_size > 0 else { return }

@@ -11,8 +11,11 @@ import Foundation
 ///
 /// Opening runs under an exclusive lock (`markers.lock`) held until the environment is open,
 /// so two processes starting together after a reboot do not both delete the file (the second
-/// would delete the one the first already maps). A process that only reads leaves no marker,
-/// so reading needs no disk space.
+/// would delete the one the first already maps). A marker appears whole or not at all (written
+/// under another name, then renamed), and one that vanishes while it is read (its process
+/// closed) is no reason to delete anything: an opener must never take another boot's marker
+/// for a running process's, or it deletes the file that process maps. A process that only
+/// reads leaves no marker, so reading needs no disk space.
 final class UnsyncedMarker: @unchecked Sendable {
     private let directory: String
     private let path: String
@@ -25,6 +28,8 @@ final class UnsyncedMarker: @unchecked Sendable {
     private let claiming = NSLock()
 
     private static let prefix = "unsynced."
+    /// A marker being written (renamed to `unsynced.…` once whole): `claiming.<pid>.<uuid>`.
+    private static let stagingPrefix = "claiming."
 
     /// Deletes a file a machine crash may have torn. Holds the opening lock until `opened(_:)`.
     init(directory: String, durable: Bool) throws(LMDBError) {
@@ -35,8 +40,17 @@ final class UnsyncedMarker: @unchecked Sendable {
         openingLock = lock
         let files = FileManager.default
         let boot = Self.bootID()
-        let markers = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(Self.prefix) }
-        if markers.contains(where: { Self.read(directory + "/" + $0) != boot }) {
+        let names = (try? files.contentsOfDirectory(atPath: directory)) ?? []
+        let markers = names.filter { $0.hasPrefix(Self.prefix) }
+        // Half-written markers of processes that died while writing them.
+        for name in names where name.hasPrefix(Self.stagingPrefix) && !Self.isRunning(pid: name) {
+            try? files.removeItem(atPath: directory + "/" + name)
+        }
+        let otherBoot = markers.contains { name in
+            guard let written = Self.read(directory + "/" + name) else { return false }  // gone meanwhile
+            return written != boot
+        }
+        if otherBoot {
             for name in ["data.mdb", "lock.mdb"] + markers { try? files.removeItem(atPath: directory + "/" + name) }
             leftovers = []
         } else {
@@ -57,22 +71,30 @@ final class UnsyncedMarker: @unchecked Sendable {
     }
 
     /// Before this process first writes the file: leaves its marker (fsynced with its
-    /// directory when `durable`). Fails with the real errno, e.g. `noSpace`.
+    /// directory when `durable`). It is written under a name no opener looks at, then renamed,
+    /// so an opener never reads it half-written (an empty marker reads as another boot's).
+    /// Fails with the real errno, e.g. `noSpace`.
     func claim() throws(LMDBError) {
         claiming.lock()
         defer { claiming.unlock() }
         guard !claimed else { return }
         let boot = Array(Self.bootID().utf8)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
-        guard fd >= 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "create \(path)") }
+        let staging = directory + "/" + Self.stagingPrefix + "\(getpid())." + UUID().uuidString
+        let fd = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fileMode)
+        guard fd >= 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "create \(staging)") }
         let written = boot.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let code = written == boot.count ? 0 : (written < 0 ? errno : ENOSPC)
         let synced = code == 0 && (!durable || Glibc.fsync(fd) == 0)
         let syncCode = errno
         close(fd)
         guard code == 0, synced else {
-            unlink(path)
-            throw LMDBError(code: .init(rawValue: code != 0 ? code : syncCode), operation: "write \(path)")
+            unlink(staging)
+            throw LMDBError(code: .init(rawValue: code != 0 ? code : syncCode), operation: "write \(staging)")
+        }
+        guard rename(staging, path) == 0 else {
+            let renameCode = errno
+            unlink(staging)
+            throw LMDBError(code: .init(rawValue: renameCode), operation: "rename \(staging)")
         }
         if durable { try Self.fsync(directory) }
         claimed = true
@@ -95,7 +117,7 @@ final class UnsyncedMarker: @unchecked Sendable {
         FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
-    /// Whether the process named in marker `name` (`unsynced.<pid>.<uuid>`) is alive.
+    /// Whether the process named in marker `name` (`unsynced.<pid>.<uuid>`, `claiming.<pid>.<uuid>`) is alive.
     private static func isRunning(pid name: String) -> Bool {
         let parts = name.split(separator: ".")
         guard parts.count >= 2, let pid = pid_t(parts[1]) else { return false }
