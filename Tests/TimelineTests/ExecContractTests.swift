@@ -113,7 +113,8 @@ import Vips
         let service = try openService()
         let client = Client(service)
         for line in ["", "not json", "[1,2]", "42", "{", #"{"id":"x"}"#, #"{"command":"fly"}"#, #"{"query":"everything"}"#,
-                     String(repeating: "[", count: 10_000), #"{"command":"createUser","username":5,"email":"a@b.co","password":"x"}"#] {
+                     String(repeating: "[", count: 10_000), #"{"command":"createUser","username":5,"email":"a@b.co","password":"x"}"#,
+                     #"{"query":"users",}"#, #"{"query":"users","limit":1 ,  }"#, #"{"query":"users","hashtags":["a",]}"#] {
             let response = try await client.raw(line)
             #expect(response["ok"] as? Bool == false)
             #expect((response["error"] as? [String: Any])?["code"] as? String == "invalid_argument", "\(line.prefix(40))")
@@ -124,6 +125,11 @@ import Vips
         try await client.fails(["query": "user", "user": "no such user"], "invalid_argument", field: "user")
         try await client.fails(["query": "user", "user": "nosuchuser"], "not_found")
         try await client.fails(["command": "addPost", "image": gifBase64(1)], "unauthenticated")
+        // A line refused whole still has its id echoed when it can be read.
+        let twice = try await client.raw(#"{"id":"d","query":"users","limit":1,"limit":2}"#)
+        #expect(twice["id"] as? String == "d" && twice["ok"] as? Bool == false, "\(twice)")
+        // A comma inside a string is just text: the line is read, and its field judged.
+        try await client.fails(["query": "user", "user": "x,]"], "invalid_argument", field: "user")
         #expect(try service.lastSequence() == 0)
         _ = try await client.ok(["command": "createUser", "username": "fine", "email": "f@example.com", "password": "password-1"])
     }

@@ -46,6 +46,7 @@ public struct ExecSession: Sendable {
             response["ok"] = true
             response["result"] = result
         } catch {
+            if response["id"] == nil, let id = JSONInput.id(ofRefused: bytes) { response["id"] = id }
             response["ok"] = false
             response["error"] = JSONOutput.error(TimelineService.translate(error))
         }

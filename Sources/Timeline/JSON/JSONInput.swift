@@ -33,10 +33,13 @@ package final class JSONInput {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw TimelineError.invalid("request", "the line is not valid UTF-8")
         }
-        guard Self.depth(of: bytes) <= Self.maxDepth else {
+        let shape = Self.shape(of: bytes)
+        guard shape.depth <= Self.maxDepth else {
             throw TimelineError.invalid("request", "JSON is nested more than \(Self.maxDepth) levels deep")
         }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)), let object = parsed as? [String: Any] else {
+        // Foundation's parser takes `{"a": 1,}`; JSON does not.
+        guard !shape.trailingComma, let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)),
+              let object = parsed as? [String: Any] else {
             throw TimelineError.invalid("request", "the line is not a JSON object")
         }
         // The parser keeps one of two equal keys silently; an ambiguous request
@@ -95,10 +98,13 @@ package final class JSONInput {
         return nil
     }
 
-    /// The deepest nesting of arrays and objects, ignoring brackets inside strings.
-    static func depth(of bytes: [UInt8]) -> Int {
+    /// The deepest nesting of arrays and objects, and whether a comma closes one (`[1,]`),
+    /// ignoring what is inside strings.
+    static func shape(of bytes: [UInt8]) -> (depth: Int, trailingComma: Bool) {
         var depth = 0, deepest = 0
         var inString = false, escaped = false
+        var lastSignificant: UInt8 = 0
+        var trailingComma = false
         for byte in bytes {
             if inString {
                 if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
@@ -109,11 +115,22 @@ package final class JSONInput {
             case 0x5B, 0x7B:
                 depth += 1
                 deepest = max(deepest, depth)
-            case 0x5D, 0x7D: depth -= 1
+            case 0x5D, 0x7D:
+                depth -= 1
+                if lastSignificant == 0x2C { trailingComma = true }
             default: break
             }
+            if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { lastSignificant = byte }
         }
-        return deepest
+        return (deepest, trailingComma)
+    }
+
+    /// The `id` of a line refused as a whole (a key given twice, say) when the line is still
+    /// a readable JSON object, so the answer can be matched to its request.
+    package static func id(ofRefused bytes: [UInt8]) -> Any? {
+        guard bytes.count <= maxLineBytes, String(validating: bytes, as: UTF8.self) != nil, shape(of: bytes).depth <= maxDepth,
+              let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return nil }
+        return object["id"]
     }
 
     /// The raw value of `field` (recorded as read).
