@@ -48,12 +48,20 @@ static inline VipsImage *timeline_vips_fit_buffer(const void *buf, size_t len, i
     return memory;
 }
 
-/** `image` resized to fit `width`×`height`, or, with `crop`, to fill it exactly (centre crop). */
+/** `image` resized to fit `width`×`height`, or, with `crop`, to fill it exactly (centre crop).
+    The crop first cuts the centre square: scaling a whole 1×12000 strip to cover 320×320 would
+    make it 320×3,840,000 before cutting (seconds of work and gigabytes for a 100-byte file). */
 static inline VipsImage *timeline_vips_resize(VipsImage *image, int width, int height, int crop) {
     VipsImage *out = NULL;
     if (crop) {
-        if (vips_thumbnail_image(image, &out, width, "height", height, "size", VIPS_SIZE_BOTH,
-                                 "crop", VIPS_INTERESTING_CENTRE, NULL)) return NULL;
+        int w = vips_image_get_width(image), h = vips_image_get_height(image);
+        int side = w < h ? w : h;
+        VipsImage *square = NULL;
+        if (vips_extract_area(image, &square, (w - side) / 2, (h - side) / 2, side, side, NULL)) return NULL;
+        int failed = vips_thumbnail_image(square, &out, width, "height", height, "size", VIPS_SIZE_BOTH,
+                                          "crop", VIPS_INTERESTING_CENTRE, NULL);
+        g_object_unref(square);
+        if (failed) return NULL;
     } else {
         if (vips_thumbnail_image(image, &out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL)) return NULL;
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 import TimelineDomain
+import Vips
 
 /// The image pipeline, on photos made here with Debian's `vips` and `exiftool`.
 @Suite struct PhotoTests {
@@ -166,6 +167,22 @@ import TimelineDomain
         #expect(try service.events(from: 1, limit: 1000).count == before)
         try Self.tool("vips", "black", "wide.png", "12001", "10", in: dir)
         await expectError(.invalidArgument, field: "image") { _ = try await post(service, alice.id, try Self.bytes(dir, "wide.png")) }
+    }
+
+    /// A 1×12000 strip (a 100-byte PNG, within every limit) gets its square thumbnail from its
+    /// centre: scaling the whole strip to cover 320×320 first made it 320×3,840,000 (seconds of
+    /// CPU and hundreds of MB per upload, a denial of service).
+    @Test func aStripGetsItsSquareFromItsCentreCheaply() async throws {
+        let dir = Self.directory()
+        try Self.tool("vips", "black", "strip.png", "1", "12000", in: dir)
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let peak = Self.peakRSS()
+        let post = try await post(service, alice.id, try Self.bytes(dir, "strip.png"))
+        #expect(Self.peakRSS() - peak < 100 << 20, "the thumbnail scaled the whole strip")
+        let thumb = try Vips.header(try service.image(try #require(post.variants).thumb).bytes)
+        #expect(thumb.width == 320 && thumb.height == 320)
+        #expect(post.width == 1 && post.height == 1080)
     }
 
     /// The process's peak resident memory (VmHWM), in bytes.
