@@ -59,11 +59,19 @@ import Testing
         #expect(output.contains(post.id.rawValue) && output.contains("spam"))
         // A mistyped path is refused, and leaves no empty database behind.
         let missing = temporaryPath() + "-typo"
-        let refused = try ToolProcess(["moderation", "list", "--db", missing])
-        try refused.input.fileHandleForWriting.close()
-        _ = refused.output.fileHandleForReading.readDataToEndOfFile()
-        refused.process.waitUntilExit()
-        #expect(refused.process.terminationStatus == 1 && !FileManager.default.fileExists(atPath: missing))
+        for words in [["moderation", "list"], ["query", "users"]] {
+            let refused = try ToolProcess(words + ["--db", missing])
+            try refused.input.fileHandleForWriting.close()
+            _ = refused.output.fileHandleForReading.readDataToEndOfFile()
+            refused.process.waitUntilExit()
+            #expect(refused.process.terminationStatus == 1 && !FileManager.default.fileExists(atPath: missing), "\(words)")
+        }
+        // With --json, a decision answers the command's JSON, one line.
+        let dismissal = try ToolProcess(["moderation", "dismiss", post.id.rawValue, "--json", "--db", path])
+        try dismissal.input.fileHandleForWriting.close()
+        let answer = String(decoding: dismissal.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        dismissal.process.waitUntilExit()
+        #expect(answer == #"{"changed":true}"# + "\n", "\(answer)")
     }
 }
 

@@ -54,6 +54,10 @@ enum AuditCommand {
         case "show":
             guard args.positional.count == 2 else { throw UsageError("show takes a sequence number or event id") }
             let envelope = try service.event(args.positional[1])
+            if json {
+                print(envelope.jsonLine())  // one JSON line, as every --json output
+                return 0
+            }
             let data = try JSONSerialization.data(withJSONObject: envelope.jsonObject(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return 0

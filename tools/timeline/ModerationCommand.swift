@@ -5,8 +5,8 @@ import Timeline
 enum ModerationCommand {
     static let help = """
     usage: timeline moderation [--db PATH] [--hide-after-reports N] list [--json]
-           timeline moderation [--db PATH] remove POST --reason REASON
-           timeline moderation [--db PATH] dismiss POST
+           timeline moderation [--db PATH] remove POST --reason REASON [--json]
+           timeline moderation [--db PATH] dismiss POST [--json]
 
     list     the reported posts, the most recently reported first: post, count of distinct
              reporters, whether the reports hide it (N or more, default 5), reporters and
@@ -15,6 +15,7 @@ enum ModerationCommand {
              like a deleted post, and its author's activity shows REASON
     dismiss  dismiss the post's standing reports (a ReportsDismissed event): it leaves the
              queue and is shown again; its reporters cannot report it again, others can
+             (--json: the command's answer, {changed}; remove's is {})
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -49,16 +50,20 @@ enum ModerationCommand {
             }
             let service = try TimelineTool.open(args, existing: true)
             defer { TimelineTool.close(service) }
-            _ = try await service.execute(.removePost(post: args.positional[1], reason: reason), as: .operator)
-            print("removed \(args.positional[1]): it left every list; its author's activity says why")
+            let result = try await service.execute(.removePost(post: args.positional[1], reason: reason), as: .operator)
+            if args.has("json") { try emitJSON(JSONOutput.result(result) as? [String: Any] ?? [:]) }
+            else { print("removed \(args.positional[1]): it left every list; its author's activity says why") }
             return 0
         case "dismiss":
             guard args.positional.count == 2 else { throw UsageError("usage: timeline moderation dismiss POST") }
             let service = try TimelineTool.open(args, existing: true)
             defer { TimelineTool.close(service) }
             let result = try await service.execute(.dismissReports(post: args.positional[1]), as: .operator)
-            print(result == .changed(true) ? "dismissed the reports against \(args.positional[1])"
-                                           : "no standing reports against \(args.positional[1]): nothing to dismiss")
+            if args.has("json") { try emitJSON(JSONOutput.result(result) as? [String: Any] ?? [:]) }
+            else {
+                print(result == .changed(true) ? "dismissed the reports against \(args.positional[1])"
+                                               : "no standing reports against \(args.positional[1]): nothing to dismiss")
+            }
             return 0
         default:
             throw UsageError("unknown moderation command \(verb)")

@@ -20,7 +20,7 @@ enum QueryCommand {
             print(help)
             return args.has("help") ? 0 : 2
         }
-        let service = try TimelineTool.open(args)
+        let service = try TimelineTool.open(args, existing: true)  // a query never creates a database
         var request: [String: Any] = ["query": name]
         for (key, values) in args.options where !TimelineTool.openOptions.contains(key) {
             guard let value = values.last else { continue }

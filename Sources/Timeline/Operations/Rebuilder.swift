@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Sodium
 import TimelineDomain
 
 /// How a rebuild runs.
@@ -71,23 +72,18 @@ public struct ReadModelDifference: Sendable, Equatable, CustomStringConvertible 
     /// The rebuilt value (`nil`: absent).
     public var rebuilt: [UInt8]?
 
-    /// One line: projection/database, key, both values.
+    /// One line: projection/database, then the key and both values as their sizes and short
+    /// digests. Never the bytes: keys and values of some tables are emails, password hashes
+    /// and other personal fields, and this line goes to a terminal or a log.
     public var description: String {
-        "\(projection.rawValue)/\(database) key \(printable(key)): live \(live.map(printable) ?? "(absent)"), rebuilt \(rebuilt.map(printable) ?? "(absent)")"
+        "\(projection.rawValue)/\(database) key \(fingerprint(key)): live \(live.map(fingerprint) ?? "(absent)"), rebuilt \(rebuilt.map(fingerprint) ?? "(absent)")"
     }
 }
 
-/// Renders bytes as text where they are printable, with 0 shown as `‖` and others as `\xNN`.
-func printable(_ bytes: [UInt8]) -> String {
-    var out = ""
-    for byte in bytes.prefix(160) {
-        switch byte {
-        case 0: out += "‖"
-        case 0x20..<0x7F: out.append(Character(UnicodeScalar(byte)))
-        default: out += String(format: "\\x%02x", byte)
-        }
-    }
-    return bytes.count > 160 ? out + "…(\(bytes.count) bytes)" : out
+/// `<n> bytes #<first 8 bytes of their BLAKE2b, hex>`: enough to tell values apart and match
+/// them across lines, nothing of their content.
+func fingerprint(_ bytes: [UInt8]) -> String {
+    "\(bytes.count) bytes #" + Sodium.hash(bytes, length: 16).prefix(8).map { String(format: "%02x", $0) }.joined()
 }
 
 /// Status of one live projection.

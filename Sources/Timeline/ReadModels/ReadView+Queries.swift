@@ -245,6 +245,7 @@ extension ReadView {
     }
 
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
+        if let viewer { try requireUser(viewer) }  // an unknown viewer is not_found, not "no likes"
         let present = Presenter(self, viewer: viewer)
         let post = try present.post(try visiblePost(id, viewer: viewer))
         return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
