@@ -62,6 +62,32 @@ import Testing
         _ = count
     }
 
+    /// The indexes behind the log (the derived commit of the last events did not follow: a
+    /// full derived map, say) are no tampering: verified up to their `through` marker and
+    /// caught up by the next writer. An index entry past the marker is tampering.
+    @Test func indexesBehindTheLogAreNotTampering() async throws {
+        let (path, count) = try await history()
+        let service = try openService(path: path)
+        let last = try service.events(from: count - 1, limit: 2)
+        let env = service.environment
+        let streams = try env.database("streams", placement: .derived), ids = try env.database("eventIds", placement: .derived)
+        let indexed = try env.database("logIndexed", placement: .derived)
+        func streamKey(_ e: EventEnvelope) -> [UInt8] { Array(e.stream.utf8) + [0] + key(e.streamVersion) }
+        _ = try env.write { txn in
+            for envelope in last {
+                _ = try txn.delete(streams, streamKey(envelope))
+                _ = try txn.delete(ids, Array(envelope.id.rawValue.utf8))
+            }
+            try txn.put(indexed, EventLog.indexedKey, key(count - 2))
+        }
+        let behind = try service.verifyLog()
+        #expect(behind.isValid && behind.indexedBefore == count - 1 && behind.eventsChecked == count, "\(behind)")
+        // An entry past the marker is not lag.
+        _ = try env.write { txn in try txn.put(streams, streamKey(last[1]), key(count)) }
+        #expect(try service.verifyLog().firstBadSequence == count)
+        service.close()
+    }
+
     @Test func aReorderedPairIsFound() async throws {
         let (path, _) = try await history()
         try tamper(path) { txn, log in

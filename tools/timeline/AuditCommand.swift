@@ -74,12 +74,16 @@ enum AuditCommand {
             if json {
                 var object: [String: Any] = ["valid": valid, "eventsChecked": report.eventsChecked]
                 if let bad = report.firstBadSequence { object["firstBadSequence"] = bad; object["problem"] = report.problem ?? "" }
+                if let behind = report.indexedBefore { object["indexedBefore"] = behind }
                 if let anchorReport { object["anchor"] = anchorJSON(anchorReport) }
                 try emitJSON(object)
                 return valid ? 0 : 1
             }
             if let bad = report.firstBadSequence {
                 print("TAMPERED: first bad sequence number \(bad): \(report.problem ?? "")")
+            } else if let behind = report.indexedBefore {
+                print("ok: \(report.eventsChecked) events; hash chain and sequence verified, the stream and event-id indexes up to event "
+                      + "\(behind - 1): the later ones are not indexed yet (the next writer to open the database catches them up)")
             } else {
                 print("ok: \(report.eventsChecked) events; hash chain, sequence, stream index and event-id index verified")
             }

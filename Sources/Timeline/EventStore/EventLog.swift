@@ -196,7 +196,7 @@ public struct EventLog: Sendable {
         return appended
     }
 
-    private static let indexedKey = Array("through".utf8)
+    static let indexedKey = Array("through".utf8)
 
     /// Indexes the logged events up to `head` that the derived indexes have not seen yet (all
     /// of them after a machine crash discarded the derived data), at most `limit` of them;

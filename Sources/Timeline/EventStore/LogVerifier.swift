@@ -10,13 +10,20 @@ public struct VerificationReport: Sendable, Equatable {
     public var firstBadSequence: UInt64?
     /// The first problem found, if any.
     public var problem: String?
+    /// The first event the log's indexes do not hold yet, when they are behind the log (their
+    /// `through` marker says how far they reach): it and the events after it committed, but
+    /// the derived environment's commit did not follow (a full derived map, say), or the
+    /// derived data was discarded. Not a problem: the next writer to open the database catches
+    /// them up. (An index entry past the marker, or one pointing elsewhere, is a problem.)
+    public var indexedBefore: UInt64?
     /// Whether no problem was found.
     public var isValid: Bool { firstBadSequence == nil }
 }
 
 extension EventLog {
     /// Checks sequence contiguity, every record's decoding and hash, the chain links, and that
-    /// the stream and event-id indexes match the log exactly.
+    /// the stream and event-id indexes match the log exactly (up to where they have caught
+    /// up: see `VerificationReport.indexedBefore`).
     public func verify(_ txn: Transaction) throws -> VerificationReport {
         var report = VerificationReport(eventsChecked: 0)
         func fail(_ seq: UInt64, _ problem: String) -> Bool {
@@ -26,6 +33,9 @@ extension EventLog {
         }
         var expected: UInt64 = 1
         var previousHash = EventEnvelope.genesisHash
+        // How far the indexes say they have caught up (none: no derived data yet, as for
+        // `indexUnindexed`).
+        let indexedThrough = try txn.get(indexed, Self.indexedKey).flatMap(BigEndian.uint64) ?? 0
         try txn.withCursor(log) { cursor in
             var entry = try cursor.first()
             while let (key, value) = entry {
@@ -38,9 +48,14 @@ extension EventLog {
                 do { envelope = try EnvelopeCodec.decode(value, keys: keys) } catch { _ = fail(seq, "undecodable: \(error)"); return }
                 guard envelope.sequence == seq else { _ = fail(seq, "record carries sequence \(envelope.sequence)"); return }
                 let streamKey = Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion)
-                guard try txn.get(streams, streamKey) == key else { _ = fail(seq, "stream index does not point at this event"); return }
-                guard try txn.get(eventIds, Array(envelope.id.rawValue.utf8)) == key else {
-                    _ = fail(seq, "event-id index does not point at this event"); return
+                let byStream = try txn.get(streams, streamKey), byId = try txn.get(eventIds, Array(envelope.id.rawValue.utf8))
+                if seq > indexedThrough {
+                    // Past where the indexes have caught up: none of these may be indexed.
+                    if report.indexedBefore == nil { report.indexedBefore = seq }
+                    guard byStream == nil, byId == nil else { _ = fail(seq, "indexed past where the indexes say they reach"); return }
+                } else {
+                    guard byStream == key else { _ = fail(seq, "stream index does not point at this event"); return }
+                    guard byId == key else { _ = fail(seq, "event-id index does not point at this event"); return }
                 }
                 previousHash = hash
                 report.eventsChecked = seq
@@ -49,7 +64,7 @@ extension EventLog {
             }
         }
         if report.isValid {
-            let count = report.eventsChecked
+            let count = min(report.eventsChecked, indexedThrough)
             let streamEntries = try txn.statistics(streams).entries
             let idEntries = try txn.statistics(eventIds).entries
             if streamEntries != Int(count) { _ = fail(count + 1, "stream index has \(streamEntries) entries for \(count) events") }
