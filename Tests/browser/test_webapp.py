@@ -263,8 +263,12 @@ def check(name):
 
 
 def steps(server, out, images, a, b):
-    # 1. Two people sign up, each in a browser of their own; an API error shows beside its field.
+    # 1. Two people sign up, each in a browser of their own; an API error shows beside its field,
+    # and every empty field is named at once.
     go(a, server, "/signup")
+    button(a, "Sign up").click()
+    for name in ("username", "email", "password"):
+        text_appears(a, f"Enter your {name}", f"#signup-{name}-error")
     by_label(a, "Username").send_keys("ann")
     by_label(a, "Email").send_keys("ann@example.com")
     by_label(a, "Password").send_keys("ann-password-1")

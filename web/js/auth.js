@@ -18,6 +18,16 @@ export function render(root, { mode }, app) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
+    // Every empty field is named at once (the server would name only the first).
+    const empty = [...form.querySelectorAll('[required]')].filter((control) => !control.value.trim());
+    for (const control of empty) {
+      control.setAttribute('aria-invalid', 'true');
+      form.querySelector(`#${CSS.escape(control.id)}-error`).textContent = `Enter your ${control.labels[0].textContent.toLowerCase()}.`;
+    }
+    if (empty.length) {
+      empty[0].focus();
+      return;
+    }
     const values = Object.fromEntries(new FormData(form));
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
