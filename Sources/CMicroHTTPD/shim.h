@@ -1,11 +1,25 @@
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
 /* MHD_start_daemon and MHD_get_connection_info are variadic, which Swift cannot call: these
-   fixed-argument wrappers are the only C of the bridge. */
+   fixed-argument wrappers, and the URL unescaper the daemon is started with, are the only C
+   of the bridge. */
+
+/** Percent-decodes a URL's path or argument in place as libmicrohttpd does, except one that
+    holds an encoded NUL (`%00`), which is left as it came: decoded, the NUL would end the C
+    string the handler gets, so `/v1/posts/ID%00junk` would name post ID. Left encoded, it names
+    nothing (no identifier holds `%`). */
+static inline size_t timeline_mhd_unescape(void *cls, struct MHD_Connection *connection, char *value) {
+    (void)cls; (void)connection;
+    for (const char *at = value; (at = strchr(at, '%')) != NULL; at++) {
+        if (at[1] == '0' && at[2] == '0') return strlen(value);
+    }
+    return MHD_http_unescape(value);
+}
 
 /** Starts a daemon with its own epoll thread pool, suspend/resume and the given limits. */
 static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *address,
@@ -25,6 +39,7 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_UNESCAPE_CALLBACK, timeline_mhd_unescape, NULL,
                             MHD_OPTION_END);
 }
 

@@ -565,6 +565,15 @@ import Vips
             #expect(like.status == 405 && Self.methods(like.header("Allow")) == ["PUT", "DELETE"], "\(like)")
             let head = try await api.send("HEAD", "/v1/users/\(alice.id)")
             #expect(head.status == 200 && head.body.isEmpty, "\(head)")
+            // An encoded NUL never cuts a path short: /v1/posts/ID%00junk names no post.
+            let post = try await api.addPost(alice.token, caption: "kept")
+            for (method, path) in [("GET", "/v1/users/@alice%00x"), ("DELETE", "/v1/posts/\(post)%00junk")] {
+                let raw = try server.connect()
+                raw.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(alice.token)\r\nContent-Length: 0\r\n\r\n")
+                let answer = await raw.read(until: "}")
+                #expect(answer.hasPrefix("HTTP/1.1 400") || answer.hasPrefix("HTTP/1.1 404"), "\(method) \(path): \(answer.prefix(200))")
+            }
+            #expect(try await api.get("/v1/posts/\(post)").status == 200)
 
             // A 12 MiB body is refused from its head alone (whether or not the client waits for
             // "100 Continue"): the 413 arrives although no byte of the body is ever sent. (The
