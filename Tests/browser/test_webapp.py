@@ -305,7 +305,10 @@ def steps(server, out, images, a, b):
     # 3. Ben finds Ann with Search, follows her and sees the post in Home.
     nav(b, "Search")
     by_label(b, "Search").send_keys("an")
-    wait(b, lambda d: d.find_elements(By.XPATH, "//main//ul[@class='people']//a[normalize-space()='ann']"), "ann is not found by prefix").__getitem__(0).click()
+    # The list is drawn again for each keystroke: take the link from the one for "an".
+    text_appears(b, "starts with “an”", "main")
+    click(b, wait(b, lambda d: next(iter(d.find_elements(By.XPATH, "//main//ul[@class='people']//a[normalize-space()='ann']")), None),
+                  "ann is not found by prefix"))
     text_appears(b, "ann", "main h1")
     button(b, "Follow").click()
     button(b, "Unfollow")
