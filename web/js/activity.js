@@ -1,7 +1,7 @@
 // Activity: comments, likes and follows concerning me, and my posts the operator removed (with
 // the reason), newest first; new ones arrive live.
 import { api } from './api.js';
-import { avatar, h, pager, replace, timeAgo, userLink } from './dom.js';
+import { avatar, cursorPager, h, replace, timeAgo, userLink } from './dom.js';
 
 function describe(item) {
   const post = (text) => h('a', { href: `#/post/${encodeURIComponent(item.post)}` }, text);
@@ -35,20 +35,14 @@ export function render(root, _route, app) {
   app.addEventListener('activity', onActivity);
   replace(root, h('h1', {}, 'Activity'), empty, list, sentinel);
 
-  let next;
-  let first = true;
-  const stopPager = pager(sentinel, async () => {
-    const page = await api.activity(first ? undefined : next);
+  const stopPager = cursorPager(sentinel, api.activity, (page, first) => {
     if (first) app.markActivitySeen(page.items[0]?.at);
-    first = false;
     for (const entry of page.items) {
       if (seen.has(key(entry))) continue;
       seen.add(key(entry));
       list.append(item(entry));
     }
     empty.hidden = list.childElementCount > 0;
-    next = page.next;
-    return Boolean(next);
   }, { endText: '' });
   return () => {
     stopPager();

@@ -153,7 +153,7 @@ export function field(id, label, attributes = {}, tag = 'input') {
  * comes near the viewport, one page at a time. The sentinel holds a "Load more" button for
  * keyboards. Returns a function that stops it.
  */
-export function pager(sentinel, load, { endText = "You're all caught up" } = {}) {
+function pager(sentinel, load, { endText = "You're all caught up" } = {}) {
   let busy = false;
   let done = false;
   const button = h('button', { type: 'button', class: 'secondary load-more' }, 'Load more');
@@ -191,6 +191,24 @@ export function pager(sentinel, load, { endText = "You're all caught up" } = {})
     done = true;
     observer.disconnect();
   };
+}
+
+/**
+ * `pager` over the API's pages: `fetchPage(before)` answers a page (`before` is undefined for
+ * the first, then the previous page's `next`; it may answer null to stop), `showPage(page,
+ * first)` draws it, and loading ends at the page without a `next`.
+ */
+export function cursorPager(sentinel, fetchPage, showPage, options) {
+  let next;
+  let first = true;
+  return pager(sentinel, async () => {
+    const page = await fetchPage(first ? undefined : next);
+    if (!page) return false;
+    showPage(page, first);
+    first = false;
+    next = page.next;
+    return Boolean(next);
+  }, options);
 }
 
 /**

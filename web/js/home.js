@@ -3,7 +3,7 @@
 // puts the new posts on top, like pulling to refresh). Above the posts, "Suggested for you".
 import { api } from './api.js';
 import { postCard } from './card.js';
-import { count, h, pager, replace } from './dom.js';
+import { count, cursorPager, h, replace } from './dom.js';
 import { suggestionsPanel } from './people.js';
 
 export function render(root, _route, app) {
@@ -13,8 +13,6 @@ export function render(root, _route, app) {
   const banner = h('button', { type: 'button', class: 'new-posts', hidden: true, 'aria-live': 'polite' });
   const shown = new Set();
   const waiting = new Map(); // id → post, from the stream
-  let next;
-  let first = true;
 
   const add = (posts, where) => {
     const cards = [];
@@ -84,13 +82,9 @@ export function render(root, _route, app) {
     feed,
     sentinel);
 
-  const stopPager = pager(sentinel, async () => {
-    const page = await api.timeline(first ? undefined : next);
-    first = false;
+  const stopPager = cursorPager(sentinel, api.timeline, (page) => {
     add(page.items, 'bottom');
-    next = page.next;
     empty.hidden = shown.size > 0;
-    return Boolean(next);
   });
 
   return () => {

@@ -2,7 +2,7 @@
 // the viewer's saved posts (#/saved) and the people they block (#/blocked, each with Unblock).
 import { api } from './api.js';
 import { postCard } from './card.js';
-import { avatar, h, pager, replace, toggle, userLink } from './dom.js';
+import { avatar, cursorPager, h, replace, toggle, userLink } from './dom.js';
 import { person } from './people.js';
 
 export async function render(root, { params, mode }, app) {
@@ -17,17 +17,11 @@ function pagedList(root, { title, intro, list, empty, load, item }) {
   const sentinel = h('div', { class: 'more' });
   const none = h('p', { class: 'empty', hidden: true }, empty);
   replace(root, h('h1', {}, title), intro || null, none, list, sentinel);
-  let next;
-  let first = true;
   let shown = 0;
-  return pager(sentinel, async () => {
-    const page = await load(first ? undefined : next);
-    first = false;
+  return cursorPager(sentinel, load, (page) => {
     for (const entry of page.items) list.append(item(entry));
     shown += page.items.length;
-    next = page.next;
     none.hidden = shown > 0;
-    return Boolean(next);
   }, { endText: '' });
 }
 

@@ -3,7 +3,7 @@
 // Edit profile, Saved posts, Blocked accounts and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
-import { avatar, clearErrors, field, h, pager, replace, safeLink, showError, toggle } from './dom.js';
+import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
 
 const VIEW_KEY = 'timeline.profileView';
 
@@ -178,18 +178,12 @@ export async function render(root, { params: [name] }, app) {
     list,
     sentinel);
 
-  let next;
-  let first = true;
-  return pager(sentinel, async () => {
-    const page = await api.userPosts(user.id, first ? undefined : next);
-    first = false;
+  return cursorPager(sentinel, (before) => api.userPosts(user.id, before), (page) => {
     for (const post of page.items) {
       posts.push(post);
       grid.append(postTile(post));
       list.append(postCard(post));
     }
-    next = page.next;
     empty.hidden = posts.length > 0;
-    return Boolean(next);
   }, { endText: '' });
 }

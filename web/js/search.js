@@ -3,7 +3,7 @@
 // Find friends by email.
 import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
-import { avatar, count, currentPosition, field, h, pager, replace, userLink } from './dom.js';
+import { avatar, count, currentPosition, cursorPager, field, h, replace, userLink } from './dom.js';
 import { findFriendsForm } from './people.js';
 
 const RADII = [1, 5, 10, 25, 50];
@@ -47,18 +47,11 @@ export function render(root, { query }, app) {
   const tiles = (className, load, describe) => {
     const grid = h('ul', { class: className });
     results.append(grid);
-    let next;
-    let first = true;
     let found = 0;
-    stopPager = pager(sentinel, async () => {
-      const page = await load(first ? undefined : next);
-      if (!page) return false;
-      first = false;
+    stopPager = cursorPager(sentinel, load, (page, first) => {
       for (const post of page.items) grid.append(postTile(post));
       found += page.items.length;
-      status.textContent = describe(next || page.next ? null : found);
-      next = page.next;
-      return Boolean(next);
+      status.textContent = describe(!first || page.next ? null : found);
     }, { endText: '' });
   };
 
@@ -87,12 +80,8 @@ export function render(root, { query }, app) {
     } else {
       const people = h('ul', { class: 'people' });
       results.append(people);
-      let next;
-      let first = true;
       let found = 0;
-      stopPager = pager(sentinel, async () => {
-        const page = await api.searchUsers(text, first ? undefined : next);
-        first = false;
+      stopPager = cursorPager(sentinel, (before) => api.searchUsers(text, before), (page) => {
         for (const user of page.items) {
           people.append(h('li', {},
             avatar(user.id, user.username, { user }),
@@ -100,8 +89,6 @@ export function render(root, { query }, app) {
         }
         found += page.items.length;
         status.textContent = found === 0 ? 'Nobody found.' : text ? `People whose username starts with “${text}”` : 'People on Timeline';
-        next = page.next;
-        return Boolean(next);
       }, { endText: '' });
     }
   };
