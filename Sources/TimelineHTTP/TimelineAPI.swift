@@ -262,7 +262,7 @@ public final class TimelineAPI: Sendable {
     /// `DELETE /v1/me/avatar`: removes the bearer's profile photo. It takes no fields: any in
     /// the query or a JSON body is refused, as on every other route.
     func removeAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
-        try fields(request).refuseUnreadFields()
+        try refuseAnyField(request)
         return try await avatar(request, .remove)
     }
 

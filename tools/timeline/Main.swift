@@ -87,11 +87,11 @@ struct TimelineTool {
     /// The options `open` reads (every other option of `timeline query` is a query parameter).
     static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports"]
 
-    /// Opens the service for a tool. `TIMELINE_PASSWORD_COST=minimum` lowers the argon2id
-    /// cost, for test databases only. `--anchor-key` signs checkpoints unless `anchored` is
-    /// false (audit must open a log that no longer extends its anchor, to say so).
-    /// Opens the database at `--db` (creating it, unless `existing`: the operator's tools work
-    /// on a database that is there, and a mistyped path must not leave an empty one behind).
+    /// Opens the service for a tool on the database at `--db`, creating it unless `existing`
+    /// (the operator's tools and queries work on a database that is there: a mistyped path
+    /// must not leave an empty one behind). `TIMELINE_PASSWORD_COST=minimum` lowers the
+    /// argon2id cost, for test databases only. `--anchor-key` signs checkpoints unless
+    /// `anchored` is false (audit must open a log that no longer extends its anchor, to say so).
     static func open(_ args: Arguments, anchored: Bool = true, existing: Bool = false) throws -> TimelineService {
         if existing, args.value("nats") == nil, !FileManager.default.fileExists(atPath: args.db) {
             throw TimelineError(.notFound, "there is no database at \(args.db) (give --db PATH)")

@@ -83,7 +83,7 @@ public struct ReadModelDifference: Sendable, Equatable, CustomStringConvertible 
 /// `<n> bytes #<first 8 bytes of their BLAKE2b, hex>`: enough to tell values apart and match
 /// them across lines, nothing of their content.
 func fingerprint(_ bytes: [UInt8]) -> String {
-    "\(bytes.count) bytes #" + Sodium.hash(bytes, length: 16).prefix(8).map { String(format: "%02x", $0) }.joined()
+    "\(bytes.count) bytes #" + hex(Array(Sodium.hash(bytes, length: 16).prefix(8)))
 }
 
 /// Status of one live projection.
