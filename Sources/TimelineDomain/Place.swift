@@ -15,6 +15,13 @@ public struct Place: Equatable, Sendable {
         self.latitude = latitude; self.longitude = longitude; self.name = name
     }
 
+    /// The JSON form, `{latitude, longitude, name?}` (in commands, events and posts).
+    package var jsonObject: [String: Any] {
+        var out: [String: Any] = ["latitude": latitude, "longitude": longitude]
+        out["name"] = name
+        return out
+    }
+
     /// The mean Earth radius the distances use, in kilometres (IUGG).
     public static let earthRadiusKm = 6371.0088
 

@@ -7,7 +7,7 @@ import TimelineDomain
 /// Every accessor records the field it read, so once a request is decoded `refuseUnreadFields()`
 /// names any field that no decoder asked for: the decoders themselves are the one list of the
 /// fields each command and query takes.
-package final class JSONInput {
+package final class JSONInput: CommandFields {
     static let maxLineBytes = 16 << 20
     static let maxDepth = 32
 

@@ -24,17 +24,10 @@ package enum JSONOutput {
                                   "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
                                   "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt),
                                   "width": p.width ?? NSNull(), "height": p.height ?? NSNull(),
-                                  "variants": p.variants.map { ["full": $0.full.rawValue, "feed": $0.feed.rawValue, "thumb": $0.thumb.rawValue] } ?? NSNull()]
+                                  "variants": p.variants?.jsonObject ?? NSNull()]
         if let liked = p.likedByViewer { out["likedByViewer"] = liked }
         if let saved = p.bookmarkedByViewer { out["bookmarkedByViewer"] = saved }
-        if let location = p.location { out["location"] = Self.place(location) }
-        return out
-    }
-
-    /// A place: `{latitude, longitude, name?}`.
-    static func place(_ p: Place) -> [String: Any] {
-        var out: [String: Any] = ["latitude": p.latitude, "longitude": p.longitude]
-        if let name = p.name { out["name"] = name }
+        if let location = p.location { out["location"] = location.jsonObject }
         return out
     }
 

@@ -2,33 +2,11 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// The names of the projections, in the order they are applied (timeline last: it reads the
-/// follow graph and posts as they stand after the same event).
-///
-/// The projection registry is this enum and `ReadModels` below: a new projection adds its case
-/// here (the compiler then asks `ReadModels.projection(_:)` for it) and its handle in
-/// `ReadModels`; every list of projections (application order, checkpoints, rebuild, status)
-/// derives from `allCases`.
-public enum ProjectionName: String, CaseIterable, Sendable {
-    /// Profiles and the unique username and email indexes.
-    case profiles
-    /// Sessions, reset tokens and recent failed sign-ins.
-    case sessions
-    /// The follow graph.
-    case follows
-    /// Posts, comments and likes.
-    case posts
-    /// Which post each image belongs to (the `image` query's variants).
-    case postImages
-    /// Posts by hashtag.
-    case hashtags
-    /// Posts' places and the cell index of `nearby`.
-    case places
-    /// Each user's activity feed.
-    case activity
-    /// The home timelines (hybrid fan-out).
-    case timeline
-
+/// The projection registry is `ProjectionName` (in the domain, where each event type names the
+/// projections that fold it) and `ReadModels` below: a new projection adds its case there (the
+/// compiler then asks `ReadModels` for it) and its handle here; every list of projections
+/// (application order, checkpoints, rebuild, status) derives from `allCases`.
+extension ProjectionName {
     /// The version of the projection's table layout. A new version gets a checkpoint of its
     /// own (`Generations.checkpointKey`), so a database written with an older layout replays
     /// the whole log into the projection once, when it is next opened or written. Version 2 of

@@ -57,10 +57,9 @@ extension TimelineService {
             case .commentAdded, .likeAdded, .followed:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer else { return [] }
                 return [.activity(try present.activity(id: id, record))]
-            // Nothing a viewer's open stream shows:
-            case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentDeleted, .likeRemoved,
-                 .userErased, .passwordResetRequested, .passwordChanged, .emailChanged, .postImageProcessed, .postReported,
-                 .bookmarked, .unbookmarked, .blocked, .unblocked:
+            // Nothing else shows in a viewer's open stream: a live update is a change to the home
+            // timeline or the activity feed, and these are all the events that make one.
+            default:
                 return []
             }
         }

@@ -289,10 +289,8 @@ public final class TimelineService: Sendable {
         case let .changeEmail(password, email):
             _ = try Validation.email(email)
             try verifyPassword(password, of: prepared.actor, &prepared)
-        // Nothing slow to do before the writer decides:
-        case .signOut, .updateProfile, .follow, .unfollow, .deletePost, .addComment, .deleteComment, .like, .unlike,
-             .bookmark, .unbookmark, .block, .unblock, .reportPost, .removePost, .dismissReports, .eraseUser:
-            break
+        default:
+            break  // nothing slow to do before the writer decides
         }
         return prepared
     }

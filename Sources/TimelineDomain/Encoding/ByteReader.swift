@@ -2,6 +2,8 @@
 public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
     /// What was wrong with the record.
     public let message: String
+    /// A record that cannot be decoded, and why.
+    @inlinable public init(message: String) { self.message = message }
     public var description: String { "corrupt record: \(message)" }
 }
 
@@ -10,57 +12,57 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
 /// The reading itself is done by `SpanReading` over a `Span`, so a record can also be decoded
 /// in place, straight from LMDB's map (`Transaction.withValue`), without copying it first.
 package struct ByteReader {
-    private let bytes: [UInt8]
-    private(set) var offset: Int
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline package internal(set) var offset: Int
 
-    package init(_ bytes: [UInt8], offset: Int = 0) {
+    @inlinable package init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    package var isAtEnd: Bool { offset == bytes.count }
-    package var remaining: Int { bytes.count - offset }
+    @inlinable package var isAtEnd: Bool { offset == bytes.count }
+    @inlinable package var remaining: Int { bytes.count - offset }
 
-    package mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
-    package mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
-    package mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
-    package mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
-    package mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
-    package mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
-    package mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
-    package mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
+    @inlinable package mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
+    @inlinable package mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
+    @inlinable package mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
+    @inlinable package mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
+    @inlinable package mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
+    @inlinable package mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
+    @inlinable package mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
+    @inlinable package mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
 
-    private mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {
+    @inlinable mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {
         let bytes = self.bytes
         var position = offset
         defer { offset = position }
         return try primitive(bytes.span, &position)
     }
 
-    package mutating func raw(_ count: Int) throws(CorruptRecord) -> [UInt8] {
+    @inlinable package mutating func raw(_ count: Int) throws(CorruptRecord) -> [UInt8] {
         guard count >= 0, count <= remaining else { throw CorruptRecord(message: "truncated") }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
 
-    package mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
+    @inlinable package mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
     /// What `ByteWriter.double` wrote.
-    package mutating func double() throws(CorruptRecord) -> Double { Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0) }
+    @inlinable package mutating func double() throws(CorruptRecord) -> Double { Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0) }
 
-    package func expectEnd() throws(CorruptRecord) {
+    @inlinable package func expectEnd() throws(CorruptRecord) {
         guard isAtEnd else { throw CorruptRecord(message: "\(remaining) trailing bytes") }
     }
 }
 
 /// The decoding primitives, over a span of bytes and a read position that they advance.
-enum SpanReading {
-    static func u8(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt8 {
+package enum SpanReading {
+    @inlinable package static func u8(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt8 {
         guard offset < span.count else { throw CorruptRecord(message: "truncated") }
         defer { offset += 1 }
         return span[offset]
     }
 
-    static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt64 {
+    @inlinable package static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -72,15 +74,15 @@ enum SpanReading {
         }
     }
 
-    static func int(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
+    @inlinable package static func int(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
         Int(Int64(bitPattern: try varint(span, &offset)))
     }
 
-    static func int64(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int64 {
+    @inlinable package static func int64(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int64 {
         Int64(bitPattern: try varint(span, &offset))
     }
 
-    static func length(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
+    @inlinable package static func length(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
         let n = try varint(span, &offset)
         guard n <= UInt64(span.count - offset) else { throw CorruptRecord(message: "length \(n) past the end") }
         return Int(n)
@@ -88,7 +90,7 @@ enum SpanReading {
 
     /// A length-prefixed UTF-8 string; ill-formed UTF-8 (only possible in a corrupted record,
     /// which the hash chain reports) is refused, not trapped on.
-    static func string(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String {
+    @inlinable package static func string(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String {
         let n = try length(span, &offset)
         defer { offset += n }
         do {
@@ -98,7 +100,7 @@ enum SpanReading {
         }
     }
 
-    static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String? {
+    @inlinable package static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String? {
         switch try u8(span, &offset) {
         case 0: return nil
         case 1: return try string(span, &offset)
@@ -106,7 +108,7 @@ enum SpanReading {
         }
     }
 
-    static func strings(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> [String] {
+    @inlinable package static func strings(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> [String] {
         let count = try varint(span, &offset)
         guard count <= UInt64(span.count - offset) else { throw CorruptRecord(message: "list count past the end") }
         var out: [String] = []

@@ -1,0 +1,73 @@
+/// Decides commands against a state, in a context: the shared checks are here, each
+/// command's decision is in its feature's file (`Features/`), and `Registry` dispatches.
+struct Decider<State: DecisionState> {
+    let state: State
+    let context: DecisionContext
+
+    /// Refuses every caller but the operator: a user or session with `forbidden`, nobody with
+    /// `unauthenticated`.
+    func requireOperator(_ actor: Actor, _ what: String) throws {
+        guard actor == .operator else {
+            _ = try resolve(actor)
+            throw TimelineError(.forbidden, "only an operator can \(what)")
+        }
+    }
+
+    /// The signed-in user `actor` stands for.
+    func resolve(_ actor: Actor) throws -> UserRecord {
+        switch actor {
+        case .anonymous, .operator:
+            throw TimelineError(.unauthenticated, "this command needs a signed-in user")
+        case .user(let id):
+            guard let user = try state.user(id) else { throw TimelineError(.unauthenticated, "no user with id \(id)") }
+            return user
+        case .session(let hash):
+            guard let session = try state.session(hash: hash), session.expiresAt > context.now,
+                  let user = try state.user(session.user)
+            else { throw TimelineError(.unauthenticated, "the session is not valid or has expired") }
+            return user
+        }
+    }
+
+    /// Decides a command of a signed-in user, recorded as acting.
+    func acting(_ actor: Actor, _ decide: (UserRecord) throws -> Decision) throws -> Decision {
+        let me = try resolve(actor)
+        var decision = try decide(me)
+        decision.actor = me.id
+        return decision
+    }
+
+    /// The user `raw` names, for `me` to `verb` (follow, block): a valid id, not `me`, and a
+    /// user that exists.
+    func otherUser(_ raw: String, of me: UserRecord, _ verb: String) throws -> UserID {
+        let target: UserID = try Validation.identifier(raw, field: "user")
+        guard target != me.id else { throw TimelineError.invalid("user", "you cannot \(verb) yourself") }
+        guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+        return target
+    }
+
+    /// Whether `a` blocks `b` or `b` blocks `a`.
+    func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool {
+        try state.blocks(a, b) || state.blocks(b, a)
+    }
+
+    /// The post `raw` names, which must exist.
+    func existingPost(_ raw: String) throws -> PostRecord {
+        let id: PostID = try Validation.identifier(raw, field: "post")
+        guard let post = try state.post(id) else { throw TimelineError.notFound("post", id.rawValue) }
+        return post
+    }
+
+    /// A post `me` can see: one hidden by reports (see `DecisionContext.hideAfterReports`) is
+    /// `not_found` to everyone but its author, as the read side answers.
+    func visiblePost(_ raw: String, to me: UserRecord) throws -> PostRecord {
+        let post = try existingPost(raw)
+        guard try !state.hides(post, from: me.id, threshold: context.hideAfterReports) else {
+            throw TimelineError.notFound("post", post.id.rawValue)
+        }
+        return post
+    }
+}
+
+/// `nil` for empty text (an optional field given as "" is left out).
+func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }

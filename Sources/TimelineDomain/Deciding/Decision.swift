@@ -1,0 +1,110 @@
+/// What deciding may use besides state: the time, fresh identifiers and the work done before
+/// deciding that must not run inside the writer (password hashing and verification).
+package struct DecisionContext {
+    public var now: Int64
+    public var newID: () -> String
+    /// Hex BLAKE2b of a session token.
+    public var hashToken: (String) -> String
+    /// Hex BLAKE2b of an owner's image bytes (the image's address).
+    public var contentID: (UserID, [UInt8]) -> String
+    /// Keyed hash of a (lowercased) email, as failed sign-ins record it.
+    public var hashEmail: (String) -> String = { $0 }
+    /// argon2id hash of the password of a `createUser` (computed before deciding).
+    public var passwordHash: String?
+    /// For `signIn`, `changePassword` and `changeEmail`: the user whose password was verified
+    /// (nil when it did not match).
+    public var verifiedUser: UserID?
+    /// For `changePassword` and `changeEmail`: the stored hash the given password matched, so
+    /// deciding can tell that the password has not changed since it was verified.
+    public var verifiedPasswordHash: String?
+    /// A keyed hash of where the command came from (an HTTP client's address), if known:
+    /// failed sign-ins are limited per email and origin.
+    public var origin: String?
+    /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
+    public var newToken: String?
+    public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
+    /// For `addPost`: the photo as the image pipeline produced it (decoded before deciding).
+    public var processedImage: ProcessedImage?
+    /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).
+    public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
+    /// A post with this many standing reports (distinct reporters, since the last dismissal) is
+    /// hidden from everyone but its author: to them it is `not_found`.
+    public var hideAfterReports: Int = .max
+
+    public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
+                contentID: @escaping (UserID, [UInt8]) -> String) {
+        self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID
+    }
+}
+
+/// What a command produced: events to append, image blobs to store, and its outcome (which
+/// may be a failure that still records events, as a failed sign-in does).
+package struct Decision: Sendable {
+    public var events: [Event] = []
+    /// New images, by content address.
+    public var blobs: [ImageID: ImageUpload] = [:]
+    public var outcome: Result<Outcome, TimelineError>
+    /// The user the events are recorded as acting (`nil`: `system`, as SPEC names every actor
+    /// that is not a user — the operator's tools too).
+    public var actor: UserID?
+
+    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil) {
+        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor
+    }
+}
+
+/// The successful result of a command, by reference; the service reads the referenced record
+/// back from the read models after applying the events.
+package enum Outcome: Sendable, Equatable {
+    case user(UserID)
+    /// The acting user's profile as they see it, with their settings (`updateProfile`).
+    case ownProfile(UserID)
+    case session(token: String, user: UserID)
+    /// A one-time token for the user (shown once).
+    case token(String)
+    case post(PostID)
+    case comment(CommentID)
+    case changed(Bool)
+    case done
+}
+
+/// Sign-in rate limit: this many failures per email within the window refuse further tries.
+package enum SignInPolicy {
+    public static let maxFailures = 5
+    public static let window: Int64 = 15 * 60 * 1000
+    /// How long a password-reset token stays valid: one hour.
+    public static let resetLifetime: Int64 = 3600 * 1000
+}
+
+/// Decides a command: validates it against `state` and returns its events, or throws a typed
+/// error (nothing to append). Pure: all I/O is behind `state` and `context`.
+package func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws -> Decision {
+    try Decider(state: state, context: context).decide(command, actor: actor)
+}
+
+/// Checks everything about a `createUser` or `resetPassword` that deciding it will check,
+/// short of the password hash (input rules, uniqueness, the reset token), so that the slow
+/// argon2id hashing runs only for a command that can succeed. Other commands pass. The writer
+/// decides again against the state it then sees.
+package func precheck(_ command: Command, state: some DecisionState, context: DecisionContext) throws {
+    let decider = Decider(state: state, context: context)
+    switch command {
+    case let .createUser(username, email, password, bio, url):
+        _ = try decider.newUser(username: username, email: email, password: password, bio: bio, url: url)
+    case let .resetPassword(token, password, email):
+        _ = try decider.passwordReset(token: token, password: password, email: email)
+    default:
+        break
+    }
+}
+
+/// Who runs a command, as the domain sees it.
+package enum Actor: Sendable, Equatable {
+    /// A trusted local operator acting as this user.
+    case user(UserID)
+    /// A session, named by the hash of its token.
+    case session(hash: String)
+    /// A trusted local operator acting as nobody in particular (e.g. `timeline erase-user`).
+    case `operator`
+    case anonymous
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// What an event's payload type says about itself, in the one file of its feature
+/// (`Features/`): its stream, its stored form (per schema version), its JSON form, its line in
+/// the audit log and the projections that fold it in. `Event` reaches every payload through
+/// `Event.payload`, so the rest of the code asks the event, never switches over its cases.
+package protocol EventPayload: Sendable {
+    /// The schema version new events of this type are written with; `init(from:_:)` reads every
+    /// older one, upcasting it to the current shape.
+    static var currentVersion: UInt8 { get }
+    /// Whether version 1 held the personal fields in clear (version 2 seals them).
+    static var legacyPlainV1: Bool { get }
+    /// The projections that fold in events of this type: one registration per event type of
+    /// what every read model does with it (a projection is handed only the events routed to it,
+    /// and a test checks that its `fold` agrees).
+    static var projections: Set<ProjectionName> { get }
+
+    /// The aggregate the event belongs to: `user-<id>`, `post-<id>` or `signin-<email hash>`.
+    var stream: String { get }
+    /// The images stored with the event (a cluster node ships them with it).
+    var storedImages: [ImageID] { get }
+    /// Every user the payload names (the audit log's `--user` filter).
+    var users: [UserID] { get }
+    /// The post the event is about, if any.
+    var post: PostID? { get }
+
+    /// Writes the payload's stored form at `currentVersion`: personal fields go through
+    /// `sealer`, in one section sealed with their owner's key.
+    func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws
+    /// Reads a stored payload of version `opener.version`.
+    init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws
+    /// The payload's JSON form (valid against `schemas/events/<type>.v<version>.schema.json`):
+    /// absent optionals are omitted, and so are personal fields whose owner was erased.
+    /// Password hashes are always `Event.redacted`.
+    func json(erased: Bool) -> [String: Any]
+    /// A one-line human summary for an event of `type` (payloads shared by two types, such as
+    /// `Like`, say which); `name` renders a user id (e.g. as `@username`).
+    func summary(_ type: EventType, _ name: (UserID) -> String) -> String
+}
+
+extension EventPayload {
+    package static var currentVersion: UInt8 { 1 }
+    package static var legacyPlainV1: Bool { false }
+    package var storedImages: [ImageID] { [] }
+    package var post: PostID? { nil }
+}
+
+/// Seals the personal fields of a payload being encoded, with their owner's key
+/// (XChaCha20-Poly1305, bound to the owner's id: the event store provides it).
+package struct PayloadSealer {
+    let seal: (UserID, [UInt8]) throws -> [UInt8]
+
+    /// A sealer that seals with `seal(owner, plaintext)`.
+    package init(_ seal: @escaping (UserID, [UInt8]) throws -> [UInt8]) { self.seal = seal }
+
+    /// Appends to `w` the section `fill` writes, sealed with `owner`'s key.
+    package func seal(_ owner: UserID, into w: inout ByteWriter, _ fill: (inout ByteWriter) -> Void) throws {
+        var inner = ByteWriter()
+        fill(&inner)
+        w.blob(try seal(owner, inner.bytes))
+    }
+}
+
+/// What decoding a payload needs besides its bytes: its schema version, and the keys that open
+/// its sealed section. When the owner's key has been destroyed the section cannot be opened:
+/// the payload decodes with those fields absent and `erased` set (the hash chain, computed
+/// over the sealed bytes, still verifies).
+package struct PayloadOpener {
+    /// The version the payload was written with.
+    package let version: UInt8
+    /// Version 1 of a type that held its personal fields in clear.
+    let plain: Bool
+    let open: (UserID, [UInt8]) throws -> [UInt8]?
+    /// Whether a sealed section could not be opened (its owner was erased).
+    package private(set) var erased = false
+
+    /// An opener for a payload of `version`; `open(owner, sealed)` answers the section's
+    /// plaintext, or `nil` once the owner's key is destroyed.
+    package init(version: UInt8, plain: Bool, open: @escaping (UserID, [UInt8]) throws -> [UInt8]?) {
+        self.version = version; self.plain = plain; self.open = open
+    }
+
+    /// Reads the personal fields sealed with `owner`'s key (from `r` itself when they were
+    /// written in clear); `nil` when the owner was erased.
+    package mutating func personal<T>(_ owner: UserID, from r: inout ByteReader, _ read: (inout ByteReader) throws -> T) throws -> T? {
+        if plain { return try read(&r) }
+        guard let inner = try open(owner, try r.blob()) else {
+            erased = true
+            return nil
+        }
+        var section = ByteReader(inner)
+        return try read(&section)
+    }
+}
+
+/// The read models, by name, in the order they are applied (timeline last: it reads the follow
+/// graph and posts as they stand after the same event). The library builds one projection for
+/// each; each event type names those that fold it in (`EventPayload.projections`).
+public enum ProjectionName: String, CaseIterable, Sendable {
+    /// Profiles and the unique username and email indexes.
+    case profiles
+    /// Sessions, reset tokens and recent failed sign-ins.
+    case sessions
+    /// The follow graph.
+    case follows
+    /// Posts, comments and likes.
+    case posts
+    /// Which post each image belongs to (the `image` query's variants).
+    case postImages
+    /// Posts by hashtag.
+    case hashtags
+    /// Posts' places and the cell index of `nearby`.
+    case places
+    /// Each user's activity feed.
+    case activity
+    /// The home timelines (hybrid fan-out).
+    case timeline
+}
+
+extension Event {
+    /// The placeholder that replaces password hashes in every JSON form of the log.
+    public static let redacted = "[redacted]"
+
+    /// The aggregate the event belongs to: `user-<id>`, `post-<id>` or `signin-<email hash>`.
+    public var stream: String { payload.stream }
+
+    /// The images stored with the event (a cluster node ships them with it): every variant of
+    /// a post's photo (and the image of a post from before variants), the squares of a profile
+    /// photo.
+    public var storedImages: [ImageID] { payload.storedImages }
+
+    /// Every user the payload names.
+    public var users: [UserID] { payload.users }
+
+    /// The post the event is about, if any.
+    public var post: PostID? { payload.post }
+
+    /// The payload's JSON form; absent optionals are omitted, and so are personal fields whose
+    /// owner was erased (`erased`).
+    public func payloadJSON(erased: Bool = false) -> [String: Any] { payload.json(erased: erased) }
+
+    /// A one-line human summary; `name` renders a user id (e.g. as `@username`).
+    public func summary(_ name: (UserID) -> String) -> String { payload.summary(typeName, name) }
+
+    /// Encodes the payload at its type's current version (see `EventPayload.encode`).
+    package func encodePayload(_ sealer: PayloadSealer) throws -> [UInt8] {
+        var w = ByteWriter(capacity: 96)
+        try payload.encode(to: &w, sealer)
+        return w.bytes
+    }
+}
+
+extension EventType {
+    /// The schema version new events of this type are written with. Each payload type says
+    /// what its versions changed.
+    public var currentVersion: UInt8 { payloadType.currentVersion }
+
+    /// Whether version 1 of this type held its personal fields in clear.
+    package var legacyPlainV1: Bool { payloadType.legacyPlainV1 }
+
+    /// The projections that fold in events of this type.
+    package var projections: Set<ProjectionName> { Self.routing[self]! }
+
+    private static let routing = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.payloadType.projections) })
+}
+
+/// Shortens free text for a one-line summary: on one line, at most 48 characters, quoted.
+func clip(_ text: String?) -> String {
+    guard let text else { return "" }
+    let line = text.replacingOccurrences(of: "\n", with: " ")
+    return line.count > 48 ? "\"\(line.prefix(47))…\"" : "\"\(line)\""
+}

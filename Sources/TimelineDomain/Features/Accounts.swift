@@ -1,0 +1,129 @@
+import Foundation
+
+// Signing up and erasure: `createUser` records `UserCreated`; `eraseUser` undoes everything
+// the user did, as events of their own, then records `UserErased`.
+
+/// The payload of `UserCreated`. Version 2 seals the personal fields (email, password hash,
+/// bio, url) with the user's key; version 1 held them in clear.
+public struct UserCreated: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// The username (normalised).
+    public var username: String
+    /// Lowercased; `nil` for imported accounts without an email.
+    public var email: String?
+    /// argon2id string; `nil` for accounts that must set a password first.
+    public var passwordHash: String?
+    /// The bio ("" clears it).
+    public var bio: String?
+    /// The url ("" clears it).
+    public var url: String?
+    /// A `UserCreated` payload.
+    public init(userId: UserID, username: String, email: String?, passwordHash: String?, bio: String? = nil, url: String? = nil) {
+        self.userId = userId; self.username = username; self.email = email
+        self.passwordHash = passwordHash; self.bio = bio; self.url = url
+    }
+}
+
+extension UserCreated: EventPayload {
+    package static var currentVersion: UInt8 { 2 }
+    package static var legacyPlainV1: Bool { true }
+    package static var projections: Set<ProjectionName> { [.profiles] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.string(username)
+        try sealer.seal(userId, into: &w) { $0.optionalString(email); $0.optionalString(passwordHash); $0.optionalString(bio); $0.optionalString(url) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let id = UserID(try r.string()), username = try r.string()
+        let personal = try opener.personal(id, from: &r) {
+            (email: try $0.optionalString(), hash: try $0.optionalString(), bio: try $0.optionalString(), url: try $0.optionalString())
+        }
+        self.init(userId: id, username: username, email: personal?.email, passwordHash: personal?.hash, bio: personal?.bio, url: personal?.url)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue, "username": username]
+        out["email"] = email
+        if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
+        out["bio"] = bio; out["url"] = url
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed up" }
+}
+
+/// A user's personal data was erased: the key that sealed it is destroyed.
+public struct UserErased: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// A `UserErased` payload.
+    public init(userId: UserID) { self.userId = userId }
+}
+
+extension UserErased: EventPayload {
+    // Erasure records the deletions, unfollows and unlikes first, as their own events; what is
+    // left is each projection's own trace of the user (an erased user's sessions cannot
+    // resolve: their user record is gone).
+    package static var projections: Set<ProjectionName> { [.profiles, .posts, .places, .activity, .timeline] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
+    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) was erased" }
+}
+
+extension Decider {
+    /// The normalised fields of a new user, or why `createUser` fails.
+    func newUser(username: String, email: String, password: String, bio: String?, url: String?) throws
+        -> (username: String, email: String, bio: String?, url: String?) {
+        let username = try Validation.username(username)
+        let email = try Validation.email(email)
+        try Validation.password(password)
+        let bio = try bio.map(Validation.bio).flatMap(nonEmpty)
+        let url = try url.map(Validation.url).flatMap(nonEmpty)
+        guard try state.userID(username: username) == nil else {
+            throw TimelineError(.usernameTaken, "username \(username) is taken", field: "username")
+        }
+        guard try state.userID(email: email) == nil else {
+            throw TimelineError(.emailTaken, "email is already registered", field: "email")
+        }
+        return (username, email, bio, url)
+    }
+
+    func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
+        let (username, email, bio, url) = try newUser(username: username, email: email, password: password, bio: bio, url: url)
+        guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        let id = UserID(context.newID())
+        let event = UserCreated(userId: id, username: username, email: email, passwordHash: hash, bio: bio, url: url)
+        return Decision(events: [.userCreated(event)], outcome: .success(.user(id)), actor: id)
+    }
+
+    /// Undoes everything the user did (so every count and timeline stays right), then records
+    /// the erasure; the service destroys their key once it is committed. By the user themself
+    /// or an operator.
+    func eraseUser(_ raw: String, actor: Actor) throws -> Decision {
+        let target: UserID = try Validation.identifier(raw, field: "user")
+        if actor != .operator {
+            let me = try resolve(actor)
+            guard me.id == target else { throw TimelineError(.forbidden, "a user can only erase themself") }
+        }
+        guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+        let footprint = try state.footprint(of: target)
+        var events: [Event] = []
+        events += footprint.blocking.map { .unblocked(Block(blockerId: target, blockedId: $0)) }
+        events += footprint.blockedBy.map { .unblocked(Block(blockerId: $0, blockedId: target)) }
+        events += footprint.bookmarks.map { .unbookmarked(Bookmark(postId: $0, userId: target)) }
+        events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
+        events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }
+        events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
+        events += footprint.following.map { .unfollowed(Follow(followerId: target, followeeId: $0)) }
+        events += footprint.followers.map { .unfollowed(Follow(followerId: $0, followeeId: target)) }
+        events.append(.userErased(UserErased(userId: target)))
+        return Decision(events: events, outcome: .success(.done), actor: actor == .operator ? nil : target)
+    }
+}

@@ -1,0 +1,50 @@
+// Blocks: `block` records `Blocked` (after the `Unfollowed` events that end the follows
+// between the two users both ways), `unblock` records `Unblocked` (both idempotent).
+
+/// Payload of `Blocked` and `Unblocked`. While a block stands neither user can follow the
+/// other, nor like or comment on the other's posts, nor find the other in lists.
+public struct Block: Equatable, Sendable {
+    /// Who blocks.
+    public var blockerId: UserID
+    /// Who is blocked.
+    public var blockedId: UserID
+    /// A `Block` payload.
+    public init(blockerId: UserID, blockedId: UserID) { self.blockerId = blockerId; self.blockedId = blockedId }
+}
+
+extension Block: EventPayload {
+    // A block's unfollows are events of their own; the block itself is the graph's.
+    package static var projections: Set<ProjectionName> { [.follows] }
+    package var stream: String { "user-\(blockerId)" }
+    package var users: [UserID] { [blockerId, blockedId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(blockerId.rawValue); w.string(blockedId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(blockerId: UserID(try r.string()), blockedId: UserID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["blockerId": blockerId.rawValue, "blockedId": blockedId.rawValue] }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(blockerId)) \(type == .blocked ? "blocked" : "unblocked") \(name(blockedId))"
+    }
+}
+
+extension Decider {
+    func block(_ user: String, by me: UserRecord) throws -> Decision {
+        let target = try otherUser(user, of: me, "block")
+        guard try !state.blocks(me.id, target) else { return Decision(outcome: .success(.changed(false))) }
+        // A block ends the follows both ways (so timelines stay SPEC's definition).
+        var events: [Event] = []
+        if try state.follows(me.id, target) { events.append(.unfollowed(Follow(followerId: me.id, followeeId: target))) }
+        if try state.follows(target, me.id) { events.append(.unfollowed(Follow(followerId: target, followeeId: me.id))) }
+        events.append(.blocked(Block(blockerId: me.id, blockedId: target)))
+        return Decision(events: events, outcome: .success(.changed(true)))
+    }
+
+    func unblock(_ user: String, by me: UserRecord) throws -> Decision {
+        let target = try otherUser(user, of: me, "block")
+        let blocking = try state.blocks(me.id, target)
+        return Decision(events: blocking ? [.unblocked(Block(blockerId: me.id, blockedId: target))] : [], outcome: .success(.changed(blocking)))
+    }
+}

@@ -1,0 +1,45 @@
+// Bookmarks: `bookmark` records `Bookmarked`, `unbookmark` records `Unbookmarked` (both
+// idempotent). Private to the user: recorded in their own stream, listed only to them.
+
+/// Payload of `Bookmarked` and `Unbookmarked`.
+public struct Bookmark: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// Whose bookmark it is.
+    public var userId: UserID
+    /// A `Bookmark` payload.
+    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+}
+
+extension Bookmark: EventPayload {
+    package static var projections: Set<ProjectionName> { [.posts] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+    package var post: PostID? { postId }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(postId: PostID(try r.string()), userId: UserID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "userId": userId.rawValue] }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        type == .bookmarked ? "\(name(userId)) bookmarked \(postId)" : "\(name(userId)) removed \(postId) from their bookmarks"
+    }
+}
+
+extension Decider {
+    func bookmark(_ post: String, by me: UserRecord) throws -> Decision {
+        let post = try visiblePost(post, to: me)
+        let saved = try state.bookmarks(me.id, post.id)
+        return Decision(events: saved ? [] : [.bookmarked(Bookmark(postId: post.id, userId: me.id))], outcome: .success(.changed(!saved)))
+    }
+
+    /// A hidden post cannot be saved, but it can be taken out of the bookmarks.
+    func unbookmark(_ post: String, by me: UserRecord) throws -> Decision {
+        let post = try existingPost(post)
+        let saved = try state.bookmarks(me.id, post.id)
+        return Decision(events: saved ? [.unbookmarked(Bookmark(postId: post.id, userId: me.id))] : [], outcome: .success(.changed(saved)))
+    }
+}

@@ -1,0 +1,95 @@
+// Comments: `addComment` records `CommentAdded`, `deleteComment` records `CommentDeleted`.
+
+/// The payload of `CommentAdded`. Version 2 seals the text with the author's key.
+public struct CommentAdded: Equatable, Sendable {
+    /// The comment concerned.
+    public var commentId: CommentID
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's or comment's author.
+    public var authorId: UserID
+    /// The comment's text.
+    public var text: String
+    /// A `CommentAdded` payload.
+    public init(commentId: CommentID, postId: PostID, authorId: UserID, text: String) {
+        self.commentId = commentId; self.postId = postId; self.authorId = authorId; self.text = text
+    }
+}
+
+extension CommentAdded: EventPayload {
+    package static var currentVersion: UInt8 { 2 }
+    package static var legacyPlainV1: Bool { true }
+    package static var projections: Set<ProjectionName> { [.posts, .activity] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(commentId.rawValue); w.string(postId.rawValue); w.string(authorId.rawValue)
+        try sealer.seal(authorId, into: &w) { $0.string(text) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let comment = CommentID(try r.string()), post = PostID(try r.string()), author = UserID(try r.string())
+        let text = try opener.personal(author, from: &r) { try $0.string() } ?? ""
+        self.init(commentId: comment, postId: post, authorId: author, text: text)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["commentId": commentId.rawValue, "postId": postId.rawValue, "authorId": authorId.rawValue]
+        if !erased { out["text"] = text }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) commented on \(postId): \(clip(text))" }
+}
+
+/// The payload of `CommentDeleted`.
+public struct CommentDeleted: Equatable, Sendable {
+    /// The comment concerned.
+    public var commentId: CommentID
+    /// The post concerned.
+    public var postId: PostID
+    /// A `CommentDeleted` payload.
+    public init(commentId: CommentID, postId: PostID) { self.commentId = commentId; self.postId = postId }
+}
+
+extension CommentDeleted: EventPayload {
+    package static var projections: Set<ProjectionName> { [.posts, .activity] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [] }
+    package var post: PostID? { postId }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(commentId.rawValue); w.string(postId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(commentId: CommentID(try r.string()), postId: PostID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["commentId": commentId.rawValue, "postId": postId.rawValue] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "comment \(commentId) on \(postId) deleted" }
+}
+
+extension Decider {
+    func addComment(_ post: String, text: String, by me: UserRecord) throws -> Decision {
+        let post = try visiblePost(post, to: me)
+        guard try !blockedEitherWay(me.id, post.author) else {
+            throw TimelineError(.forbidden, "you cannot comment on this user's posts")
+        }
+        let text = try Validation.commentText(text)
+        let id = CommentID(context.newID())
+        let event = CommentAdded(commentId: id, postId: post.id, authorId: me.id, text: text)
+        return Decision(events: [.commentAdded(event)], outcome: .success(.comment(id)))
+    }
+
+    /// A comment may be deleted by its author or by the post's author.
+    func deleteComment(_ comment: String, by me: UserRecord) throws -> Decision {
+        let id: CommentID = try Validation.identifier(comment, field: "comment")
+        guard let comment = try state.comment(id), let post = try state.post(comment.post) else {
+            throw TimelineError.notFound("comment", id.rawValue)
+        }
+        guard comment.author == me.id || post.author == me.id else {
+            throw TimelineError(.forbidden, "only the comment's author or the post's author can delete a comment")
+        }
+        return Decision(events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
+    }
+}

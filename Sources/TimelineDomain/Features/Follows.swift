@@ -1,0 +1,46 @@
+// The follow graph: `follow` records `Followed`, `unfollow` records `Unfollowed` (both
+// idempotent; a block stands in the way of a follow).
+
+/// Payload of `Followed` and `Unfollowed`.
+public struct Follow: Equatable, Sendable {
+    /// Who follows.
+    public var followerId: UserID
+    /// Who is followed.
+    public var followeeId: UserID
+    /// A `Follow` payload.
+    public init(followerId: UserID, followeeId: UserID) { self.followerId = followerId; self.followeeId = followeeId }
+}
+
+extension Follow: EventPayload {
+    package static var projections: Set<ProjectionName> { [.profiles, .follows, .activity, .timeline] }
+    package var stream: String { "user-\(followerId)" }
+    package var users: [UserID] { [followerId, followeeId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(followerId.rawValue); w.string(followeeId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(followerId: UserID(try r.string()), followeeId: UserID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue] }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(followerId)) \(type == .followed ? "followed" : "unfollowed") \(name(followeeId))"
+    }
+}
+
+extension Decider {
+    func follow(_ user: String, by me: UserRecord) throws -> Decision {
+        let target = try otherUser(user, of: me, "follow")
+        let following = try state.follows(me.id, target)
+        guard try !blockedEitherWay(me.id, target) else {
+            throw TimelineError(.forbidden, "you cannot follow a user while one of you blocks the other")
+        }
+        return Decision(events: following ? [] : [.followed(Follow(followerId: me.id, followeeId: target))], outcome: .success(.changed(!following)))
+    }
+
+    func unfollow(_ user: String, by me: UserRecord) throws -> Decision {
+        let target = try otherUser(user, of: me, "follow")
+        let following = try state.follows(me.id, target)
+        return Decision(events: following ? [.unfollowed(Follow(followerId: me.id, followeeId: target))] : [], outcome: .success(.changed(following)))
+    }
+}

@@ -1,0 +1,47 @@
+// Likes: `like` records `LikeAdded`, `unlike` records `LikeRemoved` (both idempotent).
+
+/// Payload of `LikeAdded` and `LikeRemoved`.
+public struct Like: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The user concerned.
+    public var userId: UserID
+    /// A `Like` payload.
+    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+}
+
+extension Like: EventPayload {
+    package static var projections: Set<ProjectionName> { [.posts, .activity] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [userId] }
+    package var post: PostID? { postId }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(postId: PostID(try r.string()), userId: UserID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "userId": userId.rawValue] }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) \(type == .likeAdded ? "liked" : "unliked") \(postId)"
+    }
+}
+
+extension Decider {
+    func like(_ post: String, by me: UserRecord) throws -> Decision {
+        let post = try visiblePost(post, to: me)
+        guard try !blockedEitherWay(me.id, post.author) else {
+            throw TimelineError(.forbidden, "you cannot like this user's posts")
+        }
+        let liked = try state.likes(me.id, post.id)
+        return Decision(events: liked ? [] : [.likeAdded(Like(postId: post.id, userId: me.id))], outcome: .success(.changed(!liked)))
+    }
+
+    /// A hidden post cannot be liked, but a like on it can be taken back.
+    func unlike(_ post: String, by me: UserRecord) throws -> Decision {
+        let post = try existingPost(post)
+        let liked = try state.likes(me.id, post.id)
+        return Decision(events: liked ? [.likeRemoved(Like(postId: post.id, userId: me.id))] : [], outcome: .success(.changed(liked)))
+    }
+}

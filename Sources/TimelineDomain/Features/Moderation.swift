@@ -1,0 +1,138 @@
+// Moderation: `reportPost` records `PostReported` (one report per reporter and post);
+// operators' `removePost` records `PostRemoved` and `dismissReports` records
+// `ReportsDismissed`.
+
+/// The payload of `PostReported`. Version 2 seals the reason with the reporter's key.
+public struct PostReported: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// Who reported it.
+    public var reporterId: UserID
+    /// Why.
+    public var reason: String
+    /// A `PostReported` payload.
+    public init(postId: PostID, reporterId: UserID, reason: String) {
+        self.postId = postId; self.reporterId = reporterId; self.reason = reason
+    }
+}
+
+extension PostReported: EventPayload {
+    package static var currentVersion: UInt8 { 2 }
+    package static var legacyPlainV1: Bool { true }
+    package static var projections: Set<ProjectionName> { [.posts] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [reporterId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue); w.string(reporterId.rawValue)
+        try sealer.seal(reporterId, into: &w) { $0.string(reason) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let post = PostID(try r.string()), reporter = UserID(try r.string())
+        self.init(postId: post, reporterId: reporter, reason: try opener.personal(reporter, from: &r) { try $0.string() } ?? "")
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
+        if !erased { out["reason"] = reason }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(reporterId)) reported \(postId): \(clip(reason))" }
+}
+
+/// The payload of `PostRemoved`: an operator took a post down. It leaves every list as a
+/// deleted post does, and its author's activity says why.
+public struct PostRemoved: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (whose activity gets the reason).
+    public var authorId: UserID
+    /// Why, as the operator wrote it (sealed with the author's key; "" once they are erased).
+    public var reason: String
+    /// A `PostRemoved` payload.
+    public init(postId: PostID, authorId: UserID, reason: String) {
+        self.postId = postId; self.authorId = authorId; self.reason = reason
+    }
+}
+
+extension PostRemoved: EventPayload {
+    // A removal by the operator takes the post everywhere a deletion does.
+    package static var projections: Set<ProjectionName> { PostDeleted.projections }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        // The operator's reason is about the author's post: sealed with their key.
+        w.string(postId.rawValue); w.string(authorId.rawValue)
+        try sealer.seal(authorId, into: &w) { $0.string(reason) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let post = PostID(try r.string()), author = UserID(try r.string())
+        self.init(postId: post, authorId: author, reason: try opener.personal(author, from: &r) { try $0.string() } ?? "")
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
+        if !erased { out["reason"] = reason }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "the operator removed \(name(authorId))'s post \(postId): \(clip(reason))"
+    }
+}
+
+/// The payload of `ReportsDismissed`: an operator found nothing wrong with a post. The reports
+/// made before no longer count (the post leaves the queue and is shown again); their reporters
+/// cannot report it again, other users can.
+public struct ReportsDismissed: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// A `ReportsDismissed` payload.
+    public init(postId: PostID) { self.postId = postId }
+}
+
+extension ReportsDismissed: EventPayload {
+    package static var projections: Set<ProjectionName> { [.posts] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [] }
+    package var post: PostID? { postId }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(postId: PostID(try r.string())) }
+    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "the operator dismissed the reports against \(postId)" }
+}
+
+extension Decider {
+    func reportPost(_ post: String, reason: String, by me: UserRecord) throws -> Decision {
+        let post = try visiblePost(post, to: me)
+        let reason = try Validation.reason(reason)
+        // One report per reporter and post: a repeat changes nothing.
+        guard try !state.reported(me.id, post.id) else { return Decision(events: [], outcome: .success(.changed(false))) }
+        let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
+        return Decision(events: [.postReported(event)], outcome: .success(.changed(true)))
+    }
+
+    func removePost(_ post: String, reason: String, actor: Actor) throws -> Decision {
+        let id: PostID = try Validation.identifier(post, field: "post")
+        try requireOperator(actor, "remove a post")
+        let post = try existingPost(id.rawValue)
+        let event = PostRemoved(postId: post.id, authorId: post.author, reason: try Validation.reason(reason))
+        return Decision(events: [.postRemoved(event)], outcome: .success(.done))
+    }
+
+    func dismissReports(_ post: String, actor: Actor) throws -> Decision {
+        let id: PostID = try Validation.identifier(post, field: "post")
+        try requireOperator(actor, "dismiss reports")
+        let post = try existingPost(id.rawValue)
+        // Nothing standing (never reported, or dismissed already): nothing to dismiss.
+        let standing = try state.standingReports(post.id, upTo: 1) > 0
+        return Decision(events: standing ? [.reportsDismissed(ReportsDismissed(postId: post.id))] : [],
+                        outcome: .success(.changed(standing)))
+    }
+}

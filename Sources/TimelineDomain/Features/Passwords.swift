@@ -1,0 +1,190 @@
+import Foundation
+
+// Passwords and email: `requestPasswordReset` (operators only) records
+// `PasswordResetRequested`; `resetPassword` and `changePassword` record `PasswordChanged`;
+// `changeEmail` records `EmailChanged`. A wrong current password counts as a failed sign-in.
+
+/// A one-time token to set a password was issued (to the user, or by an operator for an
+/// imported account that has none). Only the token's hash is recorded.
+public struct PasswordResetRequested: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// Hex BLAKE2b-256 of the token; the token itself is never recorded.
+    public var tokenHash: String
+    /// When it expires (ms since 1970).
+    public var expiresAt: Int64
+    /// A `PasswordResetRequested` payload.
+    public init(userId: UserID, tokenHash: String, expiresAt: Int64) {
+        self.userId = userId; self.tokenHash = tokenHash; self.expiresAt = expiresAt
+    }
+}
+
+extension PasswordResetRequested: EventPayload {
+    package static var projections: Set<ProjectionName> { [.sessions] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.string(tokenHash); w.int64(expiresAt)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), tokenHash: try r.string(), expiresAt: try r.int64())
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "tokenHash": tokenHash, "expiresAt": expiresAt] }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "password reset token issued for \(name(userId))" }
+}
+
+/// A password was set, with a reset token (and, optionally, the account's email) or with the
+/// current password. Every session and reset token the user had before it ends. Version 2 may
+/// have no reset token (a change with the current password).
+public struct PasswordChanged: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// The argon2id hash (never the password; redacted in every JSON form).
+    public var passwordHash: String?
+    /// The email (lowercased).
+    public var email: String?
+    /// The reset token used (now spent); `nil` when the current password was given instead.
+    public var resetTokenHash: String?
+    /// A `PasswordChanged` payload.
+    public init(userId: UserID, passwordHash: String?, email: String?, resetTokenHash: String?) {
+        self.userId = userId; self.passwordHash = passwordHash; self.email = email; self.resetTokenHash = resetTokenHash
+    }
+}
+
+extension PasswordChanged: EventPayload {
+    package static var currentVersion: UInt8 { 2 }
+    // A password change ends sessions and reset tokens; the profile keeps the new hash.
+    package static var projections: Set<ProjectionName> { [.profiles, .sessions] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.optionalString(resetTokenHash)
+        try sealer.seal(userId, into: &w) { $0.optionalString(passwordHash); $0.optionalString(email) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        // v1 always named the reset token used; v2 may not (a change with the current password).
+        let id = UserID(try r.string()), reset = opener.version == 1 ? try r.string() : try r.optionalString()
+        let personal = try opener.personal(id, from: &r) { (hash: try $0.optionalString(), email: try $0.optionalString()) }
+        self.init(userId: id, passwordHash: personal?.hash, email: personal?.email, resetTokenHash: reset)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue]
+        out["resetTokenHash"] = resetTokenHash; out["email"] = email
+        if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) " + (resetTokenHash == nil ? "changed their password" : "set a password with a reset token")
+            + (email == nil ? "" : " and email") + "; every session ended"
+    }
+}
+
+/// A user changed their email (giving their password). The old email is free again.
+public struct EmailChanged: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// Lowercased; `nil` only when read back after the user was erased.
+    public var email: String?
+    /// A `EmailChanged` payload.
+    public init(userId: UserID, email: String?) { self.userId = userId; self.email = email }
+}
+
+extension EmailChanged: EventPayload {
+    package static var projections: Set<ProjectionName> { [.profiles] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue)
+        try sealer.seal(userId, into: &w) { $0.optionalString(email) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let id = UserID(try r.string())
+        self.init(userId: id, email: try opener.personal(id, from: &r) { try $0.optionalString() } ?? nil)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue]
+        out["email"] = email
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) changed their email" }
+}
+
+extension Decider {
+    /// The token is as good as the password: only the operator gets one, and delivers it out
+    /// of band (a stolen session must not be able to ask for it).
+    func requestPasswordReset(_ user: String, actor: Actor) throws -> Decision {
+        let target: UserID = try Validation.identifier(user, field: "user")
+        try requireOperator(actor, "issue a password reset token")
+        guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
+        guard let token = context.newToken else { throw TimelineError(.internal, "no token was generated") }
+        let event = PasswordResetRequested(userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
+        return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)))
+    }
+
+    /// The reset a `resetPassword` uses, its token's hash and the normalised new email, or why
+    /// the command fails.
+    func passwordReset(token: String, password: String, email: String?) throws -> (reset: SessionRecord, hash: String, email: String?) {
+        let hash = context.hashToken(token)
+        guard let reset = try state.passwordReset(hash: hash), reset.expiresAt > context.now, try state.user(reset.user) != nil else {
+            throw TimelineError(.unauthenticated, "the reset token is not valid or has expired", field: "token")
+        }
+        try Validation.password(password)
+        let email = try email.map(Validation.email)
+        if let email, let holder = try state.userID(email: email), holder != reset.user {
+            throw TimelineError(.emailTaken, "email is already registered", field: "email")
+        }
+        return (reset, hash, email)
+    }
+
+    func resetPassword(token: String, password: String, email: String?) throws -> Decision {
+        let (reset, hash, email) = try passwordReset(token: token, password: password, email: email)
+        guard let passwordHash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        let event = PasswordChanged(userId: reset.user, passwordHash: passwordHash, email: email, resetTokenHash: hash)
+        return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
+    }
+
+    /// Checks the password given with `changePassword` or `changeEmail` (verified before
+    /// deciding) against `me`'s current one. A wrong password counts as a failed sign-in for
+    /// the user's email, under the same limit, so a session cannot be used to guess it.
+    /// Returns the failure's decision, or `nil` when the password is right.
+    private func checkPassword(of me: UserRecord) throws -> Decision? {
+        let emailHash = me.email.map(context.hashEmail)
+        if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
+                                                   since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
+            throw TimelineError(.rateLimited, "too many failed password checks for this account; try again later")
+        }
+        if let hash = me.passwordHash, context.verifiedUser == me.id, context.verifiedPasswordHash == hash { return nil }
+        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id, origin: context.origin))] } ?? [],
+                        outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
+    }
+
+    func changePassword(_ newPassword: String, by me: UserRecord) throws -> Decision {
+        try Validation.password(newPassword, field: "newPassword")
+        if let failure = try checkPassword(of: me) { return failure }
+        guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        let event = PasswordChanged(userId: me.id, passwordHash: hash, email: nil, resetTokenHash: nil)
+        return Decision(events: [.passwordChanged(event)], outcome: .success(.user(me.id)))
+    }
+
+    func changeEmail(_ email: String, by me: UserRecord) throws -> Decision {
+        let email = try Validation.email(email)
+        if let failure = try checkPassword(of: me) { return failure }
+        guard email != me.email else { return Decision(outcome: .success(.user(me.id))) }
+        if try state.userID(email: email) != nil {
+            throw TimelineError(.emailTaken, "email is already registered", field: "email")
+        }
+        return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
+    }
+}

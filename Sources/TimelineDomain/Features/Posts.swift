@@ -1,0 +1,232 @@
+import Foundation
+
+// Posts: `addPost` records `PostAdded` (and `PostPlaced` when it has a location), `deletePost`
+// records `PostDeleted`; `timeline media reprocess` records `PostImageProcessed`.
+
+/// The payload of `PostAdded`. Version 2 seals the caption and hashtags; version 3 adds what the
+/// image pipeline produced.
+public struct PostAdded: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's or comment's author.
+    public var authorId: UserID
+    /// The photo's content address.
+    public var imageId: ImageID
+    /// The caption, if any.
+    public var caption: String?
+    /// The caption's hashtags (normalised, without `#`).
+    public var hashtags: [String]
+    /// The `full` variant's width and height after orientation (v3; `nil` for older posts,
+    /// whose single image is served as it was stored).
+    public var width: Int?
+    /// See `width`.
+    public var height: Int?
+    /// The variants produced (v3): `full` is `imageId`.
+    public var variants: ImageVariants?
+    /// A `PostAdded` payload.
+    public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
+                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil) {
+        self.postId = postId; self.authorId = authorId; self.imageId = imageId
+        self.caption = caption; self.hashtags = hashtags
+        self.width = width; self.height = height; self.variants = variants
+    }
+}
+
+extension PostAdded: EventPayload {
+    package static var currentVersion: UInt8 { 3 }
+    package static var legacyPlainV1: Bool { true }
+    package static var projections: Set<ProjectionName> { [.profiles, .posts, .postImages, .hashtags, .activity, .timeline] }
+    package var stream: String { "post-\(postId)" }
+    package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue); w.string(authorId.rawValue); w.string(imageId.rawValue)
+        try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
+        // v3 appends what the image pipeline produced, so a rebuild never re-encodes; a post
+        // without it (an import's image, stored as it came) is encoded exactly as v2 was.
+        if let variants, let width, let height {
+            w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+        }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let post = PostID(try r.string()), author = UserID(try r.string()), image = ImageID(try r.string())
+        let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
+        self.init(postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
+        if opener.version >= 3, !r.isAtEnd {
+            width = try r.int(); height = try r.int()
+            variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        }
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "imageId": imageId.rawValue, "hashtags": hashtags]
+        out["caption"] = caption
+        if let width, let height, let variants {
+            out["width"] = width; out["height"] = height; out["variants"] = variants.jsonObject
+        }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) posted \(postId) \(clip(caption))" }
+}
+
+/// The payload of `PostPlaced`: where a post's photo was taken. Appended right after the
+/// post's `PostAdded`, in the same commit; the place is sealed with the author's key.
+public struct PostPlaced: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (whose key seals the place).
+    public var authorId: UserID
+    /// The place; `nil` only when read back after the author was erased.
+    public var place: Place?
+    /// A `PostPlaced` payload.
+    public init(postId: PostID, authorId: UserID, place: Place?) {
+        self.postId = postId; self.authorId = authorId; self.place = place
+    }
+}
+
+extension PostPlaced: EventPayload {
+    // A post's place is the places projection's alone (the post's JSON reads it there).
+    package static var projections: Set<ProjectionName> { [.places] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue); w.string(authorId.rawValue)
+        guard let place else { throw CorruptRecord(message: "PostPlaced without its place") }
+        try sealer.seal(authorId, into: &w) { $0.double(place.latitude); $0.double(place.longitude); $0.optionalString(place.name) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let post = PostID(try r.string()), author = UserID(try r.string())
+        let place = try opener.personal(author, from: &r) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
+        self.init(postId: post, authorId: author, place: place)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
+        if let place { out.merge(place.jsonObject) { _, new in new } }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        guard let place else { return "\(name(authorId)) placed \(postId) (erased)" }
+        let at = String(format: "%.3f, %.3f", place.latitude, place.longitude)
+        return "\(name(authorId)) placed \(postId) at " + (place.name.map { "\(clip($0)) (\(at))" } ?? at)
+    }
+}
+
+/// The payload of `PostImageProcessed`: the image of a post written before the image pipeline
+/// (stored as uploaded) went through it (`timeline media reprocess`). What was produced is
+/// recorded, so replaying the log never decodes or encodes an image; from then on the post's
+/// `image` is `variants.full`. Recorded by the operator, in the post's stream.
+public struct PostImageProcessed: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (the variants are sealed with their key, like every image of theirs).
+    public var authorId: UserID
+    /// The image the variants were made from (the post's `image` until now; still stored).
+    public var sourceImageId: ImageID
+    /// The `full` variant's width in pixels, after orientation.
+    public var width: Int
+    /// The `full` variant's height in pixels, after orientation.
+    public var height: Int
+    /// The variants produced.
+    public var variants: ImageVariants
+    /// A `PostImageProcessed` payload.
+    public init(postId: PostID, authorId: UserID, sourceImageId: ImageID, width: Int, height: Int, variants: ImageVariants) {
+        self.postId = postId; self.authorId = authorId; self.sourceImageId = sourceImageId
+        self.width = width; self.height = height; self.variants = variants
+    }
+}
+
+extension PostImageProcessed: EventPayload {
+    // Timelines and activity name posts; the post's record has its image.
+    package static var projections: Set<ProjectionName> { [.posts, .postImages] }
+    package var stream: String { "post-\(postId)" }
+    package var storedImages: [ImageID] { variants.all }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue); w.string(authorId.rawValue); w.string(sourceImageId.rawValue)
+        w.int(width); w.int(height)
+        w.string(variants.full.rawValue); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let post = PostID(try r.string()), author = UserID(try r.string()), source = ImageID(try r.string())
+        let width = try r.int(), height = try r.int()
+        let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        self.init(postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        ["postId": postId.rawValue, "authorId": authorId.rawValue, "sourceImageId": sourceImageId.rawValue,
+         "width": width, "height": height, "variants": variants.jsonObject]
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "image of \(name(authorId))'s post \(postId) processed: \(width)×\(height), full/feed/thumb variants"
+    }
+}
+
+/// The payload of `PostDeleted`.
+public struct PostDeleted: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's or comment's author.
+    public var authorId: UserID
+    /// A `PostDeleted` payload.
+    public init(postId: PostID, authorId: UserID) { self.postId = postId; self.authorId = authorId }
+}
+
+extension PostDeleted: EventPayload {
+    package static var projections: Set<ProjectionName> { [.profiles, .posts, .postImages, .hashtags, .places, .activity, .timeline] }
+    package var stream: String { "post-\(postId)" }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(authorId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(postId: PostID(try r.string()), authorId: UserID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "authorId": authorId.rawValue] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) deleted post \(postId)" }
+}
+
+extension Decider {
+    func addPost(image: String, caption: String?, location: Place?, by me: UserRecord) throws -> Decision {
+        let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
+        let tags = try caption.map(Validation.hashtags(in:)) ?? []
+        let place = try location.map(Validation.place)
+        // Decoding, checking and re-encoding happened before deciding (off the writer).
+        guard let processed = context.processedImage else {
+            _ = try ImageUpload(base64: image)
+            throw TimelineError(.internal, "the image was not processed")
+        }
+        let id = PostID(context.newID())
+        func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
+        let variants = ImageVariants(full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
+        let event = PostAdded(postId: id, authorId: me.id, imageId: variants.full, caption: caption, hashtags: tags,
+                              width: processed.width, height: processed.height, variants: variants)
+        // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
+        let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
+                               uniquingKeysWith: { first, _ in first })
+        var events: [Event] = [.postAdded(event)]
+        // The place is an event of its own, so `PostAdded`'s encoding stays as it was.
+        if let place { events.append(.postPlaced(PostPlaced(postId: id, authorId: me.id, place: place))) }
+        return Decision(events: events, blobs: blobs, outcome: .success(.post(id)))
+    }
+
+    func deletePost(_ post: String, by me: UserRecord) throws -> Decision {
+        let post = try existingPost(post)
+        guard post.author == me.id else { throw TimelineError(.forbidden, "only the author can delete a post") }
+        return Decision(events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+// Profiles: `updateProfile` records `ProfileUpdated` with the fields that changed (username,
+// bio, url, profile photo, discoverability).
+
+/// What `updateProfile` does to the profile photo.
+public enum AvatarUpdate: Sendable, Equatable {
+    /// Sets it from an image (base64), stored as 320 px and 96 px squares.
+    case set(String)
+    /// Removes it.
+    case remove
+}
+
+/// Only the fields that changed are present. Version 2 seals bio and url; version 3 adds the
+/// profile photo's change (the ids of the squares produced, or its removal); version 4 adds the
+/// `discoverable` setting's change.
+public struct ProfileUpdated: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// The username (normalised).
+    public var username: String?
+    /// The bio ("" clears it).
+    public var bio: String?
+    /// The url ("" clears it).
+    public var url: String?
+    /// The profile photo's change: `.set` with the squares produced, `.removed`; `nil` keeps it.
+    public var avatar: AvatarChange?
+    /// The new value of the `discoverable` setting (v4: whether others may find the user by
+    /// email); `nil` keeps it.
+    public var discoverable: Bool?
+    /// A `ProfileUpdated` payload.
+    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil,
+                discoverable: Bool? = nil) {
+        self.userId = userId; self.username = username; self.bio = bio; self.url = url; self.avatar = avatar
+        self.discoverable = discoverable
+    }
+}
+
+/// A profile photo as stored: two squares, by content address.
+public struct Avatar: Equatable, Sendable {
+    /// The 320 px square.
+    public var large: ImageID
+    /// The 96 px square.
+    public var small: ImageID
+    /// An avatar of two stored squares.
+    public init(large: ImageID, small: ImageID) { self.large = large; self.small = small }
+}
+
+/// How a `ProfileUpdated` changed the profile photo.
+public enum AvatarChange: Equatable, Sendable {
+    /// A new photo, as the image pipeline produced it.
+    case set(Avatar)
+    /// The photo was removed.
+    case removed
+}
+
+extension ProfileUpdated: EventPayload {
+    package static var currentVersion: UInt8 { 4 }
+    package static var legacyPlainV1: Bool { true }
+    package static var projections: Set<ProjectionName> { [.profiles] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+
+    package var storedImages: [ImageID] {
+        guard case .set(let avatar)? = avatar else { return [] }
+        return [avatar.large, avatar.small]
+    }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.optionalString(username)
+        try sealer.seal(userId, into: &w) { $0.optionalString(bio); $0.optionalString(url) }
+        // v3 appends the photo's change (1: removed, 2: the squares' ids), v4 then the
+        // discoverable setting's (3: off, 4: on); without them the payload is encoded exactly
+        // as v2 was.
+        switch avatar {
+        case nil: break
+        case .removed?: w.u8(1)
+        case .set(let avatar)?: w.u8(2); w.string(avatar.large.rawValue); w.string(avatar.small.rawValue)
+        }
+        if let discoverable { w.u8(discoverable ? 4 : 3) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let id = UserID(try r.string())
+        let username = try r.optionalString()
+        let personal = try opener.personal(id, from: &r) { (bio: try $0.optionalString(), url: try $0.optionalString()) }
+        self.init(userId: id, username: username, bio: personal?.bio, url: personal?.url)
+        // The tail: tagged changes, the photo's (v3) before the discoverable setting's (v4).
+        let version = opener.version
+        var tag: UInt8?
+        if version >= 3, !r.isAtEnd { tag = try r.u8() }
+        if tag == 1 || tag == 2 {
+            avatar = tag == 1 ? .removed : .set(Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())))
+            tag = nil
+            if !r.isAtEnd { tag = try r.u8() }
+        }
+        if version >= 4, tag == 3 || tag == 4 {
+            discoverable = tag == 4
+            tag = nil
+        }
+        if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue]
+        out["username"] = username; out["bio"] = bio; out["url"] = url
+        switch avatar {
+        case nil: break
+        case .removed?: out["avatar"] = NSNull()
+        case .set(let avatar)?: out["avatar"] = ["large": avatar.large.rawValue, "small": avatar.small.rawValue]
+        }
+        if let discoverable { out["discoverable"] = discoverable }
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        let fields = [username.map { "username → \($0)" }, bio.map { _ in "bio" }, url.map { _ in "url" },
+                      avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
+                      discoverable.map { "discoverable → \($0 ? "on" : "off")" }].compactMap { $0 }
+        return "\(name(userId)) updated \(fields.joined(separator: ", "))"
+    }
+}
+
+extension Decider {
+    func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?,
+                       by me: UserRecord) throws -> Decision {
+        var change = ProfileUpdated(userId: me.id)
+        if let username {
+            let name = try Validation.username(username)
+            if name != me.username {
+                guard try state.userID(username: name) == nil else {
+                    throw TimelineError(.usernameTaken, "username \(name) is taken", field: "username")
+                }
+                change.username = name
+            }
+        }
+        if let bio = try bio.map(Validation.bio), bio != (me.bio ?? "") { change.bio = bio }
+        if let url = try url.map(Validation.url), url != (me.url ?? "") { change.url = url }
+        var blobs: [ImageID: ImageUpload] = [:]
+        switch avatar {
+        case nil: break
+        case .remove?: if me.avatar != nil { change.avatar = .removed }
+        case .set(let image)?:
+            // Decoding and the squares happened before deciding (off the writer).
+            guard let processed = context.processedAvatar else {
+                _ = try ImageUpload(base64: image)
+                throw TimelineError(.internal, "the avatar was not processed")
+            }
+            let new = Avatar(large: ImageID(context.contentID(me.id, processed.large.bytes)),
+                             small: ImageID(context.contentID(me.id, processed.small.bytes)))
+            if new != me.avatar {
+                change.avatar = .set(new)
+                blobs = Dictionary([(new.large, processed.large), (new.small, processed.small)], uniquingKeysWith: { first, _ in first })
+            }
+        }
+        if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
+        let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
+            || change.discoverable != nil
+        return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.ownProfile(me.id)))
+    }
+}

@@ -1,0 +1,151 @@
+// Sessions: `signIn` records `SignedIn` (or `SignInFailed`, under a rate limit), `signOut`
+// records `SignedOut`.
+
+/// The payload of `SignedIn`.
+public struct SignedIn: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// Hex BLAKE2b-256 of the session token; the token itself is never recorded.
+    public var sessionHash: String
+    /// When it expires (ms since 1970).
+    public var expiresAt: Int64
+    /// A `SignedIn` payload.
+    public init(userId: UserID, sessionHash: String, expiresAt: Int64) {
+        self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt
+    }
+}
+
+extension SignedIn: EventPayload {
+    package static var projections: Set<ProjectionName> { [.sessions] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.string(sessionHash); w.int64(expiresAt)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64())
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) signed in (session \(sessionHash.prefix(8))…)"
+    }
+}
+
+/// The payload of `SignedOut`.
+public struct SignedOut: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// Hex BLAKE2b-256 of the session token; the token itself is never recorded.
+    public var sessionHash: String
+    /// A `SignedOut` payload.
+    public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
+}
+
+extension SignedOut: EventPayload {
+    package static var projections: Set<ProjectionName> { [.sessions] }
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), sessionHash: try r.string())
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) signed out (session \(sessionHash.prefix(8))…)"
+    }
+}
+
+/// A failed sign-in. The email is recorded only as a keyed hash (it may not even belong to a
+/// user); `userId` is set when it does. `origin` is a keyed hash of where the attempt came
+/// from (the HTTP client's address; absent for local tools): failures are limited per email
+/// *and* origin, so nobody can lock an owner out by failing on purpose from elsewhere.
+/// Version 3 adds the origin.
+public struct SignInFailed: Equatable, Sendable {
+    /// A keyed hash of the email tried.
+    public var emailHash: String
+    /// The user concerned.
+    public var userId: UserID?
+    /// A keyed hash of where the attempt came from (absent for local tools).
+    public var origin: String?
+    /// A `SignInFailed` payload.
+    public init(emailHash: String, userId: UserID? = nil, origin: String? = nil) {
+        self.emailHash = emailHash; self.userId = userId; self.origin = origin
+    }
+
+    /// What failures are counted under: the email's hash, with the origin's when known.
+    public var limiterKey: String { SignInFailed.limiterKey(emailHash: emailHash, origin: origin) }
+
+    /// The key failures from `emailHash` and `origin` are counted under.
+    public static func limiterKey(emailHash: String, origin: String?) -> String {
+        origin.map { emailHash + "@" + $0 } ?? emailHash
+    }
+}
+
+extension SignInFailed: EventPayload {
+    package static var currentVersion: UInt8 { 3 }
+    package static var projections: Set<ProjectionName> { [.sessions] }
+    package var stream: String { "signin-\(emailHash.prefix(32))" }
+    package var users: [UserID] { userId.map { [$0] } ?? [] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(emailHash); w.optionalString(userId?.rawValue); w.optionalString(origin)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
+                  origin: opener.version >= 3 ? try r.optionalString() : nil)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["emailHash": emailHash]
+        out["userId"] = userId?.rawValue; out["origin"] = origin
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "failed sign-in" + (userId.map { " for \(name($0))" } ?? " (unknown email \(emailHash.prefix(8))…)")
+    }
+}
+
+extension Decider {
+    /// A failed sign-in is recorded (for audit and the rate limit) only for an address some
+    /// account could have, and at most `SignInPolicy.maxFailures` times per email per window:
+    /// past that every try is refused with `rate_limited` and appends nothing. An address no
+    /// account can have is answered like any wrong one and recorded nowhere.
+    func signIn(email raw: String) throws -> Decision {
+        guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
+        let emailHash = context.hashEmail(email)
+        let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
+                                                since: context.now - SignInPolicy.window)
+        guard failures < SignInPolicy.maxFailures else {
+            throw TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
+        }
+        guard let user = context.verifiedUser, let token = context.newToken,
+              try state.userID(email: email) == user
+        else {
+            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.origin))],
+                            outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
+        }
+        let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
+                             expiresAt: context.now + context.sessionLifetime)
+        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
+    }
+
+    func signOut(_ token: String) throws -> Decision {
+        let hash = context.hashToken(token)
+        guard let session = try state.session(hash: hash), session.expiresAt > context.now else {
+            throw TimelineError(.unauthenticated, "the session is not valid")
+        }
+        return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.done),
+                        actor: session.user)
+    }
+}
