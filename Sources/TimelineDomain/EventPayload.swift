@@ -3,7 +3,11 @@ import Foundation
 /// What an event's payload type says about itself, in the one file of its feature
 /// (`Features/`): its stream, its stored form (per schema version), its JSON form, its line in
 /// the audit log and the projections that fold it in. `Event` reaches every payload through
-/// `Event.payload`, so the rest of the code asks the event, never switches over its cases.
+/// `Event.payload`, so none of these concerns switches over the event's cases (only the
+/// projections' folds and the live stream do, for what they do with each event).
+///
+/// Two event types may share a payload type (`LikeAdded` and `LikeRemoved` carry `Like`):
+/// they then share its stream, routing and versions, and `summary` tells them apart.
 package protocol EventPayload: Sendable {
     /// The schema version new events of this type are written with; `init(from:_:)` reads every
     /// older one, upcasting it to the current shape.
@@ -48,16 +52,16 @@ extension EventPayload {
 /// Seals the personal fields of a payload being encoded, with their owner's key
 /// (XChaCha20-Poly1305, bound to the owner's id: the event store provides it).
 package struct PayloadSealer {
-    let seal: (UserID, [UInt8]) throws -> [UInt8]
+    let sealBytes: (UserID, [UInt8]) throws -> [UInt8]
 
-    /// A sealer that seals with `seal(owner, plaintext)`.
-    package init(_ seal: @escaping (UserID, [UInt8]) throws -> [UInt8]) { self.seal = seal }
+    /// A sealer that seals with `sealBytes(owner, plaintext)`.
+    package init(_ sealBytes: @escaping (UserID, [UInt8]) throws -> [UInt8]) { self.sealBytes = sealBytes }
 
     /// Appends to `w` the section `fill` writes, sealed with `owner`'s key.
     package func seal(_ owner: UserID, into w: inout ByteWriter, _ fill: (inout ByteWriter) -> Void) throws {
         var inner = ByteWriter()
         fill(&inner)
-        w.blob(try seal(owner, inner.bytes))
+        w.blob(try sealBytes(owner, inner.bytes))
     }
 }
 
@@ -70,21 +74,24 @@ package struct PayloadOpener {
     package let version: UInt8
     /// Version 1 of a type that held its personal fields in clear.
     let plain: Bool
-    let open: (UserID, [UInt8]) throws -> [UInt8]?
+    let openBytes: (UserID, [UInt8]) throws -> [UInt8]?
+    /// Keyed hash of an email (upcasts `SignInFailed` v1, which held the email in clear).
+    package let emailHash: (String) -> String
     /// Whether a sealed section could not be opened (its owner was erased).
     package private(set) var erased = false
 
-    /// An opener for a payload of `version`; `open(owner, sealed)` answers the section's
+    /// An opener for a payload of `version`; `openBytes(owner, sealed)` answers the section's
     /// plaintext, or `nil` once the owner's key is destroyed.
-    package init(version: UInt8, plain: Bool, open: @escaping (UserID, [UInt8]) throws -> [UInt8]?) {
-        self.version = version; self.plain = plain; self.open = open
+    package init(version: UInt8, plain: Bool, emailHash: @escaping (String) -> String,
+                 openBytes: @escaping (UserID, [UInt8]) throws -> [UInt8]?) {
+        self.version = version; self.plain = plain; self.emailHash = emailHash; self.openBytes = openBytes
     }
 
     /// Reads the personal fields sealed with `owner`'s key (from `r` itself when they were
     /// written in clear); `nil` when the owner was erased.
     package mutating func personal<T>(_ owner: UserID, from r: inout ByteReader, _ read: (inout ByteReader) throws -> T) throws -> T? {
         if plain { return try read(&r) }
-        guard let inner = try open(owner, try r.blob()) else {
+        guard let inner = try openBytes(owner, try r.blob()) else {
             erased = true
             return nil
         }

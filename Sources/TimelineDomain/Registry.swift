@@ -3,7 +3,8 @@ import Foundation
 // The registry: every command and every event of Timeline, by case and by public name, and
 // the one switch per concern that dispatches a case to its feature's file (`Features/`, where
 // each command's decision and each event's payload live). A new command or event is a case
-// here, whose exhaustive switches name what else it needs.
+// here: the exhaustive switches below then fail to build until each has its arm, and the
+// payload's `EventPayload` conformance asks for the rest (docs/adding-a-command.md).
 
 // MARK: - Commands
 
@@ -423,7 +424,7 @@ public enum Event: Equatable, Sendable {
 public enum EventType: String, CaseIterable, Sendable {
     /// A user signed up (or was imported): `UserCreated`.
     case userCreated = "UserCreated"
-    /// A user changed their username, bio or url: `ProfileUpdated`.
+    /// A user changed their username, bio, url, profile photo or discoverability: `ProfileUpdated`.
     case profileUpdated = "ProfileUpdated"
     /// A session started: `SignedIn`.
     case signedIn = "SignedIn"

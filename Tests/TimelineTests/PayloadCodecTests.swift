@@ -65,6 +65,9 @@ import Testing
         _ = try rest.string(); _ = try rest.optionalString()
         v1.raw(try rest.raw(rest.remaining))
         #expect(try PayloadCodec.decode(type: .passwordChanged, version: 1, v1.bytes, keys: keys).event == .passwordChanged(changed))
+        // SignInFailed v1 held the email alone, in clear: it reads back as its keyed hash.
+        #expect(try decode(.signInFailed) { $0.string("ann@example.com") }
+                == .signInFailed(SignInFailed(emailHash: keys.emailHash("ann@example.com"))))
         // SignInFailed before v3 had no origin.
         #expect(try decode(.signInFailed, 2) { $0.string("emailhash"); $0.optionalString(user.rawValue) }
                 == .signInFailed(SignInFailed(emailHash: "emailhash", userId: user)))

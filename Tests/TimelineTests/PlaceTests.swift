@@ -238,7 +238,7 @@ import Testing
             try service.read { view in
                 let places = view.models.places
                 var count = 0
-                try view.txn.forEachID(in: places.placesByAuthor.database, under: author.rawValue) { _ in count += 1 }
+                count += try places.placesByAuthor.members(of: author, view.txn).count
                 try view.txn.scan(places.places.database, prefix: []) { _, value in
                     if try PostPlaces.decode(value).author == author { count += 1 }
                     return true

@@ -7,7 +7,7 @@ protocol PayloadKeys: Sendable {
     func key(for user: UserID) throws(KeyStoreError) -> [UInt8]?
     /// The user's key, created if they have none yet.
     func ensureKey(for user: UserID) throws -> [UInt8]
-    /// Keyed hash of an email, as failed sign-ins record it.
+    /// Keyed hash of an email, as failed sign-ins record it (upcasts `SignInFailed` v1).
     func emailHash(_ email: String) -> String
 }
 
@@ -36,7 +36,7 @@ enum PayloadCodec {
             throw CorruptRecord(message: "\(type.rawValue) v\(version) is newer than this build")
         }
         var r = ByteReader(bytes)
-        var opener = PayloadOpener(version: version, plain: version == 1 && type.legacyPlainV1) { owner, sealed in
+        var opener = PayloadOpener(version: version, plain: version == 1 && type.legacyPlainV1, emailHash: keys.emailHash) { owner, sealed in
             guard let key = try keys.key(for: owner) else { return nil }
             guard let inner = Sodium.open(sealed, key: key, context: Array(owner.rawValue.utf8)) else {
                 throw CorruptRecord(message: "sealed fields do not open with their owner's key")

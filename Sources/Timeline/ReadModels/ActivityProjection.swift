@@ -44,59 +44,46 @@ struct ActivityRecord: Equatable {
 /// entry stays until its owner is erased.
 struct ActivityProjection: Projection {
     let name = ProjectionName.activity
-    let activity: Database  // owner ‖ 0 ‖ activityId → ActivityRecord
-    /// `o‖post` → owner; `p‖post‖0‖C‖comment`, `p‖post‖0‖L‖user`, `f‖followee‖0‖follower` → activity key
-    let references: Database
-    var databases: [Database] { [activity, references] }
+    let activity: Table<ActivityFeed>
+    /// Where each item is found again when what it reports is undone.
+    let references: Table<ActivityReferences>
+    /// Who owns each post (shares the references' database: its keys are `o‖post`).
+    let owners: Table<PostOwners>
+    var databases: [Database] { [activity.database, references.database] }
 
     init(_ env: Environment, prefix: String) throws {
-        activity = try env.database(prefix + "activity", placement: .derived)
-        references = try env.database(prefix + "activityRefs", placement: .derived)
+        activity = try Table(env, prefix + "activity")
+        references = try Table(env, prefix + "activityRefs")
+        owners = Table(references.database)
     }
 
-    private func ownerKey(_ post: PostID) -> [UInt8] { Array(("o" + post.rawValue).utf8) }
-    private func postPrefix(_ post: PostID) -> [UInt8] { Key.prefix("p" + post.rawValue) }
-
-    private func record(_ owner: String, id: String, reference: [UInt8], _ item: ActivityRecord, _ txn: Transaction) throws {
-        let key = Key.make(owner, id)
-        try txn.put(activity, key, item.encoded())
-        try txn.put(references, reference, key)
+    private func record(_ item: ActivityRecord, as key: ActivityFeed.Key, reference: ActivityReference, _ txn: Transaction) throws {
+        try activity.put(key, item, txn)
+        try references.put(reference, key, txn)
     }
 
-    private func forget(reference: [UInt8], _ txn: Transaction) throws {
-        guard let key = try txn.get(references, reference) else { return }
-        try txn.delete(activity, key)
-        try txn.delete(references, reference)
-    }
-
-    private func owner(of post: PostID, _ txn: Transaction) throws -> String? {
-        try txn.get(references, ownerKey(post)).map { String(decoding: $0, as: UTF8.self) }
+    private func forget(_ reference: ActivityReference, _ txn: Transaction) throws {
+        guard let key = try references.get(reference, txn) else { return }
+        try activity.delete(key, txn)
+        try references.delete(reference, txn)
     }
 
     /// Forgets the items about a deleted or removed post (comments and likes on it) and who owns it.
     private func forgetPost(_ post: PostID, _ txn: Transaction) throws {
-        var found: [(reference: [UInt8], key: [UInt8])] = []
-        try txn.scan(references, prefix: postPrefix(post)) { reference, key in
-            found.append((reference, key))
-            return true
-        }
-        for (reference, key) in found {
-            try txn.delete(activity, key)
-            try txn.delete(references, reference)
-        }
-        try txn.delete(references, ownerKey(post))
+        for key in try references.deleteAll(withPrefix: ActivityReferences.prefix(of: post), txn) { try activity.delete(key, txn) }
+        try owners.delete(post, txn)
     }
 
     /// The key of the item a `PostRemoved` records in its author's feed (its id is the event's).
-    func removalKey(of envelope: EventEnvelope, author: UserID) -> [UInt8] { Key.make(author.rawValue, envelope.id.rawValue) }
+    func removalKey(of envelope: EventEnvelope, author: UserID) -> ActivityFeed.Key { (author, envelope.id.rawValue) }
 
     /// The reference under which `envelope`'s activity item is recorded, for the events that
     /// record one to be found again (a comment, a like, a follow).
-    private func reference(of envelope: EventEnvelope) -> [UInt8]? {
+    private func reference(of envelope: EventEnvelope) -> ActivityReference? {
         switch envelope.event {
-        case .commentAdded(let e): postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8)
-        case .likeAdded(let e): postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8)
-        case .followed(let e): Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue)
+        case .commentAdded(let e): .comment(e.postId, e.commentId)
+        case .likeAdded(let e): .like(e.postId, e.userId)
+        case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
         // No other event records an item found again by a reference.
         default: nil
         }
@@ -105,47 +92,89 @@ struct ActivityProjection: Projection {
     /// The activity item `envelope` recorded, with its owner and id, if it recorded one that is
     /// still there (none for a comment on one's own post, or a like since removed).
     func recorded(by envelope: EventEnvelope, _ txn: Transaction) throws -> (owner: UserID, id: String, record: ActivityRecord)? {
-        guard let reference = reference(of: envelope), let key = try txn.get(references, reference),
-              let separator = key.firstIndex(of: 0), let value = try txn.get(activity, key) else { return nil }
-        return (UserID(String(decoding: key[..<separator], as: UTF8.self)), String(decoding: key[(separator + 1)...], as: UTF8.self),
-                try ActivityRecord(value))
+        guard let reference = reference(of: envelope), let key = try references.get(reference, txn),
+              let record = try activity.get(key, txn) else { return nil }
+        return (key.0, key.1, record)
     }
 
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         let at = envelope.timestamp
         switch envelope.event {
         case .postAdded(let e):
-            try txn.put(references, ownerKey(e.postId), Array(e.authorId.rawValue.utf8))
+            try owners.put(e.postId, e.authorId, txn)
         case .postDeleted(let e):
             try forgetPost(e.postId, txn)
         case .postRemoved(let e):
             // Its comments and likes leave as with a deletion; the author learns why.
             try forgetPost(e.postId, txn)
             let item = ActivityRecord(kind: .removed, actor: nil, post: e.postId, comment: nil, at: at, reason: e.reason)
-            try txn.put(activity, removalKey(of: envelope, author: e.authorId), item.encoded())
+            try activity.put(removalKey(of: envelope, author: e.authorId), item, txn)
         case .commentAdded(let e):
-            guard let owner = try owner(of: e.postId, txn), owner != e.authorId.rawValue else { return }
-            try record(owner, id: e.commentId.rawValue, reference: reference(of: envelope)!,
-                       ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at), txn)
+            guard let owner = try owners.get(e.postId, txn), owner != e.authorId else { return }
+            try record(ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
+                       as: (owner, e.commentId.rawValue), reference: .comment(e.postId, e.commentId), txn)
         case .commentDeleted(let e):
-            try forget(reference: postPrefix(e.postId) + Array(("C" + e.commentId.rawValue).utf8), txn)
+            try forget(.comment(e.postId, e.commentId), txn)
         case .likeAdded(let e):
-            guard let owner = try owner(of: e.postId, txn), owner != e.userId.rawValue else { return }
-            try record(owner, id: envelope.id.rawValue, reference: reference(of: envelope)!,
-                       ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: at), txn)
+            guard let owner = try owners.get(e.postId, txn), owner != e.userId else { return }
+            try record(ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: at),
+                       as: (owner, envelope.id.rawValue), reference: .like(e.postId, e.userId), txn)
         case .likeRemoved(let e):
-            try forget(reference: postPrefix(e.postId) + Array(("L" + e.userId.rawValue).utf8), txn)
+            try forget(.like(e.postId, e.userId), txn)
         case .followed(let e):
-            try record(e.followeeId.rawValue, id: envelope.id.rawValue, reference: reference(of: envelope)!,
-                       ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at), txn)
+            try record(ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at),
+                       as: (e.followeeId, envelope.id.rawValue), reference: .follow(followee: e.followeeId, follower: e.followerId), txn)
         case .unfollowed(let e):
-            try forget(reference: Key.make("f" + e.followeeId.rawValue, e.followerId.rawValue), txn)
+            try forget(.follow(followee: e.followeeId, follower: e.followerId), txn)
         case .userErased(let e):
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
-            try txn.deleteAll(activity, prefix: Key.prefix(e.userId.rawValue))
+            try activity.deleteAll(in: e.userId, txn)
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }
     }
+}
+
+/// A user's feed, `owner ‖ 0 ‖ itemId` → the item (its id is the comment's, or the event's that
+/// recorded it): a descending scan pages it newest first.
+enum ActivityFeed: GroupedLayout {
+    typealias Group = UserID
+    typealias Member = String
+    static func encode(_ item: ActivityRecord) -> [UInt8] { item.encoded() }
+    static func decode(_ bytes: [UInt8]) throws -> ActivityRecord { try ActivityRecord(bytes) }
+}
+
+/// What an activity item reports, to find the item again when it is undone.
+enum ActivityReference {
+    case comment(PostID, CommentID)
+    case like(PostID, UserID)
+    case follow(followee: UserID, follower: UserID)
+}
+
+/// An activity item's reference → the item's key in `ActivityFeed`: `p‖post ‖ 0 ‖ C‖comment`,
+/// `p‖post ‖ 0 ‖ L‖user` (a post's references are one prefix scan), `f‖followee ‖ 0 ‖ follower`.
+enum ActivityReferences: TableLayout {
+    static func key(_ reference: ActivityReference) -> [UInt8] {
+        switch reference {
+        case let .comment(post, comment): prefix(of: post) + Array(("C" + comment.rawValue).utf8)
+        case let .like(post, user): prefix(of: post) + Array(("L" + user.rawValue).utf8)
+        case let .follow(followee, follower): CompositeKey.make("f" + followee.rawValue, follower.rawValue)
+        }
+    }
+    static func encode(_ item: ActivityFeed.Key) -> [UInt8] { ActivityFeed.key(item) }
+    static func decode(_ bytes: [UInt8]) throws -> ActivityFeed.Key {
+        guard let separator = bytes.firstIndex(of: 0) else { throw CorruptRecord(message: "activity reference without an item key") }
+        return (UserID(String(decoding: bytes[..<separator], as: UTF8.self)), String(decoding: bytes[(separator + 1)...], as: UTF8.self))
+    }
+
+    /// The prefix of the references to the items about `post` (comments and likes on it).
+    static func prefix(of post: PostID) -> [UInt8] { CompositeKey.prefix("p" + post.rawValue) }
+}
+
+/// A post → its author, `o‖post` (in the references' database).
+enum PostOwners: TableLayout {
+    static func key(_ post: PostID) -> [UInt8] { Array(("o" + post.rawValue).utf8) }
+    static func encode(_ owner: UserID) -> [UInt8] { Array(owner.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> UserID { UserID(String(decoding: bytes, as: UTF8.self)) }
 }

@@ -46,8 +46,8 @@ struct FollowsProjection: Projection {
     }
 
     /// Calls `body` with each follower of `user`.
-    func forEachFollower(of user: UserID, _ txn: Transaction, _ body: (String) throws -> Void) throws {
-        try txn.forEachID(in: followers.database, under: user.rawValue, body)
+    func forEachFollower(of user: UserID, _ txn: Transaction, _ body: (UserID) throws -> Void) throws {
+        try followers.forEachMember(in: user, txn, body)
     }
 
     /// Removes the edge `follower → followee` from all four tables (nothing if absent).

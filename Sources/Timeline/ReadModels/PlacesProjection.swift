@@ -45,9 +45,7 @@ struct PlacesProjection: Projection {
             try unindex(e.postId, txn)
         case .userErased(let e):
             // Erasure deletes the posts first; this makes sure no place of theirs stays.
-            var posts: [PostID] = []
-            try txn.forEachID(in: placesByAuthor.database, under: e.userId.rawValue) { posts.append(PostID($0)) }
-            for post in posts { try unindex(post, txn) }
+            for post in try placesByAuthor.members(of: e.userId, txn) { try unindex(post, txn) }
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }
@@ -74,15 +72,7 @@ enum PostPlaces: TableLayout {
 
 /// A cell's posts, `cell ‖ 0 ‖ postId` → nothing (`PlaceGrid.cell(of:)`): a prefix scan of
 /// `cell ‖ 0` walks a cell's posts in id order.
-enum CellPosts: TableLayout {
-    static func key(_ entry: (cell: String, post: PostID)) -> [UInt8] { CompositeKey.make(entry.cell, entry.post.rawValue) }
-    static func encode(_: Void) -> [UInt8] { [] }
-    static func decode(_: [UInt8]) {}
-}
+typealias CellPosts = Members<String, PostID>
 
 /// An author's placed posts, `author ‖ 0 ‖ postId` → nothing (what erasure sweeps).
-enum AuthorPlacedPosts: TableLayout {
-    static func key(_ entry: (author: UserID, post: PostID)) -> [UInt8] { CompositeKey.make(entry.author.rawValue, entry.post.rawValue) }
-    static func encode(_: Void) -> [UInt8] { [] }
-    static func decode(_: [UInt8]) {}
-}
+typealias AuthorPlacedPosts = Members<UserID, PostID>

@@ -7,20 +7,20 @@ import TimelineDomain
 /// before it fills it by replaying the log once (its checkpoint starts at 0).
 struct PostImagesProjection: Projection {
     let name = ProjectionName.postImages
-    let imagePosts: Database  // imageId ‖ 0 ‖ postId → () (two posts of the same photo share its ids)
-    let postImages: Database  // postId ‖ 0 ‖ imageId → () (to forget a deleted post's images)
-    var databases: [Database] { [imagePosts, postImages] }
+    let imagePosts: Table<Members<ImageID, PostID>>  // two posts of the same photo share its ids
+    let postImages: Table<Members<PostID, ImageID>>  // to forget a deleted post's images
+    var databases: [Database] { [imagePosts.database, postImages.database] }
 
     init(_ env: Environment, prefix: String) throws {
-        imagePosts = try env.database(prefix + "imagePosts", placement: .derived)
-        postImages = try env.database(prefix + "postImages", placement: .derived)
+        imagePosts = try Table(env, prefix + "imagePosts")
+        postImages = try Table(env, prefix + "postImages")
     }
 
     /// The first post (in id order) that has the image `id`.
     func post(of id: ImageID, _ txn: Transaction) throws -> PostID? {
         var found: PostID?
-        try txn.scan(imagePosts, prefix: Key.prefix(id.rawValue)) { key, _ in
-            found = PostID(Key.suffix(key, after: Key.prefix(id.rawValue)))
+        try imagePosts.forEach(in: id, txn) { post, _ in
+            found = post
             return false
         }
         return found
@@ -28,8 +28,8 @@ struct PostImagesProjection: Projection {
 
     private func add(_ images: [ImageID], of post: PostID, _ txn: Transaction) throws {
         for image in images {
-            try txn.put(imagePosts, Key.make(image.rawValue, post.rawValue), [])
-            try txn.put(postImages, Key.make(post.rawValue, image.rawValue), [])
+            try imagePosts.put((image, post), (), txn)
+            try postImages.put((post, image), (), txn)
         }
     }
 
@@ -50,9 +50,6 @@ struct PostImagesProjection: Projection {
 
     /// Forgets a deleted or removed post's images.
     private func remove(_ post: PostID, _ txn: Transaction) throws {
-        let prefix = Key.prefix(post.rawValue)
-        for key in try txn.deleteAll(postImages, prefix: prefix) {
-            try txn.delete(imagePosts, Key.make(Key.suffix(key, after: prefix), post.rawValue))
-        }
+        for image in try postImages.deleteAll(in: post, txn) { try imagePosts.delete((image, post), txn) }
     }
 }

@@ -54,16 +54,6 @@ extension Transaction {
         }
     }
 
-    /// Calls `body` with the second component of every `owner ‖ 0 ‖ id` key, ascending (the
-    /// followers of a user, the posts of an author, …).
-    func forEachID(in db: Database, under owner: String, _ body: (String) throws -> Void) throws {
-        let prefix = Key.prefix(owner)
-        try scan(db, prefix: prefix) { key, _ in
-            try body(Key.suffix(key, after: prefix))
-            return true
-        }
-    }
-
     /// Deletes every entry whose key starts with `prefix`; returns the deleted keys' suffixes.
     @discardableResult
     func deleteAll(_ db: Database, prefix: [UInt8]) throws -> [[UInt8]] {

@@ -80,9 +80,8 @@ final class ReadModels: Sendable {
     let places: PlacesProjection
     let activity: ActivityProjection
     let timeline: TimelineProjection
-    /// imageId → media type byte ‖ bytes. Images are facts, not a projection: a rebuild
-    /// keeps them.
-    let images: Database
+    /// The stored images. Images are facts, not a projection: a rebuild keeps them.
+    let images: Table<StoredImages>
     /// `Generations.checkpointKey` → BE(last applied sequence)
     let checkpoints: Database
     /// Every projection, in application order (`ProjectionName.allCases`).
@@ -120,7 +119,7 @@ final class ReadModels: Sendable {
         self.postImages = postImages
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
         self.places = places
-        images = try env.database("images")  // primary: not recomputable from the log
+        images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
         checkpointKeys = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, generations.checkpointKey($0)) })
     }
@@ -168,15 +167,11 @@ final class ReadModels: Sendable {
         return to == head
     }
 
-    /// Stores an image once, sealed with its owner's key: `media type ‖ owner ‖ sealed bytes`.
+    /// Stores an image once, sealed with its owner's key (bound to the image's id).
     func storeImage(_ id: ImageID, _ upload: ImageUpload, owner: UserID, key: [UInt8], _ txn: Transaction) throws {
-        let key0 = Array(id.rawValue.utf8)
-        guard try !txn.contains(images, key0) else { return }
-        var w = ByteWriter(capacity: upload.bytes.count + 64)
-        w.u8(UInt8(MediaType.allCases.firstIndex(of: upload.mediaType) ?? 0))
-        w.string(owner.rawValue)
-        w.raw(Sodium.seal(upload.bytes, key: key, context: key0))
-        try txn.put(images, key0, w.bytes)
+        guard try !images.contains(id, txn) else { return }
+        let sealed = Sodium.seal(upload.bytes, key: key, context: StoredImages.key(id))
+        try images.put(id, SealedImage(mediaType: upload.mediaType, owner: owner, sealed: sealed), txn)
     }
 }
 
@@ -206,20 +201,16 @@ struct ReadView: DecisionState {
 
     func footprint(of user: UserID) throws -> UserFootprint {
         var footprint = UserFootprint()
-        func ids(_ db: Database) throws -> [String] {
-            var out: [String] = []
-            try txn.forEachID(in: db, under: user.rawValue) { out.append($0) }
-            return out
-        }
-        footprint.following = try ids(models.follows.following.database).map(UserID.init)
-        footprint.followers = try ids(models.follows.followers.database).map(UserID.init)
-        footprint.posts = try ids(models.posts.postsByUser).map(PostID.init)
+        let (follows, posts) = (models.follows, models.posts)
+        footprint.following = try follows.following.members(of: user, txn)
+        footprint.followers = try follows.followers.members(of: user, txn)
+        footprint.posts = try posts.postsByUser.members(of: user, txn)
         let own = Set(footprint.posts)
-        footprint.likes = try ids(models.posts.likesByUser).map(PostID.init).filter { !own.contains($0) }
-        footprint.bookmarks = try ids(models.posts.bookmarks).map(PostID.init)
-        footprint.blocking = try ids(models.follows.blocking.database).map(UserID.init)
-        footprint.blockedBy = try ids(models.follows.blockedBy.database).map(UserID.init)
-        footprint.comments = try ids(models.posts.commentsByUser).compactMap { try comment(CommentID($0)) }.filter { !own.contains($0.post) }
+        footprint.likes = try posts.likesByUser.members(of: user, txn).filter { !own.contains($0) }
+        footprint.bookmarks = try posts.bookmarks.members(of: user, txn)
+        footprint.blocking = try follows.blocking.members(of: user, txn)
+        footprint.blockedBy = try follows.blockedBy.members(of: user, txn)
+        footprint.comments = try posts.commentsByUser.members(of: user, txn).compactMap(comment).filter { !own.contains($0.post) }
         return footprint
     }
 }

@@ -58,6 +58,15 @@ extension ReadView {
         }
     }
 
+    /// Newest-first page over `group`'s entries in `table`: `item` maps an entry's member (the
+    /// page's cursor) and value to its item, or `nil` to skip it.
+    func pageDescending<Layout: GroupedLayout, Item>(_ table: Table<Layout>, in group: Layout.Group, _ request: PageRequest,
+                                                     _ item: (Layout.Member, Layout.Value) throws -> Item?) throws -> Page<Item> {
+        try pageDescending(table.database, prefix: Layout.prefix(group), request) { id, value in
+            try item(Layout.Member(keyText: id), try Layout.decode(value))
+        }
+    }
+
     /// Newest-first page over the keys `prefix ‖ id`; `item` maps an id to its item, or `nil`
     /// to skip it. `next` is set only when an item follows the page (one skipped is none).
     func pageDescending<Item>(_ db: Database, prefix: [UInt8], _ request: PageRequest,
@@ -128,8 +137,8 @@ extension ReadView {
     /// The users `user` blocks, the latest block first.
     func blocked(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.blockingInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
-            try self.user(UserEdgeOrder.decode(value)).map { try Presenter(self, viewer: user).profile($0) }
+        return try pageDescending(models.follows.blockingInOrder, in: user, request) { _, blocked in
+            try self.user(blocked).map { try Presenter(self, viewer: user).profile($0) }
         }
     }
 
@@ -144,23 +153,23 @@ extension ReadView {
 
     func followers(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.followersInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
-            try listed(UserEdgeOrder.decode(value), viewer: viewer)
+        return try pageDescending(models.follows.followersInOrder, in: user, request) { _, follower in
+            try listed(follower, viewer: viewer)
         }
     }
 
     func following(of user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         try requireUser(user)
-        return try pageDescending(models.follows.followingInOrder.database, prefix: Key.prefix(user.rawValue), request) { _, value in
-            try listed(UserEdgeOrder.decode(value), viewer: viewer)
+        return try pageDescending(models.follows.followingInOrder, in: user, request) { _, followee in
+            try listed(followee, viewer: viewer)
         }
     }
 
     /// Who liked `post`, the latest like first.
     func likers(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         _ = try visiblePost(post, viewer: viewer)
-        return try pageDescending(models.posts.likers, prefix: Key.prefix(post.rawValue), request) { _, value in
-            try listed(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
+        return try pageDescending(models.posts.likers, in: post, request) { _, liker in
+            try listed(liker, viewer: viewer)
         }
     }
 
@@ -168,16 +177,16 @@ extension ReadView {
     func bookmarks(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
         let present = Presenter(self, viewer: user)
-        return try pageDescending(models.posts.bookmarkList, prefix: Key.prefix(user.rawValue), request) { _, value in
-            try listedPost(PostID(String(decoding: value, as: UTF8.self)), viewer: user).map(present.post)
+        return try pageDescending(models.posts.bookmarkList, in: user, request) { _, post in
+            try listedPost(post, viewer: user).map(present.post)
         }
     }
 
     func posts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         try requireUser(user)
         let present = Presenter(self, viewer: viewer)
-        return try pageDescending(models.posts.postsByUser, prefix: Key.prefix(user.rawValue), request) { id, _ in
-            try listedPost(PostID(id), viewer: viewer).map(present.post)
+        return try pageDescending(models.posts.postsByUser, in: user, request) { post, _ in
+            try listedPost(post, viewer: viewer).map(present.post)
         }
     }
 
@@ -188,9 +197,9 @@ extension ReadView {
         let present = Presenter(self, viewer: user)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
-        var sources = [MergeSource(prefix: Key.prefix(user.rawValue), floor: nil)]
-        sources += pulled.map { MergeSource(prefix: Key.prefix($0.author), floor: $0.boundary) }
-        let databases = [projection.timelines] + Array(repeating: models.posts.postsByUser, count: pulled.count)
+        var sources = [MergeSource(prefix: Members<UserID, PostID>.prefix(user), floor: nil)]
+        sources += pulled.map { MergeSource(prefix: Members<UserID, PostID>.prefix($0.author), floor: $0.boundary) }
+        let databases = [projection.timelines.database] + Array(repeating: models.posts.postsByUser.database, count: pulled.count)
         return try txn.withCursors(databases) { cursors in
             // Looked up by the key's own bytes and decoded in place: no copies per post. A post
             // hidden by reports is skipped (the page fills past it).
@@ -208,8 +217,8 @@ extension ReadView {
             return Page(items: [], next: nil)
         }
         let present = Presenter(self, viewer: viewer)
-        return try pageDescending(models.hashtags.hashtags.database, prefix: Key.prefix(tag), request) { id, _ in
-            try listedPost(PostID(id), viewer: viewer).map(present.post)
+        return try pageDescending(models.hashtags.hashtags, in: tag, request) { post, _ in
+            try listedPost(post, viewer: viewer).map(present.post)
         }
     }
 
@@ -221,7 +230,7 @@ extension ReadView {
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let present = Presenter(self, viewer: viewer)
         let places = models.places
-        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: Key.prefix($0), floor: nil) }
+        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: CellPosts.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request, present: present.post) { bytes in
                 let id = PostID(String(decoding: bytes, as: UTF8.self))
@@ -237,8 +246,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
         // (Every item's post is the user's own, so none is hidden from them by reports.)
-        return try pageDescending(models.activity.activity, prefix: Key.prefix(user.rawValue), request) { id, value in
-            let record = try ActivityRecord(value)
+        return try pageDescending(models.activity.activity, in: user, request) { id, record in
             if let actor = record.actor, try hidden(actor, from: user) { return nil }
             return try present.activity(id: id, record)
         }
@@ -254,11 +262,11 @@ extension ReadView {
     /// A post's comments, oldest first, without those of anyone blocked either way by `viewer`.
     func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment> {
         _ = try visiblePost(id, viewer: viewer)
-        let prefix = Key.prefix(id.rawValue)
+        let prefix = PostComments.prefix(id)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
-        return try pageAscending(models.posts.comments, prefix: prefix, from: start, request,
-                                 cursorOf: { Key.suffix($0, after: prefix) }) { _, value in
-            let comment = try RecordCodec.comment(value)
+        return try pageAscending(models.posts.comments.database, prefix: prefix, from: start, request,
+                                 cursorOf: { CompositeKey.suffix($0, after: prefix) }) { _, value in
+            let comment = try PostComments.decode(value)
             return try hidden(comment.author, from: viewer) ? nil : try present.comment(comment)
         }
     }
@@ -271,15 +279,10 @@ extension ReadView {
 
     /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).
     func image(_ id: ImageID, keys: KeyStore) throws -> StoredImage {
-        let key = Array(id.rawValue.utf8)
-        guard let stored = try txn.get(models.images, key) else { throw TimelineError.notFound("image", id.rawValue) }
-        var r = ByteReader(stored)
-        let code = Int(try r.u8())
-        let owner = UserID(try r.string())
-        guard code < MediaType.allCases.count, let secret = try keys.key(for: owner),
-              let bytes = Sodium.open(try r.raw(r.remaining), key: secret, context: key)
+        guard let stored = try models.images.get(id, txn), let mediaType = stored.mediaType, let secret = try keys.key(for: stored.owner),
+              let bytes = Sodium.open(stored.sealed, key: secret, context: StoredImages.key(id))
         else { throw TimelineError.notFound("image", id.rawValue) }
-        return StoredImage(id: id, mediaType: MediaType.allCases[code], bytes: bytes)
+        return StoredImage(id: id, mediaType: mediaType, bytes: bytes)
     }
 }
 

@@ -19,15 +19,15 @@ extension ReadView {
         // first three (the viewer's most recent follows first) to name.
         var counts: [String: (count: Int, via: [UserID])] = [:]
         var followees: [UserID] = []
-        let following = models.follows.followingInOrder.database
-        try txn.scanDescending(following, prefix: Key.prefix(user.rawValue), before: nil) { _, value in
-            followees.append(UserEdgeOrder.decode(value))
+        let following = models.follows.followingInOrder
+        try following.forEachDescending(in: user, txn) { _, followee in
+            followees.append(followee)
             return followees.count < Self.suggestionFolloweesSampled
         }
         for followee in followees {
             var walked = 0
-            try txn.scanDescending(following, prefix: Key.prefix(followee.rawValue), before: nil) { _, value in
-                let candidate = String(decoding: value, as: UTF8.self)
+            try following.forEachDescending(in: followee, txn) { _, followed in
+                let candidate = followed.rawValue
                 counts[candidate, default: (0, [])].count += 1
                 if counts[candidate]!.via.count < 3 { counts[candidate]!.via.append(followee) }
                 walked += 1

@@ -16,6 +16,9 @@ protocol TableLayout {
 struct Table<Layout: TableLayout>: Sendable {
     let database: Database
 
+    /// The table over `database` (two layouts may share one database, each with keys of its own).
+    init(_ database: Database) { self.database = database }
+
     /// Opens (creating if needed) the table `name`; read models live in the derived environment.
     init(_ env: Environment, _ name: String, placement: Database.Placement = .derived) throws {
         database = try env.database(name, placement: placement)
@@ -32,7 +35,134 @@ struct Table<Layout: TableLayout>: Sendable {
     }
 
     func delete(_ key: Layout.Key, _ txn: Transaction) throws { try txn.delete(database, Layout.key(key)) }
+
+    /// Deletes every entry whose key starts with `prefix` (a prefix the layout defines);
+    /// returns their values.
+    func deleteAll(withPrefix prefix: [UInt8], _ txn: Transaction) throws -> [Layout.Value] {
+        var values: [Layout.Value] = []
+        try txn.scan(database, prefix: prefix) { _, value in values.append(try Layout.decode(value)); return true }
+        try txn.deleteAll(database, prefix: prefix)
+        return values
+    }
 }
+
+// MARK: - Grouped tables: `group ‖ 0 ‖ member` keys
+
+/// A part of a composite key: an identifier or a text (a tag, a cell, a cursor), by its UTF-8.
+protocol KeyPart {
+    var keyText: String { get }
+    init(keyText: String)
+}
+
+extension String: KeyPart {
+    var keyText: String { self }
+    init(keyText: String) { self = keyText }
+}
+
+extension Identifier {
+    var keyText: String { rawValue }
+    init(keyText: String) { self.init(keyText) }
+}
+
+extension UserID: KeyPart {}
+extension PostID: KeyPart {}
+extension CommentID: KeyPart {}
+extension ImageID: KeyPart {}
+
+/// A table keyed `group ‖ 0 ‖ member` (`CompositeKey`): one group's entries are one prefix
+/// scan, in member order (a user's posts, a post's likes, a tag's posts).
+protocol GroupedLayout: TableLayout where Key == (Group, Member) {
+    associatedtype Group: KeyPart
+    associatedtype Member: KeyPart
+}
+
+extension GroupedLayout {
+    static func key(_ key: (Group, Member)) -> [UInt8] { CompositeKey.make(key.0.keyText, key.1.keyText) }
+    /// The key prefix of `group`'s entries.
+    static func prefix(_ group: Group) -> [UInt8] { CompositeKey.prefix(group.keyText) }
+}
+
+extension Table where Layout: GroupedLayout {
+    /// Visits `group`'s entries, ascending by member; `body` returns `false` to stop.
+    func forEach(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
+        let prefix = Layout.prefix(group)
+        try txn.scan(database, prefix: prefix) { key, value in
+            try body(Layout.Member(keyText: CompositeKey.suffix(key, after: prefix)), try Layout.decode(value))
+        }
+    }
+
+    /// Calls `body` with each of `group`'s members, ascending (their values are not read).
+    func forEachMember(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member) throws -> Void) throws {
+        let prefix = Layout.prefix(group)
+        try txn.scan(database, prefix: prefix) { key, _ in
+            try body(Layout.Member(keyText: CompositeKey.suffix(key, after: prefix)))
+            return true
+        }
+    }
+
+    /// `group`'s members, ascending.
+    func members(of group: Layout.Group, _ txn: Transaction) throws -> [Layout.Member] {
+        var members: [Layout.Member] = []
+        try forEachMember(in: group, txn) { members.append($0) }
+        return members
+    }
+
+    /// Visits `group`'s entries, descending by member; `body` returns `false` to stop.
+    func forEachDescending(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
+        let prefix = Layout.prefix(group)
+        try txn.scanDescending(database, prefix: prefix, before: nil) { key, value in
+            try body(Layout.Member(keyText: CompositeKey.suffix(key, after: prefix)), try Layout.decode(value))
+        }
+    }
+
+    /// `group`'s last member in key order, if any.
+    func last(in group: Layout.Group, _ txn: Transaction) throws -> Layout.Member? {
+        let prefix = Layout.prefix(group)
+        var last: Layout.Member?
+        try txn.scanDescending(database, prefix: prefix, before: nil) { key, _ in
+            last = Layout.Member(keyText: CompositeKey.suffix(key, after: prefix))
+            return false
+        }
+        return last
+    }
+
+    /// Deletes every entry of `group`; returns their members.
+    @discardableResult
+    func deleteAll(in group: Layout.Group, _ txn: Transaction) throws -> [Layout.Member] {
+        let prefix = Layout.prefix(group)
+        return try txn.deleteAll(database, prefix: prefix).map { Layout.Member(keyText: CompositeKey.suffix($0, after: prefix)) }
+    }
+}
+
+/// `group ‖ 0 ‖ member` → nothing: who or what is in a group (a user's posts, a tag's posts,
+/// the users whose timeline holds a post).
+enum Members<Group: KeyPart, Member: KeyPart>: GroupedLayout {
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+}
+
+/// `group ‖ 0 ‖ member` → the member's cursor: when it joined, as the log sequence of the event
+/// (`Key.sequenceCursor`), which is the key of its entry in the group's `InOrder` table (empty
+/// for an entry written before the order was kept). A follow, a like, a bookmark.
+enum TimedMembers<Group: KeyPart, Member: KeyPart>: GroupedLayout {
+    static func encode(_ cursor: String) -> [UInt8] { Array(cursor.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// `group ‖ 0 ‖ cursor` → member: a group's members in the order they joined (the cursor of
+/// their `TimedMembers` entry), so a descending scan pages them newest first.
+enum InOrder<Group: KeyPart, Item: KeyPart>: GroupedLayout {
+    typealias Member = String
+    static func encode(_ item: Item) -> [UInt8] { Array(item.keyText.utf8) }
+    static func decode(_ bytes: [UInt8]) -> Item { Item(keyText: String(decoding: bytes, as: UTF8.self)) }
+}
+
+/// A follow or block edge, `a ‖ 0 ‖ b` → its cursor.
+typealias TimedUserEdges = TimedMembers<UserID, UserID>
+/// A user's edges in the order they were made, `a ‖ 0 ‖ cursor` → `b`.
+typealias UserEdgeOrder = InOrder<UserID, UserID>
+/// Posts by tag, `tag ‖ 0 ‖ postId` → nothing: a prefix scan of `tag ‖ 0` pages a tag's posts.
+typealias TaggedPosts = Members<String, PostID>
 
 // MARK: - Layouts shared by several tables
 
@@ -65,22 +195,6 @@ enum UniqueUserIndex: TableLayout {
     static func decode(_ bytes: [UInt8]) -> UserID { UserID(String(decoding: bytes, as: UTF8.self)) }
 }
 
-/// A follow edge, `a ‖ 0 ‖ b` → the follow's cursor (its log sequence as 16 hex digits, the
-/// key of its entry in `UserEdgeOrder`; empty for an edge written before follows had an order).
-enum TimedUserEdges: TableLayout {
-    static func key(_ edge: (from: UserID, to: UserID)) -> [UInt8] { CompositeKey.make(edge.from.rawValue, edge.to.rawValue) }
-    static func encode(_ cursor: String) -> [UInt8] { Array(cursor.utf8) }
-    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-}
-
-/// A user's edges in the order they were made, `a ‖ 0 ‖ cursor` → `b`: a descending prefix
-/// scan of `a ‖ 0` pages them newest first, by the cursor.
-enum UserEdgeOrder: TableLayout {
-    static func key(_ entry: (user: UserID, cursor: String)) -> [UInt8] { CompositeKey.make(entry.user.rawValue, entry.cursor) }
-    static func encode(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
-    static func decode(_ bytes: [UInt8]) -> UserID { UserID(String(decoding: bytes, as: UTF8.self)) }
-}
-
 /// A post's hashtags, `postId` → the tags (to unindex them when the post is deleted).
 enum PostTags: TableLayout {
     static func key(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
@@ -95,12 +209,32 @@ enum PostTags: TableLayout {
     }
 }
 
-/// Posts by tag, `tag ‖ 0 ‖ postId` → nothing: a prefix scan of `tag ‖ 0` pages a tag's posts.
-enum TaggedPosts: TableLayout {
-    static func key(_ entry: (tag: String, post: PostID)) -> [UInt8] { CompositeKey.make(entry.tag, entry.post.rawValue) }
-    static func encode(_: Void) -> [UInt8] { [] }
-    static func decode(_: [UInt8]) {}
-}
-
 /// `Key` (the 0-joined identifiers), named so inside layouts, whose `Key` is their key type.
 typealias CompositeKey = Key
+
+/// An image as stored: its media type, its owner, and its bytes sealed with the owner's key.
+struct SealedImage {
+    /// `nil` for a code this build does not know.
+    var mediaType: MediaType?
+    var owner: UserID
+    var sealed: [UInt8]
+}
+
+/// imageId → media type (its index in `MediaType.allCases`, one byte) ‖ owner ‖ the sealed bytes
+/// (bound to the image's id: `key(id)` is the seal's context).
+enum StoredImages: TableLayout {
+    static func key(_ id: ImageID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ image: SealedImage) -> [UInt8] {
+        var w = ByteWriter(capacity: image.sealed.count + 64)
+        w.u8(UInt8(image.mediaType.flatMap(MediaType.allCases.firstIndex) ?? 0))
+        w.string(image.owner.rawValue)
+        w.raw(image.sealed)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> SealedImage {
+        var r = ByteReader(bytes)
+        let code = Int(try r.u8())
+        let owner = UserID(try r.string())
+        return SealedImage(mediaType: code < MediaType.allCases.count ? MediaType.allCases[code] : nil, owner: owner, sealed: try r.raw(r.remaining))
+    }
+}

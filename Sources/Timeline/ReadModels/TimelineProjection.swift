@@ -16,45 +16,43 @@ import TimelineDomain
 /// applied after `follows` and `posts`.
 struct TimelineProjection: Projection {
     let name = ProjectionName.timeline
-    let timelines: Database    // user ‖ 0 ‖ postId → () (the key is all a page needs)
-    let pulls: Database        // user ‖ 0 ‖ pulled author → ()
-    let boundaries: Database   // pulled author → newest post id that was pushed ("" if none)
-    let followerCounts: Database  // author → BE(follower count)
+    let timelines: Table<Members<UserID, PostID>>  // user ‖ 0 ‖ postId (the key is all a page needs)
+    let pulls: Table<Members<UserID, UserID>>      // user ‖ 0 ‖ pulled author
+    let boundaries: Table<PullBoundaries>
+    let followerCounts: Table<FollowerCounts>
     let follows: FollowsProjection
     let posts: PostsProjection
     let threshold: UInt64
-    var databases: [Database] { [timelines, pulls, boundaries, followerCounts] }
+    var databases: [Database] { [timelines.database, pulls.database, boundaries.database, followerCounts.database] }
 
     init(_ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection, threshold: UInt64) throws {
-        timelines = try env.database(prefix + "timelines", placement: .derived)
-        pulls = try env.database(prefix + "pulls", placement: .derived)
-        boundaries = try env.database(prefix + "pullBoundaries", placement: .derived)
-        followerCounts = try env.database(prefix + "followerCounts", placement: .derived)
+        timelines = try Table(env, prefix + "timelines")
+        pulls = try Table(env, prefix + "pulls")
+        boundaries = try Table(env, prefix + "pullBoundaries")
+        followerCounts = try Table(env, prefix + "followerCounts")
         self.follows = follows
         self.posts = posts
         self.threshold = threshold
     }
 
     /// The boundary of a pulled author, or `nil` for a pushed one.
-    func boundary(of author: String, _ txn: Transaction) throws -> String? {
-        try txn.get(boundaries, Array(author.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    func boundary(of author: UserID, _ txn: Transaction) throws -> String? {
+        try boundaries.get(author, txn)
     }
 
     /// The pulled authors `user` follows, with their boundaries.
-    func pulledAuthors(of user: UserID, _ txn: Transaction) throws -> [(author: String, boundary: String)] {
-        var out: [(String, String)] = []
-        try txn.forEachID(in: pulls, under: user.rawValue) { author in
+    func pulledAuthors(of user: UserID, _ txn: Transaction) throws -> [(author: UserID, boundary: String)] {
+        var out: [(UserID, String)] = []
+        try pulls.forEachMember(in: user, txn) { author in
             out.append((author, try boundary(of: author, txn) ?? ""))
         }
         return out
     }
 
     /// Calls `body` with each post of `author` up to `boundary` (all of them when nil).
-    private func forEachPushedPost(of author: UserID, boundary: String?, _ txn: Transaction, _ body: (String) throws -> Void) throws {
-        let prefix = Key.prefix(author.rawValue)
-        try txn.scan(posts.postsByUser, prefix: prefix) { key, _ in
-            let post = Key.suffix(key, after: prefix)
-            if let boundary, !(post.utf8.lexicographicallyPrecedes(boundary.utf8) || post == boundary) { return false }
+    private func forEachPushedPost(of author: UserID, boundary: String?, _ txn: Transaction, _ body: (PostID) throws -> Void) throws {
+        try posts.postsByUser.forEach(in: author, txn) { post, _ in
+            if let boundary, !(post.rawValue.utf8.lexicographicallyPrecedes(boundary.utf8) || post.rawValue == boundary) { return false }
             try body(post)
             return true
         }
@@ -66,20 +64,19 @@ struct TimelineProjection: Projection {
     }
 
     private func addFollower(to author: UserID, _ delta: Int64, _ txn: Transaction) throws -> UInt64 {
-        let key = Array(author.rawValue.utf8)
-        let current = try txn.get(followerCounts, key).flatMap(BigEndian.uint64) ?? 0
+        let current = try followerCounts.get(author, txn) ?? 0
         let next = UInt64(max(Int64(current) + delta, 0))
-        try txn.put(followerCounts, key, BigEndian.bytes(next))
+        try followerCounts.put(author, next, txn)
         return next
     }
 
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
-            try txn.put(timelines, Key.make(e.authorId.rawValue, e.postId.rawValue), [])
-            guard !isPulled(e.postId, boundary: try boundary(of: e.authorId.rawValue, txn)) else { return }
+            try timelines.put((e.authorId, e.postId), (), txn)
+            guard !isPulled(e.postId, boundary: try boundary(of: e.authorId, txn)) else { return }
             try follows.forEachFollower(of: e.authorId, txn) { follower in
-                try txn.put(timelines, Key.make(follower, e.postId.rawValue), [])
+                try timelines.put((follower, e.postId), (), txn)
             }
         case .postDeleted(let e):
             try unpush(e.postId, author: e.authorId, txn)
@@ -87,24 +84,24 @@ struct TimelineProjection: Projection {
             try unpush(e.postId, author: e.authorId, txn)
         case .followed(let e):
             let count = try addFollower(to: e.followeeId, 1, txn)
-            let boundary = try boundary(of: e.followeeId.rawValue, txn)
-            if boundary != nil { try txn.put(pulls, Key.make(e.followerId.rawValue, e.followeeId.rawValue), []) }
+            let boundary = try boundary(of: e.followeeId, txn)
+            if boundary != nil { try pulls.put((e.followerId, e.followeeId), (), txn) }
             try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try txn.put(timelines, Key.make(e.followerId.rawValue, post), [])
+                try timelines.put((e.followerId, post), (), txn)
             }
             if boundary == nil && count >= threshold { try startPulling(e.followeeId, txn) }
         case .unfollowed(let e):
             _ = try addFollower(to: e.followeeId, -1, txn)
-            let boundary = try boundary(of: e.followeeId.rawValue, txn)
-            if boundary != nil { try txn.delete(pulls, Key.make(e.followerId.rawValue, e.followeeId.rawValue)) }
+            let boundary = try boundary(of: e.followeeId, txn)
+            if boundary != nil { try pulls.delete((e.followerId, e.followeeId), txn) }
             try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try txn.delete(timelines, Key.make(e.followerId.rawValue, post))
+                try timelines.delete((e.followerId, post), txn)
             }
         case .userErased(let e):
-            try txn.deleteAll(timelines, prefix: Key.prefix(e.userId.rawValue))
-            try txn.deleteAll(pulls, prefix: Key.prefix(e.userId.rawValue))
-            try txn.delete(boundaries, Array(e.userId.rawValue.utf8))
-            try txn.delete(followerCounts, Array(e.userId.rawValue.utf8))
+            try timelines.deleteAll(in: e.userId, txn)
+            try pulls.deleteAll(in: e.userId, txn)
+            try boundaries.delete(e.userId, txn)
+            try followerCounts.delete(e.userId, txn)
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }
@@ -113,23 +110,33 @@ struct TimelineProjection: Projection {
     /// Takes a deleted or removed post out of every timeline it was pushed into (a pulled
     /// post left with the author's post list).
     private func unpush(_ post: PostID, author: UserID, _ txn: Transaction) throws {
-        try txn.delete(timelines, Key.make(author.rawValue, post.rawValue))
-        guard !isPulled(post, boundary: try boundary(of: author.rawValue, txn)) else { return }
+        try timelines.delete((author, post), txn)
+        guard !isPulled(post, boundary: try boundary(of: author, txn)) else { return }
         try follows.forEachFollower(of: author, txn) { follower in
-            try txn.delete(timelines, Key.make(follower, post.rawValue))
+            try timelines.delete((follower, post), txn)
         }
     }
 
     /// From now on `author`'s new posts are merged at read time instead of pushed.
     private func startPulling(_ author: UserID, _ txn: Transaction) throws {
-        var newest = ""
-        try txn.scanDescending(posts.postsByUser, prefix: Key.prefix(author.rawValue), before: nil) { key, _ in
-            newest = Key.suffix(key, after: Key.prefix(author.rawValue))
-            return false
-        }
-        try txn.put(boundaries, Array(author.rawValue.utf8), Array(newest.utf8))
+        let newest = try posts.postsByUser.last(in: author, txn)?.rawValue ?? ""
+        try boundaries.put(author, newest, txn)
         try follows.forEachFollower(of: author, txn) { follower in
-            try txn.put(pulls, Key.make(follower, author.rawValue), [])
+            try pulls.put((follower, author), (), txn)
         }
     }
+}
+
+/// A pulled author → the newest of their posts that was pushed ("" if none): the boundary.
+enum PullBoundaries: TableLayout {
+    static func key(_ author: UserID) -> [UInt8] { Array(author.rawValue.utf8) }
+    static func encode(_ boundary: String) -> [UInt8] { Array(boundary.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// An author → how many follow them (8 bytes, big-endian).
+enum FollowerCounts: TableLayout {
+    static func key(_ author: UserID) -> [UInt8] { Array(author.rawValue.utf8) }
+    static func encode(_ count: UInt64) -> [UInt8] { BigEndian.bytes(count) }
+    static func decode(_ bytes: [UInt8]) -> UInt64 { BigEndian.uint64(bytes) ?? 0 }
 }

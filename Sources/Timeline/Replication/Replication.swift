@@ -71,7 +71,8 @@ final class Replication: Sendable {
         var erased = false
         for batch in fetched where batch.position > position {
             guard batch.position == position + 1 else { throw ReplicationConflict() }  // fetched from an older position
-            for blob in batch.blobs { try txn.put(models.images, Array(blob.id.utf8), blob.value, flags: .noOverwrite) }
+            // Shipped as stored (sealed): the layout does not matter here.
+            for blob in batch.blobs { try txn.put(models.images.database, StoredImages.key(ImageID(blob.id)), blob.value, flags: .noOverwrite) }
             let envelopes = try log.append(batch.events, txn)
             try models.apply(envelopes, txn)
             erased = erased || envelopes.contains { if case .userErased = $0.event { true } else { false } }
@@ -114,7 +115,7 @@ final class Replication: Sendable {
         }
         var shipped: Set<ImageID> = []
         for id in envelopes.flatMap(\.event.storedImages) where shipped.insert(id).inserted {
-            if let value = try txn.get(models.images, Array(id.rawValue.utf8)) { batch.blobs.append((id.rawValue, value)) }
+            if let value = try txn.get(models.images.database, StoredImages.key(id)) { batch.blobs.append((id.rawValue, value)) }
         }
         let events = envelopes.map { envelope -> PendingEvent in
             var p = PendingEvent(id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, actor: envelope.actor,

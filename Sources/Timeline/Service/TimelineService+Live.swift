@@ -37,8 +37,8 @@ extension TimelineService {
             case .postRemoved(let e):
                 var updates: [LiveUpdate] = try sees(e.authorId) ? [.removed(e.postId)] : []
                 let activity = view.models.activity
-                if e.authorId == viewer, let value = try view.txn.get(activity.activity, activity.removalKey(of: envelope, author: viewer)) {
-                    updates.append(.activity(try present.activity(id: envelope.id.rawValue, try ActivityRecord(value))))
+                if e.authorId == viewer, let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn) {
+                    updates.append(.activity(try present.activity(id: envelope.id.rawValue, record)))
                 }
                 return updates
             case .postReported(let e):
@@ -57,8 +57,10 @@ extension TimelineService {
             case .commentAdded, .likeAdded, .followed:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer else { return [] }
                 return [.activity(try present.activity(id: id, record))]
-            // Nothing else shows in a viewer's open stream: a live update is a change to the home
-            // timeline or the activity feed, and these are all the events that make one.
+            // Every other event shows nothing in an open stream: a stream adds posts and new
+            // activity items and removes posts, and takes back nothing else (a deleted comment or
+            // a taken-back like shows on the next read). A new event that should show live
+            // needs its arm above.
             default:
                 return []
             }

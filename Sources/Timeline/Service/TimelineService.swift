@@ -83,7 +83,7 @@ public final class TimelineService: Sendable {
     /// The tables a timeline page reads, for the benchmark's raw-LMDB baseline.
     package var timelinePageTables: (timelines: Database, posts: Database) {
         let models = registry.current
-        return (models.timeline.timelines, models.posts.posts.database)
+        return (models.timeline.timelines.database, models.posts.posts.database)
     }
     let options: Options
     /// Set in a cluster: how this replica follows and feeds the replicated log.

@@ -6,7 +6,7 @@ public struct CommentAdded: Equatable, Sendable {
     public var commentId: CommentID
     /// The post concerned.
     public var postId: PostID
-    /// The post's or comment's author.
+    /// The comment's author.
     public var authorId: UserID
     /// The comment's text.
     public var text: String

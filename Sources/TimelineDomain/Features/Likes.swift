@@ -31,10 +31,10 @@ extension Like: EventPayload {
 extension Decider {
     func like(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try visiblePost(post, to: me)
+        let liked = try state.likes(me.id, post.id)
         guard try !blockedEitherWay(me.id, post.author) else {
             throw TimelineError(.forbidden, "you cannot like this user's posts")
         }
-        let liked = try state.likes(me.id, post.id)
         return Decision(events: liked ? [] : [.likeAdded(Like(postId: post.id, userId: me.id))], outcome: .success(.changed(!liked)))
     }
 

@@ -93,7 +93,7 @@ public struct EmailChanged: Equatable, Sendable {
     public var userId: UserID
     /// Lowercased; `nil` only when read back after the user was erased.
     public var email: String?
-    /// A `EmailChanged` payload.
+    /// An `EmailChanged` payload.
     public init(userId: UserID, email: String?) { self.userId = userId; self.email = email }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 public struct PostAdded: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
-    /// The post's or comment's author.
+    /// The post's author.
     public var authorId: UserID
     /// The photo's content address.
     public var imageId: ImageID
@@ -179,7 +179,7 @@ extension PostImageProcessed: EventPayload {
 public struct PostDeleted: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
-    /// The post's or comment's author.
+    /// The post's author.
     public var authorId: UserID
     /// A `PostDeleted` payload.
     public init(postId: PostID, authorId: UserID) { self.postId = postId; self.authorId = authorId }

@@ -68,7 +68,8 @@ extension SignedOut: EventPayload {
 /// user); `userId` is set when it does. `origin` is a keyed hash of where the attempt came
 /// from (the HTTP client's address; absent for local tools): failures are limited per email
 /// *and* origin, so nobody can lock an owner out by failing on purpose from elsewhere.
-/// Version 3 adds the origin.
+/// Version 1 held only the email, in clear (read back as its keyed hash); version 2 holds the
+/// hash and the user; version 3 adds the origin.
 public struct SignInFailed: Equatable, Sendable {
     /// A keyed hash of the email tried.
     public var emailHash: String
@@ -101,8 +102,12 @@ extension SignInFailed: EventPayload {
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
-        self.init(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
-                  origin: opener.version >= 3 ? try r.optionalString() : nil)
+        if opener.version == 1 {
+            self.init(emailHash: opener.emailHash(try r.string()))
+        } else {
+            self.init(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
+                      origin: opener.version >= 3 ? try r.optionalString() : nil)
+        }
     }
 
     package func json(erased: Bool) -> [String: Any] {
