@@ -12,7 +12,8 @@ protocol TableLayout {
 }
 
 /// A database read and written through its layout. `database` stays reachable for what is
-/// layout-agnostic (prefix scans of `Key`-joined keys, statistics, the rebuild's comparison).
+/// layout-agnostic (statistics, the rebuild's comparison, shipping stored bytes, the timeline
+/// merge's cursors, which read keys in place).
 struct Table<Layout: TableLayout>: Sendable {
     let database: Database
 
@@ -39,10 +40,10 @@ struct Table<Layout: TableLayout>: Sendable {
     /// Deletes every entry whose key starts with `prefix` (a prefix the layout defines);
     /// returns their values.
     func deleteAll(withPrefix prefix: [UInt8], _ txn: Transaction) throws -> [Layout.Value] {
-        var values: [Layout.Value] = []
-        try txn.scan(database, prefix: prefix) { _, value in values.append(try Layout.decode(value)); return true }
-        try txn.deleteAll(database, prefix: prefix)
-        return values
+        var entries: [(key: [UInt8], value: Layout.Value)] = []
+        try txn.scan(database, prefix: prefix) { key, value in entries.append((key, try Layout.decode(value))); return true }
+        for entry in entries { try txn.delete(database, entry.key) }
+        return entries.map(\.value)
     }
 }
 
