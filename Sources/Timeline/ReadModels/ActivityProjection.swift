@@ -163,8 +163,10 @@ enum ActivityReferences: TableLayout {
         }
     }
     static func encode(_ item: ActivityFeed.Key) -> [UInt8] { ActivityFeed.key(item) }
-    static func decode(_ bytes: [UInt8]) throws -> ActivityFeed.Key {
-        guard let separator = bytes.firstIndex(of: 0) else { throw CorruptRecord(message: "activity reference without an item key") }
+    /// A damaged value (no separator) names no item (an empty id), so undoing what it reported
+    /// still goes on: the feed is derived data, and a rebuild writes it anew.
+    static func decode(_ bytes: [UInt8]) -> ActivityFeed.Key {
+        guard let separator = bytes.firstIndex(of: 0) else { return (UserID(String(decoding: bytes, as: UTF8.self)), "") }
         return (UserID(String(decoding: bytes[..<separator], as: UTF8.self)), String(decoding: bytes[(separator + 1)...], as: UTF8.self))
     }
 

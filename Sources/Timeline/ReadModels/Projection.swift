@@ -54,7 +54,7 @@ extension Transaction {
         }
     }
 
-    /// Deletes every entry whose key starts with `prefix`; returns the deleted keys' suffixes.
+    /// Deletes every entry whose key starts with `prefix`; returns the deleted keys (whole).
     @discardableResult
     func deleteAll(_ db: Database, prefix: [UInt8]) throws -> [[UInt8]] {
         var keys: [[UInt8]] = []

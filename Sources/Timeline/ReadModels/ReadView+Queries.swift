@@ -197,8 +197,8 @@ extension ReadView {
         let present = Presenter(self, viewer: user)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
-        var sources = [MergeSource(prefix: Members<UserID, PostID>.prefix(user), floor: nil)]
-        sources += pulled.map { MergeSource(prefix: Members<UserID, PostID>.prefix($0.author), floor: $0.boundary) }
+        var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil)]
+        sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let databases = [projection.timelines.database] + Array(repeating: models.posts.postsByUser.database, count: pulled.count)
         return try txn.withCursors(databases) { cursors in
             // Looked up by the key's own bytes and decoded in place: no copies per post. A post
@@ -230,7 +230,7 @@ extension ReadView {
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let present = Presenter(self, viewer: viewer)
         let places = models.places
-        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: CellPosts.prefix($0), floor: nil) }
+        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request, present: present.post) { bytes in
                 let id = PostID(String(decoding: bytes, as: UTF8.self))

@@ -84,6 +84,9 @@ extension GroupedLayout {
 }
 
 extension Table where Layout: GroupedLayout {
+    /// The key prefix of `group`'s entries (for what reads the keys in place).
+    func prefix(_ group: Layout.Group) -> [UInt8] { Layout.prefix(group) }
+
     /// Visits `group`'s entries, ascending by member; `body` returns `false` to stop.
     func forEach(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
         let prefix = Layout.prefix(group)
@@ -136,7 +139,7 @@ extension Table where Layout: GroupedLayout {
 }
 
 /// `group ‖ 0 ‖ member` → nothing: who or what is in a group (a user's posts, a tag's posts,
-/// the users whose timeline holds a post).
+/// the posts in a user's timeline).
 enum Members<Group: KeyPart, Member: KeyPart>: GroupedLayout {
     static func encode(_: Void) -> [UInt8] { [] }
     static func decode(_: [UInt8]) {}
@@ -215,10 +218,20 @@ typealias CompositeKey = Key
 
 /// An image as stored: its media type, its owner, and its bytes sealed with the owner's key.
 struct SealedImage {
-    /// `nil` for a code this build does not know.
-    var mediaType: MediaType?
+    /// The media type's index in `MediaType.allCases` (kept as stored, so a code this build
+    /// does not know survives).
+    var mediaCode: UInt8
     var owner: UserID
     var sealed: [UInt8]
+
+    init(mediaType: MediaType, owner: UserID, sealed: [UInt8]) {
+        self.init(mediaCode: UInt8(MediaType.allCases.firstIndex(of: mediaType) ?? 0), owner: owner, sealed: sealed)
+    }
+
+    init(mediaCode: UInt8, owner: UserID, sealed: [UInt8]) { self.mediaCode = mediaCode; self.owner = owner; self.sealed = sealed }
+
+    /// The media type, or `nil` for a code this build does not know.
+    var mediaType: MediaType? { Int(mediaCode) < MediaType.allCases.count ? MediaType.allCases[Int(mediaCode)] : nil }
 }
 
 /// imageId → media type (its index in `MediaType.allCases`, one byte) ‖ owner ‖ the sealed bytes
@@ -227,15 +240,14 @@ enum StoredImages: TableLayout {
     static func key(_ id: ImageID) -> [UInt8] { Array(id.rawValue.utf8) }
     static func encode(_ image: SealedImage) -> [UInt8] {
         var w = ByteWriter(capacity: image.sealed.count + 64)
-        w.u8(UInt8(image.mediaType.flatMap(MediaType.allCases.firstIndex) ?? 0))
+        w.u8(image.mediaCode)
         w.string(image.owner.rawValue)
         w.raw(image.sealed)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> SealedImage {
         var r = ByteReader(bytes)
-        let code = Int(try r.u8())
-        let owner = UserID(try r.string())
-        return SealedImage(mediaType: code < MediaType.allCases.count ? MediaType.allCases[code] : nil, owner: owner, sealed: try r.raw(r.remaining))
+        let code = try r.u8()
+        return SealedImage(mediaCode: code, owner: UserID(try r.string()), sealed: try r.raw(r.remaining))
     }
 }
