@@ -29,6 +29,18 @@ struct Arguments {
         }
     }
 
+    /// The options every command takes: how to open the database, and `--help`.
+    static let common: Set<String> = TimelineTool.openOptions.union(["accept-missing-keys", "help"])
+
+    /// Refuses an option or flag the command does not take, beside the common ones: a mistyped
+    /// option must not be ignored (`rebuild --verfy` would rebuild instead of verifying).
+    /// `anyOption`: every `--name value` is the command's to check (a query's fields).
+    func refuseUnknown(_ accepted: Set<String>, anyOption: Bool = false) throws(UsageError) {
+        let known = accepted.union(Self.common)
+        let given = flags.union(anyOption ? [] : Set(options.keys))
+        if let unknown = given.subtracting(known).sorted().first { throw UsageError("unknown option --\(unknown)") }
+    }
+
     func value(_ name: String) -> String? { options[name]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     var db: String { value("db") ?? "timeline.db" }

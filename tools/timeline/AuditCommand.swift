@@ -23,6 +23,7 @@ enum AuditCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["json", "follow", "reverse", "limit", "type", "actor", "stream", "user", "post", "since", "until", "from", "to", "anchor", "anchor-public-key"])
         guard !args.has("help"), let verb = args.positional.first else {
             print(help)
             return args.has("help") ? 0 : 2

@@ -15,6 +15,7 @@ enum BackupCommand {
     """
 
     static func backup(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown([])
         guard !args.has("help"), args.positional.count == 1 else {
             print(help)
             return args.has("help") ? 0 : 2
@@ -27,6 +28,7 @@ enum BackupCommand {
     }
 
     static func restore(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown([])
         guard !args.has("help"), args.positional.count == 1 else {
             print(help)
             return args.has("help") ? 0 : 2

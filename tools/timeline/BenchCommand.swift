@@ -23,6 +23,7 @@ enum BenchCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["scale", "dir", "only", "json", "http", "seconds", "cluster", "photos"])
         if args.has("help") {
             print(help)
             return 0

@@ -40,6 +40,7 @@ enum DemoCommand {
                            "Now I'm hungry 😄", "Adding this to my list."]
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown([])
         if args.has("help") {
             print(help)
             return 0

@@ -13,6 +13,7 @@ enum ExecCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown([])
         if args.has("help") {
             print(help)
             return 0

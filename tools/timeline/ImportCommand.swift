@@ -14,6 +14,7 @@ enum ImportCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["json"])
         guard !args.has("help"), args.positional.count == 2, args.positional[0] == "firebase" else {
             print(help)
             return args.has("help") ? 0 : 2
@@ -41,6 +42,7 @@ enum ImportCommand {
 
     /// `timeline password-reset USER`: an operator issues a one-time token to set a password.
     static func passwordReset(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown([])
         guard !args.has("help"), let target = args.positional.first else {
             print("usage: timeline password-reset [--db PATH] USER_ID|@username\n\nPrints a one-time token (valid 1 hour; deliver it to the user out of band) for the resetPassword command.")
             return args.has("help") ? 0 : 2

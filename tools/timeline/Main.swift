@@ -120,6 +120,7 @@ struct TimelineTool {
 
 /// `timeline erase-user ID|@name`: the operator's right-to-erasure command.
 func eraseUser(_ args: Arguments) async throws -> Int32 {
+    try args.refuseUnknown([])
     guard let target = args.positional.first, !args.has("help") else {
         print("usage: timeline erase-user [--db PATH] USER_ID|@username")
         return args.has("help") ? 0 : 2

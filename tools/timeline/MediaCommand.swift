@@ -17,6 +17,7 @@ enum MediaCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["json"])
         guard !args.has("help"), args.positional == ["reprocess"] else {
             print(help)
             return args.has("help") ? 0 : 2

@@ -19,6 +19,7 @@ enum ModerationCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["json", "reason"])
         guard !args.has("help"), let verb = args.positional.first else {
             print(help)
             return args.has("help") ? 0 : 2

@@ -16,6 +16,7 @@ enum QueryCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown([], anyOption: true)  // its options are the query's fields, checked by the catalogue
         guard !args.has("help"), let name = args.positional.first else {
             print(help)
             return args.has("help") ? 0 : 2

@@ -19,6 +19,7 @@ enum RebuildCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["json", "list", "verify", "chunk-size", "projection", "stall-after-chunks"])
         if args.has("help") {
             print(help)
             return 0

@@ -17,6 +17,7 @@ enum ServeCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
+        try args.refuseUnknown(["listen", "cors-origin", "demo"])
         if args.has("help") {
             print(help)
             return 0
