@@ -2,7 +2,9 @@
 package struct UserRecord: Equatable, Sendable {
     public var id: UserID
     public var username: String
-    public var email: String?
+    /// The keyed hash of the user's email (`DecisionContext.hashEmail`, as failed sign-ins
+    /// record it): the read models never hold an email in clear. `nil` for an account without one.
+    public var emailHash: String?
     public var passwordHash: String?
     public var bio: String?
     public var url: String?
@@ -13,10 +15,10 @@ package struct UserRecord: Equatable, Sendable {
     public var avatar: Avatar?
     /// Whether others may find the user by email (`findContacts`); on by default.
     public var discoverable: Bool
-    public init(id: UserID, username: String, email: String?, passwordHash: String?, bio: String?, url: String?,
+    public init(id: UserID, username: String, emailHash: String?, passwordHash: String?, bio: String?, url: String?,
                 postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
                 discoverable: Bool = true) {
-        self.id = id; self.username = username; self.email = email; self.passwordHash = passwordHash
+        self.id = id; self.username = username; self.emailHash = emailHash; self.passwordHash = passwordHash
         self.bio = bio; self.url = url; self.postCount = postCount; self.followerCount = followerCount
         self.followingCount = followingCount; self.createdAt = createdAt; self.avatar = avatar
         self.discoverable = discoverable

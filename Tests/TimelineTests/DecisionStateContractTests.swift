@@ -20,7 +20,7 @@ extension InMemoryState {
         }
         switch envelope.event {
         case .userCreated(let e):
-            users[e.userId] = UserRecord(id: e.userId, username: e.username, email: e.email, passwordHash: e.passwordHash,
+            users[e.userId] = UserRecord(id: e.userId, username: e.username, emailHash: e.email.map(hashEmail), passwordHash: e.passwordHash,
                                          bio: e.bio, url: e.url, createdAt: envelope.timestamp)
         case .profileUpdated(let e):
             updateUser(e.userId) { user in
@@ -96,12 +96,12 @@ extension InMemoryState {
         case .passwordChanged(let e):
             updateUser(e.userId) { user in
                 user.passwordHash = e.passwordHash
-                if let email = e.email { user.email = email }
+                if let email = e.email { user.emailHash = hashEmail(email) }
             }
             if let used = e.resetTokenHash { resets[used] = nil }
             credentialChanges[e.userId] = envelope.sequence
         case .emailChanged(let e):
-            updateUser(e.userId) { user in if let email = e.email { user.email = email } }
+            updateUser(e.userId) { user in if let email = e.email { user.emailHash = hashEmail(email) } }
         }
     }
 }
@@ -228,6 +228,8 @@ extension InMemoryState {
         try await history(service, clock: clock)
         let log = try service.events(from: 1, limit: 100_000)
         var memory = InMemoryState()
+        let keys = service.log.keys
+        memory.hashEmail = { keys.emailHash($0) }
         for envelope in log { memory.apply(envelope) }
         let now = clock.nowMilliseconds()
         let lmdb = try service.read { view in try answers(view, log: log, now: now) }

@@ -21,10 +21,13 @@ struct InMemoryState: DecisionState {
     var issued: [String: UInt64] = [:]
     /// The sequence of each user's last password change: tokens issued before it are void.
     var credentialChanges: [UserID: UInt64] = [:]
+    /// How users' emails are kept (`UserRecord.emailHash`): as they are, like the tests'
+    /// `DecisionContext.hashEmail`, unless a test folds a real log (then the key store's).
+    var hashEmail: (String) -> String = { $0 }
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }
-    func userID(email: String) -> UserID? { users.values.first { $0.email == email }?.id }
+    func userID(email: String) -> UserID? { users.values.first { $0.emailHash == hashEmail(email) }?.id }
     func post(_ id: PostID) -> PostRecord? { posts[id] }
     func comment(_ id: CommentID) -> CommentRecord? { comments[id] }
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
@@ -71,8 +74,8 @@ func context(now: Int64 = 1_000) -> DecisionContext {
     return context
 }
 
-let alice = UserRecord(id: UserID("alice1"), username: "alice", email: "alice@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
-let bob = UserRecord(id: UserID("bob1"), username: "bob", email: "bob@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
+let alice = UserRecord(id: UserID("alice1"), username: "alice", emailHash: "alice@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
+let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
 
 @Suite struct DecideTests {
     var state: InMemoryState {

@@ -158,7 +158,7 @@ import Testing
             #expect(throws: CorruptRecord.self) { try PayloadCodec.decode(type: .profileUpdated, version: 3, encoded, keys: keys) }
         }
         // The user record keeps version 1's bytes for a discoverable user.
-        var record = UserRecord(id: user, username: "u", email: nil, passwordHash: nil, bio: nil, url: nil, createdAt: 1, avatar: avatar)
+        var record = UserRecord(id: user, username: "u", emailHash: nil, passwordHash: nil, bio: nil, url: nil, createdAt: 1, avatar: avatar)
         #expect(RecordCodec.encode(record).first == 1)
         #expect(try RecordCodec.user(RecordCodec.encode(record)) == record)
         record.discoverable = false

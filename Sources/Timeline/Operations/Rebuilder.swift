@@ -136,7 +136,8 @@ private struct Rebuilder {
         let (generation, live) = try prepare()
         var target = live.generations
         for name in names { target.numbers[name] = generation }
-        let models = try ReadModels(environment, generations: target, fanoutThreshold: service.registry.fanoutThreshold)
+        let models = try ReadModels(environment, generations: target, fanoutThreshold: service.registry.fanoutThreshold,
+                                    hashEmail: service.registry.hashEmail)
         let projections = names.map(models.projection)
         var timings = names.map { RebuildReport.ProjectionTiming(name: $0, events: 0, seconds: 0) }
         var applied: UInt64 = 0

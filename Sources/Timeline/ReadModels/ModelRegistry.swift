@@ -13,12 +13,15 @@ final class ModelRegistry: Sendable {
     /// Followers at which an author's posts stop being pushed (fixed when the database is
     /// created, so every process and every rebuild projects the same way).
     let fanoutThreshold: UInt64
+    /// The keyed hash the profiles keep emails as (the key store's).
+    let hashEmail: @Sendable (String) -> String
 
     static let thresholdKey = Array("fanoutThreshold".utf8)
 
     /// - Parameter logMeta: the durable metadata, which records the fan-out threshold.
-    init(_ environment: Environment, logMeta: Database, defaultThreshold: UInt64) throws {
+    init(_ environment: Environment, logMeta: Database, defaultThreshold: UInt64, hashEmail: @escaping @Sendable (String) -> String) throws {
         self.environment = environment
+        self.hashEmail = hashEmail
         let meta = try environment.database("models", placement: .derived)
         self.meta = meta
         let threshold = try environment.write { txn -> UInt64 in
@@ -28,7 +31,7 @@ final class ModelRegistry: Sendable {
         }
         fanoutThreshold = threshold
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
-        state = Mutex((key, try ReadModels(environment, generations: try Generations(key), fanoutThreshold: threshold)))
+        state = Mutex((key, try ReadModels(environment, generations: try Generations(key), fanoutThreshold: threshold, hashEmail: hashEmail)))
     }
 
     /// The models valid in `txn`, or `nil` if the generations changed since they were opened
@@ -42,7 +45,7 @@ final class ModelRegistry: Sendable {
     /// Opens the handles of the generations now recorded.
     func reload() throws {
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
-        let models = try ReadModels(environment, generations: try Generations(key), fanoutThreshold: fanoutThreshold)
+        let models = try ReadModels(environment, generations: try Generations(key), fanoutThreshold: fanoutThreshold, hashEmail: hashEmail)
         state.withLock { $0 = (key, models) }
     }
 

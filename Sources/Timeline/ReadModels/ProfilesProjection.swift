@@ -1,19 +1,26 @@
 import LMDB
 import TimelineDomain
 
-/// Profiles with their counts, and the unique username and email indexes.
+/// Profiles with their counts, and the unique username and email indexes. Emails are kept only
+/// as their keyed hash (`hashEmail`, the key store's): the read models never hold one in clear.
 struct ProfilesProjection: Projection {
     let name = ProjectionName.profiles
     let users: Table<UserRecords>         // userId → UserRecord
     let usernames: Table<UniqueUserIndex> // username → userId
-    let emails: Table<UniqueUserIndex>    // email → userId
+    let emails: Table<UniqueUserIndex>    // the email's keyed hash → userId
+    /// The keyed hash of a (normalised) email.
+    let hashEmail: @Sendable (String) -> String
     var databases: [Database] { [users.database, usernames.database, emails.database] }
 
-    init(_ env: Environment, prefix: String) throws {
+    init(_ env: Environment, prefix: String, hashEmail: @escaping @Sendable (String) -> String) throws {
         users = try Table(env, prefix + "users")
         usernames = try Table(env, prefix + "usernames")
         emails = try Table(env, prefix + "emails")
+        self.hashEmail = hashEmail
     }
+
+    /// The user holding `email`, if any.
+    func userID(email: String, _ txn: Transaction) throws -> UserID? { try emails.get(hashEmail(email), txn) }
 
     func user(_ id: UserID, _ txn: Transaction) throws -> UserRecord? { try users.get(id, txn) }
 
@@ -25,19 +32,20 @@ struct ProfilesProjection: Projection {
 
     /// Moves the user's entry in the email index (freeing the old email) and sets the email.
     private func changeEmail(of user: inout UserRecord, to email: String, _ txn: Transaction) throws {
-        if let old = user.email { try emails.delete(old, txn) }
-        try emails.put(email, user.id, txn)
-        user.email = email
+        if let old = user.emailHash { try emails.delete(old, txn) }
+        let hash = hashEmail(email)
+        try emails.put(hash, user.id, txn)
+        user.emailHash = hash
     }
 
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .userCreated(let e):
-            let user = UserRecord(id: e.userId, username: e.username, email: e.email, passwordHash: e.passwordHash,
+            let user = UserRecord(id: e.userId, username: e.username, emailHash: e.email.map(hashEmail), passwordHash: e.passwordHash,
                                   bio: e.bio, url: e.url, createdAt: envelope.timestamp)
             try users.put(e.userId, user, txn)
             try usernames.put(e.username, e.userId, txn)
-            if let email = e.email { try emails.put(email, e.userId, txn) }
+            if let hash = user.emailHash { try emails.put(hash, e.userId, txn) }
         case .profileUpdated(let e):
             guard var user = try user(e.userId, txn) else { return }
             if let name = e.username {
@@ -79,7 +87,7 @@ struct ProfilesProjection: Projection {
             guard let user = try user(e.userId, txn) else { return }
             try users.delete(e.userId, txn)
             try usernames.delete(user.username, txn)
-            if let email = user.email { try emails.delete(email, txn) }
+            if let hash = user.emailHash { try emails.delete(hash, txn) }
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }

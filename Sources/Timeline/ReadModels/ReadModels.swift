@@ -9,9 +9,15 @@ import TimelineDomain
 extension ProjectionName {
     /// The version of the projection's table layout. A new version gets a checkpoint of its
     /// own (`Generations.checkpointKey`), so a database written with an older layout replays
-    /// the whole log into the projection once, when it is next opened or written. Version 2 of
-    /// `follows` keeps each follow's order (newest follow first).
-    var layout: Int { self == .follows ? 2 : 1 }
+    /// the whole log into the projection once, when it is next opened or written, starting
+    /// from empty tables (`catchUp`). Version 2 of `follows` keeps each follow's order (newest
+    /// follow first); version 2 of `profiles` keeps emails only as their keyed hash.
+    var layout: Int {
+        switch self {
+        case .follows, .profiles: 2
+        case .sessions, .posts, .postImages, .hashtags, .places, .activity, .timeline: 1
+        }
+    }
 
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
     var dependencies: [ProjectionName] { self == .timeline ? [.follows, .posts] : [] }
@@ -90,9 +96,10 @@ final class ReadModels: Sendable {
 
     /// Opens every projection's databases at `generations`. The switch is the registry: it
     /// puts each projection in `all`, in application order.
-    init(_ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64) throws {
+    init(_ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64,
+         hashEmail: @escaping @Sendable (String) -> String) throws {
         self.generations = generations
-        let profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles))
+        let profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles), hashEmail: hashEmail)
         let sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
         let follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
         let posts = try PostsProjection(env, prefix: generations.prefix(.posts))
@@ -158,6 +165,11 @@ final class ReadModels: Sendable {
     func catchUp(_ log: EventLog, head: UInt64, limit: UInt64 = .max, _ txn: Transaction) throws -> Bool {
         let behind = try all.map { ($0, try checkpoint($0.name, txn)) }.filter { $0.1 < head }
         guard let from = behind.map(\.1).min() else { return true }
+        // A projection that has applied nothing under its layout starts from empty tables: they
+        // may hold an older layout's entries (which replaying over would leave behind).
+        for (projection, checkpoint) in behind where checkpoint == 0 {
+            for db in projection.databases { try txn.clear(db) }
+        }
         let to = from + min(limit, head - from)
         try log.forEach(from: from + 1, txn) { envelope in
             for (projection, checkpoint) in behind where envelope.sequence > checkpoint { try projection.apply(envelope, txn) }
@@ -185,7 +197,7 @@ struct ReadView: DecisionState {
 
     func user(_ id: UserID) throws -> UserRecord? { try models.profiles.user(id, txn) }
     func userID(username: String) throws -> UserID? { try models.profiles.usernames.get(username, txn) }
-    func userID(email: String) throws -> UserID? { try models.profiles.emails.get(email, txn) }
+    func userID(email: String) throws -> UserID? { try models.profiles.userID(email: email, txn) }
     func post(_ id: PostID) throws -> PostRecord? { try models.posts.post(id, txn) }
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }

@@ -36,7 +36,7 @@ enum RecordCodec {
         // user who turned the setting off, so a discoverable user's record keeps version 1's
         // bytes (as before the setting).
         w.u8(u.discoverable ? 1 : 2)
-        w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.email); w.optionalString(u.passwordHash)
+        w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.emailHash); w.optionalString(u.passwordHash)
         w.optionalString(u.bio); w.optionalString(u.url)
         w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
         if !u.discoverable { w.u8(0) }
@@ -49,7 +49,7 @@ enum RecordCodec {
         var r = ByteReader(bytes)
         let version = try r.u8()
         guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown user record version") }
-        var user = UserRecord(id: UserID(try r.string()), username: try r.string(), email: try r.optionalString(),
+        var user = UserRecord(id: UserID(try r.string()), username: try r.string(), emailHash: try r.optionalString(),
                               passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
                               postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
         if version == 2 { user.discoverable = try r.u8() != 0 }

@@ -124,7 +124,9 @@ public final class TimelineService: Sendable {
                 log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
                 replication = nil
             }
-            registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold)
+            let keys = log.keys
+            registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold,
+                                         hashEmail: { keys.emailHash($0) })
             do {
                 try Self.catchUpDerivedData(environment, log: log, registry: registry)
                 // Keys a crash (or a failure) left behind after their users' erasure.

@@ -160,7 +160,7 @@ extension Decider {
     /// the user's email, under the same limit, so a session cannot be used to guess it.
     /// Returns the failure's decision, or `nil` when the password is right.
     private func checkPassword(of me: UserRecord) throws -> Decision? {
-        let emailHash = me.email.map(context.hashEmail)
+        let emailHash = me.emailHash
         if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
                                                    since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
             throw TimelineError(.rateLimited, "too many failed password checks for this account; try again later")
@@ -181,7 +181,7 @@ extension Decider {
     func changeEmail(_ email: String, by me: UserRecord) throws -> Decision {
         let email = try Validation.email(email)
         if let failure = try checkPassword(of: me) { return failure }
-        guard email != me.email else { return Decision(outcome: .success(.user(me.id))) }
+        guard context.hashEmail(email) != me.emailHash else { return Decision(outcome: .success(.user(me.id))) }
         if try state.userID(email: email) != nil {
             throw TimelineError(.emailTaken, "email is already registered", field: "email")
         }
