@@ -24,6 +24,9 @@ import Testing
         #expect(try tool(["audit", "list", "--frobnicate", "x", "--db", path]) == 2)
         #expect(try tool(["query", "users", "--verify", "--db", path]) == 2)  // a flag no query takes
         #expect(try tool(["erase-user", "@alice", "--force", "--db", path]) == 2)
+        #expect(try tool(["rebuild", "--verify=1", "--db", path]) == 2)  // a flag given a value
+        #expect(try tool(["erase-user", "@alice", "--help=1", "--db", path]) == 2)
+        #expect(try tool(["audit", "verify", "--anchor-key", "k", "--db", path]) == 2)  // audit checks an anchor with --anchor
         let reopened = try openService(path: path)
         #expect(try reopened.projectionStatus().map(\.generation) == generations, "nothing was rebuilt")
         #expect(try reopened.user(named: "alice").username == "alice", "nobody was erased")

@@ -14,7 +14,7 @@ enum AnchorCommand {
     """
 
     static func run(_ args: Arguments) throws -> Int32 {
-        try args.refuseUnknown(["key"])
+        try args.refuseUnknown(["key", "anchor-log"], opening: ["db"])
         guard !args.has("help"), args.positional.first == "init" else {
             print(help)
             return args.has("help") ? 0 : 2

@@ -14,7 +14,10 @@ struct Arguments {
             } else if word.hasPrefix("--") {
                 let name = String(word.dropFirst(2))
                 if let eq = name.firstIndex(of: "=") {
-                    options[String(name[..<eq]), default: []].append(String(name[name.index(after: eq)...]))
+                    let key = String(name[..<eq])
+                    // `--verify=1` is not `--verify`: refused rather than read as "not given".
+                    guard !flagNames.contains(key) else { throw UsageError("--\(key) takes no value") }
+                    options[key, default: []].append(String(name[name.index(after: eq)...]))
                 } else if flagNames.contains(name) {
                     flags.insert(name)
                 } else {
@@ -29,14 +32,15 @@ struct Arguments {
         }
     }
 
-    /// The options every command takes: how to open the database, and `--help`.
-    static let common: Set<String> = TimelineTool.openOptions.union(["accept-missing-keys", "help"])
+    /// The options of a command that opens the database (`TimelineTool.open`).
+    static let opening: Set<String> = TimelineTool.openOptions.union(["accept-missing-keys"])
 
-    /// Refuses an option or flag the command does not take, beside the common ones: a mistyped
-    /// option must not be ignored (`rebuild --verfy` would rebuild instead of verifying).
+    /// Refuses an option or flag the command does not take: a mistyped or misplaced option must
+    /// not be ignored (`rebuild --verfy` would rebuild instead of verifying). A command takes
+    /// `accepted`, the `opening` options it honours (all of them by default) and `--help`.
     /// `anyOption`: every `--name value` is the command's to check (a query's fields).
-    func refuseUnknown(_ accepted: Set<String>, anyOption: Bool = false) throws(UsageError) {
-        let known = accepted.union(Self.common)
+    func refuseUnknown(_ accepted: Set<String>, opening: Set<String> = Self.opening, anyOption: Bool = false) throws(UsageError) {
+        let known = accepted.union(opening).union(["help"])
         let given = flags.union(anyOption ? [] : Set(options.keys))
         if let unknown = given.subtracting(known).sorted().first { throw UsageError("unknown option --\(unknown)") }
     }

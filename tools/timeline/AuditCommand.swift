@@ -23,7 +23,9 @@ enum AuditCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["json", "follow", "reverse", "limit", "type", "actor", "stream", "user", "post", "since", "until", "from", "to", "anchor", "anchor-public-key"])
+        try args.refuseUnknown(["json", "follow", "reverse", "limit", "type", "actor", "stream", "user", "post", "since", "until", "from", "to", "anchor", "anchor-public-key"],
+                               // It opens the log unanchored (to say when it no longer extends its anchor); it checks one with --anchor.
+                               opening: Arguments.opening.subtracting(["anchor-key", "anchor-log"]))
         guard !args.has("help"), let verb = args.positional.first else {
             print(help)
             return args.has("help") ? 0 : 2

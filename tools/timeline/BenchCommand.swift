@@ -23,7 +23,7 @@ enum BenchCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["scale", "dir", "only", "json", "http", "seconds", "cluster", "photos"])
+        try args.refuseUnknown(["scale", "dir", "only", "json", "http", "seconds", "cluster", "photos", "nats"], opening: [])  // its own databases
         if args.has("help") {
             print(help)
             return 0
