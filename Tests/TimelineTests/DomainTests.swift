@@ -69,7 +69,8 @@ struct InMemoryState: DecisionState {
 func context(now: Int64 = 1_000) -> DecisionContext {
     var counter = 0
     var context = DecisionContext(now: now, newID: { counter += 1; return String(format: "id%04d", counter) },
-                                  hashToken: { "h:" + $0 }, contentID: { "img\($1.count)" })
+                                  hashToken: { "h:" + $0 }, contentID: { "img\($1.count)" },
+                                  hashEmail: { $0 })  // emails as they are, like `InMemoryState.hashEmail`
     context.passwordHash = "$argon2id$stub"
     return context
 }

@@ -7,8 +7,9 @@ package struct DecisionContext {
     public var hashToken: (String) -> String
     /// Hex BLAKE2b of an owner's image bytes (the image's address).
     public var contentID: (UserID, [UInt8]) -> String
-    /// Keyed hash of a (lowercased) email, as failed sign-ins record it.
-    public var hashEmail: (String) -> String = { $0 }
+    /// Keyed hash of a (lowercased) email, as failed sign-ins record it and the read models
+    /// keep it (`UserRecord.emailHash`): the same function on both sides, so it has no default.
+    public var hashEmail: (String) -> String
     /// argon2id hash of the password of a `createUser` (computed before deciding).
     public var passwordHash: String?
     /// For `signIn`, `changePassword` and `changeEmail`: the user whose password was verified
@@ -32,8 +33,8 @@ package struct DecisionContext {
     public var hideAfterReports: Int = .max
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
-                contentID: @escaping (UserID, [UInt8]) -> String) {
-        self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID
+                contentID: @escaping (UserID, [UInt8]) -> String, hashEmail: @escaping (String) -> String) {
+        self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID; self.hashEmail = hashEmail
     }
 }
 
