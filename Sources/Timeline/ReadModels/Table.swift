@@ -87,21 +87,36 @@ extension Table where Layout: GroupedLayout {
     /// The key prefix of `group`'s entries (for what reads the keys in place).
     func prefix(_ group: Layout.Group) -> [UInt8] { Layout.prefix(group) }
 
+    /// The member a key of the group whose prefix is `prefix` names.
+    private static func member(_ key: [UInt8], after prefix: [UInt8]) -> Layout.Member {
+        Layout.Member(keyText: CompositeKey.suffix(key, after: prefix))
+    }
+
+    /// Visits `group`'s entries in member order (descending when asked) with their raw values;
+    /// `body` returns `false` to stop. What every scan below is made of.
+    private func scan(_ group: Layout.Group, descending: Bool, _ txn: Transaction,
+                      _ body: (Layout.Member, [UInt8]) throws -> Bool) throws {
+        let prefix = Layout.prefix(group)
+        if descending {
+            try txn.scanDescending(database, prefix: prefix, before: nil) { key, value in try body(Self.member(key, after: prefix), value) }
+        } else {
+            try txn.scan(database, prefix: prefix) { key, value in try body(Self.member(key, after: prefix), value) }
+        }
+    }
+
     /// Visits `group`'s entries, ascending by member; `body` returns `false` to stop.
     func forEach(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
-        let prefix = Layout.prefix(group)
-        try txn.scan(database, prefix: prefix) { key, value in
-            try body(Layout.Member(keyText: CompositeKey.suffix(key, after: prefix)), try Layout.decode(value))
-        }
+        try scan(group, descending: false, txn) { member, value in try body(member, try Layout.decode(value)) }
+    }
+
+    /// Visits `group`'s entries, descending by member; `body` returns `false` to stop.
+    func forEachDescending(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
+        try scan(group, descending: true, txn) { member, value in try body(member, try Layout.decode(value)) }
     }
 
     /// Calls `body` with each of `group`'s members, ascending (their values are not read).
     func forEachMember(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member) throws -> Void) throws {
-        let prefix = Layout.prefix(group)
-        try txn.scan(database, prefix: prefix) { key, _ in
-            try body(Layout.Member(keyText: CompositeKey.suffix(key, after: prefix)))
-            return true
-        }
+        try scan(group, descending: false, txn) { member, _ in try body(member); return true }
     }
 
     /// `group`'s members, ascending.
@@ -111,22 +126,10 @@ extension Table where Layout: GroupedLayout {
         return members
     }
 
-    /// Visits `group`'s entries, descending by member; `body` returns `false` to stop.
-    func forEachDescending(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
-        let prefix = Layout.prefix(group)
-        try txn.scanDescending(database, prefix: prefix, before: nil) { key, value in
-            try body(Layout.Member(keyText: CompositeKey.suffix(key, after: prefix)), try Layout.decode(value))
-        }
-    }
-
     /// `group`'s last member in key order, if any.
     func last(in group: Layout.Group, _ txn: Transaction) throws -> Layout.Member? {
-        let prefix = Layout.prefix(group)
         var last: Layout.Member?
-        try txn.scanDescending(database, prefix: prefix, before: nil) { key, _ in
-            last = Layout.Member(keyText: CompositeKey.suffix(key, after: prefix))
-            return false
-        }
+        try scan(group, descending: true, txn) { member, _ in last = member; return false }
         return last
     }
 
@@ -134,7 +137,7 @@ extension Table where Layout: GroupedLayout {
     @discardableResult
     func deleteAll(in group: Layout.Group, _ txn: Transaction) throws -> [Layout.Member] {
         let prefix = Layout.prefix(group)
-        return try txn.deleteAll(database, prefix: prefix).map { Layout.Member(keyText: CompositeKey.suffix($0, after: prefix)) }
+        return try txn.deleteAll(database, prefix: prefix).map { Self.member($0, after: prefix) }
     }
 }
 
