@@ -309,7 +309,8 @@ public final class TimelineService: Sendable {
     /// they found out).
     func decisionContext() -> DecisionContext {
         var context = DecisionContext(now: options.clock.nowMilliseconds(), newID: { [unowned self] in newID() },
-                                      hashToken: Self.hashToken, contentID: Self.contentID, hashEmail: log.keys.emailHash)
+                                      hashToken: Self.hashToken, contentID: Self.contentID,
+                                      hashEmail: registry.hashEmail)  // the read models' hash: one function for both
         context.sessionLifetime = options.sessionLifetime
         context.hideAfterReports = options.hideAfterReports
         return context
