@@ -164,6 +164,7 @@ def components_schemas():
     schemas["updateProfileRequest"] = constrained(request_body_schema("updateProfile", description="The fields to change; the others stay as they are."))
     schemas["changePasswordRequest"] = constrained(request_body_schema("changePassword"))
     schemas["changeEmailRequest"] = constrained(request_body_schema("changeEmail"))
+    schemas["eraseUserRequest"] = constrained(request_body_schema("eraseUser", drop=["user"]))
     schemas["addCommentRequest"] = constrained(request_body_schema("addComment", drop=["post"]))
     schemas["reportPostRequest"] = constrained(request_body_schema("reportPost", drop=["post"]))
     schemas["findContactsRequest"] = {
@@ -172,7 +173,7 @@ def components_schemas():
         "additionalProperties": False,
         "required": ["emails"],
         "properties": {
-            "emails": {"type": "array", "maxItems": 1000, "items": {"type": "string"},
+            "emails": {"type": "array", "maxItems": 500, "items": {"type": "string"},
                        "description": "At most 1000 emails (more is 400 invalid_argument); any case; one that is not a "
                                       "well-formed address simply matches nobody."},
         },
@@ -265,8 +266,9 @@ ROUTES = [
           description="The body is the image itself (Content-Type image/*), or multipart/form-data with one part, `image`."),
     route("delete", "/v1/me/avatar", "removeAvatar", "Remove the bearer's profile photo.", "account", BEARER,
           (200, json_response("The updated profile.", "user")), errors=(401, 507)),
-    route("delete", "/v1/me", "eraseUser", "Erase the bearer's account (crypto-shredding their personal data).", "account", BEARER,
-          (204, None), errors=(401, 507)),
+    route("delete", "/v1/me", "eraseUser", "Erase the bearer's account (crypto-shredding their personal data; needs the password).", "account", BEARER,
+          (204, None), errors=(400, 401, 429, 507), body="eraseUserRequest",
+          description="The JSON body gives the current password: a stolen session is not the account. A wrong one gives 401 invalid_credentials."),
     route("post", "/v1/me/password", "changePassword", "Change the bearer's password (ends every session, this one too).", "account", BEARER,
           (204, None), errors=(401, 429) + WRITE, body="changePasswordRequest",
           description="A wrong currentPassword gives 401 invalid_credentials."),

@@ -64,6 +64,14 @@ public final class EventStream: @unchecked Sendable {
         wake()
     }
 
+    /// The bytes queued and not yet taken by the client: a writer that can wait (a replay)
+    /// sends more only while this is well under `maxBuffered`, at the pace the client reads.
+    public var bufferedBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return pending.count - sent
+    }
+
     /// Whether the response is finished: the client is gone or the stream ended.
     public var isGone: Bool {
         lock.lock()

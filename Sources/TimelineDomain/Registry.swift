@@ -55,8 +55,9 @@ public enum Command: Sendable, Equatable {
     /// queue and is shown again; reports made before no longer count.
     case dismissReports(post: String)
     /// Erases a user: their posts, comments, likes and follows are removed and their personal
-    /// data made unrecoverable. By the user themself, or by an operator.
-    case eraseUser(user: String)
+    /// data made unrecoverable. By the user themself, giving their current `password` (a
+    /// stolen session is not the account), or by an operator (no password).
+    case eraseUser(user: String, password: String? = nil)
     /// Issues a one-time token to set `user`'s password. Only an operator may ask (and then
     /// delivers the token out of band): a user, or a session, is refused with `forbidden`.
     case requestPasswordReset(user: String)
@@ -216,7 +217,7 @@ extension Command {
         case .reportPost: return .reportPost(post: try fields.string("post"), reason: try fields.string("reason"))
         case .removePost: return .removePost(post: try fields.string("post"), reason: try fields.string("reason"))
         case .dismissReports: return .dismissReports(post: try fields.string("post"))
-        case .eraseUser: return .eraseUser(user: try fields.string("user"))
+        case .eraseUser: return .eraseUser(user: try fields.string("user"), password: try fields.optionalString("password"))
         case .requestPasswordReset: return .requestPasswordReset(user: try fields.string("user"))
         case .resetPassword:
             return .resetPassword(token: try fields.string("token"), password: try fields.string("password"), email: try fields.optionalString("email"))
@@ -254,7 +255,8 @@ extension Command {
         case let .addComment(post, text): set("post", post); set("text", text)
         case let .deleteComment(comment): set("comment", comment)
         case let .reportPost(post, reason), let .removePost(post, reason): set("post", post); set("reason", reason)
-        case let .eraseUser(user), let .requestPasswordReset(user): set("user", user)
+        case let .eraseUser(user, password): set("user", user); set("password", password)
+        case let .requestPasswordReset(user): set("user", user)
         case let .resetPassword(token, password, email): set("token", token); set("password", password); set("email", email)
         case let .changePassword(current, new): set("currentPassword", current); set("newPassword", new)
         case let .changeEmail(password, email): set("password", password); set("email", email)
@@ -288,7 +290,7 @@ extension Decider {
         case let .reportPost(post, reason): try acting(actor) { try reportPost(post, reason: reason, by: $0) }
         case let .removePost(post, reason): try removePost(post, reason: reason, actor: actor)
         case let .dismissReports(post): try dismissReports(post, actor: actor)
-        case let .eraseUser(user): try eraseUser(user, actor: actor)
+        case let .eraseUser(user, password): try eraseUser(user, password: password, actor: actor)
         case let .requestPasswordReset(user): try requestPasswordReset(user, actor: actor)
         case let .resetPassword(token, password, email): try resetPassword(token: token, password: password, email: email)
         case let .changePassword(_, newPassword): try acting(actor) { try changePassword(newPassword, by: $0) }

@@ -7,17 +7,30 @@ import Timeline
 /// event once the read models have applied it (written by any process on the database, or
 /// any node of a cluster), asks the library what it means for each open stream's user
 /// (`TimelineService.liveUpdates`), and writes Server-Sent Events whose `id:` is the event's
-/// log sequence. A stream that reconnects with `Last-Event-ID` first gets every event after
-/// that one, then the live ones: none lost, none twice. A comment every 15 s keeps proxies
-/// from closing idle streams; a client that does not read is dropped (`EventStream`).
+/// log sequence. A comment every 15 s keeps proxies from closing idle streams; a live client
+/// that does not read is dropped (`EventStream`).
+///
+/// A stream lives only as long as the session that opened it (directly or through a ticket):
+/// an event that may end sessions (sign-out, password change or reset, erasure) and every
+/// heartbeat check the session, and a stream whose session ended is closed before anything
+/// later is sent to it.
+///
+/// A stream that reconnects with `Last-Event-ID` is first *replaying*: a thread of its own
+/// sends it what it missed, outside the lock the live streams share and only while the client
+/// takes it (its buffer is under `replayBuffer`), until it reaches the follower's position;
+/// then it joins the live streams under the lock: none lost, none twice. A backlog longer than
+/// `replayHorizon` events is not replayed: the stream gets `event: reload` (refetch, then
+/// follow) and goes on live.
 final class LiveStreams: Sendable {
     private let service: TimelineService
     private let maxStreams: Int
+    private let replayHorizon: UInt64
     private let state: Mutex<State>
     private let wake = NSCondition()
+    private let replayWake = NSCondition()
 
     private struct State {
-        /// The last sequence every open stream has been given.
+        /// The last sequence every live stream has been given.
         var position: UInt64
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var stopped = false
@@ -25,46 +38,57 @@ final class LiveStreams: Sendable {
 
     private struct Subscriber {
         let user: UserID
+        /// The session token the stream was opened with (kept in memory only).
+        let session: String
         let stream: EventStream
+        /// While replaying: the next sequence to send (the follower skips the stream).
+        var replayFrom: UInt64?
     }
 
     static let pollInterval = 0.02
     static let heartbeatInterval: Duration = .seconds(15)
+    /// A replaying stream is sent more only while it holds less than this for its client.
+    static let replayBuffer = 64 << 10
+    /// Events read from the log in one step of a replay.
+    static let replayChunk = 256
 
-    init(service: TimelineService, maxStreams: Int) {
+    init(service: TimelineService, maxStreams: Int, replayHorizon: UInt64 = 100_000) {
         self.service = service
         self.maxStreams = maxStreams
+        self.replayHorizon = replayHorizon
         state = Mutex(State(position: (try? service.appliedSequence()) ?? 0))
-        let thread = Thread { [self] in follow() }
-        thread.name = "timeline-live"
-        thread.start()
+        let follower = Thread { [self] in follow() }
+        follower.name = "timeline-live"
+        follower.start()
+        let replayer = Thread { [self] in replay() }
+        replayer.name = "timeline-replay"
+        replayer.start()
     }
 
     var openCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Opens a stream for `user`; with `after`, it first replays what happened after that
-    /// event.
-    func open(for user: UserID, after: UInt64?) throws(TimelineError) -> EventStream {
+    /// Opens a stream for `user` of `session`; with `after`, it first replays what happened
+    /// after that event.
+    func open(for user: UserID, session: String, after: UInt64?) throws(TimelineError) -> EventStream {
         let stream = EventStream()
         let result = state.withLock { state -> Result<Void, TimelineError> in
             guard !state.stopped else { return .failure(TimelineError(.internal, "the server is stopping")) }
             guard state.subscribers.count < maxStreams else { return .failure(TimelineError(.rateLimited, "too many open streams; try again later")) }
             stream.send(Array("retry: 2000\n: connected\n\n".utf8))
+            var subscriber = Subscriber(user: user, session: session, stream: stream)
             if let after, after < state.position {
-                var next = after + 1
-                while next <= state.position {
-                    let events: [EventEnvelope]
-                    do { events = try service.events(from: next, limit: Int(min(512, state.position - next + 1))) } catch { return .failure(error as? TimelineError ?? TimelineError(.internal, "\(error)")) }
-                    guard let last = events.last else { break }
-                    for event in events where event.sequence <= state.position { deliver(event, to: user, stream) }
-                    next = last.sequence + 1
+                if state.position - after > replayHorizon {
+                    stream.send(Array("id: \(state.position)\nevent: reload\ndata: {\"reason\":\"too far behind to replay\"}\n\n".utf8))
+                } else {
+                    subscriber.replayFrom = after + 1
                 }
             }
-            state.subscribers[ObjectIdentifier(stream)] = Subscriber(user: user, stream: stream)
+            state.subscribers[ObjectIdentifier(stream)] = subscriber
             return .success(())
         }
         try result.get()
         stream.onGone { [weak self] in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(stream)) } }
+        signal(replayWake)
         return stream
     }
 
@@ -75,12 +99,18 @@ final class LiveStreams: Sendable {
             return state.subscribers.values.map(\.stream)
         }
         for stream in streams { stream.close() }
-        wake.lock()
-        wake.signal()
-        wake.unlock()
+        signal(wake)
+        signal(replayWake)
     }
 
-    /// The follower: polls the read models' position, delivers new events, sends heartbeats.
+    private func signal(_ condition: NSCondition) {
+        condition.lock()
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The follower: polls the read models' position, delivers new events to the live
+    /// streams, ends the streams of ended sessions, sends heartbeats.
     private func follow() {
         var lastBeat = ContinuousClock.now
         while !state.withLock({ $0.stopped }) {
@@ -92,7 +122,10 @@ final class LiveStreams: Sendable {
                     guard !events.isEmpty else { break }
                     state.withLock { state in
                         for event in events {
-                            for subscriber in state.subscribers.values { deliver(event, to: subscriber.user, subscriber.stream) }
+                            if let user = Self.sessionsMayEnd(event) { closeEnded(&state) { $0 == user } }
+                            for subscriber in state.subscribers.values where subscriber.replayFrom == nil {
+                                deliver(event, to: subscriber.user, subscriber.stream)
+                            }
                             state.position = event.sequence
                         }
                     }
@@ -103,12 +136,77 @@ final class LiveStreams: Sendable {
             }
             if ContinuousClock.now - lastBeat >= Self.heartbeatInterval {
                 lastBeat = ContinuousClock.now
-                let streams = state.withLock { $0.subscribers.values.map(\.stream) }
+                let streams = state.withLock { state in
+                    closeEnded(&state) { _ in true }  // sessions that expired
+                    return state.subscribers.values.map(\.stream)
+                }
                 for stream in streams { stream.send(Array(": keep-alive\n\n".utf8)) }
             }
             wake.lock()
             _ = wake.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
             wake.unlock()
+        }
+    }
+
+    /// The user whose sessions `event` may end, if any.
+    private static func sessionsMayEnd(_ event: EventEnvelope) -> UserID? {
+        switch event.event {
+        case .signedOut(let e): e.userId
+        case .passwordChanged(let e): e.userId
+        case .userErased(let e): e.userId
+        default: nil
+        }
+    }
+
+    /// Closes (and forgets) the streams of the users `concerned` whose session is no longer
+    /// valid.
+    private func closeEnded(_ state: inout State, _ concerned: (UserID) -> Bool) {
+        for (key, subscriber) in state.subscribers where concerned(subscriber.user) {
+            guard (try? service.userID(session: subscriber.session)) != subscriber.user else { continue }
+            state.subscribers[key] = nil
+            subscriber.stream.close()
+        }
+    }
+
+    /// The replayer: sends each replaying stream the events it missed, as fast as its client
+    /// reads them, then makes it live.
+    private func replay() {
+        while !state.withLock({ $0.stopped }) {
+            let replaying = state.withLock { state in
+                state.subscribers.compactMap { key, subscriber in subscriber.replayFrom.map { (key, subscriber, $0) } }
+            }
+            var progressed = false
+            for (key, subscriber, from) in replaying where subscriber.stream.bufferedBytes < Self.replayBuffer {
+                progressed = true
+                let position = state.withLock { $0.position }
+                var next = from, ended = false
+                if next <= position, let events = try? service.events(from: next, limit: Int(min(UInt64(Self.replayChunk), position - next + 1))) {
+                    for event in events where event.sequence <= position {
+                        guard subscriber.stream.bufferedBytes < Self.replayBuffer else { break }  // the client has enough for now
+                        // The session is checked as the live streams' is: before what follows its end.
+                        if Self.sessionsMayEnd(event) == subscriber.user, (try? service.userID(session: subscriber.session)) != subscriber.user {
+                            ended = true
+                            break
+                        }
+                        deliver(event, to: subscriber.user, subscriber.stream)
+                        next = event.sequence + 1
+                    }
+                }
+                if ended {
+                    state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
+                    subscriber.stream.close()
+                    continue
+                }
+                state.withLock { state in
+                    guard state.subscribers[key] != nil else { return }
+                    // Caught up with the follower (which has not moved past `next - 1` without
+                    // this stream, as it skips replaying ones): live from here on.
+                    state.subscribers[key]?.replayFrom = next > state.position ? nil : next
+                }
+            }
+            replayWake.lock()
+            _ = replayWake.wait(until: Date(timeIntervalSinceNow: progressed ? 0.001 : Self.pollInterval))
+            replayWake.unlock()
         }
     }
 

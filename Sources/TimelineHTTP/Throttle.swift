@@ -1,31 +1,46 @@
 import Synchronization
 import Timeline
 
-/// Per-client-address limit on sign-ups and sign-ins (a token bucket per address): guessing
-/// passwords from one address is slow, and nobody can lock another person out by failing on
-/// purpose from elsewhere.
+/// A token bucket per key (a client address, a session): at most `capacity` units at once,
+/// refilled evenly over `period`. Guessing passwords or looking up emails from one address or
+/// session is slow, and nobody can lock another person out by failing on purpose from
+/// elsewhere.
 final class Throttle: Sendable {
-    private let perMinute: Double
+    private let capacity: Double
+    private let perSecond: Double
+    private let what: String
     private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
 
-    init(perMinute: Int) { self.perMinute = Double(max(1, perMinute)) }
+    /// `what` names what is limited in the `rate_limited` message ("sign-ups or sign-ins").
+    init(capacity: Int, per period: Duration, what: String) {
+        self.capacity = Double(max(1, capacity))
+        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
+        perSecond = self.capacity / max(seconds, 1e-3)
+        self.what = what
+    }
 
-    /// Takes one attempt for `address`, or throws `rate_limited`.
-    func admit(_ address: String) throws(TimelineError) {
-        let now = ContinuousClock.now
-        let admitted = buckets.withLock { buckets -> Bool in
-            if buckets.count > 100_000 { buckets = buckets.filter { now - $0.value.at < .seconds(60) } }
-            var bucket = buckets[address] ?? (perMinute, now)
-            let refill = Double((now - bucket.at).components.seconds) * perMinute / 60
-            bucket = (min(perMinute, bucket.tokens + refill), refill > 0 ? now : bucket.at)
-            guard bucket.tokens >= 1 else {
-                buckets[address] = bucket
-                return false
-            }
-            bucket.tokens -= 1
-            buckets[address] = bucket
-            return true
+    /// Takes `cost` units for every key of `keys`, or none of them and throws `rate_limited`
+    /// (with when to try again) when one of the keys has not that many left.
+    func admit(_ keys: String..., cost: Int = 1) throws(TimelineError) {
+        let now = ContinuousClock.now, cost = Double(cost)
+        let wait = buckets.withLock { buckets -> Double in
+            if buckets.count > 100_000 { buckets = buckets.filter { level($0.value, now) < capacity } }
+            let short = keys.map { max(0, cost - level(buckets[$0], now)) }.max() ?? 0
+            guard short == 0 else { return short / perSecond }
+            for key in keys { buckets[key] = (level(buckets[key], now) - cost, now) }
+            return 0
         }
-        guard admitted else { throw TimelineError(.rateLimited, "too many sign-ups or sign-ins from this address; try again in a minute") }
+        guard wait == 0 else {
+            let seconds = wait.isFinite ? Int(wait.rounded(.up)) : 3600
+            throw TimelineError(.rateLimited, "too many \(what) from here; try again in \(seconds) s")
+        }
+    }
+
+    /// The units `bucket` holds at `now` (a key never seen is full).
+    private func level(_ bucket: (tokens: Double, at: ContinuousClock.Instant)?, _ now: ContinuousClock.Instant) -> Double {
+        guard let bucket else { return capacity }
+        let elapsed = now - bucket.at
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return min(capacity, bucket.tokens + seconds * perSecond)
     }
 }

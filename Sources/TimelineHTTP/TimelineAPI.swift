@@ -12,6 +12,11 @@ public final class TimelineAPI: Sendable {
         public var corsOrigins: Set<String> = []
         /// Sign-ups and sign-ins one client address may make per minute.
         public var accountAttemptsPerMinute = 30
+        /// Requests that check the bearer's password (`POST /v1/me/password`, `POST
+        /// /v1/me/email`, `DELETE /v1/me`) one session, and one client address, may make per minute.
+        public var passwordChecksPerMinute = 10
+        /// Emails one session, and one client address, may look up per hour (`POST /v1/me/contacts`).
+        public var contactLookupsPerHour = 2_000
         /// Event streams open at once.
         public var maxStreams = 10_000
         /// Write one JSON access-log line per request to stderr.
@@ -25,6 +30,8 @@ public final class TimelineAPI: Sendable {
     let live: LiveStreams
     private let tickets = StreamTickets()
     private let throttle: Throttle
+    private let passwordChecks: Throttle
+    private let contactLookups: Throttle
     /// Set once, at the end of `init` (its handlers hold the API).
     private nonisolated(unsafe) var router: Router!
 
@@ -32,7 +39,9 @@ public final class TimelineAPI: Sendable {
         self.service = service
         self.options = options
         live = LiveStreams(service: service, maxStreams: options.maxStreams)
-        throttle = Throttle(perMinute: options.accountAttemptsPerMinute)
+        throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
+        passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
+        contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
         router = Router(routes: routes())
     }
 
@@ -180,13 +189,16 @@ public final class TimelineAPI: Sendable {
         return try JSONInput.body(request.body)
     }
 
-    /// A route that runs the command `name` as the bearer and answers with its result.
+    /// A route that runs the command `name` as the bearer and answers with its result;
+    /// `admit` may refuse the request once it is read, before it runs.
     func command(_ name: String, status: Int = 200, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+                 admit: (@Sendable (APIRequest, Command) throws(TimelineError) -> Void)? = nil,
                  location: (@Sendable (CommandResult) -> String?)? = nil) -> RouteHandler {
         .later { [unowned self] request in
             let input = try fields(request, fixed(request))
             let command = try Catalogue.command(named: name, input)
             try input.refuseUnreadFields()
+            try admit?(request, command)
             let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous,
                                                    origin: request.http.clientAddress)
             guard status != 204 else { return Responses.empty() }
@@ -196,12 +208,14 @@ public final class TimelineAPI: Sendable {
     }
 
     /// A route that answers the query `name` for the bearer (if any), with a `Link` header for
-    /// the next page.
-    func query(_ name: String, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] }) -> RouteHandler {
+    /// the next page; `admit` may refuse the request once it is read, before it is answered.
+    func query(_ name: String, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+               admit: (@Sendable (APIRequest, Query) throws(TimelineError) -> Void)? = nil) -> RouteHandler {
         .now { [unowned self] request in
             let input = try fields(request, fixed(request))
             let query = try Catalogue.query(named: name, input)
             try input.refuseUnreadFields()
+            try admit?(request, query)
             var answer = JSONOutput.answer(try service.answer(query, viewer: request.viewer))
             // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
             // `post` query always says it).
@@ -222,6 +236,18 @@ public final class TimelineAPI: Sendable {
         let query = items.percentEncodedQuery ?? ""
         let path = request.path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
         return "</\(path.joined(separator: "/"))?\(query)>; rel=\"next\""
+    }
+
+    /// Takes one password check for the request's session and client address (before the
+    /// command spends argon2id's work on it).
+    func admitPasswordCheck(_ request: APIRequest, _ command: Command) throws(TimelineError) {
+        try passwordChecks.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""))
+    }
+
+    /// Takes as many email lookups as the request asks for, for its session and client address.
+    func admitContactLookups(_ request: APIRequest, _ query: Query) throws(TimelineError) {
+        guard case .findContacts(let emails) = query else { return }
+        try contactLookups.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""), cost: emails.count)
     }
 
     /// The bearer's user id as a fixed field.
@@ -307,27 +333,34 @@ public final class TimelineAPI: Sendable {
     /// `GET /v1/stream`: Server-Sent Events for the bearer, or for the user of a single-use
     /// `?ticket=` (browsers' EventSource cannot send headers).
     func stream(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
-        var user = request.viewer
+        var owner: (user: UserID, session: String)?
+        if let viewer = request.viewer, let bearer = request.bearer { owner = (viewer, bearer) }
         for (name, value) in request.http.query {
             guard name == "ticket" else { throw TimelineError.invalid(name, "unknown query parameter \(name.prefix(64))") }
-            user = try tickets.redeem(value)
+            let ticket = try tickets.redeem(value)
+            // A ticket is worth what its session is: nothing once the session has ended.
+            guard (try? service.userID(session: ticket.session)) == ticket.user else {
+                throw TimelineError(.unauthenticated, "the session that issued this ticket has ended")
+            }
+            owner = (ticket.user, ticket.session)
         }
-        guard let user else { throw TimelineError(.unauthenticated, "the stream needs a bearer or a ticket") }
+        guard let owner else { throw TimelineError(.unauthenticated, "the stream needs a bearer or a ticket") }
         var resumeAfter: UInt64?
         if let last = request.http.header("Last-Event-ID") {
             guard let sequence = UInt64(last) else { throw TimelineError.invalid("Last-Event-ID", "Last-Event-ID must be an event id of this stream") }
             resumeAfter = sequence
         }
-        let stream = try live.open(for: user, after: resumeAfter)
+        let stream = try live.open(for: owner.user, session: owner.session, after: resumeAfter)
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
                                                    ("X-Accel-Buffering", "no")], body: .stream(stream))
     }
 
-    /// `POST /v1/stream/tickets`: a ticket for one `GET /v1/stream?ticket=`, valid 60 s.
+    /// `POST /v1/stream/tickets`: a ticket for one `GET /v1/stream?ticket=`, valid 60 s, as
+    /// long as the session lives.
     func streamTicket(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
-        guard let viewer = request.viewer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
+        guard let viewer = request.viewer, let session = request.bearer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
         guard try Self.body(request.http).isEmpty, request.http.query.isEmpty else { throw TimelineError.invalid("body", "a ticket takes no fields") }
-        return Responses.json(201, ["ticket": tickets.issue(for: viewer), "expiresIn": StreamTickets.lifetimeSeconds])
+        return Responses.json(201, ["ticket": try tickets.issue(for: viewer, session: session), "expiresIn": StreamTickets.lifetimeSeconds])
     }
 
     /// `GET /readyz`: ready once the read models have applied the whole log.

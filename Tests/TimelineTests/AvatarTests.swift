@@ -66,7 +66,7 @@ import Vips
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
 
         // Erased: every square is gone.
-        try await service.run(.eraseUser(user: alice.id.rawValue), as: alice.id)
+        try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
         for id in [avatar.large, avatar.small, replaced.large, replaced.small] {
             await expectError(.notFound) { _ = try service.image(id) }
         }

@@ -81,7 +81,7 @@ import Testing
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
         try await service.run(.block(user: bob.id.rawValue), as: alice.id)
         try await service.run(.block(user: alice.id.rawValue), as: carol.id)
-        try await service.run(.eraseUser(user: alice.id.rawValue), as: alice.id)
+        try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
         let events = try service.events(from: 1, limit: 1000).map(\.event)
         #expect(events.contains(.unblocked(Block(blockerId: alice.id, blockedId: bob.id))))
         #expect(events.contains(.unblocked(Block(blockerId: carol.id, blockedId: alice.id))))

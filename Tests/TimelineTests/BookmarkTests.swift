@@ -41,12 +41,12 @@ import Testing
         #expect(try service.bookmarks(of: bob.id).items.map(\.id) == [kept.id])
         #expect(try service.bookmarks(of: carol.id).items.map(\.id) == [kept.id])
         // Erasing bob records his bookmarks' removal; carol's list is untouched.
-        try await service.run(.eraseUser(user: bob.id.rawValue), as: bob.id)
+        try await service.run(.eraseUser(user: bob.id.rawValue, password: "password-123"), as: bob.id)
         let events = try service.events(from: 1, limit: 1000).map(\.event)
         #expect(events.contains(.unbookmarked(Bookmark(postId: kept.id, userId: bob.id))))
         #expect(try service.bookmarks(of: carol.id).items.map(\.id) == [kept.id])
         // Erasing the author empties every list.
-        try await service.run(.eraseUser(user: alice.id.rawValue), as: alice.id)
+        try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
         #expect(try service.bookmarks(of: carol.id).items.isEmpty)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }

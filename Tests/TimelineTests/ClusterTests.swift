@@ -122,7 +122,7 @@ import Testing
         for step in 0..<10 { _ = try await a.addPost(by: me, image: 10 + step) }
         let eve = try await a.createUser("eve").id
         _ = try await a.addPost(by: eve, caption: "private", image: 99)
-        try await a.run(.eraseUser(user: eve.rawValue), as: eve)
+        try await a.run(.eraseUser(user: eve.rawValue, password: "password-123"), as: eve)
         let restarted = try node(cluster, path: pathB, seed: 7)
         try await expectConverged([a, restarted])
         #expect(try restarted.posts(by: me, PageRequest(limit: 100)).items.count == 16)

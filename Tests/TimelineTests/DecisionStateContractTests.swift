@@ -218,7 +218,7 @@ extension InMemoryState {
         _ = try? await service.execute(.signIn(email: "nobody@example.com", password: "wrong"))
         _ = try? await service.execute(.signIn(email: "bob@example.com", password: "wrong"), origin: "10.0.0.1")
         // Erasures: carol's posts, likes, comments and follows go with her.
-        _ = try await service.execute(.eraseUser(user: carol.id.rawValue), as: .user(carol.id.rawValue))
+        _ = try await service.execute(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))
     }
 
     @Test func bothStatesAnswerAlike() async throws {

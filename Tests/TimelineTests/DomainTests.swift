@@ -129,13 +129,19 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         s.followEdges = [[alice.id, bob.id], [bob.id, alice.id]]
         s.likeEdges = [[alice.id.rawValue, "p1"]]
         s.comments[CommentID("c1")] = CommentRecord(id: CommentID("c1"), post: PostID("p1"), author: alice.id, text: "x", createdAt: 0)
-        let d = try decide(.eraseUser(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context())
+        #expect(throws: TimelineError.invalid("password", "erasing your account needs your current password")) {
+            try decide(.eraseUser(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context())
+        }
+        var verified = context()
+        verified.verifiedUser = alice.id
+        verified.verifiedPasswordHash = alice.passwordHash
+        let d = try decide(.eraseUser(user: alice.id.rawValue, password: "the right one"), actor: .user(alice.id), state: s, context: verified)
         #expect(d.events.last == .userErased(UserErased(userId: alice.id)))
         #expect(d.events.contains(.likeRemoved(Like(postId: PostID("p1"), userId: alice.id))))
         #expect(d.events.contains(.commentDeleted(CommentDeleted(commentId: CommentID("c1"), postId: PostID("p1")))))
         #expect(d.events.filter { if case .unfollowed = $0 { true } else { false } }.count == 2)
         #expect(throws: TimelineError(.forbidden, "a user can only erase themself")) {
-            try decide(.eraseUser(user: alice.id.rawValue), actor: .user(bob.id), state: s, context: context())
+            try decide(.eraseUser(user: alice.id.rawValue, password: "x"), actor: .user(bob.id), state: s, context: context())
         }
         #expect(try decide(.eraseUser(user: alice.id.rawValue), actor: .operator, state: s, context: context()).actor == nil)
     }

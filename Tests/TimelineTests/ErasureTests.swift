@@ -28,8 +28,8 @@ import Testing
         for stored in storedImages { #expect(stored.count > 0 && Data(stored).range(of: Data("EVE-IMAGE-PAYLOAD".utf8)) == nil) }
 
         // Only the user (or an operator) may erase them.
-        await expectError(.forbidden) { try await service.run(.eraseUser(user: eve.rawValue), as: bob.id) }
-        try await service.run(.eraseUser(user: eve.rawValue), as: eve)
+        await expectError(.forbidden) { try await service.run(.eraseUser(user: eve.rawValue, password: "password-123"), as: bob.id) }
+        try await service.run(.eraseUser(user: eve.rawValue, password: "password-123"), as: eve)
 
         // Gone from every read model and query.
         await expectError(.notFound) { _ = try service.user(eve) }

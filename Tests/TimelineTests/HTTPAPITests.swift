@@ -280,7 +280,12 @@ import Vips
 
             // Erasing the account: 204, then the user and the session are gone.
             #expect(try await api.send("DELETE", "/v1/me").status == 401)
-            let erased = try await api.send("DELETE", "/v1/me", bearer: token)
+            // A session alone does not erase the account: the password is asked for, as for
+            // the changes above.
+            #expect(try await api.send("DELETE", "/v1/me", bearer: token).errorField == "password")
+            #expect(try await api.send("DELETE", "/v1/me", json: ["password": "not-the-password"], bearer: token).status == 401)
+            #expect(try await api.get("/v1/users/\(id)").status == 200)
+            let erased = try await api.send("DELETE", "/v1/me", json: ["password": "new-password-456"], bearer: token)
             #expect(erased.status == 204, "\(erased)")
             #expect(try await api.get("/v1/users/\(id)").status == 404)
             #expect(try await api.get("/v1/me", bearer: token).status == 401)
@@ -451,7 +456,7 @@ import Vips
             let removed = try await api.send("DELETE", "/v1/me/avatar", bearer: alice.token)
             #expect(removed.status == 200 && removed.json["avatar"] is NSNull, "\(removed)")
             // Erased: the squares are gone.
-            #expect(try await api.send("DELETE", "/v1/me", bearer: alice.token).status == 204)
+            #expect(try await api.send("DELETE", "/v1/me", json: ["password": "password-123"], bearer: alice.token).status == 204)
             for id in [large, small, second["large"]!, second["small"]!] {
                 #expect(try await api.get("/v1/images/\(id)").status == 404)
             }

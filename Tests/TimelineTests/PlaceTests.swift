@@ -259,7 +259,7 @@ import Testing
         #expect(try service.read { try $0.models.places.place(of: deleted.id, $0.txn) } == nil)
         #expect(try indexed(alice.id) == 2)
 
-        try await service.run(.eraseUser(user: alice.id.rawValue), as: alice.id)
+        try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
         #expect(try nearby() == [kept.id])
         #expect(try indexed(alice.id) == 0, "an erased user's places stay in the index")
         // Replayed, the erased author's PostPlaced has no place left to index.

@@ -55,7 +55,7 @@ import Testing
         try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         let carol = try await service.createUser("carol")
         _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170)), as: carol.id)
-        try await service.run(.eraseUser(user: carol.id.rawValue), as: carol.id)
+        try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 
     @Test func everyEventTypeValidates() async throws {

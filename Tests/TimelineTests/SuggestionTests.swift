@@ -169,13 +169,13 @@ import Testing
     @Test func erasureTakesTheUserOutOfBoth() async throws {
         let net = try await Network()
         let service = net.service
-        try await service.run(.eraseUser(user: net["eve"].rawValue), as: net["eve"])
+        try await service.run(.eraseUser(user: net["eve"].rawValue, password: "password-123"), as: net["eve"])
         let page = try service.suggestions(for: net["ann"])
         #expect(!page.items.contains { $0.user.id == net["eve"] })
         #expect(page.items.map(\.followedByCount) == [2, 2, 1])
         #expect(try service.findContacts(["eve@example.com"], viewer: net["ann"]).isEmpty)
         // An erased follow no longer counts: dan's go with him.
-        try await service.run(.eraseUser(user: net["dan"].rawValue), as: net["dan"])
+        try await service.run(.eraseUser(user: net["dan"].rawValue, password: "password-123"), as: net["dan"])
         #expect(net.names(try service.suggestions(for: net["ann"])) == ["fay", "gus"])
         #expect(try service.suggestions(for: net["ann"]).items.map(\.followedByCount) == [2, 1])
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)

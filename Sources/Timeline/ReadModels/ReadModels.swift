@@ -134,10 +134,42 @@ final class ReadModels: Sendable {
     /// The projection named `name`.
     func projection(_ name: ProjectionName) -> any Projection { all[ProjectionName.allCases.firstIndex(of: name)!] }
 
+    /// Applies events as they are committed (by a command, a replicated batch or an import),
+    /// and deletes, in the same transaction, the stored images they leave without a live post
+    /// or avatar: a deleted or removed post's photos and an old profile photo are gone with the
+    /// commit that let go of them. (A rebuild or a catch-up replays the log through the
+    /// projections alone: the images were deleted when the events were first committed.)
     func apply(_ envelopes: [EventEnvelope], _ txn: Transaction) throws {
+        var released: [(image: ImageID, owner: UserID)] = []
         for envelope in envelopes {
+            released += try imagesReleased(by: envelope, txn)
             for projection in all { try projection.apply(envelope, txn) }
         }
+        for (image, owner) in released where try !isInUse(image, owner: owner, txn) { try images.delete(image, txn) }
+    }
+
+    /// The images `envelope` may leave unused, read before it is applied.
+    private func imagesReleased(by envelope: EventEnvelope, _ txn: Transaction) throws -> [(image: ImageID, owner: UserID)] {
+        switch envelope.event {
+        case .postDeleted(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
+        case .postRemoved(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
+        case .profileUpdated(let e) where e.avatar != nil: try avatarImages(of: e.userId, txn)
+        case .userErased(let e): try avatarImages(of: e.userId, txn)
+        default: []
+        }
+    }
+
+    private func avatarImages(of user: UserID, _ txn: Transaction) throws -> [(image: ImageID, owner: UserID)] {
+        guard let avatar = try profiles.user(user, txn)?.avatar else { return [] }
+        return [(avatar.large, user), (avatar.small, user)]
+    }
+
+    /// Whether a live post (any of its variants, or the image it was made from) or `owner`'s
+    /// profile photo is the stored image `image`: only such an image is served.
+    func isInUse(_ image: ImageID, owner: UserID, _ txn: Transaction) throws -> Bool {
+        if try postImages.post(of: image, txn) != nil { return true }
+        guard let avatar = try profiles.user(owner, txn)?.avatar else { return false }
+        return avatar.large == image || avatar.small == image
     }
 
     func checkpointKey(_ name: ProjectionName) -> [UInt8] { checkpointKeys[name]! }

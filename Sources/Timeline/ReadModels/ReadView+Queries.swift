@@ -277,9 +277,11 @@ extension ReadView {
         return variants[variant]
     }
 
-    /// An image, opened with its owner's key (gone once the owner is erased: `not_found`).
+    /// An image of a live post or profile photo, opened with its owner's key (`not_found` once
+    /// nothing live shows it, or the owner is erased).
     func image(_ id: ImageID, keys: KeyStore) throws -> StoredImage {
-        guard let stored = try models.images.get(id, txn), let mediaType = stored.mediaType, let secret = try keys.key(for: stored.owner),
+        guard let stored = try models.images.get(id, txn), try models.isInUse(id, owner: stored.owner, txn),
+              let mediaType = stored.mediaType, let secret = try keys.key(for: stored.owner),
               let bytes = Sodium.open(stored.sealed, key: secret, context: StoredImages.key(id))
         else { throw TimelineError.notFound("image", id.rawValue) }
         return StoredImage(id: id, mediaType: mediaType, bytes: bytes)

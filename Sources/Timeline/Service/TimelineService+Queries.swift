@@ -151,7 +151,7 @@ extension TimelineService {
     }
 
     /// The most emails one `findContacts` may look up.
-    public static let maxContactEmails = 1000
+    public static let maxContactEmails = 500
 
     /// People `user` might follow: those followed by the people `user` follows, ranked by how
     /// many of them follow each (most first; ties by user id), without `user`, those `user`

@@ -59,6 +59,12 @@ public final class TimelineService: Sendable {
         public var hideAfterReports = 5
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
+        /// Threads that run argon2id (hashing and verifying passwords), apart from every other
+        /// thread: a flood of password attempts takes at most these cores.
+        public var passwordThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        /// Password checks that may wait for those threads; one more is refused with
+        /// `rate_limited` at once.
+        public var passwordQueueLimit = 32
         /// argon2id password hashing (a test can count the calls).
         package var hashPassword: @Sendable (String, Sodium.PasswordCost) -> String? = { Sodium.hashPassword($0, cost: $1) }
         /// Open a log that holds sealed personal fields even though its key store (`keys/`, or
@@ -97,6 +103,8 @@ public final class TimelineService: Sendable {
     let checkpointer: Checkpointer?
     /// A hash to verify against when the email is unknown, so both failures take as long.
     private let decoyPasswordHash: String
+    /// Where argon2id runs (never on the writer's or a caller's thread).
+    private let passwordWork: PasswordWork
 
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
@@ -144,6 +152,7 @@ public final class TimelineService: Sendable {
         }
         self.options = options
         ids = Mutex(PushIDGenerator(random: options.random))
+        passwordWork = PasswordWork(threads: options.passwordThreads, queueLimit: options.passwordQueueLimit)
         decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
                                                 cost: options.passwordCost) ?? ""
         let environment = self.environment, log = self.log, registry = self.registry, replication = self.replication
@@ -177,6 +186,7 @@ public final class TimelineService: Sendable {
     public func close() {
         follower?.stop()
         committer.shutdown()
+        passwordWork.stop()
         checkpointer?.stop()
         environment.close()
     }
@@ -227,8 +237,9 @@ public final class TimelineService: Sendable {
     /// (the bench's network builder posts a few images many times and processes each once).
     package func execute(_ command: Command, as caller: Caller = .anonymous, origin: String? = nil, correlationId: String? = nil,
                          processedImage: ProcessedImage?) async throws(TimelineError) -> CommandResult {
-        var prepared = try prepare(command, caller: caller, processedImage: processedImage)
-        prepared.origin = origin.map { log.keys.emailHash("origin:" + $0) }
+        let origin = origin.map { log.keys.emailHash("origin:" + $0) }
+        var prepared = try await prepare(command, caller: caller, origin: origin, processedImage: processedImage)
+        prepared.origin = origin
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
             let job = WriteJob(service: self, command: command, prepared: prepared, correlationId: correlationId,
                                deliver: { continuation.resume(returning: $0) })
@@ -243,8 +254,9 @@ public final class TimelineService: Sendable {
     }
 
     /// Work done before the writer sees a command: resolving the caller, and the slow
-    /// password hashing and verification, which must not hold up other commands.
-    private func prepare(_ command: Command, caller: Caller, processedImage: ProcessedImage?) throws(TimelineError) -> Prepared {
+    /// password hashing and verification, which must not hold up other commands. Every limit a
+    /// password attempt is under is checked before argon2id's work is spent on it.
+    private func prepare(_ command: Command, caller: Caller, origin: String?, processedImage: ProcessedImage?) async throws(TimelineError) -> Prepared {
         var prepared = Prepared(actor: .anonymous)
         switch caller {
         case .anonymous: break
@@ -259,14 +271,18 @@ public final class TimelineService: Sendable {
             // Everything else first: argon2id's cost is spent only on a command that can succeed.
             let context = decisionContext()
             try read { view in try precheck(command, state: view, context: context) }
-            prepared.passwordHash = try hashPassword(password)
+            prepared.passwordHash = try await hashPassword(password)
         case let .signIn(email, password):
             let email = email.lowercased()
-            let stored = try read { view in
-                try view.userID(email: email).flatMap { try view.user($0) }
+            let stored = try read { view -> UserRecord? in
+                if let valid = try? Validation.email(email) {
+                    try Self.refuseOverFailureLimit(emailHash: registry.hashEmail(valid), origin: origin, view, now: options.clock.nowMilliseconds(), field: "email")
+                }
+                return try view.userID(email: email).flatMap { try view.user($0) }
             }
             // Verify against a decoy when the email is unknown, so timing does not tell.
-            let matches = Sodium.verifyPassword(password, hash: stored?.passwordHash ?? decoyPasswordHash)
+            let hash = stored?.passwordHash ?? decoyPasswordHash
+            let matches = try await passwordWork.run { Sodium.verifyPassword(password, hash: hash) }
             if matches, let stored, stored.passwordHash != nil {
                 prepared.verifiedUser = stored.id
                 prepared.newToken = Self.newToken()
@@ -286,23 +302,37 @@ public final class TimelineService: Sendable {
             prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
         case let .changePassword(current, new):
             try Validation.password(new, field: "newPassword")
-            try verifyPassword(current, of: prepared.actor, &prepared)
-            if prepared.verifiedUser != nil { prepared.passwordHash = try hashPassword(new) }
+            try await verifyPassword(current, of: prepared.actor, origin: origin, &prepared)
+            if prepared.verifiedUser != nil { prepared.passwordHash = try await hashPassword(new) }
         case let .changeEmail(password, email):
             _ = try Validation.email(email)
-            try verifyPassword(password, of: prepared.actor, &prepared)
+            try await verifyPassword(password, of: prepared.actor, origin: origin, &prepared)
+        case let .eraseUser(_, password?):
+            try await verifyPassword(password, of: prepared.actor, origin: origin, &prepared)
         default:
             break  // nothing slow to do before the writer decides
         }
         return prepared
     }
 
-    /// argon2id of `password` at the configured cost.
-    private func hashPassword(_ password: String) throws(TimelineError) -> String {
-        guard let hash = options.hashPassword(password, options.passwordCost) else {
+    /// Refuses with `rate_limited` a password attempt for the account of `emailHash` from
+    /// `origin` once it has failed `SignInPolicy.maxFailures` times in the window: such an
+    /// attempt would be refused by deciding, so it is not worth argon2id's work.
+    private static func refuseOverFailureLimit(emailHash: String, origin: String?, _ view: ReadView, now: Int64, field: String? = nil) throws {
+        let failures = try view.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: origin),
+                                               since: now - SignInPolicy.window)
+        guard failures < SignInPolicy.maxFailures else {
+            throw TimelineError(.rateLimited, "too many failed password checks for this account from here; try again later", field: field)
+        }
+    }
+
+    /// argon2id of `password` at the configured cost, on the password threads.
+    private func hashPassword(_ password: String) async throws(TimelineError) -> String {
+        let hash = options.hashPassword, cost = options.passwordCost
+        guard let hashed = try await passwordWork.run({ hash(password, cost) }) else {
             throw TimelineError(.internal, "password hashing ran out of memory")
         }
-        return hash
+        return hashed
     }
 
     /// The context commands are decided in, as of now (`prepare` and the writer add what
@@ -316,21 +346,26 @@ public final class TimelineService: Sendable {
         return context
     }
 
-    /// For `changePassword` and `changeEmail`: verifies `password` against the acting user's
-    /// stored hash and records whom and which hash it matched. A caller that is not a live
-    /// session or user costs no argon2 work (deciding then refuses it).
-    private func verifyPassword(_ password: String, of actor: Actor, _ prepared: inout Prepared) throws(TimelineError) {
+    /// For `changePassword`, `changeEmail` and `eraseUser`: verifies `password` against the
+    /// acting user's stored hash and records whom and which hash it matched. A caller that is
+    /// not a live session or user costs no argon2 work (deciding then refuses it), nor does one
+    /// over the failure limit.
+    private func verifyPassword(_ password: String, of actor: Actor, origin: String?, _ prepared: inout Prepared) async throws(TimelineError) {
         let now = options.clock.nowMilliseconds()
         let user = try read { view -> UserRecord? in
+            let user: UserRecord?
             switch actor {
-            case .user(let id): return try view.user(id)
+            case .user(let id): user = try view.user(id)
             case .session(let hash):
                 guard let session = try view.session(hash: hash), session.expiresAt > now else { return nil }
-                return try view.user(session.user)
+                user = try view.user(session.user)
             case .operator, .anonymous: return nil
             }
+            if let emailHash = user?.emailHash { try Self.refuseOverFailureLimit(emailHash: emailHash, origin: origin, view, now: now) }
+            return user
         }
-        guard let user, let hash = user.passwordHash, Sodium.verifyPassword(password, hash: hash) else { return }
+        guard let user, let hash = user.passwordHash,
+              try await passwordWork.run({ Sodium.verifyPassword(password, hash: hash) }) else { return }
         prepared.verifiedUser = user.id
         prepared.verifiedPasswordHash = hash
     }

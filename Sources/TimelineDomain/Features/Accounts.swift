@@ -104,13 +104,15 @@ extension Decider {
     }
 
     /// Undoes everything the user did (so every count and timeline stays right), then records
-    /// the erasure; the service destroys their key once it is committed. By the user themself
-    /// or an operator.
-    func eraseUser(_ raw: String, actor: Actor) throws -> Decision {
+    /// the erasure; the service destroys their key once it is committed. By the user themself,
+    /// with their current password (checked like `changePassword`'s), or an operator.
+    func eraseUser(_ raw: String, password: String?, actor: Actor) throws -> Decision {
         let target: UserID = try Validation.identifier(raw, field: "user")
         if actor != .operator {
             let me = try resolve(actor)
             guard me.id == target else { throw TimelineError(.forbidden, "a user can only erase themself") }
+            guard password != nil else { throw TimelineError.invalid("password", "erasing your account needs your current password") }
+            if let failure = try checkPassword(of: me) { return failure }
         }
         guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
         let footprint = try state.footprint(of: target)

@@ -155,11 +155,11 @@ extension Decider {
         return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
     }
 
-    /// Checks the password given with `changePassword` or `changeEmail` (verified before
+    /// Checks the password given with `changePassword`, `changeEmail` or `eraseUser` (verified before
     /// deciding) against `me`'s current one. A wrong password counts as a failed sign-in for
     /// the user's email, under the same limit, so a session cannot be used to guess it.
     /// Returns the failure's decision, or `nil` when the password is right.
-    private func checkPassword(of me: UserRecord) throws -> Decision? {
+    func checkPassword(of me: UserRecord) throws -> Decision? {
         let emailHash = me.emailHash
         if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
                                                    since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
