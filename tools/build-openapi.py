@@ -400,8 +400,6 @@ ROUTES = [
     route("get", "/readyz", "readyz", "Readiness: the database is open and the read models are caught up.", "operations", PUBLIC,
           (200, json_response("Ready.", "health")),
           extra_responses={"503": json_response("Not ready yet (read models catching up).", "health")}),
-    route("get", "/metrics", "metrics", "Prometheus metrics.", "operations", PUBLIC,
-          (200, {"description": "Prometheus text exposition format.", "content": {"text/plain": {"schema": {"type": "string"}}}})),
 ]
 
 PARAMETERS = {
@@ -528,7 +526,7 @@ def document():
             {"name": "feeds", "description": "Home timeline, hashtags and activity."},
             {"name": "images", "description": "Image bytes."},
             {"name": "stream", "description": "Live updates (Server-Sent Events)."},
-            {"name": "operations", "description": "Health, readiness, metrics and this document."},
+            {"name": "operations", "description": "Health, readiness and this document (the Prometheus metrics are on the operator's own listener, `timeline serve --metrics-listen`)."},
         ],
         "paths": paths,
         "components": {

@@ -29,7 +29,8 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                                                     unsigned int timeout_seconds,
                                                     size_t connection_memory,
                                                     MHD_AccessHandlerCallback handler, void *handler_cls,
-                                                    MHD_RequestCompletedCallback completed, void *completed_cls) {
+                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
+                                                    MHD_NotifyConnectionCallback notify, void *notify_cls) {
     return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME,
                             0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
@@ -39,6 +40,7 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                             MHD_OPTION_UNESCAPE_CALLBACK, timeline_mhd_unescape, NULL,
                             MHD_OPTION_END);
 }
@@ -59,4 +61,9 @@ static inline int timeline_mhd_connection_fd(struct MHD_Connection *connection) 
 static inline uint16_t timeline_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+/** Whether a connection notification is the opening one (Swift does not see the enum's cases). */
+static inline int timeline_mhd_is_opening(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
 }

@@ -26,6 +26,13 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionsPerClient = 1024
         /// Seconds a connection may stay idle (or a slow client take between bytes); 0: no limit.
         public var idleTimeout = 30
+        /// Seconds a request's head may take to arrive in full, counted from the connection's
+        /// opening or the end of its previous request, however steadily its bytes trickle in
+        /// (slowloris): past it the connection is closed.
+        public var headTimeout = 10
+        /// Past `headTimeout` seconds of a body, the bytes per second it must have averaged;
+        /// a slower one is closed.
+        public var minimumBodyRate = 1024
         /// Bodies larger than this get 413.
         public var maxBodyBytes = 11 << 20
         /// Of a body refused before it ended (over `maxBodyBytes`, malformed multipart), up
@@ -49,6 +56,19 @@ public final class HTTPServer: @unchecked Sendable {
     /// The port the server listens on.
     public private(set) var port: UInt16 = 0
     private let state = Mutex(Activity())
+    /// Every open connection's socket and deadline (`Watched`), by connection address.
+    private let watched = Mutex<[UInt: Watched]>([:])
+    private let reaper = NSCondition()
+    private var reaperStopped = false  // guarded by `reaper`
+
+    /// Where one connection is, for the head deadline and the body rate.
+    private struct Watched {
+        let socket: Int32
+        enum Phase { case head, body(received: Int), handled }
+        var phase = Phase.head
+        var since = ContinuousClock.now
+        var cut = false
+    }
 
     private struct Activity {
         /// Requests handed to the handler and not completed yet, by connection address, with
@@ -74,7 +94,8 @@ public final class HTTPServer: @unchecked Sendable {
             timeline_mhd_start(address, UInt32(options.threads), UInt32(options.connectionLimit),
                                UInt32(options.connectionsPerClient), UInt32(options.idleTimeout), options.connectionMemory,
                                accessHandler, Unmanaged.passUnretained(self).toOpaque(),
-                               completedHandler, Unmanaged.passUnretained(self).toOpaque())
+                               completedHandler, Unmanaged.passUnretained(self).toOpaque(),
+                               connectionHandler, Unmanaged.passUnretained(self).toOpaque())
         }
         guard let started else {
             executor.stop()
@@ -83,6 +104,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = started
         port = timeline_mhd_port(started)
+        let thread = Thread { [self] in reap() }
+        thread.name = "http-deadlines"
+        thread.start()
     }
 
     /// Starts listening; every request is answered later by the async `handler`.
@@ -92,12 +116,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Graceful stop: stops accepting connections, lets the requests in flight be answered
-    /// (up to `grace`), ends the open streams, then closes every connection.
+    /// Graceful stop: closes connections opened from now on at once, lets the requests in
+    /// flight be answered (up to `grace`), ends the open streams, then closes every connection.
+    /// (Not `MHD_quiesce_daemon`: with a thread pool it races the workers' own changes to their
+    /// epoll sets, and libmicrohttpd 0.9.75 aborts the process when it loses.)
     public func stop(grace: Duration = .seconds(10)) {
         guard let daemon else { return }
-        let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { Glibc.close(listener) }
         let streams = state.withLock { state -> [EventStream] in
             state.stopping = true
             return Array(state.streams.values)
@@ -126,6 +150,10 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard idle else { return }  // a connection still suspended: stopping would abort the process
         MHD_stop_daemon(daemon)
+        reaper.lock()
+        reaperStopped = true
+        reaper.signal()
+        reaper.unlock()
         executor.stop()
         lingeringClose.stop()
         self.daemon = nil
@@ -181,6 +209,13 @@ public final class HTTPServer: @unchecked Sendable {
                 if !state.stopping { state.receiving.insert(UInt(bitPattern: connection)) }
                 return state.stopping
             }
+            watch(connection, .body(received: 0))
+            // Both framings at once: a proxy in front may read the body one way and this server
+            // the other (request smuggling). RFC 9112 §6.1 lets a server refuse it and close.
+            if incoming.headers["content-length"] != nil, incoming.headers["transfer-encoding"] != nil {
+                return answerNow(connection, incoming, Self.plain(400, "a request may not have both Content-Length and Transfer-Encoding"),
+                                 extraHeaders: [("Connection", "close")])
+            }
             if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
                 return refuseTooLarge(connection, incoming)
             }
@@ -199,6 +234,7 @@ public final class HTTPServer: @unchecked Sendable {
             size.pointee = 0
             if incoming.answered { return .YES }
             incoming.received += count
+            watch(connection, .body(received: incoming.received), restart: false)
             // Past the limit without a length announced (chunked).
             if incoming.refusal == nil, incoming.received > options.maxBodyBytes { refuse(incoming, tooLarge) }
             if incoming.refusal != nil { return incoming.received > options.maxDiscardedBytes ? .NO : .YES }
@@ -210,6 +246,7 @@ public final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         incoming.bodyEnded = true
+        watch(connection, .handled)
         if incoming.answered { return .YES }
         if let refusal = incoming.refusal {
             _ = state.withLock { $0.receiving.remove(UInt(bitPattern: connection)) }
@@ -343,6 +380,7 @@ public final class HTTPServer: @unchecked Sendable {
                 $0.dispatched.removeValue(forKey: UInt(bitPattern: connection))
                 $0.receiving.remove(UInt(bitPattern: connection))
             }
+            watch(connection, .head)  // the next request's head has `headTimeout` from now
         }
         guard let context, let opaque = context.pointee else { return }
         let incoming = Unmanaged<Incoming>.fromOpaque(opaque).takeRetainedValue()
@@ -352,6 +390,66 @@ public final class HTTPServer: @unchecked Sendable {
             // now), so the descriptor is still this connection's.
             let descriptor = timeline_mhd_connection_fd(connection)
             if descriptor >= 0 { lingeringClose.add(duplicating: descriptor) }
+        }
+    }
+
+    // MARK: - Deadlines
+
+    /// A connection opened or closed. A new one while stopping is shut at once; libmicrohttpd
+    /// calls this for a closed one before it closes the socket, so the reaper (which shuts
+    /// sockets under the same lock) never touches a descriptor that has been reused.
+    fileprivate func connectionChanged(_ connection: OpaquePointer, opened: Bool) {
+        let address = UInt(bitPattern: connection)
+        guard opened else { return _ = watched.withLock { $0.removeValue(forKey: address) } }
+        let socket = timeline_mhd_connection_fd(connection)
+        guard socket >= 0 else { return }
+        let stopping = state.withLock { $0.stopping }
+        watched.withLock { watched in
+            watched[address] = Watched(socket: socket)
+            if stopping {
+                watched[address]?.cut = true
+                Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            }
+        }
+    }
+
+    /// Moves a connection to `phase` (from now, unless `restart` is false).
+    private func watch(_ connection: OpaquePointer, _ phase: Watched.Phase, restart: Bool = true) {
+        watched.withLock { watched in
+            guard watched[UInt(bitPattern: connection)] != nil else { return }
+            watched[UInt(bitPattern: connection)]!.phase = phase
+            if restart { watched[UInt(bitPattern: connection)]!.since = .now }
+        }
+    }
+
+    /// Twice a second, shuts the sockets of connections past their deadline: a head not
+    /// complete `headTimeout` seconds after it was due to start, a body slower than
+    /// `minimumBodyRate` after `headTimeout` seconds. libmicrohttpd then sees the connection
+    /// end and closes it.
+    private func reap() {
+        let headTimeout = Duration.seconds(options.headTimeout)
+        while true {
+            reaper.lock()
+            if reaperStopped { return reaper.unlock() }
+            _ = reaper.wait(until: Date(timeIntervalSinceNow: 0.5))
+            reaper.unlock()
+            guard options.headTimeout > 0 else { continue }
+            let now = ContinuousClock.now
+            watched.withLock { watched in
+                for (address, connection) in watched where !connection.cut {
+                    let elapsed = now - connection.since
+                    guard elapsed > headTimeout else { continue }
+                    switch connection.phase {
+                    case .handled: continue
+                    case .head: break
+                    case .body(let received):
+                        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                        guard Double(received) < seconds * Double(options.minimumBodyRate) else { continue }
+                    }
+                    watched[address]!.cut = true
+                    Glibc.shutdown(connection.socket, Int32(SHUT_RDWR))
+                }
+            }
         }
     }
 
@@ -438,6 +536,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 
 private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, context, _ in
     Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().completed(connection, context)
+}
+
+private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let connection else { return }
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+        .connectionChanged(connection, opened: timeline_mhd_is_opening(code) != 0)
 }
 
 private let partHandler: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in

@@ -55,15 +55,26 @@ extension TimelineAPI {
             Route("GET", "/v1/stream", .anyone, .now { [unowned self] in try stream($0) }),
             Route("POST", "/v1/stream/tickets", .bearer, .now { [unowned self] in try streamTicket($0) }),
             Route("GET", "/v1/openapi.json", .anyone, .now { [unowned self] in try openAPI($0) }),
+        ] + health() + [
+            Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $0.http) }),
+            Route("GET", "/app/{asset}", .anyone, .now { try WebApp.file($0.parameters["asset"] ?? "", in: nil, request: $0.http) }),
+            Route("GET", "/app/js/{module}", .anyone, .now { try WebApp.file($0.parameters["module"] ?? "", in: "js", request: $0.http) }),
+        ]
+    }
+
+    /// The routes of the operator's listener: the metrics, and the health checks again.
+    func operationsRoutes() -> [Route] {
+        health() + [Route("GET", "/metrics", .anyone, .now { [unowned self] in try metricsText($0) })]
+    }
+
+    /// `GET /healthz` and `GET /readyz`, on both listeners.
+    private func health() -> [Route] {
+        [
             Route("GET", "/healthz", .anyone, .now { [unowned self] in
                 try refuseAnyField($0)
                 return Responses.json(200, ["status": "ok"])
             }),
             Route("GET", "/readyz", .anyone, .now { [unowned self] in try ready($0) }),
-            Route("GET", "/metrics", .anyone, .now { [unowned self] in try metricsText($0) }),
-            Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $0.http) }),
-            Route("GET", "/app/{asset}", .anyone, .now { try WebApp.file($0.parameters["asset"] ?? "", in: nil, request: $0.http) }),
-            Route("GET", "/app/js/{module}", .anyone, .now { try WebApp.file($0.parameters["module"] ?? "", in: "js", request: $0.http) }),
         ]
     }
 }

@@ -34,6 +34,8 @@ public final class TimelineAPI: Sendable {
     private let contactLookups: Throttle
     /// Set once, at the end of `init` (its handlers hold the API).
     private nonisolated(unsafe) var router: Router!
+    /// The operator's listener's routes (`answerOperations`), set with `router`.
+    private nonisolated(unsafe) var operationsRouter: Router!
 
     public init(service: TimelineService, options: Options = Options()) {
         self.service = service
@@ -43,6 +45,7 @@ public final class TimelineAPI: Sendable {
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
         router = Router(routes: routes())
+        operationsRouter = Router(routes: operationsRoutes())
     }
 
     /// Ends the open event streams and stops following the log.
@@ -51,7 +54,14 @@ public final class TimelineAPI: Sendable {
     // MARK: - Answering a request
 
     /// Answers one request: a read at once, a command later (the server's handler).
-    public func answer(_ request: HTTPRequest) -> HTTPAnswer {
+    public func answer(_ request: HTTPRequest) -> HTTPAnswer { answer(request, router) }
+
+    /// Answers one request on the operator's own listener (`timeline serve --metrics-listen`):
+    /// `GET /metrics`, `/healthz` and `/readyz`, which the public listener does not tell
+    /// everyone (the metrics there are 404).
+    public func answerOperations(_ request: HTTPRequest) -> HTTPAnswer { answer(request, operationsRouter) }
+
+    private func answer(_ request: HTTPRequest, _ router: Router) -> HTTPAnswer {
         let started = ContinuousClock.now
         var label = "unmatched"
         do {
@@ -156,15 +166,17 @@ public final class TimelineAPI: Sendable {
         try fields(request).refuseUnreadFields()
     }
 
-    /// A JSON object body, or the parts of a `multipart/form-data` body (files as base64, as
-    /// the catalogue's `image` field expects; a `location` part is a JSON object as text, as
+    /// A JSON object body, or the parts of a `multipart/form-data` body (the `image` part as
+    /// base64, as the catalogue's `image` field expects; a `location` part is a JSON object as text, as
     /// the catalogue's `location` field is an object); nothing for an empty body.
     static func body(_ request: HTTPRequest) throws(TimelineError) -> [String: Any] {
         if !request.formParts.isEmpty {
             var object: [String: Any] = [:]
             for part in request.formParts {
                 guard object[part.name] == nil else { throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is given twice") }
-                if part.filename != nil || part.name == "image" {
+                // Only `image` is binary: another part is text even when a client sends it as a
+                // file (a `caption` with a filename is its text, not its base64).
+                if part.name == "image" {
                     object[part.name] = Data(part.data).base64EncodedString()
                 } else if part.name == "location" {
                     do {
@@ -246,7 +258,8 @@ public final class TimelineAPI: Sendable {
 
     /// Takes as many email lookups as the request asks for, for its session and client address.
     func admitContactLookups(_ request: APIRequest, _ query: Query) throws(TimelineError) {
-        guard case .findContacts(let emails) = query else { return }
+        // A request over the size cap is refused by the query itself, and costs nothing.
+        guard case .findContacts(let emails) = query, emails.count <= TimelineService.maxContactEmails else { return }
         try contactLookups.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""), cost: emails.count)
     }
 

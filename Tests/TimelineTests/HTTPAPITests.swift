@@ -166,13 +166,13 @@ import Vips
             #expect(try await api.get("/v1/me/suggestions?before=nonsense", bearer: ann.token).errorField == "before")
 
             // Contacts: a query over POST that records nothing.
-            let head = try await api.get("/metrics").text
+            let head = try await server.operations.get("/metrics").text
             let found = try await api.send("POST", "/v1/me/contacts", json: ["emails": ["DEE@example.com", "nobody@example.com", "ann@example.com"]],
                                            bearer: ann.token)
             #expect(found.status == 200, "\(found)")
             #expect((found.json["users"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [dee.id])
             #expect((found.json["users"] as? [[String: Any]])?.first?["followedByViewer"] as? Bool == false)
-            #expect(try await api.get("/metrics").text.contains(Self.logSequenceLine(head) ?? "?"), "a query appended events")
+            #expect(try await server.operations.get("/metrics").text.contains(Self.logSequenceLine(head) ?? "?"), "a query appended events")
             #expect(try await api.send("POST", "/v1/me/contacts", json: ["emails": ["dee@example.com"]]).status == 401)
             let tooMany = try await api.send("POST", "/v1/me/contacts", json: ["emails": Array(repeating: "a@b.co", count: 1001)], bearer: ann.token)
             #expect(tooMany.status == 400 && tooMany.errorField == "emails", "\(tooMany)")
@@ -552,11 +552,13 @@ import Vips
             let api = server.api
             let alice = try await api.signUp("alice")
             // Unknown query parameters are refused on the routes that take none, too.
-            for path in ["/healthz", "/readyz", "/metrics", "/v1/openapi.json"] {
-                let refused = try await api.get(path + "?x=1")
+            for (client, path) in [(api, "/healthz"), (api, "/readyz"), (server.operations, "/metrics"), (api, "/v1/openapi.json")] {
+                let refused = try await client.get(path + "?x=1")
                 #expect(refused.status == 400 && refused.errorField == "x", "\(path): \(refused)")
-                #expect(try await api.get(path).status == 200, "\(path)")
+                #expect(try await client.get(path).status == 200, "\(path)")
             }
+            // The metrics are the operator's: not on the API's listener.
+            #expect(try await api.get("/metrics").status == 404)
             let unknown = try await api.get("/v1/nothing-here")
             #expect(unknown.status == 404 && unknown.errorCode == "not_found", "\(unknown)")
             #expect(try await api.get("/nothing-here").status == 404)  // "/" is the web app
@@ -823,7 +825,7 @@ import Vips
             #expect(!bobSawExec.contains { $0.event == "activity" && $0.json["comment"] as? String == commentID })
 
             // The stream is counted while open.
-            let metrics = try await api.get("/metrics")
+            let metrics = try await server.operations.get("/metrics")
             #expect(metrics.text.contains("timeline_open_streams 2"), "\(metrics.text)")
         }
     }
@@ -986,7 +988,7 @@ import Vips
             #expect(await stream.open().hasPrefix("HTTP/1.1 200"))
             #expect(try await api.get("/nowhere?password=\(password)").status == 404)
 
-            let metrics = try await api.get("/metrics")
+            let metrics = try await server.operations.get("/metrics")
             #expect(metrics.status == 200 && metrics.header("Content-Type")?.hasPrefix("text/plain") == true, "\(metrics)")
             for needle in [#"timeline_http_requests_total{route="/v1/users",status="201"} 1"#,
                            #"timeline_http_requests_total{route="/v1/sessions",status="401"} 1"#,

@@ -76,23 +76,27 @@ final class ServerProcess: Sendable {
     let port: UInt16
     let database: String
     let api: APIClient
+    /// The operator's listener (`--metrics-listen`): `/metrics`.
+    let operations: APIClient
 
-    /// Starts `timeline serve --db database --listen 127.0.0.1:0 arguments…` and waits for its
-    /// first line, `listening on http://127.0.0.1:PORT`.
+    /// Starts `timeline serve --db database --listen 127.0.0.1:0 --metrics-listen 127.0.0.1:0
+    /// arguments…` and waits for its first two lines, `listening on http://127.0.0.1:PORT` and
+    /// `metrics on http://127.0.0.1:PORT`.
     init(database: String = temporaryPath(), arguments: [String] = []) async throws {
         self.database = database
-        child = try ChildProcess(["serve", "--db", database, "--listen", "127.0.0.1:0"] + arguments)
+        child = try ChildProcess(["serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"] + arguments)
         // Generous: on a machine shared with compilers a debug build's start can take a minute;
         // only a real stall should fail here.
-        let line = await child.waitForOutput(within: .seconds(180)) { $0.contains("\n") }
-        guard let line, let port = line.split(separator: "\n").first.flatMap({ $0.split(separator: ":").last }).flatMap({ UInt16($0) }),
-              line.hasPrefix("listening on http://127.0.0.1:") else {
+        let lines = await child.waitForOutput(within: .seconds(180)) { $0.split(separator: "\n").count >= 2 }
+        let ports = (lines ?? "").split(separator: "\n").prefix(2).compactMap { $0.split(separator: ":").last.flatMap { UInt16($0) } }
+        guard let lines, ports.count == 2, lines.hasPrefix("listening on http://127.0.0.1:"), lines.contains("\nmetrics on http://127.0.0.1:") else {
             child.signal(SIGKILL)
             _ = await child.exitStatus(within: .seconds(10))
-            throw ServerFailed(message: "timeline serve did not start: \(line ?? "no output") \(child.standardError)")
+            throw ServerFailed(message: "timeline serve did not start: \(lines ?? "no output") \(child.standardError)")
         }
-        self.port = port
-        api = APIClient(base: "http://127.0.0.1:\(port)")
+        port = ports[0]
+        api = APIClient(base: "http://127.0.0.1:\(ports[0])")
+        operations = APIClient(base: "http://127.0.0.1:\(ports[1])")
     }
 
     /// The JSON access-log lines (and anything else) it wrote to standard error.

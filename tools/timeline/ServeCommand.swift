@@ -7,28 +7,27 @@ import TimelineHTTP
 /// `timeline serve`: the HTTP API (SPEC.md) on libmicrohttpd.
 enum ServeCommand {
     static let help = """
-    usage: timeline serve [--db PATH] [--listen HOST:PORT] [--nats URL,…] [--cors-origin ORIGIN]… [--demo]
+    usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
+                          [--cors-origin ORIGIN]… [--demo]
 
     Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
     on the first line of standard output). --demo first fills an empty database with the demo
-    network. --cors-origin allows a browser origin (repeatable). SIGTERM or SIGINT: stop
+    network. --metrics-listen serves GET /metrics (and /healthz, /readyz) on a listener of its
+    own, for the operator (its address is the second line of standard output); the API's
+    listener has no /metrics. --cors-origin allows a browser origin (repeatable). SIGTERM or SIGINT: stop
     accepting, answer what is in flight, end the streams, close the database, exit 0.
     One JSON access-log line per request goes to standard error.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["listen", "cors-origin", "demo"])
+        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "demo"])
         if args.has("help") {
             print(help)
             return 0
         }
         var serverOptions = HTTPServer.Options()
-        let listen = args.value("listen") ?? "127.0.0.1:8080"
-        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
-            throw UsageError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
-        }
-        serverOptions.host = String(listen[..<colon])
-        serverOptions.port = port
+        (serverOptions.host, serverOptions.port) = try address(args.value("listen") ?? "127.0.0.1:8080", option: "listen")
+        let metricsAddress = try args.value("metrics-listen").map { try address($0, option: "metrics-listen") }
         var apiOptions = TimelineAPI.Options()
         apiOptions.corsOrigins = Set(args.options["cors-origin"] ?? [])
 
@@ -36,15 +35,35 @@ enum ServeCommand {
         if args.has("demo"), try service.lastSequence() == 0 { try await DemoCommand.fill(service) }
         let api = TimelineAPI(service: service, options: apiOptions)
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
-        let host = serverOptions.host.contains(":") ? "[\(serverOptions.host)]" : serverOptions.host
-        emit("listening on http://\(host):\(server.port)")
+        emit("listening on \(url(serverOptions.host, server.port))")
+        var metricsServer: HTTPServer?
+        if let (host, port) = metricsAddress {
+            var options = HTTPServer.Options()
+            (options.host, options.port, options.threads, options.connectionLimit) = (host, port, 1, 64)
+            let metrics = try HTTPServer(options: options, handler: api.answerOperations)
+            emit("metrics on \(url(host, metrics.port))")
+            metricsServer = metrics
+        }
 
         await waitForTermination()
         FileHandle.standardError.write(Data("timeline serve: stopping\n".utf8))
         api.stop()
+        metricsServer?.stop()
         server.stop()
         TimelineTool.close(service)
         return 0
+    }
+
+    /// The host and port of `--option HOST:PORT`.
+    static func address(_ text: String, option: String) throws -> (host: String, port: UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError("--\(option) takes HOST:PORT, e.g. 127.0.0.1:8080")
+        }
+        return (String(text[..<colon]), port)
+    }
+
+    static func url(_ host: String, _ port: UInt16) -> String {
+        "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }
 
     /// Returns at the first SIGTERM or SIGINT.

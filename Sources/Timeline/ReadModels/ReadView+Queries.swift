@@ -26,17 +26,18 @@ extension ReadView {
         try hides(post, from: viewer, threshold: hideAfterReports)
     }
 
-    /// A post as `viewer` may see it: `not_found` when it is gone, or hidden from them.
+    /// A post as `viewer` may see it: `not_found` when it is gone, hidden from them by reports,
+    /// or a block stands between its author and them.
     func visiblePost(_ id: PostID, viewer: UserID?) throws -> PostRecord {
-        let post = try postRecord(id)
-        guard try !hides(post, from: viewer) else { throw TimelineError.notFound("post", id.rawValue) }
+        guard let post = try listedPost(id, viewer: viewer) else { throw TimelineError.notFound("post", id.rawValue) }
         return post
     }
 
-    /// A post for a list `viewer` reads, or `nil` when it is gone or hidden from them (the page
-    /// then fills past it).
+    /// A post for a list `viewer` reads (a profile's, a hashtag's, bookmarks, nearby), or `nil`
+    /// when it is gone, hidden from them by reports, or a block stands between its author and
+    /// them (the page then fills past it).
     func listedPost(_ id: PostID, viewer: UserID?) throws -> PostRecord? {
-        guard let post = try post(id), try !hides(post, from: viewer) else { return nil }
+        guard let post = try post(id), try !hides(post, from: viewer), try !hidden(post.author, from: viewer) else { return nil }
         return post
     }
 
@@ -235,7 +236,7 @@ extension ReadView {
             try MergeSource.page(sources, cursors, request, present: present.post) { bytes in
                 let id = PostID(String(decoding: bytes, as: UTF8.self))
                 guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
-                      let post = try listedPost(id, viewer: viewer), try !hidden(post.author, from: viewer)
+                      let post = try listedPost(id, viewer: viewer)
                 else { return nil }
                 return post
             }

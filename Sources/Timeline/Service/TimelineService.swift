@@ -67,6 +67,8 @@ public final class TimelineService: Sendable {
         public var passwordQueueLimit = 32
         /// argon2id password hashing (a test can count the calls).
         package var hashPassword: @Sendable (String, Sodium.PasswordCost) -> String? = { Sodium.hashPassword($0, cost: $1) }
+        /// argon2id password verification (a test can count or hold the calls).
+        package var verifyPassword: @Sendable (String, String) -> Bool = { Sodium.verifyPassword($0, hash: $1) }
         /// Open a log that holds sealed personal fields even though its key store (`keys/`, or
         /// the cluster's key bucket) has no email pepper: every sealed field then reads as
         /// erased. Without it such an open fails with `KeyStoreError.missingKeyStore`.
@@ -282,7 +284,8 @@ public final class TimelineService: Sendable {
             }
             // Verify against a decoy when the email is unknown, so timing does not tell.
             let hash = stored?.passwordHash ?? decoyPasswordHash
-            let matches = try await passwordWork.run { Sodium.verifyPassword(password, hash: hash) }
+            let verify = options.verifyPassword
+            let matches = try await passwordWork.run { verify(password, hash) }
             if matches, let stored, stored.passwordHash != nil {
                 prepared.verifiedUser = stored.id
                 prepared.newToken = Self.newToken()
@@ -364,8 +367,8 @@ public final class TimelineService: Sendable {
             if let emailHash = user?.emailHash { try Self.refuseOverFailureLimit(emailHash: emailHash, origin: origin, view, now: now) }
             return user
         }
-        guard let user, let hash = user.passwordHash,
-              try await passwordWork.run({ Sodium.verifyPassword(password, hash: hash) }) else { return }
+        let verify = options.verifyPassword
+        guard let user, let hash = user.passwordHash, try await passwordWork.run({ verify(password, hash) }) else { return }
         prepared.verifiedUser = user.id
         prepared.verifiedPasswordHash = hash
     }
@@ -402,12 +405,14 @@ public final class TimelineService: Sendable {
     package static func translate(_ error: any Error) -> TimelineError {
         switch error {
         case let error as TimelineError: return error
+        // What is full, never where: the message reaches HTTP clients, and a path would tell
+        // them about the server's files.
         case let error as LMDBError where error.code.isOutOfSpace:
-            return TimelineError(.storageFull, "the database is full: \(error)")
+            return TimelineError(.storageFull, error.code == .mapFull ? "the database has reached its size limit" : "the disk is full")
         case let error as CocoaError where error.code == .fileWriteOutOfSpace:
-            return TimelineError(.storageFull, "the disk is full: \(error.localizedDescription)")
+            return TimelineError(.storageFull, "the disk is full")
         case let error as POSIXError where error.code == .ENOSPC || error.code == .EDQUOT:
-            return TimelineError(.storageFull, "the disk is full: \(error.localizedDescription)")
+            return TimelineError(.storageFull, "the disk is full")
         case let error as EventStoreError:
             if case .wrongExpectedVersion = error { return TimelineError(.conflict, error.description) }
             return TimelineError(.internal, error.description)

@@ -32,6 +32,9 @@ extension Bookmark: EventPayload {
 extension Decider {
     func bookmark(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try visiblePost(post, to: me)
+        guard try !blockedEitherWay(me.id, post.author) else {
+            throw TimelineError(.forbidden, "you cannot save this user's posts")
+        }
         let saved = try state.bookmarks(me.id, post.id)
         return Decision(events: saved ? [] : [.bookmarked(Bookmark(postId: post.id, userId: me.id))], outcome: .success(.changed(!saved)))
     }
