@@ -27,8 +27,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// Seconds a connection may stay idle (or a slow client take between bytes); 0: no limit.
         public var idleTimeout = 30
         /// Seconds a request's head may take to arrive in full, counted from the connection's
-        /// opening or the end of its previous request, however steadily its bytes trickle in
-        /// (slowloris): past it the connection is closed.
+        /// opening, however steadily its bytes trickle in (slowloris): past it the connection
+        /// is closed. After a request, a keep-alive connection has `idleTimeout` seconds more
+        /// (it may wait for the next request that long before sending anything); 0: no limit.
         public var headTimeout = 10
         /// Past `headTimeout` seconds of a body, the bytes per second it must have averaged;
         /// a slower one is closed.
@@ -64,8 +65,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// Where one connection is, for the head deadline and the body rate.
     private struct Watched {
         let socket: Int32
-        enum Phase { case head, body(received: Int), handled }
-        var phase = Phase.head
+        enum Phase {
+            /// Waiting for a head, for at most this long from `since` (nil: no limit).
+            case head(within: Duration?)
+            case body(received: Int)
+            case handled
+        }
+        var phase: Phase
         var since = ContinuousClock.now
         var cut = false
     }
@@ -380,7 +386,7 @@ public final class HTTPServer: @unchecked Sendable {
                 $0.dispatched.removeValue(forKey: UInt(bitPattern: connection))
                 $0.receiving.remove(UInt(bitPattern: connection))
             }
-            watch(connection, .head)  // the next request's head has `headTimeout` from now
+            watch(connection, .head(within: headAllowance(afterRequest: true)))
         }
         guard let context, let opaque = context.pointee else { return }
         let incoming = Unmanaged<Incoming>.fromOpaque(opaque).takeRetainedValue()
@@ -405,12 +411,19 @@ public final class HTTPServer: @unchecked Sendable {
         guard socket >= 0 else { return }
         let stopping = state.withLock { $0.stopping }
         watched.withLock { watched in
-            watched[address] = Watched(socket: socket)
+            watched[address] = Watched(socket: socket, phase: .head(within: headAllowance(afterRequest: false)))
             if stopping {
                 watched[address]?.cut = true
                 Glibc.shutdown(socket, Int32(SHUT_RDWR))
             }
         }
+    }
+
+    /// How long a connection may take to send a whole head: `headTimeout`, plus `idleTimeout`
+    /// on a keep-alive connection after a request (nil: no limit).
+    private func headAllowance(afterRequest: Bool) -> Duration? {
+        guard options.headTimeout > 0, !(afterRequest && options.idleTimeout == 0) else { return nil }
+        return .seconds(options.headTimeout + (afterRequest ? options.idleTimeout : 0))
     }
 
     /// Moves a connection to `phase` (from now, unless `restart` is false).
@@ -423,11 +436,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Twice a second, shuts the sockets of connections past their deadline: a head not
-    /// complete `headTimeout` seconds after it was due to start, a body slower than
-    /// `minimumBodyRate` after `headTimeout` seconds. libmicrohttpd then sees the connection
-    /// end and closes it.
+    /// complete within its allowance (`headAllowance`), a body slower than `minimumBodyRate`
+    /// after `headTimeout` seconds. libmicrohttpd then sees the connection end and closes it.
     private func reap() {
-        let headTimeout = Duration.seconds(options.headTimeout)
+        let bodyGrace = Duration.seconds(options.headTimeout)
         while true {
             reaper.lock()
             if reaperStopped { return reaper.unlock() }
@@ -438,11 +450,12 @@ public final class HTTPServer: @unchecked Sendable {
             watched.withLock { watched in
                 for (address, connection) in watched where !connection.cut {
                     let elapsed = now - connection.since
-                    guard elapsed > headTimeout else { continue }
                     switch connection.phase {
                     case .handled: continue
-                    case .head: break
+                    case .head(let within):
+                        guard let within, elapsed > within else { continue }
                     case .body(let received):
+                        guard elapsed > bodyGrace else { continue }
                         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                         guard Double(received) < seconds * Double(options.minimumBodyRate) else { continue }
                     }

@@ -89,6 +89,9 @@ package protocol DecisionState {
     /// How many reports against `post` stand (made since its reports were last dismissed),
     /// counting at most `limit`.
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int
+    /// How many of `post`'s standing reports count towards hiding it (from established
+    /// accounts its author does not block, one per origin), counting at most `limit`.
+    func countedReports(_ post: PostID, upTo limit: Int) throws -> Int
     func session(hash: String) throws -> SessionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
@@ -100,12 +103,12 @@ package protocol DecisionState {
 }
 
 extension DecisionState {
-    /// Whether reports hide `post` from `viewer`: at least `threshold` of them stand and
+    /// Whether reports hide `post` from `viewer`: at least `threshold` of them count and
     /// `viewer` is not its author. The one rule deciding (a hidden post is `not_found` to act
     /// on) and reading (it is left out of pages) share.
     package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
         guard post.author != viewer else { return false }
-        return try standingReports(post.id, upTo: threshold) >= threshold
+        return try countedReports(post.id, upTo: threshold) >= threshold
     }
 }
 

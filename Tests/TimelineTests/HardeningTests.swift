@@ -260,6 +260,87 @@ import Sodium
         }
     }
 
+    // MARK: - 7. Reports that hide a post come from distinct, established accounts
+
+    @Test func onlyEstablishedDistinctUnblockedReportersHideAPost() async throws {
+        let clock = TestClock()
+        let service = try openService(clock: clock) { options in
+            options.hideAfterReports = 3
+            options.reportMinimumAccountAge = 24 * 3600 * 1000
+            options.reportMinimumActivity = 1
+        }
+        defer { service.close() }
+        let alice = try await service.createUser("alice"), viewer = try await service.createUser("viewer")
+        let target = try await service.addPost(by: alice.id, caption: "target", image: 1)
+        let other = try await service.addPost(by: alice.id, caption: "other", image: 2)
+        func hidden(_ post: Post) throws -> Bool { (try? service.post(post.id, viewer: viewer.id)) == nil }
+        func report(_ post: Post, by user: UserID, from address: String) async throws {
+            _ = try await service.execute(.reportPost(post: post.id.rawValue, reason: "spam"), as: .user(user.rawValue), origin: address)
+        }
+
+        // Five accounts made moments before, each from an address of its own: no effect.
+        var fresh: [UserID] = []
+        for index in 0..<5 {
+            let user = try await service.createUser("fresh\(index)").id
+            _ = try await service.addPost(by: user, caption: "hi", image: 10 + index)
+            try await report(target, by: user, from: "10.0.1.\(index)")
+            fresh.append(user)
+        }
+        #expect(try !hidden(target), "accounts made seconds before hid a post")
+
+        // Established accounts (a day old, with a post): one silent account does not count,
+        // three from one address count once, one the author blocks does not count.
+        clock.advance(25 * 3600 * 1000)
+        var established: [UserID] = []
+        for index in 0..<6 {
+            let user = try await service.createUser("old\(index)").id
+            established.append(user)
+        }
+        clock.advance(25 * 3600 * 1000)
+        for (index, user) in established.enumerated() where index != 0 {
+            _ = try await service.addComment(by: user, on: other.id, "hello \(index)")
+        }
+        try await report(target, by: established[0], from: "10.0.2.0")  // no activity
+        for index in 1...3 { try await report(target, by: established[index], from: "10.0.2.1") }  // one address
+        #expect(try !hidden(target))
+        try await service.run(.block(user: established[4].rawValue), as: alice.id)
+        await expectError(.forbidden) { try await report(target, by: established[4], from: "10.0.2.4") }
+        #expect(try !hidden(target))
+        try await report(target, by: established[5], from: "10.0.2.5")
+        // Counted now: established[1] (one address) and established[5]: two of three.
+        #expect(try !hidden(target))
+        let late = try await service.createUser("late").id
+        clock.advance(25 * 3600 * 1000)
+        _ = try await service.addPost(by: late, caption: "active", image: 30)
+        try await report(target, by: late, from: "10.0.2.6")
+        #expect(try hidden(target), "three distinct established reporters did not hide the post")
+        #expect(try service.post(target.id, viewer: alice.id).post.id == target.id, "hidden from its author too")
+
+        // The queue: the hidden post first, whatever was reported since.
+        try await report(other, by: established[5], from: "10.0.2.5")
+        let queue = try service.reportQueue()
+        #expect(queue.map(\.post) == [target.id, other.id] && queue.map(\.hidden) == [true, false], "\(queue)")
+
+        // A reporter the author blocks later stops counting.
+        try await service.run(.block(user: late.rawValue), as: alice.id)
+        #expect(try !hidden(target))
+    }
+
+    @Test func freshAccountsFromOneAddressCannotHideAPostOverHTTP() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), viewer = try await api.signUp("viewer")
+            let post = try await api.addPost(alice.token, caption: "fine")
+            for index in 0..<6 {
+                let reporter = try await api.signUp("reporter\(index)")
+                let reported = try await api.send("POST", "/v1/posts/\(post)/reports", json: ["reason": "spam"], bearer: reporter.token)
+                #expect(reported.status == 204, "\(reported)")
+            }
+            #expect(try await api.get("/v1/posts/\(post)", bearer: viewer.token).status == 200, "fresh accounts hid a post")
+            #expect(try await api.get("/v1/users/\(alice.id)/posts").ids == [post])
+        }
+    }
+
     // MARK: - 8. A resumed stream catches up over any backlog
 
     @Test func resumingOverALargeBacklogDeliversItAll() async throws {
@@ -306,8 +387,8 @@ import Sodium
             // deadlines end these connections.
             while headOpen || bodyOpen, ContinuousClock.now - started < .seconds(40) {
                 try await Task.sleep(for: .seconds(1))
-                if headOpen { headOpen = head.send("X-Slow: 1\r\n") }
-                if bodyOpen { bodyOpen = body.send(" ") }
+                if headOpen { headOpen = !head.peerClosed && head.send("X-Slow: 1\r\n") }
+                if bodyOpen { bodyOpen = !body.peerClosed && body.send(" ") }
             }
             #expect(!headOpen && !bodyOpen, "a trickling client kept its connection for 40 s")
             #expect(ContinuousClock.now - started >= .seconds(8), "cut before its deadline")

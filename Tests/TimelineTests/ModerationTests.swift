@@ -256,10 +256,10 @@ import Testing
             child.process.waitUntilExit()
             return (child.process.terminationStatus, output)
         }
-        let listed = try tool(["moderation", "list", "--db", path, "--hide-after-reports", "1", "--json"])
+        let listed = try tool(["moderation", "list", "--db", path, "--hide-after-reports", "1", "--report-min-account-age", "0", "--report-min-activity", "0", "--json"])
         let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(listed.status == 0 && items.map { $0["hidden"] as? Bool } == [true, true])
-        #expect(try tool(["moderation", "list", "--db", path, "--hide-after-reports", "1"]).output.contains("(hidden)"))
+        #expect(try tool(["moderation", "list", "--db", path, "--hide-after-reports", "1", "--report-min-account-age", "0", "--report-min-activity", "0"]).output.contains("(hidden)"))
         #expect(try tool(["moderation", "remove", first.id.rawValue, "--reason", "spam ring", "--db", path]).status == 0)
         #expect(try tool(["moderation", "dismiss", second.id.rawValue, "--db", path]).status == 0)
         #expect(try tool(["moderation", "dismiss", "nosuchpost", "--db", path]).status != 0)
@@ -277,7 +277,7 @@ import Testing
 /// Moderation over HTTP: what reports hide answers 404 to everyone but the author.
 @Suite struct ModerationHTTPTests {
     @Test func aHiddenPostIsNotFoundToOthersOverHTTP() async throws {
-        try await withServer(arguments: ["--hide-after-reports", "1"]) { server in
+        try await withServer(arguments: ["--hide-after-reports", "1", "--report-min-account-age", "0", "--report-min-activity", "0"]) { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             #expect(try await api.send("PUT", "/v1/me/following/@alice", bearer: bob.token).status == 200)

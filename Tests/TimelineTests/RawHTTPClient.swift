@@ -62,6 +62,13 @@ final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Whether the server has closed (or reset) the connection, without waiting or reading.
+    var peerClosed: Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     /// Closes the connection (the server sees the client go).
     func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
 

@@ -50,6 +50,10 @@ func openService(path: String = temporaryPath(), clock: TestClock = TestClock(),
     options.durable = durable
     options.clock = clock
     options.passwordCost = .minimum
+    // Tests of hiding by reports report from accounts made moments before; HardeningTests
+    // sets these thresholds to check them.
+    options.reportMinimumAccountAge = 0
+    options.reportMinimumActivity = 0
     let random = Mutex(SeededRandom(seed: seed))
     options.random = { random.withLock { $0.next() } }
     configure(&options)

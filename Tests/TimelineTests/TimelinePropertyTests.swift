@@ -21,8 +21,11 @@ import Testing
 
         func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool { blocks.contains([a, b]) || blocks.contains([b, a]) }
 
+        /// Reports hide a post once enough of them stand from reporters its author does not
+        /// block (issue 22: a blocked user's report does not count).
         func hidden(_ post: PostID, from user: UserID) -> Bool {
-            posts[post] != user && standing[post, default: []].count >= Self.hideAfterReports
+            guard let author = posts[post], author != user else { return false }
+            return standing[post, default: []].filter { !blocks.contains([author, $0]) }.count >= Self.hideAfterReports
         }
 
         /// A post leaves with its reports (deleted or removed).
@@ -111,6 +114,8 @@ import Testing
                     let report = Command.reportPost(post: post.rawValue, reason: "r")
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) { _ = try await service.run(report, as: actor) }
+                    } else if let author = model.posts[post], model.blocks.contains([author, actor]) {
+                        await expectError(.forbidden) { _ = try await service.run(report, as: actor) }
                     } else {
                         let fresh = !model.reported.contains([actor.rawValue, post.rawValue])
                         #expect(try await service.run(report, as: actor) == .changed(fresh))

@@ -37,7 +37,13 @@ struct TimelineTool {
                   personal field then reads as erased (otherwise such an open is refused)
       --hide-after-reports N
                   hide a post reported by N distinct users (whose reports the operator has
-                  not dismissed) from everyone but its author (default 5)
+                  not dismissed) from everyone but its author (default 5); a report counts
+                  only from an established account the author does not block, once per address
+      --report-min-account-age HOURS
+                  how old an account must have been when it reported, for the report to
+                  count towards hiding (default 24; 0 counts every account)
+      --report-min-activity N
+                  how many posts and comments it must have made (default 1)
       --help      help for a command
     """
 
@@ -85,7 +91,8 @@ struct TimelineTool {
     }
 
     /// The options `open` reads (every other option of `timeline query` is a query parameter).
-    static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports"]
+    static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports",
+                                           "report-min-account-age", "report-min-activity"]
 
     /// Opens the service for a tool on the database at `--db`, creating it unless `existing`
     /// (the operator's tools and queries work on a database that is there: a mistyped path
@@ -105,6 +112,14 @@ struct TimelineTool {
         if let text = args.value("hide-after-reports") {
             guard let count = Int(text), count >= 1 else { throw UsageError("--hide-after-reports takes a number of users, at least 1 (got \(text))") }
             options.hideAfterReports = count
+        }
+        if let text = args.value("report-min-account-age") {
+            guard let hours = Double(text), hours >= 0, hours < 1e6 else { throw UsageError("--report-min-account-age takes hours, 0 or more (got \(text))") }
+            options.reportMinimumAccountAge = Int64(hours * 3600 * 1000)
+        }
+        if let text = args.value("report-min-activity") {
+            guard let count = Int(text), count >= 0 else { throw UsageError("--report-min-activity takes a number, 0 or more (got \(text))") }
+            options.reportMinimumActivity = count
         }
         return try TimelineService(path: args.db, options: options)
     }

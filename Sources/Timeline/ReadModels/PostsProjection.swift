@@ -62,29 +62,46 @@ struct PostsProjection: Projection {
 
     /// Whether `user`'s report of `post` stands (made, and not dismissed since).
     func reportStands(_ user: UserID, _ post: PostID, _ txn: Transaction) throws -> Bool {
-        try reports.get((post, user), txn).map { !$0 } ?? false
+        try reports.get((post, user), txn).map { !$0.dismissed } ?? false
     }
 
-    /// How many reports of `post` stand, counting at most `limit`.
-    func standingReports(_ post: PostID, upTo limit: Int, _ txn: Transaction) throws -> Int {
+    /// How many reports of `post` stand and `count` accepts, counting at most `limit` (and,
+    /// when `oncePerOrigin`, reports from one origin once).
+    func standingReports(_ post: PostID, upTo limit: Int, _ txn: Transaction,
+                         counting count: (UserID, Report) throws -> Bool, oncePerOrigin: Bool = true) throws -> Int {
         guard limit > 0 else { return 0 }
-        var count = 0
-        try reports.forEach(in: post, txn) { _, dismissed in
-            if !dismissed { count += 1 }
-            return count < limit
+        var counted = 0
+        var origins: Set<String> = []
+        try reports.forEach(in: post, txn) { reporter, report in
+            guard !report.dismissed, try count(reporter, report) else { return true }
+            if oncePerOrigin, let origin = report.origin, !origins.insert(origin).inserted { return true }
+            counted += 1
+            return counted < limit
         }
-        return count
+        return counted
+    }
+
+    /// How many posts and comments `user` has, counting at most `limit`.
+    func contributions(of user: UserID, upTo limit: Int, _ txn: Transaction) throws -> Int {
+        guard limit > 0 else { return 0 }
+        var counted = 0
+        try postsByUser.forEach(in: user, txn) { _, _ in counted += 1; return counted < limit }
+        if counted < limit { try commentsByUser.forEach(in: user, txn) { _, _ in counted += 1; return counted < limit } }
+        return counted
     }
 
     /// Marks every report of `post` dismissed: they no longer count, and their reporters
     /// cannot report it again.
     private func dismissReports(_ post: PostID, _ txn: Transaction) throws {
-        var standing: [UserID] = []
-        try reports.forEach(in: post, txn) { reporter, dismissed in
-            if !dismissed { standing.append(reporter) }
+        var standing: [(UserID, Report)] = []
+        try reports.forEach(in: post, txn) { reporter, report in
+            if !report.dismissed { standing.append((reporter, report)) }
             return true
         }
-        for reporter in standing { try reports.put((post, reporter), true, txn) }
+        for (reporter, var report) in standing {
+            report.dismissed = true
+            try reports.put((post, reporter), report, txn)
+        }
     }
 
     /// Takes `post` out of `user`'s bookmarks (nothing if it is not there).
@@ -172,7 +189,7 @@ struct PostsProjection: Projection {
         case .unbookmarked(let e):
             try removeBookmark(e.userId, e.postId, txn)
         case .postReported(let e):
-            try reports.put((e.postId, e.reporterId), false, txn)
+            try reports.put((e.postId, e.reporterId), Report(dismissed: false, at: envelope.timestamp, origin: e.origin), txn)
             try reportsByUser.put((e.reporterId, e.postId), (), txn)
         case .userErased(let e):
             // An erased reporter's reports no longer count.
@@ -192,11 +209,28 @@ enum PostComments: GroupedLayout {
     static func decode(_ bytes: [UInt8]) throws -> CommentRecord { try RecordCodec.comment(bytes) }
 }
 
-/// A post's reports, `postId ‖ 0 ‖ reporterId` → whether it was dismissed (empty while it
-/// stands, `[1]` once dismissed): one report per reporter and post.
+/// One report of a post, as the read models keep it.
+struct Report: Equatable, Sendable {
+    /// The operator dismissed it: it no longer counts, and its reporter cannot report again.
+    var dismissed: Bool
+    /// When it was made (ms since 1970).
+    var at: Int64
+    /// `PostReported.origin`: where it came from (a keyed hash), if known.
+    var origin: String?
+}
+
+/// A post's reports, `postId ‖ 0 ‖ reporterId` → dismissed (0 or 1) ‖ time ‖ origin: one
+/// report per reporter and post.
 enum PostReports: GroupedLayout {
     typealias Group = PostID
     typealias Member = UserID
-    static func encode(_ dismissed: Bool) -> [UInt8] { dismissed ? [1] : [] }
-    static func decode(_ bytes: [UInt8]) -> Bool { !bytes.isEmpty }
+    static func encode(_ report: Report) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(report.dismissed ? 1 : 0); w.int64(report.at); w.optionalString(report.origin)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> Report {
+        var r = ByteReader(bytes)
+        return Report(dismissed: try r.u8() == 1, at: try r.int64(), origin: try r.optionalString())
+    }
 }

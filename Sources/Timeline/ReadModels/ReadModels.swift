@@ -11,11 +11,12 @@ extension ProjectionName {
     /// own (`Generations.checkpointKey`), so a database written with an older layout replays
     /// the whole log into the projection once, when it is next opened or written, starting
     /// from empty tables (`catchUp`). Version 2 of `follows` keeps each follow's order (newest
-    /// follow first); version 2 of `profiles` keeps emails only as their keyed hash.
+    /// follow first); version 2 of `profiles` keeps emails only as their keyed hash; version 2
+    /// of `posts` keeps each report's time and origin (`Report`).
     var layout: Int {
         switch self {
-        case .follows, .profiles: 2
-        case .sessions, .posts, .postImages, .hashtags, .places, .activity, .timeline: 1
+        case .follows, .profiles, .posts: 2
+        case .sessions, .postImages, .hashtags, .places, .activity, .timeline: 1
         }
     }
 
@@ -219,13 +220,23 @@ final class ReadModels: Sendable {
     }
 }
 
+/// Which reports hide a post (`TimelineService.Options`): settings applied when reading, not
+/// stored, so changing them needs no rebuild.
+struct ReportPolicy: Sendable {
+    /// Posts with this many counted reports are hidden from everyone but their author.
+    var hideAfter = Int.max
+    /// A report counts only from an account at least this old when it reported (ms)…
+    var minimumAccountAge: Int64 = 0
+    /// …that has made at least this many posts and comments.
+    var minimumActivity = 0
+}
+
 /// The current state as deciding a command sees it, read inside the write transaction.
 struct ReadView: DecisionState {
     let txn: Transaction
     let models: ReadModels
-    /// `TimelineService.Options.hideAfterReports`: posts with this many standing reports are
-    /// hidden from everyone but their author (a setting applied when reading, not stored).
-    var hideAfterReports: Int = .max
+    /// Which reports hide a post.
+    var reports = ReportPolicy()
 
     func user(_ id: UserID) throws -> UserRecord? { try models.profiles.user(id, txn) }
     func userID(username: String) throws -> UserID? { try models.profiles.usernames.get(username, txn) }
@@ -237,7 +248,23 @@ struct ReadView: DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
-    func standingReports(_ post: PostID, upTo limit: Int) throws -> Int { try models.posts.standingReports(post, upTo: limit, txn) }
+    func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {
+        try models.posts.standingReports(post, upTo: limit, txn, counting: { _, _ in true }, oncePerOrigin: false)
+    }
+
+    /// The reports of `post` that count towards hiding it: standing, from an established
+    /// account (`ReportPolicy`) that its author does not block, one per origin.
+    func countedReports(_ post: PostID, upTo limit: Int) throws -> Int {
+        var author: UserID??
+        return try models.posts.standingReports(post, upTo: limit, txn) { reporter, report in
+            if author == nil { author = .some(try self.post(post)?.author) }
+            guard let reporterRecord = try user(reporter), report.at - reporterRecord.createdAt >= reports.minimumAccountAge,
+                  try models.posts.contributions(of: reporter, upTo: reports.minimumActivity, txn) >= reports.minimumActivity
+            else { return false }
+            guard let author = author ?? nil else { return true }
+            return try !blocks(author, reporter)
+        }
+    }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
 

@@ -20,10 +20,10 @@ extension ReadView {
     }
 
     /// Whether reports hide `post` from `viewer` (`DecisionState.hides` at this view's
-    /// `hideAfterReports`). Hiding is decided when reading, from the reports the read models
-    /// keep: the threshold is a setting, not part of the models.
+    /// `ReportPolicy`). Hiding is decided when reading, from the reports the read models
+    /// keep: the thresholds are settings, not part of the models.
     func hides(_ post: PostRecord, from viewer: UserID?) throws -> Bool {
-        try hides(post, from: viewer, threshold: hideAfterReports)
+        try hides(post, from: viewer, threshold: reports.hideAfter)
     }
 
     /// A post as `viewer` may see it: `not_found` when it is gone, hidden from them by reports,

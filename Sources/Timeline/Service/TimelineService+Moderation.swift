@@ -11,8 +11,8 @@ public struct ReportedPost: Equatable, Sendable {
     public var reasons: [String]
     /// When the newest report was made (milliseconds since 1970).
     public var newestAt: Int64
-    /// Whether the reports hide the post from everyone but its author (`count` has reached
-    /// `Options.hideAfterReports`).
+    /// Whether the reports hide the post from everyone but its author: `Options.hideAfterReports`
+    /// of them count (see `Options.reportMinimumAccountAge`).
     public var hidden: Bool
     /// How many distinct users reported the post.
     public var count: Int { reporters.count }
@@ -21,7 +21,8 @@ public struct ReportedPost: Equatable, Sendable {
 extension TimelineService {
     /// The report queue: every post with standing reports (one per reporter; reports go with a
     /// deleted or removed post or an erased reporter, and stop standing when the operator
-    /// dismisses them), the most recently reported first. Operators act on it with
+    /// dismisses them): the posts its reports hide first, then the most recently reported
+    /// first. Operators act on it with
     /// `execute(.removePost(post:reason:), as: .operator)` and
     /// `execute(.dismissReports(post:), as: .operator)`.
     public func reportQueue() throws(TimelineError) -> [ReportedPost] {
@@ -47,7 +48,12 @@ extension TimelineService {
                 queue.append(ReportedPost(post: e.postId, reporters: [e.reporterId], reasons: [e.reason], newestAt: report.timestamp, hidden: false))
             }
         }
-        for index in queue.indices { queue[index].hidden = queue[index].count >= options.hideAfterReports }
-        return queue
+        try read { view in
+            for index in queue.indices {
+                queue[index].hidden = try view.post(queue[index].post).map { try view.hides($0, from: nil) } ?? false
+            }
+        }
+        // Stable: among the hidden, and among the rest, the newest reported first.
+        return queue.filter(\.hidden) + queue.filter { !$0.hidden }
     }
 }

@@ -57,6 +57,13 @@ public final class TimelineService: Sendable {
         /// author until the operator removes it or dismisses the reports. Applied when reading
         /// (the read models keep the reports, not this setting), so changing it needs no rebuild.
         public var hideAfterReports = 5
+        /// A report counts towards hiding a post only from an account that was at least this
+        /// old when it reported (ms; a day), that has made at least `reportMinimumActivity`
+        /// posts and comments, and that the post's author does not block; reports from one
+        /// client address count once. (Every report still reaches the operator's queue.)
+        public var reportMinimumAccountAge: Int64 = 24 * 3600 * 1000
+        /// See `reportMinimumAccountAge`.
+        public var reportMinimumActivity = 1
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
         /// Threads that run argon2id (hashing and verifying passwords), apart from every other
@@ -393,12 +400,18 @@ public final class TimelineService: Sendable {
             return try registry.retrying {
                 try environment.read { txn -> R? in
                     guard let models = try registry.models(in: txn) else { return nil }
-                    return try body(ReadView(txn: txn, models: models, hideAfterReports: options.hideAfterReports))
+                    return try body(ReadView(txn: txn, models: models, reports: reportPolicy))
                 }
             }
         } catch {
             throw Self.translate(error)
         }
+    }
+
+    /// Which reports hide a post, from the options.
+    var reportPolicy: ReportPolicy {
+        ReportPolicy(hideAfter: options.hideAfterReports, minimumAccountAge: options.reportMinimumAccountAge,
+                     minimumActivity: options.reportMinimumActivity)
     }
 
     /// Maps storage failures to the public error codes.

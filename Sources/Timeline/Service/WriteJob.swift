@@ -143,7 +143,7 @@ struct WriteJob: Sendable {
         context.origin = prepared.origin
         context.processedImage = prepared.processedImage
         context.processedAvatar = prepared.processedAvatar
-        let view = ReadView(txn: txn, models: models, hideAfterReports: context.hideAfterReports)
+        let view = ReadView(txn: txn, models: models, reports: service.reportPolicy)
         let decision: Decision
         do {
             decision = try decide(command, actor: prepared.actor, state: view, context: context)

@@ -2,7 +2,8 @@
 // operators' `removePost` records `PostRemoved` and `dismissReports` records
 // `ReportsDismissed`.
 
-/// The payload of `PostReported`. Version 2 seals the reason with the reporter's key.
+/// The payload of `PostReported`. Version 2 seals the reason with the reporter's key;
+/// version 3 adds the report's origin.
 public struct PostReported: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
@@ -10,14 +11,17 @@ public struct PostReported: Equatable, Sendable {
     public var reporterId: UserID
     /// Why.
     public var reason: String
+    /// A keyed hash of where the report came from (the HTTP client's address; absent for local
+    /// tools and before version 3): reports from one address count once towards hiding a post.
+    public var origin: String?
     /// A `PostReported` payload.
-    public init(postId: PostID, reporterId: UserID, reason: String) {
-        self.postId = postId; self.reporterId = reporterId; self.reason = reason
+    public init(postId: PostID, reporterId: UserID, reason: String, origin: String? = nil) {
+        self.postId = postId; self.reporterId = reporterId; self.reason = reason; self.origin = origin
     }
 }
 
 extension PostReported: EventPayload {
-    package static var currentVersion: UInt8 { 2 }
+    package static var currentVersion: UInt8 { 3 }
     package static var legacyPlainV1: Bool { true }
     package static var projections: Set<ProjectionName> { [.posts] }
     package var stream: String { "post-\(postId)" }
@@ -27,16 +31,19 @@ extension PostReported: EventPayload {
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(reporterId.rawValue)
         try sealer.seal(reporterId, into: &w) { $0.string(reason) }
+        w.optionalString(origin)
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), reporter = UserID(try r.string())
-        self.init(postId: post, reporterId: reporter, reason: try opener.personal(reporter, from: &r) { try $0.string() } ?? "")
+        let reason = try opener.personal(reporter, from: &r) { try $0.string() } ?? ""
+        self.init(postId: post, reporterId: reporter, reason: reason, origin: opener.version >= 3 ? try r.optionalString() : nil)
     }
 
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
         if !erased { out["reason"] = reason }
+        out["origin"] = origin
         return out
     }
 
@@ -119,7 +126,7 @@ extension Decider {
         let reason = try Validation.reason(reason)
         // One report per reporter and post: a repeat changes nothing.
         guard try !state.reported(me.id, post.id) else { return Decision(events: [], outcome: .success(.changed(false))) }
-        let event = PostReported(postId: post.id, reporterId: me.id, reason: reason)
+        let event = PostReported(postId: post.id, reporterId: me.id, reason: reason, origin: context.origin)
         return Decision(events: [.postReported(event)], outcome: .success(.changed(true)))
     }
 
