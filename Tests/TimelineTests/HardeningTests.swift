@@ -180,6 +180,31 @@ import Sodium
         #expect(try service.verifyLog().problem == nil)
     }
 
+    /// A database written before images went with their posts still holds such images: the
+    /// first open after the upgrade deletes them (and only them).
+    @Test func theFirstOpenSweepsImagesLeftBehind() async throws {
+        let path = temporaryPath()
+        var service = try openService(path: path)
+        let alice = try await service.createUser("alice")
+        let gone = try #require(try await service.run(.addPost(image: Data(noisePNG(1, side: 24)).base64EncodedString(), caption: "old"), as: alice.id).post)
+        let kept = try #require(try await service.run(.addPost(image: Data(noisePNG(2, side: 24)).base64EncodedString(), caption: "kept"), as: alice.id).post)
+        let ids = [gone.image] + (gone.variants?.all ?? [])
+        // As an older version left it: the post deleted, its images still stored, no sweep yet.
+        let blobs = try service.read { view in try ids.map { try #require(try view.txn.get(view.models.images.database, StoredImages.key($0))) } }
+        try await service.run(.deletePost(post: gone.id.rawValue), as: alice.id)
+        try service.environment.write { txn in
+            guard let models = try service.registry.models(in: txn) else { throw ReadModelsMoved() }
+            for (id, blob) in zip(ids, blobs) { try txn.put(models.images.database, StoredImages.key(id), blob) }
+            _ = try txn.delete(service.log.meta, Array("unusedImagesSwept".utf8))
+        }
+        #expect(try service.read { view in try ids.allSatisfy { try view.models.images.contains($0, view.txn) } })
+        service.close()
+        service = try openService(path: path)
+        defer { service.close() }
+        #expect(try service.read { view in try ids.allSatisfy { try !view.models.images.contains($0, view.txn) } }, "the sweep left them")
+        for id in [kept.image] + (kept.variants?.all ?? []) { _ = try service.image(id) }
+    }
+
     @Test func aDeletedPostsPhotoAnswers404OverHTTP() async throws {
         try await withServer { server in
             let api = server.api

@@ -165,6 +165,28 @@ final class ReadModels: Sendable {
         return [(avatar.large, user), (avatar.small, user)]
     }
 
+    /// Deletes the stored images after the key `after` (from the first without it) that
+    /// nothing live shows, looking at up to `limit` of them; the key to go on after, or nil
+    /// when the table has been looked through.
+    func deleteUnusedImages(after: [UInt8]?, limit: Int, _ txn: Transaction) throws -> [UInt8]? {
+        var unused: [[UInt8]] = []
+        var last: [UInt8]?
+        try txn.withCursor(images.database) { cursor in
+            var entry = try after.map { key in try cursor.seek(atLeast: key + [0]) } ?? cursor.first()
+            var seen = 0
+            while let (key, value) = entry, seen < limit {
+                let image = try StoredImages.decode(value)
+                if try !isInUse(ImageID(String(decoding: key, as: UTF8.self)), owner: image.owner, txn) { unused.append(key) }
+                last = key
+                seen += 1
+                entry = seen < limit ? try cursor.next() : nil
+            }
+        }
+        for key in unused { try txn.delete(images.database, key) }
+        guard let last else { return nil }
+        return try txn.withCursor(images.database) { try $0.seek(atLeast: last + [0]) } == nil ? nil : last
+    }
+
     /// Whether a live post (any of its variants, or the image it was made from) or `owner`'s
     /// profile photo is the stored image `image`: only such an image is served.
     func isInUse(_ image: ImageID, owner: UserID, _ txn: Transaction) throws -> Bool {

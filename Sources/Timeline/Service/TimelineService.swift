@@ -146,6 +146,7 @@ public final class TimelineService: Sendable {
                                          hashEmail: { keys.emailHash($0) })
             do {
                 try Self.catchUpDerivedData(environment, log: log, registry: registry)
+                try Self.sweepUnusedImagesOnce(environment, log: log, registry: registry)
                 // Keys a crash (or a failure) left behind after their users' erasure.
                 try log.listErasedUsersOnce(environment)
             } catch let error as LMDBError where error.code.isOutOfSpace {
@@ -222,6 +223,25 @@ public final class TimelineService: Sendable {
             guard try log.indexUnindexed(through: head, limit: 20_000, txn) else { return false }
             guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
             return try models.catchUp(log, head: head, limit: 5_000, txn)
+        }) {}
+    }
+
+    /// Deletes, once per database, the stored images that no live post or profile photo shows:
+    /// a database written before images went with the commit that let go of them still holds
+    /// some. In chunks, each committed with how far it got (a crash goes on from there); when
+    /// done, `meta` says so and later opens skip it.
+    private static func sweepUnusedImagesOnce(_ environment: Environment, log: EventLog, registry: ModelRegistry) throws {
+        let done = Array("unusedImagesSwept".utf8), progress = Array("unusedImagesSweptThrough".utf8)
+        guard try environment.read({ try $0.get(log.meta, done) }) == nil else { return }
+        while try environment.write({ txn in
+            guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
+            if let next = try models.deleteUnusedImages(after: try txn.get(log.meta, progress), limit: 200, txn) {
+                try txn.put(log.meta, progress, next)
+                return true
+            }
+            try txn.put(log.meta, done, [1])
+            _ = try txn.delete(log.meta, progress)
+            return false
         }) {}
     }
 
