@@ -27,6 +27,7 @@ public struct Benchmark {
 
         var options = TimelineService.Options()
         options.passwordCost = .minimum
+        options.passwordQueueLimit = 1 << 20  // the bench's many concurrent clients wait for the password threads, never refused
         let service = try TimelineService(path: dbPath, options: options)
         let events = try Double(service.lastSequence())
         figures.append(Figure(name: "database.bytes_per_event", value: Double(service.environment.usedBytes) / events, unit: "bytes"))
@@ -55,6 +56,7 @@ public struct Benchmark {
         var setupOptions = TimelineService.Options()
         setupOptions.durable = false
         setupOptions.passwordCost = .minimum  // 100k argon2id hashes at interactive cost would take hours
+        setupOptions.passwordQueueLimit = 1 << 20  // the bench's many concurrent clients wait for the password threads, never refused
         let network: NetworkBuilder.Network
         let networkFile = directory + "/network.json"
         if let saved = NetworkBuilder.Network.load(networkFile) {

@@ -29,6 +29,7 @@ public struct ClusterBenchmark {
         defer { withExtendedLifetime(local) {} }  // the local servers live until the end
         var options = TimelineService.Options()
         options.passwordCost = .minimum
+        options.passwordQueueLimit = 1 << 20  // the bench's many concurrent clients wait for the password threads, never refused
         options.cluster = ClusterOptions(urls: urls)
         let nodes = try (0..<2).map { try TimelineService(path: directory + "/node\($0)", options: options) }
         progress("creating users and posts")

@@ -33,6 +33,7 @@ public struct HTTPBenchmark {
 
         var options = TimelineService.Options()
         options.passwordCost = .minimum  // as the network was built: sign-in verifies at that cost
+        options.passwordQueueLimit = 1 << 20  // the bench's many concurrent clients wait for the password threads, never refused
         let service = try TimelineService(path: directory + "/timeline.db", options: options)
         var apiOptions = TimelineAPI.Options()
         apiOptions.accessLog = false
