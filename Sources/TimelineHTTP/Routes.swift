@@ -6,6 +6,9 @@ extension TimelineAPI {
     /// `POST /v1/me/email` and `POST /v1/stream/tickets`), then the web app's static files.
     func routes() -> [Route] {
         let me = Self.viewerField("user")
+        let passwordCheck: @Sendable (APIRequest, Command) throws(TimelineError) -> Void = { [unowned self] request, command throws(TimelineError) in
+            try admitPasswordCheck(request, command)
+        }
         let postLocation: @Sendable (CommandResult) -> String? = { result in
             if case .post(let post) = result { return "/v1/posts/\(post.id.rawValue)" }
             return nil
@@ -16,11 +19,11 @@ extension TimelineAPI {
             Route("DELETE", "/v1/sessions/current", .bearer, command("signOut", status: 204, fixed: { ["session": $0.bearer ?? ""] })),
             Route("GET", "/v1/me", .bearer, query("user", fixed: me)),
             Route("PATCH", "/v1/me", .bearer, command("updateProfile")),
-            Route("DELETE", "/v1/me", .bearer, command("eraseUser", status: 204, fixed: me, admit: admitPasswordCheck)),
+            Route("DELETE", "/v1/me", .bearer, command("eraseUser", status: 204, fixed: me, admit: passwordCheck)),
             Route("PUT", "/v1/me/avatar", .bearer, .later { [unowned self] in try await setAvatar($0) }),
             Route("DELETE", "/v1/me/avatar", .bearer, .later { [unowned self] in try await removeAvatar($0) }),
-            Route("POST", "/v1/me/password", .bearer, command("changePassword", status: 204, admit: admitPasswordCheck)),
-            Route("POST", "/v1/me/email", .bearer, command("changeEmail", status: 204, admit: admitPasswordCheck)),
+            Route("POST", "/v1/me/password", .bearer, command("changePassword", status: 204, admit: passwordCheck)),
+            Route("POST", "/v1/me/email", .bearer, command("changeEmail", status: 204, admit: passwordCheck)),
             Route("PUT", "/v1/me/following/{user}", .bearer, command("follow")),
             Route("DELETE", "/v1/me/following/{user}", .bearer, command("unfollow")),
             Route("GET", "/v1/users", .anyone, query("searchUsers")),
@@ -46,7 +49,9 @@ extension TimelineAPI {
             Route("GET", "/v1/me/blocks", .bearer, query("blocked")),
             Route("GET", "/v1/me/suggestions", .bearer, query("suggestions")),
             // A query over POST (the emails go in the body, never in a URL): it appends nothing.
-            Route("POST", "/v1/me/contacts", .bearer, query("findContacts", admit: admitContactLookups)),
+            Route("POST", "/v1/me/contacts", .bearer, query("findContacts", admit: { [unowned self] request, query throws(TimelineError) in
+                try admitContactLookups(request, query)
+            })),
             Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost", status: 204)),
             Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
             Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),

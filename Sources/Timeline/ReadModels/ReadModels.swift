@@ -171,20 +171,20 @@ final class ReadModels: Sendable {
     func deleteUnusedImages(after: [UInt8]?, limit: Int, _ txn: Transaction) throws -> [UInt8]? {
         var unused: [[UInt8]] = []
         var last: [UInt8]?
+        var more = false
         try txn.withCursor(images.database) { cursor in
             var entry = try after.map { key in try cursor.seek(atLeast: key + [0]) } ?? cursor.first()
             var seen = 0
-            while let (key, value) = entry, seen < limit {
-                let image = try StoredImages.decode(value)
-                if try !isInUse(ImageID(String(decoding: key, as: UTF8.self)), owner: image.owner, txn) { unused.append(key) }
+            while let (key, value) = entry {
+                guard seen < limit else { more = true; break }
+                if try !isInUse(ImageID(String(decoding: key, as: UTF8.self)), owner: StoredImages.decode(value).owner, txn) { unused.append(key) }
                 last = key
                 seen += 1
-                entry = seen < limit ? try cursor.next() : nil
+                entry = try cursor.next()
             }
         }
-        for key in unused { try txn.delete(images.database, key) }
-        guard let last else { return nil }
-        return try txn.withCursor(images.database) { try $0.seek(atLeast: last + [0]) } == nil ? nil : last
+        for key in unused { _ = try txn.delete(images.database, key) }
+        return more ? last : nil
     }
 
     /// Whether a live post (any of its variants, or the image it was made from) or `owner`'s
