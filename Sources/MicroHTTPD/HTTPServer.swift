@@ -110,7 +110,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = started
         port = timeline_mhd_port(started)
-        let thread = Thread { [self] in reap() }
+        // Weakly: a server dropped without `stop()` is still deinitialised (and stopped).
+        let thread = Thread { [weak self] in while self?.reapOnce() == true {} }
         thread.name = "http-deadlines"
         thread.start()
     }
@@ -435,35 +436,35 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Twice a second, shuts the sockets of connections past their deadline: a head not
-    /// complete within its allowance (`headAllowance`), a body slower than `minimumBodyRate`
-    /// after `headTimeout` seconds. libmicrohttpd then sees the connection end and closes it.
-    private func reap() {
-        let bodyGrace = Duration.seconds(options.headTimeout)
-        while true {
-            reaper.lock()
-            if reaperStopped { return reaper.unlock() }
-            _ = reaper.wait(until: Date(timeIntervalSinceNow: 0.5))
-            reaper.unlock()
-            guard options.headTimeout > 0 else { continue }
-            let now = ContinuousClock.now
-            watched.withLock { watched in
-                for (address, connection) in watched where !connection.cut {
-                    let elapsed = now - connection.since
-                    switch connection.phase {
-                    case .handled: continue
-                    case .head(let within):
-                        guard let within, elapsed > within else { continue }
-                    case .body(let received):
-                        guard elapsed > bodyGrace else { continue }
-                        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                        guard Double(received) < seconds * Double(options.minimumBodyRate) else { continue }
-                    }
-                    watched[address]!.cut = true
-                    Glibc.shutdown(connection.socket, Int32(SHUT_RDWR))
+    /// Waits half a second, then shuts the sockets of connections past their deadline: a head
+    /// not complete within its allowance (`headAllowance`), a body slower than
+    /// `minimumBodyRate` after `headTimeout` seconds. libmicrohttpd then sees the connection
+    /// end and closes it. False once the server has stopped.
+    private func reapOnce() -> Bool {
+        reaper.lock()
+        if !reaperStopped { _ = reaper.wait(until: Date(timeIntervalSinceNow: 0.5)) }
+        let stopped = reaperStopped
+        reaper.unlock()
+        guard !stopped else { return false }
+        guard options.headTimeout > 0 else { return true }
+        let bodyGrace = Duration.seconds(options.headTimeout), now = ContinuousClock.now
+        watched.withLock { watched in
+            for (address, connection) in watched where !connection.cut {
+                let elapsed = now - connection.since
+                switch connection.phase {
+                case .handled: continue
+                case .head(let within):
+                    guard let within, elapsed > within else { continue }
+                case .body(let received):
+                    guard elapsed > bodyGrace else { continue }
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    guard Double(received) < seconds * Double(options.minimumBodyRate) else { continue }
                 }
+                watched[address]!.cut = true
+                Glibc.shutdown(connection.socket, Int32(SHUT_RDWR))
             }
         }
+        return true
     }
 
     // MARK: - Reading what libmicrohttpd parsed

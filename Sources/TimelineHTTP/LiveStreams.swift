@@ -74,6 +74,11 @@ final class LiveStreams: Sendable {
         let result = state.withLock { state -> Result<Void, TimelineError> in
             guard !state.stopped else { return .failure(TimelineError(.internal, "the server is stopping")) }
             guard state.subscribers.count < maxStreams else { return .failure(TimelineError(.rateLimited, "too many open streams; try again later")) }
+            // Checked again under the lock: an event that ended the session before this point
+            // was handled by the follower without this stream, and any later one will see it.
+            guard (try? service.userID(session: session)) == user else {
+                return .failure(TimelineError(.unauthenticated, "the session is not valid or has expired"))
+            }
             stream.send(Array("retry: 2000\n: connected\n\n".utf8))
             var subscriber = Subscriber(user: user, session: session, stream: stream)
             if let after, after < state.position {
@@ -122,7 +127,7 @@ final class LiveStreams: Sendable {
                     guard !events.isEmpty else { break }
                     state.withLock { state in
                         for event in events {
-                            if let user = Self.sessionsMayEnd(event) { closeEnded(&state) { $0 == user } }
+                            if let user = Self.sessionsMayEnd(event) { closeEnded(of: user, &state) }
                             for subscriber in state.subscribers.values where subscriber.replayFrom == nil {
                                 deliver(event, to: subscriber.user, subscriber.stream)
                             }
@@ -136,10 +141,8 @@ final class LiveStreams: Sendable {
             }
             if ContinuousClock.now - lastBeat >= Self.heartbeatInterval {
                 lastBeat = ContinuousClock.now
-                let streams = state.withLock { state in
-                    closeEnded(&state) { _ in true }  // sessions that expired
-                    return state.subscribers.values.map(\.stream)
-                }
+                closeExpired()
+                let streams = state.withLock { $0.subscribers.values.map(\.stream) }
                 for stream in streams { stream.send(Array(": keep-alive\n\n".utf8)) }
             }
             wake.lock()
@@ -158,14 +161,23 @@ final class LiveStreams: Sendable {
         }
     }
 
-    /// Closes (and forgets) the streams of the users `concerned` whose session is no longer
-    /// valid.
-    private func closeEnded(_ state: inout State, _ concerned: (UserID) -> Bool) {
-        for (key, subscriber) in state.subscribers where concerned(subscriber.user) {
-            guard (try? service.userID(session: subscriber.session)) != subscriber.user else { continue }
+    /// Closes (and forgets) `user`'s streams whose session is no longer valid.
+    private func closeEnded(of user: UserID, _ state: inout State) {
+        for (key, subscriber) in state.subscribers where subscriber.user == user {
+            guard (try? service.userID(session: subscriber.session)) != user else { continue }
             state.subscribers[key] = nil
             subscriber.stream.close()
         }
+    }
+
+    /// Closes the streams whose session has expired (or ended unseen), checking the sessions
+    /// outside the lock every stream shares: one read each, for up to `maxStreams` streams.
+    private func closeExpired() {
+        let open = state.withLock { $0.subscribers.map { (key: $0.key, user: $0.value.user, session: $0.value.session) } }
+        let ended = Set(open.filter { (try? service.userID(session: $0.session)) != $0.user }.map(\.key))
+        guard !ended.isEmpty else { return }
+        let streams = state.withLock { state in ended.compactMap { state.subscribers.removeValue(forKey: $0)?.stream } }
+        for stream in streams { stream.close() }
     }
 
     /// The replayer: sends each replaying stream the events it missed, as fast as its client
@@ -177,7 +189,6 @@ final class LiveStreams: Sendable {
             }
             var progressed = false
             for (key, subscriber, from) in replaying where subscriber.stream.bufferedBytes < Self.replayBuffer {
-                progressed = true
                 let position = state.withLock { $0.position }
                 var next = from, ended = false
                 if next <= position, let events = try? service.events(from: next, limit: Int(min(UInt64(Self.replayChunk), position - next + 1))) {
@@ -192,6 +203,7 @@ final class LiveStreams: Sendable {
                         next = event.sequence + 1
                     }
                 }
+                if next > from { progressed = true }  // only then is another round due at once
                 if ended {
                     state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
                     subscriber.stream.close()

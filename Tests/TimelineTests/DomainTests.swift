@@ -38,12 +38,8 @@ struct InMemoryState: DecisionState {
     func standingReports(_ p: PostID, upTo limit: Int) -> Int {
         min(limit, reportEdges.subtracting(dismissedReports).filter { $0[1] == p.rawValue }.count)
     }
-    /// The standing reports from reporters the author does not block (the double keeps no
-    /// account ages or origins: every other report counts).
-    func countedReports(_ p: PostID, upTo limit: Int) -> Int {
-        guard let author = posts[p]?.author else { return 0 }
-        return min(limit, reportEdges.subtracting(dismissedReports).filter { $0[1] == p.rawValue && !blocks(author, UserID($0[0])) }.count)
-    }
+    /// The standing reports (the double keeps no account ages, activity or origins: each counts).
+    func countedReports(_ p: PostID, upTo limit: Int) -> Int { standingReports(p, upTo: limit) }
     func session(hash: String) -> SessionRecord? { sessions[hash].flatMap { unrevoked($0, hash: hash) } }
     func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }

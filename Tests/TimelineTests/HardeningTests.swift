@@ -332,7 +332,10 @@ import Sodium
         await expectError(.forbidden) { try await report(target, by: established[4], from: "10.0.2.4") }
         #expect(try !hidden(target))
         try await report(target, by: established[5], from: "10.0.2.5")
-        // Counted now: established[1] (one address) and established[5]: two of three.
+        // Counted now: established[1] (one address) and established[5]: two of three. The
+        // silent reporter's later activity does not make their report count.
+        #expect(try !hidden(target))
+        _ = try await service.addComment(by: established[0], on: other.id, "now active")
         #expect(try !hidden(target))
         let late = try await service.createUser("late").id
         clock.advance(25 * 3600 * 1000)
@@ -346,9 +349,26 @@ import Sodium
         let queue = try service.reportQueue()
         #expect(queue.map(\.post) == [target.id, other.id] && queue.map(\.hidden) == [true, false], "\(queue)")
 
-        // A reporter the author blocks later stops counting.
+        // Blocking a reporter afterwards does not undo their report: the author cannot un-hide
+        // their own post that way.
         try await service.run(.block(user: late.rawValue), as: alice.id)
-        #expect(try !hidden(target))
+        #expect(try hidden(target))
+    }
+
+    /// A report's origin is the reporter's personal data: sealed with their key, gone with them.
+    @Test func aReportsOriginIsErasedWithItsReporter() async throws {
+        let service = try openService()
+        defer { service.close() }
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let post = try await service.addPost(by: alice.id, caption: "x")
+        _ = try await service.execute(.reportPost(post: post.id.rawValue, reason: "spam"), as: .user(bob.id.rawValue), origin: "10.9.9.9")
+        func reportPayload() throws -> [String: Any]? {
+            let event = try service.events(from: 1, limit: 1000).first { if case .postReported = $0.event { true } else { false } }
+            return try #require(event).jsonObject()["payload"] as? [String: Any]
+        }
+        #expect(try reportPayload()?["origin"] is String)
+        _ = try await service.execute(.eraseUser(user: bob.id.rawValue), as: .operator)
+        #expect(try reportPayload()?["origin"] == nil, "the origin outlived its reporter's erasure")
     }
 
     @Test func freshAccountsFromOneAddressCannotHideAPostOverHTTP() async throws {

@@ -21,11 +21,8 @@ import Testing
 
         func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool { blocks.contains([a, b]) || blocks.contains([b, a]) }
 
-        /// Reports hide a post once enough of them stand from reporters its author does not
-        /// block (issue 22: a blocked user's report does not count).
         func hidden(_ post: PostID, from user: UserID) -> Bool {
-            guard let author = posts[post], author != user else { return false }
-            return standing[post, default: []].filter { !blocks.contains([author, $0]) }.count >= Self.hideAfterReports
+            posts[post] != user && standing[post, default: []].count >= Self.hideAfterReports
         }
 
         /// A post leaves with its reports (deleted or removed).

@@ -189,7 +189,10 @@ struct PostsProjection: Projection {
         case .unbookmarked(let e):
             try removeBookmark(e.userId, e.postId, txn)
         case .postReported(let e):
-            try reports.put((e.postId, e.reporterId), Report(dismissed: false, at: envelope.timestamp, origin: e.origin), txn)
+            // The reporter's activity as it was when they reported: what they do later does not
+            // change whether this report counts.
+            let activity = try contributions(of: e.reporterId, upTo: Report.maxActivity, txn)
+            try reports.put((e.postId, e.reporterId), Report(dismissed: false, at: envelope.timestamp, origin: e.origin, activity: activity), txn)
             try reportsByUser.put((e.reporterId, e.postId), (), txn)
         case .userErased(let e):
             // An erased reporter's reports no longer count.
@@ -217,20 +220,25 @@ struct Report: Equatable, Sendable {
     var at: Int64
     /// `PostReported.origin`: where it came from (a keyed hash), if known.
     var origin: String?
+    /// The reporter's posts and comments when they reported, counted up to `maxActivity`.
+    var activity: Int
+
+    /// How far a reporter's activity is counted (a higher threshold is taken as this).
+    static let maxActivity = 100
 }
 
-/// A post's reports, `postId ‖ 0 ‖ reporterId` → dismissed (0 or 1) ‖ time ‖ origin: one
-/// report per reporter and post.
+/// A post's reports, `postId ‖ 0 ‖ reporterId` → dismissed (0 or 1) ‖ time ‖ origin ‖
+/// activity: one report per reporter and post.
 enum PostReports: GroupedLayout {
     typealias Group = PostID
     typealias Member = UserID
     static func encode(_ report: Report) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(report.dismissed ? 1 : 0); w.int64(report.at); w.optionalString(report.origin)
+        w.u8(report.dismissed ? 1 : 0); w.int64(report.at); w.optionalString(report.origin); w.int(report.activity)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> Report {
         var r = ByteReader(bytes)
-        return Report(dismissed: try r.u8() == 1, at: try r.int64(), origin: try r.optionalString())
+        return Report(dismissed: try r.u8() == 1, at: try r.int64(), origin: try r.optionalString(), activity: try r.int())
     }
 }

@@ -274,17 +274,16 @@ struct ReadView: DecisionState {
         try models.posts.standingReports(post, upTo: limit, txn, counting: { _, _ in true }, oncePerOrigin: false)
     }
 
-    /// The reports of `post` that count towards hiding it: standing, from an established
-    /// account (`ReportPolicy`) that its author does not block, one per origin.
+    /// The reports of `post` that count towards hiding it: standing, one per origin, each from
+    /// an account that was established (`ReportPolicy`) when it reported. Only what held then
+    /// decides: the author cannot un-hide their post by blocking its reporters afterwards (and
+    /// someone the author blocks cannot report it at all), nor can a reporter make a report
+    /// count by becoming active later.
     func countedReports(_ post: PostID, upTo limit: Int) throws -> Int {
-        var author: UserID??
-        return try models.posts.standingReports(post, upTo: limit, txn) { reporter, report in
-            if author == nil { author = .some(try self.post(post)?.author) }
-            guard let reporterRecord = try user(reporter), report.at - reporterRecord.createdAt >= reports.minimumAccountAge,
-                  try models.posts.contributions(of: reporter, upTo: reports.minimumActivity, txn) >= reports.minimumActivity
-            else { return false }
-            guard let author = author ?? nil else { return true }
-            return try !blocks(author, reporter)
+        try models.posts.standingReports(post, upTo: limit, txn) { reporter, report in
+            guard report.activity >= min(reports.minimumActivity, Report.maxActivity) else { return false }
+            guard let reporterRecord = try user(reporter) else { return false }
+            return report.at - reporterRecord.createdAt >= reports.minimumAccountAge
         }
     }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }

@@ -30,20 +30,21 @@ extension PostReported: EventPayload {
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(reporterId.rawValue)
-        try sealer.seal(reporterId, into: &w) { $0.string(reason) }
-        w.optionalString(origin)
+        // The origin is the reporter's too: sealed with the reason, it goes with their erasure.
+        try sealer.seal(reporterId, into: &w) { $0.string(reason); $0.optionalString(origin) }
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
-        let post = PostID(try r.string()), reporter = UserID(try r.string())
-        let reason = try opener.personal(reporter, from: &r) { try $0.string() } ?? ""
-        self.init(postId: post, reporterId: reporter, reason: reason, origin: opener.version >= 3 ? try r.optionalString() : nil)
+        let post = PostID(try r.string()), reporter = UserID(try r.string()), version = opener.version
+        let personal = try opener.personal(reporter, from: &r) { r in
+            (reason: try r.string(), origin: version >= 3 ? try r.optionalString() : nil)
+        }
+        self.init(postId: post, reporterId: reporter, reason: personal?.reason ?? "", origin: personal?.origin)
     }
 
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
-        if !erased { out["reason"] = reason }
-        out["origin"] = origin
+        if !erased { out["reason"] = reason; out["origin"] = origin }
         return out
     }
 
