@@ -9,7 +9,7 @@ final class Throttle: Sendable {
     private let capacity: Double
     private let perSecond: Double
     private let what: String
-    private let buckets = Mutex<[String: (tokens: Double, at: ContinuousClock.Instant)]>([:])
+    private let buckets = Mutex<(levels: [String: (tokens: Double, at: ContinuousClock.Instant)], swept: ContinuousClock.Instant)>(([:], .now))
 
     /// `what` names what is limited in the `rate_limited` message ("sign-ups or sign-ins").
     init(capacity: Int, per period: Duration, what: String) {
@@ -23,11 +23,15 @@ final class Throttle: Sendable {
     /// (with when to try again) when one of the keys has not that many left.
     func admit(_ keys: String..., cost: Int = 1) throws(TimelineError) {
         let now = ContinuousClock.now, cost = Double(cost)
-        let wait = buckets.withLock { buckets -> Double in
-            if buckets.count > 100_000 { buckets = buckets.filter { level($0.value, now) < capacity } }
-            let short = keys.map { max(0, cost - level(buckets[$0], now)) }.max() ?? 0
+        let wait = buckets.withLock { state -> Double in
+            // Full buckets are forgotten, at most once a minute (not on every request of a flood).
+            if state.levels.count > 100_000, now - state.swept > .seconds(60) {
+                state.levels = state.levels.filter { level($0.value, now) < capacity }
+                state.swept = now
+            }
+            let short = keys.map { max(0, cost - level(state.levels[$0], now)) }.max() ?? 0
             guard short == 0 else { return short / perSecond }
-            for key in keys { buckets[key] = (level(buckets[key], now) - cost, now) }
+            for key in keys { state.levels[key] = (level(state.levels[key], now) - cost, now) }
             return 0
         }
         guard wait == 0 else {
