@@ -14,8 +14,7 @@ final class Throttle: Sendable {
     /// `what` names what is limited in the `rate_limited` message ("sign-ups or sign-ins").
     init(capacity: Int, per period: Duration, what: String) {
         self.capacity = Double(max(1, capacity))
-        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
-        perSecond = self.capacity / max(seconds, 1e-3)
+        perSecond = self.capacity / max(Self.seconds(period), 1e-3)
         self.what = what
     }
 
@@ -43,8 +42,10 @@ final class Throttle: Sendable {
     /// The units `bucket` holds at `now` (a key never seen is full).
     private func level(_ bucket: (tokens: Double, at: ContinuousClock.Instant)?, _ now: ContinuousClock.Instant) -> Double {
         guard let bucket else { return capacity }
-        let elapsed = now - bucket.at
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return min(capacity, bucket.tokens + seconds * perSecond)
+        return min(capacity, bucket.tokens + Self.seconds(now - bucket.at) * perSecond)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
