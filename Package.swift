@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // The bench's peer design only (TimelineBench): the library never links SQLite.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
@@ -31,6 +33,8 @@ let package = Package(
         .target(name: "NATS", dependencies: ["CNATS"]),
         // HTTP/1.1 on libmicrohttpd: the daemon, its callbacks, event streams.
         .target(name: "MicroHTTPD", dependencies: ["CMicroHTTPD"]),
+        // SQLite for the bench's peer design (`timeline bench` races it in the same run).
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
         // Streaming JSON (for imports far larger than memory), over yajl.
         .target(name: "JSONStream", dependencies: ["CYAJL"]),
         // Pure domain: commands -> events, validation. No I/O.
@@ -44,9 +48,9 @@ let package = Package(
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"]),
-        // `timeline bench`: synthetic network, measurements beside their raw-LMDB baselines (and,
-        // with --http, the API beside nginx).
-        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP"]),
+        // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
+        // baselines (and, with --http, the API beside nginx).
+        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).

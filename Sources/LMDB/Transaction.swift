@@ -85,7 +85,7 @@ public final class Transaction {
     }
 
     /// The value stored under `key`, or `nil`.
-    public func get(_ db: Database, _ key: [UInt8]) throws(LMDBError) -> [UInt8]? {
+    public func get(_ db: Database, _ key: some ContiguousBytes) throws(LMDBError) -> [UInt8]? {
         try lookup(db, key).map(bytes)
     }
 

@@ -36,10 +36,20 @@ public struct Benchmark {
         // the memory-mapped database that were touched).
         var anonymous = procStatus("RssAnon")
         if wants("append") { figures += try appendFigures(); anonymous = max(anonymous, procStatus("RssAnon")) }
-        if wants("latency") { figures += try await latencyFigures(service, network); anonymous = max(anonymous, procStatus("RssAnon")) }
+        // The SQLite peer, loaded with the same network before any figure changes it.
+        var peer: SQLitePeer?
+        if wants("latency") || wants("reads") || wants("fanout") {
+            progress("loading the same network into the SQLite peer")
+            let start = now()
+            peer = try SQLitePeer(directory: try scratchDirectory("sqlite-peer"), loading: service)
+            figures.append(Figure(name: "sqlite.load_seconds", value: now() - start, unit: "s"))
+        }
+        if wants("latency") { figures += try await latencyFigures(service, network, peer: peer); anonymous = max(anonymous, procStatus("RssAnon")) }
         if wants("concurrency") { figures += try await concurrencyFigures(service, network); anonymous = max(anonymous, procStatus("RssAnon")) }
-        if wants("reads") { figures += try readFigures(service, network); anonymous = max(anonymous, procStatus("RssAnon")) }
-        if wants("fanout") { figures += try await fanoutFigures(service, &network); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("reads") { figures += try readFigures(service, network, peer: peer); anonymous = max(anonymous, procStatus("RssAnon")) }
+        if wants("fanout") { figures += try await fanoutFigures(service, &network, peer: peer); anonymous = max(anonymous, procStatus("RssAnon")) }
+        peer = nil
+        try? FileManager.default.removeItem(atPath: directory + "/sqlite-peer")
         if wants("rebuild") { figures += try rebuildFigures(service); anonymous = max(anonymous, procStatus("RssAnon")) }
         figures.append(Figure(name: "process_memory", value: Double(anonymous) / 1_048_576, unit: "MiB (largest RssAnon seen)"))
         figures.append(Figure(name: "peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB"))
@@ -144,17 +154,19 @@ public struct Benchmark {
     }
 
     /// One durable command at a time, beside one raw fsynced put.
-    func latencyFigures(_ service: TimelineService, _ network: NetworkBuilder.Network) async throws -> [Figure] {
+    func latencyFigures(_ service: TimelineService, _ network: NetworkBuilder.Network, peer: SQLitePeer?) async throws -> [Figure] {
         progress("command latency")
         var samples = Samples()
         var rng = SplitMix(state: 7)
         var user = network.users[0], post = network.posts[0]
+        var mix: [(UserID, PostID)] = []
         for index in 0..<min(scale.samples, 2_000) {
             // Like, comment, unlike: each appends an event, however often the bench is rerun.
             if index % 3 == 0 {
                 user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
                 post = network.posts[Int.random(in: 0..<network.posts.count, using: &rng)]
             }
+            mix.append((user, post))
             let command: Command = switch index % 3 {
             case 0: .like(post: post.rawValue)
             case 1: .addComment(post: post.rawValue, text: "latency \(index)")
@@ -166,12 +178,24 @@ public struct Benchmark {
         }
         let raw = try RawBaselines.fsyncedPuts(count: min(scale.samples, 2_000), directory: try scratchDirectory("fsync-raw"))
         try discardScratchDirectories("fsync-raw")
-        return [
-            Figure(name: "command_latency.p50", value: samples.percentile(0.5) * 1e6, unit: "µs",
-                   baseline: raw.percentile(0.5) * 1e6, baselineName: "raw fsynced 200-byte put, p50"),
-            Figure(name: "command_latency.p99", value: samples.percentile(0.99) * 1e6, unit: "µs",
-                   baseline: raw.percentile(0.99) * 1e6, baselineName: "raw fsynced 200-byte put, p99"),
-        ]
+        // The same commands on the same users and posts, the SQLite way.
+        var peerSamples = Samples()
+        if let peer {
+            for (index, (user, post)) in mix.enumerated() {
+                let command: SQLitePeer.Command = switch index % 3 {
+                case 0: .like
+                case 1: .comment(id: "peer-\(UInt64.random(in: 0...UInt64.max))", text: "latency \(index)")
+                default: .unlike
+                }
+                peerSamples.add(try time { try peer.execute(command, user: user.rawValue, post: post.rawValue) })
+            }
+        }
+        var p50 = Figure(name: "command_latency.p50", value: samples.percentile(0.5) * 1e6, unit: "µs",
+                         baseline: raw.percentile(0.5) * 1e6, baselineName: "raw fsynced 200-byte put, p50")
+        var p99 = Figure(name: "command_latency.p99", value: samples.percentile(0.99) * 1e6, unit: "µs",
+                         baseline: raw.percentile(0.99) * 1e6, baselineName: "raw fsynced 200-byte put, p99")
+        if peer != nil { (p50.sqlite, p99.sqlite) = (peerSamples.percentile(0.5) * 1e6, peerSamples.percentile(0.99) * 1e6) }
+        return [p50, p99]
     }
 
     /// Durable commands per second with 1, 4 and 16 concurrent clients (group commit).
@@ -203,12 +227,12 @@ public struct Benchmark {
     }
 
     /// 20-post pages of random users' timelines: the first page and a deep one.
-    func readFigures(_ service: TimelineService, _ network: NetworkBuilder.Network) throws -> [Figure] {
+    func readFigures(_ service: TimelineService, _ network: NetworkBuilder.Network, peer: SQLitePeer?) throws -> [Figure] {
         progress("timeline reads")
         var rng = SplitMix(state: 11)
         var first = Samples()
-        for _ in 0..<scale.samples {
-            let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
+        let firstUsers = (0..<scale.samples).map { _ in network.users[Int.random(in: 0..<network.users.count, using: &rng)] }
+        for user in firstUsers {
             first.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20)) })
         }
         // Deep pages: the sixth page (posts 101–120) of users whose timelines are that long.
@@ -226,8 +250,8 @@ public struct Benchmark {
             if depth == 5, let cursor = request.before { deepStarts.append((user, cursor)) }
         }
         var deep = Samples()
-        for _ in 0..<scale.samples where !deepStarts.isEmpty {
-            let (user, cursor) = deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)]
+        let deepSamples = deepStarts.isEmpty ? [] : (0..<scale.samples).map { _ in deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)] }
+        for (user, cursor) in deepSamples {
             deep.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20, before: cursor)) })
         }
         // Pages of other random users (no cache left warm by the samples above) as LMDB alone
@@ -242,23 +266,30 @@ public struct Benchmark {
             let (user, cursor) = deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)]
             rawDeep.add(try RawBaselines.timelinePage(service.environment, tables, user: user.rawValue, before: cursor, limit: 20))
         }
+        // The same pages of the same users from the SQLite peer.
+        var peerFirst = Samples(), peerDeep = Samples()
+        if let peer {
+            for user in firstUsers { peerFirst.add(try peer.timelinePage(user: user.rawValue, before: nil, limit: 20)) }
+            for (user, cursor) in deepSamples { peerDeep.add(try peer.timelinePage(user: user.rawValue, before: cursor, limit: 20)) }
+        }
         let rawName = "raw LMDB: cursor walk + 20 lookups, no decoding"
+        func figure(_ name: String, _ samples: Samples, _ raw: Samples, _ peerSamples: Samples, _ p: Double) -> Figure {
+            var figure = Figure(name: name, value: samples.percentile(p) * 1e6, unit: "µs", baseline: raw.percentile(p) * 1e6, baselineName: rawName)
+            if peer != nil { figure.sqlite = peerSamples.percentile(p) * 1e6 }
+            return figure
+        }
         return [
-            Figure(name: "timeline_read.first_page.p50", value: first.percentile(0.5) * 1e6, unit: "µs",
-                   baseline: rawFirst.percentile(0.5) * 1e6, baselineName: rawName),
-            Figure(name: "timeline_read.first_page.p99", value: first.percentile(0.99) * 1e6, unit: "µs",
-                   baseline: rawFirst.percentile(0.99) * 1e6, baselineName: rawName),
-            Figure(name: "timeline_read.deep_page.p50", value: deep.percentile(0.5) * 1e6, unit: "µs",
-                   baseline: rawDeep.percentile(0.5) * 1e6, baselineName: rawName),
-            Figure(name: "timeline_read.deep_page.p99", value: deep.percentile(0.99) * 1e6, unit: "µs",
-                   baseline: rawDeep.percentile(0.99) * 1e6, baselineName: rawName),
+            figure("timeline_read.first_page.p50", first, rawFirst, peerFirst, 0.5),
+            figure("timeline_read.first_page.p99", first, rawFirst, peerFirst, 0.99),
+            figure("timeline_read.deep_page.p50", deep, rawDeep, peerDeep, 0.5),
+            figure("timeline_read.deep_page.p99", deep, rawDeep, peerDeep, 0.99),
         ]
     }
 
     /// addPost by the most-followed and by a median account, its photo already through the
     /// image pipeline (the write and the fan-out; `--photos` measures the pipeline on real
     /// photos), and once whole for the bench's small image; following a long backlog.
-    func fanoutFigures(_ service: TimelineService, _ network: inout NetworkBuilder.Network) async throws -> [Figure] {
+    func fanoutFigures(_ service: TimelineService, _ network: inout NetworkBuilder.Network, peer: SQLitePeer?) async throws -> [Figure] {
         progress("post fan-out and follow")
         var figures: [Figure] = []
         let image = NetworkBuilder.gif(7).base64EncodedString()
@@ -272,8 +303,20 @@ public struct Benchmark {
                 samples.add(now() - start)
             }
             let followers = try service.user(author).followerCount
-            figures.append(Figure(name: "post_fanout.\(label).p50", value: samples.percentile(0.5) * 1e3, unit: "ms (\(followers) followers)"))
-            figures.append(Figure(name: "post_fanout.\(label).p99", value: samples.percentile(0.99) * 1e3, unit: "ms (\(followers) followers)"))
+            var p50 = Figure(name: "post_fanout.\(label).p50", value: samples.percentile(0.5) * 1e3, unit: "ms (\(followers) followers)")
+            var p99 = Figure(name: "post_fanout.\(label).p99", value: samples.percentile(0.99) * 1e3, unit: "ms (\(followers) followers)")
+            if let peer, label == "most_followed" {
+                // The same post the SQLite way: one feed row per follower.
+                var peerSamples = Samples()
+                for index in 0..<20 {
+                    peerSamples.add(try time {
+                        try peer.addPost(id: "peer-post-\(index)-\(UInt64.random(in: 0...UInt64.max))", author: author.rawValue,
+                                         caption: "fan-out \(index) #sea", image: String(repeating: "ab", count: 32))
+                    })
+                }
+                (p50.sqlite, p99.sqlite) = (peerSamples.percentile(0.5) * 1e3, peerSamples.percentile(0.99) * 1e3)
+            }
+            figures += [p50, p99]
         }
         var whole = Samples()
         for index in 0..<20 {
@@ -340,6 +383,7 @@ public struct Benchmark {
                 baseline = String(format: "%.1f (%.2f×)  %@", value, ratio, f.baselineName ?? "")
             }
             line += targets ? pad(baseline, 58) + (f.target ?? "") : baseline
+            if let sqlite = f.sqlite, let ratio = f.vsSQLite { line += String(format: "  SQLite %.1f (%.2f×)", sqlite, ratio) }
             lines.append(line.trimmingCharacters(in: .whitespaces))
         }
         return lines.joined(separator: "\n")

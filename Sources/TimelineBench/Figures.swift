@@ -9,6 +9,10 @@ public struct Figure: Sendable {
     public var baselineName: String?
     /// What the figure should reach (shown in the table), e.g. "≥ 0.5×".
     public var target: String?
+    /// The same measurement of the SQLite peer design (`SQLitePeer`), in the same run.
+    public var sqlite: Double?
+    /// This figure over SQLite's: below 1, Timeline is faster (for latencies).
+    public var vsSQLite: Double? { sqlite.map { $0 > 0 ? value / $0 : 0 } }
     /// value / baseline, for throughputs; baseline / value reads as "fraction of raw speed".
     public var ratio: Double? { baseline.map { $0 > 0 ? value / $0 : 0 } }
 
@@ -17,6 +21,7 @@ public struct Figure: Sendable {
         if let baseline { out["baseline"] = baseline; out["ratio"] = ratio ?? 0 }
         if let baselineName { out["baselineName"] = baselineName }
         if let target { out["target"] = target }
+        if let sqlite { out["sqlite"] = sqlite; out["vs_sqlite"] = vsSQLite ?? 0 }
         return out
     }
 }

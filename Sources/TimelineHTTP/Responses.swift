@@ -22,7 +22,12 @@ enum Responses {
     }
 
     static func json(_ status: Int, _ object: Any, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(JSONOutput.bytes(object)))
+        json(status, bytes: JSONOutput.bytes(object), headers: headers)
+    }
+
+    /// A JSON body already written.
+    static func json(_ status: Int, bytes: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(bytes))
     }
 
     static func error(_ error: TimelineError, headers: [(name: String, value: String)] = []) -> HTTPResponse {

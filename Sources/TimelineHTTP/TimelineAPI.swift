@@ -228,7 +228,13 @@ public final class TimelineAPI: Sendable {
             let query = try Catalogue.query(named: name, input)
             try input.refuseUnreadFields()
             try admit?(request, query)
-            var answer = JSONOutput.answer(try service.answer(query, viewer: request.viewer))
+            let result = try service.answer(query, viewer: request.viewer)
+            if case .posts(let page) = result {
+                // The timeline's and every list's answer: written from the records' bytes.
+                let link = page.next.map { Self.nextLink(request.http, next: $0) }
+                return Responses.json(200, bytes: JSONOutput.postPageBytes(page), headers: link.map { [(name: "Link", value: $0)] } ?? [])
+            }
+            var answer = JSONOutput.answer(result)
             // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
             // `post` query always says it).
             if request.viewer == nil { answer["likedByViewer"] = nil }

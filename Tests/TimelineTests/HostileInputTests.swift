@@ -116,7 +116,7 @@ import Testing
                 for version in 1...type.currentVersion { _ = try? PayloadCodec.decode(type: type, version: version, bytes, keys: keys) }
             }
             _ = try? RecordCodec.user(bytes)
-            _ = try? RecordCodec.post(bytes)
+            _ = try? StoredPost(decoding: bytes)
             _ = try? RecordCodec.comment(bytes)
             _ = try? ActivityRecord(bytes)
             _ = MediaType.sniff(bytes)

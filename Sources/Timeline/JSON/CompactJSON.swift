@@ -96,15 +96,18 @@ enum CompactJSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, into out: inout [UInt8]) {
+    static func writeString(_ string: String, into out: inout [UInt8]) { writeString(string.utf8, into: &out) }
+
+    /// Writes well-formed UTF-8 `bytes` as a JSON string.
+    static func writeString(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (ids, usernames, timestamps) need no escaping: copy them whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: string.utf8)
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
             return
         }
-        for byte in string.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]

@@ -89,7 +89,7 @@ extension TimelineService {
             try view.txn.withCursor(view.models.posts.posts.database) { cursor in
                 var entry = try after.map { try cursor.seek(atLeast: Array($0.rawValue.utf8) + [0]) } ?? cursor.first()
                 while let (_, value) = entry, found.count < limit {
-                    let post = try PostRecords.decode(value)
+                    let post = try PostRecords.decode(value).record
                     last = post.id
                     if post.variants != nil {
                         alreadyProcessed += 1

@@ -1,10 +1,12 @@
 import LMDB
 import TimelineDomain
 
-/// Posts with their counts, each user's posts, comments and likes.
+/// Posts with their counts, each user's posts, comments and likes. A post's record also keeps
+/// its author's username (read from `profiles`, applied before this projection) and its place,
+/// so a page presents it from this one record.
 struct PostsProjection: Projection {
     let name = ProjectionName.posts
-    let posts: Table<PostRecords>         // postId → PostRecord
+    let posts: Table<PostRecords>         // postId → StoredPost
     let postsByUser: Table<Members<UserID, PostID>>  // an author's posts
     let comments: Table<PostComments>
     let commentPosts: Table<CommentPosts>
@@ -23,7 +25,10 @@ struct PostsProjection: Projection {
          reports.database, reportsByUser.database]
     }
 
-    init(_ env: Environment, prefix: String) throws {
+    let profiles: ProfilesProjection
+
+    init(_ env: Environment, prefix: String, profiles: ProfilesProjection) throws {
+        self.profiles = profiles
         posts = try Table(env, prefix + "posts")
         postsByUser = try Table(env, prefix + "postsByUser")
         comments = try Table(env, prefix + "comments")
@@ -40,7 +45,7 @@ struct PostsProjection: Projection {
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
-        try posts.get(id, txn)
+        try posts.get(id, txn)?.record
     }
 
     func comment(_ id: CommentID, _ txn: Transaction) throws -> CommentRecord? {
@@ -113,9 +118,19 @@ struct PostsProjection: Projection {
     }
 
     private func update(_ id: PostID, _ txn: Transaction, _ change: (inout PostRecord) -> Void) throws {
-        guard var post = try post(id, txn) else { return }
+        try updateStored(id, txn) { change(&$0.record) }
+    }
+
+    private func updateStored(_ id: PostID, _ txn: Transaction, _ change: (inout StoredPost) -> Void) throws {
+        guard var post = try posts.get(id, txn) else { return }
         change(&post)
         try posts.put(id, post, txn)
+    }
+
+    /// Records in `post`'s record how many of its reports stand (after any change to them).
+    private func recountReports(_ post: PostID, _ txn: Transaction) throws {
+        let standing = try standingReports(post, upTo: .max, txn, counting: { _, _ in true }, oncePerOrigin: false)
+        try updateStored(post, txn) { $0.standingReports = standing }
     }
 
     /// Takes a deleted or removed post out of every table: its comments, likes, bookmarks and
@@ -144,7 +159,8 @@ struct PostsProjection: Projection {
             let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                                   hashtags: e.hashtags, createdAt: envelope.timestamp,
                                   width: e.width, height: e.height, variants: e.variants)
-            try posts.put(e.postId, post, txn)
+            let username = try profiles.user(e.authorId, txn)?.username ?? ""
+            try posts.put(e.postId, StoredPost(record: post, authorUsername: username), txn)
             try postsByUser.put((e.authorId, e.postId), (), txn)
         case .postImageProcessed(let e):
             // From now on the post shows its processed image; the one it was made from stays stored.
@@ -156,8 +172,15 @@ struct PostsProjection: Projection {
             try remove(e.postId, author: e.authorId, txn)
         case .postRemoved(let e):
             try remove(e.postId, author: e.authorId, txn)
+        case .postPlaced(let e):
+            try updateStored(e.postId, txn) { $0.place = e.place }
+        case .profileUpdated(let e):
+            // The author's posts show their username now.
+            guard let username = e.username else { return }
+            for post in try postsByUser.members(of: e.userId, txn) { try updateStored(post, txn) { $0.authorUsername = username } }
         case .reportsDismissed(let e):
             try dismissReports(e.postId, txn)
+            try recountReports(e.postId, txn)
         case .commentAdded(let e):
             let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
             try comments.put((e.postId, e.commentId), comment, txn)
@@ -194,9 +217,13 @@ struct PostsProjection: Projection {
             let activity = try contributions(of: e.reporterId, upTo: Report.maxActivity, txn)
             try reports.put((e.postId, e.reporterId), Report(dismissed: false, at: envelope.timestamp, origin: e.origin, activity: activity), txn)
             try reportsByUser.put((e.reporterId, e.postId), (), txn)
+            try recountReports(e.postId, txn)
         case .userErased(let e):
             // An erased reporter's reports no longer count.
-            for post in try reportsByUser.deleteAll(in: e.userId, txn) { try reports.delete((post, e.userId), txn) }
+            for post in try reportsByUser.deleteAll(in: e.userId, txn) {
+                try reports.delete((post, e.userId), txn)
+                try recountReports(post, txn)
+            }
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }

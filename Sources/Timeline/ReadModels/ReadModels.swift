@@ -12,16 +12,25 @@ extension ProjectionName {
     /// the whole log into the projection once, when it is next opened or written, starting
     /// from empty tables (`catchUp`). Version 2 of `follows` keeps each follow's order (newest
     /// follow first); version 2 of `profiles` keeps emails only as their keyed hash; version 2
-    /// of `posts` keeps each report's time and origin (`Report`).
+    /// of `posts` keeps each report's time and origin (`Report`), version 3 keeps in each post's
+    /// record its author's username, its place and its standing reports (`StoredPost`); version
+    /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post.
     var layout: Int {
         switch self {
-        case .follows, .profiles, .posts: 2
-        case .sessions, .postImages, .hashtags, .places, .activity, .timeline: 1
+        case .posts: 3
+        case .follows, .profiles, .timeline: 2
+        case .sessions, .postImages, .hashtags, .places, .activity: 1
         }
     }
 
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
-    var dependencies: [ProjectionName] { self == .timeline ? [.follows, .posts] : [] }
+    var dependencies: [ProjectionName] {
+        switch self {
+        case .timeline: [.follows, .posts, .profiles]
+        case .posts: [.profiles]
+        default: []
+        }
+    }
 
     /// `names` plus everything they depend on, in application order.
     static func closure(of names: some Sequence<ProjectionName>) -> [ProjectionName] {
@@ -103,7 +112,7 @@ final class ReadModels: Sendable {
         let profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles), hashEmail: hashEmail)
         let sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
         let follows = try FollowsProjection(env, prefix: generations.prefix(.follows))
-        let posts = try PostsProjection(env, prefix: generations.prefix(.posts))
+        let posts = try PostsProjection(env, prefix: generations.prefix(.posts), profiles: profiles)
         let postImages = try PostImagesProjection(env, prefix: generations.prefix(.postImages))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         let places = try PlacesProjection(env, prefix: generations.prefix(.places))

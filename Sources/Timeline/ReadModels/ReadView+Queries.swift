@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 import Sodium
 import TimelineDomain
@@ -41,6 +42,12 @@ extension ReadView {
         return post
     }
 
+    /// The stored record of post `id` (its key's bytes), with where its fields lie.
+    func storedPost(_ id: some ContiguousBytes) throws -> PostReadings? {
+        guard let bytes = try txn.get(models.posts.posts.database, id) else { return nil }
+        return PostReadings(bytes: bytes, fields: try PostFields(bytes.span))
+    }
+
     func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
         let present = Presenter(self, viewer: viewer)
         switch outcome {
@@ -50,7 +57,7 @@ extension ReadView {
             return .user(Profile(user, own: true))
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
-        case .post(let id): return .post(try present.post(try postRecord(id)))
+        case .post(let id): return .post(try present.post(id))
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
             return .comment(try present.comment(comment))
@@ -179,7 +186,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: user)
         return try pageDescending(models.posts.bookmarkList, in: user, request) { _, post in
-            try listedPost(post, viewer: user).map(present.post)
+            try present.listedPost(post)
         }
     }
 
@@ -187,7 +194,7 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.posts.postsByUser, in: user, request) { post, _ in
-            try listedPost(post, viewer: viewer).map(present.post)
+            try present.listedPost(post)
         }
     }
 
@@ -198,16 +205,15 @@ extension ReadView {
         let present = Presenter(self, viewer: user)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
-        var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil)]
+        var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let databases = [projection.timelines.database] + Array(repeating: models.posts.postsByUser.database, count: pulled.count)
         return try txn.withCursors(databases) { cursors in
-            // Looked up by the key's own bytes and decoded in place: no copies per post. A post
-            // hidden by reports is skipped (the page fills past it).
-            try MergeSource.page(sources, cursors, request, present: present.post) { id in
-                guard let post = try txn.withValue(models.posts.posts.database, id, RecordCodec.post), try !hides(post, from: user)
-                else { return nil }
-                return post
+            // Looked up by the key's own bytes; the viewer's like and bookmark come with a
+            // materialised entry (a pulled author's post looks them up). A post hidden by
+            // reports is skipped (the page fills past it); blocks end follows, so none is checked.
+            try MergeSource.page(sources, cursors, request) { id, entry in
+                try present.listedPost(id, marks: entry.map(TimelineEntries.decode), checkingBlocks: false)
             }
         }
     }
@@ -219,7 +225,7 @@ extension ReadView {
         }
         let present = Presenter(self, viewer: viewer)
         return try pageDescending(models.hashtags.hashtags, in: tag, request) { post, _ in
-            try listedPost(post, viewer: viewer).map(present.post)
+            try present.listedPost(post)
         }
     }
 
@@ -233,11 +239,8 @@ extension ReadView {
         let places = models.places
         let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
-            try MergeSource.page(sources, cursors, request, present: present.post) { bytes in
-                let id = PostID(String(decoding: bytes, as: UTF8.self))
-                guard let place = try places.place(of: id, txn), place.distance(to: centre) <= radiusKm,
-                      let post = try listedPost(id, viewer: viewer)
-                else { return nil }
+            try MergeSource.page(sources, cursors, request) { id, _ in
+                guard let post = try present.listedPost(id), let place = post.location, place.distance(to: centre) <= radiusKm else { return nil }
                 return post
             }
         }
@@ -256,7 +259,7 @@ extension ReadView {
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
         if let viewer { try requireUser(viewer) }  // an unknown viewer is not_found, not "no likes"
         let present = Presenter(self, viewer: viewer)
-        let post = try present.post(try visiblePost(id, viewer: viewer))
+        guard let post = try present.listedPost(id) else { throw TimelineError.notFound("post", id.rawValue) }
         return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
     }
 
@@ -294,12 +297,18 @@ extension ReadView {
 struct MergeSource {
     let prefix: [UInt8]
     let floor: [UInt8]?
+    /// Whether its entries' values are the page's to read (a materialised timeline's marks),
+    /// not another table's (a pulled author's post list).
+    let ownsValues: Bool
     /// The current post id's bytes (a slice of the cursor's key: no copy).
     private(set) var current: ArraySlice<UInt8>?
+    /// The current entry's value.
+    private(set) var value: [UInt8] = []
 
-    init(prefix: [UInt8], floor: String?) {
+    init(prefix: [UInt8], floor: String?, ownsValues: Bool = false) {
         self.prefix = prefix
         self.floor = floor.map { Array($0.utf8) }
+        self.ownsValues = ownsValues
     }
 
     mutating func start(_ cursor: Cursor, before: String?) throws {
@@ -314,11 +323,12 @@ struct MergeSource {
 
     mutating func advance(_ cursor: Cursor) throws { accept(try cursor.previous()) }
 
-    /// Merges `sources` (one cursor each) newest id first into a page of `request`: `record`
-    /// looks an id up, or answers `nil` to skip it, and only the records kept are `present`ed.
-    /// `next` is set only when a kept record follows the page (never a cursor to an empty one).
-    static func page<Record, Item>(_ sources: [MergeSource], _ cursors: [Cursor], _ request: PageRequest,
-                                   present: (Record) throws -> Item, record: (ArraySlice<UInt8>) throws -> Record?) throws -> Page<Item> {
+    /// Merges `sources` (one cursor each) newest id first into a page of `request`: `item`
+    /// makes an id's item from it and its entry's value (`nil` for a source whose values are
+    /// not its own, a pulled author's), or answers `nil` to skip it. `next` is set only when a
+    /// kept item follows the page (never a cursor to an empty one).
+    static func page<Item>(_ sources: [MergeSource], _ cursors: [Cursor], _ request: PageRequest,
+                           item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?) throws -> Page<Item> {
         var sources = sources
         for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
         var items: [Item] = []
@@ -327,10 +337,11 @@ struct MergeSource {
         // k is small: one source per pulled author, or per cell.
         while let best = greatest(sources) {
             let id = sources[best].current!
+            let value = sources[best].ownsValues ? sources[best].value : nil
             try sources[best].advance(cursors[best])
-            guard let kept = try record(id) else { continue }
+            guard let kept = try item(id, value) else { continue }
             if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
-            items.append(try present(kept))
+            items.append(kept)
             last = id
         }
         return Page(items: items, next: nil)
@@ -347,10 +358,11 @@ struct MergeSource {
     }
 
     private mutating func accept(_ entry: Cursor.Entry?) {
-        guard let (key, _) = entry, key.starts(with: prefix) else { current = nil; return }
+        guard let (key, value) = entry, key.starts(with: prefix) else { current = nil; return }
         let id = key[prefix.count...]
         if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
         current = id
+        self.value = value
     }
 }
 
@@ -380,10 +392,35 @@ final class Presenter {
                 blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
     }
 
-    func post(_ post: PostRecord) throws -> Post {
-        Post(post, authorUsername: try username(post.author), likedByViewer: try viewer.map { try view.likes($0, post.id) },
-             bookmarkedByViewer: try viewer.map { try view.bookmarks($0, post.id) },
-             location: try view.models.places.place(of: post.id, view.txn))
+    /// Post `id` for a command's answer or a detail (`not_found` when it is gone; reports do
+    /// not hide it here: see `listedPost`).
+    func post(_ id: PostID) throws -> Post {
+        guard let stored = try view.storedPost(Array(id.rawValue.utf8)) else { throw TimelineError.notFound("post", id.rawValue) }
+        return try present(stored, marks: nil)
+    }
+
+    /// Post `id` (its key's bytes) as the viewer may see it in a list, or `nil` when it is gone,
+    /// reports hide it from them or (when `checkingBlocks`) a block stands between its author
+    /// and them. `marks`: the viewer's like and bookmark, when the caller has them.
+    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingBlocks: Bool = true) throws -> Post? {
+        guard let stored = try view.storedPost(id) else { return nil }
+        let own = viewer.map { stored.fields.isAuthor($0, in: stored.bytes.span) } ?? false
+        if !own {
+            // Only a post with enough standing reports can be hidden: the rest are not read.
+            let threshold = view.reports.hideAfter
+            if stored.fields.standingReports >= threshold, try view.countedReports(stored.id, upTo: threshold) >= threshold { return nil }
+            if checkingBlocks, try view.hidden(stored.author, from: viewer) { return nil }
+        }
+        return try present(stored, marks: marks)
+    }
+
+    func listedPost(_ id: PostID) throws -> Post? { try listedPost(Array(id.rawValue.utf8)) }
+
+    private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
+        guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }
+        if let marks { return Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked)) }
+        let id = stored.id
+        return Post(stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

@@ -22,6 +22,12 @@ package enum Key {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
+    /// A two-part key's parts (`make(a, b)` → `(a, b)`).
+    static func split(_ key: [UInt8]) -> (String, String) {
+        let zero = key.firstIndex(of: 0) ?? key.endIndex
+        return (String(decoding: key[..<zero], as: UTF8.self), String(decoding: key[min(zero + 1, key.endIndex)...], as: UTF8.self))
+    }
+
     /// The component after `prefix` in `key`.
     static func suffix(_ key: [UInt8], after prefix: [UInt8]) -> String {
         String(decoding: key[prefix.count...], as: UTF8.self)
@@ -55,37 +61,6 @@ enum RecordCodec {
         if version == 2 { user.discoverable = try r.u8() != 0 }
         if !r.isAtEnd { user.avatar = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
         return user
-    }
-
-    static func encode(_ p: PostRecord) -> [UInt8] {
-        var w = ByteWriter()
-        // Version 2 appends the photo's size and variants (version 1: a post from before them).
-        let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
-        w.u8(sized == nil ? 1 : 2)
-        w.string(p.id.rawValue); w.string(p.author.rawValue); w.string(p.image.rawValue); w.optionalString(p.caption)
-        w.strings(p.hashtags); w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt)
-        if let (variants, width, height) = sized {
-            w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
-        }
-        return w.bytes
-    }
-
-    static func post(_ bytes: [UInt8]) throws -> PostRecord { try post(bytes.span) }
-
-    /// Decodes in place (from LMDB's map: `Transaction.withValue`), the timeline's hot path.
-    static func post(_ span: Span<UInt8>) throws -> PostRecord {
-        typealias R = SpanReading
-        var o = 0
-        let version = try R.u8(span, &o)
-        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown post record version") }
-        var post = PostRecord(id: PostID(try R.string(span, &o)), author: UserID(try R.string(span, &o)), image: ImageID(try R.string(span, &o)),
-                              caption: try R.optionalString(span, &o), hashtags: try R.strings(span, &o), likeCount: try R.int(span, &o),
-                              commentCount: try R.int(span, &o), createdAt: try R.int64(span, &o))
-        if version == 2 {
-            post.width = try R.int(span, &o); post.height = try R.int(span, &o)
-            post.variants = ImageVariants(full: post.image, feed: ImageID(try R.string(span, &o)), thumb: ImageID(try R.string(span, &o)))
-        }
-        return post
     }
 
     static func encode(_ c: CommentRecord) -> [UInt8] {

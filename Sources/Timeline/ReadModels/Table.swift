@@ -180,12 +180,11 @@ enum UserRecords: TableLayout {
     static func decode(_ bytes: [UInt8]) throws -> UserRecord { try RecordCodec.user(bytes) }
 }
 
-/// postId → PostRecord (`RecordCodec`; the timeline's hot path decodes it in place from the
-/// map instead: `Transaction.withValue` with `RecordCodec.post`).
+/// postId → StoredPost (pages read its fields from the bytes instead: `PostFields`).
 enum PostRecords: TableLayout {
     static func key(_ id: PostID) -> [UInt8] { Array(id.rawValue.utf8) }
-    static func encode(_ post: PostRecord) -> [UInt8] { RecordCodec.encode(post) }
-    static func decode(_ bytes: [UInt8]) throws -> PostRecord { try RecordCodec.post(bytes) }
+    static func encode(_ post: StoredPost) -> [UInt8] { post.encoded() }
+    static func decode(_ bytes: [UInt8]) throws -> StoredPost { try StoredPost(decoding: bytes) }
 }
 
 /// commentId → the post it is on.

@@ -16,7 +16,7 @@ import TimelineDomain
 /// applied after `follows` and `posts`.
 struct TimelineProjection: Projection {
     let name = ProjectionName.timeline
-    let timelines: Table<Members<UserID, PostID>>  // user ‖ 0 ‖ postId (the key is all a page needs)
+    let timelines: Table<TimelineEntries>
     let pulls: Table<Members<UserID, UserID>>      // user ‖ 0 ‖ pulled author
     let boundaries: Table<PullBoundaries>
     let followerCounts: Table<FollowerCounts>
@@ -73,10 +73,11 @@ struct TimelineProjection: Projection {
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
-            try timelines.put((e.authorId, e.postId), (), txn)
+            // A new post: nobody likes or bookmarked it yet.
+            try timelines.put((e.authorId, e.postId), [], txn)
             guard !isPulled(e.postId, boundary: try boundary(of: e.authorId, txn)) else { return }
             try follows.forEachFollower(of: e.authorId, txn) { follower in
-                try timelines.put((follower, e.postId), (), txn)
+                try timelines.put((follower, e.postId), [], txn)
             }
         case .postDeleted(let e):
             try unpush(e.postId, author: e.authorId, txn)
@@ -87,7 +88,7 @@ struct TimelineProjection: Projection {
             let boundary = try boundary(of: e.followeeId, txn)
             if boundary != nil { try pulls.put((e.followerId, e.followeeId), (), txn) }
             try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try timelines.put((e.followerId, post), (), txn)
+                try timelines.put((e.followerId, post), try marks(of: e.followerId, post, txn), txn)
             }
             if boundary == nil && count >= threshold { try startPulling(e.followeeId, txn) }
         case .unfollowed(let e):
@@ -97,6 +98,10 @@ struct TimelineProjection: Projection {
             try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
                 try timelines.delete((e.followerId, post), txn)
             }
+        case .likeAdded(let e), .likeRemoved(let e):
+            try remark(e.userId, e.postId, txn)
+        case .bookmarked(let e), .unbookmarked(let e):
+            try remark(e.userId, e.postId, txn)
         case .userErased(let e):
             try timelines.deleteAll(in: e.userId, txn)
             try pulls.deleteAll(in: e.userId, txn)
@@ -105,6 +110,22 @@ struct TimelineProjection: Projection {
         default:
             throw UnroutedEvent(projection: name, type: envelope.type)
         }
+    }
+
+    /// Whether `user` likes and bookmarked `post`, as the posts projection (applied before this
+    /// one) has it now.
+    private func marks(of user: UserID, _ post: PostID, _ txn: Transaction) throws -> ViewerMarks {
+        var marks: ViewerMarks = []
+        if try posts.likes(user, post, txn) { marks.insert(.liked) }
+        if try posts.bookmarks(user, post, txn) { marks.insert(.bookmarked) }
+        return marks
+    }
+
+    /// Brings `user`'s entry for `post`, if their timeline holds it, up to date with their like
+    /// and bookmark.
+    private func remark(_ user: UserID, _ post: PostID, _ txn: Transaction) throws {
+        guard try timelines.contains((user, post), txn) else { return }
+        try timelines.put((user, post), try marks(of: user, post, txn), txn)
     }
 
     /// Takes a deleted or removed post out of every timeline it was pushed into (a pulled
@@ -139,4 +160,20 @@ enum FollowerCounts: TableLayout {
     static func key(_ author: UserID) -> [UInt8] { Array(author.rawValue.utf8) }
     static func encode(_ count: UInt64) -> [UInt8] { BigEndian.bytes(count) }
     static func decode(_ bytes: [UInt8]) -> UInt64 { BigEndian.uint64(bytes) ?? 0 }
+}
+
+/// What a timeline entry knows of its user and its post, so a page needs no lookup for them.
+struct ViewerMarks: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let liked = ViewerMarks(rawValue: 1)
+    static let bookmarked = ViewerMarks(rawValue: 2)
+}
+
+/// The home timelines, `user ‖ 0 ‖ postId` → `ViewerMarks` (one byte; none when empty): the
+/// key is what orders a page, the value the viewer's like and bookmark of the post.
+enum TimelineEntries: GroupedLayout {
+    typealias Group = UserID
+    typealias Member = PostID
+    static func encode(_ marks: ViewerMarks) -> [UInt8] { marks.isEmpty ? [] : [marks.rawValue] }
+    static func decode(_ bytes: [UInt8]) -> ViewerMarks { ViewerMarks(rawValue: bytes.first ?? 0) }
 }

@@ -50,48 +50,56 @@ public struct Suggestion: Sendable, Equatable {
 }
 
 /// A post as lists, timelines and its detail show it: enough to draw its row without another
-/// request.
+/// request. It holds its stored record's bytes (one copy, made when it was read) and makes each
+/// field's value when asked for, so a page costs what it reads, not what it could show.
 public struct Post: Sendable, Equatable {
-    /// The post's identifier (creation order).
-    public var id: PostID
-    /// Who posted it.
-    public var author: UserID
-    /// The author's username now.
-    public var authorUsername: String
-    /// The photo (fetch it with `TimelineService.image(_:)`).
-    public var image: ImageID
-    /// The caption, if any.
-    public var caption: String?
-    /// The caption's hashtags, NFC-normalised and lowercased, without `#`.
-    public var hashtags: [String]
-    /// How many users like it.
-    public var likeCount: Int
-    /// How many comments it has.
-    public var commentCount: Int
-    /// Milliseconds since 1970.
-    public var createdAt: Int64
+    let readings: PostReadings
     /// Whether the viewer liked it (`nil` when the query had no viewer).
-    public var likedByViewer: Bool?
-    /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
-    /// image pipeline, whose single image is served as stored).
-    public var width: Int?
-    /// The `full` image's height in pixels (see `width`).
-    public var height: Int?
-    /// The photo's variants: `full` (long side ≤ 1080 px, the same as `image`), `feed` (≤ 640)
-    /// and `thumb` (320 px square); `nil` for posts from before the image pipeline.
-    public var variants: ImageVariants?
+    public let likedByViewer: Bool?
     /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
-    public var bookmarkedByViewer: Bool?
-    /// Where the photo was taken, if the author said.
-    public var location: Place?
+    public let bookmarkedByViewer: Bool?
 
-    init(_ p: PostRecord, authorUsername: String, likedByViewer: Bool?, bookmarkedByViewer: Bool? = nil, location: Place? = nil) {
-        id = p.id; author = p.author; self.authorUsername = authorUsername; image = p.image; caption = p.caption
-        hashtags = p.hashtags; likeCount = p.likeCount; commentCount = p.commentCount; createdAt = p.createdAt
-        width = p.width; height = p.height; variants = p.variants
+    init(_ readings: PostReadings, likedByViewer: Bool?, bookmarkedByViewer: Bool?) {
+        self.readings = readings
         self.likedByViewer = likedByViewer
         self.bookmarkedByViewer = bookmarkedByViewer
-        self.location = location
+    }
+
+    /// The post's identifier (creation order).
+    public var id: PostID { readings.id }
+    /// Who posted it.
+    public var author: UserID { readings.author }
+    /// The author's username now.
+    public var authorUsername: String { readings.authorUsername }
+    /// The photo (fetch it with `TimelineService.image(_:)`).
+    public var image: ImageID { readings.image }
+    /// The caption, if any.
+    public var caption: String? { readings.caption }
+    /// The caption's hashtags, NFC-normalised and lowercased, without `#`.
+    public var hashtags: [String] { readings.hashtags }
+    /// How many users like it.
+    public var likeCount: Int { readings.fields.likeCount }
+    /// How many comments it has.
+    public var commentCount: Int { readings.fields.commentCount }
+    /// Milliseconds since 1970.
+    public var createdAt: Int64 { readings.fields.createdAt }
+    /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
+    /// image pipeline, whose single image is served as stored).
+    public var width: Int? { readings.fields.width }
+    /// The `full` image's height in pixels (see `width`).
+    public var height: Int? { readings.fields.height }
+    /// The photo's variants: `full` (long side ≤ 1080 px, the same as `image`), `feed` (≤ 640)
+    /// and `thumb` (320 px square); `nil` for posts from before the image pipeline.
+    public var variants: ImageVariants? { readings.variants }
+    /// Where the photo was taken, if the author said.
+    public var location: Place? { readings.place }
+
+    /// Equal when every field shown is.
+    public static func == (a: Post, b: Post) -> Bool {
+        a.id == b.id && a.author == b.author && a.authorUsername == b.authorUsername && a.image == b.image && a.caption == b.caption
+            && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount && a.createdAt == b.createdAt
+            && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
+            && a.height == b.height && a.variants == b.variants && a.location == b.location
     }
 }
 

@@ -31,7 +31,7 @@ extension TimelineService {
             switch envelope.event {
             case .postAdded(let e):
                 guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return [] }
-                return [.post(try present.post(post))]
+                return [.post(try present.post(post.id))]
             case .postDeleted(let e):
                 return try sees(e.authorId) ? [.removed(e.postId)] : []
             case .postRemoved(let e):
@@ -50,7 +50,7 @@ extension TimelineService {
             case .reportsDismissed(let e):
                 guard let post = try view.post(e.postId), post.author != viewer, try sees(post.author), try !view.hides(post, from: viewer)
                 else { return [] }
-                return [.post(try present.post(post))]
+                return [.post(try present.post(post.id))]
             case .unfollowed(let e):
                 guard e.followerId == viewer else { return [] }
                 return try view.posts(by: e.followeeId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }

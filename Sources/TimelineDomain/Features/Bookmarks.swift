@@ -12,7 +12,8 @@ public struct Bookmark: Equatable, Sendable {
 }
 
 extension Bookmark: EventPayload {
-    package static var projections: Set<ProjectionName> { [.posts] }
+    // A timeline entry shows whether its user bookmarked the post.
+    package static var projections: Set<ProjectionName> { [.posts, .timeline] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
     package var post: PostID? { postId }

@@ -89,8 +89,8 @@ public struct PostPlaced: Equatable, Sendable {
 }
 
 extension PostPlaced: EventPayload {
-    // A post's place is the places projection's alone (the post's JSON reads it there).
-    package static var projections: Set<ProjectionName> { [.places] }
+    // The places projection indexes it; the post's record shows it.
+    package static var projections: Set<ProjectionName> { [.posts, .places] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }

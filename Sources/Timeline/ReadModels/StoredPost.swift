@@ -1,0 +1,180 @@
+import TimelineDomain
+
+/// What the posts table keeps of a post: the domain's record and what every answer about the
+/// post shows, so that presenting it needs no other lookup — its author's username (rewritten
+/// when they change it), its place, and how many of its reports stand (a post none of whose
+/// reports could reach the hiding threshold is shown without reading them).
+struct StoredPost: Equatable {
+    var record: PostRecord
+    var authorUsername: String
+    var place: Place?
+    var standingReports: Int
+
+    /// The record's layout version (the posts projection's layout 3 wrote only this one).
+    static let version: UInt8 = 3
+
+    /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
+    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed) ‖ [width ‖ height ‖ feed ‖
+    /// thumb] ‖ [latitude ‖ longitude ‖ name?]. The order is `PostFields`' too.
+    func encoded() -> [UInt8] {
+        let p = record
+        var w = ByteWriter(capacity: 256)
+        w.u8(Self.version)
+        w.string(p.id.rawValue); w.string(p.author.rawValue); w.string(authorUsername); w.string(p.image.rawValue)
+        w.optionalString(p.caption); w.strings(p.hashtags)
+        w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt); w.int(standingReports)
+        let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
+        w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag))
+        if let (variants, width, height) = sized {
+            w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+        }
+        if let place { w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name) }
+        return w.bytes
+    }
+
+    init(record: PostRecord, authorUsername: String, place: Place? = nil, standingReports: Int = 0) {
+        self.record = record; self.authorUsername = authorUsername; self.place = place; self.standingReports = standingReports
+    }
+
+    init(decoding bytes: [UInt8]) throws {
+        let fields = try PostFields(bytes.span)
+        let r = PostReadings(bytes: bytes, fields: fields)
+        record = PostRecord(id: r.id, author: r.author, image: r.image, caption: r.caption, hashtags: r.hashtags,
+                            likeCount: fields.likeCount, commentCount: fields.commentCount, createdAt: fields.createdAt,
+                            width: fields.width, height: fields.height, variants: r.variants)
+        authorUsername = r.authorUsername
+        place = r.place
+        standingReports = fields.standingReports
+    }
+}
+
+/// Where each field of a stored post record lies (`StoredPost.encoded`), found in one pass over
+/// the bytes wherever they are (in place in the map, or copied): strings stay bytes until asked
+/// for. Every string is checked to be well-formed UTF-8, so what is written from its bytes is.
+struct PostFields: Equatable, Sendable {
+    static let sizedFlag: UInt8 = 1
+    static let placedFlag: UInt8 = 2
+
+    var id: Range<Int>
+    var author: Range<Int>
+    var authorUsername: Range<Int>
+    var image: Range<Int>
+    var caption: Range<Int>?
+    /// Where the hashtag list starts (its count), and how many it holds.
+    var hashtags: Int
+    var hashtagCount: Int
+    var likeCount: Int
+    var commentCount: Int
+    var createdAt: Int64
+    var standingReports: Int
+    var width: Int?
+    var height: Int?
+    var feed: Range<Int>?
+    var thumb: Range<Int>?
+    var latitude: Double?
+    var longitude: Double?
+    var placeName: Range<Int>?
+
+    init(_ span: Span<UInt8>) throws(CorruptRecord) {
+        typealias R = SpanReading
+        var o = 0
+        guard try R.u8(span, &o) == StoredPost.version else { throw CorruptRecord(message: "unknown post record version") }
+        id = try Self.string(span, &o); author = try Self.string(span, &o); authorUsername = try Self.string(span, &o)
+        image = try Self.string(span, &o)
+        caption = try Self.optionalString(span, &o)
+        hashtags = o
+        let count = try R.varint(span, &o)
+        guard count <= UInt64(span.count - o) else { throw CorruptRecord(message: "list count past the end") }
+        hashtagCount = Int(count)
+        for _ in 0..<hashtagCount { _ = try Self.string(span, &o) }
+        likeCount = try R.int(span, &o); commentCount = try R.int(span, &o); createdAt = try R.int64(span, &o)
+        standingReports = try R.int(span, &o)
+        let flags = try R.u8(span, &o)
+        if flags & Self.sizedFlag != 0 {
+            width = try R.int(span, &o); height = try R.int(span, &o)
+            feed = try Self.string(span, &o); thumb = try Self.string(span, &o)
+        }
+        if flags & Self.placedFlag != 0 {
+            latitude = try Self.double(span, &o); longitude = try Self.double(span, &o)
+            placeName = try Self.optionalString(span, &o)
+        }
+    }
+
+    /// Whether the author's id is `user`'s (compared as bytes: no string is made).
+    func isAuthor(_ user: UserID, in span: Span<UInt8>) -> Bool {
+        var index = author.lowerBound
+        for byte in user.rawValue.utf8 {
+            guard index < author.upperBound, span[index] == byte else { return false }
+            index += 1
+        }
+        return index == author.upperBound
+    }
+
+    private static func string(_ span: Span<UInt8>, _ o: inout Int) throws(CorruptRecord) -> Range<Int> {
+        let n = try SpanReading.length(span, &o)
+        let range = o..<o + n
+        o += n
+        guard (try? UTF8Span(validating: span.extracting(range))) != nil else { throw CorruptRecord(message: "ill-formed UTF-8") }
+        return range
+    }
+
+    private static func optionalString(_ span: Span<UInt8>, _ o: inout Int) throws(CorruptRecord) -> Range<Int>? {
+        switch try SpanReading.u8(span, &o) {
+        case 0: return nil
+        case 1: return try string(span, &o)
+        default: throw CorruptRecord(message: "bad optional flag")
+        }
+    }
+
+    private static func double(_ span: Span<UInt8>, _ o: inout Int) throws(CorruptRecord) -> Double {
+        guard span.count - o >= 8 else { throw CorruptRecord(message: "truncated") }
+        var bits: UInt64 = 0
+        for index in o..<o + 8 { bits = bits << 8 | UInt64(span[index]) }
+        o += 8
+        return Double(bitPattern: bits)
+    }
+}
+
+/// The values of a stored post's fields, made from its bytes when asked for.
+struct PostReadings {
+    let bytes: [UInt8]
+    let fields: PostFields
+
+    func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    var id: PostID { PostID(string(fields.id)) }
+    var author: UserID { UserID(string(fields.author)) }
+    var authorUsername: String { string(fields.authorUsername) }
+    var image: ImageID { ImageID(string(fields.image)) }
+    var caption: String? { fields.caption.map(string) }
+
+    var hashtags: [String] {
+        var out: [String] = []
+        out.reserveCapacity(fields.hashtagCount)
+        forEachHashtag { out.append(string($0)) }
+        return out
+    }
+
+    /// Calls `body` with the range of each hashtag, in order (the record was checked whole
+    /// when its fields were found, so this cannot fail).
+    func forEachHashtag(_ body: (Range<Int>) -> Void) {
+        var o = fields.hashtags
+        let span = bytes.span
+        _ = try? SpanReading.varint(span, &o)
+        for _ in 0..<fields.hashtagCount {
+            guard let n = try? SpanReading.length(span, &o) else { return }
+            body(o..<o + n)
+            o += n
+        }
+    }
+
+    var variants: ImageVariants? {
+        guard let feed = fields.feed, let thumb = fields.thumb else { return nil }
+        return ImageVariants(full: image, feed: ImageID(string(feed)), thumb: ImageID(string(thumb)))
+    }
+
+    var place: Place? {
+        guard let latitude = fields.latitude, let longitude = fields.longitude else { return nil }
+        return Place(latitude: latitude, longitude: longitude, name: fields.placeName.map(string))
+    }
+}

@@ -1,0 +1,45 @@
+import LMDB
+import TimelineDomain
+
+/// One fact of the current state, as the bench's SQLite peer loads it (the same network, the
+/// same fields), read from the read models.
+package enum PeerRow {
+    case user(id: UserID, username: String, createdAt: Int64)
+    case post(PostRecord)
+    case follow(follower: UserID, followee: UserID)
+    case like(post: PostID, user: UserID)
+    case bookmark(user: UserID, post: PostID)
+}
+
+extension TimelineService {
+    /// Calls `visit` with every user, post, follow, like and bookmark, in one snapshot.
+    package func forEachPeerRow(_ visit: (PeerRow) throws -> Void) throws {
+        try read { view in
+            let (txn, models) = (view.txn, view.models)
+            try txn.scan(models.profiles.users.database, prefix: []) { _, value in
+                let user = try UserRecords.decode(value)
+                try visit(.user(id: user.id, username: user.username, createdAt: user.createdAt))
+                return true
+            }
+            try txn.scan(models.posts.posts.database, prefix: []) { _, value in
+                try visit(.post(try PostRecords.decode(value).record))
+                return true
+            }
+            try txn.scan(models.follows.following.database, prefix: []) { key, _ in
+                let (follower, followee) = CompositeKey.split(key)
+                try visit(.follow(follower: UserID(follower), followee: UserID(followee)))
+                return true
+            }
+            try txn.scan(models.posts.likes.database, prefix: []) { key, _ in
+                let (post, user) = CompositeKey.split(key)
+                try visit(.like(post: PostID(post), user: UserID(user)))
+                return true
+            }
+            try txn.scan(models.posts.bookmarks.database, prefix: []) { key, _ in
+                let (user, post) = CompositeKey.split(key)
+                try visit(.bookmark(user: UserID(user), post: PostID(post)))
+                return true
+            }
+        }
+    }
+}
