@@ -15,11 +15,6 @@ extension ReadView {
         guard try models.profiles.users.contains(id, txn) else { throw TimelineError.notFound("user", id.rawValue) }
     }
 
-    func postRecord(_ id: PostID) throws -> PostRecord {
-        guard let post = try post(id) else { throw TimelineError.notFound("post", id.rawValue) }
-        return post
-    }
-
     /// Whether reports hide `post` from `viewer` (`DecisionState.hides` at this view's
     /// `ReportPolicy`). Hiding is decided when reading, from the reports the read models
     /// keep: the thresholds are settings, not part of the models.
