@@ -101,7 +101,6 @@ public final class SQLiteStatement {
     }
 
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     /// Appends column `column`'s text bytes to `out` (nothing for NULL); returns how many.
     @discardableResult
@@ -110,11 +109,6 @@ public final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, column))
         out.append(contentsOf: UnsafeBufferPointer(start: text, count: count))
         return count
-    }
-
-    public func text(_ column: Int32) -> String? {
-        guard let text = sqlite3_column_text(handle, column) else { return nil }
-        return String(cString: text)
     }
 
     private func error(_ rc: Int32) -> SQLiteError { SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(database))) }

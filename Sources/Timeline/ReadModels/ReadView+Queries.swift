@@ -22,19 +22,20 @@ extension ReadView {
         try hides(post, from: viewer, threshold: reports.hideAfter)
     }
 
-    /// A post as `viewer` may see it: `not_found` when it is gone, hidden from them by reports,
-    /// or a block stands between its author and them.
-    func visiblePost(_ id: PostID, viewer: UserID?) throws -> PostRecord {
-        guard let post = try listedPost(id, viewer: viewer) else { throw TimelineError.notFound("post", id.rawValue) }
-        return post
+    /// `not_found` unless `viewer` may see post `id` (`isShown`).
+    func requireVisiblePost(_ id: PostID, viewer: UserID?) throws {
+        guard let stored = try storedPost(Array(id.rawValue.utf8)), try isShown(stored, to: viewer)
+        else { throw TimelineError.notFound("post", id.rawValue) }
     }
 
-    /// A post for a list `viewer` reads (a profile's, a hashtag's, bookmarks, nearby), or `nil`
-    /// when it is gone, hidden from them by reports, or a block stands between its author and
-    /// them (the page then fills past it).
-    func listedPost(_ id: PostID, viewer: UserID?) throws -> PostRecord? {
-        guard let post = try post(id), try !hides(post, from: viewer), try !hidden(post.author, from: viewer) else { return nil }
-        return post
+    /// Whether `viewer` may see the stored post: reports do not hide it from them (read only for
+    /// a post with enough standing reports to reach the threshold) and, when `checkingBlocks`,
+    /// no block stands between its author and them. Its author always may.
+    func isShown(_ stored: PostReadings, to viewer: UserID?, checkingBlocks: Bool = true) throws -> Bool {
+        if let viewer, stored.fields.isAuthor(viewer, in: stored.bytes.span) { return true }
+        let threshold = reports.hideAfter
+        if stored.fields.standingReports >= threshold, try countedReports(stored.id, upTo: threshold) >= threshold { return false }
+        return try !checkingBlocks || !hidden(stored.author, from: viewer)
     }
 
     /// The stored record of post `id` (its key's bytes), with where its fields lie.
@@ -170,7 +171,7 @@ extension ReadView {
 
     /// Who liked `post`, the latest like first.
     func likers(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
-        _ = try visiblePost(post, viewer: viewer)
+        try requireVisiblePost(post, viewer: viewer)
         return try pageDescending(models.posts.likers, in: post, request) { _, liker in
             try listed(liker, viewer: viewer)
         }
@@ -235,8 +236,8 @@ extension ReadView {
         let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request) { id, _ in
-                guard let post = try present.listedPost(id), let place = post.location, place.distance(to: centre) <= radiusKm else { return nil }
-                return post
+                // Within the radius first: a cell's candidates beyond it are neither checked nor presented.
+                try present.listedPost(id, keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
             }
         }
     }
@@ -260,7 +261,7 @@ extension ReadView {
 
     /// A post's comments, oldest first, without those of anyone blocked either way by `viewer`.
     func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment> {
-        _ = try visiblePost(id, viewer: viewer)
+        try requireVisiblePost(id, viewer: viewer)
         let prefix = PostComments.prefix(id)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
         return try pageAscending(models.posts.comments.database, prefix: prefix, from: start, request,
@@ -395,17 +396,12 @@ final class Presenter {
     }
 
     /// Post `id` (its key's bytes) as the viewer may see it in a list, or `nil` when it is gone,
-    /// reports hide it from them or (when `checkingBlocks`) a block stands between its author
-    /// and them. `marks`: the viewer's like and bookmark, when the caller has them.
-    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingBlocks: Bool = true) throws -> Post? {
-        guard let stored = try view.storedPost(id) else { return nil }
-        let own = viewer.map { stored.fields.isAuthor($0, in: stored.bytes.span) } ?? false
-        if !own {
-            // Only a post with enough standing reports can be hidden: the rest are not read.
-            let threshold = view.reports.hideAfter
-            if stored.fields.standingReports >= threshold, try view.countedReports(stored.id, upTo: threshold) >= threshold { return nil }
-            if checkingBlocks, try view.hidden(stored.author, from: viewer) { return nil }
-        }
+    /// `keeping` refuses it, or the viewer may not see it (`ReadView.isShown`). `marks`: the
+    /// viewer's like and bookmark, when the caller has them.
+    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingBlocks: Bool = true,
+                    keeping: (PostReadings) -> Bool = { _ in true }) throws -> Post? {
+        guard let stored = try view.storedPost(id), keeping(stored), try view.isShown(stored, to: viewer, checkingBlocks: checkingBlocks)
+        else { return nil }
         return try present(stored, marks: marks)
     }
 
