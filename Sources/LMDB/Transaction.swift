@@ -175,7 +175,11 @@ public final class Transaction {
 @inline(__always)
 func bytes(_ value: MDB_val) -> [UInt8] {
     guard value.mv_size > 0, let data = value.mv_data else { return [] }
-    return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
+    // One allocation and one memcpy (the generic collection initialiser copies element-wise).
+    return [UInt8](unsafeUninitializedCapacity: value.mv_size) { buffer, count in
+        buffer.baseAddress!.update(from: data.assumingMemoryBound(to: UInt8.self), count: value.mv_size)
+        count = value.mv_size
+    }
 }
 
 extension Transaction {

@@ -226,15 +226,12 @@ public struct Benchmark {
         return figures
     }
 
-    /// 20-post pages of random users' timelines: the first page and a deep one.
+    /// 20-post pages of random users' timelines: the first page and a deep one, each sample
+    /// taken beside the raw-LMDB floor's and the SQLite peer's (interleaved, so the noise of a
+    /// shared machine falls on all three alike).
     func readFigures(_ service: TimelineService, _ network: NetworkBuilder.Network, peer: SQLitePeer?) throws -> [Figure] {
         progress("timeline reads")
         var rng = SplitMix(state: 11)
-        var first = Samples()
-        let firstUsers = (0..<scale.samples).map { _ in network.users[Int.random(in: 0..<network.users.count, using: &rng)] }
-        for user in firstUsers {
-            first.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20)) })
-        }
         // Deep pages: the sixth page (posts 101–120) of users whose timelines are that long.
         var deepStarts: [(UserID, String)] = []
         var tries = 0
@@ -249,28 +246,23 @@ public struct Benchmark {
             }
             if depth == 5, let cursor = request.before { deepStarts.append((user, cursor)) }
         }
-        var deep = Samples()
-        let deepSamples = deepStarts.isEmpty ? [] : (0..<scale.samples).map { _ in deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)] }
-        for (user, cursor) in deepSamples {
-            deep.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20, before: cursor)) })
-        }
-        // Pages of other random users (no cache left warm by the samples above) as LMDB alone
-        // serves them from the same tables: the floor of any page built on them.
         let tables = service.timelinePageTables
-        var rawFirst = Samples(), rawDeep = Samples()
+        var first = Samples(), rawFirst = Samples(), peerFirst = Samples()
+        var deep = Samples(), rawDeep = Samples(), peerDeep = Samples()
+        func randomUser() -> UserID { network.users[Int.random(in: 0..<network.users.count, using: &rng)] }
         for _ in 0..<scale.samples {
-            let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
-            rawFirst.add(try RawBaselines.timelinePage(service.environment, tables, user: user.rawValue, before: nil, limit: 20))
-        }
-        for _ in 0..<scale.samples where !deepStarts.isEmpty {
-            let (user, cursor) = deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)]
-            rawDeep.add(try RawBaselines.timelinePage(service.environment, tables, user: user.rawValue, before: cursor, limit: 20))
-        }
-        // The same pages of the same users from the SQLite peer.
-        var peerFirst = Samples(), peerDeep = Samples()
-        if let peer {
-            for user in firstUsers { peerFirst.add(try peer.timelinePage(user: user.rawValue, before: nil, limit: 20)) }
-            for (user, cursor) in deepSamples { peerDeep.add(try peer.timelinePage(user: user.rawValue, before: cursor, limit: 20)) }
+            // The floor reads another random user's page (no cache left warm by this one's): the
+            // cost LMDB alone has for a page built on the same tables.
+            let user = randomUser(), other = randomUser()
+            first.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20)) })
+            rawFirst.add(try RawBaselines.timelinePage(service.environment, tables, user: other.rawValue, before: nil, limit: 20))
+            if let peer { peerFirst.add(try peer.timelinePage(user: user.rawValue, before: nil, limit: 20)) }
+            guard !deepStarts.isEmpty else { continue }
+            let (deepUser, cursor) = deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)]
+            let (otherUser, otherCursor) = deepStarts[Int.random(in: 0..<deepStarts.count, using: &rng)]
+            deep.add(try time { _ = try service.timeline(of: deepUser, PageRequest(limit: 20, before: cursor)) })
+            rawDeep.add(try RawBaselines.timelinePage(service.environment, tables, user: otherUser.rawValue, before: otherCursor, limit: 20))
+            if let peer { peerDeep.add(try peer.timelinePage(user: deepUser.rawValue, before: cursor, limit: 20)) }
         }
         let rawName = "raw LMDB: cursor walk + 20 lookups, no decoding"
         func figure(_ name: String, _ samples: Samples, _ raw: Samples, _ peerSamples: Samples, _ p: Double) -> Figure {

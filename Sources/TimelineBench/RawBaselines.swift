@@ -78,7 +78,7 @@ enum RawBaselines {
                 try txn.withCursor(tables.timelines) { cursor in
                     var entry = try cursor.seek(below: before.map { prefix + Array($0.utf8) } ?? Array(user.utf8) + [1])
                     var count = 0
-                    while count < limit, let (key, _) = entry, key.starts(with: prefix) {
+                    while count < limit, let (key, _) = entry, key.hasPrefix(prefix) {
                         touched &+= try txn.withValue(tables.posts, key[prefix.count...]) { record in
                             var sum = 0
                             for index in record.indices { sum &+= Int(record[index]) }

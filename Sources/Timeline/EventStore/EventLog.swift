@@ -143,7 +143,7 @@ public struct EventLog: Sendable {
         let prefix = Array(stream.utf8) + [0]
         return try txn.withCursor(streams) { cursor in
             guard let (key, _) = try cursor.seek(below: Array(stream.utf8) + [1]),
-                  key.count == prefix.count + 8, key.starts(with: prefix)
+                  key.count == prefix.count + 8, key.hasPrefix(prefix)
             else { return 0 }
             return BigEndian.uint64(key.suffix(8)) ?? 0
         }
@@ -260,7 +260,7 @@ public struct EventLog: Sendable {
         var out: [EventEnvelope] = []
         try txn.withCursor(streams) { cursor in
             var entry = try cursor.seek(atLeast: prefix)
-            while let (key, value) = entry, key.count == prefix.count + 8, key.starts(with: prefix) {
+            while let (key, value) = entry, key.count == prefix.count + 8, key.hasPrefix(prefix) {
                 if let seq = BigEndian.uint64(value), let envelope = try envelope(at: seq, txn) { out.append(envelope) }
                 entry = try cursor.next()
             }

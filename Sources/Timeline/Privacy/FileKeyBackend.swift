@@ -9,10 +9,14 @@ import Sodium
 public struct FileKeyBackend: KeyBackend {
     /// The directory holding one file per key.
     public let directory: URL
+    /// `directory`'s path and a slash (a key is read on every command that seals a field: its
+    /// path is joined as a string, not through `URL`).
+    private let directoryPrefix: String
 
     /// Keys in `directory` (created if needed).
     public init(directory: URL) throws {
         self.directory = directory
+        directoryPrefix = directory.path + "/"
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
     }
@@ -20,7 +24,7 @@ public struct FileKeyBackend: KeyBackend {
     /// The file names that hold keys (what a backup copies).
     public static func isKeyFile(_ name: String) -> Bool { name.hasSuffix(".key") }
 
-    private func path(_ name: String) -> String { directory.appendingPathComponent(name + ".key").path }
+    private func path(_ name: String) -> String { directoryPrefix + name + ".key" }
 
     private static func failure(_ what: String) -> String { "\(what): \(String(cString: strerror(errno))) (errno \(errno))" }
 

@@ -27,7 +27,7 @@ extension Transaction {
     func scan(_ db: Database, prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
         try withCursor(db) { cursor in
             var entry = prefix.isEmpty ? try cursor.first() : try cursor.seek(atLeast: prefix)
-            while let (key, value) = entry, key.starts(with: prefix) {
+            while let (key, value) = entry, key.hasPrefix(prefix) {
                 guard try body(key, value) else { return }
                 entry = try cursor.next()
             }
@@ -47,7 +47,7 @@ extension Transaction {
             } else {
                 entry = try cursor.last()
             }
-            while let (key, value) = entry, key.starts(with: prefix) {
+            while let (key, value) = entry, key.hasPrefix(prefix) {
                 guard try body(key, value) else { return }
                 entry = try cursor.previous()
             }

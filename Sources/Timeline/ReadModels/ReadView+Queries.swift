@@ -32,7 +32,7 @@ extension ReadView {
     /// a post with enough standing reports to reach the threshold) and, when `checkingBlocks`,
     /// no block stands between its author and them. Its author always may.
     func isShown(_ stored: PostReadings, to viewer: UserID?, checkingBlocks: Bool = true) throws -> Bool {
-        if let viewer, stored.fields.isAuthor(viewer, in: stored.bytes.span) { return true }
+        if let viewer, stored.isAuthor(viewer) { return true }
         let threshold = reports.hideAfter
         if stored.fields.standingReports >= threshold, try countedReports(stored.id, upTo: threshold) >= threshold { return false }
         return try !checkingBlocks || !hidden(stored.author, from: viewer)
@@ -102,7 +102,7 @@ extension ReadView {
         try txn.withCursor(db) { cursor in
             // LMDB refuses an empty key: from nothing is from the first key.
             var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
-            while let (key, value) = entry, key.starts(with: prefix) {
+            while let (key, value) = entry, key.hasPrefix(prefix) {
                 if let value = try item(key, value) {
                     // Full, and another item follows: the page has a next (never an empty one).
                     if items.count == request.limit {
@@ -354,7 +354,7 @@ struct MergeSource {
     }
 
     private mutating func accept(_ entry: Cursor.Entry?) {
-        guard let (key, value) = entry, key.starts(with: prefix) else { current = nil; return }
+        guard let (key, value) = entry, key.hasPrefix(prefix) else { current = nil; return }
         let id = key[prefix.count...]
         if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
         current = id

@@ -6,14 +6,37 @@ import TimelineDomain
 package enum Key {
     package static func make(_ parts: String...) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
         for (index, part) in parts.enumerated() {
             if index > 0 { out.append(0) }
-            out.append(contentsOf: part.utf8)
+            append(part, to: &out)
         }
         return out
     }
 
-    static func prefix(_ part: String) -> [UInt8] { Array(part.utf8) + [0] }
+    /// `a ‖ 0 ‖ b`: the key of every grouped table, made on each lookup a page does (one
+    /// allocation, the strings' UTF-8 copied whole).
+    package static func make(_ a: String, _ b: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(a.utf8.count + b.utf8.count + 1)
+        append(a, to: &out)
+        out.append(0)
+        append(b, to: &out)
+        return out
+    }
+
+    static func prefix(_ part: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(part.utf8.count + 1)
+        append(part, to: &out)
+        out.append(0)
+        return out
+    }
+
+    private static func append(_ part: String, to out: inout [UInt8]) {
+        var part = part
+        part.withUTF8 { out.append(contentsOf: $0) }
+    }
 
     /// A key part that orders entries by when they happened (likes, bookmarks, follows,
     /// blocks): the event's log sequence as 16 hex digits, so it sorts and pages as text.

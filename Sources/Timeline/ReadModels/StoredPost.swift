@@ -114,7 +114,14 @@ struct PostFields: Equatable, Sendable {
         let n = try SpanReading.length(span, &o)
         let range = o..<o + n
         o += n
-        guard (try? UTF8Span(validating: span.extracting(range))) != nil else { throw CorruptRecord(message: "ill-formed UTF-8") }
+        // Most fields are identifiers, all ASCII: an unchecked OR of their bytes clears them;
+        // only text with a byte past ASCII goes through the full validation.
+        let ascii = span.withUnsafeBufferPointer { buffer in
+            var bits: UInt8 = 0
+            for index in range { bits |= buffer[index] }
+            return bits < 0x80
+        }
+        if !ascii, (try? UTF8Span(validating: span.extracting(range))) == nil { throw CorruptRecord(message: "ill-formed UTF-8") }
         return range
     }
 
@@ -136,9 +143,18 @@ struct PostFields: Equatable, Sendable {
 }
 
 /// The values of a stored post's fields, made from its bytes when asked for.
-struct PostReadings {
+///
+/// A class: a page hands each post through several closures and into its items, and
+/// `PostFields` is some 300 bytes, so a copy of a reference is what keeps a page near the
+/// cost of reading its records.
+final class PostReadings: Sendable {
     let bytes: [UInt8]
     let fields: PostFields
+
+    init(bytes: [UInt8], fields: PostFields) {
+        self.bytes = bytes
+        self.fields = fields
+    }
 
     func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
@@ -159,6 +175,7 @@ struct PostReadings {
     /// when its fields were found, so this cannot fail).
     func forEachHashtag(_ body: (Range<Int>) -> Void) {
         var o = fields.hashtags
+        let bytes = bytes
         let span = bytes.span
         _ = try? SpanReading.varint(span, &o)
         for _ in 0..<fields.hashtagCount {
@@ -171,6 +188,12 @@ struct PostReadings {
     var variants: ImageVariants? {
         guard let feed = fields.feed, let thumb = fields.thumb else { return nil }
         return ImageVariants(full: image, feed: ImageID(string(feed)), thumb: ImageID(string(thumb)))
+    }
+
+    /// Whether the author's id is `user`'s (compared as bytes: no string is made).
+    func isAuthor(_ user: UserID) -> Bool {
+        let bytes = bytes
+        return fields.isAuthor(user, in: bytes.span)
     }
 
     var place: Place? {

@@ -51,11 +51,15 @@ package struct ByteWriter {
 /// Big-endian fixed-width integers, used in keys so byte order is numeric order.
 package enum BigEndian {
     @inlinable package static func bytes(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
 
-    @inlinable package static func uint64<C: Collection>(_ bytes: C) -> UInt64? where C.Element == UInt8 {
+    @inlinable package static func uint64(_ bytes: [UInt8]) -> UInt64? { uint64(bytes[...]) }
+
+    /// The big-endian value of exactly 8 bytes (one unaligned load: this decodes every log key
+    /// a write reads, so it must not go through a generic fold).
+    @inlinable package static func uint64(_ bytes: ArraySlice<UInt8>) -> UInt64? {
         guard bytes.count == 8 else { return nil }
-        return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+        return bytes.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
     }
 }
