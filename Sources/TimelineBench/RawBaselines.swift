@@ -33,15 +33,23 @@ enum RawBaselines {
         return Double(sizes.count) / seconds
     }
 
-    /// One 200-byte put per durable (fsynced) transaction; returns the latency samples.
+    /// One 200-byte put per durable (fsynced) transaction into a new database in `directory`;
+    /// returns the latency samples.
     static func fsyncedPuts(count: Int, directory: String) throws -> Samples {
-        let env = try Environment(path: directory)
-        let db = try env.database("raw")
+        try fsyncedPuts(count: count, environment: try Environment(path: directory))
+    }
+
+    /// The same puts into a table of their own in `env` (dropped afterwards), so they land in
+    /// that environment's file among its pages.
+    static func fsyncedPuts(count: Int, environment env: Environment) throws -> Samples {
+        let db = try env.database("raw-fsynced-puts")
         let value = [UInt8](repeating: 0x5A, count: 200)
         var samples = Samples()
         for index in 0..<count {
             samples.add(try time { _ = try env.write { txn in try txn.put(db, bigEndian(UInt64(index + 1)), value, flags: .append) } })
         }
+        try env.write { txn in try txn.drop(db) }
+        env.forget([db])
         return samples
     }
 

@@ -35,4 +35,21 @@ import Testing
         let object: [String: Any] = ["ratio": 0.25, "n": 1]
         #expect(JSONOutput.bytes(object) == (try Self.foundation(object)))
     }
+
+    /// The digits the page writer makes itself match `String(value)` and an independent RFC
+    /// 3339 formatter (Foundation's), before, at and after the epoch and past a leap day.
+    @Test func integersAndTimestampsMatchAnIndependentFormatter() throws {
+        for value in [0, 7, 10, 99, 1_000, Int.max, -1, -42, Int.min] {
+            var out: [UInt8] = []
+            CompactJSONWriter.writeInteger(value, into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(value))
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for ms: Int64 in [0, 1, 999, 1_000, 1_709_164_800_123, 1_764_633_845_007, -1, -1_001, 253_402_300_799_999] {
+            let expected = formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+            #expect(JSONOutput.timestamp(ms) == expected, "\(ms)")
+        }
+    }
 }

@@ -98,15 +98,54 @@ enum CompactJSONWriter {
 
     static func writeString(_ string: String, into out: inout [UInt8]) { writeString(string.utf8, into: &out) }
 
+    /// Appends `value`'s decimal digits (what `String(value)` spells), zero-padded to
+    /// `minimumDigits`, without making a string.
+    static func writeInteger(_ value: Int, into out: inout [UInt8], minimumDigits: Int = 1) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var count = 1, rest = magnitude
+        while rest >= 10 { count += 1; rest /= 10 }
+        count = max(count, minimumDigits)
+        let end = out.count + count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var index = end, remaining = magnitude
+        repeat {
+            index -= 1
+            out[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        } while remaining > 0
+    }
+
+    /// Writes well-formed UTF-8 `bytes` as a JSON string.
+    static func writeString(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        // Most strings (ids, usernames) need no escaping: one pass over contiguous bytes
+        // finds that, and they are copied whole.
+        let plain = bytes.withUnsafeBufferPointer { buffer in
+            !buffer.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        if plain {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            writeEscaped(bytes, into: &out)
+        }
+    }
+
     /// Writes well-formed UTF-8 `bytes` as a JSON string.
     static func writeString(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         // Most strings (ids, usernames, timestamps) need no escaping: copy them whole.
         if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
             return
         }
+        writeEscaped(bytes, into: &out)
+    }
+
+    private static func writeEscaped(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]

@@ -48,16 +48,25 @@ package enum JSONOutput {
 
     /// Milliseconds since 1970 as RFC 3339 in UTC with milliseconds (`2026-12-01T03:04:05.123Z`).
     static func timestamp(_ ms: Int64) -> String {
+        var out: [UInt8] = []
+        writeTimestamp(ms, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `timestamp(ms)`'s characters (every post on a page has one: no string is made).
+    static func writeTimestamp(_ ms: Int64, into out: inout [UInt8]) {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(ms - seconds * 1000), 3))Z"
+        func digits(_ value: Int, _ width: Int) { CompactJSONWriter.writeInteger(value, into: &out, minimumDigits: width) }
+        digits(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2); out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2); out.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2); out.append(UInt8(ascii: "."))
+        digits(Int(ms - seconds * 1000), 3); out.append(UInt8(ascii: "Z"))
     }
 
     static func page<Item>(_ page: Page<Item>, _ item: (Item) -> [String: Any]) -> [String: Any] {

@@ -203,13 +203,18 @@ extension ReadView {
         let pulled = try projection.pulledAuthors(of: user, txn)
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
-        let databases = [projection.timelines.database] + Array(repeating: models.posts.postsByUser.database, count: pulled.count)
+        let posts = models.posts
+        let databases = [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
+            + (pulled.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
         return try txn.withCursors(databases) { cursors in
+            let merged = Array(cursors.prefix(sources.count))
+            let marks = pulled.isEmpty ? nil : PulledMarks(viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
             // Looked up by the key's own bytes; the viewer's like and bookmark come with a
-            // materialised entry (a pulled author's post looks them up). A post hidden by
-            // reports is skipped (the page fills past it); blocks end follows, so none is checked.
-            try MergeSource.page(sources, cursors, request) { id, entry in
-                try present.listedPost(id, marks: entry.map(TimelineEntries.decode), checkingBlocks: false)
+            // materialised entry (a pulled author's post reads them from the viewer's own
+            // likes and bookmarks). A post hidden by reports is skipped (the page fills past
+            // it); blocks end follows, so none is checked.
+            return try MergeSource.page(sources, merged, request) { id, entry in
+                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingBlocks: false)
             }
         }
     }
@@ -285,6 +290,37 @@ extension ReadView {
               let bytes = Sodium.open(stored.sealed, key: secret, context: StoredImages.key(id))
         else { throw TimelineError.notFound("image", id.rawValue) }
         return StoredImage(id: id, mediaType: mediaType, bytes: bytes)
+    }
+}
+
+/// The viewer's like and bookmark of a pulled author's post, read with one cursor over the
+/// viewer's likes and one over their bookmarks: the page's posts come newest first and the
+/// viewer's entries lie together, so after the first seek LMDB finds the next on the same
+/// leaf page instead of descending the tree again for each post.
+struct PulledMarks {
+    let likesPrefix: [UInt8]
+    let bookmarksPrefix: [UInt8]
+    let likes: Cursor
+    let bookmarks: Cursor
+
+    init(viewer: UserID, posts: PostsProjection, likes: Cursor, bookmarks: Cursor) {
+        likesPrefix = posts.likesByUser.prefix(viewer)
+        bookmarksPrefix = posts.bookmarks.prefix(viewer)
+        self.likes = likes
+        self.bookmarks = bookmarks
+    }
+
+    func of(_ post: ArraySlice<UInt8>) throws -> ViewerMarks {
+        var marks: ViewerMarks = []
+        if try Self.holds(likes, likesPrefix, post) { marks.insert(.liked) }
+        if try Self.holds(bookmarks, bookmarksPrefix, post) { marks.insert(.bookmarked) }
+        return marks
+    }
+
+    private static func holds(_ cursor: Cursor, _ prefix: [UInt8], _ post: ArraySlice<UInt8>) throws -> Bool {
+        var key = prefix
+        key.append(contentsOf: post)
+        return try cursor.seek(atLeast: key)?.key == key
     }
 }
 
