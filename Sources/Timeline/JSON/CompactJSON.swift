@@ -120,10 +120,7 @@ enum CompactJSONWriter {
     static func writeString(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
         // Most strings (ids, usernames) need no escaping: one pass over contiguous bytes
         // finds that, and they are copied whole.
-        let plain = bytes.withUnsafeBufferPointer { buffer in
-            !buffer.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
-        if plain {
+        if !ByteScans.needsJSONEscape(bytes) {
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))

@@ -114,14 +114,9 @@ struct PostFields: Equatable, Sendable {
         let n = try SpanReading.length(span, &o)
         let range = o..<o + n
         o += n
-        // Most fields are identifiers, all ASCII: an unchecked OR of their bytes clears them;
-        // only text with a byte past ASCII goes through the full validation.
-        let ascii = span.withUnsafeBufferPointer { buffer in
-            var bits: UInt8 = 0
-            for index in range { bits |= buffer[index] }
-            return bits < 0x80
-        }
-        if !ascii, (try? UTF8Span(validating: span.extracting(range))) == nil { throw CorruptRecord(message: "ill-formed UTF-8") }
+        // Most fields are identifiers, all ASCII: one pass clears them; only text with a byte
+        // past ASCII goes through the full validation.
+        if !ByteScans.isASCII(span, range), (try? UTF8Span(validating: span.extracting(range))) == nil { throw CorruptRecord(message: "ill-formed UTF-8") }
         return range
     }
 

@@ -1,0 +1,21 @@
+/// The byte loops of the read path, over contiguous memory with no per-byte bounds check: a
+/// page runs them over every field of every post it shows. The only unchecked byte access
+/// outside the thin layers; each is confined to its call.
+enum ByteScans {
+    /// Whether every byte of `span[range]` is ASCII.
+    static func isASCII(_ span: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        precondition(range.lowerBound >= 0 && range.upperBound <= span.count)
+        return span.withUnsafeBufferPointer { buffer in
+            var bits: UInt8 = 0
+            for index in range { bits |= buffer[index] }
+            return bits < 0x80
+        }
+    }
+
+    /// Whether `bytes` holds a byte JSON must escape in a string (a control character, `"` or `\`).
+    static func needsJSONEscape(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+    }
+}
