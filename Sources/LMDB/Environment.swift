@@ -62,7 +62,7 @@ public final class Environment: @unchecked Sendable {
     public init(path: String, options: Options = Options()) throws(LMDBError) {
         self.path = path
         self.options = options
-        primary = try MapFile(path: path, flags: options.durable ? 0 : UInt32(MDB_NOSYNC), options: options)
+        primary = try MapFile(path: path, flags: Self.noReadahead | (options.durable ? 0 : UInt32(MDB_NOSYNC)), options: options)
         if options.derivedData {
             let directory = path + "/" + Self.derivedDirectory
             try createDirectory(directory)
@@ -86,7 +86,16 @@ public final class Environment: @unchecked Sendable {
 
     private var files: [MapFile] { [primary] + (derived.map { [$0] } ?? []) }
 
-    private static let derivedFlags = UInt32(MDB_NOSYNC | MDB_WRITEMAP)
+    private static let derivedFlags = UInt32(MDB_NOSYNC | MDB_WRITEMAP) | noReadahead
+
+    /// Both maps are opened without readahead (`MADV_RANDOM`). With readahead, the kernel (6.x,
+    /// ext4) caches a faulted page in a large folio with its neighbours, and writeback then
+    /// writes the whole folio for one changed 4 KiB page: at `--scale medium`, 16 clients
+    /// made the disk write 0.6–1.4 GB/s and reached 1.6–2.4k commands/s; without readahead
+    /// it wrote ~40 MB/s and they reached 6.5–7.4k, and a lone command's `fdatasync` writes
+    /// pages, not folios (issue 23's notes in README, Performance). B-tree lookups are random
+    /// reads, which readahead does not help.
+    private static let noReadahead = UInt32(MDB_NORDAHEAD)
 
     /// The derived environment starts with a map of at most 8 MiB: the disk gives real blocks
     /// to all of its map (see `MapFile.reserveMap`), and it doubles as it fills.
