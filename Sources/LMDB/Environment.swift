@@ -184,6 +184,23 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, a walk over much of the database in key order (verifying or replaying the
+    /// whole log, whose indexes follow it), with the kernel reading ahead in both maps, which
+    /// are otherwise read page by page (`noReadahead`). Scans may overlap; the last to end
+    /// restores the advice.
+    public func readingSequentially<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        // The gate is held only while advising (`body`'s writes may need it to grow the map).
+        func advise(_ sequentially: Bool) { _ = try? using { for file in files { file.adviseReading(sequentially: sequentially) } } }
+        if sequentialScans.withLock({ $0 += 1; return $0 == 1 }) { advise(true) }
+        defer {
+            if sequentialScans.withLock({ $0 -= 1; return $0 == 0 }) { advise(false) }
+        }
+        return try body()
+    }
+
+    /// Scans running in `readingSequentially`.
+    private let sequentialScans = Mutex(0)
+
     /// Flushes both maps to disk (the derived one is otherwise flushed only by the kernel).
     public func sync() throws(LMDBError) {
         try using { () throws(LMDBError) in

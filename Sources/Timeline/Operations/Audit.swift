@@ -67,7 +67,7 @@ extension TimelineService {
     public func auditEvents(_ filter: AuditFilter, reverse: Bool = false, _ body: (EventEnvelope) throws -> Bool) throws(TimelineError) {
         let log = self.log
         do {
-            try environment.read { txn in
+            try environment.readingSequentially { try environment.read { txn in
                 if reverse {
                     try log.forEachReversed(from: filter.to ?? UInt64.max, txn) { envelope in
                         if let from = filter.from, envelope.sequence < from { return false }
@@ -79,7 +79,7 @@ extension TimelineService {
                         return try !filter.matches(envelope) || body(envelope)
                     }
                 }
-            }
+            } }
         } catch {
             throw Self.translate(error)
         }
@@ -107,7 +107,7 @@ extension TimelineService {
         days.dateFormat = "yyyy-MM-dd"
         days.timeZone = TimeZone(identifier: "UTC")
         days.locale = Locale(identifier: "en_US_POSIX")
-        return try read { view in
+        return try environment.readingSequentially { () throws(TimelineError) in try read { view in
             var stats = LogStatistics(events: 0, byType: [:], byDay: [:], logBytes: 0, databaseBytes: environment.usedBytes,
                                       first: nil, last: nil, lag: [:])
             try log.forEach(view.txn) { envelope in
@@ -125,7 +125,7 @@ extension TimelineService {
                 stats.lag[name] = head - min(head, try view.models.checkpoint(name, view.txn))
             }
             return stats
-        }
+        } }
     }
 
     /// A consistent, compacted hot copy of the whole database into the directory `path`

@@ -117,7 +117,7 @@ extension TimelineService {
     /// rebuild leaves the live read models in service; its leftovers are dropped by the next.
     public func rebuild(_ options: RebuildOptions = RebuildOptions()) throws(TimelineError) -> RebuildReport {
         do {
-            return try Rebuilder(service: self, options: options).run()
+            return try environment.readingSequentially { try Rebuilder(service: self, options: options).run() }
         } catch {
             throw Self.translate(error)
         }

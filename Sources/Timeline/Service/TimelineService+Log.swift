@@ -5,7 +5,7 @@ extension TimelineService {
     /// Walks the whole log: hash chain, sequence contiguity, stream and event-id indexes.
     public func verifyLog() throws(TimelineError) -> VerificationReport {
         let log = self.log
-        do { return try environment.read { txn in try log.verify(txn) } } catch { throw Self.translate(error) }
+        do { return try environment.readingSequentially { try environment.read { txn in try log.verify(txn) } } } catch { throw Self.translate(error) }
     }
 
     /// The sequence number of the last event (0 for an empty log).
