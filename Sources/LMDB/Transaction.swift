@@ -177,7 +177,7 @@ func bytes(_ value: MDB_val) -> [UInt8] {
     guard value.mv_size > 0, let data = value.mv_data else { return [] }
     // One allocation and one memcpy (the generic collection initialiser copies element-wise).
     return [UInt8](unsafeUninitializedCapacity: value.mv_size) { buffer, count in
-        buffer.baseAddress!.update(from: data.assumingMemoryBound(to: UInt8.self), count: value.mv_size)
+        buffer.baseAddress!.initialize(from: data.assumingMemoryBound(to: UInt8.self), count: value.mv_size)
         count = value.mv_size
     }
 }

@@ -66,8 +66,10 @@ extension TimelineService {
     /// `reverse`), until it returns `false`. Reads one snapshot; memory stays flat.
     public func auditEvents(_ filter: AuditFilter, reverse: Bool = false, _ body: (EventEnvelope) throws -> Bool) throws(TimelineError) {
         let log = self.log
+        // A forward listing walks the log from `from` on: read ahead (a reverse one reads the tail).
+        func walk<R>(_ body: () throws -> R) throws -> R { reverse ? try body() : try environment.readingSequentially(body) }
         do {
-            try environment.readingSequentially { try environment.read { txn in
+            try walk { try environment.read { txn in
                 if reverse {
                     try log.forEachReversed(from: filter.to ?? UInt64.max, txn) { envelope in
                         if let from = filter.from, envelope.sequence < from { return false }
@@ -107,8 +109,11 @@ extension TimelineService {
         days.dateFormat = "yyyy-MM-dd"
         days.timeZone = TimeZone(identifier: "UTC")
         days.locale = Locale(identifier: "en_US_POSIX")
+        // Asked outside the read: the size enters the environment's gate, which a writer
+        // growing the map may be waiting to hold alone.
+        let databaseBytes = environment.usedBytes
         return try environment.readingSequentially { () throws(TimelineError) in try read { view in
-            var stats = LogStatistics(events: 0, byType: [:], byDay: [:], logBytes: 0, databaseBytes: environment.usedBytes,
+            var stats = LogStatistics(events: 0, byType: [:], byDay: [:], logBytes: 0, databaseBytes: databaseBytes,
                                       first: nil, last: nil, lag: [:])
             try log.forEach(view.txn) { envelope in
                 stats.events += 1
