@@ -259,7 +259,7 @@ public final class TimelineAPI: Sendable {
             return "<" + path + "?" + others + "before=" + next + "&limit=" + limit + ">; rel=\"next\""
         }
         var items = URLComponents()
-        items.queryItems = request.query.filter { $0.name != "before" && $0.name != "limit" }.map { URLQueryItem(name: $0.name, value: $0.value) }
+        items.queryItems = kept.map { URLQueryItem(name: $0.name, value: $0.value) }
             + [URLQueryItem(name: "before", value: next), URLQueryItem(name: "limit", value: limit)]
         let query = items.percentEncodedQuery ?? ""
         let segments = path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }

@@ -12,10 +12,8 @@ enum ByteScans {
         }
     }
 
-    /// Whether `bytes` holds a byte JSON must escape in a string (a control character, `"` or `\`).
-    static func needsJSONEscape(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
+    /// Whether some byte of `bytes` satisfies `predicate`.
+    static func contains(_ bytes: ArraySlice<UInt8>, where predicate: (UInt8) -> Bool) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in buffer.contains(where: predicate) }
     }
 }

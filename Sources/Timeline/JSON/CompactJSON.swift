@@ -116,23 +116,23 @@ enum CompactJSONWriter {
         } while remaining > 0
     }
 
-    /// Writes well-formed UTF-8 `bytes` as a JSON string.
+    /// Whether JSON must escape `byte` in a string: a control character, `"` or `\`.
+    static func mustEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+
+    /// Writes well-formed UTF-8 `bytes` as a JSON string (a record's field: its bytes are
+    /// searched for escapes in one contiguous pass).
     static func writeString(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        // Most strings (ids, usernames) need no escaping: one pass over contiguous bytes
-        // finds that, and they are copied whole.
-        if !ByteScans.needsJSONEscape(bytes) {
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
-        } else {
-            writeEscaped(bytes, into: &out)
-        }
+        write(bytes, plain: !ByteScans.contains(bytes, where: mustEscape), into: &out)
     }
 
     /// Writes well-formed UTF-8 `bytes` as a JSON string.
     static func writeString(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
-        // Most strings (ids, usernames, timestamps) need no escaping: copy them whole.
-        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        write(bytes, plain: !bytes.contains(where: mustEscape), into: &out)
+    }
+
+    /// Most strings (ids, usernames, timestamps) need no escaping (`plain`): copied whole.
+    private static func write(_ bytes: some Collection<UInt8>, plain: Bool, into out: inout [UInt8]) {
+        guard !plain else {
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
