@@ -13,13 +13,17 @@ package enum Validation {
     /// Longest hashtag in UTF-8 bytes (it is part of an index key, and LMDB keys are ≤ 511 bytes).
     public static let maxHashtagBytes = 200
     public static let passwordBytes = 8...1024
+    /// A username's length after folding, in characters (all ASCII by then).
+    public static let usernameLength = 1...30
+    /// An email address's length in bytes.
+    public static let emailBytes = 3...254
 
     /// Lowercased, compatibility-normalised (NFKC, so full-width `ａlice` is `alice`),
     /// 1–30 of `[a-z0-9._]`.
     public static func username(_ raw: String, field: String = "username") throws(TimelineError) -> String {
         guard raw.utf8.count <= 256 else { throw .invalid(field, "username must be 1–30 characters") }
         let folded = raw.precomposedStringWithCompatibilityMapping.lowercased()
-        guard (1...30).contains(folded.utf8.count) else { throw .invalid(field, "username must be 1–30 characters") }
+        guard usernameLength.contains(folded.utf8.count) else { throw .invalid(field, "username must be 1–30 characters") }
         guard folded.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F }) else {
             throw .invalid(field, "username may contain only letters a–z, digits, '.' and '_'")
         }
@@ -30,7 +34,7 @@ package enum Validation {
     public static func email(_ raw: String) throws(TimelineError) -> String {
         let email = raw.lowercased()
         let bytes = Array(email.utf8)
-        guard (3...254).contains(bytes.count), let at = bytes.firstIndex(of: 0x40), bytes.lastIndex(of: 0x40) == at else {
+        guard emailBytes.contains(bytes.count), let at = bytes.firstIndex(of: 0x40), bytes.lastIndex(of: 0x40) == at else {
             throw .invalid("email", "email is not a valid address")
         }
         let local = bytes[..<at], domain = bytes[(at + 1)...]

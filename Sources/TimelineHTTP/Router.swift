@@ -14,40 +14,51 @@ struct APIRequest: Sendable {
 
 /// What a route does with a request (failures are `TimelineError`s): at once, on the server's
 /// thread (reads of a snapshot), or later, as async work (commands, which wait for their
-/// durable commit).
+/// durable commit). Handlers are handed the API, so the route table is static data.
 enum RouteHandler: Sendable {
-    case now(@Sendable (APIRequest) throws -> HTTPResponse)
-    case later(@Sendable (APIRequest) async throws -> HTTPResponse)
+    case now(@Sendable (TimelineAPI, APIRequest) throws -> HTTPResponse)
+    case later(@Sendable (TimelineAPI, APIRequest) async throws -> HTTPResponse)
 }
 
 /// Who may call a route.
 enum Access: Sendable {
-    /// Anyone; a bearer, if given, must be valid and makes the answer the viewer's.
+    /// Anyone, and the answer is the same for all (a bearer that is sent must still be valid).
     case anyone
+    /// Anyone; a bearer, if given, makes the answer the viewer's.
+    case viewerOptional
     /// Only with a valid bearer.
     case bearer
 }
 
-/// A (method, path template) and its handler. The table of routes is the one list of what
-/// the API serves: it answers 404 and 405 (with `Allow`), and names each request's route in
-/// logs and metrics.
+/// A (method, path template), its handler and, for the API's routes, its contract. The table
+/// of routes (`TimelineAPI.routes`) is the one list of what the API serves: it answers 404 and
+/// 405 (with `Allow`), names each request's route in logs and metrics, and is what the
+/// OpenAPI document is generated from.
 struct Route: Sendable {
     let method: String
     /// E.g. `/v1/users/{user}/posts`.
     let template: String
     let access: Access
     let handler: RouteHandler
+    /// What the route promises (nil: not part of the API, e.g. the web app's files).
+    let operation: Operation?
     fileprivate let segments: [Segment]
 
-    init(_ method: String, _ template: String, _ access: Access, _ handler: RouteHandler) {
+    init(_ method: String, _ template: String, _ access: Access, _ handler: RouteHandler, _ operation: Operation?) {
         self.method = method
         self.template = template
         self.access = access
         self.handler = handler
+        self.operation = operation
         // Split as paths are (so `/` is one empty segment and matches only `/`).
         segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
+    }
+
+    /// The names of the template's path parameters, in order.
+    var pathParameters: [String] {
+        segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
     /// The path parameters if `path` matches the template.

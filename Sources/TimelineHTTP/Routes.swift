@@ -2,84 +2,252 @@ import MicroHTTPD
 import Timeline
 
 extension TimelineAPI {
-    /// Every route of the API (SPEC.md's table, plus `POST /v1/me/password`,
-    /// `POST /v1/me/email` and `POST /v1/stream/tickets`), then the web app's static files.
-    func routes() -> [Route] {
-        let me = Self.viewerField("user")
-        let passwordCheck: @Sendable (APIRequest, Command) throws(TimelineError) -> Void = { [unowned self] request, command throws(TimelineError) in
-            try admitPasswordCheck(request, command)
-        }
-        let postLocation: @Sendable (CommandResult) -> String? = { result in
-            if case .post(let post) = result { return "/v1/posts/\(post.id.rawValue)" }
-            return nil
-        }
-        return [
-            Route("POST", "/v1/users", .anyone, .later { [unowned self] in try await signUp($0) }),
-            Route("POST", "/v1/sessions", .anyone, .later { [unowned self] in try await signIn($0) }),
-            Route("DELETE", "/v1/sessions/current", .bearer, command("signOut", status: 204, fixed: { ["session": $0.bearer ?? ""] })),
-            Route("GET", "/v1/me", .bearer, query("user", fixed: me)),
-            Route("PATCH", "/v1/me", .bearer, command("updateProfile")),
-            Route("DELETE", "/v1/me", .bearer, command("eraseUser", status: 204, fixed: me, admit: passwordCheck)),
-            Route("PUT", "/v1/me/avatar", .bearer, .later { [unowned self] in try await setAvatar($0) }),
-            Route("DELETE", "/v1/me/avatar", .bearer, .later { [unowned self] in try await removeAvatar($0) }),
-            Route("POST", "/v1/me/password", .bearer, command("changePassword", status: 204, admit: passwordCheck)),
-            Route("POST", "/v1/me/email", .bearer, command("changeEmail", status: 204, admit: passwordCheck)),
-            Route("PUT", "/v1/me/following/{user}", .bearer, command("follow")),
-            Route("DELETE", "/v1/me/following/{user}", .bearer, command("unfollow")),
-            Route("GET", "/v1/users", .anyone, query("searchUsers")),
-            Route("GET", "/v1/users/{user}", .anyone, query("user")),
-            Route("GET", "/v1/users/{user}/posts", .anyone, query("posts")),
-            Route("GET", "/v1/users/{user}/followers", .anyone, query("followers")),
-            Route("GET", "/v1/users/{user}/following", .anyone, query("following")),
-            Route("POST", "/v1/posts", .bearer, command("addPost", status: 201, location: postLocation)),
-            Route("GET", "/v1/posts/nearby", .anyone, query("nearby")),  // before /v1/posts/{post}, which would take "nearby" for an id
-            Route("GET", "/v1/posts/{post}", .anyone, query("post")),
-            Route("DELETE", "/v1/posts/{post}", .bearer, command("deletePost", status: 204)),
-            Route("GET", "/v1/posts/{post}/comments", .anyone, query("comments")),
-            Route("POST", "/v1/posts/{post}/comments", .bearer, command("addComment", status: 201)),
-            Route("DELETE", "/v1/comments/{comment}", .bearer, command("deleteComment", status: 204)),
-            Route("PUT", "/v1/posts/{post}/like", .bearer, command("like")),
-            Route("DELETE", "/v1/posts/{post}/like", .bearer, command("unlike")),
-            Route("GET", "/v1/posts/{post}/likes", .anyone, query("likes")),
-            Route("PUT", "/v1/posts/{post}/bookmark", .bearer, command("bookmark")),
-            Route("DELETE", "/v1/posts/{post}/bookmark", .bearer, command("unbookmark")),
-            Route("GET", "/v1/me/bookmarks", .bearer, query("bookmarks")),
-            Route("PUT", "/v1/me/blocks/{user}", .bearer, command("block")),
-            Route("DELETE", "/v1/me/blocks/{user}", .bearer, command("unblock")),
-            Route("GET", "/v1/me/blocks", .bearer, query("blocked")),
-            Route("GET", "/v1/me/suggestions", .bearer, query("suggestions")),
-            // A query over POST (the emails go in the body, never in a URL): it appends nothing.
-            Route("POST", "/v1/me/contacts", .bearer, query("findContacts", admit: { [unowned self] request, query throws(TimelineError) in
-                try admitContactLookups(request, query)
-            })),
-            Route("POST", "/v1/posts/{post}/reports", .bearer, command("reportPost", status: 204)),
-            Route("GET", "/v1/timeline", .bearer, query("timeline", fixed: me)),
-            Route("GET", "/v1/hashtags/{tag}/posts", .anyone, query("hashtag")),
-            Route("GET", "/v1/activity", .bearer, query("activity", fixed: me)),
-            Route("GET", "/v1/images/{image}", .anyone, .now { [unowned self] in try image($0) }),
-            Route("GET", "/v1/stream", .anyone, .now { [unowned self] in try stream($0) }),
-            Route("POST", "/v1/stream/tickets", .bearer, .now { [unowned self] in try streamTicket($0) }),
-            Route("GET", "/v1/openapi.json", .anyone, .now { [unowned self] in try openAPI($0) }),
-        ] + health() + [
-            Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $0.http) }),
-            Route("GET", "/app/{asset}", .anyone, .now { try WebApp.file($0.parameters["asset"] ?? "", in: nil, request: $0.http) }),
-            Route("GET", "/app/js/{module}", .anyone, .now { try WebApp.file($0.parameters["module"] ?? "", in: "js", request: $0.http) }),
-        ]
-    }
+    /// Every route of the API (docs/spec.md's table), then the web app's static files: the one
+    /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
+    static let routes: [Route] = accountRoutes + userRoutes + postRoutes + feedRoutes + health + [
+        Route("GET", "/v1/openapi.json", .anyone, .now { api, request in try api.openAPI(request) }, Operation(
+            id: "openapi", summary: "This document.", tag: .operations,
+            answer: Answer(status: 200, description: "The OpenAPI 3.1 document, generated from the server's route table.",
+                           content: [("application/json", .object)]))),
+        Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $1.http) }, nil),
+        Route("GET", "/app/{asset}", .anyone, .now { try WebApp.file($1.parameters["asset"] ?? "", in: nil, request: $1.http) }, nil),
+        Route("GET", "/app/js/{module}", .anyone, .now { try WebApp.file($1.parameters["module"] ?? "", in: "js", request: $1.http) }, nil),
+    ]
 
     /// The routes of the operator's listener: the metrics, and the health checks again.
-    func operationsRoutes() -> [Route] {
-        health() + [Route("GET", "/metrics", .anyone, .now { [unowned self] in try metricsText($0) })]
-    }
+    static let operationsRoutes: [Route] = health + [
+        Route("GET", "/metrics", .anyone, .now { api, request in try api.metricsText(request) }, nil),
+    ]
+
+    private static func changed(_ what: String) -> Answer { .json("Whether anything changed (false if \(what)).", "changed") }
+    private static let profile = Answer.json("The updated profile.", "user")
+    private static let postPage = Answer.json("A page of posts.", "postPage", headers: [.link])
+    private static let userPage = Answer.json("A page of users.", "userPage", headers: [.link])
+
+    private static let accountRoutes: [Route] = [
+        Route("POST", "/v1/users", .anyone, .later { api, request in try await api.signUp(request) }, Operation(
+            id: "createUser", summary: "Sign up: create a user and sign in.", tag: .account,
+            answer: .json("The new user and a session for them.", "session", status: 201),
+            errors: [.usernameTaken, .emailTaken, .rateLimited] + Operation.writeErrors,
+            body: .command("createUser", description: "Sign up: createUser, then sign in."))),
+        Route("POST", "/v1/sessions", .anyone, .later { api, request in try await api.signIn(request) }, Operation(
+            id: "signIn", summary: "Sign in with email and password.", tag: .account,
+            description: "Wrong credentials give 401 invalid_credentials; repeated failures are slowed down (429 with Retry-After).",
+            answer: .json("A new session.", "session", status: 201),
+            errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("signIn"))),
+        command("DELETE", "/v1/sessions/current", fixed: { ["session": $0.bearer ?? ""] }, Operation(
+            id: "signOut", summary: "Sign out: end the bearer's session.", tag: .account, answer: .empty(), errors: [.storageFull])),
+        query("GET", "/v1/me", access: .bearer, runs: "user", fixed: viewer("user"), Operation(
+            id: "me", summary: "The bearer's own profile.", tag: .account, answer: .json("The bearer's profile.", "user"))),
+        command("PATCH", "/v1/me", Operation(
+            id: "updateProfile", summary: "Change the bearer's username, bio, url, profile photo or discoverability.", tag: .account,
+            answer: profile, errors: [.usernameTaken] + Operation.writeErrors,
+            body: .command("updateProfile", description: "The fields to change; the others stay as they are."))),
+        Route("PUT", "/v1/me/avatar", .bearer, .later { api, request in try await api.setAvatar(request) }, Operation(
+            id: "setAvatar", summary: "Set the bearer's profile photo (stored as 320 px and 96 px squares).", tag: .account,
+            description: "The body is the image itself (Content-Type image/*), or multipart/form-data with one part, `image`.",
+            answer: profile, errors: Operation.writeErrors, body: .avatar)),
+        Route("DELETE", "/v1/me/avatar", .bearer, .later { api, request in try await api.removeAvatar(request) }, Operation(
+            id: "removeAvatar", summary: "Remove the bearer's profile photo.", tag: .account, answer: profile, errors: [.storageFull])),
+        command("DELETE", "/v1/me", fixed: viewer("user"), admit: { api, request in try api.admitPasswordCheck(request) }, Operation(
+            id: "eraseUser", summary: "Erase the bearer's account (crypto-shredding their personal data; needs the password).",
+            tag: .account,
+            description: "The JSON body gives the current password: a stolen session is not the account. A wrong one gives 401 invalid_credentials.",
+            answer: .empty(), errors: [.invalidCredentials, .rateLimited, .storageFull], body: .command("eraseUser", path: ["user"]))),
+        command("POST", "/v1/me/password", admit: { api, request in try api.admitPasswordCheck(request) }, Operation(
+            id: "changePassword", summary: "Change the bearer's password (ends every session, this one too).", tag: .account,
+            description: "A wrong currentPassword gives 401 invalid_credentials.",
+            answer: .empty(), errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("changePassword"))),
+        command("POST", "/v1/me/email", admit: { api, request in try api.admitPasswordCheck(request) }, Operation(
+            id: "changeEmail", summary: "Change the bearer's email address (needs the password).", tag: .account,
+            description: "A wrong password gives 401 invalid_credentials; an address in use gives 409 email_taken.",
+            answer: .empty(), errors: [.invalidCredentials, .emailTaken, .rateLimited] + Operation.writeErrors,
+            body: .command("changeEmail"))),
+    ]
+
+    private static let userRoutes: [Route] = [
+        command("PUT", "/v1/me/following/{user}", Operation(
+            id: "follow", summary: "Follow a user (idempotent).", tag: .users,
+            description: "Following yourself gives 400 invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
+            answer: changed("already following"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+        command("DELETE", "/v1/me/following/{user}", Operation(
+            id: "unfollow", summary: "Unfollow a user (idempotent).", tag: .users,
+            answer: changed("not following"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query("GET", "/v1/users", Operation(
+            id: "searchUsers", summary: "Users whose username starts with `prefix` (all users without it).", tag: .users,
+            answer: userPage, parameters: [.prefix], paged: true)),
+        query("GET", "/v1/users/{user}", Operation(
+            id: "user", summary: "One user's profile.", tag: .users,
+            answer: .json("The profile (with followedByViewer when there is a bearer).", "user"), errors: [.notFound], parameters: [.user])),
+        query("GET", "/v1/users/{user}/posts", Operation(
+            id: "posts", summary: "A user's posts, newest first.", tag: .users,
+            answer: postPage, errors: [.notFound], parameters: [.user], paged: true)),
+        query("GET", "/v1/users/{user}/followers", Operation(
+            id: "followers", summary: "Who follows a user.", tag: .users,
+            answer: userPage, errors: [.notFound], parameters: [.user], paged: true)),
+        query("GET", "/v1/users/{user}/following", Operation(
+            id: "following", summary: "Whom a user follows.", tag: .users,
+            answer: userPage, errors: [.notFound], parameters: [.user], paged: true)),
+        command("PUT", "/v1/me/blocks/{user}", Operation(
+            id: "block", summary: "Block a user (idempotent); ends the follows between you both ways.", tag: .blocks,
+            description: "Blocking yourself gives 400 invalid_argument. While a block stands neither user can follow the other or "
+                + "like or comment on the other's posts (403 forbidden), and neither appears in the other's search, lists or activity.",
+            answer: changed("already blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
+        command("DELETE", "/v1/me/blocks/{user}", Operation(
+            id: "unblock", summary: "Lift a block (idempotent).", tag: .blocks,
+            answer: changed("not blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query("GET", "/v1/me/blocks", access: .bearer, Operation(
+            id: "blocked", summary: "The users the bearer blocks, the latest block first (private).", tag: .blocks,
+            answer: userPage, paged: true)),
+        query("GET", "/v1/me/suggestions", access: .bearer, Operation(
+            id: "suggestions", summary: "People the bearer might follow, followed by people the bearer follows (private).", tag: .users,
+            description: "Ranked by how many of the people the bearer follows follow each (most first, then by user id), without the "
+                + "bearer, those the bearer follows and anyone blocked either way. The work is bounded: the bearer's 200 most recent "
+                + "follows are sampled, and the 500 most recent follows of each. The cursor is `<count>:<user id>`.",
+            answer: .json("A page of suggestions.", "suggestionPage", headers: [.link]), paged: true)),
+        // A query over POST (the emails go in the body, never in a URL): it appends nothing.
+        query("POST", "/v1/me/contacts", access: .bearer, admit: { api, request, query in try api.admitContactLookups(request, query) }, Operation(
+            id: "findContacts", summary: "The users among up to \(TimelineService.maxContactEmails) emails who let others find them by email (private).",
+            tag: .users,
+            description: "A query sent by POST so that the emails travel in the body (never in a URL or a log): it records nothing. "
+                + "Users who turned `discoverable` off, the bearer and anyone blocked either way are absent, exactly as an unknown "
+                + "email is.",
+            answer: .json("The users found, in the emails' order, each once.", "contacts"), body: .contacts)),
+    ]
+
+    private static let postRoutes: [Route] = [
+        command("POST", "/v1/posts", location: { result in
+            if case .post(let post) = result { "/v1/posts/\(post.id.rawValue)" } else { nil }
+        }, Operation(
+            id: "addPost", summary: "Post a photo with an optional caption.", tag: .posts,
+            answer: .json("The new post.", "post", status: 201, headers: [.location]), errors: Operation.writeErrors, body: .photoPost)),
+        // Before /v1/posts/{post}, which would take "nearby" for an id.
+        query("GET", "/v1/posts/nearby", Operation(
+            id: "nearby", summary: "Posts placed near a point, newest first.", tag: .posts,
+            description: "Every post whose place is within `radiusKm` (great-circle distance) of `latitude`, `longitude`, and no "
+                + "other; posts of users the bearer blocks, or who block the bearer, are left out. An out-of-range "
+                + "coordinate or radius is 400 invalid_argument naming it.",
+            answer: postPage, parameters: [.latitude, .longitude, .radiusKm], paged: true)),
+        query("GET", "/v1/posts/{post}", Operation(
+            id: "post", summary: "A post with its first page of comments.", tag: .posts,
+            description: "`limit` and `before` page through the post's comments (oldest first).",
+            answer: .json("The post detail; likedByViewer only with a bearer.", "postDetail"), errors: [.notFound],
+            parameters: [.post], paged: true)),
+        command("DELETE", "/v1/posts/{post}", Operation(
+            id: "deletePost", summary: "Delete a post (its author only).", tag: .posts,
+            answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
+        query("GET", "/v1/posts/{post}/comments", Operation(
+            id: "comments", summary: "A post's comments, oldest first.", tag: .comments,
+            answer: .json("A page of comments.", "commentPage", headers: [.link]), errors: [.notFound], parameters: [.post], paged: true)),
+        command("POST", "/v1/posts/{post}/comments", Operation(
+            id: "addComment", summary: "Comment on a post.", tag: .comments,
+            description: "403 forbidden while the post's author blocks you or you block them.",
+            answer: .json("The new comment.", "comment", status: 201), errors: [.forbidden, .notFound] + Operation.writeErrors,
+            parameters: [.post], body: .command("addComment", path: ["post"]))),
+        command("DELETE", "/v1/comments/{comment}", Operation(
+            id: "deleteComment", summary: "Delete a comment (its author or the post's author).", tag: .comments,
+            answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.comment])),
+        command("PUT", "/v1/posts/{post}/like", Operation(
+            id: "like", summary: "Like a post (idempotent).", tag: .likes,
+            description: "403 forbidden while the post's author blocks you or you block them.",
+            answer: changed("already liked"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
+        command("DELETE", "/v1/posts/{post}/like", Operation(
+            id: "unlike", summary: "Take back a like (idempotent).", tag: .likes,
+            answer: changed("not liked"), errors: [.notFound, .storageFull], parameters: [.post])),
+        query("GET", "/v1/posts/{post}/likes", Operation(
+            id: "likes", summary: "Who liked a post, newest first.", tag: .likes,
+            answer: userPage, errors: [.notFound], parameters: [.post], paged: true)),
+        command("PUT", "/v1/posts/{post}/bookmark", Operation(
+            id: "bookmark", summary: "Save a post to the bearer's bookmarks (idempotent).", tag: .bookmarks,
+            answer: changed("already bookmarked"), errors: [.notFound, .storageFull], parameters: [.post])),
+        command("DELETE", "/v1/posts/{post}/bookmark", Operation(
+            id: "unbookmark", summary: "Take a post out of the bearer's bookmarks (idempotent).", tag: .bookmarks,
+            answer: changed("not bookmarked"), errors: [.notFound, .storageFull], parameters: [.post])),
+        query("GET", "/v1/me/bookmarks", access: .bearer, Operation(
+            id: "bookmarks", summary: "The bearer's bookmarks, the latest saved first (private).", tag: .bookmarks,
+            answer: postPage, paged: true)),
+        command("POST", "/v1/posts/{post}/reports", Operation(
+            id: "reportPost", summary: "Report a post to the moderators.", tag: .posts,
+            description: "One report per reporter and post: a repeat is accepted and changes nothing (the library and "
+                + "`timeline exec` answer `{changed: false}` for it).",
+            answer: .empty(), errors: [.notFound] + Operation.writeErrors, parameters: [.post],
+            body: .command("reportPost", path: ["post"]))),
+    ]
+
+    private static let feedRoutes: [Route] = [
+        query("GET", "/v1/timeline", access: .bearer, fixed: viewer("user"), Operation(
+            id: "timeline", summary: "The bearer's home timeline, newest first.", tag: .feeds, answer: postPage, paged: true)),
+        query("GET", "/v1/hashtags/{tag}/posts", Operation(
+            id: "hashtag", summary: "Posts with a hashtag, newest first.", tag: .feeds,
+            answer: .json("A page of posts (empty for an unknown tag).", "postPage", headers: [.link]), parameters: [.tag], paged: true)),
+        query("GET", "/v1/activity", access: .bearer, fixed: viewer("user"), Operation(
+            id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers.", tag: .feeds,
+            answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), paged: true)),
+        Route("GET", "/v1/images/{image}", .anyone, .now { api, request in try api.image(request) }, Operation(
+            id: "image", summary: "An image's bytes.", tag: .images,
+            description: "With `variant`, the image id may be any image of a post (its `image`): the answer is that post's photo "
+                + "in the chosen size, and the ETag is the id of the image sent. An image without variants (a post's "
+                + "from before the image pipeline, not yet reprocessed) answers itself for every variant; such an "
+                + "answer (the id asked for, with `variant`) is sent with `Cache-Control: public, no-cache`, to be "
+                + "revalidated, since reprocessing may give it variants later.",
+            answer: Answer(status: 200, description: "The bytes, with their Content-Type. Immutable: cache forever, revalidate with If-None-Match.",
+                           content: MediaType.allCases.map { ($0.rawValue, .binary) }, headers: [.eTag, .cacheControl]),
+            errors: [.notFound], parameters: [.image, .variant, .ifNoneMatch],
+            otherAnswers: [(304, Answer(status: 304, description: "Not modified: the If-None-Match ETag is current.", headers: [.eTag]))])),
+        Route("POST", "/v1/stream/tickets", .bearer, .now { api, request in try api.streamTicket(request) }, Operation(
+            id: "streamTicket", summary: "A short-lived, single-use ticket for GET /v1/stream?ticket= (for EventSource).", tag: .stream,
+            answer: .json("The ticket.", "streamTicket", status: 201), errors: [.rateLimited])),
+        Route("GET", "/v1/stream", .viewerOptional, .now { api, request in try api.stream(request) }, Operation(
+            id: "stream", summary: "Live updates for the bearer (Server-Sent Events).", tag: .stream,
+            description: "Authenticate with the bearer header or, where headers cannot be sent (EventSource), with `?ticket=` from "
+                + "POST /v1/stream/tickets; without either the answer is 401. Events: `post` (a post entered the home timeline; "
+                + "data: a post), `activity` (a comment, like or follow concerning the bearer; data: an activityItem), `removed` "
+                + "(a post left the home timeline; data: {\"post\": id}). Each event's `id` is its log sequence number: reconnect "
+                + "with `Last-Event-ID` to get every later event exactly once. A comment line comes at least every 15 s.",
+            answer: Answer(status: 200, description: "An endless text/event-stream.", content: [("text/event-stream", .text)]),
+            errors: [.rateLimited], parameters: [.ticket, .lastEventID])),
+    ]
 
     /// `GET /healthz` and `GET /readyz`, on both listeners.
-    private func health() -> [Route] {
-        [
-            Route("GET", "/healthz", .anyone, .now { [unowned self] in
-                try refuseAnyField($0)
-                return Responses.json(200, ["status": "ok"])
-            }),
-            Route("GET", "/readyz", .anyone, .now { [unowned self] in try ready($0) }),
-        ]
+    private static let health: [Route] = [
+        Route("GET", "/healthz", .anyone, .now { api, request in
+            try api.refuseAnyField(request)
+            return Responses.json(200, ["status": "ok"])
+        }, Operation(id: "healthz", summary: "Liveness: the process answers.", tag: .operations, answer: .json("Alive.", "health"))),
+        Route("GET", "/readyz", .anyone, .now { api, request in try api.ready(request) }, Operation(
+            id: "readyz", summary: "Readiness: the database is open and the read models are caught up.", tag: .operations,
+            answer: .json("Ready.", "health"),
+            otherAnswers: [(503, .json("Not ready yet (read models catching up).", "health", status: 503))])),
+    ]
+
+    // MARK: - Routes that run a command or a query
+
+    /// A route that runs the command `operation.id` as the bearer and answers its success
+    /// status with the command's result (nothing for 204); `admit` may refuse the request once
+    /// it is read, before it runs; `location` gives the `Location` header of what was made.
+    private static func command(_ method: String, _ template: String, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+                                admit: (@Sendable (TimelineAPI, APIRequest) throws -> Void)? = nil,
+                                location: (@Sendable (CommandResult) -> String?)? = nil, _ operation: Operation) -> Route {
+        let name = operation.id, status = operation.answer.status
+        return Route(method, template, .bearer, .later { api, request in
+            try await api.run(command: name, request, status: status, fixed: fixed(request), admit: admit, location: location)
+        }, operation)
+    }
+
+    /// A route that answers the query `runs` (by default `operation.id`) for the bearer, if
+    /// any; `admit` may refuse the request once it is read, before it is answered.
+    private static func query(_ method: String, _ template: String, access: Access = .viewerOptional, runs: String? = nil,
+                              fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+                              admit: (@Sendable (TimelineAPI, APIRequest, Query) throws -> Void)? = nil,
+                              _ operation: Operation) -> Route {
+        let name = runs ?? operation.id
+        return Route(method, template, access, .now { api, request in
+            try api.answer(query: name, request, fixed: fixed(request), admit: admit)
+        }, operation)
+    }
+
+    /// The bearer's user id as the fixed field `name`.
+    private static func viewer(_ name: String) -> @Sendable (APIRequest) -> [String: String] {
+        { request in request.viewer.map { [name: $0.rawValue] } ?? [:] }
     }
 }

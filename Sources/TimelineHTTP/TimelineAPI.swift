@@ -32,10 +32,9 @@ public final class TimelineAPI: Sendable {
     private let throttle: Throttle
     private let passwordChecks: Throttle
     private let contactLookups: Throttle
-    /// Set once, at the end of `init` (its handlers hold the API).
-    private nonisolated(unsafe) var router: Router!
-    /// The operator's listener's routes (`answerOperations`), set with `router`.
-    private nonisolated(unsafe) var operationsRouter: Router!
+    private let router: Router
+    /// The operator's listener's routes (`answerOperations`).
+    private let operationsRouter: Router
 
     public init(service: TimelineService, options: Options = Options()) {
         self.service = service
@@ -44,8 +43,8 @@ public final class TimelineAPI: Sendable {
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
-        router = Router(routes: routes())
-        operationsRouter = Router(routes: operationsRoutes())
+        router = Router(routes: Self.routes)
+        operationsRouter = Router(routes: Self.operationsRoutes)
     }
 
     /// Ends the open event streams and stops following the log.
@@ -75,8 +74,8 @@ public final class TimelineAPI: Sendable {
                                                               ("Access-Control-Max-Age", "600")])
                 return .now(finish(response, request, route: "preflight", started: started))
             case .methodNotAllowed(let allowed):
-                let response = Responses.json(405, ["error": ["code": "invalid_argument", "message": "\(request.method.prefix(16)) is not allowed here"]],
-                                              headers: [("Allow", allowed.joined(separator: ", "))])
+                let refusal = TimelineError(.invalidArgument, "\(request.method.prefix(16)) is not allowed here")
+                let response = Responses.error(refusal, status: 405, headers: [("Allow", allowed.joined(separator: ", "))])
                 return .now(finish(response, request, route: label, started: started))
             case let .found(route, parameters):
                 label = route.template
@@ -88,12 +87,12 @@ public final class TimelineAPI: Sendable {
                 let call = APIRequest(http: request, parameters: parameters, bearer: bearer, viewer: viewer)
                 switch route.handler {
                 case .now(let handle):
-                    return .now(finish(try handle(call), request, route: label, started: started))
+                    return .now(finish(try handle(self, call), request, route: label, started: started))
                 case .later(let handle):
                     let template = route.template
                     return .later { [self] in
                         let response: HTTPResponse
-                        do { response = try await handle(call) } catch { response = Self.failure(error) }
+                        do { response = try await handle(self, call) } catch { response = Self.failure(error) }
                         return finish(response, request, route: template, started: started)
                     }
                 }
@@ -201,46 +200,43 @@ public final class TimelineAPI: Sendable {
         return try JSONInput.body(request.body)
     }
 
-    /// A route that runs the command `name` as the bearer and answers with its result;
-    /// `admit` may refuse the request once it is read, before it runs.
-    func command(_ name: String, status: Int = 200, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
-                 admit: (@Sendable (APIRequest, Command) throws(TimelineError) -> Void)? = nil,
-                 location: (@Sendable (CommandResult) -> String?)? = nil) -> RouteHandler {
-        .later { [unowned self] request in
-            let input = try fields(request, fixed(request))
-            let command = try Catalogue.command(named: name, input)
-            try input.refuseUnreadFields()
-            try admit?(request, command)
-            let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous,
-                                                   origin: request.http.clientAddress)
-            guard status != 204 else { return Responses.empty() }
-            let headers = location.flatMap { $0(result) }.map { [(name: "Location", value: $0)] } ?? []
-            return Responses.json(status, JSONOutput.result(result), headers: headers)
-        }
+    /// Runs the command `name` as the bearer and answers `status` with its result (nothing for
+    /// 204); `admit` may refuse the request once it is read, before it runs; `location` gives
+    /// the `Location` header of what the command made.
+    func run(command name: String, _ request: APIRequest, status: Int, fixed: [String: String],
+             admit: (@Sendable (TimelineAPI, APIRequest) throws -> Void)?,
+             location: (@Sendable (CommandResult) -> String?)?) async throws -> HTTPResponse {
+        let input = try fields(request, fixed)
+        let command = try Catalogue.command(named: name, input)
+        try input.refuseUnreadFields()
+        try admit?(self, request)
+        let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous,
+                                               origin: request.http.clientAddress)
+        guard status != 204 else { return Responses.empty() }
+        let headers = location.flatMap { $0(result) }.map { [(name: "Location", value: $0)] } ?? []
+        return Responses.json(status, JSONOutput.result(result), headers: headers)
     }
 
-    /// A route that answers the query `name` for the bearer (if any), with a `Link` header for
-    /// the next page; `admit` may refuse the request once it is read, before it is answered.
-    func query(_ name: String, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
-               admit: (@Sendable (APIRequest, Query) throws(TimelineError) -> Void)? = nil) -> RouteHandler {
-        .now { [unowned self] request in
-            let input = try fields(request, fixed(request))
-            let query = try Catalogue.query(named: name, input)
-            try input.refuseUnreadFields()
-            try admit?(request, query)
-            let result = try service.answer(query, viewer: request.viewer)
-            if case .posts(let page) = result {
-                // The timeline's and every list's answer: written from the records' bytes.
-                let link = page.next.map { Self.nextLink(request.http, next: $0) }
-                return Responses.json(200, bytes: JSONOutput.postPageBytes(page), headers: link.map { [(name: "Link", value: $0)] } ?? [])
-            }
-            var answer = JSONOutput.answer(result)
-            // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
-            // `post` query always says it).
-            if request.viewer == nil { answer["likedByViewer"] = nil }
-            let link = (answer["next"] as? String).map { Self.nextLink(request.http, next: $0) }
-            return Responses.json(200, answer, headers: link.map { [(name: "Link", value: $0)] } ?? [])
+    /// Answers the query `name` for the bearer (if any), with a `Link` header for the next
+    /// page; `admit` may refuse the request once it is read, before it is answered.
+    func answer(query name: String, _ request: APIRequest, fixed: [String: String],
+                admit: (@Sendable (TimelineAPI, APIRequest, Query) throws -> Void)?) throws -> HTTPResponse {
+        let input = try fields(request, fixed)
+        let query = try Catalogue.query(named: name, input)
+        try input.refuseUnreadFields()
+        try admit?(self, request, query)
+        let result = try service.answer(query, viewer: request.viewer)
+        if case .posts(let page) = result {
+            // The timeline's and every list's answer: written from the records' bytes.
+            let link = page.next.map { Self.nextLink(request.http, next: $0) }
+            return Responses.json(200, bytes: JSONOutput.postPageBytes(page), headers: link.map { [(name: "Link", value: $0)] } ?? [])
         }
+        var answer = JSONOutput.answer(result)
+        // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
+        // `post` query always says it).
+        if request.viewer == nil { answer["likedByViewer"] = nil }
+        let link = (answer["next"] as? String).map { Self.nextLink(request.http, next: $0) }
+        return Responses.json(200, answer, headers: link.map { [(name: "Link", value: $0)] } ?? [])
     }
 
     /// `<path?…&before=next&limit=n>; rel="next"` (SPEC's form: the limit always named, the
@@ -281,7 +277,7 @@ public final class TimelineAPI: Sendable {
 
     /// Takes one password check for the request's session and client address (before the
     /// command spends argon2id's work on it).
-    func admitPasswordCheck(_ request: APIRequest, _ command: Command) throws(TimelineError) {
+    func admitPasswordCheck(_ request: APIRequest) throws(TimelineError) {
         try passwordChecks.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""))
     }
 
@@ -290,11 +286,6 @@ public final class TimelineAPI: Sendable {
         // A request over the size cap is refused by the query itself, and costs nothing.
         guard case .findContacts(let emails) = query, emails.count <= TimelineService.maxContactEmails else { return }
         try contactLookups.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""), cost: emails.count)
-    }
-
-    /// The bearer's user id as a fixed field.
-    static func viewerField(_ name: String) -> @Sendable (APIRequest) -> [String: String] {
-        { request in request.viewer.map { [name: $0.rawValue] } ?? [:] }
     }
 
     // MARK: - Routes with handlers of their own
@@ -345,8 +336,7 @@ public final class TimelineAPI: Sendable {
     /// `POST /v1/sessions`: sign-in, throttled per client address.
     func signIn(_ request: APIRequest) async throws -> HTTPResponse {
         try throttle.admit(request.http.clientAddress)
-        guard case .later(let signIn) = command("signIn", status: 201) else { throw TimelineError(.internal, "signIn is a command") }
-        return try await signIn(request)
+        return try await run(command: "signIn", request, status: 201, fixed: [:], admit: nil, location: nil)
     }
 
     /// `GET /v1/images/{image}[?variant=full|feed|thumb]`: the bytes; content-addressed, so
@@ -418,10 +408,9 @@ public final class TimelineAPI: Sendable {
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
     }
 
-    /// `GET /v1/openapi.json`: the document in `schemas/openapi.json`.
+    /// `GET /v1/openapi.json`: the document generated from the route table.
     func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
-        guard let document = OpenAPIDocument.bytes else { throw TimelineError(.notFound, "schemas/openapi.json was not found beside the executable or the source") }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(document))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.bytes()))
     }
 }

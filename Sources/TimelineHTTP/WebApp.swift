@@ -19,7 +19,7 @@ enum WebApp {
     ]
 
     /// `web/`: in the source tree this was built from, or beside the executable's checkout
-    /// (`.build/<config>/timeline` → `web/`), as `OpenAPIDocument` finds `schemas/`.
+    /// (`.build/<config>/timeline` → `web/`), as `SchemaFiles` finds `schemas/`.
     static let directory: URL? = {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../web")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 /// log still verifies.
 @Suite struct HostileInputTests {
     static var cases: Int { ProcessInfo.processInfo.environment["TIMELINE_LONG_TESTS"] == nil ? 3_000 : 30_000 }
-    static let codes = Set(TimelineError.Code.all.map(\.rawValue))
+    static let codes = Set(TimelineError.Code.allCases.map(\.rawValue))
 
     /// Parses a response line and checks its shape.
     func checkResponse(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any]? {

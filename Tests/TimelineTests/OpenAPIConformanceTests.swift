@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Timeline
+@testable import TimelineHTTP
 
 /// The served OpenAPI document against the real server: schemathesis (PyPI) generates valid
 /// and invalid requests for every operation and checks that no answer is a 5xx and that every
@@ -29,5 +31,62 @@ import Testing
             let status = await check.exitStatus(within: .seconds(660))
             #expect(status == 0, "schemathesis:\n\(check.standardOutput)\n\(check.standardError)")
         }
+    }
+
+    /// The document the server serves is the one `timeline openapi` prints, and it says what the
+    /// route table says: each operation of the table at its method and path, with its
+    /// operationId, success status, path parameters and the statuses of its errors, and nothing
+    /// else.
+    @Test func theServedDocumentIsTheRouteTable() async throws {
+        let printed = try ChildProcess(["openapi"])
+        #expect(await printed.exitStatus(within: .seconds(60)) == 0, "\(printed.standardError)")
+        try await withServer { server in
+            let served = try await server.api.get("/v1/openapi.json")
+            #expect(served.status == 200 && served.header("Content-Type")?.hasPrefix("application/json") == true, "\(served)")
+            #expect(served.text == printed.standardOutput)
+            #expect(served.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(served.json["paths"] as? [String: [String: Any]])
+            var documented = Set<String>()
+            for (path, item) in paths {
+                for method in item.keys { documented.insert("\(method.uppercased()) \(path)") }
+            }
+            var tabled = Set<String>()
+            for route in TimelineAPI.routes {
+                guard let operation = route.operation else { continue }
+                tabled.insert("\(route.method) \(route.template)")
+                let documentedOperation = try #require(paths[route.template]?[route.method.lowercased()] as? [String: Any],
+                                                       "\(route.method) \(route.template) is not in the document")
+                #expect(documentedOperation["operationId"] as? String == operation.id)
+                let responses = try #require(documentedOperation["responses"] as? [String: Any])
+                let statuses = [operation.answer.status] + operation.errors.map(\.http.status)
+                for status in statuses { #expect(responses[String(status)] != nil, "\(operation.id): no \(status)") }
+                let parameters = try #require(served.json["components"] as? [String: Any])["parameters"] as? [String: [String: Any]]
+                let declared = (documentedOperation["parameters"] as? [[String: String]] ?? []).compactMap { reference in
+                    reference["$ref"].flatMap { parameters?[String($0.split(separator: "/").last ?? "")] }
+                }
+                let inPath = declared.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String }
+                #expect(Set(inPath) == Set(route.pathParameters), "\(operation.id): path parameters \(inPath)")
+            }
+            #expect(documented == tabled)
+            // Every error status of the document is the status of some error code.
+            let responses = try #require((served.json["components"] as? [String: Any])?["responses"] as? [String: Any])
+            #expect(responses.count == Set(TimelineError.Code.allCases.map(\.http.status)).count + 1)
+        }
+    }
+
+    /// A post detail repeats a post's fields (`additionalProperties: false` forbids extending
+    /// it by `allOf`): the two schemas never drift apart.
+    @Test func aPostDetailHasEveryFieldOfAPost() throws {
+        func schema(_ name: String) throws -> [String: Any] {
+            let data = try Data(contentsOf: Self.repository.appendingPathComponent("schemas/results/\(name).schema.json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let post = try schema("post"), detail = try schema("postDetail")
+        let fields = try #require(post["properties"] as? [String: Any]), detailFields = try #require(detail["properties"] as? [String: Any])
+        for (field, definition) in fields where field != "likedByViewer" {
+            let repeated = try #require(detailFields[field], "postDetail has no \(field)")
+            #expect(NSDictionary(dictionary: ["_": repeated]).isEqual(to: ["_": definition]), "postDetail's \(field) differs")
+        }
+        #expect(Set(post["required"] as? [String] ?? []).isSubset(of: Set(detail["required"] as? [String] ?? [])))
     }
 }

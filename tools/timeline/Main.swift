@@ -1,6 +1,7 @@
 import Foundation
 import TimelineCluster
 import Timeline
+import TimelineHTTP
 
 /// `timeline <subcommand>`: the command-line face of the library.
 @main
@@ -24,6 +25,7 @@ struct TimelineTool {
       import    import a Firebase export: `timeline import firebase EXPORT.json`
       media     `timeline media reprocess`: variants for posts from before the image pipeline
       password-reset  issue a one-time token to set a user's password (operator)
+      openapi   print the HTTP API's OpenAPI 3.1 document (what `serve` answers at /v1/openapi.json)
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
@@ -73,6 +75,7 @@ struct TimelineTool {
             case "import": code = try await ImportCommand.run(args)
             case "media": code = try await MediaCommand.run(args)
             case "password-reset": code = try await ImportCommand.passwordReset(args)
+            case "openapi": code = try printOpenAPI(args)
             case "debug-hold-reader" where ProcessInfo.processInfo.environment["TIMELINE_TEST_HOOKS"] == "1":
                 code = try holdReader(args)  // a test hook, not a command: see `holdReader`
             case "help", "--help", "-h":
@@ -145,6 +148,17 @@ func eraseUser(_ args: Arguments) async throws -> Int32 {
     let id = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id.rawValue : target
     _ = try await service.execute(.eraseUser(user: id), as: .operator)
     print("erased \(id): posts, comments, likes and follows removed; personal data sealed with a destroyed key")
+    return 0
+}
+
+/// `timeline openapi`: the HTTP API's OpenAPI document, generated from the route table.
+func printOpenAPI(_ args: Arguments) throws -> Int32 {
+    try args.refuseUnknown([])
+    guard args.positional.isEmpty, !args.has("help") else {
+        print("usage: timeline openapi   (prints the OpenAPI 3.1 document of `timeline serve`'s HTTP API)")
+        return args.has("help") ? 0 : 2
+    }
+    FileHandle.standardOutput.write(Data(try OpenAPI.bytes()))
     return 0
 }
 

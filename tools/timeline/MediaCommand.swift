@@ -36,7 +36,7 @@ enum MediaCommand {
                 }
             case .failure(let error):
                 if json {
-                    try? emitJSON(["post": item.post.rawValue, "error": ["code": error.code.rawValue, "message": error.message]])
+                    try? emitJSON(["post": item.post.rawValue, "error": JSONOutput.error(error)])
                 } else {
                     emit("skipped   \(item.post) \(error.code.rawValue): \(error.message)")
                 }

@@ -112,7 +112,9 @@ package enum JSONOutput {
         }
     }
 
-    static func error(_ e: TimelineError) -> [String: Any] {
+    /// An error's JSON object, `{code, message, field?}`: the one shape of every error answer
+    /// (exec's `error`, and the HTTP body's `error`).
+    package static func error(_ e: TimelineError) -> [String: Any] {
         var out: [String: Any] = ["code": e.code.rawValue, "message": e.message]
         if let field = e.field { out["field"] = field }
         return out
