@@ -93,7 +93,7 @@ public final class Environment: @unchecked Sendable {
     /// writes the whole folio for one changed 4 KiB page: at `--scale medium`, 16 clients
     /// made the disk write 0.6–1.4 GB/s and reached 1.6–2.4k commands/s; without readahead
     /// it wrote ~40 MB/s and they reached 6.5–7.4k, and a lone command's `fdatasync` writes
-    /// pages, not folios (README, Performance). B-tree lookups are random
+    /// pages, not folios (docs/performance.md). B-tree lookups are random
     /// reads, which readahead does not help.
     private static let noReadahead = UInt32(MDB_NORDAHEAD)
 

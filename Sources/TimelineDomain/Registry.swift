@@ -8,7 +8,7 @@ import Foundation
 
 // MARK: - Commands
 
-/// Every command of SPEC.md, as plain values. Field values are raw user input; `decide`
+/// Every command of docs/spec.md, as plain values. Field values are raw user input; `decide`
 /// validates and normalises them.
 public enum Command: Sendable, Equatable {
     /// Signs up: a new user with a unique username and email (answers the profile).

@@ -1,4 +1,4 @@
-/// Every failure of a command or query: a code from SPEC.md, a clear message, and the
+/// Every failure of a command or query: a code from docs/spec.md, a clear message, and the
 /// offending field for `invalid_argument`.
 public struct TimelineError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The public error code (its `rawValue` is the wire name, e.g. `username_taken`). Every

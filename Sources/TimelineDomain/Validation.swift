@@ -1,6 +1,6 @@
 import Foundation
 
-/// The input rules of SPEC.md, as pure functions that normalise a value or throw
+/// The input rules of docs/spec.md, as pure functions that normalise a value or throw
 /// `invalid_argument` naming the field.
 package enum Validation {
     public static let maxBio = 150

@@ -2,11 +2,11 @@ import Foundation
 import MicroHTTPD
 import Timeline
 
-/// The HTTP API of SPEC.md over a `TimelineService`: the route table, and the thin handlers
+/// The HTTP API of docs/spec.md over a `TimelineService`: the route table, and the thin handlers
 /// that decode a request into the library's command or query (through the same `Catalogue`
 /// as `timeline exec`), call the library and encode its result (with the same `JSONOutput`).
 public final class TimelineAPI: Sendable {
-    /// What the API allows beyond SPEC.md's defaults.
+    /// What the API allows beyond docs/spec.md's defaults.
     public struct Options: Sendable {
         /// Origins allowed to call the API from a browser (CORS); none by default.
         public var corsOrigins: Set<String> = []

@@ -3,7 +3,7 @@ import Testing
 import Vips
 @testable import Timeline
 
-/// The JSON-lines contract of `timeline exec`, row by row of SPEC.md.
+/// The JSON-lines contract of `timeline exec`, row by row of docs/spec.md.
 @Suite struct ExecContractTests {
     final class Client {
         let session: ExecSession

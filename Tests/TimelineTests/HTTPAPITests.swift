@@ -5,7 +5,7 @@ import FoundationNetworking
 import Testing
 import Vips
 
-/// The HTTP API of SPEC.md, checked from outside: each test starts the real `timeline serve`
+/// The HTTP API of docs/spec.md, checked from outside: each test starts the real `timeline serve`
 /// on a free loopback port with a database of its own, and talks to it with URLSession (and,
 /// for exact bytes and event streams, a raw socket). Every answer is checked for
 /// `X-Content-Type-Options: nosniff` (`APIClient.send`).

@@ -33,7 +33,8 @@ import Timeline
         }
     }
 
-    /// The document the server serves is the one `timeline openapi` prints, and it says what the
+    /// The document the server serves is the one `timeline openapi` prints and the repository
+    /// keeps in `schemas/openapi.json`, and it says what the
     /// route table says: each operation of the table at its method and path, with its
     /// operationId, success status, path parameters and the statuses of its errors, and nothing
     /// else.
@@ -44,6 +45,9 @@ import Timeline
             let served = try await server.api.get("/v1/openapi.json")
             #expect(served.status == 200 && served.header("Content-Type")?.hasPrefix("application/json") == true, "\(served)")
             #expect(served.text == printed.standardOutput)
+            // The copy in the repository (docs/spec.md: "the same file as schemas/openapi.json").
+            let committed = try String(contentsOf: Self.repository.appendingPathComponent("schemas/openapi.json"), encoding: .utf8)
+            #expect(committed == printed.standardOutput, "schemas/openapi.json is stale: run `swift run timeline openapi > schemas/openapi.json`")
             #expect(served.json["openapi"] as? String == "3.1.0")
             let paths = try #require(served.json["paths"] as? [String: [String: Any]])
             var documented = Set<String>()

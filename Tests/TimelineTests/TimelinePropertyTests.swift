@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 
-/// The home timeline against its definition in SPEC.md, on seeded random histories:
+/// The home timeline against its definition in docs/spec.md, on seeded random histories:
 /// `timeline(u, limit, before)` = the first `limit` posts, by id descending, of all
 /// not-deleted posts whose author is u or someone u follows now, with id < before — less the
 /// posts the operator removed, and those reports hide from u (issue 17: at least

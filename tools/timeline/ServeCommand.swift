@@ -4,7 +4,7 @@ import MicroHTTPD
 import Timeline
 import TimelineHTTP
 
-/// `timeline serve`: the HTTP API (SPEC.md) on libmicrohttpd.
+/// `timeline serve`: the HTTP API (docs/spec.md) on libmicrohttpd.
 enum ServeCommand {
     static let help = """
     usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]

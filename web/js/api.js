@@ -1,7 +1,7 @@
 // The only module that talks to the server (fetch, the upload's XMLHttpRequest, the
 // EventSource). Everything else gets plain objects or an ApiError.
 //
-// The session token lives in localStorage: see README, "The web app", for why (a strict
+// The session token lives in localStorage: see docs/http-api.md, "The web app", for why (a strict
 // Content-Security-Policy and text-only rendering leave no way to run injected script; the
 // API authenticates by bearer token, not by cookie, so it needs no CSRF defence).
 

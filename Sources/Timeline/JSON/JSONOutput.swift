@@ -1,7 +1,7 @@
 import Foundation
 import TimelineDomain
 
-/// The JSON forms of results, with the field names of SPEC.md.
+/// The JSON forms of results, with the field names of docs/spec.md.
 package enum JSONOutput {
     static func optional(_ value: String?) -> Any { value ?? NSNull() }
 

@@ -9,7 +9,7 @@ import TimelineDomain
 /// fan-out threshold, the author becomes *pulled*: their boundary (their newest post id at that
 /// moment) is recorded, posts after it are no longer pushed, and each follower gets a `pulls`
 /// entry so the read side merges that author's own post list into the timeline. Posts up to the
-/// boundary stay materialised, so the two sources never overlap. The answer is always SPEC.md's
+/// boundary stay materialised, so the two sources never overlap. The answer is always docs/spec.md's
 /// definition; only the cost moves (an `addPost` by a pulled author writes one entry).
 ///
 /// Reads the follow graph and users' posts as they stand in the same transaction, so it is
