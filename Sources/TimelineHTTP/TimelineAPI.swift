@@ -296,9 +296,9 @@ public final class TimelineAPI: Sendable {
         let input = try fields(request)
         let command = try Catalogue.command(named: "createUser", input)
         try input.refuseUnreadFields()
-        guard case let .createUser(_, email, password, _, _) = command else { throw TimelineError(.internal, "not a sign-up") }
+        guard let signUp = command.definition as? CreateUserCommand else { throw TimelineError(.internal, "not a sign-up") }
         _ = try await service.execute(command, origin: request.http.clientAddress)
-        let session = try await service.execute(.signIn(email: email, password: password), origin: request.http.clientAddress)
+        let session = try await service.execute(.signIn(email: signUp.email, password: signUp.password), origin: request.http.clientAddress)
         return Responses.json(201, JSONOutput.result(session))
     }
 

@@ -5,14 +5,11 @@ import TimelineDomain
 /// `timeline exec` (fields from a JSON line) and the HTTP API (fields from the body, the path
 /// and the query string) both decode requests here, and both answer with `JSONOutput`. A new
 /// query is added here once (and to `Query`, whose exhaustive switches point at the rest); a
-/// command's fields are read by `Command.decode`, in the domain's registry.
+/// command's fields are read by its `CommandDefinition`, in its feature's file in the domain.
 package enum Catalogue {
     /// Decodes the command `name` from `input` (reading, and so accepting, only its fields).
     package static func command(named name: String, _ input: JSONInput) throws(TimelineError) -> Command {
-        guard let kind = CommandName(rawValue: name) else {
-            throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
-        }
-        return try Command.decode(kind, input)
+        try Command.decode(named: name, input)
     }
 
     /// Decodes the query `name` from `input` (reading, and so accepting, only its fields).

@@ -295,14 +295,13 @@ public final class TimelineService: Sendable {
         case .session(let token): prepared.actor = .session(hash: Self.hashToken(token))
         case .operator: prepared.actor = .operator
         }
-        switch command {
-        case let .createUser(_, _, password, _, _), let .resetPassword(_, password, _):
-            // Everything else first: argon2id's cost is spent only on a command that can succeed.
-            let context = decisionContext()
-            try read { view in try precheck(command, state: view, context: context) }
-            prepared.passwordHash = try await hashPassword(password)
-        case let .signIn(email, password):
-            let email = email.lowercased()
+        switch command.definition {
+        case let new as CreateUserCommand:
+            try await precheckAndHash(command, new.password, &prepared)
+        case let reset as ResetPasswordCommand:
+            try await precheckAndHash(command, reset.password, &prepared)
+        case let signIn as SignInCommand:
+            let email = signIn.email.lowercased(), password = signIn.password
             let stored = try read { view -> UserRecord? in
                 if let valid = try? Validation.email(email) {
                     try Self.refuseOverFailureLimit(emailHash: registry.hashEmail(valid), origin: origin, view, now: options.clock.nowMilliseconds(), field: "email")
@@ -317,32 +316,42 @@ public final class TimelineService: Sendable {
                 prepared.verifiedUser = stored.id
                 prepared.newToken = Self.newToken()
             }
-        case .requestPasswordReset:
+        case is RequestPasswordResetCommand:
             prepared.newToken = Self.newToken()
-        case let .addPost(image, caption, location):
+        case let post as AddPostCommand:
             // Cheap checks first: the image work is spent only on a post that can be added.
-            if let caption { _ = try Validation.caption(caption) }
-            if let location { _ = try Validation.place(location) }
+            if let caption = post.caption { _ = try Validation.caption(caption) }
+            if let location = post.location { _ = try Validation.place(location) }
             if let processedImage {
                 prepared.processedImage = processedImage
             } else {
-                prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: image))
+                prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: post.image))
             }
-        case let .updateProfile(_, _, _, .set(image)?, _):
-            prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
-        case let .changePassword(current, new):
-            try Validation.password(new, field: "newPassword")
-            try await verifyPassword(current, of: prepared.actor, origin: origin, &prepared)
-            if prepared.verifiedUser != nil { prepared.passwordHash = try await hashPassword(new) }
-        case let .changeEmail(password, email):
-            _ = try Validation.email(email)
-            try await verifyPassword(password, of: prepared.actor, origin: origin, &prepared)
-        case let .eraseUser(_, password?):
-            try await verifyPassword(password, of: prepared.actor, origin: origin, &prepared)
+        case let profile as UpdateProfileCommand:
+            if case .set(let image)? = profile.avatar {
+                prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
+            }
+        case let change as ChangePasswordCommand:
+            try Validation.password(change.newPassword, field: "newPassword")
+            try await verifyPassword(change.currentPassword, of: prepared.actor, origin: origin, &prepared)
+            if prepared.verifiedUser != nil { prepared.passwordHash = try await hashPassword(change.newPassword) }
+        case let change as ChangeEmailCommand:
+            _ = try Validation.email(change.email)
+            try await verifyPassword(change.password, of: prepared.actor, origin: origin, &prepared)
+        case let erase as EraseUserCommand:
+            if let password = erase.password { try await verifyPassword(password, of: prepared.actor, origin: origin, &prepared) }
         default:
             break  // nothing slow to do before the writer decides
         }
         return prepared
+    }
+
+    /// Checks `command` as deciding it will, then hashes its new `password`: argon2id's cost is
+    /// spent only on a command that can succeed.
+    private func precheckAndHash(_ command: Command, _ password: String, _ prepared: inout Prepared) async throws(TimelineError) {
+        let context = decisionContext()
+        try read { view in try precheck(command, state: view, context: context) }
+        prepared.passwordHash = try await hashPassword(password)
     }
 
     /// Refuses with `rate_limited` a password attempt for the account of `emailHash` from

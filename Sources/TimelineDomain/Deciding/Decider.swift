@@ -1,6 +1,6 @@
-/// Decides commands against a state, in a context: the shared checks are here, each
-/// command's decision is in its feature's file (`Features/`), and `Registry` dispatches.
-struct Decider<State: DecisionState> {
+/// Decides commands against a state, in a context: the shared checks are here, and each
+/// command's decision is in its feature's file (`Features/`), called by its `CommandDefinition`.
+package struct Decider<State: DecisionState> {
     let state: State
     let context: DecisionContext
 

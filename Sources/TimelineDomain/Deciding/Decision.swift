@@ -80,23 +80,15 @@ package enum SignInPolicy {
 /// Decides a command: validates it against `state` and returns its events, or throws a typed
 /// error (nothing to append). Pure: all I/O is behind `state` and `context`.
 package func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws -> Decision {
-    try Decider(state: state, context: context).decide(command, actor: actor)
+    try command.definition.decide(Decider(state: state, context: context), actor: actor)
 }
 
-/// Checks everything about a `createUser` or `resetPassword` that deciding it will check,
-/// short of the password hash (input rules, uniqueness, the reset token), so that the slow
-/// argon2id hashing runs only for a command that can succeed. Other commands pass. The writer
-/// decides again against the state it then sees.
+/// Checks everything about a command that deciding it will check before its slow preparation
+/// (the argon2id hashing of `createUser` and `resetPassword`: input rules, uniqueness, the reset
+/// token), so that the work runs only for a command that can succeed. The writer decides again
+/// against the state it then sees.
 package func precheck(_ command: Command, state: some DecisionState, context: DecisionContext) throws {
-    let decider = Decider(state: state, context: context)
-    switch command {
-    case let .createUser(username, email, password, bio, url):
-        _ = try decider.newUser(username: username, email: email, password: password, bio: bio, url: url)
-    case let .resetPassword(token, password, email):
-        _ = try decider.passwordReset(token: token, password: password, email: email)
-    default:
-        break
-    }
+    try command.definition.precheck(Decider(state: state, context: context))
 }
 
 /// Who runs a command, as the domain sees it.

@@ -129,3 +129,75 @@ extension Decider {
         return Decision(events: events, outcome: .success(.done), actor: actor == .operator ? nil : target)
     }
 }
+
+// MARK: - Commands
+
+/// `createUser`: signs up: a new user with a unique username and email (answers the profile).
+package struct CreateUserCommand: CommandDefinition {
+    package static let name = "createUser"
+    package static let needsActor = false
+    package let username: String
+    package let email: String
+    package let password: String
+    package let bio: String?
+    package let url: String?
+
+    package init(username: String, email: String, password: String, bio: String?, url: String?) { self.username = username; self.email = email; self.password = password; self.bio = bio; self.url = url }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        username = try fields.string("username")
+        email = try fields.string("email")
+        password = try fields.string("password")
+        bio = try fields.optionalString("bio")
+        url = try fields.optionalString("url")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("username", username)
+        fields.set("email", email)
+        fields.set("password", password)
+        fields.set("bio", bio)
+        fields.set("url", url)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.createUser(username: username, email: email, password: password, bio: bio, url: url)
+    }
+
+    package func precheck<State: DecisionState>(_ decider: Decider<State>) throws {
+        _ = try decider.newUser(username: username, email: email, password: password, bio: bio, url: url)
+    }
+}
+
+extension Command {
+    /// Signs up: a new user with a unique username and email (answers the profile).
+    public static func createUser(username: String, email: String, password: String, bio: String?, url: String?) -> Command { Command(CreateUserCommand(username: username, email: email, password: password, bio: bio, url: url)) }
+}
+
+/// `eraseUser`: erases a user: their posts, comments, likes and follows are removed and their personal data made unrecoverable. By the user themself, giving their current `password` (a stolen session is not the account), or by an operator (no password).
+package struct EraseUserCommand: CommandDefinition {
+    package static let name = "eraseUser"
+    package let user: String
+    package let password: String?
+
+    package init(user: String, password: String?) { self.user = user; self.password = password }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        user = try fields.string("user")
+        password = try fields.optionalString("password")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("user", user)
+        fields.set("password", password)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.eraseUser(user, password: password, actor: actor)
+    }
+}
+
+extension Command {
+    /// Erases a user: their posts, comments, likes and follows are removed and their personal data made unrecoverable. By the user themself, giving their current `password` (a stolen session is not the account), or by an operator (no password).
+    public static func eraseUser(user: String, password: String? = nil) -> Command { Command(EraseUserCommand(user: user, password: password)) }
+}

@@ -47,3 +47,55 @@ extension Decider {
         return Decision(events: saved ? [.unbookmarked(Bookmark(postId: post.id, userId: me.id))] : [], outcome: .success(.changed(saved)))
     }
 }
+
+// MARK: - Commands
+
+/// `bookmark`: saves a post to the acting user's bookmarks (idempotent).
+package struct BookmarkCommand: CommandDefinition {
+    package static let name = "bookmark"
+    package let post: String
+
+    package init(post: String) { self.post = post }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.bookmark(post, by: $0) }
+    }
+}
+
+extension Command {
+    /// Saves a post to the acting user's bookmarks (idempotent).
+    public static func bookmark(post: String) -> Command { Command(BookmarkCommand(post: post)) }
+}
+
+/// `unbookmark`: takes a post out of the acting user's bookmarks (idempotent).
+package struct UnbookmarkCommand: CommandDefinition {
+    package static let name = "unbookmark"
+    package let post: String
+
+    package init(post: String) { self.post = post }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.unbookmark(post, by: $0) }
+    }
+}
+
+extension Command {
+    /// Takes a post out of the acting user's bookmarks (idempotent).
+    public static func unbookmark(post: String) -> Command { Command(UnbookmarkCommand(post: post)) }
+}

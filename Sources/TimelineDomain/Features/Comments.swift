@@ -93,3 +93,58 @@ extension Decider {
         return Decision(events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
     }
 }
+
+// MARK: - Commands
+
+/// `deleteComment`: deletes a comment (its author's, or any on the acting user's post).
+package struct DeleteCommentCommand: CommandDefinition {
+    package static let name = "deleteComment"
+    package let comment: String
+
+    package init(comment: String) { self.comment = comment }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        comment = try fields.string("comment")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("comment", comment)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.deleteComment(comment, by: $0) }
+    }
+}
+
+extension Command {
+    /// Deletes a comment (its author's, or any on the acting user's post).
+    public static func deleteComment(comment: String) -> Command { Command(DeleteCommentCommand(comment: comment)) }
+}
+
+/// `addComment`: comments on a post.
+package struct AddCommentCommand: CommandDefinition {
+    package static let name = "addComment"
+    package let post: String
+    package let text: String
+
+    package init(post: String, text: String) { self.post = post; self.text = text }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+        text = try fields.string("text")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+        fields.set("text", text)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.addComment(post, text: text, by: $0) }
+    }
+}
+
+extension Command {
+    /// Comments on a post.
+    public static func addComment(post: String, text: String) -> Command { Command(AddCommentCommand(post: post, text: text)) }
+}

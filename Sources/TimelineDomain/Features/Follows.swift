@@ -44,3 +44,55 @@ extension Decider {
         return Decision(events: following ? [.unfollowed(Follow(followerId: me.id, followeeId: target))] : [], outcome: .success(.changed(following)))
     }
 }
+
+// MARK: - Commands
+
+/// `follow`: the acting user follows `user` (idempotent).
+package struct FollowCommand: CommandDefinition {
+    package static let name = "follow"
+    package let user: String
+
+    package init(user: String) { self.user = user }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        user = try fields.string("user")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("user", user)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.follow(user, by: $0) }
+    }
+}
+
+extension Command {
+    /// The acting user follows `user` (idempotent).
+    public static func follow(user: String) -> Command { Command(FollowCommand(user: user)) }
+}
+
+/// `unfollow`: the acting user stops following `user` (idempotent).
+package struct UnfollowCommand: CommandDefinition {
+    package static let name = "unfollow"
+    package let user: String
+
+    package init(user: String) { self.user = user }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        user = try fields.string("user")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("user", user)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.unfollow(user, by: $0) }
+    }
+}
+
+extension Command {
+    /// The acting user stops following `user` (idempotent).
+    public static func unfollow(user: String) -> Command { Command(UnfollowCommand(user: user)) }
+}

@@ -46,3 +46,55 @@ extension Decider {
         return Decision(events: liked ? [.likeRemoved(Like(postId: post.id, userId: me.id))] : [], outcome: .success(.changed(liked)))
     }
 }
+
+// MARK: - Commands
+
+/// `like`: likes a post (idempotent).
+package struct LikeCommand: CommandDefinition {
+    package static let name = "like"
+    package let post: String
+
+    package init(post: String) { self.post = post }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.like(post, by: $0) }
+    }
+}
+
+extension Command {
+    /// Likes a post (idempotent).
+    public static func like(post: String) -> Command { Command(LikeCommand(post: post)) }
+}
+
+/// `unlike`: takes a like back (idempotent).
+package struct UnlikeCommand: CommandDefinition {
+    package static let name = "unlike"
+    package let post: String
+
+    package init(post: String) { self.post = post }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.unlike(post, by: $0) }
+    }
+}
+
+extension Command {
+    /// Takes a like back (idempotent).
+    public static func unlike(post: String) -> Command { Command(UnlikeCommand(post: post)) }
+}

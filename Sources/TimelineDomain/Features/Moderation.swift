@@ -149,3 +149,86 @@ extension Decider {
                         outcome: .success(.changed(standing)))
     }
 }
+
+// MARK: - Commands
+
+/// `dismissReports`: dismisses the reports standing against a post (operators only): it leaves the report queue and is shown again; reports made before no longer count.
+package struct DismissReportsCommand: CommandDefinition {
+    package static let name = "dismissReports"
+    package let post: String
+
+    package init(post: String) { self.post = post }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.dismissReports(post, actor: actor)
+    }
+}
+
+extension Command {
+    /// Dismisses the reports standing against a post (operators only): it leaves the report queue and is shown again; reports made before no longer count.
+    public static func dismissReports(post: String) -> Command { Command(DismissReportsCommand(post: post)) }
+}
+
+/// `reportPost`: reports a post to the operators, with a reason.
+package struct ReportPostCommand: CommandDefinition {
+    package static let name = "reportPost"
+    package let post: String
+    package let reason: String
+
+    package init(post: String, reason: String) { self.post = post; self.reason = reason }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+        reason = try fields.string("reason")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+        fields.set("reason", reason)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.reportPost(post, reason: reason, by: $0) }
+    }
+}
+
+extension Command {
+    /// Reports a post to the operators, with a reason.
+    public static func reportPost(post: String, reason: String) -> Command { Command(ReportPostCommand(post: post, reason: reason)) }
+}
+
+/// `removePost`: removes a post for breaking the rules, saying why (operators only): it leaves every list like a deleted post, and its author's activity shows the reason.
+package struct RemovePostCommand: CommandDefinition {
+    package static let name = "removePost"
+    package let post: String
+    package let reason: String
+
+    package init(post: String, reason: String) { self.post = post; self.reason = reason }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+        reason = try fields.string("reason")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+        fields.set("reason", reason)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.removePost(post, reason: reason, actor: actor)
+    }
+}
+
+extension Command {
+    /// Removes a post for breaking the rules, saying why (operators only): it leaves every list like a deleted post, and its author's activity shows the reason.
+    public static func removePost(post: String, reason: String) -> Command { Command(RemovePostCommand(post: post, reason: reason)) }
+}

@@ -188,3 +188,122 @@ extension Decider {
         return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
     }
 }
+
+// MARK: - Commands
+
+/// `requestPasswordReset`: issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
+package struct RequestPasswordResetCommand: CommandDefinition {
+    package static let name = "requestPasswordReset"
+    package let user: String
+
+    package init(user: String) { self.user = user }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        user = try fields.string("user")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("user", user)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.requestPasswordReset(user, actor: actor)
+    }
+}
+
+extension Command {
+    /// Issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
+    public static func requestPasswordReset(user: String) -> Command { Command(RequestPasswordResetCommand(user: user)) }
+}
+
+/// `resetPassword`: sets a password (and optionally the email) with a reset token. Ends every session and every other reset token of the user.
+package struct ResetPasswordCommand: CommandDefinition {
+    package static let name = "resetPassword"
+    package static let needsActor = false
+    package let token: String
+    package let password: String
+    package let email: String?
+
+    package init(token: String, password: String, email: String?) { self.token = token; self.password = password; self.email = email }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        token = try fields.string("token")
+        password = try fields.string("password")
+        email = try fields.optionalString("email")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("token", token)
+        fields.set("password", password)
+        fields.set("email", email)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.resetPassword(token: token, password: password, email: email)
+    }
+
+    package func precheck<State: DecisionState>(_ decider: Decider<State>) throws {
+        _ = try decider.passwordReset(token: token, password: password, email: email)
+    }
+}
+
+extension Command {
+    /// Sets a password (and optionally the email) with a reset token. Ends every session and every other reset token of the user.
+    public static func resetPassword(token: String, password: String, email: String?) -> Command { Command(ResetPasswordCommand(token: token, password: password, email: email)) }
+}
+
+/// `changePassword`: changes the acting user's password; needs the current one. Ends every session (this one too) and every reset token of the user.
+package struct ChangePasswordCommand: CommandDefinition {
+    package static let name = "changePassword"
+    package let currentPassword: String
+    package let newPassword: String
+
+    package init(currentPassword: String, newPassword: String) { self.currentPassword = currentPassword; self.newPassword = newPassword }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        currentPassword = try fields.string("currentPassword")
+        newPassword = try fields.string("newPassword")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("currentPassword", currentPassword)
+        fields.set("newPassword", newPassword)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.changePassword(newPassword, by: $0) }
+    }
+}
+
+extension Command {
+    /// Changes the acting user's password; needs the current one. Ends every session (this one too) and every reset token of the user.
+    public static func changePassword(currentPassword: String, newPassword: String) -> Command { Command(ChangePasswordCommand(currentPassword: currentPassword, newPassword: newPassword)) }
+}
+
+/// `changeEmail`: changes the acting user's email; needs their password.
+package struct ChangeEmailCommand: CommandDefinition {
+    package static let name = "changeEmail"
+    package let password: String
+    package let email: String
+
+    package init(password: String, email: String) { self.password = password; self.email = email }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        password = try fields.string("password")
+        email = try fields.string("email")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("password", password)
+        fields.set("email", email)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.changeEmail(email, by: $0) }
+    }
+}
+
+extension Command {
+    /// Changes the acting user's email; needs their password.
+    public static func changeEmail(password: String, email: String) -> Command { Command(ChangeEmailCommand(password: password, email: email)) }
+}

@@ -230,3 +230,61 @@ extension Decider {
         return Decision(events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
     }
 }
+
+// MARK: - Commands
+
+/// `deletePost`: deletes one of the acting user's posts, with its comments and likes.
+package struct DeletePostCommand: CommandDefinition {
+    package static let name = "deletePost"
+    package let post: String
+
+    package init(post: String) { self.post = post }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.deletePost(post, by: $0) }
+    }
+}
+
+extension Command {
+    /// Deletes one of the acting user's posts, with its comments and likes.
+    public static func deletePost(post: String) -> Command { Command(DeletePostCommand(post: post)) }
+}
+
+/// `addPost`: posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`).
+package struct AddPostCommand: CommandDefinition {
+    package static let name = "addPost"
+    package let image: String
+    package let caption: String?
+    package let location: Place?
+
+    package init(image: String, caption: String?, location: Place?) { self.image = image; self.caption = caption; self.location = location }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        image = try fields.string("image")
+        caption = try fields.optionalString("caption")
+        location = try fields.optionalPlace("location")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("image", image)
+        fields.set("caption", caption)
+        if let location { fields.set("location", json: location.jsonObject) }
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.addPost(image: image, caption: caption, location: location, by: $0) }
+    }
+}
+
+extension Command {
+    /// Posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`).
+    public static func addPost(image: String, caption: String?, location: Place? = nil) -> Command { Command(AddPostCommand(image: image, caption: caption, location: location)) }
+}

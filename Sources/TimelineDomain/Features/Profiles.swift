@@ -160,3 +160,47 @@ extension Decider {
         return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.ownProfile(me.id)))
     }
 }
+
+// MARK: - Commands
+
+/// `updateProfile`: changes the acting user's username, bio, url, profile photo or discoverability (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`).
+package struct UpdateProfileCommand: CommandDefinition {
+    package static let name = "updateProfile"
+    package let username: String?
+    package let bio: String?
+    package let url: String?
+    package let avatar: AvatarUpdate?
+    package let discoverable: Bool?
+
+    package init(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?) { self.username = username; self.bio = bio; self.url = url; self.avatar = avatar; self.discoverable = discoverable }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        username = try fields.optionalString("username")
+        bio = try fields.optionalString("bio")
+        url = try fields.optionalString("url")
+        // A base64 image sets the photo, null removes it, absent keeps it.
+        avatar = fields.has("avatar") ? try fields.optionalString("avatar").map(AvatarUpdate.set) ?? .remove : nil
+        discoverable = try fields.optionalBool("discoverable")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("username", username)
+        fields.set("bio", bio)
+        fields.set("url", url)
+        switch avatar {
+        case nil: break
+        case .remove?: fields.set("avatar", json: NSNull())
+        case .set(let image)?: fields.set("avatar", image)
+        }
+        fields.set("discoverable", discoverable)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.updateProfile(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, by: $0) }
+    }
+}
+
+extension Command {
+    /// Changes the acting user's username, bio, url, profile photo or discoverability (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`).
+    public static func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil) -> Command { Command(UpdateProfileCommand(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable)) }
+}

@@ -154,3 +154,60 @@ extension Decider {
                         actor: session.user)
     }
 }
+
+// MARK: - Commands
+
+/// `signOut`: ends the session with this token.
+package struct SignOutCommand: CommandDefinition {
+    package static let name = "signOut"
+    package static let needsActor = false
+    package let session: String
+
+    package init(session: String) { self.session = session }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        session = try fields.string("session")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("session", session)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.signOut(session)
+    }
+}
+
+extension Command {
+    /// Ends the session with this token.
+    public static func signOut(session: String) -> Command { Command(SignOutCommand(session: session)) }
+}
+
+/// `signIn`: starts a session (answers its token, shown once).
+package struct SignInCommand: CommandDefinition {
+    package static let name = "signIn"
+    package static let needsActor = false
+    package let email: String
+    package let password: String
+
+    package init(email: String, password: String) { self.email = email; self.password = password }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        email = try fields.string("email")
+        password = try fields.string("password")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("email", email)
+        fields.set("password", password)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.signIn(email: email)
+    }
+}
+
+extension Command {
+    /// Starts a session (answers its token, shown once).
+    public static func signIn(email: String, password: String) -> Command { Command(SignInCommand(email: email, password: password)) }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// What a command type says about itself, once, in its feature's file (`Features/`): its public
+/// name, its fields (read from a JSON line or an HTTP request, and written back), whether it
+/// needs an acting user, and its decision. The registry (`Command.definitions`) lists the types;
+/// nothing else switches over commands.
+package protocol CommandDefinition: Sendable, Equatable {
+    /// The public name: `timeline exec`'s `command`, the schema's file name
+    /// (`schemas/commands/<name>.schema.json`), the HTTP operation's id.
+    static var name: String { get }
+    /// Whether the command needs an acting user (most do).
+    static var needsActor: Bool { get }
+
+    /// Reads the command's fields (and so accepts only those: the reader refuses the rest).
+    init(_ fields: some CommandFields) throws(TimelineError)
+    /// Writes the command's fields, the inverse of `init(_:)`.
+    func encode(to fields: inout CommandJSON)
+    /// Decides the command for `actor` (no I/O: everything comes from `decider`'s state and context).
+    func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision
+    /// Checks everything deciding will check before the slow work of preparing the command
+    /// (argon2id) is spent on it; most commands have nothing to check early.
+    func precheck<State: DecisionState>(_ decider: Decider<State>) throws
+}
+
+extension CommandDefinition {
+    package static var needsActor: Bool { true }
+    package func precheck<State: DecisionState>(_ decider: Decider<State>) throws {}
+
+    /// Whether `other` is this same command with the same fields.
+    fileprivate func isEqual(to other: any CommandDefinition) -> Bool { (other as? Self) == self }
+}
+
+/// A command of docs/spec.md, as a plain value. Field values are raw user input; deciding
+/// validates and normalises them. Each command is made by its static function (`.follow(user:)`,
+/// `.addPost(image:caption:location:)`, …), in its feature's file.
+public struct Command: Sendable, Equatable, CustomStringConvertible {
+    /// The command, as its feature defines it.
+    package let definition: any CommandDefinition
+
+    package init(_ definition: some CommandDefinition) { self.definition = definition }
+
+    /// The public command name (`timeline exec`'s `command`, the schema's file name).
+    public var name: String { type(of: definition).name }
+
+    /// Whether the command needs an acting user (all but `createUser`, `signIn`, `signOut`, `resetPassword`).
+    public var needsActor: Bool { type(of: definition).needsActor }
+
+    /// The canonical JSON form of the command (a `timeline exec` line without `id`/`as`),
+    /// valid against `schemas/commands/<name>.schema.json`.
+    public func jsonObject() -> [String: Any] {
+        var fields = CommandJSON()
+        definition.encode(to: &fields)
+        return fields.object.merging(["command": name]) { $1 }
+    }
+
+    public var description: String { name }
+
+    public static func == (a: Command, b: Command) -> Bool { a.definition.isEqual(to: b.definition) }
+
+    /// The public names of every command, in the registry's order.
+    public static var names: [String] { definitions.map { $0.name } }
+
+    /// Decodes the command `name` from `fields`; an unknown name is `invalid_argument` (`command`).
+    package static func decode(named name: String, _ fields: some CommandFields) throws(TimelineError) -> Command {
+        guard let type = byName[name] else { throw TimelineError.invalid("command", "unknown command \(name.prefix(64))") }
+        return try decode(type, fields)
+    }
+
+    private static func decode<Definition: CommandDefinition>(_ type: Definition.Type, _ fields: some CommandFields) throws(TimelineError) -> Command {
+        Command(try Definition(fields))
+    }
+
+    private static let byName: [String: any CommandDefinition.Type] = Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, $0) })
+}
+
+/// Reads the fields of a command (`timeline exec`'s JSON line, an HTTP request); a field the
+/// decoder does not ask for is refused afterwards by the reader.
+package protocol CommandFields {
+    /// Whether the field is present (even as `null`).
+    func has(_ field: String) -> Bool
+    /// A required string.
+    func string(_ field: String) throws(TimelineError) -> String
+    /// A string, or `nil` when absent.
+    func optionalString(_ field: String) throws(TimelineError) -> String?
+    /// A boolean, or `nil` when absent.
+    func optionalBool(_ field: String) throws(TimelineError) -> Bool?
+    /// A place (`{latitude, longitude, name?}`), or `nil` when absent.
+    func optionalPlace(_ field: String) throws(TimelineError) -> Place?
+}
+
+/// The JSON fields a command writes (`Command.jsonObject`): absent optionals are left out.
+package struct CommandJSON {
+    /// The fields written so far.
+    package private(set) var object: [String: Any] = [:]
+
+    /// Sets `field` to `value`, unless `value` is nil.
+    package mutating func set(_ field: String, _ value: String?) { if let value { object[field] = value } }
+    /// Sets `field` to `value`, unless `value` is nil.
+    package mutating func set(_ field: String, _ value: Bool?) { if let value { object[field] = value } }
+    /// Sets `field` to any JSON value (`NSNull()` for null).
+    package mutating func set(_ field: String, json value: Any) { object[field] = value }
+}
