@@ -2,10 +2,10 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// The projection registry is `ProjectionName` (in the domain, where each event type names the
-/// projections that fold it) and `ReadModels` below: a new projection adds its case there (the
-/// compiler then asks `ReadModels` for it) and its handle here; every list of projections
-/// (application order, checkpoints, rebuild, status) derives from `allCases`.
+/// The projection registry is `ProjectionName` and `ReadModels` below: a new projection adds its
+/// case there (the compiler then asks for its layout here and its handle in `ReadModels`), and
+/// its `fold` says what it does with every event; every list of projections (application
+/// order, checkpoints, rebuild, status) derives from `allCases`.
 extension ProjectionName {
     /// The version of the projection's table layout. A new version gets a checkpoint of its
     /// own (`Generations.checkpointKey`), so a database written with an older layout replays
