@@ -1,24 +1,20 @@
 import Foundation
 
 /// What an event's payload type says about itself, in the one file of its feature
-/// (`Features/`): its stream, its stored form (per schema version), its JSON form, its line in
-/// the audit log and the projections that fold it in. `Event` reaches every payload through
-/// `Event.payload`, so none of these concerns switches over the event's cases (only the
-/// projections' folds and the live stream do, for what they do with each event).
+/// (`Features/`): its stream, its stored form (per schema version), its JSON form and its line
+/// in the audit log. `Event` reaches every payload through `Event.payload`, so none of these
+/// concerns switches over the event's cases. The read models do (the projections' folds and
+/// the live stream, in the library): what they make of an event is theirs to say, and the
+/// domain does not know them.
 ///
 /// Two event types may share a payload type (`LikeAdded` and `LikeRemoved` carry `Like`):
-/// they then share its stream, routing and versions, and `summary` tells them apart.
+/// they then share its stream and versions, and `summary` tells them apart.
 package protocol EventPayload: Sendable {
     /// The schema version new events of this type are written with; `init(from:_:)` reads every
     /// older one, upcasting it to the current shape.
     static var currentVersion: UInt8 { get }
     /// Whether version 1 held the personal fields in clear (version 2 seals them).
     static var legacyPlainV1: Bool { get }
-    /// The projections that fold in events of this type: one registration per event type of
-    /// what every read model does with it (a projection is handed only the events routed to it,
-    /// and a test checks that its `fold` agrees).
-    static var projections: Set<ProjectionName> { get }
-
     /// The aggregate the event belongs to: `user-<id>`, `post-<id>` or `signin-<email hash>`.
     var stream: String { get }
     /// The images stored with the event (a cluster node ships them with it).
@@ -100,30 +96,6 @@ package struct PayloadOpener {
     }
 }
 
-/// The read models, by name, in the order they are applied (timeline last: it reads the follow
-/// graph and posts as they stand after the same event). The library builds one projection for
-/// each; each event type names those that fold it in (`EventPayload.projections`).
-public enum ProjectionName: String, CaseIterable, Sendable {
-    /// Profiles and the unique username and email indexes.
-    case profiles
-    /// Sessions, reset tokens and recent failed sign-ins.
-    case sessions
-    /// The follow graph.
-    case follows
-    /// Posts, comments and likes.
-    case posts
-    /// Which post each image belongs to (the `image` query's variants).
-    case postImages
-    /// Posts by hashtag.
-    case hashtags
-    /// Posts' places and the cell index of `nearby`.
-    case places
-    /// Each user's activity feed.
-    case activity
-    /// The home timelines (hybrid fan-out).
-    case timeline
-}
-
 extension Event {
     /// The placeholder that replaces password hashes in every JSON form of the log.
     public static let redacted = "[redacted]"
@@ -164,11 +136,6 @@ extension EventType {
 
     /// Whether version 1 of this type held its personal fields in clear.
     package var legacyPlainV1: Bool { payloadType.legacyPlainV1 }
-
-    /// The projections that fold in events of this type.
-    package var projections: Set<ProjectionName> { Self.routing[self]! }
-
-    private static let routing = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.payloadType.projections) })
 }
 
 /// Shortens free text for a one-line summary: on one line, at most 48 characters, quoted.

@@ -158,7 +158,7 @@ private struct Rebuilder {
                     try log.forEach(from: from, txn) { envelope in
                         for (index, projection) in projections.enumerated() {
                             let start = DispatchTime.now().uptimeNanoseconds
-                            try projection.apply(envelope, txn)
+                            try projection.fold(envelope, txn)
                             seconds[index] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                         }
                         events += 1
@@ -271,7 +271,7 @@ private struct Rebuilder {
             guard from <= head else { return }
             let projections = names.map(models.projection)
             try log.forEach(from: from, txn) { envelope in
-                for projection in projections { try projection.apply(envelope, txn) }
+                for projection in projections { try projection.fold(envelope, txn) }
                 return true
             }
             try models.setCheckpoint(head, for: names, txn)

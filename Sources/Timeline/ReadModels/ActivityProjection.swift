@@ -85,7 +85,10 @@ struct ActivityProjection: Projection {
         case .likeAdded(let e): .like(e.postId, e.userId)
         case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
         // No other event records an item found again by a reference.
-        default: nil
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced,
+             .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
+             .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: nil
         }
     }
 
@@ -130,8 +133,9 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try activity.deleteAll(in: e.userId, txn)
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced,
+             .postImageProcessed, .postReported, .reportsDismissed, .passwordResetRequested,
+             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: break
         }
     }
 }

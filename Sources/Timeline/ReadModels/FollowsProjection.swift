@@ -79,8 +79,10 @@ struct FollowsProjection: Projection {
             try blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
         case .unblocked(let e):
             try removeBlock(e.blockerId, e.blockedId, txn)
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced,
+             .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
+             .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,
+             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked: break
         }
     }
 }

@@ -31,8 +31,10 @@ struct HashtagsProjection: Projection {
             try unindex(e.postId, txn)
         case .postRemoved(let e):
             try unindex(e.postId, txn)
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced,
+             .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
+             .unfollowed, .postReported, .reportsDismissed, .userErased, .passwordResetRequested,
+             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: break
         }
     }
 }

@@ -43,8 +43,10 @@ struct PostImagesProjection: Projection {
             try remove(e.postId, txn)
         case .postRemoved(let e):
             try remove(e.postId, txn)
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded,
+             .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
+             .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
+             .bookmarked, .unbookmarked, .blocked, .unblocked: break
         }
     }
 

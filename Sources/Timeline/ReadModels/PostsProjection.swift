@@ -224,8 +224,8 @@ struct PostsProjection: Projection {
                 try reports.delete((post, e.userId), txn)
                 try recountReports(post, txn)
             }
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
+             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked: break
         }
     }
 }

@@ -88,8 +88,9 @@ struct ProfilesProjection: Projection {
             try users.delete(e.userId, txn)
             try usernames.delete(user.username, txn)
             if let hash = user.emailHash { try emails.delete(hash, txn) }
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .signedIn, .signedOut, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded,
+             .commentDeleted, .likeAdded, .likeRemoved, .postReported, .reportsDismissed,
+             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked: break
         }
     }
 }

@@ -8,18 +8,11 @@ protocol Projection: Sendable {
     var name: ProjectionName { get }
     /// The databases this projection owns (and a rebuild replaces).
     var databases: [Database] { get }
-    /// Folds in an event routed to this projection (`EventType.projections`); any other is
-    /// `UnroutedEvent`.
+    /// Folds in an event: how every writer, the catch-up and the rebuilder hand events to
+    /// projections, each of them every event. Each `fold` switches over every case of `Event`,
+    /// those it ignores listed in one arm, so a new event makes the compiler ask every
+    /// projection what it does with it. (A `PostRemoved` goes wherever a `PostDeleted` goes.)
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws
-}
-
-extension Projection {
-    /// Folds in `envelope` if its type is routed to this projection: how every writer, the
-    /// catch-up and the rebuilder hand events to projections.
-    func apply(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        guard envelope.type.projections.contains(name) else { return }
-        try fold(envelope, txn)
-    }
 }
 
 extension Transaction {

@@ -2,10 +2,10 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// The projection registry is `ProjectionName` (in the domain, where each event type names the
-/// projections that fold it) and `ReadModels` below: a new projection adds its case there (the
-/// compiler then asks `ReadModels` for it) and its handle here; every list of projections
-/// (application order, checkpoints, rebuild, status) derives from `allCases`.
+/// The projection registry is `ProjectionName` and `ReadModels` below: a new projection adds its
+/// case there (the compiler then asks for its layout here and its handle in `ReadModels`), and
+/// its `fold` says what it does with every event; every list of projections (application
+/// order, checkpoints, rebuild, status) derives from `allCases`.
 extension ProjectionName {
     /// The version of the projection's table layout. A new version gets a checkpoint of its
     /// own (`Generations.checkpointKey`), so a database written with an older layout replays
@@ -28,7 +28,7 @@ extension ProjectionName {
         switch self {
         case .timeline: [.follows, .posts, .profiles]
         case .posts: [.profiles]
-        default: []
+        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .activity: []
         }
     }
 
@@ -153,7 +153,7 @@ final class ReadModels: Sendable {
         var released: [(image: ImageID, owner: UserID)] = []
         for envelope in envelopes {
             released += try imagesReleased(by: envelope, txn)
-            for projection in all { try projection.apply(envelope, txn) }
+            for projection in all { try projection.fold(envelope, txn) }
         }
         for (image, owner) in released where try !isInUse(image, owner: owner, txn) { try images.delete(image, txn) }
     }
@@ -165,7 +165,11 @@ final class ReadModels: Sendable {
         case .postRemoved(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
         case .profileUpdated(let e) where e.avatar != nil: try avatarImages(of: e.userId, txn)
         case .userErased(let e): try avatarImages(of: e.userId, txn)
-        default: []
+        // A profile update without a new photo keeps the old one; no other event lets go of an image.
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced,
+             .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
+             .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: []
         }
     }
 
@@ -236,7 +240,7 @@ final class ReadModels: Sendable {
         }
         let to = from + min(limit, head - from)
         try log.forEach(from: from + 1, txn) { envelope in
-            for (projection, checkpoint) in behind where envelope.sequence > checkpoint { try projection.apply(envelope, txn) }
+            for (projection, checkpoint) in behind where envelope.sequence > checkpoint { try projection.fold(envelope, txn) }
             return envelope.sequence < to
         }
         try setCheckpoint(to, for: behind.map(\.0.name), txn)

@@ -80,8 +80,10 @@ struct SessionsProjection: Projection {
             }
             for key in stale { try txn.delete(signInFailures.database, key) }
             try signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postImageProcessed, .postDeleted,
+             .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
+             .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
+             .blocked, .unblocked: break
         }
     }
 }

@@ -107,8 +107,9 @@ struct TimelineProjection: Projection {
             try pulls.deleteAll(in: e.userId, txn)
             try boundaries.delete(e.userId, txn)
             try followerCounts.delete(e.userId, txn)
-        default:
-            throw UnroutedEvent(projection: name, type: envelope.type)
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced,
+             .postImageProcessed, .commentAdded, .commentDeleted, .postReported, .reportsDismissed,
+             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked: break
         }
     }
 

@@ -28,7 +28,6 @@ public struct UserCreated: Equatable, Sendable {
 extension UserCreated: EventPayload {
     package static var currentVersion: UInt8 { 2 }
     package static var legacyPlainV1: Bool { true }
-    package static var projections: Set<ProjectionName> { [.profiles] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
 
@@ -65,10 +64,6 @@ public struct UserErased: Equatable, Sendable {
 }
 
 extension UserErased: EventPayload {
-    // Erasure records the deletions, unfollows and unlikes first, as their own events; what is
-    // left is each projection's own trace of the user (an erased user's sessions cannot
-    // resolve: their user record is gone).
-    package static var projections: Set<ProjectionName> { [.profiles, .posts, .places, .activity, .timeline] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }

@@ -13,8 +13,6 @@ public struct Block: Equatable, Sendable {
 }
 
 extension Block: EventPayload {
-    // A block's unfollows are events of their own; the block itself is the graph's.
-    package static var projections: Set<ProjectionName> { [.follows] }
     package var stream: String { "user-\(blockerId)" }
     package var users: [UserID] { [blockerId, blockedId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(blockerId.rawValue); w.string(blockedId.rawValue) }

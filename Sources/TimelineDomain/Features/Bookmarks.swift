@@ -12,8 +12,6 @@ public struct Bookmark: Equatable, Sendable {
 }
 
 extension Bookmark: EventPayload {
-    // A timeline entry shows whether its user bookmarked the post.
-    package static var projections: Set<ProjectionName> { [.posts, .timeline] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
     package var post: PostID? { postId }

@@ -19,7 +19,6 @@ public struct CommentAdded: Equatable, Sendable {
 extension CommentAdded: EventPayload {
     package static var currentVersion: UInt8 { 2 }
     package static var legacyPlainV1: Bool { true }
-    package static var projections: Set<ProjectionName> { [.posts, .activity] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
@@ -55,7 +54,6 @@ public struct CommentDeleted: Equatable, Sendable {
 }
 
 extension CommentDeleted: EventPayload {
-    package static var projections: Set<ProjectionName> { [.posts, .activity] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [] }
     package var post: PostID? { postId }

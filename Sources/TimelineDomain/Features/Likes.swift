@@ -11,8 +11,6 @@ public struct Like: Equatable, Sendable {
 }
 
 extension Like: EventPayload {
-    // A timeline entry shows whether its user likes the post.
-    package static var projections: Set<ProjectionName> { [.posts, .activity, .timeline] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [userId] }
     package var post: PostID? { postId }

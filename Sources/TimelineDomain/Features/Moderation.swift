@@ -23,7 +23,6 @@ public struct PostReported: Equatable, Sendable {
 extension PostReported: EventPayload {
     package static var currentVersion: UInt8 { 3 }
     package static var legacyPlainV1: Bool { true }
-    package static var projections: Set<ProjectionName> { [.posts] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [reporterId] }
     package var post: PostID? { postId }
@@ -67,8 +66,6 @@ public struct PostRemoved: Equatable, Sendable {
 }
 
 extension PostRemoved: EventPayload {
-    // A removal by the operator takes the post everywhere a deletion does.
-    package static var projections: Set<ProjectionName> { PostDeleted.projections }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
@@ -106,7 +103,6 @@ public struct ReportsDismissed: Equatable, Sendable {
 }
 
 extension ReportsDismissed: EventPayload {
-    package static var projections: Set<ProjectionName> { [.posts] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [] }
     package var post: PostID? { postId }

@@ -20,7 +20,6 @@ public struct PasswordResetRequested: Equatable, Sendable {
 }
 
 extension PasswordResetRequested: EventPayload {
-    package static var projections: Set<ProjectionName> { [.sessions] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
 
@@ -57,8 +56,6 @@ public struct PasswordChanged: Equatable, Sendable {
 
 extension PasswordChanged: EventPayload {
     package static var currentVersion: UInt8 { 2 }
-    // A password change ends sessions and reset tokens; the profile keeps the new hash.
-    package static var projections: Set<ProjectionName> { [.profiles, .sessions] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
 
@@ -98,7 +95,6 @@ public struct EmailChanged: Equatable, Sendable {
 }
 
 extension EmailChanged: EventPayload {
-    package static var projections: Set<ProjectionName> { [.profiles] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
 

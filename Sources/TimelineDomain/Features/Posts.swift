@@ -35,7 +35,6 @@ public struct PostAdded: Equatable, Sendable {
 extension PostAdded: EventPayload {
     package static var currentVersion: UInt8 { 3 }
     package static var legacyPlainV1: Bool { true }
-    package static var projections: Set<ProjectionName> { [.profiles, .posts, .postImages, .hashtags, .activity, .timeline] }
     package var stream: String { "post-\(postId)" }
     package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
     package var users: [UserID] { [authorId] }
@@ -89,8 +88,6 @@ public struct PostPlaced: Equatable, Sendable {
 }
 
 extension PostPlaced: EventPayload {
-    // The places projection indexes it; the post's record shows it.
-    package static var projections: Set<ProjectionName> { [.posts, .places] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
@@ -145,8 +142,6 @@ public struct PostImageProcessed: Equatable, Sendable {
 }
 
 extension PostImageProcessed: EventPayload {
-    // Timelines and activity name posts; the post's record has its image.
-    package static var projections: Set<ProjectionName> { [.posts, .postImages] }
     package var stream: String { "post-\(postId)" }
     package var storedImages: [ImageID] { variants.all }
     package var users: [UserID] { [authorId] }
@@ -186,7 +181,6 @@ public struct PostDeleted: Equatable, Sendable {
 }
 
 extension PostDeleted: EventPayload {
-    package static var projections: Set<ProjectionName> { [.profiles, .posts, .postImages, .hashtags, .places, .activity, .timeline] }
     package var stream: String { "post-\(postId)" }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }

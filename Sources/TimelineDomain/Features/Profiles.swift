@@ -57,8 +57,6 @@ public enum AvatarChange: Equatable, Sendable {
 extension ProfileUpdated: EventPayload {
     package static var currentVersion: UInt8 { 4 }
     package static var legacyPlainV1: Bool { true }
-    // The posts' records show their author's username.
-    package static var projections: Set<ProjectionName> { [.profiles, .posts] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
 

@@ -16,7 +16,6 @@ public struct SignedIn: Equatable, Sendable {
 }
 
 extension SignedIn: EventPayload {
-    package static var projections: Set<ProjectionName> { [.sessions] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
 
@@ -48,7 +47,6 @@ public struct SignedOut: Equatable, Sendable {
 }
 
 extension SignedOut: EventPayload {
-    package static var projections: Set<ProjectionName> { [.sessions] }
     package var stream: String { "user-\(userId)" }
     package var users: [UserID] { [userId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
@@ -93,7 +91,6 @@ public struct SignInFailed: Equatable, Sendable {
 
 extension SignInFailed: EventPayload {
     package static var currentVersion: UInt8 { 3 }
-    package static var projections: Set<ProjectionName> { [.sessions] }
     package var stream: String { "signin-\(emailHash.prefix(32))" }
     package var users: [UserID] { userId.map { [$0] } ?? [] }
 
