@@ -55,6 +55,8 @@ let package = Package(
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
+        // A test fixture (holds a read transaction until killed): built for the tests, shipped in no product.
+        .executableTarget(name: "ReaderHolder", dependencies: ["Timeline"], path: "Tests/ReaderHolder"),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]

@@ -6,7 +6,7 @@ import Testing
 import TimelineDomain
 
 /// Bad input at the exec contract and the library: each a clear error, nothing appended,
-/// nothing lost (issue #12, items 10–17).
+/// nothing lost.
 @Suite struct BadInputTests {
     /// Answers one line through the exec contract, parsed.
     func answer(_ session: ExecSession, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {

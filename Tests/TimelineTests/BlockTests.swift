@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 
-/// Blocks (issue 17): a block ends the follows both ways; while it stands neither user can
+/// Blocks: a block ends the follows both ways; while it stands neither user can
 /// follow the other, like or comment on the other's posts, or find the other in search,
 /// lists or activity; the list of blocks is private.
 @Suite struct BlockTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 
-/// Bookmarks (issue 17): idempotent commands, a private newest-first list, `bookmarkedByViewer`,
+/// Bookmarks: idempotent commands, a private newest-first list, `bookmarkedByViewer`,
 /// and a bookmark never outliving its post or its owner.
 @Suite struct BookmarkTests {
     @Test func bookmarksAreIdempotentPrivateAndNewestFirst() async throws {

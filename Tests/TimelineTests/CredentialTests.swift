@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 
-/// Password reset, password change and email change (issue #12, item 6): a reset or a change
+/// Password reset, password change and email change: a reset or a change
 /// of password ends every session and every other reset token of the user, only an operator
 /// gets reset tokens, tokens expire after an hour, and changing a credential needs the
 /// current password.

@@ -3,7 +3,7 @@ import LMDB
 import Testing
 @testable import Timeline
 
-/// Followers and following lists are newest follow first (issue 17, item 6), and a database
+/// Followers and following lists are newest follow first, and a database
 /// written before follows had an order gets it back from the log.
 @Suite struct FollowOrderTests {
     @Test func newestFollowFirstAndARefollowMovesToTheTop() async throws {

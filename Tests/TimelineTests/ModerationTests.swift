@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 
-/// Moderation (issue 17): one report per reporter and post, and the operator's report queue.
+/// Moderation: one report per reporter and post, and the operator's report queue.
 @Suite struct ModerationTests {
     @Test func oneReportPerReporterAndPost() async throws {
         let service = try openService()
@@ -75,7 +75,7 @@ import Testing
     }
 }
 
-/// Moderation (issue 17): the operator removes a post or dismisses its reports, and enough
+/// Moderation: the operator removes a post or dismisses its reports, and enough
 /// reports hide a post from everyone but its author.
 @Suite struct ModerationDecisionTests {
     /// Alice's post (with a hashtag), followed by bob, bookmarked by bob, liked and commented

@@ -3,7 +3,7 @@ import LMDB
 import Testing
 @testable import Timeline
 
-/// Places (issue 17): `addPost`'s optional location, sealed in `PostPlaced`; the exact, paged
+/// Places: `addPost`'s optional location, sealed in `PostPlaced`; the exact, paged
 /// `nearby` query over the cell index; a place leaving every index with its post or its author.
 @Suite struct PlaceTests {
     /// A small deterministic generator (SplitMix64), so a failure can be replayed.

@@ -56,7 +56,7 @@ import Testing
         // This process keeps the database open throughout, as a running service would.
         let service = try openService(path: path)
         _ = try await service.createUser("alice")
-        let tool = try ToolProcess(["debug-hold-reader", "--db", path], environment: ["TIMELINE_TEST_HOOKS": "1"])
+        let tool = try ToolProcess([path], executable: "ReaderHolder")
         // Wait until the child holds its read transaction, then kill it.
         waitForOutput(tool.output, containing: "holding")
         tool.kill()
@@ -66,10 +66,9 @@ import Testing
         #expect(try service.verifyLog().isValid)
     }
 
-    /// The reader-holding hook is not a command of the shipped tool: without
-    /// `TIMELINE_TEST_HOOKS=1` it is an unknown command.
+    /// Holding a reader is a test fixture's job (`ReaderHolder`), not a command of the shipped tool.
     @Test func theReaderHookIsNotAPublicCommand() throws {
-        let tool = try ToolProcess(["debug-hold-reader", "--db", temporaryPath()])
+        let tool = try ToolProcess(["debug-hold-reader", "--db", temporaryPath()], environment: ["TIMELINE_TEST_HOOKS": "1"])
         tool.process.waitUntilExit()
         #expect(tool.process.terminationStatus == 2)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Timeline
 
-/// Suggested friends (issue 17 item 5): `suggestions` (friends of friends, ranked), `findContacts`
+/// Suggested friends: `suggestions` (friends of friends, ranked), `findContacts`
 /// (by email, only users who are `discoverable`) and the `discoverable` setting.
 @Suite struct SuggestionTests {
     /// A small hand-built network around ann, who follows bob, carol and dan (in that order):
@@ -136,7 +136,7 @@ import Testing
         #expect(events[0].event.summary { _ in "@eve" } == "@eve updated discoverable → off")
         #expect(events[0].jsonObject()["payload"] as? NSDictionary == ["userId": net["eve"].rawValue, "discoverable": false])
         #expect(try service.lastSequence() == before + 2)
-        // At most `maxContactEmails` (500: issue 22 lowered it from 1000) emails.
+        // At most `maxContactEmails` (500) emails.
         let most = TimelineService.maxContactEmails
         #expect(try service.findContacts(Array(repeating: "fay@example.com", count: most), viewer: ann).map(\.username) == ["fay"])
         await expectError(.invalidArgument, field: "emails") { _ = try service.findContacts(Array(repeating: "a@b.co", count: most + 1), viewer: ann) }

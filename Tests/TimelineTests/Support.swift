@@ -50,7 +50,7 @@ func openService(path: String = temporaryPath(), clock: TestClock = TestClock(),
     options.durable = durable
     options.clock = clock
     options.passwordCost = .minimum
-    // Tests of hiding by reports report from accounts made moments before; HardeningTests
+    // Tests of hiding by reports report from accounts made moments before; AbuseResistanceTests
     // sets these thresholds to check them.
     options.reportMinimumAccountAge = 0
     options.reportMinimumActivity = 0
@@ -211,11 +211,11 @@ func waitForOutput(_ pipe: Pipe, containing marker: String) -> String {
 }
 
 /// The built `timeline` executable, beside the test bundle.
-func timelineExecutable() throws -> URL {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("timeline")
-    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/timeline").standardized
+func timelineExecutable(_ name: String = "timeline") throws -> URL {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/\(name)").standardized
     let url = FileManager.default.fileExists(atPath: beside.path) ? beside : fallback
-    try #require(FileManager.default.fileExists(atPath: url.path), "build the timeline executable first")
+    try #require(FileManager.default.fileExists(atPath: url.path), "build the \(name) executable first")
     return url
 }
 
@@ -226,8 +226,9 @@ struct ToolProcess {
     let input = Pipe()
     let output = Pipe()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = try timelineExecutable()
+    /// Runs the built executable `executable` (the `timeline` tool unless given).
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = "timeline") throws {
+        process.executableURL = try timelineExecutable(executable)
         process.arguments = arguments
         process.environment = ["TIMELINE_PASSWORD_COST": "minimum"].merging(environment) { $1 }
         process.standardInput = input

@@ -5,7 +5,7 @@ import Testing
 /// The home timeline against its definition in docs/spec.md, on seeded random histories:
 /// `timeline(u, limit, before)` = the first `limit` posts, by id descending, of all
 /// not-deleted posts whose author is u or someone u follows now, with id < before — less the
-/// posts the operator removed, and those reports hide from u (issue 17: at least
+/// posts the operator removed, and those reports hide from u (at least
 /// `hideAfterReports` standing reports, and u is not the author).
 @Suite struct TimelinePropertyTests {
     /// The reference model: the definition, computed directly.

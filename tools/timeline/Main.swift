@@ -76,8 +76,6 @@ struct TimelineTool {
             case "media": code = try await MediaCommand.run(args)
             case "password-reset": code = try await ImportCommand.passwordReset(args)
             case "openapi": code = try printOpenAPI(args)
-            case "debug-hold-reader" where ProcessInfo.processInfo.environment["TIMELINE_TEST_HOOKS"] == "1":
-                code = try holdReader(args)  // a test hook, not a command: see `holdReader`
             case "help", "--help", "-h":
                 print(usage)
                 code = 0
@@ -159,19 +157,6 @@ func printOpenAPI(_ args: Arguments) throws -> Int32 {
         return args.has("help") ? 0 : 2
     }
     FileHandle.standardOutput.write(Data(try OpenAPI.bytes()))
-    return 0
-}
-
-/// Test hook, only with `TIMELINE_TEST_HOOKS=1` in the environment (otherwise the tool knows no
-/// such command): opens a read transaction and never ends it, so a test can kill the process
-/// and check that its reader slot is cleared.
-func holdReader(_ args: Arguments) throws -> Int32 {
-    let service = try TimelineTool.open(args)
-    _ = try service.lastSequence()
-    try service.holdReadTransaction {
-        emit("holding")
-        while true { sleep(60) }
-    }
     return 0
 }
 

@@ -10,10 +10,14 @@ enum QueryCommand {
                           [--image ID] [--latitude DEG] [--longitude DEG] [--radiusKm KM]
                           [--limit N] [--before CURSOR] [--as ID|@name]
 
-    queries: user userByName users searchUsers followers following follows posts post
-             timeline hashtag nearby activity image
-    private: bookmarks blocked suggestions (for --as; findContacts takes a list: use exec)
+    queries: \(names { !$0.isPrivate })
+    private: \(names(\.isPrivate)) (for --as; findContacts takes a list: use exec)
     """
+
+    /// The names of the queries that are `kept`, as one line.
+    private static func names(_ kept: (QueryName) -> Bool) -> String {
+        QueryName.allCases.filter(kept).map(\.rawValue).joined(separator: " ")
+    }
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([], anyOption: true)  // its options are the query's fields, checked by the catalogue

@@ -5,8 +5,9 @@ import Testing
 @testable import Timeline
 import TimelineBench
 
-/// Issue #15's concurrency loose ends, each where a test can show it.
-@Suite struct ConcurrencyLooseEndsTests {
+/// The transaction gate, database handles and moving read models under concurrency, each where
+/// a test can show it.
+@Suite struct GateAndHandleConcurrencyTests {
     /// `Environment.read` leaves the gate to adopt a map grown by another process, then enters
     /// again; when the environment was closed meanwhile, entering fails and the reader must not
     /// leave a second time (the count of users inside would go negative, and a later close

@@ -6,10 +6,10 @@ import Sodium
 @testable import Timeline
 @testable import TimelineDomain
 
-/// Issue 22: what an attacker with one account, or none, could still do. Each test fails on
-/// the code before the fix: the library where the defect lives in the library, the real
+/// What an attacker with one account, or none, must not be able to do. Each test fails on
+/// code without the defence: the library where the defect lives in the library, the real
 /// `timeline serve` on loopback where it lives in the server.
-@Suite struct HardeningTests {
+@Suite struct AbuseResistanceTests {
     // MARK: - 1. Password hashing cannot stall other people's commands
 
     /// A wrong current password past the failure limit is refused before argon2id runs: the
