@@ -40,7 +40,36 @@ function rememberUser(user) {
   return user;
 }
 
-const segment = (value) => encodeURIComponent(value);
+// Where each operation lives (its method and path) is read from the API's own OpenAPI
+// document, which the server generates from its route table: this file names operations by
+// their operationId, never a path or a method. Read once, before the screens start (a failed
+// read is tried again by the next call).
+let operations = await readOperations();
+
+async function readOperations() {
+  try {
+    const response = await fetch('/v1/openapi.json', { headers: { Accept: 'application/json' }, cache: 'no-cache' });
+    if (!response.ok) return new Map();
+    const document = await response.json();
+    const found = new Map();
+    for (const [path, item] of Object.entries(document.paths || {})) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (operation?.operationId) found.set(operation.operationId, { method: method.toUpperCase(), path });
+      }
+    }
+    return found;
+  } catch {
+    return new Map();
+  }
+}
+
+/** The method and URL path of `operationId`, its `{parameters}` filled from `parameters`. */
+function locate(operationId, parameters = {}) {
+  const operation = operations.get(operationId);
+  if (!operation) throw new ApiError(0, { code: 'network', message: 'The server cannot be reached. Check your connection and try again.' });
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(parameters[name]));
+  return { method: operation.method, path };
+}
 
 function query(params) {
   const search = new URLSearchParams();
@@ -49,6 +78,13 @@ function query(params) {
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** Calls `operationId` with its path parameters (`path`), query parameters and body. */
+async function call(operationId, { path, body, params } = {}) {
+  if (operations.size === 0) operations = await readOperations();
+  const located = locate(operationId, path);
+  return request(located.method, located.path, { body, params });
 }
 
 async function request(method, path, { body, params } = {}) {
@@ -83,66 +119,66 @@ const page = (before, limit = 20) => ({ before, limit });
 export const api = {
   // Account
   async signUp({ username, email, password }) {
-    const result = await request('POST', '/v1/users', { body: { username, email, password } });
+    const result = await call('createUser', { body: { username, email, password } });
     storeSession(result);
     return result.user;
   },
   async signIn({ email, password }) {
-    const result = await request('POST', '/v1/sessions', { body: { email, password } });
+    const result = await call('signIn', { body: { email, password } });
     storeSession(result);
     return result.user;
   },
   async signOut() {
     try {
-      await request('DELETE', '/v1/sessions/current');
+      await call('signOut');
     } finally {
       storeSession(null);
     }
   },
-  me: async () => rememberUser(await request('GET', '/v1/me')),
-  updateProfile: async (fields) => rememberUser(await request('PATCH', '/v1/me', { body: fields })),
+  me: async () => rememberUser(await call('me')),
+  updateProfile: async (fields) => rememberUser(await call('updateProfile', { body: fields })),
   setAvatar: async (file) => {
     const form = new FormData();
     form.append('image', file);
-    return rememberUser(await request('PUT', '/v1/me/avatar', { body: form }));
+    return rememberUser(await call('setAvatar', { body: form }));
   },
-  removeAvatar: async () => rememberUser(await request('DELETE', '/v1/me/avatar')),
+  removeAvatar: async () => rememberUser(await call('removeAvatar')),
 
   // People
-  user: (user) => request('GET', `/v1/users/${segment(user)}`),
-  searchUsers: (prefix, before) => request('GET', '/v1/users', { params: { prefix, ...page(before) } }),
-  userPosts: (user, before) => request('GET', `/v1/users/${segment(user)}/posts`, { params: page(before, 24) }),
-  followers: (user, before) => request('GET', `/v1/users/${segment(user)}/followers`, { params: page(before) }),
-  following: (user, before) => request('GET', `/v1/users/${segment(user)}/following`, { params: page(before) }),
-  follow: (user) => request('PUT', `/v1/me/following/${segment(user)}`),
-  unfollow: (user) => request('DELETE', `/v1/me/following/${segment(user)}`),
-  block: (user) => request('PUT', `/v1/me/blocks/${segment(user)}`),
-  unblock: (user) => request('DELETE', `/v1/me/blocks/${segment(user)}`),
-  blocked: (before) => request('GET', '/v1/me/blocks', { params: page(before) }),
-  suggestions: (before) => request('GET', '/v1/me/suggestions', { params: page(before) }),
+  user: (user) => call('user', { path: { user } }),
+  searchUsers: (prefix, before) => call('searchUsers', { params: { prefix, ...page(before) } }),
+  userPosts: (user, before) => call('posts', { path: { user }, params: page(before, 24) }),
+  followers: (user, before) => call('followers', { path: { user }, params: page(before) }),
+  following: (user, before) => call('following', { path: { user }, params: page(before) }),
+  follow: (user) => call('follow', { path: { user } }),
+  unfollow: (user) => call('unfollow', { path: { user } }),
+  block: (user) => call('block', { path: { user } }),
+  unblock: (user) => call('unblock', { path: { user } }),
+  blocked: (before) => call('blocked', { params: page(before) }),
+  suggestions: (before) => call('suggestions', { params: page(before) }),
   // A query sent by POST so that the addresses travel in the body, never in a URL.
-  findContacts: (emails) => request('POST', '/v1/me/contacts', { body: { emails } }),
+  findContacts: (emails) => call('findContacts', { body: { emails } }),
 
   // Posts
-  timeline: (before) => request('GET', '/v1/timeline', { params: page(before) }),
-  hashtag: (tag, before) => request('GET', `/v1/hashtags/${segment(tag)}/posts`, { params: page(before, 24) }),
+  timeline: (before) => call('timeline', { params: page(before) }),
+  hashtag: (tag, before) => call('hashtag', { path: { tag }, params: page(before, 24) }),
   nearby: ({ latitude, longitude, radiusKm }, before) =>
-    request('GET', '/v1/posts/nearby', { params: { latitude, longitude, radiusKm, ...page(before, 24) } }),
-  post: (id) => request('GET', `/v1/posts/${segment(id)}`),
-  deletePost: (id) => request('DELETE', `/v1/posts/${segment(id)}`),
-  comments: (id, before) => request('GET', `/v1/posts/${segment(id)}/comments`, { params: page(before) }),
-  addComment: (id, text) => request('POST', `/v1/posts/${segment(id)}/comments`, { body: { text } }),
-  deleteComment: (id) => request('DELETE', `/v1/comments/${segment(id)}`),
-  like: (id) => request('PUT', `/v1/posts/${segment(id)}/like`),
-  unlike: (id) => request('DELETE', `/v1/posts/${segment(id)}/like`),
-  bookmark: (id) => request('PUT', `/v1/posts/${segment(id)}/bookmark`),
-  unbookmark: (id) => request('DELETE', `/v1/posts/${segment(id)}/bookmark`),
-  bookmarks: (before) => request('GET', '/v1/me/bookmarks', { params: page(before) }),
-  reportPost: (id, reason) => request('POST', `/v1/posts/${segment(id)}/reports`, { body: { reason } }),
-  likes: (id, before) => request('GET', `/v1/posts/${segment(id)}/likes`, { params: page(before) }),
-  activity: (before) => request('GET', '/v1/activity', { params: page(before) }),
+    call('nearby', { params: { latitude, longitude, radiusKm, ...page(before, 24) } }),
+  post: (id) => call('post', { path: { post: id } }),
+  deletePost: (id) => call('deletePost', { path: { post: id } }),
+  comments: (id, before) => call('comments', { path: { post: id }, params: page(before) }),
+  addComment: (id, text) => call('addComment', { path: { post: id }, body: { text } }),
+  deleteComment: (id) => call('deleteComment', { path: { comment: id } }),
+  like: (id) => call('like', { path: { post: id } }),
+  unlike: (id) => call('unlike', { path: { post: id } }),
+  bookmark: (id) => call('bookmark', { path: { post: id } }),
+  unbookmark: (id) => call('unbookmark', { path: { post: id } }),
+  bookmarks: (before) => call('bookmarks', { params: page(before) }),
+  reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
+  likes: (id, before) => call('likes', { path: { post: id }, params: page(before) }),
+  activity: (before) => call('activity', { params: page(before) }),
   /** An image's URL; `variant` (full, feed or thumb) picks that size of a post's photo. */
-  imageURL: (image, variant) => `/v1/images/${segment(image)}${variant ? `?variant=${variant}` : ''}`,
+  imageURL: (image, variant) => `${locate('image', { image }).path}${query({ variant })}`,
 
   /**
    * POST /v1/posts as multipart/form-data (what FormData sends), reporting progress as a
@@ -156,7 +192,8 @@ export const api = {
       if (caption) form.append('caption', caption);
       if (location) form.append('location', JSON.stringify(location));
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/v1/posts');
+      const { method, path } = locate('addPost');
+      xhr.open(method, path);
       const session = currentSession();
       if (session) xhr.setRequestHeader('Authorization', `Bearer ${session.session}`);
       xhr.setRequestHeader('Accept', 'application/json');
@@ -208,13 +245,13 @@ export const api = {
     async function connect() {
       let ticket;
       try {
-        ({ ticket } = await request('POST', '/v1/stream/tickets'));
+        ({ ticket } = await call('streamTicket'));
       } catch (error) {
         if (error.status !== 401) retry();
         return;
       }
       if (closed) return;
-      source = new EventSource(`/v1/stream${query({ ticket })}`);
+      source = new EventSource(`${locate('stream').path}${query({ ticket })}`);
       source.addEventListener('post', parse(onPost));
       source.addEventListener('activity', parse(onActivity));
       source.addEventListener('removed', parse(onRemoved));
