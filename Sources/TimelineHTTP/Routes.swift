@@ -106,7 +106,7 @@ extension TimelineAPI {
                 + "follows are sampled, and the 500 most recent follows of each. The cursor is `<count>:<user id>`.",
             answer: .json("A page of suggestions.", "suggestionPage", headers: [.link]), paged: true)),
         // A query over POST (the emails go in the body, never in a URL): it appends nothing.
-        query("POST", "/v1/me/contacts", access: .bearer, admit: { api, request, query in try api.admitContactLookups(request, query) }, Operation(
+        query("POST", "/v1/me/contacts", access: .bearer, admit: { api, request, input in try api.admitContactLookups(request, input) }, Operation(
             id: "findContacts", summary: "The users among up to \(TimelineService.maxContactEmails) emails who let others find them by email (private).",
             tag: .users,
             description: "A query sent by POST so that the emails travel in the body (never in a URL or a log): it records nothing. "
@@ -238,7 +238,7 @@ extension TimelineAPI {
     /// any; `admit` may refuse the request once it is read, before it is answered.
     private static func query(_ method: String, _ template: String, access: Access = .viewerOptional, runs: String? = nil,
                               fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
-                              admit: (@Sendable (TimelineAPI, APIRequest, Query) throws -> Void)? = nil,
+                              admit: (@Sendable (TimelineAPI, APIRequest, JSONInput) throws -> Void)? = nil,
                               _ operation: Operation) -> Route {
         let name = runs ?? operation.id
         return Route(method, template, access, .now { api, request in

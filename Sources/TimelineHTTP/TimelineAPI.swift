@@ -218,14 +218,14 @@ public final class TimelineAPI: Sendable {
     }
 
     /// Answers the query `name` for the bearer (if any), with a `Link` header for the next
-    /// page; `admit` may refuse the request once it is read, before it is answered.
+    /// page; `admit` may refuse the request once its fields are read, before it is answered.
     func answer(query name: String, _ request: APIRequest, fixed: [String: String],
-                admit: (@Sendable (TimelineAPI, APIRequest, Query) throws -> Void)?) throws -> HTTPResponse {
+                admit: (@Sendable (TimelineAPI, APIRequest, JSONInput) throws -> Void)?) throws -> HTTPResponse {
         let input = try fields(request, fixed)
         let query = try Catalogue.query(named: name, input)
         try input.refuseUnreadFields()
-        try admit?(self, request, query)
-        let result = try service.answer(query, viewer: request.viewer)
+        try admit?(self, request, input)
+        let result = try query.answer(service, viewer: request.viewer)
         if case .posts(let page) = result {
             // The timeline's and every list's answer: written from the records' bytes.
             let link = page.next.map { Self.nextLink(request.http, next: $0) }
@@ -282,9 +282,10 @@ public final class TimelineAPI: Sendable {
     }
 
     /// Takes as many email lookups as the request asks for, for its session and client address.
-    func admitContactLookups(_ request: APIRequest, _ query: Query) throws(TimelineError) {
+    func admitContactLookups(_ request: APIRequest, _ input: JSONInput) throws(TimelineError) {
         // A request over the size cap is refused by the query itself, and costs nothing.
-        guard case .findContacts(let emails) = query, emails.count <= TimelineService.maxContactEmails else { return }
+        let emails = try input.strings("emails")
+        guard emails.count <= TimelineService.maxContactEmails else { return }
         try contactLookups.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""), cost: emails.count)
     }
 
@@ -345,12 +346,13 @@ public final class TimelineAPI: Sendable {
     /// before `timeline media reprocess` gives it variants): that answer is revalidated instead.
     func image(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         let input = try fields(request)
-        guard case let .image(id, variant) = try Catalogue.query(named: "image", input) else { throw TimelineError(.internal, "not an image query") }
+        let query = try Catalogue.query(named: "image", input)
         try input.refuseUnreadFields()
         // Still there (an erased owner's images are gone), and which variant answers.
-        let image = try service.image(id, variant: variant)
+        guard case .image(let image) = try query.answer(service, viewer: request.viewer) else { throw TimelineError(.internal, "not an image") }
         let tag = "\"\(image.id.rawValue)\""
-        let lasting = variant == nil || image.id != id
+        let askedForVariant = request.http.query.contains { $0.name == "variant" }
+        let lasting = !askedForVariant || image.id.rawValue != request.parameters["image"]
         let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: lasting ? "public, max-age=31536000, immutable" : "public, no-cache")]
         // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"…"` matches too.
         if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { candidate in

@@ -42,8 +42,8 @@ import Testing
         // The list of blocks: private, newest first.
         try await service.run(.block(user: carol.id.rawValue), as: alice.id)
         #expect(try service.blocked(by: alice.id).items.map(\.id) == [carol.id, bob.id])
-        #expect(try service.answer(.blocked(PageRequest()), viewer: bob.id) == .users(Page(items: [], next: nil)))
-        await expectError(.unauthenticated) { _ = try service.answer(.blocked(PageRequest())) }
+        #expect(try ask(service, "blocked", viewer: bob.id) == .users(Page(items: [], next: nil)))
+        await expectError(.unauthenticated) { _ = try ask(service, "blocked") }
         await expectError(.invalidArgument) { _ = try await service.run(.block(user: alice.id.rawValue), as: alice.id) }
         await expectError(.notFound) { _ = try await service.run(.block(user: "-NoSuchUser000000000"), as: alice.id) }
         // Lifting it: following is possible again, and the activity is back.

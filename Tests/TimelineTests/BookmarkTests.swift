@@ -24,8 +24,8 @@ import Testing
         #expect(try service.post(first.id, viewer: alice.id).post.bookmarkedByViewer == false)
         #expect(try service.post(first.id).post.bookmarkedByViewer == nil)
         // The query answers only for the acting user.
-        #expect(try service.answer(.bookmarks(PageRequest()), viewer: bob.id) == .posts(try service.bookmarks(of: bob.id)))
-        await expectError(.unauthenticated) { _ = try service.answer(.bookmarks(PageRequest())) }
+        #expect(try ask(service, "bookmarks", viewer: bob.id) == .posts(try service.bookmarks(of: bob.id)))
+        await expectError(.unauthenticated) { _ = try ask(service, "bookmarks") }
         await expectError(.notFound) { _ = try await service.run(.bookmark(post: "-NoSuchPost000000000"), as: bob.id) }
         await expectError(.unauthenticated) { _ = try await service.execute(.bookmark(post: first.id.rawValue)) }
     }

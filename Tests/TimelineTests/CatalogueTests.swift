@@ -50,13 +50,13 @@ let sampleCommands: [Command] = [
         #expect(decoded != Command.signOut(session: "another"))
     }
 
-    /// Every query name decodes to that query (its kind names it back).
-    @Test(arguments: QueryName.allCases) func queryNamesDecode(_ kind: QueryName) throws {
+    /// Every query name decodes to that query, which says whether it is private as the catalogue does.
+    @Test(arguments: Catalogue.queryNames) func queryNamesDecode(_ name: String) throws {
         let fields: [String: Any] = ["user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
                                      "image": "i1", "limit": 5, "latitude": 1.5, "longitude": 2.5, "emails": ["a@b.co"]]
-        let query = try Catalogue.query(named: kind.rawValue, JSONInput(object: fields))
-        #expect(query.kind == kind)
-        #expect(query.name == kind.rawValue)
+        let query = try Catalogue.query(named: name, JSONInput(object: fields))
+        #expect(query.name == name)
+        #expect(query.isPrivate == Catalogue.isPrivate(name))
     }
 
     @Test func unknownCommandNamesAreRefused() {

@@ -72,9 +72,9 @@ import Testing
     @Test func privateToTheActingUser() async throws {
         let net = try await Network()
         let service = net.service
-        #expect(try service.answer(.suggestions(PageRequest()), viewer: net["ann"]) == .suggestions(try service.suggestions(for: net["ann"])))
-        await expectError(.unauthenticated) { _ = try service.answer(.suggestions(PageRequest())) }
-        await expectError(.unauthenticated) { _ = try service.answer(.findContacts(emails: ["bob@example.com"])) }
+        #expect(try ask(service, "suggestions", viewer: net["ann"]) == .suggestions(try service.suggestions(for: net["ann"])))
+        await expectError(.unauthenticated) { _ = try ask(service, "suggestions") }
+        await expectError(.unauthenticated) { _ = try ask(service, "findContacts", ["emails": ["bob@example.com"]]) }
         // exec: `as` or `session`, never a `user` or a `viewer`.
         let session = ExecSession(service: service)
         func send(_ request: [String: Any]) async throws -> [String: Any] {
@@ -114,9 +114,9 @@ import Testing
         let own = try #require(try await service.run(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: net["eve"]).profile)
         #expect(own.discoverable == false)
         #expect(try service.lastSequence() == before + 1)
-        let hidden = try service.answer(.findContacts(emails: ["eve@example.com"]), viewer: ann)
+        let hidden = try ask(service, "findContacts", ["emails": ["eve@example.com"]], viewer: ann)
         #expect(hidden == .contacts([]))
-        #expect(JSONOutput.answer(hidden) as NSDictionary == JSONOutput.answer(try service.answer(.findContacts(emails: ["zed@example.com"]), viewer: ann)) as NSDictionary)
+        #expect(JSONOutput.answer(hidden) as NSDictionary == JSONOutput.answer(try ask(service, "findContacts", ["emails": ["zed@example.com"]], viewer: ann)) as NSDictionary)
         #expect(try found(["eve@example.com", "fay@example.com"]) == ["fay"])
         // Setting it to what it is records nothing; the setting shows only to eve herself.
         try await service.run(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: net["eve"])

@@ -243,3 +243,9 @@ struct ToolProcess {
         process.waitUntilExit()
     }
 }
+
+/// Answers the query `name` with `fields` through the catalogue, as `timeline exec` and the HTTP
+/// API ask it.
+func ask(_ service: TimelineService, _ name: String, _ fields: [String: Any] = [:], viewer: UserID? = nil) throws -> QueryResult {
+    try Catalogue.query(named: name, JSONInput(object: fields)).answer(service, viewer: viewer)
+}

@@ -10,13 +10,13 @@ enum QueryCommand {
                           [--image ID] [--latitude DEG] [--longitude DEG] [--radiusKm KM]
                           [--limit N] [--before CURSOR] [--as ID|@name]
 
-    queries: \(names { !$0.isPrivate })
-    private: \(names(\.isPrivate)) (for --as; findContacts takes a list: use exec)
+    queries: \(names { !Catalogue.isPrivate($0) })
+    private: \(names(Catalogue.isPrivate)) (for --as; findContacts takes a list: use exec)
     """
 
     /// The names of the queries that are `kept`, as one line.
-    private static func names(_ kept: (QueryName) -> Bool) -> String {
-        QueryName.allCases.filter(kept).map(\.rawValue).joined(separator: " ")
+    private static func names(_ kept: (String) -> Bool) -> String {
+        Catalogue.queryNames.filter(kept).joined(separator: " ")
     }
 
     static func run(_ args: Arguments) async throws -> Int32 {

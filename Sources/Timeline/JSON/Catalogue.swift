@@ -1,58 +1,182 @@
 import Foundation
 import TimelineDomain
 
-/// The one list of commands and queries by their public names, and the fields each takes:
-/// `timeline exec` (fields from a JSON line) and the HTTP API (fields from the body, the path
-/// and the query string) both decode requests here, and both answer with `JSONOutput`. A new
-/// query is added here once (and to `Query`, whose exhaustive switches point at the rest); a
-/// command's fields are read by its `CommandDefinition`, in its feature's file in the domain.
+/// The commands and queries by their public names, and the fields each takes: `timeline exec`
+/// (fields from a JSON line) and the HTTP API (fields from the body, the path and the query
+/// string) both decode requests here, and both answer with `JSONOutput`. A command's fields are
+/// read by its `CommandDefinition`, in its feature's file in the domain; a query is one entry of
+/// `queries` below, which reads its fields and asks the library's public method for it.
 package enum Catalogue {
     /// Decodes the command `name` from `input` (reading, and so accepting, only its fields).
     package static func command(named name: String, _ input: JSONInput) throws(TimelineError) -> Command {
         try Command.decode(named: name, input)
     }
 
-    /// Decodes the query `name` from `input` (reading, and so accepting, only its fields).
-    package static func query(named name: String, _ input: JSONInput) throws(TimelineError) -> Query {
-        guard let kind = QueryName(rawValue: name) else {
-            throw TimelineError.invalid("query", "unknown query \(name.prefix(64))")
-        }
-        return try query(kind, input)
+    /// Decodes the query `name` from `input` (reading, and so accepting, only its fields) into
+    /// the work that answers it.
+    package static func query(named name: String, _ input: JSONInput) throws(TimelineError) -> QueryCall {
+        guard let definition = queriesByName[name] else { throw TimelineError.invalid("query", "unknown query \(name.prefix(64))") }
+        return QueryCall(name: name, answer: try definition.read(input))
     }
 
-    /// Decodes a query of kind `kind` from `input`.
-    package static func query(_ kind: QueryName, _ input: JSONInput) throws(TimelineError) -> Query {
-        switch kind {
-        case .user: return .user(try input.identifier("user"))
-        case .userByName: return .userByName(try input.string("username"))
-        case .users: return .users(try input.page())
-        case .searchUsers: return .searchUsers(prefix: try input.optionalString("prefix") ?? "", try input.page())
-        case .followers: return .followers(try input.identifier("user"), try input.page())
-        case .following: return .following(try input.identifier("user"), try input.page())
-        case .follows: return .follows(try input.identifier("user"), target: try input.identifier("target"))
-        case .posts: return .posts(try input.identifier("user"), try input.page())
-        case .post: return .post(try input.identifier("post"), comments: try input.page())
-        case .comments: return .comments(try input.identifier("post"), try input.page())
-        case .likes: return .likes(try input.identifier("post"), try input.page())
-        case .timeline: return .timeline(try input.identifier("user"), try input.page())
-        case .hashtag: return .hashtag(try input.string("tag"), try input.page())
-        case .activity: return .activity(try input.identifier("user"), try input.page())
-        case .image:
+    /// The public names of the queries, in the catalogue's order.
+    package static var queryNames: [String] { queries.map(\.name) }
+
+    /// Whether the query `name` answers only for the acting user (`as` or `session` in `exec`,
+    /// the bearer over HTTP) and so takes no `user` parameter.
+    package static func isPrivate(_ name: String) -> Bool { queriesByName[name]?.isPrivate ?? false }
+
+    private static let queriesByName = Dictionary(uniqueKeysWithValues: queries.map { ($0.name, $0) })
+
+    /// Every query: its name, and how its fields become the library's call.
+    private static let queries: [QueryDefinition] = [
+        QueryDefinition("user") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in .user(try service.user(user, viewer: viewer)) }
+        },
+        QueryDefinition("userByName") { input throws(TimelineError) in
+            let name = try input.string("username")
+            return { service, viewer throws(TimelineError) in .user(try service.user(named: name, viewer: viewer)) }
+        },
+        QueryDefinition("users") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, viewer throws(TimelineError) in .users(try service.users(page, viewer: viewer)) }
+        },
+        QueryDefinition("searchUsers") { input throws(TimelineError) in
+            let prefix = try input.optionalString("prefix") ?? "", page = try input.page()
+            return { service, viewer throws(TimelineError) in .users(try service.searchUsers(prefix: prefix, page, viewer: viewer)) }
+        },
+        QueryDefinition("followers") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .users(try service.followers(of: user, page, viewer: viewer)) }
+        },
+        QueryDefinition("following") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .users(try service.following(of: user, page, viewer: viewer)) }
+        },
+        QueryDefinition("follows") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user"), target: UserID = try input.identifier("target")
+            return { service, _ throws(TimelineError) in .follows(try service.follows(user, target)) }
+        },
+        QueryDefinition("posts") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .posts(try service.posts(by: user, page, viewer: viewer)) }
+        },
+        QueryDefinition("post") { input throws(TimelineError) in
+            let post: PostID = try input.identifier("post"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .post(try service.post(post, viewer: viewer, comments: page)) }
+        },
+        QueryDefinition("comments") { input throws(TimelineError) in
+            let post: PostID = try input.identifier("post"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .comments(try service.comments(of: post, page, viewer: viewer)) }
+        },
+        QueryDefinition("likes") { input throws(TimelineError) in
+            let post: PostID = try input.identifier("post"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .users(try service.likes(of: post, page, viewer: viewer)) }
+        },
+        QueryDefinition("timeline") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            return { service, _ throws(TimelineError) in .posts(try service.timeline(of: user, page)) }
+        },
+        QueryDefinition("hashtag") { input throws(TimelineError) in
+            let tag = try input.string("tag"), page = try input.page()
+            return { service, viewer throws(TimelineError) in .posts(try service.hashtag(tag, page, viewer: viewer)) }
+        },
+        QueryDefinition("activity") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user"), page = try input.page()
+            return { service, _ throws(TimelineError) in .activity(try service.activity(of: user, page)) }
+        },
+        QueryDefinition("image") { input throws(TimelineError) in
             let image: ImageID = try input.identifier("image")
-            guard let raw = try input.optionalString("variant") else { return .image(image) }
-            guard let variant = ImageVariant(rawValue: raw) else {
-                throw TimelineError.invalid("variant", "variant must be full, feed or thumb")
+            var variant: ImageVariant?
+            if let raw = try input.optionalString("variant") {
+                guard let known = ImageVariant(rawValue: raw) else { throw TimelineError.invalid("variant", "variant must be full, feed or thumb") }
+                variant = known
             }
-            return .image(image, variant: variant)
-        case .bookmarks: return .bookmarks(try input.page())
-        case .blocked: return .blocked(try input.page())
-        case .nearby:
+            return { [variant] service, _ throws(TimelineError) in .image(try service.image(image, variant: variant)) }
+        },
+        QueryDefinition("nearby") { input throws(TimelineError) in
             guard let latitude = try input.optionalNumber("latitude") else { throw .invalid("latitude", "latitude is required") }
             guard let longitude = try input.optionalNumber("longitude") else { throw .invalid("longitude", "longitude is required") }
-            return .nearby(latitude: latitude, longitude: longitude, radiusKm: try input.optionalNumber("radiusKm") ?? Query.defaultRadiusKm,
-                           try input.page())
-        case .suggestions: return .suggestions(try input.page())
-        case .findContacts: return .findContacts(emails: try input.strings("emails"))
+            let radiusKm = try input.optionalNumber("radiusKm") ?? TimelineService.defaultRadiusKm, page = try input.page()
+            return { service, viewer throws(TimelineError) in
+                .posts(try service.nearby(latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
+            }
+        },
+        QueryDefinition(actingUser: "bookmarks") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .posts(try service.bookmarks(of: user, page)) }
+        },
+        QueryDefinition(actingUser: "blocked") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .users(try service.blocked(by: user, page)) }
+        },
+        QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }
+        },
+        QueryDefinition(actingUser: "findContacts") { input throws(TimelineError) in
+            let emails = try input.strings("emails")
+            return { service, user throws(TimelineError) in .contacts(try service.findContacts(emails, viewer: user)) }
+        },
+    ]
+}
+
+/// A query of the catalogue: its public name, and how it reads its fields into the call that
+/// answers it.
+private struct QueryDefinition: Sendable {
+    let name: String
+    let isPrivate: Bool
+    let read: @Sendable (JSONInput) throws(TimelineError) -> QueryAnswer
+
+    /// A query answered as its viewer sees it.
+    init(_ name: String, read: @escaping @Sendable (JSONInput) throws(TimelineError) -> QueryAnswer.ForViewer) {
+        self.name = name
+        isPrivate = false
+        self.read = { input throws(TimelineError) in .forViewer(try read(input)) }
+    }
+
+    /// A query answered only for the acting user.
+    init(actingUser name: String, read: @escaping @Sendable (JSONInput) throws(TimelineError) -> QueryAnswer.ForActingUser) {
+        self.name = name
+        isPrivate = true
+        self.read = { input throws(TimelineError) in .forActingUser(try read(input)) }
+    }
+}
+
+/// How a decoded query is answered: for whoever views it, or only for the acting user.
+package enum QueryAnswer: Sendable {
+    /// Answers as `viewer` sees it (anonymously when nil).
+    package typealias ForViewer = @Sendable (TimelineService, UserID?) throws(TimelineError) -> QueryResult
+    /// Answers for the acting user.
+    package typealias ForActingUser = @Sendable (TimelineService, UserID) throws(TimelineError) -> QueryResult
+
+    /// Answered as the viewer sees it.
+    case forViewer(ForViewer)
+    /// Answered for the acting user, who must be known (the query takes no `user`).
+    case forActingUser(ForActingUser)
+}
+
+/// A query read from its fields, ready to be answered.
+package struct QueryCall: Sendable {
+    /// The query's public name.
+    package let name: String
+    /// How it is answered.
+    package let answer: QueryAnswer
+
+    /// Whether it answers only for the acting user (and so takes no `user` parameter).
+    package var isPrivate: Bool {
+        if case .forActingUser = answer { return true }
+        return false
+    }
+
+    /// Answers the query as `viewer` sees it: `unauthenticated` for a private query without one.
+    package func answer(_ service: TimelineService, viewer: UserID?) throws(TimelineError) -> QueryResult {
+        switch answer {
+        case .forViewer(let answer): return try answer(service, viewer)
+        case .forActingUser(let answer):
+            guard let viewer else { throw TimelineError(.unauthenticated, "\(name) answers only for a signed-in user") }
+            return try answer(service, viewer)
         }
     }
 }

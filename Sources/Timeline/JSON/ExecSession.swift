@@ -78,7 +78,7 @@ public struct ExecSession: Sendable {
     private func query(_ input: JSONInput) throws(TimelineError) -> () throws(TimelineError) -> Any {
         let query = try Catalogue.query(named: try input.string("query"), input)
         let viewer: UserID?
-        if query.kind.isPrivate {
+        if query.isPrivate {
             // A private query answers for the acting user, named as a command's is (and never
             // by `viewer`, which it refuses as unknown).
             let user = try input.optionalString("as"), token = try input.optionalString("session")
@@ -97,6 +97,6 @@ public struct ExecSession: Sendable {
         }
         try input.refuseUnreadFields()
         let service = self.service
-        return { () throws(TimelineError) in JSONOutput.answer(try service.answer(query, viewer: viewer)) }
+        return { () throws(TimelineError) in JSONOutput.answer(try query.answer(service, viewer: viewer)) }
     }
 }

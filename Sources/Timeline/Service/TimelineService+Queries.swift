@@ -136,15 +136,15 @@ extension TimelineService {
     /// (great-circle distance), newest first; the cursor is a post id. Exact: every placed post
     /// within the radius, none beyond it. Posts of users the viewer blocks, or who block the
     /// viewer, are left out.
-    public func nearby(latitude: Double, longitude: Double, radiusKm: Double = Query.defaultRadiusKm, _ page: PageRequest = PageRequest(),
+    public func nearby(latitude: Double, longitude: Double, radiusKm: Double = TimelineService.defaultRadiusKm, _ page: PageRequest = PageRequest(),
                        viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
         guard latitude.isFinite, (-90...90).contains(latitude) else { throw .invalid("latitude", "latitude must be a number from -90 to 90") }
         guard longitude.isFinite, (-180...180).contains(longitude) else {
             throw .invalid("longitude", "longitude must be a number from -180 to 180")
         }
-        guard radiusKm.isFinite, radiusKm > 0, radiusKm <= Query.maxRadiusKm else {
-            throw .invalid("radiusKm", "radiusKm must be more than 0 and at most \(Int(Query.maxRadiusKm))")
+        guard radiusKm.isFinite, radiusKm > 0, radiusKm <= Self.maxRadiusKm else {
+            throw .invalid("radiusKm", "radiusKm must be more than 0 and at most \(Int(Self.maxRadiusKm))")
         }
         let centre = Place(latitude: latitude, longitude: longitude)
         return try read { try $0.nearby(centre, radiusKm: radiusKm, page, viewer: viewer) }
@@ -152,6 +152,10 @@ extension TimelineService {
 
     /// The most emails one `findContacts` may look up.
     public static let maxContactEmails = 500
+    /// The largest radius `nearby` searches, in kilometres.
+    public static let maxRadiusKm = 50.0
+    /// The radius `nearby` searches when none is given, in kilometres.
+    public static let defaultRadiusKm = 10.0
 
     /// People `user` might follow: those followed by the people `user` follows, ranked by how
     /// many of them follow each (most first; ties by user id), without `user`, those `user`
@@ -188,175 +192,6 @@ extension TimelineService {
         return try read { view in try view.image(try variant.map { try view.variant($0, of: id) } ?? id, keys: keys) }
     }
 
-    /// Answers `query` as `viewer` sees it: the one entry point `exec` and the HTTP API share.
-    public func answer(_ query: Query, viewer: UserID? = nil) throws(TimelineError) -> QueryResult {
-        switch query {
-        case .user(let id): .user(try user(id, viewer: viewer))
-        case .userByName(let name): .user(try user(named: name, viewer: viewer))
-        case .users(let page): .users(try users(page, viewer: viewer))
-        case let .searchUsers(prefix, page): .users(try searchUsers(prefix: prefix, page, viewer: viewer))
-        case let .followers(user, page): .users(try followers(of: user, page, viewer: viewer))
-        case let .following(user, page): .users(try following(of: user, page, viewer: viewer))
-        case let .follows(user, target): .follows(try follows(user, target))
-        case let .posts(user, page): .posts(try posts(by: user, page, viewer: viewer))
-        case let .post(id, page): .post(try post(id, viewer: viewer, comments: page))
-        case let .comments(post, page): .comments(try comments(of: post, page, viewer: viewer))
-        case let .likes(post, page): .users(try likes(of: post, page, viewer: viewer))
-        case let .timeline(user, page): .posts(try timeline(of: user, page))
-        case let .hashtag(tag, page): .posts(try hashtag(tag, page, viewer: viewer))
-        case let .activity(user, page): .activity(try activity(of: user, page))
-        case let .image(id, variant): .image(try image(id, variant: variant))
-        case .bookmarks(let page): .posts(try bookmarks(of: try Self.owner(of: query, viewer), page))
-        case .blocked(let page): .users(try blocked(by: try Self.owner(of: query, viewer), page))
-        case let .nearby(latitude, longitude, radiusKm, page):
-            .posts(try nearby(latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
-        case .suggestions(let page): .suggestions(try suggestions(for: try Self.owner(of: query, viewer), page))
-        case .findContacts(let emails): .contacts(try findContacts(emails, viewer: try Self.owner(of: query, viewer)))
-        }
-    }
-
-    /// The acting user a private query answers for (it takes no `user`): `unauthenticated` without one.
-    static func owner(of query: Query, _ viewer: UserID?) throws(TimelineError) -> UserID {
-        guard let viewer else { throw TimelineError(.unauthenticated, "\(query.name) answers only for a signed-in user") }
-        return viewer
-    }
-}
-
-/// Every query of the read side, as a value.
-public enum Query: Sendable, Equatable {
-    /// A profile by id.
-    case user(UserID)
-    /// A profile by username (any case or Unicode form).
-    case userByName(String)
-    /// Every user, newest first.
-    case users(PageRequest)
-    /// Users whose username starts with `prefix`, in username order.
-    case searchUsers(prefix: String, PageRequest)
-    /// Who follows a user, the newest follow first.
-    case followers(UserID, PageRequest)
-    /// Whom a user follows, the newest follow first.
-    case following(UserID, PageRequest)
-    /// Whether the first user follows `target`.
-    case follows(UserID, target: UserID)
-    /// A user's posts, newest first.
-    case posts(UserID, PageRequest)
-    /// A post with the first page of its comments.
-    case post(PostID, comments: PageRequest)
-    /// A post's comments, oldest first.
-    case comments(PostID, PageRequest)
-    /// Who liked a post.
-    case likes(PostID, PageRequest)
-    /// A user's home timeline: their posts and those of everyone they follow, newest first.
-    case timeline(UserID, PageRequest)
-    /// Posts with a hashtag (with or without `#`, any case), newest first.
-    case hashtag(String, PageRequest)
-    /// What happened to a user (comments, likes, follows), newest first.
-    case activity(UserID, PageRequest)
-    /// An image's bytes; with a variant, that size of the post's image (see `TimelineService.image(_:variant:)`).
-    case image(ImageID, variant: ImageVariant? = nil)
-    /// The acting user's bookmarks, the latest saved first (private: no `user` parameter).
-    case bookmarks(PageRequest)
-    /// The users the acting user blocks, the latest block first (private: no `user` parameter).
-    case blocked(PageRequest)
-    /// Posts placed within `radiusKm` (≤ 50) of a point, newest first.
-    case nearby(latitude: Double, longitude: Double, radiusKm: Double, PageRequest)
-    /// People the acting user might follow, ranked by how many of the people they follow
-    /// follow them (private: no `user` parameter).
-    case suggestions(PageRequest)
-    /// The discoverable users among up to 1000 emails (private: no `user` parameter).
-    case findContacts(emails: [String])
-}
-
-extension Query {
-    /// The largest radius `nearby` searches, in kilometres.
-    public static let maxRadiusKm = 50.0
-    /// The radius `nearby` searches when none is given, in kilometres.
-    public static let defaultRadiusKm = 10.0
-
-    /// The public query name (`timeline exec`'s `query`).
-    public var name: String { kind.rawValue }
-
-    /// Which query this is, without its parameters.
-    public var kind: QueryName {
-        switch self {
-        case .user: .user
-        case .userByName: .userByName
-        case .users: .users
-        case .searchUsers: .searchUsers
-        case .followers: .followers
-        case .following: .following
-        case .follows: .follows
-        case .posts: .posts
-        case .post: .post
-        case .comments: .comments
-        case .likes: .likes
-        case .timeline: .timeline
-        case .hashtag: .hashtag
-        case .activity: .activity
-        case .image: .image
-        case .bookmarks: .bookmarks
-        case .blocked: .blocked
-        case .nearby: .nearby
-        case .suggestions: .suggestions
-        case .findContacts: .findContacts
-        }
-    }
-}
-
-/// The public names of the queries: the one place each is spelled. `Catalogue` decodes a query
-/// by switching over these (exhaustively).
-public enum QueryName: String, CaseIterable, Sendable {
-    /// `Query.user`.
-    case user
-    /// `Query.userByName`.
-    case userByName
-    /// `Query.users`.
-    case users
-    /// `Query.searchUsers`.
-    case searchUsers
-    /// `Query.followers`.
-    case followers
-    /// `Query.following`.
-    case following
-    /// `Query.follows`.
-    case follows
-    /// `Query.posts`.
-    case posts
-    /// `Query.post`.
-    case post
-    /// `Query.comments`.
-    case comments
-    /// `Query.likes`.
-    case likes
-    /// `Query.timeline`.
-    case timeline
-    /// `Query.hashtag`.
-    case hashtag
-    /// `Query.activity`.
-    case activity
-    /// `Query.image`.
-    case image
-    /// `Query.bookmarks`.
-    case bookmarks
-    /// `Query.blocked`.
-    case blocked
-    /// `Query.nearby`.
-    case nearby
-    /// `Query.suggestions`.
-    case suggestions
-    /// `Query.findContacts`.
-    case findContacts
-
-    /// Whether the query answers only for the acting user (`as` or `session` in `exec`, the
-    /// bearer over HTTP) and so takes no `user` parameter.
-    public var isPrivate: Bool {
-        switch self {
-        case .bookmarks, .blocked, .suggestions, .findContacts: true
-        case .user, .userByName, .users, .searchUsers, .followers, .following, .follows, .posts, .post, .comments, .likes,
-             .timeline, .hashtag, .activity, .image, .nearby:
-            false
-        }
-    }
 }
 
 /// What a query answers.

@@ -163,8 +163,8 @@ public enum OpenAPI {
         case .latitude: ("query", true, "Degrees north of the search's centre.", ["type": "number", "minimum": -90, "maximum": 90])
         case .longitude: ("query", true, "Degrees east of the search's centre.", ["type": "number", "minimum": -180, "maximum": 180])
         case .radiusKm:
-            ("query", false, "The search's radius in kilometres: more than 0, at most \(Int(Query.maxRadiusKm)), default \(Int(Query.defaultRadiusKm)).",
-             ["type": "number", "exclusiveMinimum": 0, "maximum": Query.maxRadiusKm, "default": Query.defaultRadiusKm])
+            ("query", false, "The search's radius in kilometres: more than 0, at most \(Int(TimelineService.maxRadiusKm)), default \(Int(TimelineService.defaultRadiusKm)).",
+             ["type": "number", "exclusiveMinimum": 0, "maximum": TimelineService.maxRadiusKm, "default": TimelineService.defaultRadiusKm])
         case .variant:
             ("query", false, "Which size of a post's photo: `full` (long side ≤ 1080 px), `feed` (≤ 640 px) or `thumb` "
                 + "(320 px square). Anything else is 400 invalid_argument.", ["enum": ["full", "feed", "thumb"]])
