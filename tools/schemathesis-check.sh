@@ -19,7 +19,7 @@
 #                      without them most generated ids are unknown and answer 404
 #
 # Not exercised: GET /v1/stream (an endless response: the Swift stream tests cover it), and
-# DELETE /v1/sessions/current and DELETE /v1/me, which would end the token's session or erase its
+# DELETE /v1/sessions/current, DELETE /v1/sessions and DELETE /v1/me, which would end the token's session or erase its
 # user halfway through the run.
 #
 # How the Swift tests call it (after `tools/install-deps --tests`), from the repository root, with
@@ -100,6 +100,7 @@ args=(
   --generation-database none
   --exclude-operation-id stream
   --exclude-operation-id signOut
+  --exclude-operation-id signOutEverywhere
   --exclude-operation-id eraseUser
   --no-color
 )

@@ -10,7 +10,7 @@ import Foundation
 extension Command {
     /// Every command type, each defined in its feature's file.
     package static let definitions: [any CommandDefinition.Type] = [
-        CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, UpdateProfileCommand.self,
+        CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self, UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self,
@@ -32,6 +32,8 @@ public enum Event: Equatable, Sendable {
     case signedIn(SignedIn)
     /// A session ended: `SignedOut`.
     case signedOut(SignedOut)
+    /// Every session of a user ended: `SignedOutEverywhere`.
+    case signedOutEverywhere(SignedOutEverywhere)
     /// A sign-in failed: `SignInFailed`.
     case signInFailed(SignInFailed)
     /// A photo was posted: `PostAdded`.
@@ -84,6 +86,7 @@ public enum Event: Equatable, Sendable {
         case .profileUpdated: .profileUpdated
         case .signedIn: .signedIn
         case .signedOut: .signedOut
+        case .signedOutEverywhere: .signedOutEverywhere
         case .signInFailed: .signInFailed
         case .postAdded: .postAdded
         case .postPlaced: .postPlaced
@@ -116,6 +119,7 @@ public enum Event: Equatable, Sendable {
         case .profileUpdated(let e): e
         case .signedIn(let e): e
         case .signedOut(let e): e
+        case .signedOutEverywhere(let e): e
         case .signInFailed(let e): e
         case .postAdded(let e): e
         case .postPlaced(let e): e
@@ -152,6 +156,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case signedIn = "SignedIn"
     /// A session ended: `SignedOut`.
     case signedOut = "SignedOut"
+    /// Every session of a user ended: `SignedOutEverywhere`.
+    case signedOutEverywhere = "SignedOutEverywhere"
     /// A sign-in failed: `SignInFailed`.
     case signInFailed = "SignInFailed"
     /// A photo was posted: `PostAdded`.
@@ -204,6 +210,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .profileUpdated: ProfileUpdated.self
         case .signedIn: SignedIn.self
         case .signedOut: SignedOut.self
+        case .signedOutEverywhere: SignedOutEverywhere.self
         case .signInFailed: SignInFailed.self
         case .postAdded: PostAdded.self
         case .postPlaced: PostPlaced.self
@@ -236,6 +243,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .profileUpdated: .profileUpdated(try ProfileUpdated(from: &r, &opener))
         case .signedIn: .signedIn(try SignedIn(from: &r, &opener))
         case .signedOut: .signedOut(try SignedOut(from: &r, &opener))
+        case .signedOutEverywhere: .signedOutEverywhere(try SignedOutEverywhere(from: &r, &opener))
         case .signInFailed: .signInFailed(try SignInFailed(from: &r, &opener))
         case .postAdded: .postAdded(try PostAdded(from: &r, &opener))
         case .postPlaced: .postPlaced(try PostPlaced(from: &r, &opener))

@@ -155,6 +155,7 @@ final class LiveStreams: Sendable {
     private static func sessionsMayEnd(_ event: EventEnvelope) -> UserID? {
         switch event.event {
         case .signedOut(let e): e.userId
+        case .signedOutEverywhere(let e): e.userId
         case .passwordChanged(let e): e.userId
         case .userErased(let e): e.userId
         default: nil

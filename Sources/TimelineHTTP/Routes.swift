@@ -37,6 +37,11 @@ extension TimelineAPI {
             errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("signIn"))),
         command("DELETE", "/v1/sessions/current", fixed: { ["session": $0.bearer ?? ""] }, Operation(
             id: "signOut", summary: "Sign out: end the bearer's session.", tag: .account, answer: .empty(), errors: [.storageFull])),
+        command("DELETE", "/v1/sessions", Operation(
+            id: "signOutEverywhere", summary: "Sign out everywhere: end every session of the bearer, this one too.", tag: .account,
+            description: "Every session token of the bearer (and any password-reset token) stops working, and their open event "
+                + "streams end: after a lost phone, or to start afresh.",
+            answer: .empty(), errors: [.storageFull])),
         query("GET", "/v1/me", access: .bearer, runs: "user", fixed: viewer("user"), Operation(
             id: "me", summary: "The bearer's own profile.", tag: .account, answer: .json("The bearer's profile.", "user"))),
         command("PATCH", "/v1/me", Operation(

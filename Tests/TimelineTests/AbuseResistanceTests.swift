@@ -228,7 +228,7 @@ import Sodium
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             #expect(try await api.send("PUT", "/v1/me/following/\(bob.id)", bearer: alice.token).status == 200)
-            for ending in ["sign-out", "password change"] {
+            for ending in ["sign-out everywhere", "sign-out", "password change"] {
                 let session = try #require(try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"]).json["session"] as? String)
                 let ticket = try #require(try await api.send("POST", "/v1/stream/tickets", bearer: session).json["ticket"] as? String)
                 let stream = try EventStreamReader(port: server.port, bearer: session)
@@ -237,6 +237,11 @@ import Sodium
                 #expect(await stream.events { $0.contains { $0.json["id"] as? String == first } }.contains { $0.json["id"] as? String == first })
                 if ending == "sign-out" {
                     #expect(try await api.send("DELETE", "/v1/sessions/current", bearer: session).status == 204)
+                } else if ending == "sign-out everywhere" {
+                    // From another device: every session ends, the streaming one included.
+                    let other = try #require(try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"]).json["session"] as? String)
+                    #expect(try await api.send("DELETE", "/v1/sessions", bearer: other).status == 204)
+                    #expect(try await api.get("/v1/me", bearer: other).status == 401)
                 } else {
                     let changed = try await api.send("POST", "/v1/me/password", json: ["currentPassword": "password-123", "newPassword": "password-456"], bearer: session)
                     #expect(changed.status == 204, "\(changed)")

@@ -9,6 +9,7 @@ let sampleCommands: [Command] = [
     .createUser(username: "a", email: "a@b.co", password: "password-1", bio: "b", url: "https://x.org"),
     .signIn(email: "a@b.co", password: "p"),
     .signOut(session: "t"),
+    .signOutEverywhere,
     .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false),
     .follow(user: "u1"),
     .unfollow(user: "u1"),

@@ -37,6 +37,34 @@ import Testing
         }
     }
 
+    /// "Log out of all sessions": every session of the user ends, the one that asked too, and so
+    /// do their reset tokens; other users keep theirs, and signing in again works.
+    @Test func signingOutEverywhereEndsEverySessionAndResetToken() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let bob = try await service.createUser("bob")
+        let phone = try await signIn(service, "alice@example.com", "password-123")
+        let laptop = try await signIn(service, "alice@example.com", "password-123")
+        let bobs = try await signIn(service, "bob@example.com", "password-123")
+        let reset = try await resetToken(service, for: alice.id)
+        #expect(try await sessionWorks(service, phone, following: bob.id))
+
+        _ = try await service.execute(.signOutEverywhere, as: .session(laptop))
+        #expect(try await !sessionWorks(service, phone, following: bob.id), "another session still acts")
+        #expect(try await !sessionWorks(service, laptop, following: bob.id), "the session that asked still acts")
+        try await expectRefused(service, .unauthenticated, field: "token") {
+            _ = try await service.execute(.resetPassword(token: reset, password: "new-password", email: nil))
+        }
+        #expect(try await sessionWorks(service, bobs, following: alice.id))
+        let again = try await signIn(service, "alice@example.com", "password-123")
+        #expect(try await sessionWorks(service, again, following: bob.id))
+        // It needs someone to sign out: no session, nothing recorded.
+        let before = try service.lastSequence()
+        await expectError(.unauthenticated) { _ = try await service.execute(.signOutEverywhere) }
+        await expectError(.unauthenticated) { _ = try await service.execute(.signOutEverywhere, as: .session(phone)) }
+        #expect(try service.lastSequence() == before)
+    }
+
     @Test func resetEndsEverySessionAndEveryOtherToken() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice", password: "old-password")

@@ -34,6 +34,8 @@ extension InMemoryState {
             issued[e.sessionHash] = envelope.sequence
         case .signedOut(let e):
             sessions[e.sessionHash] = nil
+        case .signedOutEverywhere(let e):
+            credentialChanges[e.userId] = envelope.sequence
         case .signInFailed(let e):
             let recent = failures[e.limiterKey, default: []].filter { $0 >= envelope.timestamp - SignInPolicy.window }
             failures[e.limiterKey] = recent + [envelope.timestamp]

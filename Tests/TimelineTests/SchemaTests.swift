@@ -49,6 +49,7 @@ import Testing
         _ = try MediaReprocessTests.addOldPost(service, by: alice.id, gifBytes(3))  // a post from before the image pipeline
         #expect(try service.reprocessMedia().processed == 1)
         _ = try await service.execute(.signOut(session: token))
+        try await service.run(.signOutEverywhere, as: alice.id)
         let reset = try #require(try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)

@@ -85,7 +85,7 @@ struct ActivityProjection: Projection {
         case .likeAdded(let e): .like(e.postId, e.userId)
         case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
         // No other event records an item found again by a reference.
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: nil
@@ -133,7 +133,7 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try activity.deleteAll(in: e.userId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .postReported, .reportsDismissed, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: break
         }

@@ -79,7 +79,7 @@ struct FollowsProjection: Projection {
             try blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
         case .unblocked(let e):
             try removeBlock(e.blockerId, e.blockedId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked: break

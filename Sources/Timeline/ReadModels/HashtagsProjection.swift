@@ -31,7 +31,7 @@ struct HashtagsProjection: Projection {
             try unindex(e.postId, txn)
         case .postRemoved(let e):
             try unindex(e.postId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: break

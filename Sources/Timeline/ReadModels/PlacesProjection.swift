@@ -46,7 +46,7 @@ struct PlacesProjection: Projection {
         case .userErased(let e):
             // Erasure deletes the posts first; this makes sure no place of theirs stays.
             for post in try placesByAuthor.members(of: e.userId, txn) { try unindex(post, txn) }
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: break

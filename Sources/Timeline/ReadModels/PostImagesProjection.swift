@@ -43,7 +43,7 @@ struct PostImagesProjection: Projection {
             try remove(e.postId, txn)
         case .postRemoved(let e):
             try remove(e.postId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced, .commentAdded,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .commentAdded,
              .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
              .bookmarked, .unbookmarked, .blocked, .unblocked: break

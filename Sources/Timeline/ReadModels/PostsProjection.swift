@@ -224,7 +224,7 @@ struct PostsProjection: Projection {
                 try reports.delete((post, e.userId), txn)
                 try recountReports(post, txn)
             }
-        case .userCreated, .signedIn, .signedOut, .signInFailed, .followed, .unfollowed,
+        case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked: break
         }
     }

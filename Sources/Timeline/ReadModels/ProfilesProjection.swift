@@ -88,7 +88,7 @@ struct ProfilesProjection: Projection {
             try users.delete(e.userId, txn)
             try usernames.delete(user.username, txn)
             if let hash = user.emailHash { try emails.delete(hash, txn) }
-        case .signedIn, .signedOut, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded,
+        case .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded,
              .commentDeleted, .likeAdded, .likeRemoved, .postReported, .reportsDismissed,
              .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked: break
         }

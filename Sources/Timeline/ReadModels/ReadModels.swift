@@ -166,7 +166,7 @@ final class ReadModels: Sendable {
         case .profileUpdated(let e) where e.avatar != nil: try avatarImages(of: e.userId, txn)
         case .userErased(let e): try avatarImages(of: e.userId, txn)
         // A profile update without a new photo keeps the old one; no other event lets go of an image.
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postAdded, .postPlaced,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: []

@@ -69,6 +69,9 @@ struct SessionsProjection: Projection {
         case .passwordChanged(let e):
             if let used = e.resetTokenHash { try passwordResets.delete(used, txn) }
             try credentialChanges.put(e.userId, envelope.sequence, txn)
+        case .signedOutEverywhere(let e):
+            // Every session and reset token issued before this event ends, as at a password change.
+            try credentialChanges.put(e.userId, envelope.sequence, txn)
         case .signInFailed(let e):
             // Forget failures that have left the window, then record this one.
             let cutoff = SignInFailures.start(e.limiterKey, at: envelope.timestamp - SignInPolicy.window)

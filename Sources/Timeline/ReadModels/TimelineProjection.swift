@@ -107,7 +107,7 @@ struct TimelineProjection: Projection {
             try pulls.deleteAll(in: e.userId, txn)
             try boundaries.delete(e.userId, txn)
             try followerCounts.delete(e.userId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signInFailed, .postPlaced,
+        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .postReported, .reportsDismissed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked: break
         }

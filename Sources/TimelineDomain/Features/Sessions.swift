@@ -1,5 +1,5 @@
 // Sessions: `signIn` records `SignedIn` (or `SignInFailed`, under a rate limit), `signOut`
-// records `SignedOut`.
+// records `SignedOut`, `signOutEverywhere` records `SignedOutEverywhere`.
 
 /// The payload of `SignedIn`.
 public struct SignedIn: Equatable, Sendable {
@@ -60,6 +60,24 @@ extension SignedOut: EventPayload {
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed out (session \(sessionHash.prefix(8))…)"
     }
+}
+
+/// The payload of `SignedOutEverywhere`: every session and reset token the user had until then
+/// has ended (the one the command came with too).
+public struct SignedOutEverywhere: Equatable, Sendable {
+    /// The user concerned.
+    public var userId: UserID
+    /// A `SignedOutEverywhere` payload.
+    public init(userId: UserID) { self.userId = userId }
+}
+
+extension SignedOutEverywhere: EventPayload {
+    package var stream: String { "user-\(userId)" }
+    package var users: [UserID] { [userId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
+    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed out everywhere" }
 }
 
 /// A failed sign-in. The email is recorded only as a keyed hash (it may not even belong to a
@@ -150,6 +168,12 @@ extension Decider {
         return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.done),
                         actor: session.user)
     }
+
+    /// Ends every session and reset token of `me`, wherever it was signed in ("log out of all
+    /// sessions"): after a lost phone, or to start afresh.
+    func signOutEverywhere(by me: UserRecord) throws -> Decision {
+        Decision(events: [.signedOutEverywhere(SignedOutEverywhere(userId: me.id))], outcome: .success(.done))
+    }
 }
 
 // MARK: - Commands
@@ -207,4 +231,22 @@ package struct SignInCommand: CommandDefinition {
 extension Command {
     /// Starts a session (answers its token, shown once).
     public static func signIn(email: String, password: String) -> Command { Command(SignInCommand(email: email, password: password)) }
+}
+
+/// `signOutEverywhere`: ends every session of the acting user, this one too, and their reset tokens.
+package struct SignOutEverywhereCommand: CommandDefinition {
+    package static let name = "signOutEverywhere"
+
+    package init() {}
+    package init(_ fields: some CommandFields) throws(TimelineError) {}
+    package func encode(to fields: inout CommandJSON) {}
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.signOutEverywhere(by: $0) }
+    }
+}
+
+extension Command {
+    /// Ends every session of the acting user, this one too, and their reset tokens.
+    public static var signOutEverywhere: Command { Command(SignOutEverywhereCommand()) }
 }
