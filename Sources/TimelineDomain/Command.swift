@@ -73,6 +73,21 @@ public struct Command: Sendable, Equatable, CustomStringConvertible {
     private static let byName: [String: any CommandDefinition.Type] = Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, $0) })
 }
 
+/// A command of one string field (a user's or a post's id, a token): its reading and writing.
+package protocol OneFieldCommand: CommandDefinition {
+    /// The field's name (`user`, `post`, …).
+    static var field: String { get }
+    /// The field's value, raw user input.
+    var value: String { get }
+    /// The command with `value` in its field.
+    init(value: String)
+}
+
+extension OneFieldCommand {
+    package init(_ fields: some CommandFields) throws(TimelineError) { self.init(value: try fields.string(Self.field)) }
+    package func encode(to fields: inout CommandJSON) { fields.set(Self.field, value) }
+}
+
 /// Reads the fields of a command (`timeline exec`'s JSON line, an HTTP request); a field the
 /// decoder does not ask for is refused afterwards by the reader.
 package protocol CommandFields {

@@ -50,51 +50,35 @@ extension Decider {
 // MARK: - Commands
 
 /// `block`: the acting user blocks `user` (idempotent): it ends the follows between them both ways.
-package struct BlockCommand: CommandDefinition {
-    package static let name = "block"
-    package let user: String
+package struct BlockCommand: OneFieldCommand {
+    package static let name = "block", field = "user"
+    package let value: String
 
-    package init(user: String) { self.user = user }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        user = try fields.string("user")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("user", user)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.block(user, by: $0) }
+        try decider.acting(actor) { try decider.block(value, by: $0) }
     }
 }
 
 extension Command {
     /// The acting user blocks `user` (idempotent): it ends the follows between them both ways.
-    public static func block(user: String) -> Command { Command(BlockCommand(user: user)) }
+    public static func block(user: String) -> Command { Command(BlockCommand(value: user)) }
 }
 
 /// `unblock`: the acting user lifts their block of `user` (idempotent).
-package struct UnblockCommand: CommandDefinition {
-    package static let name = "unblock"
-    package let user: String
+package struct UnblockCommand: OneFieldCommand {
+    package static let name = "unblock", field = "user"
+    package let value: String
 
-    package init(user: String) { self.user = user }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        user = try fields.string("user")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("user", user)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.unblock(user, by: $0) }
+        try decider.acting(actor) { try decider.unblock(value, by: $0) }
     }
 }
 
 extension Command {
     /// The acting user lifts their block of `user` (idempotent).
-    public static func unblock(user: String) -> Command { Command(UnblockCommand(user: user)) }
+    public static func unblock(user: String) -> Command { Command(UnblockCommand(value: user)) }
 }

@@ -49,51 +49,35 @@ extension Decider {
 // MARK: - Commands
 
 /// `bookmark`: saves a post to the acting user's bookmarks (idempotent).
-package struct BookmarkCommand: CommandDefinition {
-    package static let name = "bookmark"
-    package let post: String
+package struct BookmarkCommand: OneFieldCommand {
+    package static let name = "bookmark", field = "post"
+    package let value: String
 
-    package init(post: String) { self.post = post }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        post = try fields.string("post")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("post", post)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.bookmark(post, by: $0) }
+        try decider.acting(actor) { try decider.bookmark(value, by: $0) }
     }
 }
 
 extension Command {
     /// Saves a post to the acting user's bookmarks (idempotent).
-    public static func bookmark(post: String) -> Command { Command(BookmarkCommand(post: post)) }
+    public static func bookmark(post: String) -> Command { Command(BookmarkCommand(value: post)) }
 }
 
 /// `unbookmark`: takes a post out of the acting user's bookmarks (idempotent).
-package struct UnbookmarkCommand: CommandDefinition {
-    package static let name = "unbookmark"
-    package let post: String
+package struct UnbookmarkCommand: OneFieldCommand {
+    package static let name = "unbookmark", field = "post"
+    package let value: String
 
-    package init(post: String) { self.post = post }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        post = try fields.string("post")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("post", post)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.unbookmark(post, by: $0) }
+        try decider.acting(actor) { try decider.unbookmark(value, by: $0) }
     }
 }
 
 extension Command {
     /// Takes a post out of the acting user's bookmarks (idempotent).
-    public static func unbookmark(post: String) -> Command { Command(UnbookmarkCommand(post: post)) }
+    public static func unbookmark(post: String) -> Command { Command(UnbookmarkCommand(value: post)) }
 }

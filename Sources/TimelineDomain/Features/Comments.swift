@@ -95,28 +95,20 @@ extension Decider {
 // MARK: - Commands
 
 /// `deleteComment`: deletes a comment (its author's, or any on the acting user's post).
-package struct DeleteCommentCommand: CommandDefinition {
-    package static let name = "deleteComment"
-    package let comment: String
+package struct DeleteCommentCommand: OneFieldCommand {
+    package static let name = "deleteComment", field = "comment"
+    package let value: String
 
-    package init(comment: String) { self.comment = comment }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        comment = try fields.string("comment")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("comment", comment)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.deleteComment(comment, by: $0) }
+        try decider.acting(actor) { try decider.deleteComment(value, by: $0) }
     }
 }
 
 extension Command {
     /// Deletes a comment (its author's, or any on the acting user's post).
-    public static func deleteComment(comment: String) -> Command { Command(DeleteCommentCommand(comment: comment)) }
+    public static func deleteComment(comment: String) -> Command { Command(DeleteCommentCommand(value: comment)) }
 }
 
 /// `addComment`: comments on a post.

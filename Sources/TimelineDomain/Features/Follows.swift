@@ -47,51 +47,35 @@ extension Decider {
 // MARK: - Commands
 
 /// `follow`: the acting user follows `user` (idempotent).
-package struct FollowCommand: CommandDefinition {
-    package static let name = "follow"
-    package let user: String
+package struct FollowCommand: OneFieldCommand {
+    package static let name = "follow", field = "user"
+    package let value: String
 
-    package init(user: String) { self.user = user }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        user = try fields.string("user")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("user", user)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.follow(user, by: $0) }
+        try decider.acting(actor) { try decider.follow(value, by: $0) }
     }
 }
 
 extension Command {
     /// The acting user follows `user` (idempotent).
-    public static func follow(user: String) -> Command { Command(FollowCommand(user: user)) }
+    public static func follow(user: String) -> Command { Command(FollowCommand(value: user)) }
 }
 
 /// `unfollow`: the acting user stops following `user` (idempotent).
-package struct UnfollowCommand: CommandDefinition {
-    package static let name = "unfollow"
-    package let user: String
+package struct UnfollowCommand: OneFieldCommand {
+    package static let name = "unfollow", field = "user"
+    package let value: String
 
-    package init(user: String) { self.user = user }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        user = try fields.string("user")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("user", user)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.unfollow(user, by: $0) }
+        try decider.acting(actor) { try decider.unfollow(value, by: $0) }
     }
 }
 
 extension Command {
     /// The acting user stops following `user` (idempotent).
-    public static func unfollow(user: String) -> Command { Command(UnfollowCommand(user: user)) }
+    public static func unfollow(user: String) -> Command { Command(UnfollowCommand(value: user)) }
 }

@@ -48,51 +48,35 @@ extension Decider {
 // MARK: - Commands
 
 /// `like`: likes a post (idempotent).
-package struct LikeCommand: CommandDefinition {
-    package static let name = "like"
-    package let post: String
+package struct LikeCommand: OneFieldCommand {
+    package static let name = "like", field = "post"
+    package let value: String
 
-    package init(post: String) { self.post = post }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        post = try fields.string("post")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("post", post)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.like(post, by: $0) }
+        try decider.acting(actor) { try decider.like(value, by: $0) }
     }
 }
 
 extension Command {
     /// Likes a post (idempotent).
-    public static func like(post: String) -> Command { Command(LikeCommand(post: post)) }
+    public static func like(post: String) -> Command { Command(LikeCommand(value: post)) }
 }
 
 /// `unlike`: takes a like back (idempotent).
-package struct UnlikeCommand: CommandDefinition {
-    package static let name = "unlike"
-    package let post: String
+package struct UnlikeCommand: OneFieldCommand {
+    package static let name = "unlike", field = "post"
+    package let value: String
 
-    package init(post: String) { self.post = post }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        post = try fields.string("post")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("post", post)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.unlike(post, by: $0) }
+        try decider.acting(actor) { try decider.unlike(value, by: $0) }
     }
 }
 
 extension Command {
     /// Takes a like back (idempotent).
-    public static func unlike(post: String) -> Command { Command(UnlikeCommand(post: post)) }
+    public static func unlike(post: String) -> Command { Command(UnlikeCommand(value: post)) }
 }

@@ -149,28 +149,20 @@ extension Decider {
 // MARK: - Commands
 
 /// `dismissReports`: dismisses the reports standing against a post (operators only): it leaves the report queue and is shown again; reports made before no longer count.
-package struct DismissReportsCommand: CommandDefinition {
-    package static let name = "dismissReports"
-    package let post: String
+package struct DismissReportsCommand: OneFieldCommand {
+    package static let name = "dismissReports", field = "post"
+    package let value: String
 
-    package init(post: String) { self.post = post }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        post = try fields.string("post")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("post", post)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.dismissReports(post, actor: actor)
+        try decider.dismissReports(value, actor: actor)
     }
 }
 
 extension Command {
     /// Dismisses the reports standing against a post (operators only): it leaves the report queue and is shown again; reports made before no longer count.
-    public static func dismissReports(post: String) -> Command { Command(DismissReportsCommand(post: post)) }
+    public static func dismissReports(post: String) -> Command { Command(DismissReportsCommand(value: post)) }
 }
 
 /// `reportPost`: reports a post to the operators, with a reason.

@@ -188,28 +188,20 @@ extension Decider {
 // MARK: - Commands
 
 /// `requestPasswordReset`: issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
-package struct RequestPasswordResetCommand: CommandDefinition {
-    package static let name = "requestPasswordReset"
-    package let user: String
+package struct RequestPasswordResetCommand: OneFieldCommand {
+    package static let name = "requestPasswordReset", field = "user"
+    package let value: String
 
-    package init(user: String) { self.user = user }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        user = try fields.string("user")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("user", user)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.requestPasswordReset(user, actor: actor)
+        try decider.requestPasswordReset(value, actor: actor)
     }
 }
 
 extension Command {
     /// Issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
-    public static func requestPasswordReset(user: String) -> Command { Command(RequestPasswordResetCommand(user: user)) }
+    public static func requestPasswordReset(user: String) -> Command { Command(RequestPasswordResetCommand(value: user)) }
 }
 
 /// `resetPassword`: sets a password (and optionally the email) with a reset token. Ends every session and every other reset token of the user.

@@ -228,28 +228,20 @@ extension Decider {
 // MARK: - Commands
 
 /// `deletePost`: deletes one of the acting user's posts, with its comments and likes.
-package struct DeletePostCommand: CommandDefinition {
-    package static let name = "deletePost"
-    package let post: String
+package struct DeletePostCommand: OneFieldCommand {
+    package static let name = "deletePost", field = "post"
+    package let value: String
 
-    package init(post: String) { self.post = post }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        post = try fields.string("post")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("post", post)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.deletePost(post, by: $0) }
+        try decider.acting(actor) { try decider.deletePost(value, by: $0) }
     }
 }
 
 extension Command {
     /// Deletes one of the acting user's posts, with its comments and likes.
-    public static func deletePost(post: String) -> Command { Command(DeletePostCommand(post: post)) }
+    public static func deletePost(post: String) -> Command { Command(DeletePostCommand(value: post)) }
 }
 
 /// `addPost`: posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`).

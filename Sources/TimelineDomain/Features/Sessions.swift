@@ -179,29 +179,21 @@ extension Decider {
 // MARK: - Commands
 
 /// `signOut`: ends the session with this token.
-package struct SignOutCommand: CommandDefinition {
-    package static let name = "signOut"
+package struct SignOutCommand: OneFieldCommand {
+    package static let name = "signOut", field = "session"
     package static let needsActor = false
-    package let session: String
+    package let value: String
 
-    package init(session: String) { self.session = session }
-
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        session = try fields.string("session")
-    }
-
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("session", session)
-    }
+    package init(value: String) { self.value = value }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.signOut(session)
+        try decider.signOut(value)
     }
 }
 
 extension Command {
     /// Ends the session with this token.
-    public static func signOut(session: String) -> Command { Command(SignOutCommand(session: session)) }
+    public static func signOut(session: String) -> Command { Command(SignOutCommand(value: session)) }
 }
 
 /// `signIn`: starts a session (answers its token, shown once).
