@@ -117,7 +117,7 @@ public final class TimelineService: Sendable {
         envOptions.maxMapSize = options.maxMapSize
         envOptions.derivedData = true
         // Opened alone after a rebuild freed much of the read models' file: compact it first.
-        envOptions.compactDerivedData = true
+        envOptions.compactDerivedData = ReadModelCompaction.rule()
         do {
             try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
@@ -194,13 +194,13 @@ public final class TimelineService: Sendable {
     }
 
     /// Rewrites the read models of the database at `path` without their free pages when a
-    /// rebuild left at least a third of their file free (LMDB would otherwise carry the long free
-    /// list through every commit) and no process has the database open. A service opening a
+    /// rebuild left at least a third of their file, and at least `minimumFreeBytes`, free
+    /// (`ReadModelCompaction`) and no process has the database open. A service opening a
     /// database alone does this itself. Returns the bytes in use before and after, or `nil`
     /// when there was nothing to do or another process has the database open.
-    public static func compactReadModels(path: String, minimumFreeBytes: Int = 64 << 20) throws(TimelineError) -> (before: Int, after: Int)? {
+    public static func compactReadModels(path: String, minimumFreeBytes: Int = ReadModelCompaction.minimumFreeBytes) throws(TimelineError) -> (before: Int, after: Int)? {
         do {
-            return try Environment.compactDerivedData(path: path, minimumFreeBytes: minimumFreeBytes)
+            return try Environment.compactDerivedData(path: path, when: ReadModelCompaction.rule(minimumFreeBytes: minimumFreeBytes))
         } catch {
             throw translate(error)
         }
