@@ -34,14 +34,12 @@ public final class Environment: @unchecked Sendable {
         public var durable: Bool = true
         /// Also open the never-fsynced environment in `derived/` for `.derived` databases.
         public var derivedData: Bool = false
-        /// When opening alone, first compact the derived environment if a third of it (and at
-        /// least 64 MiB) is free (see `compactDerivedData`).
-        public var compactDerivedData: Bool = false
+        /// When opening alone, first compact the derived environment if this rule says its free
+        /// space is worth reclaiming (see `compactDerivedData(path:options:when:)`); `nil`
+        /// never does.
+        public var compactDerivedData: CompactionRule?
         public init() {}
     }
-
-    /// The subdirectory holding the derived environment.
-    public static let derivedDirectory = "derived"
 
     private let primary: MapFile
     private let derived: MapFile?
@@ -64,18 +62,10 @@ public final class Environment: @unchecked Sendable {
         self.options = options
         primary = try MapFile(path: path, flags: Self.noReadahead | (options.durable ? 0 : UInt32(MDB_NOSYNC)), options: options)
         if options.derivedData {
-            let directory = path + "/" + Self.derivedDirectory
-            try createDirectory(directory)
-            // Discards a file a machine crash may have torn; keeps other openers out until open.
-            let marker = try UnsyncedMarker(directory: directory, durable: options.durable)
-            if options.compactDerivedData { _ = try? Self.compact(directory: directory, options: options, minimumFreeBytes: 64 << 20) }
-            let lock = try OpenLock(path: directory + "/" + Self.openLockName)
-            try lock.lockShared()
-            let file = try MapFile(path: directory, flags: Self.derivedFlags, options: Self.derivedOptions(options))
-            marker.opened(file)
-            self.marker = marker
-            derivedLock = lock
-            derived = file
+            let opened = try Self.openDerived(path: path, options: options)
+            marker = opened.marker
+            derivedLock = opened.lock
+            derived = opened.file
         } else {
             marker = nil
             derivedLock = nil
@@ -86,8 +76,6 @@ public final class Environment: @unchecked Sendable {
 
     private var files: [MapFile] { [primary] + (derived.map { [$0] } ?? []) }
 
-    private static let derivedFlags = UInt32(MDB_NOSYNC | MDB_WRITEMAP) | noReadahead
-
     /// Both maps are opened without readahead (`MADV_RANDOM`). With readahead, the kernel (6.x,
     /// ext4) caches a faulted page in a large folio with its neighbours, and writeback then
     /// writes the whole folio for one changed 4 KiB page: at `--scale medium`, 16 clients
@@ -95,57 +83,7 @@ public final class Environment: @unchecked Sendable {
     /// it wrote ~40 MB/s and they reached 6.5–7.4k, and a lone command's `fdatasync` writes
     /// pages, not folios (docs/performance.md). B-tree lookups are random
     /// reads, which readahead does not help.
-    private static let noReadahead = UInt32(MDB_NORDAHEAD)
-
-    /// The derived environment starts with a map of at most 8 MiB: the disk gives real blocks
-    /// to all of its map (see `MapFile.reserveMap`), and it doubles as it fills.
-    private static func derivedOptions(_ options: Options) -> Options {
-        var derived = options
-        derived.mapSize = min(options.mapSize, 8 << 20)
-        return derived
-    }
-    private static let openLockName = "open.lock"
-
-    /// Rewrites the derived environment of the database in `path` without its free pages, if
-    /// at least `minimumFreeBytes` and a third of it are free (as after a rebuild dropped a whole
-    /// generation of read models: LMDB then carries a long free list through every commit)
-    /// and no process has it open. Returns the bytes in use before and after, or `nil` when
-    /// it did nothing. Crash-safe: the compacted copy replaces the file by a rename.
-    public static func compactDerivedData(path: String, options: Options = Options(),
-                                          minimumFreeBytes: Int = 64 << 20) throws(LMDBError) -> (before: Int, after: Int)? {
-        try compact(directory: path + "/" + derivedDirectory, options: options, minimumFreeBytes: minimumFreeBytes)
-    }
-
-    private static func compact(directory: String, options: Options, minimumFreeBytes: Int) throws(LMDBError) -> (before: Int, after: Int)? {
-        guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return nil }
-        let lock = try OpenLock(path: directory + "/" + openLockName)
-        guard lock.tryLockExclusive() else { return nil }
-        let staging = directory + "/compacting"
-        let before: Int
-        do {
-            let file = try MapFile(path: directory, flags: derivedFlags, options: derivedOptions(options))
-            let (used, free) = try file.spaceInUse()
-            guard free >= minimumFreeBytes, free * 3 >= used else { return nil }
-            before = used
-            try? FileManager.default.removeItem(atPath: staging)
-            try createDirectory(staging)
-            do {
-                try file.copy(to: staging, compact: true)
-            } catch {
-                try? FileManager.default.removeItem(atPath: staging)  // e.g. a full disk: give the space back
-                throw error
-            }
-        }
-        // Nobody maps the old file (we hold the lock exclusively): replace it, and its lock
-        // file, whose reader table describes the old file.
-        guard rename(staging + "/data.mdb", directory + "/data.mdb") == 0 else {
-            throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "replace \(directory)/data.mdb")
-        }
-        try? FileManager.default.removeItem(atPath: directory + "/lock.mdb")
-        try? FileManager.default.removeItem(atPath: staging)
-        let after = try MapFile(path: directory, flags: derivedFlags, options: derivedOptions(options)).usedBytes
-        return (before, after)
-    }
+    static let noReadahead = UInt32(MDB_NORDAHEAD)
 
     deinit { close() }
 
@@ -402,74 +340,6 @@ public final class Environment: @unchecked Sendable {
     private func adoptGrownMap() throws(LMDBError) {
         try gate.exclusively { () throws(LMDBError) in
             for file in files { try file.setMapSize(0) }
-        }
-    }
-}
-
-/// Lets many users (transactions) in at once, but the map size can only change, and the
-/// environment only close, while none is inside.
-final class TransactionGate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var users = 0
-    private var exclusive = false
-    private var closed = false
-
-    /// Enters as one of many users; fails once the environment is closed.
-    func enter() throws(LMDBError) {
-        condition.lock()
-        defer { condition.unlock() }
-        while exclusive { condition.wait() }
-        guard !closed else { throw LMDBError(code: .badTransaction, operation: "use of a closed environment") }
-        users += 1
-    }
-
-    func leave() {
-        condition.lock()
-        users -= 1
-        if users == 0 { condition.broadcast() }
-        condition.unlock()
-    }
-
-    /// Leaves, runs `body` (which may need the gate exclusively), then enters again. `inside`
-    /// says whether the caller is still a user afterwards: if entering again fails (the
-    /// environment was closed meanwhile) it is `false` and the error is thrown, so the caller
-    /// must not leave a second time.
-    func outside(_ inside: inout Bool, _ body: () throws(LMDBError) -> Void) throws(LMDBError) {
-        leave()
-        inside = false
-        let result = Result<Void, LMDBError> { () throws(LMDBError) in try body() }
-        try enter()
-        inside = true
-        try result.get()
-    }
-
-    /// Users inside now (for tests).
-    var userCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return users
-    }
-
-    /// Runs `body` once no user is inside, keeping new ones out meanwhile.
-    func exclusively(_ body: () throws(LMDBError) -> Void) throws(LMDBError) {
-        condition.lock()
-        while exclusive { condition.wait() }
-        exclusive = true
-        while users > 0 { condition.wait() }
-        defer {
-            exclusive = false
-            condition.broadcast()
-            condition.unlock()
-        }
-        guard !closed else { throw LMDBError(code: .badTransaction, operation: "use of a closed environment") }
-        try body()
-    }
-
-    /// Runs `body` (the closing) once no user is inside; then lets nobody in again.
-    func close(_ body: () -> Void) {
-        try? exclusively { () throws(LMDBError) in
-            body()
-            closed = true
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import CLMDB
+import Glibc
 
 /// An error reported by LMDB, with its return code turned into a named value.
 public struct LMDBError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -7,48 +8,49 @@ public struct LMDBError: Error, Equatable, CustomStringConvertible, Sendable {
         public let rawValue: Int32
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
-        public static let keyExists = Code(rawValue: -30799)
-        public static let notFound = Code(rawValue: -30798)
-        public static let pageNotFound = Code(rawValue: -30797)
-        public static let corrupted = Code(rawValue: -30796)
-        public static let panic = Code(rawValue: -30795)
-        public static let versionMismatch = Code(rawValue: -30794)
-        public static let invalid = Code(rawValue: -30793)
-        public static let mapFull = Code(rawValue: -30792)
-        public static let databasesFull = Code(rawValue: -30791)
-        public static let readersFull = Code(rawValue: -30790)
-        public static let tlsFull = Code(rawValue: -30789)
-        public static let transactionFull = Code(rawValue: -30788)
-        public static let cursorFull = Code(rawValue: -30787)
-        public static let pageFull = Code(rawValue: -30786)
-        public static let mapResized = Code(rawValue: -30785)
-        public static let incompatible = Code(rawValue: -30784)
-        public static let badReaderSlot = Code(rawValue: -30783)
-        public static let badTransaction = Code(rawValue: -30782)
-        public static let badValueSize = Code(rawValue: -30781)
-        public static let badDatabase = Code(rawValue: -30780)
+        public static let keyExists = Code(rawValue: MDB_KEYEXIST)
+        public static let notFound = Code(rawValue: MDB_NOTFOUND)
+        public static let pageNotFound = Code(rawValue: MDB_PAGE_NOTFOUND)
+        public static let corrupted = Code(rawValue: MDB_CORRUPTED)
+        public static let panic = Code(rawValue: MDB_PANIC)
+        public static let versionMismatch = Code(rawValue: MDB_VERSION_MISMATCH)
+        public static let invalid = Code(rawValue: MDB_INVALID)
+        public static let mapFull = Code(rawValue: MDB_MAP_FULL)
+        public static let databasesFull = Code(rawValue: MDB_DBS_FULL)
+        public static let readersFull = Code(rawValue: MDB_READERS_FULL)
+        public static let tlsFull = Code(rawValue: MDB_TLS_FULL)
+        public static let transactionFull = Code(rawValue: MDB_TXN_FULL)
+        public static let cursorFull = Code(rawValue: MDB_CURSOR_FULL)
+        public static let pageFull = Code(rawValue: MDB_PAGE_FULL)
+        public static let mapResized = Code(rawValue: MDB_MAP_RESIZED)
+        public static let incompatible = Code(rawValue: MDB_INCOMPATIBLE)
+        public static let badReaderSlot = Code(rawValue: MDB_BAD_RSLOT)
+        public static let badTransaction = Code(rawValue: MDB_BAD_TXN)
+        public static let badValueSize = Code(rawValue: MDB_BAD_VALSIZE)
+        public static let badDatabase = Code(rawValue: MDB_BAD_DBI)
         /// POSIX `ENOSPC`: the disk is full.
-        public static let noSpace = Code(rawValue: 28)
+        public static let noSpace = Code(rawValue: ENOSPC)
         /// POSIX `EDQUOT`: the user's disk quota is used up.
-        public static let quotaExceeded = Code(rawValue: 122)
+        public static let quotaExceeded = Code(rawValue: EDQUOT)
         /// POSIX `EIO`.
-        public static let ioError = Code(rawValue: 5)
+        public static let ioError = Code(rawValue: EIO)
         /// POSIX `ENOENT`.
-        public static let noSuchFile = Code(rawValue: 2)
+        public static let noSuchFile = Code(rawValue: ENOENT)
         /// POSIX `EACCES`.
-        public static let permissionDenied = Code(rawValue: 13)
+        public static let permissionDenied = Code(rawValue: EACCES)
 
-        private static let names: [Int32: String] = [
-            -30799: "keyExists", -30798: "notFound", -30797: "pageNotFound", -30796: "corrupted",
-            -30795: "panic", -30794: "versionMismatch", -30793: "invalid", -30792: "mapFull",
-            -30791: "databasesFull", -30790: "readersFull", -30789: "tlsFull",
-            -30788: "transactionFull", -30787: "cursorFull", -30786: "pageFull",
-            -30785: "mapResized", -30784: "incompatible", -30783: "badReaderSlot",
-            -30782: "badTransaction", -30781: "badValueSize", -30780: "badDatabase",
-            28: "noSpace", 122: "quotaExceeded", 5: "ioError", 2: "noSuchFile", 13: "permissionDenied",
+        private static let names: [Code: String] = [
+            .keyExists: "keyExists", .notFound: "notFound", .pageNotFound: "pageNotFound", .corrupted: "corrupted",
+            .panic: "panic", .versionMismatch: "versionMismatch", .invalid: "invalid", .mapFull: "mapFull",
+            .databasesFull: "databasesFull", .readersFull: "readersFull", .tlsFull: "tlsFull",
+            .transactionFull: "transactionFull", .cursorFull: "cursorFull", .pageFull: "pageFull",
+            .mapResized: "mapResized", .incompatible: "incompatible", .badReaderSlot: "badReaderSlot",
+            .badTransaction: "badTransaction", .badValueSize: "badValueSize", .badDatabase: "badDatabase",
+            .noSpace: "noSpace", .quotaExceeded: "quotaExceeded", .ioError: "ioError", .noSuchFile: "noSuchFile",
+            .permissionDenied: "permissionDenied",
         ]
 
-        public var description: String { Self.names[rawValue] ?? "errno(\(rawValue))" }
+        public var description: String { Self.names[self] ?? "errno(\(rawValue))" }
 
         /// Whether this is the storage running out: a full map, disk or quota.
         public var isOutOfSpace: Bool { self == .mapFull || self == .noSpace || self == .quotaExceeded }

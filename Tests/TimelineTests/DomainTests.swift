@@ -73,7 +73,7 @@ func context(now: Int64 = 1_000) -> DecisionContext {
     var context = DecisionContext(now: now, newID: { counter += 1; return String(format: "id%04d", counter) },
                                   hashToken: { "h:" + $0 }, contentID: { "img\($1.count)" },
                                   hashEmail: { $0 })  // emails as they are, like `InMemoryState.hashEmail`
-    context.passwordHash = "$argon2id$stub"
+    context.prepared.passwordHash = "$argon2id$stub"
     return context
 }
 
@@ -135,8 +135,8 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
             try decide(.eraseUser(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context())
         }
         var verified = context()
-        verified.verifiedUser = alice.id
-        verified.verifiedPasswordHash = alice.passwordHash
+        verified.prepared.verifiedUser = alice.id
+        verified.prepared.verifiedPasswordHash = alice.passwordHash
         let d = try decide(.eraseUser(user: alice.id.rawValue, password: "the right one"), actor: .user(alice.id), state: s, context: verified)
         #expect(d.events.last == .userErased(UserErased(userId: alice.id)))
         #expect(d.events.contains(.likeRemoved(Like(postId: PostID("p1"), userId: alice.id))))
@@ -160,18 +160,18 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
     /// when the command is decided (another change may have committed in between).
     @Test func changePasswordNeedsTheVerifiedPasswordToBeCurrent() throws {
         var ctx = context()
-        ctx.verifiedUser = alice.id
-        ctx.verifiedPasswordHash = "x"
+        ctx.prepared.verifiedUser = alice.id
+        ctx.prepared.verifiedPasswordHash = "x"
         let change = Command.changePassword(currentPassword: "old-password", newPassword: "new-password")
         let d = try decide(change, actor: .user(alice.id), state: state, context: ctx)
         #expect(d.events == [.passwordChanged(PasswordChanged(userId: alice.id, passwordHash: "$argon2id$stub", email: nil, resetTokenHash: nil))])
-        ctx.verifiedPasswordHash = "an older hash"
+        ctx.prepared.verifiedPasswordHash = "an older hash"
         let stale = try decide(change, actor: .user(alice.id), state: state, context: ctx)
         #expect(stale.events == [.signInFailed(SignInFailed(emailHash: "alice@example.com", userId: alice.id))])
         #expect(throws: TimelineError(.invalidCredentials, "wrong password")) { try stale.outcome.get() }
         // Verified for someone else: not alice's password.
-        ctx.verifiedUser = bob.id
-        ctx.verifiedPasswordHash = "x"
+        ctx.prepared.verifiedUser = bob.id
+        ctx.prepared.verifiedPasswordHash = "x"
         #expect(try decide(change, actor: .user(alice.id), state: state, context: ctx).events.first?.typeName == .signInFailed)
     }
 

@@ -3,14 +3,6 @@ import LMDB
 import Sodium
 import Synchronization
 
-/// The system clock.
-public struct SystemClock: Clock {
-    /// The system clock.
-    public init() {}
-    /// Now, in milliseconds since 1970.
-    public func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
-}
-
 /// The Timeline service: one LMDB database (a directory) holding the event log, the read
 /// models and the image blobs. Commands append events and update the read models in one
 /// durable write transaction, group-committed with concurrent commands; queries read a
@@ -111,9 +103,9 @@ public final class TimelineService: Sendable {
     /// Set with `Options.anchor`: signs the head after commits.
     let checkpointer: Checkpointer?
     /// A hash to verify against when the email is unknown, so both failures take as long.
-    private let decoyPasswordHash: String
+    let decoyPasswordHash: String
     /// Where argon2id runs (never on the writer's or a caller's thread).
-    private let passwordWork: PasswordWork
+    let passwordWork: PasswordWork
 
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
@@ -125,7 +117,7 @@ public final class TimelineService: Sendable {
         envOptions.maxMapSize = options.maxMapSize
         envOptions.derivedData = true
         // Opened alone after a rebuild freed much of the read models' file: compact it first.
-        envOptions.compactDerivedData = true
+        envOptions.compactDerivedData = ReadModelCompaction.rule()
         do {
             try options.anchor?.checkOutside(databasePath: path)
             let environment = try Environment(path: path, options: envOptions)
@@ -202,13 +194,13 @@ public final class TimelineService: Sendable {
     }
 
     /// Rewrites the read models of the database at `path` without their free pages when a
-    /// rebuild left at least a third of their file free (LMDB would otherwise carry the long free
-    /// list through every commit) and no process has the database open. A service opening a
+    /// rebuild left at least a third of their file, and at least `minimumFreeBytes`, free
+    /// (`ReadModelCompaction`) and no process has the database open. A service opening a
     /// database alone does this itself. Returns the bytes in use before and after, or `nil`
     /// when there was nothing to do or another process has the database open.
-    public static func compactReadModels(path: String, minimumFreeBytes: Int = 64 << 20) throws(TimelineError) -> (before: Int, after: Int)? {
+    public static func compactReadModels(path: String, minimumFreeBytes: Int = ReadModelCompaction.minimumFreeBytes) throws(TimelineError) -> (before: Int, after: Int)? {
         do {
-            return try Environment.compactDerivedData(path: path, minimumFreeBytes: minimumFreeBytes)
+            return try Environment.compactDerivedData(path: path, when: ReadModelCompaction.rule(minimumFreeBytes: minimumFreeBytes))
         } catch {
             throw translate(error)
         }
@@ -267,10 +259,11 @@ public final class TimelineService: Sendable {
     package func execute(_ command: Command, as caller: Caller = .anonymous, origin: String? = nil, correlationId: String? = nil,
                          processedImage: ProcessedImage?) async throws(TimelineError) -> CommandResult {
         let origin = origin.map { log.keys.emailHash("origin:" + $0) }
-        var prepared = try await prepare(command, caller: caller, origin: origin, processedImage: processedImage)
+        let actor = try Self.actor(of: caller)
+        var prepared = try await prepare(command, actor: actor, origin: origin, processedImage: processedImage)
         prepared.origin = origin
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
-            let job = WriteJob(service: self, command: command, prepared: prepared, correlationId: correlationId,
+            let job = WriteJob(service: self, command: command, actor: actor, prepared: prepared, correlationId: correlationId,
                                deliver: { continuation.resume(returning: $0) })
             // In a cluster a batch waits on the network (publish, retries): keep it off the
             // caller's (cooperative) thread.
@@ -282,40 +275,30 @@ public final class TimelineService: Sendable {
         return try result.get()
     }
 
-    /// Work done before the writer sees a command: resolving the caller, and the slow
-    /// password hashing and verification, which must not hold up other commands. Every limit a
-    /// password attempt is under is checked before argon2id's work is spent on it.
-    private func prepare(_ command: Command, caller: Caller, origin: String?, processedImage: ProcessedImage?) async throws(TimelineError) -> Prepared {
-        var prepared = Prepared(actor: .anonymous)
+    /// Who `caller` is, as deciding sees it (a session by its token's hash).
+    private static func actor(of caller: Caller) throws(TimelineError) -> Actor {
         switch caller {
-        case .anonymous: break
+        case .anonymous: return .anonymous
         case .user(let id):
             guard IdentifierSyntax.isValid(id) else { throw TimelineError(.unauthenticated, "the acting user id is not valid") }
-            prepared.actor = .user(UserID(id))
-        case .session(let token): prepared.actor = .session(hash: Self.hashToken(token))
-        case .operator: prepared.actor = .operator
+            return .user(UserID(id))
+        case .session(let token): return .session(hash: Self.hashToken(token))
+        case .operator: return .operator
         }
+    }
+
+    /// Work done before the writer sees a command of `actor`: the slow password hashing and
+    /// verification and the image pipeline, which must not hold up other commands. Every limit
+    /// a password attempt is under is checked before argon2id's work is spent on it.
+    private func prepare(_ command: Command, actor: Actor, origin: String?, processedImage: ProcessedImage?) async throws(TimelineError) -> Prepared {
+        var prepared = Prepared()
         switch command.definition {
         case let new as CreateUserCommand:
             try await precheckAndHash(command, new.password, &prepared)
         case let reset as ResetPasswordCommand:
             try await precheckAndHash(command, reset.password, &prepared)
         case let signIn as SignInCommand:
-            let email = signIn.email.lowercased(), password = signIn.password
-            let stored = try read { view -> UserRecord? in
-                if let valid = try? Validation.email(email) {
-                    try Self.refuseOverFailureLimit(emailHash: registry.hashEmail(valid), origin: origin, view, now: options.clock.nowMilliseconds(), field: "email")
-                }
-                return try view.userID(email: email).flatMap { try view.user($0) }
-            }
-            // Verify against a decoy when the email is unknown, so timing does not tell.
-            let hash = stored?.passwordHash ?? decoyPasswordHash
-            let verify = options.verifyPassword
-            let matches = try await passwordWork.run { verify(password, hash) }
-            if matches, let stored, stored.passwordHash != nil {
-                prepared.verifiedUser = stored.id
-                prepared.newToken = Self.newToken()
-            }
+            try await verifySignIn(email: signIn.email, password: signIn.password, origin: origin, &prepared)
         case is RequestPasswordResetCommand:
             prepared.newToken = Self.newToken()
         case let post as AddPostCommand:
@@ -333,49 +316,21 @@ public final class TimelineService: Sendable {
             }
         case let change as ChangePasswordCommand:
             try Validation.password(change.newPassword, field: "newPassword")
-            try await verifyPassword(change.currentPassword, of: prepared.actor, origin: origin, &prepared)
+            try await verifyPassword(change.currentPassword, of: actor, origin: origin, &prepared)
             if prepared.verifiedUser != nil { prepared.passwordHash = try await hashPassword(change.newPassword) }
         case let change as ChangeEmailCommand:
             _ = try Validation.email(change.email)
-            try await verifyPassword(change.password, of: prepared.actor, origin: origin, &prepared)
+            try await verifyPassword(change.password, of: actor, origin: origin, &prepared)
         case let erase as EraseUserCommand:
-            if let password = erase.password { try await verifyPassword(password, of: prepared.actor, origin: origin, &prepared) }
+            if let password = erase.password { try await verifyPassword(password, of: actor, origin: origin, &prepared) }
         default:
             break  // nothing slow to do before the writer decides
         }
         return prepared
     }
 
-    /// Checks `command` as deciding it will, then hashes its new `password`: argon2id's cost is
-    /// spent only on a command that can succeed.
-    private func precheckAndHash(_ command: Command, _ password: String, _ prepared: inout Prepared) async throws(TimelineError) {
-        let context = decisionContext()
-        try read { view in try precheck(command, state: view, context: context) }
-        prepared.passwordHash = try await hashPassword(password)
-    }
-
-    /// Refuses with `rate_limited` a password attempt for the account of `emailHash` from
-    /// `origin` once it has failed `SignInPolicy.maxFailures` times in the window: such an
-    /// attempt would be refused by deciding, so it is not worth argon2id's work.
-    private static func refuseOverFailureLimit(emailHash: String, origin: String?, _ view: ReadView, now: Int64, field: String? = nil) throws {
-        let failures = try view.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: origin),
-                                               since: now - SignInPolicy.window)
-        guard failures < SignInPolicy.maxFailures else {
-            throw TimelineError(.rateLimited, "too many failed password checks for this account from here; try again later", field: field)
-        }
-    }
-
-    /// argon2id of `password` at the configured cost, on the password threads.
-    private func hashPassword(_ password: String) async throws(TimelineError) -> String {
-        let hash = options.hashPassword, cost = options.passwordCost
-        guard let hashed = try await passwordWork.run({ hash(password, cost) }) else {
-            throw TimelineError(.internal, "password hashing ran out of memory")
-        }
-        return hashed
-    }
-
-    /// The context commands are decided in, as of now (`prepare` and the writer add what
-    /// they found out).
+    /// The context commands are decided in, as of now (the writer adds what `prepare` found
+    /// out, as `DecisionContext.prepared`).
     func decisionContext() -> DecisionContext {
         var context = DecisionContext(now: options.clock.nowMilliseconds(), newID: { [unowned self] in newID() },
                                       hashToken: Self.hashToken, contentID: Self.contentID,
@@ -385,38 +340,6 @@ public final class TimelineService: Sendable {
         return context
     }
 
-    /// For `changePassword`, `changeEmail` and `eraseUser`: verifies `password` against the
-    /// acting user's stored hash and records whom and which hash it matched. A caller that is
-    /// not a live session or user costs no argon2 work (deciding then refuses it), nor does one
-    /// over the failure limit.
-    private func verifyPassword(_ password: String, of actor: Actor, origin: String?, _ prepared: inout Prepared) async throws(TimelineError) {
-        let now = options.clock.nowMilliseconds()
-        let user = try read { view -> UserRecord? in
-            let user: UserRecord?
-            switch actor {
-            case .user(let id): user = try view.user(id)
-            case .session(let hash):
-                guard let session = try view.session(hash: hash), session.expiresAt > now else { return nil }
-                user = try view.user(session.user)
-            case .operator, .anonymous: return nil
-            }
-            if let emailHash = user?.emailHash { try Self.refuseOverFailureLimit(emailHash: emailHash, origin: origin, view, now: now) }
-            return user
-        }
-        let verify = options.verifyPassword
-        guard let user, let hash = user.passwordHash, try await passwordWork.run({ verify(password, hash) }) else { return }
-        prepared.verifiedUser = user.id
-        prepared.verifiedPasswordHash = hash
-    }
-
-    /// A new session token: 256 random bits, base64url.
-    static func newToken() -> String {
-        Data(Sodium.randomBytes(32)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func hashToken(_ token: String) -> String { hex(Sodium.hash(Array(token.utf8))) }
     /// An image's address: per owner, so erasing one user never touches another's images.
     static func contentID(_ owner: UserID, _ bytes: [UInt8]) -> String { hex(Sodium.hash(Array(owner.rawValue.utf8) + [0], bytes)) }
 
@@ -467,18 +390,4 @@ public final class TimelineService: Sendable {
 /// How many batches and commands a service's committer has run.
 final class CommitCounts: Sendable {
     let counts = Mutex<(batches: UInt64, commands: UInt64)>((0, 0))
-}
-
-/// What `prepare` found out before deciding.
-struct Prepared: Sendable {
-    var actor: Actor
-    var passwordHash: String?
-    var verifiedUser: UserID?
-    /// The stored hash the password of a `changePassword` or `changeEmail` matched.
-    var verifiedPasswordHash: String?
-    var newToken: String?
-    var origin: String?
-    /// For `addPost`: the photo, decoded and re-encoded by the image pipeline.
-    var processedImage: ProcessedImage?
-    var processedAvatar: (large: ImageUpload, small: ImageUpload)?
 }

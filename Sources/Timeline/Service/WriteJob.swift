@@ -5,6 +5,9 @@ import TimelineDomain
 struct WriteJob: Sendable {
     let service: TimelineService
     let command: Command
+    /// Who runs the command.
+    let actor: Actor
+    /// What the service worked out before queuing it (deciding reads it from its context).
     let prepared: Prepared
     let correlationId: String?
     let deliver: @Sendable (Result<CommandResult, TimelineError>) -> Void
@@ -136,17 +139,11 @@ struct WriteJob: Sendable {
     private func apply(_ txn: Transaction, log: EventLog, models: ReadModels, keys: any PayloadKeys) throws -> Outcome {
         let service = self.service
         var context = service.decisionContext()
-        context.passwordHash = prepared.passwordHash
-        context.verifiedUser = prepared.verifiedUser
-        context.verifiedPasswordHash = prepared.verifiedPasswordHash
-        context.newToken = prepared.newToken
-        context.origin = prepared.origin
-        context.processedImage = prepared.processedImage
-        context.processedAvatar = prepared.processedAvatar
+        context.prepared = prepared
         let view = ReadView(txn: txn, models: models, reports: service.reportPolicy)
         let decision: Decision
         do {
-            decision = try decide(command, actor: prepared.actor, state: view, context: context)
+            decision = try decide(command, actor: actor, state: view, context: context)
         } catch let error as TimelineError {
             return (.failure(error), nil, [])  // refused: nothing was written
         }

@@ -1,5 +1,5 @@
-/// What deciding may use besides state: the time, fresh identifiers and the work done before
-/// deciding that must not run inside the writer (password hashing and verification).
+/// What deciding may use besides state: the time, fresh identifiers, settings and the work done
+/// before deciding that must not run inside the writer (`prepared`).
 package struct DecisionContext {
     public var now: Int64
     public var newID: () -> String
@@ -10,24 +10,10 @@ package struct DecisionContext {
     /// Keyed hash of a (lowercased) email, as failed sign-ins record it and the read models
     /// keep it (`UserRecord.emailHash`): the same function on both sides, so it has no default.
     public var hashEmail: (String) -> String
-    /// argon2id hash of the password of a `createUser` (computed before deciding).
-    public var passwordHash: String?
-    /// For `signIn`, `changePassword` and `changeEmail`: the user whose password was verified
-    /// (nil when it did not match).
-    public var verifiedUser: UserID?
-    /// For `changePassword` and `changeEmail`: the stored hash the given password matched, so
-    /// deciding can tell that the password has not changed since it was verified.
-    public var verifiedPasswordHash: String?
-    /// A keyed hash of where the command came from (an HTTP client's address), if known:
-    /// failed sign-ins are limited per email and origin.
-    public var origin: String?
-    /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
-    public var newToken: String?
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
-    /// For `addPost`: the photo as the image pipeline produced it (decoded before deciding).
-    public var processedImage: ProcessedImage?
-    /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).
-    public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
+    /// What the service worked out before deciding (password hashing and verification, the
+    /// image pipeline, tokens, the origin).
+    public var prepared = Prepared()
     /// A post with this many standing reports (distinct reporters, since the last dismissal) is
     /// hidden from everyone but its author: to them it is `not_found`.
     public var hideAfterReports: Int = .max

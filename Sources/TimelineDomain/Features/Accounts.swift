@@ -92,7 +92,7 @@ extension Decider {
 
     func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
         let (username, email, bio, url) = try newUser(username: username, email: email, password: password, bio: bio, url: url)
-        guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        guard let hash = context.prepared.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
         let id = UserID(context.newID())
         let event = UserCreated(userId: id, username: username, email: email, passwordHash: hash, bio: bio, url: url)
         return Decision(events: [.userCreated(event)], outcome: .success(.user(id)), actor: id)

@@ -123,7 +123,7 @@ extension Decider {
         let reason = try Validation.reason(reason)
         // One report per reporter and post: a repeat changes nothing.
         guard try !state.reported(me.id, post.id) else { return Decision(events: [], outcome: .success(.changed(false))) }
-        let event = PostReported(postId: post.id, reporterId: me.id, reason: reason, origin: context.origin)
+        let event = PostReported(postId: post.id, reporterId: me.id, reason: reason, origin: context.prepared.origin)
         return Decision(events: [.postReported(event)], outcome: .success(.changed(true)))
     }
 

@@ -124,7 +124,7 @@ extension Decider {
         let target: UserID = try Validation.identifier(user, field: "user")
         try requireOperator(actor, "issue a password reset token")
         guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
-        guard let token = context.newToken else { throw TimelineError(.internal, "no token was generated") }
+        guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no token was generated") }
         let event = PasswordResetRequested(userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
         return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)))
     }
@@ -146,7 +146,7 @@ extension Decider {
 
     func resetPassword(token: String, password: String, email: String?) throws -> Decision {
         let (reset, hash, email) = try passwordReset(token: token, password: password, email: email)
-        guard let passwordHash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        guard let passwordHash = context.prepared.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
         let event = PasswordChanged(userId: reset.user, passwordHash: passwordHash, email: email, resetTokenHash: hash)
         return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
     }
@@ -157,19 +157,19 @@ extension Decider {
     /// Returns the failure's decision, or `nil` when the password is right.
     func checkPassword(of me: UserRecord) throws -> Decision? {
         let emailHash = me.emailHash
-        if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
+        if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
                                                    since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
             throw TimelineError(.rateLimited, "too many failed password checks for this account; try again later")
         }
-        if let hash = me.passwordHash, context.verifiedUser == me.id, context.verifiedPasswordHash == hash { return nil }
-        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id, origin: context.origin))] } ?? [],
+        if let hash = me.passwordHash, context.prepared.verifiedUser == me.id, context.prepared.verifiedPasswordHash == hash { return nil }
+        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id, origin: context.prepared.origin))] } ?? [],
                         outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
     }
 
     func changePassword(_ newPassword: String, by me: UserRecord) throws -> Decision {
         try Validation.password(newPassword, field: "newPassword")
         if let failure = try checkPassword(of: me) { return failure }
-        guard let hash = context.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        guard let hash = context.prepared.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
         let event = PasswordChanged(userId: me.id, passwordHash: hash, email: nil, resetTokenHash: nil)
         return Decision(events: [.passwordChanged(event)], outcome: .success(.user(me.id)))
     }

@@ -200,7 +200,7 @@ extension Decider {
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
         let place = try location.map(Validation.place)
         // Decoding, checking and re-encoding happened before deciding (off the writer).
-        guard let processed = context.processedImage else {
+        guard let processed = context.prepared.processedImage else {
             _ = try ImageUpload(base64: image)
             throw TimelineError(.internal, "the image was not processed")
         }

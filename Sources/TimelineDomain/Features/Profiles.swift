@@ -141,7 +141,7 @@ extension Decider {
         case .remove?: if me.avatar != nil { change.avatar = .removed }
         case .set(let image)?:
             // Decoding and the squares happened before deciding (off the writer).
-            guard let processed = context.processedAvatar else {
+            guard let processed = context.prepared.processedAvatar else {
                 _ = try ImageUpload(base64: image)
                 throw TimelineError(.internal, "the avatar was not processed")
             }

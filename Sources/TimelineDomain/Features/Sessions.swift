@@ -144,15 +144,15 @@ extension Decider {
     func signIn(email raw: String) throws -> Decision {
         guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
         let emailHash = context.hashEmail(email)
-        let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.origin),
+        let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
                                                 since: context.now - SignInPolicy.window)
         guard failures < SignInPolicy.maxFailures else {
             throw TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
         }
-        guard let user = context.verifiedUser, let token = context.newToken,
+        guard let user = context.prepared.verifiedUser, let token = context.prepared.newToken,
               try state.userID(email: email) == user
         else {
-            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.origin))],
+            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.prepared.origin))],
                             outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
         }
         let event = SignedIn(userId: user, sessionHash: context.hashToken(token),

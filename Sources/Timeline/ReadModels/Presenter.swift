@@ -1,0 +1,70 @@
+import Foundation
+import TimelineDomain
+
+/// Turns read-model records into the results a query answers, with what a client needs to
+/// draw them without another request: authors' usernames (looked up once per page) and, when
+/// there is a viewer, whether they follow the user or liked the post.
+final class Presenter {
+    private let view: ReadView
+    private let viewer: UserID?
+    private var usernames: [UserID: String] = [:]
+
+    init(_ view: ReadView, viewer: UserID?) {
+        self.view = view
+        self.viewer = viewer
+    }
+
+    /// `user`'s username ("" for a user who is gone).
+    func username(_ user: UserID) throws -> String {
+        if let known = usernames[user] { return known }
+        let name = try view.user(user)?.username ?? ""
+        usernames[user] = name
+        return name
+    }
+
+    func profile(_ user: UserRecord) throws -> Profile {
+        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
+                blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
+    }
+
+    /// Post `id` for a command's answer or a detail (`not_found` when it is gone; reports do
+    /// not hide it here: see `listedPost`).
+    func post(_ id: PostID) throws -> Post {
+        guard let stored = try view.storedPost(Array(id.rawValue.utf8)) else { throw TimelineError.notFound("post", id.rawValue) }
+        return try present(stored, marks: nil)
+    }
+
+    /// Post `id` (its key's bytes) as the viewer may see it in a list, or `nil` when it is gone,
+    /// `keeping` refuses it, or the viewer may not see it (`ReadView.isShown`). `marks`: the
+    /// viewer's like and bookmark, when the caller has them.
+    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingBlocks: Bool = true,
+                    keeping: (PostReadings) -> Bool = { _ in true }) throws -> Post? {
+        guard let stored = try view.storedPost(id), keeping(stored), try view.isShown(stored, to: viewer, checkingBlocks: checkingBlocks)
+        else { return nil }
+        return try present(stored, marks: marks)
+    }
+
+    func listedPost(_ id: PostID) throws -> Post? { try listedPost(Array(id.rawValue.utf8)) }
+
+    private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
+        guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }
+        if let marks { return Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked)) }
+        let id = stored.id
+        return Post(stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
+    }
+
+    func comment(_ comment: CommentRecord) throws -> Comment {
+        Comment(comment, authorUsername: try username(comment.author))
+    }
+
+    func activity(id: String, _ record: ActivityRecord) throws -> ActivityItem {
+        let kind: ActivityItem.Kind = switch record.kind {
+        case .comment: .comment
+        case .like: .like
+        case .follow: .follow
+        case .removed: .removed
+        }
+        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
+                            post: record.post, comment: record.comment, at: record.at, reason: record.reason)
+    }
+}

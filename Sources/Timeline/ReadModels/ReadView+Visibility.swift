@@ -1,0 +1,34 @@
+import LMDB
+import TimelineDomain
+
+/// Who may see what: reports that hide a post and blocks that keep users apart.
+extension ReadView {
+    /// Whether reports hide `post` from `viewer` (`DecisionState.hides` at this view's
+    /// `ReportPolicy`). Hiding is decided when reading, from the reports the read models
+    /// keep: the thresholds are settings, not part of the models.
+    func hides(_ post: PostRecord, from viewer: UserID?) throws -> Bool {
+        try hides(post, from: viewer, threshold: reports.hideAfter)
+    }
+
+    /// `not_found` unless `viewer` may see post `id` (`isShown`).
+    func requireVisiblePost(_ id: PostID, viewer: UserID?) throws {
+        guard let stored = try storedPost(Array(id.rawValue.utf8)), try isShown(stored, to: viewer)
+        else { throw TimelineError.notFound("post", id.rawValue) }
+    }
+
+    /// Whether `viewer` may see the stored post: reports do not hide it from them (read only for
+    /// a post with enough standing reports to reach the threshold) and, when `checkingBlocks`,
+    /// no block stands between its author and them. Its author always may.
+    func isShown(_ stored: PostReadings, to viewer: UserID?, checkingBlocks: Bool = true) throws -> Bool {
+        if let viewer, stored.isAuthor(viewer) { return true }
+        let threshold = reports.hideAfter
+        if stored.fields.standingReports >= threshold, try countedReports(stored.id, upTo: threshold) >= threshold { return false }
+        return try !checkingBlocks || !hidden(stored.author, from: viewer)
+    }
+
+    /// Whether `user` is kept out of `viewer`'s lists, search and activity: one of them blocks the other.
+    func hidden(_ user: UserID, from viewer: UserID?) throws -> Bool {
+        guard let viewer, viewer != user else { return false }
+        return try models.follows.blockedEitherWay(viewer, user, txn)
+    }
+}

@@ -1,0 +1,28 @@
+/// What was worked out for a command before the writer decides it: the work too slow to run
+/// inside the write transaction (argon2id, the image pipeline), fresh tokens, and where the
+/// command came from. The service fills it in, the job carries it to the writer, and deciding
+/// reads it as `DecisionContext.prepared`: one value on both sides, so neither repeats the
+/// other's fields.
+package struct Prepared: Sendable {
+    /// argon2id hash of the new password of a `createUser`, `resetPassword` or
+    /// `changePassword` (computed before deciding).
+    public var passwordHash: String?
+    /// For `signIn`, `changePassword`, `changeEmail` and `eraseUser`: the user whose password was
+    /// verified (nil when it did not match).
+    public var verifiedUser: UserID?
+    /// For `changePassword`, `changeEmail` and `eraseUser`: the stored hash the given password
+    /// matched, so deciding can tell that the password has not changed since it was verified.
+    public var verifiedPasswordHash: String?
+    /// A keyed hash of where the command came from (an HTTP client's address), if known:
+    /// failed sign-ins are limited per email and origin.
+    public var origin: String?
+    /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
+    public var newToken: String?
+    /// For `addPost`: the photo as the image pipeline produced it (decoded before deciding).
+    public var processedImage: ProcessedImage?
+    /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).
+    public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
+
+    /// Nothing prepared yet.
+    public init() {}
+}

@@ -1,0 +1,134 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// The routes with handlers of their own rather than one catalogue command or query run as the
+/// route table says: sign-up (which also signs in), sign-in (throttled per address), the avatar
+/// (raw bytes or one part), images and event streams (not JSON), stream tickets, and the
+/// operator's readiness, metrics and OpenAPI documents.
+extension TimelineAPI {
+    /// `POST /v1/users`: sign-up, then sign-in (so the app has a session at once).
+    func signUp(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try throttle.admit(request.http.clientAddress)
+        let input = try fields(request)
+        let command = try Catalogue.command(named: "createUser", input)
+        try input.refuseUnreadFields()
+        guard let signUp = command.definition as? CreateUserCommand else { throw TimelineError(.internal, "not a sign-up") }
+        _ = try await service.execute(command, origin: request.http.clientAddress)
+        let session = try await service.execute(.signIn(email: signUp.email, password: signUp.password), origin: request.http.clientAddress)
+        return Responses.json(201, JSONOutput.result(session))
+    }
+
+    /// `PUT /v1/me/avatar`: the bearer's profile photo, from a multipart body (its one part,
+    /// `image`) or from the raw image bytes.
+    func setAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        let bytes: [UInt8]
+        if !request.http.formParts.isEmpty {
+            guard request.http.formParts.count == 1, let part = request.http.formParts.first, part.name == "image" else {
+                throw TimelineError.invalid("image", "the multipart body must have one part, image")
+            }
+            bytes = part.data
+        } else {
+            bytes = request.http.body
+        }
+        guard !bytes.isEmpty else { throw TimelineError.invalid("image", "image is required") }
+        return try await avatar(request, .set(Data(bytes).base64EncodedString()))
+    }
+
+    /// `DELETE /v1/me/avatar`: removes the bearer's profile photo. It takes no fields: any in
+    /// the query or a JSON body is refused, as on every other route.
+    func removeAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        return try await avatar(request, .remove)
+    }
+
+    /// Sets or removes the bearer's profile photo (`updateProfile` with only `avatar`).
+    func avatar(_ request: APIRequest, _ update: AvatarUpdate) async throws(TimelineError) -> HTTPResponse {
+        guard request.http.query.isEmpty else { throw TimelineError.invalid(request.http.query[0].name, "unknown field") }
+        let result = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, avatar: update),
+                                               as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
+        return Responses.json(200, JSONOutput.result(result))
+    }
+
+    /// `POST /v1/sessions`: sign-in, throttled per client address.
+    func signIn(_ request: APIRequest) async throws -> HTTPResponse {
+        try throttle.admit(request.http.clientAddress)
+        return try await run(command: "signIn", request, status: 201, fixed: [:], admit: nil, location: nil)
+    }
+
+    /// `GET /v1/images/{image}[?variant=full|feed|thumb]`: the bytes; content-addressed, so
+    /// cached forever (the ETag is the id of the image answered, the variant's with `variant`).
+    /// A `variant` that answers the image asked for may be a stand-in (an old post's image,
+    /// before `timeline media reprocess` gives it variants): that answer is revalidated instead.
+    func image(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        let input = try fields(request)
+        let query = try Catalogue.query(named: "image", input)
+        try input.refuseUnreadFields()
+        // Still there (an erased owner's images are gone), and which variant answers.
+        guard case .image(let image) = try query.answer(service, viewer: request.viewer) else { throw TimelineError(.internal, "not an image") }
+        let tag = "\"\(image.id.rawValue)\""
+        let askedForVariant = request.http.query.contains { $0.name == "variant" }
+        let lasting = !askedForVariant || image.id.rawValue != request.parameters["image"]
+        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: lasting ? "public, max-age=31536000, immutable" : "public, no-cache")]
+        // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"…"` matches too.
+        if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }) {
+            return Responses.empty(304, headers: caching)
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", image.mediaType.rawValue)] + caching, body: .bytes(image.bytes))
+    }
+
+    /// `GET /v1/stream`: Server-Sent Events for the bearer, or for the user of a single-use
+    /// `?ticket=` (browsers' EventSource cannot send headers).
+    func stream(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        var owner: (user: UserID, session: String)?
+        if let viewer = request.viewer, let bearer = request.bearer { owner = (viewer, bearer) }
+        for (name, value) in request.http.query {
+            guard name == "ticket" else { throw TimelineError.invalid(name, "unknown query parameter \(name.prefix(64))") }
+            // A ticket is worth what its session is: `live.open` refuses one whose session ended.
+            let ticket = try tickets.redeem(value)
+            owner = (ticket.user, ticket.session)
+        }
+        guard let owner else { throw TimelineError(.unauthenticated, "the stream needs a bearer or a ticket") }
+        var resumeAfter: UInt64?
+        if let last = request.http.header("Last-Event-ID") {
+            guard let sequence = UInt64(last) else { throw TimelineError.invalid("Last-Event-ID", "Last-Event-ID must be an event id of this stream") }
+            resumeAfter = sequence
+        }
+        let stream = try live.open(for: owner.user, session: owner.session, after: resumeAfter)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                                                   ("X-Accel-Buffering", "no")], body: .stream(stream))
+    }
+
+    /// `POST /v1/stream/tickets`: a ticket for one `GET /v1/stream?ticket=`, valid 60 s, as
+    /// long as the session lives.
+    func streamTicket(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        guard let viewer = request.viewer, let session = request.bearer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
+        guard try Self.body(request.http).isEmpty, request.http.query.isEmpty else { throw TimelineError.invalid("body", "a ticket takes no fields") }
+        return Responses.json(201, ["ticket": try tickets.issue(for: viewer, session: session), "expiresIn": StreamTickets.lifetimeSeconds])
+    }
+
+    /// `GET /readyz`: ready once the read models have applied the whole log.
+    func ready(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        let lag = try service.lastSequence() - (try service.appliedSequence())
+        return lag == 0 ? Responses.json(200, ["status": "ready"]) : Responses.json(503, ["status": "catching up", "behind": lag])
+    }
+
+    /// `GET /metrics` in Prometheus' text format.
+    func metricsText(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        let head = try service.lastSequence(), applied = try service.appliedSequence()
+        let text = metrics.render(logSequence: head, projectionLag: head - applied, openStreams: live.openCount,
+                                  batchSizes: service.commitBatchSizes())
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
+    }
+
+    /// `GET /v1/openapi.json`: the document generated from the route table.
+    func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.bytes()))
+    }
+}
