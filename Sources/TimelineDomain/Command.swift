@@ -99,6 +99,8 @@ package protocol CommandFields {
     func optionalString(_ field: String) throws(TimelineError) -> String?
     /// A boolean, or `nil` when absent.
     func optionalBool(_ field: String) throws(TimelineError) -> Bool?
+    /// A whole number, or `nil` when absent or null.
+    func optionalInteger(_ field: String) throws(TimelineError) -> Int?
     /// A place (`{latitude, longitude, name?}`), or `nil` when absent.
     func optionalPlace(_ field: String) throws(TimelineError) -> Place?
 }

@@ -13,7 +13,7 @@ extension Command {
         CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self, UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
-        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self,
+        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -78,6 +78,10 @@ public enum Event: Equatable, Sendable {
     case blocked(Block)
     /// A user lifted a block: `Unblocked`.
     case unblocked(Block)
+    /// A user muted another: `Muted`.
+    case muted(Mute)
+    /// A user lifted a mute: `Unmuted`.
+    case unmuted(Unmute)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -109,6 +113,8 @@ public enum Event: Equatable, Sendable {
         case .unbookmarked: .unbookmarked
         case .blocked: .blocked
         case .unblocked: .unblocked
+        case .muted: .muted
+        case .unmuted: .unmuted
         }
     }
 
@@ -142,6 +148,8 @@ public enum Event: Equatable, Sendable {
         case .unbookmarked(let e): e
         case .blocked(let e): e
         case .unblocked(let e): e
+        case .muted(let e): e
+        case .unmuted(let e): e
         }
     }
 }
@@ -202,6 +210,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case blocked = "Blocked"
     /// A user lifted a block: `Unblocked`.
     case unblocked = "Unblocked"
+    /// A user muted another: `Muted`.
+    case muted = "Muted"
+    /// A user lifted a mute: `Unmuted`.
+    case unmuted = "Unmuted"
 
     /// The payload type events of this type carry.
     var payloadType: any EventPayload.Type {
@@ -233,6 +245,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unbookmarked: Bookmark.self
         case .blocked: Block.self
         case .unblocked: Block.self
+        case .muted: Mute.self
+        case .unmuted: Unmute.self
         }
     }
 
@@ -266,6 +280,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unbookmarked: .unbookmarked(try Bookmark(from: &r, &opener))
         case .blocked: .blocked(try Block(from: &r, &opener))
         case .unblocked: .unblocked(try Block(from: &r, &opener))
+        case .muted: .muted(try Mute(from: &r, &opener))
+        case .unmuted: .unmuted(try Unmute(from: &r, &opener))
         }
     }
 }

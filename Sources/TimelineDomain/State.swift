@@ -82,6 +82,8 @@ package protocol DecisionState {
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `blocker` blocks `blocked` (one direction).
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
+    /// `muter`'s mute of `muted`, ended or not (`nil`: none).
+    func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord?
     /// Whether `post` is in `user`'s bookmarks.
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `user` has reported `post`, standing or dismissed (one report per reporter and post).
@@ -127,5 +129,9 @@ package struct UserFootprint: Equatable, Sendable {
     public var blocking: [UserID] = []
     /// Users who block the user, in user id order.
     public var blockedBy: [UserID] = []
+    /// Users the user mutes (ended mutes too), in user id order.
+    public var muting: [UserID] = []
+    /// Users who mute the user (ended mutes too), in user id order.
+    public var mutedBy: [UserID] = []
     public init() {}
 }

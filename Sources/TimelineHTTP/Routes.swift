@@ -104,6 +104,20 @@ extension TimelineAPI {
         query("GET", "/v1/me/blocks", access: .bearer, Operation(
             id: "blocked", summary: "The users the bearer blocks, the latest block first (private).", tag: .blocks,
             answer: userPage, paged: true)),
+        command("PUT", "/v1/me/mutes/{user}", Operation(
+            id: "mute", summary: "Mute a user, for good or for `duration` seconds.", tag: .mutes,
+            description: "The muted user's posts leave the bearer's timeline and their doings leave the bearer's activity "
+                + "and live stream; they are not told, and nothing else changes (follows stay). Muting again sets the new "
+                + "end. A timed mute ends by itself. Muting yourself gives 400 invalid_argument.",
+            answer: changed("already muted until the same time"), errors: [.notFound] + Operation.writeErrors, parameters: [.user],
+            body: .command("mute", path: ["user"], description: "How long: `duration` seconds (0 or absent: until unmuted)."))),
+        command("DELETE", "/v1/me/mutes/{user}", Operation(
+            id: "unmute", summary: "Lift a mute (idempotent).", tag: .mutes,
+            answer: changed("not muted"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query("GET", "/v1/me/mutes", access: .bearer, Operation(
+            id: "muted", summary: "The users the bearer mutes, the latest mute first (private).", tag: .mutes,
+            description: "Each with `mutedUntil` (ms since 1970) when the mute ends by itself; ended mutes are not listed.",
+            answer: userPage, paged: true)),
         query("GET", "/v1/me/suggestions", access: .bearer, Operation(
             id: "suggestions", summary: "People the bearer might follow, followed by people the bearer follows (private).", tag: .users,
             description: "Ranked by how many of the people the bearer follows follow each (most first, then by user id), without the "

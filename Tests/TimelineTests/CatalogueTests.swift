@@ -23,6 +23,8 @@ let sampleCommands: [Command] = [
     .unbookmark(post: "p1"),
     .block(user: "u1"),
     .unblock(user: "u1"),
+    .mute(user: "u1", duration: 3600),
+    .unmute(user: "u1"),
     .reportPost(post: "p1", reason: "r"),
     .removePost(post: "p1", reason: "r"),
     .dismissReports(post: "p1"),

@@ -82,6 +82,10 @@ extension InMemoryState {
             blockEdges.insert([e.blockerId, e.blockedId])
         case .unblocked(let e):
             blockEdges.remove([e.blockerId, e.blockedId])
+        case .muted(let e):
+            mutes[e.muterId, default: [:]][e.mutedId] = .some(e.until)
+        case .unmuted(let e):
+            mutes[e.muterId]?[e.mutedId] = nil
         case .bookmarked(let e):
             bookmarkEdges.insert([e.userId.rawValue, e.postId.rawValue])
         case .unbookmarked(let e):

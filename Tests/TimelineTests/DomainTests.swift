@@ -11,6 +11,8 @@ struct InMemoryState: DecisionState {
     var likeEdges: Set<[String]> = []
     var bookmarkEdges: Set<[String]> = []
     var blockEdges: Set<[UserID]> = []
+    /// Mutes, muter → muted → when it ends (nil: until unmuted).
+    var mutes: [UserID: [UserID: Int64?]] = [:]
     var reportEdges: Set<[String]> = []
     /// The reports (of `reportEdges`) an operator dismissed: they no longer count.
     var dismissedReports: Set<[String]> = []
@@ -33,6 +35,7 @@ struct InMemoryState: DecisionState {
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
+    func mute(_ muter: UserID, _ muted: UserID) -> MuteRecord? { mutes[muter]?[muted].map { MuteRecord(until: $0) } }
     func bookmarks(_ u: UserID, _ p: PostID) -> Bool { bookmarkEdges.contains([u.rawValue, p.rawValue]) }
     func reported(_ u: UserID, _ p: PostID) -> Bool { reportEdges.contains([u.rawValue, p.rawValue]) }
     func standingReports(_ p: PostID, upTo limit: Int) -> Int {
@@ -62,6 +65,8 @@ struct InMemoryState: DecisionState {
         footprint.bookmarks = bookmarkEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.sorted { $0.rawValue < $1.rawValue }
         footprint.blocking = blockEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
         footprint.blockedBy = blockEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.muting = (mutes[user] ?? [:]).keys.sorted { $0.rawValue < $1.rawValue }
+        footprint.mutedBy = mutes.filter { $0.value[user] != nil }.map(\.key).sorted { $0.rawValue < $1.rawValue }
         footprint.comments = comments.values.filter { $0.author == user && !own.contains($0.post) }
             .sorted { $0.id.rawValue < $1.id.rawValue }
         return footprint

@@ -577,6 +577,33 @@ def steps(server, out, images, a, b):
     check("Save and Saved posts; Report this post reaches the moderation queue; the follower count lists followers; "
           "Block, then Blocked accounts with Unblock; a refused like says why")
 
+    # 9f. Muting: ben mutes ann for a day from her profile; her posts leave his Home; Muted
+    # accounts lists her with Unmute, which brings them back. ann is not told.
+    quiet = server.post(session_token(a), "A post ben will mute", images["second"])["id"]
+    go(b, server, "/")
+    b.refresh()
+    article_with(b, "A post ben will mute")
+    go(b, server, "/u/ann")
+    click(b, button(b, "Mute"))
+    click(b, button(b, "For 1 day"))
+    button(b, "Unmute")
+    go(b, server, "/")
+    b.refresh()
+    wait(b, lambda d: d.find_elements(By.CSS_SELECTOR, "main article") and
+         not d.find_elements(By.XPATH, "//main//article[contains(., 'A post ben will mute')]"), "a muted user's post stays in Home")
+    assert server.call("GET", "/v1/users/@ben", token=session_token(a)).get("mutedByViewer") is False, "ann was told of the mute"
+    go(b, server, "/muted")
+    ann_row = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main ul.people li") if "ann" in li.text), None),
+                   "ann is not in Muted accounts")
+    assert "until" in ann_row.text, f"a timed mute does not say until when: {ann_row.text}"
+    click(b, button(b, "Unmute", ann_row))
+    button(b, "Mute", ann_row)
+    go(b, server, "/")
+    b.refresh()
+    article_with(b, "A post ben will mute")
+    assert server.call("GET", f"/v1/posts/{quiet}", token=session_token(b))["id"] == quiet
+    check("Mute for 1 day from ann's profile takes her posts out of ben's Home; Muted accounts lists her until when, and Unmute brings them back")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

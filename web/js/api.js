@@ -155,6 +155,10 @@ export const api = {
   block: (user) => call('block', { path: { user } }),
   unblock: (user) => call('unblock', { path: { user } }),
   blocked: (before) => call('blocked', { params: page(before) }),
+  /** Mutes `user` for `duration` seconds (0: until unmuted). */
+  mute: (user, duration = 0) => call('mute', { path: { user }, body: { duration } }),
+  unmute: (user) => call('unmute', { path: { user } }),
+  muted: (before) => call('muted', { params: page(before) }),
   suggestions: (before) => call('suggestions', { params: page(before) }),
   // A query sent by POST so that the addresses travel in the body, never in a URL.
   findContacts: (emails) => call('findContacts', { body: { emails } }),

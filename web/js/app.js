@@ -20,6 +20,7 @@ const routes = [
   { pattern: /^\/u\/([^/]+)\/(followers|following)$/, screen: lists, nav: null, mode: 'people' },
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
+  { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },

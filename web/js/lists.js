@@ -1,5 +1,6 @@
 // Lists of one kind each: a profile's followers or following (#/u/NAME/followers, …/following),
-// the viewer's saved posts (#/saved) and the people they block (#/blocked, each with Unblock).
+// the viewer's saved posts (#/saved) and the people they mute or block (#/muted, #/blocked,
+// each with Unmute or Unblock).
 import { api } from './api.js';
 import { postCard } from './card.js';
 import { avatar, cursorPager, h, replace, toggle, userLink } from './dom.js';
@@ -8,6 +9,7 @@ import { person } from './people.js';
 export async function render(root, { params, mode }, app) {
   if (mode === 'people') return people(root, params, app);
   if (mode === 'saved') return saved(root);
+  if (mode === 'muted') return muted(root);
   return blocked(root);
 }
 
@@ -48,6 +50,35 @@ function saved(root) {
     empty: 'Nothing saved yet: Save a post to find it here.',
     load: (before) => api.bookmarks(before),
     item: postCard,
+  });
+}
+
+function muted(root) {
+  return pagedList(root, {
+    title: 'Muted accounts',
+    intro: h('p', { class: 'muted' }, 'Their posts and activity are hidden from you. They are not told.'),
+    list: h('ul', { class: 'people' }),
+    empty: 'You have not muted anyone.',
+    load: (before) => api.muted(before),
+    item: (user) => {
+      user.mutedByViewer = true;
+      const button = h('button', { type: 'button', class: 'secondary' });
+      const until = user.mutedUntil ? h('span', { class: 'muted' }, ` until ${new Date(user.mutedUntil).toLocaleString()}`) : null;
+      return h('li', {},
+        avatar(user.id, user.username, { user }),
+        h('span', { class: 'who' }, userLink(user.username), until),
+        toggle(button, {
+          isOn: () => user.mutedByViewer,
+          set: async (wanted) => {
+            await (wanted ? api.mute(user.id) : api.unmute(user.id));
+            user.mutedByViewer = wanted;
+          },
+          render: () => {
+            button.textContent = user.mutedByViewer ? 'Unmute' : 'Mute';
+            button.setAttribute('aria-label', `${user.mutedByViewer ? 'Unmute' : 'Mute'} ${user.username}`);
+          },
+        }));
+    },
   });
 }
 

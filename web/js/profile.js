@@ -1,6 +1,6 @@
 // Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
-// and Block/Unblock, the posts as a grid or a list (Onstagram's toggle), and on one's own:
-// Edit profile, Saved posts, Blocked accounts and Sign out.
+// Mute/Unmute and Block/Unblock, the posts as a grid or a list (Onstagram's toggle), and on
+// one's own: Edit profile, Saved posts, Muted and Blocked accounts and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
@@ -50,6 +50,7 @@ export async function render(root, { params: [name] }, app) {
     });
     buttons.append(edit,
       h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
+      h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
       h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
       signOut);
 
@@ -114,6 +115,43 @@ export async function render(root, { params: [name] }, app) {
     });
     buttons.append(follow);
 
+    // Mute/Unmute: their posts and doings leave the viewer's timeline and activity; they are
+    // not told. Muting asks for how long, as Mastodon does.
+    const mute = h('button', { type: 'button', class: 'secondary mute', 'aria-expanded': 'false' });
+    const muteChoices = h('div', { class: 'panel mute-choices', hidden: true, role: 'group', 'aria-label': `Mute ${user.username} for how long` },
+      h('p', {}, `Hide @${user.username}'s posts and activity from you? They will not be told.`),
+      ...[['Until I unmute', 0], ['For 1 hour', 3600], ['For 1 day', 86400], ['For 7 days', 604800]].map(([label, seconds]) =>
+        h('button', { type: 'button', class: 'secondary', 'data-duration': String(seconds), onclick: () => setMute(true, seconds) }, label)),
+      h('p', { class: 'error', role: 'alert' }));
+    const renderMute = () => {
+      mute.textContent = user.mutedByViewer ? 'Unmute' : 'Mute';
+      mute.setAttribute('aria-pressed', user.mutedByViewer ? 'true' : 'false');
+    };
+    const setMute = async (wanted, seconds = 0) => {
+      mute.disabled = true;
+      muteChoices.querySelector('.error').textContent = '';
+      try {
+        await (wanted ? api.mute(user.id, seconds) : api.unmute(user.id));
+        user.mutedByViewer = wanted;
+        muteChoices.hidden = true;
+        mute.setAttribute('aria-expanded', 'false');
+      } catch (error) {
+        muteChoices.hidden = false;
+        muteChoices.querySelector('.error').textContent = error.message;
+      } finally {
+        mute.disabled = false;
+        renderMute();
+      }
+    };
+    mute.addEventListener('click', () => {
+      if (user.mutedByViewer) return setMute(false);
+      muteChoices.hidden = !muteChoices.hidden;
+      mute.setAttribute('aria-expanded', muteChoices.hidden ? 'false' : 'true');
+      return undefined;
+    });
+    renderMute();
+    buttons.append(mute);
+
     // Block/Unblock: a block ends the follows both ways.
     const block = h('button', { type: 'button', class: 'secondary block' });
     const renderBlock = () => {
@@ -135,6 +173,7 @@ export async function render(root, { params: [name] }, app) {
       render: renderBlock,
     });
     buttons.append(block);
+    editor.append(muteChoices);
   }
 
   // The posts, as a grid or a list.

@@ -111,6 +111,10 @@ package enum Catalogue {
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.blocked(by: user, page)) }
         },
+        QueryDefinition(actingUser: "muted") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .users(try service.muted(by: user, page)) }
+        },
         QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }

@@ -175,6 +175,21 @@ package final class JSONInput: CommandFields {
         return number.boolValue
     }
 
+    /// An optional whole number (absent or null is `nil`): a JSON integer, or digits when it
+    /// came from a URL or a form.
+    package func optionalInteger(_ field: String) throws(TimelineError) -> Int? {
+        guard let value = value(field), !(value is NSNull) else { return nil }
+        if textFields.contains(field) {
+            guard let text = value as? String, (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let number = Int(text) else { throw .invalid(field, "\(field) must be a whole number") }
+            return number
+        }
+        guard let number = value as? NSNumber, !Self.isBool(number), let whole = Int(exactly: number.doubleValue) else {
+            throw .invalid(field, "\(field) must be a whole number")
+        }
+        return whole
+    }
+
     /// A required array of strings.
     package func strings(_ field: String) throws(TimelineError) -> [String] {
         guard let value = value(field), !(value is NSNull) else { throw .invalid(field, "\(field) is required") }

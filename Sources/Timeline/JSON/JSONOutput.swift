@@ -11,6 +11,8 @@ package enum JSONOutput {
                                   "avatar": p.avatar.map { ["large": $0.large.rawValue, "small": $0.small.rawValue] } ?? NSNull()]
         if let followed = p.followedByViewer { out["followedByViewer"] = followed }
         if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
+        if let muted = p.mutedByViewer { out["mutedByViewer"] = muted }
+        if let until = p.mutedUntil { out["mutedUntil"] = until }
         if let discoverable = p.discoverable { out["discoverable"] = discoverable }
         return out
     }

@@ -1,7 +1,8 @@
 import LMDB
 import TimelineDomain
 
-/// The follow graph in both directions, each side also in follow order (newest first).
+/// The follow graph in both directions, each side also in follow order (newest first); blocks
+/// and mutes likewise.
 struct FollowsProjection: Projection {
     let name = ProjectionName.follows
     let followers: Table<TimedUserEdges>  // followee ‖ 0 ‖ follower → the follow's cursor
@@ -11,9 +12,12 @@ struct FollowsProjection: Projection {
     let blocking: Table<TimedUserEdges>  // blocker ‖ 0 ‖ blocked → the block's cursor
     let blockedBy: Table<TimedUserEdges>  // blocked ‖ 0 ‖ blocker → the block's cursor
     let blockingInOrder: Table<UserEdgeOrder>  // blocker ‖ 0 ‖ cursor → blocked
+    let muting: Table<MuteEdges>  // muter ‖ 0 ‖ muted → the mute's cursor and end
+    let mutedBy: Table<TimedUserEdges>  // muted ‖ 0 ‖ muter → the mute's cursor
+    let mutingInOrder: Table<UserEdgeOrder>  // muter ‖ 0 ‖ cursor → muted
     var databases: [Database] {
         [followers.database, following.database, followersInOrder.database, followingInOrder.database,
-         blocking.database, blockedBy.database, blockingInOrder.database]
+         blocking.database, blockedBy.database, blockingInOrder.database, muting.database, mutedBy.database, mutingInOrder.database]
     }
 
     init(_ env: Environment, prefix: String) throws {
@@ -24,6 +28,30 @@ struct FollowsProjection: Projection {
         blocking = try Table(env, prefix + "blocking")
         blockedBy = try Table(env, prefix + "blockedBy")
         blockingInOrder = try Table(env, prefix + "blockingInOrder")
+        muting = try Table(env, prefix + "muting")
+        mutedBy = try Table(env, prefix + "mutedBy")
+        mutingInOrder = try Table(env, prefix + "mutingInOrder")
+    }
+
+    /// `muter`'s mute of `muted`, ended or not.
+    func mute(_ muter: UserID, _ muted: UserID, _ txn: Transaction) throws -> MuteRecord? {
+        try muting.get((muter, muted), txn).map { MuteRecord(until: $0.until) }
+    }
+
+    /// The users `muter` mutes at `now` (ended mutes left out).
+    func activeMutes(of muter: UserID, at now: Int64, _ txn: Transaction) throws -> Set<UserID> {
+        var muted = Set<UserID>()
+        try muting.forEach(in: muter, txn) { user, entry in
+            if MuteRecord(until: entry.until).isActive(at: now) { muted.insert(user) }
+            return true
+        }
+        return muted
+    }
+
+    private func removeMute(_ muter: UserID, _ muted: UserID, _ txn: Transaction) throws {
+        if let entry = try muting.get((muter, muted), txn) { try mutingInOrder.delete((muter, entry.cursor), txn) }
+        try muting.delete((muter, muted), txn)
+        try mutedBy.delete((muted, muter), txn)
     }
 
     func follows(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {
@@ -79,6 +107,15 @@ struct FollowsProjection: Projection {
             try blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
         case .unblocked(let e):
             try removeBlock(e.blockerId, e.blockedId, txn)
+        case .muted(let e):
+            // Muting again sets a new end, and moves the mute to the front of the list.
+            let cursor = Key.sequenceCursor(envelope.sequence)
+            try removeMute(e.muterId, e.mutedId, txn)
+            try muting.put((e.muterId, e.mutedId), (cursor, e.until), txn)
+            try mutedBy.put((e.mutedId, e.muterId), cursor, txn)
+            try mutingInOrder.put((e.muterId, cursor), e.mutedId, txn)
+        case .unmuted(let e):
+            try removeMute(e.muterId, e.mutedId, txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,

@@ -23,8 +23,15 @@ final class Presenter {
     }
 
     func profile(_ user: UserRecord) throws -> Profile {
-        Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
-                blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
+        var profile = Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
+                              blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
+        if let viewer {
+            // The viewer's own mute only: nobody learns who mutes them.
+            let mute = try view.mute(viewer, user.id).flatMap { $0.isActive(at: view.now) ? $0 : nil }
+            profile.mutedByViewer = mute != nil
+            profile.mutedUntil = mute?.until
+        }
+        return profile
     }
 
     /// Post `id` for a command's answer or a detail (`not_found` when it is gone; reports do

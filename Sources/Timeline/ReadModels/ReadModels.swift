@@ -169,7 +169,7 @@ final class ReadModels: Sendable {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked: []
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted: []
         }
     }
 
@@ -272,6 +272,12 @@ struct ReadView: DecisionState {
     let models: ReadModels
     /// Which reports hide a post.
     var reports = ReportPolicy()
+    /// The time reads judge timed things by (whether a timed mute has ended), ms since 1970.
+    /// Deciding judges by its context's time instead.
+    var now: Int64 = 0
+
+    /// The users `viewer` mutes now: their posts and doings are left out of what `viewer` reads.
+    func activeMutes(of viewer: UserID) throws -> Set<UserID> { try models.follows.activeMutes(of: viewer, at: now, txn) }
 
     func user(_ id: UserID) throws -> UserRecord? { try models.profiles.user(id, txn) }
     func userID(username: String) throws -> UserID? { try models.profiles.usernames.get(username, txn) }
@@ -281,6 +287,7 @@ struct ReadView: DecisionState {
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
+    func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {
@@ -315,6 +322,8 @@ struct ReadView: DecisionState {
         footprint.bookmarks = try posts.bookmarks.members(of: user, txn)
         footprint.blocking = try follows.blocking.members(of: user, txn)
         footprint.blockedBy = try follows.blockedBy.members(of: user, txn)
+        footprint.muting = try follows.muting.members(of: user, txn)
+        footprint.mutedBy = try follows.mutedBy.members(of: user, txn)
         footprint.comments = try posts.commentsByUser.members(of: user, txn).compactMap(comment).filter { !own.contains($0.post) }
         return footprint
     }

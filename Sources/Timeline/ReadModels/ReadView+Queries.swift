@@ -53,6 +53,15 @@ extension ReadView {
     }
 
     /// The users `user` blocks, the latest block first.
+    /// The users `user` mutes now, the latest mute first (ended mutes are left out).
+    func muted(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+        try requireUser(user)
+        return try pageDescending(models.follows.mutingInOrder, in: user, request) { _, muted in
+            guard try mute(user, muted)?.isActive(at: now) == true else { return nil }
+            return try self.user(muted).map { try Presenter(self, viewer: user).profile($0) }
+        }
+    }
+
     func blocked(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
         try requireUser(user)
         return try pageDescending(models.follows.blockingInOrder, in: user, request) { _, blocked in
@@ -114,7 +123,8 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: user)
         let projection = models.timeline
-        let pulled = try projection.pulledAuthors(of: user, txn)
+        let muted = try activeMutes(of: user)
+        let pulled = try projection.pulledAuthors(of: user, txn).filter { !muted.contains($0.author) }
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let posts = models.posts
@@ -125,10 +135,11 @@ extension ReadView {
             let marks = pulled.isEmpty ? nil : PulledMarks(viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
             // Looked up by the key's own bytes; the viewer's like and bookmark come with a
             // materialised entry (a pulled author's post reads them from the viewer's own
-            // likes and bookmarks). A post hidden by reports is skipped (the page fills past
-            // it); blocks end follows, so none is checked.
+            // likes and bookmarks). A post hidden by reports, or by a muted author, is skipped
+            // (the page fills past it); blocks end follows, so none is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
-                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingBlocks: false)
+                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingBlocks: false,
+                                       keeping: { muted.isEmpty || !muted.contains($0.author) })
             }
         }
     }
@@ -165,8 +176,9 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
         // (Every item's post is the user's own, so none is hidden from them by reports.)
+        let muted = try activeMutes(of: user)
         return try pageDescending(models.activity.activity, in: user, request) { id, record in
-            if let actor = record.actor, try hidden(actor, from: user) { return nil }
+            if let actor = record.actor, try muted.contains(actor) || hidden(actor, from: user) { return nil }
             return try present.activity(id: id, record)
         }
     }

@@ -164,6 +164,24 @@ enum InOrder<Group: KeyPart, Item: KeyPart>: GroupedLayout {
     static func decode(_ bytes: [UInt8]) -> Item { Item(keyText: String(decoding: bytes, as: UTF8.self)) }
 }
 
+/// A mute, `muter ‖ 0 ‖ muted` → its cursor (as `TimedMembers`') and when it ends by itself.
+enum MuteEdges: GroupedLayout {
+    typealias Group = UserID
+    typealias Member = UserID
+    static func encode(_ value: (cursor: String, until: Int64?)) -> [UInt8] {
+        var w = ByteWriter()
+        w.string(value.cursor)
+        w.u8(value.until == nil ? 0 : 1)
+        if let until = value.until { w.int64(until) }
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> (cursor: String, until: Int64?) {
+        var r = ByteReader(bytes)
+        let cursor = try r.string()
+        return (cursor, try r.u8() == 0 ? nil : try r.int64())
+    }
+}
+
 /// A follow or block edge, `a ‖ 0 ‖ b` → its cursor.
 typealias TimedUserEdges = TimedMembers<UserID, UserID>
 /// A user's edges in the order they were made, `a ‖ 0 ‖ cursor` → `b`.

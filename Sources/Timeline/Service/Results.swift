@@ -20,6 +20,12 @@ public struct Profile: Sendable, Equatable {
     public var followedByViewer: Bool?
     /// Whether the viewer blocks this user (`nil` when the query had no viewer).
     public var blockedByViewer: Bool?
+    /// Whether the viewer mutes this user now (`nil` when the query had no viewer). Only the
+    /// viewer's own mute: nobody learns who mutes them.
+    public var mutedByViewer: Bool?
+    /// When the viewer's mute of this user ends by itself (ms since 1970; `nil` when it is not
+    /// timed, or there is none).
+    public var mutedUntil: Int64?
     /// The profile photo's 320 px and 96 px squares, if set.
     public var avatar: Avatar?
     /// Whether others may find this user by email (`findContacts`); shown only to the user

@@ -27,7 +27,8 @@ extension TimelineService {
     public func liveUpdates(for envelope: EventEnvelope, viewer: UserID) throws(TimelineError) -> [LiveUpdate] {
         try read { view in
             let present = Presenter(view, viewer: viewer)
-            func sees(_ author: UserID) throws -> Bool { try author == viewer || view.follows(viewer, author) }
+            let muted = try view.activeMutes(of: viewer)
+            func sees(_ author: UserID) throws -> Bool { try author == viewer || (!muted.contains(author) && view.follows(viewer, author)) }
             switch envelope.event {
             case .postAdded(let e):
                 guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return [] }
@@ -54,8 +55,14 @@ extension TimelineService {
             case .unfollowed(let e):
                 guard e.followerId == viewer else { return [] }
                 return try view.posts(by: e.followeeId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
+            case .muted(let e):
+                // The muted user's posts leave the muter's open timeline, as an unfollow's do.
+                guard e.muterId == viewer else { return [] }
+                return try view.posts(by: e.mutedId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
             case .commentAdded, .likeAdded, .followed:
-                guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer else { return [] }
+                guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer,
+                      !(record.actor.map(muted.contains) ?? false)
+                else { return [] }
                 return [.activity(try present.activity(id: id, record))]
             // Every other event shows nothing in an open stream: a stream adds posts and new
             // activity items and removes posts, and takes back nothing else (a deleted comment or

@@ -132,6 +132,13 @@ extension TimelineService {
         return try read { try $0.blocked(by: user, page) }
     }
 
+    /// The users `user` mutes, the latest mute first, each with `mutedUntil` when the mute ends by
+    /// itself (ended mutes are left out). Private: only the muter sees it.
+    public func muted(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+        let page = try page.validated()
+        return try read { try $0.muted(by: user, page) }
+    }
+
     /// Posts placed within `radiusKm` (more than 0, at most 50) of `latitude`, `longitude`
     /// (great-circle distance), newest first; the cursor is a post id. Exact: every placed post
     /// within the radius, none beyond it. Posts of users the viewer blocks, or who block the

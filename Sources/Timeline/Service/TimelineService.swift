@@ -352,7 +352,7 @@ public final class TimelineService: Sendable {
             return try registry.retrying {
                 try environment.read { txn -> R? in
                     guard let models = try registry.models(in: txn) else { return nil }
-                    return try body(ReadView(txn: txn, models: models, reports: reportPolicy))
+                    return try body(ReadView(txn: txn, models: models, reports: reportPolicy, now: options.clock.nowMilliseconds()))
                 }
             }
         } catch {

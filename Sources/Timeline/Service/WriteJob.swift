@@ -140,7 +140,7 @@ struct WriteJob: Sendable {
         let service = self.service
         var context = service.decisionContext()
         context.prepared = prepared
-        let view = ReadView(txn: txn, models: models, reports: service.reportPolicy)
+        let view = ReadView(txn: txn, models: models, reports: service.reportPolicy, now: context.now)
         let decision: Decision
         do {
             decision = try decide(command, actor: actor, state: view, context: context)

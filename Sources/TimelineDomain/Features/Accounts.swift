@@ -114,6 +114,8 @@ extension Decider {
         var events: [Event] = []
         events += footprint.blocking.map { .unblocked(Block(blockerId: target, blockedId: $0)) }
         events += footprint.blockedBy.map { .unblocked(Block(blockerId: $0, blockedId: target)) }
+        events += footprint.muting.map { .unmuted(Unmute(muterId: target, mutedId: $0)) }
+        events += footprint.mutedBy.map { .unmuted(Unmute(muterId: $0, mutedId: target)) }
         events += footprint.bookmarks.map { .unbookmarked(Bookmark(postId: $0, userId: target)) }
         events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
         events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }

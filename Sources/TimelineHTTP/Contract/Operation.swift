@@ -91,7 +91,7 @@ enum Parameter: String, CaseIterable, Sendable {
 
 /// The groups of operations (OpenAPI tags), in the document's order.
 enum Tag: String, CaseIterable, Sendable {
-    case account, users, posts, comments, likes, bookmarks, blocks, feeds, images, stream, operations
+    case account, users, posts, comments, likes, bookmarks, blocks, mutes, feeds, images, stream, operations
 
     var description: String {
         switch self {
@@ -102,6 +102,7 @@ enum Tag: String, CaseIterable, Sendable {
         case .likes: "Likes of posts."
         case .bookmarks: "Posts a user saved for later, visible only to them."
         case .blocks: "Users a user blocks, visible only to them."
+        case .mutes: "Users a user mutes (their posts and doings hidden from them), visible only to them."
         case .feeds: "Home timeline, hashtags and activity."
         case .images: "Image bytes."
         case .stream: "Live updates (Server-Sent Events)."
