@@ -21,7 +21,7 @@ public final class TimelineService: Sendable {
         /// `false` skips fsync on commit (tests, bulk loads): a crash may lose recent commands.
         public var durable = true
         /// Where time comes from (tests inject a clock).
-        public var clock: any Clock = SystemClock()
+        public var clock: any WallClock = SystemClock()
         /// argon2id cost; `.interactive` in production, `.minimum` keeps tests fast.
         public var passwordCost = Sodium.PasswordCost.interactive
         /// How long a session lasts (ms; 30 days).
