@@ -138,11 +138,23 @@ public struct EventLog: Sendable {
         }
     }
 
+    /// The `streams` index's key of `stream`'s event at `version`: the stream's name, a 0, then
+    /// the version big-endian, so that a stream's events lie together in version order.
+    static func streamKey(_ stream: String, version: UInt64) -> [UInt8] {
+        streamPrefix(stream) + BigEndian.bytes(version)
+    }
+
+    /// What every `streams` key of `stream` starts with (`streamKey`).
+    static func streamPrefix(_ stream: String) -> [UInt8] { Array(stream.utf8) + [0] }
+
     /// The current version of `stream` (0 when it has no events).
     public func version(of stream: String, _ txn: Transaction) throws -> UInt64 {
-        let prefix = Array(stream.utf8) + [0]
+        let prefix = Self.streamPrefix(stream)
+        // Just past the stream's keys: the prefix with its 0 made a 1.
+        var end = prefix
+        end[end.count - 1] = 1
         return try txn.withCursor(streams) { cursor in
-            guard let (key, _) = try cursor.seek(below: Array(stream.utf8) + [1]),
+            guard let (key, _) = try cursor.seek(below: end),
                   key.count == prefix.count + 8, key.hasPrefix(prefix)
             else { return 0 }
             return BigEndian.uint64(key.suffix(8)) ?? 0
@@ -188,7 +200,7 @@ public struct EventLog: Sendable {
             let body = EnvelopeCodec.body(of: envelope)
             envelope.hash = Sodium.hash(previousHash, body)
             try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
-            try txn.put(streams, Array(stream.utf8) + [0] + BigEndian.bytes(current + 1), seqKey)
+            try txn.put(streams, Self.streamKey(stream, version: current + 1), seqKey)
             previousHash = envelope.hash
             appended.append(envelope)
         }
@@ -208,7 +220,7 @@ public struct EventLog: Sendable {
         try forEach(from: from + 1, txn) { envelope in
             let seqKey = BigEndian.bytes(envelope.sequence)
             try txn.put(eventIds, Array(envelope.id.rawValue.utf8), seqKey)
-            try txn.put(streams, Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion), seqKey)
+            try txn.put(streams, Self.streamKey(envelope.stream, version: envelope.streamVersion), seqKey)
             return envelope.sequence < to
         }
         try txn.put(indexed, Self.indexedKey, BigEndian.bytes(to))
@@ -256,7 +268,7 @@ public struct EventLog: Sendable {
 
     /// Every event of one stream, in stream order.
     public func stream(_ name: String, _ txn: Transaction) throws -> [EventEnvelope] {
-        let prefix = Array(name.utf8) + [0]
+        let prefix = Self.streamPrefix(name)
         var out: [EventEnvelope] = []
         try txn.withCursor(streams) { cursor in
             var entry = try cursor.seek(atLeast: prefix)
