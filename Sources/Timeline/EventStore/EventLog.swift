@@ -3,20 +3,8 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// What a writer expects a stream's current version to be (optimistic concurrency).
-public enum ExpectedVersion: Sendable, Equatable {
-    /// Whatever the stream's version.
-    case any
-    /// The stream must not exist yet.
-    case noStream
-    /// The stream must be at exactly this version.
-    case exact(UInt64)
-}
-
 /// Failures of the event store itself.
 public enum EventStoreError: Error, Equatable, CustomStringConvertible {
-    /// The stream was not at the expected version.
-    case wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64)
     /// A stored envelope failed to decode or verify.
     case corrupt(sequence: UInt64, reason: String)
     /// The log was written by a newer format than this code reads.
@@ -24,8 +12,6 @@ public enum EventStoreError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .wrongExpectedVersion(stream, expected, actual):
-            "stream \(stream) is at version \(actual), expected \(expected)"
         case let .corrupt(sequence, reason):
             "event \(sequence) is corrupt: \(reason)"
         case let .newerFormat(found, supported):
@@ -48,17 +34,15 @@ public struct PendingEvent: Sendable {
     public var correlationId: String?
     /// The event that caused it.
     public var causationId: String?
-    /// What its stream's version must be.
-    public var expectedVersion: ExpectedVersion
     /// The payload exactly as another node encoded (and sealed) it, with its schema version;
     /// `nil` to encode `event` here.
     package var encodedPayload: (version: UInt8, bytes: [UInt8])?
 
     /// An event to append.
     public init(id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
-                causationId: String? = nil, expectedVersion: ExpectedVersion = .any) {
+                causationId: String? = nil) {
         self.id = id; self.event = event; self.timestamp = timestamp; self.actor = actor
-        self.correlationId = correlationId; self.causationId = causationId; self.expectedVersion = expectedVersion
+        self.correlationId = correlationId; self.causationId = causationId
     }
 }
 
@@ -182,12 +166,6 @@ public struct EventLog: Sendable {
             guard try txn.put(eventIds, idKey, seqKey, flags: .noOverwrite) else { continue }
             let stream = pending.event.stream
             let current = try version(of: stream, txn)
-            switch pending.expectedVersion {
-            case .any: break
-            case .noStream where current == 0: break
-            case .exact(let v) where v == current: break
-            default: throw EventStoreError.wrongExpectedVersion(stream: stream, expected: pending.expectedVersion, actual: current)
-            }
             sequence += 1
             if case .userErased(let e) = pending.event { try txn.put(keysToDestroy, Array(e.userId.rawValue.utf8), [1]) }
             let payload = try pending.encodedPayload ?? (pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: sealer))

@@ -379,7 +379,6 @@ public final class TimelineService: Sendable {
         case let error as POSIXError where error.code == .ENOSPC || error.code == .EDQUOT:
             return TimelineError(.storageFull, "the disk is full")
         case let error as EventStoreError:
-            if case .wrongExpectedVersion = error { return TimelineError(.conflict, error.description) }
             return TimelineError(.internal, error.description)
         default:
             return TimelineError(.internal, "\(error)")
