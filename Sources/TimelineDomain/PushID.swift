@@ -1,9 +1,3 @@
-/// A source of the current time in milliseconds since 1970 (injectable for tests).
-public protocol Clock: Sendable {
-    /// Now, in milliseconds since 1970.
-    func nowMilliseconds() -> Int64
-}
-
 /// Generates Firebase-style push identifiers: 8 characters of millisecond timestamp, then 12
 /// of randomness, from an alphabet in ASCII order, so byte order is creation order. Within one
 /// millisecond the random part is incremented, so identifiers are strictly increasing.

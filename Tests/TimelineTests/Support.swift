@@ -6,7 +6,7 @@ import TimelineBench
 import TimelineDomain
 
 /// A clock tests move by hand.
-final class TestClock: Clock, Sendable {
+final class TestClock: WallClock, Sendable {
     private let now: Mutex<Int64>
     init(_ start: Int64 = 1_700_000_000_000) { now = Mutex(start) }
     func nowMilliseconds() -> Int64 { now.withLock { $0 } }

@@ -24,13 +24,13 @@ final class Checkpointer: @unchecked Sendable {
     private var status: AnchorStatus
     private let key: AnchorKey
     private let file: AnchorFile
-    private let clock: any Clock
+    private let clock: any WallClock
     private let head: @Sendable () throws -> LogHead
 
     private enum State { case running, stopping, stopped }
 
     /// - Parameter head: reads the log's committed head.
-    init(key: AnchorKey, file: AnchorFile, clock: any Clock, openedAt start: UInt64, head: @escaping @Sendable () throws -> LogHead) {
+    init(key: AnchorKey, file: AnchorFile, clock: any WallClock, openedAt start: UInt64, head: @escaping @Sendable () throws -> LogHead) {
         self.key = key
         self.file = file
         self.clock = clock
@@ -108,7 +108,7 @@ extension TimelineService {
     /// Loads the anchor key, refuses a log that does not extend the anchor file's last
     /// checkpoint (a log rewritten while the service was down must not be signed), and starts
     /// signing checkpoints.
-    static func startAnchoring(_ anchor: AnchorOptions, environment: Environment, log: EventLog, clock: any Clock) throws -> Checkpointer {
+    static func startAnchoring(_ anchor: AnchorOptions, environment: Environment, log: EventLog, clock: any WallClock) throws -> Checkpointer {
         let key = try AnchorKey.load(from: anchor.keyPath)
         let file = AnchorFile(path: anchor.checkpointsPath)
         if let last = try file.lastEntry() {

@@ -3,20 +3,8 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// What a writer expects a stream's current version to be (optimistic concurrency).
-public enum ExpectedVersion: Sendable, Equatable {
-    /// Whatever the stream's version.
-    case any
-    /// The stream must not exist yet.
-    case noStream
-    /// The stream must be at exactly this version.
-    case exact(UInt64)
-}
-
 /// Failures of the event store itself.
 public enum EventStoreError: Error, Equatable, CustomStringConvertible {
-    /// The stream was not at the expected version.
-    case wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64)
     /// A stored envelope failed to decode or verify.
     case corrupt(sequence: UInt64, reason: String)
     /// The log was written by a newer format than this code reads.
@@ -24,8 +12,6 @@ public enum EventStoreError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .wrongExpectedVersion(stream, expected, actual):
-            "stream \(stream) is at version \(actual), expected \(expected)"
         case let .corrupt(sequence, reason):
             "event \(sequence) is corrupt: \(reason)"
         case let .newerFormat(found, supported):
@@ -48,17 +34,15 @@ public struct PendingEvent: Sendable {
     public var correlationId: String?
     /// The event that caused it.
     public var causationId: String?
-    /// What its stream's version must be.
-    public var expectedVersion: ExpectedVersion
     /// The payload exactly as another node encoded (and sealed) it, with its schema version;
     /// `nil` to encode `event` here.
     package var encodedPayload: (version: UInt8, bytes: [UInt8])?
 
     /// An event to append.
     public init(id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
-                causationId: String? = nil, expectedVersion: ExpectedVersion = .any) {
+                causationId: String? = nil) {
         self.id = id; self.event = event; self.timestamp = timestamp; self.actor = actor
-        self.correlationId = correlationId; self.causationId = causationId; self.expectedVersion = expectedVersion
+        self.correlationId = correlationId; self.causationId = causationId
     }
 }
 
@@ -138,11 +122,23 @@ public struct EventLog: Sendable {
         }
     }
 
+    /// The `streams` index's key of `stream`'s event at `version`: the stream's name, a 0, then
+    /// the version big-endian, so that a stream's events lie together in version order.
+    static func streamKey(_ stream: String, version: UInt64) -> [UInt8] {
+        streamPrefix(stream) + BigEndian.bytes(version)
+    }
+
+    /// What every `streams` key of `stream` starts with (`streamKey`).
+    static func streamPrefix(_ stream: String) -> [UInt8] { Array(stream.utf8) + [0] }
+
     /// The current version of `stream` (0 when it has no events).
     public func version(of stream: String, _ txn: Transaction) throws -> UInt64 {
-        let prefix = Array(stream.utf8) + [0]
+        let prefix = Self.streamPrefix(stream)
+        // Just past the stream's keys: the prefix with its 0 made a 1.
+        var end = prefix
+        end[end.count - 1] = 1
         return try txn.withCursor(streams) { cursor in
-            guard let (key, _) = try cursor.seek(below: Array(stream.utf8) + [1]),
+            guard let (key, _) = try cursor.seek(below: end),
                   key.count == prefix.count + 8, key.hasPrefix(prefix)
             else { return 0 }
             return BigEndian.uint64(key.suffix(8)) ?? 0
@@ -170,12 +166,6 @@ public struct EventLog: Sendable {
             guard try txn.put(eventIds, idKey, seqKey, flags: .noOverwrite) else { continue }
             let stream = pending.event.stream
             let current = try version(of: stream, txn)
-            switch pending.expectedVersion {
-            case .any: break
-            case .noStream where current == 0: break
-            case .exact(let v) where v == current: break
-            default: throw EventStoreError.wrongExpectedVersion(stream: stream, expected: pending.expectedVersion, actual: current)
-            }
             sequence += 1
             if case .userErased(let e) = pending.event { try txn.put(keysToDestroy, Array(e.userId.rawValue.utf8), [1]) }
             let payload = try pending.encodedPayload ?? (pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: sealer))
@@ -188,7 +178,7 @@ public struct EventLog: Sendable {
             let body = EnvelopeCodec.body(of: envelope)
             envelope.hash = Sodium.hash(previousHash, body)
             try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
-            try txn.put(streams, Array(stream.utf8) + [0] + BigEndian.bytes(current + 1), seqKey)
+            try txn.put(streams, Self.streamKey(stream, version: current + 1), seqKey)
             previousHash = envelope.hash
             appended.append(envelope)
         }
@@ -208,7 +198,7 @@ public struct EventLog: Sendable {
         try forEach(from: from + 1, txn) { envelope in
             let seqKey = BigEndian.bytes(envelope.sequence)
             try txn.put(eventIds, Array(envelope.id.rawValue.utf8), seqKey)
-            try txn.put(streams, Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion), seqKey)
+            try txn.put(streams, Self.streamKey(envelope.stream, version: envelope.streamVersion), seqKey)
             return envelope.sequence < to
         }
         try txn.put(indexed, Self.indexedKey, BigEndian.bytes(to))
@@ -256,7 +246,7 @@ public struct EventLog: Sendable {
 
     /// Every event of one stream, in stream order.
     public func stream(_ name: String, _ txn: Transaction) throws -> [EventEnvelope] {
-        let prefix = Array(name.utf8) + [0]
+        let prefix = Self.streamPrefix(name)
         var out: [EventEnvelope] = []
         try txn.withCursor(streams) { cursor in
             var entry = try cursor.seek(atLeast: prefix)

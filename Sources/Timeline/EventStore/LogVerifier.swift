@@ -47,7 +47,7 @@ extension EventLog {
                 let envelope: EventEnvelope
                 do { envelope = try EnvelopeCodec.decode(value, keys: keys) } catch { _ = fail(seq, "undecodable: \(error)"); return }
                 guard envelope.sequence == seq else { _ = fail(seq, "record carries sequence \(envelope.sequence)"); return }
-                let streamKey = Array(envelope.stream.utf8) + [0] + BigEndian.bytes(envelope.streamVersion)
+                let streamKey = EventLog.streamKey(envelope.stream, version: envelope.streamVersion)
                 let byStream = try txn.get(streams, streamKey), byId = try txn.get(eventIds, Array(envelope.id.rawValue.utf8))
                 if seq > indexedThrough {
                     // Past where the indexes have caught up: none of these may be indexed.

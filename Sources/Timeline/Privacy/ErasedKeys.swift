@@ -111,7 +111,7 @@ private final class KeyProbe: PayloadKeys {
         wasAsked.withLock { $0 = true }
         return nil
     }
-    func ensureKey(for user: UserID) throws -> [UInt8] { throw KeyStoreError.unwritable(key: "user-\(user)", reason: "probe") }
+    func ensureKey(for user: UserID) throws -> [UInt8] { throw KeyStoreError.unwritable(key: KeyStore.name(user), reason: "probe") }
     func emailHash(_ email: String) -> String {
         wasAsked.withLock { $0 = true }
         return ""

@@ -42,7 +42,8 @@ package final class KeyStore: PayloadKeys {
 
     func emailHash(_ email: String) -> String { hex(Sodium.hash(pepper, Array(email.utf8))) }
 
-    private func name(_ user: UserID) -> String { "user-" + user.rawValue }
+    /// The name `user`'s key is stored under in the backend (and named by in errors).
+    static func name(_ user: UserID) -> String { "user-" + user.rawValue }
 
     /// The user's key, or `nil` if they have none (erased, or never had one). Throws
     /// `KeyStoreError.unreadable` when the store could not be read: that is never an erasure.
@@ -51,14 +52,14 @@ package final class KeyStore: PayloadKeys {
         if let cached = cache.withLock({ $0[user] }) { return cached }
         let stored: [UInt8]?
         do {
-            stored = try backend.read(name(user))
+            stored = try backend.read(Self.name(user))
         } catch {
-            throw error as? KeyStoreError ?? .unreadable(key: name(user), reason: "\(error)")
+            throw error as? KeyStoreError ?? .unreadable(key: Self.name(user), reason: "\(error)")
         }
         // All zeros: a destruction was interrupted after overwriting the key.
         guard let stored, stored.contains(where: { $0 != 0 }) else { return nil }
         guard stored.count == Sodium.secretKeyLength else {
-            throw .unreadable(key: name(user), reason: "the stored key has \(stored.count) bytes, not \(Sodium.secretKeyLength)")
+            throw .unreadable(key: Self.name(user), reason: "the stored key has \(stored.count) bytes, not \(Sodium.secretKeyLength)")
         }
         cache.withLock { $0[user] = stored }
         return stored
@@ -73,7 +74,7 @@ package final class KeyStore: PayloadKeys {
     /// The user's key, created (durably) if they have none yet.
     package func ensureKey(for user: UserID) throws -> [UInt8] {
         if let key = try key(for: user) { return key }
-        if isRevoked(user) { throw KeyStoreError.unwritable(key: name(user), reason: "the user is erased") }
+        if isRevoked(user) { throw KeyStoreError.unwritable(key: Self.name(user), reason: "the user is erased") }
         return try store(Sodium.randomBytes(Sodium.secretKeyLength), for: user)
     }
 
@@ -81,9 +82,9 @@ package final class KeyStore: PayloadKeys {
     func store(_ key: [UInt8], for user: UserID) throws -> [UInt8] {
         let stored: [UInt8]
         do {
-            stored = try backend.create(name(user), key)
+            stored = try backend.create(Self.name(user), key)
         } catch {
-            throw error as? KeyStoreError ?? .unwritable(key: name(user), reason: "\(error)")
+            throw error as? KeyStoreError ?? .unwritable(key: Self.name(user), reason: "\(error)")
         }
         cache.withLock { $0[user] = stored }
         return stored
@@ -101,9 +102,9 @@ package final class KeyStore: PayloadKeys {
     func destroyKey(for user: UserID) throws(KeyStoreError) {
         revoke(user)
         do {
-            try backend.destroy(name(user))
+            try backend.destroy(Self.name(user))
         } catch {
-            throw .destructionFailed(key: name(user), reason: "\(error)")
+            throw .destructionFailed(key: Self.name(user), reason: "\(error)")
         }
     }
 }

@@ -18,11 +18,11 @@ final class StagedKeys: PayloadKeys {
         if keys.isRevoked(user) { return nil }
         if let key = keys.cachedKey(for: user) ?? staged.withLock({ $0[user] }) { return key }
         missed.withLock { _ = $0.insert(user) }
-        throw .unreadable(key: "user-\(user)", reason: "not held by this writer yet")
+        throw .unreadable(key: KeyStore.name(user), reason: "not held by this writer yet")
     }
 
     func ensureKey(for user: UserID) throws -> [UInt8] {
-        if keys.isRevoked(user) { throw KeyStoreError.unwritable(key: "user-\(user)", reason: "the user is erased") }
+        if keys.isRevoked(user) { throw KeyStoreError.unwritable(key: KeyStore.name(user), reason: "the user is erased") }
         if let key = keys.cachedKey(for: user) ?? staged.withLock({ $0[user] }) { return key }
         let key = Sodium.randomBytes(Sodium.secretKeyLength)
         staged.withLock { $0[user] = key }

@@ -2,7 +2,7 @@ import Foundation
 import TimelineDomain
 
 /// The system clock.
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     /// The system clock.
     public init() {}
     /// Now, in milliseconds since 1970.

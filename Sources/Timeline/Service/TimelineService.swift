@@ -21,7 +21,7 @@ public final class TimelineService: Sendable {
         /// `false` skips fsync on commit (tests, bulk loads): a crash may lose recent commands.
         public var durable = true
         /// Where time comes from (tests inject a clock).
-        public var clock: any Clock = SystemClock()
+        public var clock: any WallClock = SystemClock()
         /// argon2id cost; `.interactive` in production, `.minimum` keeps tests fast.
         public var passwordCost = Sodium.PasswordCost.interactive
         /// How long a session lasts (ms; 30 days).
@@ -379,7 +379,6 @@ public final class TimelineService: Sendable {
         case let error as POSIXError where error.code == .ENOSPC || error.code == .EDQUOT:
             return TimelineError(.storageFull, "the disk is full")
         case let error as EventStoreError:
-            if case .wrongExpectedVersion = error { return TimelineError(.conflict, error.description) }
             return TimelineError(.internal, error.description)
         default:
             return TimelineError(.internal, "\(error)")

@@ -28,7 +28,7 @@ public struct UserCreated: Equatable, Sendable {
 extension UserCreated: EventPayload {
     package static var currentVersion: UInt8 { 2 }
     package static var legacyPlainV1: Bool { true }
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
@@ -64,7 +64,7 @@ public struct UserErased: Equatable, Sendable {
 }
 
 extension UserErased: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }

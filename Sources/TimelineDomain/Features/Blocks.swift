@@ -13,7 +13,7 @@ public struct Block: Equatable, Sendable {
 }
 
 extension Block: EventPayload {
-    package var stream: String { "user-\(blockerId)" }
+    package var stream: String { StreamName.user(blockerId) }
     package var users: [UserID] { [blockerId, blockedId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(blockerId.rawValue); w.string(blockedId.rawValue) }
 

@@ -12,7 +12,7 @@ public struct Bookmark: Equatable, Sendable {
 }
 
 extension Bookmark: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
     package var post: PostID? { postId }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }

@@ -19,7 +19,7 @@ public struct CommentAdded: Equatable, Sendable {
 extension CommentAdded: EventPayload {
     package static var currentVersion: UInt8 { 2 }
     package static var legacyPlainV1: Bool { true }
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
 
@@ -54,7 +54,7 @@ public struct CommentDeleted: Equatable, Sendable {
 }
 
 extension CommentDeleted: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [] }
     package var post: PostID? { postId }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(commentId.rawValue); w.string(postId.rawValue) }

@@ -12,7 +12,7 @@ public struct Follow: Equatable, Sendable {
 }
 
 extension Follow: EventPayload {
-    package var stream: String { "user-\(followerId)" }
+    package var stream: String { StreamName.user(followerId) }
     package var users: [UserID] { [followerId, followeeId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(followerId.rawValue); w.string(followeeId.rawValue) }
 

@@ -11,7 +11,7 @@ public struct Like: Equatable, Sendable {
 }
 
 extension Like: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [userId] }
     package var post: PostID? { postId }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }

@@ -23,7 +23,7 @@ public struct PostReported: Equatable, Sendable {
 extension PostReported: EventPayload {
     package static var currentVersion: UInt8 { 3 }
     package static var legacyPlainV1: Bool { true }
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [reporterId] }
     package var post: PostID? { postId }
 
@@ -66,7 +66,7 @@ public struct PostRemoved: Equatable, Sendable {
 }
 
 extension PostRemoved: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
 
@@ -103,7 +103,7 @@ public struct ReportsDismissed: Equatable, Sendable {
 }
 
 extension ReportsDismissed: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [] }
     package var post: PostID? { postId }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue) }

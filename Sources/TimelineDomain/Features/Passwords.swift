@@ -20,7 +20,7 @@ public struct PasswordResetRequested: Equatable, Sendable {
 }
 
 extension PasswordResetRequested: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
@@ -56,7 +56,7 @@ public struct PasswordChanged: Equatable, Sendable {
 
 extension PasswordChanged: EventPayload {
     package static var currentVersion: UInt8 { 2 }
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
@@ -95,7 +95,7 @@ public struct EmailChanged: Equatable, Sendable {
 }
 
 extension EmailChanged: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {

@@ -35,7 +35,7 @@ public struct PostAdded: Equatable, Sendable {
 extension PostAdded: EventPayload {
     package static var currentVersion: UInt8 { 3 }
     package static var legacyPlainV1: Bool { true }
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
@@ -88,7 +88,7 @@ public struct PostPlaced: Equatable, Sendable {
 }
 
 extension PostPlaced: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
 
@@ -142,7 +142,7 @@ public struct PostImageProcessed: Equatable, Sendable {
 }
 
 extension PostImageProcessed: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var storedImages: [ImageID] { variants.all }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
@@ -181,7 +181,7 @@ public struct PostDeleted: Equatable, Sendable {
 }
 
 extension PostDeleted: EventPayload {
-    package var stream: String { "post-\(postId)" }
+    package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [authorId] }
     package var post: PostID? { postId }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(authorId.rawValue) }

@@ -57,7 +57,7 @@ public enum AvatarChange: Equatable, Sendable {
 extension ProfileUpdated: EventPayload {
     package static var currentVersion: UInt8 { 4 }
     package static var legacyPlainV1: Bool { true }
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package var storedImages: [ImageID] {

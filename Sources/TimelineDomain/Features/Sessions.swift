@@ -16,7 +16,7 @@ public struct SignedIn: Equatable, Sendable {
 }
 
 extension SignedIn: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
@@ -47,7 +47,7 @@ public struct SignedOut: Equatable, Sendable {
 }
 
 extension SignedOut: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
 
@@ -109,7 +109,7 @@ public struct SignInFailed: Equatable, Sendable {
 
 extension SignInFailed: EventPayload {
     package static var currentVersion: UInt8 { 3 }
-    package var stream: String { "signin-\(emailHash.prefix(32))" }
+    package var stream: String { StreamName.signIn(emailHash: emailHash) }
     package var users: [UserID] { userId.map { [$0] } ?? [] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
