@@ -18,7 +18,7 @@ public struct Mute: Equatable, Sendable {
 }
 
 extension Mute: EventPayload {
-    package var stream: String { "user-\(muterId)" }
+    package var stream: String { StreamName.user(muterId) }
     package var users: [UserID] { [muterId, mutedId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
@@ -54,7 +54,7 @@ public struct Unmute: Equatable, Sendable {
 }
 
 extension Unmute: EventPayload {
-    package var stream: String { "user-\(muterId)" }
+    package var stream: String { StreamName.user(muterId) }
     package var users: [UserID] { [muterId, mutedId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(muterId.rawValue); w.string(mutedId.rawValue) }
 

@@ -72,7 +72,7 @@ public struct SignedOutEverywhere: Equatable, Sendable {
 }
 
 extension SignedOutEverywhere: EventPayload {
-    package var stream: String { "user-\(userId)" }
+    package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
