@@ -13,7 +13,7 @@ extension Command {
         CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self, UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
-        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self,
+        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self, MarkActivityReadCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -82,6 +82,8 @@ public enum Event: Equatable, Sendable {
     case muted(Mute)
     /// A user lifted a mute: `Unmuted`.
     case unmuted(Unmute)
+    /// A user read their activity up to an item: `ActivityRead`.
+    case activityRead(ActivityRead)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -115,6 +117,7 @@ public enum Event: Equatable, Sendable {
         case .unblocked: .unblocked
         case .muted: .muted
         case .unmuted: .unmuted
+        case .activityRead: .activityRead
         }
     }
 
@@ -150,6 +153,7 @@ public enum Event: Equatable, Sendable {
         case .unblocked(let e): e
         case .muted(let e): e
         case .unmuted(let e): e
+        case .activityRead(let e): e
         }
     }
 }
@@ -214,6 +218,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case muted = "Muted"
     /// A user lifted a mute: `Unmuted`.
     case unmuted = "Unmuted"
+    /// A user read their activity up to an item: `ActivityRead`.
+    case activityRead = "ActivityRead"
 
     /// The payload type events of this type carry.
     var payloadType: any EventPayload.Type {
@@ -247,6 +253,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unblocked: Block.self
         case .muted: Mute.self
         case .unmuted: Unmute.self
+        case .activityRead: ActivityRead.self
         }
     }
 
@@ -282,6 +289,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unblocked: .unblocked(try Block(from: &r, &opener))
         case .muted: .muted(try Mute(from: &r, &opener))
         case .unmuted: .unmuted(try Unmute(from: &r, &opener))
+        case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         }
     }
 }

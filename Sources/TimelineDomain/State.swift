@@ -82,6 +82,8 @@ package protocol DecisionState {
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `blocker` blocks `blocked` (one direction).
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
+    /// The id of the newest activity item `user` has read (`nil`: none yet).
+    func activityMarker(of user: UserID) throws -> String?
     /// `muter`'s mute of `muted`, ended or not (`nil`: none).
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord?
     /// Whether `post` is in `user`'s bookmarks.

@@ -201,7 +201,15 @@ extension TimelineAPI {
             answer: .json("A page of posts (empty for an unknown tag).", "postPage", headers: [.link]), parameters: [.tag], paged: true)),
         query("GET", "/v1/activity", access: .bearer, fixed: viewer("user"), Operation(
             id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers.", tag: .feeds,
-            answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), paged: true)),
+            description: "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
+                + "Items whose actor the bearer mutes or blocks (either way) are left out.",
+            answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), parameters: [.types], paged: true)),
+        command("POST", "/v1/activity/read", Operation(
+            id: "markActivityRead", summary: "Mark the bearer's activity read up to an item (its `id`).", tag: .feeds,
+            description: "Items after it stay unread; `GET /v1/me` says how many (`unreadActivity`). The marker only moves forward: "
+                + "an item at or before it changes nothing.",
+            answer: changed("the marker is already there or past it"), errors: Operation.writeErrors,
+            body: .command("markActivityRead"))),
         Route("GET", "/v1/images/{image}", .anyone, .now { api, request in try api.image(request) }, Operation(
             id: "image", summary: "An image's bytes.", tag: .images,
             description: "With `variant`, the image id may be any image of a post (its `image`): the answer is that post's photo "

@@ -25,6 +25,7 @@ let sampleCommands: [Command] = [
     .unblock(user: "u1"),
     .mute(user: "u1", duration: 3600),
     .unmute(user: "u1"),
+    .markActivityRead(upTo: "a1"),
     .reportPost(post: "p1", reason: "r"),
     .removePost(post: "p1", reason: "r"),
     .dismissReports(post: "p1"),

@@ -86,6 +86,8 @@ extension InMemoryState {
             mutes[e.muterId, default: [:]][e.mutedId] = .some(e.until)
         case .unmuted(let e):
             mutes[e.muterId]?[e.mutedId] = nil
+        case .activityRead(let e):
+            activityMarkers[e.userId] = e.upTo
         case .bookmarked(let e):
             bookmarkEdges.insert([e.userId.rawValue, e.postId.rawValue])
         case .unbookmarked(let e):
@@ -94,6 +96,7 @@ extension InMemoryState {
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
             users[e.userId] = nil
+            activityMarkers[e.userId] = nil
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
         case .passwordResetRequested(let e):

@@ -13,6 +13,8 @@ struct InMemoryState: DecisionState {
     var blockEdges: Set<[UserID]> = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
     var mutes: [UserID: [UserID: Int64?]] = [:]
+    /// Activity read markers.
+    var activityMarkers: [UserID: String] = [:]
     var reportEdges: Set<[String]> = []
     /// The reports (of `reportEdges`) an operator dismissed: they no longer count.
     var dismissedReports: Set<[String]> = []
@@ -35,6 +37,7 @@ struct InMemoryState: DecisionState {
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
+    func activityMarker(of user: UserID) -> String? { activityMarkers[user] }
     func mute(_ muter: UserID, _ muted: UserID) -> MuteRecord? { mutes[muter]?[muted].map { MuteRecord(until: $0) } }
     func bookmarks(_ u: UserID, _ p: PostID) -> Bool { bookmarkEdges.contains([u.rawValue, p.rawValue]) }
     func reported(_ u: UserID, _ p: PostID) -> Bool { reportEdges.contains([u.rawValue, p.rawValue]) }

@@ -133,3 +133,64 @@ import TimelineDomain
         }
     }
 }
+
+/// Notifications that work: activity filtered by kind, and a read marker that only moves
+/// forward, with the unread count (muted and blocked actors left out, as the feed leaves them
+/// out) in the user's own profile.
+@Suite struct ActivityReadTests {
+    @Test func theMarkerMovesForwardAndTheOwnProfileCountsWhatIsUnread() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let post = try await service.addPost(by: alice.id)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.like(post: post.id.rawValue), as: bob.id)
+        _ = try await service.addComment(by: carol.id, on: post.id)
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 3)
+        #expect(try service.user(alice.id, viewer: bob.id).unreadActivity == nil, "only the user sees their count")
+        #expect(try service.user(alice.id).unreadActivity == nil)
+
+        let items = try service.activity(of: alice.id).items
+        #expect(Set(items.map(\.kind)) == [.follow, .like, .comment])
+        #expect(try service.activity(of: alice.id, kinds: [.like]).items.map(\.kind) == [.like])
+        #expect(try service.activity(of: alice.id, kinds: [.comment, .follow]).items.count == 2)
+        // Read up to the like: the comment after it stays unread.
+        let like = try #require(items.first { $0.kind == .like })
+        #expect(try await service.run(.markActivityRead(upTo: like.id), as: alice.id) == .changed(true))
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == items.firstIndex { $0.id == like.id })
+        // Never backwards.
+        let oldest = try #require(items.last)
+        #expect(try await service.run(.markActivityRead(upTo: oldest.id), as: alice.id) == .changed(oldest.id > like.id))
+        #expect(try await service.run(.markActivityRead(upTo: items[0].id), as: alice.id) == .changed(true))
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 0)
+        // A muted actor's new doings are neither shown nor counted.
+        try await service.run(.mute(user: carol.id.rawValue), as: alice.id)
+        _ = try await service.addComment(by: carol.id, on: post.id, "again")
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 0)
+        try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
+        try await service.run(.like(post: post.id.rawValue), as: bob.id)
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 1)
+        await expectError(.invalidArgument, field: "upTo") { _ = try await service.run(.markActivityRead(upTo: "not an id!"), as: alice.id) }
+        await expectError(.invalidArgument, field: "types") { _ = try ask(service, "activity", ["user": alice.id.rawValue, "types": ["likes"]]) }
+    }
+
+    @Test func overHTTP() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let post = try await api.addPost(alice.token, caption: "mine")
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            #expect(try await api.get("/v1/me", bearer: alice.token).json["unreadActivity"] as? Int == 2)
+            let likes = try await api.get("/v1/activity?types=like", bearer: alice.token)
+            let items = try #require(likes.json["items"] as? [[String: Any]], "\(likes)")
+            #expect(items.map { $0["kind"] as? String } == ["like"])
+            #expect(try await api.get("/v1/activity?types=likes", bearer: alice.token).errorField == "types")
+            let newest = try #require((try await api.get("/v1/activity", bearer: alice.token).json["items"] as? [[String: Any]])?.first?["id"] as? String)
+            let read = try await api.send("POST", "/v1/activity/read", json: ["upTo": newest], bearer: alice.token)
+            #expect(read.status == 200 && read.json["changed"] as? Bool == true, "\(read)")
+            #expect(try await api.get("/v1/me", bearer: alice.token).json["unreadActivity"] as? Int == 0)
+            #expect(try await api.get("/v1/users/\(alice.id)", bearer: bob.token).json["unreadActivity"] == nil)
+            #expect(try await api.send("POST", "/v1/activity/read", json: ["upTo": newest]).status == 401)
+        }
+    }
+}

@@ -39,6 +39,8 @@ import Testing
         try await service.run(.unblock(user: alice.id.rawValue), as: bob.id)
         try await service.run(.mute(user: alice.id.rawValue, duration: 3600), as: bob.id)
         try await service.run(.unmute(user: alice.id.rawValue), as: bob.id)
+        let seen = try #require(try service.activity(of: alice.id).items.first).id
+        try await service.run(.markActivityRead(upTo: seen), as: alice.id)
         try await service.run(.bookmark(post: post.id.rawValue), as: bob.id)
         try await service.run(.unbookmark(post: post.id.rawValue), as: bob.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)

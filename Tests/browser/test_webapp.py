@@ -347,13 +347,19 @@ def steps(server, out, images, a, b):
     text_appears(a, "ben commented on your post", "ol.activity")
     text_appears(a, "ben started following you", "ol.activity")
     wait(a, lambda d: not d.find_element(By.ID, "unread").is_displayed(), "the badge stays after reading Activity")
+    wait(a, lambda d: server.call("GET", "/v1/me", token=session_token(d))["unreadActivity"] == 0, "reading Activity left the server's count unread")
+    click(a, button(a, "Likes"))
+    wait(a, lambda d: (items := d.find_elements(By.CSS_SELECTOR, "ol.activity li")) and all("liked" in li.text for li in items),
+         "the Likes filter shows more than likes")
+    click(a, button(a, "All"))
+    text_appears(a, "ben started following you", "ol.activity")
     a.find_element(By.XPATH, "//ol[@class='activity']//li[contains(., 'commented')]//a[normalize-space()='your post']").click()
     text_appears(a, "Lovely light!", "ol.comments")
     text_appears(a, "1 like", "main .likes")
     text_appears(a, "ben", ".liked-by")
     images_loaded(a)
     a.save_screenshot(str(out / "post.png"))
-    check(f"ann's Activity badge rose live to {badge_text}; Activity and her Post show ben's like and comment")
+    check(f"ann's Activity badge rose live to {badge_text}; reading Activity clears it on the server; the Likes filter; Activity and her Post show ben's like and comment")
 
     # 6. A post made meanwhile raises the banner on ben's Home, without a reload.
     nav(b, "Home")

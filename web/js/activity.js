@@ -15,6 +15,9 @@ function describe(item) {
   }
 }
 
+/** The filters: all activity, or one kind (the server's `types`). */
+const FILTERS = [['All', null], ['Comments', 'comment'], ['Likes', 'like'], ['Follows', 'follow'], ['Removals', 'removed']];
+
 export function render(root, _route, app) {
   document.title = 'Activity · Timeline';
   const list = h('ol', { class: 'activity' });
@@ -24,28 +27,44 @@ export function render(root, _route, app) {
     entry.actor ? avatar(entry.actor, entry.actorUsername) : h('span', { class: 'avatar small', 'aria-hidden': 'true' }, '!'),
     h('p', {}, describe(entry), ' ', h('span', { class: 'muted' }, timeAgo(entry.createdAt))));
 
-  const seen = new Set();
-  const key = (entry) => [entry.kind, entry.actor, entry.post, entry.comment, entry.at].join(' ');
+  let seen = new Set();
+  let stopPager = null;
   const onActivity = (event) => {
-    if (seen.has(key(event.detail))) return;
-    seen.add(key(event.detail));
-    list.prepend(item(event.detail));
+    const entry = event.detail;
+    if (seen.has(entry.id) || (app.activityFilter && entry.kind !== app.activityFilter)) return;
+    seen.add(entry.id);
+    list.prepend(item(entry));
     empty.hidden = true;
   };
   app.addEventListener('activity', onActivity);
-  replace(root, h('h1', {}, 'Activity'), empty, list, sentinel);
 
-  const stopPager = cursorPager(sentinel, api.activity, (page, first) => {
-    if (first) app.markActivitySeen(page.items[0]?.at);
-    for (const entry of page.items) {
-      if (seen.has(key(entry))) continue;
-      seen.add(key(entry));
-      list.append(item(entry));
-    }
-    empty.hidden = list.childElementCount > 0;
-  }, { endText: '' });
+  // One kind at a time, or all; reading the whole list moves the read marker.
+  const filters = h('div', { class: 'filters', role: 'group', 'aria-label': 'Show' });
+  const show = (kind) => {
+    app.activityFilter = kind;
+    for (const button of filters.children) button.setAttribute('aria-pressed', String((button.dataset.kind || null) === kind));
+    stopPager?.();
+    seen = new Set();
+    replace(list);
+    empty.hidden = true;
+    stopPager = cursorPager(sentinel, (before) => api.activity(before, kind || undefined), (page, first) => {
+      if (first && !kind) app.markActivitySeen(page.items[0]?.id);
+      for (const entry of page.items) {
+        if (seen.has(entry.id)) continue;
+        seen.add(entry.id);
+        list.append(item(entry));
+      }
+      empty.hidden = list.childElementCount > 0;
+    }, { endText: '' });
+  };
+  for (const [label, kind] of FILTERS) {
+    filters.append(h('button', { type: 'button', class: 'chip', 'data-kind': kind || '', onclick: () => show(kind) }, label));
+  }
+  replace(root, h('h1', {}, 'Activity'), filters, empty, list, sentinel);
+  show(null);
   return () => {
-    stopPager();
+    stopPager?.();
+    app.activityFilter = null;
     app.removeEventListener('activity', onActivity);
   };
 }

@@ -180,7 +180,10 @@ export const api = {
   bookmarks: (before) => call('bookmarks', { params: page(before) }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
   likes: (id, before) => call('likes', { path: { post: id }, params: page(before) }),
-  activity: (before) => call('activity', { params: page(before) }),
+  /** A page of activity; `types` (comma-separated kinds) keeps only those. */
+  activity: (before, types) => call('activity', { params: { types, ...page(before) } }),
+  /** Marks activity read up to the item `upTo` (its id); the server keeps the marker. */
+  markActivityRead: (upTo) => call('markActivityRead', { body: { upTo } }),
   /** An image's URL; `variant` (full, feed or thumb) picks that size of a post's photo. */
   imageURL: (image, variant) => `${locate('image', { image }).path}${query({ variant })}`,
 

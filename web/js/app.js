@@ -45,14 +45,11 @@ class App extends EventTarget {
     else location.hash = hash;
   }
 
-  // The unread badge: activity newer than what the person last saw on the Activity screen.
-  seenKey() {
-    return `timeline.activitySeen.${this.me?.id}`;
-  }
-
-  markActivitySeen(newestAt) {
-    if (newestAt) localStorage.setItem(this.seenKey(), String(newestAt));
+  // The unread badge: activity after the read marker the server keeps (so it agrees across
+  // devices), which the Activity screen moves.
+  markActivitySeen(newestId) {
     this.setUnread(0);
+    if (newestId) api.markActivityRead(newestId).catch(() => {});
   }
 
   setUnread(n) {
@@ -63,10 +60,8 @@ class App extends EventTarget {
   }
 
   async countUnread() {
-    const seen = Number(localStorage.getItem(this.seenKey()) || 0);
     try {
-      const page = await api.activity();
-      this.setUnread(page.items.filter((item) => item.at > seen).length);
+      this.setUnread((await api.me()).unreadActivity || 0);
     } catch {
       // the badge is a hint; the Activity screen shows errors
     }
@@ -78,7 +73,8 @@ class App extends EventTarget {
       onPost: (item) => this.dispatchEvent(new CustomEvent('post', { detail: item })),
       onRemoved: (item) => this.dispatchEvent(new CustomEvent('removed', { detail: item })),
       onActivity: (item) => {
-        if (currentRoute?.screen === activity) localStorage.setItem(this.seenKey(), String(item.at));
+        // Read at once when the whole Activity list is on screen; otherwise it is unread.
+        if (currentRoute?.screen === activity && !this.activityFilter) this.markActivitySeen(item.id);
         else this.setUnread(this.unread + 1);
         this.dispatchEvent(new CustomEvent('activity', { detail: item }));
       },

@@ -84,7 +84,17 @@ package enum Catalogue {
         },
         QueryDefinition("activity") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
-            return { service, _ throws(TimelineError) in .activity(try service.activity(of: user, page)) }
+            var kinds: Set<ActivityItem.Kind>?
+            if let types = try input.optionalList("types") {
+                kinds = []
+                for type in types {
+                    guard let kind = ActivityItem.Kind(rawValue: type) else {
+                        throw TimelineError.invalid("types", "types are \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    kinds?.insert(kind)
+                }
+            }
+            return { [kinds] service, _ throws(TimelineError) in .activity(try service.activity(of: user, page, kinds: kinds)) }
         },
         QueryDefinition("image") { input throws(TimelineError) in
             let image: ImageID = try input.identifier("image")

@@ -190,6 +190,16 @@ package final class JSONInput: CommandFields {
         return whole
     }
 
+    /// An optional list of strings (absent or null is `nil`): a JSON array of strings, or
+    /// comma-separated text when it came from a URL (`types=like,comment`).
+    package func optionalList(_ field: String) throws(TimelineError) -> [String]? {
+        guard let value = value(field), !(value is NSNull) else { return nil }
+        if textFields.contains(field), let text = value as? String {
+            return text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        return try strings(field)
+    }
+
     /// A required array of strings.
     package func strings(_ field: String) throws(TimelineError) -> [String] {
         guard let value = value(field), !(value is NSNull) else { throw .invalid(field, "\(field) is required") }

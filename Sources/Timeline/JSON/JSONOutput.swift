@@ -13,6 +13,7 @@ package enum JSONOutput {
         if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
         if let muted = p.mutedByViewer { out["mutedByViewer"] = muted }
         if let until = p.mutedUntil { out["mutedUntil"] = until }
+        if let unread = p.unreadActivity { out["unreadActivity"] = unread }
         if let discoverable = p.discoverable { out["discoverable"] = discoverable }
         return out
     }
@@ -39,7 +40,7 @@ package enum JSONOutput {
     }
 
     package static func activity(_ a: ActivityItem) -> [String: Any] {
-        var out: [String: Any] = ["kind": a.kind.rawValue, "at": a.at, "createdAt": timestamp(a.at)]
+        var out: [String: Any] = ["id": a.id, "kind": a.kind.rawValue, "at": a.at, "createdAt": timestamp(a.at)]
         if let actor = a.actor { out["actor"] = actor.rawValue }
         if let name = a.actorUsername { out["actorUsername"] = name }
         if let post = a.post { out["post"] = post.rawValue }

@@ -49,12 +49,29 @@ struct ActivityProjection: Projection {
     let references: Table<ActivityReferences>
     /// Who owns each post (shares the references' database: its keys are `o‖post`).
     let owners: Table<PostOwners>
+    /// Each user's read marker, the newest item they have read (in the references' database:
+    /// its keys are `r‖user`).
+    let markers: Table<ReadMarkers>
     var databases: [Database] { [activity.database, references.database] }
 
     init(_ env: Environment, prefix: String) throws {
         activity = try Table(env, prefix + "activity")
         references = try Table(env, prefix + "activityRefs")
         owners = Table(references.database)
+        markers = Table(references.database)
+    }
+
+    /// How many items of `user`'s feed are after their read marker, counting at most `limit`
+    /// and leaving out those `skipping` says to (a muted or blocked actor's).
+    func unread(of user: UserID, upTo limit: Int, _ txn: Transaction, skipping: (ActivityRecord) throws -> Bool) throws -> Int {
+        let marker = try markers.get(user, txn)
+        var count = 0
+        try activity.forEachDescending(in: user, txn) { id, record in
+            if let marker, id <= marker { return false }
+            if try !skipping(record) { count += 1 }
+            return count < limit
+        }
+        return count
     }
 
     private func record(_ item: ActivityRecord, as key: ActivityFeed.Key, reference: ActivityReference, _ txn: Transaction) throws {
@@ -88,7 +105,7 @@ struct ActivityProjection: Projection {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted: nil
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead: nil
         }
     }
 
@@ -133,6 +150,9 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try activity.deleteAll(in: e.userId, txn)
+            try markers.delete(e.userId, txn)
+        case .activityRead(let e):
+            try markers.put(e.userId, e.upTo, txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .postReported, .reportsDismissed, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted: break
@@ -176,6 +196,14 @@ enum ActivityReferences: TableLayout {
 
     /// The prefix of the references to the items about `post` (comments and likes on it).
     static func prefix(of post: PostID) -> [UInt8] { CompositeKey.prefix("p" + post.rawValue) }
+}
+
+/// A user → the id of the newest activity item they have read, `r‖user` (in the references'
+/// database).
+enum ReadMarkers: TableLayout {
+    static func key(_ user: UserID) -> [UInt8] { Array(("r" + user.rawValue).utf8) }
+    static func encode(_ upTo: String) -> [UInt8] { Array(upTo.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// A post → its author, `o‖post` (in the references' database).

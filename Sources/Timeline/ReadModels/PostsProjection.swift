@@ -225,7 +225,7 @@ struct PostsProjection: Projection {
                 try recountReports(post, txn)
             }
         case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted: break
+             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead: break
         }
     }
 }

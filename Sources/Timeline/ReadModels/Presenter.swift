@@ -25,6 +25,7 @@ final class Presenter {
     func profile(_ user: UserRecord) throws -> Profile {
         var profile = Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
                               blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
+        if viewer == user.id { profile.unreadActivity = try view.unreadActivity(of: user.id, upTo: Profile.unreadActivityLimit) }
         if let viewer {
             // The viewer's own mute only: nobody learns who mutes them.
             let mute = try view.mute(viewer, user.id).flatMap { $0.isActive(at: view.now) ? $0 : nil }

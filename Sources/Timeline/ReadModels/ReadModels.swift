@@ -169,7 +169,7 @@ final class ReadModels: Sendable {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted: []
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead: []
         }
     }
 
@@ -288,6 +288,7 @@ struct ReadView: DecisionState {
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
+    func activityMarker(of user: UserID) throws -> String? { try models.activity.markers.get(user, txn) }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {

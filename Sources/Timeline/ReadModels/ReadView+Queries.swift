@@ -172,14 +172,31 @@ extension ReadView {
         }
     }
 
-    func activity(of user: UserID, _ request: PageRequest) throws -> Page<ActivityItem> {
+    func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
         // (Every item's post is the user's own, so none is hidden from them by reports.)
-        let muted = try activeMutes(of: user)
+        let left = try leftOut(of: user)
         return try pageDescending(models.activity.activity, in: user, request) { id, record in
-            if let actor = record.actor, try muted.contains(actor) || hidden(actor, from: user) { return nil }
-            return try present.activity(id: id, record)
+            guard try !left(record) else { return nil }
+            let item = try present.activity(id: id, record)
+            return kinds.map { $0.contains(item.kind) } ?? true ? item : nil
+        }
+    }
+
+    /// How many of `user`'s activity items are unread (after their read marker), counting at
+    /// most `limit`: those a read of their activity shows.
+    func unreadActivity(of user: UserID, upTo limit: Int) throws -> Int {
+        try models.activity.unread(of: user, upTo: limit, txn, skipping: try leftOut(of: user))
+    }
+
+    /// Whether an item of `user`'s activity is left out: its actor is muted by them, or blocked
+    /// either way.
+    private func leftOut(of user: UserID) throws -> (ActivityRecord) throws -> Bool {
+        let muted = try activeMutes(of: user)
+        return { record in
+            guard let actor = record.actor else { return false }
+            return try muted.contains(actor) || hidden(actor, from: user)
         }
     }
 

@@ -26,6 +26,11 @@ public struct Profile: Sendable, Equatable {
     /// When the viewer's mute of this user ends by itself (ms since 1970; `nil` when it is not
     /// timed, or there is none).
     public var mutedUntil: Int64?
+    /// How many of the user's activity items they have not read (counted up to
+    /// `unreadActivityLimit`); shown only to the user themself.
+    public var unreadActivity: Int?
+    /// The most unread items counted (a badge says "999+" past it).
+    public static let unreadActivityLimit = 1000
     /// The profile photo's 320 px and 96 px squares, if set.
     public var avatar: Avatar?
     /// Whether others may find this user by email (`findContacts`); shown only to the user
@@ -142,7 +147,7 @@ public struct PostDetail: Sendable, Equatable {
 /// Something that happened to a user.
 public struct ActivityItem: Sendable, Equatable {
     /// What happened.
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// Someone commented on one of the user's posts.
         case comment
         /// Someone liked one of the user's posts.
@@ -152,6 +157,7 @@ public struct ActivityItem: Sendable, Equatable {
         /// The operator removed one of the user's posts (`reason` says why).
         case removed
     }
+
     /// The item's cursor (pass as `before` to continue after it).
     public var id: String
     /// What happened.

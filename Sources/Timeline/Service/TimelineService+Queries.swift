@@ -114,10 +114,12 @@ extension TimelineService {
         return try read { try $0.hashtag(tag, page, viewer: viewer) }
     }
 
-    /// What happened to `user`: comments and likes on their posts, new followers; newest first.
-    public func activity(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<ActivityItem> {
+    /// What happened to `user`: comments and likes on their posts, new followers, removals;
+    /// newest first; only items of the `kinds` given, when given.
+    public func activity(of user: UserID, _ page: PageRequest = PageRequest(), kinds: Set<ActivityItem.Kind>? = nil)
+        throws(TimelineError) -> Page<ActivityItem> {
         let page = try page.validated()
-        return try read { try $0.activity(of: user, page) }
+        return try read { try $0.activity(of: user, page, kinds: kinds) }
     }
 
     /// `user`'s bookmarks, the latest saved first. Private: `answer` gives only the viewer's own.

@@ -169,6 +169,9 @@ public enum OpenAPI {
             ("query", false, "Which size of a post's photo: `full` (long side ≤ 1080 px), `feed` (≤ 640 px) or `thumb` "
                 + "(320 px square). Anything else is 400 invalid_argument.", ["enum": ["full", "feed", "thumb"]])
         case .tag: ("path", true, "A hashtag without `#` (any case).", ["type": "string", "minLength": 1])
+        case .types:
+            ("query", false, "Only items of these kinds, comma-separated (\(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))).",
+             ["type": "string", "pattern": "^(\(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: "|")))(,(\(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: "|"))))*$"])
         case .ticket: ("query", false, "A stream ticket from POST /v1/stream/tickets, instead of the Authorization header.",
                        ["type": "string", "minLength": 1])
         case .lastEventID: ("header", false, "Resume after this event id (a log sequence number).", ["type": "string"])

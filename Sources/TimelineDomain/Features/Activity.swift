@@ -1,0 +1,55 @@
+// Activity: `markActivityRead` records `ActivityRead`, the user's read marker. Items after it
+// are unread (the count is in the user's own profile); the marker only moves forward, as
+// Mastodon's notifications marker does.
+
+/// Payload of `ActivityRead`: the user has seen their activity up to and including `upTo`.
+public struct ActivityRead: Equatable, Sendable {
+    /// Whose activity.
+    public var userId: UserID
+    /// The id of the newest item seen (items are ordered by id, newest last).
+    public var upTo: String
+    /// An `ActivityRead` payload.
+    public init(userId: UserID, upTo: String) { self.userId = userId; self.upTo = upTo }
+}
+
+extension ActivityRead: EventPayload {
+    package var stream: String { StreamName.user(userId) }
+    package var users: [UserID] { [userId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(upTo) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), upTo: try r.string())
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "upTo": upTo] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) read their activity up to \(upTo)" }
+}
+
+extension Decider {
+    /// Moves `me`'s read marker to `upTo` (an activity item's id); a marker at or past it stays.
+    func markActivityRead(upTo raw: String, by me: UserRecord) throws -> Decision {
+        guard IdentifierSyntax.isValid(raw) else { throw TimelineError.invalid("upTo", "upTo must be an activity item's id") }
+        if let marker = try state.activityMarker(of: me.id), marker >= raw { return Decision(outcome: .success(.changed(false))) }
+        return Decision(events: [.activityRead(ActivityRead(userId: me.id, upTo: raw))], outcome: .success(.changed(true)))
+    }
+}
+
+// MARK: - Commands
+
+/// `markActivityRead`: the acting user has seen their activity up to the item `upTo`.
+package struct MarkActivityReadCommand: OneFieldCommand {
+    package static let name = "markActivityRead", field = "upTo"
+    package let value: String
+
+    package init(value: String) { self.value = value }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.markActivityRead(upTo: value, by: $0) }
+    }
+}
+
+extension Command {
+    /// The acting user has seen their activity up to the item `upTo` (its `id`): items after it
+    /// are unread. The marker only moves forward.
+    public static func markActivityRead(upTo: String) -> Command { Command(MarkActivityReadCommand(value: upTo)) }
+}
