@@ -13,7 +13,7 @@ extension Command {
         CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self, UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
-        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self, MarkActivityReadCommand.self,
+        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -84,6 +84,8 @@ public enum Event: Equatable, Sendable {
     case unmuted(Unmute)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
+    /// A post's caption was edited: `PostEdited`.
+    case postEdited(PostEdited)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -118,6 +120,7 @@ public enum Event: Equatable, Sendable {
         case .muted: .muted
         case .unmuted: .unmuted
         case .activityRead: .activityRead
+        case .postEdited: .postEdited
         }
     }
 
@@ -154,6 +157,7 @@ public enum Event: Equatable, Sendable {
         case .muted(let e): e
         case .unmuted(let e): e
         case .activityRead(let e): e
+        case .postEdited(let e): e
         }
     }
 }
@@ -220,6 +224,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case unmuted = "Unmuted"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
+    /// A post's caption was edited: `PostEdited`.
+    case postEdited = "PostEdited"
 
     /// The payload type events of this type carry.
     var payloadType: any EventPayload.Type {
@@ -254,6 +260,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .muted: Mute.self
         case .unmuted: Unmute.self
         case .activityRead: ActivityRead.self
+        case .postEdited: PostEdited.self
         }
     }
 
@@ -290,6 +297,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .muted: .muted(try Mute(from: &r, &opener))
         case .unmuted: .unmuted(try Unmute(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
+        case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         }
     }
 }

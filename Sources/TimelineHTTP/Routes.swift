@@ -152,6 +152,15 @@ extension TimelineAPI {
             description: "`limit` and `before` page through the post's comments (oldest first).",
             answer: .json("The post detail; likedByViewer only with a bearer.", "postDetail"), errors: [.notFound],
             parameters: [.post], paged: true)),
+        command("PATCH", "/v1/posts/{post}", Operation(
+            id: "editPost", summary: "Edit a post's caption (its author only).", tag: .posts,
+            description: "`caption` null or empty clears it; absent keeps it. Its hashtags are indexed anew, it shows `editedAt`, "
+                + "and its place in timelines does not move; every version stays in its history.",
+            answer: .json("The post as edited.", "post"), errors: [.forbidden, .notFound] + Operation.writeErrors,
+            parameters: [.post], body: .command("editPost", path: ["post"]))),
+        query("GET", "/v1/posts/{post}/history", Operation(
+            id: "postHistory", summary: "Every version of a post's caption, the first first.", tag: .posts,
+            answer: .json("The versions.", "postHistory"), errors: [.notFound], parameters: [.post])),
         command("DELETE", "/v1/posts/{post}", Operation(
             id: "deletePost", summary: "Delete a post (its author only).", tag: .posts,
             answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),

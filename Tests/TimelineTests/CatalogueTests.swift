@@ -26,6 +26,7 @@ let sampleCommands: [Command] = [
     .mute(user: "u1", duration: 3600),
     .unmute(user: "u1"),
     .markActivityRead(upTo: "a1"),
+    .editPost(post: "p1", caption: .some("new #caption")),
     .reportPost(post: "p1", reason: "r"),
     .removePost(post: "p1", reason: "r"),
     .dismissReports(post: "p1"),

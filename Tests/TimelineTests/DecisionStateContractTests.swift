@@ -46,6 +46,11 @@ extension InMemoryState {
             updateUser(e.authorId) { $0.postCount += 1 }
         case .postPlaced:
             break  // deciding never reads a post's place
+        case .postEdited(let e):
+            updatePost(e.postId) { post in
+                post.caption = e.caption
+                post.hashtags = e.hashtags
+            }
         case .postImageProcessed(let e):
             updatePost(e.postId) { post in
                 post.image = e.variants.full

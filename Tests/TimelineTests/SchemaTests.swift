@@ -32,6 +32,7 @@ import Testing
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "caption #tag",
                                                               location: Place(latitude: 1.5, longitude: -2.5, name: "Here")), as: alice.id).post)
+        try await service.run(.editPost(post: post.id.rawValue, caption: .some("caption, edited #tag2")), as: alice.id)
         let comment = try await service.addComment(by: bob.id, on: post.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)

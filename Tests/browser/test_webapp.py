@@ -610,6 +610,24 @@ def steps(server, out, images, a, b):
     assert server.call("GET", f"/v1/posts/{quiet}", token=session_token(b))["id"] == quiet
     check("Mute for 1 day from ann's profile takes her posts out of ben's Home; Muted accounts lists her until when, and Unmute brings them back")
 
+    # 9g. Editing: ann edits that post's caption; "Edited" opens both versions; ben sees the new
+    # caption in his Home, where the post keeps its place.
+    go(a, server, f"/post/{quiet}")
+    click(a, button(a, "Edit"))
+    caption_box = by_label(a, "Caption")
+    caption_box.clear()
+    caption_box.send_keys("A post ben muted, then edited #edits")
+    click(a, button(a, "Save"))
+    text_appears(a, "then edited", "main h1.caption")
+    click(a, wait(a, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "main button.edited") if e.is_displayed()), None),
+                  "no Edited marker"))
+    wait(a, lambda d: len(d.find_elements(By.CSS_SELECTOR, "main ol.history li")) == 2, "the history does not list both versions")
+    assert "A post ben will mute" in a.find_element(By.CSS_SELECTOR, "main ol.history").text
+    go(b, server, "/")
+    b.refresh()
+    article_with(b, "A post ben muted, then edited")
+    check("ann edits a caption (Edit, Save); Edited lists both versions; ben's Home shows the new caption")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

@@ -170,6 +170,9 @@ export const api = {
     call('nearby', { params: { latitude, longitude, radiusKm, ...page(before, 24) } }),
   post: (id) => call('post', { path: { post: id } }),
   deletePost: (id) => call('deletePost', { path: { post: id } }),
+  /** Sets a post's caption ("" clears it). */
+  editPost: (id, caption) => call('editPost', { path: { post: id }, body: { caption } }),
+  postHistory: (id) => call('postHistory', { path: { post: id } }),
   comments: (id, before) => call('comments', { path: { post: id }, params: page(before) }),
   addComment: (id, text) => call('addComment', { path: { post: id }, body: { text } }),
   deleteComment: (id) => call('deleteComment', { path: { comment: id } }),

@@ -1,6 +1,6 @@
 // Post: the photo (double-click likes it), Like/Unlike, Save, who liked, the comments (oldest
-// first, paged) with a Comment field and Send, Delete for what the viewer may delete, and
-// Report for someone else's post.
+// first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
+// "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
 import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
@@ -112,17 +112,78 @@ export async function render(root, { params: [id] }, app) {
 
   const report = me && !mine ? reportControl(id) : null;
 
+  // The caption, Edit for its author, and "Edited" opening the versions.
+  const caption = h('h1', { class: 'caption' });
+  const renderCaption = () => replace(caption, userLink(post.authorUsername), ' ', post.caption ? captionNodes(post.caption) : '');
+  renderCaption();
+  const history = h('ol', { class: 'history', hidden: true, 'aria-label': 'Versions of the caption' });
+  const edited = h('button', { type: 'button', class: 'link edited', 'aria-expanded': 'false', hidden: !post.editedAt });
+  const renderEdited = () => {
+    edited.hidden = !post.editedAt;
+    edited.textContent = post.editedAt ? `Edited ${timeAgo(post.editedAt)}` : '';
+  };
+  renderEdited();
+  edited.addEventListener('click', async () => {
+    const open = edited.getAttribute('aria-expanded') === 'true';
+    edited.setAttribute('aria-expanded', String(!open));
+    history.hidden = open;
+    if (open) return;
+    try {
+      const { versions } = await api.postHistory(id);
+      replace(history, ...versions.map((version, index) => h('li', {},
+        h('span', { class: 'muted' }, `${index === 0 ? 'Posted' : 'Edited'} ${timeAgo(version.createdAt)}: `),
+        version.caption ? captionNodes(version.caption) : h('em', {}, 'no caption'))));
+    } catch (error) {
+      replace(history, h('li', { class: 'error' }, error.message));
+    }
+  });
+  let editPost = null;
+  const editor = h('div', { class: 'editor' });
+  if (mine) {
+    editPost = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-controls': 'caption-editor' }, 'Edit');
+    editPost.addEventListener('click', () => {
+      const form = h('form', { id: 'caption-editor', class: 'panel', novalidate: true },
+        field('caption-edit', 'Caption', { name: 'caption', rows: '3', maxlength: '2200' }, 'textarea'),
+        h('p', { class: 'error form-error', role: 'alert' }),
+        h('div', { class: 'row' },
+          h('button', { type: 'submit', class: 'primary' }, 'Save'),
+          h('button', { type: 'button', class: 'secondary', onclick: () => { replace(editor); editPost.focus(); } }, 'Cancel')));
+      form.querySelector('#caption-edit').value = post.caption || '';
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        try {
+          Object.assign(post, await api.editPost(id, form.querySelector('#caption-edit').value));
+          renderCaption();
+          renderEdited();
+          history.hidden = true;
+          edited.setAttribute('aria-expanded', 'false');
+          replace(editor);
+          editPost.focus();
+        } catch (error) {
+          showError(form, error);
+        }
+      });
+      replace(editor, form);
+      form.querySelector('textarea').focus();
+    });
+  }
+
   replace(root,
     h('article', { class: 'card post-detail', 'data-post': post.id },
       h('header', { class: 'card-head' },
         avatar(post.author, post.authorUsername),
         userLink(post.authorUsername, { class: 'user author' }),
         h('span', { class: 'when' }, timeAgo(post.createdAt)),
+        editPost,
         deletePost),
       placeLine(post),
       figure,
       h('div', { class: 'body' },
-        h('h1', { class: 'caption' }, userLink(post.authorUsername), ' ', post.caption ? captionNodes(post.caption) : ''),
+        caption,
+        edited,
+        history,
+        editor,
         h('div', { class: 'actions' }, controls.button, controls.likes, bookmarkButton(post)),
         likedBy,
         h('section', { class: 'comments-section', 'aria-labelledby': 'comments-title' },

@@ -66,6 +66,10 @@ package enum Catalogue {
             let post: PostID = try input.identifier("post"), page = try input.page()
             return { service, viewer throws(TimelineError) in .post(try service.post(post, viewer: viewer, comments: page)) }
         },
+        QueryDefinition("postHistory") { input throws(TimelineError) in
+            let post: PostID = try input.identifier("post")
+            return { service, viewer throws(TimelineError) in .history(try service.history(of: post, viewer: viewer)) }
+        },
         QueryDefinition("comments") { input throws(TimelineError) in
             let post: PostID = try input.identifier("post"), page = try input.page()
             return { service, viewer throws(TimelineError) in .comments(try service.comments(of: post, page, viewer: viewer)) }

@@ -31,6 +31,7 @@ package enum JSONOutput {
         if let liked = p.likedByViewer { out["likedByViewer"] = liked }
         if let saved = p.bookmarkedByViewer { out["bookmarkedByViewer"] = saved }
         if let location = p.location { out["location"] = location.jsonObject }
+        if let edited = p.editedAt { out["editedAt"] = timestamp(edited) }
         return out
     }
 
@@ -100,6 +101,8 @@ package enum JSONOutput {
         case .activity(let items): page(items, activity)
         case .follows(let follows): ["follows": follows]
         case .image(let i): image(i)
+        case .history(let versions):
+            ["versions": versions.map { ["caption": optional($0.caption), "hashtags": $0.hashtags, "createdAt": timestamp($0.at)] as [String: Any] }]
         }
     }
 

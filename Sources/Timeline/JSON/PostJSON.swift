@@ -45,6 +45,12 @@ extension JSONOutput {
         out.append(UInt8(ascii: "\""))
         writeTimestamp(f.createdAt, into: &out)
         out.append(UInt8(ascii: "\""))
+        if let edited = f.editedAt {
+            key("editedAt")
+            out.append(UInt8(ascii: "\""))
+            writeTimestamp(edited, into: &out)
+            out.append(UInt8(ascii: "\""))
+        }
         key("hashtags"); out.append(UInt8(ascii: "["))
         var first = true
         r.forEachHashtag { range in

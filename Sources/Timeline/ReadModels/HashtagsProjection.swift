@@ -27,6 +27,11 @@ struct HashtagsProjection: Projection {
             try postTags.put(e.postId, e.hashtags, txn)
         case .postAdded:
             break  // no hashtags: nothing to index (and no postTags entry to look up at deletion)
+        case .postEdited(let e):
+            // Indexed anew: the old caption's tags leave, the new one's come.
+            try unindex(e.postId, txn)
+            for tag in e.hashtags { try hashtags.put((tag, e.postId), (), txn) }
+            if !e.hashtags.isEmpty { try postTags.put(e.postId, e.hashtags, txn) }
         case .postDeleted(let e):
             try unindex(e.postId, txn)
         case .postRemoved(let e):

@@ -174,6 +174,12 @@ struct PostsProjection: Projection {
             try remove(e.postId, author: e.authorId, txn)
         case .postPlaced(let e):
             try updateStored(e.postId, txn) { $0.place = e.place }
+        case .postEdited(let e):
+            try updateStored(e.postId, txn) { stored in
+                stored.record.caption = e.caption
+                stored.record.hashtags = e.hashtags
+                stored.editedAt = envelope.timestamp
+            }
         case .profileUpdated(let e):
             // The author's posts show their username now.
             guard let username = e.username else { return }

@@ -9,13 +9,16 @@ struct StoredPost: Equatable {
     var authorUsername: String
     var place: Place?
     var standingReports: Int
+    /// When the caption was last edited (ms since 1970), if ever.
+    var editedAt: Int64?
 
     /// The record's layout version (the posts projection's layout 3 wrote only this one).
     static let version: UInt8 = 3
 
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
-    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed) ‖ [width ‖ height ‖ feed ‖
-    /// thumb] ‖ [latitude ‖ longitude ‖ name?]. The order is `PostFields`' too.
+    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited) ‖ [width ‖ height ‖
+    /// feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt]. The order is `PostFields`'
+    /// too; a record without the edited flag is read as it always was.
     func encoded() -> [UInt8] {
         let p = record
         var w = ByteWriter(capacity: 256)
@@ -24,11 +27,12 @@ struct StoredPost: Equatable {
         w.optionalString(p.caption); w.strings(p.hashtags)
         w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt); w.int(standingReports)
         let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
-        w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag))
+        w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag) | (editedAt == nil ? 0 : PostFields.editedFlag))
         if let (variants, width, height) = sized {
             w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
         }
         if let place { w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name) }
+        if let editedAt { w.int64(editedAt) }
         return w.bytes
     }
 
@@ -45,6 +49,7 @@ struct StoredPost: Equatable {
         authorUsername = r.authorUsername
         place = r.place
         standingReports = fields.standingReports
+        editedAt = fields.editedAt
     }
 }
 
@@ -54,6 +59,7 @@ struct StoredPost: Equatable {
 struct PostFields: Equatable, Sendable {
     static let sizedFlag: UInt8 = 1
     static let placedFlag: UInt8 = 2
+    static let editedFlag: UInt8 = 4
 
     var id: Range<Int>
     var author: Range<Int>
@@ -74,6 +80,7 @@ struct PostFields: Equatable, Sendable {
     var latitude: Double?
     var longitude: Double?
     var placeName: Range<Int>?
+    var editedAt: Int64?
 
     init(_ span: Span<UInt8>) throws(CorruptRecord) {
         typealias R = SpanReading
@@ -98,6 +105,7 @@ struct PostFields: Equatable, Sendable {
             latitude = try Self.double(span, &o); longitude = try Self.double(span, &o)
             placeName = try Self.optionalString(span, &o)
         }
+        if flags & Self.editedFlag != 0 { editedAt = try R.int64(span, &o) }
     }
 
     /// Whether the author's id is `user`'s (compared as bytes: no string is made).

@@ -94,6 +94,8 @@ public struct Post: Sendable, Equatable {
     public var commentCount: Int { readings.fields.commentCount }
     /// Milliseconds since 1970.
     public var createdAt: Int64 { readings.fields.createdAt }
+    /// When its caption was last edited (ms since 1970), if ever.
+    public var editedAt: Int64? { readings.fields.editedAt }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
     /// image pipeline, whose single image is served as stored).
     public var width: Int? { readings.fields.width }
@@ -110,8 +112,18 @@ public struct Post: Sendable, Equatable {
         a.id == b.id && a.author == b.author && a.authorUsername == b.authorUsername && a.image == b.image && a.caption == b.caption
             && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
-            && a.height == b.height && a.variants == b.variants && a.location == b.location
+            && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
     }
+}
+
+/// One version of a post's caption (`TimelineService.history(of:viewer:)`).
+public struct PostVersion: Sendable, Equatable {
+    /// The caption then, if any.
+    public var caption: String?
+    /// Its hashtags.
+    public var hashtags: [String]
+    /// When this version was made: posted or edited (ms since 1970).
+    public var at: Int64
 }
 
 /// A comment on a post.

@@ -134,6 +134,22 @@ extension TimelineService {
         return try read { try $0.blocked(by: user, page) }
     }
 
+    /// Every version of post `id`'s caption, as it was posted first and after each edit (newest
+    /// last), read from the post's stream in the log; `not_found` where `viewer` may not see the post.
+    public func history(of id: PostID, viewer: UserID? = nil) throws(TimelineError) -> [PostVersion] {
+        let log = self.log
+        return try read { view in
+            try view.requireVisiblePost(id, viewer: viewer)
+            return try log.stream(StreamName.post(id), view.txn).compactMap { envelope in
+                switch envelope.event {
+                case .postAdded(let e): PostVersion(caption: e.caption, hashtags: e.hashtags, at: envelope.timestamp)
+                case .postEdited(let e): PostVersion(caption: e.caption, hashtags: e.hashtags, at: envelope.timestamp)
+                default: nil  // the stream's other events (comments, likes, …) are not versions
+                }
+            }
+        }
+    }
+
     /// The users `user` mutes, the latest mute first, each with `mutedUntil` when the mute ends by
     /// itself (ended mutes are left out). Private: only the muter sees it.
     public func muted(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
@@ -225,4 +241,6 @@ public enum QueryResult: Sendable, Equatable {
     case follows(Bool)
     /// An image.
     case image(StoredImage)
+    /// A post's versions, the first first.
+    case history([PostVersion])
 }

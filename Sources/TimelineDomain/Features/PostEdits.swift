@@ -1,0 +1,95 @@
+import Foundation
+
+// Post edits: `editPost` records `PostEdited`. The post keeps its place in every timeline (its
+// id does not change); its hashtags are indexed anew, and every version stays in the log, which
+// is where the post's history is read from.
+
+/// The payload of `PostEdited`: the post's caption (and so its hashtags) from now on. The
+/// caption and hashtags are sealed with the author's key, as `PostAdded`'s are.
+public struct PostEdited: Equatable, Sendable {
+    /// The post concerned.
+    public var postId: PostID
+    /// The post's author (whose key seals the caption).
+    public var authorId: UserID
+    /// The new caption (`nil`: none, or the author was erased).
+    public var caption: String?
+    /// The new caption's hashtags (normalised, without `#`).
+    public var hashtags: [String]
+    /// A `PostEdited` payload.
+    public init(postId: PostID, authorId: UserID, caption: String?, hashtags: [String]) {
+        self.postId = postId; self.authorId = authorId; self.caption = caption; self.hashtags = hashtags
+    }
+}
+
+extension PostEdited: EventPayload {
+    package var stream: String { StreamName.post(postId) }
+    package var users: [UserID] { [authorId] }
+    package var post: PostID? { postId }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue); w.string(authorId.rawValue)
+        try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let post = PostID(try r.string()), author = UserID(try r.string())
+        let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
+        self.init(postId: post, authorId: author, caption: personal?.caption, hashtags: personal?.tags ?? [])
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "hashtags": hashtags]
+        out["caption"] = caption
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) edited \(postId) \(clip(caption))" }
+}
+
+extension Decider {
+    /// Sets the caption of `me`'s post `raw` (`.some(nil)` or empty: none; `nil`: unchanged).
+    /// The same caption again records nothing; either way the answer is the post.
+    func editPost(_ raw: String, caption: String??, by me: UserRecord) throws -> Decision {
+        let post = try existingPost(raw)
+        guard post.author == me.id else { throw TimelineError(.forbidden, "only the author can edit a post") }
+        guard let wanted = caption else { return Decision(outcome: .success(.post(post.id))) }
+        let caption = try wanted.map(Validation.caption).flatMap(nonEmpty)
+        guard caption != post.caption else { return Decision(outcome: .success(.post(post.id))) }
+        let tags = try caption.map(Validation.hashtags(in:)) ?? []
+        let event = PostEdited(postId: post.id, authorId: me.id, caption: caption, hashtags: tags)
+        return Decision(events: [.postEdited(event)], outcome: .success(.post(post.id)))
+    }
+}
+
+// MARK: - Commands
+
+/// `editPost`: the author changes their post's caption (`caption` absent keeps it; null or
+/// empty clears it).
+package struct EditPostCommand: CommandDefinition {
+    package static let name = "editPost"
+    package let post: String
+    /// The new caption; `.some(nil)` clears it, `nil` keeps it.
+    package let caption: String??
+
+    package init(post: String, caption: String??) { self.post = post; self.caption = caption }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        post = try fields.string("post")
+        caption = fields.has("caption") ? .some(try fields.optionalString("caption")) : nil
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("post", post)
+        if let caption { fields.set("caption", json: caption ?? NSNull()) }
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.editPost(post, caption: caption, by: $0) }
+    }
+}
+
+extension Command {
+    /// The author changes their post's caption: `caption` nil keeps it, `.some(nil)` or "" clears
+    /// it. Its hashtags are indexed anew; its place in timelines does not move.
+    public static func editPost(post: String, caption: String??) -> Command { Command(EditPostCommand(post: post, caption: caption)) }
+}
