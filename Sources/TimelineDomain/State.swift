@@ -57,8 +57,10 @@ package struct CommentRecord: Equatable, Sendable {
     public var author: UserID
     public var text: String
     public var createdAt: Int64
-    public init(id: CommentID, post: PostID, author: UserID, text: String, createdAt: Int64) {
-        self.id = id; self.post = post; self.author = author; self.text = text; self.createdAt = createdAt
+    /// The comment it replies to, if any.
+    public var replyTo: CommentID?
+    public init(id: CommentID, post: PostID, author: UserID, text: String, createdAt: Int64, replyTo: CommentID? = nil) {
+        self.id = id; self.post = post; self.author = author; self.text = text; self.createdAt = createdAt; self.replyTo = replyTo
     }
 }
 

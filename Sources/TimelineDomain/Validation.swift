@@ -133,6 +133,31 @@ package enum Validation {
 
     /// Hashtags of a caption: `#` then letters, digits or `_`; lowercased, deduplicated in
     /// order of first appearance; more than 30 is refused.
+    /// The usernames `@mentioned` in `text` (as written there, folded as usernames are), each once,
+    /// in order. An `@` inside a word (an email address) mentions nobody.
+    public static func mentions(in text: String) -> [String] {
+        var names: [String] = [], seen = Set<String>()
+        var current: String?
+        var previous: Character?
+        func finish() {
+            if let name = current, usernameLength.contains(name.utf8.count), seen.insert(name).inserted { names.append(name) }
+            current = nil
+        }
+        for character in text {
+            if character == "@", !(previous.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false) {
+                finish()
+                current = ""
+            } else if current != nil, character.isASCII, character.isLetter || character.isNumber || character == "_" || character == "." {
+                current!.append(contentsOf: character.lowercased())
+            } else {
+                finish()
+            }
+            previous = character
+        }
+        finish()
+        return names.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
+    }
+
     public static func hashtags(in caption: String) throws(TimelineError) -> [String] {
         var tags: [String] = []
         var seen = Set<String>()

@@ -15,7 +15,7 @@ let sampleCommands: [Command] = [
     .unfollow(user: "u1"),
     .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay")),
     .deletePost(post: "p1"),
-    .addComment(post: "p1", text: "t"),
+    .addComment(post: "p1", text: "t", replyTo: "c1"),
     .deleteComment(comment: "c1"),
     .like(post: "p1"),
     .unlike(post: "p1"),

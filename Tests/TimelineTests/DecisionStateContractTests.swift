@@ -64,7 +64,7 @@ extension InMemoryState {
             dismissedReports.formUnion(reportEdges.filter { $0[1] == e.postId.rawValue })
         case .commentAdded(let e):
             comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
-                                                  createdAt: envelope.timestamp)
+                                                  createdAt: envelope.timestamp, replyTo: e.replyTo)
             updatePost(e.postId) { $0.commentCount += 1 }
         case .commentDeleted(let e):
             comments[e.commentId] = nil

@@ -34,6 +34,7 @@ import Testing
                                                               location: Place(latitude: 1.5, longitude: -2.5, name: "Here")), as: alice.id).post)
         try await service.run(.editPost(post: post.id.rawValue, caption: .some("caption, edited #tag2")), as: alice.id)
         let comment = try await service.addComment(by: bob.id, on: post.id)
+        try await service.run(.addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
         try await service.run(.block(user: alice.id.rawValue), as: bob.id)

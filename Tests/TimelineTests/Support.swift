@@ -182,6 +182,11 @@ extension CommandResult {
         if case .post(let post) = self { return post }
         return nil
     }
+
+    var postComment: Timeline.Comment? {
+        if case .comment(let comment) = self { return comment }
+        return nil
+    }
 }
 
 /// Expects `body` to fail with `code` (and `field`, when given).

@@ -628,6 +628,32 @@ def steps(server, out, images, a, b):
     article_with(b, "A post ben muted, then edited")
     check("ann edits a caption (Edit, Save); Edited lists both versions; ben's Home shows the new caption")
 
+    # 9h. Mentions and replies: ben replies to ann's comment naming her; ann's Activity has the
+    # reply, the @mention is a link, and the reply is shown under the comment it answers.
+    go(a, server, f"/post/{quiet}")
+    by_label(a, "Comment").send_keys("What do you think, @ben?")
+    click(a, button(a, "Send"))
+    text_appears(a, "What do you think", "ol.comments")
+    go(b, server, f"/post/{quiet}")
+    asked = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "ol.comments li.comment") if "What do you think" in li.text), None),
+                 "ann's comment is not on the post")
+    assert asked.find_elements(By.XPATH, ".//a[@class='mention' and normalize-space()='@ben']"), "the @mention is not a link"
+    click(b, button(b, "Reply", asked))
+    text_appears(b, "Replying to @ann", "main .reply-note")
+    by_label(b, "Comment").send_keys("Lovely, thank you")
+    click(b, button(b, "Send"))
+    wait(b, lambda d: d.find_elements(By.XPATH, "//ol[@class='comments']//li[contains(@class,'reply') and contains(., 'Lovely, thank you')]"),
+         "the reply is not shown as a reply")
+    nav(a, "Activity")
+    click(a, button(a, "Replies"))
+    text_appears(a, "ben replied to your comment", "ol.activity")
+    click(a, button(a, "All"))
+    nav(b, "Activity")
+    click(b, button(b, "Mentions"))
+    text_appears(b, "ann mentioned you in a comment", "ol.activity")
+    click(b, button(b, "All"))
+    check("@mentions are links and reach the person named; Reply answers a comment, shown under it, and reaches its author")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

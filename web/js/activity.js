@@ -1,5 +1,5 @@
-// Activity: comments, likes and follows concerning me, and my posts the operator removed (with
-// the reason), newest first; new ones arrive live.
+// Activity: comments, likes, follows, mentions and replies concerning me, and my posts the
+// operator removed (with the reason), newest first; new ones arrive live; filtered by kind.
 import { api } from './api.js';
 import { avatar, cursorPager, h, replace, timeAgo, userLink } from './dom.js';
 
@@ -9,6 +9,8 @@ function describe(item) {
     case 'comment': return [userLink(item.actorUsername), ' commented on ', post('your post')];
     case 'like': return [userLink(item.actorUsername), ' liked ', post('your post')];
     case 'follow': return [userLink(item.actorUsername), ' started following you'];
+    case 'mention': return [userLink(item.actorUsername), ' mentioned you in ', post(item.comment ? 'a comment' : 'a post')];
+    case 'reply': return [userLink(item.actorUsername), ' replied to your comment on ', post('a post')];
     // The post is gone: no link, only why.
     case 'removed': return ['Your post was removed by the moderators: ', h('q', { class: 'reason' }, item.reason)];
     default: return [userLink(item.actorUsername), ` ${item.kind}`];
@@ -16,7 +18,8 @@ function describe(item) {
 }
 
 /** The filters: all activity, or one kind (the server's `types`). */
-const FILTERS = [['All', null], ['Comments', 'comment'], ['Likes', 'like'], ['Follows', 'follow'], ['Removals', 'removed']];
+const FILTERS = [['All', null], ['Mentions', 'mention'], ['Replies', 'reply'], ['Comments', 'comment'], ['Likes', 'like'],
+  ['Follows', 'follow'], ['Removals', 'removed']];
 
 export function render(root, _route, app) {
   document.title = 'Activity · Timeline';

@@ -174,7 +174,8 @@ export const api = {
   editPost: (id, caption) => call('editPost', { path: { post: id }, body: { caption } }),
   postHistory: (id) => call('postHistory', { path: { post: id } }),
   comments: (id, before) => call('comments', { path: { post: id }, params: page(before) }),
-  addComment: (id, text) => call('addComment', { path: { post: id }, body: { text } }),
+  /** Comments on post `id`; with `replyTo`, replies to one of its comments. */
+  addComment: (id, text, replyTo) => call('addComment', { path: { post: id }, body: { text, replyTo } }),
   deleteComment: (id) => call('deleteComment', { path: { comment: id } }),
   like: (id) => call('like', { path: { post: id } }),
   unlike: (id) => call('unlike', { path: { post: id } }),

@@ -59,17 +59,27 @@ export function timeAgo(iso) {
   return h('time', { datetime: iso, title: date.toLocaleString() }, text);
 }
 
-const HASHTAG = /#[\p{L}\p{N}_]+/gu;
+// A `#hashtag` (group 1), or an `@username` (group 2) not inside a word.
+const LINKED = /#([\p{L}\p{N}_]+)|(?:^|[^\p{L}\p{N}_.])@([A-Za-z0-9._]{1,30})/gu;
 
-/** A caption as text nodes, with each `#hashtag` a link to its search. */
+/** A caption or comment as text nodes: each `#hashtag` a link to its search, each `@username` to the profile. */
 export function captionNodes(caption) {
   const nodes = [];
   let last = 0;
-  for (const match of caption.matchAll(HASHTAG)) {
-    if (match.index > last) nodes.push(caption.slice(last, match.index));
-    const tag = match[0].slice(1).normalize('NFC').toLowerCase();
-    nodes.push(h('a', { href: `#/search?q=${encodeURIComponent(`#${tag}`)}`, class: 'hashtag' }, match[0]));
-    last = match.index + match[0].length;
+  for (const match of caption.matchAll(LINKED)) {
+    const [text, tag, mention] = match;
+    // An @ inside a word (an email address) mentions nobody, as the server reads it.
+    const start = match.index + (mention ? text.length - mention.length - 1 : 0);
+    if (start > last) nodes.push(caption.slice(last, start));
+    if (tag) {
+      const name = tag.normalize('NFC').toLowerCase();
+      nodes.push(h('a', { href: `#/search?q=${encodeURIComponent(`#${name}`)}`, class: 'hashtag' }, `#${tag}`));
+    } else {
+      const name = mention.replace(/\.$/, '').toLowerCase();
+      nodes.push(h('a', { href: `#/u/${encodeURIComponent(name)}`, class: 'mention' }, `@${name === mention.toLowerCase() ? mention : mention.slice(0, -1)}`));
+      if (name.length < mention.length) nodes.push('.');
+    }
+    last = match.index + text.length;
   }
   if (last < caption.length) nodes.push(caption.slice(last));
   return nodes;

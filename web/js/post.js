@@ -36,10 +36,29 @@ export async function render(root, { params: [id] }, app) {
   const list = h('ol', { class: 'comments' });
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Load more comments');
   let commentsNext = post.comments.next;
+  // Replies answer a top-level comment (one level, as Instagram's): shown indented, saying whom.
+  const authors = new Map();
+  let replyingTo = null;
   const commentItem = (comment) => {
-    const item = h('li', { class: 'comment', 'data-comment': comment.id },
-      h('p', {}, avatar(comment.author, comment.authorUsername), ' ', userLink(comment.authorUsername), ' ', comment.text),
+    authors.set(comment.id, comment.authorUsername);
+    const answered = comment.replyTo ? authors.get(comment.replyTo) : null;
+    const item = h('li', { class: comment.replyTo ? 'comment reply' : 'comment', 'data-comment': comment.id },
+      answered ? h('p', { class: 'muted replying' }, 'replying to ', userLink(answered)) : null,
+      h('p', {}, avatar(comment.author, comment.authorUsername), ' ', userLink(comment.authorUsername), ' ', captionNodes(comment.text)),
       h('p', { class: 'meta' }, timeAgo(comment.createdAt)));
+    if (me) {
+      const reply = h('button', { type: 'button', class: 'link', 'aria-label': `Reply to ${comment.authorUsername}` }, 'Reply');
+      reply.addEventListener('click', () => {
+        replyingTo = comment;
+        const input = form.querySelector('#comment');
+        if (!input.value.includes(`@${comment.authorUsername}`)) input.value = `@${comment.authorUsername} ${input.value}`;
+        replyNote.hidden = false;
+        replace(replyNote, `Replying to @${comment.authorUsername} `,
+          h('button', { type: 'button', class: 'link', onclick: () => { replyingTo = null; replyNote.hidden = true; } }, 'Cancel'));
+        input.focus();
+      });
+      item.querySelector('.meta').append(' · ', reply);
+    }
     if (me && (comment.author === me.id || mine)) {
       const remove = h('button', { type: 'button', class: 'link danger', 'aria-label': `Delete comment by ${comment.authorUsername}` }, 'Delete');
       remove.addEventListener('click', async () => {
@@ -71,6 +90,7 @@ export async function render(root, { params: [id] }, app) {
     }
   });
 
+  const replyNote = h('p', { class: 'muted reply-note', hidden: true });
   const form = h('form', { class: 'comment-form', novalidate: true },
     field('comment', 'Comment', { name: 'text', autocomplete: 'off', placeholder: 'Add a comment…', required: true }),
     h('button', { type: 'submit', class: 'primary' }, 'Send'),
@@ -82,7 +102,9 @@ export async function render(root, { params: [id] }, app) {
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
     try {
-      const comment = await api.addComment(id, input.value);
+      const comment = await api.addComment(id, input.value, replyingTo?.id);
+      replyingTo = null;
+      replyNote.hidden = true;
       // Shown in order once every older page is loaded; until then it is at the end of the list.
       if (!commentsNext) list.append(commentItem(comment));
       post.commentCount += 1;
@@ -190,6 +212,7 @@ export async function render(root, { params: [id] }, app) {
           h('h2', { id: 'comments-title' }, 'Comments ', h('span', { class: 'muted' }, '(', commentCount, ')')),
           list,
           more,
+          me ? replyNote : null,
           me ? form : null),
         report)));
   await loadLikers(true).catch(() => {});

@@ -36,8 +36,10 @@ package enum JSONOutput {
     }
 
     static func comment(_ c: Comment) -> [String: Any] {
-        ["id": c.id.rawValue, "post": c.post.rawValue, "author": c.author.rawValue, "authorUsername": c.authorUsername,
-         "text": c.text, "createdAt": timestamp(c.createdAt)]
+        var out: [String: Any] = ["id": c.id.rawValue, "post": c.post.rawValue, "author": c.author.rawValue, "authorUsername": c.authorUsername,
+                                  "text": c.text, "createdAt": timestamp(c.createdAt)]
+        if let replyTo = c.replyTo { out["replyTo"] = replyTo.rawValue }
+        return out
     }
 
     package static func activity(_ a: ActivityItem) -> [String: Any] {

@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// One entry of a user's activity feed.
 struct ActivityRecord: Equatable {
-    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3 }
+    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5 }
     var kind: Kind
     /// Who did it; `nil` for the operator (`removed`), stored as "".
     var actor: UserID?
@@ -38,12 +38,20 @@ struct ActivityRecord: Equatable {
     }
 }
 
-/// What happened to each user: comments and likes on their posts by others, new followers, and
-/// their posts the operator removed (with the reason). Entries disappear when what they report
-/// is undone (comment deleted, like removed, unfollowed, post deleted or removed); a removal's
-/// entry stays until its owner is erased.
+/// What happened to each user: comments and likes on their posts by others, new followers,
+/// replies to their comments, `@mentions` of them in captions and comments (resolved to users by
+/// the username index as it stands at that event, and never from someone they block), and their
+/// posts the operator removed (with the reason). Entries disappear when what they report is
+/// undone (comment deleted, like removed, unfollowed, post deleted or removed, a mention edited
+/// out of a caption); a removal's entry stays until its owner is erased.
 struct ActivityProjection: Projection {
     let name = ProjectionName.activity
+    /// Usernames, to resolve mentions.
+    let profiles: ProfilesProjection
+    /// Blocks: a user who blocks an author is not told of their mentions or replies.
+    let follows: FollowsProjection
+    /// Comments: whom a reply answers.
+    let posts: PostsProjection
     let activity: Table<ActivityFeed>
     /// Where each item is found again when what it reports is undone.
     let references: Table<ActivityReferences>
@@ -54,7 +62,8 @@ struct ActivityProjection: Projection {
     let markers: Table<ReadMarkers>
     var databases: [Database] { [activity.database, references.database] }
 
-    init(_ env: Environment, prefix: String) throws {
+    init(_ env: Environment, prefix: String, profiles: ProfilesProjection, follows: FollowsProjection, posts: PostsProjection) throws {
+        self.profiles = profiles; self.follows = follows; self.posts = posts
         activity = try Table(env, prefix + "activity")
         references = try Table(env, prefix + "activityRefs")
         owners = Table(references.database)
@@ -91,6 +100,40 @@ struct ActivityProjection: Projection {
         try owners.delete(post, txn)
     }
 
+    /// Records a mention item for each user `text` mentions (but `author`, those in `skipping`, and
+    /// anyone who blocks `author`), keyed by the event, under `.mention(post, source, user)`.
+    private func recordMentions(in text: String?, by author: UserID, post: PostID, comment: CommentID?, skipping: Set<UserID>,
+                                _ envelope: EventEnvelope, _ txn: Transaction) throws {
+        for user in try mentioned(in: text, by: author, skipping: skipping, txn) {
+            try record(ActivityRecord(kind: .mention, actor: author, post: post, comment: comment, at: envelope.timestamp),
+                       as: (user, envelope.id.rawValue), reference: .mention(post, source: comment, user: user), txn)
+        }
+    }
+
+    /// The users `text` mentions who are told of it: known, not `author`, not `skipping`, not
+    /// blocking `author`.
+    private func mentioned(in text: String?, by author: UserID, skipping: Set<UserID>, _ txn: Transaction) throws -> [UserID] {
+        guard let text else { return [] }
+        var users: [UserID] = []
+        for name in Validation.mentions(in: text) {
+            guard let user = try profiles.usernames.get(name, txn), user != author, !skipping.contains(user),
+                  try !follows.blocks(user, author, txn), !users.contains(user) else { continue }
+            users.append(user)
+        }
+        return users
+    }
+
+    /// The users a post's caption (`source` nil) or one of its comments mentions now, by their references.
+    private func mentionReferences(of post: PostID, source: CommentID?, _ txn: Transaction) throws -> [UserID] {
+        let prefix = ActivityReferences.mentionPrefix(of: post, source: source)
+        var users: [UserID] = []
+        try txn.scan(references.database, prefix: prefix) { key, _ in
+            users.append(UserID(String(decoding: key[prefix.count...], as: UTF8.self)))
+            return true
+        }
+        return users
+    }
+
     /// The key of the item a `PostRemoved` records in its author's feed (its id is the event's).
     func removalKey(of envelope: EventEnvelope, author: UserID) -> ActivityFeed.Key { (author, envelope.id.rawValue) }
 
@@ -122,6 +165,13 @@ struct ActivityProjection: Projection {
         switch envelope.event {
         case .postAdded(let e):
             try owners.put(e.postId, e.authorId, txn)
+            try recordMentions(in: e.caption, by: e.authorId, post: e.postId, comment: nil, skipping: [], envelope, txn)
+        case .postEdited(let e):
+            // Mentions edited out are forgotten; new ones are told; those kept stay as they were.
+            let before = Set(try mentionReferences(of: e.postId, source: nil, txn))
+            let now = try mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
+            for user in before.subtracting(now) { try forget(.mention(e.postId, source: nil, user: user), txn) }
+            try recordMentions(in: e.caption, by: e.authorId, post: e.postId, comment: nil, skipping: before, envelope, txn)
         case .postDeleted(let e):
             try forgetPost(e.postId, txn)
         case .postRemoved(let e):
@@ -130,11 +180,28 @@ struct ActivityProjection: Projection {
             let item = ActivityRecord(kind: .removed, actor: nil, post: e.postId, comment: nil, at: at, reason: e.reason)
             try activity.put(removalKey(of: envelope, author: e.authorId), item, txn)
         case .commentAdded(let e):
-            guard let owner = try owners.get(e.postId, txn), owner != e.authorId else { return }
-            try record(ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
-                       as: (owner, e.commentId.rawValue), reference: .comment(e.postId, e.commentId), txn)
+            // The post's owner is told of the comment, the answered comment's author of the
+            // reply, everyone else named of the mention: one item each at most.
+            // (A post's owner answered on their own post is told of the reply.)
+            let owner = try owners.get(e.postId, txn)
+            var answered = try e.replyTo.flatMap { try posts.comment($0, txn) }?.author
+            if let user = answered, try user == e.authorId || follows.blocks(user, e.authorId, txn) { answered = nil }
+            if let owner, owner != e.authorId, owner != answered {
+                try record(ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
+                           as: (owner, e.commentId.rawValue), reference: .comment(e.postId, e.commentId), txn)
+            }
+            if let answered {
+                try record(ActivityRecord(kind: .reply, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
+                           as: (answered, envelope.id.rawValue), reference: .reply(e.postId, e.commentId), txn)
+            }
+            let told = Set([owner, answered].compactMap { $0 })
+            try recordMentions(in: e.text, by: e.authorId, post: e.postId, comment: e.commentId, skipping: told, envelope, txn)
         case .commentDeleted(let e):
             try forget(.comment(e.postId, e.commentId), txn)
+            try forget(.reply(e.postId, e.commentId), txn)
+            for user in try mentionReferences(of: e.postId, source: e.commentId, txn) {
+                try forget(.mention(e.postId, source: e.commentId, user: user), txn)
+            }
         case .likeAdded(let e):
             guard let owner = try owners.get(e.postId, txn), owner != e.userId else { return }
             try record(ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: at),
@@ -174,17 +241,30 @@ enum ActivityReference {
     case comment(PostID, CommentID)
     case like(PostID, UserID)
     case follow(followee: UserID, follower: UserID)
+    /// A reply (the comment) to a comment on the post.
+    case reply(PostID, CommentID)
+    /// A mention of `user` in the post's caption (`source` nil) or in one of its comments.
+    case mention(PostID, source: CommentID?, user: UserID)
 }
 
 /// An activity item's reference → the item's key in `ActivityFeed`: `p‖post ‖ 0 ‖ C‖comment`,
-/// `p‖post ‖ 0 ‖ L‖user` (a post's references are one prefix scan), `f‖followee ‖ 0 ‖ follower`.
+/// `p‖post ‖ 0 ‖ L‖user`, `p‖post ‖ 0 ‖ R‖comment`, `p‖post ‖ 0 ‖ M‖comment?/user` (a post's
+/// references are one prefix scan), `f‖followee ‖ 0 ‖ follower`.
 enum ActivityReferences: TableLayout {
     static func key(_ reference: ActivityReference) -> [UInt8] {
         switch reference {
         case let .comment(post, comment): prefix(of: post) + Array(("C" + comment.rawValue).utf8)
         case let .like(post, user): prefix(of: post) + Array(("L" + user.rawValue).utf8)
         case let .follow(followee, follower): CompositeKey.make("f" + followee.rawValue, follower.rawValue)
+        case let .reply(post, comment): prefix(of: post) + Array(("R" + comment.rawValue).utf8)
+        case let .mention(post, source, user): mentionPrefix(of: post, source: source) + Array(user.rawValue.utf8)
         }
+    }
+
+    /// The prefix of the references to the mentions in `post`'s caption (`source` nil) or in one
+    /// of its comments: `p‖post ‖ 0 ‖ M‖source/`.
+    static func mentionPrefix(of post: PostID, source: CommentID?) -> [UInt8] {
+        prefix(of: post) + Array(("M" + (source?.rawValue ?? "") + "/").utf8)
     }
     static func encode(_ item: ActivityFeed.Key) -> [UInt8] { ActivityFeed.key(item) }
     /// A damaged value (no separator) names no item (an empty id), so undoing what it reported

@@ -188,7 +188,8 @@ struct PostsProjection: Projection {
             try dismissReports(e.postId, txn)
             try recountReports(e.postId, txn)
         case .commentAdded(let e):
-            let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp)
+            let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp,
+                                        replyTo: e.replyTo)
             try comments.put((e.postId, e.commentId), comment, txn)
             try commentPosts.put(e.commentId, e.postId, txn)
             try commentsByUser.put((e.authorId, e.commentId), (), txn)

@@ -71,6 +71,8 @@ final class Presenter {
         case .like: .like
         case .follow: .follow
         case .removed: .removed
+        case .mention: .mention
+        case .reply: .reply
         }
         return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
                             post: record.post, comment: record.comment, at: record.at, reason: record.reason)

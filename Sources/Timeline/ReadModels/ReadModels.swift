@@ -14,12 +14,14 @@ extension ProjectionName {
     /// follow first); version 2 of `profiles` keeps emails only as their keyed hash; version 2
     /// of `posts` keeps each report's time and origin (`Report`), version 3 keeps in each post's
     /// record its author's username, its place and its standing reports (`StoredPost`); version
-    /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post.
+    /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post;
+    /// version 2 of `activity` adds mentions and replies (so a log written before tells of the
+    /// mentions it holds, as a rebuild would).
     var layout: Int {
         switch self {
         case .posts: 3
-        case .follows, .profiles, .timeline: 2
-        case .sessions, .postImages, .hashtags, .places, .activity: 1
+        case .follows, .profiles, .timeline, .activity: 2
+        case .sessions, .postImages, .hashtags, .places: 1
         }
     }
 
@@ -28,7 +30,8 @@ extension ProjectionName {
         switch self {
         case .timeline: [.follows, .posts, .profiles]
         case .posts: [.profiles]
-        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .activity: []
+        case .activity: [.profiles, .follows, .posts]
+        case .profiles, .sessions, .follows, .postImages, .hashtags, .places: []
         }
     }
 
@@ -116,7 +119,7 @@ final class ReadModels: Sendable {
         let postImages = try PostImagesProjection(env, prefix: generations.prefix(.postImages))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         let places = try PlacesProjection(env, prefix: generations.prefix(.places))
-        let activity = try ActivityProjection(env, prefix: generations.prefix(.activity))
+        let activity = try ActivityProjection(env, prefix: generations.prefix(.activity), profiles: profiles, follows: follows, posts: posts)
         let timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
                                               threshold: fanoutThreshold)
         all = ProjectionName.allCases.map { name -> any Projection in

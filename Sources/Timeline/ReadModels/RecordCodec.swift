@@ -90,14 +90,18 @@ enum RecordCodec {
         var w = ByteWriter()
         w.u8(1)
         w.string(c.id.rawValue); w.string(c.post.rawValue); w.string(c.author.rawValue); w.string(c.text); w.int64(c.createdAt)
+        // Appended only for a reply, so every other record reads as before.
+        if let replyTo = c.replyTo { w.string(replyTo.rawValue) }
         return w.bytes
     }
 
     static func comment(_ bytes: [UInt8]) throws -> CommentRecord {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown comment record version") }
-        return CommentRecord(id: CommentID(try r.string()), post: PostID(try r.string()), author: UserID(try r.string()),
-                             text: try r.string(), createdAt: try r.int64())
+        var comment = CommentRecord(id: CommentID(try r.string()), post: PostID(try r.string()), author: UserID(try r.string()),
+                                    text: try r.string(), createdAt: try r.int64())
+        if !r.isAtEnd { comment.replyTo = CommentID(try r.string()) }
+        return comment
     }
 
     /// A session or reset token, with the log sequence of the event that issued it (version 2;

@@ -140,9 +140,12 @@ public struct Comment: Sendable, Equatable {
     public var text: String
     /// Milliseconds since 1970.
     public var createdAt: Int64
+    /// The comment it replies to, if any.
+    public var replyTo: CommentID?
 
     init(_ c: CommentRecord, authorUsername: String) {
         id = c.id; post = c.post; author = c.author; self.authorUsername = authorUsername; text = c.text; createdAt = c.createdAt
+        replyTo = c.replyTo
     }
 }
 
@@ -168,6 +171,10 @@ public struct ActivityItem: Sendable, Equatable {
         case follow
         /// The operator removed one of the user's posts (`reason` says why).
         case removed
+        /// Someone `@mentioned` the user in a caption or a comment (`comment` says which).
+        case mention
+        /// Someone replied to the user's comment (`comment` is the reply).
+        case reply
     }
 
     /// The item's cursor (pass as `before` to continue after it).

@@ -28,11 +28,20 @@ extension TimelineService {
         try read { view in
             let present = Presenter(view, viewer: viewer)
             let muted = try view.activeMutes(of: viewer)
+            // A mention or a reply is recorded in the viewer's feed under the event's id.
+            func mentionOrReply() throws -> [LiveUpdate] {
+                let key = (viewer, envelope.id.rawValue)
+                guard let record = try view.models.activity.activity.get(key, view.txn), !(record.actor.map(muted.contains) ?? false)
+                else { return [] }
+                return [.activity(try present.activity(id: key.1, record))]
+            }
             func sees(_ author: UserID) throws -> Bool { try author == viewer || (!muted.contains(author) && view.follows(viewer, author)) }
             switch envelope.event {
             case .postAdded(let e):
-                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return [] }
-                return [.post(try present.post(post.id))]
+                var updates = try mentionOrReply()
+                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return updates }
+                updates.insert(.post(try present.post(post.id)), at: 0)
+                return updates
             case .postDeleted(let e):
                 return try sees(e.authorId) ? [.removed(e.postId)] : []
             case .postRemoved(let e):
@@ -62,7 +71,7 @@ extension TimelineService {
             case .commentAdded, .likeAdded, .followed:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer,
                       !(record.actor.map(muted.contains) ?? false)
-                else { return [] }
+                else { return try mentionOrReply() }
                 return [.activity(try present.activity(id: id, record))]
             // Every other event shows nothing in an open stream: a stream adds posts and new
             // activity items and removes posts, and takes back nothing else (a deleted comment or

@@ -1,6 +1,8 @@
-// Comments: `addComment` records `CommentAdded`, `deleteComment` records `CommentDeleted`.
+// Comments: `addComment` records `CommentAdded` (a reply names the comment it answers),
+// `deleteComment` records `CommentDeleted`.
 
-/// The payload of `CommentAdded`. Version 2 seals the text with the author's key.
+/// The payload of `CommentAdded`. Version 2 seals the text with the author's key; version 3
+/// adds the comment it replies to.
 public struct CommentAdded: Equatable, Sendable {
     /// The comment concerned.
     public var commentId: CommentID
@@ -10,14 +12,16 @@ public struct CommentAdded: Equatable, Sendable {
     public var authorId: UserID
     /// The comment's text.
     public var text: String
+    /// The top-level comment of the same post it replies to (one level, as Instagram's), if any.
+    public var replyTo: CommentID?
     /// A `CommentAdded` payload.
-    public init(commentId: CommentID, postId: PostID, authorId: UserID, text: String) {
-        self.commentId = commentId; self.postId = postId; self.authorId = authorId; self.text = text
+    public init(commentId: CommentID, postId: PostID, authorId: UserID, text: String, replyTo: CommentID? = nil) {
+        self.commentId = commentId; self.postId = postId; self.authorId = authorId; self.text = text; self.replyTo = replyTo
     }
 }
 
 extension CommentAdded: EventPayload {
-    package static var currentVersion: UInt8 { 2 }
+    package static var currentVersion: UInt8 { 3 }
     package static var legacyPlainV1: Bool { true }
     package var stream: String { StreamName.post(postId) }
     package var users: [UserID] { [authorId] }
@@ -26,17 +30,20 @@ extension CommentAdded: EventPayload {
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(commentId.rawValue); w.string(postId.rawValue); w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.string(text) }
+        w.optionalString(replyTo?.rawValue)
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let comment = CommentID(try r.string()), post = PostID(try r.string()), author = UserID(try r.string())
         let text = try opener.personal(author, from: &r) { try $0.string() } ?? ""
-        self.init(commentId: comment, postId: post, authorId: author, text: text)
+        let replyTo = opener.version >= 3 ? try r.optionalString().map(CommentID.init) : nil
+        self.init(commentId: comment, postId: post, authorId: author, text: text, replyTo: replyTo)
     }
 
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["commentId": commentId.rawValue, "postId": postId.rawValue, "authorId": authorId.rawValue]
         if !erased { out["text"] = text }
+        out["replyTo"] = replyTo?.rawValue
         return out
     }
 
@@ -68,14 +75,24 @@ extension CommentDeleted: EventPayload {
 }
 
 extension Decider {
-    func addComment(_ post: String, text: String, by me: UserRecord) throws -> Decision {
+    /// A comment on `post`; with `replyTo`, a reply to one of its comments (a reply to a reply
+    /// answers the comment that one answers: one level, as Instagram's).
+    func addComment(_ post: String, text: String, replyTo: String?, by me: UserRecord) throws -> Decision {
         let post = try visiblePost(post, to: me)
         guard try !blockedEitherWay(me.id, post.author) else {
             throw TimelineError(.forbidden, "you cannot comment on this user's posts")
         }
         let text = try Validation.commentText(text)
+        var answered: CommentID?
+        if let replyTo {
+            let id: CommentID = try Validation.identifier(replyTo, field: "replyTo")
+            guard let comment = try state.comment(id), comment.post == post.id else {
+                throw TimelineError(.notFound, "no comment \(id) on this post", field: "replyTo")
+            }
+            answered = comment.replyTo ?? comment.id
+        }
         let id = CommentID(context.newID())
-        let event = CommentAdded(commentId: id, postId: post.id, authorId: me.id, text: text)
+        let event = CommentAdded(commentId: id, postId: post.id, authorId: me.id, text: text, replyTo: answered)
         return Decision(events: [.commentAdded(event)], outcome: .success(.comment(id)))
     }
 
@@ -116,25 +133,32 @@ package struct AddCommentCommand: CommandDefinition {
     package static let name = "addComment"
     package let post: String
     package let text: String
+    /// The comment this one replies to, if any.
+    package let replyTo: String?
 
-    package init(post: String, text: String) { self.post = post; self.text = text }
+    package init(post: String, text: String, replyTo: String?) { self.post = post; self.text = text; self.replyTo = replyTo }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
         post = try fields.string("post")
         text = try fields.string("text")
+        replyTo = try fields.optionalString("replyTo")
     }
 
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
         fields.set("text", text)
+        fields.set("replyTo", replyTo)
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.addComment(post, text: text, by: $0) }
+        try decider.acting(actor) { try decider.addComment(post, text: text, replyTo: replyTo, by: $0) }
     }
 }
 
 extension Command {
-    /// Comments on a post.
-    public static func addComment(post: String, text: String) -> Command { Command(AddCommentCommand(post: post, text: text)) }
+    /// Comments on a post; with `replyTo`, replies to one of its comments. `@username` in the
+    /// text mentions that user.
+    public static func addComment(post: String, text: String, replyTo: String? = nil) -> Command {
+        Command(AddCommentCommand(post: post, text: text, replyTo: replyTo))
+    }
 }
