@@ -86,6 +86,8 @@ public enum Event: Equatable, Sendable {
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
     case postEdited(PostEdited)
+    /// A post's photo was marked sensitive, right after its `PostAdded`: `PostMarkedSensitive`.
+    case postMarkedSensitive(PostMarkedSensitive)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -121,6 +123,7 @@ public enum Event: Equatable, Sendable {
         case .unmuted: .unmuted
         case .activityRead: .activityRead
         case .postEdited: .postEdited
+        case .postMarkedSensitive: .postMarkedSensitive
         }
     }
 
@@ -158,6 +161,7 @@ public enum Event: Equatable, Sendable {
         case .unmuted(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
+        case .postMarkedSensitive(let e): e
         }
     }
 }
@@ -226,6 +230,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
     case postEdited = "PostEdited"
+    /// A post's photo was marked sensitive: `PostMarkedSensitive`.
+    case postMarkedSensitive = "PostMarkedSensitive"
 
     /// The payload type events of this type carry.
     var payloadType: any EventPayload.Type {
@@ -261,6 +267,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unmuted: Unmute.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
+        case .postMarkedSensitive: PostMarkedSensitive.self
         }
     }
 
@@ -298,6 +305,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unmuted: .unmuted(try Unmute(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
+        case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))
         }
     }
 }

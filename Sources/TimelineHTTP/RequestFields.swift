@@ -11,7 +11,9 @@ extension TimelineAPI {
     /// given twice is refused.
     func fields(_ request: APIRequest, _ fixed: [String: String] = [:]) throws(TimelineError) -> JSONInput {
         var object = try Self.body(request.http)
-        var text = Set<String>()
+        // A multipart upload's fields are text, as a URL's are (`sensitive=true`); its image and
+        // its location (a JSON object) are not.
+        var text = Set(request.http.formParts.map(\.name).filter { $0 != "image" && $0 != "location" })
         func add(_ name: String, _ value: String) throws(TimelineError) {
             guard object[name] == nil else { throw TimelineError.invalid(name, "\(name) is given twice") }
             object[name] = value

@@ -13,7 +13,7 @@ let sampleCommands: [Command] = [
     .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false),
     .follow(user: "u1"),
     .unfollow(user: "u1"),
-    .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay")),
+    .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"), sensitive: true, warning: "w"),
     .deletePost(post: "p1"),
     .addComment(post: "p1", text: "t", replyTo: "c1"),
     .deleteComment(comment: "c1"),

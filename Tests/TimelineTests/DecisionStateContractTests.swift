@@ -44,8 +44,8 @@ extension InMemoryState {
                                          hashtags: e.hashtags, createdAt: envelope.timestamp,
                                          width: e.width, height: e.height, variants: e.variants)
             updateUser(e.authorId) { $0.postCount += 1 }
-        case .postPlaced:
-            break  // deciding never reads a post's place
+        case .postPlaced, .postMarkedSensitive:
+            break  // deciding never reads a post's place or whether it is sensitive
         case .postEdited(let e):
             updatePost(e.postId) { post in
                 post.caption = e.caption

@@ -70,3 +70,59 @@ import TimelineDomain
         }
     }
 }
+
+/// Sensitive photos: a post marked sensitive (or with a content warning) says so in every
+/// answer, the warning is sealed with the author's key (gone with them), and over HTTP a
+/// multipart upload marks it with text fields.
+@Suite struct SensitivePostTests {
+    @Test func aSensitivePostSaysSoEverywhereAndItsWarningIsPersonal() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        let plain = try await service.addPost(by: alice.id, caption: "plain")
+        #expect(plain.sensitive == false && plain.warning == nil)
+        let warned = try #require(try await service.run(.addPost(image: gifBase64(1), caption: "surgery", warning: "medical"), as: alice.id).post)
+        #expect(warned.sensitive && warned.warning == "medical")
+        let blurred = try #require(try await service.run(.addPost(image: gifBase64(2), caption: "x", sensitive: true), as: alice.id).post)
+        #expect(blurred.sensitive && blurred.warning == nil)
+        let page = try service.timeline(of: bob.id).items
+        #expect(page.map(\.sensitive) == [true, true, false])
+        #expect(JSONOutput.postPageBytes(Page(items: page, next: nil)) == JSONOutput.bytes(JSONOutput.answer(.posts(Page(items: page, next: nil)))))
+        let before = try service.lastSequence()
+        await expectError(.invalidArgument, field: "warning") {
+            _ = try await service.run(.addPost(image: gifBase64(3), caption: nil, warning: String(repeating: "w", count: Validation.maxWarning + 1)), as: alice.id)
+        }
+        #expect(try service.lastSequence() == before)
+        try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
+        let events = try service.events(from: 1).filter { $0.type == .postMarkedSensitive }
+        #expect(events.count == 2)
+        for envelope in events {
+            guard case .postMarkedSensitive(let e) = envelope.event else { Issue.record("not PostMarkedSensitive"); continue }
+            #expect(envelope.erased && e.warning == nil, "the warning outlived its author's key")
+        }
+    }
+
+    @Test func aMultipartUploadMarksItWithTextFields() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice")
+            let boundary = "sensitive-boundary"
+            var body = Data()
+            func part(_ name: String, _ value: Data, filename: String? = nil) {
+                body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(filename.map { "; filename=\"\($0)\"" } ?? "")\r\n\r\n".utf8)
+                body += value + Data("\r\n".utf8)
+            }
+            part("image", Data(gifBytes(4)), filename: "photo.gif")
+            part("sensitive", Data("true".utf8))
+            part("warning", Data("spiders".utf8))
+            body += Data("--\(boundary)--\r\n".utf8)
+            let posted = try await api.send("POST", "/v1/posts", body: body, contentType: "multipart/form-data; boundary=\(boundary)", bearer: alice.token)
+            #expect(posted.status == 201 && posted.json["sensitive"] as? Bool == true && posted.json["warning"] as? String == "spiders", "\(posted)")
+            var wrong = Data()
+            wrong += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"p.gif\"\r\n\r\n".utf8) + Data(gifBytes(5)) + Data("\r\n".utf8)
+            wrong += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"sensitive\"\r\n\r\nyes\r\n--\(boundary)--\r\n".utf8)
+            let refused = try await api.send("POST", "/v1/posts", body: wrong, contentType: "multipart/form-data; boundary=\(boundary)", bearer: alice.token)
+            #expect(refused.status == 400 && refused.errorField == "sensitive", "\(refused)")
+        }
+    }
+}

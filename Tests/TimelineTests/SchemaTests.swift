@@ -31,7 +31,8 @@ import Testing
         try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org", discoverable: false), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "caption #tag",
-                                                              location: Place(latitude: 1.5, longitude: -2.5, name: "Here")), as: alice.id).post)
+                                                              location: Place(latitude: 1.5, longitude: -2.5, name: "Here"),
+                                                              sensitive: true, warning: "needles"), as: alice.id).post)
         try await service.run(.editPost(post: post.id.rawValue, caption: .some("caption, edited #tag2")), as: alice.id)
         let comment = try await service.addComment(by: bob.id, on: post.id)
         try await service.run(.addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)

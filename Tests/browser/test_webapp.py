@@ -654,6 +654,28 @@ def steps(server, out, images, a, b):
     click(b, button(b, "All"))
     check("@mentions are links and reach the person named; Reply answers a comment, shown under it, and reaches its author")
 
+    # 9i. A sensitive photo: ann shares one with a content warning; it is blurred under the warning
+    # in ben's Home until he taps Show (which does not like it).
+    dive = out / "night-dive.png"
+    dive.write_bytes(images["second"])
+    nav(a, "New post")
+    by_label(a, "Photo").send_keys(str(dive))
+    by_label(a, "Caption").send_keys("Night dive, sensitive")
+    click(a, by_label(a, "Sensitive: blur it until people tap to see it"))
+    by_label(a, "Content warning").send_keys("Deep water")
+    click(a, button(a, "Share"))
+    wait(a, lambda d: "#/post/" in d.current_url, "the sensitive post did not open")
+    text_appears(a, "Deep water", "main .photo")
+    go(b, server, "/")
+    b.refresh()
+    card = article_with(b, "Night dive, sensitive")
+    assert "sensitive" in card.find_element(By.CSS_SELECTOR, ".photo").get_attribute("class"), "the photo is not blurred"
+    assert "Deep water" in card.find_element(By.CSS_SELECTOR, ".photo .veil").text, "the warning is not shown"
+    click(b, card.find_element(By.CSS_SELECTOR, ".photo .veil"))
+    wait(b, lambda d: "sensitive" not in card.find_element(By.CSS_SELECTOR, ".photo").get_attribute("class"), "Show did not reveal the photo")
+    assert "Unlike" not in card.text, "the tap that showed the photo liked it"
+    check("a sensitive photo with a content warning is blurred in ben's Home until Show, which does not like it")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

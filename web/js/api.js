@@ -196,12 +196,14 @@ export const api = {
    * fraction 0…1; `location` ({latitude, longitude, name?}, optional) goes as a JSON part.
    * XMLHttpRequest, because fetch cannot report upload progress.
    */
-  upload(file, caption, onProgress, location) {
+  upload(file, caption, onProgress, location, { sensitive = false, warning = '' } = {}) {
     return new Promise((resolve, reject) => {
       const form = new FormData();
       form.append('image', file, file.name || 'photo');
       if (caption) form.append('caption', caption);
       if (location) form.append('location', JSON.stringify(location));
+      if (sensitive || warning) form.append('sensitive', 'true');
+      if (warning) form.append('warning', warning);
       const xhr = new XMLHttpRequest();
       const { method, path } = locate('addPost');
       xhr.open(method, path);

@@ -107,6 +107,7 @@ export function postCard(post) {
   const figure = h('div', { class: 'photo' },
     h('img', { src: api.imageURL(post.image, 'feed'), alt: altText(post), loading: 'lazy', decoding: 'async', ...photoSize(post) }));
   likeOnDoubleClick(figure, controls);
+  veilIfSensitive(figure, post);
   return h('article', { class: 'card', 'data-post': post.id },
     h('header', { class: 'card-head' },
       avatar(post.author, post.authorUsername),
@@ -120,6 +121,26 @@ export function postCard(post) {
       h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment')),
       bookmarkButton(post)),
     post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null);
+}
+
+/**
+ * A sensitive photo is blurred under its warning until the viewer asks to see it (as Instagram
+ * and Mastodon do); the first tap shows it, and does not like it.
+ */
+export function veilIfSensitive(figure, post) {
+  if (!post.sensitive) return;
+  figure.classList.add('sensitive');
+  const show = h('button', { type: 'button', class: 'veil' },
+    h('span', { class: 'veil-title' }, 'Sensitive content'),
+    post.warning ? h('span', { class: 'veil-warning' }, post.warning) : null,
+    h('span', { class: 'veil-action' }, 'Show'));
+  show.addEventListener('click', (event) => {
+    event.stopPropagation();
+    figure.classList.remove('sensitive');
+    show.remove();
+  });
+  show.addEventListener('dblclick', (event) => event.stopPropagation());
+  figure.append(show);
 }
 
 /**

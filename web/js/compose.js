@@ -17,6 +17,10 @@ export function render(root, _route, app) {
       h('label', { for: 'use-location' }, 'Add my location'),
       h('p', { id: 'location-status', class: 'hint', 'aria-live': 'polite' })),
     field('place-name', 'Place name', { name: 'location.name', maxlength: '100', placeholder: 'Optional, e.g. Harbour steps', disabled: true }),
+    h('div', { class: 'check' },
+      h('input', { id: 'sensitive', type: 'checkbox', name: 'sensitive' }),
+      h('label', { for: 'sensitive' }, 'Sensitive: blur it until people tap to see it')),
+    field('warning', 'Content warning', { name: 'warning', maxlength: '200', placeholder: 'Optional, e.g. Spiders' }),
     progress,
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
@@ -82,7 +86,7 @@ export function render(root, _route, app) {
       const location = useLocation.checked && position ? { ...position, name: placeName.value.trim() || undefined } : undefined;
       const post = await api.upload(file, caption.value, (fraction) => {
         progress.value = Math.round(fraction * 100);
-      }, location);
+      }, location, { sensitive: form.querySelector('#sensitive').checked, warning: form.querySelector('#warning').value.trim() });
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);
     } catch (error) {
       progress.hidden = true;

@@ -2,7 +2,7 @@
 // first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
-import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine } from './card.js';
+import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine, veilIfSensitive } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
@@ -30,6 +30,7 @@ export async function render(root, { params: [id] }, app) {
   const controls = likeControls(post, { onChange: () => loadLikers(true).catch(() => {}) });
   const figure = h('div', { class: 'photo' }, h('img', { src: api.imageURL(post.image), alt: altText(post), ...photoSize(post) }));
   likeOnDoubleClick(figure, controls);
+  veilIfSensitive(figure, post);
 
   // Comments
   const commentCount = h('span', {}, String(post.commentCount));

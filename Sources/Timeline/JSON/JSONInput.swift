@@ -169,7 +169,15 @@ package final class JSONInput: CommandFields {
     /// setting is on or off, never cleared).
     package func optionalBool(_ field: String) throws(TimelineError) -> Bool? {
         guard let value = value(field) else { return nil }
-        guard let number = value as? NSNumber, Self.isBool(number), !textFields.contains(field) else {
+        if textFields.contains(field) {
+            // From a URL or a form: the words, nothing else.
+            switch value as? String {
+            case "true": return true
+            case "false": return false
+            default: throw .invalid(field, "\(field) must be true or false")
+            }
+        }
+        guard let number = value as? NSNumber, Self.isBool(number) else {
             throw .invalid(field, "\(field) must be true or false")
         }
         return number.boolValue

@@ -32,6 +32,8 @@ package enum JSONOutput {
         if let saved = p.bookmarkedByViewer { out["bookmarkedByViewer"] = saved }
         if let location = p.location { out["location"] = location.jsonObject }
         if let edited = p.editedAt { out["editedAt"] = timestamp(edited) }
+        out["sensitive"] = p.sensitive
+        if let warning = p.warning { out["warning"] = warning }
         return out
     }
 

@@ -71,6 +71,7 @@ extension JSONOutput {
             if let name = f.placeName { key("name"); string(name) }
             out.append(UInt8(ascii: "}"))
         }
+        key("sensitive"); bool(f.sensitive)
         key("variants")
         if let feed = f.feed, let thumb = f.thumb {
             out.append(UInt8(ascii: "{"))
@@ -81,6 +82,7 @@ extension JSONOutput {
         } else {
             literal("null")
         }
+        if let warning = f.warning { key("warning"); string(warning) }
         key("width"); number(f.width)
         out.append(UInt8(ascii: "}"))
     }

@@ -174,6 +174,11 @@ struct PostsProjection: Projection {
             try remove(e.postId, author: e.authorId, txn)
         case .postPlaced(let e):
             try updateStored(e.postId, txn) { $0.place = e.place }
+        case .postMarkedSensitive(let e):
+            try updateStored(e.postId, txn) { stored in
+                stored.sensitive = true
+                stored.warning = e.warning
+            }
         case .postEdited(let e):
             try updateStored(e.postId, txn) { stored in
                 stored.record.caption = e.caption

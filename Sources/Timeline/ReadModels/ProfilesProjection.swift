@@ -90,7 +90,7 @@ struct ProfilesProjection: Projection {
             if let hash = user.emailHash { try emails.delete(hash, txn) }
         case .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded,
              .commentDeleted, .likeAdded, .likeRemoved, .postReported, .reportsDismissed,
-             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited: break
+             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
         }
     }
 }

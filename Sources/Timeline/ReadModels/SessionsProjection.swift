@@ -86,7 +86,7 @@ struct SessionsProjection: Projection {
         case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postImageProcessed, .postDeleted,
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
-             .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited: break
+             .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
         }
     }
 }

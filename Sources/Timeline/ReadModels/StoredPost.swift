@@ -11,14 +11,18 @@ struct StoredPost: Equatable {
     var standingReports: Int
     /// When the caption was last edited (ms since 1970), if ever.
     var editedAt: Int64?
+    /// Whether the photo is to be blurred until the viewer asks to see it.
+    var sensitive = false
+    /// The content warning shown over it, if any.
+    var warning: String?
 
     /// The record's layout version (the posts projection's layout 3 wrote only this one).
     static let version: UInt8 = 3
 
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
-    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited) ‖ [width ‖ height ‖
-    /// feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt]. The order is `PostFields`'
-    /// too; a record without the edited flag is read as it always was.
+    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive) ‖
+    /// [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt] ‖ [warning?].
+    /// The order is `PostFields`' too; a record without the later flags reads as it always did.
     func encoded() -> [UInt8] {
         let p = record
         var w = ByteWriter(capacity: 256)
@@ -27,12 +31,14 @@ struct StoredPost: Equatable {
         w.optionalString(p.caption); w.strings(p.hashtags)
         w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt); w.int(standingReports)
         let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
-        w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag) | (editedAt == nil ? 0 : PostFields.editedFlag))
+        w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag) | (editedAt == nil ? 0 : PostFields.editedFlag)
+             | (sensitive ? PostFields.sensitiveFlag : 0))
         if let (variants, width, height) = sized {
             w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
         }
         if let place { w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name) }
         if let editedAt { w.int64(editedAt) }
+        if sensitive { w.optionalString(warning) }
         return w.bytes
     }
 
@@ -50,6 +56,8 @@ struct StoredPost: Equatable {
         place = r.place
         standingReports = fields.standingReports
         editedAt = fields.editedAt
+        sensitive = fields.sensitive
+        warning = r.warning
     }
 }
 
@@ -60,6 +68,7 @@ struct PostFields: Equatable, Sendable {
     static let sizedFlag: UInt8 = 1
     static let placedFlag: UInt8 = 2
     static let editedFlag: UInt8 = 4
+    static let sensitiveFlag: UInt8 = 8
 
     var id: Range<Int>
     var author: Range<Int>
@@ -81,6 +90,8 @@ struct PostFields: Equatable, Sendable {
     var longitude: Double?
     var placeName: Range<Int>?
     var editedAt: Int64?
+    var sensitive = false
+    var warning: Range<Int>?
 
     init(_ span: Span<UInt8>) throws(CorruptRecord) {
         typealias R = SpanReading
@@ -106,6 +117,10 @@ struct PostFields: Equatable, Sendable {
             placeName = try Self.optionalString(span, &o)
         }
         if flags & Self.editedFlag != 0 { editedAt = try R.int64(span, &o) }
+        if flags & Self.sensitiveFlag != 0 {
+            sensitive = true
+            warning = try Self.optionalString(span, &o)
+        }
     }
 
     /// Whether the author's id is `user`'s (compared as bytes: no string is made).
@@ -203,4 +218,6 @@ final class PostReadings: Sendable {
         guard let latitude = fields.latitude, let longitude = fields.longitude else { return nil }
         return Place(latitude: latitude, longitude: longitude, name: fields.placeName.map(string))
     }
+
+    var warning: String? { fields.warning.map(string) }
 }

@@ -109,7 +109,7 @@ struct TimelineProjection: Projection {
             try followerCounts.delete(e.userId, txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .postReported, .reportsDismissed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited: break
+             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
         }
     }
 

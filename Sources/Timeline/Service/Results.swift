@@ -96,6 +96,10 @@ public struct Post: Sendable, Equatable {
     public var createdAt: Int64 { readings.fields.createdAt }
     /// When its caption was last edited (ms since 1970), if ever.
     public var editedAt: Int64? { readings.fields.editedAt }
+    /// Whether apps should blur its photo until the viewer asks to see it.
+    public var sensitive: Bool { readings.fields.sensitive }
+    /// The content warning to show over a sensitive photo, if the author gave one.
+    public var warning: String? { readings.warning }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
     /// image pipeline, whose single image is served as stored).
     public var width: Int? { readings.fields.width }
@@ -113,6 +117,7 @@ public struct Post: Sendable, Equatable {
             && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
+            && a.sensitive == b.sensitive && a.warning == b.warning
     }
 }
 

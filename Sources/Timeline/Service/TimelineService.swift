@@ -305,6 +305,7 @@ public final class TimelineService: Sendable {
             // Cheap checks first: the image work is spent only on a post that can be added.
             if let caption = post.caption { _ = try Validation.caption(caption) }
             if let location = post.location { _ = try Validation.place(location) }
+            if let warning = post.warning { _ = try Validation.warning(warning) }
             if let processedImage {
                 prepared.processedImage = processedImage
             } else {

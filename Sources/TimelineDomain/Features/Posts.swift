@@ -195,10 +195,12 @@ extension PostDeleted: EventPayload {
 }
 
 extension Decider {
-    func addPost(image: String, caption: String?, location: Place?, by me: UserRecord) throws -> Decision {
+    func addPost(image: String, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
+                 by me: UserRecord) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
         let place = try location.map(Validation.place)
+        let warning = try warning.flatMap(Validation.warning)
         // Decoding, checking and re-encoding happened before deciding (off the writer).
         guard let processed = context.prepared.processedImage else {
             _ = try ImageUpload(base64: image)
@@ -215,6 +217,7 @@ extension Decider {
         var events: [Event] = [.postAdded(event)]
         // The place is an event of its own, so `PostAdded`'s encoding stays as it was.
         if let place { events.append(.postPlaced(PostPlaced(postId: id, authorId: me.id, place: place))) }
+        if sensitive || warning != nil { events.append(.postMarkedSensitive(PostMarkedSensitive(postId: id, authorId: me.id, warning: warning))) }
         return Decision(events: events, blobs: blobs, outcome: .success(.post(id)))
     }
 
@@ -250,27 +253,43 @@ package struct AddPostCommand: CommandDefinition {
     package let image: String
     package let caption: String?
     package let location: Place?
+    /// Whether the photo is sensitive (a `warning` makes it so too).
+    package let sensitive: Bool?
+    /// The content warning shown over a sensitive photo.
+    package let warning: String?
 
-    package init(image: String, caption: String?, location: Place?) { self.image = image; self.caption = caption; self.location = location }
+    package init(image: String, caption: String?, location: Place?, sensitive: Bool?, warning: String?) {
+        self.image = image; self.caption = caption; self.location = location; self.sensitive = sensitive; self.warning = warning
+    }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
         image = try fields.string("image")
         caption = try fields.optionalString("caption")
         location = try fields.optionalPlace("location")
+        sensitive = try fields.optionalBool("sensitive")
+        warning = try fields.optionalString("warning")
     }
 
     package func encode(to fields: inout CommandJSON) {
         fields.set("image", image)
         fields.set("caption", caption)
         if let location { fields.set("location", json: location.jsonObject) }
+        fields.set("sensitive", sensitive)
+        fields.set("warning", warning)
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.addPost(image: image, caption: caption, location: location, by: $0) }
+        try decider.acting(actor) {
+            try decider.addPost(image: image, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning, by: $0)
+        }
     }
 }
 
 extension Command {
-    /// Posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`).
-    public static func addPost(image: String, caption: String?, location: Place? = nil) -> Command { Command(AddPostCommand(image: image, caption: caption, location: location)) }
+    /// Posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed,
+    /// as `PostPlaced`); `sensitive` (or a content `warning`) asks apps to blur it until tapped
+    /// (recorded as `PostMarkedSensitive`).
+    public static func addPost(image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil) -> Command {
+        Command(AddPostCommand(image: image, caption: caption, location: location, sensitive: sensitive, warning: warning))
+    }
 }

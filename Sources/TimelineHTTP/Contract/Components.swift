@@ -52,6 +52,8 @@ enum Components {
                     "caption": constrained("caption", ["type": "string"]),
                     "location": ["type": "string", "contentMediaType": "application/json",
                                  "description": "Where the photo was taken: a JSON object {latitude, longitude, name?} as text (see the place schema)."],
+                    "sensitive": ["enum": ["true", "false"], "description": "Blur the photo until the viewer asks to see it."],
+                    "warning": constrained("warning", ["type": "string"]),
                 ])
             case .avatar:
                 schemas["avatarForm"] = form("A profile photo as multipart/form-data.", [:])
@@ -111,6 +113,7 @@ enum Components {
              "description": "At most \(Validation.maxCaption) characters; its #hashtags (at most \(Validation.maxHashtags)) are extracted."]
         case "text": ["minLength": 1, "maxLength": Validation.maxComment, "description": "1–\(Validation.maxComment) characters."]
         case "reason": ["minLength": 1, "maxLength": Validation.maxReason, "description": "Why the post is reported: 1–\(Validation.maxReason) characters."]
+        case "warning": ["maxLength": Validation.maxWarning, "description": "A content warning shown over the photo (it makes the post sensitive): at most \(Validation.maxWarning) characters."]
         default: [:]
         }
         return schema.merging(limits) { _, limit in limit }
