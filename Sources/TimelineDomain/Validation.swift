@@ -131,10 +131,11 @@ package enum Validation {
         raw.precomposedStringWithCanonicalMapping.lowercased()
     }
 
-    /// Hashtags of a caption: `#` then letters, digits or `_`; lowercased, deduplicated in
-    /// order of first appearance; more than 30 is refused.
+    /// The most users one text mentions (those after are not told), as Instagram caps them.
+    public static let maxMentions = 20
+
     /// The usernames `@mentioned` in `text` (as written there, folded as usernames are), each once,
-    /// in order. An `@` inside a word (an email address) mentions nobody.
+    /// in order, at most `maxMentions`. An `@` inside a word (an email address) mentions nobody.
     public static func mentions(in text: String) -> [String] {
         var names: [String] = [], seen = Set<String>()
         var current: String?
@@ -155,9 +156,11 @@ package enum Validation {
             previous = character
         }
         finish()
-        return names.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
+        return Array(names.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }.prefix(maxMentions))
     }
 
+    /// Hashtags of a caption: `#` then letters, digits or `_`; lowercased, deduplicated in
+    /// order of first appearance; more than 30 is refused.
     public static func hashtags(in caption: String) throws(TimelineError) -> [String] {
         var tags: [String] = []
         var seen = Set<String>()

@@ -209,7 +209,7 @@ extension TimelineAPI {
             id: "hashtag", summary: "Posts with a hashtag, newest first.", tag: .feeds,
             answer: .json("A page of posts (empty for an unknown tag).", "postPage", headers: [.link]), parameters: [.tag], paged: true)),
         query("GET", "/v1/activity", access: .bearer, fixed: viewer("user"), Operation(
-            id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers.", tag: .feeds,
+            id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals.", tag: .feeds,
             description: "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
                 + "Items whose actor the bearer mutes or blocks (either way) are left out.",
             answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), parameters: [.types], paged: true)),
@@ -237,7 +237,7 @@ extension TimelineAPI {
             id: "stream", summary: "Live updates for the bearer (Server-Sent Events).", tag: .stream,
             description: "Authenticate with the bearer header or, where headers cannot be sent (EventSource), with `?ticket=` from "
                 + "POST /v1/stream/tickets; without either the answer is 401. Events: `post` (a post entered the home timeline; "
-                + "data: a post), `activity` (a comment, like or follow concerning the bearer; data: an activityItem), `removed` "
+                + "data: a post), `activity` (a comment, like, follow, mention or reply concerning the bearer; data: an activityItem), `removed` "
                 + "(a post left the home timeline; data: {\"post\": id}). Each event's `id` is its log sequence number: reconnect "
                 + "with `Last-Event-ID` to get every later event exactly once. A comment line comes at least every 15 s.",
             answer: Answer(status: 200, description: "An endless text/event-stream.", content: [("text/event-stream", .text)]),

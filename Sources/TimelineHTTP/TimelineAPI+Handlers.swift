@@ -129,6 +129,6 @@ extension TimelineAPI {
     /// `GET /v1/openapi.json`: the document generated from the route table.
     func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.bytes()))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.served.get()))
     }
 }

@@ -82,3 +82,42 @@ import TimelineDomain
         }
     }
 }
+
+/// What a mention or a reply points at is judged as the rest of the feed is: a post the person
+/// may not see (its author blocked either way) or whose author they mute tells them nothing;
+/// replying across a block is refused; a read marker past every item stops at the newest.
+@Suite struct MentionPrivacyTests {
+    @Test func aMentionOnABlockedOrMutedAuthorsPostTellsNothing() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let post = try await service.addPost(by: alice.id, caption: "alice's")
+        let carolsComment = try await service.addComment(by: carol.id, on: post.id, "before the block")
+        try await service.run(.block(user: alice.id.rawValue), as: carol.id)
+        _ = try await service.run(.addComment(post: post.id.rawValue, text: "look @carol"), as: bob.id)
+        #expect(try service.activity(of: carol.id).items.isEmpty, "a mention on a blocked author's post surfaced")
+        #expect(try service.user(carol.id, viewer: carol.id).unreadActivity == 0)
+        try await service.run(.unblock(user: alice.id.rawValue), as: carol.id)
+        #expect(try service.activity(of: carol.id).items.map(\.kind) == [.mention])
+        try await service.run(.mute(user: alice.id.rawValue), as: carol.id)
+        #expect(try service.activity(of: carol.id).items.isEmpty, "a mention on a muted author's post surfaced")
+        try await service.run(.unmute(user: alice.id.rawValue), as: carol.id)
+        // Replying across a block is refused, and records nothing.
+        try await service.run(.block(user: bob.id.rawValue), as: carol.id)
+        let before = try service.lastSequence()
+        await expectError(.forbidden) {
+            _ = try await service.run(.addComment(post: post.id.rawValue, text: "hi", replyTo: carolsComment.id.rawValue), as: bob.id)
+        }
+        #expect(try service.lastSequence() == before)
+    }
+
+    @Test func aMarkerPastEveryItemStopsAtTheNewest() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let post = try await service.addPost(by: alice.id)
+        try await service.run(.like(post: post.id.rawValue), as: bob.id)
+        _ = try await service.run(.markActivityRead(upTo: "zzzzzzzzzzzzzzzzzzzz"), as: alice.id)
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 0)
+        _ = try await service.addComment(by: bob.id, on: post.id)
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 1, "a later item came in read")
+    }
+}

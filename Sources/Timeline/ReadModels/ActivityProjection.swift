@@ -219,7 +219,10 @@ struct ActivityProjection: Projection {
             try activity.deleteAll(in: e.userId, txn)
             try markers.delete(e.userId, txn)
         case .activityRead(let e):
-            try markers.put(e.userId, e.upTo, txn)
+            // Never past the newest item there is: a marker beyond it would leave every later
+            // item read before it came.
+            guard let newest = try activity.last(in: e.userId, txn) else { return }
+            try markers.put(e.userId, min(e.upTo, newest), txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .postReported, .reportsDismissed, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive: break

@@ -16,7 +16,7 @@ extension ProjectionName {
     /// record its author's username, its place and its standing reports (`StoredPost`); version
     /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post;
     /// version 2 of `activity` adds mentions and replies (so a log written before tells of the
-    /// mentions it holds, as a rebuild would).
+    /// mentions it holds, as a rebuild would: what it depends on replays with it, `catchUp`).
     var layout: Int {
         switch self {
         case .posts: 3
@@ -234,7 +234,12 @@ final class ReadModels: Sendable {
     /// the two commits leaves them one batch behind, and after a machine crash they are
     /// recomputed from nothing. Every writer calls this before deciding, so they never lag.
     func catchUp(_ log: EventLog, head: UInt64, limit: UInt64 = .max, _ txn: Transaction) throws -> Bool {
-        let behind = try all.map { ($0, try checkpoint($0.name, txn)) }.filter { $0.1 < head }
+        var checkpoints = try Dictionary(uniqueKeysWithValues: all.map { ($0.name, try checkpoint($0.name, txn)) })
+        // A projection that starts again from nothing (a new layout) reads what it depends on as
+        // it stood at each event, as a rebuild does: those start again with it.
+        let restarting = checkpoints.filter { $0.value == 0 && head > 0 }.map(\.key)
+        for name in ProjectionName.closure(of: restarting) { checkpoints[name] = 0 }
+        let behind = all.map { ($0, checkpoints[$0.name] ?? 0) }.filter { $0.1 < head }
         guard let from = behind.map(\.1).min() else { return true }
         // A projection that has applied nothing under its layout starts from empty tables: they
         // may hold an older layout's entries (which replaying over would leave behind).

@@ -52,7 +52,6 @@ extension ReadView {
         }
     }
 
-    /// The users `user` blocks, the latest block first.
     /// The users `user` mutes now, the latest mute first (ended mutes are left out).
     func muted(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
         try requireUser(user)
@@ -62,6 +61,7 @@ extension ReadView {
         }
     }
 
+    /// The users `user` blocks, the latest block first.
     func blocked(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
         try requireUser(user)
         return try pageDescending(models.follows.blockingInOrder, in: user, request) { _, blocked in
@@ -175,7 +175,6 @@ extension ReadView {
     func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
-        // (Every item's post is the user's own, so none is hidden from them by reports.)
         let left = try leftOut(of: user)
         return try pageDescending(models.activity.activity, in: user, request) { id, record in
             guard try !left(record) else { return nil }
@@ -191,12 +190,15 @@ extension ReadView {
     }
 
     /// Whether an item of `user`'s activity is left out: its actor is muted by them, or blocked
-    /// either way.
-    private func leftOut(of user: UserID) throws -> (ActivityRecord) throws -> Bool {
+    /// either way; or, for a mention or a reply (whose post may be someone else's), the post is
+    /// one they may not see or its author one they mute.
+    func leftOut(of user: UserID) throws -> (ActivityRecord) throws -> Bool {
         let muted = try activeMutes(of: user)
         return { record in
-            guard let actor = record.actor else { return false }
-            return try muted.contains(actor) || hidden(actor, from: user)
+            if let actor = record.actor, try muted.contains(actor) || hidden(actor, from: user) { return true }
+            guard record.kind == .mention || record.kind == .reply, let post = record.post else { return false }
+            guard let stored = try storedPost(Array(post.rawValue.utf8)) else { return true }
+            return try muted.contains(stored.author) || !isShown(stored, to: user)
         }
     }
 

@@ -5,7 +5,7 @@ import TimelineDomain
 public enum LiveUpdate: Sendable, Equatable {
     /// A post entered the user's home timeline.
     case post(Post)
-    /// A comment, like or follow concerning the user, or the removal of one of their posts.
+    /// A comment, like, follow, mention or reply concerning the user, or the removal of one of their posts.
     case activity(ActivityItem)
     /// A post left the user's home timeline.
     case removed(PostID)
@@ -28,11 +28,11 @@ extension TimelineService {
         try read { view in
             let present = Presenter(view, viewer: viewer)
             let muted = try view.activeMutes(of: viewer)
+            let leftOut = try view.leftOut(of: viewer)
             // A mention or a reply is recorded in the viewer's feed under the event's id.
             func mentionOrReply() throws -> [LiveUpdate] {
                 let key = (viewer, envelope.id.rawValue)
-                guard let record = try view.models.activity.activity.get(key, view.txn), !(record.actor.map(muted.contains) ?? false)
-                else { return [] }
+                guard let record = try view.models.activity.activity.get(key, view.txn), try !leftOut(record) else { return [] }
                 return [.activity(try present.activity(id: key.1, record))]
             }
             func sees(_ author: UserID) throws -> Bool { try author == viewer || (!muted.contains(author) && view.follows(viewer, author)) }
@@ -70,7 +70,7 @@ extension TimelineService {
                 return try view.posts(by: e.mutedId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
             case .commentAdded, .likeAdded, .followed:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer,
-                      !(record.actor.map(muted.contains) ?? false)
+                      try !leftOut(record)
                 else { return try mentionOrReply() }
                 return [.activity(try present.activity(id: id, record))]
             // Every other event shows nothing in an open stream: a stream adds posts and new

@@ -89,6 +89,9 @@ extension Decider {
             guard let comment = try state.comment(id), comment.post == post.id else {
                 throw TimelineError(.notFound, "no comment \(id) on this post", field: "replyTo")
             }
+            guard try !blockedEitherWay(me.id, comment.author) else {
+                throw TimelineError(.forbidden, "you cannot reply to this user's comments")
+            }
             answered = comment.replyTo ?? comment.id
         }
         let id = CommentID(context.newID())

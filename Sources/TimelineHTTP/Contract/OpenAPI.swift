@@ -6,6 +6,9 @@ import Timeline
 /// (`TimelineAPI.routes`), the error codes' statuses, the limits of `Validation` and the JSON
 /// Schemas of `schemas/`. Served at `/v1/openapi.json` and printed by `timeline openapi`.
 public enum OpenAPI {
+    /// The document the server answers with, made once (the route table is fixed at build time).
+    static let served = Result { () throws(TimelineError) in try bytes() }
+
     /// The document as pretty-printed JSON with sorted keys (the same bytes every time).
     public static func bytes() throws(TimelineError) -> [UInt8] {
         let object = try document()
@@ -121,7 +124,15 @@ public enum OpenAPI {
             for type in imageTypes { forms[type] = ["schema": schema(.binary)] }
             content = forms
         }
-        return ["required": true, "content": content]
+        return ["required": bodyIsRequired(body), "content": content]
+    }
+
+    /// Whether a request must have a body: one with a field it requires (a mute's duration or an
+    /// edit's caption may be left out, and so may the whole body).
+    private static func bodyIsRequired(_ body: RequestBody) -> Bool {
+        guard case let .command(name, path, _) = body else { return true }
+        let required = (try? SchemaFiles.load("commands/\(name).schema.json"))?["required"] as? [String] ?? []
+        return required.contains { !["command", "id", "as", "session"].contains($0) && !path.contains($0) }
     }
 
     // MARK: - Components
