@@ -79,6 +79,14 @@ enum EnvelopeCodec {
         return (Array(stored[..<bodyEnd]), Array(stored[bodyEnd..<bodyEnd + n]), Array(stored[(bodyEnd + n)...]))
     }
 
+    /// The type of a stored event, read from its head without decoding the rest (nil when the
+    /// head is not readable: the full decode then says why).
+    static func type(of stored: [UInt8]) -> EventType? {
+        var r = ByteReader(stored)
+        guard (try? r.u8()) == formatTag, (try? r.varint()) != nil, (try? r.string()) != nil, let name = try? r.string() else { return nil }
+        return EventType(rawValue: name)
+    }
+
     static func decode(_ stored: [UInt8], keys: any PayloadKeys) throws -> EventEnvelope {
         let (body, previousHash, hash) = try split(stored)
         var r = ByteReader(body)

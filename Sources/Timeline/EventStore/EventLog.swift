@@ -246,12 +246,21 @@ public struct EventLog: Sendable {
 
     /// Every event of one stream, in stream order.
     public func stream(_ name: String, _ txn: Transaction) throws -> [EventEnvelope] {
+        try stream(name, types: nil, txn)
+    }
+
+    /// The events of one stream of the `types` given (every type: nil), in stream order. The
+    /// others are not decoded: a post's few versions are read past its many likes cheaply.
+    public func stream(_ name: String, types: Set<EventType>?, _ txn: Transaction) throws -> [EventEnvelope] {
         let prefix = Self.streamPrefix(name)
         var out: [EventEnvelope] = []
         try txn.withCursor(streams) { cursor in
             var entry = try cursor.seek(atLeast: prefix)
             while let (key, value) = entry, key.count == prefix.count + 8, key.hasPrefix(prefix) {
-                if let seq = BigEndian.uint64(value), let envelope = try envelope(at: seq, txn) { out.append(envelope) }
+                if let seq = BigEndian.uint64(value), let stored = try txn.get(log, BigEndian.bytes(seq)),
+                   types.map({ EnvelopeCodec.type(of: stored).map($0.contains) ?? true }) ?? true {
+                    out.append(try decode(stored, sequence: seq))
+                }
                 entry = try cursor.next()
             }
         }

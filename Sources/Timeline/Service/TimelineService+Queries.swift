@@ -140,7 +140,7 @@ extension TimelineService {
         let log = self.log
         return try read { view in
             try view.requireVisiblePost(id, viewer: viewer)
-            return try log.stream(StreamName.post(id), view.txn).compactMap { envelope in
+            return try log.stream(StreamName.post(id), types: [.postAdded, .postEdited], view.txn).compactMap { envelope in
                 switch envelope.event {
                 case .postAdded(let e): PostVersion(caption: e.caption, hashtags: e.hashtags, at: envelope.timestamp)
                 case .postEdited(let e): PostVersion(caption: e.caption, hashtags: e.hashtags, at: envelope.timestamp)
