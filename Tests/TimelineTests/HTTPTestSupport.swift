@@ -7,15 +7,27 @@ import Testing
 
 // Support for HTTPAPITests: the real `timeline serve` and `timeline exec` as child processes,
 // a URLSession client, multipart bodies and a Server-Sent Events reader over RawHTTPClient.
-// Nothing here blocks the cooperative pool: output is collected by readability handlers and
-// waits poll with `Task.sleep` up to a deadline.
+// Nothing here blocks the cooperative pool: output is collected by a reading thread per pipe
+// and waits poll with `Task.sleep` up to a deadline.
+
+/// A value behind a lock, shared by reference (with the threads that fill it).
+final class Shared<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
 
 /// A child process (`timeline` unless told otherwise) whose standard output and error are
 /// collected as they arrive.
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe(), output = Pipe(), errors = Pipe()
-    private let collected = Mutex<(out: Data, err: Data, outEnded: Bool, errEnded: Bool)>((Data(), Data(), false, false))
+    private let collected = Shared<(out: Data, err: Data, outEnded: Bool, errEnded: Bool)>((Data(), Data(), false, false))
 
     /// Runs `executable` (the `timeline` tool unless given) with `arguments`.
     init(_ arguments: [String], executable: URL? = nil) throws {
@@ -25,17 +37,20 @@ final class ChildProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.collected.withLock { if data.isEmpty { $0.outEnded = true } else { $0.out.append(data) } }
-            if data.isEmpty { handle.readabilityHandler = nil }
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.collected.withLock { if data.isEmpty { $0.errEnded = true } else { $0.err.append(data) } }
-            if data.isEmpty { handle.readabilityHandler = nil }
-        }
         try process.run()
+        // One thread per pipe, each in a blocking read: an empty read is then the end of the
+        // output. (A readability handler can be woken with nothing to read, and an empty read
+        // there cut a 133 KB output short under load.)
+        let collected = self.collected
+        let out = output.fileHandleForReading, err = errors.fileHandleForReading
+        Thread.detachNewThread {
+            while case let data = out.availableData, !data.isEmpty { collected.withLock { $0.out.append(data) } }
+            collected.withLock { $0.outEnded = true }
+        }
+        Thread.detachNewThread {
+            while case let data = err.availableData, !data.isEmpty { collected.withLock { $0.err.append(data) } }
+            collected.withLock { $0.errEnded = true }
+        }
     }
 
     var standardOutput: String { collected.withLock { String(decoding: $0.out, as: UTF8.self) } }
