@@ -52,6 +52,23 @@ import TimelineDomain
         #expect(try await service.run(.mute(user: carol.id.rawValue, duration: 60), as: alice.id) == .changed(true))
     }
 
+    /// Nor do the muter's hashtag and nearby searches show the muted user's posts, nor post pages
+    /// their comments; others see them as before.
+    @Test func hashtagsPlacesAndCommentsLeaveThemOutToo() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let here = Place(latitude: 60.17, longitude: 24.95)
+        let bobs = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "#sea by bob", location: here), as: bob.id).post)
+        let carols = try #require(try await service.run(.addPost(image: gifBase64(1), caption: "#sea by carol", location: here), as: carol.id).post)
+        _ = try await service.addComment(by: bob.id, on: carols.id, "bob was here")
+        try await service.run(.mute(user: bob.id.rawValue), as: alice.id)
+        #expect(try service.hashtag("sea", viewer: alice.id).items.map(\.id) == [carols.id])
+        #expect(try service.hashtag("sea", viewer: carol.id).items.map(\.id) == [carols.id, bobs.id])
+        #expect(try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: alice.id).items.map(\.id) == [carols.id])
+        #expect(try service.comments(of: carols.id, viewer: alice.id).items.isEmpty)
+        #expect(try service.comments(of: carols.id, viewer: carol.id).items.count == 1)
+    }
+
     @Test func aPulledAuthorIsMutedToo() async throws {
         let service = try openService { $0.fanoutThreshold = 2 }
         let star = try await service.createUser("star"), fan = try await service.createUser("fan"), other = try await service.createUser("other")

@@ -150,8 +150,9 @@ extension ReadView {
             return Page(items: [], next: nil)
         }
         let present = Presenter(self, viewer: viewer)
+        let muted = try viewer.map(activeMutes) ?? []
         return try pageDescending(models.hashtags.hashtags, in: tag, request) { post, _ in
-            try present.listedPost(post)
+            try present.listedPost(Array(post.rawValue.utf8), keeping: { muted.isEmpty || !muted.contains($0.author) })
         }
     }
 
@@ -162,12 +163,15 @@ extension ReadView {
     /// such post follows.
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let present = Presenter(self, viewer: viewer)
+        let muted = try viewer.map(activeMutes) ?? []
         let places = models.places
         let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request) { id, _ in
                 // Within the radius first: a cell's candidates beyond it are neither checked nor presented.
-                try present.listedPost(id, keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
+                try present.listedPost(id, keeping: { post in
+                    (post.place.map { $0.distance(to: centre) <= radiusKm } ?? false) && (muted.isEmpty || !muted.contains(post.author))
+                })
             }
         }
     }
@@ -214,10 +218,11 @@ extension ReadView {
         try requireVisiblePost(id, viewer: viewer)
         let prefix = PostComments.prefix(id)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
+        let muted = try viewer.map(activeMutes) ?? []
         return try pageAscending(models.posts.comments.database, prefix: prefix, from: start, request,
                                  cursorOf: { CompositeKey.suffix($0, after: prefix) }) { _, value in
             let comment = try PostComments.decode(value)
-            return try hidden(comment.author, from: viewer) ? nil : try present.comment(comment)
+            return try muted.contains(comment.author) || hidden(comment.author, from: viewer) ? nil : try present.comment(comment)
         }
     }
 }

@@ -1,5 +1,6 @@
 // Mutes: `mute` records `Muted` (for good, or until a time), `unmute` records `Unmuted`. A
-// muted user's posts leave the muter's timeline and their doings leave the muter's activity;
+// muted user's posts leave the muter's timeline, hashtag and nearby searches, their comments
+// leave the posts the muter reads, and their doings leave the muter's activity;
 // the muted user is not told, and nothing else changes between them (they may still follow
 // each other, like and comment). A timed mute ends by itself when its time comes.
 
