@@ -100,11 +100,11 @@ struct ActivityProjection: Projection {
         try owners.delete(post, txn)
     }
 
-    /// Records a mention item for each user `text` mentions (but `author`, those in `skipping`, and
-    /// anyone who blocks `author`), keyed by the event, under `.mention(post, source, user)`.
-    private func recordMentions(in text: String?, by author: UserID, post: PostID, comment: CommentID?, skipping: Set<UserID>,
+    /// Records a mention item for each of `users`, keyed by the event, under
+    /// `.mention(post, source, user)`.
+    private func recordMentions(of users: [UserID], by author: UserID, post: PostID, comment: CommentID?,
                                 _ envelope: EventEnvelope, _ txn: Transaction) throws {
-        for user in try mentioned(in: text, by: author, skipping: skipping, txn) {
+        for user in users {
             try record(ActivityRecord(kind: .mention, actor: author, post: post, comment: comment, at: envelope.timestamp),
                        as: (user, envelope.id.rawValue), reference: .mention(post, source: comment, user: user), txn)
         }
@@ -165,13 +165,14 @@ struct ActivityProjection: Projection {
         switch envelope.event {
         case .postAdded(let e):
             try owners.put(e.postId, e.authorId, txn)
-            try recordMentions(in: e.caption, by: e.authorId, post: e.postId, comment: nil, skipping: [], envelope, txn)
+            let users = try mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
+            try recordMentions(of: users, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
         case .postEdited(let e):
             // Mentions edited out are forgotten; new ones are told; those kept stay as they were.
             let before = Set(try mentionReferences(of: e.postId, source: nil, txn))
             let now = try mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
             for user in before.subtracting(now) { try forget(.mention(e.postId, source: nil, user: user), txn) }
-            try recordMentions(in: e.caption, by: e.authorId, post: e.postId, comment: nil, skipping: before, envelope, txn)
+            try recordMentions(of: now.filter { !before.contains($0) }, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
         case .postDeleted(let e):
             try forgetPost(e.postId, txn)
         case .postRemoved(let e):
@@ -195,7 +196,8 @@ struct ActivityProjection: Projection {
                            as: (answered, envelope.id.rawValue), reference: .reply(e.postId, e.commentId), txn)
             }
             let told = Set([owner, answered].compactMap { $0 })
-            try recordMentions(in: e.text, by: e.authorId, post: e.postId, comment: e.commentId, skipping: told, envelope, txn)
+            let users = try mentioned(in: e.text, by: e.authorId, skipping: told, txn)
+            try recordMentions(of: users, by: e.authorId, post: e.postId, comment: e.commentId, envelope, txn)
         case .commentDeleted(let e):
             try forget(.comment(e.postId, e.commentId), txn)
             try forget(.reply(e.postId, e.commentId), txn)

@@ -7,11 +7,16 @@ import TimelineDomain
 final class Presenter {
     private let view: ReadView
     private let viewer: UserID?
+    /// The users whose posts a list leaves out for the viewer (those they mute).
+    private let muted: Set<UserID>
     private var usernames: [UserID: String] = [:]
 
-    init(_ view: ReadView, viewer: UserID?) {
+    /// `muted`: whose posts `listedPost` leaves out (a list's viewer's mutes; none for a post's
+    /// own page or an answer).
+    init(_ view: ReadView, viewer: UserID?, muted: Set<UserID> = []) {
         self.view = view
         self.viewer = viewer
+        self.muted = muted
     }
 
     /// `user`'s username ("" for a user who is gone).
@@ -43,11 +48,12 @@ final class Presenter {
     }
 
     /// Post `id` (its key's bytes) as the viewer may see it in a list, or `nil` when it is gone,
-    /// `keeping` refuses it, or the viewer may not see it (`ReadView.isShown`). `marks`: the
-    /// viewer's like and bookmark, when the caller has them.
+    /// `keeping` refuses it, its author is muted, or the viewer may not see it
+    /// (`ReadView.isShown`). `marks`: the viewer's like and bookmark, when the caller has them.
     func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingBlocks: Bool = true,
                     keeping: (PostReadings) -> Bool = { _ in true }) throws -> Post? {
-        guard let stored = try view.storedPost(id), keeping(stored), try view.isShown(stored, to: viewer, checkingBlocks: checkingBlocks)
+        guard let stored = try view.storedPost(id), keeping(stored), muted.isEmpty || !muted.contains(stored.author),
+              try view.isShown(stored, to: viewer, checkingBlocks: checkingBlocks)
         else { return nil }
         return try present(stored, marks: marks)
     }

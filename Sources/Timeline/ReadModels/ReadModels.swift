@@ -284,8 +284,12 @@ struct ReadView: DecisionState {
     /// Deciding judges by its context's time instead.
     var now: Int64 = 0
 
-    /// The users `viewer` mutes now: their posts and doings are left out of what `viewer` reads.
-    func activeMutes(of viewer: UserID) throws -> Set<UserID> { try models.follows.activeMutes(of: viewer, at: now, txn) }
+    /// The users `viewer` mutes now: their posts and doings are left out of what `viewer` reads
+    /// (nobody, without a viewer).
+    func activeMutes(of viewer: UserID?) throws -> Set<UserID> {
+        guard let viewer else { return [] }
+        return try models.follows.activeMutes(of: viewer, at: now, txn)
+    }
 
     func user(_ id: UserID) throws -> UserRecord? { try models.profiles.user(id, txn) }
     func userID(username: String) throws -> UserID? { try models.profiles.usernames.get(username, txn) }

@@ -121,9 +121,9 @@ extension ReadView {
     /// (each only above its boundary, so the sources never overlap), newest first.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
-        let present = Presenter(self, viewer: user)
-        let projection = models.timeline
         let muted = try activeMutes(of: user)
+        let present = Presenter(self, viewer: user, muted: muted)
+        let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn).filter { !muted.contains($0.author) }
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
@@ -138,8 +138,7 @@ extension ReadView {
             // likes and bookmarks). A post hidden by reports, or by a muted author, is skipped
             // (the page fills past it); blocks end follows, so none is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
-                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingBlocks: false,
-                                       keeping: { muted.isEmpty || !muted.contains($0.author) })
+                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingBlocks: false)
             }
         }
     }
@@ -149,10 +148,9 @@ extension ReadView {
         guard !tag.isEmpty, tag.utf8.count <= Validation.maxHashtagBytes, !tag.utf8.contains(0) else {
             return Page(items: [], next: nil)
         }
-        let present = Presenter(self, viewer: viewer)
-        let muted = try viewer.map(activeMutes) ?? []
+        let present = Presenter(self, viewer: viewer, muted: try activeMutes(of: viewer))
         return try pageDescending(models.hashtags.hashtags, in: tag, request) { post, _ in
-            try present.listedPost(Array(post.rawValue.utf8), keeping: { muted.isEmpty || !muted.contains($0.author) })
+            try present.listedPost(post)
         }
     }
 
@@ -162,16 +160,13 @@ extension ReadView {
     /// and no block stands between its author and `viewer`. `next` is set only when another
     /// such post follows.
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
-        let present = Presenter(self, viewer: viewer)
-        let muted = try viewer.map(activeMutes) ?? []
+        let present = Presenter(self, viewer: viewer, muted: try activeMutes(of: viewer))
         let places = models.places
         let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request) { id, _ in
                 // Within the radius first: a cell's candidates beyond it are neither checked nor presented.
-                try present.listedPost(id, keeping: { post in
-                    (post.place.map { $0.distance(to: centre) <= radiusKm } ?? false) && (muted.isEmpty || !muted.contains(post.author))
-                })
+                try present.listedPost(id, keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
             }
         }
     }
@@ -179,7 +174,7 @@ extension ReadView {
     func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(self, viewer: nil)
-        let left = try leftOut(of: user)
+        let left = try leftOut(of: user, muting: try activeMutes(of: user))
         return try pageDescending(models.activity.activity, in: user, request) { id, record in
             guard try !left(record) else { return nil }
             let item = try present.activity(id: id, record)
@@ -190,15 +185,14 @@ extension ReadView {
     /// How many of `user`'s activity items are unread (after their read marker), counting at
     /// most `limit`: those a read of their activity shows.
     func unreadActivity(of user: UserID, upTo limit: Int) throws -> Int {
-        try models.activity.unread(of: user, upTo: limit, txn, skipping: try leftOut(of: user))
+        try models.activity.unread(of: user, upTo: limit, txn, skipping: try leftOut(of: user, muting: try activeMutes(of: user)))
     }
 
-    /// Whether an item of `user`'s activity is left out: its actor is muted by them, or blocked
-    /// either way; or, for a mention or a reply (whose post may be someone else's), the post is
-    /// one they may not see or its author one they mute.
-    func leftOut(of user: UserID) throws -> (ActivityRecord) throws -> Bool {
-        let muted = try activeMutes(of: user)
-        return { record in
+    /// Whether an item of `user`'s activity is left out: its actor is one they mute (`muted`, their
+    /// `activeMutes`), or blocked either way; or, for a mention or a reply (whose post may be
+    /// someone else's), the post is one they may not see or its author one they mute.
+    func leftOut(of user: UserID, muting muted: Set<UserID>) -> (ActivityRecord) throws -> Bool {
+        { record in
             if let actor = record.actor, try muted.contains(actor) || hidden(actor, from: user) { return true }
             guard record.kind == .mention || record.kind == .reply, let post = record.post else { return false }
             guard let stored = try storedPost(Array(post.rawValue.utf8)) else { return true }
@@ -218,7 +212,7 @@ extension ReadView {
         try requireVisiblePost(id, viewer: viewer)
         let prefix = PostComments.prefix(id)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
-        let muted = try viewer.map(activeMutes) ?? []
+        let muted = try activeMutes(of: viewer)
         return try pageAscending(models.posts.comments.database, prefix: prefix, from: start, request,
                                  cursorOf: { CompositeKey.suffix($0, after: prefix) }) { _, value in
             let comment = try PostComments.decode(value)

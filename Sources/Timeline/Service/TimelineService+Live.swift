@@ -28,7 +28,11 @@ extension TimelineService {
         try read { view in
             let present = Presenter(view, viewer: viewer)
             let muted = try view.activeMutes(of: viewer)
-            let leftOut = try view.leftOut(of: viewer)
+            let leftOut = view.leftOut(of: viewer, muting: muted)
+            // An unfollowed or muted author's recent posts leave the open timeline.
+            func removals(of author: UserID) throws -> [LiveUpdate] {
+                try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
+            }
             // A mention or a reply is recorded in the viewer's feed under the event's id.
             func mentionOrReply() throws -> [LiveUpdate] {
                 let key = (viewer, envelope.id.rawValue)
@@ -62,12 +66,9 @@ extension TimelineService {
                 else { return [] }
                 return [.post(try present.post(post.id))]
             case .unfollowed(let e):
-                guard e.followerId == viewer else { return [] }
-                return try view.posts(by: e.followeeId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
+                return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):
-                // The muted user's posts leave the muter's open timeline, as an unfollow's do.
-                guard e.muterId == viewer else { return [] }
-                return try view.posts(by: e.mutedId, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
+                return e.muterId == viewer ? try removals(of: e.mutedId) : []
             case .commentAdded, .likeAdded, .followed:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer,
                       try !leftOut(record)

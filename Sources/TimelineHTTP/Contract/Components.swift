@@ -5,7 +5,7 @@ import Timeline
 /// `schemas/commands/` with the limits of `Validation`.
 enum Components {
     /// The fields of an exec line that an HTTP request does not send.
-    private static let execOnlyFields: Set<String> = ["command", "id", "as", "session"]
+    static let execOnlyFields: Set<String> = ["command", "id", "as", "session"]
 
     /// The component name of the request body of the command `name`.
     static func requestName(_ command: String) -> String { command + "Request" }

@@ -132,7 +132,7 @@ public enum OpenAPI {
     private static func bodyIsRequired(_ body: RequestBody) -> Bool {
         guard case let .command(name, path, _) = body else { return true }
         let required = (try? SchemaFiles.load("commands/\(name).schema.json"))?["required"] as? [String] ?? []
-        return required.contains { !["command", "id", "as", "session"].contains($0) && !path.contains($0) }
+        return required.contains { !Components.execOnlyFields.contains($0) && !path.contains($0) }
     }
 
     // MARK: - Components
