@@ -13,7 +13,8 @@ extension Command {
         CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self, UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
-        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
+        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self,
+        ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -82,6 +83,12 @@ public enum Event: Equatable, Sendable {
     case muted(Mute)
     /// A user lifted a mute: `Unmuted`.
     case unmuted(Unmute)
+    /// A user asked to follow a locked account: `FollowRequested`.
+    case followRequested(Follow)
+    /// A locked account's owner turned a follow request down: `FollowRequestRejected`.
+    case followRequestRejected(Follow)
+    /// A user took back their follow request (or a block or erasure ended it): `FollowRequestWithdrawn`.
+    case followRequestWithdrawn(Follow)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -121,6 +128,9 @@ public enum Event: Equatable, Sendable {
         case .unblocked: .unblocked
         case .muted: .muted
         case .unmuted: .unmuted
+        case .followRequested: .followRequested
+        case .followRequestRejected: .followRequestRejected
+        case .followRequestWithdrawn: .followRequestWithdrawn
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -159,6 +169,7 @@ public enum Event: Equatable, Sendable {
         case .unblocked(let e): e
         case .muted(let e): e
         case .unmuted(let e): e
+        case .followRequested(let e), .followRequestRejected(let e), .followRequestWithdrawn(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -226,6 +237,12 @@ public enum EventType: String, CaseIterable, Sendable {
     case muted = "Muted"
     /// A user lifted a mute: `Unmuted`.
     case unmuted = "Unmuted"
+    /// A user asked to follow a locked account.
+    case followRequested = "FollowRequested"
+    /// A locked account's owner turned a follow request down.
+    case followRequestRejected = "FollowRequestRejected"
+    /// A follow request was taken back.
+    case followRequestWithdrawn = "FollowRequestWithdrawn"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -265,6 +282,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unblocked: Block.self
         case .muted: Mute.self
         case .unmuted: Unmute.self
+        case .followRequested, .followRequestRejected, .followRequestWithdrawn: Follow.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -303,6 +321,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unblocked: .unblocked(try Block(from: &r, &opener))
         case .muted: .muted(try Mute(from: &r, &opener))
         case .unmuted: .unmuted(try Unmute(from: &r, &opener))
+        case .followRequested: .followRequested(try Follow(from: &r, &opener))
+        case .followRequestRejected: .followRequestRejected(try Follow(from: &r, &opener))
+        case .followRequestWithdrawn: .followRequestWithdrawn(try Follow(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

@@ -15,13 +15,15 @@ package struct UserRecord: Equatable, Sendable {
     public var avatar: Avatar?
     /// Whether others may find the user by email (`findContacts`); on by default.
     public var discoverable: Bool
+    /// Whether following the user needs their approval (a private account); off by default.
+    public var locked: Bool
     public init(id: UserID, username: String, emailHash: String?, passwordHash: String?, bio: String?, url: String?,
                 postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
-                discoverable: Bool = true) {
+                discoverable: Bool = true, locked: Bool = false) {
         self.id = id; self.username = username; self.emailHash = emailHash; self.passwordHash = passwordHash
         self.bio = bio; self.url = url; self.postCount = postCount; self.followerCount = followerCount
         self.followingCount = followingCount; self.createdAt = createdAt; self.avatar = avatar
-        self.discoverable = discoverable
+        self.discoverable = discoverable; self.locked = locked
     }
 }
 
@@ -42,12 +44,14 @@ package struct PostRecord: Equatable, Sendable {
     public var height: Int?
     /// The photo's variants (`nil` for posts from before variants).
     public var variants: ImageVariants?
+    /// Who sees it.
+    public var visibility: PostVisibility
     public init(id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
                 likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64,
-                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil) {
+                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public) {
         self.id = id; self.author = author; self.image = image; self.caption = caption; self.hashtags = hashtags
         self.likeCount = likeCount; self.commentCount = commentCount; self.createdAt = createdAt
-        self.width = width; self.height = height; self.variants = variants
+        self.width = width; self.height = height; self.variants = variants; self.visibility = visibility
     }
 }
 
@@ -81,6 +85,10 @@ package protocol DecisionState {
     func post(_ id: PostID) throws -> PostRecord?
     func comment(_ id: CommentID) throws -> CommentRecord?
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
+    /// Whether `follower` has asked to follow `followee` (a locked account) and awaits an answer.
+    func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool
+    /// Who awaits `user`'s answer to their follow request, oldest first.
+    func followRequests(to user: UserID) throws -> [UserID]
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `blocker` blocks `blocked` (one direction).
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
@@ -109,11 +117,15 @@ package protocol DecisionState {
 }
 
 extension DecisionState {
-    /// Whether reports hide `post` from `viewer`: at least `threshold` of them count and
-    /// `viewer` is not its author. The one rule deciding (a hidden post is `not_found` to act
-    /// on) and reading (it is left out of pages) share.
+    /// Whether `post` is hidden from `viewer`, who is not its author: it is for followers only
+    /// and `viewer` does not follow its author, or at least `threshold` reports count against it.
+    /// The one rule deciding (a hidden post is `not_found` to act on) and reading (it is left
+    /// out of pages) share.
     package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
         guard post.author != viewer else { return false }
+        if post.visibility == .followers {
+            guard let viewer, try follows(viewer, post.author) else { return true }
+        }
         return try countedReports(post.id, upTo: threshold) >= threshold
     }
 }
@@ -122,6 +134,10 @@ extension DecisionState {
 package struct UserFootprint: Equatable, Sendable {
     public var following: [UserID] = []
     public var followers: [UserID] = []
+    /// The locked accounts the user asked to follow, awaiting an answer.
+    public var requested: [UserID] = []
+    /// Who awaits the user's answer to their follow request.
+    public var requestedBy: [UserID] = []
     public var posts: [PostID] = []
     /// Posts (of others) the user likes.
     public var likes: [PostID] = []

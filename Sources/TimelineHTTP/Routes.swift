@@ -72,12 +72,24 @@ extension TimelineAPI {
 
     private static let userRoutes: [Route] = [
         command("PUT", "/v1/me/following/{user}", Operation(
-            id: "follow", summary: "Follow a user (idempotent).", tag: .users,
-            description: "Following yourself gives 400 invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
-            answer: changed("already following"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+            id: "follow", summary: "Follow a user, or ask to when their account is locked (idempotent).", tag: .users,
+            description: "Following a locked account makes a request (the profile's `requestedByViewer`) that its owner approves "
+                + "or rejects. Following yourself gives 400 invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
+            answer: changed("already following, or already asked"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
         command("DELETE", "/v1/me/following/{user}", Operation(
-            id: "unfollow", summary: "Unfollow a user (idempotent).", tag: .users,
+            id: "unfollow", summary: "Unfollow a user, or withdraw a request to follow (idempotent).", tag: .users,
             answer: changed("not following"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query("GET", "/v1/me/follow-requests", access: .bearer, Operation(
+            id: "followRequests", summary: "Who asked to follow the bearer's locked account, the latest first (private).", tag: .users,
+            answer: userPage, paged: true)),
+        command("PUT", "/v1/me/follow-requests/{user}", Operation(
+            id: "approveFollowRequest", summary: "Approve a request to follow the bearer: the user follows from now on.", tag: .users,
+            description: "No pending request from the user gives 404 not_found.",
+            answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull], parameters: [.user])),
+        command("DELETE", "/v1/me/follow-requests/{user}", Operation(
+            id: "rejectFollowRequest", summary: "Reject a request to follow the bearer.", tag: .users,
+            description: "No pending request from the user gives 404 not_found.",
+            answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull], parameters: [.user])),
         query("GET", "/v1/users", Operation(
             id: "searchUsers", summary: "Users whose username starts with `prefix` (all users without it).", tag: .users,
             answer: userPage, parameters: [.prefix], paged: true)),

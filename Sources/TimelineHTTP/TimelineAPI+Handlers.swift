@@ -69,7 +69,10 @@ extension TimelineAPI {
         let tag = "\"\(image.id.rawValue)\""
         let askedForVariant = request.http.query.contains { $0.name == "variant" }
         let lasting = !askedForVariant || image.id.rawValue != request.parameters["image"]
-        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: lasting ? "public, max-age=31536000, immutable" : "public, no-cache")]
+        // A followers-only post's photo is answered to its viewer alone: no shared cache keeps it.
+        let scope = image.restricted ? "private" : "public"
+        let caching = [(name: "ETag", value: tag),
+                       (name: "Cache-Control", value: lasting ? "\(scope), max-age=31536000, immutable" : "\(scope), no-cache")]
         // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"…"` matches too.
         if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)

@@ -28,6 +28,7 @@ extension InMemoryState {
                 if let bio = e.bio { user.bio = bio.isEmpty ? nil : bio }
                 if let url = e.url { user.url = url.isEmpty ? nil : url }
                 if let discoverable = e.discoverable { user.discoverable = discoverable }
+                if let locked = e.locked { user.locked = locked }
             }
         case .signedIn(let e):
             sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
@@ -42,7 +43,7 @@ extension InMemoryState {
         case .postAdded(let e):
             posts[e.postId] = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                                          hashtags: e.hashtags, createdAt: envelope.timestamp,
-                                         width: e.width, height: e.height, variants: e.variants)
+                                         width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
             updateUser(e.authorId) { $0.postCount += 1 }
         case .postPlaced, .postMarkedSensitive:
             break  // deciding never reads a post's place or whether it is sensitive
@@ -75,7 +76,12 @@ extension InMemoryState {
         case .likeRemoved(let e):
             likeEdges.remove([e.userId.rawValue, e.postId.rawValue])
             updatePost(e.postId) { $0.likeCount -= 1 }
+        case .followRequested(let e):
+            requestEdges.append([e.followerId, e.followeeId])
+        case .followRequestRejected(let e), .followRequestWithdrawn(let e):
+            requestEdges.removeAll { $0 == [e.followerId, e.followeeId] }
         case .followed(let e):
+            requestEdges.removeAll { $0 == [e.followerId, e.followeeId] }
             followEdges.insert([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount += 1 }
             updateUser(e.followeeId) { $0.followerCount += 1 }

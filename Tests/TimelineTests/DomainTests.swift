@@ -11,6 +11,8 @@ struct InMemoryState: DecisionState {
     var likeEdges: Set<[String]> = []
     var bookmarkEdges: Set<[String]> = []
     var blockEdges: Set<[UserID]> = []
+    /// Pending follow requests, [follower, followee], oldest first.
+    var requestEdges: [[UserID]] = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
     var mutes: [UserID: [UserID: Int64?]] = [:]
     /// Activity read markers.
@@ -35,6 +37,8 @@ struct InMemoryState: DecisionState {
     func post(_ id: PostID) -> PostRecord? { posts[id] }
     func comment(_ id: CommentID) -> CommentRecord? { comments[id] }
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
+    func followRequested(_ a: UserID, _ b: UserID) -> Bool { requestEdges.contains([a, b]) }
+    func followRequests(to user: UserID) -> [UserID] { requestEdges.filter { $0[1] == user }.map { $0[0] } }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func activityMarker(of user: UserID) -> String? { activityMarkers[user] }
@@ -61,6 +65,8 @@ struct InMemoryState: DecisionState {
         var footprint = UserFootprint()
         footprint.following = followEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
         footprint.followers = followEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.requested = requestEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.requestedBy = requestEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
         footprint.posts = posts.values.filter { $0.author == user }.map(\.id).sorted { $0.rawValue < $1.rawValue }
         let own = Set(footprint.posts)
         footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.filter { !own.contains($0) }

@@ -95,7 +95,7 @@ import Testing
         var rng = SeededRandom(seed: 99)
         let keys = try KeyStore(backend: FileKeyBackend(directory: URL(fileURLWithPath: temporaryPath())))
         var envelope = EventEnvelope(
-            sequence: 7, id: EventID("-NjEtLV-KuqujN23jOmK"), type: .postAdded, schemaVersion: 2, stream: "post-x", streamVersion: 1,
+            sequence: 7, id: EventID("-NjEtLV-KuqujN23jOmK"), type: .postAdded, schemaVersion: EventType.postAdded.currentVersion, stream: "post-x", streamVersion: 1,
             timestamp: 1, actor: "a", correlationId: nil, causationId: "c",
             event: .postAdded(PostAdded(postId: PostID("p"), authorId: UserID("a"), imageId: ImageID("i"), caption: "c", hashtags: ["t"])),
             previousHash: [], hash: [])

@@ -26,7 +26,9 @@ import TimelineDomain
             try models.storeImage(image, ImageUpload(encoded: bytes, mediaType: MediaType.sniff(bytes) ?? .jpeg), owner: author,
                                   key: try service.log.keys.ensureKey(for: author), txn)
             var pending = PendingEvent(id: EventID(service.newID()), event: event, timestamp: 1_700_000_000_000, actor: author.rawValue)
-            pending.encodedPayload = (2, try PayloadCodec.encode(event, keys: service.log.keys))
+            // Version 2's bytes: the current encoding without the byte of flags that ends it
+            // (no variants, public).
+            pending.encodedPayload = (2, Array(try PayloadCodec.encode(event, keys: service.log.keys).dropLast()))
             try models.apply(try service.log.append([pending], txn), txn)
             try models.setCheckpoint(try service.log.head(txn).sequence, txn)
         }

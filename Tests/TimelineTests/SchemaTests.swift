@@ -62,7 +62,16 @@ import Testing
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
         try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         let carol = try await service.createUser("carol")
-        _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170)), as: carol.id)
+        // A locked account: a request rejected, one withdrawn, one approved by unlocking.
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: carol.id)
+        try await service.run(.follow(user: carol.id.rawValue), as: alice.id)
+        try await service.run(.rejectFollowRequest(user: alice.id.rawValue), as: carol.id)
+        try await service.run(.follow(user: carol.id.rawValue), as: bob.id)
+        try await service.run(.unfollow(user: carol.id.rawValue), as: bob.id)
+        try await service.run(.follow(user: carol.id.rawValue), as: alice.id)
+        try await service.run(.approveFollowRequest(user: alice.id.rawValue), as: carol.id)
+        _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170),
+                                           visibility: .followers), as: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 

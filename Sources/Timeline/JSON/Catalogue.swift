@@ -107,7 +107,7 @@ package enum Catalogue {
                 guard let known = ImageVariant(rawValue: raw) else { throw TimelineError.invalid("variant", "variant must be full, feed or thumb") }
                 variant = known
             }
-            return { [variant] service, _ throws(TimelineError) in .image(try service.image(image, variant: variant)) }
+            return { [variant] service, viewer throws(TimelineError) in .image(try service.image(image, variant: variant, viewer: viewer)) }
         },
         QueryDefinition("nearby") { input throws(TimelineError) in
             guard let latitude = try input.optionalNumber("latitude") else { throw .invalid("latitude", "latitude is required") }
@@ -124,6 +124,10 @@ package enum Catalogue {
         QueryDefinition(actingUser: "blocked") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.blocked(by: user, page)) }
+        },
+        QueryDefinition(actingUser: "followRequests") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .users(try service.followRequests(to: user, page)) }
         },
         QueryDefinition(actingUser: "muted") { input throws(TimelineError) in
             let page = try input.page()

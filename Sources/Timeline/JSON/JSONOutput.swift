@@ -15,6 +15,8 @@ package enum JSONOutput {
         if let until = p.mutedUntil { out["mutedUntil"] = until }
         if let unread = p.unreadActivity { out["unreadActivity"] = unread }
         if let discoverable = p.discoverable { out["discoverable"] = discoverable }
+        out["locked"] = p.locked
+        if let requested = p.requestedByViewer { out["requestedByViewer"] = requested }
         return out
     }
 
@@ -33,6 +35,7 @@ package enum JSONOutput {
         if let location = p.location { out["location"] = location.jsonObject }
         if let edited = p.editedAt { out["editedAt"] = timestamp(edited) }
         out["sensitive"] = p.sensitive
+        out["visibility"] = p.visibility.rawValue
         if let warning = p.warning { out["warning"] = warning }
         return out
     }

@@ -82,6 +82,7 @@ extension JSONOutput {
         } else {
             literal("null")
         }
+        key("visibility"); literal(f.followersOnly ? "\"followers\"" : "\"public\"")
         if let warning = f.warning { key("warning"); string(warning) }
         key("width"); number(f.width)
         out.append(UInt8(ascii: "}"))

@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// One entry of a user's activity feed.
 struct ActivityRecord: Equatable {
-    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5 }
+    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6 }
     var kind: Kind
     /// Who did it; `nil` for the operator (`removed`), stored as "".
     var actor: UserID?
@@ -38,7 +38,8 @@ struct ActivityRecord: Equatable {
     }
 }
 
-/// What happened to each user: comments and likes on their posts by others, new followers,
+/// What happened to each user: comments and likes on their posts by others, new followers and
+/// requests to follow (each request's item goes once it is answered or withdrawn),
 /// replies to their comments, `@mentions` of them in captions and comments (resolved to users by
 /// the username index as it stands at that event, and never from someone they block), and their
 /// posts the operator removed (with the reason). Entries disappear when what they report is
@@ -144,11 +145,13 @@ struct ActivityProjection: Projection {
         case .commentAdded(let e): .comment(e.postId, e.commentId)
         case .likeAdded(let e): .like(e.postId, e.userId)
         case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
+        case .followRequested(let e): .followRequest(followee: e.followeeId, follower: e.followerId)
         // No other event records an item found again by a reference.
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: nil
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequestRejected, .followRequestWithdrawn: nil
         }
     }
 
@@ -210,7 +213,14 @@ struct ActivityProjection: Projection {
                        as: (owner, envelope.id.rawValue), reference: .like(e.postId, e.userId), txn)
         case .likeRemoved(let e):
             try forget(.like(e.postId, e.userId), txn)
+        case .followRequested(let e):
+            try record(ActivityRecord(kind: .followRequest, actor: e.followerId, post: nil, comment: nil, at: at),
+                       as: (e.followeeId, envelope.id.rawValue), reference: .followRequest(followee: e.followeeId, follower: e.followerId), txn)
+        case .followRequestRejected(let e), .followRequestWithdrawn(let e):
+            try forget(.followRequest(followee: e.followeeId, follower: e.followerId), txn)
         case .followed(let e):
+            // An approved request's item gives way to the follow's.
+            try forget(.followRequest(followee: e.followeeId, follower: e.followerId), txn)
             try record(ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at),
                        as: (e.followeeId, envelope.id.rawValue), reference: .follow(followee: e.followeeId, follower: e.followerId), txn)
         case .unfollowed(let e):
@@ -246,6 +256,7 @@ enum ActivityReference {
     case comment(PostID, CommentID)
     case like(PostID, UserID)
     case follow(followee: UserID, follower: UserID)
+    case followRequest(followee: UserID, follower: UserID)
     /// A reply (the comment) to a comment on the post.
     case reply(PostID, CommentID)
     /// A mention of `user` in the post's caption (`source` nil) or in one of its comments.
@@ -254,13 +265,14 @@ enum ActivityReference {
 
 /// An activity item's reference → the item's key in `ActivityFeed`: `p‖post ‖ 0 ‖ C‖comment`,
 /// `p‖post ‖ 0 ‖ L‖user`, `p‖post ‖ 0 ‖ R‖comment`, `p‖post ‖ 0 ‖ M‖comment?/user` (a post's
-/// references are one prefix scan), `f‖followee ‖ 0 ‖ follower`.
+/// references are one prefix scan), `f‖followee ‖ 0 ‖ follower`, `q‖followee ‖ 0 ‖ follower`.
 enum ActivityReferences: TableLayout {
     static func key(_ reference: ActivityReference) -> [UInt8] {
         switch reference {
         case let .comment(post, comment): prefix(of: post) + Array(("C" + comment.rawValue).utf8)
         case let .like(post, user): prefix(of: post) + Array(("L" + user.rawValue).utf8)
         case let .follow(followee, follower): CompositeKey.make("f" + followee.rawValue, follower.rawValue)
+        case let .followRequest(followee, follower): CompositeKey.make("q" + followee.rawValue, follower.rawValue)
         case let .reply(post, comment): prefix(of: post) + Array(("R" + comment.rawValue).utf8)
         case let .mention(post, source, user): mentionPrefix(of: post, source: source) + Array(user.rawValue.utf8)
         }

@@ -1,8 +1,8 @@
 import LMDB
 import TimelineDomain
 
-/// The follow graph in both directions, each side also in follow order (newest first); blocks
-/// and mutes likewise.
+/// The follow graph in both directions, each side also in follow order (newest first); pending
+/// follow requests, blocks and mutes likewise.
 struct FollowsProjection: Projection {
     let name = ProjectionName.follows
     let followers: Table<TimedUserEdges>  // followee ‖ 0 ‖ follower → the follow's cursor
@@ -15,9 +15,13 @@ struct FollowsProjection: Projection {
     let muting: Table<MuteEdges>  // muter ‖ 0 ‖ muted → the mute's cursor and end
     let mutedBy: Table<TimedUserEdges>  // muted ‖ 0 ‖ muter → the mute's cursor
     let mutingInOrder: Table<UserEdgeOrder>  // muter ‖ 0 ‖ cursor → muted
+    let requests: Table<TimedUserEdges>  // followee ‖ 0 ‖ follower → the request's cursor
+    let requested: Table<TimedUserEdges>  // follower ‖ 0 ‖ followee → the request's cursor
+    let requestsInOrder: Table<UserEdgeOrder>  // followee ‖ 0 ‖ cursor → follower
     var databases: [Database] {
         [followers.database, following.database, followersInOrder.database, followingInOrder.database,
-         blocking.database, blockedBy.database, blockingInOrder.database, muting.database, mutedBy.database, mutingInOrder.database]
+         blocking.database, blockedBy.database, blockingInOrder.database, muting.database, mutedBy.database, mutingInOrder.database,
+         requests.database, requested.database, requestsInOrder.database]
     }
 
     init(_ env: Environment, prefix: String) throws {
@@ -31,6 +35,21 @@ struct FollowsProjection: Projection {
         muting = try Table(env, prefix + "muting")
         mutedBy = try Table(env, prefix + "mutedBy")
         mutingInOrder = try Table(env, prefix + "mutingInOrder")
+        requests = try Table(env, prefix + "followRequests")
+        requested = try Table(env, prefix + "followRequested")
+        requestsInOrder = try Table(env, prefix + "followRequestsInOrder")
+    }
+
+    /// Whether `follower` awaits `followee`'s answer to their request.
+    func requestPending(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {
+        try requests.contains((followee, follower), txn)
+    }
+
+    /// Forgets the request `follower → followee` (answered or withdrawn; nothing if absent).
+    private func removeRequest(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws {
+        if let cursor = try requests.get((followee, follower), txn) { try requestsInOrder.delete((followee, cursor), txn) }
+        try requests.delete((followee, follower), txn)
+        try requested.delete((follower, followee), txn)
     }
 
     /// `muter`'s mute of `muted`, ended or not.
@@ -92,6 +111,7 @@ struct FollowsProjection: Projection {
         switch envelope.event {
         case .followed(let e):
             let cursor = Key.sequenceCursor(envelope.sequence)
+            try removeRequest(e.followerId, e.followeeId, txn)
             try removeEdge(e.followerId, e.followeeId, txn)
             try followers.put((e.followeeId, e.followerId), cursor, txn)
             try following.put((e.followerId, e.followeeId), cursor, txn)
@@ -116,6 +136,14 @@ struct FollowsProjection: Projection {
             try mutingInOrder.put((e.muterId, cursor), e.mutedId, txn)
         case .unmuted(let e):
             try removeMute(e.muterId, e.mutedId, txn)
+        case .followRequested(let e):
+            let cursor = Key.sequenceCursor(envelope.sequence)
+            try removeRequest(e.followerId, e.followeeId, txn)
+            try requests.put((e.followeeId, e.followerId), cursor, txn)
+            try requested.put((e.followerId, e.followeeId), cursor, txn)
+            try requestsInOrder.put((e.followeeId, cursor), e.followerId, txn)
+        case .followRequestRejected(let e), .followRequestWithdrawn(let e):
+            try removeRequest(e.followerId, e.followeeId, txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,

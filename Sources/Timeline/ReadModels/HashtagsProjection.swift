@@ -39,7 +39,8 @@ struct HashtagsProjection: Projection {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .userErased, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postMarkedSensitive: break
+             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 }

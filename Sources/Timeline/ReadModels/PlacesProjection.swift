@@ -49,7 +49,8 @@ struct PlacesProjection: Projection {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 }

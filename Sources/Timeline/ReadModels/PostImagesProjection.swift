@@ -46,7 +46,8 @@ struct PostImagesProjection: Projection {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .commentAdded,
              .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
-             .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
+             .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 

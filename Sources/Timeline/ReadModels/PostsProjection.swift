@@ -158,7 +158,7 @@ struct PostsProjection: Projection {
         case .postAdded(let e):
             let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                                   hashtags: e.hashtags, createdAt: envelope.timestamp,
-                                  width: e.width, height: e.height, variants: e.variants)
+                                  width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
             let username = try profiles.user(e.authorId, txn)?.username ?? ""
             try posts.put(e.postId, StoredPost(record: post, authorUsername: username), txn)
             try postsByUser.put((e.authorId, e.postId), (), txn)
@@ -237,7 +237,8 @@ struct PostsProjection: Projection {
                 try recountReports(post, txn)
             }
         case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead: break
+             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 }

@@ -36,6 +36,7 @@ final class Presenter {
             let mute = try view.mute(viewer, user.id).flatMap { $0.isActive(at: view.now) ? $0 : nil }
             profile.mutedByViewer = mute != nil
             profile.mutedUntil = mute?.until
+            profile.requestedByViewer = try view.followRequested(viewer, user.id)
         }
         return profile
     }
@@ -50,10 +51,10 @@ final class Presenter {
     /// Post `id` (its key's bytes) as the viewer may see it in a list, or `nil` when it is gone,
     /// `keeping` refuses it, its author is muted, or the viewer may not see it
     /// (`ReadView.isShown`). `marks`: the viewer's like and bookmark, when the caller has them.
-    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingBlocks: Bool = true,
+    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingRelations: Bool = true,
                     keeping: (PostReadings) -> Bool = { _ in true }) throws -> Post? {
         guard let stored = try view.storedPost(id), keeping(stored), muted.isEmpty || !muted.contains(stored.author),
-              try view.isShown(stored, to: viewer, checkingBlocks: checkingBlocks)
+              try view.isShown(stored, to: viewer, checkingRelations: checkingRelations)
         else { return nil }
         return try present(stored, marks: marks)
     }
@@ -79,6 +80,7 @@ final class Presenter {
         case .removed: .removed
         case .mention: .mention
         case .reply: .reply
+        case .followRequest: .followRequest
         }
         return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
                             post: record.post, comment: record.comment, at: record.at, reason: record.reason)

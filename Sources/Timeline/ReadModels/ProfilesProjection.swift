@@ -61,6 +61,7 @@ struct ProfilesProjection: Projection {
             case .set(let avatar)?: user.avatar = avatar
             }
             if let discoverable = e.discoverable { user.discoverable = discoverable }
+            if let locked = e.locked { user.locked = locked }
             try users.put(e.userId, user, txn)
         case .postAdded(let e):
             try update(e.authorId, txn) { $0.postCount += 1 }
@@ -90,7 +91,8 @@ struct ProfilesProjection: Projection {
             if let hash = user.emailHash { try emails.delete(hash, txn) }
         case .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded,
              .commentDeleted, .likeAdded, .likeRemoved, .postReported, .reportsDismissed,
-             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
+             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 }

@@ -172,7 +172,8 @@ final class ReadModels: Sendable {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: []
+             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: []
         }
     }
 
@@ -297,6 +298,12 @@ struct ReadView: DecisionState {
     func post(_ id: PostID) throws -> PostRecord? { try models.posts.post(id, txn) }
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
+    func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.requestPending(follower, followee, txn) }
+    func followRequests(to user: UserID) throws -> [UserID] {
+        var users: [UserID] = []
+        try models.follows.requestsInOrder.forEach(in: user, txn) { _, follower in users.append(follower); return true }
+        return users
+    }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
@@ -329,6 +336,8 @@ struct ReadView: DecisionState {
         let (follows, posts) = (models.follows, models.posts)
         footprint.following = try follows.following.members(of: user, txn)
         footprint.followers = try follows.followers.members(of: user, txn)
+        footprint.requested = try follows.requested.members(of: user, txn)
+        footprint.requestedBy = try follows.requests.members(of: user, txn)
         footprint.posts = try posts.postsByUser.members(of: user, txn)
         let own = Set(footprint.posts)
         footprint.likes = try posts.likesByUser.members(of: user, txn).filter { !own.contains($0) }

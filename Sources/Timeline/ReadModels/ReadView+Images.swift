@@ -10,8 +10,30 @@ extension ReadView {
         return variants[variant]
     }
 
+    /// An image of a live post or profile photo as `viewer` may have it: a photo only
+    /// followers-only posts show is `not_found` to anyone who may see none of them, as they
+    /// are (one photo posted twice by its author is one image, shown by either post).
+    func image(_ id: ImageID, keys: KeyStore, viewer: UserID?) throws -> StoredImage {
+        var restricted = false
+        var shown = true
+        try models.postImages.imagePosts.forEach(in: id, txn) { post, _ in
+            guard let readings = try storedPost(Array(post.rawValue.utf8)) else { return true }
+            guard readings.fields.followersOnly else {
+                (restricted, shown) = (false, true)
+                return false
+            }
+            if !restricted { (restricted, shown) = (true, false) }
+            if !shown, try isShown(readings, to: viewer) { shown = true }
+            return true
+        }
+        guard shown else { throw TimelineError.notFound("image", id.rawValue) }
+        var image = try image(id, keys: keys)
+        image.restricted = restricted
+        return image
+    }
+
     /// An image of a live post or profile photo, opened with its owner's key (`not_found` once
-    /// nothing live shows it, or the owner is erased).
+    /// nothing live shows it, or the owner is erased), whoever asks.
     func image(_ id: ImageID, keys: KeyStore) throws -> StoredImage {
         guard let stored = try models.images.get(id, txn), try models.isInUse(id, owner: stored.owner, txn),
               let mediaType = stored.mediaType, let secret = try keys.key(for: stored.owner),

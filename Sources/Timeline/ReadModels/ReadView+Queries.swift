@@ -61,6 +61,14 @@ extension ReadView {
         }
     }
 
+    /// Who awaits `user`'s answer to their request to follow, the latest request first.
+    func followRequests(to user: UserID, _ request: PageRequest) throws -> Page<Profile> {
+        try requireUser(user)
+        return try pageDescending(models.follows.requestsInOrder, in: user, request) { _, follower in
+            try listed(follower, viewer: user)
+        }
+    }
+
     /// The users `user` blocks, the latest block first.
     func blocked(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
         try requireUser(user)
@@ -136,9 +144,10 @@ extension ReadView {
             // Looked up by the key's own bytes; the viewer's like and bookmark come with a
             // materialised entry (a pulled author's post reads them from the viewer's own
             // likes and bookmarks). A post hidden by reports, or by a muted author, is skipped
-            // (the page fills past it); blocks end follows, so none is checked.
+            // (the page fills past it); a timeline holds only the posts of whom its owner
+            // follows (blocks end follows), so no relation is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
-                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingBlocks: false)
+                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingRelations: false)
             }
         }
     }

@@ -1,7 +1,7 @@
 import LMDB
 import TimelineDomain
 
-/// Who may see what: reports that hide a post and blocks that keep users apart.
+/// Who may see what: followers-only posts, reports that hide a post, and blocks that keep users apart.
 extension ReadView {
     /// Whether reports hide `post` from `viewer` (`DecisionState.hides` at this view's
     /// `ReportPolicy`). Hiding is decided when reading, from the reports the read models
@@ -16,14 +16,19 @@ extension ReadView {
         else { throw TimelineError.notFound("post", id.rawValue) }
     }
 
-    /// Whether `viewer` may see the stored post: reports do not hide it from them (read only for
-    /// a post with enough standing reports to reach the threshold) and, when `checkingBlocks`,
-    /// no block stands between its author and them. Its author always may.
-    func isShown(_ stored: PostReadings, to viewer: UserID?, checkingBlocks: Bool = true) throws -> Bool {
+    /// Whether `viewer` may see the stored post (`DecisionState.hides`' rule, on the record's
+    /// bytes): reports do not hide it from them (read only for a post with enough standing
+    /// reports to reach the threshold) and, when `checkingRelations`, no block stands between
+    /// its author and them and, for a followers-only post, they follow its author. Its author
+    /// always may. A timeline holds only posts of whom its owner follows, so it checks no relation.
+    func isShown(_ stored: PostReadings, to viewer: UserID?, checkingRelations: Bool = true) throws -> Bool {
         if let viewer, stored.isAuthor(viewer) { return true }
+        if checkingRelations, stored.fields.followersOnly {
+            guard let viewer, try follows(viewer, stored.author) else { return false }
+        }
         let threshold = reports.hideAfter
         if stored.fields.standingReports >= threshold, try countedReports(stored.id, upTo: threshold) >= threshold { return false }
-        return try !checkingBlocks || !hidden(stored.author, from: viewer)
+        return try !checkingRelations || !hidden(stored.author, from: viewer)
     }
 
     /// Whether `user` is kept out of `viewer`'s lists, search and activity: one of them blocks the other.

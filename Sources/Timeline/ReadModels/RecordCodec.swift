@@ -61,14 +61,15 @@ package enum Key {
 enum RecordCodec {
     static func encode(_ u: UserRecord) -> [UInt8] {
         var w = ByteWriter()
-        // Version 2 adds the `discoverable` byte after `createdAt`; it is written only for a
-        // user who turned the setting off, so a discoverable user's record keeps version 1's
-        // bytes (as before the setting).
-        w.u8(u.discoverable ? 1 : 2)
+        // Version 2 adds a byte of settings after `createdAt` (bit 0: discoverable, bit 1:
+        // locked); it is written only for a user whose settings are not the defaults, so such a
+        // user's record keeps version 1's bytes (as before the settings).
+        let defaults = u.discoverable && !u.locked
+        w.u8(defaults ? 1 : 2)
         w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.emailHash); w.optionalString(u.passwordHash)
         w.optionalString(u.bio); w.optionalString(u.url)
         w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
-        if !u.discoverable { w.u8(0) }
+        if !defaults { w.u8((u.discoverable ? 1 : 0) | (u.locked ? 2 : 0)) }
         // Appended (a record without it has no photo).
         if let avatar = u.avatar { w.string(avatar.large.rawValue); w.string(avatar.small.rawValue) }
         return w.bytes
@@ -81,7 +82,11 @@ enum RecordCodec {
         var user = UserRecord(id: UserID(try r.string()), username: try r.string(), emailHash: try r.optionalString(),
                               passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
                               postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
-        if version == 2 { user.discoverable = try r.u8() != 0 }
+        if version == 2 {
+            let settings = try r.u8()
+            user.discoverable = settings & 1 != 0
+            user.locked = settings & 2 != 0
+        }
         if !r.isAtEnd { user.avatar = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
         return user
     }

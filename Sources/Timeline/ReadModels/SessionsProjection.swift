@@ -86,7 +86,8 @@ struct SessionsProjection: Projection {
         case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postImageProcessed, .postDeleted,
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
-             .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
+             .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 }

@@ -20,7 +20,7 @@ struct StoredPost: Equatable {
     static let version: UInt8 = 3
 
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
-    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive) ‖
+    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only) ‖
     /// [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt] ‖ [warning?].
     /// The order is `PostFields`' too; a record without the later flags reads as it always did.
     func encoded() -> [UInt8] {
@@ -32,7 +32,7 @@ struct StoredPost: Equatable {
         w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt); w.int(standingReports)
         let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
         w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag) | (editedAt == nil ? 0 : PostFields.editedFlag)
-             | (sensitive ? PostFields.sensitiveFlag : 0))
+             | (sensitive ? PostFields.sensitiveFlag : 0) | (p.visibility == .followers ? PostFields.followersOnlyFlag : 0))
         if let (variants, width, height) = sized {
             w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
         }
@@ -51,7 +51,8 @@ struct StoredPost: Equatable {
         let r = PostReadings(bytes: bytes, fields: fields)
         record = PostRecord(id: r.id, author: r.author, image: r.image, caption: r.caption, hashtags: r.hashtags,
                             likeCount: fields.likeCount, commentCount: fields.commentCount, createdAt: fields.createdAt,
-                            width: fields.width, height: fields.height, variants: r.variants)
+                            width: fields.width, height: fields.height, variants: r.variants,
+                            visibility: fields.followersOnly ? .followers : .public)
         authorUsername = r.authorUsername
         place = r.place
         standingReports = fields.standingReports
@@ -69,6 +70,7 @@ struct PostFields: Equatable, Sendable {
     static let placedFlag: UInt8 = 2
     static let editedFlag: UInt8 = 4
     static let sensitiveFlag: UInt8 = 8
+    static let followersOnlyFlag: UInt8 = 16
 
     var id: Range<Int>
     var author: Range<Int>
@@ -92,6 +94,8 @@ struct PostFields: Equatable, Sendable {
     var editedAt: Int64?
     var sensitive = false
     var warning: Range<Int>?
+    /// Whether only its author's followers see it (`PostVisibility.followers`).
+    var followersOnly = false
 
     init(_ span: Span<UInt8>) throws(CorruptRecord) {
         typealias R = SpanReading
@@ -121,6 +125,7 @@ struct PostFields: Equatable, Sendable {
             sensitive = true
             warning = try Self.optionalString(span, &o)
         }
+        followersOnly = flags & Self.followersOnlyFlag != 0
     }
 
     /// Whether the author's id is `user`'s (compared as bytes: no string is made).

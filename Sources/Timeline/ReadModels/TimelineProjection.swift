@@ -109,7 +109,8 @@ struct TimelineProjection: Projection {
             try followerCounts.delete(e.userId, txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .postReported, .reportsDismissed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive: break
+             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
         }
     }
 

@@ -20,6 +20,11 @@ public struct Profile: Sendable, Equatable {
     public var followedByViewer: Bool?
     /// Whether the viewer blocks this user (`nil` when the query had no viewer).
     public var blockedByViewer: Bool?
+    /// Whether following this user needs their approval (a private account).
+    public var locked: Bool
+    /// Whether the viewer has asked to follow this user and awaits an answer (`nil` when the
+    /// query had no viewer).
+    public var requestedByViewer: Bool?
     /// Whether the viewer mutes this user now (`nil` when the query had no viewer). Only the
     /// viewer's own mute: nobody learns who mutes them.
     public var mutedByViewer: Bool?
@@ -44,6 +49,7 @@ public struct Profile: Sendable, Equatable {
         postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
         self.followedByViewer = followedByViewer
         self.blockedByViewer = blockedByViewer
+        locked = u.locked
         discoverable = own ? u.discoverable : nil
     }
 }
@@ -100,6 +106,8 @@ public struct Post: Sendable, Equatable {
     public var sensitive: Bool { readings.fields.sensitive }
     /// The content warning to show over a sensitive photo, if the author gave one.
     public var warning: String? { readings.warning }
+    /// Who sees it.
+    public var visibility: PostVisibility { readings.fields.followersOnly ? .followers : .public }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
     /// image pipeline, whose single image is served as stored).
     public var width: Int? { readings.fields.width }
@@ -117,7 +125,7 @@ public struct Post: Sendable, Equatable {
             && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
-            && a.sensitive == b.sensitive && a.warning == b.warning
+            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility
     }
 }
 
@@ -180,6 +188,8 @@ public struct ActivityItem: Sendable, Equatable {
         case mention
         /// Someone replied to the user's comment (`comment` is the reply).
         case reply
+        /// Someone asked to follow the user's locked account (gone once answered or withdrawn).
+        case followRequest = "follow_request"
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -208,6 +218,9 @@ public struct StoredImage: Sendable, Equatable {
     public var mediaType: MediaType
     /// The image file's bytes.
     public var bytes: [UInt8]
+    /// Whether it is a followers-only post's photo: answered only to who may see the post, and
+    /// never to be kept by a shared cache.
+    public var restricted = false
 }
 
 /// One page of a list, and the cursor of the next page (`nil` after the last item).

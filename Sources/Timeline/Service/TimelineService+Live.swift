@@ -31,7 +31,7 @@ extension TimelineService {
             let leftOut = view.leftOut(of: viewer, muting: muted)
             // An unfollowed or muted author's recent posts leave the open timeline.
             func removals(of author: UserID) throws -> [LiveUpdate] {
-                try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: nil).items.map { .removed($0.id) }
+                try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map { .removed($0.id) }
             }
             // A mention or a reply is recorded in the viewer's feed under the event's id.
             func mentionOrReply() throws -> [LiveUpdate] {
@@ -69,7 +69,7 @@ extension TimelineService {
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):
                 return e.muterId == viewer ? try removals(of: e.mutedId) : []
-            case .commentAdded, .likeAdded, .followed:
+            case .commentAdded, .likeAdded, .followed, .followRequested:
                 guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer,
                       try !leftOut(record)
                 else { return try mentionOrReply() }

@@ -150,6 +150,13 @@ extension TimelineService {
         }
     }
 
+    /// Who asked to follow `user` (a locked account) and awaits an answer, the latest request
+    /// first. Private: only `user` sees it.
+    public func followRequests(to user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+        let page = try page.validated()
+        return try read { try $0.followRequests(to: user, page) }
+    }
+
     /// The users `user` mutes, the latest mute first, each with `mutedUntil` when the mute ends by
     /// itself (ended mutes are left out). Private: only the muter sees it.
     public func muted(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
@@ -211,10 +218,11 @@ extension TimelineService {
     /// An image's bytes and media type. With a `variant`, `id` may be any image of a post (its
     /// `image`, which is the `full` variant): the answer is that post's image in the chosen size
     /// (`StoredImage.id` says which). An image without variants (a post's from before the image
-    /// pipeline not yet reprocessed, a profile photo) answers itself for every variant.
-    public func image(_ id: ImageID, variant: ImageVariant? = nil) throws(TimelineError) -> StoredImage {
+    /// pipeline not yet reprocessed, a profile photo) answers itself for every variant. A
+    /// followers-only post's photo is `not_found` unless `viewer` may see the post.
+    public func image(_ id: ImageID, variant: ImageVariant? = nil, viewer: UserID? = nil) throws(TimelineError) -> StoredImage {
         let keys = log.keys
-        return try read { view in try view.image(try variant.map { try view.variant($0, of: id) } ?? id, keys: keys) }
+        return try read { view in try view.image(try variant.map { try view.variant($0, of: id) } ?? id, keys: keys, viewer: viewer) }
     }
 
 }

@@ -58,8 +58,9 @@ package struct Decider<State: DecisionState> {
         return post
     }
 
-    /// A post `me` can see: one hidden by reports (see `DecisionContext.hideAfterReports`) is
-    /// `not_found` to everyone but its author, as the read side answers.
+    /// A post `me` can see: one for followers only that `me` does not follow, or one hidden by
+    /// reports (see `DecisionContext.hideAfterReports`), is `not_found` to everyone but its
+    /// author, as the read side answers.
     func visiblePost(_ raw: String, to me: UserRecord) throws -> PostRecord {
         let post = try existingPost(raw)
         guard try !state.hides(post, from: me.id, threshold: context.hideAfterReports) else {

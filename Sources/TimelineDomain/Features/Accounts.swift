@@ -122,6 +122,8 @@ extension Decider {
         events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
         events += footprint.following.map { .unfollowed(Follow(followerId: target, followeeId: $0)) }
         events += footprint.followers.map { .unfollowed(Follow(followerId: $0, followeeId: target)) }
+        events += footprint.requested.map { .followRequestWithdrawn(Follow(followerId: target, followeeId: $0)) }
+        events += footprint.requestedBy.map { .followRequestWithdrawn(Follow(followerId: $0, followeeId: target)) }
         events.append(.userErased(UserErased(userId: target)))
         return Decision(events: events, outcome: .success(.done), actor: actor == .operator ? nil : target)
     }

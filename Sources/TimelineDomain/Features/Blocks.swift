@@ -32,8 +32,8 @@ extension Decider {
     func block(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "block")
         guard try !state.blocks(me.id, target) else { return Decision(outcome: .success(.changed(false))) }
-        // A block ends the follows both ways (so timelines stay SPEC's definition).
-        var events: [Event] = []
+        // A block ends the follows and follow requests both ways (so timelines stay SPEC's definition).
+        var events = try endingRequests(between: me.id, target)
         if try state.follows(me.id, target) { events.append(.unfollowed(Follow(followerId: me.id, followeeId: target))) }
         if try state.follows(target, me.id) { events.append(.unfollowed(Follow(followerId: target, followeeId: me.id))) }
         events.append(.blocked(Block(blockerId: me.id, blockedId: target)))

@@ -1,7 +1,8 @@
 // The follow graph: `follow` records `Followed`, `unfollow` records `Unfollowed` (both
-// idempotent; a block stands in the way of a follow).
+// idempotent; a block stands in the way of a follow). Following a locked account asks first
+// (see PrivateAccounts.swift).
 
-/// Payload of `Followed` and `Unfollowed`.
+/// Payload of `Followed` and `Unfollowed`, and of the follow requests' events.
 public struct Follow: Equatable, Sendable {
     /// Who follows.
     public var followerId: UserID
@@ -23,30 +24,43 @@ extension Follow: EventPayload {
     package func json(erased: Bool) -> [String: Any] { ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue] }
 
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        "\(name(followerId)) \(type == .followed ? "followed" : "unfollowed") \(name(followeeId))"
+        let verb = switch type {
+        case .followRequested: "asked to follow"
+        case .followRequestRejected: "was turned down by"
+        case .followRequestWithdrawn: "withdrew the request to follow"
+        case .unfollowed: "unfollowed"
+        default: "followed"
+        }
+        return "\(name(followerId)) \(verb) \(name(followeeId))"
     }
 }
 
 extension Decider {
     func follow(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "follow")
-        let following = try state.follows(me.id, target)
         guard try !blockedEitherWay(me.id, target) else {
             throw TimelineError(.forbidden, "you cannot follow a user while one of you blocks the other")
         }
-        return Decision(events: following ? [] : [.followed(Follow(followerId: me.id, followeeId: target))], outcome: .success(.changed(!following)))
+        let edge = Follow(followerId: me.id, followeeId: target)
+        guard try !state.follows(me.id, target), try !state.followRequested(me.id, target) else { return Decision(outcome: .success(.changed(false))) }
+        // A locked account is asked first; its owner approves or rejects.
+        let event: Event = try state.user(target)?.locked == true ? .followRequested(edge) : .followed(edge)
+        return Decision(events: [event], outcome: .success(.changed(true)))
     }
 
+    /// Stops following `user`, or withdraws a pending request to.
     func unfollow(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "follow")
-        let following = try state.follows(me.id, target)
-        return Decision(events: following ? [.unfollowed(Follow(followerId: me.id, followeeId: target))] : [], outcome: .success(.changed(following)))
+        let edge = Follow(followerId: me.id, followeeId: target)
+        if try state.follows(me.id, target) { return Decision(events: [.unfollowed(edge)], outcome: .success(.changed(true))) }
+        if try state.followRequested(me.id, target) { return Decision(events: [.followRequestWithdrawn(edge)], outcome: .success(.changed(true))) }
+        return Decision(outcome: .success(.changed(false)))
     }
 }
 
 // MARK: - Commands
 
-/// `follow`: the acting user follows `user` (idempotent).
+/// `follow`: the acting user follows `user`, or asks to when the account is locked (idempotent).
 package struct FollowCommand: OneFieldCommand {
     package static let name = "follow", field = "user"
     package let value: String
@@ -59,11 +73,11 @@ package struct FollowCommand: OneFieldCommand {
 }
 
 extension Command {
-    /// The acting user follows `user` (idempotent).
+    /// The acting user follows `user`, or asks to when the account is locked (idempotent).
     public static func follow(user: String) -> Command { Command(FollowCommand(value: user)) }
 }
 
-/// `unfollow`: the acting user stops following `user` (idempotent).
+/// `unfollow`: the acting user stops following `user`, or withdraws their request to (idempotent).
 package struct UnfollowCommand: OneFieldCommand {
     package static let name = "unfollow", field = "user"
     package let value: String
@@ -76,6 +90,6 @@ package struct UnfollowCommand: OneFieldCommand {
 }
 
 extension Command {
-    /// The acting user stops following `user` (idempotent).
+    /// The acting user stops following `user`, or withdraws their request to (idempotent).
     public static func unfollow(user: String) -> Command { Command(UnfollowCommand(value: user)) }
 }

@@ -4,7 +4,7 @@ import Foundation
 // records `PostDeleted`; `timeline media reprocess` records `PostImageProcessed`.
 
 /// The payload of `PostAdded`. Version 2 seals the caption and hashtags; version 3 adds what the
-/// image pipeline produced.
+/// image pipeline produced; version 4 the visibility.
 public struct PostAdded: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
@@ -23,17 +23,25 @@ public struct PostAdded: Equatable, Sendable {
     public var height: Int?
     /// The variants produced (v3): `full` is `imageId`.
     public var variants: ImageVariants?
+    /// Who sees the post (v4; older posts are public).
+    public var visibility: PostVisibility
     /// A `PostAdded` payload.
     public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
-                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil) {
+                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public) {
         self.postId = postId; self.authorId = authorId; self.imageId = imageId
         self.caption = caption; self.hashtags = hashtags
-        self.width = width; self.height = height; self.variants = variants
+        self.width = width; self.height = height; self.variants = variants; self.visibility = visibility
+    }
+
+    /// v4's byte after the sealed part: what follows it, and the visibility.
+    private enum Flags {
+        static let sized: UInt8 = 1
+        static let followersOnly: UInt8 = 2
     }
 }
 
 extension PostAdded: EventPayload {
-    package static var currentVersion: UInt8 { 3 }
+    package static var currentVersion: UInt8 { 4 }
     package static var legacyPlainV1: Bool { true }
     package var stream: String { StreamName.post(postId) }
     package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
@@ -43,9 +51,11 @@ extension PostAdded: EventPayload {
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(authorId.rawValue); w.string(imageId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
-        // v3 appends what the image pipeline produced, so a rebuild never re-encodes; a post
-        // without it (an import's image, stored as it came) is encoded exactly as v2 was.
-        if let variants, let width, let height {
+        // What the image pipeline produced (so a rebuild never re-encodes; an import's image is
+        // stored as it came, without it), after a byte saying whether it is there and who sees the post.
+        let sized = variants.flatMap { v in width.flatMap { w in height.map { h in (v, w, h) } } }
+        w.u8((sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0))
+        if let (variants, width, height) = sized {
             w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
         }
     }
@@ -54,7 +64,14 @@ extension PostAdded: EventPayload {
         let post = PostID(try r.string()), author = UserID(try r.string()), image = ImageID(try r.string())
         let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
         self.init(postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
-        if opener.version >= 3, !r.isAtEnd {
+        // v3 has the pipeline's output when anything follows; v4 says so in a byte of flags.
+        var sized = opener.version == 3 && !r.isAtEnd
+        if opener.version >= 4 {
+            let flags = try r.u8()
+            sized = flags & Flags.sized != 0
+            if flags & Flags.followersOnly != 0 { visibility = .followers }
+        }
+        if sized {
             width = try r.int(); height = try r.int()
             variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
         }
@@ -66,6 +83,7 @@ extension PostAdded: EventPayload {
         if let width, let height, let variants {
             out["width"] = width; out["height"] = height; out["variants"] = variants.jsonObject
         }
+        if visibility != .public { out["visibility"] = visibility.rawValue }
         return out
     }
 
@@ -195,7 +213,7 @@ extension PostDeleted: EventPayload {
 }
 
 extension Decider {
-    func addPost(image: String, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
+    func addPost(image: String, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil, visibility: PostVisibility? = nil,
                  by me: UserRecord) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
@@ -209,8 +227,10 @@ extension Decider {
         let id = PostID(context.newID())
         func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
         let variants = ImageVariants(full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
+        // A locked account's posts are for its followers unless it says otherwise.
         let event = PostAdded(postId: id, authorId: me.id, imageId: variants.full, caption: caption, hashtags: tags,
-                              width: processed.width, height: processed.height, variants: variants)
+                              width: processed.width, height: processed.height, variants: variants,
+                              visibility: visibility ?? (me.locked ? .followers : .public))
         // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
         let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
                                uniquingKeysWith: { first, _ in first })
@@ -247,7 +267,8 @@ extension Command {
     public static func deletePost(post: String) -> Command { Command(DeletePostCommand(value: post)) }
 }
 
-/// `addPost`: posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`).
+/// `addPost`: posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`);
+/// `visibility`, who sees it (by default `followers` for a locked account, `public` otherwise).
 package struct AddPostCommand: CommandDefinition {
     package static let name = "addPost"
     package let image: String
@@ -257,9 +278,12 @@ package struct AddPostCommand: CommandDefinition {
     package let sensitive: Bool?
     /// The content warning shown over a sensitive photo.
     package let warning: String?
+    /// Who sees the post (`nil`: as the author's lock says).
+    package let visibility: PostVisibility?
 
-    package init(image: String, caption: String?, location: Place?, sensitive: Bool?, warning: String?) {
+    package init(image: String, caption: String?, location: Place?, sensitive: Bool?, warning: String?, visibility: PostVisibility? = nil) {
         self.image = image; self.caption = caption; self.location = location; self.sensitive = sensitive; self.warning = warning
+        self.visibility = visibility
     }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -268,6 +292,12 @@ package struct AddPostCommand: CommandDefinition {
         location = try fields.optionalPlace("location")
         sensitive = try fields.optionalBool("sensitive")
         warning = try fields.optionalString("warning")
+        visibility = try fields.optionalString("visibility").map { raw throws(TimelineError) in
+            guard let visibility = PostVisibility(rawValue: raw) else {
+                throw TimelineError.invalid("visibility", "visibility must be public or followers")
+            }
+            return visibility
+        }
     }
 
     package func encode(to fields: inout CommandJSON) {
@@ -276,11 +306,13 @@ package struct AddPostCommand: CommandDefinition {
         if let location { fields.set("location", json: location.jsonObject) }
         fields.set("sensitive", sensitive)
         fields.set("warning", warning)
+        fields.set("visibility", visibility?.rawValue)
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) {
-            try decider.addPost(image: image, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning, by: $0)
+            try decider.addPost(image: image, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
+                                visibility: visibility, by: $0)
         }
     }
 }
@@ -288,8 +320,10 @@ package struct AddPostCommand: CommandDefinition {
 extension Command {
     /// Posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed,
     /// as `PostPlaced`); `sensitive` (or a content `warning`) asks apps to blur it until tapped
-    /// (recorded as `PostMarkedSensitive`).
-    public static func addPost(image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil) -> Command {
-        Command(AddPostCommand(image: image, caption: caption, location: location, sensitive: sensitive, warning: warning))
+    /// (recorded as `PostMarkedSensitive`); `visibility` says who sees it (by default
+    /// `followers` for a locked account, `public` otherwise).
+    public static func addPost(image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
+                               visibility: PostVisibility? = nil) -> Command {
+        Command(AddPostCommand(image: image, caption: caption, location: location, sensitive: sensitive, warning: warning, visibility: visibility))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 // Profiles: `updateProfile` records `ProfileUpdated` with the fields that changed (username,
-// bio, url, profile photo, discoverability).
+// bio, url, profile photo, discoverability, lock); unlocking approves the pending follow
+// requests.
 
 /// What `updateProfile` does to the profile photo.
 public enum AvatarUpdate: Sendable, Equatable {
@@ -13,7 +14,7 @@ public enum AvatarUpdate: Sendable, Equatable {
 
 /// Only the fields that changed are present. Version 2 seals bio and url; version 3 adds the
 /// profile photo's change (the ids of the squares produced, or its removal); version 4 adds the
-/// `discoverable` setting's change.
+/// `discoverable` setting's change; version 5 the `locked` setting's.
 public struct ProfileUpdated: Equatable, Sendable {
     /// The user concerned.
     public var userId: UserID
@@ -28,11 +29,13 @@ public struct ProfileUpdated: Equatable, Sendable {
     /// The new value of the `discoverable` setting (v4: whether others may find the user by
     /// email); `nil` keeps it.
     public var discoverable: Bool?
+    /// The new value of the `locked` setting (v5: whether following needs approval); `nil` keeps it.
+    public var locked: Bool?
     /// A `ProfileUpdated` payload.
     public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil,
-                discoverable: Bool? = nil) {
+                discoverable: Bool? = nil, locked: Bool? = nil) {
         self.userId = userId; self.username = username; self.bio = bio; self.url = url; self.avatar = avatar
-        self.discoverable = discoverable
+        self.discoverable = discoverable; self.locked = locked
     }
 }
 
@@ -55,7 +58,7 @@ public enum AvatarChange: Equatable, Sendable {
 }
 
 extension ProfileUpdated: EventPayload {
-    package static var currentVersion: UInt8 { 4 }
+    package static var currentVersion: UInt8 { 5 }
     package static var legacyPlainV1: Bool { true }
     package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
@@ -69,14 +72,15 @@ extension ProfileUpdated: EventPayload {
         w.string(userId.rawValue); w.optionalString(username)
         try sealer.seal(userId, into: &w) { $0.optionalString(bio); $0.optionalString(url) }
         // v3 appends the photo's change (1: removed, 2: the squares' ids), v4 then the
-        // discoverable setting's (3: off, 4: on); without them the payload is encoded exactly
-        // as v2 was.
+        // discoverable setting's (3: off, 4: on), v5 then the lock's (5: off, 6: on); without
+        // them the payload is encoded exactly as v2 was.
         switch avatar {
         case nil: break
         case .removed?: w.u8(1)
         case .set(let avatar)?: w.u8(2); w.string(avatar.large.rawValue); w.string(avatar.small.rawValue)
         }
         if let discoverable { w.u8(discoverable ? 4 : 3) }
+        if let locked { w.u8(locked ? 6 : 5) }
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -84,7 +88,8 @@ extension ProfileUpdated: EventPayload {
         let username = try r.optionalString()
         let personal = try opener.personal(id, from: &r) { (bio: try $0.optionalString(), url: try $0.optionalString()) }
         self.init(userId: id, username: username, bio: personal?.bio, url: personal?.url)
-        // The tail: tagged changes, the photo's (v3) before the discoverable setting's (v4).
+        // The tail: tagged changes, the photo's (v3) before the discoverable setting's (v4)
+        // before the lock's (v5).
         let version = opener.version
         var tag: UInt8?
         if version >= 3, !r.isAtEnd { tag = try r.u8() }
@@ -95,6 +100,11 @@ extension ProfileUpdated: EventPayload {
         }
         if version >= 4, tag == 3 || tag == 4 {
             discoverable = tag == 4
+            tag = nil
+            if !r.isAtEnd { tag = try r.u8() }
+        }
+        if version >= 5, tag == 5 || tag == 6 {
+            locked = tag == 6
             tag = nil
         }
         if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
@@ -109,19 +119,21 @@ extension ProfileUpdated: EventPayload {
         case .set(let avatar)?: out["avatar"] = ["large": avatar.large.rawValue, "small": avatar.small.rawValue]
         }
         if let discoverable { out["discoverable"] = discoverable }
+        if let locked { out["locked"] = locked }
         return out
     }
 
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         let fields = [username.map { "username → \($0)" }, bio.map { _ in "bio" }, url.map { _ in "url" },
                       avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
-                      discoverable.map { "discoverable → \($0 ? "on" : "off")" }].compactMap { $0 }
+                      discoverable.map { "discoverable → \($0 ? "on" : "off")" },
+                      locked.map { "locked → \($0 ? "on" : "off")" }].compactMap { $0 }
         return "\(name(userId)) updated \(fields.joined(separator: ", "))"
     }
 }
 
 extension Decider {
-    func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?,
+    func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool?,
                        by me: UserRecord) throws -> Decision {
         var change = ProfileUpdated(userId: me.id)
         if let username {
@@ -153,15 +165,19 @@ extension Decider {
             }
         }
         if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
+        if let locked, locked != me.locked { change.locked = locked }
         let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
-            || change.discoverable != nil
-        return Decision(events: changed ? [.profileUpdated(change)] : [], blobs: changed ? blobs : [:], outcome: .success(.ownProfile(me.id)))
+            || change.discoverable != nil || change.locked != nil
+        guard changed else { return Decision(outcome: .success(.ownProfile(me.id))) }
+        // Unlocking lets in everyone who asked.
+        let approvals = change.locked == false ? try approvingAllRequests(to: me) : []
+        return Decision(events: [.profileUpdated(change)] + approvals, blobs: blobs, outcome: .success(.ownProfile(me.id)))
     }
 }
 
 // MARK: - Commands
 
-/// `updateProfile`: changes the acting user's username, bio, url, profile photo or discoverability (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`).
+/// `updateProfile`: changes the acting user's username, bio, url, profile photo, discoverability or lock (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`; `locked` whether following them needs their approval).
 package struct UpdateProfileCommand: CommandDefinition {
     package static let name = "updateProfile"
     package let username: String?
@@ -169,8 +185,11 @@ package struct UpdateProfileCommand: CommandDefinition {
     package let url: String?
     package let avatar: AvatarUpdate?
     package let discoverable: Bool?
+    package let locked: Bool?
 
-    package init(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?) { self.username = username; self.bio = bio; self.url = url; self.avatar = avatar; self.discoverable = discoverable }
+    package init(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool? = nil) {
+        self.username = username; self.bio = bio; self.url = url; self.avatar = avatar; self.discoverable = discoverable; self.locked = locked
+    }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
         username = try fields.optionalString("username")
@@ -179,6 +198,7 @@ package struct UpdateProfileCommand: CommandDefinition {
         // A base64 image sets the photo, null removes it, absent keeps it.
         avatar = fields.has("avatar") ? try fields.optionalString("avatar").map(AvatarUpdate.set) ?? .remove : nil
         discoverable = try fields.optionalBool("discoverable")
+        locked = try fields.optionalBool("locked")
     }
 
     package func encode(to fields: inout CommandJSON) {
@@ -191,14 +211,18 @@ package struct UpdateProfileCommand: CommandDefinition {
         case .set(let image)?: fields.set("avatar", image)
         }
         fields.set("discoverable", discoverable)
+        fields.set("locked", locked)
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.updateProfile(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, by: $0) }
+        try decider.acting(actor) { try decider.updateProfile(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked, by: $0) }
     }
 }
 
 extension Command {
-    /// Changes the acting user's username, bio, url, profile photo or discoverability (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`).
-    public static func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil) -> Command { Command(UpdateProfileCommand(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable)) }
+    /// Changes the acting user's username, bio, url, profile photo, discoverability or lock (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`; `locked` whether following needs approval: unlocking approves every pending request).
+    public static func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil,
+                                     locked: Bool? = nil) -> Command {
+        Command(UpdateProfileCommand(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked))
+    }
 }

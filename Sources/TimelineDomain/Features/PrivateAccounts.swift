@@ -1,0 +1,79 @@
+// Private accounts: a locked account (`updateProfile` `locked`) is followed only with its
+// owner's consent. `follow` records `FollowRequested`; the owner's `approveFollowRequest` records
+// the `Followed` itself, `rejectFollowRequest` records `FollowRequestRejected`; `unfollow` of a
+// pending request records `FollowRequestWithdrawn`, as do a block and an erasure. Unlocking
+// approves every pending request. A post's `visibility` says who sees it: everyone, or only the
+// author's followers (to anyone else it does not exist).
+
+/// Who sees a post.
+public enum PostVisibility: String, Sendable, Equatable, CaseIterable {
+    /// Everyone who may see its author.
+    case `public`
+    /// Its author and their (approved) followers only.
+    case followers
+}
+
+extension Decider {
+    /// The pending request from `user` to `me`, as the follow it would become (`not_found` when
+    /// there is none).
+    func pendingRequest(from user: String, to me: UserRecord) throws -> Follow {
+        let follower: UserID = try Validation.identifier(user, field: "user")
+        guard try state.followRequested(follower, me.id) else { throw TimelineError.notFound("follow request", follower.rawValue) }
+        return Follow(followerId: follower, followeeId: me.id)
+    }
+
+    /// The follows that approving all of `me`'s pending requests makes (unlocking does it).
+    func approvingAllRequests(to me: UserRecord) throws -> [Event] {
+        try state.followRequests(to: me.id).map { .followed(Follow(followerId: $0, followeeId: me.id)) }
+    }
+
+    /// The events that end the requests between `a` and `b`, either way (a block ends them).
+    func endingRequests(between a: UserID, _ b: UserID) throws -> [Event] {
+        var events: [Event] = []
+        if try state.followRequested(a, b) { events.append(.followRequestWithdrawn(Follow(followerId: a, followeeId: b))) }
+        if try state.followRequested(b, a) { events.append(.followRequestWithdrawn(Follow(followerId: b, followeeId: a))) }
+        return events
+    }
+}
+
+// MARK: - Commands
+
+/// `approveFollowRequest`: the acting user lets `user`, who asked, follow them (`Followed`).
+package struct ApproveFollowRequestCommand: OneFieldCommand {
+    package static let name = "approveFollowRequest", field = "user"
+    package let value: String
+
+    package init(value: String) { self.value = value }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { me in
+            let follow = try decider.pendingRequest(from: value, to: me)
+            return Decision(events: [.followed(follow)], outcome: .success(.changed(true)))
+        }
+    }
+}
+
+extension Command {
+    /// The acting user approves `user`'s request to follow them (`not_found` when there is none).
+    public static func approveFollowRequest(user: String) -> Command { Command(ApproveFollowRequestCommand(value: user)) }
+}
+
+/// `rejectFollowRequest`: the acting user turns down `user`'s request to follow them.
+package struct RejectFollowRequestCommand: OneFieldCommand {
+    package static let name = "rejectFollowRequest", field = "user"
+    package let value: String
+
+    package init(value: String) { self.value = value }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { me in
+            let follow = try decider.pendingRequest(from: value, to: me)
+            return Decision(events: [.followRequestRejected(follow)], outcome: .success(.changed(true)))
+        }
+    }
+}
+
+extension Command {
+    /// The acting user turns down `user`'s request to follow them (`not_found` when there is none).
+    public static func rejectFollowRequest(user: String) -> Command { Command(RejectFollowRequestCommand(value: user)) }
+}
