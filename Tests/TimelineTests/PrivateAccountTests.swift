@@ -156,4 +156,55 @@ import TimelineDomain
         await expectError(.notFound) { _ = try service.post(hidden.id, viewer: fan.id) }
         #expect(try service.timeline(of: fan.id).items.isEmpty)
     }
+
+    /// Over HTTP: the lock in PATCH /v1/me, the request routes, a followers-only post answered
+    /// 404 to others (its photo too, and private to caches), and the live stream.
+    @Test func overHTTP() async throws {
+        try await withServer { server in
+            let api = server.api
+            let owner = try await api.signUp("owner"), fan = try await api.signUp("fan"), stranger = try await api.signUp("stranger")
+            let locked = try await api.send("PATCH", "/v1/me", json: ["locked": true], bearer: owner.token)
+            #expect(locked.status == 200 && locked.json["locked"] as? Bool == true, "\(locked)")
+            #expect(try await api.send("PATCH", "/v1/me", json: ["locked": "yes"], bearer: owner.token).errorField == "locked")
+
+            let asked = try await api.send("PUT", "/v1/me/following/\(owner.id)", bearer: fan.token)
+            #expect(asked.status == 200 && asked.json["changed"] as? Bool == true, "\(asked)")
+            #expect(try await api.get("/v1/users/\(owner.id)", bearer: fan.token).json["requestedByViewer"] as? Bool == true)
+            #expect(try await api.get("/v1/me/follow-requests", bearer: owner.token).ids == [fan.id])
+            #expect(try await api.get("/v1/me/follow-requests").status == 401)
+            let activity = try await api.get("/v1/activity?types=follow_request", bearer: owner.token)
+            #expect(activity.items.map { $0["kind"] as? String } == ["follow_request"], "\(activity)")
+            let approved = try await api.send("PUT", "/v1/me/follow-requests/\(fan.id)", bearer: owner.token)
+            #expect(approved.status == 200 && approved.json["changed"] as? Bool == true, "\(approved)")
+            #expect(try await api.send("PUT", "/v1/me/follow-requests/\(fan.id)", bearer: owner.token).status == 404)
+            #expect(try await api.send("PUT", "/v1/me/following/\(owner.id)", bearer: stranger.token).status == 200)
+            #expect(try await api.send("DELETE", "/v1/me/follow-requests/\(stranger.id)", bearer: owner.token).status == 200)
+            #expect(try await api.get("/v1/me/follow-requests", bearer: owner.token).ids.isEmpty)
+
+            let stream = try EventStreamReader(port: server.port, bearer: fan.token)
+            #expect(await stream.open().hasPrefix("HTTP/1.1 200"))
+            let created = try await api.send("POST", "/v1/posts", json: ["image": gifBase64(0xFF), "caption": "#inner circle"], bearer: owner.token)
+            #expect(created.status == 201 && created.json["visibility"] as? String == "followers", "\(created)")
+            let post = try #require(created.json["id"] as? String), image = try #require(created.json["image"] as? String)
+            let events = await stream.events { $0.contains { $0.json["id"] as? String == post } }
+            #expect(events.contains { $0.json["id"] as? String == post }, "an approved follower's stream gets it")
+            #expect(try await api.send("POST", "/v1/posts", json: ["image": gifBase64(1), "visibility": "friends"],
+                                       bearer: owner.token).errorField == "visibility")
+
+            let seen = try await api.get("/v1/posts/\(post)", bearer: fan.token)
+            #expect(seen.status == 200 && seen.json["visibility"] as? String == "followers", "\(seen)")
+            let photo = try await api.get("/v1/images/\(image)", bearer: fan.token)
+            #expect(photo.status == 200 && photo.header("Cache-Control")?.hasPrefix("private") == true, "\(photo)")
+            for bearer in [stranger.token, nil] {
+                #expect(try await api.get("/v1/posts/\(post)", bearer: bearer).status == 404)
+                #expect(try await api.get("/v1/posts/\(post)/comments", bearer: bearer).status == 404)
+                #expect(try await api.get("/v1/images/\(image)", bearer: bearer).status == 404)
+                #expect(try await api.get("/v1/images/\(image)?variant=thumb", bearer: bearer).status == 404)
+                #expect(try await api.get("/v1/users/\(owner.id)/posts", bearer: bearer).ids.isEmpty)
+                #expect(try await api.get("/v1/hashtags/inner/posts", bearer: bearer).ids.isEmpty)
+            }
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: stranger.token).status == 404)
+            #expect(try await api.get("/v1/hashtags/inner/posts", bearer: fan.token).ids == [post])
+        }
+    }
 }

@@ -37,7 +37,7 @@ from selenium.common.exceptions import NoAlertPresentException, StaleElementRefe
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20  # seconds, for any one thing to appear in a browser
@@ -675,6 +675,61 @@ def steps(server, out, images, a, b):
     wait(b, lambda d: "sensitive" not in card.find_element(By.CSS_SELECTOR, ".photo").get_attribute("class"), "Show did not reveal the photo")
     assert "Unlike" not in card.text, "the tap that showed the photo liked it"
     check("a sensitive photo with a content warning is blurred in ben's Home until Show, which does not like it")
+
+    # 9j. A private account: ann turns on Private account in Edit profile; eve's follow becomes a
+    # request that ann approves on Follow requests; ann's next post is for followers by default,
+    # shown to ben (a follower) with its photo and a Followers mark, and to nobody else. ben's
+    # Follow on another locked account says Requested. ann turns the lock off again.
+    nav(a, "Profile")
+    click(a, button(a, "Edit profile"))
+    click(a, by_label(a, "Private account: I approve who follows me, and my new posts are for followers"))
+    click(a, button(a, "Save"))
+    wait(a, lambda d: d.find_elements(By.CSS_SELECTOR, "main h1 .locked"), "the profile shows no lock")
+    assert server.call("GET", "/v1/users/@ann")["locked"] is True, "the lock was not saved"
+    eve = server.call("POST", "/v1/users", {"username": "eve", "email": "eve@example.com", "password": "eve-password-1"})
+    server.call("PUT", "/v1/me/following/@ann", token=eve["session"])
+    click(a, wait(a, lambda d: next(iter(d.find_elements(By.XPATH, "//main//a[normalize-space()='Follow requests']")), None),
+                  "no Follow requests link on ann's profile"))
+    eve_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main ul.people li") if "eve" in li.text), None),
+                   "eve is not in Follow requests")
+    click(a, button(a, "Approve", eve_row))
+    text_appears(a, "Approved", "main ul.people")
+    assert server.call("GET", "/v1/users/@ann", token=eve["session"])["followedByViewer"] is True, "the approval was not made"
+    picnic = out / "picnic.png"
+    picnic.write_bytes(images["second"])
+    nav(a, "New post")
+    by_label(a, "Photo").send_keys(str(picnic))
+    by_label(a, "Caption").send_keys("Picnic, friends only")
+    assert Select(by_label(a, "Who can see it")).first_selected_option.text == "Followers only", "a private account's post is public by default"
+    click(a, button(a, "Share"))
+    wait(a, lambda d: "#/post/" in d.current_url, "the followers-only post did not open")
+    friends_only = a.current_url.split("#/post/")[1]
+    go(b, server, "/")
+    b.refresh()
+    card = article_with(b, "Picnic, friends only")
+    assert "Followers" in card.find_element(By.CSS_SELECTOR, ".card-head").text, "no Followers mark on the post"
+    wait(b, lambda d: d.execute_script("const i = arguments[0]; return i.complete && i.naturalWidth > 0 && i.src.startsWith('blob:')",
+                                       card.find_element(By.CSS_SELECTOR, ".photo img")), "a follower does not see the photo")
+    fay = server.call("POST", "/v1/users", {"username": "fay", "email": "fay@example.com", "password": "fay-password-1"})
+    for token in (fay["session"], None):
+        request = urllib.request.Request(f"{server.url}/v1/posts/{friends_only}", headers={"Authorization": f"Bearer {token}"} if token else {})
+        try:
+            urllib.request.urlopen(request, timeout=30)
+            raise AssertionError("a followers-only post reached someone who does not follow its author")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404, f"a followers-only post answered {error.code} to a stranger"
+    server.call("PATCH", "/v1/me", {"locked": True}, token=eve["session"])
+    go(b, server, "/u/eve")
+    click(b, button(b, "Follow"))
+    button(b, "Requested")
+    assert server.call("GET", "/v1/me/follow-requests", token=eve["session"])["items"][0]["username"] == "ben"
+    nav(a, "Profile")
+    click(a, button(a, "Edit profile"))
+    click(a, by_label(a, "Private account: I approve who follows me, and my new posts are for followers"))
+    click(a, button(a, "Save"))
+    wait(a, lambda d: not d.find_elements(By.CSS_SELECTOR, "main h1 .locked"), "the lock stays after turning it off")
+    check("Private account in Edit profile; a follow request approved on Follow requests; a followers-only post (the default) "
+          "reaches a follower with its photo and a Followers mark and is 404 to others; Follow on a locked account says Requested")
 
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))

@@ -1,4 +1,4 @@
-// Activity: comments, likes, follows, mentions and replies concerning me, and my posts the
+// Activity: comments, likes, follows, follow requests, mentions and replies concerning me, and my posts the
 // operator removed (with the reason), newest first; new ones arrive live; filtered by kind.
 import { api } from './api.js';
 import { avatar, cursorPager, h, replace, timeAgo, userLink } from './dom.js';
@@ -9,6 +9,7 @@ function describe(item) {
     case 'comment': return [userLink(item.actorUsername), ' commented on ', post('your post')];
     case 'like': return [userLink(item.actorUsername), ' liked ', post('your post')];
     case 'follow': return [userLink(item.actorUsername), ' started following you'];
+    case 'follow_request': return [userLink(item.actorUsername), ' asked to follow you · ', h('a', { href: '#/requests' }, 'Answer')];
     case 'mention': return [userLink(item.actorUsername), ' mentioned you in ', post(item.comment ? 'a comment' : 'a post')];
     case 'reply': return [userLink(item.actorUsername), ' replied to your comment on ', post('a post')];
     // The post is gone: no link, only why.
@@ -19,7 +20,7 @@ function describe(item) {
 
 /** The filters: all activity, or one kind (the server's `types`). */
 const FILTERS = [['All', null], ['Mentions', 'mention'], ['Replies', 'reply'], ['Comments', 'comment'], ['Likes', 'like'],
-  ['Follows', 'follow'], ['Removals', 'removed']];
+  ['Follows', 'follow'], ['Requests', 'follow_request'], ['Removals', 'removed']];
 
 export function render(root, _route, app) {
   document.title = 'Activity · Timeline';

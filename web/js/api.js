@@ -159,6 +159,10 @@ export const api = {
   mute: (user, duration = 0) => call('mute', { path: { user }, body: { duration } }),
   unmute: (user) => call('unmute', { path: { user } }),
   muted: (before) => call('muted', { params: page(before) }),
+  /** Who asked to follow the signed-in user's locked account, the latest first. */
+  followRequests: (before) => call('followRequests', { params: page(before) }),
+  approveFollowRequest: (user) => call('approveFollowRequest', { path: { user } }),
+  rejectFollowRequest: (user) => call('rejectFollowRequest', { path: { user } }),
   suggestions: (before) => call('suggestions', { params: page(before) }),
   // A query sent by POST so that the addresses travel in the body, never in a URL.
   findContacts: (emails) => call('findContacts', { body: { emails } }),
@@ -190,13 +194,26 @@ export const api = {
   markActivityRead: (upTo) => call('markActivityRead', { body: { upTo } }),
   /** An image's URL; `variant` (full, feed or thumb) picks that size of a post's photo. */
   imageURL: (image, variant) => `${locate('image', { image }).path}${query({ variant })}`,
+  /**
+   * A followers-only post's photo, fetched with the bearer (an `<img>` cannot send it: the
+   * server answers such a photo only to who may see the post), as a `blob:` URL.
+   */
+  async privateImageURL(image, variant) {
+    const session = currentSession();
+    const response = await fetch(api.imageURL(image, variant), {
+      headers: session ? { Authorization: `Bearer ${session.session}` } : {},
+      cache: 'no-store',
+    });
+    if (!response.ok) throw new ApiError(response.status, { code: 'not_found', message: 'This photo is not available.' });
+    return URL.createObjectURL(await response.blob());
+  },
 
   /**
    * POST /v1/posts as multipart/form-data (what FormData sends), reporting progress as a
    * fraction 0…1; `location` ({latitude, longitude, name?}, optional) goes as a JSON part.
    * XMLHttpRequest, because fetch cannot report upload progress.
    */
-  upload(file, caption, onProgress, location, { sensitive = false, warning = '' } = {}) {
+  upload(file, caption, onProgress, location, { sensitive = false, warning = '', visibility } = {}) {
     return new Promise((resolve, reject) => {
       const form = new FormData();
       form.append('image', file, file.name || 'photo');
@@ -204,6 +221,7 @@ export const api = {
       if (location) form.append('location', JSON.stringify(location));
       if (sensitive || warning) form.append('sensitive', 'true');
       if (warning) form.append('warning', warning);
+      if (visibility) form.append('visibility', visibility);
       const xhr = new XMLHttpRequest();
       const { method, path } = locate('addPost');
       xhr.open(method, path);

@@ -21,6 +21,7 @@ const routes = [
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
+  { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },

@@ -105,13 +105,14 @@ export function postCard(post) {
   const link = `#/post/${encodeURIComponent(post.id)}`;
   const controls = likeControls(post);
   const figure = h('div', { class: 'photo' },
-    h('img', { src: api.imageURL(post.image, 'feed'), alt: altText(post), loading: 'lazy', decoding: 'async', ...photoSize(post) }));
+    postImage(post, 'feed', { alt: altText(post), loading: 'lazy', decoding: 'async', ...photoSize(post) }));
   likeOnDoubleClick(figure, controls);
   veilIfSensitive(figure, post);
   return h('article', { class: 'card', 'data-post': post.id },
     h('header', { class: 'card-head' },
       avatar(post.author, post.authorUsername),
       userLink(post.authorUsername, { class: 'user author' }),
+      visibilityBadge(post),
       h('a', { href: link, class: 'when', 'aria-label': `View post by ${post.authorUsername}` }, timeAgo(post.createdAt))),
     placeLine(post),
     figure,
@@ -155,5 +156,25 @@ export function photoSize(post) {
 export function postTile(post) {
   return h('li', { class: 'tile', 'data-post': post.id },
     h('a', { href: `#/post/${encodeURIComponent(post.id)}` },
-      h('img', { src: api.imageURL(post.image, 'thumb'), alt: altText(post), loading: 'lazy', decoding: 'async' })));
+      postImage(post, 'thumb', { alt: altText(post), loading: 'lazy', decoding: 'async' })));
+}
+
+/**
+ * The `<img>` of a post's photo in `variant`: a public post's by its URL; a followers-only
+ * post's fetched with the bearer (the server shows it only to who may see the post).
+ */
+export function postImage(post, variant, attributes) {
+  if (post.visibility !== 'followers') return h('img', { src: api.imageURL(post.image, variant), ...attributes });
+  const img = h('img', attributes);
+  api.privateImageURL(post.image, variant).then((url) => {
+    img.addEventListener('load', () => URL.revokeObjectURL(url), { once: true });
+    img.src = url;
+  }, () => img.classList.add('unavailable'));
+  return img;
+}
+
+/** "Followers" beside a followers-only post's author (nothing for a public post). */
+export function visibilityBadge(post) {
+  if (post.visibility !== 'followers') return null;
+  return h('span', { class: 'visibility', title: 'Only followers see this post' }, 'Followers');
 }

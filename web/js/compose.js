@@ -1,5 +1,6 @@
 // New post: Photo (with a preview), Caption, an optional place (the browser's position and a
-// name), Share, and the upload's progress bar.
+// name), who sees it (everyone, or followers only: the default of a private account), Share,
+// and the upload's progress bar.
 import { api } from './api.js';
 import { clearErrors, currentPosition, field, h, replace, showError } from './dom.js';
 
@@ -21,6 +22,11 @@ export function render(root, _route, app) {
       h('input', { id: 'sensitive', type: 'checkbox', name: 'sensitive' }),
       h('label', { for: 'sensitive' }, 'Sensitive: blur it until people tap to see it')),
     field('warning', 'Content warning', { name: 'warning', maxlength: '200', placeholder: 'Optional, e.g. Spiders' }),
+    h('div', { class: 'field' },
+      h('label', { for: 'visibility' }, 'Who can see it'),
+      h('select', { id: 'visibility', name: 'visibility' },
+        h('option', { value: 'public', selected: !app.me?.locked }, 'Everyone'),
+        h('option', { value: 'followers', selected: Boolean(app.me?.locked) }, 'Followers only'))),
     progress,
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
@@ -86,7 +92,11 @@ export function render(root, _route, app) {
       const location = useLocation.checked && position ? { ...position, name: placeName.value.trim() || undefined } : undefined;
       const post = await api.upload(file, caption.value, (fraction) => {
         progress.value = Math.round(fraction * 100);
-      }, location, { sensitive: form.querySelector('#sensitive').checked, warning: form.querySelector('#warning').value.trim() });
+      }, location, {
+        sensitive: form.querySelector('#sensitive').checked,
+        warning: form.querySelector('#warning').value.trim(),
+        visibility: form.querySelector('#visibility').value,
+      });
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);
     } catch (error) {
       progress.hidden = true;

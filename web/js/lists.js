@@ -1,6 +1,7 @@
 // Lists of one kind each: a profile's followers or following (#/u/NAME/followers, …/following),
-// the viewer's saved posts (#/saved) and the people they mute or block (#/muted, #/blocked,
-// each with Unmute or Unblock).
+// the viewer's saved posts (#/saved), the people they mute or block (#/muted, #/blocked,
+// each with Unmute or Unblock), and those asking to follow their private account (#/requests,
+// each with Approve and Reject).
 import { api } from './api.js';
 import { postCard } from './card.js';
 import { avatar, cursorPager, h, replace, toggle, userLink } from './dom.js';
@@ -10,6 +11,7 @@ export async function render(root, { params, mode }, app) {
   if (mode === 'people') return people(root, params, app);
   if (mode === 'saved') return saved(root);
   if (mode === 'muted') return muted(root);
+  if (mode === 'requests') return requests(root);
   return blocked(root);
 }
 
@@ -78,6 +80,41 @@ function muted(root) {
             button.setAttribute('aria-label', `${user.mutedByViewer ? 'Unmute' : 'Mute'} ${user.username}`);
           },
         }));
+    },
+  });
+}
+
+function requests(root) {
+  return pagedList(root, {
+    title: 'Follow requests',
+    intro: h('p', { class: 'muted' }, 'Your account is private: these people follow you once you approve.'),
+    list: h('ul', { class: 'people' }),
+    empty: 'No one is waiting.',
+    load: (before) => api.followRequests(before),
+    item: (user) => {
+      const status = h('p', { class: 'muted', role: 'status' });
+      const approve = h('button', { type: 'button', class: 'primary', 'aria-label': `Approve ${user.username}` }, 'Approve');
+      const reject = h('button', { type: 'button', class: 'secondary', 'aria-label': `Reject ${user.username}` }, 'Reject');
+      const answer = (approving) => async () => {
+        approve.disabled = true;
+        reject.disabled = true;
+        try {
+          await (approving ? api.approveFollowRequest(user.id) : api.rejectFollowRequest(user.id));
+          approve.remove();
+          reject.remove();
+          status.textContent = approving ? 'Approved: they follow you now.' : 'Rejected.';
+        } catch (error) {
+          approve.disabled = false;
+          reject.disabled = false;
+          status.textContent = error.message;
+        }
+      };
+      approve.addEventListener('click', answer(true));
+      reject.addEventListener('click', answer(false));
+      return h('li', { 'data-user': user.id },
+        avatar(user.id, user.username, { user }),
+        h('span', { class: 'who' }, userLink(user.username)),
+        approve, reject, status);
     },
   });
 }

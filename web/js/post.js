@@ -2,7 +2,7 @@
 // first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
-import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine, veilIfSensitive } from './card.js';
+import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine, postImage, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
@@ -28,7 +28,7 @@ export async function render(root, { params: [id] }, app) {
     h('h2', { id: 'liked-by-title' }, 'Liked by'), likers, likersMore);
 
   const controls = likeControls(post, { onChange: () => loadLikers(true).catch(() => {}) });
-  const figure = h('div', { class: 'photo' }, h('img', { src: api.imageURL(post.image), alt: altText(post), ...photoSize(post) }));
+  const figure = h('div', { class: 'photo' }, postImage(post, undefined, { alt: altText(post), ...photoSize(post) }));
   likeOnDoubleClick(figure, controls);
   veilIfSensitive(figure, post);
 
@@ -197,6 +197,7 @@ export async function render(root, { params: [id] }, app) {
       h('header', { class: 'card-head' },
         avatar(post.author, post.authorUsername),
         userLink(post.authorUsername, { class: 'user author' }),
+        visibilityBadge(post),
         h('span', { class: 'when' }, timeAgo(post.createdAt)),
         editPost,
         deletePost),

@@ -1,6 +1,7 @@
 // Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
-// Mute/Unmute and Block/Unblock, the posts as a grid or a list (Onstagram's toggle), and on
-// one's own: Edit profile, Saved posts, Muted and Blocked accounts and Sign out.
+// (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock, the
+// posts as a grid or a list (Onstagram's toggle), and on one's own: Edit profile (with the
+// private-account switch), Follow requests, Saved posts, Muted and Blocked accounts and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
@@ -27,7 +28,7 @@ export async function render(root, { params: [name] }, app) {
     user.url ? h('p', { class: 'url' }, safeLink(user.url)) : null);
   renderAbout();
 
-  const heading = h('h1', {}, user.username);
+  const heading = h('h1', {}, user.username, user.locked ? h('span', { class: 'locked', title: 'Private account' }, ' 🔒') : null);
   const photo = h('div', { class: 'profile-photo' });
   const renderPhoto = () => replace(photo, avatar(user.id, user.username, { small: false, user }));
   renderPhoto();
@@ -37,6 +38,7 @@ export async function render(root, { params: [name] }, app) {
   if (own) {
     const edit = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'profile-editor' }, 'Edit profile');
     const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
+    const requestsLink = h('a', { href: '#/requests', class: 'button secondary', hidden: !user.locked }, 'Follow requests');
     edit.addEventListener('click', () => {
       const open = edit.getAttribute('aria-expanded') === 'true';
       edit.setAttribute('aria-expanded', open ? 'false' : 'true');
@@ -49,6 +51,7 @@ export async function render(root, { params: [name] }, app) {
       app.navigate('#/signin');
     });
     buttons.append(edit,
+      requestsLink,
       h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
       h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
       h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
@@ -64,6 +67,9 @@ export async function render(root, { params: [name] }, app) {
         h('label', { class: 'check', for: 'profile-discoverable' },
           h('input', { type: 'checkbox', id: 'profile-discoverable', name: 'discoverable', checked: user.discoverable !== false }),
           ' Let people who have my email address find me'),
+        h('label', { class: 'check', for: 'profile-locked' },
+          h('input', { type: 'checkbox', id: 'profile-locked', name: 'locked', checked: Boolean(user.locked) }),
+          ' Private account: I approve who follows me, and my new posts are for followers'),
         h('p', { class: 'error form-error', role: 'alert' }),
         h('div', { class: 'row' },
           h('button', { type: 'submit', class: 'primary' }, 'Save'),
@@ -80,12 +86,15 @@ export async function render(root, { params: [name] }, app) {
         if (values.url !== (user.url || '')) changes.url = values.url;
         const discoverable = form.querySelector('#profile-discoverable').checked;
         if (discoverable !== (user.discoverable !== false)) changes.discoverable = discoverable;
+        const locked = form.querySelector('#profile-locked').checked;
+        if (locked !== Boolean(user.locked)) changes.locked = locked;
         try {
           if (Object.keys(changes).length) Object.assign(user, await api.updateProfile(changes));
           if (file) Object.assign(user, await api.setAvatar(file));
           else if (values.removePhoto) Object.assign(user, await api.removeAvatar());
           renderPhoto();
-          heading.textContent = user.username;
+          replace(heading, user.username, user.locked ? h('span', { class: 'locked', title: 'Private account' }, ' 🔒') : null);
+          requestsLink.hidden = !user.locked;
           renderAbout();
           replace(editor);
           edit.setAttribute('aria-expanded', 'false');
@@ -99,16 +108,17 @@ export async function render(root, { params: [name] }, app) {
     };
   } else if (me) {
     const follow = h('button', { type: 'button', class: 'primary' });
+    // A private account's Follow asks: the button says Requested until the owner answers
+    // (pressing it again withdraws the request).
     const renderFollow = () => {
-      follow.textContent = user.followedByViewer ? 'Unfollow' : 'Follow';
-      follow.className = user.followedByViewer ? 'secondary' : 'primary';
+      follow.textContent = user.followedByViewer ? 'Unfollow' : user.requestedByViewer ? 'Requested' : 'Follow';
+      follow.className = user.followedByViewer || user.requestedByViewer ? 'secondary' : 'primary';
     };
     toggle(follow, {
-      isOn: () => user.followedByViewer,
+      isOn: () => user.followedByViewer || user.requestedByViewer,
       set: async (wanted) => {
         await (wanted ? api.follow(user.id) : api.unfollow(user.id));
-        user.followedByViewer = wanted;
-        user.followerCount += wanted ? 1 : -1;
+        Object.assign(user, await api.user(user.id).catch(() => ({})));
         renderCounts();
       },
       render: renderFollow,
