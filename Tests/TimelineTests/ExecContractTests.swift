@@ -43,7 +43,7 @@ import Vips
     @Test func everyCommandAndQueryRow() async throws {
         let client = Client(try openService())
         let a = try await client.ok(["id": "c1", "command": "createUser", "username": "alice", "email": "a@example.com", "password": "password-1", "bio": "hi"]) as! [String: Any]
-        #expect(Set(a.keys) == ["id", "username", "bio", "url", "postCount", "followerCount", "followingCount", "avatar"])
+        #expect(Set(a.keys) == ["id", "username", "bio", "url", "postCount", "followerCount", "followingCount", "avatar", "locked"])
         #expect(a["avatar"] is NSNull)
         #expect(a["url"] is NSNull)
         let alice = a["id"] as! String
@@ -60,7 +60,7 @@ import Vips
 
         let post = try await client.ok(["command": "addPost", "as": alice, "image": gifBase64(1), "caption": "hi #sea"]) as! [String: Any]
         #expect(Set(post.keys) == ["id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
-                                   "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive"])
+                                   "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive", "visibility"])
         #expect(post["sensitive"] as? Bool == false)
         #expect(post["width"] as? Int == 2 && post["height"] as? Int == 1)
         #expect((post["variants"] as? [String: Any])?["full"] as? String == post["image"] as? String)

@@ -132,7 +132,7 @@ import Testing
         let events = try service.events(from: before + 1)
         #expect(events.map(\.event) == [.profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: false)),
                                         .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: true))])
-        #expect(events.allSatisfy { $0.schemaVersion == 4 })
+        #expect(events.allSatisfy { $0.schemaVersion == 5 })
         #expect(events[0].event.summary { _ in "@eve" } == "@eve updated discoverable → off")
         #expect(events[0].jsonObject()["payload"] as? NSDictionary == ["userId": net["eve"].rawValue, "discoverable": false])
         #expect(try service.lastSequence() == before + 2)
