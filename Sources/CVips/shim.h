@@ -86,6 +86,37 @@ static inline int timeline_vips_jpeg(VipsImage *image, int quality, void **buf, 
                                 "optimize_coding", TRUE, NULL);
 }
 
+/**
+ * The pixels as 8-bit sRGB, three bands (alpha flattened onto white), row after row; free
+ * them with g_free. For the blurhash, which reads a small copy of the photo.
+ */
+static inline void *timeline_vips_rgb_pixels(VipsImage *image, size_t *len) {
+    VipsImage *flat = NULL, *three = NULL, *bytes = NULL;
+    void *pixels = NULL;
+    VipsImage *source = image;
+    if (vips_image_hasalpha(image)) {
+        double white[3] = { 255, 255, 255 };
+        VipsArrayDouble *background = vips_array_double_new(white, 3);
+        int failed = vips_flatten(image, &flat, "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        if (failed) return NULL;
+        source = flat;
+    }
+    if (vips_colourspace(source, &three, VIPS_INTERPRETATION_sRGB, NULL) == 0
+        && vips_cast_uchar(three, &bytes, NULL) == 0
+        && vips_image_get_bands(bytes) >= 3) {
+        VipsImage *rgb = NULL;
+        if (vips_extract_band(bytes, &rgb, 0, "n", 3, NULL) == 0) {
+            pixels = vips_image_write_to_memory(rgb, len);
+            g_object_unref(rgb);
+        }
+    }
+    if (bytes) g_object_unref(bytes);
+    if (three) g_object_unref(three);
+    if (flat) g_object_unref(flat);
+    return pixels;
+}
+
 /** Encodes as PNG with no metadata; free the bytes with g_free. */
 static inline int timeline_vips_png(VipsImage *image, void **buf, size_t *len) {
     return vips_pngsave_buffer(image, buf, len, "strip", TRUE, "compression", 6, NULL);

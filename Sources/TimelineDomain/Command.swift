@@ -103,6 +103,8 @@ package protocol CommandFields {
     func optionalInteger(_ field: String) throws(TimelineError) -> Int?
     /// A place (`{latitude, longitude, name?}`), or `nil` when absent.
     func optionalPlace(_ field: String) throws(TimelineError) -> Place?
+    /// A list of strings, or `nil` when absent or null (comma-separated text from a URL or a form).
+    func optionalList(_ field: String) throws(TimelineError) -> [String]?
 }
 
 /// The JSON fields a command writes (`Command.jsonObject`): absent optionals are left out.

@@ -42,6 +42,13 @@ public struct PostID: Identifier {
     /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
     public init(_ rawValue: String) { self.rawValue = rawValue }
 }
+/// An uploaded photo's identifier (`uploadMedia`), until and after a post attaches it.
+public struct MediaID: Identifier {
+    /// The identifier's text.
+    public let rawValue: String
+    /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
 /// A comment's identifier.
 public struct CommentID: Identifier {
     /// The identifier's text.

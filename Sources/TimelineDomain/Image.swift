@@ -84,9 +84,11 @@ public struct ProcessedImage: Sendable, Equatable {
     public var feed: ImageUpload
     /// 320 px square, cropped around the centre.
     public var thumb: ImageUpload
+    /// Its colours as a BlurHash, for a placeholder while it loads.
+    public var blurhash: String
     /// A processed image.
-    public init(width: Int, height: Int, full: ImageUpload, feed: ImageUpload, thumb: ImageUpload) {
-        self.width = width; self.height = height; self.full = full; self.feed = feed; self.thumb = thumb
+    public init(width: Int, height: Int, full: ImageUpload, feed: ImageUpload, thumb: ImageUpload, blurhash: String) {
+        self.width = width; self.height = height; self.full = full; self.feed = feed; self.thumb = thumb; self.blurhash = blurhash
     }
 }
 

@@ -14,7 +14,8 @@ extension Command {
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self,
-        ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
+        ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
+        UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -89,6 +90,12 @@ public enum Event: Equatable, Sendable {
     case followRequestRejected(Follow)
     /// A user took back their follow request (or a block or erasure ended it): `FollowRequestWithdrawn`.
     case followRequestWithdrawn(Follow)
+    /// A photo was uploaded, to be attached to a post: `MediaUploaded`.
+    case mediaUploaded(MediaUploaded)
+    /// A photo's alt text changed: `MediaUpdated`.
+    case mediaUpdated(MediaUpdated)
+    /// A photo nobody attached went: `MediaDeleted`.
+    case mediaDeleted(MediaDeleted)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -131,6 +138,9 @@ public enum Event: Equatable, Sendable {
         case .followRequested: .followRequested
         case .followRequestRejected: .followRequestRejected
         case .followRequestWithdrawn: .followRequestWithdrawn
+        case .mediaUploaded: .mediaUploaded
+        case .mediaUpdated: .mediaUpdated
+        case .mediaDeleted: .mediaDeleted
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -170,6 +180,9 @@ public enum Event: Equatable, Sendable {
         case .muted(let e): e
         case .unmuted(let e): e
         case .followRequested(let e), .followRequestRejected(let e), .followRequestWithdrawn(let e): e
+        case .mediaUploaded(let e): e
+        case .mediaUpdated(let e): e
+        case .mediaDeleted(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -243,6 +256,12 @@ public enum EventType: String, CaseIterable, Sendable {
     case followRequestRejected = "FollowRequestRejected"
     /// A follow request was taken back.
     case followRequestWithdrawn = "FollowRequestWithdrawn"
+    /// A photo was uploaded, to be attached to a post.
+    case mediaUploaded = "MediaUploaded"
+    /// A photo's alt text changed.
+    case mediaUpdated = "MediaUpdated"
+    /// A photo nobody attached went.
+    case mediaDeleted = "MediaDeleted"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -283,6 +302,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .muted: Mute.self
         case .unmuted: Unmute.self
         case .followRequested, .followRequestRejected, .followRequestWithdrawn: Follow.self
+        case .mediaUploaded: MediaUploaded.self
+        case .mediaUpdated: MediaUpdated.self
+        case .mediaDeleted: MediaDeleted.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -324,6 +346,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .followRequested: .followRequested(try Follow(from: &r, &opener))
         case .followRequestRejected: .followRequestRejected(try Follow(from: &r, &opener))
         case .followRequestWithdrawn: .followRequestWithdrawn(try Follow(from: &r, &opener))
+        case .mediaUploaded: .mediaUploaded(try MediaUploaded(from: &r, &opener))
+        case .mediaUpdated: .mediaUpdated(try MediaUpdated(from: &r, &opener))
+        case .mediaDeleted: .mediaDeleted(try MediaDeleted(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

@@ -96,6 +96,10 @@ package protocol DecisionState {
     func activityMarker(of user: UserID) throws -> String?
     /// `muter`'s mute of `muted`, ended or not (`nil`: none).
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord?
+    /// Media `id`, attached or not (`nil`: none, or deleted).
+    func media(_ id: MediaID) throws -> MediaRecord?
+    /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
+    func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord]
     /// Whether `post` is in `user`'s bookmarks.
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `user` has reported `post`, standing or dismissed (one report per reporter and post).
@@ -139,6 +143,8 @@ package struct UserFootprint: Equatable, Sendable {
     /// Who awaits the user's answer to their follow request.
     public var requestedBy: [UserID] = []
     public var posts: [PostID] = []
+    /// The user's media no post holds.
+    public var unattachedMedia: [MediaID] = []
     /// Posts (of others) the user likes.
     public var likes: [PostID] = []
     /// The user's comments on others' posts.

@@ -152,6 +152,17 @@ extension TimelineAPI {
         }, Operation(
             id: "addPost", summary: "Post a photo with an optional caption.", tag: .posts,
             answer: .json("The new post.", "post", status: 201, headers: [.location]), errors: Operation.writeErrors, body: .photoPost)),
+        command("POST", "/v1/media", Operation(
+            id: "uploadMedia", summary: "Upload a photo (with its alt text) to attach to a post within a day.", tag: .posts,
+            description: "The answer's `id` is what `POST /v1/posts` takes in `media` (1–10 of them, an album); only the uploader "
+                + "can attach it (403 forbidden), once. A photo nobody attached within 24 hours is deleted.",
+            answer: .json("The photo, with its sizes, variants and blurhash.", "media", status: 201), errors: Operation.writeErrors,
+            body: .mediaUpload)),
+        command("PATCH", "/v1/media/{media}", Operation(
+            id: "updateMedia", summary: "Set the alt text of one of the bearer's photos, in a post or not.", tag: .posts,
+            description: "`alt` null or empty clears it. Someone else's photo is 403 forbidden.",
+            answer: .json("The photo.", "media"), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.media],
+            body: .command("updateMedia", path: ["media"]))),
         // Before /v1/posts/{post}, which would take "nearby" for an id.
         query("GET", "/v1/posts/nearby", Operation(
             id: "nearby", summary: "Posts placed near a point, newest first.", tag: .posts,

@@ -109,6 +109,14 @@ public enum Vips {
             try encode { timeline_vips_jpeg(pointer, Int32(quality), &$0, &$1) }
         }
 
+        /// The pixels as 8-bit sRGB, `r g b` per pixel, row after row (alpha flattened onto white).
+        public func rgbPixels() throws(VipsError) -> [UInt8] {
+            var length = 0
+            guard let buffer = timeline_vips_rgb_pixels(pointer, &length) else { throw Vips.lastError(.failed) }
+            defer { timeline_vips_free(buffer) }
+            return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        }
+
         /// PNG (keeps alpha), with no metadata.
         public func png() throws(VipsError) -> [UInt8] {
             try encode { timeline_vips_png(pointer, &$0, &$1) }

@@ -16,6 +16,7 @@ extension InMemoryState {
             bookmarkEdges = bookmarkEdges.filter { $0[1] != post.rawValue }
             reportEdges = reportEdges.filter { $0[1] != post.rawValue }
             dismissedReports = dismissedReports.filter { $0[1] != post.rawValue }
+            media = media.filter { $0.value.post != post }
             updateUser(author) { $0.postCount -= 1 }
         }
         switch envelope.event {
@@ -45,6 +46,14 @@ extension InMemoryState {
                                          hashtags: e.hashtags, createdAt: envelope.timestamp,
                                          width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
             updateUser(e.authorId) { $0.postCount += 1 }
+            for id in e.media { media[id]?.post = e.postId }
+        case .mediaUploaded(let e):
+            media[e.mediaId] = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
+                                           width: e.width, height: e.height, variants: e.variants)
+        case .mediaUpdated:
+            break  // deciding never reads an alt text
+        case .mediaDeleted(let e):
+            media[e.mediaId] = nil
         case .postPlaced, .postMarkedSensitive:
             break  // deciding never reads a post's place or whether it is sensitive
         case .postEdited(let e):

@@ -13,6 +13,8 @@ struct InMemoryState: DecisionState {
     var blockEdges: Set<[UserID]> = []
     /// Pending follow requests, [follower, followee], oldest first.
     var requestEdges: [[UserID]] = []
+    /// Uploaded media, attached or not.
+    var media: [MediaID: MediaRecord] = [:]
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
     var mutes: [UserID: [UserID: Int64?]] = [:]
     /// Activity read markers.
@@ -39,6 +41,10 @@ struct InMemoryState: DecisionState {
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func followRequested(_ a: UserID, _ b: UserID) -> Bool { requestEdges.contains([a, b]) }
     func followRequests(to user: UserID) -> [UserID] { requestEdges.filter { $0[1] == user }.map { $0[0] } }
+    func media(_ id: MediaID) -> MediaRecord? { media[id] }
+    func unattachedMedia(uploadedBefore time: Int64, limit: Int) -> [MediaRecord] {
+        Array(media.values.filter { $0.post == nil && $0.uploadedAt < time }.sorted { ($0.uploadedAt, $0.id) < ($1.uploadedAt, $1.id) }.prefix(limit))
+    }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func activityMarker(of user: UserID) -> String? { activityMarkers[user] }
@@ -67,6 +73,7 @@ struct InMemoryState: DecisionState {
         footprint.followers = followEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
         footprint.requested = requestEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
         footprint.requestedBy = requestEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
+        footprint.unattachedMedia = unattachedMedia(uploadedBefore: .max, limit: .max).filter { $0.uploader == user }.map(\.id)
         footprint.posts = posts.values.filter { $0.author == user }.map(\.id).sorted { $0.rawValue < $1.rawValue }
         let own = Set(footprint.posts)
         footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.filter { !own.contains($0) }

@@ -60,7 +60,7 @@ import Vips
 
         let post = try await client.ok(["command": "addPost", "as": alice, "image": gifBase64(1), "caption": "hi #sea"]) as! [String: Any]
         #expect(Set(post.keys) == ["id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
-                                   "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive", "visibility"])
+                                   "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive", "visibility", "media"])
         #expect(post["sensitive"] as? Bool == false)
         #expect(post["width"] as? Int == 2 && post["height"] as? Int == 1)
         #expect((post["variants"] as? [String: Any])?["full"] as? String == post["image"] as? String)

@@ -72,6 +72,16 @@ import Testing
         try await service.run(.approveFollowRequest(user: alice.id.rawValue), as: carol.id)
         _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170),
                                            visibility: .followers), as: carol.id)
+        // An album, one of its alt texts changed, and a photo never attached (erasure deletes it).
+        var album: [String] = []
+        for (n, alt) in [(0xFF, "red"), (0xFF00, nil)] {
+            guard case .media(let media) = try await service.execute(.uploadMedia(image: gifBase64(n), alt: alt), as: .user(carol.id.rawValue))
+            else { throw TimelineError(.internal, "no media") }
+            album.append(media.id)
+        }
+        _ = try await service.run(.addPost(media: album, caption: "an album"), as: carol.id)
+        _ = try await service.run(.updateMedia(media: album[1], alt: "green"), as: carol.id)
+        _ = try await service.run(.uploadMedia(image: gifBase64(0xFF0000)), as: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 

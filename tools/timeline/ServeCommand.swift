@@ -45,7 +45,18 @@ enum ServeCommand {
             metricsServer = metrics
         }
 
+        // Photos uploaded but never attached go after a day: looked for at start and every 10 minutes.
+        let mediaSweeper = Task {
+            while !Task.isCancelled {
+                do { try await service.expireUnattachedMedia() } catch {
+                    FileHandle.standardError.write(Data("timeline serve: expiring unattached media: \(error)\n".utf8))
+                }
+                try? await Task.sleep(for: .seconds(600))
+            }
+        }
+
         await waitForTermination()
+        mediaSweeper.cancel()
         FileHandle.standardError.write(Data("timeline serve: stopping\n".utf8))
         api.stop()
         metricsServer?.stop()

@@ -208,22 +208,22 @@ export const api = {
     return URL.createObjectURL(await response.blob());
   },
 
+  /** Posts an album of uploaded photos: `{media: [ids], caption?, location?, sensitive?, warning?, visibility?}`. */
+  addPost: (fields) => call('addPost', { body: fields }),
+  /** Sets the alt text of one of the user's photos ("" clears it). */
+  updateMedia: (id, alt) => call('updateMedia', { path: { media: id }, body: { alt } }),
+
   /**
-   * POST /v1/posts as multipart/form-data (what FormData sends), reporting progress as a
-   * fraction 0…1; `location` ({latitude, longitude, name?}, optional) goes as a JSON part.
-   * XMLHttpRequest, because fetch cannot report upload progress.
+   * Uploads a photo (POST /v1/media, multipart/form-data, as FormData sends it) to attach to a
+   * post within a day, reporting progress as a fraction 0…1; answers the media (its id,
+   * variants and blurhash). XMLHttpRequest, because fetch cannot report upload progress.
    */
-  upload(file, caption, onProgress, location, { sensitive = false, warning = '', visibility } = {}) {
+  uploadMedia(file, onProgress) {
     return new Promise((resolve, reject) => {
       const form = new FormData();
       form.append('image', file, file.name || 'photo');
-      if (caption) form.append('caption', caption);
-      if (location) form.append('location', JSON.stringify(location));
-      if (sensitive || warning) form.append('sensitive', 'true');
-      if (warning) form.append('warning', warning);
-      if (visibility) form.append('visibility', visibility);
       const xhr = new XMLHttpRequest();
-      const { method, path } = locate('addPost');
+      const { method, path } = locate('uploadMedia');
       xhr.open(method, path);
       const session = currentSession();
       if (session) xhr.setRequestHeader('Authorization', `Bearer ${session.session}`);

@@ -4,7 +4,8 @@ import { api } from './api.js';
 import { avatar, count, captionNodes, h, inlineError, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
-export function altText(post) {
+export function altText(post, item) {
+  if (item?.alt) return item.alt;
   return post.caption ? post.caption : `Photo by ${post.authorUsername}`;
 }
 
@@ -104,8 +105,7 @@ export function placeLine(post) {
 export function postCard(post) {
   const link = `#/post/${encodeURIComponent(post.id)}`;
   const controls = likeControls(post);
-  const figure = h('div', { class: 'photo' },
-    postImage(post, 'feed', { alt: altText(post), loading: 'lazy', decoding: 'async', ...photoSize(post) }));
+  const figure = h('div', { class: 'photo' }, album(post, 'feed', { loading: 'lazy', decoding: 'async' }));
   likeOnDoubleClick(figure, controls);
   veilIfSensitive(figure, post);
   return h('article', { class: 'card', 'data-post': post.id },
@@ -152,25 +152,69 @@ export function photoSize(post) {
   return post.width && post.height ? { width: post.width, height: post.height } : {};
 }
 
-/** A square thumbnail linking to the post (a profile's grid). */
+/** A square thumbnail linking to the post (a profile's grid); an album is marked as one. */
 export function postTile(post) {
+  const photos = post.media || [];
   return h('li', { class: 'tile', 'data-post': post.id },
     h('a', { href: `#/post/${encodeURIComponent(post.id)}` },
-      postImage(post, 'thumb', { alt: altText(post), loading: 'lazy', decoding: 'async' })));
+      postImage(post, photos[0], 'thumb', { alt: altText(post, photos[0]), loading: 'lazy', decoding: 'async' }),
+      photos.length > 1 ? h('span', { class: 'album-mark', title: `${photos.length} photos` }, '❐') : null));
 }
 
 /**
- * The `<img>` of a post's photo in `variant`: a public post's by its URL; a followers-only
- * post's fetched with the bearer (the server shows it only to who may see the post).
+ * The `<img>` of one of a post's photos (`item`, from its `media`; the post's image without
+ * one) in `variant`: a public post's by its URL; a followers-only post's fetched with the
+ * bearer (the server shows it only to who may see the post).
  */
-export function postImage(post, variant, attributes) {
-  if (post.visibility !== 'followers') return h('img', { src: api.imageURL(post.image, variant), ...attributes });
+export function postImage(post, item, variant, attributes) {
+  const image = item?.variants?.[variant] || item?.image || post.image;
+  const exact = Boolean(item?.variants?.[variant]);
+  const chosen = exact ? undefined : variant;
+  if (post.visibility !== 'followers') return h('img', { src: api.imageURL(image, chosen), ...attributes });
   const img = h('img', attributes);
-  api.privateImageURL(post.image, variant).then((url) => {
+  api.privateImageURL(image, chosen).then((url) => {
     img.addEventListener('load', () => URL.revokeObjectURL(url), { once: true });
     img.src = url;
   }, () => img.classList.add('unavailable'));
   return img;
+}
+
+/**
+ * A post's photos: one `<img>`, or an album as a carousel that swipes (CSS scroll snap) with
+ * Previous/Next buttons and a dot per photo; each photo's alt text is its `alt`.
+ */
+export function album(post, variant, attributes = {}) {
+  const photos = post.media?.length ? post.media : [null];
+  const image = (item) => postImage(post, item, variant, {
+    alt: altText(post, item), ...attributes, ...photoSize(item || post),
+  });
+  if (photos.length === 1) return image(photos[0]);
+  const strip = h('div', { class: 'carousel-strip', tabindex: '0', 'aria-label': `${photos.length} photos` },
+    ...photos.map((item, index) => h('div', { class: 'carousel-slide', 'aria-label': `Photo ${index + 1} of ${photos.length}` }, image(item))));
+  const dots = h('div', { class: 'carousel-dots', role: 'group', 'aria-label': 'Choose a photo' },
+    ...photos.map((_, index) => h('button', { type: 'button', class: 'dot', 'aria-label': `Photo ${index + 1} of ${photos.length}` })));
+  const show = (index) => strip.scrollTo({ left: index * strip.clientWidth, behavior: 'smooth' });
+  const current = () => Math.round(strip.scrollLeft / Math.max(1, strip.clientWidth));
+  const previous = h('button', { type: 'button', class: 'carousel-nav previous', 'aria-label': 'Previous photo' }, '‹');
+  const next = h('button', { type: 'button', class: 'carousel-nav next', 'aria-label': 'Next photo' }, '›');
+  const mark = () => {
+    const at = current();
+    [...dots.children].forEach((dot, index) => dot.setAttribute('aria-current', index === at ? 'true' : 'false'));
+    previous.hidden = at === 0;
+    next.hidden = at === photos.length - 1;
+  };
+  [...dots.children].forEach((dot, index) => dot.addEventListener('click', (event) => { event.stopPropagation(); show(index); }));
+  previous.addEventListener('click', (event) => { event.stopPropagation(); show(current() - 1); });
+  next.addEventListener('click', (event) => { event.stopPropagation(); show(current() + 1); });
+  for (const control of [previous, next, dots]) control.addEventListener('dblclick', (event) => event.stopPropagation());
+  strip.addEventListener('scroll', mark, { passive: true });
+  strip.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowRight') show(current() + 1);
+    if (event.key === 'ArrowLeft') show(current() - 1);
+  });
+  const box = h('div', { class: 'carousel' }, strip, previous, next, dots);
+  queueMicrotask(mark);
+  return box;
 }
 
 /** "Followers" beside a followers-only post's author (nothing for a public post). */

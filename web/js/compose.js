@@ -1,17 +1,21 @@
-// New post: Photo (with a preview), Caption, an optional place (the browser's position and a
-// name), who sees it (everyone, or followers only: the default of a private account), Share,
-// and the upload's progress bar.
+// New post: Photos (up to ten, an album), each uploaded as soon as it is chosen — while the
+// caption is typed — with a preview and an Alt text field; Caption, an optional place (the
+// browser's position and a name), Sensitive and a content warning, who sees it (everyone, or
+// followers only: the default of a private account), Share, and the uploads' progress bar.
 import { api } from './api.js';
 import { clearErrors, currentPosition, field, h, replace, showError } from './dom.js';
 
+const MAX_PHOTOS = 10;
+
 export function render(root, _route, app) {
   document.title = 'New post · Timeline';
-  const preview = h('img', { class: 'preview', alt: '', hidden: true });
   const placeholder = h('p', { class: 'preview-empty', 'aria-hidden': 'true' }, 'No photo chosen');
+  const album = h('ol', { class: 'album-editor', 'aria-label': 'Photos to share' });
   const progress = h('progress', { id: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload progress', hidden: true });
   const form = h('form', { class: 'panel compose', novalidate: true },
-    h('div', { class: 'preview-box' }, preview, placeholder),
-    field('photo', 'Photo', { name: 'image', type: 'file', accept: 'image/jpeg,image/png,image/gif,image/webp,image/heic', required: true }),
+    h('div', { class: 'preview-box' }, placeholder, album),
+    field('photo', 'Photos', { name: 'image', type: 'file', multiple: true, accept: 'image/jpeg,image/png,image/gif,image/webp,image/heic', required: true }),
+    progress,
     field('caption', 'Caption', { name: 'caption', rows: '3', placeholder: 'Say something about it… #hashtags welcome' }, 'textarea'),
     h('div', { class: 'field check' },
       h('input', { id: 'use-location', type: 'checkbox', name: 'useLocation' }),
@@ -27,16 +31,73 @@ export function render(root, _route, app) {
       h('select', { id: 'visibility', name: 'visibility' },
         h('option', { value: 'public', selected: !app.me?.locked }, 'Everyone'),
         h('option', { value: 'followers', selected: Boolean(app.me?.locked) }, 'Followers only'))),
-    progress,
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
   const photo = form.querySelector('#photo');
-  const caption = form.querySelector('#caption');
   const useLocation = form.querySelector('#use-location');
   const locationStatus = form.querySelector('#location-status');
   const placeName = form.querySelector('#place-name');
   let position = null;
-  let previewURL = null;
+
+  // Each chosen photo: its preview, its Alt text field, and its upload (a promise of the media).
+  const photos = [];
+  const showProgress = () => {
+    const total = photos.reduce((sum, p) => sum + p.fraction, 0);
+    progress.hidden = photos.length === 0;
+    progress.value = photos.length ? Math.round((total / photos.length) * 100) : 0;
+  };
+  const renumber = () => photos.forEach((p, index) => {
+    p.label.textContent = `Alt text for photo ${index + 1}`;
+    p.remove.setAttribute('aria-label', `Remove photo ${index + 1}`);
+  });
+  const add = (file) => {
+    const url = URL.createObjectURL(file);
+    const id = `alt-${Math.random().toString(36).slice(2)}`;
+    const entry = { file, url, fraction: 0, media: null, error: null };
+    const preview = h('img', { class: 'preview', src: url, alt: `Preview of ${file.name}` });
+    preview.onerror = () => { preview.hidden = true; };
+    entry.label = h('label', { for: id });
+    entry.alt = h('textarea', { id, rows: '2', maxlength: '1500', placeholder: 'Describe the photo for people who cannot see it' });
+    entry.status = h('p', { class: 'hint', 'aria-live': 'polite' }, 'Uploading…');
+    entry.remove = h('button', { type: 'button', class: 'link danger' }, 'Remove');
+    entry.item = h('li', { class: 'album-photo' }, preview, entry.label, entry.alt, entry.status, entry.remove);
+    entry.remove.addEventListener('click', () => {
+      photos.splice(photos.indexOf(entry), 1);
+      entry.item.remove();
+      URL.revokeObjectURL(url);
+      placeholder.hidden = photos.length > 0;
+      renumber();
+      showProgress();
+    });
+    entry.upload = api.uploadMedia(file, (fraction) => {
+      entry.fraction = fraction;
+      showProgress();
+    }).then((media) => {
+      entry.media = media;
+      entry.status.textContent = 'Uploaded';
+      return media;
+    }, (error) => {
+      entry.error = error;
+      entry.status.textContent = error.message;
+      entry.status.classList.add('error');
+      throw error;
+    });
+    entry.upload.catch(() => {});
+    photos.push(entry);
+    album.append(entry.item);
+  };
+
+  photo.addEventListener('change', () => {
+    clearErrors(form);
+    const files = [...photo.files];
+    const room = MAX_PHOTOS - photos.length;
+    if (files.length > room) showError(form, { field: 'image', message: `A post holds at most ${MAX_PHOTOS} photos.` });
+    files.slice(0, Math.max(0, room)).forEach(add);
+    photo.value = '';
+    placeholder.hidden = photos.length > 0;
+    renumber();
+    showProgress();
+  });
 
   useLocation.addEventListener('change', async () => {
     position = null;
@@ -55,51 +116,34 @@ export function render(root, _route, app) {
     }
   });
 
-  photo.addEventListener('change', () => {
-    if (previewURL) URL.revokeObjectURL(previewURL);
-    previewURL = null;
-    const file = photo.files[0];
-    preview.hidden = !file;
-    placeholder.hidden = Boolean(file);
-    if (file) {
-      previewURL = URL.createObjectURL(file);
-      preview.src = previewURL;
-      preview.alt = `Preview of ${file.name}`;
-      // Not a picture the browser can show: no broken-image icon (the server says why on Share).
-      preview.onerror = () => {
-        preview.hidden = true;
-        placeholder.hidden = false;
-      };
-    }
-  });
-  caption.addEventListener('input', () => {
-    if (previewURL) preview.alt = caption.value || `Preview of ${photo.files[0]?.name || 'the photo'}`;
-  });
-
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
-    const file = photo.files[0];
-    if (!file) {
+    if (photos.length === 0) {
       showError(form, { field: 'image', message: 'Choose a photo to share.' });
       return;
     }
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
-    progress.hidden = false;
-    progress.value = 0;
     try {
+      // The uploads may still be running: the post waits for them, then sets the alt texts.
+      const media = await Promise.all(photos.map((p) => p.upload));
+      for (const [index, p] of photos.entries()) {
+        const alt = p.alt.value.trim();
+        if (alt !== (media[index].alt || '')) await api.updateMedia(media[index].id, alt);
+      }
       const location = useLocation.checked && position ? { ...position, name: placeName.value.trim() || undefined } : undefined;
-      const post = await api.upload(file, caption.value, (fraction) => {
-        progress.value = Math.round(fraction * 100);
-      }, location, {
+      const warning = form.querySelector('#warning').value.trim();
+      const post = await api.addPost({
+        media: media.map((m) => m.id),
+        caption: form.querySelector('#caption').value || undefined,
+        location,
         sensitive: form.querySelector('#sensitive').checked,
-        warning: form.querySelector('#warning').value.trim(),
+        warning: warning || undefined,
         visibility: form.querySelector('#visibility').value,
       });
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);
     } catch (error) {
-      progress.hidden = true;
       showError(form, error);
     } finally {
       button.disabled = false;
@@ -107,7 +151,5 @@ export function render(root, _route, app) {
   });
 
   replace(root, h('h1', {}, 'New post'), form);
-  return () => {
-    if (previewURL) URL.revokeObjectURL(previewURL);
-  };
+  return () => photos.forEach((p) => URL.revokeObjectURL(p.url));
 }

@@ -2,7 +2,7 @@
 // first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
-import { altText, bookmarkButton, likeControls, likeOnDoubleClick, photoSize, placeLine, postImage, veilIfSensitive, visibilityBadge } from './card.js';
+import { album, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
@@ -28,7 +28,7 @@ export async function render(root, { params: [id] }, app) {
     h('h2', { id: 'liked-by-title' }, 'Liked by'), likers, likersMore);
 
   const controls = likeControls(post, { onChange: () => loadLikers(true).catch(() => {}) });
-  const figure = h('div', { class: 'photo' }, postImage(post, undefined, { alt: altText(post), ...photoSize(post) }));
+  const figure = h('div', { class: 'photo' }, album(post, 'full'));
   likeOnDoubleClick(figure, controls);
   veilIfSensitive(figure, post);
 

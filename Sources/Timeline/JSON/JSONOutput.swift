@@ -36,8 +36,15 @@ package enum JSONOutput {
         if let edited = p.editedAt { out["editedAt"] = timestamp(edited) }
         out["sensitive"] = p.sensitive
         out["visibility"] = p.visibility.rawValue
+        out["media"] = p.media.map(media)
         if let warning = p.warning { out["warning"] = warning }
         return out
+    }
+
+    /// A photo: `{id, image, width, height, variants, blurhash, alt}` (the last five null when unknown).
+    static func media(_ m: MediaAttachment) -> [String: Any] {
+        ["id": m.id, "image": m.image.rawValue, "width": m.width ?? NSNull(), "height": m.height ?? NSNull(),
+         "variants": m.variants?.jsonObject ?? NSNull(), "blurhash": optional(m.blurhash), "alt": optional(m.alt)]
     }
 
     static func comment(_ c: Comment) -> [String: Any] {
@@ -118,6 +125,7 @@ package enum JSONOutput {
         case .user(let p): profile(p)
         case let .session(token, user): ["session": token, "user": profile(user)] as [String: Any]
         case .post(let p): post(p)
+        case .media(let m): media(m)
         case .comment(let c): comment(c)
         case .changed(let changed): ["changed": changed]
         case .token(let token): ["token": token]

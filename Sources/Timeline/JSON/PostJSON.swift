@@ -71,6 +71,32 @@ extension JSONOutput {
             if let name = f.placeName { key("name"); string(name) }
             out.append(UInt8(ascii: "}"))
         }
+        key("media"); out.append(UInt8(ascii: "["))
+        for (index, item) in post.media.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            func text(_ value: String?) {
+                if let value { CompactJSONWriter.writeString(value, into: &out) } else { literal("null") }
+            }
+            out.append(UInt8(ascii: "{"))
+            key("alt", first: true); text(item.alt)
+            key("blurhash"); text(item.blurhash)
+            key("height"); number(item.height)
+            key("id"); text(item.id)
+            key("image"); text(item.image.rawValue)
+            key("variants")
+            if let variants = item.variants {
+                out.append(UInt8(ascii: "{"))
+                key("feed", first: true); text(variants.feed.rawValue)
+                key("full"); text(variants.full.rawValue)
+                key("thumb"); text(variants.thumb.rawValue)
+                out.append(UInt8(ascii: "}"))
+            } else {
+                literal("null")
+            }
+            key("width"); number(item.width)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
         key("sensitive"); bool(f.sensitive)
         key("variants")
         if let feed = f.feed, let thumb = f.thumb {

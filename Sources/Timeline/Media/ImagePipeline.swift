@@ -27,8 +27,11 @@ package enum ImagePipeline {
             let full = try Vips.decode(upload.bytes, fittingIn: 1080, 1080)
             let feed = try full.resized(640, 640)
             let thumb = try full.resized(320, 320, crop: true)
+            // The blurhash reads a small copy: its few components need no more detail.
+            let small = try full.resized(64, 64)
+            let blurhash = Blurhash.encode(rgb: try small.rgbPixels(), width: small.width, height: small.height)
             return ProcessedImage(width: full.width, height: full.height,
-                                  full: try encode(full), feed: try encode(feed), thumb: try encode(thumb))
+                                  full: try encode(full), feed: try encode(feed), thumb: try encode(thumb), blurhash: blurhash)
         }
     }
 

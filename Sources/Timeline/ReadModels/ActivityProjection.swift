@@ -151,7 +151,7 @@ struct ActivityProjection: Projection {
              .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequestRejected, .followRequestWithdrawn: nil
+             .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted: nil
         }
     }
 
@@ -237,7 +237,8 @@ struct ActivityProjection: Projection {
             try markers.put(e.userId, min(e.upTo, newest), txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
              .postImageProcessed, .postReported, .reportsDismissed, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive: break
+             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive, .mediaUploaded,
+             .mediaUpdated, .mediaDeleted: break
         }
     }
 }

@@ -147,7 +147,8 @@ struct FollowsProjection: Projection {
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .activityRead, .postEdited, .postMarkedSensitive: break
+             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .activityRead, .postEdited, .postMarkedSensitive, .mediaUploaded,
+             .mediaUpdated, .mediaDeleted: break
         }
     }
 }

@@ -50,7 +50,7 @@ struct PlacesProjection: Projection {
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted: break
         }
     }
 }

@@ -3,17 +3,37 @@ import TimelineDomain
 
 /// Which post each image belongs to, so that the `image` query can answer a variant of a
 /// post's image given any of its ids (the `full` one, which is the post's `image`, or the one a
-/// processed old post was made from). A projection of its own, so that a database written
-/// before it fills it by replaying the log once (its checkpoint starts at 0).
+/// processed old post was made from), and which unattached media holds it until a post does
+/// (every image of an album's photos belongs to the post). A projection of its own, so that a
+/// database written before it fills it by replaying the log once (its checkpoint starts at 0).
 struct PostImagesProjection: Projection {
     let name = ProjectionName.postImages
     let imagePosts: Table<Members<ImageID, PostID>>  // two posts of the same photo share its ids
     let postImages: Table<Members<PostID, ImageID>>  // to forget a deleted post's images
-    var databases: [Database] { [imagePosts.database, postImages.database] }
+    let imageMedia: Table<Members<ImageID, MediaID>>  // an unattached photo's images
+    let mediaImages: Table<Members<MediaID, ImageID>>
+    var databases: [Database] { [imagePosts.database, postImages.database, imageMedia.database, mediaImages.database] }
 
     init(_ env: Environment, prefix: String) throws {
         imagePosts = try Table(env, prefix + "imagePosts")
         postImages = try Table(env, prefix + "postImages")
+        imageMedia = try Table(env, prefix + "imageMedia")
+        mediaImages = try Table(env, prefix + "mediaImages")
+    }
+
+    /// Whether an unattached photo holds image `id`.
+    func isUnattachedMedia(_ id: ImageID, _ txn: Transaction) throws -> Bool {
+        var found = false
+        try imageMedia.forEach(in: id, txn) { _, _ in found = true; return false }
+        return found
+    }
+
+    /// Forgets an unattached photo's images (attached, or deleted); what it held.
+    @discardableResult
+    func forgetMedia(_ media: MediaID, _ txn: Transaction) throws -> [ImageID] {
+        let images = try mediaImages.deleteAll(in: media, txn)
+        for image in images { try imageMedia.delete((image, media), txn) }
+        return images
     }
 
     /// The first post (in id order) that has the image `id`.
@@ -36,7 +56,16 @@ struct PostImagesProjection: Projection {
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .postAdded(let e):
-            try add([e.imageId] + (e.variants?.all ?? []), of: e.postId, txn)
+            var images = [e.imageId] + (e.variants?.all ?? [])
+            for media in e.media { images += try forgetMedia(media, txn) }
+            try add(images, of: e.postId, txn)
+        case .mediaUploaded(let e):
+            for image in e.variants.all {
+                try imageMedia.put((image, e.mediaId), (), txn)
+                try mediaImages.put((e.mediaId, image), (), txn)
+            }
+        case .mediaDeleted(let e):
+            try forgetMedia(e.mediaId, txn)
         case .postImageProcessed(let e):
             try add([e.sourceImageId] + e.variants.all, of: e.postId, txn)
         case .postDeleted(let e):
@@ -47,7 +76,7 @@ struct PostImagesProjection: Projection {
              .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
              .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUpdated: break
         }
     }
 

@@ -1,9 +1,9 @@
 import LMDB
 import TimelineDomain
 
-/// Posts with their counts, each user's posts, comments and likes. A post's record also keeps
-/// its author's username (read from `profiles`, applied before this projection) and its place,
-/// so a page presents it from this one record.
+/// Posts with their counts, each user's posts, comments and likes, and uploaded media. A post's
+/// record also keeps its author's username (read from `profiles`, applied before this
+/// projection), its place and its album, so a page presents it from this one record.
 struct PostsProjection: Projection {
     let name = ProjectionName.posts
     let posts: Table<PostRecords>         // postId → StoredPost
@@ -19,10 +19,12 @@ struct PostsProjection: Projection {
     let bookmarkers: Table<Members<PostID, UserID>>     // whose lists a deleted post leaves
     let reports: Table<PostReports>
     let reportsByUser: Table<Members<UserID, PostID>>   // what an erased reporter's reports were
+    let media: Table<MediaRecords>                       // mediaId → StoredMedia, attached or not
+    let unattachedMedia: Table<UnattachedMedia>          // uploadedAt ‖ mediaId → uploader, until attached
     var databases: [Database] {
         [posts.database, postsByUser.database, comments.database, commentPosts.database, likes.database, likers.database,
          likesByUser.database, commentsByUser.database, bookmarks.database, bookmarkList.database, bookmarkers.database,
-         reports.database, reportsByUser.database]
+         reports.database, reportsByUser.database, media.database, unattachedMedia.database]
     }
 
     let profiles: ProfilesProjection
@@ -42,6 +44,22 @@ struct PostsProjection: Projection {
         bookmarkers = try Table(env, prefix + "bookmarkers")
         reports = try Table(env, prefix + "reports")
         reportsByUser = try Table(env, prefix + "reportsByUser")
+        media = try Table(env, prefix + "media")
+        unattachedMedia = try Table(env, prefix + "unattachedMedia")
+    }
+
+    /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
+    func unattached(uploadedBefore time: Int64, limit: Int, _ txn: Transaction) throws -> [MediaRecord] {
+        var due: [MediaRecord] = []
+        try txn.withCursor(unattachedMedia.database) { cursor in
+            var entry = try cursor.first()
+            while let (key, _) = entry, due.count < limit {
+                guard let at = BigEndian.uint64(key[..<8]), Int64(at) < time else { return }
+                if let stored = try media.get(MediaID(String(decoding: key[8...], as: UTF8.self)), txn) { due.append(stored.record) }
+                entry = try cursor.next()
+            }
+        }
+        return due
     }
 
     func post(_ id: PostID, _ txn: Transaction) throws -> PostRecord? {
@@ -136,6 +154,8 @@ struct PostsProjection: Projection {
     /// Takes a deleted or removed post out of every table: its comments, likes, bookmarks and
     /// reports go with it.
     private func remove(_ post: PostID, author: UserID, _ txn: Transaction) throws {
+        // Its photos go with it.
+        for item in try posts.get(post, txn)?.album ?? [] { try media.delete(item.id, txn) }
         try posts.delete(post, txn)
         try postsByUser.delete((author, post), txn)
         var removed: [CommentRecord] = []
@@ -160,7 +180,17 @@ struct PostsProjection: Projection {
                                   hashtags: e.hashtags, createdAt: envelope.timestamp,
                                   width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
             let username = try profiles.user(e.authorId, txn)?.username ?? ""
-            try posts.put(e.postId, StoredPost(record: post, authorUsername: username), txn)
+            var stored = StoredPost(record: post, authorUsername: username)
+            stored.blurhash = e.blurhash
+            // Its photos are attached: they leave the unattached list, and the post keeps a copy.
+            for id in e.media {
+                guard var photo = try media.get(id, txn) else { continue }
+                try unattachedMedia.delete((photo.record.uploadedAt, id), txn)
+                photo.record.post = e.postId
+                try media.put(id, photo, txn)
+                stored.album.append(photo.albumItem)
+            }
+            try posts.put(e.postId, stored, txn)
             try postsByUser.put((e.authorId, e.postId), (), txn)
         case .postImageProcessed(let e):
             // From now on the post shows its processed image; the one it was made from stays stored.
@@ -236,6 +266,24 @@ struct PostsProjection: Projection {
                 try reports.delete((post, e.userId), txn)
                 try recountReports(post, txn)
             }
+        case .mediaUploaded(let e):
+            let record = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
+                                     width: e.width, height: e.height, variants: e.variants)
+            try media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash, alt: e.alt), txn)
+            try unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
+        case .mediaUpdated(let e):
+            guard var photo = try media.get(e.mediaId, txn) else { return }
+            photo.alt = e.alt
+            try media.put(e.mediaId, photo, txn)
+            if let post = photo.record.post {
+                try updateStored(post, txn) { stored in
+                    for index in stored.album.indices where stored.album[index].id == e.mediaId { stored.album[index].alt = e.alt }
+                }
+            }
+        case .mediaDeleted(let e):
+            guard let photo = try media.get(e.mediaId, txn) else { return }
+            try unattachedMedia.delete((photo.record.uploadedAt, e.mediaId), txn)
+            try media.delete(e.mediaId, txn)
         case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead,
              .followRequested, .followRequestRejected, .followRequestWithdrawn: break

@@ -168,12 +168,13 @@ final class ReadModels: Sendable {
         case .postRemoved(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
         case .profileUpdated(let e) where e.avatar != nil: try avatarImages(of: e.userId, txn)
         case .userErased(let e): try avatarImages(of: e.userId, txn)
+        case .mediaDeleted(let e): try postImages.mediaImages.members(of: e.mediaId, txn).map { ($0, e.uploaderId) }
         // A profile update without a new photo keeps the old one; no other event lets go of an image.
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn: []
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated: []
         }
     }
 
@@ -207,7 +208,7 @@ final class ReadModels: Sendable {
     /// Whether a live post (any of its variants, or the image it was made from) or `owner`'s
     /// profile photo is the stored image `image`: only such an image is served.
     func isInUse(_ image: ImageID, owner: UserID, _ txn: Transaction) throws -> Bool {
-        if try postImages.post(of: image, txn) != nil { return true }
+        if try postImages.post(of: image, txn) != nil || postImages.isUnattachedMedia(image, txn) { return true }
         guard let avatar = try profiles.user(owner, txn)?.avatar else { return false }
         return avatar.large == image || avatar.small == image
     }
@@ -298,6 +299,10 @@ struct ReadView: DecisionState {
     func post(_ id: PostID) throws -> PostRecord? { try models.posts.post(id, txn) }
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
+    func media(_ id: MediaID) throws -> MediaRecord? { try models.posts.media.get(id, txn)?.record }
+    func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord] {
+        try models.posts.unattached(uploadedBefore: time, limit: limit, txn)
+    }
     func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.requestPending(follower, followee, txn) }
     func followRequests(to user: UserID) throws -> [UserID] {
         var users: [UserID] = []
@@ -339,6 +344,7 @@ struct ReadView: DecisionState {
         footprint.requested = try follows.requested.members(of: user, txn)
         footprint.requestedBy = try follows.requests.members(of: user, txn)
         footprint.posts = try posts.postsByUser.members(of: user, txn)
+        footprint.unattachedMedia = try posts.unattached(uploadedBefore: .max, limit: .max, txn).filter { $0.uploader == user }.map(\.id)
         let own = Set(footprint.posts)
         footprint.likes = try posts.likesByUser.members(of: user, txn).filter { !own.contains($0) }
         footprint.bookmarks = try posts.bookmarks.members(of: user, txn)

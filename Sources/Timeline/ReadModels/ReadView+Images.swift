@@ -4,10 +4,17 @@ import TimelineDomain
 
 /// Images, opened with their owner's key.
 extension ReadView {
-    /// The id of `variant` of the post image `id` (`id` itself when it has no variants).
+    /// The id of `variant` of the photo whose image `id` is: an album's photo, a post's one
+    /// photo, or a photo not yet in a post (`id` itself when it has no variants).
     func variant(_ variant: ImageVariant, of id: ImageID) throws -> ImageID {
-        guard let post = try models.postImages.post(of: id, txn), let variants = try self.post(post)?.variants else { return id }
-        return variants[variant]
+        if let post = try models.postImages.post(of: id, txn), let stored = try models.posts.posts.get(post, txn) {
+            let photo = stored.album.first { $0.variants.all.contains(id) }?.variants ?? stored.record.variants
+            return photo?[variant] ?? id
+        }
+        var media: MediaID?
+        try models.postImages.imageMedia.forEach(in: id, txn) { found, _ in media = found; return false }
+        guard let media, let stored = try models.posts.media.get(media, txn) else { return id }
+        return stored.record.variants[variant]
     }
 
     /// An image of a live post or profile photo as `viewer` may have it: a photo only

@@ -30,6 +30,9 @@ extension ReadView {
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
         case .post(let id): return .post(try present.post(id))
+        case .media(let id):
+            guard let media = try models.posts.media.get(id, txn) else { throw TimelineError.notFound("media", id.rawValue) }
+            return .media(media.albumItem.attachment)
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
             return .comment(try present.comment(comment))

@@ -87,7 +87,7 @@ struct SessionsProjection: Projection {
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
              .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted: break
         }
     }
 }

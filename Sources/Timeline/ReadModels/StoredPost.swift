@@ -15,13 +15,18 @@ struct StoredPost: Equatable {
     var sensitive = false
     /// The content warning shown over it, if any.
     var warning: String?
+    /// Its photos (none for a post given its one photo at once: that is the record's image).
+    var album: [AlbumItem] = []
+    /// The blurhash of a post's one photo given at once (an album's photos have their own).
+    var blurhash: String?
 
     /// The record's layout version (the posts projection's layout 3 wrote only this one).
     static let version: UInt8 = 3
 
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
-    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only) ‖
-    /// [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt] ‖ [warning?].
+    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only,
+    /// 32: album, 64: blurhash) ‖ [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt] ‖
+    /// [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash].
     /// The order is `PostFields`' too; a record without the later flags reads as it always did.
     func encoded() -> [UInt8] {
         let p = record
@@ -32,13 +37,19 @@ struct StoredPost: Equatable {
         w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt); w.int(standingReports)
         let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
         w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag) | (editedAt == nil ? 0 : PostFields.editedFlag)
-             | (sensitive ? PostFields.sensitiveFlag : 0) | (p.visibility == .followers ? PostFields.followersOnlyFlag : 0))
+             | (sensitive ? PostFields.sensitiveFlag : 0) | (p.visibility == .followers ? PostFields.followersOnlyFlag : 0)
+             | (album.isEmpty ? 0 : PostFields.albumFlag) | (blurhash == nil ? 0 : PostFields.blurhashFlag))
         if let (variants, width, height) = sized {
             w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
         }
         if let place { w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name) }
         if let editedAt { w.int64(editedAt) }
         if sensitive { w.optionalString(warning) }
+        if !album.isEmpty {
+            w.varint(UInt64(album.count))
+            for item in album { item.encode(to: &w) }
+        }
+        if let blurhash { w.string(blurhash) }
         return w.bytes
     }
 
@@ -59,6 +70,8 @@ struct StoredPost: Equatable {
         editedAt = fields.editedAt
         sensitive = fields.sensitive
         warning = r.warning
+        album = r.album
+        blurhash = fields.blurhash.map(r.string)
     }
 }
 
@@ -71,6 +84,8 @@ struct PostFields: Equatable, Sendable {
     static let editedFlag: UInt8 = 4
     static let sensitiveFlag: UInt8 = 8
     static let followersOnlyFlag: UInt8 = 16
+    static let albumFlag: UInt8 = 32
+    static let blurhashFlag: UInt8 = 64
 
     var id: Range<Int>
     var author: Range<Int>
@@ -96,6 +111,9 @@ struct PostFields: Equatable, Sendable {
     var warning: Range<Int>?
     /// Whether only its author's followers see it (`PostVisibility.followers`).
     var followersOnly = false
+    /// Where the album starts (its count), if the post has one.
+    var album: Int?
+    var blurhash: Range<Int>?
 
     init(_ span: Span<UInt8>) throws(CorruptRecord) {
         typealias R = SpanReading
@@ -126,6 +144,17 @@ struct PostFields: Equatable, Sendable {
             warning = try Self.optionalString(span, &o)
         }
         followersOnly = flags & Self.followersOnlyFlag != 0
+        if flags & Self.albumFlag != 0 {
+            album = o
+            let count = try R.varint(span, &o)
+            guard count <= UInt64(span.count - o) else { throw CorruptRecord(message: "list count past the end") }
+            for _ in 0..<count {
+                for _ in 0..<4 { _ = try Self.string(span, &o) }
+                _ = try R.int(span, &o); _ = try R.int(span, &o)
+                _ = try Self.string(span, &o); _ = try Self.optionalString(span, &o)
+            }
+        }
+        if flags & Self.blurhashFlag != 0 { blurhash = try Self.string(span, &o) }
     }
 
     /// Whether the author's id is `user`'s (compared as bytes: no string is made).
@@ -225,4 +254,20 @@ final class PostReadings: Sendable {
     }
 
     var warning: String? { fields.warning.map(string) }
+
+    /// The album's items (none for a post from before media).
+    var album: [AlbumItem] {
+        guard let start = fields.album else { return [] }
+        var r = ByteReader(Array(bytes[start...]))
+        guard let count = try? r.varint() else { return [] }
+        return (0..<count).compactMap { _ in try? AlbumItem(from: &r) }
+    }
+
+    /// Its photos as the library hands them out: the album's, or its one image.
+    var media: [MediaAttachment] {
+        let album = album
+        guard album.isEmpty else { return album.map(\.attachment) }
+        return [MediaAttachment(id: string(fields.image), width: fields.width, height: fields.height, variants: variants, image: image,
+                                blurhash: fields.blurhash.map(string), alt: nil)]
+    }
 }

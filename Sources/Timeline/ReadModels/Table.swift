@@ -69,6 +69,7 @@ extension UserID: KeyPart {}
 extension PostID: KeyPart {}
 extension CommentID: KeyPart {}
 extension ImageID: KeyPart {}
+extension MediaID: KeyPart {}
 
 /// A table keyed `group ‖ 0 ‖ member` (`CompositeKey`): one group's entries are one prefix
 /// scan, in member order (a user's posts, a post's likes, a tag's posts).

@@ -108,6 +108,8 @@ public struct Post: Sendable, Equatable {
     public var warning: String? { readings.warning }
     /// Who sees it.
     public var visibility: PostVisibility { readings.fields.followersOnly ? .followers : .public }
+    /// Its photos, in order (one for a post from before albums: its `image`).
+    public var media: [MediaAttachment] { readings.media }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the
     /// image pipeline, whose single image is served as stored).
     public var width: Int? { readings.fields.width }
@@ -125,7 +127,7 @@ public struct Post: Sendable, Equatable {
             && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
-            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility
+            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility && a.media == b.media
     }
 }
 
@@ -223,6 +225,31 @@ public struct StoredImage: Sendable, Equatable {
     public var restricted = false
 }
 
+/// A photo of a post (or uploaded for one): its sizes, blurhash and alt text.
+public struct MediaAttachment: Sendable, Equatable {
+    /// The media id (`uploadMedia`'s); for a post from before media, its image's id.
+    public var id: String
+    /// The `full` variant's width in pixels, after orientation (`nil` for a post's photo from
+    /// before the image pipeline).
+    public var width: Int?
+    /// The `full` variant's height in pixels (see `width`).
+    public var height: Int?
+    /// The variants (`nil` for a photo from before the image pipeline: `image` is then all there is).
+    public var variants: ImageVariants?
+    /// The photo's image id (its `full` variant's).
+    public var image: ImageID
+    /// Its colours as a BlurHash, for a placeholder while it loads (`nil` for a post's photo from before media).
+    public var blurhash: String?
+    /// Its description for people who cannot see it, if given.
+    public var alt: String?
+
+    init(id: String, width: Int?, height: Int?, variants: ImageVariants?, image: ImageID? = nil, blurhash: String?, alt: String?) {
+        self.id = id; self.width = width; self.height = height; self.variants = variants
+        self.image = image ?? variants?.full ?? ImageID(id)
+        self.blurhash = blurhash; self.alt = alt
+    }
+}
+
 /// One page of a list, and the cursor of the next page (`nil` after the last item).
 public struct Page<Item: Sendable & Equatable>: Sendable, Equatable {
     /// The page's items, in the list's order.
@@ -266,6 +293,8 @@ public enum CommandResult: Sendable, Equatable {
     case session(token: String, user: Profile)
     /// The post added.
     case post(Post)
+    /// The media uploaded or changed (`uploadMedia`, `updateMedia`).
+    case media(MediaAttachment)
     /// The comment added.
     case comment(Comment)
     /// A one-time password-reset token (shown once, stored only as a hash).

@@ -290,6 +290,12 @@ public final class TimelineService: Sendable {
     /// Work done before the writer sees a command of `actor`: the slow password hashing and
     /// verification and the image pipeline, which must not hold up other commands. Every limit
     /// a password attempt is under is checked before argon2id's work is spent on it.
+    /// The photo `image` (base64) through the image pipeline, unless that was done already.
+    private func processed(_ image: String, _ done: ProcessedImage?) throws(TimelineError) -> ProcessedImage {
+        if let done { return done }
+        return try ImagePipeline.post(try ImageUpload(base64: image))
+    }
+
     private func prepare(_ command: Command, actor: Actor, origin: String?, processedImage: ProcessedImage?) async throws(TimelineError) -> Prepared {
         var prepared = Prepared()
         switch command.definition {
@@ -306,11 +312,10 @@ public final class TimelineService: Sendable {
             if let caption = post.caption { _ = try Validation.caption(caption) }
             if let location = post.location { _ = try Validation.place(location) }
             if let warning = post.warning { _ = try Validation.warning(warning) }
-            if let processedImage {
-                prepared.processedImage = processedImage
-            } else {
-                prepared.processedImage = try ImagePipeline.post(try ImageUpload(base64: post.image))
-            }
+            if case .image(let image) = post.photos { prepared.processedImage = try processed(image, processedImage) }
+        case let upload as UploadMediaCommand:
+            if let alt = upload.alt { _ = try Validation.alt(alt) }
+            prepared.processedImage = try processed(upload.image, processedImage)
         case let profile as UpdateProfileCommand:
             if case .set(let image)? = profile.avatar {
                 prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))

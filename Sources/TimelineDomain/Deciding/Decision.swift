@@ -50,6 +50,8 @@ package enum Outcome: Sendable, Equatable {
     /// A one-time token for the user (shown once).
     case token(String)
     case post(PostID)
+    /// The media uploaded or changed.
+    case media(MediaID)
     case comment(CommentID)
     case changed(Bool)
     case done

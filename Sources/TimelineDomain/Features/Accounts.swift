@@ -120,6 +120,7 @@ extension Decider {
         events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
         events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }
         events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
+        events += footprint.unattachedMedia.map { .mediaDeleted(MediaDeleted(mediaId: $0, uploaderId: target)) }
         events += footprint.following.map { .unfollowed(Follow(followerId: target, followeeId: $0)) }
         events += footprint.followers.map { .unfollowed(Follow(followerId: $0, followeeId: target)) }
         events += footprint.requested.map { .followRequestWithdrawn(Follow(followerId: target, followeeId: $0)) }

@@ -4,7 +4,8 @@ import Foundation
 // records `PostDeleted`; `timeline media reprocess` records `PostImageProcessed`.
 
 /// The payload of `PostAdded`. Version 2 seals the caption and hashtags; version 3 adds what the
-/// image pipeline produced; version 4 the visibility.
+/// image pipeline produced; version 4 the visibility; version 5 the media it holds (an album),
+/// or the one photo's blurhash.
 public struct PostAdded: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
@@ -25,23 +26,34 @@ public struct PostAdded: Equatable, Sendable {
     public var variants: ImageVariants?
     /// Who sees the post (v4; older posts are public).
     public var visibility: PostVisibility
+    /// The photos it holds, in order (v5; `MediaUploaded` each): the first is `imageId`'s. Empty
+    /// for a post from before media, whose one photo is `imageId`.
+    public var media: [MediaID]
+    /// The blurhash of a post given its one photo at once (v5; an album's are its media's).
+    public var blurhash: String?
     /// A `PostAdded` payload.
     public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
-                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public) {
+                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public,
+                media: [MediaID] = [], blurhash: String? = nil) {
         self.postId = postId; self.authorId = authorId; self.imageId = imageId
         self.caption = caption; self.hashtags = hashtags
-        self.width = width; self.height = height; self.variants = variants; self.visibility = visibility
+        self.width = width; self.height = height; self.variants = variants; self.visibility = visibility; self.media = media
+        self.blurhash = blurhash
     }
 
-    /// v4's byte after the sealed part: what follows it, and the visibility.
+    /// The byte after the sealed part (v4): what follows it, and the visibility.
     private enum Flags {
         static let sized: UInt8 = 1
         static let followersOnly: UInt8 = 2
+        /// v5: the media ids follow (after the variants).
+        static let album: UInt8 = 4
+        /// v5: the blurhash follows (after the media ids).
+        static let blurhash: UInt8 = 8
     }
 }
 
 extension PostAdded: EventPayload {
-    package static var currentVersion: UInt8 { 4 }
+    package static var currentVersion: UInt8 { 5 }
     package static var legacyPlainV1: Bool { true }
     package var stream: String { StreamName.post(postId) }
     package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
@@ -54,10 +66,13 @@ extension PostAdded: EventPayload {
         // What the image pipeline produced (so a rebuild never re-encodes; an import's image is
         // stored as it came, without it), after a byte saying whether it is there and who sees the post.
         let sized = variants.flatMap { v in width.flatMap { w in height.map { h in (v, w, h) } } }
-        w.u8((sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0))
+        w.u8((sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0) | (media.isEmpty ? 0 : Flags.album)
+             | (blurhash == nil ? 0 : Flags.blurhash))
         if let (variants, width, height) = sized {
             w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
         }
+        if !media.isEmpty { w.strings(media.map(\.rawValue)) }
+        if let blurhash { w.string(blurhash) }
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -66,15 +81,20 @@ extension PostAdded: EventPayload {
         self.init(postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
         // v3 has the pipeline's output when anything follows; v4 says so in a byte of flags.
         var sized = opener.version == 3 && !r.isAtEnd
+        var album = false, hashed = false
         if opener.version >= 4 {
             let flags = try r.u8()
             sized = flags & Flags.sized != 0
             if flags & Flags.followersOnly != 0 { visibility = .followers }
+            album = opener.version >= 5 && flags & Flags.album != 0
+            hashed = opener.version >= 5 && flags & Flags.blurhash != 0
         }
         if sized {
             width = try r.int(); height = try r.int()
             variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
         }
+        if album { media = try r.strings().map(MediaID.init) }
+        if hashed { blurhash = try r.string() }
     }
 
     package func json(erased: Bool) -> [String: Any] {
@@ -84,6 +104,8 @@ extension PostAdded: EventPayload {
             out["width"] = width; out["height"] = height; out["variants"] = variants.jsonObject
         }
         if visibility != .public { out["visibility"] = visibility.rawValue }
+        if !media.isEmpty { out["media"] = media.map(\.rawValue) }
+        out["blurhash"] = blurhash
         return out
     }
 
@@ -213,27 +235,36 @@ extension PostDeleted: EventPayload {
 }
 
 extension Decider {
-    func addPost(image: String, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil, visibility: PostVisibility? = nil,
-                 by me: UserRecord) throws -> Decision {
+    func addPost(photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
+                 visibility: PostVisibility? = nil, by me: UserRecord) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
         let place = try location.map(Validation.place)
         let warning = try warning.flatMap(Validation.warning)
-        // Decoding, checking and re-encoding happened before deciding (off the writer).
-        guard let processed = context.prepared.processedImage else {
-            _ = try ImageUpload(base64: image)
-            throw TimelineError(.internal, "the image was not processed")
-        }
         let id = PostID(context.newID())
-        func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
-        let variants = ImageVariants(full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
         // A locked account's posts are for its followers unless it says otherwise.
-        let event = PostAdded(postId: id, authorId: me.id, imageId: variants.full, caption: caption, hashtags: tags,
-                              width: processed.width, height: processed.height, variants: variants,
+        var event = PostAdded(postId: id, authorId: me.id, imageId: ImageID(""), caption: caption, hashtags: tags,
                               visibility: visibility ?? (me.locked ? .followers : .public))
-        // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
-        let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
-                               uniquingKeysWith: { first, _ in first })
+        var blobs: [ImageID: ImageUpload] = [:]
+        switch photos {
+        case .image(let image):
+            // One photo, stored with the post itself. Decoding, checking and re-encoding
+            // happened before deciding (off the writer).
+            guard context.prepared.processedImage != nil else {
+                _ = try ImageUpload(base64: image)
+                throw TimelineError(.internal, "the image was not processed")
+            }
+            let photo = try processedPhoto(by: me)
+            (event.imageId, event.width, event.height, event.variants) = (photo.variants.full, photo.width, photo.height, photo.variants)
+            event.blurhash = photo.blurhash
+            blobs = photo.blobs
+        case .media(let ids):
+            // An album: the photos uploaded before; the first is the post's image.
+            let media = try attachableMedia(ids, of: me)
+            let cover = media[0]
+            (event.imageId, event.width, event.height, event.variants) = (cover.variants.full, cover.width, cover.height, cover.variants)
+            event.media = media.map(\.id)
+        }
         var events: [Event] = [.postAdded(event)]
         // The place is an event of its own, so `PostAdded`'s encoding stays as it was.
         if let place { events.append(.postPlaced(PostPlaced(postId: id, authorId: me.id, place: place))) }
@@ -267,11 +298,21 @@ extension Command {
     public static func deletePost(post: String) -> Command { Command(DeletePostCommand(value: post)) }
 }
 
-/// `addPost`: posts a photo: `image` is base64; `location`, where the photo was taken (recorded sealed, as `PostPlaced`);
-/// `visibility`, who sees it (by default `followers` for a locked account, `public` otherwise).
+/// What a post shows: one photo given with it, or photos uploaded before (`uploadMedia`).
+public enum PostPhotos: Sendable, Equatable {
+    /// One photo, base64: uploaded and attached at once.
+    case image(String)
+    /// 1–10 of the acting user's media ids, in order (an album).
+    case media([String])
+}
+
+/// `addPost`: posts a photo (`image`, base64) or an album of 1–10 uploaded photos (`media`, their
+/// ids; exactly one of the two); `location`, where the photo was taken (recorded sealed, as
+/// `PostPlaced`); `visibility`, who sees it (by default `followers` for a locked account,
+/// `public` otherwise).
 package struct AddPostCommand: CommandDefinition {
     package static let name = "addPost"
-    package let image: String
+    package let photos: PostPhotos
     package let caption: String?
     package let location: Place?
     /// Whether the photo is sensitive (a `warning` makes it so too).
@@ -281,13 +322,18 @@ package struct AddPostCommand: CommandDefinition {
     /// Who sees the post (`nil`: as the author's lock says).
     package let visibility: PostVisibility?
 
-    package init(image: String, caption: String?, location: Place?, sensitive: Bool?, warning: String?, visibility: PostVisibility? = nil) {
-        self.image = image; self.caption = caption; self.location = location; self.sensitive = sensitive; self.warning = warning
+    package init(photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool?, warning: String?, visibility: PostVisibility? = nil) {
+        self.photos = photos; self.caption = caption; self.location = location; self.sensitive = sensitive; self.warning = warning
         self.visibility = visibility
     }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
-        image = try fields.string("image")
+        switch (fields.has("image"), try fields.optionalList("media")) {
+        case (true, nil): photos = .image(try fields.string("image"))
+        case (false, let ids?): photos = .media(ids)
+        case (true, _?): throw .invalid("media", "give image or media, not both")
+        case (false, nil): throw .invalid("image", "image (or media) is required")
+        }
         caption = try fields.optionalString("caption")
         location = try fields.optionalPlace("location")
         sensitive = try fields.optionalBool("sensitive")
@@ -301,7 +347,10 @@ package struct AddPostCommand: CommandDefinition {
     }
 
     package func encode(to fields: inout CommandJSON) {
-        fields.set("image", image)
+        switch photos {
+        case .image(let image): fields.set("image", image)
+        case .media(let ids): fields.set("media", json: ids)
+        }
         fields.set("caption", caption)
         if let location { fields.set("location", json: location.jsonObject) }
         fields.set("sensitive", sensitive)
@@ -311,7 +360,7 @@ package struct AddPostCommand: CommandDefinition {
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) {
-            try decider.addPost(image: image, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
+            try decider.addPost(photos: photos, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
                                 visibility: visibility, by: $0)
         }
     }
@@ -324,6 +373,15 @@ extension Command {
     /// `followers` for a locked account, `public` otherwise).
     public static func addPost(image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
                                visibility: PostVisibility? = nil) -> Command {
-        Command(AddPostCommand(image: image, caption: caption, location: location, sensitive: sensitive, warning: warning, visibility: visibility))
+        Command(AddPostCommand(photos: .image(image), caption: caption, location: location, sensitive: sensitive, warning: warning,
+                               visibility: visibility))
+    }
+
+    /// Posts an album of 1–10 of the acting user's uploaded photos (`uploadMedia`), in order;
+    /// the other fields as in `addPost(image:…)`.
+    public static func addPost(media: [String], caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
+                               visibility: PostVisibility? = nil) -> Command {
+        Command(AddPostCommand(photos: .media(media), caption: caption, location: location, sensitive: sensitive, warning: warning,
+                               visibility: visibility))
     }
 }

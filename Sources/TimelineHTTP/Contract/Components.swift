@@ -55,6 +55,11 @@ enum Components {
                     "sensitive": ["enum": ["true", "false"], "description": "Blur the photo until the viewer asks to see it."],
                     "warning": constrained("warning", ["type": "string"]),
                 ])
+            case .mediaUpload:
+                schemas[requestName("uploadMedia")] = try request("uploadMedia", without: [], "uploadMedia as JSON: the image's bytes in base64.")
+                schemas["uploadMediaForm"] = form("A photo to attach to a post later, as multipart/form-data.", [
+                    "alt": constrained("alt", ["type": "string"]),
+                ])
             case .avatar:
                 schemas["avatarForm"] = form("A profile photo as multipart/form-data.", [:])
             }
@@ -90,6 +95,7 @@ enum Components {
         ]
         let required = (command["required"] as? [String] ?? []).filter { !dropped.contains($0) }
         if !required.isEmpty { out["required"] = required }
+        if let oneOf = command["oneOf"] { out["oneOf"] = oneOf }
         return out
     }
 
@@ -113,6 +119,7 @@ enum Components {
              "description": "At most \(Validation.maxCaption) characters; its #hashtags (at most \(Validation.maxHashtags)) are extracted."]
         case "text": ["minLength": 1, "maxLength": Validation.maxComment, "description": "1–\(Validation.maxComment) characters."]
         case "reason": ["minLength": 1, "maxLength": Validation.maxReason, "description": "Why the post is reported: 1–\(Validation.maxReason) characters."]
+        case "alt": ["maxLength": MediaPolicy.maxAlt, "description": "A description of the photo for people who cannot see it: at most \(MediaPolicy.maxAlt) characters."]
         case "warning": ["maxLength": Validation.maxWarning, "description": "A content warning shown over the photo (it makes the post sensitive): at most \(Validation.maxWarning) characters."]
         default: [:]
         }

@@ -116,6 +116,12 @@ public enum OpenAPI {
                                         "encoding": ["image": ["contentType": imageTypes.joined(separator: ", ")]]] as [String: Any],
                 "application/json": ["schema": schema(.component("addPostRequest"))],
             ]
+        case .mediaUpload:
+            content = [
+                "multipart/form-data": ["schema": schema(.component("uploadMediaForm")),
+                                        "encoding": ["image": ["contentType": imageTypes.joined(separator: ", ")]]] as [String: Any],
+                "application/json": ["schema": schema(.component("uploadMediaRequest"))],
+            ]
         case .avatar:
             var forms: [String: Any] = [
                 "multipart/form-data": ["schema": schema(.component("avatarForm")),
@@ -171,6 +177,7 @@ public enum OpenAPI {
         case .post: ("path", true, "A post id.", identifier)
         case .comment: ("path", true, "A comment id.", identifier)
         case .image: ("path", true, "An image id (a post's `image`).", identifier)
+        case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)
         case .latitude: ("query", true, "Degrees north of the search's centre.", ["type": "number", "minimum": -90, "maximum": 90])
         case .longitude: ("query", true, "Degrees east of the search's centre.", ["type": "number", "minimum": -180, "maximum": 180])
         case .radiusKm:

@@ -78,13 +78,15 @@ enum RequestBody: Sendable {
     case contacts
     /// A photo post: multipart (the image's bytes and the other fields) or JSON (the image in base64).
     case photoPost
+    /// A photo uploaded to attach later: multipart (the image's bytes and its alt text) or JSON (`uploadMedia`).
+    case mediaUpload
     /// A profile photo: the image itself, or multipart with one part, `image`.
     case avatar
 }
 
 /// A parameter of the path, query or headers (`components/parameters`).
 enum Parameter: String, CaseIterable, Sendable {
-    case limit, before, prefix, user, post, comment, image, latitude, longitude, radiusKm, variant, tag, ticket, types
+    case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket, types
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
 }

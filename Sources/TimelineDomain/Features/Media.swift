@@ -1,0 +1,300 @@
+// Media: photos uploaded first and attached to a post later, as apps do it (the upload runs
+// while the person writes the caption). `uploadMedia` records `MediaUploaded` (what the image
+// pipeline produced, the blurhash and the alt text); `updateMedia` records `MediaUpdated` (a new
+// alt text); `addPost` with `media` attaches 1–10 of one's own; media nobody attached within a
+// day is deleted (`expireMedia`, run by the server, records `MediaDeleted`), as is an erased
+// user's unattached media. The one-shot `addPost` {image} keeps its one photo in its
+// `PostAdded`, as before albums, with the photo's blurhash.
+
+/// The payload of `MediaUploaded`: a photo as the image pipeline produced it, not yet in a post.
+public struct MediaUploaded: Equatable, Sendable {
+    /// The media concerned.
+    public var mediaId: MediaID
+    /// Who uploaded it: the only one who may attach it (their key seals the alt text).
+    public var uploaderId: UserID
+    /// Its `full` variant's width in pixels, after orientation.
+    public var width: Int
+    /// Its `full` variant's height in pixels.
+    public var height: Int
+    /// The variants produced.
+    public var variants: ImageVariants
+    /// Its colours as a BlurHash (Wolt's algorithm, 4×4 components).
+    public var blurhash: String
+    /// Its description for people who cannot see it, if given (`nil` too once the uploader is erased).
+    public var alt: String?
+    /// A `MediaUploaded` payload.
+    public init(mediaId: MediaID, uploaderId: UserID, width: Int, height: Int, variants: ImageVariants, blurhash: String, alt: String?) {
+        self.mediaId = mediaId; self.uploaderId = uploaderId; self.width = width; self.height = height
+        self.variants = variants; self.blurhash = blurhash; self.alt = alt
+    }
+}
+
+extension MediaUploaded: EventPayload {
+    package var stream: String { StreamName.user(uploaderId) }
+    package var users: [UserID] { [uploaderId] }
+    package var storedImages: [ImageID] { variants.all }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(mediaId.rawValue); w.string(uploaderId.rawValue)
+        w.int(width); w.int(height)
+        w.string(variants.full.rawValue); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+        w.string(blurhash)
+        try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let media = MediaID(try r.string()), uploader = UserID(try r.string())
+        let width = try r.int(), height = try r.int()
+        let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        let blurhash = try r.string()
+        let alt = try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil
+        self.init(mediaId: media, uploaderId: uploader, width: width, height: height, variants: variants, blurhash: blurhash, alt: alt)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue, "width": width, "height": height,
+                                  "variants": variants.jsonObject, "blurhash": blurhash]
+        out["alt"] = alt
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(uploaderId)) uploaded \(mediaId)" }
+}
+
+/// The payload of `MediaUpdated`: a new alt text for a photo (its uploader's).
+public struct MediaUpdated: Equatable, Sendable {
+    /// The media concerned.
+    public var mediaId: MediaID
+    /// Its uploader (whose key seals the alt text).
+    public var uploaderId: UserID
+    /// The new alt text; `nil` clears it (and reads back so once the uploader is erased).
+    public var alt: String?
+    /// A `MediaUpdated` payload.
+    public init(mediaId: MediaID, uploaderId: UserID, alt: String?) { self.mediaId = mediaId; self.uploaderId = uploaderId; self.alt = alt }
+}
+
+extension MediaUpdated: EventPayload {
+    package var stream: String { StreamName.user(uploaderId) }
+    package var users: [UserID] { [uploaderId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(mediaId.rawValue); w.string(uploaderId.rawValue)
+        try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let media = MediaID(try r.string()), uploader = UserID(try r.string())
+        self.init(mediaId: media, uploaderId: uploader, alt: try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
+        out["alt"] = alt
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(uploaderId)) described \(mediaId)" }
+}
+
+/// The payload of `MediaDeleted`: an unattached photo went (a day passed, or its uploader was erased).
+public struct MediaDeleted: Equatable, Sendable {
+    /// The media concerned.
+    public var mediaId: MediaID
+    /// Its uploader.
+    public var uploaderId: UserID
+    /// A `MediaDeleted` payload.
+    public init(mediaId: MediaID, uploaderId: UserID) { self.mediaId = mediaId; self.uploaderId = uploaderId }
+}
+
+extension MediaDeleted: EventPayload {
+    package var stream: String { StreamName.user(uploaderId) }
+    package var users: [UserID] { [uploaderId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(mediaId.rawValue); w.string(uploaderId.rawValue) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(mediaId: MediaID(try r.string()), uploaderId: UserID(try r.string()))
+    }
+
+    package func json(erased: Bool) -> [String: Any] { ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(mediaId) of \(name(uploaderId)) was deleted" }
+}
+
+/// A photo as deciding sees it.
+package struct MediaRecord: Equatable, Sendable {
+    package var id: MediaID
+    package var uploader: UserID
+    /// When it was uploaded (ms since 1970).
+    package var uploadedAt: Int64
+    /// The post it is in, once attached.
+    package var post: PostID?
+    /// Its `full` variant's size, and its variants.
+    package var width: Int
+    package var height: Int
+    package var variants: ImageVariants
+
+    package init(id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int, variants: ImageVariants) {
+        self.id = id; self.uploader = uploader; self.uploadedAt = uploadedAt; self.post = post
+        self.width = width; self.height = height; self.variants = variants
+    }
+}
+
+/// How media is kept: how long an unattached photo waits, how many a post holds, how long an
+/// alt text may be.
+public enum MediaPolicy {
+    /// Media not in a post this long after its upload is deleted (ms): a day.
+    public static let unattachedLifetime: Int64 = 24 * 3600 * 1000
+    /// The most photos in one post (Instagram's carousel and Pixelfed's album hold ten).
+    public static let maxPerPost = 10
+    /// The longest alt text, in characters (Mastodon's limit).
+    public static let maxAlt = 1500
+    /// The most unattached photos one `expireMedia` deletes (the server runs it again).
+    public static let expiryBatch = 500
+}
+
+extension Validation {
+    /// An alt text: at most `MediaPolicy.maxAlt` characters; empty or blank is none.
+    public static func alt(_ raw: String) throws(TimelineError) -> String? {
+        let text = try Validation.text(raw, field: "alt", max: MediaPolicy.maxAlt, allowEmpty: true)
+        return text.allSatisfy(\.isWhitespace) ? nil : text
+    }
+}
+
+extension Decider {
+    /// The photo the image pipeline produced (prepared before deciding), addressed as `me`'s images.
+    func processedPhoto(by me: UserRecord) throws -> (width: Int, height: Int, variants: ImageVariants, blurhash: String,
+                                                     blobs: [ImageID: ImageUpload]) {
+        guard let processed = context.prepared.processedImage else { throw TimelineError(.internal, "the image was not processed") }
+        func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
+        let variants = ImageVariants(full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
+        // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
+        let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
+                               uniquingKeysWith: { first, _ in first })
+        return (processed.width, processed.height, variants, processed.blurhash, blobs)
+    }
+
+    /// Records the photo the pipeline produced as new media of `me`.
+    func uploadedMedia(alt: String?, by me: UserRecord) throws -> (event: MediaUploaded, blobs: [ImageID: ImageUpload]) {
+        let alt = try alt.flatMap(Validation.alt)
+        let photo = try processedPhoto(by: me)
+        let event = MediaUploaded(mediaId: MediaID(context.newID()), uploaderId: me.id, width: photo.width, height: photo.height,
+                                  variants: photo.variants, blurhash: photo.blurhash, alt: alt)
+        return (event, photo.blobs)
+    }
+
+    /// `me`'s media `raw`, which must exist (`not_found`) and be theirs (`forbidden`).
+    func ownMedia(_ raw: String, of me: UserRecord, field: String = "media") throws -> MediaRecord {
+        let id: MediaID = try Validation.identifier(raw, field: field)
+        guard let media = try state.media(id) else { throw TimelineError.notFound("media", id.rawValue) }
+        guard media.uploader == me.id else { throw TimelineError(.forbidden, "media \(id) belongs to someone else", field: field) }
+        return media
+    }
+
+    /// The photos `ids` name, for `me` to attach: 1–10, distinct, each theirs and not in a post.
+    func attachableMedia(_ ids: [String], of me: UserRecord) throws -> [MediaRecord] {
+        guard (1...MediaPolicy.maxPerPost).contains(ids.count) else {
+            throw TimelineError.invalid("media", "a post holds 1–\(MediaPolicy.maxPerPost) photos")
+        }
+        guard Set(ids).count == ids.count else { throw TimelineError.invalid("media", "a photo can be in a post once") }
+        return try ids.map { raw in
+            let media = try ownMedia(raw, of: me)
+            guard media.post == nil else { throw TimelineError.invalid("media", "media \(media.id) is already in a post") }
+            return media
+        }
+    }
+
+    /// Deletes the media nobody attached within `MediaPolicy.unattachedLifetime` (a batch of them).
+    func expireMedia() throws -> Decision {
+        let expired = try state.unattachedMedia(uploadedBefore: context.now - MediaPolicy.unattachedLifetime, limit: MediaPolicy.expiryBatch)
+        return Decision(events: expired.map { .mediaDeleted(MediaDeleted(mediaId: $0.id, uploaderId: $0.uploader)) },
+                        outcome: .success(.changed(!expired.isEmpty)))
+    }
+}
+
+// MARK: - Commands
+
+/// `uploadMedia`: uploads a photo (`image`, base64) with an optional `alt` text, to attach to a
+/// post later (`addPost` `media`); answers the media, with its blurhash.
+package struct UploadMediaCommand: CommandDefinition {
+    package static let name = "uploadMedia"
+    package let image: String
+    package let alt: String?
+
+    package init(image: String, alt: String?) { self.image = image; self.alt = alt }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        image = try fields.string("image")
+        alt = try fields.optionalString("alt")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("image", image)
+        fields.set("alt", alt)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { me in
+            let (event, blobs) = try decider.uploadedMedia(alt: alt, by: me)
+            return Decision(events: [.mediaUploaded(event)], blobs: blobs, outcome: .success(.media(event.mediaId)))
+        }
+    }
+}
+
+extension Command {
+    /// Uploads a photo (`image`, base64) with an optional `alt` text (≤ 1,500 characters), to
+    /// attach to a post within a day (`addPost` `media`).
+    public static func uploadMedia(image: String, alt: String? = nil) -> Command { Command(UploadMediaCommand(image: image, alt: alt)) }
+}
+
+/// `updateMedia`: sets the alt text of one of the acting user's photos (`nil` or "" clears it),
+/// attached or not.
+package struct UpdateMediaCommand: CommandDefinition {
+    package static let name = "updateMedia"
+    package let media: String
+    package let alt: String?
+
+    package init(media: String, alt: String?) { self.media = media; self.alt = alt }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        media = try fields.string("media")
+        alt = try fields.optionalString("alt")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("media", media)
+        fields.set("alt", alt)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { me in
+            let media = try decider.ownMedia(self.media, of: me)
+            let alt = try alt.flatMap(Validation.alt)
+            return Decision(events: [.mediaUpdated(MediaUpdated(mediaId: media.id, uploaderId: me.id, alt: alt))],
+                            outcome: .success(.media(media.id)))
+        }
+    }
+}
+
+extension Command {
+    /// Sets the alt text of one of the acting user's photos (`nil` or "" clears it).
+    public static func updateMedia(media: String, alt: String?) -> Command { Command(UpdateMediaCommand(media: media, alt: alt)) }
+}
+
+/// `expireMedia` (operator): deletes a batch of the photos nobody attached within a day
+/// (`changed`: whether any went). `timeline serve` runs it on its own.
+package struct ExpireMediaCommand: CommandDefinition {
+    package static let name = "expireMedia"
+
+    package init() {}
+    package init(_ fields: some CommandFields) throws(TimelineError) {}
+    package func encode(to fields: inout CommandJSON) {}
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.requireOperator(actor, "expire media")
+        return try decider.expireMedia()
+    }
+}
+
+extension Command {
+    /// Deletes a batch of the photos nobody attached within a day (operator only).
+    public static var expireMedia: Command { Command(ExpireMediaCommand()) }
+}
