@@ -22,11 +22,14 @@ let package = Package(
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // The bench's peer design only (TimelineBench): the library never links SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
+        // Zip archives written as a stream (libarchive): a user's export.
+        .target(name: "Archive", dependencies: ["CArchive"]),
         // Image decoding, resizing and encoding (libvips).
         .target(name: "Vips", dependencies: ["CVips"]),
         // The NATS C client: JetStream streams and key-value buckets (the replicated log).
@@ -40,7 +43,7 @@ let package = Package(
         // Pure domain: commands -> events, validation. No I/O.
         .target(name: "TimelineDomain"),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "Vips", "TimelineDomain"]),
+        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "Vips", "Archive", "TimelineDomain"]),
         // Importing a Firebase export of the seeds' app, streamed (libyajl): its own product, so
         // the core library builds without libyajl.
         .target(name: "TimelineImport", dependencies: ["Timeline", "JSONStream", "LMDB", "Sodium", "TimelineDomain"]),

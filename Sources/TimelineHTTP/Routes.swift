@@ -253,6 +253,13 @@ extension TimelineAPI {
                            content: MediaType.allCases.map { ($0.rawValue, .binary) }, headers: [.eTag, .cacheControl]),
             errors: [.notFound], parameters: [.image, .variant, .ifNoneMatch],
             otherAnswers: [(304, Answer(status: 304, description: "Not modified: the If-None-Match ETag is current.", headers: [.eTag]))])),
+        Route("GET", "/v1/me/export", .bearer, .now { api, request in try api.export(request) }, Operation(
+            id: "exportData", summary: "Download your data: a zip archive of the bearer's profile, posts and photos, and more.", tag: .account,
+            description: "profile.json, posts.json with every photo (photos/POST/N.jpg), comments.json, likes.json, bookmarks.json, "
+                + "following.json, followers.json, blocks.json, mutes.json, and events.jsonl (every event the bearer caused, valid "
+                + "against the event schemas). Streamed as it is made; one export per user at a time (429 while one runs).",
+            answer: Answer(status: 200, description: "The zip archive (Content-Disposition: attachment).", content: [("application/zip", .binary)]),
+            errors: [.rateLimited])),
         Route("POST", "/v1/stream/tickets", .bearer, .now { api, request in try api.streamTicket(request) }, Operation(
             id: "streamTicket", summary: "A short-lived, single-use ticket for GET /v1/stream?ticket= (for EventSource).", tag: .stream,
             answer: .json("The ticket.", "streamTicket", status: 201), errors: [.rateLimited])),

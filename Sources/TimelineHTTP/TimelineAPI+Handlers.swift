@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MicroHTTPD
 import Timeline
 
@@ -104,6 +105,43 @@ extension TimelineAPI {
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
                                                    ("X-Accel-Buffering", "no")], body: .stream(stream))
     }
+
+    /// `GET /v1/me/export`: the bearer's data as a zip archive, streamed as it is made (by a
+    /// thread of its own, at the pace the client reads: photos are read one at a time and at
+    /// most `exportBuffer` bytes wait for the client). One export per user at a time.
+    func export(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        guard let viewer = request.viewer else { throw TimelineError(.unauthenticated, "an export needs a bearer") }
+        try refuseAnyField(request)
+        guard exports.withLock({ $0.insert(viewer).inserted }) else {
+            throw TimelineError(.rateLimited, "an export of this account is being made; try again when it is done")
+        }
+        let stream = EventStream(maxBuffered: 2 * Self.exportBuffer)
+        Thread.detachNewThread { [self] in
+            defer {
+                stream.close()
+                _ = exports.withLock { $0.remove(viewer) }
+            }
+            // A failure (the client went away, the server is stopping) ends the archive short.
+            try? service.export(user: viewer) { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    while stream.bufferedBytes > Self.exportBuffer {
+                        guard !stream.isGone else { throw TimelineError(.internal, "the client went away") }
+                        usleep(2_000)
+                    }
+                    let end = min(bytes.count, offset + (64 << 10))
+                    guard stream.send(Array(bytes[offset..<end])) else { throw TimelineError(.internal, "the client went away") }
+                    offset = end
+                }
+            }
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/zip"), ("Cache-Control", "no-store"),
+                                                   ("Content-Disposition", "attachment; filename=\"timeline-export.zip\"")],
+                            body: .stream(stream))
+    }
+
+    /// The most bytes of an export waiting for its client.
+    static let exportBuffer = 512 << 10
 
     /// `POST /v1/stream/tickets`: a ticket for one `GET /v1/stream?ticket=`, valid 60 s, as
     /// long as the session lives.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MicroHTTPD
 import Timeline
 
@@ -29,6 +30,8 @@ public final class TimelineAPI: Sendable {
     let metrics = Metrics()
     let live: LiveStreams
     let tickets = StreamTickets()
+    /// The users whose export is being made (one at a time each).
+    let exports = Mutex<Set<UserID>>([])
     let throttle: Throttle
     private let passwordChecks: Throttle
     private let contactLookups: Throttle

@@ -769,6 +769,12 @@ def steps(server, out, images, a, b):
     check("an album: two photos chosen at once upload while the caption is typed, the first with alt text; the post is a "
           "carousel with dots and Next, each photo's alt text its alt; ben's Home shows it")
 
+    # 9l. Download your data: ann's profile makes her archive.
+    nav(a, "Profile")
+    click(a, button(a, "Download your data"))
+    text_appears(a, "Your data is ready: timeline-export.zip", "main .download-status")
+    check("Download your data on ann's profile makes her zip archive")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

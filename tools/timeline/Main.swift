@@ -21,6 +21,7 @@ struct TimelineTool {
       restore   bring a backup back into a new database directory
       bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
       erase-user  erase a user (by id or @name) as the operator: right to erasure
+      export-user a user's data as a zip archive: `timeline export-user --user @alice --out alice.zip`
       moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
       import    import a Firebase export: `timeline import firebase EXPORT.json`
       media     `timeline media reprocess`: variants for posts from before the image pipeline
@@ -71,6 +72,7 @@ struct TimelineTool {
             case "restore": code = try await BackupCommand.restore(args)
             case "bench": code = try await BenchCommand.run(args)
             case "erase-user": code = try await eraseUser(args)
+            case "export-user": code = try await ExportCommand.run(args)
             case "moderation": code = try await ModerationCommand.run(args)
             case "import": code = try await ImportCommand.run(args)
             case "media": code = try await MediaCommand.run(args)

@@ -143,6 +143,16 @@ export const api = {
     return rememberUser(await call('setAvatar', { body: form }));
   },
   removeAvatar: async () => rememberUser(await call('removeAvatar')),
+  /** The signed-in user's data as a zip archive (a Blob): fetched with the bearer, which a link cannot send. */
+  async exportData() {
+    const session = currentSession();
+    const response = await fetch(locate('exportData').path, {
+      headers: session ? { Authorization: `Bearer ${session.session}` } : {},
+      cache: 'no-store',
+    });
+    if (!response.ok) throw new ApiError(response.status, (await response.json().catch(() => null))?.error);
+    return response.blob();
+  },
 
   // People
   user: (user) => call('user', { path: { user } }),

@@ -1,7 +1,8 @@
 // Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
 // (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock, the
 // posts as a grid or a list (Onstagram's toggle), and on one's own: Edit profile (with the
-// private-account switch), Follow requests, Saved posts, Muted and Blocked accounts and Sign out.
+// private-account switch), Follow requests, Saved posts, Muted and Blocked accounts, Download
+// your data and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
@@ -39,6 +40,27 @@ export async function render(root, { params: [name] }, app) {
     const edit = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'profile-editor' }, 'Edit profile');
     const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
     const requestsLink = h('a', { href: '#/requests', class: 'button secondary', hidden: !user.locked }, 'Follow requests');
+    // Download your data: the archive comes with the bearer, then is saved as a file.
+    const download = h('button', { type: 'button', class: 'secondary' }, 'Download your data');
+    const downloadStatus = h('p', { class: 'muted download-status', role: 'status' });
+    download.addEventListener('click', async () => {
+      download.disabled = true;
+      downloadStatus.textContent = 'Preparing your archive…';
+      try {
+        const blob = await api.exportData();
+        const url = URL.createObjectURL(blob);
+        const link = h('a', { href: url, download: 'timeline-export.zip', hidden: true });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60000);
+        downloadStatus.textContent = `Your data is ready: timeline-export.zip (${Math.max(1, Math.round(blob.size / 1024))} KB)`;
+      } catch (error) {
+        downloadStatus.textContent = error.message;
+      } finally {
+        download.disabled = false;
+      }
+    });
     edit.addEventListener('click', () => {
       const open = edit.getAttribute('aria-expanded') === 'true';
       edit.setAttribute('aria-expanded', open ? 'false' : 'true');
@@ -55,7 +77,9 @@ export async function render(root, { params: [name] }, app) {
       h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
       h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
       h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
-      signOut);
+      download,
+      signOut,
+      downloadStatus);
 
     const openEditor = () => {
       const form = h('form', { id: 'profile-editor', class: 'panel', novalidate: true },
