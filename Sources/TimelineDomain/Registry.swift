@@ -15,7 +15,9 @@ extension Command {
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self,
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
-        UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
+        UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
+        GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
+        UnsuspendUserCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -96,6 +98,18 @@ public enum Event: Equatable, Sendable {
     case mediaUpdated(MediaUpdated)
     /// A photo nobody attached went: `MediaDeleted`.
     case mediaDeleted(MediaDeleted)
+    /// The operator granted a role: `RoleGranted`.
+    case roleGranted(RoleChange)
+    /// The operator revoked a role: `RoleRevoked`.
+    case roleRevoked(RoleChange)
+    /// Someone reported an account: `UserReported`.
+    case userReported(UserReported)
+    /// A moderator dismissed an account's reports: `UserReportsDismissed`.
+    case userReportsDismissed(AccountDecision)
+    /// A moderator suspended an account: `UserSuspended`.
+    case userSuspended(AccountDecision)
+    /// A moderator lifted a suspension: `UserUnsuspended`.
+    case userUnsuspended(AccountDecision)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -141,6 +155,12 @@ public enum Event: Equatable, Sendable {
         case .mediaUploaded: .mediaUploaded
         case .mediaUpdated: .mediaUpdated
         case .mediaDeleted: .mediaDeleted
+        case .roleGranted: .roleGranted
+        case .roleRevoked: .roleRevoked
+        case .userReported: .userReported
+        case .userReportsDismissed: .userReportsDismissed
+        case .userSuspended: .userSuspended
+        case .userUnsuspended: .userUnsuspended
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -183,6 +203,9 @@ public enum Event: Equatable, Sendable {
         case .mediaUploaded(let e): e
         case .mediaUpdated(let e): e
         case .mediaDeleted(let e): e
+        case .roleGranted(let e), .roleRevoked(let e): e
+        case .userReported(let e): e
+        case .userReportsDismissed(let e), .userSuspended(let e), .userUnsuspended(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -262,6 +285,18 @@ public enum EventType: String, CaseIterable, Sendable {
     case mediaUpdated = "MediaUpdated"
     /// A photo nobody attached went.
     case mediaDeleted = "MediaDeleted"
+    /// The operator granted a role.
+    case roleGranted = "RoleGranted"
+    /// The operator revoked a role.
+    case roleRevoked = "RoleRevoked"
+    /// Someone reported an account.
+    case userReported = "UserReported"
+    /// A moderator dismissed an account's reports.
+    case userReportsDismissed = "UserReportsDismissed"
+    /// A moderator suspended an account.
+    case userSuspended = "UserSuspended"
+    /// A moderator lifted a suspension.
+    case userUnsuspended = "UserUnsuspended"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -305,6 +340,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .mediaUploaded: MediaUploaded.self
         case .mediaUpdated: MediaUpdated.self
         case .mediaDeleted: MediaDeleted.self
+        case .roleGranted, .roleRevoked: RoleChange.self
+        case .userReported: UserReported.self
+        case .userReportsDismissed, .userSuspended, .userUnsuspended: AccountDecision.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -349,6 +387,12 @@ public enum EventType: String, CaseIterable, Sendable {
         case .mediaUploaded: .mediaUploaded(try MediaUploaded(from: &r, &opener))
         case .mediaUpdated: .mediaUpdated(try MediaUpdated(from: &r, &opener))
         case .mediaDeleted: .mediaDeleted(try MediaDeleted(from: &r, &opener))
+        case .roleGranted: .roleGranted(try RoleChange(from: &r, &opener))
+        case .roleRevoked: .roleRevoked(try RoleChange(from: &r, &opener))
+        case .userReported: .userReported(try UserReported(from: &r, &opener))
+        case .userReportsDismissed: .userReportsDismissed(try AccountDecision(from: &r, &opener))
+        case .userSuspended: .userSuspended(try AccountDecision(from: &r, &opener))
+        case .userUnsuspended: .userUnsuspended(try AccountDecision(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

@@ -17,6 +17,10 @@ package struct UserRecord: Equatable, Sendable {
     public var discoverable: Bool
     /// Whether following the user needs their approval (a private account); off by default.
     public var locked: Bool
+    /// Whether the user holds the `moderator` role.
+    public var moderator = false
+    /// Whether a moderator suspended the account (until unsuspended).
+    public var suspended = false
     public init(id: UserID, username: String, emailHash: String?, passwordHash: String?, bio: String?, url: String?,
                 postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
                 discoverable: Bool = true, locked: Bool = false) {
@@ -100,6 +104,10 @@ package protocol DecisionState {
     func media(_ id: MediaID) throws -> MediaRecord?
     /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord]
+    /// Whether `reporter`'s report of the account `user` stands.
+    func userReported(_ reporter: UserID, _ user: UserID) throws -> Bool
+    /// How many reports of the account `user` stand.
+    func userReportCount(_ user: UserID) throws -> Int
     /// Whether `post` is in `user`'s bookmarks.
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `user` has reported `post`, standing or dismissed (one report per reporter and post).
@@ -121,12 +129,14 @@ package protocol DecisionState {
 }
 
 extension DecisionState {
-    /// Whether `post` is hidden from `viewer`, who is not its author: it is for followers only
-    /// and `viewer` does not follow its author, or at least `threshold` reports count against it.
+    /// Whether `post` is hidden from `viewer`, who is not its author: its author is suspended,
+    /// it is for followers only and `viewer` does not follow its author, or at least
+    /// `threshold` reports count against it.
     /// The one rule deciding (a hidden post is `not_found` to act on) and reading (it is left
     /// out of pages) share.
     package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
         guard post.author != viewer else { return false }
+        if try user(post.author)?.suspended == true { return true }
         if post.visibility == .followers {
             guard let viewer, try follows(viewer, post.author) else { return true }
         }

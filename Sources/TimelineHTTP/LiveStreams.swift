@@ -158,6 +158,7 @@ final class LiveStreams: Sendable {
         case .signedOutEverywhere(let e): e.userId
         case .passwordChanged(let e): e.userId
         case .userErased(let e): e.userId
+        case .userSuspended(let e): e.userId
         default: nil
         }
     }

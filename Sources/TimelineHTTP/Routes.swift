@@ -163,6 +163,36 @@ extension TimelineAPI {
             description: "`alt` null or empty clears it. Someone else's photo is 403 forbidden.",
             answer: .json("The photo.", "media"), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.media],
             body: .command("updateMedia", path: ["media"]))),
+        command("POST", "/v1/users/{user}/report", Operation(
+            id: "reportUser", summary: "Report an account to the moderators, with a reason and perhaps some of its posts.", tag: .users,
+            description: "`posts` (at most \(UserReportPolicy.maxPosts)) must be the account's and visible to the bearer. One standing "
+                + "report per reporter and account: a repeat changes nothing. Yourself is 400; an account that blocks you, 403.",
+            answer: changed("already reported"), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.user],
+            body: .command("reportUser", path: ["user"]))),
+        query("GET", "/v1/admin/reports", access: .bearer, Operation(
+            id: "moderationQueue", summary: "The report queue: reported posts and accounts (moderators only).", tag: .moderation,
+            description: "Posts with standing reports (those the reports hide first, then the newest reported), each with a "
+                + "`preview` of the post; accounts with standing reports, the newest reported first. A bearer without the role is 403.",
+            answer: .json("The queue.", "moderationQueue"), errors: [.forbidden])),
+        command("DELETE", "/v1/admin/posts/{post}", Operation(
+            id: "removePost", summary: "Remove a post for breaking the rules, saying why (moderators only).", tag: .moderation,
+            description: "It leaves every list like a deleted post, and its author's activity shows the reason.",
+            answer: .empty(), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.post],
+            body: .command("removePost", path: ["post"]))),
+        command("POST", "/v1/admin/posts/{post}/dismiss", Operation(
+            id: "dismissReports", summary: "Dismiss the reports standing against a post (moderators only).", tag: .moderation,
+            answer: changed("nothing stood"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
+        command("POST", "/v1/admin/users/{user}/dismiss", Operation(
+            id: "dismissUserReports", summary: "Dismiss the reports standing against an account (moderators only).", tag: .moderation,
+            answer: changed("nothing stood"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+        command("PUT", "/v1/admin/suspensions/{user}", Operation(
+            id: "suspendUser", summary: "Suspend an account (moderators only).", tag: .moderation,
+            description: "It cannot sign in, its sessions and streams end, and its profile and posts are gone for everyone else "
+                + "until unsuspended. A moderator's account only the operator suspends (403).",
+            answer: changed("already suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+        command("DELETE", "/v1/admin/suspensions/{user}", Operation(
+            id: "unsuspendUser", summary: "Lift a suspension (moderators only).", tag: .moderation,
+            answer: changed("not suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
         // Before /v1/posts/{post}, which would take "nearby" for an id.
         query("GET", "/v1/posts/nearby", Operation(
             id: "nearby", summary: "Posts placed near a point, newest first.", tag: .posts,

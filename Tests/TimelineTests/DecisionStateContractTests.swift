@@ -54,6 +54,19 @@ extension InMemoryState {
             break  // deciding never reads an alt text
         case .mediaDeleted(let e):
             media[e.mediaId] = nil
+        case .roleGranted(let e):
+            updateUser(e.userId) { $0.moderator = true }
+        case .roleRevoked(let e):
+            updateUser(e.userId) { $0.moderator = false }
+        case .userSuspended(let e):
+            updateUser(e.userId) { $0.suspended = true }
+            credentialChanges[e.userId] = envelope.sequence
+        case .userUnsuspended(let e):
+            updateUser(e.userId) { $0.suspended = false }
+        case .userReported(let e):
+            userReportEdges.insert([e.reporterId, e.userId])
+        case .userReportsDismissed(let e):
+            userReportEdges = userReportEdges.filter { $0[1] != e.userId }
         case .postPlaced, .postMarkedSensitive:
             break  // deciding never reads a post's place or whether it is sensitive
         case .postEdited(let e):
@@ -119,6 +132,7 @@ extension InMemoryState {
             activityMarkers[e.userId] = nil
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
+            userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }
         case .passwordResetRequested(let e):
             resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             issued[e.tokenHash] = envelope.sequence

@@ -61,6 +61,15 @@ import Testing
         _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
         try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
+        // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
+        let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
+        _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)
+        let evesPost = try await service.addPost(by: eve.id, caption: "spam")
+        try await service.run(.reportUser(user: eve.id.rawValue, reason: "spam account", posts: [evesPost.id.rawValue]), as: alice.id)
+        try await service.run(.dismissUserReports(user: eve.id.rawValue), as: dan.id)
+        try await service.run(.suspendUser(user: eve.id.rawValue), as: dan.id)
+        try await service.run(.unsuspendUser(user: eve.id.rawValue), as: dan.id)
+        _ = try await service.execute(.revokeRole(user: dan.id.rawValue), as: .operator)
         let carol = try await service.createUser("carol")
         // A locked account: a request rejected, one withdrawn, one approved by unlocking.
         try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: carol.id)

@@ -775,6 +775,33 @@ def steps(server, out, images, a, b):
     text_appears(a, "Your data is ready: timeline-export.zip", "main .download-status")
     check("Download your data on ann's profile makes her zip archive")
 
+    # 9m. Moderation: the operator makes ben a moderator; ben reports eve's account from her
+    # profile, then suspends it from Reports (her profile is gone for others) and lifts it.
+    server.operator("moderation", "grant", "@ben")
+    go(b, server, "/u/eve")
+    click(b, button(b, "Report account"))
+    by_label(b, "Why should the moderators look at it?").send_keys("Impersonates a friend")
+    click(b, button(b, "Send report"))
+    text_appears(b, "the moderators will look at @eve", "main")
+    go(b, server, "/profile")
+    b.refresh()
+    click(b, wait(b, lambda d: next(iter(d.find_elements(By.XPATH, "//main//a[normalize-space()='Reports']")), None), "no Reports link for a moderator"))
+    eve_report = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "ol.report-queue.accounts li") if "eve" in li.text), None),
+                      "eve's account is not in Reports")
+    assert "Impersonates a friend" in eve_report.text
+    click(b, button(b, "Suspend", eve_report))
+    button(b, "Unsuspend", eve_report)
+    request = urllib.request.Request(f"{server.url}/v1/users/@eve", headers={"Authorization": f"Bearer {fay['session']}"})
+    try:
+        urllib.request.urlopen(request, timeout=30)
+        raise AssertionError("a suspended account's profile is still shown")
+    except urllib.error.HTTPError as error:
+        assert error.code == 404, f"a suspended profile answered {error.code}"
+    click(b, button(b, "Unsuspend", eve_report))
+    button(b, "Suspend", eve_report)
+    assert server.call("GET", "/v1/users/@eve", token=fay["session"])["username"] == "eve"
+    check("a moderator (granted by the operator) reports an account from its profile, suspends it from Reports (gone for others) and lifts it")
+
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))
     b.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})

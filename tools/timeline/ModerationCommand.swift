@@ -7,6 +7,7 @@ enum ModerationCommand {
     usage: timeline moderation [--db PATH] [--hide-after-reports N] list [--json]
            timeline moderation [--db PATH] remove POST --reason REASON [--json]
            timeline moderation [--db PATH] dismiss POST [--json]
+           timeline moderation [--db PATH] grant|revoke|suspend|unsuspend USER_ID|@username [--json]
 
     list     the reported posts, the most recently reported first: post, count of distinct
              reporters, whether the reports hide it (N or more, default 5), reporters and
@@ -16,6 +17,10 @@ enum ModerationCommand {
     dismiss  dismiss the post's standing reports (a ReportsDismissed event): it leaves the
              queue and is shown again; its reporters cannot report it again, others can
              (--json: the command's answer, {changed}; remove's is {})
+    grant    give the user the moderator role: they work the queue over HTTP
+             (GET /v1/admin/reports, remove, dismiss, suspend); revoke takes it back
+    suspend  suspend the account: it cannot sign in, its sessions end, its profile and
+             posts are gone for everyone else; unsuspend lifts it
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -65,6 +70,22 @@ enum ModerationCommand {
                 print(result == .changed(true) ? "dismissed the reports against \(args.positional[1])"
                                                : "no standing reports against \(args.positional[1]): nothing to dismiss")
             }
+            return 0
+        case "grant", "revoke", "suspend", "unsuspend":
+            guard args.positional.count == 2 else { throw UsageError("usage: timeline moderation \(verb) USER_ID|@username") }
+            let service = try TimelineTool.open(args, existing: true)
+            defer { TimelineTool.close(service) }
+            let target = args.positional[1]
+            let user = target.hasPrefix("@") ? try service.userID(named: String(target.dropFirst())).rawValue : target
+            let command: Command = switch verb {
+            case "grant": .grantRole(user: user)
+            case "revoke": .revokeRole(user: user)
+            case "suspend": .suspendUser(user: user)
+            default: .unsuspendUser(user: user)
+            }
+            let result = try await service.execute(command, as: .operator)
+            if args.has("json") { try emitJSON(JSONOutput.result(result) as? [String: Any] ?? [:]) }
+            else { print(result == .changed(true) ? "\(verb): done for \(target)" : "\(verb): nothing to change for \(target)") }
             return 0
         default:
             throw UsageError("unknown moderation command \(verb)")

@@ -197,6 +197,16 @@ export const api = {
   unbookmark: (id) => call('unbookmark', { path: { post: id } }),
   bookmarks: (before) => call('bookmarks', { params: page(before) }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
+  /** Reports an account, perhaps naming some of its posts. */
+  reportUser: (user, reason, posts) => call('reportUser', { path: { user }, body: { reason, posts } }),
+
+  // Moderation (moderators only)
+  moderationQueue: () => call('moderationQueue'),
+  removePost: (id, reason) => call('removePost', { path: { post: id }, body: { reason } }),
+  dismissReports: (id) => call('dismissReports', { path: { post: id } }),
+  dismissUserReports: (user) => call('dismissUserReports', { path: { user } }),
+  suspendUser: (user) => call('suspendUser', { path: { user } }),
+  unsuspendUser: (user) => call('unsuspendUser', { path: { user } }),
   likes: (id, before) => call('likes', { path: { post: id }, params: page(before) }),
   /** A page of activity; `types` (comma-separated kinds) keeps only those. */
   activity: (before, types) => call('activity', { params: { types, ...page(before) } }),

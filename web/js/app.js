@@ -10,6 +10,7 @@ import * as search from './search.js';
 import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
+import * as reports from './reports.js';
 import { h, replace } from './dom.js';
 
 const routes = [
@@ -22,6 +23,7 @@ const routes = [
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },
+  { pattern: /^\/reports$/, screen: reports, nav: null },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },

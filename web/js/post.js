@@ -224,8 +224,10 @@ export async function render(root, { params: [id] }, app) {
  * "Report this post": a reason, sent to the moderators (a post enough people report is hidden
  * until they decide). One report per person: a second is accepted and changes nothing.
  */
-function reportControl(id) {
-  const open = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-controls': 'report-form' }, 'Report this post');
+export function reportControl(id, {
+  label = 'Report this post', thanks = 'Thank you: the moderators will look at this post.', send: sendReport = (reason) => api.reportPost(id, reason),
+} = {}) {
+  const open = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-controls': 'report-form' }, label);
   const box = h('div', { class: 'report' }, open);
   open.addEventListener('click', () => {
     const form = h('form', { id: 'report-form', class: 'panel report-form', novalidate: true },
@@ -245,8 +247,8 @@ function reportControl(id) {
       const send = form.querySelector('button[type=submit]');
       send.disabled = true;
       try {
-        await api.reportPost(id, reason.value.trim());
-        replace(box, h('p', { class: 'status', role: 'status', tabindex: '-1' }, 'Thank you: the moderators will look at this post.'));
+        await sendReport(reason.value.trim());
+        replace(box, h('p', { class: 'status', role: 'status', tabindex: '-1' }, thanks));
         box.firstChild.focus();
       } catch (error) {
         showError(form, error);

@@ -5,6 +5,7 @@
 // your data and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
+import { reportControl } from './post.js';
 import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
 
 const VIEW_KEY = 'timeline.profileView';
@@ -77,6 +78,7 @@ export async function render(root, { params: [name] }, app) {
       h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
       h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
       h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
+      user.moderator ? h('a', { href: '#/reports', class: 'button secondary' }, 'Reports') : null,
       download,
       signOut,
       downloadStatus);
@@ -208,6 +210,10 @@ export async function render(root, { params: [name] }, app) {
     });
     buttons.append(block);
     editor.append(muteChoices);
+    editor.append(reportControl(user.id, {
+      label: 'Report account', thanks: `Thank you: the moderators will look at @${user.username}.`,
+      send: (reason) => api.reportUser(user.id, reason),
+    }));
   }
 
   // The posts, as a grid or a list.

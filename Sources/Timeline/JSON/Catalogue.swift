@@ -129,6 +129,9 @@ package enum Catalogue {
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.followRequests(to: user, page)) }
         },
+        QueryDefinition(actingUser: "moderationQueue") { _ throws(TimelineError) in
+            { service, user throws(TimelineError) in .moderation(try service.moderationQueue(for: user)) }
+        },
         QueryDefinition(actingUser: "muted") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.muted(by: user, page)) }

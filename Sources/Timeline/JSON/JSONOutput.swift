@@ -16,8 +16,24 @@ package enum JSONOutput {
         if let unread = p.unreadActivity { out["unreadActivity"] = unread }
         if let discoverable = p.discoverable { out["discoverable"] = discoverable }
         out["locked"] = p.locked
+        if let moderator = p.moderator { out["moderator"] = moderator }
         if let requested = p.requestedByViewer { out["requestedByViewer"] = requested }
         return out
+    }
+
+    /// The moderators' queue: `{posts: [{post, count, reporters, reasons, newestAt, hidden, preview}], accounts: [{user,
+    /// username, count, reporters, reasons, posts, newestAt, suspended}]}`.
+    static func moderation(_ queue: ModerationQueue) -> [String: Any] {
+        let posts: [[String: Any]] = queue.posts.map { entry in
+            let r = entry.report
+            return ["post": r.post.rawValue, "count": r.count, "reporters": r.reporters.map(\.rawValue), "reasons": r.reasons,
+                    "newestAt": r.newestAt, "hidden": r.hidden, "preview": entry.post.map(post) ?? NSNull()]
+        }
+        let accounts: [[String: Any]] = queue.accounts.map { a in
+            ["user": a.user.rawValue, "username": a.username, "count": a.count, "reporters": a.reporters.map(\.rawValue),
+             "reasons": a.reasons, "posts": a.posts.map(\.rawValue), "newestAt": a.newestAt, "suspended": a.suspended]
+        }
+        return ["posts": posts, "accounts": accounts]
     }
 
     static func suggestion(_ s: Suggestion) -> [String: Any] {
@@ -117,6 +133,7 @@ package enum JSONOutput {
         case .image(let i): image(i)
         case .history(let versions):
             ["versions": versions.map { ["caption": optional($0.caption), "hashtags": $0.hashtags, "createdAt": timestamp($0.at)] as [String: Any] }]
+        case .moderation(let queue): moderation(queue)
         }
     }
 

@@ -148,7 +148,8 @@ struct FollowsProjection: Projection {
              .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .activityRead, .postEdited, .postMarkedSensitive, .mediaUploaded,
-             .mediaUpdated, .mediaDeleted: break
+             .mediaUpdated, .mediaDeleted,
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended: break
         }
     }
 }

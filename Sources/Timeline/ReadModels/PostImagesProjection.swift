@@ -76,7 +76,8 @@ struct PostImagesProjection: Projection {
              .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
              .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUpdated: break
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUpdated,
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended: break
         }
     }
 

@@ -286,7 +286,8 @@ struct PostsProjection: Projection {
             try media.delete(e.mediaId, txn)
         case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn: break
+             .followRequested, .followRequestRejected, .followRequestWithdrawn,
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended: break
         }
     }
 }

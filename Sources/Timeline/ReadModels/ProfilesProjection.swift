@@ -1,21 +1,26 @@
 import LMDB
 import TimelineDomain
 
-/// Profiles with their counts, and the unique username and email indexes. Emails are kept only
-/// as their keyed hash (`hashEmail`, the key store's): the read models never hold one in clear.
+/// Profiles with their counts and roles, the unique username and email indexes, the suspended
+/// accounts and the reports against accounts. Emails are kept only as their keyed hash
+/// (`hashEmail`, the key store's): the read models never hold one in clear.
 struct ProfilesProjection: Projection {
     let name = ProjectionName.profiles
     let users: Table<UserRecords>         // userId → UserRecord
     let usernames: Table<UniqueUserIndex> // username → userId
     let emails: Table<UniqueUserIndex>    // the email's keyed hash → userId
+    let suspended: Table<Members<String, UserID>>  // "s" ‖ 0 ‖ userId: the suspended accounts
+    let userReports: Table<UserReports>   // reported ‖ 0 ‖ reporter → the standing report
     /// The keyed hash of a (normalised) email.
     let hashEmail: @Sendable (String) -> String
-    var databases: [Database] { [users.database, usernames.database, emails.database] }
+    var databases: [Database] { [users.database, usernames.database, emails.database, suspended.database, userReports.database] }
 
     init(_ env: Environment, prefix: String, hashEmail: @escaping @Sendable (String) -> String) throws {
         users = try Table(env, prefix + "users")
         usernames = try Table(env, prefix + "usernames")
         emails = try Table(env, prefix + "emails")
+        suspended = try Table(env, prefix + "suspendedUsers")
+        userReports = try Table(env, prefix + "userReports")
         self.hashEmail = hashEmail
     }
 
@@ -23,6 +28,11 @@ struct ProfilesProjection: Projection {
     func userID(email: String, _ txn: Transaction) throws -> UserID? { try emails.get(hashEmail(email), txn) }
 
     func user(_ id: UserID, _ txn: Transaction) throws -> UserRecord? { try users.get(id, txn) }
+
+    /// The accounts suspended now (few: read whole for a page that must leave them out).
+    func suspendedUsers(_ txn: Transaction) throws -> Set<UserID> { Set(try suspended.members(of: "s", txn)) }
+
+    func isSuspended(_ id: UserID, _ txn: Transaction) throws -> Bool { try suspended.contains(("s", id), txn) }
 
     private func update(_ id: UserID, _ txn: Transaction, _ change: (inout UserRecord) -> Void) throws {
         guard var user = try user(id, txn) else { return }
@@ -84,7 +94,30 @@ struct ProfilesProjection: Projection {
             guard var user = try user(e.userId, txn), let email = e.email else { return }
             try changeEmail(of: &user, to: email, txn)
             try users.put(e.userId, user, txn)
+        case .roleGranted(let e):
+            try update(e.userId, txn) { $0.moderator = true }
+        case .roleRevoked(let e):
+            try update(e.userId, txn) { $0.moderator = false }
+        case .userSuspended(let e):
+            try update(e.userId, txn) { $0.suspended = true }
+            try suspended.put(("s", e.userId), (), txn)
+        case .userUnsuspended(let e):
+            try update(e.userId, txn) { $0.suspended = false }
+            try suspended.delete(("s", e.userId), txn)
+        case .userReported(let e):
+            try userReports.put((e.userId, e.reporterId), UserReportRecord(reason: e.reason, posts: e.posts, at: envelope.timestamp), txn)
+        case .userReportsDismissed(let e):
+            try userReports.deleteAll(in: e.userId, txn)
         case .userErased(let e):
+            // The reports against them go; theirs against others go too (their reasons are erased).
+            try userReports.deleteAll(in: e.userId, txn)
+            var made: [UserID] = []
+            try txn.scan(userReports.database, prefix: []) { key, _ in
+                if Key.split(key).1 == e.userId.rawValue { made.append(UserID(Key.split(key).0)) }
+                return true
+            }
+            for reported in made { try userReports.delete((reported, e.userId), txn) }
+            try suspended.delete(("s", e.userId), txn)
             guard let user = try user(e.userId, txn) else { return }
             try users.delete(e.userId, txn)
             try usernames.delete(user.username, txn)
@@ -94,5 +127,28 @@ struct ProfilesProjection: Projection {
              .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted: break
         }
+    }
+}
+
+/// A report against an account, as the read models keep it.
+struct UserReportRecord: Equatable, Sendable {
+    var reason: String
+    var posts: [PostID]
+    /// When it was made (ms since 1970).
+    var at: Int64
+}
+
+/// `reported ‖ 0 ‖ reporter` → the standing report (dismissed ones are deleted: their reporters may report again).
+enum UserReports: GroupedLayout {
+    typealias Group = UserID
+    typealias Member = UserID
+    static func encode(_ report: UserReportRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.string(report.reason); w.strings(report.posts.map(\.rawValue)); w.int64(report.at)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> UserReportRecord {
+        var r = ByteReader(bytes)
+        return UserReportRecord(reason: try r.string(), posts: try r.strings().map(PostID.init), at: try r.int64())
     }
 }

@@ -4,8 +4,9 @@ import TimelineDomain
 
 /// The query side, over one snapshot.
 extension ReadView {
+    /// `id`'s profile as `viewer` sees it (a suspended account's is `not_found` to everyone else).
     func profile(_ id: UserID, viewer: UserID? = nil) throws -> Profile {
-        guard let user = try user(id) else { throw TimelineError.notFound("user", id.rawValue) }
+        guard let user = try user(id), !user.suspended || viewer == id else { throw TimelineError.notFound("user", id.rawValue) }
         return try Presenter(self, viewer: viewer).profile(user)
     }
 
@@ -132,7 +133,8 @@ extension ReadView {
     /// (each only above its boundary, so the sources never overlap), newest first.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
-        let muted = try activeMutes(of: user)
+        // Muted and suspended authors are left out (a timeline checks no relation per post).
+        let muted = try activeMutes(of: user).union(models.profiles.suspendedUsers(txn))
         let present = Presenter(self, viewer: user, muted: muted)
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn).filter { !muted.contains($0.author) }

@@ -62,14 +62,15 @@ enum RecordCodec {
     static func encode(_ u: UserRecord) -> [UInt8] {
         var w = ByteWriter()
         // Version 2 adds a byte of settings after `createdAt` (bit 0: discoverable, bit 1:
-        // locked); it is written only for a user whose settings are not the defaults, so such a
-        // user's record keeps version 1's bytes (as before the settings).
-        let defaults = u.discoverable && !u.locked
+        // locked, bit 2: moderator, bit 3: suspended); it is written only for a user whose
+        // settings are not the defaults, so such a user's record keeps version 1's bytes (as
+        // before the settings).
+        let defaults = u.discoverable && !u.locked && !u.moderator && !u.suspended
         w.u8(defaults ? 1 : 2)
         w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.emailHash); w.optionalString(u.passwordHash)
         w.optionalString(u.bio); w.optionalString(u.url)
         w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
-        if !defaults { w.u8((u.discoverable ? 1 : 0) | (u.locked ? 2 : 0)) }
+        if !defaults { w.u8((u.discoverable ? 1 : 0) | (u.locked ? 2 : 0) | (u.moderator ? 4 : 0) | (u.suspended ? 8 : 0)) }
         // Appended (a record without it has no photo).
         if let avatar = u.avatar { w.string(avatar.large.rawValue); w.string(avatar.small.rawValue) }
         return w.bytes
@@ -86,6 +87,8 @@ enum RecordCodec {
             let settings = try r.u8()
             user.discoverable = settings & 1 != 0
             user.locked = settings & 2 != 0
+            user.moderator = settings & 4 != 0
+            user.suspended = settings & 8 != 0
         }
         if !r.isAtEnd { user.avatar = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
         return user

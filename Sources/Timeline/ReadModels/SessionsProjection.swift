@@ -72,6 +72,9 @@ struct SessionsProjection: Projection {
         case .signedOutEverywhere(let e):
             // Every session and reset token issued before this event ends, as at a password change.
             try credentialChanges.put(e.userId, envelope.sequence, txn)
+        case .userSuspended(let e):
+            // A suspension ends them too (and the suspended user cannot sign in again).
+            try credentialChanges.put(e.userId, envelope.sequence, txn)
         case .signInFailed(let e):
             // Forget failures that have left the window, then record this one.
             let cutoff = SignInFailures.start(e.limiterKey, at: envelope.timestamp - SignInPolicy.window)
@@ -87,7 +90,8 @@ struct SessionsProjection: Projection {
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
              .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted: break
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended: break
         }
     }
 }

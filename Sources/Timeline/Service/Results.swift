@@ -22,6 +22,8 @@ public struct Profile: Sendable, Equatable {
     public var blockedByViewer: Bool?
     /// Whether following this user needs their approval (a private account).
     public var locked: Bool
+    /// Whether the user holds the `moderator` role; shown only to the user themself.
+    public var moderator: Bool?
     /// Whether the viewer has asked to follow this user and awaits an answer (`nil` when the
     /// query had no viewer).
     public var requestedByViewer: Bool?
@@ -51,6 +53,7 @@ public struct Profile: Sendable, Equatable {
         self.blockedByViewer = blockedByViewer
         locked = u.locked
         discoverable = own ? u.discoverable : nil
+        moderator = own ? u.moderator : nil
     }
 }
 

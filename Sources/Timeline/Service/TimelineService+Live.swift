@@ -39,7 +39,9 @@ extension TimelineService {
                 guard let record = try view.models.activity.activity.get(key, view.txn), try !leftOut(record) else { return [] }
                 return [.activity(try present.activity(id: key.1, record))]
             }
-            func sees(_ author: UserID) throws -> Bool { try author == viewer || (!muted.contains(author) && view.follows(viewer, author)) }
+            func sees(_ author: UserID) throws -> Bool {
+                try author == viewer || (!muted.contains(author) && view.follows(viewer, author) && !view.models.profiles.isSuspended(author, view.txn))
+            }
             switch envelope.event {
             case .postAdded(let e):
                 var updates = try mentionOrReply()

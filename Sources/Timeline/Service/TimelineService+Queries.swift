@@ -251,4 +251,6 @@ public enum QueryResult: Sendable, Equatable {
     case image(StoredImage)
     /// A post's versions, the first first.
     case history([PostVersion])
+    /// The moderators' queue.
+    case moderation(ModerationQueue)
 }

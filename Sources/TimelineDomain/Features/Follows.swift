@@ -38,6 +38,7 @@ extension Follow: EventPayload {
 extension Decider {
     func follow(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "follow")
+        guard try state.user(target)?.suspended != true else { throw TimelineError.notFound("user", target.rawValue) }
         guard try !blockedEitherWay(me.id, target) else {
             throw TimelineError(.forbidden, "you cannot follow a user while one of you blocks the other")
         }

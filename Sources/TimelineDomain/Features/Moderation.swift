@@ -129,7 +129,7 @@ extension Decider {
 
     func removePost(_ post: String, reason: String, actor: Actor) throws -> Decision {
         let id: PostID = try Validation.identifier(post, field: "post")
-        try requireOperator(actor, "remove a post")
+        _ = try requireModerator(actor, "remove a post")
         let post = try existingPost(id.rawValue)
         let event = PostRemoved(postId: post.id, authorId: post.author, reason: try Validation.reason(reason))
         return Decision(events: [.postRemoved(event)], outcome: .success(.done))
@@ -137,7 +137,7 @@ extension Decider {
 
     func dismissReports(_ post: String, actor: Actor) throws -> Decision {
         let id: PostID = try Validation.identifier(post, field: "post")
-        try requireOperator(actor, "dismiss reports")
+        _ = try requireModerator(actor, "dismiss reports")
         let post = try existingPost(id.rawValue)
         // Nothing standing (never reported, or dismissed already): nothing to dismiss.
         let standing = try state.standingReports(post.id, upTo: 1) > 0

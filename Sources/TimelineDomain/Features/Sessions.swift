@@ -155,6 +155,7 @@ extension Decider {
             return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.prepared.origin))],
                             outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
         }
+        guard try state.user(user)?.suspended != true else { throw TimelineError(.forbidden, "this account is suspended") }
         let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
                              expiresAt: context.now + context.sessionLifetime)
         return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)

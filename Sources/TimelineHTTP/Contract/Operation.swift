@@ -93,7 +93,7 @@ enum Parameter: String, CaseIterable, Sendable {
 
 /// The groups of operations (OpenAPI tags), in the document's order.
 enum Tag: String, CaseIterable, Sendable {
-    case account, users, posts, comments, likes, bookmarks, blocks, mutes, feeds, images, stream, operations
+    case account, users, posts, comments, likes, bookmarks, blocks, mutes, feeds, images, stream, moderation, operations
 
     var description: String {
         switch self {
@@ -107,6 +107,7 @@ enum Tag: String, CaseIterable, Sendable {
         case .mutes: "Users a user mutes (their posts and doings hidden from them), visible only to them."
         case .feeds: "Home timeline, hashtags and activity."
         case .images: "Image bytes."
+        case .moderation: "The moderators' report queue and what they decide (the `moderator` role, which the operator grants)."
         case .stream: "Live updates (Server-Sent Events)."
         case .operations: "Health, readiness and this document (the Prometheus metrics are on the operator's own listener, "
             + "`timeline serve --metrics-listen`)."
