@@ -105,6 +105,8 @@ package protocol CommandFields {
     func optionalPlace(_ field: String) throws(TimelineError) -> Place?
     /// A list of strings, or `nil` when absent or null (comma-separated text from a URL or a form).
     func optionalList(_ field: String) throws(TimelineError) -> [String]?
+    /// A JSON object of strings or nulls (`{"id": "text", "other": null}`), or `nil` when absent.
+    func optionalTexts(_ field: String) throws(TimelineError) -> [String: String?]?
 }
 
 /// The JSON fields a command writes (`Command.jsonObject`): absent optionals are left out.

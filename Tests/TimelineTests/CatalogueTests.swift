@@ -38,7 +38,7 @@ let sampleCommands: [Command] = [
     .suspendUser(user: "u1"),
     .unsuspendUser(user: "u1"),
     .markActivityRead(upTo: "a1"),
-    .editPost(post: "p1", caption: .some("new #caption")),
+    .editPost(post: "p1", caption: .some("new #caption"), alts: ["m1": "a red square", "m2": nil]),
     .reportPost(post: "p1", reason: "r"),
     .removePost(post: "p1", reason: "r"),
     .dismissReports(post: "p1"),

@@ -49,9 +49,9 @@ extension InMemoryState {
             for id in e.media { media[id]?.post = e.postId }
         case .mediaUploaded(let e):
             media[e.mediaId] = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
-                                           width: e.width, height: e.height, variants: e.variants)
-        case .mediaUpdated:
-            break  // deciding never reads an alt text
+                                           width: e.width, height: e.height, variants: e.variants, alt: e.alt)
+        case .mediaUpdated(let e):
+            media[e.mediaId]?.alt = e.alt
         case .mediaDeleted(let e):
             media[e.mediaId] = nil
         case .roleGranted(let e):

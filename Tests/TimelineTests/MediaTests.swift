@@ -41,6 +41,21 @@ import TimelineDomain
                                           as: .user(alice.id.rawValue))
         }
 
+        // editPost changes alt texts too (its own post's photos only), with or without the caption.
+        let edited = try #require(try await service.run(.editPost(post: post.id.rawValue, caption: nil, alts: [first.id: "Red, edited", second.id: nil]),
+                                                        as: alice.id).post)
+        #expect(edited.media.map(\.alt) == [nil, "Red, edited"] && edited.caption == "two #colours")
+        let before = try service.lastSequence()
+        _ = try await service.run(.editPost(post: post.id.rawValue, caption: nil, alts: [first.id: "Red, edited"]), as: alice.id)
+        #expect(try service.lastSequence() == before, "the same alt text again records nothing")
+        let lone = try await service.addPost(by: alice.id, image: 0xFF0000)
+        await expectError(.invalidArgument, field: "alts") {
+            _ = try await service.run(.editPost(post: lone.id.rawValue, caption: nil, alts: [first.id: "not this post's"]), as: alice.id)
+        }
+        await expectError(.invalidArgument, field: "alts") {
+            _ = try Catalogue.command(named: "editPost", JSONInput(object: ["post": post.id.rawValue, "alts": [first.id: 3]]))
+        }
+
         // Deleting the post takes its photos with it.
         try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
         await expectError(.notFound) { _ = try service.image(first.image) }

@@ -676,6 +676,15 @@ def steps(server, out, images, a, b):
     card = article_with(b, "Night dive, sensitive")
     assert "sensitive" in card.find_element(By.CSS_SELECTOR, ".photo").get_attribute("class"), "the photo is not blurred"
     assert "Deep water" in card.find_element(By.CSS_SELECTOR, ".photo .veil").text, "the warning is not shown"
+    # The veil is the photo's blurhash, painted as PyPI's decoder paints it.
+    dive_post = card.get_attribute("data-post")
+    dive_hash = server.call("GET", f"/v1/posts/{dive_post}")["media"][0]["blurhash"]
+    painted = b.execute_script("""const c = arguments[0].getContext('2d').getImageData(0, 0, 32, 32).data;
+        let s = [0, 0, 0]; for (let i = 0; i < c.length; i += 4) { s[0] += c[i]; s[1] += c[i + 1]; s[2] += c[i + 2]; }
+        return s.map(v => v / 1024);""", card.find_element(By.CSS_SELECTOR, ".photo canvas.blurhash"))
+    import blurhash as reference
+    expected = [sum(p[c] for row in reference.decode(dive_hash, 32, 32) for p in row) / 1024 for c in range(3)]
+    assert all(abs(a - e) < 2 for a, e in zip(painted, expected)), f"the blurhash veil {painted} is not {expected}"
     click(b, card.find_element(By.CSS_SELECTOR, ".photo .veil"))
     wait(b, lambda d: "sensitive" not in card.find_element(By.CSS_SELECTOR, ".photo").get_attribute("class"), "Show did not reveal the photo")
     assert "Unlike" not in card.text, "the tap that showed the photo liked it"
@@ -762,6 +771,13 @@ def steps(server, out, images, a, b):
          "the second dot is not marked")
     media = server.call("GET", f"/v1/posts/{album_post}")["media"]
     assert [m["alt"] for m in media] == ["Fog over the harbour at dawn", None] and all(m["blurhash"] for m in media), media
+    # Edit gives the second photo its alt text too.
+    click(a, button(a, "Edit"))
+    by_label(a, "Alt text for photo 2").send_keys("The same harbour at noon")
+    click(a, button(a, "Save"))
+    wait(a, lambda d: [i.get_attribute("alt") for i in d.find_elements(By.CSS_SELECTOR, "main .carousel-slide img")][1:] == ["The same harbour at noon"],
+         "the edited alt text is not the photo's alt")
+    assert server.call("GET", f"/v1/posts/{album_post}")["media"][1]["alt"] == "The same harbour at noon"
     go(b, server, "/")
     b.refresh()
     card = article_with(b, "Two views, one album")

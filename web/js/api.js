@@ -185,7 +185,8 @@ export const api = {
   post: (id) => call('post', { path: { post: id } }),
   deletePost: (id) => call('deletePost', { path: { post: id } }),
   /** Sets a post's caption ("" clears it). */
-  editPost: (id, caption) => call('editPost', { path: { post: id }, body: { caption } }),
+  /** Sets a post's caption and, with `alts` ({media id: text}), its photos' alt texts. */
+  editPost: (id, caption, alts) => call('editPost', { path: { post: id }, body: { caption, alts } }),
   postHistory: (id) => call('postHistory', { path: { post: id } }),
   comments: (id, before) => call('comments', { path: { post: id }, params: page(before) }),
   /** Comments on post `id`; with `replyTo`, replies to one of its comments. */

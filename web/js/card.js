@@ -1,6 +1,7 @@
 // A post as a card (Home, a profile's list view, a hashtag's list), and the like toggle that
 // the card and the Post screen share.
 import { api } from './api.js';
+import { blurhashCanvas } from './blurhash.js';
 import { avatar, count, captionNodes, h, inlineError, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
@@ -131,6 +132,9 @@ export function postCard(post) {
 export function veilIfSensitive(figure, post) {
   if (!post.sensitive) return;
   figure.classList.add('sensitive');
+  // The photo's blurhash covers it (a CSS blur of the photo where it has none).
+  const stand = blurhashCanvas(post.media?.[0]?.blurhash);
+  if (stand) figure.append(stand);
   const show = h('button', { type: 'button', class: 'veil' },
     h('span', { class: 'veil-title' }, 'Sensitive content'),
     post.warning ? h('span', { class: 'veil-warning' }, post.warning) : null,
@@ -139,6 +143,7 @@ export function veilIfSensitive(figure, post) {
     event.stopPropagation();
     figure.classList.remove('sensitive');
     show.remove();
+    stand?.remove();
   });
   show.addEventListener('dblclick', (event) => event.stopPropagation());
   figure.append(show);

@@ -2,7 +2,7 @@
 // first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
-import { album, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
+import { album, altText, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
 export async function render(root, { params: [id] }, app) {
@@ -165,18 +165,30 @@ export async function render(root, { params: [id] }, app) {
   if (mine) {
     editPost = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-controls': 'caption-editor' }, 'Edit');
     editPost.addEventListener('click', () => {
+      // An album's photos (uploaded first) have alt texts to edit beside the caption.
+      const photos = (post.media || []).filter((item) => item.id !== item.image);
       const form = h('form', { id: 'caption-editor', class: 'panel', novalidate: true },
         field('caption-edit', 'Caption', { name: 'caption', rows: '3', maxlength: '2200' }, 'textarea'),
+        ...photos.map((item, index) => field(`alt-edit-${index}`, `Alt text for photo ${index + 1}`,
+          { name: `alt-${index}`, rows: '2', maxlength: '1500' }, 'textarea')),
         h('p', { class: 'error form-error', role: 'alert' }),
         h('div', { class: 'row' },
           h('button', { type: 'submit', class: 'primary' }, 'Save'),
           h('button', { type: 'button', class: 'secondary', onclick: () => { replace(editor); editPost.focus(); } }, 'Cancel')));
       form.querySelector('#caption-edit').value = post.caption || '';
+      photos.forEach((item, index) => { form.querySelector(`#alt-edit-${index}`).value = item.alt || ''; });
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         clearErrors(form);
         try {
-          Object.assign(post, await api.editPost(id, form.querySelector('#caption-edit').value));
+          const alts = {};
+          photos.forEach((item, index) => {
+            const alt = form.querySelector(`#alt-edit-${index}`).value.trim();
+            if (alt !== (item.alt || '')) alts[item.id] = alt;
+          });
+          Object.assign(post, await api.editPost(id, form.querySelector('#caption-edit').value, Object.keys(alts).length ? alts : undefined));
+          // The photos keep their place; their alt texts are the new ones.
+          figure.querySelectorAll('img').forEach((img, index) => { img.alt = altText(post, post.media[index]); });
           renderCaption();
           renderEdited();
           history.hidden = true;

@@ -208,6 +208,22 @@ package final class JSONInput: CommandFields {
         return try strings(field)
     }
 
+    /// An optional JSON object of strings or nulls (`{"id": "text", "other": null}`), at most
+    /// 100 entries; absent or null is `nil`.
+    package func optionalTexts(_ field: String) throws(TimelineError) -> [String: String?]? {
+        guard let value = value(field), !(value is NSNull) else { return nil }
+        guard let object = value as? [String: Any], !textFields.contains(field), object.count <= 100 else {
+            throw .invalid(field, "\(field) must be an object of at most 100 texts or nulls")
+        }
+        var out: [String: String?] = [:]
+        for (key, item) in object {
+            if item is NSNull { out[key] = .some(nil); continue }
+            guard let text = item as? String else { throw .invalid(field, "\(field) must be an object of texts or nulls") }
+            out[key] = .some(text)
+        }
+        return out
+    }
+
     /// A required array of strings.
     package func strings(_ field: String) throws(TimelineError) -> [String] {
         guard let value = value(field), !(value is NSNull) else { throw .invalid(field, "\(field) is required") }

@@ -268,12 +268,12 @@ struct PostsProjection: Projection {
             }
         case .mediaUploaded(let e):
             let record = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
-                                     width: e.width, height: e.height, variants: e.variants)
-            try media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash, alt: e.alt), txn)
+                                     width: e.width, height: e.height, variants: e.variants, alt: e.alt)
+            try media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash), txn)
             try unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
         case .mediaUpdated(let e):
             guard var photo = try media.get(e.mediaId, txn) else { return }
-            photo.alt = e.alt
+            photo.record.alt = e.alt
             try media.put(e.mediaId, photo, txn)
             if let post = photo.record.post {
                 try updateStored(post, txn) { stored in

@@ -6,11 +6,10 @@ import TimelineDomain
 struct StoredMedia: Equatable {
     var record: MediaRecord
     var blurhash: String
-    var alt: String?
 
     /// The photo as an album shows it.
     var albumItem: AlbumItem {
-        AlbumItem(id: record.id, width: record.width, height: record.height, variants: record.variants, blurhash: blurhash, alt: alt)
+        AlbumItem(id: record.id, width: record.width, height: record.height, variants: record.variants, blurhash: blurhash, alt: record.alt)
     }
 }
 
@@ -58,7 +57,7 @@ enum MediaRecords: TableLayout {
         w.string(r.id.rawValue); w.string(r.uploader.rawValue); w.int64(r.uploadedAt); w.optionalString(r.post?.rawValue)
         w.int(r.width); w.int(r.height)
         w.string(r.variants.full.rawValue); w.string(r.variants.feed.rawValue); w.string(r.variants.thumb.rawValue)
-        w.string(media.blurhash); w.optionalString(media.alt)
+        w.string(media.blurhash); w.optionalString(r.alt)
         return w.bytes
     }
 
@@ -68,8 +67,10 @@ enum MediaRecords: TableLayout {
         let id = MediaID(try r.string()), uploader = UserID(try r.string()), uploadedAt = try r.int64(), post = try r.optionalString().map(PostID.init)
         let width = try r.int(), height = try r.int()
         let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
-        let record = MediaRecord(id: id, uploader: uploader, uploadedAt: uploadedAt, post: post, width: width, height: height, variants: variants)
-        return StoredMedia(record: record, blurhash: try r.string(), alt: try r.optionalString())
+        var record = MediaRecord(id: id, uploader: uploader, uploadedAt: uploadedAt, post: post, width: width, height: height, variants: variants)
+        let blurhash = try r.string()
+        record.alt = try r.optionalString()
+        return StoredMedia(record: record, blurhash: blurhash)
     }
 }
 

@@ -131,10 +131,13 @@ package struct MediaRecord: Equatable, Sendable {
     package var width: Int
     package var height: Int
     package var variants: ImageVariants
+    /// Its alt text, if any.
+    package var alt: String?
 
-    package init(id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int, variants: ImageVariants) {
+    package init(id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int, variants: ImageVariants,
+                 alt: String? = nil) {
         self.id = id; self.uploader = uploader; self.uploadedAt = uploadedAt; self.post = post
-        self.width = width; self.height = height; self.variants = variants
+        self.width = width; self.height = height; self.variants = variants; self.alt = alt
     }
 }
 

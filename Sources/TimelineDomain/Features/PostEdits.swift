@@ -47,49 +47,66 @@ extension PostEdited: EventPayload {
 }
 
 extension Decider {
-    /// Sets the caption of `me`'s post `raw` (`.some(nil)` or empty: none; `nil`: unchanged).
-    /// The same caption again records nothing; either way the answer is the post.
-    func editPost(_ raw: String, caption: String??, by me: UserRecord) throws -> Decision {
+    /// Sets the caption of `me`'s post `raw` (`.some(nil)` or empty: none; `nil`: unchanged)
+    /// and the alt texts of its photos (`alts`: media id → alt, null or empty clearing it). What
+    /// is the same again records nothing; either way the answer is the post.
+    func editPost(_ raw: String, caption: String??, alts: [String: String?], by me: UserRecord) throws -> Decision {
         let post = try existingPost(raw)
         guard post.author == me.id else { throw TimelineError(.forbidden, "only the author can edit a post") }
-        guard let wanted = caption else { return Decision(outcome: .success(.post(post.id))) }
-        let caption = try wanted.map(Validation.caption).flatMap(nonEmpty)
-        guard caption != post.caption else { return Decision(outcome: .success(.post(post.id))) }
-        let tags = try caption.map(Validation.hashtags(in:)) ?? []
-        let event = PostEdited(postId: post.id, authorId: me.id, caption: caption, hashtags: tags)
-        return Decision(events: [.postEdited(event)], outcome: .success(.post(post.id)))
+        var events: [Event] = []
+        if let wanted = caption {
+            let caption = try wanted.map(Validation.caption).flatMap(nonEmpty)
+            if caption != post.caption {
+                let tags = try caption.map(Validation.hashtags(in:)) ?? []
+                events.append(.postEdited(PostEdited(postId: post.id, authorId: me.id, caption: caption, hashtags: tags)))
+            }
+        }
+        // Alt texts, in the ids' order so the events are the same for the same edit.
+        for (raw, wanted) in alts.sorted(by: { $0.key < $1.key }) {
+            let id: MediaID = try Validation.identifier(raw, field: "alts")
+            guard let media = try state.media(id), media.post == post.id else { throw TimelineError.invalid("alts", "\(id) is not a photo of this post") }
+            let alt = try wanted.flatMap(Validation.alt)
+            if alt != media.alt { events.append(.mediaUpdated(MediaUpdated(mediaId: id, uploaderId: me.id, alt: alt))) }
+        }
+        return Decision(events: events, outcome: .success(.post(post.id)))
     }
 }
 
 // MARK: - Commands
 
 /// `editPost`: the author changes their post's caption (`caption` absent keeps it; null or
-/// empty clears it).
+/// empty clears it) and its photos' alt texts (`alts`: media id → text, null clearing it).
 package struct EditPostCommand: CommandDefinition {
     package static let name = "editPost"
     package let post: String
     /// The new caption; `.some(nil)` clears it, `nil` keeps it.
     package let caption: String??
+    /// New alt texts of the post's photos, by media id (`nil`: clear it).
+    package let alts: [String: String?]
 
-    package init(post: String, caption: String??) { self.post = post; self.caption = caption }
+    package init(post: String, caption: String??, alts: [String: String?] = [:]) { self.post = post; self.caption = caption; self.alts = alts }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
         post = try fields.string("post")
         caption = fields.has("caption") ? .some(try fields.optionalString("caption")) : nil
+        alts = try fields.optionalTexts("alts") ?? [:]
     }
 
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
         if let caption { fields.set("caption", json: caption ?? NSNull()) }
+        if !alts.isEmpty { fields.set("alts", json: alts.mapValues { $0 ?? NSNull() as Any }) }
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.editPost(post, caption: caption, by: $0) }
+        try decider.acting(actor) { try decider.editPost(post, caption: caption, alts: alts, by: $0) }
     }
 }
 
 extension Command {
     /// The author changes their post's caption: `caption` nil keeps it, `.some(nil)` or "" clears
     /// it. Its hashtags are indexed anew; its place in timelines does not move.
-    public static func editPost(post: String, caption: String??) -> Command { Command(EditPostCommand(post: post, caption: caption)) }
+    public static func editPost(post: String, caption: String??, alts: [String: String?] = [:]) -> Command {
+        Command(EditPostCommand(post: post, caption: caption, alts: alts))
+    }
 }
