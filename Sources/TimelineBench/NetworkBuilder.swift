@@ -100,7 +100,28 @@ struct NetworkBuilder {
             let caption = "Post \(index) #\(tags[index % tags.count]) #\(tags[(index / 10) % tags.count])"
             return (.addPost(image: images[index % images.count], caption: caption), .user(author))
         }
-        let posts = added.compactMap { $0 }
+        // Albums: one post in ten more, each of three photos uploaded first (as apps do), the
+        // newest posts of the network, so the first pages read them.
+        let albums = scale.posts / 10, photosPerAlbum = 3
+        @Sendable func albumAuthor(_ album: Int) -> String {
+            var rng = SplitMix(state: UInt64(album) &* 6_700_417)
+            return userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
+        }
+        let uploads = await run("album photos", count: albums * photosPerAlbum, keep: { result -> String? in
+            guard case .media(let media) = result else { return nil }
+            return media.id
+        }, processed: { processed[$0 % processed.count] }) { index in
+            (.uploadMedia(image: images[index % images.count], alt: "Photo \(index % photosPerAlbum + 1) of album \(index / photosPerAlbum)"),
+             .user(albumAuthor(index / photosPerAlbum)))
+        }
+        let addedAlbums = await run("albums", count: albums, keep: { result -> PostID? in
+            guard case .post(let post) = result else { return nil }
+            return post.id
+        }) { index in
+            let media = uploads[index * photosPerAlbum..<(index + 1) * photosPerAlbum].compactMap { $0 }
+            return (.addPost(media: media, caption: "Album \(index) #\(tags[index % tags.count])"), .user(albumAuthor(index)))
+        }
+        let posts = (added + addedAlbums).compactMap { $0 }
         let postIDs = posts.map(\.rawValue)
         await run("likes", count: scale.likes) { index in
             var rng = SplitMix(state: UInt64(index) &* 15_485_863)
