@@ -126,7 +126,7 @@ extension TimelineService {
         let posts = try reportQueue()
         let shown = try read { view in
             let present = Presenter(view, viewer: nil)
-            return try posts.map { report in (report: report, post: try? present.post(report.post)) }
+            return posts.map { report in (report: report, post: try? present.post(report.post)) }
         }
         return ModerationQueue(posts: shown, accounts: try accountReportQueue())
     }
