@@ -85,6 +85,7 @@ public struct ModerationQueue: Equatable, Sendable {
     /// Accounts with standing reports, the most recently reported first.
     public var accounts: [ReportedAccount]
 
+    /// Equal when the same reports and posts are listed the same way.
     public static func == (a: ModerationQueue, b: ModerationQueue) -> Bool {
         a.posts.map(\.report) == b.posts.map(\.report) && a.posts.map(\.post) == b.posts.map(\.post) && a.accounts == b.accounts
     }
