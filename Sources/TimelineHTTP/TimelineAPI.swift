@@ -46,7 +46,7 @@ public final class TimelineAPI: Sendable {
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
-        router = Router(routes: Self.routes)
+        router = Router(routes: Self.routes + MastodonAPI.routes)
         operationsRouter = Router(routes: Self.operationsRoutes)
     }
 
@@ -67,7 +67,9 @@ public final class TimelineAPI: Sendable {
         let started = ContinuousClock.now
         var label = "unmatched"
         do {
-            switch router.match(method: request.method, path: request.path) {
+            // Rails, and so Mastodon, takes a path with a trailing slash as without it, and its clients send some so.
+            let path = MastodonAPI.serves(request.path) && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+            switch router.match(method: request.method, path: path) {
             case .notFound:
                 throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
             case .methodNotAllowed(let allowed) where request.method == "OPTIONS" && request.header("Origin").map(options.corsOrigins.contains) == true:
@@ -95,13 +97,13 @@ public final class TimelineAPI: Sendable {
                     let template = route.template
                     return .later { [self] in
                         let response: HTTPResponse
-                        do { response = try await handle(self, call) } catch { response = Self.failure(error) }
+                        do { response = try await handle(self, call) } catch { response = Self.failure(error, path: request.path) }
                         return finish(response, request, route: template, started: started)
                     }
                 }
             }
         } catch {
-            return .now(finish(Self.failure(error), request, route: label, started: started))
+            return .now(finish(Self.failure(error, path: request.path), request, route: label, started: started))
         }
     }
 
@@ -110,9 +112,11 @@ public final class TimelineAPI: Sendable {
         await answer(request).response()
     }
 
-    /// The response for a failure: its status from the error's code.
-    static func failure(_ error: any Error) -> HTTPResponse {
+    /// The response for a failure: its status from the error's code, in the body of the API
+    /// `path` belongs to (the Mastodon API's are its own).
+    static func failure(_ error: any Error, path: String = "") -> HTTPResponse {
         let failure = error as? TimelineError ?? TimelineError(.internal, "\(error)")
+        if MastodonAPI.serves(path) { return MastodonAPI.failure(failure) }
         return Responses.error(failure, headers: failure.code == .rateLimited ? [("Retry-After", "60")] : [])
     }
 

@@ -81,7 +81,7 @@ package enum JSONOutput {
     }
 
     /// Milliseconds since 1970 as RFC 3339 in UTC with milliseconds (`2026-12-01T03:04:05.123Z`).
-    static func timestamp(_ ms: Int64) -> String {
+    package static func timestamp(_ ms: Int64) -> String {
         var out: [UInt8] = []
         writeTimestamp(ms, into: &out)
         return String(decoding: out, as: UTF8.self)

@@ -16,6 +16,8 @@ public struct Profile: Sendable, Equatable {
     public var followerCount: Int
     /// How many users this one follows.
     public var followingCount: Int
+    /// When the account was made (ms since 1970).
+    public var createdAt: Int64
     /// Whether the viewer follows this user (`nil` when the query had no viewer).
     public var followedByViewer: Bool?
     /// Whether the viewer blocks this user (`nil` when the query had no viewer).
@@ -48,7 +50,7 @@ public struct Profile: Sendable, Equatable {
     /// `own`: the viewer is the user themself, who alone sees their settings (`discoverable`).
     init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil, own: Bool = false) {
         id = u.id; username = u.username; bio = u.bio; url = u.url; avatar = u.avatar
-        postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount
+        postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount; createdAt = u.createdAt
         self.followedByViewer = followedByViewer
         self.blockedByViewer = blockedByViewer
         locked = u.locked

@@ -1,0 +1,87 @@
+import Foundation
+import Timeline
+
+/// Mastodon's entities (docs.joinmastodon.org, "Entities") made from Timeline's results: an
+/// `Account` from a profile, a `Status` from a post (a photo post is a status with media), a
+/// `MediaAttachment` from a photo. What Timeline has no notion of (boosts, polls, cards,
+/// custom emojis, profile fields) is answered as Mastodon answers for an account or status
+/// that has none.
+struct MastodonEntities {
+    /// `http://host` of the request: the URLs the entities carry.
+    let base: String
+
+    /// The server the request reached, from its Host header.
+    init(_ request: APIRequest) {
+        base = "http://" + (request.http.header("Host") ?? "localhost")
+    }
+
+    func account(_ p: Profile) -> [String: Any] {
+        let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
+        return [
+            "id": p.id.rawValue, "username": p.username, "acct": p.username, "display_name": p.username,
+            "locked": p.locked, "bot": false, "discoverable": true, "group": false, "indexable": false,
+            "created_at": JSONOutput.timestamp(p.createdAt), "note": Self.html(p.bio ?? ""), "url": "\(base)/#/u/\(p.username)", "uri": "\(base)/users/\(p.username)",
+            "avatar": avatar, "avatar_static": avatar, "header": "", "header_static": "",
+            "followers_count": p.followerCount, "following_count": p.followingCount, "statuses_count": p.postCount,
+            "last_status_at": NSNull(), "emojis": [Any](), "fields": [Any](),
+        ]
+    }
+
+    /// The bearer's own account, with `source` (the plain bio and the posting defaults).
+    func credentialAccount(_ p: Profile) -> [String: Any] {
+        var out = account(p)
+        out["source"] = ["note": p.bio ?? "", "privacy": p.locked ? "private" : "public", "sensitive": false, "language": NSNull(),
+                         "fields": [Any](), "follow_requests_count": 0] as [String: Any]
+        return out
+    }
+
+    /// A post as a status; `author` is its author's profile.
+    func status(_ post: Post, author: Profile) -> [String: Any] {
+        [
+            "id": post.id.rawValue, "created_at": JSONOutput.timestamp(post.createdAt), "in_reply_to_id": NSNull(),
+            "in_reply_to_account_id": NSNull(), "sensitive": post.sensitive, "spoiler_text": post.warning ?? "",
+            "visibility": post.visibility == .followers ? "private" : "public", "language": NSNull(),
+            "uri": "\(base)/v1/posts/\(post.id.rawValue)", "url": "\(base)/#/post/\(post.id.rawValue)",
+            "replies_count": post.commentCount, "reblogs_count": 0, "favourites_count": post.likeCount,
+            "edited_at": post.editedAt.map { JSONOutput.timestamp($0) as Any } ?? NSNull(),
+            "favourited": post.likedByViewer ?? false, "reblogged": false, "muted": false,
+            "bookmarked": post.bookmarkedByViewer ?? false, "pinned": false,
+            "content": Self.html(post.caption ?? ""), "reblog": NSNull(), "application": NSNull(), "account": account(author),
+            "media_attachments": post.media.map(media), "mentions": [Any](),
+            "tags": post.hashtags.map { ["name": $0, "url": "\(base)/#/search?q=%23\($0)"] }, "emojis": [Any](),
+            "card": NSNull(), "poll": NSNull(),
+        ]
+    }
+
+    /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square.
+    func media(_ m: MediaAttachment) -> [String: Any] {
+        let full = m.variants?.full ?? m.image, small = m.variants?.thumb ?? m.image
+        var meta: [String: Any] = [:]
+        if let width = m.width, let height = m.height {
+            meta["original"] = ["width": width, "height": height, "size": "\(width)x\(height)", "aspect": Double(width) / Double(height)]
+            meta["small"] = ["width": 320, "height": 320, "size": "320x320", "aspect": 1.0]
+        }
+        return [
+            "id": m.id, "type": "image", "url": "\(base)/v1/images/\(full.rawValue)", "preview_url": "\(base)/v1/images/\(small.rawValue)",
+            "remote_url": NSNull(), "text_url": NSNull(), "meta": meta, "description": m.alt ?? NSNull(), "blurhash": m.blurhash ?? NSNull(),
+        ]
+    }
+
+    /// Text as Mastodon's HTML: escaped, in a paragraph, lines broken with `<br>`.
+    static func html(_ text: String) -> String {
+        guard !text.isEmpty else { return "" }
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "\n": escaped += "<br>"
+            default: escaped.append(character)
+            }
+        }
+        return "<p>\(escaped)</p>"
+    }
+}

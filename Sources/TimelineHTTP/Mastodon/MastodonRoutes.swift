@@ -1,0 +1,167 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// The Mastodon client API (docs.joinmastodon.org, "Methods"), as Pixelfed and GoToSocial
+/// speak it, over the same library: a second route table beside `/v1`'s. Its answers are
+/// Mastodon's entities (`MastodonEntities`), its errors `{"error": "…"}` with Mastodon's
+/// statuses (`MastodonAPI.failure`), its pages Mastodon's (`max_id`, `since_id`, `min_id`,
+/// `limit`, and `Link` with `next` and `prev`).
+///
+/// This first part answers the reads an app makes once it holds a token: discovery, the
+/// bearer's account, accounts, their statuses, the home and hashtag timelines, a status. Its
+/// bearer tokens are Timeline's sessions; OAuth (`/api/v1/apps`, `/oauth/…`), scopes and the
+/// writes come next.
+enum MastodonAPI {
+    /// The version discovery answers: Mastodon's, which clients read to know what to call.
+    static let version = "4.3.0 (compatible; Timeline 1.0)"
+
+    static let routes: [Route] = [
+        route("GET", "/api/v1/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: false) },
+        route("GET", "/api/v2/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: true) },
+        route("GET", "/api/v1/accounts/verify_credentials", .bearer) { api, request, entities in
+            let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
+            return Responses.json(200, entities.credentialAccount(me))
+        },
+        route("GET", "/api/v1/accounts/lookup", .viewerOptional) { api, request, entities in
+            guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
+                throw TimelineError.invalid("acct", "Missing acct")
+            }
+            let name = acct.split(separator: "@").first.map(String.init) ?? acct
+            return Responses.json(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
+        },
+        route("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional) { api, request, entities in
+            let user = UserID(request.parameters["id"] ?? "")
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.posts(by: user, page, viewer: request.viewer) }
+        },
+        route("GET", "/api/v1/accounts/{id}", .viewerOptional) { api, request, entities in
+            Responses.json(200, entities.account(try api.service.user(UserID(request.parameters["id"] ?? ""), viewer: request.viewer)))
+        },
+        route("GET", "/api/v1/timelines/home", .bearer) { api, request, entities in
+            let user = try request.requireViewer()
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.timeline(of: user, page) }
+        },
+        route("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional) { api, request, entities in
+            let tag = request.parameters["hashtag"] ?? ""
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.hashtag(tag, page, viewer: request.viewer) }
+        },
+        route("GET", "/api/v1/statuses/{id}", .viewerOptional) { api, request, entities in
+            let detail = try api.service.post(PostID(request.parameters["id"] ?? ""), viewer: request.viewer, comments: PageRequest(limit: 1))
+            let author = try api.service.user(detail.post.author, viewer: request.viewer)
+            return Responses.json(200, entities.status(detail.post, author: author))
+        },
+    ]
+
+    /// A route answered at once with the request's entities.
+    private static func route(_ method: String, _ template: String, _ access: Access,
+                              _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
+        Route(method, template, access, .now { api, request in try answer(api, request, MastodonEntities(request)) }, nil)
+    }
+
+    /// Whether `path` is the Mastodon API's (its failures are answered its way).
+    static func serves(_ path: String) -> Bool { path.hasPrefix("/api/") || path.hasPrefix("/oauth/") }
+
+    /// A failure as Mastodon answers it: `{"error": "…"}`, 401 without a valid token, 403, 404,
+    /// 422 for what the request got wrong, 429 past a limit.
+    static func failure(_ error: TimelineError) -> HTTPResponse {
+        let status = switch error.code {
+        case .invalidArgument, .usernameTaken, .emailTaken: 422
+        default: error.code.http.status
+        }
+        return Responses.json(status, ["error": error.message], headers: error.code == .rateLimited ? [("Retry-After", "60")] : [])
+    }
+}
+
+extension APIRequest {
+    /// The bearer's user (`unauthenticated` without one).
+    func requireViewer() throws(TimelineError) -> UserID {
+        guard let viewer else { throw TimelineError(.unauthenticated, "The access token is invalid") }
+        return viewer
+    }
+}
+
+extension TimelineAPI {
+    /// `GET /api/v1/instance` and `/api/v2/instance`: what this server is and allows.
+    func mastodonInstance(_ request: APIRequest, v2: Bool) throws(TimelineError) -> HTTPResponse {
+        let host = request.http.header("Host") ?? "localhost"
+        let streaming = "ws://\(host)"
+        let media: [String: Any] = [
+            "supported_mime_types": MediaType.allCases.map(\.rawValue), "image_size_limit": ImageUpload.maxBytes,
+            "image_matrix_limit": 50_000_000, "video_size_limit": 0, "video_frame_rate_limit": 0, "video_matrix_limit": 0,
+        ]
+        let statuses: [String: Any] = ["max_characters": Validation.maxCaption, "max_media_attachments": MediaPolicy.maxPerPost,
+                                       "characters_reserved_per_url": 23]
+        let configuration: [String: Any] = [
+            "urls": ["streaming": streaming], "accounts": ["max_featured_tags": 0, "max_pinned_statuses": 0],
+            "statuses": statuses, "media_attachments": media,
+            "polls": ["max_options": 0, "max_characters_per_option": 0, "min_expiration": 0, "max_expiration": 0],
+            "translation": ["enabled": false],
+        ]
+        let description = "Timeline: a photo-sharing social network."
+        if v2 {
+            return Responses.json(200, [
+                "domain": host, "title": "Timeline", "version": MastodonAPI.version, "source_url": "", "description": description,
+                "usage": ["users": ["active_month": 0]], "thumbnail": ["url": "http://\(host)/app/icon.svg"], "languages": ["en"],
+                "configuration": configuration, "registrations": ["enabled": true, "approval_required": false, "message": NSNull()],
+                "contact": ["email": "", "account": NSNull()], "rules": [Any](),
+            ] as [String: Any])
+        }
+        return Responses.json(200, [
+            "uri": host, "title": "Timeline", "short_description": description, "description": description, "email": "",
+            "version": MastodonAPI.version, "urls": ["streaming_api": streaming], "stats": ["user_count": 0, "status_count": 0, "domain_count": 1],
+            "thumbnail": "http://\(host)/app/icon.svg", "languages": ["en"], "registrations": true, "approval_required": false,
+            "invites_enabled": false, "configuration": configuration, "contact_account": NSNull(), "rules": [Any](),
+        ] as [String: Any])
+    }
+
+    /// A page of statuses as Mastodon pages: newest first, `limit` (default 20, at most 40),
+    /// `max_id` (older than), `since_id` (newer than, the newest first) and `min_id` (the ones
+    /// right after it, the oldest of them first in the walk, answered newest first), with a
+    /// `Link` header of `next` (older) and `prev` (newer).
+    func mastodonPage(_ request: APIRequest, _ entities: MastodonEntities,
+                      _ read: (PageRequest) throws(TimelineError) -> Page<Post>) throws(TimelineError) -> HTTPResponse {
+        var limit = 20, maxID: String?, sinceID: String?, minID: String?
+        for (name, value) in request.http.query {
+            switch name {
+            case "limit":
+                guard let number = Int(value), number > 0 else { throw TimelineError.invalid("limit", "limit must be a positive number") }
+                limit = min(number, 40)
+            case "max_id": maxID = value
+            case "since_id": sinceID = value
+            case "min_id": minID = value
+            default: break  // Mastodon ignores what it does not know (only_media, exclude_replies, …).
+            }
+        }
+        var posts: [Post]
+        if let floor = minID ?? sinceID {
+            // Newer than `floor`: walk down from the top (or `max_id`) until it; `min_id` keeps
+            // the ones right after it, `since_id` the newest.
+            var newer: [Post] = [], cursor = maxID
+            walk: while true {
+                let page = try read(PageRequest(limit: 40, before: cursor))
+                for post in page.items {
+                    guard post.id.rawValue > floor else { break walk }
+                    newer.append(post)
+                    if newer.count >= 400 { break walk }
+                }
+                guard let next = page.next else { break }
+                cursor = next
+            }
+            posts = minID != nil ? Array(newer.suffix(limit)) : Array(newer.prefix(limit))
+        } else {
+            posts = try read(PageRequest(limit: limit, before: maxID)).items
+        }
+        var authors: [UserID: Profile] = [:]
+        var statuses: [[String: Any]] = []
+        for post in posts {
+            if authors[post.author] == nil { authors[post.author] = try service.user(post.author, viewer: request.viewer) }
+            guard let author = authors[post.author] else { continue }
+            statuses.append(entities.status(post, author: author))
+        }
+        var links: [String] = []
+        let path = entities.base + request.http.path
+        if let last = posts.last { links.append("<\(path)?limit=\(limit)&max_id=\(last.id.rawValue)>; rel=\"next\"") }
+        if let first = posts.first { links.append("<\(path)?limit=\(limit)&min_id=\(first.id.rawValue)>; rel=\"prev\"") }
+        return Responses.json(200, statuses, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
+    }
+}

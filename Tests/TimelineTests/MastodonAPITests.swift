@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import Timeline
+
+/// The Mastodon client API, checked by a client written by others: Mastodon.py (PyPI), run
+/// against a real `timeline serve` (Tests/mastodon/test_mastodon_py.py).
+@Suite struct MastodonAPITests {
+    @Test func mastodonPyReadsDiscoveryAccountsTimelinesAndStatuses() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice")
+            var posts: [String] = []
+            for n in 0..<4 { posts.insert(try await api.addPost(alice.token, caption: "view \(n) #sea", image: 0x30 << (n * 4)), at: 0) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_mastodon_py.py").path,
+                                 "http://127.0.0.1:\(server.port)", alice.token, alice.id] + posts
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(text.contains("ok - a wrong token is 401"), "\(text)")
+        }
+    }
+
+    /// Errors are Mastodon's: `{"error": "…"}`, 401 without a token, 422 for a bad parameter.
+    @Test func errorsAreMastodons() async throws {
+        try await withServer { server in
+            let api = server.api
+            let missing = try await api.get("/api/v1/timelines/home")
+            #expect(missing.status == 401 && missing.json["error"] is String, "\(missing)")
+            let alice = try await api.signUp("alice")
+            let bad = try await api.get("/api/v1/timelines/home?limit=zero", bearer: alice.token)
+            #expect(bad.status == 422 && bad.json["error"] is String, "\(bad)")
+            #expect(try await api.get("/api/v1/instance/").status == 200)
+            // The /v1 API keeps its own error shape.
+            #expect(try await api.get("/v1/timeline").error["code"] as? String == "unauthenticated")
+        }
+    }
+}

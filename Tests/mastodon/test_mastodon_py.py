@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Mastodon.py — a client library written by others, as apps use it — against `timeline serve`:
+discovery, the bearer's account, an account by name and by id, its statuses, the home and
+hashtag timelines paged by Link, a status with its photo. Usage: test_mastodon_py.py BASE_URL
+TOKEN ALICE_ID POST_ID... (the posts newest first). Prints `ok - …` lines; exits 1 on a failure."""
+import sys
+
+from mastodon import Mastodon, MastodonNotFoundError, MastodonUnauthorizedError
+
+base, token, alice, *posts = sys.argv[1:]
+m = Mastodon(access_token=token, api_base_url=base, version_check_mode="created")
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED: {what}")
+        sys.exit(1)
+    print(f"ok - {what}")
+
+
+instance = m.instance()
+check(instance.version.startswith("4.3.0") and instance.configuration.statuses.max_media_attachments == 10,
+      f"instance: version {instance.version}, 10 media per status")
+check(m.verify_minimum_version("4.0.0"), "Mastodon.py takes it for Mastodon 4")
+me = m.account_verify_credentials()
+check(me.username == "alice" and me.id == alice and me.source.privacy == "public", "verify_credentials is alice's account")
+check(m.account_lookup("alice").id == alice and m.account(alice).statuses_count == len(posts), "lookup and account by id")
+home = m.timeline_home(limit=2)
+check([s.id for s in home] == posts[:2], "the home timeline's first page, newest first")
+older = m.fetch_next(home)
+check([s.id for s in older] == posts[2:4], "fetch_next follows Link rel=next")
+newer = m.timeline_home(min_id=posts[2], limit=1)
+check([s.id for s in newer] == [posts[1]], "min_id answers the status right after it")
+status = m.status(posts[0])
+photo = status.media_attachments[0]
+check(status.account.username == "alice" and photo.type == "image" and photo.blurhash and photo.meta.original.width > 0,
+      "a status with its photo (image, blurhash, sizes)")
+check(photo.url.startswith(base) and status.content.startswith("<p>"), "the photo's URL is this server's; content is HTML")
+check([s.id for s in m.timeline_hashtag("sea")] == posts, "the hashtag timeline")
+check([s.id for s in m.account_statuses(alice, limit=40)] == posts, "an account's statuses")
+try:
+    m.status("-NoSuchStatus0000000")
+    check(False, "an unknown status is 404")
+except MastodonNotFoundError:
+    check(True, "an unknown status is 404 ({\"error\": …})")
+try:
+    Mastodon(access_token="wrong", api_base_url=base, version_check_mode="none").account_verify_credentials()
+    check(False, "a wrong token is refused")
+except MastodonUnauthorizedError:
+    check(True, "a wrong token is 401")
