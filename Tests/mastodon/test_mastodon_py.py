@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Mastodon.py — a client library written by others, as apps use it — against `timeline serve`:
 discovery, the bearer's account, an account by name and by id, its statuses, the home and
-hashtag timelines paged by Link, a status with its photo. Usage: test_mastodon_py.py BASE_URL
-TOKEN ALICE_ID POST_ID... (the posts newest first). Prints `ok - …` lines; exits 1 on a failure."""
+hashtag timelines paged by Link, a status with its photo; then the writes: a photo uploaded with
+its description, a post of it, favourite, bookmark, replies, follow and relationships, delete.
+Usage: test_mastodon_py.py BASE_URL TOKEN ALICE_ID BOB_ID PHOTO_PATH POST_ID... (the posts newest
+first). Prints `ok - …` lines; exits 1 on a failure."""
 import sys
 
-from mastodon import Mastodon, MastodonNotFoundError, MastodonUnauthorizedError
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, MastodonUnauthorizedError
 
-base, token, alice, *posts = sys.argv[1:]
+base, token, alice, bob, photo_path, *posts = sys.argv[1:]
 m = Mastodon(access_token=token, api_base_url=base, version_check_mode="created")
 
 
@@ -48,3 +50,33 @@ try:
     check(False, "a wrong token is refused")
 except MastodonUnauthorizedError:
     check(True, "a wrong token is 401")
+
+# Writes, as an app makes them: the photo first (with its description), then the post.
+media = m.media_post(photo_path, mime_type="image/png", description="A red pixel")
+check(media.type == "image" and media.description == "A red pixel" and media.blurhash, "media_post: an image with its description and blurhash")
+media = m.media_update(media.id, description="A red pixel, described")
+check(media.description == "A red pixel, described", "media_update changes the description")
+status = m.status_post("posted from Mastodon.py #sea", media_ids=[media.id], visibility="private", sensitive=True, spoiler_text="red")
+check(status.visibility == "private" and status.sensitive and status.spoiler_text == "red"
+      and status.media_attachments[0].description == "A red pixel, described", "status_post with media_ids, private, sensitive")
+check(m.status_favourite(status.id).favourited, "status_favourite")
+check(not m.status_unfavourite(status.id).favourited, "status_unfavourite")
+check(m.status_bookmark(status.id).bookmarked, "status_bookmark")
+reply = m.status_post("a comment", in_reply_to_id=status.id)
+check(reply.in_reply_to_id == status.id and m.status(reply.id).content == "<p>a comment</p>", "in_reply_to_id makes a comment, a status too")
+answer = m.status_post("a reply", in_reply_to_id=reply.id)
+check(answer.in_reply_to_id == reply.id, "a reply to a comment")
+relationship = m.account_follow(bob)
+check(relationship.following and m.account_relationships([bob])[0].following, "account_follow and relationships")
+check(not m.account_unfollow(bob).following, "account_unfollow")
+try:
+    m.status_post("no photo")
+    check(False, "a post without a photo is refused")
+except MastodonAPIError as error:
+    check("422" in str(error) or getattr(error, "args", [None, 0])[1] == 422, "a post without a photo is 422")
+m.status_delete(status.id)
+try:
+    m.status(status.id)
+    check(False, "a deleted status is gone")
+except MastodonNotFoundError:
+    check(True, "status_delete: the status is gone")

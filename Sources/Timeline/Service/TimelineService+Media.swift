@@ -9,3 +9,26 @@ extension TimelineService {
         return any
     }
 }
+
+extension TimelineService {
+    /// One of `viewer`'s photos (`uploadMedia`), in a post or not: `not_found` for anyone else's.
+    public func media(_ id: MediaID, viewer: UserID) throws(TimelineError) -> MediaAttachment {
+        try read { view in
+            guard let media = try view.models.posts.media.get(id, view.txn), media.record.uploader == viewer else {
+                throw TimelineError.notFound("media", id.rawValue)
+            }
+            return media.albumItem.attachment
+        }
+    }
+
+    /// Comment `id` as `viewer` sees it: `not_found` when it is gone, or its post or author is
+    /// hidden from them.
+    public func comment(_ id: CommentID, viewer: UserID?) throws(TimelineError) -> Comment {
+        try read { view in
+            guard let comment = try view.comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
+            try view.requireVisiblePost(comment.post, viewer: viewer)
+            guard try !view.hidden(comment.author, from: viewer) else { throw TimelineError.notFound("comment", id.rawValue) }
+            return try Presenter(view, viewer: viewer).comment(comment)
+        }
+    }
+}

@@ -53,6 +53,30 @@ struct MastodonEntities {
         ]
     }
 
+    /// A comment as a status (Pixelfed's mapping): a reply to its post, or to the comment it answers.
+    func status(_ comment: Comment, author: Profile) -> [String: Any] {
+        [
+            "id": comment.id.rawValue, "created_at": JSONOutput.timestamp(comment.createdAt),
+            "in_reply_to_id": comment.replyTo?.rawValue ?? comment.post.rawValue, "in_reply_to_account_id": NSNull(),
+            "sensitive": false, "spoiler_text": "", "visibility": "public", "language": NSNull(),
+            "uri": "\(base)/v1/comments/\(comment.id.rawValue)", "url": "\(base)/#/post/\(comment.post.rawValue)",
+            "replies_count": 0, "reblogs_count": 0, "favourites_count": 0, "edited_at": NSNull(), "favourited": false,
+            "reblogged": false, "muted": false, "bookmarked": false, "pinned": false, "content": Self.html(comment.text),
+            "reblog": NSNull(), "application": NSNull(), "account": account(author), "media_attachments": [Any](),
+            "mentions": [Any](), "tags": [Any](), "emojis": [Any](), "card": NSNull(), "poll": NSNull(),
+        ]
+    }
+
+    /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer).
+    func relationship(_ p: Profile, followedBy: Bool) -> [String: Any] {
+        [
+            "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": false,
+            "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false, "blocked_by": false,
+            "muting": p.mutedByViewer ?? false, "muting_notifications": p.mutedByViewer ?? false,
+            "requested": p.requestedByViewer ?? false, "requested_by": false, "domain_blocking": false, "endorsed": false, "note": "",
+        ]
+    }
+
     /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square.
     func media(_ m: MediaAttachment) -> [String: Any] {
         let full = m.variants?.full ?? m.image, small = m.variants?.thumb ?? m.image

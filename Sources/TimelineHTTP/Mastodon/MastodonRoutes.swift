@@ -8,10 +8,10 @@ import Timeline
 /// statuses (`MastodonAPI.failure`), its pages Mastodon's (`max_id`, `since_id`, `min_id`,
 /// `limit`, and `Link` with `next` and `prev`).
 ///
-/// This first part answers the reads an app makes once it holds a token: discovery, the
-/// bearer's account, accounts, their statuses, the home and hashtag timelines, a status. Its
-/// bearer tokens are Timeline's sessions; OAuth (`/api/v1/apps`, `/oauth/…`), scopes and the
-/// writes come next.
+/// This first part answers what an app does once it holds a token: discovery, the bearer's
+/// account, accounts, their statuses, the home and hashtag timelines, a status (`routes`), and
+/// the writes of `MastodonWrites.swift`. Its bearer tokens are Timeline's sessions; OAuth
+/// (`/api/v1/apps`, `/oauth/…`) and scopes come next.
 enum MastodonAPI {
     /// The version discovery answers: Mastodon's, which clients read to know what to call.
     static let version = "4.3.0 (compatible; Timeline 1.0)"
@@ -46,9 +46,7 @@ enum MastodonAPI {
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.hashtag(tag, page, viewer: request.viewer) }
         },
         route("GET", "/api/v1/statuses/{id}", .viewerOptional) { api, request, entities in
-            let detail = try api.service.post(PostID(request.parameters["id"] ?? ""), viewer: request.viewer, comments: PageRequest(limit: 1))
-            let author = try api.service.user(detail.post.author, viewer: request.viewer)
-            return Responses.json(200, entities.status(detail.post, author: author))
+            Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
         },
     ]
 

@@ -1,0 +1,64 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// A Mastodon request's parameters, wherever a client put them: the query, then the body —
+/// form-urlencoded (what Mastodon.py and most apps send), JSON, or the text parts of a
+/// multipart upload (whose files are in `files`). `name[]` (and JSON arrays) are lists.
+struct MastodonParams {
+    private var values: [String: [String]] = [:]
+    /// The uploaded files of a multipart body, by part name.
+    private(set) var files: [String: FormPart] = [:]
+
+    init(_ http: HTTPRequest) throws(TimelineError) {
+        for (name, value) in http.query { add(name, value) }
+        let type = http.header("Content-Type")?.lowercased() ?? ""
+        if !http.formParts.isEmpty {
+            for part in http.formParts {
+                if part.filename != nil || part.name == "file" { files[part.name] = part; continue }
+                guard let text = String(validating: part.data, as: UTF8.self) else { throw TimelineError.invalid(part.name, "\(part.name) is not text") }
+                add(part.name, text)
+            }
+        } else if type.hasPrefix("application/json"), !http.body.isEmpty {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(http.body)) as? [String: Any] else {
+                throw TimelineError.invalid("body", "the body is not a JSON object")
+            }
+            for (name, value) in object {
+                switch value {
+                case let list as [Any]: for item in list { add(name, "\(item)") }
+                case let flag as Bool: add(name, flag ? "true" : "false")
+                case is NSNull: break
+                default: add(name, "\(value)")
+                }
+            }
+        } else if !http.body.isEmpty {
+            guard let text = String(validating: http.body, as: UTF8.self) else { throw TimelineError.invalid("body", "the body is not text") }
+            for pair in text.split(separator: "&") where !pair.isEmpty {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                func decoded(_ raw: Substring) -> String { raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw) }
+                add(decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
+            }
+        }
+    }
+
+    private mutating func add(_ name: String, _ value: String) {
+        let key = name.hasSuffix("[]") ? String(name.dropLast(2)) : name
+        values[key, default: []].append(value)
+    }
+
+    /// The value of `name`, if given.
+    func string(_ name: String) -> String? { values[name]?.first }
+
+    /// Every value of `name` (`name[]=a&name[]=b`, a JSON array, or one value).
+    func list(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// `true`/`1` or `false`/`0`; nil when absent; anything else is 422.
+    func bool(_ name: String) throws(TimelineError) -> Bool? {
+        guard let raw = string(name) else { return nil }
+        switch raw.lowercased() {
+        case "true", "1", "on": return true
+        case "false", "0", "off", "": return false
+        default: throw TimelineError.invalid(name, "\(name) must be true or false")
+        }
+    }
+}

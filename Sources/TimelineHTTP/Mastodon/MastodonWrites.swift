@@ -1,0 +1,136 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// The Mastodon API's writes, each one of the library's commands run as the bearer: photos
+/// (`POST /api/v2/media`, `PUT`/`GET /api/v1/media/:id`), statuses (a post needs its photos,
+/// `media_ids[]`; `in_reply_to_id` makes a comment, as Pixelfed maps them), favourites,
+/// bookmarks, follows and relationships.
+extension MastodonAPI {
+    static let writeRoutes: [Route] = [
+        later("POST", "/api/v2/media") { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later("POST", "/api/v1/media") { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later("PUT", "/api/v1/media/{id}") { api, request, entities in
+            let params = try MastodonParams(request.http)
+            let result = try await api.execute(.updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
+            guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
+            return Responses.json(200, entities.media(media))
+        },
+        now("GET", "/api/v1/media/{id}") { api, request, entities in
+            Responses.json(200, entities.media(try api.service.media(MediaID(request.parameters["id"] ?? ""), viewer: try request.requireViewer())))
+        },
+        later("POST", "/api/v1/statuses") { api, request, entities in try await api.mastodonPostStatus(request, entities) },
+        later("DELETE", "/api/v1/statuses/{id}") { api, request, entities in
+            let id = request.parameters["id"] ?? ""
+            let status = try api.mastodonStatus(id, request, entities)
+            _ = try await api.execute(status.isComment ? .deleteComment(comment: id) : .deletePost(post: id), request)
+            return Responses.json(200, status.json)
+        },
+        later("POST", "/api/v1/statuses/{id}/favourite") { api, request, entities in
+            try await api.mastodonPostAction(.like(post: request.parameters["id"] ?? ""), request, entities)
+        },
+        later("POST", "/api/v1/statuses/{id}/unfavourite") { api, request, entities in
+            try await api.mastodonPostAction(.unlike(post: request.parameters["id"] ?? ""), request, entities)
+        },
+        later("POST", "/api/v1/statuses/{id}/bookmark") { api, request, entities in
+            try await api.mastodonPostAction(.bookmark(post: request.parameters["id"] ?? ""), request, entities)
+        },
+        later("POST", "/api/v1/statuses/{id}/unbookmark") { api, request, entities in
+            try await api.mastodonPostAction(.unbookmark(post: request.parameters["id"] ?? ""), request, entities)
+        },
+        later("POST", "/api/v1/accounts/{id}/follow") { api, request, entities in
+            try await api.mastodonAccountAction(.follow(user: request.parameters["id"] ?? ""), request, entities)
+        },
+        later("POST", "/api/v1/accounts/{id}/unfollow") { api, request, entities in
+            try await api.mastodonAccountAction(.unfollow(user: request.parameters["id"] ?? ""), request, entities)
+        },
+        now("GET", "/api/v1/accounts/relationships") { api, request, entities in
+            let me = try request.requireViewer()
+            let ids = try MastodonParams(request.http).list("id")
+            let relationships = ids.compactMap { id -> [String: Any]? in
+                guard let profile = try? api.service.user(UserID(id), viewer: me) else { return nil }
+                return entities.relationship(profile, followedBy: (try? api.service.follows(profile.id, me)) ?? false)
+            }
+            return Responses.json(200, relationships)
+        },
+    ]
+
+    private static func later(_ method: String, _ template: String,
+                              _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
+        Route(method, template, .bearer, .later { api, request in try await answer(api, request, MastodonEntities(request)) }, nil)
+    }
+
+    private static func now(_ method: String, _ template: String,
+                            _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
+        Route(method, template, .bearer, .now { api, request in try answer(api, request, MastodonEntities(request)) }, nil)
+    }
+}
+
+extension TimelineAPI {
+    /// Runs `command` as the request's bearer.
+    func execute(_ command: Command, _ request: APIRequest) async throws(TimelineError) -> CommandResult {
+        try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
+    }
+
+    /// `POST /api/v2/media`: the multipart `file`, with `description` (its alt text).
+    func mastodonUpload(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+        let params = try MastodonParams(request.http)
+        guard let file = params.files["file"], !file.data.isEmpty else { throw TimelineError.invalid("file", "file is required") }
+        let result = try await execute(.uploadMedia(image: Data(file.data).base64EncodedString(), alt: params.string("description")), request)
+        guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
+        return Responses.json(200, entities.media(media))
+    }
+
+    /// `POST /api/v1/statuses`: a photo post (`status` its caption, `media_ids[]` 1–10 photos,
+    /// `sensitive`, `spoiler_text` its warning, `visibility` public/unlisted or private), or,
+    /// with `in_reply_to_id`, a comment on a post or a reply to a comment.
+    func mastodonPostStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+        let params = try MastodonParams(request.http)
+        let text = params.string("status") ?? ""
+        if let target = params.string("in_reply_to_id") {
+            var post = target, replyTo: String?
+            if (try? service.post(PostID(target), viewer: request.viewer, comments: PageRequest(limit: 1))) == nil {
+                let answered = try service.comment(CommentID(target), viewer: request.viewer)
+                (post, replyTo) = (answered.post.rawValue, answered.id.rawValue)
+            }
+            guard case .comment(let comment) = try await execute(.addComment(post: post, text: text, replyTo: replyTo), request) else {
+                throw TimelineError(.internal, "not a comment")
+            }
+            return Responses.json(200, entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)))
+        }
+        let media = params.list("media_ids")
+        guard !media.isEmpty else { throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)") }
+        let visibility: PostVisibility? = switch params.string("visibility") {
+        case nil: nil
+        case "public", "unlisted": .public
+        case "private": .followers
+        default: throw TimelineError.invalid("visibility", "Validation failed: visibility must be public, unlisted or private")
+        }
+        let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
+        let command = Command.addPost(media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning, visibility: visibility)
+        guard case .post(let post) = try await execute(command, request) else { throw TimelineError(.internal, "not a post") }
+        return Responses.json(200, entities.status(post, author: try service.user(post.author, viewer: request.viewer)))
+    }
+
+    /// The status `id` (a post, or a comment) as the bearer sees it.
+    func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (json: [String: Any], isComment: Bool) {
+        if let detail = try? service.post(PostID(id), viewer: request.viewer, comments: PageRequest(limit: 1)) {
+            return (entities.status(detail.post, author: try service.user(detail.post.author, viewer: request.viewer)), false)
+        }
+        let comment = try service.comment(CommentID(id), viewer: request.viewer)
+        return (entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)), true)
+    }
+
+    /// Runs `command` on a post, then answers the post as a status.
+    func mastodonPostAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+        _ = try await execute(command, request)
+        return Responses.json(200, try mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
+    }
+
+    /// Runs `command` on an account, then answers the relationship.
+    func mastodonAccountAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+        _ = try await execute(command, request)
+        let me = try request.requireViewer(), other = UserID(request.parameters["id"] ?? "")
+        return Responses.json(200, entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me)))
+    }
+}
