@@ -17,7 +17,7 @@ extension Command {
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
         UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
-        UnsuspendUserCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
+        UnsuspendUserCommand.self, RegisterAppCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -110,6 +110,8 @@ public enum Event: Equatable, Sendable {
     case userSuspended(AccountDecision)
     /// A moderator lifted a suspension: `UserUnsuspended`.
     case userUnsuspended(AccountDecision)
+    /// An OAuth app was registered: `AppRegistered`.
+    case appRegistered(AppRegistered)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -161,6 +163,7 @@ public enum Event: Equatable, Sendable {
         case .userReportsDismissed: .userReportsDismissed
         case .userSuspended: .userSuspended
         case .userUnsuspended: .userUnsuspended
+        case .appRegistered: .appRegistered
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -206,6 +209,7 @@ public enum Event: Equatable, Sendable {
         case .roleGranted(let e), .roleRevoked(let e): e
         case .userReported(let e): e
         case .userReportsDismissed(let e), .userSuspended(let e), .userUnsuspended(let e): e
+        case .appRegistered(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -297,6 +301,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case userSuspended = "UserSuspended"
     /// A moderator lifted a suspension.
     case userUnsuspended = "UserUnsuspended"
+    /// An OAuth app was registered.
+    case appRegistered = "AppRegistered"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -343,6 +349,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .roleGranted, .roleRevoked: RoleChange.self
         case .userReported: UserReported.self
         case .userReportsDismissed, .userSuspended, .userUnsuspended: AccountDecision.self
+        case .appRegistered: AppRegistered.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -393,6 +400,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .userReportsDismissed: .userReportsDismissed(try AccountDecision(from: &r, &opener))
         case .userSuspended: .userSuspended(try AccountDecision(from: &r, &opener))
         case .userUnsuspended: .userUnsuspended(try AccountDecision(from: &r, &opener))
+        case .appRegistered: .appRegistered(try AppRegistered(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

@@ -75,7 +75,13 @@ package struct CommentRecord: Equatable, Sendable {
 package struct SessionRecord: Equatable, Sendable {
     public var user: UserID
     public var expiresAt: Int64
-    public init(user: UserID, expiresAt: Int64) { self.user = user; self.expiresAt = expiresAt }
+    /// The OAuth app the token was issued to, and the scopes it holds (`nil`: a first-party
+    /// session, which may do everything).
+    public var app: String?
+    public var scopes: [String]?
+    public init(user: UserID, expiresAt: Int64, app: String? = nil, scopes: [String]? = nil) {
+        self.user = user; self.expiresAt = expiresAt; self.app = app; self.scopes = scopes
+    }
 }
 
 /// What deciding a command may read of the current state. The LMDB read models implement it
@@ -104,6 +110,8 @@ package protocol DecisionState {
     func media(_ id: MediaID) throws -> MediaRecord?
     /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord]
+    /// The OAuth app `id`, if registered.
+    func app(_ id: String) throws -> AppRecord?
     /// Whether `reporter`'s report of the account `user` stands.
     func userReported(_ reporter: UserID, _ user: UserID) throws -> Bool
     /// How many reports of the account `user` stand.

@@ -8,6 +8,9 @@ package enum StreamName {
     /// A post's stream: the post, its comments, likes, reports and moderation.
     public static func post(_ id: PostID) -> String { "post-\(id)" }
 
+    /// An OAuth app's stream (its registration).
+    public static func app(_ id: String) -> String { "app-\(id)" }
+
     /// The failed sign-ins for one email: named by the first 32 characters of its keyed hash,
     /// so the email never appears in a stream name.
     public static func signIn(emailHash: String) -> String { "signin-\(emailHash.prefix(32))" }

@@ -7,7 +7,7 @@ import TimelineDomain
 /// has its sample here; the tests below then check its JSON round trip and its schema.
 let sampleCommands: [Command] = [
     .createUser(username: "a", email: "a@b.co", password: "password-1", bio: "b", url: "https://x.org"),
-    .signIn(email: "a@b.co", password: "p"),
+    .signIn(email: "a@b.co", password: "p", app: "app1", clientSecret: "s", scopes: "read write"),
     .signOut(session: "t"),
     .signOutEverywhere,
     .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false, locked: true),
@@ -37,6 +37,7 @@ let sampleCommands: [Command] = [
     .dismissUserReports(user: "u1"),
     .suspendUser(user: "u1"),
     .unsuspendUser(user: "u1"),
+    .registerApp(name: "An app", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"], scopes: "read write", website: "https://app.example"),
     .markActivityRead(upTo: "a1"),
     .editPost(post: "p1", caption: .some("new #caption"), alts: ["m1": "a red square", "m2": nil]),
     .reportPost(post: "p1", reason: "r"),

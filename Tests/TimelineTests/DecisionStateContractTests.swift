@@ -32,7 +32,7 @@ extension InMemoryState {
                 if let locked = e.locked { user.locked = locked }
             }
         case .signedIn(let e):
-            sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
+            sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes)
             issued[e.sessionHash] = envelope.sequence
         case .signedOut(let e):
             sessions[e.sessionHash] = nil
@@ -54,6 +54,8 @@ extension InMemoryState {
             media[e.mediaId]?.alt = e.alt
         case .mediaDeleted(let e):
             media[e.mediaId] = nil
+        case .appRegistered(let e):
+            apps[e.appId] = AppRecord(e)
         case .roleGranted(let e):
             updateUser(e.userId) { $0.moderator = true }
         case .roleRevoked(let e):

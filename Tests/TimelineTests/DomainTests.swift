@@ -15,6 +15,8 @@ struct InMemoryState: DecisionState {
     var requestEdges: [[UserID]] = []
     /// Uploaded media, attached or not.
     var media: [MediaID: MediaRecord] = [:]
+    /// Registered OAuth apps.
+    var apps: [String: AppRecord] = [:]
     /// Standing account reports, [reporter, reported].
     var userReportEdges: Set<[UserID]> = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
@@ -44,6 +46,7 @@ struct InMemoryState: DecisionState {
     func followRequested(_ a: UserID, _ b: UserID) -> Bool { requestEdges.contains([a, b]) }
     func followRequests(to user: UserID) -> [UserID] { requestEdges.filter { $0[1] == user }.map { $0[0] } }
     func media(_ id: MediaID) -> MediaRecord? { media[id] }
+    func app(_ id: String) -> AppRecord? { apps[id] }
     func userReported(_ reporter: UserID, _ user: UserID) -> Bool { userReportEdges.contains([reporter, user]) }
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) -> [MediaRecord] {

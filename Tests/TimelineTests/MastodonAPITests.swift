@@ -24,7 +24,7 @@ import Testing
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(text)")
-            #expect(text.contains("ok - status_delete: the status is gone"), "\(text)")
+            #expect(text.contains("ok - revoke_access_token ends the token"), "\(text)")
         }
     }
 
@@ -38,6 +38,12 @@ import Testing
             let bad = try await api.get("/api/v1/timelines/home?limit=zero", bearer: alice.token)
             #expect(bad.status == 422 && bad.json["error"] is String, "\(bad)")
             #expect(try await api.get("/api/v1/instance/").status == 200)
+            // An id that is no identifier names no record, and is never looked up.
+            let hostile = try await api.get("/api/v1/accounts/\(String(repeating: "a", count: 700))", bearer: alice.token)
+            #expect(hostile.status == 404 && hostile.json["error"] as? String == "Record not found", "\(hostile)")
+            let token = try await api.send("POST", "/oauth/token", body: Data("grant_type=password&client_id=\(String(repeating: "x", count: 700))&client_secret=s&username=a&password=b".utf8),
+                                           contentType: "application/x-www-form-urlencoded")
+            #expect(token.status == 401 && token.json["error"] as? String == "invalid_client", "\(token)")
             // The /v1 API keeps its own error shape.
             #expect(try await api.get("/v1/timeline").error["code"] as? String == "unauthenticated")
         }

@@ -61,6 +61,13 @@ import Testing
         _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
         try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
+        // An OAuth app, and a token of it for fay (SignedIn v2).
+        _ = try await service.createUser("fay")
+        guard case .app(let app) = try await service.execute(.registerApp(name: "App", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"],
+                                                                          scopes: "read write"))
+        else { throw TimelineError(.internal, "no app") }
+        _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", app: app.id,
+                                              clientSecret: try #require(app.clientSecret), scopes: "read"))
         // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
         let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
         _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)

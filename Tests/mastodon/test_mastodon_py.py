@@ -7,7 +7,7 @@ Usage: test_mastodon_py.py BASE_URL TOKEN ALICE_ID BOB_ID PHOTO_PATH POST_ID... 
 first). Prints `ok - …` lines; exits 1 on a failure."""
 import sys
 
-from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, MastodonUnauthorizedError
+from mastodon import Mastodon, MastodonAPIError, MastodonIllegalArgumentError, MastodonNotFoundError, MastodonUnauthorizedError
 
 base, token, alice, bob, photo_path, *posts = sys.argv[1:]
 m = Mastodon(access_token=token, api_base_url=base, version_check_mode="created")
@@ -80,3 +80,39 @@ try:
     check(False, "a deleted status is gone")
 except MastodonNotFoundError:
     check(True, "status_delete: the status is gone")
+
+# OAuth, as Mastodon.py's own flow: an app registered, a token by the password grant.
+client_id, client_secret = Mastodon.create_app("Timeline tests", api_base_url=base, scopes=["read", "write", "follow"])
+app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=base, version_check_mode="created")
+oauth_token = app.log_in("alice@example.com", "password-123", scopes=["read", "write", "follow"])
+check(app.account_verify_credentials().username == "alice", "create_app and log_in (password grant): the token is alice's")
+check(app.app_verify_credentials().name == "Timeline tests", "apps/verify_credentials names the app")
+check(app.status_post("with an app token", media_ids=[app.media_post(photo_path, mime_type="image/png").id]).account.id == alice,
+      "the app's token writes")
+reader_id, reader_secret = Mastodon.create_app("Reader", api_base_url=base, scopes=["read"])
+reader = Mastodon(client_id=reader_id, client_secret=reader_secret, api_base_url=base, version_check_mode="created")
+reader.log_in("alice@example.com", "password-123", scopes=["read"])
+check(len(reader.timeline_home(limit=1)) == 1, "a read-only token reads")
+try:
+    reader.status_favourite(posts[0])
+    check(False, "a read-only token cannot write")
+except MastodonAPIError:
+    check(True, "a read-only token cannot write (403, outside its scopes)")
+try:
+    Mastodon(client_id=reader_id, client_secret=reader_secret, api_base_url=base, version_check_mode="none").log_in(
+        "alice@example.com", "password-123", scopes=["read", "write"])
+    check(False, "a token cannot ask for more than its app's scopes")
+except (MastodonAPIError, MastodonIllegalArgumentError):
+    check(True, "a token cannot ask for more than its app's scopes")
+try:
+    Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=base, version_check_mode="none").log_in(
+        "alice@example.com", "wrong-password", scopes=["read"])
+    check(False, "a wrong password gets no token")
+except (MastodonAPIError, MastodonIllegalArgumentError):
+    check(True, "a wrong password gets no token (invalid_grant)")
+app.revoke_access_token()
+try:
+    Mastodon(access_token=oauth_token, api_base_url=base, version_check_mode="none").account_verify_credentials()
+    check(False, "a revoked token is refused")
+except MastodonUnauthorizedError:
+    check(True, "revoke_access_token ends the token")

@@ -143,6 +143,9 @@ package enum JSONOutput {
         case let .session(token, user): ["session": token, "user": profile(user)] as [String: Any]
         case .post(let p): post(p)
         case .media(let m): media(m)
+        case .app(let a):
+            ["id": a.id, "name": a.name, "website": optional(a.website), "redirectUris": a.redirectURIs, "scopes": a.scopes,
+             "clientSecret": optional(a.clientSecret)] as [String: Any]
         case .comment(let c): comment(c)
         case .changed(let changed): ["changed": changed]
         case .token(let token): ["token": token]

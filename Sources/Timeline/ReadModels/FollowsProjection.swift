@@ -149,7 +149,8 @@ struct FollowsProjection: Projection {
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .activityRead, .postEdited, .postMarkedSensitive, .mediaUploaded,
              .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended: break
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
+             .appRegistered: break
         }
     }
 }

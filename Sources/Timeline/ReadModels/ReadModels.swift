@@ -175,7 +175,8 @@ final class ReadModels: Sendable {
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended: []
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
+             .appRegistered: []
         }
     }
 
@@ -301,6 +302,7 @@ struct ReadView: DecisionState {
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
     func media(_ id: MediaID) throws -> MediaRecord? { try models.posts.media.get(id, txn)?.record }
+    func app(_ id: String) throws -> AppRecord? { try models.sessions.apps.get(id, txn) }
     func userReported(_ reporter: UserID, _ user: UserID) throws -> Bool { try models.profiles.userReports.contains((user, reporter), txn) }
     func userReportCount(_ user: UserID) throws -> Int { try models.profiles.userReports.members(of: user, txn).count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord] {

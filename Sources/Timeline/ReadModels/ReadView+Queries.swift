@@ -31,6 +31,9 @@ extension ReadView {
         case let .session(token, user): return .session(token: token, user: try profile(user))
         case .token(let token): return .token(token)
         case .post(let id): return .post(try present.post(id))
+        case let .app(id, secret):
+            guard let app = try models.sessions.apps.get(id, txn) else { throw TimelineError.notFound("app", id) }
+            return .app(OAuthApp(app, clientSecret: secret))
         case .media(let id):
             guard let media = try models.posts.media.get(id, txn) else { throw TimelineError.notFound("media", id.rawValue) }
             return .media(media.albumItem.attachment)

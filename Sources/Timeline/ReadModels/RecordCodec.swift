@@ -116,16 +116,20 @@ enum RecordCodec {
     /// version 1 records had none and read back as issued at 0, before any credential change).
     static func encode(_ s: SessionRecord, issuedAt sequence: UInt64) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(2)
+        // Version 3 appends an OAuth token's app and scopes; a session's record stays version 2's.
+        w.u8(s.app == nil ? 2 : 3)
         w.string(s.user.rawValue); w.int64(s.expiresAt); w.varint(sequence)
+        if let app = s.app { w.string(app); w.strings(s.scopes ?? []) }
         return w.bytes
     }
 
     static func session(_ bytes: [UInt8]) throws -> (record: SessionRecord, issuedAt: UInt64) {
         var r = ByteReader(bytes)
         let version = try r.u8()
-        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown session record version") }
-        let record = SessionRecord(user: UserID(try r.string()), expiresAt: try r.int64())
-        return (record, version == 2 ? try r.varint() : 0)
+        guard (1...3).contains(version) else { throw CorruptRecord(message: "unknown session record version") }
+        var record = SessionRecord(user: UserID(try r.string()), expiresAt: try r.int64())
+        let issuedAt = version >= 2 ? try r.varint() : 0
+        if version == 3 { record.app = try r.string(); record.scopes = try r.strings() }
+        return (record, issuedAt)
     }
 }

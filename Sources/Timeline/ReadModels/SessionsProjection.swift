@@ -2,8 +2,8 @@ import LMDB
 import Sodium
 import TimelineDomain
 
-/// Live sessions and reset tokens (by token hash) and recent failed sign-ins (for rate
-/// limiting).
+/// Live sessions (OAuth apps' tokens among them) and reset tokens (by token hash), recent
+/// failed sign-ins (for rate limiting), and the registered OAuth apps.
 ///
 /// A password change (with a reset token or the current password) ends every session and
 /// every reset token its user had: each record keeps the log sequence of the event that issued
@@ -15,13 +15,15 @@ struct SessionsProjection: Projection {
     let signInFailures: Table<SignInFailures>
     let passwordResets: Table<IssuedRecords>
     let credentialChanges: Table<CredentialChanges>
-    var databases: [Database] { [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database] }
+    let apps: Table<OAuthApps>
+    var databases: [Database] { [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database, apps.database] }
 
     init(_ env: Environment, prefix: String) throws {
         sessions = try Table(env, prefix + "sessions")
         signInFailures = try Table(env, prefix + "signInFailures")
         passwordResets = try Table(env, prefix + "passwordResets")
         credentialChanges = try Table(env, prefix + "credentialChanges")
+        apps = try Table(env, prefix + "oauthApps")
     }
 
     /// The reset token with this hash, unless a password change revoked it (expired or not).
@@ -61,7 +63,8 @@ struct SessionsProjection: Projection {
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .signedIn(let e):
-            try sessions.put(e.sessionHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt), envelope.sequence), txn)
+            try sessions.put(e.sessionHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes),
+                                             envelope.sequence), txn)
         case .signedOut(let e):
             try sessions.delete(e.sessionHash, txn)
         case .passwordResetRequested(let e):
@@ -92,6 +95,8 @@ struct SessionsProjection: Projection {
              .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended: break
+        case .appRegistered(let e):
+            try apps.put(e.appId, AppRecord(e), txn)
         }
     }
 }
@@ -116,6 +121,24 @@ enum SignInFailures: TableLayout {
     static func prefix(_ limiterKey: String) -> [UInt8] { CompositeKey.prefix(limiterKey) }
     /// The first key of `limiterKey`'s failures at or after `timestamp`.
     static func start(_ limiterKey: String, at timestamp: Int64) -> [UInt8] { prefix(limiterKey) + BigEndian.bytes(UInt64(max(timestamp, 0))) }
+}
+
+/// An OAuth app's id (its client_id) → the app (its secret only as a hash).
+enum OAuthApps: TableLayout {
+    static func key(_ id: String) -> [UInt8] { Array(id.utf8) }
+    static func encode(_ app: AppRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(app.id); w.string(app.name); w.optionalString(app.website); w.strings(app.redirectURIs); w.strings(app.scopes)
+        w.string(app.secretHash)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> AppRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown app record version") }
+        return AppRecord(AppRegistered(appId: try r.string(), name: try r.string(), website: try r.optionalString(),
+                                       redirectURIs: try r.strings(), scopes: try r.strings(), secretHash: try r.string()))
+    }
 }
 
 /// userId → the log sequence of the user's last `PasswordChanged` (big-endian).

@@ -255,6 +255,27 @@ public struct MediaAttachment: Sendable, Equatable {
     }
 }
 
+/// An OAuth app (Mastodon's `Application`).
+public struct OAuthApp: Sendable, Equatable {
+    /// Its `client_id`.
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// Its website, if any.
+    public var website: String?
+    /// Where an authorization may send its code.
+    public var redirectURIs: [String]
+    /// The scopes it may ask for.
+    public var scopes: [String]
+    /// Its client secret: only in `registerApp`'s answer (only its hash is kept).
+    public var clientSecret: String?
+
+    init(_ app: AppRecord, clientSecret: String?) {
+        id = app.id; name = app.name; website = app.website; redirectURIs = app.redirectURIs; scopes = app.scopes
+        self.clientSecret = clientSecret
+    }
+}
+
 /// One page of a list, and the cursor of the next page (`nil` after the last item).
 public struct Page<Item: Sendable & Equatable>: Sendable, Equatable {
     /// The page's items, in the list's order.
@@ -300,6 +321,8 @@ public enum CommandResult: Sendable, Equatable {
     case post(Post)
     /// The media uploaded or changed (`uploadMedia`, `updateMedia`).
     case media(MediaAttachment)
+    /// An OAuth app registered (`registerApp`), with its client secret (shown this once).
+    case app(OAuthApp)
     /// The comment added.
     case comment(Comment)
     /// A one-time password-reset token (shown once, stored only as a hash).

@@ -36,6 +36,19 @@ extension TimelineService {
         }
     }
 
+    /// What a live token may do: the OAuth app it was issued to and its scopes (`nil` for a
+    /// first-party session, which may do everything); `unauthenticated` as `userID(session:)`.
+    public func grant(session token: String) throws(TimelineError) -> (app: OAuthApp?, scopes: [String]?) {
+        let hash = Self.hashToken(token), now = options.clock.nowMilliseconds()
+        return try read { view in
+            guard let session = try view.session(hash: hash), session.expiresAt > now else {
+                throw TimelineError(.unauthenticated, "the session is not valid or has expired")
+            }
+            let app = try session.app.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map { OAuthApp($0, clientSecret: nil) }
+            return (app, session.scopes)
+        }
+    }
+
     /// The profile of the user a live session token belongs to (`GET /v1/me`);
     /// `unauthenticated` for an unknown, expired, signed-out or revoked session.
     public func me(session token: String) throws(TimelineError) -> Profile {

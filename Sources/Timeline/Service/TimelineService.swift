@@ -305,7 +305,7 @@ public final class TimelineService: Sendable {
             try await precheckAndHash(command, reset.password, &prepared)
         case let signIn as SignInCommand:
             try await verifySignIn(email: signIn.email, password: signIn.password, origin: origin, &prepared)
-        case is RequestPasswordResetCommand:
+        case is RequestPasswordResetCommand, is RegisterAppCommand:
             prepared.newToken = Self.newToken()
         case let post as AddPostCommand:
             // Cheap checks first: the image work is spent only on a post that can be added.

@@ -52,6 +52,8 @@ package enum Outcome: Sendable, Equatable {
     case post(PostID)
     /// The media uploaded or changed.
     case media(MediaID)
+    /// An OAuth app registered, with its client secret (shown once).
+    case app(id: String, secret: String)
     case comment(CommentID)
     case changed(Bool)
     case done

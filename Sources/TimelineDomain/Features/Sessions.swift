@@ -9,26 +9,36 @@ public struct SignedIn: Equatable, Sendable {
     public var sessionHash: String
     /// When it expires (ms since 1970).
     public var expiresAt: Int64
+    /// The OAuth app the token was issued to (v2; `nil`: a first-party session).
+    public var appId: String?
+    /// The scopes the token holds (v2; `nil`: a first-party session, which may do everything).
+    public var scopes: [String]?
     /// A `SignedIn` payload.
-    public init(userId: UserID, sessionHash: String, expiresAt: Int64) {
-        self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt
+    public init(userId: UserID, sessionHash: String, expiresAt: Int64, appId: String? = nil, scopes: [String]? = nil) {
+        self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt; self.appId = appId; self.scopes = scopes
     }
 }
 
 extension SignedIn: EventPayload {
+    package static var currentVersion: UInt8 { 2 }
     package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(sessionHash); w.int64(expiresAt)
+        // v2 appends the app and its scopes, for an OAuth token only: a session's bytes are v1's.
+        if let appId { w.string(appId); w.strings(scopes ?? []) }
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64())
+        if opener.version >= 2, !r.isAtEnd { appId = try r.string(); scopes = try r.strings() }
     }
 
     package func json(erased: Bool) -> [String: Any] {
-        ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
+        var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
+        out["appId"] = appId; out["scopes"] = scopes
+        return out
     }
 
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -141,7 +151,10 @@ extension Decider {
     /// account could have, and at most `SignInPolicy.maxFailures` times per email per window:
     /// past that every try is refused with `rate_limited` and appends nothing. An address no
     /// account can have is answered like any wrong one and recorded nowhere.
-    func signIn(email raw: String) throws -> Decision {
+    /// `app`: the OAuth app asking (its id, secret and the scopes it asks for), whose token
+    /// this is (Mastodon's password grant).
+    func signIn(email raw: String, app: (id: String, secret: String, scopes: String?)? = nil) throws -> Decision {
+        let client = try app.map { try authenticatedApp($0.id, secret: $0.secret, scopes: $0.scopes) }
         guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
         let emailHash = context.hashEmail(email)
         let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
@@ -157,7 +170,7 @@ extension Decider {
         }
         guard try state.user(user)?.suspended != true else { throw TimelineError(.forbidden, "this account is suspended") }
         let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
-                             expiresAt: context.now + context.sessionLifetime)
+                             expiresAt: context.now + context.sessionLifetime, appId: client?.app.id, scopes: client?.scopes)
         return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
     }
 
@@ -203,27 +216,46 @@ package struct SignInCommand: CommandDefinition {
     package static let needsActor = false
     package let email: String
     package let password: String
+    /// For an OAuth app's token (Mastodon's password grant): its id, secret and the scopes asked.
+    package let app: String?
+    package let clientSecret: String?
+    package let scopes: String?
 
-    package init(email: String, password: String) { self.email = email; self.password = password }
+    package init(email: String, password: String, app: String? = nil, clientSecret: String? = nil, scopes: String? = nil) {
+        self.email = email; self.password = password; self.app = app; self.clientSecret = clientSecret; self.scopes = scopes
+    }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
         email = try fields.string("email")
         password = try fields.string("password")
+        app = try fields.optionalString("app")
+        clientSecret = try fields.optionalString("clientSecret")
+        scopes = try fields.optionalString("scopes")
     }
 
     package func encode(to fields: inout CommandJSON) {
         fields.set("email", email)
         fields.set("password", password)
+        fields.set("app", app)
+        fields.set("clientSecret", clientSecret)
+        fields.set("scopes", scopes)
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.signIn(email: email)
+        try decider.signIn(email: email, app: app.map { ($0, clientSecret ?? "", scopes) })
     }
 }
 
 extension Command {
     /// Starts a session (answers its token, shown once).
     public static func signIn(email: String, password: String) -> Command { Command(SignInCommand(email: email, password: password)) }
+
+    /// Issues an OAuth app's token for a person's email and password (Mastodon's password
+    /// grant): `app` and `clientSecret` authenticate the app, `scopes` (space-separated; all
+    /// of the app's when nil) are what the token may do.
+    public static func signIn(email: String, password: String, app: String, clientSecret: String, scopes: String?) -> Command {
+        Command(SignInCommand(email: email, password: password, app: app, clientSecret: clientSecret, scopes: scopes))
+    }
 }
 
 /// `signOutEverywhere`: ends every session of the acting user, this one too, and their reset tokens.

@@ -19,41 +19,45 @@ enum MastodonAPI {
     static let routes: [Route] = [
         route("GET", "/api/v1/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: false) },
         route("GET", "/api/v2/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: true) },
-        route("GET", "/api/v1/accounts/verify_credentials", .bearer) { api, request, entities in
+        route("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "read:accounts") { api, request, entities in
             let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
             return Responses.json(200, entities.credentialAccount(me))
         },
-        route("GET", "/api/v1/accounts/lookup", .viewerOptional) { api, request, entities in
+        route("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts") { api, request, entities in
             guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
                 throw TimelineError.invalid("acct", "Missing acct")
             }
             let name = acct.split(separator: "@").first.map(String.init) ?? acct
             return Responses.json(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
         },
-        route("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional) { api, request, entities in
-            let user = UserID(request.parameters["id"] ?? "")
+        route("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses") { api, request, entities in
+            let user: UserID = try mastodonID(request.parameters["id"])
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.posts(by: user, page, viewer: request.viewer) }
         },
-        route("GET", "/api/v1/accounts/{id}", .viewerOptional) { api, request, entities in
-            Responses.json(200, entities.account(try api.service.user(UserID(request.parameters["id"] ?? ""), viewer: request.viewer)))
+        route("GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts") { api, request, entities in
+            Responses.json(200, entities.account(try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer)))
         },
-        route("GET", "/api/v1/timelines/home", .bearer) { api, request, entities in
+        route("GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses") { api, request, entities in
             let user = try request.requireViewer()
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.timeline(of: user, page) }
         },
-        route("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional) { api, request, entities in
+        route("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses") { api, request, entities in
             let tag = request.parameters["hashtag"] ?? ""
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.hashtag(tag, page, viewer: request.viewer) }
         },
-        route("GET", "/api/v1/statuses/{id}", .viewerOptional) { api, request, entities in
+        route("GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses") { api, request, entities in
             Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
         },
     ]
 
-    /// A route answered at once with the request's entities.
-    private static func route(_ method: String, _ template: String, _ access: Access,
+    /// A route answered at once with the request's entities, for a token holding `scope` (none
+    /// needed for discovery).
+    private static func route(_ method: String, _ template: String, _ access: Access, scope: String? = nil,
                               _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
-        Route(method, template, access, .now { api, request in try answer(api, request, MastodonEntities(request)) }, nil)
+        Route(method, template, access, .now { api, request in
+            if let scope { try requireScope(api, request, scope) }
+            return try answer(api, request, MastodonEntities(request))
+        }, nil)
     }
 
     /// Whether `path` is the Mastodon API's (its failures are answered its way).
@@ -68,6 +72,13 @@ enum MastodonAPI {
         }
         return Responses.json(status, ["error": error.message], headers: error.code == .rateLimited ? [("Retry-After", "60")] : [])
     }
+}
+
+/// An id a client sent (a path segment, a parameter) as one of ours: anything that is not a
+/// well-formed identifier names no record (404), and is never looked up.
+func mastodonID<ID: Identifier>(_ raw: String?) throws(TimelineError) -> ID {
+    guard let raw, let id = ID.parse(raw) else { throw TimelineError(.notFound, "Record not found") }
+    return id
 }
 
 extension APIRequest {

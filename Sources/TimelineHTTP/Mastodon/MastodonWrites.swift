@@ -8,61 +8,69 @@ import Timeline
 /// bookmarks, follows and relationships.
 extension MastodonAPI {
     static let writeRoutes: [Route] = [
-        later("POST", "/api/v2/media") { api, request, entities in try await api.mastodonUpload(request, entities) },
-        later("POST", "/api/v1/media") { api, request, entities in try await api.mastodonUpload(request, entities) },
-        later("PUT", "/api/v1/media/{id}") { api, request, entities in
+        later("POST", "/api/v2/media", scope: "write:media") { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later("POST", "/api/v1/media", scope: "write:media") { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later("PUT", "/api/v1/media/{id}", scope: "write:media") { api, request, entities in
             let params = try MastodonParams(request.http)
             let result = try await api.execute(.updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
             guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
             return Responses.json(200, entities.media(media))
         },
-        now("GET", "/api/v1/media/{id}") { api, request, entities in
-            Responses.json(200, entities.media(try api.service.media(MediaID(request.parameters["id"] ?? ""), viewer: try request.requireViewer())))
+        now("GET", "/api/v1/media/{id}", scope: "write:media") { api, request, entities in
+            Responses.json(200, entities.media(try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())))
         },
-        later("POST", "/api/v1/statuses") { api, request, entities in try await api.mastodonPostStatus(request, entities) },
-        later("DELETE", "/api/v1/statuses/{id}") { api, request, entities in
+        later("POST", "/api/v1/statuses", scope: "write:statuses") { api, request, entities in try await api.mastodonPostStatus(request, entities) },
+        later("DELETE", "/api/v1/statuses/{id}", scope: "write:statuses") { api, request, entities in
             let id = request.parameters["id"] ?? ""
             let status = try api.mastodonStatus(id, request, entities)
             _ = try await api.execute(status.isComment ? .deleteComment(comment: id) : .deletePost(post: id), request)
             return Responses.json(200, status.json)
         },
-        later("POST", "/api/v1/statuses/{id}/favourite") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/favourite", scope: "write:favourites") { api, request, entities in
             try await api.mastodonPostAction(.like(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/unfavourite") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/unfavourite", scope: "write:favourites") { api, request, entities in
             try await api.mastodonPostAction(.unlike(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/bookmark") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/bookmark", scope: "write:bookmarks") { api, request, entities in
             try await api.mastodonPostAction(.bookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/unbookmark") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/unbookmark", scope: "write:bookmarks") { api, request, entities in
             try await api.mastodonPostAction(.unbookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/follow") { api, request, entities in
+        later("POST", "/api/v1/accounts/{id}/follow", scope: "write:follows") { api, request, entities in
             try await api.mastodonAccountAction(.follow(user: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/unfollow") { api, request, entities in
+        later("POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows") { api, request, entities in
             try await api.mastodonAccountAction(.unfollow(user: request.parameters["id"] ?? ""), request, entities)
         },
-        now("GET", "/api/v1/accounts/relationships") { api, request, entities in
+        now("GET", "/api/v1/accounts/relationships", scope: "read:follows") { api, request, entities in
             let me = try request.requireViewer()
             let ids = try MastodonParams(request.http).list("id")
             let relationships = ids.compactMap { id -> [String: Any]? in
-                guard let profile = try? api.service.user(UserID(id), viewer: me) else { return nil }
+                guard let user: UserID = UserID.parse(id), let profile = try? api.service.user(user, viewer: me) else { return nil }
                 return entities.relationship(profile, followedBy: (try? api.service.follows(profile.id, me)) ?? false)
             }
             return Responses.json(200, relationships)
         },
     ]
 
-    private static func later(_ method: String, _ template: String,
+    /// A route that runs a command, for a token holding `scope`.
+    private static func later(_ method: String, _ template: String, scope: String,
                               _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
-        Route(method, template, .bearer, .later { api, request in try await answer(api, request, MastodonEntities(request)) }, nil)
+        Route(method, template, .bearer, .later { api, request in
+            try requireScope(api, request, scope)
+            return try await answer(api, request, MastodonEntities(request))
+        }, nil)
     }
 
-    private static func now(_ method: String, _ template: String,
+    /// A route answered at once, for a token holding `scope`.
+    private static func now(_ method: String, _ template: String, scope: String,
                             _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
-        Route(method, template, .bearer, .now { api, request in try answer(api, request, MastodonEntities(request)) }, nil)
+        Route(method, template, .bearer, .now { api, request in
+            try requireScope(api, request, scope)
+            return try answer(api, request, MastodonEntities(request))
+        }, nil)
     }
 }
 
@@ -89,8 +97,8 @@ extension TimelineAPI {
         let text = params.string("status") ?? ""
         if let target = params.string("in_reply_to_id") {
             var post = target, replyTo: String?
-            if (try? service.post(PostID(target), viewer: request.viewer, comments: PageRequest(limit: 1))) == nil {
-                let answered = try service.comment(CommentID(target), viewer: request.viewer)
+            if (try? service.post(try mastodonID(target), viewer: request.viewer, comments: PageRequest(limit: 1))) == nil {
+                let answered = try service.comment(try mastodonID(target), viewer: request.viewer)
                 (post, replyTo) = (answered.post.rawValue, answered.id.rawValue)
             }
             guard case .comment(let comment) = try await execute(.addComment(post: post, text: text, replyTo: replyTo), request) else {
@@ -114,10 +122,10 @@ extension TimelineAPI {
 
     /// The status `id` (a post, or a comment) as the bearer sees it.
     func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (json: [String: Any], isComment: Bool) {
-        if let detail = try? service.post(PostID(id), viewer: request.viewer, comments: PageRequest(limit: 1)) {
+        if let detail = try? service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1)) {
             return (entities.status(detail.post, author: try service.user(detail.post.author, viewer: request.viewer)), false)
         }
-        let comment = try service.comment(CommentID(id), viewer: request.viewer)
+        let comment = try service.comment(try mastodonID(id), viewer: request.viewer)
         return (entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)), true)
     }
 
@@ -130,7 +138,7 @@ extension TimelineAPI {
     /// Runs `command` on an account, then answers the relationship.
     func mastodonAccountAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
         _ = try await execute(command, request)
-        let me = try request.requireViewer(), other = UserID(request.parameters["id"] ?? "")
+        let me = try request.requireViewer(), other: UserID = try mastodonID(request.parameters["id"])
         return Responses.json(200, entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me)))
     }
 }

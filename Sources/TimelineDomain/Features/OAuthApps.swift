@@ -1,0 +1,171 @@
+// OAuth apps (the Mastodon client API's `POST /api/v1/apps`): `registerApp` records
+// `AppRegistered` — the app's name, redirect URIs and scopes, and only a hash of its client
+// secret, which is shown once. A token an app gets is a session (`SignedIn` v2) that names the
+// app and its scopes, so whatever ends sessions (signing out, a password change, a suspension,
+// an erasure) ends it too.
+
+/// The scopes an app may ask for (Mastodon's, top-level and granular).
+public enum OAuthScope {
+    /// The top-level scopes; a granular one (`read:statuses`) is covered by its top level.
+    public static let topLevel: Set<String> = ["read", "write", "follow", "push", "profile"]
+
+    /// Whether `scope` is one Mastodon defines: a top-level scope, or `read:…`, `write:…`,
+    /// `admin:read…`/`admin:write…` granular ones.
+    public static func isKnown(_ scope: String) -> Bool {
+        if topLevel.contains(scope) { return true }
+        let parts = scope.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, !parts[1].isEmpty, parts[1].allSatisfy({ $0.isLetter || $0 == "_" || $0 == ":" }) else { return false }
+        return ["read", "write", "admin"].contains(String(parts[0]))
+    }
+
+    /// Whether `granted` allows `needed` (`read` allows `read:statuses`).
+    public static func allows(_ granted: Set<String>, _ needed: String) -> Bool {
+        if granted.contains(needed) { return true }
+        guard let top = needed.split(separator: ":").first.map(String.init) else { return false }
+        // Mastodon's `follow` scope is the older name of the follow writes.
+        return granted.contains(top) || (needed.hasPrefix("write:follows") || needed.hasPrefix("write:blocks") || needed.hasPrefix("write:mutes"))
+            && granted.contains("follow")
+    }
+
+    /// The scopes of a space-separated list (`read write`), checked.
+    public static func parse(_ text: String, field: String) throws(TimelineError) -> [String] {
+        let scopes = text.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
+        for scope in scopes where !isKnown(scope) { throw TimelineError.invalid(field, "unknown scope \(scope.prefix(64))") }
+        return scopes
+    }
+}
+
+/// The payload of `AppRegistered`.
+public struct AppRegistered: Equatable, Sendable {
+    /// The app's id: its `client_id`.
+    public var appId: String
+    /// Its name, as people see it when they authorize it.
+    public var name: String
+    /// Its website, if any.
+    public var website: String?
+    /// Where an authorization may send its code (exact match), or `urn:ietf:wg:oauth:2.0:oob`.
+    public var redirectURIs: [String]
+    /// The scopes it may ask for.
+    public var scopes: [String]
+    /// Hex BLAKE2b-256 of its client secret; the secret itself is never recorded.
+    public var secretHash: String
+    /// An `AppRegistered` payload.
+    public init(appId: String, name: String, website: String?, redirectURIs: [String], scopes: [String], secretHash: String) {
+        self.appId = appId; self.name = name; self.website = website; self.redirectURIs = redirectURIs; self.scopes = scopes
+        self.secretHash = secretHash
+    }
+}
+
+extension AppRegistered: EventPayload {
+    package var stream: String { StreamName.app(appId) }
+    package var users: [UserID] { [] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(appId); w.string(name); w.optionalString(website); w.strings(redirectURIs); w.strings(scopes); w.string(secretHash)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(appId: try r.string(), name: try r.string(), website: try r.optionalString(), redirectURIs: try r.strings(),
+                  scopes: try r.strings(), secretHash: try r.string())
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["appId": appId, "name": name, "redirectUris": redirectURIs, "scopes": scopes, "secretHash": secretHash]
+        out["website"] = website
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) registered: \(clip(self.name))" }
+}
+
+/// An app as deciding sees it.
+package struct AppRecord: Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var website: String?
+    package var redirectURIs: [String]
+    package var scopes: [String]
+    package var secretHash: String
+
+    package init(_ e: AppRegistered) {
+        id = e.appId; name = e.name; website = e.website; redirectURIs = e.redirectURIs; scopes = e.scopes; secretHash = e.secretHash
+    }
+}
+
+extension Decider {
+    func registerApp(name raw: String, redirectURIs: [String], scopes: String?, website: String?) throws -> Decision {
+        let name = try Validation.text(raw, field: "client_name", max: 100, allowEmpty: false)
+        guard !redirectURIs.isEmpty, redirectURIs.count <= 10 else {
+            throw TimelineError.invalid("redirect_uris", "give 1–10 redirect URIs")
+        }
+        for uri in redirectURIs where uri != "urn:ietf:wg:oauth:2.0:oob" {
+            guard uri.utf8.count <= 2048, let scheme = uri.split(separator: ":").first, !scheme.isEmpty, uri.contains(":"),
+                  !uri.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                throw TimelineError.invalid("redirect_uris", "\(uri.prefix(64)) is not an absolute URI")
+            }
+        }
+        let scopes = try OAuthScope.parse(scopes ?? "read", field: "scopes")
+        let website = try website.flatMap { $0.isEmpty ? nil : try Validation.url($0) }
+        guard let secret = context.prepared.newToken else { throw TimelineError(.internal, "no client secret was made") }
+        let event = AppRegistered(appId: context.newID(), name: name, website: website, redirectURIs: redirectURIs,
+                                  scopes: scopes.isEmpty ? ["read"] : scopes, secretHash: context.hashToken(secret))
+        return Decision(events: [.appRegistered(event)], outcome: .success(.app(id: event.appId, secret: secret)))
+    }
+
+    /// The app `id` whose secret is `secret`, for a token asking for `scopes` (all of the app's
+    /// when nil): `invalid_credentials` for an unknown app or a wrong secret, `forbidden` for a
+    /// scope the app did not register.
+    func authenticatedApp(_ id: String, secret: String, scopes: String?) throws -> (app: AppRecord, scopes: [String]) {
+        // An app's id is one of ours (a push id): anything else is no app, and is not looked up.
+        guard IdentifierSyntax.isValid(id), let app = try state.app(id), context.hashToken(secret) == app.secretHash else {
+            throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
+        }
+        let wanted = try scopes.map { try OAuthScope.parse($0, field: "scope") } ?? app.scopes
+        for scope in wanted where !OAuthScope.allows(Set(app.scopes), scope) {
+            throw TimelineError(.forbidden, "The requested scope is invalid, unknown, or malformed.", field: "scope")
+        }
+        return (app, wanted.isEmpty ? app.scopes : wanted)
+    }
+}
+
+// MARK: - Commands
+
+/// `registerApp`: registers an OAuth app (its client secret is answered once, never stored).
+package struct RegisterAppCommand: CommandDefinition {
+    package static let name = "registerApp"
+    package static let needsActor = false
+    package let name: String
+    package let redirectURIs: [String]
+    package let scopes: String?
+    package let website: String?
+
+    package init(name: String, redirectURIs: [String], scopes: String?, website: String?) {
+        self.name = name; self.redirectURIs = redirectURIs; self.scopes = scopes; self.website = website
+    }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        name = try fields.string("name")
+        redirectURIs = try fields.optionalList("redirectUris") ?? []
+        scopes = try fields.optionalString("scopes")
+        website = try fields.optionalString("website")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("name", name)
+        fields.set("redirectUris", json: redirectURIs)
+        fields.set("scopes", scopes)
+        fields.set("website", website)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.registerApp(name: name, redirectURIs: redirectURIs, scopes: scopes, website: website)
+    }
+}
+
+extension Command {
+    /// Registers an OAuth app: `scopes` space-separated (default `read`); answers its id and its
+    /// client secret (shown once).
+    public static func registerApp(name: String, redirectURIs: [String], scopes: String? = nil, website: String? = nil) -> Command {
+        Command(RegisterAppCommand(name: name, redirectURIs: redirectURIs, scopes: scopes, website: website))
+    }
+}

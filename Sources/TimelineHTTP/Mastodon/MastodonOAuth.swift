@@ -1,0 +1,92 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// OAuth 2 as Mastodon's apps use it: `POST /api/v1/apps` registers an app (its secret answered
+/// once, kept only as a hash), `POST /oauth/token` issues a token — with the `password` grant
+/// (first-party tools and Mastodon.py's `log_in`, as Mastodon allowed until 4.4) — and `POST
+/// /oauth/revoke` ends one. A token is a session naming its app and scopes, so signing out
+/// everywhere, a password change, a suspension or an erasure ends it too; each route of the
+/// Mastodon API names the scope it needs (`MastodonAPI.requireScope`).
+extension MastodonAPI {
+    static let oauthRoutes: [Route] = [
+        Route("POST", "/api/v1/apps", .anyone, .later { api, request in
+            // Each registration is an event: limited per address as sign-ups are.
+            try api.throttle.admit(request.http.clientAddress)
+            let params = try MastodonParams(request.http)
+            guard let name = params.string("client_name") else { throw TimelineError.invalid("client_name", "Validation failed: Name can't be blank") }
+            let uris = params.list("redirect_uris").flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+            let result = try await api.service.execute(.registerApp(name: name, redirectURIs: uris, scopes: params.string("scopes"),
+                                                                    website: params.string("website")))
+            guard case .app(let app) = result else { throw TimelineError(.internal, "not an app") }
+            return Responses.json(200, application(app))
+        }, nil),
+        Route("GET", "/api/v1/apps/verify_credentials", .bearer, .now { api, request in
+            guard let token = request.bearer, let app = try api.service.grant(session: token).app else {
+                throw TimelineError(.unauthenticated, "This method requires an authenticated application")
+            }
+            return Responses.json(200, application(app))
+        }, nil),
+        Route("POST", "/oauth/token", .anyone, .later { api, request in try await api.oauthToken(request) }, nil),
+        Route("POST", "/oauth/revoke", .anyone, .later { api, request in
+            let params = try MastodonParams(request.http)
+            // Revoking an unknown or ended token answers the same, as RFC 7009 says.
+            if let token = params.string("token") { _ = try? await api.service.execute(.signOut(session: token)) }
+            return Responses.json(200, [String: Any]())
+        }, nil),
+    ]
+
+    /// Mastodon's `Application`, with its `client_secret` when it was just registered.
+    static func application(_ app: OAuthApp) -> [String: Any] {
+        var out: [String: Any] = ["id": app.id, "name": app.name, "website": app.website ?? NSNull(), "scopes": app.scopes,
+                                  "redirect_uri": app.redirectURIs.joined(separator: "\n"), "redirect_uris": app.redirectURIs,
+                                  "client_id": app.id, "vapid_key": ""]
+        if let secret = app.clientSecret { out["client_secret"] = secret }
+        return out
+    }
+
+    /// Refuses a token that does not hold `scope` (a first-party session holds every scope).
+    static func requireScope(_ api: TimelineAPI, _ request: APIRequest, _ scope: String) throws(TimelineError) {
+        guard let token = request.bearer, let scopes = try api.service.grant(session: token).scopes else { return }
+        guard OAuthScope.allows(Set(scopes), scope) else {
+            throw TimelineError(.forbidden, "This action is outside the authorized scopes")
+        }
+    }
+}
+
+extension TimelineAPI {
+    /// `POST /oauth/token` (RFC 6749): the `password` grant; errors as OAuth's `{"error",
+    /// "error_description"}`.
+    func oauthToken(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        let params = try MastodonParams(request.http)
+        func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
+            Responses.json(status, ["error": error, "error_description": description])
+        }
+        guard params.string("grant_type") == "password" else {
+            return refusal(400, "unsupported_grant_type", "The authorization grant type is not supported by the authorization server.")
+        }
+        guard let client = params.string("client_id"), let secret = params.string("client_secret") else {
+            return refusal(401, "invalid_client", "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
+        }
+        guard let username = params.string("username"), let password = params.string("password") else {
+            return refusal(400, "invalid_request", "The request is missing a required parameter: username and password.")
+        }
+        let result: CommandResult
+        do {
+            try throttle.admit(request.http.clientAddress)
+            result = try await service.execute(.signIn(email: username, password: password, app: client, clientSecret: secret,
+                                                       scopes: params.string("scope") ?? params.string("scopes")),
+                                               origin: request.http.clientAddress)
+        } catch let error where error.code == .invalidCredentials && error.message.hasPrefix("Client") {
+            return refusal(401, "invalid_client", error.message)
+        } catch let error where error.code == .invalidCredentials {
+            return refusal(400, "invalid_grant", "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.")
+        } catch let error where error.code == .forbidden && error.field == "scope" {
+            return refusal(400, "invalid_scope", error.message)
+        }
+        guard case .session(let token, _) = result else { throw TimelineError(.internal, "no token") }
+        let scopes = try service.grant(session: token).scopes ?? []
+        return Responses.json(200, ["access_token": token, "token_type": "Bearer", "scope": scopes.joined(separator: " "),
+                                    "created_at": Int(Date().timeIntervalSince1970)])
+    }
+}
