@@ -29,10 +29,12 @@ final class ChildProcess: @unchecked Sendable {
     private let input = Pipe(), output = Pipe(), errors = Pipe()
     private let collected = Shared<(out: Data, err: Data, outEnded: Bool, errEnded: Bool)>((Data(), Data(), false, false))
 
-    /// Runs `executable` (the `timeline` tool unless given) with `arguments`.
-    init(_ arguments: [String], executable: URL? = nil) throws {
+    /// Runs `executable` (the `timeline` tool unless given) with `arguments`, in `directory`
+    /// if given. Waiting for it (`exitStatus`) never blocks a thread of the test's pool.
+    init(_ arguments: [String], executable: URL? = nil, directory: URL? = nil) throws {
         process.executableURL = try executable ?? timelineExecutable()
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = executable == nil ? ["TIMELINE_PASSWORD_COST": "minimum"] : ProcessInfo.processInfo.environment
         process.standardInput = input
         process.standardOutput = output
