@@ -46,7 +46,8 @@ public final class TimelineAPI: Sendable {
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
-        router = Router(routes: Self.routes + MastodonAPI.oauthRoutes + MastodonAPI.writeRoutes + MastodonAPI.routes)
+        router = Router(routes: Self.routes + MastodonAPI.oauthRoutes + MastodonAPI.writeRoutes + MastodonAPI.notificationRoutes
+                        + MastodonAPI.routes)
         operationsRouter = Router(routes: Self.operationsRoutes)
     }
 

@@ -14,7 +14,7 @@ import Testing
             var posts: [String] = []
             for n in 0..<4 { posts.insert(try await api.addPost(alice.token, caption: "view \(n) #sea", image: 0x30 << (n * 4)), at: 0) }
             let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_mastodon_py.py").path,
-                                        "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, photo] + posts,
+                                        "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token, photo] + posts,
                                        executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError

@@ -3,13 +3,13 @@
 discovery, the bearer's account, an account by name and by id, its statuses, the home and
 hashtag timelines paged by Link, a status with its photo; then the writes: a photo uploaded with
 its description, a post of it, favourite, bookmark, replies, follow and relationships, delete.
-Usage: test_mastodon_py.py BASE_URL TOKEN ALICE_ID BOB_ID PHOTO_PATH POST_ID... (the posts newest
+Usage: test_mastodon_py.py BASE_URL TOKEN ALICE_ID BOB_ID BOB_TOKEN PHOTO_PATH POST_ID... (the posts newest
 first). Prints `ok - …` lines; exits 1 on a failure."""
 import sys
 
 from mastodon import Mastodon, MastodonAPIError, MastodonIllegalArgumentError, MastodonNotFoundError, MastodonUnauthorizedError
 
-base, token, alice, bob, photo_path, *posts = sys.argv[1:]
+base, token, alice, bob, bob_token, photo_path, *posts = sys.argv[1:]
 m = Mastodon(access_token=token, api_base_url=base, version_check_mode="created")
 
 
@@ -80,6 +80,22 @@ try:
     check(False, "a deleted status is gone")
 except MastodonNotFoundError:
     check(True, "status_delete: the status is gone")
+
+# Notifications: bob likes and comments on alice's post and follows her; her notifications are
+# Mastodon's types (a comment is a mention), filtered by type, each found by its id.
+b = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
+b.status_favourite(posts[0])
+b.status_post("lovely @alice", in_reply_to_id=posts[0])
+b.account_follow(alice)
+notes = m.notifications()
+check({n.type for n in notes} == {"favourite", "mention", "follow"} and all(n.account.id == bob for n in notes),
+      f"notifications: favourite, mention, follow ({[n.type for n in notes]})")
+mention = next(n for n in notes if n.type == "mention")
+check(mention.status.content == "<p>lovely @alice</p>" and mention.status.in_reply_to_id == posts[0], "a comment is a mention with its status")
+check([n.type for n in m.notifications(types=["favourite"])] == ["favourite"], "types[] filters")
+check("follow" not in [n.type for n in m.notifications(exclude_types=["follow"])], "exclude_types[] filters")
+check(m.notifications(id=mention.id).id == mention.id, "a notification by its id")
+check(m.stream_healthy(), "streaming/health")
 
 # OAuth, as Mastodon.py's own flow: an app registered, a token by the password grant.
 client_id, client_secret = Mastodon.create_app("Timeline tests", api_base_url=base, scopes=["read", "write", "follow"])

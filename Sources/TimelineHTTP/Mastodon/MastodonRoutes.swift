@@ -129,6 +129,17 @@ extension TimelineAPI {
     /// `Link` header of `next` (older) and `prev` (newer).
     func mastodonPage(_ request: APIRequest, _ entities: MastodonEntities,
                       _ read: (PageRequest) throws(TimelineError) -> Page<Post>) throws(TimelineError) -> HTTPResponse {
+        var authors: [UserID: Profile] = [:]
+        return try mastodonPage(request, entities, read, id: \.id.rawValue) { post throws(TimelineError) in
+            if authors[post.author] == nil { authors[post.author] = try service.user(post.author, viewer: request.viewer) }
+            return authors[post.author].map { entities.status(post, author: $0) }
+        }
+    }
+
+    /// A page of any list paged by sortable ids, as `mastodonPage(_:_:_:)` pages statuses;
+    /// `render` makes an item's entity, or nil to leave it out.
+    func mastodonPage<Item>(_ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
+                            id: (Item) -> String, render: (Item) throws(TimelineError) -> [String: Any]?) throws(TimelineError) -> HTTPResponse {
         var limit = 20, maxID: String?, sinceID: String?, minID: String?
         for (name, value) in request.http.query {
             switch name {
@@ -141,36 +152,31 @@ extension TimelineAPI {
             default: break  // Mastodon ignores what it does not know (only_media, exclude_replies, …).
             }
         }
-        var posts: [Post]
+        var items: [Item]
         if let floor = minID ?? sinceID {
             // Newer than `floor`: walk down from the top (or `max_id`) until it; `min_id` keeps
             // the ones right after it, `since_id` the newest.
-            var newer: [Post] = [], cursor = maxID
+            var newer: [Item] = [], cursor = maxID
             walk: while true {
                 let page = try read(PageRequest(limit: 40, before: cursor))
-                for post in page.items {
-                    guard post.id.rawValue > floor else { break walk }
-                    newer.append(post)
+                for item in page.items {
+                    guard id(item) > floor else { break walk }
+                    newer.append(item)
                     if newer.count >= 400 { break walk }
                 }
                 guard let next = page.next else { break }
                 cursor = next
             }
-            posts = minID != nil ? Array(newer.suffix(limit)) : Array(newer.prefix(limit))
+            items = minID != nil ? Array(newer.suffix(limit)) : Array(newer.prefix(limit))
         } else {
-            posts = try read(PageRequest(limit: limit, before: maxID)).items
+            items = try read(PageRequest(limit: limit, before: maxID)).items
         }
-        var authors: [UserID: Profile] = [:]
-        var statuses: [[String: Any]] = []
-        for post in posts {
-            if authors[post.author] == nil { authors[post.author] = try service.user(post.author, viewer: request.viewer) }
-            guard let author = authors[post.author] else { continue }
-            statuses.append(entities.status(post, author: author))
-        }
+        var entitiesList: [[String: Any]] = []
+        for item in items { if let entity = try render(item) { entitiesList.append(entity) } }
         var links: [String] = []
         let path = entities.base + request.http.path
-        if let last = posts.last { links.append("<\(path)?limit=\(limit)&max_id=\(last.id.rawValue)>; rel=\"next\"") }
-        if let first = posts.first { links.append("<\(path)?limit=\(limit)&min_id=\(first.id.rawValue)>; rel=\"prev\"") }
-        return Responses.json(200, statuses, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
+        if let last = items.last { links.append("<\(path)?limit=\(limit)&max_id=\(id(last))>; rel=\"next\"") }
+        if let first = items.first { links.append("<\(path)?limit=\(limit)&min_id=\(id(first))>; rel=\"prev\"") }
+        return Responses.json(200, entitiesList, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
     }
 }

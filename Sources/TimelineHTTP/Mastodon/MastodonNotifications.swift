@@ -1,0 +1,70 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// Notifications (`GET /api/v1/notifications`, `/:id`): the bearer's activity, in Mastodon's
+/// types only, as Pixelfed maps them — a comment on one's post, a reply and an `@mention` are
+/// `mention` (with the comment, or the post, as its status), a like is `favourite`, and
+/// `follow` and `follow_request` are themselves; a removal by the moderators has no Mastodon
+/// type and is left out. `types[]` and `exclude_types[]` filter; pages as statuses do.
+extension MastodonAPI {
+    static let notificationRoutes: [Route] = [
+        Route("GET", "/api/v1/notifications", .bearer, .now { api, request in
+            try requireScope(api, request, "read:notifications")
+            return try api.mastodonNotifications(request, MastodonEntities(request))
+        }, nil),
+        Route("GET", "/api/v1/notifications/{id}", .bearer, .now { api, request in
+            try requireScope(api, request, "read:notifications")
+            let me = try request.requireViewer(), id = request.parameters["id"] ?? ""
+            // The item itself: the first at or before it (a cursor is exclusive; `~` sorts after every id character).
+            guard IdentifierSyntax.isValid(id), let item = try api.service.activity(of: me, PageRequest(limit: 1, before: id + "~")).items.first,
+                  item.id == id, let notification = try api.mastodonNotification(item, viewer: me, MastodonEntities(request))
+            else { throw TimelineError(.notFound, "Record not found") }
+            return Responses.json(200, notification)
+        }, nil),
+        Route("GET", "/api/v1/streaming/health", .anyone, .now { _, _ in
+            HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("OK".utf8)))
+        }, nil),
+    ]
+
+    /// A kind's Mastodon notification type (`nil`: none, left out).
+    static func notificationType(_ kind: ActivityItem.Kind) -> String? {
+        switch kind {
+        case .comment, .reply, .mention: "mention"
+        case .like: "favourite"
+        case .follow: "follow"
+        case .followRequest: "follow_request"
+        case .removed: nil
+        }
+    }
+}
+
+extension TimelineAPI {
+    func mastodonNotifications(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
+        let me = try request.requireViewer()
+        let params = try MastodonParams(request.http)
+        let known = Set(ActivityItem.Kind.allCases.filter { MastodonAPI.notificationType($0) != nil })
+        let wanted = params.list("types"), excluded = Set(params.list("exclude_types"))
+        var kinds = wanted.isEmpty ? known : known.filter { wanted.contains(MastodonAPI.notificationType($0) ?? "") }
+        kinds = kinds.filter { !excluded.contains(MastodonAPI.notificationType($0) ?? "") }
+        guard !kinds.isEmpty else { return Responses.json(200, [Any]()) }
+        return try mastodonPage(request, entities, { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
+                                id: \.id) { item throws(TimelineError) in try mastodonNotification(item, viewer: me, entities) }
+    }
+
+    /// An activity item as a notification, or nil when what it names is gone from the viewer's sight.
+    func mastodonNotification(_ item: ActivityItem, viewer: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any]? {
+        guard let type = MastodonAPI.notificationType(item.kind), let actor = item.actor,
+              let account = try? service.user(actor, viewer: viewer) else { return nil }
+        var status: [String: Any]?
+        if let id = item.comment, let comment = try? service.comment(id, viewer: viewer) {
+            status = entities.status(comment, author: account)
+        } else if let id = item.post, let detail = try? service.post(id, viewer: viewer, comments: PageRequest(limit: 1)),
+                  let author = try? service.user(detail.post.author, viewer: viewer) {
+            status = entities.status(detail.post, author: author)
+        }
+        if type == "mention" || type == "favourite", status == nil { return nil }
+        return ["id": item.id, "type": type, "created_at": JSONOutput.timestamp(item.at), "account": entities.account(account),
+                "status": status ?? NSNull(), "group_key": "ungrouped-\(item.id)"]
+    }
+}
