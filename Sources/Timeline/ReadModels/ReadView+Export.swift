@@ -21,10 +21,8 @@ extension ReadView {
         let present = Presenter(self, viewer: user)
         let posts = models.posts, follows = models.follows
         func profiles(_ ids: [UserID]) throws -> [Profile] { try ids.compactMap { try self.user($0).map(present.profile) } }
-        var profile = try present.profile(record)
-        profile.discoverable = record.discoverable
         return ExportData(
-            profile: profile,
+            profile: try present.profile(record),  // their own: with their settings
             posts: try posts.postsByUser.members(of: user, txn).reversed().compactMap { try storedPost(Array($0.rawValue.utf8)) }
                 .map { Post($0, likedByViewer: try likes(user, $0.id), bookmarkedByViewer: try bookmarks(user, $0.id)) },
             comments: try posts.commentsByUser.members(of: user, txn).compactMap(comment).map(present.comment),

@@ -27,23 +27,22 @@ extension TimelineService {
     /// The user a live session token belongs to; `unauthenticated` for an unknown, expired,
     /// signed-out or revoked session.
     public func userID(session token: String) throws(TimelineError) -> UserID {
-        let hash = Self.hashToken(token), now = options.clock.nowMilliseconds()
-        return try read { view in
-            guard let session = try view.session(hash: hash), session.expiresAt > now, try view.user(session.user) != nil else {
-                throw TimelineError(.unauthenticated, "the session is not valid or has expired")
-            }
-            return session.user
-        }
+        try read { view in try liveSession(token, view).user }
+    }
+
+    /// The live session of `token` in `view`: known, unexpired, not revoked, its user there.
+    private func liveSession(_ token: String, _ view: ReadView) throws -> SessionRecord {
+        guard let session = try view.session(hash: Self.hashToken(token)), session.expiresAt > options.clock.nowMilliseconds(),
+              try view.user(session.user) != nil
+        else { throw TimelineError(.unauthenticated, "the session is not valid or has expired") }
+        return session
     }
 
     /// What a live token may do: the OAuth app it was issued to and its scopes (`nil` for a
     /// first-party session, which may do everything); `unauthenticated` as `userID(session:)`.
     public func grant(session token: String) throws(TimelineError) -> (app: OAuthApp?, scopes: [String]?) {
-        let hash = Self.hashToken(token), now = options.clock.nowMilliseconds()
-        return try read { view in
-            guard let session = try view.session(hash: hash), session.expiresAt > now else {
-                throw TimelineError(.unauthenticated, "the session is not valid or has expired")
-            }
+        try read { view in
+            let session = try liveSession(token, view)
             let app = try session.app.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map { OAuthApp($0, clientSecret: nil) }
             return (app, session.scopes)
         }
