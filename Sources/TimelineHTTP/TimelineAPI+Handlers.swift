@@ -46,8 +46,7 @@ extension TimelineAPI {
     /// Sets or removes the bearer's profile photo (`updateProfile` with only `avatar`).
     func avatar(_ request: APIRequest, _ update: AvatarUpdate) async throws(TimelineError) -> HTTPResponse {
         guard request.http.query.isEmpty else { throw TimelineError.invalid(request.http.query[0].name, "unknown field") }
-        let result = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, avatar: update),
-                                               as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
+        let result = try await execute(.updateProfile(username: nil, bio: nil, url: nil, avatar: update), request)
         return Responses.json(200, JSONOutput.result(result))
     }
 

@@ -158,11 +158,15 @@ public final class TimelineAPI: Sendable {
         let command = try Catalogue.command(named: name, input)
         try input.refuseUnreadFields()
         try admit?(self, request)
-        let result = try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous,
-                                               origin: request.http.clientAddress)
+        let result = try await execute(command, request)
         guard status != 204 else { return Responses.empty() }
         let headers = location.flatMap { $0(result) }.map { [(name: "Location", value: $0)] } ?? []
         return Responses.json(status, JSONOutput.result(result), headers: headers)
+    }
+
+    /// Runs `command` as the request's bearer (anonymous without one), from its client's address.
+    func execute(_ command: Command, _ request: APIRequest) async throws(TimelineError) -> CommandResult {
+        try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
     }
 
     /// Answers the query `name` for the bearer (if any), with a `Link` header for the next

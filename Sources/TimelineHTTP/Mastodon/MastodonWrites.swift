@@ -75,11 +75,6 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
-    /// Runs `command` as the request's bearer.
-    func execute(_ command: Command, _ request: APIRequest) async throws(TimelineError) -> CommandResult {
-        try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
-    }
-
     /// `POST /api/v2/media`: the multipart `file`, with `description` (its alt text).
     func mastodonUpload(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
