@@ -55,6 +55,16 @@ public enum Sodium {
         return out
     }
 
+    /// SHA-256 digest of `bytes` (what OAuth's PKCE `S256` names).
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        _ = initialised
+        var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        out.withUnsafeMutableBufferPointer { o in
+            bytes.withUnsafeBufferPointer { i in _ = crypto_hash_sha256(o.baseAddress!, i.baseAddress, UInt64(i.count)) }
+        }
+        return out
+    }
+
     /// Constant-time equality of two byte strings of equal length.
     public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }

@@ -17,7 +17,8 @@ extension Command {
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
         UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
-        UnsuspendUserCommand.self, RegisterAppCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
+        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, RedeemAuthorizationCommand.self,
+        IssueAppTokenCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]
@@ -112,6 +113,10 @@ public enum Event: Equatable, Sendable {
     case userUnsuspended(AccountDecision)
     /// An OAuth app was registered: `AppRegistered`.
     case appRegistered(AppRegistered)
+    /// A person let an OAuth app act for them: `AppAuthorized`.
+    case appAuthorized(AppAuthorized)
+    /// An OAuth app got a token of its own: `AppTokenIssued`.
+    case appTokenIssued(AppTokenIssued)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -164,6 +169,8 @@ public enum Event: Equatable, Sendable {
         case .userSuspended: .userSuspended
         case .userUnsuspended: .userUnsuspended
         case .appRegistered: .appRegistered
+        case .appAuthorized: .appAuthorized
+        case .appTokenIssued: .appTokenIssued
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -210,6 +217,8 @@ public enum Event: Equatable, Sendable {
         case .userReported(let e): e
         case .userReportsDismissed(let e), .userSuspended(let e), .userUnsuspended(let e): e
         case .appRegistered(let e): e
+        case .appAuthorized(let e): e
+        case .appTokenIssued(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -303,6 +312,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case userUnsuspended = "UserUnsuspended"
     /// An OAuth app was registered.
     case appRegistered = "AppRegistered"
+    /// A person authorized an OAuth app.
+    case appAuthorized = "AppAuthorized"
+    /// An OAuth app got a token of its own.
+    case appTokenIssued = "AppTokenIssued"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -350,6 +363,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .userReported: UserReported.self
         case .userReportsDismissed, .userSuspended, .userUnsuspended: AccountDecision.self
         case .appRegistered: AppRegistered.self
+        case .appAuthorized: AppAuthorized.self
+        case .appTokenIssued: AppTokenIssued.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -401,6 +416,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .userSuspended: .userSuspended(try AccountDecision(from: &r, &opener))
         case .userUnsuspended: .userUnsuspended(try AccountDecision(from: &r, &opener))
         case .appRegistered: .appRegistered(try AppRegistered(from: &r, &opener))
+        case .appAuthorized: .appAuthorized(try AppAuthorized(from: &r, &opener))
+        case .appTokenIssued: .appTokenIssued(try AppTokenIssued(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

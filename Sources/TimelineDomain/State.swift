@@ -127,6 +127,10 @@ package protocol DecisionState {
     /// accounts its author does not block, one per origin), counting at most `limit`.
     func countedReports(_ post: PostID, upTo limit: Int) throws -> Int
     func session(hash: String) throws -> SessionRecord?
+    /// The unredeemed authorization code with this hash, unless a password change revoked it (expired or not).
+    func authorization(hash: String) throws -> AuthorizationRecord?
+    /// The app token with this hash (expired or not).
+    func appToken(hash: String) throws -> AppTokenRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
     func signInFailures(limiterKey: String, since: Int64) throws -> Int

@@ -34,6 +34,7 @@ extension InMemoryState {
         case .signedIn(let e):
             sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes)
             issued[e.sessionHash] = envelope.sequence
+            if let redeemed = e.authorizationHash { authorizations[redeemed] = nil }
         case .signedOut(let e):
             sessions[e.sessionHash] = nil
         case .signedOutEverywhere(let e):
@@ -56,6 +57,11 @@ extension InMemoryState {
             media[e.mediaId] = nil
         case .appRegistered(let e):
             apps[e.appId] = AppRecord(e)
+        case .appAuthorized(let e):
+            authorizations[e.codeHash] = AuthorizationRecord(e)
+            issued[e.codeHash] = envelope.sequence
+        case .appTokenIssued(let e):
+            appTokens[e.tokenHash] = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
         case .roleGranted(let e):
             updateUser(e.userId) { $0.moderator = true }
         case .roleRevoked(let e):
@@ -169,6 +175,8 @@ extension InMemoryState {
             case .passwordChanged(let e): e.email.map { _ = emails.insert($0) }
             case .commentAdded(let e): comments.append(e.commentId)
             case .signedIn(let e): tokens.insert(e.sessionHash)
+            case .appAuthorized(let e): tokens.insert(e.codeHash)
+            case .appTokenIssued(let e): tokens.insert(e.tokenHash)
             case .passwordResetRequested(let e): tokens.insert(e.tokenHash)
             case .signInFailed(let e): limiters.insert(e.limiterKey)
             default: break  // the ids every event names were taken above

@@ -17,6 +17,9 @@ struct InMemoryState: DecisionState {
     var media: [MediaID: MediaRecord] = [:]
     /// Registered OAuth apps.
     var apps: [String: AppRecord] = [:]
+    /// Unredeemed authorization codes and apps' own tokens, by hash.
+    var authorizations: [String: AuthorizationRecord] = [:]
+    var appTokens: [String: AppTokenRecord] = [:]
     /// Standing account reports, [reporter, reported].
     var userReportEdges: Set<[UserID]> = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
@@ -47,6 +50,12 @@ struct InMemoryState: DecisionState {
     func followRequests(to user: UserID) -> [UserID] { requestEdges.filter { $0[1] == user }.map { $0[0] } }
     func media(_ id: MediaID) -> MediaRecord? { media[id] }
     func app(_ id: String) -> AppRecord? { apps[id] }
+    func authorization(hash: String) -> AuthorizationRecord? {
+        guard let record = authorizations[hash] else { return nil }
+        guard let changed = credentialChanges[record.user] else { return record }
+        return issued[hash, default: 0] > changed ? record : nil
+    }
+    func appToken(hash: String) -> AppTokenRecord? { appTokens[hash] }
     func userReported(_ reporter: UserID, _ user: UserID) -> Bool { userReportEdges.contains([reporter, user]) }
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) -> [MediaRecord] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Sodium
 @testable import Timeline
 
 /// What the code emits validates against `schemas/`, checked by Python's `jsonschema`.
@@ -68,6 +69,18 @@ import Testing
         else { throw TimelineError(.internal, "no app") }
         _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", app: app.id,
                                               clientSecret: try #require(app.clientSecret), scopes: "read"))
+        // Fay authorizes it on the authorize page; it redeems the code (SignedIn v3), and gets a token of its own.
+        let verifier = String(repeating: "v", count: 43)
+        let challenge = TimelineService.base64URL(Sodium.sha256(Array(verifier.utf8)))
+        guard case .session(let faysSession, _) = try await service.execute(.signIn(email: "fay@example.com", password: "password-123"))
+        else { throw TimelineError(.internal, "no session") }
+        guard case .token(let code) = try await service.execute(.authorizeApp(app: app.id, redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",
+                                                                              codeChallenge: challenge, codeChallengeMethod: "S256"),
+                                                                as: .session(faysSession))
+        else { throw TimelineError(.internal, "no code") }
+        _ = try await service.execute(.redeemAuthorization(code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
+                                                           codeVerifier: verifier))
+        _ = try await service.execute(.issueAppToken(app: app.id, clientSecret: try #require(app.clientSecret)))
         // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
         let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
         _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)

@@ -153,7 +153,7 @@ struct ActivityProjection: Projection {
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered: nil
+             .appRegistered, .appAuthorized, .appTokenIssued: nil
         }
     }
 
@@ -242,7 +242,7 @@ struct ActivityProjection: Projection {
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive, .mediaUploaded,
              .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered: break
+             .appRegistered, .appAuthorized, .appTokenIssued: break
         }
     }
 }

@@ -124,6 +124,21 @@ extension ReadView {
         }
     }
 
+    /// The posts `user` likes, by post id, newest first.
+    func liked(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
+        try requireUser(user)
+        let present = Presenter(self, viewer: user, muted: try activeMutes(of: user))
+        return try pageDescending(models.posts.likesByUser, in: user, request) { post, _ in try present.listedPost(post) }
+    }
+
+    /// Every public post `viewer` may see, newest first (post ids sort as they were made).
+    func publicPosts(_ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
+        let present = Presenter(self, viewer: viewer, muted: try activeMutes(of: viewer))
+        return try pageDescending(models.posts.posts.database, prefix: [], request) { id, _ in
+            try present.listedPost(PostID(id)).flatMap { $0.visibility == .public ? $0 : nil }
+        }
+    }
+
     func posts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         try requireUser(user)
         let present = Presenter(self, viewer: viewer)

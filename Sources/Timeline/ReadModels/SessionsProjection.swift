@@ -3,7 +3,8 @@ import Sodium
 import TimelineDomain
 
 /// Live sessions (OAuth apps' tokens among them) and reset tokens (by token hash), recent
-/// failed sign-ins (for rate limiting), and the registered OAuth apps.
+/// failed sign-ins (for rate limiting), the registered OAuth apps, their unredeemed
+/// authorization codes and their own tokens.
 ///
 /// A password change (with a reset token or the current password) ends every session and
 /// every reset token its user had: each record keeps the log sequence of the event that issued
@@ -16,7 +17,12 @@ struct SessionsProjection: Projection {
     let passwordResets: Table<IssuedRecords>
     let credentialChanges: Table<CredentialChanges>
     let apps: Table<OAuthApps>
-    var databases: [Database] { [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database, apps.database] }
+    let authorizations: Table<Authorizations>
+    let appTokens: Table<AppTokens>
+    var databases: [Database] {
+        [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database, apps.database,
+         authorizations.database, appTokens.database]
+    }
 
     init(_ env: Environment, prefix: String) throws {
         sessions = try Table(env, prefix + "sessions")
@@ -24,6 +30,24 @@ struct SessionsProjection: Projection {
         passwordResets = try Table(env, prefix + "passwordResets")
         credentialChanges = try Table(env, prefix + "credentialChanges")
         apps = try Table(env, prefix + "oauthApps")
+        authorizations = try Table(env, prefix + "oauthAuthorizations")
+        appTokens = try Table(env, prefix + "oauthAppTokens")
+    }
+
+    /// The unredeemed authorization code with this hash, unless a password change revoked it.
+    func authorization(hash: String, _ txn: Transaction) throws -> AuthorizationRecord? {
+        guard let stored = try authorizations.get(hash, txn) else { return nil }
+        if let changed = try credentialChanges.get(stored.record.user, txn), stored.issuedAt <= changed { return nil }
+        return stored.record
+    }
+
+    /// The app token with this hash (expired or not).
+    func appToken(hash: String, _ txn: Transaction) throws -> AppTokenRecord? {
+        let key = Array(hash.utf8)
+        return try txn.withCursor(appTokens.database) { cursor -> AppTokenRecord? in
+            guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else { return nil }
+            return try AppTokens.decode(value)
+        }
     }
 
     /// The reset token with this hash, unless a password change revoked it (expired or not).
@@ -63,6 +87,8 @@ struct SessionsProjection: Projection {
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
         switch envelope.event {
         case .signedIn(let e):
+            // A code is good for one token.
+            if let redeemed = e.authorizationHash { try authorizations.delete(redeemed, txn) }
             try sessions.put(e.sessionHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes),
                                              envelope.sequence), txn)
         case .signedOut(let e):
@@ -97,6 +123,10 @@ struct SessionsProjection: Projection {
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended: break
         case .appRegistered(let e):
             try apps.put(e.appId, AppRecord(e), txn)
+        case .appAuthorized(let e):
+            try authorizations.put(e.codeHash, (AuthorizationRecord(e), envelope.sequence), txn)
+        case .appTokenIssued(let e):
+            try appTokens.put(e.tokenHash, AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt), txn)
         }
     }
 }
@@ -138,6 +168,42 @@ enum OAuthApps: TableLayout {
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown app record version") }
         return AppRecord(AppRegistered(appId: try r.string(), name: try r.string(), website: try r.optionalString(),
                                        redirectURIs: try r.strings(), scopes: try r.strings(), secretHash: try r.string()))
+    }
+}
+
+/// An authorization code's hash → what it grants and the log sequence that issued it.
+enum Authorizations: TableLayout {
+    static func key(_ hash: String) -> [UInt8] { Array(hash.utf8) }
+    static func encode(_ value: (record: AuthorizationRecord, issuedAt: UInt64)) -> [UInt8] {
+        let r = value.record
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(r.user.rawValue); w.string(r.app); w.strings(r.scopes); w.string(r.redirectURI); w.optionalString(r.codeChallenge)
+        w.int64(r.expiresAt); w.int64(Int64(bitPattern: value.issuedAt))
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> (record: AuthorizationRecord, issuedAt: UInt64) {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown authorization record version") }
+        let record = AuthorizationRecord(AppAuthorized(userId: UserID(try r.string()), appId: try r.string(), codeHash: "", scopes: try r.strings(),
+                                                       redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64()))
+        return (record, UInt64(bitPattern: try r.int64()))
+    }
+}
+
+/// An app token's hash → its app, scopes and expiry.
+enum AppTokens: TableLayout {
+    static func key(_ hash: String) -> [UInt8] { Array(hash.utf8) }
+    static func encode(_ token: AppTokenRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(token.app); w.strings(token.scopes); w.int64(token.expiresAt)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> AppTokenRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown app token record version") }
+        return AppTokenRecord(app: try r.string(), scopes: try r.strings(), expiresAt: try r.int64())
     }
 }
 

@@ -276,6 +276,16 @@ public struct OAuthApp: Sendable, Equatable {
     }
 }
 
+/// What a bearer token is (`TimelineService.grant(session:)`).
+public struct Grant: Sendable, Equatable {
+    /// The person it acts for (nil: an app's own token).
+    public var user: UserID?
+    /// The OAuth app it was issued to (nil: a first-party session).
+    public var app: OAuthApp?
+    /// What it may do (nil: everything, a first-party session).
+    public var scopes: [String]?
+}
+
 /// One page of a list, and the cursor of the next page (`nil` after the last item).
 public struct Page<Item: Sendable & Equatable>: Sendable, Equatable {
     /// The page's items, in the list's order.
@@ -325,7 +335,8 @@ public enum CommandResult: Sendable, Equatable {
     case app(OAuthApp)
     /// The comment added.
     case comment(Comment)
-    /// A one-time password-reset token (shown once, stored only as a hash).
+    /// A one-time token, shown once and stored only as a hash: a password reset's, an OAuth
+    /// authorization code, an app's own token.
     case token(String)
     /// For follow/unfollow/like/unlike/bookmark/reportPost: whether anything changed.
     case changed(Bool)

@@ -79,8 +79,11 @@ extension TimelineService {
     }
 
     /// A new session token: 256 random bits, base64url.
-    static func newToken() -> String {
-        Data(Sodium.randomBytes(32)).base64EncodedString()
+    static func newToken() -> String { base64URL(Sodium.randomBytes(32)) }
+
+    /// Base64url without padding (RFC 4648 §5): tokens, and PKCE's `S256`.
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

@@ -38,14 +38,27 @@ extension TimelineService {
         return session
     }
 
-    /// What a live token may do: the OAuth app it was issued to and its scopes (`nil` for a
-    /// first-party session, which may do everything); `unauthenticated` as `userID(session:)`.
-    public func grant(session token: String) throws(TimelineError) -> (app: OAuthApp?, scopes: [String]?) {
+    /// What a live bearer token is and may do: a person's session (`user`; `app` and `scopes`
+    /// nil for a first-party session, which may do everything) or an OAuth app's own token (no
+    /// `user`); `unauthenticated` for any other token, as `userID(session:)`.
+    public func grant(session token: String) throws(TimelineError) -> Grant {
         try read { view in
+            let now = options.clock.nowMilliseconds()
+            func app(_ id: String?) throws -> OAuthApp? {
+                try id.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map { OAuthApp($0, clientSecret: nil) }
+            }
+            if let issued = try view.appToken(hash: Self.hashToken(token)), issued.expiresAt > now {
+                return Grant(user: nil, app: try app(issued.app), scopes: issued.scopes)
+            }
             let session = try liveSession(token, view)
-            let app = try session.app.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map { OAuthApp($0, clientSecret: nil) }
-            return (app, session.scopes)
+            return Grant(user: session.user, app: try app(session.app), scopes: session.scopes)
         }
+    }
+
+    /// Looks up an OAuth app by its `client_id` (nil for no such app): what the authorize page shows.
+    public func app(_ id: String) throws(TimelineError) -> OAuthApp? {
+        guard IdentifierSyntax.isValid(id) else { return nil }
+        return try read { view in try view.app(id).map { OAuthApp($0, clientSecret: nil) } }
     }
 
     /// The profile of the user a live session token belongs to (`GET /v1/me`);
@@ -138,6 +151,18 @@ extension TimelineService {
     public func bookmarks(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
         return try read { try $0.bookmarks(of: user, page) }
+    }
+
+    /// The posts `user` likes, the newest post first. Private: the Mastodon API's favourites.
+    public func liked(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
+        let page = try page.validated()
+        return try read { try $0.liked(by: user, page) }
+    }
+
+    /// Every public post, newest first, as `viewer` may see them (the Mastodon API's public timeline).
+    public func publicPosts(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
+        let page = try page.validated()
+        return try read { try $0.publicPosts(page, viewer: viewer) }
     }
 
     /// The users `user` blocks, the latest block first. Private: `answer` gives only the viewer's own.

@@ -305,8 +305,11 @@ public final class TimelineService: Sendable {
             try await precheckAndHash(command, reset.password, &prepared)
         case let signIn as SignInCommand:
             try await verifySignIn(email: signIn.email, password: signIn.password, origin: origin, &prepared)
-        case is RequestPasswordResetCommand, is RegisterAppCommand:
+        case is RequestPasswordResetCommand, is RegisterAppCommand, is AuthorizeAppCommand, is IssueAppTokenCommand:
             prepared.newToken = Self.newToken()
+        case let redeem as RedeemAuthorizationCommand:
+            prepared.newToken = Self.newToken()
+            prepared.pkceChallenge = redeem.codeVerifier.map { Self.base64URL(Sodium.sha256(Array($0.utf8))) }
         case let post as AddPostCommand:
             // Cheap checks first: the image work is spent only on a post that can be added.
             if let caption = post.caption { _ = try Validation.caption(caption) }

@@ -18,6 +18,9 @@ package struct Prepared: Sendable {
     public var origin: String?
     /// A fresh random token (the new session of `signIn`, the token of `requestPasswordReset`).
     public var newToken: String?
+    /// For `redeemAuthorization`: PKCE's `S256` of its verifier (base64url SHA-256), to compare
+    /// with the challenge the authorization recorded.
+    public var pkceChallenge: String?
     /// For `addPost`: the photo as the image pipeline produced it (decoded before deciding).
     public var processedImage: ProcessedImage?
     /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).

@@ -9,6 +9,14 @@ public enum OAuthScope {
     /// The top-level scopes; a granular one (`read:statuses`) is covered by its top level.
     public static let topLevel: Set<String> = ["read", "write", "follow", "push", "profile"]
 
+    /// Mastodon's granular scopes (what discovery lists; any `read:…`/`write:…` is accepted).
+    public static let granular = [
+        "read:accounts", "read:blocks", "read:bookmarks", "read:favourites", "read:filters", "read:follows", "read:lists",
+        "read:mutes", "read:notifications", "read:search", "read:statuses", "write:accounts", "write:blocks", "write:bookmarks",
+        "write:conversations", "write:favourites", "write:filters", "write:follows", "write:lists", "write:media",
+        "write:mutes", "write:notifications", "write:reports", "write:statuses",
+    ]
+
     /// Whether `scope` is one Mastodon defines: a top-level scope, or `read:…`, `write:…`,
     /// `admin:read…`/`admin:write…` granular ones.
     public static func isKnown(_ scope: String) -> Bool {
@@ -116,8 +124,21 @@ extension Decider {
     /// when nil): `invalid_credentials` for an unknown app or a wrong secret, `forbidden` for a
     /// scope the app did not register.
     func authenticatedApp(_ id: String, secret: String, scopes: String?) throws -> (app: AppRecord, scopes: [String]) {
+        try authenticatedApp(id, .secret(secret), scopes: scopes)
+    }
+
+    /// As `authenticatedApp(_:secret:scopes:)`, the app proving itself with its secret or a live token of its own.
+    func authenticatedApp(_ id: String, _ credential: AppCredential, scopes: String?) throws -> (app: AppRecord, scopes: [String]) {
+        let proven: (AppRecord) throws -> Bool = { app in
+            switch credential {
+            case .secret(let secret): return context.hashToken(secret) == app.secretHash
+            case .token(let token):
+                guard let issued = try state.appToken(hash: context.hashToken(token)) else { return false }
+                return issued.app == app.id && issued.expiresAt > context.now
+            }
+        }
         // An app's id is one of ours (a push id): anything else is no app, and is not looked up.
-        guard IdentifierSyntax.isValid(id), let app = try state.app(id), context.hashToken(secret) == app.secretHash else {
+        guard IdentifierSyntax.isValid(id), let app = try state.app(id), try proven(app) else {
             throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
         }
         let wanted = try scopes.map { try OAuthScope.parse($0, field: "scope") } ?? app.scopes
@@ -126,6 +147,12 @@ extension Decider {
         }
         return (app, wanted.isEmpty ? app.scopes : wanted)
     }
+}
+
+/// How an app proves it is itself: its client secret, or a token of its own (`issueAppToken`).
+package enum AppCredential: Sendable {
+    case secret(String)
+    case token(String)
 }
 
 // MARK: - Commands

@@ -13,31 +13,40 @@ public struct SignedIn: Equatable, Sendable {
     public var appId: String?
     /// The scopes the token holds (v2; `nil`: a first-party session, which may do everything).
     public var scopes: [String]?
+    /// The hash of the authorization code this token was issued for (v3; `AppAuthorized`),
+    /// which it redeemed: a code is good for one token.
+    public var authorizationHash: String?
     /// A `SignedIn` payload.
-    public init(userId: UserID, sessionHash: String, expiresAt: Int64, appId: String? = nil, scopes: [String]? = nil) {
+    public init(userId: UserID, sessionHash: String, expiresAt: Int64, appId: String? = nil, scopes: [String]? = nil,
+                authorizationHash: String? = nil) {
         self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt; self.appId = appId; self.scopes = scopes
+        self.authorizationHash = authorizationHash
     }
 }
 
 extension SignedIn: EventPayload {
-    package static var currentVersion: UInt8 { 2 }
+    package static var currentVersion: UInt8 { 3 }
     package var stream: String { StreamName.user(userId) }
     package var users: [UserID] { [userId] }
 
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(sessionHash); w.int64(expiresAt)
-        // v2 appends the app and its scopes, for an OAuth token only: a session's bytes are v1's.
-        if let appId { w.string(appId); w.strings(scopes ?? []) }
+        // v2 appends the app and its scopes, for an OAuth token only: a session's bytes are v1's;
+        // v3 then the authorization code it redeemed, if any.
+        if let appId { w.string(appId); w.strings(scopes ?? []); w.optionalString(authorizationHash) }
     }
 
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64())
-        if opener.version >= 2, !r.isAtEnd { appId = try r.string(); scopes = try r.strings() }
+        if opener.version >= 2, !r.isAtEnd {
+            appId = try r.string(); scopes = try r.strings()
+            if opener.version >= 3 { authorizationHash = try r.optionalString() }
+        }
     }
 
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
-        out["appId"] = appId; out["scopes"] = scopes
+        out["appId"] = appId; out["scopes"] = scopes; out["authorizationHash"] = authorizationHash
         return out
     }
 
@@ -153,8 +162,8 @@ extension Decider {
     /// account can have is answered like any wrong one and recorded nowhere.
     /// `app`: the OAuth app asking (its id, secret and the scopes it asks for), whose token
     /// this is (Mastodon's password grant).
-    func signIn(email raw: String, app: (id: String, secret: String, scopes: String?)? = nil) throws -> Decision {
-        let client = try app.map { try authenticatedApp($0.id, secret: $0.secret, scopes: $0.scopes) }
+    func signIn(email raw: String, app: (id: String, credential: AppCredential, scopes: String?)? = nil) throws -> Decision {
+        let client = try app.map { try authenticatedApp($0.id, $0.credential, scopes: $0.scopes) }
         guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
         let emailHash = context.hashEmail(email)
         let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
@@ -216,13 +225,16 @@ package struct SignInCommand: CommandDefinition {
     package static let needsActor = false
     package let email: String
     package let password: String
-    /// For an OAuth app's token (Mastodon's password grant): its id, secret and the scopes asked.
+    /// For an OAuth app's token (Mastodon's password grant, or a sign-up through an app): its
+    /// id, its secret or its own token (`issueAppToken`), and the scopes asked.
     package let app: String?
     package let clientSecret: String?
+    package let appToken: String?
     package let scopes: String?
 
-    package init(email: String, password: String, app: String? = nil, clientSecret: String? = nil, scopes: String? = nil) {
-        self.email = email; self.password = password; self.app = app; self.clientSecret = clientSecret; self.scopes = scopes
+    package init(email: String, password: String, app: String? = nil, clientSecret: String? = nil, appToken: String? = nil, scopes: String? = nil) {
+        self.email = email; self.password = password; self.app = app; self.clientSecret = clientSecret; self.appToken = appToken
+        self.scopes = scopes
     }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -230,6 +242,7 @@ package struct SignInCommand: CommandDefinition {
         password = try fields.string("password")
         app = try fields.optionalString("app")
         clientSecret = try fields.optionalString("clientSecret")
+        appToken = try fields.optionalString("appToken")
         scopes = try fields.optionalString("scopes")
     }
 
@@ -238,11 +251,12 @@ package struct SignInCommand: CommandDefinition {
         fields.set("password", password)
         fields.set("app", app)
         fields.set("clientSecret", clientSecret)
+        fields.set("appToken", appToken)
         fields.set("scopes", scopes)
     }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.signIn(email: email, app: app.map { ($0, clientSecret ?? "", scopes) })
+        try decider.signIn(email: email, app: app.map { ($0, appToken.map(AppCredential.token) ?? .secret(clientSecret ?? ""), scopes) })
     }
 }
 
@@ -255,6 +269,12 @@ extension Command {
     /// of the app's when nil) are what the token may do.
     public static func signIn(email: String, password: String, app: String, clientSecret: String, scopes: String?) -> Command {
         Command(SignInCommand(email: email, password: password, app: app, clientSecret: clientSecret, scopes: scopes))
+    }
+
+    /// Issues an OAuth app's token for a person who just signed up through it: the app proves
+    /// itself with its own token (`issueAppToken`) instead of its secret.
+    public static func signIn(email: String, password: String, app: String, appToken: String, scopes: String?) -> Command {
+        Command(SignInCommand(email: email, password: password, app: app, appToken: appToken, scopes: scopes))
     }
 }
 

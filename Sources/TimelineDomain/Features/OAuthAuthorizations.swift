@@ -1,0 +1,307 @@
+// OAuth 2's authorization code and client credentials grants (RFC 6749, PKCE of RFC 7636), as
+// Mastodon's apps use them. A person signed in on the authorize page runs `authorizeApp`:
+// `AppAuthorized` records the code's hash (the code itself is answered once), the app, the
+// scopes, the exact redirect URI and the PKCE challenge; it lives ten minutes. The app redeems
+// it once with `redeemAuthorization` — its secret, the same redirect URI and the PKCE
+// verifier — for a session (`SignedIn` v3 naming the code, which ends it). `issueAppToken`
+// (the client credentials grant) gives an app a token of its own, for what needs no person:
+// signing one up (`POST /api/v1/accounts`), `GET /api/v1/apps/verify_credentials`.
+
+/// The payload of `AppAuthorized`: a person let an app act for them.
+public struct AppAuthorized: Equatable, Sendable {
+    /// The person who authorized the app.
+    public var userId: UserID
+    /// The app's id (its `client_id`).
+    public var appId: String
+    /// Hex BLAKE2b-256 of the authorization code; the code itself is never recorded.
+    public var codeHash: String
+    /// The scopes granted.
+    public var scopes: [String]
+    /// The redirect URI the code was sent to: the token request must name the same.
+    public var redirectURI: String
+    /// The PKCE `S256` challenge (base64url SHA-256 of the app's verifier), if the app sent one.
+    public var codeChallenge: String?
+    /// When the code can no longer be redeemed (ms since 1970).
+    public var expiresAt: Int64
+    /// An `AppAuthorized` payload.
+    public init(userId: UserID, appId: String, codeHash: String, scopes: [String], redirectURI: String, codeChallenge: String?, expiresAt: Int64) {
+        self.userId = userId; self.appId = appId; self.codeHash = codeHash; self.scopes = scopes; self.redirectURI = redirectURI
+        self.codeChallenge = codeChallenge; self.expiresAt = expiresAt
+    }
+}
+
+extension AppAuthorized: EventPayload {
+    package var stream: String { StreamName.user(userId) }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.string(appId); w.string(codeHash); w.strings(scopes); w.string(redirectURI)
+        w.optionalString(codeChallenge); w.int64(expiresAt)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), appId: try r.string(), codeHash: try r.string(), scopes: try r.strings(),
+                  redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64())
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue, "appId": appId, "codeHash": codeHash, "scopes": scopes,
+                                  "redirectUri": redirectURI, "expiresAt": expiresAt]
+        out["codeChallenge"] = codeChallenge
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) authorized app \(appId)" }
+}
+
+/// The payload of `AppTokenIssued`: an app's own token (the client credentials grant).
+public struct AppTokenIssued: Equatable, Sendable {
+    /// The app's id.
+    public var appId: String
+    /// Hex BLAKE2b-256 of the token; the token itself is never recorded.
+    public var tokenHash: String
+    /// The scopes the token holds.
+    public var scopes: [String]
+    /// When it expires (ms since 1970).
+    public var expiresAt: Int64
+    /// An `AppTokenIssued` payload.
+    public init(appId: String, tokenHash: String, scopes: [String], expiresAt: Int64) {
+        self.appId = appId; self.tokenHash = tokenHash; self.scopes = scopes; self.expiresAt = expiresAt
+    }
+}
+
+extension AppTokenIssued: EventPayload {
+    package var stream: String { StreamName.app(appId) }
+    package var users: [UserID] { [] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(appId); w.string(tokenHash); w.strings(scopes); w.int64(expiresAt)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(appId: try r.string(), tokenHash: try r.string(), scopes: try r.strings(), expiresAt: try r.int64())
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        ["appId": appId, "tokenHash": tokenHash, "scopes": scopes, "expiresAt": expiresAt]
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) got a token (\(tokenHash.prefix(8))…)" }
+}
+
+/// An authorization code as deciding sees it: unredeemed, and not revoked by a password change.
+package struct AuthorizationRecord: Equatable, Sendable {
+    package var user: UserID
+    package var app: String
+    package var scopes: [String]
+    package var redirectURI: String
+    package var codeChallenge: String?
+    package var expiresAt: Int64
+
+    package init(_ e: AppAuthorized) {
+        user = e.userId; app = e.appId; scopes = e.scopes; redirectURI = e.redirectURI; codeChallenge = e.codeChallenge; expiresAt = e.expiresAt
+    }
+}
+
+/// An app's own token as the service sees it.
+package struct AppTokenRecord: Equatable, Sendable {
+    package var app: String
+    package var scopes: [String]
+    package var expiresAt: Int64
+
+    package init(app: String, scopes: [String], expiresAt: Int64) { self.app = app; self.scopes = scopes; self.expiresAt = expiresAt }
+}
+
+/// How long an authorization code can be redeemed: ten minutes, as RFC 6749 advises at most.
+package enum AuthorizationPolicy {
+    package static let codeLifetime: Int64 = 10 * 60 * 1000
+}
+
+extension Decider {
+    /// `me` lets `appID` act for them with `scopes` (all of the app's when nil), its code to be
+    /// sent to `redirectURI` — one the app registered, exactly.
+    func authorizeApp(_ appID: String, redirectURI: String, scopes: String?, codeChallenge: String?, method: String?,
+                      by me: UserRecord) throws -> Decision {
+        guard IdentifierSyntax.isValid(appID), let app = try state.app(appID) else {
+            throw TimelineError(.notFound, "Client authentication failed due to unknown client.", field: "client_id")
+        }
+        guard app.redirectURIs.contains(redirectURI) else {
+            throw TimelineError.invalid("redirect_uri", "The redirect uri included is not valid.")
+        }
+        let wanted = try scopes.map { try OAuthScope.parse($0, field: "scope") } ?? app.scopes
+        for scope in wanted where !OAuthScope.allows(Set(app.scopes), scope) {
+            throw TimelineError(.forbidden, "The requested scope is invalid, unknown, or malformed.", field: "scope")
+        }
+        if let codeChallenge {
+            // Only S256: `plain` would put the verifier itself where an eavesdropper sees it.
+            guard method == "S256" else { throw TimelineError.invalid("code_challenge_method", "code_challenge_method must be S256") }
+            guard codeChallenge.utf8.count == 43, codeChallenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw TimelineError.invalid("code_challenge", "code_challenge must be a base64url SHA-256 digest")
+            }
+        }
+        guard let code = context.prepared.newToken else { throw TimelineError(.internal, "no authorization code was made") }
+        let event = AppAuthorized(userId: me.id, appId: app.id, codeHash: context.hashToken(code), scopes: wanted.isEmpty ? app.scopes : wanted,
+                                  redirectURI: redirectURI, codeChallenge: codeChallenge, expiresAt: context.now + AuthorizationPolicy.codeLifetime)
+        return Decision(events: [.appAuthorized(event)], outcome: .success(.token(code)))
+    }
+
+    /// Redeems the authorization `code` for a session: by the app it was issued to (its secret),
+    /// with the same redirect URI and, when a PKCE challenge was given, the verifier whose
+    /// `S256` is it (`prepared.pkceChallenge`). Any mismatch is `invalid_credentials`, as
+    /// OAuth's `invalid_grant` says no more.
+    func redeemAuthorization(_ code: String, app appID: String, secret: String?, redirectURI: String) throws -> Decision {
+        let refused = TimelineError(.invalidCredentials, "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.")
+        let codeHash = context.hashToken(code)
+        guard let grant = try state.authorization(hash: codeHash), grant.expiresAt > context.now, grant.app == appID,
+              grant.redirectURI == redirectURI else { throw refused }
+        if let secret {
+            _ = try authenticatedApp(appID, secret: secret, scopes: nil)
+        } else if grant.codeChallenge == nil {
+            // A public client (no secret) must have proven itself with PKCE.
+            throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
+        }
+        if let challenge = grant.codeChallenge, context.prepared.pkceChallenge != challenge { throw refused }
+        guard try state.user(grant.user)?.suspended == false else { throw refused }
+        guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no token was made") }
+        let event = SignedIn(userId: grant.user, sessionHash: context.hashToken(token), expiresAt: context.now + context.sessionLifetime,
+                             appId: grant.app, scopes: grant.scopes, authorizationHash: codeHash)
+        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: grant.user)), actor: grant.user)
+    }
+
+    /// A token of the app's own (the client credentials grant): no person's, so it reads what
+    /// anyone may and signs people up.
+    func issueAppToken(app appID: String, secret: String, scopes: String?) throws -> Decision {
+        let client = try authenticatedApp(appID, secret: secret, scopes: scopes)
+        guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no token was made") }
+        let event = AppTokenIssued(appId: client.app.id, tokenHash: context.hashToken(token), scopes: client.scopes,
+                                   expiresAt: context.now + context.sessionLifetime)
+        return Decision(events: [.appTokenIssued(event)], outcome: .success(.token(token)))
+    }
+}
+
+// MARK: - Commands
+
+/// `authorizeApp`: the acting user lets an OAuth app act for them; answers the authorization
+/// code (shown once, redeemable once, for ten minutes).
+package struct AuthorizeAppCommand: CommandDefinition {
+    package static let name = "authorizeApp"
+    package let app: String
+    package let redirectURI: String
+    package let scopes: String?
+    package let codeChallenge: String?
+    package let codeChallengeMethod: String?
+
+    package init(app: String, redirectURI: String, scopes: String?, codeChallenge: String?, codeChallengeMethod: String?) {
+        self.app = app; self.redirectURI = redirectURI; self.scopes = scopes; self.codeChallenge = codeChallenge
+        self.codeChallengeMethod = codeChallengeMethod
+    }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        app = try fields.string("app")
+        redirectURI = try fields.string("redirectUri")
+        scopes = try fields.optionalString("scopes")
+        codeChallenge = try fields.optionalString("codeChallenge")
+        codeChallengeMethod = try fields.optionalString("codeChallengeMethod")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("app", app)
+        fields.set("redirectUri", redirectURI)
+        fields.set("scopes", scopes)
+        fields.set("codeChallenge", codeChallenge)
+        fields.set("codeChallengeMethod", codeChallengeMethod)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) {
+            try decider.authorizeApp(app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
+                                     method: codeChallengeMethod, by: $0)
+        }
+    }
+}
+
+/// `redeemAuthorization`: an app exchanges an authorization code for the person's token.
+package struct RedeemAuthorizationCommand: CommandDefinition {
+    package static let name = "redeemAuthorization"
+    package static let needsActor = false
+    package let code: String
+    package let app: String
+    /// The app's secret; a public client leaves it out and must have used PKCE.
+    package let clientSecret: String?
+    package let redirectURI: String
+    /// PKCE's verifier, when the authorization carried a challenge.
+    package let codeVerifier: String?
+
+    package init(code: String, app: String, clientSecret: String?, redirectURI: String, codeVerifier: String?) {
+        self.code = code; self.app = app; self.clientSecret = clientSecret; self.redirectURI = redirectURI; self.codeVerifier = codeVerifier
+    }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        code = try fields.string("code")
+        app = try fields.string("app")
+        clientSecret = try fields.optionalString("clientSecret")
+        redirectURI = try fields.string("redirectUri")
+        codeVerifier = try fields.optionalString("codeVerifier")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("code", code)
+        fields.set("app", app)
+        fields.set("clientSecret", clientSecret)
+        fields.set("redirectUri", redirectURI)
+        fields.set("codeVerifier", codeVerifier)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.redeemAuthorization(code, app: app, secret: clientSecret, redirectURI: redirectURI)
+    }
+}
+
+/// `issueAppToken`: an app's own token, for its id and secret (the client credentials grant).
+package struct IssueAppTokenCommand: CommandDefinition {
+    package static let name = "issueAppToken"
+    package static let needsActor = false
+    package let app: String
+    package let clientSecret: String
+    package let scopes: String?
+
+    package init(app: String, clientSecret: String, scopes: String?) { self.app = app; self.clientSecret = clientSecret; self.scopes = scopes }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        app = try fields.string("app")
+        clientSecret = try fields.string("clientSecret")
+        scopes = try fields.optionalString("scopes")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("app", app)
+        fields.set("clientSecret", clientSecret)
+        fields.set("scopes", scopes)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.issueAppToken(app: app, secret: clientSecret, scopes: scopes)
+    }
+}
+
+extension Command {
+    /// Lets the OAuth app `app` act for the acting user with `scopes` (space-separated; all of
+    /// the app's when nil), the code going to `redirectURI` (one the app registered); with a
+    /// PKCE `codeChallenge` (`codeChallengeMethod` S256). Answers the authorization code.
+    public static func authorizeApp(app: String, redirectURI: String, scopes: String? = nil, codeChallenge: String? = nil,
+                                    codeChallengeMethod: String? = nil) -> Command {
+        Command(AuthorizeAppCommand(app: app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
+                                    codeChallengeMethod: codeChallengeMethod))
+    }
+
+    /// Exchanges an authorization code for a token of the person who authorized `app`.
+    public static func redeemAuthorization(code: String, app: String, clientSecret: String?, redirectURI: String,
+                                           codeVerifier: String? = nil) -> Command {
+        Command(RedeemAuthorizationCommand(code: code, app: app, clientSecret: clientSecret, redirectURI: redirectURI, codeVerifier: codeVerifier))
+    }
+
+    /// Issues `app` a token of its own (the client credentials grant).
+    public static func issueAppToken(app: String, clientSecret: String, scopes: String? = nil) -> Command {
+        Command(IssueAppTokenCommand(app: app, clientSecret: clientSecret, scopes: scopes))
+    }
+}
