@@ -23,11 +23,14 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The bench's peer design only (TimelineBench): the library never links SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
+        // Digests libsodium lacks (SHA-1 for the WebSocket handshake), through OpenSSL's libcrypto.
+        .target(name: "OpenSSL", dependencies: ["COpenSSL"]),
         // Zip archives written as a stream (libarchive): a user's export.
         .target(name: "Archive", dependencies: ["CArchive"]),
         // Image decoding, resizing and encoding (libvips).
@@ -50,7 +53,7 @@ let package = Package(
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
-        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD"]),
+        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
         // baselines (and, with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite"]),

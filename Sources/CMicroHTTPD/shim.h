@@ -31,7 +31,7 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                                                     MHD_AccessHandlerCallback handler, void *handler_cls,
                                                     MHD_RequestCompletedCallback completed, void *completed_cls,
                                                     MHD_NotifyConnectionCallback notify, void *notify_cls) {
-    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME,
+    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE,
                             0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -43,6 +43,11 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                             MHD_OPTION_UNESCAPE_CALLBACK, timeline_mhd_unescape, NULL,
                             MHD_OPTION_END);
+}
+
+/** Closes a connection a WebSocket was given (MHD_upgrade_action is variadic). */
+static inline void timeline_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *handle) {
+    MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE);
 }
 
 /** The peer's address of a connection (NULL if unknown). */

@@ -131,6 +131,21 @@ public final class EventStream: @unchecked Sendable {
         return 0
     }
 
+    /// For a WebSocket's writer: the bytes pending (taken), and whether the stream has ended
+    /// (closed with nothing left, or dropped).
+    func drain() -> (bytes: [UInt8], ended: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch state {
+        case .dropped, .gone: return ([], true)
+        case .open, .closing: break
+        }
+        let bytes = Array(pending[sent...])
+        pending.removeAll(keepingCapacity: true)
+        sent = 0
+        return (bytes, state == .closing && bytes.isEmpty)
+    }
+
     /// The response was destroyed: the client is gone or the stream ended.
     func finished() {
         lock.lock()

@@ -45,10 +45,12 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     public var body: Body
 
-    /// A response body: bytes, or a stream that stays open (Server-Sent Events).
+    /// A response body: bytes, a stream that stays open (Server-Sent Events), or — with
+    /// status 101 and the handshake's headers — the connection handed to a WebSocket.
     public enum Body: Sendable {
         case bytes([UInt8])
         case stream(EventStream)
+        case upgrade(WebSocket)
     }
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {

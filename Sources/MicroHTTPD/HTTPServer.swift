@@ -329,6 +329,16 @@ public final class HTTPServer: @unchecked Sendable {
             if !streamingState { stream.close() }
             made = MHD_create_response_from_callback(UInt64.max, 16 << 10, streamReader,
                                                      Unmanaged.passRetained(StreamBox(stream, server: self)).toOpaque(), streamFreed)
+        case .upgrade(let socket):
+            let stream = socket.outbound
+            let accepted = state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.streams[ObjectIdentifier(stream)] = stream
+                return true
+            }
+            guard accepted else { return nil }
+            stream.onGone { [weak self] in self?.streamEnded(stream) }
+            made = MHD_create_response_for_upgrade(upgradeHandler, Unmanaged.passRetained(UpgradeBox(socket)).toOpaque())
         }
         guard let made else { return nil }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
@@ -534,6 +544,28 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
 }
 
 /// What the stream reader's context points at.
+private final class UpgradeBox: Sendable {
+    let socket: WebSocket
+    init(_ socket: WebSocket) { self.socket = socket }
+}
+
+/// libmicrohttpd's handle of an upgraded connection, passed to the thread that closes it.
+private struct UpgradeHandle: @unchecked Sendable { let pointer: OpaquePointer? }
+
+/// libmicrohttpd hands over the upgraded connection: served on a thread of its own (this runs
+/// on the server's event loop, which must not block), then closed through libmicrohttpd.
+private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraCount, socket, handle in
+    let box = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue()
+    let early = extra.map { Array(UnsafeRawBufferPointer(start: $0, count: extraCount)) } ?? []
+    let upgraded = UpgradeHandle(pointer: handle)
+    let thread = Thread {
+        box.socket.run(socket: socket, extra: early)
+        timeline_mhd_upgrade_close(upgraded.pointer)
+    }
+    thread.name = "timeline-websocket"
+    thread.start()
+}
+
 private final class StreamBox {
     let stream: EventStream
     let server: HTTPServer

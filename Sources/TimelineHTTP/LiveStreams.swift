@@ -41,6 +41,7 @@ final class LiveStreams: Sendable {
         /// The session token the stream was opened with (kept in memory only).
         let session: String
         let stream: EventStream
+        let format: LiveFormat
         /// While replaying: the next sequence to send (the follower skips the stream).
         var replayFrom: UInt64?
     }
@@ -67,10 +68,10 @@ final class LiveStreams: Sendable {
 
     var openCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Opens a stream for `user` of `session`; with `after`, it first replays what happened
-    /// after that event.
-    func open(for user: UserID, session: String, after: UInt64?) throws(TimelineError) -> EventStream {
-        let stream = EventStream()
+    /// Opens a stream for `user` of `session`, written in `format`; with `after`, it first
+    /// replays what happened after that event.
+    func open(for user: UserID, session: String, after: UInt64?, format: LiveFormat = .timeline,
+              stream: EventStream = EventStream()) throws(TimelineError) -> EventStream {
         let result = state.withLock { state -> Result<Void, TimelineError> in
             guard !state.stopped else { return .failure(TimelineError(.internal, "the server is stopping")) }
             guard state.subscribers.count < maxStreams else { return .failure(TimelineError(.rateLimited, "too many open streams; try again later")) }
@@ -79,8 +80,8 @@ final class LiveStreams: Sendable {
             guard (try? service.userID(session: session)) == user else {
                 return .failure(TimelineError(.unauthenticated, "the session is not valid or has expired"))
             }
-            stream.send(Array("retry: 2000\n: connected\n\n".utf8))
-            var subscriber = Subscriber(user: user, session: session, stream: stream)
+            stream.send(format.greeting)
+            var subscriber = Subscriber(user: user, session: session, stream: stream, format: format)
             if let after, after < state.position {
                 if state.position - after > replayHorizon {
                     stream.send(Array("id: \(state.position)\nevent: reload\ndata: {\"reason\":\"too far behind to replay\"}\n\n".utf8))
@@ -129,7 +130,7 @@ final class LiveStreams: Sendable {
                         for event in events {
                             if let user = Self.sessionsMayEnd(event) { closeEnded(of: user, &state) }
                             for subscriber in state.subscribers.values where subscriber.replayFrom == nil {
-                                deliver(event, to: subscriber.user, subscriber.stream)
+                                deliver(event, to: subscriber)
                             }
                             state.position = event.sequence
                         }
@@ -142,8 +143,8 @@ final class LiveStreams: Sendable {
             if ContinuousClock.now - lastBeat >= Self.heartbeatInterval {
                 lastBeat = ContinuousClock.now
                 closeExpired()
-                let streams = state.withLock { $0.subscribers.values.map(\.stream) }
-                for stream in streams { stream.send(Array(": keep-alive\n\n".utf8)) }
+                let streams = state.withLock { $0.subscribers.values.map { ($0.stream, $0.format.heartbeat) } }
+                for (stream, beat) in streams { stream.send(beat) }
             }
             wake.lock()
             _ = wake.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
@@ -201,7 +202,7 @@ final class LiveStreams: Sendable {
                             ended = true
                             break
                         }
-                        deliver(event, to: subscriber.user, subscriber.stream)
+                        deliver(event, to: subscriber)
                         next = event.sequence + 1
                     }
                 }
@@ -224,16 +225,30 @@ final class LiveStreams: Sendable {
         }
     }
 
-    /// Writes what `event` means for `user` to `stream`.
-    private func deliver(_ event: EventEnvelope, to user: UserID, _ stream: EventStream) {
-        guard let updates = try? service.liveUpdates(for: event, viewer: user) else { return }
+    /// Writes what `event` means for the subscriber's user to its stream, in its format.
+    private func deliver(_ event: EventEnvelope, to subscriber: Subscriber) {
+        guard let updates = try? service.liveUpdates(for: event, viewer: subscriber.user) else { return }
         for update in updates {
-            let (name, data): (String, [String: Any]) = switch update {
-            case .post(let post): ("post", JSONOutput.post(post))
-            case .activity(let item): ("activity", JSONOutput.activity(item))
-            case .removed(let post): ("removed", ["post": post.rawValue])
-            }
-            stream.send(Array("id: \(event.sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8))
+            if let bytes = subscriber.format.encode(event.sequence, update) { subscriber.stream.send(bytes) }
         }
+    }
+}
+
+/// How a live stream writes: what it starts with, each update (nil: nothing for this
+/// stream), and what keeps an idle connection open.
+struct LiveFormat: Sendable {
+    let greeting: [UInt8]
+    let heartbeat: [UInt8]
+    let encode: @Sendable (_ sequence: UInt64, _ update: LiveUpdate) -> [UInt8]?
+
+    /// `GET /v1/stream`'s Server-Sent Events: `post`, `activity` and `removed`, each with the
+    /// log sequence as its `id:` (what `Last-Event-ID` resumes after).
+    static let timeline = LiveFormat(greeting: Array("retry: 2000\n: connected\n\n".utf8), heartbeat: Array(": keep-alive\n\n".utf8)) { sequence, update in
+        let (name, data): (String, [String: Any]) = switch update {
+        case .post(let post): ("post", JSONOutput.post(post))
+        case .activity(let item): ("activity", JSONOutput.activity(item))
+        case .removed(let post): ("removed", ["post": post.rawValue])
+        }
+        return Array("id: \(sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8)
     }
 }

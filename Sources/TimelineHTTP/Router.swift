@@ -8,8 +8,11 @@ struct APIRequest: Sendable {
     let parameters: [String: String]
     /// The session token of `Authorization: Bearer …`, if any.
     let bearer: String?
-    /// The bearer's user, once the token has been checked (nil: anonymous).
-    let viewer: UserID?
+    /// What the bearer is and may do, once the token has been checked (nil: anonymous).
+    let grant: Grant?
+
+    /// The bearer's user (nil: anonymous, or an app's own token).
+    var viewer: UserID? { grant?.user }
 }
 
 /// What a route does with a request (failures are `TimelineError`s): at once, on the server's

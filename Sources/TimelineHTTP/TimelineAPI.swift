@@ -46,7 +46,7 @@ public final class TimelineAPI: Sendable {
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
-        router = Router(routes: Self.routes + MastodonAPI.oauthRoutes + MastodonAPI.writeRoutes + MastodonAPI.notificationRoutes
+        router = Router(routes: Self.routes + MastodonAPI.oauthRoutes + MastodonAPI.authorizeRoutes + MastodonAPI.accountRoutes + MastodonAPI.statusRoutes + MastodonAPI.streamingRoutes + MastodonAPI.writeRoutes + MastodonAPI.notificationRoutes
                         + MastodonAPI.routes)
         operationsRouter = Router(routes: Self.operationsRoutes)
     }
@@ -86,11 +86,12 @@ public final class TimelineAPI: Sendable {
             case let .found(route, parameters):
                 label = route.template
                 let bearer = try Self.bearer(request)
-                let viewer = try bearer.map { token throws(TimelineError) in try service.userID(session: token) }
-                if route.access == .bearer, viewer == nil {
-                    throw TimelineError(.unauthenticated, "this needs Authorization: Bearer <session token>")
+                let grant = try bearer.map { token throws(TimelineError) in try service.grant(session: token) }
+                if route.access == .bearer, grant?.user == nil {
+                    throw TimelineError(.unauthenticated, grant == nil ? "this needs Authorization: Bearer <session token>"
+                                                                      : "This method requires an authenticated user")
                 }
-                let call = APIRequest(http: request, parameters: parameters, bearer: bearer, viewer: viewer)
+                let call = APIRequest(http: request, parameters: parameters, bearer: bearer, grant: grant)
                 switch route.handler {
                 case .now(let handle):
                     return .now(finish(try handle(self, call), request, route: label, started: started))

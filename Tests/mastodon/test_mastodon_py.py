@@ -100,14 +100,14 @@ check(m.stream_healthy(), "streaming/health")
 # OAuth, as Mastodon.py's own flow: an app registered, a token by the password grant.
 client_id, client_secret = Mastodon.create_app("Timeline tests", api_base_url=base, scopes=["read", "write", "follow"])
 app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=base, version_check_mode="created")
-oauth_token = app.log_in("alice@example.com", "password-123", scopes=["read", "write", "follow"])
+oauth_token = app.log_in("alice@example.com", "password-123", scopes=["read", "write", "follow"], allow_http=True)
 check(app.account_verify_credentials().username == "alice", "create_app and log_in (password grant): the token is alice's")
 check(app.app_verify_credentials().name == "Timeline tests", "apps/verify_credentials names the app")
 check(app.status_post("with an app token", media_ids=[app.media_post(photo_path, mime_type="image/png").id]).account.id == alice,
       "the app's token writes")
 reader_id, reader_secret = Mastodon.create_app("Reader", api_base_url=base, scopes=["read"])
 reader = Mastodon(client_id=reader_id, client_secret=reader_secret, api_base_url=base, version_check_mode="created")
-reader.log_in("alice@example.com", "password-123", scopes=["read"])
+reader.log_in("alice@example.com", "password-123", scopes=["read"], allow_http=True)
 check(len(reader.timeline_home(limit=1)) == 1, "a read-only token reads")
 try:
     reader.status_favourite(posts[0])
@@ -116,19 +116,170 @@ except MastodonAPIError:
     check(True, "a read-only token cannot write (403, outside its scopes)")
 try:
     Mastodon(client_id=reader_id, client_secret=reader_secret, api_base_url=base, version_check_mode="none").log_in(
-        "alice@example.com", "password-123", scopes=["read", "write"])
+        "alice@example.com", "password-123", scopes=["read", "write"], allow_http=True)
     check(False, "a token cannot ask for more than its app's scopes")
 except (MastodonAPIError, MastodonIllegalArgumentError):
     check(True, "a token cannot ask for more than its app's scopes")
 try:
     Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=base, version_check_mode="none").log_in(
-        "alice@example.com", "wrong-password", scopes=["read"])
+        "alice@example.com", "wrong-password", scopes=["read"], allow_http=True)
     check(False, "a wrong password gets no token")
 except (MastodonAPIError, MastodonIllegalArgumentError):
     check(True, "a wrong password gets no token (invalid_grant)")
-app.revoke_access_token()
+app.revoke_access_token(allow_http=True)
 try:
     Mastodon(access_token=oauth_token, api_base_url=base, version_check_mode="none").account_verify_credentials()
     check(False, "a revoked token is refused")
 except MastodonUnauthorizedError:
     check(True, "revoke_access_token ends the token")
+
+# The authorization code grant, as an app does it: the person signs in on the authorize page and
+# authorizes (a browser's part, played here by an HTTP session: the forms as served, their hidden
+# fields, their cookies), the code comes back to the exact redirect URI with the state, and the
+# app redeems it once.
+import base64
+import hashlib
+import html
+import re
+import threading
+import time
+import urllib.parse
+
+import requests
+
+
+def hidden_fields(page):
+    return {name: html.unescape(value) for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)}
+
+
+def authorize(url, decision="authorize"):
+    browser = requests.Session()
+    page = browser.get(url)
+    check(page.status_code == 200 and "Email" in page.text and "Password" in page.text
+          and "frame-ancestors 'none'" in page.headers["Content-Security-Policy"] and page.headers["X-Frame-Options"] == "DENY",
+          "the authorize page asks for Email and Password, and cannot be framed")
+    fields = hidden_fields(page.text)
+    consent = browser.post(base + "/oauth/authorize", data={**fields, "email": "alice@example.com", "password": "password-123"})
+    check(consent.status_code == 200 and ">Authorize<" in consent.text and ">Deny<" in consent.text, "signed in, the page asks to Authorize or Deny")
+    forged = requests.post(base + "/oauth/authorize", data={**hidden_fields(consent.text), "decision": "authorize"}, allow_redirects=False)
+    check(forged.status_code == 403, "the same form without the page's cookie is refused (CSRF)")
+    answer = browser.post(base + "/oauth/authorize", data={**hidden_fields(consent.text), "decision": decision}, allow_redirects=False)
+    check(answer.status_code == 302, "the decision redirects to the app")
+    return consent.text, urllib.parse.parse_qs(urllib.parse.urlparse(answer.headers["Location"]).query), answer.headers["Location"]
+
+
+callback = "http://127.0.0.1:9/callback"
+code_app_id, code_app_secret = Mastodon.create_app("Code app", api_base_url=base, scopes=["read", "write", "follow"], redirect_uris=callback)
+code_app = Mastodon(client_id=code_app_id, client_secret=code_app_secret, api_base_url=base, version_check_mode="none")
+url = code_app.auth_request_url(redirect_uris=callback, scopes=["read", "write"], state="st4te", allow_http=True)
+consent, query, location = authorize(url)
+check("Code app" in consent and "<code>read</code>" in consent and "<code>write</code>" in consent, "the page names the app and the scopes asked")
+check(location.startswith(callback + "?") and query["state"] == ["st4te"] and len(query["code"][0]) > 20, "the code and state go to the exact redirect URI")
+code_token = code_app.log_in(code=query["code"][0], redirect_uri=callback, scopes=["read", "write"], allow_http=True)
+check(Mastodon(access_token=code_token, api_base_url=base, version_check_mode="none").account_verify_credentials().id == alice,
+      "log_in(code=…) redeems it for alice's token")
+try:
+    code_app.log_in(code=query["code"][0], redirect_uri=callback, scopes=["read", "write"], allow_http=True)
+    check(False, "a code is redeemed once")
+except (MastodonAPIError, MastodonIllegalArgumentError):
+    check(True, "a code is redeemed once (invalid_grant)")
+_, denied, _ = authorize(url, decision="deny")
+check(denied["error"] == ["access_denied"] and denied["state"] == ["st4te"], "Deny sends access_denied with the state")
+wrong = requests.get(base + "/oauth/authorize", params={"response_type": "code", "client_id": code_app_id, "redirect_uri": "http://evil.example/cb"},
+                     allow_redirects=False)
+check(wrong.status_code == 400 and "Location" not in wrong.headers, "a redirect URI the app did not register is refused on the page, never redirected to")
+
+# PKCE (S256): a public client sends no secret; the verifier must match the challenge.
+verifier = base64.urlsafe_b64encode(hashlib.sha256(b"timeline-pkce").digest()).rstrip(b"=").decode() + "-extra-entropy"
+challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+_, pkce, _ = authorize(url + "&" + urllib.parse.urlencode({"code_challenge": challenge, "code_challenge_method": "S256"}))
+refused = requests.post(base + "/oauth/token", data={"grant_type": "authorization_code", "client_id": code_app_id, "code": pkce["code"][0],
+                                                      "redirect_uri": callback, "code_verifier": "not-the-verifier-" + "x" * 30})
+check(refused.status_code == 400 and refused.json()["error"] == "invalid_grant", "a wrong PKCE verifier gets invalid_grant")
+granted = requests.post(base + "/oauth/token", data={"grant_type": "authorization_code", "client_id": code_app_id, "code": pkce["code"][0],
+                                                      "redirect_uri": callback, "code_verifier": verifier})
+check(granted.status_code == 200 and granted.json()["scope"] == "read write", "the right verifier, no secret: a token (PKCE)")
+discovery = requests.get(base + "/.well-known/oauth-authorization-server").json()
+check(discovery["authorization_endpoint"] == base + "/oauth/authorize" and "S256" in discovery["code_challenge_methods_supported"]
+      and "client_credentials" in discovery["grant_types_supported"], "RFC 8414 discovery")
+
+# Sign-up through an app (client_credentials), then the new account's profile.
+signup_app_id, signup_app_secret = Mastodon.create_app("Sign-up app", api_base_url=base, scopes=["read", "write", "follow"])
+signup = Mastodon(client_id=signup_app_id, client_secret=signup_app_secret, api_base_url=base, version_check_mode="none")
+new_token = signup.create_account("newcomer", "newcomer-password-1", "newcomer@example.com", agreement=True, scopes=["read", "write", "follow"])
+newcomer = Mastodon(access_token=new_token, api_base_url=base, version_check_mode="none")
+check(newcomer.account_verify_credentials().username == "newcomer", "create_account: signed up through the app, with its token")
+updated = newcomer.account_update_credentials(note="I take photos", locked=True)
+check(updated.locked and updated.source.note == "I take photos" and updated.note == "<p>I take photos</p>", "update_credentials: note and locked")
+
+# A locked account: alice asks to follow, the newcomer sees the request and authorizes it.
+check(m.account_follow(updated.id).requested, "following a locked account is a request")
+requests_seen = newcomer.follow_requests()
+check([a.id for a in requests_seen] == [alice], "follow_requests lists alice")
+check(newcomer.follow_request_authorize(alice).followed_by, "follow_request_authorize: alice follows now")
+check([a.id for a in newcomer.account_followers(updated.id)] == [alice] and updated.id in [a.id for a in m.account_following(alice)],
+      "followers and following")
+
+# Blocks, mutes, search, reports.
+check(m.account_mute(bob).muting and [a.id for a in m.mutes()] == [bob], "mute and mutes")
+check(not m.account_unmute(bob).muting, "unmute")
+check(newcomer.account_block(bob).blocking and [a.id for a in newcomer.blocks()] == [bob], "block and blocks")
+check(not newcomer.account_unblock(bob).blocking, "unblock")
+check(alice in [a.id for a in m.account_search("ali")], "account_search by username prefix")
+found = m.search_v2("sea")
+check(found.hashtags[0].name == "sea" and posts[0] in [s.id for s in found.statuses], "search_v2: the hashtag and its statuses")
+check(m.report(bob, comment="spam").target_account.id == bob, "report an account")
+
+# Statuses: a post with two photos, edited, its history, source, context, who favourited it.
+first = m.media_post(photo_path, mime_type="image/png", description="first photo")
+second = m.media_post(photo_path, mime_type="image/png", description="second photo")
+album = m.status_post("an album #sea", media_ids=[first.id, second.id])
+check([a.description for a in album.media_attachments] == ["first photo", "second photo"], "an album with alt texts")
+edited = m.status_update(album.id, status="an album, edited #sea",
+                         media_attributes=[m.generate_media_edit_attributes(first.id, description="first, described again")])
+check(edited.content == "<p>an album, edited #sea</p>" and edited.edited_at and edited.media_attachments[0].description == "first, described again",
+      "status_update: the caption and an alt text")
+check([h.content for h in m.status_history(album.id)] == ["<p>an album #sea</p>", "<p>an album, edited #sea</p>"], "status_history")
+check(m.status_source(album.id).text == "an album, edited #sea", "status_source")
+b.status_favourite(album.id)
+comment = b.status_post("what a view", in_reply_to_id=album.id)
+context = m.status_context(album.id)
+check([s.id for s in context.descendants] == [comment.id] and context.ancestors == [], "status_context: comments are descendants")
+check([a.id for a in m.status_favourited_by(album.id)] == [bob], "status_favourited_by")
+check(m.status_reblogged_by(album.id) == [], "no one reblogs here")
+check(album.id in [s.id for s in m.timeline_public(limit=40)], "timeline_public")
+m.status_favourite(posts[1])
+check(posts[1] in [s.id for s in m.favourites()], "favourites")
+check(m.status_bookmark(posts[2]).bookmarked and posts[2] in [s.id for s in m.bookmarks()], "bookmarks")
+
+# Streaming: the user stream over Server-Sent Events and over a WebSocket, both live.
+from mastodon import StreamListener
+
+
+class Listener(StreamListener):
+    def __init__(self):
+        self.seen = []
+
+    def on_notification(self, notification):
+        self.seen.append(("notification", notification.type))
+
+    def on_update(self, status):
+        self.seen.append(("update", status.id))
+
+
+sse, ws = Listener(), Listener()
+sse_handle = m.stream_user(sse, run_async=True)
+socket = m.stream_open_websocket()
+m.stream_user(ws, websocket_handle=socket)
+time.sleep(1.0)
+b.status_favourite(album.id)  # a like is already there: unlike first so the new like is news
+b.status_unfavourite(album.id)
+b.status_favourite(album.id)
+deadline = time.time() + 10
+while time.time() < deadline and not (("notification", "favourite") in sse.seen and ("notification", "favourite") in ws.seen):
+    time.sleep(0.1)
+check(("notification", "favourite") in sse.seen, f"stream_user (SSE): a like arrives live as a notification ({sse.seen})")
+check(("notification", "favourite") in ws.seen, f"stream_user over the WebSocket: the same, live ({ws.seen})")
+sse_handle.close()
+socket.close()
+print("ok - all groups")

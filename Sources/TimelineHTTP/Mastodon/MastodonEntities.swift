@@ -10,9 +10,11 @@ struct MastodonEntities {
     /// `http://host` of the request: the URLs the entities carry.
     let base: String
 
-    /// The server the request reached, from its Host header.
+    /// The server the request reached, from its Host header; `https` when a TLS-terminating
+    /// proxy in front says so (`X-Forwarded-Proto`).
     init(_ request: APIRequest) {
-        base = "http://" + (request.http.header("Host") ?? "localhost")
+        let scheme = request.http.header("X-Forwarded-Proto")?.lowercased() == "https" ? "https" : "http"
+        base = scheme + "://" + (request.http.header("Host") ?? "localhost")
     }
 
     func account(_ p: Profile) -> [String: Any] {
@@ -94,18 +96,6 @@ struct MastodonEntities {
     /// Text as Mastodon's HTML: escaped, in a paragraph, lines broken with `<br>`.
     static func html(_ text: String) -> String {
         guard !text.isEmpty else { return "" }
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "\n": escaped += "<br>"
-            default: escaped.append(character)
-            }
-        }
-        return "<p>\(escaped)</p>"
+        return "<p>" + HTMLText.escape(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
     }
 }

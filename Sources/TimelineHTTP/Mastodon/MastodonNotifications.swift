@@ -10,20 +10,17 @@ import Timeline
 extension MastodonAPI {
     static let notificationRoutes: [Route] = [
         Route("GET", "/api/v1/notifications", .bearer, .now { api, request in
-            try requireScope(api, request, "read:notifications")
+            try requireScope(request, "read:notifications")
             return try api.mastodonNotifications(request, MastodonEntities(request))
         }, nil),
         Route("GET", "/api/v1/notifications/{id}", .bearer, .now { api, request in
-            try requireScope(api, request, "read:notifications")
+            try requireScope(request, "read:notifications")
             let me = try request.requireViewer(), id = request.parameters["id"] ?? ""
             // The item itself: the first at or before it (a cursor is exclusive; `~` sorts after every id character).
             guard IdentifierSyntax.isValid(id), let item = try api.service.activity(of: me, PageRequest(limit: 1, before: id + "~")).items.first,
                   item.id == id, let notification = try api.mastodonNotification(item, viewer: me, MastodonEntities(request))
             else { throw TimelineError(.notFound, "Record not found") }
             return Responses.json(200, notification)
-        }, nil),
-        Route("GET", "/api/v1/streaming/health", .anyone, .now { _, _ in
-            HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("OK".utf8)))
         }, nil),
     ]
 

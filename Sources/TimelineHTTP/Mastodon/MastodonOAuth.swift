@@ -3,8 +3,9 @@ import MicroHTTPD
 import Timeline
 
 /// OAuth 2 as Mastodon's apps use it: `POST /api/v1/apps` registers an app (its secret answered
-/// once, kept only as a hash), `POST /oauth/token` issues a token — with the `password` grant
-/// (first-party tools and Mastodon.py's `log_in`, as Mastodon allowed until 4.4) — and `POST
+/// once, kept only as a hash), `POST /oauth/token` issues a token — for a code from the
+/// authorize page (`MastodonAuthorize.swift`), to the app itself (client credentials), or with
+/// the `password` grant (first-party tools, as Mastodon allowed until 4.4) — and `POST
 /// /oauth/revoke` ends one. A token is a session naming its app and scopes, so signing out
 /// everywhere, a password change, a suspension or an erasure ends it too; each route of the
 /// Mastodon API names the scope it needs (`MastodonAPI.requireScope`).
@@ -21,8 +22,8 @@ extension MastodonAPI {
             guard case .app(let app) = result else { throw TimelineError(.internal, "not an app") }
             return Responses.json(200, application(app))
         }, nil),
-        Route("GET", "/api/v1/apps/verify_credentials", .bearer, .now { api, request in
-            guard let token = request.bearer, let app = try api.service.grant(session: token).app else {
+        Route("GET", "/api/v1/apps/verify_credentials", .viewerOptional, .now { api, request in
+            guard let app = request.grant?.app else {
                 throw TimelineError(.unauthenticated, "This method requires an authenticated application")
             }
             return Responses.json(200, application(app))
@@ -46,8 +47,8 @@ extension MastodonAPI {
     }
 
     /// Refuses a token that does not hold `scope` (a first-party session holds every scope).
-    static func requireScope(_ api: TimelineAPI, _ request: APIRequest, _ scope: String) throws(TimelineError) {
-        guard let token = request.bearer, let scopes = try api.service.grant(session: token).scopes else { return }
+    static func requireScope(_ request: APIRequest, _ scope: String) throws(TimelineError) {
+        guard let scopes = request.grant?.scopes else { return }
         guard OAuthScope.allows(Set(scopes), scope) else {
             throw TimelineError(.forbidden, "This action is outside the authorized scopes")
         }
@@ -55,28 +56,42 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
-    /// `POST /oauth/token` (RFC 6749): the `password` grant; errors as OAuth's `{"error",
+    /// `POST /oauth/token` (RFC 6749): the `authorization_code` grant (with PKCE's
+    /// `code_verifier`; a public client sends no secret and must have used PKCE),
+    /// `client_credentials` (an app's own token) and `password`; errors as OAuth's `{"error",
     /// "error_description"}`.
     func oauthToken(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
         func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
-            Responses.json(status, ["error": error, "error_description": description])
+            Responses.json(status, ["error": error, "error_description": description], headers: [("Cache-Control", "no-store")])
         }
-        guard params.string("grant_type") == "password" else {
+        let unknownClient = "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
+        guard let client = params.string("client_id") else { return refusal(401, "invalid_client", unknownClient) }
+        let secret = params.string("client_secret")
+        let command: Command
+        switch params.string("grant_type") {
+        case "authorization_code":
+            guard let code = params.string("code"), let redirect = params.string("redirect_uri") else {
+                return refusal(400, "invalid_request", "The request is missing a required parameter: code and redirect_uri.")
+            }
+            command = .redeemAuthorization(code: code, app: client, clientSecret: secret, redirectURI: redirect, codeVerifier: params.string("code_verifier"))
+        case "client_credentials":
+            guard let secret else { return refusal(401, "invalid_client", unknownClient) }
+            command = .issueAppToken(app: client, clientSecret: secret, scopes: params.string("scope") ?? params.string("scopes"))
+        case "password":
+            guard let secret else { return refusal(401, "invalid_client", unknownClient) }
+            guard let username = params.string("username"), let password = params.string("password") else {
+                return refusal(400, "invalid_request", "The request is missing a required parameter: username and password.")
+            }
+            command = .signIn(email: username, password: password, app: client, clientSecret: secret,
+                              scopes: params.string("scope") ?? params.string("scopes"))
+        default:
             return refusal(400, "unsupported_grant_type", "The authorization grant type is not supported by the authorization server.")
-        }
-        guard let client = params.string("client_id"), let secret = params.string("client_secret") else {
-            return refusal(401, "invalid_client", "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
-        }
-        guard let username = params.string("username"), let password = params.string("password") else {
-            return refusal(400, "invalid_request", "The request is missing a required parameter: username and password.")
         }
         let result: CommandResult
         do {
             try throttle.admit(request.http.clientAddress)
-            result = try await service.execute(.signIn(email: username, password: password, app: client, clientSecret: secret,
-                                                       scopes: params.string("scope") ?? params.string("scopes")),
-                                               origin: request.http.clientAddress)
+            result = try await service.execute(command, origin: request.http.clientAddress)
         } catch let error where error.code == .invalidCredentials && error.message.hasPrefix("Client") {
             return refusal(401, "invalid_client", error.message)
         } catch let error where error.code == .invalidCredentials {
@@ -84,9 +99,14 @@ extension TimelineAPI {
         } catch let error where error.code == .forbidden && error.field == "scope" {
             return refusal(400, "invalid_scope", error.message)
         }
-        guard case .session(let token, _) = result else { throw TimelineError(.internal, "no token") }
+        let token: String
+        switch result {
+        case .session(let session, _): token = session
+        case .token(let issued): token = issued
+        default: throw TimelineError(.internal, "no token")
+        }
         let scopes = try service.grant(session: token).scopes ?? []
         return Responses.json(200, ["access_token": token, "token_type": "Bearer", "scope": scopes.joined(separator: " "),
-                                    "created_at": Int(Date().timeIntervalSince1970)])
+                                    "created_at": Int(Date().timeIntervalSince1970)], headers: [("Cache-Control", "no-store")])
     }
 }

@@ -25,7 +25,15 @@ struct MastodonParams {
             }
             for (name, value) in object {
                 switch value {
-                case let list as [Any]: for item in list { add(name, "\(item)") }
+                case let list as [Any]:
+                    for item in list {
+                        // A list of objects (`media_attributes`) reads as its form twin: `name[][field]`.
+                        if let object = item as? [String: Any] {
+                            for (field, value) in object where !(value is NSNull) { add("\(name)[][\(field)]", "\(value)") }
+                        } else {
+                            add(name, "\(item)")
+                        }
+                    }
                 case let flag as Bool: add(name, flag ? "true" : "false")
                 case is NSNull: break
                 default: add(name, "\(value)")

@@ -17,46 +17,55 @@ enum MastodonAPI {
     static let version = "4.3.0 (compatible; Timeline 1.0)"
 
     static let routes: [Route] = [
-        route("GET", "/api/v1/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: false) },
-        route("GET", "/api/v2/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: true) },
-        route("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: false) },
+        now("GET", "/api/v2/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: true) },
+        now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "read:accounts") { api, request, entities in
             let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
             return Responses.json(200, entities.credentialAccount(me))
         },
-        route("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts") { api, request, entities in
             guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
                 throw TimelineError.invalid("acct", "Missing acct")
             }
             let name = acct.split(separator: "@").first.map(String.init) ?? acct
             return Responses.json(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
         },
-        route("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses") { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.posts(by: user, page, viewer: request.viewer) }
         },
-        route("GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts") { api, request, entities in
             Responses.json(200, entities.account(try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer)))
         },
-        route("GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses") { api, request, entities in
             let user = try request.requireViewer()
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.timeline(of: user, page) }
         },
-        route("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses") { api, request, entities in
             let tag = request.parameters["hashtag"] ?? ""
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.hashtag(tag, page, viewer: request.viewer) }
         },
-        route("GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses") { api, request, entities in
             Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
         },
     ]
 
     /// A route answered at once with the request's entities, for a token holding `scope` (none
     /// needed for discovery).
-    private static func route(_ method: String, _ template: String, _ access: Access, scope: String? = nil,
-                              _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
+    static func now(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil,
+                    _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
         Route(method, template, access, .now { api, request in
-            if let scope { try requireScope(api, request, scope) }
+            if let scope { try requireScope(request, scope) }
             return try answer(api, request, MastodonEntities(request))
+        }, nil)
+    }
+
+    /// A route that runs a command, for a token holding `scope`.
+    static func later(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil,
+                      _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
+        Route(method, template, access, .later { api, request in
+            if let scope { try requireScope(request, scope) }
+            return try await answer(api, request, MastodonEntities(request))
         }, nil)
     }
 
@@ -140,18 +149,7 @@ extension TimelineAPI {
     /// `render` makes an item's entity, or nil to leave it out.
     func mastodonPage<Item>(_ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
                             id: (Item) -> String, render: (Item) throws(TimelineError) -> [String: Any]?) throws(TimelineError) -> HTTPResponse {
-        var limit = 20, maxID: String?, sinceID: String?, minID: String?
-        for (name, value) in request.http.query {
-            switch name {
-            case "limit":
-                guard let number = Int(value), number > 0 else { throw TimelineError.invalid("limit", "limit must be a positive number") }
-                limit = min(number, 40)
-            case "max_id": maxID = value
-            case "since_id": sinceID = value
-            case "min_id": minID = value
-            default: break  // Mastodon ignores what it does not know (only_media, exclude_replies, …).
-            }
-        }
+        let (limit, maxID, sinceID, minID) = try mastodonPaging(request, defaultLimit: 20, maxLimit: 40)
         var items: [Item]
         if let floor = minID ?? sinceID {
             // Newer than `floor`: walk down from the top (or `max_id`) until it; `min_id` keeps
@@ -173,10 +171,42 @@ extension TimelineAPI {
         }
         var entitiesList: [[String: Any]] = []
         for item in items { if let entity = try render(item) { entitiesList.append(entity) } }
+        // `prev` names the newest item and `next` the oldest, whether or not they are shown.
         var links: [String] = []
         let path = entities.base + request.http.path
         if let last = items.last { links.append("<\(path)?limit=\(limit)&max_id=\(id(last))>; rel=\"next\"") }
         if let first = items.first { links.append("<\(path)?limit=\(limit)&min_id=\(id(first))>; rel=\"prev\"") }
         return Responses.json(200, entitiesList, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
+    }
+
+    /// A page of a list paged by an opaque cursor (follows, blocks, mutes, requests, likers):
+    /// `limit` (default 40, at most 80) and `max_id` (the cursor), with a `Link` to the `next` page.
+    func mastodonCursorPage<Item>(_ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
+                                  render: (Item) throws(TimelineError) -> [String: Any]?) throws(TimelineError) -> HTTPResponse {
+        let (limit, maxID, _, _) = try mastodonPaging(request, defaultLimit: 40, maxLimit: 80)
+        let page = try read(PageRequest(limit: limit, before: maxID))
+        var list: [[String: Any]] = []
+        for item in page.items { if let entity = try render(item) { list.append(entity) } }
+        let link = page.next.map { "<\(entities.base + request.http.path)?limit=\(limit)&max_id=\($0)>; rel=\"next\"" }
+        return Responses.json(200, list, headers: link.map { [("Link", $0)] } ?? [])
+    }
+
+    /// The paging parameters of a request: `limit` (a positive number, capped), `max_id`,
+    /// `since_id`, `min_id`; what else it carries is the route's.
+    private func mastodonPaging(_ request: APIRequest, defaultLimit: Int, maxLimit: Int) throws(TimelineError)
+        -> (limit: Int, maxID: String?, sinceID: String?, minID: String?) {
+        var limit = defaultLimit, maxID: String?, sinceID: String?, minID: String?
+        for (name, value) in request.http.query {
+            switch name {
+            case "limit":
+                guard let number = Int(value), number > 0 else { throw TimelineError.invalid("limit", "limit must be a positive number") }
+                limit = min(number, maxLimit)
+            case "max_id": maxID = value
+            case "since_id": sinceID = value
+            case "min_id": minID = value
+            default: break  // Mastodon ignores what it does not know.
+            }
+        }
+        return (limit, maxID, sinceID, minID)
     }
 }

@@ -54,24 +54,6 @@ extension MastodonAPI {
             return Responses.json(200, relationships)
         },
     ]
-
-    /// A route that runs a command, for a token holding `scope`.
-    private static func later(_ method: String, _ template: String, scope: String,
-                              _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
-        Route(method, template, .bearer, .later { api, request in
-            try requireScope(api, request, scope)
-            return try await answer(api, request, MastodonEntities(request))
-        }, nil)
-    }
-
-    /// A route answered at once, for a token holding `scope`.
-    private static func now(_ method: String, _ template: String, scope: String,
-                            _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
-        Route(method, template, .bearer, .now { api, request in
-            try requireScope(api, request, scope)
-            return try answer(api, request, MastodonEntities(request))
-        }, nil)
-    }
 }
 
 extension TimelineAPI {

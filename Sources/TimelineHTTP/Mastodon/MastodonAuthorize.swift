@@ -1,0 +1,318 @@
+import Foundation
+import MicroHTTPD
+import Sodium
+import Timeline
+
+/// `GET /oauth/authorize`: the page where a person lets an app act for them (RFC 6749 §4.1).
+/// They sign in (Email, Password), then see the app's name and the scopes it asks for, with
+/// **Authorize** and **Deny**; the code (or `access_denied`) goes with `state` to the app's
+/// registered redirect URI — exactly one it registered, or the page shows the code for
+/// `urn:ietf:wg:oauth:2.0:oob`. A client or redirect URI that does not check out is told on the
+/// page, never redirected to.
+///
+/// The page is text only under a strict Content-Security-Policy (no script at all), cannot be
+/// framed (`frame-ancestors 'none'`, `X-Frame-Options`), and each form carries a token that
+/// must equal a `SameSite=Strict` cookie set with the page (double submit), from this origin:
+/// another site can neither submit it for the person nor show it under a decoy. The sign-in
+/// makes a session only the page uses (an `HttpOnly`, `Path=/oauth` cookie), ended by the
+/// decision.
+extension MastodonAPI {
+    static let authorizeRoutes: [Route] = [
+        Route("GET", "/oauth/authorize", .anyone, .now { api, request in api.authorizePage(request) }, nil),
+        Route("POST", "/oauth/authorize", .anyone, .later { api, request in await api.authorizeSubmit(request) }, nil),
+        Route("GET", "/.well-known/oauth-authorization-server", .anyone, .now { _, request in
+            let base = MastodonEntities(request).base
+            return Responses.json(200, [
+                "issuer": base, "authorization_endpoint": "\(base)/oauth/authorize", "token_endpoint": "\(base)/oauth/token",
+                "revocation_endpoint": "\(base)/oauth/revoke", "app_registration_endpoint": "\(base)/api/v1/apps",
+                "scopes_supported": ["read", "write", "follow", "push", "profile"] + OAuthScope.granular,
+                "response_types_supported": ["code"], "response_modes_supported": ["query"],
+                "grant_types_supported": ["authorization_code", "password", "client_credentials"],
+                "token_endpoint_auth_methods_supported": ["client_secret_post", "none"],
+                "code_challenge_methods_supported": ["S256"], "service_documentation": "\(base)/#/about",
+            ] as [String: Any])
+        }, nil),
+    ]
+}
+
+/// What an authorization request asks, as the page carries it from form to form.
+private struct AuthorizationRequest {
+    var app: OAuthApp
+    var redirectURI: String
+    var scope: String?
+    var state: String?
+    var codeChallenge: String?
+    var codeChallengeMethod: String?
+
+    /// The redirect URI that shows the code to the person instead of sending it.
+    static let outOfBand = "urn:ietf:wg:oauth:2.0:oob"
+
+    /// The request's own parameters as hidden fields.
+    var hiddenFields: String {
+        [("client_id", app.id), ("redirect_uri", redirectURI), ("scope", scope), ("state", state), ("code_challenge", codeChallenge),
+         ("code_challenge_method", codeChallengeMethod), ("response_type", "code")]
+            .compactMap { name, value in value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLText.escape($0))\">" } }
+            .joined(separator: "\n")
+    }
+
+    /// The scopes asked (the app's own when none were).
+    var scopes: [String] { scope.map { $0.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init) } ?? app.scopes }
+
+    /// `redirectURI` with `parameters` added to its query.
+    func redirect(_ parameters: [(String, String?)]) -> String {
+        var components = URLComponents(string: redirectURI) ?? URLComponents()
+        components.queryItems = (components.queryItems ?? []) + parameters.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+        // `+` is a space in a form-encoded query: encode it, as every client decodes it so.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? redirectURI
+    }
+}
+
+/// A page's refusal: what the person is told (the app is not redirected to).
+private struct PageError: Error { let status: Int; let message: String }
+
+extension TimelineAPI {
+    /// The page: sign-in, or — with the page's session — the app and its scopes to decide on.
+    func authorizePage(_ request: APIRequest) -> HTTPResponse {
+        do {
+            let params = try MastodonParams(request.http)
+            let asked = try authorizationRequest(params)
+            if let session = request.http.cookie(AuthorizePage.sessionCookie), (try? service.userID(session: session)) != nil {
+                return AuthorizePage.consent(asked, csrf: AuthorizePage.newCSRF())
+            }
+            return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: nil)
+        } catch let error as PageError {
+            return AuthorizePage.problem(error.status, error.message)
+        } catch {
+            return AuthorizePage.problem(400, "This authorization request is not valid.")
+        }
+    }
+
+    /// A form of the page: the sign-in (`email`, `password`), or the decision (`decision`).
+    func authorizeSubmit(_ request: APIRequest) async -> HTTPResponse {
+        do {
+            let params = try MastodonParams(request.http)
+            try AuthorizePage.checkForm(request.http, params)
+            let asked = try authorizationRequest(params)
+            if let decision = params.string("decision") {
+                guard let session = request.http.cookie(AuthorizePage.sessionCookie), (try? service.userID(session: session)) != nil else {
+                    return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: "Your sign-in has ended: sign in again.")
+                }
+                var answer = try await decide(decision, asked, session: session, request)
+                // The page's session has served its one purpose, whatever the decision.
+                _ = try? await service.execute(.signOut(session: session))
+                answer.headers.append(("Set-Cookie", "\(AuthorizePage.sessionCookie)=; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=0"))
+                return answer
+            }
+            guard let email = params.string("email"), let password = params.string("password") else {
+                return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: "Enter your email and password.")
+            }
+            let result: CommandResult
+            do {
+                try throttle.admit(request.http.clientAddress)
+                result = try await service.execute(.signIn(email: email, password: password), origin: request.http.clientAddress)
+            } catch {
+                guard AuthorizePage.toldOnSignIn.contains(error.code) else { throw error }
+                let message = error.code == .invalidCredentials ? "Wrong email or password." : error.message
+                return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: message)
+            }
+            guard case .session(let token, _) = result else { throw TimelineError(.internal, "no session") }
+            var page = AuthorizePage.consent(asked, csrf: AuthorizePage.newCSRF())
+            page.headers.append(("Set-Cookie", "\(AuthorizePage.sessionCookie)=\(token); Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=900"))
+            return page
+        } catch let error as PageError {
+            return AuthorizePage.problem(error.status, error.message)
+        } catch let error as TimelineError {
+            guard [.forbidden, .invalidArgument, .notFound].contains(error.code) else { return AuthorizePage.problem(500, "Something went wrong; try again.") }
+            return AuthorizePage.problem(400, error.message)
+        } catch {
+            return AuthorizePage.problem(500, "Something went wrong; try again.")
+        }
+    }
+
+    /// Authorize (the code to the redirect URI, or shown for out-of-band) or deny (`access_denied`).
+    private func decide(_ decision: String, _ asked: AuthorizationRequest, session: String, _ request: APIRequest) async throws -> HTTPResponse {
+        guard decision == "authorize" else {
+            return AuthorizePage.redirect(asked, [("error", "access_denied"),
+                                                  ("error_description", "The resource owner or authorization server denied the request."),
+                                                  ("state", asked.state)])
+        }
+        let result = try await service.execute(.authorizeApp(app: asked.app.id, redirectURI: asked.redirectURI, scopes: asked.scope,
+                                                             codeChallenge: asked.codeChallenge, codeChallengeMethod: asked.codeChallengeMethod),
+                                               as: .session(session), origin: request.http.clientAddress)
+        guard case .token(let code) = result else { throw TimelineError(.internal, "no code") }
+        if asked.redirectURI == AuthorizationRequest.outOfBand { return AuthorizePage.showCode(code, app: asked.app) }
+        return AuthorizePage.redirect(asked, [("code", code), ("state", asked.state)])
+    }
+
+    /// The authorization request in `params`, checked: a known app, and a redirect URI it
+    /// registered (the only one, when none is named).
+    private func authorizationRequest(_ params: MastodonParams) throws -> AuthorizationRequest {
+        guard let id = params.string("client_id"), let app = try service.app(id) else {
+            throw PageError(status: 400, message: "Client authentication failed due to unknown client.")
+        }
+        guard let redirectURI = params.string("redirect_uri") ?? (app.redirectURIs.count == 1 ? app.redirectURIs[0] : nil),
+              app.redirectURIs.contains(redirectURI) else {
+            throw PageError(status: 400, message: "The redirect uri included is not valid.")
+        }
+        guard params.string("response_type") == "code" else {
+            throw PageError(status: 400, message: "The authorization server does not support this response type.")
+        }
+        return AuthorizationRequest(app: app, redirectURI: redirectURI, scope: params.string("scope").flatMap { $0.isEmpty ? nil : $0 },
+                                    state: params.string("state"), codeChallenge: params.string("code_challenge"),
+                                    codeChallengeMethod: params.string("code_challenge_method"))
+    }
+}
+
+/// The page's HTML, cookies and checks.
+private enum AuthorizePage {
+    static let sessionCookie = "timeline_authorize"
+    static let csrfCookie = "timeline_csrf"
+    /// The sign-in failures the form tells about (and is shown again).
+    static let toldOnSignIn: Set<TimelineError.Code> = [.invalidCredentials, .rateLimited, .forbidden, .invalidArgument]
+
+    static func newCSRF() -> String { Data(Sodium.randomBytes(24)).base64EncodedString().replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-") }
+
+    /// Refuses a form not sent by this page: its token must equal the page's cookie, and a
+    /// browser's `Origin` (when sent) must be this server.
+    static func checkForm(_ http: HTTPRequest, _ params: MastodonParams) throws {
+        if let origin = http.header("Origin"), origin != "http://" + (http.header("Host") ?? ""), origin != "https://" + (http.header("Host") ?? "") {
+            throw PageError(status: 403, message: "This form was sent from another site.")
+        }
+        guard let sent = params.string("csrf"), let kept = http.cookie(csrfCookie),
+              Sodium.constantTimeEqual(Array(sent.utf8), Array(kept.utf8)) else {
+            throw PageError(status: 403, message: "This form has expired: open the app's sign-in again.")
+        }
+    }
+
+    static func signIn(_ asked: AuthorizationRequest, csrf: String, message: String?) -> HTTPResponse {
+        page(title: "Sign in to authorize \(asked.app.name)", csrf: csrf, formAction: nil, body: """
+        <h1>Sign in</h1>
+        <p><strong>\(HTMLText.escape(asked.app.name))</strong> would like to use your Timeline account.</p>
+        \(message.map { "<p class=\"error\" role=\"alert\">\(HTMLText.escape($0))</p>" } ?? "")
+        <form method="post" action="/oauth/authorize">
+        \(asked.hiddenFields)
+        <input type="hidden" name="csrf" value="\(csrf)">
+        <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required autofocus></div>
+        <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+        <button class="primary" type="submit">Sign in</button>
+        </form>
+        """)
+    }
+
+    static func consent(_ asked: AuthorizationRequest, csrf: String) -> HTTPResponse {
+        let scopes = asked.scopes.map { "<li><code>\(HTMLText.escape($0))</code> — \(HTMLText.escape(describe($0)))</li>" }.joined()
+        return page(title: "Authorize \(asked.app.name)", csrf: csrf, formAction: asked.redirectURI, body: """
+        <h1>Authorize <span id="app-name">\(HTMLText.escape(asked.app.name))</span>?</h1>
+        <p>It asks to:</p>
+        <ul id="scopes">\(scopes)</ul>
+        \(asked.app.website.map { "<p class=\"muted\">\(HTMLText.escape($0))</p>" } ?? "")
+        <form method="post" action="/oauth/authorize">
+        \(asked.hiddenFields)
+        <input type="hidden" name="csrf" value="\(csrf)">
+        <button class="primary" type="submit" name="decision" value="authorize">Authorize</button>
+        <button type="submit" name="decision" value="deny">Deny</button>
+        </form>
+        """)
+    }
+
+    static func showCode(_ code: String, app: OAuthApp) -> HTTPResponse {
+        page(title: "Authorization code", csrf: nil, formAction: nil, body: """
+        <h1>Authorization code</h1>
+        <p>Copy this code and paste it into <strong>\(HTMLText.escape(app.name))</strong>:</p>
+        <p><input id="code" readonly value="\(HTMLText.escape(code))" aria-label="Authorization code"></p>
+        """)
+    }
+
+    static func problem(_ status: Int, _ message: String) -> HTTPResponse {
+        var response = page(title: "Authorization failed", csrf: nil, formAction: nil, body: """
+        <h1>Authorization failed</h1>
+        <p class="error" role="alert">\(HTMLText.escape(message))</p>
+        """)
+        response.status = status
+        return response
+    }
+
+    /// 302 to the app's redirect URI with `parameters` (`code` or `error`, and `state`).
+    static func redirect(_ asked: AuthorizationRequest, _ parameters: [(String, String?)]) -> HTTPResponse {
+        if asked.redirectURI == AuthorizationRequest.outOfBand { return problem(403, "You denied the authorization.") }
+        return HTTPResponse(status: 302, headers: [("Location", asked.redirect(parameters)), ("Cache-Control", "no-store"),
+                                                   ("Referrer-Policy", "no-referrer")])
+    }
+
+    /// A page: no script, styles from the web app, forms only to this server (and, for the
+    /// decision, the redirect its answer goes to — browsers hold a form's redirect to
+    /// `form-action` too), never in a frame, never cached; with a fresh CSRF cookie.
+    private static func page(title: String, csrf: String?, formAction: String?, body: String) -> HTTPResponse {
+        let html = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTMLText.escape(title)) · Timeline</title><link rel="stylesheet" href="/app/app.css"></head>
+        <body><main class="authorize card">
+        \(body)
+        </main></body></html>
+        """
+        let target = formAction.flatMap(cspSource).map { " " + $0 } ?? ""
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+            ("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'\(target); "
+                + "frame-ancestors 'none'; base-uri 'none'"),
+            ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Opener-Policy", "same-origin"),
+        ]
+        if let csrf { headers.append(("Set-Cookie", "\(csrfCookie)=\(csrf); Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=900")) }
+        return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(html.utf8)))
+    }
+
+    /// The CSP source of a redirect URI: its origin (`https://app.example`), or its scheme for
+    /// an app's own (`com.example.app:`).
+    private static func cspSource(_ uri: String) -> String? {
+        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
+              scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else { return nil }
+        guard scheme == "http" || scheme == "https", let host = components.host, !host.contains(where: { $0 == ";" || $0 == " " || $0 == "'" }) else {
+            return scheme == "urn" ? nil : scheme + ":"
+        }
+        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+    }
+
+    /// What a scope lets the app do, in words.
+    private static func describe(_ scope: String) -> String {
+        switch scope {
+        case "read": "read your account's data"
+        case "write": "change your account's data: post, comment, like, edit"
+        case "follow": "follow, block and mute accounts"
+        case "push": "send you push notifications"
+        case "profile": "read your profile only"
+        default: scope.hasPrefix("read:") ? "read your \(scope.dropFirst(5))" : scope.hasPrefix("write:") ? "change your \(scope.dropFirst(6))" : scope
+        }
+    }
+}
+
+/// Text for HTML: the five characters that could end an element or attribute, escaped.
+enum HTMLText {
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+extension HTTPRequest {
+    /// The value of the cookie `name`, if the request sent it.
+    func cookie(_ name: String) -> String? {
+        guard let header = header("Cookie") else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == name { return String(parts[1]) }
+        }
+        return nil
+    }
+}

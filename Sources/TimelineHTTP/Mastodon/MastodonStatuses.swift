@@ -1,0 +1,149 @@
+import Foundation
+import MicroHTTPD
+import Timeline
+
+/// Statuses beyond posting one: edits and their history, the source, the thread (`context`:
+/// a post's comments are its descendants), who favourited it; the public timeline, the
+/// bearer's bookmarks and favourites, and search. Boosts do not exist here: a status answers
+/// as Mastodon's answers when it allows none (no one reblogged it; reblogging it is refused).
+extension MastodonAPI {
+    static let statusRoutes: [Route] = [
+        later("PUT", "/api/v1/statuses/{id}", scope: "write:statuses") { api, request, entities in
+            try await api.mastodonEditStatus(request, entities)
+        },
+        now("GET", "/api/v1/statuses/{id}/history", .viewerOptional, scope: "read:statuses") { api, request, entities in
+            let id: PostID = try mastodonID(request.parameters["id"])
+            let detail = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1))
+            let author = entities.account(try api.service.user(detail.post.author, viewer: request.viewer))
+            let versions = try api.service.history(of: id, viewer: request.viewer)
+            // Mastodon lists the versions oldest first, the current one last.
+            return Responses.json(200, versions.sorted { $0.at < $1.at }.map { version in
+                ["content": MastodonEntities.html(version.caption ?? ""), "spoiler_text": detail.post.warning ?? "",
+                 "sensitive": detail.post.sensitive, "created_at": JSONOutput.timestamp(version.at), "account": author,
+                 "poll": NSNull(), "media_attachments": detail.post.media.map(entities.media), "emojis": [Any]()] as [String: Any]
+            })
+        },
+        now("GET", "/api/v1/statuses/{id}/source", scope: "read:statuses") { api, request, _ in
+            let id: PostID = try mastodonID(request.parameters["id"])
+            let post = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post
+            return Responses.json(200, ["id": post.id.rawValue, "text": post.caption ?? "", "spoiler_text": post.warning ?? ""])
+        },
+        now("GET", "/api/v1/statuses/{id}/context", .viewerOptional, scope: "read:statuses") { api, request, entities in
+            try api.mastodonContext(request, entities)
+        },
+        now("GET", "/api/v1/statuses/{id}/favourited_by", .viewerOptional, scope: "read:accounts") { api, request, entities in
+            let id: PostID = try mastodonID(request.parameters["id"])
+            return try api.mastodonCursorPage(request, entities, { page throws(TimelineError) in
+                try api.service.likes(of: id, page, viewer: request.viewer)
+            }, render: entities.account)
+        },
+        now("GET", "/api/v1/statuses/{id}/reblogged_by", .viewerOptional, scope: "read:accounts") { api, request, entities in
+            _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
+            return Responses.json(200, [Any]())
+        },
+        now("POST", "/api/v1/statuses/{id}/reblog", scope: "write:statuses") { api, request, entities in
+            _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
+            throw TimelineError(.forbidden, "This action is not allowed")
+        },
+        now("POST", "/api/v1/statuses/{id}/unreblog", scope: "write:statuses") { api, request, entities in
+            Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
+        },
+        now("GET", "/api/v1/timelines/public", .viewerOptional, scope: "read:statuses") { api, request, entities in
+            // Every account is local here: `local`, `remote` and `only_media` change nothing (every post has photos).
+            try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.publicPosts(page, viewer: request.viewer) }
+        },
+        now("GET", "/api/v1/bookmarks", scope: "read:bookmarks") { api, request, entities in
+            let me = try request.requireViewer()
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.bookmarks(of: me, page) }
+        },
+        now("GET", "/api/v1/favourites", scope: "read:favourites") { api, request, entities in
+            let me = try request.requireViewer()
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.liked(by: me, page) }
+        },
+        now("GET", "/api/v2/search", .viewerOptional, scope: "read:search") { api, request, entities in try api.mastodonSearch(request, entities) },
+    ]
+}
+
+extension TimelineAPI {
+    /// `PUT /api/v1/statuses/:id`: a new caption (`status`) and alt texts
+    /// (`media_attributes[][id]` with `media_attributes[][description]`).
+    func mastodonEditStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+        let id: PostID = try mastodonID(request.parameters["id"])
+        let params = try MastodonParams(request.http)
+        let ids = params.list("media_attributes[][id]"), descriptions = params.list("media_attributes[][description]")
+        guard ids.count == descriptions.count else {
+            throw TimelineError.invalid("media_attributes", "each media_attributes entry needs its id and description")
+        }
+        var alts: [String: String?] = [:]
+        for (media, text) in zip(ids, descriptions) { alts[media] = text.isEmpty ? String?.none : text }
+        let caption: String?? = params.string("status").map { $0.isEmpty ? String?.none : $0 }
+        _ = try await execute(.editPost(post: id.rawValue, caption: caption, alts: alts), request)
+        return Responses.json(200, try mastodonStatus(id.rawValue, request, entities).json)
+    }
+
+    /// `GET /api/v1/statuses/:id/context`: a post's comments are its descendants (oldest
+    /// first, as a thread reads); a comment's ancestors are its post and the comment it answers.
+    func mastodonContext(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
+        let raw = request.parameters["id"] ?? ""
+        var authors: [UserID: [String: Any]] = [:]
+        func account(_ user: UserID) throws(TimelineError) -> [String: Any] {
+            if let known = authors[user] { return known }
+            let made = entities.account(try service.user(user, viewer: request.viewer))
+            authors[user] = made
+            return made
+        }
+        if let detail = try? service.post(try mastodonID(raw), viewer: request.viewer, comments: PageRequest(limit: 1)) {
+            var comments: [Comment] = [], cursor: String?
+            repeat {
+                let page = try service.comments(of: detail.post.id, PageRequest(limit: 100, before: cursor), viewer: request.viewer)
+                comments += page.items
+                cursor = page.next
+            } while cursor != nil && comments.count < 4_000
+            var descendants: [[String: Any]] = []
+            for comment in comments.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+                var status = entities.status(comment, author: try service.user(comment.author, viewer: request.viewer))
+                status["account"] = try account(comment.author)
+                status["in_reply_to_account_id"] = detail.post.author.rawValue
+                descendants.append(status)
+            }
+            return Responses.json(200, ["ancestors": [Any](), "descendants": descendants] as [String: Any])
+        }
+        let comment = try service.comment(try mastodonID(raw), viewer: request.viewer)
+        let post = try service.post(comment.post, viewer: request.viewer, comments: PageRequest(limit: 1)).post
+        var ancestors = [entities.status(post, author: try service.user(post.author, viewer: request.viewer))]
+        if let answered = comment.replyTo, let parent = try? service.comment(answered, viewer: request.viewer) {
+            ancestors.append(entities.status(parent, author: try service.user(parent.author, viewer: request.viewer)))
+        }
+        return Responses.json(200, ["ancestors": ancestors, "descendants": [Any]()] as [String: Any])
+    }
+
+    /// `GET /api/v2/search`: accounts by username prefix, the hashtag `q` names, and that
+    /// hashtag's statuses (`type` narrows to one of them; full-text search of captions is not
+    /// offered, as on Mastodon servers without a search index).
+    func mastodonSearch(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
+        let params = try MastodonParams(request.http)
+        let query = (params.string("q") ?? "").trimmingCharacters(in: .whitespaces)
+        let type = params.string("type")
+        guard type == nil || ["accounts", "hashtags", "statuses"].contains(type!) else {
+            throw TimelineError.invalid("type", "type must be accounts, hashtags or statuses")
+        }
+        let limit = min(max(Int(params.string("limit") ?? "") ?? 20, 1), 40)
+        var accounts: [[String: Any]] = [], hashtags: [[String: Any]] = [], statuses: [[String: Any]] = []
+        let word = query.trimmingCharacters(in: CharacterSet(charactersIn: "@#"))
+        let name = word.split(separator: "@").first.map(String.init) ?? ""
+        if !name.isEmpty, type == nil || type == "accounts", !query.hasPrefix("#") {
+            accounts = try service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer).items.map(entities.account)
+        }
+        if !word.isEmpty, !query.hasPrefix("@"), word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            let posts = try service.hashtag(word, PageRequest(limit: limit), viewer: request.viewer).items
+            if type == nil || type == "hashtags", !posts.isEmpty {
+                hashtags = [["name": word.lowercased(), "url": "\(entities.base)/#/search?q=%23\(word.lowercased())", "history": [Any](),
+                             "following": false]]
+            }
+            if type == nil || type == "statuses" {
+                for post in posts { statuses.append(entities.status(post, author: try service.user(post.author, viewer: request.viewer))) }
+            }
+        }
+        return Responses.json(200, ["accounts": accounts, "hashtags": hashtags, "statuses": statuses] as [String: Any])
+    }
+}

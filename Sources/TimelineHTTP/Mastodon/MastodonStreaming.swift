@@ -1,0 +1,138 @@
+import Foundation
+import MicroHTTPD
+import OpenSSL
+import Synchronization
+import Timeline
+
+/// Mastodon's streaming API over the same live streams as `GET /v1/stream`: the user stream
+/// (`update` for a post entering the home timeline, `notification`, `delete` for one leaving
+/// it) and its notifications alone, as Server-Sent Events (`GET /api/v1/streaming/user`,
+/// `/user/notification`) or over a WebSocket (`GET /api/v1/streaming`, `MastodonWebSocket`).
+/// The token comes as the `Authorization` header or, as browsers' clients must send it, as
+/// `access_token` in the query or the `Sec-WebSocket-Protocol` header; it is never logged (the
+/// access log names the route, not the URL).
+extension MastodonAPI {
+    static let streamingRoutes: [Route] = [
+        now("GET", "/api/v1/streaming/health", .anyone) { _, _, _ in
+            HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("OK".utf8)))
+        },
+        now("GET", "/api/v1/streaming/user", .anyone) { api, request, entities in
+            try api.mastodonEventStream(request, entities, stream: .user)
+        },
+        now("GET", "/api/v1/streaming/user/notification", .anyone) { api, request, entities in
+            try api.mastodonEventStream(request, entities, stream: .notifications)
+        },
+        now("GET", "/api/v1/streaming", .anyone) { api, request, entities in
+            if request.http.header("Upgrade")?.lowercased() == "websocket" { return try api.mastodonWebSocket(request, entities) }
+            let name = try MastodonParams(request.http).string("stream") ?? "user"
+            guard let stream = MastodonStream(rawValue: name) else { throw TimelineError(.notFound, "Unknown stream type") }
+            return try api.mastodonEventStream(request, entities, stream: stream)
+        },
+    ]
+}
+
+/// The streams served: the user's, and its notifications alone.
+enum MastodonStream: String, Sendable {
+    case user
+    case notifications = "user:notification"
+
+    /// Whether `update` belongs on this stream.
+    func carries(_ update: LiveUpdate) -> Bool {
+        if case .activity = update { return true }
+        return self == .user
+    }
+}
+
+extension TimelineAPI {
+    /// The bearer of a streaming request — the `Authorization` header, `access_token` in the
+    /// query, or `Sec-WebSocket-Protocol` — with the scope to read what the stream carries.
+    func streamingOwner(_ request: APIRequest) throws(TimelineError) -> (user: UserID, session: String) {
+        let token = request.bearer
+            ?? request.http.query.first(where: { $0.name == "access_token" })?.value
+            ?? request.http.header("Sec-WebSocket-Protocol")?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let token, let grant = try? service.grant(session: token), let user = grant.user else {
+            throw TimelineError(.unauthenticated, "Error: Missing access token")
+        }
+        if let scopes = grant.scopes, !OAuthScope.allows(Set(scopes), "read:statuses") || !OAuthScope.allows(Set(scopes), "read:notifications") {
+            throw TimelineError(.unauthenticated, "Access token does not have the required scopes")
+        }
+        return (user, token)
+    }
+
+    /// Server-Sent Events of `stream`: `event: update|notification|delete`, the entity (or
+    /// the status id) as `data`.
+    func mastodonEventStream(_ request: APIRequest, _ entities: MastodonEntities, stream: MastodonStream) throws(TimelineError) -> HTTPResponse {
+        let owner = try streamingOwner(request)
+        let format = LiveFormat(greeting: Array(":)\n\n".utf8), heartbeat: Array(":thump\n\n".utf8),
+                                encode: mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
+            Array("event: \(event)\ndata: \(payload)\n\n".utf8)
+        })
+        let events = try live.open(for: owner.user, session: owner.session, after: nil, format: format)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                                                   ("X-Accel-Buffering", "no")], body: .stream(events))
+    }
+
+    /// What a live update is on a Mastodon stream, written by `frame(event, payload)`.
+    func mastodonEncoder(_ entities: MastodonEntities, viewer: UserID, stream: MastodonStream,
+                         frame: @escaping @Sendable (String, String) -> [UInt8]) -> @Sendable (UInt64, LiveUpdate) -> [UInt8]? {
+        { [self] _, update in
+            guard stream.carries(update) else { return nil }
+            switch update {
+            case .post(let post):
+                guard let author = try? service.user(post.author, viewer: viewer) else { return nil }
+                return frame("update", String(decoding: JSONOutput.bytes(entities.status(post, author: author)), as: UTF8.self))
+            case .activity(let item):
+                guard let notification = try? mastodonNotification(item, viewer: viewer, entities) else { return nil }
+                return frame("notification", String(decoding: JSONOutput.bytes(notification), as: UTF8.self))
+            case .removed(let post):
+                return frame("delete", post.rawValue)
+            }
+        }
+    }
+}
+
+extension TimelineAPI {
+    /// `GET /api/v1/streaming` upgraded to a WebSocket (RFC 6455): `stream=user` in the query
+    /// subscribes at once, and `{"type": "subscribe"|"unsubscribe", "stream": "user"|"user:notification"}`
+    /// messages change what is sent. Each event is Mastodon's `{"stream": [name], "event",
+    /// "payload"}` with the entity as a JSON string in `payload`, once per subscribed stream
+    /// that carries it.
+    func mastodonWebSocket(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
+        guard request.http.header("Sec-WebSocket-Version") == "13", let key = request.http.header("Sec-WebSocket-Key"),
+              Data(base64Encoded: key)?.count == 16 else {
+            throw TimelineError.invalid("Sec-WebSocket-Key", "a WebSocket handshake needs Sec-WebSocket-Version 13 and a key")
+        }
+        let owner = try streamingOwner(request)
+        let subscribed = Mutex<Set<MastodonStream>>([])
+        if let name = try MastodonParams(request.http).string("stream") {
+            guard let stream = MastodonStream(rawValue: name) else { throw TimelineError(.notFound, "Unknown stream type") }
+            subscribed.withLock { _ = $0.insert(stream) }
+        }
+        let encoders = [MastodonStream.user, .notifications].map { stream in
+            (stream, mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
+                WebSocket.textFrame(String(decoding: JSONOutput.bytes(["stream": [stream.rawValue], "event": event, "payload": payload]), as: UTF8.self))
+            })
+        }
+        let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame) { sequence, update in
+            let streams = subscribed.withLock { $0 }
+            let frames = encoders.filter { streams.contains($0.0) }.compactMap { $0.1(sequence, update) }
+            return frames.isEmpty ? nil : frames.flatMap { $0 }
+        }
+        let socket = WebSocket { _, text in
+            guard let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  let type = message["type"] as? String, let stream = (message["stream"] as? String).flatMap(MastodonStream.init) else { return }
+            subscribed.withLock { if type == "subscribe" { $0.insert(stream) } else if type == "unsubscribe" { $0.remove(stream) } }
+        }
+        _ = try live.open(for: owner.user, session: owner.session, after: nil, format: format, stream: socket.outbound)
+        var headers: [(name: String, value: String)] = [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", Self.webSocketAccept(key))]
+        if let offered = request.http.header("Sec-WebSocket-Protocol")?.split(separator: ",").first {
+            headers.append(("Sec-WebSocket-Protocol", offered.trimmingCharacters(in: .whitespaces)))
+        }
+        return HTTPResponse(status: 101, headers: headers, body: .upgrade(socket))
+    }
+
+    /// RFC 6455's `Sec-WebSocket-Accept` for a client's key.
+    static func webSocketAccept(_ key: String) -> String {
+        Data(Digest.sha1(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
+    }
+}
