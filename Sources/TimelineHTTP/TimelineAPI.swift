@@ -18,6 +18,9 @@ public final class TimelineAPI: Sendable {
         public var passwordChecksPerMinute = 10
         /// Emails one session, and one client address, may look up per hour (`POST /v1/me/contacts`).
         public var contactLookupsPerHour = 2_000
+        /// Requests one token (or one client address without a token) may make to the Mastodon
+        /// API in five minutes (Mastodon's default: 300).
+        public var mastodonRequestsPerWindow = 300
         /// Event streams open at once.
         public var maxStreams = 10_000
         /// Write one JSON access-log line per request to stderr.
@@ -33,6 +36,8 @@ public final class TimelineAPI: Sendable {
     /// The users whose export is being made (one at a time each).
     let exports = Mutex<Set<UserID>>([])
     let throttle: Throttle
+    /// The Mastodon API's limits, per token and per address (`X-RateLimit-*`).
+    private let mastodonWindows: RequestWindows
     private let passwordChecks: Throttle
     private let contactLookups: Throttle
     private let router: Router
@@ -44,6 +49,7 @@ public final class TimelineAPI: Sendable {
         self.options = options
         live = LiveStreams(service: service, maxStreams: options.maxStreams)
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
+        mastodonWindows = RequestWindows(limit: options.mastodonRequestsPerWindow)
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
         router = Router(routes: Self.routes + MastodonAPI.oauthRoutes + MastodonAPI.authorizeRoutes + MastodonAPI.accountRoutes + MastodonAPI.statusRoutes + MastodonAPI.streamingRoutes + MastodonAPI.writeRoutes + MastodonAPI.notificationRoutes
@@ -67,7 +73,15 @@ public final class TimelineAPI: Sendable {
     private func answer(_ request: HTTPRequest, _ router: Router) -> HTTPAnswer {
         let started = ContinuousClock.now
         var label = "unmatched"
+        var limits: [(name: String, value: String)] = []
         do {
+            if MastodonAPI.serves(request.path) {
+                // Counted per token (in memory only) or, without one, per address.
+                let key = request.header("Authorization").map { "token:" + $0 } ?? "address:" + request.clientAddress
+                let (allowed, headers) = mastodonWindows.take(key)
+                limits = headers
+                guard allowed else { throw TimelineError(.rateLimited, "Too many requests") }
+            }
             // Rails, and so Mastodon, takes a path with a trailing slash as without it, and its clients send some so.
             let path = MastodonAPI.serves(request.path) && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
             switch router.match(method: request.method, path: path) {
@@ -78,11 +92,11 @@ public final class TimelineAPI: Sendable {
                 let response = Responses.empty(204, headers: [("Access-Control-Allow-Methods", allowed.joined(separator: ", ")),
                                                               ("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID"),
                                                               ("Access-Control-Max-Age", "600")])
-                return .now(finish(response, request, route: "preflight", started: started))
+                return .now(finish(response, request, route: "preflight", started: started, limits: limits))
             case .methodNotAllowed(let allowed):
                 let refusal = TimelineError(.invalidArgument, "\(request.method.prefix(16)) is not allowed here")
                 let response = Responses.error(refusal, status: 405, headers: [("Allow", allowed.joined(separator: ", "))])
-                return .now(finish(response, request, route: label, started: started))
+                return .now(finish(response, request, route: label, started: started, limits: limits))
             case let .found(route, parameters):
                 label = route.template
                 let bearer = try Self.bearer(request)
@@ -94,18 +108,18 @@ public final class TimelineAPI: Sendable {
                 let call = APIRequest(http: request, parameters: parameters, bearer: bearer, grant: grant)
                 switch route.handler {
                 case .now(let handle):
-                    return .now(finish(try handle(self, call), request, route: label, started: started))
+                    return .now(finish(try handle(self, call), request, route: label, started: started, limits: limits))
                 case .later(let handle):
                     let template = route.template
-                    return .later { [self] in
+                    return .later { [self, limits] in
                         let response: HTTPResponse
                         do { response = try await handle(self, call) } catch { response = Self.failure(error, path: request.path) }
-                        return finish(response, request, route: template, started: started)
+                        return finish(response, request, route: template, started: started, limits: limits)
                     }
                 }
             }
         } catch {
-            return .now(finish(Self.failure(error, path: request.path), request, route: label, started: started))
+            return .now(finish(Self.failure(error, path: request.path), request, route: label, started: started, limits: limits))
         }
     }
 
@@ -122,14 +136,16 @@ public final class TimelineAPI: Sendable {
         return Responses.error(failure, headers: failure.code == .rateLimited ? [("Retry-After", "60")] : [])
     }
 
-    /// Adds the headers every response carries, and records the request in the metrics and
-    /// the access log.
-    private func finish(_ response: HTTPResponse, _ request: HTTPRequest, route: String, started: ContinuousClock.Instant) -> HTTPResponse {
+    /// Adds the headers every response carries (and the Mastodon API's `limits`), and records
+    /// the request in the metrics and the access log.
+    private func finish(_ response: HTTPResponse, _ request: HTTPRequest, route: String, started: ContinuousClock.Instant,
+                        limits: [(name: String, value: String)] = []) -> HTTPResponse {
         var response = response
         response.headers.append(("X-Content-Type-Options", "nosniff"))
+        response.headers += limits
         if let origin = request.header("Origin"), options.corsOrigins.contains(origin) {
             response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
-                                 ("Access-Control-Expose-Headers", "Link, Location, ETag, Retry-After")]
+                                 ("Access-Control-Expose-Headers", "Link, Location, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset")]
         }
         let elapsed = ContinuousClock.now - started
         metrics.record(route: route, status: response.status, duration: elapsed)

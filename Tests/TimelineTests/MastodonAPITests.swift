@@ -43,4 +43,29 @@ import Testing
             #expect(try await api.get("/v1/timeline").error["code"] as? String == "unauthenticated")
         }
     }
+
+    /// Every Mastodon answer says its rate limit; past it, 429 in Mastodon's shape — per token,
+    /// and per address for requests without one.
+    @Test func rateLimitsPerTokenAndAddress() async throws {
+        try await withServer(arguments: ["--mastodon-rate-limit", "3"]) { server in
+            let api = server.api
+            let alice = try await api.signUp("alice")
+            var remaining: [String] = []
+            for _ in 0..<3 {
+                let answer = try await api.get("/api/v1/timelines/home", bearer: alice.token)
+                #expect(answer.status == 200 && answer.header("X-RateLimit-Limit") == "3", "\(answer)")
+                #expect(answer.header("X-RateLimit-Reset").map { $0.hasSuffix("Z") } == true, "\(answer)")
+                remaining.append(answer.header("X-RateLimit-Remaining") ?? "")
+            }
+            #expect(remaining == ["2", "1", "0"])
+            let refused = try await api.get("/api/v1/timelines/home", bearer: alice.token)
+            #expect(refused.status == 429 && refused.json["error"] is String && refused.header("X-RateLimit-Remaining") == "0", "\(refused)")
+            // Another bearer, and an address without one, count on their own.
+            let bob = try await api.signUp("bob")
+            #expect(try await api.get("/api/v1/timelines/home", bearer: bob.token).status == 200)
+            #expect(try await api.get("/api/v1/instance").status == 200)
+            // The /v1 API is not the Mastodon API's: no such headers there.
+            #expect(try await api.get("/v1/timeline", bearer: alice.token).header("X-RateLimit-Limit") == nil)
+        }
+    }
 }

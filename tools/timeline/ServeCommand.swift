@@ -8,19 +8,21 @@ import TimelineHTTP
 enum ServeCommand {
     static let help = """
     usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
-                          [--cors-origin ORIGIN]… [--demo]
+                          [--cors-origin ORIGIN]… [--mastodon-rate-limit N] [--demo]
 
     Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
     on the first line of standard output). --demo first fills an empty database with the demo
     network. --metrics-listen serves GET /metrics (and /healthz, /readyz) on a listener of its
     own, for the operator (its address is the second line of standard output); the API's
-    listener has no /metrics. --cors-origin allows a browser origin (repeatable). SIGTERM or SIGINT: stop
+    listener has no /metrics. --cors-origin allows a browser origin (repeatable).
+    --mastodon-rate-limit N: requests one token (or one address without a token) may make to
+    the Mastodon API in five minutes (default 300, as Mastodon). SIGTERM or SIGINT: stop
     accepting, answer what is in flight, end the streams, close the database, exit 0.
     One JSON access-log line per request goes to standard error.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "demo"])
+        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "mastodon-rate-limit", "demo"])
         if args.has("help") {
             print(help)
             return 0
@@ -30,6 +32,10 @@ enum ServeCommand {
         let metricsAddress = try args.value("metrics-listen").map { try address($0, option: "metrics-listen") }
         var apiOptions = TimelineAPI.Options()
         apiOptions.corsOrigins = Set(args.options["cors-origin"] ?? [])
+        if let limit = args.value("mastodon-rate-limit") {
+            guard let number = Int(limit), number > 0 else { throw UsageError("--mastodon-rate-limit takes a positive number") }
+            apiOptions.mastodonRequestsPerWindow = number
+        }
 
         let service = try TimelineTool.open(args)
         if args.has("demo"), try service.lastSequence() == 0 { try await DemoCommand.fill(service) }
