@@ -17,7 +17,7 @@ extension Command {
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
         UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
-        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, RedeemAuthorizationCommand.self,
+        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self, RedeemAuthorizationCommand.self,
         IssueAppTokenCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
@@ -117,6 +117,8 @@ public enum Event: Equatable, Sendable {
     case appAuthorized(AppAuthorized)
     /// An OAuth app got a token of its own: `AppTokenIssued`.
     case appTokenIssued(AppTokenIssued)
+    /// A user dismissed activity items: `ActivityDismissed`.
+    case activityDismissed(ActivityDismissed)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -171,6 +173,7 @@ public enum Event: Equatable, Sendable {
         case .appRegistered: .appRegistered
         case .appAuthorized: .appAuthorized
         case .appTokenIssued: .appTokenIssued
+        case .activityDismissed: .activityDismissed
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -219,6 +222,7 @@ public enum Event: Equatable, Sendable {
         case .appRegistered(let e): e
         case .appAuthorized(let e): e
         case .appTokenIssued(let e): e
+        case .activityDismissed(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -316,6 +320,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case appAuthorized = "AppAuthorized"
     /// An OAuth app got a token of its own.
     case appTokenIssued = "AppTokenIssued"
+    /// A user dismissed activity items.
+    case activityDismissed = "ActivityDismissed"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -365,6 +371,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appRegistered: AppRegistered.self
         case .appAuthorized: AppAuthorized.self
         case .appTokenIssued: AppTokenIssued.self
+        case .activityDismissed: ActivityDismissed.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -418,6 +425,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appRegistered: .appRegistered(try AppRegistered(from: &r, &opener))
         case .appAuthorized: .appAuthorized(try AppAuthorized(from: &r, &opener))
         case .appTokenIssued: .appTokenIssued(try AppTokenIssued(from: &r, &opener))
+        case .activityDismissed: .activityDismissed(try ActivityDismissed(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

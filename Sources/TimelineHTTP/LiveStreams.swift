@@ -243,11 +243,14 @@ struct LiveFormat: Sendable {
 
     /// `GET /v1/stream`'s Server-Sent Events: `post`, `activity` and `removed`, each with the
     /// log sequence as its `id:` (what `Last-Event-ID` resumes after).
+    /// An edit is not one of its events (the next read shows it).
     static let timeline = LiveFormat(greeting: Array("retry: 2000\n: connected\n\n".utf8), heartbeat: Array(": keep-alive\n\n".utf8)) { sequence, update in
-        let (name, data): (String, [String: Any]) = switch update {
-        case .post(let post): ("post", JSONOutput.post(post))
-        case .activity(let item): ("activity", JSONOutput.activity(item))
-        case .removed(let post): ("removed", ["post": post.rawValue])
+        let name: String, data: [String: Any]
+        switch update {
+        case .post(let post): (name, data) = ("post", JSONOutput.post(post))
+        case .activity(let item): (name, data) = ("activity", JSONOutput.activity(item))
+        case .removed(let post): (name, data) = ("removed", ["post": post.rawValue])
+        case .edited: return nil
         }
         return Array("id: \(sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8)
     }

@@ -40,6 +40,7 @@ let sampleCommands: [Command] = [
     .registerApp(name: "An app", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"], scopes: "read write", website: "https://app.example"),
     .authorizeApp(app: "a1", redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read", codeChallenge: String(repeating: "A", count: 43),
                   codeChallengeMethod: "S256"),
+    .dismissActivity(item: "a1"),
     .redeemAuthorization(code: "c", app: "a1", clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob", codeVerifier: "v"),
     .issueAppToken(app: "a1", clientSecret: "s", scopes: "read"),
     .markActivityRead(upTo: "a1"),

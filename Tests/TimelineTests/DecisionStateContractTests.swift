@@ -60,6 +60,8 @@ extension InMemoryState {
         case .appAuthorized(let e):
             authorizations[e.codeHash] = AuthorizationRecord(e)
             issued[e.codeHash] = envelope.sequence
+        case .activityDismissed:
+            break  // deciding never reads activity items, only the read marker
         case .appTokenIssued(let e):
             appTokens[e.tokenHash] = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
         case .roleGranted(let e):
@@ -176,7 +178,9 @@ extension InMemoryState {
             case .commentAdded(let e): comments.append(e.commentId)
             case .signedIn(let e): tokens.insert(e.sessionHash)
             case .appAuthorized(let e): tokens.insert(e.codeHash)
-            case .appTokenIssued(let e): tokens.insert(e.tokenHash)
+            case .activityDismissed:
+            break  // deciding never reads activity items, only the read marker
+        case .appTokenIssued(let e): tokens.insert(e.tokenHash)
             case .passwordResetRequested(let e): tokens.insert(e.tokenHash)
             case .signInFailed(let e): limiters.insert(e.limiterKey)
             default: break  // the ids every event names were taken above

@@ -23,6 +23,22 @@ import Testing
         }
     }
 
+    /// toot, the Mastodon command-line client, logs in through the authorize page (out of
+    /// band), posts a photo with its alt text and reads the home timeline.
+    @Test func tootLogsInPostsAPhotoAndReadsTheHomeTimeline() async throws {
+        try await withServer { server in
+            _ = try await server.api.signUp("alice")
+            let photo = temporaryPath("pixel.png")
+            try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+            let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_toot.py").path,
+                                        "http://127.0.0.1:\(server.port)", photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(120))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - the photo's alt text is kept"), "\(text)")
+        }
+    }
+
     /// Errors are Mastodon's: `{"error": "…"}`, 401 without a token, 422 for a bad parameter.
     @Test func errorsAreMastodons() async throws {
         try await withServer { server in

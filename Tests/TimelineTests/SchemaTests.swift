@@ -81,6 +81,7 @@ import Sodium
         _ = try await service.execute(.redeemAuthorization(code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
                                                            codeVerifier: verifier))
         _ = try await service.execute(.issueAppToken(app: app.id, clientSecret: try #require(app.clientSecret)))
+        try await service.run(.dismissActivity(item: nil), as: alice.id)
         // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
         let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
         _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)

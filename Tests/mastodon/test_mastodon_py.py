@@ -91,7 +91,8 @@ notes = m.notifications()
 check({n.type for n in notes} == {"favourite", "mention", "follow"} and all(n.account.id == bob for n in notes),
       f"notifications: favourite, mention, follow ({[n.type for n in notes]})")
 mention = next(n for n in notes if n.type == "mention")
-check(mention.status.content == "<p>lovely @alice</p>" and mention.status.in_reply_to_id == posts[0], "a comment is a mention with its status")
+check(mention.status.in_reply_to_id == posts[0] and [a.id for a in mention.status.mentions] == [alice]
+      and 'class="u-url mention">@<span>alice</span></a>' in mention.status.content, "a comment is a mention with its status, @alice linked")
 check([n.type for n in m.notifications(types=["favourite"])] == ["favourite"], "types[] filters")
 check("follow" not in [n.type for n in m.notifications(exclude_types=["follow"])], "exclude_types[] filters")
 check(m.notifications(id=mention.id).id == mention.id, "a notification by its id")
@@ -146,6 +147,10 @@ import time
 import urllib.parse
 
 import requests
+
+
+def text(content):
+    return html.unescape(re.sub(r"<[^>]+>", "", content))
 
 
 def hidden_fields(page):
@@ -237,9 +242,10 @@ album = m.status_post("an album #sea", media_ids=[first.id, second.id])
 check([a.description for a in album.media_attachments] == ["first photo", "second photo"], "an album with alt texts")
 edited = m.status_update(album.id, status="an album, edited #sea",
                          media_attributes=[m.generate_media_edit_attributes(first.id, description="first, described again")])
-check(edited.content == "<p>an album, edited #sea</p>" and edited.edited_at and edited.media_attachments[0].description == "first, described again",
+check(text(edited.content) == "an album, edited #sea" and 'class="mention hashtag" rel="tag">#<span>sea</span>' in edited.content
+      and [t.name for t in edited.tags] == ["sea"] and edited.edited_at and edited.media_attachments[0].description == "first, described again",
       "status_update: the caption and an alt text")
-check([h.content for h in m.status_history(album.id)] == ["<p>an album #sea</p>", "<p>an album, edited #sea</p>"], "status_history")
+check([text(h.content) for h in m.status_history(album.id)] == ["an album #sea", "an album, edited #sea"], "status_history")
 check(m.status_source(album.id).text == "an album, edited #sea", "status_source")
 b.status_favourite(album.id)
 comment = b.status_post("what a view", in_reply_to_id=album.id)
@@ -266,6 +272,9 @@ class Listener(StreamListener):
     def on_update(self, status):
         self.seen.append(("update", status.id))
 
+    def on_status_update(self, status):
+        self.seen.append(("status.update", status.id))
+
 
 sse, ws = Listener(), Listener()
 sse_handle = m.stream_user(sse, run_async=True)
@@ -280,6 +289,21 @@ while time.time() < deadline and not (("notification", "favourite") in sse.seen 
     time.sleep(0.1)
 check(("notification", "favourite") in sse.seen, f"stream_user (SSE): a like arrives live as a notification ({sse.seen})")
 check(("notification", "favourite") in ws.seen, f"stream_user over the WebSocket: the same, live ({ws.seen})")
+m.status_update(album.id, status="an album, edited twice #sea")
+deadline = time.time() + 10
+while time.time() < deadline and not (("status.update", album.id) in sse.seen and ("status.update", album.id) in ws.seen):
+    time.sleep(0.1)
+check(("status.update", album.id) in sse.seen and ("status.update", album.id) in ws.seen, "an edit arrives as status.update on both")
 sse_handle.close()
 socket.close()
+
+# Notifications dismissed one by one, the read marker, then cleared.
+notes = m.notifications(limit=40)
+m.notifications_dismiss(notes[0].id)
+check(notes[0].id not in [n.id for n in m.notifications(limit=40)], "notifications_dismiss")
+markers = m.markers_set(["notifications"], [notes[1].id])
+check(markers.notifications.last_read_id == notes[1].id and m.markers_get(["notifications"]).notifications.last_read_id == notes[1].id,
+      "markers: the notifications marker is kept")
+m.notifications_clear()
+check(m.notifications() == [], "notifications_clear")
 print("ok - all groups")

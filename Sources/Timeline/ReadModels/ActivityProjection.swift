@@ -153,7 +153,7 @@ struct ActivityProjection: Projection {
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued: nil
+             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed: nil
         }
     }
 
@@ -232,6 +232,9 @@ struct ActivityProjection: Projection {
             // remains is their own feed.
             try activity.deleteAll(in: e.userId, txn)
             try markers.delete(e.userId, txn)
+        case .activityDismissed(let e):
+            // The references stay until what they name is undone; forgetting an item already gone is nothing.
+            if let item = e.item { try activity.delete((e.userId, item), txn) } else { _ = try activity.deleteAll(in: e.userId, txn) }
         case .activityRead(let e):
             // Never past the newest item there is: a marker beyond it would leave every later
             // item read before it came.

@@ -176,7 +176,7 @@ final class ReadModels: Sendable {
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued: []
+             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed: []
         }
     }
 

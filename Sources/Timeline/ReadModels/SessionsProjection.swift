@@ -120,7 +120,7 @@ struct SessionsProjection: Projection {
              .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
              .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended: break
+             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended, .activityDismissed: break
         case .appRegistered(let e):
             try apps.put(e.appId, AppRecord(e), txn)
         case .appAuthorized(let e):

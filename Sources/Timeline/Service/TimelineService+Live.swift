@@ -9,6 +9,8 @@ public enum LiveUpdate: Sendable, Equatable {
     case activity(ActivityItem)
     /// A post left the user's home timeline.
     case removed(PostID)
+    /// A post in the user's home timeline was edited (its caption or alt texts).
+    case edited(Post)
 }
 
 extension TimelineService {
@@ -47,6 +49,11 @@ extension TimelineService {
                 var updates = try mentionOrReply()
                 guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return updates }
                 updates.insert(.post(try present.post(post.id)), at: 0)
+                return updates
+            case .postEdited(let e):
+                var updates = try mentionOrReply()
+                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return updates }
+                updates.insert(.edited(try present.post(post.id)), at: 0)
                 return updates
             case .postDeleted(let e):
                 return try sees(e.authorId) ? [.removed(e.postId)] : []

@@ -153,6 +153,12 @@ extension TimelineService {
         return try read { try $0.bookmarks(of: user, page) }
     }
 
+    /// The newest activity item `user` has read (their read marker), if any: Mastodon's
+    /// notifications marker.
+    public func activityMarker(of user: UserID) throws(TimelineError) -> String? {
+        try read { view in try view.models.activity.markers.get(user, view.txn) }
+    }
+
     /// The posts `user` likes, the newest post first. Private: the Mastodon API's favourites.
     public func liked(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()

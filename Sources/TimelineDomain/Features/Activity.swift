@@ -53,3 +53,62 @@ extension Command {
     /// are unread. The marker only moves forward.
     public static func markActivityRead(upTo: String) -> Command { Command(MarkActivityReadCommand(value: upTo)) }
 }
+
+/// Payload of `ActivityDismissed`: the user dismissed one item of their activity, or all of
+/// it up to now (Mastodon's notification dismiss and clear).
+public struct ActivityDismissed: Equatable, Sendable {
+    /// Whose activity.
+    public var userId: UserID
+    /// The item dismissed (nil: every item there is now).
+    public var item: String?
+    /// An `ActivityDismissed` payload.
+    public init(userId: UserID, item: String?) { self.userId = userId; self.item = item }
+}
+
+extension ActivityDismissed: EventPayload {
+    package var stream: String { StreamName.user(userId) }
+    package var users: [UserID] { [userId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.optionalString(item) }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), item: try r.optionalString())
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue]
+        out["item"] = item
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) dismissed " + (item.map { "activity item \($0)" } ?? "all their activity")
+    }
+}
+
+extension Decider {
+    /// Dismisses `item` of `me`'s activity, or all of it (nil).
+    func dismissActivity(_ item: String?, by me: UserRecord) throws -> Decision {
+        if let item, !IdentifierSyntax.isValid(item) { throw TimelineError.invalid("item", "item must be an activity item's id") }
+        return Decision(events: [.activityDismissed(ActivityDismissed(userId: me.id, item: item))], outcome: .success(.done))
+    }
+}
+
+/// `dismissActivity`: the acting user dismisses one activity item (`item`), or all of them.
+package struct DismissActivityCommand: CommandDefinition {
+    package static let name = "dismissActivity"
+    package let item: String?
+
+    package init(item: String?) { self.item = item }
+    package init(_ fields: some CommandFields) throws(TimelineError) { item = try fields.optionalString("item") }
+    package func encode(to fields: inout CommandJSON) { fields.set("item", item) }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.dismissActivity(item, by: $0) }
+    }
+}
+
+extension Command {
+    /// Dismisses the acting user's activity item `item` (its `id`), or, with nil, every item
+    /// they have now: dismissed items are gone from their activity.
+    public static func dismissActivity(item: String? = nil) -> Command { Command(DismissActivityCommand(item: item)) }
+}

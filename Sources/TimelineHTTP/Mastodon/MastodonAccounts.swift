@@ -81,7 +81,7 @@ extension MastodonAPI {
                 "id": "\(account)-\(Int(Date().timeIntervalSince1970))", "action_taken": false, "action_taken_at": NSNull(),
                 "category": params.string("category") ?? "other", "comment": comment, "forwarded": false,
                 "created_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000)), "status_ids": params.list("status_ids"),
-                "rule_ids": [Any](), "target_account": MastodonEntities(request).account(try api.service.user(try mastodonID(account), viewer: request.viewer)),
+                "rule_ids": [Any](), "target_account": MastodonEntities(request, api.service).account(try api.service.user(try mastodonID(account), viewer: request.viewer)),
             ] as [String: Any])
         },
     ]

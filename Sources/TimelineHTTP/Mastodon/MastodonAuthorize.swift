@@ -21,7 +21,7 @@ extension MastodonAPI {
         Route("GET", "/oauth/authorize", .anyone, .now { api, request in api.authorizePage(request) }, nil),
         Route("POST", "/oauth/authorize", .anyone, .later { api, request in await api.authorizeSubmit(request) }, nil),
         Route("GET", "/.well-known/oauth-authorization-server", .anyone, .now { _, request in
-            let base = MastodonEntities(request).base
+            let base = MastodonEntities.base(of: request)
             return Responses.json(200, [
                 "issuer": base, "authorization_endpoint": "\(base)/oauth/authorize", "token_endpoint": "\(base)/oauth/token",
                 "revocation_endpoint": "\(base)/oauth/revoke", "app_registration_endpoint": "\(base)/api/v1/apps",

@@ -9,12 +9,25 @@ import Timeline
 struct MastodonEntities {
     /// `http://host` of the request: the URLs the entities carry.
     let base: String
+    /// Finds a mentioned account by username (content links only accounts that exist).
+    private let service: TimelineService
+
+    /// The entities of `request`'s answer, read from `service`.
+    init(_ request: APIRequest, _ service: TimelineService) {
+        base = Self.base(of: request)
+        self.service = service
+    }
 
     /// The server the request reached, from its Host header; `https` when a TLS-terminating
     /// proxy in front says so (`X-Forwarded-Proto`).
-    init(_ request: APIRequest) {
+    static func base(of request: APIRequest) -> String {
         let scheme = request.http.header("X-Forwarded-Proto")?.lowercased() == "https" ? "https" : "http"
-        base = scheme + "://" + (request.http.header("Host") ?? "localhost")
+        return scheme + "://" + (request.http.header("Host") ?? "localhost")
+    }
+
+    /// Text as a status's content, with its mentions and hashtags.
+    func content(_ text: String) -> MastodonContent {
+        MastodonContent(text, base: base) { try? service.userID(named: $0) }
     }
 
     func account(_ p: Profile) -> [String: Any] {
@@ -39,7 +52,8 @@ struct MastodonEntities {
 
     /// A post as a status; `author` is its author's profile.
     func status(_ post: Post, author: Profile) -> [String: Any] {
-        [
+        let content = content(post.caption ?? "")
+        return [
             "id": post.id.rawValue, "created_at": JSONOutput.timestamp(post.createdAt), "in_reply_to_id": NSNull(),
             "in_reply_to_account_id": NSNull(), "sensitive": post.sensitive, "spoiler_text": post.warning ?? "",
             "visibility": post.visibility == .followers ? "private" : "public", "language": NSNull(),
@@ -48,24 +62,24 @@ struct MastodonEntities {
             "edited_at": post.editedAt.map { JSONOutput.timestamp($0) as Any } ?? NSNull(),
             "favourited": post.likedByViewer ?? false, "reblogged": false, "muted": false,
             "bookmarked": post.bookmarkedByViewer ?? false, "pinned": false,
-            "content": Self.html(post.caption ?? ""), "reblog": NSNull(), "application": NSNull(), "account": account(author),
-            "media_attachments": post.media.map(media), "mentions": [Any](),
-            "tags": post.hashtags.map { ["name": $0, "url": "\(base)/#/search?q=%23\($0)"] }, "emojis": [Any](),
+            "content": content.html, "reblog": NSNull(), "application": NSNull(), "account": account(author),
+            "media_attachments": post.media.map(media), "mentions": content.mentions, "tags": content.tags, "emojis": [Any](),
             "card": NSNull(), "poll": NSNull(),
         ]
     }
 
     /// A comment as a status (Pixelfed's mapping): a reply to its post, or to the comment it answers.
     func status(_ comment: Comment, author: Profile) -> [String: Any] {
-        [
+        let content = content(comment.text)
+        return [
             "id": comment.id.rawValue, "created_at": JSONOutput.timestamp(comment.createdAt),
             "in_reply_to_id": comment.replyTo?.rawValue ?? comment.post.rawValue, "in_reply_to_account_id": NSNull(),
             "sensitive": false, "spoiler_text": "", "visibility": "public", "language": NSNull(),
             "uri": "\(base)/v1/comments/\(comment.id.rawValue)", "url": "\(base)/#/post/\(comment.post.rawValue)",
             "replies_count": 0, "reblogs_count": 0, "favourites_count": 0, "edited_at": NSNull(), "favourited": false,
-            "reblogged": false, "muted": false, "bookmarked": false, "pinned": false, "content": Self.html(comment.text),
+            "reblogged": false, "muted": false, "bookmarked": false, "pinned": false, "content": content.html,
             "reblog": NSNull(), "application": NSNull(), "account": account(author), "media_attachments": [Any](),
-            "mentions": [Any](), "tags": [Any](), "emojis": [Any](), "card": NSNull(), "poll": NSNull(),
+            "mentions": content.mentions, "tags": content.tags, "emojis": [Any](), "card": NSNull(), "poll": NSNull(),
         ]
     }
 

@@ -9,16 +9,43 @@ import Timeline
 /// type and is left out. `types[]` and `exclude_types[]` filter; pages as statuses do.
 extension MastodonAPI {
     static let notificationRoutes: [Route] = [
+        later("POST", "/api/v1/notifications/clear", scope: "write:notifications") { api, request, _ in
+            _ = try await api.execute(.dismissActivity(item: nil), request)
+            return Responses.json(200, [String: Any]())
+        },
+        later("POST", "/api/v1/notifications/{id}/dismiss", scope: "write:notifications") { api, request, _ in
+            guard let id = request.parameters["id"], IdentifierSyntax.isValid(id) else { throw TimelineError(.notFound, "Record not found") }
+            _ = try await api.execute(.dismissActivity(item: id), request)
+            return Responses.json(200, [String: Any]())
+        },
+        // Markers: the notifications one is the activity's read marker; a home timeline
+        // position is not kept here, so `home` is never answered (clients then start at the top).
+        now("GET", "/api/v1/markers", scope: "read:statuses") { api, request, _ in
+            let me = try request.requireViewer()
+            let wanted = try MastodonParams(request.http).list("timeline")
+            guard wanted.isEmpty || wanted.contains("notifications"), let marker = try api.service.activityMarker(of: me) else {
+                return Responses.json(200, [String: Any]())
+            }
+            return Responses.json(200, ["notifications": ["last_read_id": marker, "version": 1, "updated_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))]])
+        },
+        later("POST", "/api/v1/markers", scope: "write:statuses") { api, request, _ in
+            let params = try MastodonParams(request.http)
+            guard let read = params.string("notifications[last_read_id]") else { return Responses.json(200, [String: Any]()) }
+            guard IdentifierSyntax.isValid(read) else { throw TimelineError.invalid("notifications[last_read_id]", "Validation failed: not a notification id") }
+            _ = try await api.execute(.markActivityRead(upTo: read), request)
+            let marker = try api.service.activityMarker(of: try request.requireViewer()) ?? read
+            return Responses.json(200, ["notifications": ["last_read_id": marker, "version": 1, "updated_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))]])
+        },
         Route("GET", "/api/v1/notifications", .bearer, .now { api, request in
             try requireScope(request, "read:notifications")
-            return try api.mastodonNotifications(request, MastodonEntities(request))
+            return try api.mastodonNotifications(request, MastodonEntities(request, api.service))
         }, nil),
         Route("GET", "/api/v1/notifications/{id}", .bearer, .now { api, request in
             try requireScope(request, "read:notifications")
             let me = try request.requireViewer(), id = request.parameters["id"] ?? ""
             // The item itself: the first at or before it (a cursor is exclusive; `~` sorts after every id character).
             guard IdentifierSyntax.isValid(id), let item = try api.service.activity(of: me, PageRequest(limit: 1, before: id + "~")).items.first,
-                  item.id == id, let notification = try api.mastodonNotification(item, viewer: me, MastodonEntities(request))
+                  item.id == id, let notification = try api.mastodonNotification(item, viewer: me, MastodonEntities(request, api.service))
             else { throw TimelineError(.notFound, "Record not found") }
             return Responses.json(200, notification)
         }, nil),

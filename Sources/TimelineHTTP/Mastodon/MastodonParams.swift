@@ -35,6 +35,9 @@ struct MastodonParams {
                         }
                     }
                 case let flag as Bool: add(name, flag ? "true" : "false")
+                case let object as [String: Any]:
+                    // An object (`notifications: {last_read_id}`) reads as its form twin: `name[field]`.
+                    for (field, value) in object where !(value is NSNull) { add("\(name)[\(field)]", "\(value)") }
                 case is NSNull: break
                 default: add(name, "\(value)")
                 }

@@ -56,7 +56,7 @@ enum MastodonAPI {
                     _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
         Route(method, template, access, .now { api, request in
             if let scope { try requireScope(request, scope) }
-            return try answer(api, request, MastodonEntities(request))
+            return try answer(api, request, MastodonEntities(request, api.service))
         }, nil)
     }
 
@@ -65,7 +65,7 @@ enum MastodonAPI {
                       _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
         Route(method, template, access, .later { api, request in
             if let scope { try requireScope(request, scope) }
-            return try await answer(api, request, MastodonEntities(request))
+            return try await answer(api, request, MastodonEntities(request, api.service))
         }, nil)
     }
 

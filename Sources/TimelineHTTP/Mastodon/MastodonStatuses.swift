@@ -18,7 +18,7 @@ extension MastodonAPI {
             let versions = try api.service.history(of: id, viewer: request.viewer)
             // Mastodon lists the versions oldest first, the current one last.
             return Responses.json(200, versions.sorted { $0.at < $1.at }.map { version in
-                ["content": MastodonEntities.html(version.caption ?? ""), "spoiler_text": detail.post.warning ?? "",
+                ["content": entities.content(version.caption ?? "").html, "spoiler_text": detail.post.warning ?? "",
                  "sensitive": detail.post.sensitive, "created_at": JSONOutput.timestamp(version.at), "account": author,
                  "poll": NSNull(), "media_attachments": detail.post.media.map(entities.media), "emojis": [Any]()] as [String: Any]
             })

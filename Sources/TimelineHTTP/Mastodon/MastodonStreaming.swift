@@ -5,8 +5,8 @@ import Synchronization
 import Timeline
 
 /// Mastodon's streaming API over the same live streams as `GET /v1/stream`: the user stream
-/// (`update` for a post entering the home timeline, `notification`, `delete` for one leaving
-/// it) and its notifications alone, as Server-Sent Events (`GET /api/v1/streaming/user`,
+/// (`update` for a post entering the home timeline, `status.update` for one edited there,
+/// `notification`, `delete` for one leaving it) and its notifications alone, as Server-Sent Events (`GET /api/v1/streaming/user`,
 /// `/user/notification`) or over a WebSocket (`GET /api/v1/streaming`, `MastodonWebSocket`).
 /// The token comes as the `Authorization` header or, as browsers' clients must send it, as
 /// `access_token` in the query or the `Sec-WebSocket-Protocol` header; it is never logged (the
@@ -78,9 +78,10 @@ extension TimelineAPI {
         { [self] _, update in
             guard stream.carries(update) else { return nil }
             switch update {
-            case .post(let post):
+            case .post(let post), .edited(let post):
                 guard let author = try? service.user(post.author, viewer: viewer) else { return nil }
-                return frame("update", String(decoding: JSONOutput.bytes(entities.status(post, author: author)), as: UTF8.self))
+                let event = if case .edited = update { "status.update" } else { "update" }
+                return frame(event, String(decoding: JSONOutput.bytes(entities.status(post, author: author)), as: UTF8.self))
             case .activity(let item):
                 guard let notification = try? mastodonNotification(item, viewer: viewer, entities) else { return nil }
                 return frame("notification", String(decoding: JSONOutput.bytes(notification), as: UTF8.self))
