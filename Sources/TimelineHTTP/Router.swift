@@ -45,14 +45,18 @@ struct Route: Sendable {
     let handler: RouteHandler
     /// What the route promises (nil: not part of the API, e.g. the web app's files).
     let operation: Operation?
+    /// What a Mastodon API route promises (its own OpenAPI document's), with the scope it needs.
+    let mastodon: (doc: MastodonDoc, scope: String?)?
     fileprivate let segments: [Segment]
 
-    init(_ method: String, _ template: String, _ access: Access, _ handler: RouteHandler, _ operation: Operation?) {
+    init(_ method: String, _ template: String, _ access: Access, _ handler: RouteHandler, _ operation: Operation?,
+         mastodon: (doc: MastodonDoc, scope: String?)? = nil) {
         self.method = method
         self.template = template
         self.access = access
         self.handler = handler
         self.operation = operation
+        self.mastodon = mastodon
         // Split as paths are (so `/` is one empty segment and matches only `/`).
         segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))

@@ -52,8 +52,7 @@ public final class TimelineAPI: Sendable {
         mastodonWindows = RequestWindows(limit: options.mastodonRequestsPerWindow)
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
-        router = Router(routes: Self.routes + MastodonAPI.oauthRoutes + MastodonAPI.authorizeRoutes + MastodonAPI.accountRoutes + MastodonAPI.statusRoutes + MastodonAPI.streamingRoutes + MastodonAPI.writeRoutes + MastodonAPI.notificationRoutes
-                        + MastodonAPI.routes)
+        router = Router(routes: Self.routes + MastodonAPI.table)
         operationsRouter = Router(routes: Self.operationsRoutes)
     }
 

@@ -85,6 +85,51 @@ import Timeline
         }
     }
 
+    /// The Mastodon API's document is its route table's (every Mastodon route documented, with
+    /// its path parameters and scope), served at /api/openapi.json as `timeline openapi
+    /// --mastodon` prints it and the repository keeps it; and schemathesis, from it, finds no
+    /// 5xx and no answer the document does not declare (the endless streams left out).
+    @Test func theMastodonDocumentIsItsRouteTableAndHoldsUnderSchemathesis() async throws {
+        let process = Process(), pipe = Pipe()
+        process.executableURL = try timelineExecutable()
+        process.arguments = ["openapi", "--mastodon"]
+        process.standardOutput = pipe
+        try process.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let committed = try String(contentsOf: Self.repository.appendingPathComponent("schemas/mastodon-openapi.json"), encoding: .utf8)
+        #expect(committed == printed, "schemas/mastodon-openapi.json is stale: run `swift run timeline openapi --mastodon > schemas/mastodon-openapi.json`")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for route in MastodonAPI.table {
+            guard let (_, scope) = route.mastodon else { continue }
+            let operation = try #require(paths[route.template]?[route.method.lowercased()] as? [String: Any], "\(route.method) \(route.template)")
+            let inPath = (operation["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String }
+            #expect(inPath == route.pathParameters, "\(route.template)")
+            if let scope {
+                let security = operation["security"] as? [[String: [String]]] ?? []
+                #expect(security.contains { $0["oauth"] == [scope] }, "\(route.method) \(route.template) names its scope")
+            }
+        }
+        #expect(paths.values.map(\.count).reduce(0, +) == MastodonAPI.table.filter { $0.mastodon != nil }.count)
+
+        let script = Self.repository.appendingPathComponent("tools/schemathesis-check.sh")
+        try await withServer(arguments: ["--mastodon-rate-limit", "1000000"]) { server in
+            let api = server.api
+            #expect(try await api.get("/api/openapi.json").text == printed)
+            let fuzzer = try await api.signUp("fuzzer")
+            let alice = try await api.signUp("alice")
+            let post = try await api.addPost(alice.token, caption: "harbour #sea", image: 7)
+            let check = try ChildProcess([
+                script.path, "http://127.0.0.1:\(server.port)", "--document", "/api/openapi.json", "--token", fuzzer.token,
+                "--max-examples", "10", "--request-timeout", "10", "--time-limit", "600",
+                "--param", "path.id=\(post)", "--param", "path.hashtag=sea",
+            ], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await check.exitStatus(within: .seconds(660))
+            #expect(status == 0, "schemathesis:\n\(check.standardOutput)\n\(check.standardError)")
+        }
+    }
+
     /// A post detail repeats a post's fields (`additionalProperties: false` forbids extending
     /// it by `allOf`): the two schemas never drift apart.
     @Test func aPostDetailHasEveryFieldOfAPost() throws {

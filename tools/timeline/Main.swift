@@ -26,7 +26,8 @@ struct TimelineTool {
       import    import a Firebase export: `timeline import firebase EXPORT.json`
       media     `timeline media reprocess`: variants for posts from before the image pipeline
       password-reset  issue a one-time token to set a user's password (operator)
-      openapi   print the HTTP API's OpenAPI 3.1 document (what `serve` answers at /v1/openapi.json)
+      openapi   print the HTTP API's OpenAPI 3.1 document (what `serve` answers at /v1/openapi.json;
+                --mastodon: the Mastodon API's, at /api/openapi.json)
 
     common options:
       --db PATH   the database directory (default ./timeline.db)
@@ -153,12 +154,12 @@ func eraseUser(_ args: Arguments) async throws -> Int32 {
 
 /// `timeline openapi`: the HTTP API's OpenAPI document, generated from the route table.
 func printOpenAPI(_ args: Arguments) throws -> Int32 {
-    try args.refuseUnknown([])
+    try args.refuseUnknown(["mastodon"])
     guard args.positional.isEmpty, !args.has("help") else {
-        print("usage: timeline openapi   (prints the OpenAPI 3.1 document of `timeline serve`'s HTTP API)")
+        print("usage: timeline openapi [--mastodon]   (prints the OpenAPI 3.1 document of `timeline serve`'s HTTP API, or of its Mastodon API)")
         return args.has("help") ? 0 : 2
     }
-    FileHandle.standardOutput.write(Data(try OpenAPI.bytes()))
+    FileHandle.standardOutput.write(Data(try args.has("mastodon") ? MastodonOpenAPI.bytes() : OpenAPI.bytes()))
     return 0
 }
 

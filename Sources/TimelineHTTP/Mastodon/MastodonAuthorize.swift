@@ -18,9 +18,9 @@ import Timeline
 /// decision.
 extension MastodonAPI {
     static let authorizeRoutes: [Route] = [
-        Route("GET", "/oauth/authorize", .anyone, .now { api, request in api.authorizePage(request) }, nil),
-        Route("POST", "/oauth/authorize", .anyone, .later { api, request in await api.authorizeSubmit(request) }, nil),
-        Route("GET", "/.well-known/oauth-authorization-server", .anyone, .now { _, request in
+        now("GET", "/oauth/authorize", .anyone, doc: .init("The authorize page: sign in, then Authorize or Deny.", returns: .page, query: ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"])) { api, request, _ in api.authorizePage(request) },
+        later("POST", "/oauth/authorize", .anyone, doc: .init("The authorize page's forms: sign-in, then the decision.", returns: .page, form: ["client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "response_type", "csrf", "email", "password", "decision"], otherStatuses: [302])) { api, request, _ in await api.authorizeSubmit(request) },
+        now("GET", "/.well-known/oauth-authorization-server", .anyone, doc: .init("OAuth 2 authorization server metadata (RFC 8414).", returns: .oauthServer)) { _, request, _ in
             let base = MastodonEntities.base(of: request)
             return Responses.json(200, [
                 "issuer": base, "authorization_endpoint": "\(base)/oauth/authorize", "token_endpoint": "\(base)/oauth/token",
@@ -31,7 +31,7 @@ extension MastodonAPI {
                 "token_endpoint_auth_methods_supported": ["client_secret_post", "none"],
                 "code_challenge_methods_supported": ["S256"], "service_documentation": "\(base)/#/about",
             ] as [String: Any])
-        }, nil),
+        },
     ]
 }
 

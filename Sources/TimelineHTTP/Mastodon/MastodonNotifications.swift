@@ -9,18 +9,18 @@ import Timeline
 /// type and is left out. `types[]` and `exclude_types[]` filter; pages as statuses do.
 extension MastodonAPI {
     static let notificationRoutes: [Route] = [
-        later("POST", "/api/v1/notifications/clear", scope: "write:notifications") { api, request, _ in
+        later("POST", "/api/v1/notifications/clear", scope: "write:notifications", doc: .init("Dismisses every notification.", returns: .empty)) { api, request, _ in
             _ = try await api.execute(.dismissActivity(item: nil), request)
             return Responses.json(200, [String: Any]())
         },
-        later("POST", "/api/v1/notifications/{id}/dismiss", scope: "write:notifications") { api, request, _ in
+        later("POST", "/api/v1/notifications/{id}/dismiss", scope: "write:notifications", doc: .init("Dismisses one notification.", returns: .empty)) { api, request, _ in
             guard let id = request.parameters["id"], IdentifierSyntax.isValid(id) else { throw TimelineError(.notFound, "Record not found") }
             _ = try await api.execute(.dismissActivity(item: id), request)
             return Responses.json(200, [String: Any]())
         },
         // Markers: the notifications one is the activity's read marker; a home timeline
         // position is not kept here, so `home` is never answered (clients then start at the top).
-        now("GET", "/api/v1/markers", scope: "read:statuses") { api, request, _ in
+        now("GET", "/api/v1/markers", scope: "read:statuses", doc: .init("The bearer's read markers (notifications only).", returns: .markers, query: ["timeline[]"])) { api, request, _ in
             let me = try request.requireViewer()
             let wanted = try MastodonParams(request.http).list("timeline")
             guard wanted.isEmpty || wanted.contains("notifications"), let marker = try api.service.activityMarker(of: me) else {
@@ -28,7 +28,7 @@ extension MastodonAPI {
             }
             return Responses.json(200, ["notifications": ["last_read_id": marker, "version": 1, "updated_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))]])
         },
-        later("POST", "/api/v1/markers", scope: "write:statuses") { api, request, _ in
+        later("POST", "/api/v1/markers", scope: "write:statuses", doc: .init("Moves the notifications marker.", returns: .markers, form: ["notifications[last_read_id]", "home[last_read_id]"])) { api, request, _ in
             let params = try MastodonParams(request.http)
             guard let read = params.string("notifications[last_read_id]") else { return Responses.json(200, [String: Any]()) }
             guard IdentifierSyntax.isValid(read) else { throw TimelineError.invalid("notifications[last_read_id]", "Validation failed: not a notification id") }
@@ -36,19 +36,17 @@ extension MastodonAPI {
             let marker = try api.service.activityMarker(of: try request.requireViewer()) ?? read
             return Responses.json(200, ["notifications": ["last_read_id": marker, "version": 1, "updated_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))]])
         },
-        Route("GET", "/api/v1/notifications", .bearer, .now { api, request in
-            try requireScope(request, "read:notifications")
-            return try api.mastodonNotifications(request, MastodonEntities(request, api.service))
-        }, nil),
-        Route("GET", "/api/v1/notifications/{id}", .bearer, .now { api, request in
-            try requireScope(request, "read:notifications")
+        now("GET", "/api/v1/notifications", scope: "read:notifications", doc: .init("The bearer's notifications, newest first.", returns: .notifications, query: ["types[]", "exclude_types[]"], paged: true)) { api, request, entities in
+            try api.mastodonNotifications(request, entities)
+        },
+        now("GET", "/api/v1/notifications/{id}", scope: "read:notifications", doc: .init("One notification.", returns: .notification)) { api, request, entities in
             let me = try request.requireViewer(), id = request.parameters["id"] ?? ""
             // The item itself: the first at or before it (a cursor is exclusive; `~` sorts after every id character).
             guard IdentifierSyntax.isValid(id), let item = try api.service.activity(of: me, PageRequest(limit: 1, before: id + "~")).items.first,
-                  item.id == id, let notification = try api.mastodonNotification(item, viewer: me, MastodonEntities(request, api.service))
+                  item.id == id, let notification = try api.mastodonNotification(item, viewer: me, entities)
             else { throw TimelineError(.notFound, "Record not found") }
             return Responses.json(200, notification)
-        }, nil),
+        },
     ]
 
     /// A kind's Mastodon notification type (`nil`: none, left out).

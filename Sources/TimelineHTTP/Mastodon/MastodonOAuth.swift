@@ -11,7 +11,7 @@ import Timeline
 /// Mastodon API names the scope it needs (`MastodonAPI.requireScope`).
 extension MastodonAPI {
     static let oauthRoutes: [Route] = [
-        Route("POST", "/api/v1/apps", .anyone, .later { api, request in
+        later("POST", "/api/v1/apps", .anyone, doc: .init("Registers an app (its client secret shown once).", returns: .application, form: ["client_name", "redirect_uris", "scopes", "website"])) { api, request, _ in
             // Each registration is an event: limited per address as sign-ups are.
             try api.throttle.admit(request.http.clientAddress)
             let params = try MastodonParams(request.http)
@@ -21,20 +21,20 @@ extension MastodonAPI {
                                                                     website: params.string("website")))
             guard case .app(let app) = result else { throw TimelineError(.internal, "not an app") }
             return Responses.json(200, application(app))
-        }, nil),
-        Route("GET", "/api/v1/apps/verify_credentials", .viewerOptional, .now { api, request in
+        },
+        now("GET", "/api/v1/apps/verify_credentials", .viewerOptional, doc: .init("The app a token was issued to.", returns: .application)) { _, request, _ in
             guard let app = request.grant?.app else {
                 throw TimelineError(.unauthenticated, "This method requires an authenticated application")
             }
             return Responses.json(200, application(app))
-        }, nil),
-        Route("POST", "/oauth/token", .anyone, .later { api, request in try await api.oauthToken(request) }, nil),
-        Route("POST", "/oauth/revoke", .anyone, .later { api, request in
+        },
+        later("POST", "/oauth/token", .anyone, doc: .init("Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token, form: ["grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope", "username", "password"])) { api, request, _ in try await api.oauthToken(request) },
+        later("POST", "/oauth/revoke", .anyone, doc: .init("Ends a token (RFC 7009).", returns: .empty, form: ["client_id", "client_secret", "token"])) { api, request, _ in
             let params = try MastodonParams(request.http)
             // Revoking an unknown or ended token answers the same, as RFC 7009 says.
             if let token = params.string("token") { _ = try? await api.service.execute(.signOut(session: token)) }
             return Responses.json(200, [String: Any]())
-        }, nil),
+        },
     ]
 
     /// Mastodon's `Application`, with its `client_secret` when it was just registered.

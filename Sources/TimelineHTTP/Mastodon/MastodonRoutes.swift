@@ -16,57 +16,67 @@ enum MastodonAPI {
     /// The version discovery answers: Mastodon's, which clients read to know what to call.
     static let version = "4.3.0 (compatible; Timeline 1.0)"
 
+    /// Every route of the Mastodon API, in the order they are matched (a literal segment
+    /// before a parameter: `/accounts/search` before `/accounts/{id}`).
+    static let table: [Route] = oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
+        + notificationRoutes + routes + [
+            // Its own document (not one of its operations), beside /v1/openapi.json.
+            Route("GET", "/api/openapi.json", .anyone, .now { _, _ in
+                Responses.json(200, bytes: try MastodonOpenAPI.served.get(), headers: [("Cache-Control", "no-cache")])
+            }, nil),
+        ]
+
     static let routes: [Route] = [
-        now("GET", "/api/v1/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: false) },
-        now("GET", "/api/v2/instance", .anyone) { api, request, _ in try api.mastodonInstance(request, v2: true) },
-        now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/instance", .anyone, doc: .init("This server (Mastodon's v1 instance).", returns: .instanceV1)) { api, request, _ in try api.mastodonInstance(request, v2: false) },
+        now("GET", "/api/v2/instance", .anyone, doc: .init("This server (Mastodon's v2 instance).", returns: .instanceV2)) { api, request, _ in try api.mastodonInstance(request, v2: true) },
+        now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "read:accounts", doc: .init("The bearer's own account, with its source.", returns: .credentialAccount)) { api, request, entities in
             let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
             return Responses.json(200, entities.credentialAccount(me))
         },
-        now("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts", doc: .init("An account by its username.", returns: .account, query: ["acct"])) { api, request, entities in
             guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
                 throw TimelineError.invalid("acct", "Missing acct")
             }
             let name = acct.split(separator: "@").first.map(String.init) ?? acct
             return Responses.json(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
         },
-        now("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses", doc: .init("An account's posts, newest first.", returns: .statuses, query: ["only_media", "exclude_replies"], paged: true)) { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.posts(by: user, page, viewer: request.viewer) }
         },
-        now("GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts", doc: .init("An account.", returns: .account)) { api, request, entities in
             Responses.json(200, entities.account(try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer)))
         },
-        now("GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses", doc: .init("The home timeline, newest first.", returns: .statuses, paged: true)) { api, request, entities in
             let user = try request.requireViewer()
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.timeline(of: user, page) }
         },
-        now("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses", doc: .init("The posts of a hashtag, newest first.", returns: .statuses, paged: true)) { api, request, entities in
             let tag = request.parameters["hashtag"] ?? ""
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.hashtag(tag, page, viewer: request.viewer) }
         },
-        now("GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses", doc: .init("A status: a post, or a comment.", returns: .status)) { api, request, entities in
             Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
         },
     ]
 
     /// A route answered at once with the request's entities, for a token holding `scope` (none
     /// needed for discovery).
-    static func now(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil,
+    static func now(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil, doc: MastodonDoc,
                     _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
         Route(method, template, access, .now { api, request in
             if let scope { try requireScope(request, scope) }
             return try answer(api, request, MastodonEntities(request, api.service))
-        }, nil)
+        }, nil, mastodon: (doc, scope))
     }
 
     /// A route that runs a command, for a token holding `scope`.
-    static func later(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil,
+    static func later(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil, doc: MastodonDoc,
                       _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
         Route(method, template, access, .later { api, request in
             if let scope { try requireScope(request, scope) }
             return try await answer(api, request, MastodonEntities(request, api.service))
-        }, nil)
+        }, nil, mastodon: (doc, scope))
     }
 
     /// Whether `path` is the Mastodon API's (its failures are answered its way).

@@ -8,10 +8,10 @@ import Timeline
 /// as Mastodon's answers when it allows none (no one reblogged it; reblogging it is refused).
 extension MastodonAPI {
     static let statusRoutes: [Route] = [
-        later("PUT", "/api/v1/statuses/{id}", scope: "write:statuses") { api, request, entities in
+        later("PUT", "/api/v1/statuses/{id}", scope: "write:statuses", doc: .init("Edits a post: its caption and its photos' alt texts.", returns: .status, form: ["status", "media_attributes[][id]", "media_attributes[][description]", "sensitive", "spoiler_text"])) { api, request, entities in
             try await api.mastodonEditStatus(request, entities)
         },
-        now("GET", "/api/v1/statuses/{id}/history", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/statuses/{id}/history", .viewerOptional, scope: "read:statuses", doc: .init("A post's versions, oldest first.", returns: .statusEdits)) { api, request, entities in
             let id: PostID = try mastodonID(request.parameters["id"])
             let detail = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1))
             let author = entities.account(try api.service.user(detail.post.author, viewer: request.viewer))
@@ -23,44 +23,44 @@ extension MastodonAPI {
                  "poll": NSNull(), "media_attachments": detail.post.media.map(entities.media), "emojis": [Any]()] as [String: Any]
             })
         },
-        now("GET", "/api/v1/statuses/{id}/source", scope: "read:statuses") { api, request, _ in
+        now("GET", "/api/v1/statuses/{id}/source", scope: "read:statuses", doc: .init("A post's plain caption and warning, to edit.", returns: .statusSource)) { api, request, _ in
             let id: PostID = try mastodonID(request.parameters["id"])
             let post = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post
             return Responses.json(200, ["id": post.id.rawValue, "text": post.caption ?? "", "spoiler_text": post.warning ?? ""])
         },
-        now("GET", "/api/v1/statuses/{id}/context", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/statuses/{id}/context", .viewerOptional, scope: "read:statuses", doc: .init("A status's thread: a post's comments are its descendants.", returns: .context)) { api, request, entities in
             try api.mastodonContext(request, entities)
         },
-        now("GET", "/api/v1/statuses/{id}/favourited_by", .viewerOptional, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/statuses/{id}/favourited_by", .viewerOptional, scope: "read:accounts", doc: .init("Who likes a post.", returns: .accounts, query: ["max_id", "limit"])) { api, request, entities in
             let id: PostID = try mastodonID(request.parameters["id"])
             return try api.mastodonCursorPage(request, entities, { page throws(TimelineError) in
                 try api.service.likes(of: id, page, viewer: request.viewer)
             }, render: entities.account)
         },
-        now("GET", "/api/v1/statuses/{id}/reblogged_by", .viewerOptional, scope: "read:accounts") { api, request, entities in
+        now("GET", "/api/v1/statuses/{id}/reblogged_by", .viewerOptional, scope: "read:accounts", doc: .init("Who boosted a status: nobody, boosts do not exist here.", returns: .accounts)) { api, request, entities in
             _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
             return Responses.json(200, [Any]())
         },
-        now("POST", "/api/v1/statuses/{id}/reblog", scope: "write:statuses") { api, request, entities in
+        now("POST", "/api/v1/statuses/{id}/reblog", scope: "write:statuses", doc: .init("Boosts: refused, as for a status that allows none.", returns: .status)) { api, request, entities in
             _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
             throw TimelineError(.forbidden, "This action is not allowed")
         },
-        now("POST", "/api/v1/statuses/{id}/unreblog", scope: "write:statuses") { api, request, entities in
+        now("POST", "/api/v1/statuses/{id}/unreblog", scope: "write:statuses", doc: .init("Nothing to take back: the status as it is.", returns: .status)) { api, request, entities in
             Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
         },
-        now("GET", "/api/v1/timelines/public", .viewerOptional, scope: "read:statuses") { api, request, entities in
+        now("GET", "/api/v1/timelines/public", .viewerOptional, scope: "read:statuses", doc: .init("Every public post, newest first.", returns: .statuses, query: ["local", "remote", "only_media"], paged: true)) { api, request, entities in
             // Every account is local here: `local`, `remote` and `only_media` change nothing (every post has photos).
             try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.publicPosts(page, viewer: request.viewer) }
         },
-        now("GET", "/api/v1/bookmarks", scope: "read:bookmarks") { api, request, entities in
+        now("GET", "/api/v1/bookmarks", scope: "read:bookmarks", doc: .init("The bearer's bookmarks.", returns: .statuses, paged: true)) { api, request, entities in
             let me = try request.requireViewer()
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.bookmarks(of: me, page) }
         },
-        now("GET", "/api/v1/favourites", scope: "read:favourites") { api, request, entities in
+        now("GET", "/api/v1/favourites", scope: "read:favourites", doc: .init("The posts the bearer likes.", returns: .statuses, paged: true)) { api, request, entities in
             let me = try request.requireViewer()
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.liked(by: me, page) }
         },
-        now("GET", "/api/v2/search", .viewerOptional, scope: "read:search") { api, request, entities in try api.mastodonSearch(request, entities) },
+        now("GET", "/api/v2/search", .viewerOptional, scope: "read:search", doc: .init("Accounts, the hashtag and its posts.", returns: .search, query: ["q", "type", "limit"])) { api, request, entities in try api.mastodonSearch(request, entities) },
     ]
 }
 

@@ -13,16 +13,16 @@ import Timeline
 /// access log names the route, not the URL).
 extension MastodonAPI {
     static let streamingRoutes: [Route] = [
-        now("GET", "/api/v1/streaming/health", .anyone) { _, _, _ in
+        now("GET", "/api/v1/streaming/health", .anyone, doc: .init("Whether streaming works.", returns: .text)) { _, _, _ in
             HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("OK".utf8)))
         },
-        now("GET", "/api/v1/streaming/user", .anyone) { api, request, entities in
+        now("GET", "/api/v1/streaming/user", .anyone, doc: .init("The user stream as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
             try api.mastodonEventStream(request, entities, stream: .user)
         },
-        now("GET", "/api/v1/streaming/user/notification", .anyone) { api, request, entities in
+        now("GET", "/api/v1/streaming/user/notification", .anyone, doc: .init("The user's notifications as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
             try api.mastodonEventStream(request, entities, stream: .notifications)
         },
-        now("GET", "/api/v1/streaming", .anyone) { api, request, entities in
+        now("GET", "/api/v1/streaming", .anyone, doc: .init("The streaming endpoint: a WebSocket (Upgrade), or Server-Sent Events of `stream`.", returns: .stream, query: ["stream", "access_token"])) { api, request, entities in
             if request.http.header("Upgrade")?.lowercased() == "websocket" { return try api.mastodonWebSocket(request, entities) }
             let name = try MastodonParams(request.http).string("stream") ?? "user"
             guard let stream = MastodonStream(rawValue: name) else { throw TimelineError(.notFound, "Unknown stream type") }

@@ -8,43 +8,43 @@ import Timeline
 /// bookmarks, follows and relationships.
 extension MastodonAPI {
     static let writeRoutes: [Route] = [
-        later("POST", "/api/v2/media", scope: "write:media") { api, request, entities in try await api.mastodonUpload(request, entities) },
-        later("POST", "/api/v1/media", scope: "write:media") { api, request, entities in try await api.mastodonUpload(request, entities) },
-        later("PUT", "/api/v1/media/{id}", scope: "write:media") { api, request, entities in
+        later("POST", "/api/v2/media", scope: "write:media", doc: .init("Uploads a photo with its description (alt text).", returns: .media, form: ["description", "focus"], files: ["file"])) { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later("POST", "/api/v1/media", scope: "write:media", doc: .init("Uploads a photo (v1 path).", returns: .media, form: ["description", "focus"], files: ["file"])) { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later("PUT", "/api/v1/media/{id}", scope: "write:media", doc: .init("Changes a photo's description.", returns: .media, form: ["description", "focus"])) { api, request, entities in
             let params = try MastodonParams(request.http)
             let result = try await api.execute(.updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
             guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
             return Responses.json(200, entities.media(media))
         },
-        now("GET", "/api/v1/media/{id}", scope: "write:media") { api, request, entities in
+        now("GET", "/api/v1/media/{id}", scope: "write:media", doc: .init("One of the bearer's photos.", returns: .media)) { api, request, entities in
             Responses.json(200, entities.media(try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())))
         },
-        later("POST", "/api/v1/statuses", scope: "write:statuses") { api, request, entities in try await api.mastodonPostStatus(request, entities) },
-        later("DELETE", "/api/v1/statuses/{id}", scope: "write:statuses") { api, request, entities in
+        later("POST", "/api/v1/statuses", scope: "write:statuses", doc: .init("Posts photos (media_ids[]) or, with in_reply_to_id, a comment.", returns: .status, form: ["status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language"])) { api, request, entities in try await api.mastodonPostStatus(request, entities) },
+        later("DELETE", "/api/v1/statuses/{id}", scope: "write:statuses", doc: .init("Deletes a status (a post or a comment); answers it as it was.", returns: .status)) { api, request, entities in
             let id = request.parameters["id"] ?? ""
             let status = try api.mastodonStatus(id, request, entities)
             _ = try await api.execute(status.isComment ? .deleteComment(comment: id) : .deletePost(post: id), request)
             return Responses.json(200, status.json)
         },
-        later("POST", "/api/v1/statuses/{id}/favourite", scope: "write:favourites") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/favourite", scope: "write:favourites", doc: .init("Likes a post.", returns: .status)) { api, request, entities in
             try await api.mastodonPostAction(.like(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/unfavourite", scope: "write:favourites") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/unfavourite", scope: "write:favourites", doc: .init("Takes a like back.", returns: .status)) { api, request, entities in
             try await api.mastodonPostAction(.unlike(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/bookmark", scope: "write:bookmarks") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/bookmark", scope: "write:bookmarks", doc: .init("Bookmarks a post.", returns: .status)) { api, request, entities in
             try await api.mastodonPostAction(.bookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/unbookmark", scope: "write:bookmarks") { api, request, entities in
+        later("POST", "/api/v1/statuses/{id}/unbookmark", scope: "write:bookmarks", doc: .init("Takes a bookmark back.", returns: .status)) { api, request, entities in
             try await api.mastodonPostAction(.unbookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/follow", scope: "write:follows") { api, request, entities in
+        later("POST", "/api/v1/accounts/{id}/follow", scope: "write:follows", doc: .init("Follows an account (asks, if it is locked).", returns: .relationship)) { api, request, entities in
             try await api.mastodonAccountAction(.follow(user: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows") { api, request, entities in
+        later("POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows", doc: .init("Unfollows an account (or withdraws a request).", returns: .relationship)) { api, request, entities in
             try await api.mastodonAccountAction(.unfollow(user: request.parameters["id"] ?? ""), request, entities)
         },
-        now("GET", "/api/v1/accounts/relationships", scope: "read:follows") { api, request, entities in
+        now("GET", "/api/v1/accounts/relationships", scope: "read:follows", doc: .init("The bearer's relationships with accounts.", returns: .relationships, query: ["id[]"])) { api, request, entities in
             let me = try request.requireViewer()
             let ids = try MastodonParams(request.http).list("id")
             let relationships = ids.compactMap { id -> [String: Any]? in
