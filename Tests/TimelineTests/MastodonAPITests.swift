@@ -23,6 +23,20 @@ import Testing
         }
     }
 
+    /// The authorize page in headless Chromium, as a person uses it: sign in, Authorize or
+    /// Deny, landing on the app's redirect URI; framing by another site is refused.
+    @Test(.timeLimit(.minutes(3))) func theAuthorizePageInARealBrowser() async throws {
+        try await withServer { server in
+            _ = try await server.api.signUp("alice")
+            let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_authorize_browser.py").path,
+                                        "http://127.0.0.1:\(server.port)"], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(150))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - another site cannot show the page in a frame"), "\(text)")
+        }
+    }
+
     /// toot, the Mastodon command-line client, logs in through the authorize page (out of
     /// band), posts a photo with its alt text and reads the home timeline.
     @Test func tootLogsInPostsAPhotoAndReadsTheHomeTimeline() async throws {

@@ -42,6 +42,12 @@ enum ServeCommand {
         let api = TimelineAPI(service: service, options: apiOptions)
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
         emit("listening on \(url(serverOptions.host, server.port))")
+        // How to point an existing app at it (stderr: the first lines of stdout are for tools).
+        FileHandle.standardError.write(Data("""
+            Mastodon apps (Ivory, Ice Cubes, Tusky, Elk, Phanpy, toot, Mastodon.py…): give them \(url(serverOptions.host, server.port)) as
+            the server; they sign in on its /oauth/authorize page (e.g. `toot login --instance \(url(serverOptions.host, server.port))`).
+
+            """.utf8))
         var metricsServer: HTTPServer?
         if let (host, port) = metricsAddress {
             var options = HTTPServer.Options()

@@ -257,7 +257,9 @@ private enum AuthorizePage {
             ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
             ("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'\(target); "
                 + "frame-ancestors 'none'; base-uri 'none'"),
-            ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Opener-Policy", "same-origin"),
+            // `same-origin`: no other site learns the page's URL, and the browser still tells the
+            // forms' Origin (under `no-referrer` it sends `Origin: null`).
+            ("X-Frame-Options", "DENY"), ("Referrer-Policy", "same-origin"), ("Cross-Origin-Opener-Policy", "same-origin"),
         ]
         if let csrf { headers.append(("Set-Cookie", "\(csrfCookie)=\(csrf); Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=900")) }
         return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(html.utf8)))
