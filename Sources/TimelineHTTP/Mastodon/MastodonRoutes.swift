@@ -112,7 +112,8 @@ extension TimelineAPI {
     /// `GET /api/v1/instance` and `/api/v2/instance`: what this server is and allows.
     func mastodonInstance(_ request: APIRequest, v2: Bool) throws(TimelineError) -> HTTPResponse {
         let host = request.http.header("Host") ?? "localhost"
-        let streaming = "ws://\(host)"
+        // The streaming URL is this server's, `wss` behind a TLS proxy.
+        let streaming = MastodonEntities.base(of: request).replacingOccurrences(of: "http", with: "ws", options: .anchored)
         let media: [String: Any] = [
             "supported_mime_types": MediaType.allCases.map(\.rawValue), "image_size_limit": ImageUpload.maxBytes,
             "image_matrix_limit": 50_000_000, "video_size_limit": 0, "video_frame_rate_limit": 0, "video_matrix_limit": 0,
@@ -129,7 +130,7 @@ extension TimelineAPI {
         if v2 {
             return Responses.json(200, [
                 "domain": host, "title": "Timeline", "version": MastodonAPI.version, "source_url": "", "description": description,
-                "usage": ["users": ["active_month": 0]], "thumbnail": ["url": "http://\(host)/app/icon.svg"], "languages": ["en"],
+                "usage": ["users": ["active_month": 0]], "thumbnail": ["url": "\(MastodonEntities.base(of: request))/app/icon.svg"], "languages": ["en"],
                 "configuration": configuration, "registrations": ["enabled": true, "approval_required": false, "message": NSNull()],
                 "contact": ["email": "", "account": NSNull()], "rules": [Any](),
             ] as [String: Any])
@@ -137,7 +138,7 @@ extension TimelineAPI {
         return Responses.json(200, [
             "uri": host, "title": "Timeline", "short_description": description, "description": description, "email": "",
             "version": MastodonAPI.version, "urls": ["streaming_api": streaming], "stats": ["user_count": 0, "status_count": 0, "domain_count": 1],
-            "thumbnail": "http://\(host)/app/icon.svg", "languages": ["en"], "registrations": true, "approval_required": false,
+            "thumbnail": "\(MastodonEntities.base(of: request))/app/icon.svg", "languages": ["en"], "registrations": true, "approval_required": false,
             "invites_enabled": false, "configuration": configuration, "contact_account": NSNull(), "rules": [Any](),
         ] as [String: Any])
     }
