@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "Sodium", dependencies: ["CSodium"]),
         // Digests libsodium lacks (SHA-1 for the WebSocket handshake), through OpenSSL's libcrypto.
         .target(name: "OpenSSL", dependencies: ["COpenSSL"]),
+        // Web Push: message encryption (RFC 8291) and VAPID (RFC 8292) over OpenSSL.
+        .target(name: "WebPush", dependencies: ["OpenSSL"]),
         // Zip archives written as a stream (libarchive): a user's export.
         .target(name: "Archive", dependencies: ["CArchive"]),
         // Image decoding, resizing and encoding (libvips).
@@ -63,7 +65,7 @@ let package = Package(
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
         // A test fixture (holds a read transaction until killed): built for the tests, shipped in no product.
         .executableTarget(name: "ReaderHolder", dependencies: ["Timeline"], path: "Tests/ReaderHolder"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )
