@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The bench's peer design only (TimelineBench): the library never links SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
@@ -32,7 +33,9 @@ let package = Package(
         // Digests libsodium lacks (SHA-1 for the WebSocket handshake), through OpenSSL's libcrypto.
         .target(name: "OpenSSL", dependencies: ["COpenSSL"]),
         // Web Push: message encryption (RFC 8291) and VAPID (RFC 8292) over OpenSSL.
-        .target(name: "WebPush", dependencies: ["OpenSSL"]),
+        // HTTPS requests (libcurl): Web Push deliveries.
+        .target(name: "Curl", dependencies: ["CCurl"]),
+        .target(name: "WebPush", dependencies: ["OpenSSL", "Curl"]),
         // Zip archives written as a stream (libarchive): a user's export.
         .target(name: "Archive", dependencies: ["CArchive"]),
         // Image decoding, resizing and encoding (libvips).
@@ -56,16 +59,18 @@ let package = Package(
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL"]),
+        // Web Push deliveries: the outbox and its worker (`timeline serve`).
+        .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
         // baselines (and, with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips"], path: "tools/timeline"),
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush", "WebPush"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
         // A test fixture (holds a read transaction until killed): built for the tests, shipped in no product.
         .executableTarget(name: "ReaderHolder", dependencies: ["Timeline"], path: "Tests/ReaderHolder"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -17,7 +17,8 @@ extension Command {
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
         UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
-        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self, RedeemAuthorizationCommand.self,
+        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self, SubscribePushCommand.self, UnsubscribePushCommand.self,
+        EndPushSubscriptionCommand.self, RedeemAuthorizationCommand.self,
         IssueAppTokenCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
@@ -119,6 +120,10 @@ public enum Event: Equatable, Sendable {
     case appTokenIssued(AppTokenIssued)
     /// A user dismissed activity items: `ActivityDismissed`.
     case activityDismissed(ActivityDismissed)
+    /// A token subscribed to push notifications: `PushSubscribed`.
+    case pushSubscribed(PushSubscribed)
+    /// A token's push subscription ended: `PushUnsubscribed`.
+    case pushUnsubscribed(PushUnsubscribed)
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead(ActivityRead)
     /// A post's caption was edited: `PostEdited`.
@@ -174,6 +179,8 @@ public enum Event: Equatable, Sendable {
         case .appAuthorized: .appAuthorized
         case .appTokenIssued: .appTokenIssued
         case .activityDismissed: .activityDismissed
+        case .pushSubscribed: .pushSubscribed
+        case .pushUnsubscribed: .pushUnsubscribed
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
@@ -223,6 +230,8 @@ public enum Event: Equatable, Sendable {
         case .appAuthorized(let e): e
         case .appTokenIssued(let e): e
         case .activityDismissed(let e): e
+        case .pushSubscribed(let e): e
+        case .pushUnsubscribed(let e): e
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
@@ -322,6 +331,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case appTokenIssued = "AppTokenIssued"
     /// A user dismissed activity items.
     case activityDismissed = "ActivityDismissed"
+    /// A token subscribed to push notifications.
+    case pushSubscribed = "PushSubscribed"
+    /// A push subscription ended.
+    case pushUnsubscribed = "PushUnsubscribed"
     /// A user read their activity up to an item: `ActivityRead`.
     case activityRead = "ActivityRead"
     /// A post's caption was edited: `PostEdited`.
@@ -372,6 +385,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appAuthorized: AppAuthorized.self
         case .appTokenIssued: AppTokenIssued.self
         case .activityDismissed: ActivityDismissed.self
+        case .pushSubscribed: PushSubscribed.self
+        case .pushUnsubscribed: PushUnsubscribed.self
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
@@ -426,6 +441,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appAuthorized: .appAuthorized(try AppAuthorized(from: &r, &opener))
         case .appTokenIssued: .appTokenIssued(try AppTokenIssued(from: &r, &opener))
         case .activityDismissed: .activityDismissed(try ActivityDismissed(from: &r, &opener))
+        case .pushSubscribed: .pushSubscribed(try PushSubscribed(from: &r, &opener))
+        case .pushUnsubscribed: .pushUnsubscribed(try PushUnsubscribed(from: &r, &opener))
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))

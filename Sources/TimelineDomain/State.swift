@@ -131,6 +131,8 @@ package protocol DecisionState {
     func authorization(hash: String) throws -> AuthorizationRecord?
     /// The app token with this hash (expired or not).
     func appToken(hash: String) throws -> AppTokenRecord?
+    /// The push subscription of the token with this hash, if any.
+    func pushSubscription(sessionHash: String) throws -> PushSubscriptionRecord?
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
     func signInFailures(limiterKey: String, since: Int64) throws -> Int

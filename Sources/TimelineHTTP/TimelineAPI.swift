@@ -21,6 +21,8 @@ public final class TimelineAPI: Sendable {
         /// Requests one token (or one client address without a token) may make to the Mastodon
         /// API in five minutes (Mastodon's default: 300).
         public var mastodonRequestsPerWindow = 300
+        /// The VAPID public key (base64url) push subscriptions are told (Mastodon's `server_key`).
+        public var vapidPublicKey: String?
         /// Event streams open at once.
         public var maxStreams = 10_000
         /// Write one JSON access-log line per request to stderr.

@@ -37,6 +37,7 @@ extension InMemoryState {
             if let redeemed = e.authorizationHash { authorizations[redeemed] = nil }
         case .signedOut(let e):
             sessions[e.sessionHash] = nil
+            pushSubscriptions[e.sessionHash] = nil
         case .signedOutEverywhere(let e):
             credentialChanges[e.userId] = envelope.sequence
         case .signInFailed(let e):
@@ -62,6 +63,14 @@ extension InMemoryState {
             issued[e.codeHash] = envelope.sequence
         case .activityDismissed:
             break  // deciding never reads activity items, only the read marker
+        case .pushSubscribed(let e):
+            pushSubscriptions[e.sessionHash] = nil
+            if let endpoint = e.endpoint, let p256dh = e.p256dh, let auth = e.auth {
+                pushSubscriptions[e.sessionHash] = PushSubscriptionRecord(user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                                                                          standard: e.standard, alerts: e.alerts, policy: e.policy)
+            }
+        case .pushUnsubscribed(let e):
+            pushSubscriptions[e.sessionHash] = nil
         case .appTokenIssued(let e):
             appTokens[e.tokenHash] = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
         case .roleGranted(let e):
@@ -139,6 +148,7 @@ extension InMemoryState {
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
             users[e.userId] = nil
+            pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
             activityMarkers[e.userId] = nil
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
@@ -178,9 +188,8 @@ extension InMemoryState {
             case .commentAdded(let e): comments.append(e.commentId)
             case .signedIn(let e): tokens.insert(e.sessionHash)
             case .appAuthorized(let e): tokens.insert(e.codeHash)
-            case .activityDismissed:
-            break  // deciding never reads activity items, only the read marker
-        case .appTokenIssued(let e): tokens.insert(e.tokenHash)
+            case .appTokenIssued(let e): tokens.insert(e.tokenHash)
+            case .pushSubscribed(let e): tokens.insert(e.sessionHash)
             case .passwordResetRequested(let e): tokens.insert(e.tokenHash)
             case .signInFailed(let e): limiters.insert(e.limiterKey)
             default: break  // the ids every event names were taken above
@@ -208,6 +217,9 @@ extension InMemoryState {
         for token in tokens.sorted() {
             out.append("session \(token): \(String(describing: try state.session(hash: token)))")
             out.append("reset \(token): \(String(describing: try state.passwordReset(hash: token)))")
+            out.append("authorization \(token): \(String(describing: try state.authorization(hash: token)))")
+            out.append("app token \(token): \(String(describing: try state.appToken(hash: token)))")
+            out.append("push \(token): \(String(describing: try state.pushSubscription(sessionHash: token)))")
         }
         for key in limiters.sorted() {
             for since in [0, now - SignInPolicy.window, now - 1_000, now] {

@@ -20,6 +20,7 @@ struct InMemoryState: DecisionState {
     /// Unredeemed authorization codes and apps' own tokens, by hash.
     var authorizations: [String: AuthorizationRecord] = [:]
     var appTokens: [String: AppTokenRecord] = [:]
+    var pushSubscriptions: [String: PushSubscriptionRecord] = [:]
     /// Standing account reports, [reporter, reported].
     var userReportEdges: Set<[UserID]> = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
@@ -56,6 +57,7 @@ struct InMemoryState: DecisionState {
         return issued[hash, default: 0] > changed ? record : nil
     }
     func appToken(hash: String) -> AppTokenRecord? { appTokens[hash] }
+    func pushSubscription(sessionHash: String) -> PushSubscriptionRecord? { pushSubscriptions[sessionHash] }
     func userReported(_ reporter: UserID, _ user: UserID) -> Bool { userReportEdges.contains([reporter, user]) }
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) -> [MediaRecord] {

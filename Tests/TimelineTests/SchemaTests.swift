@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Sodium
+import OpenSSL
+import WebPush
 @testable import Timeline
 
 /// What the code emits validates against `schemas/`, checked by Python's `jsonschema`.
@@ -82,6 +84,10 @@ import Sodium
                                                            codeVerifier: verifier))
         _ = try await service.execute(.issueAppToken(app: app.id, clientSecret: try #require(app.clientSecret)))
         try await service.run(.dismissActivity(item: nil), as: alice.id)
+        // A push subscription of fay's session, ended by the operator (as the delivery worker does on a 410).
+        _ = try await service.execute(.subscribePush(endpoint: "https://push.example/s/fay", p256dh: Base64URL.encode(try P256KeyPair.generate().publicKey),
+                                                     auth: Base64URL.encode(Array(repeating: 7, count: 16))), as: .session(faysSession))
+        _ = try await service.execute(.endPushSubscription(sessionHash: TimelineService.hashToken(faysSession)), as: .operator)
         // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
         let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
         _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)

@@ -35,3 +35,28 @@ import WebPush
         #expect(throws: CryptoError.self) { try WebPushEncryption.encrypt([1], p256dh: [4] + [UInt8](repeating: 0, count: 64), auth: auth) }
     }
 }
+
+/// Web Push end to end against a real `timeline serve` and a test push service on loopback with
+/// its own certificate authority (Tests/push/test_push.py).
+@Suite struct WebPushDeliveryTests {
+    @Test(.timeLimit(.minutes(3))) func notificationsArePushedAsSubscribed() async throws {
+        let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
+        let ca = temporaryPath("push-ca")
+        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
+        let made = try ChildProcess(["python3", script, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(await made.exitStatus(within: .seconds(60)) == 0, "\(made.standardError)")
+        try await withServer(arguments: ["--push-ca-file", ca + "/ca.pem", "--push-allow-private", "--push-contact", "mailto:ops@example.com"]) { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"), carol = try await api.signUp("carol")
+            let second = try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"])
+            let aliceAgain = try #require(second.json["session"] as? String)
+            let post = try await api.addPost(alice.token, caption: "harbour", image: 5)
+            let run = try ChildProcess(["python3", script, "run", "http://127.0.0.1:\(server.port)", ca, alice.token, aliceAgain,
+                                        bob.token, carol.token, post], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(120))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - the other subscription stays"), "\(text)")
+        }
+    }
+}

@@ -3,12 +3,15 @@ import Foundation
 import MicroHTTPD
 import Timeline
 import TimelineHTTP
+import TimelinePush
+import WebPush
 
 /// `timeline serve`: the HTTP API (docs/spec.md) on libmicrohttpd.
 enum ServeCommand {
     static let help = """
     usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
-                          [--cors-origin ORIGIN]… [--mastodon-rate-limit N] [--demo]
+                          [--cors-origin ORIGIN]… [--mastodon-rate-limit N] [--push-contact mailto:…]
+                          [--push-ca-file PATH] [--push-allow-private] [--demo]
 
     Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
     on the first line of standard output). --demo first fills an empty database with the demo
@@ -16,13 +19,17 @@ enum ServeCommand {
     own, for the operator (its address is the second line of standard output); the API's
     listener has no /metrics. --cors-origin allows a browser origin (repeatable).
     --mastodon-rate-limit N: requests one token (or one address without a token) may make to
-    the Mastodon API in five minutes (default 300, as Mastodon). SIGTERM or SIGINT: stop
+    the Mastodon API in five minutes (default 300, as Mastodon). Web Push: the VAPID key pair
+    is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
+    --push-ca-file trusts a private push service's authority; endpoints on loopback or private
+    addresses are refused unless --push-allow-private. SIGTERM or SIGINT: stop
     accepting, answer what is in flight, end the streams, close the database, exit 0.
     One JSON access-log line per request goes to standard error.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "mastodon-rate-limit", "demo"])
+        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "mastodon-rate-limit", "push-contact", "push-ca-file",
+                                "push-allow-private", "demo"])
         if args.has("help") {
             print(help)
             return 0
@@ -39,8 +46,20 @@ enum ServeCommand {
 
         let service = try TimelineTool.open(args)
         if args.has("demo"), try service.lastSequence() == 0 { try await DemoCommand.fill(service) }
+        // Web Push: the VAPID key pair (made on first start) and the outbox, beside the database.
+        let pushDirectory = (args.value("db") ?? TimelineService.defaultPath) + "/push"
+        let contact = args.value("push-contact") ?? "mailto:postmaster@localhost"
+        guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://") else { throw UsageError("--push-contact takes a mailto: or https: URL") }
+        let vapid = VAPID(keys: try PushWorker.vapidKeys(in: pushDirectory), contact: contact)
+        apiOptions.vapidPublicKey = vapid.publicKey
         let api = TimelineAPI(service: service, options: apiOptions)
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
+        var pushOptions = PushWorker.Options()
+        pushOptions.caFile = args.value("push-ca-file")
+        pushOptions.allowPrivate = args.has("push-allow-private")
+        pushOptions.baseURL = url(serverOptions.host, server.port)
+        let pushWorker = try PushWorker(service: service, directory: pushDirectory, vapid: vapid, options: pushOptions)
+        pushWorker.start()
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).
         FileHandle.standardError.write(Data("""
@@ -69,6 +88,7 @@ enum ServeCommand {
 
         await waitForTermination()
         mediaSweeper.cancel()
+        pushWorker.stop()
         FileHandle.standardError.write(Data("timeline serve: stopping\n".utf8))
         api.stop()
         metricsServer?.stop()

@@ -153,7 +153,7 @@ struct ActivityProjection: Projection {
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed: nil
+             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: nil
         }
     }
 
@@ -245,7 +245,7 @@ struct ActivityProjection: Projection {
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive, .mediaUploaded,
              .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued: break
+             .appRegistered, .appAuthorized, .appTokenIssued, .pushSubscribed, .pushUnsubscribed: break
         }
     }
 }

@@ -150,7 +150,7 @@ struct FollowsProjection: Projection {
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .activityRead, .postEdited, .postMarkedSensitive, .mediaUploaded,
              .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed: break
+             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
         }
     }
 }

@@ -126,7 +126,7 @@ struct ProfilesProjection: Projection {
              .commentDeleted, .likeAdded, .likeRemoved, .postReported, .reportsDismissed,
              .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed: break
+             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
         }
     }
 }

@@ -176,7 +176,7 @@ final class ReadModels: Sendable {
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed: []
+             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: []
         }
     }
 
@@ -339,6 +339,7 @@ struct ReadView: DecisionState {
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
     func authorization(hash: String) throws -> AuthorizationRecord? { try models.sessions.authorization(hash: hash, txn) }
     func appToken(hash: String) throws -> AppTokenRecord? { try models.sessions.appToken(hash: hash, txn) }
+    func pushSubscription(sessionHash: String) throws -> PushSubscriptionRecord? { try models.sessions.pushSubscriptions.get(sessionHash, txn) }
     func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }

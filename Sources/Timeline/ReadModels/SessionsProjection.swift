@@ -19,9 +19,12 @@ struct SessionsProjection: Projection {
     let apps: Table<OAuthApps>
     let authorizations: Table<Authorizations>
     let appTokens: Table<AppTokens>
+    /// Push subscriptions by their token's hash, and each user's (to erase them, and to know who has any).
+    let pushSubscriptions: Table<PushSubscriptions>
+    let pushByUser: Table<Members<UserID, String>>
     var databases: [Database] {
         [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database, apps.database,
-         authorizations.database, appTokens.database]
+         authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database]
     }
 
     init(_ env: Environment, prefix: String) throws {
@@ -32,6 +35,15 @@ struct SessionsProjection: Projection {
         apps = try Table(env, prefix + "oauthApps")
         authorizations = try Table(env, prefix + "oauthAuthorizations")
         appTokens = try Table(env, prefix + "oauthAppTokens")
+        pushSubscriptions = try Table(env, prefix + "pushSubscriptions")
+        pushByUser = try Table(env, prefix + "pushByUser")
+    }
+
+    /// Forgets the push subscription of the token with this hash.
+    private func forgetPushSubscription(_ sessionHash: String, _ txn: Transaction) throws {
+        guard let subscription = try pushSubscriptions.get(sessionHash, txn) else { return }
+        try pushSubscriptions.delete(sessionHash, txn)
+        try pushByUser.delete((subscription.user, sessionHash), txn)
     }
 
     /// The unredeemed authorization code with this hash, unless a password change revoked it.
@@ -93,6 +105,18 @@ struct SessionsProjection: Projection {
                                              envelope.sequence), txn)
         case .signedOut(let e):
             try sessions.delete(e.sessionHash, txn)
+            try forgetPushSubscription(e.sessionHash, txn)
+        case .pushSubscribed(let e):
+            try forgetPushSubscription(e.sessionHash, txn)
+            // An erased user's subscription reads back without its keys: nothing to push to.
+            guard let endpoint = e.endpoint, let p256dh = e.p256dh, let auth = e.auth else { return }
+            try pushSubscriptions.put(e.sessionHash, PushSubscriptionRecord(user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                                                                            standard: e.standard, alerts: e.alerts, policy: e.policy), txn)
+            try pushByUser.put((e.userId, e.sessionHash), (), txn)
+        case .pushUnsubscribed(let e):
+            try forgetPushSubscription(e.sessionHash, txn)
+        case .userErased(let e):
+            for hash in try pushByUser.deleteAll(in: e.userId, txn) { try pushSubscriptions.delete(hash, txn) }
         case .passwordResetRequested(let e):
             try passwordResets.put(e.tokenHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt), envelope.sequence), txn)
         case .passwordChanged(let e):
@@ -117,7 +141,7 @@ struct SessionsProjection: Projection {
             try signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
         case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postImageProcessed, .postDeleted,
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
-             .postRemoved, .reportsDismissed, .userErased, .emailChanged, .bookmarked, .unbookmarked,
+             .postRemoved, .reportsDismissed, .emailChanged, .bookmarked, .unbookmarked,
              .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
              .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended, .activityDismissed: break
@@ -204,6 +228,26 @@ enum AppTokens: TableLayout {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown app token record version") }
         return AppTokenRecord(app: try r.string(), scopes: try r.strings(), expiresAt: try r.int64())
+    }
+}
+
+/// A token's hash → its push subscription (the endpoint and keys as the event opened them).
+enum PushSubscriptions: TableLayout {
+    static func key(_ hash: String) -> [UInt8] { Array(hash.utf8) }
+    static func encode(_ s: PushSubscriptionRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(s.user.rawValue); w.string(s.endpoint); w.string(s.p256dh); w.string(s.auth); w.u8(s.standard ? 1 : 0)
+        w.strings(s.alerts); w.string(s.policy.rawValue)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> PushSubscriptionRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown push subscription record version") }
+        let user = UserID(try r.string()), endpoint = try r.string(), p256dh = try r.string(), auth = try r.string()
+        let standard = try r.u8() == 1, alerts = try r.strings()
+        guard let policy = PushPolicy(rawValue: try r.string()) else { throw CorruptRecord(message: "unknown push policy") }
+        return PushSubscriptionRecord(user: user, endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy)
     }
 }
 

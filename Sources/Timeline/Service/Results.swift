@@ -276,6 +276,29 @@ public struct OAuthApp: Sendable, Equatable {
     }
 }
 
+/// A token's push subscription (Web Push): where and how to push, and what.
+public struct PushSubscription: Sendable, Equatable {
+    /// The hash of the token it belongs to: its stable name.
+    public var sessionHash: String
+    public var user: UserID
+    /// The push service's https URL.
+    public var endpoint: String
+    /// The browser's P-256 public key and authentication secret, base64url.
+    public var p256dh: String
+    public var auth: String
+    /// RFC 8291's aes128gcm (false: the legacy aesgcm).
+    public var standard: Bool
+    /// The notification types it wants (Mastodon's alert names).
+    public var alerts: [String]
+    /// Whose actions push: all, followed, follower, none.
+    public var policy: PushPolicy
+
+    init(sessionHash: String, _ r: PushSubscriptionRecord) {
+        self.sessionHash = sessionHash; user = r.user; endpoint = r.endpoint; p256dh = r.p256dh; auth = r.auth; standard = r.standard
+        alerts = r.alerts; policy = r.policy
+    }
+}
+
 /// What a bearer token is (`TimelineService.grant(session:)`).
 public struct Grant: Sendable, Equatable {
     /// The person it acts for (nil: an app's own token).

@@ -55,6 +55,39 @@ extension TimelineService {
         }
     }
 
+    /// The push subscription of a live token, if it has one.
+    public func pushSubscription(session token: String) throws(TimelineError) -> PushSubscription? {
+        try read { view in
+            _ = try liveSession(token, view)
+            let hash = Self.hashToken(token)
+            return try view.pushSubscription(sessionHash: hash).map { PushSubscription(sessionHash: hash, $0) }
+        }
+    }
+
+    /// `user`'s push subscriptions whose tokens are live (what a notification is pushed to).
+    public func pushSubscriptions(of user: UserID) throws(TimelineError) -> [PushSubscription] {
+        try read { view in
+            let now = options.clock.nowMilliseconds()
+            return try view.models.sessions.pushByUser.members(of: user, view.txn).compactMap { hash -> PushSubscription? in
+                guard let session = try view.session(hash: hash), session.expiresAt > now, session.user == user,
+                      let record = try view.pushSubscription(sessionHash: hash) else { return nil }
+                return PushSubscription(sessionHash: hash, record)
+            }
+        }
+    }
+
+    /// The users who have a push subscription (live or not).
+    public func pushSubscribers() throws(TimelineError) -> Set<UserID> {
+        try read { view in
+            var users = Set<UserID>()
+            try view.txn.scan(view.models.sessions.pushByUser.database, prefix: []) { key, _ in
+                if let end = key.firstIndex(of: 0) { users.insert(UserID(String(decoding: key[..<end], as: UTF8.self))) }
+                return true
+            }
+            return users
+        }
+    }
+
     /// Looks up an OAuth app by its `client_id` (nil for no such app): what the authorize page shows.
     public func app(_ id: String) throws(TimelineError) -> OAuthApp? {
         guard IdentifierSyntax.isValid(id) else { return nil }

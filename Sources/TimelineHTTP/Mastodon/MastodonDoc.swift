@@ -30,6 +30,7 @@ enum MastodonSchema: String, Sendable {
     case status = "Status", statuses = "[Status]", statusEdits = "[StatusEdit]", statusSource = "StatusSource", context = "Context"
     case relationship = "Relationship", relationships = "[Relationship]"
     case media = "MediaAttachment", notification = "Notification", notifications = "[Notification]"
+    case pushSubscription = "WebPushSubscription"
     case application = "Application", token = "Token", markers = "Markers", report = "Report", search = "Search"
     case instanceV1 = "InstanceV1", instanceV2 = "Instance", oauthServer = "OAuthServerMetadata", empty = "Empty"
     /// `text/plain` (the streaming health check).

@@ -185,6 +185,8 @@ public enum MastodonOpenAPI {
             "Application": object(["id": string, "name": string, "website": nullableString, "scopes": array(string),
                                    "redirect_uri": string, "redirect_uris": array(string), "client_id": string, "client_secret": string,
                                    "vapid_key": string], required: ["name", "scopes", "redirect_uris"]),
+            "WebPushSubscription": object(["id": string, "endpoint": string, "standard": boolean, "alerts": ["type": "object"],
+                                           "policy": string, "server_key": string]),
             "Token": object(["access_token": string, "token_type": string, "scope": string, "created_at": integer]),
             "Markers": ["type": "object", "properties": ["notifications": object(["last_read_id": string, "version": integer, "updated_at": time])]],
             "Report": object(["id": string, "action_taken": boolean, "category": string, "comment": string, "forwarded": boolean,

@@ -23,25 +23,7 @@ struct MastodonParams {
             guard let object = try? JSONSerialization.jsonObject(with: Data(http.body)) as? [String: Any] else {
                 throw TimelineError.invalid("body", "the body is not a JSON object")
             }
-            for (name, value) in object {
-                switch value {
-                case let list as [Any]:
-                    for item in list {
-                        // A list of objects (`media_attributes`) reads as its form twin: `name[][field]`.
-                        if let object = item as? [String: Any] {
-                            for (field, value) in object where !(value is NSNull) { add("\(name)[][\(field)]", "\(value)") }
-                        } else {
-                            add(name, "\(item)")
-                        }
-                    }
-                case let flag as Bool: add(name, flag ? "true" : "false")
-                case let object as [String: Any]:
-                    // An object (`notifications: {last_read_id}`) reads as its form twin: `name[field]`.
-                    for (field, value) in object where !(value is NSNull) { add("\(name)[\(field)]", "\(value)") }
-                case is NSNull: break
-                default: add(name, "\(value)")
-                }
-            }
+            for (name, value) in object { addJSON(name, value) }
         } else if !http.body.isEmpty {
             guard let text = String(validating: http.body, as: UTF8.self) else { throw TimelineError.invalid("body", "the body is not text") }
             for pair in text.split(separator: "&") where !pair.isEmpty {
@@ -49,6 +31,26 @@ struct MastodonParams {
                 func decoded(_ raw: Substring) -> String { raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw) }
                 add(decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
             }
+        }
+    }
+
+    /// A JSON value under `name`: a list is `name[]` (a list of objects `name[][field]`), an
+    /// object `name[field]` (nested objects likewise), as their form twins read.
+    private mutating func addJSON(_ name: String, _ value: Any) {
+        switch value {
+        case let list as [Any]:
+            for item in list {
+                if let object = item as? [String: Any] {
+                    for (field, inner) in object { addJSON("\(name)[][\(field)]", inner) }
+                } else {
+                    addJSON(name + "[]", item)
+                }
+            }
+        case let object as [String: Any]:
+            for (field, inner) in object { addJSON("\(name)[\(field)]", inner) }
+        case let flag as Bool: add(name, flag ? "true" : "false")
+        case is NSNull: break
+        default: add(name, "\(value)")
         }
     }
 

@@ -19,7 +19,7 @@ enum MastodonAPI {
     /// Every route of the Mastodon API, in the order they are matched (a literal segment
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] = oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
-        + notificationRoutes + routes + [
+        + notificationRoutes + pushRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route("GET", "/api/openapi.json", .anyone, .now { _, _ in
                 Responses.json(200, bytes: try MastodonOpenAPI.served.get(), headers: [("Cache-Control", "no-cache")])

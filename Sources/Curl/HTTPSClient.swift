@@ -1,0 +1,60 @@
+import CCurl
+import Foundation
+
+/// What a delivery could not do: libcurl's error (no connection, a bad certificate, a timeout,
+/// a private address refused).
+public struct DeliveryError: Error, Equatable, CustomStringConvertible {
+    /// libcurl's code.
+    public let code: Int
+    public var description: String { String(cString: curl_easy_strerror(CURLcode(UInt32(code)))) }
+}
+
+/// HTTPS POSTs through libcurl: one handle, so connections (and their HTTP/2 sessions) are
+/// reused between requests; https only, no redirects; addresses that are loopback, private or
+/// link-local are refused at connect time unless `allowPrivate`. Not for use by two threads
+/// at once (give each worker its own).
+public final class HTTPSClient {
+    private let handle: UnsafeMutableRawPointer
+    private let caFile: [CChar]?
+
+    /// A client trusting the system's authorities and, if given, those of `caFile`.
+    public init?(caFile: String? = nil, allowPrivate: Bool = false) {
+        _ = Self.initialised
+        self.caFile = caFile.map { Array($0.utf8CString) }
+        guard let made = self.caFile.withOptionalCString({ timeline_curl_new($0, allowPrivate ? 1 : 0) }) else { return nil }
+        handle = made
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    /// POSTs `body` to `url` with `headers` (`Name: value` lines); answers the status.
+    public func post(_ url: String, headers: [String], body: [UInt8], timeout: Duration) throws(DeliveryError) -> Int {
+        var status = 0
+        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let code: Int32 = withCStrings(headers) { lines in
+            body.withUnsafeBufferPointer { bytes in
+                timeline_curl_post(handle, url, lines.baseAddress, Int32(lines.count), bytes.baseAddress, bytes.count, milliseconds, &status)
+            }
+        }
+        guard code == 0 else { throw DeliveryError(code: Int(code)) }
+        return status
+    }
+
+    private static let initialised: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+}
+
+/// Runs `body` with `strings` as C strings (valid only inside it).
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer(body)
+}
+
+private extension Optional where Wrapped == [CChar] {
+    func withOptionalCString<R>(_ body: (UnsafePointer<CChar>?) -> R) -> R {
+        switch self {
+        case .some(let chars): chars.withUnsafeBufferPointer { body($0.baseAddress) }
+        case .none: body(nil)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+// Push subscriptions (Web Push, RFC 8030): `subscribePush` records `PushSubscribed` for the
+// token it comes with — one per token, as Mastodon keeps them: a second replaces the first —
+// with the push service's endpoint and the browser's keys sealed with the user's key, the alerts
+// wanted per notification type and the policy (whose actions may push). `unsubscribePush`
+// records `PushUnsubscribed`, as does the delivery worker when the push service answers 404 or
+// 410. A subscription ends with its token (it is looked up through the live session) and is
+// erased with its user.
+
+/// The notification types a subscription may want pushed (Mastodon's alerts).
+public enum PushAlert {
+    /// Mastodon's alert names that Timeline's notifications map to.
+    public static let all = ["mention", "favourite", "follow", "follow_request", "reblog", "poll", "status", "update"]
+}
+
+/// Whose actions may push to a subscription (Mastodon's `data[policy]`).
+public enum PushPolicy: String, Sendable, CaseIterable {
+    case all, followed, follower, none
+}
+
+/// The payload of `PushSubscribed`.
+public struct PushSubscribed: Equatable, Sendable {
+    /// The subscriber.
+    public var userId: UserID
+    /// The hash of the token it belongs to (it ends with it).
+    public var sessionHash: String
+    /// The push service's URL (sealed with the user's key; nil once they are erased).
+    public var endpoint: String?
+    /// The browser's P-256 public key, base64url (sealed).
+    public var p256dh: String?
+    /// The browser's authentication secret, base64url (sealed).
+    public var auth: String?
+    /// Whether it wants RFC 8291's `aes128gcm` (else the legacy `aesgcm`).
+    public var standard: Bool
+    /// The alert types wanted.
+    public var alerts: [String]
+    /// Whose actions push.
+    public var policy: PushPolicy
+    /// A `PushSubscribed` payload.
+    public init(userId: UserID, sessionHash: String, endpoint: String?, p256dh: String?, auth: String?, standard: Bool,
+                alerts: [String], policy: PushPolicy) {
+        self.userId = userId; self.sessionHash = sessionHash; self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth
+        self.standard = standard; self.alerts = alerts; self.policy = policy
+    }
+}
+
+extension PushSubscribed: EventPayload {
+    package var stream: String { StreamName.user(userId) }
+    package var users: [UserID] { [userId] }
+
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue); w.string(sessionHash)
+        try sealer.seal(userId, into: &w) { $0.string(endpoint ?? ""); $0.string(p256dh ?? ""); $0.string(auth ?? "") }
+        w.u8(standard ? 1 : 0); w.strings(alerts); w.string(policy.rawValue)
+    }
+
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        let user = UserID(try r.string()), session = try r.string()
+        let keys = try opener.personal(user, from: &r) { (try $0.string(), try $0.string(), try $0.string()) }
+        let standard = try r.u8() == 1, alerts = try r.strings()
+        guard let policy = PushPolicy(rawValue: try r.string()) else { throw CorruptRecord(message: "unknown push policy") }
+        self.init(userId: user, sessionHash: session, endpoint: keys?.0, p256dh: keys?.1, auth: keys?.2, standard: standard,
+                  alerts: alerts, policy: policy)
+    }
+
+    package func json(erased: Bool) -> [String: Any] {
+        var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "standard": standard, "alerts": alerts,
+                                  "policy": policy.rawValue]
+        out["endpoint"] = endpoint; out["p256dh"] = p256dh; out["auth"] = auth
+        return out
+    }
+
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) subscribed to push notifications" }
+}
+
+/// The payload of `PushUnsubscribed`: a token's subscription ended (by its user, or because the
+/// push service said it is gone).
+public struct PushUnsubscribed: Equatable, Sendable {
+    /// The subscriber.
+    public var userId: UserID
+    /// The hash of the token it belonged to.
+    public var sessionHash: String
+    /// A `PushUnsubscribed` payload.
+    public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
+}
+
+extension PushUnsubscribed: EventPayload {
+    package var stream: String { StreamName.user(userId) }
+    package var users: [UserID] { [userId] }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()), sessionHash: try r.string())
+    }
+    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId))'s push subscription ended" }
+}
+
+/// A subscription as the service keeps it.
+package struct PushSubscriptionRecord: Equatable, Sendable {
+    package var user: UserID
+    package var endpoint: String
+    package var p256dh: String
+    package var auth: String
+    package var standard: Bool
+    package var alerts: [String]
+    package var policy: PushPolicy
+
+    package init(user: UserID, endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: PushPolicy) {
+        self.user = user; self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard
+        self.alerts = alerts; self.policy = policy
+    }
+}
+
+extension Decider {
+    /// Subscribes the session `sessionHash` of `me` (replacing its subscription, if any).
+    func subscribePush(endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?,
+                       sessionHash: String, by me: UserRecord) throws -> Decision {
+        guard endpoint.utf8.count <= 2048, let scheme = endpoint.split(separator: ":").first, scheme == "https",
+              endpoint.hasPrefix("https://"), !endpoint.contains(where: { $0.isWhitespace }) else {
+            throw TimelineError.invalid("endpoint", "the endpoint must be an https URL")
+        }
+        guard Self.base64URLLength(p256dh) == 65 else { throw TimelineError.invalid("p256dh", "p256dh must be a P-256 public key (base64url, 65 bytes)") }
+        guard Self.base64URLLength(auth) == 16 else { throw TimelineError.invalid("auth", "auth must be 16 bytes, base64url") }
+        let policy = try policy.map { raw throws(TimelineError) in
+            guard let value = PushPolicy(rawValue: raw) else { throw TimelineError.invalid("policy", "policy must be all, followed, follower or none") }
+            return value
+        } ?? .all
+        for alert in alerts where !PushAlert.all.contains(alert) { throw TimelineError.invalid("alerts", "unknown alert \(alert.prefix(32))") }
+        let event = PushSubscribed(userId: me.id, sessionHash: sessionHash, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                                   standard: standard, alerts: alerts, policy: policy)
+        return Decision(events: [.pushSubscribed(event)], outcome: .success(.done))
+    }
+
+    /// Ends the subscription of the session `sessionHash` of `user` (nothing if there is none).
+    func unsubscribePush(sessionHash: String, user: UserID) throws -> Decision {
+        guard try state.pushSubscription(sessionHash: sessionHash) != nil else { return Decision(outcome: .success(.changed(false))) }
+        return Decision(events: [.pushUnsubscribed(PushUnsubscribed(userId: user, sessionHash: sessionHash))], outcome: .success(.changed(true)))
+    }
+
+    /// How many bytes a base64url (or standard base64, as some clients send keys) text holds,
+    /// or nil when it is neither.
+    static func base64URLLength(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 200,
+              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_+/=".contains($0)) }) else { return nil }
+        let unpadded = text.filter { $0 != "=" }.count
+        guard unpadded % 4 != 1 else { return nil }
+        return unpadded * 3 / 4
+    }
+}
+
+// MARK: - Commands
+
+/// `subscribePush`: the acting session subscribes to push notifications (one per token).
+package struct SubscribePushCommand: CommandDefinition {
+    package static let name = "subscribePush"
+    package let endpoint: String
+    package let p256dh: String
+    package let auth: String
+    package let standard: Bool
+    package let alerts: [String]
+    package let policy: String?
+
+    package init(endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?) {
+        self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard; self.alerts = alerts; self.policy = policy
+    }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        endpoint = try fields.string("endpoint")
+        p256dh = try fields.string("p256dh")
+        auth = try fields.string("auth")
+        standard = try fields.optionalBool("standard") ?? true
+        alerts = try fields.optionalList("alerts") ?? []
+        policy = try fields.optionalString("policy")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("endpoint", endpoint)
+        fields.set("p256dh", p256dh)
+        fields.set("auth", auth)
+        fields.set("standard", standard)
+        fields.set("alerts", json: alerts)
+        fields.set("policy", policy)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        guard case .session(let hash) = actor else { throw TimelineError(.unauthenticated, "a push subscription belongs to a session token") }
+        return try decider.acting(actor) {
+            try decider.subscribePush(endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy,
+                                      sessionHash: hash, by: $0)
+        }
+    }
+}
+
+/// `unsubscribePush`: the acting session's push subscription ends.
+package struct UnsubscribePushCommand: CommandDefinition {
+    package static let name = "unsubscribePush"
+
+    package init() {}
+    package init(_ fields: some CommandFields) throws(TimelineError) {}
+    package func encode(to fields: inout CommandJSON) {}
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        guard case .session(let hash) = actor else { throw TimelineError(.unauthenticated, "a push subscription belongs to a session token") }
+        return try decider.acting(actor) { try decider.unsubscribePush(sessionHash: hash, user: $0.id) }
+    }
+}
+
+/// `endPushSubscription`: the operator (the delivery worker) ends a subscription its push
+/// service says is gone (404, 410).
+package struct EndPushSubscriptionCommand: OneFieldCommand {
+    package static let name = "endPushSubscription", field = "sessionHash"
+    package static let needsActor = false
+    package let value: String
+
+    package init(value: String) { self.value = value }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        guard actor == .operator else { throw TimelineError(.forbidden, "only the operator ends others' push subscriptions") }
+        guard let subscription = try decider.state.pushSubscription(sessionHash: value) else { return Decision(outcome: .success(.changed(false))) }
+        return try decider.unsubscribePush(sessionHash: value, user: subscription.user)
+    }
+}
+
+extension Command {
+    /// Ends the push subscription of the token whose hash is `sessionHash` (the operator's: the
+    /// delivery worker, when the push service says it is gone).
+    public static func endPushSubscription(sessionHash: String) -> Command { Command(EndPushSubscriptionCommand(value: sessionHash)) }
+
+    /// Subscribes the acting session to push notifications: the push service's https
+    /// `endpoint`, the browser's `p256dh` and `auth` keys (base64url), `standard` (aes128gcm;
+    /// false: the legacy aesgcm), the `alerts` wanted and the `policy` (all, followed, follower, none).
+    public static func subscribePush(endpoint: String, p256dh: String, auth: String, standard: Bool = true, alerts: [String] = PushAlert.all,
+                                     policy: String? = nil) -> Command {
+        Command(SubscribePushCommand(endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy))
+    }
+
+    /// Ends the acting session's push subscription.
+    public static var unsubscribePush: Command { Command(UnsubscribePushCommand()) }
+}

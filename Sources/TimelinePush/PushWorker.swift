@@ -1,0 +1,254 @@
+import Curl
+import Foundation
+import OpenSSL
+import Synchronization
+import Timeline
+import WebPush
+
+/// Web Push deliveries (RFC 8030): a planner thread follows the log as the live streams do and
+/// turns each notification into one delivery per matching subscription of its user (the alert
+/// wanted, the policy, blocks and mutes as the activity feed applies them), queued durably in
+/// the `PushOutbox` before anything is sent; `concurrency` sender threads, each with its own
+/// libcurl handle (connections and HTTP/2 reused), encrypt and send them with `TTL`,
+/// `Urgency`, `Topic` and VAPID. 429 and 5xx (or no answer) are retried with backoff, and
+/// dropped after a day; 404 and 410 end the subscription. Nothing here runs on a command's or a
+/// read's path: a slow push service only delays pushes.
+public final class PushWorker: @unchecked Sendable {
+    /// What the operator chose (`timeline serve --push-…`).
+    public struct Options: Sendable {
+        /// A certificate authority to trust besides the system's (private push services, tests).
+        public var caFile: String?
+        /// Whether endpoints on loopback or private addresses may be pushed to.
+        public var allowPrivate = false
+        /// Deliveries in flight at once.
+        public var concurrency = 4
+        /// This server's URL, for the notifications' icons.
+        public var baseURL = ""
+        public init() {}
+    }
+
+    /// Counts since start, for `/metrics`.
+    public struct Counts: Sendable, Equatable {
+        public var sent = 0, retried = 0, failed = 0, dropped = 0
+        /// Log events not yet turned into deliveries.
+        public var lag: UInt64 = 0
+    }
+
+    private let service: TimelineService
+    private let vapid: VAPID
+    private let options: Options
+    private let outbox: PushOutbox
+    private let state = Mutex<(stopped: Bool, inFlight: Set<String>, counts: Counts)>((false, [], Counts()))
+    private let wake = NSCondition()
+
+    /// A worker keeping its outbox in `directory` (created 0700).
+    public init(service: TimelineService, directory: String, vapid: VAPID, options: Options = Options()) throws {
+        self.service = service
+        self.vapid = vapid
+        self.options = options
+        outbox = try PushOutbox(directory: directory, start: try service.appliedSequence())
+    }
+
+    /// The VAPID key pair in `directory/vapid.key` (0600), made on first use.
+    public static func vapidKeys(in directory: String) throws -> P256KeyPair {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = directory + "/vapid.key"
+        if let data = FileManager.default.contents(atPath: path), data.count == 97 {
+            return P256KeyPair(privateKey: Array(data.prefix(32)), publicKey: Array(data.suffix(65)))
+        }
+        let keys = try P256KeyPair.generate()
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(keys.privateKey + keys.publicKey),
+                                             attributes: [.posixPermissions: 0o600]),
+              rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return keys
+    }
+
+    public var counts: Counts { state.withLock { $0.counts } }
+
+    /// Starts the planner and the senders.
+    public func start() {
+        let planner = Thread { [self] in plan() }
+        planner.name = "timeline-push-planner"
+        planner.start()
+        for index in 0..<max(1, options.concurrency) {
+            let sender = Thread { [self] in send() }
+            sender.name = "timeline-push-\(index)"
+            sender.start()
+        }
+    }
+
+    /// Stops the threads (what is queued stays in the outbox for the next start).
+    public func stop() {
+        state.withLock { $0.stopped = true }
+        wake.lock(); wake.broadcast(); wake.unlock()
+    }
+
+    private var stopped: Bool { state.withLock { $0.stopped } }
+
+    private func pause(_ seconds: Double) {
+        wake.lock()
+        _ = wake.wait(until: Date(timeIntervalSinceNow: seconds))
+        wake.unlock()
+    }
+
+    // MARK: - Planning
+
+    private func plan() {
+        while !stopped {
+            do {
+                let applied = try service.appliedSequence()
+                state.withLock { $0.counts.lag = applied > outbox.through ? applied - outbox.through : 0 }
+                if applied > outbox.through {
+                    let subscribers = try service.pushSubscribers()
+                    let events = try service.events(from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
+                    guard let last = events.last else { continue }
+                    var deliveries: [PushDelivery] = []
+                    for event in events { deliveries += try self.deliveries(for: event, subscribers: subscribers) }
+                    try outbox.queue(deliveries, through: last.sequence)
+                    if !deliveries.isEmpty { wake.lock(); wake.broadcast(); wake.unlock() }
+                    continue
+                }
+            } catch {
+                FileHandle.standardError.write(Data("timeline serve: push planning paused: \(error)\n".utf8))
+            }
+            pause(0.02)
+        }
+    }
+
+    /// What `event` pushes: each notification it made for a subscribed user, to each of their
+    /// subscriptions that wants its type from its actor.
+    private func deliveries(for event: EventEnvelope, subscribers: Set<UserID>) throws -> [PushDelivery] {
+        var out: [PushDelivery] = []
+        for user in subscribers {
+            for update in try service.liveUpdates(for: event, viewer: user) {
+                guard case .activity(let item) = update, let type = Self.alert(item.kind), let actor = item.actor else { continue }
+                for subscription in try service.pushSubscriptions(of: user) where subscription.alerts.contains(type) {
+                    switch subscription.policy {
+                    case .all: break
+                    case .none: continue
+                    case .followed: guard try service.follows(user, actor) else { continue }
+                    case .follower: guard try service.follows(actor, user) else { continue }
+                    }
+                    out.append(try delivery(item, type: type, to: subscription))
+                }
+            }
+        }
+        return out
+    }
+
+    private func delivery(_ item: ActivityItem, type: String, to subscription: PushSubscription) throws -> PushDelivery {
+        let name = item.actorUsername ?? "someone"
+        let (title, body): (String, String) = switch item.kind {
+        case .comment: ("\(name) commented on your photo", "")
+        case .reply: ("\(name) replied to your comment", "")
+        case .mention: ("\(name) mentioned you", "")
+        case .like: ("\(name) liked your photo", "")
+        case .follow: ("\(name) followed you", "")
+        case .followRequest: ("\(name) asked to follow you", "")
+        case .removed: ("", "")
+        }
+        let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(options.baseURL)/v1/images/\($0.small.rawValue)" }
+            ?? "\(options.baseURL)/app/icon.svg"
+        // Mastodon's push JSON; never the email or a token.
+        let payload: [String: Any] = ["notification_id": item.id, "notification_type": type, "title": title,
+                                      "body": body.isEmpty ? title : body, "icon": icon, "preferred_locale": "en"]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]),
+                          as: UTF8.self)
+        return PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,
+                            endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth, payload: json,
+                            topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal",
+                            queuedAt: Date().timeIntervalSince1970)
+    }
+
+    /// Mastodon's alert for an activity kind (nil: not pushed).
+    static func alert(_ kind: ActivityItem.Kind) -> String? {
+        switch kind {
+        case .comment, .reply, .mention: "mention"
+        case .like: "favourite"
+        case .follow: "follow"
+        case .followRequest: "follow_request"
+        case .removed: nil
+        }
+    }
+
+    // MARK: - Sending
+
+    private static let day: TimeInterval = 24 * 3600
+
+    /// Whether a delivery is young enough to try again (a day after it was queued it is dropped).
+    private static func retriable(_ delivery: PushDelivery) -> Bool { Date().timeIntervalSince1970 - delivery.queuedAt < day }
+
+    private func send() {
+        guard let client = HTTPSClient(caFile: options.caFile, allowPrivate: options.allowPrivate) else { return }
+        while !stopped {
+            let now = Date().timeIntervalSince1970
+            let next = state.withLock { state -> PushDelivery? in
+                guard let delivery = outbox.due(at: now).first(where: { !state.inFlight.contains($0.id) }) else { return nil }
+                state.inFlight.insert(delivery.id)
+                return delivery
+            }
+            guard let delivery = next else {
+                pause(1)  // woken when deliveries are queued; retries come due within a second's wait
+                continue
+            }
+            defer { _ = state.withLock { $0.inFlight.remove(delivery.id) } }
+            do {
+                try attempt(delivery, client)
+            } catch {
+                FileHandle.standardError.write(Data("timeline serve: push outbox: \(error)\n".utf8))
+            }
+        }
+    }
+
+    private func attempt(_ delivery: PushDelivery, _ client: HTTPSClient) throws {
+        guard let endpoint = URL(string: delivery.endpoint), let p256dh = Base64URL.decode(delivery.p256dh),
+              let auth = Base64URL.decode(delivery.auth) else {
+            try outbox.finish(delivery.id)
+            state.withLock { $0.counts.dropped += 1 }
+            return
+        }
+        let body = try WebPushEncryption.encrypt(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
+        let headers = ["Content-Type: application/octet-stream", "Content-Encoding: aes128gcm", "TTL: 86400",
+                       "Urgency: \(delivery.urgency)", "Topic: \(delivery.topic)", "Authorization: \(try vapid.authorization(for: endpoint))"]
+        let status: Int
+        do {
+            status = try client.post(delivery.endpoint, headers: headers, body: body, timeout: .seconds(10))
+        } catch {
+            status = 0  // no answer: retried as a 5xx is
+        }
+        switch status {
+        case 200..<300:
+            try outbox.finish(delivery.id)
+            state.withLock { $0.counts.sent += 1 }
+        case 404, 410:
+            // The push service says the subscription is gone: end it.
+            try outbox.finish(delivery.id)
+            _ = try? await_(service, .endPushSubscription(sessionHash: delivery.subscription))
+            state.withLock { $0.counts.failed += 1 }
+        case let code where (code == 0 || code == 429 || (500..<600).contains(code)) && Self.retriable(delivery):
+            var again = delivery
+            again.attempts += 1
+            again.notBefore = Date().timeIntervalSince1970 + min(pow(2, Double(again.attempts)) * 0.5, 3600)
+            try outbox.postpone(again)
+            state.withLock { $0.counts.retried += 1 }
+        default:
+            try outbox.finish(delivery.id)
+            state.withLock { $0.counts.dropped += 1 }
+        }
+    }
+}
+
+/// Runs `command` as the operator from a thread that is not in the async world, waiting for it.
+private func await_(_ service: TimelineService, _ command: Command) throws -> CommandResult {
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<Result<CommandResult, TimelineError>?>(nil)
+    Task {
+        let outcome: Result<CommandResult, TimelineError>
+        do { outcome = .success(try await service.execute(command, as: .operator)) } catch { outcome = .failure(error as? TimelineError ?? TimelineError(.internal, "\(error)")) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+}

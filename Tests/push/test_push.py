@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Web Push end to end: a test push service — an HTTPS server on loopback with its own certificate
+authority (`make-ca DIR` writes it; `timeline serve --push-ca-file DIR/ca.pem` trusts it) — receives
+what `timeline serve` pushes; http_ece (PyPI) decrypts each message with the subscriber's key and
+`cryptography` verifies its VAPID signature. Subscriptions are made with Mastodon.py.
+Usage: test_push.py make-ca DIR | test_push.py run BASE DIR ALICE_TOKEN ALICE_TOKEN2 BOB_TOKEN CAROL_TOKEN POST_ID
+Prints `ok - …` lines; exits 1 on a failure."""
+import base64
+import http.server
+import json
+import os
+import ssl
+import subprocess
+import sys
+import threading
+import time
+
+import http_ece
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED: {what}")
+        sys.exit(1)
+    print(f"ok - {what}")
+
+
+def b64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+if sys.argv[1] == "make-ca":
+    directory = sys.argv[2]
+    run = lambda *args: subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True)
+    run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+        "-days", "2", "-subj", "/CN=Timeline test push CA")
+    run("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+        "-subj", "/CN=127.0.0.1")
+    with open(os.path.join(directory, "san.ext"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
+        "-days", "2", "-extfile", "san.ext")
+    sys.exit(0)
+
+from mastodon import Mastodon
+
+base, directory, alice_token, alice_token2, bob_token, carol_token, post = sys.argv[2:]
+received = []
+lock = threading.Lock()
+
+
+class PushService(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        with lock:
+            received.append((time.time(), self.path, dict(self.headers), body))
+        status = 410 if self.path.startswith("/gone") else 201
+        self.send_response(status)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+service = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PushService)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(os.path.join(directory, "server.pem"), os.path.join(directory, "server.key"))
+service.socket = context.wrap_socket(service.socket, server_side=True)
+threading.Thread(target=service.serve_forever, daemon=True).start()
+push = f"https://127.0.0.1:{service.server_port}"
+
+alice = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
+alice2 = Mastodon(access_token=alice_token2, api_base_url=base, version_check_mode="none")
+bob = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
+carol = Mastodon(access_token=carol_token, api_base_url=base, version_check_mode="none")
+private, public = alice.push_subscription_generate_keys()
+secret = public["auth"]
+subscription = alice.push_subscription_set(push + "/push/alice", public, mention_events=True, follow_events=True,
+                                           favourite_events=False, policy="all", standard=True)
+check(subscription.endpoint == push + "/push/alice" and subscription.alerts.mention and not subscription.alerts.favourite
+      and len(b64(subscription.server_key)) == 65, "push_subscription_set: the endpoint, the alerts, the VAPID server key")
+check(alice.push_subscription().endpoint == push + "/push/alice", "push_subscription reads it back")
+
+
+def wait_for(count, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        with lock:
+            if len(received) >= count:
+                return True
+        time.sleep(0.02)
+    return False
+
+
+def open_message(index):
+    _, path, headers, body = received[index]
+    receiver = ec.derive_private_key(private["privkey"], ec.SECP256R1())
+    message = json.loads(http_ece.decrypt(body, private_key=receiver, auth_secret=secret, version="aes128gcm"))
+    scheme, _, rest = headers["Authorization"].partition(" ")
+    fields = dict(part.strip().split("=", 1) for part in rest.split(","))
+    header, claims, signature = fields["t"].split(".")
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b64(fields["k"]))
+    raw = b64(signature)
+    key.verify(utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+               f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+    return path, headers, message, json.loads(b64(claims))
+
+
+started = time.time()
+bob.status_post("lovely light", in_reply_to_id=post)
+check(wait_for(1, 1.0), f"a comment on a photo reaches its owner within a second ({time.time() - started:.2f} s)")
+path, headers, message, claims = open_message(0)
+check(path == "/push/alice" and headers["Content-Encoding"] == "aes128gcm" and int(headers["TTL"]) > 0 and headers["Urgency"]
+      and headers["Topic"], "aes128gcm, with TTL, Urgency and Topic")
+check(message["notification_type"] == "mention" and message["title"] == "bob commented on your photo" and message["notification_id"]
+      and "@" not in json.dumps(message) and alice_token not in json.dumps(message), "Mastodon's push JSON: no email, no token; http_ece decrypts it")
+check(claims["aud"] == push and claims["sub"].startswith("mailto:"), "VAPID: signed for the push service's origin")
+
+bob.status_favourite(post)
+time.sleep(1.5)
+check(len(received) == 1, "a like pushes nothing to a subscription without the favourite alert")
+alice.account_mute(carol.account_verify_credentials().id)
+carol.status_post("hi alice", in_reply_to_id=post)
+time.sleep(1.5)
+check(len(received) == 1, "a muted user's comment pushes nothing")
+
+alice2.push_subscription_set(push + "/gone/alice2", public, follow_events=True, mention_events=True, standard=True)
+bob.account_unfollow(alice.account_verify_credentials().id)
+bob.account_follow(alice.account_verify_credentials().id)
+check(wait_for(3, 3.0), "a follow is pushed to both subscriptions")
+deadline = time.time() + 5
+gone = False
+while time.time() < deadline and not gone:
+    try:
+        alice2.push_subscription()
+    except Exception:
+        gone = True
+    time.sleep(0.1)
+check(gone, "410 from the push service ends that subscription")
+check(alice.push_subscription().endpoint == push + "/push/alice", "the other subscription stays")
+service.shutdown()
