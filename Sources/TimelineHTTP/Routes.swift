@@ -266,6 +266,19 @@ extension TimelineAPI {
             description: "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
                 + "Items whose actor the bearer mutes or blocks (either way) are left out.",
             answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), parameters: [.types], paged: true)),
+        Route("GET", "/v1/me/push", .bearer, .now { api, request in try api.pushSubscription(request) }, Operation(
+            id: "pushSubscription", summary: "This token's push subscription (Web Push), with the server's VAPID key.", tag: .feeds,
+            description: "No subscription gives 404 not_found. The key to subscribe with is also in GET /api/v2/instance "
+                + "(`configuration.vapid.public_key`, as Mastodon tells it).",
+            answer: .json("The subscription.", "pushSubscription"), errors: [.notFound])),
+        command("PUT", "/v1/me/push", Operation(
+            id: "subscribePush", summary: "Subscribe this token to push notifications (one per token; replaces its subscription).",
+            tag: .feeds, description: "`endpoint` must be an https URL; `p256dh` and `auth` are the browser's keys (base64url); "
+                + "`alerts` the types pushed (\(PushAlert.all.joined(separator: ", "))), `policy` whose actions push.",
+            answer: .empty(), errors: Operation.writeErrors, body: .command("subscribePush"))),
+        command("DELETE", "/v1/me/push", Operation(
+            id: "unsubscribePush", summary: "End this token's push subscription.", tag: .feeds,
+            answer: changed("there was none"), errors: [.storageFull])),
         command("POST", "/v1/activity/read", Operation(
             id: "markActivityRead", summary: "Mark the bearer's activity read up to an item (its `id`).", tag: .feeds,
             description: "Items after it stay unread; `GET /v1/me` says how many (`unreadActivity`). The marker only moves forward: "

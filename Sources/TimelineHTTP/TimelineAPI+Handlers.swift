@@ -163,6 +163,7 @@ extension TimelineAPI {
         let head = try service.lastSequence(), applied = try service.appliedSequence()
         let text = metrics.render(logSequence: head, projectionLag: head - applied, openStreams: live.openCount,
                                   batchSizes: service.commitBatchSizes())
+            + (options.moreMetrics?() ?? "")
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
     }
 
@@ -170,5 +171,15 @@ extension TimelineAPI {
     func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.served.get()))
+    }
+
+    /// `GET /v1/me/push`: the bearer token's push subscription, and the key to subscribe with.
+    func pushSubscription(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        guard let token = request.bearer, let subscription = try service.pushSubscription(session: token) else {
+            throw TimelineError(.notFound, "this token has no push subscription")
+        }
+        return Responses.json(200, ["endpoint": subscription.endpoint, "standard": subscription.standard, "alerts": subscription.alerts,
+                                    "policy": subscription.policy.rawValue, "serverKey": options.vapidPublicKey ?? ""] as [String: Any])
     }
 }

@@ -23,6 +23,9 @@ public final class TimelineAPI: Sendable {
         public var mastodonRequestsPerWindow = 300
         /// The VAPID public key (base64url) push subscriptions are told (Mastodon's `server_key`).
         public var vapidPublicKey: String?
+        /// More lines for `GET /metrics` (Prometheus text), from parts the API does not own
+        /// (the push worker's deliveries).
+        public var moreMetrics: (@Sendable () -> String)?
         /// Event streams open at once.
         public var maxStreams = 10_000
         /// Write one JSON access-log line per request to stderr.

@@ -22,8 +22,6 @@ public final class PushWorker: @unchecked Sendable {
         public var allowPrivate = false
         /// Deliveries in flight at once.
         public var concurrency = 4
-        /// This server's URL, for the notifications' icons.
-        public var baseURL = ""
         public init() {}
     }
 
@@ -40,6 +38,11 @@ public final class PushWorker: @unchecked Sendable {
     private let outbox: PushOutbox
     private let state = Mutex<(stopped: Bool, inFlight: Set<String>, counts: Counts)>((false, [], Counts()))
     private let wake = NSCondition()
+    /// This server's URL, for the notifications' icons (known once it listens).
+    private let baseURL = Mutex("")
+
+    /// Tells the worker where the server listens (its notifications' icons are there).
+    public func serve(at url: String) { baseURL.withLock { $0 = url } }
 
     /// A worker keeping its outbox in `directory` (created 0700).
     public init(service: TimelineService, directory: String, vapid: VAPID, options: Options = Options()) throws {
@@ -65,6 +68,23 @@ public final class PushWorker: @unchecked Sendable {
     }
 
     public var counts: Counts { state.withLock { $0.counts } }
+
+    /// The counts in Prometheus' text format (for `GET /metrics`).
+    public var metricsText: String {
+        let counts = self.counts
+        return """
+            # HELP timeline_push_deliveries_total Web Push deliveries by outcome since start.
+            # TYPE timeline_push_deliveries_total counter
+            timeline_push_deliveries_total{outcome="sent"} \(counts.sent)
+            timeline_push_deliveries_total{outcome="retried"} \(counts.retried)
+            timeline_push_deliveries_total{outcome="failed"} \(counts.failed)
+            timeline_push_deliveries_total{outcome="dropped"} \(counts.dropped)
+            # HELP timeline_push_outbox_lag Log events not yet turned into push deliveries.
+            # TYPE timeline_push_outbox_lag gauge
+            timeline_push_outbox_lag \(counts.lag)
+
+            """
+    }
 
     /// Starts the planner and the senders.
     public func start() {
@@ -148,8 +168,8 @@ public final class PushWorker: @unchecked Sendable {
         case .followRequest: ("\(name) asked to follow you", "")
         case .removed: ("", "")
         }
-        let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(options.baseURL)/v1/images/\($0.small.rawValue)" }
-            ?? "\(options.baseURL)/app/icon.svg"
+        let base = baseURL.withLock { $0 }
+        let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" } ?? "\(base)/app/icon.svg"
         // Mastodon's push JSON; never the email or a token.
         let payload: [String: Any] = ["notification_id": item.id, "notification_type": type, "title": title,
                                       "body": body.isEmpty ? title : body, "icon": icon, "preferred_locale": "en"]

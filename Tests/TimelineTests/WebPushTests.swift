@@ -59,4 +59,22 @@ import WebPush
             #expect(text.contains("ok - the other subscription stays"), "\(text)")
         }
     }
+
+    /// SIGKILL with deliveries pending, then a restart: every notification arrives, none twice
+    /// but those in flight; a slow push service does not slow commands (Tests/push/test_push_crash.py).
+    @Test(.timeLimit(.minutes(3))) func aCrashLosesNoPushAndASlowServiceSlowsNoCommand() async throws {
+        let ca = temporaryPath("push-ca")
+        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
+        let made = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path, "make-ca", ca],
+                                    executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(await made.exitStatus(within: .seconds(60)) == 0, "\(made.standardError)")
+        let photo = temporaryPath("pixel.png")
+        try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+        let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push_crash.py").path,
+                                    try timelineExecutable().path, ca, photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let status = await run.exitStatus(within: .seconds(150))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("ok - 10 comments while the push service holds"), "\(text)")
+    }
 }

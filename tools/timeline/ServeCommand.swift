@@ -52,13 +52,14 @@ enum ServeCommand {
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://") else { throw UsageError("--push-contact takes a mailto: or https: URL") }
         let vapid = VAPID(keys: try PushWorker.vapidKeys(in: pushDirectory), contact: contact)
         apiOptions.vapidPublicKey = vapid.publicKey
-        let api = TimelineAPI(service: service, options: apiOptions)
-        let server = try HTTPServer(options: serverOptions, handler: api.answer)
         var pushOptions = PushWorker.Options()
         pushOptions.caFile = args.value("push-ca-file")
         pushOptions.allowPrivate = args.has("push-allow-private")
-        pushOptions.baseURL = url(serverOptions.host, server.port)
         let pushWorker = try PushWorker(service: service, directory: pushDirectory, vapid: vapid, options: pushOptions)
+        apiOptions.moreMetrics = { pushWorker.metricsText }
+        let api = TimelineAPI(service: service, options: apiOptions)
+        let server = try HTTPServer(options: serverOptions, handler: api.answer)
+        pushWorker.serve(at: url(serverOptions.host, server.port))
         pushWorker.start()
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).

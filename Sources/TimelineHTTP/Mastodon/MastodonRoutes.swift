@@ -124,7 +124,7 @@ extension TimelineAPI {
             "urls": ["streaming": streaming], "accounts": ["max_featured_tags": 0, "max_pinned_statuses": 0],
             "statuses": statuses, "media_attachments": media,
             "polls": ["max_options": 0, "max_characters_per_option": 0, "min_expiration": 0, "max_expiration": 0],
-            "translation": ["enabled": false],
+            "translation": ["enabled": false], "vapid": ["public_key": options.vapidPublicKey ?? ""],
         ]
         let description = "Timeline: a photo-sharing social network."
         if v2 {

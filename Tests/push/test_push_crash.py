@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Web Push after a crash: `timeline serve` is SIGKILLed with deliveries pending and started again
+on the same database; every notification then reaches the test push service (HTTPS on loopback,
+its own CA), decrypted by http_ece, and none twice but those in flight at the kill, which carry
+the same notification_id (a receiver drops the repeat). Also: a push service that answers slowly
+does not slow commands, and /v1/me/push subscribes and reads back.
+Usage: test_push_crash.py TIMELINE_BINARY CA_DIR PHOTO. Prints `ok - …`; exits 1 on a failure."""
+import base64
+import collections
+import http.server
+import json
+import os
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import http_ece
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+binary, ca, photo = sys.argv[1:]
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED: {what}")
+        sys.exit(1)
+    print(f"ok - {what}")
+
+
+receiver = ec.generate_private_key(ec.SECP256R1())
+public = receiver.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+secret = os.urandom(16)
+b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+received = collections.Counter()
+lock = threading.Lock()
+delay = {"seconds": 0.3}
+
+
+class PushService(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        time.sleep(delay["seconds"] if self.path.startswith("/slow") is False else 8)
+        message = json.loads(http_ece.decrypt(body, private_key=receiver, auth_secret=secret, version="aes128gcm"))
+        with lock:
+            received[(self.path, message["notification_id"])] += 1
+        self.send_response(201)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+push = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PushService)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(os.path.join(ca, "server.pem"), os.path.join(ca, "server.key"))
+push.socket = context.wrap_socket(push.socket, server_side=True)
+threading.Thread(target=push.serve_forever, daemon=True).start()
+endpoint = f"https://127.0.0.1:{push.server_port}"
+database = tempfile.mkdtemp() + "/db"
+
+
+def serve():
+    process = subprocess.Popen([binary, "serve", "--db", database, "--listen", "127.0.0.1:0", "--push-ca-file", ca + "/ca.pem",
+                                "--push-allow-private"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = process.stdout.readline()
+    check(line.startswith("listening on "), f"timeline serve started ({line.strip()})")
+    return process, line.split()[-1]
+
+
+server, base = serve()
+users = {}
+for name in ("alice", "bob"):
+    users[name] = requests.post(base + "/v1/users", json={"username": name, "email": f"{name}@example.com", "password": "password-123"}).json()["session"]
+auth = lambda name: {"Authorization": "Bearer " + users[name]}
+put = requests.put(base + "/v1/me/push", headers=auth("alice"),
+                   json={"endpoint": endpoint + "/push/alice", "p256dh": b64(public), "auth": b64(secret), "alerts": ["mention"]})
+check(put.status_code == 204, f"PUT /v1/me/push subscribes ({put.status_code} {put.text})")
+mine = requests.get(base + "/v1/me/push", headers=auth("alice")).json()
+check(mine["endpoint"] == endpoint + "/push/alice" and mine["alerts"] == ["mention"] and len(base64.urlsafe_b64decode(mine["serverKey"] + "==")) == 65,
+      "GET /v1/me/push reads it back, with the VAPID key")
+with open(photo, "rb") as f:
+    post = requests.post(base + "/v1/posts", headers=auth("alice"), json={"image": base64.b64encode(f.read()).decode(), "caption": "sea"}).json()["id"]
+
+count = 20
+for n in range(count):
+    requests.post(base + f"/v1/posts/{post}/comments", headers=auth("bob"), json={"text": f"comment {n}"})
+time.sleep(0.8)
+with lock:
+    before = sum(received.values())
+server.send_signal(signal.SIGKILL)
+server.wait()
+check(0 < before < count, f"killed with deliveries pending ({before} of {count} delivered)")
+server, base = serve()
+deadline = time.time() + 30
+while time.time() < deadline:
+    with lock:
+        if len(received) >= count:
+            break
+    time.sleep(0.1)
+time.sleep(1.5)
+with lock:
+    repeats = [key for key, times in received.items() if times > 1]
+    distinct = len(received)
+check(distinct == count, f"after the restart every notification arrived ({distinct} of {count})")
+check(len(repeats) <= 4, f"none twice but those in flight at the kill ({len(repeats)} repeated, by notification_id)")
+
+# A push service that holds its answers does not slow commands.
+slow = ec.generate_private_key(ec.SECP256R1())
+requests.put(base + "/v1/me/push", headers=auth("alice"),
+             json={"endpoint": endpoint + "/slow/alice", "p256dh": b64(public), "auth": b64(secret), "alerts": ["mention"]})
+started = time.time()
+for n in range(10):
+    answer = requests.post(base + f"/v1/posts/{post}/comments", headers=auth("bob"), json={"text": f"slow {n}"})
+    assert answer.status_code == 201, answer.text
+elapsed = time.time() - started
+check(elapsed < 4, f"10 comments while the push service holds every answer 8 s: {elapsed:.2f} s")
+server.send_signal(signal.SIGTERM)
+server.wait(timeout=30)
+push.shutdown()
