@@ -10,6 +10,8 @@ struct PushDelivery: Codable, Equatable, Sendable {
     var endpoint: String
     var p256dh: String
     var auth: String
+    /// RFC 8291's aes128gcm, or the legacy aesgcm.
+    var standard: Bool
     /// Mastodon's push JSON, as it will be encrypted.
     var payload: String
     var topic: String

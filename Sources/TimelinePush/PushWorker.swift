@@ -9,7 +9,8 @@ import WebPush
 /// turns each notification into one delivery per matching subscription of its user (the alert
 /// wanted, the policy, blocks and mutes as the activity feed applies them), queued durably in
 /// the `PushOutbox` before anything is sent; `concurrency` sender threads, each with its own
-/// libcurl handle (connections and HTTP/2 reused), encrypt and send them with `TTL`,
+/// libcurl handle (connections and HTTP/2 reused), encrypt them (aes128gcm, or the legacy aesgcm
+/// for a subscription that is not `standard`) and send them with `TTL`,
 /// `Urgency`, `Topic` and VAPID. 429 and 5xx (or no answer) are retried with backoff, and
 /// dropped after a day; 404 and 410 end the subscription. Nothing here runs on a command's or a
 /// read's path: a slow push service only delays pushes.
@@ -176,7 +177,8 @@ public final class PushWorker: @unchecked Sendable {
         let json = String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]),
                           as: UTF8.self)
         return PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,
-                            endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth, payload: json,
+                            endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth,
+                            standard: subscription.standard, payload: json,
                             topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal",
                             queuedAt: Date().timeIntervalSince1970)
     }
@@ -228,9 +230,17 @@ public final class PushWorker: @unchecked Sendable {
             state.withLock { $0.counts.dropped += 1 }
             return
         }
-        let body = try WebPushEncryption.encrypt(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
-        let headers = ["Content-Type: application/octet-stream", "Content-Encoding: aes128gcm", "TTL: 86400",
-                       "Urgency: \(delivery.urgency)", "Topic: \(delivery.topic)", "Authorization: \(try vapid.authorization(for: endpoint))"]
+        let body: [UInt8], coding: [String]
+        if delivery.standard {
+            body = try WebPushEncryption.encrypt(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
+            coding = ["Content-Encoding: aes128gcm"]
+        } else {
+            let legacy = try WebPushEncryption.encryptLegacy(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
+            body = legacy.body
+            coding = ["Content-Encoding: aesgcm"] + legacy.headers
+        }
+        let headers = ["Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(delivery.urgency)", "Topic: \(delivery.topic)",
+                       "Authorization: \(try vapid.authorization(for: endpoint))"] + coding
         let status: Int
         do {
             status = try client.post(delivery.endpoint, headers: headers, body: body, timeout: .seconds(10))

@@ -31,4 +31,21 @@ public enum WebPushEncryption {
         let size = withUnsafeBytes(of: recordSize.bigEndian, Array.init)
         return salt + size + [UInt8(server.publicKey.count)] + server.publicKey + sealed
     }
+
+    /// `plaintext` in the legacy `aesgcm` coding (draft-ietf-webpush-encryption-04), for
+    /// subscriptions made before RFC 8291 (Mastodon's `standard: false`): the body, and the
+    /// `Encryption` and `Crypto-Key` headers that carry the salt and the ephemeral key.
+    public static func encryptLegacy(_ plaintext: [UInt8], p256dh: [UInt8], auth: [UInt8]) throws(CryptoError) -> (body: [UInt8], headers: [String]) {
+        guard p256dh.count == 65, auth.count == 16 else { throw CryptoError(operation: "encrypt for a subscription with malformed keys") }
+        guard plaintext.count <= maxPlaintext else { throw CryptoError(operation: "encrypt more than one record") }
+        let server = try P256KeyPair.generate(), salt = try SecureRandom.bytes(16)
+        let shared = try server.sharedSecret(with: p256dh)
+        let ikm = try HKDF.sha256(salt: auth, key: shared, info: Array("Content-Encoding: auth".utf8) + [0], length: 32)
+        let context = Array("P-256".utf8) + [0, 0, 65] + p256dh + [0, 65] + server.publicKey
+        let key = try HKDF.sha256(salt: salt, key: ikm, info: Array("Content-Encoding: aesgcm".utf8) + [0] + context, length: 16)
+        let nonce = try HKDF.sha256(salt: salt, key: ikm, info: Array("Content-Encoding: nonce".utf8) + [0] + context, length: 12)
+        // One record: a two-byte padding length (none), then the plaintext.
+        let body = try AES128GCM.seal([0, 0] + plaintext, key: key, nonce: nonce)
+        return (body, ["Encryption: salt=\(Base64URL.encode(salt))", "Crypto-Key: dh=\(Base64URL.encode(server.publicKey))"])
+    }
 }

@@ -12,7 +12,9 @@ import WebPush
         let body = try WebPushEncryption.encrypt(Array(plaintext.utf8), p256dh: receiver.publicKey, auth: auth)
         let endpoint = try #require(URL(string: "https://push.example.net:8443/send/abc"))
         let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com")
-        let input: [String: String] = [
+        let legacy = try WebPushEncryption.encryptLegacy(Array(plaintext.utf8), p256dh: receiver.publicKey, auth: auth)
+        let input: [String: Any] = [
+            "legacy_body": Base64URL.encode(legacy.body), "legacy_headers": legacy.headers,
             "body": Base64URL.encode(body), "receiver_private": Base64URL.encode(receiver.privateKey),
             "receiver_public": Base64URL.encode(receiver.publicKey), "auth": Base64URL.encode(auth),
             "authorization": try vapid.authorization(for: endpoint), "endpoint": endpoint.absoluteString, "plaintext": plaintext,
@@ -24,6 +26,7 @@ import WebPush
         let status = await run.exitStatus(within: .seconds(60))
         #expect(status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("ok - aud is the push service's origin"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("ok - http_ece decrypts the legacy aesgcm message"), "\(run.standardOutput)")
     }
 
     /// Each message has its own salt and key: the same text never encrypts alike.

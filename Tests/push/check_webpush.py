@@ -30,6 +30,13 @@ given = json.load(sys.stdin)
 receiver = ec.derive_private_key(int.from_bytes(b64(given["receiver_private"]), "big"), ec.SECP256R1())
 plain = http_ece.decrypt(b64(given["body"]), private_key=receiver, auth_secret=b64(given["auth"]), version="aes128gcm")
 check(plain.decode() == given["plaintext"], "http_ece decrypts the aes128gcm message")
+if "legacy_body" in given:
+    headers = dict(line.split(": ", 1) for line in given["legacy_headers"])
+    salt = b64(headers["Encryption"].split("salt=")[1])
+    dh = b64(headers["Crypto-Key"].split("dh=")[1])
+    legacy = http_ece.decrypt(b64(given["legacy_body"]), salt=salt, dh=dh, private_key=receiver, auth_secret=b64(given["auth"]),
+                              version="aesgcm")
+    check(legacy.decode() == given["plaintext"], "http_ece decrypts the legacy aesgcm message (Encryption and Crypto-Key headers)")
 
 scheme, _, rest = given["authorization"].partition(" ")
 fields = dict(part.strip().split("=", 1) for part in rest.split(","))

@@ -48,6 +48,7 @@ class PushService(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         time.sleep(delay["seconds"] if self.path.startswith("/slow") is False else 8)
+        assert self.headers["Content-Encoding"] == "aes128gcm"  # /v1/me/push subscriptions are standard unless they say otherwise
         message = json.loads(http_ece.decrypt(body, private_key=receiver, auth_secret=secret, version="aes128gcm"))
         with lock:
             received[(self.path, message["notification_id"])] += 1
