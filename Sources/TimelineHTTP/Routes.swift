@@ -10,6 +10,8 @@ extension TimelineAPI {
             answer: Answer(status: 200, description: "The OpenAPI 3.1 document, generated from the server's route table.",
                            content: [("application/json", .object)]))),
         Route("GET", "/", .anyone, .now { try WebApp.file("index.html", in: nil, request: $1.http) }, nil),
+        // The service worker, at the root so that its scope is the whole app.
+        Route("GET", "/sw.js", .anyone, .now { try WebApp.file("sw.js", in: nil, request: $1.http) }, nil),
         Route("GET", "/app/{asset}", .anyone, .now { try WebApp.file($1.parameters["asset"] ?? "", in: nil, request: $1.http) }, nil),
         Route("GET", "/app/js/{module}", .anyone, .now { try WebApp.file($1.parameters["module"] ?? "", in: "js", request: $1.http) }, nil),
     ]

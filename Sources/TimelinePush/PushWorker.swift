@@ -172,8 +172,10 @@ public final class PushWorker: @unchecked Sendable {
         let base = baseURL.withLock { $0 }
         let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" } ?? "\(base)/app/icon.svg"
         // Mastodon's push JSON; never the email or a token.
+        // (`url`, beyond Mastodon's fields: what the web app's service worker opens.)
+        let url = item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity"
         let payload: [String: Any] = ["notification_id": item.id, "notification_type": type, "title": title,
-                                      "body": body.isEmpty ? title : body, "icon": icon, "preferred_locale": "en"]
+                                      "body": body.isEmpty ? title : body, "icon": icon, "preferred_locale": "en", "url": url]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]),
                           as: UTF8.self)
         return PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,

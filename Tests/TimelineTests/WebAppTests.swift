@@ -62,6 +62,10 @@ import Testing
             #expect(response.status == 404, "\(path)")
         }
         #expect(WebApp.isAssetName("app.css") && WebApp.isAssetName("api.js"))
+        // The service worker is served at the root (its scope is the whole app), as a script under the same policy.
+        let worker = await api.handle(HTTPRequest(method: "GET", path: "/sw.js"))
+        #expect(worker.status == 200 && worker.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("text/javascript") }
+                && worker.headers.contains { $0.name == "Content-Security-Policy" })
         #expect(!WebApp.isAssetName("..") && !WebApp.isAssetName(".js") && !WebApp.isAssetName("a/b.js") && !WebApp.isAssetName("a..js"))
         let post = await api.handle(HTTPRequest(method: "POST", path: "/"))
         #expect(post.status == 405)

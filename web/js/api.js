@@ -154,6 +154,16 @@ export const api = {
     return response.blob();
   },
 
+  // Push notifications (this session's subscription)
+  subscribePush: (subscription) => call('subscribePush', { body: subscription }),
+  unsubscribePush: () => call('unsubscribePush'),
+  pushSubscription: () => call('pushSubscription'),
+  /** The Mastodon API's instance (its `configuration.vapid.public_key` is the key to subscribe with). */
+  async instance() {
+    const response = await fetch('/api/v2/instance', { cache: 'no-store' });
+    return response.json();
+  },
+
   // People
   user: (user) => call('user', { path: { user } }),
   searchUsers: (prefix, before) => call('searchUsers', { params: { prefix, ...page(before) } }),

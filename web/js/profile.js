@@ -1,12 +1,13 @@
 // Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
 // (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock, the
 // posts as a grid or a list (Onstagram's toggle), and on one's own: Edit profile (with the
-// private-account switch), Follow requests, Saved posts, Muted and Blocked accounts, Download
-// your data and Sign out.
+// private-account switch), Follow requests, Saved posts, Muted and Blocked accounts,
+// Notifications on this device (Web Push), Download your data and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { reportControl } from './post.js';
 import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
+import { disablePush, enablePush, pushSupported } from './push.js';
 
 const VIEW_KEY = 'timeline.profileView';
 
@@ -41,6 +42,19 @@ export async function render(root, { params: [name] }, app) {
     const edit = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'profile-editor' }, 'Edit profile');
     const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
     const requestsLink = h('a', { href: '#/requests', class: 'button secondary', hidden: !user.locked }, 'Follow requests');
+    // Push notifications on this device (a service worker shows them when the app is closed).
+    const notify = h('button', { type: 'button', class: 'secondary', hidden: !pushSupported() }, 'Notifications on this device');
+    notify.addEventListener('click', async () => {
+      notify.disabled = true;
+      try {
+        const on = await api.pushSubscription().then(() => true, () => false);
+        downloadStatus.textContent = on ? await disablePush() : await enablePush();
+      } catch (error) {
+        downloadStatus.textContent = error.message;
+      } finally {
+        notify.disabled = false;
+      }
+    });
     // Download your data: the archive comes with the bearer, then is saved as a file.
     const download = h('button', { type: 'button', class: 'secondary' }, 'Download your data');
     const downloadStatus = h('p', { class: 'muted download-status', role: 'status' });
@@ -79,6 +93,7 @@ export async function render(root, { params: [name] }, app) {
       h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
       h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
       user.moderator ? h('a', { href: '#/reports', class: 'button secondary' }, 'Reports') : null,
+      notify,
       download,
       signOut,
       downloadStatus);
