@@ -80,4 +80,21 @@ import WebPush
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok - 10 comments while the push service holds"), "\(text)")
     }
+
+    /// `timeline backup` and `restore` carry the VAPID key pair made by `timeline serve`:
+    /// subscriptions made with its public key stay valid on the restored server.
+    @Test func backupAndRestoreCarryTheVAPIDKey() async throws {
+        let path = temporaryPath("db")
+        try await withServer(database: path) { _ in }
+        let key = try #require(FileManager.default.contents(atPath: path + "/push/vapid.key"))
+        #expect(key.count == 97)
+        #expect((try FileManager.default.attributesOfItem(atPath: path + "/push/vapid.key")[.posixPermissions] as? Int) == 0o600)
+        let copy = temporaryPath("backup"), restored = temporaryPath("restored")
+        for arguments in [["backup", "--db", path, copy], ["restore", copy, "--db", restored]] {
+            let tool = try ChildProcess(arguments)
+            #expect(await tool.exitStatus(within: .seconds(60)) == 0, "\(arguments): \(tool.standardError)")
+        }
+        #expect(FileManager.default.contents(atPath: copy + "/push/vapid.key") == key)
+        #expect(FileManager.default.contents(atPath: restored + "/push/vapid.key") == key)
+    }
 }

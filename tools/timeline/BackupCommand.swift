@@ -9,7 +9,7 @@ enum BackupCommand {
 
     backup writes a consistent, compacted hot copy of the database into the directory DEST
     (safe while the service runs), with the keys/ beside it (a key that cannot be copied
-    fails the backup). restore copies a backup (data.mdb, derived/, keys/) into --db (which
+    fails the backup) and the Web Push VAPID key pair (push/vapid.key: subscriptions stay valid). restore copies a backup (data.mdb, derived/, keys/) into --db (which
     must not hold a database yet), then verifies its log; a backup without its keys/ is
     refused unless --accept-missing-keys (every sealed personal field then reads as erased).
     """
@@ -23,6 +23,7 @@ enum BackupCommand {
         let service = try TimelineTool.open(args, existing: true)
         defer { service.close() }
         try service.backup(to: args.positional[0])
+        try copyPushKey(from: args.db, to: args.positional[0])
         print("backup of \(args.db) at log sequence \(try service.lastSequence()) written to \(args.positional[0])")
         return 0
     }
@@ -53,10 +54,23 @@ enum BackupCommand {
         if FileManager.default.fileExists(atPath: keys.path) {
             try TimelineService.copyKeys(from: keys, to: target.appendingPathComponent("keys"))
         }
+        try copyPushKey(from: args.positional[0], to: args.db)
         let service = try TimelineTool.open(args)
         defer { service.close() }
         let report = try service.verifyLog()
         print("restored \(args.positional[0]) into \(args.db): \(report.eventsChecked) events, log \(report.isValid ? "verified" : "INVALID at \(report.firstBadSequence!)")")
         return report.isValid ? 0 : 1
+    }
+
+    /// Copies the VAPID key pair (`push/vapid.key`, 0600) from one database directory to
+    /// another, if there is one: restored subscriptions were made with its public key.
+    static func copyPushKey(from source: String, to destination: String) throws {
+        let key = source + "/push/vapid.key"
+        guard FileManager.default.fileExists(atPath: key) else { return }
+        try FileManager.default.createDirectory(atPath: destination + "/push", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let target = destination + "/push/vapid.key"
+        guard !FileManager.default.fileExists(atPath: target) else { return }
+        try FileManager.default.copyItem(atPath: key, toPath: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target)
     }
 }
