@@ -56,7 +56,7 @@ let package = Package(
         // the core library builds without libyajl.
         .target(name: "TimelineImport", dependencies: ["Timeline", "JSONStream", "LMDB", "Sodium", "TimelineDomain"]),
         // Cluster mode: the replicated log and key store on NATS JetStream.
-        .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS"]),
+        .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS", "TimelinePush"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL"]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
@@ -65,7 +65,7 @@ let package = Package(
         // baselines (and, with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush", "WebPush"], path: "tools/timeline"),
+        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush", "WebPush", "OpenSSL"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
         // A test fixture (holds a read transaction until killed): built for the tests, shipped in no product.

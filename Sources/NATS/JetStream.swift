@@ -88,8 +88,9 @@ public final class JetStream: @unchecked Sendable {
         return data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
     }
 
-    /// The key-value bucket `name`, created (with `replicas` copies, one value per key) if missing.
-    public func keyValue(bucket name: String, replicas: Int) throws(NATSError) -> KeyValueBucket {
+    /// The key-value bucket `name`, created (with `replicas` copies, one value per key, each
+    /// key forgotten `ttl` after it was last set, if given) if missing.
+    public func keyValue(bucket name: String, replicas: Int, ttl: Duration? = nil) throws(NATSError) -> KeyValueBucket {
         var store: OpaquePointer?
         if js_KeyValue(&store, handle, name) == NATS_OK, let store { return KeyValueBucket(store, name: name, context: self) }
         var config = kvConfig()
@@ -99,6 +100,7 @@ public final class JetStream: @unchecked Sendable {
             config.History = 1
             config.Replicas = Int32(replicas)
             config.StorageType = js_FileStorage
+            if let ttl { config.TTL = ttl.components.seconds * 1_000_000_000 + ttl.components.attoseconds / 1_000_000_000 }
             return js_CreateKeyValue(&store, handle, &config)
         }
         if status != NATS_OK {

@@ -23,6 +23,8 @@ public final class PushWorker: @unchecked Sendable {
         public var allowPrivate = false
         /// Deliveries in flight at once.
         public var concurrency = 4
+        /// On a cluster: how nodes share the deliveries they all plan (nil: this node sends all).
+        public var claims: (any DeliveryClaims)?
         public init() {}
     }
 
@@ -232,6 +234,20 @@ public final class PushWorker: @unchecked Sendable {
             state.withLock { $0.counts.dropped += 1 }
             return
         }
+        if let claims = options.claims {
+            switch try claims.claim(delivery.id) {
+            case .mine: break
+            case .done:
+                try outbox.finish(delivery.id)
+                return
+            case .taken:
+                // Another node is sending it; if it dies its claim expires and this node will.
+                var later = delivery
+                later.notBefore = Date().timeIntervalSince1970 + 30
+                try outbox.postpone(later)
+                return
+            }
+        }
         let body: [UInt8], coding: [String]
         if delivery.standard {
             body = try WebPushEncryption.encrypt(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
@@ -251,20 +267,25 @@ public final class PushWorker: @unchecked Sendable {
         }
         switch status {
         case 200..<300:
+            try options.claims?.finished(delivery.id)
             try outbox.finish(delivery.id)
             state.withLock { $0.counts.sent += 1 }
         case 404, 410:
             // The push service says the subscription is gone: end it.
+            try options.claims?.finished(delivery.id)
             try outbox.finish(delivery.id)
             _ = try? await_(service, .endPushSubscription(sessionHash: delivery.subscription))
             state.withLock { $0.counts.failed += 1 }
         case let code where (code == 0 || code == 429 || (500..<600).contains(code)) && Self.retriable(delivery):
+            // Retried by whichever node claims it next.
+            try options.claims?.release(delivery.id)
             var again = delivery
             again.attempts += 1
             again.notBefore = Date().timeIntervalSince1970 + min(pow(2, Double(again.attempts)) * 0.5, 3600)
             try outbox.postpone(again)
             state.withLock { $0.counts.retried += 1 }
         default:
+            try options.claims?.finished(delivery.id)
             try outbox.finish(delivery.id)
             state.withLock { $0.counts.dropped += 1 }
         }

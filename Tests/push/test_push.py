@@ -3,7 +3,7 @@
 authority (`make-ca DIR` writes it; `timeline serve --push-ca-file DIR/ca.pem` trusts it) — receives
 what `timeline serve` pushes; http_ece (PyPI) decrypts each message with the subscriber's key and
 `cryptography` verifies its VAPID signature. Subscriptions are made with Mastodon.py.
-Usage: test_push.py make-ca DIR | test_push.py run BASE DIR ALICE_TOKEN ALICE_TOKEN2 BOB_TOKEN CAROL_TOKEN POST_ID
+Usage: test_push.py make-ca DIR | test_push.py sink DIR | test_push.py run BASE DIR ALICE_TOKEN ALICE_TOKEN2 BOB_TOKEN CAROL_TOKEN POST_ID
 Prints `ok - …` lines; exits 1 on a failure."""
 import base64
 import http.server
@@ -43,6 +43,28 @@ if sys.argv[1] == "make-ca":
     run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
         "-days", "2", "-extfile", "san.ext")
     sys.exit(0)
+
+if sys.argv[1] == "sink":
+    # A push service that prints each delivery's Topic (one line each) and answers 201.
+    class Sink(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            print("delivery", self.headers["Topic"], flush=True)
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    sink = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(os.path.join(sys.argv[2], "server.pem"), os.path.join(sys.argv[2], "server.key"))
+    sink.socket = tls.wrap_socket(sink.socket, server_side=True)
+    print("port", sink.server_port, flush=True)
+    sink.serve_forever()
 
 from mastodon import Mastodon
 

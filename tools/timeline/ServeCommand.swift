@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import MicroHTTPD
 import Timeline
+import OpenSSL
+import TimelineCluster
 import TimelineHTTP
 import TimelinePush
 import WebPush
@@ -50,11 +52,22 @@ enum ServeCommand {
         let pushDirectory = (args.value("db") ?? TimelineService.defaultPath) + "/push"
         let contact = args.value("push-contact") ?? "mailto:postmaster@localhost"
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://") else { throw UsageError("--push-contact takes a mailto: or https: URL") }
-        let vapid = VAPID(keys: try PushWorker.vapidKeys(in: pushDirectory), contact: contact)
+        let clusterOptions = args.value("nats").map { ClusterOptions(urls: $0.split(separator: ",").map(String.init)) }
+        // A cluster signs with one key pair, kept in the cluster; a single node keeps its own.
+        let keys = try clusterOptions.map { options in
+            let pair = try JetStreamPushKeys.vapid(options: options) {
+                let made = try PushWorker.vapidKeys(in: pushDirectory)
+                return (made.privateKey, made.publicKey)
+            }
+            return P256KeyPair(privateKey: pair.privateKey, publicKey: pair.publicKey)
+        } ?? PushWorker.vapidKeys(in: pushDirectory)
+        let vapid = VAPID(keys: keys, contact: contact)
         apiOptions.vapidPublicKey = vapid.publicKey
         var pushOptions = PushWorker.Options()
         pushOptions.caFile = args.value("push-ca-file")
         pushOptions.allowPrivate = args.has("push-allow-private")
+        // A cluster's nodes share the deliveries: one sends each.
+        pushOptions.claims = try clusterOptions.map { try JetStreamDeliveryClaims(options: $0) }
         let pushWorker = try PushWorker(service: service, directory: pushDirectory, vapid: vapid, options: pushOptions)
         apiOptions.moreMetrics = { pushWorker.metricsText }
         let api = TimelineAPI(service: service, options: apiOptions)

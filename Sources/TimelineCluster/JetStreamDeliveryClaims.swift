@@ -1,0 +1,54 @@
+import Foundation
+import NATS
+import Timeline
+import TimelinePush
+
+/// Push delivery claims in JetStream key-value buckets, so that each delivery is made by one
+/// node of a cluster: `TIMELINE_PUSH_LEASES` holds a claim per delivery for a minute (a
+/// create, which only one node can make; a node that dies leaves it to expire) and
+/// `TIMELINE_PUSH_DONE` the finished ones for two days (longer than a delivery is tried).
+public final class JetStreamDeliveryClaims: DeliveryClaims {
+    private let leases: KeyValueBucket
+    private let done: KeyValueBucket
+    private let node = UUID().uuidString
+
+    /// Claims kept on the cluster reachable at `options.urls`.
+    public init(options: ClusterOptions, leaseTime: Duration = .seconds(60)) throws {
+        let jetStream = try NATSConnection(urls: options.urls).jetStream()
+        leases = try jetStream.keyValue(bucket: "TIMELINE_PUSH_LEASES", replicas: options.replicas, ttl: leaseTime)
+        done = try jetStream.keyValue(bucket: "TIMELINE_PUSH_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
+    }
+
+    public func claim(_ id: String) throws -> DeliveryClaim {
+        let key = Self.key(id)
+        if try done.latest(key) != nil { return .done }
+        return try leases.create(key, Array(node.utf8)) ? .mine : .taken
+    }
+
+    public func finished(_ id: String) throws {
+        let key = Self.key(id)
+        _ = try done.create(key, [1])
+        try leases.purge(key)
+    }
+
+    public func release(_ id: String) throws { try leases.purge(Self.key(id)) }
+
+    /// A delivery id as a key (ids hold `.`, which separates a key's tokens).
+    private static func key(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "_") }
+}
+
+/// The cluster's one VAPID key pair (every node must sign with the key subscriptions were made
+/// with): kept in the `TIMELINE_PUSH_VAPID` bucket, made by the first node that asks.
+public enum JetStreamPushKeys {
+    /// The cluster's key pair; `make` makes one if the cluster has none yet.
+    public static func vapid(options: ClusterOptions, make: () throws -> (privateKey: [UInt8], publicKey: [UInt8])) throws
+        -> (privateKey: [UInt8], publicKey: [UInt8]) {
+        let bucket = try NATSConnection(urls: options.urls).jetStream().keyValue(bucket: "TIMELINE_PUSH_VAPID", replicas: options.replicas)
+        if let stored = try bucket.latest("keys"), stored.count == 97 { return (Array(stored.prefix(32)), Array(stored.suffix(65))) }
+        let made = try make()
+        _ = try bucket.create("keys", made.privateKey + made.publicKey)
+        // Another node may have made one first: the stored one is the cluster's.
+        guard let stored = try bucket.latest("keys"), stored.count == 97 else { throw TimelineError(.internal, "the cluster's VAPID key could not be stored") }
+        return (Array(stored.prefix(32)), Array(stored.suffix(65)))
+    }
+}

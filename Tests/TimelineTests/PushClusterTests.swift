@@ -1,0 +1,58 @@
+import Foundation
+import OpenSSL
+import Testing
+import TimelineBench
+import TimelineCluster
+import TimelinePush
+import WebPush
+@testable import Timeline
+
+/// On a cluster every node plans the same deliveries; JetStream claims make each one sent by
+/// one node only (Tests/push/test_push.py's sink counts them).
+@Suite(.serialized) struct PushClusterTests {
+    @Test(.timeLimit(.minutes(3))) func twoNodesPushEachNotificationOnce() async throws {
+        let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
+        let ca = temporaryPath("push-ca")
+        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
+        let made = try ChildProcess(["python3", script, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(await made.exitStatus(within: .seconds(60)) == 0)
+        let sink = try ChildProcess(["python3", script, "sink", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        defer { sink.signal(SIGKILL) }
+        let greeting = try #require(await sink.waitForOutput { $0.contains("port ") })
+        let port = try #require(greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
+
+        let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
+        try cluster.waitUntilReady()
+        let nodes = try [1, 2].map { seed in try openService(path: temporaryPath(), seed: UInt64(seed)) { $0.cluster = ClusterOptions(urls: cluster.urls) } }
+        let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com")
+        var options = PushWorker.Options()
+        options.caFile = ca + "/ca.pem"
+        options.allowPrivate = true
+        options.claims = try JetStreamDeliveryClaims(options: ClusterOptions(urls: cluster.urls))
+        let workers = try nodes.map { try PushWorker(service: $0, directory: temporaryPath("push"), vapid: vapid, options: options) }
+        for worker in workers { worker.start() }
+        defer { for worker in workers { worker.stop() } }
+
+        let alice = try await nodes[0].createUser("alice"), bob = try await nodes[0].createUser("bob")
+        guard case .session(let token, _) = try await nodes[0].execute(.signIn(email: "alice@example.com", password: "password-123"))
+        else { throw TimelineError(.internal, "no session") }
+        let receiver = try P256KeyPair.generate()
+        _ = try await nodes[0].execute(.subscribePush(endpoint: "https://127.0.0.1:\(port)/push/alice", p256dh: Base64URL.encode(receiver.publicKey),
+                                                      auth: Base64URL.encode(try SecureRandom.bytes(16))), as: .session(token))
+        let post = try await nodes[0].addPost(by: alice.id, caption: "harbour")
+        for n in 0..<5 {
+            try await nodes[1].run(.addComment(post: post.id.rawValue, text: "comment \(n)", replyTo: nil), as: bob.id)
+        }
+        let five = await sink.waitForOutput(within: .seconds(30)) { $0.components(separatedBy: "delivery ").count - 1 >= 5 }
+        #expect(five != nil, "\(sink.standardOutput)")
+        try await Task.sleep(for: .seconds(2))  // time for a second node's copy to arrive, if it were sent
+        let topics = sink.standardOutput.split(separator: "\n").filter { $0.hasPrefix("delivery ") }
+        #expect(topics.count == 5 && Set(topics).count == 5, "\(topics)")
+        #expect(workers.map(\.counts.sent).reduce(0, +) == 5)
+        // The nodes sign with one VAPID key pair, the cluster's: the first made is everyone's.
+        let a = try P256KeyPair.generate(), b = try P256KeyPair.generate()
+        let first = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) { (a.privateKey, a.publicKey) }
+        let second = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) { (b.privateKey, b.publicKey) }
+        #expect(first.publicKey == a.publicKey && second.publicKey == a.publicKey && second.privateKey == a.privateKey)
+    }
+}
