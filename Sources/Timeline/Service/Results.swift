@@ -280,11 +280,13 @@ public struct OAuthApp: Sendable, Equatable {
 public struct PushSubscription: Sendable, Equatable {
     /// The hash of the token it belongs to: its stable name.
     public var sessionHash: String
+    /// The subscriber.
     public var user: UserID
     /// The push service's https URL.
     public var endpoint: String
-    /// The browser's P-256 public key and authentication secret, base64url.
+    /// The browser's P-256 public key, base64url.
     public var p256dh: String
+    /// The browser's authentication secret, base64url.
     public var auth: String
     /// RFC 8291's aes128gcm (false: the legacy aesgcm).
     public var standard: Bool

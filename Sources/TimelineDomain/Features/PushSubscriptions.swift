@@ -14,7 +14,14 @@ public enum PushAlert {
 
 /// Whose actions may push to a subscription (Mastodon's `data[policy]`).
 public enum PushPolicy: String, Sendable, CaseIterable {
-    case all, followed, follower, none
+    /// Anyone's.
+    case all
+    /// Only those of accounts the subscriber follows.
+    case followed
+    /// Only those of accounts that follow the subscriber.
+    case follower
+    /// Nobody's: nothing is pushed.
+    case none
 }
 
 /// The payload of `PushSubscribed`.
