@@ -219,6 +219,7 @@ check(updated.locked and updated.source.note == "I take photos" and updated.note
 
 # A locked account: alice asks to follow, the newcomer sees the request and authorizes it.
 check(m.account_follow(updated.id).requested, "following a locked account is a request")
+check(newcomer.account_relationships([alice])[0].requested_by, "the locked account sees requested_by")
 requests_seen = newcomer.follow_requests()
 check([a.id for a in requests_seen] == [alice], "follow_requests lists alice")
 check(newcomer.follow_request_authorize(alice).followed_by, "follow_request_authorize: alice follows now")

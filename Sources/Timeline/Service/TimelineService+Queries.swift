@@ -192,6 +192,11 @@ extension TimelineService {
         try read { view in try view.models.activity.markers.get(user, view.txn) }
     }
 
+    /// Whether `follower` awaits `followee`'s answer to a request to follow them.
+    public func followRequested(_ follower: UserID, _ followee: UserID) throws(TimelineError) -> Bool {
+        try read { view in try view.followRequested(follower, followee) }
+    }
+
     /// The posts `user` likes, the newest post first. Private: the Mastodon API's favourites.
     public func liked(by user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()

@@ -98,9 +98,11 @@ extension TimelineAPI {
                 guard let session = request.http.cookie(AuthorizePage.sessionCookie), (try? service.userID(session: session)) != nil else {
                     return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: "Your sign-in has ended: sign in again.")
                 }
-                var answer = try await decide(decision, asked, session: session, request)
-                // The page's session has served its one purpose, whatever the decision.
+                // The page's session has served its one purpose, whatever the decision (or its failure).
+                let decided: Result<HTTPResponse, any Error>
+                do { decided = .success(try await decide(decision, asked, session: session, request)) } catch { decided = .failure(error) }
                 _ = try? await service.execute(.signOut(session: session))
+                var answer = try decided.get()
                 answer.headers.append(("Set-Cookie", "\(AuthorizePage.sessionCookie)=; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=0"))
                 return answer
             }
@@ -123,7 +125,8 @@ extension TimelineAPI {
         } catch let error as PageError {
             return AuthorizePage.problem(error.status, error.message)
         } catch let error as TimelineError {
-            guard [.forbidden, .invalidArgument, .notFound].contains(error.code) else { return AuthorizePage.problem(500, "Something went wrong; try again.") }
+            // What the request got wrong is 400; a full disk, a limit or a fault keeps its own status.
+            guard [.forbidden, .invalidArgument, .notFound].contains(error.code) else { return AuthorizePage.problem(error.code.http.status, error.message) }
             return AuthorizePage.problem(400, error.message)
         } catch {
             return AuthorizePage.problem(500, "Something went wrong; try again.")

@@ -83,13 +83,14 @@ struct MastodonEntities {
         ]
     }
 
-    /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer).
-    func relationship(_ p: Profile, followedBy: Bool) -> [String: Any] {
+    /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;
+    /// `requestedBy`: whether `p` asks to).
+    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool) -> [String: Any] {
         [
             "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": false,
             "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false, "blocked_by": false,
             "muting": p.mutedByViewer ?? false, "muting_notifications": p.mutedByViewer ?? false,
-            "requested": p.requestedByViewer ?? false, "requested_by": false, "domain_blocking": false, "endorsed": false, "note": "",
+            "requested": p.requestedByViewer ?? false, "requested_by": requestedBy, "domain_blocking": false, "endorsed": false, "note": "",
         ]
     }
 

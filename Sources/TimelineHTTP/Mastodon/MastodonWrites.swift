@@ -48,8 +48,8 @@ extension MastodonAPI {
             let me = try request.requireViewer()
             let ids = try MastodonParams(request.http).list("id")
             let relationships = ids.compactMap { id -> [String: Any]? in
-                guard let user: UserID = UserID.parse(id), let profile = try? api.service.user(user, viewer: me) else { return nil }
-                return entities.relationship(profile, followedBy: (try? api.service.follows(profile.id, me)) ?? false)
+                guard let user: UserID = UserID.parse(id) else { return nil }
+                return try? api.mastodonRelationship(with: user, viewer: me, entities)
             }
             return Responses.json(200, relationships)
         },
@@ -116,6 +116,12 @@ extension TimelineAPI {
     func mastodonAccountAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
         _ = try await execute(command, request)
         let me = try request.requireViewer(), other: UserID = try mastodonID(request.parameters["id"])
-        return Responses.json(200, entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me)))
+        return Responses.json(200, try mastodonRelationship(with: other, viewer: me, entities))
+    }
+
+    /// The bearer's `Relationship` with `other` (not found when `other` is out of the bearer's sight).
+    func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any] {
+        entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me),
+                              requestedBy: try service.followRequested(other, me))
     }
 }
