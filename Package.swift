@@ -63,7 +63,8 @@ let package = Package(
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
         // baselines (and, with --http, the API beside nginx).
-        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite"]),
+        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite",
+                                                     "TimelinePush", "WebPush", "OpenSSL"]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush", "WebPush", "OpenSSL"], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).

@@ -21,7 +21,8 @@ static inline size_t timeline_mhd_unescape(void *cls, struct MHD_Connection *con
     return MHD_http_unescape(value);
 }
 
-/** Starts a daemon with its own epoll thread pool, suspend/resume and the given limits. */
+/** Starts a daemon with its own epoll thread pool, suspend/resume and the given limits; with
+    `tls_key` and `tls_cert` (PEM), it speaks HTTPS. */
 static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *address,
                                                     unsigned int threads,
                                                     unsigned int connection_limit,
@@ -30,8 +31,26 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                                                     size_t connection_memory,
                                                     MHD_AccessHandlerCallback handler, void *handler_cls,
                                                     MHD_RequestCompletedCallback completed, void *completed_cls,
-                                                    MHD_NotifyConnectionCallback notify, void *notify_cls) {
-    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE,
+                                                    MHD_NotifyConnectionCallback notify, void *notify_cls,
+                                                    const char *tls_key, const char *tls_cert) {
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE;
+    if (tls_key && tls_cert) {
+        return MHD_start_daemon(flags | MHD_USE_TLS,
+                                0, NULL, NULL, handler, handler_cls,
+                                MHD_OPTION_SOCK_ADDR, address,
+                                MHD_OPTION_THREAD_POOL_SIZE, threads,
+                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+                                MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                                MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                                MHD_OPTION_UNESCAPE_CALLBACK, timeline_mhd_unescape, NULL,
+                                MHD_OPTION_HTTPS_MEM_KEY, tls_key,
+                                MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
+                                MHD_OPTION_END);
+    }
+    return MHD_start_daemon(flags,
                             0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,

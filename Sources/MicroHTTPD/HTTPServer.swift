@@ -43,6 +43,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxDiscardedBytes = 32 << 20
         /// Memory for one connection's request head (so also the URL and header limit).
         public var connectionMemory = 64 << 10
+        /// Speak HTTPS with this key and certificate (PEM); nil: plain HTTP.
+        public var tls: (key: String, certificate: String)?
         public init() {}
     }
 
@@ -90,18 +92,26 @@ public final class HTTPServer: @unchecked Sendable {
         var closed = false
     }
 
+    /// The TLS key and certificate as C strings, alive as long as the daemon (nil: plain HTTP).
+    private let tlsKey: UnsafeMutablePointer<CChar>?
+    private let tlsCertificate: UnsafeMutablePointer<CChar>?
+
     /// Starts listening.
     public init(options: Options = Options(), handler: @escaping Handler) throws(HTTPServerError) {
         self.handler = handler
         self.options = options
+        tlsKey = options.tls.map { strdup($0.key) }
+        tlsCertificate = options.tls.map { strdup($0.certificate) }
         executor = HandlerExecutor(threads: options.threads)
         lingeringClose = LingeringClose(byteLimit: options.maxDiscardedBytes)
+        // libmicrohttpd keeps pointers to the PEM texts while it runs: they are held by `options`.
         let started: OpaquePointer? = try Self.withSocketAddress(options.host, options.port) { address in
             timeline_mhd_start(address, UInt32(options.threads), UInt32(options.connectionLimit),
                                UInt32(options.connectionsPerClient), UInt32(options.idleTimeout), options.connectionMemory,
                                accessHandler, Unmanaged.passUnretained(self).toOpaque(),
                                completedHandler, Unmanaged.passUnretained(self).toOpaque(),
-                               connectionHandler, Unmanaged.passUnretained(self).toOpaque())
+                               connectionHandler, Unmanaged.passUnretained(self).toOpaque(),
+                               tlsKey.map { UnsafePointer($0) }, tlsCertificate.map { UnsafePointer($0) })
         }
         guard let started else {
             executor.stop()
@@ -121,7 +131,11 @@ public final class HTTPServer: @unchecked Sendable {
         try self.init(options: options) { request in .later { await asyncHandler(request) } }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        free(tlsKey)
+        free(tlsCertificate)
+    }
 
     /// Graceful stop: closes connections opened from now on at once, lets the requests in
     /// flight be answered (up to `grace`), ends the open streams, then closes every connection.

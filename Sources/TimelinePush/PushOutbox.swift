@@ -87,13 +87,31 @@ final class PushOutbox: @unchecked Sendable {
         }
     }
 
-    /// Records a delivery as done (acknowledged, or dropped): it is never sent again.
+    /// When the journal was last synced, and whether it holds records written since.
+    private var syncedAt = Date.distantPast
+    private var unsynced = false
+
+    /// Records a delivery as done (acknowledged, or dropped): it is never sent again. Done
+    /// records are synced in groups, at most every 5 ms (one fsync per delivery would cap the
+    /// deliveries at the disk's fsync rate): a crash in that window sends those again, with
+    /// their stable id, as a crash between the service's answer and this record always could.
     func finish(_ id: String) throws {
         try lock.withLock {
             guard pending.removeValue(forKey: id) != nil else { return }
-            try append([.done(id)])
-            if pending.isEmpty { try compact() }
+            if pending.isEmpty { return try compact() }
+            try append([.done(id)], sync: false)
+            unsynced = true
+            if Date().timeIntervalSince(syncedAt) >= 0.005 { try syncLocked() }
         }
+    }
+
+    /// Syncs what `finish` wrote since the last sync (senders call it when idle).
+    func flush() throws { try lock.withLock { if unsynced { try syncLocked() } } }
+
+    private func syncLocked() throws {
+        try handle.synchronize()
+        syncedAt = Date()
+        unsynced = false
     }
 
     /// Records a failed attempt and when the next may be made.
@@ -105,16 +123,23 @@ final class PushOutbox: @unchecked Sendable {
         }
     }
 
-    /// The pending deliveries due at `now`, oldest first.
-    func due(at now: TimeInterval) -> [PushDelivery] {
-        lock.withLock { pending.values.filter { $0.notBefore <= now }.sorted { $0.queuedAt < $1.queuedAt } }
+    /// The oldest pending delivery due at `now` that `skipping` does not hold (one pass, no sort:
+    /// the outbox may hold a burst of tens of thousands).
+    func next(dueAt now: TimeInterval, skipping: Set<String>) -> PushDelivery? {
+        lock.withLock {
+            var best: PushDelivery?
+            for delivery in pending.values where delivery.notBefore <= now && !skipping.contains(delivery.id) {
+                if best.map({ delivery.queuedAt < $0.queuedAt }) ?? true { best = delivery }
+            }
+            return best
+        }
     }
 
     private func append(_ records: [Record], sync: Bool = true) throws {
         var bytes = Data()
         for record in records { bytes += try JSONEncoder().encode(record) + [0x0A] }
         try handle.write(contentsOf: bytes)
-        if sync { try handle.synchronize() }
+        if sync { try syncLocked() }
     }
 
     /// Rewrites the journal as one `through` line (nothing is pending).
@@ -129,5 +154,6 @@ final class PushOutbox: @unchecked Sendable {
         try handle.close()
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
+        (syncedAt, unsynced) = (Date(), false)
     }
 }

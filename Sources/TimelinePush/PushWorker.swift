@@ -41,6 +41,8 @@ public final class PushWorker: @unchecked Sendable {
     private let outbox: PushOutbox
     private let state = Mutex<(stopped: Bool, inFlight: Set<String>, counts: Counts)>((false, [], Counts()))
     private let wake = NSCondition()
+    /// The running threads: `stop` waits for them (no read after the service closes).
+    private let running = DispatchGroup()
     /// This server's URL, for the notifications' icons (known once it listens).
     private let baseURL = Mutex("")
 
@@ -91,20 +93,24 @@ public final class PushWorker: @unchecked Sendable {
 
     /// Starts the planner and the senders.
     public func start() {
-        let planner = Thread { [self] in plan() }
+        running.enter()
+        let planner = Thread { [self] in plan(); running.leave() }
         planner.name = "timeline-push-planner"
         planner.start()
         for index in 0..<max(1, options.concurrency) {
-            let sender = Thread { [self] in send() }
+            running.enter()
+            let sender = Thread { [self] in send(); running.leave() }
             sender.name = "timeline-push-\(index)"
             sender.start()
         }
     }
 
-    /// Stops the threads (what is queued stays in the outbox for the next start).
+    /// Stops the threads and waits for them (at most 15 s: a delivery in flight times out in
+    /// 10); what is queued stays in the outbox for the next start.
     public func stop() {
         state.withLock { $0.stopped = true }
         wake.lock(); wake.broadcast(); wake.unlock()
+        _ = running.wait(timeout: .now() + 15)
     }
 
     private var stopped: Bool { state.withLock { $0.stopped } }
@@ -143,7 +149,8 @@ public final class PushWorker: @unchecked Sendable {
     /// subscriptions that wants its type from its actor.
     private func deliveries(for event: EventEnvelope, subscribers: Set<UserID>) throws -> [PushDelivery] {
         var out: [PushDelivery] = []
-        for user in subscribers {
+        // Only the users the event may have told something (not every subscriber).
+        for user in try service.usersNotified(by: event).intersection(subscribers) {
             for update in try service.liveUpdates(for: event, viewer: user) {
                 guard case .activity(let item) = update, let type = Self.alert(item.kind), let actor = item.actor else { continue }
                 for subscription in try service.pushSubscriptions(of: user) where subscription.alerts.contains(type) {
@@ -210,11 +217,12 @@ public final class PushWorker: @unchecked Sendable {
         while !stopped {
             let now = Date().timeIntervalSince1970
             let next = state.withLock { state -> PushDelivery? in
-                guard let delivery = outbox.due(at: now).first(where: { !state.inFlight.contains($0.id) }) else { return nil }
+                guard let delivery = outbox.next(dueAt: now, skipping: state.inFlight) else { return nil }
                 state.inFlight.insert(delivery.id)
                 return delivery
             }
             guard let delivery = next else {
+                try? outbox.flush()
                 pause(1)  // woken when deliveries are queued; retries come due within a second's wait
                 continue
             }

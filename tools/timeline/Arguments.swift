@@ -5,7 +5,7 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// - Parameter flagNames: options that take no value.
-    init(_ words: [String], flagNames: Set<String> = ["json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "accept-missing-keys", "demo", "mastodon", "push-allow-private"]) throws(UsageError) {
+    init(_ words: [String], flagNames: Set<String> = ["json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "accept-missing-keys", "demo", "mastodon", "push-allow-private", "push"]) throws(UsageError) {
         var index = 0
         while index < words.count {
             let word = words[index]

@@ -9,6 +9,7 @@ enum BenchCommand {
            timeline bench --http [--scale small|medium|large] [--dir PATH] [--seconds N] [--json]
            timeline bench --cluster [--nats URLS] [--json]
            timeline bench --photos [--dir PATH] [--json]
+           timeline bench --push [--subscribers N] [--dir PATH] [--json]
 
     Builds a synthetic network (power-law follower counts) through the library API in a
     temporary directory (or --dir), then measures append, command latency, concurrent
@@ -20,10 +21,13 @@ enum BenchCommand {
     --photos measures photo uploads (a 12 MP JPEG and a 12 MP HEIC made with libvips in the run)
     through the image pipeline beside Debian's vipsthumbnail making the same variants of the
     same files, per CPU-second, and the peak memory of a burst of 32 concurrent uploads.
+    --push measures Web Push: N (default 10,000) subscribed accounts each notified once, pushed
+    to an HTTPS sink on loopback (deliveries per second, time until the last, peak memory), and
+    a command's latency with the outbox busy beside it over the same with it idle.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["scale", "dir", "only", "json", "http", "seconds", "cluster", "photos", "nats"], opening: [])  // its own databases
+        try args.refuseUnknown(["scale", "dir", "only", "json", "http", "seconds", "cluster", "photos", "nats", "push", "subscribers"], opening: [])  // its own databases
         if args.has("help") {
             print(help)
             return 0
@@ -46,6 +50,13 @@ enum BenchCommand {
             let urls = args.value("nats").map { $0.split(separator: ",").map(String.init) }
             title = "timeline bench --cluster"
             figures = try await ClusterBenchmark(directory: directory, urls: urls, progress: progress).run()
+        } else if args.has("push") {
+            title = "timeline bench --push"
+            let subscribers = try args.value("subscribers").map { text in
+                guard let number = Int(text), number > 0 else { throw UsageError("--subscribers takes a positive number") }
+                return number
+            } ?? 10_000
+            figures = try await PushBenchmark(directory: directory, subscribers: subscribers, progress: progress).run()
         } else if args.has("photos") {
             title = "timeline bench --photos"
             figures = try await PhotoBenchmark(directory: directory, progress: progress).run()

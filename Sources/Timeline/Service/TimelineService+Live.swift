@@ -92,4 +92,30 @@ extension TimelineService {
             }
         }
     }
+
+    /// The users whose activity `envelope` may have added to (the post's owner of a comment or
+    /// like, the followee, the answered comment's author, the users a text mentions): whom its
+    /// live updates need asking about, rather than every user. Read once the read models have
+    /// applied the event.
+    public func usersNotified(by envelope: EventEnvelope) throws(TimelineError) -> Set<UserID> {
+        try read { view in
+            let activity = view.models.activity
+            var users = Set<UserID>()
+            if let (owner, _, _) = try activity.recorded(by: envelope, view.txn) { users.insert(owner) }
+            var text: String?
+            switch envelope.event {
+            case .commentAdded(let e):
+                text = e.text
+                if let answered = try e.replyTo.flatMap({ try view.comment($0) }) { users.insert(answered.author) }
+            case .postAdded(let e): text = e.caption
+            case .postEdited(let e): text = e.caption
+            case .postRemoved(let e): users.insert(e.authorId)
+            default: break
+            }
+            for name in Validation.mentions(in: text ?? "") {
+                if let user = try view.models.profiles.usernames.get(name, view.txn) { users.insert(user) }
+            }
+            return users
+        }
+    }
 }

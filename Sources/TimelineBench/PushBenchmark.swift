@@ -1,0 +1,133 @@
+import Foundation
+import MicroHTTPD
+import OpenSSL
+import Synchronization
+import Timeline
+import TimelinePush
+import WebPush
+
+/// `timeline bench --push`: Web Push deliveries to a local sink — an HTTPS server on loopback
+/// (libmicrohttpd with a certificate made by `openssl` in the run) that answers 201 — from
+/// `subscribers` subscribed accounts, each notified once (one account follows them all: a
+/// follow is a notification, as a post is not one here). Measured: deliveries per second and
+/// the time until the last one arrives, counted from the worker's start with every
+/// notification already in the log (so the figure is the push path's, not the commands');
+/// peak memory; and a command's latency (p50) with the outbox busy beside it, over the same
+/// command with the worker idle (ratio).
+public struct PushBenchmark {
+    public var directory: String
+    public var subscribers: Int
+    public var progress: (String) -> Void
+
+    public init(directory: String, subscribers: Int = 10_000, progress: @escaping (String) -> Void) {
+        self.directory = directory
+        self.subscribers = subscribers
+        self.progress = progress
+    }
+
+    public func run() async throws -> [Figure] {
+        try ExternalTools.ensure([("openssl", "openssl")], progress: progress)
+        let tls = try certificate()
+        let received = Mutex<(count: Int, last: Double)>((0, 0))
+        var sinkOptions = HTTPServer.Options()
+        (sinkOptions.host, sinkOptions.port, sinkOptions.threads) = ("127.0.0.1", 0, 2)
+        sinkOptions.tls = (try String(contentsOfFile: tls.key, encoding: .utf8), try String(contentsOfFile: tls.certificate, encoding: .utf8))
+        let sink = try HTTPServer(options: sinkOptions) { _ in
+            received.withLock { $0 = ($0.count + 1, now()) }
+            return .now(HTTPResponse(status: 201))
+        }
+        defer { sink.stop() }
+
+        let path = directory + "/push.db"
+        try? FileManager.default.removeItem(atPath: path)
+        var options = TimelineService.Options()
+        options.passwordCost = .minimum
+        options.passwordQueueLimit = 1_024  // the bench's 64 concurrent sign-ups and sign-ins wait, not fail
+        let service = try TimelineService(path: path, options: options)
+        defer { service.close(); try? FileManager.default.removeItem(atPath: path) }
+        let builder = NetworkBuilder(service: service, scale: .small, progress: progress)
+        let receiver = try P256KeyPair.generate()
+        let p256dh = Base64URL.encode(receiver.publicKey), endpoint = "https://127.0.0.1:\(sink.port)/push/"
+        let users = await builder.run("subscribers: sign-ups", count: subscribers, keep: { result -> UserID? in
+            if case .user(let profile) = result { return profile.id }
+            return nil
+        }) { index in (.createUser(username: "sub\(index)", email: "sub\(index)@bench.example", password: "bench-password", bio: nil, url: nil), .anonymous) }
+        let tokens = await builder.run("subscribers: sign-ins", count: subscribers, keep: { result -> String? in
+            if case .session(let token, _) = result { return token }
+            return nil
+        }) { index in (.signIn(email: "sub\(index)@bench.example", password: "bench-password"), .anonymous) }
+        let auth = Base64URL.encode(try SecureRandom.bytes(16))
+        _ = await builder.run("subscribers: push subscriptions", count: subscribers, keep: { _ in true }) { index in
+            (.subscribePush(endpoint: endpoint + "\(index)", p256dh: p256dh, auth: auth, alerts: ["follow"]), .session(tokens[index] ?? ""))
+        }
+        guard case .user(let follower) = try await service.execute(.createUser(username: "celebrity", email: "celebrity@bench.example",
+                                                                               password: "bench-password", bio: nil, url: nil)),
+              case .user(let other) = try await service.execute(.createUser(username: "other", email: "other@bench.example",
+                                                                            password: "bench-password", bio: nil, url: nil)),
+              case .user(let liker) = try await service.execute(.createUser(username: "liker", email: "liker@bench.example",
+                                                                            password: "bench-password", bio: nil, url: nil))
+        else { throw BenchError("no users") }
+        guard case .post(let post) = try await service.execute(.addPost(image: NetworkBuilder.gif(3).base64EncodedString(), caption: "liked"),
+                                                               as: .user(other.id.rawValue)) else { throw BenchError("no post") }
+
+        let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:bench@example.com")
+        var pushOptions = PushWorker.Options()
+        pushOptions.caFile = tls.certificate
+        pushOptions.allowPrivate = true
+        let worker = try PushWorker(service: service, directory: directory + "/push-outbox-\(UUID().uuidString)", vapid: vapid, options: pushOptions)
+        defer { worker.stop() }
+
+        // A command's latency with nothing to push.
+        func likeLatency(_ count: Int) async throws -> Double {
+            var samples = Samples()
+            for index in 0..<count {
+                let start = now()
+                _ = try await service.execute(index % 2 == 0 ? .like(post: post.id.rawValue) : .unlike(post: post.id.rawValue), as: .user(liker.id.rawValue))
+                samples.add(now() - start)
+            }
+            return samples.percentile(0.5)
+        }
+        progress("command latency, the outbox idle")
+        let idle = try await likeLatency(400)
+
+        // Every notification in the log, then the worker: the push path alone.
+        let valid = users.compactMap { $0 }
+        _ = await builder.run("notifications: one account follows every subscriber", count: valid.count, keep: { _ in true }) { index in
+            (.follow(user: valid[index].rawValue), .user(follower.id.rawValue))
+        }
+        progress("pushing \(valid.count) notifications")
+        let started = now()
+        worker.start()
+        let busy = try await likeLatency(400)  // measured while the outbox delivers
+        while received.withLock({ $0.count }) < valid.count, now() - started < 120 { try await Task.sleep(for: .milliseconds(20)) }
+        let (count, last) = received.withLock { $0 }
+        guard count >= valid.count else {
+            let counts = worker.counts
+            throw BenchError("only \(count) of \(valid.count) pushes arrived in 2 minutes (sent \(counts.sent), retried \(counts.retried), "
+                             + "failed \(counts.failed), dropped \(counts.dropped), lag \(counts.lag))")
+        }
+        let elapsed = last - started
+
+        var figures = [
+            Figure(name: "push.deliveries_per_second", value: Double(count) / elapsed, unit: "/s (\(count) subscribers, aes128gcm + VAPID, HTTPS)"),
+            Figure(name: "push.time_to_last", value: elapsed, unit: "s"),
+            Figure(name: "push.peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB (the whole bench process)"),
+        ]
+        var latency = Figure(name: "push.command_p50_busy_outbox", value: busy * 1e6, unit: "µs (like/unlike)")
+        latency.baseline = idle * 1e6
+        latency.baselineName = "same command, outbox idle"
+        figures.append(latency)
+        return figures
+    }
+
+    /// A self-signed certificate for 127.0.0.1 (P-256), made with `openssl`: the sink's, and
+    /// the authority the worker is told to trust.
+    private func certificate() throws -> (key: String, certificate: String) {
+        let key = directory + "/push-sink.key", certificate = directory + "/push-sink.pem"
+        let made = try ExternalTools.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                          "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+                                          "-addext", "subjectAltName=IP:127.0.0.1"])
+        guard made.status == 0 else { throw BenchError("openssl could not make a certificate: \(made.errors)") }
+        return (key, certificate)
+    }
+}
