@@ -158,10 +158,23 @@ carol.status_post("hi alice", in_reply_to_id=post)
 time.sleep(1.5)
 check(len(received) == 1, "a muted user's comment pushes nothing")
 
+# The policy: `followed` pushes only what accounts alice follows do.
+updated = alice.push_subscription_update(policy="followed", mention_events=True, follow_events=True)
+check(updated.policy == "followed" and updated.alerts.mention, "push_subscription_update: the policy and alerts")
+bob.status_post("from someone alice does not follow", in_reply_to_id=post)
+time.sleep(1.5)
+check(len(received) == 1, "policy followed: a comment by an account alice does not follow pushes nothing")
+bob_id = bob.account_verify_credentials().id
+alice.account_follow(bob_id)
+bob.status_post("now alice follows me", in_reply_to_id=post)
+check(wait_for(2, 3.0), "policy followed: once alice follows bob, his comment is pushed")
+alice.account_unfollow(bob_id)
+alice.push_subscription_update(policy="all", mention_events=True, follow_events=True)
+
 alice2.push_subscription_set(push + "/gone/alice2", public, follow_events=True, mention_events=True, standard=True)
 bob.account_unfollow(alice.account_verify_credentials().id)
 bob.account_follow(alice.account_verify_credentials().id)
-check(wait_for(3, 3.0), "a follow is pushed to both subscriptions")
+check(wait_for(4, 3.0), "a follow is pushed to both subscriptions")
 deadline = time.time() + 5
 gone = False
 while time.time() < deadline and not gone:

@@ -5,7 +5,7 @@ import Timeline
 /// Mastodon's push subscription (`/api/v1/push/subscription`): one per token, its endpoint and
 /// keys (`subscription[endpoint]`, `subscription[keys][p256dh]`, `subscription[keys][auth]`,
 /// `subscription[standard]`), the alerts wanted (`data[alerts][mention]`, …) and the policy
-/// (`data[policy]`); answered as Mastodon's `WebPushSubscription`, whose `server_key` is this
+/// (`data[policy]`, or `policy` as Mastodon's PUT documents it); answered as Mastodon's `WebPushSubscription`, whose `server_key` is this
 /// server's VAPID public key.
 extension MastodonAPI {
     static let pushRoutes: [Route] = [
@@ -21,7 +21,7 @@ extension MastodonAPI {
             let alerts = try PushAlert.all.filter { alert throws(TimelineError) in try params.bool("data[alerts][\(alert)]") == true }
             _ = try await api.execute(.subscribePush(endpoint: endpoint, p256dh: p256dh, auth: auth,
                                                      standard: try params.bool("subscription[standard]") ?? false, alerts: alerts,
-                                                     policy: params.string("data[policy]")), request)
+                                                     policy: params.string("data[policy]") ?? params.string("policy")), request)
             return try api.mastodonPushSubscription(request)
         },
         now("GET", "/api/v1/push/subscription", scope: "push",
@@ -30,7 +30,7 @@ extension MastodonAPI {
         },
         later("PUT", "/api/v1/push/subscription", scope: "push",
               doc: .init("Changes the alerts and policy of this token's push subscription.", returns: .pushSubscription,
-                         form: ["data[policy]"] + PushAlert.all.map { "data[alerts][\($0)]" })) { api, request, _ in
+                         form: ["data[policy]", "policy"] + PushAlert.all.map { "data[alerts][\($0)]" })) { api, request, _ in
             guard let token = request.bearer, let current = try api.service.pushSubscription(session: token) else {
                 throw TimelineError(.notFound, "Record not found")
             }
@@ -45,7 +45,7 @@ extension MastodonAPI {
             }
             _ = try await api.execute(.subscribePush(endpoint: current.endpoint, p256dh: current.p256dh, auth: current.auth,
                                                      standard: current.standard, alerts: PushAlert.all.filter(alerts.contains),
-                                                     policy: params.string("data[policy]") ?? current.policy.rawValue), request)
+                                                     policy: params.string("data[policy]") ?? params.string("policy") ?? current.policy.rawValue), request)
             return try api.mastodonPushSubscription(request)
         },
         later("DELETE", "/api/v1/push/subscription", scope: "push",
