@@ -33,24 +33,15 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                                                     MHD_RequestCompletedCallback completed, void *completed_cls,
                                                     MHD_NotifyConnectionCallback notify, void *notify_cls,
                                                     const char *tls_key, const char *tls_cert) {
-    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE;
-    if (tls_key && tls_cert) {
-        return MHD_start_daemon(flags | MHD_USE_TLS,
-                                0, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_THREAD_POOL_SIZE, threads,
-                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-                                MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                                MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
-                                MHD_OPTION_UNESCAPE_CALLBACK, timeline_mhd_unescape, NULL,
-                                MHD_OPTION_HTTPS_MEM_KEY, tls_key,
-                                MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
-                                MHD_OPTION_END);
-    }
-    return MHD_start_daemon(flags,
+    int tls = tls_key && tls_cert;
+    /* The TLS options, or none: one option array, so one call starts either daemon. */
+    struct MHD_OptionItem extra[] = {
+        { tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)tls_key },
+        { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE
+                                | (tls ? MHD_USE_TLS : 0),
                             0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -61,6 +52,7 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
                             MHD_OPTION_UNESCAPE_CALLBACK, timeline_mhd_unescape, NULL,
+                            MHD_OPTION_ARRAY, extra,
                             MHD_OPTION_END);
 }
 

@@ -129,11 +129,10 @@ public final class PushWorker: @unchecked Sendable {
                 let applied = try service.appliedSequence()
                 state.withLock { $0.counts.lag = applied > outbox.through ? applied - outbox.through : 0 }
                 if applied > outbox.through {
-                    let subscribers = try service.pushSubscribers()
                     let events = try service.events(from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
                     guard let last = events.last else { continue }
                     var deliveries: [PushDelivery] = []
-                    for event in events { deliveries += try self.deliveries(for: event, subscribers: subscribers) }
+                    for event in events { deliveries += try self.deliveries(for: event) }
                     try outbox.queue(deliveries, through: last.sequence)
                     if !deliveries.isEmpty { wake.lock(); wake.broadcast(); wake.unlock() }
                     continue
@@ -145,15 +144,16 @@ public final class PushWorker: @unchecked Sendable {
         }
     }
 
-    /// What `event` pushes: each notification it made for a subscribed user, to each of their
-    /// subscriptions that wants its type from its actor.
-    private func deliveries(for event: EventEnvelope, subscribers: Set<UserID>) throws -> [PushDelivery] {
+    /// What `event` pushes: each notification it made for a user it may have told who has
+    /// subscriptions, to each of them that wants its type from its actor.
+    private func deliveries(for event: EventEnvelope) throws -> [PushDelivery] {
         var out: [PushDelivery] = []
-        // Only the users the event may have told something (not every subscriber).
-        for user in try service.usersNotified(by: event).intersection(subscribers) {
+        for user in try service.usersNotified(by: event) {
+            let subscriptions = try service.pushSubscriptions(of: user)
+            guard !subscriptions.isEmpty else { continue }
             for update in try service.liveUpdates(for: event, viewer: user) {
-                guard case .activity(let item) = update, let type = Self.alert(item.kind), let actor = item.actor else { continue }
-                for subscription in try service.pushSubscriptions(of: user) where subscription.alerts.contains(type) {
+                guard case .activity(let item) = update, let type = item.kind.mastodonType, let actor = item.actor else { continue }
+                for subscription in subscriptions where subscription.alerts.contains(type) {
                     switch subscription.policy {
                     case .all: break
                     case .none: continue
@@ -192,17 +192,6 @@ public final class PushWorker: @unchecked Sendable {
                             standard: subscription.standard, payload: json,
                             topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal",
                             queuedAt: Date().timeIntervalSince1970)
-    }
-
-    /// Mastodon's alert for an activity kind (nil: not pushed).
-    static func alert(_ kind: ActivityItem.Kind) -> String? {
-        switch kind {
-        case .comment, .reply, .mention: "mention"
-        case .like: "favourite"
-        case .follow: "follow"
-        case .followRequest: "follow_request"
-        case .removed: nil
-        }
     }
 
     // MARK: - Sending

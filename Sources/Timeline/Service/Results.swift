@@ -217,6 +217,21 @@ public struct ActivityItem: Sendable, Equatable {
     public var reason: String? = nil
 }
 
+extension ActivityItem.Kind {
+    /// Mastodon's notification type for this kind, which is also its push alert's name: a
+    /// comment on one's post, a reply and an `@mention` are `mention`, a like is `favourite`;
+    /// nil for a moderators' removal, which Mastodon has no type for.
+    public var mastodonType: String? {
+        switch self {
+        case .comment, .reply, .mention: "mention"
+        case .like: "favourite"
+        case .follow: "follow"
+        case .followRequest: "follow_request"
+        case .removed: nil
+        }
+    }
+}
+
 /// A stored image.
 public struct StoredImage: Sendable, Equatable {
     /// Its content address.

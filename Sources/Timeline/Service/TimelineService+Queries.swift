@@ -43,15 +43,17 @@ extension TimelineService {
     /// `user`); `unauthenticated` for any other token, as `userID(session:)`.
     public func grant(session token: String) throws(TimelineError) -> Grant {
         try read { view in
-            let now = options.clock.nowMilliseconds()
             func app(_ id: String?) throws -> OAuthApp? {
                 try id.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map { OAuthApp($0, clientSecret: nil) }
             }
-            if let issued = try view.appToken(hash: Self.hashToken(token)), issued.expiresAt > now {
+            // A person's session first (almost every bearer); an app's own token only otherwise.
+            do {
+                let session = try liveSession(token, view)
+                return Grant(user: session.user, app: try app(session.app), scopes: session.scopes)
+            } catch let error as TimelineError where error.code == .unauthenticated {
+                guard let issued = try view.appToken(hash: Self.hashToken(token)), issued.expiresAt > options.clock.nowMilliseconds() else { throw error }
                 return Grant(user: nil, app: try app(issued.app), scopes: issued.scopes)
             }
-            let session = try liveSession(token, view)
-            return Grant(user: session.user, app: try app(session.app), scopes: session.scopes)
         }
     }
 
@@ -73,18 +75,6 @@ extension TimelineService {
                       let record = try view.pushSubscription(sessionHash: hash) else { return nil }
                 return PushSubscription(sessionHash: hash, record)
             }
-        }
-    }
-
-    /// The users who have a push subscription (live or not).
-    public func pushSubscribers() throws(TimelineError) -> Set<UserID> {
-        try read { view in
-            var users = Set<UserID>()
-            try view.txn.scan(view.models.sessions.pushByUser.database, prefix: []) { key, _ in
-                if let end = key.firstIndex(of: 0) { users.insert(UserID(String(decoding: key[..<end], as: UTF8.self))) }
-                return true
-            }
-            return users
         }
     }
 

@@ -48,27 +48,16 @@ extension MastodonAPI {
             return Responses.json(200, notification)
         },
     ]
-
-    /// A kind's Mastodon notification type (`nil`: none, left out).
-    static func notificationType(_ kind: ActivityItem.Kind) -> String? {
-        switch kind {
-        case .comment, .reply, .mention: "mention"
-        case .like: "favourite"
-        case .follow: "follow"
-        case .followRequest: "follow_request"
-        case .removed: nil
-        }
-    }
 }
 
 extension TimelineAPI {
     func mastodonNotifications(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
         let me = try request.requireViewer()
         let params = try MastodonParams(request.http)
-        let known = Set(ActivityItem.Kind.allCases.filter { MastodonAPI.notificationType($0) != nil })
+        let known = Set(ActivityItem.Kind.allCases.filter { $0.mastodonType != nil })
         let wanted = params.list("types"), excluded = Set(params.list("exclude_types"))
-        var kinds = wanted.isEmpty ? known : known.filter { wanted.contains(MastodonAPI.notificationType($0) ?? "") }
-        kinds = kinds.filter { !excluded.contains(MastodonAPI.notificationType($0) ?? "") }
+        var kinds = wanted.isEmpty ? known : known.filter { wanted.contains($0.mastodonType ?? "") }
+        kinds = kinds.filter { !excluded.contains($0.mastodonType ?? "") }
         guard !kinds.isEmpty else { return Responses.json(200, [Any]()) }
         return try mastodonPage(request, entities, { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
                                 id: \.id) { item throws(TimelineError) in try mastodonNotification(item, viewer: me, entities) }
@@ -76,7 +65,7 @@ extension TimelineAPI {
 
     /// An activity item as a notification, or nil when what it names is gone from the viewer's sight.
     func mastodonNotification(_ item: ActivityItem, viewer: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any]? {
-        guard let type = MastodonAPI.notificationType(item.kind), let actor = item.actor,
+        guard let type = item.kind.mastodonType, let actor = item.actor,
               let account = try? service.user(actor, viewer: viewer) else { return nil }
         var status: [String: Any]?
         if let id = item.comment, let comment = try? service.comment(id, viewer: viewer) {
