@@ -8,12 +8,13 @@ import WebPush
 
 /// `timeline bench --push`: Web Push deliveries to a local sink — an HTTPS server on loopback
 /// (libmicrohttpd with a certificate made by `openssl` in the run) that answers 201 — from
-/// `subscribers` subscribed accounts, each notified once (one account follows them all: a
-/// follow is a notification, as a post is not one here). Measured: deliveries per second and
-/// the time until the last one arrives, counted from the worker's start with every
-/// notification already in the log (so the figure is the push path's, not the commands');
-/// peak memory; and a command's latency (p50) with the outbox busy beside it, over the same
-/// command with the worker idle (ratio).
+/// one post by an account whose `subscribers` followers each asked to be notified of its posts
+/// (`follow` with `notify`) and subscribed with the `status` alert. Measured: the post's own
+/// latency (its activity fan-out to every follower is in the command); deliveries per second
+/// and the time until the last one arrives, counted from the worker's start with the post
+/// already in the log (so the figure is the push path's, not the command's); peak memory; and a
+/// command's latency (p50) with the outbox busy beside it, over the same command with the
+/// worker idle (ratio).
 public struct PushBenchmark {
     public var directory: String
     public var subscribers: Int
@@ -58,9 +59,9 @@ public struct PushBenchmark {
         }) { index in (.signIn(email: "sub\(index)@bench.example", password: "bench-password"), .anonymous) }
         let auth = Base64URL.encode(try SecureRandom.bytes(16))
         _ = await builder.run("subscribers: push subscriptions", count: subscribers, keep: { _ in true }) { index in
-            (.subscribePush(endpoint: endpoint + "\(index)", p256dh: p256dh, auth: auth, alerts: ["follow"]), .session(tokens[index] ?? ""))
+            (.subscribePush(endpoint: endpoint + "\(index)", p256dh: p256dh, auth: auth, alerts: ["status"]), .session(tokens[index] ?? ""))
         }
-        guard case .user(let follower) = try await service.execute(.createUser(username: "celebrity", email: "celebrity@bench.example",
+        guard case .user(let celebrity) = try await service.execute(.createUser(username: "celebrity", email: "celebrity@bench.example",
                                                                                password: "bench-password", bio: nil, url: nil)),
               case .user(let other) = try await service.execute(.createUser(username: "other", email: "other@bench.example",
                                                                             password: "bench-password", bio: nil, url: nil)),
@@ -90,12 +91,17 @@ public struct PushBenchmark {
         progress("command latency, the outbox idle")
         let idle = try await likeLatency(400)
 
-        // Every notification in the log, then the worker: the push path alone.
+        // Every subscriber follows the celebrity, asking to be notified of its posts; then one
+        // post, in the log before the worker starts: the push path alone.
         let valid = users.compactMap { $0 }
-        _ = await builder.run("notifications: one account follows every subscriber", count: valid.count, keep: { _ in true }) { index in
-            (.follow(user: valid[index].rawValue), .user(follower.id.rawValue))
+        _ = await builder.run("subscribers: follow with notify", count: valid.count, keep: { _ in true }) { index in
+            (.follow(user: celebrity.id.rawValue, notify: true), .user(valid[index].rawValue))
         }
-        progress("pushing \(valid.count) notifications")
+        let posting = now()
+        guard case .post = try await service.execute(.addPost(image: NetworkBuilder.gif(4).base64EncodedString(), caption: "to everyone"),
+                                                      as: .user(celebrity.id.rawValue)) else { throw BenchError("no post") }
+        let postLatency = now() - posting
+        progress("pushing one post to \(valid.count) followers")
         let started = now()
         worker.start()
         let busy = try await likeLatency(400)  // measured while the outbox delivers
@@ -112,6 +118,7 @@ public struct PushBenchmark {
             Figure(name: "push.deliveries_per_second", value: Double(count) / elapsed, unit: "/s (\(count) subscribers, aes128gcm + VAPID, HTTPS)"),
             Figure(name: "push.time_to_last", value: elapsed, unit: "s"),
             Figure(name: "push.peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB (the whole bench process)"),
+            Figure(name: "push.post_command", value: postLatency * 1e3, unit: "ms (the post, its activity item for each of \(valid.count) followers)"),
         ]
         var latency = Figure(name: "push.command_p50_busy_outbox", value: busy * 1e6, unit: "µs (like/unlike)")
         latency.baseline = idle * 1e6

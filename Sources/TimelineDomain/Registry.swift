@@ -94,6 +94,10 @@ public enum Event: Equatable, Sendable {
     case followRequestRejected(Follow)
     /// A user took back their follow request (or a block or erasure ended it): `FollowRequestWithdrawn`.
     case followRequestWithdrawn(Follow)
+    /// A follower asked to be notified of each post of the followee: `PostNotificationsOn`.
+    case postNotificationsOn(Follow)
+    /// A follower stopped being notified of the followee's posts: `PostNotificationsOff`.
+    case postNotificationsOff(Follow)
     /// A photo was uploaded, to be attached to a post: `MediaUploaded`.
     case mediaUploaded(MediaUploaded)
     /// A photo's alt text changed: `MediaUpdated`.
@@ -166,6 +170,8 @@ public enum Event: Equatable, Sendable {
         case .followRequested: .followRequested
         case .followRequestRejected: .followRequestRejected
         case .followRequestWithdrawn: .followRequestWithdrawn
+        case .postNotificationsOn: .postNotificationsOn
+        case .postNotificationsOff: .postNotificationsOff
         case .mediaUploaded: .mediaUploaded
         case .mediaUpdated: .mediaUpdated
         case .mediaDeleted: .mediaDeleted
@@ -219,7 +225,8 @@ public enum Event: Equatable, Sendable {
         case .unblocked(let e): e
         case .muted(let e): e
         case .unmuted(let e): e
-        case .followRequested(let e), .followRequestRejected(let e), .followRequestWithdrawn(let e): e
+        case .followRequested(let e), .followRequestRejected(let e), .followRequestWithdrawn(let e),
+             .postNotificationsOn(let e), .postNotificationsOff(let e): e
         case .mediaUploaded(let e): e
         case .mediaUpdated(let e): e
         case .mediaDeleted(let e): e
@@ -305,6 +312,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case followRequestRejected = "FollowRequestRejected"
     /// A follow request was taken back.
     case followRequestWithdrawn = "FollowRequestWithdrawn"
+    /// A follower asked to be notified of each post of the followee: `PostNotificationsOn`.
+    case postNotificationsOn = "PostNotificationsOn"
+    /// A follower stopped being notified of the followee's posts: `PostNotificationsOff`.
+    case postNotificationsOff = "PostNotificationsOff"
     /// A photo was uploaded, to be attached to a post.
     case mediaUploaded = "MediaUploaded"
     /// A photo's alt text changed.
@@ -374,7 +385,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unblocked: Block.self
         case .muted: Mute.self
         case .unmuted: Unmute.self
-        case .followRequested, .followRequestRejected, .followRequestWithdrawn: Follow.self
+        case .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff: Follow.self
         case .mediaUploaded: MediaUploaded.self
         case .mediaUpdated: MediaUpdated.self
         case .mediaDeleted: MediaDeleted.self
@@ -428,6 +439,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .followRequested: .followRequested(try Follow(from: &r, &opener))
         case .followRequestRejected: .followRequestRejected(try Follow(from: &r, &opener))
         case .followRequestWithdrawn: .followRequestWithdrawn(try Follow(from: &r, &opener))
+        case .postNotificationsOn: .postNotificationsOn(try Follow(from: &r, &opener))
+        case .postNotificationsOff: .postNotificationsOff(try Follow(from: &r, &opener))
         case .mediaUploaded: .mediaUploaded(try MediaUploaded(from: &r, &opener))
         case .mediaUpdated: .mediaUpdated(try MediaUpdated(from: &r, &opener))
         case .mediaDeleted: .mediaDeleted(try MediaDeleted(from: &r, &opener))

@@ -97,6 +97,9 @@ package protocol DecisionState {
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
     /// Whether `follower` has asked to follow `followee` (a locked account) and awaits an answer.
     func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool
+    /// Whether `follower` asked to be notified of each of `followee`'s posts (while following
+    /// or asking to).
+    func notifies(_ follower: UserID, _ followee: UserID) throws -> Bool
     /// Who awaits `user`'s answer to their follow request, oldest first.
     func followRequests(to user: UserID) throws -> [UserID]
     func likes(_ user: UserID, _ post: PostID) throws -> Bool

@@ -76,8 +76,12 @@ extension TimelineAPI {
         command("PUT", "/v1/me/following/{user}", Operation(
             id: "follow", summary: "Follow a user, or ask to when their account is locked (idempotent).", tag: .users,
             description: "Following a locked account makes a request (the profile's `requestedByViewer`) that its owner approves "
-                + "or rejects. Following yourself gives 400 invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
-            answer: changed("already following, or already asked"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+                + "or rejects. `notify` true asks to be told of each of the user's posts (an activity item of kind `post`; the "
+                + "profile's `notifiesViewer`), false stops it; absent leaves it as it is. Following yourself gives 400 "
+                + "invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
+            answer: changed("already following (or already asked) with the same notify"), errors: [.forbidden, .notFound, .storageFull],
+            parameters: [.user],
+            body: .command("follow", path: ["user"], description: "Optional: `notify`, whether to be told of each of the user's posts."))),
         command("DELETE", "/v1/me/following/{user}", Operation(
             id: "unfollow", summary: "Unfollow a user, or withdraw a request to follow (idempotent).", tag: .users,
             answer: changed("not following"), errors: [.notFound, .storageFull], parameters: [.user])),

@@ -148,11 +148,17 @@ public final class PushWorker: @unchecked Sendable {
     /// subscriptions, to each of them that wants its type from its actor.
     private func deliveries(for event: EventEnvelope) throws -> [PushDelivery] {
         var out: [PushDelivery] = []
+        // What a notification says is the same for everyone it tells (a post to each follower
+        // who asked): read once per event.
+        var wordings: [String: Wording] = [:]
         for user in try service.usersNotified(by: event) {
             let subscriptions = try service.pushSubscriptions(of: user)
             guard !subscriptions.isEmpty else { continue }
             for update in try service.liveUpdates(for: event, viewer: user) {
                 guard case .activity(let item) = update, let type = item.kind.mastodonType, let actor = item.actor else { continue }
+                let key = "\(item.kind.rawValue)/\(item.id)"
+                let wording = try wordings[key] ?? self.wording(of: item, for: user)
+                wordings[key] = wording
                 for subscription in subscriptions where subscription.alerts.contains(type) {
                     switch subscription.policy {
                     case .all: break
@@ -160,31 +166,56 @@ public final class PushWorker: @unchecked Sendable {
                     case .followed: guard try service.follows(user, actor) else { continue }
                     case .follower: guard try service.follows(actor, user) else { continue }
                     }
-                    out.append(try delivery(item, type: type, to: subscription))
+                    out.append(try delivery(item, type: type, wording, to: subscription))
                 }
             }
         }
         return out
     }
 
-    private func delivery(_ item: ActivityItem, type: String, to subscription: PushSubscription) throws -> PushDelivery {
+    /// A notification's words and links.
+    private struct Wording {
+        var title: String
+        /// The comment's or the caption's text (at most 140 characters), or the title.
+        var body: String
+        var icon: String
+        /// Beyond Mastodon's fields: what the web app's service worker opens.
+        var url: String
+    }
+
+    /// What `item` says to `user` (who may read what it names: it is in their activity).
+    private func wording(of item: ActivityItem, for user: UserID) throws -> Wording {
         let name = item.actorUsername ?? "someone"
-        let (title, body): (String, String) = switch item.kind {
-        case .comment: ("\(name) commented on your photo", "")
-        case .reply: ("\(name) replied to your comment", "")
-        case .mention: ("\(name) mentioned you", "")
-        case .like: ("\(name) liked your photo", "")
-        case .follow: ("\(name) followed you", "")
-        case .followRequest: ("\(name) asked to follow you", "")
-        case .removed: ("", "")
+        let title = switch item.kind {
+        case .comment: "\(name) commented on your photo"
+        case .reply: "\(name) replied to your comment"
+        case .mention: "\(name) mentioned you"
+        case .like: "\(name) liked your photo"
+        case .follow: "\(name) followed you"
+        case .followRequest: "\(name) asked to follow you"
+        case .post: "\(name) posted a photo"
+        case .removed: ""
+        }
+        var text: String?
+        switch item.kind {
+        case .comment, .reply, .mention:
+            text = try item.comment.map { try service.comment($0, viewer: user).text }
+                ?? item.post.flatMap { try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption }
+        case .post:
+            text = try item.post.flatMap { try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption }
+        case .like, .follow, .followRequest, .removed:
+            break
         }
         let base = baseURL.withLock { $0 }
         let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" } ?? "\(base)/app/icon.svg"
+        let body = text.map { $0.count > 140 ? $0.prefix(139) + "…" : $0 }.flatMap { $0.isEmpty ? nil : $0 } ?? title
+        return Wording(title: title, body: body, icon: icon, url: item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity")
+    }
+
+    private func delivery(_ item: ActivityItem, type: String, _ wording: Wording, to subscription: PushSubscription) throws -> PushDelivery {
         // Mastodon's push JSON; never the email or a token.
-        // (`url`, beyond Mastodon's fields: what the web app's service worker opens.)
-        let url = item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity"
-        let payload: [String: Any] = ["notification_id": item.id, "notification_type": type, "title": title,
-                                      "body": body.isEmpty ? title : body, "icon": icon, "preferred_locale": "en", "url": url]
+        let payload: [String: Any] = ["notification_id": item.id, "notification_type": type, "title": wording.title,
+                                      "body": wording.body, "icon": wording.icon, "preferred_locale": "en", "url": wording.url]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]),
                           as: UTF8.self)
         return PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,

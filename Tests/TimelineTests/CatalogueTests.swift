@@ -11,7 +11,7 @@ let sampleCommands: [Command] = [
     .signOut(session: "t"),
     .signOutEverywhere,
     .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false, locked: true),
-    .follow(user: "u1"),
+    .follow(user: "u1", notify: true),
     .unfollow(user: "u1"),
     .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"), sensitive: true, warning: "w",
              visibility: .followers),

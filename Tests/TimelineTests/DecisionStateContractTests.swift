@@ -121,6 +121,11 @@ extension InMemoryState {
             requestEdges.append([e.followerId, e.followeeId])
         case .followRequestRejected(let e), .followRequestWithdrawn(let e):
             requestEdges.removeAll { $0 == [e.followerId, e.followeeId] }
+            notifyEdges.remove([e.followerId, e.followeeId])
+        case .postNotificationsOn(let e):
+            notifyEdges.insert([e.followerId, e.followeeId])
+        case .postNotificationsOff(let e):
+            notifyEdges.remove([e.followerId, e.followeeId])
         case .followed(let e):
             requestEdges.removeAll { $0 == [e.followerId, e.followeeId] }
             followEdges.insert([e.followerId, e.followeeId])
@@ -128,6 +133,7 @@ extension InMemoryState {
             updateUser(e.followeeId) { $0.followerCount += 1 }
         case .unfollowed(let e):
             followEdges.remove([e.followerId, e.followeeId])
+            notifyEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
             updateUser(e.followeeId) { $0.followerCount -= 1 }
         case .blocked(let e):
@@ -201,7 +207,10 @@ extension InMemoryState {
         for user in users {
             out.append("user \(user): \(String(describing: try state.user(user)))")
             out.append("footprint \(user): \(try state.footprint(of: user))")
-            for other in users { out.append("follows \(user) \(other): \(try state.follows(user, other))") }
+            for other in users {
+                out.append("follows \(user) \(other): \(try state.follows(user, other))")
+                out.append("notifies \(user) \(other): \(try state.notifies(user, other))")
+            }
             for post in posts {
                 out.append("likes \(user) \(post): \(try state.likes(user, post))")
                 out.append("reported \(user) \(post): \(try state.reported(user, post))")
@@ -237,8 +246,9 @@ extension InMemoryState {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let carol = try await service.createUser("carol"), dave = try await service.createUser("dave")
         for (a, b) in [(alice, bob), (bob, alice), (carol, alice), (carol, bob), (dave, carol), (alice, dave)] {
-            _ = try await service.execute(.follow(user: b.id.rawValue), as: .user(a.id.rawValue))
+            _ = try await service.execute(.follow(user: b.id.rawValue, notify: a.id == bob.id || a.id == carol.id ? true : nil), as: .user(a.id.rawValue))
         }
+        _ = try await service.execute(.follow(user: bob.id.rawValue, notify: false), as: .user(carol.id.rawValue))
         var posts: [Post] = []
         for (index, user) in [alice, bob, carol, alice, dave, carol].enumerated() {
             posts.append(try await service.addPost(by: user.id, caption: "post \(index) #tag\(index % 2)", image: index))

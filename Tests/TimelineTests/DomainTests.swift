@@ -13,6 +13,8 @@ struct InMemoryState: DecisionState {
     var blockEdges: Set<[UserID]> = []
     /// Pending follow requests, [follower, followee], oldest first.
     var requestEdges: [[UserID]] = []
+    /// Who asked to be notified of whose posts, [follower, followee].
+    var notifyEdges: Set<[UserID]> = []
     /// Uploaded media, attached or not.
     var media: [MediaID: MediaRecord] = [:]
     /// Registered OAuth apps.
@@ -49,6 +51,7 @@ struct InMemoryState: DecisionState {
     func follows(_ a: UserID, _ b: UserID) -> Bool { followEdges.contains([a, b]) }
     func followRequested(_ a: UserID, _ b: UserID) -> Bool { requestEdges.contains([a, b]) }
     func followRequests(to user: UserID) -> [UserID] { requestEdges.filter { $0[1] == user }.map { $0[0] } }
+    func notifies(_ a: UserID, _ b: UserID) -> Bool { notifyEdges.contains([a, b]) }
     func media(_ id: MediaID) -> MediaRecord? { media[id] }
     func app(_ id: String) -> AppRecord? { apps[id] }
     func authorization(hash: String) -> AuthorizationRecord? {

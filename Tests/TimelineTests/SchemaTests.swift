@@ -65,7 +65,7 @@ import WebPush
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
         try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         // An OAuth app, and a token of it for fay (SignedIn v2).
-        _ = try await service.createUser("fay")
+        let fay = try await service.createUser("fay")
         guard case .app(let app) = try await service.execute(.registerApp(name: "App", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"],
                                                                           scopes: "read write"))
         else { throw TimelineError(.internal, "no app") }
@@ -84,6 +84,9 @@ import WebPush
                                                            codeVerifier: verifier))
         _ = try await service.execute(.issueAppToken(app: app.id, clientSecret: try #require(app.clientSecret)))
         try await service.run(.dismissActivity(item: nil), as: alice.id)
+        // Post notifications on, then off.
+        try await service.run(.follow(user: fay.id.rawValue, notify: true), as: alice.id)
+        try await service.run(.follow(user: fay.id.rawValue, notify: false), as: alice.id)
         // A push subscription of fay's session, ended by the operator (as the delivery worker does on a 410).
         _ = try await service.execute(.subscribePush(endpoint: "https://push.example/s/fay", p256dh: Base64URL.encode(try P256KeyPair.generate().publicKey),
                                                      auth: Base64URL.encode(Array(repeating: 7, count: 16))), as: .session(faysSession))

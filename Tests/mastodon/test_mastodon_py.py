@@ -96,6 +96,12 @@ check(mention.status.in_reply_to_id == posts[0] and [a.id for a in mention.statu
 check([n.type for n in m.notifications(types=["favourite"])] == ["favourite"], "types[] filters")
 check("follow" not in [n.type for n in m.notifications(exclude_types=["follow"])], "exclude_types[] filters")
 check(m.notifications(id=mention.id).id == mention.id, "a notification by its id")
+# The bell: alice asks to be told of bob's posts; his next one is a `status` notification.
+check(m.account_follow(bob, notify=True).notifying and m.account_relationships([bob])[0].notifying, "account_follow(notify=True): notifying")
+bobs = b.status_post("bob's new photo", media_ids=[b.media_post(photo_path, mime_type="image/png").id])
+told = m.notifications(types=["status"])
+check([(n.type, n.status.id, n.account.id) for n in told] == [("status", bobs.id, bob)], f"a post of an account one is notified of is a status notification ({told})")
+check(not m.account_follow(bob, notify=False).notifying, "account_follow(notify=False) ends it")
 check(m.stream_healthy(), "streaming/health")
 
 # OAuth, as Mastodon.py's own flow: an app registered, a token by the password grant.

@@ -10,10 +10,12 @@ import http.server
 import json
 import os
 import ssl
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 
 import http_ece
 from cryptography.hazmat.primitives import hashes, serialization
@@ -25,6 +27,14 @@ def check(condition, what):
         print(f"FAILED: {what}")
         sys.exit(1)
     print(f"ok - {what}")
+
+
+def png_pixel():
+    """A 1×1 red PNG, written by hand (zlib and crc32 from the standard library)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b"")
 
 
 def b64(text):
@@ -185,4 +195,18 @@ while time.time() < deadline and not gone:
     time.sleep(0.1)
 check(gone, "410 from the push service ends that subscription")
 check(alice.push_subscription().endpoint == push + "/push/alice", "the other subscription stays")
+
+# The bell: alice follows bob asking to be told of his posts (notify), with the `status` alert on;
+# his next post is pushed, its caption as the body.
+alice.push_subscription_update(policy="all", status_events=True)
+alice.account_follow(bob_id, notify=True)
+count = len(received)
+photo_path = os.path.join(directory, "photo.png")
+with open(photo_path, "wb") as photo:
+    photo.write(png_pixel())
+bobs = bob.status_post("bob's new photo", media_ids=[bob.media_post(photo_path, mime_type="image/png").id])
+check(wait_for(count + 1, 3.0), "a post of an account alice asked to be notified of is pushed")
+_, _, message, _ = open_message(count)
+check(message["notification_type"] == "status" and message["title"] == "bob posted a photo" and message["body"] == "bob's new photo"
+      and message["url"].endswith("/post/" + bobs.id), f"the status push: type, title, the caption as its body, the post's link ({message})")
 service.shutdown()

@@ -1,4 +1,5 @@
-// Activity: comments, likes, follows, follow requests, mentions and replies concerning me, and my posts the
+// Activity: comments, likes, follows, follow requests, mentions and replies concerning me, new posts of
+// those I asked to be notified of, and my posts the
 // operator removed (with the reason), newest first; new ones arrive live; filtered by kind.
 import { api } from './api.js';
 import { avatar, cursorPager, h, replace, timeAgo, userLink } from './dom.js';
@@ -12,6 +13,7 @@ function describe(item) {
     case 'follow_request': return [userLink(item.actorUsername), ' asked to follow you · ', h('a', { href: '#/requests' }, 'Answer')];
     case 'mention': return [userLink(item.actorUsername), ' mentioned you in ', post(item.comment ? 'a comment' : 'a post')];
     case 'reply': return [userLink(item.actorUsername), ' replied to your comment on ', post('a post')];
+    case 'post': return [userLink(item.actorUsername), ' posted ', post('a photo')];
     // The post is gone: no link, only why.
     case 'removed': return ['Your post was removed by the moderators: ', h('q', { class: 'reason' }, item.reason)];
     default: return [userLink(item.actorUsername), ` ${item.kind}`];
@@ -20,7 +22,7 @@ function describe(item) {
 
 /** The filters: all activity, or one kind (the server's `types`). */
 const FILTERS = [['All', null], ['Mentions', 'mention'], ['Replies', 'reply'], ['Comments', 'comment'], ['Likes', 'like'],
-  ['Follows', 'follow'], ['Requests', 'follow_request'], ['Removals', 'removed']];
+  ['Follows', 'follow'], ['Requests', 'follow_request'], ['Posts', 'post'], ['Removals', 'removed']];
 
 export function render(root, _route, app) {
   document.title = 'Activity · Timeline';

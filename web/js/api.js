@@ -170,7 +170,8 @@ export const api = {
   userPosts: (user, before) => call('posts', { path: { user }, params: page(before, 24) }),
   followers: (user, before) => call('followers', { path: { user }, params: page(before) }),
   following: (user, before) => call('following', { path: { user }, params: page(before) }),
-  follow: (user) => call('follow', { path: { user } }),
+  /** Follows `user`; `notify` true or false turns notifications of their posts on or off. */
+  follow: (user, notify) => call('follow', { path: { user }, body: notify === undefined ? undefined : { notify } }),
   unfollow: (user) => call('unfollow', { path: { user } }),
   block: (user) => call('block', { path: { user } }),
   unblock: (user) => call('unblock', { path: { user } }),

@@ -155,6 +155,14 @@ export async function render(root, { params: [name] }, app) {
       follow.textContent = user.followedByViewer ? 'Unfollow' : user.requestedByViewer ? 'Requested' : 'Follow';
       follow.className = user.followedByViewer || user.requestedByViewer ? 'secondary' : 'primary';
     };
+    // The bell: be told of each of their posts (while following, or asking to).
+    const bell = h('button', { type: 'button', class: 'secondary notify' });
+    const renderBell = () => {
+      bell.hidden = !(user.followedByViewer || user.requestedByViewer);
+      bell.textContent = user.notifiesViewer ? 'Notifying' : 'Notify me';
+      bell.setAttribute('aria-pressed', user.notifiesViewer ? 'true' : 'false');
+      bell.title = user.notifiesViewer ? `Stop telling me when @${user.username} posts` : `Tell me when @${user.username} posts`;
+    };
     toggle(follow, {
       isOn: () => user.followedByViewer || user.requestedByViewer,
       set: async (wanted) => {
@@ -162,9 +170,17 @@ export async function render(root, { params: [name] }, app) {
         Object.assign(user, await api.user(user.id).catch(() => ({})));
         renderCounts();
       },
-      render: renderFollow,
+      render: () => { renderFollow(); renderBell(); },
     });
-    buttons.append(follow);
+    toggle(bell, {
+      isOn: () => user.notifiesViewer === true,
+      set: async (wanted) => {
+        await api.follow(user.id, wanted);
+        user.notifiesViewer = wanted;
+      },
+      render: renderBell,
+    });
+    buttons.append(follow, bell);
 
     // Mute/Unmute: their posts and doings leave the viewer's timeline and activity; they are
     // not told. Muting asks for how long, as Mastodon does.

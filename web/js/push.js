@@ -28,7 +28,7 @@ export async function enablePush() {
     endpoint: subscription.endpoint,
     p256dh: base64url(subscription.getKey('p256dh')),
     auth: base64url(subscription.getKey('auth')),
-    alerts: ['mention', 'favourite', 'follow', 'follow_request'],
+    alerts: ['mention', 'favourite', 'follow', 'follow_request', 'status'],
   });
   return 'Notifications are on for this device.';
 }

@@ -18,6 +18,7 @@ package enum JSONOutput {
         out["locked"] = p.locked
         if let moderator = p.moderator { out["moderator"] = moderator }
         if let requested = p.requestedByViewer { out["requestedByViewer"] = requested }
+        if let notifies = p.notifiesViewer { out["notifiesViewer"] = notifies }
         return out
     }
 

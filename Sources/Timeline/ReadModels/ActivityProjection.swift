@@ -3,7 +3,7 @@ import TimelineDomain
 
 /// One entry of a user's activity feed.
 struct ActivityRecord: Equatable {
-    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6 }
+    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6, post = 7 }
     var kind: Kind
     /// Who did it; `nil` for the operator (`removed`), stored as "".
     var actor: UserID?
@@ -41,8 +41,9 @@ struct ActivityRecord: Equatable {
 /// What happened to each user: comments and likes on their posts by others, new followers and
 /// requests to follow (each request's item goes once it is answered or withdrawn),
 /// replies to their comments, `@mentions` of them in captions and comments (resolved to users by
-/// the username index as it stands at that event, and never from someone they block), and their
-/// posts the operator removed (with the reason). Entries disappear when what they report is
+/// the username index as it stands at that event, and never from someone they block), the posts
+/// of those they follow who they asked to be notified of, and their posts the operator removed
+/// (with the reason). Entries disappear when what they report is
 /// undone (comment deleted, like removed, unfollowed, post deleted or removed, a mention edited
 /// out of a caption); a removal's entry stays until its owner is erased.
 struct ActivityProjection: Projection {
@@ -151,7 +152,7 @@ struct ActivityProjection: Projection {
              .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
+             .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
              .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: nil
         }
@@ -172,6 +173,12 @@ struct ActivityProjection: Projection {
             try owners.put(e.postId, e.authorId, txn)
             let users = try mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
             try recordMentions(of: users, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
+            // Followers who asked to be told of the author's posts (once: a mention told some already).
+            let item = ActivityRecord(kind: .post, actor: e.authorId, post: e.postId, comment: nil, at: at)
+            try follows.notified.forEachMember(in: e.authorId, txn) { follower in
+                guard !users.contains(follower), try follows.follows(follower, e.authorId, txn) else { return }
+                try record(item, as: (follower, envelope.id.rawValue), reference: .post(e.postId, follower: follower), txn)
+            }
         case .postEdited(let e):
             // Mentions edited out are forgotten; new ones are told; those kept stay as they were.
             let before = Set(try mentionReferences(of: e.postId, source: nil, txn))
@@ -245,7 +252,8 @@ struct ActivityProjection: Projection {
              .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive, .mediaUploaded,
              .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .pushSubscribed, .pushUnsubscribed: break
+             .appRegistered, .appAuthorized, .appTokenIssued, .pushSubscribed, .pushUnsubscribed,
+             .postNotificationsOn, .postNotificationsOff: break
         }
     }
 }
@@ -269,10 +277,13 @@ enum ActivityReference {
     case reply(PostID, CommentID)
     /// A mention of `user` in the post's caption (`source` nil) or in one of its comments.
     case mention(PostID, source: CommentID?, user: UserID)
+    /// The post, told to a follower who asked to be notified of its author's posts.
+    case post(PostID, follower: UserID)
 }
 
 /// An activity item's reference → the item's key in `ActivityFeed`: `p‖post ‖ 0 ‖ C‖comment`,
-/// `p‖post ‖ 0 ‖ L‖user`, `p‖post ‖ 0 ‖ R‖comment`, `p‖post ‖ 0 ‖ M‖comment?/user` (a post's
+/// `p‖post ‖ 0 ‖ L‖user`, `p‖post ‖ 0 ‖ R‖comment`, `p‖post ‖ 0 ‖ M‖comment?/user`,
+/// `p‖post ‖ 0 ‖ S‖follower` (a post's
 /// references are one prefix scan), `f‖followee ‖ 0 ‖ follower`, `q‖followee ‖ 0 ‖ follower`.
 enum ActivityReferences: TableLayout {
     static func key(_ reference: ActivityReference) -> [UInt8] {
@@ -283,6 +294,7 @@ enum ActivityReferences: TableLayout {
         case let .followRequest(followee, follower): CompositeKey.make("q" + followee.rawValue, follower.rawValue)
         case let .reply(post, comment): prefix(of: post) + Array(("R" + comment.rawValue).utf8)
         case let .mention(post, source, user): mentionPrefix(of: post, source: source) + Array(user.rawValue.utf8)
+        case let .post(post, follower): prefix(of: post) + Array(("S" + follower.rawValue).utf8)
         }
     }
 

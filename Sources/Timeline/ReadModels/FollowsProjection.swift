@@ -2,7 +2,7 @@ import LMDB
 import TimelineDomain
 
 /// The follow graph in both directions, each side also in follow order (newest first); pending
-/// follow requests, blocks and mutes likewise.
+/// follow requests, blocks and mutes likewise; and who is notified of whose posts.
 struct FollowsProjection: Projection {
     let name = ProjectionName.follows
     let followers: Table<TimedUserEdges>  // followee ‖ 0 ‖ follower → the follow's cursor
@@ -18,10 +18,11 @@ struct FollowsProjection: Projection {
     let requests: Table<TimedUserEdges>  // followee ‖ 0 ‖ follower → the request's cursor
     let requested: Table<TimedUserEdges>  // follower ‖ 0 ‖ followee → the request's cursor
     let requestsInOrder: Table<UserEdgeOrder>  // followee ‖ 0 ‖ cursor → follower
+    let notified: Table<Members<UserID, UserID>>  // followee ‖ 0 ‖ follower: told of each post
     var databases: [Database] {
         [followers.database, following.database, followersInOrder.database, followingInOrder.database,
          blocking.database, blockedBy.database, blockingInOrder.database, muting.database, mutedBy.database, mutingInOrder.database,
-         requests.database, requested.database, requestsInOrder.database]
+         requests.database, requested.database, requestsInOrder.database, notified.database]
     }
 
     init(_ env: Environment, prefix: String) throws {
@@ -38,6 +39,7 @@ struct FollowsProjection: Projection {
         requests = try Table(env, prefix + "followRequests")
         requested = try Table(env, prefix + "followRequested")
         requestsInOrder = try Table(env, prefix + "followRequestsInOrder")
+        notified = try Table(env, prefix + "postNotifications")
     }
 
     /// Whether `follower` awaits `followee`'s answer to their request.
@@ -50,6 +52,11 @@ struct FollowsProjection: Projection {
         if let cursor = try requests.get((followee, follower), txn) { try requestsInOrder.delete((followee, cursor), txn) }
         try requests.delete((followee, follower), txn)
         try requested.delete((follower, followee), txn)
+    }
+
+    /// Whether `follower` asked to be notified of `followee`'s posts.
+    func notifies(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {
+        try notified.contains((followee, follower), txn)
     }
 
     /// `muter`'s mute of `muted`, ended or not.
@@ -119,6 +126,11 @@ struct FollowsProjection: Projection {
             try followingInOrder.put((e.followerId, cursor), e.followeeId, txn)
         case .unfollowed(let e):
             try removeEdge(e.followerId, e.followeeId, txn)
+            try notified.delete((e.followeeId, e.followerId), txn)
+        case .postNotificationsOn(let e):
+            try notified.put((e.followeeId, e.followerId), (), txn)
+        case .postNotificationsOff(let e):
+            try notified.delete((e.followeeId, e.followerId), txn)
         case .blocked(let e):
             let cursor = Key.sequenceCursor(envelope.sequence)
             try removeBlock(e.blockerId, e.blockedId, txn)
@@ -144,6 +156,7 @@ struct FollowsProjection: Projection {
             try requestsInOrder.put((e.followeeId, cursor), e.followerId, txn)
         case .followRequestRejected(let e), .followRequestWithdrawn(let e):
             try removeRequest(e.followerId, e.followeeId, txn)
+            try notified.delete((e.followeeId, e.followerId), txn)
         case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
              .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
              .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,

@@ -286,7 +286,7 @@ struct PostsProjection: Projection {
             try media.delete(e.mediaId, txn)
         case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
              .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
              .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
         }

@@ -37,6 +37,7 @@ final class Presenter {
             profile.mutedByViewer = mute != nil
             profile.mutedUntil = mute?.until
             profile.requestedByViewer = try view.followRequested(viewer, user.id)
+            profile.notifiesViewer = try view.notifies(viewer, user.id)
         }
         return profile
     }
@@ -81,6 +82,7 @@ final class Presenter {
         case .mention: .mention
         case .reply: .reply
         case .followRequest: .followRequest
+        case .post: .post
         }
         return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
                             post: record.post, comment: record.comment, at: record.at, reason: record.reason)

@@ -174,7 +174,7 @@ final class ReadModels: Sendable {
              .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
              .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
              .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
              .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: []
         }
@@ -309,6 +309,7 @@ struct ReadView: DecisionState {
         try models.posts.unattached(uploadedBefore: time, limit: limit, txn)
     }
     func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.requestPending(follower, followee, txn) }
+    func notifies(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.notifies(follower, followee, txn) }
     func followRequests(to user: UserID) throws -> [UserID] {
         var users: [UserID] = []
         try models.follows.requestsInOrder.forEach(in: user, txn) { _, follower in users.append(follower); return true }

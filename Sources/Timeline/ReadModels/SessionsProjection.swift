@@ -143,7 +143,7 @@ struct SessionsProjection: Projection {
              .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
              .postRemoved, .reportsDismissed, .emailChanged, .bookmarked, .unbookmarked,
              .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .mediaUploaded, .mediaUpdated, .mediaDeleted,
+             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
              .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended, .activityDismissed: break
         case .appRegistered(let e):
             try apps.put(e.appId, AppRecord(e), txn)

@@ -29,6 +29,9 @@ public struct Profile: Sendable, Equatable {
     /// Whether the viewer has asked to follow this user and awaits an answer (`nil` when the
     /// query had no viewer).
     public var requestedByViewer: Bool?
+    /// Whether the viewer asked to be notified of each of this user's posts (`follow`'s
+    /// `notify`; `nil` when the query had no viewer).
+    public var notifiesViewer: Bool?
     /// Whether the viewer mutes this user now (`nil` when the query had no viewer). Only the
     /// viewer's own mute: nobody learns who mutes them.
     public var mutedByViewer: Bool?
@@ -197,6 +200,8 @@ public struct ActivityItem: Sendable, Equatable {
         case reply
         /// Someone asked to follow the user's locked account (gone once answered or withdrawn).
         case followRequest = "follow_request"
+        /// Someone the user follows, and asked to be notified of, posted (`post` is the post).
+        case post
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -207,7 +212,7 @@ public struct ActivityItem: Sendable, Equatable {
     public var actor: UserID?
     /// Their username now (`nil` with `actor`).
     public var actorUsername: String?
-    /// The post it concerns (comments, likes and removals).
+    /// The post it concerns (comments, likes, mentions, replies, removals, new posts).
     public var post: PostID?
     /// The comment (comments only).
     public var comment: CommentID?
@@ -219,14 +224,16 @@ public struct ActivityItem: Sendable, Equatable {
 
 extension ActivityItem.Kind {
     /// Mastodon's notification type for this kind, which is also its push alert's name: a
-    /// comment on one's post, a reply and an `@mention` are `mention`, a like is `favourite`;
-    /// nil for a moderators' removal, which Mastodon has no type for.
+    /// comment on one's post, a reply and an `@mention` are `mention`, a like is `favourite`, a
+    /// post one asked to be told of is `status`; nil for a moderators' removal, which Mastodon
+    /// has no type for.
     public var mastodonType: String? {
         switch self {
         case .comment, .reply, .mention: "mention"
         case .like: "favourite"
         case .follow: "follow"
         case .followRequest: "follow_request"
+        case .post: "status"
         case .removed: nil
         }
     }

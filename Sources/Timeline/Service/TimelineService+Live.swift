@@ -94,7 +94,8 @@ extension TimelineService {
     }
 
     /// The users whose activity `envelope` may have added to (the post's owner of a comment or
-    /// like, the followee, the answered comment's author, the users a text mentions): whom its
+    /// like, the followee, the answered comment's author, the users a text mentions, the
+    /// followers of a post's author who asked to be notified of their posts): whom its
     /// live updates need asking about, rather than every user. Read once the read models have
     /// applied the event.
     public func usersNotified(by envelope: EventEnvelope) throws(TimelineError) -> Set<UserID> {
@@ -107,7 +108,9 @@ extension TimelineService {
             case .commentAdded(let e):
                 text = e.text
                 if let answered = try e.replyTo.flatMap({ try view.comment($0) }) { users.insert(answered.author) }
-            case .postAdded(let e): text = e.caption
+            case .postAdded(let e):
+                text = e.caption
+                try view.models.follows.notified.forEachMember(in: e.authorId, view.txn) { users.insert($0) }
             case .postEdited(let e): text = e.caption
             case .postRemoved(let e): users.insert(e.authorId)
             default: break

@@ -1,6 +1,8 @@
 // The follow graph: `follow` records `Followed`, `unfollow` records `Unfollowed` (both
 // idempotent; a block stands in the way of a follow). Following a locked account asks first
-// (see PrivateAccounts.swift).
+// (see PrivateAccounts.swift). A follower may also ask to be notified of each of the
+// followee's posts (`notify`, Mastodon's bell): `PostNotificationsOn` / `PostNotificationsOff`,
+// ended with the follow or the request.
 
 /// Payload of `Followed` and `Unfollowed`, and of the follow requests' events.
 public struct Follow: Equatable, Sendable {
@@ -29,6 +31,8 @@ extension Follow: EventPayload {
         case .followRequestRejected: "was turned down by"
         case .followRequestWithdrawn: "withdrew the request to follow"
         case .unfollowed: "unfollowed"
+        case .postNotificationsOn: "asked to be notified of the posts of"
+        case .postNotificationsOff: "stopped being notified of the posts of"
         default: "followed"
         }
         return "\(name(followerId)) \(verb) \(name(followeeId))"
@@ -36,17 +40,24 @@ extension Follow: EventPayload {
 }
 
 extension Decider {
-    func follow(_ user: String, by me: UserRecord) throws -> Decision {
+    /// Follows `user` (or asks to), and with `notify` turns notifications of their posts on or
+    /// off; already following, only `notify` can change anything.
+    func follow(_ user: String, notify: Bool?, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "follow")
         guard try state.user(target)?.suspended != true else { throw TimelineError.notFound("user", target.rawValue) }
         guard try !blockedEitherWay(me.id, target) else {
             throw TimelineError(.forbidden, "you cannot follow a user while one of you blocks the other")
         }
         let edge = Follow(followerId: me.id, followeeId: target)
-        guard try !state.follows(me.id, target), try !state.followRequested(me.id, target) else { return Decision(outcome: .success(.changed(false))) }
-        // A locked account is asked first; its owner approves or rejects.
-        let event: Event = try state.user(target)?.locked == true ? .followRequested(edge) : .followed(edge)
-        return Decision(events: [event], outcome: .success(.changed(true)))
+        var events: [Event] = []
+        if try !state.follows(me.id, target), try !state.followRequested(me.id, target) {
+            // A locked account is asked first; its owner approves or rejects.
+            events.append(try state.user(target)?.locked == true ? .followRequested(edge) : .followed(edge))
+        }
+        if let notify, try notify != state.notifies(me.id, target) {
+            events.append(notify ? .postNotificationsOn(edge) : .postNotificationsOff(edge))
+        }
+        return Decision(events: events, outcome: .success(.changed(!events.isEmpty)))
     }
 
     /// Stops following `user`, or withdraws a pending request to.
@@ -61,21 +72,34 @@ extension Decider {
 
 // MARK: - Commands
 
-/// `follow`: the acting user follows `user`, or asks to when the account is locked (idempotent).
-package struct FollowCommand: OneFieldCommand {
-    package static let name = "follow", field = "user"
-    package let value: String
+/// `follow`: the acting user follows `user`, or asks to when the account is locked
+/// (idempotent); `notify` turns notifications of their posts on or off.
+package struct FollowCommand: CommandDefinition {
+    package static let name = "follow"
+    package let user: String
+    package let notify: Bool?
 
-    package init(value: String) { self.value = value }
+    package init(user: String, notify: Bool?) { self.user = user; self.notify = notify }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        user = try fields.string("user")
+        notify = try fields.optionalBool("notify")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("user", user)
+        fields.set("notify", notify)
+    }
 
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.follow(value, by: $0) }
+        try decider.acting(actor) { try decider.follow(user, notify: notify, by: $0) }
     }
 }
 
 extension Command {
-    /// The acting user follows `user`, or asks to when the account is locked (idempotent).
-    public static func follow(user: String) -> Command { Command(FollowCommand(value: user)) }
+    /// The acting user follows `user`, or asks to when the account is locked (idempotent);
+    /// `notify` turns notifications of their posts on or off (`nil`: as it is).
+    public static func follow(user: String, notify: Bool? = nil) -> Command { Command(FollowCommand(user: user, notify: notify)) }
 }
 
 /// `unfollow`: the acting user stops following `user`, or withdraws their request to (idempotent).

@@ -87,7 +87,7 @@ struct MastodonEntities {
     /// `requestedBy`: whether `p` asks to).
     func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool) -> [String: Any] {
         [
-            "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": false,
+            "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": p.notifiesViewer ?? false,
             "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false, "blocked_by": false,
             "muting": p.mutedByViewer ?? false, "muting_notifications": p.mutedByViewer ?? false,
             "requested": p.requestedByViewer ?? false, "requested_by": requestedBy, "domain_blocking": false, "endorsed": false, "note": "",

@@ -4,8 +4,9 @@ import Timeline
 
 /// Notifications (`GET /api/v1/notifications`, `/:id`): the bearer's activity, in Mastodon's
 /// types only, as Pixelfed maps them — a comment on one's post, a reply and an `@mention` are
-/// `mention` (with the comment, or the post, as its status), a like is `favourite`, and
-/// `follow` and `follow_request` are themselves; a removal by the moderators has no Mastodon
+/// `mention` (with the comment, or the post, as its status), a like is `favourite`, a post of
+/// an account one asked to be notified of (`follow` with `notify`) is `status`, and `follow`
+/// and `follow_request` are themselves; a removal by the moderators has no Mastodon
 /// type and is left out. `types[]` and `exclude_types[]` filter; pages as statuses do.
 extension MastodonAPI {
     static let notificationRoutes: [Route] = [
@@ -74,7 +75,7 @@ extension TimelineAPI {
                   let author = try? service.user(detail.post.author, viewer: viewer) {
             status = entities.status(detail.post, author: author)
         }
-        if type == "mention" || type == "favourite", status == nil { return nil }
+        if item.post != nil, status == nil { return nil }
         return ["id": item.id, "type": type, "created_at": JSONOutput.timestamp(item.at), "account": entities.account(account),
                 "status": status ?? NSNull(), "group_key": "ungrouped-\(item.id)"]
     }

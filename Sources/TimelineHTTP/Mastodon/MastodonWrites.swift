@@ -38,8 +38,10 @@ extension MastodonAPI {
         later("POST", "/api/v1/statuses/{id}/unbookmark", scope: "write:bookmarks", doc: .init("Takes a bookmark back.", returns: .status)) { api, request, entities in
             try await api.mastodonPostAction(.unbookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/follow", scope: "write:follows", doc: .init("Follows an account (asks, if it is locked).", returns: .relationship)) { api, request, entities in
-            try await api.mastodonAccountAction(.follow(user: request.parameters["id"] ?? ""), request, entities)
+        later("POST", "/api/v1/accounts/{id}/follow", scope: "write:follows",
+              doc: .init("Follows an account (asks, if it is locked); notify: be notified of each of its posts.", returns: .relationship, form: ["notify"])) { api, request, entities in
+            let notify = try MastodonParams(request.http).bool("notify")
+            return try await api.mastodonAccountAction(.follow(user: request.parameters["id"] ?? "", notify: notify), request, entities)
         },
         later("POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows", doc: .init("Unfollows an account (or withdraws a request).", returns: .relationship)) { api, request, entities in
             try await api.mastodonAccountAction(.unfollow(user: request.parameters["id"] ?? ""), request, entities)
