@@ -268,7 +268,7 @@ extension TimelineAPI {
             id: "hashtag", summary: "Posts with a hashtag, newest first.", tag: .feeds,
             answer: .json("A page of posts (empty for an unknown tag).", "postPage", headers: [.link]), parameters: [.tag], paged: true)),
         query("GET", "/v1/activity", access: .bearer, fixed: viewer("user"), Operation(
-            id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals.", tag: .feeds,
+            id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of.", tag: .feeds,
             description: "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
                 + "Items whose actor the bearer mutes or blocks (either way) are left out.",
             answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), parameters: [.types], paged: true)),

@@ -34,6 +34,11 @@ final class PushOutbox: @unchecked Sendable {
     private var handle: FileHandle
     private(set) var through: UInt64
     private(set) var pending: [String: PushDelivery] = [:]
+    /// The ids of pending deliveries never tried, in the order they were queued (oldest at
+    /// `head`; ids already done are skipped as they are met), and of those waiting to be
+    /// retried: a take looks at the few at the front, not at a burst of tens of thousands.
+    private var fresh: [String] = [], head = 0
+    private var retries: Set<String> = []
 
     private enum Record: Codable {
         case queued(PushDelivery)
@@ -55,6 +60,10 @@ final class PushOutbox: @unchecked Sendable {
                 case .done(let id): pending[id] = nil
                 case .through(let sequence): through = sequence
                 }
+            }
+            // Replayed oldest first; a delivery tried before waits for its retry.
+            for delivery in pending.values.sorted(by: { $0.queuedAt < $1.queuedAt }) {
+                if delivery.attempts == 0, delivery.notBefore == 0 { fresh.append(delivery.id) } else { retries.insert(delivery.id) }
             }
         } else {
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -82,7 +91,7 @@ final class PushOutbox: @unchecked Sendable {
                 if pending.isEmpty { try compact() } else { try append([.through(sequence)], sync: false) }
                 return
             }
-            for delivery in deliveries { pending[delivery.id] = delivery }
+            for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil { fresh.append(delivery.id) }
             try append(deliveries.map(Record.queued) + [.through(sequence)])
         }
     }
@@ -119,19 +128,31 @@ final class PushOutbox: @unchecked Sendable {
         try lock.withLock {
             guard pending[delivery.id] != nil else { return }
             pending[delivery.id] = delivery
+            retries.insert(delivery.id)
             try append([.queued(delivery)])
         }
     }
 
-    /// The oldest pending delivery due at `now` that `skipping` does not hold (one pass, no sort:
-    /// the outbox may hold a burst of tens of thousands).
+    /// A pending delivery due at `now` that `skipping` does not hold: a retry that is due
+    /// first (they are the older), else the oldest never tried.
     func next(dueAt now: TimeInterval, skipping: Set<String>) -> PushDelivery? {
         lock.withLock {
-            var best: PushDelivery?
-            for delivery in pending.values where delivery.notBefore <= now && !skipping.contains(delivery.id) {
-                if best.map({ delivery.queuedAt < $0.queuedAt }) ?? true { best = delivery }
+            var due: PushDelivery?
+            for id in retries {
+                guard let delivery = pending[id] else { retries.remove(id); continue }
+                if delivery.notBefore <= now, !skipping.contains(id), due.map({ delivery.queuedAt < $0.queuedAt }) ?? true { due = delivery }
             }
-            return best
+            if let due { return due }
+            // Done (or moved to the retries) ids at the front go; the few in flight are passed.
+            while head < fresh.count, pending[fresh[head]] == nil || retries.contains(fresh[head]) { head += 1 }
+            if head > 4_096, head * 2 > fresh.count { fresh.removeFirst(head); head = 0 }
+            var index = head
+            while index < fresh.count {
+                let id = fresh[index]
+                if let delivery = pending[id], !retries.contains(id), !skipping.contains(id) { return delivery }
+                index += 1
+            }
+            return nil
         }
     }
 
@@ -155,5 +176,6 @@ final class PushOutbox: @unchecked Sendable {
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         (syncedAt, unsynced) = (Date(), false)
+        (fresh, head, retries) = ([], 0, [])
     }
 }

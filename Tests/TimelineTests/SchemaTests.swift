@@ -150,8 +150,10 @@ import WebPush
         _ = try await service.addComment(by: bob.id, on: post.id)
         let removed = try await service.addPost(by: alice.id, image: 2)
         _ = try await service.execute(.removePost(post: removed.id.rawValue, reason: "rule 3"), as: .operator)
+        try await service.run(.follow(user: bob.id.rawValue, notify: true), as: alice.id)
+        _ = try await service.addPost(by: bob.id, image: 3)
         let items = try service.activity(of: alice.id).items
-        #expect(Set(items.map(\.kind.rawValue)) == ["comment", "like", "follow", "removed"])
+        #expect(Set(items.map(\.kind.rawValue)) == ["comment", "like", "follow", "removed", "post"])
         let lines = items.map { JSONOutput.line(JSONOutput.activity($0)) }
         let (status, output) = try check("result", result: "activityItem", lines)
         #expect(status == 0, "\(output)")

@@ -318,13 +318,20 @@ def steps(server, out, images, a, b):
     button(b, "Follow").click()
     button(b, "Unfollow")
     text_appears(b, "1 follower", ".counts")
+    # The bell: Notify me asks to be told of ann's posts; it holds after a reload (the server's
+    # notifiesViewer), and goes off again.
+    click(b, button(b, "Notify me"))
+    button(b, "Notifying")
+    b.refresh()
+    click(b, button(b, "Notifying"))
+    button(b, "Notify me")
     nav(b, "Home")
     card = article_with(b, "Harbour fog at dawn")
     image = card.find_element(By.CSS_SELECTOR, ".photo img")
     assert image.get_attribute("alt") == "Harbour fog at dawn #sea #morning", f"alt text is {image.get_attribute('alt')!r}"
     wait(b, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "the photo did not load")
     assert card.find_elements(By.XPATH, ".//a[normalize-space()='#sea']"), "the hashtag is not a link"
-    check("ben follows ann and sees her post in Home (alt text = caption, hashtags are links)")
+    check("ben follows ann (Notify me on, kept after a reload, and off) and sees her post in Home (alt text = caption, hashtags are links)")
 
     # 4. Ben likes it (double-click on the photo) and comments on the Post screen.
     ActionChains(b).double_click(image).perform()

@@ -21,9 +21,10 @@ enum BenchCommand {
     --photos measures photo uploads (a 12 MP JPEG and a 12 MP HEIC made with libvips in the run)
     through the image pipeline beside Debian's vipsthumbnail making the same variants of the
     same files, per CPU-second, and the peak memory of a burst of 32 concurrent uploads.
-    --push measures Web Push: N (default 10,000) subscribed accounts each notified once, pushed
-    to an HTTPS sink on loopback (deliveries per second, time until the last, peak memory), and
-    a command's latency with the outbox busy beside it over the same with it idle.
+    --push measures Web Push: one post by an account with N (default 10,000) subscribed followers
+    who asked to be notified of its posts, pushed to an HTTPS sink on loopback (deliveries per
+    second, time until the last, peak memory, the post's own latency), and a command's latency
+    with the outbox busy beside it over the same with it idle.
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
