@@ -9,12 +9,15 @@ self.addEventListener('push', (event) => {
     message = { title: 'Timeline', body: event.data ? event.data.text() : '' };
   }
   const title = message.title || 'Timeline';
-  event.waitUntil(self.registration.showNotification(title, {
+  const options = {
     body: message.body && message.body !== title ? message.body : '',
     icon: message.icon,
     tag: message.notification_id,
     data: { url: message.url || '/#/activity' },
-  }));
+  };
+  // An icon the browser cannot load or decode fails the whole notification: show it without.
+  event.waitUntil(self.registration.showNotification(title, options)
+    .catch(() => self.registration.showNotification(title, { ...options, icon: undefined })));
 });
 
 self.addEventListener('notificationclick', (event) => {

@@ -207,7 +207,7 @@ public final class PushWorker: @unchecked Sendable {
             break
         }
         let base = baseURL.withLock { $0 }
-        let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" } ?? "\(base)/app/icon.svg"
+        let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" } ?? "\(base)/app/icon-192.png"
         let body = text.map { $0.count > 140 ? $0.prefix(139) + "…" : $0 }.flatMap { $0.isEmpty ? nil : $0 } ?? title
         return Wording(title: title, body: body, icon: icon, url: item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity")
     }

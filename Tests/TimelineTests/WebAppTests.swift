@@ -84,4 +84,19 @@ import Testing
                 "the browser tests failed (tools/install-deps --tests installs chromium, chromium-driver and selenium):\n\(text)")
         if status == 0 { print(text) }
     }
+
+    /// Tests/browser/test_push_browser.py: "Notifications on this device" in headless Chromium —
+    /// permission, /sw.js, a subscription with the server's VAPID key — then a comment pushed
+    /// to a test push service (decrypted with http_ece) and shown by the service worker. Only
+    /// the browser's own link to its push service (Google's, out of reach offline) is stood in
+    /// for; see that file.
+    @Test(.timeLimit(.minutes(3))) func pushNotificationsInARealBrowser() async throws {
+        let run = try ChildProcess(["python3", Self.root.appendingPathComponent("Tests/browser/test_push_browser.py").path,
+                                    "--timeline", try timelineExecutable().path],
+                                   executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("ok - the service worker shows it"), "\(text)")
+    }
 }

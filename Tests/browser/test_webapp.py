@@ -73,13 +73,13 @@ def png(width, height, hue):
 # --- the server and its API ------------------------------------------------------------------
 
 class Server:
-    """`timeline serve --listen 127.0.0.1:0` on a temporary database."""
+    """`timeline serve --listen 127.0.0.1:0` on a temporary database (with `arguments` after)."""
 
-    def __init__(self, executable, directory):
+    def __init__(self, executable, directory, arguments=()):
         self.executable, self.db = str(executable), str(directory / "db")
         self.log = open(directory / "serve.log", "wb")
         env = dict(os.environ, TIMELINE_PASSWORD_COST="minimum")
-        self.process = subprocess.Popen([str(executable), "serve", "--db", str(directory / "db"), "--listen", "127.0.0.1:0"],
+        self.process = subprocess.Popen([str(executable), "serve", "--db", str(directory / "db"), "--listen", "127.0.0.1:0", *arguments],
                                         stdout=subprocess.PIPE, stderr=self.log, env=env)
         try:
             self.url = self._address()
