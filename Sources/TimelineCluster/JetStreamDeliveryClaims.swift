@@ -5,16 +5,19 @@ import TimelinePush
 
 /// Push delivery claims in JetStream key-value buckets, so that each delivery is made by one
 /// node of a cluster: `TIMELINE_PUSH_LEASES` holds a claim per delivery for a minute (a
-/// create, which only one node can make; a node that dies leaves it to expire) and
+/// create, which only one node can make; a node that dies leaves it to expire, and the others
+/// ask again once it has) and
 /// `TIMELINE_PUSH_DONE` the finished ones for two days (longer than a delivery is tried).
 public final class JetStreamDeliveryClaims: DeliveryClaims {
     private let leases: KeyValueBucket
     private let done: KeyValueBucket
     private let node = UUID().uuidString
+    public let claimLifetime: TimeInterval
 
     /// Claims kept on the cluster reachable at `options.urls`.
     public init(options: ClusterOptions, leaseTime: Duration = .seconds(60)) throws {
         let jetStream = try NATSConnection(urls: options.urls).jetStream()
+        claimLifetime = Double(leaseTime.components.seconds) + Double(leaseTime.components.attoseconds) / 1e18
         leases = try jetStream.keyValue(bucket: "TIMELINE_PUSH_LEASES", replicas: options.replicas, ttl: leaseTime)
         done = try jetStream.keyValue(bucket: "TIMELINE_PUSH_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who sends a delivery when several nodes plan the same ones (a cluster: every node follows
 /// the same log). Before sending, a node claims the delivery; only the one that got it sends,
 /// and marks it done; a node that dies with a claim leaves it to expire, and another sends it.
@@ -8,6 +10,9 @@ public protocol DeliveryClaims: Sendable {
     func finished(_ id: String) throws
     /// Gives up this node's claim on `id` (to be tried again, by any node).
     func release(_ id: String) throws
+    /// How long a claim lasts (seconds) unless finished or released: a delivery another node
+    /// holds is asked about again after this, when a dead node's claim has lapsed.
+    var claimLifetime: TimeInterval { get }
 }
 
 /// What a claim found.

@@ -269,9 +269,9 @@ public final class PushWorker: @unchecked Sendable {
                 try outbox.finish(delivery.id)
                 return
             case .taken:
-                // Another node is sending it; if it dies its claim expires and this node will.
+                // Another node is sending it; if it dies its claim lapses and this node will.
                 var later = delivery
-                later.notBefore = Date().timeIntervalSince1970 + 30
+                later.notBefore = Date().timeIntervalSince1970 + claims.claimLifetime
                 try outbox.postpone(later)
                 return
             }

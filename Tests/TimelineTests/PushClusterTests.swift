@@ -55,4 +55,55 @@ import WebPush
         let second = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) { (b.privateKey, b.publicKey) }
         #expect(first.publicKey == a.publicKey && second.publicKey == a.publicKey && second.privateKey == a.privateKey)
     }
+
+    /// A node that claimed a delivery and died (its claim made, nothing sent, nothing finished)
+    /// leaves it to the others: once the claim lapses another node sends it, once.
+    @Test(.timeLimit(.minutes(3))) func aNodeThatDiesMidDeliveryLeavesItToTheOthers() async throws {
+        let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
+        let ca = temporaryPath("push-ca")
+        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
+        let made = try ChildProcess(["python3", script, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(await made.exitStatus(within: .seconds(60)) == 0)
+        let sink = try ChildProcess(["python3", script, "sink", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        defer { sink.signal(SIGKILL) }
+        let greeting = try #require(await sink.waitForOutput { $0.contains("port ") })
+        let port = try #require(greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
+
+        let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
+        try cluster.waitUntilReady()
+        let clusterOptions = ClusterOptions(urls: cluster.urls)
+        let node = try openService(path: temporaryPath(), seed: 1) { $0.cluster = clusterOptions }
+        let alice = try await node.createUser("alice"), bob = try await node.createUser("bob")
+        guard case .session(let token, _) = try await node.execute(.signIn(email: "alice@example.com", password: "password-123"))
+        else { throw TimelineError(.internal, "no session") }
+        let receiver = try P256KeyPair.generate()
+        _ = try await node.execute(.subscribePush(endpoint: "https://127.0.0.1:\(port)/push/alice", p256dh: Base64URL.encode(receiver.publicKey),
+                                                  auth: Base64URL.encode(try SecureRandom.bytes(16))), as: .session(token))
+        let post = try await node.addPost(by: alice.id, caption: "harbour")
+        // The surviving node's worker, made now (its outbox starts here) and started below.
+        let lifetime = Duration.seconds(3)
+        var options = PushWorker.Options()
+        options.caFile = ca + "/ca.pem"
+        options.allowPrivate = true
+        options.claims = try JetStreamDeliveryClaims(options: clusterOptions, leaseTime: lifetime)
+        let survivor = try PushWorker(service: node, directory: temporaryPath("push"), vapid: VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com"),
+                                      options: options)
+        let comment = try await node.addComment(by: bob.id, on: post.id, "lovely")
+
+        // The node that died: it claimed the comment's delivery, then nothing.
+        let subscription = try #require(try node.pushSubscriptions(of: alice.id).first)
+        let dead = try JetStreamDeliveryClaims(options: clusterOptions, leaseTime: lifetime)
+        #expect(try dead.claim("\(comment.id.rawValue).\(subscription.sessionHash.prefix(16))") == .mine)
+        let claimed = Date()
+
+        survivor.start()
+        defer { survivor.stop() }
+        let arrived = await sink.waitForOutput(within: .seconds(60)) { $0.contains("delivery ") }
+        let waited = Date().timeIntervalSince(claimed)
+        #expect(arrived != nil, "\(sink.standardOutput)")
+        #expect(waited >= 2.5, "sent after \(waited) s, before the dead node's claim lapsed")
+        try await Task.sleep(for: .seconds(2))
+        #expect(sink.standardOutput.components(separatedBy: "delivery ").count - 1 == 1, "\(sink.standardOutput)")
+        #expect(survivor.counts.sent == 1)
+    }
 }
