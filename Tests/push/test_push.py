@@ -167,6 +167,16 @@ alice.account_mute(carol.account_verify_credentials().id)
 carol.status_post("hi alice", in_reply_to_id=post)
 time.sleep(1.5)
 check(len(received) == 1, "a muted user's comment pushes nothing")
+# Blocked: carol (unmuted now) is blocked by alice; her mention of alice pushes nothing.
+carol_id = carol.account_verify_credentials().id
+alice.account_unmute(carol_id)
+alice.account_block(carol_id)
+photo_path = os.path.join(directory, "photo.png")
+with open(photo_path, "wb") as photo:
+    photo.write(png_pixel())
+carol.status_post("look @alice", media_ids=[carol.media_post(photo_path, mime_type="image/png").id])
+time.sleep(1.5)
+check(len(received) == 1, "a blocked user's mention pushes nothing")
 
 # The policy: `followed` pushes only what accounts alice follows do.
 updated = alice.push_subscription_update(policy="followed", mention_events=True, follow_events=True)
@@ -201,9 +211,6 @@ check(alice.push_subscription().endpoint == push + "/push/alice", "the other sub
 alice.push_subscription_update(policy="all", status_events=True)
 alice.account_follow(bob_id, notify=True)
 count = len(received)
-photo_path = os.path.join(directory, "photo.png")
-with open(photo_path, "wb") as photo:
-    photo.write(png_pixel())
 bobs = bob.status_post("bob's new photo", media_ids=[bob.media_post(photo_path, mime_type="image/png").id])
 check(wait_for(count + 1, 3.0), "a post of an account alice asked to be notified of is pushed")
 _, _, message, _ = open_message(count)
