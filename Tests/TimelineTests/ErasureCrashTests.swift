@@ -52,7 +52,7 @@ import TimelineDomain
                              try timelineExecutable().path, "erase-user", "--db", path, eve.rawValue]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try spawn(process)
         process.waitUntilExit()
         #expect(process.terminationStatus != 0, "erase-user was not killed")
         try await expectErased(path, eve)

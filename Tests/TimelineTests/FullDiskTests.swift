@@ -23,7 +23,7 @@ import TimelineDomain
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try spawn(process)
         await exited(process)
         let output = try String(contentsOfFile: outputPath, encoding: .utf8)
         let answers = try output.split(separator: "\n").map { line in
@@ -65,7 +65,7 @@ import TimelineDomain
         process.arguments = ["audit", "verify", "--db", path]
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try spawn(process)
         await exited(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
@@ -131,7 +131,7 @@ import TimelineDomain
         backup.arguments = ["backup", "--db", path, copy]
         backup.standardOutput = FileHandle.nullDevice
         backup.standardError = FileHandle.nullDevice
-        try backup.run()
+        try spawn(backup)
         await exited(backup)
         #expect(backup.terminationStatus == 0)
         #expect(try await verifiedEventCount(copy) == 1 + stored)
@@ -216,7 +216,7 @@ func shell(_ command: String, _ arguments: String...) -> Int32 {
     process.arguments = [command] + arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return -1 }
+    guard (try? spawn(process)) != nil else { return -1 }
     process.waitUntilExit()
     return process.terminationStatus
 }

@@ -31,9 +31,6 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Runs `executable` (the `timeline` tool unless given) with `arguments`, in `directory`
     /// if given. Waiting for it (`exitStatus`) never blocks a thread of the test's pool.
-    /// Held while a child process is spawned.
-    private static let spawning = NSLock()
-
     init(_ arguments: [String], executable: URL? = nil, directory: URL? = nil) throws {
         process.executableURL = try executable ?? timelineExecutable()
         process.arguments = arguments
@@ -42,10 +39,7 @@ final class ChildProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        // One spawn at a time: Foundation's Process.run() on Linux is not safe to call from
-        // several threads at once (a fresh-clone run crashed in its memcpy while the suite's
-        // many child processes started together).
-        try Self.spawning.withLock { try process.run() }
+        try spawn(process)
         // One thread per pipe, each in a blocking read: an empty read is then the end of the
         // output. (A readability handler can be woken with nothing to read, and an empty read
         // there cut a 133 KB output short under load.)

@@ -44,7 +44,7 @@ import Timeline
         process.executableURL = try timelineExecutable()
         process.arguments = ["openapi"]
         process.standardOutput = pipe
-        try process.run()
+        try spawn(process)
         let printedText = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -94,7 +94,7 @@ import Timeline
         process.executableURL = try timelineExecutable()
         process.arguments = ["openapi", "--mastodon"]
         process.standardOutput = pipe
-        try process.run()
+        try spawn(process)
         let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let committed = try String(contentsOf: Self.repository.appendingPathComponent("schemas/mastodon-openapi.json"), encoding: .utf8)

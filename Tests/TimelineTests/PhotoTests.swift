@@ -16,7 +16,7 @@ import Vips
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try spawn(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw TimelineError(.internal, "\(arguments) failed") }

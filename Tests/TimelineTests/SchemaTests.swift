@@ -20,7 +20,7 @@ import WebPush
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try spawn(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
