@@ -2,13 +2,28 @@ private import CSodium
 import Synchronization
 
 /// The few libsodium primitives Timeline needs: argon2id password hashing, BLAKE2b hashing,
-/// XChaCha20-Poly1305 sealing, Ed25519 signatures, secure randomness and constant-time
-/// comparison.
+/// XChaCha20-Poly1305 sealing, Ed25519 signatures, secure randomness, constant-time
+/// comparison and base64url.
 public enum Sodium {
     private static let initialised: Bool = sodium_init() >= 0
 
     /// Fails only if libsodium cannot initialise (no entropy source).
     public static func ensureInitialised() -> Bool { initialised }
+
+    /// `bytes` in base64url without padding (RFC 4648 §5), as tokens and PKCE's `S256` are written.
+    public static func base64URL(_ bytes: [UInt8]) -> String {
+        _ = initialised
+        let variant = Int32(sodium_base64_VARIANT_URLSAFE_NO_PADDING)
+        let length = sodium_base64_encoded_len(bytes.count, variant)  // with the terminating NUL
+        var out = [CChar](repeating: 0, count: length)
+        out.withUnsafeMutableBufferPointer { o in
+            bytes.withUnsafeBufferPointer { i in _ = sodium_bin2base64(o.baseAddress!, length, i.baseAddress, i.count, variant) }
+        }
+        return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A new secret token: `count` secure random bytes, base64url.
+    public static func randomToken(_ count: Int) -> String { base64URL(randomBytes(count)) }
 
     /// `count` bytes from the operating system's secure random generator.
     public static func randomBytes(_ count: Int) -> [UInt8] {

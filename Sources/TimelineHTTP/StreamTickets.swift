@@ -1,4 +1,5 @@
 import Foundation
+import Sodium
 import Synchronization
 import Timeline
 
@@ -54,8 +55,7 @@ final class StreamTickets: Sendable {
     /// A new ticket for `user` of `session`; `rate_limited` when the session already holds
     /// `maxPerSession` unused ones.
     func issue(for user: UserID, session: String) throws(TimelineError) -> String {
-        let ticket = Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let ticket = Sodium.randomToken(24)
         let now = ContinuousClock.now
         let issued = state.withLock { state -> Bool in
             state.dropExpired(at: now)

@@ -73,7 +73,7 @@ import WebPush
                                               clientSecret: try #require(app.clientSecret), scopes: "read"))
         // Fay authorizes it on the authorize page; it redeems the code (SignedIn v3), and gets a token of its own.
         let verifier = String(repeating: "v", count: 43)
-        let challenge = TimelineService.base64URL(Sodium.sha256(Array(verifier.utf8)))
+        let challenge = Sodium.base64URL(Sodium.sha256(Array(verifier.utf8)))
         guard case .session(let faysSession, _) = try await service.execute(.signIn(email: "fay@example.com", password: "password-123"))
         else { throw TimelineError(.internal, "no session") }
         guard case .token(let code) = try await service.execute(.authorizeApp(app: app.id, redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",

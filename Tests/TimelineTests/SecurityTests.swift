@@ -1,9 +1,21 @@
 import Foundation
+import Sodium
 import Testing
 @testable import Timeline
 
 /// Secrets never at rest in clear, no acting for others, and races that must keep invariants.
 @Suite struct SecurityTests {
+    /// Tokens, PKCE challenges and CSRF tokens are base64url without padding: RFC 4648's test
+    /// vectors (§10, in the URL-safe alphabet of §5), and a token's size.
+    @Test func base64URLIsRFC4648() {
+        let vectors = ["": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy"]
+        for (text, encoded) in vectors { #expect(Sodium.base64URL(Array(text.utf8)) == encoded) }
+        #expect(Sodium.base64URL([0xFB, 0xFF, 0xBF]) == "-_-_")
+        let token = Sodium.randomToken(32)
+        #expect(token.count == 43 && token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(Sodium.randomToken(32) != token)
+    }
+
     @Test func noClearPasswordOrTokenAnywhere() async throws {
         let path = temporaryPath()
         let service = try openService(path: path, durable: true) { $0.passwordCost = .interactive }

@@ -79,14 +79,7 @@ extension TimelineService {
     }
 
     /// A new session token: 256 random bits, base64url.
-    static func newToken() -> String { base64URL(Sodium.randomBytes(32)) }
-
-    /// Base64url without padding (RFC 4648 §5): tokens, and PKCE's `S256`.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func newToken() -> String { Sodium.randomToken(32) }
 
     /// Hex BLAKE2b of a session token: sessions are stored and looked up by it, never by the token.
     static func hashToken(_ token: String) -> String { hex(Sodium.hash(Array(token.utf8))) }

@@ -309,7 +309,7 @@ public final class TimelineService: Sendable {
             prepared.newToken = Self.newToken()
         case let redeem as RedeemAuthorizationCommand:
             prepared.newToken = Self.newToken()
-            prepared.pkceChallenge = redeem.codeVerifier.map { Self.base64URL(Sodium.sha256(Array($0.utf8))) }
+            prepared.pkceChallenge = redeem.codeVerifier.map { Sodium.base64URL(Sodium.sha256(Array($0.utf8))) }
         case let post as AddPostCommand:
             // Cheap checks first: the image work is spent only on a post that can be added.
             if let caption = post.caption { _ = try Validation.caption(caption) }

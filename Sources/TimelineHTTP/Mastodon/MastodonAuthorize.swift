@@ -174,7 +174,7 @@ private enum AuthorizePage {
     /// The sign-in failures the form tells about (and is shown again).
     static let toldOnSignIn: Set<TimelineError.Code> = [.invalidCredentials, .rateLimited, .forbidden, .invalidArgument]
 
-    static func newCSRF() -> String { Data(Sodium.randomBytes(24)).base64EncodedString().replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-") }
+    static func newCSRF() -> String { Sodium.randomToken(24) }
 
     /// Refuses a form not sent by this page: its token must equal the page's cookie, and a
     /// browser's `Origin` (when sent) must be this server.
