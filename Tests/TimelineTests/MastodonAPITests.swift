@@ -9,8 +9,7 @@ import Testing
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
-            let photo = temporaryPath("pixel.png")
-            try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+            let photo = try pixelFile()
             var posts: [String] = []
             for n in 0..<4 { posts.insert(try await api.addPost(alice.token, caption: "view \(n) #sea", image: 0x30 << (n * 4)), at: 0) }
             let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_mastodon_py.py").path,
@@ -42,8 +41,7 @@ import Testing
     @Test func tootLogsInPostsAPhotoAndReadsTheHomeTimeline() async throws {
         try await withServer { server in
             _ = try await server.api.signUp("alice")
-            let photo = temporaryPath("pixel.png")
-            try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+            let photo = try pixelFile()
             let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_toot.py").path,
                                         "http://127.0.0.1:\(server.port)", photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))

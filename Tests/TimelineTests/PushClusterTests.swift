@@ -11,15 +11,9 @@ import WebPush
 /// one node only (Tests/push/test_push.py's sink counts them).
 @Suite(.serialized) struct PushClusterTests {
     @Test(.timeLimit(.minutes(3))) func twoNodesPushEachNotificationOnce() async throws {
-        let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
-        let ca = temporaryPath("push-ca")
-        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
-        let made = try ChildProcess(["python3", script, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
-        #expect(await made.exitStatus(within: .seconds(60)) == 0)
-        let sink = try ChildProcess(["python3", script, "sink", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let ca = try await makePushCA()
+        let (sink, port) = try await startPushSink(ca: ca)
         defer { sink.signal(SIGKILL) }
-        let greeting = try #require(await sink.waitForOutput { $0.contains("port ") })
-        let port = try #require(greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
 
         let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
         try cluster.waitUntilReady()
@@ -59,15 +53,9 @@ import WebPush
     /// A node that claimed a delivery and died (its claim made, nothing sent, nothing finished)
     /// leaves it to the others: once the claim lapses another node sends it, once.
     @Test(.timeLimit(.minutes(3))) func aNodeThatDiesMidDeliveryLeavesItToTheOthers() async throws {
-        let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
-        let ca = temporaryPath("push-ca")
-        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
-        let made = try ChildProcess(["python3", script, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
-        #expect(await made.exitStatus(within: .seconds(60)) == 0)
-        let sink = try ChildProcess(["python3", script, "sink", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let ca = try await makePushCA()
+        let (sink, port) = try await startPushSink(ca: ca)
         defer { sink.signal(SIGKILL) }
-        let greeting = try #require(await sink.waitForOutput { $0.contains("port ") })
-        let port = try #require(greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
 
         let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
         try cluster.waitUntilReady()

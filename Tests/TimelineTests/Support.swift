@@ -261,3 +261,10 @@ func ask(_ service: TimelineService, _ name: String, _ fields: [String: Any] = [
 func spawn(_ process: Process) throws { try spawning.withLock { try process.run() } }
 
 private let spawning = NSLock()
+
+/// `pngBytes` (a one-pixel PNG) in a new file, for an upload by a client in another process.
+func pixelFile() throws -> String {
+    let photo = temporaryPath("pixel.png")
+    try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+    return photo
+}

@@ -43,19 +43,15 @@ import WebPush
 /// its own certificate authority (Tests/push/test_push.py).
 @Suite struct WebPushDeliveryTests {
     @Test(.timeLimit(.minutes(3))) func notificationsArePushedAsSubscribed() async throws {
-        let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
-        let ca = temporaryPath("push-ca")
-        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
-        let made = try ChildProcess(["python3", script, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
-        #expect(await made.exitStatus(within: .seconds(60)) == 0, "\(made.standardError)")
+        let ca = try await makePushCA(), photo = try pixelFile()
         try await withServer(arguments: ["--push-ca-file", ca + "/ca.pem", "--push-allow-private", "--push-contact", "mailto:ops@example.com"]) { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"), carol = try await api.signUp("carol")
             let second = try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"])
             let aliceAgain = try #require(second.json["session"] as? String)
             let post = try await api.addPost(alice.token, caption: "harbour", image: 5)
-            let run = try ChildProcess(["python3", script, "run", "http://127.0.0.1:\(server.port)", ca, alice.token, aliceAgain,
-                                        bob.token, carol.token, post], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let run = try ChildProcess(["python3", pushScript, "run", "http://127.0.0.1:\(server.port)", ca, alice.token, aliceAgain,
+                                        bob.token, carol.token, post, photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError
             #expect(status == 0, "\(text)")
@@ -66,13 +62,7 @@ import WebPush
     /// SIGKILL with deliveries pending, then a restart: every notification arrives, none twice
     /// but those in flight; a slow push service does not slow commands (Tests/push/test_push_crash.py).
     @Test(.timeLimit(.minutes(3))) func aCrashLosesNoPushAndASlowServiceSlowsNoCommand() async throws {
-        let ca = temporaryPath("push-ca")
-        try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
-        let made = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path, "make-ca", ca],
-                                    executable: URL(fileURLWithPath: "/usr/bin/env"))
-        #expect(await made.exitStatus(within: .seconds(60)) == 0, "\(made.standardError)")
-        let photo = temporaryPath("pixel.png")
-        try Data(pngBytes).write(to: URL(fileURLWithPath: photo))
+        let ca = try await makePushCA(), photo = try pixelFile()
         let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push_crash.py").path,
                                     try timelineExecutable().path, ca, photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
         let status = await run.exitStatus(within: .seconds(150))
@@ -97,4 +87,26 @@ import WebPush
         #expect(FileManager.default.contents(atPath: copy + "/push/vapid.key") == key)
         #expect(FileManager.default.contents(atPath: restored + "/push/vapid.key") == key)
     }
+}
+
+/// Tests/push/test_push.py: the test push service's tools and the Mastodon.py scenario.
+let pushScript = SchemaTests.root.appendingPathComponent("Tests/push/test_push.py").path
+
+/// A new test certificate authority for push services on loopback (`test_push.py make-ca`): the
+/// directory holding `ca.pem` (for `--push-ca-file`) and the service's certificate.
+func makePushCA() async throws -> String {
+    let ca = temporaryPath("push-ca")
+    try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
+    let made = try ChildProcess(["python3", pushScript, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+    try #require(await made.exitStatus(within: .seconds(60)) == 0, "\(made.standardError)")
+    return ca
+}
+
+/// `test_push.py sink` with `ca`'s certificate: an HTTPS push service that prints "delivery
+/// <Topic>" for each push and answers 201; the process (stop it) and its port.
+func startPushSink(ca: String) async throws -> (process: ChildProcess, port: String) {
+    let sink = try ChildProcess(["python3", pushScript, "sink", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+    let greeting = try #require(await sink.waitForOutput { $0.contains("port ") })
+    let port = try #require(greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
+    return (sink, port)
 }

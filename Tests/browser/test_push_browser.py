@@ -21,11 +21,8 @@ else is the browser's and the server's own. Exits 0 when every check passed.
 """
 import argparse
 import base64
-import http.server
 import json
 import os
-import ssl
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,6 +36,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.common.exceptions import TimeoutException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "push"))
+import push_service  # noqa: E402
 from test_webapp import ROOT, Server, browser, button, by_label, check, go, png, text_appears, wait  # noqa: E402
 
 
@@ -51,32 +50,16 @@ def unb64(text):
 
 
 class PushService:
-    """An HTTPS push service on loopback: keeps each delivery, answers 201."""
+    """An HTTPS push service on loopback that keeps each delivery (and answers 201)."""
 
     def __init__(self, certificates):
         self.received, self.lock = [], threading.Lock()
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                with outer.lock:
-                    outer.received.append((self.path, dict(self.headers), body))
-                self.send_response(201)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(certificates / "server.pem", certificates / "server.key")
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = push_service.start(certificates, self.deliver)
         self.url = f"https://127.0.0.1:{self.server.server_port}"
+
+    def deliver(self, path, headers, body):
+        with self.lock:
+            self.received.append((path, headers, body))
 
     def wait_for(self, count, seconds):
         deadline = time.time() + seconds
@@ -195,7 +178,7 @@ def main():
     os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
     certificates = out / "ca"
     certificates.mkdir(exist_ok=True)
-    subprocess.run([sys.executable, str(ROOT / "Tests/push/test_push.py"), "make-ca", str(certificates)], check=True, timeout=60)
+    push_service.make_ca(certificates)
     push = PushService(certificates)
     server = Server(args.timeline, out, ["--push-ca-file", str(certificates / "ca.pem"), "--push-allow-private"])
     driver = None

@@ -3,23 +3,20 @@
 authority (`make-ca DIR` writes it; `timeline serve --push-ca-file DIR/ca.pem` trusts it) — receives
 what `timeline serve` pushes; http_ece (PyPI) decrypts each message with the subscriber's key and
 `cryptography` verifies its VAPID signature. Subscriptions are made with Mastodon.py.
-Usage: test_push.py make-ca DIR | test_push.py sink DIR | test_push.py run BASE DIR ALICE_TOKEN ALICE_TOKEN2 BOB_TOKEN CAROL_TOKEN POST_ID
+Usage: test_push.py make-ca DIR | test_push.py sink DIR
+     | test_push.py run BASE DIR ALICE_TOKEN ALICE_TOKEN2 BOB_TOKEN CAROL_TOKEN POST_ID PHOTO
 Prints `ok - …` lines; exits 1 on a failure."""
 import base64
-import http.server
 import json
-import os
-import ssl
-import struct
-import subprocess
 import sys
 import threading
 import time
-import zlib
 
 import http_ece
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, utils
+
+import push_service
 
 
 def check(condition, what):
@@ -29,82 +26,34 @@ def check(condition, what):
     print(f"ok - {what}")
 
 
-def png_pixel():
-    """A 1×1 red PNG, written by hand (zlib and crc32 from the standard library)."""
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b"")
-
-
 def b64(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 if sys.argv[1] == "make-ca":
-    directory = sys.argv[2]
-    run = lambda *args: subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True)
-    run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
-        "-days", "2", "-subj", "/CN=Timeline test push CA")
-    run("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "server.key", "-out", "server.csr",
-        "-subj", "/CN=127.0.0.1")
-    with open(os.path.join(directory, "san.ext"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\n")
-    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
-        "-days", "2", "-extfile", "san.ext")
+    push_service.make_ca(sys.argv[2])
     sys.exit(0)
 
 if sys.argv[1] == "sink":
     # A push service that prints each delivery's Topic (one line each) and answers 201.
-    class Sink(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_POST(self):
-            self.rfile.read(int(self.headers["Content-Length"]))
-            print("delivery", self.headers["Topic"], flush=True)
-            self.send_response(201)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    sink = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
-    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    tls.load_cert_chain(os.path.join(sys.argv[2], "server.pem"), os.path.join(sys.argv[2], "server.key"))
-    sink.socket = tls.wrap_socket(sink.socket, server_side=True)
+    sink = push_service.start(sys.argv[2], lambda path, headers, body: print("delivery", headers["Topic"], flush=True))
     print("port", sink.server_port, flush=True)
-    sink.serve_forever()
+    threading.Event().wait()
 
 from mastodon import Mastodon
 
-base, directory, alice_token, alice_token2, bob_token, carol_token, post = sys.argv[2:]
+base, directory, alice_token, alice_token2, bob_token, carol_token, post, photo_path = sys.argv[2:]
 received = []
 lock = threading.Lock()
 
 
-class PushService(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        with lock:
-            received.append((time.time(), self.path, dict(self.headers), body))
-        status = 410 if self.path.startswith("/gone") else 201
-        self.send_response(status)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
+def deliver(path, headers, body):
+    with lock:
+        received.append((time.time(), path, headers, body))
+    return 410 if path.startswith("/gone") else 201
 
 
-service = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PushService)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(os.path.join(directory, "server.pem"), os.path.join(directory, "server.key"))
-service.socket = context.wrap_socket(service.socket, server_side=True)
-threading.Thread(target=service.serve_forever, daemon=True).start()
-push = f"https://127.0.0.1:{service.server_port}"
+push = f"https://127.0.0.1:{push_service.start(directory, deliver).server_port}"
 
 alice = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
 alice2 = Mastodon(access_token=alice_token2, api_base_url=base, version_check_mode="none")
@@ -171,9 +120,6 @@ check(len(received) == 1, "a muted user's comment pushes nothing")
 carol_id = carol.account_verify_credentials().id
 alice.account_unmute(carol_id)
 alice.account_block(carol_id)
-photo_path = os.path.join(directory, "photo.png")
-with open(photo_path, "wb") as photo:
-    photo.write(png_pixel())
 carol.status_post("look @alice", media_ids=[carol.media_post(photo_path, mime_type="image/png").id])
 time.sleep(1.5)
 check(len(received) == 1, "a blocked user's mention pushes nothing")
@@ -216,4 +162,3 @@ check(wait_for(count + 1, 3.0), "a post of an account alice asked to be notified
 _, _, message, _ = open_message(count)
 check(message["notification_type"] == "status" and message["title"] == "bob posted a photo" and message["body"] == "bob's new photo"
       and message["url"].endswith("/post/" + bobs.id), f"the status push: type, title, the caption as its body, the post's link ({message})")
-service.shutdown()

@@ -7,11 +7,9 @@ does not slow commands, and /v1/me/push subscribes and reads back.
 Usage: test_push_crash.py TIMELINE_BINARY CA_DIR PHOTO. Prints `ok - …`; exits 1 on a failure."""
 import base64
 import collections
-import http.server
 import json
 import os
 import signal
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -22,6 +20,8 @@ import http_ece
 import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+
+import push_service
 
 binary, ca, photo = sys.argv[1:]
 
@@ -42,29 +42,15 @@ lock = threading.Lock()
 delay = {"seconds": 0.3}
 
 
-class PushService(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        time.sleep(delay["seconds"] if self.path.startswith("/slow") is False else 8)
-        assert self.headers["Content-Encoding"] == "aes128gcm"  # /v1/me/push subscriptions are standard unless they say otherwise
-        message = json.loads(http_ece.decrypt(body, private_key=receiver, auth_secret=secret, version="aes128gcm"))
-        with lock:
-            received[(self.path, message["notification_id"])] += 1
-        self.send_response(201)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
+def deliver(path, headers, body):
+    time.sleep(delay["seconds"] if path.startswith("/slow") is False else 8)
+    assert headers["Content-Encoding"] == "aes128gcm"  # /v1/me/push subscriptions are standard unless they say otherwise
+    message = json.loads(http_ece.decrypt(body, private_key=receiver, auth_secret=secret, version="aes128gcm"))
+    with lock:
+        received[(path, message["notification_id"])] += 1
 
 
-push = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PushService)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(os.path.join(ca, "server.pem"), os.path.join(ca, "server.key"))
-push.socket = context.wrap_socket(push.socket, server_side=True)
-threading.Thread(target=push.serve_forever, daemon=True).start()
+push = push_service.start(ca, deliver)
 endpoint = f"https://127.0.0.1:{push.server_port}"
 database = tempfile.mkdtemp() + "/db"
 
