@@ -107,6 +107,7 @@ final class PushOutbox: @unchecked Sendable {
     func finish(_ id: String) throws {
         try lock.withLock {
             guard pending.removeValue(forKey: id) != nil else { return }
+            retries.remove(id)
             if pending.isEmpty { return try compact() }
             try append([.done(id)], sync: false)
             unsynced = true
@@ -139,7 +140,7 @@ final class PushOutbox: @unchecked Sendable {
         lock.withLock {
             var due: PushDelivery?
             for id in retries {
-                guard let delivery = pending[id] else { retries.remove(id); continue }
+                guard let delivery = pending[id] else { continue }
                 if delivery.notBefore <= now, !skipping.contains(id), due.map({ delivery.queuedAt < $0.queuedAt }) ?? true { due = delivery }
             }
             if let due { return due }

@@ -196,13 +196,13 @@ public final class PushWorker: @unchecked Sendable {
         case .post: "\(name) posted a photo"
         case .removed: ""
         }
+        // What was written: the comment (a comment, a reply, a mention in one), else the caption
+        // (a new post, a mention in one); a like or a follow wrote nothing.
         var text: String?
         switch item.kind {
-        case .comment, .reply, .mention:
+        case .comment, .reply, .mention, .post:
             text = try item.comment.map { try service.comment($0, viewer: user).text }
                 ?? item.post.flatMap { try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption }
-        case .post:
-            text = try item.post.flatMap { try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption }
         case .like, .follow, .followRequest, .removed:
             break
         }
