@@ -154,8 +154,8 @@ public final class PushWorker: @unchecked Sendable {
         for user in try service.usersNotified(by: event) {
             let subscriptions = try service.pushSubscriptions(of: user)
             guard !subscriptions.isEmpty else { continue }
-            for update in try service.liveUpdates(for: event, viewer: user) {
-                guard case .activity(let item) = update, let type = item.kind.mastodonType, let actor = item.actor else { continue }
+            for item in try service.activityItems(madeBy: event, for: user) {
+                guard let type = item.kind.mastodonType, let actor = item.actor else { continue }
                 let key = "\(item.kind.rawValue)/\(item.id)"
                 let wording = try wordings[key] ?? self.wording(of: item, for: user)
                 wordings[key] = wording

@@ -30,40 +30,25 @@ extension TimelineService {
         try read { view in
             let present = Presenter(view, viewer: viewer)
             let muted = try view.activeMutes(of: viewer)
-            let leftOut = view.leftOut(of: viewer, muting: muted)
+            let told = try activityItems(madeBy: envelope, for: viewer, view, present, muted: muted).map(LiveUpdate.activity)
             // An unfollowed or muted author's recent posts leave the open timeline.
             func removals(of author: UserID) throws -> [LiveUpdate] {
                 try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map { .removed($0.id) }
-            }
-            // A mention or a reply is recorded in the viewer's feed under the event's id.
-            func mentionOrReply() throws -> [LiveUpdate] {
-                let key = (viewer, envelope.id.rawValue)
-                guard let record = try view.models.activity.activity.get(key, view.txn), try !leftOut(record) else { return [] }
-                return [.activity(try present.activity(id: key.1, record))]
             }
             func sees(_ author: UserID) throws -> Bool {
                 try author == viewer || (!muted.contains(author) && view.follows(viewer, author) && !view.models.profiles.isSuspended(author, view.txn))
             }
             switch envelope.event {
             case .postAdded(let e):
-                var updates = try mentionOrReply()
-                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return updates }
-                updates.insert(.post(try present.post(post.id)), at: 0)
-                return updates
+                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return told }
+                return [.post(try present.post(post.id))] + told
             case .postEdited(let e):
-                var updates = try mentionOrReply()
-                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return updates }
-                updates.insert(.edited(try present.post(post.id)), at: 0)
-                return updates
+                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return told }
+                return [.edited(try present.post(post.id))] + told
             case .postDeleted(let e):
                 return try sees(e.authorId) ? [.removed(e.postId)] : []
             case .postRemoved(let e):
-                var updates: [LiveUpdate] = try sees(e.authorId) ? [.removed(e.postId)] : []
-                let activity = view.models.activity
-                if e.authorId == viewer, let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn) {
-                    updates.append(.activity(try present.activity(id: envelope.id.rawValue, record)))
-                }
-                return updates
+                return (try sees(e.authorId) ? [.removed(e.postId)] : []) + told
             case .postReported(let e):
                 // Reports that hide a post take it out of the timelines it showed in (all but
                 // its author's); a dismissal brings it back.
@@ -78,18 +63,49 @@ extension TimelineService {
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):
                 return e.muterId == viewer ? try removals(of: e.mutedId) : []
-            case .commentAdded, .likeAdded, .followed, .followRequested:
-                guard let (owner, id, record) = try view.models.activity.recorded(by: envelope, view.txn), owner == viewer,
-                      try !leftOut(record)
-                else { return try mentionOrReply() }
-                return [.activity(try present.activity(id: id, record))]
-            // Every other event shows nothing in an open stream: a stream adds posts and new
-            // activity items and removes posts, and takes back nothing else (a deleted comment or
-            // a taken-back like shows on the next read). A new event that should show live
-            // needs its arm above.
+            // Every other event shows nothing in an open stream but the activity items it made:
+            // a stream adds posts and new activity items and removes posts, and takes back
+            // nothing else (a deleted comment or a taken-back like shows on the next read). A new
+            // event that should show live needs its arm above, or in `activityItems`.
             default:
-                return []
+                return told
             }
+        }
+    }
+
+    /// The activity items `envelope` added to `viewer`'s feed, as the feed shows them (none
+    /// from an actor the viewer mutes or blocks, none about a post hidden from them): what a
+    /// push tells. Read from the read models, so call it once they have applied the event.
+    public func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID) throws(TimelineError) -> [ActivityItem] {
+        try read { view in
+            try activityItems(madeBy: envelope, for: viewer, view, Presenter(view, viewer: viewer), muted: try view.activeMutes(of: viewer))
+        }
+    }
+
+    private func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID, _ view: ReadView, _ present: Presenter,
+                               muted: Set<UserID>) throws -> [ActivityItem] {
+        let activity = view.models.activity
+        let leftOut = view.leftOut(of: viewer, muting: muted)
+        // A mention, a reply or a post one asked to be told of is recorded in the viewer's feed
+        // under the event's id.
+        func underTheEventsID() throws -> [ActivityItem] {
+            let key = (viewer, envelope.id.rawValue)
+            guard let record = try activity.activity.get(key, view.txn), try !leftOut(record) else { return [] }
+            return [try present.activity(id: key.1, record)]
+        }
+        switch envelope.event {
+        case .postAdded, .postEdited:
+            return try underTheEventsID()
+        case .postRemoved(let e):
+            guard e.authorId == viewer, let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn)
+            else { return [] }
+            return [try present.activity(id: envelope.id.rawValue, record)]
+        case .commentAdded, .likeAdded, .followed, .followRequested:
+            guard let (owner, id, record) = try activity.recorded(by: envelope, view.txn), owner == viewer, try !leftOut(record)
+            else { return try underTheEventsID() }
+            return [try present.activity(id: id, record)]
+        default:
+            return []
         }
     }
 
