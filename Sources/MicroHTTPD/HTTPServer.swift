@@ -45,6 +45,11 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionMemory = 64 << 10
         /// Speak HTTPS with this key and certificate (PEM); nil: plain HTTP.
         public var tls: (key: String, certificate: String)?
+        /// The JSON body of a refusal this layer makes on its own (a malformed request, a path that
+        /// is not UTF-8, a body too large, the server stopping), for the request's path — so that
+        /// each API behind it answers in its own error shape. By default `/v1`'s
+        /// (`{"error": {"code", "message"}}`).
+        public var refusal: @Sendable (_ status: Int, _ path: String, _ message: String) -> [UInt8] = HTTPServer.refusalBody
         public init() {}
     }
 
@@ -218,12 +223,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    fileprivate func access(_ connection: OpaquePointer, _ url: String, _ method: String,
+    fileprivate func access(_ connection: OpaquePointer, _ url: (path: String, valid: Bool), _ method: String,
                             _ data: UnsafePointer<CChar>?, _ size: UnsafeMutablePointer<Int>,
                             _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let opaque = context.pointee else {
             // The head has arrived: refuse an announced oversized body before reading it.
-            let incoming = Incoming(method: method, path: url)
+            let incoming = Incoming(method: method, path: url.path)
             incoming.headers = Self.values(connection, .HEADER_KIND, lowercased: true)
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
             incoming.arrivedWhileStopping = state.withLock { state in
@@ -234,7 +239,12 @@ public final class HTTPServer: @unchecked Sendable {
             // Both framings at once: a proxy in front may read the body one way and this server
             // the other (request smuggling). RFC 9112 §6.1 lets a server refuse it and close.
             if incoming.headers["content-length"] != nil, incoming.headers["transfer-encoding"] != nil {
-                return answerNow(connection, incoming, Self.plain(400, "a request may not have both Content-Length and Transfer-Encoding"),
+                return answerNow(connection, incoming, refusal(400, incoming, "a request may not have both Content-Length and Transfer-Encoding"),
+                                 extraHeaders: [("Connection", "close")])
+            }
+            // Its path is read as text everywhere after: one that is not UTF-8 names nothing here.
+            guard url.valid else {
+                return answerNow(connection, incoming, refusal(400, incoming, "the path is not valid UTF-8"),
                                  extraHeaders: [("Connection", "close")])
             }
             if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
@@ -243,7 +253,7 @@ public final class HTTPServer: @unchecked Sendable {
             if incoming.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true {
                 incoming.postProcessor = MHD_create_post_processor(connection, 64 << 10, partHandler,
                                                                    Unmanaged.passUnretained(incoming).toOpaque())
-                if incoming.postProcessor == nil { return answerNow(connection, incoming, Self.malformedMultipart) }
+                if incoming.postProcessor == nil { return answerNow(connection, incoming, malformedMultipart(incoming)) }
             } else if let length = incoming.headers["content-length"].flatMap(Int.init), length > 0 {
                 incoming.body.reserveCapacity(length)
             }
@@ -257,10 +267,10 @@ public final class HTTPServer: @unchecked Sendable {
             incoming.received += count
             watch(connection, .body(received: incoming.received), restart: false)
             // Past the limit without a length announced (chunked).
-            if incoming.refusal == nil, incoming.received > options.maxBodyBytes { refuse(incoming, tooLarge) }
+            if incoming.refusal == nil, incoming.received > options.maxBodyBytes { refuse(incoming, tooLarge(incoming)) }
             if incoming.refusal != nil { return incoming.received > options.maxDiscardedBytes ? .NO : .YES }
             if let processor = incoming.postProcessor {
-                if MHD_post_process(processor, data, count) != .YES { refuse(incoming, Self.malformedMultipart) }
+                if MHD_post_process(processor, data, count) != .YES { refuse(incoming, malformedMultipart(incoming)) }
             } else if let data {
                 incoming.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
             }
@@ -299,7 +309,8 @@ public final class HTTPServer: @unchecked Sendable {
             return true
         }
         guard dispatched else {
-            return answerNow(connection, incoming, Self.plain(503, "the server is stopping"), extraHeaders: [("Connection", "close")])
+            return answerNow(connection, incoming, refusal(503, incoming, "the server is stopping"),
+                             extraHeaders: [("Connection", "close")])
         }
         MHD_suspend_connection(connection)
         Task(executorPreference: executor) {
@@ -366,14 +377,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// Queues 413 at once; libmicrohttpd then closes the connection without reading the rest
     /// (and `LingeringClose` reads it).
     private func refuseTooLarge(_ connection: OpaquePointer, _ incoming: Incoming) -> MHD_Result {
-        answerNow(connection, incoming, tooLarge, extraHeaders: [("Connection", "close")])
+        answerNow(connection, incoming, tooLarge(incoming), extraHeaders: [("Connection", "close")])
     }
 
-    private var tooLarge: (status: Int, body: [UInt8]) {
-        Self.plain(413, "the body is larger than \(options.maxBodyBytes) bytes")
+    private func tooLarge(_ incoming: Incoming) -> (status: Int, body: [UInt8]) {
+        refusal(413, incoming, "the body is larger than \(options.maxBodyBytes) bytes")
     }
 
-    private static let malformedMultipart = plain(400, "malformed multipart/form-data body")
+    private func malformedMultipart(_ incoming: Incoming) -> (status: Int, body: [UInt8]) {
+        refusal(400, incoming, "malformed multipart/form-data body")
+    }
+
+    /// A refusal of `incoming` by this layer, in the shape `Options.refusal` writes for its path.
+    private func refusal(_ status: Int, _ incoming: Incoming, _ message: String) -> (status: Int, body: [UInt8]) {
+        (status, options.refusal(status, incoming.path, message))
+    }
 
     /// Decides `answer` while the body arrives (libmicrohttpd cannot send one then): what was
     /// kept of the body is dropped, the rest is thrown away, and `answer` follows its end.
@@ -394,15 +412,15 @@ public final class HTTPServer: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 
-    /// A JSON error body, for what this layer refuses on its own.
-    private static func plain(_ status: Int, _ message: String) -> (status: Int, body: [UInt8]) {
+    /// `/v1`'s JSON error body, the default of `Options.refusal`.
+    public static func refusalBody(status: Int, path: String, message: String) -> [UInt8] {
         let code = switch status {
         case 413: "payload_too_large"
         case 503: "internal"  // SPEC's codes have no "unavailable"; the status says it
         default: "invalid_argument"
         }
         let escaped = message.replacingOccurrences(of: "\"", with: "'")
-        return (status, Array(#"{"error":{"code":"\#(code)","message":"\#(escaped)"}}"#.utf8))
+        return Array(#"{"error":{"code":"\#(code)","message":"\#(escaped)"}}"#.utf8)
     }
 
     fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
@@ -591,7 +609,9 @@ private final class StreamBox {
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, data, size, context in
     let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
-    return server.access(connection!, String(cString: url!, encoding: .utf8) ?? "", String(cString: method!), data, size!, context!)
+    // A path that is not UTF-8 is refused; it is still read (repaired) to know whose API it is under.
+    let path = String(validatingCString: url!).map { (path: $0, valid: true) } ?? (String(cString: url!), false)
+    return server.access(connection!, path, String(cString: method!), data, size!, context!)
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, context, _ in

@@ -1,30 +1,73 @@
 import Foundation
+import MicroHTTPD
 import Synchronization
 import Timeline
 
-/// Mastodon's rate limits: at most `limit` requests per key (a token, or a client address
-/// without one) in each window of five minutes, told on every answer as `X-RateLimit-Limit`,
-/// `-Remaining` and `-Reset` (when the window ends, ISO 8601), and refused with 429 past it.
+/// The request limits of both APIs (Mastodon's rule): at most `limit` requests per key (a valid
+/// token, or a client address) in a window of five minutes that starts at the key's first
+/// request, told on every answer as `X-RateLimit-Limit`, `-Remaining` and `-Reset` (when the
+/// window ends, ISO 8601), and refused with 429 past it.
+///
+/// Memory and time are bounded whatever a flood sends: windows are kept in the order they
+/// started, so the ended ones leave from the front as requests come (no scan of the table),
+/// and at most `capacity` are kept: past it the oldest window is forgotten early (its key
+/// starts a new one when it comes back).
 final class RequestWindows: Sendable {
     let limit: Int
     private let window: TimeInterval
-    private let windows = Mutex<[String: (start: TimeInterval, count: Int)]>([:])
+    private let capacity: Int
+    private let state = Mutex(State())
 
-    init(limit: Int, window: TimeInterval = 300) {
+    private struct State {
+        var windows: [String: (start: TimeInterval, count: Int)] = [:]
+        /// Every window's key and start, oldest first; `head` is the first still to look at.
+        var order: [(key: String, start: TimeInterval)] = []
+        var head = 0
+
+        /// Forgets the oldest window.
+        mutating func dropOldest() {
+            let (key, start) = order[head]
+            head += 1
+            if windows[key]?.start == start { windows[key] = nil }
+        }
+    }
+
+    init(limit: Int, window: TimeInterval = 300, capacity: Int = 100_000) {
         self.limit = max(1, limit)
         self.window = window
+        self.capacity = max(1, capacity)
     }
+
+    /// The key of a valid token's requests (a keyed hash: the token itself is not kept).
+    static func key(token: String) -> String {
+        var hasher = Hasher()
+        hasher.combine(token)
+        return "token:\(hasher.finalize())"
+    }
+
+    /// The key of the requests of a client address without a valid token (an IPv6 client's /64).
+    static func key(address: String) -> String { "address:" + IPAddress.clientKey(address) }
+
+    /// The number of windows kept (for tests).
+    var count: Int { state.withLock { $0.windows.count } }
 
     /// Counts one request of `key`: whether it is within the limit, and the headers to send.
     func take(_ key: String, now: Date = Date()) -> (allowed: Bool, headers: [(name: String, value: String)]) {
         let time = now.timeIntervalSince1970
-        // A key's window starts at its first request and lasts `window`: a client sees its
-        // whole allowance from then, and when it is whole again (`-Reset`).
-        let (start, count) = windows.withLock { state -> (TimeInterval, Int) in
-            if state.count > 100_000 { state = state.filter { time < $0.value.start + window } }
-            let current = state[key].flatMap { time < $0.start + window ? $0 : nil } ?? (start: time, count: 0)
-            state[key] = (current.start, current.count + 1)
-            return (current.start, current.count + 1)
+        let (start, count) = state.withLock { state -> (TimeInterval, Int) in
+            while state.head < state.order.count, state.order[state.head].start + window <= time { state.dropOldest() }
+            if let current = state.windows[key] {
+                state.windows[key] = (current.start, current.count + 1)
+                return (current.start, current.count + 1)
+            }
+            while state.windows.count >= capacity, state.head < state.order.count { state.dropOldest() }
+            if state.head > 1024, state.head * 2 > state.order.count {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+            state.windows[key] = (time, 1)
+            state.order.append((key, time))
+            return (time, 1)
         }
         let reset = JSONOutput.timestamp(Int64((start + window) * 1000))
         return (count <= limit, [("X-RateLimit-Limit", String(limit)), ("X-RateLimit-Remaining", String(max(0, limit - count))),

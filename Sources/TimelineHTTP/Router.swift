@@ -6,10 +6,14 @@ struct APIRequest: Sendable {
     let http: HTTPRequest
     /// Path parameters by name (`{post}` → "post").
     let parameters: [String: String]
-    /// The session token of `Authorization: Bearer …`, if any.
+    /// The token of `Authorization: Bearer …` (or, on a `tokenInQuery` route, of the query or
+    /// `Sec-WebSocket-Protocol`), if any.
     let bearer: String?
     /// What the bearer is and may do, once the token has been checked (nil: anonymous).
     let grant: Grant?
+    /// `scheme://host[:port]` of this server as its clients reach it (`TimelineAPI.Options.publicURL`,
+    /// or a checked `Host`): what the URLs in answers are made of.
+    let origin: String
 
     /// The bearer's user (nil: anonymous, or an app's own token).
     var viewer: UserID? { grant?.user }
@@ -31,6 +35,10 @@ enum Access: Sendable {
     case viewerOptional
     /// Only with a valid bearer.
     case bearer
+    /// Only with a valid bearer, which may also come as `access_token` in the query or as
+    /// `Sec-WebSocket-Protocol`: Mastodon's streaming, which browsers' `EventSource` and
+    /// `WebSocket` reach without headers of their own.
+    case tokenInQuery
 }
 
 /// A (method, path template), its handler and, for the API's routes, its contract. The table
@@ -42,18 +50,21 @@ struct Route: Sendable {
     /// E.g. `/v1/users/{user}/posts`.
     let template: String
     let access: Access
+    /// What a token must hold to call it (checked by `TimelineAPI.answer`, before the handler).
+    let scope: RouteScope
     let handler: RouteHandler
     /// What the route promises (nil: not part of the API, e.g. the web app's files).
     let operation: Operation?
-    /// What a Mastodon API route promises (its own OpenAPI document's), with the scope it needs.
-    let mastodon: (doc: MastodonDoc, scope: String?)?
+    /// What a Mastodon API route promises (its own OpenAPI document's).
+    let mastodon: MastodonDoc?
     fileprivate let segments: [Segment]
 
-    init(_ method: String, _ template: String, _ access: Access, _ handler: RouteHandler, _ operation: Operation?,
-         mastodon: (doc: MastodonDoc, scope: String?)? = nil) {
+    init(_ method: String, _ template: String, _ access: Access, scope: RouteScope, _ handler: RouteHandler,
+         _ operation: Operation?, mastodon: MastodonDoc? = nil) {
         self.method = method
         self.template = template
         self.access = access
+        self.scope = scope
         self.handler = handler
         self.operation = operation
         self.mastodon = mastodon
@@ -61,6 +72,13 @@ struct Route: Sendable {
         segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
+    }
+
+    /// Whether requests to it count against the request limits: everything but the web app's
+    /// files and documents, images (fetched many to a page, as from a CDN) and health checks.
+    var isCounted: Bool {
+        guard operation != nil || mastodon != nil else { return false }
+        return !template.hasPrefix("/v1/images/") && template != "/healthz" && template != "/readyz"
     }
 
     /// The names of the template's path parameters, in order.

@@ -18,9 +18,19 @@ public final class TimelineAPI: Sendable {
         public var passwordChecksPerMinute = 10
         /// Emails one session, and one client address, may look up per hour (`POST /v1/me/contacts`).
         public var contactLookupsPerHour = 2_000
-        /// Requests one token (or one client address without a token) may make to the Mastodon
-        /// API in five minutes (Mastodon's default: 300).
-        public var mastodonRequestsPerWindow = 300
+        /// Requests one token (or one client address without a valid token) may make to the API,
+        /// `/v1` and Mastodon's alike, in five minutes (Mastodon's default: 300). The web app's
+        /// files, images and health checks are not counted.
+        public var requestsPerWindow = 300
+        /// The server's public origin (`https://photos.example`): the URLs answers carry are made
+        /// from it, and a request for another `Host` is answered 421. Without it, the origin is
+        /// `http://` and the request's `Host`, which must then be `localhost` or an IP address
+        /// (so no name a client sends is ever written into an answer).
+        public var publicURL: String?
+        /// The addresses of reverse proxies (a TLS proxy in front) whose `X-Forwarded-For` names
+        /// the client's address and whose `X-Forwarded-Proto` the scheme; from anyone else
+        /// both are ignored.
+        public var trustedProxies: Set<String> = []
         /// The VAPID public key (base64url) push subscriptions are told (Mastodon's `server_key`).
         public var vapidPublicKey: String?
         /// More lines for `GET /metrics` (Prometheus text), from parts the API does not own
@@ -41,8 +51,8 @@ public final class TimelineAPI: Sendable {
     /// The users whose export is being made (one at a time each).
     let exports = Mutex<Set<UserID>>([])
     let throttle: Throttle
-    /// The Mastodon API's limits, per token and per address (`X-RateLimit-*`).
-    private let mastodonWindows: RequestWindows
+    /// The request limits of both APIs, per token and per address (`X-RateLimit-*`).
+    private let requestWindows: RequestWindows
     private let passwordChecks: Throttle
     private let contactLookups: Throttle
     private let router: Router
@@ -54,7 +64,7 @@ public final class TimelineAPI: Sendable {
         self.options = options
         live = LiveStreams(service: service, maxStreams: options.maxStreams)
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
-        mastodonWindows = RequestWindows(limit: options.mastodonRequestsPerWindow)
+        requestWindows = RequestWindows(limit: options.requestsPerWindow)
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
         router = Router(routes: Self.routes + MastodonAPI.table)
@@ -74,21 +84,29 @@ public final class TimelineAPI: Sendable {
     /// everyone (the metrics there are 404).
     public func answerOperations(_ request: HTTPRequest) -> HTTPAnswer { answer(request, operationsRouter) }
 
-    private func answer(_ request: HTTPRequest, _ router: Router) -> HTTPAnswer {
+    private func answer(_ received: HTTPRequest, _ router: Router) -> HTTPAnswer {
         let started = ContinuousClock.now
+        let request = forwarded(received)
         var label = "unmatched"
         var limits: [(name: String, value: String)] = []
         do {
-            if MastodonAPI.serves(request.path) {
-                // Counted per token (in memory only) or, without one, per address.
-                let key = request.header("Authorization").map { "token:" + $0 } ?? "address:" + request.clientAddress
-                let (allowed, headers) = mastodonWindows.take(key)
+            let origin = try publicOrigin(of: received)  // the proxy's own request: is it trusted?
+            // Rails, and so Mastodon, takes a path with a trailing slash as without it, and its clients send some so.
+            let path = MastodonAPI.serves(request.path) && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+            let match = router.match(method: request.method, path: path)
+            let route: Route? = if case .found(let route, _) = match { route } else { nil }
+            let bearer = try Self.bearer(request, inQuery: route?.access == .tokenInQuery)
+            let grant = bearer.map { token in Result { () throws(TimelineError) in try service.grant(session: token) } }
+            // A path no route serves counts as the API's it is under.
+            if route?.isCounted ?? (path.hasPrefix("/v1/") || MastodonAPI.serves(path)) {
+                // One window per valid token, else per address: made-up tokens all count as their sender's.
+                let validToken = (try? grant?.get()) != nil ? bearer : nil
+                let (allowed, headers) = requestWindows.take(validToken.map(RequestWindows.key(token:))
+                                                             ?? RequestWindows.key(address: request.clientAddress))
                 limits = headers
                 guard allowed else { throw TimelineError(.rateLimited, "Too many requests") }
             }
-            // Rails, and so Mastodon, takes a path with a trailing slash as without it, and its clients send some so.
-            let path = MastodonAPI.serves(request.path) && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
-            switch router.match(method: request.method, path: path) {
+            switch match {
             case .notFound:
                 throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
             case .methodNotAllowed(let allowed) where request.method == "OPTIONS" && request.header("Origin").map(options.corsOrigins.contains) == true:
@@ -99,17 +117,17 @@ public final class TimelineAPI: Sendable {
                 return .now(finish(response, request, route: "preflight", started: started, limits: limits))
             case .methodNotAllowed(let allowed):
                 let refusal = TimelineError(.invalidArgument, "\(request.method.prefix(16)) is not allowed here")
-                let response = Responses.error(refusal, status: 405, headers: [("Allow", allowed.joined(separator: ", "))])
+                let response = Self.failure(refusal, path: request.path, status: 405, headers: [("Allow", allowed.joined(separator: ", "))])
                 return .now(finish(response, request, route: label, started: started, limits: limits))
             case let .found(route, parameters):
                 label = route.template
-                let bearer = try Self.bearer(request)
-                let grant = try bearer.map { token throws(TimelineError) in try service.grant(session: token) }
-                if route.access == .bearer, grant?.user == nil {
+                let grant = try grant?.get()
+                if route.access == .bearer || route.access == .tokenInQuery, grant?.user == nil {
                     throw TimelineError(.unauthenticated, grant == nil ? "this needs Authorization: Bearer <session token>"
                                                                       : "This method requires an authenticated user")
                 }
-                let call = APIRequest(http: request, parameters: parameters, bearer: bearer, grant: grant)
+                try route.scope.check(grant)
+                let call = APIRequest(http: request, parameters: parameters, bearer: bearer, grant: grant, origin: origin)
                 switch route.handler {
                 case .now(let handle):
                     return .now(finish(try handle(self, call), request, route: label, started: started, limits: limits))
@@ -122,6 +140,11 @@ public final class TimelineAPI: Sendable {
                     }
                 }
             }
+        } catch let misdirected as Misdirected {
+            // The host asked for is not repeated: nothing a client names is written back.
+            let refusal = TimelineError(.invalidArgument, "this server is \(misdirected.origin); it does not serve that host")
+            let response = Self.failure(refusal, path: request.path, status: 421)
+            return .now(finish(response, request, route: label, started: started, limits: limits))
         } catch {
             return .now(finish(Self.failure(error, path: request.path), request, route: label, started: started, limits: limits))
         }
@@ -132,12 +155,28 @@ public final class TimelineAPI: Sendable {
         await answer(request).response()
     }
 
-    /// The response for a failure: its status from the error's code, in the body of the API
-    /// `path` belongs to (the Mastodon API's are its own).
-    static func failure(_ error: any Error, path: String = "") -> HTTPResponse {
+    /// The response for a failure: its status from the error's code (or `status`, for a refusal
+    /// that no code's status says, such as 405 or 421), in the body of the API `path` belongs to
+    /// (the Mastodon API's are its own).
+    static func failure(_ error: any Error, path: String = "", status: Int? = nil,
+                        headers: [(name: String, value: String)] = []) -> HTTPResponse {
         let failure = error as? TimelineError ?? TimelineError(.internal, "\(error)")
-        if MastodonAPI.serves(path) { return MastodonAPI.failure(failure) }
-        return Responses.error(failure, headers: failure.code == .rateLimited ? [("Retry-After", "60")] : [])
+        let retry = failure.code == .rateLimited ? [(name: "Retry-After", value: "60")] : []
+        if MastodonAPI.serves(path) { return MastodonAPI.failure(failure, status: status, headers: retry + headers) }
+        return Responses.error(failure, status: status, headers: retry + headers)
+    }
+
+    /// The body of a refusal the HTTP server makes on its own (a malformed request, a body too
+    /// large, the server stopping), in the shape of the API the request's `path` belongs to:
+    /// `HTTPServer.Options.refusal`.
+    public static func serverRefusal(status: Int, path: String, message: String) -> [UInt8] {
+        let code: TimelineError.Code = switch status {
+        case 413: .payloadTooLarge
+        case 400..<500: .invalidArgument
+        default: .internal
+        }
+        guard case .bytes(let body) = failure(TimelineError(code, message), path: path, status: status).body else { return [] }
+        return body
     }
 
     /// Adds the headers every response carries (and the Mastodon API's `limits`), and records
@@ -157,9 +196,16 @@ public final class TimelineAPI: Sendable {
         return response
     }
 
-    /// The token of `Authorization: Bearer <token>` (nil without the header).
-    static func bearer(_ request: HTTPRequest) throws(TimelineError) -> String? {
-        guard let header = request.header("Authorization") else { return nil }
+    /// The token of `Authorization: Bearer <token>` (the scheme in any case; nil without the
+    /// header), or on a route that takes it there, of `access_token` in the query or
+    /// `Sec-WebSocket-Protocol`.
+    static func bearer(_ request: HTTPRequest, inQuery: Bool = false) throws(TimelineError) -> String? {
+        guard let header = request.header("Authorization") else {
+            guard inQuery else { return nil }
+            return request.query.first(where: { $0.name == "access_token" })?.value
+                ?? request.header("Sec-WebSocket-Protocol")?.split(separator: ",").first
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
             throw TimelineError(.unauthenticated, "Authorization must be Bearer <session token>")

@@ -101,7 +101,11 @@ final class ServerProcess: Sendable {
     /// `metrics on http://127.0.0.1:PORT`.
     init(database: String = temporaryPath(), arguments: [String] = []) async throws {
         self.database = database
-        child = try ChildProcess(["serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"] + arguments)
+        // The suites send more requests per token than a person does (loops of hundreds): the
+        // request limits are checked where they are set on purpose (`--rate-limit`).
+        let limits = arguments.contains("--rate-limit") ? [] : ["--rate-limit", "1000000"]
+        child = try ChildProcess(["serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"]
+                                 + limits + arguments)
         // Generous: on a machine shared with compilers a debug build's start can take a minute;
         // only a real stall should fail here.
         let lines = await child.waitForOutput(within: .seconds(180)) { $0.split(separator: "\n").count >= 2 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Timeline
+@testable import TimelineHTTP
 
 /// The Mastodon client API, checked by a client written by others: Mastodon.py (PyPI), run
 /// against a real `timeline serve` (Tests/mastodon/test_mastodon_py.py).
@@ -72,28 +73,47 @@ import Testing
         }
     }
 
-    /// Every Mastodon answer says its rate limit; past it, 429 in Mastodon's shape — per token,
-    /// and per address for requests without one.
-    @Test func rateLimitsPerTokenAndAddress() async throws {
-        try await withServer(arguments: ["--mastodon-rate-limit", "3"]) { server in
+    /// One request limit for both APIs (`--rate-limit`): every answer says it; past it, 429 in
+    /// the API's own shape. A valid token has its own window whatever the case of `Bearer`;
+    /// requests without a valid token — made-up ones too — count as their address's.
+    @Test func oneRequestLimitForBothAPIs() async throws {
+        try await withServer(arguments: ["--rate-limit", "3"]) { server in
             let api = server.api
-            let alice = try await api.signUp("alice")
+            // Two sign-ups: the address's first two requests.
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             var remaining: [String] = []
-            for _ in 0..<3 {
-                let answer = try await api.get("/api/v1/timelines/home", bearer: alice.token)
+            for (path, scheme) in [("/api/v1/timelines/home", "Bearer"), ("/v1/timeline", "bearer"), ("/v1/me", "BEARER")] {
+                let answer = try await api.get(path, headers: ["Authorization": "\(scheme) \(alice.token)"])
                 #expect(answer.status == 200 && answer.header("X-RateLimit-Limit") == "3", "\(answer)")
                 #expect(answer.header("X-RateLimit-Reset").map { $0.hasSuffix("Z") } == true, "\(answer)")
                 remaining.append(answer.header("X-RateLimit-Remaining") ?? "")
             }
             #expect(remaining == ["2", "1", "0"])
-            let refused = try await api.get("/api/v1/timelines/home", bearer: alice.token)
+            let refused = try await api.get("/api/v1/timelines/home", headers: ["Authorization": "bEaReR \(alice.token)"])
             #expect(refused.status == 429 && refused.json["error"] is String && refused.header("X-RateLimit-Remaining") == "0", "\(refused)")
-            // Another bearer, and an address without one, count on their own.
-            let bob = try await api.signUp("bob")
-            #expect(try await api.get("/api/v1/timelines/home", bearer: bob.token).status == 200)
-            #expect(try await api.get("/api/v1/instance").status == 200)
-            // The /v1 API is not the Mastodon API's: no such headers there.
-            #expect(try await api.get("/v1/timeline", bearer: alice.token).header("X-RateLimit-Limit") == nil)
+            let refusedV1 = try await api.get("/v1/timeline", bearer: alice.token)
+            #expect(refusedV1.status == 429 && refusedV1.error["code"] as? String == "rate_limited", "\(refusedV1)")
+            #expect(refusedV1.header("Retry-After") != nil)
+            // Another bearer counts on its own.
+            #expect(try await api.get("/v1/timeline", bearer: bob.token).status == 200)
+            // Made-up tokens are their sender's requests: the address's third, then refused.
+            #expect(try await api.get("/api/v1/timelines/home", bearer: "made-up-1").status == 401)
+            #expect(try await api.get("/api/v1/timelines/home", bearer: "made-up-2").status == 429)
+            #expect(try await api.get("/api/v1/instance").status == 429)
+            // The web app's files and images are not counted.
+            #expect(try await api.get("/").status == 200)
         }
+    }
+
+    /// The windows table is bounded, and ended windows leave it as requests come (no scan).
+    @Test func requestWindowsAreBounded() {
+        let windows = RequestWindows(limit: 2, window: 300, capacity: 100)
+        let start = Date()
+        for n in 0..<10_000 { _ = windows.take("key \(n)", now: start) }
+        #expect(windows.count == 100)
+        #expect(windows.take("key 9999", now: start).allowed == true)
+        #expect(windows.take("key 9999", now: start).allowed == false)
+        #expect(windows.take("later", now: start + 301).allowed == true)
+        #expect(windows.count == 1, "every window that ended has left")
     }
 }

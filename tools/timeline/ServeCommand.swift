@@ -12,16 +12,20 @@ import WebPush
 enum ServeCommand {
     static let help = """
     usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
-                          [--cors-origin ORIGIN]… [--mastodon-rate-limit N] [--push-contact mailto:…]
-                          [--push-ca-file PATH] [--push-allow-private] [--demo]
+                          [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
+                          [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
 
     Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
     on the first line of standard output). --demo first fills an empty database with the demo
     network. --metrics-listen serves GET /metrics (and /healthz, /readyz) on a listener of its
     own, for the operator (its address is the second line of standard output); the API's
     listener has no /metrics. --cors-origin allows a browser origin (repeatable).
-    --mastodon-rate-limit N: requests one token (or one address without a token) may make to
-    the Mastodon API in five minutes (default 300, as Mastodon). Web Push: the VAPID key pair
+    --rate-limit N: requests one token (or one address without a valid token) may make to the
+    API, /v1 and Mastodon's, in five minutes (default 300, as Mastodon; --mastodon-rate-limit is
+    its older name). --public-url is the origin clients reach the server at (https://photos.example):
+    answers' URLs are made from it and requests for another Host get 421; without it the Host
+    must be localhost or an IP address. --trusted-proxy ADDR (repeatable): a reverse proxy whose
+    X-Forwarded-For and X-Forwarded-Proto are believed. Web Push: the VAPID key pair
     is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
     --push-ca-file trusts a private push service's authority; endpoints on loopback or private
     addresses are refused unless --push-allow-private. SIGTERM or SIGINT: stop
@@ -30,20 +34,26 @@ enum ServeCommand {
     """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "mastodon-rate-limit", "push-contact", "push-ca-file",
-                                "push-allow-private", "demo"])
+        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
+                                "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo"])
         if args.has("help") {
             print(help)
             return 0
         }
         var serverOptions = HTTPServer.Options()
         (serverOptions.host, serverOptions.port) = try address(args.value("listen") ?? "127.0.0.1:8080", option: "listen")
+        serverOptions.refusal = TimelineAPI.serverRefusal  // each API's own error shape
         let metricsAddress = try args.value("metrics-listen").map { try address($0, option: "metrics-listen") }
         var apiOptions = TimelineAPI.Options()
         apiOptions.corsOrigins = Set(args.options["cors-origin"] ?? [])
-        if let limit = args.value("mastodon-rate-limit") {
-            guard let number = Int(limit), number > 0 else { throw UsageError("--mastodon-rate-limit takes a positive number") }
-            apiOptions.mastodonRequestsPerWindow = number
+        if let limit = args.value("rate-limit") ?? args.value("mastodon-rate-limit") {
+            guard let number = Int(limit), number > 0 else { throw UsageError("--rate-limit takes a positive number") }
+            apiOptions.requestsPerWindow = number
+        }
+        apiOptions.publicURL = try args.value("public-url").map(publicURL)
+        for proxy in args.options["trusted-proxy"] ?? [] {
+            guard IPAddress.isValid(proxy) else { throw UsageError("--trusted-proxy takes an IP address, not \(proxy)") }
+            apiOptions.trustedProxies.insert(proxy)
         }
 
         let service = try TimelineTool.open(args)
@@ -117,6 +127,16 @@ enum ServeCommand {
             throw UsageError("--\(option) takes HOST:PORT, e.g. 127.0.0.1:8080")
         }
         return (String(text[..<colon]), port)
+    }
+
+    /// `--public-url`'s origin: `http(s)://host[:port]`, without a path (a trailing `/` is dropped).
+    static func publicURL(_ text: String) throws -> String {
+        let origin = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme), let host = url.host,
+              !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
+              origin.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+        else { throw UsageError("--public-url takes an origin such as https://photos.example (no path)") }
+        return origin.lowercased()
     }
 
     static func url(_ host: String, _ port: UInt16) -> String {

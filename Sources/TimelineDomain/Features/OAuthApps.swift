@@ -26,13 +26,18 @@ public enum OAuthScope {
         return ["read", "write", "admin"].contains(String(parts[0]))
     }
 
-    /// Whether `granted` allows `needed` (`read` allows `read:statuses`).
+    /// Whether `granted` allows `needed`, as Mastodon reads scopes: a top level covers its granular
+    /// scopes (`read` allows `read:statuses`), `admin:read` covers `admin:read:accounts` (and `read`
+    /// covers no `admin:` scope), the older `follow` covers the follows, blocks and mutes, and
+    /// `profile` (what `verify_credentials` needs) is allowed by `read:accounts` or `read` too.
     public static func allows(_ granted: Set<String>, _ needed: String) -> Bool {
         if granted.contains(needed) { return true }
-        guard let top = needed.split(separator: ":").first.map(String.init) else { return false }
-        // Mastodon's `follow` scope is the older name of the follow writes.
-        return granted.contains(top) || (needed.hasPrefix("write:follows") || needed.hasPrefix("write:blocks") || needed.hasPrefix("write:mutes"))
-            && granted.contains("follow")
+        if needed == "profile" { return granted.contains("read") || granted.contains("read:accounts") }
+        let parts = needed.split(separator: ":").map(String.init)
+        guard parts.count >= 2 else { return false }
+        if parts[0] == "admin" { return parts.count >= 3 && granted.contains("admin:" + parts[1]) }
+        if granted.contains(parts[0]) { return true }
+        return ["follows", "blocks", "mutes"].contains(parts[1]) && granted.contains("follow")
     }
 
     /// The scopes of a space-separated list (`read write`), checked.

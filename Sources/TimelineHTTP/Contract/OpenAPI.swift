@@ -22,7 +22,7 @@ public enum OpenAPI {
         var paths: [String: [String: Any]] = [:]
         for route in TimelineAPI.routes {
             guard let operation = route.operation else { continue }
-            paths[route.template, default: [:]][route.method.lowercased()] = self.operation(operation, access: route.access)
+            paths[route.template, default: [:]][route.method.lowercased()] = self.operation(operation, route)
         }
         return [
             "openapi": "3.1.0",
@@ -48,7 +48,11 @@ public enum OpenAPI {
             "paths": paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer",
-                                               "description": "A session token from POST /v1/users or POST /v1/sessions."]],
+                                               "description": "A session token from POST /v1/users or POST /v1/sessions "
+                                                   + "(it holds every scope), or an app's OAuth token (GET /oauth/authorize), "
+                                                   + "which may call an operation only with the Mastodon scopes the operation "
+                                                   + "lists (403 forbidden otherwise); `session` marks what only a session may "
+                                                   + "do, never an app's token."]],
                 "parameters": Dictionary(uniqueKeysWithValues: Parameter.allCases.map { ($0.rawValue, definition(of: $0)) }),
                 "headers": Dictionary(uniqueKeysWithValues: ResponseHeader.allCases.map { ($0.rawValue, definition(of: $0)) }),
                 "responses": errorResponses(),
@@ -59,14 +63,15 @@ public enum OpenAPI {
 
     // MARK: - Operations
 
-    private static func operation(_ operation: Operation, access: Access) -> [String: Any] {
+    private static func operation(_ operation: Operation, _ route: Route) -> [String: Any] {
+        let access = route.access, scopes = route.scope.names
         var out: [String: Any] = ["operationId": operation.id, "summary": operation.summary, "tags": [operation.tag.rawValue]]
         out["description"] = operation.description
         var errors = Set(operation.errors + [.invalidArgument, .internal])
         switch access {
         case .anyone: out["security"] = [[String: Any]]()
-        case .viewerOptional: out["security"] = [[:], ["bearer": [String]()]]
-        case .bearer: out["security"] = [["bearer": [String]()]]
+        case .viewerOptional: out["security"] = [[:], ["bearer": scopes]]
+        case .bearer, .tokenInQuery: out["security"] = [["bearer": scopes]]
         }
         if access != .anyone { errors.insert(.unauthenticated) }  // a bearer that is sent must be valid
         let parameters = operation.parameters + (operation.paged ? [.limit, .before] : [])

@@ -18,12 +18,9 @@ struct MastodonEntities {
         self.service = service
     }
 
-    /// The server the request reached, from its Host header; `https` when a TLS-terminating
-    /// proxy in front says so (`X-Forwarded-Proto`).
-    static func base(of request: APIRequest) -> String {
-        let scheme = request.http.header("X-Forwarded-Proto")?.lowercased() == "https" ? "https" : "http"
-        return scheme + "://" + (request.http.header("Host") ?? "localhost")
-    }
+    /// This server's origin as the request's client reaches it (`APIRequest.origin`: configured,
+    /// or a checked `Host`).
+    static func base(of request: APIRequest) -> String { request.origin }
 
     /// Text as a status's content, with its mentions and hashtags.
     func content(_ text: String) -> MastodonContent {

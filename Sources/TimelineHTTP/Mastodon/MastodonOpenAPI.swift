@@ -18,8 +18,8 @@ public enum MastodonOpenAPI {
     static func document() -> [String: Any] {
         var paths: [String: [String: Any]] = [:]
         for route in MastodonAPI.table {
-            guard let (doc, scope) = route.mastodon else { continue }
-            paths[route.template, default: [:]][route.method.lowercased()] = operation(route, doc, scope: scope)
+            guard let doc = route.mastodon else { continue }
+            paths[route.template, default: [:]][route.method.lowercased()] = operation(route, doc)
         }
         let scopes = Dictionary(uniqueKeysWithValues: (Array(OAuthScope.topLevel) + OAuthScope.granular).map { ($0, "Mastodon's \($0) scope") })
         return [
@@ -62,14 +62,14 @@ public enum MastodonOpenAPI {
         return name.hasPrefix("[") ? ["type": "array", "items": ref(String(name.dropFirst().dropLast()))] : ref(name)
     }
 
-    private static func operation(_ route: Route, _ doc: MastodonDoc, scope: String?) -> [String: Any] {
+    private static func operation(_ route: Route, _ doc: MastodonDoc) -> [String: Any] {
         let id = route.method.lowercased() + route.template.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
             .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         var out: [String: Any] = ["operationId": id, "summary": doc.summary, "tags": [route.template.hasPrefix("/api") ? "api" : "oauth"]]
         out["security"] = switch route.access {
-        case .anyone where scope == nil: [[String: Any]]()
-        case .bearer: [["oauth": scope.map { [$0] } ?? []]]
-        default: [[:], ["oauth": scope.map { [$0] } ?? []]]
+        case .anyone where route.scope == .none: [[String: Any]]()
+        case .bearer: [["oauth": route.scope.names]]
+        default: [[:], ["oauth": route.scope.names]]
         }
         var parameters: [[String: Any]] = []
         for name in route.pathParameters {

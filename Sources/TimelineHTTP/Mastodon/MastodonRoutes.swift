@@ -21,7 +21,7 @@ enum MastodonAPI {
     static let table: [Route] = oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
         + notificationRoutes + pushRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
-            Route("GET", "/api/openapi.json", .anyone, .now { _, _ in
+            Route("GET", "/api/openapi.json", .anyone, scope: .none, .now { _, _ in
                 Responses.json(200, bytes: try MastodonOpenAPI.served.get(), headers: [("Cache-Control", "no-cache")])
             }, nil),
         ]
@@ -29,7 +29,7 @@ enum MastodonAPI {
     static let routes: [Route] = [
         now("GET", "/api/v1/instance", .anyone, doc: .init("This server (Mastodon's v1 instance).", returns: .instanceV1)) { api, request, _ in try api.mastodonInstance(request, v2: false) },
         now("GET", "/api/v2/instance", .anyone, doc: .init("This server (Mastodon's v2 instance).", returns: .instanceV2)) { api, request, _ in try api.mastodonInstance(request, v2: true) },
-        now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "read:accounts", doc: .init("The bearer's own account, with its source.", returns: .credentialAccount)) { api, request, entities in
+        now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "profile", doc: .init("The bearer's own account, with its source.", returns: .credentialAccount)) { api, request, entities in
             let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
             return Responses.json(200, entities.credentialAccount(me))
         },
@@ -62,34 +62,37 @@ enum MastodonAPI {
 
     /// A route answered at once with the request's entities, for a token holding `scope` (none
     /// needed for discovery).
-    static func now(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil, doc: MastodonDoc,
+    static func now(_ method: String, _ template: String, _ access: Access = .bearer, scope: RouteScope = .none,
+                    doc: MastodonDoc,
                     _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
-        Route(method, template, access, .now { api, request in
-            if let scope { try requireScope(request, scope) }
-            return try answer(api, request, MastodonEntities(request, api.service))
-        }, nil, mastodon: (doc, scope))
+        Route(method, template, access, scope: scope, .now { api, request in
+            try answer(api, request, MastodonEntities(request, api.service))
+        }, nil, mastodon: doc)
     }
 
     /// A route that runs a command, for a token holding `scope`.
-    static func later(_ method: String, _ template: String, _ access: Access = .bearer, scope: String? = nil, doc: MastodonDoc,
-                      _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse) -> Route {
-        Route(method, template, access, .later { api, request in
-            if let scope { try requireScope(request, scope) }
-            return try await answer(api, request, MastodonEntities(request, api.service))
-        }, nil, mastodon: (doc, scope))
+    static func later(_ method: String, _ template: String, _ access: Access = .bearer, scope: RouteScope = .none,
+                      doc: MastodonDoc,
+                      _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse)
+        -> Route {
+        Route(method, template, access, scope: scope, .later { api, request in
+            try await answer(api, request, MastodonEntities(request, api.service))
+        }, nil, mastodon: doc)
     }
 
     /// Whether `path` is the Mastodon API's (its failures are answered its way).
     static func serves(_ path: String) -> Bool { path.hasPrefix("/api/") || path.hasPrefix("/oauth/") }
 
     /// A failure as Mastodon answers it: `{"error": "…"}`, 401 without a valid token, 403, 404,
-    /// 422 for what the request got wrong, 429 past a limit.
-    static func failure(_ error: TimelineError) -> HTTPResponse {
-        let status = switch error.code {
+    /// 422 for what the request got wrong, 429 past a limit (or `status`, for a refusal that no
+    /// code's status says, such as 405).
+    static func failure(_ error: TimelineError, status: Int? = nil, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse {
+        let byCode = switch error.code {
         case .invalidArgument, .usernameTaken, .emailTaken: 422
         default: error.code.http.status
         }
-        return Responses.json(status, ["error": error.message], headers: error.code == .rateLimited ? [("Retry-After", "60")] : [])
+        return Responses.json(status ?? byCode, ["error": error.message], headers: headers)
     }
 }
 
@@ -111,7 +114,7 @@ extension APIRequest {
 extension TimelineAPI {
     /// `GET /api/v1/instance` and `/api/v2/instance`: what this server is and allows.
     func mastodonInstance(_ request: APIRequest, v2: Bool) throws(TimelineError) -> HTTPResponse {
-        let host = request.http.header("Host") ?? "localhost"
+        let host = String(request.origin.split(separator: "/").last ?? "localhost")
         // The streaming URL is this server's, `wss` behind a TLS proxy.
         let streaming = MastodonEntities.base(of: request).replacingOccurrences(of: "http", with: "ws", options: .anchored)
         let media: [String: Any] = [

@@ -12,17 +12,20 @@ import Timeline
 /// `access_token` in the query or the `Sec-WebSocket-Protocol` header; it is never logged (the
 /// access log names the route, not the URL).
 extension MastodonAPI {
+    /// What a stream carries: statuses and notifications.
+    private static let reading = RouteScope.oauth(["read:statuses", "read:notifications"])
+
     static let streamingRoutes: [Route] = [
         now("GET", "/api/v1/streaming/health", .anyone, doc: .init("Whether streaming works.", returns: .text)) { _, _, _ in
             HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("OK".utf8)))
         },
-        now("GET", "/api/v1/streaming/user", .anyone, doc: .init("The user stream as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
+        now("GET", "/api/v1/streaming/user", .tokenInQuery, scope: reading, doc: .init("The user stream as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
             try api.mastodonEventStream(request, entities, stream: .user)
         },
-        now("GET", "/api/v1/streaming/user/notification", .anyone, doc: .init("The user's notifications as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
+        now("GET", "/api/v1/streaming/user/notification", .tokenInQuery, scope: reading, doc: .init("The user's notifications as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
             try api.mastodonEventStream(request, entities, stream: .notifications)
         },
-        now("GET", "/api/v1/streaming", .anyone, doc: .init("The streaming endpoint: a WebSocket (Upgrade), or Server-Sent Events of `stream`.", returns: .stream, query: ["stream", "access_token"])) { api, request, entities in
+        now("GET", "/api/v1/streaming", .tokenInQuery, scope: reading, doc: .init("The streaming endpoint: a WebSocket (Upgrade), or Server-Sent Events of `stream`.", returns: .stream, query: ["stream", "access_token"])) { api, request, entities in
             if request.http.header("Upgrade")?.lowercased() == "websocket" { return try api.mastodonWebSocket(request, entities) }
             let name = try MastodonParams(request.http).string("stream") ?? "user"
             guard let stream = MastodonStream(rawValue: name) else { throw TimelineError(.notFound, "Unknown stream type") }
@@ -44,19 +47,11 @@ enum MastodonStream: String, Sendable {
 }
 
 extension TimelineAPI {
-    /// The bearer of a streaming request — the `Authorization` header, `access_token` in the
-    /// query, or `Sec-WebSocket-Protocol` — with the scope to read what the stream carries.
+    /// The bearer of a streaming request (the route's `tokenInQuery` access and scope have
+    /// admitted it).
     func streamingOwner(_ request: APIRequest) throws(TimelineError) -> (user: UserID, session: String) {
-        let token = request.bearer
-            ?? request.http.query.first(where: { $0.name == "access_token" })?.value
-            ?? request.http.header("Sec-WebSocket-Protocol")?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let token, let grant = try? service.grant(session: token), let user = grant.user else {
-            throw TimelineError(.unauthenticated, "Error: Missing access token")
-        }
-        if let scopes = grant.scopes, !OAuthScope.allows(Set(scopes), "read:statuses") || !OAuthScope.allows(Set(scopes), "read:notifications") {
-            throw TimelineError(.unauthenticated, "Access token does not have the required scopes")
-        }
-        return (user, token)
+        guard let token = request.bearer else { throw TimelineError(.unauthenticated, "Error: Missing access token") }
+        return (try request.requireViewer(), token)
     }
 
     /// Server-Sent Events of `stream`: `event: update|notification|delete`, the entity (or
