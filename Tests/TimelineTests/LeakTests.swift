@@ -8,6 +8,17 @@ import TimelineDomain
 /// upload served before it is posted, mentions that name hidden accounts or another
 /// server's; and dismissals that change nothing but still write to the log.
 @Suite struct LeakTests {
+    /// Suspends `user` as a moderator (`mod`, made one by the operator's `timeline moderation
+    /// grant` beside the running server).
+    func suspend(_ user: String, on server: ServerProcess) async throws {
+        let mod = try await server.api.signUp("mod")
+        let grant = try ToolProcess(["moderation", "--db", server.database, "grant", "@mod"])
+        grant.process.waitUntilExit()
+        try #require(grant.process.terminationStatus == 0)
+        let reply = try await server.api.send("PUT", "/v1/admin/suspensions/\(user)", bearer: mod.token)
+        try #require(reply.status == 200 && reply.json["changed"] as? Bool == true, "\(reply)")
+    }
+
     /// The bell's items (`post` activity) about a followers-only post leave the follower's
     /// activity, notifications and unread count once they no longer follow; a public post's stay.
     @Test func bellItemsOfAPostOneNoLongerSeesLeaveActivityAndTheUnreadCount() async throws {
@@ -39,6 +50,58 @@ import TimelineDomain
             #expect(after.activity == [open], "the followers-only post's item is gone: \(after)")
             #expect(after.unread == 1, "and not counted: \(after)")
             #expect(after.notifications == [open], "\(after)")
+        }
+    }
+
+    /// Editing or deleting someone else's post one may not see (followers-only, blocked either
+    /// way, a suspended author) is 404 `not_found`, as an unknown id: 403 would say it exists.
+    /// A visible post of someone else's stays 403; the author still edits theirs.
+    @Test func writingAPostOneMayNotSeeIsNotFoundAsAnUnknownID() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol"), dan = try await api.signUp("dan"), eve = try await api.signUp("eve")
+            let open = try await api.addPost(alice.token, caption: "for everyone")
+            let closedReply = try await api.send("POST", "/v1/posts", json: ["image": gifBase64(1), "visibility": "followers"],
+                                                 bearer: alice.token)
+            let closed = try #require(closedReply.json["id"] as? String, "\(closedReply)")
+            let evesPost = try await api.addPost(eve.token, caption: "soon gone", image: 2)
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(carol.id)", bearer: alice.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(alice.id)", bearer: dan.token).status == 200)
+            try await suspend(eve.id, on: server)
+            let unknown = try await api.addPost(bob.token, caption: "to delete", image: 3)
+            #expect(try await api.send("DELETE", "/v1/posts/\(unknown)", bearer: bob.token).status == 204)
+
+            // Each write's status and message (the id made generic), for the caller.
+            func answers(_ post: String, from bearer: String) async throws -> [String] {
+                let replies = [
+                    try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": "mine now"], bearer: bearer),
+                    try await api.send("DELETE", "/v1/posts/\(post)", bearer: bearer),
+                    try await api.send("PUT", "/api/v1/statuses/\(post)", body: Data("status=mine".utf8),
+                                       contentType: "application/x-www-form-urlencoded", bearer: bearer),
+                    try await api.send("DELETE", "/api/v1/statuses/\(post)", bearer: bearer),
+                ]
+                return replies.map { reply in
+                    let message = reply.error["message"] as? String ?? reply.json["error"] as? String ?? reply.text
+                    return "\(reply.status) \(reply.errorCode ?? "-") " + message.replacingOccurrences(of: post, with: "ID")
+                }
+            }
+            let unknownAnswers = try await answers(unknown, from: bob.token)
+            #expect(unknownAnswers.allSatisfy { $0.hasPrefix("404 ") }, "\(unknownAnswers)")
+            for (post, caller, why) in [(closed, bob, "followers-only, not followed"), (open, carol, "its author blocks the caller"),
+                                        (open, dan, "the caller blocks its author"), (evesPost, bob, "a suspended author")] {
+                #expect(try await answers(post, from: caller.token) == unknownAnswers, "\(why)")
+            }
+
+            // Visible but someone else's: forbidden, on both APIs.
+            #expect(try await api.send("PATCH", "/v1/posts/\(open)", json: ["caption": "x"], bearer: bob.token).status == 403)
+            #expect(try await api.send("DELETE", "/v1/posts/\(open)", bearer: bob.token).status == 403)
+            let mastodon = try await api.send("PUT", "/api/v1/statuses/\(open)", body: Data("status=x".utf8),
+                                              contentType: "application/x-www-form-urlencoded", bearer: bob.token)
+            #expect(mastodon.status == 403, "\(mastodon)")
+            // The author still may.
+            #expect(try await api.send("PATCH", "/v1/posts/\(closed)", json: ["caption": "edited"], bearer: alice.token).status == 200)
+            #expect(try await api.send("DELETE", "/v1/posts/\(closed)", bearer: alice.token).status == 204)
         }
     }
 }
