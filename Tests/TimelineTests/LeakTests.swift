@@ -104,4 +104,33 @@ import TimelineDomain
             #expect(try await api.send("DELETE", "/v1/posts/\(closed)", bearer: alice.token).status == 204)
         }
     }
+
+    /// A photo uploaded for a post not yet made is its uploader's alone (`private, no-cache`),
+    /// 404 to anyone else in every size; once posted, it is served as a post's photo.
+    @Test func anUnpostedUploadIsServedToItsUploaderAlone() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let upload = try await api.send("POST", "/v1/media", json: ["image": gifBase64(0xFF00)], bearer: alice.token)
+            try #require(upload.status == 201, "\(upload)")
+            let media = try #require(upload.json["id"] as? String)
+            let image = try #require(upload.json["image"] as? String)
+            let thumb = try #require((upload.json["variants"] as? [String: Any])?["thumb"] as? String, "\(upload)")
+            for path in ["/v1/images/\(image)", "/v1/images/\(thumb)", "/v1/images/\(image)?variant=thumb"] {
+                for bearer in [nil, bob.token] {
+                    let reply = try await api.get(path, bearer: bearer)
+                    #expect(reply.status == 404 && reply.errorCode == "not_found", "\(path) as \(bearer == nil ? "anyone" : "bob"): \(reply)")
+                }
+                let own = try await api.get(path, bearer: alice.token)
+                #expect(own.status == 200 && own.header("Cache-Control") == "private, no-cache", "\(path): \(own)")
+                let again = try await api.get(path, bearer: alice.token, headers: ["If-None-Match": own.header("ETag") ?? ""])
+                #expect(again.status == 304 && again.header("Cache-Control") == "private, no-cache", "\(path): \(again)")
+            }
+            let post = try await api.send("POST", "/v1/posts", json: ["media": [media]], bearer: alice.token)
+            try #require(post.status == 201, "\(post)")
+            let served = try await api.get("/v1/images/\(image)")
+            #expect(served.status == 200 && served.header("Cache-Control") == "public, max-age=31536000, immutable", "\(served)")
+            #expect(try await api.get("/v1/images/\(thumb)", bearer: bob.token).status == 200)
+        }
+    }
 }
