@@ -133,4 +133,41 @@ import TimelineDomain
             #expect(try await api.get("/v1/images/\(thumb)", bearer: bob.token).status == 200)
         }
     }
+
+    /// In Mastodon's `content` and `mentions`, a mention of a suspended account, of one who
+    /// blocks the reader or whom the reader blocks, is plain text (no id given away);
+    /// `@frank@evil.example` is not the local frank, and tells him nothing.
+    @Test func mentionsOfHiddenAccountsAndOfOtherServersArePlainText() async throws {
+        #expect(Validation.mentions(in: "@frank@evil.example @gus. @hal.x@y @ivy@ @jo") == ["gus", "jo"])
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol"), dan = try await api.signUp("dan"), erin = try await api.signUp("erin")
+            let frank = try await api.signUp("frank"), gus = try await api.signUp("gus")
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(alice.id)", bearer: dan.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/me/blocks/\(erin.id)", bearer: alice.token).status == 200)
+            try await suspend(carol.id, on: server)
+            let post = try await api.addPost(bob.token, caption: "hi @carol @dan @erin @frank@evil.example @gus")
+
+            let status = try await api.get("/api/v1/statuses/\(post)", bearer: alice.token)
+            try #require(status.status == 200, "\(status)")
+            let mentions = status.json["mentions"] as? [[String: Any]] ?? []
+            #expect(mentions.compactMap { $0["id"] as? String } == [gus.id], "\(status)")
+            let content = status.json["content"] as? String ?? ""
+            for hidden in [carol, dan, erin, frank] { #expect(!content.contains(hidden.id)) }
+            #expect(!content.contains("/#/u/carol") && !content.contains("/#/u/dan") && !content.contains("/#/u/erin")
+                    && !content.contains("/#/u/frank"), "\(content)")
+            #expect(content.contains("@frank@evil.example") && content.contains("/#/u/gus"), "\(content)")
+            // The blocks and the suspension are the reader's: someone else sees dan and erin.
+            let others = try await api.get("/api/v1/statuses/\(post)", bearer: bob.token)
+            #expect(Set((others.json["mentions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }) == [dan.id, erin.id, gus.id],
+                    "\(others)")
+
+            // gus is told (the sentinel: activity is written with the post); frank is not.
+            let gusActivity = try await api.get("/v1/activity", bearer: gus.token)
+            #expect(gusActivity.items.map { $0["kind"] as? String } == ["mention"], "\(gusActivity)")
+            let franksActivity = try await api.get("/v1/activity", bearer: frank.token)
+            #expect(franksActivity.status == 200 && franksActivity.items.isEmpty, "\(franksActivity)")
+        }
+    }
 }
