@@ -170,4 +170,53 @@ import TimelineDomain
             #expect(franksActivity.status == 200 && franksActivity.items.isEmpty, "\(franksActivity)")
         }
     }
+
+    /// Dismissing an item that is not one's own, or one already dismissed, or clearing an empty
+    /// activity, changes nothing and appends nothing (`changed` false).
+    @Test func aDismissalThatChangesNothingAppendsNothing() async throws {
+        let service = try openService()
+        defer { service.close() }
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        let item = try #require(try service.activity(of: alice.id).items.first).id
+        var length = try service.lastSequence()
+        #expect(try await service.run(.dismissActivity(item: item), as: bob.id) == .changed(false), "not bob's")
+        #expect(try await service.run(.dismissActivity(item: nil), as: bob.id) == .changed(false), "bob has none")
+        #expect(try service.lastSequence() == length)
+        #expect(try await service.run(.dismissActivity(item: item), as: alice.id) == .changed(true))
+        #expect(try service.lastSequence() == length + 1 && service.activity(of: alice.id).items.isEmpty)
+        length += 1
+        #expect(try await service.run(.dismissActivity(item: item), as: alice.id) == .changed(false), "already dismissed")
+        #expect(try await service.run(.dismissActivity(item: nil), as: alice.id) == .changed(false), "nothing left")
+        #expect(try service.lastSequence() == length)
+    }
+
+    /// The same through Mastodon's dismiss and clear, which answer 200 `{}` either way: the
+    /// log (`timeline audit list`) grows only when an item goes.
+    @Test func mastodonDismissalsThatChangeNothingAppendNothing() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+            let item = try #require(try await api.get("/v1/activity", bearer: alice.token).ids.first)
+            func logLength() async throws -> Int {
+                let audit = try ChildProcess(["audit", "list", "--db", server.database, "--json"])
+                try #require(await audit.exitStatus(within: .seconds(60)) == 0, "\(audit.standardError)")
+                return audit.standardOutput.split(separator: "\n").count
+            }
+            func dismiss(_ path: String, _ bearer: String) async throws {
+                let reply = try await api.send("POST", path, bearer: bearer)
+                #expect(reply.status == 200 && reply.json.isEmpty && reply.text.hasPrefix("{"), "\(path): \(reply)")
+            }
+            let length = try await logLength()
+            try await dismiss("/api/v1/notifications/\(item)/dismiss", bob.token)
+            try await dismiss("/api/v1/notifications/clear", bob.token)
+            #expect(try await logLength() == length, "not bob's, and bob has none")
+            try await dismiss("/api/v1/notifications/\(item)/dismiss", alice.token)
+            #expect(try await logLength() == length + 1)
+            try await dismiss("/api/v1/notifications/\(item)/dismiss", alice.token)
+            try await dismiss("/api/v1/notifications/clear", alice.token)
+            #expect(try await logLength() == length + 1, "already dismissed, and nothing left")
+        }
+    }
 }
