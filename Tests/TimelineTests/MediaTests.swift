@@ -94,7 +94,8 @@ import TimelineDomain
         _ = try await service.run(.addPost(media: [kept.id], caption: nil), as: alice.id)
         let carols = try await upload(service, carol.id, 0xFF0000)
         #expect(try await service.expireUnattachedMedia() == false, "nothing is a day old yet")
-        #expect(try service.image(left.image, viewer: alice.id).bytes.isEmpty == false, "an unposted upload is its uploader's alone")
+        #expect(try service.image(left.image, viewer: alice.id).bytes.isEmpty == false,
+                "an unposted upload is its uploader's alone")
 
         clock.advance(MediaPolicy.unattachedLifetime + 1)
         #expect(try await service.expireUnattachedMedia())

@@ -76,7 +76,8 @@ package struct Decider<State: DecisionState> {
     func ownPost(_ raw: String, of me: UserRecord, _ verb: String) throws -> PostRecord {
         let post = try existingPost(raw)
         guard post.author != me.id else { return post }
-        if try state.hides(post, from: me.id, threshold: context.hideAfterReports) || blockedEitherWay(me.id, post.author) {
+        if try state.hides(post, from: me.id, threshold: context.hideAfterReports)
+            || blockedEitherWay(me.id, post.author) {
             throw TimelineError.notFound("post", post.id.rawValue)
         }
         throw TimelineError(.forbidden, "only the author can \(verb) a post")

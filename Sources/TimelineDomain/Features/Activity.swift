@@ -91,8 +91,11 @@ extension Decider {
     /// nothing, so nothing is recorded: `changed` false.
     func dismissActivity(_ item: String?, by me: UserRecord) throws -> Decision {
         if let item, !IdentifierSyntax.isValid(item) { throw TimelineError.invalid("item", "item must be an activity item's id") }
-        guard try state.holdsActivity(of: me.id, item: item) else { return Decision(outcome: .success(.changed(false))) }
-        return Decision(events: [.activityDismissed(ActivityDismissed(userId: me.id, item: item))], outcome: .success(.changed(true)))
+        guard try state.holdsActivity(of: me.id, item: item) else {
+            return Decision(outcome: .success(.changed(false)))
+        }
+        let dismissed = ActivityDismissed(userId: me.id, item: item)
+        return Decision(events: [.activityDismissed(dismissed)], outcome: .success(.changed(true)))
     }
 }
 
