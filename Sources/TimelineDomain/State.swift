@@ -107,6 +107,8 @@ package protocol DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
     /// The id of the newest activity item `user` has read (`nil`: none yet).
     func activityMarker(of user: UserID) throws -> String?
+    /// Whether `user`'s activity holds the item `item` now (`nil`: any item at all).
+    func holdsActivity(of user: UserID, item: String?) throws -> Bool
     /// `muter`'s mute of `muted`, ended or not (`nil`: none).
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord?
     /// Media `id`, attached or not (`nil`: none, or deleted).

@@ -135,7 +135,9 @@ package enum Validation {
     public static let maxMentions = 20
 
     /// The usernames `@mentioned` in `text` (as written there, folded as usernames are), each once,
-    /// in order, at most `maxMentions`. An `@` inside a word (an email address) mentions nobody.
+    /// in order, at most `maxMentions`. An `@` inside a word (an email address) mentions nobody,
+    /// and a name followed by `@` (`@bob@evil.example`, another server's account) is not a
+    /// local user's: it mentions nobody here.
     public static func mentions(in text: String) -> [String] {
         var names: [String] = [], seen = Set<String>()
         var current: String?
@@ -148,6 +150,8 @@ package enum Validation {
             if character == "@", !(previous.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false) {
                 finish()
                 current = ""
+            } else if character == "@", current != nil {
+                current = nil  // `@name@domain`: someone elsewhere, not the local `name`
             } else if current != nil, character.isASCII, character.isLetter || character.isNumber || character == "_" || character == "." {
                 current!.append(contentsOf: character.lowercased())
             } else {

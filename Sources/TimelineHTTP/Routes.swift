@@ -297,7 +297,9 @@ extension TimelineAPI {
                 + "in the chosen size, and the ETag is the id of the image sent. An image without variants (a post's "
                 + "from before the image pipeline, not yet reprocessed) answers itself for every variant; such an "
                 + "answer (the id asked for, with `variant`) is sent with `Cache-Control: public, no-cache`, to be "
-                + "revalidated, since reprocessing may give it variants later.",
+                + "revalidated, since reprocessing may give it variants later. A photo uploaded (`POST /v1/media`) "
+                + "for a post not yet made answers only its uploader (with the bearer), with "
+                + "`Cache-Control: private, no-cache`; anyone else gets 404, as for an unknown id.",
             answer: Answer(status: 200, description: "The bytes, with their Content-Type. Immutable: cache forever, revalidate with If-None-Match.",
                            content: MediaType.allCases.map { ($0.rawValue, .binary) }, headers: [.eTag, .cacheControl]),
             errors: [.notFound], parameters: [.image, .variant, .ifNoneMatch],

@@ -70,9 +70,12 @@ extension TimelineAPI {
         let askedForVariant = request.http.query.contains { $0.name == "variant" }
         let lasting = !askedForVariant || image.id.rawValue != request.parameters["image"]
         // A followers-only post's photo is answered to its viewer alone: no shared cache keeps it.
+        // An upload not yet posted is its uploader's alone, and revalidated each time: if it is
+        // deleted unposted, no cache goes on answering it.
         let scope = image.restricted ? "private" : "public"
-        let caching = [(name: "ETag", value: tag),
-                       (name: "Cache-Control", value: lasting ? "\(scope), max-age=31536000, immutable" : "\(scope), no-cache")]
+        let cacheControl = image.unposted ? "private, no-cache"
+            : lasting ? "\(scope), max-age=31536000, immutable" : "\(scope), no-cache"
+        let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: cacheControl)]
         // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"…"` matches too.
         if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)

@@ -61,8 +61,9 @@ extension InMemoryState {
         case .appAuthorized(let e):
             authorizations[e.codeHash] = AuthorizationRecord(e)
             issued[e.codeHash] = envelope.sequence
-        case .activityDismissed:
-            break  // deciding never reads activity items, only the read marker
+        case .activityDismissed(let e):
+            // Deciding asks only whether an item is there; the items are those a test gave.
+            if let item = e.item { activityItems[e.userId]?.remove(item) } else { activityItems[e.userId] = nil }
         case .pushSubscribed(let e):
             pushSubscriptions[e.sessionHash] = nil
             if let endpoint = e.endpoint, let p256dh = e.p256dh, let auth = e.auth {
@@ -156,6 +157,7 @@ extension InMemoryState {
             users[e.userId] = nil
             pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
             activityMarkers[e.userId] = nil
+            activityItems[e.userId] = nil
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
             userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }

@@ -29,6 +29,9 @@ struct InMemoryState: DecisionState {
     var mutes: [UserID: [UserID: Int64?]] = [:]
     /// Activity read markers.
     var activityMarkers: [UserID: String] = [:]
+    /// Each user's activity item ids: only those a test gives (activity is the projection's to
+    /// derive; deciding asks only whether an item is there).
+    var activityItems: [UserID: Set<String>] = [:]
     var reportEdges: Set<[String]> = []
     /// The reports (of `reportEdges`) an operator dismissed: they no longer count.
     var dismissedReports: Set<[String]> = []
@@ -69,6 +72,9 @@ struct InMemoryState: DecisionState {
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func activityMarker(of user: UserID) -> String? { activityMarkers[user] }
+    func holdsActivity(of user: UserID, item: String?) -> Bool {
+        item.map { activityItems[user]?.contains($0) == true } ?? !(activityItems[user] ?? []).isEmpty
+    }
     func mute(_ muter: UserID, _ muted: UserID) -> MuteRecord? { mutes[muter]?[muted].map { MuteRecord(until: $0) } }
     func bookmarks(_ u: UserID, _ p: PostID) -> Bool { bookmarkEdges.contains([u.rawValue, p.rawValue]) }
     func reported(_ u: UserID, _ p: PostID) -> Bool { reportEdges.contains([u.rawValue, p.rawValue]) }

@@ -94,11 +94,12 @@ import TimelineDomain
         _ = try await service.run(.addPost(media: [kept.id], caption: nil), as: alice.id)
         let carols = try await upload(service, carol.id, 0xFF0000)
         #expect(try await service.expireUnattachedMedia() == false, "nothing is a day old yet")
-        #expect(try service.image(left.image).bytes.isEmpty == false)
+        #expect(try service.image(left.image, viewer: alice.id).bytes.isEmpty == false,
+                "an unposted upload is its uploader's alone")
 
         clock.advance(MediaPolicy.unattachedLifetime + 1)
         #expect(try await service.expireUnattachedMedia())
-        await expectError(.notFound) { _ = try service.image(left.image) }
+        await expectError(.notFound) { _ = try service.image(left.image, viewer: alice.id) }
         await expectError(.notFound) { _ = try await service.run(.addPost(media: [left.id], caption: nil), as: alice.id) }
         #expect(try service.image(kept.image).bytes.isEmpty == false, "an attached photo stays")
         await expectError(.forbidden) { _ = try await service.execute(.expireMedia, as: .user(alice.id.rawValue)) }
@@ -106,8 +107,8 @@ import TimelineDomain
         // Erasure takes an uploader's unattached photos too.
         let fresh = try await upload(service, carol.id, 0xFFFF)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
-        await expectError(.notFound) { _ = try service.image(fresh.image) }
-        await expectError(.notFound) { _ = try service.image(carols.image) }
+        await expectError(.notFound) { _ = try service.image(fresh.image, viewer: carol.id) }
+        await expectError(.notFound) { _ = try service.image(carols.image, viewer: carol.id) }
     }
 
     /// The blurhash against an implementation written by others (PyPI's `blurhash`): for a

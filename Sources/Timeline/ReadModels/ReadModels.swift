@@ -319,6 +319,10 @@ struct ReadView: DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
     func activityMarker(of user: UserID) throws -> String? { try models.activity.markers.get(user, txn) }
+    func holdsActivity(of user: UserID, item: String?) throws -> Bool {
+        guard let item else { return try models.activity.activity.last(in: user, txn) != nil }
+        return try models.activity.activity.contains((user, item), txn)
+    }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {

@@ -19,7 +19,9 @@ extension ReadView {
 
     /// An image of a live post or profile photo as `viewer` may have it: a photo only
     /// followers-only posts show is `not_found` to anyone who may see none of them, as they
-    /// are (one photo posted twice by its author is one image, shown by either post).
+    /// are (one photo posted twice by its author is one image, shown by either post). A photo
+    /// uploaded for a post not yet made (no post, no profile photo shows it) is its
+    /// uploader's alone: `not_found` to everyone else, as an unknown id.
     func image(_ id: ImageID, keys: KeyStore, viewer: UserID?) throws -> StoredImage {
         var restricted = false
         var shown = true
@@ -36,7 +38,20 @@ extension ReadView {
         guard shown else { throw TimelineError.notFound("image", id.rawValue) }
         var image = try image(id, keys: keys)
         image.restricted = restricted
+        if let owner = try onlyUploaded(id) {
+            guard viewer == owner else { throw TimelineError.notFound("image", id.rawValue) }
+            image.unposted = true
+        }
         return image
+    }
+
+    /// The uploader of image `id` when only an upload no post holds yet shows it (not a live
+    /// post, not its owner's profile photo); `nil` otherwise.
+    private func onlyUploaded(_ id: ImageID) throws -> UserID? {
+        guard try models.postImages.post(of: id, txn) == nil, try models.postImages.isUnattachedMedia(id, txn),
+              let owner = try models.images.get(id, txn)?.owner else { return nil }
+        guard let avatar = try models.profiles.user(owner, txn)?.avatar else { return owner }
+        return avatar.large == id || avatar.small == id ? nil : owner
     }
 
     /// An image of a live post or profile photo, opened with its owner's key (`not_found` once

@@ -221,12 +221,13 @@ extension ReadView {
     }
 
     /// Whether an item of `user`'s activity is left out: its actor is one they mute (`muted`, their
-    /// `activeMutes`), or blocked either way; or, for a mention or a reply (whose post may be
-    /// someone else's), the post is one they may not see or its author one they mute.
+    /// `activeMutes`), or blocked either way; or, for a mention, a reply (whose post may be
+    /// someone else's) or a post they asked to be told of, the post is one they may not see
+    /// (now: a followers-only post after they unfollowed) or its author one they mute.
     func leftOut(of user: UserID, muting muted: Set<UserID>) -> (ActivityRecord) throws -> Bool {
         { record in
             if let actor = record.actor, try muted.contains(actor) || hidden(actor, from: user) { return true }
-            guard record.kind == .mention || record.kind == .reply, let post = record.post else { return false }
+            guard [.mention, .reply, .post].contains(record.kind), let post = record.post else { return false }
             guard let stored = try storedPost(Array(post.rawValue.utf8)) else { return true }
             return try muted.contains(stored.author) || !isShown(stored, to: user)
         }

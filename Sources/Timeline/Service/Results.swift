@@ -250,6 +250,9 @@ public struct StoredImage: Sendable, Equatable {
     /// Whether it is a followers-only post's photo: answered only to who may see the post, and
     /// never to be kept by a shared cache.
     public var restricted = false
+    /// Whether it is only a photo uploaded for a post not yet made: answered to its uploader
+    /// alone, and not to be kept by any cache without asking again (it may be deleted unposted).
+    public var unposted = false
 }
 
 /// A photo of a post (or uploaded for one): its sizes, blurhash and alt text.

@@ -24,6 +24,17 @@ extension TimelineService {
         }
     }
 
+    /// The user an `@username` in a text names, as `viewer` reads it: `nil` when there is none,
+    /// or when they are out of `viewer`'s sight (suspended, or one of them blocks the other), so
+    /// that the mention stays plain text and does not give their id away.
+    public func mentionedUser(_ username: String, viewer: UserID?) throws(TimelineError) -> UserID? {
+        guard let name = try? Validation.username(username) else { return nil }
+        return try read { view in
+            guard let id = try view.userID(username: name), try !view.hidden(id, from: viewer) else { return nil }
+            return id
+        }
+    }
+
     /// The user a live session token belongs to; `unauthenticated` for an unknown, expired,
     /// signed-out or revoked session.
     public func userID(session token: String) throws(TimelineError) -> UserID {

@@ -68,6 +68,20 @@ package struct Decider<State: DecisionState> {
         }
         return post
     }
+
+    /// `me`'s own post `raw`, to `verb` (edit, delete). Someone else's post that `me` may not
+    /// see (`visiblePost`'s rule, or a block either way, as the read side hides it) is
+    /// `not_found`, exactly as an unknown id: a `forbidden` would tell that it exists. Someone
+    /// else's post `me` may see is `forbidden`.
+    func ownPost(_ raw: String, of me: UserRecord, _ verb: String) throws -> PostRecord {
+        let post = try existingPost(raw)
+        guard post.author != me.id else { return post }
+        if try state.hides(post, from: me.id, threshold: context.hideAfterReports)
+            || blockedEitherWay(me.id, post.author) {
+            throw TimelineError.notFound("post", post.id.rawValue)
+        }
+        throw TimelineError(.forbidden, "only the author can \(verb) a post")
+    }
 }
 
 /// `nil` for empty text (an optional field given as "" is left out).

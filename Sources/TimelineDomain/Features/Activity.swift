@@ -86,10 +86,16 @@ extension ActivityDismissed: EventPayload {
 }
 
 extension Decider {
-    /// Dismisses `item` of `me`'s activity, or all of it (nil).
+    /// Dismisses `item` of `me`'s activity, or all of it (nil). An item that is not in their
+    /// activity (someone else's, already dismissed, never there) or an empty activity changes
+    /// nothing, so nothing is recorded: `changed` false.
     func dismissActivity(_ item: String?, by me: UserRecord) throws -> Decision {
         if let item, !IdentifierSyntax.isValid(item) { throw TimelineError.invalid("item", "item must be an activity item's id") }
-        return Decision(events: [.activityDismissed(ActivityDismissed(userId: me.id, item: item))], outcome: .success(.done))
+        guard try state.holdsActivity(of: me.id, item: item) else {
+            return Decision(outcome: .success(.changed(false)))
+        }
+        let dismissed = ActivityDismissed(userId: me.id, item: item)
+        return Decision(events: [.activityDismissed(dismissed)], outcome: .success(.changed(true)))
     }
 }
 
@@ -109,6 +115,7 @@ package struct DismissActivityCommand: CommandDefinition {
 
 extension Command {
     /// Dismisses the acting user's activity item `item` (its `id`), or, with nil, every item
-    /// they have now: dismissed items are gone from their activity.
+    /// they have now: dismissed items are gone from their activity. `changed` false (nothing
+    /// recorded) when there was no such item of theirs, or none at all.
     public static func dismissActivity(item: String? = nil) -> Command { Command(DismissActivityCommand(item: item)) }
 }

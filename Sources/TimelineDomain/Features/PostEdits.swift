@@ -51,8 +51,7 @@ extension Decider {
     /// and the alt texts of its photos (`alts`: media id → alt, null or empty clearing it). What
     /// is the same again records nothing; either way the answer is the post.
     func editPost(_ raw: String, caption: String??, alts: [String: String?], by me: UserRecord) throws -> Decision {
-        let post = try existingPost(raw)
-        guard post.author == me.id else { throw TimelineError(.forbidden, "only the author can edit a post") }
+        let post = try ownPost(raw, of: me, "edit")
         var events: [Event] = []
         if let wanted = caption {
             let caption = try wanted.map(Validation.caption).flatMap(nonEmpty)

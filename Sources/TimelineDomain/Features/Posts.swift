@@ -273,8 +273,7 @@ extension Decider {
     }
 
     func deletePost(_ post: String, by me: UserRecord) throws -> Decision {
-        let post = try existingPost(post)
-        guard post.author == me.id else { throw TimelineError(.forbidden, "only the author can delete a post") }
+        let post = try ownPost(post, of: me, "delete")
         return Decision(events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
     }
 }

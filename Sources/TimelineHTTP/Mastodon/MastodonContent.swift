@@ -3,8 +3,9 @@ import Timeline
 
 /// A caption or comment as Mastodon's `content`: the text escaped, in a paragraph, lines broken
 /// with `<br>`, `#hashtags` linked as Mastodon links them (`class="mention hashtag"`,
-/// `rel="tag"`) and `@mentions` of accounts that exist linked as `h-card`s; with the
-/// `mentions` and `tags` a status lists beside it.
+/// `rel="tag"`) and `@mentions` of accounts that exist linked as `h-card`s (`@name@domain`,
+/// another server's account, is plain text: no local account is named); with the `mentions`
+/// and `tags` a status lists beside it.
 struct MastodonContent {
     var html = ""
     var mentions: [[String: Any]] = []
@@ -34,7 +35,11 @@ struct MastodonContent {
                     index = end
                     continue
                 }
-                if c == "@", !word.isEmpty, let id = account(word.lowercased()) {
+                // A name followed by `@` (after any dots), as the domain's mention parser reads it.
+                var after = end
+                while after < characters.count, characters[after] == "." { after += 1 }
+                let remote = after < characters.count && characters[after] == "@"
+                if c == "@", !word.isEmpty, !remote, let id = account(word.lowercased()) {
                     let username = word.lowercased(), url = "\(base)/#/u/\(username)"
                     out += "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>\(HTMLText.escape(word))</span></a></span>"
                     if seenMentions.insert(username).inserted {

@@ -11,20 +11,31 @@ struct MastodonEntities {
     let base: String
     /// Finds a mentioned account by username (content links only accounts that exist).
     private let service: TimelineService
+    /// Who reads the entities: content links only the mentioned accounts they may see.
+    var viewer: UserID?
 
-    /// The entities of `request`'s answer, read from `service`.
+    /// The entities of `request`'s answer, read from `service`, for its viewer.
     init(_ request: APIRequest, _ service: TimelineService) {
         base = Self.base(of: request)
         self.service = service
+        viewer = request.viewer
+    }
+
+    /// The same entities as `viewer` reads them (a stream's owner, named by its token).
+    func reading(as viewer: UserID) -> MastodonEntities {
+        var copy = self
+        copy.viewer = viewer
+        return copy
     }
 
     /// This server's origin as the request's client reaches it (`APIRequest.origin`: configured,
     /// or a checked `Host`).
     static func base(of request: APIRequest) -> String { request.origin }
 
-    /// Text as a status's content, with its mentions and hashtags.
+    /// Text as a status's content, with its mentions and hashtags: a mention of an account out
+    /// of the viewer's sight (suspended, blocked either way) is plain text.
     func content(_ text: String) -> MastodonContent {
-        MastodonContent(text, base: base) { try? service.userID(named: $0) }
+        MastodonContent(text, base: base) { [viewer] in (try? service.mentionedUser($0, viewer: viewer)) ?? nil }
     }
 
     func account(_ p: Profile) -> [String: Any] {

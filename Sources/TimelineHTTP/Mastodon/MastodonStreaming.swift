@@ -70,7 +70,8 @@ extension TimelineAPI {
     /// What a live update is on a Mastodon stream, written by `frame(event, payload)`.
     func mastodonEncoder(_ entities: MastodonEntities, viewer: UserID, stream: MastodonStream,
                          frame: @escaping @Sendable (String, String) -> [UInt8]) -> @Sendable (UInt64, LiveUpdate) -> [UInt8]? {
-        { [self] _, update in
+        let entities = entities.reading(as: viewer)  // the stream's owner, whom its token names
+        return { [self] _, update in
             guard stream.carries(update) else { return nil }
             switch update {
             case .post(let post), .edited(let post):
