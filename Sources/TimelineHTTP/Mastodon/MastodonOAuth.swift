@@ -6,7 +6,7 @@ import Timeline
 /// once, kept only as a hash), `POST /oauth/token` issues a token — for a code from the
 /// authorize page (`MastodonAuthorize.swift`), to the app itself (client credentials), or with
 /// the `password` grant (first-party tools, as Mastodon allowed until 4.4) — and `POST
-/// /oauth/revoke` ends one. A token is a session naming its app and scopes, so signing out
+/// /oauth/revoke` ends one, for the client it was issued to (RFC 7009). A token is a session naming its app and scopes, so signing out
 /// everywhere, a password change, a suspension or an erasure ends it too; each route of the
 /// Mastodon API names the scope it needs (`MastodonAPI.requireScope`).
 extension MastodonAPI {
@@ -29,11 +29,8 @@ extension MastodonAPI {
             return Responses.json(200, application(app))
         },
         later("POST", "/oauth/token", .anyone, doc: .init("Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token, form: ["grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope", "username", "password"])) { api, request, _ in try await api.oauthToken(request) },
-        later("POST", "/oauth/revoke", .anyone, doc: .init("Ends a token (RFC 7009).", returns: .empty, form: ["client_id", "client_secret", "token"])) { api, request, _ in
-            let params = try MastodonParams(request.http)
-            // Revoking an unknown or ended token answers the same, as RFC 7009 says.
-            if let token = params.string("token") { _ = try? await api.service.execute(.signOut(session: token)) }
-            return Responses.json(200, [String: Any]())
+        later("POST", "/oauth/revoke", .anyone, doc: .init("Ends a token of the client's (RFC 7009).", returns: .empty, form: ["client_id", "client_secret", "token"])) { api, request, _ in
+            try await api.oauthRevoke(request)
         },
     ]
 
@@ -56,6 +53,29 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
+    /// `POST /oauth/revoke` (RFC 7009): the client authenticates (`client_id` and
+    /// `client_secret`; a public client, its `client_id` alone) and ends a token issued to it.
+    /// An unknown, ended or another client's token is answered the same 200 and left as it
+    /// is; an unauthenticated client is 401 `invalid_client`, as Doorkeeper answers.
+    func oauthRevoke(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        let params = try MastodonParams(request.http)
+        let unknownClient = "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
+        guard let client = params.string("client_id") else {
+            return Responses.json(401, ["error": "invalid_client", "error_description": unknownClient], headers: [("Cache-Control", "no-store")])
+        }
+        guard let token = params.string("token") else {
+            return Responses.json(400, ["error": "invalid_request", "error_description": "The request is missing a required parameter: token."],
+                                  headers: [("Cache-Control", "no-store")])
+        }
+        do {
+            _ = try await service.execute(.revokeToken(token: token, app: client, clientSecret: params.string("client_secret")),
+                                          origin: request.http.clientAddress)
+        } catch let error where error.code == .invalidCredentials {
+            return Responses.json(401, ["error": "invalid_client", "error_description": error.message], headers: [("Cache-Control", "no-store")])
+        }
+        return Responses.json(200, [String: Any](), headers: [("Cache-Control", "no-store")])
+    }
+
     /// `POST /oauth/token` (RFC 6749): the `authorization_code` grant (with PKCE's
     /// `code_verifier`; a public client sends no secret and must have used PKCE),
     /// `client_credentials` (an app's own token) and `password`; errors as OAuth's `{"error",
