@@ -34,7 +34,8 @@ import Testing
     /// `&quot;` followed by a combining mark is no `&quot;` to it.
     static func unescape(_ html: String) -> String {
         var bytes = Array(html.utf8), out: [UInt8] = []
-        let entities: [(String, UInt8)] = [("&quot;", 0x22), ("&#39;", 0x27), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&amp;", 0x26)]
+        let entities: [(String, UInt8)] = [("&quot;", 0x22), ("&#39;", 0x27), ("&lt;", 0x3C), ("&gt;", 0x3E),
+                                           ("&amp;", 0x26)]
         var index = 0
         while index < bytes.count {
             if let (name, byte) = entities.first(where: { bytes[index...].starts(with: $0.0.utf8) }) {
@@ -63,17 +64,18 @@ import Testing
     /// Registers an app; its client id and secret.
     static func registerApp(_ api: APIClient, name: String = "An app", redirect: String = outOfBand,
                             scopes: String) async throws -> (id: String, secret: String) {
-        let reply = try await api.send("POST", "/api/v1/apps", body: form(["client_name": name, "redirect_uris": redirect, "scopes": scopes]),
-                                       contentType: "application/x-www-form-urlencoded")
+        let fields = ["client_name": name, "redirect_uris": redirect, "scopes": scopes]
+        let reply = try await post(api, "/api/v1/apps", fields)
         try #require(reply.status == 200, "\(reply)")
         return (try #require(reply.json["client_id"] as? String), try #require(reply.json["client_secret"] as? String))
     }
 
     /// A token of the app's for alice (the password grant).
-    static func passwordToken(_ api: APIClient, _ app: (id: String, secret: String), scope: String) async throws -> String {
-        let reply = try await api.send("POST", "/oauth/token", body: form([
+    static func passwordToken(_ api: APIClient, _ app: (id: String, secret: String),
+                              scope: String) async throws -> String {
+        let reply = try await post(api, "/oauth/token", [
             "grant_type": "password", "client_id": app.id, "client_secret": app.secret, "username": "alice@example.com",
-            "password": "password-123", "scope": scope]), contentType: "application/x-www-form-urlencoded")
+            "password": "password-123", "scope": scope])
         try #require(reply.status == 200 && reply.json["scope"] as? String == scope, "\(reply)")
         return try #require(reply.json["access_token"] as? String)
     }
@@ -86,16 +88,31 @@ import Testing
     /// A form of the page sent with `cookies`.
     static func submit(_ api: APIClient, _ fields: [String: String], cookies: [String: String]) async throws -> Reply {
         let header = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
-        return try await api.send("POST", "/oauth/authorize", body: form(fields), contentType: "application/x-www-form-urlencoded",
-                                  headers: ["Cookie": header])
+        return try await post(api, "/oauth/authorize", fields, headers: ["Cookie": header])
+    }
+
+    /// A form posted to `path`.
+    static func post(_ api: APIClient, _ path: String, _ fields: [String: String],
+                     headers: [String: String] = [:]) async throws -> Reply {
+        try await api.send("POST", path, body: form(fields), contentType: "application/x-www-form-urlencoded",
+                           headers: headers)
+    }
+
+    /// The decision `fields` sent with the page's CSRF value and the sign-in's ticket.
+    static func decide(_ api: APIClient, _ fields: [String: String], csrf: String,
+                       ticket: String) async throws -> Reply {
+        try await submit(api, fields.merging(["csrf": csrf, "decision": fields["decision"] ?? "authorize"]) { $1 },
+                         cookies: ["timeline_csrf": csrf, "timeline_authorize": ticket])
     }
 
     /// Alice signs in on the page for `fields`: the consent page, its CSRF value and the ticket cookie.
-    static func signIn(_ api: APIClient, _ fields: [String: String]) async throws -> (consent: Reply, csrf: String, ticket: String) {
+    static func signIn(_ api: APIClient,
+                       _ fields: [String: String]) async throws -> (consent: Reply, csrf: String, ticket: String) {
         let page = try await api.get("/oauth/authorize?" + encoded(fields))
         try #require(page.status == 200, "\(page)")
         let csrf = try #require(cookie(page, "timeline_csrf"))
-        let consent = try await submit(api, hiddenFields(page.text).merging(["email": "alice@example.com", "password": "password-123"]) { $1 },
+        let credentials = ["email": "alice@example.com", "password": "password-123"]
+        let consent = try await submit(api, hiddenFields(page.text).merging(credentials) { $1 },
                                        cookies: ["timeline_csrf": csrf])
         try #require(consent.status == 200 && consent.text.contains(">Authorize<"), "\(consent)")
         let consentCSRF = try #require(hiddenFields(consent.text)["csrf"])
@@ -120,9 +137,8 @@ import Testing
             let profileToken = try await Self.passwordToken(api, narrow, scope: "profile")
             let wide = try await Self.registerApp(api, name: "Everything", scopes: "read write follow push")
             for token in [profileToken, alice.token] {
-                let forged = try await Self.submit(api, Self.request(wide.id, scope: "read write follow push")
-                    .merging(["csrf": "chosen-by-me", "decision": "authorize"]) { $1 },
-                                                   cookies: ["timeline_csrf": "chosen-by-me", "timeline_authorize": token])
+                let forged = try await Self.decide(api, Self.request(wide.id, scope: "read write follow push"),
+                                                   csrf: "chosen-by-me", ticket: token)
                 #expect(Self.shownCode(forged) == nil && forged.text.contains("Your sign-in has ended"), "\(forged)")
             }
             // Neither token was touched by the attempt.
@@ -153,40 +169,47 @@ import Testing
     }
 
     /// The ticket is good for the request it was issued for, with the page's CSRF value, once:
-    /// not for another app, not with another CSRF pair, not after a decision.
+    /// not for another app, not with another CSRF pair, not after signing out everywhere, not
+    /// after a decision.
     @Test func theSignInTicketIsBoundAndUsedOnce() async throws {
         try await withServer { server in
             let api = server.api
-            _ = try await api.signUp("alice")
+            let alice = try await api.signUp("alice")
             let app = try await Self.registerApp(api, name: "Reader", scopes: "read")
             let other = try await Self.registerApp(api, name: "Writer", scopes: "read write")
             let asked = Self.request(app.id, scope: "read")
 
             // Another app's request with this ticket: refused, and the ticket is spent.
             var signedIn = try await Self.signIn(api, asked)
-            let elsewhere = try await Self.submit(api, Self.request(other.id, scope: "read write").merging(["csrf": signedIn.csrf, "decision": "authorize"]) { $1 },
-                                                  cookies: ["timeline_csrf": signedIn.csrf, "timeline_authorize": signedIn.ticket])
-            #expect(Self.shownCode(elsewhere) == nil && elsewhere.text.contains("Your sign-in has ended"), "\(elsewhere)")
-            let spent = try await Self.submit(api, asked.merging(["csrf": signedIn.csrf, "decision": "authorize"]) { $1 },
-                                              cookies: ["timeline_csrf": signedIn.csrf, "timeline_authorize": signedIn.ticket])
+            let elsewhere = try await Self.decide(api, Self.request(other.id, scope: "read write"), csrf: signedIn.csrf,
+                                                  ticket: signedIn.ticket)
+            #expect(Self.shownCode(elsewhere) == nil && elsewhere.text.contains("Your sign-in has ended"),
+                    "\(elsewhere)")
+            let spent = try await Self.decide(api, asked, csrf: signedIn.csrf, ticket: signedIn.ticket)
             #expect(Self.shownCode(spent) == nil, "\(spent)")
 
             // A CSRF pair of one's own instead of the page's: refused.
             signedIn = try await Self.signIn(api, asked)
-            let ownPair = try await Self.submit(api, asked.merging(["csrf": "mine", "decision": "authorize"]) { $1 },
-                                                cookies: ["timeline_csrf": "mine", "timeline_authorize": signedIn.ticket])
+            let ownPair = try await Self.decide(api, asked, csrf: "mine", ticket: signedIn.ticket)
             #expect(Self.shownCode(ownPair) == nil, "\(ownPair)")
+
+            // Signing out everywhere after the sign-in ends the ticket too.
+            signedIn = try await Self.signIn(api, asked)
+            #expect(try await api.send("DELETE", "/v1/sessions", bearer: alice.token).status == 204)
+            let afterSignOut = try await Self.decide(api, asked, csrf: signedIn.csrf, ticket: signedIn.ticket)
+            #expect(Self.shownCode(afterSignOut) == nil && afterSignOut.text.contains("Your sign-in has ended"),
+                    "\(afterSignOut)")
 
             // The page's own decision: a code, redeemable; the ticket then does nothing more.
             signedIn = try await Self.signIn(api, asked)
             let fields = Self.hiddenFields(signedIn.consent.text).merging(["decision": "authorize"]) { $1 }
-            let granted = try await Self.submit(api, fields, cookies: ["timeline_csrf": signedIn.csrf, "timeline_authorize": signedIn.ticket])
+            let granted = try await Self.decide(api, fields, csrf: signedIn.csrf, ticket: signedIn.ticket)
             let code = try #require(Self.shownCode(granted), "\(granted)")
-            let token = try await api.send("POST", "/oauth/token", body: Self.form([
+            let token = try await Self.post(api, "/oauth/token", [
                 "grant_type": "authorization_code", "client_id": app.id, "client_secret": app.secret, "code": code,
-                "redirect_uri": Self.outOfBand]), contentType: "application/x-www-form-urlencoded")
+                "redirect_uri": Self.outOfBand])
             #expect(token.status == 200 && token.json["scope"] as? String == "read", "\(token)")
-            let again = try await Self.submit(api, fields, cookies: ["timeline_csrf": signedIn.csrf, "timeline_authorize": signedIn.ticket])
+            let again = try await Self.decide(api, fields, csrf: signedIn.csrf, ticket: signedIn.ticket)
             #expect(Self.shownCode(again) == nil && again.text.contains("Your sign-in has ended"), "\(again)")
         }
     }
@@ -200,7 +223,8 @@ import Testing
             let alice = try await api.signUp("alice")
             let app = try await Self.registerApp(api, name: "Photo\"\u{301} <\u{301}b>", scopes: "read")
             let state = "x\"\u{301} autofocus onfocus=\"alert(1)"
-            let page = try await api.get("/oauth/authorize?" + Self.encoded(Self.request(app.id, scope: "read").merging(["state": state]) { $1 }))
+            let asked = Self.request(app.id, scope: "read").merging(["state": state]) { $1 }
+            let page = try await api.get("/oauth/authorize?" + Self.encoded(asked))
             #expect(page.status == 200)
             #expect(!Self.has(page.body, "\"\u{301}") && !Self.has(page.body, "<\u{301}"), "\(page.text)")
             #expect(Self.has(page.body, "&quot;\u{301}") && Self.has(page.body, "&lt;\u{301}b&gt;"), "\(page.text)")
@@ -209,7 +233,9 @@ import Testing
             let post = try await api.addPost(alice.token, caption: "a <\u{301}b onmouseover=x> \"\u{301}")
             let status = try await api.get("/api/v1/statuses/\(post)", bearer: alice.token)
             let content = try #require(status.json["content"] as? String, "\(status)")
-            #expect(!Self.has(Data(content.utf8), "<\u{301}") && Self.has(Data(content.utf8), "&lt;\u{301}b"), "\(content)")
+            let bytes = Data(content.utf8)
+            #expect(!Self.has(bytes, "<\u{301}") && Self.has(bytes, "&lt;\u{301}b") && Self.has(bytes, "&quot;\u{301}"),
+                    "\(content)")
         }
     }
 
@@ -218,10 +244,10 @@ import Testing
     @Test func redirectURIsABrowserWouldRunAreRefused() async throws {
         try await withServer { server in
             let api = server.api
-            for uri in ["javascript:alert(document.cookie)", "JavaScript://%0aalert(1)", "data:text/html;base64,PHNjcmlwdD4=",
-                        "vbscript:msgbox", "http://exa%zzmple/cb", "https://app.example/cb?a=<b>", "://nothing", "https://"] {
-                let reply = try await api.send("POST", "/api/v1/apps", body: Self.form(["client_name": "Bad", "redirect_uris": uri]),
-                                               contentType: "application/x-www-form-urlencoded")
+            for uri in ["javascript:alert(document.cookie)", "JavaScript://%0aalert(1)",
+                        "data:text/html;base64,PHNjcmlwdD4=", "vbscript:msgbox", "http://exa%zzmple/cb",
+                        "https://app.example/cb?a=<b>", "://nothing", "https://"] {
+                let reply = try await Self.post(api, "/api/v1/apps", ["client_name": "Bad", "redirect_uris": uri])
                 #expect(reply.status == 422, "\(uri): \(reply)")
             }
             for uri in ["com.example.app:/oauth", "ice-cubes://oauth", "https://app.example/cb?x=1", Self.outOfBand] {
@@ -240,17 +266,20 @@ import Testing
             let second = try await Self.registerApp(api, name: "Second", scopes: "read")
             let token = try await Self.passwordToken(api, first, scope: "read")
             func revoke(_ fields: [String: String]) async throws -> Reply {
-                try await api.send("POST", "/oauth/revoke", body: Self.form(fields), contentType: "application/x-www-form-urlencoded")
+                try await Self.post(api, "/oauth/revoke", fields)
             }
-            func works(_ bearer: String) async throws -> Bool { try await api.get("/api/v1/accounts/verify_credentials", bearer: bearer).status == 200 }
+            func works(_ bearer: String) async throws -> Bool {
+                try await api.get("/api/v1/accounts/verify_credentials", bearer: bearer).status == 200
+            }
 
             let byAnother = try await revoke(["client_id": second.id, "client_secret": second.secret, "token": token])
             #expect(byAnother.status == 200, "\(byAnother)")
             #expect(try await works(token), "another client's revoke leaves the token valid")
             let anonymous = try await revoke(["token": token])
             #expect(anonymous.status == 401 && anonymous.json["error"] as? String == "invalid_client", "\(anonymous)")
-            let wrongSecret = try await revoke(["client_id": first.id, "client_secret": "not-the-secret", "token": token])
-            #expect(wrongSecret.status == 401 && wrongSecret.json["error"] as? String == "invalid_client", "\(wrongSecret)")
+            let wrongSecret = try await revoke(["client_id": first.id, "client_secret": "wrong", "token": token])
+            #expect(wrongSecret.status == 401 && wrongSecret.json["error"] as? String == "invalid_client",
+                    "\(wrongSecret)")
             let session = try await revoke(["client_id": first.id, "client_secret": first.secret, "token": alice.token])
             let sessionWorks = try await works(alice.token)
             #expect(session.status == 200 && sessionWorks, "a first-party session is no client's to revoke")

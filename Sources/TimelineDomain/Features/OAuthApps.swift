@@ -61,7 +61,8 @@ public enum OAuthRedirect {
         if uri == outOfBand { return true }
         let bytes = Array(uri.utf8)
         guard bytes.count <= 2048, isURISyntax(bytes), let components = URLComponents(string: uri),
-              let scheme = components.scheme?.lowercased(), !scheme.isEmpty, !refusedSchemes.contains(scheme) else { return false }
+              let scheme = components.scheme?.lowercased(), !scheme.isEmpty, !refusedSchemes.contains(scheme)
+        else { return false }
         if scheme == "http" || scheme == "https" { return !(components.host ?? "").isEmpty }
         return true
     }
@@ -69,7 +70,9 @@ public enum OAuthRedirect {
     /// Only the characters RFC 3986 allows in a URI, and `%` always followed by two hex digits.
     private static func isURISyntax(_ bytes: [UInt8]) -> Bool {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
+        func isHex(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        }
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
@@ -150,7 +153,8 @@ extension Decider {
         // A code must reach an app: never a URI a browser would run (`javascript:`) or show
         // (`data:`), nor one that does not parse (a redirect to it would go who knows where).
         for uri in redirectURIs where !OAuthRedirect.isAllowed(uri) {
-            throw TimelineError.invalid("redirect_uris", "\(uri.prefix(64)) is not an absolute URI an app can receive a code at")
+            throw TimelineError.invalid("redirect_uris",
+                                        "\(uri.prefix(64)) is not an absolute URI an app can receive a code at")
         }
         let scopes = try OAuthScope.parse(scopes ?? "read", field: "scopes")
         let website = try website.flatMap { $0.isEmpty ? nil : try Validation.url($0) }

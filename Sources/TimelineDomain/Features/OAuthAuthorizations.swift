@@ -181,16 +181,16 @@ extension Decider {
             client = try authenticatedApp(appID, secret: secret, scopes: nil).app
         } else {
             guard IdentifierSyntax.isValid(appID), let app = try state.app(appID) else {
-                throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
+                throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, "
+                                    + "no client authentication included, or unsupported authentication method.")
             }
             client = app
         }
         let hash = context.hashToken(token)
-        guard let session = try state.session(hash: hash), session.expiresAt > context.now, session.app == client.id else {
-            return Decision(events: [], outcome: .success(.changed(false)))
-        }
-        return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.changed(true)),
-                        actor: session.user)
+        guard let session = try state.session(hash: hash), session.expiresAt > context.now, session.app == client.id
+        else { return Decision(events: [], outcome: .success(.changed(false))) }
+        return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))],
+                        outcome: .success(.changed(true)), actor: session.user)
     }
 
     /// A token of the app's own (the client credentials grant): no person's, so it reads what
@@ -318,7 +318,9 @@ package struct RevokeTokenCommand: CommandDefinition {
     package let app: String
     package let clientSecret: String?
 
-    package init(token: String, app: String, clientSecret: String?) { self.token = token; self.app = app; self.clientSecret = clientSecret }
+    package init(token: String, app: String, clientSecret: String?) {
+        self.token = token; self.app = app; self.clientSecret = clientSecret
+    }
 
     package init(_ fields: some CommandFields) throws(TimelineError) {
         token = try fields.string("token")

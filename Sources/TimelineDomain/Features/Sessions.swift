@@ -197,9 +197,11 @@ extension Decider {
             throw TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
         }
         guard let user = context.prepared.verifiedUser, try state.userID(email: email) == user else {
-            let failed = SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.prepared.origin)
+            let failed = SignInFailed(emailHash: emailHash, userId: try state.userID(email: email),
+                                      origin: context.prepared.origin)
+            let refusal = TimelineError(.invalidCredentials, "wrong email or password")
             return .failure(RefusedSignIn(decision: Decision(events: [.signInFailed(failed)],
-                                                             outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))))
+                                                             outcome: .failure(refusal))))
         }
         guard try state.user(user)?.suspended != true else { throw TimelineError(.forbidden, "this account is suspended") }
         return .success(user)

@@ -110,7 +110,8 @@ extension TimelineAPI {
                 let ticket = request.http.cookie(AuthorizePage.ticketCookie)
                     .flatMap { authorizeTickets.redeem($0, request: asked.binding, csrf: csrf) }
                 guard let ticket, try service.lastCredentialChange(of: ticket.user) == ticket.credentials else {
-                    var page = AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: "Your sign-in has ended: sign in again.")
+                    var page = AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(),
+                                                    message: "Your sign-in has ended: sign in again.")
                     page.headers.append(("Set-Cookie", AuthorizePage.endTicketCookie))
                     return page
                 }
@@ -124,7 +125,8 @@ extension TimelineAPI {
             let result: CommandResult
             do {
                 try throttle.admit(request.http.clientAddress)
-                result = try await service.execute(.checkSignIn(email: email, password: password), origin: request.http.clientAddress)
+                result = try await service.execute(.checkSignIn(email: email, password: password),
+                                                   origin: request.http.clientAddress)
             } catch {
                 guard AuthorizePage.toldOnSignIn.contains(error.code) else { throw error }
                 let message = error.code == .invalidCredentials ? "Wrong email or password." : error.message
@@ -132,11 +134,12 @@ extension TimelineAPI {
             }
             guard case .user(let profile) = result else { throw TimelineError(.internal, "no user") }
             let consentCSRF = AuthorizePage.newCSRF()
-            let ticket = authorizeTickets.issue(for: profile.id, credentials: try service.lastCredentialChange(of: profile.id),
-                                                request: asked.binding, csrf: consentCSRF)
+            let credentials = try service.lastCredentialChange(of: profile.id)
+            let ticket = authorizeTickets.issue(for: profile.id, credentials: credentials, request: asked.binding,
+                                                csrf: consentCSRF)
             var page = AuthorizePage.consent(asked, csrf: consentCSRF)
-            page.headers.append(("Set-Cookie", "\(AuthorizePage.ticketCookie)=\(ticket); Path=/oauth; HttpOnly; SameSite=Strict; "
-                                    + "Max-Age=\(AuthorizeTickets.lifetimeSeconds)"))
+            page.headers.append(("Set-Cookie", "\(AuthorizePage.ticketCookie)=\(ticket); Path=/oauth; HttpOnly; "
+                                    + "SameSite=Strict; Max-Age=\(AuthorizeTickets.lifetimeSeconds)"))
             return page
         } catch let error as PageError {
             return AuthorizePage.problem(error.status, error.message)
@@ -150,7 +153,10 @@ extension TimelineAPI {
     }
 
     /// Authorize (the code to the redirect URI, or shown for out-of-band) or deny (`access_denied`).
-    private func decide(_ decision: String, _ asked: AuthorizationRequest, user: UserID, _ request: APIRequest) async throws -> HTTPResponse {
+    /// It runs as the ticket's user (`Caller.user`): the ticket, not a session, is what the
+    /// person's password proved here.
+    private func decide(_ decision: String, _ asked: AuthorizationRequest, user: UserID,
+                        _ request: APIRequest) async throws -> HTTPResponse {
         guard decision == "authorize" else {
             return AuthorizePage.redirect(asked, [("error", "access_denied"),
                                                   ("error_description", "The resource owner or authorization server denied the request."),
@@ -258,7 +264,9 @@ private enum AuthorizePage {
     /// 302 to the app's redirect URI with `parameters` (`code` or `error`, and `state`).
     static func redirect(_ asked: AuthorizationRequest, _ parameters: [(String, String?)]) -> HTTPResponse {
         if asked.redirectURI == OAuthRedirect.outOfBand { return problem(403, "You denied the authorization.") }
-        guard let location = asked.redirect(parameters) else { return problem(400, "The redirect uri included is not valid.") }
+        guard let location = asked.redirect(parameters) else {
+            return problem(400, "The redirect uri included is not valid.")
+        }
         return HTTPResponse(status: 302, headers: [("Location", location), ("Cache-Control", "no-store"),
                                                    ("Referrer-Policy", "no-referrer")])
     }
