@@ -19,7 +19,8 @@ extension Command {
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
         UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self, SubscribePushCommand.self, UnsubscribePushCommand.self,
         EndPushSubscriptionCommand.self, RedeemAuthorizationCommand.self,
-        IssueAppTokenCommand.self, MarkActivityReadCommand.self, EditPostCommand.self,
+        IssueAppTokenCommand.self, CheckSignInCommand.self, RevokeTokenCommand.self,
+        MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
         RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
     ]

@@ -48,6 +48,8 @@ public final class TimelineAPI: Sendable {
     let metrics = Metrics()
     let live: LiveStreams
     let tickets = StreamTickets()
+    /// The authorize page's sign-ins (`MastodonAuthorize.swift`).
+    let authorizeTickets = AuthorizeTickets()
     /// The users whose export is being made (one at a time each).
     let exports = Mutex<Set<UserID>>([])
     let throttle: Throttle

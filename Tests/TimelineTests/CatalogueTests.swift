@@ -46,6 +46,8 @@ let sampleCommands: [Command] = [
     .endPushSubscription(sessionHash: "h"),
     .redeemAuthorization(code: "c", app: "a1", clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob", codeVerifier: "v"),
     .issueAppToken(app: "a1", clientSecret: "s", scopes: "read"),
+    .checkSignIn(email: "a@b.co", password: "p"),
+    .revokeToken(token: "t", app: "a1", clientSecret: "s"),
     .markActivityRead(upTo: "a1"),
     .editPost(post: "p1", caption: .some("new #caption"), alts: ["m1": "a red square", "m2": nil]),
     .reportPost(post: "p1", reason: "r"),

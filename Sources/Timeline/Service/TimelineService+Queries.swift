@@ -49,6 +49,13 @@ extension TimelineService {
         return session
     }
 
+    /// Where in the log `user`'s credentials last changed — a password change or reset,
+    /// signing out everywhere, a suspension — or nil if never: whatever was granted on their
+    /// password before it no longer holds (the authorize page's ticket compares it).
+    package func lastCredentialChange(of user: UserID) throws(TimelineError) -> UInt64? {
+        try read { view in try view.models.sessions.credentialChanges.get(user, view.txn) }
+    }
+
     /// What a live bearer token is and may do: a person's session (`user`; `app` and `scopes`
     /// nil for a first-party session, which may do everything) or an OAuth app's own token (no
     /// `user`); `unauthenticated` for any other token, as `userID(session:)`.

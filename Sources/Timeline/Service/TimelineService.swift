@@ -305,6 +305,8 @@ public final class TimelineService: Sendable {
             try await precheckAndHash(command, reset.password, &prepared)
         case let signIn as SignInCommand:
             try await verifySignIn(email: signIn.email, password: signIn.password, origin: origin, &prepared)
+        case let check as CheckSignInCommand:
+            try await verifySignIn(email: check.email, password: check.password, origin: origin, &prepared)
         case is RequestPasswordResetCommand, is RegisterAppCommand, is AuthorizeAppCommand, is IssueAppTokenCommand:
             prepared.newToken = Self.newToken()
         case let redeem as RedeemAuthorizationCommand:

@@ -4,6 +4,8 @@
 // app and its scopes, so whatever ends sessions (signing out, a password change, a suspension,
 // an erasure) ends it too.
 
+import Foundation
+
 /// The scopes an app may ask for (Mastodon's, top-level and granular).
 public enum OAuthScope {
     /// The top-level scopes; a granular one (`read:statuses`) is covered by its top level.
@@ -45,6 +47,48 @@ public enum OAuthScope {
         let scopes = text.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
         for scope in scopes where !isKnown(scope) { throw TimelineError.invalid(field, "unknown scope \(scope.prefix(64))") }
         return scopes
+    }
+}
+
+/// The redirect URIs an app may register, and the authorize page sends a code to.
+public enum OAuthRedirect {
+    /// The redirect URI that shows the code to the person instead of sending it.
+    public static let outOfBand = "urn:ietf:wg:oauth:2.0:oob"
+
+    /// Schemes whose "redirect" runs or shows something in the browser that follows it
+    /// (script, a document made of the URI, a local file) instead of reaching an app.
+    static let refusedSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem"]
+
+    /// Whether `uri` may be a redirect URI: the out-of-band one, or an absolute URI that
+    /// parses — RFC 3986's characters only, each `%` a byte, a scheme, a host for `http(s)` —
+    /// and is not of a scheme that runs or shows something in the browser.
+    public static func isAllowed(_ uri: String) -> Bool {
+        if uri == outOfBand { return true }
+        let bytes = Array(uri.utf8)
+        guard bytes.count <= 2048, isURISyntax(bytes), let components = URLComponents(string: uri),
+              let scheme = components.scheme?.lowercased(), !scheme.isEmpty, !refusedSchemes.contains(scheme)
+        else { return false }
+        if scheme == "http" || scheme == "https" { return !(components.host ?? "").isEmpty }
+        return true
+    }
+
+    /// Only the characters RFC 3986 allows in a URI, and `%` always followed by two hex digits.
+    private static func isURISyntax(_ bytes: [UInt8]) -> Bool {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
+        func isHex(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        }
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            guard allowed.contains(bytes[index]) else { return false }
+            index += 1
+        }
+        return true
     }
 }
 
@@ -111,11 +155,11 @@ extension Decider {
         guard !redirectURIs.isEmpty, redirectURIs.count <= 10 else {
             throw TimelineError.invalid("redirect_uris", "give 1–10 redirect URIs")
         }
-        for uri in redirectURIs where uri != "urn:ietf:wg:oauth:2.0:oob" {
-            guard uri.utf8.count <= 2048, let scheme = uri.split(separator: ":").first, !scheme.isEmpty, uri.contains(":"),
-                  !uri.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-                throw TimelineError.invalid("redirect_uris", "\(uri.prefix(64)) is not an absolute URI")
-            }
+        // A code must reach an app: never a URI a browser would run (`javascript:`) or show
+        // (`data:`), nor one that does not parse (a redirect to it would go who knows where).
+        for uri in redirectURIs where !OAuthRedirect.isAllowed(uri) {
+            throw TimelineError.invalid("redirect_uris",
+                                        "\(uri.prefix(64)) is not an absolute URI an app can receive a code at")
         }
         let scopes = try OAuthScope.parse(scopes ?? "read", field: "scopes")
         let website = try website.flatMap { $0.isEmpty ? nil : try Validation.url($0) }

@@ -128,6 +128,7 @@ extension Decider {
         guard app.redirectURIs.contains(redirectURI) else {
             throw TimelineError.invalid("redirect_uri", "The redirect uri included is not valid.")
         }
+        guard !me.suspended else { throw TimelineError(.forbidden, "this account is suspended") }
         let wanted = try scopes.map { try OAuthScope.parse($0, field: "scope") } ?? app.scopes
         for scope in wanted where !OAuthScope.allows(Set(app.scopes), scope) {
             throw TimelineError(.forbidden, "The requested scope is invalid, unknown, or malformed.", field: "scope")
@@ -166,6 +167,30 @@ extension Decider {
         let event = SignedIn(userId: grant.user, sessionHash: context.hashToken(token), expiresAt: context.now + context.sessionLifetime,
                              appId: grant.app, scopes: grant.scopes, authorizationHash: codeHash)
         return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: grant.user)), actor: grant.user)
+    }
+
+    /// Revokes `token` for the app `appID` (RFC 7009): the app proves itself with its secret, or
+    /// — a public client, which redeemed its code with PKCE and no secret — names itself; an
+    /// unknown app or a wrong secret is `invalid_credentials`. Only a live token issued to that
+    /// app ends: another's (a first-party session, another app's) is answered the same, as
+    /// the RFC answers an unknown one, and stays valid — an app that got hold of a token it
+    /// was not given cannot end it.
+    func revokeToken(_ token: String, app appID: String, secret: String?) throws -> Decision {
+        let client: AppRecord
+        if let secret {
+            client = try authenticatedApp(appID, secret: secret, scopes: nil).app
+        } else {
+            guard IdentifierSyntax.isValid(appID), let app = try state.app(appID) else {
+                throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, "
+                                    + "no client authentication included, or unsupported authentication method.")
+            }
+            client = app
+        }
+        let hash = context.hashToken(token)
+        guard let session = try state.session(hash: hash), session.expiresAt > context.now, session.app == client.id
+        else { return Decision(events: [], outcome: .success(.changed(false))) }
+        return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))],
+                        outcome: .success(.changed(true)), actor: session.user)
     }
 
     /// A token of the app's own (the client credentials grant): no person's, so it reads what
@@ -284,7 +309,44 @@ package struct IssueAppTokenCommand: CommandDefinition {
     }
 }
 
+/// `revokeToken`: an app ends a token issued to it (RFC 7009), proving itself with its secret
+/// (a public client: none); another's token is left as it is.
+package struct RevokeTokenCommand: CommandDefinition {
+    package static let name = "revokeToken"
+    package static let needsActor = false
+    package let token: String
+    package let app: String
+    package let clientSecret: String?
+
+    package init(token: String, app: String, clientSecret: String?) {
+        self.token = token; self.app = app; self.clientSecret = clientSecret
+    }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        token = try fields.string("token")
+        app = try fields.string("app")
+        clientSecret = try fields.optionalString("clientSecret")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("token", token)
+        fields.set("app", app)
+        fields.set("clientSecret", clientSecret)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.revokeToken(token, app: app, secret: clientSecret)
+    }
+}
+
 extension Command {
+    /// The OAuth app `app` (with its `clientSecret`; a public client, nil) revokes `token`
+    /// (RFC 7009): `changed(true)` when it was a live token of that app, which ends;
+    /// `changed(false)` for any other, which is left as it is.
+    public static func revokeToken(token: String, app: String, clientSecret: String?) -> Command {
+        Command(RevokeTokenCommand(token: token, app: app, clientSecret: clientSecret))
+    }
+
     /// Lets the OAuth app `app` act for the acting user with `scopes` (space-separated; all of
     /// the app's when nil), the code going to `redirectURI` (one the app registered); with a
     /// PKCE `codeChallenge` (`codeChallengeMethod` S256). Answers the authorization code.

@@ -164,6 +164,31 @@ extension Decider {
     /// this is (Mastodon's password grant).
     func signIn(email raw: String, app: (id: String, credential: AppCredential, scopes: String?)? = nil) throws -> Decision {
         let client = try app.map { try authenticatedApp($0.id, $0.credential, scopes: $0.scopes) }
+        let user: UserID
+        switch try verifiedSignIn(email: raw) {
+        case .failure(let refused): return refused.decision
+        case .success(let verified): user = verified
+        }
+        guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no session token was made") }
+        let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
+                             expiresAt: context.now + context.sessionLifetime, appId: client?.app.id, scopes: client?.scopes)
+        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
+    }
+
+    /// Checks an email and password as `signIn` does — the same failure limit, a failure
+    /// recorded the same — but starts no session: answers the user and appends nothing. For a
+    /// page that needs the person's say-so once (the OAuth authorize page), where a session
+    /// left behind by an abandoned flow would be a live credential nobody asked for.
+    func checkSignIn(email raw: String) throws -> Decision {
+        switch try verifiedSignIn(email: raw) {
+        case .failure(let refused): return refused.decision
+        case .success(let user): return Decision(events: [], outcome: .success(.user(user)), actor: user)
+        }
+    }
+
+    /// The user whose email is `raw` and whose password `prepare` verified, or the decision
+    /// that refuses the attempt (recording it, under the failure limit).
+    private func verifiedSignIn(email raw: String) throws -> Result<UserID, RefusedSignIn> {
         guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
         let emailHash = context.hashEmail(email)
         let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
@@ -171,16 +196,15 @@ extension Decider {
         guard failures < SignInPolicy.maxFailures else {
             throw TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
         }
-        guard let user = context.prepared.verifiedUser, let token = context.prepared.newToken,
-              try state.userID(email: email) == user
-        else {
-            return Decision(events: [.signInFailed(SignInFailed(emailHash: emailHash, userId: try state.userID(email: email), origin: context.prepared.origin))],
-                            outcome: .failure(TimelineError(.invalidCredentials, "wrong email or password")))
+        guard let user = context.prepared.verifiedUser, try state.userID(email: email) == user else {
+            let failed = SignInFailed(emailHash: emailHash, userId: try state.userID(email: email),
+                                      origin: context.prepared.origin)
+            let refusal = TimelineError(.invalidCredentials, "wrong email or password")
+            return .failure(RefusedSignIn(decision: Decision(events: [.signInFailed(failed)],
+                                                             outcome: .failure(refusal))))
         }
         guard try state.user(user)?.suspended != true else { throw TimelineError(.forbidden, "this account is suspended") }
-        let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
-                             expiresAt: context.now + context.sessionLifetime, appId: client?.app.id, scopes: client?.scopes)
-        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
+        return .success(user)
     }
 
     func signOut(_ token: String) throws -> Decision {
@@ -197,6 +221,11 @@ extension Decider {
     func signOutEverywhere(by me: UserRecord) throws -> Decision {
         Decision(events: [.signedOutEverywhere(SignedOutEverywhere(userId: me.id))], outcome: .success(.done))
     }
+}
+
+/// A refused sign-in: the decision that records it.
+struct RefusedSignIn: Error {
+    let decision: Decision
 }
 
 // MARK: - Commands
@@ -275,6 +304,39 @@ extension Command {
     /// itself with its own token (`issueAppToken`) instead of its secret.
     public static func signIn(email: String, password: String, app: String, appToken: String, scopes: String?) -> Command {
         Command(SignInCommand(email: email, password: password, app: app, appToken: appToken, scopes: scopes))
+    }
+}
+
+/// `checkSignIn`: checks an email and password as `signIn` does, starting no session (the
+/// OAuth authorize page's sign-in); answers the user.
+package struct CheckSignInCommand: CommandDefinition {
+    package static let name = "checkSignIn"
+    package static let needsActor = false
+    package let email: String
+    package let password: String
+
+    package init(email: String, password: String) { self.email = email; self.password = password }
+
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        email = try fields.string("email")
+        password = try fields.string("password")
+    }
+
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("email", email)
+        fields.set("password", password)
+    }
+
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.checkSignIn(email: email)
+    }
+}
+
+extension Command {
+    /// Checks a person's email and password as `signIn` does (the same limit; a failure is
+    /// recorded the same) without starting a session: answers the user, appends nothing.
+    public static func checkSignIn(email: String, password: String) -> Command {
+        Command(CheckSignInCommand(email: email, password: password))
     }
 }
 

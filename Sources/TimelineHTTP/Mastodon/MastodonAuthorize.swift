@@ -13,9 +13,13 @@ import Timeline
 /// The page is text only under a strict Content-Security-Policy (no script at all), cannot be
 /// framed (`frame-ancestors 'none'`, `X-Frame-Options`), and each form carries a token that
 /// must equal a `SameSite=Strict` cookie set with the page (double submit), from this origin:
-/// another site can neither submit it for the person nor show it under a decoy. The sign-in
-/// makes a session only the page uses (an `HttpOnly`, `Path=/oauth` cookie), ended by the
-/// decision.
+/// another site can neither submit it for the person nor show it under a decoy.
+///
+/// The sign-in makes no session: a correct email and password give the page a ticket
+/// (`AuthorizeTickets`: fifteen minutes, one decision, in memory, bound to the person, this
+/// exact request and the page's CSRF value) in an `HttpOnly`, `Path=/oauth` cookie. The
+/// decision needs that ticket and nothing else will do — a token of any kind in the cookie is
+/// no ticket — so what the decision grants was agreed to with the password, on this page.
 extension MastodonAPI {
     static let authorizeRoutes: [Route] = [
         now("GET", "/oauth/authorize", .anyone, doc: .init("The authorize page: sign in, then Authorize or Deny.", returns: .page, query: ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"])) { api, request, _ in api.authorizePage(request) },
@@ -44,9 +48,6 @@ private struct AuthorizationRequest {
     var codeChallenge: String?
     var codeChallengeMethod: String?
 
-    /// The redirect URI that shows the code to the person instead of sending it.
-    static let outOfBand = "urn:ietf:wg:oauth:2.0:oob"
-
     /// The request's own parameters as hidden fields.
     var hiddenFields: String {
         [("client_id", app.id), ("redirect_uri", redirectURI), ("scope", scope), ("state", state), ("code_challenge", codeChallenge),
@@ -55,16 +56,22 @@ private struct AuthorizationRequest {
             .joined(separator: "\n")
     }
 
+    /// What a ticket is bound to: every parameter of the request, as the page carries them.
+    var binding: String {
+        AuthorizeTickets.binding([app.id, redirectURI, scope, state, codeChallenge, codeChallengeMethod])
+    }
+
     /// The scopes asked (the app's own when none were).
     var scopes: [String] { scope.map { $0.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init) } ?? app.scopes }
 
-    /// `redirectURI` with `parameters` added to its query.
-    func redirect(_ parameters: [(String, String?)]) -> String {
-        var components = URLComponents(string: redirectURI) ?? URLComponents()
+    /// `redirectURI` with `parameters` added to its query; nil if it does not parse (the
+    /// request is checked against `OAuthRedirect.isAllowed` before: never, in fact).
+    func redirect(_ parameters: [(String, String?)]) -> String? {
+        guard var components = URLComponents(string: redirectURI) else { return nil }
         components.queryItems = (components.queryItems ?? []) + parameters.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
         // `+` is a space in a form-encoded query: encode it, as every client decodes it so.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string ?? redirectURI
+        return components.string
     }
 }
 
@@ -72,15 +79,18 @@ private struct AuthorizationRequest {
 private struct PageError: Error { let status: Int; let message: String }
 
 extension TimelineAPI {
-    /// The page: sign-in, or — with the page's session — the app and its scopes to decide on.
+    /// The page: always the sign-in. A ticket the browser still holds was a sign-in left
+    /// without a decision: it ends here.
     func authorizePage(_ request: APIRequest) -> HTTPResponse {
         do {
             let params = try MastodonParams(request.http)
             let asked = try authorizationRequest(params)
-            if let session = request.http.cookie(AuthorizePage.sessionCookie), (try? service.userID(session: session)) != nil {
-                return AuthorizePage.consent(asked, csrf: AuthorizePage.newCSRF())
+            var page = AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: nil)
+            if let ticket = request.http.cookie(AuthorizePage.ticketCookie) {
+                authorizeTickets.end(ticket)
+                page.headers.append(("Set-Cookie", AuthorizePage.endTicketCookie))
             }
-            return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: nil)
+            return page
         } catch let error as PageError {
             return AuthorizePage.problem(error.status, error.message)
         } catch {
@@ -88,22 +98,25 @@ extension TimelineAPI {
         }
     }
 
-    /// A form of the page: the sign-in (`email`, `password`), or the decision (`decision`).
+    /// A form of the page: the sign-in (`email`, `password`), or the decision (`decision`),
+    /// which needs the ticket the sign-in gave this page.
     func authorizeSubmit(_ request: APIRequest) async -> HTTPResponse {
         do {
             let params = try MastodonParams(request.http)
-            try AuthorizePage.checkForm(request.http, params)
+            let csrf = try AuthorizePage.checkForm(request.http, params)
             let asked = try authorizationRequest(params)
             if let decision = params.string("decision") {
-                guard let session = request.http.cookie(AuthorizePage.sessionCookie), (try? service.userID(session: session)) != nil else {
-                    return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: "Your sign-in has ended: sign in again.")
+                // The ticket is used up by any decision that presents it, whatever follows.
+                let ticket = request.http.cookie(AuthorizePage.ticketCookie)
+                    .flatMap { authorizeTickets.redeem($0, request: asked.binding, csrf: csrf) }
+                guard let ticket, try service.lastCredentialChange(of: ticket.user) == ticket.credentials else {
+                    var page = AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(),
+                                                    message: "Your sign-in has ended: sign in again.")
+                    page.headers.append(("Set-Cookie", AuthorizePage.endTicketCookie))
+                    return page
                 }
-                // The page's session has served its one purpose, whatever the decision (or its failure).
-                let decided: Result<HTTPResponse, any Error>
-                do { decided = .success(try await decide(decision, asked, session: session, request)) } catch { decided = .failure(error) }
-                _ = try? await service.execute(.signOut(session: session))
-                var answer = try decided.get()
-                answer.headers.append(("Set-Cookie", "\(AuthorizePage.sessionCookie)=; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=0"))
+                var answer = try await decide(decision, asked, user: ticket.user, request)
+                answer.headers.append(("Set-Cookie", AuthorizePage.endTicketCookie))
                 return answer
             }
             guard let email = params.string("email"), let password = params.string("password") else {
@@ -112,15 +125,21 @@ extension TimelineAPI {
             let result: CommandResult
             do {
                 try throttle.admit(request.http.clientAddress)
-                result = try await service.execute(.signIn(email: email, password: password), origin: request.http.clientAddress)
+                result = try await service.execute(.checkSignIn(email: email, password: password),
+                                                   origin: request.http.clientAddress)
             } catch {
                 guard AuthorizePage.toldOnSignIn.contains(error.code) else { throw error }
                 let message = error.code == .invalidCredentials ? "Wrong email or password." : error.message
                 return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: message)
             }
-            guard case .session(let token, _) = result else { throw TimelineError(.internal, "no session") }
-            var page = AuthorizePage.consent(asked, csrf: AuthorizePage.newCSRF())
-            page.headers.append(("Set-Cookie", "\(AuthorizePage.sessionCookie)=\(token); Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=900"))
+            guard case .user(let profile) = result else { throw TimelineError(.internal, "no user") }
+            let consentCSRF = AuthorizePage.newCSRF()
+            let credentials = try service.lastCredentialChange(of: profile.id)
+            let ticket = authorizeTickets.issue(for: profile.id, credentials: credentials, request: asked.binding,
+                                                csrf: consentCSRF)
+            var page = AuthorizePage.consent(asked, csrf: consentCSRF)
+            page.headers.append(("Set-Cookie", "\(AuthorizePage.ticketCookie)=\(ticket); Path=/oauth; HttpOnly; "
+                                    + "SameSite=Strict; Max-Age=\(AuthorizeTickets.lifetimeSeconds)"))
             return page
         } catch let error as PageError {
             return AuthorizePage.problem(error.status, error.message)
@@ -134,7 +153,10 @@ extension TimelineAPI {
     }
 
     /// Authorize (the code to the redirect URI, or shown for out-of-band) or deny (`access_denied`).
-    private func decide(_ decision: String, _ asked: AuthorizationRequest, session: String, _ request: APIRequest) async throws -> HTTPResponse {
+    /// It runs as the ticket's user (`Caller.user`): the ticket, not a session, is what the
+    /// person's password proved here.
+    private func decide(_ decision: String, _ asked: AuthorizationRequest, user: UserID,
+                        _ request: APIRequest) async throws -> HTTPResponse {
         guard decision == "authorize" else {
             return AuthorizePage.redirect(asked, [("error", "access_denied"),
                                                   ("error_description", "The resource owner or authorization server denied the request."),
@@ -142,9 +164,9 @@ extension TimelineAPI {
         }
         let result = try await service.execute(.authorizeApp(app: asked.app.id, redirectURI: asked.redirectURI, scopes: asked.scope,
                                                              codeChallenge: asked.codeChallenge, codeChallengeMethod: asked.codeChallengeMethod),
-                                               as: .session(session), origin: request.http.clientAddress)
+                                               as: .user(user.rawValue), origin: request.http.clientAddress)
         guard case .token(let code) = result else { throw TimelineError(.internal, "no code") }
-        if asked.redirectURI == AuthorizationRequest.outOfBand { return AuthorizePage.showCode(code, app: asked.app) }
+        if asked.redirectURI == OAuthRedirect.outOfBand { return AuthorizePage.showCode(code, app: asked.app) }
         return AuthorizePage.redirect(asked, [("code", code), ("state", asked.state)])
     }
 
@@ -155,7 +177,7 @@ extension TimelineAPI {
             throw PageError(status: 400, message: "Client authentication failed due to unknown client.")
         }
         guard let redirectURI = params.string("redirect_uri") ?? (app.redirectURIs.count == 1 ? app.redirectURIs[0] : nil),
-              app.redirectURIs.contains(redirectURI) else {
+              app.redirectURIs.contains(redirectURI), OAuthRedirect.isAllowed(redirectURI) else {
             throw PageError(status: 400, message: "The redirect uri included is not valid.")
         }
         guard params.string("response_type") == "code" else {
@@ -169,16 +191,18 @@ extension TimelineAPI {
 
 /// The page's HTML, cookies and checks.
 private enum AuthorizePage {
-    static let sessionCookie = "timeline_authorize"
+    static let ticketCookie = "timeline_authorize"
     static let csrfCookie = "timeline_csrf"
+    /// The `Set-Cookie` that drops the ticket's cookie.
+    static let endTicketCookie = "\(ticketCookie)=; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=0"
     /// The sign-in failures the form tells about (and is shown again).
     static let toldOnSignIn: Set<TimelineError.Code> = [.invalidCredentials, .rateLimited, .forbidden, .invalidArgument]
 
     static func newCSRF() -> String { Sodium.randomToken(24) }
 
     /// Refuses a form not sent by this page: its token must equal the page's cookie, and a
-    /// browser's `Origin` (when sent) must be this server.
-    static func checkForm(_ http: HTTPRequest, _ params: MastodonParams) throws {
+    /// browser's `Origin` (when sent) must be this server. Answers the token.
+    static func checkForm(_ http: HTTPRequest, _ params: MastodonParams) throws -> String {
         if let origin = http.header("Origin"), origin != "http://" + (http.header("Host") ?? ""), origin != "https://" + (http.header("Host") ?? "") {
             throw PageError(status: 403, message: "This form was sent from another site.")
         }
@@ -186,6 +210,7 @@ private enum AuthorizePage {
               Sodium.constantTimeEqual(Array(sent.utf8), Array(kept.utf8)) else {
             throw PageError(status: 403, message: "This form has expired: open the app's sign-in again.")
         }
+        return sent
     }
 
     static func signIn(_ asked: AuthorizationRequest, csrf: String, message: String?) -> HTTPResponse {
@@ -238,8 +263,11 @@ private enum AuthorizePage {
 
     /// 302 to the app's redirect URI with `parameters` (`code` or `error`, and `state`).
     static func redirect(_ asked: AuthorizationRequest, _ parameters: [(String, String?)]) -> HTTPResponse {
-        if asked.redirectURI == AuthorizationRequest.outOfBand { return problem(403, "You denied the authorization.") }
-        return HTTPResponse(status: 302, headers: [("Location", asked.redirect(parameters)), ("Cache-Control", "no-store"),
+        if asked.redirectURI == OAuthRedirect.outOfBand { return problem(403, "You denied the authorization.") }
+        guard let location = asked.redirect(parameters) else {
+            return problem(400, "The redirect uri included is not valid.")
+        }
+        return HTTPResponse(status: 302, headers: [("Location", location), ("Cache-Control", "no-store"),
                                                    ("Referrer-Policy", "no-referrer")])
     }
 
@@ -293,20 +321,22 @@ private enum AuthorizePage {
 }
 
 /// Text for HTML: the five characters that could end an element or attribute, escaped.
+/// By Unicode scalar, never by `Character`: a `"` or `<` followed by a combining mark is one
+/// `Character` that equals neither, yet the browser still reads the `"` (or `<`) in it.
 enum HTMLText {
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
+            default: escaped.append(scalar)
             }
         }
-        return escaped
+        return String(escaped)
     }
 }
 

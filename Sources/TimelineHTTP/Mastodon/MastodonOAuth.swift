@@ -6,9 +6,10 @@ import Timeline
 /// once, kept only as a hash), `POST /oauth/token` issues a token — for a code from the
 /// authorize page (`MastodonAuthorize.swift`), to the app itself (client credentials), or with
 /// the `password` grant (first-party tools, as Mastodon allowed until 4.4) — and `POST
-/// /oauth/revoke` ends one. A token is a session naming its app and scopes, so signing out
-/// everywhere, a password change, a suspension or an erasure ends it too; each route of the
-/// Mastodon API names the scope it needs (`MastodonAPI.requireScope`).
+/// /oauth/revoke` ends one, for the client it was issued to (RFC 7009). A token is a session
+/// naming its app and scopes, so signing out everywhere, a password change, a suspension or an
+/// erasure ends it too; each route of the Mastodon API names the scope it needs
+/// (`MastodonAPI.requireScope`).
 extension MastodonAPI {
     static let oauthRoutes: [Route] = [
         later("POST", "/api/v1/apps", .anyone, doc: .init("Registers an app (its client secret shown once).", returns: .application, form: ["client_name", "redirect_uris", "scopes", "website"])) { api, request, _ in
@@ -29,11 +30,10 @@ extension MastodonAPI {
             return Responses.json(200, application(app))
         },
         later("POST", "/oauth/token", .anyone, doc: .init("Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token, form: ["grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope", "username", "password"])) { api, request, _ in try await api.oauthToken(request) },
-        later("POST", "/oauth/revoke", .anyone, doc: .init("Ends a token (RFC 7009).", returns: .empty, form: ["client_id", "client_secret", "token"])) { api, request, _ in
-            let params = try MastodonParams(request.http)
-            // Revoking an unknown or ended token answers the same, as RFC 7009 says.
-            if let token = params.string("token") { _ = try? await api.service.execute(.signOut(session: token)) }
-            return Responses.json(200, [String: Any]())
+        later("POST", "/oauth/revoke", .anyone,
+              doc: .init("Ends a token of the client's (RFC 7009).", returns: .empty,
+                         form: ["client_id", "client_secret", "token"])) { api, request, _ in
+            try await api.oauthRevoke(request)
         },
     ]
 
@@ -56,6 +56,32 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
+    /// `POST /oauth/revoke` (RFC 7009): the client authenticates (`client_id` and
+    /// `client_secret`; a public client, its `client_id` alone) and ends a token issued to it.
+    /// An unknown, ended or another client's token is answered the same 200 and left as it
+    /// is; an unauthenticated client is 401 `invalid_client`, as Doorkeeper answers.
+    func oauthRevoke(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        let params = try MastodonParams(request.http)
+        func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
+            Responses.json(status, ["error": error, "error_description": description],
+                           headers: [("Cache-Control", "no-store")])
+        }
+        guard let client = params.string("client_id") else {
+            return refusal(401, "invalid_client", "Client authentication failed due to unknown client, no client "
+                           + "authentication included, or unsupported authentication method.")
+        }
+        guard let token = params.string("token") else {
+            return refusal(400, "invalid_request", "The request is missing a required parameter: token.")
+        }
+        do {
+            let command = Command.revokeToken(token: token, app: client, clientSecret: params.string("client_secret"))
+            _ = try await service.execute(command, origin: request.http.clientAddress)
+        } catch let error where error.code == .invalidCredentials {
+            return refusal(401, "invalid_client", error.message)
+        }
+        return Responses.json(200, [String: Any](), headers: [("Cache-Control", "no-store")])
+    }
+
     /// `POST /oauth/token` (RFC 6749): the `authorization_code` grant (with PKCE's
     /// `code_verifier`; a public client sends no secret and must have used PKCE),
     /// `client_credentials` (an app's own token) and `password`; errors as OAuth's `{"error",
