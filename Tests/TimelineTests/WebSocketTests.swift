@@ -115,7 +115,9 @@ import Testing
             let signIn = ["email": "alice@example.com", "password": "password-123"]
             let signedIn = try await api.send("POST", "/v1/sessions", json: signIn)
             let session = try #require(signedIn.json["session"] as? String)
+            // Two of Bob's sockets, opened just before Alice's: one is served by the same thread as hers.
             let bobs = try await WebSocketClient.open(port: server.port, token: bob.token)
+            let bobsOther = try await WebSocketClient.open(port: server.port, token: bob.token)
             // A small receive buffer: the pongs soon fill it and the server's send buffer.
             let stuck = try await WebSocketClient.open(port: server.port, token: session, receiveBuffer: 4096)
             // 1000 pings of 125 bytes: 127 KB of pongs, more than the sockets hold (so a
@@ -125,11 +127,13 @@ import Testing
             #expect(await stuck.sendWithin(pings, .seconds(30)), "the server reads the pings")
             #expect(await stuck.waitForUnread(atLeast: 2048), "the server answers the pings")
             #expect(await bobs.ping("while alice's socket is full"))
+            #expect(await bobsOther.ping("while alice's socket is full"))
             #expect(!stuck.hungUp)
             #expect(try await api.send("DELETE", "/v1/sessions", bearer: alice.token).status == 204)
             #expect(await stuck.waitForHangUp(within: .seconds(10)), "the socket outlived its session")
-            // Bob's socket is still served, pongs and events.
+            // Bob's sockets are still served, pongs and events.
             #expect(await bobs.ping("after"))
+            #expect(await bobsOther.ping("after"))
             let subscribe = Self.frame(0x1, Array("{\"type\":\"subscribe\",\"stream\":\"user\"}".utf8))
             #expect(bobs.send(subscribe + Self.sentinel))
             #expect(await bobs.nextControlFrame().map { $0.payload == Array("sentinel".utf8) } == true)
