@@ -69,8 +69,6 @@ final class WebSocketConnection {
     private var closing = false
     /// Registered in the epoll set for writability too.
     var watchesWrites = false
-    /// When a closed stream that the client does not take gives up (nil: not closing).
-    var deadline: ContinuousClock.Instant?
 
     init(socket: WebSocket, fd: Int32, close: @escaping (_ abort: Bool) -> Void) {
         self.socket = socket

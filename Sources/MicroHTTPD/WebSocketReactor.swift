@@ -59,6 +59,8 @@ private final class Loop: @unchecked Sendable {
     /// The loop thread's own: every socket served, by the id its epoll events carry (0 is the
     /// eventfd). Ids are never reused, so a late wake-up for a closed socket finds nothing.
     private var connections: [UInt64: WebSocketConnection] = [:]
+    /// The closing sockets (the loop thread's own), each with when it gives up on its client.
+    private var closing: [UInt64: ContinuousClock.Instant] = [:]
     private var buffer = [UInt8](repeating: 0, count: 16 << 10)
 
     init?(name: String) {
@@ -124,7 +126,7 @@ private final class Loop: @unchecked Sendable {
 
     /// Milliseconds until the nearest closing deadline (-1: none, sleep until woken).
     private func timeout() -> Int32 {
-        guard let nearest = connections.values.compactMap(\.deadline).min() else { return -1 }
+        guard let nearest = closing.values.min() else { return -1 }
         let left = nearest - ContinuousClock.now
         guard left > .zero else { return 0 }
         let (seconds, attoseconds) = left.components
@@ -174,7 +176,7 @@ private final class Loop: @unchecked Sendable {
             watchWrites(id, connection, false)
         case .blocked(let closing):
             watchWrites(id, connection, true)
-            if closing, connection.deadline == nil { connection.deadline = .now + WebSocketReactor.closeGrace }
+            if closing { startGrace(id) }
         case .finished:
             // Ended once the kernel has delivered the rest; a client that does not take it
             // within the grace is reset, not left to the kernel with its unread bytes.
@@ -183,12 +185,17 @@ private final class Loop: @unchecked Sendable {
                 end(id, connection, abort: false)
                 return false
             }
-            if connection.deadline == nil { connection.deadline = .now + WebSocketReactor.closeGrace }
+            startGrace(id)
         case .dropped:
             end(id, connection, abort: true)
             return false
         }
         return true
+    }
+
+    /// Gives the closing socket `id` `closeGrace` to take the rest (once).
+    private func startGrace(_ id: UInt64) {
+        if closing[id] == nil { closing[id] = .now + WebSocketReactor.closeGrace }
     }
 
     private func watchWrites(_ id: UInt64, _ connection: WebSocketConnection, _ watch: Bool) {
@@ -200,7 +207,8 @@ private final class Loop: @unchecked Sendable {
     /// Ends the closing sockets whose time is up: reset unless the client has taken everything.
     private func expire() {
         let now = ContinuousClock.now
-        for (id, connection) in connections where connection.deadline.map({ $0 <= now }) == true {
+        for (id, deadline) in closing where deadline <= now {
+            guard let connection = connections[id] else { continue }
             let flushed = connection.socket.outbound.transmit { _ in 0 } == .finished
                 && timeline_socket_unsent(connection.fd) == 0
             end(id, connection, abort: !flushed)
@@ -210,6 +218,7 @@ private final class Loop: @unchecked Sendable {
     /// Forgets the socket and hands it back to libmicrohttpd to close.
     private func end(_ id: UInt64, _ connection: WebSocketConnection, abort: Bool) {
         guard connections.removeValue(forKey: id) != nil else { return }
+        closing[id] = nil
         _ = timeline_epoll_set(epoll, 2, connection.fd, 0, id)
         if abort { timeline_socket_abort_on_close(connection.fd) }
         connection.close(abort)
