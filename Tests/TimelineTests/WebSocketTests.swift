@@ -45,6 +45,11 @@ import Testing
                 ("fragments that join into invalid UTF-8",
                  Self.frame(0x1, [0x61, 0xF0, 0x9F], fin: false) + Self.frame(0x0, [0x98, 0x28]), 1007),
                 ("a message over the limit", Self.frame(0x1, [], length: 70_000), 1009),
+                ("an unmasked frame", [0x81, 0x02, 0x7B, 0x7D], 1002),
+                ("a close of one byte", Self.frame(0x8, [0x03]), 1002),
+                ("a close with code 1005, which is never sent", Self.frame(0x8, [0x03, 0xED]), 1002),
+                ("a close with code 999", Self.frame(0x8, [0x03, 0xE7]), 1002),
+                ("a close whose reason is not UTF-8", Self.frame(0x8, [0x03, 0xE8, 0xC3, 0x28]), 1007),
             ]
             for (name, bytes, code) in cases {
                 let socket = try await WebSocketClient.open(port: server.port, token: alice.token)
