@@ -578,7 +578,7 @@ private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraCount,
         box.socket.outbound.finished()
         return
     }
-    reactor.serve(box.socket, fd: socket, extra: early) { _ in timeline_mhd_upgrade_close(upgraded.pointer) }
+    reactor.serve(box.socket, fd: socket, extra: early) { timeline_mhd_upgrade_close(upgraded.pointer) }
 }
 
 private final class StreamBox {

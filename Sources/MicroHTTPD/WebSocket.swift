@@ -45,8 +45,7 @@ public final class WebSocket: Sendable {
     /// A close frame with `code` (RFC 6455 §7.4).
     static func closeFrame(_ code: Int) -> [UInt8] { frame(opcode: 0x8, [UInt8(code >> 8), UInt8(code & 0xFF)]) }
 
-    /// Runs on the reactor's thread for a text message (kept out of `Connection`, which is not
-    /// public).
+    /// Hands a client's text message to `onText` (on the reactor's thread).
     func received(_ text: String) { onText(self, text) }
 }
 
@@ -57,8 +56,8 @@ public final class WebSocket: Sendable {
 final class WebSocketConnection {
     let socket: WebSocket
     let fd: Int32
-    /// Closes the connection through libmicrohttpd; `abort`: by a reset that drops unsent bytes.
-    let close: (_ abort: Bool) -> Void
+    /// Hands the connection back to libmicrohttpd to close.
+    let close: () -> Void
     /// Bytes read and not yet a whole frame.
     private var inbound: [UInt8] = []
     /// The message being reassembled from fragments, and its opcode (nil: none begun).
@@ -70,7 +69,7 @@ final class WebSocketConnection {
     /// Registered in the epoll set for writability too.
     var watchesWrites = false
 
-    init(socket: WebSocket, fd: Int32, close: @escaping (_ abort: Bool) -> Void) {
+    init(socket: WebSocket, fd: Int32, close: @escaping () -> Void) {
         self.socket = socket
         self.fd = fd
         self.close = close

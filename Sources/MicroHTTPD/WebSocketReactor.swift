@@ -33,9 +33,9 @@ final class WebSocketReactor: Sendable {
     }
 
     /// Serves `socket` on `fd` (libmicrohttpd's, upgraded), starting with the bytes `extra` that
-    /// arrived with the handshake; `close(abort)` hands the connection back to libmicrohttpd to
-    /// close (`abort`: the socket is set to be reset).
-    func serve(_ socket: WebSocket, fd: Int32, extra: [UInt8], close: @escaping @Sendable (_ abort: Bool) -> Void) {
+    /// arrived with the handshake; `close` hands the connection back to libmicrohttpd to close
+    /// (after the socket has been set to be reset, for a client that did not read).
+    func serve(_ socket: WebSocket, fd: Int32, extra: [UInt8], close: @escaping @Sendable () -> Void) {
         let loop = turn.withLock { turn in
             defer { turn = (turn + 1) % loops.count }
             return loops[turn]
@@ -137,7 +137,7 @@ private final class Loop: @unchecked Sendable {
         guard timeline_epoll_set(epoll, 0, connection.fd, 0, id) == 0 else {
             let reason = String(cString: strerror(errno))
             FileHandle.standardError.write(Data("timeline serve: a WebSocket could not be watched: \(reason)\n".utf8))
-            connection.close(true)
+            connection.close()
             connection.socket.outbound.finished()
             return
         }
@@ -221,7 +221,7 @@ private final class Loop: @unchecked Sendable {
         closing[id] = nil
         _ = timeline_epoll_set(epoll, 2, connection.fd, 0, id)
         if abort { timeline_socket_abort_on_close(connection.fd) }
-        connection.close(abort)
+        connection.close()
         connection.socket.outbound.finished()
     }
 }
