@@ -3,11 +3,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 /* MHD_start_daemon and MHD_get_connection_info are variadic, which Swift cannot call: these
    fixed-argument wrappers, and the URL unescaper the daemon is started with, are the only C
-   of the bridge. */
+   of the bridge, with the few epoll and eventfd calls of the WebSocket reactor (epoll_event is
+   a packed struct around a union, which is clearer handled here). */
 
 /** Percent-decodes a URL's path or argument in place as libmicrohttpd does, except one that
     holds an encoded NUL (`%00`), which is left as it came: decoded, the NUL would end the C
@@ -82,4 +87,69 @@ static inline uint16_t timeline_mhd_port(struct MHD_Daemon *daemon) {
 /** Whether a connection notification is the opening one (Swift does not see the enum's cases). */
 static inline int timeline_mhd_is_opening(enum MHD_ConnectionNotificationCode code) {
     return code == MHD_CONNECTION_NOTIFY_STARTED;
+}
+
+/** A new epoll set, closed on exec (-1 on failure). */
+static inline int timeline_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+/** Adds (`op` 0), changes (1) or removes (2) `fd` in `epoll`: level-triggered, reported as `id`,
+    for reading and, with `writable`, for writing. 0, or -1 with errno. */
+static inline int timeline_epoll_set(int epoll, int op, int fd, int writable, uint64_t id) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLIN | EPOLLRDHUP | (writable ? EPOLLOUT : 0);
+    event.data.u64 = id;
+    int operation = op == 0 ? EPOLL_CTL_ADD : op == 1 ? EPOLL_CTL_MOD : EPOLL_CTL_DEL;
+    return epoll_ctl(epoll, operation, fd, &event);
+}
+
+/** Waits up to `timeout_ms` (-1: no limit) for at most `max` (<= 64) ready descriptors: their ids
+    and what they are ready for (bit 0: to read, or hung up; bit 1: to write). How many (0 on
+    timeout, -1 with errno). */
+static inline int timeline_epoll_wait(int epoll, uint64_t *ids, uint32_t *ready, int max, int timeout_ms) {
+    struct epoll_event events[64];
+    int count = epoll_wait(epoll, events, max < 64 ? max : 64, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        ids[i] = events[i].data.u64;
+        uint32_t bits = events[i].events;
+        ready[i] = ((bits & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ? 1u : 0u)
+                 | ((bits & (EPOLLOUT | EPOLLHUP | EPOLLERR)) ? 2u : 0u);
+    }
+    return count;
+}
+
+/** A non-blocking eventfd, closed on exec (-1 on failure): what wakes a reactor's thread. */
+static inline int timeline_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+/** Makes `fd` (an eventfd) readable. */
+static inline void timeline_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written;  /* only fails when the counter is full, and then it is readable anyway */
+}
+
+/** Makes `fd` (an eventfd) unreadable again. */
+static inline void timeline_eventfd_clear(int fd) {
+    uint64_t value;
+    ssize_t count = read(fd, &value, sizeof value);
+    (void)count;
+}
+
+/** Fixes `fd`'s kernel send buffer at `bytes` (doubled by the kernel) instead of letting it grow
+    to megabytes for a client that does not read. */
+static inline void timeline_socket_limit_send_buffer(int fd, int bytes) {
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
+}
+
+/** The bytes `fd`'s kernel still holds for the peer (sent and not acknowledged, or unsent). */
+static inline int timeline_socket_unsent(int fd) {
+    int count = 0;
+    return ioctl(fd, TIOCOUTQ, &count) == 0 ? count : 0;
+}
+
+/** Makes closing `fd` a reset that drops what is unsent (SO_LINGER 0): for a client that does
+    not read, whose unsent bytes would otherwise keep the connection in the kernel. */
+static inline void timeline_socket_abort_on_close(int fd) {
+    struct linger linger = { 1, 0 };
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof linger);
 }

@@ -17,6 +17,13 @@ public final class EventStream: @unchecked Sendable {
     private var suspended = false
     private var state = State.open
     private var goneHandlers: [@Sendable () -> Void] = []
+    /// A WebSocket's reactor, told (with the lock held) when there is something to write or the
+    /// stream was closed or dropped; nil for a libmicrohttpd response.
+    private var onReady: (@Sendable () -> Void)?
+    /// `onReady` has been called and the reactor has not transmitted since (one wake-up is enough).
+    private var readySignalled = false
+    /// What `close()` queues last (a WebSocket's close frame).
+    private var epilogue: [UInt8] = []
     /// The most bytes held for a client that does not read.
     public let maxBuffered: Int
 
@@ -61,6 +68,18 @@ public final class EventStream: @unchecked Sendable {
         defer { lock.unlock() }
         guard state == .open else { return }
         state = .closing
+        pending += epilogue
+        wake()
+    }
+
+    /// Ends the stream with `last` (a WebSocket's close frame) after what is pending, in place
+    /// of the epilogue; nothing if it is already ending.
+    func close(with last: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .open else { return }
+        state = .closing
+        pending += last
         wake()
     }
 
@@ -91,8 +110,15 @@ public final class EventStream: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Resumes the suspended connection (called with the lock held).
+    /// Resumes the suspended connection, or tells the reactor (called with the lock held).
     private func wake() {
+        if let onReady {
+            if !readySignalled {
+                readySignalled = true
+                onReady()
+            }
+            return
+        }
         guard suspended, let connection else { return }
         suspended = false
         MHD_resume_connection(connection)
@@ -131,19 +157,61 @@ public final class EventStream: @unchecked Sendable {
         return 0
     }
 
-    /// For a WebSocket's writer: the bytes pending (taken), and whether the stream has ended
-    /// (closed with nothing left, or dropped).
-    func drain() -> (bytes: [UInt8], ended: Bool) {
+    // MARK: - A WebSocket reactor's side
+
+    /// Where a WebSocket's stream is after `transmit`.
+    enum Progress: Equatable {
+        /// Everything queued is sent (the stream is open).
+        case sent
+        /// Bytes are left for when the socket can take more; `closing`: the stream is ending.
+        case blocked(closing: Bool)
+        /// Closed, and everything (the close frame last) is sent: the connection can end.
+        case finished
+        /// Dropped (the client did not read), or the socket failed: end the connection at once.
+        case dropped
+    }
+
+    /// Hands the stream to a WebSocket's reactor: `onReady` runs (with the stream's lock held,
+    /// so it must only signal) whenever `transmit` has something to do; `close()` queues
+    /// `epilogue` last.
+    func serve(epilogue: [UInt8], onReady: @escaping @Sendable () -> Void) {
         lock.lock()
         defer { lock.unlock() }
+        self.epilogue = epilogue
+        self.onReady = onReady
+    }
+
+    /// Writes what is pending with `write` — which takes bytes from the front and answers how
+    /// many it sent: 0 when the socket is full, negative when it failed — and says what is left.
+    /// Bytes leave the queue only as the socket takes them: a client that does not read keeps
+    /// them here, where `maxBuffered` bounds them.
+    func transmit(_ write: (UnsafeRawBufferPointer) -> Int) -> Progress {
+        lock.lock()
+        defer { lock.unlock() }
+        readySignalled = false
         switch state {
-        case .dropped, .gone: return ([], true)
+        case .dropped, .gone: return .dropped
         case .open, .closing: break
         }
-        let bytes = Array(pending[sent...])
-        pending.removeAll(keepingCapacity: true)
-        sent = 0
-        return (bytes, state == .closing && bytes.isEmpty)
+        while sent < pending.count {
+            let count = pending.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            if count < 0 {
+                state = .dropped
+                return .dropped
+            }
+            if count == 0 { break }
+            sent += count
+        }
+        if sent == pending.count {
+            pending.removeAll(keepingCapacity: pending.capacity <= 64 << 10)
+            sent = 0
+            return state == .closing ? .finished : .sent
+        }
+        if sent >= 64 << 10 {  // what the client took: not kept while it reads the rest
+            pending.removeFirst(sent)
+            sent = 0
+        }
+        return .blocked(closing: state == .closing)
     }
 
     /// The response was destroyed: the client is gone or the stream ended.

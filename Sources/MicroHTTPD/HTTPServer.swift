@@ -581,21 +581,22 @@ private final class UpgradeBox: Sendable {
     init(_ socket: WebSocket) { self.socket = socket }
 }
 
-/// libmicrohttpd's handle of an upgraded connection, passed to the thread that closes it.
+/// libmicrohttpd's handle of an upgraded connection, passed to the reactor that closes it.
 private struct UpgradeHandle: @unchecked Sendable { let pointer: OpaquePointer? }
 
-/// libmicrohttpd hands over the upgraded connection: served on a thread of its own (this runs
-/// on the server's event loop, which must not block), then closed through libmicrohttpd.
+/// libmicrohttpd hands over the upgraded connection: served by the process's `WebSocketReactor`
+/// (this runs on the server's event loop, which must not block), then closed through
+/// libmicrohttpd.
 private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraCount, socket, handle in
     let box = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue()
     let early = extra.map { Array(UnsafeRawBufferPointer(start: $0, count: extraCount)) } ?? []
     let upgraded = UpgradeHandle(pointer: handle)
-    let thread = Thread {
-        box.socket.run(socket: socket, extra: early)
+    guard let reactor = WebSocketReactor.shared else {
         timeline_mhd_upgrade_close(upgraded.pointer)
+        box.socket.outbound.finished()
+        return
     }
-    thread.name = "timeline-websocket"
-    thread.start()
+    reactor.serve(box.socket, fd: socket, extra: early) { timeline_mhd_upgrade_close(upgraded.pointer) }
 }
 
 private final class StreamBox {
