@@ -643,13 +643,15 @@ def steps(server, out, images, a, b):
     # 9h. Mentions and replies: ben replies to ann's comment naming her; ann's Activity has the
     # reply, the @mention is a link, and the reply is shown under the comment it answers.
     go(a, server, f"/post/{quiet}")
-    by_label(a, "Comment").send_keys("What do you think, @ben?")
+    by_label(a, "Comment").send_keys("What do you think, @ben? Ask @ben@elsewhere.example too")
     click(a, button(a, "Send"))
     text_appears(a, "What do you think", "ol.comments")
     go(b, server, f"/post/{quiet}")
     asked = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "ol.comments li.comment") if "What do you think" in li.text), None),
                  "ann's comment is not on the post")
     assert asked.find_elements(By.XPATH, ".//a[@class='mention' and normalize-space()='@ben']"), "the @mention is not a link"
+    # Another server's @ben is not this one's: plain text, as the server reads it.
+    assert len(asked.find_elements(By.CSS_SELECTOR, "a.mention")) == 1, "@ben@elsewhere.example is linked as a local mention"
     click(b, button(b, "Reply", asked))
     text_appears(b, "Replying to @ann", "main .reply-note")
     by_label(b, "Comment").send_keys("Lovely, thank you")

@@ -59,8 +59,8 @@ export function timeAgo(iso) {
   return h('time', { datetime: iso, title: date.toLocaleString() }, text);
 }
 
-// A `#hashtag` (group 1), or an `@username` (group 2) not inside a word.
-const LINKED = /#([\p{L}\p{N}_]+)|(?:^|[^\p{L}\p{N}_.])@([A-Za-z0-9._]{1,30})/gu;
+// A `#hashtag` (group 1), or an `@username` (group 2) not inside a word and not another server's (`@name@domain`).
+const LINKED = /#([\p{L}\p{N}_]+)|(?:^|[^\p{L}\p{N}_.])@([A-Za-z0-9._]{1,30})(?![A-Za-z0-9._@])/gu;
 
 /** A caption or comment as text nodes: each `#hashtag` a link to its search, each `@username` to the profile. */
 export function captionNodes(caption) {
