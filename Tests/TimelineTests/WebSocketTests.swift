@@ -291,11 +291,12 @@ final class WebSocketClient: @unchecked Sendable {
         return false
     }
 
-    /// The next control frame (text frames skipped); nil when the connection ends or nothing
-    /// arrives for 10 s.
+    /// The next control frame the server answers with, a pong or a close (text frames and the
+    /// server's own keep-alive pings skipped: on a slow machine one may come first); nil when
+    /// the connection ends or nothing arrives for 10 s.
     func nextControlFrame() async -> Frame? {
         while let frame = await nextFrame() {
-            if frame.opcode & 0x8 != 0 { return frame }
+            if frame.opcode & 0x8 != 0, frame.opcode != 0x9 { return frame }
         }
         return nil
     }
