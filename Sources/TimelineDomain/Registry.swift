@@ -355,7 +355,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case postMarkedSensitive = "PostMarkedSensitive"
 
     /// The payload type events of this type carry.
-    var payloadType: any EventPayload.Type {
+    /// The payload type of this event's type (one type may carry several events: `Follow`).
+    package var payloadType: any EventPayload.Type {
         switch self {
         case .userCreated: UserCreated.self
         case .profileUpdated: ProfileUpdated.self
