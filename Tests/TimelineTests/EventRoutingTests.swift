@@ -1,10 +1,36 @@
+import Foundation
 import Testing
 @testable import Timeline
 
-/// Every projection is handed every event, and its `fold` switches over every event case (the
-/// ones it ignores in one arm): the compiler sees that each says what it does with each event.
-/// What is left to check is what the folds make of a real history with every event type.
+/// Every projection declares the events it handles (`EventHandlers.on`) and names no other; the
+/// routing table derived from those declarations is docs/events.md. What is left to check is
+/// what the folds make of a real history with every event type.
 @Suite struct EventRoutingTests {
+    /// docs/events.md is the routing table (`ReadModels.routing`): which projections each event
+    /// changes. With `TIMELINE_WRITE_DOCS=1` the test writes it; otherwise it must be current, so
+    /// that a change of routing shows in the diff.
+    @Test func theRoutingTableIsDocsEventsMD() throws {
+        let service = try openService()
+        let routing = try service.read { $0.models.routing }
+        var lines = ["# Events and the projections they change", "",
+                     "Printed from the projections' declared handlers (`EventHandlers.on`) by "
+                        + "`EventRoutingTests.theRoutingTableIsDocsEventsMD` (`TIMELINE_WRITE_DOCS=1 swift test "
+                        + "--filter theRoutingTableIsDocsEventsMD` writes it anew). An event no projection handles "
+                        + "is kept in the log alone (an audit trail, or read by the decisions only).", "",
+                     "| Event | Payload | Projections |", "| --- | --- | --- |"]
+        for type in EventType.allCases {
+            let names = routing[type, default: []].map { "`\($0.rawValue)`" }.joined(separator: ", ")
+            lines.append("| `\(type.rawValue)` | `\(type.payloadType)` | \(names.isEmpty ? "—" : names) |")
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        let file = SchemaTests.root.appending(path: "docs/events.md")
+        if ProcessInfo.processInfo.environment["TIMELINE_WRITE_DOCS"] == "1" {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: file, encoding: .utf8)
+        #expect(committed == text, "docs/events.md is stale: run TIMELINE_WRITE_DOCS=1 swift test --filter theRoutingTableIsDocsEventsMD")
+    }
+
     /// Folding any logged event into any projection, on top of the state the history left,
     /// does not throw: no projection refuses an event.
     @Test func everyProjectionFoldsEveryEventType() async throws {

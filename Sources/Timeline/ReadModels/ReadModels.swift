@@ -147,6 +147,14 @@ final class ReadModels: Sendable {
     /// The projection named `name`.
     func projection(_ name: ProjectionName) -> any Projection { all[ProjectionName.allCases.firstIndex(of: name)!] }
 
+    /// Which projections each event type changes (in application order), derived from their
+    /// declared handlers: the one routing table (docs/events.md is printed from it).
+    var routing: [EventType: [ProjectionName]] {
+        Dictionary(uniqueKeysWithValues: EventType.allCases.map { type in
+            (type, all.filter { $0.handlers.types.contains(type) }.map(\.name))
+        })
+    }
+
     /// Applies events as they are committed (by a command, a replicated batch or an import),
     /// and deletes, in the same transaction, the stored images they leave without a live post
     /// or avatar: a deleted or removed post's photos and an old profile photo are gone with the
