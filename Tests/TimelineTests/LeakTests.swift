@@ -99,6 +99,27 @@ import TimelineDomain
                 #expect(try await answers(post, from: caller.token) == unknownAnswers, "\(why)")
             }
 
+            // A comment on a post the caller may not see, or by someone blocked either way, is as
+            // unknown as a comment that never was; one the caller sees is forbidden.
+            func comment(on post: String) async throws -> String {
+                let reply = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hello"], bearer: alice.token)
+                return try #require(reply.json["id"] as? String, "\(reply)")
+            }
+            func deletion(_ comment: String, by bearer: String) async throws -> String {
+                let reply = try await api.send("DELETE", "/v1/comments/\(comment)", bearer: bearer)
+                let message = (reply.error["message"] as? String ?? "").replacingOccurrences(of: comment, with: "ID")
+                return "\(reply.status) \(reply.errorCode ?? "-") \(message)"
+            }
+            let gone = try await comment(on: open)
+            #expect(try await api.send("DELETE", "/v1/comments/\(gone)", bearer: alice.token).status == 204)
+            let unknownComment = try await deletion(gone, by: bob.token)
+            #expect(unknownComment.hasPrefix("404 "), "\(unknownComment)")
+            let onClosed = try await comment(on: closed), onOpen = try await comment(on: open)
+            #expect(try await deletion(onClosed, by: bob.token) == unknownComment, "followers-only, not followed")
+            #expect(try await deletion(onOpen, by: carol.token) == unknownComment, "its author blocks the caller")
+            #expect(try await deletion(onOpen, by: dan.token) == unknownComment, "the caller blocks its author")
+            #expect(try await deletion(onOpen, by: bob.token).hasPrefix("403 "))
+
             // Visible but someone else's: forbidden, on both APIs.
             let edit = try await api.send("PATCH", "/v1/posts/\(open)", json: ["caption": "x"], bearer: bob.token)
             #expect(edit.status == 403, "\(edit)")

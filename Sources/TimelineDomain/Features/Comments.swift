@@ -106,6 +106,12 @@ extension Decider {
             throw TimelineError.notFound("comment", id.rawValue)
         }
         guard comment.author == me.id || post.author == me.id else {
+            // A comment `me` may not see (its post hidden from them, or a block either way) is
+            // `not_found`, as an unknown id: a `forbidden` would tell that it exists.
+            if try state.hides(post, from: me.id, threshold: context.hideAfterReports)
+                || blockedEitherWay(me.id, post.author) || blockedEitherWay(me.id, comment.author) {
+                throw TimelineError.notFound("comment", id.rawValue)
+            }
             throw TimelineError(.forbidden, "only the comment's author or the post's author can delete a comment")
         }
         return Decision(events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
