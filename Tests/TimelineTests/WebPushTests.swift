@@ -72,6 +72,19 @@ import WebPush
         #expect(text.contains("ok - 10 comments while the push service holds"), "\(text)")
     }
 
+    /// The outbox's journal holds no comment's text, no name, no endpoint and no key, and a
+    /// sign-out, an unsubscription or an erasure takes the deliveries it ends out of it, never
+    /// sent again (Tests/push/test_push_outbox.py).
+    @Test(.timeLimit(.minutes(3))) func theOutboxKeepsNoWordsNorKeysAndForgetsWhatEnded() async throws {
+        let ca = try await makePushCA(), photo = try pixelFile()
+        let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push_outbox.py").path,
+                                    try timelineExecutable().path, ca, photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let status = await run.exitStatus(within: .seconds(150))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("ok - nothing more is sent of the erased commenter's comment"), "\(text)")
+    }
+
     /// `timeline backup` and `restore` carry the VAPID key pair made by `timeline serve`:
     /// subscriptions made with its public key stay valid on the restored server.
     @Test func backupAndRestoreCarryTheVAPIDKey() async throws {
