@@ -327,6 +327,14 @@ public final class PushWorker: @unchecked Sendable {
             message = try self.message(for: delivery)
         } catch let error as TimelineError where [.notFound, .forbidden, .unauthenticated].contains(error.code) {
             message = nil  // what it told of is gone, or no longer the subscriber's to read
+        } catch {
+            // A read that failed: tried again later, as a send without an answer is (not at once,
+            // which would spin on it).
+            var again = delivery
+            again.attempts += 1
+            again.notBefore = Date().timeIntervalSince1970 + min(pow(2, Double(again.attempts)) * 0.5, 3600)
+            if Self.retriable(delivery) { try outbox.postpone(again) } else { try outbox.finish(delivery.id) }
+            throw error
         }
         guard let message else {
             try outbox.finish(delivery.id)

@@ -141,6 +141,12 @@ with lock:
 check(after == before, f"nothing more is sent to the signed-out or unsubscribed sessions ({before} then {after})")
 check(carol_after == carol_before, f"nothing more is sent of the erased commenter's comment ({carol_before} then {carol_after})")
 
+# The subscriber erased: the last deliveries leave the journal, and with them her id.
+erased = requests.delete(base + "/v1/me", headers=auth(sessions["a3"]), json={"password": "password-123"})
+check(erased.status_code in (200, 204), f"alice erases her account ({erased.status_code} {erased.text})")
+wait_for(lambda: hashes["a3"][:16] not in contents() and alice_id not in contents() and '"queued"' not in contents(), 10,
+         "the erased subscriber's deliveries leave the journal: none is left")
+
 server.terminate()
 server.wait(timeout=30)
 push.shutdown()
