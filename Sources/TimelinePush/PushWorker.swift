@@ -47,10 +47,10 @@ public final class PushWorker: @unchecked Sendable {
     private let running = DispatchGroup()
     /// This server's URL, for the notifications' icons (known once it listens).
     private let baseURL = Mutex("")
-    /// What notifications say, by event and item, for the senders: a post tells each of its
-    /// author's notified followers the same words, read once. Memory only, bounded, and
-    /// emptied whenever a purge ends deliveries.
-    private let wordings = Mutex<[String: Wording]>([:])
+    /// The events deliveries were made from, and what their notifications say (by event and
+    /// item), for the senders: a post tells each of its author's notified followers the same
+    /// words, read once. Memory only, bounded, and emptied whenever a purge ends deliveries.
+    private let recent = Mutex<(events: [UInt64: EventEnvelope], wordings: [String: Wording])>(([:], [:]))
 
     /// Tells the worker where the server listens (its notifications' icons are there).
     public func serve(at url: String) { baseURL.withLock { $0 = url } }
@@ -147,7 +147,7 @@ public final class PushWorker: @unchecked Sendable {
                         }
                         deliveries += try self.deliveries(for: event)
                     }
-                    if !purge.isEmpty { wordings.withLock { $0 = [:] } }
+                    if !purge.isEmpty { recent.withLock { $0 = ([:], [:]) } }
                     try outbox.queue(deliveries, purging: purge, through: last.sequence)
                     if !deliveries.isEmpty { wake.lock(); wake.broadcast(); wake.unlock() }
                     continue
@@ -219,6 +219,17 @@ public final class PushWorker: @unchecked Sendable {
         var urgency: String
     }
 
+    /// The log's event at `sequence` (nil if there is none).
+    private func event(_ sequence: UInt64) throws -> EventEnvelope? {
+        if let known = recent.withLock({ $0.events[sequence] }) { return known }
+        guard let event = try service.events(from: sequence, limit: 1).first, event.sequence == sequence else { return nil }
+        recent.withLock {
+            if $0.events.count >= 256 { $0.events = [:] }
+            $0.events[sequence] = event
+        }
+        return event
+    }
+
     /// The message `delivery` sends now, from the state now; nil when it is no longer to be sent:
     /// its subscription ended (signed out, expired, unsubscribed, its user erased or suspended)
     /// or no longer wants it, or the notification is no longer in the subscriber's activity (its
@@ -229,18 +240,18 @@ public final class PushWorker: @unchecked Sendable {
               try wants(subscription, delivery.type, from: actor),
               let endpoint = URL(string: subscription.endpoint), let p256dh = Base64URL.decode(subscription.p256dh),
               let auth = Base64URL.decode(subscription.auth),
-              let event = try service.events(from: delivery.sequence, limit: 1).first, event.sequence == delivery.sequence,
+              let event = try event(delivery.sequence),
               let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }), item.actor == actor
         else { return nil }
         let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)"
         let wording: Wording
-        if let known = wordings.withLock({ $0[key] }) {
+        if let known = recent.withLock({ $0.wordings[key] }) {
             wording = known
         } else {
             wording = try self.wording(of: item, for: user)
-            wordings.withLock {
-                if $0.count >= 256 { $0 = [:] }
-                $0[key] = wording
+            recent.withLock {
+                if $0.wordings.count >= 256 { $0.wordings = [:] }
+                $0.wordings[key] = wording
             }
         }
         // Mastodon's push JSON; never the email or a token.
