@@ -39,7 +39,8 @@ struct PushPurge: Sendable, Equatable {
     var isEmpty: Bool { subscriptions.isEmpty && users.isEmpty && actors.isEmpty }
 
     func covers(_ delivery: PushDelivery) -> Bool {
-        subscriptions.contains(delivery.subscription) || users.contains(delivery.user) || actors.contains(delivery.actor)
+        subscriptions.contains(delivery.subscription) || users.contains(delivery.user)
+            || actors.contains(delivery.actor)
     }
 
     mutating func formUnion(_ other: PushPurge) {
@@ -125,7 +126,9 @@ final class PushOutbox: @unchecked Sendable {
                 }
             }
             if purged {
-                for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil { fresh.append(delivery.id) }
+                for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil {
+                    fresh.append(delivery.id)
+                }
                 return try compact()
             }
             if deliveries.isEmpty {

@@ -13,9 +13,10 @@ import WebPush
 /// it. `concurrency` sender threads, each with its own libcurl handle (connections and HTTP/2
 /// reused), make each message from the state when they take it (a delivery whose subscription or
 /// notification is gone is dropped), encrypt it (aes128gcm, or the legacy aesgcm for a
-/// subscription that is not `standard`) and send it with `TTL`, `Urgency`, `Topic` and VAPID. 429 and 5xx (or no answer) are retried with backoff, and
-/// dropped after a day; 404 and 410 end the subscription. Nothing here runs on a command's or a
-/// read's path: a slow push service only delays pushes.
+/// subscription that is not `standard`) and send it with `TTL`, `Urgency`, `Topic` and VAPID.
+/// 429 and 5xx (or no answer) are retried with backoff, and dropped after a day; 404 and 410
+/// end the subscription. Nothing here runs on a command's or a read's path: a slow push service
+/// only delays pushes.
 public final class PushWorker: @unchecked Sendable {
     /// What the operator chose (`timeline serve --push-…`).
     public struct Options: Sendable {
@@ -187,8 +188,10 @@ public final class PushWorker: @unchecked Sendable {
             for item in try service.activityItems(madeBy: event, for: user) {
                 guard let type = item.kind.mastodonType, let actor = item.actor else { continue }
                 for subscription in subscriptions where try wants(subscription, type, from: actor) {
-                    out.append(PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,
-                                            user: user.rawValue, actor: actor.rawValue, sequence: event.sequence, item: item.id, type: type,
+                    out.append(PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))",
+                                            subscription: subscription.sessionHash, user: user.rawValue,
+                                            actor: actor.rawValue,
+                                            sequence: event.sequence, item: item.id, type: type,
                                             queuedAt: Date().timeIntervalSince1970))
                 }
             }
@@ -222,7 +225,9 @@ public final class PushWorker: @unchecked Sendable {
     /// The log's event at `sequence` (nil if there is none).
     private func event(_ sequence: UInt64) throws -> EventEnvelope? {
         if let known = recent.withLock({ $0.events[sequence] }) { return known }
-        guard let event = try service.events(from: sequence, limit: 1).first, event.sequence == sequence else { return nil }
+        guard let event = try service.events(from: sequence, limit: 1).first, event.sequence == sequence else {
+            return nil
+        }
         recent.withLock {
             if $0.events.count >= 256 { $0.events = [:] }
             $0.events[sequence] = event
@@ -236,12 +241,14 @@ public final class PushWorker: @unchecked Sendable {
     /// actor erased, suspended, blocked or muted, the comment or like taken back).
     private func message(for delivery: PushDelivery) throws -> Message? {
         let user = UserID(delivery.user), actor = UserID(delivery.actor)
-        guard let subscription = try service.pushSubscriptions(of: user).first(where: { $0.sessionHash == delivery.subscription }),
+        let subscriptions = try service.pushSubscriptions(of: user)
+        guard let subscription = subscriptions.first(where: { $0.sessionHash == delivery.subscription }),
               try wants(subscription, delivery.type, from: actor),
               let endpoint = URL(string: subscription.endpoint), let p256dh = Base64URL.decode(subscription.p256dh),
               let auth = Base64URL.decode(subscription.auth),
               let event = try event(delivery.sequence),
-              let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }), item.actor == actor
+              let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }),
+              item.actor == actor
         else { return nil }
         let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)"
         let wording: Wording
@@ -255,11 +262,12 @@ public final class PushWorker: @unchecked Sendable {
             }
         }
         // Mastodon's push JSON; never the email or a token.
-        let payload: [String: Any] = ["notification_id": item.id, "notification_type": delivery.type, "title": wording.title,
-                                      "body": wording.body, "icon": wording.icon, "preferred_locale": "en", "url": wording.url]
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]),
-                          as: UTF8.self)
-        return Message(address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth, standard: subscription.standard, payload: json,
+        let payload: [String: Any] = ["notification_id": item.id, "notification_type": delivery.type,
+                                      "title": wording.title, "body": wording.body, "icon": wording.icon,
+                                      "preferred_locale": "en", "url": wording.url]
+        let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])
+        return Message(address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                       standard: subscription.standard, payload: String(decoding: data, as: UTF8.self),
                        topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal")
     }
 
@@ -368,14 +376,17 @@ public final class PushWorker: @unchecked Sendable {
         }
         let body: [UInt8], coding: [String]
         if message.standard {
-            body = try WebPushEncryption.encrypt(Array(message.payload.utf8), p256dh: message.p256dh, auth: message.auth)
+            body = try WebPushEncryption.encrypt(Array(message.payload.utf8), p256dh: message.p256dh,
+                                                 auth: message.auth)
             coding = ["Content-Encoding: aes128gcm"]
         } else {
-            let legacy = try WebPushEncryption.encryptLegacy(Array(message.payload.utf8), p256dh: message.p256dh, auth: message.auth)
+            let legacy = try WebPushEncryption.encryptLegacy(Array(message.payload.utf8), p256dh: message.p256dh,
+                                                             auth: message.auth)
             body = legacy.body
             coding = ["Content-Encoding: aesgcm"] + legacy.headers
         }
-        let headers = ["Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(message.urgency)", "Topic: \(message.topic)",
+        let headers = ["Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(message.urgency)",
+                       "Topic: \(message.topic)",
                        "Authorization: \(try vapid.authorization(for: message.endpoint))"] + coding
         let status: Int
         do {

@@ -140,7 +140,9 @@ enum PushEndpoint {
             }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
-            guard after.isEmpty || after.first == UInt8(ascii: ":") else { throw TimelineError.invalid("endpoint", "the endpoint's host is malformed") }
+            guard after.isEmpty || after.first == UInt8(ascii: ":") else {
+                throw TimelineError.invalid("endpoint", "the endpoint's host is malformed")
+            }
             port = after.isEmpty ? nil : after.dropFirst()
             guard host.allSatisfy({ Self.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
                 throw TimelineError.invalid("endpoint", "the endpoint's host is malformed")
@@ -149,17 +151,19 @@ enum PushEndpoint {
             let colon = authority.firstIndex(of: UInt8(ascii: ":"))
             host = authority[..<(colon ?? authority.endIndex)]
             port = colon.map { authority[authority.index(after: $0)...] }
-            guard host.allSatisfy({ Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") })
-            else { throw TimelineError.invalid("endpoint", "the endpoint's host must be a DNS name") }
+            guard host.allSatisfy({ Self.isLetterOrDigit($0) || "-._".utf8.contains($0) }) else {
+                throw TimelineError.invalid("endpoint", "the endpoint's host must be a DNS name")
+            }
             if !allowingAddresses, Self.isAddress(host) || Self.isLocalhost(host) {
-                throw TimelineError.invalid("endpoint", "the endpoint's host must be a name, not an IP address or localhost")
+                throw TimelineError.invalid("endpoint", "the endpoint's host must be a name, not an IP address or "
+                                                + "localhost")
             }
         }
         guard !host.isEmpty, !host.allSatisfy({ $0 == UInt8(ascii: ".") }) else {
             throw TimelineError.invalid("endpoint", "the endpoint has no host")
         }
         if let port {
-            guard (1...5).contains(port.count), port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            guard (1...5).contains(port.count), port.allSatisfy(Self.isDigit),
                   let number = Int(String(decoding: port, as: UTF8.self)), (1...65535).contains(number) else {
                 throw TimelineError.invalid("endpoint", "the endpoint's port must be a number from 1 to 65535")
             }
@@ -172,9 +176,10 @@ enum PushEndpoint {
         var labels = host.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
         guard let last = labels.last, !last.isEmpty else { return false }
-        if last.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) { return true }
+        if last.allSatisfy(isDigit) { return true }
         let lower = last.map { $0 | 0x20 }
-        return lower.count >= 2 && lower[0] == UInt8(ascii: "0") && lower[1] == UInt8(ascii: "x") && lower.dropFirst(2).allSatisfy(isHex)
+        return lower.count >= 2 && lower[0] == UInt8(ascii: "0") && lower[1] == UInt8(ascii: "x")
+            && lower.dropFirst(2).allSatisfy(isHex)
     }
 
     /// `localhost` and its subdomains (RFC 6761: always loopback).
@@ -184,12 +189,14 @@ enum PushEndpoint {
         return bare == "localhost" || bare.hasSuffix(".localhost")
     }
 
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
     private static func isHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 }
 
