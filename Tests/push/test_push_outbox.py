@@ -5,7 +5,9 @@ to every delivery so they wait in the outbox for their retries. The journal (DB/
 then holds neither the comment's text, nor the commenter's name, nor the endpoint, nor the keys;
 a sign-out, an unsubscription and the erasure of the commenter take their deliveries out of the
 journal, and those are never sent again, while a delivery still wanted keeps being retried (the
-sentinel: it is retried twice more after the last of them, so theirs would have been too).
+sentinel: it is retried twice more after the last of them, so theirs would have been too); a
+block drops the blocked commenter's delivery when it is next taken; the subscriber's erasure
+leaves no delivery and not her id.
 Usage: test_push_outbox.py TIMELINE_BINARY CA_DIR PHOTO. Prints `ok - …`; exits 1 on a failure."""
 import base64
 import hashlib
@@ -53,12 +55,18 @@ push = push_service.start(ca, deliver)
 endpoint = f"https://127.0.0.1:{push.server_port}"
 database = tempfile.mkdtemp() + "/db"
 journal = database + "/push/outbox.jsonl"
-server = subprocess.Popen([binary, "serve", "--db", database, "--listen", "127.0.0.1:0", "--push-ca-file", ca + "/ca.pem",
-                           "--push-allow-private"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+server = subprocess.Popen([binary, "serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+                           "--push-ca-file", ca + "/ca.pem", "--push-allow-private"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                           env={**os.environ, "TIMELINE_PASSWORD_COST": "minimum"})
-line = server.stdout.readline()
-check(line.startswith("listening on "), f"timeline serve started ({line.strip()})")
-base = line.split()[-1]
+line, metrics_line = server.stdout.readline(), server.stdout.readline()
+check(line.startswith("listening on ") and metrics_line.startswith("metrics on "), f"timeline serve started ({line.strip()})")
+base, metrics = line.split()[-1], metrics_line.split()[-1]
+
+
+def dropped():
+    text = requests.get(metrics + "/metrics").text
+    return int(next(l for l in text.splitlines() if l.startswith('timeline_push_deliveries_total{outcome="dropped"}')).split()[-1])
 
 
 def wait_for(condition, seconds, what):
@@ -87,7 +95,7 @@ def sign_up(name):
 
 auth = lambda token: {"Authorization": "Bearer " + token}
 alice, alice_id = sign_up("alice")
-bob, _ = sign_up("bobthecommenter")
+bob, bob_id = sign_up("bobthecommenter")
 carol, carol_id = sign_up("carol")
 sessions = {"a1": alice}
 for name in ("a2", "a3"):
@@ -141,7 +149,18 @@ with lock:
 check(after == before, f"nothing more is sent to the signed-out or unsubscribed sessions ({before} then {after})")
 check(carol_after == carol_before, f"nothing more is sent of the erased commenter's comment ({carol_before} then {carol_after})")
 
-# The subscriber erased: the last deliveries leave the journal, and with them her id.
+# A block ends no subscription (no purge): the sender finds the notification gone from alice's
+# activity when it next takes the delivery, and drops it; nothing is left to send.
+dropped_before = dropped()
+check(requests.put(base + f"/v1/me/blocks/{bob_id}", headers=auth(sessions["a3"])).status_code in (200, 204), "alice blocks bob")
+wait_for(lambda: dropped() == dropped_before + 1 and '"queued"' not in contents(), 30,
+         "the blocked commenter's delivery is dropped when next taken: the journal holds none")
+
+# The subscriber erased: her id leaves the journal (the position's line alone is left).
+dave, _ = sign_up("dave")
+answer = requests.post(base + f"/v1/posts/{post}/comments", headers=auth(dave), json={"text": "hi"})
+check(answer.status_code == 201, "another comment, pushed to her (and held)")
+wait_for(lambda: hashes["a3"][:16] in contents(), 10, "its delivery is in the journal")
 erased = requests.delete(base + "/v1/me", headers=auth(sessions["a3"]), json={"password": "password-123"})
 check(erased.status_code in (200, 204), f"alice erases her account ({erased.status_code} {erased.text})")
 wait_for(lambda: hashes["a3"][:16] not in contents() and alice_id not in contents() and '"queued"' not in contents(), 10,
