@@ -9,6 +9,7 @@ sentinel: it is retried twice more after the last of them, so theirs would have 
 block drops the blocked commenter's delivery when it is next taken; the subscriber's erasure
 leaves no delivery and not her id.
 Usage: test_push_outbox.py TIMELINE_BINARY CA_DIR PHOTO. Prints `ok - …`; exits 1 on a failure."""
+import atexit
 import base64
 import hashlib
 import json
@@ -59,6 +60,7 @@ server = subprocess.Popen([binary, "serve", "--db", database, "--listen", "127.0
                            "--push-ca-file", ca + "/ca.pem", "--push-allow-private"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                           env={**os.environ, "TIMELINE_PASSWORD_COST": "minimum"})
+atexit.register(server.kill)  # also when a check fails: no server is left behind
 line, metrics_line = server.stdout.readline(), server.stdout.readline()
 check(line.startswith("listening on ") and metrics_line.startswith("metrics on "), f"timeline serve started ({line.strip()})")
 base, metrics = line.split()[-1], metrics_line.split()[-1]
