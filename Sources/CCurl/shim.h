@@ -15,27 +15,70 @@ static size_t timeline_curl_discard(char *data, size_t size, size_t count, void 
     return size * count;
 }
 
-/** Whether `address` is loopback, private, link-local or otherwise not on the public Internet. */
+/** Whether the IPv4 address `ip` (host order) is not on the public Internet: "this network"
+    (0/8: Linux connects 0.0.0.0 to itself), private (10/8, 172.16/12, 192.168/16), carrier-grade
+    NAT (100.64/10), loopback, link-local (169.254/16: cloud metadata), IETF protocol assignments
+    (192.0.0/24), documentation, 6to4 relays, benchmarking (198.18/15), multicast and reserved
+    (224/3, broadcast included). */
+static inline int timeline_ipv4_is_private(uint32_t ip) {
+    return (ip >> 24) == 0 || (ip >> 24) == 10 || (ip >> 22) == (0x64400000u >> 22) || (ip >> 24) == 127
+        || (ip >> 16) == 0xA9FE || (ip >> 20) == 0xAC1 || (ip >> 8) == 0xC00000 || (ip >> 8) == 0xC00002
+        || (ip >> 8) == 0xC05863 || (ip >> 16) == 0xC0A8 || (ip >> 17) == (0xC6120000u >> 17) || (ip >> 8) == 0xC63364
+        || (ip >> 8) == 0xCB0071 || (ip >> 29) == 7;
+}
+
+/** The IPv4 address in four bytes (network order), in host order. */
+static inline uint32_t timeline_ipv4_at(const unsigned char *b) {
+    return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | (uint32_t)b[3];
+}
+
+/** Whether `address` is not on the public Internet, the one rule every push connection is held
+    to. IPv4 by `timeline_ipv4_is_private`. IPv6 that carries an IPv4 address — IPv4-compatible
+    (::/96, which holds :: and ::1: Linux connects :: to ::1), IPv4-mapped (::ffff:0:0/96),
+    IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) — is judged by
+    the IPv4 address it carries; any other IPv6 address is public only in global unicast
+    (2000::/3) outside the IETF's special ranges (2001::/23: Teredo, which reaches an IPv4
+    address, benchmarking, ORCHID) and documentation (2001:db8::/32, 3fff::/20). So link-local
+    (fe80::/10), unique local (fc00::/7), site-local, multicast (ff00::/8), discard (100::/64)
+    and local NAT64 (64:ff9b:1::/48) are private. Other families are refused. */
 static inline int timeline_address_is_private(const struct sockaddr *address) {
     if (address->sa_family == AF_INET) {
-        uint32_t ip = ntohl(((const struct sockaddr_in *)address)->sin_addr.s_addr);
-        return (ip >> 24) == 10 || (ip >> 24) == 127 || (ip >> 24) == 0 || (ip >> 16) == 0xA9FE || (ip >> 20) == 0xAC1
-            || (ip >> 16) == 0xC0A8 || (ip >> 22) == (0x64400000u >> 22) || (ip >> 28) >= 0xE;
+        return timeline_ipv4_is_private(ntohl(((const struct sockaddr_in *)address)->sin_addr.s_addr));
     }
     if (address->sa_family == AF_INET6) {
         const unsigned char *b = ((const struct sockaddr_in6 *)address)->sin6_addr.s6_addr;
-        static const unsigned char loopback[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+        static const unsigned char zeros[12] = {0};
         static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-        if (memcmp(b, loopback, 16) == 0 || (b[0] & 0xFE) == 0xFC || (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) || b[0] == 0xFF) return 1;
-        if (memcmp(b, mapped, 12) == 0) {
-            struct sockaddr_in v4 = {0};
-            v4.sin_family = AF_INET;
-            memcpy(&v4.sin_addr, b + 12, 4);
-            return timeline_address_is_private((const struct sockaddr *)&v4);
+        static const unsigned char translated[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0};
+        static const unsigned char nat64[12] = {0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0};
+        if (memcmp(b, zeros, 12) == 0 || memcmp(b, mapped, 12) == 0 || memcmp(b, translated, 12) == 0
+            || memcmp(b, nat64, 12) == 0) {
+            return timeline_ipv4_is_private(timeline_ipv4_at(b + 12));
         }
+        if (b[0] == 0x20 && b[1] == 0x02) return timeline_ipv4_is_private(timeline_ipv4_at(b + 2));
+        if ((b[0] & 0xE0) != 0x20) return 1;
+        if (b[0] == 0x20 && b[1] == 0x01 && b[2] < 0x02) return 1;
+        if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0D && b[3] == 0xB8) return 1;
+        if (b[0] == 0x3F && b[1] == 0xFF && (b[2] & 0xF0) == 0) return 1;
         return 0;
     }
     return 1;
+}
+
+/** Whether the address written as `text` (IPv4 dotted quad, or IPv6 without brackets) is private
+    by `timeline_address_is_private`: 1 or 0, and -1 when `text` is not an address. */
+static inline int timeline_address_text_is_private(const char *text) {
+    struct sockaddr_in6 v6 = {0};
+    struct sockaddr_in v4 = {0};
+    if (inet_pton(AF_INET6, text, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        return timeline_address_is_private((const struct sockaddr *)&v6);
+    }
+    if (inet_pton(AF_INET, text, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        return timeline_address_is_private((const struct sockaddr *)&v4);
+    }
+    return -1;
 }
 
 /** Refuses, at connect time (after DNS, so no rebinding gets past it), a private address. */

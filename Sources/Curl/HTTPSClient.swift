@@ -10,8 +10,10 @@ public struct DeliveryError: Error, Equatable, CustomStringConvertible {
 }
 
 /// HTTPS POSTs through libcurl: one handle, so connections (and their HTTP/2 sessions) are
-/// reused between requests; https only, no redirects; addresses that are loopback, private or
-/// link-local are refused at connect time unless `allowPrivate`. Not for use by two threads
+/// reused between requests; https only, no redirects; addresses that are not on the public
+/// Internet (loopback, private, link-local, multicast, reserved, and IPv6's spellings of such an
+/// IPv4 address: see `isPrivate(address:)`) are refused at connect time — after DNS, whatever
+/// the URL spelt — unless `allowPrivate`. Not for use by two threads
 /// at once (give each worker its own).
 public final class HTTPSClient {
     private let handle: UnsafeMutableRawPointer
@@ -38,6 +40,17 @@ public final class HTTPSClient {
         }
         guard code == 0 else { throw DeliveryError(code: Int(code)) }
         return status
+    }
+
+    /// Whether `address` (an IPv4 dotted quad, or IPv6 without brackets) is one that pushes are
+    /// refused to at connect time — loopback, private, link-local, multicast, reserved, or an IPv6
+    /// spelling of such an IPv4 address; nil when `address` is not an address.
+    public static func isPrivate(address: String) -> Bool? {
+        switch timeline_address_text_is_private(address) {
+        case 1: true
+        case 0: false
+        default: nil
+        }
     }
 
     private static let initialised: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()

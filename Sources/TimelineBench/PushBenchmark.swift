@@ -44,6 +44,7 @@ public struct PushBenchmark {
         var options = TimelineService.Options()
         options.passwordCost = .minimum
         options.passwordQueueLimit = 1_024  // the bench's 64 concurrent sign-ups and sign-ins wait, not fail
+        options.privatePushEndpoints = true  // the sink listens on 127.0.0.1
         let service = try TimelineService(path: path, options: options)
         defer { service.close(); try? FileManager.default.removeItem(atPath: path) }
         let builder = NetworkBuilder(service: service, scale: .small, progress: progress)

@@ -1,21 +1,26 @@
 import Foundation
 import Timeline
 
-/// One push to make: a notification for one subscription. Its `id` is stable (the event, the
-/// notification and the subscription), so a push service or receiver can drop a repeat.
+/// One push to make: a notification for one subscription, kept as references only — the
+/// subscription (its token's hash), the subscriber, the actor, the event and the activity item —
+/// never the endpoint, the browser's keys or what the notification says. The message is made when
+/// the delivery is sent, from the state then: a subscription that has ended, an actor erased or
+/// suspended, an item blocked, muted or taken back, and the delivery is dropped. Its `id` is
+/// stable (the notification and the subscription), so a push service or receiver can drop a
+/// repeat.
 struct PushDelivery: Codable, Equatable, Sendable {
     var id: String
     /// The subscription's token hash (its name in the read models).
     var subscription: String
-    var endpoint: String
-    var p256dh: String
-    var auth: String
-    /// RFC 8291's aes128gcm, or the legacy aesgcm.
-    var standard: Bool
-    /// Mastodon's push JSON, as it will be encrypted.
-    var payload: String
-    var topic: String
-    var urgency: String
+    /// The subscriber (their erasure, suspension or sign-out everywhere ends it).
+    var user: String
+    /// Whose action it tells of (their erasure or suspension ends it).
+    var actor: String
+    /// The log event that made the notification, and the activity item it made for `user`.
+    var sequence: UInt64
+    var item: String
+    /// Mastodon's alert type (`mention`, `favourite`, …).
+    var type: String
     /// When it was queued (s since 1970): dropped a day later.
     var queuedAt: TimeInterval
     /// Attempts so far, and when the next may be made.
@@ -23,11 +28,34 @@ struct PushDelivery: Codable, Equatable, Sendable {
     var notBefore: TimeInterval = 0
 }
 
+/// The deliveries a stretch of the log ended: those of ended subscriptions (a sign-out, an
+/// unsubscription, the push service's 410), of subscribers whose sessions all ended or who were
+/// erased or suspended, and those telling of an erased or suspended actor.
+struct PushPurge: Sendable, Equatable {
+    var subscriptions: Set<String> = []
+    var users: Set<String> = []
+    var actors: Set<String> = []
+
+    var isEmpty: Bool { subscriptions.isEmpty && users.isEmpty && actors.isEmpty }
+
+    func covers(_ delivery: PushDelivery) -> Bool {
+        subscriptions.contains(delivery.subscription) || users.contains(delivery.user)
+            || actors.contains(delivery.actor)
+    }
+
+    mutating func formUnion(_ other: PushPurge) {
+        subscriptions.formUnion(other.subscriptions); users.formUnion(other.users); actors.formUnion(other.actors)
+    }
+}
+
 /// The outbox's durable state, an append-only journal (`outbox.jsonl` in the push directory):
 /// `queued` deliveries, `done` ones (acknowledged by the push service, or dropped), and how far
 /// the log has been turned into deliveries (`through`). Replayed at start: what was queued and
-/// not done is sent again (with its stable id), what the service acknowledged never is; the
-/// journal is rewritten short whenever nothing is pending.
+/// not done is sent again (with its stable id), what the service acknowledged never is. The
+/// journal is rewritten (compacted) short whenever nothing is pending, at start, and whenever a
+/// purge took deliveries out: what an ended subscription or an erased person left is then gone
+/// from the file, not only marked done. (Its records are references: no words, no endpoint, no
+/// key; a journal of the earlier format, which held them, is rewritten without them at start.)
 final class PushOutbox: @unchecked Sendable {
     private let path: String
     private let lock = NSLock()
@@ -71,7 +99,8 @@ final class PushOutbox: @unchecked Sendable {
         self.through = through
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
-        if pending.isEmpty { try compact() }
+        // Rewritten at once: lines done, cut short or of the earlier format go.
+        try compact()
     }
 
     /// When `through` was last written without deliveries.
@@ -80,10 +109,28 @@ final class PushOutbox: @unchecked Sendable {
     /// Records `deliveries` as queued and the log as turned into deliveries through `sequence`:
     /// durably (fsync) before any of them is sent. Without deliveries the position is written
     /// at most once a second and not synced: replanning events that pushed nothing costs a
-    /// restart little, and the log's own commits are not made to wait for this file's.
-    func queue(_ deliveries: [PushDelivery], through sequence: UInt64) throws {
+    /// restart little, and the log's own commits are not made to wait for this file's. The
+    /// pending deliveries `purge` covers (all queued before this stretch of the log) are
+    /// forgotten first, and then the journal is rewritten without them, synced, before the
+    /// position moves past the events that ended them (a crash before replans those events,
+    /// which purge again).
+    func queue(_ deliveries: [PushDelivery], purging purge: PushPurge = PushPurge(), through sequence: UInt64) throws {
         try lock.withLock {
             through = sequence
+            var purged = false
+            if !purge.isEmpty {
+                for (id, delivery) in pending where purge.covers(delivery) {
+                    pending[id] = nil
+                    retries.remove(id)
+                    purged = true
+                }
+            }
+            if purged {
+                for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil {
+                    fresh.append(delivery.id)
+                }
+                return try compact()
+            }
             if deliveries.isEmpty {
                 guard Date().timeIntervalSince(throughWrittenAt) >= 1 else { return }
                 throughWrittenAt = Date()
@@ -164,11 +211,16 @@ final class PushOutbox: @unchecked Sendable {
         if sync { try syncLocked() }
     }
 
-    /// Rewrites the journal as one `through` line (nothing is pending).
+    /// Rewrites the journal as the pending deliveries (oldest first) and the position, through
+    /// a synced file renamed over it.
     private func compact() throws {
         let temporary = path + ".tmp"
-        let line = try JSONEncoder().encode(Record.through(through)) + [0x0A]
-        FileManager.default.createFile(atPath: temporary, contents: line, attributes: [.posixPermissions: 0o600])
+        var lines = Data()
+        for delivery in pending.values.sorted(by: { $0.queuedAt < $1.queuedAt }) {
+            lines += try JSONEncoder().encode(Record.queued(delivery)) + [0x0A]
+        }
+        lines += try JSONEncoder().encode(Record.through(through)) + [0x0A]
+        FileManager.default.createFile(atPath: temporary, contents: lines, attributes: [.posixPermissions: 0o600])
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
         try file.synchronize()
         try file.close()
@@ -177,6 +229,6 @@ final class PushOutbox: @unchecked Sendable {
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         (syncedAt, unsynced) = (Date(), false)
-        (fresh, head, retries) = ([], 0, [])
+        if pending.isEmpty { (fresh, head, retries) = ([], 0, []) }
     }
 }

@@ -8,12 +8,15 @@ import WebPush
 /// Web Push deliveries (RFC 8030): a planner thread follows the log as the live streams do and
 /// turns each notification into one delivery per matching subscription of its user (the alert
 /// wanted, the policy, blocks and mutes as the activity feed applies them), queued durably in
-/// the `PushOutbox` before anything is sent; `concurrency` sender threads, each with its own
-/// libcurl handle (connections and HTTP/2 reused), encrypt them (aes128gcm, or the legacy aesgcm
-/// for a subscription that is not `standard`) and send them with `TTL`,
-/// `Urgency`, `Topic` and VAPID. 429 and 5xx (or no answer) are retried with backoff, and
-/// dropped after a day; 404 and 410 end the subscription. Nothing here runs on a command's or a
-/// read's path: a slow push service only delays pushes.
+/// the `PushOutbox` — as references, not words or keys — before anything is sent; the events
+/// that end deliveries (a sign-out, an unsubscription, an erasure, a suspension) purge them from
+/// it. `concurrency` sender threads, each with its own libcurl handle (connections and HTTP/2
+/// reused), make each message from the state when they take it (a delivery whose subscription or
+/// notification is gone is dropped), encrypt it (aes128gcm, or the legacy aesgcm for a
+/// subscription that is not `standard`) and send it with `TTL`, `Urgency`, `Topic` and VAPID.
+/// 429 and 5xx (or no answer) are retried with backoff, and dropped after a day; 404 and 410
+/// end the subscription. Nothing here runs on a command's or a read's path: a slow push service
+/// only delays pushes.
 public final class PushWorker: @unchecked Sendable {
     /// What the operator chose (`timeline serve --push-…`).
     public struct Options: Sendable {
@@ -45,6 +48,10 @@ public final class PushWorker: @unchecked Sendable {
     private let running = DispatchGroup()
     /// This server's URL, for the notifications' icons (known once it listens).
     private let baseURL = Mutex("")
+    /// The events deliveries were made from, and what their notifications say (by event and
+    /// item), for the senders: a post tells each of its author's notified followers the same
+    /// words, read once. Memory only, bounded, and emptied whenever a purge ends deliveries.
+    private let recent = Mutex<(events: [UInt64: EventEnvelope], wordings: [String: Wording])>(([:], [:]))
 
     /// Tells the worker where the server listens (its notifications' icons are there).
     public func serve(at url: String) { baseURL.withLock { $0 = url } }
@@ -131,9 +138,18 @@ public final class PushWorker: @unchecked Sendable {
                 if applied > outbox.through {
                     let events = try service.events(from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
                     guard let last = events.last else { continue }
-                    var deliveries: [PushDelivery] = []
-                    for event in events { deliveries += try self.deliveries(for: event) }
-                    try outbox.queue(deliveries, through: last.sequence)
+                    var deliveries: [PushDelivery] = [], purge = PushPurge()
+                    for event in events {
+                        // In log order: an event ends what was planned before it, in this batch too.
+                        let ended = Self.ended(by: event)
+                        if !ended.isEmpty {
+                            deliveries.removeAll(where: ended.covers)
+                            purge.formUnion(ended)
+                        }
+                        deliveries += try self.deliveries(for: event)
+                    }
+                    if !purge.isEmpty { recent.withLock { $0 = ([:], [:]) } }
+                    try outbox.queue(deliveries, purging: purge, through: last.sequence)
                     if !deliveries.isEmpty { wake.lock(); wake.broadcast(); wake.unlock() }
                     continue
                 }
@@ -144,33 +160,115 @@ public final class PushWorker: @unchecked Sendable {
         }
     }
 
+    /// The deliveries `event` ends: those of a subscription that ended with it, of a subscriber
+    /// whose sessions all ended or who was erased or suspended, and those telling of an actor
+    /// erased or suspended. (A session that merely expires, a block or a mute, a comment taken
+    /// back: the sender finds it when it takes the delivery, and drops it.)
+    static func ended(by event: EventEnvelope) -> PushPurge {
+        var purge = PushPurge()
+        switch event.event {
+        case .signedOut(let e): purge.subscriptions.insert(e.sessionHash)
+        case .pushUnsubscribed(let e): purge.subscriptions.insert(e.sessionHash)
+        case .signedOutEverywhere(let e): purge.users.insert(e.userId.rawValue)
+        case .passwordChanged(let e): purge.users.insert(e.userId.rawValue)
+        case .userSuspended(let e): (purge.users, purge.actors) = ([e.userId.rawValue], [e.userId.rawValue])
+        case .userErased(let e): (purge.users, purge.actors) = ([e.userId.rawValue], [e.userId.rawValue])
+        default: break
+        }
+        return purge
+    }
+
     /// What `event` pushes: each notification it made for a user it may have told who has
     /// subscriptions, to each of them that wants its type from its actor.
     private func deliveries(for event: EventEnvelope) throws -> [PushDelivery] {
         var out: [PushDelivery] = []
-        // What a notification says is the same for everyone it tells (a post to each follower
-        // who asked): read once per event.
-        var wordings: [String: Wording] = [:]
         for user in try service.usersNotified(by: event) {
             let subscriptions = try service.pushSubscriptions(of: user)
             guard !subscriptions.isEmpty else { continue }
             for item in try service.activityItems(madeBy: event, for: user) {
                 guard let type = item.kind.mastodonType, let actor = item.actor else { continue }
-                let key = "\(item.kind.rawValue)/\(item.id)"
-                let wording = try wordings[key] ?? self.wording(of: item, for: user)
-                wordings[key] = wording
-                for subscription in subscriptions where subscription.alerts.contains(type) {
-                    switch subscription.policy {
-                    case .all: break
-                    case .none: continue
-                    case .followed: guard try service.follows(user, actor) else { continue }
-                    case .follower: guard try service.follows(actor, user) else { continue }
-                    }
-                    out.append(try delivery(item, type: type, wording, to: subscription))
+                for subscription in subscriptions where try wants(subscription, type, from: actor) {
+                    out.append(PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))",
+                                            subscription: subscription.sessionHash, user: user.rawValue,
+                                            actor: actor.rawValue,
+                                            sequence: event.sequence, item: item.id, type: type,
+                                            queuedAt: Date().timeIntervalSince1970))
                 }
             }
         }
         return out
+    }
+
+    /// Whether `subscription` wants a notification of `type` from `actor` (its alerts, its policy).
+    private func wants(_ subscription: PushSubscription, _ type: String, from actor: UserID) throws -> Bool {
+        guard subscription.alerts.contains(type) else { return false }
+        switch subscription.policy {
+        case .all: return true
+        case .none: return false
+        case .followed: return try service.follows(subscription.user, actor)
+        case .follower: return try service.follows(actor, subscription.user)
+        }
+    }
+
+    /// A delivery made ready to send: where, with which keys, and the message.
+    private struct Message {
+        /// The endpoint as subscribed (what libcurl is given), and parsed (VAPID's audience).
+        var address: String
+        var endpoint: URL
+        var p256dh: [UInt8], auth: [UInt8]
+        var standard: Bool
+        var payload: String
+        var topic: String
+        var urgency: String
+    }
+
+    /// The log's event at `sequence` (nil if there is none).
+    private func event(_ sequence: UInt64) throws -> EventEnvelope? {
+        if let known = recent.withLock({ $0.events[sequence] }) { return known }
+        guard let event = try service.events(from: sequence, limit: 1).first, event.sequence == sequence else {
+            return nil
+        }
+        recent.withLock {
+            if $0.events.count >= 256 { $0.events = [:] }
+            $0.events[sequence] = event
+        }
+        return event
+    }
+
+    /// The message `delivery` sends now, from the state now; nil when it is no longer to be sent:
+    /// its subscription ended (signed out, expired, unsubscribed, its user erased or suspended)
+    /// or no longer wants it, or the notification is no longer in the subscriber's activity (its
+    /// actor erased, suspended, blocked or muted, the comment or like taken back).
+    private func message(for delivery: PushDelivery) throws -> Message? {
+        let user = UserID(delivery.user), actor = UserID(delivery.actor)
+        let subscriptions = try service.pushSubscriptions(of: user)
+        guard let subscription = subscriptions.first(where: { $0.sessionHash == delivery.subscription }),
+              try wants(subscription, delivery.type, from: actor),
+              let endpoint = URL(string: subscription.endpoint), let p256dh = Base64URL.decode(subscription.p256dh),
+              let auth = Base64URL.decode(subscription.auth),
+              let event = try event(delivery.sequence),
+              let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }),
+              item.actor == actor
+        else { return nil }
+        let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)"
+        let wording: Wording
+        if let known = recent.withLock({ $0.wordings[key] }) {
+            wording = known
+        } else {
+            wording = try self.wording(of: item, for: user)
+            recent.withLock {
+                if $0.wordings.count >= 256 { $0.wordings = [:] }
+                $0.wordings[key] = wording
+            }
+        }
+        // Mastodon's push JSON; never the email or a token.
+        let payload: [String: Any] = ["notification_id": item.id, "notification_type": delivery.type,
+                                      "title": wording.title, "body": wording.body, "icon": wording.icon,
+                                      "preferred_locale": "en", "url": wording.url]
+        let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])
+        return Message(address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                       standard: subscription.standard, payload: String(decoding: data, as: UTF8.self),
+                       topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal")
     }
 
     /// A notification's words and links.
@@ -212,19 +310,6 @@ public final class PushWorker: @unchecked Sendable {
         return Wording(title: title, body: body, icon: icon, url: item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity")
     }
 
-    private func delivery(_ item: ActivityItem, type: String, _ wording: Wording, to subscription: PushSubscription) throws -> PushDelivery {
-        // Mastodon's push JSON; never the email or a token.
-        let payload: [String: Any] = ["notification_id": item.id, "notification_type": type, "title": wording.title,
-                                      "body": wording.body, "icon": wording.icon, "preferred_locale": "en", "url": wording.url]
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]),
-                          as: UTF8.self)
-        return PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,
-                            endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth,
-                            standard: subscription.standard, payload: json,
-                            topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal",
-                            queuedAt: Date().timeIntervalSince1970)
-    }
-
     // MARK: - Sending
 
     private static let day: TimeInterval = 24 * 3600
@@ -256,8 +341,21 @@ public final class PushWorker: @unchecked Sendable {
     }
 
     private func attempt(_ delivery: PushDelivery, _ client: HTTPSClient) throws {
-        guard let endpoint = URL(string: delivery.endpoint), let p256dh = Base64URL.decode(delivery.p256dh),
-              let auth = Base64URL.decode(delivery.auth) else {
+        let message: Message?
+        do {
+            message = try self.message(for: delivery)
+        } catch let error as TimelineError where [.notFound, .forbidden, .unauthenticated].contains(error.code) {
+            message = nil  // what it told of is gone, or no longer the subscriber's to read
+        } catch {
+            // A read that failed: tried again later, as a send without an answer is (not at once,
+            // which would spin on it).
+            var again = delivery
+            again.attempts += 1
+            again.notBefore = Date().timeIntervalSince1970 + min(pow(2, Double(again.attempts)) * 0.5, 3600)
+            if Self.retriable(delivery) { try outbox.postpone(again) } else { try outbox.finish(delivery.id) }
+            throw error
+        }
+        guard let message else {
             try outbox.finish(delivery.id)
             state.withLock { $0.counts.dropped += 1 }
             return
@@ -277,19 +375,22 @@ public final class PushWorker: @unchecked Sendable {
             }
         }
         let body: [UInt8], coding: [String]
-        if delivery.standard {
-            body = try WebPushEncryption.encrypt(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
+        if message.standard {
+            body = try WebPushEncryption.encrypt(Array(message.payload.utf8), p256dh: message.p256dh,
+                                                 auth: message.auth)
             coding = ["Content-Encoding: aes128gcm"]
         } else {
-            let legacy = try WebPushEncryption.encryptLegacy(Array(delivery.payload.utf8), p256dh: p256dh, auth: auth)
+            let legacy = try WebPushEncryption.encryptLegacy(Array(message.payload.utf8), p256dh: message.p256dh,
+                                                             auth: message.auth)
             body = legacy.body
             coding = ["Content-Encoding: aesgcm"] + legacy.headers
         }
-        let headers = ["Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(delivery.urgency)", "Topic: \(delivery.topic)",
-                       "Authorization: \(try vapid.authorization(for: endpoint))"] + coding
+        let headers = ["Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(message.urgency)",
+                       "Topic: \(message.topic)",
+                       "Authorization: \(try vapid.authorization(for: message.endpoint))"] + coding
         let status: Int
         do {
-            status = try client.post(delivery.endpoint, headers: headers, body: body, timeout: .seconds(10))
+            status = try client.post(message.address, headers: headers, body: body, timeout: .seconds(10))
         } catch {
             status = 0  // no answer: retried as a 5xx is
         }

@@ -17,7 +17,10 @@ import WebPush
 
         let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
         try cluster.waitUntilReady()
-        let nodes = try [1, 2].map { seed in try openService(path: temporaryPath(), seed: UInt64(seed)) { $0.cluster = ClusterOptions(urls: cluster.urls) } }
+        let nodes = try [1, 2].map { seed in try openService(path: temporaryPath(), seed: UInt64(seed)) {
+            $0.cluster = ClusterOptions(urls: cluster.urls)
+            $0.privatePushEndpoints = true  // the sink listens on 127.0.0.1
+        } }
         let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com")
         var options = PushWorker.Options()
         options.caFile = ca + "/ca.pem"
@@ -60,7 +63,10 @@ import WebPush
         let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
         try cluster.waitUntilReady()
         let clusterOptions = ClusterOptions(urls: cluster.urls)
-        let node = try openService(path: temporaryPath(), seed: 1) { $0.cluster = clusterOptions }
+        let node = try openService(path: temporaryPath(), seed: 1) {
+            $0.cluster = clusterOptions
+            $0.privatePushEndpoints = true  // the sink listens on 127.0.0.1
+        }
         let alice = try await node.createUser("alice"), bob = try await node.createUser("bob")
         guard case .session(let token, _) = try await node.execute(.signIn(email: "alice@example.com", password: "password-123"))
         else { throw TimelineError(.internal, "no session") }

@@ -113,6 +113,8 @@ struct TimelineTool {
         if let cap = try args.mapSize { options.maxMapSize = cap }
         if anchored, let key = args.value("anchor-key") { options.anchor = AnchorOptions(keyPath: key, checkpointsPath: args.value("anchor-log")) }
         options.acceptMissingKeys = args.has("accept-missing-keys")
+        // `serve`'s: endpoints at IP addresses are accepted only when the worker may reach them.
+        options.privatePushEndpoints = args.has("push-allow-private")
         if let text = args.value("hide-after-reports") {
             guard let count = Int(text), count >= 1 else { throw UsageError("--hide-after-reports takes a number of users, at least 1 (got \(text))") }
             options.hideAfterReports = count

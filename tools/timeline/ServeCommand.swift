@@ -28,7 +28,8 @@ enum ServeCommand {
     X-Forwarded-For and X-Forwarded-Proto are believed. Web Push: the VAPID key pair
     is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
     --push-ca-file trusts a private push service's authority; endpoints on loopback or private
-    addresses are refused unless --push-allow-private. SIGTERM or SIGINT: stop
+    addresses are refused when pushing, and endpoints named by an IP address or localhost when
+    subscribing, unless --push-allow-private. SIGTERM or SIGINT: stop
     accepting, answer what is in flight, end the streams, close the database, exit 0.
     One JSON access-log line per request goes to standard error.
     """

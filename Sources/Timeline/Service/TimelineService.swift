@@ -56,6 +56,10 @@ public final class TimelineService: Sendable {
         public var reportMinimumAccountAge: Int64 = 24 * 3600 * 1000
         /// See `reportMinimumAccountAge`.
         public var reportMinimumActivity = 1
+        /// Accept push subscriptions whose endpoint's host is an IP address or `localhost`
+        /// (`timeline serve --push-allow-private`, which also lets the worker connect to private
+        /// addresses); otherwise `subscribePush` refuses them with `invalid_argument`.
+        public var privatePushEndpoints = false
         /// Random words for identifiers (secure randomness unless a test injects a seed).
         public var random: @Sendable () -> UInt64 = Sodium.randomWord
         /// Threads that run argon2id (hashing and verifying passwords), apart from every other
@@ -348,6 +352,7 @@ public final class TimelineService: Sendable {
                                       hashEmail: registry.hashEmail)  // the read models' hash: one function for both
         context.sessionLifetime = options.sessionLifetime
         context.hideAfterReports = options.hideAfterReports
+        context.privatePushEndpoints = options.privatePushEndpoints
         return context
     }
 

@@ -17,6 +17,9 @@ package struct DecisionContext {
     /// A post with this many standing reports (distinct reporters, since the last dismissal) is
     /// hidden from everyone but its author: to them it is `not_found`.
     public var hideAfterReports: Int = .max
+    /// Whether a push endpoint may name its host by an IP address or `localhost` (the operator's
+    /// `--push-allow-private`: push services on loopback or a private network).
+    public var privatePushEndpoints = false
 
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
                 contentID: @escaping (UserID, [UInt8]) -> String, hashEmail: @escaping (String) -> String) {

@@ -117,6 +117,89 @@ package struct PushSubscriptionRecord: Equatable, Sendable {
     }
 }
 
+/// What a push endpoint's authority may be. Push services are named by DNS; the worker refuses
+/// private addresses when it connects (after DNS, so this is not what stops a rebinding name), and
+/// this refuses, before anything is recorded, an endpoint that names its host by an IP address —
+/// bracketed IPv6 in any spelling, or IPv4 in any form curl reads (`127.1`, `0x7f.1`,
+/// `2130706433`, `0177.0.0.1`, a trailing dot): by WHATWG's rule, a host whose last label is a
+/// number is an IPv4 address — or `localhost`, unless the operator allows private push services.
+/// A user name or password, a percent-escape or any character outside a DNS name, and an empty
+/// host or port, are refused always: no parser may read another host in it than this one.
+enum PushEndpoint {
+    static func check(_ endpoint: String, allowingAddresses: Bool) throws(TimelineError) {
+        let rest = endpoint.utf8.dropFirst("https://".utf8.count)
+        let authority = rest.prefix { !"/?#".utf8.contains($0) }
+        guard !authority.contains(UInt8(ascii: "@")) else {
+            throw TimelineError.invalid("endpoint", "the endpoint must not hold a user name or password")
+        }
+        let host: Substring.UTF8View, port: Substring.UTF8View?
+        if authority.first == UInt8(ascii: "[") {
+            // An IPv6 literal: a push service is never named so.
+            guard allowingAddresses, let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
+                throw TimelineError.invalid("endpoint", "the endpoint's host must be a name, not an IP address")
+            }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            guard after.isEmpty || after.first == UInt8(ascii: ":") else {
+                throw TimelineError.invalid("endpoint", "the endpoint's host is malformed")
+            }
+            port = after.isEmpty ? nil : after.dropFirst()
+            guard host.allSatisfy({ Self.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
+                throw TimelineError.invalid("endpoint", "the endpoint's host is malformed")
+            }
+        } else {
+            let colon = authority.firstIndex(of: UInt8(ascii: ":"))
+            host = authority[..<(colon ?? authority.endIndex)]
+            port = colon.map { authority[authority.index(after: $0)...] }
+            guard host.allSatisfy({ Self.isLetterOrDigit($0) || "-._".utf8.contains($0) }) else {
+                throw TimelineError.invalid("endpoint", "the endpoint's host must be a DNS name")
+            }
+            if !allowingAddresses, Self.isAddress(host) || Self.isLocalhost(host) {
+                throw TimelineError.invalid("endpoint", "the endpoint's host must be a name, not an IP address or "
+                                                + "localhost")
+            }
+        }
+        guard !host.isEmpty, !host.allSatisfy({ $0 == UInt8(ascii: ".") }) else {
+            throw TimelineError.invalid("endpoint", "the endpoint has no host")
+        }
+        if let port {
+            guard (1...5).contains(port.count), port.allSatisfy(Self.isDigit),
+                  let number = Int(String(decoding: port, as: UTF8.self)), (1...65535).contains(number) else {
+                throw TimelineError.invalid("endpoint", "the endpoint's port must be a number from 1 to 65535")
+            }
+        }
+    }
+
+    /// WHATWG URL's "ends in a number": the last label (a trailing dot aside) is decimal digits
+    /// or `0x` and hex digits, so a URL parser reads the host as an IPv4 address.
+    private static func isAddress(_ host: Substring.UTF8View) -> Bool {
+        var labels = host.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
+        guard let last = labels.last, !last.isEmpty else { return false }
+        if last.allSatisfy(isDigit) { return true }
+        let lower = last.map { $0 | 0x20 }
+        return lower.count >= 2 && lower[0] == UInt8(ascii: "0") && lower[1] == UInt8(ascii: "x")
+            && lower.dropFirst(2).allSatisfy(isHex)
+    }
+
+    /// `localhost` and its subdomains (RFC 6761: always loopback).
+    private static func isLocalhost(_ host: Substring.UTF8View) -> Bool {
+        let name = String(decoding: host, as: UTF8.self).lowercased()
+        let bare = name.hasSuffix(".") ? String(name.dropLast()) : name
+        return bare == "localhost" || bare.hasSuffix(".localhost")
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+}
+
 extension Decider {
     /// Subscribes the session `sessionHash` of `me` (replacing its subscription, if any).
     func subscribePush(endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?,
@@ -125,6 +208,7 @@ extension Decider {
               endpoint.hasPrefix("https://"), !endpoint.contains(where: { $0.isWhitespace }) else {
             throw TimelineError.invalid("endpoint", "the endpoint must be an https URL")
         }
+        try PushEndpoint.check(endpoint, allowingAddresses: context.privatePushEndpoints)
         guard Self.base64URLLength(p256dh) == 65 else { throw TimelineError.invalid("p256dh", "p256dh must be a P-256 public key (base64url, 65 bytes)") }
         guard Self.base64URLLength(auth) == 16 else { throw TimelineError.invalid("auth", "auth must be 16 bytes, base64url") }
         let policy = try policy.map { raw throws(TimelineError) in
