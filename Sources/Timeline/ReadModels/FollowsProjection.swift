@@ -25,6 +25,8 @@ struct FollowsProjection: Projection {
          requests.database, requested.database, requestsInOrder.database, notified.database]
     }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String) throws {
         followers = try Table(env, prefix + "followers")
         following = try Table(env, prefix + "following")
@@ -40,6 +42,7 @@ struct FollowsProjection: Projection {
         requested = try Table(env, prefix + "followRequested")
         requestsInOrder = try Table(env, prefix + "followRequestsInOrder")
         notified = try Table(env, prefix + "postNotifications")
+        handlers = Self.handlers(of: self)
     }
 
     /// Whether `follower` awaits `followee`'s answer to their request.
@@ -114,56 +117,55 @@ struct FollowsProjection: Projection {
         try following.delete((follower, followee), txn)
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .followed(let e):
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.followed) { (e: Follow, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
-            try removeRequest(e.followerId, e.followeeId, txn)
-            try removeEdge(e.followerId, e.followeeId, txn)
-            try followers.put((e.followeeId, e.followerId), cursor, txn)
-            try following.put((e.followerId, e.followeeId), cursor, txn)
-            try followersInOrder.put((e.followeeId, cursor), e.followerId, txn)
-            try followingInOrder.put((e.followerId, cursor), e.followeeId, txn)
-        case .unfollowed(let e):
-            try removeEdge(e.followerId, e.followeeId, txn)
-            try notified.delete((e.followeeId, e.followerId), txn)
-        case .postNotificationsOn(let e):
-            try notified.put((e.followeeId, e.followerId), (), txn)
-        case .postNotificationsOff(let e):
-            try notified.delete((e.followeeId, e.followerId), txn)
-        case .blocked(let e):
+            try projection.removeRequest(e.followerId, e.followeeId, txn)
+            try projection.removeEdge(e.followerId, e.followeeId, txn)
+            try projection.followers.put((e.followeeId, e.followerId), cursor, txn)
+            try projection.following.put((e.followerId, e.followeeId), cursor, txn)
+            try projection.followersInOrder.put((e.followeeId, cursor), e.followerId, txn)
+            try projection.followingInOrder.put((e.followerId, cursor), e.followeeId, txn)
+        }
+        handlers.on(.unfollowed) { (e: Follow, _, txn) in
+            try projection.removeEdge(e.followerId, e.followeeId, txn)
+            try projection.notified.delete((e.followeeId, e.followerId), txn)
+        }
+        handlers.on(.postNotificationsOn) { (e: Follow, _, txn) in
+            try projection.notified.put((e.followeeId, e.followerId), (), txn)
+        }
+        handlers.on(.postNotificationsOff) { (e: Follow, _, txn) in
+            try projection.notified.delete((e.followeeId, e.followerId), txn)
+        }
+        handlers.on(.blocked) { (e: Block, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
-            try removeBlock(e.blockerId, e.blockedId, txn)
-            try blocking.put((e.blockerId, e.blockedId), cursor, txn)
-            try blockedBy.put((e.blockedId, e.blockerId), cursor, txn)
-            try blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
-        case .unblocked(let e):
-            try removeBlock(e.blockerId, e.blockedId, txn)
-        case .muted(let e):
+            try projection.removeBlock(e.blockerId, e.blockedId, txn)
+            try projection.blocking.put((e.blockerId, e.blockedId), cursor, txn)
+            try projection.blockedBy.put((e.blockedId, e.blockerId), cursor, txn)
+            try projection.blockingInOrder.put((e.blockerId, cursor), e.blockedId, txn)
+        }
+        handlers.on(.unblocked) { (e: Block, _, txn) in try projection.removeBlock(e.blockerId, e.blockedId, txn) }
+        handlers.on(.muted) { (e: Mute, envelope, txn) in
             // Muting again sets a new end, and moves the mute to the front of the list.
             let cursor = Key.sequenceCursor(envelope.sequence)
-            try removeMute(e.muterId, e.mutedId, txn)
-            try muting.put((e.muterId, e.mutedId), (cursor, e.until), txn)
-            try mutedBy.put((e.mutedId, e.muterId), cursor, txn)
-            try mutingInOrder.put((e.muterId, cursor), e.mutedId, txn)
-        case .unmuted(let e):
-            try removeMute(e.muterId, e.mutedId, txn)
-        case .followRequested(let e):
-            let cursor = Key.sequenceCursor(envelope.sequence)
-            try removeRequest(e.followerId, e.followeeId, txn)
-            try requests.put((e.followeeId, e.followerId), cursor, txn)
-            try requested.put((e.followerId, e.followeeId), cursor, txn)
-            try requestsInOrder.put((e.followeeId, cursor), e.followerId, txn)
-        case .followRequestRejected(let e), .followRequestWithdrawn(let e):
-            try removeRequest(e.followerId, e.followeeId, txn)
-            try notified.delete((e.followeeId, e.followerId), txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
-             .postImageProcessed, .postDeleted, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved,
-             .postReported, .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .activityRead, .postEdited, .postMarkedSensitive, .mediaUploaded,
-             .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
+            try projection.removeMute(e.muterId, e.mutedId, txn)
+            try projection.muting.put((e.muterId, e.mutedId), (cursor, e.until), txn)
+            try projection.mutedBy.put((e.mutedId, e.muterId), cursor, txn)
+            try projection.mutingInOrder.put((e.muterId, cursor), e.mutedId, txn)
         }
+        handlers.on(.unmuted) { (e: Unmute, _, txn) in try projection.removeMute(e.muterId, e.mutedId, txn) }
+        handlers.on(.followRequested) { (e: Follow, envelope, txn) in
+            let cursor = Key.sequenceCursor(envelope.sequence)
+            try projection.removeRequest(e.followerId, e.followeeId, txn)
+            try projection.requests.put((e.followeeId, e.followerId), cursor, txn)
+            try projection.requested.put((e.followerId, e.followeeId), cursor, txn)
+            try projection.requestsInOrder.put((e.followeeId, cursor), e.followerId, txn)
+        }
+        handlers.on(.followRequestRejected, .followRequestWithdrawn) { (e: Follow, _, txn) in
+            try projection.removeRequest(e.followerId, e.followeeId, txn)
+            try projection.notified.delete((e.followeeId, e.followerId), txn)
+        }
+        return handlers
     }
 }

@@ -13,10 +13,13 @@ struct PlacesProjection: Projection {
     let placesByAuthor: Table<AuthorPlacedPosts>
     var databases: [Database] { [places.database, cells.database, placesByAuthor.database] }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String) throws {
         places = try Table(env, prefix + "places")
         cells = try Table(env, prefix + "placeCells")
         placesByAuthor = try Table(env, prefix + "placesByAuthor")
+        handlers = Self.handlers(of: self)
     }
 
     /// The place of `post`, if it has one.
@@ -31,29 +34,22 @@ struct PlacesProjection: Projection {
         try places.delete(post, txn)
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .postPlaced(let e):
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.postPlaced) { (e: PostPlaced, _, txn) in
             guard let place = e.place else { return }  // its author was erased: nothing to index
-            try unindex(e.postId, txn)
-            try places.put(e.postId, (e.authorId, place), txn)
-            try cells.put((PlaceGrid.cell(of: place), e.postId), (), txn)
-            try placesByAuthor.put((e.authorId, e.postId), (), txn)
-        case .postDeleted(let e):
-            try unindex(e.postId, txn)
-        case .postRemoved(let e):
-            try unindex(e.postId, txn)
-        case .userErased(let e):
-            // Erasure deletes the posts first; this makes sure no place of theirs stays.
-            for post in try placesByAuthor.members(of: e.userId, txn) { try unindex(post, txn) }
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded,
-             .postImageProcessed, .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed,
-             .unfollowed, .postReported, .reportsDismissed, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
+            try projection.unindex(e.postId, txn)
+            try projection.places.put(e.postId, (e.authorId, place), txn)
+            try projection.cells.put((PlaceGrid.cell(of: place), e.postId), (), txn)
+            try projection.placesByAuthor.put((e.authorId, e.postId), (), txn)
         }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.unindex(e.postId, txn) }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.unindex(e.postId, txn) }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
+            // Erasure deletes the posts first; this makes sure no place of theirs stays.
+            for post in try projection.placesByAuthor.members(of: e.userId, txn) { try projection.unindex(post, txn) }
+        }
+        return handlers
     }
 }
 

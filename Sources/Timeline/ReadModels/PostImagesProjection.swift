@@ -14,11 +14,14 @@ struct PostImagesProjection: Projection {
     let mediaImages: Table<Members<MediaID, ImageID>>
     var databases: [Database] { [imagePosts.database, postImages.database, imageMedia.database, mediaImages.database] }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String) throws {
         imagePosts = try Table(env, prefix + "imagePosts")
         postImages = try Table(env, prefix + "postImages")
         imageMedia = try Table(env, prefix + "imageMedia")
         mediaImages = try Table(env, prefix + "mediaImages")
+        handlers = Self.handlers(of: self)
     }
 
     /// Whether an unattached photo holds image `id`.
@@ -53,33 +56,26 @@ struct PostImagesProjection: Projection {
         }
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .postAdded(let e):
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.postAdded) { (e: PostAdded, _, txn) in
             var images = [e.imageId] + (e.variants?.all ?? [])
-            for media in e.media { images += try forgetMedia(media, txn) }
-            try add(images, of: e.postId, txn)
-        case .mediaUploaded(let e):
-            for image in e.variants.all {
-                try imageMedia.put((image, e.mediaId), (), txn)
-                try mediaImages.put((e.mediaId, image), (), txn)
-            }
-        case .mediaDeleted(let e):
-            try forgetMedia(e.mediaId, txn)
-        case .postImageProcessed(let e):
-            try add([e.sourceImageId] + e.variants.all, of: e.postId, txn)
-        case .postDeleted(let e):
-            try remove(e.postId, txn)
-        case .postRemoved(let e):
-            try remove(e.postId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .commentAdded,
-             .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
-             .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged, .emailChanged,
-             .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUpdated,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
+            for media in e.media { images += try projection.forgetMedia(media, txn) }
+            try projection.add(images, of: e.postId, txn)
         }
+        handlers.on(.mediaUploaded) { (e: MediaUploaded, _, txn) in
+            for image in e.variants.all {
+                try projection.imageMedia.put((image, e.mediaId), (), txn)
+                try projection.mediaImages.put((e.mediaId, image), (), txn)
+            }
+        }
+        handlers.on(.mediaDeleted) { (e: MediaDeleted, _, txn) in try projection.forgetMedia(e.mediaId, txn) }
+        handlers.on(.postImageProcessed) { (e: PostImageProcessed, _, txn) in
+            try projection.add([e.sourceImageId] + e.variants.all, of: e.postId, txn)
+        }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.remove(e.postId, txn) }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.remove(e.postId, txn) }
+        return handlers
     }
 
     /// Forgets a deleted or removed post's images.

@@ -15,6 +15,8 @@ struct ProfilesProjection: Projection {
     let hashEmail: @Sendable (String) -> String
     var databases: [Database] { [users.database, usernames.database, emails.database, suspended.database, userReports.database] }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String, hashEmail: @escaping @Sendable (String) -> String) throws {
         users = try Table(env, prefix + "users")
         usernames = try Table(env, prefix + "usernames")
@@ -22,6 +24,7 @@ struct ProfilesProjection: Projection {
         suspended = try Table(env, prefix + "suspendedUsers")
         userReports = try Table(env, prefix + "userReports")
         self.hashEmail = hashEmail
+        handlers = Self.handlers(of: self)
     }
 
     /// The user holding `email`, if any.
@@ -48,19 +51,20 @@ struct ProfilesProjection: Projection {
         user.emailHash = hash
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .userCreated(let e):
-            let user = UserRecord(id: e.userId, username: e.username, emailHash: e.email.map(hashEmail), passwordHash: e.passwordHash,
-                                  bio: e.bio, url: e.url, createdAt: envelope.timestamp)
-            try users.put(e.userId, user, txn)
-            try usernames.put(e.username, e.userId, txn)
-            if let hash = user.emailHash { try emails.put(hash, e.userId, txn) }
-        case .profileUpdated(let e):
-            guard var user = try user(e.userId, txn) else { return }
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.userCreated) { (e: UserCreated, envelope, txn) in
+            let user = UserRecord(id: e.userId, username: e.username, emailHash: e.email.map(projection.hashEmail),
+                                  passwordHash: e.passwordHash, bio: e.bio, url: e.url, createdAt: envelope.timestamp)
+            try projection.users.put(e.userId, user, txn)
+            try projection.usernames.put(e.username, e.userId, txn)
+            if let hash = user.emailHash { try projection.emails.put(hash, e.userId, txn) }
+        }
+        handlers.on(.profileUpdated) { (e: ProfileUpdated, _, txn) in
+            guard var user = try projection.user(e.userId, txn) else { return }
             if let name = e.username {
-                try usernames.delete(user.username, txn)
-                try usernames.put(name, e.userId, txn)
+                try projection.usernames.delete(user.username, txn)
+                try projection.usernames.put(name, e.userId, txn)
                 user.username = name
             }
             if let bio = e.bio { user.bio = bio.isEmpty ? nil : bio }
@@ -72,62 +76,73 @@ struct ProfilesProjection: Projection {
             }
             if let discoverable = e.discoverable { user.discoverable = discoverable }
             if let locked = e.locked { user.locked = locked }
-            try users.put(e.userId, user, txn)
-        case .postAdded(let e):
-            try update(e.authorId, txn) { $0.postCount += 1 }
-        case .postDeleted(let e):
-            try update(e.authorId, txn) { $0.postCount -= 1 }
-        case .postRemoved(let e):
-            try update(e.authorId, txn) { $0.postCount -= 1 }
-        case .followed(let e):
-            try update(e.followerId, txn) { $0.followingCount += 1 }
-            try update(e.followeeId, txn) { $0.followerCount += 1 }
-        case .unfollowed(let e):
-            try update(e.followerId, txn) { $0.followingCount -= 1 }
-            try update(e.followeeId, txn) { $0.followerCount -= 1 }
-        case .passwordChanged(let e):
-            guard var user = try user(e.userId, txn) else { return }
+            try projection.users.put(e.userId, user, txn)
+        }
+        handlers.on(.postAdded) { (e: PostAdded, _, txn) in
+            try projection.update(e.authorId, txn) { $0.postCount += 1 }
+        }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in
+            try projection.update(e.authorId, txn) { $0.postCount -= 1 }
+        }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in
+            try projection.update(e.authorId, txn) { $0.postCount -= 1 }
+        }
+        handlers.on(.followed) { (e: Follow, _, txn) in
+            try projection.update(e.followerId, txn) { $0.followingCount += 1 }
+            try projection.update(e.followeeId, txn) { $0.followerCount += 1 }
+        }
+        handlers.on(.unfollowed) { (e: Follow, _, txn) in
+            try projection.update(e.followerId, txn) { $0.followingCount -= 1 }
+            try projection.update(e.followeeId, txn) { $0.followerCount -= 1 }
+        }
+        handlers.on(.passwordChanged) { (e: PasswordChanged, _, txn) in
+            guard var user = try projection.user(e.userId, txn) else { return }
             user.passwordHash = e.passwordHash
-            if let email = e.email { try changeEmail(of: &user, to: email, txn) }
-            try users.put(e.userId, user, txn)
-        case .emailChanged(let e):
-            guard var user = try user(e.userId, txn), let email = e.email else { return }
-            try changeEmail(of: &user, to: email, txn)
-            try users.put(e.userId, user, txn)
-        case .roleGranted(let e):
-            try update(e.userId, txn) { $0.moderator = true }
-        case .roleRevoked(let e):
-            try update(e.userId, txn) { $0.moderator = false }
-        case .userSuspended(let e):
-            try update(e.userId, txn) { $0.suspended = true }
-            try suspended.put(("s", e.userId), (), txn)
-        case .userUnsuspended(let e):
-            try update(e.userId, txn) { $0.suspended = false }
-            try suspended.delete(("s", e.userId), txn)
-        case .userReported(let e):
-            try userReports.put((e.userId, e.reporterId), UserReportRecord(reason: e.reason, posts: e.posts, at: envelope.timestamp), txn)
-        case .userReportsDismissed(let e):
-            try userReports.deleteAll(in: e.userId, txn)
-        case .userErased(let e):
+            if let email = e.email { try projection.changeEmail(of: &user, to: email, txn) }
+            try projection.users.put(e.userId, user, txn)
+        }
+        handlers.on(.emailChanged) { (e: EmailChanged, _, txn) in
+            guard var user = try projection.user(e.userId, txn), let email = e.email else { return }
+            try projection.changeEmail(of: &user, to: email, txn)
+            try projection.users.put(e.userId, user, txn)
+        }
+        handlers.on(.roleGranted) { (e: RoleChange, _, txn) in
+            try projection.update(e.userId, txn) { $0.moderator = true }
+        }
+        handlers.on(.roleRevoked) { (e: RoleChange, _, txn) in
+            try projection.update(e.userId, txn) { $0.moderator = false }
+        }
+        handlers.on(.userSuspended) { (e: AccountDecision, _, txn) in
+            try projection.update(e.userId, txn) { $0.suspended = true }
+            try projection.suspended.put(("s", e.userId), (), txn)
+        }
+        handlers.on(.userUnsuspended) { (e: AccountDecision, _, txn) in
+            try projection.update(e.userId, txn) { $0.suspended = false }
+            try projection.suspended.delete(("s", e.userId), txn)
+        }
+        handlers.on(.userReported) { (e: UserReported, envelope, txn) in
+            let report = UserReportRecord(reason: e.reason, posts: e.posts, at: envelope.timestamp)
+            try projection.userReports.put((e.userId, e.reporterId), report, txn)
+        }
+        handlers.on(.userReportsDismissed) { (e: AccountDecision, _, txn) in
+            try projection.userReports.deleteAll(in: e.userId, txn)
+        }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
             // The reports against them go; theirs against others go too (their reasons are erased).
-            try userReports.deleteAll(in: e.userId, txn)
+            try projection.userReports.deleteAll(in: e.userId, txn)
             var made: [UserID] = []
-            try txn.scan(userReports.database, prefix: []) { key, _ in
+            try txn.scan(projection.userReports.database, prefix: []) { key, _ in
                 if Key.split(key).1 == e.userId.rawValue { made.append(UserID(Key.split(key).0)) }
                 return true
             }
-            for reported in made { try userReports.delete((reported, e.userId), txn) }
-            try suspended.delete(("s", e.userId), txn)
-            guard let user = try user(e.userId, txn) else { return }
-            try users.delete(e.userId, txn)
-            try usernames.delete(user.username, txn)
-            if let hash = user.emailHash { try emails.delete(hash, txn) }
-        case .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced, .postImageProcessed, .commentAdded,
-             .commentDeleted, .likeAdded, .likeRemoved, .postReported, .reportsDismissed,
-             .passwordResetRequested, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
+            for reported in made { try projection.userReports.delete((reported, e.userId), txn) }
+            try projection.suspended.delete(("s", e.userId), txn)
+            guard let user = try projection.user(e.userId, txn) else { return }
+            try projection.users.delete(e.userId, txn)
+            try projection.usernames.delete(user.username, txn)
+            if let hash = user.emailHash { try projection.emails.delete(hash, txn) }
         }
+        return handlers
     }
 }
 

@@ -27,6 +27,8 @@ struct SessionsProjection: Projection {
          authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database]
     }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String) throws {
         sessions = try Table(env, prefix + "sessions")
         signInFailures = try Table(env, prefix + "signInFailures")
@@ -37,6 +39,7 @@ struct SessionsProjection: Projection {
         appTokens = try Table(env, prefix + "oauthAppTokens")
         pushSubscriptions = try Table(env, prefix + "pushSubscriptions")
         pushByUser = try Table(env, prefix + "pushByUser")
+        handlers = Self.handlers(of: self)
     }
 
     /// Forgets the push subscription of the token with this hash.
@@ -96,62 +99,74 @@ struct SessionsProjection: Projection {
         return count
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .signedIn(let e):
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.signedIn) { (e: SignedIn, envelope, txn) in
             // A code is good for one token.
-            if let redeemed = e.authorizationHash { try authorizations.delete(redeemed, txn) }
-            try sessions.put(e.sessionHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes),
-                                             envelope.sequence), txn)
-        case .signedOut(let e):
-            try sessions.delete(e.sessionHash, txn)
-            try forgetPushSubscription(e.sessionHash, txn)
-        case .pushSubscribed(let e):
-            try forgetPushSubscription(e.sessionHash, txn)
+            if let redeemed = e.authorizationHash { try projection.authorizations.delete(redeemed, txn) }
+            let session = SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes)
+            try projection.sessions.put(e.sessionHash, (session, envelope.sequence), txn)
+        }
+        handlers.on(.signedOut) { (e: SignedOut, _, txn) in
+            try projection.sessions.delete(e.sessionHash, txn)
+            try projection.forgetPushSubscription(e.sessionHash, txn)
+        }
+        handlers.on(.pushSubscribed) { (e: PushSubscribed, _, txn) in
+            try projection.forgetPushSubscription(e.sessionHash, txn)
             // An erased user's subscription reads back without its keys: nothing to push to.
             guard let endpoint = e.endpoint, let p256dh = e.p256dh, let auth = e.auth else { return }
-            try pushSubscriptions.put(e.sessionHash, PushSubscriptionRecord(user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
-                                                                            standard: e.standard, alerts: e.alerts, policy: e.policy), txn)
-            try pushByUser.put((e.userId, e.sessionHash), (), txn)
-        case .pushUnsubscribed(let e):
-            try forgetPushSubscription(e.sessionHash, txn)
-        case .userErased(let e):
-            for hash in try pushByUser.deleteAll(in: e.userId, txn) { try pushSubscriptions.delete(hash, txn) }
-        case .passwordResetRequested(let e):
-            try passwordResets.put(e.tokenHash, (SessionRecord(user: e.userId, expiresAt: e.expiresAt), envelope.sequence), txn)
-        case .passwordChanged(let e):
-            if let used = e.resetTokenHash { try passwordResets.delete(used, txn) }
-            try credentialChanges.put(e.userId, envelope.sequence, txn)
-        case .signedOutEverywhere(let e):
+            let subscription = PushSubscriptionRecord(user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                                                      standard: e.standard, alerts: e.alerts, policy: e.policy)
+            try projection.pushSubscriptions.put(e.sessionHash, subscription, txn)
+            try projection.pushByUser.put((e.userId, e.sessionHash), (), txn)
+        }
+        handlers.on(.pushUnsubscribed) { (e: PushUnsubscribed, _, txn) in
+            try projection.forgetPushSubscription(e.sessionHash, txn)
+        }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
+            for hash in try projection.pushByUser.deleteAll(in: e.userId, txn) {
+                try projection.pushSubscriptions.delete(hash, txn)
+            }
+        }
+        handlers.on(.passwordResetRequested) { (e: PasswordResetRequested, envelope, txn) in
+            let reset = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
+            try projection.passwordResets.put(e.tokenHash, (reset, envelope.sequence), txn)
+        }
+        handlers.on(.passwordChanged) { (e: PasswordChanged, envelope, txn) in
+            if let used = e.resetTokenHash { try projection.passwordResets.delete(used, txn) }
+            try projection.credentialChanges.put(e.userId, envelope.sequence, txn)
+        }
+        handlers.on(.signedOutEverywhere) { (e: SignedOutEverywhere, envelope, txn) in
             // Every session and reset token issued before this event ends, as at a password change.
-            try credentialChanges.put(e.userId, envelope.sequence, txn)
-        case .userSuspended(let e):
+            try projection.credentialChanges.put(e.userId, envelope.sequence, txn)
+        }
+        handlers.on(.userSuspended) { (e: AccountDecision, envelope, txn) in
             // A suspension ends them too (and the suspended user cannot sign in again).
-            try credentialChanges.put(e.userId, envelope.sequence, txn)
-        case .signInFailed(let e):
+            try projection.credentialChanges.put(e.userId, envelope.sequence, txn)
+        }
+        handlers.on(.signInFailed) { (e: SignInFailed, envelope, txn) in
             // Forget failures that have left the window, then record this one.
             let cutoff = SignInFailures.start(e.limiterKey, at: envelope.timestamp - SignInPolicy.window)
             var stale: [[UInt8]] = []
-            try txn.scan(signInFailures.database, prefix: SignInFailures.prefix(e.limiterKey)) { key, _ in
+            try txn.scan(projection.signInFailures.database, prefix: SignInFailures.prefix(e.limiterKey)) { key, _ in
                 guard key.lexicographicallyPrecedes(cutoff) else { return false }
                 stale.append(key)
                 return true
             }
-            for key in stale { try txn.delete(signInFailures.database, key) }
-            try signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
-        case .userCreated, .profileUpdated, .postAdded, .postPlaced, .postImageProcessed, .postDeleted,
-             .commentAdded, .commentDeleted, .likeAdded, .likeRemoved, .followed, .unfollowed, .postReported,
-             .postRemoved, .reportsDismissed, .emailChanged, .bookmarked, .unbookmarked,
-             .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userUnsuspended, .activityDismissed: break
-        case .appRegistered(let e):
-            try apps.put(e.appId, AppRecord(e), txn)
-        case .appAuthorized(let e):
-            try authorizations.put(e.codeHash, (AuthorizationRecord(e), envelope.sequence), txn)
-        case .appTokenIssued(let e):
-            try appTokens.put(e.tokenHash, AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt), txn)
+            for key in stale { try txn.delete(projection.signInFailures.database, key) }
+            try projection.signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
         }
+        handlers.on(.appRegistered) { (e: AppRegistered, _, txn) in
+            try projection.apps.put(e.appId, AppRecord(e), txn)
+        }
+        handlers.on(.appAuthorized) { (e: AppAuthorized, envelope, txn) in
+            try projection.authorizations.put(e.codeHash, (AuthorizationRecord(e), envelope.sequence), txn)
+        }
+        handlers.on(.appTokenIssued) { (e: AppTokenIssued, _, txn) in
+            let token = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
+            try projection.appTokens.put(e.tokenHash, token, txn)
+        }
+        return handlers
     }
 }
 
