@@ -140,7 +140,9 @@ extension MediaDeleted: EventPayload {
 
 /// A photo as deciding sees it.
 package struct MediaRecord: Equatable, Sendable {
+    /// The media's id.
     package var id: MediaID
+    /// Who uploaded it.
     package var uploader: UserID
     /// When it was uploaded (ms since 1970).
     package var uploadedAt: Int64
@@ -148,11 +150,14 @@ package struct MediaRecord: Equatable, Sendable {
     package var post: PostID?
     /// Its `full` variant's size, and its variants.
     package var width: Int
+    /// Its `full` variant's height.
     package var height: Int
+    /// Its variants.
     package var variants: ImageVariants
     /// Its alt text, if any.
     package var alt: String?
 
+    /// A media record.
     package init(id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int, variants: ImageVariants,
                  alt: String? = nil) {
         self.id = id; self.uploader = uploader; self.uploadedAt = uploadedAt; self.post = post

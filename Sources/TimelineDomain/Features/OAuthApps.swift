@@ -143,13 +143,20 @@ extension AppRegistered: EventPayload {
 
 /// An app as deciding sees it.
 package struct AppRecord: Equatable, Sendable {
+    /// The app's id (its `client_id`).
     package var id: String
+    /// The app's name.
     package var name: String
+    /// Its website, if any.
     package var website: String?
+    /// Where an authorization may send its code (exact match).
     package var redirectURIs: [String]
+    /// The scopes the app may be granted.
     package var scopes: [String]
+    /// Hex BLAKE2b-256 of its client secret.
     package var secretHash: String
 
+    /// The app `AppRegistered` recorded.
     package init(_ e: AppRegistered) {
         id = e.appId; name = e.name; website = e.website; redirectURIs = e.redirectURIs; scopes = e.scopes; secretHash = e.secretHash
     }
@@ -206,7 +213,9 @@ extension Decider {
 
 /// How an app proves it is itself: its client secret, or a token of its own (`issueAppToken`).
 package enum AppCredential: Sendable {
+    /// The app's client secret.
     case secret(String)
+    /// A token issued to the app itself (`issueAppToken`).
     case token(String)
 }
 

@@ -103,13 +103,20 @@ extension AppTokenIssued: EventPayload {
 
 /// An authorization code as deciding sees it: unredeemed, and not revoked by a password change.
 package struct AuthorizationRecord: Equatable, Sendable {
+    /// The person who authorized the app.
     package var user: UserID
+    /// The app's id (its `client_id`).
     package var app: String
+    /// The scopes granted.
     package var scopes: [String]
+    /// The redirect URI the code was sent to: the token request must name the same.
     package var redirectURI: String
+    /// The PKCE `S256` challenge, if the app sent one.
     package var codeChallenge: String?
+    /// When the code can no longer be redeemed (ms since 1970).
     package var expiresAt: Int64
 
+    /// The code `AppAuthorized` recorded.
     package init(_ e: AppAuthorized) {
         user = e.userId; app = e.appId; scopes = e.scopes; redirectURI = e.redirectURI; codeChallenge = e.codeChallenge; expiresAt = e.expiresAt
     }
@@ -117,15 +124,20 @@ package struct AuthorizationRecord: Equatable, Sendable {
 
 /// An app's own token as the service sees it.
 package struct AppTokenRecord: Equatable, Sendable {
+    /// The app's id.
     package var app: String
+    /// The scopes the token holds.
     package var scopes: [String]
+    /// When it expires (ms since 1970).
     package var expiresAt: Int64
 
+    /// An app token record.
     package init(app: String, scopes: [String], expiresAt: Int64) { self.app = app; self.scopes = scopes; self.expiresAt = expiresAt }
 }
 
 /// How long an authorization code can be redeemed: ten minutes, as RFC 6749 advises at most.
 package enum AuthorizationPolicy {
+    /// Ten minutes, in ms.
     package static let codeLifetime: Int64 = 10 * 60 * 1000
 }
 

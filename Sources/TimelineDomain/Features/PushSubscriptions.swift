@@ -115,14 +115,22 @@ extension PushUnsubscribed: EventPayload {
 
 /// A subscription as the service keeps it.
 package struct PushSubscriptionRecord: Equatable, Sendable {
+    /// The subscribed user.
     package var user: UserID
+    /// The push service's endpoint URL.
     package var endpoint: String
+    /// The browser's P-256 public key, base64url.
     package var p256dh: String
+    /// The browser's authentication secret, base64url.
     package var auth: String
+    /// Whether it wants RFC 8291's `aes128gcm` (else the legacy `aesgcm`).
     package var standard: Bool
+    /// The alert types wanted.
     package var alerts: [String]
+    /// Whose actions push.
     package var policy: PushPolicy
 
+    /// A subscription record.
     package init(user: UserID, endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: PushPolicy) {
         self.user = user; self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard
         self.alerts = alerts; self.policy = policy
