@@ -3,8 +3,8 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
     /// What was wrong with the record.
     public let message: String
     /// A record that cannot be decoded, and why.
-    /// "corrupt record: " and the message.
     @inlinable public init(message: String) { self.message = message }
+    /// "corrupt record: " and the message.
     public var description: String { "corrupt record: \(message)" }
 }
 
@@ -13,8 +13,8 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
 /// The reading itself is done by `SpanReading` over a `Span`, so a record can also be decoded
 /// in place, straight from LMDB's map (`Transaction.withValue`), without copying it first.
 package struct ByteReader {
-    /// The read position, advanced by each read.
     @usableFromInline let bytes: [UInt8]
+    /// The read position, advanced by each read.
     @usableFromInline package internal(set) var offset: Int
 
     /// A reader of `bytes`, starting at `offset`.
@@ -24,25 +24,25 @@ package struct ByteReader {
     }
 
     /// Whether every byte has been read.
-    /// How many bytes are left to read.
     @inlinable package var isAtEnd: Bool { offset == bytes.count }
+    /// How many bytes are left to read.
     @inlinable package var remaining: Int { bytes.count - offset }
 
     /// Reads one byte.
-    /// Reads a count, then that many strings.
-    /// Reads an unsigned LEB128 varint.
-    /// Reads a flag byte, then the string if it is 1.
-    /// Reads an `Int` (a varint of its 64-bit pattern).
-    /// Reads a length-prefixed UTF-8 string.
-    /// Reads an `Int64` (a varint of its bit pattern).
-    /// Reads a length, refusing one past the end.
     @inlinable package mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
+    /// Reads an unsigned LEB128 varint.
     @inlinable package mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
+    /// Reads an `Int` (a varint of its 64-bit pattern).
     @inlinable package mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
+    /// Reads an `Int64` (a varint of its bit pattern).
     @inlinable package mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
+    /// Reads a length, refusing one past the end.
     @inlinable package mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
+    /// Reads a length-prefixed UTF-8 string.
     @inlinable package mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
+    /// Reads a flag byte, then the string if it is 1.
     @inlinable package mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
+    /// Reads a count, then that many strings.
     @inlinable package mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
 
     @inlinable mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {

@@ -7,10 +7,10 @@ package struct ByteWriter {
     /// An empty writer with room for `capacity` bytes.
     @inlinable package init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
 
-    /// One byte.
+    /// Appends one byte.
     @inlinable package mutating func u8(_ value: UInt8) { bytes.append(value) }
 
-    /// An unsigned LEB128 varint: 7 bits a byte, the high bit set on all but the last.
+    /// Appends an unsigned LEB128 varint: 7 bits a byte, the high bit set on all but the last.
     @inlinable package mutating func varint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
@@ -20,20 +20,20 @@ package struct ByteWriter {
         bytes.append(UInt8(v))
     }
 
-    /// An `Int`, as a varint of its 64-bit pattern (a negative one takes 10 bytes).
-    /// An `Int64`, as a varint of its bit pattern.
+    /// Appends an `Int`, as a varint of its 64-bit pattern (a negative one takes 10 bytes).
     @inlinable package mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value))) }
+    /// Appends an `Int64`, as a varint of its bit pattern.
     @inlinable package mutating func int64(_ value: Int64) { varint(UInt64(bitPattern: value)) }
     /// An IEEE 754 double, its 8 bytes big-endian.
     @inlinable package mutating func double(_ value: Double) { raw(BigEndian.bytes(value.bitPattern)) }
 
-    /// A UTF-8 string, its byte count first (a varint).
+    /// Appends a UTF-8 string, its byte count first (a varint).
     @inlinable package mutating func string(_ value: String) {
         varint(UInt64(value.utf8.count))
         bytes.append(contentsOf: value.utf8)
     }
 
-    /// A flag byte (0: `nil`, 1: a string follows), then the string.
+    /// Appends a flag byte (0: `nil`, 1: a string follows), then the string.
     @inlinable package mutating func optionalString(_ value: String?) {
         if let value {
             u8(1)
@@ -43,19 +43,19 @@ package struct ByteWriter {
         }
     }
 
-    /// A count (a varint), then each string.
+    /// Appends a count (a varint), then each string.
     @inlinable package mutating func strings(_ values: [String]) {
         varint(UInt64(values.count))
         for value in values { string(value) }
     }
 
-    /// Bytes, their count first (a varint).
+    /// Appends bytes, their count first (a varint).
     @inlinable package mutating func blob(_ value: [UInt8]) {
         varint(UInt64(value.count))
         bytes.append(contentsOf: value)
     }
 
-    /// Bytes as they are, with no length (the reader must know it).
+    /// Appends bytes as they are, with no length (the reader must know it).
     @inlinable package mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
 }
 

@@ -203,7 +203,12 @@ extension Decider {
 
 /// What a moderator decides about an account.
 package enum AccountDecisionKind: Equatable, Sendable {
-    case dismiss, suspend, unsuspend
+    /// Dismiss the reports standing against the account.
+    case dismiss
+    /// Suspend the account.
+    case suspend
+    /// Lift the account's suspension.
+    case unsuspend
 
     var verb: String {
         switch self {

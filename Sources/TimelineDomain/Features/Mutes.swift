@@ -116,6 +116,7 @@ package struct MuteRecord: Equatable, Sendable {
     /// When it ends by itself (ms since 1970); `nil`: when the muter unmutes.
     package var until: Int64?
 
+    /// A mute record ending at `until`.
     package init(until: Int64?) { self.until = until }
 
     /// Whether it still stands at `now`.
