@@ -8,18 +8,18 @@ public enum JSONEvent: Equatable, Sendable {
     case bool(Bool)
     /// A number, as written (no precision is lost).
     case number(String)
-    case string(String)
     /// A string value (not an object key).
-    case startObject
+    case string(String)
     /// `{`: an object begins.
-    case key(String)
+    case startObject
     /// An object member's key (its value follows).
-    case endObject
+    case key(String)
     /// `}`: the object ends.
-    case startArray
+    case endObject
     /// `[`: an array begins.
+    case startArray
+    /// `]`: the array ends.
     case endArray
-/// `]`: the array ends.
 }
 
 /// Why a JSON text could not be parsed.
