@@ -7,7 +7,7 @@ import Timeline
 public struct Benchmark {
     /// How big a network to build.
     public var scale: Scale
-    /// Where the benchmark's databases go (emptied first).
+    /// Where the benchmark's databases go.
     public var directory: String
     /// Told each step as it starts (the CLI prints it).
     public var progress: (String) -> Void

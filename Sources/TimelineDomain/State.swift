@@ -7,7 +7,7 @@ package struct UserRecord: Equatable, Sendable {
     /// The keyed hash of the user's email (`DecisionContext.hashEmail`, as failed sign-ins
     /// record it): the read models never hold an email in clear. `nil` for an account without one.
     public var emailHash: String?
-    /// The user's argon2id password hash (`nil`: none set, e.g. an account created by an operator).
+    /// The user's argon2id password hash (`nil`: the account has none).
     public var passwordHash: String?
     /// The profile's bio, if any.
     public var bio: String?
@@ -48,7 +48,7 @@ package struct PostRecord: Equatable, Sendable {
     public var id: PostID
     /// Who posted it.
     public var author: UserID
-    /// The photo (of a post from before variants: its only image).
+    /// The post's image.
     public var image: ImageID
     /// The caption, if any.
     public var caption: String?
@@ -118,15 +118,15 @@ package struct SessionRecord: Equatable, Sendable {
 /// What deciding a command may read of the current state. The LMDB read models implement it
 /// inside the write transaction; tests can implement it in memory.
 package protocol DecisionState {
-    /// The user `id` (`nil`: none, or erased).
+    /// The user `id` (`nil`: none).
     func user(_ id: UserID) throws -> UserRecord?
     /// The user holding this (normalised) username.
     func userID(username: String) throws -> UserID?
     /// The user holding this (lowercased) email.
     func userID(email: String) throws -> UserID?
-    /// The post `id` (`nil`: none, or deleted).
+    /// The post `id` (`nil`: none).
     func post(_ id: PostID) throws -> PostRecord?
-    /// The comment `id` (`nil`: none, or deleted).
+    /// The comment `id` (`nil`: none).
     func comment(_ id: CommentID) throws -> CommentRecord?
     /// Whether `follower` follows `followee`.
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool

@@ -3,7 +3,7 @@
 package struct DecisionContext {
     /// The time of the decision (ms since 1970): every event it records carries it.
     public var now: Int64
-    /// A fresh identifier (a ULID in the service) for each new entity.
+    /// A fresh identifier (a push ID, in the service) for each new entity.
     public var newID: () -> String
     /// Hex BLAKE2b of a session token.
     public var hashToken: (String) -> String
@@ -12,7 +12,7 @@ package struct DecisionContext {
     /// Keyed hash of a (lowercased) email, as failed sign-ins record it and the read models
     /// keep it (`UserRecord.emailHash`): the same function on both sides, so it has no default.
     public var hashEmail: (String) -> String
-    /// How long a new session lasts (ms): 30 days unless configured.
+    /// How long a new session lasts (ms): 30 days by default.
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
     /// What the service worked out before deciding (password hashing and verification, the
     /// image pipeline, tokens, the origin).
