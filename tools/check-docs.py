@@ -232,7 +232,9 @@ def main():
                 total += 1
                 if not documented:
                     (skipped if skip else failing).append(f"{path}:{line}: {kind} {name}")
-    print("\n".join(failing + (["skipped:"] + skipped if "--skipped" in sys.argv and skipped else [])))
+    listed = failing + (["skipped:"] + skipped if "--skipped" in sys.argv and skipped else [])
+    if listed:
+        print("\n".join(listed))
     print(f"{len(failing)} of {total} public and package declarations have no doc comment"
           f" ({len(skipped)} more in skipped files)")
     sys.exit(1 if failing else 0)
