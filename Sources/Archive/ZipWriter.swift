@@ -71,6 +71,7 @@ public enum ZipError: Error, CustomStringConvertible {
     /// The output threw: the archive ends there.
     case output(any Error)
 
+    /// What failed, prefixed `zip:` (or `zip output:` when the output threw).
     public var description: String {
         switch self {
         case .failed(let message): "zip: \(message)"

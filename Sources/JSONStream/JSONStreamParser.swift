@@ -2,20 +2,29 @@ internal import CYAJL
 
 /// One token of a JSON text, in document order.
 public enum JSONEvent: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, as written (no precision is lost).
     case number(String)
+    /// A string value (not an object key).
     case string(String)
+    /// `{`: an object begins.
     case startObject
+    /// An object member's key (its value follows).
     case key(String)
+    /// `}`: the object ends.
     case endObject
+    /// `[`: an array begins.
     case startArray
+    /// `]`: the array ends.
     case endArray
 }
 
 /// Why a JSON text could not be parsed.
 public struct JSONStreamError: Error, CustomStringConvertible, Sendable {
+    /// yajl's message (its first line).
     public let description: String
 }
 
@@ -26,6 +35,7 @@ public final class JSONStreamParser {
     private let box: HandlerBox
     private let handle: yajl_handle
 
+    /// A parser calling `handler` with each token.
     public init(_ handler: @escaping (JSONEvent) throws -> Void) {
         box = HandlerBox(handler)
         // yajl validates UTF-8 in strings by default and keeps a pointer to the callbacks,

@@ -1,13 +1,19 @@
 /// A JSON value held in memory (one record of a streamed document).
 public indirect enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, as written (no precision is lost).
     case number(String)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
     /// Keys in document order; a repeated key keeps its last value on lookup.
     case object([(key: String, value: JSONValue)])
 
+    /// Equality member by member, in order (a tuple array is not `Equatable` by itself).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -26,6 +32,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         return members.last { $0.key == key }?.value
     }
 
+    /// The string, if this is one.
     public var string: String? { if case .string(let s) = self { s } else { nil } }
 
     /// The members of an object, or nothing.
@@ -43,11 +50,13 @@ public final class RecordSplitter {
     private var building: [(key: String?, value: JSONValue)] = []
     private var level = 0
 
+    /// A splitter handing `record` each value `depth` object levels down, with its path of keys.
     public init(depth: Int, record: @escaping ([String], JSONValue) throws -> Void) {
         self.depth = depth
         self.record = record
     }
 
+    /// Takes the next token (a `JSONStreamParser` handler); calls `record` when one is complete.
     public func consume(_ event: JSONEvent) throws {
         if building.isEmpty && level < depth {
             // Above record level: only object keys matter (they form the path).

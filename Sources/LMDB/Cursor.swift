@@ -3,6 +3,7 @@ internal import CLMDB
 /// A position in one database, valid inside `Transaction.withCursor` only.
 public final class Cursor {
     private var handle: OpaquePointer?
+    /// The database the cursor moves in.
     public let database: Database
     private unowned let transaction: Transaction
 
@@ -42,10 +43,15 @@ public final class Cursor {
         return (bytes(k), bytes(v))
     }
 
+    /// Positions at the first entry (`nil`: the database is empty).
     public func first() throws(LMDBError) -> Entry? { try move(MDB_FIRST) }
+    /// Positions at the last entry (`nil`: the database is empty).
     public func last() throws(LMDBError) -> Entry? { try move(MDB_LAST) }
+    /// Moves to the next entry (`nil`: there is none).
     public func next() throws(LMDBError) -> Entry? { try move(MDB_NEXT) }
+    /// Moves to the previous entry (`nil`: there is none).
     public func previous() throws(LMDBError) -> Entry? { try move(MDB_PREV) }
+    /// The entry at the cursor.
     public func current() throws(LMDBError) -> Entry? { try move(MDB_GET_CURRENT) }
     /// Positions at the first key ≥ `key`.
     public func seek(atLeast key: [UInt8]) throws(LMDBError) -> Entry? { try move(MDB_SET_RANGE, key: key) }

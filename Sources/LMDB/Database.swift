@@ -5,7 +5,9 @@ internal import CLMDB
 public struct Database: Sendable, Hashable {
     /// Flags a database is created with.
     public struct Flags: OptionSet, Sendable {
+        /// The `mdb_dbi_open` flags.
         public let rawValue: UInt32
+        /// Flags with these bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// Keys are compared as native-endian integers.
         public static let integerKey = Flags(rawValue: UInt32(MDB_INTEGERKEY))
@@ -20,13 +22,17 @@ public struct Database: Sendable, Hashable {
     }
 
     let dbi: MDB_dbi
+    /// The database's name.
     public let name: String
+    /// Which environment holds it.
     public let placement: Placement
 }
 
 /// How a value is written.
 public struct PutFlags: OptionSet, Sendable {
+    /// The `mdb_put` flags.
     public let rawValue: UInt32
+    /// Flags with these bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// The key must sort after every key in the database (fast path for logs).
     public static let append = PutFlags(rawValue: UInt32(MDB_APPEND))
@@ -36,8 +42,12 @@ public struct PutFlags: OptionSet, Sendable {
 
 /// Statistics of one database.
 public struct DatabaseStatistics: Sendable {
+    /// How many entries it holds.
     public let entries: Int
+    /// The page size, in bytes.
     public let pageSize: Int
+    /// The B-tree's depth.
     public let depth: Int
+    /// Pages in use: branch, leaf and overflow.
     public let pages: Int
 }

@@ -29,6 +29,7 @@ public final class Environment: @unchecked Sendable {
         /// Named databases per environment. A blue/green rebuild opens a second generation of
         /// every read-model table beside the live one, so this is more than twice the tables.
         public var maxDatabases: Int = 256
+        /// Reader slots: the most read transactions open at once (threads and processes together).
         public var maxReaders: Int = 1024
         /// `false` opens with `MDB_NOSYNC`: commits are not fsynced (tests, bulk loads).
         public var durable: Bool = true
@@ -38,6 +39,7 @@ public final class Environment: @unchecked Sendable {
         /// space is worth reclaiming (see `compactDerivedData(path:options:when:)`); `nil`
         /// never does.
         public var compactDerivedData: CompactionRule?
+        /// The defaults.
         public init() {}
     }
 
@@ -47,7 +49,9 @@ public final class Environment: @unchecked Sendable {
     private let derivedLock: OpenLock?
     /// This process's claim that the derived environment may be unsynced (see `UnsyncedMarker`).
     private let marker: UnsyncedMarker?
+    /// The directory the environment was opened at.
     public let path: String
+    /// The options it was opened with.
     public let options: Options
     private let gate = TransactionGate()
     /// Opened database handles, by placement and name. Never held across a transaction.

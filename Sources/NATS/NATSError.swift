@@ -6,8 +6,10 @@ public struct NATSError: Error, CustomStringConvertible, Sendable {
     public let status: Int32
     /// The JetStream error code (`jsErrCode`), 0 when there is none.
     public let jetStreamCode: Int32
+    /// What failed, in words.
     public let message: String
 
+    /// The message, with the JetStream code when there is one.
     public var description: String {
         jetStreamCode == 0 ? "NATS: \(message)" : "NATS JetStream \(jetStreamCode): \(message)"
     }
@@ -19,6 +21,7 @@ public struct NATSError: Error, CustomStringConvertible, Sendable {
         status == Int32(NATS_NOT_FOUND.rawValue) || jetStreamCode == Int32(JSNoMessageFoundErr.rawValue)
             || jetStreamCode == Int32(JSStreamNotFoundErr.rawValue)
     }
+    /// The request timed out.
     public var isTimeout: Bool { status == Int32(NATS_TIMEOUT.rawValue) }
 
     init(_ status: natsStatus, _ code: jsErrCode = jsErrCode(0), _ operation: String) {

@@ -6,13 +6,16 @@ public struct CryptoError: Error, Equatable, CustomStringConvertible {
     public let operation: String
     /// A failure of `operation` ("sign with P-256").
     public init(operation: String) { self.operation = operation }
+    /// "OpenSSL could not" and the operation.
     public var description: String { "OpenSSL could not \(operation)" }
 }
 
 /// A P-256 key pair as raw bytes: the 32-byte private scalar and the 65-byte uncompressed public
 /// point (Web Push's and JWS ES256's form).
 public struct P256KeyPair: Sendable, Equatable {
+    /// The 32-byte private scalar, big-endian.
     public let privateKey: [UInt8]
+    /// The 65-byte uncompressed public point (`0x04 ‖ x ‖ y`).
     public let publicKey: [UInt8]
 
     /// A new random key pair.
@@ -76,6 +79,7 @@ public enum AES128GCM {
 
 /// Random bytes from OpenSSL's generator.
 public enum SecureRandom {
+    /// `count` cryptographically secure random bytes.
     public static func bytes(_ count: Int) throws(CryptoError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         guard RAND_bytes(&out, Int32(count)) == 1 else { throw CryptoError(operation: "make random bytes") }

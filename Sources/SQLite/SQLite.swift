@@ -2,8 +2,11 @@ internal import CSQLite
 
 /// A failed SQLite call: its result code and message.
 public struct SQLiteError: Error, CustomStringConvertible {
+    /// The SQLite result code.
     public let code: Int32
+    /// SQLite's message.
     public let message: String
+    /// The code and the message.
     public var description: String { "sqlite error \(code): \(message)" }
 }
 
@@ -66,8 +69,11 @@ public final class SQLiteStatement {
 
     /// A parameter's value.
     public enum Value {
+        /// An integer.
         case int(Int64)
+        /// Text.
         case text(String)
+        /// SQL `NULL`.
         case null
     }
 
@@ -100,6 +106,7 @@ public final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Column `column`'s value as an integer.
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     /// Appends column `column`'s text bytes to `out` (nothing for NULL); returns how many.

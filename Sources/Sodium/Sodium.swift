@@ -88,8 +88,11 @@ public enum Sodium {
 
     /// Cost parameters of argon2id.
     public struct PasswordCost: Sendable, Equatable {
+        /// Passes over memory (`opslimit`).
         public var operations: UInt64
+        /// Memory to use, in bytes (`memlimit`).
         public var memory: Int
+        /// A cost of `operations` passes over `memory` bytes.
         public init(operations: UInt64, memory: Int) {
             self.operations = operations
             self.memory = memory

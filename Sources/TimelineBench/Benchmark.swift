@@ -5,12 +5,16 @@ import Timeline
 /// `timeline bench`: builds a synthetic network through the library API and measures, in one
 /// run, each figure beside its baseline.
 public struct Benchmark {
+    /// How big a network to build.
     public var scale: Scale
+    /// Where the benchmark's databases go.
     public var directory: String
+    /// Told each step as it starts (the CLI prints it).
     public var progress: (String) -> Void
     /// Run only the named figure groups (append, latency, concurrency, reads, fanout, rebuild).
     public var only: Set<String>?
 
+    /// A benchmark of `scale` in `directory`, running `only` those groups (`nil`: all).
     public init(scale: Scale, directory: String, only: Set<String>? = nil, progress: @escaping (String) -> Void) {
         self.scale = scale
         self.directory = directory

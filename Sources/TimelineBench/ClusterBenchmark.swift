@@ -7,17 +7,23 @@ import Timeline
 /// cluster (started on loopback unless `urls` are given), beside raw R3 publishes with
 /// `ExpectLastSeq`.
 public struct ClusterBenchmark {
+    /// Where the nodes' databases (and a local cluster's servers) go.
     public var directory: String
+    /// The cluster's servers (`nil`: start a local three-server cluster).
     public var urls: [String]?
+    /// Commands each client sends.
     public var commandsPerClient = 200
+    /// Told each step as it starts.
     public var progress: (String) -> Void
 
+    /// A cluster benchmark in `directory`, against `urls` or a local cluster.
     public init(directory: String, urls: [String]?, progress: @escaping (String) -> Void) {
         self.directory = directory
         self.urls = urls
         self.progress = progress
     }
 
+    /// Runs it and returns its figures.
     public func run() async throws -> [Figure] {
         var local: LocalNATSCluster?
         if urls == nil {

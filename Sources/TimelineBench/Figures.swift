@@ -2,10 +2,15 @@ import Foundation
 
 /// One measured figure, beside its baseline when it has one.
 public struct Figure: Sendable {
+    /// What is measured.
     public var name: String
+    /// The measurement.
     public var value: Double
+    /// Its unit (`ms`, `events/s`, …).
     public var unit: String
+    /// The baseline's measurement in the same run, if there is one.
     public var baseline: Double?
+    /// What the baseline is.
     public var baselineName: String?
     /// What the figure should reach (shown in the table), e.g. "≥ 0.5×".
     public var target: String?
@@ -68,7 +73,9 @@ func peakRSS() -> Int { procStatus("VmHWM") }
 public struct SplitMix: RandomNumberGenerator, Sendable {
     var state: UInt64
     init(state: UInt64) { self.state = state }
+    /// A generator starting from `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

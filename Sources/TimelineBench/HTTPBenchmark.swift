@@ -11,20 +11,25 @@ import TimelineHTTP
 /// in the same run; then 1,000 open event streams: their memory, and how long a new post
 /// takes to reach all of them.
 public struct HTTPBenchmark {
+    /// How big a network to build and serve.
     public var scale: Scale
+    /// Where the database and nginx's files go.
     public var directory: String
+    /// Told each step as it starts.
     public var progress: (String) -> Void
     /// Seconds of each wrk run.
     public var seconds = 10
     /// Event streams to open.
     public var streams = 1_000
 
+    /// An HTTP benchmark of `scale` in `directory`.
     public init(scale: Scale, directory: String, progress: @escaping (String) -> Void) {
         self.scale = scale
         self.directory = directory
         self.progress = progress
     }
 
+    /// Runs it (installing `wrk` and `nginx` if missing) and returns its figures.
     public func run() async throws -> [Figure] {
         try ExternalTools.ensure([("wrk", "wrk"), ("nginx", "nginx")], progress: progress)
         guard ExternalTools.find("python3") != nil else { throw BenchError("python3 is needed for the event streams") }

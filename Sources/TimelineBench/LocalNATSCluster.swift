@@ -5,12 +5,14 @@ import Synchronization
 /// A three-server NATS JetStream cluster on loopback (Debian's `nats-server`), started by the
 /// cluster tests and `timeline bench --cluster`, killed when released.
 public final class LocalNATSCluster: Sendable {
+    /// Each server's client port, by index.
     public let clientPorts: [Int]
     private let clusterPorts: [Int]
     private let directory: String
     /// The running server of each index (`nil` once killed); only touched under its lock.
     private let processes: Mutex<[Process?]>
 
+    /// Starts `size` servers on free loopback ports, storing in `directory`.
     public init(directory: String, size: Int = 3) throws {
         let ports = try Self.freePorts(2 * size)
         clientPorts = Array(ports[..<size])
@@ -20,8 +22,10 @@ public final class LocalNATSCluster: Sendable {
         for index in 0..<size { try start(index) }
     }
 
+    /// The servers' client URLs.
     public var urls: [String] { clientPorts.map { "nats://127.0.0.1:\($0)" } }
 
+    /// Starts server `index` (again, after `kill`), with its ports and store as before.
     public func start(_ index: Int) throws {
         let routes = clusterPorts.enumerated().filter { $0.offset != index }.map { "\"nats-route://127.0.0.1:\($0.element)\"" }
         let config = """
@@ -110,6 +114,8 @@ public final class LocalNATSCluster: Sendable {
 
 /// The kernel gave no free loopback port.
 public struct PortAllocationError: Error, CustomStringConvertible {
+    /// The failed call's `errno`.
     public let errno: Int32
+    /// "no free loopback port" and the system's reason.
     public var description: String { "no free loopback port: \(String(cString: strerror(errno)))" }
 }

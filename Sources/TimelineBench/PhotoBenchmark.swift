@@ -9,18 +9,22 @@ import Glibc
 /// colour), beside Debian's `vipsthumbnail` making the same variants of the same files in the
 /// same run, and the process's peak memory during a burst of concurrent uploads.
 public struct PhotoBenchmark {
+    /// Where the generated photos and the database go.
     public var directory: String
+    /// Told each step as it starts.
     public var progress: (String) -> Void
     /// Sequential uploads measured per format.
     public var uploads = 12
     /// Concurrent uploads in the memory burst.
     public var burst = 32
 
+    /// A photo benchmark in `directory`.
     public init(directory: String, progress: @escaping (String) -> Void) {
         self.directory = directory
         self.progress = progress
     }
 
+    /// Runs it (installing `libvips-tools` if missing) and returns its figures.
     public func run() async throws -> [Figure] {
         try ExternalTools.ensure([("vips", "libvips-tools"), ("vipsthumbnail", "libvips-tools")], progress: progress)
         let images = directory + "/photos"

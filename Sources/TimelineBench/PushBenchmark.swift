@@ -16,16 +16,21 @@ import WebPush
 /// command's latency (p50) with the outbox busy beside it, over the same command with the
 /// worker idle (ratio).
 public struct PushBenchmark {
+    /// Where the database goes.
     public var directory: String
+    /// How many followers subscribed to push the post reaches.
     public var subscribers: Int
+    /// Told each step as it starts.
     public var progress: (String) -> Void
 
+    /// A push benchmark in `directory` with `subscribers` subscribers.
     public init(directory: String, subscribers: Int = 10_000, progress: @escaping (String) -> Void) {
         self.directory = directory
         self.subscribers = subscribers
         self.progress = progress
     }
 
+    /// Runs it (installing `openssl` if missing) and returns its figures.
     public func run() async throws -> [Figure] {
         try ExternalTools.ensure([("openssl", "openssl")], progress: progress)
         let tls = try certificate()

@@ -12,6 +12,7 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
     private let leases: KeyValueBucket
     private let done: KeyValueBucket
     private let node = UUID().uuidString
+    /// How long a claim lasts (the `leaseTime`, in seconds): the leases bucket's TTL.
     public let claimLifetime: TimeInterval
 
     /// Claims kept on the cluster reachable at `options.urls`.
@@ -22,18 +23,22 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
         done = try jetStream.keyValue(bucket: "TIMELINE_PUSH_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
     }
 
+    /// `done` if the done bucket holds `id`; else `mine` if this node created its lease, `taken` if
+    /// another node had.
     public func claim(_ id: String) throws -> DeliveryClaim {
         let key = Self.key(id)
         if try done.latest(key) != nil { return .done }
         return try leases.create(key, Array(node.utf8)) ? .mine : .taken
     }
 
+    /// Records `id` in the done bucket, then drops its lease.
     public func finished(_ id: String) throws {
         let key = Self.key(id)
         _ = try done.create(key, [1])
         try leases.purge(key)
     }
 
+    /// Drops this node's lease on `id`, so any node may claim it again.
     public func release(_ id: String) throws { try leases.purge(Self.key(id)) }
 
     /// A delivery id as a key (ids hold `.`, which separates a key's tokens).

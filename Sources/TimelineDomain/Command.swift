@@ -23,7 +23,9 @@ package protocol CommandDefinition: Sendable, Equatable {
 }
 
 extension CommandDefinition {
+    /// Most commands need an acting user.
     package static var needsActor: Bool { true }
+    /// Most commands have nothing to check early.
     package func precheck<State: DecisionState>(_ decider: Decider<State>) throws {}
 
     /// Whether `other` is this same command with the same fields.
@@ -37,6 +39,7 @@ public struct Command: Sendable, Equatable, CustomStringConvertible {
     /// The command, as its feature defines it.
     package let definition: any CommandDefinition
 
+    /// A command of this definition.
     package init(_ definition: some CommandDefinition) { self.definition = definition }
 
     /// The public command name (`timeline exec`'s `command`, the schema's file name).
@@ -53,8 +56,10 @@ public struct Command: Sendable, Equatable, CustomStringConvertible {
         return fields.object.merging(["command": name]) { $1 }
     }
 
+    /// The command's public name.
     public var description: String { name }
 
+    /// Whether the two are the same command with the same fields.
     public static func == (a: Command, b: Command) -> Bool { a.definition.isEqual(to: b.definition) }
 
     /// The public names of every command, in the registry's order.
@@ -84,7 +89,9 @@ package protocol OneFieldCommand: CommandDefinition {
 }
 
 extension OneFieldCommand {
+    /// Reads the one field.
     package init(_ fields: some CommandFields) throws(TimelineError) { self.init(value: try fields.string(Self.field)) }
+    /// Writes the one field.
     package func encode(to fields: inout CommandJSON) { fields.set(Self.field, value) }
 }
 

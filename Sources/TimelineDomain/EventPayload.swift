@@ -39,9 +39,13 @@ package protocol EventPayload: Sendable {
 }
 
 extension EventPayload {
+    /// Version 1, unless the payload type says otherwise.
     package static var currentVersion: UInt8 { 1 }
+    /// Version 1 sealed its personal fields, unless the payload type says otherwise.
     package static var legacyPlainV1: Bool { false }
+    /// No images, unless the payload type stores some.
     package var storedImages: [ImageID] { [] }
+    /// No post, unless the payload type is about one.
     package var post: PostID? { nil }
 }
 

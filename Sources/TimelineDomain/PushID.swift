@@ -4,6 +4,7 @@
 ///
 /// Not thread-safe by itself: callers serialise access (the service keeps one behind a lock).
 package struct PushIDGenerator: Sendable {
+    /// The 64 characters of an identifier, in ASCII order (so byte order is numeric order).
     public static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
     private var lastTime: Int64 = -1

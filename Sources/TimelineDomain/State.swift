@@ -1,17 +1,27 @@
 /// A user as the write side and the profile read model know it.
 package struct UserRecord: Equatable, Sendable {
+    /// The user's id.
     public var id: UserID
+    /// The user's (normalised) username.
     public var username: String
     /// The keyed hash of the user's email (`DecisionContext.hashEmail`, as failed sign-ins
     /// record it): the read models never hold an email in clear. `nil` for an account without one.
     public var emailHash: String?
+    /// The user's argon2id password hash (`nil`: the account has none).
     public var passwordHash: String?
+    /// The profile's bio, if any.
     public var bio: String?
+    /// The profile's link, if any.
     public var url: String?
+    /// How many posts the user has.
     public var postCount: Int
+    /// How many users follow the user.
     public var followerCount: Int
+    /// How many users the user follows.
     public var followingCount: Int
+    /// When the account was created (ms since 1970).
     public var createdAt: Int64
+    /// The profile photo, if any.
     public var avatar: Avatar?
     /// Whether others may find the user by email (`findContacts`); on by default.
     public var discoverable: Bool
@@ -21,6 +31,7 @@ package struct UserRecord: Equatable, Sendable {
     public var moderator = false
     /// Whether a moderator suspended the account (until unsuspended).
     public var suspended = false
+    /// A user record; the counters start at zero.
     public init(id: UserID, username: String, emailHash: String?, passwordHash: String?, bio: String?, url: String?,
                 postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
                 discoverable: Bool = true, locked: Bool = false) {
@@ -33,12 +44,19 @@ package struct UserRecord: Equatable, Sendable {
 
 /// A post as the posts read model keeps it; the library hands it out as `Post`.
 package struct PostRecord: Equatable, Sendable {
+    /// The post's id.
     public var id: PostID
+    /// Who posted it.
     public var author: UserID
+    /// The post's image.
     public var image: ImageID
+    /// The caption, if any.
     public var caption: String?
+    /// The hashtags of the caption.
     public var hashtags: [String]
+    /// How many likes it has.
     public var likeCount: Int
+    /// How many comments it has.
     public var commentCount: Int
     /// Milliseconds since 1970.
     public var createdAt: Int64
@@ -50,6 +68,7 @@ package struct PostRecord: Equatable, Sendable {
     public var variants: ImageVariants?
     /// Who sees it.
     public var visibility: PostVisibility
+    /// A post record; the counters start at zero.
     public init(id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
                 likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64,
                 width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public) {
@@ -59,26 +78,38 @@ package struct PostRecord: Equatable, Sendable {
     }
 }
 
+/// A comment as the comments read model keeps it.
 package struct CommentRecord: Equatable, Sendable {
+    /// The comment's id.
     public var id: CommentID
+    /// The post it is on.
     public var post: PostID
+    /// Who wrote it.
     public var author: UserID
+    /// Its text.
     public var text: String
+    /// When it was written (ms since 1970).
     public var createdAt: Int64
     /// The comment it replies to, if any.
     public var replyTo: CommentID?
+    /// A comment record.
     public init(id: CommentID, post: PostID, author: UserID, text: String, createdAt: Int64, replyTo: CommentID? = nil) {
         self.id = id; self.post = post; self.author = author; self.text = text; self.createdAt = createdAt; self.replyTo = replyTo
     }
 }
 
+/// A session (or app token) as the sessions read model keeps it, found by its token's hash.
 package struct SessionRecord: Equatable, Sendable {
+    /// The signed-in user.
     public var user: UserID
+    /// When it expires (ms since 1970).
     public var expiresAt: Int64
     /// The OAuth app the token was issued to, and the scopes it holds (`nil`: a first-party
     /// session, which may do everything).
     public var app: String?
+    /// The scopes the token holds (`nil` with `app`: a first-party session).
     public var scopes: [String]?
+    /// A session record.
     public init(user: UserID, expiresAt: Int64, app: String? = nil, scopes: [String]? = nil) {
         self.user = user; self.expiresAt = expiresAt; self.app = app; self.scopes = scopes
     }
@@ -87,13 +118,17 @@ package struct SessionRecord: Equatable, Sendable {
 /// What deciding a command may read of the current state. The LMDB read models implement it
 /// inside the write transaction; tests can implement it in memory.
 package protocol DecisionState {
+    /// The user `id` (`nil`: none).
     func user(_ id: UserID) throws -> UserRecord?
     /// The user holding this (normalised) username.
     func userID(username: String) throws -> UserID?
     /// The user holding this (lowercased) email.
     func userID(email: String) throws -> UserID?
+    /// The post `id` (`nil`: none).
     func post(_ id: PostID) throws -> PostRecord?
+    /// The comment `id` (`nil`: none).
     func comment(_ id: CommentID) throws -> CommentRecord?
+    /// Whether `follower` follows `followee`.
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool
     /// Whether `follower` has asked to follow `followee` (a locked account) and awaits an answer.
     func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool
@@ -102,6 +137,7 @@ package protocol DecisionState {
     func notifies(_ follower: UserID, _ followee: UserID) throws -> Bool
     /// Who awaits `user`'s answer to their follow request, oldest first.
     func followRequests(to user: UserID) throws -> [UserID]
+    /// Whether `user` likes `post`.
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
     /// Whether `blocker` blocks `blocked` (one direction).
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
@@ -131,6 +167,7 @@ package protocol DecisionState {
     /// How many of `post`'s standing reports count towards hiding it (from established
     /// accounts its author does not block, one per origin), counting at most `limit`.
     func countedReports(_ post: PostID, upTo limit: Int) throws -> Int
+    /// The session (or app token) whose token has this hash (expired or not).
     func session(hash: String) throws -> SessionRecord?
     /// The unredeemed authorization code with this hash, unless a password change revoked it (expired or not).
     func authorization(hash: String) throws -> AuthorizationRecord?
@@ -165,12 +202,15 @@ extension DecisionState {
 
 /// A user's relationships and contributions, as erasure must undo them.
 package struct UserFootprint: Equatable, Sendable {
+    /// The users the user follows.
     public var following: [UserID] = []
+    /// The users following the user.
     public var followers: [UserID] = []
     /// The locked accounts the user asked to follow, awaiting an answer.
     public var requested: [UserID] = []
     /// Who awaits the user's answer to their follow request.
     public var requestedBy: [UserID] = []
+    /// The user's posts.
     public var posts: [PostID] = []
     /// The user's media no post holds.
     public var unattachedMedia: [MediaID] = []
@@ -188,5 +228,6 @@ package struct UserFootprint: Equatable, Sendable {
     public var muting: [UserID] = []
     /// Users who mute the user (ended mutes too), in user id order.
     public var mutedBy: [UserID] = []
+    /// An empty footprint.
     public init() {}
 }

@@ -32,6 +32,7 @@ public struct TimelineError: Error, Equatable, Sendable, CustomStringConvertible
         /// A bug or an I/O failure; the message says which.
         case `internal` = "internal"
 
+        /// The wire name (`username_taken`).
         public var description: String { rawValue }
     }
 
@@ -49,6 +50,7 @@ public struct TimelineError: Error, Equatable, Sendable, CustomStringConvertible
         self.field = field
     }
 
+    /// The code, the field if any, and the message: `invalid_argument (bio): …`.
     public var description: String {
         field.map { "\(code.rawValue) (\($0)): \(message)" } ?? "\(code.rawValue): \(message)"
     }

@@ -3,15 +3,23 @@ import Foundation
 /// The input rules of docs/spec.md, as pure functions that normalise a value or throw
 /// `invalid_argument` naming the field.
 package enum Validation {
+    /// The longest bio, in Unicode scalars.
     public static let maxBio = 150
+    /// The longest profile link, in bytes.
     public static let maxURL = 2048
+    /// The longest caption, in Unicode scalars.
     public static let maxCaption = 2200
+    /// The longest comment, in Unicode scalars.
     public static let maxComment = 2200
+    /// The longest report reason, in Unicode scalars.
     public static let maxReason = 500
+    /// The longest place name, in Unicode scalars.
     public static let maxPlaceName = 100
+    /// The most hashtags one caption may have.
     public static let maxHashtags = 30
     /// Longest hashtag in UTF-8 bytes (it is part of an index key, and LMDB keys are ≤ 511 bytes).
     public static let maxHashtagBytes = 200
+    /// A password's length in UTF-8 bytes.
     public static let passwordBytes = 8...1024
     /// A username's length after folding, in characters (all ASCII by then).
     public static let usernameLength = 1...30
@@ -80,6 +88,7 @@ package enum Validation {
         return text
     }
 
+    /// A bio: free text of at most `maxBio` characters, possibly empty.
     public static func bio(_ raw: String) throws(TimelineError) -> String {
         try text(raw, field: "bio", max: maxBio, allowEmpty: true)
     }
@@ -96,14 +105,17 @@ package enum Validation {
         return raw
     }
 
+    /// A caption: free text of at most `maxCaption` characters, possibly empty.
     public static func caption(_ raw: String) throws(TimelineError) -> String {
         try text(raw, field: "caption", max: maxCaption, allowEmpty: true)
     }
 
+    /// A comment's text: free text of at most `maxComment` characters, not empty.
     public static func commentText(_ raw: String) throws(TimelineError) -> String {
         try text(raw, field: "text", max: maxComment, allowEmpty: false)
     }
 
+    /// A report's reason: free text of at most `maxReason` characters, not empty.
     public static func reason(_ raw: String) throws(TimelineError) -> String {
         try text(raw, field: "reason", max: maxReason, allowEmpty: false)
     }

@@ -6,13 +6,25 @@ private import CVips
 public enum Vips {
     /// Formats this layer accepts (libvips may know others: they are refused).
     public enum Format: String, Sendable {
-        case jpeg, png, gif, webp, heif
+        /// JPEG.
+        case jpeg
+        /// PNG.
+        case png
+        /// GIF.
+        case gif
+        /// WebP.
+        case webp
+        /// HEIF (HEIC photos).
+        case heif
     }
 
     /// An image's format and size, read from its header alone.
     public struct Header: Sendable, Equatable {
+        /// The format.
         public var format: Format
+        /// Width in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
     }
 
@@ -85,7 +97,9 @@ public enum Vips {
         fileprivate init(owning pointer: UnsafeMutablePointer<VipsImage>) { self.pointer = pointer }
         deinit { timeline_vips_release(pointer) }
 
+        /// Width in pixels.
         public var width: Int { Int(timeline_vips_width(pointer)) }
+        /// Height in pixels.
         public var height: Int { Int(timeline_vips_height(pointer)) }
         /// Whether it has an alpha channel.
         public var hasAlpha: Bool { timeline_vips_has_alpha(pointer) != 0 }
@@ -134,6 +148,7 @@ public enum Vips {
 
 /// A libvips failure: the input is not an image it can decode, or an operation failed.
 public struct VipsError: Error, Sendable, CustomStringConvertible {
+    /// The codes a `VipsError` has.
     public struct Code: Hashable, Sendable {
         private enum Value { case unsupported, failed }
         private let value: Value
@@ -142,8 +157,11 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
         /// Resizing or encoding failed.
         public static let failed = Code(value: .failed)
     }
+    /// Which kind of failure.
     public let code: Code
+    /// libvips's message.
     public let message: String
     init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+    /// libvips's message, as it is.
     public var description: String { message }
 }

@@ -10,6 +10,7 @@ public struct VAPID: Sendable {
     /// Who runs this server (`mailto:` or `https:`), the JWT's `sub`.
     public let contact: String
 
+    /// VAPID signing with these keys, naming `contact`.
     public init(keys: P256KeyPair, contact: String) {
         self.keys = keys
         self.contact = contact
@@ -35,6 +36,7 @@ public struct VAPID: Sendable {
 
 /// Base64url without padding (RFC 4648 §5), as Web Push writes keys and JWTs.
 public enum Base64URL {
+    /// The base64url form of `bytes`, without padding.
     public static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

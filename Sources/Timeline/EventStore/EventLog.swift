@@ -10,6 +10,7 @@ public enum EventStoreError: Error, Equatable, CustomStringConvertible {
     /// The log was written by a newer format than this code reads.
     case newerFormat(found: UInt64, supported: UInt64)
 
+    /// The failure as a sentence, saying what to do about a newer format.
     public var description: String {
         switch self {
         case let .corrupt(sequence, reason):
@@ -267,6 +268,8 @@ public struct EventLog: Sendable {
         return out
     }
 
+    /// Decodes the envelope stored at `sequence`, opening its sealed fields: a record that does not
+    /// decode is `EventStoreError.corrupt`, but a key store that fails is rethrown as it is.
     package func decode(_ stored: [UInt8], sequence: UInt64) throws -> EventEnvelope {
         do {
             return try EnvelopeCodec.decode(stored, keys: keys)

@@ -142,6 +142,7 @@ package final class JSONInput: CommandFields {
     /// Whether the line has `field` at all (it is not recorded as read).
     package func has(_ field: String) -> Bool { object[field] != nil }
 
+    /// The line's `id` (any JSON value), echoed in its answer.
     package var id: Any? { value("id") }
 
     /// Refuses the request when it has a field that nothing decoding it read, naming that
@@ -237,6 +238,7 @@ package final class JSONInput: CommandFields {
         return out
     }
 
+    /// The string `field` as an identifier; a malformed one is `invalid_argument` naming `field`.
     package func identifier<ID: Identifier>(_ field: String) throws(TimelineError) -> ID {
         let raw = try string(field)
         guard let id = ID.parse(raw) else { throw .invalid(field, "\(field) is not a valid identifier") }

@@ -41,6 +41,7 @@ package enum JSONOutput {
         ["user": profile(s.user), "followedByCount": s.followedByCount, "followedBy": s.followedBy]
     }
 
+    /// A post's JSON form.
     package static func post(_ p: Post) -> [String: Any] {
         var out: [String: Any] = ["id": p.id.rawValue, "author": p.author.rawValue, "authorUsername": p.authorUsername,
                                   "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
@@ -71,6 +72,7 @@ package enum JSONOutput {
         return out
     }
 
+    /// An activity item's JSON form.
     package static func activity(_ a: ActivityItem) -> [String: Any] {
         var out: [String: Any] = ["id": a.id, "kind": a.kind.rawValue, "at": a.at, "createdAt": timestamp(a.at)]
         if let actor = a.actor { out["actor"] = actor.rawValue }
@@ -138,6 +140,7 @@ package enum JSONOutput {
         }
     }
 
+    /// A command's result as JSON: the record it names, `{"changed": …}`, a new session or token.
     package static func result(_ r: CommandResult) -> Any {
         switch r {
         case .user(let p): profile(p)

@@ -28,6 +28,7 @@ public struct FileKeyBackend: KeyBackend {
 
     private static func failure(_ what: String) -> String { "\(what): \(String(cString: strerror(errno))) (errno \(errno))" }
 
+    /// The secret in `<name>.key`, or `nil` when the file does not exist; any other failure throws.
     public func read(_ name: String) throws -> [UInt8]? {
         let fd = open(path(name), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -47,6 +48,8 @@ public struct FileKeyBackend: KeyBackend {
         return Array(bytes[..<count])
     }
 
+    /// Writes `secret` to a temporary file, syncs it and links it as `<name>.key`, so a key is never
+    /// seen half-written; if another process linked one first, returns that one instead.
     public func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8] {
         let temporary = path(name) + ".tmp.\(getpid()).\(Sodium.randomWord())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -67,6 +70,7 @@ public struct FileKeyBackend: KeyBackend {
         return secret
     }
 
+    /// Removes `<name>.key` (already gone counts as destroyed).
     public func destroy(_ name: String) throws {
         let fd = open(path(name), O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {

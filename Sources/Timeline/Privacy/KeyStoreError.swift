@@ -15,6 +15,7 @@ public enum KeyStoreError: Error, CustomStringConvertible, Sendable {
     /// opening would read every user as erased and create a new pepper.
     case missingKeyStore(location: String)
 
+    /// What failed and why, as a sentence.
     public var description: String {
         switch self {
         case let .unreadable(key, reason): "cannot read key \(key) (\(reason)); it may exist, so nothing is treated as erased"

@@ -4,6 +4,7 @@ import TimelineDomain
 /// contain 0, and 0 sorts below every identifier byte, so a prefix scan over `a ‖ 0` visits
 /// exactly the entries of `a`, in order of the next component.
 package enum Key {
+    /// The key of `parts`, joined by a 0 byte.
     package static func make(_ parts: String...) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })

@@ -65,6 +65,7 @@ package protocol LogReplicator: Sendable {
 
 /// Another node appended first: catch up and decide again.
 package struct ReplicationConflict: Error {
+    /// A conflict.
     package init() {}
 }
 

@@ -55,7 +55,9 @@ extension TimelineService {
 /// sequence number on, then new ones as they are committed; it fails only with a
 /// `TimelineError`.
 public struct LogSubscription: AsyncSequence, Sendable {
+    /// Each element is an event with its log position.
     public typealias Element = EventEnvelope
+    /// The subscription fails only with a `TimelineError`.
     public typealias Failure = TimelineError
 
     private let stream: AsyncThrowingStream<EventEnvelope, any Error>

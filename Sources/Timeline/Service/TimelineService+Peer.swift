@@ -4,10 +4,15 @@ import TimelineDomain
 /// One fact of the current state, as the bench's SQLite peer loads it (the same network, the
 /// same fields), read from the read models.
 package enum PeerRow {
+    /// A user.
     case user(id: UserID, username: String, createdAt: Int64)
+    /// A post.
     case post(PostRecord)
+    /// `follower` follows `followee`.
     case follow(follower: UserID, followee: UserID)
+    /// `user` likes `post`.
     case like(post: PostID, user: UserID)
+    /// `user` bookmarked `post`.
     case bookmark(user: UserID, post: PostID)
 }
 

@@ -88,7 +88,9 @@ public final class TimelineService: Sendable {
     /// The default database location.
     public static let defaultPath = "timeline.db"
 
+    /// The LMDB environment holding the log and the read models.
     package let environment: Environment
+    /// The event log, the source of truth.
     package let log: EventLog
     let registry: ModelRegistry
     /// The tables a timeline page reads, for the benchmark's raw-LMDB baseline.

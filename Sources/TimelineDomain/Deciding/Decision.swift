@@ -1,7 +1,9 @@
 /// What deciding may use besides state: the time, fresh identifiers, settings and the work done
 /// before deciding that must not run inside the writer (`prepared`).
 package struct DecisionContext {
+    /// The time of the decision (ms since 1970): every event it records carries it.
     public var now: Int64
+    /// A fresh identifier (a push ID, in the service) for each new entity.
     public var newID: () -> String
     /// Hex BLAKE2b of a session token.
     public var hashToken: (String) -> String
@@ -10,6 +12,7 @@ package struct DecisionContext {
     /// Keyed hash of a (lowercased) email, as failed sign-ins record it and the read models
     /// keep it (`UserRecord.emailHash`): the same function on both sides, so it has no default.
     public var hashEmail: (String) -> String
+    /// How long a new session lasts (ms): 30 days by default.
     public var sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
     /// What the service worked out before deciding (password hashing and verification, the
     /// image pipeline, tokens, the origin).
@@ -21,6 +24,7 @@ package struct DecisionContext {
     /// `--push-allow-private`: push services on loopback or a private network).
     public var privatePushEndpoints = false
 
+    /// A context with these functions and the defaults for the rest.
     public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
                 contentID: @escaping (UserID, [UInt8]) -> String, hashEmail: @escaping (String) -> String) {
         self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID; self.hashEmail = hashEmail
@@ -30,14 +34,17 @@ package struct DecisionContext {
 /// What a command produced: events to append, image blobs to store, and its outcome (which
 /// may be a failure that still records events, as a failed sign-in does).
 package struct Decision: Sendable {
+    /// The events to append, in order.
     public var events: [Event] = []
     /// New images, by content address.
     public var blobs: [ImageID: ImageUpload] = [:]
+    /// What the caller is answered: a success by reference, or a failure (events or not).
     public var outcome: Result<Outcome, TimelineError>
     /// The user the events are recorded as acting (`nil`: `system`, as SPEC names every actor
     /// that is not a user — the operator's tools too).
     public var actor: UserID?
 
+    /// A decision with these events, images, outcome and actor.
     public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil) {
         self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor
     }
@@ -46,25 +53,33 @@ package struct Decision: Sendable {
 /// The successful result of a command, by reference; the service reads the referenced record
 /// back from the read models after applying the events.
 package enum Outcome: Sendable, Equatable {
+    /// A user (created, or changed).
     case user(UserID)
     /// The acting user's profile as they see it, with their settings (`updateProfile`).
     case ownProfile(UserID)
+    /// A new session: its token (shown once) and its user.
     case session(token: String, user: UserID)
     /// A one-time token for the user (shown once).
     case token(String)
+    /// A post (created, or changed).
     case post(PostID)
     /// The media uploaded or changed.
     case media(MediaID)
     /// An OAuth app registered, with its client secret (shown once).
     case app(id: String, secret: String)
+    /// A comment (added, or changed).
     case comment(CommentID)
+    /// Whether the command changed anything (an idempotent command that found it done says `false`).
     case changed(Bool)
+    /// The command succeeded with nothing to answer.
     case done
 }
 
 /// Sign-in rate limit: this many failures per email within the window refuse further tries.
 package enum SignInPolicy {
+    /// Failed sign-ins within `window` that refuse the next try.
     public static let maxFailures = 5
+    /// The window failed sign-ins are counted in (ms): 15 minutes.
     public static let window: Int64 = 15 * 60 * 1000
     /// How long a password-reset token stays valid: one hour.
     public static let resetLifetime: Int64 = 3600 * 1000
@@ -92,5 +107,6 @@ package enum Actor: Sendable, Equatable {
     case session(hash: String)
     /// A trusted local operator acting as nobody in particular (e.g. `timeline erase-user`).
     case `operator`
+    /// Nobody signed in: only commands that need no actor.
     case anonymous
 }

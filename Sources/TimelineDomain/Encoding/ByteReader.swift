@@ -4,6 +4,7 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
     public let message: String
     /// A record that cannot be decoded, and why.
     @inlinable public init(message: String) { self.message = message }
+    /// "corrupt record: " and the message.
     public var description: String { "corrupt record: \(message)" }
 }
 
@@ -13,23 +14,35 @@ public struct CorruptRecord: Error, CustomStringConvertible, Sendable {
 /// in place, straight from LMDB's map (`Transaction.withValue`), without copying it first.
 package struct ByteReader {
     @usableFromInline let bytes: [UInt8]
+    /// The read position, advanced by each read.
     @usableFromInline package internal(set) var offset: Int
 
+    /// A reader of `bytes`, starting at `offset`.
     @inlinable package init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
+    /// Whether every byte has been read.
     @inlinable package var isAtEnd: Bool { offset == bytes.count }
+    /// How many bytes are left to read.
     @inlinable package var remaining: Int { bytes.count - offset }
 
+    /// Reads one byte.
     @inlinable package mutating func u8() throws(CorruptRecord) -> UInt8 { try read(SpanReading.u8) }
+    /// Reads an unsigned LEB128 varint.
     @inlinable package mutating func varint() throws(CorruptRecord) -> UInt64 { try read(SpanReading.varint) }
+    /// Reads an `Int` (a varint of its 64-bit pattern).
     @inlinable package mutating func int() throws(CorruptRecord) -> Int { try read(SpanReading.int) }
+    /// Reads an `Int64` (a varint of its bit pattern).
     @inlinable package mutating func int64() throws(CorruptRecord) -> Int64 { try read(SpanReading.int64) }
+    /// Reads a length, refusing one past the end.
     @inlinable package mutating func length() throws(CorruptRecord) -> Int { try read(SpanReading.length) }
+    /// Reads a length-prefixed UTF-8 string.
     @inlinable package mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
+    /// Reads a flag byte, then the string if it is 1.
     @inlinable package mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
+    /// Reads a count, then that many strings.
     @inlinable package mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
 
     @inlinable mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {
@@ -39,16 +52,19 @@ package struct ByteReader {
         return try primitive(bytes.span, &position)
     }
 
+    /// Reads the next `count` bytes as they are.
     @inlinable package mutating func raw(_ count: Int) throws(CorruptRecord) -> [UInt8] {
         guard count >= 0, count <= remaining else { throw CorruptRecord(message: "truncated") }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
 
+    /// Reads a length-prefixed run of bytes.
     @inlinable package mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
     /// What `ByteWriter.double` wrote.
     @inlinable package mutating func double() throws(CorruptRecord) -> Double { Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0) }
 
+    /// Fails unless every byte has been read (trailing bytes mean a corrupt record).
     @inlinable package func expectEnd() throws(CorruptRecord) {
         guard isAtEnd else { throw CorruptRecord(message: "\(remaining) trailing bytes") }
     }
@@ -56,12 +72,14 @@ package struct ByteReader {
 
 /// The decoding primitives, over a span of bytes and a read position that they advance.
 package enum SpanReading {
+    /// Reads one byte at `offset`.
     @inlinable package static func u8(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt8 {
         guard offset < span.count else { throw CorruptRecord(message: "truncated") }
         defer { offset += 1 }
         return span[offset]
     }
 
+    /// Reads an unsigned LEB128 varint of at most 64 bits, refusing one that overflows.
     @inlinable package static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -74,14 +92,17 @@ package enum SpanReading {
         }
     }
 
+    /// Reads an `Int` (a varint of its 64-bit pattern).
     @inlinable package static func int(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
         Int(Int64(bitPattern: try varint(span, &offset)))
     }
 
+    /// Reads an `Int64` (a varint of its bit pattern).
     @inlinable package static func int64(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int64 {
         Int64(bitPattern: try varint(span, &offset))
     }
 
+    /// Reads a varint length, refusing one past the end of `span`.
     @inlinable package static func length(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
         let n = try varint(span, &offset)
         guard n <= UInt64(span.count - offset) else { throw CorruptRecord(message: "length \(n) past the end") }
@@ -100,6 +121,7 @@ package enum SpanReading {
         }
     }
 
+    /// A flag byte (0: `nil`, 1: a string follows), then the string.
     @inlinable package static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String? {
         switch try u8(span, &offset) {
         case 0: return nil
@@ -108,6 +130,7 @@ package enum SpanReading {
         }
     }
 
+    /// A varint count, then that many strings (a count past the end is refused before allocating).
     @inlinable package static func strings(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> [String] {
         let count = try varint(span, &offset)
         guard count <= UInt64(span.count - offset) else { throw CorruptRecord(message: "list count past the end") }

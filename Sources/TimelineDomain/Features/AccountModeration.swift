@@ -23,18 +23,24 @@ public struct RoleChange: Equatable, Sendable {
 }
 
 extension RoleChange: EventPayload {
+    /// The aggregate `RoleChange` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `RoleChange` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes a `RoleChange` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(role.rawValue) }
 
+    /// Reads a stored `RoleChange` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let user = UserID(try r.string()), raw = try r.string()
         guard let role = Role(rawValue: raw) else { throw CorruptRecord(message: "unknown role \(raw)") }
         self.init(userId: user, role: role)
     }
 
+    /// The `RoleChange` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "role": role.rawValue] }
 
+    /// A one-line human summary of a `RoleChange` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "the operator \(type == .roleGranted ? "granted" : "revoked") \(role.rawValue) \(type == .roleGranted ? "to" : "from") \(name(userId))"
     }
@@ -57,26 +63,32 @@ public struct UserReported: Equatable, Sendable {
 }
 
 extension UserReported: EventPayload {
+    /// The aggregate `UserReported` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `UserReported` payload names: `userId`, `reporterId`.
     package var users: [UserID] { [userId, reporterId] }
 
+    /// Writes an `UserReported` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(reporterId.rawValue); w.strings(posts.map(\.rawValue))
         try sealer.seal(reporterId, into: &w) { $0.string(reason) }
     }
 
+    /// Reads a stored `UserReported` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let user = UserID(try r.string()), reporter = UserID(try r.string()), posts = try r.strings().map(PostID.init)
         let reason = try opener.personal(reporter, from: &r) { try $0.string() } ?? ""
         self.init(userId: user, reporterId: reporter, reason: reason, posts: posts)
     }
 
+    /// The `UserReported` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "reporterId": reporterId.rawValue, "posts": posts.map(\.rawValue)]
         if !erased { out["reason"] = reason }
         return out
     }
 
+    /// A one-line human summary of an `UserReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(reporterId)) reported \(name(userId))" + (posts.isEmpty ? "" : " (\(posts.count) posts)") + ": \(clip(reason))"
     }
@@ -94,22 +106,28 @@ public struct AccountDecision: Equatable, Sendable {
 }
 
 extension AccountDecision: EventPayload {
+    /// The aggregate `AccountDecision` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `AccountDecision` payload names.
     package var users: [UserID] { [userId] + (moderatorId.map { [$0] } ?? []) }
+    /// Writes an `AccountDecision` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.optionalString(moderatorId?.rawValue)
     }
 
+    /// Reads a stored `AccountDecision` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), moderatorId: try r.optionalString().map(UserID.init))
     }
 
+    /// The `AccountDecision` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
         out["moderatorId"] = moderatorId?.rawValue
         return out
     }
 
+    /// A one-line human summary of an `AccountDecision` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         let who = moderatorId.map(name) ?? "the operator"
         let what = switch type {
@@ -185,7 +203,12 @@ extension Decider {
 
 /// What a moderator decides about an account.
 package enum AccountDecisionKind: Equatable, Sendable {
-    case dismiss, suspend, unsuspend
+    /// Dismiss the reports standing against the account.
+    case dismiss
+    /// Suspend the account.
+    case suspend
+    /// Lift the account's suspension.
+    case unsuspend
 
     var verb: String {
         switch self {
@@ -200,9 +223,13 @@ package enum AccountDecisionKind: Equatable, Sendable {
 
 /// `grantRole` (operator): gives `user` the `moderator` role.
 package struct GrantRoleCommand: OneFieldCommand {
+    /// The command's public name, `grantRole`, and its one field, `user`.
     package static let name = "grantRole", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
+    /// A `grantRole` command naming `user` `value`.
     package init(value: String) { self.value = value }
+    /// Decides `grantRole` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.changeRole(value, .moderator, granted: true, actor: actor)
     }
@@ -210,9 +237,13 @@ package struct GrantRoleCommand: OneFieldCommand {
 
 /// `revokeRole` (operator): takes the `moderator` role from `user`.
 package struct RevokeRoleCommand: OneFieldCommand {
+    /// The command's public name, `revokeRole`, and its one field, `user`.
     package static let name = "revokeRole", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
+    /// A `revokeRole` command naming `user` `value`.
     package init(value: String) { self.value = value }
+    /// Decides `revokeRole` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.changeRole(value, .moderator, granted: false, actor: actor)
     }
@@ -220,25 +251,33 @@ package struct RevokeRoleCommand: OneFieldCommand {
 
 /// `reportUser`: reports an account to the moderators, with a reason and perhaps some of its posts.
 package struct ReportUserCommand: CommandDefinition {
+    /// The command's public name, `reportUser`.
     package static let name = "reportUser"
+    /// The `user` field.
     package let user: String
+    /// The `reason` field.
     package let reason: String
+    /// The `posts` field.
     package let posts: [String]
 
+    /// A `reportUser` command with these fields.
     package init(user: String, reason: String, posts: [String]) { self.user = user; self.reason = reason; self.posts = posts }
 
+    /// Reads `reportUser`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         user = try fields.string("user")
         reason = try fields.string("reason")
         posts = try fields.optionalList("posts") ?? []
     }
 
+    /// Writes `reportUser`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
         fields.set("reason", reason)
         if !posts.isEmpty { fields.set("posts", json: posts) }
     }
 
+    /// Decides `reportUser` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.reportUser(user, reason: reason, posts: posts, by: $0) }
     }
@@ -246,9 +285,13 @@ package struct ReportUserCommand: CommandDefinition {
 
 /// `dismissUserReports` (moderators): dismisses the reports standing against an account.
 package struct DismissUserReportsCommand: OneFieldCommand {
+    /// The command's public name, `dismissUserReports`, and its one field, `user`.
     package static let name = "dismissUserReports", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
+    /// A `dismissUserReports` command naming `user` `value`.
     package init(value: String) { self.value = value }
+    /// Decides `dismissUserReports` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.decideAccount(value, .dismiss, actor: actor)
     }
@@ -257,9 +300,13 @@ package struct DismissUserReportsCommand: OneFieldCommand {
 /// `suspendUser` (moderators): suspends an account: it cannot sign in, its sessions end, and
 /// its profile and posts are gone for everyone else until unsuspended.
 package struct SuspendUserCommand: OneFieldCommand {
+    /// The command's public name, `suspendUser`, and its one field, `user`.
     package static let name = "suspendUser", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
+    /// A `suspendUser` command naming `user` `value`.
     package init(value: String) { self.value = value }
+    /// Decides `suspendUser` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.decideAccount(value, .suspend, actor: actor)
     }
@@ -267,9 +314,13 @@ package struct SuspendUserCommand: OneFieldCommand {
 
 /// `unsuspendUser` (moderators): lifts a suspension.
 package struct UnsuspendUserCommand: OneFieldCommand {
+    /// The command's public name, `unsuspendUser`, and its one field, `user`.
     package static let name = "unsuspendUser", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
+    /// A `unsuspendUser` command naming `user` `value`.
     package init(value: String) { self.value = value }
+    /// Decides `unsuspendUser` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.decideAccount(value, .unsuspend, actor: actor)
     }

@@ -26,16 +26,22 @@ public struct UserCreated: Equatable, Sendable {
 }
 
 extension UserCreated: EventPayload {
+    /// New `UserCreated` events are written at version 2.
     package static var currentVersion: UInt8 { 2 }
+    /// Version 1 of `UserCreated` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
+    /// The aggregate `UserCreated` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `UserCreated` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes an `UserCreated` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(username)
         try sealer.seal(userId, into: &w) { $0.optionalString(email); $0.optionalString(passwordHash); $0.optionalString(bio); $0.optionalString(url) }
     }
 
+    /// Reads a stored `UserCreated` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = UserID(try r.string()), username = try r.string()
         let personal = try opener.personal(id, from: &r) {
@@ -44,6 +50,7 @@ extension UserCreated: EventPayload {
         self.init(userId: id, username: username, email: personal?.email, passwordHash: personal?.hash, bio: personal?.bio, url: personal?.url)
     }
 
+    /// The `UserCreated` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "username": username]
         out["email"] = email
@@ -52,6 +59,7 @@ extension UserCreated: EventPayload {
         return out
     }
 
+    /// A one-line human summary of an `UserCreated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed up" }
 }
 
@@ -64,11 +72,17 @@ public struct UserErased: Equatable, Sendable {
 }
 
 extension UserErased: EventPayload {
+    /// The aggregate `UserErased` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `UserErased` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes an `UserErased` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
+    /// Reads a stored `UserErased` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
+    /// The `UserErased` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
+    /// A one-line human summary of an `UserErased` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) was erased" }
 }
 
@@ -134,16 +148,25 @@ extension Decider {
 
 /// `createUser`: signs up: a new user with a unique username and email (answers the profile).
 package struct CreateUserCommand: CommandDefinition {
+    /// The command's public name, `createUser`.
     package static let name = "createUser"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `username` field.
     package let username: String
+    /// The `email` field.
     package let email: String
+    /// The `password` field.
     package let password: String
+    /// The `bio` field.
     package let bio: String?
+    /// The `url` field.
     package let url: String?
 
+    /// A `createUser` command with these fields.
     package init(username: String, email: String, password: String, bio: String?, url: String?) { self.username = username; self.email = email; self.password = password; self.bio = bio; self.url = url }
 
+    /// Reads `createUser`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         username = try fields.string("username")
         email = try fields.string("email")
@@ -152,6 +175,7 @@ package struct CreateUserCommand: CommandDefinition {
         url = try fields.optionalString("url")
     }
 
+    /// Writes `createUser`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("username", username)
         fields.set("email", email)
@@ -160,10 +184,12 @@ package struct CreateUserCommand: CommandDefinition {
         fields.set("url", url)
     }
 
+    /// Decides `createUser` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.createUser(username: username, email: email, password: password, bio: bio, url: url)
     }
 
+    /// Checks what deciding `createUser` will check, before argon2id is spent on it.
     package func precheck<State: DecisionState>(_ decider: Decider<State>) throws {
         _ = try decider.newUser(username: username, email: email, password: password, bio: bio, url: url)
     }
@@ -176,22 +202,29 @@ extension Command {
 
 /// `eraseUser`: erases a user: their posts, comments, likes and follows are removed and their personal data made unrecoverable. By the user themself, giving their current `password` (a stolen session is not the account), or by an operator (no password).
 package struct EraseUserCommand: CommandDefinition {
+    /// The command's public name, `eraseUser`.
     package static let name = "eraseUser"
+    /// The `user` field.
     package let user: String
+    /// The `password` field.
     package let password: String?
 
+    /// A `eraseUser` command with these fields.
     package init(user: String, password: String?) { self.user = user; self.password = password }
 
+    /// Reads `eraseUser`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         user = try fields.string("user")
         password = try fields.optionalString("password")
     }
 
+    /// Writes `eraseUser`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
         fields.set("password", password)
     }
 
+    /// Decides `eraseUser` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.eraseUser(user, password: password, actor: actor)
     }

@@ -13,15 +13,21 @@ public struct ActivityRead: Equatable, Sendable {
 }
 
 extension ActivityRead: EventPayload {
+    /// The aggregate `ActivityRead` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `ActivityRead` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes an `ActivityRead` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(upTo) }
 
+    /// Reads a stored `ActivityRead` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), upTo: try r.string())
     }
 
+    /// The `ActivityRead` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "upTo": upTo] }
+    /// A one-line human summary of an `ActivityRead` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) read their activity up to \(upTo)" }
 }
 
@@ -38,11 +44,15 @@ extension Decider {
 
 /// `markActivityRead`: the acting user has seen their activity up to the item `upTo`.
 package struct MarkActivityReadCommand: OneFieldCommand {
+    /// The command's public name, `markActivityRead`, and its one field, `upTo`.
     package static let name = "markActivityRead", field = "upTo"
+    /// The `upTo` field, raw user input.
     package let value: String
 
+    /// A `markActivityRead` command naming `upTo` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `markActivityRead` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.markActivityRead(upTo: value, by: $0) }
     }
@@ -66,20 +76,26 @@ public struct ActivityDismissed: Equatable, Sendable {
 }
 
 extension ActivityDismissed: EventPayload {
+    /// The aggregate `ActivityDismissed` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `ActivityDismissed` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes an `ActivityDismissed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.optionalString(item) }
 
+    /// Reads a stored `ActivityDismissed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), item: try r.optionalString())
     }
 
+    /// The `ActivityDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
         out["item"] = item
         return out
     }
 
+    /// A one-line human summary of an `ActivityDismissed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) dismissed " + (item.map { "activity item \($0)" } ?? "all their activity")
     }
@@ -101,13 +117,19 @@ extension Decider {
 
 /// `dismissActivity`: the acting user dismisses one activity item (`item`), or all of them.
 package struct DismissActivityCommand: CommandDefinition {
+    /// The command's public name, `dismissActivity`.
     package static let name = "dismissActivity"
+    /// The `item` field.
     package let item: String?
 
+    /// A `dismissActivity` command with these fields.
     package init(item: String?) { self.item = item }
+    /// Reads `dismissActivity`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) { item = try fields.optionalString("item") }
+    /// Writes `dismissActivity`'s fields.
     package func encode(to fields: inout CommandJSON) { fields.set("item", item) }
 
+    /// Decides `dismissActivity` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.dismissActivity(item, by: $0) }
     }

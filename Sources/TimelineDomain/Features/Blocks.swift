@@ -13,16 +13,22 @@ public struct Block: Equatable, Sendable {
 }
 
 extension Block: EventPayload {
+    /// The aggregate `Block` events belong to: the user stream of `blockerId`.
     package var stream: String { StreamName.user(blockerId) }
+    /// Every user a `Block` payload names: `blockerId`, `blockedId`.
     package var users: [UserID] { [blockerId, blockedId] }
+    /// Writes a `Block` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(blockerId.rawValue); w.string(blockedId.rawValue) }
 
+    /// Reads a stored `Block` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(blockerId: UserID(try r.string()), blockedId: UserID(try r.string()))
     }
 
+    /// The `Block` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["blockerId": blockerId.rawValue, "blockedId": blockedId.rawValue] }
 
+    /// A one-line human summary of a `Block` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(blockerId)) \(type == .blocked ? "blocked" : "unblocked") \(name(blockedId))"
     }
@@ -51,11 +57,15 @@ extension Decider {
 
 /// `block`: the acting user blocks `user` (idempotent): it ends the follows between them both ways.
 package struct BlockCommand: OneFieldCommand {
+    /// The command's public name, `block`, and its one field, `user`.
     package static let name = "block", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `block` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `block` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.block(value, by: $0) }
     }
@@ -68,11 +78,15 @@ extension Command {
 
 /// `unblock`: the acting user lifts their block of `user` (idempotent).
 package struct UnblockCommand: OneFieldCommand {
+    /// The command's public name, `unblock`, and its one field, `user`.
     package static let name = "unblock", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `unblock` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `unblock` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.unblock(value, by: $0) }
     }

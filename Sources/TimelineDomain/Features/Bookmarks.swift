@@ -12,17 +12,24 @@ public struct Bookmark: Equatable, Sendable {
 }
 
 extension Bookmark: EventPayload {
+    /// The aggregate `Bookmark` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `Bookmark` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// The post a `Bookmark` event is about: `postId`.
     package var post: PostID? { postId }
+    /// Writes a `Bookmark` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }
 
+    /// Reads a stored `Bookmark` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()), userId: UserID(try r.string()))
     }
 
+    /// The `Bookmark` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "userId": userId.rawValue] }
 
+    /// A one-line human summary of a `Bookmark` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         type == .bookmarked ? "\(name(userId)) bookmarked \(postId)" : "\(name(userId)) removed \(postId) from their bookmarks"
     }
@@ -50,11 +57,15 @@ extension Decider {
 
 /// `bookmark`: saves a post to the acting user's bookmarks (idempotent).
 package struct BookmarkCommand: OneFieldCommand {
+    /// The command's public name, `bookmark`, and its one field, `post`.
     package static let name = "bookmark", field = "post"
+    /// The `post` field, raw user input.
     package let value: String
 
+    /// A `bookmark` command naming `post` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `bookmark` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.bookmark(value, by: $0) }
     }
@@ -67,11 +78,15 @@ extension Command {
 
 /// `unbookmark`: takes a post out of the acting user's bookmarks (idempotent).
 package struct UnbookmarkCommand: OneFieldCommand {
+    /// The command's public name, `unbookmark`, and its one field, `post`.
     package static let name = "unbookmark", field = "post"
+    /// The `post` field, raw user input.
     package let value: String
 
+    /// A `unbookmark` command naming `post` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `unbookmark` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.unbookmark(value, by: $0) }
     }

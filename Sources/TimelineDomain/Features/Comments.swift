@@ -21,18 +21,25 @@ public struct CommentAdded: Equatable, Sendable {
 }
 
 extension CommentAdded: EventPayload {
+    /// New `CommentAdded` events are written at version 3.
     package static var currentVersion: UInt8 { 3 }
+    /// Version 1 of `CommentAdded` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
+    /// The aggregate `CommentAdded` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `CommentAdded` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `CommentAdded` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `CommentAdded` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(commentId.rawValue); w.string(postId.rawValue); w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.string(text) }
         w.optionalString(replyTo?.rawValue)
     }
 
+    /// Reads a stored `CommentAdded` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let comment = CommentID(try r.string()), post = PostID(try r.string()), author = UserID(try r.string())
         let text = try opener.personal(author, from: &r) { try $0.string() } ?? ""
@@ -40,6 +47,7 @@ extension CommentAdded: EventPayload {
         self.init(commentId: comment, postId: post, authorId: author, text: text, replyTo: replyTo)
     }
 
+    /// The `CommentAdded` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["commentId": commentId.rawValue, "postId": postId.rawValue, "authorId": authorId.rawValue]
         if !erased { out["text"] = text }
@@ -47,6 +55,7 @@ extension CommentAdded: EventPayload {
         return out
     }
 
+    /// A one-line human summary of a `CommentAdded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) commented on \(postId): \(clip(text))" }
 }
 
@@ -61,16 +70,23 @@ public struct CommentDeleted: Equatable, Sendable {
 }
 
 extension CommentDeleted: EventPayload {
+    /// The aggregate `CommentDeleted` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// A `CommentDeleted` payload names no user.
     package var users: [UserID] { [] }
+    /// The post a `CommentDeleted` event is about: `postId`.
     package var post: PostID? { postId }
+    /// Writes a `CommentDeleted` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(commentId.rawValue); w.string(postId.rawValue) }
 
+    /// Reads a stored `CommentDeleted` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(commentId: CommentID(try r.string()), postId: PostID(try r.string()))
     }
 
+    /// The `CommentDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["commentId": commentId.rawValue, "postId": postId.rawValue] }
+    /// A one-line human summary of a `CommentDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "comment \(commentId) on \(postId) deleted" }
 }
 
@@ -122,11 +138,15 @@ extension Decider {
 
 /// `deleteComment`: deletes a comment (its author's, or any on the acting user's post).
 package struct DeleteCommentCommand: OneFieldCommand {
+    /// The command's public name, `deleteComment`, and its one field, `comment`.
     package static let name = "deleteComment", field = "comment"
+    /// The `comment` field, raw user input.
     package let value: String
 
+    /// A `deleteComment` command naming `comment` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `deleteComment` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.deleteComment(value, by: $0) }
     }
@@ -139,26 +159,33 @@ extension Command {
 
 /// `addComment`: comments on a post.
 package struct AddCommentCommand: CommandDefinition {
+    /// The command's public name, `addComment`.
     package static let name = "addComment"
+    /// The `post` field.
     package let post: String
+    /// The `text` field.
     package let text: String
     /// The comment this one replies to, if any.
     package let replyTo: String?
 
+    /// A `addComment` command with these fields.
     package init(post: String, text: String, replyTo: String?) { self.post = post; self.text = text; self.replyTo = replyTo }
 
+    /// Reads `addComment`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         post = try fields.string("post")
         text = try fields.string("text")
         replyTo = try fields.optionalString("replyTo")
     }
 
+    /// Writes `addComment`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
         fields.set("text", text)
         fields.set("replyTo", replyTo)
     }
 
+    /// Decides `addComment` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.addComment(post, text: text, replyTo: replyTo, by: $0) }
     }

@@ -15,16 +15,22 @@ public struct Follow: Equatable, Sendable {
 }
 
 extension Follow: EventPayload {
+    /// The aggregate `Follow` events belong to: the user stream of `followerId`.
     package var stream: String { StreamName.user(followerId) }
+    /// Every user a `Follow` payload names: `followerId`, `followeeId`.
     package var users: [UserID] { [followerId, followeeId] }
+    /// Writes a `Follow` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(followerId.rawValue); w.string(followeeId.rawValue) }
 
+    /// Reads a stored `Follow` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(followerId: UserID(try r.string()), followeeId: UserID(try r.string()))
     }
 
+    /// The `Follow` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue] }
 
+    /// A one-line human summary of a `Follow` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         let verb = switch type {
         case .followRequested: "asked to follow"
@@ -75,22 +81,29 @@ extension Decider {
 /// `follow`: the acting user follows `user`, or asks to when the account is locked
 /// (idempotent); `notify` turns notifications of their posts on or off.
 package struct FollowCommand: CommandDefinition {
+    /// The command's public name, `follow`.
     package static let name = "follow"
+    /// The `user` field.
     package let user: String
+    /// The `notify` field.
     package let notify: Bool?
 
+    /// A `follow` command with these fields.
     package init(user: String, notify: Bool?) { self.user = user; self.notify = notify }
 
+    /// Reads `follow`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         user = try fields.string("user")
         notify = try fields.optionalBool("notify")
     }
 
+    /// Writes `follow`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
         fields.set("notify", notify)
     }
 
+    /// Decides `follow` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.follow(user, notify: notify, by: $0) }
     }
@@ -104,11 +117,15 @@ extension Command {
 
 /// `unfollow`: the acting user stops following `user`, or withdraws their request to (idempotent).
 package struct UnfollowCommand: OneFieldCommand {
+    /// The command's public name, `unfollow`, and its one field, `user`.
     package static let name = "unfollow", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `unfollow` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `unfollow` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.unfollow(value, by: $0) }
     }

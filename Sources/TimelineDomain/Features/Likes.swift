@@ -11,17 +11,24 @@ public struct Like: Equatable, Sendable {
 }
 
 extension Like: EventPayload {
+    /// The aggregate `Like` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `Like` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// The post a `Like` event is about: `postId`.
     package var post: PostID? { postId }
+    /// Writes a `Like` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }
 
+    /// Reads a stored `Like` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()), userId: UserID(try r.string()))
     }
 
+    /// The `Like` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "userId": userId.rawValue] }
 
+    /// A one-line human summary of a `Like` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) \(type == .likeAdded ? "liked" : "unliked") \(postId)"
     }
@@ -49,11 +56,15 @@ extension Decider {
 
 /// `like`: likes a post (idempotent).
 package struct LikeCommand: OneFieldCommand {
+    /// The command's public name, `like`, and its one field, `post`.
     package static let name = "like", field = "post"
+    /// The `post` field, raw user input.
     package let value: String
 
+    /// A `like` command naming `post` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `like` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.like(value, by: $0) }
     }
@@ -66,11 +77,15 @@ extension Command {
 
 /// `unlike`: takes a like back (idempotent).
 package struct UnlikeCommand: OneFieldCommand {
+    /// The command's public name, `unlike`, and its one field, `post`.
     package static let name = "unlike", field = "post"
+    /// The `post` field, raw user input.
     package let value: String
 
+    /// A `unlike` command naming `post` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `unlike` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.unlike(value, by: $0) }
     }

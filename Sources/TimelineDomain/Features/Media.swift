@@ -30,10 +30,14 @@ public struct MediaUploaded: Equatable, Sendable {
 }
 
 extension MediaUploaded: EventPayload {
+    /// The aggregate `MediaUploaded` events belong to: the user stream of `uploaderId`.
     package var stream: String { StreamName.user(uploaderId) }
+    /// Every user a `MediaUploaded` payload names: `uploaderId`.
     package var users: [UserID] { [uploaderId] }
+    /// The images stored with a `MediaUploaded` event (a cluster node ships them with it).
     package var storedImages: [ImageID] { variants.all }
 
+    /// Writes a `MediaUploaded` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(mediaId.rawValue); w.string(uploaderId.rawValue)
         w.int(width); w.int(height)
@@ -42,6 +46,7 @@ extension MediaUploaded: EventPayload {
         try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
     }
 
+    /// Reads a stored `MediaUploaded` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let media = MediaID(try r.string()), uploader = UserID(try r.string())
         let width = try r.int(), height = try r.int()
@@ -51,6 +56,7 @@ extension MediaUploaded: EventPayload {
         self.init(mediaId: media, uploaderId: uploader, width: width, height: height, variants: variants, blurhash: blurhash, alt: alt)
     }
 
+    /// The `MediaUploaded` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue, "width": width, "height": height,
                                   "variants": variants.jsonObject, "blurhash": blurhash]
@@ -58,6 +64,7 @@ extension MediaUploaded: EventPayload {
         return out
     }
 
+    /// A one-line human summary of a `MediaUploaded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(uploaderId)) uploaded \(mediaId)" }
 }
 
@@ -74,25 +81,31 @@ public struct MediaUpdated: Equatable, Sendable {
 }
 
 extension MediaUpdated: EventPayload {
+    /// The aggregate `MediaUpdated` events belong to: the user stream of `uploaderId`.
     package var stream: String { StreamName.user(uploaderId) }
+    /// Every user a `MediaUpdated` payload names: `uploaderId`.
     package var users: [UserID] { [uploaderId] }
 
+    /// Writes a `MediaUpdated` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(mediaId.rawValue); w.string(uploaderId.rawValue)
         try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
     }
 
+    /// Reads a stored `MediaUpdated` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let media = MediaID(try r.string()), uploader = UserID(try r.string())
         self.init(mediaId: media, uploaderId: uploader, alt: try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil)
     }
 
+    /// The `MediaUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
         out["alt"] = alt
         return out
     }
 
+    /// A one-line human summary of a `MediaUpdated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(uploaderId)) described \(mediaId)" }
 }
 
@@ -107,21 +120,29 @@ public struct MediaDeleted: Equatable, Sendable {
 }
 
 extension MediaDeleted: EventPayload {
+    /// The aggregate `MediaDeleted` events belong to: the user stream of `uploaderId`.
     package var stream: String { StreamName.user(uploaderId) }
+    /// Every user a `MediaDeleted` payload names: `uploaderId`.
     package var users: [UserID] { [uploaderId] }
+    /// Writes a `MediaDeleted` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(mediaId.rawValue); w.string(uploaderId.rawValue) }
 
+    /// Reads a stored `MediaDeleted` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(mediaId: MediaID(try r.string()), uploaderId: UserID(try r.string()))
     }
 
+    /// The `MediaDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue] }
+    /// A one-line human summary of a `MediaDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(mediaId) of \(name(uploaderId)) was deleted" }
 }
 
 /// A photo as deciding sees it.
 package struct MediaRecord: Equatable, Sendable {
+    /// The media's id.
     package var id: MediaID
+    /// Who uploaded it.
     package var uploader: UserID
     /// When it was uploaded (ms since 1970).
     package var uploadedAt: Int64
@@ -129,11 +150,14 @@ package struct MediaRecord: Equatable, Sendable {
     package var post: PostID?
     /// Its `full` variant's size, and its variants.
     package var width: Int
+    /// Its `full` variant's height.
     package var height: Int
+    /// Its variants.
     package var variants: ImageVariants
     /// Its alt text, if any.
     package var alt: String?
 
+    /// A media record.
     package init(id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int, variants: ImageVariants,
                  alt: String? = nil) {
         self.id = id; self.uploader = uploader; self.uploadedAt = uploadedAt; self.post = post
@@ -218,22 +242,29 @@ extension Decider {
 /// `uploadMedia`: uploads a photo (`image`, base64) with an optional `alt` text, to attach to a
 /// post later (`addPost` `media`); answers the media, with its blurhash.
 package struct UploadMediaCommand: CommandDefinition {
+    /// The command's public name, `uploadMedia`.
     package static let name = "uploadMedia"
+    /// The `image` field.
     package let image: String
+    /// The `alt` field.
     package let alt: String?
 
+    /// A `uploadMedia` command with these fields.
     package init(image: String, alt: String?) { self.image = image; self.alt = alt }
 
+    /// Reads `uploadMedia`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         image = try fields.string("image")
         alt = try fields.optionalString("alt")
     }
 
+    /// Writes `uploadMedia`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("image", image)
         fields.set("alt", alt)
     }
 
+    /// Decides `uploadMedia` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { me in
             let (event, blobs) = try decider.uploadedMedia(alt: alt, by: me)
@@ -251,22 +282,29 @@ extension Command {
 /// `updateMedia`: sets the alt text of one of the acting user's photos (`nil` or "" clears it),
 /// attached or not.
 package struct UpdateMediaCommand: CommandDefinition {
+    /// The command's public name, `updateMedia`.
     package static let name = "updateMedia"
+    /// The `media` field.
     package let media: String
+    /// The `alt` field.
     package let alt: String?
 
+    /// A `updateMedia` command with these fields.
     package init(media: String, alt: String?) { self.media = media; self.alt = alt }
 
+    /// Reads `updateMedia`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         media = try fields.string("media")
         alt = try fields.optionalString("alt")
     }
 
+    /// Writes `updateMedia`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("media", media)
         fields.set("alt", alt)
     }
 
+    /// Decides `updateMedia` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { me in
             let media = try decider.ownMedia(self.media, of: me)
@@ -285,12 +323,17 @@ extension Command {
 /// `expireMedia` (operator): deletes a batch of the photos nobody attached within a day
 /// (`changed`: whether any went). `timeline serve` runs it on its own.
 package struct ExpireMediaCommand: CommandDefinition {
+    /// The command's public name, `expireMedia`.
     package static let name = "expireMedia"
 
+    /// A `expireMedia` command with these fields.
     package init() {}
+    /// Reads `expireMedia`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {}
+    /// Writes `expireMedia`'s fields.
     package func encode(to fields: inout CommandJSON) {}
 
+    /// Decides `expireMedia` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.requireOperator(actor, "expire media")
         return try decider.expireMedia()

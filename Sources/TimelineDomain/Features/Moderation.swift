@@ -21,18 +21,25 @@ public struct PostReported: Equatable, Sendable {
 }
 
 extension PostReported: EventPayload {
+    /// New `PostReported` events are written at version 3.
     package static var currentVersion: UInt8 { 3 }
+    /// Version 1 of `PostReported` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
+    /// The aggregate `PostReported` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `PostReported` payload names: `reporterId`.
     package var users: [UserID] { [reporterId] }
+    /// The post a `PostReported` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostReported` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(reporterId.rawValue)
         // The origin is the reporter's too: sealed with the reason, it goes with their erasure.
         try sealer.seal(reporterId, into: &w) { $0.string(reason); $0.optionalString(origin) }
     }
 
+    /// Reads a stored `PostReported` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), reporter = UserID(try r.string()), version = opener.version
         let personal = try opener.personal(reporter, from: &r) { r in
@@ -41,12 +48,14 @@ extension PostReported: EventPayload {
         self.init(postId: post, reporterId: reporter, reason: personal?.reason ?? "", origin: personal?.origin)
     }
 
+    /// The `PostReported` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
         if !erased { out["reason"] = reason; out["origin"] = origin }
         return out
     }
 
+    /// A one-line human summary of a `PostReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(reporterId)) reported \(postId): \(clip(reason))" }
 }
 
@@ -66,27 +75,34 @@ public struct PostRemoved: Equatable, Sendable {
 }
 
 extension PostRemoved: EventPayload {
+    /// The aggregate `PostRemoved` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `PostRemoved` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostRemoved` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostRemoved` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         // The operator's reason is about the author's post: sealed with their key.
         w.string(postId.rawValue); w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.string(reason) }
     }
 
+    /// Reads a stored `PostRemoved` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
         self.init(postId: post, authorId: author, reason: try opener.personal(author, from: &r) { try $0.string() } ?? "")
     }
 
+    /// The `PostRemoved` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
         if !erased { out["reason"] = reason }
         return out
     }
 
+    /// A one-line human summary of a `PostRemoved` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "the operator removed \(name(authorId))'s post \(postId): \(clip(reason))"
     }
@@ -103,12 +119,19 @@ public struct ReportsDismissed: Equatable, Sendable {
 }
 
 extension ReportsDismissed: EventPayload {
+    /// The aggregate `ReportsDismissed` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// A `ReportsDismissed` payload names no user.
     package var users: [UserID] { [] }
+    /// The post a `ReportsDismissed` event is about: `postId`.
     package var post: PostID? { postId }
+    /// Writes a `ReportsDismissed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue) }
+    /// Reads a stored `ReportsDismissed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(postId: PostID(try r.string())) }
+    /// The `ReportsDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue] }
+    /// A one-line human summary of a `ReportsDismissed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "the operator dismissed the reports against \(postId)" }
 }
 
@@ -150,11 +173,15 @@ extension Decider {
 
 /// `dismissReports`: dismisses the reports standing against a post (operators only): it leaves the report queue and is shown again; reports made before no longer count.
 package struct DismissReportsCommand: OneFieldCommand {
+    /// The command's public name, `dismissReports`, and its one field, `post`.
     package static let name = "dismissReports", field = "post"
+    /// The `post` field, raw user input.
     package let value: String
 
+    /// A `dismissReports` command naming `post` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `dismissReports` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.dismissReports(value, actor: actor)
     }
@@ -167,22 +194,29 @@ extension Command {
 
 /// `reportPost`: reports a post to the operators, with a reason.
 package struct ReportPostCommand: CommandDefinition {
+    /// The command's public name, `reportPost`.
     package static let name = "reportPost"
+    /// The `post` field.
     package let post: String
+    /// The `reason` field.
     package let reason: String
 
+    /// A `reportPost` command with these fields.
     package init(post: String, reason: String) { self.post = post; self.reason = reason }
 
+    /// Reads `reportPost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         post = try fields.string("post")
         reason = try fields.string("reason")
     }
 
+    /// Writes `reportPost`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
         fields.set("reason", reason)
     }
 
+    /// Decides `reportPost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.reportPost(post, reason: reason, by: $0) }
     }
@@ -195,22 +229,29 @@ extension Command {
 
 /// `removePost`: removes a post for breaking the rules, saying why (operators only): it leaves every list like a deleted post, and its author's activity shows the reason.
 package struct RemovePostCommand: CommandDefinition {
+    /// The command's public name, `removePost`.
     package static let name = "removePost"
+    /// The `post` field.
     package let post: String
+    /// The `reason` field.
     package let reason: String
 
+    /// A `removePost` command with these fields.
     package init(post: String, reason: String) { self.post = post; self.reason = reason }
 
+    /// Reads `removePost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         post = try fields.string("post")
         reason = try fields.string("reason")
     }
 
+    /// Writes `removePost`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
         fields.set("reason", reason)
     }
 
+    /// Decides `removePost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.removePost(post, reason: reason, actor: actor)
     }

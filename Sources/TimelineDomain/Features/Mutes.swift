@@ -19,26 +19,32 @@ public struct Mute: Equatable, Sendable {
 }
 
 extension Mute: EventPayload {
+    /// The aggregate `Mute` events belong to: the user stream of `muterId`.
     package var stream: String { StreamName.user(muterId) }
+    /// Every user a `Mute` payload names: `muterId`, `mutedId`.
     package var users: [UserID] { [muterId, mutedId] }
 
+    /// Writes a `Mute` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(muterId.rawValue); w.string(mutedId.rawValue)
         w.u8(until == nil ? 0 : 1)
         if let until { w.int64(until) }
     }
 
+    /// Reads a stored `Mute` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let muter = UserID(try r.string()), muted = UserID(try r.string())
         self.init(muterId: muter, mutedId: muted, until: try r.u8() == 0 ? nil : try r.int64())
     }
 
+    /// The `Mute` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue]
         out["until"] = until
         return out
     }
 
+    /// A one-line human summary of a `Mute` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(muterId)) muted \(name(mutedId))" + (until.map { " until \($0)" } ?? "")
     }
@@ -55,15 +61,21 @@ public struct Unmute: Equatable, Sendable {
 }
 
 extension Unmute: EventPayload {
+    /// The aggregate `Unmute` events belong to: the user stream of `muterId`.
     package var stream: String { StreamName.user(muterId) }
+    /// Every user an `Unmute` payload names: `muterId`, `mutedId`.
     package var users: [UserID] { [muterId, mutedId] }
+    /// Writes an `Unmute` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(muterId.rawValue); w.string(mutedId.rawValue) }
 
+    /// Reads a stored `Unmute` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(muterId: UserID(try r.string()), mutedId: UserID(try r.string()))
     }
 
+    /// The `Unmute` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue] }
+    /// A one-line human summary of an `Unmute` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(muterId)) unmuted \(name(mutedId))" }
 }
 
@@ -104,6 +116,7 @@ package struct MuteRecord: Equatable, Sendable {
     /// When it ends by itself (ms since 1970); `nil`: when the muter unmutes.
     package var until: Int64?
 
+    /// A mute record ending at `until`.
     package init(until: Int64?) { self.until = until }
 
     /// Whether it still stands at `now`.
@@ -115,22 +128,29 @@ package struct MuteRecord: Equatable, Sendable {
 /// `mute`: the acting user mutes `user`, for good or for `duration` seconds (Mastodon's
 /// `duration`: 0 or absent is until unmuted).
 package struct MuteCommand: CommandDefinition {
+    /// The command's public name, `mute`.
     package static let name = "mute"
+    /// The `user` field.
     package let user: String
+    /// The `duration` field.
     package let duration: Int?
 
+    /// A `mute` command with these fields.
     package init(user: String, duration: Int?) { self.user = user; self.duration = duration }
 
+    /// Reads `mute`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         user = try fields.string("user")
         duration = try fields.optionalInteger("duration")
     }
 
+    /// Writes `mute`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
         if let duration { fields.set("duration", json: duration) }
     }
 
+    /// Decides `mute` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.mute(user, duration: duration, by: $0) }
     }
@@ -143,11 +163,15 @@ extension Command {
 
 /// `unmute`: the acting user lifts their mute of `user` (idempotent).
 package struct UnmuteCommand: OneFieldCommand {
+    /// The command's public name, `unmute`, and its one field, `user`.
     package static let name = "unmute", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `unmute` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `unmute` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.unmute(value, by: $0) }
     }

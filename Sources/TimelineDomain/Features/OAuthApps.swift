@@ -114,36 +114,49 @@ public struct AppRegistered: Equatable, Sendable {
 }
 
 extension AppRegistered: EventPayload {
+    /// The aggregate `AppRegistered` events belong to: the app stream of `appId`.
     package var stream: String { StreamName.app(appId) }
+    /// An `AppRegistered` payload names no user.
     package var users: [UserID] { [] }
 
+    /// Writes an `AppRegistered` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(appId); w.string(name); w.optionalString(website); w.strings(redirectURIs); w.strings(scopes); w.string(secretHash)
     }
 
+    /// Reads a stored `AppRegistered` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(appId: try r.string(), name: try r.string(), website: try r.optionalString(), redirectURIs: try r.strings(),
                   scopes: try r.strings(), secretHash: try r.string())
     }
 
+    /// The `AppRegistered` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["appId": appId, "name": name, "redirectUris": redirectURIs, "scopes": scopes, "secretHash": secretHash]
         out["website"] = website
         return out
     }
 
+    /// A one-line human summary of an `AppRegistered` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) registered: \(clip(self.name))" }
 }
 
 /// An app as deciding sees it.
 package struct AppRecord: Equatable, Sendable {
+    /// The app's id (its `client_id`).
     package var id: String
+    /// The app's name.
     package var name: String
+    /// Its website, if any.
     package var website: String?
+    /// Where an authorization may send its code (exact match).
     package var redirectURIs: [String]
+    /// The scopes the app may be granted.
     package var scopes: [String]
+    /// Hex BLAKE2b-256 of its client secret.
     package var secretHash: String
 
+    /// The app `AppRegistered` recorded.
     package init(_ e: AppRegistered) {
         id = e.appId; name = e.name; website = e.website; redirectURIs = e.redirectURIs; scopes = e.scopes; secretHash = e.secretHash
     }
@@ -200,7 +213,9 @@ extension Decider {
 
 /// How an app proves it is itself: its client secret, or a token of its own (`issueAppToken`).
 package enum AppCredential: Sendable {
+    /// The app's client secret.
     case secret(String)
+    /// A token issued to the app itself (`issueAppToken`).
     case token(String)
 }
 
@@ -208,17 +223,25 @@ package enum AppCredential: Sendable {
 
 /// `registerApp`: registers an OAuth app (its client secret is answered once, never stored).
 package struct RegisterAppCommand: CommandDefinition {
+    /// The command's public name, `registerApp`.
     package static let name = "registerApp"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The command's public name, `registerApp`.
     package let name: String
+    /// The `redirectURIs` field.
     package let redirectURIs: [String]
+    /// The `scopes` field.
     package let scopes: String?
+    /// The `website` field.
     package let website: String?
 
+    /// A `registerApp` command with these fields.
     package init(name: String, redirectURIs: [String], scopes: String?, website: String?) {
         self.name = name; self.redirectURIs = redirectURIs; self.scopes = scopes; self.website = website
     }
 
+    /// Reads `registerApp`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         name = try fields.string("name")
         redirectURIs = try fields.optionalList("redirectUris") ?? []
@@ -226,6 +249,7 @@ package struct RegisterAppCommand: CommandDefinition {
         website = try fields.optionalString("website")
     }
 
+    /// Writes `registerApp`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("name", name)
         fields.set("redirectUris", json: redirectURIs)
@@ -233,6 +257,7 @@ package struct RegisterAppCommand: CommandDefinition {
         fields.set("website", website)
     }
 
+    /// Decides `registerApp` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.registerApp(name: name, redirectURIs: redirectURIs, scopes: scopes, website: website)
     }

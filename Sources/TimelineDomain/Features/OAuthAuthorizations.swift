@@ -31,19 +31,24 @@ public struct AppAuthorized: Equatable, Sendable {
 }
 
 extension AppAuthorized: EventPayload {
+    /// The aggregate `AppAuthorized` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `AppAuthorized` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes an `AppAuthorized` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(appId); w.string(codeHash); w.strings(scopes); w.string(redirectURI)
         w.optionalString(codeChallenge); w.int64(expiresAt)
     }
 
+    /// Reads a stored `AppAuthorized` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), appId: try r.string(), codeHash: try r.string(), scopes: try r.strings(),
                   redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64())
     }
 
+    /// The `AppAuthorized` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "appId": appId, "codeHash": codeHash, "scopes": scopes,
                                   "redirectUri": redirectURI, "expiresAt": expiresAt]
@@ -51,6 +56,7 @@ extension AppAuthorized: EventPayload {
         return out
     }
 
+    /// A one-line human summary of an `AppAuthorized` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) authorized app \(appId)" }
 }
 
@@ -71,33 +77,46 @@ public struct AppTokenIssued: Equatable, Sendable {
 }
 
 extension AppTokenIssued: EventPayload {
+    /// The aggregate `AppTokenIssued` events belong to: the app stream of `appId`.
     package var stream: String { StreamName.app(appId) }
+    /// An `AppTokenIssued` payload names no user.
     package var users: [UserID] { [] }
 
+    /// Writes an `AppTokenIssued` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(appId); w.string(tokenHash); w.strings(scopes); w.int64(expiresAt)
     }
 
+    /// Reads a stored `AppTokenIssued` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(appId: try r.string(), tokenHash: try r.string(), scopes: try r.strings(), expiresAt: try r.int64())
     }
 
+    /// The `AppTokenIssued` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         ["appId": appId, "tokenHash": tokenHash, "scopes": scopes, "expiresAt": expiresAt]
     }
 
+    /// A one-line human summary of an `AppTokenIssued` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) got a token (\(tokenHash.prefix(8))…)" }
 }
 
 /// An authorization code as deciding sees it: unredeemed, and not revoked by a password change.
 package struct AuthorizationRecord: Equatable, Sendable {
+    /// The person who authorized the app.
     package var user: UserID
+    /// The app's id (its `client_id`).
     package var app: String
+    /// The scopes granted.
     package var scopes: [String]
+    /// The redirect URI the code was sent to: the token request must name the same.
     package var redirectURI: String
+    /// The PKCE `S256` challenge, if the app sent one.
     package var codeChallenge: String?
+    /// When the code can no longer be redeemed (ms since 1970).
     package var expiresAt: Int64
 
+    /// The code `AppAuthorized` recorded.
     package init(_ e: AppAuthorized) {
         user = e.userId; app = e.appId; scopes = e.scopes; redirectURI = e.redirectURI; codeChallenge = e.codeChallenge; expiresAt = e.expiresAt
     }
@@ -105,15 +124,20 @@ package struct AuthorizationRecord: Equatable, Sendable {
 
 /// An app's own token as the service sees it.
 package struct AppTokenRecord: Equatable, Sendable {
+    /// The app's id.
     package var app: String
+    /// The scopes the token holds.
     package var scopes: [String]
+    /// When it expires (ms since 1970).
     package var expiresAt: Int64
 
+    /// An app token record.
     package init(app: String, scopes: [String], expiresAt: Int64) { self.app = app; self.scopes = scopes; self.expiresAt = expiresAt }
 }
 
 /// How long an authorization code can be redeemed: ten minutes, as RFC 6749 advises at most.
 package enum AuthorizationPolicy {
+    /// Ten minutes, in ms.
     package static let codeLifetime: Int64 = 10 * 60 * 1000
 }
 
@@ -209,18 +233,26 @@ extension Decider {
 /// `authorizeApp`: the acting user lets an OAuth app act for them; answers the authorization
 /// code (shown once, redeemable once, for ten minutes).
 package struct AuthorizeAppCommand: CommandDefinition {
+    /// The command's public name, `authorizeApp`.
     package static let name = "authorizeApp"
+    /// The `app` field.
     package let app: String
+    /// The `redirectURI` field.
     package let redirectURI: String
+    /// The `scopes` field.
     package let scopes: String?
+    /// The `codeChallenge` field.
     package let codeChallenge: String?
+    /// The `codeChallengeMethod` field.
     package let codeChallengeMethod: String?
 
+    /// A `authorizeApp` command with these fields.
     package init(app: String, redirectURI: String, scopes: String?, codeChallenge: String?, codeChallengeMethod: String?) {
         self.app = app; self.redirectURI = redirectURI; self.scopes = scopes; self.codeChallenge = codeChallenge
         self.codeChallengeMethod = codeChallengeMethod
     }
 
+    /// Reads `authorizeApp`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         app = try fields.string("app")
         redirectURI = try fields.string("redirectUri")
@@ -229,6 +261,7 @@ package struct AuthorizeAppCommand: CommandDefinition {
         codeChallengeMethod = try fields.optionalString("codeChallengeMethod")
     }
 
+    /// Writes `authorizeApp`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("app", app)
         fields.set("redirectUri", redirectURI)
@@ -237,6 +270,7 @@ package struct AuthorizeAppCommand: CommandDefinition {
         fields.set("codeChallengeMethod", codeChallengeMethod)
     }
 
+    /// Decides `authorizeApp` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) {
             try decider.authorizeApp(app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
@@ -247,20 +281,27 @@ package struct AuthorizeAppCommand: CommandDefinition {
 
 /// `redeemAuthorization`: an app exchanges an authorization code for the person's token.
 package struct RedeemAuthorizationCommand: CommandDefinition {
+    /// The command's public name, `redeemAuthorization`.
     package static let name = "redeemAuthorization"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `code` field.
     package let code: String
+    /// The `app` field.
     package let app: String
     /// The app's secret; a public client leaves it out and must have used PKCE.
     package let clientSecret: String?
+    /// The `redirectURI` field.
     package let redirectURI: String
     /// PKCE's verifier, when the authorization carried a challenge.
     package let codeVerifier: String?
 
+    /// A `redeemAuthorization` command with these fields.
     package init(code: String, app: String, clientSecret: String?, redirectURI: String, codeVerifier: String?) {
         self.code = code; self.app = app; self.clientSecret = clientSecret; self.redirectURI = redirectURI; self.codeVerifier = codeVerifier
     }
 
+    /// Reads `redeemAuthorization`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         code = try fields.string("code")
         app = try fields.string("app")
@@ -269,6 +310,7 @@ package struct RedeemAuthorizationCommand: CommandDefinition {
         codeVerifier = try fields.optionalString("codeVerifier")
     }
 
+    /// Writes `redeemAuthorization`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("code", code)
         fields.set("app", app)
@@ -277,6 +319,7 @@ package struct RedeemAuthorizationCommand: CommandDefinition {
         fields.set("codeVerifier", codeVerifier)
     }
 
+    /// Decides `redeemAuthorization` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.redeemAuthorization(code, app: app, secret: clientSecret, redirectURI: redirectURI)
     }
@@ -284,26 +327,35 @@ package struct RedeemAuthorizationCommand: CommandDefinition {
 
 /// `issueAppToken`: an app's own token, for its id and secret (the client credentials grant).
 package struct IssueAppTokenCommand: CommandDefinition {
+    /// The command's public name, `issueAppToken`.
     package static let name = "issueAppToken"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `app` field.
     package let app: String
+    /// The `clientSecret` field.
     package let clientSecret: String
+    /// The `scopes` field.
     package let scopes: String?
 
+    /// A `issueAppToken` command with these fields.
     package init(app: String, clientSecret: String, scopes: String?) { self.app = app; self.clientSecret = clientSecret; self.scopes = scopes }
 
+    /// Reads `issueAppToken`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         app = try fields.string("app")
         clientSecret = try fields.string("clientSecret")
         scopes = try fields.optionalString("scopes")
     }
 
+    /// Writes `issueAppToken`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("app", app)
         fields.set("clientSecret", clientSecret)
         fields.set("scopes", scopes)
     }
 
+    /// Decides `issueAppToken` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.issueAppToken(app: app, secret: clientSecret, scopes: scopes)
     }
@@ -312,28 +364,37 @@ package struct IssueAppTokenCommand: CommandDefinition {
 /// `revokeToken`: an app ends a token issued to it (RFC 7009), proving itself with its secret
 /// (a public client: none); another's token is left as it is.
 package struct RevokeTokenCommand: CommandDefinition {
+    /// The command's public name, `revokeToken`.
     package static let name = "revokeToken"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `token` field.
     package let token: String
+    /// The `app` field.
     package let app: String
+    /// The `clientSecret` field.
     package let clientSecret: String?
 
+    /// A `revokeToken` command with these fields.
     package init(token: String, app: String, clientSecret: String?) {
         self.token = token; self.app = app; self.clientSecret = clientSecret
     }
 
+    /// Reads `revokeToken`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         token = try fields.string("token")
         app = try fields.string("app")
         clientSecret = try fields.optionalString("clientSecret")
     }
 
+    /// Writes `revokeToken`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("token", token)
         fields.set("app", app)
         fields.set("clientSecret", clientSecret)
     }
 
+    /// Decides `revokeToken` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.revokeToken(token, app: app, secret: clientSecret)
     }

@@ -20,19 +20,25 @@ public struct PasswordResetRequested: Equatable, Sendable {
 }
 
 extension PasswordResetRequested: EventPayload {
+    /// The aggregate `PasswordResetRequested` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `PasswordResetRequested` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes a `PasswordResetRequested` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(tokenHash); w.int64(expiresAt)
     }
 
+    /// Reads a stored `PasswordResetRequested` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), tokenHash: try r.string(), expiresAt: try r.int64())
     }
 
+    /// The `PasswordResetRequested` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "tokenHash": tokenHash, "expiresAt": expiresAt] }
 
+    /// A one-line human summary of a `PasswordResetRequested` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "password reset token issued for \(name(userId))" }
 }
 
@@ -55,15 +61,20 @@ public struct PasswordChanged: Equatable, Sendable {
 }
 
 extension PasswordChanged: EventPayload {
+    /// New `PasswordChanged` events are written at version 2.
     package static var currentVersion: UInt8 { 2 }
+    /// The aggregate `PasswordChanged` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `PasswordChanged` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes a `PasswordChanged` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.optionalString(resetTokenHash)
         try sealer.seal(userId, into: &w) { $0.optionalString(passwordHash); $0.optionalString(email) }
     }
 
+    /// Reads a stored `PasswordChanged` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         // v1 always named the reset token used; v2 may not (a change with the current password).
         let id = UserID(try r.string()), reset = opener.version == 1 ? try r.string() : try r.optionalString()
@@ -71,6 +82,7 @@ extension PasswordChanged: EventPayload {
         self.init(userId: id, passwordHash: personal?.hash, email: personal?.email, resetTokenHash: reset)
     }
 
+    /// The `PasswordChanged` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
         out["resetTokenHash"] = resetTokenHash; out["email"] = email
@@ -78,6 +90,7 @@ extension PasswordChanged: EventPayload {
         return out
     }
 
+    /// A one-line human summary of a `PasswordChanged` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) " + (resetTokenHash == nil ? "changed their password" : "set a password with a reset token")
             + (email == nil ? "" : " and email") + "; every session ended"
@@ -95,25 +108,31 @@ public struct EmailChanged: Equatable, Sendable {
 }
 
 extension EmailChanged: EventPayload {
+    /// The aggregate `EmailChanged` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user an `EmailChanged` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes an `EmailChanged` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue)
         try sealer.seal(userId, into: &w) { $0.optionalString(email) }
     }
 
+    /// Reads a stored `EmailChanged` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = UserID(try r.string())
         self.init(userId: id, email: try opener.personal(id, from: &r) { try $0.optionalString() } ?? nil)
     }
 
+    /// The `EmailChanged` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
         out["email"] = email
         return out
     }
 
+    /// A one-line human summary of an `EmailChanged` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) changed their email" }
 }
 
@@ -189,11 +208,15 @@ extension Decider {
 
 /// `requestPasswordReset`: issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
 package struct RequestPasswordResetCommand: OneFieldCommand {
+    /// The command's public name, `requestPasswordReset`, and its one field, `user`.
     package static let name = "requestPasswordReset", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `requestPasswordReset` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `requestPasswordReset` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.requestPasswordReset(value, actor: actor)
     }
@@ -206,30 +229,40 @@ extension Command {
 
 /// `resetPassword`: sets a password (and optionally the email) with a reset token. Ends every session and every other reset token of the user.
 package struct ResetPasswordCommand: CommandDefinition {
+    /// The command's public name, `resetPassword`.
     package static let name = "resetPassword"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `token` field.
     package let token: String
+    /// The `password` field.
     package let password: String
+    /// The `email` field.
     package let email: String?
 
+    /// A `resetPassword` command with these fields.
     package init(token: String, password: String, email: String?) { self.token = token; self.password = password; self.email = email }
 
+    /// Reads `resetPassword`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         token = try fields.string("token")
         password = try fields.string("password")
         email = try fields.optionalString("email")
     }
 
+    /// Writes `resetPassword`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("token", token)
         fields.set("password", password)
         fields.set("email", email)
     }
 
+    /// Decides `resetPassword` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.resetPassword(token: token, password: password, email: email)
     }
 
+    /// Checks what deciding `resetPassword` will check, before argon2id is spent on it.
     package func precheck<State: DecisionState>(_ decider: Decider<State>) throws {
         _ = try decider.passwordReset(token: token, password: password, email: email)
     }
@@ -242,22 +275,29 @@ extension Command {
 
 /// `changePassword`: changes the acting user's password; needs the current one. Ends every session (this one too) and every reset token of the user.
 package struct ChangePasswordCommand: CommandDefinition {
+    /// The command's public name, `changePassword`.
     package static let name = "changePassword"
+    /// The `currentPassword` field.
     package let currentPassword: String
+    /// The `newPassword` field.
     package let newPassword: String
 
+    /// A `changePassword` command with these fields.
     package init(currentPassword: String, newPassword: String) { self.currentPassword = currentPassword; self.newPassword = newPassword }
 
+    /// Reads `changePassword`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         currentPassword = try fields.string("currentPassword")
         newPassword = try fields.string("newPassword")
     }
 
+    /// Writes `changePassword`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("currentPassword", currentPassword)
         fields.set("newPassword", newPassword)
     }
 
+    /// Decides `changePassword` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.changePassword(newPassword, by: $0) }
     }
@@ -270,22 +310,29 @@ extension Command {
 
 /// `changeEmail`: changes the acting user's email; needs their password.
 package struct ChangeEmailCommand: CommandDefinition {
+    /// The command's public name, `changeEmail`.
     package static let name = "changeEmail"
+    /// The `password` field.
     package let password: String
+    /// The `email` field.
     package let email: String
 
+    /// A `changeEmail` command with these fields.
     package init(password: String, email: String) { self.password = password; self.email = email }
 
+    /// Reads `changeEmail`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         password = try fields.string("password")
         email = try fields.string("email")
     }
 
+    /// Writes `changeEmail`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("password", password)
         fields.set("email", email)
     }
 
+    /// Decides `changeEmail` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.changeEmail(email, by: $0) }
     }

@@ -22,27 +22,34 @@ public struct PostEdited: Equatable, Sendable {
 }
 
 extension PostEdited: EventPayload {
+    /// The aggregate `PostEdited` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `PostEdited` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostEdited` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostEdited` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
     }
 
+    /// Reads a stored `PostEdited` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
         self.init(postId: post, authorId: author, caption: personal?.caption, hashtags: personal?.tags ?? [])
     }
 
+    /// The `PostEdited` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "hashtags": hashtags]
         out["caption"] = caption
         return out
     }
 
+    /// A one-line human summary of a `PostEdited` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) edited \(postId) \(clip(caption))" }
 }
 
@@ -76,27 +83,33 @@ extension Decider {
 /// `editPost`: the author changes their post's caption (`caption` absent keeps it; null or
 /// empty clears it) and its photos' alt texts (`alts`: media id → text, null clearing it).
 package struct EditPostCommand: CommandDefinition {
+    /// The command's public name, `editPost`.
     package static let name = "editPost"
+    /// The `post` field.
     package let post: String
     /// The new caption; `.some(nil)` clears it, `nil` keeps it.
     package let caption: String??
     /// New alt texts of the post's photos, by media id (`nil`: clear it).
     package let alts: [String: String?]
 
+    /// A `editPost` command with these fields.
     package init(post: String, caption: String??, alts: [String: String?] = [:]) { self.post = post; self.caption = caption; self.alts = alts }
 
+    /// Reads `editPost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         post = try fields.string("post")
         caption = fields.has("caption") ? .some(try fields.optionalString("caption")) : nil
         alts = try fields.optionalTexts("alts") ?? [:]
     }
 
+    /// Writes `editPost`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
         if let caption { fields.set("caption", json: caption ?? NSNull()) }
         if !alts.isEmpty { fields.set("alts", json: alts.mapValues { $0 ?? NSNull() as Any }) }
     }
 
+    /// Decides `editPost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.editPost(post, caption: caption, alts: alts, by: $0) }
     }

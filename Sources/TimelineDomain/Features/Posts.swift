@@ -53,13 +53,20 @@ public struct PostAdded: Equatable, Sendable {
 }
 
 extension PostAdded: EventPayload {
+    /// New `PostAdded` events are written at version 5.
     package static var currentVersion: UInt8 { 5 }
+    /// Version 1 of `PostAdded` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
+    /// The aggregate `PostAdded` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// The images stored with a `PostAdded` event (a cluster node ships them with it).
     package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
+    /// Every user a `PostAdded` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostAdded` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostAdded` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(authorId.rawValue); w.string(imageId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
@@ -75,6 +82,7 @@ extension PostAdded: EventPayload {
         if let blurhash { w.string(blurhash) }
     }
 
+    /// Reads a stored `PostAdded` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string()), image = ImageID(try r.string())
         let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
@@ -97,6 +105,7 @@ extension PostAdded: EventPayload {
         if hashed { blurhash = try r.string() }
     }
 
+    /// The `PostAdded` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "imageId": imageId.rawValue, "hashtags": hashtags]
         out["caption"] = caption
@@ -109,6 +118,7 @@ extension PostAdded: EventPayload {
         return out
     }
 
+    /// A one-line human summary of a `PostAdded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) posted \(postId) \(clip(caption))" }
 }
 
@@ -128,28 +138,35 @@ public struct PostPlaced: Equatable, Sendable {
 }
 
 extension PostPlaced: EventPayload {
+    /// The aggregate `PostPlaced` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `PostPlaced` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostPlaced` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostPlaced` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(authorId.rawValue)
         guard let place else { throw CorruptRecord(message: "PostPlaced without its place") }
         try sealer.seal(authorId, into: &w) { $0.double(place.latitude); $0.double(place.longitude); $0.optionalString(place.name) }
     }
 
+    /// Reads a stored `PostPlaced` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let place = try opener.personal(author, from: &r) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
         self.init(postId: post, authorId: author, place: place)
     }
 
+    /// The `PostPlaced` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
         if let place { out.merge(place.jsonObject) { _, new in new } }
         return out
     }
 
+    /// A one-line human summary of a `PostPlaced` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         guard let place else { return "\(name(authorId)) placed \(postId) (erased)" }
         let at = String(format: "%.3f, %.3f", place.latitude, place.longitude)
@@ -182,17 +199,23 @@ public struct PostImageProcessed: Equatable, Sendable {
 }
 
 extension PostImageProcessed: EventPayload {
+    /// The aggregate `PostImageProcessed` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// The images stored with a `PostImageProcessed` event (a cluster node ships them with it).
     package var storedImages: [ImageID] { variants.all }
+    /// Every user a `PostImageProcessed` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostImageProcessed` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostImageProcessed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(authorId.rawValue); w.string(sourceImageId.rawValue)
         w.int(width); w.int(height)
         w.string(variants.full.rawValue); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
     }
 
+    /// Reads a stored `PostImageProcessed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string()), source = ImageID(try r.string())
         let width = try r.int(), height = try r.int()
@@ -200,11 +223,13 @@ extension PostImageProcessed: EventPayload {
         self.init(postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
     }
 
+    /// The `PostImageProcessed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         ["postId": postId.rawValue, "authorId": authorId.rawValue, "sourceImageId": sourceImageId.rawValue,
          "width": width, "height": height, "variants": variants.jsonObject]
     }
 
+    /// A one-line human summary of a `PostImageProcessed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "image of \(name(authorId))'s post \(postId) processed: \(width)×\(height), full/feed/thumb variants"
     }
@@ -221,16 +246,23 @@ public struct PostDeleted: Equatable, Sendable {
 }
 
 extension PostDeleted: EventPayload {
+    /// The aggregate `PostDeleted` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `PostDeleted` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostDeleted` event is about: `postId`.
     package var post: PostID? { postId }
+    /// Writes a `PostDeleted` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(authorId.rawValue) }
 
+    /// Reads a stored `PostDeleted` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()), authorId: UserID(try r.string()))
     }
 
+    /// The `PostDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "authorId": authorId.rawValue] }
+    /// A one-line human summary of a `PostDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) deleted post \(postId)" }
 }
 
@@ -282,11 +314,15 @@ extension Decider {
 
 /// `deletePost`: deletes one of the acting user's posts, with its comments and likes.
 package struct DeletePostCommand: OneFieldCommand {
+    /// The command's public name, `deletePost`, and its one field, `post`.
     package static let name = "deletePost", field = "post"
+    /// The `post` field, raw user input.
     package let value: String
 
+    /// A `deletePost` command naming `post` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `deletePost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.deletePost(value, by: $0) }
     }
@@ -310,9 +346,13 @@ public enum PostPhotos: Sendable, Equatable {
 /// `PostPlaced`); `visibility`, who sees it (by default `followers` for a locked account,
 /// `public` otherwise).
 package struct AddPostCommand: CommandDefinition {
+    /// The command's public name, `addPost`.
     package static let name = "addPost"
+    /// The `photos` field.
     package let photos: PostPhotos
+    /// The `caption` field.
     package let caption: String?
+    /// The `location` field.
     package let location: Place?
     /// Whether the photo is sensitive (a `warning` makes it so too).
     package let sensitive: Bool?
@@ -321,11 +361,13 @@ package struct AddPostCommand: CommandDefinition {
     /// Who sees the post (`nil`: as the author's lock says).
     package let visibility: PostVisibility?
 
+    /// A `addPost` command with these fields.
     package init(photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool?, warning: String?, visibility: PostVisibility? = nil) {
         self.photos = photos; self.caption = caption; self.location = location; self.sensitive = sensitive; self.warning = warning
         self.visibility = visibility
     }
 
+    /// Reads `addPost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         switch (fields.has("image"), try fields.optionalList("media")) {
         case (true, nil): photos = .image(try fields.string("image"))
@@ -345,6 +387,7 @@ package struct AddPostCommand: CommandDefinition {
         }
     }
 
+    /// Writes `addPost`'s fields.
     package func encode(to fields: inout CommandJSON) {
         switch photos {
         case .image(let image): fields.set("image", image)
@@ -357,6 +400,7 @@ package struct AddPostCommand: CommandDefinition {
         fields.set("visibility", visibility?.rawValue)
     }
 
+    /// Decides `addPost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) {
             try decider.addPost(photos: photos, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,

@@ -40,11 +40,15 @@ extension Decider {
 
 /// `approveFollowRequest`: the acting user lets `user`, who asked, follow them (`Followed`).
 package struct ApproveFollowRequestCommand: OneFieldCommand {
+    /// The command's public name, `approveFollowRequest`, and its one field, `user`.
     package static let name = "approveFollowRequest", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `approveFollowRequest` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `approveFollowRequest` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { me in
             let follow = try decider.pendingRequest(from: value, to: me)
@@ -60,11 +64,15 @@ extension Command {
 
 /// `rejectFollowRequest`: the acting user turns down `user`'s request to follow them.
 package struct RejectFollowRequestCommand: OneFieldCommand {
+    /// The command's public name, `rejectFollowRequest`, and its one field, `user`.
     package static let name = "rejectFollowRequest", field = "user"
+    /// The `user` field, raw user input.
     package let value: String
 
+    /// A `rejectFollowRequest` command naming `user` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `rejectFollowRequest` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { me in
             let follow = try decider.pendingRequest(from: value, to: me)

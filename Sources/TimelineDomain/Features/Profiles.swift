@@ -58,16 +58,22 @@ public enum AvatarChange: Equatable, Sendable {
 }
 
 extension ProfileUpdated: EventPayload {
+    /// New `ProfileUpdated` events are written at version 5.
     package static var currentVersion: UInt8 { 5 }
+    /// Version 1 of `ProfileUpdated` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
+    /// The aggregate `ProfileUpdated` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `ProfileUpdated` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// The images stored with a `ProfileUpdated` event (a cluster node ships them with it).
     package var storedImages: [ImageID] {
         guard case .set(let avatar)? = avatar else { return [] }
         return [avatar.large, avatar.small]
     }
 
+    /// Writes a `ProfileUpdated` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.optionalString(username)
         try sealer.seal(userId, into: &w) { $0.optionalString(bio); $0.optionalString(url) }
@@ -83,6 +89,7 @@ extension ProfileUpdated: EventPayload {
         if let locked { w.u8(locked ? 6 : 5) }
     }
 
+    /// Reads a stored `ProfileUpdated` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = UserID(try r.string())
         let username = try r.optionalString()
@@ -110,6 +117,7 @@ extension ProfileUpdated: EventPayload {
         if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
     }
 
+    /// The `ProfileUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
         out["username"] = username; out["bio"] = bio; out["url"] = url
@@ -123,6 +131,7 @@ extension ProfileUpdated: EventPayload {
         return out
     }
 
+    /// A one-line human summary of a `ProfileUpdated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         let fields = [username.map { "username → \($0)" }, bio.map { _ in "bio" }, url.map { _ in "url" },
                       avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
@@ -179,18 +188,27 @@ extension Decider {
 
 /// `updateProfile`: changes the acting user's username, bio, url, profile photo, discoverability or lock (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`; `locked` whether following them needs their approval).
 package struct UpdateProfileCommand: CommandDefinition {
+    /// The command's public name, `updateProfile`.
     package static let name = "updateProfile"
+    /// The `username` field.
     package let username: String?
+    /// The `bio` field.
     package let bio: String?
+    /// The `url` field.
     package let url: String?
+    /// The `avatar` field.
     package let avatar: AvatarUpdate?
+    /// The `discoverable` field.
     package let discoverable: Bool?
+    /// The `locked` field.
     package let locked: Bool?
 
+    /// A `updateProfile` command with these fields.
     package init(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool? = nil) {
         self.username = username; self.bio = bio; self.url = url; self.avatar = avatar; self.discoverable = discoverable; self.locked = locked
     }
 
+    /// Reads `updateProfile`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         username = try fields.optionalString("username")
         bio = try fields.optionalString("bio")
@@ -201,6 +219,7 @@ package struct UpdateProfileCommand: CommandDefinition {
         locked = try fields.optionalBool("locked")
     }
 
+    /// Writes `updateProfile`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("username", username)
         fields.set("bio", bio)
@@ -214,6 +233,7 @@ package struct UpdateProfileCommand: CommandDefinition {
         fields.set("locked", locked)
     }
 
+    /// Decides `updateProfile` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.updateProfile(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked, by: $0) }
     }

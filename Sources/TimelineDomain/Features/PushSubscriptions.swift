@@ -51,15 +51,19 @@ public struct PushSubscribed: Equatable, Sendable {
 }
 
 extension PushSubscribed: EventPayload {
+    /// The aggregate `PushSubscribed` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `PushSubscribed` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes a `PushSubscribed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(sessionHash)
         try sealer.seal(userId, into: &w) { $0.string(endpoint ?? ""); $0.string(p256dh ?? ""); $0.string(auth ?? "") }
         w.u8(standard ? 1 : 0); w.strings(alerts); w.string(policy.rawValue)
     }
 
+    /// Reads a stored `PushSubscribed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let user = UserID(try r.string()), session = try r.string()
         let keys = try opener.personal(user, from: &r) { (try $0.string(), try $0.string(), try $0.string()) }
@@ -69,6 +73,7 @@ extension PushSubscribed: EventPayload {
                   alerts: alerts, policy: policy)
     }
 
+    /// The `PushSubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "standard": standard, "alerts": alerts,
                                   "policy": policy.rawValue]
@@ -76,6 +81,7 @@ extension PushSubscribed: EventPayload {
         return out
     }
 
+    /// A one-line human summary of a `PushSubscribed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) subscribed to push notifications" }
 }
 
@@ -91,26 +97,40 @@ public struct PushUnsubscribed: Equatable, Sendable {
 }
 
 extension PushUnsubscribed: EventPayload {
+    /// The aggregate `PushUnsubscribed` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `PushUnsubscribed` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes a `PushUnsubscribed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
+    /// Reads a stored `PushUnsubscribed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
     }
+    /// The `PushUnsubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
+    /// A one-line human summary of a `PushUnsubscribed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId))'s push subscription ended" }
 }
 
 /// A subscription as the service keeps it.
 package struct PushSubscriptionRecord: Equatable, Sendable {
+    /// The subscribed user.
     package var user: UserID
+    /// The push service's endpoint URL.
     package var endpoint: String
+    /// The browser's P-256 public key, base64url.
     package var p256dh: String
+    /// The browser's authentication secret, base64url.
     package var auth: String
+    /// Whether it wants RFC 8291's `aes128gcm` (else the legacy `aesgcm`).
     package var standard: Bool
+    /// The alert types wanted.
     package var alerts: [String]
+    /// Whose actions push.
     package var policy: PushPolicy
 
+    /// A subscription record.
     package init(user: UserID, endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: PushPolicy) {
         self.user = user; self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard
         self.alerts = alerts; self.policy = policy
@@ -242,18 +262,27 @@ extension Decider {
 
 /// `subscribePush`: the acting session subscribes to push notifications (one per token).
 package struct SubscribePushCommand: CommandDefinition {
+    /// The command's public name, `subscribePush`.
     package static let name = "subscribePush"
+    /// The `endpoint` field.
     package let endpoint: String
+    /// The `p256dh` field.
     package let p256dh: String
+    /// The `auth` field.
     package let auth: String
+    /// The `standard` field.
     package let standard: Bool
+    /// The `alerts` field.
     package let alerts: [String]
+    /// The `policy` field.
     package let policy: String?
 
+    /// A `subscribePush` command with these fields.
     package init(endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?) {
         self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard; self.alerts = alerts; self.policy = policy
     }
 
+    /// Reads `subscribePush`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         endpoint = try fields.string("endpoint")
         p256dh = try fields.string("p256dh")
@@ -263,6 +292,7 @@ package struct SubscribePushCommand: CommandDefinition {
         policy = try fields.optionalString("policy")
     }
 
+    /// Writes `subscribePush`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("endpoint", endpoint)
         fields.set("p256dh", p256dh)
@@ -272,6 +302,7 @@ package struct SubscribePushCommand: CommandDefinition {
         fields.set("policy", policy)
     }
 
+    /// Decides `subscribePush` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         guard case .session(let hash) = actor else { throw TimelineError(.unauthenticated, "a push subscription belongs to a session token") }
         return try decider.acting(actor) {
@@ -283,12 +314,17 @@ package struct SubscribePushCommand: CommandDefinition {
 
 /// `unsubscribePush`: the acting session's push subscription ends.
 package struct UnsubscribePushCommand: CommandDefinition {
+    /// The command's public name, `unsubscribePush`.
     package static let name = "unsubscribePush"
 
+    /// A `unsubscribePush` command with these fields.
     package init() {}
+    /// Reads `unsubscribePush`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {}
+    /// Writes `unsubscribePush`'s fields.
     package func encode(to fields: inout CommandJSON) {}
 
+    /// Decides `unsubscribePush` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         guard case .session(let hash) = actor else { throw TimelineError(.unauthenticated, "a push subscription belongs to a session token") }
         return try decider.acting(actor) { try decider.unsubscribePush(sessionHash: hash, user: $0.id) }
@@ -298,12 +334,17 @@ package struct UnsubscribePushCommand: CommandDefinition {
 /// `endPushSubscription`: the operator (the delivery worker) ends a subscription its push
 /// service says is gone (404, 410).
 package struct EndPushSubscriptionCommand: OneFieldCommand {
+    /// The command's public name, `endPushSubscription`, and its one field, `sessionHash`.
     package static let name = "endPushSubscription", field = "sessionHash"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `sessionHash` field, raw user input.
     package let value: String
 
+    /// A `endPushSubscription` command naming `sessionHash` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `endPushSubscription` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         guard actor == .operator else { throw TimelineError(.forbidden, "only the operator ends others' push subscriptions") }
         guard let subscription = try decider.state.pushSubscription(sessionHash: value) else { return Decision(outcome: .success(.changed(false))) }

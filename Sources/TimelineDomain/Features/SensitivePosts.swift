@@ -19,27 +19,34 @@ public struct PostMarkedSensitive: Equatable, Sendable {
 }
 
 extension PostMarkedSensitive: EventPayload {
+    /// The aggregate `PostMarkedSensitive` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
+    /// Every user a `PostMarkedSensitive` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
+    /// The post a `PostMarkedSensitive` event is about: `postId`.
     package var post: PostID? { postId }
 
+    /// Writes a `PostMarkedSensitive` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(postId.rawValue); w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.optionalString(warning) }
     }
 
+    /// Reads a stored `PostMarkedSensitive` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let warning = try opener.personal(author, from: &r) { try $0.optionalString() } ?? nil
         self.init(postId: post, authorId: author, warning: warning)
     }
 
+    /// The `PostMarkedSensitive` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
         out["warning"] = warning
         return out
     }
 
+    /// A one-line human summary of a `PostMarkedSensitive` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(authorId)) marked \(postId) sensitive" + (warning.map { ": \(clip($0))" } ?? "")
     }

@@ -25,10 +25,14 @@ public struct SignedIn: Equatable, Sendable {
 }
 
 extension SignedIn: EventPayload {
+    /// New `SignedIn` events are written at version 3.
     package static var currentVersion: UInt8 { 3 }
+    /// The aggregate `SignedIn` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `SignedIn` payload names: `userId`.
     package var users: [UserID] { [userId] }
 
+    /// Writes a `SignedIn` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue); w.string(sessionHash); w.int64(expiresAt)
         // v2 appends the app and its scopes, for an OAuth token only: a session's bytes are v1's;
@@ -36,6 +40,7 @@ extension SignedIn: EventPayload {
         if let appId { w.string(appId); w.strings(scopes ?? []); w.optionalString(authorizationHash) }
     }
 
+    /// Reads a stored `SignedIn` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64())
         if opener.version >= 2, !r.isAtEnd {
@@ -44,12 +49,14 @@ extension SignedIn: EventPayload {
         }
     }
 
+    /// The `SignedIn` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
         out["appId"] = appId; out["scopes"] = scopes; out["authorizationHash"] = authorizationHash
         return out
     }
 
+    /// A one-line human summary of a `SignedIn` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed in (session \(sessionHash.prefix(8))…)"
     }
@@ -66,16 +73,22 @@ public struct SignedOut: Equatable, Sendable {
 }
 
 extension SignedOut: EventPayload {
+    /// The aggregate `SignedOut` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `SignedOut` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes a `SignedOut` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
 
+    /// Reads a stored `SignedOut` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
     }
 
+    /// The `SignedOut` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
 
+    /// A one-line human summary of a `SignedOut` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed out (session \(sessionHash.prefix(8))…)"
     }
@@ -91,11 +104,17 @@ public struct SignedOutEverywhere: Equatable, Sendable {
 }
 
 extension SignedOutEverywhere: EventPayload {
+    /// The aggregate `SignedOutEverywhere` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
+    /// Every user a `SignedOutEverywhere` payload names: `userId`.
     package var users: [UserID] { [userId] }
+    /// Writes a `SignedOutEverywhere` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
+    /// Reads a stored `SignedOutEverywhere` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
+    /// The `SignedOutEverywhere` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
+    /// A one-line human summary of a `SignedOutEverywhere` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed out everywhere" }
 }
 
@@ -127,14 +146,19 @@ public struct SignInFailed: Equatable, Sendable {
 }
 
 extension SignInFailed: EventPayload {
+    /// New `SignInFailed` events are written at version 3.
     package static var currentVersion: UInt8 { 3 }
+    /// The aggregate `SignInFailed` events belong to: the signIn stream of `emailHash: emailHash`.
     package var stream: String { StreamName.signIn(emailHash: emailHash) }
+    /// Every user a `SignInFailed` payload names.
     package var users: [UserID] { userId.map { [$0] } ?? [] }
 
+    /// Writes a `SignInFailed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(emailHash); w.optionalString(userId?.rawValue); w.optionalString(origin)
     }
 
+    /// Reads a stored `SignInFailed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         if opener.version == 1 {
             self.init(emailHash: opener.emailHash(try r.string()))
@@ -144,12 +168,14 @@ extension SignInFailed: EventPayload {
         }
     }
 
+    /// The `SignInFailed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["emailHash": emailHash]
         out["userId"] = userId?.rawValue; out["origin"] = origin
         return out
     }
 
+    /// A one-line human summary of a `SignInFailed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "failed sign-in" + (userId.map { " for \(name($0))" } ?? " (unknown email \(emailHash.prefix(8))…)")
     }
@@ -232,12 +258,17 @@ struct RefusedSignIn: Error {
 
 /// `signOut`: ends the session with this token.
 package struct SignOutCommand: OneFieldCommand {
+    /// The command's public name, `signOut`, and its one field, `session`.
     package static let name = "signOut", field = "session"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `session` field, raw user input.
     package let value: String
 
+    /// A `signOut` command naming `session` `value`.
     package init(value: String) { self.value = value }
 
+    /// Decides `signOut` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.signOut(value)
     }
@@ -250,22 +281,31 @@ extension Command {
 
 /// `signIn`: starts a session (answers its token, shown once).
 package struct SignInCommand: CommandDefinition {
+    /// The command's public name, `signIn`.
     package static let name = "signIn"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `email` field.
     package let email: String
+    /// The `password` field.
     package let password: String
     /// For an OAuth app's token (Mastodon's password grant, or a sign-up through an app): its
     /// id, its secret or its own token (`issueAppToken`), and the scopes asked.
     package let app: String?
+    /// The `clientSecret` field.
     package let clientSecret: String?
+    /// The `appToken` field.
     package let appToken: String?
+    /// The `scopes` field.
     package let scopes: String?
 
+    /// A `signIn` command with these fields.
     package init(email: String, password: String, app: String? = nil, clientSecret: String? = nil, appToken: String? = nil, scopes: String? = nil) {
         self.email = email; self.password = password; self.app = app; self.clientSecret = clientSecret; self.appToken = appToken
         self.scopes = scopes
     }
 
+    /// Reads `signIn`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         email = try fields.string("email")
         password = try fields.string("password")
@@ -275,6 +315,7 @@ package struct SignInCommand: CommandDefinition {
         scopes = try fields.optionalString("scopes")
     }
 
+    /// Writes `signIn`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("email", email)
         fields.set("password", password)
@@ -284,6 +325,7 @@ package struct SignInCommand: CommandDefinition {
         fields.set("scopes", scopes)
     }
 
+    /// Decides `signIn` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.signIn(email: email, app: app.map { ($0, appToken.map(AppCredential.token) ?? .secret(clientSecret ?? ""), scopes) })
     }
@@ -310,23 +352,31 @@ extension Command {
 /// `checkSignIn`: checks an email and password as `signIn` does, starting no session (the
 /// OAuth authorize page's sign-in); answers the user.
 package struct CheckSignInCommand: CommandDefinition {
+    /// The command's public name, `checkSignIn`.
     package static let name = "checkSignIn"
+    /// The `needsActor` field.
     package static let needsActor = false
+    /// The `email` field.
     package let email: String
+    /// The `password` field.
     package let password: String
 
+    /// A `checkSignIn` command with these fields.
     package init(email: String, password: String) { self.email = email; self.password = password }
 
+    /// Reads `checkSignIn`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         email = try fields.string("email")
         password = try fields.string("password")
     }
 
+    /// Writes `checkSignIn`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("email", email)
         fields.set("password", password)
     }
 
+    /// Decides `checkSignIn` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.checkSignIn(email: email)
     }
@@ -342,12 +392,17 @@ extension Command {
 
 /// `signOutEverywhere`: ends every session of the acting user, this one too, and their reset tokens.
 package struct SignOutEverywhereCommand: CommandDefinition {
+    /// The command's public name, `signOutEverywhere`.
     package static let name = "signOutEverywhere"
 
+    /// A `signOutEverywhere` command with these fields.
     package init() {}
+    /// Reads `signOutEverywhere`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {}
+    /// Writes `signOutEverywhere`'s fields.
     package func encode(to fields: inout CommandJSON) {}
 
+    /// Decides `signOutEverywhere` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.signOutEverywhere(by: $0) }
     }
