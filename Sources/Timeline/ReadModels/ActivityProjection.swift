@@ -64,12 +64,15 @@ struct ActivityProjection: Projection {
     let markers: Table<ReadMarkers>
     var databases: [Database] { [activity.database, references.database] }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String, profiles: ProfilesProjection, follows: FollowsProjection, posts: PostsProjection) throws {
         self.profiles = profiles; self.follows = follows; self.posts = posts
         activity = try Table(env, prefix + "activity")
         references = try Table(env, prefix + "activityRefs")
         owners = Table(references.database)
         markers = Table(references.database)
+        handlers = Self.handlers(of: self)
     }
 
     /// How many items of `user`'s feed are after their read marker, counting at most `limit`
@@ -166,95 +169,121 @@ struct ActivityProjection: Projection {
         return (key.0, key.1, record)
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        let at = envelope.timestamp
-        switch envelope.event {
-        case .postAdded(let e):
-            try owners.put(e.postId, e.authorId, txn)
-            let users = try mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
-            try recordMentions(of: users, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.postAdded) { (e: PostAdded, envelope, txn) in
+            try projection.owners.put(e.postId, e.authorId, txn)
+            let users = try projection.mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
+            try projection.recordMentions(of: users, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
             // Followers who asked to be told of the author's posts (once: a mention told some already).
+            let at = envelope.timestamp
             let item = ActivityRecord(kind: .post, actor: e.authorId, post: e.postId, comment: nil, at: at)
-            try follows.notified.forEachMember(in: e.authorId, txn) { follower in
-                guard !users.contains(follower), try follows.follows(follower, e.authorId, txn) else { return }
-                try record(item, as: (follower, envelope.id.rawValue), reference: .post(e.postId, follower: follower), txn)
+            try projection.follows.notified.forEachMember(in: e.authorId, txn) { follower in
+                guard !users.contains(follower),
+                      try projection.follows.follows(follower, e.authorId, txn) else { return }
+                try projection.record(item, as: (follower, envelope.id.rawValue),
+                                      reference: .post(e.postId, follower: follower), txn)
             }
-        case .postEdited(let e):
+        }
+        handlers.on(.postEdited) { (e: PostEdited, envelope, txn) in
             // Mentions edited out are forgotten; new ones are told; those kept stay as they were.
-            let before = Set(try mentionReferences(of: e.postId, source: nil, txn))
-            let now = try mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
-            for user in before.subtracting(now) { try forget(.mention(e.postId, source: nil, user: user), txn) }
-            try recordMentions(of: now.filter { !before.contains($0) }, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
-        case .postDeleted(let e):
-            try forgetPost(e.postId, txn)
-        case .postRemoved(let e):
+            let before = Set(try projection.mentionReferences(of: e.postId, source: nil, txn))
+            let now = try projection.mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
+            for user in before.subtracting(now) {
+                try projection.forget(.mention(e.postId, source: nil, user: user), txn)
+            }
+            try projection.recordMentions(of: now.filter { !before.contains($0) }, by: e.authorId, post: e.postId,
+                                          comment: nil, envelope, txn)
+        }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.forgetPost(e.postId, txn) }
+        handlers.on(.postRemoved) { (e: PostRemoved, envelope, txn) in
             // Its comments and likes leave as with a deletion; the author learns why.
-            try forgetPost(e.postId, txn)
-            let item = ActivityRecord(kind: .removed, actor: nil, post: e.postId, comment: nil, at: at, reason: e.reason)
-            try activity.put(removalKey(of: envelope, author: e.authorId), item, txn)
-        case .commentAdded(let e):
+            try projection.forgetPost(e.postId, txn)
+            let item = ActivityRecord(kind: .removed, actor: nil, post: e.postId, comment: nil, at: envelope.timestamp,
+                                      reason: e.reason)
+            try projection.activity.put(projection.removalKey(of: envelope, author: e.authorId), item, txn)
+        }
+        handlers.on(.commentAdded) { (e: CommentAdded, envelope, txn) in
+            let at = envelope.timestamp
             // The post's owner is told of the comment, the answered comment's author of the
             // reply, everyone else named of the mention: one item each at most.
             // (A post's owner answered on their own post is told of the reply.)
-            let owner = try owners.get(e.postId, txn)
-            var answered = try e.replyTo.flatMap { try posts.comment($0, txn) }?.author
-            if let user = answered, try user == e.authorId || follows.blocks(user, e.authorId, txn) { answered = nil }
+            let owner = try projection.owners.get(e.postId, txn)
+            var answered = try e.replyTo.flatMap { try projection.posts.comment($0, txn) }?.author
+            if let user = answered, try user == e.authorId || projection.follows.blocks(user, e.authorId, txn) {
+                answered = nil
+            }
             if let owner, owner != e.authorId, owner != answered {
-                try record(ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
-                           as: (owner, e.commentId.rawValue), reference: .comment(e.postId, e.commentId), txn)
+                try projection.record(
+                    ActivityRecord(kind: .comment, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
+                    as: (owner, e.commentId.rawValue), reference: .comment(e.postId, e.commentId), txn)
             }
             if let answered {
-                try record(ActivityRecord(kind: .reply, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
-                           as: (answered, envelope.id.rawValue), reference: .reply(e.postId, e.commentId), txn)
+                try projection.record(
+                    ActivityRecord(kind: .reply, actor: e.authorId, post: e.postId, comment: e.commentId, at: at),
+                    as: (answered, envelope.id.rawValue), reference: .reply(e.postId, e.commentId), txn)
             }
             let told = Set([owner, answered].compactMap { $0 })
-            let users = try mentioned(in: e.text, by: e.authorId, skipping: told, txn)
-            try recordMentions(of: users, by: e.authorId, post: e.postId, comment: e.commentId, envelope, txn)
-        case .commentDeleted(let e):
-            try forget(.comment(e.postId, e.commentId), txn)
-            try forget(.reply(e.postId, e.commentId), txn)
-            for user in try mentionReferences(of: e.postId, source: e.commentId, txn) {
-                try forget(.mention(e.postId, source: e.commentId, user: user), txn)
+            let users = try projection.mentioned(in: e.text, by: e.authorId, skipping: told, txn)
+            try projection.recordMentions(of: users, by: e.authorId, post: e.postId, comment: e.commentId,
+                                          envelope, txn)
+        }
+        handlers.on(.commentDeleted) { (e: CommentDeleted, _, txn) in
+            try projection.forget(.comment(e.postId, e.commentId), txn)
+            try projection.forget(.reply(e.postId, e.commentId), txn)
+            for user in try projection.mentionReferences(of: e.postId, source: e.commentId, txn) {
+                try projection.forget(.mention(e.postId, source: e.commentId, user: user), txn)
             }
-        case .likeAdded(let e):
-            guard let owner = try owners.get(e.postId, txn), owner != e.userId else { return }
-            try record(ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: at),
-                       as: (owner, envelope.id.rawValue), reference: .like(e.postId, e.userId), txn)
-        case .likeRemoved(let e):
-            try forget(.like(e.postId, e.userId), txn)
-        case .followRequested(let e):
-            try record(ActivityRecord(kind: .followRequest, actor: e.followerId, post: nil, comment: nil, at: at),
-                       as: (e.followeeId, envelope.id.rawValue), reference: .followRequest(followee: e.followeeId, follower: e.followerId), txn)
-        case .followRequestRejected(let e), .followRequestWithdrawn(let e):
-            try forget(.followRequest(followee: e.followeeId, follower: e.followerId), txn)
-        case .followed(let e):
+        }
+        handlers.on(.likeAdded) { (e: Like, envelope, txn) in
+            guard let owner = try projection.owners.get(e.postId, txn), owner != e.userId else { return }
+            try projection.record(
+                ActivityRecord(kind: .like, actor: e.userId, post: e.postId, comment: nil, at: envelope.timestamp),
+                as: (owner, envelope.id.rawValue), reference: .like(e.postId, e.userId), txn)
+        }
+        handlers.on(.likeRemoved) { (e: Like, _, txn) in try projection.forget(.like(e.postId, e.userId), txn) }
+        handlers.on(.followRequested) { (e: Follow, envelope, txn) in
+            let at = envelope.timestamp
+            try projection.record(
+                ActivityRecord(kind: .followRequest, actor: e.followerId, post: nil, comment: nil, at: at),
+                as: (e.followeeId, envelope.id.rawValue),
+                reference: .followRequest(followee: e.followeeId, follower: e.followerId), txn)
+        }
+        handlers.on(.followRequestRejected, .followRequestWithdrawn) { (e: Follow, _, txn) in
+            try projection.forget(.followRequest(followee: e.followeeId, follower: e.followerId), txn)
+        }
+        handlers.on(.followed) { (e: Follow, envelope, txn) in
             // An approved request's item gives way to the follow's.
-            try forget(.followRequest(followee: e.followeeId, follower: e.followerId), txn)
-            try record(ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: at),
-                       as: (e.followeeId, envelope.id.rawValue), reference: .follow(followee: e.followeeId, follower: e.followerId), txn)
-        case .unfollowed(let e):
-            try forget(.follow(followee: e.followeeId, follower: e.followerId), txn)
-        case .userErased(let e):
+            try projection.forget(.followRequest(followee: e.followeeId, follower: e.followerId), txn)
+            try projection.record(
+                ActivityRecord(kind: .follow, actor: e.followerId, post: nil, comment: nil, at: envelope.timestamp),
+                as: (e.followeeId, envelope.id.rawValue),
+                reference: .follow(followee: e.followeeId, follower: e.followerId), txn)
+        }
+        handlers.on(.unfollowed) { (e: Follow, _, txn) in
+            try projection.forget(.follow(followee: e.followeeId, follower: e.followerId), txn)
+        }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
-            try activity.deleteAll(in: e.userId, txn)
-            try markers.delete(e.userId, txn)
-        case .activityDismissed(let e):
+            try projection.activity.deleteAll(in: e.userId, txn)
+            try projection.markers.delete(e.userId, txn)
+        }
+        handlers.on(.activityDismissed) { (e: ActivityDismissed, _, txn) in
             // The references stay until what they name is undone; forgetting an item already gone is nothing.
-            if let item = e.item { try activity.delete((e.userId, item), txn) } else { _ = try activity.deleteAll(in: e.userId, txn) }
-        case .activityRead(let e):
+            if let item = e.item {
+                try projection.activity.delete((e.userId, item), txn)
+            } else {
+                _ = try projection.activity.deleteAll(in: e.userId, txn)
+            }
+        }
+        handlers.on(.activityRead) { (e: ActivityRead, _, txn) in
             // Never past the newest item there is: a marker beyond it would leave every later
             // item read before it came.
-            guard let newest = try activity.last(in: e.userId, txn) else { return }
-            try markers.put(e.userId, min(e.upTo, newest), txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
-             .postImageProcessed, .postReported, .reportsDismissed, .passwordResetRequested,
-             .passwordChanged, .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .postMarkedSensitive, .mediaUploaded,
-             .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .pushSubscribed, .pushUnsubscribed,
-             .postNotificationsOn, .postNotificationsOff: break
+            guard let newest = try projection.activity.last(in: e.userId, txn) else { return }
+            try projection.markers.put(e.userId, min(e.upTo, newest), txn)
         }
+        return handlers
     }
 }
 

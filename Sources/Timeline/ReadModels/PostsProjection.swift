@@ -29,6 +29,8 @@ struct PostsProjection: Projection {
 
     let profiles: ProfilesProjection
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String, profiles: ProfilesProjection) throws {
         self.profiles = profiles
         posts = try Table(env, prefix + "posts")
@@ -46,6 +48,7 @@ struct PostsProjection: Projection {
         reportsByUser = try Table(env, prefix + "reportsByUser")
         media = try Table(env, prefix + "media")
         unattachedMedia = try Table(env, prefix + "unattachedMedia")
+        handlers = Self.handlers(of: self)
     }
 
     /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
@@ -173,123 +176,145 @@ struct PostsProjection: Projection {
         for reporter in try reports.deleteAll(in: post, txn) { try reportsByUser.delete((reporter, post), txn) }
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .postAdded(let e):
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.postAdded) { (e: PostAdded, envelope, txn) in
             let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                                   hashtags: e.hashtags, createdAt: envelope.timestamp,
                                   width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
-            let username = try profiles.user(e.authorId, txn)?.username ?? ""
+            let username = try projection.profiles.user(e.authorId, txn)?.username ?? ""
             var stored = StoredPost(record: post, authorUsername: username)
             stored.blurhash = e.blurhash
             // Its photos are attached: they leave the unattached list, and the post keeps a copy.
             for id in e.media {
-                guard var photo = try media.get(id, txn) else { continue }
-                try unattachedMedia.delete((photo.record.uploadedAt, id), txn)
+                guard var photo = try projection.media.get(id, txn) else { continue }
+                try projection.unattachedMedia.delete((photo.record.uploadedAt, id), txn)
                 photo.record.post = e.postId
-                try media.put(id, photo, txn)
+                try projection.media.put(id, photo, txn)
                 stored.album.append(photo.albumItem)
             }
-            try posts.put(e.postId, stored, txn)
-            try postsByUser.put((e.authorId, e.postId), (), txn)
-        case .postImageProcessed(let e):
+            try projection.posts.put(e.postId, stored, txn)
+            try projection.postsByUser.put((e.authorId, e.postId), (), txn)
+        }
+        handlers.on(.postImageProcessed) { (e: PostImageProcessed, _, txn) in
             // From now on the post shows its processed image; the one it was made from stays stored.
-            try update(e.postId, txn) { post in
+            try projection.update(e.postId, txn) { post in
                 post.image = e.variants.full
                 post.width = e.width; post.height = e.height; post.variants = e.variants
             }
-        case .postDeleted(let e):
-            try remove(e.postId, author: e.authorId, txn)
-        case .postRemoved(let e):
-            try remove(e.postId, author: e.authorId, txn)
-        case .postPlaced(let e):
-            try updateStored(e.postId, txn) { $0.place = e.place }
-        case .postMarkedSensitive(let e):
-            try updateStored(e.postId, txn) { stored in
+        }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in
+            try projection.remove(e.postId, author: e.authorId, txn)
+        }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in
+            try projection.remove(e.postId, author: e.authorId, txn)
+        }
+        handlers.on(.postPlaced) { (e: PostPlaced, _, txn) in
+            try projection.updateStored(e.postId, txn) { $0.place = e.place }
+        }
+        handlers.on(.postMarkedSensitive) { (e: PostMarkedSensitive, _, txn) in
+            try projection.updateStored(e.postId, txn) { stored in
                 stored.sensitive = true
                 stored.warning = e.warning
             }
-        case .postEdited(let e):
-            try updateStored(e.postId, txn) { stored in
+        }
+        handlers.on(.postEdited) { (e: PostEdited, envelope, txn) in
+            try projection.updateStored(e.postId, txn) { stored in
                 stored.record.caption = e.caption
                 stored.record.hashtags = e.hashtags
                 stored.editedAt = envelope.timestamp
             }
-        case .profileUpdated(let e):
+        }
+        handlers.on(.profileUpdated) { (e: ProfileUpdated, _, txn) in
             // The author's posts show their username now.
             guard let username = e.username else { return }
-            for post in try postsByUser.members(of: e.userId, txn) { try updateStored(post, txn) { $0.authorUsername = username } }
-        case .reportsDismissed(let e):
-            try dismissReports(e.postId, txn)
-            try recountReports(e.postId, txn)
-        case .commentAdded(let e):
-            let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text, createdAt: envelope.timestamp,
-                                        replyTo: e.replyTo)
-            try comments.put((e.postId, e.commentId), comment, txn)
-            try commentPosts.put(e.commentId, e.postId, txn)
-            try commentsByUser.put((e.authorId, e.commentId), (), txn)
-            try update(e.postId, txn) { $0.commentCount += 1 }
-        case .commentDeleted(let e):
-            if let comment = try comment(e.commentId, txn) { try commentsByUser.delete((comment.author, e.commentId), txn) }
-            try comments.delete((e.postId, e.commentId), txn)
-            try commentPosts.delete(e.commentId, txn)
-            try update(e.postId, txn) { $0.commentCount -= 1 }
-        case .likeAdded(let e):
+            for post in try projection.postsByUser.members(of: e.userId, txn) {
+                try projection.updateStored(post, txn) { $0.authorUsername = username }
+            }
+        }
+        handlers.on(.reportsDismissed) { (e: ReportsDismissed, _, txn) in
+            try projection.dismissReports(e.postId, txn)
+            try projection.recountReports(e.postId, txn)
+        }
+        handlers.on(.commentAdded) { (e: CommentAdded, envelope, txn) in
+            let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
+                                        createdAt: envelope.timestamp, replyTo: e.replyTo)
+            try projection.comments.put((e.postId, e.commentId), comment, txn)
+            try projection.commentPosts.put(e.commentId, e.postId, txn)
+            try projection.commentsByUser.put((e.authorId, e.commentId), (), txn)
+            try projection.update(e.postId, txn) { $0.commentCount += 1 }
+        }
+        handlers.on(.commentDeleted) { (e: CommentDeleted, _, txn) in
+            if let comment = try projection.comment(e.commentId, txn) {
+                try projection.commentsByUser.delete((comment.author, e.commentId), txn)
+            }
+            try projection.comments.delete((e.postId, e.commentId), txn)
+            try projection.commentPosts.delete(e.commentId, txn)
+            try projection.update(e.postId, txn) { $0.commentCount -= 1 }
+        }
+        handlers.on(.likeAdded) { (e: Like, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
-            try likes.put((e.postId, e.userId), cursor, txn)
-            try likers.put((e.postId, cursor), e.userId, txn)
-            try likesByUser.put((e.userId, e.postId), (), txn)
-            try update(e.postId, txn) { $0.likeCount += 1 }
-        case .likeRemoved(let e):
-            if let cursor = try likes.get((e.postId, e.userId), txn), !cursor.isEmpty { try likers.delete((e.postId, cursor), txn) }
-            try likes.delete((e.postId, e.userId), txn)
-            try likesByUser.delete((e.userId, e.postId), txn)
-            try update(e.postId, txn) { $0.likeCount -= 1 }
-        case .bookmarked(let e):
+            try projection.likes.put((e.postId, e.userId), cursor, txn)
+            try projection.likers.put((e.postId, cursor), e.userId, txn)
+            try projection.likesByUser.put((e.userId, e.postId), (), txn)
+            try projection.update(e.postId, txn) { $0.likeCount += 1 }
+        }
+        handlers.on(.likeRemoved) { (e: Like, _, txn) in
+            if let cursor = try projection.likes.get((e.postId, e.userId), txn), !cursor.isEmpty {
+                try projection.likers.delete((e.postId, cursor), txn)
+            }
+            try projection.likes.delete((e.postId, e.userId), txn)
+            try projection.likesByUser.delete((e.userId, e.postId), txn)
+            try projection.update(e.postId, txn) { $0.likeCount -= 1 }
+        }
+        handlers.on(.bookmarked) { (e: Bookmark, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
-            try removeBookmark(e.userId, e.postId, txn)
-            try bookmarks.put((e.userId, e.postId), cursor, txn)
-            try bookmarkList.put((e.userId, cursor), e.postId, txn)
-            try bookmarkers.put((e.postId, e.userId), (), txn)
-        case .unbookmarked(let e):
-            try removeBookmark(e.userId, e.postId, txn)
-        case .postReported(let e):
+            try projection.removeBookmark(e.userId, e.postId, txn)
+            try projection.bookmarks.put((e.userId, e.postId), cursor, txn)
+            try projection.bookmarkList.put((e.userId, cursor), e.postId, txn)
+            try projection.bookmarkers.put((e.postId, e.userId), (), txn)
+        }
+        handlers.on(.unbookmarked) { (e: Bookmark, _, txn) in try projection.removeBookmark(e.userId, e.postId, txn) }
+        handlers.on(.postReported) { (e: PostReported, envelope, txn) in
             // The reporter's activity as it was when they reported: what they do later does not
             // change whether this report counts.
-            let activity = try contributions(of: e.reporterId, upTo: Report.maxActivity, txn)
-            try reports.put((e.postId, e.reporterId), Report(dismissed: false, at: envelope.timestamp, origin: e.origin, activity: activity), txn)
-            try reportsByUser.put((e.reporterId, e.postId), (), txn)
-            try recountReports(e.postId, txn)
-        case .userErased(let e):
+            let activity = try projection.contributions(of: e.reporterId, upTo: Report.maxActivity, txn)
+            let report = Report(dismissed: false, at: envelope.timestamp, origin: e.origin, activity: activity)
+            try projection.reports.put((e.postId, e.reporterId), report, txn)
+            try projection.reportsByUser.put((e.reporterId, e.postId), (), txn)
+            try projection.recountReports(e.postId, txn)
+        }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
             // An erased reporter's reports no longer count.
-            for post in try reportsByUser.deleteAll(in: e.userId, txn) {
-                try reports.delete((post, e.userId), txn)
-                try recountReports(post, txn)
+            for post in try projection.reportsByUser.deleteAll(in: e.userId, txn) {
+                try projection.reports.delete((post, e.userId), txn)
+                try projection.recountReports(post, txn)
             }
-        case .mediaUploaded(let e):
+        }
+        handlers.on(.mediaUploaded) { (e: MediaUploaded, envelope, txn) in
             let record = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
                                      width: e.width, height: e.height, variants: e.variants, alt: e.alt)
-            try media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash), txn)
-            try unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
-        case .mediaUpdated(let e):
-            guard var photo = try media.get(e.mediaId, txn) else { return }
+            try projection.media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash), txn)
+            try projection.unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
+        }
+        handlers.on(.mediaUpdated) { (e: MediaUpdated, _, txn) in
+            guard var photo = try projection.media.get(e.mediaId, txn) else { return }
             photo.record.alt = e.alt
-            try media.put(e.mediaId, photo, txn)
+            try projection.media.put(e.mediaId, photo, txn)
             if let post = photo.record.post {
-                try updateStored(post, txn) { stored in
-                    for index in stored.album.indices where stored.album[index].id == e.mediaId { stored.album[index].alt = e.alt }
+                try projection.updateStored(post, txn) { stored in
+                    for index in stored.album.indices where stored.album[index].id == e.mediaId {
+                        stored.album[index].alt = e.alt
+                    }
                 }
             }
-        case .mediaDeleted(let e):
-            guard let photo = try media.get(e.mediaId, txn) else { return }
-            try unattachedMedia.delete((photo.record.uploadedAt, e.mediaId), txn)
-            try media.delete(e.mediaId, txn)
-        case .userCreated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .followed, .unfollowed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
         }
+        handlers.on(.mediaDeleted) { (e: MediaDeleted, _, txn) in
+            guard let photo = try projection.media.get(e.mediaId, txn) else { return }
+            try projection.unattachedMedia.delete((photo.record.uploadedAt, e.mediaId), txn)
+            try projection.media.delete(e.mediaId, txn)
+        }
+        return handlers
     }
 }
 

@@ -25,6 +25,8 @@ struct TimelineProjection: Projection {
     let threshold: UInt64
     var databases: [Database] { [timelines.database, pulls.database, boundaries.database, followerCounts.database] }
 
+    private(set) var handlers = EventHandlers()
+
     init(_ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection, threshold: UInt64) throws {
         timelines = try Table(env, prefix + "timelines")
         pulls = try Table(env, prefix + "pulls")
@@ -33,6 +35,7 @@ struct TimelineProjection: Projection {
         self.follows = follows
         self.posts = posts
         self.threshold = threshold
+        handlers = Self.handlers(of: self)
     }
 
     /// The boundary of a pulled author, or `nil` for a pushed one.
@@ -70,50 +73,52 @@ struct TimelineProjection: Projection {
         return next
     }
 
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws {
-        switch envelope.event {
-        case .postAdded(let e):
+    private static func handlers(of projection: Self) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.on(.postAdded) { (e: PostAdded, _, txn) in
             // A new post: nobody likes or bookmarked it yet.
-            try timelines.put((e.authorId, e.postId), [], txn)
-            guard !isPulled(e.postId, boundary: try boundary(of: e.authorId, txn)) else { return }
-            try follows.forEachFollower(of: e.authorId, txn) { follower in
-                try timelines.put((follower, e.postId), [], txn)
+            try projection.timelines.put((e.authorId, e.postId), [], txn)
+            let boundary = try projection.boundary(of: e.authorId, txn)
+            guard !projection.isPulled(e.postId, boundary: boundary) else { return }
+            try projection.follows.forEachFollower(of: e.authorId, txn) { follower in
+                try projection.timelines.put((follower, e.postId), [], txn)
             }
-        case .postDeleted(let e):
-            try unpush(e.postId, author: e.authorId, txn)
-        case .postRemoved(let e):
-            try unpush(e.postId, author: e.authorId, txn)
-        case .followed(let e):
-            let count = try addFollower(to: e.followeeId, 1, txn)
-            let boundary = try boundary(of: e.followeeId, txn)
-            if boundary != nil { try pulls.put((e.followerId, e.followeeId), (), txn) }
-            try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try timelines.put((e.followerId, post), try marks(of: e.followerId, post, txn), txn)
-            }
-            if boundary == nil && count >= threshold { try startPulling(e.followeeId, txn) }
-        case .unfollowed(let e):
-            _ = try addFollower(to: e.followeeId, -1, txn)
-            let boundary = try boundary(of: e.followeeId, txn)
-            if boundary != nil { try pulls.delete((e.followerId, e.followeeId), txn) }
-            try forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try timelines.delete((e.followerId, post), txn)
-            }
-        case .likeAdded(let e), .likeRemoved(let e):
-            try remark(e.userId, e.postId, txn)
-        case .bookmarked(let e), .unbookmarked(let e):
-            try remark(e.userId, e.postId, txn)
-        case .userErased(let e):
-            try timelines.deleteAll(in: e.userId, txn)
-            try pulls.deleteAll(in: e.userId, txn)
-            try boundaries.delete(e.userId, txn)
-            try followerCounts.delete(e.userId, txn)
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postPlaced,
-             .postImageProcessed, .commentAdded, .commentDeleted, .postReported, .reportsDismissed,
-             .passwordResetRequested, .passwordChanged, .emailChanged, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: break
         }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in
+            try projection.unpush(e.postId, author: e.authorId, txn)
+        }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in
+            try projection.unpush(e.postId, author: e.authorId, txn)
+        }
+        handlers.on(.followed) { (e: Follow, _, txn) in
+            let count = try projection.addFollower(to: e.followeeId, 1, txn)
+            let boundary = try projection.boundary(of: e.followeeId, txn)
+            if boundary != nil { try projection.pulls.put((e.followerId, e.followeeId), (), txn) }
+            try projection.forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
+                let marks = try projection.marks(of: e.followerId, post, txn)
+                try projection.timelines.put((e.followerId, post), marks, txn)
+            }
+            if boundary == nil && count >= projection.threshold { try projection.startPulling(e.followeeId, txn) }
+        }
+        handlers.on(.unfollowed) { (e: Follow, _, txn) in
+            _ = try projection.addFollower(to: e.followeeId, -1, txn)
+            let boundary = try projection.boundary(of: e.followeeId, txn)
+            if boundary != nil { try projection.pulls.delete((e.followerId, e.followeeId), txn) }
+            try projection.forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
+                try projection.timelines.delete((e.followerId, post), txn)
+            }
+        }
+        handlers.on(.likeAdded, .likeRemoved) { (e: Like, _, txn) in try projection.remark(e.userId, e.postId, txn) }
+        handlers.on(.bookmarked, .unbookmarked) { (e: Bookmark, _, txn) in
+            try projection.remark(e.userId, e.postId, txn)
+        }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
+            try projection.timelines.deleteAll(in: e.userId, txn)
+            try projection.pulls.deleteAll(in: e.userId, txn)
+            try projection.boundaries.delete(e.userId, txn)
+            try projection.followerCounts.delete(e.userId, txn)
+        }
+        return handlers
     }
 
     /// Whether `user` likes and bookmarked `post`, as the posts projection (applied before this
