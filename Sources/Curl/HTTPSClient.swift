@@ -6,6 +6,7 @@ import Foundation
 public struct DeliveryError: Error, Equatable, CustomStringConvertible {
     /// libcurl's code.
     public let code: Int
+    /// libcurl's own words for the code (`curl_easy_strerror`).
     public var description: String { String(cString: curl_easy_strerror(CURLcode(UInt32(code)))) }
 }
 

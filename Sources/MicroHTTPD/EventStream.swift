@@ -16,6 +16,7 @@ public final class EventStream: @unchecked Sendable {
     private var connection: OpaquePointer?
     private var suspended = false
     private var state = State.open
+    /// What runs once the stream has ended (`onGone`).
     private var goneHandlers: [@Sendable () -> Void] = []
     /// A WebSocket's reactor, told (with the lock held) when there is something to write or the
     /// stream was closed or dropped; nil for a libmicrohttpd response.
@@ -37,6 +38,8 @@ public final class EventStream: @unchecked Sendable {
         case gone
     }
 
+    /// An open stream that lets at most `maxBuffered` bytes wait for a client that reads slowly
+    /// (past it the client is dropped).
     public init(maxBuffered: Int = 256 << 10) {
         self.maxBuffered = maxBuffered
     }

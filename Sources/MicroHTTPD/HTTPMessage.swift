@@ -16,6 +16,7 @@ public struct HTTPRequest: Sendable {
     /// The client's IP address, as text.
     public let clientAddress: String
 
+    /// A request as the server hands it over (tests and the bench make their own).
     public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
                 body: [UInt8] = [], formParts: [FormPart] = [], clientAddress: String = "") {
         self.method = method
@@ -33,26 +34,37 @@ public struct HTTPRequest: Sendable {
 
 /// One part of a `multipart/form-data` body.
 public struct FormPart: Sendable {
+    /// The form field's name.
     public let name: String
+    /// The file's name, for a file part.
     public let filename: String?
+    /// The part's `Content-Type`, if it says one.
     public let contentType: String?
+    /// The part's bytes.
     public internal(set) var data: [UInt8]
 }
 
 /// What the handler answers.
 public struct HTTPResponse: Sendable {
+    /// The status code.
     public var status: Int
+    /// The headers, in order (a name may repeat).
     public var headers: [(name: String, value: String)]
+    /// The body.
     public var body: Body
 
     /// A response body: bytes, a stream that stays open (Server-Sent Events), or — with
     /// status 101 and the handshake's headers — the connection handed to a WebSocket.
     public enum Body: Sendable {
+        /// These bytes, whole.
         case bytes([UInt8])
+        /// A stream that stays open, written as it gets bytes.
         case stream(EventStream)
+        /// The connection, handed to this WebSocket once the 101 is sent.
         case upgrade(WebSocket)
     }
 
+    /// A response of `status`, with `headers` and `body` (none by default).
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
@@ -64,7 +76,9 @@ public struct HTTPResponse: Sendable {
 /// answered on the server's thread), or later, by async work (such as a command that waits
 /// for its durable commit: the connection is suspended meanwhile).
 public enum HTTPAnswer: Sendable {
+    /// Answered at once, on the server's thread.
     case now(HTTPResponse)
+    /// Answered by async work; the connection waits suspended.
     case later(@Sendable () async -> HTTPResponse)
 
     /// The response, waiting for it if it comes later.

@@ -22,7 +22,9 @@ public final class HTTPServer: @unchecked Sendable {
         public var port: UInt16 = 8080
         /// Threads polling connections (default: one per core).
         public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// Connections open at once, in all.
         public var connectionLimit = 4096
+        /// Connections open at once from one client address.
         public var connectionsPerClient = 1024
         /// Seconds a connection may stay idle (or a slow client take between bytes); 0: no limit.
         public var idleTimeout = 30
@@ -51,6 +53,7 @@ public final class HTTPServer: @unchecked Sendable {
         /// (`{"error": {"code", "message"}}`).
         public var refusal: @Sendable (_ status: Int, _ path: String, _ message: String) -> [UInt8]
             = HTTPServer.refusalBody
+        /// The defaults: 127.0.0.1:8080, plain HTTP.
         public init() {}
     }
 

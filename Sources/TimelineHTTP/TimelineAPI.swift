@@ -40,6 +40,7 @@ public final class TimelineAPI: Sendable {
         public var maxStreams = 10_000
         /// Write one JSON access-log line per request to stderr.
         public var accessLog = true
+        /// docs/spec.md's defaults.
         public init() {}
     }
 
@@ -61,6 +62,7 @@ public final class TimelineAPI: Sendable {
     /// The operator's listener's routes (`answerOperations`).
     private let operationsRouter: Router
 
+    /// The API over `service`, with `options`' limits; it follows the log for the live streams.
     public init(service: TimelineService, options: Options = Options()) {
         self.service = service
         self.options = options

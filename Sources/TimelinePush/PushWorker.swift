@@ -28,12 +28,20 @@ public final class PushWorker: @unchecked Sendable {
         public var concurrency = 4
         /// On a cluster: how nodes share the deliveries they all plan (nil: this node sends all).
         public var claims: (any DeliveryClaims)?
+        /// The defaults: public endpoints only, the system's authorities, one node.
         public init() {}
     }
 
     /// Counts since start, for `/metrics`.
     public struct Counts: Sendable, Equatable {
-        public var sent = 0, retried = 0, failed = 0, dropped = 0
+        /// Deliveries the push service accepted.
+        public var sent = 0
+        /// Attempts that failed and will be tried again.
+        public var retried = 0
+        /// Deliveries given up (refused for good, or past their retries).
+        public var failed = 0
+        /// Deliveries dropped unsent: their subscription or notification was gone when taken.
+        public var dropped = 0
         /// Log events not yet turned into deliveries.
         public var lag: UInt64 = 0
     }
@@ -79,6 +87,7 @@ public final class PushWorker: @unchecked Sendable {
         return keys
     }
 
+    /// The counts so far.
     public var counts: Counts { state.withLock { $0.counts } }
 
     /// The counts in Prometheus' text format (for `GET /metrics`).

@@ -151,13 +151,7 @@ struct ActivityProjection: Projection {
         case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
         case .followRequested(let e): .followRequest(followee: e.followeeId, follower: e.followerId)
         // No other event records an item found again by a reference.
-        case .userCreated, .profileUpdated, .signedIn, .signedOut, .signedOutEverywhere, .signInFailed, .postAdded, .postPlaced,
-             .postImageProcessed, .postDeleted, .commentDeleted, .likeRemoved, .unfollowed, .postReported,
-             .postRemoved, .reportsDismissed, .userErased, .passwordResetRequested, .passwordChanged,
-             .emailChanged, .bookmarked, .unbookmarked, .blocked, .unblocked, .muted, .unmuted, .activityRead, .postEdited, .postMarkedSensitive,
-             .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff, .mediaUploaded, .mediaUpdated, .mediaDeleted,
-             .roleGranted, .roleRevoked, .userReported, .userReportsDismissed, .userSuspended, .userUnsuspended,
-             .appRegistered, .appAuthorized, .appTokenIssued, .activityDismissed, .pushSubscribed, .pushUnsubscribed: nil
+        default: nil
         }
     }
 

@@ -15,15 +15,11 @@ protocol Projection: Sendable {
     /// goes.) Which projections each event changes is derived from these declarations
     /// (`ReadModels.routing`, printed into docs/events.md).
     var handlers: EventHandlers { get }
-    /// Folds in an event. (Transitional: a requirement while projections move to `handlers`.)
-    func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws
 }
 
 extension Projection {
     /// Folds in an event: its type's handler, if the projection has one.
     func fold(_ envelope: EventEnvelope, _ txn: Transaction) throws { try handlers.fold(envelope, txn) }
-    /// (Transitional: none, for a projection that still switches in its own `fold`.)
-    var handlers: EventHandlers { EventHandlers() }
 }
 
 /// A projection's handlers, one per event type it handles, each given the event's payload.
