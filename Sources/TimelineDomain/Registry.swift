@@ -123,6 +123,8 @@ public enum Event: Equatable, Sendable {
     case appAuthorized(AppAuthorized)
     /// An OAuth app got a token of its own: `AppTokenIssued`.
     case appTokenIssued(AppTokenIssued)
+    /// An OAuth app revoked a token of its own: `AppTokenRevoked`.
+    case appTokenRevoked(AppTokenRevoked)
     /// A user dismissed activity items: `ActivityDismissed`.
     case activityDismissed(ActivityDismissed)
     /// A token subscribed to push notifications: `PushSubscribed`.
@@ -185,6 +187,7 @@ public enum Event: Equatable, Sendable {
         case .appRegistered: .appRegistered
         case .appAuthorized: .appAuthorized
         case .appTokenIssued: .appTokenIssued
+        case .appTokenRevoked: .appTokenRevoked
         case .activityDismissed: .activityDismissed
         case .pushSubscribed: .pushSubscribed
         case .pushUnsubscribed: .pushUnsubscribed
@@ -237,6 +240,7 @@ public enum Event: Equatable, Sendable {
         case .appRegistered(let e): e
         case .appAuthorized(let e): e
         case .appTokenIssued(let e): e
+        case .appTokenRevoked(let e): e
         case .activityDismissed(let e): e
         case .pushSubscribed(let e): e
         case .pushUnsubscribed(let e): e
@@ -341,6 +345,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case appAuthorized = "AppAuthorized"
     /// An OAuth app got a token of its own.
     case appTokenIssued = "AppTokenIssued"
+    /// An OAuth app revoked a token of its own: `AppTokenRevoked`.
+    case appTokenRevoked = "AppTokenRevoked"
     /// A user dismissed activity items.
     case activityDismissed = "ActivityDismissed"
     /// A token subscribed to push notifications.
@@ -397,6 +403,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appRegistered: AppRegistered.self
         case .appAuthorized: AppAuthorized.self
         case .appTokenIssued: AppTokenIssued.self
+        case .appTokenRevoked: AppTokenRevoked.self
         case .activityDismissed: ActivityDismissed.self
         case .pushSubscribed: PushSubscribed.self
         case .pushUnsubscribed: PushUnsubscribed.self
@@ -455,6 +462,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appRegistered: .appRegistered(try AppRegistered(from: &r, &opener))
         case .appAuthorized: .appAuthorized(try AppAuthorized(from: &r, &opener))
         case .appTokenIssued: .appTokenIssued(try AppTokenIssued(from: &r, &opener))
+        case .appTokenRevoked: .appTokenRevoked(try AppTokenRevoked(from: &r, &opener))
         case .activityDismissed: .activityDismissed(try ActivityDismissed(from: &r, &opener))
         case .pushSubscribed: .pushSubscribed(try PushSubscribed(from: &r, &opener))
         case .pushUnsubscribed: .pushUnsubscribed(try PushUnsubscribed(from: &r, &opener))

@@ -74,6 +74,8 @@ extension InMemoryState {
             pushSubscriptions[e.sessionHash] = nil
         case .appTokenIssued(let e):
             appTokens[e.tokenHash] = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
+        case .appTokenRevoked(let e):
+            appTokens[e.tokenHash] = nil
         case .roleGranted(let e):
             updateUser(e.userId) { $0.moderator = true }
         case .roleRevoked(let e):

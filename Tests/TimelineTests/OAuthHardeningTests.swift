@@ -293,6 +293,18 @@ import Testing
             let publicClient = try await revoke(["client_id": first.id, "token": another])
             let anotherWorks = try await works(another)
             #expect(publicClient.status == 200 && !anotherWorks, "\(publicClient)")
+            // The app's own token (client credentials) is its to revoke too, and no other app's.
+            let grant = try await Self.post(api, "/oauth/token", ["grant_type": "client_credentials", "client_id": first.id,
+                                                                  "client_secret": first.secret, "scope": "read"])
+            let appToken = try #require(grant.json["access_token"] as? String, "\(grant)")
+            func appWorks() async throws -> Bool {
+                try await api.get("/api/v1/apps/verify_credentials", bearer: appToken).status == 200
+            }
+            _ = try await revoke(["client_id": second.id, "client_secret": second.secret, "token": appToken])
+            #expect(try await appWorks(), "another client's revoke leaves the app's token valid")
+            let ownApp = try await revoke(["client_id": first.id, "client_secret": first.secret, "token": appToken])
+            let appTokenWorks = try await appWorks()
+            #expect(ownApp.status == 200 && !appTokenWorks, "\(ownApp)")
         }
     }
 }

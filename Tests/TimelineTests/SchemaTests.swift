@@ -82,7 +82,10 @@ import WebPush
         else { throw TimelineError(.internal, "no code") }
         _ = try await service.execute(.redeemAuthorization(code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
                                                            codeVerifier: verifier))
-        _ = try await service.execute(.issueAppToken(app: app.id, clientSecret: try #require(app.clientSecret)))
+        guard case .token(let appToken) = try await service.execute(.issueAppToken(app: app.id,
+                                                                                    clientSecret: try #require(app.clientSecret)))
+        else { throw TimelineError(.internal, "no app token") }
+        _ = try await service.execute(.revokeToken(token: appToken, app: app.id, clientSecret: app.clientSecret))
         try await service.run(.dismissActivity(item: nil), as: alice.id)
         // Post notifications on, then off.
         try await service.run(.follow(user: fay.id.rawValue, notify: true), as: alice.id)

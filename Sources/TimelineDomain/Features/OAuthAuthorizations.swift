@@ -101,6 +101,35 @@ extension AppTokenIssued: EventPayload {
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) got a token (\(tokenHash.prefix(8))…)" }
 }
 
+/// The payload of `AppTokenRevoked`: an app revoked a token of its own (RFC 7009).
+public struct AppTokenRevoked: Equatable, Sendable {
+    /// The app's id.
+    public var appId: String
+    /// Hex BLAKE2b-256 of the token.
+    public var tokenHash: String
+    /// An `AppTokenRevoked` payload.
+    public init(appId: String, tokenHash: String) { self.appId = appId; self.tokenHash = tokenHash }
+}
+
+extension AppTokenRevoked: EventPayload {
+    /// The aggregate `AppTokenRevoked` events belong to: the app stream of `appId`.
+    package var stream: String { StreamName.app(appId) }
+    /// An `AppTokenRevoked` payload names no user.
+    package var users: [UserID] { [] }
+    /// Writes an `AppTokenRevoked` payload at `currentVersion`.
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(appId); w.string(tokenHash) }
+    /// Reads a stored `AppTokenRevoked` payload of version `opener.version`.
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(appId: try r.string(), tokenHash: try r.string())
+    }
+    /// The `AppTokenRevoked` payload's JSON form (see `EventPayload.json(erased:)`).
+    package func json(erased: Bool) -> [String: Any] { ["appId": appId, "tokenHash": tokenHash] }
+    /// A one-line human summary of an `AppTokenRevoked` event.
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "app \(appId) revoked a token of its own (\(tokenHash.prefix(8))…)"
+    }
+}
+
 /// An authorization code as deciding sees it: unredeemed, and not revoked by a password change.
 package struct AuthorizationRecord: Equatable, Sendable {
     /// The person who authorized the app.
@@ -211,6 +240,11 @@ extension Decider {
             client = app
         }
         let hash = context.hashToken(token)
+        // The app's own token (client credentials), live: it ends.
+        if let own = try state.appToken(hash: hash), own.app == client.id, own.expiresAt > context.now {
+            return Decision(events: [.appTokenRevoked(AppTokenRevoked(appId: client.id, tokenHash: hash))],
+                            outcome: .success(.changed(true)))
+        }
         guard let session = try state.session(hash: hash), session.expiresAt > context.now, session.app == client.id
         else { return Decision(events: [], outcome: .success(.changed(false))) }
         return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))],
