@@ -20,14 +20,13 @@ final class RequestWindows: Sendable {
 
     private struct State {
         var windows: [String: (start: TimeInterval, count: Int)] = [:]
-        /// Every window's key and start, oldest first; `head` is the first still to look at.
-        var order: [(key: String, start: TimeInterval)] = []
-        var head = 0
+        /// Every window's key and start, oldest first (a window forgotten early stays queued until
+        /// its turn, and is then skipped).
+        var order = ArrivalQueue<(key: String, start: TimeInterval)>()
 
         /// Forgets the oldest window.
         mutating func dropOldest() {
-            let (key, start) = order[head]
-            head += 1
+            guard let (key, start) = order.removeFirst() else { return }
             if windows[key]?.start == start { windows[key] = nil }
         }
     }
@@ -55,16 +54,12 @@ final class RequestWindows: Sendable {
     func take(_ key: String, now: Date = Date()) -> (allowed: Bool, headers: [(name: String, value: String)]) {
         let time = now.timeIntervalSince1970
         let (start, count) = state.withLock { state -> (TimeInterval, Int) in
-            while state.head < state.order.count, state.order[state.head].start + window <= time { state.dropOldest() }
+            while let oldest = state.order.first, oldest.start + window <= time { state.dropOldest() }
             if let current = state.windows[key] {
                 state.windows[key] = (current.start, current.count + 1)
                 return (current.start, current.count + 1)
             }
-            while state.windows.count >= capacity, state.head < state.order.count { state.dropOldest() }
-            if state.head > 1024, state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
-                state.head = 0
-            }
+            while state.windows.count >= capacity, state.order.first != nil { state.dropOldest() }
             state.windows[key] = (time, 1)
             state.order.append((key, time))
             return (time, 1)

@@ -24,9 +24,8 @@ final class StreamTickets: Sendable {
 
     private struct State {
         var tickets: [String: Ticket] = [:]
-        /// Tickets in the order issued, so in the order they expire; `head` is the first still queued.
-        var queue: [String] = []
-        var head = 0
+        /// Tickets in the order issued, so in the order they expire.
+        var queue = ArrivalQueue<String>()
         var perSession: [String: Int] = [:]
 
         mutating func remove(_ ticket: String) -> Ticket? {
@@ -37,15 +36,10 @@ final class StreamTickets: Sendable {
         }
 
         mutating func dropExpired(at now: ContinuousClock.Instant) {
-            while head < queue.count {
-                let ticket = queue[head]
+            while let ticket = queue.first {
                 if let found = tickets[ticket], found.expires > now { break }
                 _ = remove(ticket)
-                head += 1
-            }
-            if head > 1024, head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
+                queue.removeFirst()
             }
         }
     }

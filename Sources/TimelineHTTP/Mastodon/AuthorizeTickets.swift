@@ -39,8 +39,7 @@ final class AuthorizeTickets: Sendable {
         /// By the ticket's hash.
         var tickets: [[UInt8]: Ticket] = [:]
         /// Hashes in the order issued (entries of tickets already gone are skipped).
-        var queue: [[UInt8]] = []
-        var head = 0
+        var queue = ArrivalQueue<[UInt8]>()
         /// Each person's live tickets, oldest first.
         var byUser: [UserID: [[UInt8]]] = [:]
 
@@ -53,15 +52,10 @@ final class AuthorizeTickets: Sendable {
 
         /// Drops the expired tickets, and the oldest ones while more than `keep` are held.
         mutating func drop(at now: ContinuousClock.Instant, keep: Int) {
-            while head < queue.count {
-                let hash = queue[head]
+            while let hash = queue.first {
                 if let found = tickets[hash], found.expires > now, tickets.count <= keep { break }
                 _ = remove(hash)
-                head += 1
-            }
-            if head > 1024, head * 2 > queue.count {
-                queue.removeFirst(head)
-                head = 0
+                queue.removeFirst()
             }
         }
     }
