@@ -99,12 +99,14 @@ public final class TimelineAPI: Sendable {
             let path = MastodonAPI.serves(request.path) && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
             let match = router.match(method: request.method, path: path)
             let route: Route? = if case .found(let route, _) = match { route } else { nil }
-            let bearer = try Self.bearer(request, inQuery: route?.access == .tokenInQuery)
-            let grant = bearer.map { token in Result { () throws(TimelineError) in try service.grant(session: token) } }
+            // A malformed Authorization, like an unknown token, is refused once the request is counted.
+            let sent = Result { () throws(TimelineError) in try Self.bearer(request, inQuery: route?.access == .tokenInQuery) }
+            let token = (try? sent.get()) ?? nil
+            let grant = token.map { token in Result { () throws(TimelineError) in try service.grant(session: token) } }
             // A path no route serves counts as the API's it is under.
             if route?.isCounted ?? (path.hasPrefix("/v1/") || MastodonAPI.serves(path)) {
                 // One window per valid token, else per address: made-up tokens all count as their sender's.
-                let validToken = (try? grant?.get()) != nil ? bearer : nil
+                let validToken = (try? grant?.get()) != nil ? token : nil
                 let (allowed, headers) = requestWindows.take(validToken.map(RequestWindows.key(token:))
                                                              ?? RequestWindows.key(address: request.clientAddress))
                 limits = headers
@@ -125,6 +127,7 @@ public final class TimelineAPI: Sendable {
                 return .now(finish(response, request, route: label, started: started, limits: limits))
             case let .found(route, parameters):
                 label = route.template
+                let bearer = try sent.get()
                 let grant = try grant?.get()
                 if route.access == .bearer || route.access == .tokenInQuery, grant?.user == nil {
                     throw TimelineError(.unauthenticated, grant == nil ? "this needs Authorization: Bearer <session token>"
