@@ -124,6 +124,7 @@ extension HTTPServer {
             state.receiving.remove(address)
             guard !state.closed, !incoming.arrivedWhileStopping else { return false }
             state.dispatched[address] = false
+            state.dispatchedPaths[address] = incoming.path
             return true
         }
         guard dispatched else {
@@ -198,6 +199,7 @@ extension HTTPServer {
         if let connection {
             state.withLock {
                 $0.dispatched.removeValue(forKey: UInt(bitPattern: connection))
+                $0.dispatchedPaths.removeValue(forKey: UInt(bitPattern: connection))
                 $0.receiving.remove(UInt(bitPattern: connection))
             }
             watch(connection, .head(within: headAllowance(afterRequest: true)))

@@ -78,6 +78,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// Requests handed to the handler and not completed yet, by connection address, with
         /// whether they have been answered.
         var dispatched: [UInt: Bool] = [:]
+        /// The path of each dispatched request (for the refusal `stop` may have to answer it with).
+        var dispatchedPaths: [UInt: String] = [:]
         /// Connections whose request head has arrived and whose body is still arriving.
         var receiving: Set<UInt> = []
         var streams: [ObjectIdentifier: EventStream] = [:]
@@ -156,10 +158,12 @@ public final class HTTPServer: @unchecked Sendable {
         let stragglers = state.withLock { state in
             let waiting = state.dispatched.filter { !$0.value }.keys
             for address in waiting { state.dispatched[address] = true }
-            return Array(waiting)
+            return waiting.map { ($0, state.dispatchedPaths[$0] ?? "") }
         }
-        for address in stragglers {
-            send(OpaquePointer(bitPattern: address)!, HTTPResponse(status: 503, headers: [("Connection", "close")]))
+        for (address, path) in stragglers {
+            let body = options.refusal(503, path, "the server is stopping")
+            let headers = [(name: "Connection", value: "close"), (name: "Content-Type", value: "application/json")]
+            send(OpaquePointer(bitPattern: address)!, HTTPResponse(status: 503, headers: headers, body: .bytes(body)))
         }
         Self.wait(while: busy, upTo: .seconds(2))
         // Checked and closed in one step, so no request can be suspended between the check and

@@ -136,6 +136,27 @@ import Testing
         #expect(throws: (any Error).self) { try RawHTTPClient(port: server.port) }
     }
 
+    /// A request still running when the stop's grace ends is answered 503 with the body the
+    /// options' `refusal` writes for its path (each API's own error shape).
+    @Test func aRequestOutlastingTheGraceGetsItsPathsRefusal() async throws {
+        let started = Mutex(false)
+        var options = HTTPServer.Options()
+        options.port = 0
+        options.refusal = { status, path, message in Array("{\"error\":\"\(status) \(path) \(message)\"}".utf8) }
+        let server = try HTTPServer(options: options) { (_: HTTPRequest) async -> HTTPResponse in
+            started.withLock { $0 = true }
+            try? await Task.sleep(for: .seconds(3))
+            return HTTPResponse(status: 200)
+        }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /api/v1/slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        server.stop(grace: .milliseconds(50))
+        let answer = await client.read(until: "stopping\"}")
+        #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("{\"error\":\"503 /api/v1/slow the server is stopping\"}"),
+                "\(answer)")
+    }
+
     /// libmicrohttpd aborts the process when it is stopped with a connection suspended, and a
     /// keep-alive connection can send its next request at any moment, the last instant of
     /// `stop` included: connections with many requests pipelined keep the server busy while it
