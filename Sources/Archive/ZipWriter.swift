@@ -15,17 +15,21 @@ public final class ZipWriter {
     /// A zip archive whose bytes go to `output`.
     public init(output: @escaping Output) throws(ZipError) {
         sink = Sink(output)
-        guard let archive = timeline_zip_new(Unmanaged.passUnretained(sink).toOpaque(), { _, context, buffer, length in
-            guard let context, let buffer else { return -1 }
-            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-            do {
-                try sink.output(Array(UnsafeRawBufferPointer(start: buffer, count: length)))
-                return length
-            } catch {
-                sink.failure = error
-                return -1
-            }
-        }) else { throw ZipError.failed("the zip writer could not start") }
+        guard
+            let archive = timeline_zip_new(
+                Unmanaged.passUnretained(sink).toOpaque(),
+                { _, context, buffer, length in
+                    guard let context, let buffer else { return -1 }
+                    let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                    do {
+                        try sink.output(Array(UnsafeRawBufferPointer(start: buffer, count: length)))
+                        return length
+                    } catch {
+                        sink.failure = error
+                        return -1
+                    }
+                })
+        else { throw ZipError.failed("the zip writer could not start") }
         self.archive = archive
     }
 
@@ -34,7 +38,8 @@ public final class ZipWriter {
     /// Adds the file `path` (relative, `/`-separated) holding `bytes`, modified at `date`.
     public func add(_ path: String, _ bytes: [UInt8], modified date: Date = Date()) throws(ZipError) {
         guard !finished else { throw ZipError.failed("the archive is finished") }
-        guard timeline_zip_begin(archive, path, Int64(bytes.count), Int64(date.timeIntervalSince1970)) == ARCHIVE_OK else { throw failure() }
+        guard timeline_zip_begin(archive, path, Int64(bytes.count), Int64(date.timeIntervalSince1970)) == ARCHIVE_OK
+        else { throw failure() }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }

@@ -61,7 +61,9 @@ public final class JSONStreamParser {
         if let error = box.error { throw error }
         guard status == yajl_status_ok else {
             let message = bytes.withUnsafeBufferPointer { buffer -> String in
-                guard let text = yajl_get_error(handle, 0, buffer.baseAddress, buffer.count) else { return "invalid JSON" }
+                guard let text = yajl_get_error(handle, 0, buffer.baseAddress, buffer.count) else {
+                    return "invalid JSON"
+                }
                 defer { yajl_free_error(handle, text) }
                 return String(cString: text)
             }
@@ -103,7 +105,9 @@ nonisolated(unsafe) private var callbacks = yajl_callbacks(
     yajl_integer: nil,
     yajl_double: nil,
     yajl_number: { context, bytes, length in
-        box(context).emit(.number(bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "0"))
+        box(context).emit(
+            .number(
+                bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "0"))
     },
     yajl_string: { box($0).emit(.string(text($1, $2))) },
     yajl_start_map: { box($0).emit(.startObject) },

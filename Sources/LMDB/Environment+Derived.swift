@@ -26,12 +26,16 @@ extension Environment {
     /// Opens the derived environment of the database in `path`: discards a file a machine crash
     /// may have torn, compacts it first when `options.compactDerivedData` says so and nobody
     /// else has it open, then opens it holding its open lock shared.
-    static func openDerived(path: String, options: Options) throws(LMDBError) -> (file: MapFile, marker: UnsyncedMarker, lock: OpenLock) {
+    static func openDerived(path: String, options: Options) throws(LMDBError) -> (
+        file: MapFile, marker: UnsyncedMarker, lock: OpenLock
+    ) {
         let directory = path + "/" + derivedDirectory
         try createDirectory(directory)
         // Discards a file a machine crash may have torn; keeps other openers out until open.
         let marker = try UnsyncedMarker(directory: directory, durable: options.durable)
-        if let rule = options.compactDerivedData { _ = try? compact(directory: directory, options: options, when: rule) }
+        if let rule = options.compactDerivedData {
+            _ = try? compact(directory: directory, options: options, when: rule)
+        }
         let lock = try OpenLock(path: directory + "/" + openLockName)
         try lock.lockShared()
         let file = try MapFile(path: directory, flags: derivedFlags, options: derivedOptions(options))
@@ -43,12 +47,16 @@ extension Environment {
     /// `rule` says they are worth reclaiming and no process has it open. Returns the bytes in
     /// use before and after, or `nil` when it did nothing. Crash-safe: the compacted copy
     /// replaces the file by a rename.
-    public static func compactDerivedData(path: String, options: Options = Options(),
-                                          when rule: CompactionRule) throws(LMDBError) -> (before: Int, after: Int)? {
+    public static func compactDerivedData(
+        path: String, options: Options = Options(),
+        when rule: CompactionRule
+    ) throws(LMDBError) -> (before: Int, after: Int)? {
         try compact(directory: path + "/" + derivedDirectory, options: options, when: rule)
     }
 
-    private static func compact(directory: String, options: Options, when rule: CompactionRule) throws(LMDBError) -> (before: Int, after: Int)? {
+    private static func compact(directory: String, options: Options, when rule: CompactionRule) throws(LMDBError) -> (
+        before: Int, after: Int
+    )? {
         guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return nil }
         let lock = try OpenLock(path: directory + "/" + openLockName)
         guard lock.tryLockExclusive() else { return nil }

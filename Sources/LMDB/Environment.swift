@@ -64,7 +64,8 @@ public final class Environment: @unchecked Sendable {
     public init(path: String, options: Options = Options()) throws(LMDBError) {
         self.path = path
         self.options = options
-        primary = try MapFile(path: path, flags: Self.noReadahead | (options.durable ? 0 : UInt32(MDB_NOSYNC)), options: options)
+        primary = try MapFile(
+            path: path, flags: Self.noReadahead | (options.durable ? 0 : UInt32(MDB_NOSYNC)), options: options)
         if options.derivedData {
             let opened = try Self.openDerived(path: path, options: options)
             marker = opened.marker
@@ -132,10 +133,22 @@ public final class Environment: @unchecked Sendable {
     /// restores the advice.
     public func readingSequentially<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         // The gate is held only while advising (`body`'s writes may need it to grow the map).
-        func advise(_ sequentially: Bool) { _ = try? using { for file in files { file.adviseReading(sequentially: sequentially) } } }
-        if sequentialScans.withLock({ $0 += 1; return $0 == 1 }) { advise(true) }
+        func advise(_ sequentially: Bool) {
+            _ = try? using { for file in files { file.adviseReading(sequentially: sequentially) } }
+        }
+        if sequentialScans.withLock({
+            $0 += 1
+            return $0 == 1
+        }) {
+            advise(true)
+        }
         defer {
-            if sequentialScans.withLock({ $0 -= 1; return $0 == 0 }) { advise(false) }
+            if sequentialScans.withLock({
+                $0 -= 1
+                return $0 == 0
+            }) {
+                advise(false)
+            }
         }
         return try body()
     }
@@ -172,7 +185,9 @@ public final class Environment: @unchecked Sendable {
     /// The cache's lock is not held while the opening write runs (which may wait for the writer
     /// lock, or for a map to grow): two callers opening the same name at once both open it, and
     /// LMDB hands both the same handle; the first one cached is kept.
-    public func database(_ name: String, flags: Database.Flags = [], placement: Database.Placement = .primary) throws -> Database {
+    public func database(_ name: String, flags: Database.Flags = [], placement: Database.Placement = .primary) throws
+        -> Database
+    {
         if let db = databases.withLock({ $0[placement]?[name] }) { return db }
         guard placement == .primary || derived != nil else {
             throw LMDBError(code: .invalid, operation: "open database \(name): this environment has no derived data")
@@ -279,7 +294,8 @@ public final class Environment: @unchecked Sendable {
             try check(rc, "begin write transaction on derived data")
             derivedTxn = txn
         }
-        let transaction = Transaction(primary: primaryTxn!, derived: derivedTxn, writable: true, prepareDerivedWrite: prepareDerivedWrite)
+        let transaction = Transaction(
+            primary: primaryTxn!, derived: derivedTxn, writable: true, prepareDerivedWrite: prepareDerivedWrite)
         func abort() {
             transaction.invalidate()
             if let derivedTxn { mdb_txn_abort(derivedTxn) }
@@ -309,13 +325,20 @@ public final class Environment: @unchecked Sendable {
             if let derivedTxn { mdb_txn_abort(derivedTxn) }
             if committed == MDB_MAP_FULL { throw MapWasFull(placement: .primary) }
             // LMDB reports a short write as EIO; on a full filesystem that is ENOSPC.
-            if committed == EIO, filesystemIsFull(path) { throw LMDBError(code: .noSpace, operation: "commit (a short write)") }
+            if committed == EIO, filesystemIsFull(path) {
+                throw LMDBError(code: .noSpace, operation: "commit (a short write)")
+            }
             try check(committed, "commit")
         }
         // The primary is durable now: from here on nothing may run `body` again.
         if let derivedTxn {
             var rc = mdb_txn_commit(derivedTxn)
-            if let injected = failNextDerivedCommit.withLock({ code in defer { code = nil }; return code }) { rc = injected.rawValue }
+            if let injected = failNextDerivedCommit.withLock({ code in
+                defer { code = nil }
+                return code
+            }) {
+                rc = injected.rawValue
+            }
             if rc == MDB_MAP_FULL { derivedMapWasFull.withLock { $0 = true } }
             // Otherwise the derived data is behind the log, and is caught up by the next write.
         }

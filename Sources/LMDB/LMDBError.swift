@@ -69,7 +69,7 @@ public struct LMDBError: Error, Equatable, CustomStringConvertible, Sendable {
             .mapResized: "mapResized", .incompatible: "incompatible", .badReaderSlot: "badReaderSlot",
             .badTransaction: "badTransaction", .badValueSize: "badValueSize", .badDatabase: "badDatabase",
             .noSpace: "noSpace", .quotaExceeded: "quotaExceeded", .ioError: "ioError", .noSuchFile: "noSuchFile",
-            .permissionDenied: "permissionDenied",
+            .permissionDenied: "permissionDenied"
         ]
 
         /// The code's name (`mapFull`), or `errno(<n>)` for one without a name.

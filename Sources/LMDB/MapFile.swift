@@ -81,7 +81,8 @@ final class MapFile: @unchecked Sendable {
         guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
         for line in maps.split(separator: "\n") where line.hasSuffix(" " + target) {
             let bounds = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt(String($0), radix: 16) }
-            guard bounds.count == 2, bounds[1] > bounds[0], let start = UnsafeMutableRawPointer(bitPattern: bounds[0]) else { continue }
+            guard bounds.count == 2, bounds[1] > bounds[0], let start = UnsafeMutableRawPointer(bitPattern: bounds[0])
+            else { continue }
             _ = madvise(start, Int(bounds[1] - bounds[0]), sequentially ? MADV_SEQUENTIAL : MADV_RANDOM)
         }
     }
@@ -121,18 +122,24 @@ final class MapFile: @unchecked Sendable {
         guard used + max(step / 2, pending) > allocatedEnd else { return }
         var status = stat()
         let fd = descriptor
-        guard fd >= 0, fstat(fd, &status) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)/data.mdb") }
+        guard fd >= 0, fstat(fd, &status) == 0 else {
+            throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)/data.mdb")
+        }
         var offset = Int(status.st_size)
         let end = max(min(used + step, mapSize), offset)  // LMDB never writes past its map
         let zeros = [UInt8](repeating: 0, count: 1 << 20)
         while offset < end {
-            let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, min($0.count, end - offset), off_t(offset)) }
+            let written = zeros.withUnsafeBytes {
+                pwrite(fd, $0.baseAddress, min($0.count, end - offset), off_t(offset))
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
                 let code = written < 0 ? errno : ENOSPC
                 // Give the blocks written so far back: a full disk stays usable for others.
                 _ = ftruncate(fd, off_t(max(Int(status.st_size), used)))
-                throw LMDBError(code: .init(rawValue: code), operation: "allocate \(end - Int(status.st_size)) bytes ahead in \(path)/data.mdb")
+                throw LMDBError(
+                    code: .init(rawValue: code),
+                    operation: "allocate \(end - Int(status.st_size)) bytes ahead in \(path)/data.mdb")
             }
             offset += written
         }
@@ -153,7 +160,9 @@ final class MapFile: @unchecked Sendable {
         let fd = descriptor
         guard fd >= 0 else { throw LMDBError(code: .badTransaction, operation: "reserve \(path)/data.mdb: not open") }
         let rc = posix_fallocate(fd, 0, off_t(size))
-        guard rc == 0 else { throw LMDBError(code: .init(rawValue: rc), operation: "reserve \(size) bytes for \(path)/data.mdb") }
+        guard rc == 0 else {
+            throw LMDBError(code: .init(rawValue: rc), operation: "reserve \(size) bytes for \(path)/data.mdb")
+        }
         reservedBytes = size
     }
 
@@ -222,7 +231,9 @@ final class MapFile: @unchecked Sendable {
         while mdb_cursor_get(cursor, &key, &value, op) == MDB_SUCCESS {
             if value.mv_size >= word, let data = value.mv_data {
                 let count = data.loadUnaligned(as: Int.self)
-                guard count >= 0, count <= value.mv_size / word else { throw LMDBError(code: .corrupted, operation: "read the free list of \(path)") }
+                guard count >= 0, count <= value.mv_size / word else {
+                    throw LMDBError(code: .corrupted, operation: "read the free list of \(path)")
+                }
                 free += count
             }
             op = MDB_NEXT
@@ -281,7 +292,9 @@ func reserve(_ fd: Int32, path: String) throws(LMDBError) {
     guard fstat(fd, &status) == 0 else { throw LMDBError(code: .init(rawValue: errno), operation: "stat \(path)") }
     guard status.st_size > 0 else { return }
     let rc = posix_fallocate(fd, 0, status.st_size)
-    guard rc == 0 else { throw LMDBError(code: .init(rawValue: rc), operation: "reserve \(status.st_size) bytes for \(path)") }
+    guard rc == 0 else {
+        throw LMDBError(code: .init(rawValue: rc), operation: "reserve \(status.st_size) bytes for \(path)")
+    }
 }
 
 /// Whether the filesystem holding `path` has (next to) no free blocks left.

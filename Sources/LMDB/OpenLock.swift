@@ -10,7 +10,9 @@ final class OpenLock {
 
     init(path: String) throws(LMDBError) {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
-        guard fd >= 0 else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "open lock file \(path)") }
+        guard fd >= 0 else {
+            throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "open lock file \(path)")
+        }
     }
 
     deinit { release() }
@@ -25,14 +27,18 @@ final class OpenLock {
     /// Waits for any exclusive holder (a compaction) to finish, then holds the lock shared.
     func lockShared() throws(LMDBError) {
         while flock(fd, LOCK_SH) != 0 {
-            guard errno == EINTR else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock shared") }
+            guard errno == EINTR else {
+                throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock shared")
+            }
         }
     }
 
     /// Waits until no other process holds the lock, then holds it exclusively.
     func lockExclusive() throws(LMDBError) {
         while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock exclusive") }
+            guard errno == EINTR else {
+                throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "lock exclusive")
+            }
         }
     }
 

@@ -19,8 +19,10 @@ public final class Transaction {
     /// The environment whose map was found full, if one was.
     private(set) var fullPlacement: Database.Placement?
 
-    init(primary: OpaquePointer, derived: OpaquePointer?, writable: Bool,
-         prepareDerivedWrite: (() throws(LMDBError) -> Void)? = nil) {
+    init(
+        primary: OpaquePointer, derived: OpaquePointer?, writable: Bool,
+        prepareDerivedWrite: (() throws(LMDBError) -> Void)? = nil
+    ) {
         self.primary = primary
         self.derived = derived
         self.isWritable = writable
@@ -40,7 +42,8 @@ public final class Transaction {
 
     /// Checks the return code of a change to `db`, noting a full map and the bytes the
     /// primary's commit will write.
-    func checkChange(_ rc: Int32, _ db: Database, bytes: Int, _ operation: @autoclosure () -> String) throws(LMDBError) {
+    func checkChange(_ rc: Int32, _ db: Database, bytes: Int, _ operation: @autoclosure () -> String) throws(LMDBError)
+    {
         if rc == MDB_MAP_FULL { fullPlacement = db.placement }
         try check(rc, operation())
         if db.placement == .primary { primaryBytesWritten += bytes + 4096 }
@@ -54,18 +57,24 @@ public final class Transaction {
         switch placement {
         case .primary: return primary
         case .derived:
-            guard let derived else { throw LMDBError(code: .badTransaction, operation: "this transaction has no derived data") }
+            guard let derived else {
+                throw LMDBError(code: .badTransaction, operation: "this transaction has no derived data")
+            }
             return derived
         }
     }
 
     func live(_ db: Database) throws(LMDBError) -> OpaquePointer { try live(db.placement) }
 
-    func openDatabase(_ name: String, flags: Database.Flags, placement: Database.Placement) throws(LMDBError) -> Database {
+    func openDatabase(_ name: String, flags: Database.Flags, placement: Database.Placement) throws(LMDBError)
+        -> Database
+    {
         var dbi: MDB_dbi = 0
         // Only creating a database changes anything (a full disk still opens existing ones).
         var rc = mdb_dbi_open(try live(placement), name, flags.rawValue, &dbi)
-        if rc == MDB_NOTFOUND { rc = mdb_dbi_open(try changing(placement), name, flags.rawValue | UInt32(MDB_CREATE), &dbi) }
+        if rc == MDB_NOTFOUND {
+            rc = mdb_dbi_open(try changing(placement), name, flags.rawValue | UInt32(MDB_CREATE), &dbi)
+        }
         try check(rc, "open database \(name)")
         return Database(dbi: dbi, name: name, placement: placement)
     }
@@ -91,7 +100,9 @@ public final class Transaction {
 
     /// Calls `body` with the value under `key` read in place from the map, without copying it
     /// (the span cannot outlive the call); `nil` when the key is absent.
-    public func withValue<R>(_ db: Database, _ key: some ContiguousBytes, _ body: (Span<UInt8>) throws -> R) throws -> R? {
+    public func withValue<R>(_ db: Database, _ key: some ContiguousBytes, _ body: (Span<UInt8>) throws -> R) throws
+        -> R?
+    {
         guard let value = try lookup(db, key) else { return nil }
         let bytes = UnsafeBufferPointer(start: value.mv_data?.assumingMemoryBound(to: UInt8.self), count: value.mv_size)
         return try body(bytes.span)
@@ -108,8 +119,10 @@ public final class Transaction {
         let txn = try changing(db.placement)
         let rc = key.withUnsafeBytes { keyBytes in
             value.withUnsafeBytes { valueBytes in
-                var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-                var v = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                var k = MDB_val(
+                    mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                var v = MDB_val(
+                    mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
                 return mdb_put(txn, db.dbi, &k, &v, flags.rawValue)
             }
         }
@@ -140,8 +153,9 @@ public final class Transaction {
     public func statistics(_ db: Database) throws(LMDBError) -> DatabaseStatistics {
         var stat = MDB_stat()
         try check(mdb_stat(try live(db), db.dbi, &stat), "stat \(db.name)")
-        return DatabaseStatistics(entries: stat.ms_entries, pageSize: Int(stat.ms_psize), depth: Int(stat.ms_depth),
-                                  pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages)
+        return DatabaseStatistics(
+            entries: stat.ms_entries, pageSize: Int(stat.ms_psize), depth: Int(stat.ms_depth),
+            pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages)
     }
 
     /// Opens one cursor per database in `dbs` (repeats allowed), all valid inside `body` only.

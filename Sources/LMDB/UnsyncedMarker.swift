@@ -114,7 +114,9 @@ final class UnsyncedMarker: @unchecked Sendable {
     }
 
     private static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        FileManager.default.contents(atPath: path).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     /// Whether the process named in marker `name` (`unsynced.<pid>.<uuid>`, `claiming.<pid>.<uuid>`) is alive.
@@ -128,6 +130,8 @@ final class UnsyncedMarker: @unchecked Sendable {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "open \(path)") }
         defer { close(fd) }
-        guard Glibc.fsync(fd) == 0 else { throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "fsync \(path)") }
+        guard Glibc.fsync(fd) == 0 else {
+            throw LMDBError(code: LMDBError.Code(rawValue: errno), operation: "fsync \(path)")
+        }
     }
 }

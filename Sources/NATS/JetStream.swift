@@ -53,7 +53,9 @@ public final class JetStream: @unchecked Sendable {
     /// Publishes `data`, stored only if the stream's last sequence is `expectLastSequence`;
     /// `messageID` makes a retry a no-op. Returns the message's sequence (and whether it was
     /// a duplicate of an earlier publish).
-    public func publish(subject: String, data: [UInt8], messageID: String, expectLastSequence: UInt64?) throws(NATSError) -> (sequence: UInt64, duplicate: Bool) {
+    public func publish(subject: String, data: [UInt8], messageID: String, expectLastSequence: UInt64?)
+        throws(NATSError) -> (sequence: UInt64, duplicate: Bool)
+    {
         var options = jsPubOptions()
         try check(jsPubOptions_Init(&options), "init publish options")
         var ack: UnsafeMutablePointer<jsPubAck>?
@@ -85,14 +87,18 @@ public final class JetStream: @unchecked Sendable {
         defer { natsMsg_Destroy(message) }
         let length = Int(natsMsg_GetDataLength(message))
         guard length > 0, let data = natsMsg_GetData(message) else { return [] }
-        return data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
     /// The key-value bucket `name`, created (with `replicas` copies, one value per key, each
     /// key forgotten `ttl` after it was last set, if given) if missing.
     public func keyValue(bucket name: String, replicas: Int, ttl: Duration? = nil) throws(NATSError) -> KeyValueBucket {
         var store: OpaquePointer?
-        if js_KeyValue(&store, handle, name) == NATS_OK, let store { return KeyValueBucket(store, name: name, context: self) }
+        if js_KeyValue(&store, handle, name) == NATS_OK, let store {
+            return KeyValueBucket(store, name: name, context: self)
+        }
         var config = kvConfig()
         try check(kvConfig_Init(&config), "init bucket config")
         let status: natsStatus = name.withCString { cName in
@@ -100,7 +106,9 @@ public final class JetStream: @unchecked Sendable {
             config.History = 1
             config.Replicas = Int32(replicas)
             config.StorageType = js_FileStorage
-            if let ttl { config.TTL = ttl.components.seconds * 1_000_000_000 + ttl.components.attoseconds / 1_000_000_000 }
+            if let ttl {
+                config.TTL = ttl.components.seconds * 1_000_000_000 + ttl.components.attoseconds / 1_000_000_000
+            }
             return js_CreateKeyValue(&store, handle, &config)
         }
         if status != NATS_OK {
@@ -144,7 +152,9 @@ public final class KeyValueBucket: @unchecked Sendable {
         }
         let length = Int(natsMsg_GetDataLength(message))
         guard length > 0, let data = natsMsg_GetData(message) else { return [] }
-        return data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
     /// The value of `key`, or `nil` if it has none (never set, deleted or purged), as the

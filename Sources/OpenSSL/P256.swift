@@ -21,7 +21,9 @@ public struct P256KeyPair: Sendable, Equatable {
     /// A new random key pair.
     public static func generate() throws(CryptoError) -> P256KeyPair {
         var privateKey = [UInt8](repeating: 0, count: 32), publicKey = [UInt8](repeating: 0, count: 65)
-        guard timeline_p256_generate(&privateKey, &publicKey) == 1 else { throw CryptoError(operation: "make a P-256 key pair") }
+        guard timeline_p256_generate(&privateKey, &publicKey) == 1 else {
+            throw CryptoError(operation: "make a P-256 key pair")
+        }
         return P256KeyPair(privateKey: privateKey, publicKey: publicKey)
     }
 
@@ -37,13 +39,17 @@ public struct P256KeyPair: Sendable, Equatable {
             throw CryptoError(operation: "agree a P-256 secret with a key that is not an uncompressed point")
         }
         var secret = [UInt8](repeating: 0, count: 32)
-        guard timeline_p256_ecdh(privateKey, publicKey, peer, &secret) == 1 else { throw CryptoError(operation: "agree a P-256 secret") }
+        guard timeline_p256_ecdh(privateKey, publicKey, peer, &secret) == 1 else {
+            throw CryptoError(operation: "agree a P-256 secret")
+        }
         return secret
     }
 
     /// ECDSA with SHA-256 of `message`, as JWS ES256 writes it: r ‖ s (64 bytes).
     public func sign(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
-        guard privateKey.count == 32, publicKey.count == 65 else { throw CryptoError(operation: "sign with a malformed P-256 key") }
+        guard privateKey.count == 32, publicKey.count == 65 else {
+            throw CryptoError(operation: "sign with a malformed P-256 key")
+        }
         var signature = [UInt8](repeating: 0, count: 64)
         guard timeline_p256_sign(privateKey, publicKey, message, message.count, &signature) == 1 else {
             throw CryptoError(operation: "sign with P-256")
@@ -58,7 +64,8 @@ public enum HKDF {
     public static func sha256(salt: [UInt8], key: [UInt8], info: [UInt8], length: Int) throws(CryptoError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: length)
         guard length > 0, length <= 255 * 32,
-              timeline_hkdf_sha256(salt, salt.count, key, key.count, info, info.count, &out, length) == 1 else {
+            timeline_hkdf_sha256(salt, salt.count, key, key.count, info, info.count, &out, length) == 1
+        else {
             throw CryptoError(operation: "derive a key with HKDF-SHA256")
         }
         return out
@@ -70,9 +77,13 @@ public enum AES128GCM {
     /// `plaintext` sealed with a 16-byte `key` and 12-byte `nonce`: the ciphertext, then the
     /// 16-byte tag.
     public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
-        guard key.count == 16, nonce.count == 12 else { throw CryptoError(operation: "seal with a key or nonce of the wrong size") }
+        guard key.count == 16, nonce.count == 12 else {
+            throw CryptoError(operation: "seal with a key or nonce of the wrong size")
+        }
         var out = [UInt8](repeating: 0, count: plaintext.count + 16)
-        guard timeline_aes128gcm_seal(key, nonce, plaintext, plaintext.count, &out) == 1 else { throw CryptoError(operation: "seal with AES-128-GCM") }
+        guard timeline_aes128gcm_seal(key, nonce, plaintext, plaintext.count, &out) == 1 else {
+            throw CryptoError(operation: "seal with AES-128-GCM")
+        }
         return out
     }
 }

@@ -48,7 +48,9 @@ public final class SQLiteDatabase {
         if let known = statements[sql] { return known }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle))) }
+        guard rc == SQLITE_OK, let stmt else {
+            throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
+        }
         let statement = SQLiteStatement(stmt, database: handle!)
         statements[sql] = statement
         return statement
@@ -83,11 +85,12 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
-            let rc: Int32 = switch value {
-            case .int(let v): sqlite3_bind_int64(handle, position, v)
-            case .text(let v): sqlite3_bind_text(handle, position, v, -1, timeline_sqlite_transient())
-            case .null: sqlite3_bind_null(handle, position)
-            }
+            let rc: Int32 =
+                switch value {
+                case .int(let v): sqlite3_bind_int64(handle, position, v)
+                case .text(let v): sqlite3_bind_text(handle, position, v, -1, timeline_sqlite_transient())
+                case .null: sqlite3_bind_null(handle, position)
+                }
             guard rc == SQLITE_OK else { throw error(rc) }
         }
     }
@@ -118,5 +121,7 @@ public final class SQLiteStatement {
         return count
     }
 
-    private func error(_ rc: Int32) -> SQLiteError { SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(database))) }
+    private func error(_ rc: Int32) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(database)))
+    }
 }

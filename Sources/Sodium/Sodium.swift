@@ -17,7 +17,9 @@ public enum Sodium {
         let length = sodium_base64_encoded_len(bytes.count, variant)  // with the terminating NUL
         var out = [CChar](repeating: 0, count: length)
         out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in _ = sodium_bin2base64(o.baseAddress!, length, i.baseAddress, i.count, variant) }
+            bytes.withUnsafeBufferPointer { i in
+                _ = sodium_bin2base64(o.baseAddress!, length, i.baseAddress, i.count, variant)
+            }
         }
         return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -75,7 +77,8 @@ public enum Sodium {
         _ = initialised
         var out = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in _ = crypto_hash_sha256(o.baseAddress!, i.baseAddress, UInt64(i.count)) }
+            bytes.withUnsafeBufferPointer { i in _ = crypto_hash_sha256(o.baseAddress!, i.baseAddress, UInt64(i.count))
+            }
         }
         return out
     }
@@ -83,7 +86,9 @@ public enum Sodium {
     /// Constant-time equality of two byte strings of equal length.
     public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in sodium_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in sodium_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+        }
     }
 
     /// Cost parameters of argon2id.
@@ -98,11 +103,13 @@ public enum Sodium {
             self.memory = memory
         }
         /// libsodium's interactive limits: the production default.
-        public static let interactive = PasswordCost(operations: UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE),
-                                                     memory: Int(crypto_pwhash_MEMLIMIT_INTERACTIVE))
+        public static let interactive = PasswordCost(
+            operations: UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE),
+            memory: Int(crypto_pwhash_MEMLIMIT_INTERACTIVE))
         /// The smallest cost libsodium allows: for tests only.
-        public static let minimum = PasswordCost(operations: UInt64(crypto_pwhash_OPSLIMIT_MIN),
-                                                 memory: Int(crypto_pwhash_MEMLIMIT_MIN))
+        public static let minimum = PasswordCost(
+            operations: UInt64(crypto_pwhash_OPSLIMIT_MIN),
+            memory: Int(crypto_pwhash_MEMLIMIT_MIN))
     }
 
     /// An argon2id hash in libsodium's self-describing string form (`$argon2id$v=19$…`),
@@ -112,8 +119,9 @@ public enum Sodium {
         var out = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         let utf8 = Array(password.utf8CString)
         let rc = utf8.withUnsafeBufferPointer { pw in
-            crypto_pwhash_str_alg(&out, pw.baseAddress!, UInt64(pw.count - 1), cost.operations, cost.memory,
-                                  crypto_pwhash_ALG_ARGON2ID13)
+            crypto_pwhash_str_alg(
+                &out, pw.baseAddress!, UInt64(pw.count - 1), cost.operations, cost.memory,
+                crypto_pwhash_ALG_ARGON2ID13)
         }
         guard rc == 0 else { return nil }
         return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -147,8 +155,9 @@ extension Sodium {
         out.withUnsafeMutableBufferPointer { o in
             plaintext.withUnsafeBufferPointer { p in
                 context.withUnsafeBufferPointer { c in
-                    _ = crypto_aead_xchacha20poly1305_ietf_encrypt(o.baseAddress!, &outLength, p.baseAddress, UInt64(p.count),
-                                                                   c.baseAddress, UInt64(c.count), nil, nonce, key)
+                    _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                        o.baseAddress!, &outLength, p.baseAddress, UInt64(p.count),
+                        c.baseAddress, UInt64(c.count), nil, nonce, key)
                 }
             }
         }
@@ -165,8 +174,9 @@ extension Sodium {
         let rc = out.withUnsafeMutableBufferPointer { o in
             body.withUnsafeBufferPointer { b in
                 context.withUnsafeBufferPointer { c in
-                    crypto_aead_xchacha20poly1305_ietf_decrypt(o.baseAddress!, &outLength, nil, b.baseAddress!, UInt64(b.count),
-                                                               c.baseAddress, UInt64(c.count), nonce, key)
+                    crypto_aead_xchacha20poly1305_ietf_decrypt(
+                        o.baseAddress!, &outLength, nil, b.baseAddress!, UInt64(b.count),
+                        c.baseAddress, UInt64(c.count), nonce, key)
                 }
             }
         }

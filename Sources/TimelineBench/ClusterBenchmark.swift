@@ -41,13 +41,20 @@ public struct ClusterBenchmark {
         progress("creating users and posts")
         var users: [String] = []
         for index in 0..<32 {
-            guard case .user(let user) = try await nodes[index % 2].execute(
-                .createUser(username: "bench\(index)\(Int.random(in: 0..<1_000_000))", email: "b\(index)-\(UUID().uuidString.prefix(8))@bench.example",
-                            password: "bench-password", bio: nil, url: nil)) else { continue }
+            guard
+                case .user(let user) = try await nodes[index % 2].execute(
+                    .createUser(
+                        username: "bench\(index)\(Int.random(in: 0..<1_000_000))",
+                        email: "b\(index)-\(UUID().uuidString.prefix(8))@bench.example",
+                        password: "bench-password", bio: nil, url: nil))
+            else { continue }
             users.append(user.id.rawValue)
         }
         let image = NetworkBuilder.gif(1).base64EncodedString()
-        guard case .post(let post) = try await nodes[0].execute(.addPost(image: image, caption: "bench"), as: .user(users[0])) else { return [] }
+        guard
+            case .post(let post) = try await nodes[0].execute(
+                .addPost(image: image, caption: "bench"), as: .user(users[0]))
+        else { return [] }
         for node in nodes { try await node.waitForReplication(to: try nodes[0].replicationPosition()) }
 
         progress("16 clients over 2 nodes")
@@ -61,7 +68,8 @@ public struct ClusterBenchmark {
                     let node = nodes[client % 2], user = clients[client % clients.count]
                     for index in 0..<perClient {
                         let begin = now()
-                        _ = try await node.execute(.addComment(post: postID, text: "c\(client)-\(index)"), as: .user(user))
+                        _ = try await node.execute(
+                            .addComment(post: postID, text: "c\(client)-\(index)"), as: .user(user))
                         samples.append(now() - begin)
                     }
                     return samples
@@ -79,20 +87,28 @@ public struct ClusterBenchmark {
         progress("raw R3 publishes with ExpectLastSeq")
         let jetStream = try NATSConnection(urls: urls).jetStream()
         try jetStream.ensureStream(name: "RAWBENCH", subject: "rawbench", replicas: 3)
-        var last = try jetStream.publish(subject: "rawbench", data: [0], messageID: UUID().uuidString, expectLastSequence: nil).sequence
+        var last = try jetStream.publish(
+            subject: "rawbench", data: [0], messageID: UUID().uuidString, expectLastSequence: nil
+        ).sequence
         var raw = Samples()
         let payload = [UInt8](repeating: 0x42, count: 300)
         for _ in 0..<1_000 {
             let begin = now()
-            last = try jetStream.publish(subject: "rawbench", data: payload, messageID: UUID().uuidString, expectLastSequence: last).sequence
+            last = try jetStream.publish(
+                subject: "rawbench", data: payload, messageID: UUID().uuidString, expectLastSequence: last
+            ).sequence
             raw.add(now() - begin)
         }
         return [
-            Figure(name: "cluster.command.p50", value: samples.percentile(0.5) * 1e6, unit: "µs",
-                   baseline: raw.percentile(0.5) * 1e6, baselineName: "raw R3 publish with ExpectLastSeq, p50"),
-            Figure(name: "cluster.command.p99", value: samples.percentile(0.99) * 1e6, unit: "µs",
-                   baseline: raw.percentile(0.99) * 1e6, baselineName: "raw R3 publish with ExpectLastSeq, p99"),
-            Figure(name: "cluster.throughput", value: Double(latencies.count) / seconds, unit: "commands/s (16 clients, 2 nodes)"),
+            Figure(
+                name: "cluster.command.p50", value: samples.percentile(0.5) * 1e6, unit: "µs",
+                baseline: raw.percentile(0.5) * 1e6, baselineName: "raw R3 publish with ExpectLastSeq, p50"),
+            Figure(
+                name: "cluster.command.p99", value: samples.percentile(0.99) * 1e6, unit: "µs",
+                baseline: raw.percentile(0.99) * 1e6, baselineName: "raw R3 publish with ExpectLastSeq, p99"),
+            Figure(
+                name: "cluster.throughput", value: Double(latencies.count) / seconds,
+                unit: "commands/s (16 clients, 2 nodes)")
         ]
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The programs `timeline bench --http` drives: `wrk`, `nginx` (both from Debian, installed
@@ -28,7 +28,9 @@ enum ExternalTools {
         for arguments in [["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq"] + missing] {
             let result = try run(prefix + arguments, environment: environment)
             guard result.status == 0 else {
-                throw BenchError("\((prefix + arguments).joined(separator: " ")) failed (\(result.status)): \(result.errors.suffix(2000))")
+                throw BenchError(
+                    "\((prefix + arguments).joined(separator: " ")) failed (\(result.status)): \(result.errors.suffix(2000))"
+                )
             }
         }
         for (program, package) in programs where find(program) == nil {
@@ -37,9 +39,12 @@ enum ExternalTools {
     }
 
     /// Runs a program to its end; returns its status, standard output and standard error.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : (find(arguments[0]) ?? arguments[0]))
+        process.executableURL = URL(
+            fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : (find(arguments[0]) ?? arguments[0]))
         process.arguments = Array(arguments.dropFirst())
         if let environment { process.environment = environment }
         let output = Pipe(), errors = Pipe()
@@ -54,7 +59,10 @@ enum ExternalTools {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: errorBytes.get(), as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: out, as: UTF8.self),
+            String(decoding: errorBytes.get(), as: UTF8.self)
+        )
     }
 
     /// A loopback TCP port that is free now.
@@ -68,7 +76,9 @@ enum ExternalTools {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw BenchError("could not bind a loopback port") }
         return UInt16(bigEndian: address.sin_port)
@@ -84,7 +94,9 @@ enum ExternalTools {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }
@@ -124,15 +136,18 @@ struct WrkResult {
     var socketErrors: String?
 
     /// Runs `wrk` against `url` with 64 keep-alive connections on 2 threads.
-    static func run(_ url: String, seconds: Int, connections: Int = 64, threads: Int = 2,
-                    headers: [String] = [], script: String? = nil) throws -> WrkResult {
+    static func run(
+        _ url: String, seconds: Int, connections: Int = 64, threads: Int = 2,
+        headers: [String] = [], script: String? = nil
+    ) throws -> WrkResult {
         var arguments = ["wrk", "-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency", "--timeout", "5s"]
         for header in headers { arguments += ["-H", header] }
         if let script { arguments += ["-s", script] }
         arguments.append(url)
         let result = try ExternalTools.run(arguments)
         guard result.status == 0, let parsed = parse(result.output) else {
-            throw BenchError("wrk failed (\(result.status)): \(result.output.suffix(1000)) \(result.errors.suffix(1000))")
+            throw BenchError(
+                "wrk failed (\(result.status)): \(result.output.suffix(1000)) \(result.errors.suffix(1000))")
         }
         return parsed
     }
@@ -149,7 +164,9 @@ struct WrkResult {
                 result.requests = Int(words[0]) ?? 0
                 result.seconds = duration(words[3].trimmingCharacters(in: CharacterSet(charactersIn: ","))) ?? 0
             }
-            if line.hasPrefix("Non-2xx or 3xx responses:"), let count = words.last.flatMap({ Int($0) }) { result.non2xx = count }
+            if line.hasPrefix("Non-2xx or 3xx responses:"), let count = words.last.flatMap({ Int($0) }) {
+                result.non2xx = count
+            }
             if line.hasPrefix("Socket errors:") { result.socketErrors = line }
         }
         return result.requestsPerSecond > 0 && result.seconds > 0 ? result : nil
@@ -157,7 +174,8 @@ struct WrkResult {
 
     /// wrk's durations: `635.91us`, `1.06ms`, `10.00s`, `2.00m`.
     static func duration(_ text: String) -> Double? {
-        for (suffix, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
+        for (suffix, scale) in [("us", 1e-6), ("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
+        where text.hasSuffix(suffix) {
             return Double(text.dropLast(suffix.count)).map { $0 * scale }
         }
         return Double(text)
@@ -176,42 +194,46 @@ final class Nginx {
     /// by anyone, whatever `--dir` allows).
     init(files: [String: [UInt8]]) throws {
         guard let nginx = ExternalTools.find("nginx") else { throw BenchError("nginx is not installed") }
-        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-nginx-\(UUID().uuidString)").path
+        prefix =
+            FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-nginx-\(UUID().uuidString)")
+            .path
         let root = prefix + "/www"
         if FileManager.default.fileExists(atPath: prefix) { try FileManager.default.removeItem(atPath: prefix) }
         for sub in ["/www", "/logs", "/tmp"] {
-            try FileManager.default.createDirectory(atPath: prefix + sub, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
+            try FileManager.default.createDirectory(
+                atPath: prefix + sub, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o755])
         }
         for (name, bytes) in files {
-            FileManager.default.createFile(atPath: root + "/" + name, contents: Data(bytes), attributes: [.posixPermissions: 0o644])
+            FileManager.default.createFile(
+                atPath: root + "/" + name, contents: Data(bytes), attributes: [.posixPermissions: 0o644])
         }
         port = try ExternalTools.freePort()
         let config = """
-        worker_processes 2;
-        daemon off;
-        pid \(prefix)/nginx.pid;
-        error_log \(prefix)/logs/error.log warn;
-        events { worker_connections 4096; }
-        http {
-            access_log off;
-            sendfile on;
-            tcp_nopush on;
-            keepalive_timeout 65;
-            keepalive_requests 10000000;
-            client_body_temp_path \(prefix)/tmp/body;
-            proxy_temp_path \(prefix)/tmp/proxy;
-            fastcgi_temp_path \(prefix)/tmp/fastcgi;
-            uwsgi_temp_path \(prefix)/tmp/uwsgi;
-            scgi_temp_path \(prefix)/tmp/scgi;
-            types { application/json json; image/gif gif; image/jpeg jpg; image/png png; image/webp webp; }
-            default_type application/octet-stream;
-            server {
-                listen 127.0.0.1:\(port);
-                root \(root);
+            worker_processes 2;
+            daemon off;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/logs/error.log warn;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                sendfile on;
+                tcp_nopush on;
+                keepalive_timeout 65;
+                keepalive_requests 10000000;
+                client_body_temp_path \(prefix)/tmp/body;
+                proxy_temp_path \(prefix)/tmp/proxy;
+                fastcgi_temp_path \(prefix)/tmp/fastcgi;
+                uwsgi_temp_path \(prefix)/tmp/uwsgi;
+                scgi_temp_path \(prefix)/tmp/scgi;
+                types { application/json json; image/gif gif; image/jpeg jpg; image/png png; image/webp webp; }
+                default_type application/octet-stream;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root);
+                }
             }
-        }
-        """
+            """
         try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(fileURLWithPath: nginx)

@@ -23,10 +23,16 @@ public struct Figure: Sendable {
 
     func json() -> [String: Any] {
         var out: [String: Any] = ["name": name, "value": value, "unit": unit]
-        if let baseline { out["baseline"] = baseline; out["ratio"] = ratio ?? 0 }
+        if let baseline {
+            out["baseline"] = baseline
+            out["ratio"] = ratio ?? 0
+        }
         if let baselineName { out["baselineName"] = baselineName }
         if let target { out["target"] = target }
-        if let sqlite { out["sqlite"] = sqlite; out["vs_sqlite"] = vsSQLite ?? 0 }
+        if let sqlite {
+            out["sqlite"] = sqlite
+            out["vs_sqlite"] = vsSQLite ?? 0
+        }
         return out
     }
 }

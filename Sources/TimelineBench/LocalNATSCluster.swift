@@ -27,18 +27,22 @@ public final class LocalNATSCluster: Sendable {
 
     /// Starts server `index` (again, after `kill`), with its ports and store as before.
     public func start(_ index: Int) throws {
-        let routes = clusterPorts.enumerated().filter { $0.offset != index }.map { "\"nats-route://127.0.0.1:\($0.element)\"" }
+        let routes = clusterPorts.enumerated().filter { $0.offset != index }.map {
+            "\"nats-route://127.0.0.1:\($0.element)\""
+        }
         let config = """
-        server_name: n\(index)
-        listen: 127.0.0.1:\(clientPorts[index])
-        jetstream { store_dir: "\(directory)/n\(index)", max_memory_store: 64MB, max_file_store: 1GB }
-        cluster { name: timeline-test, listen: 127.0.0.1:\(clusterPorts[index]), routes: [\(routes.joined(separator: ", "))] }
-        """
+            server_name: n\(index)
+            listen: 127.0.0.1:\(clientPorts[index])
+            jetstream { store_dir: "\(directory)/n\(index)", max_memory_store: 64MB, max_file_store: 1GB }
+            cluster { name: timeline-test, listen: 127.0.0.1:\(clusterPorts[index]), routes: [\(routes.joined(separator: ", "))] }
+            """
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = "\(directory)/n\(index).conf"
         try config.write(toFile: file, atomically: true, encoding: .utf8)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : "/usr/bin/nats-server")
+        process.executableURL = URL(
+            fileURLWithPath: FileManager.default.fileExists(atPath: "/usr/sbin/nats-server")
+                ? "/usr/sbin/nats-server" : "/usr/bin/nats-server")
         process.arguments = ["-c", file]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -67,7 +71,9 @@ public final class LocalNATSCluster: Sendable {
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+                }
             }
             guard bound else { throw PortAllocationError(errno: errno) }
             ports.append(Int(UInt16(bigEndian: address.sin_port)))
@@ -110,7 +116,6 @@ public final class LocalNATSCluster: Sendable {
 
     deinit { for index in clientPorts.indices { kill(index) } }
 }
-
 
 /// The kernel gave no free loopback port.
 public struct PortAllocationError: Error, CustomStringConvertible {

@@ -17,19 +17,22 @@ struct NetworkBuilder {
         var medianFollowed: UserID
 
         func save(_ path: String) throws {
-            let object: [String: Any] = ["users": users.map(\.rawValue), "posts": posts.map(\.rawValue),
-                                         "mostFollowed": mostFollowed.rawValue, "medianFollowed": medianFollowed.rawValue]
+            let object: [String: Any] = [
+                "users": users.map(\.rawValue), "posts": posts.map(\.rawValue),
+                "mostFollowed": mostFollowed.rawValue, "medianFollowed": medianFollowed.rawValue
+            ]
             try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
         }
 
         static func load(_ path: String) -> Network? {
             guard let data = FileManager.default.contents(atPath: path),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let users = object["users"] as? [String], let posts = object["posts"] as? [String],
-                  let most = object["mostFollowed"] as? String, let median = object["medianFollowed"] as? String
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let users = object["users"] as? [String], let posts = object["posts"] as? [String],
+                let most = object["mostFollowed"] as? String, let median = object["medianFollowed"] as? String
             else { return nil }
-            return Network(users: users.map(UserID.init), posts: posts.map(PostID.init),
-                           mostFollowed: UserID(most), medianFollowed: UserID(median))
+            return Network(
+                users: users.map(UserID.init), posts: posts.map(PostID.init),
+                mostFollowed: UserID(most), medianFollowed: UserID(median))
         }
     }
 
@@ -37,9 +40,11 @@ struct NetworkBuilder {
     /// result (only that: a million full results would dwarf the service's own memory);
     /// failures (e.g. self-follows) are `nil`, not fatal.
     /// `processed` gives, for an `addPost`, its photo already through the image pipeline.
-    func run<Kept: Sendable>(_ label: String, count: Int, clients: Int = 64, keep: @escaping @Sendable (CommandResult) -> Kept?,
-                             processed: @escaping @Sendable (Int) -> ProcessedImage? = { _ in nil },
-                             _ make: @escaping @Sendable (Int) -> (Command, Caller)) async -> [Kept?] {
+    func run<Kept: Sendable>(
+        _ label: String, count: Int, clients: Int = 64, keep: @escaping @Sendable (CommandResult) -> Kept?,
+        processed: @escaping @Sendable (Int) -> ProcessedImage? = { _ in nil },
+        _ make: @escaping @Sendable (Int) -> (Command, Caller)
+    ) async -> [Kept?] {
         let start = now()
         let service = self.service
         let results = await withTaskGroup(of: [(Int, Kept?)].self) { group in
@@ -49,7 +54,12 @@ struct NetworkBuilder {
                     var index = client
                     while index < count {
                         let (command, caller) = make(index)
-                        out.append((index, (try? await service.execute(command, as: caller, processedImage: processed(index))).flatMap(keep)))
+                        out.append(
+                            (
+                                index,
+                                (try? await service.execute(command, as: caller, processedImage: processed(index)))
+                                    .flatMap(keep)
+                            ))
                         index += clients
                     }
                     return out
@@ -65,17 +75,26 @@ struct NetworkBuilder {
     }
 
     /// Runs `commands` as above, keeping nothing of their results.
-    func run(_ label: String, count: Int, clients: Int = 64, _ make: @escaping @Sendable (Int) -> (Command, Caller)) async {
+    func run(_ label: String, count: Int, clients: Int = 64, _ make: @escaping @Sendable (Int) -> (Command, Caller))
+        async
+    {
         let _: [Never?] = await run(label, count: count, clients: clients, keep: { _ in nil }, make)
     }
 
     func build() async throws -> Network {
         let scale = self.scale
-        let created = await run("users", count: scale.users, keep: { result -> UserID? in
-            guard case .user(let profile) = result else { return nil }
-            return profile.id
-        }) { index in
-            (.createUser(username: "user\(index)", email: "user\(index)@bench.example", password: "bench-password", bio: nil, url: nil), .anonymous)
+        let created = await run(
+            "users", count: scale.users,
+            keep: { result -> UserID? in
+                guard case .user(let profile) = result else { return nil }
+                return profile.id
+            }
+        ) { index in
+            (
+                .createUser(
+                    username: "user\(index)", email: "user\(index)@bench.example", password: "bench-password", bio: nil,
+                    url: nil), .anonymous
+            )
         }
         let users = created.map { $0 ?? UserID("missing") }
         let userIDs = users.map(\.rawValue)
@@ -83,18 +102,27 @@ struct NetworkBuilder {
         await run("follows", count: scale.follows) { index in
             var rng = SplitMix(state: UInt64(index) &* 7919)
             let follower = Int.random(in: 0..<userIDs.count, using: &rng)
-            let rank = min(userIDs.count - 1, Int(exp(Double.random(in: 0..<log(Double(userIDs.count)), using: &rng))) - 1)
-            return (.follow(user: userIDs[rank]), .user(userIDs[follower == rank ? (follower + 1) % userIDs.count : follower]))
+            let rank = min(
+                userIDs.count - 1, Int(exp(Double.random(in: 0..<log(Double(userIDs.count)), using: &rng))) - 1)
+            return (
+                .follow(user: userIDs[rank]),
+                .user(userIDs[follower == rank ? (follower + 1) % userIDs.count : follower])
+            )
         }
         let images = (0..<256).map { Self.gif($0).base64EncodedString() }
         // Each image goes through the pipeline once (it is deterministic), not once a post:
         // building the network is not what is measured.
-        let processed = try images.map { image throws(TimelineError) in try ImagePipeline.post(try ImageUpload(base64: image)) }
+        let processed = try images.map { image throws(TimelineError) in
+            try ImagePipeline.post(try ImageUpload(base64: image))
+        }
         let tags = ["sea", "sunrise", "film", "bread", "cats", "trains", "night", "coffee", "climbing", "city"]
-        let added = await run("posts", count: scale.posts, keep: { result -> PostID? in
-            guard case .post(let post) = result else { return nil }
-            return post.id
-        }, processed: { processed[$0 % processed.count] }) { index in
+        let added = await run(
+            "posts", count: scale.posts,
+            keep: { result -> PostID? in
+                guard case .post(let post) = result else { return nil }
+                return post.id
+            }, processed: { processed[$0 % processed.count] }
+        ) { index in
             var rng = SplitMix(state: UInt64(index) &* 104_729)
             let author = userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
             let caption = "Post \(index) #\(tags[index % tags.count]) #\(tags[(index / 10) % tags.count])"
@@ -107,36 +135,54 @@ struct NetworkBuilder {
             var rng = SplitMix(state: UInt64(album) &* 6_700_417)
             return userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]
         }
-        let uploads = await run("album photos", count: albums * photosPerAlbum, keep: { result -> String? in
-            guard case .media(let media) = result else { return nil }
-            return media.id
-        }, processed: { processed[$0 % processed.count] }) { index in
-            (.uploadMedia(image: images[index % images.count], alt: "Photo \(index % photosPerAlbum + 1) of album \(index / photosPerAlbum)"),
-             .user(albumAuthor(index / photosPerAlbum)))
+        let uploads = await run(
+            "album photos", count: albums * photosPerAlbum,
+            keep: { result -> String? in
+                guard case .media(let media) = result else { return nil }
+                return media.id
+            }, processed: { processed[$0 % processed.count] }
+        ) { index in
+            (
+                .uploadMedia(
+                    image: images[index % images.count],
+                    alt: "Photo \(index % photosPerAlbum + 1) of album \(index / photosPerAlbum)"),
+                .user(albumAuthor(index / photosPerAlbum))
+            )
         }
-        let addedAlbums = await run("albums", count: albums, keep: { result -> PostID? in
-            guard case .post(let post) = result else { return nil }
-            return post.id
-        }) { index in
+        let addedAlbums = await run(
+            "albums", count: albums,
+            keep: { result -> PostID? in
+                guard case .post(let post) = result else { return nil }
+                return post.id
+            }
+        ) { index in
             let media = uploads[index * photosPerAlbum..<(index + 1) * photosPerAlbum].compactMap { $0 }
-            return (.addPost(media: media, caption: "Album \(index) #\(tags[index % tags.count])"), .user(albumAuthor(index)))
+            return (
+                .addPost(media: media, caption: "Album \(index) #\(tags[index % tags.count])"),
+                .user(albumAuthor(index))
+            )
         }
         let posts = (added + addedAlbums).compactMap { $0 }
         let postIDs = posts.map(\.rawValue)
         await run("likes", count: scale.likes) { index in
             var rng = SplitMix(state: UInt64(index) &* 15_485_863)
-            return (.like(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)]),
-                    .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]))
+            return (
+                .like(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)]),
+                .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)])
+            )
         }
         await run("comments", count: scale.comments) { index in
             var rng = SplitMix(state: UInt64(index) &* 32_452_843)
-            return (.addComment(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)], text: "Comment \(index)"),
-                    .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)]))
+            return (
+                .addComment(post: postIDs[Int.random(in: 0..<postIDs.count, using: &rng)], text: "Comment \(index)"),
+                .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)])
+            )
         }
         let counts = try users.prefix(2_000).map { ($0, try service.user($0).followerCount) }.sorted { $0.1 > $1.1 }
         let median = try (users.count / 2..<min(users.count, users.count / 2 + 50)).map { users[$0] }
             .map { ($0, try service.user($0).followerCount) }.sorted { $0.1 < $1.1 }
-        return Network(users: users, posts: posts, mostFollowed: counts[0].0, medianFollowed: median[median.count / 2].0)
+        return Network(
+            users: users, posts: posts, mostFollowed: counts[0].0, medianFollowed: median[median.count / 2].0)
     }
 
     /// A real 2×1 GIF whose palette varies with `n`.

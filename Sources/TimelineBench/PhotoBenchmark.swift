@@ -1,7 +1,7 @@
 import Foundation
 import Timeline
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `timeline bench --photos`: photo uploads through the image pipeline (a 12 MP JPEG and a
@@ -37,9 +37,16 @@ public struct PhotoBenchmark {
         var options = TimelineService.Options()
         options.passwordCost = .minimum
         let service = try TimelineService(path: path, options: options)
-        defer { service.close(); try? FileManager.default.removeItem(atPath: path) }
-        guard case .user(let user) = try await service.execute(.createUser(username: "photographer", email: "photos@bench.example",
-                                                                           password: "bench-password", bio: nil, url: nil)) else {
+        defer {
+            service.close()
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        guard
+            case .user(let user) = try await service.execute(
+                .createUser(
+                    username: "photographer", email: "photos@bench.example",
+                    password: "bench-password", bio: nil, url: nil))
+        else {
             throw BenchError("no user")
         }
         var figures: [Figure] = []
@@ -59,19 +66,22 @@ public struct PhotoBenchmark {
         func at(_ name: String) -> String { dir + "/" + name }
         var steps: [[String]] = [["copy", at("photo.v"), at(target)]]
         if !FileManager.default.fileExists(atPath: at("photo.v")) {
-            steps = [
-                ["perlin", at("r.v"), "4032", "3024", "--cell-size", "320", "--uchar", "--seed", "1"],
-                ["perlin", at("g.v"), "4032", "3024", "--cell-size", "500", "--uchar", "--seed", "2"],
-                ["perlin", at("b.v"), "4032", "3024", "--cell-size", "700", "--uchar", "--seed", "3"],
-                ["bandjoin", "\(at("r.v")) \(at("g.v")) \(at("b.v"))", at("rgb.v")],
-                ["gaussnoise", at("n.v"), "4032", "3024", "--mean", "0", "--sigma", "6"],
-                ["add", at("rgb.v"), at("n.v"), at("sum.v")],
-                ["cast", at("sum.v"), at("photo.v"), "uchar"],
-            ] + steps
+            steps =
+                [
+                    ["perlin", at("r.v"), "4032", "3024", "--cell-size", "320", "--uchar", "--seed", "1"],
+                    ["perlin", at("g.v"), "4032", "3024", "--cell-size", "500", "--uchar", "--seed", "2"],
+                    ["perlin", at("b.v"), "4032", "3024", "--cell-size", "700", "--uchar", "--seed", "3"],
+                    ["bandjoin", "\(at("r.v")) \(at("g.v")) \(at("b.v"))", at("rgb.v")],
+                    ["gaussnoise", at("n.v"), "4032", "3024", "--mean", "0", "--sigma", "6"],
+                    ["add", at("rgb.v"), at("n.v"), at("sum.v")],
+                    ["cast", at("sum.v"), at("photo.v"), "uchar"]
+                ] + steps
         }
         for step in steps {
             let result = try ExternalTools.run(["vips"] + step)
-            guard result.status == 0 else { throw BenchError("vips \(step.joined(separator: " ")) failed: \(result.errors.suffix(500))") }
+            guard result.status == 0 else {
+                throw BenchError("vips \(step.joined(separator: " ")) failed: \(result.errors.suffix(500))")
+            }
         }
         return path
     }
@@ -79,7 +89,9 @@ public struct PhotoBenchmark {
     /// Sequential uploads of `file` (one core's work at a time: the pipeline gives each image one
     /// libvips thread) beside `vipsthumbnail` making full (1080), feed (640) and thumb (320,
     /// centre crop) from the same file with one libvips thread; both counted per CPU-second.
-    private func uploadFigures(_ label: String, file: String, service: TimelineService, as user: UserID) async throws -> [Figure] {
+    private func uploadFigures(_ label: String, file: String, service: TimelineService, as user: UserID) async throws
+        -> [Figure]
+    {
         progress("\(label): \(uploads) uploads, then vipsthumbnail on the same file")
         let base64 = try Data(contentsOf: URL(fileURLWithPath: file)).base64EncodedString()
         var samples = Samples()
@@ -94,8 +106,12 @@ public struct PhotoBenchmark {
         // vipsthumbnail in batch mode: one process per variant over `uploads` copies of the file.
         let out = directory + "/photos/thumbs"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let copies = (0..<uploads).map { "\(out)/\(label)-\($0)\((file as NSString).pathExtension == "heic" ? ".heic" : ".jpg")" }
-        for copy in copies where !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: file, toPath: copy) }
+        let copies = (0..<uploads).map {
+            "\(out)/\(label)-\($0)\((file as NSString).pathExtension == "heic" ? ".heic" : ".jpg")"
+        }
+        for copy in copies where !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.copyItem(atPath: file, toPath: copy)
+        }
         let save = "[Q=82,interlace,optimize_coding,strip]"
         var environment = ProcessInfo.processInfo.environment
         environment["VIPS_CONCURRENCY"] = "1"
@@ -103,8 +119,10 @@ public struct PhotoBenchmark {
         // stricter baseline.
         let childStart = cpuSeconds(RUSAGE_CHILDREN), toolStart = now()
         var fullCPU = 0.0
-        for arguments in [["-s", "1080", "-o", "%s-full.jpg" + save], ["-s", "640", "-o", "%s-feed.jpg" + save],
-                          ["-s", "320", "--smartcrop", "centre", "-o", "%s-thumb.jpg" + save]] {
+        for arguments in [
+            ["-s", "1080", "-o", "%s-full.jpg" + save], ["-s", "640", "-o", "%s-feed.jpg" + save],
+            ["-s", "320", "--smartcrop", "centre", "-o", "%s-thumb.jpg" + save]
+        ] {
             let result = try ExternalTools.run(["vipsthumbnail"] + arguments + copies, environment: environment)
             guard result.status == 0 else { throw BenchError("vipsthumbnail failed: \(result.errors.suffix(500))") }
             if fullCPU == 0 { fullCPU = cpuSeconds(RUSAGE_CHILDREN) - childStart }
@@ -112,14 +130,18 @@ public struct PhotoBenchmark {
         let toolWall = now() - toolStart, toolCPU = cpuSeconds(RUSAGE_CHILDREN) - childStart
         let perCore = Double(uploads) / cpu, toolPerCore = Double(uploads) / toolCPU
         return [
-            Figure(name: "photos.\(label).uploads_per_s", value: Double(uploads) / wall, unit: "uploads/s (one at a time)",
-                   baseline: Double(uploads) / toolWall, baselineName: "vipsthumbnail, 1 thread, 3 variants: files/s"),
-            Figure(name: "photos.\(label).per_cpu_second", value: perCore, unit: "uploads per CPU-second",
-                   baseline: toolPerCore, baselineName: "vipsthumbnail: files per CPU-second", target: "≥ 0.8×"),
-            Figure(name: "photos.\(label).per_cpu_second_vs_full_only", value: perCore, unit: "uploads per CPU-second",
-                   baseline: Double(uploads) / fullCPU, baselineName: "vipsthumbnail, full (1080) only: files per CPU-second"),
+            Figure(
+                name: "photos.\(label).uploads_per_s", value: Double(uploads) / wall, unit: "uploads/s (one at a time)",
+                baseline: Double(uploads) / toolWall, baselineName: "vipsthumbnail, 1 thread, 3 variants: files/s"),
+            Figure(
+                name: "photos.\(label).per_cpu_second", value: perCore, unit: "uploads per CPU-second",
+                baseline: toolPerCore, baselineName: "vipsthumbnail: files per CPU-second", target: "≥ 0.8×"),
+            Figure(
+                name: "photos.\(label).per_cpu_second_vs_full_only", value: perCore, unit: "uploads per CPU-second",
+                baseline: Double(uploads) / fullCPU,
+                baselineName: "vipsthumbnail, full (1080) only: files per CPU-second"),
             Figure(name: "photos.\(label).addPost.p50", value: samples.percentile(0.5) * 1e3, unit: "ms"),
-            Figure(name: "photos.\(label).addPost.p99", value: samples.percentile(0.99) * 1e3, unit: "ms"),
+            Figure(name: "photos.\(label).addPost.p99", value: samples.percentile(0.99) * 1e3, unit: "ms")
         ]
     }
 
@@ -133,15 +155,18 @@ public struct PhotoBenchmark {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<burst {
                 group.addTask {
-                    _ = try await service.execute(.addPost(image: base64, caption: "burst \(index)"), as: .user(user.rawValue))
+                    _ = try await service.execute(
+                        .addPost(image: base64, caption: "burst \(index)"), as: .user(user.rawValue))
                 }
             }
             try await group.waitForAll()
         }
         let peak = peakRSS()
-        return Figure(name: "photos.burst_\(burst).peak_rss", value: Double(peak) / 1_048_576,
-                      unit: reset ? "MiB (VmHWM during the burst)" : "MiB (VmHWM of the run; \(before / 1_048_576) before the burst)",
-                      target: "≤ 512 MiB")
+        return Figure(
+            name: "photos.burst_\(burst).peak_rss", value: Double(peak) / 1_048_576,
+            unit: reset
+                ? "MiB (VmHWM during the burst)" : "MiB (VmHWM of the run; \(before / 1_048_576) before the burst)",
+            target: "≤ 512 MiB")
     }
 
     /// User plus system CPU time of `who` (this process, or its waited-for children), in seconds.

@@ -37,7 +37,10 @@ public struct PushBenchmark {
         let received = Mutex<(count: Int, last: Double)>((0, 0))
         var sinkOptions = HTTPServer.Options()
         (sinkOptions.host, sinkOptions.port, sinkOptions.threads) = ("127.0.0.1", 0, 2)
-        sinkOptions.tls = (try String(contentsOfFile: tls.key, encoding: .utf8), try String(contentsOfFile: tls.certificate, encoding: .utf8))
+        sinkOptions.tls = (
+            try String(contentsOfFile: tls.key, encoding: .utf8),
+            try String(contentsOfFile: tls.certificate, encoding: .utf8)
+        )
         let sink = try HTTPServer(options: sinkOptions) { _ in
             received.withLock { $0 = ($0.count + 1, now()) }
             return .now(HTTPResponse(status: 201))
@@ -51,37 +54,67 @@ public struct PushBenchmark {
         options.passwordQueueLimit = 1_024  // the bench's 64 concurrent sign-ups and sign-ins wait, not fail
         options.privatePushEndpoints = true  // the sink listens on 127.0.0.1
         let service = try TimelineService(path: path, options: options)
-        defer { service.close(); try? FileManager.default.removeItem(atPath: path) }
+        defer {
+            service.close()
+            try? FileManager.default.removeItem(atPath: path)
+        }
         let builder = NetworkBuilder(service: service, scale: .small, progress: progress)
         let receiver = try P256KeyPair.generate()
         let p256dh = Base64URL.encode(receiver.publicKey), endpoint = "https://127.0.0.1:\(sink.port)/push/"
-        let users = await builder.run("subscribers: sign-ups", count: subscribers, keep: { result -> UserID? in
-            if case .user(let profile) = result { return profile.id }
-            return nil
-        }) { index in (.createUser(username: "sub\(index)", email: "sub\(index)@bench.example", password: "bench-password", bio: nil, url: nil), .anonymous) }
-        let tokens = await builder.run("subscribers: sign-ins", count: subscribers, keep: { result -> String? in
-            if case .session(let token, _) = result { return token }
-            return nil
-        }) { index in (.signIn(email: "sub\(index)@bench.example", password: "bench-password"), .anonymous) }
+        let users = await builder.run(
+            "subscribers: sign-ups", count: subscribers,
+            keep: { result -> UserID? in
+                if case .user(let profile) = result { return profile.id }
+                return nil
+            }
+        ) { index in
+            (
+                .createUser(
+                    username: "sub\(index)", email: "sub\(index)@bench.example", password: "bench-password", bio: nil,
+                    url: nil), .anonymous
+            )
+        }
+        let tokens = await builder.run(
+            "subscribers: sign-ins", count: subscribers,
+            keep: { result -> String? in
+                if case .session(let token, _) = result { return token }
+                return nil
+            }
+        ) { index in (.signIn(email: "sub\(index)@bench.example", password: "bench-password"), .anonymous) }
         let auth = Base64URL.encode(try SecureRandom.bytes(16))
         _ = await builder.run("subscribers: push subscriptions", count: subscribers, keep: { _ in true }) { index in
-            (.subscribePush(endpoint: endpoint + "\(index)", p256dh: p256dh, auth: auth, alerts: ["status"]), .session(tokens[index] ?? ""))
+            (
+                .subscribePush(endpoint: endpoint + "\(index)", p256dh: p256dh, auth: auth, alerts: ["status"]),
+                .session(tokens[index] ?? "")
+            )
         }
-        guard case .user(let celebrity) = try await service.execute(.createUser(username: "celebrity", email: "celebrity@bench.example",
-                                                                               password: "bench-password", bio: nil, url: nil)),
-              case .user(let other) = try await service.execute(.createUser(username: "other", email: "other@bench.example",
-                                                                            password: "bench-password", bio: nil, url: nil)),
-              case .user(let liker) = try await service.execute(.createUser(username: "liker", email: "liker@bench.example",
-                                                                            password: "bench-password", bio: nil, url: nil))
+        guard
+            case .user(let celebrity) = try await service.execute(
+                .createUser(
+                    username: "celebrity", email: "celebrity@bench.example",
+                    password: "bench-password", bio: nil, url: nil)),
+            case .user(let other) = try await service.execute(
+                .createUser(
+                    username: "other", email: "other@bench.example",
+                    password: "bench-password", bio: nil, url: nil)),
+            case .user(let liker) = try await service.execute(
+                .createUser(
+                    username: "liker", email: "liker@bench.example",
+                    password: "bench-password", bio: nil, url: nil))
         else { throw BenchError("no users") }
-        guard case .post(let post) = try await service.execute(.addPost(image: NetworkBuilder.gif(3).base64EncodedString(), caption: "liked"),
-                                                               as: .user(other.id.rawValue)) else { throw BenchError("no post") }
+        guard
+            case .post(let post) = try await service.execute(
+                .addPost(image: NetworkBuilder.gif(3).base64EncodedString(), caption: "liked"),
+                as: .user(other.id.rawValue))
+        else { throw BenchError("no post") }
 
         let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:bench@example.com")
         var pushOptions = PushWorker.Options()
         pushOptions.caFile = tls.certificate
         pushOptions.allowPrivate = true
-        let worker = try PushWorker(service: service, directory: directory + "/push-outbox-\(UUID().uuidString)", vapid: vapid, options: pushOptions)
+        let worker = try PushWorker(
+            service: service, directory: directory + "/push-outbox-\(UUID().uuidString)", vapid: vapid,
+            options: pushOptions)
         defer { worker.stop() }
 
         // A command's latency with nothing to push.
@@ -89,7 +122,9 @@ public struct PushBenchmark {
             var samples = Samples()
             for index in 0..<count {
                 let start = now()
-                _ = try await service.execute(index % 2 == 0 ? .like(post: post.id.rawValue) : .unlike(post: post.id.rawValue), as: .user(liker.id.rawValue))
+                _ = try await service.execute(
+                    index % 2 == 0 ? .like(post: post.id.rawValue) : .unlike(post: post.id.rawValue),
+                    as: .user(liker.id.rawValue))
                 samples.add(now() - start)
             }
             return samples.percentile(0.5)
@@ -104,27 +139,37 @@ public struct PushBenchmark {
             (.follow(user: celebrity.id.rawValue, notify: true), .user(valid[index].rawValue))
         }
         let posting = now()
-        guard case .post = try await service.execute(.addPost(image: NetworkBuilder.gif(4).base64EncodedString(), caption: "to everyone"),
-                                                      as: .user(celebrity.id.rawValue)) else { throw BenchError("no post") }
+        guard
+            case .post = try await service.execute(
+                .addPost(image: NetworkBuilder.gif(4).base64EncodedString(), caption: "to everyone"),
+                as: .user(celebrity.id.rawValue))
+        else { throw BenchError("no post") }
         let postLatency = now() - posting
         progress("pushing one post to \(valid.count) followers")
         let started = now()
         worker.start()
         let busy = try await likeLatency(400)  // measured while the outbox delivers
-        while received.withLock({ $0.count }) < valid.count, now() - started < 120 { try await Task.sleep(for: .milliseconds(20)) }
+        while received.withLock({ $0.count }) < valid.count, now() - started < 120 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let (count, last) = received.withLock { $0 }
         guard count >= valid.count else {
             let counts = worker.counts
-            throw BenchError("only \(count) of \(valid.count) pushes arrived in 2 minutes (sent \(counts.sent), retried \(counts.retried), "
-                             + "failed \(counts.failed), dropped \(counts.dropped), lag \(counts.lag))")
+            throw BenchError(
+                "only \(count) of \(valid.count) pushes arrived in 2 minutes (sent \(counts.sent), retried \(counts.retried), "
+                    + "failed \(counts.failed), dropped \(counts.dropped), lag \(counts.lag))")
         }
         let elapsed = last - started
 
         var figures = [
-            Figure(name: "push.deliveries_per_second", value: Double(count) / elapsed, unit: "/s (\(count) subscribers, aes128gcm + VAPID, HTTPS)"),
+            Figure(
+                name: "push.deliveries_per_second", value: Double(count) / elapsed,
+                unit: "/s (\(count) subscribers, aes128gcm + VAPID, HTTPS)"),
             Figure(name: "push.time_to_last", value: elapsed, unit: "s"),
             Figure(name: "push.peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB (the whole bench process)"),
-            Figure(name: "push.post_command", value: postLatency * 1e3, unit: "ms (the post, its activity item for each of \(valid.count) followers)"),
+            Figure(
+                name: "push.post_command", value: postLatency * 1e3,
+                unit: "ms (the post, its activity item for each of \(valid.count) followers)")
         ]
         var latency = Figure(name: "push.command_p50_busy_outbox", value: busy * 1e6, unit: "µs (like/unlike)")
         latency.baseline = idle * 1e6
@@ -137,9 +182,11 @@ public struct PushBenchmark {
     /// the authority the worker is told to trust.
     private func certificate() throws -> (key: String, certificate: String) {
         let key = directory + "/push-sink.key", certificate = directory + "/push-sink.pem"
-        let made = try ExternalTools.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                                          "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
-                                          "-addext", "subjectAltName=IP:127.0.0.1"])
+        let made = try ExternalTools.run([
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1"
+        ])
         guard made.status == 0 else { throw BenchError("openssl could not make a certificate: \(made.errors)") }
         return (key, certificate)
     }

@@ -7,7 +7,9 @@ enum RawBaselines {
     @inline(never) @_optimize(none)
     static func keep(_ value: Int) {}
 
-    static func bigEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
+    static func bigEndian(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+    }
 
     /// Appends values of exactly `sizes` bytes with `MDB_APPEND`, `batch` per durable
     /// transaction; returns puts per second.
@@ -46,7 +48,10 @@ enum RawBaselines {
         let value = [UInt8](repeating: 0x5A, count: 200)
         var samples = Samples()
         for index in 0..<count {
-            samples.add(try time { _ = try env.write { txn in try txn.put(db, bigEndian(UInt64(index + 1)), value, flags: .append) } })
+            samples.add(
+                try time {
+                    _ = try env.write { txn in try txn.put(db, bigEndian(UInt64(index + 1)), value, flags: .append) }
+                })
         }
         try env.write { txn in try txn.drop(db) }
         env.forget([db])
@@ -77,8 +82,10 @@ enum RawBaselines {
     /// What a timeline page asks of LMDB, and nothing else: a read transaction, a descending
     /// cursor walk over `limit` of the user's materialised timeline keys (below `before`), and
     /// one lookup per post reading every byte of its record, with no decoding. Returns seconds.
-    static func timelinePage(_ env: Environment, _ tables: (timelines: Database, posts: Database),
-                             user: String, before: String?, limit: Int) throws -> Double {
+    static func timelinePage(
+        _ env: Environment, _ tables: (timelines: Database, posts: Database),
+        user: String, before: String?, limit: Int
+    ) throws -> Double {
         let prefix = Array(user.utf8) + [0]
         var touched = 0
         let seconds = try time {
@@ -87,11 +94,12 @@ enum RawBaselines {
                     var entry = try cursor.seek(below: before.map { prefix + Array($0.utf8) } ?? Array(user.utf8) + [1])
                     var count = 0
                     while count < limit, let (key, _) = entry, key.hasPrefix(prefix) {
-                        touched &+= try txn.withValue(tables.posts, key[prefix.count...]) { record in
-                            var sum = 0
-                            for index in record.indices { sum &+= Int(record[index]) }
-                            return sum
-                        } ?? 0
+                        touched &+=
+                            try txn.withValue(tables.posts, key[prefix.count...]) { record in
+                                var sum = 0
+                                for index in record.indices { sum &+= Int(record[index]) }
+                                return sum
+                            } ?? 0
                         count += 1
                         entry = try cursor.previous()
                     }

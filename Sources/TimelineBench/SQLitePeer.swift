@@ -14,7 +14,8 @@ final class SQLitePeer {
     init(directory: String, loading service: TimelineService) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         db = try SQLiteDatabase(path: directory + "/peer.sqlite")
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
             PRAGMA mmap_size=4294967296; PRAGMA cache_size=-262144;
             CREATE TABLE users(id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL) WITHOUT ROWID;
@@ -40,11 +41,14 @@ final class SQLitePeer {
             case let .user(id, username, createdAt):
                 try user.run([.text(id.rawValue), .text(username), .int(createdAt)])
             case .post(let p):
-                try post.run([.text(p.id.rawValue), .text(p.author.rawValue), .text(p.image.rawValue), p.caption.map { .text($0) } ?? .null,
-                              .text(p.hashtags.joined(separator: " ")), p.width.map { .int(Int64($0)) } ?? .null,
-                              p.height.map { .int(Int64($0)) } ?? .null, p.variants.map { .text($0.feed.rawValue) } ?? .null,
-                              p.variants.map { .text($0.thumb.rawValue) } ?? .null,
-                              .int(Int64(p.likeCount)), .int(Int64(p.commentCount)), .int(p.createdAt)])
+                try post.run([
+                    .text(p.id.rawValue), .text(p.author.rawValue), .text(p.image.rawValue),
+                    p.caption.map { .text($0) } ?? .null,
+                    .text(p.hashtags.joined(separator: " ")), p.width.map { .int(Int64($0)) } ?? .null,
+                    p.height.map { .int(Int64($0)) } ?? .null, p.variants.map { .text($0.feed.rawValue) } ?? .null,
+                    p.variants.map { .text($0.thumb.rawValue) } ?? .null,
+                    .int(Int64(p.likeCount)), .int(Int64(p.commentCount)), .int(p.createdAt)
+                ])
             case let .follow(follower, followee):
                 try follow.run([.text(follower.rawValue), .text(followee.rawValue)])
             case let .like(post, user):
@@ -54,7 +58,8 @@ final class SQLitePeer {
             }
         }
         // The fan-out: each user's own posts and every post of everyone they follow.
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO feed SELECT author, id FROM posts;
             INSERT OR IGNORE INTO feed SELECT f.follower, p.id FROM follows f JOIN posts p ON p.author = f.followee;
             COMMIT; ANALYZE;
@@ -104,7 +109,9 @@ final class SQLitePeer {
             try db.statement("UPDATE posts SET like_count = like_count + changes() WHERE id = ?").run([.text(post)])
         case let .comment(id, text):
             try db.statement("INSERT INTO comments VALUES (?, ?, ?, ?, ?)")
-                .run([.text(id), .text(post), .text(user), .text(text), .int(Int64(Date().timeIntervalSince1970 * 1000))])
+                .run([
+                    .text(id), .text(post), .text(user), .text(text), .int(Int64(Date().timeIntervalSince1970 * 1000))
+                ])
             try db.statement("UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?").run([.text(post)])
         case .unlike:
             try db.statement("DELETE FROM likes WHERE post = ? AND user = ?").run([.text(post), .text(user)])
@@ -117,9 +124,14 @@ final class SQLitePeer {
     func addPost(id: String, author: String, caption: String, image: String) throws {
         try db.execute("BEGIN IMMEDIATE")
         try db.statement("INSERT INTO posts VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, 0, 0, ?)")
-            .run([.text(id), .text(author), .text(image), .text(caption), .text("sea"), .int(Int64(Date().timeIntervalSince1970 * 1000))])
+            .run([
+                .text(id), .text(author), .text(image), .text(caption), .text("sea"),
+                .int(Int64(Date().timeIntervalSince1970 * 1000))
+            ])
         try db.statement("INSERT INTO feed VALUES (?, ?)").run([.text(author), .text(id)])
-        try db.statement("INSERT INTO feed SELECT follower, ?1 FROM follows WHERE followee = ?2").run([.text(id), .text(author)])
+        try db.statement("INSERT INTO feed SELECT follower, ?1 FROM follows WHERE followee = ?2").run([
+            .text(id), .text(author)
+        ])
         try db.execute("COMMIT")
     }
 }

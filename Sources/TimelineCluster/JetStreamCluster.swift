@@ -39,7 +39,8 @@ struct JetStreamConnector: ClusterConnector {
 
     func connect() throws -> (replicator: any LogReplicator, keys: any KeyBackend) {
         let jetStream = try NATSConnection(urls: options.urls).jetStream()
-        let keys = BucketKeyBackend(bucket: try jetStream.keyValue(bucket: options.keyBucket, replicas: options.replicas))
+        let keys = BucketKeyBackend(
+            bucket: try jetStream.keyValue(bucket: options.keyBucket, replicas: options.replicas))
         return (try JetStreamReplicator(jetStream: jetStream, options: options), keys)
     }
 }
@@ -55,8 +56,9 @@ final class JetStreamReplicator: LogReplicator {
         self.options = options
         try jetStream.ensureStream(name: options.stream, subject: options.subject, replicas: options.replicas)
         if try jetStream.message(stream: options.stream, sequence: 1) == nil {
-            _ = try jetStream.publish(subject: options.subject, data: Array("timeline-genesis".utf8), messageID: "timeline-genesis",
-                                      expectLastSequence: nil)
+            _ = try jetStream.publish(
+                subject: options.subject, data: Array("timeline-genesis".utf8), messageID: "timeline-genesis",
+                expectLastSequence: nil)
         }
     }
 
@@ -70,7 +72,8 @@ final class JetStreamReplicator: LogReplicator {
         var attempt = 1
         while true {
             do {
-                let ack = try jetStream.publish(subject: options.subject, data: batch, messageID: id, expectLastSequence: position + 1)
+                let ack = try jetStream.publish(
+                    subject: options.subject, data: batch, messageID: id, expectLastSequence: position + 1)
                 return ack.sequence - 1
             } catch {
                 if error.isWrongLastSequence { throw ReplicationConflict() }
@@ -92,7 +95,9 @@ struct BucketKeyBackend: KeyBackend {
 
     func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8] {
         if try bucket.create(name, secret) { return secret }
-        guard let existing = try bucket.latest(name) else { throw KeyStoreError.unwritable(key: name, reason: "purged while being created") }
+        guard let existing = try bucket.latest(name) else {
+            throw KeyStoreError.unwritable(key: name, reason: "purged while being created")
+        }
         return existing
     }
 

@@ -20,7 +20,8 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
         let jetStream = try NATSConnection(urls: options.urls).jetStream()
         claimLifetime = Double(leaseTime.components.seconds) + Double(leaseTime.components.attoseconds) / 1e18
         leases = try jetStream.keyValue(bucket: "TIMELINE_PUSH_LEASES", replicas: options.replicas, ttl: leaseTime)
-        done = try jetStream.keyValue(bucket: "TIMELINE_PUSH_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
+        done = try jetStream.keyValue(
+            bucket: "TIMELINE_PUSH_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
     }
 
     /// `done` if the done bucket holds `id`; else `mine` if this node created its lease, `taken` if
@@ -49,14 +50,21 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
 /// with): kept in the `TIMELINE_PUSH_VAPID` bucket, made by the first node that asks.
 public enum JetStreamPushKeys {
     /// The cluster's key pair; `make` makes one if the cluster has none yet.
-    public static func vapid(options: ClusterOptions, make: () throws -> (privateKey: [UInt8], publicKey: [UInt8])) throws
-        -> (privateKey: [UInt8], publicKey: [UInt8]) {
-        let bucket = try NATSConnection(urls: options.urls).jetStream().keyValue(bucket: "TIMELINE_PUSH_VAPID", replicas: options.replicas)
-        if let stored = try bucket.latest("keys"), stored.count == 97 { return (Array(stored.prefix(32)), Array(stored.suffix(65))) }
+    public static func vapid(options: ClusterOptions, make: () throws -> (privateKey: [UInt8], publicKey: [UInt8]))
+        throws
+        -> (privateKey: [UInt8], publicKey: [UInt8])
+    {
+        let bucket = try NATSConnection(urls: options.urls).jetStream().keyValue(
+            bucket: "TIMELINE_PUSH_VAPID", replicas: options.replicas)
+        if let stored = try bucket.latest("keys"), stored.count == 97 {
+            return (Array(stored.prefix(32)), Array(stored.suffix(65)))
+        }
         let made = try make()
         _ = try bucket.create("keys", made.privateKey + made.publicKey)
         // Another node may have made one first: the stored one is the cluster's.
-        guard let stored = try bucket.latest("keys"), stored.count == 97 else { throw TimelineError(.internal, "the cluster's VAPID key could not be stored") }
+        guard let stored = try bucket.latest("keys"), stored.count == 97 else {
+            throw TimelineError(.internal, "the cluster's VAPID key could not be stored")
+        }
         return (Array(stored.prefix(32)), Array(stored.suffix(65)))
     }
 }

@@ -27,9 +27,12 @@ extension TimelineService {
     /// in scratch databases, sorted by LMDB; a second appends users, follows, then posts,
     /// comments and likes in push-id order. Every event's id is derived from its Firebase path,
     /// so an interrupted import is resumed by running it again, and a second run adds nothing.
-    public func importFirebase(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) throws(TimelineError) -> ImportReport {
+    public func importFirebase(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil)
+        throws(TimelineError) -> ImportReport
+    {
         guard !isClusterNode else {
-            throw TimelineError.invalid("cluster", "import into a standalone database; a cluster node's log is the replicated one")
+            throw TimelineError.invalid(
+                "cluster", "import into a standalone database; a cluster node's log is the replicated one")
         }
         do {
             var importer = try FirebaseImporter(service: self, progress: progress)
@@ -70,7 +73,9 @@ struct FirebaseImporter {
     // MARK: - Pass 1: stream the export into scratch databases
 
     mutating func stage(_ path: String) throws {
-        guard let file = FileHandle(forReadingAtPath: path) else { throw TimelineError(.notFound, "cannot read \(path)") }
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw TimelineError(.notFound, "cannot read \(path)")
+        }
         defer { try? file.close() }
         let total = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0)
         var pending: [(Database, [UInt8], [UInt8])] = []
@@ -81,33 +86,50 @@ struct FirebaseImporter {
             func edge(_ from: String, _ to: String) { put(follows, Key.make(from, to), []) }
             switch section {
             case "users":
-                guard case .object = value else { skips.append(("malformed user", "users/\(key)")); return }
+                guard case .object = value else {
+                    skips.append(("malformed user", "users/\(key)"))
+                    return
+                }
                 var w = ByteWriter()
                 w.optionalString(value["username"]?.string ?? value["user"]?.string)
-                w.optionalString(value["email"]?.string); w.optionalString(value["bio"]?.string); w.optionalString(value["url"]?.string)
+                w.optionalString(value["email"]?.string)
+                w.optionalString(value["bio"]?.string)
+                w.optionalString(value["url"]?.string)
                 put(users, Array(key.utf8), w.bytes)
-                for (followee, flag) in value["follows"]?.members ?? [] where flag == .bool(true) { edge(key, followee) }
+                for (followee, flag) in value["follows"]?.members ?? [] where flag == .bool(true) {
+                    edge(key, followee)
+                }
             case "followers":
                 for (follower, flag) in value.members where flag == .bool(true) { edge(follower, key) }
             case "following":
                 for (followee, flag) in value.members where flag == .bool(true) { edge(key, followee) }
             case "images":
-                guard let base64 = value.string else { skips.append(("malformed image", "images/\(key)")); return }
+                guard let base64 = value.string else {
+                    skips.append(("malformed image", "images/\(key)"))
+                    return
+                }
                 put(images, Array(key.utf8), Array(base64.utf8))
             case "posts":
-                guard case .object = value else { skips.append(("malformed post", "posts/\(key)")); return }
+                guard case .object = value else {
+                    skips.append(("malformed post", "posts/\(key)"))
+                    return
+                }
                 var w = ByteWriter()
-                w.optionalString(value["username"]?.string); w.optionalString(value["imageEndpoint"]?.string)
+                w.optionalString(value["username"]?.string)
+                w.optionalString(value["imageEndpoint"]?.string)
                 w.optionalString(value["caption"]?.string)
                 put(items, Key.make(key, "P"), w.bytes)
                 for (id, comment) in value["comments"]?.members ?? [] {
                     var c = ByteWriter()
-                    c.string(key); c.optionalString(comment["username"]?.string); c.optionalString(comment["text"]?.string)
+                    c.string(key)
+                    c.optionalString(comment["username"]?.string)
+                    c.optionalString(comment["text"]?.string)
                     put(items, Key.make(id, "C", key), c.bytes)
                 }
                 for (id, like) in value["likes"]?.members ?? [] {
                     var l = ByteWriter()
-                    l.string(key); l.optionalString(like["username"]?.string)
+                    l.string(key)
+                    l.optionalString(like["username"]?.string)
                     put(items, Key.make(id, "L", key), l.bytes)
                 }
             default:
@@ -119,7 +141,9 @@ struct FirebaseImporter {
         while true {
             let chunk = file.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
-            do { try parser.feed([UInt8](chunk)) } catch { throw TimelineError.invalid("export", "not valid JSON: \(error)") }
+            do { try parser.feed([UInt8](chunk)) } catch {
+                throw TimelineError.invalid("export", "not valid JSON: \(error)")
+            }
             read += chunk.count
             try flush(&pending, force: false, skips: &skips)
             progress?(ImportProgress(phase: "reading", done: read, total: total))
@@ -130,11 +154,14 @@ struct FirebaseImporter {
     }
 
     /// Writes staged records in batches, so the scratch databases and not memory hold them.
-    private func flush(_ pending: inout [(Database, [UInt8], [UInt8])], force: Bool, skips: inout [(String, String)]) throws {
+    private func flush(_ pending: inout [(Database, [UInt8], [UInt8])], force: Bool, skips: inout [(String, String)])
+        throws
+    {
         guard force || pending.count >= 2_000, !pending.isEmpty else { return }
         // LMDB keys are at most 511 bytes; no valid identifier comes near that.
         for (db, key, _) in pending where key.count > 500 {
-            skips.append(("key too long", "\(db.name.dropFirst(7))/\(String(decoding: key.prefix(40), as: UTF8.self))…"))
+            skips.append(
+                ("key too long", "\(db.name.dropFirst(7))/\(String(decoding: key.prefix(40), as: UTF8.self))…"))
         }
         let batch = pending.filter { $0.1.count <= 500 }
         pending.removeAll(keepingCapacity: true)
@@ -153,8 +180,10 @@ struct FirebaseImporter {
 
     /// Runs `body` for each staged entry of `db` in key order, in write transactions of a few
     /// hundred entries, with the live read models of each transaction.
-    private mutating func each(_ db: Database, phase: String,
-                               _ body: (inout FirebaseImporter, ImportBatch, [UInt8], [UInt8]) throws -> Void) throws {
+    private mutating func each(
+        _ db: Database, phase: String,
+        _ body: (inout FirebaseImporter, ImportBatch, [UInt8], [UInt8]) throws -> Void
+    ) throws {
         let total = try environment.read { txn in try txn.statistics(db).entries }
         var after: [UInt8]?
         var done = 0
@@ -187,29 +216,38 @@ struct FirebaseImporter {
             let uid = String(decoding: key, as: UTF8.self)
             let path = "users/\(uid)"
             var r = ByteReader(value)
-            let rawName = try r.optionalString(), rawEmail = try r.optionalString(), rawBio = try r.optionalString(), rawURL = try r.optionalString()
+            let rawName = try r.optionalString(), rawEmail = try r.optionalString(), rawBio = try r.optionalString(),
+                rawURL = try r.optionalString()
             guard let id = UserID.parse(uid) else { return importer.report.skip("invalid user id", path) }
-            guard let rawName, let username = try? Validation.username(rawName) else { return importer.report.skip("invalid or missing username", path) }
+            guard let rawName, let username = try? Validation.username(rawName) else {
+                return importer.report.skip("invalid or missing username", path)
+            }
             let view = batch.state
-            if let holder = try view.userID(username: username), holder != id { return importer.report.skip("username taken", path) }
+            if let holder = try view.userID(username: username), holder != id {
+                return importer.report.skip("username taken", path)
+            }
             var email = rawEmail.flatMap { try? Validation.email($0) }
             if let e = email, let holder = try view.userID(email: e), holder != id { email = nil }
             let bio = rawBio.flatMap { try? Validation.bio($0) }.flatMap { $0.isEmpty ? nil : $0 }
             let url = rawURL.flatMap { try? Validation.url($0) }.flatMap { $0.isEmpty ? nil : $0 }
             if rawBio != nil && bio == nil && !(rawBio!.isEmpty) { importer.report.skip("invalid bio dropped", path) }
             if rawURL != nil && url == nil && !(rawURL!.isEmpty) { importer.report.skip("invalid url dropped", path) }
-            let event = Event.userCreated(UserCreated(userId: id, username: username, email: email, passwordHash: nil, bio: bio, url: url))
-            try importer.append(event, path: path, kind: "users", actor: id.rawValue, time: PushIDGenerator.timestamp(of: uid), batch)
+            let event = Event.userCreated(
+                UserCreated(userId: id, username: username, email: email, passwordHash: nil, bio: bio, url: url))
+            try importer.append(
+                event, path: path, kind: "users", actor: id.rawValue, time: PushIDGenerator.timestamp(of: uid), batch)
         }
     }
 
     private mutating func importFollows() throws {
         try each(follows, phase: "follows") { importer, batch, key, _ in
-            let parts = key.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let parts = key.split(separator: 0, omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             let path = "users/\(parts[0])/follows/\(parts[1])"
             let view = batch.state
             guard let follower = UserID.parse(parts[0]), let followee = UserID.parse(parts[1]),
-                  try view.user(follower) != nil, try view.user(followee) != nil
+                try view.user(follower) != nil, try view.user(followee) != nil
             else { return importer.report.skip("follow of an unknown user", path) }
             guard follower != followee else { return importer.report.skip("self-follow", path) }
             let event = Event.followed(Follow(followerId: follower, followeeId: followee))
@@ -222,7 +260,9 @@ struct FirebaseImporter {
 
     private mutating func importItems() throws {
         try each(items, phase: "posts, comments, likes") { importer, batch, key, value in
-            let parts = key.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let parts = key.split(separator: 0, omittingEmptySubsequences: false).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             let (id, kind) = (parts[0], parts[1])
             var r = ByteReader(value)
             let view = batch.state
@@ -233,16 +273,22 @@ struct FirebaseImporter {
             switch kind {
             case "P":
                 let path = "posts/\(id)"
-                let name = try r.optionalString(), endpoint = try r.optionalString(), rawCaption = try r.optionalString()
+                let name = try r.optionalString(), endpoint = try r.optionalString(),
+                    rawCaption = try r.optionalString()
                 guard let post = PostID.parse(id) else { return importer.report.skip("invalid post id", path) }
                 guard let owner = try author(name) else { return importer.report.skip("post by an unknown user", path) }
-                if try importer.isPresent(event: path, batch) { return importer.report.alreadyPresent["posts", default: 0] += 1 }
+                if try importer.isPresent(event: path, batch) {
+                    return importer.report.alreadyPresent["posts", default: 0] += 1
+                }
                 guard let endpoint, let base64 = try batch.txn.get(importer.images, Array(endpoint.utf8)) else {
                     return importer.report.skip("missing image", path)
                 }
                 let upload: ImageUpload
-                do { upload = try ImageUpload(base64: String(decoding: base64, as: UTF8.self)) } catch let error as TimelineError {
-                    return importer.report.skip(error.code == .payloadTooLarge ? "image too large" : "not an image", path)
+                do { upload = try ImageUpload(base64: String(decoding: base64, as: UTF8.self)) } catch let error
+                    as TimelineError
+                {
+                    return importer.report.skip(
+                        error.code == .payloadTooLarge ? "image too large" : "not an image", path)
                 }
                 let caption: String?
                 let tags: [String]
@@ -262,30 +308,50 @@ struct FirebaseImporter {
                     }
                 }
                 func store(_ variant: ImageUpload) throws -> ImageID { try batch.storeImage(variant, owner: owner) }
-                let variants = ImageVariants(full: try store(processed.full), feed: try store(processed.feed), thumb: try store(processed.thumb))
-                let event = Event.postAdded(PostAdded(postId: post, authorId: owner, imageId: variants.full, caption: caption, hashtags: tags,
-                                                      width: processed.width, height: processed.height, variants: variants))
-                try importer.append(event, path: path, kind: "posts", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id), batch)
+                let variants = ImageVariants(
+                    full: try store(processed.full), feed: try store(processed.feed), thumb: try store(processed.thumb))
+                let event = Event.postAdded(
+                    PostAdded(
+                        postId: post, authorId: owner, imageId: variants.full, caption: caption, hashtags: tags,
+                        width: processed.width, height: processed.height, variants: variants))
+                try importer.append(
+                    event, path: path, kind: "posts", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id),
+                    batch)
             case "C":
                 let parent = try r.string(), name = try r.optionalString(), rawText = try r.optionalString()
                 let path = "posts/\(parent)/comments/\(id)"
-                guard let comment = CommentID.parse(id), let post = PostID.parse(parent) else { return importer.report.skip("invalid comment id", path) }
-                if try importer.isPresent(event: path, batch) { return importer.report.alreadyPresent["comments", default: 0] += 1 }
+                guard let comment = CommentID.parse(id), let post = PostID.parse(parent) else {
+                    return importer.report.skip("invalid comment id", path)
+                }
+                if try importer.isPresent(event: path, batch) {
+                    return importer.report.alreadyPresent["comments", default: 0] += 1
+                }
                 guard try view.post(post) != nil else { return importer.report.skip("comment on a missing post", path) }
-                guard let owner = try author(name) else { return importer.report.skip("comment by an unknown user", path) }
-                guard let rawText, let text = try? Validation.commentText(rawText) else { return importer.report.skip("invalid comment text", path) }
-                let event = Event.commentAdded(CommentAdded(commentId: comment, postId: post, authorId: owner, text: text))
-                try importer.append(event, path: path, kind: "comments", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id), batch)
+                guard let owner = try author(name) else {
+                    return importer.report.skip("comment by an unknown user", path)
+                }
+                guard let rawText, let text = try? Validation.commentText(rawText) else {
+                    return importer.report.skip("invalid comment text", path)
+                }
+                let event = Event.commentAdded(
+                    CommentAdded(commentId: comment, postId: post, authorId: owner, text: text))
+                try importer.append(
+                    event, path: path, kind: "comments", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id),
+                    batch)
             default:
                 let parent = try r.string(), name = try r.optionalString()
                 let path = "posts/\(parent)/likes/\(id)"
                 guard let post = PostID.parse(parent) else { return importer.report.skip("invalid like", path) }
-                if try importer.isPresent(event: path, batch) { return importer.report.alreadyPresent["likes", default: 0] += 1 }
+                if try importer.isPresent(event: path, batch) {
+                    return importer.report.alreadyPresent["likes", default: 0] += 1
+                }
                 guard try view.post(post) != nil else { return importer.report.skip("like of a missing post", path) }
                 guard let owner = try author(name) else { return importer.report.skip("like by an unknown user", path) }
                 guard try !view.likes(owner, post) else { return importer.report.skip("duplicate like", path) }
                 let event = Event.likeAdded(Like(postId: post, userId: owner))
-                try importer.append(event, path: path, kind: "likes", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id), batch)
+                try importer.append(
+                    event, path: path, kind: "likes", actor: owner.rawValue, time: PushIDGenerator.timestamp(of: id),
+                    batch)
             }
         }
     }
@@ -299,8 +365,12 @@ struct FirebaseImporter {
 
     /// Appends one event (unless a previous run did) and applies it at once, so the next
     /// record sees it.
-    private mutating func append(_ event: Event, path: String, kind: String, actor: String, time: Int64?, _ batch: ImportBatch) throws {
-        if try batch.append(event, id: eventID(path), timestamp: time ?? service.nowMilliseconds, actor: actor, correlationId: "import") {
+    private mutating func append(
+        _ event: Event, path: String, kind: String, actor: String, time: Int64?, _ batch: ImportBatch
+    ) throws {
+        if try batch.append(
+            event, id: eventID(path), timestamp: time ?? service.nowMilliseconds, actor: actor, correlationId: "import")
+        {
             report.imported[kind, default: 0] += 1
         } else {
             report.alreadyPresent[kind, default: 0] += 1

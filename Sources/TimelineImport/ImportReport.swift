@@ -34,8 +34,9 @@ public struct ImportReport: Sendable, Equatable {
     public var text: String {
         var lines = ["imported:"]
         for kind in ["users", "follows", "posts", "comments", "likes"] {
-            lines.append("  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) \(imported[kind] ?? 0)"
-                         + ((alreadyPresent[kind] ?? 0) > 0 ? "  (\(alreadyPresent[kind]!) already present)" : ""))
+            lines.append(
+                "  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) \(imported[kind] ?? 0)"
+                    + ((alreadyPresent[kind] ?? 0) > 0 ? "  (\(alreadyPresent[kind]!) already present)" : ""))
         }
         if skipped.isEmpty {
             lines.append("skipped: nothing")

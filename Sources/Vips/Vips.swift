@@ -36,12 +36,17 @@ public enum Vips {
         try ensureStarted()
         let result: Result<Header, VipsError> = bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0,
-                  let loader = timeline_vips_loader(base, raw.count).map({ String(cString: $0).lowercased() }),
-                  let format = [Format.jpeg, .png, .gif, .webp, .heif].first(where: { loader.contains($0.rawValue) })
-            else { timeline_vips_clear_error(); return .failure(VipsError(.unsupported, "not a JPEG, PNG, GIF, WebP or HEIF image")) }
+                let loader = timeline_vips_loader(base, raw.count).map({ String(cString: $0).lowercased() }),
+                let format = [Format.jpeg, .png, .gif, .webp, .heif].first(where: { loader.contains($0.rawValue) })
+            else {
+                timeline_vips_clear_error()
+                return .failure(VipsError(.unsupported, "not a JPEG, PNG, GIF, WebP or HEIF image"))
+            }
             guard let image = timeline_vips_header(base, raw.count) else { return .failure(lastError(.unsupported)) }
             defer { timeline_vips_release(image) }
-            return .success(Header(format: format, width: Int(timeline_vips_width(image)), height: Int(timeline_vips_height(image))))
+            return .success(
+                Header(format: format, width: Int(timeline_vips_width(image)), height: Int(timeline_vips_height(image)))
+            )
         }
         return try result.get()
     }
@@ -61,8 +66,10 @@ public enum Vips {
     /// A `width`×`height` photo-like image (a vertical gradient from `top` to `bottom`, RGB
     /// 0–255, with a soft grain drawn from `seed`), for demos and benchmarks that want a real
     /// photo's size without shipping one.
-    public static func gradient(width: Int, height: Int, from top: (Double, Double, Double), to bottom: (Double, Double, Double),
-                                seed: Int32) throws(VipsError) -> Image {
+    public static func gradient(
+        width: Int, height: Int, from top: (Double, Double, Double), to bottom: (Double, Double, Double),
+        seed: Int32
+    ) throws(VipsError) -> Image {
         try ensureStarted()
         let made = withUnsafePointer(to: top) { topTuple in
             withUnsafePointer(to: bottom) { bottomTuple in
@@ -161,7 +168,10 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
     public let code: Code
     /// libvips's message.
     public let message: String
-    init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
     /// libvips's message, as it is.
     public var description: String { message }
 }

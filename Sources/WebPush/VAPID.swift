@@ -20,12 +20,21 @@ public struct VAPID: Sendable {
     public var publicKey: String { Base64URL.encode(keys.publicKey) }
 
     /// The `Authorization` header for a push to `endpoint`, valid `lifetime` seconds (at most a day).
-    public func authorization(for endpoint: URL, now: Date = Date(), lifetime: TimeInterval = 12 * 3600) throws(CryptoError) -> String {
-        guard let scheme = endpoint.scheme, let host = endpoint.host else { throw CryptoError(operation: "sign for an endpoint without an origin") }
+    public func authorization(for endpoint: URL, now: Date = Date(), lifetime: TimeInterval = 12 * 3600)
+        throws(CryptoError) -> String
+    {
+        guard let scheme = endpoint.scheme, let host = endpoint.host else {
+            throw CryptoError(operation: "sign for an endpoint without an origin")
+        }
         let origin = "\(scheme)://\(host)" + (endpoint.port.map { ":\($0)" } ?? "")
         let header = Base64URL.encode(Array(#"{"typ":"JWT","alg":"ES256"}"#.utf8))
-        let claims: [String: Any] = ["aud": origin, "exp": Int(now.timeIntervalSince1970 + min(lifetime, 24 * 3600)), "sub": contact]
-        guard let body = try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        let claims: [String: Any] = [
+            "aud": origin, "exp": Int(now.timeIntervalSince1970 + min(lifetime, 24 * 3600)), "sub": contact
+        ]
+        guard
+            let body = try? JSONSerialization.data(
+                withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
             throw CryptoError(operation: "write the VAPID claims")
         }
         let signingInput = header + "." + Base64URL.encode(Array(body))
@@ -38,8 +47,10 @@ public struct VAPID: Sendable {
 public enum Base64URL {
     /// The base64url form of `bytes`, without padding.
     public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     /// The bytes of `text` (padded or not; standard base64's `+`/`/` accepted too), or nil.

@@ -5,7 +5,13 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// - Parameter flagNames: options that take no value.
-    init(_ words: [String], flagNames: Set<String> = ["json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "accept-missing-keys", "demo", "mastodon", "push-allow-private", "push"]) throws(UsageError) {
+    init(
+        _ words: [String],
+        flagNames: Set<String> = [
+            "json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "accept-missing-keys",
+            "demo", "mastodon", "push-allow-private", "push"
+        ]
+    ) throws(UsageError) {
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -39,7 +45,9 @@ struct Arguments {
     /// not be ignored (`rebuild --verfy` would rebuild instead of verifying). A command takes
     /// `accepted`, the `opening` options it honours (all of them by default) and `--help`.
     /// `anyOption`: every `--name value` is the command's to check (a query's fields).
-    func refuseUnknown(_ accepted: Set<String>, opening: Set<String> = Self.opening, anyOption: Bool = false) throws(UsageError) {
+    func refuseUnknown(_ accepted: Set<String>, opening: Set<String> = Self.opening, anyOption: Bool = false)
+        throws(UsageError)
+    {
         let known = accepted.union(opening).union(["help"])
         let given = flags.union(anyOption ? [] : Set(options.keys))
         if let unknown = given.subtracting(known).sorted().first { throw UsageError("unknown option --\(unknown)") }

@@ -4,28 +4,32 @@ import Timeline
 /// `timeline audit`: list, filter, show, count, follow and verify the event log.
 enum AuditCommand {
     static let help = """
-    usage: timeline audit [--db PATH] list [filters] [--limit N] [--reverse] [--follow] [--json]
-           timeline audit [--db PATH] show SEQ|EVENT_ID
-           timeline audit [--db PATH] stats [--json]
-           timeline audit [--db PATH] tail [filters] [--json]
-           timeline audit [--db PATH] head [--json]
-           timeline audit [--db PATH] verify [--anchor FILE|SEQ:HASH [--anchor-public-key HEX|FILE]] [--json]
+        usage: timeline audit [--db PATH] list [filters] [--limit N] [--reverse] [--follow] [--json]
+               timeline audit [--db PATH] show SEQ|EVENT_ID
+               timeline audit [--db PATH] stats [--json]
+               timeline audit [--db PATH] tail [filters] [--json]
+               timeline audit [--db PATH] head [--json]
+               timeline audit [--db PATH] verify [--anchor FILE|SEQ:HASH [--anchor-public-key HEX|FILE]] [--json]
 
-    filters: --type T[,T…]  --actor ID|@name  --stream S  --user ID|@name  --post ID
-             --since/--until (ISO 8601, or relative: 30s 15m 2h 7d)  --from/--to SEQ
-    verify exits 1 and names the first bad sequence number when the log was tampered with.
-    head prints the log's head as SEQ:HASH: record it outside the machine, and later
-    `verify --anchor SEQ:HASH` fails unless the log still extends it. `verify --anchor FILE`
-    checks every signed checkpoint of an anchor file (see `timeline anchor`) the same way.
-    Without an anchor, verify cannot tell a log rewritten from some event on (every later hash
-    recomputed) or cut short from a genuine one.
-    Password hashes are always redacted.
-    """
+        filters: --type T[,T…]  --actor ID|@name  --stream S  --user ID|@name  --post ID
+                 --since/--until (ISO 8601, or relative: 30s 15m 2h 7d)  --from/--to SEQ
+        verify exits 1 and names the first bad sequence number when the log was tampered with.
+        head prints the log's head as SEQ:HASH: record it outside the machine, and later
+        `verify --anchor SEQ:HASH` fails unless the log still extends it. `verify --anchor FILE`
+        checks every signed checkpoint of an anchor file (see `timeline anchor`) the same way.
+        Without an anchor, verify cannot tell a log rewritten from some event on (every later hash
+        recomputed) or cut short from a genuine one.
+        Password hashes are always redacted.
+        """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["json", "follow", "reverse", "limit", "type", "actor", "stream", "user", "post", "since", "until", "from", "to", "anchor", "anchor-public-key"],
-                               // It opens the log unanchored (to say when it no longer extends its anchor); it checks one with --anchor.
-                               opening: Arguments.opening.subtracting(["anchor-key", "anchor-log"]))
+        try args.refuseUnknown(
+            [
+                "json", "follow", "reverse", "limit", "type", "actor", "stream", "user", "post", "since", "until",
+                "from", "to", "anchor", "anchor-public-key"
+            ],
+            // It opens the log unanchored (to say when it no longer extends its anchor); it checks one with --anchor.
+            opening: Arguments.opening.subtracting(["anchor-key", "anchor-log"]))
         guard !args.has("help"), let verb = args.positional.first else {
             print(help)
             return args.has("help") ? 0 : 2
@@ -37,10 +41,11 @@ enum AuditCommand {
         case "list":
             let filter = try self.filter(args, service)
             var printer = EventPrinter(service: service, json: json)
-            var remaining = try args.value("limit").map { raw -> Int in
-                guard let n = Int(raw), n > 0 else { throw UsageError("--limit takes a positive number") }
-                return n
-            } ?? Int.max
+            var remaining =
+                try args.value("limit").map { raw -> Int in
+                    guard let n = Int(raw), n > 0 else { throw UsageError("--limit takes a positive number") }
+                    return n
+                } ?? Int.max
             var last: UInt64 = 0
             try service.auditEvents(filter, reverse: args.has("reverse")) { envelope in
                 printer.print(envelope)
@@ -48,11 +53,14 @@ enum AuditCommand {
                 remaining -= 1
                 return remaining > 0
             }
-            if args.has("follow") { try await follow(service, filter, from: max(last, try service.lastSequence()) + 1, printer: &printer) }
+            if args.has("follow") {
+                try await follow(service, filter, from: max(last, try service.lastSequence()) + 1, printer: &printer)
+            }
             return 0
         case "tail":
             var printer = EventPrinter(service: service, json: json)
-            try await follow(service, try filter(args, service), from: try service.lastSequence() + 1, printer: &printer)
+            try await follow(
+                service, try filter(args, service), from: try service.lastSequence() + 1, printer: &printer)
             return 0
         case "show":
             guard args.positional.count == 2 else { throw UsageError("show takes a sequence number or event id") }
@@ -61,7 +69,8 @@ enum AuditCommand {
                 print(envelope.jsonLine())  // one JSON line, as every --json output
                 return 0
             }
-            let data = try JSONSerialization.data(withJSONObject: envelope.jsonObject(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONSerialization.data(
+                withJSONObject: envelope.jsonObject(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return 0
         case "stats": return try stats(service, json: json)
@@ -76,7 +85,10 @@ enum AuditCommand {
             let valid = report.isValid && anchorReport?.isValid != false
             if json {
                 var object: [String: Any] = ["valid": valid, "eventsChecked": report.eventsChecked]
-                if let bad = report.firstBadSequence { object["firstBadSequence"] = bad; object["problem"] = report.problem ?? "" }
+                if let bad = report.firstBadSequence {
+                    object["firstBadSequence"] = bad
+                    object["problem"] = report.problem ?? ""
+                }
                 if let behind = report.indexedBefore { object["indexedBefore"] = behind }
                 if let anchorReport { object["anchor"] = anchorJSON(anchorReport) }
                 try emitJSON(object)
@@ -85,19 +97,27 @@ enum AuditCommand {
             if let bad = report.firstBadSequence {
                 print("TAMPERED: first bad sequence number \(bad): \(report.problem ?? "")")
             } else if let behind = report.indexedBefore {
-                print("ok: \(report.eventsChecked) events; hash chain and sequence verified, the stream and event-id indexes up to event "
-                      + "\(behind - 1): the later ones are not indexed yet (the next writer to open the database catches them up)")
+                print(
+                    "ok: \(report.eventsChecked) events; hash chain and sequence verified, the stream and event-id indexes up to event "
+                        + "\(behind - 1): the later ones are not indexed yet (the next writer to open the database catches them up)"
+                )
             } else {
-                print("ok: \(report.eventsChecked) events; hash chain, sequence, stream index and event-id index verified")
+                print(
+                    "ok: \(report.eventsChecked) events; hash chain, sequence, stream index and event-id index verified"
+                )
             }
             if let anchorReport {
                 if !anchorReport.unreadableLines.isEmpty {
-                    print("note: skipped \(anchorReport.unreadableLines.count) unreadable line(s) of the anchor file: \(anchorReport.unreadableLines.prefix(10).map(String.init).joined(separator: ", "))")
+                    print(
+                        "note: skipped \(anchorReport.unreadableLines.count) unreadable line(s) of the anchor file: \(anchorReport.unreadableLines.prefix(10).map(String.init).joined(separator: ", "))"
+                    )
                 }
                 if let problem = anchorReport.problem {
                     print("TAMPERED: \(problem)")
                 } else {
-                    print("ok: the log extends the anchor (\(anchorReport.headsChecked) anchored head(s), latest \(anchorReport.latest.map(String.init(describing:)) ?? "-"))")
+                    print(
+                        "ok: the log extends the anchor (\(anchorReport.headsChecked) anchored head(s), latest \(anchorReport.latest.map(String.init(describing:)) ?? "-"))"
+                    )
                 }
             }
             return valid ? 0 : 1
@@ -111,16 +131,21 @@ enum AuditCommand {
         guard let raw = args.value("anchor") else { return nil }
         if let head = LogHead(raw) { return .head(head) }
         guard FileManager.default.fileExists(atPath: raw) else {
-            throw UsageError("--anchor takes SEQ:HASH (from `timeline audit head`) or an anchor file; \(raw) is neither")
+            throw UsageError(
+                "--anchor takes SEQ:HASH (from `timeline audit head`) or an anchor file; \(raw) is neither")
         }
         guard let key = args.value("anchor-public-key") else {
-            throw UsageError("--anchor FILE needs --anchor-public-key HEX|FILE (printed by `timeline anchor init`) to check its signatures")
+            throw UsageError(
+                "--anchor FILE needs --anchor-public-key HEX|FILE (printed by `timeline anchor init`) to check its signatures"
+            )
         }
         return .file(path: raw, publicKey: try AnchorKey.publicKey(key))
     }
 
     static func anchorJSON(_ report: AnchorReport) -> [String: Any] {
-        var object: [String: Any] = ["valid": report.isValid, "headsChecked": report.headsChecked, "unreadableLines": report.unreadableLines]
+        var object: [String: Any] = [
+            "valid": report.isValid, "headsChecked": report.headsChecked, "unreadableLines": report.unreadableLines
+        ]
         if let latest = report.latest { object["latest"] = latest.description }
         if let divergesAt = report.divergesAt { object["divergesAt"] = divergesAt }
         if let problem = report.problem { object["problem"] = problem }
@@ -128,8 +153,11 @@ enum AuditCommand {
     }
 
     /// Prints events committed from `sequence` on, as they come, until interrupted.
-    static func follow(_ service: TimelineService, _ filter: AuditFilter, from sequence: UInt64, printer: inout EventPrinter) async throws {
-        for try await envelope in service.subscribe(from: sequence, interval: .milliseconds(100)) where filter.matches(envelope) {
+    static func follow(
+        _ service: TimelineService, _ filter: AuditFilter, from sequence: UInt64, printer: inout EventPrinter
+    ) async throws {
+        for try await envelope in service.subscribe(from: sequence, interval: .milliseconds(100))
+        where filter.matches(envelope) {
             printer.print(envelope)
         }
     }
@@ -141,10 +169,13 @@ enum AuditCommand {
             return try service.user(named: String(raw.dropFirst())).id.rawValue
         }
         if let types = args.value("type") {
-            filter.types = Set(try types.split(separator: ",").map { raw in
-                guard let type = EventType(rawValue: String(raw)) else { throw UsageError("unknown event type \(raw)") }
-                return type
-            })
+            filter.types = Set(
+                try types.split(separator: ",").map { raw in
+                    guard let type = EventType(rawValue: String(raw)) else {
+                        throw UsageError("unknown event type \(raw)")
+                    }
+                    return type
+                })
         }
         filter.actor = try args.value("actor").map(user)
         filter.stream = args.value("stream")
@@ -182,13 +213,15 @@ enum AuditCommand {
     static func stats(_ service: TimelineService, json: Bool) throws -> Int32 {
         let stats = try service.logStatistics()
         let iso = ISO8601DateFormatter()
-        func time(_ e: EventEnvelope?) -> String { e.map { iso.string(from: Date(timeIntervalSince1970: Double($0.timestamp) / 1000)) } ?? "-" }
+        func time(_ e: EventEnvelope?) -> String {
+            e.map { iso.string(from: Date(timeIntervalSince1970: Double($0.timestamp) / 1000)) } ?? "-"
+        }
         if json {
             let object: [String: Any] = [
                 "events": stats.events, "logBytes": stats.logBytes, "databaseBytes": stats.databaseBytes,
                 "byType": Dictionary(uniqueKeysWithValues: stats.byType.map { ($0.key.rawValue, $0.value) }),
                 "byDay": stats.byDay, "first": time(stats.first), "last": time(stats.last),
-                "lag": Dictionary(uniqueKeysWithValues: stats.lag.map { ($0.key.rawValue, $0.value) }),
+                "lag": Dictionary(uniqueKeysWithValues: stats.lag.map { ($0.key.rawValue, $0.value) })
             ]
             try emitJSON(object)
             return 0
@@ -196,7 +229,9 @@ enum AuditCommand {
         print("events      \(stats.events)  (first \(time(stats.first)), last \(time(stats.last)))")
         print("log size    \(stats.logBytes) bytes; database \(stats.databaseBytes) bytes")
         print("\nby type")
-        for (type, count) in stats.byType.sorted(by: { $0.value > $1.value }) { print("  " + pad(type.rawValue, 16) + "\(count)") }
+        for (type, count) in stats.byType.sorted(by: { $0.value > $1.value }) {
+            print("  " + pad(type.rawValue, 16) + "\(count)")
+        }
         print("\nby day (UTC)")
         for (day, count) in stats.byDay.sorted(by: { $0.key < $1.key }) { print("  " + pad(day, 16) + "\(count)") }
         print("\nprojection lag (events behind the log)")

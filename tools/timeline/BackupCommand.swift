@@ -4,15 +4,15 @@ import Timeline
 /// `timeline backup DEST` and `timeline restore BACKUP`.
 enum BackupCommand {
     static let help = """
-    usage: timeline backup [--db PATH] DEST
-           timeline restore BACKUP [--db PATH]
+        usage: timeline backup [--db PATH] DEST
+               timeline restore BACKUP [--db PATH]
 
-    backup writes a consistent, compacted hot copy of the database into the directory DEST
-    (safe while the service runs), with the keys/ beside it (a key that cannot be copied
-    fails the backup) and the Web Push VAPID key pair (push/vapid.key: subscriptions stay valid). restore copies a backup (data.mdb, derived/, keys/) into --db (which
-    must not hold a database yet), then verifies its log; a backup without its keys/ is
-    refused unless --accept-missing-keys (every sealed personal field then reads as erased).
-    """
+        backup writes a consistent, compacted hot copy of the database into the directory DEST
+        (safe while the service runs), with the keys/ beside it (a key that cannot be copied
+        fails the backup) and the Web Push VAPID key pair (push/vapid.key: subscriptions stay valid). restore copies a backup (data.mdb, derived/, keys/) into --db (which
+        must not hold a database yet), then verifies its log; a backup without its keys/ is
+        refused unless --accept-missing-keys (every sealed personal field then reads as erased).
+        """
 
     static func backup(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([])
@@ -36,7 +36,9 @@ enum BackupCommand {
         }
         let source = URL(fileURLWithPath: args.positional[0]).appendingPathComponent("data.mdb")
         let target = URL(fileURLWithPath: args.db)
-        guard FileManager.default.fileExists(atPath: source.path) else { throw UsageError("\(args.positional[0]) holds no backup (no data.mdb)") }
+        guard FileManager.default.fileExists(atPath: source.path) else {
+            throw UsageError("\(args.positional[0]) holds no backup (no data.mdb)")
+        }
         guard !FileManager.default.fileExists(atPath: target.appendingPathComponent("data.mdb").path) else {
             throw UsageError("\(args.db) already holds a database; restore into a new path")
         }
@@ -45,7 +47,8 @@ enum BackupCommand {
         // The read models; without them they are recomputed from the log when the service opens.
         let derived = URL(fileURLWithPath: args.positional[0]).appendingPathComponent("derived/data.mdb")
         if FileManager.default.fileExists(atPath: derived.path) {
-            try FileManager.default.createDirectory(at: target.appendingPathComponent("derived"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.appendingPathComponent("derived"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: derived, to: target.appendingPathComponent("derived/data.mdb"))
         }
         // The keys (a cluster's are in its bucket). Without them the open below refuses a log
@@ -58,7 +61,9 @@ enum BackupCommand {
         let service = try TimelineTool.open(args)
         defer { service.close() }
         let report = try service.verifyLog()
-        print("restored \(args.positional[0]) into \(args.db): \(report.eventsChecked) events, log \(report.isValid ? "verified" : "INVALID at \(report.firstBadSequence!)")")
+        print(
+            "restored \(args.positional[0]) into \(args.db): \(report.eventsChecked) events, log \(report.isValid ? "verified" : "INVALID at \(report.firstBadSequence!)")"
+        )
         return report.isValid ? 0 : 1
     }
 
@@ -67,7 +72,8 @@ enum BackupCommand {
     static func copyPushKey(from source: String, to destination: String) throws {
         let key = source + "/push/vapid.key"
         guard FileManager.default.fileExists(atPath: key) else { return }
-        try FileManager.default.createDirectory(atPath: destination + "/push", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: destination + "/push", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let target = destination + "/push/vapid.key"
         guard !FileManager.default.fileExists(atPath: target) else { return }
         try FileManager.default.copyItem(atPath: key, toPath: target)

@@ -7,11 +7,11 @@ import Vips
 /// again reuses the users and adds a new round of activity.
 enum DemoCommand {
     static let help = """
-    usage: timeline demo [--db PATH]
+        usage: timeline demo [--db PATH]
 
-    Builds a small network in the database (default ./timeline.db) and prints @alice's home
-    timeline, her profile and the detail of the newest post.
-    """
+        Builds a small network in the database (default ./timeline.db) and prints @alice's home
+        timeline, her profile and the detail of the newest post.
+        """
 
     struct Person { let username, bio, url: String }
     static let people = [
@@ -19,25 +19,42 @@ enum DemoCommand {
         Person(username: "bob", bio: "Climbing, coffee, repeat.", url: ""),
         Person(username: "carol", bio: "I photograph bread. Sometimes cats.", url: "https://carol.example.org"),
         Person(username: "dave", bio: "Night skies from the back garden.", url: ""),
-        Person(username: "erin", bio: "Trains, tunnels, timetables.", url: ""),
+        Person(username: "erin", bio: "Trains, tunnels, timetables.", url: "")
     ]
     /// Each post's photo is a gradient from `sky` to `ground` (RGB), and some have a place.
-    static let posts: [(author: String, caption: String, sky: (Double, Double, Double), ground: (Double, Double, Double), place: Place?)] = [
-        ("bob", "First light on the north face #climbing #sunrise", (250, 200, 120), (90, 60, 40),
-         Place(latitude: 45.9237, longitude: 6.8694, name: "Chamonix")),
-        ("carol", "Sourdough, day three. It finally rose! #bread #baking", (235, 215, 180), (150, 105, 60), nil),
-        ("dave", "Orion over the shed #astrophotography #night", (10, 14, 40), (30, 40, 80),
-         Place(latitude: 55.2330, longitude: -2.5870, name: "Kielder Forest")),
-        ("erin", "The 6:12 pulling into Haltwhistle #trains", (170, 175, 185), (70, 70, 75),
-         Place(latitude: 54.9707, longitude: -2.4610, name: "Haltwhistle station")),
-        ("alice", "Fog rolling over the harbour this morning #sea #sunrise #film", (225, 230, 235), (120, 140, 155),
-         Place(latitude: 60.1675, longitude: 24.9520, name: "South Harbour, Helsinki")),
-        ("carol", "Cat inspecting the crumb #cats #bread", (200, 170, 130), (60, 45, 35), nil),
+    static let posts:
+        [(
+            author: String, caption: String, sky: (Double, Double, Double), ground: (Double, Double, Double),
+            place: Place?
+        )] = [
+            (
+                "bob", "First light on the north face #climbing #sunrise", (250, 200, 120), (90, 60, 40),
+                Place(latitude: 45.9237, longitude: 6.8694, name: "Chamonix")
+            ),
+            ("carol", "Sourdough, day three. It finally rose! #bread #baking", (235, 215, 180), (150, 105, 60), nil),
+            (
+                "dave", "Orion over the shed #astrophotography #night", (10, 14, 40), (30, 40, 80),
+                Place(latitude: 55.2330, longitude: -2.5870, name: "Kielder Forest")
+            ),
+            (
+                "erin", "The 6:12 pulling into Haltwhistle #trains", (170, 175, 185), (70, 70, 75),
+                Place(latitude: 54.9707, longitude: -2.4610, name: "Haltwhistle station")
+            ),
+            (
+                "alice", "Fog rolling over the harbour this morning #sea #sunrise #film", (225, 230, 235),
+                (120, 140, 155),
+                Place(latitude: 60.1675, longitude: 24.9520, name: "South Harbour, Helsinki")
+            ),
+            ("carol", "Cat inspecting the crumb #cats #bread", (200, 170, 130), (60, 45, 35), nil)
+        ]
+    static let follows = [
+        ("alice", "bob"), ("alice", "carol"), ("alice", "dave"), ("bob", "alice"), ("bob", "carol"),
+        ("carol", "alice"), ("dave", "alice"), ("dave", "erin"), ("erin", "alice"), ("erin", "carol")
     ]
-    static let follows = [("alice", "bob"), ("alice", "carol"), ("alice", "dave"), ("bob", "alice"), ("bob", "carol"),
-                          ("carol", "alice"), ("dave", "alice"), ("dave", "erin"), ("erin", "alice"), ("erin", "carol")]
-    static let comments = ["This is gorgeous.", "Wow, the colours!", "Where was this taken?", "Frame-worthy.",
-                           "Now I'm hungry 😄", "Adding this to my list."]
+    static let comments = [
+        "This is gorgeous.", "Wow, the colours!", "Where was this taken?", "Frame-worthy.",
+        "Now I'm hungry 😄", "Adding this to my list."
+    ]
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([])
@@ -62,16 +79,22 @@ enum DemoCommand {
         let profile = try service.user(alice)
         print("━━ Profile ━━")
         print("@\(profile.username)  \(profile.bio ?? "")  \(profile.url ?? "")")
-        print("\(profile.postCount) posts  ·  \(profile.followerCount) followers  ·  \(profile.followingCount) following\n")
+        print(
+            "\(profile.postCount) posts  ·  \(profile.followerCount) followers  ·  \(profile.followingCount) following\n"
+        )
         if let newest = newPosts.last {
             let detail = try service.post(newest, viewer: alice)
             print("━━ Post detail ━━")
             print("\(name(detail.post.author)): \(detail.post.caption ?? "")")
-            print("image \(detail.post.image.rawValue.prefix(16))…  ♥ \(detail.post.likeCount)  (liked by @alice: \(detail.likedByViewer ? "yes" : "no"))")
+            print(
+                "image \(detail.post.image.rawValue.prefix(16))…  ♥ \(detail.post.likeCount)  (liked by @alice: \(detail.likedByViewer ? "yes" : "no"))"
+            )
             for comment in detail.comments.items { print("  \(name(comment.author)): \(comment.text)") }
         }
         let report = try service.verifyLog()
-        print("\nlog: \(report.eventsChecked) events, hash chain \(report.isValid ? "verified" : "BROKEN at \(report.firstBadSequence!)") — database \(args.db)")
+        print(
+            "\nlog: \(report.eventsChecked) events, hash chain \(report.isValid ? "verified" : "BROKEN at \(report.firstBadSequence!)") — database \(args.db)"
+        )
         return 0
     }
 
@@ -85,9 +108,11 @@ enum DemoCommand {
                 ids[person.username] = existing.id
                 continue
             }
-            let result = try await service.execute(.createUser(username: person.username, email: "\(person.username)@example.com",
-                                                               password: "demo-password-\(person.username)", bio: person.bio,
-                                                               url: person.url.isEmpty ? nil : person.url))
+            let result = try await service.execute(
+                .createUser(
+                    username: person.username, email: "\(person.username)@example.com",
+                    password: "demo-password-\(person.username)", bio: person.bio,
+                    url: person.url.isEmpty ? nil : person.url))
             if case .user(let profile) = result { ids[person.username] = profile.id }
         }
         func actor(_ name: String) -> Caller { .user(ids[name]!.rawValue) }
@@ -98,10 +123,14 @@ enum DemoCommand {
         for (index, post) in posts.enumerated() {
             // A landscape photo's size; the grain's seed varies, so every run stores distinct images.
             let seed = Int32(truncatingIfNeeded: index &+ Int(Date().timeIntervalSince1970))
-            let image = try Vips.gradient(width: 1440, height: 1080, from: post.sky, to: post.ground, seed: seed).jpeg(quality: 90)
-            if case .post(let added) = try await service.execute(.addPost(image: Data(image).base64EncodedString(), caption: post.caption,
-                                                                          location: post.place),
-                                                                 as: actor(post.author)) {
+            let image = try Vips.gradient(width: 1440, height: 1080, from: post.sky, to: post.ground, seed: seed).jpeg(
+                quality: 90)
+            if case .post(let added) = try await service.execute(
+                .addPost(
+                    image: Data(image).base64EncodedString(), caption: post.caption,
+                    location: post.place),
+                as: actor(post.author))
+            {
                 newPosts.append(added.id)
             }
         }
@@ -110,8 +139,11 @@ enum DemoCommand {
                 _ = try await service.execute(.like(post: postID.rawValue), as: actor(person.username))
             }
             let author = posts[index].author
-            let commenter = (1...people.count).map { people[(index + $0) % people.count].username }.first { $0 != author }!
-            _ = try await service.execute(.addComment(post: postID.rawValue, text: comments[index % comments.count]), as: actor(commenter))
+            let commenter = (1...people.count).map { people[(index + $0) % people.count].username }.first {
+                $0 != author
+            }!
+            _ = try await service.execute(
+                .addComment(post: postID.rawValue, text: comments[index % comments.count]), as: actor(commenter))
         }
 
         return (ids, newPosts)

@@ -5,12 +5,12 @@ import Timeline
 /// only after its command is durably committed.
 enum ExecCommand {
     static let help = """
-    usage: timeline exec [--db PATH] < requests.jsonl
+        usage: timeline exec [--db PATH] < requests.jsonl
 
-    Reads one JSON object per line (a command or a query) and writes one JSON result per line.
-    A line longer than 16 MiB is not read further: it is answered with payload_too_large.
-    Exits 0 unless the database cannot be opened.
-    """
+        Reads one JSON object per line (a command or a query) and writes one JSON result per line.
+        A line longer than 16 MiB is not read further: it is answered with payload_too_large.
+        Exits 0 unless the database cannot be opened.
+        """
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([])

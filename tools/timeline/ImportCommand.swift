@@ -5,13 +5,13 @@ import TimelineImport
 /// `timeline import firebase EXPORT.json` and `timeline password-reset USER`.
 enum ImportCommand {
     static let help = """
-    usage: timeline import firebase EXPORT.json [--db PATH] [--json]
+        usage: timeline import firebase EXPORT.json [--db PATH] [--json]
 
-    Imports a Firebase Realtime Database export of the Timeline app (users, follows, posts with
-    comments and likes, base64 images), keeping its identifiers. Streams the file; prints a
-    report of what was imported and what was skipped, and why. Running it again adds nothing.
-    Imported users have no password: give each a token with `timeline password-reset @name`.
-    """
+        Imports a Firebase Realtime Database export of the Timeline app (users, follows, posts with
+        comments and likes, base64 images), keeping its identifiers. Streams the file; prints a
+        report of what was imported and what was skipped, and why. Running it again adds nothing.
+        Imported users have no password: give each a token with `timeline password-reset @name`.
+        """
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown(["json"])
@@ -31,7 +31,7 @@ enum ImportCommand {
         if args.has("json") {
             let object: [String: Any] = [
                 "imported": report.imported, "alreadyPresent": report.alreadyPresent,
-                "skipped": report.skipped.mapValues { ["count": $0.count, "examples": $0.examples] as [String: Any] },
+                "skipped": report.skipped.mapValues { ["count": $0.count, "examples": $0.examples] as [String: Any] }
             ]
             try emitJSON(object)
         } else {
@@ -44,13 +44,17 @@ enum ImportCommand {
     static func passwordReset(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([])
         guard !args.has("help"), let target = args.positional.first else {
-            print("usage: timeline password-reset [--db PATH] USER_ID|@username\n\nPrints a one-time token (valid 1 hour; deliver it to the user out of band) for the resetPassword command.")
+            print(
+                "usage: timeline password-reset [--db PATH] USER_ID|@username\n\nPrints a one-time token (valid 1 hour; deliver it to the user out of band) for the resetPassword command."
+            )
             return args.has("help") ? 0 : 2
         }
         let service = try TimelineTool.open(args)
         defer { TimelineTool.close(service) }
         let id = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id.rawValue : target
-        guard case .token(let token) = try await service.execute(.requestPasswordReset(user: id), as: .operator) else { return 1 }
+        guard case .token(let token) = try await service.execute(.requestPasswordReset(user: id), as: .operator) else {
+            return 1
+        }
         print(token)
         return 0
     }

@@ -7,49 +7,49 @@ import TimelineHTTP
 @main
 struct TimelineTool {
     static let usage = """
-    usage: timeline <command> [options]
+        usage: timeline <command> [options]
 
-    commands:
-      demo      build a small lively network in ./timeline.db and show it
-      serve     the HTTP API for the apps (default http://127.0.0.1:8080; --demo fills an empty database)
-      exec      run JSON-lines commands and queries from stdin (one result line each)
-      query     answer one query as JSON, e.g. `timeline query timeline --user @alice`
-      rebuild   replay the log into fresh read models and switch (blue/green); --verify, --list
-      audit     list / show / stats / tail / head / verify the event log
-      anchor    `timeline anchor init --key PATH`: the key that signs checkpoints of the log
-      backup    hot, consistent, compacted copy of the database
-      restore   bring a backup back into a new database directory
-      bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
-      erase-user  erase a user (by id or @name) as the operator: right to erasure
-      export-user a user's data as a zip archive: `timeline export-user --user @alice --out alice.zip`
-      moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
-      import    import a Firebase export: `timeline import firebase EXPORT.json`
-      media     `timeline media reprocess`: variants for posts from before the image pipeline
-      password-reset  issue a one-time token to set a user's password (operator)
-      openapi   print the HTTP API's OpenAPI 3.1 document (what `serve` answers at /v1/openapi.json;
-                --mastodon: the Mastodon API's, at /api/openapi.json)
+        commands:
+          demo      build a small lively network in ./timeline.db and show it
+          serve     the HTTP API for the apps (default http://127.0.0.1:8080; --demo fills an empty database)
+          exec      run JSON-lines commands and queries from stdin (one result line each)
+          query     answer one query as JSON, e.g. `timeline query timeline --user @alice`
+          rebuild   replay the log into fresh read models and switch (blue/green); --verify, --list
+          audit     list / show / stats / tail / head / verify the event log
+          anchor    `timeline anchor init --key PATH`: the key that signs checkpoints of the log
+          backup    hot, consistent, compacted copy of the database
+          restore   bring a backup back into a new database directory
+          bench     measure against raw LMDB on a synthetic network (--scale small|medium|large)
+          erase-user  erase a user (by id or @name) as the operator: right to erasure
+          export-user a user's data as a zip archive: `timeline export-user --user @alice --out alice.zip`
+          moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
+          import    import a Firebase export: `timeline import firebase EXPORT.json`
+          media     `timeline media reprocess`: variants for posts from before the image pipeline
+          password-reset  issue a one-time token to set a user's password (operator)
+          openapi   print the HTTP API's OpenAPI 3.1 document (what `serve` answers at /v1/openapi.json;
+                    --mastodon: the Mastodon API's, at /api/openapi.json)
 
-    common options:
-      --db PATH   the database directory (default ./timeline.db)
-      --nats URLS a cluster node: the replicated log is on these NATS servers (comma-separated)
-      --map-size SIZE  cap each of the database's maps (log, read models) at SIZE bytes
-                  (K, M, G suffixes: 64M); writes past it fail with storage_full
-      --anchor-key PATH  sign checkpoints of the log's head after commits (see `timeline anchor`);
-                  --anchor-log FILE puts them somewhere else than PATH.checkpoints
-      --accept-missing-keys
-                  open a database whose keys/ (or key bucket) is missing: every sealed
-                  personal field then reads as erased (otherwise such an open is refused)
-      --hide-after-reports N
-                  hide a post reported by N distinct users (whose reports the operator has
-                  not dismissed) from everyone but its author (default 5); a report counts
-                  only from an established account the author does not block, once per address
-      --report-min-account-age HOURS
-                  how old an account must have been when it reported, for the report to
-                  count towards hiding (default 24; 0 counts every account)
-      --report-min-activity N
-                  how many posts and comments it must have made (default 1)
-      --help      help for a command
-    """
+        common options:
+          --db PATH   the database directory (default ./timeline.db)
+          --nats URLS a cluster node: the replicated log is on these NATS servers (comma-separated)
+          --map-size SIZE  cap each of the database's maps (log, read models) at SIZE bytes
+                      (K, M, G suffixes: 64M); writes past it fail with storage_full
+          --anchor-key PATH  sign checkpoints of the log's head after commits (see `timeline anchor`);
+                      --anchor-log FILE puts them somewhere else than PATH.checkpoints
+          --accept-missing-keys
+                      open a database whose keys/ (or key bucket) is missing: every sealed
+                      personal field then reads as erased (otherwise such an open is refused)
+          --hide-after-reports N
+                      hide a post reported by N distinct users (whose reports the operator has
+                      not dismissed) from everyone but its author (default 5); a report counts
+                      only from an established account the author does not block, once per address
+          --report-min-account-age HOURS
+                      how old an account must have been when it reported, for the report to
+                      count towards hiding (default 24; 0 counts every account)
+          --report-min-activity N
+                      how many posts and comments it must have made (default 1)
+          --help      help for a command
+        """
 
     static func main() async {
         var words = Array(CommandLine.arguments.dropFirst())
@@ -95,8 +95,10 @@ struct TimelineTool {
     }
 
     /// The options `open` reads (every other option of `timeline query` is a query parameter).
-    static let openOptions: Set<String> = ["db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports",
-                                           "report-min-account-age", "report-min-activity"]
+    static let openOptions: Set<String> = [
+        "db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports",
+        "report-min-account-age", "report-min-activity"
+    ]
 
     /// Opens the service for a tool on the database at `--db`, creating it unless `existing`
     /// (the operator's tools and queries work on a database that is there: a mistyped path
@@ -108,23 +110,35 @@ struct TimelineTool {
             throw TimelineError(.notFound, "there is no database at \(args.db) (give --db PATH)")
         }
         var options = TimelineService.Options()
-        if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" { options.passwordCost = .minimum }
-        if let urls = args.value("nats") { options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init)) }
+        if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" {
+            options.passwordCost = .minimum
+        }
+        if let urls = args.value("nats") {
+            options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init))
+        }
         if let cap = try args.mapSize { options.maxMapSize = cap }
-        if anchored, let key = args.value("anchor-key") { options.anchor = AnchorOptions(keyPath: key, checkpointsPath: args.value("anchor-log")) }
+        if anchored, let key = args.value("anchor-key") {
+            options.anchor = AnchorOptions(keyPath: key, checkpointsPath: args.value("anchor-log"))
+        }
         options.acceptMissingKeys = args.has("accept-missing-keys")
         // `serve`'s: endpoints at IP addresses are accepted only when the worker may reach them.
         options.privatePushEndpoints = args.has("push-allow-private")
         if let text = args.value("hide-after-reports") {
-            guard let count = Int(text), count >= 1 else { throw UsageError("--hide-after-reports takes a number of users, at least 1 (got \(text))") }
+            guard let count = Int(text), count >= 1 else {
+                throw UsageError("--hide-after-reports takes a number of users, at least 1 (got \(text))")
+            }
             options.hideAfterReports = count
         }
         if let text = args.value("report-min-account-age") {
-            guard let hours = Double(text), hours >= 0, hours < 1e6 else { throw UsageError("--report-min-account-age takes hours, 0 or more (got \(text))") }
+            guard let hours = Double(text), hours >= 0, hours < 1e6 else {
+                throw UsageError("--report-min-account-age takes hours, 0 or more (got \(text))")
+            }
             options.reportMinimumAccountAge = Int64(hours * 3600 * 1000)
         }
         if let text = args.value("report-min-activity") {
-            guard let count = Int(text), count >= 0 else { throw UsageError("--report-min-activity takes a number, 0 or more (got \(text))") }
+            guard let count = Int(text), count >= 0 else {
+                throw UsageError("--report-min-activity takes a number, 0 or more (got \(text))")
+            }
             options.reportMinimumActivity = count
         }
         return try TimelineService(path: args.db, options: options)
@@ -134,7 +148,8 @@ struct TimelineTool {
     static func close(_ service: TimelineService) {
         service.close()
         if let failure = service.anchorStatus?.failure {
-            FileHandle.standardError.write(Data("timeline: warning: the last anchor checkpoint was not written: \(failure)\n".utf8))
+            FileHandle.standardError.write(
+                Data("timeline: warning: the last anchor checkpoint was not written: \(failure)\n".utf8))
         }
     }
 }
@@ -158,7 +173,9 @@ func eraseUser(_ args: Arguments) async throws -> Int32 {
 func printOpenAPI(_ args: Arguments) throws -> Int32 {
     try args.refuseUnknown(["mastodon"])
     guard args.positional.isEmpty, !args.has("help") else {
-        print("usage: timeline openapi [--mastodon]   (prints the OpenAPI 3.1 document of `timeline serve`'s HTTP API, or of its Mastodon API)")
+        print(
+            "usage: timeline openapi [--mastodon]   (prints the OpenAPI 3.1 document of `timeline serve`'s HTTP API, or of its Mastodon API)"
+        )
         return args.has("help") ? 0 : 2
     }
     FileHandle.standardOutput.write(Data(try args.has("mastodon") ? MastodonOpenAPI.bytes() : OpenAPI.bytes()))

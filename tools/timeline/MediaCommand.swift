@@ -4,17 +4,17 @@ import Timeline
 /// `timeline media reprocess`: variants for the posts written before the image pipeline.
 enum MediaCommand {
     static let help = """
-    usage: timeline media reprocess [--db PATH] [--json]
+        usage: timeline media reprocess [--db PATH] [--json]
 
-    Sends the images of posts written before the image pipeline (stored as they were uploaded)
-    through it: each gets its full, feed and thumb variants and its width and height, recorded
-    in the log as a PostImageProcessed event (so a rebuild never decodes an image again). The
-    image a post was made from stays stored under its id. Prints a line per post (processed, or
-    skipped with the reason, e.g. an image that does not decode) and a summary; --json prints
-    one JSON object a line instead. Stop it at any time: the next run carries on with the posts
-    still without variants, and a run with nothing left to do changes nothing and says so.
-    Exit code 0 when the run finished (skipped images included), 1 on a failure.
-    """
+        Sends the images of posts written before the image pipeline (stored as they were uploaded)
+        through it: each gets its full, feed and thumb variants and its width and height, recorded
+        in the log as a PostImageProcessed event (so a rebuild never decodes an image again). The
+        image a post was made from stays stored under its id. Prints a line per post (processed, or
+        skipped with the reason, e.g. an image that does not decode) and a summary; --json prints
+        one JSON object a line instead. Stop it at any time: the next run carries on with the posts
+        still without variants, and a run with nothing left to do changes nothing and says so.
+        Exit code 0 when the run finished (skipped images included), 1 on a failure.
+        """
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown(["json"])
@@ -29,8 +29,16 @@ enum MediaCommand {
             switch item.outcome {
             case .success(let e):
                 if json {
-                    try? emitJSON(["post": item.post.rawValue, "processed": ["width": e.width, "height": e.height, "variants": [
-                        "full": e.variants.full.rawValue, "feed": e.variants.feed.rawValue, "thumb": e.variants.thumb.rawValue]]])
+                    try? emitJSON([
+                        "post": item.post.rawValue,
+                        "processed": [
+                            "width": e.width, "height": e.height,
+                            "variants": [
+                                "full": e.variants.full.rawValue, "feed": e.variants.feed.rawValue,
+                                "thumb": e.variants.thumb.rawValue
+                            ]
+                        ]
+                    ])
                 } else {
                     emit("processed \(item.post) \(e.width)×\(e.height)")
                 }
@@ -43,12 +51,17 @@ enum MediaCommand {
             }
         }
         if json {
-            try emitJSON(["summary": ["processed": report.processed, "failed": report.failed, "alreadyProcessed": report.alreadyProcessed]])
+            try emitJSON([
+                "summary": [
+                    "processed": report.processed, "failed": report.failed, "alreadyProcessed": report.alreadyProcessed
+                ]
+            ])
         } else if report.changedNothing && report.failed == 0 {
             emit("nothing to do: every post has its variants (\(report.alreadyProcessed))")
         } else {
-            emit("processed \(report.processed), skipped \(report.failed) (not decodable), already processed \(report.alreadyProcessed)"
-                 + (report.changedNothing ? ": nothing changed" : ""))
+            emit(
+                "processed \(report.processed), skipped \(report.failed) (not decodable), already processed \(report.alreadyProcessed)"
+                    + (report.changedNothing ? ": nothing changed" : ""))
         }
         return 0
     }

@@ -5,14 +5,14 @@ import Timeline
 /// `@name` is looked up by username.
 enum QueryCommand {
     static let help = """
-    usage: timeline query [--db PATH] <query> [--user ID|@name] [--target ID|@name] [--post ID]
-                          [--viewer ID|@name] [--tag TAG] [--username NAME] [--prefix P]
-                          [--image ID] [--latitude DEG] [--longitude DEG] [--radiusKm KM]
-                          [--limit N] [--before CURSOR] [--as ID|@name]
+        usage: timeline query [--db PATH] <query> [--user ID|@name] [--target ID|@name] [--post ID]
+                              [--viewer ID|@name] [--tag TAG] [--username NAME] [--prefix P]
+                              [--image ID] [--latitude DEG] [--longitude DEG] [--radiusKm KM]
+                              [--limit N] [--before CURSOR] [--as ID|@name]
 
-    queries: \(names { !Catalogue.isPrivate($0) })
-    private: \(names(Catalogue.isPrivate)) (for --as; findContacts takes a list: use exec)
-    """
+        queries: \(names { !Catalogue.isPrivate($0) })
+        private: \(names(Catalogue.isPrivate)) (for --as; findContacts takes a list: use exec)
+        """
 
     /// The names of the queries that are `kept`, as one line.
     private static func names(_ kept: (String) -> Bool) -> String {
@@ -42,7 +42,8 @@ enum QueryCommand {
         let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
         let answer = await ExecSession(service: service).handle(line: line)
         let object = try JSONSerialization.jsonObject(with: Data(answer.utf8))
-        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let pretty = try JSONSerialization.data(
+            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         print(String(decoding: pretty, as: UTF8.self))
         return (object as? [String: Any])?["ok"] as? Bool == true ? 0 : 1
     }

@@ -5,18 +5,18 @@ import Timeline
 /// `timeline rebuild`: replays the log into fresh read models, then switches (blue/green).
 enum RebuildCommand {
     static let help = """
-    usage: timeline rebuild [--db PATH] [--projection NAME]... [--verify] [--json]
-           timeline rebuild [--db PATH] --list [--json]
+        usage: timeline rebuild [--db PATH] [--projection NAME]... [--verify] [--json]
+               timeline rebuild [--db PATH] --list [--json]
 
-    Replays the log into new read models while the live ones keep serving, catches up, then
-    switches atomically and drops the old ones. Progress goes to stderr on a terminal.
-      --projection NAME  rebuild only NAME (and what it depends on); repeatable
-      --verify           build without switching; print every difference from the live
-                         read models and exit 1 if there is any
-      --list             the projections with their generation, checkpoint and entries
-      --chunk-size N     events per write transaction (default 5000)
-    projections: \(ProjectionName.allCases.map(\.rawValue).joined(separator: " "))
-    """
+        Replays the log into new read models while the live ones keep serving, catches up, then
+        switches atomically and drops the old ones. Progress goes to stderr on a terminal.
+          --projection NAME  rebuild only NAME (and what it depends on); repeatable
+          --verify           build without switching; print every difference from the live
+                             read models and exit 1 if there is any
+          --list             the projections with their generation, checkpoint and entries
+          --chunk-size N     events per write transaction (default 5000)
+        projections: \(ProjectionName.allCases.map(\.rawValue).joined(separator: " "))
+        """
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown(["json", "list", "verify", "chunk-size", "projection", "stall-after-chunks"])
@@ -28,7 +28,10 @@ enum RebuildCommand {
         // The old generation's pages are free now; with the database closed, and nobody else
         // having it open, rewrite the read models' file without them.
         if switched, let (before, after) = try TimelineService.compactReadModels(path: args.db), !args.has("json") {
-            print(String(format: "compacted the read models: %.1f MiB -> %.1f MiB", Double(before) / 1_048_576, Double(after) / 1_048_576))
+            print(
+                String(
+                    format: "compacted the read models: %.1f MiB -> %.1f MiB", Double(before) / 1_048_576,
+                    Double(after) / 1_048_576))
         }
         return status
     }
@@ -45,7 +48,9 @@ enum RebuildCommand {
         }
         if let names = args.options["projection"] {
             options.projections = try names.flatMap { $0.split(separator: ",") }.map { raw in
-                guard let name = ProjectionName(rawValue: String(raw)) else { throw UsageError("unknown projection \(raw)") }
+                guard let name = ProjectionName(rawValue: String(raw)) else {
+                    throw UsageError("unknown projection \(raw)")
+                }
                 return name
             }
         }
@@ -55,7 +60,10 @@ enum RebuildCommand {
         if let stallAfter {
             let chunks = Mutex(0)
             options.progress = { _ in
-                if chunks.withLock({ $0 += 1; return $0 }) >= stallAfter {
+                if chunks.withLock({
+                    $0 += 1
+                    return $0
+                }) >= stallAfter {
                     emit("stalled")
                     while true { sleep(60) }
                 }
@@ -64,8 +72,12 @@ enum RebuildCommand {
             options.progress = { p in
                 let rate = p.elapsed > 0 ? Double(p.applied) / p.elapsed : 0
                 let eta = rate > 0 ? Double(p.head - min(p.head, p.applied)) / rate : 0
-                FileHandle.standardError.write(Data(String(format: "\r  %@ / %@ events  %@ events/s  ETA %.0fs   ",
-                                                           "\(p.applied)", "\(p.head)", "\(Int(rate))", eta).utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        String(
+                            format: "\r  %@ / %@ events  %@ events/s  ETA %.0fs   ",
+                            "\(p.applied)", "\(p.head)", "\(Int(rate))", eta
+                        ).utf8))
             }
         }
         let report = try service.rebuild(options)
@@ -75,21 +87,32 @@ enum RebuildCommand {
                 "events": report.events, "seconds": report.seconds, "switched": report.switched,
                 "eventsPerSecond": report.seconds > 0 ? Double(report.events) / report.seconds : 0,
                 "projections": report.projections.map {
-                    ["name": $0.name.rawValue, "events": $0.events, "seconds": $0.seconds, "eventsPerSecond": $0.eventsPerSecond] as [String: Any]
+                    [
+                        "name": $0.name.rawValue, "events": $0.events, "seconds": $0.seconds,
+                        "eventsPerSecond": $0.eventsPerSecond
+                    ] as [String: Any]
                 },
-                "differences": report.differences.map { $0.description },
+                "differences": report.differences.map { $0.description }
             ]
             try emitJSON(object)
         } else {
             for difference in report.differences { print("DIFF \(difference)") }
-            print(String(format: "%@ %llu events in %.2fs (%.0f events/s)", report.switched ? "rebuilt and switched:" : "built (not switched):",
-                         report.events, report.seconds, report.seconds > 0 ? Double(report.events) / report.seconds : 0))
+            print(
+                String(
+                    format: "%@ %llu events in %.2fs (%.0f events/s)",
+                    report.switched ? "rebuilt and switched:" : "built (not switched):",
+                    report.events, report.seconds, report.seconds > 0 ? Double(report.events) / report.seconds : 0))
             print(pad("projection", 12) + pad("events", 12) + pad("apply s", 10) + "events/s")
             for p in report.projections {
-                print(pad(p.name.rawValue, 12) + pad("\(p.events)", 12) + pad(String(format: "%.3f", p.seconds), 10) + String(format: "%.0f", p.eventsPerSecond))
+                print(
+                    pad(p.name.rawValue, 12) + pad("\(p.events)", 12) + pad(String(format: "%.3f", p.seconds), 10)
+                        + String(format: "%.0f", p.eventsPerSecond))
             }
             if options.verifyOnly {
-                print(report.differences.isEmpty ? "verify: rebuilt read models equal the live ones" : "verify: \(report.differences.count) differences")
+                print(
+                    report.differences.isEmpty
+                        ? "verify: rebuilt read models equal the live ones"
+                        : "verify: \(report.differences.count) differences")
             }
         }
         return (report.differences.isEmpty ? 0 : 1, report.switched)
@@ -99,11 +122,17 @@ enum RebuildCommand {
         let status = try service.projectionStatus()
         if json {
             for s in status {
-                try emitJSON(["name": s.name.rawValue, "generation": s.generation, "checkpoint": s.checkpoint, "entries": s.entries])
+                try emitJSON([
+                    "name": s.name.rawValue, "generation": s.generation, "checkpoint": s.checkpoint,
+                    "entries": s.entries
+                ])
             }
         } else {
             print(pad("projection", 12) + pad("generation", 12) + pad("checkpoint", 12) + "entries")
-            for s in status { print(pad(s.name.rawValue, 12) + pad("\(s.generation)", 12) + pad("\(s.checkpoint)", 12) + "\(s.entries)") }
+            for s in status {
+                print(
+                    pad(s.name.rawValue, 12) + pad("\(s.generation)", 12) + pad("\(s.checkpoint)", 12) + "\(s.entries)")
+            }
         }
         return 0
     }

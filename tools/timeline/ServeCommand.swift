@@ -11,38 +11,41 @@ import WebPush
 /// `timeline serve`: the HTTP API (docs/spec.md) on libmicrohttpd.
 enum ServeCommand {
     static let help = """
-    usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
-                          [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
-                          [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
+        usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
+                              [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
+                              [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
 
-    Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
-    on the first line of standard output). --demo first fills an empty database with the demo
-    network. --metrics-listen serves GET /metrics (and /healthz, /readyz) on a listener of its
-    own, for the operator (its address is the second line of standard output); the API's
-    listener has no /metrics. --cors-origin allows a browser origin (repeatable).
-    --rate-limit N: requests one token (or one address without a valid token) may make to the
-    API, /v1 and Mastodon's, in five minutes (default 300, as Mastodon; --mastodon-rate-limit is
-    its older name). --public-url is the origin clients reach the server at (https://photos.example):
-    answers' URLs are made from it and requests for another Host get 421; without it the Host
-    must be localhost or an IP address. --trusted-proxy ADDR (repeatable): a reverse proxy whose
-    X-Forwarded-For and X-Forwarded-Proto are believed. Web Push: the VAPID key pair
-    is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
-    --push-ca-file trusts a private push service's authority; endpoints on loopback or private
-    addresses are refused when pushing, and endpoints named by an IP address or localhost when
-    subscribing, unless --push-allow-private. SIGTERM or SIGINT: stop
-    accepting, answer what is in flight, end the streams, close the database, exit 0.
-    One JSON access-log line per request goes to standard error.
-    """
+        Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
+        on the first line of standard output). --demo first fills an empty database with the demo
+        network. --metrics-listen serves GET /metrics (and /healthz, /readyz) on a listener of its
+        own, for the operator (its address is the second line of standard output); the API's
+        listener has no /metrics. --cors-origin allows a browser origin (repeatable).
+        --rate-limit N: requests one token (or one address without a valid token) may make to the
+        API, /v1 and Mastodon's, in five minutes (default 300, as Mastodon; --mastodon-rate-limit is
+        its older name). --public-url is the origin clients reach the server at (https://photos.example):
+        answers' URLs are made from it and requests for another Host get 421; without it the Host
+        must be localhost or an IP address. --trusted-proxy ADDR (repeatable): a reverse proxy whose
+        X-Forwarded-For and X-Forwarded-Proto are believed. Web Push: the VAPID key pair
+        is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
+        --push-ca-file trusts a private push service's authority; endpoints on loopback or private
+        addresses are refused when pushing, and endpoints named by an IP address or localhost when
+        subscribing, unless --push-allow-private. SIGTERM or SIGINT: stop
+        accepting, answer what is in flight, end the streams, close the database, exit 0.
+        One JSON access-log line per request goes to standard error.
+        """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
-                                "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo"])
+        try args.refuseUnknown([
+            "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
+            "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo"
+        ])
         if args.has("help") {
             print(help)
             return 0
         }
         var serverOptions = HTTPServer.Options()
-        (serverOptions.host, serverOptions.port) = try address(args.value("listen") ?? "127.0.0.1:8080", option: "listen")
+        (serverOptions.host, serverOptions.port) = try address(
+            args.value("listen") ?? "127.0.0.1:8080", option: "listen")
         serverOptions.refusal = TimelineAPI.serverRefusal  // each API's own error shape
         let metricsAddress = try args.value("metrics-listen").map { try address($0, option: "metrics-listen") }
         var apiOptions = TimelineAPI.Options()
@@ -53,7 +56,9 @@ enum ServeCommand {
         }
         apiOptions.publicURL = try args.value("public-url").map(publicURL)
         for proxy in args.options["trusted-proxy"] ?? [] {
-            guard IPAddress.isValid(proxy) else { throw UsageError("--trusted-proxy takes an IP address, not \(proxy)") }
+            guard IPAddress.isValid(proxy) else {
+                throw UsageError("--trusted-proxy takes an IP address, not \(proxy)")
+            }
             apiOptions.trustedProxies.insert(proxy)
         }
 
@@ -62,16 +67,19 @@ enum ServeCommand {
         // Web Push: the VAPID key pair (made on first start) and the outbox, beside the database.
         let pushDirectory = (args.value("db") ?? TimelineService.defaultPath) + "/push"
         let contact = args.value("push-contact") ?? "mailto:postmaster@localhost"
-        guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://") else { throw UsageError("--push-contact takes a mailto: or https: URL") }
+        guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://") else {
+            throw UsageError("--push-contact takes a mailto: or https: URL")
+        }
         let clusterOptions = args.value("nats").map { ClusterOptions(urls: $0.split(separator: ",").map(String.init)) }
         // A cluster signs with one key pair, kept in the cluster; a single node keeps its own.
-        let keys = try clusterOptions.map { options in
-            let pair = try JetStreamPushKeys.vapid(options: options) {
-                let made = try PushWorker.vapidKeys(in: pushDirectory)
-                return (made.privateKey, made.publicKey)
-            }
-            return P256KeyPair(privateKey: pair.privateKey, publicKey: pair.publicKey)
-        } ?? PushWorker.vapidKeys(in: pushDirectory)
+        let keys =
+            try clusterOptions.map { options in
+                let pair = try JetStreamPushKeys.vapid(options: options) {
+                    let made = try PushWorker.vapidKeys(in: pushDirectory)
+                    return (made.privateKey, made.publicKey)
+                }
+                return P256KeyPair(privateKey: pair.privateKey, publicKey: pair.publicKey)
+            } ?? PushWorker.vapidKeys(in: pushDirectory)
         let vapid = VAPID(keys: keys, contact: contact)
         apiOptions.vapidPublicKey = vapid.publicKey
         var pushOptions = PushWorker.Options()
@@ -87,11 +95,13 @@ enum ServeCommand {
         pushWorker.start()
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).
-        FileHandle.standardError.write(Data("""
-            Mastodon apps (Ivory, Ice Cubes, Tusky, Elk, Phanpy, toot, Mastodon.py…): give them \(url(serverOptions.host, server.port)) as
-            the server; they sign in on its /oauth/authorize page (e.g. `toot login --instance \(url(serverOptions.host, server.port))`).
+        FileHandle.standardError.write(
+            Data(
+                """
+                Mastodon apps (Ivory, Ice Cubes, Tusky, Elk, Phanpy, toot, Mastodon.py…): give them \(url(serverOptions.host, server.port)) as
+                the server; they sign in on its /oauth/authorize page (e.g. `toot login --instance \(url(serverOptions.host, server.port))`).
 
-            """.utf8))
+                """.utf8))
         var metricsServer: HTTPServer?
         if let (host, port) = metricsAddress {
             var options = HTTPServer.Options()
@@ -133,9 +143,10 @@ enum ServeCommand {
     /// `--public-url`'s origin: `http(s)://host[:port]`, without a path (a trailing `/` is dropped).
     static func publicURL(_ text: String) throws -> String {
         let origin = text.hasSuffix("/") ? String(text.dropLast()) : text
-        guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme), let host = url.host,
-              !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
-              origin.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+        guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            let host = url.host,
+            !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
+            origin.allSatisfy({ $0.isASCII && !$0.isWhitespace })
         else { throw UsageError("--public-url takes an origin such as https://photos.example (no path)") }
         return origin.lowercased()
     }

@@ -19,7 +19,10 @@ public struct RoleChange: Equatable, Sendable {
     /// The role.
     public var role: Role
     /// A `RoleGranted` / `RoleRevoked` payload.
-    public init(userId: UserID, role: Role) { self.userId = userId; self.role = role }
+    public init(userId: UserID, role: Role) {
+        self.userId = userId
+        self.role = role
+    }
 }
 
 extension RoleChange: EventPayload {
@@ -28,7 +31,10 @@ extension RoleChange: EventPayload {
     /// Every user a `RoleChange` payload names: `userId`.
     package var users: [UserID] { [userId] }
     /// Writes a `RoleChange` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(role.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue)
+        w.string(role.rawValue)
+    }
 
     /// Reads a stored `RoleChange` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -58,7 +64,10 @@ public struct UserReported: Equatable, Sendable {
     public var posts: [PostID]
     /// A `UserReported` payload.
     public init(userId: UserID, reporterId: UserID, reason: String, posts: [PostID]) {
-        self.userId = userId; self.reporterId = reporterId; self.reason = reason; self.posts = posts
+        self.userId = userId
+        self.reporterId = reporterId
+        self.reason = reason
+        self.posts = posts
     }
 }
 
@@ -70,7 +79,9 @@ extension UserReported: EventPayload {
 
     /// Writes an `UserReported` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.string(reporterId.rawValue); w.strings(posts.map(\.rawValue))
+        w.string(userId.rawValue)
+        w.string(reporterId.rawValue)
+        w.strings(posts.map(\.rawValue))
         try sealer.seal(reporterId, into: &w) { $0.string(reason) }
     }
 
@@ -83,14 +94,17 @@ extension UserReported: EventPayload {
 
     /// The `UserReported` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "reporterId": reporterId.rawValue, "posts": posts.map(\.rawValue)]
+        var out: [String: Any] = [
+            "userId": userId.rawValue, "reporterId": reporterId.rawValue, "posts": posts.map(\.rawValue)
+        ]
         if !erased { out["reason"] = reason }
         return out
     }
 
     /// A one-line human summary of an `UserReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        "\(name(reporterId)) reported \(name(userId))" + (posts.isEmpty ? "" : " (\(posts.count) posts)") + ": \(clip(reason))"
+        "\(name(reporterId)) reported \(name(userId))" + (posts.isEmpty ? "" : " (\(posts.count) posts)")
+            + ": \(clip(reason))"
     }
 }
 
@@ -102,7 +116,10 @@ public struct AccountDecision: Equatable, Sendable {
     /// The moderator who decided (`nil`: the operator).
     public var moderatorId: UserID?
     /// A decision about `userId`.
-    public init(userId: UserID, moderatorId: UserID?) { self.userId = userId; self.moderatorId = moderatorId }
+    public init(userId: UserID, moderatorId: UserID?) {
+        self.userId = userId
+        self.moderatorId = moderatorId
+    }
 }
 
 extension AccountDecision: EventPayload {
@@ -112,7 +129,8 @@ extension AccountDecision: EventPayload {
     package var users: [UserID] { [userId] + (moderatorId.map { [$0] } ?? []) }
     /// Writes an `AccountDecision` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.optionalString(moderatorId?.rawValue)
+        w.string(userId.rawValue)
+        w.optionalString(moderatorId?.rawValue)
     }
 
     /// Reads a stored `AccountDecision` payload of version `opener.version`.
@@ -130,11 +148,12 @@ extension AccountDecision: EventPayload {
     /// A one-line human summary of an `AccountDecision` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         let who = moderatorId.map(name) ?? "the operator"
-        let what = switch type {
-        case .userSuspended: "suspended"
-        case .userUnsuspended: "unsuspended"
-        default: "dismissed the reports against"
-        }
+        let what =
+            switch type {
+            case .userSuspended: "suspended"
+            case .userUnsuspended: "unsuspended"
+            default: "dismissed the reports against"
+            }
         return "\(who) \(what) \(name(userId))"
     }
 }
@@ -160,7 +179,8 @@ extension Decider {
         guard let record = try state.user(user) else { throw TimelineError.notFound("user", user.rawValue) }
         guard record.moderator != granted else { return Decision(outcome: .success(.changed(false))) }
         let change = RoleChange(userId: user, role: role)
-        return Decision(events: [granted ? .roleGranted(change) : .roleRevoked(change)], outcome: .success(.changed(true)))
+        return Decision(
+            events: [granted ? .roleGranted(change) : .roleRevoked(change)], outcome: .success(.changed(true)))
     }
 
     func reportUser(_ raw: String, reason: String, posts: [String], by me: UserRecord) throws -> Decision {
@@ -173,7 +193,9 @@ extension Decider {
         var named: [PostID] = []
         for raw in posts {
             let post = try visiblePost(raw, to: me)
-            guard post.author == target else { throw TimelineError.invalid("posts", "post \(post.id) is not the reported user's") }
+            guard post.author == target else {
+                throw TimelineError.invalid("posts", "post \(post.id) is not the reported user's")
+            }
             if !named.contains(post.id) { named.append(post.id) }
         }
         // One standing report per reporter and account: a repeat changes nothing.
@@ -189,7 +211,9 @@ extension Decider {
         guard let target = try state.user(user) else { throw TimelineError.notFound("user", user.rawValue) }
         guard user != moderator?.id else { throw TimelineError.invalid("user", "you cannot \(kind.verb) yourself") }
         // A moderator's account is the operator's to suspend.
-        if kind == .suspend, target.moderator, moderator != nil { throw TimelineError(.forbidden, "only the operator can suspend a moderator") }
+        if kind == .suspend, target.moderator, moderator != nil {
+            throw TimelineError(.forbidden, "only the operator can suspend a moderator")
+        }
         let decision = AccountDecision(userId: user, moderatorId: moderator?.id)
         let event: Event?
         switch kind {
@@ -261,7 +285,11 @@ package struct ReportUserCommand: CommandDefinition {
     package let posts: [String]
 
     /// A `reportUser` command with these fields.
-    package init(user: String, reason: String, posts: [String]) { self.user = user; self.reason = reason; self.posts = posts }
+    package init(user: String, reason: String, posts: [String]) {
+        self.user = user
+        self.reason = reason
+        self.posts = posts
+    }
 
     /// Reads `reportUser`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {

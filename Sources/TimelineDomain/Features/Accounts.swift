@@ -19,9 +19,15 @@ public struct UserCreated: Equatable, Sendable {
     /// The url ("" clears it).
     public var url: String?
     /// A `UserCreated` payload.
-    public init(userId: UserID, username: String, email: String?, passwordHash: String?, bio: String? = nil, url: String? = nil) {
-        self.userId = userId; self.username = username; self.email = email
-        self.passwordHash = passwordHash; self.bio = bio; self.url = url
+    public init(
+        userId: UserID, username: String, email: String?, passwordHash: String?, bio: String? = nil, url: String? = nil
+    ) {
+        self.userId = userId
+        self.username = username
+        self.email = email
+        self.passwordHash = passwordHash
+        self.bio = bio
+        self.url = url
     }
 }
 
@@ -37,17 +43,28 @@ extension UserCreated: EventPayload {
 
     /// Writes an `UserCreated` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.string(username)
-        try sealer.seal(userId, into: &w) { $0.optionalString(email); $0.optionalString(passwordHash); $0.optionalString(bio); $0.optionalString(url) }
+        w.string(userId.rawValue)
+        w.string(username)
+        try sealer.seal(userId, into: &w) {
+            $0.optionalString(email)
+            $0.optionalString(passwordHash)
+            $0.optionalString(bio)
+            $0.optionalString(url)
+        }
     }
 
     /// Reads a stored `UserCreated` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = UserID(try r.string()), username = try r.string()
         let personal = try opener.personal(id, from: &r) {
-            (email: try $0.optionalString(), hash: try $0.optionalString(), bio: try $0.optionalString(), url: try $0.optionalString())
+            (
+                email: try $0.optionalString(), hash: try $0.optionalString(), bio: try $0.optionalString(),
+                url: try $0.optionalString()
+            )
         }
-        self.init(userId: id, username: username, email: personal?.email, passwordHash: personal?.hash, bio: personal?.bio, url: personal?.url)
+        self.init(
+            userId: id, username: username, email: personal?.email, passwordHash: personal?.hash, bio: personal?.bio,
+            url: personal?.url)
     }
 
     /// The `UserCreated` payload's JSON form (see `EventPayload.json(erased:)`).
@@ -55,7 +72,8 @@ extension UserCreated: EventPayload {
         var out: [String: Any] = ["userId": userId.rawValue, "username": username]
         out["email"] = email
         if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
-        out["bio"] = bio; out["url"] = url
+        out["bio"] = bio
+        out["url"] = url
         return out
     }
 
@@ -79,7 +97,9 @@ extension UserErased: EventPayload {
     /// Writes an `UserErased` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
     /// Reads a stored `UserErased` payload of version `opener.version`.
-    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()))
+    }
     /// The `UserErased` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
     /// A one-line human summary of an `UserErased` event.
@@ -89,7 +109,8 @@ extension UserErased: EventPayload {
 extension Decider {
     /// The normalised fields of a new user, or why `createUser` fails.
     func newUser(username: String, email: String, password: String, bio: String?, url: String?) throws
-        -> (username: String, email: String, bio: String?, url: String?) {
+        -> (username: String, email: String, bio: String?, url: String?)
+    {
         let username = try Validation.username(username)
         let email = try Validation.email(email)
         try Validation.password(password)
@@ -105,8 +126,11 @@ extension Decider {
     }
 
     func createUser(username: String, email: String, password: String, bio: String?, url: String?) throws -> Decision {
-        let (username, email, bio, url) = try newUser(username: username, email: email, password: password, bio: bio, url: url)
-        guard let hash = context.prepared.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        let (username, email, bio, url) = try newUser(
+            username: username, email: email, password: password, bio: bio, url: url)
+        guard let hash = context.prepared.passwordHash else {
+            throw TimelineError(.internal, "password was not hashed")
+        }
         let id = UserID(context.newID())
         let event = UserCreated(userId: id, username: username, email: email, passwordHash: hash, bio: bio, url: url)
         return Decision(events: [.userCreated(event)], outcome: .success(.user(id)), actor: id)
@@ -120,7 +144,9 @@ extension Decider {
         if actor != .operator {
             let me = try resolve(actor)
             guard me.id == target else { throw TimelineError(.forbidden, "a user can only erase themself") }
-            guard password != nil else { throw TimelineError.invalid("password", "erasing your account needs your current password") }
+            guard password != nil else {
+                throw TimelineError.invalid("password", "erasing your account needs your current password")
+            }
             if let failure = try checkPassword(of: me) { return failure }
         }
         guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
@@ -164,7 +190,13 @@ package struct CreateUserCommand: CommandDefinition {
     package let url: String?
 
     /// A `createUser` command with these fields.
-    package init(username: String, email: String, password: String, bio: String?, url: String?) { self.username = username; self.email = email; self.password = password; self.bio = bio; self.url = url }
+    package init(username: String, email: String, password: String, bio: String?, url: String?) {
+        self.username = username
+        self.email = email
+        self.password = password
+        self.bio = bio
+        self.url = url
+    }
 
     /// Reads `createUser`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -197,7 +229,9 @@ package struct CreateUserCommand: CommandDefinition {
 
 extension Command {
     /// Signs up: a new user with a unique username and email (answers the profile).
-    public static func createUser(username: String, email: String, password: String, bio: String?, url: String?) -> Command { Command(CreateUserCommand(username: username, email: email, password: password, bio: bio, url: url)) }
+    public static func createUser(username: String, email: String, password: String, bio: String?, url: String?)
+        -> Command
+    { Command(CreateUserCommand(username: username, email: email, password: password, bio: bio, url: url)) }
 }
 
 /// `eraseUser`: erases a user: their posts, comments, likes and follows are removed and their personal data made unrecoverable. By the user themself, giving their current `password` (a stolen session is not the account), or by an operator (no password).
@@ -210,7 +244,10 @@ package struct EraseUserCommand: CommandDefinition {
     package let password: String?
 
     /// A `eraseUser` command with these fields.
-    package init(user: String, password: String?) { self.user = user; self.password = password }
+    package init(user: String, password: String?) {
+        self.user = user
+        self.password = password
+    }
 
     /// Reads `eraseUser`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -232,5 +269,7 @@ package struct EraseUserCommand: CommandDefinition {
 
 extension Command {
     /// Erases a user: their posts, comments, likes and follows are removed and their personal data made unrecoverable. By the user themself, giving their current `password` (a stolen session is not the account), or by an operator (no password).
-    public static func eraseUser(user: String, password: String? = nil) -> Command { Command(EraseUserCommand(user: user, password: password)) }
+    public static func eraseUser(user: String, password: String? = nil) -> Command {
+        Command(EraseUserCommand(user: user, password: password))
+    }
 }

@@ -9,7 +9,10 @@ public struct ActivityRead: Equatable, Sendable {
     /// The id of the newest item seen (items are ordered by id, newest last).
     public var upTo: String
     /// An `ActivityRead` payload.
-    public init(userId: UserID, upTo: String) { self.userId = userId; self.upTo = upTo }
+    public init(userId: UserID, upTo: String) {
+        self.userId = userId
+        self.upTo = upTo
+    }
 }
 
 extension ActivityRead: EventPayload {
@@ -18,7 +21,10 @@ extension ActivityRead: EventPayload {
     /// Every user an `ActivityRead` payload names: `userId`.
     package var users: [UserID] { [userId] }
     /// Writes an `ActivityRead` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(upTo) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue)
+        w.string(upTo)
+    }
 
     /// Reads a stored `ActivityRead` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -28,15 +34,22 @@ extension ActivityRead: EventPayload {
     /// The `ActivityRead` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "upTo": upTo] }
     /// A one-line human summary of an `ActivityRead` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) read their activity up to \(upTo)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) read their activity up to \(upTo)"
+    }
 }
 
 extension Decider {
     /// Moves `me`'s read marker to `upTo` (an activity item's id); a marker at or past it stays.
     func markActivityRead(upTo raw: String, by me: UserRecord) throws -> Decision {
-        guard IdentifierSyntax.isValid(raw) else { throw TimelineError.invalid("upTo", "upTo must be an activity item's id") }
-        if let marker = try state.activityMarker(of: me.id), marker >= raw { return Decision(outcome: .success(.changed(false))) }
-        return Decision(events: [.activityRead(ActivityRead(userId: me.id, upTo: raw))], outcome: .success(.changed(true)))
+        guard IdentifierSyntax.isValid(raw) else {
+            throw TimelineError.invalid("upTo", "upTo must be an activity item's id")
+        }
+        if let marker = try state.activityMarker(of: me.id), marker >= raw {
+            return Decision(outcome: .success(.changed(false)))
+        }
+        return Decision(
+            events: [.activityRead(ActivityRead(userId: me.id, upTo: raw))], outcome: .success(.changed(true)))
     }
 }
 
@@ -72,7 +85,10 @@ public struct ActivityDismissed: Equatable, Sendable {
     /// The item dismissed (nil: every item there is now).
     public var item: String?
     /// An `ActivityDismissed` payload.
-    public init(userId: UserID, item: String?) { self.userId = userId; self.item = item }
+    public init(userId: UserID, item: String?) {
+        self.userId = userId
+        self.item = item
+    }
 }
 
 extension ActivityDismissed: EventPayload {
@@ -81,7 +97,10 @@ extension ActivityDismissed: EventPayload {
     /// Every user an `ActivityDismissed` payload names: `userId`.
     package var users: [UserID] { [userId] }
     /// Writes an `ActivityDismissed` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.optionalString(item) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue)
+        w.optionalString(item)
+    }
 
     /// Reads a stored `ActivityDismissed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -106,7 +125,9 @@ extension Decider {
     /// activity (someone else's, already dismissed, never there) or an empty activity changes
     /// nothing, so nothing is recorded: `changed` false.
     func dismissActivity(_ item: String?, by me: UserRecord) throws -> Decision {
-        if let item, !IdentifierSyntax.isValid(item) { throw TimelineError.invalid("item", "item must be an activity item's id") }
+        if let item, !IdentifierSyntax.isValid(item) {
+            throw TimelineError.invalid("item", "item must be an activity item's id")
+        }
         guard try state.holdsActivity(of: me.id, item: item) else {
             return Decision(outcome: .success(.changed(false)))
         }

@@ -9,7 +9,10 @@ public struct Block: Equatable, Sendable {
     /// Who is blocked.
     public var blockedId: UserID
     /// A `Block` payload.
-    public init(blockerId: UserID, blockedId: UserID) { self.blockerId = blockerId; self.blockedId = blockedId }
+    public init(blockerId: UserID, blockedId: UserID) {
+        self.blockerId = blockerId
+        self.blockedId = blockedId
+    }
 }
 
 extension Block: EventPayload {
@@ -18,7 +21,10 @@ extension Block: EventPayload {
     /// Every user a `Block` payload names: `blockerId`, `blockedId`.
     package var users: [UserID] { [blockerId, blockedId] }
     /// Writes a `Block` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(blockerId.rawValue); w.string(blockedId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(blockerId.rawValue)
+        w.string(blockedId.rawValue)
+    }
 
     /// Reads a stored `Block` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -26,7 +32,9 @@ extension Block: EventPayload {
     }
 
     /// The `Block` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["blockerId": blockerId.rawValue, "blockedId": blockedId.rawValue] }
+    package func json(erased: Bool) -> [String: Any] {
+        ["blockerId": blockerId.rawValue, "blockedId": blockedId.rawValue]
+    }
 
     /// A one-line human summary of a `Block` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -40,8 +48,12 @@ extension Decider {
         guard try !state.blocks(me.id, target) else { return Decision(outcome: .success(.changed(false))) }
         // A block ends the follows and follow requests both ways (so timelines stay SPEC's definition).
         var events = try endingRequests(between: me.id, target)
-        if try state.follows(me.id, target) { events.append(.unfollowed(Follow(followerId: me.id, followeeId: target))) }
-        if try state.follows(target, me.id) { events.append(.unfollowed(Follow(followerId: target, followeeId: me.id))) }
+        if try state.follows(me.id, target) {
+            events.append(.unfollowed(Follow(followerId: me.id, followeeId: target)))
+        }
+        if try state.follows(target, me.id) {
+            events.append(.unfollowed(Follow(followerId: target, followeeId: me.id)))
+        }
         events.append(.blocked(Block(blockerId: me.id, blockedId: target)))
         return Decision(events: events, outcome: .success(.changed(true)))
     }
@@ -49,7 +61,9 @@ extension Decider {
     func unblock(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "block")
         let blocking = try state.blocks(me.id, target)
-        return Decision(events: blocking ? [.unblocked(Block(blockerId: me.id, blockedId: target))] : [], outcome: .success(.changed(blocking)))
+        return Decision(
+            events: blocking ? [.unblocked(Block(blockerId: me.id, blockedId: target))] : [],
+            outcome: .success(.changed(blocking)))
     }
 }
 

@@ -8,7 +8,10 @@ public struct Bookmark: Equatable, Sendable {
     /// Whose bookmark it is.
     public var userId: UserID
     /// A `Bookmark` payload.
-    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+    public init(postId: PostID, userId: UserID) {
+        self.postId = postId
+        self.userId = userId
+    }
 }
 
 extension Bookmark: EventPayload {
@@ -19,7 +22,10 @@ extension Bookmark: EventPayload {
     /// The post a `Bookmark` event is about: `postId`.
     package var post: PostID? { postId }
     /// Writes a `Bookmark` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue)
+        w.string(userId.rawValue)
+    }
 
     /// Reads a stored `Bookmark` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -31,7 +37,8 @@ extension Bookmark: EventPayload {
 
     /// A one-line human summary of a `Bookmark` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        type == .bookmarked ? "\(name(userId)) bookmarked \(postId)" : "\(name(userId)) removed \(postId) from their bookmarks"
+        type == .bookmarked
+            ? "\(name(userId)) bookmarked \(postId)" : "\(name(userId)) removed \(postId) from their bookmarks"
     }
 }
 
@@ -42,14 +49,18 @@ extension Decider {
             throw TimelineError(.forbidden, "you cannot save this user's posts")
         }
         let saved = try state.bookmarks(me.id, post.id)
-        return Decision(events: saved ? [] : [.bookmarked(Bookmark(postId: post.id, userId: me.id))], outcome: .success(.changed(!saved)))
+        return Decision(
+            events: saved ? [] : [.bookmarked(Bookmark(postId: post.id, userId: me.id))],
+            outcome: .success(.changed(!saved)))
     }
 
     /// A hidden post cannot be saved, but it can be taken out of the bookmarks.
     func unbookmark(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try existingPost(post)
         let saved = try state.bookmarks(me.id, post.id)
-        return Decision(events: saved ? [.unbookmarked(Bookmark(postId: post.id, userId: me.id))] : [], outcome: .success(.changed(saved)))
+        return Decision(
+            events: saved ? [.unbookmarked(Bookmark(postId: post.id, userId: me.id))] : [],
+            outcome: .success(.changed(saved)))
     }
 }
 

@@ -11,7 +11,10 @@ public struct Follow: Equatable, Sendable {
     /// Who is followed.
     public var followeeId: UserID
     /// A `Follow` payload.
-    public init(followerId: UserID, followeeId: UserID) { self.followerId = followerId; self.followeeId = followeeId }
+    public init(followerId: UserID, followeeId: UserID) {
+        self.followerId = followerId
+        self.followeeId = followeeId
+    }
 }
 
 extension Follow: EventPayload {
@@ -20,7 +23,10 @@ extension Follow: EventPayload {
     /// Every user a `Follow` payload names: `followerId`, `followeeId`.
     package var users: [UserID] { [followerId, followeeId] }
     /// Writes a `Follow` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(followerId.rawValue); w.string(followeeId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(followerId.rawValue)
+        w.string(followeeId.rawValue)
+    }
 
     /// Reads a stored `Follow` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -28,19 +34,22 @@ extension Follow: EventPayload {
     }
 
     /// The `Follow` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue] }
+    package func json(erased: Bool) -> [String: Any] {
+        ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue]
+    }
 
     /// A one-line human summary of a `Follow` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        let verb = switch type {
-        case .followRequested: "asked to follow"
-        case .followRequestRejected: "was turned down by"
-        case .followRequestWithdrawn: "withdrew the request to follow"
-        case .unfollowed: "unfollowed"
-        case .postNotificationsOn: "asked to be notified of the posts of"
-        case .postNotificationsOff: "stopped being notified of the posts of"
-        default: "followed"
-        }
+        let verb =
+            switch type {
+            case .followRequested: "asked to follow"
+            case .followRequestRejected: "was turned down by"
+            case .followRequestWithdrawn: "withdrew the request to follow"
+            case .unfollowed: "unfollowed"
+            case .postNotificationsOn: "asked to be notified of the posts of"
+            case .postNotificationsOff: "stopped being notified of the posts of"
+            default: "followed"
+            }
         return "\(name(followerId)) \(verb) \(name(followeeId))"
     }
 }
@@ -70,8 +79,12 @@ extension Decider {
     func unfollow(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "follow")
         let edge = Follow(followerId: me.id, followeeId: target)
-        if try state.follows(me.id, target) { return Decision(events: [.unfollowed(edge)], outcome: .success(.changed(true))) }
-        if try state.followRequested(me.id, target) { return Decision(events: [.followRequestWithdrawn(edge)], outcome: .success(.changed(true))) }
+        if try state.follows(me.id, target) {
+            return Decision(events: [.unfollowed(edge)], outcome: .success(.changed(true)))
+        }
+        if try state.followRequested(me.id, target) {
+            return Decision(events: [.followRequestWithdrawn(edge)], outcome: .success(.changed(true)))
+        }
         return Decision(outcome: .success(.changed(false)))
     }
 }
@@ -89,7 +102,10 @@ package struct FollowCommand: CommandDefinition {
     package let notify: Bool?
 
     /// A `follow` command with these fields.
-    package init(user: String, notify: Bool?) { self.user = user; self.notify = notify }
+    package init(user: String, notify: Bool?) {
+        self.user = user
+        self.notify = notify
+    }
 
     /// Reads `follow`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -112,7 +128,9 @@ package struct FollowCommand: CommandDefinition {
 extension Command {
     /// The acting user follows `user`, or asks to when the account is locked (idempotent);
     /// `notify` turns notifications of their posts on or off (`nil`: as it is).
-    public static func follow(user: String, notify: Bool? = nil) -> Command { Command(FollowCommand(user: user, notify: notify)) }
+    public static func follow(user: String, notify: Bool? = nil) -> Command {
+        Command(FollowCommand(user: user, notify: notify))
+    }
 }
 
 /// `unfollow`: the acting user stops following `user`, or withdraws their request to (idempotent).

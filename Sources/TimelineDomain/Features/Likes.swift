@@ -7,7 +7,10 @@ public struct Like: Equatable, Sendable {
     /// The user concerned.
     public var userId: UserID
     /// A `Like` payload.
-    public init(postId: PostID, userId: UserID) { self.postId = postId; self.userId = userId }
+    public init(postId: PostID, userId: UserID) {
+        self.postId = postId
+        self.userId = userId
+    }
 }
 
 extension Like: EventPayload {
@@ -18,7 +21,10 @@ extension Like: EventPayload {
     /// The post a `Like` event is about: `postId`.
     package var post: PostID? { postId }
     /// Writes a `Like` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(userId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue)
+        w.string(userId.rawValue)
+    }
 
     /// Reads a stored `Like` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -41,14 +47,18 @@ extension Decider {
         guard try !blockedEitherWay(me.id, post.author) else {
             throw TimelineError(.forbidden, "you cannot like this user's posts")
         }
-        return Decision(events: liked ? [] : [.likeAdded(Like(postId: post.id, userId: me.id))], outcome: .success(.changed(!liked)))
+        return Decision(
+            events: liked ? [] : [.likeAdded(Like(postId: post.id, userId: me.id))], outcome: .success(.changed(!liked))
+        )
     }
 
     /// A hidden post cannot be liked, but a like on it can be taken back.
     func unlike(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try existingPost(post)
         let liked = try state.likes(me.id, post.id)
-        return Decision(events: liked ? [.likeRemoved(Like(postId: post.id, userId: me.id))] : [], outcome: .success(.changed(liked)))
+        return Decision(
+            events: liked ? [.likeRemoved(Like(postId: post.id, userId: me.id))] : [],
+            outcome: .success(.changed(liked)))
     }
 }
 

@@ -23,9 +23,17 @@ public struct MediaUploaded: Equatable, Sendable {
     /// Its description for people who cannot see it, if given (`nil` too once the uploader is erased).
     public var alt: String?
     /// A `MediaUploaded` payload.
-    public init(mediaId: MediaID, uploaderId: UserID, width: Int, height: Int, variants: ImageVariants, blurhash: String, alt: String?) {
-        self.mediaId = mediaId; self.uploaderId = uploaderId; self.width = width; self.height = height
-        self.variants = variants; self.blurhash = blurhash; self.alt = alt
+    public init(
+        mediaId: MediaID, uploaderId: UserID, width: Int, height: Int, variants: ImageVariants, blurhash: String,
+        alt: String?
+    ) {
+        self.mediaId = mediaId
+        self.uploaderId = uploaderId
+        self.width = width
+        self.height = height
+        self.variants = variants
+        self.blurhash = blurhash
+        self.alt = alt
     }
 }
 
@@ -39,9 +47,13 @@ extension MediaUploaded: EventPayload {
 
     /// Writes a `MediaUploaded` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(mediaId.rawValue); w.string(uploaderId.rawValue)
-        w.int(width); w.int(height)
-        w.string(variants.full.rawValue); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+        w.string(mediaId.rawValue)
+        w.string(uploaderId.rawValue)
+        w.int(width)
+        w.int(height)
+        w.string(variants.full.rawValue)
+        w.string(variants.feed.rawValue)
+        w.string(variants.thumb.rawValue)
         w.string(blurhash)
         try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
     }
@@ -50,22 +62,29 @@ extension MediaUploaded: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let media = MediaID(try r.string()), uploader = UserID(try r.string())
         let width = try r.int(), height = try r.int()
-        let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        let variants = ImageVariants(
+            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
         let blurhash = try r.string()
         let alt = try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil
-        self.init(mediaId: media, uploaderId: uploader, width: width, height: height, variants: variants, blurhash: blurhash, alt: alt)
+        self.init(
+            mediaId: media, uploaderId: uploader, width: width, height: height, variants: variants, blurhash: blurhash,
+            alt: alt)
     }
 
     /// The `MediaUploaded` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue, "width": width, "height": height,
-                                  "variants": variants.jsonObject, "blurhash": blurhash]
+        var out: [String: Any] = [
+            "mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue, "width": width, "height": height,
+            "variants": variants.jsonObject, "blurhash": blurhash
+        ]
         out["alt"] = alt
         return out
     }
 
     /// A one-line human summary of a `MediaUploaded` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(uploaderId)) uploaded \(mediaId)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(uploaderId)) uploaded \(mediaId)"
+    }
 }
 
 /// The payload of `MediaUpdated`: a new alt text for a photo (its uploader's).
@@ -77,7 +96,11 @@ public struct MediaUpdated: Equatable, Sendable {
     /// The new alt text; `nil` clears it (and reads back so once the uploader is erased).
     public var alt: String?
     /// A `MediaUpdated` payload.
-    public init(mediaId: MediaID, uploaderId: UserID, alt: String?) { self.mediaId = mediaId; self.uploaderId = uploaderId; self.alt = alt }
+    public init(mediaId: MediaID, uploaderId: UserID, alt: String?) {
+        self.mediaId = mediaId
+        self.uploaderId = uploaderId
+        self.alt = alt
+    }
 }
 
 extension MediaUpdated: EventPayload {
@@ -88,14 +111,17 @@ extension MediaUpdated: EventPayload {
 
     /// Writes a `MediaUpdated` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(mediaId.rawValue); w.string(uploaderId.rawValue)
+        w.string(mediaId.rawValue)
+        w.string(uploaderId.rawValue)
         try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
     }
 
     /// Reads a stored `MediaUpdated` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let media = MediaID(try r.string()), uploader = UserID(try r.string())
-        self.init(mediaId: media, uploaderId: uploader, alt: try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil)
+        self.init(
+            mediaId: media, uploaderId: uploader,
+            alt: try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil)
     }
 
     /// The `MediaUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
@@ -106,7 +132,9 @@ extension MediaUpdated: EventPayload {
     }
 
     /// A one-line human summary of a `MediaUpdated` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(uploaderId)) described \(mediaId)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(uploaderId)) described \(mediaId)"
+    }
 }
 
 /// The payload of `MediaDeleted`: an unattached photo went (a day passed, or its uploader was erased).
@@ -116,7 +144,10 @@ public struct MediaDeleted: Equatable, Sendable {
     /// Its uploader.
     public var uploaderId: UserID
     /// A `MediaDeleted` payload.
-    public init(mediaId: MediaID, uploaderId: UserID) { self.mediaId = mediaId; self.uploaderId = uploaderId }
+    public init(mediaId: MediaID, uploaderId: UserID) {
+        self.mediaId = mediaId
+        self.uploaderId = uploaderId
+    }
 }
 
 extension MediaDeleted: EventPayload {
@@ -125,7 +156,10 @@ extension MediaDeleted: EventPayload {
     /// Every user a `MediaDeleted` payload names: `uploaderId`.
     package var users: [UserID] { [uploaderId] }
     /// Writes a `MediaDeleted` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(mediaId.rawValue); w.string(uploaderId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(mediaId.rawValue)
+        w.string(uploaderId.rawValue)
+    }
 
     /// Reads a stored `MediaDeleted` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -133,9 +167,13 @@ extension MediaDeleted: EventPayload {
     }
 
     /// The `MediaDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue] }
+    package func json(erased: Bool) -> [String: Any] {
+        ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
+    }
     /// A one-line human summary of a `MediaDeleted` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(mediaId) of \(name(uploaderId)) was deleted" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(mediaId) of \(name(uploaderId)) was deleted"
+    }
 }
 
 /// A photo as deciding sees it.
@@ -158,10 +196,19 @@ package struct MediaRecord: Equatable, Sendable {
     package var alt: String?
 
     /// A media record.
-    package init(id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int, variants: ImageVariants,
-                 alt: String? = nil) {
-        self.id = id; self.uploader = uploader; self.uploadedAt = uploadedAt; self.post = post
-        self.width = width; self.height = height; self.variants = variants; self.alt = alt
+    package init(
+        id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int,
+        variants: ImageVariants,
+        alt: String? = nil
+    ) {
+        self.id = id
+        self.uploader = uploader
+        self.uploadedAt = uploadedAt
+        self.post = post
+        self.width = width
+        self.height = height
+        self.variants = variants
+        self.alt = alt
     }
 }
 
@@ -188,23 +235,31 @@ extension Validation {
 
 extension Decider {
     /// The photo the image pipeline produced (prepared before deciding), addressed as `me`'s images.
-    func processedPhoto(by me: UserRecord) throws -> (width: Int, height: Int, variants: ImageVariants, blurhash: String,
-                                                     blobs: [ImageID: ImageUpload]) {
-        guard let processed = context.prepared.processedImage else { throw TimelineError(.internal, "the image was not processed") }
+    func processedPhoto(by me: UserRecord) throws -> (
+        width: Int, height: Int, variants: ImageVariants, blurhash: String,
+        blobs: [ImageID: ImageUpload]
+    ) {
+        guard let processed = context.prepared.processedImage else {
+            throw TimelineError(.internal, "the image was not processed")
+        }
         func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
-        let variants = ImageVariants(full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
+        let variants = ImageVariants(
+            full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
         // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
-        let blobs = Dictionary([(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
-                               uniquingKeysWith: { first, _ in first })
+        let blobs = Dictionary(
+            [(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
+            uniquingKeysWith: { first, _ in first })
         return (processed.width, processed.height, variants, processed.blurhash, blobs)
     }
 
     /// Records the photo the pipeline produced as new media of `me`.
-    func uploadedMedia(alt: String?, by me: UserRecord) throws -> (event: MediaUploaded, blobs: [ImageID: ImageUpload]) {
+    func uploadedMedia(alt: String?, by me: UserRecord) throws -> (event: MediaUploaded, blobs: [ImageID: ImageUpload])
+    {
         let alt = try alt.flatMap(Validation.alt)
         let photo = try processedPhoto(by: me)
-        let event = MediaUploaded(mediaId: MediaID(context.newID()), uploaderId: me.id, width: photo.width, height: photo.height,
-                                  variants: photo.variants, blurhash: photo.blurhash, alt: alt)
+        let event = MediaUploaded(
+            mediaId: MediaID(context.newID()), uploaderId: me.id, width: photo.width, height: photo.height,
+            variants: photo.variants, blurhash: photo.blurhash, alt: alt)
         return (event, photo.blobs)
     }
 
@@ -212,7 +267,9 @@ extension Decider {
     func ownMedia(_ raw: String, of me: UserRecord, field: String = "media") throws -> MediaRecord {
         let id: MediaID = try Validation.identifier(raw, field: field)
         guard let media = try state.media(id) else { throw TimelineError.notFound("media", id.rawValue) }
-        guard media.uploader == me.id else { throw TimelineError(.forbidden, "media \(id) belongs to someone else", field: field) }
+        guard media.uploader == me.id else {
+            throw TimelineError(.forbidden, "media \(id) belongs to someone else", field: field)
+        }
         return media
     }
 
@@ -224,16 +281,20 @@ extension Decider {
         guard Set(ids).count == ids.count else { throw TimelineError.invalid("media", "a photo can be in a post once") }
         return try ids.map { raw in
             let media = try ownMedia(raw, of: me)
-            guard media.post == nil else { throw TimelineError.invalid("media", "media \(media.id) is already in a post") }
+            guard media.post == nil else {
+                throw TimelineError.invalid("media", "media \(media.id) is already in a post")
+            }
             return media
         }
     }
 
     /// Deletes the media nobody attached within `MediaPolicy.unattachedLifetime` (a batch of them).
     func expireMedia() throws -> Decision {
-        let expired = try state.unattachedMedia(uploadedBefore: context.now - MediaPolicy.unattachedLifetime, limit: MediaPolicy.expiryBatch)
-        return Decision(events: expired.map { .mediaDeleted(MediaDeleted(mediaId: $0.id, uploaderId: $0.uploader)) },
-                        outcome: .success(.changed(!expired.isEmpty)))
+        let expired = try state.unattachedMedia(
+            uploadedBefore: context.now - MediaPolicy.unattachedLifetime, limit: MediaPolicy.expiryBatch)
+        return Decision(
+            events: expired.map { .mediaDeleted(MediaDeleted(mediaId: $0.id, uploaderId: $0.uploader)) },
+            outcome: .success(.changed(!expired.isEmpty)))
     }
 }
 
@@ -250,7 +311,10 @@ package struct UploadMediaCommand: CommandDefinition {
     package let alt: String?
 
     /// A `uploadMedia` command with these fields.
-    package init(image: String, alt: String?) { self.image = image; self.alt = alt }
+    package init(image: String, alt: String?) {
+        self.image = image
+        self.alt = alt
+    }
 
     /// Reads `uploadMedia`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -276,7 +340,9 @@ package struct UploadMediaCommand: CommandDefinition {
 extension Command {
     /// Uploads a photo (`image`, base64) with an optional `alt` text (≤ 1,500 characters), to
     /// attach to a post within a day (`addPost` `media`).
-    public static func uploadMedia(image: String, alt: String? = nil) -> Command { Command(UploadMediaCommand(image: image, alt: alt)) }
+    public static func uploadMedia(image: String, alt: String? = nil) -> Command {
+        Command(UploadMediaCommand(image: image, alt: alt))
+    }
 }
 
 /// `updateMedia`: sets the alt text of one of the acting user's photos (`nil` or "" clears it),
@@ -290,7 +356,10 @@ package struct UpdateMediaCommand: CommandDefinition {
     package let alt: String?
 
     /// A `updateMedia` command with these fields.
-    package init(media: String, alt: String?) { self.media = media; self.alt = alt }
+    package init(media: String, alt: String?) {
+        self.media = media
+        self.alt = alt
+    }
 
     /// Reads `updateMedia`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -309,15 +378,18 @@ package struct UpdateMediaCommand: CommandDefinition {
         try decider.acting(actor) { me in
             let media = try decider.ownMedia(self.media, of: me)
             let alt = try alt.flatMap(Validation.alt)
-            return Decision(events: [.mediaUpdated(MediaUpdated(mediaId: media.id, uploaderId: me.id, alt: alt))],
-                            outcome: .success(.media(media.id)))
+            return Decision(
+                events: [.mediaUpdated(MediaUpdated(mediaId: media.id, uploaderId: me.id, alt: alt))],
+                outcome: .success(.media(media.id)))
         }
     }
 }
 
 extension Command {
     /// Sets the alt text of one of the acting user's photos (`nil` or "" clears it).
-    public static func updateMedia(media: String, alt: String?) -> Command { Command(UpdateMediaCommand(media: media, alt: alt)) }
+    public static func updateMedia(media: String, alt: String?) -> Command {
+        Command(UpdateMediaCommand(media: media, alt: alt))
+    }
 }
 
 /// `expireMedia` (operator): deletes a batch of the photos nobody attached within a day

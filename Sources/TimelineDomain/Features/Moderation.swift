@@ -16,7 +16,10 @@ public struct PostReported: Equatable, Sendable {
     public var origin: String?
     /// A `PostReported` payload.
     public init(postId: PostID, reporterId: UserID, reason: String, origin: String? = nil) {
-        self.postId = postId; self.reporterId = reporterId; self.reason = reason; self.origin = origin
+        self.postId = postId
+        self.reporterId = reporterId
+        self.reason = reason
+        self.origin = origin
     }
 }
 
@@ -34,9 +37,13 @@ extension PostReported: EventPayload {
 
     /// Writes a `PostReported` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(postId.rawValue); w.string(reporterId.rawValue)
+        w.string(postId.rawValue)
+        w.string(reporterId.rawValue)
         // The origin is the reporter's too: sealed with the reason, it goes with their erasure.
-        try sealer.seal(reporterId, into: &w) { $0.string(reason); $0.optionalString(origin) }
+        try sealer.seal(reporterId, into: &w) {
+            $0.string(reason)
+            $0.optionalString(origin)
+        }
     }
 
     /// Reads a stored `PostReported` payload of version `opener.version`.
@@ -51,12 +58,17 @@ extension PostReported: EventPayload {
     /// The `PostReported` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
-        if !erased { out["reason"] = reason; out["origin"] = origin }
+        if !erased {
+            out["reason"] = reason
+            out["origin"] = origin
+        }
         return out
     }
 
     /// A one-line human summary of a `PostReported` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(reporterId)) reported \(postId): \(clip(reason))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(reporterId)) reported \(postId): \(clip(reason))"
+    }
 }
 
 /// The payload of `PostRemoved`: an operator took a post down. It leaves every list as a
@@ -70,7 +82,9 @@ public struct PostRemoved: Equatable, Sendable {
     public var reason: String
     /// A `PostRemoved` payload.
     public init(postId: PostID, authorId: UserID, reason: String) {
-        self.postId = postId; self.authorId = authorId; self.reason = reason
+        self.postId = postId
+        self.authorId = authorId
+        self.reason = reason
     }
 }
 
@@ -85,14 +99,16 @@ extension PostRemoved: EventPayload {
     /// Writes a `PostRemoved` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         // The operator's reason is about the author's post: sealed with their key.
-        w.string(postId.rawValue); w.string(authorId.rawValue)
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.string(reason) }
     }
 
     /// Reads a stored `PostRemoved` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
-        self.init(postId: post, authorId: author, reason: try opener.personal(author, from: &r) { try $0.string() } ?? "")
+        self.init(
+            postId: post, authorId: author, reason: try opener.personal(author, from: &r) { try $0.string() } ?? "")
     }
 
     /// The `PostRemoved` payload's JSON form (see `EventPayload.json(erased:)`).
@@ -128,11 +144,15 @@ extension ReportsDismissed: EventPayload {
     /// Writes a `ReportsDismissed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue) }
     /// Reads a stored `ReportsDismissed` payload of version `opener.version`.
-    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(postId: PostID(try r.string())) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(postId: PostID(try r.string()))
+    }
     /// The `ReportsDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue] }
     /// A one-line human summary of a `ReportsDismissed` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "the operator dismissed the reports against \(postId)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "the operator dismissed the reports against \(postId)"
+    }
 }
 
 extension Decider {
@@ -145,7 +165,9 @@ extension Decider {
         }
         let reason = try Validation.reason(reason)
         // One report per reporter and post: a repeat changes nothing.
-        guard try !state.reported(me.id, post.id) else { return Decision(events: [], outcome: .success(.changed(false))) }
+        guard try !state.reported(me.id, post.id) else {
+            return Decision(events: [], outcome: .success(.changed(false)))
+        }
         let event = PostReported(postId: post.id, reporterId: me.id, reason: reason, origin: context.prepared.origin)
         return Decision(events: [.postReported(event)], outcome: .success(.changed(true)))
     }
@@ -164,8 +186,9 @@ extension Decider {
         let post = try existingPost(id.rawValue)
         // Nothing standing (never reported, or dismissed already): nothing to dismiss.
         let standing = try state.standingReports(post.id, upTo: 1) > 0
-        return Decision(events: standing ? [.reportsDismissed(ReportsDismissed(postId: post.id))] : [],
-                        outcome: .success(.changed(standing)))
+        return Decision(
+            events: standing ? [.reportsDismissed(ReportsDismissed(postId: post.id))] : [],
+            outcome: .success(.changed(standing)))
     }
 }
 
@@ -202,7 +225,10 @@ package struct ReportPostCommand: CommandDefinition {
     package let reason: String
 
     /// A `reportPost` command with these fields.
-    package init(post: String, reason: String) { self.post = post; self.reason = reason }
+    package init(post: String, reason: String) {
+        self.post = post
+        self.reason = reason
+    }
 
     /// Reads `reportPost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -224,7 +250,9 @@ package struct ReportPostCommand: CommandDefinition {
 
 extension Command {
     /// Reports a post to the operators, with a reason.
-    public static func reportPost(post: String, reason: String) -> Command { Command(ReportPostCommand(post: post, reason: reason)) }
+    public static func reportPost(post: String, reason: String) -> Command {
+        Command(ReportPostCommand(post: post, reason: reason))
+    }
 }
 
 /// `removePost`: removes a post for breaking the rules, saying why (operators only): it leaves every list like a deleted post, and its author's activity shows the reason.
@@ -237,7 +265,10 @@ package struct RemovePostCommand: CommandDefinition {
     package let reason: String
 
     /// A `removePost` command with these fields.
-    package init(post: String, reason: String) { self.post = post; self.reason = reason }
+    package init(post: String, reason: String) {
+        self.post = post
+        self.reason = reason
+    }
 
     /// Reads `removePost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -259,5 +290,7 @@ package struct RemovePostCommand: CommandDefinition {
 
 extension Command {
     /// Removes a post for breaking the rules, saying why (operators only): it leaves every list like a deleted post, and its author's activity shows the reason.
-    public static func removePost(post: String, reason: String) -> Command { Command(RemovePostCommand(post: post, reason: reason)) }
+    public static func removePost(post: String, reason: String) -> Command {
+        Command(RemovePostCommand(post: post, reason: reason))
+    }
 }

@@ -14,7 +14,9 @@ public struct Mute: Equatable, Sendable {
     public var until: Int64?
     /// A `Muted` payload.
     public init(muterId: UserID, mutedId: UserID, until: Int64? = nil) {
-        self.muterId = muterId; self.mutedId = mutedId; self.until = until
+        self.muterId = muterId
+        self.mutedId = mutedId
+        self.until = until
     }
 }
 
@@ -26,7 +28,8 @@ extension Mute: EventPayload {
 
     /// Writes a `Mute` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(muterId.rawValue); w.string(mutedId.rawValue)
+        w.string(muterId.rawValue)
+        w.string(mutedId.rawValue)
         w.u8(until == nil ? 0 : 1)
         if let until { w.int64(until) }
     }
@@ -57,7 +60,10 @@ public struct Unmute: Equatable, Sendable {
     /// Who was muted.
     public var mutedId: UserID
     /// An `Unmuted` payload.
-    public init(muterId: UserID, mutedId: UserID) { self.muterId = muterId; self.mutedId = mutedId }
+    public init(muterId: UserID, mutedId: UserID) {
+        self.muterId = muterId
+        self.mutedId = mutedId
+    }
 }
 
 extension Unmute: EventPayload {
@@ -66,7 +72,10 @@ extension Unmute: EventPayload {
     /// Every user an `Unmute` payload names: `muterId`, `mutedId`.
     package var users: [UserID] { [muterId, mutedId] }
     /// Writes an `Unmute` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(muterId.rawValue); w.string(mutedId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(muterId.rawValue)
+        w.string(mutedId.rawValue)
+    }
 
     /// Reads a stored `Unmute` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -76,7 +85,9 @@ extension Unmute: EventPayload {
     /// The `Unmute` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue] }
     /// A one-line human summary of an `Unmute` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(muterId)) unmuted \(name(mutedId))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(muterId)) unmuted \(name(mutedId))"
+    }
 }
 
 /// How long a timed mute may last: a year, in seconds (Mastodon's `duration`).
@@ -93,20 +104,24 @@ extension Decider {
         var until: Int64?
         if let duration, duration != 0 {
             guard (1...MutePolicy.maxDurationSeconds).contains(duration) else {
-                throw TimelineError.invalid("duration", "duration must be 0 (until unmuted) or 1–\(MutePolicy.maxDurationSeconds) seconds")
+                throw TimelineError.invalid(
+                    "duration", "duration must be 0 (until unmuted) or 1–\(MutePolicy.maxDurationSeconds) seconds")
             }
             until = context.now + Int64(duration) * 1000
         }
         if let standing = try state.mute(me.id, target), standing.isActive(at: context.now), standing.until == until {
             return Decision(outcome: .success(.changed(false)))
         }
-        return Decision(events: [.muted(Mute(muterId: me.id, mutedId: target, until: until))], outcome: .success(.changed(true)))
+        return Decision(
+            events: [.muted(Mute(muterId: me.id, mutedId: target, until: until))], outcome: .success(.changed(true)))
     }
 
     /// Lifts a mute that stands (idempotent: an ended or absent one changes nothing).
     func unmute(_ user: String, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "mute")
-        guard try state.mute(me.id, target)?.isActive(at: context.now) == true else { return Decision(outcome: .success(.changed(false))) }
+        guard try state.mute(me.id, target)?.isActive(at: context.now) == true else {
+            return Decision(outcome: .success(.changed(false)))
+        }
         return Decision(events: [.unmuted(Unmute(muterId: me.id, mutedId: target))], outcome: .success(.changed(true)))
     }
 }
@@ -136,7 +151,10 @@ package struct MuteCommand: CommandDefinition {
     package let duration: Int?
 
     /// A `mute` command with these fields.
-    package init(user: String, duration: Int?) { self.user = user; self.duration = duration }
+    package init(user: String, duration: Int?) {
+        self.user = user
+        self.duration = duration
+    }
 
     /// Reads `mute`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -158,7 +176,9 @@ package struct MuteCommand: CommandDefinition {
 
 extension Command {
     /// The acting user mutes `user`: for good, or for `duration` seconds (0 or nil: until unmuted).
-    public static func mute(user: String, duration: Int? = nil) -> Command { Command(MuteCommand(user: user, duration: duration)) }
+    public static func mute(user: String, duration: Int? = nil) -> Command {
+        Command(MuteCommand(user: user, duration: duration))
+    }
 }
 
 /// `unmute`: the acting user lifts their mute of `user` (idempotent).

@@ -13,10 +13,12 @@ public enum OAuthScope {
 
     /// Mastodon's granular scopes (what discovery lists; any `read:…`/`write:…` is accepted).
     public static let granular = [
-        "read:accounts", "read:blocks", "read:bookmarks", "read:favourites", "read:filters", "read:follows", "read:lists",
-        "read:mutes", "read:notifications", "read:search", "read:statuses", "write:accounts", "write:blocks", "write:bookmarks",
+        "read:accounts", "read:blocks", "read:bookmarks", "read:favourites", "read:filters", "read:follows",
+        "read:lists",
+        "read:mutes", "read:notifications", "read:search", "read:statuses", "write:accounts", "write:blocks",
+        "write:bookmarks",
         "write:conversations", "write:favourites", "write:filters", "write:follows", "write:lists", "write:media",
-        "write:mutes", "write:notifications", "write:reports", "write:statuses",
+        "write:mutes", "write:notifications", "write:reports", "write:statuses"
     ]
 
     /// Whether `scope` is one Mastodon defines: a top-level scope, or `read:…`, `write:…`,
@@ -24,7 +26,9 @@ public enum OAuthScope {
     public static func isKnown(_ scope: String) -> Bool {
         if topLevel.contains(scope) { return true }
         let parts = scope.split(separator: ":", maxSplits: 1)
-        guard parts.count == 2, !parts[1].isEmpty, parts[1].allSatisfy({ $0.isLetter || $0 == "_" || $0 == ":" }) else { return false }
+        guard parts.count == 2, !parts[1].isEmpty, parts[1].allSatisfy({ $0.isLetter || $0 == "_" || $0 == ":" }) else {
+            return false
+        }
         return ["read", "write", "admin"].contains(String(parts[0]))
     }
 
@@ -45,7 +49,9 @@ public enum OAuthScope {
     /// The scopes of a space-separated list (`read write`), checked.
     public static func parse(_ text: String, field: String) throws(TimelineError) -> [String] {
         let scopes = text.split(whereSeparator: { $0 == " " || $0 == "+" }).map(String.init)
-        for scope in scopes where !isKnown(scope) { throw TimelineError.invalid(field, "unknown scope \(scope.prefix(64))") }
+        for scope in scopes where !isKnown(scope) {
+            throw TimelineError.invalid(field, "unknown scope \(scope.prefix(64))")
+        }
         return scopes
     }
 }
@@ -66,7 +72,7 @@ public enum OAuthRedirect {
         if uri == outOfBand { return true }
         let bytes = Array(uri.utf8)
         guard bytes.count <= 2048, isURISyntax(bytes), let components = URLComponents(string: uri),
-              let scheme = components.scheme?.lowercased(), !scheme.isEmpty, !refusedSchemes.contains(scheme)
+            let scheme = components.scheme?.lowercased(), !scheme.isEmpty, !refusedSchemes.contains(scheme)
         else { return false }
         if scheme == "http" || scheme == "https" { return !(components.host ?? "").isEmpty }
         return true
@@ -107,8 +113,14 @@ public struct AppRegistered: Equatable, Sendable {
     /// Hex BLAKE2b-256 of its client secret; the secret itself is never recorded.
     public var secretHash: String
     /// An `AppRegistered` payload.
-    public init(appId: String, name: String, website: String?, redirectURIs: [String], scopes: [String], secretHash: String) {
-        self.appId = appId; self.name = name; self.website = website; self.redirectURIs = redirectURIs; self.scopes = scopes
+    public init(
+        appId: String, name: String, website: String?, redirectURIs: [String], scopes: [String], secretHash: String
+    ) {
+        self.appId = appId
+        self.name = name
+        self.website = website
+        self.redirectURIs = redirectURIs
+        self.scopes = scopes
         self.secretHash = secretHash
     }
 }
@@ -121,24 +133,34 @@ extension AppRegistered: EventPayload {
 
     /// Writes an `AppRegistered` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(appId); w.string(name); w.optionalString(website); w.strings(redirectURIs); w.strings(scopes); w.string(secretHash)
+        w.string(appId)
+        w.string(name)
+        w.optionalString(website)
+        w.strings(redirectURIs)
+        w.strings(scopes)
+        w.string(secretHash)
     }
 
     /// Reads a stored `AppRegistered` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
-        self.init(appId: try r.string(), name: try r.string(), website: try r.optionalString(), redirectURIs: try r.strings(),
-                  scopes: try r.strings(), secretHash: try r.string())
+        self.init(
+            appId: try r.string(), name: try r.string(), website: try r.optionalString(), redirectURIs: try r.strings(),
+            scopes: try r.strings(), secretHash: try r.string())
     }
 
     /// The `AppRegistered` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["appId": appId, "name": name, "redirectUris": redirectURIs, "scopes": scopes, "secretHash": secretHash]
+        var out: [String: Any] = [
+            "appId": appId, "name": name, "redirectUris": redirectURIs, "scopes": scopes, "secretHash": secretHash
+        ]
         out["website"] = website
         return out
     }
 
     /// A one-line human summary of an `AppRegistered` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) registered: \(clip(self.name))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "app \(appId) registered: \(clip(self.name))"
+    }
 }
 
 /// An app as deciding sees it.
@@ -158,7 +180,12 @@ package struct AppRecord: Equatable, Sendable {
 
     /// The app `AppRegistered` recorded.
     package init(_ e: AppRegistered) {
-        id = e.appId; name = e.name; website = e.website; redirectURIs = e.redirectURIs; scopes = e.scopes; secretHash = e.secretHash
+        id = e.appId
+        name = e.name
+        website = e.website
+        redirectURIs = e.redirectURIs
+        scopes = e.scopes
+        secretHash = e.secretHash
     }
 }
 
@@ -171,14 +198,18 @@ extension Decider {
         // A code must reach an app: never a URI a browser would run (`javascript:`) or show
         // (`data:`), nor one that does not parse (a redirect to it would go who knows where).
         for uri in redirectURIs where !OAuthRedirect.isAllowed(uri) {
-            throw TimelineError.invalid("redirect_uris",
-                                        "\(uri.prefix(64)) is not an absolute URI an app can receive a code at")
+            throw TimelineError.invalid(
+                "redirect_uris",
+                "\(uri.prefix(64)) is not an absolute URI an app can receive a code at")
         }
         let scopes = try OAuthScope.parse(scopes ?? "read", field: "scopes")
         let website = try website.flatMap { $0.isEmpty ? nil : try Validation.url($0) }
-        guard let secret = context.prepared.newToken else { throw TimelineError(.internal, "no client secret was made") }
-        let event = AppRegistered(appId: context.newID(), name: name, website: website, redirectURIs: redirectURIs,
-                                  scopes: scopes.isEmpty ? ["read"] : scopes, secretHash: context.hashToken(secret))
+        guard let secret = context.prepared.newToken else {
+            throw TimelineError(.internal, "no client secret was made")
+        }
+        let event = AppRegistered(
+            appId: context.newID(), name: name, website: website, redirectURIs: redirectURIs,
+            scopes: scopes.isEmpty ? ["read"] : scopes, secretHash: context.hashToken(secret))
         return Decision(events: [.appRegistered(event)], outcome: .success(.app(id: event.appId, secret: secret)))
     }
 
@@ -190,7 +221,9 @@ extension Decider {
     }
 
     /// As `authenticatedApp(_:secret:scopes:)`, the app proving itself with its secret or a live token of its own.
-    func authenticatedApp(_ id: String, _ credential: AppCredential, scopes: String?) throws -> (app: AppRecord, scopes: [String]) {
+    func authenticatedApp(_ id: String, _ credential: AppCredential, scopes: String?) throws -> (
+        app: AppRecord, scopes: [String]
+    ) {
         let proven: (AppRecord) throws -> Bool = { app in
             switch credential {
             case .secret(let secret): return context.hashToken(secret) == app.secretHash
@@ -201,7 +234,10 @@ extension Decider {
         }
         // An app's id is one of ours (a push id): anything else is no app, and is not looked up.
         guard IdentifierSyntax.isValid(id), let app = try state.app(id), try proven(app) else {
-            throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
+            throw TimelineError(
+                .invalidCredentials,
+                "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
+            )
         }
         let wanted = try scopes.map { try OAuthScope.parse($0, field: "scope") } ?? app.scopes
         for scope in wanted where !OAuthScope.allows(Set(app.scopes), scope) {
@@ -238,7 +274,10 @@ package struct RegisterAppCommand: CommandDefinition {
 
     /// A `registerApp` command with these fields.
     package init(name: String, redirectURIs: [String], scopes: String?, website: String?) {
-        self.name = name; self.redirectURIs = redirectURIs; self.scopes = scopes; self.website = website
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.scopes = scopes
+        self.website = website
     }
 
     /// Reads `registerApp`'s fields.
@@ -266,7 +305,9 @@ package struct RegisterAppCommand: CommandDefinition {
 extension Command {
     /// Registers an OAuth app: `scopes` space-separated (default `read`); answers its id and its
     /// client secret (shown once).
-    public static func registerApp(name: String, redirectURIs: [String], scopes: String? = nil, website: String? = nil) -> Command {
+    public static func registerApp(name: String, redirectURIs: [String], scopes: String? = nil, website: String? = nil)
+        -> Command
+    {
         Command(RegisterAppCommand(name: name, redirectURIs: redirectURIs, scopes: scopes, website: website))
     }
 }

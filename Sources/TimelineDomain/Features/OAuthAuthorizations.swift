@@ -24,9 +24,17 @@ public struct AppAuthorized: Equatable, Sendable {
     /// When the code can no longer be redeemed (ms since 1970).
     public var expiresAt: Int64
     /// An `AppAuthorized` payload.
-    public init(userId: UserID, appId: String, codeHash: String, scopes: [String], redirectURI: String, codeChallenge: String?, expiresAt: Int64) {
-        self.userId = userId; self.appId = appId; self.codeHash = codeHash; self.scopes = scopes; self.redirectURI = redirectURI
-        self.codeChallenge = codeChallenge; self.expiresAt = expiresAt
+    public init(
+        userId: UserID, appId: String, codeHash: String, scopes: [String], redirectURI: String, codeChallenge: String?,
+        expiresAt: Int64
+    ) {
+        self.userId = userId
+        self.appId = appId
+        self.codeHash = codeHash
+        self.scopes = scopes
+        self.redirectURI = redirectURI
+        self.codeChallenge = codeChallenge
+        self.expiresAt = expiresAt
     }
 }
 
@@ -38,26 +46,36 @@ extension AppAuthorized: EventPayload {
 
     /// Writes an `AppAuthorized` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.string(appId); w.string(codeHash); w.strings(scopes); w.string(redirectURI)
-        w.optionalString(codeChallenge); w.int64(expiresAt)
+        w.string(userId.rawValue)
+        w.string(appId)
+        w.string(codeHash)
+        w.strings(scopes)
+        w.string(redirectURI)
+        w.optionalString(codeChallenge)
+        w.int64(expiresAt)
     }
 
     /// Reads a stored `AppAuthorized` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
-        self.init(userId: UserID(try r.string()), appId: try r.string(), codeHash: try r.string(), scopes: try r.strings(),
-                  redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64())
+        self.init(
+            userId: UserID(try r.string()), appId: try r.string(), codeHash: try r.string(), scopes: try r.strings(),
+            redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64())
     }
 
     /// The `AppAuthorized` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "appId": appId, "codeHash": codeHash, "scopes": scopes,
-                                  "redirectUri": redirectURI, "expiresAt": expiresAt]
+        var out: [String: Any] = [
+            "userId": userId.rawValue, "appId": appId, "codeHash": codeHash, "scopes": scopes,
+            "redirectUri": redirectURI, "expiresAt": expiresAt
+        ]
         out["codeChallenge"] = codeChallenge
         return out
     }
 
     /// A one-line human summary of an `AppAuthorized` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) authorized app \(appId)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) authorized app \(appId)"
+    }
 }
 
 /// The payload of `AppTokenIssued`: an app's own token (the client credentials grant).
@@ -72,7 +90,10 @@ public struct AppTokenIssued: Equatable, Sendable {
     public var expiresAt: Int64
     /// An `AppTokenIssued` payload.
     public init(appId: String, tokenHash: String, scopes: [String], expiresAt: Int64) {
-        self.appId = appId; self.tokenHash = tokenHash; self.scopes = scopes; self.expiresAt = expiresAt
+        self.appId = appId
+        self.tokenHash = tokenHash
+        self.scopes = scopes
+        self.expiresAt = expiresAt
     }
 }
 
@@ -84,7 +105,10 @@ extension AppTokenIssued: EventPayload {
 
     /// Writes an `AppTokenIssued` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(appId); w.string(tokenHash); w.strings(scopes); w.int64(expiresAt)
+        w.string(appId)
+        w.string(tokenHash)
+        w.strings(scopes)
+        w.int64(expiresAt)
     }
 
     /// Reads a stored `AppTokenIssued` payload of version `opener.version`.
@@ -98,7 +122,9 @@ extension AppTokenIssued: EventPayload {
     }
 
     /// A one-line human summary of an `AppTokenIssued` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "app \(appId) got a token (\(tokenHash.prefix(8))…)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "app \(appId) got a token (\(tokenHash.prefix(8))…)"
+    }
 }
 
 /// The payload of `AppTokenRevoked`: an app revoked a token of its own (RFC 7009).
@@ -147,7 +173,12 @@ package struct AuthorizationRecord: Equatable, Sendable {
 
     /// The code `AppAuthorized` recorded.
     package init(_ e: AppAuthorized) {
-        user = e.userId; app = e.appId; scopes = e.scopes; redirectURI = e.redirectURI; codeChallenge = e.codeChallenge; expiresAt = e.expiresAt
+        user = e.userId
+        app = e.appId
+        scopes = e.scopes
+        redirectURI = e.redirectURI
+        codeChallenge = e.codeChallenge
+        expiresAt = e.expiresAt
     }
 }
 
@@ -161,7 +192,11 @@ package struct AppTokenRecord: Equatable, Sendable {
     package var expiresAt: Int64
 
     /// An app token record.
-    package init(app: String, scopes: [String], expiresAt: Int64) { self.app = app; self.scopes = scopes; self.expiresAt = expiresAt }
+    package init(app: String, scopes: [String], expiresAt: Int64) {
+        self.app = app
+        self.scopes = scopes
+        self.expiresAt = expiresAt
+    }
 }
 
 /// How long an authorization code can be redeemed: ten minutes, as RFC 6749 advises at most.
@@ -173,8 +208,10 @@ package enum AuthorizationPolicy {
 extension Decider {
     /// `me` lets `appID` act for them with `scopes` (all of the app's when nil), its code to be
     /// sent to `redirectURI` — one the app registered, exactly.
-    func authorizeApp(_ appID: String, redirectURI: String, scopes: String?, codeChallenge: String?, method: String?,
-                      by me: UserRecord) throws -> Decision {
+    func authorizeApp(
+        _ appID: String, redirectURI: String, scopes: String?, codeChallenge: String?, method: String?,
+        by me: UserRecord
+    ) throws -> Decision {
         guard IdentifierSyntax.isValid(appID), let app = try state.app(appID) else {
             throw TimelineError(.notFound, "Client authentication failed due to unknown client.", field: "client_id")
         }
@@ -188,14 +225,23 @@ extension Decider {
         }
         if let codeChallenge {
             // Only S256: `plain` would put the verifier itself where an eavesdropper sees it.
-            guard method == "S256" else { throw TimelineError.invalid("code_challenge_method", "code_challenge_method must be S256") }
-            guard codeChallenge.utf8.count == 43, codeChallenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            guard method == "S256" else {
+                throw TimelineError.invalid("code_challenge_method", "code_challenge_method must be S256")
+            }
+            guard codeChallenge.utf8.count == 43,
+                codeChallenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else {
                 throw TimelineError.invalid("code_challenge", "code_challenge must be a base64url SHA-256 digest")
             }
         }
-        guard let code = context.prepared.newToken else { throw TimelineError(.internal, "no authorization code was made") }
-        let event = AppAuthorized(userId: me.id, appId: app.id, codeHash: context.hashToken(code), scopes: wanted.isEmpty ? app.scopes : wanted,
-                                  redirectURI: redirectURI, codeChallenge: codeChallenge, expiresAt: context.now + AuthorizationPolicy.codeLifetime)
+        guard let code = context.prepared.newToken else {
+            throw TimelineError(.internal, "no authorization code was made")
+        }
+        let event = AppAuthorized(
+            userId: me.id, appId: app.id, codeHash: context.hashToken(code),
+            scopes: wanted.isEmpty ? app.scopes : wanted,
+            redirectURI: redirectURI, codeChallenge: codeChallenge,
+            expiresAt: context.now + AuthorizationPolicy.codeLifetime)
         return Decision(events: [.appAuthorized(event)], outcome: .success(.token(code)))
     }
 
@@ -203,23 +249,33 @@ extension Decider {
     /// with the same redirect URI and, when a PKCE challenge was given, the verifier whose
     /// `S256` is it (`prepared.pkceChallenge`). Any mismatch is `invalid_credentials`, as
     /// OAuth's `invalid_grant` says no more.
-    func redeemAuthorization(_ code: String, app appID: String, secret: String?, redirectURI: String) throws -> Decision {
-        let refused = TimelineError(.invalidCredentials, "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.")
+    func redeemAuthorization(_ code: String, app appID: String, secret: String?, redirectURI: String) throws -> Decision
+    {
+        let refused = TimelineError(
+            .invalidCredentials,
+            "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client."
+        )
         let codeHash = context.hashToken(code)
         guard let grant = try state.authorization(hash: codeHash), grant.expiresAt > context.now, grant.app == appID,
-              grant.redirectURI == redirectURI else { throw refused }
+            grant.redirectURI == redirectURI
+        else { throw refused }
         if let secret {
             _ = try authenticatedApp(appID, secret: secret, scopes: nil)
         } else if grant.codeChallenge == nil {
             // A public client (no secret) must have proven itself with PKCE.
-            throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.")
+            throw TimelineError(
+                .invalidCredentials,
+                "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
+            )
         }
         if let challenge = grant.codeChallenge, context.prepared.pkceChallenge != challenge { throw refused }
         guard try state.user(grant.user)?.suspended == false else { throw refused }
         guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no token was made") }
-        let event = SignedIn(userId: grant.user, sessionHash: context.hashToken(token), expiresAt: context.now + context.sessionLifetime,
-                             appId: grant.app, scopes: grant.scopes, authorizationHash: codeHash)
-        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: grant.user)), actor: grant.user)
+        let event = SignedIn(
+            userId: grant.user, sessionHash: context.hashToken(token), expiresAt: context.now + context.sessionLifetime,
+            appId: grant.app, scopes: grant.scopes, authorizationHash: codeHash)
+        return Decision(
+            events: [.signedIn(event)], outcome: .success(.session(token: token, user: grant.user)), actor: grant.user)
     }
 
     /// Revokes `token` for the app `appID` (RFC 7009): the app proves itself with its secret, or
@@ -234,8 +290,10 @@ extension Decider {
             client = try authenticatedApp(appID, secret: secret, scopes: nil).app
         } else {
             guard IdentifierSyntax.isValid(appID), let app = try state.app(appID) else {
-                throw TimelineError(.invalidCredentials, "Client authentication failed due to unknown client, "
-                                    + "no client authentication included, or unsupported authentication method.")
+                throw TimelineError(
+                    .invalidCredentials,
+                    "Client authentication failed due to unknown client, "
+                        + "no client authentication included, or unsupported authentication method.")
             }
             client = app
         }
@@ -247,8 +305,9 @@ extension Decider {
         }
         guard let session = try state.session(hash: hash), session.expiresAt > context.now, session.app == client.id
         else { return Decision(events: [], outcome: .success(.changed(false))) }
-        return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))],
-                        outcome: .success(.changed(true)), actor: session.user)
+        return Decision(
+            events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))],
+            outcome: .success(.changed(true)), actor: session.user)
     }
 
     /// A token of the app's own (the client credentials grant): no person's, so it reads what
@@ -256,8 +315,9 @@ extension Decider {
     func issueAppToken(app appID: String, secret: String, scopes: String?) throws -> Decision {
         let client = try authenticatedApp(appID, secret: secret, scopes: scopes)
         guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no token was made") }
-        let event = AppTokenIssued(appId: client.app.id, tokenHash: context.hashToken(token), scopes: client.scopes,
-                                   expiresAt: context.now + context.sessionLifetime)
+        let event = AppTokenIssued(
+            appId: client.app.id, tokenHash: context.hashToken(token), scopes: client.scopes,
+            expiresAt: context.now + context.sessionLifetime)
         return Decision(events: [.appTokenIssued(event)], outcome: .success(.token(token)))
     }
 }
@@ -281,8 +341,13 @@ package struct AuthorizeAppCommand: CommandDefinition {
     package let codeChallengeMethod: String?
 
     /// A `authorizeApp` command with these fields.
-    package init(app: String, redirectURI: String, scopes: String?, codeChallenge: String?, codeChallengeMethod: String?) {
-        self.app = app; self.redirectURI = redirectURI; self.scopes = scopes; self.codeChallenge = codeChallenge
+    package init(
+        app: String, redirectURI: String, scopes: String?, codeChallenge: String?, codeChallengeMethod: String?
+    ) {
+        self.app = app
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.codeChallenge = codeChallenge
         self.codeChallengeMethod = codeChallengeMethod
     }
 
@@ -307,8 +372,9 @@ package struct AuthorizeAppCommand: CommandDefinition {
     /// Decides `authorizeApp` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) {
-            try decider.authorizeApp(app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
-                                     method: codeChallengeMethod, by: $0)
+            try decider.authorizeApp(
+                app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
+                method: codeChallengeMethod, by: $0)
         }
     }
 }
@@ -332,7 +398,11 @@ package struct RedeemAuthorizationCommand: CommandDefinition {
 
     /// A `redeemAuthorization` command with these fields.
     package init(code: String, app: String, clientSecret: String?, redirectURI: String, codeVerifier: String?) {
-        self.code = code; self.app = app; self.clientSecret = clientSecret; self.redirectURI = redirectURI; self.codeVerifier = codeVerifier
+        self.code = code
+        self.app = app
+        self.clientSecret = clientSecret
+        self.redirectURI = redirectURI
+        self.codeVerifier = codeVerifier
     }
 
     /// Reads `redeemAuthorization`'s fields.
@@ -373,7 +443,11 @@ package struct IssueAppTokenCommand: CommandDefinition {
     package let scopes: String?
 
     /// A `issueAppToken` command with these fields.
-    package init(app: String, clientSecret: String, scopes: String?) { self.app = app; self.clientSecret = clientSecret; self.scopes = scopes }
+    package init(app: String, clientSecret: String, scopes: String?) {
+        self.app = app
+        self.clientSecret = clientSecret
+        self.scopes = scopes
+    }
 
     /// Reads `issueAppToken`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -411,7 +485,9 @@ package struct RevokeTokenCommand: CommandDefinition {
 
     /// A `revokeToken` command with these fields.
     package init(token: String, app: String, clientSecret: String?) {
-        self.token = token; self.app = app; self.clientSecret = clientSecret
+        self.token = token
+        self.app = app
+        self.clientSecret = clientSecret
     }
 
     /// Reads `revokeToken`'s fields.
@@ -445,16 +521,24 @@ extension Command {
     /// Lets the OAuth app `app` act for the acting user with `scopes` (space-separated; all of
     /// the app's when nil), the code going to `redirectURI` (one the app registered); with a
     /// PKCE `codeChallenge` (`codeChallengeMethod` S256). Answers the authorization code.
-    public static func authorizeApp(app: String, redirectURI: String, scopes: String? = nil, codeChallenge: String? = nil,
-                                    codeChallengeMethod: String? = nil) -> Command {
-        Command(AuthorizeAppCommand(app: app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
-                                    codeChallengeMethod: codeChallengeMethod))
+    public static func authorizeApp(
+        app: String, redirectURI: String, scopes: String? = nil, codeChallenge: String? = nil,
+        codeChallengeMethod: String? = nil
+    ) -> Command {
+        Command(
+            AuthorizeAppCommand(
+                app: app, redirectURI: redirectURI, scopes: scopes, codeChallenge: codeChallenge,
+                codeChallengeMethod: codeChallengeMethod))
     }
 
     /// Exchanges an authorization code for a token of the person who authorized `app`.
-    public static func redeemAuthorization(code: String, app: String, clientSecret: String?, redirectURI: String,
-                                           codeVerifier: String? = nil) -> Command {
-        Command(RedeemAuthorizationCommand(code: code, app: app, clientSecret: clientSecret, redirectURI: redirectURI, codeVerifier: codeVerifier))
+    public static func redeemAuthorization(
+        code: String, app: String, clientSecret: String?, redirectURI: String,
+        codeVerifier: String? = nil
+    ) -> Command {
+        Command(
+            RedeemAuthorizationCommand(
+                code: code, app: app, clientSecret: clientSecret, redirectURI: redirectURI, codeVerifier: codeVerifier))
     }
 
     /// Issues `app` a token of its own (the client credentials grant).

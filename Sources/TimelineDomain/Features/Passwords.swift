@@ -15,7 +15,9 @@ public struct PasswordResetRequested: Equatable, Sendable {
     public var expiresAt: Int64
     /// A `PasswordResetRequested` payload.
     public init(userId: UserID, tokenHash: String, expiresAt: Int64) {
-        self.userId = userId; self.tokenHash = tokenHash; self.expiresAt = expiresAt
+        self.userId = userId
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
     }
 }
 
@@ -27,7 +29,9 @@ extension PasswordResetRequested: EventPayload {
 
     /// Writes a `PasswordResetRequested` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.string(tokenHash); w.int64(expiresAt)
+        w.string(userId.rawValue)
+        w.string(tokenHash)
+        w.int64(expiresAt)
     }
 
     /// Reads a stored `PasswordResetRequested` payload of version `opener.version`.
@@ -36,10 +40,14 @@ extension PasswordResetRequested: EventPayload {
     }
 
     /// The `PasswordResetRequested` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "tokenHash": tokenHash, "expiresAt": expiresAt] }
+    package func json(erased: Bool) -> [String: Any] {
+        ["userId": userId.rawValue, "tokenHash": tokenHash, "expiresAt": expiresAt]
+    }
 
     /// A one-line human summary of a `PasswordResetRequested` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "password reset token issued for \(name(userId))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "password reset token issued for \(name(userId))"
+    }
 }
 
 /// A password was set, with a reset token (and, optionally, the account's email) or with the
@@ -56,7 +64,10 @@ public struct PasswordChanged: Equatable, Sendable {
     public var resetTokenHash: String?
     /// A `PasswordChanged` payload.
     public init(userId: UserID, passwordHash: String?, email: String?, resetTokenHash: String?) {
-        self.userId = userId; self.passwordHash = passwordHash; self.email = email; self.resetTokenHash = resetTokenHash
+        self.userId = userId
+        self.passwordHash = passwordHash
+        self.email = email
+        self.resetTokenHash = resetTokenHash
     }
 }
 
@@ -70,22 +81,29 @@ extension PasswordChanged: EventPayload {
 
     /// Writes a `PasswordChanged` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.optionalString(resetTokenHash)
-        try sealer.seal(userId, into: &w) { $0.optionalString(passwordHash); $0.optionalString(email) }
+        w.string(userId.rawValue)
+        w.optionalString(resetTokenHash)
+        try sealer.seal(userId, into: &w) {
+            $0.optionalString(passwordHash)
+            $0.optionalString(email)
+        }
     }
 
     /// Reads a stored `PasswordChanged` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         // v1 always named the reset token used; v2 may not (a change with the current password).
         let id = UserID(try r.string()), reset = opener.version == 1 ? try r.string() : try r.optionalString()
-        let personal = try opener.personal(id, from: &r) { (hash: try $0.optionalString(), email: try $0.optionalString()) }
+        let personal = try opener.personal(id, from: &r) {
+            (hash: try $0.optionalString(), email: try $0.optionalString())
+        }
         self.init(userId: id, passwordHash: personal?.hash, email: personal?.email, resetTokenHash: reset)
     }
 
     /// The `PasswordChanged` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
-        out["resetTokenHash"] = resetTokenHash; out["email"] = email
+        out["resetTokenHash"] = resetTokenHash
+        out["email"] = email
         if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
         return out
     }
@@ -104,7 +122,10 @@ public struct EmailChanged: Equatable, Sendable {
     /// Lowercased; `nil` only when read back after the user was erased.
     public var email: String?
     /// An `EmailChanged` payload.
-    public init(userId: UserID, email: String?) { self.userId = userId; self.email = email }
+    public init(userId: UserID, email: String?) {
+        self.userId = userId
+        self.email = email
+    }
 }
 
 extension EmailChanged: EventPayload {
@@ -133,7 +154,9 @@ extension EmailChanged: EventPayload {
     }
 
     /// A one-line human summary of an `EmailChanged` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) changed their email" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) changed their email"
+    }
 }
 
 extension Decider {
@@ -144,15 +167,20 @@ extension Decider {
         try requireOperator(actor, "issue a password reset token")
         guard try state.user(target) != nil else { throw TimelineError.notFound("user", target.rawValue) }
         guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no token was generated") }
-        let event = PasswordResetRequested(userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
+        let event = PasswordResetRequested(
+            userId: target, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime)
         return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)))
     }
 
     /// The reset a `resetPassword` uses, its token's hash and the normalised new email, or why
     /// the command fails.
-    func passwordReset(token: String, password: String, email: String?) throws -> (reset: SessionRecord, hash: String, email: String?) {
+    func passwordReset(token: String, password: String, email: String?) throws -> (
+        reset: SessionRecord, hash: String, email: String?
+    ) {
         let hash = context.hashToken(token)
-        guard let reset = try state.passwordReset(hash: hash), reset.expiresAt > context.now, try state.user(reset.user) != nil else {
+        guard let reset = try state.passwordReset(hash: hash), reset.expiresAt > context.now,
+            try state.user(reset.user) != nil
+        else {
             throw TimelineError(.unauthenticated, "the reset token is not valid or has expired", field: "token")
         }
         try Validation.password(password)
@@ -165,7 +193,9 @@ extension Decider {
 
     func resetPassword(token: String, password: String, email: String?) throws -> Decision {
         let (reset, hash, email) = try passwordReset(token: token, password: password, email: email)
-        guard let passwordHash = context.prepared.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        guard let passwordHash = context.prepared.passwordHash else {
+            throw TimelineError(.internal, "password was not hashed")
+        }
         let event = PasswordChanged(userId: reset.user, passwordHash: passwordHash, email: email, resetTokenHash: hash)
         return Decision(events: [.passwordChanged(event)], outcome: .success(.user(reset.user)), actor: reset.user)
     }
@@ -176,19 +206,31 @@ extension Decider {
     /// Returns the failure's decision, or `nil` when the password is right.
     func checkPassword(of me: UserRecord) throws -> Decision? {
         let emailHash = me.emailHash
-        if let emailHash, try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
-                                                   since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures {
+        if let emailHash,
+            try state.signInFailures(
+                limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
+                since: context.now - SignInPolicy.window) >= SignInPolicy.maxFailures
+        {
             throw TimelineError(.rateLimited, "too many failed password checks for this account; try again later")
         }
-        if let hash = me.passwordHash, context.prepared.verifiedUser == me.id, context.prepared.verifiedPasswordHash == hash { return nil }
-        return Decision(events: emailHash.map { [.signInFailed(SignInFailed(emailHash: $0, userId: me.id, origin: context.prepared.origin))] } ?? [],
-                        outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
+        if let hash = me.passwordHash, context.prepared.verifiedUser == me.id,
+            context.prepared.verifiedPasswordHash == hash
+        {
+            return nil
+        }
+        return Decision(
+            events: emailHash.map {
+                [.signInFailed(SignInFailed(emailHash: $0, userId: me.id, origin: context.prepared.origin))]
+            } ?? [],
+            outcome: .failure(TimelineError(.invalidCredentials, "wrong password")))
     }
 
     func changePassword(_ newPassword: String, by me: UserRecord) throws -> Decision {
         try Validation.password(newPassword, field: "newPassword")
         if let failure = try checkPassword(of: me) { return failure }
-        guard let hash = context.prepared.passwordHash else { throw TimelineError(.internal, "password was not hashed") }
+        guard let hash = context.prepared.passwordHash else {
+            throw TimelineError(.internal, "password was not hashed")
+        }
         let event = PasswordChanged(userId: me.id, passwordHash: hash, email: nil, resetTokenHash: nil)
         return Decision(events: [.passwordChanged(event)], outcome: .success(.user(me.id)))
     }
@@ -200,7 +242,8 @@ extension Decider {
         if try state.userID(email: email) != nil {
             throw TimelineError(.emailTaken, "email is already registered", field: "email")
         }
-        return Decision(events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
+        return Decision(
+            events: [.emailChanged(EmailChanged(userId: me.id, email: email))], outcome: .success(.user(me.id)))
     }
 }
 
@@ -224,7 +267,9 @@ package struct RequestPasswordResetCommand: OneFieldCommand {
 
 extension Command {
     /// Issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
-    public static func requestPasswordReset(user: String) -> Command { Command(RequestPasswordResetCommand(value: user)) }
+    public static func requestPasswordReset(user: String) -> Command {
+        Command(RequestPasswordResetCommand(value: user))
+    }
 }
 
 /// `resetPassword`: sets a password (and optionally the email) with a reset token. Ends every session and every other reset token of the user.
@@ -241,7 +286,11 @@ package struct ResetPasswordCommand: CommandDefinition {
     package let email: String?
 
     /// A `resetPassword` command with these fields.
-    package init(token: String, password: String, email: String?) { self.token = token; self.password = password; self.email = email }
+    package init(token: String, password: String, email: String?) {
+        self.token = token
+        self.password = password
+        self.email = email
+    }
 
     /// Reads `resetPassword`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -270,7 +319,9 @@ package struct ResetPasswordCommand: CommandDefinition {
 
 extension Command {
     /// Sets a password (and optionally the email) with a reset token. Ends every session and every other reset token of the user.
-    public static func resetPassword(token: String, password: String, email: String?) -> Command { Command(ResetPasswordCommand(token: token, password: password, email: email)) }
+    public static func resetPassword(token: String, password: String, email: String?) -> Command {
+        Command(ResetPasswordCommand(token: token, password: password, email: email))
+    }
 }
 
 /// `changePassword`: changes the acting user's password; needs the current one. Ends every session (this one too) and every reset token of the user.
@@ -283,7 +334,10 @@ package struct ChangePasswordCommand: CommandDefinition {
     package let newPassword: String
 
     /// A `changePassword` command with these fields.
-    package init(currentPassword: String, newPassword: String) { self.currentPassword = currentPassword; self.newPassword = newPassword }
+    package init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
 
     /// Reads `changePassword`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -305,7 +359,9 @@ package struct ChangePasswordCommand: CommandDefinition {
 
 extension Command {
     /// Changes the acting user's password; needs the current one. Ends every session (this one too) and every reset token of the user.
-    public static func changePassword(currentPassword: String, newPassword: String) -> Command { Command(ChangePasswordCommand(currentPassword: currentPassword, newPassword: newPassword)) }
+    public static func changePassword(currentPassword: String, newPassword: String) -> Command {
+        Command(ChangePasswordCommand(currentPassword: currentPassword, newPassword: newPassword))
+    }
 }
 
 /// `changeEmail`: changes the acting user's email; needs their password.
@@ -318,7 +374,10 @@ package struct ChangeEmailCommand: CommandDefinition {
     package let email: String
 
     /// A `changeEmail` command with these fields.
-    package init(password: String, email: String) { self.password = password; self.email = email }
+    package init(password: String, email: String) {
+        self.password = password
+        self.email = email
+    }
 
     /// Reads `changeEmail`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -340,5 +399,7 @@ package struct ChangeEmailCommand: CommandDefinition {
 
 extension Command {
     /// Changes the acting user's email; needs their password.
-    public static func changeEmail(password: String, email: String) -> Command { Command(ChangeEmailCommand(password: password, email: email)) }
+    public static func changeEmail(password: String, email: String) -> Command {
+        Command(ChangeEmailCommand(password: password, email: email))
+    }
 }

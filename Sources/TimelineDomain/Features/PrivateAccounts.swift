@@ -18,7 +18,9 @@ extension Decider {
     /// there is none).
     func pendingRequest(from user: String, to me: UserRecord) throws -> Follow {
         let follower: UserID = try Validation.identifier(user, field: "user")
-        guard try state.followRequested(follower, me.id) else { throw TimelineError.notFound("follow request", follower.rawValue) }
+        guard try state.followRequested(follower, me.id) else {
+            throw TimelineError.notFound("follow request", follower.rawValue)
+        }
         return Follow(followerId: follower, followeeId: me.id)
     }
 
@@ -30,8 +32,12 @@ extension Decider {
     /// The events that end the requests between `a` and `b`, either way (a block ends them).
     func endingRequests(between a: UserID, _ b: UserID) throws -> [Event] {
         var events: [Event] = []
-        if try state.followRequested(a, b) { events.append(.followRequestWithdrawn(Follow(followerId: a, followeeId: b))) }
-        if try state.followRequested(b, a) { events.append(.followRequestWithdrawn(Follow(followerId: b, followeeId: a))) }
+        if try state.followRequested(a, b) {
+            events.append(.followRequestWithdrawn(Follow(followerId: a, followeeId: b)))
+        }
+        if try state.followRequested(b, a) {
+            events.append(.followRequestWithdrawn(Follow(followerId: b, followeeId: a)))
+        }
         return events
     }
 }
@@ -59,7 +65,9 @@ package struct ApproveFollowRequestCommand: OneFieldCommand {
 
 extension Command {
     /// The acting user approves `user`'s request to follow them (`not_found` when there is none).
-    public static func approveFollowRequest(user: String) -> Command { Command(ApproveFollowRequestCommand(value: user)) }
+    public static func approveFollowRequest(user: String) -> Command {
+        Command(ApproveFollowRequestCommand(value: user))
+    }
 }
 
 /// `rejectFollowRequest`: the acting user turns down `user`'s request to follow them.

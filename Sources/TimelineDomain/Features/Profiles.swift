@@ -32,10 +32,17 @@ public struct ProfileUpdated: Equatable, Sendable {
     /// The new value of the `locked` setting (v5: whether following needs approval); `nil` keeps it.
     public var locked: Bool?
     /// A `ProfileUpdated` payload.
-    public init(userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil,
-                discoverable: Bool? = nil, locked: Bool? = nil) {
-        self.userId = userId; self.username = username; self.bio = bio; self.url = url; self.avatar = avatar
-        self.discoverable = discoverable; self.locked = locked
+    public init(
+        userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil,
+        discoverable: Bool? = nil, locked: Bool? = nil
+    ) {
+        self.userId = userId
+        self.username = username
+        self.bio = bio
+        self.url = url
+        self.avatar = avatar
+        self.discoverable = discoverable
+        self.locked = locked
     }
 }
 
@@ -46,7 +53,10 @@ public struct Avatar: Equatable, Sendable {
     /// The 96 px square.
     public var small: ImageID
     /// An avatar of two stored squares.
-    public init(large: ImageID, small: ImageID) { self.large = large; self.small = small }
+    public init(large: ImageID, small: ImageID) {
+        self.large = large
+        self.small = small
+    }
 }
 
 /// How a `ProfileUpdated` changed the profile photo.
@@ -75,15 +85,22 @@ extension ProfileUpdated: EventPayload {
 
     /// Writes a `ProfileUpdated` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.optionalString(username)
-        try sealer.seal(userId, into: &w) { $0.optionalString(bio); $0.optionalString(url) }
+        w.string(userId.rawValue)
+        w.optionalString(username)
+        try sealer.seal(userId, into: &w) {
+            $0.optionalString(bio)
+            $0.optionalString(url)
+        }
         // v3 appends the photo's change (1: removed, 2: the squares' ids), v4 then the
         // discoverable setting's (3: off, 4: on), v5 then the lock's (5: off, 6: on); without
         // them the payload is encoded exactly as v2 was.
         switch avatar {
         case nil: break
         case .removed?: w.u8(1)
-        case .set(let avatar)?: w.u8(2); w.string(avatar.large.rawValue); w.string(avatar.small.rawValue)
+        case .set(let avatar)?:
+            w.u8(2)
+            w.string(avatar.large.rawValue)
+            w.string(avatar.small.rawValue)
         }
         if let discoverable { w.u8(discoverable ? 4 : 3) }
         if let locked { w.u8(locked ? 6 : 5) }
@@ -93,7 +110,9 @@ extension ProfileUpdated: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = UserID(try r.string())
         let username = try r.optionalString()
-        let personal = try opener.personal(id, from: &r) { (bio: try $0.optionalString(), url: try $0.optionalString()) }
+        let personal = try opener.personal(id, from: &r) {
+            (bio: try $0.optionalString(), url: try $0.optionalString())
+        }
         self.init(userId: id, username: username, bio: personal?.bio, url: personal?.url)
         // The tail: tagged changes, the photo's (v3) before the discoverable setting's (v4)
         // before the lock's (v5).
@@ -120,7 +139,9 @@ extension ProfileUpdated: EventPayload {
     /// The `ProfileUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue]
-        out["username"] = username; out["bio"] = bio; out["url"] = url
+        out["username"] = username
+        out["bio"] = bio
+        out["url"] = url
         switch avatar {
         case nil: break
         case .removed?: out["avatar"] = NSNull()
@@ -133,17 +154,21 @@ extension ProfileUpdated: EventPayload {
 
     /// A one-line human summary of a `ProfileUpdated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        let fields = [username.map { "username → \($0)" }, bio.map { _ in "bio" }, url.map { _ in "url" },
-                      avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
-                      discoverable.map { "discoverable → \($0 ? "on" : "off")" },
-                      locked.map { "locked → \($0 ? "on" : "off")" }].compactMap { $0 }
+        let fields = [
+            username.map { "username → \($0)" }, bio.map { _ in "bio" }, url.map { _ in "url" },
+            avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
+            discoverable.map { "discoverable → \($0 ? "on" : "off")" },
+            locked.map { "locked → \($0 ? "on" : "off")" }
+        ].compactMap { $0 }
         return "\(name(userId)) updated \(fields.joined(separator: ", "))"
     }
 }
 
 extension Decider {
-    func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool?,
-                       by me: UserRecord) throws -> Decision {
+    func updateProfile(
+        username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool?,
+        by me: UserRecord
+    ) throws -> Decision {
         var change = ProfileUpdated(userId: me.id)
         if let username {
             let name = try Validation.username(username)
@@ -166,21 +191,26 @@ extension Decider {
                 _ = try ImageUpload(base64: image)
                 throw TimelineError(.internal, "the avatar was not processed")
             }
-            let new = Avatar(large: ImageID(context.contentID(me.id, processed.large.bytes)),
-                             small: ImageID(context.contentID(me.id, processed.small.bytes)))
+            let new = Avatar(
+                large: ImageID(context.contentID(me.id, processed.large.bytes)),
+                small: ImageID(context.contentID(me.id, processed.small.bytes)))
             if new != me.avatar {
                 change.avatar = .set(new)
-                blobs = Dictionary([(new.large, processed.large), (new.small, processed.small)], uniquingKeysWith: { first, _ in first })
+                blobs = Dictionary(
+                    [(new.large, processed.large), (new.small, processed.small)],
+                    uniquingKeysWith: { first, _ in first })
             }
         }
         if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
         if let locked, locked != me.locked { change.locked = locked }
-        let changed = change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
+        let changed =
+            change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
             || change.discoverable != nil || change.locked != nil
         guard changed else { return Decision(outcome: .success(.ownProfile(me.id))) }
         // Unlocking lets in everyone who asked.
         let approvals = change.locked == false ? try approvingAllRequests(to: me) : []
-        return Decision(events: [.profileUpdated(change)] + approvals, blobs: blobs, outcome: .success(.ownProfile(me.id)))
+        return Decision(
+            events: [.profileUpdated(change)] + approvals, blobs: blobs, outcome: .success(.ownProfile(me.id)))
     }
 }
 
@@ -204,8 +234,15 @@ package struct UpdateProfileCommand: CommandDefinition {
     package let locked: Bool?
 
     /// A `updateProfile` command with these fields.
-    package init(username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool? = nil) {
-        self.username = username; self.bio = bio; self.url = url; self.avatar = avatar; self.discoverable = discoverable; self.locked = locked
+    package init(
+        username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool? = nil
+    ) {
+        self.username = username
+        self.bio = bio
+        self.url = url
+        self.avatar = avatar
+        self.discoverable = discoverable
+        self.locked = locked
     }
 
     /// Reads `updateProfile`'s fields.
@@ -235,14 +272,22 @@ package struct UpdateProfileCommand: CommandDefinition {
 
     /// Decides `updateProfile` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.updateProfile(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked, by: $0) }
+        try decider.acting(actor) {
+            try decider.updateProfile(
+                username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked,
+                by: $0)
+        }
     }
 }
 
 extension Command {
     /// Changes the acting user's username, bio, url, profile photo, discoverability or lock (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`; `locked` whether following needs approval: unlocking approves every pending request).
-    public static func updateProfile(username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil,
-                                     locked: Bool? = nil) -> Command {
-        Command(UpdateProfileCommand(username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked))
+    public static func updateProfile(
+        username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil,
+        locked: Bool? = nil
+    ) -> Command {
+        Command(
+            UpdateProfileCommand(
+                username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked))
     }
 }

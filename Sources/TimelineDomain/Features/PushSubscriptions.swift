@@ -43,10 +43,18 @@ public struct PushSubscribed: Equatable, Sendable {
     /// Whose actions push.
     public var policy: PushPolicy
     /// A `PushSubscribed` payload.
-    public init(userId: UserID, sessionHash: String, endpoint: String?, p256dh: String?, auth: String?, standard: Bool,
-                alerts: [String], policy: PushPolicy) {
-        self.userId = userId; self.sessionHash = sessionHash; self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth
-        self.standard = standard; self.alerts = alerts; self.policy = policy
+    public init(
+        userId: UserID, sessionHash: String, endpoint: String?, p256dh: String?, auth: String?, standard: Bool,
+        alerts: [String], policy: PushPolicy
+    ) {
+        self.userId = userId
+        self.sessionHash = sessionHash
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+        self.standard = standard
+        self.alerts = alerts
+        self.policy = policy
     }
 }
 
@@ -58,9 +66,16 @@ extension PushSubscribed: EventPayload {
 
     /// Writes a `PushSubscribed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.string(sessionHash)
-        try sealer.seal(userId, into: &w) { $0.string(endpoint ?? ""); $0.string(p256dh ?? ""); $0.string(auth ?? "") }
-        w.u8(standard ? 1 : 0); w.strings(alerts); w.string(policy.rawValue)
+        w.string(userId.rawValue)
+        w.string(sessionHash)
+        try sealer.seal(userId, into: &w) {
+            $0.string(endpoint ?? "")
+            $0.string(p256dh ?? "")
+            $0.string(auth ?? "")
+        }
+        w.u8(standard ? 1 : 0)
+        w.strings(alerts)
+        w.string(policy.rawValue)
     }
 
     /// Reads a stored `PushSubscribed` payload of version `opener.version`.
@@ -68,21 +83,30 @@ extension PushSubscribed: EventPayload {
         let user = UserID(try r.string()), session = try r.string()
         let keys = try opener.personal(user, from: &r) { (try $0.string(), try $0.string(), try $0.string()) }
         let standard = try r.u8() == 1, alerts = try r.strings()
-        guard let policy = PushPolicy(rawValue: try r.string()) else { throw CorruptRecord(message: "unknown push policy") }
-        self.init(userId: user, sessionHash: session, endpoint: keys?.0, p256dh: keys?.1, auth: keys?.2, standard: standard,
-                  alerts: alerts, policy: policy)
+        guard let policy = PushPolicy(rawValue: try r.string()) else {
+            throw CorruptRecord(message: "unknown push policy")
+        }
+        self.init(
+            userId: user, sessionHash: session, endpoint: keys?.0, p256dh: keys?.1, auth: keys?.2, standard: standard,
+            alerts: alerts, policy: policy)
     }
 
     /// The `PushSubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "standard": standard, "alerts": alerts,
-                                  "policy": policy.rawValue]
-        out["endpoint"] = endpoint; out["p256dh"] = p256dh; out["auth"] = auth
+        var out: [String: Any] = [
+            "userId": userId.rawValue, "sessionHash": sessionHash, "standard": standard, "alerts": alerts,
+            "policy": policy.rawValue
+        ]
+        out["endpoint"] = endpoint
+        out["p256dh"] = p256dh
+        out["auth"] = auth
         return out
     }
 
     /// A one-line human summary of a `PushSubscribed` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) subscribed to push notifications" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) subscribed to push notifications"
+    }
 }
 
 /// The payload of `PushUnsubscribed`: a token's subscription ended (by its user, or because the
@@ -93,7 +117,10 @@ public struct PushUnsubscribed: Equatable, Sendable {
     /// The hash of the token it belonged to.
     public var sessionHash: String
     /// A `PushUnsubscribed` payload.
-    public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
+    public init(userId: UserID, sessionHash: String) {
+        self.userId = userId
+        self.sessionHash = sessionHash
+    }
 }
 
 extension PushUnsubscribed: EventPayload {
@@ -102,7 +129,10 @@ extension PushUnsubscribed: EventPayload {
     /// Every user a `PushUnsubscribed` payload names: `userId`.
     package var users: [UserID] { [userId] }
     /// Writes a `PushUnsubscribed` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue)
+        w.string(sessionHash)
+    }
     /// Reads a stored `PushUnsubscribed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
@@ -110,7 +140,9 @@ extension PushUnsubscribed: EventPayload {
     /// The `PushUnsubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
     /// A one-line human summary of a `PushUnsubscribed` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId))'s push subscription ended" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId))'s push subscription ended"
+    }
 }
 
 /// A subscription as the service keeps it.
@@ -131,9 +163,17 @@ package struct PushSubscriptionRecord: Equatable, Sendable {
     package var policy: PushPolicy
 
     /// A subscription record.
-    package init(user: UserID, endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: PushPolicy) {
-        self.user = user; self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard
-        self.alerts = alerts; self.policy = policy
+    package init(
+        user: UserID, endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String],
+        policy: PushPolicy
+    ) {
+        self.user = user
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+        self.standard = standard
+        self.alerts = alerts
+        self.policy = policy
     }
 }
 
@@ -175,8 +215,10 @@ enum PushEndpoint {
                 throw TimelineError.invalid("endpoint", "the endpoint's host must be a DNS name")
             }
             if !allowingAddresses, Self.isAddress(host) || Self.isLocalhost(host) {
-                throw TimelineError.invalid("endpoint", "the endpoint's host must be a name, not an IP address or "
-                                                + "localhost")
+                throw TimelineError.invalid(
+                    "endpoint",
+                    "the endpoint's host must be a name, not an IP address or "
+                        + "localhost")
             }
         }
         guard !host.isEmpty, !host.allSatisfy({ $0 == UInt8(ascii: ".") }) else {
@@ -184,7 +226,8 @@ enum PushEndpoint {
         }
         if let port {
             guard (1...5).contains(port.count), port.allSatisfy(Self.isDigit),
-                  let number = Int(String(decoding: port, as: UTF8.self)), (1...65535).contains(number) else {
+                let number = Int(String(decoding: port, as: UTF8.self)), (1...65535).contains(number)
+            else {
                 throw TimelineError.invalid("endpoint", "the endpoint's port must be a number from 1 to 65535")
             }
         }
@@ -222,36 +265,54 @@ enum PushEndpoint {
 
 extension Decider {
     /// Subscribes the session `sessionHash` of `me` (replacing its subscription, if any).
-    func subscribePush(endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?,
-                       sessionHash: String, by me: UserRecord) throws -> Decision {
+    func subscribePush(
+        endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?,
+        sessionHash: String, by me: UserRecord
+    ) throws -> Decision {
         guard endpoint.utf8.count <= 2048, let scheme = endpoint.split(separator: ":").first, scheme == "https",
-              endpoint.hasPrefix("https://"), !endpoint.contains(where: { $0.isWhitespace }) else {
+            endpoint.hasPrefix("https://"), !endpoint.contains(where: { $0.isWhitespace })
+        else {
             throw TimelineError.invalid("endpoint", "the endpoint must be an https URL")
         }
         try PushEndpoint.check(endpoint, allowingAddresses: context.privatePushEndpoints)
-        guard Self.base64URLLength(p256dh) == 65 else { throw TimelineError.invalid("p256dh", "p256dh must be a P-256 public key (base64url, 65 bytes)") }
-        guard Self.base64URLLength(auth) == 16 else { throw TimelineError.invalid("auth", "auth must be 16 bytes, base64url") }
-        let policy = try policy.map { raw throws(TimelineError) in
-            guard let value = PushPolicy(rawValue: raw) else { throw TimelineError.invalid("policy", "policy must be all, followed, follower or none") }
-            return value
-        } ?? .all
-        for alert in alerts where !PushAlert.all.contains(alert) { throw TimelineError.invalid("alerts", "unknown alert \(alert.prefix(32))") }
-        let event = PushSubscribed(userId: me.id, sessionHash: sessionHash, endpoint: endpoint, p256dh: p256dh, auth: auth,
-                                   standard: standard, alerts: alerts, policy: policy)
+        guard Self.base64URLLength(p256dh) == 65 else {
+            throw TimelineError.invalid("p256dh", "p256dh must be a P-256 public key (base64url, 65 bytes)")
+        }
+        guard Self.base64URLLength(auth) == 16 else {
+            throw TimelineError.invalid("auth", "auth must be 16 bytes, base64url")
+        }
+        let policy =
+            try policy.map { raw throws(TimelineError) in
+                guard let value = PushPolicy(rawValue: raw) else {
+                    throw TimelineError.invalid("policy", "policy must be all, followed, follower or none")
+                }
+                return value
+            } ?? .all
+        for alert in alerts where !PushAlert.all.contains(alert) {
+            throw TimelineError.invalid("alerts", "unknown alert \(alert.prefix(32))")
+        }
+        let event = PushSubscribed(
+            userId: me.id, sessionHash: sessionHash, endpoint: endpoint, p256dh: p256dh, auth: auth,
+            standard: standard, alerts: alerts, policy: policy)
         return Decision(events: [.pushSubscribed(event)], outcome: .success(.done))
     }
 
     /// Ends the subscription of the session `sessionHash` of `user` (nothing if there is none).
     func unsubscribePush(sessionHash: String, user: UserID) throws -> Decision {
-        guard try state.pushSubscription(sessionHash: sessionHash) != nil else { return Decision(outcome: .success(.changed(false))) }
-        return Decision(events: [.pushUnsubscribed(PushUnsubscribed(userId: user, sessionHash: sessionHash))], outcome: .success(.changed(true)))
+        guard try state.pushSubscription(sessionHash: sessionHash) != nil else {
+            return Decision(outcome: .success(.changed(false)))
+        }
+        return Decision(
+            events: [.pushUnsubscribed(PushUnsubscribed(userId: user, sessionHash: sessionHash))],
+            outcome: .success(.changed(true)))
     }
 
     /// How many bytes a base64url (or standard base64, as some clients send keys) text holds,
     /// or nil when it is neither.
     static func base64URLLength(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 200,
-              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_+/=".contains($0)) }) else { return nil }
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_+/=".contains($0)) })
+        else { return nil }
         let unpadded = text.filter { $0 != "=" }.count
         guard unpadded % 4 != 1 else { return nil }
         return unpadded * 3 / 4
@@ -279,7 +340,12 @@ package struct SubscribePushCommand: CommandDefinition {
 
     /// A `subscribePush` command with these fields.
     package init(endpoint: String, p256dh: String, auth: String, standard: Bool, alerts: [String], policy: String?) {
-        self.endpoint = endpoint; self.p256dh = p256dh; self.auth = auth; self.standard = standard; self.alerts = alerts; self.policy = policy
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+        self.standard = standard
+        self.alerts = alerts
+        self.policy = policy
     }
 
     /// Reads `subscribePush`'s fields.
@@ -304,10 +370,13 @@ package struct SubscribePushCommand: CommandDefinition {
 
     /// Decides `subscribePush` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        guard case .session(let hash) = actor else { throw TimelineError(.unauthenticated, "a push subscription belongs to a session token") }
+        guard case .session(let hash) = actor else {
+            throw TimelineError(.unauthenticated, "a push subscription belongs to a session token")
+        }
         return try decider.acting(actor) {
-            try decider.subscribePush(endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy,
-                                      sessionHash: hash, by: $0)
+            try decider.subscribePush(
+                endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy,
+                sessionHash: hash, by: $0)
         }
     }
 }
@@ -326,7 +395,9 @@ package struct UnsubscribePushCommand: CommandDefinition {
 
     /// Decides `unsubscribePush` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        guard case .session(let hash) = actor else { throw TimelineError(.unauthenticated, "a push subscription belongs to a session token") }
+        guard case .session(let hash) = actor else {
+            throw TimelineError(.unauthenticated, "a push subscription belongs to a session token")
+        }
         return try decider.acting(actor) { try decider.unsubscribePush(sessionHash: hash, user: $0.id) }
     }
 }
@@ -346,8 +417,12 @@ package struct EndPushSubscriptionCommand: OneFieldCommand {
 
     /// Decides `endPushSubscription` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        guard actor == .operator else { throw TimelineError(.forbidden, "only the operator ends others' push subscriptions") }
-        guard let subscription = try decider.state.pushSubscription(sessionHash: value) else { return Decision(outcome: .success(.changed(false))) }
+        guard actor == .operator else {
+            throw TimelineError(.forbidden, "only the operator ends others' push subscriptions")
+        }
+        guard let subscription = try decider.state.pushSubscription(sessionHash: value) else {
+            return Decision(outcome: .success(.changed(false)))
+        }
         return try decider.unsubscribePush(sessionHash: value, user: subscription.user)
     }
 }
@@ -355,14 +430,20 @@ package struct EndPushSubscriptionCommand: OneFieldCommand {
 extension Command {
     /// Ends the push subscription of the token whose hash is `sessionHash` (the operator's: the
     /// delivery worker, when the push service says it is gone).
-    public static func endPushSubscription(sessionHash: String) -> Command { Command(EndPushSubscriptionCommand(value: sessionHash)) }
+    public static func endPushSubscription(sessionHash: String) -> Command {
+        Command(EndPushSubscriptionCommand(value: sessionHash))
+    }
 
     /// Subscribes the acting session to push notifications: the push service's https
     /// `endpoint`, the browser's `p256dh` and `auth` keys (base64url), `standard` (aes128gcm;
     /// false: the legacy aesgcm), the `alerts` wanted and the `policy` (all, followed, follower, none).
-    public static func subscribePush(endpoint: String, p256dh: String, auth: String, standard: Bool = true, alerts: [String] = PushAlert.all,
-                                     policy: String? = nil) -> Command {
-        Command(SubscribePushCommand(endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy))
+    public static func subscribePush(
+        endpoint: String, p256dh: String, auth: String, standard: Bool = true, alerts: [String] = PushAlert.all,
+        policy: String? = nil
+    ) -> Command {
+        Command(
+            SubscribePushCommand(
+                endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy))
     }
 
     /// Ends the acting session's push subscription.

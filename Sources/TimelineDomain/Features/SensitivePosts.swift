@@ -14,7 +14,9 @@ public struct PostMarkedSensitive: Equatable, Sendable {
     public var warning: String?
     /// A `PostMarkedSensitive` payload.
     public init(postId: PostID, authorId: UserID, warning: String?) {
-        self.postId = postId; self.authorId = authorId; self.warning = warning
+        self.postId = postId
+        self.authorId = authorId
+        self.warning = warning
     }
 }
 
@@ -28,7 +30,8 @@ extension PostMarkedSensitive: EventPayload {
 
     /// Writes a `PostMarkedSensitive` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(postId.rawValue); w.string(authorId.rawValue)
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.optionalString(warning) }
     }
 

@@ -17,9 +17,15 @@ public struct SignedIn: Equatable, Sendable {
     /// which it redeemed: a code is good for one token.
     public var authorizationHash: String?
     /// A `SignedIn` payload.
-    public init(userId: UserID, sessionHash: String, expiresAt: Int64, appId: String? = nil, scopes: [String]? = nil,
-                authorizationHash: String? = nil) {
-        self.userId = userId; self.sessionHash = sessionHash; self.expiresAt = expiresAt; self.appId = appId; self.scopes = scopes
+    public init(
+        userId: UserID, sessionHash: String, expiresAt: Int64, appId: String? = nil, scopes: [String]? = nil,
+        authorizationHash: String? = nil
+    ) {
+        self.userId = userId
+        self.sessionHash = sessionHash
+        self.expiresAt = expiresAt
+        self.appId = appId
+        self.scopes = scopes
         self.authorizationHash = authorizationHash
     }
 }
@@ -34,17 +40,24 @@ extension SignedIn: EventPayload {
 
     /// Writes a `SignedIn` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue); w.string(sessionHash); w.int64(expiresAt)
+        w.string(userId.rawValue)
+        w.string(sessionHash)
+        w.int64(expiresAt)
         // v2 appends the app and its scopes, for an OAuth token only: a session's bytes are v1's;
         // v3 then the authorization code it redeemed, if any.
-        if let appId { w.string(appId); w.strings(scopes ?? []); w.optionalString(authorizationHash) }
+        if let appId {
+            w.string(appId)
+            w.strings(scopes ?? [])
+            w.optionalString(authorizationHash)
+        }
     }
 
     /// Reads a stored `SignedIn` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string(), expiresAt: try r.int64())
         if opener.version >= 2, !r.isAtEnd {
-            appId = try r.string(); scopes = try r.strings()
+            appId = try r.string()
+            scopes = try r.strings()
             if opener.version >= 3 { authorizationHash = try r.optionalString() }
         }
     }
@@ -52,7 +65,9 @@ extension SignedIn: EventPayload {
     /// The `SignedIn` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
-        out["appId"] = appId; out["scopes"] = scopes; out["authorizationHash"] = authorizationHash
+        out["appId"] = appId
+        out["scopes"] = scopes
+        out["authorizationHash"] = authorizationHash
         return out
     }
 
@@ -69,7 +84,10 @@ public struct SignedOut: Equatable, Sendable {
     /// Hex BLAKE2b-256 of the session token; the token itself is never recorded.
     public var sessionHash: String
     /// A `SignedOut` payload.
-    public init(userId: UserID, sessionHash: String) { self.userId = userId; self.sessionHash = sessionHash }
+    public init(userId: UserID, sessionHash: String) {
+        self.userId = userId
+        self.sessionHash = sessionHash
+    }
 }
 
 extension SignedOut: EventPayload {
@@ -78,7 +96,10 @@ extension SignedOut: EventPayload {
     /// Every user a `SignedOut` payload names: `userId`.
     package var users: [UserID] { [userId] }
     /// Writes a `SignedOut` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue); w.string(sessionHash) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(userId.rawValue)
+        w.string(sessionHash)
+    }
 
     /// Reads a stored `SignedOut` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -111,11 +132,15 @@ extension SignedOutEverywhere: EventPayload {
     /// Writes a `SignedOutEverywhere` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(userId.rawValue) }
     /// Reads a stored `SignedOutEverywhere` payload of version `opener.version`.
-    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws { self.init(userId: UserID(try r.string())) }
+    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
+        self.init(userId: UserID(try r.string()))
+    }
     /// The `SignedOutEverywhere` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
     /// A one-line human summary of a `SignedOutEverywhere` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed out everywhere" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(userId)) signed out everywhere"
+    }
 }
 
 /// A failed sign-in. The email is recorded only as a keyed hash (it may not even belong to a
@@ -133,7 +158,9 @@ public struct SignInFailed: Equatable, Sendable {
     public var origin: String?
     /// A `SignInFailed` payload.
     public init(emailHash: String, userId: UserID? = nil, origin: String? = nil) {
-        self.emailHash = emailHash; self.userId = userId; self.origin = origin
+        self.emailHash = emailHash
+        self.userId = userId
+        self.origin = origin
     }
 
     /// What failures are counted under: the email's hash, with the origin's when known.
@@ -155,7 +182,9 @@ extension SignInFailed: EventPayload {
 
     /// Writes a `SignInFailed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(emailHash); w.optionalString(userId?.rawValue); w.optionalString(origin)
+        w.string(emailHash)
+        w.optionalString(userId?.rawValue)
+        w.optionalString(origin)
     }
 
     /// Reads a stored `SignInFailed` payload of version `opener.version`.
@@ -163,15 +192,17 @@ extension SignInFailed: EventPayload {
         if opener.version == 1 {
             self.init(emailHash: opener.emailHash(try r.string()))
         } else {
-            self.init(emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
-                      origin: opener.version >= 3 ? try r.optionalString() : nil)
+            self.init(
+                emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
+                origin: opener.version >= 3 ? try r.optionalString() : nil)
         }
     }
 
     /// The `SignInFailed` payload's JSON form (see `EventPayload.json(erased:)`).
     package func json(erased: Bool) -> [String: Any] {
         var out: [String: Any] = ["emailHash": emailHash]
-        out["userId"] = userId?.rawValue; out["origin"] = origin
+        out["userId"] = userId?.rawValue
+        out["origin"] = origin
         return out
     }
 
@@ -188,7 +219,9 @@ extension Decider {
     /// account can have is answered like any wrong one and recorded nowhere.
     /// `app`: the OAuth app asking (its id, secret and the scopes it asks for), whose token
     /// this is (Mastodon's password grant).
-    func signIn(email raw: String, app: (id: String, credential: AppCredential, scopes: String?)? = nil) throws -> Decision {
+    func signIn(email raw: String, app: (id: String, credential: AppCredential, scopes: String?)? = nil) throws
+        -> Decision
+    {
         let client = try app.map { try authenticatedApp($0.id, $0.credential, scopes: $0.scopes) }
         let user: UserID
         switch try verifiedSignIn(email: raw) {
@@ -196,8 +229,9 @@ extension Decider {
         case .success(let verified): user = verified
         }
         guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no session token was made") }
-        let event = SignedIn(userId: user, sessionHash: context.hashToken(token),
-                             expiresAt: context.now + context.sessionLifetime, appId: client?.app.id, scopes: client?.scopes)
+        let event = SignedIn(
+            userId: user, sessionHash: context.hashToken(token),
+            expiresAt: context.now + context.sessionLifetime, appId: client?.app.id, scopes: client?.scopes)
         return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
     }
 
@@ -215,21 +249,31 @@ extension Decider {
     /// The user whose email is `raw` and whose password `prepare` verified, or the decision
     /// that refuses the attempt (recording it, under the failure limit).
     private func verifiedSignIn(email raw: String) throws -> Result<UserID, RefusedSignIn> {
-        guard let email = try? Validation.email(raw) else { throw TimelineError(.invalidCredentials, "wrong email or password") }
+        guard let email = try? Validation.email(raw) else {
+            throw TimelineError(.invalidCredentials, "wrong email or password")
+        }
         let emailHash = context.hashEmail(email)
-        let failures = try state.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
-                                                since: context.now - SignInPolicy.window)
+        let failures = try state.signInFailures(
+            limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: context.prepared.origin),
+            since: context.now - SignInPolicy.window)
         guard failures < SignInPolicy.maxFailures else {
-            throw TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
+            throw TimelineError(
+                .rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
         }
         guard let user = context.prepared.verifiedUser, try state.userID(email: email) == user else {
-            let failed = SignInFailed(emailHash: emailHash, userId: try state.userID(email: email),
-                                      origin: context.prepared.origin)
+            let failed = SignInFailed(
+                emailHash: emailHash, userId: try state.userID(email: email),
+                origin: context.prepared.origin)
             let refusal = TimelineError(.invalidCredentials, "wrong email or password")
-            return .failure(RefusedSignIn(decision: Decision(events: [.signInFailed(failed)],
-                                                             outcome: .failure(refusal))))
+            return .failure(
+                RefusedSignIn(
+                    decision: Decision(
+                        events: [.signInFailed(failed)],
+                        outcome: .failure(refusal))))
         }
-        guard try state.user(user)?.suspended != true else { throw TimelineError(.forbidden, "this account is suspended") }
+        guard try state.user(user)?.suspended != true else {
+            throw TimelineError(.forbidden, "this account is suspended")
+        }
         return .success(user)
     }
 
@@ -238,8 +282,9 @@ extension Decider {
         guard let session = try state.session(hash: hash), session.expiresAt > context.now else {
             throw TimelineError(.unauthenticated, "the session is not valid")
         }
-        return Decision(events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.done),
-                        actor: session.user)
+        return Decision(
+            events: [.signedOut(SignedOut(userId: session.user, sessionHash: hash))], outcome: .success(.done),
+            actor: session.user)
     }
 
     /// Ends every session and reset token of `me`, wherever it was signed in ("log out of all
@@ -300,8 +345,15 @@ package struct SignInCommand: CommandDefinition {
     package let scopes: String?
 
     /// A `signIn` command with these fields.
-    package init(email: String, password: String, app: String? = nil, clientSecret: String? = nil, appToken: String? = nil, scopes: String? = nil) {
-        self.email = email; self.password = password; self.app = app; self.clientSecret = clientSecret; self.appToken = appToken
+    package init(
+        email: String, password: String, app: String? = nil, clientSecret: String? = nil, appToken: String? = nil,
+        scopes: String? = nil
+    ) {
+        self.email = email
+        self.password = password
+        self.app = app
+        self.clientSecret = clientSecret
+        self.appToken = appToken
         self.scopes = scopes
     }
 
@@ -327,24 +379,32 @@ package struct SignInCommand: CommandDefinition {
 
     /// Decides `signIn` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.signIn(email: email, app: app.map { ($0, appToken.map(AppCredential.token) ?? .secret(clientSecret ?? ""), scopes) })
+        try decider.signIn(
+            email: email,
+            app: app.map { ($0, appToken.map(AppCredential.token) ?? .secret(clientSecret ?? ""), scopes) })
     }
 }
 
 extension Command {
     /// Starts a session (answers its token, shown once).
-    public static func signIn(email: String, password: String) -> Command { Command(SignInCommand(email: email, password: password)) }
+    public static func signIn(email: String, password: String) -> Command {
+        Command(SignInCommand(email: email, password: password))
+    }
 
     /// Issues an OAuth app's token for a person's email and password (Mastodon's password
     /// grant): `app` and `clientSecret` authenticate the app, `scopes` (space-separated; all
     /// of the app's when nil) are what the token may do.
-    public static func signIn(email: String, password: String, app: String, clientSecret: String, scopes: String?) -> Command {
+    public static func signIn(email: String, password: String, app: String, clientSecret: String, scopes: String?)
+        -> Command
+    {
         Command(SignInCommand(email: email, password: password, app: app, clientSecret: clientSecret, scopes: scopes))
     }
 
     /// Issues an OAuth app's token for a person who just signed up through it: the app proves
     /// itself with its own token (`issueAppToken`) instead of its secret.
-    public static func signIn(email: String, password: String, app: String, appToken: String, scopes: String?) -> Command {
+    public static func signIn(email: String, password: String, app: String, appToken: String, scopes: String?)
+        -> Command
+    {
         Command(SignInCommand(email: email, password: password, app: app, appToken: appToken, scopes: scopes))
     }
 }
@@ -362,7 +422,10 @@ package struct CheckSignInCommand: CommandDefinition {
     package let password: String
 
     /// A `checkSignIn` command with these fields.
-    package init(email: String, password: String) { self.email = email; self.password = password }
+    package init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
 
     /// Reads `checkSignIn`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
