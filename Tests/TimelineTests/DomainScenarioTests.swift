@@ -105,7 +105,8 @@ struct Verdict {
     /// Users alice, bob and carol, and a public post of bob's.
     static let people: [Event] = [alice, bob, carol].map { id in
         .userCreated(UserCreated(userId: id, username: String(id.rawValue.dropLast()), email: nil, passwordHash: "x"))
-    } + [.postAdded(PostAdded(postId: post, authorId: bob, imageId: ImageID("image1"), caption: "harbour", hashtags: []))]
+    } + [.postAdded(PostAdded(postId: post, authorId: bob, imageId: ImageID("image1"), caption: "harbour",
+                              hashtags: []))]
 
     /// The state after `people`, then `events`.
     func given(_ events: Event...) -> Scenario { Scenario(Self.people + events) }
@@ -124,8 +125,10 @@ struct Verdict {
 
     @Test func aBlockEitherWayStandsInTheWayOfAFollow() {
         let (alice, bob) = (Self.alice, Self.bob)
-        given(.blocked(Block(blockerId: bob, blockedId: alice))).when(.follow(user: bob.rawValue), by: alice).thenRefused(.forbidden)
-        given(.blocked(Block(blockerId: alice, blockedId: bob))).when(.follow(user: bob.rawValue), by: alice).thenRefused(.forbidden)
+        given(.blocked(Block(blockerId: bob, blockedId: alice)))
+            .when(.follow(user: bob.rawValue), by: alice).thenRefused(.forbidden)
+        given(.blocked(Block(blockerId: alice, blockedId: bob)))
+            .when(.follow(user: bob.rawValue), by: alice).thenRefused(.forbidden)
     }
 
     @Test func followingALockedAccountAsksFirstAndAskingAgainDoesNothing() {
@@ -161,8 +164,8 @@ struct Verdict {
         // Unblocked, the comment is recorded (its id is the context's first fresh one).
         given(.blocked(Block(blockerId: bob, blockedId: alice)), .unblocked(Block(blockerId: bob, blockedId: alice)))
             .when(.addComment(post: post, text: "hello"), by: alice)
-            .then([.commentAdded(CommentAdded(commentId: CommentID("id0001"), postId: Self.post, authorId: alice, text: "hello",
-                                              replyTo: nil))])
+            .then([.commentAdded(CommentAdded(commentId: CommentID("id0001"), postId: Self.post, authorId: alice,
+                                              text: "hello", replyTo: nil))])
     }
 
     // MARK: - Deleting posts
@@ -170,16 +173,19 @@ struct Verdict {
     @Test func deletingSomeoneElsesPostIsForbiddenIfVisibleAndNotFoundIfHidden() {
         let (alice, bob, carol, post) = (Self.alice, Self.bob, Self.carol, Self.post.rawValue)
         given().when(.deletePost(post: post), by: alice).thenRefused(.forbidden)
-        given().when(.deletePost(post: post), by: bob).then([.postDeleted(PostDeleted(postId: Self.post, authorId: bob))])
+        given().when(.deletePost(post: post), by: bob)
+            .then([.postDeleted(PostDeleted(postId: Self.post, authorId: bob))])
         // Hidden from alice, it is not there for her: a forbidden would tell it exists.
-        given(.blocked(Block(blockerId: bob, blockedId: alice))).when(.deletePost(post: post), by: alice).thenRefused(.notFound)
+        given(.blocked(Block(blockerId: bob, blockedId: alice)))
+            .when(.deletePost(post: post), by: alice).thenRefused(.notFound)
         let reported = given(.postReported(PostReported(postId: Self.post, reporterId: carol, reason: "spam")))
             .with { $0.hideAfterReports = 1 }
         reported.when(.deletePost(post: post), by: alice).thenRefused(.notFound)
         let forFollowers = Event.postAdded(PostAdded(postId: PostID("post2"), authorId: bob, imageId: ImageID("image2"),
                                                      caption: nil, hashtags: [], visibility: .followers))
         given(forFollowers).when(.deletePost(post: "post2"), by: alice).thenRefused(.notFound)
-        given(forFollowers, .followed(follow(alice, bob))).when(.deletePost(post: "post2"), by: alice).thenRefused(.forbidden)
+        given(forFollowers, .followed(follow(alice, bob)))
+            .when(.deletePost(post: "post2"), by: alice).thenRefused(.forbidden)
         given().when(.deletePost(post: "nopost1"), by: alice).thenRefused(.notFound)
     }
 
@@ -195,7 +201,8 @@ struct Verdict {
         holding.when(.dismissActivity(item: "item1"), by: alice)
             .then([.activityDismissed(ActivityDismissed(userId: alice, item: "item1"))])
         holding.when(.dismissActivity(item: "item2"), by: alice).thenNothing()
-        holding.when(.dismissActivity(), by: alice).then([.activityDismissed(ActivityDismissed(userId: alice, item: nil))])
+        holding.when(.dismissActivity(), by: alice)
+            .then([.activityDismissed(ActivityDismissed(userId: alice, item: nil))])
         var dismissed = holding
         dismissed.record(.activityDismissed(ActivityDismissed(userId: alice, item: "item1")))
         dismissed.when(.dismissActivity(item: "item1"), by: alice).thenNothing()
@@ -213,7 +220,8 @@ struct Verdict {
         given(.muted(mute), .unmuted(unmute)).when(.unmute(user: bob.rawValue), by: alice).thenNothing()
         given().when(.mute(user: alice.rawValue), by: alice).thenRefused(.invalidArgument)
         // A mute that ended by itself (at 500 ms; deciding at 1 000) is lifted already.
-        given(.muted(Mute(muterId: alice, mutedId: bob, until: 500))).when(.unmute(user: bob.rawValue), by: alice).thenNothing()
+        given(.muted(Mute(muterId: alice, mutedId: bob, until: 500)))
+            .when(.unmute(user: bob.rawValue), by: alice).thenNothing()
     }
 
     // MARK: - Blocks

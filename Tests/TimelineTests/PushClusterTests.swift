@@ -31,12 +31,14 @@ import WebPush
         // Each node its own claims, recorded; a delivery another node holds is asked about again
         // once the lease lapses (5 s, not the minute of `timeline serve`, so that it settles soon).
         let claims = try nodes.map { _ in
-            RecordedClaims(try JetStreamDeliveryClaims(options: ClusterOptions(urls: cluster.urls), leaseTime: .seconds(5)))
+            RecordedClaims(try JetStreamDeliveryClaims(options: ClusterOptions(urls: cluster.urls),
+                                                       leaseTime: .seconds(5)))
         }
         let workers = try nodes.indices.map { index in
             var options = options
             options.claims = claims[index]
-            return try PushWorker(service: nodes[index], directory: temporaryPath("push"), vapid: vapid, options: options)
+            return try PushWorker(service: nodes[index], directory: temporaryPath("push"), vapid: vapid,
+                                  options: options)
         }
         for worker in workers { worker.start() }
         defer { for worker in workers { worker.stop() } }
@@ -60,7 +62,9 @@ import WebPush
         #expect(claims.map(\.sent).reduce(0, +) == 5, "\(claims.map(\.answers))")
         let known = claims[0].topics
         try await nodes[1].run(.addComment(post: post.id.rawValue, text: "the sentinel", replyTo: nil), as: bob.id)
-        let sentinel = await sink.waitForOutput(within: .seconds(30)) { pushTopics($0).contains { !known.contains($0) } }
+        let sentinel = await sink.waitForOutput(within: .seconds(30)) { output in
+            pushTopics(output).contains { !known.contains($0) }
+        }
         #expect(sentinel != nil, "\(sink.standardOutput)")
         let topics = Array(pushTopics(sink.standardOutput).prefix { known.contains($0) })
         #expect(topics.count == 5 && Set(topics).count == 5, "\(topics)")
@@ -121,7 +125,9 @@ import WebPush
         #expect(recorded.sent == 1, "\(recorded.answers)")
         let known = recorded.topics
         _ = try await node.addComment(by: bob.id, on: post.id, "the sentinel")
-        let sentinel = await sink.waitForOutput(within: .seconds(30)) { pushTopics($0).contains { !known.contains($0) } }
+        let sentinel = await sink.waitForOutput(within: .seconds(30)) { output in
+            pushTopics(output).contains { !known.contains($0) }
+        }
         #expect(sentinel != nil, "\(sink.standardOutput)")
         #expect(pushTopics(sink.standardOutput).prefix { known.contains($0) }.count == 1, "\(sink.standardOutput)")
     }
@@ -191,7 +197,8 @@ final class RecordedClaims: DeliveryClaims {
                                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = ContinuousClock.now + .seconds(90)
         while !claims.allSatisfy({ $0.settled(count: count) }) {
-            try #require(ContinuousClock.now < deadline, "not settled: \(claims.map(\.answers))", sourceLocation: sourceLocation)
+            try #require(ContinuousClock.now < deadline, "not settled: \(claims.map(\.answers))",
+                         sourceLocation: sourceLocation)
             try await Task.sleep(for: .milliseconds(20))  // a polling interval
         }
     }

@@ -143,7 +143,8 @@ only_the_sentinel(3, bob, "a blocked user's mention pushes nothing")
 
 # The policy: `followed` pushes only what accounts alice follows do. The sentinel is dave's, whom
 # alice follows (following bob instead would change what the refused push is judged by).
-made = requests.post(base + "/v1/users", json={"username": "dave", "email": "dave@example.com", "password": "password-123"})
+made = requests.post(base + "/v1/users",
+                     json={"username": "dave", "email": "dave@example.com", "password": "password-123"})
 dave = Mastodon(access_token=made.json()["session"], api_base_url=base, version_check_mode="none")
 alice.account_follow(dave.account_verify_credentials().id)
 updated = alice.push_subscription_update(policy="followed", mention_events=True, follow_events=True)
@@ -153,7 +154,8 @@ only_the_sentinel(4, dave, "policy followed: a comment by an account alice does 
 bob_id = bob.account_verify_credentials().id
 alice.account_follow(bob_id)
 bob.status_post("now alice follows me", in_reply_to_id=post)
-check(wait_for(6, 3.0) and since(5) == ["now alice follows me"], "policy followed: once alice follows bob, his comment is pushed")
+check(wait_for(6, 3.0) and since(5) == ["now alice follows me"],
+      "policy followed: once alice follows bob, his comment is pushed")
 alice.account_unfollow(bob_id)
 alice.push_subscription_update(policy="all", mention_events=True, follow_events=True)
 

@@ -111,7 +111,8 @@ while time.time() < deadline:
 with lock:
     repeats = [key for key, times in received.items() if times > 1]
     distinct = len(received)
-check(distinct == count + 1, f"after the restart every notification arrived, then the sentinel ({distinct} of {count + 1})")
+check(distinct == count + 1,
+      f"after the restart every notification arrived, then the sentinel ({distinct} of {count + 1})")
 check(len(repeats) <= 4, f"none twice but those in flight at the kill ({len(repeats)} repeated, by notification_id)")
 
 # A push service that holds its answers does not slow commands.
