@@ -13,6 +13,7 @@ import threading
 import time
 
 import http_ece
+import requests
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
@@ -109,38 +110,59 @@ check(message["notification_type"] == "mention" and message["title"] == "bob com
       and "@" not in json.dumps(message) and alice_token not in json.dumps(message), "Mastodon's push JSON: no email, no token; http_ece decrypts it")
 check(claims["aud"] == push and claims["sub"].startswith("mailto:"), "VAPID: signed for the push service's origin")
 
+def since(start):
+    """The bodies of the messages received from index `start` on."""
+    with lock:
+        count = len(received)
+    return [open_message(index)[2]["body"] for index in range(start, count)]
+
+
+def only_the_sentinel(start, author, what):
+    """`author` comments on alice's post, which her subscription wants (a sentinel); once it has
+    arrived, it must be the one message since `start`. No fixed wait: the planner turns the log
+    into deliveries in log order, so a push that must not be made would have been queued before
+    the sentinel's, and taken by a sender no later (the final sweep below catches one still in
+    flight on another sender). The 10 s is a bound for a loaded machine, not a timing."""
+    text = f"sentinel {start}"
+    author.status_post(text, in_reply_to_id=post)
+    arrived = wait_for(start + 1, 10.0)
+    check(arrived and since(start) == [text], f"{what} (pushed since: {since(start)})")
+
+
 bob.status_favourite(post)
-time.sleep(1.5)
-check(len(received) == 1, "a like pushes nothing to a subscription without the favourite alert")
+only_the_sentinel(1, bob, "a like pushes nothing to a subscription without the favourite alert")
 alice.account_mute(carol.account_verify_credentials().id)
 carol.status_post("hi alice", in_reply_to_id=post)
-time.sleep(1.5)
-check(len(received) == 1, "a muted user's comment pushes nothing")
+only_the_sentinel(2, bob, "a muted user's comment pushes nothing")
 # Blocked: carol (unmuted now) is blocked by alice; her mention of alice pushes nothing.
 carol_id = carol.account_verify_credentials().id
 alice.account_unmute(carol_id)
 alice.account_block(carol_id)
 carol.status_post("look @alice", media_ids=[carol.media_post(photo_path, mime_type="image/png").id])
-time.sleep(1.5)
-check(len(received) == 1, "a blocked user's mention pushes nothing")
+only_the_sentinel(3, bob, "a blocked user's mention pushes nothing")
 
-# The policy: `followed` pushes only what accounts alice follows do.
+# The policy: `followed` pushes only what accounts alice follows do. The sentinel is dave's, whom
+# alice follows (following bob instead would change what the refused push is judged by).
+made = requests.post(base + "/v1/users",
+                     json={"username": "dave", "email": "dave@example.com", "password": "password-123"})
+dave = Mastodon(access_token=made.json()["session"], api_base_url=base, version_check_mode="none")
+alice.account_follow(dave.account_verify_credentials().id)
 updated = alice.push_subscription_update(policy="followed", mention_events=True, follow_events=True)
 check(updated.policy == "followed" and updated.alerts.mention, "push_subscription_update: the policy and alerts")
 bob.status_post("from someone alice does not follow", in_reply_to_id=post)
-time.sleep(1.5)
-check(len(received) == 1, "policy followed: a comment by an account alice does not follow pushes nothing")
+only_the_sentinel(4, dave, "policy followed: a comment by an account alice does not follow pushes nothing")
 bob_id = bob.account_verify_credentials().id
 alice.account_follow(bob_id)
 bob.status_post("now alice follows me", in_reply_to_id=post)
-check(wait_for(2, 3.0), "policy followed: once alice follows bob, his comment is pushed")
+check(wait_for(6, 3.0) and since(5) == ["now alice follows me"],
+      "policy followed: once alice follows bob, his comment is pushed")
 alice.account_unfollow(bob_id)
 alice.push_subscription_update(policy="all", mention_events=True, follow_events=True)
 
 alice2.push_subscription_set(push + "/gone/alice2", public, follow_events=True, mention_events=True, standard=True)
 bob.account_unfollow(alice.account_verify_credentials().id)
 bob.account_follow(alice.account_verify_credentials().id)
-check(wait_for(4, 3.0), "a follow is pushed to both subscriptions")
+check(wait_for(8, 3.0), "a follow is pushed to both subscriptions")
 deadline = time.time() + 5
 gone = False
 while time.time() < deadline and not gone:
@@ -162,3 +184,9 @@ check(wait_for(count + 1, 3.0), "a post of an account alice asked to be notified
 _, _, message, _ = open_message(count)
 check(message["notification_type"] == "status" and message["title"] == "bob posted a photo" and message["body"] == "bob's new photo"
       and message["url"].endswith("/post/" + bobs.id), f"the status push: type, title, the caption as its body, the post's link ({message})")
+
+# The sweep: every message received, up to the last one awaited above (a sentinel for all before
+# it), is none of those that must not be pushed.
+refused = {"hi alice", "look @alice", "from someone alice does not follow"}
+types = [open_message(index)[2]["notification_type"] for index in range(len(received))]
+check("favourite" not in types and not refused & set(since(0)), f"no refused push arrived late ({since(0)})")
