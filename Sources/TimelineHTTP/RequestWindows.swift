@@ -65,7 +65,8 @@ final class RequestWindows: Sendable {
             return (time, 1)
         }
         let reset = JSONOutput.timestamp(Int64((start + window) * 1000))
-        return (count <= limit, [("X-RateLimit-Limit", String(limit)), ("X-RateLimit-Remaining", String(max(0, limit - count))),
+        let remaining = String(max(0, limit - count))
+        return (count <= limit, [("X-RateLimit-Limit", String(limit)), ("X-RateLimit-Remaining", remaining),
                                  ("X-RateLimit-Reset", reset)])
     }
 }

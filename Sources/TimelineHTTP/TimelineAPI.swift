@@ -100,7 +100,8 @@ public final class TimelineAPI: Sendable {
             let match = router.match(method: request.method, path: path)
             let route: Route? = if case .found(let route, _) = match { route } else { nil }
             // A malformed Authorization, like an unknown token, is refused once the request is counted.
-            let sent = Result { () throws(TimelineError) in try Self.bearer(request, inQuery: route?.access == .tokenInQuery) }
+            let inQuery = route?.access == .tokenInQuery
+            let sent = Result { () throws(TimelineError) in try Self.bearer(request, inQuery: inQuery) }
             let token = (try? sent.get()) ?? nil
             let grant = token.map { token in Result { () throws(TimelineError) in try service.grant(session: token) } }
             // A path no route serves counts as the API's it is under.

@@ -28,10 +28,12 @@ struct Scenario {
     mutating func record(_ event: Event) {
         sequence += 1
         let type = event.typeName
-        state.apply(EventEnvelope(sequence: sequence, id: EventID(String(format: "ev%04d", sequence)), type: type,
-                                  schemaVersion: type.currentVersion, stream: "scenario", streamVersion: sequence,
-                                  timestamp: Int64(sequence), actor: EventEnvelope.systemActor, correlationId: nil,
-                                  causationId: nil, event: event, previousHash: [], hash: []))
+        state.apply(
+            EventEnvelope(
+                sequence: sequence, id: EventID(String(format: "ev%04d", sequence)), type: type,
+                schemaVersion: type.currentVersion, stream: "scenario", streamVersion: sequence,
+                timestamp: Int64(sequence), actor: EventEnvelope.systemActor, correlationId: nil,
+                causationId: nil, event: event, previousHash: [], hash: []))
     }
 
     /// Sets what the events cannot tell the in-memory state (activity items: deriving them is the
@@ -51,8 +53,9 @@ struct Scenario {
 
     /// Decides `command` run by `actor` (a user's id, as a trusted operator acting as them).
     func when(_ command: Command, by actor: UserID) -> Verdict {
-        Verdict(result: Result { try decide(command, actor: .user(actor), state: state, context: context) }
-            .mapError { $0 as? TimelineError ?? TimelineError(.internal, "\($0)") })
+        Verdict(
+            result: Result { try decide(command, actor: .user(actor), state: state, context: context) }
+                .mapError { $0 as? TimelineError ?? TimelineError(.internal, "\($0)") })
     }
 }
 
@@ -89,8 +92,9 @@ struct Verdict {
     func thenRefused(_ code: TimelineError.Code, sourceLocation: SourceLocation = #_sourceLocation) {
         switch result {
         case .success(let decision):
-            Issue.record("decided \(decision.events) (\(decision.outcome)), not refused with \(code)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "decided \(decision.events) (\(decision.outcome)), not refused with \(code)",
+                sourceLocation: sourceLocation)
         case .failure(let error):
             #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         }
@@ -103,10 +107,16 @@ struct Verdict {
     static let post = PostID("post1")
 
     /// Users alice, bob and carol, and a public post of bob's.
-    static let people: [Event] = [alice, bob, carol].map { id in
-        .userCreated(UserCreated(userId: id, username: String(id.rawValue.dropLast()), email: nil, passwordHash: "x"))
-    } + [.postAdded(PostAdded(postId: post, authorId: bob, imageId: ImageID("image1"), caption: "harbour",
-                              hashtags: []))]
+    static let people: [Event] =
+        [alice, bob, carol].map { id in
+            .userCreated(
+                UserCreated(userId: id, username: String(id.rawValue.dropLast()), email: nil, passwordHash: "x"))
+        } + [
+            .postAdded(
+                PostAdded(
+                    postId: post, authorId: bob, imageId: ImageID("image1"), caption: "harbour",
+                    hashtags: []))
+        ]
 
     /// The state after `people`, then `events`.
     func given(_ events: Event...) -> Scenario { Scenario(Self.people + events) }
@@ -164,8 +174,12 @@ struct Verdict {
         // Unblocked, the comment is recorded (its id is the context's first fresh one).
         given(.blocked(Block(blockerId: bob, blockedId: alice)), .unblocked(Block(blockerId: bob, blockedId: alice)))
             .when(.addComment(post: post, text: "hello"), by: alice)
-            .then([.commentAdded(CommentAdded(commentId: CommentID("id0001"), postId: Self.post, authorId: alice,
-                                              text: "hello", replyTo: nil))])
+            .then([
+                .commentAdded(
+                    CommentAdded(
+                        commentId: CommentID("id0001"), postId: Self.post, authorId: alice,
+                        text: "hello", replyTo: nil))
+            ])
     }
 
     // MARK: - Deleting posts
@@ -181,8 +195,10 @@ struct Verdict {
         let reported = given(.postReported(PostReported(postId: Self.post, reporterId: carol, reason: "spam")))
             .with { $0.hideAfterReports = 1 }
         reported.when(.deletePost(post: post), by: alice).thenRefused(.notFound)
-        let forFollowers = Event.postAdded(PostAdded(postId: PostID("post2"), authorId: bob, imageId: ImageID("image2"),
-                                                     caption: nil, hashtags: [], visibility: .followers))
+        let forFollowers = Event.postAdded(
+            PostAdded(
+                postId: PostID("post2"), authorId: bob, imageId: ImageID("image2"),
+                caption: nil, hashtags: [], visibility: .followers))
         given(forFollowers).when(.deletePost(post: "post2"), by: alice).thenRefused(.notFound)
         given(forFollowers, .followed(follow(alice, bob)))
             .when(.deletePost(post: "post2"), by: alice).thenRefused(.forbidden)

@@ -153,8 +153,8 @@ import Testing
         while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         server.stop(grace: .milliseconds(50))
         let answer = await client.read(until: "stopping\"}")
-        #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("{\"error\":\"503 /api/v1/slow the server is stopping\"}"),
-                "\(answer)")
+        #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
+        #expect(answer.contains("{\"error\":\"503 /api/v1/slow the server is stopping\"}"), "\(answer)")
     }
 
     /// libmicrohttpd aborts the process when it is stopped with a connection suspended, and a

@@ -294,8 +294,9 @@ import Testing
             let anotherWorks = try await works(another)
             #expect(publicClient.status == 200 && !anotherWorks, "\(publicClient)")
             // The app's own token (client credentials) is its to revoke too, and no other app's.
-            let grant = try await Self.post(api, "/oauth/token", ["grant_type": "client_credentials", "client_id": first.id,
-                                                                  "client_secret": first.secret, "scope": "read"])
+            let credentials = ["grant_type": "client_credentials", "client_id": first.id, "client_secret": first.secret,
+                               "scope": "read"]
+            let grant = try await Self.post(api, "/oauth/token", credentials)
             let appToken = try #require(grant.json["access_token"] as? String, "\(grant)")
             func appWorks() async throws -> Bool {
                 try await api.get("/api/v1/apps/verify_credentials", bearer: appToken).status == 200

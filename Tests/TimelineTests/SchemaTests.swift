@@ -82,8 +82,8 @@ import WebPush
         else { throw TimelineError(.internal, "no code") }
         _ = try await service.execute(.redeemAuthorization(code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
                                                            codeVerifier: verifier))
-        guard case .token(let appToken) = try await service.execute(.issueAppToken(app: app.id,
-                                                                                    clientSecret: try #require(app.clientSecret)))
+        let secret = try #require(app.clientSecret)
+        guard case .token(let appToken) = try await service.execute(.issueAppToken(app: app.id, clientSecret: secret))
         else { throw TimelineError(.internal, "no app token") }
         _ = try await service.execute(.revokeToken(token: appToken, app: app.id, clientSecret: app.clientSecret))
         try await service.run(.dismissActivity(item: nil), as: alice.id)

@@ -166,7 +166,9 @@ struct SessionsProjection: Projection {
             let token = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
             try projection.appTokens.put(e.tokenHash, token, txn)
         }
-        handlers.on(.appTokenRevoked) { (e: AppTokenRevoked, _, txn) in try projection.appTokens.delete(e.tokenHash, txn) }
+        handlers.on(.appTokenRevoked) { (e: AppTokenRevoked, _, txn) in
+            try projection.appTokens.delete(e.tokenHash, txn)
+        }
         return handlers
     }
 }

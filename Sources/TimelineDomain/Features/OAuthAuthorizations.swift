@@ -134,7 +134,10 @@ public struct AppTokenRevoked: Equatable, Sendable {
     /// Hex BLAKE2b-256 of the token.
     public var tokenHash: String
     /// An `AppTokenRevoked` payload.
-    public init(appId: String, tokenHash: String) { self.appId = appId; self.tokenHash = tokenHash }
+    public init(appId: String, tokenHash: String) {
+        self.appId = appId
+        self.tokenHash = tokenHash
+    }
 }
 
 extension AppTokenRevoked: EventPayload {
@@ -143,7 +146,10 @@ extension AppTokenRevoked: EventPayload {
     /// An `AppTokenRevoked` payload names no user.
     package var users: [UserID] { [] }
     /// Writes an `AppTokenRevoked` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(appId); w.string(tokenHash) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(appId)
+        w.string(tokenHash)
+    }
     /// Reads a stored `AppTokenRevoked` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(appId: try r.string(), tokenHash: try r.string())
@@ -300,8 +306,9 @@ extension Decider {
         let hash = context.hashToken(token)
         // The app's own token (client credentials), live: it ends.
         if let own = try state.appToken(hash: hash), own.app == client.id, own.expiresAt > context.now {
-            return Decision(events: [.appTokenRevoked(AppTokenRevoked(appId: client.id, tokenHash: hash))],
-                            outcome: .success(.changed(true)))
+            return Decision(
+                events: [.appTokenRevoked(AppTokenRevoked(appId: client.id, tokenHash: hash))],
+                outcome: .success(.changed(true)))
         }
         guard let session = try state.session(hash: hash), session.expiresAt > context.now, session.app == client.id
         else { return Decision(events: [], outcome: .success(.changed(false))) }

@@ -67,7 +67,8 @@ final class AuthorizeTickets: Sendable {
         let ticket = Sodium.randomToken(32)
         let hash = Sodium.hash(Array(ticket.utf8))
         let entry = Ticket(user: user, credentials: credentials, request: request,
-                           csrfHash: Sodium.hash(Array(csrf.utf8)), expires: .now + .seconds(Self.lifetimeSeconds))
+                           csrfHash: Sodium.hash(Array(csrf.utf8)),
+                           expires: .now + .seconds(Self.lifetimeSeconds))
         state.withLock { state in
             state.drop(at: .now, keep: Self.maxTotal - 1)
             if let mine = state.byUser[user], mine.count >= Self.maxPerUser { _ = state.remove(mine[0]) }
