@@ -117,15 +117,14 @@ final class PushOutbox: @unchecked Sendable {
     func queue(_ deliveries: [PushDelivery], purging purge: PushPurge = PushPurge(), through sequence: UInt64) throws {
         try lock.withLock {
             through = sequence
-            var purged = false
             if !purge.isEmpty {
                 for (id, delivery) in pending where purge.covers(delivery) {
                     pending[id] = nil
                     retries.remove(id)
-                    purged = true
                 }
-            }
-            if purged {
+                // Rewritten even when nothing pending was covered: a sender may have dropped a
+                // delivery of what ended already, and its records (naming its subscription, its
+                // subscriber) are still in the file until it is rewritten.
                 for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil {
                     fresh.append(delivery.id)
                 }
