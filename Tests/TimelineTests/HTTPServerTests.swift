@@ -139,15 +139,17 @@ import Testing
     /// A request still running when the stop's grace ends is answered 503 with the body the
     /// options' `refusal` writes for its path (each API's own error shape).
     @Test func aRequestOutlastingTheGraceGetsItsPathsRefusal() async throws {
-        let started = Mutex(false)
+        let started = Mutex(false), released = Mutex(false)
         var options = HTTPServer.Options()
         options.port = 0
         options.refusal = { status, path, message in Array("{\"error\":\"\(status) \(path) \(message)\"}".utf8) }
         let server = try HTTPServer(options: options) { (_: HTTPRequest) async -> HTTPResponse in
             started.withLock { $0 = true }
-            try? await Task.sleep(for: .seconds(3))
+            // Running until the test has its answer (however slow the machine), 30 s at most.
+            for _ in 0..<3_000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
             return HTTPResponse(status: 200)
         }
+        defer { released.withLock { $0 = true } }
         let client = try RawHTTPClient(port: server.port)
         client.send("GET /api/v1/slow HTTP/1.1\r\nHost: x\r\n\r\n")
         while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
