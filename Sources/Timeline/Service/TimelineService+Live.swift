@@ -30,7 +30,8 @@ extension TimelineService {
         try read { view in
             let privacy = try view.privacy(for: viewer)
             let present = Presenter(privacy)
-            let told = try activityItems(madeBy: envelope, for: viewer, view, present).map(LiveUpdate.activity)
+            // The activity items a stream shows are the feed's (`notifications`): only its posts need a follow.
+            let told = try activityItems(madeBy: envelope, for: viewer, view, present, on: .notifications).map(LiveUpdate.activity)
             // An unfollowed or muted author's recent posts leave the open timeline.
             func removals(of author: UserID) throws -> [LiveUpdate] {
                 try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map { .removed($0.id) }
@@ -79,15 +80,16 @@ extension TimelineService {
     /// push tells. Read from the read models, so call it once they have applied the event.
     public func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID) throws(TimelineError) -> [ActivityItem] {
         try read { view in
-            try activityItems(madeBy: envelope, for: viewer, view, Presenter(try view.privacy(for: viewer)))
+            try activityItems(madeBy: envelope, for: viewer, view, Presenter(try view.privacy(for: viewer)), on: .push)
         }
     }
 
-    /// `present`'s policy is the viewer's: what the feed leaves out (`ReadView.leftOut`), a push leaves out.
+    /// `present`'s policy is the viewer's: what the feed leaves out (`ReadView.leftOut`), a
+    /// stream or a push leaves out on `surface`.
     private func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID, _ view: ReadView,
-                               _ present: Presenter) throws -> [ActivityItem] {
+                               _ present: Presenter, on surface: Surface) throws -> [ActivityItem] {
         let activity = view.models.activity
-        let leftOut = view.leftOut(present.privacy)
+        let leftOut = view.leftOut(present.privacy, on: surface)
         // A mention, a reply or a post one asked to be told of is recorded in the viewer's feed
         // under the event's id.
         func underTheEventsID() throws -> [ActivityItem] {
