@@ -169,9 +169,11 @@ package struct Privacy<State: DecisionState> {
         let author = needsAuthor ? post.author : UserID("")
         if surface.mutesHidePosts, !mutes.isEmpty, mutes.contains(author) { return false }
         if suspended.map({ !$0.isEmpty }) ?? true, try isSuspended(author) { return false }
-        if surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly), try !follows(author) { return false }
+        let needsFollow = surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly)
+        if needsFollow, try !follows(author) { return false }
         let threshold = reportThreshold
-        if post.mayBeHiddenByReports(threshold: threshold), try state.countedReports(post.id, upTo: threshold) >= threshold {
+        if post.mayBeHiddenByReports(threshold: threshold),
+           try state.countedReports(post.id, upTo: threshold) >= threshold {
             return false
         }
         return try !surface.blocksHidePosts || !blockedEitherWay(author)
@@ -199,7 +201,8 @@ package struct Privacy<State: DecisionState> {
     /// may (`mayShow(account:on:)`) and, for an item about a post that is not the viewer's own
     /// (a mention, a reply, a post they asked to be told of), that post is there and may
     /// (`post`: `nil` when it is gone).
-    package func mayShowActivity(actor: UserID?, aboutPost: Bool, post: (some PostFacts)?, on surface: Surface) throws -> Bool {
+    package func mayShowActivity(actor: UserID?, aboutPost: Bool, post: (some PostFacts)?,
+                                 on surface: Surface) throws -> Bool {
         if let actor, try !mayShow(account: actor, on: surface) { return false }
         guard aboutPost else { return true }
         guard let post else { return false }

@@ -201,7 +201,8 @@ extension DecisionState {
     /// The one rule deciding (a hidden post is `not_found` to act on) and reading (it is left
     /// out of pages) share: `Privacy` on the `command` surface.
     package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
-        try !Privacy(viewer: viewer, mutes: [], reportThreshold: threshold, state: self).mayShow(post: post, on: .command)
+        let policy = Privacy(viewer: viewer, mutes: [], reportThreshold: threshold, state: self)
+        return try !policy.mayShow(post: post, on: .command)
     }
 }
 

@@ -29,7 +29,7 @@ import TimelineDomain
 
         /// Reads follows, blocks and mutes back from the library.
         mutating func refresh(_ service: TimelineService) throws {
-            follows = []; blocks = []; mutes = []
+            (follows, blocks, mutes) = ([], [], [])
             for a in users {
                 for b in users where a != b {
                     if try service.follows(a, b) { follows.insert([a, b]) }
@@ -51,12 +51,14 @@ import TimelineDomain
             guard let post = posts[id] else { return false }
             let author = post.author
             if author == viewer { return true }
-            if [.home, .stream, .hashtag, .search, .notifications].contains(place), mutes(viewer, author) { return false }
+            let mutesHide: Set<Where> = [.home, .stream, .hashtag, .search, .notifications]
+            if mutesHide.contains(place), mutes(viewer, author) { return false }
             if suspended.contains(author) { return false }
             if place == .stream, !follows(viewer, author) { return false }
             if place != .home, post.followersOnly, !follows(viewer, author) { return false }
             if reports[id, default: []].count >= Self.hideAfterReports { return false }
-            if [.profile, .hashtag, .search, .post, .notifications].contains(place), blockedEitherWay(viewer, author) { return false }
+            let blocksHide: Set<Where> = [.profile, .hashtag, .search, .post, .notifications]
+            if blocksHide.contains(place), blockedEitherWay(viewer, author) { return false }
             return true
         }
 
@@ -89,7 +91,8 @@ import TimelineDomain
                 case 0...2:
                     let visibility: PostVisibility? = [nil, .public, .followers].randomElement(using: &rng)!
                     let tagged = Bool.random(using: &rng)
-                    let caption = (tagged ? "#t " : "") + (Bool.random(using: &rng) ? "hi @u\(Int.random(in: 0..<6, using: &rng))" : "")
+                    let mention = "hi @u\(Int.random(in: 0..<6, using: &rng))"
+                    let caption = (tagged ? "#t " : "") + (Bool.random(using: &rng) ? mention : "")
                     let made = try #require(try await service.run(
                         .addPost(image: gifBase64(step), caption: caption, visibility: visibility), as: actor).post)
                     net.posts[made.id] = (actor, made.visibility == .followers, tagged)
@@ -111,7 +114,8 @@ import TimelineDomain
                 case 13 where actor != other:
                     try await service.run(.unmute(user: other.rawValue), as: actor)
                 case 14:
-                    try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: Bool.random(using: &rng)), as: actor)
+                    let locked = Bool.random(using: &rng)
+                    try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: locked), as: actor)
                 case 15...16:
                     if let post {
                         let text = Bool.random(using: &rng) ? "@u\(Int.random(in: 0..<6, using: &rng)) look" : "nice"
@@ -119,7 +123,8 @@ import TimelineDomain
                         net.comments.append((comment.id, post, actor))
                     }
                 case 17...18:
-                    if let post, try await service.run(.reportPost(post: post.rawValue, reason: "r"), as: actor) == .changed(true) {
+                    let report = post.map { Command.reportPost(post: $0.rawValue, reason: "r") }
+                    if let post, let report, try await service.run(report, as: actor) == .changed(true) {
                         net.reports[post, default: []].insert(actor)
                     }
                 case 19:
@@ -132,7 +137,8 @@ import TimelineDomain
                     }
                 case 20:
                     if let post, Int.random(in: 0..<3, using: &rng) == 0 {
-                        _ = try await service.execute(.removePost(post: post.rawValue, reason: "step \(step)"), as: .operator)
+                        let removal = Command.removePost(post: post.rawValue, reason: "step \(step)")
+                        _ = try await service.execute(removal, as: .operator)
                         net.posts[post] = nil
                         net.reports[post] = nil
                         net.comments.removeAll { $0.post == post }
@@ -181,14 +187,19 @@ import TimelineDomain
             }
             for author in net.users {
                 let posts = try service.all { try service.posts(by: author, $0, viewer: viewer) }.map(\.id)
-                let expected = newestFirst.filter { net.posts[$0]!.author == author && net.sees(viewer, post: $0, on: .profile) }
+                let expected = newestFirst.filter {
+                    net.posts[$0]!.author == author && net.sees(viewer, post: $0, on: .profile)
+                }
                 #expect(posts == expected, "posts of \(author) for \(who)")
             }
             let tagged = try service.all { try service.hashtag("t", $0, viewer: viewer) }.map(\.id)
-            #expect(tagged == newestFirst.filter { net.posts[$0]!.tagged && net.sees(viewer, post: $0, on: .hashtag) }, "#t for \(who)")
+            let taggedShown = newestFirst.filter { net.posts[$0]!.tagged && net.sees(viewer, post: $0, on: .hashtag) }
+            #expect(tagged == taggedShown, "#t for \(who)")
             let public_ = try service.all { try service.publicPosts($0, viewer: viewer) }.map(\.id)
-            #expect(public_ == newestFirst.filter { !net.posts[$0]!.followersOnly && net.sees(viewer, post: $0, on: .search) },
-                    "public posts for \(who)")
+            let publicShown = newestFirst.filter {
+                !net.posts[$0]!.followersOnly && net.sees(viewer, post: $0, on: .search)
+            }
+            #expect(public_ == publicShown, "public posts for \(who)")
             let found = Set(try service.all { try service.searchUsers(prefix: "u", $0, viewer: viewer) }.map(\.id))
             #expect(found == Set(net.users.filter { net.sees(viewer, account: $0) }), "user search for \(who)")
             for id in newestFirst {
@@ -197,7 +208,8 @@ import TimelineDomain
                     _ = try service.post(id, viewer: viewer)
                     #expect(allowed, "\(id) shown to \(who)")
                     let comments = Set(try service.all { try service.comments(of: id, $0, viewer: viewer) }.map(\.id))
-                    let expected = net.comments.filter { $0.post == id && net.sees(viewer, doingsOf: $0.author) }.map(\.id)
+                    let expected = net.comments.filter { $0.post == id && net.sees(viewer, doingsOf: $0.author) }
+                        .map(\.id)
                     #expect(comments == Set(expected), "comments of \(id) for \(who)")
                 } catch let error as TimelineError {
                     #expect(error.code == .notFound && !allowed, "\(id) hidden from \(who): \(error)")
@@ -212,7 +224,10 @@ import TimelineDomain
     func checkActivity(_ service: TimelineService, _ net: Network, _ viewer: UserID) throws {
         let stored: [(id: String, record: ActivityRecord)] = try service.read { view in
             var items: [(id: String, record: ActivityRecord)] = []
-            try view.models.activity.activity.forEach(in: viewer, view.txn) { id, record in items.append((id, record)); return true }
+            try view.models.activity.activity.forEach(in: viewer, view.txn) { id, record in
+                items.append((id, record))
+                return true
+            }
             return items
         }
         let expected = stored.filter { item in

@@ -59,7 +59,9 @@ final class Presenter {
     }
 
     /// Post `id` as the viewer may see it on `surface` (`listedPost(_:on:)`).
-    func listedPost(_ id: PostID, on surface: Surface) throws -> Post? { try listedPost(Array(id.rawValue.utf8), on: surface) }
+    func listedPost(_ id: PostID, on surface: Surface) throws -> Post? {
+        try listedPost(Array(id.rawValue.utf8), on: surface)
+    }
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
         guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }

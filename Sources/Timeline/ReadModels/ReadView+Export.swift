@@ -27,7 +27,8 @@ extension ReadView {
                 .map { Post($0, likedByViewer: try likes(user, $0.id), bookmarkedByViewer: try bookmarks(user, $0.id)) },
             comments: try posts.commentsByUser.members(of: user, txn).compactMap(comment).map(present.comment),
             likes: try posts.likesByUser.members(of: user, txn),
-            bookmarks: try posts.bookmarks.members(of: user, txn).compactMap { try present.listedPost($0, on: .export) },
+            bookmarks: try posts.bookmarks.members(of: user, txn)
+                .compactMap { try present.listedPost($0, on: .export) },
             following: try profiles(follows.following.members(of: user, txn)),
             followers: try profiles(follows.followers.members(of: user, txn)),
             blocks: try profiles(follows.blocking.members(of: user, txn)),

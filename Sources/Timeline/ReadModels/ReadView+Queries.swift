@@ -131,7 +131,9 @@ extension ReadView {
     func liked(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
         let present = Presenter(try privacy(for: user))
-        return try pageDescending(models.posts.likesByUser, in: user, request) { post, _ in try present.listedPost(post, on: .favourites) }
+        return try pageDescending(models.posts.likesByUser, in: user, request) { post, _ in
+            try present.listedPost(post, on: .favourites)
+        }
     }
 
     /// Every public post `viewer` may see, newest first (post ids sort as they were made).
@@ -159,7 +161,8 @@ extension ReadView {
         let privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
         let present = Presenter(privacy)
         let projection = models.timeline
-        let pulled = try projection.pulledAuthors(of: user, txn).filter { try privacy.mayShow(postsBy: $0.author, on: .home) }
+        let pulled = try projection.pulledAuthors(of: user, txn)
+            .filter { try privacy.mayShow(postsBy: $0.author, on: .home) }
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let posts = models.posts
@@ -202,7 +205,8 @@ extension ReadView {
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request) { id, _ in
                 // Within the radius first: a cell's candidates beyond it are neither checked nor presented.
-                try present.listedPost(id, on: .search, keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
+                try present.listedPost(id, on: .search,
+                                       keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
             }
         }
     }
@@ -229,7 +233,8 @@ extension ReadView {
     /// way; or, for a mention, a reply (whose post may be someone else's) or a post they asked
     /// to be told of, the post is gone or one they may not see (now: a followers-only post
     /// after they unfollowed) or its author one they mute.
-    func leftOut(_ privacy: Privacy<ReadView>, on surface: Surface = .notifications) -> (ActivityRecord) throws -> Bool {
+    func leftOut(_ privacy: Privacy<ReadView>,
+                 on surface: Surface = .notifications) -> (ActivityRecord) throws -> Bool {
         { record in
             let aboutPost = [.mention, .reply, .post].contains(record.kind) && record.post != nil
             let stored = try aboutPost ? record.post.flatMap { try storedPost(Array($0.rawValue.utf8)) } : nil
@@ -240,7 +245,9 @@ extension ReadView {
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
         if let viewer { try requireUser(viewer) }  // an unknown viewer is not_found, not "no likes"
         let present = Presenter(try privacy(for: viewer))
-        guard let post = try present.listedPost(id, on: .post) else { throw TimelineError.notFound("post", id.rawValue) }
+        guard let post = try present.listedPost(id, on: .post) else {
+            throw TimelineError.notFound("post", id.rawValue)
+        }
         return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
     }
 

@@ -20,14 +20,16 @@ extension ReadView {
 
     /// `not_found` unless `viewer` may see post `id` (`Privacy.mayShow(post:on:)` on `post`).
     func requireVisiblePost(_ id: PostID, viewer: UserID?) throws {
-        guard let stored = try storedPost(Array(id.rawValue.utf8)), try privacy(for: viewer).mayShow(post: stored, on: .post)
+        guard let stored = try storedPost(Array(id.rawValue.utf8)),
+              try privacy(for: viewer).mayShow(post: stored, on: .post)
         else { throw TimelineError.notFound("post", id.rawValue) }
     }
 
     /// Whether `user` is kept out of `viewer`'s lists and search (`Privacy.mayShow(account:on:)`
     /// on `search`): they are suspended, or one of them blocks the other.
     func hidden(_ user: UserID, from viewer: UserID?) throws -> Bool {
-        try !Privacy(viewer: viewer, mutes: [], reportThreshold: reports.hideAfter, state: self).mayShow(account: user, on: .search)
+        let policy = Privacy(viewer: viewer, mutes: [], reportThreshold: reports.hideAfter, state: self)
+        return try !policy.mayShow(account: user, on: .search)
     }
 
     /// Whether a moderator suspended `user`, from the profiles' list of suspended users.

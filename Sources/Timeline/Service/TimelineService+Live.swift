@@ -31,7 +31,8 @@ extension TimelineService {
             let privacy = try view.privacy(for: viewer)
             let present = Presenter(privacy)
             // The activity items a stream shows are the feed's (`notifications`): only its posts need a follow.
-            let told = try activityItems(madeBy: envelope, for: viewer, view, present, on: .notifications).map(LiveUpdate.activity)
+            let told = try activityItems(madeBy: envelope, for: viewer, view, present, on: .notifications)
+                .map(LiveUpdate.activity)
             // An unfollowed or muted author's recent posts leave the open timeline.
             func removals(of author: UserID) throws -> [LiveUpdate] {
                 try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map { .removed($0.id) }

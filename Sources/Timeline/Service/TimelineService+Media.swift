@@ -28,7 +28,9 @@ extension TimelineService {
             guard let comment = try view.comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
             try view.requireVisiblePost(comment.post, viewer: viewer)
             let privacy = try view.privacy(for: viewer)
-            guard try privacy.mayShow(comment: comment, on: .post) else { throw TimelineError.notFound("comment", id.rawValue) }
+            guard try privacy.mayShow(comment: comment, on: .post) else {
+                throw TimelineError.notFound("comment", id.rawValue)
+            }
             return try Presenter(privacy).comment(comment)
         }
     }
