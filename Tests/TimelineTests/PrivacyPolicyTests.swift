@@ -7,11 +7,12 @@ import TimelineDomain
 /// random networks built through the library on real LMDB files: follows (to locked accounts
 /// too, approved or not), blocks, mutes, followers-only posts, suspensions, reports, comments,
 /// mentions and removals. For every viewer (and nobody), the home timeline, profile posts, a
-/// hashtag, public posts, user search, post details with their comments, the activity feed and
-/// the live stream's new posts must show exactly what the rules, computed here directly, allow.
+/// hashtag, public posts, user search, liked and saved posts, post details with their comments,
+/// the activity feed and the live stream's new posts must show exactly what the rules, computed
+/// here directly, allow.
 @Suite struct PrivacyPolicyTests {
     /// Where a check reads (a subset of `Surface`, named as the docs' table names them).
-    enum Where { case home, stream, profile, hashtag, search, post, notifications }
+    enum Where { case home, stream, profile, hashtag, search, favourites, bookmarks, post, notifications }
 
     /// The network as the library holds it: posts, comments and reports as made; follows,
     /// blocks and mutes read back from the library (a locked account's follow waits for an
@@ -21,6 +22,9 @@ import TimelineDomain
         var posts: [PostID: (author: UserID, followersOnly: Bool, tagged: Bool)] = [:]
         var comments: [(id: CommentID, post: PostID, author: UserID)] = []
         var reports: [PostID: Set<UserID>] = [:]
+        /// Who liked and who saved which post (a removed post's go with it).
+        var likes: Set<[String]> = []
+        var bookmarks: Set<[String]> = []
         var suspended: Set<UserID> = []
         var follows: Set<[UserID]> = []
         var blocks: Set<[UserID]> = []
@@ -51,13 +55,13 @@ import TimelineDomain
             guard let post = posts[id] else { return false }
             let author = post.author
             if author == viewer { return true }
-            let mutesHide: Set<Where> = [.home, .stream, .hashtag, .search, .notifications]
+            let mutesHide: Set<Where> = [.home, .stream, .hashtag, .search, .favourites, .notifications]
             if mutesHide.contains(place), mutes(viewer, author) { return false }
             if suspended.contains(author) { return false }
             if place == .stream, !follows(viewer, author) { return false }
             if place != .home, post.followersOnly, !follows(viewer, author) { return false }
             if reports[id, default: []].count >= Self.hideAfterReports { return false }
-            let blocksHide: Set<Where> = [.profile, .hashtag, .search, .post, .notifications]
+            let blocksHide: Set<Where> = [.profile, .hashtag, .search, .favourites, .bookmarks, .post, .notifications]
             if blocksHide.contains(place), blockedEitherWay(viewer, author) { return false }
             return true
         }
@@ -87,7 +91,7 @@ import TimelineDomain
             let other = net.users.randomElement(using: &rng)!
             let post = net.posts.keys.sorted().suffix(6).randomElement(using: &rng)
             do {
-                switch Int.random(in: 0..<21, using: &rng) {
+                switch Int.random(in: 0..<23, using: &rng) {
                 case 0...2:
                     let visibility: PostVisibility? = [nil, .public, .followers].randomElement(using: &rng)!
                     let tagged = Bool.random(using: &rng)
@@ -142,9 +146,19 @@ import TimelineDomain
                         net.posts[post] = nil
                         net.reports[post] = nil
                         net.comments.removeAll { $0.post == post }
+                        net.likes = net.likes.filter { $0[1] != post.rawValue }
+                        net.bookmarks = net.bookmarks.filter { $0[1] != post.rawValue }
+                    }
+                case 21:
+                    if let post {
+                        try await service.run(.bookmark(post: post.rawValue), as: actor)
+                        net.bookmarks.insert([actor.rawValue, post.rawValue])
                     }
                 default:
-                    if let post { try await service.run(.like(post: post.rawValue), as: actor) }
+                    if let post {
+                        try await service.run(.like(post: post.rawValue), as: actor)
+                        net.likes.insert([actor.rawValue, post.rawValue])
+                    }
                 }
             } catch is TimelineError {
                 // Refused (blocked, hidden, suspended, not allowed): the network is unchanged.
@@ -183,6 +197,16 @@ import TimelineDomain
                     return (author == viewer || net.follows(viewer, author)) && net.sees(viewer, post: id, on: .home)
                 }
                 #expect(home == expected, "home of \(who)")
+                let liked = try service.all { try service.liked(by: viewer, $0) }.map(\.id)
+                let likedShown = newestFirst.filter {
+                    net.likes.contains([viewer.rawValue, $0.rawValue]) && net.sees(viewer, post: $0, on: .favourites)
+                }
+                #expect(liked == likedShown, "likes of \(who)")
+                let saved = Set(try service.all { try service.bookmarks(of: viewer, $0) }.map(\.id))
+                let savedShown = newestFirst.filter {
+                    net.bookmarks.contains([viewer.rawValue, $0.rawValue]) && net.sees(viewer, post: $0, on: .bookmarks)
+                }
+                #expect(saved == Set(savedShown), "bookmarks of \(who)")
                 try checkActivity(service, net, viewer)
             }
             for author in net.users {
