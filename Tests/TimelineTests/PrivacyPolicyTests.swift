@@ -263,4 +263,44 @@ import TimelineDomain
         #expect(Set(shown) == Set(expected), "activity of \(viewer)")
         #expect(shown.count == expected.count)
     }
+
+    /// The table of docs/security.md ("Who sees what") is the rules `Surface` applies: each
+    /// ✔ is a rule the surface applies, each – or · one it does not check (a blank cell: the
+    /// surface shows no such thing).
+    @Test func theDocumentedTableIsTheRulesTheSurfacesApply() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../..").standardized
+        let text = try String(contentsOf: root.appending(path: "docs/security.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Who sees what").dropFirst().first)
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }
+            .map { $0.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.trimmingCharacters(in: .whitespaces) } }
+        let header = try #require(rows.first)
+        let columns: [String: [Surface]] = [
+            "home": [.home], "stream": [.stream], "profile": [.profile], "hashtag": [.hashtag], "search": [.search],
+            "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
+            "notifications, push": [.notifications, .push], "export": [.export], "command": [.command],
+        ]
+        let rules: [(prefix: String, applies: (Surface) -> Bool)] = [
+            ("a mute hides the muted user's posts", \.mutesHidePosts),
+            ("a mute hides what they do", \.mutesHideDoings),
+            ("a block (either way) hides the other's posts", \.blocksHidePosts),
+            ("a block (either way) hides the other's account", \.blocksHideAccounts),
+            ("a followers-only post needs", \.checksFollowersOnly),
+            ("only followed authors' posts show", \.needsFollow),
+            ("a suspended user's", { _ in true }),
+            ("enough counted reports hide a post", { _ in true }),
+        ]
+        var covered = Set<Surface>()
+        for (prefix, applies) in rules {
+            let row = try #require(rows.first { $0.first?.hasPrefix(prefix) == true }, "no row for \(prefix)")
+            for (name, cell) in zip(header.dropFirst(), row.dropFirst()) where !cell.isEmpty {
+                let surfaces = try #require(columns[name], "unknown column \(name)")
+                covered.formUnion(surfaces)
+                for surface in surfaces {
+                    #expect(applies(surface) == (cell == "✔"), "\(prefix) on \(surface): the table says \(cell)")
+                }
+            }
+        }
+        #expect(covered == Set(Surface.allCases))
+    }
 }
