@@ -182,21 +182,27 @@ package protocol DecisionState {
     func passwordReset(hash: String) throws -> SessionRecord?
     /// Everything a user has done that erasing them must undo.
     func footprint(of user: UserID) throws -> UserFootprint
+    /// Whether a moderator suspended `user` (a read model may answer from its own list).
+    func isSuspended(_ user: UserID) throws -> Bool
+    /// Whether `a` blocks `b` or `b` blocks `a`.
+    func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool
 }
 
 extension DecisionState {
+    /// Whether a moderator suspended `user`, read from their record.
+    package func isSuspended(_ user: UserID) throws -> Bool { try self.user(user)?.suspended == true }
+
+    /// Whether `a` blocks `b` or `b` blocks `a`, read as two blocks.
+    package func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool { try blocks(a, b) || blocks(b, a) }
+
     /// Whether `post` is hidden from `viewer`, who is not its author: its author is suspended,
     /// it is for followers only and `viewer` does not follow its author, or at least
     /// `threshold` reports count against it.
     /// The one rule deciding (a hidden post is `not_found` to act on) and reading (it is left
-    /// out of pages) share.
+    /// out of pages) share: `Privacy` on the `command` surface.
     package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
-        guard post.author != viewer else { return false }
-        if try user(post.author)?.suspended == true { return true }
-        if post.visibility == .followers {
-            guard let viewer, try follows(viewer, post.author) else { return true }
-        }
-        return try countedReports(post.id, upTo: threshold) >= threshold
+        let policy = Privacy(viewer: viewer, mutes: [], reportThreshold: threshold, state: self)
+        return try !policy.mayShow(post: post, on: .command)
     }
 }
 

@@ -7,16 +7,15 @@ import TimelineDomain
 final class Presenter {
     private let view: ReadView
     private let viewer: UserID?
-    /// The users whose posts a list leaves out for the viewer (those they mute).
-    private let muted: Set<UserID>
+    /// The viewer's privacy policy: what `listedPost` may show them, and where.
+    let privacy: Privacy<ReadView>
     private var usernames: [UserID: String] = [:]
 
-    /// `muted`: whose posts `listedPost` leaves out (a list's viewer's mutes; none for a post's
-    /// own page or an answer).
-    init(_ view: ReadView, viewer: UserID?, muted: Set<UserID> = []) {
-        self.view = view
-        self.viewer = viewer
-        self.muted = muted
+    /// A presenter for `privacy`'s viewer (made by `ReadView.privacy(for:)`, with their mutes).
+    init(_ privacy: Privacy<ReadView>) {
+        self.view = privacy.state
+        self.viewer = privacy.viewer
+        self.privacy = privacy
     }
 
     /// `user`'s username ("" for a user who is gone).
@@ -49,18 +48,20 @@ final class Presenter {
         return try present(stored, marks: nil)
     }
 
-    /// Post `id` (its key's bytes) as the viewer may see it in a list, or `nil` when it is gone,
-    /// `keeping` refuses it, its author is muted, or the viewer may not see it
-    /// (`ReadView.isShown`). `marks`: the viewer's like and bookmark, when the caller has them.
-    func listedPost(_ id: some ContiguousBytes, marks: ViewerMarks? = nil, checkingRelations: Bool = true,
+    /// Post `id` (its key's bytes) as the viewer may see it on `surface`, or `nil` when it is
+    /// gone, `keeping` refuses it, or the policy does not let it reach them there
+    /// (`Privacy.mayShow(post:on:)`). `marks`: the viewer's like and bookmark, when the caller has them.
+    func listedPost(_ id: some ContiguousBytes, on surface: Surface, marks: ViewerMarks? = nil,
                     keeping: (PostReadings) -> Bool = { _ in true }) throws -> Post? {
-        guard let stored = try view.storedPost(id), keeping(stored), muted.isEmpty || !muted.contains(stored.author),
-              try view.isShown(stored, to: viewer, checkingRelations: checkingRelations)
+        guard let stored = try view.storedPost(id), keeping(stored), try privacy.mayShow(post: stored, on: surface)
         else { return nil }
         return try present(stored, marks: marks)
     }
 
-    func listedPost(_ id: PostID) throws -> Post? { try listedPost(Array(id.rawValue.utf8)) }
+    /// Post `id` as the viewer may see it on `surface` (`listedPost(_:on:)`).
+    func listedPost(_ id: PostID, on surface: Surface) throws -> Post? {
+        try listedPost(Array(id.rawValue.utf8), on: surface)
+    }
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
         guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }

@@ -18,7 +18,7 @@ extension ReadView {
     /// they liked and saved, whom they follow, who follows them, whom they block and mute.
     func exportData(of user: UserID) throws -> ExportData {
         guard let record = try self.user(user) else { throw TimelineError.notFound("user", user.rawValue) }
-        let present = Presenter(self, viewer: user)
+        let present = Presenter(try privacy(for: user))
         let posts = models.posts, follows = models.follows
         func profiles(_ ids: [UserID]) throws -> [Profile] { try ids.compactMap { try self.user($0).map(present.profile) } }
         return ExportData(
@@ -27,7 +27,8 @@ extension ReadView {
                 .map { Post($0, likedByViewer: try likes(user, $0.id), bookmarkedByViewer: try bookmarks(user, $0.id)) },
             comments: try posts.commentsByUser.members(of: user, txn).compactMap(comment).map(present.comment),
             likes: try posts.likesByUser.members(of: user, txn),
-            bookmarks: try posts.bookmarks.members(of: user, txn).compactMap { try present.listedPost($0) },
+            bookmarks: try posts.bookmarks.members(of: user, txn)
+                .compactMap { try present.listedPost($0, on: .export) },
             following: try profiles(follows.following.members(of: user, txn)),
             followers: try profiles(follows.followers.members(of: user, txn)),
             blocks: try profiles(follows.blocking.members(of: user, txn)),

@@ -25,6 +25,7 @@ extension ReadView {
     func image(_ id: ImageID, keys: KeyStore, viewer: UserID?) throws -> StoredImage {
         var restricted = false
         var shown = true
+        let privacy = try privacy(for: viewer)
         try models.postImages.imagePosts.forEach(in: id, txn) { post, _ in
             guard let readings = try storedPost(Array(post.rawValue.utf8)) else { return true }
             guard readings.fields.followersOnly else {
@@ -32,7 +33,7 @@ extension ReadView {
                 return false
             }
             if !restricted { (restricted, shown) = (true, false) }
-            if !shown, try isShown(readings, to: viewer) { shown = true }
+            if !shown, try privacy.mayShow(post: readings, on: .post) { shown = true }
             return true
         }
         guard shown else { throw TimelineError.notFound("image", id.rawValue) }

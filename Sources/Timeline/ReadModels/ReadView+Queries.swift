@@ -6,8 +6,11 @@ import TimelineDomain
 extension ReadView {
     /// `id`'s profile as `viewer` sees it (a suspended account's is `not_found` to everyone else).
     func profile(_ id: UserID, viewer: UserID? = nil) throws -> Profile {
-        guard let user = try user(id), !user.suspended || viewer == id else { throw TimelineError.notFound("user", id.rawValue) }
-        return try Presenter(self, viewer: viewer).profile(user)
+        let privacy = try privacy(for: viewer)
+        guard let user = try user(id), try privacy.mayShow(account: id, on: .profile) else {
+            throw TimelineError.notFound("user", id.rawValue)
+        }
+        return try Presenter(privacy).profile(user)
     }
 
     /// Throws `not_found` unless `id` is a user.
@@ -22,7 +25,7 @@ extension ReadView {
     }
 
     func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
-        let present = Presenter(self, viewer: viewer)
+        let present = Presenter(try privacy(for: viewer))
         switch outcome {
         case .user(let id): return .user(try profile(id))
         case .ownProfile(let id):
@@ -48,11 +51,11 @@ extension ReadView {
     /// `id`'s profile as `viewer` sees it in a list, or `nil` when a block hides it (or it is gone).
     func listed(_ id: UserID, viewer: UserID?) throws -> Profile? {
         guard try !hidden(id, from: viewer), let user = try user(id) else { return nil }
-        return try Presenter(self, viewer: viewer).profile(user)
+        return try Presenter(try privacy(for: viewer)).profile(user)
     }
 
     func users(_ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
-        let present = Presenter(self, viewer: viewer)
+        let present = Presenter(try privacy(for: viewer))
         return try pageDescending(models.profiles.users.database, prefix: [], request) { _, value in
             let user = try UserRecords.decode(value)
             return try hidden(user.id, from: viewer) ? nil : try present.profile(user)
@@ -64,7 +67,7 @@ extension ReadView {
         try requireUser(user)
         return try pageDescending(models.follows.mutingInOrder, in: user, request) { _, muted in
             guard try mute(user, muted)?.isActive(at: now) == true else { return nil }
-            return try self.user(muted).map { try Presenter(self, viewer: user).profile($0) }
+            return try self.user(muted).map { try Presenter(try privacy(for: user)).profile($0) }
         }
     }
 
@@ -80,7 +83,7 @@ extension ReadView {
     func blocked(by user: UserID, _ request: PageRequest) throws -> Page<Profile> {
         try requireUser(user)
         return try pageDescending(models.follows.blockingInOrder, in: user, request) { _, blocked in
-            try self.user(blocked).map { try Presenter(self, viewer: user).profile($0) }
+            try self.user(blocked).map { try Presenter(try privacy(for: user)).profile($0) }
         }
     }
 
@@ -118,32 +121,34 @@ extension ReadView {
     /// `user`'s bookmarks, the latest saved first.
     func bookmarks(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
-        let present = Presenter(self, viewer: user)
+        let present = Presenter(try privacy(for: user))
         return try pageDescending(models.posts.bookmarkList, in: user, request) { _, post in
-            try present.listedPost(post)
+            try present.listedPost(post, on: .bookmarks)
         }
     }
 
     /// The posts `user` likes, by post id, newest first.
     func liked(by user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
-        let present = Presenter(self, viewer: user, muted: try activeMutes(of: user))
-        return try pageDescending(models.posts.likesByUser, in: user, request) { post, _ in try present.listedPost(post) }
+        let present = Presenter(try privacy(for: user))
+        return try pageDescending(models.posts.likesByUser, in: user, request) { post, _ in
+            try present.listedPost(post, on: .favourites)
+        }
     }
 
     /// Every public post `viewer` may see, newest first (post ids sort as they were made).
     func publicPosts(_ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
-        let present = Presenter(self, viewer: viewer, muted: try activeMutes(of: viewer))
+        let present = Presenter(try privacy(for: viewer))
         return try pageDescending(models.posts.posts.database, prefix: [], request) { id, _ in
-            try present.listedPost(PostID(id)).flatMap { $0.visibility == .public ? $0 : nil }
+            try present.listedPost(PostID(id), on: .search).flatMap { $0.visibility == .public ? $0 : nil }
         }
     }
 
     func posts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         try requireUser(user)
-        let present = Presenter(self, viewer: viewer)
+        let present = Presenter(try privacy(for: viewer))
         return try pageDescending(models.posts.postsByUser, in: user, request) { post, _ in
-            try present.listedPost(post)
+            try present.listedPost(post, on: .profile)
         }
     }
 
@@ -151,11 +156,13 @@ extension ReadView {
     /// (each only above its boundary, so the sources never overlap), newest first.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
-        // Muted and suspended authors are left out (a timeline checks no relation per post).
-        let muted = try activeMutes(of: user).union(models.profiles.suspendedUsers(txn))
-        let present = Presenter(self, viewer: user, muted: muted)
+        // Muted and suspended authors are left out (a timeline checks no relation per post):
+        // the suspended users are read once for the page.
+        let privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
+        let present = Presenter(privacy)
         let projection = models.timeline
-        let pulled = try projection.pulledAuthors(of: user, txn).filter { !muted.contains($0.author) }
+        let pulled = try projection.pulledAuthors(of: user, txn)
+            .filter { try privacy.mayShow(postsBy: $0.author, on: .home) }
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let posts = models.posts
@@ -170,7 +177,7 @@ extension ReadView {
             // (the page fills past it); a timeline holds only the posts of whom its owner
             // follows (blocks end follows), so no relation is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
-                try present.listedPost(id, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id), checkingRelations: false)
+                try present.listedPost(id, on: .home, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id))
             }
         }
     }
@@ -180,9 +187,9 @@ extension ReadView {
         guard !tag.isEmpty, tag.utf8.count <= Validation.maxHashtagBytes, !tag.utf8.contains(0) else {
             return Page(items: [], next: nil)
         }
-        let present = Presenter(self, viewer: viewer, muted: try activeMutes(of: viewer))
+        let present = Presenter(try privacy(for: viewer))
         return try pageDescending(models.hashtags.hashtags, in: tag, request) { post, _ in
-            try present.listedPost(post)
+            try present.listedPost(post, on: .hashtag)
         }
     }
 
@@ -192,21 +199,22 @@ extension ReadView {
     /// and no block stands between its author and `viewer`. `next` is set only when another
     /// such post follows.
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
-        let present = Presenter(self, viewer: viewer, muted: try activeMutes(of: viewer))
+        let present = Presenter(try privacy(for: viewer))
         let places = models.places
         let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request) { id, _ in
                 // Within the radius first: a cell's candidates beyond it are neither checked nor presented.
-                try present.listedPost(id, keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
+                try present.listedPost(id, on: .search,
+                                       keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
             }
         }
     }
 
     func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<ActivityItem> {
         try requireUser(user)
-        let present = Presenter(self, viewer: nil)
-        let left = try leftOut(of: user, muting: try activeMutes(of: user))
+        let present = Presenter(try privacy(for: nil))
+        let left = leftOut(try privacy(for: user))
         return try pageDescending(models.activity.activity, in: user, request) { id, record in
             guard try !left(record) else { return nil }
             let item = try present.activity(id: id, record)
@@ -217,26 +225,29 @@ extension ReadView {
     /// How many of `user`'s activity items are unread (after their read marker), counting at
     /// most `limit`: those a read of their activity shows.
     func unreadActivity(of user: UserID, upTo limit: Int) throws -> Int {
-        try models.activity.unread(of: user, upTo: limit, txn, skipping: try leftOut(of: user, muting: try activeMutes(of: user)))
+        try models.activity.unread(of: user, upTo: limit, txn, skipping: leftOut(try privacy(for: user)))
     }
 
-    /// Whether an item of `user`'s activity is left out: its actor is one they mute (`muted`, their
-    /// `activeMutes`), or blocked either way; or, for a mention, a reply (whose post may be
-    /// someone else's) or a post they asked to be told of, the post is one they may not see
-    /// (now: a followers-only post after they unfollowed) or its author one they mute.
-    func leftOut(of user: UserID, muting muted: Set<UserID>) -> (ActivityRecord) throws -> Bool {
+    /// Whether an item of the activity of `privacy`'s viewer is left out on `surface`
+    /// (`Privacy.mayShowActivity`): its actor is one they mute, suspended, or blocked either
+    /// way; or, for a mention, a reply (whose post may be someone else's) or a post they asked
+    /// to be told of, the post is gone or one they may not see (now: a followers-only post
+    /// after they unfollowed) or its author one they mute.
+    func leftOut(_ privacy: Privacy<ReadView>,
+                 on surface: Surface = .notifications) -> (ActivityRecord) throws -> Bool {
         { record in
-            if let actor = record.actor, try muted.contains(actor) || hidden(actor, from: user) { return true }
-            guard [.mention, .reply, .post].contains(record.kind), let post = record.post else { return false }
-            guard let stored = try storedPost(Array(post.rawValue.utf8)) else { return true }
-            return try muted.contains(stored.author) || !isShown(stored, to: user)
+            let aboutPost = [.mention, .reply, .post].contains(record.kind) && record.post != nil
+            let stored = try aboutPost ? record.post.flatMap { try storedPost(Array($0.rawValue.utf8)) } : nil
+            return try !privacy.mayShowActivity(actor: record.actor, aboutPost: aboutPost, post: stored, on: surface)
         }
     }
 
     func postDetail(_ id: PostID, viewer: UserID?, _ request: PageRequest) throws -> PostDetail {
         if let viewer { try requireUser(viewer) }  // an unknown viewer is not_found, not "no likes"
-        let present = Presenter(self, viewer: viewer)
-        guard let post = try present.listedPost(id) else { throw TimelineError.notFound("post", id.rawValue) }
+        let present = Presenter(try privacy(for: viewer))
+        guard let post = try present.listedPost(id, on: .post) else {
+            throw TimelineError.notFound("post", id.rawValue)
+        }
         return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
     }
 
@@ -245,11 +256,11 @@ extension ReadView {
         try requireVisiblePost(id, viewer: viewer)
         let prefix = PostComments.prefix(id)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
-        let muted = try activeMutes(of: viewer)
+        let privacy = try privacy(for: viewer)
         return try pageAscending(models.posts.comments.database, prefix: prefix, from: start, request,
                                  cursorOf: { CompositeKey.suffix($0, after: prefix) }) { _, value in
             let comment = try PostComments.decode(value)
-            return try muted.contains(comment.author) || hidden(comment.author, from: viewer) ? nil : try present.comment(comment)
+            return try privacy.mayShow(comment: comment, on: .comments) ? try present.comment(comment) : nil
         }
     }
 }

@@ -38,7 +38,7 @@ extension ReadView {
         let ranked = counts.map { (cursor: SuggestionCursor(count: $0.value.count, user: $0.key), via: $0.value.via) }
             .filter { candidate in after.map { candidate.cursor.comesAfter($0) } ?? true }
             .sorted { $1.cursor.comesAfter($0.cursor) }
-        let present = Presenter(self, viewer: user)
+        let present = Presenter(try privacy(for: user))
         var items: [Suggestion] = []
         var last: SuggestionCursor?
         for (cursor, via) in ranked {
@@ -57,7 +57,7 @@ extension ReadView {
     /// an unknown one and a non-discoverable user's all answer the same: nothing.
     func findContacts(_ emails: [String], viewer: UserID) throws -> [Profile] {
         try requireUser(viewer)
-        let present = Presenter(self, viewer: viewer)
+        let present = Presenter(try privacy(for: viewer))
         var seen: Set<UserID> = []
         var items: [Profile] = []
         for raw in emails {

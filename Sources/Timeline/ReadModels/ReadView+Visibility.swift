@@ -2,46 +2,46 @@ import LMDB
 import TimelineDomain
 
 /// Who may see what: followers-only posts, reports that hide a post, blocks that keep users
-/// apart, and suspended accounts, gone for everyone else.
+/// apart, mutes, and suspended accounts, gone for everyone else. The rules are `Privacy`'s
+/// (TimelineDomain); this view answers what they read, from its own lists where it can.
 extension ReadView {
+    /// The privacy policy for `viewer` over this view: their active mutes (`activeMutes`) and
+    /// this view's `ReportPolicy`. Hiding is decided when reading, from the reports the read
+    /// models keep: the thresholds are settings, not part of the models.
+    func privacy(for viewer: UserID?) throws -> Privacy<ReadView> {
+        Privacy(viewer: viewer, mutes: try activeMutes(of: viewer), reportThreshold: reports.hideAfter, state: self)
+    }
+
     /// Whether reports hide `post` from `viewer` (`DecisionState.hides` at this view's
-    /// `ReportPolicy`). Hiding is decided when reading, from the reports the read models
-    /// keep: the thresholds are settings, not part of the models.
+    /// `ReportPolicy`).
     func hides(_ post: PostRecord, from viewer: UserID?) throws -> Bool {
         try hides(post, from: viewer, threshold: reports.hideAfter)
     }
 
-    /// `not_found` unless `viewer` may see post `id` (`isShown`).
+    /// `not_found` unless `viewer` may see post `id` (`Privacy.mayShow(post:on:)` on `post`).
     func requireVisiblePost(_ id: PostID, viewer: UserID?) throws {
-        guard let stored = try storedPost(Array(id.rawValue.utf8)), try isShown(stored, to: viewer)
+        guard let stored = try storedPost(Array(id.rawValue.utf8)),
+              try privacy(for: viewer).mayShow(post: stored, on: .post)
         else { throw TimelineError.notFound("post", id.rawValue) }
     }
 
-    /// Whether `viewer` may see the stored post (`DecisionState.hides`' rule, on the record's
-    /// bytes): reports do not hide it from them (read only for a post with enough standing
-    /// reports to reach the threshold) and, when `checkingRelations`, its author is not
-    /// suspended, no block stands between its author and them and, for a followers-only post,
-    /// they follow its author. Its author always may. A timeline holds only posts of whom its
-    /// owner follows, and leaves out suspended authors by its own list, so it checks no relation.
-    func isShown(_ stored: PostReadings, to viewer: UserID?, checkingRelations: Bool = true) throws -> Bool {
-        if let viewer, stored.isAuthor(viewer) { return true }
-        if checkingRelations {
-            if try models.profiles.isSuspended(stored.author, txn) { return false }
-            if stored.fields.followersOnly {
-                guard let viewer, try follows(viewer, stored.author) else { return false }
-            }
-        }
-        let threshold = reports.hideAfter
-        if stored.fields.standingReports >= threshold, try countedReports(stored.id, upTo: threshold) >= threshold { return false }
-        return try !checkingRelations || !hidden(stored.author, from: viewer)
+    /// Whether `user` is kept out of `viewer`'s lists and search (`Privacy.mayShow(account:on:)`
+    /// on `search`): they are suspended, or one of them blocks the other.
+    func hidden(_ user: UserID, from viewer: UserID?) throws -> Bool {
+        let policy = Privacy(viewer: viewer, mutes: [], reportThreshold: reports.hideAfter, state: self)
+        return try !policy.mayShow(account: user, on: .search)
     }
 
-    /// Whether `user` is kept out of `viewer`'s lists, search and activity: they are suspended,
-    /// or one of them blocks the other.
-    func hidden(_ user: UserID, from viewer: UserID?) throws -> Bool {
-        guard viewer != user else { return false }
-        if try models.profiles.isSuspended(user, txn) { return true }
-        guard let viewer else { return false }
-        return try models.follows.blockedEitherWay(viewer, user, txn)
-    }
+    /// Whether a moderator suspended `user`, from the profiles' list of suspended users.
+    func isSuspended(_ user: UserID) throws -> Bool { try models.profiles.isSuspended(user, txn) }
+
+    /// Whether one of `a` and `b` blocks the other.
+    func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool { try models.follows.blockedEitherWay(a, b, txn) }
+}
+
+/// A stored record answers the policy from its bytes: the author compared as bytes, the
+/// followers-only flag, and its standing reports as the bound on those that count.
+extension PostReadings: PostFacts {
+    var isFollowersOnly: Bool { fields.followersOnly }
+    func mayBeHiddenByReports(threshold: Int) -> Bool { fields.standingReports >= threshold }
 }

@@ -28,22 +28,25 @@ extension TimelineService {
     /// once they have applied the event: see `appliedSequence`).
     public func liveUpdates(for envelope: EventEnvelope, viewer: UserID) throws(TimelineError) -> [LiveUpdate] {
         try read { view in
-            let present = Presenter(view, viewer: viewer)
-            let muted = try view.activeMutes(of: viewer)
-            let told = try activityItems(madeBy: envelope, for: viewer, view, present, muted: muted).map(LiveUpdate.activity)
+            let privacy = try view.privacy(for: viewer)
+            let present = Presenter(privacy)
+            // The activity items a stream shows are the feed's (`notifications`): only its posts need a follow.
+            let told = try activityItems(madeBy: envelope, for: viewer, view, present, on: .notifications)
+                .map(LiveUpdate.activity)
             // An unfollowed or muted author's recent posts leave the open timeline.
             func removals(of author: UserID) throws -> [LiveUpdate] {
                 try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map { .removed($0.id) }
             }
-            func sees(_ author: UserID) throws -> Bool {
-                try author == viewer || (!muted.contains(author) && view.follows(viewer, author) && !view.models.profiles.isSuspended(author, view.txn))
-            }
+            // The stream's rules are `Privacy`'s on `stream`: the viewer's own posts, and those
+            // of whom they follow and do not mute (not suspended, not hidden by reports).
+            func sees(_ author: UserID) throws -> Bool { try privacy.mayShow(postsBy: author, on: .stream) }
+            func sees(_ post: PostRecord) throws -> Bool { try privacy.mayShow(post: post, on: .stream) }
             switch envelope.event {
             case .postAdded(let e):
-                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return told }
+                guard let post = try view.post(e.postId), try sees(post) else { return told }
                 return [.post(try present.post(post.id))] + told
             case .postEdited(let e):
-                guard try sees(e.authorId), let post = try view.post(e.postId), try !view.hides(post, from: viewer) else { return told }
+                guard let post = try view.post(e.postId), try sees(post) else { return told }
                 return [.edited(try present.post(post.id))] + told
             case .postDeleted(let e):
                 return try sees(e.authorId) ? [.removed(e.postId)] : []
@@ -52,11 +55,11 @@ extension TimelineService {
             case .postReported(let e):
                 // Reports that hide a post take it out of the timelines it showed in (all but
                 // its author's); a dismissal brings it back.
-                guard let post = try view.post(e.postId), post.author != viewer, try sees(post.author), try view.hides(post, from: viewer)
+                guard let post = try view.post(e.postId), post.author != viewer, try sees(post.author), try !sees(post)
                 else { return [] }
                 return [.removed(post.id)]
             case .reportsDismissed(let e):
-                guard let post = try view.post(e.postId), post.author != viewer, try sees(post.author), try !view.hides(post, from: viewer)
+                guard let post = try view.post(e.postId), post.author != viewer, try sees(post)
                 else { return [] }
                 return [.post(try present.post(post.id))]
             case .unfollowed(let e):
@@ -78,14 +81,16 @@ extension TimelineService {
     /// push tells. Read from the read models, so call it once they have applied the event.
     public func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID) throws(TimelineError) -> [ActivityItem] {
         try read { view in
-            try activityItems(madeBy: envelope, for: viewer, view, Presenter(view, viewer: viewer), muted: try view.activeMutes(of: viewer))
+            try activityItems(madeBy: envelope, for: viewer, view, Presenter(try view.privacy(for: viewer)), on: .push)
         }
     }
 
-    private func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID, _ view: ReadView, _ present: Presenter,
-                               muted: Set<UserID>) throws -> [ActivityItem] {
+    /// `present`'s policy is the viewer's: what the feed leaves out (`ReadView.leftOut`), a
+    /// stream or a push leaves out on `surface`.
+    private func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID, _ view: ReadView,
+                               _ present: Presenter, on surface: Surface) throws -> [ActivityItem] {
         let activity = view.models.activity
-        let leftOut = view.leftOut(of: viewer, muting: muted)
+        let leftOut = view.leftOut(present.privacy, on: surface)
         // A mention, a reply or a post one asked to be told of is recorded in the viewer's feed
         // under the event's id.
         func underTheEventsID() throws -> [ActivityItem] {

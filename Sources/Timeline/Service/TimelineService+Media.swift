@@ -27,8 +27,11 @@ extension TimelineService {
         try read { view in
             guard let comment = try view.comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
             try view.requireVisiblePost(comment.post, viewer: viewer)
-            guard try !view.hidden(comment.author, from: viewer) else { throw TimelineError.notFound("comment", id.rawValue) }
-            return try Presenter(view, viewer: viewer).comment(comment)
+            let privacy = try view.privacy(for: viewer)
+            guard try privacy.mayShow(comment: comment, on: .post) else {
+                throw TimelineError.notFound("comment", id.rawValue)
+            }
+            return try Presenter(privacy).comment(comment)
         }
     }
 }

@@ -126,7 +126,7 @@ extension TimelineService {
         }
         let posts = try reportQueue()
         let shown = try read { view in
-            let present = Presenter(view, viewer: nil)
+            let present = Presenter(try view.privacy(for: nil))
             return posts.map { report in (report: report, post: try? present.post(report.post)) }
         }
         return ModerationQueue(posts: shown, accounts: try accountReportQueue())

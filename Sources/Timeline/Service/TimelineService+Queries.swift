@@ -158,7 +158,9 @@ extension TimelineService {
     /// A post's comments, oldest first (`not_found` for a post hidden from `viewer`).
     public func comments(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Comment> {
         let page = try page.validated()
-        return try read { view in try view.comments(of: post, page, viewer: viewer, Presenter(view, viewer: nil)) }
+        return try read { view in
+            try view.comments(of: post, page, viewer: viewer, Presenter(try view.privacy(for: nil)))
+        }
     }
 
     /// Who liked `post`, the latest like first.

@@ -1,0 +1,211 @@
+/// Where a read shows a post, a comment, an account or an activity item to a viewer. Each
+/// surface has its rules (docs/security.md, "Who sees what"); `Privacy` applies them.
+package enum Surface: Sendable, CaseIterable {
+    /// The viewer's home timeline: it holds only the posts of whom they follow (a block ends a
+    /// follow), so no follow or block is checked per post.
+    case home
+    /// The live stream of the home timeline (and its activity): no materialised list, so the
+    /// author must be followed.
+    case stream
+    /// A user's profile page and their posts.
+    case profile
+    /// A hashtag's posts.
+    case hashtag
+    /// Search: public posts, places, users, suggestions, contacts, mentions and lists of users.
+    case search
+    /// The posts the viewer likes.
+    case favourites
+    /// The viewer's bookmarks.
+    case bookmarks
+    /// One post (its page, its likers, its comments' post, one of its images).
+    case post
+    /// A post's comment thread.
+    case comments
+    /// The viewer's activity feed.
+    case notifications
+    /// A push message (what the activity feed would show).
+    case push
+    /// The viewer's export of their own data.
+    case export
+    /// Acting on a post (like, comment, bookmark, report): a hidden post is `not_found`. Blocks
+    /// are answered by the command with its own error, and mutes do not stop acting.
+    case command
+
+    /// Whether the viewer's mutes hide the muted users' posts here.
+    package var mutesHidePosts: Bool {
+        switch self {
+        case .home, .stream, .hashtag, .search, .favourites, .notifications, .push: true
+        case .profile, .bookmarks, .post, .comments, .export, .command: false
+        }
+    }
+
+    /// Whether the viewer's mutes hide what the muted users do here (their comments, their
+    /// activity items); a muted account itself is never hidden from a list or search.
+    package var mutesHideDoings: Bool {
+        switch self {
+        case .comments, .notifications, .push, .stream: true
+        default: false
+        }
+    }
+
+    /// Whether a block either way hides the other user's posts here (`home` and `stream` show
+    /// only followees, and a block ends a follow; a command answers blocks itself).
+    package var blocksHidePosts: Bool {
+        switch self {
+        case .home, .stream, .command: false
+        default: true
+        }
+    }
+
+    /// Whether a block either way hides the other user's account here (not their profile page,
+    /// which says the block, nor the viewer's own export).
+    package var blocksHideAccounts: Bool {
+        switch self {
+        case .profile, .export: false
+        default: true
+        }
+    }
+
+    /// Whether a followers-only post needs the viewer to follow its author here (`home` holds
+    /// followees' posts only; `stream` asks a follow of every author).
+    package var checksFollowersOnly: Bool { self != .home }
+
+    /// Whether only followed authors' posts show here.
+    package var needsFollow: Bool { self == .stream }
+}
+
+/// What the privacy policy reads of a post: a `PostRecord`, or a stored record's bytes.
+package protocol PostFacts {
+    /// The post's id.
+    var id: PostID { get }
+    /// Its author.
+    var author: UserID { get }
+    /// Whether only its author's followers may see it.
+    var isFollowersOnly: Bool { get }
+    /// Whether `user` is its author (a stored record compares bytes).
+    func isAuthor(_ user: UserID) -> Bool
+    /// Whether enough reports may stand against it to reach `threshold` (a cheap bound: `true`
+    /// when unknown; the counted reports are read only then).
+    func mayBeHiddenByReports(threshold: Int) -> Bool
+}
+
+extension PostFacts {
+    /// Compares the author's id.
+    package func isAuthor(_ user: UserID) -> Bool { author == user }
+    /// Unknown: the counted reports are read.
+    package func mayBeHiddenByReports(threshold: Int) -> Bool { true }
+}
+
+extension PostRecord: PostFacts {
+    /// Whether it is for followers only.
+    package var isFollowersOnly: Bool { visibility == .followers }
+}
+
+/// The one privacy policy: whether a post, comment, account or activity item may reach one
+/// viewer, and where (`Surface`). Built once per read for the viewer, with their active mutes;
+/// every read path, the live streams, push, export and deciding ask it. The rules are written
+/// in docs/security.md ("Who sees what").
+package struct Privacy<State: DecisionState> {
+    /// What the policy reads (blocks, follows, suspensions, reports).
+    package let state: State
+    /// Who reads (`nil`: nobody signed in).
+    package let viewer: UserID?
+    /// Whom the viewer mutes now.
+    package let mutes: Set<UserID>
+    /// How many counted reports hide a post.
+    package let reportThreshold: Int
+    /// The suspended users, when a read loaded them once (the home timeline); `nil`: asked per user.
+    package var suspended: Set<UserID>?
+
+    /// The policy for `viewer`, who mutes `mutes`, over `state`.
+    package init(viewer: UserID?, mutes: Set<UserID>, reportThreshold: Int, state: State) {
+        self.viewer = viewer
+        self.mutes = mutes
+        self.reportThreshold = reportThreshold
+        self.state = state
+    }
+
+    /// This policy, answering suspensions from `suspended` (read once) instead of per user.
+    package func knowingSuspended(_ suspended: Set<UserID>) -> Privacy {
+        var copy = self
+        copy.suspended = suspended
+        return copy
+    }
+
+    private func isSuspended(_ user: UserID) throws -> Bool {
+        if let suspended { return suspended.contains(user) }
+        return try state.isSuspended(user)
+    }
+
+    private func blockedEitherWay(_ user: UserID) throws -> Bool {
+        guard let viewer else { return false }
+        return try state.blockedEitherWay(viewer, user)
+    }
+
+    private func follows(_ user: UserID) throws -> Bool {
+        guard let viewer else { return false }
+        return try state.follows(viewer, user)
+    }
+
+    /// Whether `author`'s posts may reach the viewer on `surface` at all (before what a post
+    /// itself says: followers only, reports). Their author always may.
+    package func mayShow(postsBy author: UserID, on surface: Surface) throws -> Bool {
+        if author == viewer { return true }
+        if surface.mutesHidePosts, mutes.contains(author) { return false }
+        if try isSuspended(author) { return false }
+        if surface.needsFollow, try !follows(author) { return false }
+        return try !surface.blocksHidePosts || !blockedEitherWay(author)
+    }
+
+    /// Whether `post` may reach the viewer on `surface`: its author always; otherwise not when
+    /// the viewer mutes its author (where mutes hide posts), its author is suspended, it is for
+    /// followers only and the viewer does not follow its author, enough counted reports stand
+    /// against it, or a block stands between its author and the viewer (where blocks hide posts).
+    package func mayShow(post: some PostFacts, on surface: Surface) throws -> Bool {
+        if let viewer, post.isAuthor(viewer) { return true }
+        // The author's id is made only when a rule needs it (a stored record holds bytes).
+        let needsAuthor = (surface.mutesHidePosts && !mutes.isEmpty) || suspended.map { !$0.isEmpty } ?? true
+            || surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly) || surface.blocksHidePosts
+        let author = needsAuthor ? post.author : UserID("")
+        if surface.mutesHidePosts, !mutes.isEmpty, mutes.contains(author) { return false }
+        if suspended.map({ !$0.isEmpty }) ?? true, try isSuspended(author) { return false }
+        let needsFollow = surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly)
+        if needsFollow, try !follows(author) { return false }
+        let threshold = reportThreshold
+        if post.mayBeHiddenByReports(threshold: threshold),
+           try state.countedReports(post.id, upTo: threshold) >= threshold {
+            return false
+        }
+        return try !surface.blocksHidePosts || !blockedEitherWay(author)
+    }
+
+    /// Whether `user`'s account (or what they do: a comment, an activity item) may reach the
+    /// viewer on `surface`: the viewer themselves always; otherwise not when `user` is
+    /// suspended, the viewer mutes them (where mutes hide doings), or a block stands between
+    /// them (where blocks hide accounts).
+    package func mayShow(account user: UserID, on surface: Surface) throws -> Bool {
+        if user == viewer { return true }
+        if surface.mutesHideDoings, mutes.contains(user) { return false }
+        if try isSuspended(user) { return false }
+        return try !surface.blocksHideAccounts || !blockedEitherWay(user)
+    }
+
+    /// Whether a comment may reach the viewer on `surface` (`comments` for a thread, `post` for
+    /// one comment): its author's account may (`mayShow(account:on:)`). Its post's visibility
+    /// is the caller's to ask first.
+    package func mayShow(comment: CommentRecord, on surface: Surface) throws -> Bool {
+        try mayShow(account: comment.author, on: surface)
+    }
+
+    /// Whether an activity item may reach the viewer (`notifications` or `push`): its actor
+    /// may (`mayShow(account:on:)`) and, for an item about a post that is not the viewer's own
+    /// (a mention, a reply, a post they asked to be told of), that post is there and may
+    /// (`post`: `nil` when it is gone).
+    package func mayShowActivity(actor: UserID?, aboutPost: Bool, post: (some PostFacts)?,
+                                 on surface: Surface) throws -> Bool {
+        if let actor, try !mayShow(account: actor, on: surface) { return false }
+        guard aboutPost else { return true }
+        guard let post else { return false }
+        return try mayShow(post: post, on: surface)
+    }
+}
