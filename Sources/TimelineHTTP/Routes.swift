@@ -228,7 +228,7 @@ extension TimelineAPI {
             answer: .json("A page of comments.", "commentPage", headers: [.link]), errors: [.notFound], parameters: [.post], paged: true)),
         command("POST", "/v1/posts/{post}/comments", scope: "write:statuses", Operation(
             id: "addComment", summary: "Comment on a post.", tag: .comments,
-            description: "403 forbidden while the post's author blocks you or you block them.",
+            description: "403 forbidden while you block the post's author; 404 not_found while its author blocks you (the post is out of your sight, as an unknown id).",
             answer: .json("The new comment.", "comment", status: 201), errors: [.forbidden, .notFound] + Operation.writeErrors,
             parameters: [.post], body: .command("addComment", path: ["post"]))),
         command("DELETE", "/v1/comments/{comment}", scope: "write:statuses", Operation(
@@ -236,7 +236,7 @@ extension TimelineAPI {
             answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.comment])),
         command("PUT", "/v1/posts/{post}/like", scope: "write:favourites", Operation(
             id: "like", summary: "Like a post (idempotent).", tag: .likes,
-            description: "403 forbidden while the post's author blocks you or you block them.",
+            description: "403 forbidden while you block the post's author; 404 not_found while its author blocks you (the post is out of your sight, as an unknown id).",
             answer: changed("already liked"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
         command("DELETE", "/v1/posts/{post}/like", scope: "write:favourites", Operation(
             id: "unlike", summary: "Take back a like (idempotent).", tag: .likes,

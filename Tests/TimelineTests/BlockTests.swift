@@ -24,10 +24,13 @@ import Testing
         #expect(try service.user(alice.id).followingCount == 0 && service.user(bob.id).followingCount == 0)
         #expect(try service.timeline(of: alice.id).items.map(\.id) == [alicePost.id])
         #expect(try service.timeline(of: bob.id).items.map(\.id) == [bobPost.id])
-        for (me, them, post) in [(alice.id, bob.id, bobPost.id), (bob.id, alice.id, alicePost.id)] {
+        // The one who blocks is told of the block; the one blocked finds the blocker's posts as
+        // unknown as posts that never were (a `forbidden` would tell that they exist).
+        for (me, them, post, code) in [(alice.id, bob.id, bobPost.id, TimelineError.Code.forbidden),
+                                       (bob.id, alice.id, alicePost.id, .notFound)] {
             await expectError(.forbidden) { _ = try await service.run(.follow(user: them.rawValue), as: me) }
-            await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: me) }
-            await expectError(.forbidden) { _ = try await service.addComment(by: me, on: post) }
+            await expectError(code) { _ = try await service.run(.like(post: post.rawValue), as: me) }
+            await expectError(code) { _ = try await service.addComment(by: me, on: post) }
         }
         // Hidden from each other in search, lists and activity; others still see both.
         #expect(try service.searchUsers(prefix: "", viewer: alice.id).items.map(\.username) == ["alice", "carol"])

@@ -167,8 +167,9 @@ struct Verdict {
 
     @Test func noCommentOnTheAuthorsPostWhileABlockStandsEitherWay() {
         let (alice, bob, post) = (Self.alice, Self.bob, Self.post.rawValue)
+        // The author blocks her: the post is out of her sight, as unknown as one that never was.
         given(.blocked(Block(blockerId: bob, blockedId: alice)))
-            .when(.addComment(post: post, text: "hello"), by: alice).thenRefused(.forbidden)
+            .when(.addComment(post: post, text: "hello"), by: alice).thenRefused(.notFound)
         given(.blocked(Block(blockerId: alice, blockedId: bob)))
             .when(.addComment(post: post, text: "hello"), by: alice).thenRefused(.forbidden)
         // Unblocked, the comment is recorded (its id is the context's first fresh one).

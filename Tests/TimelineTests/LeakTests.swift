@@ -99,6 +99,18 @@ import TimelineDomain
                 #expect(try await answers(post, from: caller.token) == unknownAnswers, "\(why)")
             }
 
+            // Likes and bookmarks, given or taken back, on a post out of sight: as unknown as none.
+            func reactions(_ post: String, from bearer: String) async throws -> [Int] {
+                var statuses: [Int] = []
+                for (method, path) in [("PUT", "like"), ("DELETE", "like"), ("PUT", "bookmark"), ("DELETE", "bookmark")] {
+                    statuses.append(try await api.send(method, "/v1/posts/\(post)/\(path)", bearer: bearer).status)
+                }
+                return statuses
+            }
+            #expect(try await reactions(unknown, from: bob.token) == [404, 404, 404, 404])
+            #expect(try await reactions(closed, from: bob.token) == [404, 404, 404, 404], "followers-only, not followed")
+            #expect(try await reactions(open, from: carol.token) == [404, 404, 404, 404], "its author blocks the caller")
+
             // A comment on a post the caller may not see, or by someone blocked either way, is as
             // unknown as a comment that never was; one the caller sees is forbidden.
             func comment(on post: String) async throws -> String {

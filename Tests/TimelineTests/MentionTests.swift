@@ -101,10 +101,11 @@ import TimelineDomain
         try await service.run(.mute(user: alice.id.rawValue), as: carol.id)
         #expect(try service.activity(of: carol.id).items.isEmpty, "a mention on a muted author's post surfaced")
         try await service.run(.unmute(user: alice.id.rawValue), as: carol.id)
-        // Replying across a block is refused, and records nothing.
+        // Replying across a block is refused, and records nothing: the comment of someone who
+        // blocks him is out of bob's sight, as unknown as one that never was.
         try await service.run(.block(user: bob.id.rawValue), as: carol.id)
         let before = try service.lastSequence()
-        await expectError(.forbidden) {
+        await expectError(.notFound) {
             _ = try await service.run(.addComment(post: post.id.rawValue, text: "hi", replyTo: carolsComment.id.rawValue), as: bob.id)
         }
         #expect(try service.lastSequence() == before)

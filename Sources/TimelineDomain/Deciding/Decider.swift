@@ -58,15 +58,22 @@ package struct Decider<State: DecisionState> {
         return post
     }
 
-    /// A post `me` can see: one for followers only that `me` does not follow, or one hidden by
-    /// reports (see `DecisionContext.hideAfterReports`), is `not_found` to everyone but its
-    /// author, as the read side answers.
+    /// A post `me` can see: one for followers only that `me` does not follow, one hidden by
+    /// reports (see `DecisionContext.hideAfterReports`), or one whose author blocks `me` is
+    /// `not_found` to everyone but its author, as the read side answers — a `forbidden` would
+    /// tell that it exists. (A post of someone `me` blocks is known to `me`: its commands answer
+    /// the block themselves.)
     func visiblePost(_ raw: String, to me: UserRecord) throws -> PostRecord {
         let post = try existingPost(raw)
-        guard try !state.hides(post, from: me.id, threshold: context.hideAfterReports) else {
-            throw TimelineError.notFound("post", post.id.rawValue)
-        }
+        guard try !isHidden(post, from: me) else { throw TimelineError.notFound("post", post.id.rawValue) }
         return post
+    }
+
+    /// Whether `post` is out of `me`'s sight: hidden by the privacy policy for a command, or its
+    /// author blocks `me`.
+    func isHidden(_ post: PostRecord, from me: UserRecord) throws -> Bool {
+        guard post.author != me.id else { return false }
+        return try state.hides(post, from: me.id, threshold: context.hideAfterReports) || state.blocks(post.author, me.id)
     }
 
     /// `me`'s own post `raw`, to `verb` (edit, delete). Someone else's post that `me` may not
@@ -76,8 +83,7 @@ package struct Decider<State: DecisionState> {
     func ownPost(_ raw: String, of me: UserRecord, _ verb: String) throws -> PostRecord {
         let post = try existingPost(raw)
         guard post.author != me.id else { return post }
-        if try state.hides(post, from: me.id, threshold: context.hideAfterReports)
-            || blockedEitherWay(me.id, post.author) {
+        if try isHidden(post, from: me) || state.blocks(me.id, post.author) {
             throw TimelineError.notFound("post", post.id.rawValue)
         }
         throw TimelineError(.forbidden, "only the author can \(verb) a post")

@@ -58,6 +58,8 @@ extension Decider {
     func unbookmark(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try existingPost(post)
         let saved = try state.bookmarks(me.id, post.id)
+        // Nothing to take back on a post out of sight: as unknown as a post that never was.
+        if !saved, try isHidden(post, from: me) { throw TimelineError.notFound("post", post.id.rawValue) }
         return Decision(
             events: saved ? [.unbookmarked(Bookmark(postId: post.id, userId: me.id))] : [],
             outcome: .success(.changed(saved)))

@@ -102,9 +102,9 @@ extension Decider {
         var answered: CommentID?
         if let replyTo {
             let id: CommentID = try Validation.identifier(replyTo, field: "replyTo")
-            guard let comment = try state.comment(id), comment.post == post.id else {
-                throw TimelineError(.notFound, "no comment \(id) on this post", field: "replyTo")
-            }
+            // A comment by someone who blocks `me` is out of `me`'s sight: as unknown as none.
+            guard let comment = try state.comment(id), comment.post == post.id, try !state.blocks(comment.author, me.id)
+            else { throw TimelineError(.notFound, "no comment \(id) on this post", field: "replyTo") }
             guard try !blockedEitherWay(me.id, comment.author) else {
                 throw TimelineError(.forbidden, "you cannot reply to this user's comments")
             }

@@ -56,6 +56,8 @@ extension Decider {
     func unlike(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try existingPost(post)
         let liked = try state.likes(me.id, post.id)
+        // No like to take back on a post out of sight: as unknown as a post that never was.
+        if !liked, try isHidden(post, from: me) { throw TimelineError.notFound("post", post.id.rawValue) }
         return Decision(
             events: liked ? [.likeRemoved(Like(postId: post.id, userId: me.id))] : [],
             outcome: .success(.changed(liked)))
