@@ -145,6 +145,8 @@ package protocol DecisionState {
     func activityMarker(of user: UserID) throws -> String?
     /// Whether `user`'s activity holds the item `item` now (`nil`: any item at all).
     func holdsActivity(of user: UserID, item: String?) throws -> Bool
+    /// The id of the newest item in `user`'s activity (`nil`: none).
+    func newestActivity(of user: UserID) throws -> String?
     /// `muter`'s mute of `muted`, ended or not (`nil`: none).
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord?
     /// Media `id`, attached or not (`nil`: none, or deleted).

@@ -72,6 +72,7 @@ struct InMemoryState: DecisionState {
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func activityMarker(of user: UserID) -> String? { activityMarkers[user] }
+    func newestActivity(of user: UserID) -> String? { activityItems[user]?.max() }
     func holdsActivity(of user: UserID, item: String?) -> Bool {
         item.map { activityItems[user]?.contains($0) == true } ?? !(activityItems[user] ?? []).isEmpty
     }

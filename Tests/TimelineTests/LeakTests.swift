@@ -221,6 +221,27 @@ import TimelineDomain
 
     /// Dismissing an item that is not one's own, or one already dismissed, or clearing an empty
     /// activity, changes nothing and appends nothing (`changed` false).
+    /// Marking read again, or past the newest item (the marker stops there), or with nothing to
+    /// read, appends nothing: only a marker that moves is recorded.
+    @Test func aReadMarkerThatDoesNotMoveAppendsNothing() async throws {
+        let service = try openService()
+        defer { service.close() }
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let length = try service.lastSequence()
+        #expect(try await service.run(.markActivityRead(upTo: "zzzzzzzzzzzzzzzzzzzz"), as: bob.id) == .changed(false),
+                "bob has no activity")
+        #expect(try service.lastSequence() == length)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        let item = try #require(try service.activity(of: alice.id).items.first).id
+        #expect(try await service.run(.markActivityRead(upTo: "zzzzzzzzzzzzzzzzzzzz"), as: alice.id) == .changed(true))
+        let marked = try service.lastSequence()
+        for upTo in ["zzzzzzzzzzzzzzzzzzzz", item, "00000000000000000000"] {
+            #expect(try await service.run(.markActivityRead(upTo: upTo), as: alice.id) == .changed(false), "\(upTo)")
+        }
+        #expect(try service.lastSequence() == marked)
+        #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 0)
+    }
+
     @Test func aDismissalThatChangesNothingAppendsNothing() async throws {
         let service = try openService()
         defer { service.close() }

@@ -580,14 +580,15 @@ def steps(server, out, images, a, b):
     dot_row = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main ul.people li") if "dot" in li.text), None),
                    "dot is not in Blocked accounts")
     # A refusal is shown where it happened: ann, blocked by dot while she has dot's post open,
-    # cannot like it (opened afresh, a blocker's post is not found at all).
+    # cannot like it — the post is out of her sight now, as unknown as one that never was (a
+    # "forbidden" would tell her it exists).
     dots = server.post(server.call("POST", "/v1/sessions", {"email": "dot@example.com", "password": "dot-password-1"})["session"],
                        "Dot's harbour", images["second"])["id"]
     go(a, server, f"/post/{dots}")
     button(a, "Like")
     server.call("PUT", "/v1/me/blocks/@ann", token=server.call("POST", "/v1/sessions", {"email": "dot@example.com", "password": "dot-password-1"})["session"])
     click(a, button(a, "Like"))
-    text_appears(a, "cannot like", "main .actions .inline-error")
+    text_appears(a, "no post", "main .actions .inline-error")
     button(a, "Like")
     click(b, button(b, "Unblock", dot_row))
     button(b, "Block", dot_row)

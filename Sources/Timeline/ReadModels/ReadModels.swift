@@ -321,6 +321,7 @@ struct ReadView: DecisionState {
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
     func activityMarker(of user: UserID) throws -> String? { try models.activity.markers.get(user, txn) }
+    func newestActivity(of user: UserID) throws -> String? { try models.activity.activity.last(in: user, txn) }
     func holdsActivity(of user: UserID, item: String?) throws -> Bool {
         guard let item else { return try models.activity.activity.last(in: user, txn) != nil }
         return try models.activity.activity.contains((user, item), txn)

@@ -45,7 +45,11 @@ extension Decider {
         guard IdentifierSyntax.isValid(raw) else {
             throw TimelineError.invalid("upTo", "upTo must be an activity item's id")
         }
-        if let marker = try state.activityMarker(of: me.id), marker >= raw {
+        // The marker never passes the newest item (a later item must come in unread), so what
+        // it would move to is the older of the two: if it is there already, nothing changes and
+        // nothing is recorded, however often a client repeats it.
+        guard let newest = try state.newestActivity(of: me.id) else { return Decision(outcome: .success(.changed(false))) }
+        if let marker = try state.activityMarker(of: me.id), marker >= min(raw, newest) {
             return Decision(outcome: .success(.changed(false)))
         }
         return Decision(
