@@ -470,8 +470,9 @@ import Sodium
         try await withServer { server in
             for lengths in ["Content-Length: 3\r\nContent-Length: 5", "Content-Length: 5\r\nContent-Length: 5"] {
                 let client = try server.connect()
-                client.send("POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                            + "\(lengths)\r\n\r\nabcdeGET /api/v1/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                client.send("POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                            + "Content-Type: application/x-www-form-urlencoded\r\n\(lengths)\r\n\r\n"
+                            + "abcdeGET /api/v1/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 let answer = await client.read { _ in false }  // to the end: the server closes
                 #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("{\"error\":\""), "\(answer)")
                 #expect(answer.lowercased().contains("connection: close"), "\(answer)")
@@ -489,7 +490,8 @@ import Sodium
             #expect(spaced.hasPrefix("HTTP/1.1 400") && spaced.contains("{\"error\":\""), "\(spaced)")
             #expect(spaced.lowercased().contains("connection: close"), "\(spaced)")
             let hostless = try await PublicOriginTests.get(server, "/v1/users", [])
-            #expect(hostless.hasPrefix("HTTP/1.1 400") && hostless.contains("\"code\":\"invalid_argument\""), "\(hostless)")
+            #expect(hostless.hasPrefix("HTTP/1.1 400") && hostless.contains("\"code\":\"invalid_argument\""),
+                    "\(hostless)")
             let twoHosts = try await PublicOriginTests.get(server, "/api/v1/instance", [local, local])
             #expect(twoHosts.hasPrefix("HTTP/1.1 400"), "\(twoHosts)")
             let old = try server.connect()

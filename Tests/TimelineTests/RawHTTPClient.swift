@@ -16,17 +16,22 @@ final class RawHTTPClient: @unchecked Sendable {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { close(fd); throw POSIXError(.EINVAL) }
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+                close(fd)
+                throw POSIXError(.EINVAL)
+            }
+            let size = socklen_t(MemoryLayout<sockaddr_in6>.size)
             connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
             }
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             address.sin_addr.s_addr = inet_addr(host)
+            let size = socklen_t(MemoryLayout<sockaddr_in>.size)
             connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
             }
         }
         guard connected == 0 else {
