@@ -26,8 +26,8 @@ static inline size_t timeline_mhd_unescape(void *cls, struct MHD_Connection *con
     return MHD_http_unescape(value);
 }
 
-/** Starts a daemon with its own epoll thread pool, suspend/resume and the given limits; with
-    `tls_key` and `tls_cert` (PEM), it speaks HTTPS. */
+/** Starts a daemon with its own epoll thread pool, suspend/resume and the given limits, on
+    `address` (IPv4 or IPv6); with `tls_key` and `tls_cert` (PEM), it speaks HTTPS. */
 static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *address,
                                                     unsigned int threads,
                                                     unsigned int connection_limit,
@@ -46,7 +46,10 @@ static inline struct MHD_Daemon *timeline_mhd_start(const struct sockaddr *addre
         { MHD_OPTION_END, 0, NULL },
     };
     return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE
-                                | (tls ? MHD_USE_TLS : 0),
+                                | (tls ? MHD_USE_TLS : 0)
+                                /* Without the flag libmicrohttpd opens an IPv4 socket and fails to
+                                   bind it to an IPv6 address (`--listen [::1]:PORT`). */
+                                | (address->sa_family == AF_INET6 ? MHD_USE_IPv6 : 0),
                             0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,

@@ -36,18 +36,26 @@ extension HTTPServer {
     }
 
     func access(_ connection: OpaquePointer, _ url: (path: String, valid: Bool), _ method: String,
-                _ data: UnsafePointer<CChar>?, _ size: UnsafeMutablePointer<Int>,
+                hostRequired: Bool, _ data: UnsafePointer<CChar>?, _ size: UnsafeMutablePointer<Int>,
                 _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let opaque = context.pointee else {
             // The head has arrived: refuse an announced oversized body before reading it.
             let incoming = Incoming(method: method, path: url.path)
-            incoming.headers = Self.values(connection, .HEADER_KIND, lowercased: true)
+            let fields = Self.pairs(connection, .HEADER_KIND)
+            incoming.headers = Self.merged(fields, lowercased: true)
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
             incoming.arrivedWhileStopping = state.withLock { state in
                 if !state.stopping { state.receiving.insert(UInt(bitPattern: connection)) }
                 return state.stopping
             }
             watch(connection, .body(received: 0))
+            // A head a proxy in front may read otherwise than this server (RFC 9112): refused
+            // before its body is read, and the connection closed, so no trailing bytes are
+            // taken for a request of their own.
+            if let problem = Self.malformedHead(fields, hostRequired: hostRequired) {
+                return answerNow(connection, incoming, refusal(400, incoming, problem),
+                                 extraHeaders: [("Connection", "close")])
+            }
             // Both framings at once: a proxy in front may read the body one way and this server
             // the other (request smuggling). RFC 9112 §6.1 lets a server refuse it and close.
             if incoming.headers["content-length"] != nil, incoming.headers["transfer-encoding"] != nil {
@@ -142,6 +150,35 @@ extension HTTPServer {
             if mine { self.send(OpaquePointer(bitPattern: address)!, response) }
         }
         return .YES
+    }
+
+    /// Why a request's head must be refused with 400, or nil: a field name that is not a token
+    /// (RFC 9110 §5.1), a `Content-Length` repeated or not digits (RFC 9112 §6.3: libmicrohttpd
+    /// would frame the body by the last one, a proxy perhaps by the first), no `Host` in an
+    /// HTTP/1.1 request or more than one (RFC 9112 §3.2).
+    static func malformedHead(_ fields: [(name: String, value: String)], hostRequired: Bool) -> String? {
+        if fields.contains(where: { !isToken($0.name) }) { return "a header name is not a token" }
+        let lengths = fields.filter { $0.name.lowercased() == "content-length" }
+        if lengths.count > 1 { return "a request may have only one Content-Length" }
+        if let length = lengths.first?.value,
+           length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return "Content-Length must be a decimal number"
+        }
+        let hosts = fields.filter { $0.name.lowercased() == "host" }.count
+        if hosts > 1 { return "a request may have only one Host" }
+        if hosts == 0, hostRequired { return "an HTTP/1.1 request must have a Host header" }
+        return nil
+    }
+
+    /// Whether `name` is an RFC 9110 token (what a field name must be).
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+            default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            }
+        }
     }
 
     /// Queues 413 at once; libmicrohttpd then closes the connection without reading the rest

@@ -3,9 +3,10 @@ internal import CMicroHTTPD
 // Reading what libmicrohttpd parsed: a request's headers and query arguments.
 
 extension HTTPServer {
-    static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+    /// `pairs` by name, the values of a repeated name joined with ", " (RFC 9110 §5.3).
+    static func merged(_ pairs: [(name: String, value: String)], lowercased: Bool) -> [String: String] {
         var result: [String: String] = [:]
-        for (name, value) in pairs(connection, kind) {
+        for (name, value) in pairs {
             let key = lowercased ? name.lowercased() : name
             result[key] = result[key].map { $0 + ", " + value } ?? value
         }

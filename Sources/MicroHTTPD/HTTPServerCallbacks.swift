@@ -36,11 +36,13 @@ final class StreamBox {
     }
 }
 
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, data, size, context in
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, data, size, context in
     let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
     // A path that is not UTF-8 is refused; it is still read (repaired) to know whose API it is under.
     let path = String(validatingCString: url!).map { (path: $0, valid: true) } ?? (String(cString: url!), false)
-    return server.access(connection!, path, String(cString: method!), data, size!, context!)
+    // Only HTTP/1.0 may leave out `Host` (libmicrohttpd accepts no older version).
+    let hostRequired = version.map { strcmp($0, "HTTP/1.0") != 0 } ?? true
+    return server.access(connection!, path, String(cString: method!), hostRequired: hostRequired, data, size!, context!)
 }
 
 let completedHandler: MHD_RequestCompletedCallback = { cls, connection, context, _ in

@@ -69,9 +69,13 @@ extension TimelineAPI {
         return name == "localhost" || IPAddress.isValid(String(name))
     }
 
-    /// `:` and 1–5 digits.
+    /// `:` and a port, 1–65535 without a leading zero: the authority is written into URLs, so
+    /// `:99999` or `:09` (which names another port to some readers) is refused.
     private static func isPort(_ text: Substring) -> Bool {
-        text.first == ":" && (2...6).contains(text.count) && text.dropFirst().allSatisfy(\.isASCII) && text.dropFirst().allSatisfy(\.isNumber)
+        let digits = text.dropFirst()
+        guard text.first == ":", (1...5).contains(digits.count), digits.first != "0",
+              digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+        return Int(digits).map { $0 <= 65535 } ?? false
     }
 
 }

@@ -33,6 +33,46 @@ import Testing
         }
     }
 
+    /// A `Host` port is written into URLs: only 1–65535, without a leading zero, is local.
+    @Test func aHostPortOutOfRangeIsMisdirected() async throws {
+        try await withServer { server in
+            for host in ["127.0.0.1:99999", "127.0.0.1:09", "[::1]:65536", "localhost:0", "127.0.0.1:+80"] {
+                let answer = try await Self.get(server, "/api/v1/instance", ["Host: \(host)"])
+                #expect(answer.hasPrefix("HTTP/1.1 421") && !answer.contains(host), "\(host): \(answer)")
+            }
+            #expect(try await Self.get(server, "/api/v1/instance", ["Host: 127.0.0.1:65535"]).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    /// Whether `::1` can be bound here (a container may have no IPv6 loopback).
+    static let ipv6LoopbackExists: Bool = {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        let size = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        } == 0
+    }()
+
+    /// `--listen [::1]:PORT` listens on IPv6 (it once failed: "could not listen") and says so
+    /// with a URL a client can use.
+    @Test(.enabled(if: ipv6LoopbackExists, "::1 is not configured on this machine"))
+    func servesOnAnIPv6Address() async throws {
+        let child = try ChildProcess(["serve", "--db", temporaryPath(), "--listen", "[::1]:0"])
+        defer { child.signal(SIGKILL) }
+        let line = await child.waitForOutput(within: .seconds(180)) { $0.contains("\n") }
+        let port = line?.split(separator: "\n").first?.split(separator: ":").last.flatMap { UInt16($0) }
+        try #require(line?.hasPrefix("listening on http://[::1]:") == true, "\(line ?? "") \(child.standardError)")
+        let client = try RawHTTPClient(port: try #require(port), host: "::1")
+        client.send("GET /api/v1/instance HTTP/1.1\r\nHost: [::1]:\(port!)\r\nConnection: close\r\n\r\n")
+        let answer = await client.read { _ in false }
+        #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("\"ws://[::1]:\(port!)\""), "\(answer)")
+    }
+
     @Test func thePublicURLIsTheOrigin() async throws {
         try await withServer(arguments: ["--public-url", "https://Photos.Example/"]) { server in
             let instance = try await Self.get(server, "/api/v2/instance", ["Host: photos.example"])

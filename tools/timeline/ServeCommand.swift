@@ -137,7 +137,10 @@ enum ServeCommand {
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
             throw UsageError("--\(option) takes HOST:PORT, e.g. 127.0.0.1:8080")
         }
-        return (String(text[..<colon]), port)
+        // `[::1]:8080`: the host without its brackets (`url` writes them back).
+        let host = text[..<colon]
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? host.dropFirst().dropLast() : host
+        return (String(bare), port)
     }
 
     /// `--public-url`'s origin: `http(s)://host[:port]`, without a path (a trailing `/` is dropped).
