@@ -46,7 +46,8 @@ public enum TextTokens {
         var previous: Character?
         func emit(_ kind: TextToken.Kind, _ range: Range<String.Index>) {
             if plainStart < range.lowerBound {
-                tokens.append(TextToken(kind: .text, range: plainStart..<range.lowerBound, text: text[plainStart..<range.lowerBound]))
+                let plain = plainStart..<range.lowerBound
+                tokens.append(TextToken(kind: .text, range: plain, text: text[plain]))
             }
             tokens.append(TextToken(kind: kind, range: range, text: text[range]))
             plainStart = range.upperBound

@@ -75,7 +75,8 @@ struct MergeSource {
     /// `page`'s page of `request.after`: the `limit` kept items whose ids come right after it
     /// (and below `request.before`, if set), merged upwards from it; answered newest first,
     /// with no `next`.
-    static func pageRightAfter<Item>(_ sources: [MergeSource], _ cursors: [Cursor], after: String, _ request: PageRequest,
+    static func pageRightAfter<Item>(_ sources: [MergeSource], _ cursors: [Cursor], after: String,
+                                     _ request: PageRequest,
                                      item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?) throws -> Page<Item> {
         var sources = sources
         for index in sources.indices { try sources[index].start(cursors[index], after: after) }

@@ -25,7 +25,8 @@ struct MastodonContent {
                 out += plain(token.text)
             case .hashtag:
                 let word = String(token.name), tag = Validation.hashtag(word)
-                let url = "\(base)/#/search?q=%23\(tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag)"
+                let query = tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag
+                let url = "\(base)/#/search?q=%23\(query)"
                 out += "<a href=\"\(HTMLText.escape(url))\" class=\"mention hashtag\" rel=\"tag\">#<span>"
                     + "\(HTMLText.escape(word))</span></a>"
                 if seenTags.insert(tag).inserted { tags.append(["name": tag, "url": url]) }

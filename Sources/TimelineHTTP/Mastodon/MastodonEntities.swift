@@ -36,7 +36,9 @@ struct MastodonEntities {
     /// of the viewer's sight (suspended, blocked either way) is plain text.
     func content(_ text: String) throws(TimelineError) -> MastodonContent {
         // `mentionedUser` answers nil for a name out of sight; what it throws is a real failure.
-        try MastodonContent(text, base: base) { [viewer] name throws(TimelineError) in try service.mentionedUser(name, viewer: viewer) }
+        try MastodonContent(text, base: base) { [viewer] name throws(TimelineError) in
+            try service.mentionedUser(name, viewer: viewer)
+        }
     }
 
     /// A profile as an `Account`. `discoverable` is the user's own setting, which only they
@@ -45,7 +47,8 @@ struct MastodonEntities {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
         return [
             "id": p.id.rawValue, "username": p.username, "acct": p.username, "display_name": p.username,
-            "locked": p.locked, "bot": false, "discoverable": p.discoverable.map { $0 as Any } ?? NSNull(), "group": false, "indexable": false,
+            "locked": p.locked, "bot": false, "discoverable": p.discoverable.map { $0 as Any } ?? NSNull(),
+            "group": false, "indexable": false,
             "created_at": JSONOutput.timestamp(p.createdAt), "note": Self.html(p.bio ?? ""), "url": "\(base)/#/u/\(p.username)", "uri": "\(base)/users/\(p.username)",
             "avatar": avatar, "avatar_static": avatar, "header": "", "header_static": "",
             "followers_count": p.followerCount, "following_count": p.followingCount, "statuses_count": p.postCount,
@@ -111,7 +114,8 @@ struct MastodonEntities {
     func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) -> [String: Any] {
         [
             "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": p.notifiesViewer ?? false,
-            "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false, "blocked_by": blockedBy,
+            "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false,
+            "blocked_by": blockedBy,
             "muting": p.mutedByViewer ?? false, "muting_notifications": p.mutedByViewer ?? false,
             "requested": p.requestedByViewer ?? false, "requested_by": requestedBy, "domain_blocking": false, "endorsed": false, "note": "",
         ]

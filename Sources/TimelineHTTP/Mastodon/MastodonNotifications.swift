@@ -77,7 +77,9 @@ extension TimelineAPI {
                   let detail = try mastodonFind({ () throws(TimelineError) in
                       try service.post(id, viewer: viewer, comments: PageRequest(limit: 1))
                   }),
-                  let author = try mastodonFind({ () throws(TimelineError) in try service.user(detail.post.author, viewer: viewer) }) {
+                  let author = try mastodonFind({ () throws(TimelineError) in
+                      try service.user(detail.post.author, viewer: viewer)
+                  }) {
             status = try entities.status(detail.post, author: author)
         }
         if item.post != nil, status == nil { return nil }

@@ -103,8 +103,8 @@ extension TimelineAPI {
             } while cursor != nil && comments.count < 4_000
             var descendants: [[String: Any]] = []
             for comment in comments.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-                var status = try entities.status(comment, author: try service.user(comment.author, viewer: request.viewer),
-                                                 on: detail.post)
+                let author = try service.user(comment.author, viewer: request.viewer)
+                var status = try entities.status(comment, author: author, on: detail.post)
                 status["account"] = try account(comment.author)
                 status["in_reply_to_account_id"] = detail.post.author.rawValue
                 descendants.append(status)
@@ -115,8 +115,11 @@ extension TimelineAPI {
         let post = try service.post(comment.post, viewer: request.viewer, comments: PageRequest(limit: 1)).post
         var ancestors = [try entities.status(post, author: try service.user(post.author, viewer: request.viewer))]
         if let answered = comment.replyTo,
-           let parent = try mastodonFind({ () throws(TimelineError) in try service.comment(answered, viewer: request.viewer) }) {
-            ancestors.append(try entities.status(parent, author: try service.user(parent.author, viewer: request.viewer), on: post))
+           let parent = try mastodonFind({ () throws(TimelineError) in
+               try service.comment(answered, viewer: request.viewer)
+           }) {
+            let author = try service.user(parent.author, viewer: request.viewer)
+            ancestors.append(try entities.status(parent, author: author, on: post))
         }
         return Responses.json(200, ["ancestors": ancestors, "descendants": [Any]()] as [String: Any])
     }
@@ -145,7 +148,10 @@ extension TimelineAPI {
                              "following": false]]
             }
             if type == nil || type == "statuses" {
-                for post in posts { statuses.append(try entities.status(post, author: try service.user(post.author, viewer: request.viewer))) }
+                for post in posts {
+                    let author = try service.user(post.author, viewer: request.viewer)
+                    statuses.append(try entities.status(post, author: author))
+                }
             }
         }
         return Responses.json(200, ["accounts": accounts, "hashtags": hashtags, "statuses": statuses] as [String: Any])

@@ -91,7 +91,8 @@ extension TimelineAPI {
             guard case .comment(let comment) = try await execute(.addComment(post: post, text: text, replyTo: replyTo), request) else {
                 throw TimelineError(.internal, "not a comment")
             }
-            return Responses.json(200, try entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)))
+            let author = try service.user(comment.author, viewer: request.viewer)
+            return Responses.json(200, try entities.status(comment, author: author))
         }
         let media = params.list("media_ids")
         guard !media.isEmpty else { throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)") }
@@ -104,7 +105,8 @@ extension TimelineAPI {
         let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
         let command = Command.addPost(media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning, visibility: visibility)
         guard case .post(let post) = try await execute(command, request) else { throw TimelineError(.internal, "not a post") }
-        return Responses.json(200, try entities.status(post, author: try service.user(post.author, viewer: request.viewer)))
+        let author = try service.user(post.author, viewer: request.viewer)
+        return Responses.json(200, try entities.status(post, author: author))
     }
 
     /// The status `id` (a post, or a comment) as the bearer sees it.
@@ -113,7 +115,8 @@ extension TimelineAPI {
         if let detail = try mastodonFind({ () throws(TimelineError) in
             try service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1))
         }) {
-            return (try entities.status(detail.post, author: try service.user(detail.post.author, viewer: request.viewer)), false)
+            let author = try service.user(detail.post.author, viewer: request.viewer)
+            return (try entities.status(detail.post, author: author), false)
         }
         let comment = try service.comment(try mastodonID(id), viewer: request.viewer)
         return (try entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)), true)
@@ -137,6 +140,7 @@ extension TimelineAPI {
     /// from the one it blocks, who reads `blocked_by` as Mastodon tells it).
     func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any] {
         entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me),
-                              requestedBy: try service.followRequested(other, me), blockedBy: try service.blocks(other, me))
+                              requestedBy: try service.followRequested(other, me),
+                              blockedBy: try service.blocks(other, me))
     }
 }
