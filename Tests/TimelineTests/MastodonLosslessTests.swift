@@ -51,8 +51,10 @@ import TimelineDomain
             let alice = try await api.signUp("alice"), zo = try await api.signUp("zo")
             let post = try await api.addPost(alice.token, caption: "@zoë a#b and @zo.")
             let status = try await api.get("/api/v1/statuses/\(post)", bearer: alice.token)
-            #expect((status.json["mentions"] as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["zo"], "\(status)")
-            #expect((status.json["tags"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["b"], "\(status)")
+            let mentions = (status.json["mentions"] as? [[String: Any]])?.compactMap { $0["username"] as? String }
+            #expect(mentions == ["zo"], "\(status)")
+            let tags = (status.json["tags"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(tags == ["b"], "\(status)")
             let content = try #require(status.json["content"] as? String)
             #expect(content.contains("@zoë") && !content.contains("@<span>zo</span>ë"), "\(content)")
             #expect(try await api.get("/api/v1/timelines/tag/b", bearer: alice.token).text.contains(post))
@@ -66,44 +68,57 @@ import TimelineDomain
     @Test func accountsStatusesAndRelationshipsSayWhatIsTrue() async throws {
         try await withServer { server in
             let api = server.api
-            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"), carol = try await api.signUp("carol")
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
             let form = "application/x-www-form-urlencoded"
-            let updated = try await api.send("PATCH", "/api/v1/accounts/update_credentials", body: Data("discoverable=false&locked=true".utf8),
-                                             contentType: form, bearer: alice.token)
+            let updated = try await api.send("PATCH", "/api/v1/accounts/update_credentials",
+                                             body: Data("discoverable=false&locked=true".utf8), contentType: form,
+                                             bearer: alice.token)
             #expect(updated.status == 200 && updated.json["discoverable"] as? Bool == false, "\(updated)")
             // Another's setting is theirs: `null`, Mastodon's "not set".
             let seen = try await api.get("/api/v1/accounts/\(alice.id)", bearer: bob.token)
             #expect(seen.status == 200 && seen.json["discoverable"] is NSNull, "\(seen)")
 
-            #expect(try await api.send("POST", "/api/v1/accounts/\(alice.id)/follow", bearer: bob.token).status == 200)
-            #expect(try await api.send("POST", "/api/v1/accounts/\(alice.id)/follow", bearer: carol.token).status == 200)
+            for follower in [bob, carol] {
+                let follow = try await api.send("POST", "/api/v1/accounts/\(alice.id)/follow", bearer: follower.token)
+                #expect(follow.status == 200, "\(follow)")
+            }
             func pending() async throws -> Int? {
                 let me = try await api.get("/api/v1/accounts/verify_credentials", bearer: alice.token)
                 return (me.json["source"] as? [String: Any])?["follow_requests_count"] as? Int
             }
             #expect(try await pending() == 2)
-            #expect(try await api.send("POST", "/api/v1/follow_requests/\(bob.id)/authorize", bearer: alice.token).status == 200)
+            let authorized = try await api.send("POST", "/api/v1/follow_requests/\(bob.id)/authorize",
+                                                bearer: alice.token)
+            #expect(authorized.status == 200, "\(authorized)")
             #expect(try await pending() == 1)
 
             // A comment is seen by whoever sees its post: on a followers-only post, `private`.
-            let reply = try await api.send("POST", "/v1/posts", json: ["image": gifBase64(1), "visibility": "followers"], bearer: alice.token)
+            let followersOnly: [String: Any] = ["image": gifBase64(1), "visibility": "followers"]
+            let reply = try await api.send("POST", "/v1/posts", json: followersOnly, bearer: alice.token)
             let post = try #require(reply.json["id"] as? String, "\(reply)")
-            let comment = try await api.send("POST", "/api/v1/statuses", body: Data("status=hi&in_reply_to_id=\(post)".utf8),
-                                             contentType: form, bearer: bob.token)
+            let comment = try await api.send("POST", "/api/v1/statuses",
+                                             body: Data("status=hi&in_reply_to_id=\(post)".utf8), contentType: form,
+                                             bearer: bob.token)
             #expect(comment.status == 200 && comment.json["visibility"] as? String == "private", "\(comment)")
             let commentID = try #require(comment.json["id"] as? String)
-            #expect(try await api.get("/api/v1/statuses/\(commentID)", bearer: alice.token).json["visibility"] as? String == "private")
+            let read = try await api.get("/api/v1/statuses/\(commentID)", bearer: alice.token)
+            #expect(read.json["visibility"] as? String == "private", "\(read)")
             let context = try await api.get("/api/v1/statuses/\(post)/context", bearer: bob.token)
-            #expect((context.json["descendants"] as? [[String: Any]])?.map { $0["visibility"] as? String } == ["private"], "\(context)")
+            let descendants = (context.json["descendants"] as? [[String: Any]])?.map { $0["visibility"] as? String }
+            #expect(descendants == ["private"], "\(context)")
 
             // A block: the blocked one reads `blocked_by` (the blocker's profile is not hidden
             // from them), the blocker `blocking`.
             #expect(try await api.send("POST", "/api/v1/accounts/\(carol.id)/block", bearer: alice.token).status == 200)
-            let carols = try await api.get("/api/v1/accounts/relationships?id[]=\(alice.id)", bearer: carol.token)
-            let theirs = try #require((try JSONSerialization.jsonObject(with: carols.body) as? [[String: Any]])?.first, "\(carols)")
+            func relationship(with id: String, as token: String) async throws -> [String: Any] {
+                let reply = try await api.get("/api/v1/accounts/relationships?id[]=\(id)", bearer: token)
+                let list = try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]]
+                return try #require(list?.first, "\(reply)")
+            }
+            let theirs = try await relationship(with: alice.id, as: carol.token)
             #expect(theirs["blocked_by"] as? Bool == true && theirs["blocking"] as? Bool == false, "\(theirs)")
-            let alices = try await api.get("/api/v1/accounts/relationships?id[]=\(carol.id)", bearer: alice.token)
-            let hers = try #require((try JSONSerialization.jsonObject(with: alices.body) as? [[String: Any]])?.first, "\(alices)")
+            let hers = try await relationship(with: carol.id, as: alice.token)
             #expect(hers["blocked_by"] as? Bool == false && hers["blocking"] as? Bool == true, "\(hers)")
         }
     }
@@ -115,7 +130,9 @@ import TimelineDomain
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             #expect(try await api.send("POST", "/api/v1/accounts/\(alice.id)/follow", bearer: bob.token).status == 200)
-            let lines = (0..<450).map { ["id": "\($0)", "as": alice.id, "command": "addPost", "image": gifBase64($0 % 7)] as [String: Any] }
+            let lines = (0..<450).map {
+                ["id": "\($0)", "as": alice.id, "command": "addPost", "image": gifBase64($0 % 7)] as [String: Any]
+            }
             let results = try await execLines(database: server.database, lines)
             try #require(results.count == 450 && results.allSatisfy { $0["ok"] as? Bool == true })
             let posts = results.compactMap { ($0["result"] as? [String: Any])?["id"] as? String }
@@ -123,17 +140,19 @@ import TimelineDomain
             func ids(_ path: String, _ token: String) async throws -> [String] {
                 let reply = try await api.get(path, bearer: token)
                 try #require(reply.status == 200, "\(reply)")
-                return (try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                let list = try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]] ?? []
+                return list.compactMap { $0["id"] as? String }
             }
             let rightAfter = Array(posts[11...15].reversed())
-            #expect(try await ids("/api/v1/accounts/\(alice.id)/statuses?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)
+            let statuses = "/api/v1/accounts/\(alice.id)/statuses"
+            #expect(try await ids("\(statuses)?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)
             #expect(try await ids("/api/v1/timelines/home?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)
             #expect(try await ids("/api/v1/timelines/public?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)
             // With `max_id`: between the two.
-            #expect(try await ids("/api/v1/accounts/\(alice.id)/statuses?min_id=\(posts[10])&max_id=\(posts[13])", bob.token)
-                    == [posts[12], posts[11]])
+            let between = try await ids("\(statuses)?min_id=\(posts[10])&max_id=\(posts[13])", bob.token)
+            #expect(between == [posts[12], posts[11]])
             // `since_id` is the newest ones, down to it.
-            #expect(try await ids("/api/v1/accounts/\(alice.id)/statuses?since_id=\(posts[447])", bob.token) == [posts[449], posts[448]])
+            #expect(try await ids("\(statuses)?since_id=\(posts[447])", bob.token) == [posts[449], posts[448]])
         }
     }
 
@@ -149,20 +168,23 @@ import TimelineDomain
             let app = try await OAuthHardeningTests.registerApp(api, scopes: "read")
             func token(secret: String, password: String) async throws -> Reply {
                 try await OAuthHardeningTests.post(api, "/oauth/token", [
-                    "grant_type": "password", "client_id": app.id, "client_secret": secret, "username": "alice@example.com",
-                    "password": password, "scope": "read",
+                    "grant_type": "password", "client_id": app.id, "client_secret": secret,
+                    "username": "alice@example.com", "password": password, "scope": "read",
                 ])
             }
             let wrongSecret = try await token(secret: "wrong", password: "password-123")
-            #expect(wrongSecret.status == 401 && wrongSecret.json["error"] as? String == "invalid_client", "\(wrongSecret)")
+            #expect(wrongSecret.status == 401, "\(wrongSecret)")
+            #expect(wrongSecret.json["error"] as? String == "invalid_client", "\(wrongSecret)")
             let wrongPassword = try await token(secret: app.secret, password: "wrong-password")
-            #expect(wrongPassword.status == 400 && wrongPassword.json["error"] as? String == "invalid_grant", "\(wrongPassword)")
+            #expect(wrongPassword.status == 400, "\(wrongPassword)")
+            #expect(wrongPassword.json["error"] as? String == "invalid_grant", "\(wrongPassword)")
         }
     }
 
     /// A lookup's `not_found` is "absent"; any other failure is itself (a 500), never a 404.
     @Test func onlyNotFoundIsAbsent() throws {
-        #expect(try mastodonFind { () throws(TimelineError) -> Int in throw TimelineError.notFound("post", "x") } == nil)
+        let absent = try mastodonFind { () throws(TimelineError) -> Int in throw TimelineError.notFound("post", "x") }
+        #expect(absent == nil)
         #expect(try mastodonFind { () throws(TimelineError) -> Int in 7 } == 7)
         #expect(throws: TimelineError(.internal, "disk")) {
             try mastodonFind { () throws(TimelineError) -> Int in throw TimelineError(.internal, "disk") }
