@@ -78,8 +78,9 @@ public enum TextTokens {
         return tokens
     }
 
-    /// A letter or digit of any script, or `_`: what a hashtag is made of.
-    static func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+    /// A letter or digit of any script, or `_`: what a hashtag is made of (a search for a
+    /// hashtag reads its words by the same rule).
+    public static func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 
     /// A username's character: an ASCII letter or digit, `_` or `.`.
     static func isNameCharacter(_ c: Character) -> Bool { c.isASCII && (isWord(c) || c == ".") }

@@ -141,7 +141,7 @@ extension TimelineAPI {
         if !name.isEmpty, type == nil || type == "accounts", !query.hasPrefix("#") {
             accounts = try service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer).items.map(entities.account)
         }
-        if !word.isEmpty, !query.hasPrefix("@"), word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+        if !word.isEmpty, !query.hasPrefix("@"), word.allSatisfy(TextTokens.isWord) {
             let posts = try service.hashtag(word, PageRequest(limit: limit), viewer: request.viewer).items
             if type == nil || type == "hashtags", !posts.isEmpty {
                 hashtags = [["name": word.lowercased(), "url": "\(entities.base)/#/search?q=%23\(word.lowercased())", "history": [Any](),
