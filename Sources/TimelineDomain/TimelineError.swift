@@ -60,6 +60,19 @@ public struct TimelineError: Error, Equatable, Sendable, CustomStringConvertible
         TimelineError(.invalidArgument, message, field: field)
     }
 
+    /// `invalid_credentials` for an OAuth client that did not prove itself (unknown, no or a
+    /// wrong secret, a public client without PKCE): `field` is `client_id`, which is how
+    /// OAuth's endpoints tell it from a refused grant (`invalid_client`, not `invalid_grant`).
+    public static let unknownClient = TimelineError(
+        .invalidCredentials,
+        "Client authentication failed due to unknown client, no client authentication included, "
+            + "or unsupported authentication method.",
+        field: "client_id")
+
+    /// Whether this is `unknownClient`'s kind: the OAuth client, not the grant, failed to
+    /// authenticate.
+    public var isClientAuthentication: Bool { code == .invalidCredentials && field == "client_id" }
+
     /// `not_found` for the `what` with this id.
     public static func notFound(_ what: String, _ id: String) -> TimelineError {
         TimelineError(.notFound, "no \(what) with id \(id)", field: nil)

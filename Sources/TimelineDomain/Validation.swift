@@ -147,55 +147,27 @@ package enum Validation {
     public static let maxMentions = 20
 
     /// The usernames `@mentioned` in `text` (as written there, folded as usernames are), each once,
-    /// in order, at most `maxMentions`. An `@` inside a word (an email address) mentions nobody,
-    /// and a name followed by `@` (`@bob@evil.example`, another server's account) is not a
-    /// local user's: it mentions nobody here.
+    /// in order, at most `maxMentions`: its `TextTokens` mentions. An `@` inside a word (an email
+    /// address) mentions nobody, and a name followed by `@` (`@bob@evil.example`, another
+    /// server's account) is not a local user's: it mentions nobody here.
     public static func mentions(in text: String) -> [String] {
         var names: [String] = [], seen = Set<String>()
-        var current: String?
-        var previous: Character?
-        func finish() {
-            if let name = current, usernameLength.contains(name.utf8.count), seen.insert(name).inserted { names.append(name) }
-            current = nil
+        for token in TextTokens.tokens(in: text) where token.kind == .mention {
+            let name = token.name.lowercased()
+            if seen.insert(name).inserted { names.append(name) }
         }
-        for character in text {
-            if character == "@", !(previous.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false) {
-                finish()
-                current = ""
-            } else if character == "@", current != nil {
-                current = nil  // `@name@domain`: someone elsewhere, not the local `name`
-            } else if current != nil, character.isASCII, character.isLetter || character.isNumber || character == "_" || character == "." {
-                current!.append(contentsOf: character.lowercased())
-            } else {
-                finish()
-            }
-            previous = character
-        }
-        finish()
-        return Array(names.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }.prefix(maxMentions))
+        return Array(names.prefix(maxMentions))
     }
 
-    /// Hashtags of a caption: `#` then letters, digits or `_`; lowercased, deduplicated in
-    /// order of first appearance; more than 30 is refused.
+    /// Hashtags of a caption (its `TextTokens` hashtags): `#` then letters, digits or `_`;
+    /// lowercased, deduplicated in order of first appearance; more than 30 is refused.
     public static func hashtags(in caption: String) throws(TimelineError) -> [String] {
         var tags: [String] = []
         var seen = Set<String>()
-        var current: String?
-        func finish() {
-            if let tag = current, !tag.isEmpty, seen.insert(tag).inserted { tags.append(tag) }
-            current = nil
+        for token in TextTokens.tokens(in: caption) where token.kind == .hashtag {
+            let tag = token.name.lowercased()
+            if seen.insert(tag).inserted { tags.append(tag) }
         }
-        for character in caption {
-            if character == "#" {
-                finish()
-                current = ""
-            } else if current != nil, character.isLetter || character.isNumber || character == "_" {
-                current!.append(contentsOf: character.lowercased())
-            } else {
-                finish()
-            }
-        }
-        finish()
         if tags.contains(where: { $0.utf8.count > maxHashtagBytes }) {
             throw .invalid("caption", "a hashtag may be at most \(maxHashtagBytes) bytes long")
         }

@@ -60,7 +60,7 @@ export function timeAgo(iso) {
 }
 
 // A `#hashtag` (group 1), or an `@username` (group 2) not inside a word and not another server's (`@name@domain`).
-const LINKED = /#([\p{L}\p{N}_]+)|(?:^|[^\p{L}\p{N}_.])@([A-Za-z0-9._]{1,30})(?![A-Za-z0-9._@])/gu;
+const LINKED = /#([\p{L}\p{N}_]+)|(?:^|[^\p{L}\p{N}_.])@([A-Za-z0-9._]{1,30})(?![\p{L}\p{N}_.@])/gu;
 
 /** A caption or comment as text nodes: each `#hashtag` a link to its search, each `@username` to the profile. */
 export function captionNodes(caption) {

@@ -32,12 +32,28 @@ struct MergeSource {
 
     mutating func advance(_ cursor: Cursor) throws { accept(try cursor.previous()) }
 
+    /// Starts just above `after` (exclusive) and above `floor`, to be read upwards (`advanceUp`).
+    mutating func start(_ cursor: Cursor, after: String) throws {
+        var lower = Array(after.utf8)
+        if let floor, lower.lexicographicallyPrecedes(floor) { lower = floor }
+        var entry = try cursor.seek(atLeast: prefix + lower)
+        // Exclusive: the bound's own key is not above it.
+        if let (key, _) = entry, key.count == prefix.count + lower.count, key.hasPrefix(prefix),
+           key[prefix.count...].elementsEqual(lower) {
+            entry = try cursor.next()
+        }
+        acceptUp(entry)
+    }
+
+    mutating func advanceUp(_ cursor: Cursor) throws { acceptUp(try cursor.next()) }
+
     /// Merges `sources` (one cursor each) newest id first into a page of `request`: `item`
     /// makes an id's item from it and its entry's value (`nil` for a source whose values are
     /// not its own, a pulled author's), or answers `nil` to skip it. `next` is set only when a
     /// kept item follows the page (never a cursor to an empty one).
     static func page<Item>(_ sources: [MergeSource], _ cursors: [Cursor], _ request: PageRequest,
                            item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?) throws -> Page<Item> {
+        if let after = request.after { return try pageRightAfter(sources, cursors, after: after, request, item: item) }
         var sources = sources
         for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
         var items: [Item] = []
@@ -56,6 +72,36 @@ struct MergeSource {
         return Page(items: items, next: nil)
     }
 
+    /// `page`'s page of `request.after`: the `limit` kept items whose ids come right after it
+    /// (and below `request.before`, if set), merged upwards from it; answered newest first,
+    /// with no `next`.
+    static func pageRightAfter<Item>(_ sources: [MergeSource], _ cursors: [Cursor], after: String,
+                                     _ request: PageRequest,
+                                     item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?) throws -> Page<Item> {
+        var sources = sources
+        for index in sources.indices { try sources[index].start(cursors[index], after: after) }
+        let ceiling = request.before.map { Array($0.utf8) }
+        var items: [Item] = []
+        while items.count < request.limit, let least = least(sources) {
+            let id = sources[least].current!
+            if let ceiling, !id.lexicographicallyPrecedes(ceiling) { break }
+            let value = sources[least].ownsValues ? sources[least].value : nil
+            try sources[least].advanceUp(cursors[least])
+            if let kept = try item(id, value) { items.append(kept) }
+        }
+        return Page(items: items.reversed(), next: nil)
+    }
+
+    /// The index of the source with the least current id, or `nil` when every one is done.
+    private static func least(_ sources: [MergeSource]) -> Int? {
+        var best: Int?
+        for index in sources.indices {
+            guard let id = sources[index].current else { continue }
+            if best == nil || id.lexicographicallyPrecedes(sources[best!].current!) { best = index }
+        }
+        return best
+    }
+
     /// The index of the source with the greatest current id, or `nil` when every one is done.
     private static func greatest(_ sources: [MergeSource]) -> Int? {
         var best: Int?
@@ -66,8 +112,21 @@ struct MergeSource {
         return best
     }
 
+    /// Takes `entry` as the current one read upwards: every id there is above `floor`.
+    private mutating func acceptUp(_ entry: Cursor.Entry?) {
+        guard let (key, value) = entry, key.hasPrefix(prefix) else {
+            current = nil
+            return
+        }
+        current = key[prefix.count...]
+        self.value = value
+    }
+
     private mutating func accept(_ entry: Cursor.Entry?) {
-        guard let (key, value) = entry, key.hasPrefix(prefix) else { current = nil; return }
+        guard let (key, value) = entry, key.hasPrefix(prefix) else {
+            current = nil
+            return
+        }
         let id = key[prefix.count...]
         if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
         current = id

@@ -14,6 +14,8 @@ extension ReadView {
     /// then by user id), without `user`, those `user` follows and anyone blocked either way.
     func suggestions(for user: UserID, _ request: PageRequest) throws -> Page<Suggestion> {
         try requireUser(user)
+        // Ranked, not ordered by a cursor: there is no "right after" page.
+        guard request.after == nil else { throw TimelineError.invalid("after", "this list is not paged by after") }
         let after = try request.before.map(SuggestionCursor.init(parsing:))
         // Count, for every user the sampled followees follow, how many of them do, keeping the
         // first three (the viewer's most recent follows first) to name.

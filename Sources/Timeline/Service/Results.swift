@@ -355,17 +355,28 @@ public struct PageRequest: Sendable, Equatable {
     public var limit: Int
     /// The `next` cursor of the previous page (`nil`: the first page).
     public var before: String?
+    /// A cursor to read up from (exclusive): the page is the `limit` items right after it (the
+    /// ones nearest it), still answered newest first, and has no `next` (page on up with its
+    /// newest item's cursor). Honoured by the newest-first lists ordered by their cursors
+    /// (posts, timelines, hashtags, likes, bookmarks, activity, follows, blocks, mutes);
+    /// Mastodon's `min_id`. With `before`, the page lies between the two.
+    public var after: String?
 
-    /// A page of at most `limit` items after the cursor `before`.
-    public init(limit: Int = PageRequest.defaultLimit, before: String? = nil) {
+    /// A page of at most `limit` items after the cursor `before` (older than it), or right
+    /// after the cursor `after` (newer than it).
+    public init(limit: Int = PageRequest.defaultLimit, before: String? = nil, after: String? = nil) {
         self.limit = limit
         self.before = before
+        self.after = after
     }
 
     func validated() throws(TimelineError) -> PageRequest {
         guard (1...Self.maxLimit).contains(limit) else { throw .invalid("limit", "limit must be 1–\(Self.maxLimit)") }
         if let before, before.isEmpty || before.utf8.count > 256 || before.utf8.contains(0) {
             throw .invalid("before", "before is not a valid cursor")
+        }
+        if let after, after.isEmpty || after.utf8.count > 256 || after.utf8.contains(0) {
+            throw .invalid("after", "after is not a valid cursor")
         }
         return self
     }

@@ -202,6 +202,19 @@ extension TimelineService {
         try read { view in try view.models.activity.markers.get(user, view.txn) }
     }
 
+    /// Whether `blocker` blocks `blocked` (Mastodon's `blocked_by`, asked by the one blocked:
+    /// a block does not hide the blocker's profile from them, so this tells them nothing their
+    /// refused follow would not).
+    public func blocks(_ blocker: UserID, _ blocked: UserID) throws(TimelineError) -> Bool {
+        try read { view in try view.blocks(blocker, blocked) }
+    }
+
+    /// How many requests to follow `user` await their answer (Mastodon's
+    /// `follow_requests_count`). Private: only `user` asks it.
+    public func followRequestCount(to user: UserID) throws(TimelineError) -> Int {
+        try read { view in try view.followRequests(to: user).count }
+    }
+
     /// Whether `follower` awaits `followee`'s answer to a request to follow them.
     public func followRequested(_ follower: UserID, _ followee: UserID) throws(TimelineError) -> Bool {
         try read { view in try view.followRequested(follower, followee) }

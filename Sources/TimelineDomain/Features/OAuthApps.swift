@@ -234,10 +234,7 @@ extension Decider {
         }
         // An app's id is one of ours (a push id): anything else is no app, and is not looked up.
         guard IdentifierSyntax.isValid(id), let app = try state.app(id), try proven(app) else {
-            throw TimelineError(
-                .invalidCredentials,
-                "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
-            )
+            throw TimelineError.unknownClient
         }
         let wanted = try scopes.map { try OAuthScope.parse($0, field: "scope") } ?? app.scopes
         for scope in wanted where !OAuthScope.allows(Set(app.scopes), scope) {

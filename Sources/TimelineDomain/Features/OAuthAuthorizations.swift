@@ -269,10 +269,7 @@ extension Decider {
             _ = try authenticatedApp(appID, secret: secret, scopes: nil)
         } else if grant.codeChallenge == nil {
             // A public client (no secret) must have proven itself with PKCE.
-            throw TimelineError(
-                .invalidCredentials,
-                "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
-            )
+            throw TimelineError.unknownClient
         }
         if let challenge = grant.codeChallenge, context.prepared.pkceChallenge != challenge { throw refused }
         guard try state.user(grant.user)?.suspended == false else { throw refused }
@@ -296,10 +293,7 @@ extension Decider {
             client = try authenticatedApp(appID, secret: secret, scopes: nil).app
         } else {
             guard IdentifierSyntax.isValid(appID), let app = try state.app(appID) else {
-                throw TimelineError(
-                    .invalidCredentials,
-                    "Client authentication failed due to unknown client, "
-                        + "no client authentication included, or unsupported authentication method.")
+                throw TimelineError.unknownClient
             }
             client = app
         }

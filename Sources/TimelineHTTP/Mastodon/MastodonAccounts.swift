@@ -118,6 +118,6 @@ extension TimelineAPI {
         _ = try await execute(.updateProfile(username: nil, bio: params.string("note"), url: nil, avatar: avatar,
                                              discoverable: try params.bool("discoverable"), locked: try params.bool("locked")), request)
         let me = try request.requireViewer()
-        return Responses.json(200, entities.credentialAccount(try service.user(me, viewer: me)))
+        return Responses.json(200, try entities.credentialAccount(try service.user(me, viewer: me)))
     }
 }

@@ -34,15 +34,21 @@ struct MastodonEntities {
 
     /// Text as a status's content, with its mentions and hashtags: a mention of an account out
     /// of the viewer's sight (suspended, blocked either way) is plain text.
-    func content(_ text: String) -> MastodonContent {
-        MastodonContent(text, base: base) { [viewer] in (try? service.mentionedUser($0, viewer: viewer)) ?? nil }
+    func content(_ text: String) throws(TimelineError) -> MastodonContent {
+        // `mentionedUser` answers nil for a name out of sight; what it throws is a real failure.
+        try MastodonContent(text, base: base) { [viewer] name throws(TimelineError) in
+            try service.mentionedUser(name, viewer: viewer)
+        }
     }
 
+    /// A profile as an `Account`. `discoverable` is the user's own setting, which only they
+    /// read (`Profile.discoverable`); anyone else gets `null`, Mastodon's "not set".
     func account(_ p: Profile) -> [String: Any] {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
         return [
             "id": p.id.rawValue, "username": p.username, "acct": p.username, "display_name": p.username,
-            "locked": p.locked, "bot": false, "discoverable": true, "group": false, "indexable": false,
+            "locked": p.locked, "bot": false, "discoverable": p.discoverable.map { $0 as Any } ?? NSNull(),
+            "group": false, "indexable": false,
             "created_at": JSONOutput.timestamp(p.createdAt), "note": Self.html(p.bio ?? ""), "url": "\(base)/#/u/\(p.username)", "uri": "\(base)/users/\(p.username)",
             "avatar": avatar, "avatar_static": avatar, "header": "", "header_static": "",
             "followers_count": p.followerCount, "following_count": p.followingCount, "statuses_count": p.postCount,
@@ -50,21 +56,23 @@ struct MastodonEntities {
         ]
     }
 
-    /// The bearer's own account, with `source` (the plain bio and the posting defaults).
-    func credentialAccount(_ p: Profile) -> [String: Any] {
+    /// The bearer's own account, with `source` (the plain bio, the posting defaults and how
+    /// many follow requests await their answer).
+    func credentialAccount(_ p: Profile) throws(TimelineError) -> [String: Any] {
         var out = account(p)
+        let requests = try service.followRequestCount(to: p.id)
         out["source"] = ["note": p.bio ?? "", "privacy": p.locked ? "private" : "public", "sensitive": false, "language": NSNull(),
-                         "fields": [Any](), "follow_requests_count": 0] as [String: Any]
+                         "fields": [Any](), "follow_requests_count": requests] as [String: Any]
         return out
     }
 
     /// A post as a status; `author` is its author's profile.
-    func status(_ post: Post, author: Profile) -> [String: Any] {
-        let content = content(post.caption ?? "")
+    func status(_ post: Post, author: Profile) throws(TimelineError) -> [String: Any] {
+        let content = try content(post.caption ?? "")
         return [
             "id": post.id.rawValue, "created_at": JSONOutput.timestamp(post.createdAt), "in_reply_to_id": NSNull(),
             "in_reply_to_account_id": NSNull(), "sensitive": post.sensitive, "spoiler_text": post.warning ?? "",
-            "visibility": post.visibility == .followers ? "private" : "public", "language": NSNull(),
+            "visibility": Self.visibility(post.visibility), "language": NSNull(),
             "uri": "\(base)/v1/posts/\(post.id.rawValue)", "url": "\(base)/#/post/\(post.id.rawValue)",
             "replies_count": post.commentCount, "reblogs_count": 0, "favourites_count": post.likeCount,
             "edited_at": post.editedAt.map { JSONOutput.timestamp($0) as Any } ?? NSNull(),
@@ -76,13 +84,23 @@ struct MastodonEntities {
         ]
     }
 
-    /// A comment as a status (Pixelfed's mapping): a reply to its post, or to the comment it answers.
-    func status(_ comment: Comment, author: Profile) -> [String: Any] {
-        let content = content(comment.text)
+    /// A post's visibility as Mastodon's: followers-only is `private`.
+    static func visibility(_ visibility: PostVisibility) -> String { visibility == .followers ? "private" : "public" }
+
+    /// A comment as a status (Pixelfed's mapping): a reply to its post, or to the comment it
+    /// answers, seen by whoever sees its post (`on`, read when not given).
+    func status(_ comment: Comment, author: Profile, on post: Post? = nil) throws(TimelineError) -> [String: Any] {
+        let content = try content(comment.text)
+        let visibility: PostVisibility
+        if let post {
+            visibility = post.visibility
+        } else {
+            visibility = try service.post(comment.post, viewer: viewer, comments: PageRequest(limit: 1)).post.visibility
+        }
         return [
             "id": comment.id.rawValue, "created_at": JSONOutput.timestamp(comment.createdAt),
             "in_reply_to_id": comment.replyTo?.rawValue ?? comment.post.rawValue, "in_reply_to_account_id": NSNull(),
-            "sensitive": false, "spoiler_text": "", "visibility": "public", "language": NSNull(),
+            "sensitive": false, "spoiler_text": "", "visibility": Self.visibility(visibility), "language": NSNull(),
             "uri": "\(base)/v1/comments/\(comment.id.rawValue)", "url": "\(base)/#/post/\(comment.post.rawValue)",
             "replies_count": 0, "reblogs_count": 0, "favourites_count": 0, "edited_at": NSNull(), "favourited": false,
             "reblogged": false, "muted": false, "bookmarked": false, "pinned": false, "content": content.html,
@@ -92,11 +110,12 @@ struct MastodonEntities {
     }
 
     /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;
-    /// `requestedBy`: whether `p` asks to).
-    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool) -> [String: Any] {
+    /// `requestedBy`: whether `p` asks to; `blockedBy`: whether `p` blocks the bearer).
+    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) -> [String: Any] {
         [
             "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": p.notifiesViewer ?? false,
-            "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false, "blocked_by": false,
+            "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false,
+            "blocked_by": blockedBy,
             "muting": p.mutedByViewer ?? false, "muting_notifications": p.mutedByViewer ?? false,
             "requested": p.requestedByViewer ?? false, "requested_by": requestedBy, "domain_blocking": false, "endorsed": false, "note": "",
         ]

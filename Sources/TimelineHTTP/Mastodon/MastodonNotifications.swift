@@ -67,13 +67,20 @@ extension TimelineAPI {
     /// An activity item as a notification, or nil when what it names is gone from the viewer's sight.
     func mastodonNotification(_ item: ActivityItem, viewer: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any]? {
         guard let type = item.kind.mastodonType, let actor = item.actor,
-              let account = try? service.user(actor, viewer: viewer) else { return nil }
+              let account = try mastodonFind({ () throws(TimelineError) in try service.user(actor, viewer: viewer) })
+        else { return nil }
         var status: [String: Any]?
-        if let id = item.comment, let comment = try? service.comment(id, viewer: viewer) {
-            status = entities.status(comment, author: account)
-        } else if let id = item.post, let detail = try? service.post(id, viewer: viewer, comments: PageRequest(limit: 1)),
-                  let author = try? service.user(detail.post.author, viewer: viewer) {
-            status = entities.status(detail.post, author: author)
+        if let id = item.comment,
+           let comment = try mastodonFind({ () throws(TimelineError) in try service.comment(id, viewer: viewer) }) {
+            status = try entities.status(comment, author: account)
+        } else if let id = item.post,
+                  let detail = try mastodonFind({ () throws(TimelineError) in
+                      try service.post(id, viewer: viewer, comments: PageRequest(limit: 1))
+                  }),
+                  let author = try mastodonFind({ () throws(TimelineError) in
+                      try service.user(detail.post.author, viewer: viewer)
+                  }) {
+            status = try entities.status(detail.post, author: author)
         }
         if item.post != nil, status == nil { return nil }
         return ["id": item.id, "type": type, "created_at": JSONOutput.timestamp(item.at), "account": entities.account(account),

@@ -76,7 +76,7 @@ extension TimelineAPI {
         do {
             let command = Command.revokeToken(token: token, app: client, clientSecret: params.string("client_secret"))
             _ = try await service.execute(command, origin: request.http.clientAddress)
-        } catch let error where error.code == .invalidCredentials {
+        } catch let error where error.isClientAuthentication {
             return refusal(401, "invalid_client", error.message)
         }
         return Responses.json(200, [String: Any](), headers: [("Cache-Control", "no-store")])
@@ -118,7 +118,7 @@ extension TimelineAPI {
         do {
             try throttle.admit(request.http.clientAddress)
             result = try await service.execute(command, origin: request.http.clientAddress)
-        } catch let error where error.code == .invalidCredentials && error.message.hasPrefix("Client") {
+        } catch let error where error.isClientAuthentication {
             return refusal(401, "invalid_client", error.message)
         } catch let error where error.code == .invalidCredentials {
             return refusal(400, "invalid_grant", "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.")

@@ -136,13 +136,15 @@ public enum MastodonOpenAPI {
     private static var schemas: [String: Any] {
         let account = object([
             "id": string, "username": string, "acct": string, "display_name": string, "locked": boolean, "bot": boolean,
-            "discoverable": boolean, "group": boolean, "created_at": time, "note": string, "url": string, "uri": string, "avatar": string,
+            "discoverable": ["type": ["boolean", "null"]],
+            "group": boolean, "created_at": time, "note": string, "url": string, "uri": string, "avatar": string,
             "avatar_static": string, "header": string, "header_static": string, "followers_count": integer, "following_count": integer,
             "statuses_count": integer, "last_status_at": nullableString, "emojis": array([:]), "fields": array([:]),
         ])
         var credential = account
         var credentialProperties = account["properties"] as! [String: [String: Any]]
-        credentialProperties["source"] = object(["note": string, "privacy": string, "sensitive": boolean, "fields": array([:])])
+        credentialProperties["source"] = object(["note": string, "privacy": string, "sensitive": boolean,
+                                                 "fields": array([:]), "follow_requests_count": integer])
         credential["properties"] = credentialProperties
         credential["required"] = ((account["required"] as! [String]) + ["source"]).sorted()
         let media = object([

@@ -31,7 +31,7 @@ enum MastodonAPI {
         now("GET", "/api/v2/instance", .anyone, doc: .init("This server (Mastodon's v2 instance).", returns: .instanceV2)) { api, request, _ in try api.mastodonInstance(request, v2: true) },
         now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "profile", doc: .init("The bearer's own account, with its source.", returns: .credentialAccount)) { api, request, entities in
             let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
-            return Responses.json(200, entities.credentialAccount(me))
+            return Responses.json(200, try entities.credentialAccount(me))
         },
         now("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts", doc: .init("An account by its username.", returns: .account, query: ["acct"])) { api, request, entities in
             guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
@@ -103,6 +103,17 @@ func mastodonID<ID: Identifier>(_ raw: String?) throws(TimelineError) -> ID {
     return id
 }
 
+/// What `lookup` finds, or nil when it names nothing the viewer can see (`not_found`): the
+/// one failure that means "absent". Any other error (a storage failure, `internal`) is thrown,
+/// so it is answered as itself (500), never as a missing record (404).
+func mastodonFind<Value>(_ lookup: () throws(TimelineError) -> Value) throws(TimelineError) -> Value? {
+    do {
+        return try lookup()
+    } catch where error.code == .notFound {
+        return nil
+    }
+}
+
 extension APIRequest {
     /// The bearer's user (`unauthenticated` without one).
     func requireViewer() throws(TimelineError) -> UserID {
@@ -148,14 +159,15 @@ extension TimelineAPI {
 
     /// A page of statuses as Mastodon pages: newest first, `limit` (default 20, at most 40),
     /// `max_id` (older than), `since_id` (newer than, the newest first) and `min_id` (the ones
-    /// right after it, the oldest of them first in the walk, answered newest first), with a
-    /// `Link` header of `next` (older) and `prev` (newer).
+    /// right after it, answered newest first), with a `Link` header of `next` (older) and
+    /// `prev` (newer).
     func mastodonPage(_ request: APIRequest, _ entities: MastodonEntities,
                       _ read: (PageRequest) throws(TimelineError) -> Page<Post>) throws(TimelineError) -> HTTPResponse {
         var authors: [UserID: Profile] = [:]
         return try mastodonPage(request, entities, read, id: \.id.rawValue) { post throws(TimelineError) in
             if authors[post.author] == nil { authors[post.author] = try service.user(post.author, viewer: request.viewer) }
-            return authors[post.author].map { entities.status(post, author: $0) }
+            guard let author = authors[post.author] else { return nil }
+            return try entities.status(post, author: author)
         }
     }
 
@@ -164,22 +176,13 @@ extension TimelineAPI {
     func mastodonPage<Item>(_ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
                             id: (Item) -> String, render: (Item) throws(TimelineError) -> [String: Any]?) throws(TimelineError) -> HTTPResponse {
         let (limit, maxID, sinceID, minID) = try mastodonPaging(request, defaultLimit: 20, maxLimit: 40)
-        var items: [Item]
-        if let floor = minID ?? sinceID {
-            // Newer than `floor`: walk down from the top (or `max_id`) until it; `min_id` keeps
-            // the ones right after it, `since_id` the newest.
-            var newer: [Item] = [], cursor = maxID
-            walk: while true {
-                let page = try read(PageRequest(limit: 40, before: cursor))
-                for item in page.items {
-                    guard id(item) > floor else { break walk }
-                    newer.append(item)
-                    if newer.count >= 400 { break walk }
-                }
-                guard let next = page.next else { break }
-                cursor = next
-            }
-            items = minID != nil ? Array(newer.suffix(limit)) : Array(newer.prefix(limit))
+        let items: [Item]
+        if let minID {
+            // The ones right after `min_id`, read upwards from it (`PageRequest.after`).
+            items = try read(PageRequest(limit: limit, before: maxID, after: minID)).items
+        } else if let sinceID {
+            // The newest ones, down to `since_id`: the first page, cut where it reaches it.
+            items = Array(try read(PageRequest(limit: limit, before: maxID)).items.prefix { id($0) > sinceID })
         } else {
             items = try read(PageRequest(limit: limit, before: maxID)).items
         }

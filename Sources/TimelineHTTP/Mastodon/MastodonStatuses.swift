@@ -17,8 +17,8 @@ extension MastodonAPI {
             let author = entities.account(try api.service.user(detail.post.author, viewer: request.viewer))
             let versions = try api.service.history(of: id, viewer: request.viewer)
             // Mastodon lists the versions oldest first, the current one last.
-            return Responses.json(200, versions.sorted { $0.at < $1.at }.map { version in
-                ["content": entities.content(version.caption ?? "").html, "spoiler_text": detail.post.warning ?? "",
+            return Responses.json(200, try versions.sorted { $0.at < $1.at }.map { version throws(TimelineError) in
+                ["content": try entities.content(version.caption ?? "").html, "spoiler_text": detail.post.warning ?? "",
                  "sensitive": detail.post.sensitive, "created_at": JSONOutput.timestamp(version.at), "account": author,
                  "poll": NSNull(), "media_attachments": detail.post.media.map(entities.media), "emojis": [Any]()] as [String: Any]
             })
@@ -92,7 +92,9 @@ extension TimelineAPI {
             authors[user] = made
             return made
         }
-        if let detail = try? service.post(try mastodonID(raw), viewer: request.viewer, comments: PageRequest(limit: 1)) {
+        if let detail = try mastodonFind({ () throws(TimelineError) in
+            try service.post(try mastodonID(raw), viewer: request.viewer, comments: PageRequest(limit: 1))
+        }) {
             var comments: [Comment] = [], cursor: String?
             repeat {
                 let page = try service.comments(of: detail.post.id, PageRequest(limit: 100, before: cursor), viewer: request.viewer)
@@ -101,7 +103,8 @@ extension TimelineAPI {
             } while cursor != nil && comments.count < 4_000
             var descendants: [[String: Any]] = []
             for comment in comments.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-                var status = entities.status(comment, author: try service.user(comment.author, viewer: request.viewer))
+                let author = try service.user(comment.author, viewer: request.viewer)
+                var status = try entities.status(comment, author: author, on: detail.post)
                 status["account"] = try account(comment.author)
                 status["in_reply_to_account_id"] = detail.post.author.rawValue
                 descendants.append(status)
@@ -110,9 +113,13 @@ extension TimelineAPI {
         }
         let comment = try service.comment(try mastodonID(raw), viewer: request.viewer)
         let post = try service.post(comment.post, viewer: request.viewer, comments: PageRequest(limit: 1)).post
-        var ancestors = [entities.status(post, author: try service.user(post.author, viewer: request.viewer))]
-        if let answered = comment.replyTo, let parent = try? service.comment(answered, viewer: request.viewer) {
-            ancestors.append(entities.status(parent, author: try service.user(parent.author, viewer: request.viewer)))
+        var ancestors = [try entities.status(post, author: try service.user(post.author, viewer: request.viewer))]
+        if let answered = comment.replyTo,
+           let parent = try mastodonFind({ () throws(TimelineError) in
+               try service.comment(answered, viewer: request.viewer)
+           }) {
+            let author = try service.user(parent.author, viewer: request.viewer)
+            ancestors.append(try entities.status(parent, author: author, on: post))
         }
         return Responses.json(200, ["ancestors": ancestors, "descendants": [Any]()] as [String: Any])
     }
@@ -134,14 +141,17 @@ extension TimelineAPI {
         if !name.isEmpty, type == nil || type == "accounts", !query.hasPrefix("#") {
             accounts = try service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer).items.map(entities.account)
         }
-        if !word.isEmpty, !query.hasPrefix("@"), word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+        if !word.isEmpty, !query.hasPrefix("@"), word.allSatisfy(TextTokens.isWord) {
             let posts = try service.hashtag(word, PageRequest(limit: limit), viewer: request.viewer).items
             if type == nil || type == "hashtags", !posts.isEmpty {
                 hashtags = [["name": word.lowercased(), "url": "\(entities.base)/#/search?q=%23\(word.lowercased())", "history": [Any](),
                              "following": false]]
             }
             if type == nil || type == "statuses" {
-                for post in posts { statuses.append(entities.status(post, author: try service.user(post.author, viewer: request.viewer))) }
+                for post in posts {
+                    let author = try service.user(post.author, viewer: request.viewer)
+                    statuses.append(try entities.status(post, author: author))
+                }
             }
         }
         return Responses.json(200, ["accounts": accounts, "hashtags": hashtags, "statuses": statuses] as [String: Any])

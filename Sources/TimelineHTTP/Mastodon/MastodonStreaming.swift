@@ -75,9 +75,12 @@ extension TimelineAPI {
             guard stream.carries(update) else { return nil }
             switch update {
             case .post(let post), .edited(let post):
-                guard let author = try? service.user(post.author, viewer: viewer) else { return nil }
+                // A frame cannot answer an error: one that fails to render (its author out of
+                // sight, or a read failing) is left out of the stream, as an unseen one is.
+                guard let author = try? service.user(post.author, viewer: viewer),
+                      let status = try? entities.status(post, author: author) else { return nil }
                 let event = if case .edited = update { "status.update" } else { "update" }
-                return frame(event, String(decoding: JSONOutput.bytes(entities.status(post, author: author)), as: UTF8.self))
+                return frame(event, String(decoding: JSONOutput.bytes(status), as: UTF8.self))
             case .activity(let item):
                 guard let notification = try? mastodonNotification(item, viewer: viewer, entities) else { return nil }
                 return frame("notification", String(decoding: JSONOutput.bytes(notification), as: UTF8.self))

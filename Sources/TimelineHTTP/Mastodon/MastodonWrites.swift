@@ -49,9 +49,14 @@ extension MastodonAPI {
         now("GET", "/api/v1/accounts/relationships", scope: "read:follows", doc: .init("The bearer's relationships with accounts.", returns: .relationships, query: ["id[]"])) { api, request, entities in
             let me = try request.requireViewer()
             let ids = try MastodonParams(request.http).list("id")
-            let relationships = ids.compactMap { id -> [String: Any]? in
-                guard let user: UserID = UserID.parse(id) else { return nil }
-                return try? api.mastodonRelationship(with: user, viewer: me, entities)
+            // An id that names no account in sight is left out, as Mastodon leaves it.
+            var relationships: [[String: Any]] = []
+            for id in ids {
+                guard let user: UserID = UserID.parse(id),
+                      let relationship = try mastodonFind({ () throws(TimelineError) in
+                          try api.mastodonRelationship(with: user, viewer: me, entities)
+                      }) else { continue }
+                relationships.append(relationship)
             }
             return Responses.json(200, relationships)
         },
@@ -76,14 +81,18 @@ extension TimelineAPI {
         let text = params.string("status") ?? ""
         if let target = params.string("in_reply_to_id") {
             var post = target, replyTo: String?
-            if (try? service.post(try mastodonID(target), viewer: request.viewer, comments: PageRequest(limit: 1))) == nil {
+            let onPost = try mastodonFind { () throws(TimelineError) in
+                try service.post(try mastodonID(target), viewer: request.viewer, comments: PageRequest(limit: 1))
+            }
+            if onPost == nil {
                 let answered = try service.comment(try mastodonID(target), viewer: request.viewer)
                 (post, replyTo) = (answered.post.rawValue, answered.id.rawValue)
             }
             guard case .comment(let comment) = try await execute(.addComment(post: post, text: text, replyTo: replyTo), request) else {
                 throw TimelineError(.internal, "not a comment")
             }
-            return Responses.json(200, entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)))
+            let author = try service.user(comment.author, viewer: request.viewer)
+            return Responses.json(200, try entities.status(comment, author: author))
         }
         let media = params.list("media_ids")
         guard !media.isEmpty else { throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)") }
@@ -96,16 +105,21 @@ extension TimelineAPI {
         let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
         let command = Command.addPost(media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning, visibility: visibility)
         guard case .post(let post) = try await execute(command, request) else { throw TimelineError(.internal, "not a post") }
-        return Responses.json(200, entities.status(post, author: try service.user(post.author, viewer: request.viewer)))
+        let author = try service.user(post.author, viewer: request.viewer)
+        return Responses.json(200, try entities.status(post, author: author))
     }
 
     /// The status `id` (a post, or a comment) as the bearer sees it.
     func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (json: [String: Any], isComment: Bool) {
-        if let detail = try? service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1)) {
-            return (entities.status(detail.post, author: try service.user(detail.post.author, viewer: request.viewer)), false)
+        // A status id is a post's or a comment's: only "no such post" sends it on to the comments.
+        if let detail = try mastodonFind({ () throws(TimelineError) in
+            try service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1))
+        }) {
+            let author = try service.user(detail.post.author, viewer: request.viewer)
+            return (try entities.status(detail.post, author: author), false)
         }
         let comment = try service.comment(try mastodonID(id), viewer: request.viewer)
-        return (entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)), true)
+        return (try entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)), true)
     }
 
     /// Runs `command` on a post, then answers the post as a status.
@@ -121,9 +135,12 @@ extension TimelineAPI {
         return Responses.json(200, try mastodonRelationship(with: other, viewer: me, entities))
     }
 
-    /// The bearer's `Relationship` with `other` (not found when `other` is out of the bearer's sight).
+    /// The bearer's `Relationship` with `other` (not found when `other` is out of the bearer's
+    /// sight: a suspended account, as `service.user` hides it; a blocker's profile is not hidden
+    /// from the one it blocks, who reads `blocked_by` as Mastodon tells it).
     func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any] {
         entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me),
-                              requestedBy: try service.followRequested(other, me))
+                              requestedBy: try service.followRequested(other, me),
+                              blockedBy: try service.blocks(other, me))
     }
 }
