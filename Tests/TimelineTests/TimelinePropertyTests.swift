@@ -112,7 +112,8 @@ import Testing
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) { _ = try await service.run(report, as: actor) }
                     } else if let author = model.posts[post], model.blocks.contains([author, actor]) {
-                        await expectError(.forbidden) { _ = try await service.run(report, as: actor) }
+                        // The author blocks the actor: the post is out of their sight.
+                        await expectError(.notFound) { _ = try await service.run(report, as: actor) }
                     } else {
                         let fresh = !model.reported.contains([actor.rawValue, post.rawValue])
                         #expect(try await service.run(report, as: actor) == .changed(fresh))
@@ -131,7 +132,10 @@ import Testing
                 if let (post, author) = model.posts.randomElement(using: &rng) {
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
-                    } else if model.blockedEitherWay(actor, author) {
+                    } else if model.blocks.contains([author, actor]) {
+                        // The author blocks the actor: the post is out of their sight, as unknown as none.
+                        await expectError(.notFound) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
+                    } else if model.blocks.contains([actor, author]) {
                         await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
                     } else {
                         try await service.run(.like(post: post.rawValue), as: actor)
