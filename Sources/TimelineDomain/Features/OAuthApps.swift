@@ -67,11 +67,13 @@ public enum OAuthRedirect {
 
     /// Whether `uri` may be a redirect URI: the out-of-band one, or an absolute URI that
     /// parses — RFC 3986's characters only, each `%` a byte, a scheme, a host for `http(s)` —
-    /// and is not of a scheme that runs or shows something in the browser.
+    /// and is not of a scheme that runs or shows something in the browser; with no fragment
+    /// (RFC 6749 §3.1.2).
     public static func isAllowed(_ uri: String) -> Bool {
         if uri == outOfBand { return true }
         let bytes = Array(uri.utf8)
-        guard bytes.count <= 2048, isURISyntax(bytes), let components = URLComponents(string: uri),
+        guard bytes.count <= 2048, !bytes.contains(UInt8(ascii: "#")), isURISyntax(bytes),
+            let components = URLComponents(string: uri),
             let scheme = components.scheme?.lowercased(), !scheme.isEmpty, !refusedSchemes.contains(scheme)
         else { return false }
         if scheme == "http" || scheme == "https" { return !(components.host ?? "").isEmpty }
