@@ -1,10 +1,13 @@
 """The test push services' common part: a certificate authority for loopback, and an HTTPS
 server on 127.0.0.1 that hands each POST to the test and answers the status it says. Used by
-test_push.py, test_push_crash.py and Tests/browser/test_push_browser.py."""
+test_push.py, test_push_crash.py, test_push_outbox.py and Tests/browser/test_push_browser.py; with
+the checks' printer and a subscriber's keys the scripts share."""
+import base64
 import http.server
 import os
 import ssl
 import subprocess
+import sys
 import threading
 
 
@@ -45,3 +48,26 @@ def start(directory, on_post):
     server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def check(condition, what):
+    """Prints `ok - what`, or `FAILED: what` and exits 1."""
+    if not condition:
+        print(f"FAILED: {what}")
+        sys.exit(1)
+    print(f"ok - {what}")
+
+
+def b64(data):
+    """Base64url without padding, as push subscriptions carry keys."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def subscriber_keys():
+    """A browser's push keys: its P-256 private key, the public key (uncompressed point) and a
+    16-byte auth secret."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    receiver = ec.generate_private_key(ec.SECP256R1())
+    public = receiver.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return receiver, public, os.urandom(16)

@@ -20,11 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, utils
 import push_service
 
 
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
+check = push_service.check
 
 
 def b64(text):

@@ -22,25 +22,14 @@ import time
 
 import http_ece
 import requests
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
 import push_service
 
 binary, ca, photo = sys.argv[1:]
 
 
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
-
-
-receiver = ec.generate_private_key(ec.SECP256R1())
-public = receiver.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-secret = os.urandom(16)
-b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+check, b64 = push_service.check, push_service.b64
+receiver, public, secret = push_service.subscriber_keys()
 attempts = []  # (path, body) of every delivery the service got, in order
 lock = threading.RLock()
 
