@@ -246,7 +246,8 @@ import Testing
             let api = server.api
             for uri in ["javascript:alert(document.cookie)", "JavaScript://%0aalert(1)",
                         "data:text/html;base64,PHNjcmlwdD4=", "vbscript:msgbox", "http://exa%zzmple/cb",
-                        "https://app.example/cb?a=<b>", "://nothing", "https://", "https://app.example/cb#frag"] {
+                        "https://app.example/cb?a=<b>", "://nothing", "https://",
+                        "https://app.example/cb#frag"] {
                 let reply = try await Self.post(api, "/api/v1/apps", ["client_name": "Bad", "redirect_uris": uri])
                 #expect(reply.status == 422, "\(uri): \(reply)")
             }

@@ -133,8 +133,9 @@ import Testing
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
                     } else if model.blocks.contains([author, actor]) {
-                        // The author blocks the actor: the post is out of their sight, as unknown as none.
-                        await expectError(.notFound) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
+                        // The author blocks the actor: out of their sight, as unknown as none.
+                        let like = Command.like(post: post.rawValue)
+                        await expectError(.notFound) { _ = try await service.run(like, as: actor) }
                     } else if model.blocks.contains([actor, author]) {
                         await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
                     } else {
