@@ -32,7 +32,10 @@ import TimelineDomain
             let app = try await Self.app(api, scopes: "read write follow push profile admin:read admin:write")
             let profile = try await Self.token(api, app, "alice", scope: "profile")
             // `profile` reads the bearer's own account, and nothing else.
-            #expect(try await api.get("/v1/me", bearer: profile).status == 200)
+            let me = try await api.get("/v1/me", bearer: profile)
+            // A notification count needs read:notifications.
+            #expect(me.status == 200 && me.json["unreadActivity"] == nil, "\(me)")
+            #expect(try await api.get("/v1/me", bearer: alice.token).json["unreadActivity"] != nil)
             #expect(try await api.get("/api/v1/accounts/verify_credentials", bearer: profile).status == 200)
             for path in ["/v1/me/export", "/v1/timeline", "/v1/activity", "/v1/stream", "/v1/me/bookmarks", "/v1/users/\(bob.id)"] {
                 let refused = try await api.get(path, bearer: profile)
