@@ -131,8 +131,7 @@ extension HTTPServer {
         let dispatched = state.withLock { state -> Bool in
             state.receiving.remove(address)
             guard !state.closed, !incoming.arrivedWhileStopping else { return false }
-            state.dispatched[address] = false
-            state.dispatchedPaths[address] = incoming.path
+            state.dispatched[address] = (answered: false, path: incoming.path)
             return true
         }
         guard dispatched else {
@@ -143,8 +142,9 @@ extension HTTPServer {
         Task(executorPreference: executor) {
             let response = await work()
             let mine = self.state.withLock { state in
-                guard state.dispatched[address] == false else { return false }  // `stop` gave up and answered it
-                state.dispatched[address] = true
+                // `stop` gave up and answered it.
+                guard state.dispatched[address]?.answered == false else { return false }
+                state.dispatched[address]?.answered = true
                 return true
             }
             if mine { self.send(OpaquePointer(bitPattern: address)!, response) }
@@ -236,7 +236,6 @@ extension HTTPServer {
         if let connection {
             state.withLock {
                 $0.dispatched.removeValue(forKey: UInt(bitPattern: connection))
-                $0.dispatchedPaths.removeValue(forKey: UInt(bitPattern: connection))
                 $0.receiving.remove(UInt(bitPattern: connection))
             }
             watch(connection, .head(within: headAllowance(afterRequest: true)))

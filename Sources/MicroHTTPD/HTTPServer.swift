@@ -75,11 +75,9 @@ public final class HTTPServer: @unchecked Sendable {
     var reaperStopped = false  // guarded by `reaper`
 
     struct Activity {
-        /// Requests handed to the handler and not completed yet, by connection address, with
-        /// whether they have been answered.
-        var dispatched: [UInt: Bool] = [:]
-        /// The path of each dispatched request (for the refusal `stop` may have to answer it with).
-        var dispatchedPaths: [UInt: String] = [:]
+        /// Requests handed to the handler and not completed yet, by connection address: whether
+        /// they have been answered, and their path (for the refusal `stop` may answer them with).
+        var dispatched: [UInt: (answered: Bool, path: String)] = [:]
         /// Connections whose request head has arrived and whose body is still arriving.
         var receiving: Set<UInt> = []
         var streams: [ObjectIdentifier: EventStream] = [:]
@@ -156,9 +154,9 @@ public final class HTTPServer: @unchecked Sendable {
         // libmicrohttpd must not stop with a connection suspended: answer the stragglers, and
         // give its threads a moment to send that.
         let stragglers = state.withLock { state in
-            let waiting = state.dispatched.filter { !$0.value }.keys
-            for address in waiting { state.dispatched[address] = true }
-            return waiting.map { ($0, state.dispatchedPaths[$0] ?? "") }
+            let waiting = state.dispatched.filter { !$0.value.answered }
+            for address in waiting.keys { state.dispatched[address]?.answered = true }
+            return waiting.map { ($0.key, $0.value.path) }
         }
         for (address, path) in stragglers {
             let body = options.refusal(503, path, "the server is stopping")
