@@ -138,12 +138,19 @@ def steps(server, push, driver, out):
     # The browser hands the decrypted message to the service worker, which shows it.
     driver.execute_cdp_cmd("ServiceWorker.enable", {})
     # The profile is new: its one registration has one of the first ids (the others are unknown
-    # and ignored; all carry the same tag, so a notification would replace its twin).
-    for registration in range(4):
-        driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
-                               {"origin": server.url, "registrationId": str(registration), "data": message.decode()})
-    shown, deadline = [], time.time() + 20
+    # and ignored; all carry the same tag, so a notification would replace its twin). A delivery
+    # made while the worker was still starting can be lost on a loaded machine: it is made again
+    # every 2 s until the notification shows (the same tag: never two of them).
+    def deliver():
+        for registration in range(8):
+            driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
+                                   {"origin": server.url, "registrationId": str(registration), "data": message.decode()})
+    deliver()
+    shown, deadline, delivered = [], time.time() + 20, time.time()
     while time.time() < deadline and not shown:
+        if time.time() - delivered > 2:
+            deliver()
+            delivered = time.time()
         shown = json.loads(driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             navigator.serviceWorker.ready.then((r) => r.getNotifications())
