@@ -29,7 +29,14 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
     public func claim(_ id: String) throws -> DeliveryClaim {
         let key = Self.key(id)
         if try done.latest(key) != nil { return .done }
-        return try leases.create(key, Array(node.utf8)) ? .mine : .taken
+        guard try leases.create(key, Array(node.utf8)) else { return .taken }
+        // Another node may have finished it between the first look and the lease: it records
+        // `done` before dropping its lease, so a lease made after that drop sees the record here.
+        if try done.latest(key) != nil {
+            try leases.purge(key)
+            return .done
+        }
+        return .mine
     }
 
     /// Records `id` in the done bucket, then drops its lease.
