@@ -47,9 +47,11 @@ let package = Package(
         // SQLite for the bench's peer design (`timeline bench` races it in the same run).
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // Streaming JSON (for imports far larger than memory), over yajl.
-        .target(name: "JSONStream", dependencies: ["CYAJL"]),
+        .target(name: "JSONStream", dependencies: ["CYAJL", "JSONModel"]),
+        // JSON values, their writer, an encoder into them, and JSON Schemas read from Swift types.
+        .target(name: "JSONModel"),
         // Pure domain: commands -> events, validation. No I/O.
-        .target(name: "TimelineDomain"),
+        .target(name: "TimelineDomain", dependencies: ["JSONModel"]),
         // Event store, projections and the public service API.
         .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "Vips", "Archive", "TimelineDomain"]),
         // Importing a Firebase export of the seeds' app, streamed (libyajl): its own product, so
@@ -71,7 +73,7 @@ let package = Package(
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
         // A test fixture (holds a read transaction until killed): built for the tests, shipped in no product.
         .executableTarget(name: "ReaderHolder", dependencies: ["Timeline"], path: "Tests/ReaderHolder"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl"],
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl", "JSONModel"],
                     exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

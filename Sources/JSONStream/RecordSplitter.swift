@@ -1,43 +1,4 @@
-/// A JSON value held in memory (one record of a streamed document).
-public indirect enum JSONValue: Equatable, Sendable {
-    /// `null`.
-    case null
-    /// `true` or `false`.
-    case bool(Bool)
-    /// A number, as written (no precision is lost).
-    case number(String)
-    /// A string.
-    case string(String)
-    /// An array.
-    case array([JSONValue])
-    /// Keys in document order; a repeated key keeps its last value on lookup.
-    case object([(key: String, value: JSONValue)])
-
-    /// Equality member by member, in order (a tuple array is not `Equatable` by itself).
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.number(a), .number(b)): a == b
-        case let (.string(a), .string(b)): a == b
-        case let (.array(a), .array(b)): a == b
-        case let (.object(a), .object(b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
-        default: false
-        }
-    }
-
-    /// The member `key` of an object (the last one if repeated).
-    public subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.last { $0.key == key }?.value
-    }
-
-    /// The string, if this is one.
-    public var string: String? { if case .string(let s) = self { s } else { nil } }
-
-    /// The members of an object, or nothing.
-    public var members: [(key: String, value: JSONValue)] { if case .object(let m) = self { m } else { [] } }
-}
+import JSONModel
 
 /// Cuts a token stream into records: every value found `depth` object levels down (for
 /// `{"users": {"u1": {...}}}` and depth 2, the value of `u1` with path `["users", "u1"]`) is

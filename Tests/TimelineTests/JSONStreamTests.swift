@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import JSONStream
 import Testing
 
