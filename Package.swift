@@ -65,15 +65,23 @@ let package = Package(
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
         // baselines (and, with --http, the API beside nginx).
-        .target(name: "TimelineBench", dependencies: ["Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite",
-                                                     "TimelinePush", "WebPush", "OpenSSL"]),
+        .target(name: "TimelineBench", dependencies: [
+            "Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite", "TimelinePush",
+            "WebPush", "OpenSSL",
+        ]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
-        .executableTarget(name: "TimelineTool", dependencies: ["Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush", "WebPush", "OpenSSL"], path: "tools/timeline"),
+        .executableTarget(name: "TimelineTool", dependencies: [
+            "Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush",
+            "WebPush", "OpenSSL",
+        ], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
-        // A test fixture (holds a read transaction until killed): built for the tests, shipped in no product.
+        // A test fixture (holds a read transaction until killed): built for the tests, shipped in
+        // no product.
         .executableTarget(name: "ReaderHolder", dependencies: ["Timeline"], path: "Tests/ReaderHolder"),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster", "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl", "JSONModel"],
-                    exclude: ["Fixtures"]),  // read from the source tree by path
+        .testTarget(name: "TimelineTests", dependencies: [
+            "Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster",
+            "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl", "JSONModel",
+        ], exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )
