@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -16,9 +17,9 @@ extension MastodonAPI {
             let query = (params.string("q") ?? "").trimmingCharacters(in: .whitespaces)
             let prefix = query.hasPrefix("@") ? String(query.dropFirst()) : query
             let limit = min(max(Int(params.string("limit") ?? "") ?? 40, 1), 80)
-            guard let name = prefix.split(separator: "@").first.map(String.init), !name.isEmpty else { return Responses.json(200, [Any]()) }
+            guard let name = prefix.split(separator: "@").first.map(String.init), !name.isEmpty else { return Responses.entity(200, [Mastodon.Account]()) }
             let found = try api.service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer)
-            return Responses.json(200, found.items.map(entities.account))
+            return Responses.entity(200, found.items.map(entities.account))
         },
         now("GET", "/api/v1/accounts/{id}/followers", .viewerOptional, scope: "read:accounts", doc: .init("Who follows an account.", returns: .accounts, query: ["max_id", "limit"])) { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
@@ -77,12 +78,15 @@ extension MastodonAPI {
             let _: UserID = try mastodonID(account)
             let comment = params.string("comment").flatMap { $0.isEmpty ? nil : $0 } ?? params.string("category") ?? "other"
             _ = try await api.execute(.reportUser(user: account, reason: comment, posts: params.list("status_ids")), request)
-            return Responses.json(200, [
-                "id": "\(account)-\(Int(Date().timeIntervalSince1970))", "action_taken": false, "action_taken_at": NSNull(),
-                "category": params.string("category") ?? "other", "comment": comment, "forwarded": false,
-                "created_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000)), "status_ids": params.list("status_ids"),
-                "rule_ids": [Any](), "target_account": MastodonEntities(request, api.service).account(try api.service.user(try mastodonID(account), viewer: request.viewer)),
-            ] as [String: Any])
+            let target = try api.service.user(try mastodonID(account), viewer: request.viewer)
+            return Responses.entity(
+                200,
+                Mastodon.Report(
+                    id: "\(account)-\(Int(Date().timeIntervalSince1970))", action_taken: false,
+                    action_taken_at: Nullable(nil), category: params.string("category") ?? "other", comment: comment,
+                    forwarded: false, created_at: JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000)),
+                    status_ids: params.list("status_ids"), rule_ids: [],
+                    target_account: MastodonEntities(request, api.service).account(target)))
         },
     ]
 }
@@ -106,8 +110,11 @@ extension TimelineAPI {
                                                        scopes: grant.scopes?.joined(separator: " ")),
                                                origin: request.http.clientAddress)
         guard case .session(let issued, _) = result else { throw TimelineError(.internal, "no token") }
-        return Responses.json(200, ["access_token": issued, "token_type": "Bearer", "scope": (grant.scopes ?? []).joined(separator: " "),
-                                    "created_at": Int(Date().timeIntervalSince1970)])
+        return Responses.entity(
+            200,
+            Mastodon.Token(
+                access_token: issued, token_type: "Bearer", scope: (grant.scopes ?? []).joined(separator: " "),
+                created_at: Int(Date().timeIntervalSince1970)))
     }
 
     /// `PATCH /api/v1/accounts/update_credentials`: `note` (the bio), `avatar` (a file),
@@ -118,6 +125,6 @@ extension TimelineAPI {
         _ = try await execute(.updateProfile(username: nil, bio: params.string("note"), url: nil, avatar: avatar,
                                              discoverable: try params.bool("discoverable"), locked: try params.bool("locked")), request)
         let me = try request.requireViewer()
-        return Responses.json(200, try entities.credentialAccount(try service.user(me, viewer: me)))
+        return Responses.entity(200, try entities.credentialAccount(try service.user(me, viewer: me)))
     }
 }

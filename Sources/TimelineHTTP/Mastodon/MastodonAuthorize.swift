@@ -26,15 +26,16 @@ extension MastodonAPI {
         later("POST", "/oauth/authorize", .anyone, doc: .init("The authorize page's forms: sign-in, then the decision.", returns: .page, form: ["client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "response_type", "csrf", "email", "password", "decision"], otherStatuses: [302])) { api, request, _ in await api.authorizeSubmit(request) },
         now("GET", "/.well-known/oauth-authorization-server", .anyone, doc: .init("OAuth 2 authorization server metadata (RFC 8414).", returns: .oauthServer)) { _, request, _ in
             let base = MastodonEntities.base(of: request)
-            return Responses.json(200, [
-                "issuer": base, "authorization_endpoint": "\(base)/oauth/authorize", "token_endpoint": "\(base)/oauth/token",
-                "revocation_endpoint": "\(base)/oauth/revoke", "app_registration_endpoint": "\(base)/api/v1/apps",
-                "scopes_supported": ["read", "write", "follow", "push", "profile"] + OAuthScope.granular,
-                "response_types_supported": ["code"], "response_modes_supported": ["query"],
-                "grant_types_supported": ["authorization_code", "password", "client_credentials"],
-                "token_endpoint_auth_methods_supported": ["client_secret_post", "none"],
-                "code_challenge_methods_supported": ["S256"], "service_documentation": "\(base)/#/about",
-            ] as [String: Any])
+            return Responses.entity(
+                200,
+                Mastodon.OAuthServerMetadata(
+                    issuer: base, authorization_endpoint: "\(base)/oauth/authorize", token_endpoint: "\(base)/oauth/token",
+                    revocation_endpoint: "\(base)/oauth/revoke", app_registration_endpoint: "\(base)/api/v1/apps",
+                    scopes_supported: ["read", "write", "follow", "push", "profile"] + OAuthScope.granular,
+                    response_types_supported: ["code"], response_modes_supported: ["query"],
+                    grant_types_supported: ["authorization_code", "password", "client_credentials"],
+                    token_endpoint_auth_methods_supported: ["client_secret_post", "none"],
+                    code_challenge_methods_supported: ["S256"], service_documentation: "\(base)/#/about"))
         },
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -21,13 +22,13 @@ extension MastodonAPI {
             let result = try await api.service.execute(.registerApp(name: name, redirectURIs: uris, scopes: params.string("scopes"),
                                                                     website: params.string("website")))
             guard case .app(let app) = result else { throw TimelineError(.internal, "not an app") }
-            return Responses.json(200, application(app))
+            return Responses.entity(200, application(app))
         },
         now("GET", "/api/v1/apps/verify_credentials", .viewerOptional, doc: .init("The app a token was issued to.", returns: .application)) { _, request, _ in
             guard let app = request.grant?.app else {
                 throw TimelineError(.unauthenticated, "This method requires an authenticated application")
             }
-            return Responses.json(200, application(app))
+            return Responses.entity(200, application(app))
         },
         later("POST", "/oauth/token", .anyone, doc: .init("Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token, form: ["grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope", "username", "password"])) { api, request, _ in try await api.oauthToken(request) },
         later("POST", "/oauth/revoke", .anyone,
@@ -38,12 +39,11 @@ extension MastodonAPI {
     ]
 
     /// Mastodon's `Application`, with its `client_secret` when it was just registered.
-    static func application(_ app: OAuthApp) -> [String: Any] {
-        var out: [String: Any] = ["id": app.id, "name": app.name, "website": app.website ?? NSNull(), "scopes": app.scopes,
-                                  "redirect_uri": app.redirectURIs.joined(separator: "\n"), "redirect_uris": app.redirectURIs,
-                                  "client_id": app.id, "vapid_key": ""]
-        if let secret = app.clientSecret { out["client_secret"] = secret }
-        return out
+    static func application(_ app: OAuthApp) -> Mastodon.Application {
+        Mastodon.Application(
+            id: app.id, name: app.name, website: Nullable(app.website), scopes: app.scopes,
+            redirect_uri: app.redirectURIs.joined(separator: "\n"), redirect_uris: app.redirectURIs,
+            client_id: app.id, client_secret: app.clientSecret, vapid_key: "")
     }
 
     /// Refuses a token that does not hold `scope` (a first-party session holds every scope).
@@ -63,8 +63,8 @@ extension TimelineAPI {
     func oauthRevoke(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
         func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
-            Responses.json(status, ["error": error, "error_description": description],
-                           headers: [("Cache-Control", "no-store")])
+            Responses.entity(status, Mastodon.Error(error: error, error_description: description),
+                             headers: [("Cache-Control", "no-store")])
         }
         guard let client = params.string("client_id") else {
             return refusal(401, "invalid_client", "Client authentication failed due to unknown client, no client "
@@ -79,7 +79,7 @@ extension TimelineAPI {
         } catch let error where error.isClientAuthentication {
             return refusal(401, "invalid_client", error.message)
         }
-        return Responses.json(200, [String: Any](), headers: [("Cache-Control", "no-store")])
+        return Responses.entity(200, Mastodon.Empty(), headers: [("Cache-Control", "no-store")])
     }
 
     /// `POST /oauth/token` (RFC 6749): the `authorization_code` grant (with PKCE's
@@ -89,7 +89,8 @@ extension TimelineAPI {
     func oauthToken(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
         func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
-            Responses.json(status, ["error": error, "error_description": description], headers: [("Cache-Control", "no-store")])
+            Responses.entity(status, Mastodon.Error(error: error, error_description: description),
+                             headers: [("Cache-Control", "no-store")])
         }
         let unknownClient = "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
         guard let client = params.string("client_id") else { return refusal(401, "invalid_client", unknownClient) }
@@ -132,7 +133,9 @@ extension TimelineAPI {
         default: throw TimelineError(.internal, "no token")
         }
         let scopes = try service.grant(session: token).scopes ?? []
-        return Responses.json(200, ["access_token": token, "token_type": "Bearer", "scope": scopes.joined(separator: " "),
-                                    "created_at": Int(Date().timeIntervalSince1970)], headers: [("Cache-Control", "no-store")])
+        let answer = Mastodon.Token(
+            access_token: token, token_type: "Bearer", scope: scopes.joined(separator: " "),
+            created_at: Int(Date().timeIntervalSince1970))
+        return Responses.entity(200, answer, headers: [("Cache-Control", "no-store")])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -20,10 +21,10 @@ struct MastodonParams {
                 add(part.name, text)
             }
         } else if type.hasPrefix("application/json"), !http.body.isEmpty {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(http.body)) as? [String: Any] else {
+            guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)) else {
                 throw TimelineError.invalid("body", "the body is not a JSON object")
             }
-            for (name, value) in object { addJSON(name, value) }
+            for (name, value) in members { addJSON(name, value) }
         } else if !http.body.isEmpty {
             guard let text = String(validating: http.body, as: UTF8.self) else { throw TimelineError.invalid("body", "the body is not text") }
             for pair in text.split(separator: "&") where !pair.isEmpty {
@@ -36,21 +37,22 @@ struct MastodonParams {
 
     /// A JSON value under `name`: a list is `name[]` (a list of objects `name[][field]`), an
     /// object `name[field]` (nested objects likewise), as their form twins read.
-    private mutating func addJSON(_ name: String, _ value: Any) {
+    private mutating func addJSON(_ name: String, _ value: JSONValue) {
         switch value {
-        case let list as [Any]:
+        case .array(let list):
             for item in list {
-                if let object = item as? [String: Any] {
+                if case .object(let object) = item {
                     for (field, inner) in object { addJSON("\(name)[][\(field)]", inner) }
                 } else {
                     addJSON(name + "[]", item)
                 }
             }
-        case let object as [String: Any]:
+        case .object(let object):
             for (field, inner) in object { addJSON("\(name)[\(field)]", inner) }
-        case let flag as Bool: add(name, flag ? "true" : "false")
-        case is NSNull: break
-        default: add(name, "\(value)")
+        case .bool(let flag): add(name, flag ? "true" : "false")
+        case .null: break
+        case .number(let number): add(name, number)
+        case .string(let text): add(name, text)
         }
     }
 

@@ -51,7 +51,7 @@ extension MastodonAPI {
         later("DELETE", "/api/v1/push/subscription", scope: "push",
               doc: .init("Ends this token's push subscription.", returns: .empty)) { api, request, _ in
             _ = try await api.execute(.unsubscribePush, request)
-            return Responses.json(200, [String: Any]())
+            return Responses.entity(200, Mastodon.Empty())
         },
     ]
 }
@@ -62,10 +62,12 @@ extension TimelineAPI {
         guard let token = request.bearer, let subscription = try service.pushSubscription(session: token) else {
             throw TimelineError(.notFound, "Record not found")
         }
-        return Responses.json(200, [
-            "id": String(subscription.sessionHash.prefix(16)), "endpoint": subscription.endpoint, "standard": subscription.standard,
-            "alerts": Dictionary(uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }),
-            "policy": subscription.policy.rawValue, "server_key": options.vapidPublicKey ?? "",
-        ] as [String: Any])
+        return Responses.entity(
+            200,
+            Mastodon.WebPushSubscription(
+                id: String(subscription.sessionHash.prefix(16)), endpoint: subscription.endpoint,
+                standard: subscription.standard,
+                alerts: Dictionary(uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }),
+                policy: subscription.policy.rawValue, server_key: options.vapidPublicKey ?? ""))
     }
 }

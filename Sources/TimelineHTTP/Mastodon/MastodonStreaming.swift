@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import OpenSSL
 import Synchronization
@@ -80,10 +81,13 @@ extension TimelineAPI {
                 guard let author = try? service.user(post.author, viewer: viewer),
                       let status = try? entities.status(post, author: author) else { return nil }
                 let event = if case .edited = update { "status.update" } else { "update" }
-                return frame(event, String(decoding: JSONOutput.bytes(status), as: UTF8.self))
+                guard let text = try? JSONValueEncoder.bytes(status) else { return nil }
+                return frame(event, String(decoding: text, as: UTF8.self))
             case .activity(let item):
-                guard let notification = try? mastodonNotification(item, viewer: viewer, entities) else { return nil }
-                return frame("notification", String(decoding: JSONOutput.bytes(notification), as: UTF8.self))
+                guard let notification = try? mastodonNotification(item, viewer: viewer, entities),
+                    let text = try? JSONValueEncoder.bytes(notification)
+                else { return nil }
+                return frame("notification", String(decoding: text, as: UTF8.self))
             case .removed(let post):
                 return frame("delete", post.rawValue)
             }
@@ -110,7 +114,8 @@ extension TimelineAPI {
         }
         let encoders = [MastodonStream.user, .notifications].map { stream in
             (stream, mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
-                WebSocket.textFrame(String(decoding: JSONOutput.bytes(["stream": [stream.rawValue], "event": event, "payload": payload]), as: UTF8.self))
+                let message = Mastodon.StreamingEvent(stream: [stream.rawValue], event: event, payload: payload)
+                return WebSocket.textFrame(String(decoding: (try? JSONValueEncoder.bytes(message)) ?? [], as: UTF8.self))
             })
         }
         let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame) { sequence, update in
@@ -119,8 +124,9 @@ extension TimelineAPI {
             return frames.isEmpty ? nil : frames.flatMap { $0 }
         }
         let socket = WebSocket { _, text in
-            guard let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let type = message["type"] as? String, let stream = (message["stream"] as? String).flatMap(MastodonStream.init) else { return }
+            guard let message = try? JSONDecoder().decode(Mastodon.StreamingCommand.self, from: Data(text.utf8)),
+                let type = message.type, let stream = message.stream.flatMap(MastodonStream.init)
+            else { return }
             subscribed.withLock { if type == "subscribe" { $0.insert(stream) } else if type == "unsubscribe" { $0.remove(stream) } }
         }
         _ = try live.open(for: owner.user, session: owner.session, after: nil, format: format, stream: socket.outbound)

@@ -14,17 +14,17 @@ extension MastodonAPI {
             let params = try MastodonParams(request.http)
             let result = try await api.execute(.updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
             guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
-            return Responses.json(200, entities.media(media))
+            return Responses.entity(200, entities.media(media))
         },
         now("GET", "/api/v1/media/{id}", scope: "write:media", doc: .init("One of the bearer's photos.", returns: .media)) { api, request, entities in
-            Responses.json(200, entities.media(try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())))
+            Responses.entity(200, entities.media(try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())))
         },
         later("POST", "/api/v1/statuses", scope: "write:statuses", doc: .init("Posts photos (media_ids[]) or, with in_reply_to_id, a comment.", returns: .status, form: ["status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language"])) { api, request, entities in try await api.mastodonPostStatus(request, entities) },
         later("DELETE", "/api/v1/statuses/{id}", scope: "write:statuses", doc: .init("Deletes a status (a post or a comment); answers it as it was.", returns: .status)) { api, request, entities in
             let id = request.parameters["id"] ?? ""
             let status = try api.mastodonStatus(id, request, entities)
             _ = try await api.execute(status.isComment ? .deleteComment(comment: id) : .deletePost(post: id), request)
-            return Responses.json(200, status.json)
+            return Responses.entity(200, status.entity)
         },
         later("POST", "/api/v1/statuses/{id}/favourite", scope: "write:favourites", doc: .init("Likes a post.", returns: .status)) { api, request, entities in
             try await api.mastodonPostAction(.like(post: request.parameters["id"] ?? ""), request, entities)
@@ -50,7 +50,7 @@ extension MastodonAPI {
             let me = try request.requireViewer()
             let ids = try MastodonParams(request.http).list("id")
             // An id that names no account in sight is left out, as Mastodon leaves it.
-            var relationships: [[String: Any]] = []
+            var relationships: [Mastodon.Relationship] = []
             for id in ids {
                 guard let user: UserID = UserID.parse(id),
                       let relationship = try mastodonFind({ () throws(TimelineError) in
@@ -58,7 +58,7 @@ extension MastodonAPI {
                       }) else { continue }
                 relationships.append(relationship)
             }
-            return Responses.json(200, relationships)
+            return Responses.entity(200, relationships)
         },
     ]
 }
@@ -70,7 +70,7 @@ extension TimelineAPI {
         guard let file = params.files["file"], !file.data.isEmpty else { throw TimelineError.invalid("file", "file is required") }
         let result = try await execute(.uploadMedia(image: Data(file.data).base64EncodedString(), alt: params.string("description")), request)
         guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
-        return Responses.json(200, entities.media(media))
+        return Responses.entity(200, entities.media(media))
     }
 
     /// `POST /api/v1/statuses`: a photo post (`status` its caption, `media_ids[]` 1–10 photos,
@@ -92,7 +92,7 @@ extension TimelineAPI {
                 throw TimelineError(.internal, "not a comment")
             }
             let author = try service.user(comment.author, viewer: request.viewer)
-            return Responses.json(200, try entities.status(comment, author: author))
+            return Responses.entity(200, try entities.status(comment, author: author))
         }
         let media = params.list("media_ids")
         guard !media.isEmpty else { throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)") }
@@ -106,11 +106,11 @@ extension TimelineAPI {
         let command = Command.addPost(media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning, visibility: visibility)
         guard case .post(let post) = try await execute(command, request) else { throw TimelineError(.internal, "not a post") }
         let author = try service.user(post.author, viewer: request.viewer)
-        return Responses.json(200, try entities.status(post, author: author))
+        return Responses.entity(200, try entities.status(post, author: author))
     }
 
     /// The status `id` (a post, or a comment) as the bearer sees it.
-    func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (json: [String: Any], isComment: Bool) {
+    func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (entity: Mastodon.Status, isComment: Bool) {
         // A status id is a post's or a comment's: only "no such post" sends it on to the comments.
         if let detail = try mastodonFind({ () throws(TimelineError) in
             try service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1))
@@ -125,20 +125,22 @@ extension TimelineAPI {
     /// Runs `command` on a post, then answers the post as a status.
     func mastodonPostAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
         _ = try await execute(command, request)
-        return Responses.json(200, try mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
+        return Responses.entity(200, try mastodonStatus(request.parameters["id"] ?? "", request, entities).entity)
     }
 
     /// Runs `command` on an account, then answers the relationship.
     func mastodonAccountAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
         _ = try await execute(command, request)
         let me = try request.requireViewer(), other: UserID = try mastodonID(request.parameters["id"])
-        return Responses.json(200, try mastodonRelationship(with: other, viewer: me, entities))
+        return Responses.entity(200, try mastodonRelationship(with: other, viewer: me, entities))
     }
 
     /// The bearer's `Relationship` with `other` (not found when `other` is out of the bearer's
     /// sight: a suspended account, as `service.user` hides it; a blocker's profile is not hidden
     /// from the one it blocks, who reads `blocked_by` as Mastodon tells it).
-    func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any] {
+    func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError)
+        -> Mastodon.Relationship
+    {
         entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me),
                               requestedBy: try service.followRequested(other, me),
                               blockedBy: try service.blocks(other, me))
