@@ -12,8 +12,10 @@ import Testing
             _ = try await api.addPost(alice.token, caption: "a view #sea")
             let script = SchemaTests.root.appendingPathComponent("Tests/mastodon/test_entities.py").path
             let run = try ChildProcess(
-                ["python3", script, "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token,
-                 try pixelFile()],
+                [
+                    "python3", script, "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token,
+                    try pixelFile()
+                ],
                 executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(150))
             let text = run.standardOutput + run.standardError

@@ -77,7 +77,10 @@ private struct AuthorizationRequest {
 }
 
 /// A page's refusal: what the person is told (the app is not redirected to).
-private struct PageError: Error { let status: Int; let message: String }
+private struct PageError: Error {
+    let status: Int
+    let message: String
+}
 
 extension TimelineAPI {
     /// The page: always the sign-in. A ticket the browser still holds was a sign-in left

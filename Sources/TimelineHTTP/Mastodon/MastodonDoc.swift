@@ -18,8 +18,13 @@ struct MastodonDoc: Sendable {
 
     init(_ summary: String, returns: MastodonSchema, query: [String] = [], form: [String] = [], files: [String] = [],
          paged: Bool = false, otherStatuses: [Int] = []) {
-        self.summary = summary; self.returns = returns; self.query = query; self.form = form; self.files = files
-        self.paged = paged; self.otherStatuses = otherStatuses
+        self.summary = summary
+        self.returns = returns
+        self.query = query
+        self.form = form
+        self.files = files
+        self.paged = paged
+        self.otherStatuses = otherStatuses
     }
 }
 

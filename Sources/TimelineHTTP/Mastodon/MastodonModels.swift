@@ -350,3 +350,62 @@ enum Mastodon {
         var stream: String?
     }
 }
+
+// What the types' Swift members do not say: the `date-time` and `uri` strings, and what each
+// entity is (the document's descriptions). Only members whose every value is one: an account's
+// `header` is "" until #40 gives accounts a header image.
+
+private let time = JSONSchema.string(format: "date-time")
+private let link = JSONSchema.string(format: "uri")
+
+extension Mastodon.Account: SchemaDocumented {
+    static let schemaDescription: String? = "A user's profile (Mastodon's Account)."
+    static let memberSchemas = [
+        "created_at": time, "url": link, "uri": link, "avatar": link, "avatar_static": link
+    ]
+}
+
+extension Mastodon.Status: SchemaDocumented {
+    static let schemaDescription: String? = "A post, or a comment as a reply to its post (Mastodon's Status)."
+    static let memberSchemas = ["created_at": time, "edited_at": time.nullable, "uri": link, "url": link]
+}
+
+extension Mastodon.StatusEdit: SchemaDocumented {
+    static let schemaDescription: String? = "One version of a status (Mastodon's StatusEdit)."
+    static let memberSchemas = ["created_at": time]
+}
+
+extension Mastodon.MediaAttachment: SchemaDocumented {
+    static let schemaDescription: String? = "A photo attached to a status (Mastodon's MediaAttachment)."
+    static let memberSchemas = ["url": link, "preview_url": link]
+}
+
+extension Mastodon.Mention: SchemaDocumented {
+    static let schemaDescription: String? = "An account a status mentions (Mastodon's StatusMention)."
+    static let memberSchemas = ["url": link]
+}
+
+extension Mastodon.StatusTag: SchemaDocumented {
+    static let schemaDescription: String? = "A hashtag a status uses (Mastodon's StatusTag)."
+    static let memberSchemas = ["url": link]
+}
+
+extension Mastodon.Tag: SchemaDocumented {
+    static let schemaDescription: String? = "A hashtag as search finds it (Mastodon's Tag)."
+    static let memberSchemas = ["url": link]
+}
+
+extension Mastodon.Notification: SchemaDocumented {
+    static let schemaDescription: String? = "Something that happened to the bearer (Mastodon's Notification)."
+    static let memberSchemas = ["created_at": time]
+}
+
+extension Mastodon.Marker: SchemaDocumented {
+    static let schemaDescription: String? = "A read position (Mastodon's Marker)."
+    static let memberSchemas = ["updated_at": time]
+}
+
+extension Mastodon.Report: SchemaDocumented {
+    static let schemaDescription: String? = "A report to the moderators (Mastodon's Report)."
+    static let memberSchemas = ["created_at": time]
+}

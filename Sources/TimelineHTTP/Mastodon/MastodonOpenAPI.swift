@@ -29,27 +29,33 @@ public enum MastodonOpenAPI {
                 paths.append((route.template, [method: operation(route, doc)]))
             }
         }
-        let scopes = JSONValue.object((Array(OAuthScope.topLevel) + OAuthScope.granular).map {
-            (key: $0, value: .string("Mastodon's \($0) scope"))
-        })
-        let limits = JSONValue.object(rateLimitHeaders.map { name in
-            let what = name.dropFirst(12).lowercased()
-            return (key: name, value: ["description": .string("Mastodon's rate limit: \(what)."), "schema": ["type": "string"]])
-        })
+        let scopes = JSONValue.object(
+            (Array(OAuthScope.topLevel) + OAuthScope.granular).map {
+                (key: $0, value: .string("Mastodon's \($0) scope"))
+            })
+        let limits = JSONValue.object(
+            rateLimitHeaders.map { name in
+                let what = name.dropFirst(12).lowercased()
+                return (
+                    key: name,
+                    value: ["description": .string("Mastodon's rate limit: \(what)."), "schema": ["type": "string"]]
+                )
+            })
         return [
             "openapi": "3.1.0",
             "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
             "info": [
                 "title": "Timeline's Mastodon client API",
                 "version": .string(MastodonAPI.version),
-                "summary": "Mastodon's client API (docs.joinmastodon.org) over Timeline, for the apps people already have.",
+                "summary":
+                    "Mastodon's client API (docs.joinmastodon.org) over Timeline, for the apps people already have.",
                 "description": .string(
                     "Generated from the server's Mastodon route table (`timeline openapi --mastodon`). Parameters come "
                         + "in the query, or a form-urlencoded, JSON or multipart body; `name[]` is a list. Errors are "
                         + "`{\"error\": \"…\"}` (OAuth's endpoints add `error_description`). Pages of statuses take "
                         + "`max_id`, `since_id`, `min_id` and `limit` and answer a `Link` header with `next` and `prev`. "
                         + "Every answer carries `X-RateLimit-Limit`, `-Remaining` and `-Reset`."),
-                "license": ["name": "All rights reserved", "identifier": "LicenseRef-Proprietary"],
+                "license": ["name": "All rights reserved", "identifier": "LicenseRef-Proprietary"]
             ],
             "servers": [["url": "/", "description": "The server this document was fetched from."]],
             "paths": .object(paths),
@@ -59,18 +65,20 @@ public enum MastodonOpenAPI {
                         "type": "oauth2",
                         "flows": [
                             "authorizationCode": [
-                                "authorizationUrl": "/oauth/authorize", "tokenUrl": "/oauth/token", "scopes": scopes,
+                                "authorizationUrl": "/oauth/authorize", "tokenUrl": "/oauth/token", "scopes": scopes
                             ],
-                            "clientCredentials": ["tokenUrl": "/oauth/token", "scopes": scopes],
-                        ],
+                            "clientCredentials": ["tokenUrl": "/oauth/token", "scopes": scopes]
+                        ]
                     ]
                 ],
                 "headers": limits,
                 "responses": [
-                    "Error": ["description": "Mastodon's error.", "content": ["application/json": ["schema": ref("Error")]]]
+                    "Error": [
+                        "description": "Mastodon's error.", "content": ["application/json": ["schema": ref("Error")]]
+                    ]
                 ],
-                "schemas": .object(try schemas().map { (key: $0.name, value: $0.schema.json) }),
-            ],
+                "schemas": .object(try schemas().map { (key: $0.name, value: $0.schema.json) })
+            ]
         ]
     }
 
@@ -85,16 +93,19 @@ public enum MastodonOpenAPI {
     }
 
     private static func operation(_ route: Route, _ doc: MastodonDoc) -> JSONValue {
-        let id = route.method.lowercased() + route.template.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        let id =
+            route.method.lowercased()
+            + route.template.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
             .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         let tag: JSONValue = route.template.hasPrefix("/api") ? "api" : "oauth"
         var out: JSONValue = ["operationId": .string(id), "summary": .string(doc.summary), "tags": [tag]]
         let scopes = JSONValue.array(route.scope.names.map(JSONValue.string))
-        let security: JSONValue = switch route.access {
-        case .anyone where route.scope == .none: []
-        case .bearer: [["oauth": scopes]]
-        default: [[:], ["oauth": scopes]]
-        }
+        let security: JSONValue =
+            switch route.access {
+            case .anyone where route.scope == .none: []
+            case .bearer: [["oauth": scopes]]
+            default: [[:], ["oauth": scopes]]
+            }
         out = out.setting("security", security)
         var parameters: [JSONValue] = []
         for name in route.pathParameters {
@@ -117,25 +128,31 @@ public enum MastodonOpenAPI {
             let body: JSONValue = ["schema": ["type": "object", "properties": .object(properties)]]
             out = out.setting("requestBody", ["required": false, "content": .object([(key: type, value: body)])])
         }
-        let limits = JSONValue.object(rateLimitHeaders.map { (key: $0, value: ["$ref": .string("#/components/headers/\($0)")]) })
-        let content: JSONValue = switch doc.returns {
-        case .text: ["text/plain": ["schema": ["type": "string"]]]
-        case .page: ["text/html": ["schema": ["type": "string"]]]
-        case .stream: ["text/event-stream": ["schema": ["type": "string"]]]
-        default: ["application/json": ["schema": schema(doc.returns)]]
-        }
+        let limits = JSONValue.object(
+            rateLimitHeaders.map { (key: $0, value: ["$ref": .string("#/components/headers/\($0)")]) })
+        let content: JSONValue =
+            switch doc.returns {
+            case .text: ["text/plain": ["schema": ["type": "string"]]]
+            case .page: ["text/html": ["schema": ["type": "string"]]]
+            case .stream: ["text/event-stream": ["schema": ["type": "string"]]]
+            default: ["application/json": ["schema": schema(doc.returns)]]
+            }
         var responses: JSONValue = ["200": ["description": .string(doc.summary), "headers": limits, "content": content]]
-        if doc.returns == .stream { responses = responses.setting("101", ["description": "Switched to the WebSocket protocol."]) }
+        if doc.returns == .stream {
+            responses = responses.setting("101", ["description": "Switched to the WebSocket protocol."])
+        }
         if doc.returns == .page {
             let page: JSONValue = [
-                "description": "The page, telling what went wrong.", "content": ["text/html": ["schema": ["type": "string"]]],
+                "description": "The page, telling what went wrong.",
+                "content": ["text/html": ["schema": ["type": "string"]]]
             ]
             for status in ["400", "403", "500"] { responses = responses.setting(status, page) }
         }
         for status in doc.otherStatuses {
             responses = responses.setting(String(status), ["description": "A redirect to the app's redirect URI."])
         }
-        for status in ["400", "401", "403", "404", "405", "413", "415", "422", "429", "507"] where responses[status] == nil {
+        for status in ["400", "401", "403", "404", "405", "413", "415", "422", "429", "507"]
+        where responses[status] == nil {
             responses = responses.setting(status, ["$ref": "#/components/responses/Error"])
         }
         return out.setting("responses", responses.setting("default", ["$ref": "#/components/responses/Error"]))
@@ -182,7 +199,7 @@ public enum MastodonOpenAPI {
             ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
             ("InstanceV1", try .of(Mastodon.V1Instance.self)),
             ("Instance", try .of(Mastodon.Instance.self)),
-            ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self)),
+            ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self))
         ]
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }

@@ -16,7 +16,10 @@ struct MastodonParams {
         let type = http.header("Content-Type")?.lowercased() ?? ""
         if !http.formParts.isEmpty {
             for part in http.formParts {
-                if part.filename != nil || part.name == "file" { files[part.name] = part; continue }
+                if part.filename != nil || part.name == "file" {
+                    files[part.name] = part
+                    continue
+                }
                 guard let text = String(validating: part.data, as: UTF8.self) else { throw TimelineError.invalid(part.name, "\(part.name) is not text") }
                 add(part.name, text)
             }
