@@ -27,7 +27,8 @@ struct MastodonContent {
                 let word = String(token.name), tag = Validation.hashtag(word)
                 let query = tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag
                 let url = "\(base)/#/search?q=%23\(query)"
-                out += "<a href=\"\(HTMLText.escape(url))\" class=\"mention hashtag\" rel=\"tag\">#<span>"
+                out +=
+                    "<a href=\"\(HTMLText.escape(url))\" class=\"mention hashtag\" rel=\"tag\">#<span>"
                     + "\(HTMLText.escape(word))</span></a>"
                 if seenTags.insert(tag).inserted { tags.append(Mastodon.StatusTag(name: tag, url: url)) }
             case .mention:
@@ -37,7 +38,8 @@ struct MastodonContent {
                     continue
                 }
                 let url = "\(base)/#/u/\(username)"
-                out += "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>"
+                out +=
+                    "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>"
                     + "\(HTMLText.escape(String(token.name)))</span></a></span>"
                 if seenMentions.insert(username).inserted {
                     mentions.append(Mastodon.Mention(id: id.rawValue, username: username, acct: username, url: url))

@@ -20,7 +20,9 @@ struct MastodonParams {
                     files[part.name] = part
                     continue
                 }
-                guard let text = String(validating: part.data, as: UTF8.self) else { throw TimelineError.invalid(part.name, "\(part.name) is not text") }
+                guard let text = String(validating: part.data, as: UTF8.self) else {
+                    throw TimelineError.invalid(part.name, "\(part.name) is not text")
+                }
                 add(part.name, text)
             }
         } else if type.hasPrefix("application/json"), !http.body.isEmpty {
@@ -29,10 +31,14 @@ struct MastodonParams {
             }
             for (name, value) in members { addJSON(name, value) }
         } else if !http.body.isEmpty {
-            guard let text = String(validating: http.body, as: UTF8.self) else { throw TimelineError.invalid("body", "the body is not text") }
+            guard let text = String(validating: http.body, as: UTF8.self) else {
+                throw TimelineError.invalid("body", "the body is not text")
+            }
             for pair in text.split(separator: "&") where !pair.isEmpty {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ raw: Substring) -> String { raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw) }
+                func decoded(_ raw: Substring) -> String {
+                    raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
+                }
                 add(decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
             }
         }
