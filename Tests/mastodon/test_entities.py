@@ -112,6 +112,18 @@ def operation(method, path):
 
 
 results = []  # (label, outcome, detail)
+entities = {}  # Mastodon's schema name -> outcomes of the answers that are (or list) it
+
+
+def entity_name(schema):
+    """The entity an answer is, by its schema's name in Mastodon's document (`[Status]`: a list)."""
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    if schema.get("type") == "array" and "items" in schema:
+        return f"[{entity_name(schema['items'])}]"
+    if "oneOf" in schema:
+        return entity_name(schema["oneOf"][0])
+    return "(inline)"
 dump = []
 session = requests.Session()
 
@@ -135,6 +147,7 @@ def call(method, path, token=None, expect=200, **kwargs):
     else:
         root = dict(document, **schema) if "$ref" not in schema else dict(document, **{"$ref": schema["$ref"]})
         errors = list(Draft202012Validator(root, format_checker=formats).iter_errors(body))
+        entities.setdefault(entity_name(schema), []).append("valid" if not errors else "known" if why_known(errors) else "INVALID")
         if not errors:
             results.append((label, "valid", ""))
         else:
@@ -236,6 +249,9 @@ call("GET", "/api/v1/accounts/verify_credentials", expect=401)
 
 for label, outcome, detail in results:
     print(f"{outcome:9} {label}" + (f" — {detail}" if detail else ""))
+for name, outcomes in sorted(entities.items()):
+    print(f"entity {name}: {outcomes.count('valid')} of {len(outcomes)} answers valid")
+print(f"{sum(1 for o in entities.values() if all(x == 'valid' for x in o))} of {len(entities)} entities valid in every answer")
 valid = sum(1 for r in results if r[1] == "valid")
 known = sum(1 for r in results if r[1] == "known")
 unchecked = sum(1 for r in results if r[1] == "no schema")
