@@ -21,7 +21,9 @@ import Testing
             let text = run.standardOutput + run.standardError
             #expect(status == 0, "\(text)")
             #expect(text.contains("ok - every answer is valid against Mastodon's schema"), "\(text)")
-            print(text.split(separator: "\n").filter { $0.contains(" answers: ") || $0.contains(" entities valid") }.joined(separator: "\n"))
+            print(
+                text.split(separator: "\n").filter { $0.contains(" answers: ") || $0.contains(" entities valid") }
+                    .joined(separator: "\n"))
         }
     }
 }
