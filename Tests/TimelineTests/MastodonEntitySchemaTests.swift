@@ -22,8 +22,10 @@ import Testing
             #expect(status == 0, "\(text)")
             #expect(text.contains("ok - every answer is valid against Mastodon's schema"), "\(text)")
             print(
-                text.split(separator: "\n").filter { $0.contains(" answers: ") || $0.contains(" entities valid") }
-                    .joined(separator: "\n"))
+                text.split(separator: "\n").filter {
+                    [" answers: ", " entities valid", " entity types "].contains(where: $0.contains)
+                }
+                .joined(separator: "\n"))
         }
     }
 }
