@@ -60,7 +60,7 @@ let package = Package(
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS", "TimelinePush"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
-        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL"]),
+        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel"]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite

@@ -29,8 +29,8 @@ import TimelineDomain
         #expect(try Validation.hashtags(in: text) == hashtags, "\(text)")
         // Every name is an account here: the content links exactly the domain's mentions.
         let content = try MastodonContent(text, base: "http://h") { name throws(TimelineError) in UserID(name) }
-        #expect(content.mentions.compactMap { $0["username"] as? String } == mentions, "\(text)")
-        #expect(content.tags.compactMap { $0["name"] as? String } == hashtags, "\(text)")
+        #expect(content.mentions.map(\.username) == mentions, "\(text)")
+        #expect(content.tags.map(\.name) == hashtags, "\(text)")
         // The tokens are the whole text, in order.
         #expect(TextTokens.tokens(in: text).map(\.text).joined() == text)
     }

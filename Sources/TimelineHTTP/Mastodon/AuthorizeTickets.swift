@@ -66,9 +66,10 @@ final class AuthorizeTickets: Sendable {
     func issue(for user: UserID, credentials: UInt64?, request: String, csrf: String) -> String {
         let ticket = Sodium.randomToken(32)
         let hash = Sodium.hash(Array(ticket.utf8))
-        let entry = Ticket(user: user, credentials: credentials, request: request,
-                           csrfHash: Sodium.hash(Array(csrf.utf8)),
-                           expires: .now + .seconds(Self.lifetimeSeconds))
+        let entry = Ticket(
+            user: user, credentials: credentials, request: request,
+            csrfHash: Sodium.hash(Array(csrf.utf8)),
+            expires: .now + .seconds(Self.lifetimeSeconds))
         state.withLock { state in
             state.drop(at: .now, keep: Self.maxTotal - 1)
             if let mine = state.byUser[user], mine.count >= Self.maxPerUser { _ = state.remove(mine[0]) }
@@ -84,8 +85,9 @@ final class AuthorizeTickets: Sendable {
     func redeem(_ ticket: String, request: String, csrf: String) -> Ticket? {
         let found = state.withLock { $0.remove(Sodium.hash(Array(ticket.utf8))) }
         guard let found, found.expires > .now,
-              Sodium.constantTimeEqual(found.csrfHash, Sodium.hash(Array(csrf.utf8))),
-              Sodium.constantTimeEqual(Array(found.request.utf8), Array(request.utf8)) else { return nil }
+            Sodium.constantTimeEqual(found.csrfHash, Sodium.hash(Array(csrf.utf8))),
+            Sodium.constantTimeEqual(Array(found.request.utf8), Array(request.utf8))
+        else { return nil }
         return found
     }
 

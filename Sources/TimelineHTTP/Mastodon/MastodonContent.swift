@@ -9,8 +9,8 @@ import Timeline
 /// (`TextTokens`): the ones a caption is indexed under and the ones notified.
 struct MastodonContent {
     var html = ""
-    var mentions: [[String: Any]] = []
-    var tags: [[String: Any]] = []
+    var mentions: [Mastodon.Mention] = []
+    var tags: [Mastodon.StatusTag] = []
 
     /// `text` rendered; `account(username)` finds a mentioned account (nil: plain text).
     init(_ text: String, base: String, account: (String) throws(TimelineError) -> UserID?) throws(TimelineError) {
@@ -27,9 +27,10 @@ struct MastodonContent {
                 let word = String(token.name), tag = Validation.hashtag(word)
                 let query = tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag
                 let url = "\(base)/#/search?q=%23\(query)"
-                out += "<a href=\"\(HTMLText.escape(url))\" class=\"mention hashtag\" rel=\"tag\">#<span>"
+                out +=
+                    "<a href=\"\(HTMLText.escape(url))\" class=\"mention hashtag\" rel=\"tag\">#<span>"
                     + "\(HTMLText.escape(word))</span></a>"
-                if seenTags.insert(tag).inserted { tags.append(["name": tag, "url": url]) }
+                if seenTags.insert(tag).inserted { tags.append(Mastodon.StatusTag(name: tag, url: url)) }
             case .mention:
                 let username = token.name.lowercased()
                 guard let id = try account(username) else {
@@ -37,10 +38,11 @@ struct MastodonContent {
                     continue
                 }
                 let url = "\(base)/#/u/\(username)"
-                out += "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>"
+                out +=
+                    "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>"
                     + "\(HTMLText.escape(String(token.name)))</span></a></span>"
                 if seenMentions.insert(username).inserted {
-                    mentions.append(["id": id.rawValue, "username": username, "acct": username, "url": url])
+                    mentions.append(Mastodon.Mention(id: id.rawValue, username: username, acct: username, url: url))
                 }
             }
         }

@@ -16,10 +16,17 @@ struct MastodonDoc: Sendable {
     /// Other answers it may give (a redirect), besides its errors.
     var otherStatuses: [Int] = []
 
-    init(_ summary: String, returns: MastodonSchema, query: [String] = [], form: [String] = [], files: [String] = [],
-         paged: Bool = false, otherStatuses: [Int] = []) {
-        self.summary = summary; self.returns = returns; self.query = query; self.form = form; self.files = files
-        self.paged = paged; self.otherStatuses = otherStatuses
+    init(
+        _ summary: String, returns: MastodonSchema, query: [String] = [], form: [String] = [], files: [String] = [],
+        paged: Bool = false, otherStatuses: [Int] = []
+    ) {
+        self.summary = summary
+        self.returns = returns
+        self.query = query
+        self.form = form
+        self.files = files
+        self.paged = paged
+        self.otherStatuses = otherStatuses
     }
 }
 
@@ -27,7 +34,8 @@ struct MastodonDoc: Sendable {
 /// of an entity is an array of it).
 enum MastodonSchema: String, Sendable {
     case account = "Account", accounts = "[Account]", credentialAccount = "CredentialAccount"
-    case status = "Status", statuses = "[Status]", statusEdits = "[StatusEdit]", statusSource = "StatusSource", context = "Context"
+    case status = "Status", statuses = "[Status]", statusEdits = "[StatusEdit]", statusSource = "StatusSource",
+        context = "Context"
     case relationship = "Relationship", relationships = "[Relationship]"
     case media = "MediaAttachment", notification = "Notification", notifications = "[Notification]"
     case pushSubscription = "WebPushSubscription"

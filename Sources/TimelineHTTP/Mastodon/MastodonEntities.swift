@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Timeline
 
 /// Mastodon's entities (docs.joinmastodon.org, "Entities") made from Timeline's results: an
@@ -43,53 +44,53 @@ struct MastodonEntities {
 
     /// A profile as an `Account`. `discoverable` is the user's own setting, which only they
     /// read (`Profile.discoverable`); anyone else gets `null`, Mastodon's "not set".
-    func account(_ p: Profile) -> [String: Any] {
+    func account(_ p: Profile) -> Mastodon.Account {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
-        return [
-            "id": p.id.rawValue, "username": p.username, "acct": p.username, "display_name": p.username,
-            "locked": p.locked, "bot": false, "discoverable": p.discoverable.map { $0 as Any } ?? NSNull(),
-            "group": false, "indexable": false,
-            "created_at": JSONOutput.timestamp(p.createdAt), "note": Self.html(p.bio ?? ""), "url": "\(base)/#/u/\(p.username)", "uri": "\(base)/users/\(p.username)",
-            "avatar": avatar, "avatar_static": avatar, "header": "", "header_static": "",
-            "followers_count": p.followerCount, "following_count": p.followingCount, "statuses_count": p.postCount,
-            "last_status_at": NSNull(), "emojis": [Any](), "fields": [Any](),
-        ]
+        return Mastodon.Account(
+            id: p.id.rawValue, username: p.username, acct: p.username, display_name: p.username,
+            locked: p.locked, bot: false, discoverable: Nullable(p.discoverable), group: false, indexable: false,
+            created_at: JSONOutput.timestamp(p.createdAt), note: Self.html(p.bio ?? ""),
+            url: "\(base)/#/u/\(p.username)", uri: "\(base)/users/\(p.username)",
+            avatar: avatar, avatar_static: avatar, header: "", header_static: "",
+            followers_count: p.followerCount, following_count: p.followingCount, statuses_count: p.postCount,
+            last_status_at: Nullable(nil), emojis: [], fields: [])
     }
 
     /// The bearer's own account, with `source` (the plain bio, the posting defaults and how
     /// many follow requests await their answer).
-    func credentialAccount(_ p: Profile) throws(TimelineError) -> [String: Any] {
-        var out = account(p)
+    func credentialAccount(_ p: Profile) throws(TimelineError) -> Mastodon.CredentialAccount {
         let requests = try service.followRequestCount(to: p.id)
-        out["source"] = ["note": p.bio ?? "", "privacy": p.locked ? "private" : "public", "sensitive": false, "language": NSNull(),
-                         "fields": [Any](), "follow_requests_count": requests] as [String: Any]
-        return out
+        let source = Mastodon.Source(
+            note: p.bio ?? "", privacy: p.locked ? .private : .public, sensitive: false, language: Nullable(nil),
+            fields: [], follow_requests_count: requests)
+        return Mastodon.CredentialAccount(account: account(p), source: source)
     }
 
     /// A post as a status; `author` is its author's profile.
-    func status(_ post: Post, author: Profile) throws(TimelineError) -> [String: Any] {
+    func status(_ post: Post, author: Profile) throws(TimelineError) -> Mastodon.Status {
         let content = try content(post.caption ?? "")
-        return [
-            "id": post.id.rawValue, "created_at": JSONOutput.timestamp(post.createdAt), "in_reply_to_id": NSNull(),
-            "in_reply_to_account_id": NSNull(), "sensitive": post.sensitive, "spoiler_text": post.warning ?? "",
-            "visibility": Self.visibility(post.visibility), "language": NSNull(),
-            "uri": "\(base)/v1/posts/\(post.id.rawValue)", "url": "\(base)/#/post/\(post.id.rawValue)",
-            "replies_count": post.commentCount, "reblogs_count": 0, "favourites_count": post.likeCount,
-            "edited_at": post.editedAt.map { JSONOutput.timestamp($0) as Any } ?? NSNull(),
-            "favourited": post.likedByViewer ?? false, "reblogged": false, "muted": false,
-            "bookmarked": post.bookmarkedByViewer ?? false, "pinned": false,
-            "content": content.html, "reblog": NSNull(), "application": NSNull(), "account": account(author),
-            "media_attachments": post.media.map(media), "mentions": content.mentions, "tags": content.tags, "emojis": [Any](),
-            "card": NSNull(), "poll": NSNull(),
-        ]
+        return Mastodon.Status(
+            id: post.id.rawValue, created_at: JSONOutput.timestamp(post.createdAt), in_reply_to_id: Nullable(nil),
+            in_reply_to_account_id: Nullable(nil), sensitive: post.sensitive, spoiler_text: post.warning ?? "",
+            visibility: Self.visibility(post.visibility), language: Nullable(nil),
+            uri: "\(base)/v1/posts/\(post.id.rawValue)", url: "\(base)/#/post/\(post.id.rawValue)",
+            replies_count: post.commentCount, reblogs_count: 0, favourites_count: post.likeCount,
+            edited_at: Nullable(post.editedAt.map { JSONOutput.timestamp($0) }),
+            favourited: post.likedByViewer ?? false, reblogged: false, muted: false,
+            bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
+            content: content.html, reblog: JSONNull(), application: JSONNull(), account: account(author),
+            media_attachments: post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
+            card: JSONNull(), poll: JSONNull())
     }
 
     /// A post's visibility as Mastodon's: followers-only is `private`.
-    static func visibility(_ visibility: PostVisibility) -> String { visibility == .followers ? "private" : "public" }
+    static func visibility(_ visibility: PostVisibility) -> Mastodon.Visibility {
+        visibility == .followers ? .private : .public
+    }
 
     /// A comment as a status (Pixelfed's mapping): a reply to its post, or to the comment it
     /// answers, seen by whoever sees its post (`on`, read when not given).
-    func status(_ comment: Comment, author: Profile, on post: Post? = nil) throws(TimelineError) -> [String: Any] {
+    func status(_ comment: Comment, author: Profile, on post: Post? = nil) throws(TimelineError) -> Mastodon.Status {
         let content = try content(comment.text)
         let visibility: PostVisibility
         if let post {
@@ -97,42 +98,43 @@ struct MastodonEntities {
         } else {
             visibility = try service.post(comment.post, viewer: viewer, comments: PageRequest(limit: 1)).post.visibility
         }
-        return [
-            "id": comment.id.rawValue, "created_at": JSONOutput.timestamp(comment.createdAt),
-            "in_reply_to_id": comment.replyTo?.rawValue ?? comment.post.rawValue, "in_reply_to_account_id": NSNull(),
-            "sensitive": false, "spoiler_text": "", "visibility": Self.visibility(visibility), "language": NSNull(),
-            "uri": "\(base)/v1/comments/\(comment.id.rawValue)", "url": "\(base)/#/post/\(comment.post.rawValue)",
-            "replies_count": 0, "reblogs_count": 0, "favourites_count": 0, "edited_at": NSNull(), "favourited": false,
-            "reblogged": false, "muted": false, "bookmarked": false, "pinned": false, "content": content.html,
-            "reblog": NSNull(), "application": NSNull(), "account": account(author), "media_attachments": [Any](),
-            "mentions": content.mentions, "tags": content.tags, "emojis": [Any](), "card": NSNull(), "poll": NSNull(),
-        ]
+        return Mastodon.Status(
+            id: comment.id.rawValue, created_at: JSONOutput.timestamp(comment.createdAt),
+            in_reply_to_id: Nullable(comment.replyTo?.rawValue ?? comment.post.rawValue),
+            in_reply_to_account_id: Nullable(nil), sensitive: false, spoiler_text: "",
+            visibility: Self.visibility(visibility), language: Nullable(nil),
+            uri: "\(base)/v1/comments/\(comment.id.rawValue)", url: "\(base)/#/post/\(comment.post.rawValue)",
+            replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
+            reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
+            reblog: JSONNull(), application: JSONNull(), account: account(author), media_attachments: [],
+            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: JSONNull())
     }
 
     /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;
     /// `requestedBy`: whether `p` asks to; `blockedBy`: whether `p` blocks the bearer).
-    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) -> [String: Any] {
-        [
-            "id": p.id.rawValue, "following": p.followedByViewer ?? false, "showing_reblogs": true, "notifying": p.notifiesViewer ?? false,
-            "languages": NSNull(), "followed_by": followedBy, "blocking": p.blockedByViewer ?? false,
-            "blocked_by": blockedBy,
-            "muting": p.mutedByViewer ?? false, "muting_notifications": p.mutedByViewer ?? false,
-            "requested": p.requestedByViewer ?? false, "requested_by": requestedBy, "domain_blocking": false, "endorsed": false, "note": "",
-        ]
+    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) -> Mastodon.Relationship {
+        Mastodon.Relationship(
+            id: p.id.rawValue, following: p.followedByViewer ?? false, showing_reblogs: true,
+            notifying: p.notifiesViewer ?? false, languages: Nullable(nil), followed_by: followedBy,
+            blocking: p.blockedByViewer ?? false, blocked_by: blockedBy,
+            muting: p.mutedByViewer ?? false, muting_notifications: p.mutedByViewer ?? false,
+            requested: p.requestedByViewer ?? false, requested_by: requestedBy, domain_blocking: false,
+            endorsed: false, note: "")
     }
 
     /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square.
-    func media(_ m: MediaAttachment) -> [String: Any] {
+    func media(_ m: MediaAttachment) -> Mastodon.MediaAttachment {
         let full = m.variants?.full ?? m.image, small = m.variants?.thumb ?? m.image
-        var meta: [String: Any] = [:]
+        var meta = Mastodon.MediaMeta()
         if let width = m.width, let height = m.height {
-            meta["original"] = ["width": width, "height": height, "size": "\(width)x\(height)", "aspect": Double(width) / Double(height)]
-            meta["small"] = ["width": 320, "height": 320, "size": "320x320", "aspect": 1.0]
+            meta.original = Mastodon.MetaDetails(
+                width: width, height: height, size: "\(width)x\(height)", aspect: Double(width) / Double(height))
+            meta.small = Mastodon.MetaDetails(width: 320, height: 320, size: "320x320", aspect: 1.0)
         }
-        return [
-            "id": m.id, "type": "image", "url": "\(base)/v1/images/\(full.rawValue)", "preview_url": "\(base)/v1/images/\(small.rawValue)",
-            "remote_url": NSNull(), "text_url": NSNull(), "meta": meta, "description": m.alt ?? NSNull(), "blurhash": m.blurhash ?? NSNull(),
-        ]
+        return Mastodon.MediaAttachment(
+            id: m.id, type: .image, url: "\(base)/v1/images/\(full.rawValue)",
+            preview_url: "\(base)/v1/images/\(small.rawValue)", remote_url: Nullable(nil), text_url: Nullable(nil),
+            meta: meta, description: Nullable(m.alt), blurhash: Nullable(m.blurhash))
     }
 
     /// Text as Mastodon's HTML: escaped, in a paragraph, lines broken with `<br>`.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -10,80 +11,128 @@ import Timeline
 /// type and is left out. `types[]` and `exclude_types[]` filter; pages as statuses do.
 extension MastodonAPI {
     static let notificationRoutes: [Route] = [
-        later("POST", "/api/v1/notifications/clear", scope: "write:notifications", doc: .init("Dismisses every notification.", returns: .empty)) { api, request, _ in
+        later(
+            "POST", "/api/v1/notifications/clear", scope: "write:notifications",
+            doc: .init("Dismisses every notification.", returns: .empty)
+        ) { api, request, _ in
             _ = try await api.execute(.dismissActivity(item: nil), request)
-            return Responses.json(200, [String: Any]())
+            return Responses.entity(200, Mastodon.Empty())
         },
-        later("POST", "/api/v1/notifications/{id}/dismiss", scope: "write:notifications", doc: .init("Dismisses one notification.", returns: .empty)) { api, request, _ in
-            guard let id = request.parameters["id"], IdentifierSyntax.isValid(id) else { throw TimelineError(.notFound, "Record not found") }
+        later(
+            "POST", "/api/v1/notifications/{id}/dismiss", scope: "write:notifications",
+            doc: .init("Dismisses one notification.", returns: .empty)
+        ) { api, request, _ in
+            guard let id = request.parameters["id"], IdentifierSyntax.isValid(id) else {
+                throw TimelineError(.notFound, "Record not found")
+            }
             _ = try await api.execute(.dismissActivity(item: id), request)
-            return Responses.json(200, [String: Any]())
+            return Responses.entity(200, Mastodon.Empty())
         },
         // Markers: the notifications one is the activity's read marker; a home timeline
         // position is not kept here, so `home` is never answered (clients then start at the top).
-        now("GET", "/api/v1/markers", scope: "read:statuses", doc: .init("The bearer's read markers (notifications only).", returns: .markers, query: ["timeline[]"])) { api, request, _ in
+        now(
+            "GET", "/api/v1/markers", scope: "read:statuses",
+            doc: .init("The bearer's read markers (notifications only).", returns: .markers, query: ["timeline[]"])
+        ) { api, request, _ in
             let me = try request.requireViewer()
             let wanted = try MastodonParams(request.http).list("timeline")
-            guard wanted.isEmpty || wanted.contains("notifications"), let marker = try api.service.activityMarker(of: me) else {
-                return Responses.json(200, [String: Any]())
+            guard wanted.isEmpty || wanted.contains("notifications"),
+                let marker = try api.service.activityMarker(of: me)
+            else {
+                return Responses.entity(200, Mastodon.Markers())
             }
-            return Responses.json(200, ["notifications": ["last_read_id": marker, "version": 1, "updated_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))]])
+            return Responses.entity(200, Mastodon.Markers.notifications(at: marker))
         },
-        later("POST", "/api/v1/markers", scope: "write:statuses", doc: .init("Moves the notifications marker.", returns: .markers, form: ["notifications[last_read_id]", "home[last_read_id]"])) { api, request, _ in
+        later(
+            "POST", "/api/v1/markers", scope: "write:statuses",
+            doc: .init(
+                "Moves the notifications marker.", returns: .markers,
+                form: ["notifications[last_read_id]", "home[last_read_id]"])
+        ) { api, request, _ in
             let params = try MastodonParams(request.http)
-            guard let read = params.string("notifications[last_read_id]") else { return Responses.json(200, [String: Any]()) }
-            guard IdentifierSyntax.isValid(read) else { throw TimelineError.invalid("notifications[last_read_id]", "Validation failed: not a notification id") }
+            guard let read = params.string("notifications[last_read_id]") else {
+                return Responses.entity(200, Mastodon.Markers())
+            }
+            guard IdentifierSyntax.isValid(read) else {
+                throw TimelineError.invalid("notifications[last_read_id]", "Validation failed: not a notification id")
+            }
             _ = try await api.execute(.markActivityRead(upTo: read), request)
             let marker = try api.service.activityMarker(of: try request.requireViewer()) ?? read
-            return Responses.json(200, ["notifications": ["last_read_id": marker, "version": 1, "updated_at": JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))]])
+            return Responses.entity(200, Mastodon.Markers.notifications(at: marker))
         },
-        now("GET", "/api/v1/notifications", scope: "read:notifications", doc: .init("The bearer's notifications, newest first.", returns: .notifications, query: ["types[]", "exclude_types[]"], paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/notifications", scope: "read:notifications",
+            doc: .init(
+                "The bearer's notifications, newest first.", returns: .notifications,
+                query: ["types[]", "exclude_types[]"], paged: true)
+        ) { api, request, entities in
             try api.mastodonNotifications(request, entities)
         },
-        now("GET", "/api/v1/notifications/{id}", scope: "read:notifications", doc: .init("One notification.", returns: .notification)) { api, request, entities in
+        now(
+            "GET", "/api/v1/notifications/{id}", scope: "read:notifications",
+            doc: .init("One notification.", returns: .notification)
+        ) { api, request, entities in
             let me = try request.requireViewer(), id = request.parameters["id"] ?? ""
             // The item itself: the first at or before it (a cursor is exclusive; `~` sorts after every id character).
-            guard IdentifierSyntax.isValid(id), let item = try api.service.activity(of: me, PageRequest(limit: 1, before: id + "~")).items.first,
-                  item.id == id, let notification = try api.mastodonNotification(item, viewer: me, entities)
+            guard IdentifierSyntax.isValid(id),
+                let item = try api.service.activity(of: me, PageRequest(limit: 1, before: id + "~")).items.first,
+                item.id == id, let notification = try api.mastodonNotification(item, viewer: me, entities)
             else { throw TimelineError(.notFound, "Record not found") }
-            return Responses.json(200, notification)
-        },
+            return Responses.entity(200, notification)
+        }
     ]
 }
 
+extension Mastodon.Markers {
+    /// The notifications marker at `id`, as of now.
+    static func notifications(at id: String) -> Mastodon.Markers {
+        let now = JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))
+        return Mastodon.Markers(notifications: Mastodon.Marker(last_read_id: id, version: 1, updated_at: now))
+    }
+}
+
 extension TimelineAPI {
-    func mastodonNotifications(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
+    func mastodonNotifications(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError)
+        -> HTTPResponse
+    {
         let me = try request.requireViewer()
         let params = try MastodonParams(request.http)
         let known = Set(ActivityItem.Kind.allCases.filter { $0.mastodonType != nil })
         let wanted = params.list("types"), excluded = Set(params.list("exclude_types"))
         var kinds = wanted.isEmpty ? known : known.filter { wanted.contains($0.mastodonType ?? "") }
         kinds = kinds.filter { !excluded.contains($0.mastodonType ?? "") }
-        guard !kinds.isEmpty else { return Responses.json(200, [Any]()) }
-        return try mastodonPage(request, entities, { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
-                                id: \.id) { item throws(TimelineError) in try mastodonNotification(item, viewer: me, entities) }
+        guard !kinds.isEmpty else { return Responses.entity(200, [Mastodon.Notification]()) }
+        return try mastodonPage(
+            request, entities, { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
+            id: \.id
+        ) { item throws(TimelineError) in try mastodonNotification(item, viewer: me, entities) }
     }
 
     /// An activity item as a notification, or nil when what it names is gone from the viewer's sight.
-    func mastodonNotification(_ item: ActivityItem, viewer: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any]? {
-        guard let type = item.kind.mastodonType, let actor = item.actor,
-              let account = try mastodonFind({ () throws(TimelineError) in try service.user(actor, viewer: viewer) })
+    func mastodonNotification(_ item: ActivityItem, viewer: UserID, _ entities: MastodonEntities) throws(TimelineError)
+        -> Mastodon.Notification?
+    {
+        guard let type = item.kind.mastodonType.flatMap(Mastodon.NotificationType.init), let actor = item.actor,
+            let account = try mastodonFind({ () throws(TimelineError) in try service.user(actor, viewer: viewer) })
         else { return nil }
-        var status: [String: Any]?
+        var status: Mastodon.Status?
         if let id = item.comment,
-           let comment = try mastodonFind({ () throws(TimelineError) in try service.comment(id, viewer: viewer) }) {
+            let comment = try mastodonFind({ () throws(TimelineError) in try service.comment(id, viewer: viewer) })
+        {
             status = try entities.status(comment, author: account)
         } else if let id = item.post,
-                  let detail = try mastodonFind({ () throws(TimelineError) in
-                      try service.post(id, viewer: viewer, comments: PageRequest(limit: 1))
-                  }),
-                  let author = try mastodonFind({ () throws(TimelineError) in
-                      try service.user(detail.post.author, viewer: viewer)
-                  }) {
+            let detail = try mastodonFind({ () throws(TimelineError) in
+                try service.post(id, viewer: viewer, comments: PageRequest(limit: 1))
+            }),
+            let author = try mastodonFind({ () throws(TimelineError) in
+                try service.user(detail.post.author, viewer: viewer)
+            })
+        {
             status = try entities.status(detail.post, author: author)
         }
         if item.post != nil, status == nil { return nil }
-        return ["id": item.id, "type": type, "created_at": JSONOutput.timestamp(item.at), "account": entities.account(account),
-                "status": status ?? NSNull(), "group_key": "ungrouped-\(item.id)"]
+        return Mastodon.Notification(
+            id: item.id, type: type, created_at: JSONOutput.timestamp(item.at), account: entities.account(account),
+            status: Nullable(status), group_key: "ungrouped-\(item.id)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -12,38 +13,62 @@ import Timeline
 /// (`MastodonAPI.requireScope`).
 extension MastodonAPI {
     static let oauthRoutes: [Route] = [
-        later("POST", "/api/v1/apps", .anyone, doc: .init("Registers an app (its client secret shown once).", returns: .application, form: ["client_name", "redirect_uris", "scopes", "website"])) { api, request, _ in
+        later(
+            "POST", "/api/v1/apps", .anyone,
+            doc: .init(
+                "Registers an app (its client secret shown once).", returns: .application,
+                form: ["client_name", "redirect_uris", "scopes", "website"])
+        ) { api, request, _ in
             // Each registration is an event: limited per address as sign-ups are.
             try api.throttle.admit(request.http.clientAddress)
             let params = try MastodonParams(request.http)
-            guard let name = params.string("client_name") else { throw TimelineError.invalid("client_name", "Validation failed: Name can't be blank") }
-            let uris = params.list("redirect_uris").flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
-            let result = try await api.service.execute(.registerApp(name: name, redirectURIs: uris, scopes: params.string("scopes"),
-                                                                    website: params.string("website")))
+            guard let name = params.string("client_name") else {
+                throw TimelineError.invalid("client_name", "Validation failed: Name can't be blank")
+            }
+            let uris = params.list("redirect_uris").flatMap {
+                $0.split(whereSeparator: \.isWhitespace).map(String.init)
+            }
+            let result = try await api.service.execute(
+                .registerApp(
+                    name: name, redirectURIs: uris, scopes: params.string("scopes"),
+                    website: params.string("website")))
             guard case .app(let app) = result else { throw TimelineError(.internal, "not an app") }
-            return Responses.json(200, application(app))
+            return Responses.entity(200, application(app))
         },
-        now("GET", "/api/v1/apps/verify_credentials", .viewerOptional, doc: .init("The app a token was issued to.", returns: .application)) { _, request, _ in
+        now(
+            "GET", "/api/v1/apps/verify_credentials", .viewerOptional,
+            doc: .init("The app a token was issued to.", returns: .application)
+        ) { _, request, _ in
             guard let app = request.grant?.app else {
                 throw TimelineError(.unauthenticated, "This method requires an authenticated application")
             }
-            return Responses.json(200, application(app))
+            return Responses.entity(200, application(app))
         },
-        later("POST", "/oauth/token", .anyone, doc: .init("Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token, form: ["grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope", "username", "password"])) { api, request, _ in try await api.oauthToken(request) },
-        later("POST", "/oauth/revoke", .anyone,
-              doc: .init("Ends a token of the client's (RFC 7009).", returns: .empty,
-                         form: ["client_id", "client_secret", "token"])) { api, request, _ in
+        later(
+            "POST", "/oauth/token", .anyone,
+            doc: .init(
+                "Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token,
+                form: [
+                    "grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope",
+                    "username", "password"
+                ])
+        ) { api, request, _ in try await api.oauthToken(request) },
+        later(
+            "POST", "/oauth/revoke", .anyone,
+            doc: .init(
+                "Ends a token of the client's (RFC 7009).", returns: .empty,
+                form: ["client_id", "client_secret", "token"])
+        ) { api, request, _ in
             try await api.oauthRevoke(request)
-        },
+        }
     ]
 
     /// Mastodon's `Application`, with its `client_secret` when it was just registered.
-    static func application(_ app: OAuthApp) -> [String: Any] {
-        var out: [String: Any] = ["id": app.id, "name": app.name, "website": app.website ?? NSNull(), "scopes": app.scopes,
-                                  "redirect_uri": app.redirectURIs.joined(separator: "\n"), "redirect_uris": app.redirectURIs,
-                                  "client_id": app.id, "vapid_key": ""]
-        if let secret = app.clientSecret { out["client_secret"] = secret }
-        return out
+    static func application(_ app: OAuthApp) -> Mastodon.Application {
+        Mastodon.Application(
+            id: app.id, name: app.name, website: Nullable(app.website), scopes: app.scopes,
+            redirect_uri: app.redirectURIs.joined(separator: "\n"), redirect_uris: app.redirectURIs,
+            client_id: app.id, client_secret: app.clientSecret, vapid_key: "")
     }
 
     /// Refuses a token that does not hold `scope` (a first-party session holds every scope).
@@ -63,12 +88,15 @@ extension TimelineAPI {
     func oauthRevoke(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
         func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
-            Responses.json(status, ["error": error, "error_description": description],
-                           headers: [("Cache-Control", "no-store")])
+            Responses.entity(
+                status, Mastodon.Error(error: error, error_description: description),
+                headers: [("Cache-Control", "no-store")])
         }
         guard let client = params.string("client_id") else {
-            return refusal(401, "invalid_client", "Client authentication failed due to unknown client, no client "
-                           + "authentication included, or unsupported authentication method.")
+            return refusal(
+                401, "invalid_client",
+                "Client authentication failed due to unknown client, no client "
+                    + "authentication included, or unsupported authentication method.")
         }
         guard let token = params.string("token") else {
             return refusal(400, "invalid_request", "The request is missing a required parameter: token.")
@@ -79,7 +107,7 @@ extension TimelineAPI {
         } catch let error where error.isClientAuthentication {
             return refusal(401, "invalid_client", error.message)
         }
-        return Responses.json(200, [String: Any](), headers: [("Cache-Control", "no-store")])
+        return Responses.entity(200, Mastodon.Empty(), headers: [("Cache-Control", "no-store")])
     }
 
     /// `POST /oauth/token` (RFC 6749): the `authorization_code` grant (with PKCE's
@@ -89,30 +117,41 @@ extension TimelineAPI {
     func oauthToken(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
         func refusal(_ status: Int, _ error: String, _ description: String) -> HTTPResponse {
-            Responses.json(status, ["error": error, "error_description": description], headers: [("Cache-Control", "no-store")])
+            Responses.entity(
+                status, Mastodon.Error(error: error, error_description: description),
+                headers: [("Cache-Control", "no-store")])
         }
-        let unknownClient = "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
+        let unknownClient =
+            "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."
         guard let client = params.string("client_id") else { return refusal(401, "invalid_client", unknownClient) }
         let secret = params.string("client_secret")
         let command: Command
         switch params.string("grant_type") {
         case "authorization_code":
             guard let code = params.string("code"), let redirect = params.string("redirect_uri") else {
-                return refusal(400, "invalid_request", "The request is missing a required parameter: code and redirect_uri.")
+                return refusal(
+                    400, "invalid_request", "The request is missing a required parameter: code and redirect_uri.")
             }
-            command = .redeemAuthorization(code: code, app: client, clientSecret: secret, redirectURI: redirect, codeVerifier: params.string("code_verifier"))
+            command = .redeemAuthorization(
+                code: code, app: client, clientSecret: secret, redirectURI: redirect,
+                codeVerifier: params.string("code_verifier"))
         case "client_credentials":
             guard let secret else { return refusal(401, "invalid_client", unknownClient) }
-            command = .issueAppToken(app: client, clientSecret: secret, scopes: params.string("scope") ?? params.string("scopes"))
+            command = .issueAppToken(
+                app: client, clientSecret: secret, scopes: params.string("scope") ?? params.string("scopes"))
         case "password":
             guard let secret else { return refusal(401, "invalid_client", unknownClient) }
             guard let username = params.string("username"), let password = params.string("password") else {
-                return refusal(400, "invalid_request", "The request is missing a required parameter: username and password.")
+                return refusal(
+                    400, "invalid_request", "The request is missing a required parameter: username and password.")
             }
-            command = .signIn(email: username, password: password, app: client, clientSecret: secret,
-                              scopes: params.string("scope") ?? params.string("scopes"))
+            command = .signIn(
+                email: username, password: password, app: client, clientSecret: secret,
+                scopes: params.string("scope") ?? params.string("scopes"))
         default:
-            return refusal(400, "unsupported_grant_type", "The authorization grant type is not supported by the authorization server.")
+            return refusal(
+                400, "unsupported_grant_type",
+                "The authorization grant type is not supported by the authorization server.")
         }
         let result: CommandResult
         do {
@@ -121,7 +160,10 @@ extension TimelineAPI {
         } catch let error where error.isClientAuthentication {
             return refusal(401, "invalid_client", error.message)
         } catch let error where error.code == .invalidCredentials {
-            return refusal(400, "invalid_grant", "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.")
+            return refusal(
+                400, "invalid_grant",
+                "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client."
+            )
         } catch let error where error.code == .forbidden && error.field == "scope" {
             return refusal(400, "invalid_scope", error.message)
         }
@@ -132,7 +174,9 @@ extension TimelineAPI {
         default: throw TimelineError(.internal, "no token")
         }
         let scopes = try service.grant(session: token).scopes ?? []
-        return Responses.json(200, ["access_token": token, "token_type": "Bearer", "scope": scopes.joined(separator: " "),
-                                    "created_at": Int(Date().timeIntervalSince1970)], headers: [("Cache-Control", "no-store")])
+        let answer = Mastodon.Token(
+            access_token: token, token_type: "Bearer", scope: scopes.joined(separator: " "),
+            created_at: Int(Date().timeIntervalSince1970))
+        return Responses.entity(200, answer, headers: [("Cache-Control", "no-store")])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -15,20 +16,29 @@ struct MastodonParams {
         let type = http.header("Content-Type")?.lowercased() ?? ""
         if !http.formParts.isEmpty {
             for part in http.formParts {
-                if part.filename != nil || part.name == "file" { files[part.name] = part; continue }
-                guard let text = String(validating: part.data, as: UTF8.self) else { throw TimelineError.invalid(part.name, "\(part.name) is not text") }
+                if part.filename != nil || part.name == "file" {
+                    files[part.name] = part
+                    continue
+                }
+                guard let text = String(validating: part.data, as: UTF8.self) else {
+                    throw TimelineError.invalid(part.name, "\(part.name) is not text")
+                }
                 add(part.name, text)
             }
         } else if type.hasPrefix("application/json"), !http.body.isEmpty {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(http.body)) as? [String: Any] else {
+            guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(http.body)) else {
                 throw TimelineError.invalid("body", "the body is not a JSON object")
             }
-            for (name, value) in object { addJSON(name, value) }
+            for (name, value) in members { addJSON(name, value) }
         } else if !http.body.isEmpty {
-            guard let text = String(validating: http.body, as: UTF8.self) else { throw TimelineError.invalid("body", "the body is not text") }
+            guard let text = String(validating: http.body, as: UTF8.self) else {
+                throw TimelineError.invalid("body", "the body is not text")
+            }
             for pair in text.split(separator: "&") where !pair.isEmpty {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ raw: Substring) -> String { raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw) }
+                func decoded(_ raw: Substring) -> String {
+                    raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
+                }
                 add(decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : "")
             }
         }
@@ -36,21 +46,22 @@ struct MastodonParams {
 
     /// A JSON value under `name`: a list is `name[]` (a list of objects `name[][field]`), an
     /// object `name[field]` (nested objects likewise), as their form twins read.
-    private mutating func addJSON(_ name: String, _ value: Any) {
+    private mutating func addJSON(_ name: String, _ value: JSONValue) {
         switch value {
-        case let list as [Any]:
+        case .array(let list):
             for item in list {
-                if let object = item as? [String: Any] {
+                if case .object(let object) = item {
                     for (field, inner) in object { addJSON("\(name)[][\(field)]", inner) }
                 } else {
                     addJSON(name + "[]", item)
                 }
             }
-        case let object as [String: Any]:
+        case .object(let object):
             for (field, inner) in object { addJSON("\(name)[\(field)]", inner) }
-        case let flag as Bool: add(name, flag ? "true" : "false")
-        case is NSNull: break
-        default: add(name, "\(value)")
+        case .bool(let flag): add(name, flag ? "true" : "false")
+        case .null: break
+        case .number(let number): add(name, number)
+        case .string(let text): add(name, text)
         }
     }
 

@@ -9,28 +9,46 @@ import Timeline
 /// server's VAPID public key.
 extension MastodonAPI {
     static let pushRoutes: [Route] = [
-        later("POST", "/api/v1/push/subscription", scope: "push",
-              doc: .init("Subscribes this token to push notifications (replacing its subscription).", returns: .pushSubscription,
-                         form: ["subscription[endpoint]", "subscription[keys][p256dh]", "subscription[keys][auth]", "subscription[standard]",
-                                "data[policy]"] + PushAlert.all.map { "data[alerts][\($0)]" })) { api, request, _ in
+        later(
+            "POST", "/api/v1/push/subscription", scope: "push",
+            doc: .init(
+                "Subscribes this token to push notifications (replacing its subscription).", returns: .pushSubscription,
+                form: [
+                    "subscription[endpoint]", "subscription[keys][p256dh]", "subscription[keys][auth]",
+                    "subscription[standard]",
+                    "data[policy]"
+                ] + PushAlert.all.map { "data[alerts][\($0)]" })
+        ) { api, request, _ in
             let params = try MastodonParams(request.http)
-            guard let endpoint = params.string("subscription[endpoint]"), let p256dh = params.string("subscription[keys][p256dh]"),
-                  let auth = params.string("subscription[keys][auth]") else {
-                throw TimelineError.invalid("subscription", "subscription[endpoint] and subscription[keys] are required")
+            guard let endpoint = params.string("subscription[endpoint]"),
+                let p256dh = params.string("subscription[keys][p256dh]"),
+                let auth = params.string("subscription[keys][auth]")
+            else {
+                throw TimelineError.invalid(
+                    "subscription", "subscription[endpoint] and subscription[keys] are required")
             }
-            let alerts = try PushAlert.all.filter { alert throws(TimelineError) in try params.bool("data[alerts][\(alert)]") == true }
-            _ = try await api.execute(.subscribePush(endpoint: endpoint, p256dh: p256dh, auth: auth,
-                                                     standard: try params.bool("subscription[standard]") ?? false, alerts: alerts,
-                                                     policy: params.string("data[policy]") ?? params.string("policy")), request)
+            let alerts = try PushAlert.all.filter { alert throws(TimelineError) in
+                try params.bool("data[alerts][\(alert)]") == true
+            }
+            _ = try await api.execute(
+                .subscribePush(
+                    endpoint: endpoint, p256dh: p256dh, auth: auth,
+                    standard: try params.bool("subscription[standard]") ?? false, alerts: alerts,
+                    policy: params.string("data[policy]") ?? params.string("policy")), request)
             return try api.mastodonPushSubscription(request)
         },
-        now("GET", "/api/v1/push/subscription", scope: "push",
-            doc: .init("This token's push subscription.", returns: .pushSubscription)) { api, request, _ in
+        now(
+            "GET", "/api/v1/push/subscription", scope: "push",
+            doc: .init("This token's push subscription.", returns: .pushSubscription)
+        ) { api, request, _ in
             try api.mastodonPushSubscription(request)
         },
-        later("PUT", "/api/v1/push/subscription", scope: "push",
-              doc: .init("Changes the alerts and policy of this token's push subscription.", returns: .pushSubscription,
-                         form: ["data[policy]", "policy"] + PushAlert.all.map { "data[alerts][\($0)]" })) { api, request, _ in
+        later(
+            "PUT", "/api/v1/push/subscription", scope: "push",
+            doc: .init(
+                "Changes the alerts and policy of this token's push subscription.", returns: .pushSubscription,
+                form: ["data[policy]", "policy"] + PushAlert.all.map { "data[alerts][\($0)]" })
+        ) { api, request, _ in
             guard let token = request.bearer, let current = try api.service.pushSubscription(session: token) else {
                 throw TimelineError(.notFound, "Record not found")
             }
@@ -43,16 +61,21 @@ extension MastodonAPI {
                 case nil: break
                 }
             }
-            _ = try await api.execute(.subscribePush(endpoint: current.endpoint, p256dh: current.p256dh, auth: current.auth,
-                                                     standard: current.standard, alerts: PushAlert.all.filter(alerts.contains),
-                                                     policy: params.string("data[policy]") ?? params.string("policy") ?? current.policy.rawValue), request)
+            _ = try await api.execute(
+                .subscribePush(
+                    endpoint: current.endpoint, p256dh: current.p256dh, auth: current.auth,
+                    standard: current.standard, alerts: PushAlert.all.filter(alerts.contains),
+                    policy: params.string("data[policy]") ?? params.string("policy") ?? current.policy.rawValue),
+                request)
             return try api.mastodonPushSubscription(request)
         },
-        later("DELETE", "/api/v1/push/subscription", scope: "push",
-              doc: .init("Ends this token's push subscription.", returns: .empty)) { api, request, _ in
+        later(
+            "DELETE", "/api/v1/push/subscription", scope: "push",
+            doc: .init("Ends this token's push subscription.", returns: .empty)
+        ) { api, request, _ in
             _ = try await api.execute(.unsubscribePush, request)
-            return Responses.json(200, [String: Any]())
-        },
+            return Responses.entity(200, Mastodon.Empty())
+        }
     ]
 }
 
@@ -62,10 +85,12 @@ extension TimelineAPI {
         guard let token = request.bearer, let subscription = try service.pushSubscription(session: token) else {
             throw TimelineError(.notFound, "Record not found")
         }
-        return Responses.json(200, [
-            "id": String(subscription.sessionHash.prefix(16)), "endpoint": subscription.endpoint, "standard": subscription.standard,
-            "alerts": Dictionary(uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }),
-            "policy": subscription.policy.rawValue, "server_key": options.vapidPublicKey ?? "",
-        ] as [String: Any])
+        return Responses.entity(
+            200,
+            Mastodon.WebPushSubscription(
+                id: String(subscription.sessionHash.prefix(16)), endpoint: subscription.endpoint,
+                standard: subscription.standard,
+                alerts: Dictionary(uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }),
+                policy: subscription.policy.rawValue, server_key: options.vapidPublicKey ?? ""))
     }
 }

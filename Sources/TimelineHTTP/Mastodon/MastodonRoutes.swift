@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -18,66 +19,117 @@ enum MastodonAPI {
 
     /// Every route of the Mastodon API, in the order they are matched (a literal segment
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
-    static let table: [Route] = oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
+    static let table: [Route] =
+        oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
         + notificationRoutes + pushRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
-            Route("GET", "/api/openapi.json", .anyone, scope: .none, .now { _, _ in
-                Responses.json(200, bytes: try MastodonOpenAPI.served.get(), headers: [("Cache-Control", "no-cache")])
-            }, nil),
+            Route(
+                "GET", "/api/openapi.json", .anyone, scope: .none,
+                .now { _, _ in
+                    Responses.json(
+                        200, bytes: try MastodonOpenAPI.served.get(), headers: [("Cache-Control", "no-cache")])
+                }, nil)
         ]
 
     static let routes: [Route] = [
-        now("GET", "/api/v1/instance", .anyone, doc: .init("This server (Mastodon's v1 instance).", returns: .instanceV1)) { api, request, _ in try api.mastodonInstance(request, v2: false) },
-        now("GET", "/api/v2/instance", .anyone, doc: .init("This server (Mastodon's v2 instance).", returns: .instanceV2)) { api, request, _ in try api.mastodonInstance(request, v2: true) },
-        now("GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "profile", doc: .init("The bearer's own account, with its source.", returns: .credentialAccount)) { api, request, entities in
+        now(
+            "GET", "/api/v1/instance", .anyone,
+            doc: .init("This server (Mastodon's v1 instance).", returns: .instanceV1)
+        ) { api, request, _ in try api.mastodonInstance(request, v2: false) },
+        now(
+            "GET", "/api/v2/instance", .anyone,
+            doc: .init("This server (Mastodon's v2 instance).", returns: .instanceV2)
+        ) { api, request, _ in try api.mastodonInstance(request, v2: true) },
+        now(
+            "GET", "/api/v1/accounts/verify_credentials", .bearer, scope: "profile",
+            doc: .init("The bearer's own account, with its source.", returns: .credentialAccount)
+        ) { api, request, entities in
             let me = try api.service.user(try request.requireViewer(), viewer: request.viewer)
-            return Responses.json(200, try entities.credentialAccount(me))
+            return Responses.entity(200, try entities.credentialAccount(me))
         },
-        now("GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts", doc: .init("An account by its username.", returns: .account, query: ["acct"])) { api, request, entities in
+        now(
+            "GET", "/api/v1/accounts/lookup", .viewerOptional, scope: "read:accounts",
+            doc: .init("An account by its username.", returns: .account, query: ["acct"])
+        ) { api, request, entities in
             guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
                 throw TimelineError.invalid("acct", "Missing acct")
             }
             let name = acct.split(separator: "@").first.map(String.init) ?? acct
-            return Responses.json(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
+            return Responses.entity(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
         },
-        now("GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses", doc: .init("An account's posts, newest first.", returns: .statuses, query: ["only_media", "exclude_replies"], paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses",
+            doc: .init(
+                "An account's posts, newest first.", returns: .statuses, query: ["only_media", "exclude_replies"],
+                paged: true)
+        ) { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
-            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.posts(by: user, page, viewer: request.viewer) }
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                try api.service.posts(by: user, page, viewer: request.viewer)
+            }
         },
-        now("GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts", doc: .init("An account.", returns: .account)) { api, request, entities in
-            Responses.json(200, entities.account(try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer)))
+        now(
+            "GET", "/api/v1/accounts/{id}", .viewerOptional, scope: "read:accounts",
+            doc: .init("An account.", returns: .account)
+        ) { api, request, entities in
+            Responses.entity(
+                200,
+                entities.account(try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer))
+            )
         },
-        now("GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses", doc: .init("The home timeline, newest first.", returns: .statuses, paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/timelines/home", .bearer, scope: "read:statuses",
+            doc: .init("The home timeline, newest first.", returns: .statuses, paged: true)
+        ) { api, request, entities in
             let user = try request.requireViewer()
-            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.timeline(of: user, page) }
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                try api.service.timeline(of: user, page)
+            }
         },
-        now("GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses", doc: .init("The posts of a hashtag, newest first.", returns: .statuses, paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/timelines/tag/{hashtag}", .viewerOptional, scope: "read:statuses",
+            doc: .init("The posts of a hashtag, newest first.", returns: .statuses, paged: true)
+        ) { api, request, entities in
             let tag = request.parameters["hashtag"] ?? ""
-            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.hashtag(tag, page, viewer: request.viewer) }
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                try api.service.hashtag(tag, page, viewer: request.viewer)
+            }
         },
-        now("GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses", doc: .init("A status: a post, or a comment.", returns: .status)) { api, request, entities in
-            Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
-        },
+        now(
+            "GET", "/api/v1/statuses/{id}", .viewerOptional, scope: "read:statuses",
+            doc: .init("A status: a post, or a comment.", returns: .status)
+        ) { api, request, entities in
+            Responses.entity(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).entity)
+        }
     ]
 
     /// A route answered at once with the request's entities, for a token holding `scope` (none
     /// needed for discovery).
-    static func now(_ method: String, _ template: String, _ access: Access = .bearer, scope: RouteScope = .none,
-                    doc: MastodonDoc,
-                    _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse) -> Route {
-        Route(method, template, access, scope: scope, .now { api, request in
-            try answer(api, request, MastodonEntities(request, api.service))
-        }, nil, mastodon: doc)
+    static func now(
+        _ method: String, _ template: String, _ access: Access = .bearer, scope: RouteScope = .none,
+        doc: MastodonDoc,
+        _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse
+    ) -> Route {
+        Route(
+            method, template, access, scope: scope,
+            .now { api, request in
+                try answer(api, request, MastodonEntities(request, api.service))
+            }, nil, mastodon: doc)
     }
 
     /// A route that runs a command, for a token holding `scope`.
-    static func later(_ method: String, _ template: String, _ access: Access = .bearer, scope: RouteScope = .none,
-                      doc: MastodonDoc,
-                      _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse)
-        -> Route {
-        Route(method, template, access, scope: scope, .later { api, request in
-            try await answer(api, request, MastodonEntities(request, api.service))
-        }, nil, mastodon: doc)
+    static func later(
+        _ method: String, _ template: String, _ access: Access = .bearer, scope: RouteScope = .none,
+        doc: MastodonDoc,
+        _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) async throws -> HTTPResponse
+    )
+        -> Route
+    {
+        Route(
+            method, template, access, scope: scope,
+            .later { api, request in
+                try await answer(api, request, MastodonEntities(request, api.service))
+            }, nil, mastodon: doc)
     }
 
     /// Whether `path` is the Mastodon API's (its failures are answered its way).
@@ -87,12 +139,29 @@ enum MastodonAPI {
     /// 422 for what the request got wrong, 429 past a limit (or `status`, for a refusal that no
     /// code's status says, such as 405).
     static func failure(_ error: TimelineError, status: Int? = nil, headers: [(name: String, value: String)] = [])
-        -> HTTPResponse {
-        let byCode = switch error.code {
-        case .invalidArgument, .usernameTaken, .emailTaken: 422
-        default: error.code.http.status
+        -> HTTPResponse
+    {
+        let byCode =
+            switch error.code {
+            case .invalidArgument, .usernameTaken, .emailTaken: 422
+            default: error.code.http.status
+            }
+        return Responses.entity(status ?? byCode, Mastodon.Error(error: error.message), headers: headers)
+    }
+}
+
+extension Responses {
+    /// A Mastodon entity (or a list of them) as the JSON answer, its members sorted as every
+    /// answer's are.
+    static func entity(_ status: Int, _ value: some Encodable, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
+        do {
+            return json(status, bytes: try JSONValueEncoder.bytes(value), headers: headers)
+        } catch {
+            // Only a `JSONValue` encoded outside `JSONValueEncoder` fails: a defect, answered as one.
+            return json(500, bytes: JSONWriter.bytes(["error": .string("\(error)")]))
         }
-        return Responses.json(status ?? byCode, ["error": error.message], headers: headers)
     }
 }
 
@@ -109,7 +178,7 @@ func mastodonID<ID: Identifier>(_ raw: String?) throws(TimelineError) -> ID {
 func mastodonFind<Value>(_ lookup: () throws(TimelineError) -> Value) throws(TimelineError) -> Value? {
     do {
         return try lookup()
-    } catch where error.code == .notFound {
+    } catch  where error.code == .notFound {
         return nil
     }
 }
@@ -127,45 +196,56 @@ extension TimelineAPI {
     func mastodonInstance(_ request: APIRequest, v2: Bool) throws(TimelineError) -> HTTPResponse {
         let host = String(request.origin.split(separator: "/").last ?? "localhost")
         // The streaming URL is this server's, `wss` behind a TLS proxy.
-        let streaming = MastodonEntities.base(of: request).replacingOccurrences(of: "http", with: "ws", options: .anchored)
-        let media: [String: Any] = [
-            "supported_mime_types": MediaType.allCases.map(\.rawValue), "image_size_limit": ImageUpload.maxBytes,
-            "image_matrix_limit": 50_000_000, "video_size_limit": 0, "video_frame_rate_limit": 0, "video_matrix_limit": 0,
-        ]
-        let statuses: [String: Any] = ["max_characters": Validation.maxCaption, "max_media_attachments": MediaPolicy.maxPerPost,
-                                       "characters_reserved_per_url": 23]
-        let configuration: [String: Any] = [
-            "urls": ["streaming": streaming], "accounts": ["max_featured_tags": 0, "max_pinned_statuses": 0],
-            "statuses": statuses, "media_attachments": media,
-            "polls": ["max_options": 0, "max_characters_per_option": 0, "min_expiration": 0, "max_expiration": 0],
-            "translation": ["enabled": false], "vapid": ["public_key": options.vapidPublicKey ?? ""],
-        ]
+        let streaming = MastodonEntities.base(of: request).replacingOccurrences(
+            of: "http", with: "ws", options: .anchored)
+        typealias Configuration = Mastodon.Configuration
+        let media = Configuration.MediaAttachments(
+            supported_mime_types: MediaType.allCases.map(\.rawValue), image_size_limit: ImageUpload.maxBytes,
+            image_matrix_limit: 50_000_000, video_size_limit: 0, video_frame_rate_limit: 0, video_matrix_limit: 0)
+        let statuses = Configuration.Statuses(
+            max_characters: Validation.maxCaption, max_media_attachments: MediaPolicy.maxPerPost,
+            characters_reserved_per_url: 23)
+        let configuration = Configuration(
+            urls: .init(streaming: streaming), accounts: .init(max_featured_tags: 0, max_pinned_statuses: 0),
+            statuses: statuses, media_attachments: media,
+            polls: .init(max_options: 0, max_characters_per_option: 0, min_expiration: 0, max_expiration: 0),
+            translation: .init(enabled: false), vapid: .init(public_key: options.vapidPublicKey ?? ""))
         let description = "Timeline: a photo-sharing social network."
+        let icon = "\(MastodonEntities.base(of: request))/app/icon.svg"
         if v2 {
-            return Responses.json(200, [
-                "domain": host, "title": "Timeline", "version": MastodonAPI.version, "source_url": "", "description": description,
-                "usage": ["users": ["active_month": 0]], "thumbnail": ["url": "\(MastodonEntities.base(of: request))/app/icon.svg"], "languages": ["en"],
-                "configuration": configuration, "registrations": ["enabled": true, "approval_required": false, "message": NSNull()],
-                "contact": ["email": "", "account": NSNull()], "rules": [Any](),
-            ] as [String: Any])
+            return Responses.entity(
+                200,
+                Mastodon.Instance(
+                    domain: host, title: "Timeline", version: MastodonAPI.version, source_url: "",
+                    description: description, usage: .init(users: .init(active_month: 0)), thumbnail: .init(url: icon),
+                    languages: ["en"], configuration: configuration,
+                    registrations: .init(enabled: true, approval_required: false, message: Nullable(nil)),
+                    contact: .init(email: "", account: Nullable(nil)), rules: []))
         }
-        return Responses.json(200, [
-            "uri": host, "title": "Timeline", "short_description": description, "description": description, "email": "",
-            "version": MastodonAPI.version, "urls": ["streaming_api": streaming], "stats": ["user_count": 0, "status_count": 0, "domain_count": 1],
-            "thumbnail": "\(MastodonEntities.base(of: request))/app/icon.svg", "languages": ["en"], "registrations": true, "approval_required": false,
-            "invites_enabled": false, "configuration": configuration, "contact_account": NSNull(), "rules": [Any](),
-        ] as [String: Any])
+        return Responses.entity(
+            200,
+            Mastodon.V1Instance(
+                uri: host, title: "Timeline", short_description: description, description: description, email: "",
+                version: MastodonAPI.version, urls: .init(streaming_api: streaming),
+                stats: .init(user_count: 0, status_count: 0, domain_count: 1), thumbnail: icon, languages: ["en"],
+                registrations: true, approval_required: false, invites_enabled: false, configuration: configuration,
+                contact_account: Nullable(nil), rules: []))
     }
 
     /// A page of statuses as Mastodon pages: newest first, `limit` (default 20, at most 40),
     /// `max_id` (older than), `since_id` (newer than, the newest first) and `min_id` (the ones
     /// right after it, answered newest first), with a `Link` header of `next` (older) and
     /// `prev` (newer).
-    func mastodonPage(_ request: APIRequest, _ entities: MastodonEntities,
-                      _ read: (PageRequest) throws(TimelineError) -> Page<Post>) throws(TimelineError) -> HTTPResponse {
+    func mastodonPage(
+        _ request: APIRequest, _ entities: MastodonEntities,
+        _ read: (PageRequest) throws(TimelineError) -> Page<Post>
+    ) throws(TimelineError) -> HTTPResponse {
         var authors: [UserID: Profile] = [:]
-        return try mastodonPage(request, entities, read, id: \.id.rawValue) { post throws(TimelineError) in
-            if authors[post.author] == nil { authors[post.author] = try service.user(post.author, viewer: request.viewer) }
+        return try mastodonPage(request, entities, read, id: \.id.rawValue) {
+            post throws(TimelineError) -> Mastodon.Status? in
+            if authors[post.author] == nil {
+                authors[post.author] = try service.user(post.author, viewer: request.viewer)
+            }
             guard let author = authors[post.author] else { return nil }
             return try entities.status(post, author: author)
         }
@@ -173,8 +253,10 @@ extension TimelineAPI {
 
     /// A page of any list paged by sortable ids, as `mastodonPage(_:_:_:)` pages statuses;
     /// `render` makes an item's entity, or nil to leave it out.
-    func mastodonPage<Item>(_ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
-                            id: (Item) -> String, render: (Item) throws(TimelineError) -> [String: Any]?) throws(TimelineError) -> HTTPResponse {
+    func mastodonPage<Item, Entity: Encodable>(
+        _ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
+        id: (Item) -> String, render: (Item) throws(TimelineError) -> Entity?
+    ) throws(TimelineError) -> HTTPResponse {
         let (limit, maxID, sinceID, minID) = try mastodonPaging(request, defaultLimit: 20, maxLimit: 40)
         let items: [Item]
         if let minID {
@@ -186,37 +268,43 @@ extension TimelineAPI {
         } else {
             items = try read(PageRequest(limit: limit, before: maxID)).items
         }
-        var entitiesList: [[String: Any]] = []
+        var entitiesList: [Entity] = []
         for item in items { if let entity = try render(item) { entitiesList.append(entity) } }
         // `prev` names the newest item and `next` the oldest, whether or not they are shown.
         var links: [String] = []
         let path = entities.base + request.http.path
         if let last = items.last { links.append("<\(path)?limit=\(limit)&max_id=\(id(last))>; rel=\"next\"") }
         if let first = items.first { links.append("<\(path)?limit=\(limit)&min_id=\(id(first))>; rel=\"prev\"") }
-        return Responses.json(200, entitiesList, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
+        return Responses.entity(
+            200, entitiesList, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
     }
 
     /// A page of a list paged by an opaque cursor (follows, blocks, mutes, requests, likers):
     /// `limit` (default 40, at most 80) and `max_id` (the cursor), with a `Link` to the `next` page.
-    func mastodonCursorPage<Item>(_ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
-                                  render: (Item) throws(TimelineError) -> [String: Any]?) throws(TimelineError) -> HTTPResponse {
+    func mastodonCursorPage<Item, Entity: Encodable>(
+        _ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
+        render: (Item) throws(TimelineError) -> Entity?
+    ) throws(TimelineError) -> HTTPResponse {
         let (limit, maxID, _, _) = try mastodonPaging(request, defaultLimit: 40, maxLimit: 80)
         let page = try read(PageRequest(limit: limit, before: maxID))
-        var list: [[String: Any]] = []
+        var list: [Entity] = []
         for item in page.items { if let entity = try render(item) { list.append(entity) } }
         let link = page.next.map { "<\(entities.base + request.http.path)?limit=\(limit)&max_id=\($0)>; rel=\"next\"" }
-        return Responses.json(200, list, headers: link.map { [("Link", $0)] } ?? [])
+        return Responses.entity(200, list, headers: link.map { [("Link", $0)] } ?? [])
     }
 
     /// The paging parameters of a request: `limit` (a positive number, capped), `max_id`,
     /// `since_id`, `min_id`; what else it carries is the route's.
     private func mastodonPaging(_ request: APIRequest, defaultLimit: Int, maxLimit: Int) throws(TimelineError)
-        -> (limit: Int, maxID: String?, sinceID: String?, minID: String?) {
+        -> (limit: Int, maxID: String?, sinceID: String?, minID: String?)
+    {
         var limit = defaultLimit, maxID: String?, sinceID: String?, minID: String?
         for (name, value) in request.http.query {
             switch name {
             case "limit":
-                guard let number = Int(value), number > 0 else { throw TimelineError.invalid("limit", "limit must be a positive number") }
+                guard let number = Int(value), number > 0 else {
+                    throw TimelineError.invalid("limit", "limit must be a positive number")
+                }
                 limit = min(number, maxLimit)
             case "max_id": maxID = value
             case "since_id": sinceID = value

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -8,66 +9,124 @@ import Timeline
 /// as Mastodon's answers when it allows none (no one reblogged it; reblogging it is refused).
 extension MastodonAPI {
     static let statusRoutes: [Route] = [
-        later("PUT", "/api/v1/statuses/{id}", scope: "write:statuses", doc: .init("Edits a post: its caption and its photos' alt texts.", returns: .status, form: ["status", "media_attributes[][id]", "media_attributes[][description]", "sensitive", "spoiler_text"])) { api, request, entities in
+        later(
+            "PUT", "/api/v1/statuses/{id}", scope: "write:statuses",
+            doc: .init(
+                "Edits a post: its caption and its photos' alt texts.", returns: .status,
+                form: [
+                    "status", "media_attributes[][id]", "media_attributes[][description]", "sensitive", "spoiler_text"
+                ])
+        ) { api, request, entities in
             try await api.mastodonEditStatus(request, entities)
         },
-        now("GET", "/api/v1/statuses/{id}/history", .viewerOptional, scope: "read:statuses", doc: .init("A post's versions, oldest first.", returns: .statusEdits)) { api, request, entities in
+        now(
+            "GET", "/api/v1/statuses/{id}/history", .viewerOptional, scope: "read:statuses",
+            doc: .init("A post's versions, oldest first.", returns: .statusEdits)
+        ) { api, request, entities in
             let id: PostID = try mastodonID(request.parameters["id"])
             let detail = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1))
             let author = entities.account(try api.service.user(detail.post.author, viewer: request.viewer))
             let versions = try api.service.history(of: id, viewer: request.viewer)
             // Mastodon lists the versions oldest first, the current one last.
-            return Responses.json(200, try versions.sorted { $0.at < $1.at }.map { version throws(TimelineError) in
-                ["content": try entities.content(version.caption ?? "").html, "spoiler_text": detail.post.warning ?? "",
-                 "sensitive": detail.post.sensitive, "created_at": JSONOutput.timestamp(version.at), "account": author,
-                 "poll": NSNull(), "media_attachments": detail.post.media.map(entities.media), "emojis": [Any]()] as [String: Any]
-            })
+            return Responses.entity(
+                200,
+                try versions.sorted { $0.at < $1.at }.map { version throws(TimelineError) in
+                    Mastodon.StatusEdit(
+                        content: try entities.content(version.caption ?? "").html,
+                        spoiler_text: detail.post.warning ?? "",
+                        sensitive: detail.post.sensitive, created_at: JSONOutput.timestamp(version.at), account: author,
+                        poll: JSONNull(), media_attachments: detail.post.media.map(entities.media), emojis: [])
+                })
         },
-        now("GET", "/api/v1/statuses/{id}/source", scope: "read:statuses", doc: .init("A post's plain caption and warning, to edit.", returns: .statusSource)) { api, request, _ in
+        now(
+            "GET", "/api/v1/statuses/{id}/source", scope: "read:statuses",
+            doc: .init("A post's plain caption and warning, to edit.", returns: .statusSource)
+        ) { api, request, _ in
             let id: PostID = try mastodonID(request.parameters["id"])
             let post = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post
-            return Responses.json(200, ["id": post.id.rawValue, "text": post.caption ?? "", "spoiler_text": post.warning ?? ""])
+            return Responses.entity(
+                200,
+                Mastodon.StatusSource(id: post.id.rawValue, text: post.caption ?? "", spoiler_text: post.warning ?? ""))
         },
-        now("GET", "/api/v1/statuses/{id}/context", .viewerOptional, scope: "read:statuses", doc: .init("A status's thread: a post's comments are its descendants.", returns: .context)) { api, request, entities in
+        now(
+            "GET", "/api/v1/statuses/{id}/context", .viewerOptional, scope: "read:statuses",
+            doc: .init("A status's thread: a post's comments are its descendants.", returns: .context)
+        ) { api, request, entities in
             try api.mastodonContext(request, entities)
         },
-        now("GET", "/api/v1/statuses/{id}/favourited_by", .viewerOptional, scope: "read:accounts", doc: .init("Who likes a post.", returns: .accounts, query: ["max_id", "limit"])) { api, request, entities in
+        now(
+            "GET", "/api/v1/statuses/{id}/favourited_by", .viewerOptional, scope: "read:accounts",
+            doc: .init("Who likes a post.", returns: .accounts, query: ["max_id", "limit"])
+        ) { api, request, entities in
             let id: PostID = try mastodonID(request.parameters["id"])
-            return try api.mastodonCursorPage(request, entities, { page throws(TimelineError) in
-                try api.service.likes(of: id, page, viewer: request.viewer)
-            }, render: entities.account)
+            return try api.mastodonCursorPage(
+                request, entities,
+                { page throws(TimelineError) in
+                    try api.service.likes(of: id, page, viewer: request.viewer)
+                }, render: entities.account)
         },
-        now("GET", "/api/v1/statuses/{id}/reblogged_by", .viewerOptional, scope: "read:accounts", doc: .init("Who boosted a status: nobody, boosts do not exist here.", returns: .accounts)) { api, request, entities in
+        now(
+            "GET", "/api/v1/statuses/{id}/reblogged_by", .viewerOptional, scope: "read:accounts",
+            doc: .init("Who boosted a status: nobody, boosts do not exist here.", returns: .accounts)
+        ) { api, request, entities in
             _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
-            return Responses.json(200, [Any]())
+            return Responses.entity(200, [Mastodon.Account]())
         },
-        now("POST", "/api/v1/statuses/{id}/reblog", scope: "write:statuses", doc: .init("Boosts: refused, as for a status that allows none.", returns: .status)) { api, request, entities in
+        now(
+            "POST", "/api/v1/statuses/{id}/reblog", scope: "write:statuses",
+            doc: .init("Boosts: refused, as for a status that allows none.", returns: .status)
+        ) { api, request, entities in
             _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
             throw TimelineError(.forbidden, "This action is not allowed")
         },
-        now("POST", "/api/v1/statuses/{id}/unreblog", scope: "write:statuses", doc: .init("Nothing to take back: the status as it is.", returns: .status)) { api, request, entities in
-            Responses.json(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
+        now(
+            "POST", "/api/v1/statuses/{id}/unreblog", scope: "write:statuses",
+            doc: .init("Nothing to take back: the status as it is.", returns: .status)
+        ) { api, request, entities in
+            Responses.entity(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).entity)
         },
-        now("GET", "/api/v1/timelines/public", .viewerOptional, scope: "read:statuses", doc: .init("Every public post, newest first.", returns: .statuses, query: ["local", "remote", "only_media"], paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/timelines/public", .viewerOptional, scope: "read:statuses",
+            doc: .init(
+                "Every public post, newest first.", returns: .statuses, query: ["local", "remote", "only_media"],
+                paged: true)
+        ) { api, request, entities in
             // Every account is local here: `local`, `remote` and `only_media` change nothing (every post has photos).
-            try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.publicPosts(page, viewer: request.viewer) }
+            try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                try api.service.publicPosts(page, viewer: request.viewer)
+            }
         },
-        now("GET", "/api/v1/bookmarks", scope: "read:bookmarks", doc: .init("The bearer's bookmarks.", returns: .statuses, paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/bookmarks", scope: "read:bookmarks",
+            doc: .init("The bearer's bookmarks.", returns: .statuses, paged: true)
+        ) { api, request, entities in
             let me = try request.requireViewer()
-            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.bookmarks(of: me, page) }
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                try api.service.bookmarks(of: me, page)
+            }
         },
-        now("GET", "/api/v1/favourites", scope: "read:favourites", doc: .init("The posts the bearer likes.", returns: .statuses, paged: true)) { api, request, entities in
+        now(
+            "GET", "/api/v1/favourites", scope: "read:favourites",
+            doc: .init("The posts the bearer likes.", returns: .statuses, paged: true)
+        ) { api, request, entities in
             let me = try request.requireViewer()
-            return try api.mastodonPage(request, entities) { page throws(TimelineError) in try api.service.liked(by: me, page) }
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                try api.service.liked(by: me, page)
+            }
         },
-        now("GET", "/api/v2/search", .viewerOptional, scope: "read:search", doc: .init("Accounts, the hashtag and its posts.", returns: .search, query: ["q", "type", "limit"])) { api, request, entities in try api.mastodonSearch(request, entities) },
+        now(
+            "GET", "/api/v2/search", .viewerOptional, scope: "read:search",
+            doc: .init("Accounts, the hashtag and its posts.", returns: .search, query: ["q", "type", "limit"])
+        ) { api, request, entities in try api.mastodonSearch(request, entities) }
     ]
 }
 
 extension TimelineAPI {
     /// `PUT /api/v1/statuses/:id`: a new caption (`status`) and alt texts
     /// (`media_attributes[][id]` with `media_attributes[][description]`).
-    func mastodonEditStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+    func mastodonEditStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError)
+        -> HTTPResponse
+    {
         let id: PostID = try mastodonID(request.parameters["id"])
         let params = try MastodonParams(request.http)
         let ids = params.list("media_attributes[][id]"), descriptions = params.list("media_attributes[][description]")
@@ -78,15 +137,15 @@ extension TimelineAPI {
         for (media, text) in zip(ids, descriptions) { alts[media] = text.isEmpty ? String?.none : text }
         let caption: String?? = params.string("status").map { $0.isEmpty ? String?.none : $0 }
         _ = try await execute(.editPost(post: id.rawValue, caption: caption, alts: alts), request)
-        return Responses.json(200, try mastodonStatus(id.rawValue, request, entities).json)
+        return Responses.entity(200, try mastodonStatus(id.rawValue, request, entities).entity)
     }
 
     /// `GET /api/v1/statuses/:id/context`: a post's comments are its descendants (oldest
     /// first, as a thread reads); a comment's ancestors are its post and the comment it answers.
     func mastodonContext(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
         let raw = request.parameters["id"] ?? ""
-        var authors: [UserID: [String: Any]] = [:]
-        func account(_ user: UserID) throws(TimelineError) -> [String: Any] {
+        var authors: [UserID: Mastodon.Account] = [:]
+        func account(_ user: UserID) throws(TimelineError) -> Mastodon.Account {
             if let known = authors[user] { return known }
             let made = entities.account(try service.user(user, viewer: request.viewer))
             authors[user] = made
@@ -97,31 +156,33 @@ extension TimelineAPI {
         }) {
             var comments: [Comment] = [], cursor: String?
             repeat {
-                let page = try service.comments(of: detail.post.id, PageRequest(limit: 100, before: cursor), viewer: request.viewer)
+                let page = try service.comments(
+                    of: detail.post.id, PageRequest(limit: 100, before: cursor), viewer: request.viewer)
                 comments += page.items
                 cursor = page.next
             } while cursor != nil && comments.count < 4_000
-            var descendants: [[String: Any]] = []
+            var descendants: [Mastodon.Status] = []
             for comment in comments.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
                 let author = try service.user(comment.author, viewer: request.viewer)
                 var status = try entities.status(comment, author: author, on: detail.post)
-                status["account"] = try account(comment.author)
-                status["in_reply_to_account_id"] = detail.post.author.rawValue
+                status.account = try account(comment.author)
+                status.in_reply_to_account_id = Nullable(detail.post.author.rawValue)
                 descendants.append(status)
             }
-            return Responses.json(200, ["ancestors": [Any](), "descendants": descendants] as [String: Any])
+            return Responses.entity(200, Mastodon.Context(ancestors: [], descendants: descendants))
         }
         let comment = try service.comment(try mastodonID(raw), viewer: request.viewer)
         let post = try service.post(comment.post, viewer: request.viewer, comments: PageRequest(limit: 1)).post
         var ancestors = [try entities.status(post, author: try service.user(post.author, viewer: request.viewer))]
         if let answered = comment.replyTo,
-           let parent = try mastodonFind({ () throws(TimelineError) in
-               try service.comment(answered, viewer: request.viewer)
-           }) {
+            let parent = try mastodonFind({ () throws(TimelineError) in
+                try service.comment(answered, viewer: request.viewer)
+            })
+        {
             let author = try service.user(parent.author, viewer: request.viewer)
             ancestors.append(try entities.status(parent, author: author, on: post))
         }
-        return Responses.json(200, ["ancestors": ancestors, "descendants": [Any]()] as [String: Any])
+        return Responses.entity(200, Mastodon.Context(ancestors: ancestors, descendants: []))
     }
 
     /// `GET /api/v2/search`: accounts by username prefix, the hashtag `q` names, and that
@@ -135,17 +196,21 @@ extension TimelineAPI {
             throw TimelineError.invalid("type", "type must be accounts, hashtags or statuses")
         }
         let limit = min(max(Int(params.string("limit") ?? "") ?? 20, 1), 40)
-        var accounts: [[String: Any]] = [], hashtags: [[String: Any]] = [], statuses: [[String: Any]] = []
+        var accounts: [Mastodon.Account] = [], hashtags: [Mastodon.Tag] = [], statuses: [Mastodon.Status] = []
         let word = query.trimmingCharacters(in: CharacterSet(charactersIn: "@#"))
         let name = word.split(separator: "@").first.map(String.init) ?? ""
         if !name.isEmpty, type == nil || type == "accounts", !query.hasPrefix("#") {
-            accounts = try service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer).items.map(entities.account)
+            accounts = try service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer).items
+                .map(entities.account)
         }
         if !word.isEmpty, !query.hasPrefix("@"), word.allSatisfy(TextTokens.isWord) {
             let posts = try service.hashtag(word, PageRequest(limit: limit), viewer: request.viewer).items
             if type == nil || type == "hashtags", !posts.isEmpty {
-                hashtags = [["name": word.lowercased(), "url": "\(entities.base)/#/search?q=%23\(word.lowercased())", "history": [Any](),
-                             "following": false]]
+                let name = word.lowercased()
+                hashtags = [
+                    Mastodon.Tag(
+                        name: name, url: "\(entities.base)/#/search?q=%23\(name)", history: [], following: false)
+                ]
             }
             if type == nil || type == "statuses" {
                 for post in posts {
@@ -154,6 +219,6 @@ extension TimelineAPI {
                 }
             }
         }
-        return Responses.json(200, ["accounts": accounts, "hashtags": hashtags, "statuses": statuses] as [String: Any])
+        return Responses.entity(200, Mastodon.Search(accounts: accounts, hashtags: hashtags, statuses: statuses))
     }
 }

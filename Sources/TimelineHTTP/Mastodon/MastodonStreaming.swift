@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import OpenSSL
 import Synchronization
@@ -16,21 +17,37 @@ extension MastodonAPI {
     private static let reading = RouteScope.oauth(["read:statuses", "read:notifications"])
 
     static let streamingRoutes: [Route] = [
-        now("GET", "/api/v1/streaming/health", .anyone, doc: .init("Whether streaming works.", returns: .text)) { _, _, _ in
+        now("GET", "/api/v1/streaming/health", .anyone, doc: .init("Whether streaming works.", returns: .text)) {
+            _, _, _ in
             HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("OK".utf8)))
         },
-        now("GET", "/api/v1/streaming/user", .tokenInQuery, scope: reading, doc: .init("The user stream as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
+        now(
+            "GET", "/api/v1/streaming/user", .tokenInQuery, scope: reading,
+            doc: .init("The user stream as Server-Sent Events.", returns: .stream, query: ["access_token"])
+        ) { api, request, entities in
             try api.mastodonEventStream(request, entities, stream: .user)
         },
-        now("GET", "/api/v1/streaming/user/notification", .tokenInQuery, scope: reading, doc: .init("The user's notifications as Server-Sent Events.", returns: .stream, query: ["access_token"])) { api, request, entities in
+        now(
+            "GET", "/api/v1/streaming/user/notification", .tokenInQuery, scope: reading,
+            doc: .init("The user's notifications as Server-Sent Events.", returns: .stream, query: ["access_token"])
+        ) { api, request, entities in
             try api.mastodonEventStream(request, entities, stream: .notifications)
         },
-        now("GET", "/api/v1/streaming", .tokenInQuery, scope: reading, doc: .init("The streaming endpoint: a WebSocket (Upgrade), or Server-Sent Events of `stream`.", returns: .stream, query: ["stream", "access_token"])) { api, request, entities in
-            if request.http.header("Upgrade")?.lowercased() == "websocket" { return try api.mastodonWebSocket(request, entities) }
+        now(
+            "GET", "/api/v1/streaming", .tokenInQuery, scope: reading,
+            doc: .init(
+                "The streaming endpoint: a WebSocket (Upgrade), or Server-Sent Events of `stream`.", returns: .stream,
+                query: ["stream", "access_token"])
+        ) { api, request, entities in
+            if request.http.header("Upgrade")?.lowercased() == "websocket" {
+                return try api.mastodonWebSocket(request, entities)
+            }
             let name = try MastodonParams(request.http).string("stream") ?? "user"
-            guard let stream = MastodonStream(rawValue: name) else { throw TimelineError(.notFound, "Unknown stream type") }
+            guard let stream = MastodonStream(rawValue: name) else {
+                throw TimelineError(.notFound, "Unknown stream type")
+            }
             return try api.mastodonEventStream(request, entities, stream: stream)
-        },
+        }
     ]
 }
 
@@ -56,20 +73,29 @@ extension TimelineAPI {
 
     /// Server-Sent Events of `stream`: `event: update|notification|delete`, the entity (or
     /// the status id) as `data`.
-    func mastodonEventStream(_ request: APIRequest, _ entities: MastodonEntities, stream: MastodonStream) throws(TimelineError) -> HTTPResponse {
+    func mastodonEventStream(_ request: APIRequest, _ entities: MastodonEntities, stream: MastodonStream)
+        throws(TimelineError) -> HTTPResponse
+    {
         let owner = try streamingOwner(request)
-        let format = LiveFormat(greeting: Array(":)\n\n".utf8), heartbeat: Array(":thump\n\n".utf8),
-                                encode: mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
-            Array("event: \(event)\ndata: \(payload)\n\n".utf8)
-        })
+        let format = LiveFormat(
+            greeting: Array(":)\n\n".utf8), heartbeat: Array(":thump\n\n".utf8),
+            encode: mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
+                Array("event: \(event)\ndata: \(payload)\n\n".utf8)
+            })
         let events = try live.open(for: owner.user, session: owner.session, after: nil, format: format)
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
-                                                   ("X-Accel-Buffering", "no")], body: .stream(events))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                ("X-Accel-Buffering", "no")
+            ], body: .stream(events))
     }
 
     /// What a live update is on a Mastodon stream, written by `frame(event, payload)`.
-    func mastodonEncoder(_ entities: MastodonEntities, viewer: UserID, stream: MastodonStream,
-                         frame: @escaping @Sendable (String, String) -> [UInt8]) -> @Sendable (UInt64, LiveUpdate) -> [UInt8]? {
+    func mastodonEncoder(
+        _ entities: MastodonEntities, viewer: UserID, stream: MastodonStream,
+        frame: @escaping @Sendable (String, String) -> [UInt8]
+    ) -> @Sendable (UInt64, LiveUpdate) -> [UInt8]? {
         let entities = entities.reading(as: viewer)  // the stream's owner, whom its token names
         return { [self] _, update in
             guard stream.carries(update) else { return nil }
@@ -78,12 +104,16 @@ extension TimelineAPI {
                 // A frame cannot answer an error: one that fails to render (its author out of
                 // sight, or a read failing) is left out of the stream, as an unseen one is.
                 guard let author = try? service.user(post.author, viewer: viewer),
-                      let status = try? entities.status(post, author: author) else { return nil }
+                    let status = try? entities.status(post, author: author)
+                else { return nil }
                 let event = if case .edited = update { "status.update" } else { "update" }
-                return frame(event, String(decoding: JSONOutput.bytes(status), as: UTF8.self))
+                guard let text = try? JSONValueEncoder.bytes(status) else { return nil }
+                return frame(event, String(decoding: text, as: UTF8.self))
             case .activity(let item):
-                guard let notification = try? mastodonNotification(item, viewer: viewer, entities) else { return nil }
-                return frame("notification", String(decoding: JSONOutput.bytes(notification), as: UTF8.self))
+                guard let notification = try? mastodonNotification(item, viewer: viewer, entities),
+                    let text = try? JSONValueEncoder.bytes(notification)
+                else { return nil }
+                return frame("notification", String(decoding: text, as: UTF8.self))
             case .removed(let post):
                 return frame("delete", post.rawValue)
             }
@@ -99,19 +129,28 @@ extension TimelineAPI {
     /// that carries it.
     func mastodonWebSocket(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
         guard request.http.header("Sec-WebSocket-Version") == "13", let key = request.http.header("Sec-WebSocket-Key"),
-              Data(base64Encoded: key)?.count == 16 else {
-            throw TimelineError.invalid("Sec-WebSocket-Key", "a WebSocket handshake needs Sec-WebSocket-Version 13 and a key")
+            Data(base64Encoded: key)?.count == 16
+        else {
+            throw TimelineError.invalid(
+                "Sec-WebSocket-Key", "a WebSocket handshake needs Sec-WebSocket-Version 13 and a key")
         }
         let owner = try streamingOwner(request)
         let subscribed = Mutex<Set<MastodonStream>>([])
         if let name = try MastodonParams(request.http).string("stream") {
-            guard let stream = MastodonStream(rawValue: name) else { throw TimelineError(.notFound, "Unknown stream type") }
+            guard let stream = MastodonStream(rawValue: name) else {
+                throw TimelineError(.notFound, "Unknown stream type")
+            }
             subscribed.withLock { _ = $0.insert(stream) }
         }
         let encoders = [MastodonStream.user, .notifications].map { stream in
-            (stream, mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
-                WebSocket.textFrame(String(decoding: JSONOutput.bytes(["stream": [stream.rawValue], "event": event, "payload": payload]), as: UTF8.self))
-            })
+            (
+                stream,
+                mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
+                    let message = Mastodon.StreamingEvent(stream: [stream.rawValue], event: event, payload: payload)
+                    return WebSocket.textFrame(
+                        String(decoding: (try? JSONValueEncoder.bytes(message)) ?? [], as: UTF8.self))
+                }
+            )
         }
         let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame) { sequence, update in
             let streams = subscribed.withLock { $0 }
@@ -119,12 +158,17 @@ extension TimelineAPI {
             return frames.isEmpty ? nil : frames.flatMap { $0 }
         }
         let socket = WebSocket { _, text in
-            guard let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let type = message["type"] as? String, let stream = (message["stream"] as? String).flatMap(MastodonStream.init) else { return }
-            subscribed.withLock { if type == "subscribe" { $0.insert(stream) } else if type == "unsubscribe" { $0.remove(stream) } }
+            guard let message = try? JSONDecoder().decode(Mastodon.StreamingCommand.self, from: Data(text.utf8)),
+                let type = message.type, let stream = message.stream.flatMap(MastodonStream.init)
+            else { return }
+            subscribed.withLock {
+                if type == "subscribe" { $0.insert(stream) } else if type == "unsubscribe" { $0.remove(stream) }
+            }
         }
         _ = try live.open(for: owner.user, session: owner.session, after: nil, format: format, stream: socket.outbound)
-        var headers: [(name: String, value: String)] = [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", Self.webSocketAccept(key))]
+        var headers: [(name: String, value: String)] = [
+            ("Upgrade", "websocket"), ("Sec-WebSocket-Accept", Self.webSocketAccept(key))
+        ]
         if let offered = request.http.header("Sec-WebSocket-Protocol")?.split(separator: ",").first {
             headers.append(("Sec-WebSocket-Protocol", offered.trimmingCharacters(in: .whitespaces)))
         }

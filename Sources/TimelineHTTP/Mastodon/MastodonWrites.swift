@@ -8,75 +8,133 @@ import Timeline
 /// bookmarks, follows and relationships.
 extension MastodonAPI {
     static let writeRoutes: [Route] = [
-        later("POST", "/api/v2/media", scope: "write:media", doc: .init("Uploads a photo with its description (alt text).", returns: .media, form: ["description", "focus"], files: ["file"])) { api, request, entities in try await api.mastodonUpload(request, entities) },
-        later("POST", "/api/v1/media", scope: "write:media", doc: .init("Uploads a photo (v1 path).", returns: .media, form: ["description", "focus"], files: ["file"])) { api, request, entities in try await api.mastodonUpload(request, entities) },
-        later("PUT", "/api/v1/media/{id}", scope: "write:media", doc: .init("Changes a photo's description.", returns: .media, form: ["description", "focus"])) { api, request, entities in
+        later(
+            "POST", "/api/v2/media", scope: "write:media",
+            doc: .init(
+                "Uploads a photo with its description (alt text).", returns: .media, form: ["description", "focus"],
+                files: ["file"])
+        ) { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later(
+            "POST", "/api/v1/media", scope: "write:media",
+            doc: .init("Uploads a photo (v1 path).", returns: .media, form: ["description", "focus"], files: ["file"])
+        ) { api, request, entities in try await api.mastodonUpload(request, entities) },
+        later(
+            "PUT", "/api/v1/media/{id}", scope: "write:media",
+            doc: .init("Changes a photo's description.", returns: .media, form: ["description", "focus"])
+        ) { api, request, entities in
             let params = try MastodonParams(request.http)
-            let result = try await api.execute(.updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
+            let result = try await api.execute(
+                .updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
             guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
-            return Responses.json(200, entities.media(media))
+            return Responses.entity(200, entities.media(media))
         },
-        now("GET", "/api/v1/media/{id}", scope: "write:media", doc: .init("One of the bearer's photos.", returns: .media)) { api, request, entities in
-            Responses.json(200, entities.media(try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())))
+        now(
+            "GET", "/api/v1/media/{id}", scope: "write:media",
+            doc: .init("One of the bearer's photos.", returns: .media)
+        ) { api, request, entities in
+            Responses.entity(
+                200,
+                entities.media(
+                    try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())
+                ))
         },
-        later("POST", "/api/v1/statuses", scope: "write:statuses", doc: .init("Posts photos (media_ids[]) or, with in_reply_to_id, a comment.", returns: .status, form: ["status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language"])) { api, request, entities in try await api.mastodonPostStatus(request, entities) },
-        later("DELETE", "/api/v1/statuses/{id}", scope: "write:statuses", doc: .init("Deletes a status (a post or a comment); answers it as it was.", returns: .status)) { api, request, entities in
+        later(
+            "POST", "/api/v1/statuses", scope: "write:statuses",
+            doc: .init(
+                "Posts photos (media_ids[]) or, with in_reply_to_id, a comment.", returns: .status,
+                form: ["status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language"]
+            )
+        ) { api, request, entities in try await api.mastodonPostStatus(request, entities) },
+        later(
+            "DELETE", "/api/v1/statuses/{id}", scope: "write:statuses",
+            doc: .init("Deletes a status (a post or a comment); answers it as it was.", returns: .status)
+        ) { api, request, entities in
             let id = request.parameters["id"] ?? ""
             let status = try api.mastodonStatus(id, request, entities)
             _ = try await api.execute(status.isComment ? .deleteComment(comment: id) : .deletePost(post: id), request)
-            return Responses.json(200, status.json)
+            return Responses.entity(200, status.entity)
         },
-        later("POST", "/api/v1/statuses/{id}/favourite", scope: "write:favourites", doc: .init("Likes a post.", returns: .status)) { api, request, entities in
+        later(
+            "POST", "/api/v1/statuses/{id}/favourite", scope: "write:favourites",
+            doc: .init("Likes a post.", returns: .status)
+        ) { api, request, entities in
             try await api.mastodonPostAction(.like(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/unfavourite", scope: "write:favourites", doc: .init("Takes a like back.", returns: .status)) { api, request, entities in
+        later(
+            "POST", "/api/v1/statuses/{id}/unfavourite", scope: "write:favourites",
+            doc: .init("Takes a like back.", returns: .status)
+        ) { api, request, entities in
             try await api.mastodonPostAction(.unlike(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/bookmark", scope: "write:bookmarks", doc: .init("Bookmarks a post.", returns: .status)) { api, request, entities in
+        later(
+            "POST", "/api/v1/statuses/{id}/bookmark", scope: "write:bookmarks",
+            doc: .init("Bookmarks a post.", returns: .status)
+        ) { api, request, entities in
             try await api.mastodonPostAction(.bookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/statuses/{id}/unbookmark", scope: "write:bookmarks", doc: .init("Takes a bookmark back.", returns: .status)) { api, request, entities in
+        later(
+            "POST", "/api/v1/statuses/{id}/unbookmark", scope: "write:bookmarks",
+            doc: .init("Takes a bookmark back.", returns: .status)
+        ) { api, request, entities in
             try await api.mastodonPostAction(.unbookmark(post: request.parameters["id"] ?? ""), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/follow", scope: "write:follows",
-              doc: .init("Follows an account (asks, if it is locked); notify: be notified of each of its posts.", returns: .relationship, form: ["notify"])) { api, request, entities in
+        later(
+            "POST", "/api/v1/accounts/{id}/follow", scope: "write:follows",
+            doc: .init(
+                "Follows an account (asks, if it is locked); notify: be notified of each of its posts.",
+                returns: .relationship, form: ["notify"])
+        ) { api, request, entities in
             let notify = try MastodonParams(request.http).bool("notify")
-            return try await api.mastodonAccountAction(.follow(user: request.parameters["id"] ?? "", notify: notify), request, entities)
+            return try await api.mastodonAccountAction(
+                .follow(user: request.parameters["id"] ?? "", notify: notify), request, entities)
         },
-        later("POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows", doc: .init("Unfollows an account (or withdraws a request).", returns: .relationship)) { api, request, entities in
+        later(
+            "POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows",
+            doc: .init("Unfollows an account (or withdraws a request).", returns: .relationship)
+        ) { api, request, entities in
             try await api.mastodonAccountAction(.unfollow(user: request.parameters["id"] ?? ""), request, entities)
         },
-        now("GET", "/api/v1/accounts/relationships", scope: "read:follows", doc: .init("The bearer's relationships with accounts.", returns: .relationships, query: ["id[]"])) { api, request, entities in
+        now(
+            "GET", "/api/v1/accounts/relationships", scope: "read:follows",
+            doc: .init("The bearer's relationships with accounts.", returns: .relationships, query: ["id[]"])
+        ) { api, request, entities in
             let me = try request.requireViewer()
             let ids = try MastodonParams(request.http).list("id")
             // An id that names no account in sight is left out, as Mastodon leaves it.
-            var relationships: [[String: Any]] = []
+            var relationships: [Mastodon.Relationship] = []
             for id in ids {
                 guard let user: UserID = UserID.parse(id),
-                      let relationship = try mastodonFind({ () throws(TimelineError) in
-                          try api.mastodonRelationship(with: user, viewer: me, entities)
-                      }) else { continue }
+                    let relationship = try mastodonFind({ () throws(TimelineError) in
+                        try api.mastodonRelationship(with: user, viewer: me, entities)
+                    })
+                else { continue }
                 relationships.append(relationship)
             }
-            return Responses.json(200, relationships)
-        },
+            return Responses.entity(200, relationships)
+        }
     ]
 }
 
 extension TimelineAPI {
     /// `POST /api/v2/media`: the multipart `file`, with `description` (its alt text).
-    func mastodonUpload(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+    func mastodonUpload(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse
+    {
         let params = try MastodonParams(request.http)
-        guard let file = params.files["file"], !file.data.isEmpty else { throw TimelineError.invalid("file", "file is required") }
-        let result = try await execute(.uploadMedia(image: Data(file.data).base64EncodedString(), alt: params.string("description")), request)
+        guard let file = params.files["file"], !file.data.isEmpty else {
+            throw TimelineError.invalid("file", "file is required")
+        }
+        let result = try await execute(
+            .uploadMedia(image: Data(file.data).base64EncodedString(), alt: params.string("description")), request)
         guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
-        return Responses.json(200, entities.media(media))
+        return Responses.entity(200, entities.media(media))
     }
 
     /// `POST /api/v1/statuses`: a photo post (`status` its caption, `media_ids[]` 1–10 photos,
     /// `sensitive`, `spoiler_text` its warning, `visibility` public/unlisted or private), or,
     /// with `in_reply_to_id`, a comment on a post or a reply to a comment.
-    func mastodonPostStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+    func mastodonPostStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError)
+        -> HTTPResponse
+    {
         let params = try MastodonParams(request.http)
         let text = params.string("status") ?? ""
         if let target = params.string("in_reply_to_id") {
@@ -88,29 +146,43 @@ extension TimelineAPI {
                 let answered = try service.comment(try mastodonID(target), viewer: request.viewer)
                 (post, replyTo) = (answered.post.rawValue, answered.id.rawValue)
             }
-            guard case .comment(let comment) = try await execute(.addComment(post: post, text: text, replyTo: replyTo), request) else {
+            guard
+                case .comment(let comment) = try await execute(
+                    .addComment(post: post, text: text, replyTo: replyTo), request)
+            else {
                 throw TimelineError(.internal, "not a comment")
             }
             let author = try service.user(comment.author, viewer: request.viewer)
-            return Responses.json(200, try entities.status(comment, author: author))
+            return Responses.entity(200, try entities.status(comment, author: author))
         }
         let media = params.list("media_ids")
-        guard !media.isEmpty else { throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)") }
-        let visibility: PostVisibility? = switch params.string("visibility") {
-        case nil: nil
-        case "public", "unlisted": .public
-        case "private": .followers
-        default: throw TimelineError.invalid("visibility", "Validation failed: visibility must be public, unlisted or private")
+        guard !media.isEmpty else {
+            throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)")
         }
+        let visibility: PostVisibility? =
+            switch params.string("visibility") {
+            case nil: nil
+            case "public", "unlisted": .public
+            case "private": .followers
+            default:
+                throw TimelineError.invalid(
+                    "visibility", "Validation failed: visibility must be public, unlisted or private")
+            }
         let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
-        let command = Command.addPost(media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning, visibility: visibility)
-        guard case .post(let post) = try await execute(command, request) else { throw TimelineError(.internal, "not a post") }
+        let command = Command.addPost(
+            media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning,
+            visibility: visibility)
+        guard case .post(let post) = try await execute(command, request) else {
+            throw TimelineError(.internal, "not a post")
+        }
         let author = try service.user(post.author, viewer: request.viewer)
-        return Responses.json(200, try entities.status(post, author: author))
+        return Responses.entity(200, try entities.status(post, author: author))
     }
 
     /// The status `id` (a post, or a comment) as the bearer sees it.
-    func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (json: [String: Any], isComment: Bool) {
+    func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (
+        entity: Mastodon.Status, isComment: Bool
+    ) {
         // A status id is a post's or a comment's: only "no such post" sends it on to the comments.
         if let detail = try mastodonFind({ () throws(TimelineError) in
             try service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1))
@@ -123,24 +195,31 @@ extension TimelineAPI {
     }
 
     /// Runs `command` on a post, then answers the post as a status.
-    func mastodonPostAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+    func mastodonPostAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities)
+        async throws(TimelineError) -> HTTPResponse
+    {
         _ = try await execute(command, request)
-        return Responses.json(200, try mastodonStatus(request.parameters["id"] ?? "", request, entities).json)
+        return Responses.entity(200, try mastodonStatus(request.parameters["id"] ?? "", request, entities).entity)
     }
 
     /// Runs `command` on an account, then answers the relationship.
-    func mastodonAccountAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse {
+    func mastodonAccountAction(_ command: Command, _ request: APIRequest, _ entities: MastodonEntities)
+        async throws(TimelineError) -> HTTPResponse
+    {
         _ = try await execute(command, request)
         let me = try request.requireViewer(), other: UserID = try mastodonID(request.parameters["id"])
-        return Responses.json(200, try mastodonRelationship(with: other, viewer: me, entities))
+        return Responses.entity(200, try mastodonRelationship(with: other, viewer: me, entities))
     }
 
     /// The bearer's `Relationship` with `other` (not found when `other` is out of the bearer's
     /// sight: a suspended account, as `service.user` hides it; a blocker's profile is not hidden
     /// from the one it blocks, who reads `blocked_by` as Mastodon tells it).
-    func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError) -> [String: Any] {
-        entities.relationship(try service.user(other, viewer: me), followedBy: try service.follows(other, me),
-                              requestedBy: try service.followRequested(other, me),
-                              blockedBy: try service.blocks(other, me))
+    func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError)
+        -> Mastodon.Relationship
+    {
+        entities.relationship(
+            try service.user(other, viewer: me), followedBy: try service.follows(other, me),
+            requestedBy: try service.followRequested(other, me),
+            blockedBy: try service.blocks(other, me))
     }
 }
