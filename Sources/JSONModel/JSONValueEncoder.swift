@@ -30,6 +30,47 @@ extension JSONValue: Encodable {
     }
 }
 
+extension JSONValue: Decodable, SchemaDescribed {
+    /// Reads any JSON value (an object's members in key order: `Decoder` does not keep theirs).
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+            self = .object(
+                try keyed.allKeys.sorted { $0.stringValue < $1.stringValue }
+                    .map { (key: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0)) })
+        } else if var unkeyed = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(elements)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let integer = try? single.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let number = try? single.decode(Double.self) {
+                self = .double(number)
+            } else {
+                self = .string(try single.decode(String.self))
+            }
+        }
+    }
+
+    /// Any value.
+    public static var jsonSchema: JSONSchema { .any }
+    /// `null`.
+    public static var schemaPlaceholder: JSONValue { .null }
+}
+
+/// Any member name.
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
 /// One value being encoded: its containers fill it in, `value` reads it out.
 final class Node {
     enum Kind {

@@ -29,6 +29,9 @@ public protocol SchemaDocumented {
     static var memberDescriptions: [String: String] { get }
     /// Narrower schemas of some members, by JSON key (descriptions are added to them).
     static var memberSchemas: [String: JSONSchema] { get }
+    /// Keywords added to the type's schema, in key order: rules across members
+    /// (`dependentRequired`, `oneOf`, `not`) or narrower bounds of a leaf type.
+    static var schemaKeywords: [String: JSONValue] { get }
 }
 
 extension SchemaDocumented {
@@ -38,6 +41,8 @@ extension SchemaDocumented {
     public static var memberDescriptions: [String: String] { [:] }
     /// No narrower members.
     public static var memberSchemas: [String: JSONSchema] { [:] }
+    /// No added keywords.
+    public static var schemaKeywords: [String: JSONValue] { [:] }
 }
 
 /// Why a schema could not be read from a type.
@@ -77,6 +82,7 @@ extension JSONSchema {
 
 extension SchemaDocumented {
     fileprivate static func apply(to schema: JSONSchema) -> JSONSchema {
+        let schema = schemaKeywords.keys.sorted().reduce(schema) { $0.with($1, schemaKeywords[$1]!) }
         guard case .object(var properties)? = schema.json["properties"] else {
             return schema.described(schemaDescription)
         }

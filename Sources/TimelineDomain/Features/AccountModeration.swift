@@ -1,3 +1,5 @@
+import JSONModel
+
 // Account moderation: the operator grants and revokes the `moderator` role (`grantRole` /
 // `revokeRole`, `timeline moderation grant|revoke`: `RoleGranted` / `RoleRevoked`); anyone
 // reports an account, with or without some of its posts (`reportUser`: `UserReported`);
@@ -7,7 +9,7 @@
 // their sessions end, and their profile and posts are gone for everyone else until unsuspended.
 
 /// A role a user holds beside their account.
-public enum Role: String, Sendable, Equatable, CaseIterable {
+public enum Role: String, Sendable, Equatable, CaseIterable, Codable, SchemaEnumeration {
     /// Works the report queue: removes posts, dismisses reports, suspends accounts.
     case moderator
 }
@@ -42,9 +44,6 @@ extension RoleChange: EventPayload {
         guard let role = Role(rawValue: raw) else { throw CorruptRecord(message: "unknown role \(raw)") }
         self.init(userId: user, role: role)
     }
-
-    /// The `RoleChange` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "role": role.rawValue] }
 
     /// A one-line human summary of a `RoleChange` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -92,14 +91,8 @@ extension UserReported: EventPayload {
         self.init(userId: user, reporterId: reporter, reason: reason, posts: posts)
     }
 
-    /// The `UserReported` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "userId": userId.rawValue, "reporterId": reporterId.rawValue, "posts": posts.map(\.rawValue)
-        ]
-        if !erased { out["reason"] = reason }
-        return out
-    }
+    /// The reason is left out once the reporter is erased (it reads back as "").
+    package static var erasedMembers: [String] { ["reason"] }
 
     /// A one-line human summary of an `UserReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -136,13 +129,6 @@ extension AccountDecision: EventPayload {
     /// Reads a stored `AccountDecision` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), moderatorId: try r.optionalString().map(UserID.init))
-    }
-
-    /// The `AccountDecision` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["moderatorId"] = moderatorId?.rawValue
-        return out
     }
 
     /// A one-line human summary of an `AccountDecision` event.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Signing up and erasure: `createUser` records `UserCreated`; `eraseUser` undoes everything
 // the user did, as events of their own, then records `UserErased`.
@@ -67,18 +68,23 @@ extension UserCreated: EventPayload {
             url: personal?.url)
     }
 
-    /// The `UserCreated` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "username": username]
-        out["email"] = email
-        if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
-        out["bio"] = bio
-        out["url"] = url
-        return out
-    }
-
     /// A one-line human summary of an `UserCreated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed up" }
+
+    /// The password hash is left out once the user is erased.
+    package static var erasedMembers: [String] { ["passwordHash"] }
+
+    /// The JSON form: the fields as they are, but the password hash always `Event.redacted`
+    /// (or null when there is none).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userId, forKey: .userId)
+        try c.encode(username, forKey: .username)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encode(Nullable(passwordHash.map { _ in Event.redacted }), forKey: .passwordHash)
+        try c.encodeIfPresent(bio, forKey: .bio)
+        try c.encodeIfPresent(url, forKey: .url)
+    }
 }
 
 /// A user's personal data was erased: the key that sealed it is destroyed.
@@ -100,8 +106,6 @@ extension UserErased: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()))
     }
-    /// The `UserErased` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
     /// A one-line human summary of an `UserErased` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) was erased" }
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Activity: `markActivityRead` records `ActivityRead`, the user's read marker. Items after it
 // are unread (the count is in the user's own profile); the marker only moves forward, as
 // Mastodon's notifications marker does.
@@ -31,8 +33,6 @@ extension ActivityRead: EventPayload {
         self.init(userId: UserID(try r.string()), upTo: try r.string())
     }
 
-    /// The `ActivityRead` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "upTo": upTo] }
     /// A one-line human summary of an `ActivityRead` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) read their activity up to \(upTo)"
@@ -109,13 +109,6 @@ extension ActivityDismissed: EventPayload {
     /// Reads a stored `ActivityDismissed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), item: try r.optionalString())
-    }
-
-    /// The `ActivityDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["item"] = item
-        return out
     }
 
     /// A one-line human summary of an `ActivityDismissed` event.

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Comments: `addComment` records `CommentAdded` (a reply names the comment it answers),
 // `deleteComment` records `CommentDeleted`.
 
@@ -47,13 +49,8 @@ extension CommentAdded: EventPayload {
         self.init(commentId: comment, postId: post, authorId: author, text: text, replyTo: replyTo)
     }
 
-    /// The `CommentAdded` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["commentId": commentId.rawValue, "postId": postId.rawValue, "authorId": authorId.rawValue]
-        if !erased { out["text"] = text }
-        out["replyTo"] = replyTo?.rawValue
-        return out
-    }
+    /// The text is left out once the author is erased (it reads back as "").
+    package static var erasedMembers: [String] { ["text"] }
 
     /// A one-line human summary of a `CommentAdded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) commented on \(postId): \(clip(text))" }
@@ -84,8 +81,6 @@ extension CommentDeleted: EventPayload {
         self.init(commentId: CommentID(try r.string()), postId: PostID(try r.string()))
     }
 
-    /// The `CommentDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["commentId": commentId.rawValue, "postId": postId.rawValue] }
     /// A one-line human summary of a `CommentDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "comment \(commentId) on \(postId) deleted" }
 }

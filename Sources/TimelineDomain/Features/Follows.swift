@@ -1,3 +1,5 @@
+import JSONModel
+
 // The follow graph: `follow` records `Followed`, `unfollow` records `Unfollowed` (both
 // idempotent; a block stands in the way of a follow). Following a locked account asks first
 // (see PrivateAccounts.swift). A follower may also ask to be notified of each of the
@@ -31,11 +33,6 @@ extension Follow: EventPayload {
     /// Reads a stored `Follow` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(followerId: UserID(try r.string()), followeeId: UserID(try r.string()))
-    }
-
-    /// The `Follow` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue]
     }
 
     /// A one-line human summary of a `Follow` event.

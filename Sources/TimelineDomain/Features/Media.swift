@@ -1,3 +1,5 @@
+import JSONModel
+
 // Media: photos uploaded first and attached to a post later, as apps do it (the upload runs
 // while the person writes the caption). `uploadMedia` records `MediaUploaded` (what the image
 // pipeline produced, the blurhash and the alt text); `updateMedia` records `MediaUpdated` (a new
@@ -71,16 +73,6 @@ extension MediaUploaded: EventPayload {
             alt: alt)
     }
 
-    /// The `MediaUploaded` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue, "width": width, "height": height,
-            "variants": variants.jsonObject, "blurhash": blurhash
-        ]
-        out["alt"] = alt
-        return out
-    }
-
     /// A one-line human summary of a `MediaUploaded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(uploaderId)) uploaded \(mediaId)"
@@ -124,13 +116,6 @@ extension MediaUpdated: EventPayload {
             alt: try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil)
     }
 
-    /// The `MediaUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
-        out["alt"] = alt
-        return out
-    }
-
     /// A one-line human summary of a `MediaUpdated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(uploaderId)) described \(mediaId)"
@@ -166,10 +151,6 @@ extension MediaDeleted: EventPayload {
         self.init(mediaId: MediaID(try r.string()), uploaderId: UserID(try r.string()))
     }
 
-    /// The `MediaDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
-    }
     /// A one-line human summary of a `MediaDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(mediaId) of \(name(uploaderId)) was deleted"

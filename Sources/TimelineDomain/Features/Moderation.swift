@@ -1,3 +1,5 @@
+import JSONModel
+
 // Moderation: `reportPost` records `PostReported` (one report per reporter and post);
 // operators' `removePost` records `PostRemoved` and `dismissReports` records
 // `ReportsDismissed`.
@@ -55,15 +57,8 @@ extension PostReported: EventPayload {
         self.init(postId: post, reporterId: reporter, reason: personal?.reason ?? "", origin: personal?.origin)
     }
 
-    /// The `PostReported` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
-        if !erased {
-            out["reason"] = reason
-            out["origin"] = origin
-        }
-        return out
-    }
+    /// The reason and origin are left out once the reporter is erased.
+    package static var erasedMembers: [String] { ["reason", "origin"] }
 
     /// A one-line human summary of a `PostReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -111,12 +106,8 @@ extension PostRemoved: EventPayload {
             postId: post, authorId: author, reason: try opener.personal(author, from: &r) { try $0.string() } ?? "")
     }
 
-    /// The `PostRemoved` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
-        if !erased { out["reason"] = reason }
-        return out
-    }
+    /// The reason is left out once the author is erased (it reads back as "").
+    package static var erasedMembers: [String] { ["reason"] }
 
     /// A one-line human summary of a `PostRemoved` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -147,8 +138,6 @@ extension ReportsDismissed: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()))
     }
-    /// The `ReportsDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue] }
     /// A one-line human summary of a `ReportsDismissed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "the operator dismissed the reports against \(postId)"

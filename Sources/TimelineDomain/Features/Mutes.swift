@@ -1,3 +1,5 @@
+import JSONModel
+
 // Mutes: `mute` records `Muted` (for good, or until a time), `unmute` records `Unmuted`. A
 // muted user's posts leave the muter's timeline, hashtag and nearby searches, their comments
 // leave the posts the muter reads, and their doings leave the muter's activity;
@@ -40,13 +42,6 @@ extension Mute: EventPayload {
         self.init(muterId: muter, mutedId: muted, until: try r.u8() == 0 ? nil : try r.int64())
     }
 
-    /// The `Mute` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue]
-        out["until"] = until
-        return out
-    }
-
     /// A one-line human summary of a `Mute` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(muterId)) muted \(name(mutedId))" + (until.map { " until \($0)" } ?? "")
@@ -82,8 +77,6 @@ extension Unmute: EventPayload {
         self.init(muterId: UserID(try r.string()), mutedId: UserID(try r.string()))
     }
 
-    /// The `Unmute` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue] }
     /// A one-line human summary of an `Unmute` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(muterId)) unmuted \(name(mutedId))"

@@ -1,3 +1,5 @@
+import JSONModel
+
 // OAuth apps (the Mastodon client API's `POST /api/v1/apps`): `registerApp` records
 // `AppRegistered` — the app's name, redirect URIs and scopes, and only a hash of its client
 // secret, which is shown once. A token an app gets is a session (`SignedIn` v2) that names the
@@ -128,6 +130,11 @@ public struct AppRegistered: Equatable, Sendable {
 }
 
 extension AppRegistered: EventPayload {
+    /// The JSON keys: the properties' names, but `redirectUris`.
+    enum CodingKeys: String, CodingKey {
+        case appId, name, website, redirectURIs = "redirectUris", scopes, secretHash
+    }
+
     /// The aggregate `AppRegistered` events belong to: the app stream of `appId`.
     package var stream: String { StreamName.app(appId) }
     /// An `AppRegistered` payload names no user.
@@ -148,15 +155,6 @@ extension AppRegistered: EventPayload {
         self.init(
             appId: try r.string(), name: try r.string(), website: try r.optionalString(), redirectURIs: try r.strings(),
             scopes: try r.strings(), secretHash: try r.string())
-    }
-
-    /// The `AppRegistered` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "appId": appId, "name": name, "redirectUris": redirectURIs, "scopes": scopes, "secretHash": secretHash
-        ]
-        out["website"] = website
-        return out
     }
 
     /// A one-line human summary of an `AppRegistered` event.

@@ -1,3 +1,5 @@
+import JSONModel
+
 // OAuth 2's authorization code and client credentials grants (RFC 6749, PKCE of RFC 7636), as
 // Mastodon's apps use them. A person signed in on the authorize page runs `authorizeApp`:
 // `AppAuthorized` records the code's hash (the code itself is answered once), the app, the
@@ -39,6 +41,11 @@ public struct AppAuthorized: Equatable, Sendable {
 }
 
 extension AppAuthorized: EventPayload {
+    /// The JSON keys: the properties' names, but `redirectUri`.
+    enum CodingKeys: String, CodingKey {
+        case userId, appId, codeHash, scopes, redirectURI = "redirectUri", codeChallenge, expiresAt
+    }
+
     /// The aggregate `AppAuthorized` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
     /// Every user an `AppAuthorized` payload names: `userId`.
@@ -60,16 +67,6 @@ extension AppAuthorized: EventPayload {
         self.init(
             userId: UserID(try r.string()), appId: try r.string(), codeHash: try r.string(), scopes: try r.strings(),
             redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64())
-    }
-
-    /// The `AppAuthorized` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "userId": userId.rawValue, "appId": appId, "codeHash": codeHash, "scopes": scopes,
-            "redirectUri": redirectURI, "expiresAt": expiresAt
-        ]
-        out["codeChallenge"] = codeChallenge
-        return out
     }
 
     /// A one-line human summary of an `AppAuthorized` event.
@@ -116,11 +113,6 @@ extension AppTokenIssued: EventPayload {
         self.init(appId: try r.string(), tokenHash: try r.string(), scopes: try r.strings(), expiresAt: try r.int64())
     }
 
-    /// The `AppTokenIssued` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["appId": appId, "tokenHash": tokenHash, "scopes": scopes, "expiresAt": expiresAt]
-    }
-
     /// A one-line human summary of an `AppTokenIssued` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "app \(appId) got a token (\(tokenHash.prefix(8))…)"
@@ -154,8 +146,6 @@ extension AppTokenRevoked: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(appId: try r.string(), tokenHash: try r.string())
     }
-    /// The `AppTokenRevoked` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["appId": appId, "tokenHash": tokenHash] }
     /// A one-line human summary of an `AppTokenRevoked` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "app \(appId) revoked a token of its own (\(tokenHash.prefix(8))…)"

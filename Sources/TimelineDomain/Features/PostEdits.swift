@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Post edits: `editPost` records `PostEdited`. The post keeps its place in every timeline (its
 // id does not change); its hashtags are indexed anew, and every version stays in the log, which
@@ -40,13 +41,6 @@ extension PostEdited: EventPayload {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
         self.init(postId: post, authorId: author, caption: personal?.caption, hashtags: personal?.tags ?? [])
-    }
-
-    /// The `PostEdited` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "hashtags": hashtags]
-        out["caption"] = caption
-        return out
     }
 
     /// A one-line human summary of a `PostEdited` event.

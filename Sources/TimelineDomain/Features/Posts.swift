@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Posts: `addPost` records `PostAdded` (and `PostPlaced` when it has a location), `deletePost`
 // records `PostDeleted`; `timeline media reprocess` records `PostImageProcessed`.
@@ -49,6 +50,47 @@ public struct PostAdded: Equatable, Sendable {
         static let album: UInt8 = 4
         /// v5: the blurhash follows (after the media ids).
         static let blurhash: UInt8 = 8
+    }
+}
+
+extension PostAdded: Codable {
+    /// The JSON keys: the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case postId, authorId, imageId, caption, hashtags, width, height, variants, visibility, media, blurhash
+    }
+
+    /// Reads the JSON form: a post without `visibility` is public, one without `media` has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            postId: try c.decode(PostID.self, forKey: .postId), authorId: try c.decode(UserID.self, forKey: .authorId),
+            imageId: try c.decode(ImageID.self, forKey: .imageId),
+            caption: try c.decodeIfPresent(String.self, forKey: .caption),
+            hashtags: try c.decode([String].self, forKey: .hashtags),
+            width: try c.decodeIfPresent(Int.self, forKey: .width), height: try c.decodeIfPresent(Int.self, forKey: .height),
+            variants: try c.decodeIfPresent(ImageVariants.self, forKey: .variants),
+            visibility: try c.decodeIfPresent(PostVisibility.self, forKey: .visibility) ?? .public,
+            media: try c.decodeIfPresent([MediaID].self, forKey: .media) ?? [],
+            blurhash: try c.decodeIfPresent(String.self, forKey: .blurhash))
+    }
+
+    /// Writes the JSON form: the size and variants only together (a post from before the image
+    /// pipeline has neither), the visibility only when not public, the media only when some.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId)
+        try c.encode(authorId, forKey: .authorId)
+        try c.encode(imageId, forKey: .imageId)
+        try c.encodeIfPresent(caption, forKey: .caption)
+        try c.encode(hashtags, forKey: .hashtags)
+        if let width, let height, let variants {
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(variants, forKey: .variants)
+        }
+        if visibility != .public { try c.encode(visibility, forKey: .visibility) }
+        if !media.isEmpty { try c.encode(media, forKey: .media) }
+        try c.encodeIfPresent(blurhash, forKey: .blurhash)
     }
 }
 
@@ -105,19 +147,6 @@ extension PostAdded: EventPayload {
         if hashed { blurhash = try r.string() }
     }
 
-    /// The `PostAdded` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "imageId": imageId.rawValue, "hashtags": hashtags]
-        out["caption"] = caption
-        if let width, let height, let variants {
-            out["width"] = width; out["height"] = height; out["variants"] = variants.jsonObject
-        }
-        if visibility != .public { out["visibility"] = visibility.rawValue }
-        if !media.isEmpty { out["media"] = media.map(\.rawValue) }
-        out["blurhash"] = blurhash
-        return out
-    }
-
     /// A one-line human summary of a `PostAdded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) posted \(postId) \(clip(caption))" }
 }
@@ -134,6 +163,34 @@ public struct PostPlaced: Equatable, Sendable {
     /// A `PostPlaced` payload.
     public init(postId: PostID, authorId: UserID, place: Place?) {
         self.postId = postId; self.authorId = authorId; self.place = place
+    }
+}
+
+extension PostPlaced: Codable {
+    /// The JSON keys: the ids, and the place's members beside them.
+    enum CodingKeys: String, CodingKey {
+        case postId, authorId, latitude, longitude, name
+    }
+
+    /// Reads the JSON form: a place without its coordinates is the place of an erased author.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
+        let longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
+        let name = try c.decodeIfPresent(String.self, forKey: .name)
+        self.init(
+            postId: try c.decode(PostID.self, forKey: .postId), authorId: try c.decode(UserID.self, forKey: .authorId),
+            place: latitude.flatMap { latitude in longitude.map { Place(latitude: latitude, longitude: $0, name: name) } })
+    }
+
+    /// Writes the JSON form: the place's members (absent once the author is erased) beside the ids.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId)
+        try c.encode(authorId, forKey: .authorId)
+        try c.encodeIfPresent(place?.latitude, forKey: .latitude)
+        try c.encodeIfPresent(place?.longitude, forKey: .longitude)
+        try c.encodeIfPresent(place?.name, forKey: .name)
     }
 }
 
@@ -157,13 +214,6 @@ extension PostPlaced: EventPayload {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let place = try opener.personal(author, from: &r) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
         self.init(postId: post, authorId: author, place: place)
-    }
-
-    /// The `PostPlaced` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
-        if let place { out.merge(place.jsonObject) { _, new in new } }
-        return out
     }
 
     /// A one-line human summary of a `PostPlaced` event.
@@ -223,12 +273,6 @@ extension PostImageProcessed: EventPayload {
         self.init(postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
     }
 
-    /// The `PostImageProcessed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["postId": postId.rawValue, "authorId": authorId.rawValue, "sourceImageId": sourceImageId.rawValue,
-         "width": width, "height": height, "variants": variants.jsonObject]
-    }
-
     /// A one-line human summary of a `PostImageProcessed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "image of \(name(authorId))'s post \(postId) processed: \(width)×\(height), full/feed/thumb variants"
@@ -260,8 +304,6 @@ extension PostDeleted: EventPayload {
         self.init(postId: PostID(try r.string()), authorId: UserID(try r.string()))
     }
 
-    /// The `PostDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "authorId": authorId.rawValue] }
     /// A one-line human summary of a `PostDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) deleted post \(postId)" }
 }

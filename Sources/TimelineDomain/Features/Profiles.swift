@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Profiles: `updateProfile` records `ProfileUpdated` with the fields that changed (username,
 // bio, url, profile photo, discoverability, lock); unlocking approves the pending follow
@@ -47,7 +48,7 @@ public struct ProfileUpdated: Equatable, Sendable {
 }
 
 /// A profile photo as stored: two squares, by content address.
-public struct Avatar: Equatable, Sendable {
+public struct Avatar: Equatable, Sendable, Codable, SchemaDocumented {
     /// The 320 px square.
     public var large: ImageID
     /// The 96 px square.
@@ -65,6 +66,37 @@ public enum AvatarChange: Equatable, Sendable {
     case set(Avatar)
     /// The photo was removed.
     case removed
+}
+
+extension Avatar {
+    /// What each square is.
+    public static let memberDescriptions = [
+        "large": "Image id of the 320 px square.", "small": "Image id of the 96 px square."
+    ]
+    /// The squares' ids are content addresses, not identifiers.
+    public static let memberSchemas = ["large": JSONSchema.string, "small": JSONSchema.string]
+}
+
+extension AvatarChange: Codable, SchemaDescribed {
+    /// Reads the squares' ids, or null when the photo was removed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self = container.decodeNil() ? .removed : .set(try container.decode(Avatar.self))
+    }
+
+    /// Writes the squares' ids, or null when the photo was removed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .set(let avatar): try container.encode(avatar)
+        case .removed: try container.encodeNil()
+        }
+    }
+
+    /// null, or the squares' ids.
+    public static var jsonSchema: JSONSchema { .oneOf([.null, (try? JSONSchema.of(Avatar.self)) ?? .any]) }
+    /// The photo was removed.
+    public static var schemaPlaceholder: AvatarChange { .removed }
 }
 
 extension ProfileUpdated: EventPayload {
@@ -134,22 +166,6 @@ extension ProfileUpdated: EventPayload {
             tag = nil
         }
         if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
-    }
-
-    /// The `ProfileUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["username"] = username
-        out["bio"] = bio
-        out["url"] = url
-        switch avatar {
-        case nil: break
-        case .removed?: out["avatar"] = NSNull()
-        case .set(let avatar)?: out["avatar"] = ["large": avatar.large.rawValue, "small": avatar.small.rawValue]
-        }
-        if let discoverable { out["discoverable"] = discoverable }
-        if let locked { out["locked"] = locked }
-        return out
     }
 
     /// A one-line human summary of a `ProfileUpdated` event.

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Push subscriptions (Web Push, RFC 8030): `subscribePush` records `PushSubscribed` for the
 // token it comes with — one per token, as Mastodon keeps them: a second replaces the first —
 // with the push service's endpoint and the browser's keys sealed with the user's key, the alerts
@@ -13,7 +15,7 @@ public enum PushAlert {
 }
 
 /// Whose actions may push to a subscription (Mastodon's `data[policy]`).
-public enum PushPolicy: String, Sendable, CaseIterable {
+public enum PushPolicy: String, Sendable, CaseIterable, Codable, SchemaEnumeration {
     /// Anyone's.
     case all
     /// Only those of accounts the subscriber follows.
@@ -91,18 +93,6 @@ extension PushSubscribed: EventPayload {
             alerts: alerts, policy: policy)
     }
 
-    /// The `PushSubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "userId": userId.rawValue, "sessionHash": sessionHash, "standard": standard, "alerts": alerts,
-            "policy": policy.rawValue
-        ]
-        out["endpoint"] = endpoint
-        out["p256dh"] = p256dh
-        out["auth"] = auth
-        return out
-    }
-
     /// A one-line human summary of a `PushSubscribed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) subscribed to push notifications"
@@ -137,8 +127,6 @@ extension PushUnsubscribed: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
     }
-    /// The `PushUnsubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
     /// A one-line human summary of a `PushUnsubscribed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId))'s push subscription ended"

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Sensitive photos: `addPost` with `sensitive` (or a content `warning`) records
 // `PostMarkedSensitive` right after the post's `PostAdded`, in the same commit, so `PostAdded`'s
 // encoding stays as it was (as `PostPlaced` does for a place). Apps blur such a photo until the
@@ -40,13 +42,6 @@ extension PostMarkedSensitive: EventPayload {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let warning = try opener.personal(author, from: &r) { try $0.optionalString() } ?? nil
         self.init(postId: post, authorId: author, warning: warning)
-    }
-
-    /// The `PostMarkedSensitive` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
-        out["warning"] = warning
-        return out
     }
 
     /// A one-line human summary of a `PostMarkedSensitive` event.

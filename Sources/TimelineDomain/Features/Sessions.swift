@@ -1,3 +1,5 @@
+import JSONModel
+
 // Sessions: `signIn` records `SignedIn` (or `SignInFailed`, under a rate limit), `signOut`
 // records `SignedOut`, `signOutEverywhere` records `SignedOutEverywhere`.
 
@@ -62,15 +64,6 @@ extension SignedIn: EventPayload {
         }
     }
 
-    /// The `SignedIn` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
-        out["appId"] = appId
-        out["scopes"] = scopes
-        out["authorizationHash"] = authorizationHash
-        return out
-    }
-
     /// A one-line human summary of a `SignedIn` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed in (session \(sessionHash.prefix(8))…)"
@@ -106,9 +99,6 @@ extension SignedOut: EventPayload {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
     }
 
-    /// The `SignedOut` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
-
     /// A one-line human summary of a `SignedOut` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed out (session \(sessionHash.prefix(8))…)"
@@ -135,8 +125,6 @@ extension SignedOutEverywhere: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()))
     }
-    /// The `SignedOutEverywhere` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
     /// A one-line human summary of a `SignedOutEverywhere` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed out everywhere"
@@ -196,14 +184,6 @@ extension SignInFailed: EventPayload {
                 emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
                 origin: opener.version >= 3 ? try r.optionalString() : nil)
         }
-    }
-
-    /// The `SignInFailed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["emailHash": emailHash]
-        out["userId"] = userId?.rawValue
-        out["origin"] = origin
-        return out
     }
 
     /// A one-line human summary of a `SignInFailed` event.
