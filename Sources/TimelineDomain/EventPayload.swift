@@ -5,8 +5,8 @@ import JSONModel
 /// (`Features/`): its stream, its stored form (per schema version), its JSON form and its line
 /// in the audit log. Its JSON form is its `Codable` conformance, and the schema of
 /// `schemas/events/<type>.v<currentVersion>.schema.json` is read from the same conformance
-/// (`JSONSchema.of`, with what its `SchemaDocumented` conformance adds). `Event` reaches every payload through `Event.payload`, so none of these
-/// concerns switches over the event's cases. The read models do (the projections' folds and
+/// (`JSONSchema.of`, with what its `SchemaDocumented` conformance adds). `Event` reaches every
+/// payload through `Event.payload`, so none of these concerns switches over the event's cases. The read models do (the projections' folds and
 /// the live stream, in the library): what they make of an event is theirs to say, and the
 /// domain does not know them.
 ///
@@ -38,6 +38,9 @@ package protocol EventPayload: Sendable, Codable, SchemaDocumented {
     /// `schemas/events/<type>.v<version>.schema.json`): absent optionals are omitted, and
     /// password hashes are always `Event.redacted`.
     static var erasedMembers: [String] { get }
+    /// What each event type carrying the payload records, when the payload type is shared by
+    /// several (`Follow`: `Followed`, `FollowRequested`, …); otherwise `schemaDescription` says it.
+    static var eventDescriptions: [EventType: String] { get }
     /// A one-line human summary for an event of `type` (payloads shared by two types, such as
     /// `Like`, say which); `name` renders a user id (e.g. as `@username`).
     func summary(_ type: EventType, _ name: (UserID) -> String) -> String
@@ -54,6 +57,8 @@ extension EventPayload {
     package var post: PostID? { nil }
     /// Nothing is left out once the owner is erased, unless the payload type says otherwise.
     package static var erasedMembers: [String] { [] }
+    /// `schemaDescription` describes every event type of the payload, unless the type says otherwise.
+    package static var eventDescriptions: [EventType: String] { [:] }
 
     /// The JSON form: the `Encodable` form, without `erasedMembers` when `erased`.
     func json(erased: Bool) -> JSONValue {
@@ -64,13 +69,13 @@ extension EventPayload {
         return .object(members.filter { !dropped.contains($0.key) })
     }
 
-    /// The schema of the JSON form (`schemas/events/<type>.v<currentVersion>.schema.json`
-    /// without its `$schema`, `$id` and `title`): read from the `Decodable` conformance, with
-    /// `erasedMembers` not required.
-    static func jsonSchema() throws -> JSONSchema {
+    /// The schema of the JSON form of an event of `type`
+    /// (`schemas/events/<type>.v<currentVersion>.schema.json` without its `$schema`, `$id` and
+    /// `title`): read from the `Decodable` conformance, with `erasedMembers` not required.
+    static func jsonSchema(of type: EventType) throws -> JSONSchema {
         let schema = try JSONSchema.of(Self.self)
         let required = schema.json["required"]?.elements.filter { !erasedMembers.contains($0.string ?? "") }
-        return schema.with("required", .array(required ?? []))
+        return schema.with("required", .array(required ?? [])).described(eventDescriptions[type])
     }
 }
 
@@ -167,7 +172,7 @@ extension EventType {
     package var legacyPlainV1: Bool { payloadType.legacyPlainV1 }
 
     /// The schema of the payload's JSON form at `currentVersion`, read from its type.
-    package func payloadSchema() throws -> JSONSchema { try payloadType.jsonSchema() }
+    package func payloadSchema() throws -> JSONSchema { try payloadType.jsonSchema(of: self) }
 }
 
 /// Shortens free text for a one-line summary: on one line, at most 48 characters, quoted.

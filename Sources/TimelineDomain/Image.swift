@@ -137,7 +137,7 @@ public struct ImageVariants: Equatable, Sendable, Codable {
 extension ImageVariants: SchemaDocumented {
     /// What each variant is.
     public static let memberDescriptions = [
-        "full": "Long side at most 1080 px; the same as imageId.", "feed": "Long side at most 640 px.",
+        "full": "Long side at most 1080 px: the post's image (a PostAdded's imageId).", "feed": "Long side at most 640 px.",
         "thumb": "320 px square, centre crop."
     ]
 }

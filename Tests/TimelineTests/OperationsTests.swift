@@ -200,7 +200,8 @@ import Testing
             // The expectation, computed from the JSON form independently of `matches`.
             let expected = all.filter { e in
                 let payload = e.event.payloadJSON()
-                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"].compactMap { payload[$0]?.string }
+                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"]
+                    .compactMap { payload[$0]?.string }
                 return (filter.types?.contains(e.type) ?? true)
                     && (filter.actor.map { e.actor == $0 } ?? true)
                     && (filter.user.map { e.actor == $0.rawValue || userFields.contains($0.rawValue) } ?? true)

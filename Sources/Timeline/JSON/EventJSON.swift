@@ -39,7 +39,8 @@ public struct EventJSON: Codable, Equatable, Sendable {
 
 extension EventJSON: SchemaDocumented {
     /// What the envelope is.
-    public static let schemaDescription: String? = "One event of the Timeline log in its JSON form (audit output, export)."
+    public static let schemaDescription: String? =
+        "One event of the Timeline log in its JSON form (audit output, export)."
 
     /// The members' descriptions.
     public static let memberDescriptions = [
@@ -74,7 +75,9 @@ extension EventJSON: SchemaDocumented {
 
     /// The definitions the files of `schemas/events/` and `schemas/commands/` refer to.
     public static let schemaKeywords: [String: JSONValue] = [
-        "$defs": ["identifier": JSONSchema.string(pattern: IdentifierSyntax.pattern).json, "place": Place.definition.json]
+        "$defs": [
+            "identifier": JSONSchema.string(pattern: IdentifierSyntax.pattern).json, "place": Place.definition.json,
+        ]
     ]
 }
 

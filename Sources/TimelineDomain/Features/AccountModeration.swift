@@ -357,3 +357,45 @@ extension Command {
     /// Lifts a suspension (moderators only).
     public static func unsuspendUser(user: String) -> Command { Command(UnsuspendUserCommand(value: user)) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension RoleChange {
+    /// What each event type carrying the payload records.
+    package static let eventDescriptions: [EventType: String] = [
+        .roleGranted: "The operator granted a role.",
+        .roleRevoked: "The operator revoked a role.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "role": JSONSchema.enumeration(["moderator"]),
+    ]
+}
+
+extension UserReported {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Someone reported an account, perhaps naming some of its posts."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "reason": "Sealed with the reporter's key; absent once they are erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20),
+    ]
+}
+
+extension AccountDecision {
+    /// What each event type carrying the payload records.
+    package static let eventDescriptions: [EventType: String] = [
+        .userReportsDismissed: "A moderator dismissed the reports standing against an account.",
+        .userSuspended: "A moderator suspended an account: it cannot sign in, its sessions end, its profile and "
+            + "posts are gone for everyone else.",
+        .userUnsuspended: "A moderator lifted a suspension.",
+    ]
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "moderatorId": "The moderator who decided; absent: the operator.",
+    ]
+}

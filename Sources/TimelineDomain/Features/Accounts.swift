@@ -277,3 +277,24 @@ extension Command {
         Command(EraseUserCommand(user: user, password: password))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension UserCreated {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 2 stores the personal fields sealed with the owner's key; in JSON they appear in clear, or are "
+        + "absent once the owner is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "passwordHash": "Always redacted in JSON.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
+        "email": JSONSchema.string.with("maxLength", 254),
+        "passwordHash": JSONSchema(["anyOf": [["const": "[redacted]"], ["type": "null"]]]),
+        "bio": JSONSchema.string.with("maxLength", 150),
+        "url": JSONSchema.string.with("maxLength", 2048),
+    ]
+}

@@ -159,3 +159,26 @@ extension Command {
     /// recorded) when there was no such item of theirs, or none at all.
     public static func dismissActivity(item: String? = nil) -> Command { Command(DismissActivityCommand(item: item)) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension ActivityDismissed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A user dismissed an activity item, or all of them (Mastodon's notification dismiss and clear)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "item": "The item dismissed; absent: every item the user had.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "item": .identifier,
+    ]
+}
+
+extension ActivityRead {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "upTo": "The id of the newest activity item read.",
+    ]
+}

@@ -193,3 +193,20 @@ extension Command {
         Command(AddCommentCommand(post: post, text: text, replyTo: replyTo))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension CommentAdded {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 2 stores the personal fields sealed with the owner's key; in JSON they appear in clear, or are "
+        + "absent once the owner is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "replyTo": "The comment it replies to, if any.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "text": JSONSchema.string.with("minLength", 1).with("maxLength", 2200),
+    ]
+}

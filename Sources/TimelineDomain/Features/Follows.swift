@@ -150,3 +150,20 @@ extension Command {
     /// The acting user stops following `user`, or withdraws their request to (idempotent).
     public static func unfollow(user: String) -> Command { Command(UnfollowCommand(value: user)) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension Follow {
+    /// What each event type carrying the payload records.
+    package static let eventDescriptions: [EventType: String] = [
+        .followRequested: "A user (followerId) asked to follow a locked account (followeeId). Approval records the "
+            + "Followed itself.",
+        .followRequestRejected: "The locked account's owner (followeeId) turned down the request of followerId.",
+        .followRequestWithdrawn: "The request of followerId to follow followeeId was taken back: by the asker, or "
+            + "by a block or an erasure between them.",
+        .postNotificationsOn: "followerId asked to be told of each of followeeId's posts (follow's notify): each "
+            + "post after it is an activity item of kind post for them while they follow.",
+        .postNotificationsOff: "followerId stopped being told of followeeId's posts (follow's notify false). "
+            + "Unfollowing, or a rejected or withdrawn request, ends it without this event.",
+    ]
+}

@@ -397,3 +397,43 @@ extension Command {
     /// Deletes a batch of the photos nobody attached within a day (operator only).
     public static var expireMedia: Command { Command(ExpireMediaCommand()) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension MediaUploaded {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A photo uploaded to be attached to a post (what the image pipeline produced, its blurhash and alt text); "
+        + "stream user-<uploaderId>."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "alt": "Sealed with the uploader's key; absent when none or once they are erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "width": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1),
+        "blurhash": JSONSchema.string.with("minLength", 6),
+        "alt": JSONSchema.string.with("maxLength", 1500),
+    ]
+}
+
+extension MediaUpdated {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A photo's alt text changed."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "alt": "The new alt text (sealed); absent: cleared, or the uploader is erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "alt": JSONSchema.string.with("maxLength", 1500),
+    ]
+}
+
+extension MediaDeleted {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A photo nobody attached to a post went: a day after its upload, or with its uploader's erasure."
+}

@@ -280,3 +280,40 @@ extension Command {
         Command(RemovePostCommand(post: post, reason: reason))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostReported {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 3 adds origin. As version 2, it stores the personal fields sealed with the owner's key; in JSON "
+        + "they appear in clear, or are absent once the owner is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "origin": "A keyed hash of the address the report came from (absent for local tools): reports from one "
+            + "address count once.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+    ]
+}
+
+extension PostRemoved {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An operator removed a post (the envelope's actor is \"operator\"). The reason is sealed with the author's "
+        + "key: in JSON it appears in clear, or is absent once the author is erased (the envelope then has "
+        + "\"erased\": true)."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+    ]
+}
+
+extension ReportsDismissed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An operator dismissed the reports standing against a post (the envelope's actor is \"operator\"): they no "
+        + "longer count."
+}

@@ -194,3 +194,12 @@ extension Command {
     /// The acting user lifts their mute of `user` (idempotent).
     public static func unmute(user: String) -> Command { Command(UnmuteCommand(value: user)) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension Mute {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "until": "When the mute ends by itself (ms since 1970); absent: when unmuted.",
+    ]
+}

@@ -308,3 +308,17 @@ extension Command {
         Command(RegisterAppCommand(name: name, redirectURIs: redirectURIs, scopes: scopes, website: website))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension AppRegistered {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An OAuth app registered (POST /api/v1/apps): its client secret only as a hash."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "name": JSONSchema.string.with("minLength", 1).with("maxLength", 100),
+        "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10),
+        "secretHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}

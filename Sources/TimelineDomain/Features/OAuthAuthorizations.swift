@@ -537,3 +537,41 @@ extension Command {
         Command(IssueAppTokenCommand(app: app, clientSecret: clientSecret, scopes: scopes))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension AppAuthorized {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A person let an OAuth app act for them: the authorization code only as a hash, redeemable once for ten "
+        + "minutes."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "codeChallenge": "PKCE S256 challenge.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "codeHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "codeChallenge": JSONSchema.string(pattern: "^[A-Za-z0-9_-]{43}$"),
+    ]
+}
+
+extension AppTokenIssued {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An OAuth app's own token (the client credentials grant), only as a hash."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+extension AppTokenRevoked {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An OAuth app revoked a token of its own (RFC 7009), named only by its hash."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}

@@ -396,3 +396,39 @@ extension Command {
         Command(ChangeEmailCommand(password: password, email: email))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension PasswordResetRequested {
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+extension PasswordChanged {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A password set with a reset token (resetTokenHash, spent) or with the current password (no "
+        + "resetTokenHash); every session and reset token the user had before it ends. passwordHash and email "
+        + "are sealed with the user's key; passwordHash is always redacted in JSON; both are absent once the "
+        + "user is erased."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "resetTokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "email": JSONSchema.string.with("maxLength", 254),
+        "passwordHash": JSONSchema(["anyOf": [["const": "[redacted]"], ["type": "null"]]]),
+    ]
+}
+
+extension EmailChanged {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A user changed their email, giving their password; the old email is free again. The email is sealed with "
+        + "the user's key: in JSON it appears in clear, or is absent once the user is erased (the envelope then "
+        + "has \"erased\": true)."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "email": JSONSchema.string.with("maxLength", 254),
+    ]
+}

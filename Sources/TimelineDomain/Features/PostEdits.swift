@@ -116,3 +116,12 @@ extension Command {
         Command(EditPostCommand(post: post, caption: caption, alts: alts))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostEdited {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "caption": "The new caption (absent: none, or its author was erased).",
+    ]
+}

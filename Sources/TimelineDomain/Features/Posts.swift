@@ -67,7 +67,8 @@ extension PostAdded: Codable {
             imageId: try c.decode(ImageID.self, forKey: .imageId),
             caption: try c.decodeIfPresent(String.self, forKey: .caption),
             hashtags: try c.decode([String].self, forKey: .hashtags),
-            width: try c.decodeIfPresent(Int.self, forKey: .width), height: try c.decodeIfPresent(Int.self, forKey: .height),
+            width: try c.decodeIfPresent(Int.self, forKey: .width),
+            height: try c.decodeIfPresent(Int.self, forKey: .height),
             variants: try c.decodeIfPresent(ImageVariants.self, forKey: .variants),
             visibility: try c.decodeIfPresent(PostVisibility.self, forKey: .visibility) ?? .public,
             media: try c.decodeIfPresent([MediaID].self, forKey: .media) ?? [],
@@ -175,12 +176,15 @@ extension PostPlaced: Codable {
     /// Reads the JSON form: a place without its coordinates is the place of an erased author.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let post = try c.decode(PostID.self, forKey: .postId), author = try c.decode(UserID.self, forKey: .authorId)
         let latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
         let longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
         let name = try c.decodeIfPresent(String.self, forKey: .name)
         self.init(
-            postId: try c.decode(PostID.self, forKey: .postId), authorId: try c.decode(UserID.self, forKey: .authorId),
-            place: latitude.flatMap { latitude in longitude.map { Place(latitude: latitude, longitude: $0, name: name) } })
+            postId: post, authorId: author,
+            place: latitude.flatMap { latitude in
+                longitude.map { Place(latitude: latitude, longitude: $0, name: name) }
+            })
     }
 
     /// Writes the JSON form: the place's members (absent once the author is erased) beside the ids.
@@ -469,4 +473,89 @@ extension Command {
         Command(AddPostCommand(photos: .media(media), caption: caption, location: location, sensitive: sensitive, warning: warning,
                                visibility: visibility))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostAdded {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 5 adds `media`, the album's photos, or `blurhash`, its one photo's; version 4 added `visibility`; "
+        + "version 3 what the image pipeline produced. As in version 2, it stores the personal fields sealed "
+        + "with the owner's key; in JSON they appear in clear, or are absent once the owner is erased (the "
+        + "envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "width": "The full variant's width in pixels, after EXIF orientation.",
+        "height": "The full variant's height in pixels, after EXIF orientation.",
+        "visibility": "Who sees the post: present only for a followers-only post (absent: public). Stored in "
+            + "clear, in a byte of flags after the sealed section that also says whether the variants follow.",
+        "media": "The photos it holds, in order (each a MediaUploaded); the first is imageId's. Absent for a post "
+            + "from before media.",
+        "blurhash": "The blurhash of a post given its one photo at once (an album's photos carry their own, in "
+            + "MediaUploaded).",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "caption": JSONSchema.string.with("maxLength", 2200),
+        "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1)).with("maxItems", 30)
+            .with("uniqueItems", true),
+        "width": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1),
+        "visibility": JSONSchema.enumeration(["followers"]),
+        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
+        "blurhash": JSONSchema.string.with("minLength", 6),
+    ]
+    /// Rules across members.
+    public static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": [
+            "variants": ["width", "height"], "width": ["variants", "height"], "height": ["variants", "width"]
+        ],
+        "not": ["required": ["media", "blurhash"]],
+    ]
+}
+
+extension PostPlaced {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Where a post's photo was taken, appended right after its PostAdded in the same commit. The latitude, "
+        + "longitude and name are sealed with the author's key: in JSON they appear in clear, or are absent once "
+        + "the author is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "latitude": "Degrees north.",
+        "longitude": "Degrees east.",
+        "name": "The place's name (at most 100 characters, trimmed).",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "latitude": JSONSchema.number.with("minimum", -90).with("maximum", 90),
+        "longitude": JSONSchema.number.with("minimum", -180).with("maximum", 180),
+        "name": JSONSchema.string.with("maxLength", 100),
+    ]
+    /// Rules across members.
+    public static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": ["latitude": ["longitude"], "longitude": ["latitude"], "name": ["latitude", "longitude"]],
+    ]
+}
+
+extension PostImageProcessed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "The image of a post written before the image pipeline (stored as uploaded) went through it (`timeline "
+        + "media reprocess`, by the operator, in the post's stream). It records what was produced, so a rebuild "
+        + "never decodes an image; from then on the post's `image` is `variants.full`, and the image it was made "
+        + "from stays stored under its id. No personal field."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "authorId": "The post's author; the variants are sealed with their key.",
+        "sourceImageId": "The image the variants were made from (the post's image until then).",
+        "width": "The full variant's width in pixels, after EXIF orientation.",
+        "height": "The full variant's height in pixels, after EXIF orientation.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "width": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1),
+    ]
 }

@@ -307,3 +307,30 @@ extension Command {
                 username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked))
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension ProfileUpdated {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 5 adds `locked`; version 4 added `discoverable`; version 3 `avatar`. Like version 2, it stores "
+        + "the personal fields sealed with the owner's key; in JSON they appear in clear, or are absent once the "
+        + "owner is erased (the envelope then has \"erased\": true). An update without `avatar`, `discoverable` "
+        + "and `locked` has exactly version 2's bytes."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "avatar": "The profile photo's change, as the image pipeline produced it (a rebuild never re-encodes): "
+            + "the squares' ids, or null when it was removed; absent when the photo did not change. Stored in "
+            + "clear after the sealed section (the images themselves are sealed with the owner's key).",
+        "discoverable": "The new value of the discoverable setting (whether others may find the user by email); "
+            + "absent when it did not change. Stored in clear after the avatar's change.",
+        "locked": "The new value of the locked setting (whether following the user needs their approval); absent "
+            + "when it did not change. Stored in clear after the discoverable setting's change.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
+        "bio": JSONSchema.string.with("maxLength", 150),
+        "url": JSONSchema.string.with("maxLength", 2048),
+    ]
+}

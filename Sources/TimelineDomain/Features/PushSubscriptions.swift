@@ -437,3 +437,30 @@ extension Command {
     /// Ends the acting session's push subscription.
     public static var unsubscribePush: Command { Command(UnsubscribePushCommand()) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension PushSubscribed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A token subscribed to push notifications (one per token; a second replaces the first)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "endpoint": "Sealed with the user's key; absent once they are erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"]),
+    ]
+}
+
+extension PushUnsubscribed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A token's push subscription ended (by its user, or the push service said it is gone)."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}

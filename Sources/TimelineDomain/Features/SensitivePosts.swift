@@ -60,3 +60,12 @@ extension Validation {
         return text.allSatisfy(\.isWhitespace) ? nil : text
     }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostMarkedSensitive {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "warning": "The content warning, if any (absent too once the author was erased).",
+    ]
+}

@@ -455,3 +455,50 @@ extension Command {
     /// Ends every session of the acting user, this one too, and their reset tokens.
     public static var signOutEverywhere: Command { Command(SignOutEverywhereCommand()) }
 }
+
+// MARK: - JSON Schemas of the payloads
+
+extension SignedIn {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 3 adds the authorization code an OAuth token redeemed; a first-party session is encoded exactly "
+        + "as version 1."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "appId": "The OAuth app the token was issued to (absent for a first-party session).",
+        "scopes": "The scopes the token holds (absent for a first-party session, which may do everything).",
+        "authorizationHash": "The hash of the authorization code (AppAuthorized) this token redeemed.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "authorizationHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+    /// Rules across members.
+    public static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": ["appId": ["scopes"], "scopes": ["appId"], "authorizationHash": ["appId"]],
+    ]
+}
+
+extension SignedOut {
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+extension SignInFailed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "The email is recorded only as a keyed hash (hex), with the user's id when the email belongs to one, and a "
+        + "keyed hash of the attempt's origin when known: failures are limited per email and origin."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "origin": "Keyed hash (hex) of where the attempt came from (an HTTP client's address); absent for local tools.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "emailHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "origin": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
