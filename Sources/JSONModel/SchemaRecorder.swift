@@ -49,6 +49,8 @@ extension SchemaDocumented {
 public struct SchemaRecordingError: Error, CustomStringConvertible {
     /// What went wrong, naming the type.
     public let description: String
+    /// An error saying `description`.
+    public init(description: String) { self.description = description }
 }
 
 extension JSONSchema {
@@ -74,14 +76,16 @@ extension JSONSchema {
         }
         var schema = recording.schema
         if let documented = T.self as? any SchemaDocumented.Type {
-            schema = documented.apply(to: schema)
+            schema = documented.documented(schema)
         }
         return (schema, value)
     }
 }
 
 extension SchemaDocumented {
-    fileprivate static func apply(to schema: JSONSchema) -> JSONSchema {
+    /// `schema` (an object schema read from the type, or made some other way) with what the
+    /// type adds: its keywords, its members' narrower schemas and descriptions, its description.
+    public static func documented(_ schema: JSONSchema) -> JSONSchema {
         let schema = schemaKeywords.keys.sorted().reduce(schema) { $0.with($1, schemaKeywords[$1]!) }
         guard case .object(var properties)? = schema.json["properties"] else {
             return schema.described(schemaDescription)

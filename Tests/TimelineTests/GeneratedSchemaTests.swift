@@ -35,6 +35,10 @@ import Testing
             let title = "\(type.rawValue) payload, schema version \(type.currentVersion)"
             files.append((path, file(path, title: title, try type.payloadSchema())))
         }
+        for definition in Command.definitions {
+            let path = "commands/\(definition.name).schema.json"
+            files.append((path, file(path, title: definition.schemaTitle, try definition.jsonSchema())))
+        }
         return files
     }
 
@@ -45,6 +49,19 @@ import Testing
             let url = SchemaTests.root.appending(path: "schemas/" + path)
             if write { try text.write(to: url, atomically: true, encoding: .utf8) }
             if (try? String(contentsOf: url, encoding: .utf8)) != text { stale.append(path) }
+        }
+        // Nothing else is kept by hand: every other file is a past version of a current event type.
+        let generated = Set(try Self.generated().map(\.path))
+        let current = Dictionary(uniqueKeysWithValues: EventType.allCases.map { ($0.rawValue, Int($0.currentVersion)) })
+        for folder in ["events", "commands"] {
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: SchemaTests.root.appending(path: "schemas/" + folder).path)
+            for name in names where !generated.contains(folder + "/" + name) {
+                let parts = name.split(separator: ".")
+                let past = folder == "events" && parts.count == 4 && parts[1].hasPrefix("v")
+                    && Int(parts[1].dropFirst()).map { $0 < current[String(parts[0])] ?? 0 } == true
+                #expect(past, "schemas/\(folder)/\(name) is neither generated nor a past version of an event type")
+            }
         }
         #expect(
             stale.isEmpty,

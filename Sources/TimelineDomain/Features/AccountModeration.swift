@@ -399,3 +399,54 @@ extension AccountDecision {
         "moderatorId": "The moderator who decided; absent: the operator.",
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension DismissUserReportsCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account whose standing reports are dismissed (moderators only).",
+    ]
+}
+
+extension GrantRoleCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who gets the moderator role (the operator only).",
+    ]
+}
+
+extension ReportUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account reported.",
+        "posts": "Some of the account's posts the report is about (at most 20).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+        "reason": JSONSchema.string.with("minLength", 1),
+        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20),
+    ]
+}
+
+extension RevokeRoleCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who loses the moderator role (the operator only).",
+    ]
+}
+
+extension SuspendUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account suspended (moderators only).",
+    ]
+}
+
+extension UnsuspendUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account unsuspended (moderators only).",
+    ]
+}

@@ -298,3 +298,16 @@ extension UserCreated {
         "url": JSONSchema.string.with("maxLength", 2048),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension EraseUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "password": "The user's current password: required when a user erases themself (an operator gives none).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+    ]
+}

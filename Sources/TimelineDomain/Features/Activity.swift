@@ -182,3 +182,23 @@ extension ActivityRead {
         "upTo": "The id of the newest activity item read.",
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension DismissActivityCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "item": "The activity item to dismiss; absent: all of them.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "item": .identifier,
+    ]
+}
+
+extension MarkActivityReadCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "upTo": "The id of the newest activity item read.",
+    ]
+}

@@ -210,3 +210,17 @@ extension CommentAdded {
         "text": JSONSchema.string.with("minLength", 1).with("maxLength", 2200),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension AddCommentCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "replyTo": "The comment of the same post this one replies to.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+        "replyTo": .identifier,
+    ]
+}

@@ -167,3 +167,17 @@ extension Follow {
             + "Unfollowing, or a rejected or withdrawn request, ends it without this event.",
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension FollowCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "notify": "Optional: true asks to be told of each of the user's posts, false stops it; absent leaves it "
+            + "as it is.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+    ]
+}

@@ -437,3 +437,37 @@ extension MediaDeleted {
     public static let schemaDescription: String? =
         "A photo nobody attached to a post went: a day after its upload, or with its uploader's erasure."
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension ExpireMediaCommand {
+    /// The schema's title.
+    package static let schemaTitle = "expireMedia command (a timeline exec line; the operator only)"
+}
+
+extension UpdateMediaCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "media": "One of the acting user's photos.",
+        "alt": "A description of the photo for people who cannot see it (at most 1,500 characters; null or empty: "
+            + "none).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "media": .identifier,
+        "alt": JSONSchema(["type": ["string", "null"]]),
+    ]
+}
+
+extension UploadMediaCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "alt": "A description of the photo for people who cannot see it (at most 1,500 characters; null or empty: "
+            + "none).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "image": JSONSchema.string.with("contentEncoding", "base64"),
+        "alt": JSONSchema(["type": ["string", "null"]]),
+    ]
+}

@@ -317,3 +317,31 @@ extension ReportsDismissed {
         "An operator dismissed the reports standing against a post (the envelope's actor is \"operator\"): they no "
         + "longer count."
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension DismissReportsCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Operators only (`timeline moderation dismiss`, or the library as the operator): a user or session is "
+        + "refused with forbidden. Dismisses the post's standing reports (ReportsDismissed); answers {changed}."
+}
+
+extension RemovePostCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Operators only (`timeline moderation remove`, or the library as the operator): a user or session is "
+        + "refused with forbidden. Removes the post (PostRemoved); its author's activity shows the reason."
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+    ]
+}
+
+extension ReportPostCommand {
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+    ]
+}

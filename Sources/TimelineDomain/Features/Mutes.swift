@@ -203,3 +203,17 @@ extension Mute {
         "until": "When the mute ends by itself (ms since 1970); absent: when unmuted.",
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension MuteCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "duration": "How long the mute lasts, in seconds; 0 or absent: until unmuted (Mastodon's duration).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+        "duration": JSONSchema.integer.with("minimum", 0).with("maximum", 31536000),
+    ]
+}

@@ -322,3 +322,23 @@ extension AppRegistered {
         "secretHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension RegisterAppCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "scopes": "Space-separated (default read).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "name": JSONSchema.string.with("minLength", 1).with("maxLength", 100),
+        "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10),
+    ]
+    /// Rules across fields.
+    package static let schemaKeywords: [String: JSONValue] = [
+        "required": ["command", "name", "redirectUris"],
+    ]
+}

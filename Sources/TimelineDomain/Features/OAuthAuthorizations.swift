@@ -575,3 +575,50 @@ extension AppTokenRevoked {
         "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension AuthorizeAppCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The acting user lets an OAuth app act for them; answers the authorization code."
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "scopes": "Space-separated (default: the app's).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "codeChallengeMethod": JSONSchema(["const": "S256"]),
+    ]
+}
+
+extension IssueAppTokenCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "An app's own token (the client credentials grant)."
+}
+
+extension RedeemAuthorizationCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "An app exchanges an authorization code for the person's token (a public client sends no secret and must "
+        + "have used PKCE)."
+}
+
+extension RevokeTokenCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "An OAuth app ends a token issued to it (RFC 7009): changed true when it did; any other token (unknown, "
+        + "ended, another app's or a first-party session) is left as it is, changed false."
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "app": "The OAuth app's client_id.",
+        "clientSecret": "The app's client secret; a public client leaves it out.",
+    ]
+}

@@ -432,3 +432,19 @@ extension EmailChanged {
         "email": JSONSchema.string.with("maxLength", 254),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension ChangeEmailCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Changes the acting user's email; a wrong password gives invalid_credentials, an email held by someone "
+        + "else email_taken."
+}
+
+extension ChangePasswordCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Changes the acting user's password; a wrong currentPassword gives invalid_credentials. Ends every session "
+        + "(this one too) and every reset token of the user."
+}

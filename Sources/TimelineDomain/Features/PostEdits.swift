@@ -125,3 +125,20 @@ extension PostEdited {
         "caption": "The new caption (absent: none, or its author was erased).",
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension EditPostCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "caption": "The new caption; null or empty clears it, absent keeps it.",
+        "alts": "New alt texts of the post's photos, by media id (null or empty clears one; at most 1,500 "
+            + "characters each). Each must be a photo of this post.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+        "caption": JSONSchema(["type": ["string", "null"]]),
+        "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100),
+    ]
+}

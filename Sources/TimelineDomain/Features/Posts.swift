@@ -559,3 +559,28 @@ extension PostImageProcessed {
         "height": JSONSchema.integer.with("minimum", 1),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension AddPostCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "image": "One photo, in base64 (uploaded and attached at once). Give image or media, not both.",
+        "location": "Where the photo was taken (recorded sealed with the author's key, as a PostPlaced event).",
+        "sensitive": "Blur the photo until the viewer asks to see it.",
+        "warning": "A content warning shown over the photo (makes it sensitive).",
+        "visibility": "Who sees the post: everyone, or only the author's followers (to anyone else it does not "
+            + "exist). By default followers for a locked account, public otherwise.",
+        "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "image": JSONSchema.string.with("contentEncoding", "base64"),
+        "visibility": JSONSchema.enumeration(["public", "followers"]),
+        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
+    ]
+    /// Rules across fields.
+    package static let schemaKeywords: [String: JSONValue] = [
+        "oneOf": [["required": ["image"]], ["required": ["media"]]],
+    ]
+}

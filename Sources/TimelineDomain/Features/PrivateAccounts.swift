@@ -95,3 +95,19 @@ extension Command {
     /// The acting user turns down `user`'s request to follow them (`not_found` when there is none).
     public static func rejectFollowRequest(user: String) -> Command { Command(RejectFollowRequestCommand(value: user)) }
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension ApproveFollowRequestCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who asked to follow the acting user.",
+    ]
+}
+
+extension RejectFollowRequestCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who asked to follow the acting user.",
+    ]
+}

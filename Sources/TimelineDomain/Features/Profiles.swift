@@ -334,3 +334,20 @@ extension ProfileUpdated {
         "url": JSONSchema.string.with("maxLength", 2048),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension UpdateProfileCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "avatar": "A base64 image (JPEG, PNG, GIF, HEIC or WebP) to set as the profile photo, stored as 320 px "
+            + "and 96 px squares; null removes the photo; absent keeps it.",
+        "discoverable": "Whether others may find the user by email (findContacts); on by default; absent keeps it.",
+        "locked": "Whether following the user needs their approval (a private account). Unlocking approves every "
+            + "pending request.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "avatar": JSONSchema(["type": ["string", "null"]]),
+    ]
+}

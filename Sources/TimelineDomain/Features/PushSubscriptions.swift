@@ -464,3 +464,34 @@ extension PushUnsubscribed {
         "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension EndPushSubscriptionCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The operator ends a push subscription whose push service says it is gone."
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string,
+    ]
+}
+
+extension SubscribePushCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The acting session subscribes to push notifications (it needs a session token: one subscription per token)."
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "endpoint": JSONSchema.string(pattern: "^https://"),
+        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"]),
+    ]
+}
+
+extension UnsubscribePushCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The acting session's push subscription ends."
+}

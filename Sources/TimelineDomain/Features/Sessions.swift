@@ -502,3 +502,36 @@ extension SignInFailed {
         "origin": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
     ]
 }
+
+// MARK: - JSON Schemas of the commands
+
+extension CheckSignInCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Checks an email and password as signIn does (the same failure limit; a failure recorded as SignInFailed) "
+        + "without starting a session: answers the user and appends nothing (the OAuth authorize page's sign-in)."
+}
+
+extension SignInCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "app": "An OAuth app's client_id: the token is that app's (Mastodon's password grant).",
+        "clientSecret": "The app's client secret.",
+        "scopes": "The scopes asked, space-separated (all of the app's when absent).",
+        "appToken": "Instead of clientSecret: the app's own token (issueAppToken), for a person who just signed "
+            + "up through it.",
+    ]
+    /// Rules across fields.
+    package static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": ["app": ["clientSecret"], "clientSecret": ["app"], "scopes": ["app"]],
+    ]
+}
+
+extension SignOutCommand {
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "session": JSONSchema.string,
+    ]
+}
