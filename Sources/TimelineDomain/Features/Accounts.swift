@@ -293,7 +293,7 @@ extension UserCreated {
     public static let memberSchemas: [String: JSONSchema] = [
         "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
         "email": JSONSchema.string.with("maxLength", 254),
-        "passwordHash": JSONSchema(["anyOf": [["const": "[redacted]"], ["type": "null"]]]),
+        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]),
         "bio": JSONSchema.string.with("maxLength", 150),
         "url": JSONSchema.string.with("maxLength", 2048),
     ]

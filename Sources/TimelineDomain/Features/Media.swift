@@ -455,7 +455,7 @@ extension UpdateMediaCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "media": .identifier,
-        "alt": JSONSchema(["type": ["string", "null"]]),
+        "alt": JSONSchema.string.nullable,
     ]
 }
 
@@ -468,6 +468,6 @@ extension UploadMediaCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "image": JSONSchema.string.with("contentEncoding", "base64"),
-        "alt": JSONSchema(["type": ["string", "null"]]),
+        "alt": JSONSchema.string.nullable,
     ]
 }

@@ -588,7 +588,7 @@ extension AuthorizeAppCommand {
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "codeChallengeMethod": JSONSchema(["const": "S256"]),
+        "codeChallengeMethod": JSONSchema.constant("S256"),
     ]
 }
 

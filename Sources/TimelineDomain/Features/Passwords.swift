@@ -417,7 +417,7 @@ extension PasswordChanged {
     public static let memberSchemas: [String: JSONSchema] = [
         "resetTokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
         "email": JSONSchema.string.with("maxLength", 254),
-        "passwordHash": JSONSchema(["anyOf": [["const": "[redacted]"], ["type": "null"]]]),
+        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]),
     ]
 }
 

@@ -138,7 +138,7 @@ extension EditPostCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "post": .identifier,
-        "caption": JSONSchema(["type": ["string", "null"]]),
+        "caption": JSONSchema.string.nullable,
         "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100),
     ]
 }

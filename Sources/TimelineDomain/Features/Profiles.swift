@@ -348,6 +348,6 @@ extension UpdateProfileCommand {
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "avatar": JSONSchema(["type": ["string", "null"]]),
+        "avatar": JSONSchema.string.nullable,
     ]
 }
