@@ -29,6 +29,9 @@ public protocol SchemaDocumented {
     static var memberDescriptions: [String: String] { get }
     /// Narrower schemas of some members, by JSON key (descriptions are added to them).
     static var memberSchemas: [String: JSONSchema] { get }
+    /// Keywords added to the type's schema, in key order: rules across members
+    /// (`dependentRequired`, `oneOf`, `not`) or narrower bounds of a leaf type.
+    static var schemaKeywords: [String: JSONValue] { get }
 }
 
 extension SchemaDocumented {
@@ -38,12 +41,16 @@ extension SchemaDocumented {
     public static var memberDescriptions: [String: String] { [:] }
     /// No narrower members.
     public static var memberSchemas: [String: JSONSchema] { [:] }
+    /// No added keywords.
+    public static var schemaKeywords: [String: JSONValue] { [:] }
 }
 
 /// Why a schema could not be read from a type.
 public struct SchemaRecordingError: Error, CustomStringConvertible {
     /// What went wrong, naming the type.
     public let description: String
+    /// An error saying `description`.
+    public init(description: String) { self.description = description }
 }
 
 extension JSONSchema {
@@ -69,14 +76,17 @@ extension JSONSchema {
         }
         var schema = recording.schema
         if let documented = T.self as? any SchemaDocumented.Type {
-            schema = documented.apply(to: schema)
+            schema = documented.documented(schema)
         }
         return (schema, value)
     }
 }
 
 extension SchemaDocumented {
-    fileprivate static func apply(to schema: JSONSchema) -> JSONSchema {
+    /// `schema` (an object schema read from the type, or made some other way) with what the
+    /// type adds: its keywords, its members' narrower schemas and descriptions, its description.
+    public static func documented(_ schema: JSONSchema) -> JSONSchema {
+        let schema = schemaKeywords.keys.sorted().reduce(schema) { $0.with($1, schemaKeywords[$1]!) }
         guard case .object(var properties)? = schema.json["properties"] else {
             return schema.described(schemaDescription)
         }

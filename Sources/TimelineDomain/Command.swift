@@ -1,15 +1,20 @@
 import Foundation
+import JSONModel
 
 /// What a command type says about itself, once, in its feature's file (`Features/`): its public
 /// name, its fields (read from a JSON line or an HTTP request, and written back), whether it
 /// needs an acting user, and its decision. The registry (`Command.definitions`) lists the types;
 /// nothing else switches over commands.
-package protocol CommandDefinition: Sendable, Equatable {
+package protocol CommandDefinition: Sendable, Equatable, SchemaDocumented {
     /// The public name: `timeline exec`'s `command`, the schema's file name
     /// (`schemas/commands/<name>.schema.json`), the HTTP operation's id.
     static var name: String { get }
     /// Whether the command needs an acting user (most do).
     static var needsActor: Bool { get }
+    /// The title of the command's schema (`schemas/commands/<name>.schema.json`).
+    static var schemaTitle: String { get }
+    /// Whether the command's schema lists the caller's fields, `as` and `session`.
+    static var schemaTakesCaller: Bool { get }
 
     /// Reads the command's fields (and so accepts only those: the reader refuses the rest).
     init(_ fields: some CommandFields) throws(TimelineError)
@@ -89,6 +94,8 @@ package protocol OneFieldCommand: CommandDefinition {
 }
 
 extension OneFieldCommand {
+    /// The one field is an identifier, unless the command says otherwise.
+    package static var memberSchemas: [String: JSONSchema] { [field: .identifier] }
     /// Reads the one field.
     package init(_ fields: some CommandFields) throws(TimelineError) { self.init(value: try fields.string(Self.field)) }
     /// Writes the one field.
@@ -127,4 +134,90 @@ package struct CommandJSON {
     package mutating func set(_ field: String, _ value: Bool?) { if let value { object[field] = value } }
     /// Sets `field` to any JSON value (`NSNull()` for null).
     package mutating func set(_ field: String, json value: Any) { object[field] = value }
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension CommandDefinition {
+    /// The schema's title: the command's name, as a `timeline exec` line.
+    package static var schemaTitle: String { "\(name) command (a timeline exec line)" }
+    /// Whether the schema lists the caller's fields, `as` and `session` (every command but those
+    /// whose caller proves itself by the command's own fields: an app's credentials, the operator's tools).
+    package static var schemaTakesCaller: Bool { true }
+
+    /// The schema of the command's `timeline exec` line (`schemas/commands/<name>.schema.json`
+    /// without `$schema`, `$id` and `title`): `command`, `id` and the caller's fields, then the
+    /// fields `init(_:)` reads, each with the type its accessor reads (a field it asks `has`
+    /// about first is not required), and what the definition's `SchemaDocumented` members add.
+    package static func jsonSchema() throws -> JSONSchema {
+        let recorder = CommandFieldRecorder()
+        do {
+            _ = try Self(recorder)
+        } catch {
+            throw SchemaRecordingError(description: "\(name) did not decode from placeholders: \(error)")
+        }
+        var properties: [(String, JSONSchema)] = [
+            ("command", .constant(.string(name))),
+            ("id", JSONSchema.any.described("Optional request id, echoed back.")),
+        ]
+        if schemaTakesCaller { properties += [("as", .identifier), ("session", .string)] }
+        for (field, schema) in recorder.properties {
+            if let index = properties.firstIndex(where: { $0.0 == field }) {
+                properties[index].1 = schema
+            } else {
+                properties.append((field, schema))
+            }
+        }
+        return documented(.object(properties, required: ["command"] + recorder.required))
+    }
+}
+
+/// The fields a command's `init(_:)` reads, recorded with the accessor that read them: a
+/// `CommandFields` answering every field with a placeholder (`""`, or absent).
+final class CommandFieldRecorder: CommandFields {
+    /// Each field read, with its schema, in the order read.
+    private(set) var properties: [(String, JSONSchema)] = []
+    /// The fields read as required.
+    private(set) var required: [String] = []
+    /// The fields `has` was asked about: present or not, the command does without them.
+    private var probed: Set<String> = []
+
+    private func record(_ field: String, _ schema: JSONSchema, required isRequired: Bool) {
+        guard !properties.contains(where: { $0.0 == field }) else { return }
+        properties.append((field, schema))
+        if isRequired && !probed.contains(field) { required.append(field) }
+    }
+
+    func has(_ field: String) -> Bool {
+        probed.insert(field)
+        return true
+    }
+    func string(_ field: String) -> String {
+        record(field, .string, required: true)
+        return ""
+    }
+    func optionalString(_ field: String) -> String? {
+        record(field, .string, required: false)
+        return nil
+    }
+    func optionalBool(_ field: String) -> Bool? {
+        record(field, .boolean, required: false)
+        return nil
+    }
+    func optionalInteger(_ field: String) -> Int? {
+        record(field, .integer, required: false)
+        return nil
+    }
+    func optionalPlace(_ field: String) -> Place? {
+        record(field, .place, required: false)
+        return nil
+    }
+    func optionalList(_ field: String) -> [String]? {
+        record(field, .array(of: .string), required: false)
+        return nil
+    }
+    func optionalTexts(_ field: String) -> [String: String?]? {
+        record(field, .map(of: JSONSchema.string.nullable), required: false)
+        return nil
+    }
 }

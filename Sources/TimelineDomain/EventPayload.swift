@@ -1,15 +1,18 @@
 import Foundation
+import JSONModel
 
 /// What an event's payload type says about itself, in the one file of its feature
 /// (`Features/`): its stream, its stored form (per schema version), its JSON form and its line
-/// in the audit log. `Event` reaches every payload through `Event.payload`, so none of these
-/// concerns switches over the event's cases. The read models do (the projections' folds and
+/// in the audit log. Its JSON form is its `Codable` conformance, and the schema of
+/// `schemas/events/<type>.v<currentVersion>.schema.json` is read from the same conformance
+/// (`JSONSchema.of`, with what its `SchemaDocumented` conformance adds). `Event` reaches every
+/// payload through `Event.payload`, so none of these concerns switches over the event's cases. The read models do (the projections' folds and
 /// the live stream, in the library): what they make of an event is theirs to say, and the
 /// domain does not know them.
 ///
 /// Two event types may share a payload type (`LikeAdded` and `LikeRemoved` carry `Like`):
 /// they then share its stream and versions, and `summary` tells them apart.
-package protocol EventPayload: Sendable {
+package protocol EventPayload: Sendable, Codable, SchemaDocumented {
     /// The schema version new events of this type are written with; `init(from:_:)` reads every
     /// older one, upcasting it to the current shape.
     static var currentVersion: UInt8 { get }
@@ -29,10 +32,15 @@ package protocol EventPayload: Sendable {
     func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws
     /// Reads a stored payload of version `opener.version`.
     init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws
-    /// The payload's JSON form (valid against `schemas/events/<type>.v<version>.schema.json`):
-    /// absent optionals are omitted, and so are personal fields whose owner was erased.
-    /// Password hashes are always `Event.redacted`.
-    func json(erased: Bool) -> [String: Any]
+    /// The JSON members that are left out once the owner of the personal fields is erased
+    /// (fields that read back as `""` rather than `nil`); the schema does not require them.
+    /// The JSON form itself is `encode(to:)` (valid against
+    /// `schemas/events/<type>.v<version>.schema.json`): absent optionals are omitted, and
+    /// password hashes are always `Event.redacted`.
+    static var erasedMembers: [String] { get }
+    /// What each event type carrying the payload records, when the payload type is shared by
+    /// several (`Follow`: `Followed`, `FollowRequested`, …); otherwise `schemaDescription` says it.
+    static var eventDescriptions: [EventType: String] { get }
     /// A one-line human summary for an event of `type` (payloads shared by two types, such as
     /// `Like`, say which); `name` renders a user id (e.g. as `@username`).
     func summary(_ type: EventType, _ name: (UserID) -> String) -> String
@@ -47,6 +55,28 @@ extension EventPayload {
     package var storedImages: [ImageID] { [] }
     /// No post, unless the payload type is about one.
     package var post: PostID? { nil }
+    /// Nothing is left out once the owner is erased, unless the payload type says otherwise.
+    package static var erasedMembers: [String] { [] }
+    /// `schemaDescription` describes every event type of the payload, unless the type says otherwise.
+    package static var eventDescriptions: [EventType: String] { [:] }
+
+    /// The JSON form: the `Encodable` form, without `erasedMembers` when `erased`.
+    func json(erased: Bool) -> JSONValue {
+        // Every member is a string, a number, a boolean or a list or object of them: encoding
+        // into a `JSONValue` cannot fail.
+        guard case .object(let members) = try! JSONValueEncoder.encode(self) else { return .object([]) }
+        let dropped = erased ? Set(Self.erasedMembers) : []
+        return .object(members.filter { !dropped.contains($0.key) })
+    }
+
+    /// The schema of the JSON form of an event of `type`
+    /// (`schemas/events/<type>.v<currentVersion>.schema.json` without its `$schema`, `$id` and
+    /// `title`): read from the `Decodable` conformance, with `erasedMembers` not required.
+    static func jsonSchema(of type: EventType) throws -> JSONSchema {
+        let schema = try JSONSchema.of(Self.self)
+        let required = schema.json["required"]?.elements.filter { !erasedMembers.contains($0.string ?? "") }
+        return schema.with("required", .array(required ?? [])).described(eventDescriptions[type])
+    }
 }
 
 /// Seals the personal fields of a payload being encoded, with their owner's key
@@ -120,7 +150,7 @@ extension Event {
 
     /// The payload's JSON form; absent optionals are omitted, and so are personal fields whose
     /// owner was erased (`erased`).
-    public func payloadJSON(erased: Bool = false) -> [String: Any] { payload.json(erased: erased) }
+    public func payloadJSON(erased: Bool = false) -> JSONValue { payload.json(erased: erased) }
 
     /// A one-line human summary; `name` renders a user id (e.g. as `@username`).
     public func summary(_ name: (UserID) -> String) -> String { payload.summary(typeName, name) }
@@ -140,6 +170,9 @@ extension EventType {
 
     /// Whether version 1 of this type held its personal fields in clear.
     package var legacyPlainV1: Bool { payloadType.legacyPlainV1 }
+
+    /// The schema of the payload's JSON form at `currentVersion`, read from its type.
+    package func payloadSchema() throws -> JSONSchema { try payloadType.jsonSchema(of: self) }
 }
 
 /// Shortens free text for a one-line summary: on one line, at most 48 characters, quoted.

@@ -1,6 +1,8 @@
+import JSONModel
+
 /// A stable identifier: 1–64 characters of `[A-Za-z0-9_-]`. Generated identifiers are
 /// 20-character push IDs whose byte order is creation order; imported ones are kept as they are.
-public protocol Identifier: Hashable, Comparable, Sendable, CustomStringConvertible {
+public protocol Identifier: Hashable, Comparable, Sendable, CustomStringConvertible, Codable, SchemaDescribed {
     /// The identifier's text.
     var rawValue: String { get }
     /// Wraps `rawValue` as is (see `parse(_:)` to check it first).
@@ -17,8 +19,35 @@ extension Identifier {
     public static func parse(_ text: String) -> Self? { IdentifierSyntax.isValid(text) ? Self(text) : nil }
 }
 
+/// Identifiers are JSON strings; their schema is the envelope schema's `identifier`.
+extension Identifier {
+    /// Reads the identifier's text (as is: deciding checks user input with `parse(_:)`).
+    public init(from decoder: any Decoder) throws { self.init(try decoder.singleValueContainer().decode(String.self)) }
+    /// Writes the identifier's text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+    /// `schemas/envelope.schema.json#/$defs/identifier`, as the files of `schemas/events/` and
+    /// `schemas/commands/` reach it.
+    public static var jsonSchema: JSONSchema { .identifier }
+    /// A well-formed identifier.
+    public static var schemaPlaceholder: Self { Self("x") }
+}
+
+extension JSONSchema {
+    /// `schemas/envelope.schema.json#/$defs/identifier`, from a file of `schemas/events/` or
+    /// `schemas/commands/`.
+    public static let identifier = JSONSchema.reference("../envelope.schema.json#/$defs/identifier")
+    /// `schemas/envelope.schema.json#/$defs/place`, from a file of `schemas/events/` or `schemas/commands/`.
+    public static let place = JSONSchema.reference("../envelope.schema.json#/$defs/place")
+}
+
 /// The syntax shared by every identifier.
 public enum IdentifierSyntax {
+    /// The syntax as a JSON Schema `pattern`.
+    public static let pattern = "^[A-Za-z0-9_-]{1,64}$"
+
     /// Whether `text` is 1–64 characters of `[A-Za-z0-9_-]`.
     public static func isValid(_ text: String) -> Bool {
         let utf8 = text.utf8

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 /// Image media types accepted for posts, recognised by content, never by name.
 public enum MediaType: String, Sendable, CaseIterable {
@@ -103,7 +104,7 @@ public enum ImageVariant: String, Sendable, CaseIterable {
 }
 
 /// The content addresses of a photo's variants.
-public struct ImageVariants: Equatable, Sendable {
+public struct ImageVariants: Equatable, Sendable, Codable {
     /// Long side at most 1080 px (the post's `image`).
     public var full: ImageID
     /// Long side at most 640 px.
@@ -113,7 +114,7 @@ public struct ImageVariants: Equatable, Sendable {
     /// A photo's variants.
     public init(full: ImageID, feed: ImageID, thumb: ImageID) { self.full = full; self.feed = feed; self.thumb = thumb }
 
-    /// The JSON form, `{full, feed, thumb}` (in events and in posts).
+    /// The JSON form, `{full, feed, thumb}` (in events and in posts; `Codable`).
     package var jsonObject: [String: Any] { ["full": full.rawValue, "feed": feed.rawValue, "thumb": thumb.rawValue] }
 
     /// The address of `variant`.
@@ -131,4 +132,12 @@ public struct ImageVariants: Equatable, Sendable {
         for id in [full, feed, thumb] where !seen.contains(id) { seen.append(id) }
         return seen
     }
+}
+
+extension ImageVariants: SchemaDocumented {
+    /// What each variant is.
+    public static let memberDescriptions = [
+        "full": "Long side at most 1080 px: the post's image (a PostAdded's imageId).", "feed": "Long side at most 640 px.",
+        "thumb": "320 px square, centre crop."
+    ]
 }

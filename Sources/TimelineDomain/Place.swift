@@ -1,8 +1,9 @@
 import Foundation
+import JSONModel
 
 /// Where a photo was taken: a point on the Earth and, optionally, the place's name. Personal
 /// data: recorded sealed with the author's key (`PostPlaced`), like a caption.
-public struct Place: Equatable, Sendable {
+public struct Place: Equatable, Sendable, Codable {
     /// Degrees north, −90…90.
     public var latitude: Double
     /// Degrees east, −180…180.
@@ -33,4 +34,25 @@ public struct Place: Equatable, Sendable {
         let h = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
         return 2 * Self.earthRadiusKm * asin(min(1, h.squareRoot()))
     }
+}
+
+extension Place: SchemaDescribed {
+    /// `schemas/envelope.schema.json#/$defs/place` (`definition`), where commands and results refer to it.
+    public static var jsonSchema: JSONSchema { .place }
+    /// A place.
+    public static var schemaPlaceholder: Place { Place(latitude: 0, longitude: 0) }
+
+    /// The schema of a place, `schemas/envelope.schema.json#/$defs/place`.
+    public static let definition = JSONSchema.object(
+        [
+            ("latitude", JSONSchema.number.with("minimum", -90).with("maximum", 90).described("Degrees north.")),
+            ("longitude", JSONSchema.number.with("minimum", -180).with("maximum", 180).described("Degrees east.")),
+            (
+                "name",
+                JSONSchema.string.with("maxLength", 100)
+                    .described("The place's name (at most 100 characters, trimmed).")
+            ),
+        ], required: ["latitude", "longitude"]
+    ).described(
+        "Where a photo was taken: a point on the Earth (WGS 84 degrees) and, optionally, the place's name.")
 }

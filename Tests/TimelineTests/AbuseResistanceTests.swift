@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import JSONModel
 import Testing
 import LMDB
 import Sodium
@@ -371,13 +372,13 @@ import Sodium
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let post = try await service.addPost(by: alice.id, caption: "x")
         _ = try await service.execute(.reportPost(post: post.id.rawValue, reason: "spam"), as: .user(bob.id.rawValue), origin: "10.9.9.9")
-        func reportPayload() throws -> [String: Any]? {
+        func reportPayload() throws -> JSONValue {
             let event = try service.events(from: 1, limit: 1000).first { if case .postReported = $0.event { true } else { false } }
-            return try #require(event).jsonObject()["payload"] as? [String: Any]
+            return try #require(event).jsonObject().payload
         }
-        #expect(try reportPayload()?["origin"] is String)
+        #expect(try reportPayload()["origin"]?.string != nil)
         _ = try await service.execute(.eraseUser(user: bob.id.rawValue), as: .operator)
-        #expect(try reportPayload()?["origin"] == nil, "the origin outlived its reporter's erasure")
+        #expect(try reportPayload()["origin"] == nil, "the origin outlived its reporter's erasure")
     }
 
     @Test func freshAccountsFromOneAddressCannotHideAPostOverHTTP() async throws {

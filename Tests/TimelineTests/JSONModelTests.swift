@@ -56,6 +56,32 @@ import Testing
         #expect(item.property("focus") == .array(of: .number))
     }
 
+    struct Range: Codable, SchemaDocumented {
+        var low: Int
+        var high: Int?
+        static let schemaKeywords: [String: JSONValue] = ["dependentRequired": ["high": ["low"]]]
+    }
+
+    /// `schemaKeywords` land in the schema, and `documented` applies a type's additions to a
+    /// schema made some other way (as the command definitions' schemas are).
+    @Test func documentationAddsKeywordsToAnySchema() throws {
+        let schema = try JSONSchema.of(Range.self)
+        #expect(schema.json["dependentRequired"] == ["high": ["low"]])
+        #expect(schema.json["required"] == ["low"])
+        let made = Media.documented(.object([("id", .string), ("alt", .string)], required: ["id"]))
+        #expect(made.property("id")?.json["pattern"] == "^[0-9]+$")
+        #expect(made.property("alt")?.json["description"] == "What the picture shows.")
+        #expect(made.json["description"] == "A photo or a video.")
+    }
+
+    /// A `JSONValue` decodes from any JSON (members in key order), and is any value in a schema.
+    @Test func valuesDecodeFromAnyJSON() throws {
+        let text = #"{"b": [1, 2.5, null, true], "a": "x"}"#
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(value == ["a": "x", "b": [1, .number("2.5"), nil, true]])
+        #expect(JSONValue.jsonSchema == .any)
+    }
+
     @Test func prettyTextIsIndentedByTwoSpaces() {
         let text = JSONWriter.pretty(["a": [1, "b"], "c": [:], "d": []])
         #expect(text == "{\n  \"a\": [\n    1,\n    \"b\"\n  ],\n  \"c\": {},\n  \"d\": []\n}\n")

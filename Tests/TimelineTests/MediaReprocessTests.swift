@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import JSONModel
 import Testing
 @testable import Timeline
 import TimelineDomain
@@ -97,7 +98,7 @@ import TimelineDomain
         #expect(events.count == 2)
         #expect(events.allSatisfy { $0.actor == EventEnvelope.systemActor && $0.stream.hasPrefix("post-") })
         let line = try #require(events.first { $0.event.post == old }).jsonObject()
-        #expect((line["payload"] as? [String: Any])?["sourceImageId"] as? String == rawID.rawValue)
+        #expect(line.payload["sourceImageId"]?.string == rawID.rawValue)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
 
         // A second run changes nothing (the undecodable image is reported again).

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Testing
 @testable import Timeline
 
@@ -237,7 +238,7 @@ import Testing
         _ = try await service.execute(.eraseUser(user: alice.id.rawValue), as: .operator)
         let removal = try #require(try service.events(from: 1, limit: 10_000).first { $0.type == .postRemoved })
         #expect(removal.erased && removal.event == .postRemoved(PostRemoved(postId: post.id, authorId: alice.id, reason: "")))
-        #expect(removal.jsonObject()["erased"] as? Bool == true && (removal.jsonObject()["payload"] as? [String: Any])?["reason"] == nil)
+        #expect(removal.jsonObject().erased == true && removal.jsonObject().payload["reason"] == nil)
         #expect(throws: TimelineError.self) { try service.activity(of: alice.id) }
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import JSONModel
 import Testing
 @testable import Timeline
 
@@ -199,11 +200,12 @@ import Testing
             // The expectation, computed from the JSON form independently of `matches`.
             let expected = all.filter { e in
                 let payload = e.event.payloadJSON()
-                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"].compactMap { payload[$0] as? String }
+                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"]
+                    .compactMap { payload[$0]?.string }
                 return (filter.types?.contains(e.type) ?? true)
                     && (filter.actor.map { e.actor == $0 } ?? true)
                     && (filter.user.map { e.actor == $0.rawValue || userFields.contains($0.rawValue) } ?? true)
-                    && (filter.post.map { payload["postId"] as? String == $0.rawValue } ?? true)
+                    && (filter.post.map { payload["postId"]?.string == $0.rawValue } ?? true)
                     && (filter.since.map { e.timestamp >= $0 } ?? true) && (filter.until.map { e.timestamp <= $0 } ?? true)
                     && (filter.from.map { e.sequence >= $0 } ?? true) && (filter.to.map { e.sequence <= $0 } ?? true)
             }.map(\.sequence)

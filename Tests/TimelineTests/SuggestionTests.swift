@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Testing
 @testable import Timeline
 
@@ -134,7 +135,7 @@ import Testing
                                         .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: true))])
         #expect(events.allSatisfy { $0.schemaVersion == 5 })
         #expect(events[0].event.summary { _ in "@eve" } == "@eve updated discoverable → off")
-        #expect(events[0].jsonObject()["payload"] as? NSDictionary == ["userId": net["eve"].rawValue, "discoverable": false])
+        #expect(events[0].jsonObject().payload == ["userId": .string(net["eve"].rawValue), "discoverable": false])
         #expect(try service.lastSequence() == before + 2)
         // At most `maxContactEmails` (500) emails.
         let most = TimelineService.maxContactEmails

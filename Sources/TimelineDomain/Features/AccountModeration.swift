@@ -1,3 +1,5 @@
+import JSONModel
+
 // Account moderation: the operator grants and revokes the `moderator` role (`grantRole` /
 // `revokeRole`, `timeline moderation grant|revoke`: `RoleGranted` / `RoleRevoked`); anyone
 // reports an account, with or without some of its posts (`reportUser`: `UserReported`);
@@ -7,7 +9,7 @@
 // their sessions end, and their profile and posts are gone for everyone else until unsuspended.
 
 /// A role a user holds beside their account.
-public enum Role: String, Sendable, Equatable, CaseIterable {
+public enum Role: String, Sendable, Equatable, CaseIterable, Codable, SchemaEnumeration {
     /// Works the report queue: removes posts, dismisses reports, suspends accounts.
     case moderator
 }
@@ -42,9 +44,6 @@ extension RoleChange: EventPayload {
         guard let role = Role(rawValue: raw) else { throw CorruptRecord(message: "unknown role \(raw)") }
         self.init(userId: user, role: role)
     }
-
-    /// The `RoleChange` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "role": role.rawValue] }
 
     /// A one-line human summary of a `RoleChange` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -92,14 +91,8 @@ extension UserReported: EventPayload {
         self.init(userId: user, reporterId: reporter, reason: reason, posts: posts)
     }
 
-    /// The `UserReported` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "userId": userId.rawValue, "reporterId": reporterId.rawValue, "posts": posts.map(\.rawValue)
-        ]
-        if !erased { out["reason"] = reason }
-        return out
-    }
+    /// The reason is left out once the reporter is erased (it reads back as "").
+    package static var erasedMembers: [String] { ["reason"] }
 
     /// A one-line human summary of an `UserReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -136,13 +129,6 @@ extension AccountDecision: EventPayload {
     /// Reads a stored `AccountDecision` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), moderatorId: try r.optionalString().map(UserID.init))
-    }
-
-    /// The `AccountDecision` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["moderatorId"] = moderatorId?.rawValue
-        return out
     }
 
     /// A one-line human summary of an `AccountDecision` event.
@@ -370,4 +356,97 @@ extension Command {
     public static func suspendUser(user: String) -> Command { Command(SuspendUserCommand(value: user)) }
     /// Lifts a suspension (moderators only).
     public static func unsuspendUser(user: String) -> Command { Command(UnsuspendUserCommand(value: user)) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension RoleChange {
+    /// What each event type carrying the payload records.
+    package static let eventDescriptions: [EventType: String] = [
+        .roleGranted: "The operator granted a role.",
+        .roleRevoked: "The operator revoked a role.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "role": JSONSchema.enumeration(["moderator"]),
+    ]
+}
+
+extension UserReported {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Someone reported an account, perhaps naming some of its posts."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "reason": "Sealed with the reporter's key; absent once they are erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20),
+    ]
+}
+
+extension AccountDecision {
+    /// What each event type carrying the payload records.
+    package static let eventDescriptions: [EventType: String] = [
+        .userReportsDismissed: "A moderator dismissed the reports standing against an account.",
+        .userSuspended: "A moderator suspended an account: it cannot sign in, its sessions end, its profile and "
+            + "posts are gone for everyone else.",
+        .userUnsuspended: "A moderator lifted a suspension.",
+    ]
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "moderatorId": "The moderator who decided; absent: the operator.",
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension DismissUserReportsCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account whose standing reports are dismissed (moderators only).",
+    ]
+}
+
+extension GrantRoleCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who gets the moderator role (the operator only).",
+    ]
+}
+
+extension ReportUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account reported.",
+        "posts": "Some of the account's posts the report is about (at most 20).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+        "reason": JSONSchema.string.with("minLength", 1),
+        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20),
+    ]
+}
+
+extension RevokeRoleCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who loses the moderator role (the operator only).",
+    ]
+}
+
+extension SuspendUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account suspended (moderators only).",
+    ]
+}
+
+extension UnsuspendUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "The account unsuspended (moderators only).",
+    ]
 }

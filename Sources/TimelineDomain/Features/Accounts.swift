@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Signing up and erasure: `createUser` records `UserCreated`; `eraseUser` undoes everything
 // the user did, as events of their own, then records `UserErased`.
@@ -67,18 +68,23 @@ extension UserCreated: EventPayload {
             url: personal?.url)
     }
 
-    /// The `UserCreated` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "username": username]
-        out["email"] = email
-        if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
-        out["bio"] = bio
-        out["url"] = url
-        return out
-    }
-
     /// A one-line human summary of an `UserCreated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) signed up" }
+
+    /// The password hash is left out once the user is erased.
+    package static var erasedMembers: [String] { ["passwordHash"] }
+
+    /// The JSON form: the fields as they are, but the password hash always `Event.redacted`
+    /// (or null when there is none).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userId, forKey: .userId)
+        try c.encode(username, forKey: .username)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encode(Nullable(passwordHash.map { _ in Event.redacted }), forKey: .passwordHash)
+        try c.encodeIfPresent(bio, forKey: .bio)
+        try c.encodeIfPresent(url, forKey: .url)
+    }
 }
 
 /// A user's personal data was erased: the key that sealed it is destroyed.
@@ -100,8 +106,6 @@ extension UserErased: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()))
     }
-    /// The `UserErased` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
     /// A one-line human summary of an `UserErased` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(userId)) was erased" }
 }
@@ -272,4 +276,38 @@ extension Command {
     public static func eraseUser(user: String, password: String? = nil) -> Command {
         Command(EraseUserCommand(user: user, password: password))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension UserCreated {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 2 stores the personal fields sealed with the owner's key; in JSON they appear in clear, or are "
+        + "absent once the owner is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "passwordHash": "Always redacted in JSON.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
+        "email": JSONSchema.string.with("maxLength", 254),
+        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]),
+        "bio": JSONSchema.string.with("maxLength", 150),
+        "url": JSONSchema.string.with("maxLength", 2048),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension EraseUserCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "password": "The user's current password: required when a user erases themself (an operator gives none).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+    ]
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Activity: `markActivityRead` records `ActivityRead`, the user's read marker. Items after it
 // are unread (the count is in the user's own profile); the marker only moves forward, as
 // Mastodon's notifications marker does.
@@ -31,8 +33,6 @@ extension ActivityRead: EventPayload {
         self.init(userId: UserID(try r.string()), upTo: try r.string())
     }
 
-    /// The `ActivityRead` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "upTo": upTo] }
     /// A one-line human summary of an `ActivityRead` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) read their activity up to \(upTo)"
@@ -111,13 +111,6 @@ extension ActivityDismissed: EventPayload {
         self.init(userId: UserID(try r.string()), item: try r.optionalString())
     }
 
-    /// The `ActivityDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["item"] = item
-        return out
-    }
-
     /// A one-line human summary of an `ActivityDismissed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) dismissed " + (item.map { "activity item \($0)" } ?? "all their activity")
@@ -165,4 +158,47 @@ extension Command {
     /// they have now: dismissed items are gone from their activity. `changed` false (nothing
     /// recorded) when there was no such item of theirs, or none at all.
     public static func dismissActivity(item: String? = nil) -> Command { Command(DismissActivityCommand(item: item)) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension ActivityDismissed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A user dismissed an activity item, or all of them (Mastodon's notification dismiss and clear)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "item": "The item dismissed; absent: every item the user had.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "item": .identifier,
+    ]
+}
+
+extension ActivityRead {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "upTo": "The id of the newest activity item read.",
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension DismissActivityCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "item": "The activity item to dismiss; absent: all of them.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "item": .identifier,
+    ]
+}
+
+extension MarkActivityReadCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "upTo": "The id of the newest activity item read.",
+    ]
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Blocks: `block` records `Blocked` (after the `Unfollowed` events that end the follows
 // between the two users both ways), `unblock` records `Unblocked` (both idempotent).
 
@@ -29,11 +31,6 @@ extension Block: EventPayload {
     /// Reads a stored `Block` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(blockerId: UserID(try r.string()), blockedId: UserID(try r.string()))
-    }
-
-    /// The `Block` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["blockerId": blockerId.rawValue, "blockedId": blockedId.rawValue]
     }
 
     /// A one-line human summary of a `Block` event.

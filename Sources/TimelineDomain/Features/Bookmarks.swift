@@ -1,3 +1,5 @@
+import JSONModel
+
 // Bookmarks: `bookmark` records `Bookmarked`, `unbookmark` records `Unbookmarked` (both
 // idempotent). Private to the user: recorded in their own stream, listed only to them.
 
@@ -31,9 +33,6 @@ extension Bookmark: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()), userId: UserID(try r.string()))
     }
-
-    /// The `Bookmark` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "userId": userId.rawValue] }
 
     /// A one-line human summary of a `Bookmark` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Comments: `addComment` records `CommentAdded` (a reply names the comment it answers),
 // `deleteComment` records `CommentDeleted`.
 
@@ -47,13 +49,8 @@ extension CommentAdded: EventPayload {
         self.init(commentId: comment, postId: post, authorId: author, text: text, replyTo: replyTo)
     }
 
-    /// The `CommentAdded` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["commentId": commentId.rawValue, "postId": postId.rawValue, "authorId": authorId.rawValue]
-        if !erased { out["text"] = text }
-        out["replyTo"] = replyTo?.rawValue
-        return out
-    }
+    /// The text is left out once the author is erased (it reads back as "").
+    package static var erasedMembers: [String] { ["text"] }
 
     /// A one-line human summary of a `CommentAdded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) commented on \(postId): \(clip(text))" }
@@ -84,8 +81,6 @@ extension CommentDeleted: EventPayload {
         self.init(commentId: CommentID(try r.string()), postId: PostID(try r.string()))
     }
 
-    /// The `CommentDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["commentId": commentId.rawValue, "postId": postId.rawValue] }
     /// A one-line human summary of a `CommentDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "comment \(commentId) on \(postId) deleted" }
 }
@@ -197,4 +192,35 @@ extension Command {
     public static func addComment(post: String, text: String, replyTo: String? = nil) -> Command {
         Command(AddCommentCommand(post: post, text: text, replyTo: replyTo))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension CommentAdded {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 2 stores the personal fields sealed with the owner's key; in JSON they appear in clear, or are "
+        + "absent once the owner is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "replyTo": "The comment it replies to, if any.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "text": JSONSchema.string.with("minLength", 1).with("maxLength", 2200),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension AddCommentCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "replyTo": "The comment of the same post this one replies to.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+        "replyTo": .identifier,
+    ]
 }

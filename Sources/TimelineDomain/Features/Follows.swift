@@ -1,3 +1,5 @@
+import JSONModel
+
 // The follow graph: `follow` records `Followed`, `unfollow` records `Unfollowed` (both
 // idempotent; a block stands in the way of a follow). Following a locked account asks first
 // (see PrivateAccounts.swift). A follower may also ask to be notified of each of the
@@ -31,11 +33,6 @@ extension Follow: EventPayload {
     /// Reads a stored `Follow` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(followerId: UserID(try r.string()), followeeId: UserID(try r.string()))
-    }
-
-    /// The `Follow` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["followerId": followerId.rawValue, "followeeId": followeeId.rawValue]
     }
 
     /// A one-line human summary of a `Follow` event.
@@ -152,4 +149,35 @@ package struct UnfollowCommand: OneFieldCommand {
 extension Command {
     /// The acting user stops following `user`, or withdraws their request to (idempotent).
     public static func unfollow(user: String) -> Command { Command(UnfollowCommand(value: user)) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension Follow {
+    /// What each event type carrying the payload records.
+    package static let eventDescriptions: [EventType: String] = [
+        .followRequested: "A user (followerId) asked to follow a locked account (followeeId). Approval records the "
+            + "Followed itself.",
+        .followRequestRejected: "The locked account's owner (followeeId) turned down the request of followerId.",
+        .followRequestWithdrawn: "The request of followerId to follow followeeId was taken back: by the asker, or "
+            + "by a block or an erasure between them.",
+        .postNotificationsOn: "followerId asked to be told of each of followeeId's posts (follow's notify): each "
+            + "post after it is an activity item of kind post for them while they follow.",
+        .postNotificationsOff: "followerId stopped being told of followeeId's posts (follow's notify false). "
+            + "Unfollowing, or a rejected or withdrawn request, ends it without this event.",
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension FollowCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "notify": "Optional: true asks to be told of each of the user's posts, false stops it; absent leaves it "
+            + "as it is.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+    ]
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Likes: `like` records `LikeAdded`, `unlike` records `LikeRemoved` (both idempotent).
 
 /// Payload of `LikeAdded` and `LikeRemoved`.
@@ -30,9 +32,6 @@ extension Like: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()), userId: UserID(try r.string()))
     }
-
-    /// The `Like` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "userId": userId.rawValue] }
 
     /// A one-line human summary of a `Like` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Media: photos uploaded first and attached to a post later, as apps do it (the upload runs
 // while the person writes the caption). `uploadMedia` records `MediaUploaded` (what the image
 // pipeline produced, the blurhash and the alt text); `updateMedia` records `MediaUpdated` (a new
@@ -71,16 +73,6 @@ extension MediaUploaded: EventPayload {
             alt: alt)
     }
 
-    /// The `MediaUploaded` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue, "width": width, "height": height,
-            "variants": variants.jsonObject, "blurhash": blurhash
-        ]
-        out["alt"] = alt
-        return out
-    }
-
     /// A one-line human summary of a `MediaUploaded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(uploaderId)) uploaded \(mediaId)"
@@ -124,13 +116,6 @@ extension MediaUpdated: EventPayload {
             alt: try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil)
     }
 
-    /// The `MediaUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
-        out["alt"] = alt
-        return out
-    }
-
     /// A one-line human summary of a `MediaUpdated` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(uploaderId)) described \(mediaId)"
@@ -166,10 +151,6 @@ extension MediaDeleted: EventPayload {
         self.init(mediaId: MediaID(try r.string()), uploaderId: UserID(try r.string()))
     }
 
-    /// The `MediaDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["mediaId": mediaId.rawValue, "uploaderId": uploaderId.rawValue]
-    }
     /// A one-line human summary of a `MediaDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(mediaId) of \(name(uploaderId)) was deleted"
@@ -415,4 +396,78 @@ package struct ExpireMediaCommand: CommandDefinition {
 extension Command {
     /// Deletes a batch of the photos nobody attached within a day (operator only).
     public static var expireMedia: Command { Command(ExpireMediaCommand()) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension MediaUploaded {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A photo uploaded to be attached to a post (what the image pipeline produced, its blurhash and alt text); "
+        + "stream user-<uploaderId>."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "alt": "Sealed with the uploader's key; absent when none or once they are erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "width": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1),
+        "blurhash": JSONSchema.string.with("minLength", 6),
+        "alt": JSONSchema.string.with("maxLength", 1500),
+    ]
+}
+
+extension MediaUpdated {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A photo's alt text changed."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "alt": "The new alt text (sealed); absent: cleared, or the uploader is erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "alt": JSONSchema.string.with("maxLength", 1500),
+    ]
+}
+
+extension MediaDeleted {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A photo nobody attached to a post went: a day after its upload, or with its uploader's erasure."
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension ExpireMediaCommand {
+    /// The schema's title.
+    package static let schemaTitle = "expireMedia command (a timeline exec line; the operator only)"
+}
+
+extension UpdateMediaCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "media": "One of the acting user's photos.",
+        "alt": "A description of the photo for people who cannot see it (at most 1,500 characters; null or empty: "
+            + "none).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "media": .identifier,
+        "alt": JSONSchema.string.nullable,
+    ]
+}
+
+extension UploadMediaCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "alt": "A description of the photo for people who cannot see it (at most 1,500 characters; null or empty: "
+            + "none).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "image": JSONSchema.string.with("contentEncoding", "base64"),
+        "alt": JSONSchema.string.nullable,
+    ]
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Moderation: `reportPost` records `PostReported` (one report per reporter and post);
 // operators' `removePost` records `PostRemoved` and `dismissReports` records
 // `ReportsDismissed`.
@@ -55,15 +57,8 @@ extension PostReported: EventPayload {
         self.init(postId: post, reporterId: reporter, reason: personal?.reason ?? "", origin: personal?.origin)
     }
 
-    /// The `PostReported` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "reporterId": reporterId.rawValue]
-        if !erased {
-            out["reason"] = reason
-            out["origin"] = origin
-        }
-        return out
-    }
+    /// The reason and origin are left out once the reporter is erased.
+    package static var erasedMembers: [String] { ["reason", "origin"] }
 
     /// A one-line human summary of a `PostReported` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -111,12 +106,8 @@ extension PostRemoved: EventPayload {
             postId: post, authorId: author, reason: try opener.personal(author, from: &r) { try $0.string() } ?? "")
     }
 
-    /// The `PostRemoved` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
-        if !erased { out["reason"] = reason }
-        return out
-    }
+    /// The reason is left out once the author is erased (it reads back as "").
+    package static var erasedMembers: [String] { ["reason"] }
 
     /// A one-line human summary of a `PostRemoved` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
@@ -147,8 +138,6 @@ extension ReportsDismissed: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(postId: PostID(try r.string()))
     }
-    /// The `ReportsDismissed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue] }
     /// A one-line human summary of a `ReportsDismissed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "the operator dismissed the reports against \(postId)"
@@ -290,4 +279,69 @@ extension Command {
     public static func removePost(post: String, reason: String) -> Command {
         Command(RemovePostCommand(post: post, reason: reason))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostReported {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 3 adds origin. As version 2, it stores the personal fields sealed with the owner's key; in JSON "
+        + "they appear in clear, or are absent once the owner is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "origin": "A keyed hash of the address the report came from (absent for local tools): reports from one "
+            + "address count once.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+    ]
+}
+
+extension PostRemoved {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An operator removed a post (the envelope's actor is \"operator\"). The reason is sealed with the author's "
+        + "key: in JSON it appears in clear, or is absent once the author is erased (the envelope then has "
+        + "\"erased\": true)."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+    ]
+}
+
+extension ReportsDismissed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An operator dismissed the reports standing against a post (the envelope's actor is \"operator\"): they no "
+        + "longer count."
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension DismissReportsCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Operators only (`timeline moderation dismiss`, or the library as the operator): a user or session is "
+        + "refused with forbidden. Dismisses the post's standing reports (ReportsDismissed); answers {changed}."
+}
+
+extension RemovePostCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Operators only (`timeline moderation remove`, or the library as the operator): a user or session is "
+        + "refused with forbidden. Removes the post (PostRemoved); its author's activity shows the reason."
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+    ]
+}
+
+extension ReportPostCommand {
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+    ]
 }

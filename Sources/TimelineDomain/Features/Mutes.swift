@@ -1,3 +1,5 @@
+import JSONModel
+
 // Mutes: `mute` records `Muted` (for good, or until a time), `unmute` records `Unmuted`. A
 // muted user's posts leave the muter's timeline, hashtag and nearby searches, their comments
 // leave the posts the muter reads, and their doings leave the muter's activity;
@@ -40,13 +42,6 @@ extension Mute: EventPayload {
         self.init(muterId: muter, mutedId: muted, until: try r.u8() == 0 ? nil : try r.int64())
     }
 
-    /// The `Mute` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue]
-        out["until"] = until
-        return out
-    }
-
     /// A one-line human summary of a `Mute` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(muterId)) muted \(name(mutedId))" + (until.map { " until \($0)" } ?? "")
@@ -82,8 +77,6 @@ extension Unmute: EventPayload {
         self.init(muterId: UserID(try r.string()), mutedId: UserID(try r.string()))
     }
 
-    /// The `Unmute` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["muterId": muterId.rawValue, "mutedId": mutedId.rawValue] }
     /// A one-line human summary of an `Unmute` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(muterId)) unmuted \(name(mutedId))"
@@ -200,4 +193,27 @@ package struct UnmuteCommand: OneFieldCommand {
 extension Command {
     /// The acting user lifts their mute of `user` (idempotent).
     public static func unmute(user: String) -> Command { Command(UnmuteCommand(value: user)) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension Mute {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "until": "When the mute ends by itself (ms since 1970); absent: when unmuted.",
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension MuteCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "duration": "How long the mute lasts, in seconds; 0 or absent: until unmuted (Mastodon's duration).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "user": .identifier,
+        "duration": JSONSchema.integer.with("minimum", 0).with("maximum", 31536000),
+    ]
 }

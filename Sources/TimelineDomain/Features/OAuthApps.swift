@@ -1,3 +1,5 @@
+import JSONModel
+
 // OAuth apps (the Mastodon client API's `POST /api/v1/apps`): `registerApp` records
 // `AppRegistered` — the app's name, redirect URIs and scopes, and only a hash of its client
 // secret, which is shown once. A token an app gets is a session (`SignedIn` v2) that names the
@@ -128,6 +130,11 @@ public struct AppRegistered: Equatable, Sendable {
 }
 
 extension AppRegistered: EventPayload {
+    /// The JSON keys: the properties' names, but `redirectUris`.
+    enum CodingKeys: String, CodingKey {
+        case appId, name, website, redirectURIs = "redirectUris", scopes, secretHash
+    }
+
     /// The aggregate `AppRegistered` events belong to: the app stream of `appId`.
     package var stream: String { StreamName.app(appId) }
     /// An `AppRegistered` payload names no user.
@@ -148,15 +155,6 @@ extension AppRegistered: EventPayload {
         self.init(
             appId: try r.string(), name: try r.string(), website: try r.optionalString(), redirectURIs: try r.strings(),
             scopes: try r.strings(), secretHash: try r.string())
-    }
-
-    /// The `AppRegistered` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "appId": appId, "name": name, "redirectUris": redirectURIs, "scopes": scopes, "secretHash": secretHash
-        ]
-        out["website"] = website
-        return out
     }
 
     /// A one-line human summary of an `AppRegistered` event.
@@ -309,4 +307,38 @@ extension Command {
     {
         Command(RegisterAppCommand(name: name, redirectURIs: redirectURIs, scopes: scopes, website: website))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension AppRegistered {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An OAuth app registered (POST /api/v1/apps): its client secret only as a hash."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "name": JSONSchema.string.with("minLength", 1).with("maxLength", 100),
+        "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10),
+        "secretHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension RegisterAppCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "scopes": "Space-separated (default read).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "name": JSONSchema.string.with("minLength", 1).with("maxLength", 100),
+        "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10),
+    ]
+    /// Rules across fields.
+    package static let schemaKeywords: [String: JSONValue] = [
+        "required": ["command", "name", "redirectUris"],
+    ]
 }

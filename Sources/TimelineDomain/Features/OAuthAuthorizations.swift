@@ -1,3 +1,5 @@
+import JSONModel
+
 // OAuth 2's authorization code and client credentials grants (RFC 6749, PKCE of RFC 7636), as
 // Mastodon's apps use them. A person signed in on the authorize page runs `authorizeApp`:
 // `AppAuthorized` records the code's hash (the code itself is answered once), the app, the
@@ -39,6 +41,11 @@ public struct AppAuthorized: Equatable, Sendable {
 }
 
 extension AppAuthorized: EventPayload {
+    /// The JSON keys: the properties' names, but `redirectUri`.
+    enum CodingKeys: String, CodingKey {
+        case userId, appId, codeHash, scopes, redirectURI = "redirectUri", codeChallenge, expiresAt
+    }
+
     /// The aggregate `AppAuthorized` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
     /// Every user an `AppAuthorized` payload names: `userId`.
@@ -60,16 +67,6 @@ extension AppAuthorized: EventPayload {
         self.init(
             userId: UserID(try r.string()), appId: try r.string(), codeHash: try r.string(), scopes: try r.strings(),
             redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64())
-    }
-
-    /// The `AppAuthorized` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "userId": userId.rawValue, "appId": appId, "codeHash": codeHash, "scopes": scopes,
-            "redirectUri": redirectURI, "expiresAt": expiresAt
-        ]
-        out["codeChallenge"] = codeChallenge
-        return out
     }
 
     /// A one-line human summary of an `AppAuthorized` event.
@@ -116,11 +113,6 @@ extension AppTokenIssued: EventPayload {
         self.init(appId: try r.string(), tokenHash: try r.string(), scopes: try r.strings(), expiresAt: try r.int64())
     }
 
-    /// The `AppTokenIssued` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["appId": appId, "tokenHash": tokenHash, "scopes": scopes, "expiresAt": expiresAt]
-    }
-
     /// A one-line human summary of an `AppTokenIssued` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "app \(appId) got a token (\(tokenHash.prefix(8))…)"
@@ -154,8 +146,6 @@ extension AppTokenRevoked: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(appId: try r.string(), tokenHash: try r.string())
     }
-    /// The `AppTokenRevoked` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["appId": appId, "tokenHash": tokenHash] }
     /// A one-line human summary of an `AppTokenRevoked` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "app \(appId) revoked a token of its own (\(tokenHash.prefix(8))…)"
@@ -546,4 +536,89 @@ extension Command {
     public static func issueAppToken(app: String, clientSecret: String, scopes: String? = nil) -> Command {
         Command(IssueAppTokenCommand(app: app, clientSecret: clientSecret, scopes: scopes))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension AppAuthorized {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A person let an OAuth app act for them: the authorization code only as a hash, redeemable once for ten "
+        + "minutes."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "codeChallenge": "PKCE S256 challenge.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "codeHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "codeChallenge": JSONSchema.string(pattern: "^[A-Za-z0-9_-]{43}$"),
+    ]
+}
+
+extension AppTokenIssued {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An OAuth app's own token (the client credentials grant), only as a hash."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+extension AppTokenRevoked {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "An OAuth app revoked a token of its own (RFC 7009), named only by its hash."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension AuthorizeAppCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The acting user lets an OAuth app act for them; answers the authorization code."
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "scopes": "Space-separated (default: the app's).",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "codeChallengeMethod": JSONSchema.constant("S256"),
+    ]
+}
+
+extension IssueAppTokenCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "An app's own token (the client credentials grant)."
+}
+
+extension RedeemAuthorizationCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "An app exchanges an authorization code for the person's token (a public client sends no secret and must "
+        + "have used PKCE)."
+}
+
+extension RevokeTokenCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "An OAuth app ends a token issued to it (RFC 7009): changed true when it did; any other token (unknown, "
+        + "ended, another app's or a first-party session) is left as it is, changed false."
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "app": "The OAuth app's client_id.",
+        "clientSecret": "The app's client secret; a public client leaves it out.",
+    ]
 }

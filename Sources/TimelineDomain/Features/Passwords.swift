@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Passwords and email: `requestPasswordReset` (operators only) records
 // `PasswordResetRequested`; `resetPassword` and `changePassword` record `PasswordChanged`;
@@ -37,11 +38,6 @@ extension PasswordResetRequested: EventPayload {
     /// Reads a stored `PasswordResetRequested` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), tokenHash: try r.string(), expiresAt: try r.int64())
-    }
-
-    /// The `PasswordResetRequested` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["userId": userId.rawValue, "tokenHash": tokenHash, "expiresAt": expiresAt]
     }
 
     /// A one-line human summary of a `PasswordResetRequested` event.
@@ -99,19 +95,23 @@ extension PasswordChanged: EventPayload {
         self.init(userId: id, passwordHash: personal?.hash, email: personal?.email, resetTokenHash: reset)
     }
 
-    /// The `PasswordChanged` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["resetTokenHash"] = resetTokenHash
-        out["email"] = email
-        if !erased { out["passwordHash"] = passwordHash == nil ? NSNull() : Event.redacted }
-        return out
-    }
-
     /// A one-line human summary of a `PasswordChanged` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) " + (resetTokenHash == nil ? "changed their password" : "set a password with a reset token")
             + (email == nil ? "" : " and email") + "; every session ended"
+    }
+
+    /// The password hash is left out once the user is erased.
+    package static var erasedMembers: [String] { ["passwordHash"] }
+
+    /// The JSON form: the fields as they are, but the password hash always `Event.redacted`
+    /// (or null when there is none).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userId, forKey: .userId)
+        try c.encode(Nullable(passwordHash.map { _ in Event.redacted }), forKey: .passwordHash)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encodeIfPresent(resetTokenHash, forKey: .resetTokenHash)
     }
 }
 
@@ -144,13 +144,6 @@ extension EmailChanged: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = UserID(try r.string())
         self.init(userId: id, email: try opener.personal(id, from: &r) { try $0.optionalString() } ?? nil)
-    }
-
-    /// The `EmailChanged` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["email"] = email
-        return out
     }
 
     /// A one-line human summary of an `EmailChanged` event.
@@ -402,4 +395,56 @@ extension Command {
     public static func changeEmail(password: String, email: String) -> Command {
         Command(ChangeEmailCommand(password: password, email: email))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PasswordResetRequested {
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+extension PasswordChanged {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A password set with a reset token (resetTokenHash, spent) or with the current password (no "
+        + "resetTokenHash); every session and reset token the user had before it ends. passwordHash and email "
+        + "are sealed with the user's key; passwordHash is always redacted in JSON; both are absent once the "
+        + "user is erased."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "resetTokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "email": JSONSchema.string.with("maxLength", 254),
+        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]),
+    ]
+}
+
+extension EmailChanged {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A user changed their email, giving their password; the old email is free again. The email is sealed with "
+        + "the user's key: in JSON it appears in clear, or is absent once the user is erased (the envelope then "
+        + "has \"erased\": true)."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "email": JSONSchema.string.with("maxLength", 254),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension ChangeEmailCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Changes the acting user's email; a wrong password gives invalid_credentials, an email held by someone "
+        + "else email_taken."
+}
+
+extension ChangePasswordCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Changes the acting user's password; a wrong currentPassword gives invalid_credentials. Ends every session "
+        + "(this one too) and every reset token of the user."
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Post edits: `editPost` records `PostEdited`. The post keeps its place in every timeline (its
 // id does not change); its hashtags are indexed anew, and every version stays in the log, which
@@ -40,13 +41,6 @@ extension PostEdited: EventPayload {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
         self.init(postId: post, authorId: author, caption: personal?.caption, hashtags: personal?.tags ?? [])
-    }
-
-    /// The `PostEdited` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "hashtags": hashtags]
-        out["caption"] = caption
-        return out
     }
 
     /// A one-line human summary of a `PostEdited` event.
@@ -121,4 +115,30 @@ extension Command {
     public static func editPost(post: String, caption: String??, alts: [String: String?] = [:]) -> Command {
         Command(EditPostCommand(post: post, caption: caption, alts: alts))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostEdited {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "caption": "The new caption (absent: none, or its author was erased).",
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension EditPostCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "caption": "The new caption; null or empty clears it, absent keeps it.",
+        "alts": "New alt texts of the post's photos, by media id (null or empty clears one; at most 1,500 "
+            + "characters each). Each must be a photo of this post.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "post": .identifier,
+        "caption": JSONSchema.string.nullable,
+        "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100),
+    ]
 }

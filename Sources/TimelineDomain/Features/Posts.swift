@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Posts: `addPost` records `PostAdded` (and `PostPlaced` when it has a location), `deletePost`
 // records `PostDeleted`; `timeline media reprocess` records `PostImageProcessed`.
@@ -49,6 +50,48 @@ public struct PostAdded: Equatable, Sendable {
         static let album: UInt8 = 4
         /// v5: the blurhash follows (after the media ids).
         static let blurhash: UInt8 = 8
+    }
+}
+
+extension PostAdded: Codable {
+    /// The JSON keys: the properties' names.
+    enum CodingKeys: String, CodingKey {
+        case postId, authorId, imageId, caption, hashtags, width, height, variants, visibility, media, blurhash
+    }
+
+    /// Reads the JSON form: a post without `visibility` is public, one without `media` has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            postId: try c.decode(PostID.self, forKey: .postId), authorId: try c.decode(UserID.self, forKey: .authorId),
+            imageId: try c.decode(ImageID.self, forKey: .imageId),
+            caption: try c.decodeIfPresent(String.self, forKey: .caption),
+            hashtags: try c.decode([String].self, forKey: .hashtags),
+            width: try c.decodeIfPresent(Int.self, forKey: .width),
+            height: try c.decodeIfPresent(Int.self, forKey: .height),
+            variants: try c.decodeIfPresent(ImageVariants.self, forKey: .variants),
+            visibility: try c.decodeIfPresent(PostVisibility.self, forKey: .visibility) ?? .public,
+            media: try c.decodeIfPresent([MediaID].self, forKey: .media) ?? [],
+            blurhash: try c.decodeIfPresent(String.self, forKey: .blurhash))
+    }
+
+    /// Writes the JSON form: the size and variants only together (a post from before the image
+    /// pipeline has neither), the visibility only when not public, the media only when some.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId)
+        try c.encode(authorId, forKey: .authorId)
+        try c.encode(imageId, forKey: .imageId)
+        try c.encodeIfPresent(caption, forKey: .caption)
+        try c.encode(hashtags, forKey: .hashtags)
+        if let width, let height, let variants {
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(variants, forKey: .variants)
+        }
+        if visibility != .public { try c.encode(visibility, forKey: .visibility) }
+        if !media.isEmpty { try c.encode(media, forKey: .media) }
+        try c.encodeIfPresent(blurhash, forKey: .blurhash)
     }
 }
 
@@ -105,19 +148,6 @@ extension PostAdded: EventPayload {
         if hashed { blurhash = try r.string() }
     }
 
-    /// The `PostAdded` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue, "imageId": imageId.rawValue, "hashtags": hashtags]
-        out["caption"] = caption
-        if let width, let height, let variants {
-            out["width"] = width; out["height"] = height; out["variants"] = variants.jsonObject
-        }
-        if visibility != .public { out["visibility"] = visibility.rawValue }
-        if !media.isEmpty { out["media"] = media.map(\.rawValue) }
-        out["blurhash"] = blurhash
-        return out
-    }
-
     /// A one-line human summary of a `PostAdded` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) posted \(postId) \(clip(caption))" }
 }
@@ -134,6 +164,37 @@ public struct PostPlaced: Equatable, Sendable {
     /// A `PostPlaced` payload.
     public init(postId: PostID, authorId: UserID, place: Place?) {
         self.postId = postId; self.authorId = authorId; self.place = place
+    }
+}
+
+extension PostPlaced: Codable {
+    /// The JSON keys: the ids, and the place's members beside them.
+    enum CodingKeys: String, CodingKey {
+        case postId, authorId, latitude, longitude, name
+    }
+
+    /// Reads the JSON form: a place without its coordinates is the place of an erased author.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let post = try c.decode(PostID.self, forKey: .postId), author = try c.decode(UserID.self, forKey: .authorId)
+        let latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
+        let longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
+        let name = try c.decodeIfPresent(String.self, forKey: .name)
+        self.init(
+            postId: post, authorId: author,
+            place: latitude.flatMap { latitude in
+                longitude.map { Place(latitude: latitude, longitude: $0, name: name) }
+            })
+    }
+
+    /// Writes the JSON form: the place's members (absent once the author is erased) beside the ids.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId)
+        try c.encode(authorId, forKey: .authorId)
+        try c.encodeIfPresent(place?.latitude, forKey: .latitude)
+        try c.encodeIfPresent(place?.longitude, forKey: .longitude)
+        try c.encodeIfPresent(place?.name, forKey: .name)
     }
 }
 
@@ -157,13 +218,6 @@ extension PostPlaced: EventPayload {
         let post = PostID(try r.string()), author = UserID(try r.string())
         let place = try opener.personal(author, from: &r) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
         self.init(postId: post, authorId: author, place: place)
-    }
-
-    /// The `PostPlaced` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
-        if let place { out.merge(place.jsonObject) { _, new in new } }
-        return out
     }
 
     /// A one-line human summary of a `PostPlaced` event.
@@ -223,12 +277,6 @@ extension PostImageProcessed: EventPayload {
         self.init(postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
     }
 
-    /// The `PostImageProcessed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        ["postId": postId.rawValue, "authorId": authorId.rawValue, "sourceImageId": sourceImageId.rawValue,
-         "width": width, "height": height, "variants": variants.jsonObject]
-    }
-
     /// A one-line human summary of a `PostImageProcessed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "image of \(name(authorId))'s post \(postId) processed: \(width)×\(height), full/feed/thumb variants"
@@ -260,8 +308,6 @@ extension PostDeleted: EventPayload {
         self.init(postId: PostID(try r.string()), authorId: UserID(try r.string()))
     }
 
-    /// The `PostDeleted` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["postId": postId.rawValue, "authorId": authorId.rawValue] }
     /// A one-line human summary of a `PostDeleted` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) deleted post \(postId)" }
 }
@@ -427,4 +473,114 @@ extension Command {
         Command(AddPostCommand(photos: .media(media), caption: caption, location: location, sensitive: sensitive, warning: warning,
                                visibility: visibility))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostAdded {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 5 adds `media`, the album's photos, or `blurhash`, its one photo's; version 4 added `visibility`; "
+        + "version 3 what the image pipeline produced. As in version 2, it stores the personal fields sealed "
+        + "with the owner's key; in JSON they appear in clear, or are absent once the owner is erased (the "
+        + "envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "width": "The full variant's width in pixels, after EXIF orientation.",
+        "height": "The full variant's height in pixels, after EXIF orientation.",
+        "visibility": "Who sees the post: present only for a followers-only post (absent: public). Stored in "
+            + "clear, in a byte of flags after the sealed section that also says whether the variants follow.",
+        "media": "The photos it holds, in order (each a MediaUploaded); the first is imageId's. Absent for a post "
+            + "from before media.",
+        "blurhash": "The blurhash of a post given its one photo at once (an album's photos carry their own, in "
+            + "MediaUploaded).",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "caption": JSONSchema.string.with("maxLength", 2200),
+        "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1)).with("maxItems", 30)
+            .with("uniqueItems", true),
+        "width": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1),
+        "visibility": JSONSchema.enumeration(["followers"]),
+        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
+        "blurhash": JSONSchema.string.with("minLength", 6),
+    ]
+    /// Rules across members.
+    public static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": [
+            "variants": ["width", "height"], "width": ["variants", "height"], "height": ["variants", "width"]
+        ],
+        "not": ["required": ["media", "blurhash"]],
+    ]
+}
+
+extension PostPlaced {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Where a post's photo was taken, appended right after its PostAdded in the same commit. The latitude, "
+        + "longitude and name are sealed with the author's key: in JSON they appear in clear, or are absent once "
+        + "the author is erased (the envelope then has \"erased\": true)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "latitude": "Degrees north.",
+        "longitude": "Degrees east.",
+        "name": "The place's name (at most 100 characters, trimmed).",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "latitude": JSONSchema.number.with("minimum", -90).with("maximum", 90),
+        "longitude": JSONSchema.number.with("minimum", -180).with("maximum", 180),
+        "name": JSONSchema.string.with("maxLength", 100),
+    ]
+    /// Rules across members.
+    public static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": ["latitude": ["longitude"], "longitude": ["latitude"], "name": ["latitude", "longitude"]],
+    ]
+}
+
+extension PostImageProcessed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "The image of a post written before the image pipeline (stored as uploaded) went through it (`timeline "
+        + "media reprocess`, by the operator, in the post's stream). It records what was produced, so a rebuild "
+        + "never decodes an image; from then on the post's `image` is `variants.full`, and the image it was made "
+        + "from stays stored under its id. No personal field."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "authorId": "The post's author; the variants are sealed with their key.",
+        "sourceImageId": "The image the variants were made from (the post's image until then).",
+        "width": "The full variant's width in pixels, after EXIF orientation.",
+        "height": "The full variant's height in pixels, after EXIF orientation.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "width": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension AddPostCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "image": "One photo, in base64 (uploaded and attached at once). Give image or media, not both.",
+        "location": "Where the photo was taken (recorded sealed with the author's key, as a PostPlaced event).",
+        "sensitive": "Blur the photo until the viewer asks to see it.",
+        "warning": "A content warning shown over the photo (makes it sensitive).",
+        "visibility": "Who sees the post: everyone, or only the author's followers (to anyone else it does not "
+            + "exist). By default followers for a locked account, public otherwise.",
+        "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "image": JSONSchema.string.with("contentEncoding", "base64"),
+        "visibility": JSONSchema.enumeration(["public", "followers"]),
+        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
+    ]
+    /// Rules across fields.
+    package static let schemaKeywords: [String: JSONValue] = [
+        "oneOf": [["required": ["image"]], ["required": ["media"]]],
+    ]
 }

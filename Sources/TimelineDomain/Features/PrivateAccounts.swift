@@ -1,3 +1,5 @@
+import JSONModel
+
 // Private accounts: a locked account (`updateProfile` `locked`) is followed only with its
 // owner's consent. `follow` records `FollowRequested`; the owner's `approveFollowRequest` records
 // the `Followed` itself, `rejectFollowRequest` records `FollowRequestRejected`; `unfollow` of a
@@ -6,7 +8,7 @@
 // author's followers (to anyone else it does not exist).
 
 /// Who sees a post.
-public enum PostVisibility: String, Sendable, Equatable, CaseIterable {
+public enum PostVisibility: String, Sendable, Equatable, CaseIterable, Codable, SchemaEnumeration {
     /// Everyone who may see its author.
     case `public`
     /// Its author and their (approved) followers only.
@@ -92,4 +94,20 @@ package struct RejectFollowRequestCommand: OneFieldCommand {
 extension Command {
     /// The acting user turns down `user`'s request to follow them (`not_found` when there is none).
     public static func rejectFollowRequest(user: String) -> Command { Command(RejectFollowRequestCommand(value: user)) }
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension ApproveFollowRequestCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who asked to follow the acting user.",
+    ]
+}
+
+extension RejectFollowRequestCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "user": "Who asked to follow the acting user.",
+    ]
 }

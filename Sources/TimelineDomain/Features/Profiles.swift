@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 
 // Profiles: `updateProfile` records `ProfileUpdated` with the fields that changed (username,
 // bio, url, profile photo, discoverability, lock); unlocking approves the pending follow
@@ -47,7 +48,7 @@ public struct ProfileUpdated: Equatable, Sendable {
 }
 
 /// A profile photo as stored: two squares, by content address.
-public struct Avatar: Equatable, Sendable {
+public struct Avatar: Equatable, Sendable, Codable, SchemaDocumented {
     /// The 320 px square.
     public var large: ImageID
     /// The 96 px square.
@@ -65,6 +66,37 @@ public enum AvatarChange: Equatable, Sendable {
     case set(Avatar)
     /// The photo was removed.
     case removed
+}
+
+extension Avatar {
+    /// What each square is.
+    public static let memberDescriptions = [
+        "large": "Image id of the 320 px square.", "small": "Image id of the 96 px square."
+    ]
+    /// The squares' ids are content addresses, not identifiers.
+    public static let memberSchemas = ["large": JSONSchema.string, "small": JSONSchema.string]
+}
+
+extension AvatarChange: Codable, SchemaDescribed {
+    /// Reads the squares' ids, or null when the photo was removed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self = container.decodeNil() ? .removed : .set(try container.decode(Avatar.self))
+    }
+
+    /// Writes the squares' ids, or null when the photo was removed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .set(let avatar): try container.encode(avatar)
+        case .removed: try container.encodeNil()
+        }
+    }
+
+    /// null, or the squares' ids.
+    public static var jsonSchema: JSONSchema { .oneOf([.null, (try? JSONSchema.of(Avatar.self)) ?? .any]) }
+    /// The photo was removed.
+    public static var schemaPlaceholder: AvatarChange { .removed }
 }
 
 extension ProfileUpdated: EventPayload {
@@ -134,22 +166,6 @@ extension ProfileUpdated: EventPayload {
             tag = nil
         }
         if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
-    }
-
-    /// The `ProfileUpdated` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue]
-        out["username"] = username
-        out["bio"] = bio
-        out["url"] = url
-        switch avatar {
-        case nil: break
-        case .removed?: out["avatar"] = NSNull()
-        case .set(let avatar)?: out["avatar"] = ["large": avatar.large.rawValue, "small": avatar.small.rawValue]
-        }
-        if let discoverable { out["discoverable"] = discoverable }
-        if let locked { out["locked"] = locked }
-        return out
     }
 
     /// A one-line human summary of a `ProfileUpdated` event.
@@ -290,4 +306,48 @@ extension Command {
             UpdateProfileCommand(
                 username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked))
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension ProfileUpdated {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 5 adds `locked`; version 4 added `discoverable`; version 3 `avatar`. Like version 2, it stores "
+        + "the personal fields sealed with the owner's key; in JSON they appear in clear, or are absent once the "
+        + "owner is erased (the envelope then has \"erased\": true). An update without `avatar`, `discoverable` "
+        + "and `locked` has exactly version 2's bytes."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "avatar": "The profile photo's change, as the image pipeline produced it (a rebuild never re-encodes): "
+            + "the squares' ids, or null when it was removed; absent when the photo did not change. Stored in "
+            + "clear after the sealed section (the images themselves are sealed with the owner's key).",
+        "discoverable": "The new value of the discoverable setting (whether others may find the user by email); "
+            + "absent when it did not change. Stored in clear after the avatar's change.",
+        "locked": "The new value of the locked setting (whether following the user needs their approval); absent "
+            + "when it did not change. Stored in clear after the discoverable setting's change.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
+        "bio": JSONSchema.string.with("maxLength", 150),
+        "url": JSONSchema.string.with("maxLength", 2048),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension UpdateProfileCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "avatar": "A base64 image (JPEG, PNG, GIF, HEIC or WebP) to set as the profile photo, stored as 320 px "
+            + "and 96 px squares; null removes the photo; absent keeps it.",
+        "discoverable": "Whether others may find the user by email (findContacts); on by default; absent keeps it.",
+        "locked": "Whether following the user needs their approval (a private account). Unlocking approves every "
+            + "pending request.",
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "avatar": JSONSchema.string.nullable,
+    ]
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Push subscriptions (Web Push, RFC 8030): `subscribePush` records `PushSubscribed` for the
 // token it comes with — one per token, as Mastodon keeps them: a second replaces the first —
 // with the push service's endpoint and the browser's keys sealed with the user's key, the alerts
@@ -13,7 +15,7 @@ public enum PushAlert {
 }
 
 /// Whose actions may push to a subscription (Mastodon's `data[policy]`).
-public enum PushPolicy: String, Sendable, CaseIterable {
+public enum PushPolicy: String, Sendable, CaseIterable, Codable, SchemaEnumeration {
     /// Anyone's.
     case all
     /// Only those of accounts the subscriber follows.
@@ -91,18 +93,6 @@ extension PushSubscribed: EventPayload {
             alerts: alerts, policy: policy)
     }
 
-    /// The `PushSubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = [
-            "userId": userId.rawValue, "sessionHash": sessionHash, "standard": standard, "alerts": alerts,
-            "policy": policy.rawValue
-        ]
-        out["endpoint"] = endpoint
-        out["p256dh"] = p256dh
-        out["auth"] = auth
-        return out
-    }
-
     /// A one-line human summary of a `PushSubscribed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) subscribed to push notifications"
@@ -137,8 +127,6 @@ extension PushUnsubscribed: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
     }
-    /// The `PushUnsubscribed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
     /// A one-line human summary of a `PushUnsubscribed` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId))'s push subscription ended"
@@ -448,4 +436,62 @@ extension Command {
 
     /// Ends the acting session's push subscription.
     public static var unsubscribePush: Command { Command(UnsubscribePushCommand()) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PushSubscribed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A token subscribed to push notifications (one per token; a second replaces the first)."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "endpoint": "Sealed with the user's key; absent once they are erased.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"]),
+    ]
+}
+
+extension PushUnsubscribed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "A token's push subscription ended (by its user, or the push service said it is gone)."
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension EndPushSubscriptionCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The operator ends a push subscription whose push service says it is gone."
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string,
+    ]
+}
+
+extension SubscribePushCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The acting session subscribes to push notifications (it needs a session token: one subscription per token)."
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "endpoint": JSONSchema.string(pattern: "^https://"),
+        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"]),
+    ]
+}
+
+extension UnsubscribePushCommand {
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "The acting session's push subscription ends."
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Sensitive photos: `addPost` with `sensitive` (or a content `warning`) records
 // `PostMarkedSensitive` right after the post's `PostAdded`, in the same commit, so `PostAdded`'s
 // encoding stays as it was (as `PostPlaced` does for a place). Apps blur such a photo until the
@@ -42,13 +44,6 @@ extension PostMarkedSensitive: EventPayload {
         self.init(postId: post, authorId: author, warning: warning)
     }
 
-    /// The `PostMarkedSensitive` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["postId": postId.rawValue, "authorId": authorId.rawValue]
-        out["warning"] = warning
-        return out
-    }
-
     /// A one-line human summary of a `PostMarkedSensitive` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(authorId)) marked \(postId) sensitive" + (warning.map { ": \(clip($0))" } ?? "")
@@ -64,4 +59,13 @@ extension Validation {
         let text = try Validation.text(raw, field: "warning", max: maxWarning, allowEmpty: true)
         return text.allSatisfy(\.isWhitespace) ? nil : text
     }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension PostMarkedSensitive {
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "warning": "The content warning, if any (absent too once the author was erased).",
+    ]
 }

@@ -1,3 +1,5 @@
+import JSONModel
+
 // Sessions: `signIn` records `SignedIn` (or `SignInFailed`, under a rate limit), `signOut`
 // records `SignedOut`, `signOutEverywhere` records `SignedOutEverywhere`.
 
@@ -62,15 +64,6 @@ extension SignedIn: EventPayload {
         }
     }
 
-    /// The `SignedIn` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["userId": userId.rawValue, "sessionHash": sessionHash, "expiresAt": expiresAt]
-        out["appId"] = appId
-        out["scopes"] = scopes
-        out["authorizationHash"] = authorizationHash
-        return out
-    }
-
     /// A one-line human summary of a `SignedIn` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed in (session \(sessionHash.prefix(8))…)"
@@ -106,9 +99,6 @@ extension SignedOut: EventPayload {
         self.init(userId: UserID(try r.string()), sessionHash: try r.string())
     }
 
-    /// The `SignedOut` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue, "sessionHash": sessionHash] }
-
     /// A one-line human summary of a `SignedOut` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed out (session \(sessionHash.prefix(8))…)"
@@ -135,8 +125,6 @@ extension SignedOutEverywhere: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()))
     }
-    /// The `SignedOutEverywhere` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] { ["userId": userId.rawValue] }
     /// A one-line human summary of a `SignedOutEverywhere` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
         "\(name(userId)) signed out everywhere"
@@ -196,14 +184,6 @@ extension SignInFailed: EventPayload {
                 emailHash: try r.string(), userId: try r.optionalString().map(UserID.init),
                 origin: opener.version >= 3 ? try r.optionalString() : nil)
         }
-    }
-
-    /// The `SignInFailed` payload's JSON form (see `EventPayload.json(erased:)`).
-    package func json(erased: Bool) -> [String: Any] {
-        var out: [String: Any] = ["emailHash": emailHash]
-        out["userId"] = userId?.rawValue
-        out["origin"] = origin
-        return out
     }
 
     /// A one-line human summary of a `SignInFailed` event.
@@ -474,4 +454,84 @@ package struct SignOutEverywhereCommand: CommandDefinition {
 extension Command {
     /// Ends every session of the acting user, this one too, and their reset tokens.
     public static var signOutEverywhere: Command { Command(SignOutEverywhereCommand()) }
+}
+
+// MARK: - JSON Schemas of the payloads
+
+extension SignedIn {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "Version 3 adds the authorization code an OAuth token redeemed; a first-party session is encoded exactly "
+        + "as version 1."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "appId": "The OAuth app the token was issued to (absent for a first-party session).",
+        "scopes": "The scopes the token holds (absent for a first-party session, which may do everything).",
+        "authorizationHash": "The hash of the authorization code (AppAuthorized) this token redeemed.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "authorizationHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+    /// Rules across members.
+    public static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": ["appId": ["scopes"], "scopes": ["appId"], "authorizationHash": ["appId"]],
+    ]
+}
+
+extension SignedOut {
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+extension SignInFailed {
+    /// What the payload records (the schema's description).
+    public static let schemaDescription: String? =
+        "The email is recorded only as a keyed hash (hex), with the user's id when the email belongs to one, and a "
+        + "keyed hash of the attempt's origin when known: failures are limited per email and origin."
+    /// What the members are.
+    public static let memberDescriptions: [String: String] = [
+        "origin": "Keyed hash (hex) of where the attempt came from (an HTTP client's address); absent for local tools.",
+    ]
+    /// The members narrower than their Swift types.
+    public static let memberSchemas: [String: JSONSchema] = [
+        "emailHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "origin": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+    ]
+}
+
+// MARK: - JSON Schemas of the commands
+
+extension CheckSignInCommand {
+    /// The caller proves itself by the command's own fields: no `as` or `session`.
+    package static let schemaTakesCaller = false
+    /// What the command does (the schema's description).
+    package static let schemaDescription: String? =
+        "Checks an email and password as signIn does (the same failure limit; a failure recorded as SignInFailed) "
+        + "without starting a session: answers the user and appends nothing (the OAuth authorize page's sign-in)."
+}
+
+extension SignInCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "app": "An OAuth app's client_id: the token is that app's (Mastodon's password grant).",
+        "clientSecret": "The app's client secret.",
+        "scopes": "The scopes asked, space-separated (all of the app's when absent).",
+        "appToken": "Instead of clientSecret: the app's own token (issueAppToken), for a person who just signed "
+            + "up through it.",
+    ]
+    /// Rules across fields.
+    package static let schemaKeywords: [String: JSONValue] = [
+        "dependentRequired": ["app": ["clientSecret"], "clientSecret": ["app"], "scopes": ["app"]],
+    ]
+}
+
+extension SignOutCommand {
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = [
+        "session": JSONSchema.string,
+    ]
 }
