@@ -1,6 +1,8 @@
+import JSONModel
+
 extension JSONOutput {
-    /// A page of posts as JSON — the document `bytes(page(posts, post))` makes, keys in the
-    /// same order — written straight from each post's record bytes: no dictionary and no
+    /// A page of posts as JSON — the document `bytes(answer(.posts(page)))` makes (the typed
+    /// encoder's), byte for byte (`PostPageWriterTests`) — written straight from each post's record bytes: no dictionary and no
     /// string per field (the timeline's HTTP answer).
     package static func postPageBytes(_ page: Page<Post>) -> [UInt8] {
         var out: [UInt8] = []
@@ -16,7 +18,7 @@ extension JSONOutput {
         return out
     }
 
-    /// `post(p)`'s object, keys in `CompactJSONWriter`'s (Foundation's sorted) order.
+    /// `post(p)`'s object, keys in `JSONWriter`'s (Foundation's sorted) order.
     static func write(_ post: Post, into out: inout [UInt8]) {
         let r = post.readings, f = r.fields, bytes = r.bytes
         func literal(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
@@ -34,6 +36,7 @@ extension JSONOutput {
         func number(_ value: Int?) {
             if let value { CompactJSONWriter.writeInteger(value, into: &out) } else { literal("null") }
         }
+        func number(_ value: JSONValue) { if case .number(let text) = value { out += Array(text.utf8) } }
         func bool(_ value: Bool) { value ? literal("true") : literal("false") }
         out.append(UInt8(ascii: "{"))
         key("author", first: true); string(f.author)
@@ -66,8 +69,9 @@ extension JSONOutput {
         if let liked = post.likedByViewer { key("likedByViewer"); bool(liked) }
         if let latitude = f.latitude, let longitude = f.longitude {
             key("location"); out.append(UInt8(ascii: "{"))
-            key("latitude", first: true); out += Array(latitude.description.utf8)
-            key("longitude"); out += Array(longitude.description.utf8)
+            // Degrees as the typed encoder writes a `Double` (and Foundation did): `48`, not `48.0`.
+            key("latitude", first: true); number(JSONValue.double(latitude))
+            key("longitude"); number(JSONValue.double(longitude))
             if let name = f.placeName { key("name"); string(name) }
             out.append(UInt8(ascii: "}"))
         }
