@@ -1,9 +1,10 @@
 import JSONModel
 
 extension JSONOutput {
-    /// A page of posts as JSON — the document `bytes(answer(.posts(page)))` makes (the typed
-    /// encoder's), byte for byte (`PostPageWriterTests`) — written straight from each post's record bytes: no dictionary and no
-    /// string per field (the timeline's HTTP answer).
+    /// A page of posts as JSON — byte for byte the document `bytes(answer(.posts(page)))` makes
+    /// with the typed encoder (`CompactJSONTests.thePageWriterWritesWhatTheTypedEncoderWrites`)
+    /// — written straight from each post's record bytes: no value tree and no string per field
+    /// (the timeline's HTTP answer).
     package static func postPageBytes(_ page: Page<Post>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + page.items.count * 900)
