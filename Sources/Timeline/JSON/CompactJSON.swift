@@ -15,7 +15,8 @@ extension JSONOutput {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         if CompactJSONWriter.write(object, into: &out) { return out }
-        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8))
     }
 }
 
@@ -89,7 +90,10 @@ enum CompactJSONWriter {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var count = 1, rest = magnitude
-        while rest >= 10 { count += 1; rest /= 10 }
+        while rest >= 10 {
+            count += 1
+            rest /= 10
+        }
         count = max(count, minimumDigits)
         let end = out.count + count
         out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
@@ -102,7 +106,9 @@ enum CompactJSONWriter {
     }
 
     /// Whether JSON must escape `byte` in a string: a control character, `"` or `\`.
-    static func mustEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+    static func mustEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
 
     /// Writes well-formed UTF-8 `bytes` as a JSON string (a record's field: its bytes are
     /// searched for escapes in one contiguous pass).

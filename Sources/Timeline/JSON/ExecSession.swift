@@ -111,7 +111,8 @@ public struct ExecSession: Sendable {
             } else if let token {
                 viewer = try service.userID(session: token)
             } else {
-                throw TimelineError(.unauthenticated, "\(query.name) answers only for the acting user: give as or session")
+                throw TimelineError(
+                    .unauthenticated, "\(query.name) answers only for the acting user: give as or session")
             }
         } else {
             viewer = try input.optionalString("viewer") == nil ? nil : try input.identifier("viewer")

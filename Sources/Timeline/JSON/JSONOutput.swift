@@ -118,7 +118,8 @@ package enum JSONOutput {
     /// `value` as Foundation's `JSONSerialization` reads it (for a caller that writes with
     /// Foundation's options of old).
     package static func foundationObject(_ value: JSONValue) -> Any {
-        (try? JSONSerialization.jsonObject(with: Data(JSONWriter.bytes(value)), options: [.fragmentsAllowed])) ?? NSNull()
+        (try? JSONSerialization.jsonObject(with: Data(JSONWriter.bytes(value)), options: [.fragmentsAllowed]))
+            ?? NSNull()
     }
 
     /// The text Foundation's `JSONSerialization` writes for `value` pretty-printed with sorted keys
@@ -209,8 +210,9 @@ extension ResultJSON.Media {
 
 extension ResultJSON.PostDetail {
     init(_ d: Timeline.PostDetail) {
-        self.init(post: ResultJSON.Post(d.post), comments: ResultJSON.Page(d.comments, ResultJSON.Comment.init),
-                  likedByViewer: d.likedByViewer)
+        self.init(
+            post: ResultJSON.Post(d.post), comments: ResultJSON.Page(d.comments, ResultJSON.Comment.init),
+            likedByViewer: d.likedByViewer)
     }
 }
 

@@ -18,7 +18,8 @@ extension ResultJSON {
     /// A reference to the named result `T`'s schema.
     static func reference<T: NamedResult>(_ type: T.Type) -> JSONSchema { .reference("\(T.schemaName).schema.json") }
     /// The description of a photo's `variants`.
-    static let variantsDescription = "Image ids of the photo's variants (each served by GET /v1/images/{id}); null for "
+    static let variantsDescription =
+        "Image ids of the photo's variants (each served by GET /v1/images/{id}); null for "
         + "posts from before the image pipeline, whose single image is `image`."
 
     /// Every result that has a schema file: its name, its title and its schema (references
@@ -35,13 +36,19 @@ extension ResultJSON {
             try activityItem(),
             try result(Changed.self), try result(Comment.self), try result(Contacts.self), try result(Failure.self),
             try result(Follows.self), try result(Image.self), try result(Media.self), try result(ModerationQueue.self),
-            ("page", "page (a result)", JSONSchema(page.json.setting("properties",
-                page.json["properties"]!.setting("items", .object(anyItems))))),
+            (
+                "page", "page (a result)",
+                JSONSchema(
+                    page.json.setting(
+                        "properties",
+                        page.json["properties"]!.setting("items", .object(anyItems))))
+            ),
             try result(Post.self), try result(PostDetail.self),
             try result(PostHistory.self, title: "A post's versions (postHistory)"),
             try result(PushSubscription.self, title: "A token's push subscription (GET /v1/me/push)"),
             try result(Session.self), try result(StreamTicket.self),
-            try result(Suggestion.self, title: "suggestion (a result item)"), try result(Token.self), try result(User.self),
+            try result(Suggestion.self, title: "suggestion (a result item)"), try result(Token.self),
+            try result(User.self)
         ]
         return list.map { (name: $0.0, title: $0.1, schema: $0.2) }
     }
@@ -49,7 +56,8 @@ extension ResultJSON {
     /// The pages of the OpenAPI document, one per item type: name, schema (references relative
     /// to `schemas/results/`).
     package static func pages() throws -> [(name: String, schema: JSONSchema)] {
-        func page<Item: NamedResult & Codable & Sendable>(_ name: String, _ item: Item.Type, _ description: String) throws
+        func page<Item: NamedResult & Codable & Sendable>(_ name: String, _ item: Item.Type, _ description: String)
+            throws
             -> (name: String, schema: JSONSchema)
         {
             (name, try JSONSchema.of(Page<Item>.self).described(description))
@@ -59,8 +67,9 @@ extension ResultJSON {
             try page("postPage", Post.self, "A page of posts, newest first."),
             try page("commentPage", Comment.self, "A page of comments, oldest first."),
             try page("activityPage", ActivityItem.self, "A page of activity, newest first."),
-            try page("suggestionPage", Suggestion.self,
-                     "A page of suggested users, the most followed by the bearer's follows first."),
+            try page(
+                "suggestionPage", Suggestion.self,
+                "A page of suggested users, the most followed by the bearer's follows first.")
         ]
     }
 
@@ -69,7 +78,13 @@ extension ResultJSON {
     private static func activityItem() throws -> (String, String, JSONSchema) {
         let schema = try JSONSchema.of(ActivityItem.self)
             .with("if", ["properties": ["kind": ["const": "removed"]]])
-            .with("then", ["required": ["post", "reason"], "not": ["anyOf": [["required": ["actor"]], ["required": ["actorUsername"]]]]])
+            .with(
+                "then",
+                [
+                    "required": ["post", "reason"],
+                    "not": ["anyOf": [["required": ["actor"]], ["required": ["actorUsername"]]]]
+                ]
+            )
             .with("else", ["required": ["actor", "actorUsername"]])
         return (ActivityItem.schemaName, "activityItem (a result)", schema)
     }
@@ -80,7 +95,7 @@ extension ResultJSON {
         let head: [(key: String, value: JSONValue)] = [
             ("$schema", "https://json-schema.org/draft/2020-12/schema"),
             ("$id", .string("https://timeline.example/schemas/results/\(name).schema.json")),
-            ("title", .string(title)),
+            ("title", .string(title))
         ]
         let description = schema.json.members.filter { $0.key == "description" }
         return .object(head + description + schema.json.members.filter { $0.key != "description" })
@@ -100,7 +115,8 @@ extension ResultJSON.User: NamedResult {
         "followedByViewer": "Whether the viewer (the bearer) follows this user; present only when there is a viewer.",
         "blockedByViewer": "Whether the viewer (the bearer) blocks this user; present only when there is a viewer.",
         "mutedByViewer": "Whether the viewer (the bearer) mutes this user now; present only when there is a viewer.",
-        "mutedUntil": "When the viewer's mute of this user ends by itself (ms since 1970); present only for a timed mute.",
+        "mutedUntil":
+            "When the viewer's mute of this user ends by itself (ms since 1970); present only for a timed mute.",
         "discoverable": "Whether others may find this user by email (findContacts); present only in the user's own "
             + "profile (GET /v1/me, their own profile read with their bearer, and the answer to updateProfile).",
         "avatar": "The profile photo's squares (image ids), or null when the user has none.",
@@ -111,17 +127,17 @@ extension ResultJSON.User: NamedResult {
             + "without a viewer.",
         "notifiesViewer": "Whether the viewer asked to be notified of each of this user's posts (follow's notify); "
             + "absent without a viewer.",
-        "moderator": "Whether the user holds the moderator role; shown only to the user themself.",
+        "moderator": "Whether the user holds the moderator role; shown only to the user themself."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "postCount": ResultJSON.count(from: 0), "followerCount": ResultJSON.count(from: 0),
-        "followingCount": ResultJSON.count(from: 0), "unreadActivity": ResultJSON.count(from: 0),
+        "followingCount": ResultJSON.count(from: 0), "unreadActivity": ResultJSON.count(from: 0)
     ]
 }
 
 extension ResultJSON.Avatar {
     static let memberDescriptions = [
-        "large": "Image id of the 320 px square (GET /v1/images/{id}).", "small": "Image id of the 96 px square.",
+        "large": "Image id of the 320 px square (GET /v1/images/{id}).", "small": "Image id of the 96 px square."
     ]
 }
 
@@ -135,11 +151,11 @@ extension ResultJSON.Suggestion: NamedResult {
             + "viewer's 200 most recent follows, 500 most recent follows of each); the list is ranked by it, then "
             + "by user id.",
         "followedBy": "Usernames of up to three of them, the viewer's most recent follows first (for \"followed by "
-            + "@x and 2 others\").",
+            + "@x and 2 others\")."
     ]
     static let memberSchemas = [
         "user": ResultJSON.reference(ResultJSON.User.self), "followedByCount": ResultJSON.count(from: 1),
-        "followedBy": JSONSchema.array(of: .string).with("maxItems", 3),
+        "followedBy": JSONSchema.array(of: .string).with("maxItems", 3)
     ]
 }
 
@@ -151,7 +167,8 @@ extension ResultJSON.Post: NamedResult {
         "id": "The post's identifier (time-sortable: newer posts sort after older ones).",
         "author": "The author's user id.",
         "authorUsername": "The author's username, to draw the row without another request.",
-        "image": "The image id (the full variant for posts with variants): fetch the bytes from GET /v1/images/{image}.",
+        "image":
+            "The image id (the full variant for posts with variants): fetch the bytes from GET /v1/images/{image}.",
         "hashtags": "The caption's hashtags without '#', lowercased, in order of first appearance.",
         "likeCount": "Likes of the post.",
         "commentCount": "Comments on the post (not deleted).",
@@ -169,7 +186,7 @@ extension ResultJSON.Post: NamedResult {
         "sensitive": "Whether apps should blur the photo until the viewer asks to see it.",
         "warning": "The content warning to show over a sensitive photo; absent when none.",
         "visibility": "Who sees the post: everyone, or only its author's followers.",
-        "media": "Its photos in order (an album); the first is `image`'s.",
+        "media": "Its photos in order (an album); the first is `image`'s."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
@@ -181,17 +198,17 @@ extension ResultJSON.Post: NamedResult {
         "location": JSONSchema.reference("../envelope.schema.json#/$defs/place"),
         "visibility": JSONSchema.enumeration(PostVisibility.allCases.map(\.rawValue)),
         "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self)).with("minItems", 1)
-            .with("maxItems", .integer(MediaPolicy.maxPerPost)),
+            .with("maxItems", .integer(MediaPolicy.maxPerPost))
     ]
 }
 
 extension ResultJSON.Variants {
     static let memberDescriptions = [
         "full": "Long side at most 1080 px (the same as image).", "feed": "Long side at most 640 px.",
-        "thumb": "320 px square, centre crop, for grids.",
+        "thumb": "320 px square, centre crop, for grids."
     ]
     static let memberSchemas = [
-        "full": ResultJSON.identifier, "feed": ResultJSON.identifier, "thumb": ResultJSON.identifier,
+        "full": ResultJSON.identifier, "feed": ResultJSON.identifier, "thumb": ResultJSON.identifier
     ]
 }
 
@@ -209,13 +226,13 @@ extension ResultJSON.Media: NamedResult {
         "height": "The full variant's height in pixels.",
         "variants": ResultJSON.variantsDescription,
         "blurhash": "The photo's colours as a BlurHash (4×4 components), for a placeholder while it loads.",
-        "alt": "Its description for people who cannot see it.",
+        "alt": "Its description for people who cannot see it."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "image": ResultJSON.identifier,
         "width": ResultJSON.count(from: 1).nullable, "height": ResultJSON.count(from: 1).nullable,
         "blurhash": JSONSchema.string(pattern: #"^[0-9A-Za-z#$%*+,\-.:;=?@\[\]^_{|}~]{6,}$"#).nullable,
-        "alt": JSONSchema.string.with("maxLength", .integer(MediaPolicy.maxAlt)).nullable,
+        "alt": JSONSchema.string.with("maxLength", .integer(MediaPolicy.maxAlt)).nullable
     ]
 }
 
@@ -227,7 +244,7 @@ extension ResultJSON.PostDetail: NamedResult {
     static let memberDescriptions = ResultJSON.Post.memberDescriptions.merging([
         "likedByViewer": "Whether the viewer liked the post: always in exec's answer (false without a viewer); over "
             + "HTTP only with a bearer.",
-        "comments": "The first page of comments, oldest first.",
+        "comments": "The first page of comments, oldest first."
     ]) { $1 }
     static let memberSchemas = ResultJSON.Post.memberSchemas
 }
@@ -241,12 +258,12 @@ extension ResultJSON.Comment: NamedResult {
         "author": "The author's user id.",
         "authorUsername": "The author's username.",
         "createdAt": "When the comment was added: RFC 3339, UTC, with milliseconds.",
-        "replyTo": "The comment it replies to (a top-level comment of the same post); absent for a top-level comment.",
+        "replyTo": "The comment it replies to (a top-level comment of the same post); absent for a top-level comment."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "post": ResultJSON.identifier, "author": ResultJSON.identifier,
         "text": JSONSchema.string.with("minLength", 1), "createdAt": ResultJSON.timestamp,
-        "replyTo": ResultJSON.identifier,
+        "replyTo": ResultJSON.identifier
     ]
 }
 
@@ -265,12 +282,12 @@ extension ResultJSON.ActivityItem: NamedResult {
         "comment": "The comment (kind comment only).",
         "at": "When, in milliseconds since 1970.",
         "createdAt": "When, as RFC 3339, UTC, with milliseconds (the same instant as `at`).",
-        "reason": "Why the operator removed the post (kind removed only).",
+        "reason": "Why the operator removed the post (kind removed only)."
     ]
     static let memberSchemas = [
         "kind": JSONSchema.enumeration(Timeline.ActivityItem.Kind.allCases.map(\.rawValue)),
         "actor": ResultJSON.identifier, "post": ResultJSON.identifier, "comment": ResultJSON.identifier,
-        "at": ResultJSON.count(from: 0), "createdAt": ResultJSON.timestamp,
+        "at": ResultJSON.count(from: 0), "createdAt": ResultJSON.timestamp
     ]
 }
 
@@ -280,7 +297,7 @@ extension ResultJSON.Page: SchemaDocumented {
         let item = (Item.self as? any NamedResult.Type).map { JSONSchema.reference("\($0.schemaName).schema.json") }
         return [
             "items": JSONSchema.array(of: item ?? .any).with("maxItems", .integer(PageRequest.maxLimit)),
-            "next": JSONSchema.string.with("minLength", 1).nullable,
+            "next": JSONSchema.string.with("minLength", 1).nullable
         ]
     }
     /// What the cursor is.
@@ -306,7 +323,7 @@ extension ResultJSON.Image: NamedResult {
     static let memberDescriptions = ["image": "The image id (its content hash)."]
     static let memberSchemas = [
         "image": ResultJSON.identifier, "mediaType": JSONSchema.enumeration(MediaType.allCases.map(\.rawValue)),
-        "data": JSONSchema.string.with("contentEncoding", "base64"),
+        "data": JSONSchema.string.with("contentEncoding", "base64")
     ]
 }
 
@@ -318,12 +335,12 @@ extension ResultJSON.ModerationQueue: NamedResult {
 extension ResultJSON.ModerationQueue.ReportedPost {
     static let memberDescriptions = [
         "hidden": "Whether the reports hide the post from everyone but its author.",
-        "preview": "The post as it stands, whatever hides it.",
+        "preview": "The post as it stands, whatever hides it."
     ]
     static let memberSchemas = [
         "post": ResultJSON.identifier, "count": ResultJSON.count(from: 1),
         "reporters": JSONSchema.array(of: ResultJSON.identifier),
-        "preview": JSONSchema.oneOf([.null, ResultJSON.reference(ResultJSON.Post.self)]),
+        "preview": JSONSchema.oneOf([.null, ResultJSON.reference(ResultJSON.Post.self)])
     ]
 }
 
@@ -331,7 +348,7 @@ extension ResultJSON.ModerationQueue.ReportedAccount {
     static let memberDescriptions = ["posts": "The account's posts the reports name."]
     static let memberSchemas = [
         "user": ResultJSON.identifier, "count": ResultJSON.count(from: 1),
-        "reporters": JSONSchema.array(of: ResultJSON.identifier), "posts": JSONSchema.array(of: ResultJSON.identifier),
+        "reporters": JSONSchema.array(of: ResultJSON.identifier), "posts": JSONSchema.array(of: ResultJSON.identifier)
     ]
 }
 
@@ -341,7 +358,7 @@ extension ResultJSON.Session: NamedResult {
         "The answer of createUser over HTTP and of signIn: a bearer session token and the signed-in user."
     static let memberDescriptions = ["session": "Send as `Authorization: Bearer <session>`."]
     static let memberSchemas = [
-        "session": JSONSchema.string.with("minLength", 1), "user": ResultJSON.reference(ResultJSON.User.self),
+        "session": JSONSchema.string.with("minLength", 1), "user": ResultJSON.reference(ResultJSON.User.self)
     ]
 }
 
@@ -383,7 +400,7 @@ extension ResultJSON.Failure: NamedResult {
 extension ResultJSON.Failure.Detail {
     static let memberDescriptions = [
         "message": "For people, not programs: may change.",
-        "field": "The field, path or query parameter at fault (invalid_argument, username_taken, email_taken).",
+        "field": "The field, path or query parameter at fault (invalid_argument, username_taken, email_taken)."
     ]
     static let memberSchemas = [
         "code": JSONSchema.enumeration(TimelineError.Code.allCases.map(\.rawValue))
@@ -396,7 +413,7 @@ extension ResultJSON.StreamTicket: NamedResult {
         "A short-lived, single-use ticket for GET /v1/stream?ticket=… (browsers' EventSource cannot send headers)."
     static let memberDescriptions = ["expiresIn": "Seconds until the ticket expires."]
     static let memberSchemas = [
-        "ticket": JSONSchema.string.with("minLength", 1), "expiresIn": ResultJSON.count(from: 1),
+        "ticket": JSONSchema.string.with("minLength", 1), "expiresIn": ResultJSON.count(from: 1)
     ]
 }
 
@@ -406,7 +423,7 @@ extension ResultJSON.PushSubscription: NamedResult {
         "endpoint": "The push service's https URL.",
         "standard": "aes128gcm (RFC 8291).",
         "alerts": "The notification types pushed (Mastodon's alert names).",
-        "serverKey": "The server's VAPID public key (base64url): the applicationServerKey to subscribe with.",
+        "serverKey": "The server's VAPID public key (base64url): the applicationServerKey to subscribe with."
     ]
     static let memberSchemas = ["policy": JSONSchema.enumeration(PushPolicy.allCases.map(\.rawValue))]
 }

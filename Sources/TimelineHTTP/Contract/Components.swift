@@ -16,8 +16,9 @@ enum Components {
         var schemas: [String: JSONValue] = [:]
         schemas["identifier"] = (envelope["$defs"]?["identifier"] ?? [:]).setting(
             "description",
-            .string("An identifier of a user, post, comment or image: 1–64 of [A-Za-z0-9_-]. "
-                + "Ids the server makes are 20-character time-sortable push ids."))
+            .string(
+                "An identifier of a user, post, comment or image: 1–64 of [A-Za-z0-9_-]. "
+                    + "Ids the server makes are 20-character time-sortable push ids."))
         schemas["place"] = try SchemaFiles.localised(envelope["$defs"]?["place"] ?? [:], from: "envelope.schema.json")
         let results: [(name: String, title: String, schema: JSONSchema)]
         let pages: [(name: String, schema: JSONSchema)]
@@ -35,7 +36,7 @@ enum Components {
         }
         schemas["health"] = [
             "type": "object", "description": "The answer of /healthz and /readyz.", "required": ["status"],
-            "properties": ["status": ["type": "string", "description": "ok, or why the server is not ready."]],
+            "properties": ["status": ["type": "string", "description": "ok, or why the server is not ready."]]
         ]
         for route in TimelineAPI.routes {
             guard let body = route.operation?.body else { continue }
@@ -48,20 +49,38 @@ enum Components {
                 let post = try request("addPost", without: [], "addPost as JSON: the image's bytes in base64.")
                 let image = (post["properties"]?["image"] ?? [:])
                     .setting("description", .string("The image file in base64: \(imageDescription)."))
-                schemas[requestName("addPost")] = post.setting("properties", (post["properties"] ?? [:]).setting("image", image))
-                schemas["addPostForm"] = form("addPost as multipart/form-data (what FormData and iOS uploads send).", [
-                    ("caption", constrained("caption", ["type": "string"])),
-                    ("location", ["type": "string", "contentMediaType": "application/json",
-                                  "description": .string("Where the photo was taken: a JSON object {latitude, "
-                                      + "longitude, name?} as text (see the place schema).")]),
-                    ("sensitive", ["enum": ["true", "false"], "description": "Blur the photo until the viewer asks to see it."]),
-                    ("warning", constrained("warning", ["type": "string"])),
-                ])
+                schemas[requestName("addPost")] = post.setting(
+                    "properties", (post["properties"] ?? [:]).setting("image", image))
+                schemas["addPostForm"] = form(
+                    "addPost as multipart/form-data (what FormData and iOS uploads send).",
+                    [
+                        ("caption", constrained("caption", ["type": "string"])),
+                        (
+                            "location",
+                            [
+                                "type": "string", "contentMediaType": "application/json",
+                                "description": .string(
+                                    "Where the photo was taken: a JSON object {latitude, "
+                                        + "longitude, name?} as text (see the place schema).")
+                            ]
+                        ),
+                        (
+                            "sensitive",
+                            [
+                                "enum": ["true", "false"],
+                                "description": "Blur the photo until the viewer asks to see it."
+                            ]
+                        ),
+                        ("warning", constrained("warning", ["type": "string"]))
+                    ])
             case .mediaUpload:
-                schemas[requestName("uploadMedia")] = try request("uploadMedia", without: [], "uploadMedia as JSON: the image's bytes in base64.")
-                schemas["uploadMediaForm"] = form("A photo to attach to a post later, as multipart/form-data.", [
-                    ("alt", constrained("alt", ["type": "string"]))
-                ])
+                schemas[requestName("uploadMedia")] = try request(
+                    "uploadMedia", without: [], "uploadMedia as JSON: the image's bytes in base64.")
+                schemas["uploadMediaForm"] = form(
+                    "A photo to attach to a post later, as multipart/form-data.",
+                    [
+                        ("alt", constrained("alt", ["type": "string"]))
+                    ])
             case .avatar:
                 schemas["avatarForm"] = form("A profile photo as multipart/form-data.", [])
             }
@@ -70,11 +89,14 @@ enum Components {
     }
 
     /// What an uploaded image may be.
-    private static let imageDescription = "JPEG, PNG, GIF, HEIC or WebP (by content, not by name), at most \(ImageUpload.maxBytes >> 20) MiB"
+    private static let imageDescription =
+        "JPEG, PNG, GIF, HEIC or WebP (by content, not by name), at most \(ImageUpload.maxBytes >> 20) MiB"
 
     /// The JSON body of the command `name`: its exec schema without the exec-only fields and
     /// those the path gives, each field with its limits.
-    private static func request(_ name: String, without path: [String], _ description: String?) throws(TimelineError) -> JSONValue {
+    private static func request(_ name: String, without path: [String], _ description: String?) throws(TimelineError)
+        -> JSONValue
+    {
         let file = "commands/\(name).schema.json"
         let command = try SchemaFiles.load(file)
         let dropped = execOnlyFields.union(path)
@@ -84,7 +106,9 @@ enum Components {
         }
         var out: JSONValue = [
             "type": "object", "additionalProperties": false, "properties": .object(properties),
-            "description": .string(description ?? "The body of \(name) (schemas/commands/\(name).schema.json without the exec-only fields)."),
+            "description": .string(
+                description
+                    ?? "The body of \(name) (schemas/commands/\(name).schema.json without the exec-only fields).")
         ]
         let required = (command["required"]?.elements ?? []).filter { !dropped.contains($0.string ?? "") }
         if !required.isEmpty { out = out.setting("required", .array(required)) }
@@ -103,39 +127,80 @@ enum Components {
     /// description says where a limit counts bytes or characters).
     private static func constrained(_ field: String, _ schema: JSONValue) -> JSONValue {
         let password = "\(Validation.passwordBytes.lowerBound)–\(Validation.passwordBytes.upperBound) bytes of UTF-8."
-        let limits: [(String, JSONValue)] = switch field {
-        case "username":
-            [("minLength", .integer(Validation.usernameLength.lowerBound)), ("maxLength", .integer(Validation.usernameLength.upperBound)),
-             ("description", .string("\(Validation.usernameLength.lowerBound)–\(Validation.usernameLength.upperBound) of [a-z0-9._] "
-                 + "after lowercasing; unique case-insensitively."))]
-        case "email":
-            [("minLength", .integer(Validation.emailBytes.lowerBound)), ("maxLength", .integer(Validation.emailBytes.upperBound)),
-             ("description", "A well-formed address; stored lowercased; unique.")]
-        case "password", "newPassword": [("maxLength", .integer(Validation.passwordBytes.upperBound)), ("description", .string(password))]
-        case "currentPassword": [("maxLength", .integer(Validation.passwordBytes.upperBound))]
-        case "bio": [("maxLength", .integer(Validation.maxBio)), ("description", .string("At most \(Validation.maxBio) characters."))]
-        case "url":
-            [("maxLength", .integer(Validation.maxURL)),
-             ("description", .string("An http or https URL, at most \(Validation.maxURL) characters."))]
-        case "caption":
-            [("maxLength", .integer(Validation.maxCaption)),
-             ("description", .string("At most \(Validation.maxCaption) characters; its #hashtags (at most \(Validation.maxHashtags)) "
-                 + "are extracted."))]
-        case "text":
-            [("minLength", 1), ("maxLength", .integer(Validation.maxComment)),
-             ("description", .string("1–\(Validation.maxComment) characters."))]
-        case "reason":
-            [("minLength", 1), ("maxLength", .integer(Validation.maxReason)),
-             ("description", .string("Why the post is reported: 1–\(Validation.maxReason) characters."))]
-        case "alt":
-            [("maxLength", .integer(MediaPolicy.maxAlt)),
-             ("description", .string("A description of the photo for people who cannot see it: at most \(MediaPolicy.maxAlt) characters."))]
-        case "warning":
-            [("maxLength", .integer(Validation.maxWarning)),
-             ("description", .string("A content warning shown over the photo (it makes the post sensitive): at most "
-                 + "\(Validation.maxWarning) characters."))]
-        default: []
-        }
+        let limits: [(String, JSONValue)] =
+            switch field {
+            case "username":
+                [
+                    ("minLength", .integer(Validation.usernameLength.lowerBound)),
+                    ("maxLength", .integer(Validation.usernameLength.upperBound)),
+                    (
+                        "description",
+                        .string(
+                            "\(Validation.usernameLength.lowerBound)–\(Validation.usernameLength.upperBound) of [a-z0-9._] "
+                                + "after lowercasing; unique case-insensitively.")
+                    )
+                ]
+            case "email":
+                [
+                    ("minLength", .integer(Validation.emailBytes.lowerBound)),
+                    ("maxLength", .integer(Validation.emailBytes.upperBound)),
+                    ("description", "A well-formed address; stored lowercased; unique.")
+                ]
+            case "password", "newPassword":
+                [("maxLength", .integer(Validation.passwordBytes.upperBound)), ("description", .string(password))]
+            case "currentPassword": [("maxLength", .integer(Validation.passwordBytes.upperBound))]
+            case "bio":
+                [
+                    ("maxLength", .integer(Validation.maxBio)),
+                    ("description", .string("At most \(Validation.maxBio) characters."))
+                ]
+            case "url":
+                [
+                    ("maxLength", .integer(Validation.maxURL)),
+                    ("description", .string("An http or https URL, at most \(Validation.maxURL) characters."))
+                ]
+            case "caption":
+                [
+                    ("maxLength", .integer(Validation.maxCaption)),
+                    (
+                        "description",
+                        .string(
+                            "At most \(Validation.maxCaption) characters; its #hashtags (at most \(Validation.maxHashtags)) "
+                                + "are extracted.")
+                    )
+                ]
+            case "text":
+                [
+                    ("minLength", 1), ("maxLength", .integer(Validation.maxComment)),
+                    ("description", .string("1–\(Validation.maxComment) characters."))
+                ]
+            case "reason":
+                [
+                    ("minLength", 1), ("maxLength", .integer(Validation.maxReason)),
+                    ("description", .string("Why the post is reported: 1–\(Validation.maxReason) characters."))
+                ]
+            case "alt":
+                [
+                    ("maxLength", .integer(MediaPolicy.maxAlt)),
+                    (
+                        "description",
+                        .string(
+                            "A description of the photo for people who cannot see it: at most \(MediaPolicy.maxAlt) characters."
+                        )
+                    )
+                ]
+            case "warning":
+                [
+                    ("maxLength", .integer(Validation.maxWarning)),
+                    (
+                        "description",
+                        .string(
+                            "A content warning shown over the photo (it makes the post sensitive): at most "
+                                + "\(Validation.maxWarning) characters.")
+                    )
+                ]
+            default: []
+            }
         return limits.reduce(schema) { $0.setting($1.0, $1.1) }
     }
 
@@ -143,19 +208,27 @@ enum Components {
         [
             "type": "object", "description": "The emails to look up (a contact list): neither stored nor logged.",
             "additionalProperties": false, "required": ["emails"],
-            "properties": ["emails": [
-                "type": "array", "maxItems": .integer(TimelineService.maxContactEmails), "items": ["type": "string"],
-                "description": .string("At most \(TimelineService.maxContactEmails) emails (more is 400 invalid_argument); any "
-                    + "case; one that is not a well-formed address simply matches nobody."),
-            ]],
+            "properties": [
+                "emails": [
+                    "type": "array", "maxItems": .integer(TimelineService.maxContactEmails),
+                    "items": ["type": "string"],
+                    "description": .string(
+                        "At most \(TimelineService.maxContactEmails) emails (more is 400 invalid_argument); any "
+                            + "case; one that is not a well-formed address simply matches nobody.")
+                ]
+            ]
         ]
     }
 
     /// A multipart form whose `image` part is the image file, with `others` beside it.
     private static func form(_ description: String, _ others: [(key: String, value: JSONValue)]) -> JSONValue {
-        let image: JSONValue = ["type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
-                                "description": .string("The image file: \(imageDescription).")]
-        return ["type": "object", "description": .string(description), "additionalProperties": false, "required": ["image"],
-                "properties": .object(others + [(key: "image", value: image)])]
+        let image: JSONValue = [
+            "type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
+            "description": .string("The image file: \(imageDescription).")
+        ]
+        return [
+            "type": "object", "description": .string(description), "additionalProperties": false, "required": ["image"],
+            "properties": .object(others + [(key: "image", value: image)])
+        ]
     }
 }

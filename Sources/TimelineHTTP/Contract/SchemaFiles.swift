@@ -8,8 +8,10 @@ import Timeline
 /// `schemas/`).
 enum SchemaFiles {
     static let directory: URL? = {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../schemas")
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../schemas")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
             .appendingPathComponent("../../../schemas")
         return [source, executable].map(\.standardized)
             .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("envelope.schema.json").path) }
@@ -17,7 +19,9 @@ enum SchemaFiles {
 
     /// The schema in `schemas/<relative>`.
     static func load(_ relative: String) throws(TimelineError) -> JSONValue {
-        guard let directory else { throw TimelineError(.internal, "schemas/ was not found beside the executable or the source") }
+        guard let directory else {
+            throw TimelineError(.internal, "schemas/ was not found beside the executable or the source")
+        }
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(relative).path),
             let schema = try? JSONDecoder().decode(Parsed.self, from: data).value, case .object = schema
         else { throw TimelineError(.internal, "schemas/\(relative) is missing or not a JSON object") }
@@ -71,7 +75,12 @@ enum SchemaFiles {
         case .object(let members):
             var out: [(key: String, value: JSONValue)] = []
             for (key, value) in members where key != "$id" && key != "$schema" {
-                out.append((key, key == "$ref" ? .string(try reference(value.string ?? "", from: file)) : try localised(value, from: file)))
+                out.append(
+                    (
+                        key,
+                        key == "$ref"
+                            ? .string(try reference(value.string ?? "", from: file)) : try localised(value, from: file)
+                    ))
             }
             return .object(out)
         case .array(let elements):
@@ -92,11 +101,14 @@ enum SchemaFiles {
             if part == ".." { _ = resolved.popLast() } else if part != "." { resolved.append(String(part)) }
         }
         let joined = resolved.joined(separator: "/")
-        if joined == "envelope.schema.json", let definition = fragment.split(separator: "/").last, fragment.hasPrefix("/$defs/") {
+        if joined == "envelope.schema.json", let definition = fragment.split(separator: "/").last,
+            fragment.hasPrefix("/$defs/")
+        {
             return "#/components/schemas/\(definition)"
         }
         if joined.hasPrefix("results/"), joined.hasSuffix(".schema.json") {
-            return "#/components/schemas/\(joined.dropFirst("results/".count).dropLast(".schema.json".count))\(fragment)"
+            return
+                "#/components/schemas/\(joined.dropFirst("results/".count).dropLast(".schema.json".count))\(fragment)"
         }
         throw TimelineError(.internal, "schemas/\(file): cannot place the $ref \(target) in the OpenAPI document")
     }
