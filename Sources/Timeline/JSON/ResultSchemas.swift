@@ -33,7 +33,7 @@ extension ResultJSON {
                 + "type per item type (userPage, postPage, commentPage, activityPage).")
         let anyItems = JSONSchema.array(of: .any).json.setting("maxItems", 100).members.filter { $0.key != "items" }
         let list: [(String, String, JSONSchema)] = [
-            try activityItem(),
+            try activityItem(), try result(App.self),
             try result(Changed.self), try result(Comment.self), try result(Contacts.self), try result(Failure.self),
             try result(Follows.self), try result(Image.self), try result(Media.self), try result(ModerationQueue.self),
             (
@@ -426,4 +426,17 @@ extension ResultJSON.PushSubscription: NamedResult {
         "serverKey": "The server's VAPID public key (base64url): the applicationServerKey to subscribe with."
     ]
     static let memberSchemas = ["policy": JSONSchema.enumeration(PushPolicy.allCases.map(\.rawValue))]
+}
+
+extension ResultJSON.App: NamedResult, SchemaDocumented {
+    static let schemaName = "app"
+    static let schemaDescription: String? =
+        "An OAuth app (the answer of registerApp in `timeline exec`): its client id, and its client secret this once."
+    static let memberDescriptions = [
+        "id": "The app's client_id.",
+        "redirectUris": "Where an authorization may send its code.",
+        "scopes": "The scopes it may ask for.",
+        "clientSecret": "Its client secret, answered this once (only its hash is kept).",
+    ]
+    static let memberSchemas = ["id": JSONSchema.string.with("minLength", 1)]
 }
