@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -160,8 +159,8 @@ extension TimelineAPI {
         try refuseAnyField(request)
         let lag = try service.lastSequence() - (try service.appliedSequence())
         return lag == 0
-            ? Responses.json(200, ["status": "ready"] as JSONValue)
-            : Responses.json(503, ["status": "catching up", "behind": .integer(lag)] as JSONValue)
+            ? Responses.json(200, JSONOutput.health("ready"))
+            : Responses.json(503, JSONOutput.health("catching up", behind: lag))
     }
 
     /// `GET /metrics` in Prometheus' text format.

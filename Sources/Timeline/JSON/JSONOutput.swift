@@ -41,6 +41,12 @@ package enum JSONOutput {
         encoded(ResultJSON.PushSubscription(subscription, serverKey: serverKey))
     }
 
+    /// The answer of `/healthz` and `/readyz`: `ok`, `ready`, or why not, and how many events
+    /// the read models are `behind` the log.
+    package static func health(_ status: String, behind: UInt64? = nil) -> JSONValue {
+        encoded(ResultJSON.Health(status: status, behind: behind.map { Int64(clamping: $0) }))
+    }
+
     /// Milliseconds since 1970 as RFC 3339 in UTC with milliseconds (`2026-12-01T03:04:05.123Z`).
     package static func timestamp(_ ms: Int64) -> String {
         var out: [UInt8] = []

@@ -35,7 +35,8 @@ extension ResultJSON {
         let list: [(String, String, JSONSchema)] = [
             try activityItem(), try result(App.self),
             try result(Changed.self), try result(Comment.self), try result(Contacts.self), try result(Failure.self),
-            try result(Follows.self), try result(Image.self), try result(Media.self), try result(ModerationQueue.self),
+            try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
+            try result(Image.self), try result(Media.self), try result(ModerationQueue.self),
             (
                 "page", "page (a result)",
                 JSONSchema(
@@ -439,4 +440,14 @@ extension ResultJSON.App: NamedResult, SchemaDocumented {
         "clientSecret": "Its client secret, answered this once (only its hash is kept).",
     ]
     static let memberSchemas = ["id": JSONSchema.string.with("minLength", 1)]
+}
+
+extension ResultJSON.Health: NamedResult, SchemaDocumented {
+    static let schemaName = "health"
+    static let schemaDescription: String? = "The answer of /healthz and /readyz."
+    static let memberDescriptions = [
+        "status": "ok, or why the server is not ready.",
+        "behind": "How many logged events the read models have yet to apply (/readyz while catching up).",
+    ]
+    static let memberSchemas = ["behind": ResultJSON.count(from: 1)]
 }

@@ -281,6 +281,12 @@ package enum ResultJSON {
         }
     }
 
+    /// The answer of `/healthz` and `/readyz` (`health.schema.json`).
+    struct Health: Codable, Sendable {
+        var status: String
+        var behind: Int64?
+    }
+
     /// A live stream's `removed` event: the post that is gone.
     struct Removed: Codable, Sendable {
         var post: String
