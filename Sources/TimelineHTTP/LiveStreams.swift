@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Synchronization
 import Timeline
@@ -245,11 +246,11 @@ struct LiveFormat: Sendable {
     /// log sequence as its `id:` (what `Last-Event-ID` resumes after).
     /// An edit is not one of its events (the next read shows it).
     static let timeline = LiveFormat(greeting: Array("retry: 2000\n: connected\n\n".utf8), heartbeat: Array(": keep-alive\n\n".utf8)) { sequence, update in
-        let name: String, data: [String: Any]
+        let name: String, data: JSONValue
         switch update {
         case .post(let post): (name, data) = ("post", JSONOutput.post(post))
         case .activity(let item): (name, data) = ("activity", JSONOutput.activity(item))
-        case .removed(let post): (name, data) = ("removed", ["post": post.rawValue])
+        case .removed(let post): (name, data) = ("removed", JSONOutput.removed(post))
         case .edited: return nil
         }
         return Array("id: \(sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8)

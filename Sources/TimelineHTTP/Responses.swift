@@ -1,9 +1,17 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
 /// How the HTTP API answers: JSON bodies, errors and empty answers.
 enum Responses {
+    /// A JSON body: `value`'s compact bytes, members sorted.
+    static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        json(status, bytes: JSONWriter.bytes(value), headers: headers)
+    }
+
+    /// A JSON body made by Foundation's types (the Mastodon layer's, until its entities are
+    /// typed too).
     static func json(_ status: Int, _ object: Any, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         json(status, bytes: JSONOutput.bytes(object), headers: headers)
     }
@@ -16,7 +24,7 @@ enum Responses {
     /// The answer to a failure: `{"error": {code, message, field?}}` with the status of its code
     /// (or `status`, for a refusal that no code's status says, such as 405).
     static func error(_ error: TimelineError, status: Int? = nil, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        json(status ?? error.code.http.status, ["error": JSONOutput.error(error)], headers: headers)
+        json(status ?? error.code.http.status, JSONOutput.failure(error), headers: headers)
     }
 
     static func empty(_ status: Int = 204, headers: [(name: String, value: String)] = []) -> HTTPResponse {

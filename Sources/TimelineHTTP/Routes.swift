@@ -329,7 +329,7 @@ extension TimelineAPI {
     private static let health: [Route] = [
         Route("GET", "/healthz", .anyone, scope: .none, .now { api, request in
             try api.refuseAnyField(request)
-            return Responses.json(200, ["status": "ok"])
+            return Responses.json(200, JSONOutput.health("ok"))
         }, Operation(id: "healthz", summary: "Liveness: the process answers.", tag: .operations, answer: .json("Alive.", "health"))),
         Route("GET", "/readyz", .anyone, scope: .none, .now { api, request in try api.ready(request) }, Operation(
             id: "readyz", summary: "Readiness: the database is open and the read models are caught up.", tag: .operations,

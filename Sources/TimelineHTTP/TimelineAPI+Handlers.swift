@@ -150,14 +150,17 @@ extension TimelineAPI {
     func streamTicket(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         guard let viewer = request.viewer, let session = request.bearer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
         guard try Self.body(request.http).isEmpty, request.http.query.isEmpty else { throw TimelineError.invalid("body", "a ticket takes no fields") }
-        return Responses.json(201, ["ticket": try tickets.issue(for: viewer, session: session), "expiresIn": StreamTickets.lifetimeSeconds])
+        return Responses.json(
+            201, JSONOutput.streamTicket(try tickets.issue(for: viewer, session: session), expiresIn: StreamTickets.lifetimeSeconds))
     }
 
     /// `GET /readyz`: ready once the read models have applied the whole log.
     func ready(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
         let lag = try service.lastSequence() - (try service.appliedSequence())
-        return lag == 0 ? Responses.json(200, ["status": "ready"]) : Responses.json(503, ["status": "catching up", "behind": lag])
+        return lag == 0
+            ? Responses.json(200, JSONOutput.health("ready"))
+            : Responses.json(503, JSONOutput.health("catching up", behind: lag))
     }
 
     /// `GET /metrics` in Prometheus' text format.
@@ -182,7 +185,6 @@ extension TimelineAPI {
         guard let token = request.bearer, let subscription = try service.pushSubscription(session: token) else {
             throw TimelineError(.notFound, "this token has no push subscription")
         }
-        return Responses.json(200, ["endpoint": subscription.endpoint, "standard": subscription.standard, "alerts": subscription.alerts,
-                                    "policy": subscription.policy.rawValue, "serverKey": options.vapidPublicKey ?? ""] as [String: Any])
+        return Responses.json(200, JSONOutput.pushSubscription(subscription, serverKey: options.vapidPublicKey ?? ""))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -261,13 +262,13 @@ public final class TimelineAPI: Sendable {
         var answer = JSONOutput.answer(result)
         // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
         // `post` query always says it).
-        if request.viewer == nil { answer["likedByViewer"] = nil }
+        if request.viewer == nil { answer = answer.removing("likedByViewer") }
         // The unread count is notification data: a token without `read:notifications` (a
         // `profile` one reading GET /v1/me) is not told it.
         if let scopes = request.grant?.scopes, !OAuthScope.allows(Set(scopes), "read:notifications") {
-            answer["unreadActivity"] = nil
+            answer = answer.removing("unreadActivity")
         }
-        let link = (answer["next"] as? String).map { Self.nextLink(request.http, next: $0) }
+        let link = answer["next"]?.string.map { Self.nextLink(request.http, next: $0) }
         return Responses.json(200, answer, headers: link.map { [(name: "Link", value: $0)] } ?? [])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import LMDB
 import JSONModel
 import Testing
@@ -162,8 +163,8 @@ import Testing
 
         // The JSON forms: the post shows `location`, absent without one.
         let json = JSONOutput.post(named)
-        let location = try #require(json["location"] as? [String: Any])
-        #expect(location["latitude"] as? Double == -33.8568 && location["longitude"] as? Double == 151.2153)
+        let location = try #require(json["location"])
+        #expect(location["latitude"] == .double(-33.8568) && location["longitude"] == .double(151.2153))
         #expect(JSONOutput.post(plain)["location"] == nil)
 
         // The query's own checks.

@@ -66,7 +66,7 @@ enum ModerationCommand {
             defer { TimelineTool.close(service) }
             let result = try await service.execute(.removePost(post: args.positional[1], reason: reason), as: .operator)
             if args.has("json") {
-                try emitJSON(JSONOutput.result(result) as? [String: Any] ?? [:])
+                emit(JSONOutput.line(JSONOutput.result(result)))
             } else {
                 print("removed \(args.positional[1]): it left every list; its author's activity says why")
             }
@@ -77,7 +77,7 @@ enum ModerationCommand {
             defer { TimelineTool.close(service) }
             let result = try await service.execute(.dismissReports(post: args.positional[1]), as: .operator)
             if args.has("json") {
-                try emitJSON(JSONOutput.result(result) as? [String: Any] ?? [:])
+                emit(JSONOutput.line(JSONOutput.result(result)))
             } else {
                 print(
                     result == .changed(true)
@@ -102,7 +102,7 @@ enum ModerationCommand {
                 }
             let result = try await service.execute(command, as: .operator)
             if args.has("json") {
-                try emitJSON(JSONOutput.result(result) as? [String: Any] ?? [:])
+                emit(JSONOutput.line(JSONOutput.result(result)))
             } else {
                 print(
                     result == .changed(true)

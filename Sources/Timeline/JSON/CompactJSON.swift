@@ -1,6 +1,10 @@
 import Foundation
+import JSONModel
 
 extension JSONOutput {
+    /// One compact line of JSON of `object` (a dictionary an event or a command makes), as `bytes(_:)` writes it.
+    package static func line(_ object: Any) -> String { String(decoding: bytes(object), as: UTF8.self) }
+
     /// The compact JSON of `object` with sorted keys and unescaped slashes — byte for byte what
     /// `JSONSerialization.data(withJSONObject:options: [.sortedKeys, .withoutEscapingSlashes])`
     /// writes for the values `JSONOutput` builds (strings, integers, booleans, `NSNull`, arrays
@@ -11,7 +15,8 @@ extension JSONOutput {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         if CompactJSONWriter.write(object, into: &out) { return out }
-        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("{}".utf8))
     }
 }
 
@@ -67,7 +72,7 @@ enum CompactJSONWriter {
 
     private static func writeObject(_ object: [String: Any], into out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "{"))
-        for (index, key) in object.keys.sorted(by: keyOrder).enumerated() {
+        for (index, key) in object.keys.sorted(by: JSONWriter.keyOrder).enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
@@ -77,25 +82,6 @@ enum CompactJSONWriter {
         return true
     }
 
-    /// Foundation's `.sortedKeys` order (case-insensitive, then by code point) for keys of
-    /// ASCII letters, digits-free as every key of `JSONOutput` is; other keys fall back to the
-    /// code-point order, which Foundation's may not match — such keys never occur here.
-    private static func keyOrder(_ a: String, _ b: String) -> Bool {
-        var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return a.utf8.lexicographicallyPrecedes(b.utf8)
-            case (nil, _): return true
-            case (_, nil): return false
-            case let (x?, y?):
-                let lx = x >= 65 && x <= 90 ? x + 32 : x, ly = y >= 65 && y <= 90 ? y + 32 : y
-                if lx != ly { return lx < ly }
-            }
-        }
-    }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
     static func writeString(_ string: String, into out: inout [UInt8]) { writeString(string.utf8, into: &out) }
 
     /// Appends `value`'s decimal digits (what `String(value)` spells), zero-padded to
@@ -104,7 +90,10 @@ enum CompactJSONWriter {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var count = 1, rest = magnitude
-        while rest >= 10 { count += 1; rest /= 10 }
+        while rest >= 10 {
+            count += 1
+            rest /= 10
+        }
         count = max(count, minimumDigits)
         let end = out.count + count
         out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
@@ -117,7 +106,9 @@ enum CompactJSONWriter {
     }
 
     /// Whether JSON must escape `byte` in a string: a control character, `"` or `\`.
-    static func mustEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+    static func mustEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
 
     /// Writes well-formed UTF-8 `bytes` as a JSON string (a record's field: its bytes are
     /// searched for escapes in one contiguous pass).
@@ -141,21 +132,9 @@ enum CompactJSONWriter {
         writeEscaped(bytes, into: &out)
     }
 
+    /// A string that needs escaping is rare (a caption with a quote or a line break): it is
+    /// written by `JSONWriter`, whose escaping every answer shares.
     private static func writeEscaped(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20: out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &out)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import TimelineDomain
 
 /// The JSON-lines contract of `timeline exec`: each request line (a command or a query)
@@ -25,17 +26,18 @@ public struct ExecSession: Sendable {
         case .line(let bytes): return await handle(bytes: bytes)
         case .tooLong:
             let error = TimelineError(.payloadTooLarge, "a request line may be at most \(Self.maxLineBytes) bytes")
-            return JSONOutput.line(["ok": false, "error": JSONOutput.error(error)])
+            return JSONOutput.line(["ok": false, "error": JSONOutput.error(error)] as JSONValue)
         }
     }
 
     /// Answers one request line given as its bytes (which must be UTF-8).
     public func handle(bytes: [UInt8]) async -> String {
-        var response: [String: Any] = [:]
+        var id: Any?
+        var response: [(key: String, value: JSONValue)]
         do {
             let input = try JSONInput(bytes: bytes)
-            if let id = input.id { response["id"] = id }
-            let result: Any
+            id = input.id
+            let result: JSONValue
             if input.has("command") {
                 result = JSONOutput.result(try await command(input))
             } else if input.has("query") {
@@ -43,14 +45,33 @@ public struct ExecSession: Sendable {
             } else {
                 throw TimelineError.invalid("command", "the line names no command or query")
             }
-            response["ok"] = true
-            response["result"] = result
+            response = [("ok", true), ("result", result)]
         } catch {
-            if response["id"] == nil, let id = JSONInput.id(ofRefused: bytes) { response["id"] = id }
-            response["ok"] = false
-            response["error"] = JSONOutput.error(TimelineService.translate(error))
+            if id == nil { id = JSONInput.id(ofRefused: bytes) }
+            response = [("ok", false), ("error", JSONOutput.error(TimelineService.translate(error)))]
         }
-        return JSONOutput.line(response)
+        if let id { response.append(("id", Self.echoed(id))) }
+        return JSONOutput.line(.object(response))
+    }
+
+    /// A request's `id` (any JSON value, as `JSONInput` parsed it), to be echoed as it came:
+    /// strings and arrays and objects of them as they are, numbers and booleans as Foundation
+    /// writes them.
+    static func echoed(_ value: Any) -> JSONValue {
+        switch value {
+        case let string as String: return .string(string)
+        case let array as [Any]: return .array(array.map(echoed))
+        case let object as [String: Any]: return .object(object.map { (key: $0.key, value: echoed($0.value)) })
+        default:
+            let options: JSONSerialization.WritingOptions = [.fragmentsAllowed]
+            guard let data = try? JSONSerialization.data(withJSONObject: value, options: options) else { return .null }
+            switch String(decoding: data, as: UTF8.self) {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            case "null": return .null
+            case let number: return .number(number)
+            }
+        }
     }
 
     private func command(_ input: JSONInput) async throws(TimelineError) -> CommandResult {
@@ -75,7 +96,7 @@ public struct ExecSession: Sendable {
 
     /// Decodes a query line (refusing fields the query does not take; every query takes an
     /// optional `viewer`) into the work that answers it.
-    private func query(_ input: JSONInput) throws(TimelineError) -> () throws(TimelineError) -> Any {
+    private func query(_ input: JSONInput) throws(TimelineError) -> () throws(TimelineError) -> JSONValue {
         let query = try Catalogue.query(named: try input.string("query"), input)
         let viewer: UserID?
         if query.isPrivate {
@@ -90,7 +111,8 @@ public struct ExecSession: Sendable {
             } else if let token {
                 viewer = try service.userID(session: token)
             } else {
-                throw TimelineError(.unauthenticated, "\(query.name) answers only for the acting user: give as or session")
+                throw TimelineError(
+                    .unauthenticated, "\(query.name) answers only for the acting user: give as or session")
             }
         } else {
             viewer = try input.optionalString("viewer") == nil ? nil : try input.identifier("viewer")

@@ -1,86 +1,50 @@
 import Foundation
+import JSONModel
 import TimelineDomain
 
-/// The JSON forms of results, with the field names of docs/spec.md.
+/// The JSON forms of results, with the field names of docs/spec.md: each result is made into
+/// its type of `ResultJSON` and encoded (`JSONValueEncoder`), and written with `JSONWriter`
+/// (members sorted as Foundation's `.sortedKeys` sorts them).
 package enum JSONOutput {
-    static func optional(_ value: String?) -> Any { value ?? NSNull() }
-
-    static func profile(_ p: Profile) -> [String: Any] {
-        var out: [String: Any] = ["id": p.id.rawValue, "username": p.username, "bio": optional(p.bio), "url": optional(p.url),
-                                  "postCount": p.postCount, "followerCount": p.followerCount, "followingCount": p.followingCount,
-                                  "avatar": p.avatar.map { ["large": $0.large.rawValue, "small": $0.small.rawValue] } ?? NSNull()]
-        if let followed = p.followedByViewer { out["followedByViewer"] = followed }
-        if let blocked = p.blockedByViewer { out["blockedByViewer"] = blocked }
-        if let muted = p.mutedByViewer { out["mutedByViewer"] = muted }
-        if let until = p.mutedUntil { out["mutedUntil"] = until }
-        if let unread = p.unreadActivity { out["unreadActivity"] = unread }
-        if let discoverable = p.discoverable { out["discoverable"] = discoverable }
-        out["locked"] = p.locked
-        if let moderator = p.moderator { out["moderator"] = moderator }
-        if let requested = p.requestedByViewer { out["requestedByViewer"] = requested }
-        if let notifies = p.notifiesViewer { out["notifiesViewer"] = notifies }
-        return out
-    }
-
-    /// The moderators' queue: `{posts: [{post, count, reporters, reasons, newestAt, hidden, preview}], accounts: [{user,
-    /// username, count, reporters, reasons, posts, newestAt, suspended}]}`.
-    static func moderation(_ queue: ModerationQueue) -> [String: Any] {
-        let posts: [[String: Any]] = queue.posts.map { entry in
-            let r = entry.report
-            return ["post": r.post.rawValue, "count": r.count, "reporters": r.reporters.map(\.rawValue), "reasons": r.reasons,
-                    "newestAt": r.newestAt, "hidden": r.hidden, "preview": entry.post.map(post) ?? NSNull()]
+    /// `value` as a JSON value (the result types encode without fail: strings, numbers,
+    /// booleans, arrays and objects of them).
+    static func encoded(_ value: some Encodable) -> JSONValue {
+        do {
+            return try JSONValueEncoder.encode(value)
+        } catch {
+            preconditionFailure("a result type did not encode: \(error)")
         }
-        let accounts: [[String: Any]] = queue.accounts.map { a in
-            ["user": a.user.rawValue, "username": a.username, "count": a.count, "reporters": a.reporters.map(\.rawValue),
-             "reasons": a.reasons, "posts": a.posts.map(\.rawValue), "newestAt": a.newestAt, "suspended": a.suspended]
-        }
-        return ["posts": posts, "accounts": accounts]
     }
 
-    static func suggestion(_ s: Suggestion) -> [String: Any] {
-        ["user": profile(s.user), "followedByCount": s.followedByCount, "followedBy": s.followedBy]
-    }
+    /// A user's public profile.
+    package static func profile(_ p: Profile) -> JSONValue { encoded(ResultJSON.User(p)) }
 
     /// A post's JSON form.
-    package static func post(_ p: Post) -> [String: Any] {
-        var out: [String: Any] = ["id": p.id.rawValue, "author": p.author.rawValue, "authorUsername": p.authorUsername,
-                                  "caption": optional(p.caption), "image": p.image.rawValue, "hashtags": p.hashtags,
-                                  "likeCount": p.likeCount, "commentCount": p.commentCount, "createdAt": timestamp(p.createdAt),
-                                  "width": p.width ?? NSNull(), "height": p.height ?? NSNull(),
-                                  "variants": p.variants?.jsonObject ?? NSNull()]
-        if let liked = p.likedByViewer { out["likedByViewer"] = liked }
-        if let saved = p.bookmarkedByViewer { out["bookmarkedByViewer"] = saved }
-        if let location = p.location { out["location"] = location.jsonObject }
-        if let edited = p.editedAt { out["editedAt"] = timestamp(edited) }
-        out["sensitive"] = p.sensitive
-        out["visibility"] = p.visibility.rawValue
-        out["media"] = p.media.map(media)
-        if let warning = p.warning { out["warning"] = warning }
-        return out
-    }
+    package static func post(_ p: Post) -> JSONValue { encoded(ResultJSON.Post(p)) }
 
-    /// A photo: `{id, image, width, height, variants, blurhash, alt}` (the last five null when unknown).
-    static func media(_ m: MediaAttachment) -> [String: Any] {
-        ["id": m.id, "image": m.image.rawValue, "width": m.width ?? NSNull(), "height": m.height ?? NSNull(),
-         "variants": m.variants?.jsonObject ?? NSNull(), "blurhash": optional(m.blurhash), "alt": optional(m.alt)]
-    }
-
-    static func comment(_ c: Comment) -> [String: Any] {
-        var out: [String: Any] = ["id": c.id.rawValue, "post": c.post.rawValue, "author": c.author.rawValue, "authorUsername": c.authorUsername,
-                                  "text": c.text, "createdAt": timestamp(c.createdAt)]
-        if let replyTo = c.replyTo { out["replyTo"] = replyTo.rawValue }
-        return out
-    }
+    /// A comment's JSON form.
+    package static func comment(_ c: Comment) -> JSONValue { encoded(ResultJSON.Comment(c)) }
 
     /// An activity item's JSON form.
-    package static func activity(_ a: ActivityItem) -> [String: Any] {
-        var out: [String: Any] = ["id": a.id, "kind": a.kind.rawValue, "at": a.at, "createdAt": timestamp(a.at)]
-        if let actor = a.actor { out["actor"] = actor.rawValue }
-        if let name = a.actorUsername { out["actorUsername"] = name }
-        if let post = a.post { out["post"] = post.rawValue }
-        if let comment = a.comment { out["comment"] = comment.rawValue }
-        if let reason = a.reason { out["reason"] = reason }
-        return out
+    package static func activity(_ a: ActivityItem) -> JSONValue { encoded(ResultJSON.ActivityItem(a)) }
+
+    /// A live stream's `removed` event: `{post}`.
+    package static func removed(_ post: PostID) -> JSONValue { encoded(ResultJSON.Removed(post: post.rawValue)) }
+
+    /// A ticket for `GET /v1/stream?ticket=`, valid `expiresIn` seconds.
+    package static func streamTicket(_ ticket: String, expiresIn: Int) -> JSONValue {
+        encoded(ResultJSON.StreamTicket(ticket: ticket, expiresIn: expiresIn))
+    }
+
+    /// A token's push subscription as its subscriber sees it, with the server's VAPID key.
+    package static func pushSubscription(_ subscription: PushSubscription, serverKey: String) -> JSONValue {
+        encoded(ResultJSON.PushSubscription(subscription, serverKey: serverKey))
+    }
+
+    /// The answer of `/healthz` and `/readyz`: `ok`, `ready`, or why not, and how many events
+    /// the read models are `behind` the log.
+    package static func health(_ status: String, behind: UInt64? = nil) -> JSONValue {
+        encoded(ResultJSON.Health(status: status, behind: behind.map { Int64(clamping: $0) }))
     }
 
     /// Milliseconds since 1970 as RFC 3339 in UTC with milliseconds (`2026-12-01T03:04:05.123Z`).
@@ -96,77 +60,250 @@ package enum JSONOutput {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        func digits(_ value: Int, _ width: Int) { CompactJSONWriter.writeInteger(value, into: &out, minimumDigits: width) }
-        digits(Int(parts.tm_year) + 1900, 4); out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2); out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2); out.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2); out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2); out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2); out.append(UInt8(ascii: "."))
-        digits(Int(ms - seconds * 1000), 3); out.append(UInt8(ascii: "Z"))
-    }
-
-    static func page<Item>(_ page: Page<Item>, _ item: (Item) -> [String: Any]) -> [String: Any] {
-        ["items": page.items.map(item), "next": optional(page.next)]
-    }
-
-    static func postDetail(_ d: PostDetail) -> [String: Any] {
-        var out = post(d.post)
-        out["comments"] = page(d.comments, comment)
-        out["likedByViewer"] = d.likedByViewer
-        return out
-    }
-
-    static func image(_ i: StoredImage) -> [String: Any] {
-        ["image": i.id.rawValue, "mediaType": i.mediaType.rawValue, "data": Data(i.bytes).base64EncodedString()]
+        func digits(_ value: Int, _ width: Int, then separator: Character) {
+            CompactJSONWriter.writeInteger(value, into: &out, minimumDigits: width)
+            out.append(separator.asciiValue!)
+        }
+        digits(Int(parts.tm_year) + 1900, 4, then: "-")
+        digits(Int(parts.tm_mon) + 1, 2, then: "-")
+        digits(Int(parts.tm_mday), 2, then: "T")
+        digits(Int(parts.tm_hour), 2, then: ":")
+        digits(Int(parts.tm_min), 2, then: ":")
+        digits(Int(parts.tm_sec), 2, then: ".")
+        digits(Int(ms - seconds * 1000), 3, then: "Z")
     }
 
     /// A query's answer.
-    package static func answer(_ a: QueryResult) -> [String: Any] {
+    package static func answer(_ a: QueryResult) -> JSONValue {
         switch a {
-        case .user(let p): profile(p)
-        case .users(let users): page(users, profile)
-        case .suggestions(let suggestions): page(suggestions, suggestion)
-        case .contacts(let users): ["users": users.map(profile)]
-        case .post(let detail): postDetail(detail)
-        case .posts(let posts): page(posts, post)
-        case .comments(let comments): page(comments, comment)
-        case .activity(let items): page(items, activity)
-        case .follows(let follows): ["follows": follows]
-        case .image(let i): image(i)
-        case .history(let versions):
-            ["versions": versions.map { ["caption": optional($0.caption), "hashtags": $0.hashtags, "createdAt": timestamp($0.at)] as [String: Any] }]
-        case .moderation(let queue): moderation(queue)
+        case .user(let p): encoded(ResultJSON.User(p))
+        case .users(let users): encoded(ResultJSON.Page(users, ResultJSON.User.init))
+        case .suggestions(let suggestions): encoded(ResultJSON.Page(suggestions, ResultJSON.Suggestion.init))
+        case .contacts(let users): encoded(ResultJSON.Contacts(users: users.map(ResultJSON.User.init)))
+        case .post(let detail): encoded(ResultJSON.PostDetail(detail))
+        case .posts(let posts): encoded(ResultJSON.Page(posts, ResultJSON.Post.init))
+        case .comments(let comments): encoded(ResultJSON.Page(comments, ResultJSON.Comment.init))
+        case .activity(let items): encoded(ResultJSON.Page(items, ResultJSON.ActivityItem.init))
+        case .follows(let follows): encoded(ResultJSON.Follows(follows: follows))
+        case .image(let i): encoded(ResultJSON.Image(i))
+        case .history(let versions): encoded(ResultJSON.PostHistory(versions))
+        case .moderation(let queue): encoded(ResultJSON.ModerationQueue(queue))
         }
     }
 
     /// A command's result as JSON: the record it names, `{"changed": …}`, a new session or token.
-    package static func result(_ r: CommandResult) -> Any {
+    package static func result(_ r: CommandResult) -> JSONValue {
         switch r {
-        case .user(let p): profile(p)
-        case let .session(token, user): ["session": token, "user": profile(user)] as [String: Any]
-        case .post(let p): post(p)
-        case .media(let m): media(m)
-        case .app(let a):
-            ["id": a.id, "name": a.name, "website": optional(a.website), "redirectUris": a.redirectURIs, "scopes": a.scopes,
-             "clientSecret": optional(a.clientSecret)] as [String: Any]
-        case .comment(let c): comment(c)
-        case .changed(let changed): ["changed": changed]
-        case .token(let token): ["token": token]
-        case .done: [String: Any]()
+        case .user(let p): encoded(ResultJSON.User(p))
+        case let .session(token, user): encoded(ResultJSON.Session(session: token, user: ResultJSON.User(user)))
+        case .post(let p): encoded(ResultJSON.Post(p))
+        case .media(let m): encoded(ResultJSON.Media(m))
+        case .app(let a): encoded(ResultJSON.App(a))
+        case .comment(let c): encoded(ResultJSON.Comment(c))
+        case .changed(let changed): encoded(ResultJSON.Changed(changed: changed))
+        case .token(let token): encoded(ResultJSON.Token(token: token))
+        case .done: encoded(ResultJSON.Done())
         }
     }
 
     /// An error's JSON object, `{code, message, field?}`: the one shape of every error answer
     /// (exec's `error`, and the HTTP body's `error`).
-    package static func error(_ e: TimelineError) -> [String: Any] {
-        var out: [String: Any] = ["code": e.code.rawValue, "message": e.message]
-        if let field = e.field { out["field"] = field }
-        return out
+    package static func error(_ e: TimelineError) -> JSONValue { encoded(ResultJSON.Failure.Detail(e)) }
+
+    /// The body of a failure: `{"error": {code, message, field?}}`.
+    package static func failure(_ e: TimelineError) -> JSONValue {
+        encoded(ResultJSON.Failure(error: ResultJSON.Failure.Detail(e)))
     }
 
+    /// The compact bytes of `value`, members sorted (every JSON answer's form).
+    package static func bytes(_ value: JSONValue) -> [UInt8] { JSONWriter.bytes(value) }
+
     /// One compact line of JSON.
-    static func line(_ object: [String: Any]) -> String {
-        String(decoding: bytes(object), as: UTF8.self)
+    package static func line(_ value: JSONValue) -> String { String(decoding: JSONWriter.bytes(value), as: UTF8.self) }
+
+    /// `value` as Foundation's `JSONSerialization` reads it (for a caller that writes with
+    /// Foundation's options of old).
+    package static func foundationObject(_ value: JSONValue) -> Any {
+        (try? JSONSerialization.jsonObject(with: Data(JSONWriter.bytes(value)), options: [.fragmentsAllowed]))
+            ?? NSNull()
+    }
+
+    /// The text Foundation's `JSONSerialization` writes for `value` pretty-printed with sorted keys
+    /// (the files of an export, which have always been written so).
+    package static func foundationPretty(_ value: JSONValue) -> [UInt8] {
+        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try? JSONSerialization.data(withJSONObject: foundationObject(value), options: options)
+        return Array(data ?? Data("null".utf8))
+    }
+}
+
+extension ResultJSON.User {
+    init(_ p: Profile) {
+        id = p.id.rawValue
+        username = p.username
+        bio = Nullable(p.bio)
+        url = Nullable(p.url)
+        postCount = p.postCount
+        followerCount = p.followerCount
+        followingCount = p.followingCount
+        followedByViewer = p.followedByViewer
+        blockedByViewer = p.blockedByViewer
+        mutedByViewer = p.mutedByViewer
+        mutedUntil = p.mutedUntil
+        discoverable = p.discoverable
+        avatar = Nullable(p.avatar.map { ResultJSON.Avatar(large: $0.large.rawValue, small: $0.small.rawValue) })
+        unreadActivity = p.unreadActivity
+        locked = p.locked
+        requestedByViewer = p.requestedByViewer
+        notifiesViewer = p.notifiesViewer
+        moderator = p.moderator
+    }
+}
+
+extension ResultJSON.Suggestion {
+    init(_ s: Timeline.Suggestion) {
+        user = ResultJSON.User(s.user)
+        followedByCount = s.followedByCount
+        followedBy = s.followedBy
+    }
+}
+
+extension ResultJSON.Post {
+    init(_ p: Timeline.Post) {
+        id = p.id.rawValue
+        author = p.author.rawValue
+        authorUsername = p.authorUsername
+        caption = Nullable(p.caption)
+        image = p.image.rawValue
+        hashtags = p.hashtags
+        likeCount = p.likeCount
+        commentCount = p.commentCount
+        createdAt = JSONOutput.timestamp(p.createdAt)
+        editedAt = p.editedAt.map(JSONOutput.timestamp)
+        likedByViewer = p.likedByViewer
+        width = Nullable(p.width)
+        height = Nullable(p.height)
+        variants = Nullable(p.variants.map(ResultJSON.Variants.init))
+        bookmarkedByViewer = p.bookmarkedByViewer
+        location = p.location.map { ResultJSON.Place(latitude: $0.latitude, longitude: $0.longitude, name: $0.name) }
+        sensitive = p.sensitive
+        warning = p.warning
+        visibility = p.visibility.rawValue
+        media = p.media.map(ResultJSON.Media.init)
+    }
+}
+
+extension ResultJSON.Variants {
+    init(_ v: ImageVariants) {
+        full = v.full.rawValue
+        feed = v.feed.rawValue
+        thumb = v.thumb.rawValue
+    }
+}
+
+extension ResultJSON.Media {
+    /// A photo: `{id, image, width, height, variants, blurhash, alt}` (the last five null when unknown).
+    init(_ m: MediaAttachment) {
+        id = m.id
+        image = m.image.rawValue
+        width = Nullable(m.width)
+        height = Nullable(m.height)
+        variants = Nullable(m.variants.map(ResultJSON.Variants.init))
+        blurhash = Nullable(m.blurhash)
+        alt = Nullable(m.alt)
+    }
+}
+
+extension ResultJSON.PostDetail {
+    init(_ d: Timeline.PostDetail) {
+        self.init(
+            post: ResultJSON.Post(d.post), comments: ResultJSON.Page(d.comments, ResultJSON.Comment.init),
+            likedByViewer: d.likedByViewer)
+    }
+}
+
+extension ResultJSON.Comment {
+    init(_ c: Timeline.Comment) {
+        id = c.id.rawValue
+        post = c.post.rawValue
+        author = c.author.rawValue
+        authorUsername = c.authorUsername
+        text = c.text
+        createdAt = JSONOutput.timestamp(c.createdAt)
+        replyTo = c.replyTo?.rawValue
+    }
+}
+
+extension ResultJSON.ActivityItem {
+    init(_ a: Timeline.ActivityItem) {
+        id = a.id
+        kind = a.kind.rawValue
+        actor = a.actor?.rawValue
+        actorUsername = a.actorUsername
+        post = a.post?.rawValue
+        comment = a.comment?.rawValue
+        at = a.at
+        createdAt = JSONOutput.timestamp(a.at)
+        reason = a.reason
+    }
+}
+
+extension ResultJSON.Page {
+    init<Source>(_ page: Timeline.Page<Source>, _ item: (Source) -> Item) {
+        items = page.items.map(item)
+        next = Nullable(page.next)
+    }
+}
+
+extension ResultJSON.PostHistory {
+    init(_ versions: [PostVersion]) {
+        self.versions = versions.map {
+            Version(caption: Nullable($0.caption), hashtags: $0.hashtags, createdAt: JSONOutput.timestamp($0.at))
+        }
+    }
+}
+
+extension ResultJSON.Image {
+    init(_ i: StoredImage) {
+        image = i.id.rawValue
+        mediaType = i.mediaType.rawValue
+        data = Data(i.bytes).base64EncodedString()
+    }
+}
+
+extension ResultJSON.ModerationQueue {
+    /// The moderators' queue: `{posts: [{post, count, reporters, reasons, newestAt, hidden, preview}], accounts:
+    /// [{user, username, count, reporters, reasons, posts, newestAt, suspended}]}`.
+    init(_ queue: Timeline.ModerationQueue) {
+        posts = queue.posts.map { entry in
+            let r = entry.report
+            return ReportedPost(
+                post: r.post.rawValue, count: r.count, reporters: r.reporters.map(\.rawValue), reasons: r.reasons,
+                newestAt: r.newestAt, hidden: r.hidden, preview: Nullable(entry.post.map(ResultJSON.Post.init)))
+        }
+        accounts = queue.accounts.map { a in
+            ReportedAccount(
+                user: a.user.rawValue, username: a.username, count: a.count, reporters: a.reporters.map(\.rawValue),
+                reasons: a.reasons, posts: a.posts.map(\.rawValue), newestAt: a.newestAt, suspended: a.suspended)
+        }
+    }
+}
+
+extension ResultJSON.App {
+    init(_ a: OAuthApp) {
+        id = a.id
+        name = a.name
+        website = Nullable(a.website)
+        redirectUris = a.redirectURIs
+        scopes = a.scopes
+        clientSecret = Nullable(a.clientSecret)
+    }
+}
+
+extension ResultJSON.Failure.Detail {
+    init(_ e: TimelineError) {
+        code = e.code.rawValue
+        message = e.message
+        field = e.field
     }
 }

@@ -1,7 +1,10 @@
+import JSONModel
+
 extension JSONOutput {
-    /// A page of posts as JSON — the document `bytes(page(posts, post))` makes, keys in the
-    /// same order — written straight from each post's record bytes: no dictionary and no
-    /// string per field (the timeline's HTTP answer).
+    /// A page of posts as JSON — byte for byte the document `bytes(answer(.posts(page)))` makes
+    /// with the typed encoder (`CompactJSONTests.thePageWriterWritesWhatTheTypedEncoderWrites`)
+    /// — written straight from each post's record bytes: no value tree and no string per field
+    /// (the timeline's HTTP answer).
     package static func postPageBytes(_ page: Page<Post>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + page.items.count * 900)
@@ -16,7 +19,7 @@ extension JSONOutput {
         return out
     }
 
-    /// `post(p)`'s object, keys in `CompactJSONWriter`'s (Foundation's sorted) order.
+    /// `post(p)`'s object, keys in `JSONWriter`'s (Foundation's sorted) order.
     static func write(_ post: Post, into out: inout [UInt8]) {
         let r = post.readings, f = r.fields, bytes = r.bytes
         func literal(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
@@ -34,13 +37,21 @@ extension JSONOutput {
         func number(_ value: Int?) {
             if let value { CompactJSONWriter.writeInteger(value, into: &out) } else { literal("null") }
         }
+        func number(_ value: JSONValue) { if case .number(let text) = value { out += Array(text.utf8) } }
         func bool(_ value: Bool) { value ? literal("true") : literal("false") }
         out.append(UInt8(ascii: "{"))
-        key("author", first: true); string(f.author)
-        key("authorUsername"); string(f.authorUsername)
-        if let saved = post.bookmarkedByViewer { key("bookmarkedByViewer"); bool(saved) }
-        key("caption"); string(f.caption)
-        key("commentCount"); number(f.commentCount)
+        key("author", first: true)
+        string(f.author)
+        key("authorUsername")
+        string(f.authorUsername)
+        if let saved = post.bookmarkedByViewer {
+            key("bookmarkedByViewer")
+            bool(saved)
+        }
+        key("caption")
+        string(f.caption)
+        key("commentCount")
+        number(f.commentCount)
         key("createdAt")
         out.append(UInt8(ascii: "\""))
         writeTimestamp(f.createdAt, into: &out)
@@ -51,7 +62,8 @@ extension JSONOutput {
             writeTimestamp(edited, into: &out)
             out.append(UInt8(ascii: "\""))
         }
-        key("hashtags"); out.append(UInt8(ascii: "["))
+        key("hashtags")
+        out.append(UInt8(ascii: "["))
         var first = true
         r.forEachHashtag { range in
             if !first { out.append(UInt8(ascii: ",")) }
@@ -59,58 +71,91 @@ extension JSONOutput {
             CompactJSONWriter.writeString(bytes[range], into: &out)
         }
         out.append(UInt8(ascii: "]"))
-        key("height"); number(f.height)
-        key("id"); string(f.id)
-        key("image"); string(f.image)
-        key("likeCount"); number(f.likeCount)
-        if let liked = post.likedByViewer { key("likedByViewer"); bool(liked) }
+        key("height")
+        number(f.height)
+        key("id")
+        string(f.id)
+        key("image")
+        string(f.image)
+        key("likeCount")
+        number(f.likeCount)
+        if let liked = post.likedByViewer {
+            key("likedByViewer")
+            bool(liked)
+        }
         if let latitude = f.latitude, let longitude = f.longitude {
-            key("location"); out.append(UInt8(ascii: "{"))
-            key("latitude", first: true); out += Array(latitude.description.utf8)
-            key("longitude"); out += Array(longitude.description.utf8)
-            if let name = f.placeName { key("name"); string(name) }
+            key("location")
+            out.append(UInt8(ascii: "{"))
+            // Degrees as the typed encoder writes a `Double` (and Foundation did): `48`, not `48.0`.
+            key("latitude", first: true)
+            number(JSONValue.double(latitude))
+            key("longitude")
+            number(JSONValue.double(longitude))
+            if let name = f.placeName {
+                key("name")
+                string(name)
+            }
             out.append(UInt8(ascii: "}"))
         }
-        key("media"); out.append(UInt8(ascii: "["))
+        key("media")
+        out.append(UInt8(ascii: "["))
         for (index, item) in post.media.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             func text(_ value: String?) {
                 if let value { CompactJSONWriter.writeString(value, into: &out) } else { literal("null") }
             }
             out.append(UInt8(ascii: "{"))
-            key("alt", first: true); text(item.alt)
-            key("blurhash"); text(item.blurhash)
-            key("height"); number(item.height)
-            key("id"); text(item.id)
-            key("image"); text(item.image.rawValue)
+            key("alt", first: true)
+            text(item.alt)
+            key("blurhash")
+            text(item.blurhash)
+            key("height")
+            number(item.height)
+            key("id")
+            text(item.id)
+            key("image")
+            text(item.image.rawValue)
             key("variants")
             if let variants = item.variants {
                 out.append(UInt8(ascii: "{"))
-                key("feed", first: true); text(variants.feed.rawValue)
-                key("full"); text(variants.full.rawValue)
-                key("thumb"); text(variants.thumb.rawValue)
+                key("feed", first: true)
+                text(variants.feed.rawValue)
+                key("full")
+                text(variants.full.rawValue)
+                key("thumb")
+                text(variants.thumb.rawValue)
                 out.append(UInt8(ascii: "}"))
             } else {
                 literal("null")
             }
-            key("width"); number(item.width)
+            key("width")
+            number(item.width)
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
-        key("sensitive"); bool(f.sensitive)
+        key("sensitive")
+        bool(f.sensitive)
         key("variants")
         if let feed = f.feed, let thumb = f.thumb {
             out.append(UInt8(ascii: "{"))
-            key("feed", first: true); string(feed)
-            key("full"); string(f.image)
-            key("thumb"); string(thumb)
+            key("feed", first: true)
+            string(feed)
+            key("full")
+            string(f.image)
+            key("thumb")
+            string(thumb)
             out.append(UInt8(ascii: "}"))
         } else {
             literal("null")
         }
-        key("visibility"); literal(f.followersOnly ? "\"followers\"" : "\"public\"")
-        if let warning = f.warning { key("warning"); string(warning) }
-        key("width"); number(f.width)
+        key("visibility")
+        literal(f.followersOnly ? "\"followers\"" : "\"public\"")
+        if let warning = f.warning {
+            key("warning")
+            string(warning)
+        }
+        key("width")
+        number(f.width)
         out.append(UInt8(ascii: "}"))
     }
 }

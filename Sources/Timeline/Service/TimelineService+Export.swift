@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import JSONModel
 
 extension TimelineService {
     /// Writes `user`'s data as a zip archive to `output`, as it goes: `profile.json`,
@@ -16,23 +17,21 @@ extension TimelineService {
         func add(_ path: String, _ bytes: [UInt8]) throws(TimelineError) {
             do { try zip.add(path, bytes) } catch { throw Self.exportError(error) }
         }
-        func json(_ object: Any) -> [UInt8] {
-            Array((try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("null".utf8))
-        }
+        func json(_ value: JSONValue) -> [UInt8] { JSONOutput.foundationPretty(value) }
         let data = try read { view in try view.exportData(of: user) }
         try add("profile.json", json(JSONOutput.profile(data.profile)))
-        try add("posts.json", json(data.posts.map(JSONOutput.post)))
+        try add("posts.json", json(.array(data.posts.map(JSONOutput.post))))
         for post in data.posts {
             for (index, photo) in post.media.enumerated() {
                 let image = try self.image(photo.image, viewer: user)
                 try add("photos/\(post.id.rawValue)/\(index + 1).\(image.mediaType.fileExtension)", image.bytes)
             }
         }
-        try add("comments.json", json(data.comments.map(JSONOutput.comment)))
-        try add("likes.json", json(data.likes.map(\.rawValue)))
-        try add("bookmarks.json", json(data.bookmarks.map(JSONOutput.post)))
+        try add("comments.json", json(.array(data.comments.map(JSONOutput.comment))))
+        try add("likes.json", json(.array(data.likes.map { .string($0.rawValue) })))
+        try add("bookmarks.json", json(.array(data.bookmarks.map(JSONOutput.post))))
         for (name, users) in [("following", data.following), ("followers", data.followers), ("blocks", data.blocks), ("mutes", data.mutes)] {
-            try add("\(name).json", json(users.map(JSONOutput.profile)))
+            try add("\(name).json", json(.array(users.map(JSONOutput.profile))))
         }
         try add("events.jsonl", try ownEvents(of: user))
         do { try zip.finish() } catch { throw Self.exportError(error) }

@@ -1,52 +1,95 @@
 import Foundation
+import JSONModel
 import Timeline
 
-/// The JSON Schemas of `schemas/` (the results', the commands' and the envelope's), which the
-/// OpenAPI document embeds: read from the source tree this was built from, or beside the
-/// executable's checkout (`.build/<config>/timeline` → `schemas/`).
+/// The JSON Schemas of `schemas/` that are not made from the results' Swift types (the
+/// commands' and the envelope's), which the OpenAPI document embeds: read from the source tree
+/// this was built from, or beside the executable's checkout (`.build/<config>/timeline` →
+/// `schemas/`).
 enum SchemaFiles {
     static let directory: URL? = {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../schemas")
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../schemas")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
             .appendingPathComponent("../../../schemas")
         return [source, executable].map(\.standardized)
             .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("envelope.schema.json").path) }
     }()
 
     /// The schema in `schemas/<relative>`.
-    static func load(_ relative: String) throws(TimelineError) -> [String: Any] {
-        guard let directory else { throw TimelineError(.internal, "schemas/ was not found beside the executable or the source") }
+    static func load(_ relative: String) throws(TimelineError) -> JSONValue {
+        guard let directory else {
+            throw TimelineError(.internal, "schemas/ was not found beside the executable or the source")
+        }
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(relative).path),
-              let schema = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let schema = try? JSONDecoder().decode(Parsed.self, from: data).value, case .object = schema
         else { throw TimelineError(.internal, "schemas/\(relative) is missing or not a JSON object") }
         return schema
     }
 
-    /// The names of the schemas in `schemas/<folder>/` (`post` for `post.schema.json`), sorted.
-    static func names(in folder: String) throws(TimelineError) -> [String] {
-        guard let directory,
-              let files = try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)
-        else { throw TimelineError(.internal, "schemas/\(folder) was not found") }
-        return files.filter { $0.hasSuffix(".schema.json") }.map { String($0.dropLast(".schema.json".count)) }.sorted()
+    /// A JSON text read into a `JSONValue` (an object's members in key order: the document is
+    /// written with sorted keys).
+    private struct Parsed: Decodable {
+        let value: JSONValue
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: Key.self) {
+                value = .object(
+                    try object.allKeys.map(\.stringValue).sorted(by: JSONWriter.keyOrder).map { key in
+                        (key: key, value: try object.decode(Parsed.self, forKey: Key(stringValue: key)).value)
+                    })
+            } else if var array = try? decoder.unkeyedContainer() {
+                var elements: [JSONValue] = []
+                while !array.isAtEnd { elements.append(try array.decode(Parsed.self).value) }
+                value = .array(elements)
+            } else {
+                let single = try decoder.singleValueContainer()
+                if single.decodeNil() {
+                    value = .null
+                } else if let bool = try? single.decode(Bool.self) {
+                    value = .bool(bool)
+                } else if let integer = try? single.decode(Int64.self) {
+                    value = .integer(integer)
+                } else if let number = try? single.decode(Double.self) {
+                    value = .double(number)
+                } else {
+                    value = .string(try single.decode(String.self))
+                }
+            }
+        }
     }
 
     /// A copy of `schema` (from `schemas/<file>`) fit for `components/schemas`: without `$id` and
     /// `$schema`, and with every `$ref` pointing into the document (the server serves this one
     /// document, against whose URL relative references would otherwise be resolved).
-    static func localised(_ schema: Any, from file: String) throws(TimelineError) -> Any {
-        if let object = schema as? [String: Any] {
-            var out: [String: Any] = [:]
-            for (key, value) in object where key != "$id" && key != "$schema" {
-                out[key] = key == "$ref" ? try reference(value as? String ?? "", from: file) : try localised(value, from: file)
+    static func localised(_ schema: JSONValue, from file: String) throws(TimelineError) -> JSONValue {
+        switch schema {
+        case .object(let members):
+            var out: [(key: String, value: JSONValue)] = []
+            for (key, value) in members where key != "$id" && key != "$schema" {
+                out.append(
+                    (
+                        key,
+                        key == "$ref"
+                            ? .string(try reference(value.string ?? "", from: file)) : try localised(value, from: file)
+                    ))
             }
-            return out
+            return .object(out)
+        case .array(let elements):
+            var out: [JSONValue] = []
+            for value in elements { out.append(try localised(value, from: file)) }
+            return .array(out)
+        default:
+            return schema
         }
-        if let array = schema as? [Any] {
-            var out: [Any] = []
-            for value in array { out.append(try localised(value, from: file)) }
-            return out
-        }
-        return schema
     }
 
     /// Where the `$ref` `target` of `schemas/<file>` is in the document.
@@ -58,11 +101,14 @@ enum SchemaFiles {
             if part == ".." { _ = resolved.popLast() } else if part != "." { resolved.append(String(part)) }
         }
         let joined = resolved.joined(separator: "/")
-        if joined == "envelope.schema.json", let definition = fragment.split(separator: "/").last, fragment.hasPrefix("/$defs/") {
+        if joined == "envelope.schema.json", let definition = fragment.split(separator: "/").last,
+            fragment.hasPrefix("/$defs/")
+        {
             return "#/components/schemas/\(definition)"
         }
         if joined.hasPrefix("results/"), joined.hasSuffix(".schema.json") {
-            return "#/components/schemas/\(joined.dropFirst("results/".count).dropLast(".schema.json".count))\(fragment)"
+            return
+                "#/components/schemas/\(joined.dropFirst("results/".count).dropLast(".schema.json".count))\(fragment)"
         }
         throw TimelineError(.internal, "schemas/\(file): cannot place the $ref \(target) in the OpenAPI document")
     }
