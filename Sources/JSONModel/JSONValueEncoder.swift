@@ -35,33 +35,38 @@ final class Node {
     enum Kind {
         case empty
         case leaf(JSONValue)
-        case object([(key: String, node: Node)])
-        case array([Node])
+        case object
+        case array
     }
-    var kind: Kind = .empty
-
-    /// The member `key`'s node (made, in order, on first use).
-    func member(_ key: String) -> Node {
-        if case .object(let members) = kind, let found = members.first(where: { $0.key == key }) { return found.node }
-        let node = Node()
-        if case .object(var members) = kind {
-            members.append((key, node))
-            kind = .object(members)
-        } else {
-            kind = .object([(key, node)])
+    /// What the node holds; an object's members and an array's elements are kept beside it, in
+    /// the node itself, so that adding one does not copy the others.
+    var kind: Kind = .empty {
+        didSet {
+            if case .object = kind {} else { members = [] }
+            if case .array = kind {} else { elements = [] }
         }
+    }
+    private var members: [(key: String, node: Node)] = []
+    private var elements: [Node] = []
+
+    /// The number of elements, if this is an array.
+    var count: Int { elements.count }
+
+    /// The member `key`'s node (made, in order, on first use; a type's keys are few, so
+    /// finding one by a walk is cheaper than a table).
+    func member(_ key: String) -> Node {
+        if case .object = kind, let found = members.first(where: { $0.key == key }) { return found.node }
+        if case .object = kind {} else { kind = .object }
+        let node = Node()
+        members.append((key, node))
         return node
     }
 
     /// A new last element.
     func appended() -> Node {
+        if case .array = kind {} else { kind = .array }
         let node = Node()
-        if case .array(var elements) = kind {
-            elements.append(node)
-            kind = .array(elements)
-        } else {
-            kind = .array([node])
-        }
+        elements.append(node)
         return node
     }
 
@@ -70,8 +75,8 @@ final class Node {
         switch kind {
         case .empty: nil
         case .leaf(let value): value
-        case .object(let members): .object(members.compactMap { m in m.node.value.map { (key: m.key, value: $0) } })
-        case .array(let elements): .array(elements.map { $0.value ?? .null })
+        case .object: .object(members.compactMap { m in m.node.value.map { (key: m.key, value: $0) } })
+        case .array: .array(elements.map { $0.value ?? .null })
         }
     }
 }
@@ -82,12 +87,12 @@ struct TreeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.kind {} else { node.kind = .object([]) }
+        if case .object = node.kind {} else { node.kind = .object }
         return KeyedEncodingContainer(KeyedTree<Key>(node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.kind {} else { node.kind = .array([]) }
+        if case .array = node.kind {} else { node.kind = .array }
         return UnkeyedTree(node: node, codingPath: codingPath)
     }
 
@@ -138,7 +143,7 @@ struct KeyedTree<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct UnkeyedTree: UnkeyedEncodingContainer {
     let node: Node
     let codingPath: [any CodingKey]
-    var count: Int { if case .array(let elements) = node.kind { elements.count } else { 0 } }
+    var count: Int { node.count }
 
     private func append(_ value: JSONValue) { node.appended().kind = .leaf(value) }
 

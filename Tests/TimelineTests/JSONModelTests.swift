@@ -82,6 +82,19 @@ import Testing
         #expect(JSONValue.jsonSchema == .any)
     }
 
+    struct Counters: Codable {
+        var total: UInt64
+        var small: Int32?
+        var big: UInt64?
+        var ratio: Float?
+    }
+
+    @Test func optionalMembersOfEveryPrimitiveAreNotRequired() throws {
+        let schema = try JSONSchema.of(Counters.self)
+        #expect(schema.json["required"] == ["total"])
+        #expect(schema.property("big") == .integer && schema.property("ratio") == .number)
+    }
+
     @Test func prettyTextIsIndentedByTwoSpaces() {
         let text = JSONWriter.pretty(["a": [1, "b"], "c": [:], "d": []])
         #expect(text == "{\n  \"a\": [\n    1,\n    \"b\"\n  ],\n  \"c\": {},\n  \"d\": []\n}\n")
