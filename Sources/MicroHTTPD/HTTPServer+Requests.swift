@@ -21,13 +21,17 @@ extension HTTPServer {
         var bodyEnded = false
         /// The answer decided while the body was arriving, when libmicrohttpd cannot send one:
         /// the rest of the body is thrown away, then this is sent.
-        var refusal: (status: Int, body: [UInt8])?
+        var refusal: Refusal?
         /// The head arrived after `stop` began: the request is refused, never dispatched.
         var arrivedWhileStopping = false
 
-        init(method: String, path: String) {
+        /// The client's address (what a refusal's request limit counts by).
+        let client: String
+
+        init(method: String, path: String, client: String) {
             self.method = method
             self.path = path
+            self.client = client
         }
 
         deinit {
@@ -40,7 +44,7 @@ extension HTTPServer {
                 _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let opaque = context.pointee else {
             // The head has arrived: refuse an announced oversized body before reading it.
-            let incoming = Incoming(method: method, path: url.path)
+            let incoming = Incoming(method: method, path: url.path, client: Self.clientAddress(connection))
             let fields = Self.pairs(connection, .HEADER_KIND)
             incoming.headers = Self.merged(fields, lowercased: true)
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
@@ -113,7 +117,7 @@ extension HTTPServer {
         let request = HTTPRequest(method: incoming.method, path: incoming.path,
                                   query: Self.pairs(connection, .GET_ARGUMENT_KIND),
                                   headers: incoming.headers, body: incoming.body, formParts: incoming.parts,
-                                  clientAddress: Self.clientAddress(connection))
+                                  clientAddress: incoming.client)
         incoming.body = []
         incoming.parts = []
         let address = UInt(bitPattern: connection)
@@ -187,34 +191,36 @@ extension HTTPServer {
         answerNow(connection, incoming, tooLarge(incoming), extraHeaders: [("Connection", "close")])
     }
 
-    private func tooLarge(_ incoming: Incoming) -> (status: Int, body: [UInt8]) {
+    private func tooLarge(_ incoming: Incoming) -> Refusal {
         refusal(413, incoming, "the body is larger than \(options.maxBodyBytes) bytes")
     }
 
-    private func malformedMultipart(_ incoming: Incoming) -> (status: Int, body: [UInt8]) {
+    private func malformedMultipart(_ incoming: Incoming) -> Refusal {
         refusal(400, incoming, "malformed multipart/form-data body")
     }
 
     /// A refusal of `incoming` by this layer, in the shape `Options.refusal` writes for its path.
-    private func refusal(_ status: Int, _ incoming: Incoming, _ message: String) -> (status: Int, body: [UInt8]) {
-        (status, options.refusal(status, incoming.path, message))
+    private func refusal(_ status: Int, _ incoming: Incoming, _ message: String) -> Refusal {
+        let answer = options.refusal(Refused(status: status, path: incoming.path, client: incoming.client,
+                                             message: message))
+        return Refusal(status: status, body: answer.body, headers: answer.headers)
     }
 
     /// Decides `answer` while the body arrives (libmicrohttpd cannot send one then): what was
     /// kept of the body is dropped, the rest is thrown away, and `answer` follows its end.
-    private func refuse(_ incoming: Incoming, _ answer: (status: Int, body: [UInt8])) {
+    private func refuse(_ incoming: Incoming, _ answer: Refusal) {
         incoming.refusal = answer
         incoming.body = []
         incoming.parts = []
     }
 
-    private func answerNow(_ connection: OpaquePointer, _ incoming: Incoming, _ answer: (status: Int, body: [UInt8]),
+    private func answerNow(_ connection: OpaquePointer, _ incoming: Incoming, _ answer: Refusal,
                            extraHeaders: [(String, String)] = []) -> MHD_Result {
         incoming.answered = true
         incoming.body = []
         let headers = [(name: "Content-Type", value: "application/json"),
                        (name: "X-Content-Type-Options", value: "nosniff")]
-            + extraHeaders.map { (name: $0.0, value: $0.1) }
+            + (answer.headers + extraHeaders).map { (name: $0.0, value: $0.1) }
         guard let response = makeResponse(connection, HTTPResponse(status: answer.status, headers: headers,
                                                                    body: .bytes(answer.body))) else { return .NO }
         defer { MHD_destroy_response(response) }
@@ -250,4 +256,23 @@ extension HTTPServer {
             if descriptor >= 0 { lingeringClose.add(duplicating: descriptor) }
         }
     }
+}
+
+/// A request this layer refuses on its own, as `HTTPServer.Options.refusal` is told of it.
+public struct Refused: Sendable {
+    /// The status it is answered with (400, 413, 503).
+    public let status: Int
+    /// The request's path (which API it is for).
+    public let path: String
+    /// The client's address, as `HTTPRequest.clientAddress`.
+    public let client: String
+    /// What was wrong, for the body.
+    public let message: String
+}
+
+/// A refusal's answer: its status, body and the headers its API adds.
+struct Refusal {
+    let status: Int
+    let body: [UInt8]
+    let headers: [(String, String)]
 }

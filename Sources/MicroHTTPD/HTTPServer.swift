@@ -47,12 +47,13 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionMemory = 64 << 10
         /// Speak HTTPS with this key and certificate (PEM); nil: plain HTTP.
         public var tls: (key: String, certificate: String)?
-        /// The JSON body of a refusal this layer makes on its own (a malformed request, a path that
-        /// is not UTF-8, a body too large, the server stopping), for the request's path — so that
-        /// each API behind it answers in its own error shape. By default `/v1`'s
-        /// (`{"error": {"code", "message"}}`).
-        public var refusal: @Sendable (_ status: Int, _ path: String, _ message: String) -> [UInt8]
-            = HTTPServer.refusalBody
+        /// The JSON body and extra headers of a refusal this layer makes on its own (a malformed
+        /// request, a path that is not UTF-8, a body too large, the server stopping), for the
+        /// request's path and client address — so that each API behind it answers in its own
+        /// error shape, with its own headers (a request limit counts refused requests too). By
+        /// default `/v1`'s body (`{"error": {"code", "message"}}`) and no headers.
+        public var refusal: @Sendable (_ refused: Refused) -> (body: [UInt8], headers: [(String, String)])
+            = { (HTTPServer.refusalBody(status: $0.status, path: $0.path, message: $0.message), []) }
         /// The defaults: 127.0.0.1:8080, plain HTTP.
         public init() {}
     }
@@ -159,9 +160,13 @@ public final class HTTPServer: @unchecked Sendable {
             return waiting.map { ($0.key, $0.value.path) }
         }
         for (address, path) in stragglers {
-            let body = options.refusal(503, path, "the server is stopping")
+            let connection = OpaquePointer(bitPattern: address)!
+            let refused = Refused(
+                status: 503, path: path, client: Self.clientAddress(connection), message: "the server is stopping")
+            let refusal = options.refusal(refused)
             let headers = [(name: "Connection", value: "close"), (name: "Content-Type", value: "application/json")]
-            send(OpaquePointer(bitPattern: address)!, HTTPResponse(status: 503, headers: headers, body: .bytes(body)))
+                + refusal.headers.map { (name: $0.0, value: $0.1) }
+            send(connection, HTTPResponse(status: 503, headers: headers, body: .bytes(refusal.body)))
         }
         Self.wait(while: busy, upTo: .seconds(2))
         // Checked and closed in one step, so no request can be suspended between the check and

@@ -175,17 +175,21 @@ public final class TimelineAPI: Sendable {
         return Responses.error(failure, status: status, headers: retry + headers)
     }
 
-    /// The body of a refusal the HTTP server makes on its own (a malformed request, a body too
-    /// large, the server stopping), in the shape of the API the request's `path` belongs to:
-    /// `HTTPServer.Options.refusal`.
-    public static func serverRefusal(status: Int, path: String, message: String) -> [UInt8] {
-        let code: TimelineError.Code = switch status {
+    /// The answer to a refusal the HTTP server makes on its own (a malformed request, a body too
+    /// large, the server stopping): the body in the shape of the API the request's path belongs
+    /// to, and that API's request-limit headers, the refused request counted against its
+    /// client's window like any other (`HTTPServer.Options.refusal`).
+    public func serverRefusal(_ refused: Refused) -> (body: [UInt8], headers: [(String, String)]) {
+        let code: TimelineError.Code = switch refused.status {
         case 413: .payloadTooLarge
         case 400..<500: .invalidArgument
         default: .internal
         }
-        guard case .bytes(let body) = failure(TimelineError(code, message), path: path, status: status).body else { return [] }
-        return body
+        let response = Self.failure(TimelineError(code, refused.message), path: refused.path, status: refused.status)
+        guard case .bytes(let body) = response.body else { return ([], []) }
+        guard refused.path.hasPrefix("/v1/") || MastodonAPI.serves(refused.path) else { return (body, []) }
+        let limits = requestWindows.take(RequestWindows.key(address: refused.client)).headers
+        return (body, limits.map { ($0.name, $0.value) })
     }
 
     /// Adds the headers every response carries (and the Mastodon API's `limits`), and records

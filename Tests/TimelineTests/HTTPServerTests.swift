@@ -142,7 +142,9 @@ import Testing
         let started = Mutex(false), released = Mutex(false)
         var options = HTTPServer.Options()
         options.port = 0
-        options.refusal = { status, path, message in Array("{\"error\":\"\(status) \(path) \(message)\"}".utf8) }
+        options.refusal = { refused in
+            (Array("{\"error\":\"\(refused.status) \(refused.path) \(refused.message)\"}".utf8), [("X-Refused", "yes")])
+        }
         let server = try HTTPServer(options: options) { (_: HTTPRequest) async -> HTTPResponse in
             started.withLock { $0 = true }
             // Running until the test has its answer (however slow the machine), 30 s at most.
@@ -157,6 +159,7 @@ import Testing
         let answer = await client.read(until: "stopping\"}")
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
         #expect(answer.contains("{\"error\":\"503 /api/v1/slow the server is stopping\"}"), "\(answer)")
+        #expect(answer.contains("X-Refused: yes"), "the refusal's own headers are sent: \(answer)")
     }
 
     /// libmicrohttpd aborts the process when it is stopped with a connection suspended, and a

@@ -127,6 +127,15 @@ import Testing
             #expect(smuggled.hasPrefix("HTTP/1.1 400") && smuggled.contains("{\"error\":\""), "\(smuggled)")
             let method = try await Self.get(server, "/api/v1/apps", [local])
             #expect(method.hasPrefix("HTTP/1.1 405") && method.contains("{\"error\":\""), "\(method)")
+            // Every refusal of an API's path tells its request limit and counts against it, as
+            // its other answers do: the window of this client's address went down by one each.
+            let counted = [mastodon, oauth, v1, large, smuggled, method].map { answer in
+                answer.split(separator: "\r\n").first { $0.hasPrefix("X-RateLimit-Remaining: ") }
+                    .flatMap { Int($0.dropFirst("X-RateLimit-Remaining: ".count)) }
+            }
+            #expect(counted.allSatisfy { $0 != nil }, "\([mastodon, oauth, v1, large, smuggled, method])")
+            let remaining = counted.compactMap { $0 }
+            #expect(remaining == remaining.sorted(by: >) && Set(remaining).count == remaining.count, "\(remaining)")
         }
     }
 }

@@ -46,7 +46,6 @@ enum ServeCommand {
         var serverOptions = HTTPServer.Options()
         (serverOptions.host, serverOptions.port) = try address(
             args.value("listen") ?? "127.0.0.1:8080", option: "listen")
-        serverOptions.refusal = TimelineAPI.serverRefusal  // each API's own error shape
         let metricsAddress = try args.value("metrics-listen").map { try address($0, option: "metrics-listen") }
         var apiOptions = TimelineAPI.Options()
         apiOptions.corsOrigins = Set(args.options["cors-origin"] ?? [])
@@ -90,6 +89,7 @@ enum ServeCommand {
         let pushWorker = try PushWorker(service: service, directory: pushDirectory, vapid: vapid, options: pushOptions)
         apiOptions.moreMetrics = { pushWorker.metricsText }
         let api = TimelineAPI(service: service, options: apiOptions)
+        serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
         pushWorker.serve(at: url(serverOptions.host, server.port))
         pushWorker.start()
