@@ -133,7 +133,9 @@ package struct CommandJSON {
     /// Sets `field` to `value`, unless `value` is nil.
     package mutating func set(_ field: String, _ value: Bool?) { if let value { set(field, json: .bool(value)) } }
     /// Sets `field` to an array of strings.
-    package mutating func set(_ field: String, strings: [String]) { set(field, json: .array(strings.map(JSONValue.string))) }
+    package mutating func set(_ field: String, strings: [String]) {
+        set(field, json: .array(strings.map(JSONValue.string)))
+    }
     /// Sets `field` to any JSON value (`.null` for null), replacing it if already set.
     package mutating func set(_ field: String, json value: JSONValue) {
         if let index = members.firstIndex(where: { $0.key == field }) {

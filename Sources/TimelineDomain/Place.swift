@@ -18,7 +18,9 @@ public struct Place: Equatable, Sendable, Codable {
 
     /// The JSON form, `{latitude, longitude, name?}` (in commands, events and posts).
     package var jsonValue: JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("latitude", .double(latitude)), ("longitude", .double(longitude))]
+        var members: [(key: String, value: JSONValue)] = [
+            ("latitude", .double(latitude)), ("longitude", .double(longitude)),
+        ]
         if let name { members.append(("name", .string(name))) }
         return .object(members)
     }

@@ -201,8 +201,9 @@ package final class JSONInput: CommandFields {
     package func optionalInteger(_ field: String) throws(TimelineError) -> Int? {
         guard let value = present(field) else { return nil }
         if textFields.contains(field) {
-            guard let text = value.string, (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  let number = Int(text) else { throw .invalid(field, "\(field) must be a whole number") }
+            guard let text = value.string, (1...18).contains(text.utf8.count),
+                text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(text)
+            else { throw .invalid(field, "\(field) must be a whole number") }
             return number
         }
         guard let whole = Self.integer(value) else { throw .invalid(field, "\(field) must be a whole number") }
@@ -300,7 +301,9 @@ package final class JSONInput: CommandFields {
         }
         var name: String?
         if let raw = object["name"], raw != .null {
-            guard case .string(let text) = raw else { throw .invalid("\(field).name", "\(field).name must be a string") }
+            guard case .string(let text) = raw else {
+                throw .invalid("\(field).name", "\(field).name must be a string")
+            }
             name = text
         }
         return Place(latitude: try coordinate("latitude"), longitude: try coordinate("longitude"), name: name)
@@ -311,8 +314,9 @@ package final class JSONInput: CommandFields {
         var page = PageRequest()
         if let value = present("limit") {
             if textFields.contains("limit") {
-                guard let text = value.string, text.utf8.count <= 9, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                      let limit = Int(text) else { throw .invalid("limit", "limit must be a whole number from 1 to \(PageRequest.maxLimit)") }
+                guard let text = value.string, text.utf8.count <= 9,
+                    text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let limit = Int(text)
+                else { throw .invalid("limit", "limit must be a whole number from 1 to \(PageRequest.maxLimit)") }
                 page.limit = limit
             } else {
                 guard let limit = Self.integer(value) else {

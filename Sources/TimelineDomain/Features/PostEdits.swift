@@ -101,7 +101,8 @@ package struct EditPostCommand: CommandDefinition {
         fields.set("post", post)
         if let caption { fields.set("caption", json: caption.map(JSONValue.string) ?? .null) }
         if !alts.isEmpty {
-            let texts = alts.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.map(JSONValue.string) ?? .null) }
+            let texts = alts.sorted { $0.key < $1.key }
+                .map { (key: $0.key, value: $0.value.map(JSONValue.string) ?? .null) }
             fields.set("alts", json: .object(texts))
         }
     }
