@@ -62,7 +62,7 @@ let package = Package(
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel"]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
-        .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL"]),
+        .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL", "JSONModel"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
         // baselines (and, with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: [

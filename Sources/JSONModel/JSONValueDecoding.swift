@@ -1,5 +1,5 @@
 /// Reading a `JSONValue` from any `Decoder` (a request body through `JSONDecoder`): `null`,
-/// booleans, integers exactly (as 64-bit), other numbers as `Double`s, strings, arrays, and
+/// booleans, integers exactly (as 64-bit, signed or not), other numbers as `Double`s, strings, arrays, and
 /// objects with their members sorted by key (`JSONDecoder` does not keep the document's order).
 extension JSONValue: Decodable, SchemaDescribed {
     /// Reads any JSON value (an object's members in key order: `Decoder` does not keep theirs).
@@ -19,6 +19,8 @@ extension JSONValue: Decodable, SchemaDescribed {
             } else if let bool = try? single.decode(Bool.self) {
                 self = .bool(bool)
             } else if let integer = try? single.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let integer = try? single.decode(UInt64.self) {
                 self = .integer(integer)
             } else if let number = try? single.decode(Double.self) {
                 self = .double(number)

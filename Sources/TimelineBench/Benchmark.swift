@@ -476,9 +476,19 @@ public struct Benchmark {
         return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB"
     }
 
-    /// The figures as JSON.
-    public static func json(_ figures: [Figure], scale: Scale) -> [String: Any] {
-        ["scale": scale.name, "machine": machine(), "figures": figures.map { $0.json() }]
+    /// The figures as JSON: `{scale, machine, figures}`.
+    public static func json(_ figures: [Figure], scale: Scale) -> Report {
+        Report(scale: scale.name, machine: machine(), figures: figures)
+    }
+
+    /// A run's figures with what they were measured on, as `timeline bench --json` prints them.
+    public struct Report: Encodable {
+        /// The scale's name.
+        public var scale: String
+        /// The machine (`machine()`).
+        public var machine: String
+        /// The figures, in the order measured.
+        public var figures: [Figure]
     }
 
     /// The figures as an aligned table (with a target column when some figure has a target).

@@ -21,19 +21,31 @@ public struct Figure: Sendable {
     /// value / baseline, for throughputs; baseline / value reads as "fraction of raw speed".
     public var ratio: Double? { baseline.map { $0 > 0 ? value / $0 : 0 } }
 
-    func json() -> [String: Any] {
-        var out: [String: Any] = ["name": name, "value": value, "unit": unit]
+}
+
+extension Figure: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, value, unit, baseline, ratio, baselineName, target, sqlite
+        case vsSQLite = "vs_sqlite"
+    }
+
+    /// `{name, value, unit}`, with `baseline` and `ratio`, `baselineName`, `target`, and
+    /// `sqlite` and `vs_sqlite` when the figure has them.
+    public func encode(to encoder: any Encoder) throws {
+        var out = encoder.container(keyedBy: CodingKeys.self)
+        try out.encode(name, forKey: .name)
+        try out.encode(value, forKey: .value)
+        try out.encode(unit, forKey: .unit)
         if let baseline {
-            out["baseline"] = baseline
-            out["ratio"] = ratio ?? 0
+            try out.encode(baseline, forKey: .baseline)
+            try out.encode(ratio ?? 0, forKey: .ratio)
         }
-        if let baselineName { out["baselineName"] = baselineName }
-        if let target { out["target"] = target }
+        try out.encodeIfPresent(baselineName, forKey: .baselineName)
+        try out.encodeIfPresent(target, forKey: .target)
         if let sqlite {
-            out["sqlite"] = sqlite
-            out["vs_sqlite"] = vsSQLite ?? 0
+            try out.encode(sqlite, forKey: .sqlite)
+            try out.encode(vsSQLite ?? 0, forKey: .vsSQLite)
         }
-        return out
     }
 }
 

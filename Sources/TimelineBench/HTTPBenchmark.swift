@@ -303,9 +303,10 @@ public struct HTTPBenchmark {
             .addPost(image: image, caption: "to every stream #sea"), as: .user(author.rawValue))
         let report = try await onThread { lines.next() }
         process.waitUntilExit()
+        // The stream client's report: when each stream received the post.
+        struct Report: Decodable { var times: [Double] }
         guard let report, let data = report.data(using: .utf8),
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let times = object["times"] as? [Double]
+            let times = (try? JSONDecoder().decode(Report.self, from: data))?.times
         else { throw BenchError("the stream client reported nothing: \(report ?? "")") }
         let missing = owners.count - times.count
         var delays = Samples()

@@ -16,23 +16,28 @@ struct NetworkBuilder {
         var mostFollowed: UserID
         var medianFollowed: UserID
 
+        /// The network as its file holds it: the ids as strings.
+        private struct Saved: Codable {
+            var users: [String]
+            var posts: [String]
+            var mostFollowed: String
+            var medianFollowed: String
+        }
+
         func save(_ path: String) throws {
-            let object: [String: Any] = [
-                "users": users.map(\.rawValue), "posts": posts.map(\.rawValue),
-                "mostFollowed": mostFollowed.rawValue, "medianFollowed": medianFollowed.rawValue
-            ]
-            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            let saved = Saved(
+                users: users.map(\.rawValue), posts: posts.map(\.rawValue),
+                mostFollowed: mostFollowed.rawValue, medianFollowed: medianFollowed.rawValue)
+            try JSONEncoder().encode(saved).write(to: URL(fileURLWithPath: path))
         }
 
         static func load(_ path: String) -> Network? {
             guard let data = FileManager.default.contents(atPath: path),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let users = object["users"] as? [String], let posts = object["posts"] as? [String],
-                let most = object["mostFollowed"] as? String, let median = object["medianFollowed"] as? String
+                let saved = try? JSONDecoder().decode(Saved.self, from: data)
             else { return nil }
             return Network(
-                users: users.map(UserID.init), posts: posts.map(PostID.init),
-                mostFollowed: UserID(most), medianFollowed: UserID(median))
+                users: saved.users.map(UserID.init), posts: saved.posts.map(PostID.init),
+                mostFollowed: UserID(saved.mostFollowed), medianFollowed: UserID(saved.medianFollowed))
         }
     }
 

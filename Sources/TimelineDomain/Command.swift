@@ -55,10 +55,10 @@ public struct Command: Sendable, Equatable, CustomStringConvertible {
 
     /// The canonical JSON form of the command (a `timeline exec` line without `id`/`as`),
     /// valid against `schemas/commands/<name>.schema.json`.
-    public func jsonObject() -> [String: Any] {
+    public func jsonObject() -> JSONValue {
         var fields = CommandJSON()
         definition.encode(to: &fields)
-        return fields.object.merging(["command": name]) { $1 }
+        return JSONValue.object(fields.members).setting("command", .string(name))
     }
 
     /// The command's public name.
@@ -125,15 +125,25 @@ package protocol CommandFields {
 
 /// The JSON fields a command writes (`Command.jsonObject`): absent optionals are left out.
 package struct CommandJSON {
-    /// The fields written so far.
-    package private(set) var object: [String: Any] = [:]
+    /// The fields written so far, in the order they were set.
+    package private(set) var members: [(key: String, value: JSONValue)] = []
 
     /// Sets `field` to `value`, unless `value` is nil.
-    package mutating func set(_ field: String, _ value: String?) { if let value { object[field] = value } }
+    package mutating func set(_ field: String, _ value: String?) { if let value { set(field, json: .string(value)) } }
     /// Sets `field` to `value`, unless `value` is nil.
-    package mutating func set(_ field: String, _ value: Bool?) { if let value { object[field] = value } }
-    /// Sets `field` to any JSON value (`NSNull()` for null).
-    package mutating func set(_ field: String, json value: Any) { object[field] = value }
+    package mutating func set(_ field: String, _ value: Bool?) { if let value { set(field, json: .bool(value)) } }
+    /// Sets `field` to an array of strings.
+    package mutating func set(_ field: String, strings: [String]) {
+        set(field, json: .array(strings.map(JSONValue.string)))
+    }
+    /// Sets `field` to any JSON value (`.null` for null), replacing it if already set.
+    package mutating func set(_ field: String, json value: JSONValue) {
+        if let index = members.firstIndex(where: { $0.key == field }) {
+            members[index].value = value
+        } else {
+            members.append((field, value))
+        }
+    }
 }
 
 // MARK: - JSON Schemas of the commands

@@ -114,9 +114,6 @@ public struct ImageVariants: Equatable, Sendable, Codable {
     /// A photo's variants.
     public init(full: ImageID, feed: ImageID, thumb: ImageID) { self.full = full; self.feed = feed; self.thumb = thumb }
 
-    /// The JSON form, `{full, feed, thumb}` (in events and in posts; `Codable`).
-    package var jsonObject: [String: Any] { ["full": full.rawValue, "feed": feed.rawValue, "thumb": thumb.rawValue] }
-
     /// The address of `variant`.
     public subscript(variant: ImageVariant) -> ImageID {
         switch variant {

@@ -17,10 +17,12 @@ public struct Place: Equatable, Sendable, Codable {
     }
 
     /// The JSON form, `{latitude, longitude, name?}` (in commands, events and posts).
-    package var jsonObject: [String: Any] {
-        var out: [String: Any] = ["latitude": latitude, "longitude": longitude]
-        out["name"] = name
-        return out
+    package var jsonValue: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("latitude", .double(latitude)), ("longitude", .double(longitude)),
+        ]
+        if let name { members.append(("name", .string(name))) }
+        return .object(members)
     }
 
     /// The mean Earth radius the distances use, in kilometres (IUGG).

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -10,13 +11,15 @@ extension TimelineAPI {
     /// parameters, plus `fixed` ones the route sets itself (the bearer's id, …). A field
     /// given twice is refused.
     func fields(_ request: APIRequest, _ fixed: [String: String] = [:]) throws(TimelineError) -> JSONInput {
-        var object = try Self.body(request.http)
+        var members = try Self.body(request.http).members
         // A multipart upload's fields are text, as a URL's are (`sensitive=true`); its image and
         // its location (a JSON object) are not.
         var text = Set(request.http.formParts.map(\.name).filter { $0 != "image" && $0 != "location" })
         func add(_ name: String, _ value: String) throws(TimelineError) {
-            guard object[name] == nil else { throw TimelineError.invalid(name, "\(name) is given twice") }
-            object[name] = value
+            guard !members.contains(where: { $0.key == name }) else {
+                throw TimelineError.invalid(name, "\(name) is given twice")
+            }
+            members.append((name, .string(value)))
             text.insert(name)
         }
         for (name, value) in request.http.query { try add(name, value) }
@@ -24,7 +27,7 @@ extension TimelineAPI {
             try add(name, name == "user" && value.hasPrefix("@") ? try service.userID(named: String(value.dropFirst())).rawValue : value)
         }
         for (name, value) in fixed { try add(name, value) }
-        return JSONInput(object: object, textFields: text)
+        return JSONInput(object: .object(members), textFields: text)
     }
 
     /// Refuses any query parameter (or body field), for the routes that take none.
@@ -35,18 +38,20 @@ extension TimelineAPI {
     /// A JSON object body, or the parts of a `multipart/form-data` body (the `image` part as
     /// base64, as the catalogue's `image` field expects; a `location` part is a JSON object as text, as
     /// the catalogue's `location` field is an object); nothing for an empty body.
-    static func body(_ request: HTTPRequest) throws(TimelineError) -> [String: Any] {
+    static func body(_ request: HTTPRequest) throws(TimelineError) -> JSONValue {
         if !request.formParts.isEmpty {
-            var object: [String: Any] = [:]
+            var members: [(key: String, value: JSONValue)] = []
             for part in request.formParts {
-                guard object[part.name] == nil else { throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is given twice") }
+                guard !members.contains(where: { $0.key == part.name }) else {
+                    throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is given twice")
+                }
                 // Only `image` is binary: another part is text even when a client sends it as a
                 // file (a `caption` with a filename is its text, not its base64).
                 if part.name == "image" {
-                    object[part.name] = Data(part.data).base64EncodedString()
+                    members.append((part.name, .string(Data(part.data).base64EncodedString())))
                 } else if part.name == "location" {
                     do {
-                        object[part.name] = try JSONInput.body(part.data)
+                        members.append((part.name, try JSONInput.body(part.data)))
                     } catch {
                         throw TimelineError.invalid("location", "the part location must be a JSON object {latitude, longitude, name?}")
                     }
@@ -54,12 +59,12 @@ extension TimelineAPI {
                     guard let text = String(validating: part.data, as: UTF8.self) else {
                         throw TimelineError.invalid(part.name, "the part \(part.name.prefix(64)) is not UTF-8 text")
                     }
-                    object[part.name] = text
+                    members.append((part.name, .string(text)))
                 }
             }
-            return object
+            return .object(members)
         }
-        guard !request.body.isEmpty else { return [:] }
+        guard !request.body.isEmpty else { return .object([]) }
         let type = request.header("Content-Type")?.lowercased() ?? ""
         guard type.hasPrefix("application/json") else {
             throw TimelineError(.unsupportedMediaType, "the body must be application/json (or multipart/form-data for uploads)")

@@ -10,12 +10,6 @@ enum Responses {
         json(status, bytes: JSONWriter.bytes(value), headers: headers)
     }
 
-    /// A JSON body made by Foundation's types (the Mastodon layer's, until its entities are
-    /// typed too).
-    static func json(_ status: Int, _ object: Any, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        json(status, bytes: JSONOutput.bytes(object), headers: headers)
-    }
-
     /// A JSON body already written.
     static func json(_ status: Int, bytes: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: .bytes(bytes))

@@ -149,7 +149,9 @@ extension TimelineAPI {
     /// long as the session lives.
     func streamTicket(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         guard let viewer = request.viewer, let session = request.bearer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
-        guard try Self.body(request.http).isEmpty, request.http.query.isEmpty else { throw TimelineError.invalid("body", "a ticket takes no fields") }
+        guard try Self.body(request.http).members.isEmpty, request.http.query.isEmpty else {
+            throw TimelineError.invalid("body", "a ticket takes no fields")
+        }
         return Responses.json(
             201, JSONOutput.streamTicket(try tickets.issue(for: viewer, session: session), expiresIn: StreamTickets.lifetimeSeconds))
     }

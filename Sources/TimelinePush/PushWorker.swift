@@ -1,5 +1,6 @@
 import Curl
 import Foundation
+import JSONModel
 import OpenSSL
 import Synchronization
 import Timeline
@@ -271,10 +272,12 @@ public final class PushWorker: @unchecked Sendable {
             }
         }
         // Mastodon's push JSON; never the email or a token.
-        let payload: [String: Any] = ["notification_id": item.id, "notification_type": delivery.type,
-                                      "title": wording.title, "body": wording.body, "icon": wording.icon,
-                                      "preferred_locale": "en", "url": wording.url]
-        let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])
+        let payload: JSONValue = [
+            "notification_id": .string(item.id), "notification_type": .string(delivery.type),
+            "title": .string(wording.title), "body": .string(wording.body), "icon": .string(wording.icon),
+            "preferred_locale": "en", "url": .string(wording.url),
+        ]
+        let data = JSONWriter.bytes(payload)
         return Message(address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth,
                        standard: subscription.standard, payload: String(decoding: data, as: UTF8.self),
                        topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal")

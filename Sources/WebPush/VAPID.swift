@@ -28,19 +28,24 @@ public struct VAPID: Sendable {
         }
         let origin = "\(scheme)://\(host)" + (endpoint.port.map { ":\($0)" } ?? "")
         let header = Base64URL.encode(Array(#"{"typ":"JWT","alg":"ES256"}"#.utf8))
-        let claims: [String: Any] = [
-            "aud": origin, "exp": Int(now.timeIntervalSince1970 + min(lifetime, 24 * 3600)), "sub": contact
-        ]
-        guard
-            let body = try? JSONSerialization.data(
-                withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
-        else {
+        let claims = Claims(aud: origin, exp: Int(now.timeIntervalSince1970 + min(lifetime, 24 * 3600)), sub: contact)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let body = try? encoder.encode(claims) else {
             throw CryptoError(operation: "write the VAPID claims")
         }
         let signingInput = header + "." + Base64URL.encode(Array(body))
         let signature = try keys.sign(Array(signingInput.utf8))
         return "vapid t=\(signingInput).\(Base64URL.encode(signature)), k=\(publicKey)"
     }
+}
+
+/// The claims of a VAPID JWT (RFC 8292 §2): the push service's origin, the expiry in seconds
+/// since 1970, and the sender's contact.
+private struct Claims: Encodable {
+    var aud: String
+    var exp: Int
+    var sub: String
 }
 
 /// Base64url without padding (RFC 4648 §5), as Web Push writes keys and JWTs.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Testing
 import Timeline
 import TimelineDomain
@@ -70,8 +71,8 @@ let sampleCommands: [Command] = [
     /// every command survives the round trip, and the decoder reads every field encoded.
     @Test(arguments: sampleCommands) func commandJSONRoundTrips(_ command: Command) throws {
         let object = command.jsonObject()
-        #expect(object["command"] as? String == command.name)
-        let input = JSONInput(object: object.filter { $0.key != "command" })
+        #expect(object["command"]?.string == command.name)
+        let input = JSONInput(object: object.removing("command"))
         let decoded = try Catalogue.command(named: command.name, input)
         try input.refuseUnreadFields()
         #expect(decoded == command)
@@ -80,8 +81,10 @@ let sampleCommands: [Command] = [
 
     /// Every query name decodes to that query, which says whether it is private as the catalogue does.
     @Test(arguments: Catalogue.queryNames) func queryNamesDecode(_ name: String) throws {
-        let fields: [String: Any] = ["user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
-                                     "image": "i1", "limit": 5, "latitude": 1.5, "longitude": 2.5, "emails": ["a@b.co"]]
+        let fields: JSONValue = [
+            "user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
+            "image": "i1", "limit": 5, "latitude": .double(1.5), "longitude": .double(2.5), "emails": ["a@b.co"],
+        ]
         let query = try Catalogue.query(named: name, JSONInput(object: fields))
         #expect(query.name == name)
         #expect(query.isPrivate == Catalogue.isPrivate(name))

@@ -124,9 +124,10 @@ import TimelineDomain
         let service = try openService()
         let alice = try await service.createUser("alice")
         let post = try await service.addPost(by: alice.id)
-        let input = JSONInput(object: ["image": post.image.rawValue, "variant": "huge"])
+        let input = JSONInput(object: ["image": .string(post.image.rawValue), "variant": "huge"])
         #expect(throws: TimelineError.self) { _ = try Catalogue.query(named: "image", input) }
-        let thumb = try Catalogue.query(named: "image", JSONInput(object: ["image": post.image.rawValue, "variant": "thumb"]))
+        let thumb = try Catalogue.query(
+            named: "image", JSONInput(object: ["image": .string(post.image.rawValue), "variant": "thumb"]))
         guard case .image(let stored) = try thumb.answer(service, viewer: nil) else {
             Issue.record("not an image"); return
         }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Testing
 @testable import Timeline
 import TimelineDomain
@@ -53,7 +54,8 @@ import TimelineDomain
             _ = try await service.run(.editPost(post: lone.id.rawValue, caption: nil, alts: [first.id: "not this post's"]), as: alice.id)
         }
         await expectError(.invalidArgument, field: "alts") {
-            _ = try Catalogue.command(named: "editPost", JSONInput(object: ["post": post.id.rawValue, "alts": [first.id: 3]]))
+            let fields: JSONValue = ["post": .string(post.id.rawValue), "alts": .object([(first.id, .integer(3))])]
+            _ = try Catalogue.command(named: "editPost", JSONInput(object: fields))
         }
 
         // Deleting the post takes its photos with it.
@@ -75,7 +77,8 @@ import TimelineDomain
         await expectError(.invalidArgument, field: "media") { _ = try await service.run(.addPost(media: [mine[0], mine[0]], caption: nil), as: alice.id) }
         await expectError(.notFound) { _ = try await service.run(.addPost(media: ["-NoSuchMedia00000000"], caption: nil), as: alice.id) }
         await expectError(.invalidArgument, field: "media") {
-            _ = try Catalogue.command(named: "addPost", JSONInput(object: ["image": gifBase64(1), "media": [mine[0]]]))
+            let fields: JSONValue = ["image": .string(gifBase64(1)), "media": [.string(mine[0])]]
+            _ = try Catalogue.command(named: "addPost", JSONInput(object: fields))
         }
         await expectError(.invalidArgument, field: "image") { _ = try Catalogue.command(named: "addPost", JSONInput(object: ["caption": "no photo"])) }
         #expect(try service.lastSequence() == before, "a refused post appends nothing")

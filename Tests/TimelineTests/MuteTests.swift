@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Testing
 @testable import Timeline
 import TimelineDomain
@@ -187,7 +188,9 @@ import TimelineDomain
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 1)
         await expectError(.invalidArgument, field: "upTo") { _ = try await service.run(.markActivityRead(upTo: "not an id!"), as: alice.id) }
-        await expectError(.invalidArgument, field: "types") { _ = try ask(service, "activity", ["user": alice.id.rawValue, "types": ["likes"]]) }
+        await expectError(.invalidArgument, field: "types") {
+            _ = try ask(service, "activity", ["user": .string(alice.id.rawValue), "types": ["likes"]])
+        }
     }
 
     @Test func overHTTP() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Testing
 @testable import Timeline
 import TimelineDomain
@@ -148,7 +149,8 @@ import TimelineDomain
         await expectError(.notFound) { _ = try await service.run(.reportPost(post: hidden.id.rawValue, reason: "r"), as: stranger.id) }
         #expect(try service.lastSequence() == before)
         await expectError(.invalidArgument, field: "visibility") {
-            _ = try Catalogue.command(named: "addPost", JSONInput(object: ["image": gifBase64(2), "visibility": "friends"]))
+            _ = try Catalogue.command(
+                named: "addPost", JSONInput(object: ["image": .string(gifBase64(2)), "visibility": "friends"]))
         }
 
         // Unfollowing ends it: the post leaves the ex-follower's timeline and answers not_found.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Synchronization
 import Testing
 @testable import Timeline
@@ -251,7 +252,9 @@ struct ToolProcess {
 
 /// Answers the query `name` with `fields` through the catalogue, as `timeline exec` and the HTTP
 /// API ask it.
-func ask(_ service: TimelineService, _ name: String, _ fields: [String: Any] = [:], viewer: UserID? = nil) throws -> QueryResult {
+func ask(_ service: TimelineService, _ name: String, _ fields: JSONValue = [:], viewer: UserID? = nil) throws
+    -> QueryResult
+{
     try Catalogue.query(named: name, JSONInput(object: fields)).answer(service, viewer: viewer)
 }
 

@@ -79,8 +79,9 @@ enum BenchCommand {
         }
         if args.value("dir") == nil { try? FileManager.default.removeItem(atPath: directory) }
         if args.has("json") {
-            let data = try JSONSerialization.data(
-                withJSONObject: Benchmark.json(figures, scale: scale), options: [.sortedKeys, .prettyPrinted])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let data = try encoder.encode(Benchmark.json(figures, scale: scale))
             print(String(decoding: data, as: UTF8.self))
         } else {
             print("\(title) on \(Benchmark.machine())\n")

@@ -32,7 +32,8 @@ public struct ExecSession: Sendable {
 
     /// Answers one request line given as its bytes (which must be UTF-8).
     public func handle(bytes: [UInt8]) async -> String {
-        var id: Any?
+        // The request's `id` (any JSON value), echoed as it came.
+        var id: JSONValue?
         var response: [(key: String, value: JSONValue)]
         do {
             let input = try JSONInput(bytes: bytes)
@@ -50,28 +51,8 @@ public struct ExecSession: Sendable {
             if id == nil { id = JSONInput.id(ofRefused: bytes) }
             response = [("ok", false), ("error", JSONOutput.error(TimelineService.translate(error)))]
         }
-        if let id { response.append(("id", Self.echoed(id))) }
+        if let id { response.append(("id", id)) }
         return JSONOutput.line(.object(response))
-    }
-
-    /// A request's `id` (any JSON value, as `JSONInput` parsed it), to be echoed as it came:
-    /// strings and arrays and objects of them as they are, numbers and booleans as Foundation
-    /// writes them.
-    static func echoed(_ value: Any) -> JSONValue {
-        switch value {
-        case let string as String: return .string(string)
-        case let array as [Any]: return .array(array.map(echoed))
-        case let object as [String: Any]: return .object(object.map { (key: $0.key, value: echoed($0.value)) })
-        default:
-            let options: JSONSerialization.WritingOptions = [.fragmentsAllowed]
-            guard let data = try? JSONSerialization.data(withJSONObject: value, options: options) else { return .null }
-            switch String(decoding: data, as: UTF8.self) {
-            case "true": return .bool(true)
-            case "false": return .bool(false)
-            case "null": return .null
-            case let number: return .number(number)
-            }
-        }
     }
 
     private func command(_ input: JSONInput) async throws(TimelineError) -> CommandResult {

@@ -288,7 +288,7 @@ package struct ReportUserCommand: CommandDefinition {
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
         fields.set("reason", reason)
-        if !posts.isEmpty { fields.set("posts", json: posts) }
+        if !posts.isEmpty { fields.set("posts", strings: posts) }
     }
 
     /// Decides `reportUser` for `actor`.

@@ -158,7 +158,7 @@ package struct MuteCommand: CommandDefinition {
     /// Writes `mute`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
-        if let duration { fields.set("duration", json: duration) }
+        if let duration { fields.set("duration", json: .integer(duration)) }
     }
 
     /// Decides `mute` for `actor`.

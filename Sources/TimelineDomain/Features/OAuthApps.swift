@@ -288,7 +288,7 @@ package struct RegisterAppCommand: CommandDefinition {
     /// Writes `registerApp`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("name", name)
-        fields.set("redirectUris", json: redirectURIs)
+        fields.set("redirectUris", strings: redirectURIs)
         fields.set("scopes", scopes)
         fields.set("website", website)
     }

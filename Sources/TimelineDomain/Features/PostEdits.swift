@@ -99,8 +99,12 @@ package struct EditPostCommand: CommandDefinition {
     /// Writes `editPost`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("post", post)
-        if let caption { fields.set("caption", json: caption ?? NSNull()) }
-        if !alts.isEmpty { fields.set("alts", json: alts.mapValues { $0 ?? NSNull() as Any }) }
+        if let caption { fields.set("caption", json: caption.map(JSONValue.string) ?? .null) }
+        if !alts.isEmpty {
+            let texts = alts.sorted { $0.key < $1.key }
+                .map { (key: $0.key, value: $0.value.map(JSONValue.string) ?? .null) }
+            fields.set("alts", json: .object(texts))
+        }
     }
 
     /// Decides `editPost` for `actor`.

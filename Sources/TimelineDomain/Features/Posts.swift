@@ -437,10 +437,10 @@ package struct AddPostCommand: CommandDefinition {
     package func encode(to fields: inout CommandJSON) {
         switch photos {
         case .image(let image): fields.set("image", image)
-        case .media(let ids): fields.set("media", json: ids)
+        case .media(let ids): fields.set("media", strings: ids)
         }
         fields.set("caption", caption)
-        if let location { fields.set("location", json: location.jsonObject) }
+        if let location { fields.set("location", json: location.jsonValue) }
         fields.set("sensitive", sensitive)
         fields.set("warning", warning)
         fields.set("visibility", visibility?.rawValue)

@@ -279,7 +279,7 @@ package struct UpdateProfileCommand: CommandDefinition {
         fields.set("url", url)
         switch avatar {
         case nil: break
-        case .remove?: fields.set("avatar", json: NSNull())
+        case .remove?: fields.set("avatar", json: .null)
         case .set(let image)?: fields.set("avatar", image)
         }
         fields.set("discoverable", discoverable)

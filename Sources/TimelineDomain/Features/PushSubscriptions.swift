@@ -352,7 +352,7 @@ package struct SubscribePushCommand: CommandDefinition {
         fields.set("p256dh", p256dh)
         fields.set("auth", auth)
         fields.set("standard", standard)
-        fields.set("alerts", json: alerts)
+        fields.set("alerts", strings: alerts)
         fields.set("policy", policy)
     }
 
