@@ -9,7 +9,8 @@ import WebPush
 @Suite struct WebPushTests {
     @Test func aMessageDecryptsWithHTTPECEAndItsVAPIDSignatureVerifies() async throws {
         let receiver = try P256KeyPair.generate(), auth = try SecureRandom.bytes(16)
-        let plaintext = #"{"notification_id":"n1","notification_type":"mention","title":"bob commented","body":"lovely"}"#
+        let plaintext =
+            #"{"notification_id":"n1","notification_type":"mention","title":"bob commented","body":"lovely"}"#
         let body = try WebPushEncryption.encrypt(Array(plaintext.utf8), p256dh: receiver.publicKey, auth: auth)
         let endpoint = try #require(URL(string: "https://push.example.net:8443/send/abc"))
         let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com")
@@ -18,16 +19,19 @@ import WebPush
             "legacy_body": Base64URL.encode(legacy.body), "legacy_headers": legacy.headers,
             "body": Base64URL.encode(body), "receiver_private": Base64URL.encode(receiver.privateKey),
             "receiver_public": Base64URL.encode(receiver.publicKey), "auth": Base64URL.encode(auth),
-            "authorization": try vapid.authorization(for: endpoint), "endpoint": endpoint.absoluteString, "plaintext": plaintext,
+            "authorization": try vapid.authorization(for: endpoint), "endpoint": endpoint.absoluteString,
+            "plaintext": plaintext
         ]
         let file = temporaryPath("push.json")
         try JSONSerialization.data(withJSONObject: input).write(to: URL(fileURLWithPath: file))
-        let run = try ChildProcess(["sh", "-c", "python3 \(SchemaTests.root.path)/Tests/push/check_webpush.py < \(file)"],
-                                   executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let run = try ChildProcess(
+            ["sh", "-c", "python3 \(SchemaTests.root.path)/Tests/push/check_webpush.py < \(file)"],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
         let status = await run.exitStatus(within: .seconds(60))
         #expect(status == 0, "\(run.standardOutput)\(run.standardError)")
         #expect(run.standardOutput.contains("ok - aud is the push service's origin"), "\(run.standardOutput)")
-        #expect(run.standardOutput.contains("ok - http_ece decrypts the legacy aesgcm message"), "\(run.standardOutput)")
+        #expect(
+            run.standardOutput.contains("ok - http_ece decrypts the legacy aesgcm message"), "\(run.standardOutput)")
     }
 
     /// Each message has its own salt and key: the same text never encrypts alike.
@@ -36,7 +40,9 @@ import WebPush
         let a = try WebPushEncryption.encrypt(Array("hi".utf8), p256dh: receiver.publicKey, auth: auth)
         let b = try WebPushEncryption.encrypt(Array("hi".utf8), p256dh: receiver.publicKey, auth: auth)
         #expect(a != b && a.count == 16 + 4 + 1 + 65 + 2 + 1 + 16)
-        #expect(throws: CryptoError.self) { try WebPushEncryption.encrypt([1], p256dh: [4] + [UInt8](repeating: 0, count: 64), auth: auth) }
+        #expect(throws: CryptoError.self) {
+            try WebPushEncryption.encrypt([1], p256dh: [4] + [UInt8](repeating: 0, count: 64), auth: auth)
+        }
     }
 }
 
@@ -45,18 +51,27 @@ import WebPush
 @Suite struct WebPushDeliveryTests {
     @Test(.timeLimit(.minutes(3))) func notificationsArePushedAsSubscribed() async throws {
         let ca = try await makePushCA(), photo = try pixelFile()
-        try await withServer(arguments: ["--push-ca-file", ca + "/ca.pem", "--push-allow-private", "--push-contact", "mailto:ops@example.com"]) { server in
+        try await withServer(arguments: [
+            "--push-ca-file", ca + "/ca.pem", "--push-allow-private", "--push-contact", "mailto:ops@example.com"
+        ]) { server in
             let api = server.api
-            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"), carol = try await api.signUp("carol")
-            let second = try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"])
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
+            let second = try await api.send(
+                "POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"])
             let aliceAgain = try #require(second.json["session"] as? String)
             let post = try await api.addPost(alice.token, caption: "harbour", image: 5)
-            let run = try ChildProcess(["python3", pushScript, "run", "http://127.0.0.1:\(server.port)", ca, alice.token, aliceAgain,
-                                        bob.token, carol.token, post, photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let run = try ChildProcess(
+                [
+                    "python3", pushScript, "run", "http://127.0.0.1:\(server.port)", ca, alice.token, aliceAgain,
+                    bob.token, carol.token, post, photo
+                ], executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError
             #expect(status == 0, "\(text)")
-            #expect(text.contains("ok - the other subscription stays") && text.contains("ok - a post of an account alice asked to be notified of is pushed"), "\(text)")
+            #expect(
+                text.contains("ok - the other subscription stays")
+                    && text.contains("ok - a post of an account alice asked to be notified of is pushed"), "\(text)")
         }
     }
 
@@ -64,8 +79,11 @@ import WebPush
     /// but those in flight; a slow push service does not slow commands (Tests/push/test_push_crash.py).
     @Test(.timeLimit(.minutes(3))) func aCrashLosesNoPushAndASlowServiceSlowsNoCommand() async throws {
         let ca = try await makePushCA(), photo = try pixelFile()
-        let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push_crash.py").path,
-                                    try timelineExecutable().path, ca, photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let run = try ChildProcess(
+            [
+                "python3", SchemaTests.root.appendingPathComponent("Tests/push/test_push_crash.py").path,
+                try timelineExecutable().path, ca, photo
+            ], executable: URL(fileURLWithPath: "/usr/bin/env"))
         let status = await run.exitStatus(within: .seconds(150))
         let text = run.standardOutput + run.standardError
         #expect(status == 0, "\(text)")
@@ -78,8 +96,9 @@ import WebPush
     @Test(.timeLimit(.minutes(3))) func theOutboxKeepsNoWordsNorKeysAndForgetsWhatEnded() async throws {
         let ca = try await makePushCA(), photo = try pixelFile()
         let script = SchemaTests.root.appendingPathComponent("Tests/push/test_push_outbox.py").path
-        let run = try ChildProcess(["python3", script, try timelineExecutable().path, ca, photo],
-                                   executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let run = try ChildProcess(
+            ["python3", script, try timelineExecutable().path, ca, photo],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
         let status = await run.exitStatus(within: .seconds(150))
         let text = run.standardOutput + run.standardError
         #expect(status == 0, "\(text)")
@@ -93,7 +112,9 @@ import WebPush
         try await withServer(database: path) { _ in }
         let key = try #require(FileManager.default.contents(atPath: path + "/push/vapid.key"))
         #expect(key.count == 97)
-        #expect((try FileManager.default.attributesOfItem(atPath: path + "/push/vapid.key")[.posixPermissions] as? Int) == 0o600)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: path + "/push/vapid.key")[.posixPermissions] as? Int)
+                == 0o600)
         let copy = temporaryPath("backup"), restored = temporaryPath("restored")
         for arguments in [["backup", "--db", path, copy], ["restore", copy, "--db", restored]] {
             let tool = try ChildProcess(arguments)
@@ -121,11 +142,13 @@ import WebPush
             // IPv4.
             "127.0.0.1", "127.255.1.2", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1", "169.254.169.254",
             "100.64.0.1", "0.0.0.0", "0.1.2.3", "224.0.0.1", "239.1.2.3", "240.0.0.1", "255.255.255.255", "192.0.0.8",
-            "198.18.0.1", "192.0.2.1",
+            "198.18.0.1", "192.0.2.1"
         ]
         for address in privateAddresses { #expect(HTTPSClient.isPrivate(address: address) == true, "\(address)") }
-        let publicAddresses = ["8.8.8.8", "142.250.185.74", "172.32.0.1", "100.128.0.1", "2a00:1450:4001:82a::200a",
-                               "2606:4700::1111", "64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"]
+        let publicAddresses = [
+            "8.8.8.8", "142.250.185.74", "172.32.0.1", "100.128.0.1", "2a00:1450:4001:82a::200a",
+            "2606:4700::1111", "64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"
+        ]
         for address in publicAddresses { #expect(HTTPSClient.isPrivate(address: address) == false, "\(address)") }
         #expect(HTTPSClient.isPrivate(address: "push.example.net") == nil)
         // Not an address to inet_pton (curl normalises such a host before it resolves it).
@@ -136,37 +159,46 @@ import WebPush
     /// time, as the IPv4-mapped spellings of 127.0.0.1 are. A listener on `::1` and one on
     /// 127.0.0.1 count the connections; the sentinels (a client allowed private addresses)
     /// arrive after the refused ones would have.
-    @Test(.timeLimit(.minutes(1))) func theUnspecifiedAddressIsRefusedAtConnectTime() async throws {
-        let listeners = try ChildProcess(["python3", "-c", """
-            import socket, threading
-            def serve(family, host, tag):
-                s = socket.socket(family)
-                s.bind((host, 0))
-                s.listen(16)
-                print(tag, "port", s.getsockname()[1], flush=True)
-                def loop():
-                    while True:
-                        c, _ = s.accept()
-                        print(tag, "accepted", flush=True)
-                        c.close()
-                threading.Thread(target=loop, daemon=True).start()
-            serve(socket.AF_INET6, "::1", "v6")
-            serve(socket.AF_INET, "127.0.0.1", "v4")
-            threading.Event().wait()
-            """], executable: URL(fileURLWithPath: "/usr/bin/env"))
+    /// Its waits are bounded (the listeners' greeting, each refused post's 5 s, the sentinels'
+    /// 10 s); the time limit, a guard against a hang, is above their sum, as the suite's others.
+    @Test(.timeLimit(.minutes(3))) func theUnspecifiedAddressIsRefusedAtConnectTime() async throws {
+        let listeners = try ChildProcess(
+            [
+                "python3", "-c",
+                """
+                import socket, threading
+                def serve(family, host, tag):
+                    s = socket.socket(family)
+                    s.bind((host, 0))
+                    s.listen(16)
+                    print(tag, "port", s.getsockname()[1], flush=True)
+                    def loop():
+                        while True:
+                            c, _ = s.accept()
+                            print(tag, "accepted", flush=True)
+                            c.close()
+                    threading.Thread(target=loop, daemon=True).start()
+                serve(socket.AF_INET6, "::1", "v6")
+                serve(socket.AF_INET, "127.0.0.1", "v4")
+                threading.Event().wait()
+                """
+            ], executable: URL(fileURLWithPath: "/usr/bin/env"))
         defer { listeners.signal(SIGKILL) }
-        let greeting = try #require(await listeners.waitForOutput {
-            $0.contains("v6 port ") && $0.contains("v4 port ")
-        })
+        let greeting = try #require(
+            await listeners.waitForOutput {
+                $0.contains("v6 port ") && $0.contains("v4 port ")
+            })
         func port(_ tag: String) throws -> String {
             let line = greeting.split(separator: "\n").first { $0.hasPrefix("\(tag) port ") }
             return try #require(line.map { String($0.dropFirst(8)) })
         }
         let (v6, v4) = (try port("v6"), try port("v4"))
         let client = try #require(HTTPSClient())
-        let refused = ["https://[::]:\(v6)/push", "https://[0:0:0:0:0:0:0:0]:\(v6)/push", "https://[::1]:\(v6)/push",
-                       "https://[::ffff:127.0.0.1]:\(v4)/push", "https://[::ffff:7f00:1]:\(v4)/push",
-                       "https://127.0.0.1:\(v4)/push", "https://127.1:\(v4)/push"]
+        let refused = [
+            "https://[::]:\(v6)/push", "https://[0:0:0:0:0:0:0:0]:\(v6)/push", "https://[::1]:\(v6)/push",
+            "https://[::ffff:127.0.0.1]:\(v4)/push", "https://[::ffff:7f00:1]:\(v4)/push",
+            "https://127.0.0.1:\(v4)/push", "https://127.1:\(v4)/push"
+        ]
         for url in refused {
             // CURLE_COULDNT_CONNECT: the open-socket callback refused the address.
             let error = #expect(throws: DeliveryError.self, "\(url)") {
@@ -203,11 +235,14 @@ import WebPush
                 text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             }
             func subscribe(_ endpoint: String) async throws -> (mastodon: Reply, v1: Reply) {
-                let fields = ["subscription[endpoint]": endpoint, "subscription[keys][p256dh]": p256dh,
-                              "subscription[keys][auth]": auth, "data[alerts][mention]": "true"]
+                let fields = [
+                    "subscription[endpoint]": endpoint, "subscription[keys][p256dh]": p256dh,
+                    "subscription[keys][auth]": auth, "data[alerts][mention]": "true"
+                ]
                 let form = fields.map { "\(encoded($0.key))=\(encoded($0.value))" }.joined(separator: "&")
-                let mastodon = try await api.send("POST", "/api/v1/push/subscription", body: Data(form.utf8),
-                                                  contentType: "application/x-www-form-urlencoded", bearer: alice.token)
+                let mastodon = try await api.send(
+                    "POST", "/api/v1/push/subscription", body: Data(form.utf8),
+                    contentType: "application/x-www-form-urlencoded", bearer: alice.token)
                 let keys = ["endpoint": endpoint, "p256dh": p256dh, "auth": auth]
                 let v1 = try await api.send("PUT", "/v1/me/push", json: keys, bearer: alice.token)
                 return (mastodon, v1)
@@ -223,19 +258,22 @@ import WebPush
                 "https://localhost/push", "https://push.localhost./push", "https://user@push.example.net/push",
                 "https://push.example.net@127.0.0.1/push", "https://push.example.net:/push",
                 "https://push.example.net:99999/push", "https://push.example.net\\@127.0.0.1/push", "https:///push",
-                "https://:8443/push",
+                "https://:8443/push"
             ]
             for endpoint in refused {
                 let (mastodon, v1) = try await subscribe(endpoint)
                 #expect(mastodon.status == 422, "\(endpoint): \(mastodon)")
-                #expect(v1.status == 400 && v1.errorCode == "invalid_argument" && v1.errorField == "endpoint",
-                        "\(endpoint): \(v1)")
+                #expect(
+                    v1.status == 400 && v1.errorCode == "invalid_argument" && v1.errorField == "endpoint",
+                    "\(endpoint): \(v1)")
             }
             #expect(try await api.get("/v1/me/push", bearer: alice.token).status == 404)
-            let accepted = ["https://push.example.net:8443/send/abc", "https://fcm.googleapis.com/fcm/send/abc:APA91b",
-                            "https://updates.push.services.mozilla.com/wpush/v2/gAAAAA",
-                            "https://web.push.apple.com/QGuQyavXutnMsH", "https://1.push.example/x",
-                            "https://push-1.example.net./x"]
+            let accepted = [
+                "https://push.example.net:8443/send/abc", "https://fcm.googleapis.com/fcm/send/abc:APA91b",
+                "https://updates.push.services.mozilla.com/wpush/v2/gAAAAA",
+                "https://web.push.apple.com/QGuQyavXutnMsH", "https://1.push.example/x",
+                "https://push-1.example.net./x"
+            ]
             for endpoint in accepted {
                 let (mastodon, v1) = try await subscribe(endpoint)
                 #expect(mastodon.status == 200 && v1.status == 204, "\(endpoint): \(mastodon) \(v1)")
@@ -252,7 +290,8 @@ let pushScript = SchemaTests.root.appendingPathComponent("Tests/push/test_push.p
 func makePushCA() async throws -> String {
     let ca = temporaryPath("push-ca")
     try FileManager.default.createDirectory(atPath: ca, withIntermediateDirectories: true)
-    let made = try ChildProcess(["python3", pushScript, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
+    let made = try ChildProcess(
+        ["python3", pushScript, "make-ca", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
     try #require(await made.exitStatus(within: .seconds(60)) == 0, "\(made.standardError)")
     return ca
 }
@@ -262,6 +301,7 @@ func makePushCA() async throws -> String {
 func startPushSink(ca: String) async throws -> (process: ChildProcess, port: String) {
     let sink = try ChildProcess(["python3", pushScript, "sink", ca], executable: URL(fileURLWithPath: "/usr/bin/env"))
     let greeting = try #require(await sink.waitForOutput { $0.contains("port ") })
-    let port = try #require(greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
+    let port = try #require(
+        greeting.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) })
     return (sink, port)
 }
