@@ -5,7 +5,10 @@ import Foundation
 import Timeline
 
 func check(_ condition: Bool, _ what: String) {
-    guard condition else { print("QuickStart: \(what) failed"); exit(1) }
+    guard condition else {
+        print("QuickStart: \(what) failed")
+        exit(1)
+    }
 }
 
 // A scratch directory: the snippet opens "timeline.db" in the current directory.
@@ -15,7 +18,12 @@ defer { try? FileManager.default.removeItem(at: scratch) }
 check(FileManager.default.changeCurrentDirectoryPath(scratch.path), "entering the scratch directory")
 
 // Given: a JPEG to post (a whole 8×8 image: uploads are decoded in full) and a second user.
-let jpegBase64 = "/9j/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAAIAAgBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/APn+v//Z"
+let jpegBase64 =
+    "/9j/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAAL" +
+    "CAAIAAgBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEG" +
+    "E1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4" +
+    "eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6" +
+    "/9oACAEBAAA/APn+v//Z"
 let bobID: UserID = try await {
     let setup = try TimelineService(path: "timeline.db")
     defer { setup.close() }
@@ -34,7 +42,8 @@ guard case .user(let alice) = try await timeline.execute(
 else { fatalError() }
 
 // Act as a signed-in session, or (trusted local tools) as a user id.
-guard case .session(let token, _) = try await timeline.execute(.signIn(email: "alice@example.com", password: "correct horse"))
+guard case .session(let token, _) = try await timeline.execute(
+    .signIn(email: "alice@example.com", password: "correct horse"))
 else { fatalError() }
 _ = try await timeline.execute(.addPost(image: jpegBase64, caption: "Harbour fog #sea"), as: .session(token))
 _ = try await timeline.execute(.follow(user: bobID.rawValue), as: .user(alice.id.rawValue))

@@ -24,7 +24,9 @@ public final class HTTPSClient {
     public init?(caFile: String? = nil, allowPrivate: Bool = false) {
         _ = Self.initialised
         self.caFile = caFile.map { Array($0.utf8CString) }
-        guard let made = self.caFile.withOptionalCString({ timeline_curl_new($0, allowPrivate ? 1 : 0) }) else { return nil }
+        guard let made = self.caFile.withOptionalCString({ timeline_curl_new($0, allowPrivate ? 1 : 0) }) else {
+            return nil
+        }
         handle = made
     }
 
@@ -33,10 +35,13 @@ public final class HTTPSClient {
     /// POSTs `body` to `url` with `headers` (`Name: value` lines); answers the status.
     public func post(_ url: String, headers: [String], body: [UInt8], timeout: Duration) throws(DeliveryError) -> Int {
         var status = 0
-        let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let code: Int32 = withCStrings(headers) { lines in
             body.withUnsafeBufferPointer { bytes in
-                timeline_curl_post(handle, url, lines.baseAddress, Int32(lines.count), bytes.baseAddress, bytes.count, milliseconds, &status)
+                timeline_curl_post(
+                    handle, url, lines.baseAddress, Int32(lines.count), bytes.baseAddress, bytes.count, milliseconds,
+                    &status)
             }
         }
         guard code == 0 else { throw DeliveryError(code: Int(code)) }

@@ -17,8 +17,10 @@ public struct HTTPRequest: Sendable {
     public let clientAddress: String
 
     /// A request as the server hands it over (tests and the bench make their own).
-    public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
-                body: [UInt8] = [], formParts: [FormPart] = [], clientAddress: String = "") {
+    public init(
+        method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
+        body: [UInt8] = [], formParts: [FormPart] = [], clientAddress: String = ""
+    ) {
         self.method = method
         self.path = path
         self.query = query

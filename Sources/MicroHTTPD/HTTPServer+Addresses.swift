@@ -19,8 +19,10 @@ extension HTTPServer {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func withSocketAddress<R>(_ host: String, _ port: UInt16,
-                                     _ body: (UnsafePointer<sockaddr>) -> R) throws(HTTPServerError) -> R {
+    static func withSocketAddress<R>(
+        _ host: String, _ port: UInt16,
+        _ body: (UnsafePointer<sockaddr>) -> R
+    ) throws(HTTPServerError) -> R {
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)

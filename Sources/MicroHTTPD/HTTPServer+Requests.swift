@@ -39,9 +39,11 @@ extension HTTPServer {
         }
     }
 
-    func access(_ connection: OpaquePointer, _ url: (path: String, valid: Bool), _ method: String,
-                hostRequired: Bool, _ data: UnsafePointer<CChar>?, _ size: UnsafeMutablePointer<Int>,
-                _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    func access(
+        _ connection: OpaquePointer, _ url: (path: String, valid: Bool), _ method: String,
+        hostRequired: Bool, _ data: UnsafePointer<CChar>?, _ size: UnsafeMutablePointer<Int>,
+        _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
         guard let opaque = context.pointee else {
             // The head has arrived: refuse an announced oversized body before reading it.
             let incoming = Incoming(method: method, path: url.path, client: Self.clientAddress(connection))
@@ -57,8 +59,9 @@ extension HTTPServer {
             // before its body is read, and the connection closed, so no trailing bytes are
             // taken for a request of their own.
             if let problem = Self.malformedHead(fields, hostRequired: hostRequired) {
-                return answerNow(connection, incoming, refusal(400, incoming, problem),
-                                 extraHeaders: [("Connection", "close")])
+                return answerNow(
+                    connection, incoming, refusal(400, incoming, problem),
+                    extraHeaders: [("Connection", "close")])
             }
             // Both framings at once: a proxy in front may read the body one way and this server
             // the other (request smuggling). RFC 9112 §6.1 lets a server refuse it and close.
@@ -70,15 +73,17 @@ extension HTTPServer {
             }
             // Its path is read as text everywhere after: one that is not UTF-8 names nothing here.
             guard url.valid else {
-                return answerNow(connection, incoming, refusal(400, incoming, "the path is not valid UTF-8"),
-                                 extraHeaders: [("Connection", "close")])
+                return answerNow(
+                    connection, incoming, refusal(400, incoming, "the path is not valid UTF-8"),
+                    extraHeaders: [("Connection", "close")])
             }
             if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
                 return refuseTooLarge(connection, incoming)
             }
             if incoming.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true {
-                incoming.postProcessor = MHD_create_post_processor(connection, 64 << 10, partHandler,
-                                                                   Unmanaged.passUnretained(incoming).toOpaque())
+                incoming.postProcessor = MHD_create_post_processor(
+                    connection, 64 << 10, partHandler,
+                    Unmanaged.passUnretained(incoming).toOpaque())
                 if incoming.postProcessor == nil {
                     return answerNow(connection, incoming, malformedMultipart(incoming))
                 }
@@ -114,10 +119,11 @@ extension HTTPServer {
             return answerNow(connection, incoming, refusal)
         }
         incoming.answered = true
-        let request = HTTPRequest(method: incoming.method, path: incoming.path,
-                                  query: Self.pairs(connection, .GET_ARGUMENT_KIND),
-                                  headers: incoming.headers, body: incoming.body, formParts: incoming.parts,
-                                  clientAddress: incoming.client)
+        let request = HTTPRequest(
+            method: incoming.method, path: incoming.path,
+            query: Self.pairs(connection, .GET_ARGUMENT_KIND),
+            headers: incoming.headers, body: incoming.body, formParts: incoming.parts,
+            clientAddress: incoming.client)
         incoming.body = []
         incoming.parts = []
         let address = UInt(bitPattern: connection)
@@ -139,8 +145,9 @@ extension HTTPServer {
             return true
         }
         guard dispatched else {
-            return answerNow(connection, incoming, refusal(503, incoming, "the server is stopping"),
-                             extraHeaders: [("Connection", "close")])
+            return answerNow(
+                connection, incoming, refusal(503, incoming, "the server is stopping"),
+                extraHeaders: [("Connection", "close")])
         }
         MHD_suspend_connection(connection)
         Task(executorPreference: executor) {
@@ -165,7 +172,8 @@ extension HTTPServer {
         let lengths = fields.filter { $0.name.lowercased() == "content-length" }
         if lengths.count > 1 { return "a request may have only one Content-Length" }
         if let length = lengths.first?.value,
-           length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
             return "Content-Length must be a decimal number"
         }
         let hosts = fields.filter { $0.name.lowercased() == "host" }.count
@@ -176,13 +184,15 @@ extension HTTPServer {
 
     /// Whether `name` is an RFC 9110 token (what a field name must be).
     private static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-            default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    true
+                default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+                }
             }
-        }
     }
 
     /// Queues 413 at once; libmicrohttpd then closes the connection without reading the rest
@@ -201,8 +211,10 @@ extension HTTPServer {
 
     /// A refusal of `incoming` by this layer, in the shape `Options.refusal` writes for its path.
     private func refusal(_ status: Int, _ incoming: Incoming, _ message: String) -> Refusal {
-        let answer = options.refusal(Refused(status: status, path: incoming.path, client: incoming.client,
-                                             message: message))
+        let answer = options.refusal(
+            Refused(
+                status: status, path: incoming.path, client: incoming.client,
+                message: message))
         return Refusal(status: status, body: answer.body, headers: answer.headers)
     }
 
@@ -214,26 +226,37 @@ extension HTTPServer {
         incoming.parts = []
     }
 
-    private func answerNow(_ connection: OpaquePointer, _ incoming: Incoming, _ answer: Refusal,
-                           extraHeaders: [(String, String)] = []) -> MHD_Result {
+    private func answerNow(
+        _ connection: OpaquePointer, _ incoming: Incoming, _ answer: Refusal,
+        extraHeaders: [(String, String)] = []
+    ) -> MHD_Result {
         incoming.answered = true
         incoming.body = []
-        let headers = [(name: "Content-Type", value: "application/json"),
-                       (name: "X-Content-Type-Options", value: "nosniff")]
+        let headers =
+            [
+                (name: "Content-Type", value: "application/json"),
+                (name: "X-Content-Type-Options", value: "nosniff")
+            ]
             + (answer.headers + extraHeaders).map { (name: $0.0, value: $0.1) }
-        guard let response = makeResponse(connection, HTTPResponse(status: answer.status, headers: headers,
-                                                                   body: .bytes(answer.body))) else { return .NO }
+        guard
+            let response = makeResponse(
+                connection,
+                HTTPResponse(
+                    status: answer.status, headers: headers,
+                    body: .bytes(answer.body)))
+        else { return .NO }
         defer { MHD_destroy_response(response) }
         return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 
     /// `/v1`'s JSON error body, the default of `Options.refusal`.
     public static func refusalBody(status: Int, path: String, message: String) -> [UInt8] {
-        let code = switch status {
-        case 413: "payload_too_large"
-        case 503: "internal"  // SPEC's codes have no "unavailable"; the status says it
-        default: "invalid_argument"
-        }
+        let code =
+            switch status {
+            case 413: "payload_too_large"
+            case 503: "internal"  // SPEC's codes have no "unavailable"; the status says it
+            default: "invalid_argument"
+            }
         let escaped = message.replacingOccurrences(of: "\"", with: "'")
         return Array(#"{"error":{"code":"\#(code)","message":"\#(escaped)"}}"#.utf8)
     }

@@ -21,8 +21,9 @@ extension HTTPServer {
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                                                .RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                    .RESPMEM_MUST_COPY)
             }
         case .stream(let stream):
             stream.attach(connection)
@@ -32,9 +33,10 @@ extension HTTPServer {
                 return true
             }
             if !streamingState { stream.close() }
-            made = MHD_create_response_from_callback(UInt64.max, 16 << 10, streamReader,
-                                                     Unmanaged.passRetained(StreamBox(stream, server: self)).toOpaque(),
-                                                     streamFreed)
+            made = MHD_create_response_from_callback(
+                UInt64.max, 16 << 10, streamReader,
+                Unmanaged.passRetained(StreamBox(stream, server: self)).toOpaque(),
+                streamFreed)
         case .upgrade(let socket):
             let stream = socket.outbound
             let accepted = state.withLock { state -> Bool in
@@ -44,8 +46,9 @@ extension HTTPServer {
             }
             guard accepted else { return nil }
             stream.onGone { [weak self] in self?.streamEnded(stream) }
-            made = MHD_create_response_for_upgrade(upgradeHandler,
-                                                   Unmanaged.passRetained(UpgradeBox(socket)).toOpaque())
+            made = MHD_create_response_for_upgrade(
+                upgradeHandler,
+                Unmanaged.passRetained(UpgradeBox(socket)).toOpaque())
         }
         guard let made else { return nil }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }

@@ -17,17 +17,21 @@ extension HTTPServer {
         final class Collected { var pairs: [(name: String, value: String)] = [] }
         let collected = Collected()
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values_n(connection, kind, { cls, _, key, keySize, value, valueSize in
-                let collected = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
-                let name = key.map {
-                    String(decoding: UnsafeRawBufferPointer(start: $0, count: keySize), as: UTF8.self)
-                } ?? ""
-                let text = value.map {
-                    String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self)
-                } ?? ""
-                collected.pairs.append((name, text))
-                return .YES
-            }, Unmanaged.passUnretained(collected).toOpaque())
+            _ = MHD_get_connection_values_n(
+                connection, kind,
+                { cls, _, key, keySize, value, valueSize in
+                    let collected = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
+                    let name =
+                        key.map {
+                            String(decoding: UnsafeRawBufferPointer(start: $0, count: keySize), as: UTF8.self)
+                        } ?? ""
+                    let text =
+                        value.map {
+                            String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self)
+                        } ?? ""
+                    collected.pairs.append((name, text))
+                    return .YES
+                }, Unmanaged.passUnretained(collected).toOpaque())
         }
         return collected.pairs
     }

@@ -52,8 +52,9 @@ public final class HTTPServer: @unchecked Sendable {
         /// request's path and client address — so that each API behind it answers in its own
         /// error shape, with its own headers (a request limit counts refused requests too). By
         /// default `/v1`'s body (`{"error": {"code", "message"}}`) and no headers.
-        public var refusal: @Sendable (_ refused: Refused) -> (body: [UInt8], headers: [(String, String)])
-            = { (HTTPServer.refusalBody(status: $0.status, path: $0.path, message: $0.message), []) }
+        public var refusal: @Sendable (_ refused: Refused) -> (body: [UInt8], headers: [(String, String)]) = {
+            (HTTPServer.refusalBody(status: $0.status, path: $0.path, message: $0.message), [])
+        }
         /// The defaults: 127.0.0.1:8080, plain HTTP.
         public init() {}
     }
@@ -103,13 +104,14 @@ public final class HTTPServer: @unchecked Sendable {
         lingeringClose = LingeringClose(byteLimit: options.maxDiscardedBytes)
         // libmicrohttpd keeps pointers to the PEM texts while it runs: they are held by `options`.
         let started: OpaquePointer? = try Self.withSocketAddress(options.host, options.port) { address in
-            timeline_mhd_start(address, UInt32(options.threads), UInt32(options.connectionLimit),
-                               UInt32(options.connectionsPerClient), UInt32(options.idleTimeout),
-                               options.connectionMemory,
-                               accessHandler, Unmanaged.passUnretained(self).toOpaque(),
-                               completedHandler, Unmanaged.passUnretained(self).toOpaque(),
-                               connectionHandler, Unmanaged.passUnretained(self).toOpaque(),
-                               tlsKey.map { UnsafePointer($0) }, tlsCertificate.map { UnsafePointer($0) })
+            timeline_mhd_start(
+                address, UInt32(options.threads), UInt32(options.connectionLimit),
+                UInt32(options.connectionsPerClient), UInt32(options.idleTimeout),
+                options.connectionMemory,
+                accessHandler, Unmanaged.passUnretained(self).toOpaque(),
+                completedHandler, Unmanaged.passUnretained(self).toOpaque(),
+                connectionHandler, Unmanaged.passUnretained(self).toOpaque(),
+                tlsKey.map { UnsafePointer($0) }, tlsCertificate.map { UnsafePointer($0) })
         }
         guard let started else {
             executor.stop()
@@ -164,7 +166,8 @@ public final class HTTPServer: @unchecked Sendable {
             let refused = Refused(
                 status: 503, path: path, client: Self.clientAddress(connection), message: "the server is stopping")
             let refusal = options.refusal(refused)
-            let headers = [(name: "Connection", value: "close"), (name: "Content-Type", value: "application/json")]
+            let headers =
+                [(name: "Connection", value: "close"), (name: "Content-Type", value: "application/json")]
                 + refusal.headers.map { (name: $0.0, value: $0.1) }
             send(connection, HTTPResponse(status: 503, headers: headers, body: .bytes(refusal.body)))
         }

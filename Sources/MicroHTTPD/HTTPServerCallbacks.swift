@@ -58,13 +58,16 @@ let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code
 let partHandler: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, offset, size in
     let incoming = Unmanaged<HTTPServer.Incoming>.fromOpaque(cls!).takeUnretainedValue()
     let name = key.map { String(cString: $0) } ?? ""
-    let bytes = data.map { UnsafeRawBufferPointer(start: $0, count: size) }
+    let bytes =
+        data.map { UnsafeRawBufferPointer(start: $0, count: size) }
         ?? UnsafeRawBufferPointer(start: nil, count: 0)
     if offset > 0, let last = incoming.parts.indices.last, incoming.parts[last].name == name {
         incoming.parts[last].data.append(contentsOf: bytes)
     } else {
-        incoming.parts.append(FormPart(name: name, filename: filename.map { String(cString: $0) },
-                                       contentType: contentType.map { String(cString: $0) }, data: Array(bytes)))
+        incoming.parts.append(
+            FormPart(
+                name: name, filename: filename.map { String(cString: $0) },
+                contentType: contentType.map { String(cString: $0) }, data: Array(bytes)))
     }
     return .YES
 }

@@ -85,7 +85,8 @@ final class LingeringClose: @unchecked Sendable {
                 close(wake.write)
                 return
             }
-            var polled = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var polled =
+                [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
                 + connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             let timeout = connections.map(\.deadline).min().map { deadline in
                 Int32(clamping: Int((ContinuousClock.now.duration(to: deadline) / .milliseconds(1)).rounded(.up)))
@@ -121,7 +122,9 @@ final class LingeringClose: @unchecked Sendable {
                 state.connections.removeAll { finished.contains($0.descriptor) }
                 for descriptor in finished { close(descriptor) }
                 for index in state.connections.indices {
-                    if let total = discarded[state.connections[index].descriptor] { state.connections[index].discarded = total }
+                    if let total = discarded[state.connections[index].descriptor] {
+                        state.connections[index].discarded = total
+                    }
                 }
             }
         }

@@ -37,7 +37,9 @@ public final class WebSocket: Sendable {
         switch payload.count {
         case ..<126: out.append(UInt8(payload.count))
         case ..<65_536: out += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default: out.append(127); out += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (UInt64($0) * 8)) & 0xFF) }
+        default:
+            out.append(127)
+            out += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (UInt64($0) * 8)) & 0xFF) }
         }
         return out + payload
     }
@@ -99,7 +101,10 @@ final class WebSocketConnection {
             message += payload
             guard message.count <= WebSocket.maxMessage else { return refuse(1009) }
             guard fin else { return }
-            defer { message = []; messageOpcode = nil }
+            defer {
+                message = []
+                messageOpcode = nil
+            }
             // §8.1: a text message that is not UTF-8 fails the connection with 1007.
             if messageOpcode == 0x1 {
                 guard let text = String(validating: message, as: UTF8.self) else { return refuse(1007) }

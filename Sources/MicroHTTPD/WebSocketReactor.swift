@@ -209,7 +209,8 @@ private final class Loop: @unchecked Sendable {
         let now = ContinuousClock.now
         for (id, deadline) in closing where deadline <= now {
             guard let connection = connections[id] else { continue }
-            let flushed = connection.socket.outbound.transmit { _ in 0 } == .finished
+            let flushed =
+                connection.socket.outbound.transmit { _ in 0 } == .finished
                 && timeline_socket_unsent(connection.fd) == 0
             end(id, connection, abort: !flushed)
         }

@@ -72,15 +72,20 @@ public struct Command: Sendable, Equatable, CustomStringConvertible {
 
     /// Decodes the command `name` from `fields`; an unknown name is `invalid_argument` (`command`).
     package static func decode(named name: String, _ fields: some CommandFields) throws(TimelineError) -> Command {
-        guard let type = byName[name] else { throw TimelineError.invalid("command", "unknown command \(name.prefix(64))") }
+        guard let type = byName[name] else {
+            throw TimelineError.invalid("command", "unknown command \(name.prefix(64))")
+        }
         return try decode(type, fields)
     }
 
-    private static func decode<Definition: CommandDefinition>(_ type: Definition.Type, _ fields: some CommandFields) throws(TimelineError) -> Command {
+    private static func decode<Definition: CommandDefinition>(_ type: Definition.Type, _ fields: some CommandFields)
+        throws(TimelineError) -> Command
+    {
         Command(try Definition(fields))
     }
 
-    private static let byName: [String: any CommandDefinition.Type] = Dictionary(uniqueKeysWithValues: definitions.map { ($0.name, $0) })
+    private static let byName: [String: any CommandDefinition.Type] = Dictionary(
+        uniqueKeysWithValues: definitions.map { ($0.name, $0) })
 }
 
 /// A command of one string field (a user's or a post's id, a token): its reading and writing.
@@ -168,7 +173,7 @@ extension CommandDefinition {
         }
         var properties: [(String, JSONSchema)] = [
             ("command", .constant(.string(name))),
-            ("id", JSONSchema.any.described("Optional request id, echoed back.")),
+            ("id", JSONSchema.any.described("Optional request id, echoed back."))
         ]
         if schemaTakesCaller { properties += [("as", .identifier), ("session", .string)] }
         for (field, schema) in recorder.properties {

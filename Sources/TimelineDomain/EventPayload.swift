@@ -112,14 +112,21 @@ package struct PayloadOpener {
 
     /// An opener for a payload of `version`; `openBytes(owner, sealed)` answers the section's
     /// plaintext, or `nil` once the owner's key is destroyed.
-    package init(version: UInt8, plain: Bool, emailHash: @escaping (String) -> String,
-                 openBytes: @escaping (UserID, [UInt8]) throws -> [UInt8]?) {
-        self.version = version; self.plain = plain; self.emailHash = emailHash; self.openBytes = openBytes
+    package init(
+        version: UInt8, plain: Bool, emailHash: @escaping (String) -> String,
+        openBytes: @escaping (UserID, [UInt8]) throws -> [UInt8]?
+    ) {
+        self.version = version
+        self.plain = plain
+        self.emailHash = emailHash
+        self.openBytes = openBytes
     }
 
     /// Reads the personal fields sealed with `owner`'s key (from `r` itself when they were
     /// written in clear); `nil` when the owner was erased.
-    package mutating func personal<T>(_ owner: UserID, from r: inout ByteReader, _ read: (inout ByteReader) throws -> T) throws -> T? {
+    package mutating func personal<T>(_ owner: UserID, from r: inout ByteReader, _ read: (inout ByteReader) throws -> T)
+        throws -> T?
+    {
         if plain { return try read(&r) }
         guard let inner = try openBytes(owner, try r.blob()) else {
             erased = true

@@ -13,7 +13,9 @@ extension Identifier {
     /// The identifier's text.
     public var description: String { rawValue }
     /// Byte order of the text: for generated identifiers, creation order.
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
 
     /// Returns the identifier if `text` is a well-formed identifier, else `nil`.
     public static func parse(_ text: String) -> Self? { IdentifierSyntax.isValid(text) ? Self(text) : nil }

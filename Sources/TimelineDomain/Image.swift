@@ -89,7 +89,12 @@ public struct ProcessedImage: Sendable, Equatable {
     public var blurhash: String
     /// A processed image.
     public init(width: Int, height: Int, full: ImageUpload, feed: ImageUpload, thumb: ImageUpload, blurhash: String) {
-        self.width = width; self.height = height; self.full = full; self.feed = feed; self.thumb = thumb; self.blurhash = blurhash
+        self.width = width
+        self.height = height
+        self.full = full
+        self.feed = feed
+        self.thumb = thumb
+        self.blurhash = blurhash
     }
 }
 
@@ -112,7 +117,11 @@ public struct ImageVariants: Equatable, Sendable, Codable {
     /// 320 px square.
     public var thumb: ImageID
     /// A photo's variants.
-    public init(full: ImageID, feed: ImageID, thumb: ImageID) { self.full = full; self.feed = feed; self.thumb = thumb }
+    public init(full: ImageID, feed: ImageID, thumb: ImageID) {
+        self.full = full
+        self.feed = feed
+        self.thumb = thumb
+    }
 
     /// The address of `variant`.
     public subscript(variant: ImageVariant) -> ImageID {
@@ -134,7 +143,8 @@ public struct ImageVariants: Equatable, Sendable, Codable {
 extension ImageVariants: SchemaDocumented {
     /// What each variant is.
     public static let memberDescriptions = [
-        "full": "Long side at most 1080 px: the post's image (a PostAdded's imageId).", "feed": "Long side at most 640 px.",
+        "full": "Long side at most 1080 px: the post's image (a PostAdded's imageId).",
+        "feed": "Long side at most 640 px.",
         "thumb": "320 px square, centre crop."
     ]
 }

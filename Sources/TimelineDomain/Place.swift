@@ -13,13 +13,15 @@ public struct Place: Equatable, Sendable, Codable {
 
     /// A place at `latitude`, `longitude` (degrees), optionally named.
     public init(latitude: Double, longitude: Double, name: String? = nil) {
-        self.latitude = latitude; self.longitude = longitude; self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.name = name
     }
 
     /// The JSON form, `{latitude, longitude, name?}` (in commands, events and posts).
     package var jsonValue: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
-            ("latitude", .double(latitude)), ("longitude", .double(longitude)),
+            ("latitude", .double(latitude)), ("longitude", .double(longitude))
         ]
         if let name { members.append(("name", .string(name))) }
         return .object(members)
@@ -53,7 +55,7 @@ extension Place: SchemaDescribed {
                 "name",
                 JSONSchema.string.with("maxLength", 100)
                     .described("The place's name (at most 100 characters, trimmed).")
-            ),
+            )
         ], required: ["latitude", "longitude"]
     ).described(
         "Where a photo was taken: a point on the Earth (WGS 84 degrees) and, optionally, the place's name.")

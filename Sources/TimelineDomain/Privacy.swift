@@ -164,7 +164,8 @@ package struct Privacy<State: DecisionState> {
     package func mayShow(post: some PostFacts, on surface: Surface) throws -> Bool {
         if let viewer, post.isAuthor(viewer) { return true }
         // The author's id is made only when a rule needs it (a stored record holds bytes).
-        let needsAuthor = (surface.mutesHidePosts && !mutes.isEmpty) || suspended.map { !$0.isEmpty } ?? true
+        let needsAuthor =
+            (surface.mutesHidePosts && !mutes.isEmpty) || suspended.map { !$0.isEmpty } ?? true
             || surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly) || surface.blocksHidePosts
         let author = needsAuthor ? post.author : UserID("")
         if surface.mutesHidePosts, !mutes.isEmpty, mutes.contains(author) { return false }
@@ -173,7 +174,8 @@ package struct Privacy<State: DecisionState> {
         if needsFollow, try !follows(author) { return false }
         let threshold = reportThreshold
         if post.mayBeHiddenByReports(threshold: threshold),
-           try state.countedReports(post.id, upTo: threshold) >= threshold {
+            try state.countedReports(post.id, upTo: threshold) >= threshold
+        {
             return false
         }
         return try !surface.blocksHidePosts || !blockedEitherWay(author)
@@ -201,8 +203,10 @@ package struct Privacy<State: DecisionState> {
     /// may (`mayShow(account:on:)`) and, for an item about a post that is not the viewer's own
     /// (a mention, a reply, a post they asked to be told of), that post is there and may
     /// (`post`: `nil` when it is gone).
-    package func mayShowActivity(actor: UserID?, aboutPost: Bool, post: (some PostFacts)?,
-                                 on surface: Surface) throws -> Bool {
+    package func mayShowActivity(
+        actor: UserID?, aboutPost: Bool, post: (some PostFacts)?,
+        on surface: Surface
+    ) throws -> Bool {
         if let actor, try !mayShow(account: actor, on: surface) { return false }
         guard aboutPost else { return true }
         guard let post else { return false }

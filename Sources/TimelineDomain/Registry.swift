@@ -10,19 +10,23 @@ import Foundation
 extension Command {
     /// Every command type, each defined in its feature's file.
     package static let definitions: [any CommandDefinition.Type] = [
-        CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self, UpdateProfileCommand.self,
+        CreateUserCommand.self, SignInCommand.self, SignOutCommand.self, SignOutEverywhereCommand.self,
+        UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
-        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self, UnmuteCommand.self,
+        BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self,
+        UnmuteCommand.self,
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
         UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
-        GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self, SuspendUserCommand.self,
-        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self, SubscribePushCommand.self, UnsubscribePushCommand.self,
+        GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self,
+        SuspendUserCommand.self,
+        UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self,
+        SubscribePushCommand.self, UnsubscribePushCommand.self,
         EndPushSubscriptionCommand.self, RedeemAuthorizationCommand.self,
         IssueAppTokenCommand.self, CheckSignInCommand.self, RevokeTokenCommand.self,
         MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
-        RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
+        RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self
     ]
 }
 
@@ -230,7 +234,8 @@ public enum Event: Equatable, Sendable {
         case .muted(let e): e
         case .unmuted(let e): e
         case .followRequested(let e), .followRequestRejected(let e), .followRequestWithdrawn(let e),
-             .postNotificationsOn(let e), .postNotificationsOff(let e): e
+            .postNotificationsOn(let e), .postNotificationsOff(let e):
+            e
         case .mediaUploaded(let e): e
         case .mediaUpdated(let e): e
         case .mediaDeleted(let e): e
@@ -393,7 +398,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .unblocked: Block.self
         case .muted: Mute.self
         case .unmuted: Unmute.self
-        case .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn, .postNotificationsOff: Follow.self
+        case .followRequested, .followRequestRejected, .followRequestWithdrawn, .postNotificationsOn,
+            .postNotificationsOff:
+            Follow.self
         case .mediaUploaded: MediaUploaded.self
         case .mediaUpdated: MediaUpdated.self
         case .mediaDeleted: MediaDeleted.self

@@ -32,13 +32,24 @@ package struct UserRecord: Equatable, Sendable {
     /// Whether a moderator suspended the account (until unsuspended).
     public var suspended = false
     /// A user record; the counters start at zero.
-    public init(id: UserID, username: String, emailHash: String?, passwordHash: String?, bio: String?, url: String?,
-                postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
-                discoverable: Bool = true, locked: Bool = false) {
-        self.id = id; self.username = username; self.emailHash = emailHash; self.passwordHash = passwordHash
-        self.bio = bio; self.url = url; self.postCount = postCount; self.followerCount = followerCount
-        self.followingCount = followingCount; self.createdAt = createdAt; self.avatar = avatar
-        self.discoverable = discoverable; self.locked = locked
+    public init(
+        id: UserID, username: String, emailHash: String?, passwordHash: String?, bio: String?, url: String?,
+        postCount: Int = 0, followerCount: Int = 0, followingCount: Int = 0, createdAt: Int64, avatar: Avatar? = nil,
+        discoverable: Bool = true, locked: Bool = false
+    ) {
+        self.id = id
+        self.username = username
+        self.emailHash = emailHash
+        self.passwordHash = passwordHash
+        self.bio = bio
+        self.url = url
+        self.postCount = postCount
+        self.followerCount = followerCount
+        self.followingCount = followingCount
+        self.createdAt = createdAt
+        self.avatar = avatar
+        self.discoverable = discoverable
+        self.locked = locked
     }
 }
 
@@ -69,12 +80,23 @@ package struct PostRecord: Equatable, Sendable {
     /// Who sees it.
     public var visibility: PostVisibility
     /// A post record; the counters start at zero.
-    public init(id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
-                likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64,
-                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public) {
-        self.id = id; self.author = author; self.image = image; self.caption = caption; self.hashtags = hashtags
-        self.likeCount = likeCount; self.commentCount = commentCount; self.createdAt = createdAt
-        self.width = width; self.height = height; self.variants = variants; self.visibility = visibility
+    public init(
+        id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
+        likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64,
+        width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public
+    ) {
+        self.id = id
+        self.author = author
+        self.image = image
+        self.caption = caption
+        self.hashtags = hashtags
+        self.likeCount = likeCount
+        self.commentCount = commentCount
+        self.createdAt = createdAt
+        self.width = width
+        self.height = height
+        self.variants = variants
+        self.visibility = visibility
     }
 }
 
@@ -93,8 +115,14 @@ package struct CommentRecord: Equatable, Sendable {
     /// The comment it replies to, if any.
     public var replyTo: CommentID?
     /// A comment record.
-    public init(id: CommentID, post: PostID, author: UserID, text: String, createdAt: Int64, replyTo: CommentID? = nil) {
-        self.id = id; self.post = post; self.author = author; self.text = text; self.createdAt = createdAt; self.replyTo = replyTo
+    public init(id: CommentID, post: PostID, author: UserID, text: String, createdAt: Int64, replyTo: CommentID? = nil)
+    {
+        self.id = id
+        self.post = post
+        self.author = author
+        self.text = text
+        self.createdAt = createdAt
+        self.replyTo = replyTo
     }
 }
 
@@ -111,7 +139,10 @@ package struct SessionRecord: Equatable, Sendable {
     public var scopes: [String]?
     /// A session record.
     public init(user: UserID, expiresAt: Int64, app: String? = nil, scopes: [String]? = nil) {
-        self.user = user; self.expiresAt = expiresAt; self.app = app; self.scopes = scopes
+        self.user = user
+        self.expiresAt = expiresAt
+        self.app = app
+        self.scopes = scopes
     }
 }
 

@@ -31,8 +31,14 @@ package enum Validation {
     public static func username(_ raw: String, field: String = "username") throws(TimelineError) -> String {
         guard raw.utf8.count <= 256 else { throw .invalid(field, "username must be 1–30 characters") }
         let folded = raw.precomposedStringWithCompatibilityMapping.lowercased()
-        guard usernameLength.contains(folded.utf8.count) else { throw .invalid(field, "username must be 1–30 characters") }
-        guard folded.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F }) else {
+        guard usernameLength.contains(folded.utf8.count) else {
+            throw .invalid(field, "username must be 1–30 characters")
+        }
+        guard
+            folded.utf8.allSatisfy({
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F
+            })
+        else {
             throw .invalid(field, "username may contain only letters a–z, digits, '.' and '_'")
         }
         return folded
@@ -42,19 +48,20 @@ package enum Validation {
     public static func email(_ raw: String) throws(TimelineError) -> String {
         let email = raw.lowercased()
         let bytes = Array(email.utf8)
-        guard emailBytes.contains(bytes.count), let at = bytes.firstIndex(of: 0x40), bytes.lastIndex(of: 0x40) == at else {
+        guard emailBytes.contains(bytes.count), let at = bytes.firstIndex(of: 0x40), bytes.lastIndex(of: 0x40) == at
+        else {
             throw .invalid("email", "email is not a valid address")
         }
         let local = bytes[..<at], domain = bytes[(at + 1)...]
         let localAllowed = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+/=?^_`{|}~.-".utf8)
         let labels = domain.split(separator: 0x2E, omittingEmptySubsequences: false)
         guard (1...64).contains(local.count), local.allSatisfy(localAllowed.contains),
-              local.first != 0x2E, local.last != 0x2E, !email.contains(".."),
-              labels.count >= 2,
-              labels.allSatisfy({ label in
-                  (1...63).contains(label.count) && label.first != 0x2D && label.last != 0x2D
-                      && label.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
-              })
+            local.first != 0x2E, local.last != 0x2E, !email.contains(".."),
+            labels.count >= 2,
+            labels.allSatisfy({ label in
+                (1...63).contains(label.count) && label.first != 0x2D && label.last != 0x2D
+                    && label.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+            })
         else { throw .invalid("email", "email is not a valid address") }
         return email
     }
@@ -71,7 +78,9 @@ package enum Validation {
     /// overrides, at most `max` Unicode scalars. Empty or whitespace-only text is refused
     /// unless `allowEmpty`.
     public static func text(_ raw: String, field: String, max: Int, allowEmpty: Bool) throws(TimelineError) -> String {
-        guard raw.utf8.count <= max * 4 + 16 else { throw .invalid(field, "\(field) must be at most \(max) characters") }
+        guard raw.utf8.count <= max * 4 + 16 else {
+            throw .invalid(field, "\(field) must be at most \(max) characters")
+        }
         let text = raw.precomposedStringWithCanonicalMapping
         for scalar in text.unicodeScalars {
             if scalar.properties.generalCategory == .control && scalar != "\n" {
@@ -81,7 +90,9 @@ package enum Validation {
                 throw .invalid(field, "\(field) must not contain bidirectional overrides")
             }
         }
-        guard text.unicodeScalars.count <= max else { throw .invalid(field, "\(field) must be at most \(max) characters") }
+        guard text.unicodeScalars.count <= max else {
+            throw .invalid(field, "\(field) must be at most \(max) characters")
+        }
         if !allowEmpty && text.allSatisfy(\.isWhitespace) {
             throw .invalid(field, "\(field) must not be empty")
         }
@@ -98,9 +109,9 @@ package enum Validation {
         if raw.isEmpty { return raw }
         guard raw.utf8.count <= maxURL else { throw .invalid("url", "url must be at most \(maxURL) bytes") }
         guard raw.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0.isASCII }),
-              let components = URLComponents(string: raw),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
+            let components = URLComponents(string: raw),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
         else { throw .invalid("url", "url must be an absolute http or https URL") }
         return raw
     }
@@ -131,10 +142,13 @@ package enum Validation {
             throw .invalid("location.longitude", "longitude must be a number from -180 to 180")
         }
         let name = try raw.name.map { name throws(TimelineError) in
-            try text(name.trimmingCharacters(in: .whitespacesAndNewlines), field: "location.name", max: maxPlaceName, allowEmpty: true)
+            try text(
+                name.trimmingCharacters(in: .whitespacesAndNewlines), field: "location.name", max: maxPlaceName,
+                allowEmpty: true)
         }
         // -0.0 is stored as 0, so equal places encode alike.
-        return Place(latitude: raw.latitude + 0, longitude: raw.longitude + 0, name: name?.isEmpty == false ? name : nil)
+        return Place(
+            latitude: raw.latitude + 0, longitude: raw.longitude + 0, name: name?.isEmpty == false ? name : nil)
     }
 
     /// A hashtag as captions record it: NFC-normalised (as all free text is) and lowercased,

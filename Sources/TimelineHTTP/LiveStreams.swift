@@ -71,11 +71,15 @@ final class LiveStreams: Sendable {
 
     /// Opens a stream for `user` of `session`, written in `format`; with `after`, it first
     /// replays what happened after that event.
-    func open(for user: UserID, session: String, after: UInt64?, format: LiveFormat = .timeline,
-              stream: EventStream = EventStream()) throws(TimelineError) -> EventStream {
+    func open(
+        for user: UserID, session: String, after: UInt64?, format: LiveFormat = .timeline,
+        stream: EventStream = EventStream()
+    ) throws(TimelineError) -> EventStream {
         let result = state.withLock { state -> Result<Void, TimelineError> in
             guard !state.stopped else { return .failure(TimelineError(.internal, "the server is stopping")) }
-            guard state.subscribers.count < maxStreams else { return .failure(TimelineError(.rateLimited, "too many open streams; try again later")) }
+            guard state.subscribers.count < maxStreams else {
+                return .failure(TimelineError(.rateLimited, "too many open streams; try again later"))
+            }
             // Checked again under the lock: an event that ended the session before this point
             // was handled by the follower without this stream, and any later one will see it.
             guard (try? service.userID(session: session)) == user else {
@@ -85,7 +89,10 @@ final class LiveStreams: Sendable {
             var subscriber = Subscriber(user: user, session: session, stream: stream, format: format)
             if let after, after < state.position {
                 if state.position - after > replayHorizon {
-                    stream.send(Array("id: \(state.position)\nevent: reload\ndata: {\"reason\":\"too far behind to replay\"}\n\n".utf8))
+                    stream.send(
+                        Array(
+                            "id: \(state.position)\nevent: reload\ndata: {\"reason\":\"too far behind to replay\"}\n\n"
+                                .utf8))
                 } else {
                     subscriber.replayFrom = after + 1
                 }
@@ -94,7 +101,9 @@ final class LiveStreams: Sendable {
             return .success(())
         }
         try result.get()
-        stream.onGone { [weak self] in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(stream)) } }
+        stream.onGone { [weak self] in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(stream)) }
+        }
         signal(replayWake)
         return stream
     }
@@ -177,7 +186,9 @@ final class LiveStreams: Sendable {
     /// Closes the streams whose session has expired (or ended unseen), checking the sessions
     /// outside the lock every stream shares: one read each, for up to `maxStreams` streams.
     private func closeExpired() {
-        let open = state.withLock { $0.subscribers.map { (key: $0.key, user: $0.value.user, session: $0.value.session) } }
+        let open = state.withLock {
+            $0.subscribers.map { (key: $0.key, user: $0.value.user, session: $0.value.session) }
+        }
         let ended = Set(open.filter { (try? service.userID(session: $0.session)) != $0.user }.map(\.key))
         guard !ended.isEmpty else { return }
         let streams = state.withLock { state in ended.compactMap { state.subscribers.removeValue(forKey: $0)?.stream } }
@@ -195,11 +206,16 @@ final class LiveStreams: Sendable {
             for (key, subscriber, from) in replaying where subscriber.stream.bufferedBytes < Self.replayBuffer {
                 let position = state.withLock { $0.position }
                 var next = from, ended = false
-                if next <= position, let events = try? service.events(from: next, limit: Int(min(UInt64(Self.replayChunk), position - next + 1))) {
+                if next <= position,
+                    let events = try? service.events(
+                        from: next, limit: Int(min(UInt64(Self.replayChunk), position - next + 1)))
+                {
                     for event in events where event.sequence <= position {
                         guard subscriber.stream.bufferedBytes < Self.replayBuffer else { break }  // the client has enough for now
                         // The session is checked as the live streams' is: before what follows its end.
-                        if Self.sessionsMayEnd(event) == subscriber.user, (try? service.userID(session: subscriber.session)) != subscriber.user {
+                        if Self.sessionsMayEnd(event) == subscriber.user,
+                            (try? service.userID(session: subscriber.session)) != subscriber.user
+                        {
                             ended = true
                             break
                         }
@@ -245,7 +261,9 @@ struct LiveFormat: Sendable {
     /// `GET /v1/stream`'s Server-Sent Events: `post`, `activity` and `removed`, each with the
     /// log sequence as its `id:` (what `Last-Event-ID` resumes after).
     /// An edit is not one of its events (the next read shows it).
-    static let timeline = LiveFormat(greeting: Array("retry: 2000\n: connected\n\n".utf8), heartbeat: Array(": keep-alive\n\n".utf8)) { sequence, update in
+    static let timeline = LiveFormat(
+        greeting: Array("retry: 2000\n: connected\n\n".utf8), heartbeat: Array(": keep-alive\n\n".utf8)
+    ) { sequence, update in
         let name: String, data: JSONValue
         switch update {
         case .post(let post): (name, data) = ("post", JSONOutput.post(post))

@@ -25,17 +25,23 @@ final class Metrics: Sendable {
         }
     }
 
-    func render(logSequence: UInt64, projectionLag: UInt64, openStreams: Int, batchSizes: (batches: UInt64, commands: UInt64)) -> String {
+    func render(
+        logSequence: UInt64, projectionLag: UInt64, openStreams: Int, batchSizes: (batches: UInt64, commands: UInt64)
+    ) -> String {
         let counts = counts.withLock { $0 }
-        var lines = ["# HELP timeline_http_requests_total HTTP requests by route template and status.",
-                     "# TYPE timeline_http_requests_total counter"]
+        var lines = [
+            "# HELP timeline_http_requests_total HTTP requests by route template and status.",
+            "# TYPE timeline_http_requests_total counter"
+        ]
         for (route, statuses) in counts.requests.sorted(by: { $0.key < $1.key }) {
             for (status, count) in statuses.sorted(by: { $0.key < $1.key }) {
                 lines.append(#"timeline_http_requests_total{route="\#(route)",status="\#(status)"} \#(count)"#)
             }
         }
-        lines += ["# HELP timeline_http_request_duration_seconds Time to answer a request.",
-                  "# TYPE timeline_http_request_duration_seconds histogram"]
+        lines += [
+            "# HELP timeline_http_request_duration_seconds Time to answer a request.",
+            "# TYPE timeline_http_request_duration_seconds histogram"
+        ]
         var cumulative = 0
         for (index, bound) in Self.buckets.enumerated() {
             cumulative += counts.latency[index]
@@ -44,16 +50,18 @@ final class Metrics: Sendable {
         lines.append(#"timeline_http_request_duration_seconds_bucket{le="+Inf"} \#(counts.latencyCount)"#)
         lines.append("timeline_http_request_duration_seconds_sum \(counts.latencySum)")
         lines.append("timeline_http_request_duration_seconds_count \(counts.latencyCount)")
-        lines += ["# HELP timeline_commit_batches_total Group commits (one write transaction and one fsync each).",
-                  "# TYPE timeline_commit_batches_total counter", "timeline_commit_batches_total \(batchSizes.batches)",
-                  "# HELP timeline_commit_commands_total Commands committed; divided by the batches, the mean batch size.",
-                  "# TYPE timeline_commit_commands_total counter", "timeline_commit_commands_total \(batchSizes.commands)",
-                  "# HELP timeline_log_sequence The last event's sequence number.",
-                  "# TYPE timeline_log_sequence gauge", "timeline_log_sequence \(logSequence)",
-                  "# HELP timeline_projection_lag_events Events of the log the read models have not applied yet.",
-                  "# TYPE timeline_projection_lag_events gauge", "timeline_projection_lag_events \(projectionLag)",
-                  "# HELP timeline_open_streams Open event streams.",
-                  "# TYPE timeline_open_streams gauge", "timeline_open_streams \(openStreams)"]
+        lines += [
+            "# HELP timeline_commit_batches_total Group commits (one write transaction and one fsync each).",
+            "# TYPE timeline_commit_batches_total counter", "timeline_commit_batches_total \(batchSizes.batches)",
+            "# HELP timeline_commit_commands_total Commands committed; divided by the batches, the mean batch size.",
+            "# TYPE timeline_commit_commands_total counter", "timeline_commit_commands_total \(batchSizes.commands)",
+            "# HELP timeline_log_sequence The last event's sequence number.",
+            "# TYPE timeline_log_sequence gauge", "timeline_log_sequence \(logSequence)",
+            "# HELP timeline_projection_lag_events Events of the log the read models have not applied yet.",
+            "# TYPE timeline_projection_lag_events gauge", "timeline_projection_lag_events \(projectionLag)",
+            "# HELP timeline_open_streams Open event streams.",
+            "# TYPE timeline_open_streams gauge", "timeline_open_streams \(openStreams)"
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 }

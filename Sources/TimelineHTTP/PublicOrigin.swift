@@ -14,12 +14,13 @@ extension TimelineAPI {
     /// ignored, so nobody can pose as another address to the per-address limits.
     func forwarded(_ request: HTTPRequest) -> HTTPRequest {
         guard options.trustedProxies.contains(request.clientAddress),
-              let last = request.header("X-Forwarded-For")?.split(separator: ",").last
+            let last = request.header("X-Forwarded-For")?.split(separator: ",").last
         else { return request }
         let client = last.trimmingCharacters(in: .whitespaces)
         guard IPAddress.isValid(client) else { return request }
-        return HTTPRequest(method: request.method, path: request.path, query: request.query, headers: request.headers,
-                           body: request.body, formParts: request.formParts, clientAddress: client)
+        return HTTPRequest(
+            method: request.method, path: request.path, query: request.query, headers: request.headers,
+            body: request.body, formParts: request.formParts, clientAddress: client)
     }
 
     /// This server's origin for `request`: the configured public URL, whose host the request's
@@ -29,7 +30,8 @@ extension TimelineAPI {
     func publicOrigin(of request: HTTPRequest) throws(Misdirected) -> String {
         let host = request.header("Host")?.lowercased()
         if let configured = options.publicURL {
-            let authority = configured.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
+            let authority =
+                configured.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
                 .map { $0.lowercased() } ?? ""
             guard host == nil || host == authority || host == Self.withoutDefaultPort(authority, configured) else {
                 throw Misdirected(origin: configured)
@@ -38,7 +40,8 @@ extension TimelineAPI {
         }
         guard let host else { return "http://localhost" }
         guard Self.isLocalAuthority(host) else { throw Misdirected(origin: "http://localhost") }
-        let https = options.trustedProxies.contains(request.clientAddress)
+        let https =
+            options.trustedProxies.contains(request.clientAddress)
             && request.header("X-Forwarded-Proto")?.lowercased() == "https"
         return (https ? "https://" : "http://") + host
     }
@@ -74,7 +77,8 @@ extension TimelineAPI {
     private static func isPort(_ text: Substring) -> Bool {
         let digits = text.dropFirst()
         guard text.first == ":", (1...5).contains(digits.count), digits.first != "0",
-              digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+            digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return false }
         return Int(digits).map { $0 <= 65535 } ?? false
     }
 

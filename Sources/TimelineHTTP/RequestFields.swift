@@ -24,7 +24,10 @@ extension TimelineAPI {
         }
         for (name, value) in request.http.query { try add(name, value) }
         for (name, value) in request.parameters {
-            try add(name, name == "user" && value.hasPrefix("@") ? try service.userID(named: String(value.dropFirst())).rawValue : value)
+            try add(
+                name,
+                name == "user" && value.hasPrefix("@")
+                    ? try service.userID(named: String(value.dropFirst())).rawValue : value)
         }
         for (name, value) in fixed { try add(name, value) }
         return JSONInput(object: .object(members), textFields: text)
@@ -53,7 +56,8 @@ extension TimelineAPI {
                     do {
                         members.append((part.name, try JSONInput.body(part.data)))
                     } catch {
-                        throw TimelineError.invalid("location", "the part location must be a JSON object {latitude, longitude, name?}")
+                        throw TimelineError.invalid(
+                            "location", "the part location must be a JSON object {latitude, longitude, name?}")
                     }
                 } else {
                     guard let text = String(validating: part.data, as: UTF8.self) else {
@@ -67,7 +71,8 @@ extension TimelineAPI {
         guard !request.body.isEmpty else { return .object([]) }
         let type = request.header("Content-Type")?.lowercased() ?? ""
         guard type.hasPrefix("application/json") else {
-            throw TimelineError(.unsupportedMediaType, "the body must be application/json (or multipart/form-data for uploads)")
+            throw TimelineError(
+                .unsupportedMediaType, "the body must be application/json (or multipart/form-data for uploads)")
         }
         return try JSONInput.body(request.body)
     }

@@ -66,7 +66,12 @@ final class RequestWindows: Sendable {
         }
         let reset = JSONOutput.timestamp(Int64((start + window) * 1000))
         let remaining = String(max(0, limit - count))
-        return (count <= limit, [("X-RateLimit-Limit", String(limit)), ("X-RateLimit-Remaining", remaining),
-                                 ("X-RateLimit-Reset", reset)])
+        return (
+            count <= limit,
+            [
+                ("X-RateLimit-Limit", String(limit)), ("X-RateLimit-Remaining", remaining),
+                ("X-RateLimit-Reset", reset)
+            ]
+        )
     }
 }

@@ -17,7 +17,9 @@ enum Responses {
 
     /// The answer to a failure: `{"error": {code, message, field?}}` with the status of its code
     /// (or `status`, for a refusal that no code's status says, such as 405).
-    static func error(_ error: TimelineError, status: Int? = nil, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    static func error(_ error: TimelineError, status: Int? = nil, headers: [(name: String, value: String)] = [])
+        -> HTTPResponse
+    {
         json(status ?? error.code.http.status, JSONOutput.failure(error), headers: headers)
     }
 

@@ -59,8 +59,10 @@ struct Route: Sendable {
     let mastodon: MastodonDoc?
     fileprivate let segments: [Segment]
 
-    init(_ method: String, _ template: String, _ access: Access, scope: RouteScope, _ handler: RouteHandler,
-         _ operation: Operation?, mastodon: MastodonDoc? = nil) {
+    init(
+        _ method: String, _ template: String, _ access: Access, scope: RouteScope, _ handler: RouteHandler,
+        _ operation: Operation?, mastodon: MastodonDoc? = nil
+    ) {
         self.method = method
         self.template = template
         self.access = access
@@ -70,7 +72,8 @@ struct Route: Sendable {
         self.mastodon = mastodon
         // Split as paths are (so `/` is one empty segment and matches only `/`).
         segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            part.hasPrefix("{") && part.hasSuffix("}")
+                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
     }
 

@@ -4,337 +4,591 @@ import Timeline
 extension TimelineAPI {
     /// Every route of the API (docs/spec.md's table), then the web app's static files: the one
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
-    static let routes: [Route] = accountRoutes + userRoutes + postRoutes + feedRoutes + health + [
-        Route("GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) }, Operation(
-            id: "openapi", summary: "This document.", tag: .operations,
-            answer: Answer(status: 200, description: "The OpenAPI 3.1 document, generated from the server's route table.",
-                           content: [("application/json", .object)]))),
-        Route("GET", "/", .anyone, scope: .none, .now { try WebApp.file("index.html", in: nil, request: $1.http) }, nil),
-        // The service worker, at the root so that its scope is the whole app.
-        Route("GET", "/sw.js", .anyone, scope: .none, .now { try WebApp.file("sw.js", in: nil, request: $1.http) }, nil),
-        Route("GET", "/app/{asset}", .anyone, scope: .none, .now { try WebApp.file($1.parameters["asset"] ?? "", in: nil, request: $1.http) }, nil),
-        Route("GET", "/app/js/{module}", .anyone, scope: .none, .now { try WebApp.file($1.parameters["module"] ?? "", in: "js", request: $1.http) }, nil),
-    ]
+    static let routes: [Route] =
+        accountRoutes + userRoutes + postRoutes + feedRoutes + health + [
+            Route(
+                "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
+                Operation(
+                    id: "openapi", summary: "This document.", tag: .operations,
+                    answer: Answer(
+                        status: 200, description: "The OpenAPI 3.1 document, generated from the server's route table.",
+                        content: [("application/json", .object)]))),
+            Route(
+                "GET", "/", .anyone, scope: .none, .now { try WebApp.file("index.html", in: nil, request: $1.http) },
+                nil),
+            // The service worker, at the root so that its scope is the whole app.
+            Route(
+                "GET", "/sw.js", .anyone, scope: .none, .now { try WebApp.file("sw.js", in: nil, request: $1.http) },
+                nil),
+            Route(
+                "GET", "/app/{asset}", .anyone, scope: .none,
+                .now { try WebApp.file($1.parameters["asset"] ?? "", in: nil, request: $1.http) }, nil),
+            Route(
+                "GET", "/app/js/{module}", .anyone, scope: .none,
+                .now { try WebApp.file($1.parameters["module"] ?? "", in: "js", request: $1.http) }, nil)
+        ]
 
     /// The routes of the operator's listener: the metrics, and the health checks again.
-    static let operationsRoutes: [Route] = health + [
-        Route("GET", "/metrics", .anyone, scope: .none, .now { api, request in try api.metricsText(request) }, nil),
-    ]
+    static let operationsRoutes: [Route] =
+        health + [
+            Route("GET", "/metrics", .anyone, scope: .none, .now { api, request in try api.metricsText(request) }, nil)
+        ]
 
-    private static func changed(_ what: String) -> Answer { .json("Whether anything changed (false if \(what)).", "changed") }
+    private static func changed(_ what: String) -> Answer {
+        .json("Whether anything changed (false if \(what)).", "changed")
+    }
     private static let profile = Answer.json("The updated profile.", "user")
     private static let postPage = Answer.json("A page of posts.", "postPage", headers: [.link])
     private static let userPage = Answer.json("A page of users.", "userPage", headers: [.link])
 
     private static let accountRoutes: [Route] = [
-        Route("POST", "/v1/users", .anyone, scope: .none, .later { api, request in try await api.signUp(request) }, Operation(
-            id: "createUser", summary: "Sign up: create a user and sign in.", tag: .account,
-            answer: .json("The new user and a session for them.", "session", status: 201),
-            errors: [.usernameTaken, .emailTaken, .rateLimited] + Operation.writeErrors,
-            body: .command("createUser", description: "Sign up: createUser, then sign in."))),
-        Route("POST", "/v1/sessions", .anyone, scope: .none, .later { api, request in try await api.signIn(request) }, Operation(
-            id: "signIn", summary: "Sign in with email and password.", tag: .account,
-            description: "Wrong credentials give 401 invalid_credentials; repeated failures are slowed down (429 with Retry-After).",
-            answer: .json("A new session.", "session", status: 201),
-            errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("signIn"))),
-        command("DELETE", "/v1/sessions/current", scope: .none, fixed: { ["session": $0.bearer ?? ""] }, Operation(
-            id: "signOut", summary: "Sign out: end the bearer's session.", tag: .account, answer: .empty(), errors: [.storageFull])),
-        command("DELETE", "/v1/sessions", scope: .firstParty, Operation(
-            id: "signOutEverywhere", summary: "Sign out everywhere: end every session of the bearer, this one too.", tag: .account,
-            description: "Every session token of the bearer (and any password-reset token) stops working, and their open event "
-                + "streams end: after a lost phone, or to start afresh.",
-            answer: .empty(), errors: [.storageFull])),
-        query("GET", "/v1/me", scope: "profile", access: .bearer, runs: "user", fixed: viewer("user"), Operation(
-            id: "me", summary: "The bearer's own profile.", tag: .account, answer: .json("The bearer's profile.", "user"))),
-        command("PATCH", "/v1/me", scope: "write:accounts", Operation(
-            id: "updateProfile", summary: "Change the bearer's username, bio, url, profile photo or discoverability.", tag: .account,
-            answer: profile, errors: [.usernameTaken] + Operation.writeErrors,
-            body: .command("updateProfile", description: "The fields to change; the others stay as they are."))),
-        Route("PUT", "/v1/me/avatar", .bearer, scope: "write:accounts", .later { api, request in try await api.setAvatar(request) }, Operation(
-            id: "setAvatar", summary: "Set the bearer's profile photo (stored as 320 px and 96 px squares).", tag: .account,
-            description: "The body is the image itself (Content-Type image/*), or multipart/form-data with one part, `image`.",
-            answer: profile, errors: Operation.writeErrors, body: .avatar)),
-        Route("DELETE", "/v1/me/avatar", .bearer, scope: "write:accounts", .later { api, request in try await api.removeAvatar(request) }, Operation(
-            id: "removeAvatar", summary: "Remove the bearer's profile photo.", tag: .account, answer: profile, errors: [.storageFull])),
-        command("DELETE", "/v1/me", scope: .firstParty, fixed: viewer("user"), admit: { api, request in try api.admitPasswordCheck(request) }, Operation(
-            id: "eraseUser", summary: "Erase the bearer's account (crypto-shredding their personal data; needs the password).",
-            tag: .account,
-            description: "The JSON body gives the current password: a stolen session is not the account. A wrong one gives 401 invalid_credentials.",
-            answer: .empty(), errors: [.invalidCredentials, .rateLimited, .storageFull], body: .command("eraseUser", path: ["user"]))),
-        command("POST", "/v1/me/password", scope: .firstParty, admit: { api, request in try api.admitPasswordCheck(request) }, Operation(
-            id: "changePassword", summary: "Change the bearer's password (ends every session, this one too).", tag: .account,
-            description: "A wrong currentPassword gives 401 invalid_credentials.",
-            answer: .empty(), errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("changePassword"))),
-        command("POST", "/v1/me/email", scope: .firstParty, admit: { api, request in try api.admitPasswordCheck(request) }, Operation(
-            id: "changeEmail", summary: "Change the bearer's email address (needs the password).", tag: .account,
-            description: "A wrong password gives 401 invalid_credentials; an address in use gives 409 email_taken.",
-            answer: .empty(), errors: [.invalidCredentials, .emailTaken, .rateLimited] + Operation.writeErrors,
-            body: .command("changeEmail"))),
+        Route(
+            "POST", "/v1/users", .anyone, scope: .none, .later { api, request in try await api.signUp(request) },
+            Operation(
+                id: "createUser", summary: "Sign up: create a user and sign in.", tag: .account,
+                answer: .json("The new user and a session for them.", "session", status: 201),
+                errors: [.usernameTaken, .emailTaken, .rateLimited] + Operation.writeErrors,
+                body: .command("createUser", description: "Sign up: createUser, then sign in."))),
+        Route(
+            "POST", "/v1/sessions", .anyone, scope: .none, .later { api, request in try await api.signIn(request) },
+            Operation(
+                id: "signIn", summary: "Sign in with email and password.", tag: .account,
+                description:
+                    "Wrong credentials give 401 invalid_credentials; repeated failures are slowed down (429 with Retry-After).",
+                answer: .json("A new session.", "session", status: 201),
+                errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("signIn"))),
+        command(
+            "DELETE", "/v1/sessions/current", scope: .none, fixed: { ["session": $0.bearer ?? ""] },
+            Operation(
+                id: "signOut", summary: "Sign out: end the bearer's session.", tag: .account, answer: .empty(),
+                errors: [.storageFull])),
+        command(
+            "DELETE", "/v1/sessions", scope: .firstParty,
+            Operation(
+                id: "signOutEverywhere", summary: "Sign out everywhere: end every session of the bearer, this one too.",
+                tag: .account,
+                description:
+                    "Every session token of the bearer (and any password-reset token) stops working, and their open event "
+                    + "streams end: after a lost phone, or to start afresh.",
+                answer: .empty(), errors: [.storageFull])),
+        query(
+            "GET", "/v1/me", scope: "profile", access: .bearer, runs: "user", fixed: viewer("user"),
+            Operation(
+                id: "me", summary: "The bearer's own profile.", tag: .account,
+                answer: .json("The bearer's profile.", "user"))),
+        command(
+            "PATCH", "/v1/me", scope: "write:accounts",
+            Operation(
+                id: "updateProfile",
+                summary: "Change the bearer's username, bio, url, profile photo or discoverability.", tag: .account,
+                answer: profile, errors: [.usernameTaken] + Operation.writeErrors,
+                body: .command("updateProfile", description: "The fields to change; the others stay as they are."))),
+        Route(
+            "PUT", "/v1/me/avatar", .bearer, scope: "write:accounts",
+            .later { api, request in try await api.setAvatar(request) },
+            Operation(
+                id: "setAvatar", summary: "Set the bearer's profile photo (stored as 320 px and 96 px squares).",
+                tag: .account,
+                description:
+                    "The body is the image itself (Content-Type image/*), or multipart/form-data with one part, `image`.",
+                answer: profile, errors: Operation.writeErrors, body: .avatar)),
+        Route(
+            "DELETE", "/v1/me/avatar", .bearer, scope: "write:accounts",
+            .later { api, request in try await api.removeAvatar(request) },
+            Operation(
+                id: "removeAvatar", summary: "Remove the bearer's profile photo.", tag: .account, answer: profile,
+                errors: [.storageFull])),
+        command(
+            "DELETE", "/v1/me", scope: .firstParty, fixed: viewer("user"),
+            admit: { api, request in try api.admitPasswordCheck(request) },
+            Operation(
+                id: "eraseUser",
+                summary: "Erase the bearer's account (crypto-shredding their personal data; needs the password).",
+                tag: .account,
+                description:
+                    "The JSON body gives the current password: a stolen session is not the account. A wrong one gives 401 invalid_credentials.",
+                answer: .empty(), errors: [.invalidCredentials, .rateLimited, .storageFull],
+                body: .command("eraseUser", path: ["user"]))),
+        command(
+            "POST", "/v1/me/password", scope: .firstParty,
+            admit: { api, request in try api.admitPasswordCheck(request) },
+            Operation(
+                id: "changePassword", summary: "Change the bearer's password (ends every session, this one too).",
+                tag: .account,
+                description: "A wrong currentPassword gives 401 invalid_credentials.",
+                answer: .empty(), errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors,
+                body: .command("changePassword"))),
+        command(
+            "POST", "/v1/me/email", scope: .firstParty, admit: { api, request in try api.admitPasswordCheck(request) },
+            Operation(
+                id: "changeEmail", summary: "Change the bearer's email address (needs the password).", tag: .account,
+                description: "A wrong password gives 401 invalid_credentials; an address in use gives 409 email_taken.",
+                answer: .empty(), errors: [.invalidCredentials, .emailTaken, .rateLimited] + Operation.writeErrors,
+                body: .command("changeEmail")))
     ]
 
     private static let userRoutes: [Route] = [
-        command("PUT", "/v1/me/following/{user}", scope: "write:follows", Operation(
-            id: "follow", summary: "Follow a user, or ask to when their account is locked (idempotent).", tag: .users,
-            description: "Following a locked account makes a request (the profile's `requestedByViewer`) that its owner approves "
-                + "or rejects. `notify` true asks to be told of each of the user's posts (an activity item of kind `post`; the "
-                + "profile's `notifiesViewer`), false stops it; absent leaves it as it is. Following yourself gives 400 "
-                + "invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
-            answer: changed("already following (or already asked) with the same notify"), errors: [.forbidden, .notFound, .storageFull],
-            parameters: [.user],
-            body: .command("follow", path: ["user"], description: "Optional: `notify`, whether to be told of each of the user's posts."))),
-        command("DELETE", "/v1/me/following/{user}", scope: "write:follows", Operation(
-            id: "unfollow", summary: "Unfollow a user, or withdraw a request to follow (idempotent).", tag: .users,
-            answer: changed("not following"), errors: [.notFound, .storageFull], parameters: [.user])),
-        query("GET", "/v1/me/follow-requests", scope: "read:follows", access: .bearer, Operation(
-            id: "followRequests", summary: "Who asked to follow the bearer's locked account, the latest first (private).", tag: .users,
-            answer: userPage, paged: true)),
-        command("PUT", "/v1/me/follow-requests/{user}", scope: "write:follows", Operation(
-            id: "approveFollowRequest", summary: "Approve a request to follow the bearer: the user follows from now on.", tag: .users,
-            description: "No pending request from the user gives 404 not_found.",
-            answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull], parameters: [.user])),
-        command("DELETE", "/v1/me/follow-requests/{user}", scope: "write:follows", Operation(
-            id: "rejectFollowRequest", summary: "Reject a request to follow the bearer.", tag: .users,
-            description: "No pending request from the user gives 404 not_found.",
-            answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull], parameters: [.user])),
-        query("GET", "/v1/users", scope: "read:accounts", Operation(
-            id: "searchUsers", summary: "Users whose username starts with `prefix` (all users without it).", tag: .users,
-            answer: userPage, parameters: [.prefix], paged: true)),
-        query("GET", "/v1/users/{user}", scope: "read:accounts", Operation(
-            id: "user", summary: "One user's profile.", tag: .users,
-            answer: .json("The profile (with followedByViewer when there is a bearer).", "user"), errors: [.notFound], parameters: [.user])),
-        query("GET", "/v1/users/{user}/posts", scope: "read:statuses", Operation(
-            id: "posts", summary: "A user's posts, newest first.", tag: .users,
-            answer: postPage, errors: [.notFound], parameters: [.user], paged: true)),
-        query("GET", "/v1/users/{user}/followers", scope: "read:accounts", Operation(
-            id: "followers", summary: "Who follows a user.", tag: .users,
-            answer: userPage, errors: [.notFound], parameters: [.user], paged: true)),
-        query("GET", "/v1/users/{user}/following", scope: "read:accounts", Operation(
-            id: "following", summary: "Whom a user follows.", tag: .users,
-            answer: userPage, errors: [.notFound], parameters: [.user], paged: true)),
-        command("PUT", "/v1/me/blocks/{user}", scope: "write:blocks", Operation(
-            id: "block", summary: "Block a user (idempotent); ends the follows between you both ways.", tag: .blocks,
-            description: "Blocking yourself gives 400 invalid_argument. While a block stands neither user can follow the other or "
-                + "like or comment on the other's posts (403 forbidden), and neither appears in the other's search, lists or activity.",
-            answer: changed("already blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
-        command("DELETE", "/v1/me/blocks/{user}", scope: "write:blocks", Operation(
-            id: "unblock", summary: "Lift a block (idempotent).", tag: .blocks,
-            answer: changed("not blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
-        query("GET", "/v1/me/blocks", scope: "read:blocks", access: .bearer, Operation(
-            id: "blocked", summary: "The users the bearer blocks, the latest block first (private).", tag: .blocks,
-            answer: userPage, paged: true)),
-        command("PUT", "/v1/me/mutes/{user}", scope: "write:mutes", Operation(
-            id: "mute", summary: "Mute a user, for good or for `duration` seconds.", tag: .mutes,
-            description: "The muted user's posts leave the bearer's timeline and their doings leave the bearer's activity "
-                + "and live stream; they are not told, and nothing else changes (follows stay). Muting again sets the new "
-                + "end. A timed mute ends by itself. Muting yourself gives 400 invalid_argument.",
-            answer: changed("already muted until the same time"), errors: [.notFound] + Operation.writeErrors, parameters: [.user],
-            body: .command("mute", path: ["user"], description: "How long: `duration` seconds (0 or absent: until unmuted)."))),
-        command("DELETE", "/v1/me/mutes/{user}", scope: "write:mutes", Operation(
-            id: "unmute", summary: "Lift a mute (idempotent).", tag: .mutes,
-            answer: changed("not muted"), errors: [.notFound, .storageFull], parameters: [.user])),
-        query("GET", "/v1/me/mutes", scope: "read:mutes", access: .bearer, Operation(
-            id: "muted", summary: "The users the bearer mutes, the latest mute first (private).", tag: .mutes,
-            description: "Each with `mutedUntil` (ms since 1970) when the mute ends by itself; ended mutes are not listed.",
-            answer: userPage, paged: true)),
-        query("GET", "/v1/me/suggestions", scope: "read:accounts", access: .bearer, Operation(
-            id: "suggestions", summary: "People the bearer might follow, followed by people the bearer follows (private).", tag: .users,
-            description: "Ranked by how many of the people the bearer follows follow each (most first, then by user id), without the "
-                + "bearer, those the bearer follows and anyone blocked either way. The work is bounded: the bearer's 200 most recent "
-                + "follows are sampled, and the 500 most recent follows of each. The cursor is `<count>:<user id>`.",
-            answer: .json("A page of suggestions.", "suggestionPage", headers: [.link]), paged: true)),
+        command(
+            "PUT", "/v1/me/following/{user}", scope: "write:follows",
+            Operation(
+                id: "follow", summary: "Follow a user, or ask to when their account is locked (idempotent).",
+                tag: .users,
+                description:
+                    "Following a locked account makes a request (the profile's `requestedByViewer`) that its owner approves "
+                    + "or rejects. `notify` true asks to be told of each of the user's posts (an activity item of kind `post`; the "
+                    + "profile's `notifiesViewer`), false stops it; absent leaves it as it is. Following yourself gives 400 "
+                    + "invalid_argument; a user who blocks you, or whom you block, 403 forbidden.",
+                answer: changed("already following (or already asked) with the same notify"),
+                errors: [.forbidden, .notFound, .storageFull],
+                parameters: [.user],
+                body: .command(
+                    "follow", path: ["user"],
+                    description: "Optional: `notify`, whether to be told of each of the user's posts."))),
+        command(
+            "DELETE", "/v1/me/following/{user}", scope: "write:follows",
+            Operation(
+                id: "unfollow", summary: "Unfollow a user, or withdraw a request to follow (idempotent).", tag: .users,
+                answer: changed("not following"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query(
+            "GET", "/v1/me/follow-requests", scope: "read:follows", access: .bearer,
+            Operation(
+                id: "followRequests",
+                summary: "Who asked to follow the bearer's locked account, the latest first (private).", tag: .users,
+                answer: userPage, paged: true)),
+        command(
+            "PUT", "/v1/me/follow-requests/{user}", scope: "write:follows",
+            Operation(
+                id: "approveFollowRequest",
+                summary: "Approve a request to follow the bearer: the user follows from now on.", tag: .users,
+                description: "No pending request from the user gives 404 not_found.",
+                answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull],
+                parameters: [.user])),
+        command(
+            "DELETE", "/v1/me/follow-requests/{user}", scope: "write:follows",
+            Operation(
+                id: "rejectFollowRequest", summary: "Reject a request to follow the bearer.", tag: .users,
+                description: "No pending request from the user gives 404 not_found.",
+                answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull],
+                parameters: [.user])),
+        query(
+            "GET", "/v1/users", scope: "read:accounts",
+            Operation(
+                id: "searchUsers", summary: "Users whose username starts with `prefix` (all users without it).",
+                tag: .users,
+                answer: userPage, parameters: [.prefix], paged: true)),
+        query(
+            "GET", "/v1/users/{user}", scope: "read:accounts",
+            Operation(
+                id: "user", summary: "One user's profile.", tag: .users,
+                answer: .json("The profile (with followedByViewer when there is a bearer).", "user"),
+                errors: [.notFound], parameters: [.user])),
+        query(
+            "GET", "/v1/users/{user}/posts", scope: "read:statuses",
+            Operation(
+                id: "posts", summary: "A user's posts, newest first.", tag: .users,
+                answer: postPage, errors: [.notFound], parameters: [.user], paged: true)),
+        query(
+            "GET", "/v1/users/{user}/followers", scope: "read:accounts",
+            Operation(
+                id: "followers", summary: "Who follows a user.", tag: .users,
+                answer: userPage, errors: [.notFound], parameters: [.user], paged: true)),
+        query(
+            "GET", "/v1/users/{user}/following", scope: "read:accounts",
+            Operation(
+                id: "following", summary: "Whom a user follows.", tag: .users,
+                answer: userPage, errors: [.notFound], parameters: [.user], paged: true)),
+        command(
+            "PUT", "/v1/me/blocks/{user}", scope: "write:blocks",
+            Operation(
+                id: "block", summary: "Block a user (idempotent); ends the follows between you both ways.",
+                tag: .blocks,
+                description:
+                    "Blocking yourself gives 400 invalid_argument. While a block stands neither user can follow the other or "
+                    + "like or comment on the other's posts (403 forbidden), and neither appears in the other's search, lists or activity.",
+                answer: changed("already blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
+        command(
+            "DELETE", "/v1/me/blocks/{user}", scope: "write:blocks",
+            Operation(
+                id: "unblock", summary: "Lift a block (idempotent).", tag: .blocks,
+                answer: changed("not blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query(
+            "GET", "/v1/me/blocks", scope: "read:blocks", access: .bearer,
+            Operation(
+                id: "blocked", summary: "The users the bearer blocks, the latest block first (private).", tag: .blocks,
+                answer: userPage, paged: true)),
+        command(
+            "PUT", "/v1/me/mutes/{user}", scope: "write:mutes",
+            Operation(
+                id: "mute", summary: "Mute a user, for good or for `duration` seconds.", tag: .mutes,
+                description:
+                    "The muted user's posts leave the bearer's timeline and their doings leave the bearer's activity "
+                    + "and live stream; they are not told, and nothing else changes (follows stay). Muting again sets the new "
+                    + "end. A timed mute ends by itself. Muting yourself gives 400 invalid_argument.",
+                answer: changed("already muted until the same time"), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.user],
+                body: .command(
+                    "mute", path: ["user"], description: "How long: `duration` seconds (0 or absent: until unmuted)."))),
+        command(
+            "DELETE", "/v1/me/mutes/{user}", scope: "write:mutes",
+            Operation(
+                id: "unmute", summary: "Lift a mute (idempotent).", tag: .mutes,
+                answer: changed("not muted"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query(
+            "GET", "/v1/me/mutes", scope: "read:mutes", access: .bearer,
+            Operation(
+                id: "muted", summary: "The users the bearer mutes, the latest mute first (private).", tag: .mutes,
+                description:
+                    "Each with `mutedUntil` (ms since 1970) when the mute ends by itself; ended mutes are not listed.",
+                answer: userPage, paged: true)),
+        query(
+            "GET", "/v1/me/suggestions", scope: "read:accounts", access: .bearer,
+            Operation(
+                id: "suggestions",
+                summary: "People the bearer might follow, followed by people the bearer follows (private).",
+                tag: .users,
+                description:
+                    "Ranked by how many of the people the bearer follows follow each (most first, then by user id), without the "
+                    + "bearer, those the bearer follows and anyone blocked either way. The work is bounded: the bearer's 200 most recent "
+                    + "follows are sampled, and the 500 most recent follows of each. The cursor is `<count>:<user id>`.",
+                answer: .json("A page of suggestions.", "suggestionPage", headers: [.link]), paged: true)),
         // A query over POST (the emails go in the body, never in a URL): it appends nothing.
-        query("POST", "/v1/me/contacts", scope: .firstParty, access: .bearer, admit: { api, request, input in try api.admitContactLookups(request, input) }, Operation(
-            id: "findContacts", summary: "The users among up to \(TimelineService.maxContactEmails) emails who let others find them by email (private).",
-            tag: .users,
-            description: "A query sent by POST so that the emails travel in the body (never in a URL or a log): it records nothing. "
-                + "Users who turned `discoverable` off, the bearer and anyone blocked either way are absent, exactly as an unknown "
-                + "email is.",
-            answer: .json("The users found, in the emails' order, each once.", "contacts"), body: .contacts)),
+        query(
+            "POST", "/v1/me/contacts", scope: .firstParty, access: .bearer,
+            admit: { api, request, input in try api.admitContactLookups(request, input) },
+            Operation(
+                id: "findContacts",
+                summary:
+                    "The users among up to \(TimelineService.maxContactEmails) emails who let others find them by email (private).",
+                tag: .users,
+                description:
+                    "A query sent by POST so that the emails travel in the body (never in a URL or a log): it records nothing. "
+                    + "Users who turned `discoverable` off, the bearer and anyone blocked either way are absent, exactly as an unknown "
+                    + "email is.",
+                answer: .json("The users found, in the emails' order, each once.", "contacts"), body: .contacts))
     ]
 
     private static let postRoutes: [Route] = [
-        command("POST", "/v1/posts", scope: .oauth(["write:statuses", "write:media"]), location: { result in
-            if case .post(let post) = result { "/v1/posts/\(post.id.rawValue)" } else { nil }
-        }, Operation(
-            id: "addPost", summary: "Post a photo with an optional caption.", tag: .posts,
-            answer: .json("The new post.", "post", status: 201, headers: [.location]), errors: Operation.writeErrors, body: .photoPost)),
-        command("POST", "/v1/media", scope: "write:media", Operation(
-            id: "uploadMedia", summary: "Upload a photo (with its alt text) to attach to a post within a day.", tag: .posts,
-            description: "The answer's `id` is what `POST /v1/posts` takes in `media` (1–10 of them, an album); only the uploader "
-                + "can attach it (403 forbidden), once. A photo nobody attached within 24 hours is deleted.",
-            answer: .json("The photo, with its sizes, variants and blurhash.", "media", status: 201), errors: Operation.writeErrors,
-            body: .mediaUpload)),
-        command("PATCH", "/v1/media/{media}", scope: "write:media", Operation(
-            id: "updateMedia", summary: "Set the alt text of one of the bearer's photos, in a post or not.", tag: .posts,
-            description: "`alt` null or empty clears it. Someone else's photo is 403 forbidden.",
-            answer: .json("The photo.", "media"), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.media],
-            body: .command("updateMedia", path: ["media"]))),
-        command("POST", "/v1/users/{user}/report", scope: "write:reports", Operation(
-            id: "reportUser", summary: "Report an account to the moderators, with a reason and perhaps some of its posts.", tag: .users,
-            description: "`posts` (at most \(UserReportPolicy.maxPosts)) must be the account's and visible to the bearer. One standing "
-                + "report per reporter and account: a repeat changes nothing. Yourself is 400; an account that blocks you, 403.",
-            answer: changed("already reported"), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.user],
-            body: .command("reportUser", path: ["user"]))),
-        query("GET", "/v1/admin/reports", scope: "admin:read:reports", access: .bearer, Operation(
-            id: "moderationQueue", summary: "The report queue: reported posts and accounts (moderators only).", tag: .moderation,
-            description: "Posts with standing reports (those the reports hide first, then the newest reported), each with a "
-                + "`preview` of the post; accounts with standing reports, the newest reported first. A bearer without the role is 403.",
-            answer: .json("The queue.", "moderationQueue"), errors: [.forbidden])),
-        command("DELETE", "/v1/admin/posts/{post}", scope: "admin:write:reports", Operation(
-            id: "removePost", summary: "Remove a post for breaking the rules, saying why (moderators only).", tag: .moderation,
-            description: "It leaves every list like a deleted post, and its author's activity shows the reason.",
-            answer: .empty(), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.post],
-            body: .command("removePost", path: ["post"]))),
-        command("POST", "/v1/admin/posts/{post}/dismiss", scope: "admin:write:reports", Operation(
-            id: "dismissReports", summary: "Dismiss the reports standing against a post (moderators only).", tag: .moderation,
-            answer: changed("nothing stood"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
-        command("POST", "/v1/admin/users/{user}/dismiss", scope: "admin:write:reports", Operation(
-            id: "dismissUserReports", summary: "Dismiss the reports standing against an account (moderators only).", tag: .moderation,
-            answer: changed("nothing stood"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
-        command("PUT", "/v1/admin/suspensions/{user}", scope: "admin:write:accounts", Operation(
-            id: "suspendUser", summary: "Suspend an account (moderators only).", tag: .moderation,
-            description: "It cannot sign in, its sessions and streams end, and its profile and posts are gone for everyone else "
-                + "until unsuspended. A moderator's account only the operator suspends (403).",
-            answer: changed("already suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
-        command("DELETE", "/v1/admin/suspensions/{user}", scope: "admin:write:accounts", Operation(
-            id: "unsuspendUser", summary: "Lift a suspension (moderators only).", tag: .moderation,
-            answer: changed("not suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+        command(
+            "POST", "/v1/posts", scope: .oauth(["write:statuses", "write:media"]),
+            location: { result in
+                if case .post(let post) = result { "/v1/posts/\(post.id.rawValue)" } else { nil }
+            },
+            Operation(
+                id: "addPost", summary: "Post a photo with an optional caption.", tag: .posts,
+                answer: .json("The new post.", "post", status: 201, headers: [.location]),
+                errors: Operation.writeErrors, body: .photoPost)),
+        command(
+            "POST", "/v1/media", scope: "write:media",
+            Operation(
+                id: "uploadMedia", summary: "Upload a photo (with its alt text) to attach to a post within a day.",
+                tag: .posts,
+                description:
+                    "The answer's `id` is what `POST /v1/posts` takes in `media` (1–10 of them, an album); only the uploader "
+                    + "can attach it (403 forbidden), once. A photo nobody attached within 24 hours is deleted.",
+                answer: .json("The photo, with its sizes, variants and blurhash.", "media", status: 201),
+                errors: Operation.writeErrors,
+                body: .mediaUpload)),
+        command(
+            "PATCH", "/v1/media/{media}", scope: "write:media",
+            Operation(
+                id: "updateMedia", summary: "Set the alt text of one of the bearer's photos, in a post or not.",
+                tag: .posts,
+                description: "`alt` null or empty clears it. Someone else's photo is 403 forbidden.",
+                answer: .json("The photo.", "media"), errors: [.forbidden, .notFound] + Operation.writeErrors,
+                parameters: [.media],
+                body: .command("updateMedia", path: ["media"]))),
+        command(
+            "POST", "/v1/users/{user}/report", scope: "write:reports",
+            Operation(
+                id: "reportUser",
+                summary: "Report an account to the moderators, with a reason and perhaps some of its posts.",
+                tag: .users,
+                description:
+                    "`posts` (at most \(UserReportPolicy.maxPosts)) must be the account's and visible to the bearer. One standing "
+                    + "report per reporter and account: a repeat changes nothing. Yourself is 400; an account that blocks you, 403.",
+                answer: changed("already reported"), errors: [.forbidden, .notFound] + Operation.writeErrors,
+                parameters: [.user],
+                body: .command("reportUser", path: ["user"]))),
+        query(
+            "GET", "/v1/admin/reports", scope: "admin:read:reports", access: .bearer,
+            Operation(
+                id: "moderationQueue", summary: "The report queue: reported posts and accounts (moderators only).",
+                tag: .moderation,
+                description:
+                    "Posts with standing reports (those the reports hide first, then the newest reported), each with a "
+                    + "`preview` of the post; accounts with standing reports, the newest reported first. A bearer without the role is 403.",
+                answer: .json("The queue.", "moderationQueue"), errors: [.forbidden])),
+        command(
+            "DELETE", "/v1/admin/posts/{post}", scope: "admin:write:reports",
+            Operation(
+                id: "removePost", summary: "Remove a post for breaking the rules, saying why (moderators only).",
+                tag: .moderation,
+                description: "It leaves every list like a deleted post, and its author's activity shows the reason.",
+                answer: .empty(), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.post],
+                body: .command("removePost", path: ["post"]))),
+        command(
+            "POST", "/v1/admin/posts/{post}/dismiss", scope: "admin:write:reports",
+            Operation(
+                id: "dismissReports", summary: "Dismiss the reports standing against a post (moderators only).",
+                tag: .moderation,
+                answer: changed("nothing stood"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
+        command(
+            "POST", "/v1/admin/users/{user}/dismiss", scope: "admin:write:reports",
+            Operation(
+                id: "dismissUserReports", summary: "Dismiss the reports standing against an account (moderators only).",
+                tag: .moderation,
+                answer: changed("nothing stood"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+        command(
+            "PUT", "/v1/admin/suspensions/{user}", scope: "admin:write:accounts",
+            Operation(
+                id: "suspendUser", summary: "Suspend an account (moderators only).", tag: .moderation,
+                description:
+                    "It cannot sign in, its sessions and streams end, and its profile and posts are gone for everyone else "
+                    + "until unsuspended. A moderator's account only the operator suspends (403).",
+                answer: changed("already suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user]
+            )),
+        command(
+            "DELETE", "/v1/admin/suspensions/{user}", scope: "admin:write:accounts",
+            Operation(
+                id: "unsuspendUser", summary: "Lift a suspension (moderators only).", tag: .moderation,
+                answer: changed("not suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
         // Before /v1/posts/{post}, which would take "nearby" for an id.
-        query("GET", "/v1/posts/nearby", scope: "read:statuses", Operation(
-            id: "nearby", summary: "Posts placed near a point, newest first.", tag: .posts,
-            description: "Every post whose place is within `radiusKm` (great-circle distance) of `latitude`, `longitude`, and no "
-                + "other; posts of users the bearer blocks, or who block the bearer, are left out. An out-of-range "
-                + "coordinate or radius is 400 invalid_argument naming it.",
-            answer: postPage, parameters: [.latitude, .longitude, .radiusKm], paged: true)),
-        query("GET", "/v1/posts/{post}", scope: "read:statuses", Operation(
-            id: "post", summary: "A post with its first page of comments.", tag: .posts,
-            description: "`limit` and `before` page through the post's comments (oldest first).",
-            answer: .json("The post detail; likedByViewer only with a bearer.", "postDetail"), errors: [.notFound],
-            parameters: [.post], paged: true)),
-        command("PATCH", "/v1/posts/{post}", scope: "write:statuses", Operation(
-            id: "editPost", summary: "Edit a post's caption (its author only).", tag: .posts,
-            description: "`caption` null or empty clears it; absent keeps it. Its hashtags are indexed anew, it shows `editedAt`, "
-                + "and its place in timelines does not move; every version stays in its history.",
-            answer: .json("The post as edited.", "post"), errors: [.forbidden, .notFound] + Operation.writeErrors,
-            parameters: [.post], body: .command("editPost", path: ["post"]))),
-        query("GET", "/v1/posts/{post}/history", scope: "read:statuses", Operation(
-            id: "postHistory", summary: "Every version of a post's caption, the first first.", tag: .posts,
-            answer: .json("The versions.", "postHistory"), errors: [.notFound], parameters: [.post])),
-        command("DELETE", "/v1/posts/{post}", scope: "write:statuses", Operation(
-            id: "deletePost", summary: "Delete a post (its author only).", tag: .posts,
-            answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
-        query("GET", "/v1/posts/{post}/comments", scope: "read:statuses", Operation(
-            id: "comments", summary: "A post's comments, oldest first.", tag: .comments,
-            answer: .json("A page of comments.", "commentPage", headers: [.link]), errors: [.notFound], parameters: [.post], paged: true)),
-        command("POST", "/v1/posts/{post}/comments", scope: "write:statuses", Operation(
-            id: "addComment", summary: "Comment on a post.", tag: .comments,
-            description: "403 forbidden while you block the post's author; 404 not_found while its author blocks you (the post is out of your sight, as an unknown id).",
-            answer: .json("The new comment.", "comment", status: 201), errors: [.forbidden, .notFound] + Operation.writeErrors,
-            parameters: [.post], body: .command("addComment", path: ["post"]))),
-        command("DELETE", "/v1/comments/{comment}", scope: "write:statuses", Operation(
-            id: "deleteComment", summary: "Delete a comment (its author or the post's author).", tag: .comments,
-            answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.comment])),
-        command("PUT", "/v1/posts/{post}/like", scope: "write:favourites", Operation(
-            id: "like", summary: "Like a post (idempotent).", tag: .likes,
-            description: "403 forbidden while you block the post's author; 404 not_found while its author blocks you (the post is out of your sight, as an unknown id).",
-            answer: changed("already liked"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
-        command("DELETE", "/v1/posts/{post}/like", scope: "write:favourites", Operation(
-            id: "unlike", summary: "Take back a like (idempotent).", tag: .likes,
-            answer: changed("not liked"), errors: [.notFound, .storageFull], parameters: [.post])),
-        query("GET", "/v1/posts/{post}/likes", scope: "read:accounts", Operation(
-            id: "likes", summary: "Who liked a post, newest first.", tag: .likes,
-            answer: userPage, errors: [.notFound], parameters: [.post], paged: true)),
-        command("PUT", "/v1/posts/{post}/bookmark", scope: "write:bookmarks", Operation(
-            id: "bookmark", summary: "Save a post to the bearer's bookmarks (idempotent).", tag: .bookmarks,
-            answer: changed("already bookmarked"), errors: [.notFound, .storageFull], parameters: [.post])),
-        command("DELETE", "/v1/posts/{post}/bookmark", scope: "write:bookmarks", Operation(
-            id: "unbookmark", summary: "Take a post out of the bearer's bookmarks (idempotent).", tag: .bookmarks,
-            answer: changed("not bookmarked"), errors: [.notFound, .storageFull], parameters: [.post])),
-        query("GET", "/v1/me/bookmarks", scope: "read:bookmarks", access: .bearer, Operation(
-            id: "bookmarks", summary: "The bearer's bookmarks, the latest saved first (private).", tag: .bookmarks,
-            answer: postPage, paged: true)),
-        command("POST", "/v1/posts/{post}/reports", scope: "write:reports", Operation(
-            id: "reportPost", summary: "Report a post to the moderators.", tag: .posts,
-            description: "One report per reporter and post: a repeat is accepted and changes nothing (the library and "
-                + "`timeline exec` answer `{changed: false}` for it).",
-            answer: .empty(), errors: [.notFound] + Operation.writeErrors, parameters: [.post],
-            body: .command("reportPost", path: ["post"]))),
+        query(
+            "GET", "/v1/posts/nearby", scope: "read:statuses",
+            Operation(
+                id: "nearby", summary: "Posts placed near a point, newest first.", tag: .posts,
+                description:
+                    "Every post whose place is within `radiusKm` (great-circle distance) of `latitude`, `longitude`, and no "
+                    + "other; posts of users the bearer blocks, or who block the bearer, are left out. An out-of-range "
+                    + "coordinate or radius is 400 invalid_argument naming it.",
+                answer: postPage, parameters: [.latitude, .longitude, .radiusKm], paged: true)),
+        query(
+            "GET", "/v1/posts/{post}", scope: "read:statuses",
+            Operation(
+                id: "post", summary: "A post with its first page of comments.", tag: .posts,
+                description: "`limit` and `before` page through the post's comments (oldest first).",
+                answer: .json("The post detail; likedByViewer only with a bearer.", "postDetail"), errors: [.notFound],
+                parameters: [.post], paged: true)),
+        command(
+            "PATCH", "/v1/posts/{post}", scope: "write:statuses",
+            Operation(
+                id: "editPost", summary: "Edit a post's caption (its author only).", tag: .posts,
+                description:
+                    "`caption` null or empty clears it; absent keeps it. Its hashtags are indexed anew, it shows `editedAt`, "
+                    + "and its place in timelines does not move; every version stays in its history.",
+                answer: .json("The post as edited.", "post"), errors: [.forbidden, .notFound] + Operation.writeErrors,
+                parameters: [.post], body: .command("editPost", path: ["post"]))),
+        query(
+            "GET", "/v1/posts/{post}/history", scope: "read:statuses",
+            Operation(
+                id: "postHistory", summary: "Every version of a post's caption, the first first.", tag: .posts,
+                answer: .json("The versions.", "postHistory"), errors: [.notFound], parameters: [.post])),
+        command(
+            "DELETE", "/v1/posts/{post}", scope: "write:statuses",
+            Operation(
+                id: "deletePost", summary: "Delete a post (its author only).", tag: .posts,
+                answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
+        query(
+            "GET", "/v1/posts/{post}/comments", scope: "read:statuses",
+            Operation(
+                id: "comments", summary: "A post's comments, oldest first.", tag: .comments,
+                answer: .json("A page of comments.", "commentPage", headers: [.link]), errors: [.notFound],
+                parameters: [.post], paged: true)),
+        command(
+            "POST", "/v1/posts/{post}/comments", scope: "write:statuses",
+            Operation(
+                id: "addComment", summary: "Comment on a post.", tag: .comments,
+                description:
+                    "403 forbidden while you block the post's author; 404 not_found while its author blocks you (the post is out of your sight, as an unknown id).",
+                answer: .json("The new comment.", "comment", status: 201),
+                errors: [.forbidden, .notFound] + Operation.writeErrors,
+                parameters: [.post], body: .command("addComment", path: ["post"]))),
+        command(
+            "DELETE", "/v1/comments/{comment}", scope: "write:statuses",
+            Operation(
+                id: "deleteComment", summary: "Delete a comment (its author or the post's author).", tag: .comments,
+                answer: .empty(), errors: [.forbidden, .notFound, .storageFull], parameters: [.comment])),
+        command(
+            "PUT", "/v1/posts/{post}/like", scope: "write:favourites",
+            Operation(
+                id: "like", summary: "Like a post (idempotent).", tag: .likes,
+                description:
+                    "403 forbidden while you block the post's author; 404 not_found while its author blocks you (the post is out of your sight, as an unknown id).",
+                answer: changed("already liked"), errors: [.forbidden, .notFound, .storageFull], parameters: [.post])),
+        command(
+            "DELETE", "/v1/posts/{post}/like", scope: "write:favourites",
+            Operation(
+                id: "unlike", summary: "Take back a like (idempotent).", tag: .likes,
+                answer: changed("not liked"), errors: [.notFound, .storageFull], parameters: [.post])),
+        query(
+            "GET", "/v1/posts/{post}/likes", scope: "read:accounts",
+            Operation(
+                id: "likes", summary: "Who liked a post, newest first.", tag: .likes,
+                answer: userPage, errors: [.notFound], parameters: [.post], paged: true)),
+        command(
+            "PUT", "/v1/posts/{post}/bookmark", scope: "write:bookmarks",
+            Operation(
+                id: "bookmark", summary: "Save a post to the bearer's bookmarks (idempotent).", tag: .bookmarks,
+                answer: changed("already bookmarked"), errors: [.notFound, .storageFull], parameters: [.post])),
+        command(
+            "DELETE", "/v1/posts/{post}/bookmark", scope: "write:bookmarks",
+            Operation(
+                id: "unbookmark", summary: "Take a post out of the bearer's bookmarks (idempotent).", tag: .bookmarks,
+                answer: changed("not bookmarked"), errors: [.notFound, .storageFull], parameters: [.post])),
+        query(
+            "GET", "/v1/me/bookmarks", scope: "read:bookmarks", access: .bearer,
+            Operation(
+                id: "bookmarks", summary: "The bearer's bookmarks, the latest saved first (private).", tag: .bookmarks,
+                answer: postPage, paged: true)),
+        command(
+            "POST", "/v1/posts/{post}/reports", scope: "write:reports",
+            Operation(
+                id: "reportPost", summary: "Report a post to the moderators.", tag: .posts,
+                description:
+                    "One report per reporter and post: a repeat is accepted and changes nothing (the library and "
+                    + "`timeline exec` answer `{changed: false}` for it).",
+                answer: .empty(), errors: [.notFound] + Operation.writeErrors, parameters: [.post],
+                body: .command("reportPost", path: ["post"])))
     ]
 
     private static let feedRoutes: [Route] = [
-        query("GET", "/v1/timeline", scope: "read:statuses", access: .bearer, fixed: viewer("user"), Operation(
-            id: "timeline", summary: "The bearer's home timeline, newest first.", tag: .feeds, answer: postPage, paged: true)),
-        query("GET", "/v1/hashtags/{tag}/posts", scope: "read:statuses", Operation(
-            id: "hashtag", summary: "Posts with a hashtag, newest first.", tag: .feeds,
-            answer: .json("A page of posts (empty for an unknown tag).", "postPage", headers: [.link]), parameters: [.tag], paged: true)),
-        query("GET", "/v1/activity", scope: "read:notifications", access: .bearer, fixed: viewer("user"), Operation(
-            id: "activity", summary: "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of.", tag: .feeds,
-            description: "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
-                + "Items whose actor the bearer mutes or blocks (either way) are left out.",
-            answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]), parameters: [.types], paged: true)),
-        Route("GET", "/v1/me/push", .bearer, scope: "push", .now { api, request in try api.pushSubscription(request) }, Operation(
-            id: "pushSubscription", summary: "This token's push subscription (Web Push), with the server's VAPID key.", tag: .feeds,
-            description: "No subscription gives 404 not_found. The key to subscribe with is also in GET /api/v2/instance "
-                + "(`configuration.vapid.public_key`, as Mastodon tells it).",
-            answer: .json("The subscription.", "pushSubscription"), errors: [.notFound])),
-        command("PUT", "/v1/me/push", scope: "push", Operation(
-            id: "subscribePush", summary: "Subscribe this token to push notifications (one per token; replaces its subscription).",
-            tag: .feeds, description: "`endpoint` must be an https URL; `p256dh` and `auth` are the browser's keys (base64url); "
-                + "`alerts` the types pushed (\(PushAlert.all.joined(separator: ", "))), `policy` whose actions push.",
-            answer: .empty(), errors: Operation.writeErrors, body: .command("subscribePush"))),
-        command("DELETE", "/v1/me/push", scope: "push", Operation(
-            id: "unsubscribePush", summary: "End this token's push subscription.", tag: .feeds,
-            answer: changed("there was none"), errors: [.storageFull])),
-        command("POST", "/v1/activity/read", scope: "write:notifications", Operation(
-            id: "markActivityRead", summary: "Mark the bearer's activity read up to an item (its `id`).", tag: .feeds,
-            description: "Items after it stay unread; `GET /v1/me` says how many (`unreadActivity`). The marker only moves forward: "
-                + "an item at or before it changes nothing.",
-            answer: changed("the marker is already there or past it"), errors: Operation.writeErrors,
-            body: .command("markActivityRead"))),
-        Route("GET", "/v1/images/{image}", .anyone, scope: .none, .now { api, request in try api.image(request) }, Operation(
-            id: "image", summary: "An image's bytes.", tag: .images,
-            description: "With `variant`, the image id may be any image of a post (its `image`): the answer is that post's photo "
-                + "in the chosen size, and the ETag is the id of the image sent. An image without variants (a post's "
-                + "from before the image pipeline, not yet reprocessed) answers itself for every variant; such an "
-                + "answer (the id asked for, with `variant`) is sent with `Cache-Control: public, no-cache`, to be "
-                + "revalidated, since reprocessing may give it variants later. A photo uploaded (`POST /v1/media`) "
-                + "for a post not yet made answers only its uploader (with the bearer), with "
-                + "`Cache-Control: private, no-cache`; anyone else gets 404, as for an unknown id.",
-            answer: Answer(status: 200, description: "The bytes, with their Content-Type. Immutable: cache forever, revalidate with If-None-Match.",
-                           content: MediaType.allCases.map { ($0.rawValue, .binary) }, headers: [.eTag, .cacheControl]),
-            errors: [.notFound], parameters: [.image, .variant, .ifNoneMatch],
-            otherAnswers: [(304, Answer(status: 304, description: "Not modified: the If-None-Match ETag is current.", headers: [.eTag]))])),
-        Route("GET", "/v1/me/export", .bearer, scope: .firstParty, .now { api, request in try api.export(request) }, Operation(
-            id: "exportData", summary: "Download your data: a zip archive of the bearer's profile, posts and photos, and more.", tag: .account,
-            description: "profile.json, posts.json with every photo (photos/POST/N.jpg), comments.json, likes.json, bookmarks.json, "
-                + "following.json, followers.json, blocks.json, mutes.json, and events.jsonl (every event the bearer caused, valid "
-                + "against the event schemas). Streamed as it is made; one export per user at a time (429 while one runs).",
-            answer: Answer(status: 200, description: "The zip archive (Content-Disposition: attachment).", content: [("application/zip", .binary)]),
-            errors: [.rateLimited])),
-        Route("POST", "/v1/stream/tickets", .bearer, scope: .oauth(["read:statuses", "read:notifications"]), .now { api, request in try api.streamTicket(request) }, Operation(
-            id: "streamTicket", summary: "A short-lived, single-use ticket for GET /v1/stream?ticket= (for EventSource).", tag: .stream,
-            answer: .json("The ticket.", "streamTicket", status: 201), errors: [.rateLimited])),
-        Route("GET", "/v1/stream", .viewerOptional, scope: .oauth(["read:statuses", "read:notifications"]), .now { api, request in try api.stream(request) }, Operation(
-            id: "stream", summary: "Live updates for the bearer (Server-Sent Events).", tag: .stream,
-            description: "Authenticate with the bearer header or, where headers cannot be sent (EventSource), with `?ticket=` from "
-                + "POST /v1/stream/tickets; without either the answer is 401. Events: `post` (a post entered the home timeline; "
-                + "data: a post), `activity` (a comment, like, follow, mention or reply concerning the bearer; data: an activityItem), `removed` "
-                + "(a post left the home timeline; data: {\"post\": id}). Each event's `id` is its log sequence number: reconnect "
-                + "with `Last-Event-ID` to get every later event exactly once. A comment line comes at least every 15 s.",
-            answer: Answer(status: 200, description: "An endless text/event-stream.", content: [("text/event-stream", .text)]),
-            errors: [.rateLimited], parameters: [.ticket, .lastEventID])),
+        query(
+            "GET", "/v1/timeline", scope: "read:statuses", access: .bearer, fixed: viewer("user"),
+            Operation(
+                id: "timeline", summary: "The bearer's home timeline, newest first.", tag: .feeds, answer: postPage,
+                paged: true)),
+        query(
+            "GET", "/v1/hashtags/{tag}/posts", scope: "read:statuses",
+            Operation(
+                id: "hashtag", summary: "Posts with a hashtag, newest first.", tag: .feeds,
+                answer: .json("A page of posts (empty for an unknown tag).", "postPage", headers: [.link]),
+                parameters: [.tag], paged: true)),
+        query(
+            "GET", "/v1/activity", scope: "read:notifications", access: .bearer, fixed: viewer("user"),
+            Operation(
+                id: "activity",
+                summary:
+                    "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of.",
+                tag: .feeds,
+                description:
+                    "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
+                    + "Items whose actor the bearer mutes or blocks (either way) are left out.",
+                answer: .json("A page of activity, newest first.", "activityPage", headers: [.link]),
+                parameters: [.types], paged: true)),
+        Route(
+            "GET", "/v1/me/push", .bearer, scope: "push", .now { api, request in try api.pushSubscription(request) },
+            Operation(
+                id: "pushSubscription",
+                summary: "This token's push subscription (Web Push), with the server's VAPID key.", tag: .feeds,
+                description:
+                    "No subscription gives 404 not_found. The key to subscribe with is also in GET /api/v2/instance "
+                    + "(`configuration.vapid.public_key`, as Mastodon tells it).",
+                answer: .json("The subscription.", "pushSubscription"), errors: [.notFound])),
+        command(
+            "PUT", "/v1/me/push", scope: "push",
+            Operation(
+                id: "subscribePush",
+                summary: "Subscribe this token to push notifications (one per token; replaces its subscription).",
+                tag: .feeds,
+                description: "`endpoint` must be an https URL; `p256dh` and `auth` are the browser's keys (base64url); "
+                    + "`alerts` the types pushed (\(PushAlert.all.joined(separator: ", "))), `policy` whose actions push.",
+                answer: .empty(), errors: Operation.writeErrors, body: .command("subscribePush"))),
+        command(
+            "DELETE", "/v1/me/push", scope: "push",
+            Operation(
+                id: "unsubscribePush", summary: "End this token's push subscription.", tag: .feeds,
+                answer: changed("there was none"), errors: [.storageFull])),
+        command(
+            "POST", "/v1/activity/read", scope: "write:notifications",
+            Operation(
+                id: "markActivityRead", summary: "Mark the bearer's activity read up to an item (its `id`).",
+                tag: .feeds,
+                description:
+                    "Items after it stay unread; `GET /v1/me` says how many (`unreadActivity`). The marker only moves forward: "
+                    + "an item at or before it changes nothing.",
+                answer: changed("the marker is already there or past it"), errors: Operation.writeErrors,
+                body: .command("markActivityRead"))),
+        Route(
+            "GET", "/v1/images/{image}", .anyone, scope: .none, .now { api, request in try api.image(request) },
+            Operation(
+                id: "image", summary: "An image's bytes.", tag: .images,
+                description:
+                    "With `variant`, the image id may be any image of a post (its `image`): the answer is that post's photo "
+                    + "in the chosen size, and the ETag is the id of the image sent. An image without variants (a post's "
+                    + "from before the image pipeline, not yet reprocessed) answers itself for every variant; such an "
+                    + "answer (the id asked for, with `variant`) is sent with `Cache-Control: public, no-cache`, to be "
+                    + "revalidated, since reprocessing may give it variants later. A photo uploaded (`POST /v1/media`) "
+                    + "for a post not yet made answers only its uploader (with the bearer), with "
+                    + "`Cache-Control: private, no-cache`; anyone else gets 404, as for an unknown id.",
+                answer: Answer(
+                    status: 200,
+                    description:
+                        "The bytes, with their Content-Type. Immutable: cache forever, revalidate with If-None-Match.",
+                    content: MediaType.allCases.map { ($0.rawValue, .binary) }, headers: [.eTag, .cacheControl]),
+                errors: [.notFound], parameters: [.image, .variant, .ifNoneMatch],
+                otherAnswers: [
+                    (
+                        304,
+                        Answer(
+                            status: 304, description: "Not modified: the If-None-Match ETag is current.",
+                            headers: [.eTag])
+                    )
+                ])),
+        Route(
+            "GET", "/v1/me/export", .bearer, scope: .firstParty, .now { api, request in try api.export(request) },
+            Operation(
+                id: "exportData",
+                summary: "Download your data: a zip archive of the bearer's profile, posts and photos, and more.",
+                tag: .account,
+                description:
+                    "profile.json, posts.json with every photo (photos/POST/N.jpg), comments.json, likes.json, bookmarks.json, "
+                    + "following.json, followers.json, blocks.json, mutes.json, and events.jsonl (every event the bearer caused, valid "
+                    + "against the event schemas). Streamed as it is made; one export per user at a time (429 while one runs).",
+                answer: Answer(
+                    status: 200, description: "The zip archive (Content-Disposition: attachment).",
+                    content: [("application/zip", .binary)]),
+                errors: [.rateLimited])),
+        Route(
+            "POST", "/v1/stream/tickets", .bearer, scope: .oauth(["read:statuses", "read:notifications"]),
+            .now { api, request in try api.streamTicket(request) },
+            Operation(
+                id: "streamTicket",
+                summary: "A short-lived, single-use ticket for GET /v1/stream?ticket= (for EventSource).", tag: .stream,
+                answer: .json("The ticket.", "streamTicket", status: 201), errors: [.rateLimited])),
+        Route(
+            "GET", "/v1/stream", .viewerOptional, scope: .oauth(["read:statuses", "read:notifications"]),
+            .now { api, request in try api.stream(request) },
+            Operation(
+                id: "stream", summary: "Live updates for the bearer (Server-Sent Events).", tag: .stream,
+                description:
+                    "Authenticate with the bearer header or, where headers cannot be sent (EventSource), with `?ticket=` from "
+                    + "POST /v1/stream/tickets; without either the answer is 401. Events: `post` (a post entered the home timeline; "
+                    + "data: a post), `activity` (a comment, like, follow, mention or reply concerning the bearer; data: an activityItem), `removed` "
+                    + "(a post left the home timeline; data: {\"post\": id}). Each event's `id` is its log sequence number: reconnect "
+                    + "with `Last-Event-ID` to get every later event exactly once. A comment line comes at least every 15 s.",
+                answer: Answer(
+                    status: 200, description: "An endless text/event-stream.", content: [("text/event-stream", .text)]),
+                errors: [.rateLimited], parameters: [.ticket, .lastEventID]))
     ]
 
     /// `GET /healthz` and `GET /readyz`, on both listeners.
     private static let health: [Route] = [
-        Route("GET", "/healthz", .anyone, scope: .none, .now { api, request in
-            try api.refuseAnyField(request)
-            return Responses.json(200, JSONOutput.health("ok"))
-        }, Operation(id: "healthz", summary: "Liveness: the process answers.", tag: .operations, answer: .json("Alive.", "health"))),
-        Route("GET", "/readyz", .anyone, scope: .none, .now { api, request in try api.ready(request) }, Operation(
-            id: "readyz", summary: "Readiness: the database is open and the read models are caught up.", tag: .operations,
-            answer: .json("Ready.", "health"),
-            otherAnswers: [(503, .json("Not ready yet (read models catching up).", "health", status: 503))])),
+        Route(
+            "GET", "/healthz", .anyone, scope: .none,
+            .now { api, request in
+                try api.refuseAnyField(request)
+                return Responses.json(200, JSONOutput.health("ok"))
+            },
+            Operation(
+                id: "healthz", summary: "Liveness: the process answers.", tag: .operations,
+                answer: .json("Alive.", "health"))),
+        Route(
+            "GET", "/readyz", .anyone, scope: .none, .now { api, request in try api.ready(request) },
+            Operation(
+                id: "readyz", summary: "Readiness: the database is open and the read models are caught up.",
+                tag: .operations,
+                answer: .json("Ready.", "health"),
+                otherAnswers: [(503, .json("Not ready yet (read models catching up).", "health", status: 503))]))
     ]
 
     // MARK: - Routes that run a command or a query
@@ -342,26 +596,36 @@ extension TimelineAPI {
     /// A route that runs the command `operation.id` as the bearer (holding `scope`) and answers its success
     /// status with the command's result (nothing for 204); `admit` may refuse the request once
     /// it is read, before it runs; `location` gives the `Location` header of what was made.
-    private static func command(_ method: String, _ template: String, scope: RouteScope, fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
-                                admit: (@Sendable (TimelineAPI, APIRequest) throws -> Void)? = nil,
-                                location: (@Sendable (CommandResult) -> String?)? = nil, _ operation: Operation) -> Route {
+    private static func command(
+        _ method: String, _ template: String, scope: RouteScope,
+        fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+        admit: (@Sendable (TimelineAPI, APIRequest) throws -> Void)? = nil,
+        location: (@Sendable (CommandResult) -> String?)? = nil, _ operation: Operation
+    ) -> Route {
         let name = operation.id, status = operation.answer.status
-        return Route(method, template, .bearer, scope: scope, .later { api, request in
-            try await api.run(command: name, request, status: status, fixed: fixed(request), admit: admit, location: location)
-        }, operation)
+        return Route(
+            method, template, .bearer, scope: scope,
+            .later { api, request in
+                try await api.run(
+                    command: name, request, status: status, fixed: fixed(request), admit: admit, location: location)
+            }, operation)
     }
 
     /// A route that answers the query `runs` (by default `operation.id`) for the bearer, if
     /// any; `admit` may refuse the request once it is read, before it is answered.
-    private static func query(_ method: String, _ template: String, scope: RouteScope, access: Access = .viewerOptional,
-                              runs: String? = nil,
-                              fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
-                              admit: (@Sendable (TimelineAPI, APIRequest, JSONInput) throws -> Void)? = nil,
-                              _ operation: Operation) -> Route {
+    private static func query(
+        _ method: String, _ template: String, scope: RouteScope, access: Access = .viewerOptional,
+        runs: String? = nil,
+        fixed: @escaping @Sendable (APIRequest) -> [String: String] = { _ in [:] },
+        admit: (@Sendable (TimelineAPI, APIRequest, JSONInput) throws -> Void)? = nil,
+        _ operation: Operation
+    ) -> Route {
         let name = runs ?? operation.id
-        return Route(method, template, access, scope: scope, .now { api, request in
-            try api.answer(query: name, request, fixed: fixed(request), admit: admit)
-        }, operation)
+        return Route(
+            method, template, access, scope: scope,
+            .now { api, request in
+                try api.answer(query: name, request, fixed: fixed(request), admit: admit)
+            }, operation)
     }
 
     /// The bearer's user id as the fixed field `name`.

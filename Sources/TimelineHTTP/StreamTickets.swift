@@ -60,8 +60,9 @@ final class StreamTickets: Sendable {
             return true
         }
         guard issued else {
-            throw TimelineError(.rateLimited,
-                                "this session holds \(Self.maxPerSession) unused stream tickets; use one or wait a minute")
+            throw TimelineError(
+                .rateLimited,
+                "this session holds \(Self.maxPerSession) unused stream tickets; use one or wait a minute")
         }
         return ticket
     }

@@ -9,7 +9,9 @@ final class Throttle: Sendable {
     private let capacity: Double
     private let perSecond: Double
     private let what: String
-    private let buckets = Mutex<(levels: [String: (tokens: Double, at: ContinuousClock.Instant)], swept: ContinuousClock.Instant)>(([:], .now))
+    private let buckets = Mutex<
+        (levels: [String: (tokens: Double, at: ContinuousClock.Instant)], swept: ContinuousClock.Instant)
+    >(([:], .now))
 
     /// `what` names what is limited in the `rate_limited` message ("sign-ups or sign-ins").
     init(capacity: Int, per period: Duration, what: String) {
@@ -40,7 +42,9 @@ final class Throttle: Sendable {
     }
 
     /// The units `bucket` holds at `now` (a key never seen is full).
-    private func level(_ bucket: (tokens: Double, at: ContinuousClock.Instant)?, _ now: ContinuousClock.Instant) -> Double {
+    private func level(_ bucket: (tokens: Double, at: ContinuousClock.Instant)?, _ now: ContinuousClock.Instant)
+        -> Double
+    {
         guard let bucket else { return capacity }
         return min(capacity, bucket.tokens + Self.seconds(now - bucket.at) * perSecond)
     }

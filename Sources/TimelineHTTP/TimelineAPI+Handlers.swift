@@ -14,9 +14,12 @@ extension TimelineAPI {
         let input = try fields(request)
         let command = try Catalogue.command(named: "createUser", input)
         try input.refuseUnreadFields()
-        guard let signUp = command.definition as? CreateUserCommand else { throw TimelineError(.internal, "not a sign-up") }
+        guard let signUp = command.definition as? CreateUserCommand else {
+            throw TimelineError(.internal, "not a sign-up")
+        }
         _ = try await service.execute(command, origin: request.http.clientAddress)
-        let session = try await service.execute(.signIn(email: signUp.email, password: signUp.password), origin: request.http.clientAddress)
+        let session = try await service.execute(
+            .signIn(email: signUp.email, password: signUp.password), origin: request.http.clientAddress)
         return Responses.json(201, JSONOutput.result(session))
     }
 
@@ -25,7 +28,8 @@ extension TimelineAPI {
     func setAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
         let bytes: [UInt8]
         if !request.http.formParts.isEmpty {
-            guard request.http.formParts.count == 1, let part = request.http.formParts.first, part.name == "image" else {
+            guard request.http.formParts.count == 1, let part = request.http.formParts.first, part.name == "image"
+            else {
                 throw TimelineError.invalid("image", "the multipart body must have one part, image")
             }
             bytes = part.data
@@ -45,7 +49,9 @@ extension TimelineAPI {
 
     /// Sets or removes the bearer's profile photo (`updateProfile` with only `avatar`).
     func avatar(_ request: APIRequest, _ update: AvatarUpdate) async throws(TimelineError) -> HTTPResponse {
-        guard request.http.query.isEmpty else { throw TimelineError.invalid(request.http.query[0].name, "unknown field") }
+        guard request.http.query.isEmpty else {
+            throw TimelineError.invalid(request.http.query[0].name, "unknown field")
+        }
         let result = try await execute(.updateProfile(username: nil, bio: nil, url: nil, avatar: update), request)
         return Responses.json(200, JSONOutput.result(result))
     }
@@ -65,7 +71,9 @@ extension TimelineAPI {
         let query = try Catalogue.query(named: "image", input)
         try input.refuseUnreadFields()
         // Still there (an erased owner's images are gone), and which variant answers.
-        guard case .image(let image) = try query.answer(service, viewer: request.viewer) else { throw TimelineError(.internal, "not an image") }
+        guard case .image(let image) = try query.answer(service, viewer: request.viewer) else {
+            throw TimelineError(.internal, "not an image")
+        }
         let tag = "\"\(image.id.rawValue)\""
         let askedForVariant = request.http.query.contains { $0.name == "variant" }
         let lasting = !askedForVariant || image.id.rawValue != request.parameters["image"]
@@ -73,17 +81,22 @@ extension TimelineAPI {
         // An upload not yet posted is its uploader's alone, and revalidated each time: if it is
         // deleted unposted, no cache goes on answering it.
         let scope = image.restricted ? "private" : "public"
-        let cacheControl = image.unposted ? "private, no-cache"
+        let cacheControl =
+            image.unposted
+            ? "private, no-cache"
             : lasting ? "\(scope), max-age=31536000, immutable" : "\(scope), no-cache"
         let caching = [(name: "ETag", value: tag), (name: "Cache-Control", value: cacheControl)]
         // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"…"` matches too.
-        if let wanted = request.http.header("If-None-Match"), wanted.split(separator: ",").contains(where: { candidate in
-            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
-            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
-        }) {
+        if let wanted = request.http.header("If-None-Match"),
+            wanted.split(separator: ",").contains(where: { candidate in
+                let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+                return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+            })
+        {
             return Responses.empty(304, headers: caching)
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", image.mediaType.rawValue)] + caching, body: .bytes(image.bytes))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", image.mediaType.rawValue)] + caching, body: .bytes(image.bytes))
     }
 
     /// `GET /v1/stream`: Server-Sent Events for the bearer, or for the user of a single-use
@@ -92,7 +105,9 @@ extension TimelineAPI {
         var owner: (user: UserID, session: String)?
         if let viewer = request.viewer, let bearer = request.bearer { owner = (viewer, bearer) }
         for (name, value) in request.http.query {
-            guard name == "ticket" else { throw TimelineError.invalid(name, "unknown query parameter \(name.prefix(64))") }
+            guard name == "ticket" else {
+                throw TimelineError.invalid(name, "unknown query parameter \(name.prefix(64))")
+            }
             // A ticket is worth what its session is: `live.open` refuses one whose session ended.
             let ticket = try tickets.redeem(value)
             owner = (ticket.user, ticket.session)
@@ -100,12 +115,18 @@ extension TimelineAPI {
         guard let owner else { throw TimelineError(.unauthenticated, "the stream needs a bearer or a ticket") }
         var resumeAfter: UInt64?
         if let last = request.http.header("Last-Event-ID") {
-            guard let sequence = UInt64(last) else { throw TimelineError.invalid("Last-Event-ID", "Last-Event-ID must be an event id of this stream") }
+            guard let sequence = UInt64(last) else {
+                throw TimelineError.invalid("Last-Event-ID", "Last-Event-ID must be an event id of this stream")
+            }
             resumeAfter = sequence
         }
         let stream = try live.open(for: owner.user, session: owner.session, after: resumeAfter)
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
-                                                   ("X-Accel-Buffering", "no")], body: .stream(stream))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                ("X-Accel-Buffering", "no")
+            ], body: .stream(stream))
     }
 
     /// `GET /v1/me/export`: the bearer's data as a zip archive, streamed as it is made (by a
@@ -132,14 +153,20 @@ extension TimelineAPI {
                         usleep(2_000)
                     }
                     let end = min(bytes.count, offset + (64 << 10))
-                    guard stream.send(Array(bytes[offset..<end])) else { throw TimelineError(.internal, "the client went away") }
+                    guard stream.send(Array(bytes[offset..<end])) else {
+                        throw TimelineError(.internal, "the client went away")
+                    }
                     offset = end
                 }
             }
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/zip"), ("Cache-Control", "no-store"),
-                                                   ("Content-Disposition", "attachment; filename=\"timeline-export.zip\"")],
-                            body: .stream(stream))
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "application/zip"), ("Cache-Control", "no-store"),
+                ("Content-Disposition", "attachment; filename=\"timeline-export.zip\"")
+            ],
+            body: .stream(stream))
     }
 
     /// The most bytes of an export waiting for its client.
@@ -148,12 +175,16 @@ extension TimelineAPI {
     /// `POST /v1/stream/tickets`: a ticket for one `GET /v1/stream?ticket=`, valid 60 s, as
     /// long as the session lives.
     func streamTicket(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
-        guard let viewer = request.viewer, let session = request.bearer else { throw TimelineError(.unauthenticated, "a ticket needs a bearer") }
+        guard let viewer = request.viewer, let session = request.bearer else {
+            throw TimelineError(.unauthenticated, "a ticket needs a bearer")
+        }
         guard try Self.body(request.http).members.isEmpty, request.http.query.isEmpty else {
             throw TimelineError.invalid("body", "a ticket takes no fields")
         }
         return Responses.json(
-            201, JSONOutput.streamTicket(try tickets.issue(for: viewer, session: session), expiresIn: StreamTickets.lifetimeSeconds))
+            201,
+            JSONOutput.streamTicket(
+                try tickets.issue(for: viewer, session: session), expiresIn: StreamTickets.lifetimeSeconds))
     }
 
     /// `GET /readyz`: ready once the read models have applied the whole log.
@@ -169,16 +200,20 @@ extension TimelineAPI {
     func metricsText(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
         let head = try service.lastSequence(), applied = try service.appliedSequence()
-        let text = metrics.render(logSequence: head, projectionLag: head - applied, openStreams: live.openCount,
-                                  batchSizes: service.commitBatchSizes())
+        let text =
+            metrics.render(
+                logSequence: head, projectionLag: head - applied, openStreams: live.openCount,
+                batchSizes: service.commitBatchSizes())
             + (options.moreMetrics?() ?? "")
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
     }
 
     /// `GET /v1/openapi.json`: the document generated from the route table.
     func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.served.get()))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.served.get()))
     }
 
     /// `GET /v1/me/push`: the bearer token's push subscription, and the key to subscribe with.

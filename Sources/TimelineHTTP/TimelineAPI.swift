@@ -97,7 +97,9 @@ public final class TimelineAPI: Sendable {
         do {
             let origin = try publicOrigin(of: received)  // the proxy's own request: is it trusted?
             // Rails, and so Mastodon, takes a path with a trailing slash as without it, and its clients send some so.
-            let path = MastodonAPI.serves(request.path) && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+            let path =
+                MastodonAPI.serves(request.path) && request.path.hasSuffix("/")
+                ? String(request.path.dropLast()) : request.path
             let match = router.match(method: request.method, path: path)
             let route: Route? = if case .found(let route, _) = match { route } else { nil }
             // A malformed Authorization, like an unknown token, is refused once the request is counted.
@@ -109,34 +111,45 @@ public final class TimelineAPI: Sendable {
             if route?.isCounted ?? (path.hasPrefix("/v1/") || MastodonAPI.serves(path)) {
                 // One window per valid token, else per address: made-up tokens all count as their sender's.
                 let validToken = (try? grant?.get()) != nil ? token : nil
-                let (allowed, headers) = requestWindows.take(validToken.map(RequestWindows.key(token:))
-                                                             ?? RequestWindows.key(address: request.clientAddress))
+                let (allowed, headers) = requestWindows.take(
+                    validToken.map(RequestWindows.key(token:))
+                        ?? RequestWindows.key(address: request.clientAddress))
                 limits = headers
                 guard allowed else { throw TimelineError(.rateLimited, "Too many requests") }
             }
             switch match {
             case .notFound:
                 throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
-            case .methodNotAllowed(let allowed) where request.method == "OPTIONS" && request.header("Origin").map(options.corsOrigins.contains) == true:
+            case .methodNotAllowed(let allowed)
+            where request.method == "OPTIONS" && request.header("Origin").map(options.corsOrigins.contains) == true:
                 // A browser's CORS preflight, from an allowed origin (the CORS headers are added below).
-                let response = Responses.empty(204, headers: [("Access-Control-Allow-Methods", allowed.joined(separator: ", ")),
-                                                              ("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID"),
-                                                              ("Access-Control-Max-Age", "600")])
+                let response = Responses.empty(
+                    204,
+                    headers: [
+                        ("Access-Control-Allow-Methods", allowed.joined(separator: ", ")),
+                        ("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID"),
+                        ("Access-Control-Max-Age", "600")
+                    ])
                 return .now(finish(response, request, route: "preflight", started: started, limits: limits))
             case .methodNotAllowed(let allowed):
                 let refusal = TimelineError(.invalidArgument, "\(request.method.prefix(16)) is not allowed here")
-                let response = Self.failure(refusal, path: request.path, status: 405, headers: [("Allow", allowed.joined(separator: ", "))])
+                let response = Self.failure(
+                    refusal, path: request.path, status: 405, headers: [("Allow", allowed.joined(separator: ", "))])
                 return .now(finish(response, request, route: label, started: started, limits: limits))
             case let .found(route, parameters):
                 label = route.template
                 let bearer = try sent.get()
                 let grant = try grant?.get()
                 if route.access == .bearer || route.access == .tokenInQuery, grant?.user == nil {
-                    throw TimelineError(.unauthenticated, grant == nil ? "this needs Authorization: Bearer <session token>"
-                                                                      : "This method requires an authenticated user")
+                    throw TimelineError(
+                        .unauthenticated,
+                        grant == nil
+                            ? "this needs Authorization: Bearer <session token>"
+                            : "This method requires an authenticated user")
                 }
                 try route.scope.check(grant)
-                let call = APIRequest(http: request, parameters: parameters, bearer: bearer, grant: grant, origin: origin)
+                let call = APIRequest(
+                    http: request, parameters: parameters, bearer: bearer, grant: grant, origin: origin)
                 switch route.handler {
                 case .now(let handle):
                     return .now(finish(try handle(self, call), request, route: label, started: started, limits: limits))
@@ -144,18 +157,23 @@ public final class TimelineAPI: Sendable {
                     let template = route.template
                     return .later { [self, limits] in
                         let response: HTTPResponse
-                        do { response = try await handle(self, call) } catch { response = Self.failure(error, path: request.path) }
+                        do { response = try await handle(self, call) } catch {
+                            response = Self.failure(error, path: request.path)
+                        }
                         return finish(response, request, route: template, started: started, limits: limits)
                     }
                 }
             }
         } catch let misdirected as Misdirected {
             // The host asked for is not repeated: nothing a client names is written back.
-            let refusal = TimelineError(.invalidArgument, "this server is \(misdirected.origin); it does not serve that host")
+            let refusal = TimelineError(
+                .invalidArgument, "this server is \(misdirected.origin); it does not serve that host")
             let response = Self.failure(refusal, path: request.path, status: 421)
             return .now(finish(response, request, route: label, started: started, limits: limits))
         } catch {
-            return .now(finish(Self.failure(error, path: request.path), request, route: label, started: started, limits: limits))
+            return .now(
+                finish(Self.failure(error, path: request.path), request, route: label, started: started, limits: limits)
+            )
         }
     }
 
@@ -167,8 +185,10 @@ public final class TimelineAPI: Sendable {
     /// The response for a failure: its status from the error's code (or `status`, for a refusal
     /// that no code's status says, such as 405 or 421), in the body of the API `path` belongs to
     /// (the Mastodon API's are its own).
-    static func failure(_ error: any Error, path: String = "", status: Int? = nil,
-                        headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    static func failure(
+        _ error: any Error, path: String = "", status: Int? = nil,
+        headers: [(name: String, value: String)] = []
+    ) -> HTTPResponse {
         let failure = error as? TimelineError ?? TimelineError(.internal, "\(error)")
         let retry = failure.code == .rateLimited ? [(name: "Retry-After", value: "60")] : []
         if MastodonAPI.serves(path) { return MastodonAPI.failure(failure, status: status, headers: retry + headers) }
@@ -180,11 +200,12 @@ public final class TimelineAPI: Sendable {
     /// to, and that API's request-limit headers, the refused request counted against its
     /// client's window like any other (`HTTPServer.Options.refusal`).
     public func serverRefusal(_ refused: Refused) -> (body: [UInt8], headers: [(String, String)]) {
-        let code: TimelineError.Code = switch refused.status {
-        case 413: .payloadTooLarge
-        case 400..<500: .invalidArgument
-        default: .internal
-        }
+        let code: TimelineError.Code =
+            switch refused.status {
+            case 413: .payloadTooLarge
+            case 400..<500: .invalidArgument
+            default: .internal
+            }
         let response = Self.failure(TimelineError(code, refused.message), path: refused.path, status: refused.status)
         guard case .bytes(let body) = response.body else { return ([], []) }
         guard refused.path.hasPrefix("/v1/") || MastodonAPI.serves(refused.path) else { return (body, []) }
@@ -194,18 +215,27 @@ public final class TimelineAPI: Sendable {
 
     /// Adds the headers every response carries (and the Mastodon API's `limits`), and records
     /// the request in the metrics and the access log.
-    private func finish(_ response: HTTPResponse, _ request: HTTPRequest, route: String, started: ContinuousClock.Instant,
-                        limits: [(name: String, value: String)] = []) -> HTTPResponse {
+    private func finish(
+        _ response: HTTPResponse, _ request: HTTPRequest, route: String, started: ContinuousClock.Instant,
+        limits: [(name: String, value: String)] = []
+    ) -> HTTPResponse {
         var response = response
         response.headers.append(("X-Content-Type-Options", "nosniff"))
         response.headers += limits
         if let origin = request.header("Origin"), options.corsOrigins.contains(origin) {
-            response.headers += [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
-                                 ("Access-Control-Expose-Headers", "Link, Location, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset")]
+            response.headers += [
+                ("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
+                (
+                    "Access-Control-Expose-Headers",
+                    "Link, Location, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"
+                )
+            ]
         }
         let elapsed = ContinuousClock.now - started
         metrics.record(route: route, status: response.status, duration: elapsed)
-        if options.accessLog { AccessLog.write(method: request.method, route: route, status: response.status, duration: elapsed) }
+        if options.accessLog {
+            AccessLog.write(method: request.method, route: route, status: response.status, duration: elapsed)
+        }
         return response
     }
 
@@ -217,7 +247,7 @@ public final class TimelineAPI: Sendable {
             guard inQuery else { return nil }
             return request.query.first(where: { $0.name == "access_token" })?.value
                 ?? request.header("Sec-WebSocket-Protocol")?.split(separator: ",").first
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
@@ -231,9 +261,11 @@ public final class TimelineAPI: Sendable {
     /// Runs the command `name` as the bearer and answers `status` with its result (nothing for
     /// 204); `admit` may refuse the request once it is read, before it runs; `location` gives
     /// the `Location` header of what the command made.
-    func run(command name: String, _ request: APIRequest, status: Int, fixed: [String: String],
-             admit: (@Sendable (TimelineAPI, APIRequest) throws -> Void)?,
-             location: (@Sendable (CommandResult) -> String?)?) async throws -> HTTPResponse {
+    func run(
+        command name: String, _ request: APIRequest, status: Int, fixed: [String: String],
+        admit: (@Sendable (TimelineAPI, APIRequest) throws -> Void)?,
+        location: (@Sendable (CommandResult) -> String?)?
+    ) async throws -> HTTPResponse {
         let input = try fields(request, fixed)
         let command = try Catalogue.command(named: name, input)
         try input.refuseUnreadFields()
@@ -246,13 +278,16 @@ public final class TimelineAPI: Sendable {
 
     /// Runs `command` as the request's bearer (anonymous without one), from its client's address.
     func execute(_ command: Command, _ request: APIRequest) async throws(TimelineError) -> CommandResult {
-        try await service.execute(command, as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
+        try await service.execute(
+            command, as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
     }
 
     /// Answers the query `name` for the bearer (if any), with a `Link` header for the next
     /// page; `admit` may refuse the request once its fields are read, before it is answered.
-    func answer(query name: String, _ request: APIRequest, fixed: [String: String],
-                admit: (@Sendable (TimelineAPI, APIRequest, JSONInput) throws -> Void)?) throws -> HTTPResponse {
+    func answer(
+        query name: String, _ request: APIRequest, fixed: [String: String],
+        admit: (@Sendable (TimelineAPI, APIRequest, JSONInput) throws -> Void)?
+    ) throws -> HTTPResponse {
         let input = try fields(request, fixed)
         let query = try Catalogue.query(named: name, input)
         try input.refuseUnreadFields()
@@ -261,7 +296,8 @@ public final class TimelineAPI: Sendable {
         if case .posts(let page) = result {
             // The timeline's and every list's answer: written from the records' bytes.
             let link = page.next.map { Self.nextLink(request.http, next: $0) }
-            return Responses.json(200, bytes: JSONOutput.postPageBytes(page), headers: link.map { [(name: "Link", value: $0)] } ?? [])
+            return Responses.json(
+                200, bytes: JSONOutput.postPageBytes(page), headers: link.map { [(name: "Link", value: $0)] } ?? [])
         }
         var answer = JSONOutput.answer(result)
         // SPEC's HTTP shapes: a post detail says `likedByViewer` only with a bearer (exec's
@@ -287,6 +323,7 @@ public final class TimelineAPI: Sendable {
         // A request over the size cap is refused by the query itself, and costs nothing.
         let emails = try input.strings("emails")
         guard emails.count <= TimelineService.maxContactEmails else { return }
-        try contactLookups.admit("address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""), cost: emails.count)
+        try contactLookups.admit(
+            "address:" + request.http.clientAddress, "session:" + (request.bearer ?? ""), cost: emails.count)
     }
 }

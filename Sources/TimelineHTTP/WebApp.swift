@@ -10,27 +10,33 @@ import Timeline
 enum WebApp {
     /// Scripts, styles, fonts and connections only from this origin; images also from `blob:`
     /// (the upload preview) and `data:`; no plugins, no framing, no `<base>`.
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     static let mediaTypes = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
-        "svg": "image/svg+xml", "png": "image/png", "json": "application/json",
+        "svg": "image/svg+xml", "png": "image/png", "json": "application/json"
     ]
 
     /// `web/`: in the source tree this was built from, or beside the executable's checkout
     /// (`.build/<config>/timeline` → `web/`), as `SchemaFiles` finds `schemas/`.
     static let directory: URL? = {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../web")
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
             .appendingPathComponent("../../../web")
-        return [source, executable].map(\.standardized).first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
+        return [source, executable].map(\.standardized).first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path)
+        }
     }()
 
     /// Whether `name` may be served: letters, digits, `-` and `_`, one dot, a known extension.
     static func isAssetName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let stem = parts.first, !stem.isEmpty, stem.count <= 64, mediaTypes[String(parts[1])] != nil else { return false }
+        guard parts.count == 2, let stem = parts.first, !stem.isEmpty, stem.count <= 64,
+            mediaTypes[String(parts[1])] != nil
+        else { return false }
         return stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
@@ -41,18 +47,23 @@ enum WebApp {
         var url = directory
         if let folder { url.appendPathComponent(folder) }
         url.appendPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw TimelineError(.notFound, "no such file in the web app") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw TimelineError(.notFound, "no such file in the web app")
+        }
         let bytes = Array(data)
         let tag = "\"\(etag(of: bytes))\""
         var headers: [(name: String, value: String)] = [
             ("Cache-Control", "no-cache"), ("ETag", tag),
             ("Content-Security-Policy", contentSecurityPolicy), ("Referrer-Policy", "no-referrer"),
-            ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin"),
+            ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")
         ]
-        if let wanted = request.header("If-None-Match"), wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) {
+        if let wanted = request.header("If-None-Match"),
+            wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
+        {
             return HTTPResponse(status: 304, headers: headers)
         }
-        headers.insert(("Content-Type", mediaTypes[String(name.split(separator: ".")[1])] ?? "application/octet-stream"), at: 0)
+        headers.insert(
+            ("Content-Type", mediaTypes[String(name.split(separator: ".")[1])] ?? "application/octet-stream"), at: 0)
         return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
     }
 

@@ -44,7 +44,9 @@ struct PushPurge: Sendable, Equatable {
     }
 
     mutating func formUnion(_ other: PushPurge) {
-        subscriptions.formUnion(other.subscriptions); users.formUnion(other.users); actors.formUnion(other.actors)
+        subscriptions.formUnion(other.subscriptions)
+        users.formUnion(other.users)
+        actors.formUnion(other.actors)
     }
 }
 
@@ -76,7 +78,8 @@ final class PushOutbox: @unchecked Sendable {
 
     /// Opens (or starts at `start`) the journal in `directory`.
     init(directory: String, start: UInt64) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         path = directory + "/outbox.jsonl"
         var through = start
         if let data = FileManager.default.contents(atPath: path) {
@@ -91,7 +94,11 @@ final class PushOutbox: @unchecked Sendable {
             }
             // Replayed oldest first; a delivery tried before waits for its retry.
             for delivery in pending.values.sorted(by: { $0.queuedAt < $1.queuedAt }) {
-                if delivery.attempts == 0, delivery.notBefore == 0 { fresh.append(delivery.id) } else { retries.insert(delivery.id) }
+                if delivery.attempts == 0, delivery.notBefore == 0 {
+                    fresh.append(delivery.id)
+                } else {
+                    retries.insert(delivery.id)
+                }
             }
         } else {
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -137,7 +144,9 @@ final class PushOutbox: @unchecked Sendable {
                 if pending.isEmpty { try compact() } else { try append([.through(sequence)], sync: false) }
                 return
             }
-            for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil { fresh.append(delivery.id) }
+            for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil {
+                fresh.append(delivery.id)
+            }
             try append(deliveries.map(Record.queued) + [.through(sequence)])
         }
     }
@@ -187,12 +196,19 @@ final class PushOutbox: @unchecked Sendable {
             var due: PushDelivery?
             for id in retries {
                 guard let delivery = pending[id] else { continue }
-                if delivery.notBefore <= now, !skipping.contains(id), due.map({ delivery.queuedAt < $0.queuedAt }) ?? true { due = delivery }
+                if delivery.notBefore <= now, !skipping.contains(id),
+                    due.map({ delivery.queuedAt < $0.queuedAt }) ?? true
+                {
+                    due = delivery
+                }
             }
             if let due { return due }
             // Done (or moved to the retries) ids at the front go; the few in flight are passed.
             while head < fresh.count, pending[fresh[head]] == nil || retries.contains(fresh[head]) { head += 1 }
-            if head > 4_096, head * 2 > fresh.count { fresh.removeFirst(head); head = 0 }
+            if head > 4_096, head * 2 > fresh.count {
+                fresh.removeFirst(head)
+                head = 0
+            }
             var index = head
             while index < fresh.count {
                 let id = fresh[index]

@@ -75,16 +75,20 @@ public final class PushWorker: @unchecked Sendable {
 
     /// The VAPID key pair in `directory/vapid.key` (0600), made on first use.
     public static func vapidKeys(in directory: String) throws -> P256KeyPair {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = directory + "/vapid.key"
         if let data = FileManager.default.contents(atPath: path), data.count == 97 {
             return P256KeyPair(privateKey: Array(data.prefix(32)), publicKey: Array(data.suffix(65)))
         }
         let keys = try P256KeyPair.generate()
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(keys.privateKey + keys.publicKey),
-                                             attributes: [.posixPermissions: 0o600]),
-              rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard
+            FileManager.default.createFile(
+                atPath: temporary, contents: Data(keys.privateKey + keys.publicKey),
+                attributes: [.posixPermissions: 0o600]),
+            rename(temporary, path) == 0
+        else { throw CocoaError(.fileWriteUnknown) }
         return keys
     }
 
@@ -111,12 +115,18 @@ public final class PushWorker: @unchecked Sendable {
     /// Starts the planner and the senders.
     public func start() {
         running.enter()
-        let planner = Thread { [self] in plan(); running.leave() }
+        let planner = Thread { [self] in
+            plan()
+            running.leave()
+        }
         planner.name = "timeline-push-planner"
         planner.start()
         for index in 0..<max(1, options.concurrency) {
             running.enter()
-            let sender = Thread { [self] in send(); running.leave() }
+            let sender = Thread { [self] in
+                send()
+                running.leave()
+            }
             sender.name = "timeline-push-\(index)"
             sender.start()
         }
@@ -126,7 +136,9 @@ public final class PushWorker: @unchecked Sendable {
     /// 10); what is queued stays in the outbox for the next start.
     public func stop() {
         state.withLock { $0.stopped = true }
-        wake.lock(); wake.broadcast(); wake.unlock()
+        wake.lock()
+        wake.broadcast()
+        wake.unlock()
         _ = running.wait(timeout: .now() + 15)
     }
 
@@ -146,7 +158,8 @@ public final class PushWorker: @unchecked Sendable {
                 let applied = try service.appliedSequence()
                 state.withLock { $0.counts.lag = applied > outbox.through ? applied - outbox.through : 0 }
                 if applied > outbox.through {
-                    let events = try service.events(from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
+                    let events = try service.events(
+                        from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
                     guard let last = events.last else { continue }
                     var deliveries: [PushDelivery] = [], purge = PushPurge()
                     for event in events {
@@ -160,7 +173,11 @@ public final class PushWorker: @unchecked Sendable {
                     }
                     if !purge.isEmpty { recent.withLock { $0 = ([:], [:]) } }
                     try outbox.queue(deliveries, purging: purge, through: last.sequence)
-                    if !deliveries.isEmpty { wake.lock(); wake.broadcast(); wake.unlock() }
+                    if !deliveries.isEmpty {
+                        wake.lock()
+                        wake.broadcast()
+                        wake.unlock()
+                    }
                     continue
                 }
             } catch {
@@ -198,11 +215,13 @@ public final class PushWorker: @unchecked Sendable {
             for item in try service.activityItems(madeBy: event, for: user) {
                 guard let type = item.kind.mastodonType, let actor = item.actor else { continue }
                 for subscription in subscriptions where try wants(subscription, type, from: actor) {
-                    out.append(PushDelivery(id: "\(item.id).\(subscription.sessionHash.prefix(16))",
-                                            subscription: subscription.sessionHash, user: user.rawValue,
-                                            actor: actor.rawValue,
-                                            sequence: event.sequence, item: item.id, type: type,
-                                            queuedAt: Date().timeIntervalSince1970))
+                    out.append(
+                        PushDelivery(
+                            id: "\(item.id).\(subscription.sessionHash.prefix(16))",
+                            subscription: subscription.sessionHash, user: user.rawValue,
+                            actor: actor.rawValue,
+                            sequence: event.sequence, item: item.id, type: type,
+                            queuedAt: Date().timeIntervalSince1970))
                 }
             }
         }
@@ -253,12 +272,12 @@ public final class PushWorker: @unchecked Sendable {
         let user = UserID(delivery.user), actor = UserID(delivery.actor)
         let subscriptions = try service.pushSubscriptions(of: user)
         guard let subscription = subscriptions.first(where: { $0.sessionHash == delivery.subscription }),
-              try wants(subscription, delivery.type, from: actor),
-              let endpoint = URL(string: subscription.endpoint), let p256dh = Base64URL.decode(subscription.p256dh),
-              let auth = Base64URL.decode(subscription.auth),
-              let event = try event(delivery.sequence),
-              let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }),
-              item.actor == actor
+            try wants(subscription, delivery.type, from: actor),
+            let endpoint = URL(string: subscription.endpoint), let p256dh = Base64URL.decode(subscription.p256dh),
+            let auth = Base64URL.decode(subscription.auth),
+            let event = try event(delivery.sequence),
+            let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }),
+            item.actor == actor
         else { return nil }
         let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)"
         let wording: Wording
@@ -275,12 +294,13 @@ public final class PushWorker: @unchecked Sendable {
         let payload: JSONValue = [
             "notification_id": .string(item.id), "notification_type": .string(delivery.type),
             "title": .string(wording.title), "body": .string(wording.body), "icon": .string(wording.icon),
-            "preferred_locale": "en", "url": .string(wording.url),
+            "preferred_locale": "en", "url": .string(wording.url)
         ]
         let data = JSONWriter.bytes(payload)
-        return Message(address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth,
-                       standard: subscription.standard, payload: String(decoding: data, as: UTF8.self),
-                       topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal")
+        return Message(
+            address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth,
+            standard: subscription.standard, payload: String(decoding: data, as: UTF8.self),
+            topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal")
     }
 
     /// A notification's words and links.
@@ -296,30 +316,38 @@ public final class PushWorker: @unchecked Sendable {
     /// What `item` says to `user` (who may read what it names: it is in their activity).
     private func wording(of item: ActivityItem, for user: UserID) throws -> Wording {
         let name = item.actorUsername ?? "someone"
-        let title = switch item.kind {
-        case .comment: "\(name) commented on your photo"
-        case .reply: "\(name) replied to your comment"
-        case .mention: "\(name) mentioned you"
-        case .like: "\(name) liked your photo"
-        case .follow: "\(name) followed you"
-        case .followRequest: "\(name) asked to follow you"
-        case .post: "\(name) posted a photo"
-        case .removed: ""
-        }
+        let title =
+            switch item.kind {
+            case .comment: "\(name) commented on your photo"
+            case .reply: "\(name) replied to your comment"
+            case .mention: "\(name) mentioned you"
+            case .like: "\(name) liked your photo"
+            case .follow: "\(name) followed you"
+            case .followRequest: "\(name) asked to follow you"
+            case .post: "\(name) posted a photo"
+            case .removed: ""
+            }
         // What was written: the comment (a comment, a reply, a mention in one), else the caption
         // (a new post, a mention in one); a like or a follow wrote nothing.
         var text: String?
         switch item.kind {
         case .comment, .reply, .mention, .post:
-            text = try item.comment.map { try service.comment($0, viewer: user).text }
-                ?? item.post.flatMap { try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption }
+            text =
+                try item.comment.map { try service.comment($0, viewer: user).text }
+                ?? item.post.flatMap {
+                    try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption
+                }
         case .like, .follow, .followRequest, .removed:
             break
         }
         let base = baseURL.withLock { $0 }
-        let icon = try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" } ?? "\(base)/app/icon-192.png"
+        let icon =
+            try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" }
+            ?? "\(base)/app/icon-192.png"
         let body = text.map { $0.count > 140 ? $0.prefix(139) + "…" : $0 }.flatMap { $0.isEmpty ? nil : $0 } ?? title
-        return Wording(title: title, body: body, icon: icon, url: item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity")
+        return Wording(
+            title: title, body: body, icon: icon,
+            url: item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity")
     }
 
     // MARK: - Sending
@@ -327,7 +355,9 @@ public final class PushWorker: @unchecked Sendable {
     private static let day: TimeInterval = 24 * 3600
 
     /// Whether a delivery is young enough to try again (a day after it was queued it is dropped).
-    private static func retriable(_ delivery: PushDelivery) -> Bool { Date().timeIntervalSince1970 - delivery.queuedAt < day }
+    private static func retriable(_ delivery: PushDelivery) -> Bool {
+        Date().timeIntervalSince1970 - delivery.queuedAt < day
+    }
 
     private func send() {
         guard let client = HTTPSClient(caFile: options.caFile, allowPrivate: options.allowPrivate) else { return }
@@ -388,18 +418,23 @@ public final class PushWorker: @unchecked Sendable {
         }
         let body: [UInt8], coding: [String]
         if message.standard {
-            body = try WebPushEncryption.encrypt(Array(message.payload.utf8), p256dh: message.p256dh,
-                                                 auth: message.auth)
+            body = try WebPushEncryption.encrypt(
+                Array(message.payload.utf8), p256dh: message.p256dh,
+                auth: message.auth)
             coding = ["Content-Encoding: aes128gcm"]
         } else {
-            let legacy = try WebPushEncryption.encryptLegacy(Array(message.payload.utf8), p256dh: message.p256dh,
-                                                             auth: message.auth)
+            let legacy = try WebPushEncryption.encryptLegacy(
+                Array(message.payload.utf8), p256dh: message.p256dh,
+                auth: message.auth)
             body = legacy.body
             coding = ["Content-Encoding: aesgcm"] + legacy.headers
         }
-        let headers = ["Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(message.urgency)",
-                       "Topic: \(message.topic)",
-                       "Authorization: \(try vapid.authorization(for: message.endpoint))"] + coding
+        let headers =
+            [
+                "Content-Type: application/octet-stream", "TTL: 86400", "Urgency: \(message.urgency)",
+                "Topic: \(message.topic)",
+                "Authorization: \(try vapid.authorization(for: message.endpoint))"
+            ] + coding
         let status: Int
         do {
             status = try client.post(message.address, headers: headers, body: body, timeout: .seconds(10))
@@ -439,7 +474,9 @@ private func await_(_ service: TimelineService, _ command: Command) throws -> Co
     let result = Mutex<Result<CommandResult, TimelineError>?>(nil)
     Task {
         let outcome: Result<CommandResult, TimelineError>
-        do { outcome = .success(try await service.execute(command, as: .operator)) } catch { outcome = .failure(error as? TimelineError ?? TimelineError(.internal, "\(error)")) }
+        do { outcome = .success(try await service.execute(command, as: .operator)) } catch {
+            outcome = .failure(error as? TimelineError ?? TimelineError(.internal, "\(error)"))
+        }
         result.withLock { $0 = outcome }
         done.signal()
     }

@@ -25,23 +25,30 @@ import Sodium
         }
         defer { service.close() }
         _ = try await service.createUser("alice")
-        let session = try #require(try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session)
+        let session = try #require(
+            try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session)
         let before = verifications.withLock { $0 }
         for _ in 0..<SignInPolicy.maxFailures {
             await expectError(.invalidCredentials) {
-                _ = try await service.execute(.changePassword(currentPassword: "wrong-guess-1", newPassword: "new-password-1"),
-                                              as: .session(session.token), origin: "10.1.2.3")
+                _ = try await service.execute(
+                    .changePassword(currentPassword: "wrong-guess-1", newPassword: "new-password-1"),
+                    as: .session(session.token), origin: "10.1.2.3")
             }
         }
         #expect(verifications.withLock { $0 } == before + SignInPolicy.maxFailures)
-        for command in [Command.changePassword(currentPassword: "wrong-guess-2", newPassword: "new-password-1"),
-                        .changeEmail(password: "wrong-guess-3", email: "a2@example.com"),
-                        .eraseUser(user: session.user.id.rawValue, password: "wrong-guess-4")] {
-            await expectError(.rateLimited) { _ = try await service.execute(command, as: .session(session.token), origin: "10.1.2.3") }
+        for command in [
+            Command.changePassword(currentPassword: "wrong-guess-2", newPassword: "new-password-1"),
+            .changeEmail(password: "wrong-guess-3", email: "a2@example.com"),
+            .eraseUser(user: session.user.id.rawValue, password: "wrong-guess-4")
+        ] {
+            await expectError(.rateLimited) {
+                _ = try await service.execute(command, as: .session(session.token), origin: "10.1.2.3")
+            }
         }
         for _ in 0..<3 {
             await expectError(.rateLimited, field: "email") {
-                _ = try await service.execute(.signIn(email: "alice@example.com", password: "wrong-guess-5"), origin: "10.1.2.3")
+                _ = try await service.execute(
+                    .signIn(email: "alice@example.com", password: "wrong-guess-5"), origin: "10.1.2.3")
             }
         }
         #expect(verifications.withLock { $0 } == before + SignInPolicy.maxFailures, "a refused attempt paid argon2id")
@@ -76,7 +83,8 @@ import Sodium
             Task { () -> TimelineError.Code? in
                 defer { finished.value.withLock { $0 += 1 } }
                 do {
-                    _ = try await service.execute(.signIn(email: "alice@example.com", password: "password-123"), origin: "10.0.0.\(index)")
+                    _ = try await service.execute(
+                        .signIn(email: "alice@example.com", password: "password-123"), origin: "10.0.0.\(index)")
                     return nil
                 } catch let error as TimelineError { return error.code } catch { return .internal }
             }
@@ -102,7 +110,8 @@ import Sodium
         var codes: [TimelineError.Code?] = []
         for attempt in attempts { codes.append(await attempt.value) }
         #expect(!watchdogFired.withLock { $0 }, "other commands waited for the password threads")
-        #expect(codes.contains(.rateLimited), "a full password queue made attempts wait instead of refusing them: \(codes)")
+        #expect(
+            codes.contains(.rateLimited), "a full password queue made attempts wait instead of refusing them: \(codes)")
         #expect(codes.contains(nil), "no sign-in got through once the threads were free: \(codes)")
         #expect(try service.follows(alice.id, bob.id))
     }
@@ -115,8 +124,10 @@ import Sodium
             var statuses: [Int] = []
             for index in 0..<14 {
                 let path = index % 2 == 0 ? "/v1/me/password" : "/v1/me/email"
-                let body: [String: Any] = index % 2 == 0 ? ["currentPassword": "guess-\(index)", "newPassword": "new-password-1"]
-                                                          : ["password": "guess-\(index)", "email": "x\(index)@example.com"]
+                let body: [String: Any] =
+                    index % 2 == 0
+                    ? ["currentPassword": "guess-\(index)", "newPassword": "new-password-1"]
+                    : ["password": "guess-\(index)", "email": "x\(index)@example.com"]
                 let reply = try await api.send("POST", path, json: body, bearer: alice.token)
                 statuses.append(reply.status)
                 if reply.status == 429 { #expect(reply.header("Retry-After") != nil) }
@@ -139,9 +150,13 @@ import Sodium
         func variants(_ post: Post) -> [ImageID] { [post.image] + (post.variants?.all ?? []) }
 
         func post(_ n: Int, _ caption: String) async throws -> Post {
-            try #require(try await service.run(.addPost(image: Data(noisePNG(n, side: 24)).base64EncodedString(), caption: caption), as: alice.id).post)
+            try #require(
+                try await service.run(
+                    .addPost(image: Data(noisePNG(n, side: 24)).base64EncodedString(), caption: caption), as: alice.id
+                ).post)
         }
-        let deleted = try await post(1, "to delete"), removed = try await post(2, "to remove"), kept = try await post(3, "kept")
+        let deleted = try await post(1, "to delete"), removed = try await post(2, "to remove"),
+            kept = try await post(3, "kept")
         for post in [deleted, removed, kept] {
             for id in variants(post) {
                 #expect(try stored(id))
@@ -165,9 +180,13 @@ import Sodium
         #expect(try stored(second.image))
 
         // A replaced profile photo, then a removed one.
-        _ = try await service.run(.updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(pngBytes).base64EncodedString())), as: alice.id)
+        _ = try await service.run(
+            .updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(pngBytes).base64EncodedString())),
+            as: alice.id)
         let old = try #require(try service.user(alice.id).avatar)
-        _ = try await service.run(.updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(jpegBytes()).base64EncodedString())), as: alice.id)
+        _ = try await service.run(
+            .updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(jpegBytes()).base64EncodedString())),
+            as: alice.id)
         let new = try #require(try service.user(alice.id).avatar)
         for id in [old.large, old.small] {
             #expect(try !stored(id))
@@ -187,11 +206,19 @@ import Sodium
         let path = temporaryPath()
         var service = try openService(path: path)
         let alice = try await service.createUser("alice")
-        let gone = try #require(try await service.run(.addPost(image: Data(noisePNG(1, side: 24)).base64EncodedString(), caption: "old"), as: alice.id).post)
-        let kept = try #require(try await service.run(.addPost(image: Data(noisePNG(2, side: 24)).base64EncodedString(), caption: "kept"), as: alice.id).post)
+        let gone = try #require(
+            try await service.run(
+                .addPost(image: Data(noisePNG(1, side: 24)).base64EncodedString(), caption: "old"), as: alice.id
+            ).post)
+        let kept = try #require(
+            try await service.run(
+                .addPost(image: Data(noisePNG(2, side: 24)).base64EncodedString(), caption: "kept"), as: alice.id
+            ).post)
         let ids = [gone.image] + (gone.variants?.all ?? [])
         // As an older version left it: the post deleted, its images still stored, no sweep yet.
-        let blobs = try service.read { view in try ids.map { try #require(try view.txn.get(view.models.images.database, StoredImages.key($0))) } }
+        let blobs = try service.read { view in
+            try ids.map { try #require(try view.txn.get(view.models.images.database, StoredImages.key($0))) }
+        }
         try await service.run(.deletePost(post: gone.id.rawValue), as: alice.id)
         try service.environment.write { txn in
             guard let models = try service.registry.models(in: txn) else { throw ReadModelsMoved() }
@@ -202,7 +229,9 @@ import Sodium
         service.close()
         service = try openService(path: path)
         defer { service.close() }
-        #expect(try service.read { view in try ids.allSatisfy { try !view.models.images.contains($0, view.txn) } }, "the sweep left them")
+        #expect(
+            try service.read { view in try ids.allSatisfy { try !view.models.images.contains($0, view.txn) } },
+            "the sweep left them")
         for id in [kept.image] + (kept.variants?.all ?? []) { _ = try service.image(id) }
     }
 
@@ -230,21 +259,33 @@ import Sodium
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             #expect(try await api.send("PUT", "/v1/me/following/\(bob.id)", bearer: alice.token).status == 200)
             for ending in ["sign-out everywhere", "sign-out", "password change"] {
-                let session = try #require(try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"]).json["session"] as? String)
-                let ticket = try #require(try await api.send("POST", "/v1/stream/tickets", bearer: session).json["ticket"] as? String)
+                let session = try #require(
+                    try await api.send(
+                        "POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"]
+                    ).json["session"] as? String)
+                let ticket = try #require(
+                    try await api.send("POST", "/v1/stream/tickets", bearer: session).json["ticket"] as? String)
                 let stream = try EventStreamReader(port: server.port, bearer: session)
                 #expect(await stream.open().hasPrefix("HTTP/1.1 200"))
                 let first = try await api.addPost(bob.token, caption: "before \(ending)")
-                #expect(await stream.events { $0.contains { $0.json["id"] as? String == first } }.contains { $0.json["id"] as? String == first })
+                #expect(
+                    await stream.events { $0.contains { $0.json["id"] as? String == first } }.contains {
+                        $0.json["id"] as? String == first
+                    })
                 if ending == "sign-out" {
                     #expect(try await api.send("DELETE", "/v1/sessions/current", bearer: session).status == 204)
                 } else if ending == "sign-out everywhere" {
                     // From another device: every session ends, the streaming one included.
-                    let other = try #require(try await api.send("POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"]).json["session"] as? String)
+                    let other = try #require(
+                        try await api.send(
+                            "POST", "/v1/sessions", json: ["email": "alice@example.com", "password": "password-123"]
+                        ).json["session"] as? String)
                     #expect(try await api.send("DELETE", "/v1/sessions", bearer: other).status == 204)
                     #expect(try await api.get("/v1/me", bearer: other).status == 401)
                 } else {
-                    let changed = try await api.send("POST", "/v1/me/password", json: ["currentPassword": "password-123", "newPassword": "password-456"], bearer: session)
+                    let changed = try await api.send(
+                        "POST", "/v1/me/password",
+                        json: ["currentPassword": "password-123", "newPassword": "password-456"], bearer: session)
                     #expect(changed.status == 204, "\(changed)")
                 }
                 let after = try await api.addPost(bob.token, caption: "after \(ending)")
@@ -264,7 +305,9 @@ import Sodium
             // Sent all at once: one after the other, on a loaded machine, they could be spread over
             // more than a ticket's minute, and the first ones expire before the last are asked.
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<12 { group.addTask { try await api.send("POST", "/v1/stream/tickets", bearer: alice.token).status } }
+                for _ in 0..<12 {
+                    group.addTask { try await api.send("POST", "/v1/stream/tickets", bearer: alice.token).status }
+                }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 201 }.count == 8 && statuses.filter { $0 == 429 }.count == 4, "\(statuses)")
@@ -279,19 +322,24 @@ import Sodium
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice")
-            let tooMany = try await api.send("POST", "/v1/me/contacts", json: ["emails": (0...TimelineService.maxContactEmails).map { "p\($0)@example.com" }],
-                                             bearer: alice.token)
+            let tooMany = try await api.send(
+                "POST", "/v1/me/contacts",
+                json: ["emails": (0...TimelineService.maxContactEmails).map { "p\($0)@example.com" }],
+                bearer: alice.token)
             #expect(tooMany.status == 400 && tooMany.errorField == "emails")
             var statuses: [Int] = []
             for round in 0..<5 {
                 let emails = (0..<TimelineService.maxContactEmails).map { "r\(round)-\($0)@example.com" }
-                statuses.append(try await api.send("POST", "/v1/me/contacts", json: ["emails": emails], bearer: alice.token).status)
+                statuses.append(
+                    try await api.send("POST", "/v1/me/contacts", json: ["emails": emails], bearer: alice.token).status)
             }
             #expect(statuses == [200, 200, 200, 200, 429], "\(statuses)")
             // The address's budget is spent too: another session from it is refused.
             let bob = try await api.signUp("bob")
             let emails = (0..<100).map { "b\($0)@example.com" }
-            #expect(try await api.send("POST", "/v1/me/contacts", json: ["emails": emails], bearer: bob.token).status == 429)
+            #expect(
+                try await api.send("POST", "/v1/me/contacts", json: ["emails": emails], bearer: bob.token).status == 429
+            )
         }
     }
 
@@ -310,7 +358,8 @@ import Sodium
         let other = try await service.addPost(by: alice.id, caption: "other", image: 2)
         func hidden(_ post: Post) throws -> Bool { (try? service.post(post.id, viewer: viewer.id)) == nil }
         func report(_ post: Post, by user: UserID, from address: String) async throws {
-            _ = try await service.execute(.reportPost(post: post.id.rawValue, reason: "spam"), as: .user(user.rawValue), origin: address)
+            _ = try await service.execute(
+                .reportPost(post: post.id.rawValue, reason: "spam"), as: .user(user.rawValue), origin: address)
         }
 
         // Five accounts made moments before, each from an address of its own: no effect.
@@ -371,9 +420,12 @@ import Sodium
         defer { service.close() }
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let post = try await service.addPost(by: alice.id, caption: "x")
-        _ = try await service.execute(.reportPost(post: post.id.rawValue, reason: "spam"), as: .user(bob.id.rawValue), origin: "10.9.9.9")
+        _ = try await service.execute(
+            .reportPost(post: post.id.rawValue, reason: "spam"), as: .user(bob.id.rawValue), origin: "10.9.9.9")
         func reportPayload() throws -> JSONValue {
-            let event = try service.events(from: 1, limit: 1000).first { if case .postReported = $0.event { true } else { false } }
+            let event = try service.events(from: 1, limit: 1000).first {
+                if case .postReported = $0.event { true } else { false }
+            }
             return try #require(event).jsonObject().payload
         }
         #expect(try reportPayload()["origin"]?.string != nil)
@@ -388,10 +440,12 @@ import Sodium
             let post = try await api.addPost(alice.token, caption: "fine")
             for index in 0..<6 {
                 let reporter = try await api.signUp("reporter\(index)")
-                let reported = try await api.send("POST", "/v1/posts/\(post)/reports", json: ["reason": "spam"], bearer: reporter.token)
+                let reported = try await api.send(
+                    "POST", "/v1/posts/\(post)/reports", json: ["reason": "spam"], bearer: reporter.token)
                 #expect(reported.status == 204, "\(reported)")
             }
-            #expect(try await api.get("/v1/posts/\(post)", bearer: viewer.token).status == 200, "fresh accounts hid a post")
+            #expect(
+                try await api.get("/v1/posts/\(post)", bearer: viewer.token).status == 200, "fresh accounts hid a post")
             #expect(try await api.get("/v1/users/\(alice.id)/posts").ids == [post])
         }
     }
@@ -405,14 +459,17 @@ import Sodium
             let post = try await api.addPost(alice.token, caption: "comment here")
             let live = try EventStreamReader(port: server.port, bearer: alice.token)
             #expect(await live.open().hasPrefix("HTTP/1.1 200"))
-            let marker = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "marker"], bearer: bob.token)
+            let marker = try await api.send(
+                "POST", "/v1/posts/\(post)/comments", json: ["text": "marker"], bearer: bob.token)
             let markerID = try #require(marker.json["id"] as? String)
             let seen = await live.events { $0.contains { $0.json["comment"] as? String == markerID } }
             let resumeFrom = try #require(seen.first { $0.json["comment"] as? String == markerID }?.id)
             live.client.disconnect()
             // Far more than a stream's buffer (256 KiB): 1,200 comments, each an activity item.
             let text = String(repeating: "a long comment to make the backlog heavy ", count: 6)
-            let lines = (0..<1200).map { ["id": "\($0)", "as": bob.id, "command": "addComment", "post": post, "text": text] as [String: Any] }
+            let lines = (0..<1200).map {
+                ["id": "\($0)", "as": bob.id, "command": "addComment", "post": post, "text": text] as [String: Any]
+            }
             let results = try await execLines(database: server.database, lines)
             try #require(results.count == 1200 && results.allSatisfy { $0["ok"] as? Bool == true })
             let ids = Set(results.compactMap { ($0["result"] as? [String: Any])?["id"] as? String })
@@ -423,9 +480,13 @@ import Sodium
             #expect(Set(comments) == ids, "\(comments.count) of 1200 comments arrived")
             #expect(comments.count == Set(comments).count, "an event came twice")
             // Then it is live.
-            let next = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "after"], bearer: bob.token)
+            let next = try await api.send(
+                "POST", "/v1/posts/\(post)/comments", json: ["text": "after"], bearer: bob.token)
             let nextID = try #require(next.json["id"] as? String)
-            #expect(await resumed.events { $0.contains { $0.json["comment"] as? String == nextID } }.contains { $0.json["comment"] as? String == nextID })
+            #expect(
+                await resumed.events { $0.contains { $0.json["comment"] as? String == nextID } }.contains {
+                    $0.json["comment"] as? String == nextID
+                })
         }
     }
 
@@ -435,7 +496,9 @@ import Sodium
         try await withServer { server in
             let head = try server.connect(), body = try server.connect()
             head.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            body.send("POST /v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+            body.send(
+                "POST /v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+            )
             let started = ContinuousClock.now
             var headOpen = true, bodyOpen = true
             // A byte every second keeps libmicrohttpd's idle timer from firing; only the
@@ -456,8 +519,9 @@ import Sodium
     @Test func bothContentLengthAndChunkedIsRefused() async throws {
         try await withServer { server in
             let client = try server.connect()
-            client.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4\r\n"
-                        + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+            client.send(
+                "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
             let answer = await client.read { _ in false }  // to the end: the server closes
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
             #expect(answer.lowercased().contains("connection: close"))
@@ -471,9 +535,10 @@ import Sodium
         try await withServer { server in
             for lengths in ["Content-Length: 3\r\nContent-Length: 5", "Content-Length: 5\r\nContent-Length: 5"] {
                 let client = try server.connect()
-                client.send("POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            + "Content-Type: application/x-www-form-urlencoded\r\n\(lengths)\r\n\r\n"
-                            + "abcdeGET /api/v1/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                client.send(
+                    "POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Type: application/x-www-form-urlencoded\r\n\(lengths)\r\n\r\n"
+                        + "abcdeGET /api/v1/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 let answer = await client.read { _ in false }  // to the end: the server closes
                 #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("{\"error\":\""), "\(answer)")
                 #expect(answer.lowercased().contains("connection: close"), "\(answer)")
@@ -491,8 +556,9 @@ import Sodium
             #expect(spaced.hasPrefix("HTTP/1.1 400") && spaced.contains("{\"error\":\""), "\(spaced)")
             #expect(spaced.lowercased().contains("connection: close"), "\(spaced)")
             let hostless = try await PublicOriginTests.get(server, "/v1/users", [])
-            #expect(hostless.hasPrefix("HTTP/1.1 400") && hostless.contains("\"code\":\"invalid_argument\""),
-                    "\(hostless)")
+            #expect(
+                hostless.hasPrefix("HTTP/1.1 400") && hostless.contains("\"code\":\"invalid_argument\""),
+                "\(hostless)")
             let twoHosts = try await PublicOriginTests.get(server, "/api/v1/instance", [local, local])
             #expect(twoHosts.hasPrefix("HTTP/1.1 400"), "\(twoHosts)")
             let old = try server.connect()
@@ -509,13 +575,15 @@ import Sodium
             var form = MultipartBody()
             form.file("image", filename: "p.gif", type: "image/gif", gifBytes(5))
             form.file("caption", filename: "caption.txt", type: "text/plain", Array("hello #sea".utf8))
-            let reply = try await api.send("POST", "/v1/posts", body: form.finished(), contentType: form.contentType, bearer: alice.token)
+            let reply = try await api.send(
+                "POST", "/v1/posts", body: form.finished(), contentType: form.contentType, bearer: alice.token)
             #expect(reply.status == 201 && reply.json["caption"] as? String == "hello #sea", "\(reply)")
         }
     }
 
     @Test func aFullDatabaseSaysWhatNotWhere() {
-        let full = TimelineService.translate(LMDBError(code: .mapFull, operation: "mdb_put in /srv/secret/timeline.db/data.mdb"))
+        let full = TimelineService.translate(
+            LMDBError(code: .mapFull, operation: "mdb_put in /srv/secret/timeline.db/data.mdb"))
         #expect(full.code == .storageFull && !full.message.contains("/"), "\(full.message)")
         let disk = TimelineService.translate(POSIXError(.ENOSPC))
         #expect(disk.code == .storageFull && !disk.message.contains("/"), "\(disk.message)")
@@ -530,14 +598,20 @@ import Sodium
             #expect(try await api.send("PUT", "/v1/me/blocks/\(mallory.id)", bearer: alice.token).status == 200)
             // Out of mallory's sight: as unknown as a post that never was (403 would tell it exists).
             #expect(try await api.send("PUT", "/v1/posts/\(post)/bookmark", bearer: mallory.token).status == 404)
-            #expect(try await api.send("POST", "/v1/posts/\(post)/reports", json: ["reason": "spite"], bearer: mallory.token).status == 404)
+            #expect(
+                try await api.send(
+                    "POST", "/v1/posts/\(post)/reports", json: ["reason": "spite"], bearer: mallory.token
+                ).status == 404)
             #expect(try await api.get("/v1/users/\(alice.id)/posts", bearer: mallory.token).ids == [])
             #expect(try await api.get("/v1/hashtags/harbour/posts", bearer: mallory.token).ids == [])
             #expect(try await api.get("/v1/posts/\(post)", bearer: mallory.token).status == 404)
             // Others still see it; the one who blocks can still report the one blocked.
             #expect(try await api.get("/v1/hashtags/harbour/posts").ids == [post])
             let theirs = try await api.addPost(mallory.token, caption: "harassment")
-            #expect(try await api.send("POST", "/v1/posts/\(theirs)/reports", json: ["reason": "harassment"], bearer: alice.token).status == 204)
+            #expect(
+                try await api.send(
+                    "POST", "/v1/posts/\(theirs)/reports", json: ["reason": "harassment"], bearer: alice.token
+                ).status == 204)
         }
     }
 }

@@ -56,8 +56,11 @@ import TimelineDomain
         let lines = ["dave", "erin", "frank"].map {
             #"{"id":"\#($0)","command":"createUser","username":"\#($0)","email":"\#($0)@example.com","password":"long enough"}"#
         }
-        let exec = try tool(["exec", "--db", setup.path, "--anchor-key", setup.keyPath], input: lines.joined(separator: "\n") + "\n")
-        try #require(exec.status == 0 && exec.output.split(separator: "\n").allSatisfy { $0.contains(#""ok":true"#) }, "\(exec.output)")
+        let exec = try tool(
+            ["exec", "--db", setup.path, "--anchor-key", setup.keyPath], input: lines.joined(separator: "\n") + "\n")
+        try #require(
+            exec.status == 0 && exec.output.split(separator: "\n").allSatisfy { $0.contains(#""ok":true"#) },
+            "\(exec.output)")
         return carol.id
     }
 
@@ -80,7 +83,9 @@ import TimelineDomain
                         body = EnvelopeCodec.body(of: envelope)
                     }
                     let hash = Sodium.hash(previous, body)
-                    try txn.put(log.log, BigEndian.bytes(seq), EnvelopeCodec.encode(body: body, previousHash: previous, hash: hash))
+                    try txn.put(
+                        log.log, BigEndian.bytes(seq),
+                        EnvelopeCodec.encode(body: body, previousHash: previous, hash: hash))
                     previous = hash
                     seq += 1
                 }
@@ -103,11 +108,15 @@ import TimelineDomain
         let entries = try AnchorFile(path: setup.checkpoints).entries()
         #expect(entries.unreadable.isEmpty)
         #expect(entries.entries.map(\.checkpoint.head.sequence).contains(9))
-        #expect(entries.entries.last?.checkpoint.head.description == recorded, "the exec run signed its last head at exit")
+        #expect(
+            entries.entries.last?.checkpoint.head.description == recorded, "the exec run signed its last head at exit")
 
         // Alice's like becomes Carol's; every later hash is recomputed.
         try rewrite(setup.path, event: 9) { envelope in
-            guard case .likeAdded(let like) = envelope.event else { Issue.record("event 9 is \(envelope.type)"); return }
+            guard case .likeAdded(let like) = envelope.event else {
+                Issue.record("event 9 is \(envelope.type)")
+                return
+            }
             envelope.event = .likeAdded(Like(postId: like.postId, userId: carol))
             envelope.actor = carol.rawValue
         }
@@ -116,7 +125,8 @@ import TimelineDomain
 
         let anchored = try verify(setup, anchor: setup.checkpoints)
         #expect(anchored.status == 1)
-        #expect(anchored.output.contains("TAMPERED: the log diverges from the anchor at sequence 9"), "\(anchored.output)")
+        #expect(
+            anchored.output.contains("TAMPERED: the log diverges from the anchor at sequence 9"), "\(anchored.output)")
         let againstHead = try tool(["audit", "verify", "--db", setup.path, "--anchor", recorded, "--json"])
         #expect(againstHead.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(againstHead.output.utf8)) as? [String: Any])
@@ -144,7 +154,9 @@ import TimelineDomain
         #expect(try verify(setup).status == 0, "the chain alone cannot tell")
         let anchored = try verify(setup, anchor: setup.checkpoints)
         #expect(anchored.status == 1)
-        #expect(anchored.output.contains("the log ends at 9 but the anchor says 12: events were dropped"), "\(anchored.output)")
+        #expect(
+            anchored.output.contains("the log ends at 9 but the anchor says 12: events were dropped"),
+            "\(anchored.output)")
     }
 
     @Test func aLogThatGrewAfterTheAnchorPasses() async throws {
@@ -167,7 +179,10 @@ import TimelineDomain
         let againstFile = try verify(setup, anchor: setup.checkpoints)
         #expect(againstFile.status == 0, "\(againstFile.output)")
         #expect(againstFile.output.contains("ok: the log extends the anchor"), "\(againstFile.output)")
-        #expect(try setup.open(seed: 3).verifyAnchor(.file(path: setup.checkpoints, publicKey: AnchorKey.load(from: setup.keyPath).publicKey)).latest?.sequence == 13)
+        #expect(
+            try setup.open(seed: 3).verifyAnchor(
+                .file(path: setup.checkpoints, publicKey: AnchorKey.load(from: setup.keyPath).publicKey)
+            ).latest?.sequence == 13)
     }
 
     @Test func aForgedCheckpointFails() async throws {
@@ -221,14 +236,17 @@ import TimelineDomain
             _ = try openService(path: setup.path) { $0.anchor = AnchorOptions(keyPath: inside) }
         }
         await expectError(.invalidArgument, field: "anchorLog") {
-            _ = try openService(path: setup.path) { $0.anchor = AnchorOptions(keyPath: setup.keyPath, checkpointsPath: setup.path + "/../db/c") }
+            _ = try openService(path: setup.path) {
+                $0.anchor = AnchorOptions(keyPath: setup.keyPath, checkpointsPath: setup.path + "/../db/c")
+            }
         }
         let refused = try tool(["anchor", "init", "--key", setup.path + "/derived/new.key", "--db", setup.path])
         #expect(refused.status == 1)
         #expect(!FileManager.default.fileExists(atPath: setup.path + "/derived/new.key"))
         let created = try tool(["anchor", "init", "--key", setup.directory + "/new.key", "--db", setup.path])
         #expect(created.status == 0, "\(created.output)")
-        let mode = try FileManager.default.attributesOfItem(atPath: setup.directory + "/new.key")[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: setup.directory + "/new.key")[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
 
@@ -238,7 +256,9 @@ import TimelineDomain
         let signature = Sodium.sign(message, secretKey: secretKey)
         #expect(signature.map { Sodium.verifySignature($0, of: message, publicKey: publicKey) } == true)
         #expect(signature.map { Sodium.verifySignature($0, of: message + [0], publicKey: publicKey) } == false)
-        #expect(signature.map { Sodium.verifySignature($0, of: message, publicKey: Sodium.signingKeyPair().publicKey) } == false)
+        #expect(
+            signature.map { Sodium.verifySignature($0, of: message, publicKey: Sodium.signingKeyPair().publicKey) }
+                == false)
         #expect(Sodium.signingPublicKey(of: secretKey) == publicKey)
         #expect(LogHead("12:" + String(repeating: "0f", count: 32))?.sequence == 12)
         #expect(LogHead("+12:" + String(repeating: "0f", count: 32)) == nil)

@@ -22,8 +22,12 @@ import Vips
 
         // Set: two squares, stored and served.
         let first = try Self.image(500, shade: 40)
-        let set = try #require(try await service.run(.updateProfile(username: nil, bio: nil, url: nil,
-                                                                    avatar: .set(Data(first).base64EncodedString())), as: alice.id).profile)
+        let set = try #require(
+            try await service.run(
+                .updateProfile(
+                    username: nil, bio: nil, url: nil,
+                    avatar: .set(Data(first).base64EncodedString())), as: alice.id
+            ).profile)
         let avatar = try #require(set.avatar)
         #expect(try service.user(alice.id).avatar == avatar)
         for (id, side) in [(avatar.large, 320), (avatar.small, 96)] {
@@ -38,18 +42,24 @@ import Vips
 
         // The same photo again changes nothing; a new one replaces it.
         let before = try service.lastSequence()
-        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(first).base64EncodedString())), as: alice.id)
+        try await service.run(
+            .updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(first).base64EncodedString())),
+            as: alice.id)
         #expect(try service.lastSequence() == before)
-        try await service.run(.updateProfile(username: nil, bio: "hi", url: nil,
-                                             avatar: .set(Data(try Self.image(200, shade: 200)).base64EncodedString())), as: alice.id)
+        try await service.run(
+            .updateProfile(
+                username: nil, bio: "hi", url: nil,
+                avatar: .set(Data(try Self.image(200, shade: 200)).base64EncodedString())), as: alice.id)
         let replaced = try #require(try service.user(alice.id).avatar)
         #expect(replaced != avatar)
         #expect(try service.user(alice.id).bio == "hi")
 
         // Not an image: refused, nothing changes.
         await expectError(.unsupportedMediaType) {
-            try await service.run(.updateProfile(username: nil, bio: nil, url: nil,
-                                                 avatar: .set(Data("not a picture".utf8).base64EncodedString())), as: alice.id)
+            try await service.run(
+                .updateProfile(
+                    username: nil, bio: nil, url: nil,
+                    avatar: .set(Data("not a picture".utf8).base64EncodedString())), as: alice.id)
         }
         #expect(try service.user(alice.id).avatar == replaced)
 
@@ -61,7 +71,9 @@ import Vips
         #expect(try service.lastSequence() == removed)
 
         // Set again, then rebuilt: the same read models.
-        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(first).base64EncodedString())), as: alice.id)
+        try await service.run(
+            .updateProfile(username: nil, bio: nil, url: nil, avatar: .set(Data(first).base64EncodedString())),
+            as: alice.id)
         #expect(try service.user(alice.id).avatar == avatar)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
 

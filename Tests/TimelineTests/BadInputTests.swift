@@ -9,9 +9,12 @@ import TimelineDomain
 /// nothing lost.
 @Suite struct BadInputTests {
     /// Answers one line through the exec contract, parsed.
-    func answer(_ session: ExecSession, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+    func answer(_ session: ExecSession, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> [String: Any]
+    {
         let text = await session.handle(line: line)
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], sourceLocation: sourceLocation)
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], sourceLocation: sourceLocation)
     }
 
     func error(_ response: [String: Any]) -> (code: String?, field: String?) {
@@ -23,9 +26,12 @@ import TimelineDomain
         let service = try openService()
         let session = ExecSession(service: service)
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
-        let token = try #require(try await service.execute(.signIn(email: "bob@example.com", password: "password-123")).session).token
+        let token = try #require(
+            try await service.execute(.signIn(email: "bob@example.com", password: "password-123")).session
+        ).token
         let before = try service.lastSequence()
-        let both = try await answer(session, #"{"command":"updateProfile","session":"\#(token)","as":"\#(alice.id)","bio":"taken over"}"#)
+        let both = try await answer(
+            session, #"{"command":"updateProfile","session":"\#(token)","as":"\#(alice.id)","bio":"taken over"}"#)
         #expect(error(both).code == "invalid_argument" && error(both).field == "as", "\(both)")
         #expect(try service.lastSequence() == before)
         #expect(try service.user(alice.id).bio == nil)
@@ -41,8 +47,12 @@ import TimelineDomain
         for name in ["carol", "alice", "bob"] { _ = try await service.createUser(name) }
         let all = try service.all(limit: 2) { try service.searchUsers(prefix: "", $0) }.map(\.username)
         #expect(all == ["alice", "bob", "carol"])
-        let response = try await answer(ExecSession(service: service), #"{"query":"searchUsers","prefix":"","limit":2}"#)
-        #expect(((response["result"] as? [String: Any])?["items"] as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["alice", "bob"])
+        let response = try await answer(
+            ExecSession(service: service), #"{"query":"searchUsers","prefix":"","limit":2}"#)
+        #expect(
+            ((response["result"] as? [String: Any])?["items"] as? [[String: Any]])?.compactMap {
+                $0["username"] as? String
+            } == ["alice", "bob"])
     }
 
     @Test func invalidUTF8IsRefusedNotRepaired() async throws {
@@ -52,11 +62,14 @@ import TimelineDomain
         let before = try service.lastSequence()
         var line = Array(#"{"command":"updateProfile","as":"\#(alice.id)","bio":"ab"#.utf8)
         line += [0xFF, 0xFE] + Array(#"cd"}"#.utf8)
-        let refused = try #require(try JSONSerialization.jsonObject(with: Data((await session.handle(bytes: line)).utf8)) as? [String: Any])
+        let refused = try #require(
+            try JSONSerialization.jsonObject(with: Data((await session.handle(bytes: line)).utf8)) as? [String: Any])
         #expect(error(refused).code == "invalid_argument", "\(refused)")
         // An overlong encoding and an encoded surrogate are not UTF-8 either.
         for bad: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80]] {
-            let text = await session.handle(bytes: Array(#"{"command":"updateProfile","as":"\#(alice.id)","bio":""#.utf8) + bad + Array(#""}"#.utf8))
+            let text = await session.handle(
+                bytes: Array(#"{"command":"updateProfile","as":"\#(alice.id)","bio":""#.utf8) + bad + Array(#""}"#.utf8)
+            )
             #expect(text.contains("invalid_argument"), "\(text)")
         }
         #expect(try service.lastSequence() == before)
@@ -66,7 +79,9 @@ import TimelineDomain
     /// The real executable reads bytes: nothing on the way repairs them into U+FFFD.
     @Test func theExecutableRefusesInvalidUTF8() throws {
         let path = temporaryPath()
-        var input = Array(#"{"id":"c1","command":"createUser","username":"zoe","email":"zoe@example.com","password":"password-1","bio":"ab"#.utf8)
+        var input = Array(
+            #"{"id":"c1","command":"createUser","username":"zoe","email":"zoe@example.com","password":"password-1","bio":"ab"#
+                .utf8)
         input += [0xFF, 0xFE] + Array("cd\"}\n".utf8)
         let answers = try execAnswers(path: path, input: input)
         #expect(answers.count == 1)
@@ -82,19 +97,29 @@ import TimelineDomain
         let before = try service.lastSequence()
         let cases: [(String, String)] = [
             (#"{"query":"posts","user":"\#(alice.id)","limt":2}"#, "limt"),
-            (#"{"command":"addPost","as":"\#(alice.id)","image":"\#(gifBase64(9))","caption":"c","location":"Oslo"}"#, "location"),
-            (#"{"command":"createUser","username":"bob","email":"b@example.com","password":"password-1","avatar":"x"}"#, "avatar"),
+            (
+                #"{"command":"addPost","as":"\#(alice.id)","image":"\#(gifBase64(9))","caption":"c","location":"Oslo"}"#,
+                "location"
+            ),
+            (
+                #"{"command":"createUser","username":"bob","email":"b@example.com","password":"password-1","avatar":"x"}"#,
+                "avatar"
+            ),
             (#"{"query":"user","user":"\#(alice.id)","as":"\#(alice.id)"}"#, "as"),
             (#"{"command":"like","as":"\#(alice.id)","post":"x","query":"users"}"#, "query"),
-            (#"{"query":"users","b":1,"a":2}"#, "a"),
+            (#"{"query":"users","b":1,"a":2}"#, "a")
         ]
         for (line, field) in cases {
             let response = try await answer(session, line)
-            #expect(error(response).code == "invalid_argument" && error(response).field == field, "\(line): \(response)")
+            #expect(
+                error(response).code == "invalid_argument" && error(response).field == field, "\(line): \(response)")
         }
         #expect(try service.lastSequence() == before)
         // Every field a command or query takes is still known.
-        let ok = try await answer(session, #"{"id":"q","query":"post","post":"\#(try service.posts(by: alice.id).items[0].id)","viewer":"\#(alice.id)","limit":5,"before":null}"#)
+        let ok = try await answer(
+            session,
+            #"{"id":"q","query":"post","post":"\#(try service.posts(by: alice.id).items[0].id)","viewer":"\#(alice.id)","limit":5,"before":null}"#
+        )
         #expect(ok["ok"] as? Bool == true, "\(ok)")
     }
 
@@ -103,12 +128,18 @@ import TimelineDomain
         let session = ExecSession(service: service)
         let alice = try await service.createUser("alice")
         let post = try await service.addPost(by: alice.id, caption: "evening #séa")
-        for query in [#"{"query":"users","before":""}"#, #"{"query":"posts","user":"\#(alice.id)","before":""}"#,
-                      #"{"query":"searchUsers","prefix":"a","before":""}"#] {
+        for query in [
+            #"{"query":"users","before":""}"#, #"{"query":"posts","user":"\#(alice.id)","before":""}"#,
+            #"{"query":"searchUsers","prefix":"a","before":""}"#
+        ] {
             let response = try await answer(session, query)
-            #expect(error(response).code == "invalid_argument" && error(response).field == "before", "\(query): \(response)")
+            #expect(
+                error(response).code == "invalid_argument" && error(response).field == "before", "\(query): \(response)"
+            )
         }
-        await expectError(.invalidArgument, field: "before") { _ = try service.timeline(of: alice.id, PageRequest(before: "")) }
+        await expectError(.invalidArgument, field: "before") {
+            _ = try service.timeline(of: alice.id, PageRequest(before: ""))
+        }
         for tag in ["se\u{301}a", "#SÉA", "S\u{45}\u{301}A"] {
             #expect(try service.hashtag(tag).items.map(\.id) == [post.id], "\(tag.unicodeScalars.map(\.value))")
         }
@@ -125,22 +156,48 @@ import TimelineDomain
         let alice = try await service.createUser("alice")
         #expect(hashes.withLock { $0 } == 1)
         let refused: [(Command, TimelineError.Code)] = [
-            (.createUser(username: "no spaces", email: "n@example.com", password: "password-1", bio: nil, url: nil), .invalidArgument),
-            (.createUser(username: "newuser", email: "not an email", password: "password-1", bio: nil, url: nil), .invalidArgument),
-            (.createUser(username: "ALICE", email: "n@example.com", password: "password-1", bio: nil, url: nil), .usernameTaken),
-            (.createUser(username: "newuser", email: "alice@example.com", password: "password-1", bio: nil, url: nil), .emailTaken),
-            (.createUser(username: "newuser", email: "n@example.com", password: "short", bio: nil, url: nil), .invalidArgument),
-            (.createUser(username: "newuser", email: "n@example.com", password: "password-1", bio: "bell\u{7}", url: nil), .invalidArgument),
-            (.createUser(username: "newuser", email: "n@example.com", password: "password-1", bio: nil, url: "ftp://x.org"), .invalidArgument),
-            (.resetPassword(token: "no such token", password: "password-2", email: nil), .unauthenticated),
+            (
+                .createUser(username: "no spaces", email: "n@example.com", password: "password-1", bio: nil, url: nil),
+                .invalidArgument
+            ),
+            (
+                .createUser(username: "newuser", email: "not an email", password: "password-1", bio: nil, url: nil),
+                .invalidArgument
+            ),
+            (
+                .createUser(username: "ALICE", email: "n@example.com", password: "password-1", bio: nil, url: nil),
+                .usernameTaken
+            ),
+            (
+                .createUser(
+                    username: "newuser", email: "alice@example.com", password: "password-1", bio: nil, url: nil),
+                .emailTaken
+            ),
+            (
+                .createUser(username: "newuser", email: "n@example.com", password: "short", bio: nil, url: nil),
+                .invalidArgument
+            ),
+            (
+                .createUser(
+                    username: "newuser", email: "n@example.com", password: "password-1", bio: "bell\u{7}", url: nil),
+                .invalidArgument
+            ),
+            (
+                .createUser(
+                    username: "newuser", email: "n@example.com", password: "password-1", bio: nil, url: "ftp://x.org"),
+                .invalidArgument
+            ),
+            (.resetPassword(token: "no such token", password: "password-2", email: nil), .unauthenticated)
         ]
         for (command, code) in refused {
             await expectError(code) { _ = try await service.execute(command) }
         }
         _ = try await service.createUser("bob")
-        let token = try #require(try await service.execute(.requestPasswordReset(user: alice.id.rawValue), as: .operator).token)
+        let token = try #require(
+            try await service.execute(.requestPasswordReset(user: alice.id.rawValue), as: .operator).token)
         await expectError(.emailTaken, field: "email") {
-            _ = try await service.execute(.resetPassword(token: token, password: "password-2", email: "bob@example.com"))
+            _ = try await service.execute(
+                .resetPassword(token: token, password: "password-2", email: "bob@example.com"))
         }
         await expectError(.invalidArgument, field: "email") {
             _ = try await service.execute(.resetPassword(token: token, password: "password-2", email: "nope"))
@@ -158,29 +215,42 @@ import TimelineDomain
         func failedSignIns() throws -> Int {
             try service.events(from: start + 1, limit: 1000).filter { $0.type == .signInFailed }.count
         }
-        for _ in 0..<50 { _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password")) }
+        for _ in 0..<50 {
+            _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
+        }
         #expect(try failedSignIns() == SignInPolicy.maxFailures)
-        await expectError(.rateLimited, field: "email") { _ = try await service.execute(.signIn(email: "alice@example.com", password: "password-123")) }
+        await expectError(.rateLimited, field: "email") {
+            _ = try await service.execute(.signIn(email: "alice@example.com", password: "password-123"))
+        }
         // Addresses no account can have leave no trail at all (each would be a new key).
         let before = try service.lastSequence()
         for index in 0..<50 {
-            await expectError(.invalidCredentials) { _ = try await service.execute(.signIn(email: "not an address \(index)", password: "wrong-password")) }
+            await expectError(.invalidCredentials) {
+                _ = try await service.execute(.signIn(email: "not an address \(index)", password: "wrong-password"))
+            }
         }
         #expect(try service.lastSequence() == before)
         // The next window allows the next few, again bounded.
         clock.advance(SignInPolicy.window + 1)
-        for _ in 0..<50 { _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password")) }
+        for _ in 0..<50 {
+            _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
+        }
         #expect(try failedSignIns() == 2 * SignInPolicy.maxFailures)
     }
 
     @Test func theLineReaderKeepsAtMostTheLimit() throws {
         let pipe = Pipe()
-        try pipe.fileHandleForWriting.write(contentsOf: Data("short\r\n\nexactly8\nnine bytes\n123456789012345678901234\nlast".utf8))
+        try pipe.fileHandleForWriting.write(
+            contentsOf: Data("short\r\n\nexactly8\nnine bytes\n123456789012345678901234\nlast".utf8))
         try pipe.fileHandleForWriting.close()
         var reader = LineReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, limit: 8, chunkSize: 3)
         var lines: [LineReader.Line] = []
         while let line = reader.next() { lines.append(line) }
-        #expect(lines == [.line(Array("short".utf8)), .line([]), .line(Array("exactly8".utf8)), .tooLong, .tooLong, .line(Array("last".utf8))])
+        #expect(
+            lines == [
+                .line(Array("short".utf8)), .line([]), .line(Array("exactly8".utf8)), .tooLong, .tooLong,
+                .line(Array("last".utf8))
+            ])
     }
 
     /// The real executable stops reading a line at the limit: a line far longer than it is
@@ -200,12 +270,15 @@ import TimelineDomain
         let output = waitForOutput(tool.output, containing: #""id":"after""#)
         // Still running (stdin is open): its peak resident size so far.
         let status = try String(contentsOfFile: "/proc/\(tool.process.processIdentifier)/status", encoding: .utf8)
-        let peakKiB = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) })
+        let peakKiB = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+                .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) })
         try writer.close()
         tool.process.waitUntilExit()
         #expect(tool.process.terminationStatus == 0)
-        let answers = output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let answers = output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(answers.count == 2)
         #expect(error(answers[0]).code == "payload_too_large", "\(answers)")
         #expect(answers.last?["id"] as? String == "after" && answers.last?["ok"] as? Bool == true)
@@ -218,7 +291,10 @@ func execOutputLines(path: String, input: [UInt8]) throws -> [Substring] {
     let tool = try ToolProcess(["exec", "--db", path])
     let writer = tool.input.fileHandleForWriting
     let bytes = Data(input)
-    Thread { try? writer.write(contentsOf: bytes); try? writer.close() }.start()
+    Thread {
+        try? writer.write(contentsOf: bytes)
+        try? writer.close()
+    }.start()
     let output = tool.output.fileHandleForReading.readDataToEndOfFile()
     tool.process.waitUntilExit()
     #expect(tool.process.terminationStatus == 0)

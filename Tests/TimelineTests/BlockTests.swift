@@ -8,8 +8,10 @@ import Testing
 @Suite struct BlockTests {
     @Test func aBlockEndsFollowsAndForbidsContactBothWays() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
-        let alicePost = try await service.addPost(by: alice.id, image: 1), bobPost = try await service.addPost(by: bob.id, image: 2)
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
+        let alicePost = try await service.addPost(by: alice.id, image: 1),
+            bobPost = try await service.addPost(by: bob.id, image: 2)
         try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         try await service.run(.follow(user: bob.id.rawValue), as: carol.id)
@@ -26,8 +28,10 @@ import Testing
         #expect(try service.timeline(of: bob.id).items.map(\.id) == [bobPost.id])
         // The one who blocks is told of the block; the one blocked finds the blocker's posts as
         // unknown as posts that never were (a `forbidden` would tell that they exist).
-        for (me, them, post, code) in [(alice.id, bob.id, bobPost.id, TimelineError.Code.forbidden),
-                                       (bob.id, alice.id, alicePost.id, .notFound)] {
+        for (me, them, post, code) in [
+            (alice.id, bob.id, bobPost.id, TimelineError.Code.forbidden),
+            (bob.id, alice.id, alicePost.id, .notFound)
+        ] {
             await expectError(.forbidden) { _ = try await service.run(.follow(user: them.rawValue), as: me) }
             await expectError(code) { _ = try await service.run(.like(post: post.rawValue), as: me) }
             await expectError(code) { _ = try await service.addComment(by: me, on: post) }
@@ -62,7 +66,8 @@ import Testing
     /// fill past them, and the last page has no `next`; others still see every comment.
     @Test func aBlockHidesEarlierCommentsBothWays() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         let post = try await service.addPost(by: carol.id, image: 1)
         let first = try await service.addComment(by: alice.id, on: post.id, "one")
         let blockedOne = try await service.addComment(by: bob.id, on: post.id, "two")
@@ -81,7 +86,8 @@ import Testing
 
     @Test func erasureLiftsBlocksBothWays() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         try await service.run(.block(user: bob.id.rawValue), as: alice.id)
         try await service.run(.block(user: alice.id.rawValue), as: carol.id)
         try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)

@@ -8,7 +8,8 @@ import Testing
     @Test func bookmarksAreIdempotentPrivateAndNewestFirst() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
-        let first = try await service.addPost(by: alice.id, image: 1), second = try await service.addPost(by: alice.id, image: 2)
+        let first = try await service.addPost(by: alice.id, image: 1),
+            second = try await service.addPost(by: alice.id, image: 2)
         #expect(try await service.run(.bookmark(post: first.id.rawValue), as: bob.id) == .changed(true))
         #expect(try await service.run(.bookmark(post: first.id.rawValue), as: bob.id) == .changed(false))
         #expect(try await service.run(.bookmark(post: second.id.rawValue), as: bob.id) == .changed(true))
@@ -32,8 +33,10 @@ import Testing
 
     @Test func aDeletedPostLeavesEveryListAndErasureTakesTheBookmarks() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
-        let gone = try await service.addPost(by: alice.id, image: 1), kept = try await service.addPost(by: alice.id, image: 2)
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
+        let gone = try await service.addPost(by: alice.id, image: 1),
+            kept = try await service.addPost(by: alice.id, image: 2)
         for user in [bob.id, carol.id] {
             for post in [gone.id, kept.id] { try await service.run(.bookmark(post: post.rawValue), as: user) }
         }
@@ -56,7 +59,8 @@ import Testing
         let session = ExecSession(service: service)
         func send(_ request: [String: Any]) async throws -> [String: Any] {
             let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
-            return try #require(try JSONSerialization.jsonObject(with: Data(await session.handle(line: line).utf8)) as? [String: Any])
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(await session.handle(line: line).utf8)) as? [String: Any])
         }
         let alice = try await service.createUser("alice")
         let post = try await service.addPost(by: alice.id)

@@ -14,8 +14,10 @@ let sampleCommands: [Command] = [
     .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false, locked: true),
     .follow(user: "u1", notify: true),
     .unfollow(user: "u1"),
-    .addPost(image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"), sensitive: true, warning: "w",
-             visibility: .followers),
+    .addPost(
+        image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"),
+        sensitive: true, warning: "w",
+        visibility: .followers),
     .deletePost(post: "p1"),
     .addComment(post: "p1", text: "t", replyTo: "c1"),
     .deleteComment(comment: "c1"),
@@ -38,14 +40,21 @@ let sampleCommands: [Command] = [
     .dismissUserReports(user: "u1"),
     .suspendUser(user: "u1"),
     .unsuspendUser(user: "u1"),
-    .registerApp(name: "An app", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"], scopes: "read write", website: "https://app.example"),
-    .authorizeApp(app: "a1", redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read", codeChallenge: String(repeating: "A", count: 43),
-                  codeChallengeMethod: "S256"),
+    .registerApp(
+        name: "An app", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"], scopes: "read write",
+        website: "https://app.example"),
+    .authorizeApp(
+        app: "a1", redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",
+        codeChallenge: String(repeating: "A", count: 43),
+        codeChallengeMethod: "S256"),
     .dismissActivity(item: "a1"),
-    .subscribePush(endpoint: "https://push.example/s/1", p256dh: "BA", auth: "AAAAAAAAAAAAAAAAAAAAAA", standard: true, alerts: ["mention"], policy: "all"),
+    .subscribePush(
+        endpoint: "https://push.example/s/1", p256dh: "BA", auth: "AAAAAAAAAAAAAAAAAAAAAA", standard: true,
+        alerts: ["mention"], policy: "all"),
     .unsubscribePush,
     .endPushSubscription(sessionHash: "h"),
-    .redeemAuthorization(code: "c", app: "a1", clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob", codeVerifier: "v"),
+    .redeemAuthorization(
+        code: "c", app: "a1", clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob", codeVerifier: "v"),
     .issueAppToken(app: "a1", clientSecret: "s", scopes: "read"),
     .checkSignIn(email: "a@b.co", password: "p"),
     .revokeToken(token: "t", app: "a1", clientSecret: "s"),
@@ -58,7 +67,7 @@ let sampleCommands: [Command] = [
     .requestPasswordReset(user: "u1"),
     .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
     .changePassword(currentPassword: "password-1", newPassword: "password-2"),
-    .changeEmail(password: "password-1", email: "a@b.co"),
+    .changeEmail(password: "password-1", email: "a@b.co")
 ]
 
 @Suite struct CatalogueTests {
@@ -83,7 +92,7 @@ let sampleCommands: [Command] = [
     @Test(arguments: Catalogue.queryNames) func queryNamesDecode(_ name: String) throws {
         let fields: JSONValue = [
             "user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
-            "image": "i1", "limit": 5, "latitude": .double(1.5), "longitude": .double(2.5), "emails": ["a@b.co"],
+            "image": "i1", "limit": 5, "latitude": .double(1.5), "longitude": .double(2.5), "emails": ["a@b.co"]
         ]
         let query = try Catalogue.query(named: name, JSONInput(object: fields))
         #expect(query.name == name)
@@ -97,7 +106,8 @@ let sampleCommands: [Command] = [
 
     /// Every command and event type has its JSON Schema.
     @Test func everyCommandAndEventTypeHasASchema() {
-        let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../schemas").standardized
+        let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../schemas")
+            .standardized
         for name in Command.names {
             let path = schemas.appending(path: "commands/\(name).schema.json").path
             #expect(FileManager.default.fileExists(atPath: path), "missing \(path)")

@@ -26,7 +26,10 @@ extension ClusterTests {
         let create: @Sendable (String, TimelineService) async throws -> Void = { name, node in
             while true {
                 do {
-                    _ = try await node.execute(.createUser(username: name, email: "\(name)@example.com", password: "password-\(name)", bio: nil, url: nil))
+                    _ = try await node.execute(
+                        .createUser(
+                            username: name, email: "\(name)@example.com", password: "password-\(name)", bio: nil,
+                            url: nil))
                     break
                 } catch let error as TimelineError where error.code == .usernameTaken {
                     break
@@ -75,12 +78,16 @@ extension ClusterTests {
             for n in 0..<perNode {
                 let name = "u\(index)x\(n)"
                 for (label, node) in [("A", a), ("B", b)] {
-                    let signedIn = try? await node.execute(.signIn(email: "\(name)@example.com", password: "password-\(name)"))
+                    let signedIn = try? await node.execute(
+                        .signIn(email: "\(name)@example.com", password: "password-\(name)"))
                     #expect(signedIn != nil, "\(name) cannot sign in through node \(label)")
                 }
                 // The email stays taken on every node (uniqueness across the cluster).
                 await expectError(.emailTaken) {
-                    _ = try await a.execute(.createUser(username: "\(name)dup", email: "\(name)@example.com", password: "password-xx", bio: nil, url: nil))
+                    _ = try await a.execute(
+                        .createUser(
+                            username: "\(name)dup", email: "\(name)@example.com", password: "password-xx", bio: nil,
+                            url: nil))
                 }
             }
         }
@@ -88,7 +95,8 @@ extension ClusterTests {
         let logs = try [a, b].map { try $0.events(from: 1, limit: 100_000) }
         #expect(logs[0].map(\.hash) == logs[1].map(\.hash))
         #expect(logs.allSatisfy { $0.allSatisfy { !$0.erased } }, "a user's fields read as erased")
-        a.close(); b.close()
+        a.close()
+        b.close()
         withExtendedLifetime(cluster) {}
     }
 }

@@ -19,7 +19,9 @@ import Testing
         // may still have been published), with a bound.
         let deadline = ContinuousClock.now + .seconds(30)
         while try nodes.contains(where: { try $0.replication?.isBehind($0.environment) ?? false }) {
-            try #require(ContinuousClock.now < deadline, "the nodes did not catch up with the replicated log", sourceLocation: sourceLocation)
+            try #require(
+                ContinuousClock.now < deadline, "the nodes did not catch up with the replicated log",
+                sourceLocation: sourceLocation)
             try await Task.sleep(for: .milliseconds(5))
         }
         let target = try nodes.map { try $0.replicationPosition() }.max() ?? 0
@@ -27,11 +29,14 @@ import Testing
         let logs = try nodes.map { try $0.events(from: 1, limit: 1_000_000) }
         for log in logs.dropFirst() {
             #expect(log.map(\.id) == logs[0].map(\.id), "nodes hold different events", sourceLocation: sourceLocation)
-            #expect(log.map(\.hash) == logs[0].map(\.hash), "nodes hold different hash chains", sourceLocation: sourceLocation)
+            #expect(
+                log.map(\.hash) == logs[0].map(\.hash), "nodes hold different hash chains",
+                sourceLocation: sourceLocation)
         }
         for node in nodes {
             #expect(try node.verifyLog().isValid, sourceLocation: sourceLocation)
-            #expect(try node.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty, sourceLocation: sourceLocation)
+            #expect(
+                try node.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty, sourceLocation: sourceLocation)
         }
     }
 
@@ -40,8 +45,10 @@ import Testing
         try cluster.waitUntilReady()
         let a = try node(cluster, seed: 1), b = try node(cluster, seed: 2)
         // Both try to take the same username at once: exactly one wins, across nodes.
-        async let first = try? a.execute(.createUser(username: "contested", email: "c1@example.com", password: "password-1", bio: nil, url: nil))
-        async let second = try? b.execute(.createUser(username: "contested", email: "c2@example.com", password: "password-1", bio: nil, url: nil))
+        async let first = try? a.execute(
+            .createUser(username: "contested", email: "c1@example.com", password: "password-1", bio: nil, url: nil))
+        async let second = try? b.execute(
+            .createUser(username: "contested", email: "c2@example.com", password: "password-1", bio: nil, url: nil))
         let winners = [await first, await second].compactMap { $0 }
         #expect(winners.count == 1)
         // Concurrent writers on both nodes.
@@ -50,7 +57,8 @@ import Testing
                 group.addTask {
                     let me = try await node.createUser("writer\(index)").id
                     for step in 0..<15 {
-                        let post = try await node.addPost(by: me, caption: "n\(index) s\(step) #cluster", image: index * 100 + step)
+                        let post = try await node.addPost(
+                            by: me, caption: "n\(index) s\(step) #cluster", image: index * 100 + step)
                         try await node.run(.like(post: post.id.rawValue), as: me)
                     }
                 }
@@ -71,7 +79,8 @@ import Testing
         let variants = try #require(post.variants)
         for id in variants.all { #expect(try b.image(id).mediaType == .jpeg) }
         #expect(try b.image(post.image, variant: .thumb) == (try a.image(post.image, variant: .thumb)))
-        a.close(); b.close()
+        a.close()
+        b.close()
         withExtendedLifetime(cluster) {}  // the servers live until here
     }
 
@@ -84,7 +93,9 @@ import Testing
         for step in 0..<40 {
             if step == 10 { cluster.kill(0) }
             let node = step % 2 == 0 ? a : b
-            if let post = try? await node.addPost(by: me, caption: "p\(step)", image: step) { acknowledged.append(post.id) }
+            if let post = try? await node.addPost(by: me, caption: "p\(step)", image: step) {
+                acknowledged.append(post.id)
+            }
         }
         #expect(acknowledged.count >= 30, "writes go on with two of three servers")
         try await expectConverged([a, b])
@@ -92,7 +103,8 @@ import Testing
             let posts = Set(try node.all(limit: 100) { try node.posts(by: me, $0) }.map(\.id))
             #expect(acknowledged.allSatisfy(posts.contains), "an acknowledged post is missing")
         }
-        a.close(); b.close()
+        a.close()
+        b.close()
         withExtendedLifetime(cluster) {}
     }
 
@@ -106,7 +118,9 @@ import Testing
         _ = try await a.addPost(by: me, image: 1)
         let pathB = temporaryPath()
         let tool = try ToolProcess(["exec", "--db", pathB, "--nats", cluster.urls.joined(separator: ",")])
-        let lines = (0..<5).map { #"{"command":"addPost","as":"\#(me)","image":"\#(gifBase64(200 + $0))","caption":"via b \#($0)"}"# }
+        let lines = (0..<5).map {
+            #"{"command":"addPost","as":"\#(me)","image":"\#(gifBase64(200 + $0))","caption":"via b \#($0)"}"#
+        }
         try tool.input.fileHandleForWriting.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))
         var answered = 0
         var seen = Data()
@@ -127,8 +141,11 @@ import Testing
         try await expectConverged([a, restarted])
         #expect(try restarted.posts(by: me, PageRequest(limit: 100)).items.count == 16)
         await expectError(.notFound) { _ = try restarted.user(eve) }
-        #expect(try restarted.events(from: 1, limit: 10_000).contains { $0.erased }, "the key is gone from the shared bucket")
-        a.close(); restarted.close()
+        #expect(
+            try restarted.events(from: 1, limit: 10_000).contains { $0.erased },
+            "the key is gone from the shared bucket")
+        a.close()
+        restarted.close()
         withExtendedLifetime(cluster) {}
     }
 }

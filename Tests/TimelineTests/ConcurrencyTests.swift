@@ -20,14 +20,16 @@ import Testing
                         let me = userList.randomElement(using: &rng)!
                         let other = userList.randomElement(using: &rng)!
                         let post = postList.randomElement(using: &rng)!.rawValue
-                        let command: Command = switch Int.random(in: 0..<6, using: &rng) {
-                        case 0: .follow(user: other.rawValue)
-                        case 1: .unfollow(user: other.rawValue)
-                        case 2: .like(post: post)
-                        case 3: .unlike(post: post)
-                        case 4: .addComment(post: post, text: "hi from \(task)")
-                        default: .addPost(image: gifBase64(Int.random(in: 0..<1000, using: &rng)), caption: "#t\(task)")
-                        }
+                        let command: Command =
+                            switch Int.random(in: 0..<6, using: &rng) {
+                            case 0: .follow(user: other.rawValue)
+                            case 1: .unfollow(user: other.rawValue)
+                            case 2: .like(post: post)
+                            case 3: .unlike(post: post)
+                            case 4: .addComment(post: post, text: "hi from \(task)")
+                            default:
+                                .addPost(image: gifBase64(Int.random(in: 0..<1000, using: &rng)), caption: "#t\(task)")
+                            }
                         do {
                             _ = try await service.execute(command, as: .user(me.rawValue))
                         } catch let error as TimelineError where error.code == .invalidArgument && other == me {
@@ -39,15 +41,20 @@ import Testing
             try await group.waitForAll()
         }
         // Fold the log into the counts it implies.
-        var follows = Set<[UserID]>(), likes = Set<[String]>(), comments: [PostID: Int] = [:], postCount: [UserID: Int] = [:]
+        var follows = Set<[UserID]>(), likes = Set<[String]>(), comments: [PostID: Int] = [:],
+            postCount: [UserID: Int] = [:]
         let events = try service.events(from: 1, limit: 100_000)
         #expect(events.map(\.sequence) == Array(1...UInt64(events.count)), "the log has a gap")
         for envelope in events {
             switch envelope.event {
-            case .followed(let f): #expect(follows.insert([f.followerId, f.followeeId]).inserted, "a duplicate Followed")
-            case .unfollowed(let f): #expect(follows.remove([f.followerId, f.followeeId]) != nil, "Unfollowed without Followed")
-            case .likeAdded(let l): #expect(likes.insert([l.postId.rawValue, l.userId.rawValue]).inserted, "a duplicate LikeAdded")
-            case .likeRemoved(let l): #expect(likes.remove([l.postId.rawValue, l.userId.rawValue]) != nil, "LikeRemoved without LikeAdded")
+            case .followed(let f):
+                #expect(follows.insert([f.followerId, f.followeeId]).inserted, "a duplicate Followed")
+            case .unfollowed(let f):
+                #expect(follows.remove([f.followerId, f.followeeId]) != nil, "Unfollowed without Followed")
+            case .likeAdded(let l):
+                #expect(likes.insert([l.postId.rawValue, l.userId.rawValue]).inserted, "a duplicate LikeAdded")
+            case .likeRemoved(let l):
+                #expect(likes.remove([l.postId.rawValue, l.userId.rawValue]) != nil, "LikeRemoved without LikeAdded")
             case .commentAdded(let c): comments[c.postId, default: 0] += 1
             case .postAdded(let p): postCount[p.authorId, default: 0] += 1
             default: break
@@ -58,7 +65,9 @@ import Testing
             #expect(profile.followerCount == follows.filter { $0[1] == user }.count)
             #expect(profile.followingCount == follows.filter { $0[0] == user }.count)
             #expect(profile.postCount == postCount[user, default: 0])
-            #expect(Set(try service.all { try service.followers(of: user, $0) }.map(\.id)) == Set(follows.filter { $0[1] == user }.map { $0[0] }))
+            #expect(
+                Set(try service.all { try service.followers(of: user, $0) }.map(\.id))
+                    == Set(follows.filter { $0[1] == user }.map { $0[0] }))
         }
         for post in posts {
             let detail = try service.post(post).post
@@ -74,7 +83,10 @@ import Testing
             for index in 0..<12 {
                 group.addTask {
                     do {
-                        _ = try await service.execute(.createUser(username: "same", email: "e\(index)@example.com", password: "password-1", bio: nil, url: nil))
+                        _ = try await service.execute(
+                            .createUser(
+                                username: "same", email: "e\(index)@example.com", password: "password-1", bio: nil,
+                                url: nil))
                         return true
                     } catch { return false }
                 }

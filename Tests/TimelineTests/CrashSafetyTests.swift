@@ -24,9 +24,11 @@ import Testing
             // Feed commands from another thread until the pipe breaks.
             let lines = (0..<3_000).map { index -> String in
                 if index % 4 == 3, let post = acknowledged.last {
-                    return #"{"id":"c\#(round)-\#(index)","command":"addComment","as":"\#(author)","post":"\#(post)","text":"r\#(round) i\#(index)"}"#
+                    return
+                        #"{"id":"c\#(round)-\#(index)","command":"addComment","as":"\#(author)","post":"\#(post)","text":"r\#(round) i\#(index)"}"#
                 }
-                return #"{"id":"p\#(round)-\#(index)","command":"addPost","as":"\#(author)","image":"\#(gifBase64(index))","caption":"r\#(round) i\#(index)"}"#
+                return
+                    #"{"id":"p\#(round)-\#(index)","command":"addPost","as":"\#(author)","image":"\#(gifBase64(index))","caption":"r\#(round) i\#(index)"}"#
             }
             let writer = tool.input.fileHandleForWriting
             let feeder = Thread {
@@ -51,9 +53,14 @@ import Testing
             let printed = String(decoding: output, as: UTF8.self)
             for line in printed.split(separator: "\n") {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      object["ok"] as? Bool == true, let result = object["result"] as? [String: Any], let id = result["id"] as? String
+                    object["ok"] as? Bool == true, let result = object["result"] as? [String: Any],
+                    let id = result["id"] as? String
                 else { continue }  // a line cut short by the kill was never acknowledged
-                if result["text"] != nil { acknowledgedComments.append(CommentID(id)) } else { acknowledged.append(PostID(id)) }
+                if result["text"] != nil {
+                    acknowledgedComments.append(CommentID(id))
+                } else {
+                    acknowledged.append(PostID(id))
+                }
             }
             // After every kill: no gap, the chain verifies, everything acknowledged is there.
             let service = try openService(path: path)
@@ -61,20 +68,25 @@ import Testing
             #expect(events.map(\.sequence) == Array(1...UInt64(events.count)), "round \(round): the log has a gap")
             #expect(try service.verifyLog().isValid, "round \(round)")
             let posts = Set(events.compactMap { if case .postAdded(let e) = $0.event { e.postId } else { nil } })
-            let comments = Set(events.compactMap { if case .commentAdded(let e) = $0.event { e.commentId } else { nil } })
+            let comments = Set(
+                events.compactMap { if case .commentAdded(let e) = $0.event { e.commentId } else { nil } })
             #expect(acknowledged.allSatisfy(posts.contains), "round \(round): an acknowledged post is missing")
-            #expect(acknowledgedComments.allSatisfy(comments.contains), "round \(round): an acknowledged comment is missing")
+            #expect(
+                acknowledgedComments.allSatisfy(comments.contains), "round \(round): an acknowledged comment is missing"
+            )
             if round % 10 == 9 || round == Self.kills - 1 {
                 #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty, "round \(round)")
             }
             service.close()
         }
-        #expect(acknowledged.count + acknowledgedComments.count >= Self.kills, "every round has an acknowledged command")
+        #expect(
+            acknowledged.count + acknowledgedComments.count >= Self.kills, "every round has an acknowledged command")
     }
 
     /// How many complete answer lines in `output` acknowledge a command.
     static func acknowledgedLines(in output: Data) -> Int {
         let complete = output.prefix(through: output.lastIndex(of: 0x0A) ?? output.startIndex - 1)
-        return complete.split(separator: 0x0A).filter { String(decoding: $0, as: UTF8.self).contains(#""ok":true"#) }.count
+        return complete.split(separator: 0x0A).filter { String(decoding: $0, as: UTF8.self).contains(#""ok":true"#) }
+            .count
     }
 }

@@ -8,11 +8,14 @@ import Testing
 /// current password.
 @Suite struct CredentialTests {
     /// Runs `body`, expecting `code`, and checks that the log did not grow.
-    func expectRefused(_ service: TimelineService, _ code: TimelineError.Code, field: String? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async throws {
+    func expectRefused(
+        _ service: TimelineService, _ code: TimelineError.Code, field: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+    ) async throws {
         let before = try service.lastSequence()
         await expectError(code, field: field, sourceLocation: sourceLocation, body)
-        #expect(try service.lastSequence() == before, "a failed command appended events", sourceLocation: sourceLocation)
+        #expect(
+            try service.lastSequence() == before, "a failed command appended events", sourceLocation: sourceLocation)
     }
 
     func signIn(_ service: TimelineService, _ email: String, _ password: String) async throws -> String {
@@ -23,7 +26,9 @@ import Testing
 
     func resetToken(_ service: TimelineService, for user: UserID) async throws -> String {
         let result = try await service.execute(.requestPasswordReset(user: user.rawValue), as: .operator)
-        guard case .token(let token) = result else { throw TimelineError(.internal, "requestPasswordReset returned \(result)") }
+        guard case .token(let token) = result else {
+            throw TimelineError(.internal, "requestPasswordReset returned \(result)")
+        }
         return token
     }
 
@@ -32,7 +37,7 @@ import Testing
         do {
             _ = try await service.execute(.follow(user: target.rawValue), as: .session(token))
             return true
-        } catch where error.code == .unauthenticated {
+        } catch  where error.code == .unauthenticated {
             return false
         }
     }
@@ -78,10 +83,13 @@ import Testing
         #expect(try await sessionWorks(service, first, following: bob.id))
 
         _ = try await service.execute(.resetPassword(token: used, password: "new-password", email: nil))
-        #expect(try await !sessionWorks(service, first, following: bob.id), "a session from before the reset still acts")
-        #expect(try await !sessionWorks(service, second, following: bob.id), "a session from before the reset still acts")
+        #expect(
+            try await !sessionWorks(service, first, following: bob.id), "a session from before the reset still acts")
+        #expect(
+            try await !sessionWorks(service, second, following: bob.id), "a session from before the reset still acts")
         try await expectRefused(service, .unauthenticated, field: "token") {
-            _ = try await service.execute(.resetPassword(token: other, password: "attacker-password", email: "eve@example.com"))
+            _ = try await service.execute(
+                .resetPassword(token: other, password: "attacker-password", email: "eve@example.com"))
         }
         // Other users keep their sessions and tokens; a new sign-in with the new password acts.
         #expect(try await sessionWorks(service, bobs, following: alice.id))
@@ -134,8 +142,10 @@ import Testing
     }
 
     /// Expects `body` to fail with `invalid_credentials`, recording only a failed sign-in.
-    func expectWrongPassword(_ service: TimelineService, sourceLocation: SourceLocation = #_sourceLocation,
-                             _ body: () async throws -> Void) async throws {
+    func expectWrongPassword(
+        _ service: TimelineService, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async throws {
         let before = try service.lastSequence()
         await expectError(.invalidCredentials, sourceLocation: sourceLocation, body)
         let appended = try service.events(from: before + 1).map(\.type)
@@ -151,20 +161,28 @@ import Testing
         let token = try await resetToken(service, for: alice.id)
 
         try await expectWrongPassword(service) {
-            _ = try await service.execute(.changePassword(currentPassword: "guessed-password", newPassword: "new-password"), as: .session(session))
+            _ = try await service.execute(
+                .changePassword(currentPassword: "guessed-password", newPassword: "new-password"), as: .session(session)
+            )
         }
         try await expectRefused(service, .invalidArgument, field: "newPassword") {
-            _ = try await service.execute(.changePassword(currentPassword: "old-password", newPassword: "short"), as: .session(session))
+            _ = try await service.execute(
+                .changePassword(currentPassword: "old-password", newPassword: "short"), as: .session(session))
         }
         try await expectRefused(service, .unauthenticated) {
             _ = try await service.execute(.changePassword(currentPassword: "old-password", newPassword: "new-password"))
         }
         #expect(try await sessionWorks(service, session, following: bob.id), "a refused change ended the session")
 
-        let result = try await service.execute(.changePassword(currentPassword: "old-password", newPassword: "new-password"), as: .session(session))
+        let result = try await service.execute(
+            .changePassword(currentPassword: "old-password", newPassword: "new-password"), as: .session(session))
         #expect(result == .user(try service.user(alice.id)))
-        #expect(try await !sessionWorks(service, session, following: bob.id), "the session that changed the password still acts")
-        #expect(try await !sessionWorks(service, other, following: bob.id), "another session still acts after a password change")
+        #expect(
+            try await !sessionWorks(service, session, following: bob.id),
+            "the session that changed the password still acts")
+        #expect(
+            try await !sessionWorks(service, other, following: bob.id),
+            "another session still acts after a password change")
         try await expectRefused(service, .unauthenticated, field: "token") {
             _ = try await service.execute(.resetPassword(token: token, password: "attacker-password", email: nil))
         }
@@ -173,7 +191,8 @@ import Testing
         #expect(try await sessionWorks(service, fresh, following: bob.id))
 
         _ = try service.rebuild()
-        #expect(try await !sessionWorks(service, session, following: bob.id), "a rebuild brought back a revoked session")
+        #expect(
+            try await !sessionWorks(service, session, following: bob.id), "a rebuild brought back a revoked session")
         #expect(try await sessionWorks(service, fresh, following: bob.id))
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
@@ -183,11 +202,15 @@ import Testing
         let alice = try await service.createUser("alice", password: "right-password")
         for guess in 0..<SignInPolicy.maxFailures {
             try await expectWrongPassword(service) {
-                _ = try await service.execute(.changeEmail(password: "guess-\(guess)-password", email: "eve@example.com"), as: .user(alice.id.rawValue))
+                _ = try await service.execute(
+                    .changeEmail(password: "guess-\(guess)-password", email: "eve@example.com"),
+                    as: .user(alice.id.rawValue))
             }
         }
         try await expectRefused(service, .rateLimited) {
-            _ = try await service.execute(.changePassword(currentPassword: "right-password", newPassword: "eves-password"), as: .user(alice.id.rawValue))
+            _ = try await service.execute(
+                .changePassword(currentPassword: "right-password", newPassword: "eves-password"),
+                as: .user(alice.id.rawValue))
         }
     }
 
@@ -199,27 +222,35 @@ import Testing
         let session = try await signIn(service, "alice@example.com", "alice-password")
 
         try await expectWrongPassword(service) {
-            _ = try await service.execute(.changeEmail(password: "guessed-password", email: "eve@example.com"), as: .session(session))
+            _ = try await service.execute(
+                .changeEmail(password: "guessed-password", email: "eve@example.com"), as: .session(session))
         }
         try await expectRefused(service, .emailTaken, field: "email") {
-            _ = try await service.execute(.changeEmail(password: "alice-password", email: "BOB@example.com"), as: .session(session))
+            _ = try await service.execute(
+                .changeEmail(password: "alice-password", email: "BOB@example.com"), as: .session(session))
         }
         try await expectRefused(service, .invalidArgument, field: "email") {
-            _ = try await service.execute(.changeEmail(password: "alice-password", email: "not an email"), as: .session(session))
+            _ = try await service.execute(
+                .changeEmail(password: "alice-password", email: "not an email"), as: .session(session))
         }
         // The same email again changes nothing.
         let before = try service.lastSequence()
-        _ = try await service.execute(.changeEmail(password: "alice-password", email: "Alice@example.com"), as: .session(session))
+        _ = try await service.execute(
+            .changeEmail(password: "alice-password", email: "Alice@example.com"), as: .session(session))
         #expect(try service.lastSequence() == before)
 
-        _ = try await service.execute(.changeEmail(password: "alice-password", email: "Alice.New@example.com"), as: .session(session))
+        _ = try await service.execute(
+            .changeEmail(password: "alice-password", email: "Alice.New@example.com"), as: .session(session))
         #expect(try await sessionWorks(service, session, following: bob.id), "an email change ends no session")
         await expectError(.invalidCredentials) { _ = try await signIn(service, "alice@example.com", "alice-password") }
         _ = try await signIn(service, "alice.new@example.com", "alice-password")
         // The old email is free again; the new one is taken.
-        _ = try await service.execute(.createUser(username: "alice2", email: "alice@example.com", password: "password-123", bio: nil, url: nil))
+        _ = try await service.execute(
+            .createUser(username: "alice2", email: "alice@example.com", password: "password-123", bio: nil, url: nil))
         try await expectRefused(service, .emailTaken, field: "email") {
-            _ = try await service.execute(.createUser(username: "carol", email: "alice.new@example.com", password: "password-123", bio: nil, url: nil))
+            _ = try await service.execute(
+                .createUser(
+                    username: "carol", email: "alice.new@example.com", password: "password-123", bio: nil, url: nil))
         }
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
         service.close()
@@ -238,13 +269,19 @@ import Testing
             return try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
         }
         func code(_ reply: [String: Any]) -> String? { (reply["error"] as? [String: Any])?["code"] as? String }
-        let reset = try await answer(#"{"command":"requestPasswordReset","user":"\#(alice.id.rawValue)","session":"\#(session)"}"#)
+        let reset = try await answer(
+            #"{"command":"requestPasswordReset","user":"\#(alice.id.rawValue)","session":"\#(session)"}"#)
         #expect(code(reset) == "forbidden")
-        let wrong = try await answer(#"{"command":"changePassword","currentPassword":"nope-nope-nope","newPassword":"new-password","session":"\#(session)"}"#)
+        let wrong = try await answer(
+            #"{"command":"changePassword","currentPassword":"nope-nope-nope","newPassword":"new-password","session":"\#(session)"}"#
+        )
         #expect(code(wrong) == "invalid_credentials")
-        let email = try await answer(#"{"command":"changeEmail","password":"alice-password","email":"a2@example.com","session":"\#(session)"}"#)
+        let email = try await answer(
+            #"{"command":"changeEmail","password":"alice-password","email":"a2@example.com","session":"\#(session)"}"#)
         #expect(email["ok"] as? Bool == true, "\(email)")
-        let change = try await answer(#"{"command":"changePassword","currentPassword":"alice-password","newPassword":"new-password","session":"\#(session)"}"#)
+        let change = try await answer(
+            #"{"command":"changePassword","currentPassword":"alice-password","newPassword":"new-password","session":"\#(session)"}"#
+        )
         #expect(change["ok"] as? Bool == true, "\(change)")
         let after = try await answer(#"{"command":"follow","user":"\#(alice.id.rawValue)","session":"\#(session)"}"#)
         #expect(code(after) == "unauthenticated")
@@ -258,16 +295,20 @@ import Testing
         _ = try await service.createUser("alice", password: "the-right-one")
         for _ in 0..<SignInPolicy.maxFailures {
             await expectError(.invalidCredentials) {
-                _ = try await service.execute(.signIn(email: "alice@example.com", password: "guess-guess"), origin: "203.0.113.9")
+                _ = try await service.execute(
+                    .signIn(email: "alice@example.com", password: "guess-guess"), origin: "203.0.113.9")
             }
         }
         await expectError(.rateLimited) {
-            _ = try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one"), origin: "203.0.113.9")
+            _ = try await service.execute(
+                .signIn(email: "alice@example.com", password: "the-right-one"), origin: "203.0.113.9")
         }
-        let owner = try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one"), origin: "198.51.100.7")
+        let owner = try await service.execute(
+            .signIn(email: "alice@example.com", password: "the-right-one"), origin: "198.51.100.7")
         #expect(owner.session != nil)
         // Local tools (no origin) have their own count too.
-        #expect(try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one")).session != nil)
+        #expect(
+            try await service.execute(.signIn(email: "alice@example.com", password: "the-right-one")).session != nil)
         // The origin is recorded only as a keyed hash.
         let failed = try service.events(from: 1, limit: 100).compactMap { envelope -> SignInFailed? in
             if case .signInFailed(let e) = envelope.event { return e }

@@ -7,8 +7,12 @@ extension InMemoryState {
     /// Folds one logged event in, as the LMDB projections do. Exhaustive: a new event does not
     /// build until the in-memory state knows what it changes.
     mutating func apply(_ envelope: EventEnvelope) {
-        func updateUser(_ id: UserID, _ change: (inout UserRecord) -> Void) { if users[id] != nil { change(&users[id]!) } }
-        func updatePost(_ id: PostID, _ change: (inout PostRecord) -> Void) { if posts[id] != nil { change(&posts[id]!) } }
+        func updateUser(_ id: UserID, _ change: (inout UserRecord) -> Void) {
+            if users[id] != nil { change(&users[id]!) }
+        }
+        func updatePost(_ id: PostID, _ change: (inout PostRecord) -> Void) {
+            if posts[id] != nil { change(&posts[id]!) }
+        }
         func removePost(_ post: PostID, author: UserID) {
             posts[post] = nil
             comments = comments.filter { $0.value.post != post }
@@ -21,8 +25,9 @@ extension InMemoryState {
         }
         switch envelope.event {
         case .userCreated(let e):
-            users[e.userId] = UserRecord(id: e.userId, username: e.username, emailHash: e.email.map(hashEmail), passwordHash: e.passwordHash,
-                                         bio: e.bio, url: e.url, createdAt: envelope.timestamp)
+            users[e.userId] = UserRecord(
+                id: e.userId, username: e.username, emailHash: e.email.map(hashEmail), passwordHash: e.passwordHash,
+                bio: e.bio, url: e.url, createdAt: envelope.timestamp)
         case .profileUpdated(let e):
             updateUser(e.userId) { user in
                 if let name = e.username { user.username = name }
@@ -32,7 +37,8 @@ extension InMemoryState {
                 if let locked = e.locked { user.locked = locked }
             }
         case .signedIn(let e):
-            sessions[e.sessionHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes)
+            sessions[e.sessionHash] = SessionRecord(
+                user: e.userId, expiresAt: e.expiresAt, app: e.appId, scopes: e.scopes)
             issued[e.sessionHash] = envelope.sequence
             if let redeemed = e.authorizationHash { authorizations[redeemed] = nil }
         case .signedOut(let e):
@@ -44,14 +50,16 @@ extension InMemoryState {
             let recent = failures[e.limiterKey, default: []].filter { $0 >= envelope.timestamp - SignInPolicy.window }
             failures[e.limiterKey] = recent + [envelope.timestamp]
         case .postAdded(let e):
-            posts[e.postId] = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
-                                         hashtags: e.hashtags, createdAt: envelope.timestamp,
-                                         width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
+            posts[e.postId] = PostRecord(
+                id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
+                hashtags: e.hashtags, createdAt: envelope.timestamp,
+                width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
             updateUser(e.authorId) { $0.postCount += 1 }
             for id in e.media { media[id]?.post = e.postId }
         case .mediaUploaded(let e):
-            media[e.mediaId] = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
-                                           width: e.width, height: e.height, variants: e.variants, alt: e.alt)
+            media[e.mediaId] = MediaRecord(
+                id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
+                width: e.width, height: e.height, variants: e.variants, alt: e.alt)
         case .mediaUpdated(let e):
             media[e.mediaId]?.alt = e.alt
         case .mediaDeleted(let e):
@@ -67,8 +75,9 @@ extension InMemoryState {
         case .pushSubscribed(let e):
             pushSubscriptions[e.sessionHash] = nil
             if let endpoint = e.endpoint, let p256dh = e.p256dh, let auth = e.auth {
-                pushSubscriptions[e.sessionHash] = PushSubscriptionRecord(user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
-                                                                          standard: e.standard, alerts: e.alerts, policy: e.policy)
+                pushSubscriptions[e.sessionHash] = PushSubscriptionRecord(
+                    user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                    standard: e.standard, alerts: e.alerts, policy: e.policy)
             }
         case .pushUnsubscribed(let e):
             pushSubscriptions[e.sessionHash] = nil
@@ -99,7 +108,9 @@ extension InMemoryState {
         case .postImageProcessed(let e):
             updatePost(e.postId) { post in
                 post.image = e.variants.full
-                post.width = e.width; post.height = e.height; post.variants = e.variants
+                post.width = e.width
+                post.height = e.height
+                post.variants = e.variants
             }
         case .postDeleted(let e):
             removePost(e.postId, author: e.authorId)
@@ -108,8 +119,9 @@ extension InMemoryState {
         case .reportsDismissed(let e):
             dismissedReports.formUnion(reportEdges.filter { $0[1] == e.postId.rawValue })
         case .commentAdded(let e):
-            comments[e.commentId] = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
-                                                  createdAt: envelope.timestamp, replyTo: e.replyTo)
+            comments[e.commentId] = CommentRecord(
+                id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
+                createdAt: envelope.timestamp, replyTo: e.replyTo)
             updatePost(e.postId) { $0.commentCount += 1 }
         case .commentDeleted(let e):
             comments[e.commentId] = nil
@@ -191,7 +203,9 @@ extension InMemoryState {
             users += envelope.event.users
             if let post = envelope.event.post { posts.append(post) }
             switch envelope.event {
-            case .userCreated(let e): usernames.insert(e.username); e.email.map { _ = emails.insert($0) }
+            case .userCreated(let e):
+                usernames.insert(e.username)
+                e.email.map { _ = emails.insert($0) }
             case .profileUpdated(let e): e.username.map { _ = usernames.insert($0) }
             case .emailChanged(let e): e.email.map { _ = emails.insert($0) }
             case .passwordChanged(let e): e.email.map { _ = emails.insert($0) }
@@ -220,11 +234,17 @@ extension InMemoryState {
                 out.append("reported \(user) \(post): \(try state.reported(user, post))")
             }
         }
-        for name in usernames.sorted() { out.append("username \(name): \(String(describing: try state.userID(username: name)))") }
-        for email in emails.sorted() { out.append("email \(email): \(String(describing: try state.userID(email: email)))") }
+        for name in usernames.sorted() {
+            out.append("username \(name): \(String(describing: try state.userID(username: name)))")
+        }
+        for email in emails.sorted() {
+            out.append("email \(email): \(String(describing: try state.userID(email: email)))")
+        }
         for post in posts {
             out.append("post \(post): \(String(describing: try state.post(post)))")
-            for limit in [1, 2, 100] { out.append("standing reports \(post) up to \(limit): \(try state.standingReports(post, upTo: limit))") }
+            for limit in [1, 2, 100] {
+                out.append("standing reports \(post) up to \(limit): \(try state.standingReports(post, upTo: limit))")
+            }
         }
         for comment in comments { out.append("comment \(comment): \(String(describing: try state.comment(comment)))") }
         for token in tokens.sorted() {
@@ -250,49 +270,68 @@ extension InMemoryState {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let carol = try await service.createUser("carol"), dave = try await service.createUser("dave")
         for (a, b) in [(alice, bob), (bob, alice), (carol, alice), (carol, bob), (dave, carol), (alice, dave)] {
-            _ = try await service.execute(.follow(user: b.id.rawValue, notify: a.id == bob.id || a.id == carol.id ? true : nil), as: .user(a.id.rawValue))
+            _ = try await service.execute(
+                .follow(user: b.id.rawValue, notify: a.id == bob.id || a.id == carol.id ? true : nil),
+                as: .user(a.id.rawValue))
         }
         _ = try await service.execute(.follow(user: bob.id.rawValue, notify: false), as: .user(carol.id.rawValue))
         var posts: [Post] = []
         for (index, user) in [alice, bob, carol, alice, dave, carol].enumerated() {
-            posts.append(try await service.addPost(by: user.id, caption: "post \(index) #tag\(index % 2)", image: index))
+            posts.append(
+                try await service.addPost(by: user.id, caption: "post \(index) #tag\(index % 2)", image: index))
             clock.advance(1_000)
         }
         for user in [alice, bob, carol, dave] {
             for post in posts where post.id.rawValue.hashValue % 3 != 0 || post.author == user.id {
                 _ = try await service.execute(.like(post: post.id.rawValue), as: .user(user.id.rawValue))
             }
-            for post in posts.prefix(4) { _ = try await service.addComment(by: user.id, on: post.id, "from \(user.username)") }
+            for post in posts.prefix(4) {
+                _ = try await service.addComment(by: user.id, on: post.id, "from \(user.username)")
+            }
         }
         _ = try await service.execute(.unlike(post: posts[1].id.rawValue), as: .user(alice.id.rawValue))
         _ = try await service.execute(.unfollow(user: alice.id.rawValue), as: .user(bob.id.rawValue))
         _ = try await service.execute(.deletePost(post: posts[3].id.rawValue), as: .user(alice.id.rawValue))
-        _ = try await service.execute(.reportPost(post: posts[1].id.rawValue, reason: "spam"), as: .user(dave.id.rawValue))
+        _ = try await service.execute(
+            .reportPost(post: posts[1].id.rawValue, reason: "spam"), as: .user(dave.id.rawValue))
         // Moderation: reports dismissed (and one made after), a post removed with its reports.
-        for user in [bob, carol] { _ = try await service.execute(.reportPost(post: posts[0].id.rawValue, reason: "rude"), as: .user(user.id.rawValue)) }
+        for user in [bob, carol] {
+            _ = try await service.execute(
+                .reportPost(post: posts[0].id.rawValue, reason: "rude"), as: .user(user.id.rawValue))
+        }
         _ = try await service.execute(.dismissReports(post: posts[0].id.rawValue), as: .operator)
-        _ = try await service.execute(.reportPost(post: posts[0].id.rawValue, reason: "still rude"), as: .user(dave.id.rawValue))
-        _ = try await service.execute(.reportPost(post: posts[5].id.rawValue, reason: "spam"), as: .user(bob.id.rawValue))
+        _ = try await service.execute(
+            .reportPost(post: posts[0].id.rawValue, reason: "still rude"), as: .user(dave.id.rawValue))
+        _ = try await service.execute(
+            .reportPost(post: posts[5].id.rawValue, reason: "spam"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.removePost(post: posts[5].id.rawValue, reason: "spam"), as: .operator)
         // A post from before the image pipeline, then given its variants (one left without).
         _ = try MediaReprocessTests.addOldPost(service, by: dave.id, gifBytes(40))
         _ = try service.reprocessMedia()
         _ = try MediaReprocessTests.addOldPost(service, by: bob.id, gifBytes(41))
-        _ = try await service.execute(.updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
+        _ = try await service.execute(
+            .updateProfile(username: "bobby", bio: "hi", url: "https://bob.example"), as: .user(bob.id.rawValue))
         _ = try await service.execute(.updateProfile(username: nil, bio: "", url: nil), as: .user(bob.id.rawValue))
-        _ = try await service.execute(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: .user(dave.id.rawValue))
+        _ = try await service.execute(
+            .updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: .user(dave.id.rawValue))
         // Sessions: one ended by sign-out, one by a password change, one alive.
         for user in [alice, bob, carol] {
             _ = try await service.execute(.signIn(email: "\(user.username)@example.com", password: "password-123"))
         }
-        guard case .session(let token, _) = try await service.execute(.signIn(email: "dave@example.com", password: "password-123"))
+        guard
+            case .session(let token, _) = try await service.execute(
+                .signIn(email: "dave@example.com", password: "password-123"))
         else { throw TimelineError(.internal, "no session") }
         _ = try await service.execute(.signOut(session: token))
-        _ = try await service.execute(.changePassword(currentPassword: "password-123", newPassword: "password-456"), as: .user(alice.id.rawValue))
-        _ = try await service.execute(.changeEmail(password: "password-123", email: "carol@new.example"), as: .user(carol.id.rawValue))
+        _ = try await service.execute(
+            .changePassword(currentPassword: "password-123", newPassword: "password-456"), as: .user(alice.id.rawValue))
+        _ = try await service.execute(
+            .changeEmail(password: "password-123", email: "carol@new.example"), as: .user(carol.id.rawValue))
         // Reset tokens: one used, one revoked by that use, one open.
-        guard case .token(let reset) = try await service.execute(.requestPasswordReset(user: dave.id.rawValue), as: .operator),
-              case .token = try await service.execute(.requestPasswordReset(user: dave.id.rawValue), as: .operator)
+        guard
+            case .token(let reset) = try await service.execute(
+                .requestPasswordReset(user: dave.id.rawValue), as: .operator),
+            case .token = try await service.execute(.requestPasswordReset(user: dave.id.rawValue), as: .operator)
         else { throw TimelineError(.internal, "no token") }
         _ = try await service.execute(.resetPassword(token: reset, password: "password-789", email: nil))
         _ = try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator)
@@ -301,7 +340,8 @@ extension InMemoryState {
         _ = try? await service.execute(.signIn(email: "nobody@example.com", password: "wrong"))
         _ = try? await service.execute(.signIn(email: "bob@example.com", password: "wrong"), origin: "10.0.0.1")
         // Erasures: carol's posts, likes, comments and follows go with her.
-        _ = try await service.execute(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))
+        _ = try await service.execute(
+            .eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))
     }
 
     @Test func bothStatesAnswerAlike() async throws {
@@ -323,9 +363,12 @@ extension InMemoryState {
         // become events).
         for user in memory.users.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             let fromLMDB = try service.read { view in
-                try decide(.eraseUser(user: user.rawValue), actor: .operator, state: view, context: context(now: now)).events
+                try decide(.eraseUser(user: user.rawValue), actor: .operator, state: view, context: context(now: now))
+                    .events
             }
-            let fromMemory = try decide(.eraseUser(user: user.rawValue), actor: .operator, state: memory, context: context(now: now)).events
+            let fromMemory = try decide(
+                .eraseUser(user: user.rawValue), actor: .operator, state: memory, context: context(now: now)
+            ).events
             #expect(fromLMDB == fromMemory)
             #expect(fromLMDB.count > 1)
         }

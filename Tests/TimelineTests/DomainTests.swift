@@ -67,7 +67,10 @@ struct InMemoryState: DecisionState {
     func userReported(_ reporter: UserID, _ user: UserID) -> Bool { userReportEdges.contains([reporter, user]) }
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) -> [MediaRecord] {
-        Array(media.values.filter { $0.post == nil && $0.uploadedAt < time }.sorted { ($0.uploadedAt, $0.id) < ($1.uploadedAt, $1.id) }.prefix(limit))
+        Array(
+            media.values.filter { $0.post == nil && $0.uploadedAt < time }.sorted {
+                ($0.uploadedAt, $0.id) < ($1.uploadedAt, $1.id)
+            }.prefix(limit))
     }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
@@ -85,7 +88,9 @@ struct InMemoryState: DecisionState {
     /// The standing reports (the double keeps no account ages, activity or origins: each counts).
     func countedReports(_ p: PostID, upTo limit: Int) -> Int { standingReports(p, upTo: limit) }
     func session(hash: String) -> SessionRecord? { sessions[hash].flatMap { unrevoked($0, hash: hash) } }
-    func signInFailures(limiterKey: String, since: Int64) -> Int { failures[limiterKey, default: []].filter { $0 >= since }.count }
+    func signInFailures(limiterKey: String, since: Int64) -> Int {
+        failures[limiterKey, default: []].filter { $0 >= since }.count
+    }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }
 
     private func unrevoked(_ record: SessionRecord, hash: String) -> SessionRecord? {
@@ -101,12 +106,15 @@ struct InMemoryState: DecisionState {
         footprint.followers = followEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
         footprint.requested = requestEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
         footprint.requestedBy = requestEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
-        footprint.unattachedMedia = unattachedMedia(uploadedBefore: .max, limit: .max).filter { $0.uploader == user }.map(\.id)
+        footprint.unattachedMedia = unattachedMedia(uploadedBefore: .max, limit: .max).filter { $0.uploader == user }
+            .map(\.id)
         footprint.posts = posts.values.filter { $0.author == user }.map(\.id).sorted { $0.rawValue < $1.rawValue }
         let own = Set(footprint.posts)
         footprint.likes = likeEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.filter { !own.contains($0) }
             .sorted { $0.rawValue < $1.rawValue }
-        footprint.bookmarks = bookmarkEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.sorted { $0.rawValue < $1.rawValue }
+        footprint.bookmarks = bookmarkEdges.filter { $0[0] == user.rawValue }.map { PostID($0[1]) }.sorted {
+            $0.rawValue < $1.rawValue
+        }
         footprint.blocking = blockEdges.filter { $0[0] == user }.map { $0[1] }.sorted { $0.rawValue < $1.rawValue }
         footprint.blockedBy = blockEdges.filter { $0[1] == user }.map { $0[0] }.sorted { $0.rawValue < $1.rawValue }
         footprint.muting = (mutes[user] ?? [:]).keys.sorted { $0.rawValue < $1.rawValue }
@@ -119,28 +127,43 @@ struct InMemoryState: DecisionState {
 
 func context(now: Int64 = 1_000) -> DecisionContext {
     var counter = 0
-    var context = DecisionContext(now: now, newID: { counter += 1; return String(format: "id%04d", counter) },
-                                  hashToken: { "h:" + $0 }, contentID: { "img\($1.count)" },
-                                  hashEmail: { $0 })  // emails as they are, like `InMemoryState.hashEmail`
+    var context = DecisionContext(
+        now: now,
+        newID: {
+            counter += 1
+            return String(format: "id%04d", counter)
+        },
+        hashToken: { "h:" + $0 }, contentID: { "img\($1.count)" },
+        hashEmail: { $0 })  // emails as they are, like `InMemoryState.hashEmail`
     context.prepared.passwordHash = "$argon2id$stub"
     return context
 }
 
-let alice = UserRecord(id: UserID("alice1"), username: "alice", emailHash: "alice@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
-let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@example.com", passwordHash: "x", bio: nil, url: nil, createdAt: 0)
+let alice = UserRecord(
+    id: UserID("alice1"), username: "alice", emailHash: "alice@example.com", passwordHash: "x", bio: nil, url: nil,
+    createdAt: 0)
+let bob = UserRecord(
+    id: UserID("bob1"), username: "bob", emailHash: "bob@example.com", passwordHash: "x", bio: nil, url: nil,
+    createdAt: 0)
 
 @Suite struct DecideTests {
     var state: InMemoryState {
         var s = InMemoryState()
         s.users = [alice.id: alice, bob.id: bob]
-        s.posts[PostID("p1")] = PostRecord(id: PostID("p1"), author: bob.id, image: ImageID("i"), caption: nil, hashtags: [], createdAt: 0)
+        s.posts[PostID("p1")] = PostRecord(
+            id: PostID("p1"), author: bob.id, image: ImageID("i"), caption: nil, hashtags: [], createdAt: 0)
         return s
     }
 
     @Test func createUserNormalisesAndRecordsOnlyTheHash() throws {
-        let d = try decide(.createUser(username: "Carol.X", email: "Carol@Example.COM", password: "secret-password", bio: "hi", url: nil),
-                           actor: .anonymous, state: state, context: context())
-        guard case .userCreated(let e) = d.events.first else { Issue.record("no UserCreated"); return }
+        let d = try decide(
+            .createUser(
+                username: "Carol.X", email: "Carol@Example.COM", password: "secret-password", bio: "hi", url: nil),
+            actor: .anonymous, state: state, context: context())
+        guard case .userCreated(let e) = d.events.first else {
+            Issue.record("no UserCreated")
+            return
+        }
         #expect(e.username == "carol.x")
         #expect(e.email == "carol@example.com")
         #expect(e.passwordHash == "$argon2id$stub")
@@ -149,12 +172,16 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
 
     @Test func duplicateUsernameAndEmailAreRefused() {
         #expect(throws: TimelineError(.usernameTaken, "username alice is taken", field: "username")) {
-            try decide(.createUser(username: "ALICE", email: "new@example.com", password: "secret-password", bio: nil, url: nil),
-                       actor: .anonymous, state: state, context: context())
+            try decide(
+                .createUser(
+                    username: "ALICE", email: "new@example.com", password: "secret-password", bio: nil, url: nil),
+                actor: .anonymous, state: state, context: context())
         }
         #expect(throws: TimelineError(.emailTaken, "email is already registered", field: "email")) {
-            try decide(.createUser(username: "new", email: "ALICE@example.com", password: "secret-password", bio: nil, url: nil),
-                       actor: .anonymous, state: state, context: context())
+            try decide(
+                .createUser(
+                    username: "new", email: "ALICE@example.com", password: "secret-password", bio: nil, url: nil),
+                actor: .anonymous, state: state, context: context())
         }
     }
 
@@ -166,7 +193,9 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         let again = try decide(.follow(user: bob.id.rawValue), actor: .user(alice.id), state: s, context: context())
         #expect(again.events.isEmpty)
         #expect(again.outcome == .success(.changed(false)))
-        #expect(throws: TimelineError.self) { try decide(.follow(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context()) }
+        #expect(throws: TimelineError.self) {
+            try decide(.follow(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context())
+        }
     }
 
     @Test func onlyTheAuthorDeletesAPost() {
@@ -179,22 +208,28 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         var s = state
         s.followEdges = [[alice.id, bob.id], [bob.id, alice.id]]
         s.likeEdges = [[alice.id.rawValue, "p1"]]
-        s.comments[CommentID("c1")] = CommentRecord(id: CommentID("c1"), post: PostID("p1"), author: alice.id, text: "x", createdAt: 0)
+        s.comments[CommentID("c1")] = CommentRecord(
+            id: CommentID("c1"), post: PostID("p1"), author: alice.id, text: "x", createdAt: 0)
         #expect(throws: TimelineError.invalid("password", "erasing your account needs your current password")) {
             try decide(.eraseUser(user: alice.id.rawValue), actor: .user(alice.id), state: s, context: context())
         }
         var verified = context()
         verified.prepared.verifiedUser = alice.id
         verified.prepared.verifiedPasswordHash = alice.passwordHash
-        let d = try decide(.eraseUser(user: alice.id.rawValue, password: "the right one"), actor: .user(alice.id), state: s, context: verified)
+        let d = try decide(
+            .eraseUser(user: alice.id.rawValue, password: "the right one"), actor: .user(alice.id), state: s,
+            context: verified)
         #expect(d.events.last == .userErased(UserErased(userId: alice.id)))
         #expect(d.events.contains(.likeRemoved(Like(postId: PostID("p1"), userId: alice.id))))
         #expect(d.events.contains(.commentDeleted(CommentDeleted(commentId: CommentID("c1"), postId: PostID("p1")))))
         #expect(d.events.filter { if case .unfollowed = $0 { true } else { false } }.count == 2)
         #expect(throws: TimelineError(.forbidden, "a user can only erase themself")) {
-            try decide(.eraseUser(user: alice.id.rawValue, password: "x"), actor: .user(bob.id), state: s, context: context())
+            try decide(
+                .eraseUser(user: alice.id.rawValue, password: "x"), actor: .user(bob.id), state: s, context: context())
         }
-        #expect(try decide(.eraseUser(user: alice.id.rawValue), actor: .operator, state: s, context: context()).actor == nil)
+        #expect(
+            try decide(.eraseUser(user: alice.id.rawValue), actor: .operator, state: s, context: context()).actor == nil
+        )
     }
 
     @Test func expiredSessionIsUnauthenticated() {
@@ -213,7 +248,11 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         ctx.prepared.verifiedPasswordHash = "x"
         let change = Command.changePassword(currentPassword: "old-password", newPassword: "new-password")
         let d = try decide(change, actor: .user(alice.id), state: state, context: ctx)
-        #expect(d.events == [.passwordChanged(PasswordChanged(userId: alice.id, passwordHash: "$argon2id$stub", email: nil, resetTokenHash: nil))])
+        #expect(
+            d.events == [
+                .passwordChanged(
+                    PasswordChanged(userId: alice.id, passwordHash: "$argon2id$stub", email: nil, resetTokenHash: nil))
+            ])
         ctx.prepared.verifiedPasswordHash = "an older hash"
         let stale = try decide(change, actor: .user(alice.id), state: state, context: ctx)
         #expect(stale.events == [.signInFailed(SignInFailed(emailHash: "alice@example.com", userId: alice.id))])
@@ -221,18 +260,28 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         // Verified for someone else: not alice's password.
         ctx.prepared.verifiedUser = bob.id
         ctx.prepared.verifiedPasswordHash = "x"
-        #expect(try decide(change, actor: .user(alice.id), state: state, context: ctx).events.first?.typeName == .signInFailed)
+        #expect(
+            try decide(change, actor: .user(alice.id), state: state, context: ctx).events.first?.typeName
+                == .signInFailed)
     }
 
     @Test func failedSignInRecordsAnEventAndIsRateLimited() throws {
         var s = state
-        let d = try decide(.signIn(email: "alice@example.com", password: "wrong"), actor: .anonymous, state: s, context: context())
+        let d = try decide(
+            .signIn(email: "alice@example.com", password: "wrong"), actor: .anonymous, state: s, context: context())
         #expect(d.events == [.signInFailed(SignInFailed(emailHash: "alice@example.com", userId: alice.id))])
-        guard case .failure(let error) = d.outcome else { Issue.record("a wrong password succeeded"); return }
+        guard case .failure(let error) = d.outcome else {
+            Issue.record("a wrong password succeeded")
+            return
+        }
         #expect(error.code == .invalidCredentials)
         s.failures["alice@example.com"] = Array(repeating: 900, count: SignInPolicy.maxFailures)
-        #expect(throws: TimelineError(.rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")) {
-            try decide(.signIn(email: "alice@example.com", password: "x"), actor: .anonymous, state: s, context: context())
+        #expect(
+            throws: TimelineError(
+                .rateLimited, "too many failed sign-ins for this email from here; try again later", field: "email")
+        ) {
+            try decide(
+                .signIn(email: "alice@example.com", password: "x"), actor: .anonymous, state: s, context: context())
         }
     }
 }
@@ -244,7 +293,8 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         #expect(normalised.allSatisfy { "abcdefghijklmnopqrstuvwxyz0123456789._".contains($0) })
     }
 
-    @Test(arguments: ["", " ", "a b", "al!ce", String(repeating: "x", count: 31), "ali\u{0}ce", "élan", "\u{202E}alice"])
+    @Test(arguments: ["", " ", "a b", "al!ce", String(repeating: "x", count: 31), "ali\u{0}ce", "élan", "\u{202E}alice"]
+    )
     func invalidUsernames(_ name: String) {
         #expect(throws: TimelineError.self) { try Validation.username(name) }
     }
@@ -294,7 +344,9 @@ let bob = UserRecord(id: UserID("bob1"), username: "bob", emailHash: "bob@exampl
         #expect(throws: TimelineError.self) { try ImageUpload(base64: Data("hello".utf8).base64EncodedString()) }
         #expect(throws: TimelineError.self) { try ImageUpload(base64: "!!!not base64") }
         let huge = String(repeating: "A", count: 15 << 20)
-        #expect(throws: TimelineError(.payloadTooLarge, "image must be at most 10 MiB", field: "image")) { try ImageUpload(base64: huge) }
+        #expect(throws: TimelineError(.payloadTooLarge, "image must be at most 10 MiB", field: "image")) {
+            try ImageUpload(base64: huge)
+        }
     }
 }
 

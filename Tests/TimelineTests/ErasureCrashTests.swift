@@ -13,7 +13,9 @@ import TimelineDomain
         let path = temporaryPath()
         let service = try openService(path: path, durable: true)
         defer { service.close() }
-        _ = try await service.execute(.createUser(username: "eve", email: Self.secrets[0], password: "password-123", bio: Self.secrets[1], url: nil))
+        _ = try await service.execute(
+            .createUser(
+                username: "eve", email: Self.secrets[0], password: "password-123", bio: Self.secrets[1], url: nil))
         let eve = try service.user(named: "eve").id
         _ = try await service.addPost(by: eve, caption: Self.secrets[2])
         _ = try await service.createUser("alice")
@@ -27,9 +29,12 @@ import TimelineDomain
         let (status, listing) = audit.finish()
         #expect(status == 0, sourceLocation: sourceLocation)
         #expect(listing.contains("UserErased"), sourceLocation: sourceLocation)
-        for secret in Self.secrets { #expect(!listing.contains(secret), "audit still shows \(secret)", sourceLocation: sourceLocation) }
-        #expect(!FileManager.default.fileExists(atPath: path + "/keys/user-\(eve).key"), "the erased user's key survived",
-                sourceLocation: sourceLocation)
+        for secret in Self.secrets {
+            #expect(!listing.contains(secret), "audit still shows \(secret)", sourceLocation: sourceLocation)
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: path + "/keys/user-\(eve).key"), "the erased user's key survived",
+            sourceLocation: sourceLocation)
         let service = try openService(path: path)
         defer { service.close() }
         await expectError(.notFound) { _ = try service.user(eve) }
@@ -42,14 +47,17 @@ import TimelineDomain
     /// erased user's key file, i.e. after the commit and before the key is destroyed.
     @Test func aCrashBeforeTheKeyIsDestroyedIsFinishedAtTheNextOpen() async throws {
         let strace = "/usr/bin/strace"
-        try #require(FileManager.default.isExecutableFile(atPath: strace), "install strace (tools/install-deps --tests)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: strace), "install strace (tools/install-deps --tests)")
         let (path, eve) = try await eveDatabase()
         let keyFile = path + "/keys/user-\(eve).key"
         #expect(FileManager.default.fileExists(atPath: keyFile))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq", "-o", "/dev/null", "-P", keyFile, "-e", "trace=openat", "-e", "inject=openat:signal=SIGKILL",
-                             try timelineExecutable().path, "erase-user", "--db", path, eve.rawValue]
+        process.arguments = [
+            "-f", "-qq", "-o", "/dev/null", "-P", keyFile, "-e", "trace=openat", "-e", "inject=openat:signal=SIGKILL",
+            try timelineExecutable().path, "erase-user", "--db", path, eve.rawValue
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try spawn(process)

@@ -8,15 +8,20 @@ import Testing
     @Test func erasureShredsPersonalDataAndKeepsTheChain() async throws {
         let path = temporaryPath()
         let service = try openService(path: path, durable: true)
-        let secrets = ["eve.secret@example.com", "Eve's very private bio", "https://eve.example/private",
-                       "A caption nobody may read again #evesecret", "A comment nobody may read again"]
-        _ = try await service.execute(.createUser(username: "eve", email: secrets[0], password: "password-123", bio: secrets[1], url: secrets[2]))
+        let secrets = [
+            "eve.secret@example.com", "Eve's very private bio", "https://eve.example/private",
+            "A caption nobody may read again #evesecret", "A comment nobody may read again"
+        ]
+        _ = try await service.execute(
+            .createUser(username: "eve", email: secrets[0], password: "password-123", bio: secrets[1], url: secrets[2]))
         let eve = try service.user(named: "eve").id
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         try await service.run(.follow(user: eve.rawValue), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: eve)
         let imageBytes = gifBytes(0xE7E, comment: "EVE-IMAGE-PAYLOAD")
-        let evePost = try #require(try await service.run(.addPost(image: Data(imageBytes).base64EncodedString(), caption: secrets[3]), as: eve).post)
+        let evePost = try #require(
+            try await service.run(.addPost(image: Data(imageBytes).base64EncodedString(), caption: secrets[3]), as: eve)
+                .post)
         let alicePost = try await service.addPost(by: alice.id, caption: "hello")
         _ = try await service.addComment(by: eve, on: alicePost.id, secrets[4])
         try await service.run(.like(post: alicePost.id.rawValue), as: eve)
@@ -25,17 +30,23 @@ import Testing
         // What is stored are the pipeline's variants (the upload's comment stripped).
         let variants = try #require(evePost.variants)
         let storedImages = try [variants.full, variants.feed, variants.thumb].map { try service.image($0).bytes }
-        for stored in storedImages { #expect(stored.count > 0 && Data(stored).range(of: Data("EVE-IMAGE-PAYLOAD".utf8)) == nil) }
+        for stored in storedImages {
+            #expect(stored.count > 0 && Data(stored).range(of: Data("EVE-IMAGE-PAYLOAD".utf8)) == nil)
+        }
 
         // Only the user (or an operator) may erase them.
-        await expectError(.forbidden) { try await service.run(.eraseUser(user: eve.rawValue, password: "password-123"), as: bob.id) }
+        await expectError(.forbidden) {
+            try await service.run(.eraseUser(user: eve.rawValue, password: "password-123"), as: bob.id)
+        }
         try await service.run(.eraseUser(user: eve.rawValue, password: "password-123"), as: eve)
 
         // Gone from every read model and query.
         await expectError(.notFound) { _ = try service.user(eve) }
         await expectError(.notFound) { _ = try service.user(named: "eve") }
         await expectError(.notFound) { _ = try service.post(evePost.id) }
-        for id in [variants.full, variants.feed, variants.thumb] { await expectError(.notFound) { _ = try service.image(id) } }
+        for id in [variants.full, variants.feed, variants.thumb] {
+            await expectError(.notFound) { _ = try service.image(id) }
+        }
         #expect(try !service.timeline(of: alice.id).items.map(\.id).contains(evePost.id))
         #expect(try service.hashtag("evesecret").items.isEmpty)
         let detail = try service.post(alicePost.id)
@@ -43,7 +54,8 @@ import Testing
         #expect(try service.user(alice.id).followerCount == 0 && service.user(alice.id).followingCount == 0)
         #expect(try service.activity(of: alice.id).items.isEmpty)
         // The username and email are free again.
-        _ = try await service.execute(.createUser(username: "eve", email: secrets[0], password: "password-123", bio: nil, url: nil))
+        _ = try await service.execute(
+            .createUser(username: "eve", email: secrets[0], password: "password-123", bio: nil, url: nil))
 
         // The log still verifies; audit shows that an erasure happened, not what was erased.
         #expect(try service.verifyLog().isValid)
@@ -57,14 +69,17 @@ import Testing
 
         // Physically: the key file is gone, and a compacted copy holds none of the plaintext.
         #expect(!FileManager.default.fileExists(atPath: path + "/keys/user-\(eve).key"))
-        #expect(FileManager.default.fileExists(atPath: path + "/keys/user-\(alice.id).key"), "other users keep their keys")
+        #expect(
+            FileManager.default.fileExists(atPath: path + "/keys/user-\(alice.id).key"), "other users keep their keys")
         let copy = temporaryPath("copy")
         try service.backup(to: copy)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: copy + "/data.mdb"))
         for secret in secrets.dropFirst() + ["EVE-IMAGE-PAYLOAD"] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is recoverable from the database")
         }
-        for stored in storedImages { #expect(bytes.range(of: Data(stored)) == nil, "an image of eve's is recoverable from the database") }
+        for stored in storedImages {
+            #expect(bytes.range(of: Data(stored)) == nil, "an image of eve's is recoverable from the database")
+        }
     }
 
     @Test func anOperatorCanEraseAndErasingTwiceIsNotFound() async throws {

@@ -12,12 +12,14 @@ import Testing
     @Test func theRoutingTableIsDocsEventsMD() throws {
         let service = try openService()
         let routing = try service.read { $0.models.routing }
-        var lines = ["# Events and the projections they change", "",
-                     "Printed from the projections' declared handlers (`EventHandlers.on`) by "
-                        + "`EventRoutingTests.theRoutingTableIsDocsEventsMD` (`TIMELINE_WRITE_DOCS=1 swift test "
-                        + "--filter theRoutingTableIsDocsEventsMD` writes it anew). An event no projection handles "
-                        + "is kept in the log alone (an audit trail, or read by the decisions only).", "",
-                     "| Event | Payload | Projections |", "| --- | --- | --- |"]
+        var lines = [
+            "# Events and the projections they change", "",
+            "Printed from the projections' declared handlers (`EventHandlers.on`) by "
+                + "`EventRoutingTests.theRoutingTableIsDocsEventsMD` (`TIMELINE_WRITE_DOCS=1 swift test "
+                + "--filter theRoutingTableIsDocsEventsMD` writes it anew). An event no projection handles "
+                + "is kept in the log alone (an audit trail, or read by the decisions only).", "",
+            "| Event | Payload | Projections |", "| --- | --- | --- |"
+        ]
         for type in EventType.allCases {
             let names = routing[type, default: []].map { "`\($0.rawValue)`" }.joined(separator: ", ")
             lines.append("| `\(type.rawValue)` | `\(type.payloadType)` | \(names.isEmpty ? "—" : names) |")
@@ -28,7 +30,9 @@ import Testing
             try text.write(to: file, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOf: file, encoding: .utf8)
-        #expect(committed == text, "docs/events.md is stale: run TIMELINE_WRITE_DOCS=1 swift test --filter theRoutingTableIsDocsEventsMD")
+        #expect(
+            committed == text,
+            "docs/events.md is stale: run TIMELINE_WRITE_DOCS=1 swift test --filter theRoutingTableIsDocsEventsMD")
     }
 
     /// Folding any logged event into any projection, on top of the state the history left,
@@ -37,7 +41,9 @@ import Testing
         let service = try openService()
         try await SchemaTests.historyOfEveryEventType(service)
         var first: [EventType: EventEnvelope] = [:]
-        for envelope in try service.events(from: 1) where first[envelope.type] == nil { first[envelope.type] = envelope }
+        for envelope in try service.events(from: 1) where first[envelope.type] == nil {
+            first[envelope.type] = envelope
+        }
         try #require(Set(first.keys) == Set(EventType.allCases))
         struct RolledBack: Error {}
         let projections = try service.read { $0.models.all }
@@ -81,8 +87,12 @@ import Testing
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
-        let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "here #tag",
-                                                              location: Place(latitude: 1.5, longitude: -2.5)), as: alice.id).post)
+        let post = try #require(
+            try await service.run(
+                .addPost(
+                    image: gifBase64(0), caption: "here #tag",
+                    location: Place(latitude: 1.5, longitude: -2.5)), as: alice.id
+            ).post)
         _ = try await service.addComment(by: bob.id, on: post.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.bookmark(post: post.id.rawValue), as: bob.id)
@@ -116,11 +126,13 @@ import Testing
         }
         let before = try entries(after: nil)
         let deleted = try entries(after: .postDeleted(PostDeleted(postId: post.id, authorId: alice.id)))
-        let removed = try entries(after: .postRemoved(PostRemoved(postId: post.id, authorId: alice.id, reason: "rule 3")))
+        let removed = try entries(
+            after: .postRemoved(PostRemoved(postId: post.id, authorId: alice.id, reason: "rule 3")))
         for name in ProjectionName.allCases {
             if name == .activity {
                 #expect(deleted[name, default: []].isSubset(of: removed[name, default: []]))
-                #expect(removed[name, default: []].subtracting(deleted[name, default: []]).count == 1, "the removal's item")
+                #expect(
+                    removed[name, default: []].subtracting(deleted[name, default: []]).count == 1, "the removal's item")
             } else {
                 #expect(removed[name] == deleted[name], "\(name.rawValue)")
             }

@@ -70,7 +70,8 @@ import Testing
         let service = try openService(path: path)
         let last = try service.events(from: count - 1, limit: 2)
         let env = service.environment
-        let streams = try env.database("streams", placement: .derived), ids = try env.database("eventIds", placement: .derived)
+        let streams = try env.database("streams", placement: .derived),
+            ids = try env.database("eventIds", placement: .derived)
         let indexed = try env.database("logIndexed", placement: .derived)
         func streamKey(_ e: EventEnvelope) -> [UInt8] { Array(e.stream.utf8) + [0] + key(e.streamVersion) }
         _ = try env.write { txn in
@@ -133,7 +134,10 @@ import Testing
         #expect(grows.environment.mapSize > 1 << 20)
         #expect(try grows.verifyLog().isValid)
 
-        let capped = try openService { $0.initialMapSize = 1 << 20; $0.maxMapSize = 2 << 20 }
+        let capped = try openService {
+            $0.initialMapSize = 1 << 20
+            $0.maxMapSize = 2 << 20
+        }
         let bob = try await capped.createUser("bob")
         var stored = 0
         var failure: TimelineError?
@@ -218,7 +222,8 @@ import Testing
         let service = try openService()
         _ = try await service.createUser("alice")
         service.close()
-        let subscription: some AsyncSequence<EventEnvelope, TimelineError> = service.subscribe(from: 1, interval: .milliseconds(5))
+        let subscription: some AsyncSequence<EventEnvelope, TimelineError> = service.subscribe(
+            from: 1, interval: .milliseconds(5))
         do {
             for try await _ in subscription {}
             Issue.record("a closed service's subscription ended without an error")

@@ -29,7 +29,10 @@ import Vips
         }
 
         /// Sends and expects failure with `code`.
-        func fails(_ request: [String: Any], _ code: String, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func fails(
+            _ request: [String: Any], _ code: String, field: String? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
             let response = try await send(request)
             #expect(response["ok"] as? Bool == false, sourceLocation: sourceLocation)
             let error = response["error"] as? [String: Any]
@@ -42,54 +45,93 @@ import Vips
 
     @Test func everyCommandAndQueryRow() async throws {
         let client = Client(try openService())
-        let a = try await client.ok(["id": "c1", "command": "createUser", "username": "alice", "email": "a@example.com", "password": "password-1", "bio": "hi"]) as! [String: Any]
-        #expect(Set(a.keys) == ["id", "username", "bio", "url", "postCount", "followerCount", "followingCount", "avatar", "locked"])
+        let a =
+            try await client.ok([
+                "id": "c1", "command": "createUser", "username": "alice", "email": "a@example.com",
+                "password": "password-1", "bio": "hi"
+            ]) as! [String: Any]
+        #expect(
+            Set(a.keys) == [
+                "id", "username", "bio", "url", "postCount", "followerCount", "followingCount", "avatar", "locked"
+            ])
         #expect(a["avatar"] is NSNull)
         #expect(a["url"] is NSNull)
         let alice = a["id"] as! String
-        let bob = (try await client.ok(["command": "createUser", "username": "bob", "email": "b@example.com", "password": "password-1"]) as! [String: Any])["id"] as! String
+        let bob =
+            (try await client.ok([
+                "command": "createUser", "username": "bob", "email": "b@example.com", "password": "password-1"
+            ]) as! [String: Any])["id"] as! String
         let echo = try await client.send(["id": "q-7", "query": "user", "user": alice])
         #expect(echo["id"] as? String == "q-7" && echo["ok"] as? Bool == true)
 
-        let signIn = try await client.ok(["command": "signIn", "email": "b@example.com", "password": "password-1"]) as! [String: Any]
+        let signIn =
+            try await client.ok(["command": "signIn", "email": "b@example.com", "password": "password-1"])
+            as! [String: Any]
         #expect(Set(signIn.keys) == ["session", "user"])
         let token = signIn["session"] as! String
-        #expect((try await client.ok(["command": "follow", "session": token, "user": alice]) as! [String: Any])["changed"] as? Bool == true)
-        #expect((try await client.ok(["command": "follow", "as": bob, "user": alice]) as! [String: Any])["changed"] as? Bool == false)
-        #expect((try await client.ok(["command": "updateProfile", "as": alice, "url": "https://alice.example"]) as! [String: Any])["url"] as? String == "https://alice.example")
+        #expect(
+            (try await client.ok(["command": "follow", "session": token, "user": alice]) as! [String: Any])["changed"]
+                as? Bool == true)
+        #expect(
+            (try await client.ok(["command": "follow", "as": bob, "user": alice]) as! [String: Any])["changed"] as? Bool
+                == false)
+        #expect(
+            (try await client.ok(["command": "updateProfile", "as": alice, "url": "https://alice.example"])
+                as! [String: Any])["url"] as? String == "https://alice.example")
 
-        let post = try await client.ok(["command": "addPost", "as": alice, "image": gifBase64(1), "caption": "hi #sea"]) as! [String: Any]
-        #expect(Set(post.keys) == ["id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
-                                   "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive", "visibility", "media"])
+        let post =
+            try await client.ok(["command": "addPost", "as": alice, "image": gifBase64(1), "caption": "hi #sea"])
+            as! [String: Any]
+        #expect(
+            Set(post.keys) == [
+                "id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
+                "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive",
+                "visibility", "media"
+            ])
         #expect(post["sensitive"] as? Bool == false)
         #expect(post["width"] as? Int == 2 && post["height"] as? Int == 1)
         #expect((post["variants"] as? [String: Any])?["full"] as? String == post["image"] as? String)
         #expect(post["authorUsername"] as? String == "alice" && post["likedByViewer"] as? Bool == false)
         #expect(post["hashtags"] as? [String] == ["sea"])
         let postID = post["id"] as! String
-        let comment = try await client.ok(["command": "addComment", "as": bob, "post": postID, "text": "lovely"]) as! [String: Any]
+        let comment =
+            try await client.ok(["command": "addComment", "as": bob, "post": postID, "text": "lovely"])
+            as! [String: Any]
         #expect(Set(comment.keys) == ["id", "post", "author", "authorUsername", "text", "createdAt"])
         #expect(comment["authorUsername"] as? String == "bob")
-        #expect((try await client.ok(["command": "like", "as": bob, "post": postID]) as! [String: Any])["changed"] as? Bool == true)
+        #expect(
+            (try await client.ok(["command": "like", "as": bob, "post": postID]) as! [String: Any])["changed"] as? Bool
+                == true)
         _ = try await client.ok(["command": "reportPost", "as": bob, "post": postID, "reason": "test"])
 
         // Queries.
-        #expect((try await client.ok(["query": "userByName", "username": "ALICE"]) as! [String: Any])["id"] as? String == alice)
+        #expect(
+            (try await client.ok(["query": "userByName", "username": "ALICE"]) as! [String: Any])["id"] as? String
+                == alice)
         let users = try await client.ok(["query": "users", "limit": 1]) as! [String: Any]
         #expect((users["items"] as! [Any]).count == 1 && users["next"] is String)
         let search = try await client.ok(["query": "searchUsers", "prefix": "B"]) as! [String: Any]
         #expect(((search["items"] as! [[String: Any]]).map { $0["username"] as! String }) == ["bob"])
         #expect(search["next"] is NSNull)
-        #expect(((try await client.ok(["query": "followers", "user": alice]) as! [String: Any])["items"] as! [Any]).count == 1)
-        #expect(((try await client.ok(["query": "following", "user": bob]) as! [String: Any])["items"] as! [Any]).count == 1)
-        #expect((try await client.ok(["query": "follows", "user": bob, "target": alice]) as! [String: Any])["follows"] as? Bool == true)
-        #expect(((try await client.ok(["query": "posts", "user": alice]) as! [String: Any])["items"] as! [Any]).count == 1)
+        #expect(
+            ((try await client.ok(["query": "followers", "user": alice]) as! [String: Any])["items"] as! [Any]).count
+                == 1)
+        #expect(
+            ((try await client.ok(["query": "following", "user": bob]) as! [String: Any])["items"] as! [Any]).count == 1
+        )
+        #expect(
+            (try await client.ok(["query": "follows", "user": bob, "target": alice]) as! [String: Any])["follows"]
+                as? Bool == true)
+        #expect(
+            ((try await client.ok(["query": "posts", "user": alice]) as! [String: Any])["items"] as! [Any]).count == 1)
         let detail = try await client.ok(["query": "post", "post": postID, "viewer": bob]) as! [String: Any]
         #expect(detail["likedByViewer"] as? Bool == true && detail["likeCount"] as? Int == 1)
-        #expect(((detail["comments"] as! [String: Any])["items"] as! [[String: Any]]).first?["text"] as? String == "lovely")
+        #expect(
+            ((detail["comments"] as! [String: Any])["items"] as! [[String: Any]]).first?["text"] as? String == "lovely")
         let timeline = try await client.ok(["query": "timeline", "user": bob, "limit": 20]) as! [String: Any]
         #expect(((timeline["items"] as! [[String: Any]]).map { $0["id"] as! String }) == [postID])
-        #expect(((try await client.ok(["query": "hashtag", "tag": "sea"]) as! [String: Any])["items"] as! [Any]).count == 1)
+        #expect(
+            ((try await client.ok(["query": "hashtag", "tag": "sea"]) as! [String: Any])["items"] as! [Any]).count == 1)
         let activity = try await client.ok(["query": "activity", "user": alice]) as! [String: Any]
         let kinds = (activity["items"] as! [[String: Any]]).map { $0["kind"] as! String }
         #expect(kinds == ["like", "comment", "follow"])
@@ -101,9 +143,13 @@ import Vips
         #expect(served.format == .jpeg && served.width == 2 && served.height == 1)
 
         // Deleting, unliking, unfollowing, signing out.
-        #expect((try await client.ok(["command": "unlike", "as": bob, "post": postID]) as! [String: Any])["changed"] as? Bool == true)
+        #expect(
+            (try await client.ok(["command": "unlike", "as": bob, "post": postID]) as! [String: Any])["changed"]
+                as? Bool == true)
         _ = try await client.ok(["command": "deleteComment", "as": alice, "comment": comment["id"] as! String])
-        #expect((try await client.ok(["command": "unfollow", "as": bob, "user": alice]) as! [String: Any])["changed"] as? Bool == true)
+        #expect(
+            (try await client.ok(["command": "unfollow", "as": bob, "user": alice]) as! [String: Any])["changed"]
+                as? Bool == true)
         _ = try await client.ok(["command": "deletePost", "as": alice, "post": postID])
         _ = try await client.ok(["command": "signOut", "session": token])
         try await client.fails(["command": "like", "session": token, "post": postID], "unauthenticated")
@@ -113,14 +159,20 @@ import Vips
     @Test func badLinesAreAnsweredAndTheNextLinesStillRun() async throws {
         let service = try openService()
         let client = Client(service)
-        for line in ["", "not json", "[1,2]", "42", "{", #"{"id":"x"}"#, #"{"command":"fly"}"#, #"{"query":"everything"}"#,
-                     String(repeating: "[", count: 10_000), #"{"command":"createUser","username":5,"email":"a@b.co","password":"x"}"#,
-                     #"{"query":"users",}"#, #"{"query":"users","limit":1 ,  }"#, #"{"query":"users","hashtags":["a",]}"#] {
+        for line in [
+            "", "not json", "[1,2]", "42", "{", #"{"id":"x"}"#, #"{"command":"fly"}"#, #"{"query":"everything"}"#,
+            String(repeating: "[", count: 10_000),
+            #"{"command":"createUser","username":5,"email":"a@b.co","password":"x"}"#,
+            #"{"query":"users",}"#, #"{"query":"users","limit":1 ,  }"#, #"{"query":"users","hashtags":["a",]}"#
+        ] {
             let response = try await client.raw(line)
             #expect(response["ok"] as? Bool == false)
-            #expect((response["error"] as? [String: Any])?["code"] as? String == "invalid_argument", "\(line.prefix(40))")
+            #expect(
+                (response["error"] as? [String: Any])?["code"] as? String == "invalid_argument", "\(line.prefix(40))")
         }
-        try await client.fails(["command": "createUser", "username": "u", "email": "a@b.co", "password": true], "invalid_argument", field: "password")
+        try await client.fails(
+            ["command": "createUser", "username": "u", "email": "a@b.co", "password": true], "invalid_argument",
+            field: "password")
         try await client.fails(["query": "users", "limit": "5"], "invalid_argument", field: "limit")
         try await client.fails(["query": "users", "limit": 1000], "invalid_argument", field: "limit")
         try await client.fails(["query": "user", "user": "no such user"], "invalid_argument", field: "user")
@@ -132,7 +184,9 @@ import Vips
         // A comma inside a string is just text: the line is read, and its field judged.
         try await client.fails(["query": "user", "user": "x,]"], "invalid_argument", field: "user")
         #expect(try service.lastSequence() == 0)
-        _ = try await client.ok(["command": "createUser", "username": "fine", "email": "f@example.com", "password": "password-1"])
+        _ = try await client.ok([
+            "command": "createUser", "username": "fine", "email": "f@example.com", "password": "password-1"
+        ])
     }
 
     /// The real executable: one line out per line in, in order, exit 0.
@@ -141,7 +195,7 @@ import Vips
         let lines = [
             #"{"id":"1","command":"createUser","username":"zed","email":"z@example.com","password":"password-1"}"#,
             "garbage",
-            #"{"id":"3","query":"userByName","username":"ZED"}"#,
+            #"{"id":"3","query":"userByName","username":"ZED"}"#
         ]
         tool.input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         try tool.input.fileHandleForWriting.close()

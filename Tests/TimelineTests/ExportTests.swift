@@ -19,21 +19,27 @@ import TimelineDomain
                 out["files"][name] = data if name.endswith(".jsonl") else json.loads(data)
             print(json.dumps(out))
             """
-        let output = try PhotoTests.tool("python3", "-c", script, path, names.joined(separator: ","), in: NSTemporaryDirectory())
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "zipfile answered \(output)")
+        let output = try PhotoTests.tool(
+            "python3", "-c", script, path, names.joined(separator: ","), in: NSTemporaryDirectory())
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "zipfile answered \(output)")
         return (object["sizes"] as? [String: Int] ?? [:], object["files"] as? [String: Any] ?? [:])
     }
 
     @Test func theArchiveHoldsEverythingOfTheUserAndNothingOfOthers() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         var album: [String] = []
         for n in [0xFF, 0xFF00] {
-            guard case .media(let media) = try await service.execute(.uploadMedia(image: gifBase64(n), alt: "photo \(n)"), as: .user(alice.id.rawValue))
+            guard
+                case .media(let media) = try await service.execute(
+                    .uploadMedia(image: gifBase64(n), alt: "photo \(n)"), as: .user(alice.id.rawValue))
             else { throw TimelineError(.internal, "no media") }
             album.append(media.id)
         }
-        let albumPost = try #require(try await service.run(.addPost(media: album, caption: "an album"), as: alice.id).post)
+        let albumPost = try #require(
+            try await service.run(.addPost(media: album, caption: "an album"), as: alice.id).post)
         let single = try await service.addPost(by: alice.id, image: 0xFF0000)
         let bobs = try await service.addPost(by: bob.id, caption: "bob's secret-free post")
         _ = try await service.addComment(by: alice.id, on: bobs.id, "alice comments")
@@ -55,8 +61,11 @@ import TimelineDomain
         }
         try file.close()
 
-        let names = ["profile.json", "posts.json", "comments.json", "likes.json", "bookmarks.json", "following.json", "followers.json",
-                     "blocks.json", "mutes.json", "events.jsonl"]
+        let names = [
+            "profile.json", "posts.json", "comments.json", "likes.json", "bookmarks.json", "following.json",
+            "followers.json",
+            "blocks.json", "mutes.json", "events.jsonl"
+        ]
         let (sizes, files) = try Self.unzip(path, json: names)
         for name in names { #expect(sizes[name] != nil, "\(name) is missing: \(sizes.keys.sorted())") }
         #expect((files["profile.json"] as? [String: Any])?["username"] as? String == "alice")
@@ -83,7 +92,9 @@ import TimelineDomain
         let (status, output) = try SchemaTests().check("events", lines)
         #expect(status == 0, "\(output)")
         let everything = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-        #expect(!everything.contains("bob@example.com") && !everything.contains("alice@example.com") && !everything.contains("argon2"))
+        #expect(
+            !everything.contains("bob@example.com") && !everything.contains("alice@example.com")
+                && !everything.contains("argon2"))
 
         // Written as it was made: pieces no larger than the largest file and its header, never
         // the archive whole.
@@ -99,7 +110,9 @@ import TimelineDomain
             let alice = try await api.signUp("alice")
             _ = try await api.addPost(alice.token, caption: "for the archive", image: 0xFF)
             let reply = try await api.get("/v1/me/export", bearer: alice.token)
-            #expect(reply.status == 200 && reply.header("Content-Type") == "application/zip", "\(reply.status) \(reply.headers)")
+            #expect(
+                reply.status == 200 && reply.header("Content-Type") == "application/zip",
+                "\(reply.status) \(reply.headers)")
             #expect(reply.header("Content-Disposition")?.hasPrefix("attachment") == true)
             let path = temporaryPath("http.zip")
             try reply.body.write(to: URL(fileURLWithPath: path))

@@ -32,7 +32,8 @@ import Testing
     @Test func aDatabaseWithTheOldLayoutReplaysTheFollowsOnOpen() async throws {
         let path = temporaryPath()
         var service = try openService(path: path)
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         try await service.run(.follow(user: carol.id.rawValue), as: alice.id)
         try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
         try await service.run(.follow(user: carol.id.rawValue), as: bob.id)
@@ -44,7 +45,10 @@ import Testing
             let follows = models.follows
             for table in [follows.followers, follows.following] {
                 var keys: [[UInt8]] = []
-                try txn.scan(table.database, prefix: []) { key, _ in keys.append(key); return true }
+                try txn.scan(table.database, prefix: []) { key, _ in
+                    keys.append(key)
+                    return true
+                }
                 for key in keys { try txn.put(table.database, key, []) }
             }
             try txn.clear(follows.followersInOrder.database)

@@ -10,7 +10,9 @@ import TimelineDomain
 @Suite struct FullDiskTests {
     /// `timeline ARGUMENTS` with `lines` on its standard input (through files: the input is
     /// megabytes of images); its exit status and its output lines, parsed.
-    func runTool(_ arguments: [String], input lines: [String] = []) async throws -> (status: Int32, answers: [[String: Any]]) {
+    func runTool(_ arguments: [String], input lines: [String] = []) async throws -> (
+        status: Int32, answers: [[String: Any]]
+    ) {
         let directory = temporaryPath("io")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let inputPath = directory + "/in", outputPath = directory + "/out"
@@ -27,7 +29,8 @@ import TimelineDomain
         await exited(process)
         let output = try String(contentsOfFile: outputPath, encoding: .utf8)
         let answers = try output.split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
         }
         return (process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus, answers)
     }
@@ -38,7 +41,9 @@ import TimelineDomain
 
     /// Creates user `bob` in the database at `path`; returns his id.
     func createBob(_ path: String, _ options: [String] = []) async throws -> String {
-        let line = try json(["command": "createUser", "username": "bob", "email": "bob@example.com", "password": "password-123"])
+        let line = try json([
+            "command": "createUser", "username": "bob", "email": "bob@example.com", "password": "password-123"
+        ])
         let (status, answers) = try await runTool(["exec", "--db", path] + options, input: [line])
         #expect(status == 0)
         let result = try #require(answers.first?["result"] as? [String: Any], "\(answers)")
@@ -49,7 +54,9 @@ import TimelineDomain
     func posts(by user: String, count: Int, from first: Int = 0) throws -> [String] {
         try (first..<first + count).map { index in
             let image = noisePNG(index)
-            return try json(["id": "p\(index)", "as": user, "command": "addPost", "image": Data(image).base64EncodedString()])
+            return try json([
+                "id": "p\(index)", "as": user, "command": "addPost", "image": Data(image).base64EncodedString()
+            ])
         }
     }
 
@@ -78,7 +85,8 @@ import TimelineDomain
         let path = temporaryPath()
         let bob = try await createBob(path, ["--map-size", "3M"])
         let query = try json(["id": "q", "query": "user", "user": bob])
-        let (status, answers) = try await runTool(["exec", "--db", path, "--map-size", "3M"], input: try posts(by: bob, count: 40) + [query])
+        let (status, answers) = try await runTool(
+            ["exec", "--db", path, "--map-size", "3M"], input: try posts(by: bob, count: 40) + [query])
         #expect(status == 0)
         #expect(answers.count == 41)
         let outcomes = codes(answers.dropLast().map { $0 })
@@ -97,7 +105,8 @@ import TimelineDomain
         try #require(getuid() == 0, "mounting a tmpfs needs root (CI runs as root)")
         let mountPoint = temporaryPath("tmpfs")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        try #require(shell("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint) == 0, "could not mount a tmpfs")
+        try #require(
+            shell("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint) == 0, "could not mount a tmpfs")
         defer { _ = shell("umount", "-l", mountPoint) }
         let path = mountPoint + "/db"
         let bob = try await createBob(path)
@@ -111,7 +120,8 @@ import TimelineDomain
         try Data(count: fillerBytes).write(to: URL(fileURLWithPath: filler))
 
         let query = try json(["id": "q", "query": "posts", "user": bob, "limit": 100])
-        let (status, answers) = try await runTool(["exec", "--db", path], input: try posts(by: bob, count: 40) + [query])
+        let (status, answers) = try await runTool(
+            ["exec", "--db", path], input: try posts(by: bob, count: 40) + [query])
         #expect(status == 0, "the process died")
         #expect(answers.count == 41)
         let outcomes = codes(answers.dropLast().map { $0 })
@@ -166,7 +176,9 @@ import TimelineDomain
         var service = try openService(path: path)
         _ = try await service.createUser("alice")
         service.close()
-        for file in ["", "/data.mdb", "/lock.mdb", "/derived", "/derived/data.mdb"] { chmod(path + file, file.hasSuffix(".mdb") ? 0o644 : 0o755) }
+        for file in ["", "/data.mdb", "/lock.mdb", "/derived", "/derived/data.mdb"] {
+            chmod(path + file, file.hasSuffix(".mdb") ? 0o644 : 0o755)
+        }
         service = try openService(path: path)
         _ = try await service.createUser("bob")
         let copy = temporaryPath("backup")
@@ -179,7 +191,9 @@ import TimelineDomain
                 var status = stat()
                 #expect(stat(root + "/" + name, &status) == 0)
                 let isDirectory = status.st_mode & S_IFMT == S_IFDIR
-                #expect(status.st_mode & 0o777 == (isDirectory ? 0o700 : 0o600), "\(root)/\(name) has mode \(String(status.st_mode & 0o777, radix: 8))")
+                #expect(
+                    status.st_mode & 0o777 == (isDirectory ? 0o700 : 0o600),
+                    "\(root)/\(name) has mode \(String(status.st_mode & 0o777, radix: 8))")
                 checked += 1
             }
             #expect(checked >= 4)

@@ -27,7 +27,13 @@ import TimelineBench
     /// tasks opening (the same and different) databases while others write neither deadlock
     /// nor get different handles for one name.
     @Test func openingDatabasesConcurrentlyGivesOneHandlePerName() async throws {
-        let env = try Environment(path: temporaryPath(), options: { var o = Environment.Options(); o.durable = false; return o }())
+        let env = try Environment(
+            path: temporaryPath(),
+            options: {
+                var o = Environment.Options()
+                o.durable = false
+                return o
+            }())
         defer { env.close() }
         let opened = try await withThrowingTaskGroup(of: [(String, Database)].self) { group in
             for task in 0..<8 {
@@ -57,7 +63,9 @@ import TimelineBench
         let service = try openService()
         defer { service.close() }
         let attempts = Mutex(0)
-        #expect(throws: TimelineError(.conflict, "the read models kept moving (rebuilds kept switching them); try again")) {
+        #expect(
+            throws: TimelineError(.conflict, "the read models kept moving (rebuilds kept switching them); try again")
+        ) {
             try service.registry.retrying { () throws -> Int? in
                 attempts.withLock { $0 += 1 }
                 throw ReadModelsMoved()
@@ -72,7 +80,10 @@ extension ClusterTests {
     // In the cluster suite, which runs serialized: never two clusters starting at once.
     /// `LocalNATSCluster`'s processes are behind a lock: killing and restarting servers from
     /// many tasks at once leaves exactly the ones restarted running.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/sbin/nats-server") || FileManager.default.fileExists(atPath: "/usr/bin/nats-server")))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/sbin/nats-server")
+                || FileManager.default.fileExists(atPath: "/usr/bin/nats-server")))
     func clusterProcessesSurviveConcurrentKills() async throws {
         let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
         await withTaskGroup(of: Void.self) { group in

@@ -21,7 +21,7 @@ import Testing
     static func file(_ path: String, title: String, _ schema: JSONSchema) -> String {
         let header: [(key: String, value: JSONValue)] = [
             ("$schema", "https://json-schema.org/draft/2020-12/schema"), ("$id", .string(base + path)),
-            ("title", .string(title)),
+            ("title", .string(title))
         ]
         return JSONWriter.pretty(.object(header + schema.json.members))
     }
@@ -29,7 +29,8 @@ import Testing
     /// Every generated file, by its path under `schemas/`.
     static func generated() throws -> [(path: String, text: String)] {
         var files = [(path: String, text: String)]()
-        files.append(("envelope.schema.json", file("envelope.schema.json", title: "Event envelope", try .of(EventJSON.self))))
+        files.append(
+            ("envelope.schema.json", file("envelope.schema.json", title: "Event envelope", try .of(EventJSON.self))))
         for type in EventType.allCases {
             let path = "events/\(type.rawValue).v\(type.currentVersion).schema.json"
             let title = "\(type.rawValue) payload, schema version \(type.currentVersion)"
@@ -58,7 +59,8 @@ import Testing
                 atPath: SchemaTests.root.appending(path: "schemas/" + folder).path)
             for name in names where !generated.contains(folder + "/" + name) {
                 let parts = name.split(separator: ".")
-                let past = folder == "events" && parts.count == 4 && parts[1].hasPrefix("v")
+                let past =
+                    folder == "events" && parts.count == 4 && parts[1].hasPrefix("v")
                     && Int(parts[1].dropFirst()).map { $0 < current[String(parts[0])] ?? 0 } == true
                 #expect(past, "schemas/\(folder)/\(name) is neither generated nor a past version of an event type")
             }

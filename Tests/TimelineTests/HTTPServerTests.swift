@@ -10,10 +10,16 @@ import Testing
         var lines = ["\(request.method) \(request.path)"]
         lines += request.query.map { "query \($0.name)=\($0.value)" }
         if let agent = request.header("X-Test") { lines.append("header \(agent)") }
-        if !request.body.isEmpty { lines.append("body \(request.body.count) \(String(decoding: request.body.prefix(16), as: UTF8.self))") }
-        lines += request.formParts.map { "part \($0.name) \($0.filename ?? "-") \($0.contentType ?? "-") \($0.data.count)" }
+        if !request.body.isEmpty {
+            lines.append("body \(request.body.count) \(String(decoding: request.body.prefix(16), as: UTF8.self))")
+        }
+        lines += request.formParts.map {
+            "part \($0.name) \($0.filename ?? "-") \($0.contentType ?? "-") \($0.data.count)"
+        }
         lines.append("client \(request.clientAddress)")
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array(lines.joined(separator: "\n").utf8)))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain")],
+            body: .bytes(Array(lines.joined(separator: "\n").utf8)))
     }
 
     func server(_ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse = echo) throws -> HTTPServer {
@@ -46,10 +52,14 @@ import Testing
         defer { server.stop() }
         let image = [UInt8](repeating: 0xFF, count: 300_000) + Array("\r\n--not-the-boundary\r\n".utf8)
         var body = Array("--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nHarbour #sea\r\n".utf8)
-        body += Array("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        body += Array(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                .utf8)
         body += image + Array("\r\n--XyZ--\r\n".utf8)
         let client = try RawHTTPClient(port: server.port)
-        client.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send(
+            "POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: \(body.count)\r\n\r\n"
+        )
         client.send(body)
         let answer = await client.read(until: "client 127.0.0.1")
         #expect(answer.contains("part caption - - 12\npart image a.jpg image/jpeg \(image.count)"), "\(answer)")
@@ -59,7 +69,9 @@ import Testing
         let server = try server()
         defer { server.stop() }
         let client = try RawHTTPClient(port: server.port)
-        client.send("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(12 << 20)\r\n\r\n")
+        client.send(
+            "POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(12 << 20)\r\n\r\n"
+        )
         let answer = await client.read(until: "payload_too_large")
         #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
     }
@@ -72,13 +84,18 @@ import Testing
         // and reads its 413. The handler never sees the request.
         let body = [UInt8](repeating: 0x61, count: 12 << 20)
         let announced = Array("POST /v1/posts HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
-        let chunked = Array("POST /v1/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\(String(body.count, radix: 16))\r\n".utf8)
+        let chunked =
+            Array(
+                "POST /v1/posts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\(String(body.count, radix: 16))\r\n"
+                    .utf8)
             + body + Array("\r\n0\r\n\r\n".utf8)
         for request in [announced, chunked] {
             let client = try RawHTTPClient(port: server.port)
             #expect(client.send(request), "every byte was taken")
             let answer = await client.read(until: "payload_too_large")
-            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(String(decoding: request.prefix(80), as: UTF8.self)): \(answer.prefix(300))")
+            #expect(
+                answer.hasPrefix("HTTP/1.1 413"),
+                "\(String(decoding: request.prefix(80), as: UTF8.self)): \(answer.prefix(300))")
             #expect(!answer.contains("POST /v1/posts"), "the handler never sees the refused request")
         }
         // Past what is worth reading, the connection is closed.

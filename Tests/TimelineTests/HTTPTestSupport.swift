@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Synchronization
 import Testing
@@ -27,7 +27,8 @@ final class Shared<Value>: @unchecked Sendable {
 final class ChildProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe(), output = Pipe(), errors = Pipe()
-    private let collected = Shared<(out: Data, err: Data, outEnded: Bool, errEnded: Bool)>((Data(), Data(), false, false))
+    private let collected = Shared<(out: Data, err: Data, outEnded: Bool, errEnded: Bool)>(
+        (Data(), Data(), false, false))
 
     /// Runs `executable` (the `timeline` tool unless given) with `arguments`, in `directory`
     /// if given. Waiting for it (`exitStatus`) never blocks a thread of the test's pool.
@@ -35,7 +36,8 @@ final class ChildProcess: @unchecked Sendable {
         process.executableURL = try executable ?? timelineExecutable()
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        process.environment = executable == nil ? ["TIMELINE_PASSWORD_COST": "minimum"] : ProcessInfo.processInfo.environment
+        process.environment =
+            executable == nil ? ["TIMELINE_PASSWORD_COST": "minimum"] : ProcessInfo.processInfo.environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -104,13 +106,18 @@ final class ServerProcess: Sendable {
         // The suites send more requests per token than a person does (loops of hundreds): the
         // request limits are checked where they are set on purpose (`--rate-limit`).
         let limits = arguments.contains("--rate-limit") ? [] : ["--rate-limit", "1000000"]
-        child = try ChildProcess(["serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"]
-                                 + limits + arguments)
+        child = try ChildProcess(
+            ["serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"]
+                + limits + arguments)
         // Generous: on a machine shared with compilers a debug build's start can take a minute;
         // only a real stall should fail here.
         let lines = await child.waitForOutput(within: .seconds(180)) { $0.split(separator: "\n").count >= 2 }
-        let ports = (lines ?? "").split(separator: "\n").prefix(2).compactMap { $0.split(separator: ":").last.flatMap { UInt16($0) } }
-        guard let lines, ports.count == 2, lines.hasPrefix("listening on http://127.0.0.1:"), lines.contains("\nmetrics on http://127.0.0.1:") else {
+        let ports = (lines ?? "").split(separator: "\n").prefix(2).compactMap {
+            $0.split(separator: ":").last.flatMap { UInt16($0) }
+        }
+        guard let lines, ports.count == 2, lines.hasPrefix("listening on http://127.0.0.1:"),
+            lines.contains("\nmetrics on http://127.0.0.1:")
+        else {
             child.signal(SIGKILL)
             _ = await child.exitStatus(within: .seconds(10))
             throw ServerFailed(message: "timeline serve did not start: \(lines ?? "no output") \(child.standardError)")
@@ -144,8 +151,10 @@ struct ServerFailed: Error, CustomStringConvertible {
 }
 
 /// Runs `body` against a fresh server and stops the server afterwards, also when `body` throws.
-func withServer<T>(database: String = temporaryPath(), arguments: [String] = [],
-                   _ body: (ServerProcess) async throws -> T) async throws -> T {
+func withServer<T>(
+    database: String = temporaryPath(), arguments: [String] = [],
+    _ body: (ServerProcess) async throws -> T
+) async throws -> T {
     let server = try await ServerProcess(database: database, arguments: arguments)
     do {
         let result = try await body(server)
@@ -208,9 +217,11 @@ struct APIClient: Sendable {
 
     /// Sends a request (`json` is encoded as an `application/json` body); checks that the answer
     /// has `X-Content-Type-Options: nosniff`, as every answer must.
-    func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, contentType: String? = nil,
-              bearer: String? = nil, headers: [String: String] = [:],
-              sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+    func send(
+        _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, contentType: String? = nil,
+        bearer: String? = nil, headers: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reply {
         var request = URLRequest(url: try #require(URL(string: base + path)))
         request.httpMethod = method
         if let json {
@@ -228,20 +239,27 @@ struct APIClient: Sendable {
             if let name = name as? String, let value = value as? String { lowered[name.lowercased()] = value }
         }
         let reply = Reply(status: http.statusCode, headers: lowered, body: data)
-        #expect(reply.header("X-Content-Type-Options") == "nosniff", "\(method) \(path): \(reply)", sourceLocation: sourceLocation)
+        #expect(
+            reply.header("X-Content-Type-Options") == "nosniff", "\(method) \(path): \(reply)",
+            sourceLocation: sourceLocation)
         return reply
     }
 
-    func get(_ path: String, bearer: String? = nil, headers: [String: String] = [:],
-             sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+    func get(
+        _ path: String, bearer: String? = nil, headers: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reply {
         try await send("GET", path, bearer: bearer, headers: headers, sourceLocation: sourceLocation)
     }
 
     /// Signs up `name` (email `name@example.com`); the session and the user's id.
-    func signUp(_ name: String, password: String = "password-123",
-                sourceLocation: SourceLocation = #_sourceLocation) async throws -> (token: String, id: String) {
-        let reply = try await send("POST", "/v1/users", json: ["username": name, "email": "\(name)@example.com", "password": password],
-                                   sourceLocation: sourceLocation)
+    func signUp(
+        _ name: String, password: String = "password-123",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (token: String, id: String) {
+        let reply = try await send(
+            "POST", "/v1/users", json: ["username": name, "email": "\(name)@example.com", "password": password],
+            sourceLocation: sourceLocation)
         try #require(reply.status == 201, "\(reply)", sourceLocation: sourceLocation)
         let token = try #require(reply.json["session"] as? String, sourceLocation: sourceLocation)
         let id = try #require((reply.json["user"] as? [String: Any])?["id"] as? String, sourceLocation: sourceLocation)
@@ -249,8 +267,10 @@ struct APIClient: Sendable {
     }
 
     /// Posts a GIF (distinct per `image`) as JSON; the post's id.
-    func addPost(_ bearer: String, caption: String? = nil, image: Int = 0,
-                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    func addPost(
+        _ bearer: String, caption: String? = nil, image: Int = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
         var body: [String: Any] = ["image": gifBase64(image)]
         if let caption { body["caption"] = caption }
         let reply = try await send("POST", "/v1/posts", json: body, bearer: bearer, sourceLocation: sourceLocation)
@@ -260,8 +280,10 @@ struct APIClient: Sendable {
 
     /// Every item of a paged GET, following `Link: <…>; rel="next"` until there is none; the
     /// pages' item ids in order, and how many pages there were.
-    func allPages(_ path: String, bearer: String? = nil,
-                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> (ids: [String], pages: Int) {
+    func allPages(
+        _ path: String, bearer: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (ids: [String], pages: Int) {
         var ids: [String] = []
         var next: String? = path
         var pages = 0
@@ -274,10 +296,13 @@ struct APIClient: Sendable {
             if let link = reply.header("Link") {
                 let target = try #require(Self.nextTarget(link), "\(link)", sourceLocation: sourceLocation)
                 #expect(reply.json["next"] is String, "a Link without a next cursor", sourceLocation: sourceLocation)
-                #expect(target.contains("before=\(reply.json["next"] as? String ?? "?")"), sourceLocation: sourceLocation)
+                #expect(
+                    target.contains("before=\(reply.json["next"] as? String ?? "?")"), sourceLocation: sourceLocation)
                 next = target
             } else {
-                #expect(reply.json["next"] is NSNull, "a next cursor without a Link: \(reply)", sourceLocation: sourceLocation)
+                #expect(
+                    reply.json["next"] is NSNull, "a next cursor without a Link: \(reply)",
+                    sourceLocation: sourceLocation)
                 next = nil
             }
         }
@@ -286,7 +311,9 @@ struct APIClient: Sendable {
 
     /// The target of `<target>; rel="next"`.
     static func nextTarget(_ link: String) -> String? {
-        guard link.hasSuffix(#"; rel="next""#), link.hasPrefix("<"), let end = link.firstIndex(of: ">") else { return nil }
+        guard link.hasSuffix(#"; rel="next""#), link.hasPrefix("<"), let end = link.firstIndex(of: ">") else {
+            return nil
+        }
         return String(link[link.index(after: link.startIndex)..<end])
     }
 }
@@ -303,7 +330,10 @@ struct MultipartBody {
     }
 
     mutating func file(_ name: String, filename: String, type: String, _ bytes: [UInt8]) {
-        data.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(type)\r\n\r\n".utf8))
+        data.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(type)\r\n\r\n"
+                    .utf8))
         data.append(contentsOf: bytes)
         data.append(Data("\r\n".utf8))
     }
@@ -317,7 +347,7 @@ let pngBytes: [UInt8] = [
     0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
     0xDE, 0x00, 0x00, 0x00, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x08, 0xD7, 0x63, 0xF8, 0xCF, 0xC0, 0x00,
     0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xDD, 0x8D, 0xB0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
-    0x44, 0xAE, 0x42, 0x60, 0x82,
+    0x44, 0xAE, 0x42, 0x60, 0x82
 ]
 
 /// A real JPEG (8×8, grey) with comments of `padding` bytes after its start: a whole,
@@ -343,7 +373,7 @@ private let greyJPEGBody: [UInt8] = [
     0x11, 0x00, 0xFF, 0xC4, 0x00, 0x14, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0xFF, 0xC4, 0x00, 0x14, 0x10, 0x01, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xDA,
-    0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x75, 0xFF, 0xD9,
+    0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x75, 0xFF, 0xD9
 ]
 
 // MARK: - Server-Sent Events
@@ -384,7 +414,9 @@ final class EventStreamReader: @unchecked Sendable {
     func events(in text: String) -> [ServerSentEvent] {
         guard let split = text.range(of: "\r\n\r\n") else { return [] }
         let bodyBytes = Array(text[split.upperBound...].utf8)
-        let body = String(decoding: text.lowercased().contains("transfer-encoding: chunked") ? Self.dechunk(bodyBytes) : bodyBytes, as: UTF8.self)
+        let body = String(
+            decoding: text.lowercased().contains("transfer-encoding: chunked") ? Self.dechunk(bodyBytes) : bodyBytes,
+            as: UTF8.self)
         var blocks = body.components(separatedBy: "\n\n")
         blocks.removeLast()  // not yet complete (or empty)
         return blocks.compactMap { block in
@@ -408,9 +440,15 @@ final class EventStreamReader: @unchecked Sendable {
     static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var index = 0
-        while let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 0x0D && bytes[$0 + 1] == 0x0A }) {
-            guard let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16),
-                  size > 0, lineEnd + 2 + size <= bytes.count else { break }
+        while let lineEnd = (index..<max(index, bytes.count - 1)).first(where: {
+            bytes[$0] == 0x0D && bytes[$0 + 1] == 0x0A
+        }) {
+            guard
+                let size = Int(
+                    String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16
+                ),
+                size > 0, lineEnd + 2 + size <= bytes.count
+            else { break }
             out += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
             index = lineEnd + 2 + size + 2
             if index > bytes.count { break }

@@ -20,7 +20,8 @@ import Testing
 
     @Test(arguments: [1, 3, 7, 4096])
     func recordsComeOutWhateverTheChunking(chunk: Int) throws {
-        let text = #"{"users":{"u1":{"username":"a","follows":{"u2":true},"n":[1,2.5e3,null]},"u2":{"user":"b"}},"meta":5,"images":{"i1":"QUJD"},"followers":{"u1":{"u2":true}}}"#
+        let text =
+            #"{"users":{"u1":{"username":"a","follows":{"u2":true},"n":[1,2.5e3,null]},"u2":{"user":"b"}},"meta":5,"images":{"i1":"QUJD"},"followers":{"u1":{"u2":true}}}"#
         let out = try records(text, chunk: chunk)
         #expect(out.map(\.0) == [["users", "u1"], ["users", "u2"], ["images", "i1"], ["followers", "u1"]])
         #expect(out[0].1["follows"]?["u2"] == .bool(true))

@@ -12,9 +12,13 @@ import TimelineDomain
         let files: FileKeyBackend
         let failReads = Mutex(false)
         let failDestroys = Mutex(false)
-        init(_ path: String) throws { files = try FileKeyBackend(directory: URL(fileURLWithPath: path).appendingPathComponent("keys")) }
+        init(_ path: String) throws {
+            files = try FileKeyBackend(directory: URL(fileURLWithPath: path).appendingPathComponent("keys"))
+        }
         func read(_ name: String) throws -> [UInt8]? {
-            if failReads.withLock({ $0 }), name != KeyStore.pepperName { throw KeyStoreError.unreadable(key: name, reason: "injected") }
+            if failReads.withLock({ $0 }), name != KeyStore.pepperName {
+                throw KeyStoreError.unreadable(key: name, reason: "injected")
+            }
             return try files.read(name)
         }
         func create(_ name: String, _ secret: [UInt8]) throws -> [UInt8] { try files.create(name, secret) }
@@ -28,7 +32,10 @@ import TimelineDomain
     static let openings = Mutex<UInt64>(100)
 
     func open(_ path: String, _ keys: FlakyKeys) throws -> TimelineService {
-        let seed = Self.openings.withLock { $0 += 1; return $0 }
+        let seed = Self.openings.withLock {
+            $0 += 1
+            return $0
+        }
         return try openService(path: path, durable: true, seed: seed) { $0.keyBackend = keys }
     }
 
@@ -36,7 +43,8 @@ import TimelineDomain
         let path = temporaryPath()
         let keys = try FlakyKeys(path)
         var service = try open(path, keys)
-        _ = try await service.execute(.createUser(username: "eve", email: "eve@example.com", password: "password-123", bio: "bio", url: nil))
+        _ = try await service.execute(
+            .createUser(username: "eve", email: "eve@example.com", password: "password-123", bio: "bio", url: nil))
         service.close()
         keys.failReads.withLock { $0 = true }
         service = try open(path, keys)  // a fresh process: nothing cached
@@ -57,7 +65,9 @@ import TimelineDomain
         keys.failDestroys.withLock { $0 = true }
         _ = try await service.execute(.eraseUser(user: eve.id.rawValue), as: .operator)  // committed: succeeds
         #expect(FileManager.default.fileExists(atPath: keyFile))
-        #expect(try service.events(from: 1, limit: 100).filter { $0.erased }.count >= 2, "read as erased while the key remains")
+        #expect(
+            try service.events(from: 1, limit: 100).filter { $0.erased }.count >= 2,
+            "read as erased while the key remains")
         // The next write retries (and fails again); so does the next open.
         _ = try await service.createUser("alice")
         service.close()
@@ -75,7 +85,8 @@ import TimelineDomain
     @Test func aDatabaseWithoutItsKeysIsRefusedUnlessTheOperatorAccepts() async throws {
         let path = temporaryPath()
         let service = try openService(path: path, durable: true)
-        _ = try await service.execute(.createUser(username: "eve", email: "eve@example.com", password: "password-123", bio: "kept bio", url: nil))
+        _ = try await service.execute(
+            .createUser(username: "eve", email: "eve@example.com", password: "password-123", bio: "kept bio", url: nil))
         service.close()
         let copy = temporaryPath("copy")
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
@@ -86,7 +97,9 @@ import TimelineDomain
         #expect { _ = try openService(path: copy) } throws: { error in
             (error as? TimelineError)?.message.contains("--accept-missing-keys") == true
         }
-        #expect(!FileManager.default.fileExists(atPath: copy + "/keys/email-pepper.key"), "a refused open created a new pepper")
+        #expect(
+            !FileManager.default.fileExists(atPath: copy + "/keys/email-pepper.key"),
+            "a refused open created a new pepper")
 
         let accepted = try ToolProcess(["audit", "verify", "--db", copy, "--accept-missing-keys"]).finish()
         #expect(accepted.status == 0 && accepted.output.contains("ok"))
@@ -113,6 +126,8 @@ import TimelineDomain
 
     @Test func copyingKeysFailsWhenTheyCannotBeRead() {
         let missing = URL(fileURLWithPath: temporaryPath("no-keys-here"))
-        #expect(throws: TimelineError.self) { try TimelineService.copyKeys(from: missing, to: URL(fileURLWithPath: temporaryPath("to"))) }
+        #expect(throws: TimelineError.self) {
+            try TimelineService.copyKeys(from: missing, to: URL(fileURLWithPath: temporaryPath("to")))
+        }
     }
 }

@@ -25,8 +25,9 @@ import TimelineDomain
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
-            let follow = try await api.send("PUT", "/v1/me/following/\(alice.id)", json: ["notify": true],
-                                            bearer: bob.token)
+            let follow = try await api.send(
+                "PUT", "/v1/me/following/\(alice.id)", json: ["notify": true],
+                bearer: bob.token)
             try #require(follow.status == 200, "\(follow)")
             let open = try await api.addPost(alice.token, caption: "for everyone")
             let followersOnly: [String: Any] = ["image": gifBase64(1), "visibility": "followers"]
@@ -81,9 +82,10 @@ import TimelineDomain
                 let replies = [
                     try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": "mine now"], bearer: bearer),
                     try await api.send("DELETE", "/v1/posts/\(post)", bearer: bearer),
-                    try await api.send("PUT", "/api/v1/statuses/\(post)", body: Data("status=mine".utf8),
-                                       contentType: "application/x-www-form-urlencoded", bearer: bearer),
-                    try await api.send("DELETE", "/api/v1/statuses/\(post)", bearer: bearer),
+                    try await api.send(
+                        "PUT", "/api/v1/statuses/\(post)", body: Data("status=mine".utf8),
+                        contentType: "application/x-www-form-urlencoded", bearer: bearer),
+                    try await api.send("DELETE", "/api/v1/statuses/\(post)", bearer: bearer)
                 ]
                 return replies.map { reply in
                     let message = reply.error["message"] as? String ?? reply.json["error"] as? String ?? reply.text
@@ -93,8 +95,10 @@ import TimelineDomain
             }
             let unknownAnswers = try await answers(unknown, from: bob.token)
             #expect(unknownAnswers.allSatisfy { $0.hasPrefix("404 ") }, "\(unknownAnswers)")
-            let hidden = [(closed, bob, "followers-only, not followed"), (open, carol, "its author blocks the caller"),
-                          (open, dan, "the caller blocks its author"), (evesPost, bob, "a suspended author")]
+            let hidden = [
+                (closed, bob, "followers-only, not followed"), (open, carol, "its author blocks the caller"),
+                (open, dan, "the caller blocks its author"), (evesPost, bob, "a suspended author")
+            ]
             for (post, caller, why) in hidden {
                 #expect(try await answers(post, from: caller.token) == unknownAnswers, "\(why)")
             }
@@ -102,19 +106,23 @@ import TimelineDomain
             // Likes and bookmarks, given or taken back, on a post out of sight: as unknown as none.
             func reactions(_ post: String, from bearer: String) async throws -> [Int] {
                 var statuses: [Int] = []
-                for (method, path) in [("PUT", "like"), ("DELETE", "like"), ("PUT", "bookmark"), ("DELETE", "bookmark")] {
+                for (method, path) in [("PUT", "like"), ("DELETE", "like"), ("PUT", "bookmark"), ("DELETE", "bookmark")]
+                {
                     statuses.append(try await api.send(method, "/v1/posts/\(post)/\(path)", bearer: bearer).status)
                 }
                 return statuses
             }
             #expect(try await reactions(unknown, from: bob.token) == [404, 404, 404, 404])
-            #expect(try await reactions(closed, from: bob.token) == [404, 404, 404, 404], "followers-only, not followed")
-            #expect(try await reactions(open, from: carol.token) == [404, 404, 404, 404], "its author blocks the caller")
+            #expect(
+                try await reactions(closed, from: bob.token) == [404, 404, 404, 404], "followers-only, not followed")
+            #expect(
+                try await reactions(open, from: carol.token) == [404, 404, 404, 404], "its author blocks the caller")
 
             // A comment on a post the caller may not see, or by someone blocked either way, is as
             // unknown as a comment that never was; one the caller sees is forbidden.
             func comment(on post: String) async throws -> String {
-                let reply = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hello"], bearer: alice.token)
+                let reply = try await api.send(
+                    "POST", "/v1/posts/\(post)/comments", json: ["text": "hello"], bearer: alice.token)
                 return try #require(reply.json["id"] as? String, "\(reply)")
             }
             func deletion(_ comment: String, by bearer: String) async throws -> String {
@@ -136,12 +144,14 @@ import TimelineDomain
             let edit = try await api.send("PATCH", "/v1/posts/\(open)", json: ["caption": "x"], bearer: bob.token)
             #expect(edit.status == 403, "\(edit)")
             #expect(try await api.send("DELETE", "/v1/posts/\(open)", bearer: bob.token).status == 403)
-            let mastodon = try await api.send("PUT", "/api/v1/statuses/\(open)", body: Data("status=x".utf8),
-                                              contentType: "application/x-www-form-urlencoded", bearer: bob.token)
+            let mastodon = try await api.send(
+                "PUT", "/api/v1/statuses/\(open)", body: Data("status=x".utf8),
+                contentType: "application/x-www-form-urlencoded", bearer: bob.token)
             #expect(mastodon.status == 403, "\(mastodon)")
             // The author still may.
-            let own = try await api.send("PATCH", "/v1/posts/\(closed)", json: ["caption": "edited"],
-                                         bearer: alice.token)
+            let own = try await api.send(
+                "PATCH", "/v1/posts/\(closed)", json: ["caption": "edited"],
+                bearer: alice.token)
             #expect(own.status == 200, "\(own)")
             #expect(try await api.send("DELETE", "/v1/posts/\(closed)", bearer: alice.token).status == 204)
         }
@@ -153,8 +163,9 @@ import TimelineDomain
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
-            let upload = try await api.send("POST", "/v1/media", json: ["image": gifBase64(0xFF00)],
-                                            bearer: alice.token)
+            let upload = try await api.send(
+                "POST", "/v1/media", json: ["image": gifBase64(0xFF00)],
+                bearer: alice.token)
             try #require(upload.status == 201, "\(upload)")
             let media = try #require(upload.json["id"] as? String)
             let image = try #require(upload.json["image"] as? String)
@@ -167,16 +178,19 @@ import TimelineDomain
                 }
                 let own = try await api.get(path, bearer: alice.token)
                 #expect(own.status == 200 && own.header("Cache-Control") == "private, no-cache", "\(path): \(own)")
-                let again = try await api.get(path, bearer: alice.token,
-                                              headers: ["If-None-Match": own.header("ETag") ?? ""])
-                #expect(again.status == 304 && again.header("Cache-Control") == "private, no-cache",
-                        "\(path): \(again)")
+                let again = try await api.get(
+                    path, bearer: alice.token,
+                    headers: ["If-None-Match": own.header("ETag") ?? ""])
+                #expect(
+                    again.status == 304 && again.header("Cache-Control") == "private, no-cache",
+                    "\(path): \(again)")
             }
             let post = try await api.send("POST", "/v1/posts", json: ["media": [media]], bearer: alice.token)
             try #require(post.status == 201, "\(post)")
             let served = try await api.get("/v1/images/\(image)")
-            #expect(served.status == 200 && served.header("Cache-Control") == "public, max-age=31536000, immutable",
-                    "\(served)")
+            #expect(
+                served.status == 200 && served.header("Cache-Control") == "public, max-age=31536000, immutable",
+                "\(served)")
             #expect(try await api.get("/v1/images/\(thumb)", bearer: bob.token).status == 200)
         }
     }
@@ -203,7 +217,8 @@ import TimelineDomain
             #expect(mentions.compactMap { $0["id"] as? String } == [gus.id], "\(status)")
             let content = status.json["content"] as? String ?? ""
             for hidden in [carol, dan, erin, frank] { #expect(!content.contains(hidden.id)) }
-            #expect(!content.contains("/#/u/carol") && !content.contains("/#/u/dan") && !content.contains("/#/u/erin")
+            #expect(
+                !content.contains("/#/u/carol") && !content.contains("/#/u/dan") && !content.contains("/#/u/erin")
                     && !content.contains("/#/u/frank"), "\(content)")
             #expect(content.contains("@frank@evil.example") && content.contains("/#/u/gus"), "\(content)")
             // The blocks and the suspension are the reader's: someone else sees dan and erin.
@@ -228,8 +243,9 @@ import TimelineDomain
         defer { service.close() }
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
         let length = try service.lastSequence()
-        #expect(try await service.run(.markActivityRead(upTo: "zzzzzzzzzzzzzzzzzzzz"), as: bob.id) == .changed(false),
-                "bob has no activity")
+        #expect(
+            try await service.run(.markActivityRead(upTo: "zzzzzzzzzzzzzzzzzzzz"), as: bob.id) == .changed(false),
+            "bob has no activity")
         #expect(try service.lastSequence() == length)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         let item = try #require(try service.activity(of: alice.id).items.first).id
@@ -255,8 +271,9 @@ import TimelineDomain
         #expect(try await service.run(.dismissActivity(item: item), as: alice.id) == .changed(true))
         #expect(try service.lastSequence() == length + 1 && service.activity(of: alice.id).items.isEmpty)
         length += 1
-        #expect(try await service.run(.dismissActivity(item: item), as: alice.id) == .changed(false),
-                "already dismissed")
+        #expect(
+            try await service.run(.dismissActivity(item: item), as: alice.id) == .changed(false),
+            "already dismissed")
         #expect(try await service.run(.dismissActivity(item: nil), as: alice.id) == .changed(false), "nothing left")
         #expect(try service.lastSequence() == length)
     }

@@ -12,10 +12,16 @@ import Testing
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             let photo = try pixelFile()
             var posts: [String] = []
-            for n in 0..<4 { posts.insert(try await api.addPost(alice.token, caption: "view \(n) #sea", image: 0x30 << (n * 4)), at: 0) }
-            let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_mastodon_py.py").path,
-                                        "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token, photo] + posts,
-                                       executable: URL(fileURLWithPath: "/usr/bin/env"))
+            for n in 0..<4 {
+                posts.insert(
+                    try await api.addPost(alice.token, caption: "view \(n) #sea", image: 0x30 << (n * 4)), at: 0)
+            }
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_mastodon_py.py").path,
+                    "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token, photo
+                ] + posts,
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError
             #expect(status == 0, "\(text)")
@@ -28,8 +34,11 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func theAuthorizePageInARealBrowser() async throws {
         try await withServer { server in
             _ = try await server.api.signUp("alice")
-            let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_authorize_browser.py").path,
-                                        "http://127.0.0.1:\(server.port)"], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_authorize_browser.py").path,
+                    "http://127.0.0.1:\(server.port)"
+                ], executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(150))
             let text = run.standardOutput + run.standardError
             #expect(status == 0, "\(text)")
@@ -43,8 +52,11 @@ import Testing
         try await withServer { server in
             _ = try await server.api.signUp("alice")
             let photo = try pixelFile()
-            let run = try ChildProcess(["python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_toot.py").path,
-                                        "http://127.0.0.1:\(server.port)", photo], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_toot.py").path,
+                    "http://127.0.0.1:\(server.port)", photo
+                ], executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError
             #expect(status == 0, "\(text)")
@@ -63,10 +75,15 @@ import Testing
             #expect(bad.status == 422 && bad.json["error"] is String, "\(bad)")
             #expect(try await api.get("/api/v1/instance/").status == 200)
             // An id that is no identifier names no record, and is never looked up.
-            let hostile = try await api.get("/api/v1/accounts/\(String(repeating: "a", count: 700))", bearer: alice.token)
+            let hostile = try await api.get(
+                "/api/v1/accounts/\(String(repeating: "a", count: 700))", bearer: alice.token)
             #expect(hostile.status == 404 && hostile.json["error"] as? String == "Record not found", "\(hostile)")
-            let token = try await api.send("POST", "/oauth/token", body: Data("grant_type=password&client_id=\(String(repeating: "x", count: 700))&client_secret=s&username=a&password=b".utf8),
-                                           contentType: "application/x-www-form-urlencoded")
+            let token = try await api.send(
+                "POST", "/oauth/token",
+                body: Data(
+                    "grant_type=password&client_id=\(String(repeating: "x", count: 700))&client_secret=s&username=a&password=b"
+                        .utf8),
+                contentType: "application/x-www-form-urlencoded")
             #expect(token.status == 401 && token.json["error"] as? String == "invalid_client", "\(token)")
             // The /v1 API keeps its own error shape.
             #expect(try await api.get("/v1/timeline").error["code"] as? String == "unauthenticated")
@@ -82,15 +99,20 @@ import Testing
             // Two sign-ups: the address's first two requests.
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             var remaining: [String] = []
-            for (path, scheme) in [("/api/v1/timelines/home", "Bearer"), ("/v1/timeline", "bearer"), ("/v1/me", "BEARER")] {
+            for (path, scheme) in [
+                ("/api/v1/timelines/home", "Bearer"), ("/v1/timeline", "bearer"), ("/v1/me", "BEARER")
+            ] {
                 let answer = try await api.get(path, headers: ["Authorization": "\(scheme) \(alice.token)"])
                 #expect(answer.status == 200 && answer.header("X-RateLimit-Limit") == "3", "\(answer)")
                 #expect(answer.header("X-RateLimit-Reset").map { $0.hasSuffix("Z") } == true, "\(answer)")
                 remaining.append(answer.header("X-RateLimit-Remaining") ?? "")
             }
             #expect(remaining == ["2", "1", "0"])
-            let refused = try await api.get("/api/v1/timelines/home", headers: ["Authorization": "bEaReR \(alice.token)"])
-            #expect(refused.status == 429 && refused.json["error"] is String && refused.header("X-RateLimit-Remaining") == "0", "\(refused)")
+            let refused = try await api.get(
+                "/api/v1/timelines/home", headers: ["Authorization": "bEaReR \(alice.token)"])
+            #expect(
+                refused.status == 429 && refused.json["error"] is String
+                    && refused.header("X-RateLimit-Remaining") == "0", "\(refused)")
             let refusedV1 = try await api.get("/v1/timeline", bearer: alice.token)
             #expect(refusedV1.status == 429 && refusedV1.error["code"] as? String == "rate_limited", "\(refusedV1)")
             #expect(refusedV1.header("Retry-After") != nil)

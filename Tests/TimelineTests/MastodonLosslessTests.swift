@@ -22,7 +22,7 @@ import TimelineDomain
         ("hi @bob. and @carol...", ["bob", "carol"], []),
         ("@@bob #a#b", ["bob"], ["a", "b"]),
         ("#tag@bob and @bob#tag", ["bob"], ["tag"]),
-        ("@\(String(repeating: "a", count: 31)) too long", [], []),
+        ("@\(String(repeating: "a", count: 31)) too long", [], [])
     ])
     func textIsTokenisedOnce(text: String, mentions: [String], hashtags: [String]) throws {
         #expect(Validation.mentions(in: text) == mentions, "\(text)")
@@ -72,8 +72,9 @@ import TimelineDomain
             let carol = try await api.signUp("carol")
             let form = "application/x-www-form-urlencoded"
             let settings = Data("discoverable=false&locked=true".utf8)
-            let updated = try await api.send("PATCH", "/api/v1/accounts/update_credentials", body: settings,
-                                             contentType: form, bearer: alice.token)
+            let updated = try await api.send(
+                "PATCH", "/api/v1/accounts/update_credentials", body: settings,
+                contentType: form, bearer: alice.token)
             #expect(updated.status == 200 && updated.json["discoverable"] as? Bool == false, "\(updated)")
             // Another's setting is theirs: `null`, Mastodon's "not set".
             let seen = try await api.get("/api/v1/accounts/\(alice.id)", bearer: bob.token)
@@ -88,8 +89,9 @@ import TimelineDomain
                 return (me.json["source"] as? [String: Any])?["follow_requests_count"] as? Int
             }
             #expect(try await pending() == 2)
-            let authorized = try await api.send("POST", "/api/v1/follow_requests/\(bob.id)/authorize",
-                                                bearer: alice.token)
+            let authorized = try await api.send(
+                "POST", "/api/v1/follow_requests/\(bob.id)/authorize",
+                bearer: alice.token)
             #expect(authorized.status == 200, "\(authorized)")
             #expect(try await pending() == 1)
 
@@ -98,8 +100,9 @@ import TimelineDomain
             let reply = try await api.send("POST", "/v1/posts", json: followersOnly, bearer: alice.token)
             let post = try #require(reply.json["id"] as? String, "\(reply)")
             let answer = Data("status=hi&in_reply_to_id=\(post)".utf8)
-            let comment = try await api.send("POST", "/api/v1/statuses", body: answer, contentType: form,
-                                             bearer: bob.token)
+            let comment = try await api.send(
+                "POST", "/api/v1/statuses", body: answer, contentType: form,
+                bearer: bob.token)
             #expect(comment.status == 200 && comment.json["visibility"] as? String == "private", "\(comment)")
             let commentID = try #require(comment.json["id"] as? String)
             let read = try await api.get("/api/v1/statuses/\(commentID)", bearer: alice.token)
@@ -167,10 +170,12 @@ import TimelineDomain
             _ = try await api.signUp("alice")
             let app = try await OAuthHardeningTests.registerApp(api, scopes: "read")
             func token(secret: String, password: String) async throws -> Reply {
-                try await OAuthHardeningTests.post(api, "/oauth/token", [
-                    "grant_type": "password", "client_id": app.id, "client_secret": secret,
-                    "username": "alice@example.com", "password": password, "scope": "read",
-                ])
+                try await OAuthHardeningTests.post(
+                    api, "/oauth/token",
+                    [
+                        "grant_type": "password", "client_id": app.id, "client_secret": secret,
+                        "username": "alice@example.com", "password": password, "scope": "read"
+                    ])
             }
             let wrongSecret = try await token(secret: "wrong", password: "password-123")
             #expect(wrongSecret.status == 401, "\(wrongSecret)")

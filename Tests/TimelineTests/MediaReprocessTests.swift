@@ -18,15 +18,20 @@ import TimelineDomain
 
     /// Appends a post the way Timeline wrote them before the image pipeline: the upload stored
     /// as it came (only its first bytes checked), `PostAdded` v2 with no size and no variants.
-    static func addOldPost(_ service: TimelineService, by author: UserID, _ bytes: [UInt8], caption: String = "old") throws -> PostID {
+    static func addOldPost(_ service: TimelineService, by author: UserID, _ bytes: [UInt8], caption: String = "old")
+        throws -> PostID
+    {
         let post = PostID(service.newID())
         let image = ImageID(TimelineService.contentID(author, bytes))
-        let event = Event.postAdded(PostAdded(postId: post, authorId: author, imageId: image, caption: caption, hashtags: []))
+        let event = Event.postAdded(
+            PostAdded(postId: post, authorId: author, imageId: image, caption: caption, hashtags: []))
         try service.environment.write { txn in
             let models = try #require(try service.registry.models(in: txn))
-            try models.storeImage(image, ImageUpload(encoded: bytes, mediaType: MediaType.sniff(bytes) ?? .jpeg), owner: author,
-                                  key: try service.log.keys.ensureKey(for: author), txn)
-            var pending = PendingEvent(id: EventID(service.newID()), event: event, timestamp: 1_700_000_000_000, actor: author.rawValue)
+            try models.storeImage(
+                image, ImageUpload(encoded: bytes, mediaType: MediaType.sniff(bytes) ?? .jpeg), owner: author,
+                key: try service.log.keys.ensureKey(for: author), txn)
+            var pending = PendingEvent(
+                id: EventID(service.newID()), event: event, timestamp: 1_700_000_000_000, actor: author.rawValue)
             // Version 2's bytes: the current encoding without the byte of flags that ends it
             // (no variants, public).
             pending.encodedPayload = (2, Array(try PayloadCodec.encode(event, keys: service.log.keys).dropLast()))
@@ -37,10 +42,13 @@ import TimelineDomain
     }
 
     /// A sideways 1200×900 photo (EXIF orientation 6) with a GPS position, as a phone takes it.
-    static func sidewaysPhoto(in dir: String, _ name: String = "photo.jpg", width: Int = 1200, height: Int = 900) throws -> [UInt8] {
+    static func sidewaysPhoto(in dir: String, _ name: String = "photo.jpg", width: Int = 1200, height: Int = 900) throws
+        -> [UInt8]
+    {
         try PhotoTests.halves(width, height, name, in: dir)
-        try PhotoTests.tool("exiftool", "-overwrite_original", "-Orientation#=6", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
-                            "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", name, in: dir)
+        try PhotoTests.tool(
+            "exiftool", "-overwrite_original", "-Orientation#=6", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
+            "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", name, in: dir)
         return try PhotoTests.bytes(dir, name)
     }
 
@@ -59,7 +67,8 @@ import TimelineDomain
         let old = try Self.addOldPost(service, by: alice.id, photo)
         let clear = try Self.addOldPost(service, by: alice.id, try PhotoTests.bytes(dir, "clear.png"))
         // Accepted before the pipeline (its first bytes say JPEG), but no image.
-        let broken = try Self.addOldPost(service, by: alice.id, [0xFF, 0xD8, 0xFF] + Array("<html>not a photo</html>".utf8))
+        let broken = try Self.addOldPost(
+            service, by: alice.id, [0xFF, 0xD8, 0xFF] + Array("<html>not a photo</html>".utf8))
         let fresh = try await service.addPost(by: alice.id, caption: "new")
         let rawID = try service.post(old).post.image
 
@@ -71,7 +80,10 @@ import TimelineDomain
         let report = try await Self.offPool { try service.reprocessMedia { item in seen.withLock { $0.append(item) } } }
         #expect(report.processed == 2 && report.failed == 1 && report.alreadyProcessed == 1, "\(report)")
         let failure = try #require(seen.withLock { $0 }.first { $0.post == broken })
-        guard case .failure(let error) = failure.outcome else { Issue.record("\(failure)"); return }
+        guard case .failure(let error) = failure.outcome else {
+            Issue.record("\(failure)")
+            return
+        }
         #expect(error.code == .unsupportedMediaType)
         #expect(try service.post(broken).post.variants == nil)
 
@@ -81,8 +93,10 @@ import TimelineDomain
         #expect(post.image == variants.full && post.width == 810 && post.height == 1080)
         try Data(try service.image(post.image).bytes).write(to: URL(fileURLWithPath: dir + "/full.jpg"))
         let (width, tags) = try await Self.offPool {
-            (try PhotoTests.tool("vipsheader", "-f", "width", "full.jpg", in: dir),
-             try PhotoTests.tool("exiftool", "-s", "-EXIF:all", "-GPS:all", "full.jpg", in: dir))
+            (
+                try PhotoTests.tool("vipsheader", "-f", "width", "full.jpg", in: dir),
+                try PhotoTests.tool("exiftool", "-s", "-EXIF:all", "-GPS:all", "full.jpg", in: dir)
+            )
         }
         #expect(width == "810" && tags.isEmpty, "\(width) \(tags)")
         #expect(try service.image(post.image, variant: .thumb).id == variants.thumb)
@@ -129,7 +143,8 @@ import TimelineDomain
         let thumb = try Catalogue.query(
             named: "image", JSONInput(object: ["image": .string(post.image.rawValue), "variant": "thumb"]))
         guard case .image(let stored) = try thumb.answer(service, viewer: nil) else {
-            Issue.record("not an image"); return
+            Issue.record("not an image")
+            return
         }
         #expect(stored.id == post.variants?.thumb)
     }
@@ -144,7 +159,9 @@ import TimelineDomain
             let service = try openService(path: path, durable: true)
             defer { service.close() }
             let alice = try await service.createUser("alice")
-            let photos = try await Self.offPool { try (0..<2).map { try Self.sidewaysPhoto(in: dir, "p\($0).jpg", width: 1600 + $0, height: 1200) } }
+            let photos = try await Self.offPool {
+                try (0..<2).map { try Self.sidewaysPhoto(in: dir, "p\($0).jpg", width: 1600 + $0, height: 1200) }
+            }
             for n in 0..<total { _ = try Self.addOldPost(service, by: alice.id, photos[n % 2], caption: "old \(n)") }
         }
         let printed = try await Self.offPool {
@@ -154,9 +171,13 @@ import TimelineDomain
             return printed
         }
         #expect(printed.contains("processed "))
-        let (status, output) = try await Self.offPool { try ToolProcess(["media", "reprocess", "--db", path, "--json"]).finish() }
+        let (status, output) = try await Self.offPool {
+            try ToolProcess(["media", "reprocess", "--db", path, "--json"]).finish()
+        }
         #expect(status == 0)
-        let lines = output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let summary = try #require(lines.last?["summary"] as? [String: Int])
         #expect(summary["processed"]! > 0, "the first run finished before it was killed: nothing left to resume")
         #expect(summary["processed"]! + summary["alreadyProcessed"]! == total && summary["failed"] == 0)

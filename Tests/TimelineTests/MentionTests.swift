@@ -10,10 +10,14 @@ import TimelineDomain
     @Test func mentionsInCaptionsAndCommentsAndRepliesReachTheirPeople() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
-        let carol = try await service.createUser("carol"), dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
+        let carol = try await service.createUser("carol"), dan = try await service.createUser("dan"),
+            eve = try await service.createUser("eve")
         try await service.run(.block(user: alice.id.rawValue), as: eve.id)
-        let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "Sunset with @Bob, @eve, @nobody and me@alice.example"),
-                                                      as: alice.id).post)
+        let post = try #require(
+            try await service.run(
+                .addPost(image: gifBase64(0), caption: "Sunset with @Bob, @eve, @nobody and me@alice.example"),
+                as: alice.id
+            ).post)
         func kinds(_ user: UserID) throws -> [ActivityItem.Kind] { try service.activity(of: user).items.map(\.kind) }
         #expect(try kinds(bob.id) == [.mention])
         #expect(try service.activity(of: bob.id).items.first?.actor == alice.id)
@@ -21,21 +25,29 @@ import TimelineDomain
         #expect(try kinds(alice.id).isEmpty, "an email address mentions nobody")
 
         // Edited: a mention edited out is forgotten, a new one is told, a kept one stays once.
-        _ = try await service.run(.editPost(post: post.id.rawValue, caption: .some("Sunset with @dan and @bob")), as: alice.id)
+        _ = try await service.run(
+            .editPost(post: post.id.rawValue, caption: .some("Sunset with @dan and @bob")), as: alice.id)
         #expect(try kinds(bob.id) == [.mention])
         #expect(try kinds(dan.id) == [.mention])
         _ = try await service.run(.editPost(post: post.id.rawValue, caption: .some("Sunset with @dan")), as: alice.id)
         #expect(try kinds(bob.id).isEmpty)
 
         // A comment: the post's owner gets the comment; someone it mentions, a mention.
-        let comment = try #require(try await service.run(.addComment(post: post.id.rawValue, text: "@carol look!"), as: bob.id).postComment)
+        let comment = try #require(
+            try await service.run(.addComment(post: post.id.rawValue, text: "@carol look!"), as: bob.id).postComment)
         #expect(try kinds(alice.id) == [.comment])
         #expect(try kinds(carol.id) == [.mention])
         // A reply tells the answered comment's author; a reply to a reply answers the same comment.
-        let reply = try #require(try await service.run(.addComment(post: post.id.rawValue, text: "thanks", replyTo: comment.id.rawValue), as: carol.id).postComment)
+        let reply = try #require(
+            try await service.run(
+                .addComment(post: post.id.rawValue, text: "thanks", replyTo: comment.id.rawValue), as: carol.id
+            ).postComment)
         #expect(reply.replyTo == comment.id)
         #expect(try kinds(bob.id) == [.reply])
-        let again = try #require(try await service.run(.addComment(post: post.id.rawValue, text: "same here", replyTo: reply.id.rawValue), as: dan.id).postComment)
+        let again = try #require(
+            try await service.run(
+                .addComment(post: post.id.rawValue, text: "same here", replyTo: reply.id.rawValue), as: dan.id
+            ).postComment)
         #expect(again.replyTo == comment.id, "one level: the reply answers the top-level comment")
         #expect(try service.comments(of: post.id).items.map(\.replyTo) == [nil, comment.id, comment.id])
         #expect(try service.activity(of: bob.id, kinds: [.reply]).items.count == 2)
@@ -55,12 +67,14 @@ import TimelineDomain
         let third = try await service.addPost(by: alice.id, caption: "third", image: 2)
         let before = try service.lastSequence()
         await expectError(.notFound, field: "replyTo") {
-            _ = try await service.run(.addComment(post: third.id.rawValue, text: "x", replyTo: elsewhere.id.rawValue), as: carol.id)
+            _ = try await service.run(
+                .addComment(post: third.id.rawValue, text: "x", replyTo: elsewhere.id.rawValue), as: carol.id)
         }
         #expect(try service.lastSequence() == before)
         // Answered on her own post, the owner is told of the reply (once, not also of a comment).
         let own = try await service.addComment(by: alice.id, on: third.id, "my own words")
-        _ = try await service.run(.addComment(post: third.id.rawValue, text: "agreed", replyTo: own.id.rawValue), as: bob.id)
+        _ = try await service.run(
+            .addComment(post: third.id.rawValue, text: "agreed", replyTo: own.id.rawValue), as: bob.id)
         #expect(try service.activity(of: alice.id).items.first?.kind == .reply)
         #expect(try service.activity(of: alice.id, kinds: [.comment]).items.allSatisfy { $0.post != third.id })
     }
@@ -71,13 +85,21 @@ import TimelineDomain
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             let post = try await api.addPost(alice.token, caption: "hello @bob")
             let activity = try await api.get("/v1/activity?types=mention", bearer: bob.token)
-            #expect((activity.json["items"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["mention"], "\(activity)")
-            let comment = try #require(try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hi"], bearer: bob.token).json["id"] as? String)
-            let reply = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "@bob hi back", "replyTo": comment], bearer: alice.token)
+            #expect(
+                (activity.json["items"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["mention"],
+                "\(activity)")
+            let comment = try #require(
+                try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hi"], bearer: bob.token).json[
+                    "id"] as? String)
+            let reply = try await api.send(
+                "POST", "/v1/posts/\(post)/comments", json: ["text": "@bob hi back", "replyTo": comment],
+                bearer: alice.token)
             #expect(reply.status == 201 && reply.json["replyTo"] as? String == comment, "\(reply)")
             let replies = try await api.get("/v1/activity?types=reply", bearer: bob.token)
             #expect((replies.json["items"] as? [[String: Any]])?.count == 1, "\(replies)")
-            let bad = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "x", "replyTo": "-NoSuchComment000000"], bearer: bob.token)
+            let bad = try await api.send(
+                "POST", "/v1/posts/\(post)/comments", json: ["text": "x", "replyTo": "-NoSuchComment000000"],
+                bearer: bob.token)
             #expect(bad.status == 404 && bad.errorField == "replyTo", "\(bad)")
         }
     }
@@ -89,7 +111,8 @@ import TimelineDomain
 @Suite struct MentionPrivacyTests {
     @Test func aMentionOnABlockedOrMutedAuthorsPostTellsNothing() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         let post = try await service.addPost(by: alice.id, caption: "alice's")
         let carolsComment = try await service.addComment(by: carol.id, on: post.id, "before the block")
         try await service.run(.block(user: alice.id.rawValue), as: carol.id)
@@ -106,7 +129,8 @@ import TimelineDomain
         try await service.run(.block(user: bob.id.rawValue), as: carol.id)
         let before = try service.lastSequence()
         await expectError(.notFound) {
-            _ = try await service.run(.addComment(post: post.id.rawValue, text: "hi", replyTo: carolsComment.id.rawValue), as: bob.id)
+            _ = try await service.run(
+                .addComment(post: post.id.rawValue, text: "hi", replyTo: carolsComment.id.rawValue), as: bob.id)
         }
         #expect(try service.lastSequence() == before)
     }

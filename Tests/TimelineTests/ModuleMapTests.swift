@@ -101,8 +101,9 @@ import Testing
                     .filter { $0.offset % 2 == 1 }.map { String($0.element) }
             }
             let names = ticks(cells[1])
-            return Target(name: names.first ?? "", path: names.dropFirst().first ?? "",
-                          dependencies: ticks(cells[cells.count - 2]))
+            return Target(
+                name: names.first ?? "", path: names.dropFirst().first ?? "",
+                dependencies: ticks(cells[cells.count - 2]))
         }
         let manifest = try Self.targets()
         #expect(documented.map(\.name) == manifest.map(\.name), "docs/architecture.md's rows are not the targets")

@@ -22,7 +22,9 @@ import Timeline
                 let child = try ChildProcess(["exec", "--db", path])
                 for line in 0..<10 {
                     let name = "r\(round)w\(writer)n\(line)"
-                    child.write(#"{"id":"\#(name)","command":"createUser","username":"\#(name)","email":"\#(name)@example.com","password":"password-\#(name)"}"# + "\n")
+                    child.write(
+                        #"{"id":"\#(name)","command":"createUser","username":"\#(name)","email":"\#(name)@example.com","password":"password-\#(name)"}"#
+                            + "\n")
                 }
                 child.closeInput()
                 return child

@@ -11,7 +11,8 @@ import TimelineDomain
     @Test func aMutedUsersPostsAndDoingsLeaveTheMutersTimelineAndActivity() async throws {
         let clock = TestClock()
         let service = try openService(clock: clock)
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         for followee in [bob.id, carol.id] { try await service.run(.follow(user: followee.rawValue), as: alice.id) }
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         let bobsPost = try await service.addPost(by: bob.id, caption: "bob's")
@@ -36,7 +37,8 @@ import TimelineDomain
         #expect(try await service.run(.mute(user: bob.id.rawValue), as: alice.id) == .changed(false))
         #expect(try await service.run(.unmute(user: bob.id.rawValue), as: alice.id) == .changed(true))
         #expect(try await service.run(.unmute(user: bob.id.rawValue), as: alice.id) == .changed(false))
-        #expect(try service.timeline(of: alice.id).items.map(\.id) == [later.id, alicesPost.id, carolsPost.id, bobsPost.id])
+        #expect(
+            try service.timeline(of: alice.id).items.map(\.id) == [later.id, alicesPost.id, carolsPost.id, bobsPost.id])
         #expect(try service.activity(of: alice.id).items.map(\.actor).contains(bob.id))
 
         // A timed mute ends by itself.
@@ -57,22 +59,30 @@ import TimelineDomain
     /// their comments; others see them as before.
     @Test func hashtagsPlacesAndCommentsLeaveThemOutToo() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         let here = Place(latitude: 60.17, longitude: 24.95)
-        let bobs = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "#sea by bob", location: here), as: bob.id).post)
-        let carols = try #require(try await service.run(.addPost(image: gifBase64(1), caption: "#sea by carol", location: here), as: carol.id).post)
+        let bobs = try #require(
+            try await service.run(.addPost(image: gifBase64(0), caption: "#sea by bob", location: here), as: bob.id)
+                .post)
+        let carols = try #require(
+            try await service.run(.addPost(image: gifBase64(1), caption: "#sea by carol", location: here), as: carol.id)
+                .post)
         _ = try await service.addComment(by: bob.id, on: carols.id, "bob was here")
         try await service.run(.mute(user: bob.id.rawValue), as: alice.id)
         #expect(try service.hashtag("sea", viewer: alice.id).items.map(\.id) == [carols.id])
         #expect(try service.hashtag("sea", viewer: carol.id).items.map(\.id) == [carols.id, bobs.id])
-        #expect(try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: alice.id).items.map(\.id) == [carols.id])
+        #expect(
+            try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: alice.id).items.map(\.id)
+                == [carols.id])
         #expect(try service.comments(of: carols.id, viewer: alice.id).items.isEmpty)
         #expect(try service.comments(of: carols.id, viewer: carol.id).items.count == 1)
     }
 
     @Test func aPulledAuthorIsMutedToo() async throws {
         let service = try openService { $0.fanoutThreshold = 2 }
-        let star = try await service.createUser("star"), fan = try await service.createUser("fan"), other = try await service.createUser("other")
+        let star = try await service.createUser("star"), fan = try await service.createUser("fan"),
+            other = try await service.createUser("other")
         for follower in [fan.id, other.id] { try await service.run(.follow(user: star.id.rawValue), as: follower) }
         let post = try await service.addPost(by: star.id, caption: "pulled")
         #expect(try service.timeline(of: fan.id).items.map(\.id) == [post.id])
@@ -83,7 +93,8 @@ import TimelineDomain
 
     @Test func theListIsPrivateNewestFirstAndErasureEndsMutesBothWays() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         try await service.run(.mute(user: bob.id.rawValue), as: alice.id)
         try await service.run(.mute(user: carol.id.rawValue, duration: 600), as: alice.id)
         try await service.run(.mute(user: alice.id.rawValue), as: carol.id)
@@ -94,10 +105,14 @@ import TimelineDomain
         await expectError(.unauthenticated) { _ = try ask(service, "muted") }
         // Refused: yourself, nobody, a duration out of range; none of it is recorded.
         let before = try service.lastSequence()
-        await expectError(.invalidArgument, field: "user") { _ = try await service.run(.mute(user: alice.id.rawValue), as: alice.id) }
+        await expectError(.invalidArgument, field: "user") {
+            _ = try await service.run(.mute(user: alice.id.rawValue), as: alice.id)
+        }
         await expectError(.notFound) { _ = try await service.run(.mute(user: "-NoSuchUser000000000"), as: alice.id) }
         for duration in [-1, MutePolicy.maxDurationSeconds + 1] {
-            await expectError(.invalidArgument, field: "duration") { _ = try await service.run(.mute(user: bob.id.rawValue, duration: duration), as: alice.id) }
+            await expectError(.invalidArgument, field: "duration") {
+                _ = try await service.run(.mute(user: bob.id.rawValue, duration: duration), as: alice.id)
+            }
         }
         await expectError(.unauthenticated) { _ = try await service.execute(.mute(user: bob.id.rawValue)) }
         #expect(try service.lastSequence() == before)
@@ -113,7 +128,8 @@ import TimelineDomain
     @Test func overHTTPAndInTheLiveStream() async throws {
         try await withServer { server in
             let api = server.api
-            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"), carol = try await api.signUp("carol")
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
             for followee in [bob.id, carol.id] {
                 #expect(try await api.send("PUT", "/v1/me/following/\(followee)", bearer: alice.token).status == 200)
             }
@@ -122,7 +138,8 @@ import TimelineDomain
 
             let muted = try await api.send("PUT", "/v1/me/mutes/\(bob.id)", json: ["duration": 0], bearer: alice.token)
             #expect(muted.status == 200 && muted.json["changed"] as? Bool == true, "\(muted)")
-            let wrong = try await api.send("PUT", "/v1/me/mutes/\(bob.id)", json: ["duration": "soon"], bearer: alice.token)
+            let wrong = try await api.send(
+                "PUT", "/v1/me/mutes/\(bob.id)", json: ["duration": "soon"], bearer: alice.token)
             #expect(wrong.status == 400 && wrong.errorField == "duration", "\(wrong)")
             #expect(try await api.send("PUT", "/v1/me/mutes/\(alice.id)", bearer: alice.token).status == 400)
             #expect(try await api.send("PUT", "/v1/me/mutes/\(bob.id)").status == 401)
@@ -139,10 +156,12 @@ import TimelineDomain
             let list = try await api.get("/v1/me/mutes", bearer: alice.token)
             #expect((list.json["items"] as? [[String: Any]])?.map { $0["id"] as? String } == [bob.id], "\(list)")
             #expect(try await api.get("/v1/me/mutes").status == 401)
-            #expect(try await api.get("/v1/users/\(bob.id)", bearer: alice.token).json["mutedByViewer"] as? Bool == true)
+            #expect(
+                try await api.get("/v1/users/\(bob.id)", bearer: alice.token).json["mutedByViewer"] as? Bool == true)
             // bob learns nothing: his view of alice says nothing of her mute.
             let bobsView = try await api.get("/v1/users/\(alice.id)", bearer: bob.token)
-            #expect(bobsView.json["mutedByViewer"] as? Bool == false && bobsView.json["mutedUntil"] == nil, "\(bobsView)")
+            #expect(
+                bobsView.json["mutedByViewer"] as? Bool == false && bobsView.json["mutedUntil"] == nil, "\(bobsView)")
 
             let unmuted = try await api.send("DELETE", "/v1/me/mutes/\(bob.id)", bearer: alice.token)
             #expect(unmuted.status == 200 && unmuted.json["changed"] as? Bool == true, "\(unmuted)")
@@ -158,7 +177,8 @@ import TimelineDomain
 @Suite struct ActivityReadTests {
     @Test func theMarkerMovesForwardAndTheOwnProfileCountsWhatIsUnread() async throws {
         let service = try openService()
-        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"), carol = try await service.createUser("carol")
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
+            carol = try await service.createUser("carol")
         let post = try await service.addPost(by: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
@@ -177,7 +197,8 @@ import TimelineDomain
         #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == items.firstIndex { $0.id == like.id })
         // Never backwards.
         let oldest = try #require(items.last)
-        #expect(try await service.run(.markActivityRead(upTo: oldest.id), as: alice.id) == .changed(oldest.id > like.id))
+        #expect(
+            try await service.run(.markActivityRead(upTo: oldest.id), as: alice.id) == .changed(oldest.id > like.id))
         #expect(try await service.run(.markActivityRead(upTo: items[0].id), as: alice.id) == .changed(true))
         #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 0)
         // A muted actor's new doings are neither shown nor counted.
@@ -187,7 +208,9 @@ import TimelineDomain
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         #expect(try service.user(alice.id, viewer: alice.id).unreadActivity == 1)
-        await expectError(.invalidArgument, field: "upTo") { _ = try await service.run(.markActivityRead(upTo: "not an id!"), as: alice.id) }
+        await expectError(.invalidArgument, field: "upTo") {
+            _ = try await service.run(.markActivityRead(upTo: "not an id!"), as: alice.id)
+        }
         await expectError(.invalidArgument, field: "types") {
             _ = try ask(service, "activity", ["user": .string(alice.id.rawValue), "types": ["likes"]])
         }
@@ -205,7 +228,9 @@ import TimelineDomain
             let items = try #require(likes.json["items"] as? [[String: Any]], "\(likes)")
             #expect(items.map { $0["kind"] as? String } == ["like"])
             #expect(try await api.get("/v1/activity?types=likes", bearer: alice.token).errorField == "types")
-            let newest = try #require((try await api.get("/v1/activity", bearer: alice.token).json["items"] as? [[String: Any]])?.first?["id"] as? String)
+            let newest = try #require(
+                (try await api.get("/v1/activity", bearer: alice.token).json["items"] as? [[String: Any]])?.first?["id"]
+                    as? String)
             let read = try await api.send("POST", "/v1/activity/read", json: ["upTo": newest], bearer: alice.token)
             #expect(read.status == 200 && read.json["changed"] as? Bool == true, "\(read)")
             #expect(try await api.get("/v1/me", bearer: alice.token).json["unreadActivity"] as? Int == 0)

@@ -34,8 +34,10 @@ import Testing
     /// `&quot;` followed by a combining mark is no `&quot;` to it.
     static func unescape(_ html: String) -> String {
         var bytes = Array(html.utf8), out: [UInt8] = []
-        let entities: [(String, UInt8)] = [("&quot;", 0x22), ("&#39;", 0x27), ("&lt;", 0x3C), ("&gt;", 0x3E),
-                                           ("&amp;", 0x26)]
+        let entities: [(String, UInt8)] = [
+            ("&quot;", 0x22), ("&#39;", 0x27), ("&lt;", 0x3C), ("&gt;", 0x3E),
+            ("&amp;", 0x26)
+        ]
         var index = 0
         while index < bytes.count {
             if let (name, byte) = entities.first(where: { bytes[index...].starts(with: $0.0.utf8) }) {
@@ -62,8 +64,10 @@ import Testing
     static func has(_ data: Data, _ text: String) -> Bool { data.range(of: Data(text.utf8)) != nil }
 
     /// Registers an app; its client id and secret.
-    static func registerApp(_ api: APIClient, name: String = "An app", redirect: String = outOfBand,
-                            scopes: String) async throws -> (id: String, secret: String) {
+    static func registerApp(
+        _ api: APIClient, name: String = "An app", redirect: String = outOfBand,
+        scopes: String
+    ) async throws -> (id: String, secret: String) {
         let fields = ["client_name": name, "redirect_uris": redirect, "scopes": scopes]
         let reply = try await post(api, "/api/v1/apps", fields)
         try #require(reply.status == 200, "\(reply)")
@@ -71,11 +75,17 @@ import Testing
     }
 
     /// A token of the app's for alice (the password grant).
-    static func passwordToken(_ api: APIClient, _ app: (id: String, secret: String),
-                              scope: String) async throws -> String {
-        let reply = try await post(api, "/oauth/token", [
-            "grant_type": "password", "client_id": app.id, "client_secret": app.secret, "username": "alice@example.com",
-            "password": "password-123", "scope": scope])
+    static func passwordToken(
+        _ api: APIClient, _ app: (id: String, secret: String),
+        scope: String
+    ) async throws -> String {
+        let reply = try await post(
+            api, "/oauth/token",
+            [
+                "grant_type": "password", "client_id": app.id, "client_secret": app.secret,
+                "username": "alice@example.com",
+                "password": "password-123", "scope": scope
+            ])
         try #require(reply.status == 200 && reply.json["scope"] as? String == scope, "\(reply)")
         return try #require(reply.json["access_token"] as? String)
     }
@@ -92,28 +102,37 @@ import Testing
     }
 
     /// A form posted to `path`.
-    static func post(_ api: APIClient, _ path: String, _ fields: [String: String],
-                     headers: [String: String] = [:]) async throws -> Reply {
-        try await api.send("POST", path, body: form(fields), contentType: "application/x-www-form-urlencoded",
-                           headers: headers)
+    static func post(
+        _ api: APIClient, _ path: String, _ fields: [String: String],
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
+        try await api.send(
+            "POST", path, body: form(fields), contentType: "application/x-www-form-urlencoded",
+            headers: headers)
     }
 
     /// The decision `fields` sent with the page's CSRF value and the sign-in's ticket.
-    static func decide(_ api: APIClient, _ fields: [String: String], csrf: String,
-                       ticket: String) async throws -> Reply {
-        try await submit(api, fields.merging(["csrf": csrf, "decision": fields["decision"] ?? "authorize"]) { $1 },
-                         cookies: ["timeline_csrf": csrf, "timeline_authorize": ticket])
+    static func decide(
+        _ api: APIClient, _ fields: [String: String], csrf: String,
+        ticket: String
+    ) async throws -> Reply {
+        try await submit(
+            api, fields.merging(["csrf": csrf, "decision": fields["decision"] ?? "authorize"]) { $1 },
+            cookies: ["timeline_csrf": csrf, "timeline_authorize": ticket])
     }
 
     /// Alice signs in on the page for `fields`: the consent page, its CSRF value and the ticket cookie.
-    static func signIn(_ api: APIClient,
-                       _ fields: [String: String]) async throws -> (consent: Reply, csrf: String, ticket: String) {
+    static func signIn(
+        _ api: APIClient,
+        _ fields: [String: String]
+    ) async throws -> (consent: Reply, csrf: String, ticket: String) {
         let page = try await api.get("/oauth/authorize?" + encoded(fields))
         try #require(page.status == 200, "\(page)")
         let csrf = try #require(cookie(page, "timeline_csrf"))
         let credentials = ["email": "alice@example.com", "password": "password-123"]
-        let consent = try await submit(api, hiddenFields(page.text).merging(credentials) { $1 },
-                                       cookies: ["timeline_csrf": csrf])
+        let consent = try await submit(
+            api, hiddenFields(page.text).merging(credentials) { $1 },
+            cookies: ["timeline_csrf": csrf])
         try #require(consent.status == 200 && consent.text.contains(">Authorize<"), "\(consent)")
         let consentCSRF = try #require(hiddenFields(consent.text)["csrf"])
         #expect(cookie(consent, "timeline_csrf") == consentCSRF)
@@ -137,8 +156,9 @@ import Testing
             let profileToken = try await Self.passwordToken(api, narrow, scope: "profile")
             let wide = try await Self.registerApp(api, name: "Everything", scopes: "read write follow push")
             for token in [profileToken, alice.token] {
-                let forged = try await Self.decide(api, Self.request(wide.id, scope: "read write follow push"),
-                                                   csrf: "chosen-by-me", ticket: token)
+                let forged = try await Self.decide(
+                    api, Self.request(wide.id, scope: "read write follow push"),
+                    csrf: "chosen-by-me", ticket: token)
                 #expect(Self.shownCode(forged) == nil && forged.text.contains("Your sign-in has ended"), "\(forged)")
             }
             // Neither token was touched by the attempt.
@@ -181,10 +201,12 @@ import Testing
 
             // Another app's request with this ticket: refused, and the ticket is spent.
             var signedIn = try await Self.signIn(api, asked)
-            let elsewhere = try await Self.decide(api, Self.request(other.id, scope: "read write"), csrf: signedIn.csrf,
-                                                  ticket: signedIn.ticket)
-            #expect(Self.shownCode(elsewhere) == nil && elsewhere.text.contains("Your sign-in has ended"),
-                    "\(elsewhere)")
+            let elsewhere = try await Self.decide(
+                api, Self.request(other.id, scope: "read write"), csrf: signedIn.csrf,
+                ticket: signedIn.ticket)
+            #expect(
+                Self.shownCode(elsewhere) == nil && elsewhere.text.contains("Your sign-in has ended"),
+                "\(elsewhere)")
             let spent = try await Self.decide(api, asked, csrf: signedIn.csrf, ticket: signedIn.ticket)
             #expect(Self.shownCode(spent) == nil, "\(spent)")
 
@@ -197,17 +219,21 @@ import Testing
             signedIn = try await Self.signIn(api, asked)
             #expect(try await api.send("DELETE", "/v1/sessions", bearer: alice.token).status == 204)
             let afterSignOut = try await Self.decide(api, asked, csrf: signedIn.csrf, ticket: signedIn.ticket)
-            #expect(Self.shownCode(afterSignOut) == nil && afterSignOut.text.contains("Your sign-in has ended"),
-                    "\(afterSignOut)")
+            #expect(
+                Self.shownCode(afterSignOut) == nil && afterSignOut.text.contains("Your sign-in has ended"),
+                "\(afterSignOut)")
 
             // The page's own decision: a code, redeemable; the ticket then does nothing more.
             signedIn = try await Self.signIn(api, asked)
             let fields = Self.hiddenFields(signedIn.consent.text).merging(["decision": "authorize"]) { $1 }
             let granted = try await Self.decide(api, fields, csrf: signedIn.csrf, ticket: signedIn.ticket)
             let code = try #require(Self.shownCode(granted), "\(granted)")
-            let token = try await Self.post(api, "/oauth/token", [
-                "grant_type": "authorization_code", "client_id": app.id, "client_secret": app.secret, "code": code,
-                "redirect_uri": Self.outOfBand])
+            let token = try await Self.post(
+                api, "/oauth/token",
+                [
+                    "grant_type": "authorization_code", "client_id": app.id, "client_secret": app.secret, "code": code,
+                    "redirect_uri": Self.outOfBand
+                ])
             #expect(token.status == 200 && token.json["scope"] as? String == "read", "\(token)")
             let again = try await Self.decide(api, fields, csrf: signedIn.csrf, ticket: signedIn.ticket)
             #expect(Self.shownCode(again) == nil && again.text.contains("Your sign-in has ended"), "\(again)")
@@ -234,8 +260,9 @@ import Testing
             let status = try await api.get("/api/v1/statuses/\(post)", bearer: alice.token)
             let content = try #require(status.json["content"] as? String, "\(status)")
             let bytes = Data(content.utf8)
-            #expect(!Self.has(bytes, "<\u{301}") && Self.has(bytes, "&lt;\u{301}b") && Self.has(bytes, "&quot;\u{301}"),
-                    "\(content)")
+            #expect(
+                !Self.has(bytes, "<\u{301}") && Self.has(bytes, "&lt;\u{301}b") && Self.has(bytes, "&quot;\u{301}"),
+                "\(content)")
         }
     }
 
@@ -244,10 +271,12 @@ import Testing
     @Test func redirectURIsABrowserWouldRunAreRefused() async throws {
         try await withServer { server in
             let api = server.api
-            for uri in ["javascript:alert(document.cookie)", "JavaScript://%0aalert(1)",
-                        "data:text/html;base64,PHNjcmlwdD4=", "vbscript:msgbox", "http://exa%zzmple/cb",
-                        "https://app.example/cb?a=<b>", "://nothing", "https://",
-                        "https://app.example/cb#frag"] {
+            for uri in [
+                "javascript:alert(document.cookie)", "JavaScript://%0aalert(1)",
+                "data:text/html;base64,PHNjcmlwdD4=", "vbscript:msgbox", "http://exa%zzmple/cb",
+                "https://app.example/cb?a=<b>", "://nothing", "https://",
+                "https://app.example/cb#frag"
+            ] {
                 let reply = try await Self.post(api, "/api/v1/apps", ["client_name": "Bad", "redirect_uris": uri])
                 #expect(reply.status == 422, "\(uri): \(reply)")
             }
@@ -279,8 +308,9 @@ import Testing
             let anonymous = try await revoke(["token": token])
             #expect(anonymous.status == 401 && anonymous.json["error"] as? String == "invalid_client", "\(anonymous)")
             let wrongSecret = try await revoke(["client_id": first.id, "client_secret": "wrong", "token": token])
-            #expect(wrongSecret.status == 401 && wrongSecret.json["error"] as? String == "invalid_client",
-                    "\(wrongSecret)")
+            #expect(
+                wrongSecret.status == 401 && wrongSecret.json["error"] as? String == "invalid_client",
+                "\(wrongSecret)")
             let session = try await revoke(["client_id": first.id, "client_secret": first.secret, "token": alice.token])
             let sessionWorks = try await works(alice.token)
             #expect(session.status == 200 && sessionWorks, "a first-party session is no client's to revoke")
@@ -295,8 +325,10 @@ import Testing
             let anotherWorks = try await works(another)
             #expect(publicClient.status == 200 && !anotherWorks, "\(publicClient)")
             // The app's own token (client credentials) is its to revoke too, and no other app's.
-            let credentials = ["grant_type": "client_credentials", "client_id": first.id, "client_secret": first.secret,
-                               "scope": "read"]
+            let credentials = [
+                "grant_type": "client_credentials", "client_id": first.id, "client_secret": first.secret,
+                "scope": "read"
+            ]
             let grant = try await Self.post(api, "/oauth/token", credentials)
             let appToken = try #require(grant.json["access_token"] as? String, "\(grant)")
             func appWorks() async throws -> Bool {

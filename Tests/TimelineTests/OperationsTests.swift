@@ -8,7 +8,9 @@ import Testing
 @Suite struct OperationsTests {
     /// A seeded random history of every kind of command; returns the users and posts.
     @discardableResult
-    func randomHistory(_ service: TimelineService, seed: UInt64, steps: Int = 300, clock: TestClock? = nil) async throws -> (users: [UserID], posts: [PostID]) {
+    func randomHistory(_ service: TimelineService, seed: UInt64, steps: Int = 300, clock: TestClock? = nil) async throws
+        -> (users: [UserID], posts: [PostID])
+    {
         var rng = SeededRandom(seed: seed)
         var users: [UserID] = []
         for index in 0..<6 { users.append(try await service.createUser("r\(seed)x\(index)").id) }
@@ -20,18 +22,27 @@ import Testing
             let post = posts.randomElement(using: &rng)
             do {
                 switch Int.random(in: 0..<15, using: &rng) {
-                case 0, 1: posts.append(try await service.addPost(by: me, caption: "p\(step) #t\(step % 4)", image: step).id)
+                case 0, 1:
+                    posts.append(try await service.addPost(by: me, caption: "p\(step) #t\(step % 4)", image: step).id)
                 case 2 where me != other: try await service.run(.follow(user: other.rawValue), as: me)
                 case 3 where me != other: try await service.run(.unfollow(user: other.rawValue), as: me)
                 case 4: if let post { try await service.run(.like(post: post.rawValue), as: me) }
                 case 5: if let post { try await service.run(.unlike(post: post.rawValue), as: me) }
-                case 6: if let post { comments.append((try await service.addComment(by: me, on: post, "c\(step)").id, me)) }
-                case 7: if let (comment, author) = comments.popLast() { try await service.run(.deleteComment(comment: comment.rawValue), as: author) }
-                case 8: if let post, let author = try? service.post(post).post.author {
-                    try await service.run(.deletePost(post: post.rawValue), as: author)
-                    posts.removeAll { $0 == post }
-                }
-                case 9: try await service.run(.updateProfile(username: nil, bio: "bio \(step)", url: nil, discoverable: step % 3 != 0), as: me)
+                case 6:
+                    if let post { comments.append((try await service.addComment(by: me, on: post, "c\(step)").id, me)) }
+                case 7:
+                    if let (comment, author) = comments.popLast() {
+                        try await service.run(.deleteComment(comment: comment.rawValue), as: author)
+                    }
+                case 8:
+                    if let post, let author = try? service.post(post).post.author {
+                        try await service.run(.deletePost(post: post.rawValue), as: author)
+                        posts.removeAll { $0 == post }
+                    }
+                case 9:
+                    try await service.run(
+                        .updateProfile(username: nil, bio: "bio \(step)", url: nil, discoverable: step % 3 != 0), as: me
+                    )
                 case 10: if let post { try await service.run(.bookmark(post: post.rawValue), as: me) }
                 case 11: if let post { try await service.run(.unbookmark(post: post.rawValue), as: me) }
                 case 12 where me != other: try await service.run(.block(user: other.rawValue), as: me)
@@ -94,7 +105,10 @@ import Testing
         let report = try service.rebuild(RebuildOptions(verifyOnly: true))
         #expect(report.differences.count == 2)
         #expect(report.differences.contains { $0.key == Array("intruder".utf8) && $0.rebuilt == nil && $0.live == [9] })
-        #expect(report.differences.contains { $0.key == Array(users[0].rawValue.utf8) && $0.live == [1, 2, 3] && $0.rebuilt != nil })
+        #expect(
+            report.differences.contains {
+                $0.key == Array(users[0].rawValue.utf8) && $0.live == [1, 2, 3] && $0.rebuilt != nil
+            })
         // Printed, a difference shows sizes and digests, never a key's or a value's content
         // (a user row holds an email and a password hash).
         let printed = report.differences.map(\.description).joined(separator: "\n")
@@ -111,7 +125,8 @@ import Testing
                         for step in 0..<40 {
                             let me = users[(task + step) % users.count]
                             if step % 3 == 0 {
-                                _ = try await service.addPost(by: me, caption: "live #t1", image: 10_000 + task * 100 + step)
+                                _ = try await service.addPost(
+                                    by: me, caption: "live #t1", image: 10_000 + task * 100 + step)
                             } else if let post = posts.randomElement() {
                                 _ = try? await service.run(.like(post: post.rawValue), as: me)
                             }
@@ -152,7 +167,9 @@ import Testing
         #expect(try service.rebuild().switched)
         let names = try service.environment.read { txn in try txn.databaseNames() }
         let generations = Set(try service.projectionStatus().map(\.generation))
-        #expect(names.filter { $0.hasPrefix("g") }.allSatisfy { name in generations.contains { name.hasPrefix("g\($0).") } })
+        #expect(
+            names.filter { $0.hasPrefix("g") }.allSatisfy { name in generations.contains { name.hasPrefix("g\($0).") } }
+        )
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
@@ -166,15 +183,20 @@ import Testing
         }
         for round in 0..<3 {
             // Small chunks, each its own commit; the tool stalls after a few so the kill lands mid-rebuild.
-            let tool = try ToolProcess(["rebuild", "--db", path, "--chunk-size", "3", "--stall-after-chunks", "\(5 + round * 20)"])
+            let tool = try ToolProcess([
+                "rebuild", "--db", path, "--chunk-size", "3", "--stall-after-chunks", "\(5 + round * 20)"
+            ])
             waitForOutput(tool.output, containing: "stalled")
             var withModels = Environment.Options()
             withModels.derivedData = true
-            let partial = try Environment(path: path, options: withModels).read { txn in try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") } }
+            let partial = try Environment(path: path, options: withModels).read { txn in
+                try txn.databaseNames().contains { $0.hasPrefix("g") && $0.contains(".") }
+            }
             tool.kill()
             #expect(partial, "round \(round): the kill should land while the rebuild fills a new generation")
             let service = try openService(path: path)
-            #expect(try service.projectionStatus().allSatisfy { $0.generation == 0 }, "a killed rebuild must not switch")
+            #expect(
+                try service.projectionStatus().allSatisfy { $0.generation == 0 }, "a killed rebuild must not switch")
             #expect(try service.verifyLog().isValid)
             #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
             service.close()
@@ -189,10 +211,16 @@ import Testing
         var rng = SeededRandom(seed: 3)
         for _ in 0..<60 {
             var filter = AuditFilter()
-            if Bool.random(using: &rng) { filter.types = Set(EventType.allCases.filter { _ in Bool.random(using: &rng) }) }
+            if Bool.random(using: &rng) {
+                filter.types = Set(EventType.allCases.filter { _ in Bool.random(using: &rng) })
+            }
             if Int.random(in: 0..<4, using: &rng) == 0 { filter.actor = users.randomElement(using: &rng)!.rawValue }
             if Int.random(in: 0..<3, using: &rng) == 0 { filter.user = users.randomElement(using: &rng)! }
-            if Int.random(in: 0..<4, using: &rng) == 0, let post = posts.randomElement(using: &rng) ?? all.compactMap(\.event.post).first { filter.post = post }
+            if Int.random(in: 0..<4, using: &rng) == 0,
+                let post = posts.randomElement(using: &rng) ?? all.compactMap(\.event.post).first
+            {
+                filter.post = post
+            }
             if Bool.random(using: &rng) { filter.since = all.randomElement(using: &rng)!.timestamp }
             if Bool.random(using: &rng) { filter.until = all.randomElement(using: &rng)!.timestamp }
             if Bool.random(using: &rng) { filter.from = UInt64.random(in: 1...UInt64(all.count), using: &rng) }
@@ -200,18 +228,27 @@ import Testing
             // The expectation, computed from the JSON form independently of `matches`.
             let expected = all.filter { e in
                 let payload = e.event.payloadJSON()
-                let userFields = ["userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"]
-                    .compactMap { payload[$0]?.string }
+                let userFields = [
+                    "userId", "followerId", "followeeId", "authorId", "reporterId", "blockerId", "blockedId"
+                ]
+                .compactMap { payload[$0]?.string }
                 return (filter.types?.contains(e.type) ?? true)
                     && (filter.actor.map { e.actor == $0 } ?? true)
                     && (filter.user.map { e.actor == $0.rawValue || userFields.contains($0.rawValue) } ?? true)
                     && (filter.post.map { payload["postId"]?.string == $0.rawValue } ?? true)
-                    && (filter.since.map { e.timestamp >= $0 } ?? true) && (filter.until.map { e.timestamp <= $0 } ?? true)
+                    && (filter.since.map { e.timestamp >= $0 } ?? true)
+                    && (filter.until.map { e.timestamp <= $0 } ?? true)
                     && (filter.from.map { e.sequence >= $0 } ?? true) && (filter.to.map { e.sequence <= $0 } ?? true)
             }.map(\.sequence)
             var forward: [UInt64] = [], backward: [UInt64] = []
-            try service.auditEvents(filter) { forward.append($0.sequence); return true }
-            try service.auditEvents(filter, reverse: true) { backward.append($0.sequence); return true }
+            try service.auditEvents(filter) {
+                forward.append($0.sequence)
+                return true
+            }
+            try service.auditEvents(filter, reverse: true) {
+                backward.append($0.sequence)
+                return true
+            }
             #expect(forward == expected)
             #expect(backward == expected.reversed())
         }
@@ -225,14 +262,17 @@ import Testing
     @Test func aBackupTakenWhileWritingRestoresAndAnswersTheSame() async throws {
         let service = try openService(durable: true)
         let (users, _) = try await randomHistory(service, seed: 61, steps: 120)
-        let writer = Task { for index in 0..<30 { _ = try await service.addPost(by: users[index % users.count], image: 50_000 + index) } }
+        let writer = Task {
+            for index in 0..<30 { _ = try await service.addPost(by: users[index % users.count], image: 50_000 + index) }
+        }
         let copy = temporaryPath("backup")
         try service.backup(to: copy)
         try await writer.value
         let restoredPath = temporaryPath("restored")
         try FileManager.default.createDirectory(atPath: restoredPath, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: copy + "/data.mdb", toPath: restoredPath + "/data.mdb")
-        try TimelineService.copyKeys(from: URL(fileURLWithPath: copy + "/keys"), to: URL(fileURLWithPath: restoredPath + "/keys"))
+        try TimelineService.copyKeys(
+            from: URL(fileURLWithPath: copy + "/keys"), to: URL(fileURLWithPath: restoredPath + "/keys"))
         let restored = try openService(path: restoredPath)
         #expect(try restored.verifyLog().isValid)
         let restoredHead = try restored.lastSequence()
@@ -306,7 +346,8 @@ import Testing
         try FileManager.default.removeItem(atPath: path + "/" + Environment.derivedDirectory)
         do {
             let env = try Environment(path: path)
-            let meta = try env.database("meta"), users = try env.database("users"), streams = try env.database("streams")
+            let meta = try env.database("meta"), users = try env.database("users"),
+                streams = try env.database("streams")
             try env.write { txn in
                 try txn.put(meta, Array("formatVersion".utf8), [0, 0, 0, 0, 0, 0, 0, 1])
                 try txn.put(users, Array("stale".utf8), [1])
@@ -331,12 +372,15 @@ import Testing
             users = try await randomHistory(service, seed: 74, steps: 300).users
             #expect(try service.rebuild().switched)
             before = try snapshot(service, users)
-            #expect(try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1) == nil, "open here: must not compact")
+            #expect(
+                try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1) == nil,
+                "open here: must not compact")
             service.close()
         }
         let sizes = try #require(try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1))
         #expect(sizes.after < sizes.before)
-        #expect(try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1) == nil, "nothing left to reclaim")
+        #expect(
+            try TimelineService.compactReadModels(path: path, minimumFreeBytes: 1) == nil, "nothing left to reclaim")
         let reopened = try openService(path: path, seed: 7_401)
         #expect(try snapshot(reopened, users) == before)
         #expect(try reopened.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)

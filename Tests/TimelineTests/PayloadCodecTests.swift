@@ -22,13 +22,18 @@ import Testing
         let stranger = try keyStore()  // holds no one's key: every sealed section is erased
         for envelope in events where !envelope.erased {
             let bytes = try PayloadCodec.encode(envelope.event, keys: keys)
-            let decoded = try PayloadCodec.decode(type: envelope.type, version: envelope.type.currentVersion, bytes, keys: keys)
+            let decoded = try PayloadCodec.decode(
+                type: envelope.type, version: envelope.type.currentVersion, bytes, keys: keys)
             #expect(decoded.event == envelope.event && !decoded.erased, "\(envelope.type)")
-            let erased = try PayloadCodec.decode(type: envelope.type, version: envelope.type.currentVersion, bytes, keys: ErasedEveryone(stranger))
+            let erased = try PayloadCodec.decode(
+                type: envelope.type, version: envelope.type.currentVersion, bytes, keys: ErasedEveryone(stranger))
             // The unsealed part survives: stream, users and post are never personal.
-            #expect(erased.event.stream == envelope.event.stream && erased.event.users == envelope.event.users
+            #expect(
+                erased.event.stream == envelope.event.stream && erased.event.users == envelope.event.users
                     && erased.event.post == envelope.event.post, "\(envelope.type)")
-            #expect(erased.erased || erased.event == envelope.event, "\(envelope.type): a payload with nothing sealed is whole")
+            #expect(
+                erased.erased || erased.event == envelope.event,
+                "\(envelope.type): a payload with nothing sealed is whole")
         }
     }
 
@@ -43,37 +48,91 @@ import Testing
             #expect(!decoded.erased)
             return decoded.event
         }
-        #expect(try decode(.userCreated) {
-            $0.string(user.rawValue); $0.string("ann"); $0.optionalString("ann@example.com"); $0.optionalString("hash")
-            $0.optionalString("bio"); $0.optionalString(nil)
-        } == .userCreated(UserCreated(userId: user, username: "ann", email: "ann@example.com", passwordHash: "hash", bio: "bio")))
-        #expect(try decode(.profileUpdated) { $0.string(user.rawValue); $0.optionalString("ann2"); $0.optionalString(nil); $0.optionalString("https://a.org") }
+        #expect(
+            try decode(.userCreated) {
+                $0.string(user.rawValue)
+                $0.string("ann")
+                $0.optionalString("ann@example.com")
+                $0.optionalString("hash")
+                $0.optionalString("bio")
+                $0.optionalString(nil)
+            }
+                == .userCreated(
+                    UserCreated(
+                        userId: user, username: "ann", email: "ann@example.com", passwordHash: "hash", bio: "bio")))
+        #expect(
+            try decode(.profileUpdated) {
+                $0.string(user.rawValue)
+                $0.optionalString("ann2")
+                $0.optionalString(nil)
+                $0.optionalString("https://a.org")
+            }
                 == .profileUpdated(ProfileUpdated(userId: user, username: "ann2", url: "https://a.org")))
-        #expect(try decode(.postAdded) {
-            $0.string(post.rawValue); $0.string(user.rawValue); $0.string("image"); $0.optionalString("hi #sea"); $0.strings(["sea"])
-        } == .postAdded(PostAdded(postId: post, authorId: user, imageId: ImageID("image"), caption: "hi #sea", hashtags: ["sea"])))
-        #expect(try decode(.commentAdded) { $0.string("c1"); $0.string(post.rawValue); $0.string(user.rawValue); $0.string("nice") }
+        #expect(
+            try decode(.postAdded) {
+                $0.string(post.rawValue)
+                $0.string(user.rawValue)
+                $0.string("image")
+                $0.optionalString("hi #sea")
+                $0.strings(["sea"])
+            }
+                == .postAdded(
+                    PostAdded(
+                        postId: post, authorId: user, imageId: ImageID("image"), caption: "hi #sea", hashtags: ["sea"]))
+        )
+        #expect(
+            try decode(.commentAdded) {
+                $0.string("c1")
+                $0.string(post.rawValue)
+                $0.string(user.rawValue)
+                $0.string("nice")
+            }
                 == .commentAdded(CommentAdded(commentId: CommentID("c1"), postId: post, authorId: user, text: "nice")))
-        #expect(try decode(.postReported) { $0.string(post.rawValue); $0.string(user.rawValue); $0.string("spam") }
+        #expect(
+            try decode(.postReported) {
+                $0.string(post.rawValue)
+                $0.string(user.rawValue)
+                $0.string("spam")
+            }
                 == .postReported(PostReported(postId: post, reporterId: user, reason: "spam")))
         // PasswordChanged v1 always named its reset token (and sealed the rest, as v2 does).
         let changed = PasswordChanged(userId: user, passwordHash: "hash", email: nil, resetTokenHash: "token")
         let v2 = try PayloadCodec.encode(.passwordChanged(changed), keys: keys)
         var v1 = ByteWriter()
-        v1.string(user.rawValue); v1.string("token")
+        v1.string(user.rawValue)
+        v1.string("token")
         var rest = ByteReader(v2)
-        _ = try rest.string(); _ = try rest.optionalString()
+        _ = try rest.string()
+        _ = try rest.optionalString()
         v1.raw(try rest.raw(rest.remaining))
-        #expect(try PayloadCodec.decode(type: .passwordChanged, version: 1, v1.bytes, keys: keys).event == .passwordChanged(changed))
+        #expect(
+            try PayloadCodec.decode(type: .passwordChanged, version: 1, v1.bytes, keys: keys).event
+                == .passwordChanged(changed))
         // SignInFailed v1 held the email alone, in clear: it reads back as its keyed hash.
-        #expect(try decode(.signInFailed) { $0.string("ann@example.com") }
+        #expect(
+            try decode(.signInFailed) { $0.string("ann@example.com") }
                 == .signInFailed(SignInFailed(emailHash: keys.emailHash("ann@example.com"))))
         // SignInFailed before v3 had no origin.
-        #expect(try decode(.signInFailed, 2) { $0.string("emailhash"); $0.optionalString(user.rawValue) }
+        #expect(
+            try decode(.signInFailed, 2) {
+                $0.string("emailhash")
+                $0.optionalString(user.rawValue)
+            }
                 == .signInFailed(SignInFailed(emailHash: "emailhash", userId: user)))
         // A version newer than the build, or trailing bytes, is refused.
-        #expect(throws: CorruptRecord.self) { try decode(.likeAdded, 2) { $0.string(post.rawValue); $0.string(user.rawValue) } }
-        #expect(throws: CorruptRecord.self) { try decode(.likeAdded) { $0.string(post.rawValue); $0.string(user.rawValue); $0.u8(0) } }
+        #expect(throws: CorruptRecord.self) {
+            try decode(.likeAdded, 2) {
+                $0.string(post.rawValue)
+                $0.string(user.rawValue)
+            }
+        }
+        #expect(throws: CorruptRecord.self) {
+            try decode(.likeAdded) {
+                $0.string(post.rawValue)
+                $0.string(user.rawValue)
+                $0.u8(0)
+            }
+        }
     }
 }
 

@@ -43,14 +43,16 @@ import Vips
     }
 
     func post(_ service: TimelineService, _ user: UserID, _ bytes: [UInt8]) async throws -> Post {
-        try #require(try await service.run(.addPost(image: Data(bytes).base64EncodedString(), caption: nil), as: user).post)
+        try #require(
+            try await service.run(.addPost(image: Data(bytes).base64EncodedString(), caption: nil), as: user).post)
     }
 
     @Test func portraitPhotoIsUprightSizedAndStripped() async throws {
         let dir = Self.directory()
         try Self.halves(4032, 3024, "photo.jpg", in: dir)
-        try Self.tool("exiftool", "-overwrite_original", "-Orientation#=6", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
-                      "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Comment=secret", "photo.jpg", in: dir)
+        try Self.tool(
+            "exiftool", "-overwrite_original", "-Orientation#=6", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
+            "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Comment=secret", "photo.jpg", in: dir)
         #expect(try Self.tool("exiftool", "-s3", "-GPSLatitude", "photo.jpg", in: dir).isEmpty == false)
         let service = try openService()
         let alice = try await service.createUser("alice")
@@ -65,12 +67,15 @@ import Vips
         #expect(try Self.tool("vipsheader", "-f", "height", "full.jpg", in: dir) == "1080")
         // Upright: the stored image's left half (white) is now the top.
         func grey(_ x: Int, _ y: Int) throws -> Double {
-            Double(try Self.tool("vips", "getpoint", "full.jpg", "\(x)", "\(y)", in: dir).split(separator: " ").first ?? "") ?? -1
+            Double(
+                try Self.tool("vips", "getpoint", "full.jpg", "\(x)", "\(y)", in: dir).split(separator: " ").first ?? ""
+            ) ?? -1
         }
         let (top, bottom) = (try grey(405, 100), try grey(405, 980))
         #expect(top > 200 && bottom < 50, "top \(top), bottom \(bottom)")
         // No metadata at all: no EXIF, GPS, XMP, IPTC or comment.
-        let tags = try Self.tool("exiftool", "-s", "-EXIF:all", "-GPS:all", "-XMP:all", "-IPTC:all", "-Comment", "full.jpg", in: dir)
+        let tags = try Self.tool(
+            "exiftool", "-s", "-EXIF:all", "-GPS:all", "-XMP:all", "-IPTC:all", "-Comment", "full.jpg", in: dir)
         #expect(tags.isEmpty, "\(tags)")
         for (id, side) in [(variants.feed, 640), (variants.thumb, 320)] {
             try Data(try service.image(id).bytes).write(to: URL(fileURLWithPath: dir + "/v.jpg"))
@@ -111,7 +116,9 @@ import Vips
         let alice = try await service.createUser("alice")
         let post = try await post(service, alice.id, try Self.bytes(dir, "p3.jpg"))
         try Data(try service.image(post.image).bytes).write(to: URL(fileURLWithPath: dir + "/out.jpg"))
-        let rgb = try Self.tool("vips", "getpoint", "out.jpg", "32", "32", in: dir).split(separator: " ").compactMap { Double($0) }
+        let rgb = try Self.tool("vips", "getpoint", "out.jpg", "32", "32", in: dir).split(separator: " ").compactMap {
+            Double($0)
+        }
         #expect(rgb.count == 3 && rgb[0] > 245 && rgb[1] < 12 && rgb[2] < 12, "\(rgb)")
         #expect(!(try Self.tool("vipsheader", "-a", "out.jpg", in: dir).contains("icc-profile-data")))
     }
@@ -137,7 +144,7 @@ import Vips
             ("bare GIF89a", Array("GIF89a".utf8)),
             ("PNG with a ZIP appended", png + zip),
             ("JPEG magic then HTML", [0xFF, 0xD8, 0xFF] + Array("<html><script>alert(1)</script></html>".utf8)),
-            ("truncated PNG", Array(png.prefix(png.count - 20))),
+            ("truncated PNG", Array(png.prefix(png.count - 20)))
         ]
         let service = try openService()
         let alice = try await service.createUser("alice")
@@ -166,7 +173,9 @@ import Vips
         #expect(Self.peakRSS() - peak < 100 << 20, "the refusal decoded pixels")
         #expect(try service.events(from: 1, limit: 1000).count == before)
         try Self.tool("vips", "black", "wide.png", "12001", "10", in: dir)
-        await expectError(.invalidArgument, field: "image") { _ = try await post(service, alice.id, try Self.bytes(dir, "wide.png")) }
+        await expectError(.invalidArgument, field: "image") {
+            _ = try await post(service, alice.id, try Self.bytes(dir, "wide.png"))
+        }
     }
 
     /// A 1×12000 strip (a 100-byte PNG, within every limit) gets its square thumbnail from its

@@ -16,8 +16,13 @@ import TimelineDomain
         #expect(first.editedAt == nil)
         clock.advance(60_000)
 
-        let edited = try #require(try await service.run(.editPost(post: first.id.rawValue, caption: .some("harbour at dawn #fog")), as: alice.id).post)
-        #expect(edited.caption == "harbour at dawn #fog" && edited.hashtags == ["fog"] && edited.editedAt == clock.nowMilliseconds())
+        let edited = try #require(
+            try await service.run(
+                .editPost(post: first.id.rawValue, caption: .some("harbour at dawn #fog")), as: alice.id
+            ).post)
+        #expect(
+            edited.caption == "harbour at dawn #fog" && edited.hashtags == ["fog"]
+                && edited.editedAt == clock.nowMilliseconds())
         // Its place in the timeline does not move; every answer shows the edit.
         #expect(try service.timeline(of: bob.id).items.map(\.id) == [second.id, first.id])
         #expect(try service.timeline(of: bob.id).items.last?.caption == "harbour at dawn #fog")
@@ -28,11 +33,14 @@ import TimelineDomain
 
         // The same caption again records nothing; absent keeps it; null clears it.
         let before = try service.lastSequence()
-        _ = try await service.run(.editPost(post: first.id.rawValue, caption: .some("harbour at dawn #fog")), as: alice.id)
+        _ = try await service.run(
+            .editPost(post: first.id.rawValue, caption: .some("harbour at dawn #fog")), as: alice.id)
         _ = try await service.run(.editPost(post: first.id.rawValue, caption: nil), as: alice.id)
         #expect(try service.lastSequence() == before)
         clock.advance(1000)
-        #expect(try await service.run(.editPost(post: first.id.rawValue, caption: .some(nil)), as: alice.id).post?.caption == nil)
+        #expect(
+            try await service.run(.editPost(post: first.id.rawValue, caption: .some(nil)), as: alice.id).post?.caption
+                == nil)
         #expect(try service.hashtag("fog").items.isEmpty)
 
         let history = try service.history(of: first.id)
@@ -42,12 +50,19 @@ import TimelineDomain
 
         // Only the author; not a post that is gone; bad captions refused; nothing recorded.
         let refusedFrom = try service.lastSequence()
-        await expectError(.forbidden) { _ = try await service.run(.editPost(post: first.id.rawValue, caption: .some("mine now")), as: bob.id) }
+        await expectError(.forbidden) {
+            _ = try await service.run(.editPost(post: first.id.rawValue, caption: .some("mine now")), as: bob.id)
+        }
         await expectError(.invalidArgument, field: "caption") {
-            _ = try await service.run(.editPost(post: first.id.rawValue, caption: .some(String(repeating: "x", count: Validation.maxCaption + 1))), as: alice.id)
+            _ = try await service.run(
+                .editPost(
+                    post: first.id.rawValue, caption: .some(String(repeating: "x", count: Validation.maxCaption + 1))),
+                as: alice.id)
         }
         try await service.run(.deletePost(post: second.id.rawValue), as: alice.id)
-        await expectError(.notFound) { _ = try await service.run(.editPost(post: second.id.rawValue, caption: .some("back")), as: alice.id) }
+        await expectError(.notFound) {
+            _ = try await service.run(.editPost(post: second.id.rawValue, caption: .some("back")), as: alice.id)
+        }
         await expectError(.notFound) { _ = try service.history(of: second.id) }
         #expect(try service.lastSequence() == refusedFrom + 1)  // the deletion only
     }
@@ -57,10 +72,17 @@ import TimelineDomain
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             let post = try await api.addPost(alice.token, caption: "first words")
-            let edited = try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": "better words #now"], bearer: alice.token)
-            #expect(edited.status == 200 && edited.json["caption"] as? String == "better words #now" && edited.json["editedAt"] is String, "\(edited)")
-            #expect(try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": "not yours"], bearer: bob.token).status == 403)
-            #expect(try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": 7], bearer: alice.token).errorField == "caption")
+            let edited = try await api.send(
+                "PATCH", "/v1/posts/\(post)", json: ["caption": "better words #now"], bearer: alice.token)
+            #expect(
+                edited.status == 200 && edited.json["caption"] as? String == "better words #now"
+                    && edited.json["editedAt"] is String, "\(edited)")
+            #expect(
+                try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": "not yours"], bearer: bob.token)
+                    .status == 403)
+            #expect(
+                try await api.send("PATCH", "/v1/posts/\(post)", json: ["caption": 7], bearer: alice.token).errorField
+                    == "caption")
             let history = try await api.get("/v1/posts/\(post)/history")
             let versions = try #require(history.json["versions"] as? [[String: Any]], "\(history)")
             #expect(versions.map { $0["caption"] as? String } == ["first words", "better words #now"])
@@ -81,23 +103,34 @@ import TimelineDomain
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         let plain = try await service.addPost(by: alice.id, caption: "plain")
         #expect(plain.sensitive == false && plain.warning == nil)
-        let warned = try #require(try await service.run(.addPost(image: gifBase64(1), caption: "surgery", warning: "medical"), as: alice.id).post)
+        let warned = try #require(
+            try await service.run(.addPost(image: gifBase64(1), caption: "surgery", warning: "medical"), as: alice.id)
+                .post)
         #expect(warned.sensitive && warned.warning == "medical")
-        let blurred = try #require(try await service.run(.addPost(image: gifBase64(2), caption: "x", sensitive: true), as: alice.id).post)
+        let blurred = try #require(
+            try await service.run(.addPost(image: gifBase64(2), caption: "x", sensitive: true), as: alice.id).post)
         #expect(blurred.sensitive && blurred.warning == nil)
         let page = try service.timeline(of: bob.id).items
         #expect(page.map(\.sensitive) == [true, true, false])
-        #expect(JSONOutput.postPageBytes(Page(items: page, next: nil)) == JSONOutput.bytes(JSONOutput.answer(.posts(Page(items: page, next: nil)))))
+        #expect(
+            JSONOutput.postPageBytes(Page(items: page, next: nil))
+                == JSONOutput.bytes(JSONOutput.answer(.posts(Page(items: page, next: nil)))))
         let before = try service.lastSequence()
         await expectError(.invalidArgument, field: "warning") {
-            _ = try await service.run(.addPost(image: gifBase64(3), caption: nil, warning: String(repeating: "w", count: Validation.maxWarning + 1)), as: alice.id)
+            _ = try await service.run(
+                .addPost(
+                    image: gifBase64(3), caption: nil, warning: String(repeating: "w", count: Validation.maxWarning + 1)
+                ), as: alice.id)
         }
         #expect(try service.lastSequence() == before)
         try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
         let events = try service.events(from: 1).filter { $0.type == .postMarkedSensitive }
         #expect(events.count == 2)
         for envelope in events {
-            guard case .postMarkedSensitive(let e) = envelope.event else { Issue.record("not PostMarkedSensitive"); continue }
+            guard case .postMarkedSensitive(let e) = envelope.event else {
+                Issue.record("not PostMarkedSensitive")
+                continue
+            }
             #expect(envelope.erased && e.warning == nil, "the warning outlived its author's key")
         }
     }
@@ -109,19 +142,31 @@ import TimelineDomain
             let boundary = "sensitive-boundary"
             var body = Data()
             func part(_ name: String, _ value: Data, filename: String? = nil) {
-                body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(filename.map { "; filename=\"\($0)\"" } ?? "")\r\n\r\n".utf8)
+                body += Data(
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(filename.map { "; filename=\"\($0)\"" } ?? "")\r\n\r\n"
+                        .utf8)
                 body += value + Data("\r\n".utf8)
             }
             part("image", Data(gifBytes(4)), filename: "photo.gif")
             part("sensitive", Data("true".utf8))
             part("warning", Data("spiders".utf8))
             body += Data("--\(boundary)--\r\n".utf8)
-            let posted = try await api.send("POST", "/v1/posts", body: body, contentType: "multipart/form-data; boundary=\(boundary)", bearer: alice.token)
-            #expect(posted.status == 201 && posted.json["sensitive"] as? Bool == true && posted.json["warning"] as? String == "spiders", "\(posted)")
+            let posted = try await api.send(
+                "POST", "/v1/posts", body: body, contentType: "multipart/form-data; boundary=\(boundary)",
+                bearer: alice.token)
+            #expect(
+                posted.status == 201 && posted.json["sensitive"] as? Bool == true
+                    && posted.json["warning"] as? String == "spiders", "\(posted)")
             var wrong = Data()
-            wrong += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"p.gif\"\r\n\r\n".utf8) + Data(gifBytes(5)) + Data("\r\n".utf8)
-            wrong += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"sensitive\"\r\n\r\nyes\r\n--\(boundary)--\r\n".utf8)
-            let refused = try await api.send("POST", "/v1/posts", body: wrong, contentType: "multipart/form-data; boundary=\(boundary)", bearer: alice.token)
+            wrong +=
+                Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"p.gif\"\r\n\r\n".utf8)
+                + Data(gifBytes(5)) + Data("\r\n".utf8)
+            wrong += Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"sensitive\"\r\n\r\nyes\r\n--\(boundary)--\r\n"
+                    .utf8)
+            let refused = try await api.send(
+                "POST", "/v1/posts", body: wrong, contentType: "multipart/form-data; boundary=\(boundary)",
+                bearer: alice.token)
             #expect(refused.status == 400 && refused.errorField == "sensitive", "\(refused)")
         }
     }

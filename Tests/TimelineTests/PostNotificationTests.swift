@@ -77,15 +77,19 @@ import TimelineDomain
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
-            let follow = try await api.send("PUT", "/v1/me/following/\(alice.id)", json: ["notify": true], bearer: bob.token)
+            let follow = try await api.send(
+                "PUT", "/v1/me/following/\(alice.id)", json: ["notify": true], bearer: bob.token)
             #expect(follow.status == 200 && follow.json["changed"] as? Bool == true, "\(follow)")
             let profile = try await api.get("/v1/users/\(alice.id)", bearer: bob.token)
             #expect(profile.json["notifiesViewer"] as? Bool == true, "\(profile)")
             let post = try await api.addPost(alice.token, caption: "hello")
             let activity = try await api.get("/v1/activity?types=post", bearer: bob.token)
             let items = activity.json["items"] as? [[String: Any]]
-            #expect(items?.map { $0["kind"] as? String } == ["post"] && items?.first?["post"] as? String == post, "\(activity)")
-            let bad = try await api.send("PUT", "/v1/me/following/\(alice.id)", json: ["notify": "yes"], bearer: bob.token)
+            #expect(
+                items?.map { $0["kind"] as? String } == ["post"] && items?.first?["post"] as? String == post,
+                "\(activity)")
+            let bad = try await api.send(
+                "PUT", "/v1/me/following/\(alice.id)", json: ["notify": "yes"], bearer: bob.token)
             #expect(bad.status == 400, "\(bad)")
         }
     }

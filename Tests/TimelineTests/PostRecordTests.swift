@@ -14,7 +14,9 @@ import Testing
         try await service.run(.like(post: early.id.rawValue), as: alice.id)
         try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
         let later = try await service.addPost(by: bob.id, caption: "after")
-        func shown(_ post: PostID) throws -> Post { try #require(try service.timeline(of: alice.id).items.first { $0.id == post }) }
+        func shown(_ post: PostID) throws -> Post {
+            try #require(try service.timeline(of: alice.id).items.first { $0.id == post })
+        }
         #expect(try shown(early.id).likedByViewer == true && shown(early.id).bookmarkedByViewer == false)
         #expect(try shown(later.id).likedByViewer == false)
         try await service.run(.like(post: later.id.rawValue), as: alice.id)
@@ -29,7 +31,10 @@ import Testing
         try await service.run(.unbookmark(post: later.id.rawValue), as: alice.id)
         #expect(try shown(later.id).bookmarkedByViewer == false)
         // Bob's own timeline knows nothing of Alice's marks.
-        #expect(try service.timeline(of: bob.id).items.allSatisfy { $0.likedByViewer == false && $0.bookmarkedByViewer == false })
+        #expect(
+            try service.timeline(of: bob.id).items.allSatisfy {
+                $0.likedByViewer == false && $0.bookmarkedByViewer == false
+            })
     }
 
     @Test func aRenameReachesEveryPostAndARebuildAgrees() async throws {
@@ -48,8 +53,13 @@ import Testing
         let service = try openService { $0.hideAfterReports = 2 }
         let alice = try await service.createUser("alice")
         let place = Place(latitude: 48.8566, longitude: 2.3522, name: "Paris")
-        guard case .post(let post) = try await service.run(.addPost(image: gifBase64(1), caption: "here", location: place), as: alice.id)
-        else { Issue.record("addPost returned no post"); return }
+        guard
+            case .post(let post) = try await service.run(
+                .addPost(image: gifBase64(1), caption: "here", location: place), as: alice.id)
+        else {
+            Issue.record("addPost returned no post")
+            return
+        }
         #expect(post.location == place)
         #expect(try service.posts(by: alice.id).items.first?.location == place)
         // Reports counted in the record hide the post once enough stand; a dismissal shows it.
@@ -70,7 +80,9 @@ import Testing
         try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
         _ = try await service.addPost(by: bob.id, caption: "quotes \" and \\ and </script>, é and 🎉 #Sea #café")
         _ = try await service.addPost(by: bob.id, caption: nil)
-        _ = try await service.run(.addPost(image: gifBase64(2), caption: "placed", location: Place(latitude: -33.5, longitude: 151.25)), as: bob.id)
+        _ = try await service.run(
+            .addPost(image: gifBase64(2), caption: "placed", location: Place(latitude: -33.5, longitude: 151.25)),
+            as: bob.id)
         let liked = try await service.addPost(by: bob.id, caption: "liked")
         try await service.run(.like(post: liked.id.rawValue), as: alice.id)
         for request in [PageRequest(limit: 2), PageRequest(limit: 20)] {

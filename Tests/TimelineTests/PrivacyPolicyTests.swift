@@ -97,8 +97,10 @@ import TimelineDomain
                     let tagged = Bool.random(using: &rng)
                     let mention = "hi @u\(Int.random(in: 0..<6, using: &rng))"
                     let caption = (tagged ? "#t " : "") + (Bool.random(using: &rng) ? mention : "")
-                    let made = try #require(try await service.run(
-                        .addPost(image: gifBase64(step), caption: caption, visibility: visibility), as: actor).post)
+                    let made = try #require(
+                        try await service.run(
+                            .addPost(image: gifBase64(step), caption: caption, visibility: visibility), as: actor
+                        ).post)
                     net.posts[made.id] = (actor, made.visibility == .followers, tagged)
                     try net.refresh(service)
                     try checkLive(service, net, made.id)
@@ -272,13 +274,15 @@ import TimelineDomain
         let text = try String(contentsOf: root.appending(path: "docs/security.md"), encoding: .utf8)
         let section = try #require(text.components(separatedBy: "## Who sees what").dropFirst().first)
         let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") }
-            .map { $0.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingCharacters(in: .whitespaces) } }
+            .map {
+                $0.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+            }
         let header = try #require(rows.first)
         let columns: [String: [Surface]] = [
             "home": [.home], "stream": [.stream], "profile": [.profile], "hashtag": [.hashtag], "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
-            "notifications, push": [.notifications, .push], "export": [.export], "command": [.command],
+            "notifications, push": [.notifications, .push], "export": [.export], "command": [.command]
         ]
         let rules: [(prefix: String, applies: (Surface) -> Bool)] = [
             ("a mute hides the muted user's posts", \.mutesHidePosts),
@@ -288,7 +292,7 @@ import TimelineDomain
             ("a followers-only post needs", \.checksFollowersOnly),
             ("only followed authors' posts show", \.needsFollow),
             ("a suspended user's", { _ in true }),
-            ("enough counted reports hide a post", { _ in true }),
+            ("enough counted reports hide a post", { _ in true })
         ]
         var covered = Set<Surface>()
         for (prefix, applies) in rules {

@@ -10,7 +10,8 @@ import TimelineDomain
 @Suite struct PrivateAccountTests {
     @Test func followingALockedAccountAsksAndTheOwnerAnswers() async throws {
         let service = try openService()
-        let owner = try await service.createUser("owner"), ann = try await service.createUser("ann"), ben = try await service.createUser("ben")
+        let owner = try await service.createUser("owner"), ann = try await service.createUser("ann"),
+            ben = try await service.createUser("ben")
         let early = try await service.addPost(by: owner.id, caption: "before the lock")
         try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: owner.id)
         #expect(try service.user(owner.id).locked)
@@ -44,10 +45,18 @@ import TimelineDomain
 
         // Nothing to answer: not_found, and nothing appended.
         let before = try service.lastSequence()
-        await expectError(.notFound) { _ = try await service.run(.approveFollowRequest(user: ben.id.rawValue), as: owner.id) }
-        await expectError(.notFound) { _ = try await service.run(.rejectFollowRequest(user: ann.id.rawValue), as: owner.id) }
-        await expectError(.invalidArgument, field: "user") { _ = try await service.run(.approveFollowRequest(user: "no such id"), as: owner.id) }
-        await expectError(.unauthenticated) { _ = try await service.execute(.approveFollowRequest(user: ben.id.rawValue)) }
+        await expectError(.notFound) {
+            _ = try await service.run(.approveFollowRequest(user: ben.id.rawValue), as: owner.id)
+        }
+        await expectError(.notFound) {
+            _ = try await service.run(.rejectFollowRequest(user: ann.id.rawValue), as: owner.id)
+        }
+        await expectError(.invalidArgument, field: "user") {
+            _ = try await service.run(.approveFollowRequest(user: "no such id"), as: owner.id)
+        }
+        await expectError(.unauthenticated) {
+            _ = try await service.execute(.approveFollowRequest(user: ben.id.rawValue))
+        }
         #expect(try service.lastSequence() == before)
         #expect(try ask(service, "followRequests", viewer: owner.id) == .users(Page(items: [], next: nil)))
         await expectError(.unauthenticated) { _ = try ask(service, "followRequests") }
@@ -95,21 +104,35 @@ import TimelineDomain
     /// images, activity; acting on it is `not_found` too.
     @Test func aFollowersOnlyPostReachesApprovedFollowersOnly() async throws {
         let service = try openService()
-        let owner = try await service.createUser("owner"), fan = try await service.createUser("fan"), stranger = try await service.createUser("stranger")
+        let owner = try await service.createUser("owner"), fan = try await service.createUser("fan"),
+            stranger = try await service.createUser("stranger")
         try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: owner.id)
         try await service.run(.follow(user: owner.id.rawValue), as: fan.id)
         try await service.run(.approveFollowRequest(user: fan.id.rawValue), as: owner.id)
         let here = Place(latitude: 48.85, longitude: 2.35)
         // A locked account's posts are for followers unless it says otherwise.
-        let hidden = try #require(try await service.run(.addPost(image: gifBase64(0xFF), caption: "#quiet for friends, @stranger", location: here),
-                                                        as: owner.id).post)
+        let hidden = try #require(
+            try await service.run(
+                .addPost(image: gifBase64(0xFF), caption: "#quiet for friends, @stranger", location: here),
+                as: owner.id
+            ).post)
         #expect(hidden.visibility == .followers)
-        let open = try #require(try await service.run(.addPost(image: gifBase64(0xFF00), caption: "#quiet for all", location: here,
-                                                               visibility: .public), as: owner.id).post)
+        let open = try #require(
+            try await service.run(
+                .addPost(
+                    image: gifBase64(0xFF00), caption: "#quiet for all", location: here,
+                    visibility: .public), as: owner.id
+            ).post)
         // The same photo posted for followers only, then for all: the public post shows it.
         // (Photos of distinct colours: the pipeline's JPEGs of two close ones are the same bytes.)
-        let again = try #require(try await service.run(.addPost(image: gifBase64(0xFF0000), caption: "again", visibility: .followers), as: owner.id).post)
-        let repost = try #require(try await service.run(.addPost(image: gifBase64(0xFF0000), caption: "for all now", visibility: .public), as: owner.id).post)
+        let again = try #require(
+            try await service.run(
+                .addPost(image: gifBase64(0xFF0000), caption: "again", visibility: .followers), as: owner.id
+            ).post)
+        let repost = try #require(
+            try await service.run(
+                .addPost(image: gifBase64(0xFF0000), caption: "for all now", visibility: .public), as: owner.id
+            ).post)
         #expect(again.image == repost.image)
         #expect(try !service.image(again.image, viewer: nil).restricted)
         try await service.run(.deletePost(post: repost.id.rawValue), as: owner.id)
@@ -122,7 +145,8 @@ import TimelineDomain
             #expect(try service.post(hidden.id, viewer: viewer).post.id == hidden.id)
             #expect(try service.posts(by: owner.id, viewer: viewer).items.map(\.id) == [open.id, hidden.id])
             #expect(try service.hashtag("quiet", viewer: viewer).items.map(\.id) == [open.id, hidden.id])
-            #expect(try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: viewer).items.count == 2)
+            #expect(
+                try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: viewer).items.count == 2)
             #expect(try service.comments(of: hidden.id, viewer: viewer).items.count == 1)
             #expect(try service.image(hidden.image, viewer: viewer).restricted)
         }
@@ -136,7 +160,9 @@ import TimelineDomain
             await expectError(.notFound) { _ = try service.image(hidden.image, variant: .thumb, viewer: viewer) }
             #expect(try service.posts(by: owner.id, viewer: viewer).items.map(\.id) == [open.id])
             #expect(try service.hashtag("quiet", viewer: viewer).items.map(\.id) == [open.id])
-            #expect(try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: viewer).items.map(\.id) == [open.id])
+            #expect(
+                try service.nearby(latitude: here.latitude, longitude: here.longitude, viewer: viewer).items.map(\.id)
+                    == [open.id])
         }
         #expect(try !service.image(open.image, viewer: nil).restricted)
         // The stranger was mentioned, but may not see the post: no item reaches them.
@@ -146,7 +172,9 @@ import TimelineDomain
         await expectError(.notFound) { _ = try await service.run(.like(post: hidden.id.rawValue), as: stranger.id) }
         await expectError(.notFound) { _ = try await service.addComment(by: stranger.id, on: hidden.id) }
         await expectError(.notFound) { _ = try await service.run(.bookmark(post: hidden.id.rawValue), as: stranger.id) }
-        await expectError(.notFound) { _ = try await service.run(.reportPost(post: hidden.id.rawValue, reason: "r"), as: stranger.id) }
+        await expectError(.notFound) {
+            _ = try await service.run(.reportPost(post: hidden.id.rawValue, reason: "r"), as: stranger.id)
+        }
         #expect(try service.lastSequence() == before)
         await expectError(.invalidArgument, field: "visibility") {
             _ = try Catalogue.command(
@@ -164,14 +192,19 @@ import TimelineDomain
     @Test func overHTTP() async throws {
         try await withServer { server in
             let api = server.api
-            let owner = try await api.signUp("owner"), fan = try await api.signUp("fan"), stranger = try await api.signUp("stranger")
+            let owner = try await api.signUp("owner"), fan = try await api.signUp("fan"),
+                stranger = try await api.signUp("stranger")
             let locked = try await api.send("PATCH", "/v1/me", json: ["locked": true], bearer: owner.token)
             #expect(locked.status == 200 && locked.json["locked"] as? Bool == true, "\(locked)")
-            #expect(try await api.send("PATCH", "/v1/me", json: ["locked": "yes"], bearer: owner.token).errorField == "locked")
+            #expect(
+                try await api.send("PATCH", "/v1/me", json: ["locked": "yes"], bearer: owner.token).errorField
+                    == "locked")
 
             let asked = try await api.send("PUT", "/v1/me/following/\(owner.id)", bearer: fan.token)
             #expect(asked.status == 200 && asked.json["changed"] as? Bool == true, "\(asked)")
-            #expect(try await api.get("/v1/users/\(owner.id)", bearer: fan.token).json["requestedByViewer"] as? Bool == true)
+            #expect(
+                try await api.get("/v1/users/\(owner.id)", bearer: fan.token).json["requestedByViewer"] as? Bool == true
+            )
             #expect(try await api.get("/v1/me/follow-requests", bearer: owner.token).ids == [fan.id])
             #expect(try await api.get("/v1/me/follow-requests").status == 401)
             let activity = try await api.get("/v1/activity?types=follow_request", bearer: owner.token)
@@ -180,18 +213,25 @@ import TimelineDomain
             #expect(approved.status == 200 && approved.json["changed"] as? Bool == true, "\(approved)")
             #expect(try await api.send("PUT", "/v1/me/follow-requests/\(fan.id)", bearer: owner.token).status == 404)
             #expect(try await api.send("PUT", "/v1/me/following/\(owner.id)", bearer: stranger.token).status == 200)
-            #expect(try await api.send("DELETE", "/v1/me/follow-requests/\(stranger.id)", bearer: owner.token).status == 200)
+            #expect(
+                try await api.send("DELETE", "/v1/me/follow-requests/\(stranger.id)", bearer: owner.token).status == 200
+            )
             #expect(try await api.get("/v1/me/follow-requests", bearer: owner.token).ids.isEmpty)
 
             let stream = try EventStreamReader(port: server.port, bearer: fan.token)
             #expect(await stream.open().hasPrefix("HTTP/1.1 200"))
-            let created = try await api.send("POST", "/v1/posts", json: ["image": gifBase64(0xFF), "caption": "#inner circle"], bearer: owner.token)
+            let created = try await api.send(
+                "POST", "/v1/posts", json: ["image": gifBase64(0xFF), "caption": "#inner circle"], bearer: owner.token)
             #expect(created.status == 201 && created.json["visibility"] as? String == "followers", "\(created)")
-            let post = try #require(created.json["id"] as? String), image = try #require(created.json["image"] as? String)
+            let post = try #require(created.json["id"] as? String),
+                image = try #require(created.json["image"] as? String)
             let events = await stream.events { $0.contains { $0.json["id"] as? String == post } }
             #expect(events.contains { $0.json["id"] as? String == post }, "an approved follower's stream gets it")
-            #expect(try await api.send("POST", "/v1/posts", json: ["image": gifBase64(1), "visibility": "friends"],
-                                       bearer: owner.token).errorField == "visibility")
+            #expect(
+                try await api.send(
+                    "POST", "/v1/posts", json: ["image": gifBase64(1), "visibility": "friends"],
+                    bearer: owner.token
+                ).errorField == "visibility")
 
             let seen = try await api.get("/v1/posts/\(post)", bearer: fan.token)
             #expect(seen.status == 200 && seen.json["visibility"] as? String == "followers", "\(seen)")

@@ -16,8 +16,12 @@ import Testing
         try await withServer { server in
             let local = "Host: 127.0.0.1:\(server.port)"
             let instance = try await Self.get(server, "/api/v1/instance", [local])
-            #expect(instance.hasPrefix("HTTP/1.1 200") && instance.contains("\"ws://127.0.0.1:\(server.port)\""), "\(instance)")
-            #expect(try await Self.get(server, "/api/v1/instance", ["Host: localhost:\(server.port)"]).hasPrefix("HTTP/1.1 200"))
+            #expect(
+                instance.hasPrefix("HTTP/1.1 200") && instance.contains("\"ws://127.0.0.1:\(server.port)\""),
+                "\(instance)")
+            #expect(
+                try await Self.get(server, "/api/v1/instance", ["Host: localhost:\(server.port)"]).hasPrefix(
+                    "HTTP/1.1 200"))
             #expect(try await Self.get(server, "/healthz", ["Host: [::1]:\(server.port)"]).hasPrefix("HTTP/1.1 200"))
             // A name the server was not given, or one made to break out of a Link header.
             for host in ["evil.example", "x>; rel=\"prev\", <https://evil.example/", "127.0.0.1:80@evil.example"] {
@@ -29,7 +33,9 @@ import Testing
             }
             // X-Forwarded-Proto from a client that is no trusted proxy changes nothing.
             let forwarded = try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-Proto: https"])
-            #expect(forwarded.contains("\"ws://127.0.0.1:\(server.port)\"") && !forwarded.contains("wss://"), "\(forwarded)")
+            #expect(
+                forwarded.contains("\"ws://127.0.0.1:\(server.port)\"") && !forwarded.contains("wss://"), "\(forwarded)"
+            )
         }
     }
 
@@ -78,8 +84,11 @@ import Testing
             let instance = try await Self.get(server, "/api/v2/instance", ["Host: photos.example"])
             #expect(instance.hasPrefix("HTTP/1.1 200") && instance.contains("\"wss://photos.example\""), "\(instance)")
             #expect(instance.contains("\"domain\":\"photos.example\""), "\(instance)")
-            #expect(try await Self.get(server, "/api/v2/instance", ["Host: photos.example:443"]).hasPrefix("HTTP/1.1 200"))
-            #expect(try await Self.get(server, "/api/v2/instance", ["Host: 127.0.0.1:\(server.port)"]).hasPrefix("HTTP/1.1 421"))
+            #expect(
+                try await Self.get(server, "/api/v2/instance", ["Host: photos.example:443"]).hasPrefix("HTTP/1.1 200"))
+            #expect(
+                try await Self.get(server, "/api/v2/instance", ["Host: 127.0.0.1:\(server.port)"]).hasPrefix(
+                    "HTTP/1.1 421"))
         }
     }
 
@@ -89,21 +98,28 @@ import Testing
         try await withServer(arguments: ["--rate-limit", "2", "--trusted-proxy", "127.0.0.1"]) { server in
             let local = "Host: 127.0.0.1:\(server.port)"
             for _ in 0..<2 {
-                let answer = try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 198.51.100.1, 203.0.113.7"])
+                let answer = try await Self.get(
+                    server, "/api/v1/instance", [local, "X-Forwarded-For: 198.51.100.1, 203.0.113.7"])
                 #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
             }
-            let third = try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 198.51.100.1, 203.0.113.7"])
+            let third = try await Self.get(
+                server, "/api/v1/instance", [local, "X-Forwarded-For: 198.51.100.1, 203.0.113.7"])
             #expect(third.hasPrefix("HTTP/1.1 429"), "\(third)")
             // Another client behind the same proxy has its own window; so has the proxy itself.
-            #expect(try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.8"]).hasPrefix("HTTP/1.1 200"))
+            #expect(
+                try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.8"]).hasPrefix(
+                    "HTTP/1.1 200"))
             #expect(try await Self.get(server, "/api/v1/instance", [local]).hasPrefix("HTTP/1.1 200"))
-            let https = try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.8", "X-Forwarded-Proto: https"])
+            let https = try await Self.get(
+                server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.8", "X-Forwarded-Proto: https"])
             #expect(https.contains("\"wss://127.0.0.1:\(server.port)\""), "\(https)")
         }
         try await withServer(arguments: ["--rate-limit", "2"]) { server in
             let local = "Host: 127.0.0.1:\(server.port)"
             for n in 0..<2 {
-                #expect(try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.\(n)"]).hasPrefix("HTTP/1.1 200"))
+                #expect(
+                    try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.\(n)"])
+                        .hasPrefix("HTTP/1.1 200"))
             }
             let third = try await Self.get(server, "/api/v1/instance", [local, "X-Forwarded-For: 203.0.113.9"])
             #expect(third.hasPrefix("HTTP/1.1 429"), "an untrusted X-Forwarded-For is ignored: \(third)")
@@ -116,14 +132,18 @@ import Testing
         try await withServer { server in
             let local = "Host: 127.0.0.1:\(server.port)"
             let mastodon = try await Self.get(server, "/api/v1/accounts/%FF%FE", [local])
-            #expect(mastodon.hasPrefix("HTTP/1.1 400") && mastodon.contains("{\"error\":\"the path is not valid UTF-8\"}"), "\(mastodon)")
+            #expect(
+                mastodon.hasPrefix("HTTP/1.1 400") && mastodon.contains("{\"error\":\"the path is not valid UTF-8\"}"),
+                "\(mastodon)")
             let oauth = try await Self.get(server, "/oauth/%C3", [local])
             #expect(oauth.hasPrefix("HTTP/1.1 400") && oauth.contains("{\"error\":\""), "\(oauth)")
             let v1 = try await Self.get(server, "/v1/users/%FF", [local])
             #expect(v1.hasPrefix("HTTP/1.1 400") && v1.contains("\"code\":\"invalid_argument\""), "\(v1)")
-            let large = try await Self.get(server, "/api/v1/statuses", [local, "Content-Length: 99999999", "Content-Type: application/json"])
+            let large = try await Self.get(
+                server, "/api/v1/statuses", [local, "Content-Length: 99999999", "Content-Type: application/json"])
             #expect(large.hasPrefix("HTTP/1.1 413") && large.contains("{\"error\":\"the body is larger"), "\(large)")
-            let smuggled = try await Self.get(server, "/api/v1/statuses", [local, "Content-Length: 2", "Transfer-Encoding: chunked"])
+            let smuggled = try await Self.get(
+                server, "/api/v1/statuses", [local, "Content-Length: 2", "Transfer-Encoding: chunked"])
             #expect(smuggled.hasPrefix("HTTP/1.1 400") && smuggled.contains("{\"error\":\""), "\(smuggled)")
             let method = try await Self.get(server, "/api/v1/apps", [local])
             #expect(method.hasPrefix("HTTP/1.1 405") && method.contains("{\"error\":\""), "\(method)")

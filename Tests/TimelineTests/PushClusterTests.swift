@@ -20,10 +20,12 @@ import WebPush
 
         let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
         try cluster.waitUntilReady()
-        let nodes = try [1, 2].map { seed in try openService(path: temporaryPath(), seed: UInt64(seed)) {
-            $0.cluster = ClusterOptions(urls: cluster.urls)
-            $0.privatePushEndpoints = true  // the sink listens on 127.0.0.1
-        } }
+        let nodes = try [1, 2].map { seed in
+            try openService(path: temporaryPath(), seed: UInt64(seed)) {
+                $0.cluster = ClusterOptions(urls: cluster.urls)
+                $0.privatePushEndpoints = true  // the sink listens on 127.0.0.1
+            }
+        }
         let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com")
         var options = PushWorker.Options()
         options.caFile = ca + "/ca.pem"
@@ -31,29 +33,38 @@ import WebPush
         // Each node its own claims, recorded; a delivery another node holds is asked about again
         // once the lease lapses (5 s, not the minute of `timeline serve`, so that it settles soon).
         let claims = try nodes.map { _ in
-            RecordedClaims(try JetStreamDeliveryClaims(options: ClusterOptions(urls: cluster.urls),
-                                                       leaseTime: .seconds(5)))
+            RecordedClaims(
+                try JetStreamDeliveryClaims(
+                    options: ClusterOptions(urls: cluster.urls),
+                    leaseTime: .seconds(5)))
         }
         let workers = try nodes.indices.map { index in
             var options = options
             options.claims = claims[index]
-            return try PushWorker(service: nodes[index], directory: temporaryPath("push"), vapid: vapid,
-                                  options: options)
+            return try PushWorker(
+                service: nodes[index], directory: temporaryPath("push"), vapid: vapid,
+                options: options)
         }
         for worker in workers { worker.start() }
         defer { for worker in workers { worker.stop() } }
 
         let alice = try await nodes[0].createUser("alice"), bob = try await nodes[0].createUser("bob")
-        guard case .session(let token, _) = try await nodes[0].execute(.signIn(email: "alice@example.com", password: "password-123"))
+        guard
+            case .session(let token, _) = try await nodes[0].execute(
+                .signIn(email: "alice@example.com", password: "password-123"))
         else { throw TimelineError(.internal, "no session") }
         let receiver = try P256KeyPair.generate()
-        _ = try await nodes[0].execute(.subscribePush(endpoint: "https://127.0.0.1:\(port)/push/alice", p256dh: Base64URL.encode(receiver.publicKey),
-                                                      auth: Base64URL.encode(try SecureRandom.bytes(16))), as: .session(token))
+        _ = try await nodes[0].execute(
+            .subscribePush(
+                endpoint: "https://127.0.0.1:\(port)/push/alice", p256dh: Base64URL.encode(receiver.publicKey),
+                auth: Base64URL.encode(try SecureRandom.bytes(16))), as: .session(token))
         let post = try await nodes[0].addPost(by: alice.id, caption: "harbour")
         for n in 0..<5 {
             try await nodes[1].run(.addComment(post: post.id.rawValue, text: "comment \(n)", replyTo: nil), as: bob.id)
         }
-        let five = await sink.waitForOutput(within: .seconds(30)) { $0.components(separatedBy: "delivery ").count - 1 >= 5 }
+        let five = await sink.waitForOutput(within: .seconds(30)) {
+            $0.components(separatedBy: "delivery ").count - 1 >= 5
+        }
         #expect(five != nil, "\(sink.standardOutput)")
         // Instead of a wait for a second node's copy: both nodes settle all five (a node sends
         // only after its claim answered `mine`), then a sixth comment, pushed after any copy, is
@@ -70,8 +81,12 @@ import WebPush
         #expect(topics.count == 5 && Set(topics).count == 5, "\(topics)")
         // The nodes sign with one VAPID key pair, the cluster's: the first made is everyone's.
         let a = try P256KeyPair.generate(), b = try P256KeyPair.generate()
-        let first = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) { (a.privateKey, a.publicKey) }
-        let second = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) { (b.privateKey, b.publicKey) }
+        let first = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) {
+            (a.privateKey, a.publicKey)
+        }
+        let second = try JetStreamPushKeys.vapid(options: ClusterOptions(urls: cluster.urls)) {
+            (b.privateKey, b.publicKey)
+        }
         #expect(first.publicKey == a.publicKey && second.publicKey == a.publicKey && second.privateKey == a.privateKey)
     }
 
@@ -90,11 +105,15 @@ import WebPush
             $0.privatePushEndpoints = true  // the sink listens on 127.0.0.1
         }
         let alice = try await node.createUser("alice"), bob = try await node.createUser("bob")
-        guard case .session(let token, _) = try await node.execute(.signIn(email: "alice@example.com", password: "password-123"))
+        guard
+            case .session(let token, _) = try await node.execute(
+                .signIn(email: "alice@example.com", password: "password-123"))
         else { throw TimelineError(.internal, "no session") }
         let receiver = try P256KeyPair.generate()
-        _ = try await node.execute(.subscribePush(endpoint: "https://127.0.0.1:\(port)/push/alice", p256dh: Base64URL.encode(receiver.publicKey),
-                                                  auth: Base64URL.encode(try SecureRandom.bytes(16))), as: .session(token))
+        _ = try await node.execute(
+            .subscribePush(
+                endpoint: "https://127.0.0.1:\(port)/push/alice", p256dh: Base64URL.encode(receiver.publicKey),
+                auth: Base64URL.encode(try SecureRandom.bytes(16))), as: .session(token))
         let post = try await node.addPost(by: alice.id, caption: "harbour")
         // The surviving node's worker, made now (its outbox starts here) and started below.
         let lifetime = Duration.seconds(3)
@@ -103,8 +122,10 @@ import WebPush
         options.allowPrivate = true
         let recorded = RecordedClaims(try JetStreamDeliveryClaims(options: clusterOptions, leaseTime: lifetime))
         options.claims = recorded
-        let survivor = try PushWorker(service: node, directory: temporaryPath("push"), vapid: VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com"),
-                                      options: options)
+        let survivor = try PushWorker(
+            service: node, directory: temporaryPath("push"),
+            vapid: VAPID(keys: try P256KeyPair.generate(), contact: "mailto:ops@example.com"),
+            options: options)
         let comment = try await node.addComment(by: bob.id, on: post.id, "lovely")
 
         // The node that died: it claimed the comment's delivery, then nothing.
@@ -193,12 +214,15 @@ final class RecordedClaims: DeliveryClaims {
 
     /// Waits until every one of `claims` has settled `count` deliveries (polling; the bound is for
     /// a loaded machine, not a timing).
-    static func waitUntilSettled(_ claims: [RecordedClaims], count: Int,
-                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func waitUntilSettled(
+        _ claims: [RecordedClaims], count: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let deadline = ContinuousClock.now + .seconds(90)
         while !claims.allSatisfy({ $0.settled(count: count) }) {
-            try #require(ContinuousClock.now < deadline, "not settled: \(claims.map(\.answers))",
-                         sourceLocation: sourceLocation)
+            try #require(
+                ContinuousClock.now < deadline, "not settled: \(claims.map(\.answers))",
+                sourceLocation: sourceLocation)
             try await Task.sleep(for: .milliseconds(20))  // a polling interval
         }
     }

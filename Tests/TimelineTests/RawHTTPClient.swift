@@ -53,7 +53,9 @@ final class RawHTTPClient: @unchecked Sendable {
     func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written <= 0 { return false }
             offset += written
         }
@@ -115,7 +117,8 @@ final class RawHTTPClient: @unchecked Sendable {
 
     private func contains(_ needle: [UInt8]) -> Bool {
         guard needle.count <= buffer.count else { return false }
-        for start in 0...(buffer.count - needle.count) where buffer[start..<start + needle.count].elementsEqual(needle) { return true }
+        for start in 0...(buffer.count - needle.count) where buffer[start..<start + needle.count].elementsEqual(needle)
+        { return true }
         return false
     }
 }

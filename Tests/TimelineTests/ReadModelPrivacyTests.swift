@@ -12,8 +12,11 @@ import Testing
         let names = try #require(FileManager.default.subpathsOfDirectory(atPath: path) as [String]?)
         return try names.compactMap { name in
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root.appendingPathComponent(name).path, isDirectory: &isDirectory),
-                  !isDirectory.boolValue else { return nil }
+            guard
+                FileManager.default.fileExists(
+                    atPath: root.appendingPathComponent(name).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { return nil }
             return (name, try Data(contentsOf: root.appendingPathComponent(name)))
         }
     }
@@ -22,19 +25,25 @@ import Testing
         let path = temporaryPath()
         let service = try openService(path: path)
         let emails = ["zelda.secret@example.com", "moved.secret@example.com", "reset.secret@example.com"]
-        _ = try await service.execute(.createUser(username: "zelda", email: emails[0], password: "password-123", bio: nil, url: nil))
+        _ = try await service.execute(
+            .createUser(username: "zelda", email: emails[0], password: "password-123", bio: nil, url: nil))
         let zelda = try service.user(named: "zelda").id
-        let session = try #require(try await service.execute(.signIn(email: emails[0], password: "password-123")).session)
+        let session = try #require(
+            try await service.execute(.signIn(email: emails[0], password: "password-123")).session)
         #expect(session.user.id == zelda)
         try await service.run(.changeEmail(password: "password-123", email: emails[1]), as: zelda)
-        let token = try #require(try await service.execute(.requestPasswordReset(user: zelda.rawValue), as: .operator).token)
+        let token = try #require(
+            try await service.execute(.requestPasswordReset(user: zelda.rawValue), as: .operator).token)
         _ = try await service.execute(.resetPassword(token: token, password: "password-456", email: emails[2]))
         // The index answers by the email, as before: sign-in, uniqueness, contacts.
-        #expect(try await service.execute(.signIn(email: emails[2], password: "password-456")).session?.user.id == zelda)
+        #expect(
+            try await service.execute(.signIn(email: emails[2], password: "password-456")).session?.user.id == zelda)
         await expectError(.emailTaken) {
-            _ = try await service.execute(.createUser(username: "other", email: emails[2], password: "password-123", bio: nil, url: nil))
+            _ = try await service.execute(
+                .createUser(username: "other", email: emails[2], password: "password-123", bio: nil, url: nil))
         }
-        _ = try await service.execute(.createUser(username: "other", email: emails[0], password: "password-123", bio: nil, url: nil))
+        _ = try await service.execute(
+            .createUser(username: "other", email: emails[0], password: "password-123", bio: nil, url: nil))
         service.close()
         let all = try files(under: path)
         #expect(all.contains { $0.0.hasSuffix("data.mdb") })
@@ -62,7 +71,10 @@ import Testing
         defer { reopened.close() }
         _ = try await reopened.createUser("bob")  // a writer catches the models up first
         let (clear, found) = try reopened.read { view in
-            (try view.txn.get(view.models.profiles.emails.database, Array("ann@example.com".utf8)), try view.userID(email: "ann@example.com"))
+            (
+                try view.txn.get(view.models.profiles.emails.database, Array("ann@example.com".utf8)),
+                try view.userID(email: "ann@example.com")
+            )
         }
         #expect(clear == nil, "the clear entry is gone")
         #expect(found == ann.id)

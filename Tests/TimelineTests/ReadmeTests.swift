@@ -17,7 +17,8 @@ import Testing
     /// The Library API example is, line for line, the block the QuickStart example runs.
     @Test func libraryExampleIsTheQuickStart() throws {
         let readme = try snippet(after: "## Library API")
-        let example = try String(contentsOf: Self.root.appending(path: "Examples/QuickStart/main.swift"), encoding: .utf8)
+        let example = try String(
+            contentsOf: Self.root.appending(path: "Examples/QuickStart/main.swift"), encoding: .utf8)
         let begin = try #require(example.range(of: "// README: begin\n")).upperBound
         let end = try #require(example.range(of: "\n// README: end", range: begin..<example.endIndex)).lowerBound
         let quoted = example[begin..<end].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

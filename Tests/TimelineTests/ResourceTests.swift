@@ -42,7 +42,9 @@ import Testing
         let alice = try await service.createUser("alice")
         service.close()
         service.close()  // twice is harmless
-        await expectError(.internal) { _ = try await service.execute(.follow(user: alice.id.rawValue), as: .user(alice.id.rawValue)) }
+        await expectError(.internal) {
+            _ = try await service.execute(.follow(user: alice.id.rawValue), as: .user(alice.id.rawValue))
+        }
         #expect(throws: TimelineError.self) { try service.user(alice.id) }
         #expect(throws: TimelineError.self) { try service.lastSequence() }
         let reopened = try openService(path: path, seed: 43)
@@ -68,7 +70,8 @@ import Testing
 
     /// Holding a reader is a test fixture's job (`ReaderHolder`), not a command of the shipped tool.
     @Test func theReaderHookIsNotAPublicCommand() throws {
-        let tool = try ToolProcess(["debug-hold-reader", "--db", temporaryPath()], environment: ["TIMELINE_TEST_HOOKS": "1"])
+        let tool = try ToolProcess(
+            ["debug-hold-reader", "--db", temporaryPath()], environment: ["TIMELINE_TEST_HOOKS": "1"])
         tool.process.waitUntilExit()
         #expect(tool.process.terminationStatus == 2)
     }
@@ -77,7 +80,19 @@ import Testing
 final class Failures: @unchecked Sendable {
     private let lock = NSLock()
     private var errors: [any Error] = []
-    func record(_ error: any Error) { lock.lock(); errors.append(error); lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return errors.count }
-    var first: (any Error)? { lock.lock(); defer { lock.unlock() }; return errors.first }
+    func record(_ error: any Error) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.count
+    }
+    var first: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.first
+    }
 }

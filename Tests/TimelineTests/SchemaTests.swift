@@ -7,7 +7,8 @@ import WebPush
 
 /// What the code emits validates against `schemas/`, checked by Python's `jsonschema`.
 @Suite struct SchemaTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Runs the schema checker on `lines` (results against `schemas/results/<result>`); returns
     /// its exit status and output.
@@ -16,7 +17,9 @@ import WebPush
         try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.root.appendingPathComponent("tools/check-json-schemas.py").path, kind] + (result.map { [$0] } ?? []) + [file]
+        process.arguments =
+            ["python3", Self.root.appendingPathComponent("tools/check-json-schemas.py").path, kind]
+            + (result.map { [$0] } ?? []) + [file]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -29,16 +32,24 @@ import WebPush
     /// A history in `service` with at least one event of every type (the test below checks it).
     static func historyOfEveryEventType(_ service: TimelineService) async throws {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
-        let token = try #require(try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session).token
+        let token = try #require(
+            try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session
+        ).token
         _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
-        try await service.run(.updateProfile(username: "alice2", bio: "bio", url: "https://x.org", discoverable: false), as: alice.id)
+        try await service.run(
+            .updateProfile(username: "alice2", bio: "bio", url: "https://x.org", discoverable: false), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
-        let post = try #require(try await service.run(.addPost(image: gifBase64(0), caption: "caption #tag",
-                                                              location: Place(latitude: 1.5, longitude: -2.5, name: "Here"),
-                                                              sensitive: true, warning: "needles"), as: alice.id).post)
+        let post = try #require(
+            try await service.run(
+                .addPost(
+                    image: gifBase64(0), caption: "caption #tag",
+                    location: Place(latitude: 1.5, longitude: -2.5, name: "Here"),
+                    sensitive: true, warning: "needles"), as: alice.id
+            ).post)
         try await service.run(.editPost(post: post.id.rawValue, caption: .some("caption, edited #tag2")), as: alice.id)
         let comment = try await service.addComment(by: bob.id, on: post.id)
-        try await service.run(.addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)
+        try await service.run(
+            .addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
         try await service.run(.block(user: alice.id.rawValue), as: bob.id)
@@ -60,28 +71,43 @@ import WebPush
         #expect(try service.reprocessMedia().processed == 1)
         _ = try await service.execute(.signOut(session: token))
         try await service.run(.signOutEverywhere, as: alice.id)
-        let reset = try #require(try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
-        _ = try await service.execute(.resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
+        let reset = try #require(
+            try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
+        _ = try await service.execute(
+            .resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
-        try await service.run(.changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
+        try await service.run(
+            .changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         // An OAuth app, and a token of it for fay (SignedIn v2).
         let fay = try await service.createUser("fay")
-        guard case .app(let app) = try await service.execute(.registerApp(name: "App", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"],
-                                                                          scopes: "read write"))
+        guard
+            case .app(let app) = try await service.execute(
+                .registerApp(
+                    name: "App", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"],
+                    scopes: "read write"))
         else { throw TimelineError(.internal, "no app") }
-        _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", app: app.id,
-                                              clientSecret: try #require(app.clientSecret), scopes: "read"))
+        _ = try await service.execute(
+            .signIn(
+                email: "fay@example.com", password: "password-123", app: app.id,
+                clientSecret: try #require(app.clientSecret), scopes: "read"))
         // Fay authorizes it on the authorize page; it redeems the code (SignedIn v3), and gets a token of its own.
         let verifier = String(repeating: "v", count: 43)
         let challenge = Sodium.base64URL(Sodium.sha256(Array(verifier.utf8)))
-        guard case .session(let faysSession, _) = try await service.execute(.signIn(email: "fay@example.com", password: "password-123"))
+        guard
+            case .session(let faysSession, _) = try await service.execute(
+                .signIn(email: "fay@example.com", password: "password-123"))
         else { throw TimelineError(.internal, "no session") }
-        guard case .token(let code) = try await service.execute(.authorizeApp(app: app.id, redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",
-                                                                              codeChallenge: challenge, codeChallengeMethod: "S256"),
-                                                                as: .session(faysSession))
+        guard
+            case .token(let code) = try await service.execute(
+                .authorizeApp(
+                    app: app.id, redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",
+                    codeChallenge: challenge, codeChallengeMethod: "S256"),
+                as: .session(faysSession))
         else { throw TimelineError(.internal, "no code") }
-        _ = try await service.execute(.redeemAuthorization(code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
-                                                           codeVerifier: verifier))
+        _ = try await service.execute(
+            .redeemAuthorization(
+                code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
+                codeVerifier: verifier))
         let secret = try #require(app.clientSecret)
         guard case .token(let appToken) = try await service.execute(.issueAppToken(app: app.id, clientSecret: secret))
         else { throw TimelineError(.internal, "no app token") }
@@ -91,14 +117,18 @@ import WebPush
         try await service.run(.follow(user: fay.id.rawValue, notify: true), as: alice.id)
         try await service.run(.follow(user: fay.id.rawValue, notify: false), as: alice.id)
         // A push subscription of fay's session, ended by the operator (as the delivery worker does on a 410).
-        _ = try await service.execute(.subscribePush(endpoint: "https://push.example/s/fay", p256dh: Base64URL.encode(try P256KeyPair.generate().publicKey),
-                                                     auth: Base64URL.encode(Array(repeating: 7, count: 16))), as: .session(faysSession))
-        _ = try await service.execute(.endPushSubscription(sessionHash: TimelineService.hashToken(faysSession)), as: .operator)
+        _ = try await service.execute(
+            .subscribePush(
+                endpoint: "https://push.example/s/fay", p256dh: Base64URL.encode(try P256KeyPair.generate().publicKey),
+                auth: Base64URL.encode(Array(repeating: 7, count: 16))), as: .session(faysSession))
+        _ = try await service.execute(
+            .endPushSubscription(sessionHash: TimelineService.hashToken(faysSession)), as: .operator)
         // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
         let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
         _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)
         let evesPost = try await service.addPost(by: eve.id, caption: "spam")
-        try await service.run(.reportUser(user: eve.id.rawValue, reason: "spam account", posts: [evesPost.id.rawValue]), as: alice.id)
+        try await service.run(
+            .reportUser(user: eve.id.rawValue, reason: "spam account", posts: [evesPost.id.rawValue]), as: alice.id)
         try await service.run(.dismissUserReports(user: eve.id.rawValue), as: dan.id)
         try await service.run(.suspendUser(user: eve.id.rawValue), as: dan.id)
         try await service.run(.unsuspendUser(user: eve.id.rawValue), as: dan.id)
@@ -112,12 +142,16 @@ import WebPush
         try await service.run(.unfollow(user: carol.id.rawValue), as: bob.id)
         try await service.run(.follow(user: carol.id.rawValue), as: alice.id)
         try await service.run(.approveFollowRequest(user: alice.id.rawValue), as: carol.id)
-        _ = try await service.run(.addPost(image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170),
-                                           visibility: .followers), as: carol.id)
+        _ = try await service.run(
+            .addPost(
+                image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170),
+                visibility: .followers), as: carol.id)
         // An album, one of its alt texts changed, and a photo never attached (erasure deletes it).
         var album: [String] = []
         for (n, alt) in [(0xFF, "red"), (0xFF00, nil)] {
-            guard case .media(let media) = try await service.execute(.uploadMedia(image: gifBase64(n), alt: alt), as: .user(carol.id.rawValue))
+            guard
+                case .media(let media) = try await service.execute(
+                    .uploadMedia(image: gifBase64(n), alt: alt), as: .user(carol.id.rawValue))
             else { throw TimelineError(.internal, "no media") }
             album.append(media.id)
         }
@@ -161,8 +195,14 @@ import WebPush
         let (status, output) = try check("result", result: "activityItem", lines)
         #expect(status == 0, "\(output)")
         let removal = try #require(lines.first { $0.contains("\"removed\"") })
-        #expect(try check("result", result: "activityItem", [removal.replacingOccurrences(of: ",\"reason\":\"rule 3\"", with: "")]).0 != 0)
-        #expect(try check("result", result: "activityItem", [removal.replacingOccurrences(of: "{", with: "{\"actor\":\"x\",")]).0 != 0)
+        #expect(
+            try check(
+                "result", result: "activityItem", [removal.replacingOccurrences(of: ",\"reason\":\"rule 3\"", with: "")]
+            ).0 != 0)
+        #expect(
+            try check(
+                "result", result: "activityItem", [removal.replacingOccurrences(of: "{", with: "{\"actor\":\"x\",")]
+            ).0 != 0)
     }
 
     @Test func everyCommandValidates() throws {

@@ -22,10 +22,14 @@ import Testing
             for name in ["ann", "bob", "carol", "dan", "eve", "fay", "gus", "hal", "ivy", "jay"] {
                 users[name] = try await service.createUser(name)
             }
-            let follows = [("ann", ["bob", "carol", "dan"]), ("bob", ["eve", "fay", "ann", "carol", "ivy", "jay"]),
-                           ("carol", ["eve", "fay", "gus", "ivy"]), ("dan", ["eve", "gus", "hal", "ivy"])]
+            let follows = [
+                ("ann", ["bob", "carol", "dan"]), ("bob", ["eve", "fay", "ann", "carol", "ivy", "jay"]),
+                ("carol", ["eve", "fay", "gus", "ivy"]), ("dan", ["eve", "gus", "hal", "ivy"])
+            ]
             for (follower, followees) in follows {
-                for followee in followees { try await service.run(.follow(user: self[followee].rawValue), as: self[follower]) }
+                for followee in followees {
+                    try await service.run(.follow(user: self[followee].rawValue), as: self[follower])
+                }
             }
             try await service.run(.block(user: self["ann"].rawValue), as: self["ivy"])
             try await service.run(.block(user: self["jay"].rawValue), as: self["ann"])
@@ -52,12 +56,16 @@ import Testing
         #expect(page.items.allSatisfy { $0.user.discoverable == nil })
         // Paged with a stable cursor: every page size gives the same list.
         for limit in 1...3 {
-            #expect(try service.all(limit: limit) { try service.suggestions(for: net["ann"], $0) }.map(\.user.username) == net.names(page))
+            #expect(
+                try service.all(limit: limit) { try service.suggestions(for: net["ann"], $0) }.map(\.user.username)
+                    == net.names(page))
         }
         let first = try service.suggestions(for: net["ann"], PageRequest(limit: 1))
         #expect(first.next == "3:\(net["eve"].rawValue)")
         for bad in ["x", "3", "0:\(net["eve"].rawValue)", "3:", "-1:abc", "3:bad id"] {
-            await expectError(.invalidArgument, field: "before") { _ = try service.suggestions(for: net["ann"], PageRequest(before: bad)) }
+            await expectError(.invalidArgument, field: "before") {
+                _ = try service.suggestions(for: net["ann"], PageRequest(before: bad))
+            }
         }
         // Following a suggestion takes it off the list; lifting the block brings jay in.
         try await service.run(.follow(user: net["eve"].rawValue), as: net["ann"])
@@ -73,14 +81,17 @@ import Testing
     @Test func privateToTheActingUser() async throws {
         let net = try await Network()
         let service = net.service
-        #expect(try ask(service, "suggestions", viewer: net["ann"]) == .suggestions(try service.suggestions(for: net["ann"])))
+        #expect(
+            try ask(service, "suggestions", viewer: net["ann"])
+                == .suggestions(try service.suggestions(for: net["ann"])))
         await expectError(.unauthenticated) { _ = try ask(service, "suggestions") }
         await expectError(.unauthenticated) { _ = try ask(service, "findContacts", ["emails": ["bob@example.com"]]) }
         // exec: `as` or `session`, never a `user` or a `viewer`.
         let session = ExecSession(service: service)
         func send(_ request: [String: Any]) async throws -> [String: Any] {
             let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
-            return try #require(try JSONSerialization.jsonObject(with: Data(await session.handle(line: line).utf8)) as? [String: Any])
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(await session.handle(line: line).utf8)) as? [String: Any])
         }
         let ok = try await send(["query": "suggestions", "as": net["ann"].rawValue, "limit": 2])
         let items = try #require((ok["result"] as? [String: Any])?["items"] as? [[String: Any]])
@@ -93,9 +104,16 @@ import Testing
         #expect((named["error"] as? [String: Any])?["field"] as? String == "user")
         let nobody = try await send(["query": "findContacts", "emails": ["bob@example.com"]])
         #expect((nobody["error"] as? [String: Any])?["code"] as? String == "unauthenticated")
-        let contacts = try await send(["query": "findContacts", "as": net["ann"].rawValue, "emails": ["bob@example.com", "nobody@example.com"]])
-        #expect(((contacts["result"] as? [String: Any])?["users"] as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["bob"])
-        let notStrings = try await send(["query": "findContacts", "as": net["ann"].rawValue, "emails": ["bob@example.com", 7]])
+        let contacts = try await send([
+            "query": "findContacts", "as": net["ann"].rawValue, "emails": ["bob@example.com", "nobody@example.com"]
+        ])
+        #expect(
+            ((contacts["result"] as? [String: Any])?["users"] as? [[String: Any]])?.compactMap {
+                $0["username"] as? String
+            } == ["bob"])
+        let notStrings = try await send([
+            "query": "findContacts", "as": net["ann"].rawValue, "emails": ["bob@example.com", 7]
+        ])
         #expect((notStrings["error"] as? [String: Any])?["field"] as? String == "emails")
     }
 
@@ -103,21 +121,31 @@ import Testing
         let net = try await Network()
         let service = net.service
         let ann = net["ann"]
-        func found(_ emails: [String]) throws -> [String] { try service.findContacts(emails, viewer: ann).map(\.username) }
+        func found(_ emails: [String]) throws -> [String] {
+            try service.findContacts(emails, viewer: ann).map(\.username)
+        }
         // Any case, in the emails' order, each user once; ann herself, a user she blocks, a user
         // who blocks her, unknown and malformed emails match nobody.
-        #expect(try found(["FAY@example.com", "eve@example.com", "fay@example.com", "ann@example.com", "jay@example.com",
-                           "ivy@example.com", "nobody@example.com", "not an email", "", "bob@example.com"]) == ["fay", "eve", "bob"])
+        #expect(
+            try found([
+                "FAY@example.com", "eve@example.com", "fay@example.com", "ann@example.com", "jay@example.com",
+                "ivy@example.com", "nobody@example.com", "not an email", "", "bob@example.com"
+            ]) == ["fay", "eve", "bob"])
         let eve = try #require(try service.findContacts(["eve@example.com"], viewer: ann).first)
         #expect(eve.followedByViewer == false && eve.discoverable == nil)
         // eve turns discoverable off: found by nobody, answered exactly as an unknown email.
         let before = try service.lastSequence()
-        let own = try #require(try await service.run(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: net["eve"]).profile)
+        let own = try #require(
+            try await service.run(
+                .updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: net["eve"]
+            ).profile)
         #expect(own.discoverable == false)
         #expect(try service.lastSequence() == before + 1)
         let hidden = try ask(service, "findContacts", ["emails": ["eve@example.com"]], viewer: ann)
         #expect(hidden == .contacts([]))
-        #expect(JSONOutput.answer(hidden) == JSONOutput.answer(try ask(service, "findContacts", ["emails": ["zed@example.com"]], viewer: ann)))
+        #expect(
+            JSONOutput.answer(hidden)
+                == JSONOutput.answer(try ask(service, "findContacts", ["emails": ["zed@example.com"]], viewer: ann)))
         #expect(try found(["eve@example.com", "fay@example.com"]) == ["fay"])
         // Setting it to what it is records nothing; the setting shows only to eve herself.
         try await service.run(.updateProfile(username: nil, bio: nil, url: nil, discoverable: false), as: net["eve"])
@@ -131,16 +159,24 @@ import Testing
         #expect(try found(["eve@example.com"]) == ["eve"])
         // The log has the setting, with a readable audit line; the query itself appended nothing.
         let events = try service.events(from: before + 1)
-        #expect(events.map(\.event) == [.profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: false)),
-                                        .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: true))])
+        #expect(
+            events.map(\.event) == [
+                .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: false)),
+                .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: true))
+            ])
         #expect(events.allSatisfy { $0.schemaVersion == 5 })
         #expect(events[0].event.summary { _ in "@eve" } == "@eve updated discoverable → off")
         #expect(events[0].jsonObject().payload == ["userId": .string(net["eve"].rawValue), "discoverable": false])
         #expect(try service.lastSequence() == before + 2)
         // At most `maxContactEmails` (500) emails.
         let most = TimelineService.maxContactEmails
-        #expect(try service.findContacts(Array(repeating: "fay@example.com", count: most), viewer: ann).map(\.username) == ["fay"])
-        await expectError(.invalidArgument, field: "emails") { _ = try service.findContacts(Array(repeating: "a@b.co", count: most + 1), viewer: ann) }
+        #expect(
+            try service.findContacts(Array(repeating: "fay@example.com", count: most), viewer: ann).map(\.username) == [
+                "fay"
+            ])
+        await expectError(.invalidArgument, field: "emails") {
+            _ = try service.findContacts(Array(repeating: "a@b.co", count: most + 1), viewer: ann)
+        }
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
@@ -151,16 +187,29 @@ import Testing
         let user = UserID("-NjEtLV-KuqujN23jOmK")
         let plain = ProfileUpdated(userId: user, bio: "b")
         let bytes = try PayloadCodec.encode(.profileUpdated(plain), keys: keys)
-        for version: UInt8 in 2...4 { #expect(try PayloadCodec.decode(type: .profileUpdated, version: version, bytes, keys: keys).event == .profileUpdated(plain)) }
+        for version: UInt8 in 2...4 {
+            #expect(
+                try PayloadCodec.decode(type: .profileUpdated, version: version, bytes, keys: keys).event
+                    == .profileUpdated(plain))
+        }
         let avatar = Avatar(large: ImageID("large"), small: ImageID("small"))
-        for change in [ProfileUpdated(userId: user, discoverable: false), ProfileUpdated(userId: user, avatar: .set(avatar), discoverable: true),
-                       ProfileUpdated(userId: user, avatar: .removed, discoverable: false)] {
+        for change in [
+            ProfileUpdated(userId: user, discoverable: false),
+            ProfileUpdated(userId: user, avatar: .set(avatar), discoverable: true),
+            ProfileUpdated(userId: user, avatar: .removed, discoverable: false)
+        ] {
             let encoded = try PayloadCodec.encode(.profileUpdated(change), keys: keys)
-            #expect(try PayloadCodec.decode(type: .profileUpdated, version: 4, encoded, keys: keys).event == .profileUpdated(change))
-            #expect(throws: CorruptRecord.self) { try PayloadCodec.decode(type: .profileUpdated, version: 3, encoded, keys: keys) }
+            #expect(
+                try PayloadCodec.decode(type: .profileUpdated, version: 4, encoded, keys: keys).event
+                    == .profileUpdated(change))
+            #expect(throws: CorruptRecord.self) {
+                try PayloadCodec.decode(type: .profileUpdated, version: 3, encoded, keys: keys)
+            }
         }
         // The user record keeps version 1's bytes for a discoverable user.
-        var record = UserRecord(id: user, username: "u", emailHash: nil, passwordHash: nil, bio: nil, url: nil, createdAt: 1, avatar: avatar)
+        var record = UserRecord(
+            id: user, username: "u", emailHash: nil, passwordHash: nil, bio: nil, url: nil, createdAt: 1, avatar: avatar
+        )
         #expect(RecordCodec.encode(record).first == 1)
         #expect(try RecordCodec.user(RecordCodec.encode(record)) == record)
         record.discoverable = false

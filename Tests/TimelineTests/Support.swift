@@ -45,8 +45,10 @@ final class TemporaryDirectories: Sendable {
 
 /// Opens a test service: fast password hashing, no fsync unless `durable`, a test clock and
 /// seeded identifiers.
-func openService(path: String = temporaryPath(), clock: TestClock = TestClock(), durable: Bool = false,
-                 seed: UInt64 = 42, configure: (inout TimelineService.Options) -> Void = { _ in }) throws -> TimelineService {
+func openService(
+    path: String = temporaryPath(), clock: TestClock = TestClock(), durable: Bool = false,
+    seed: UInt64 = 42, configure: (inout TimelineService.Options) -> Void = { _ in }
+) throws -> TimelineService {
     var options = TimelineService.Options()
     options.durable = durable
     options.clock = clock
@@ -87,7 +89,10 @@ func noisePNG(_ n: Int, side: Int = 256) -> [UInt8] {
         var left = side * 3
         while left > 0 {
             var word = random.next()
-            for _ in 0..<min(8, left) { raw.append(UInt8(truncatingIfNeeded: word)); word >>= 8 }
+            for _ in 0..<min(8, left) {
+                raw.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
             left -= min(8, left)
         }
     }
@@ -102,7 +107,10 @@ func noisePNG(_ n: Int, side: Int = 256) -> [UInt8] {
         offset += count
     } while offset < raw.count
     var a: UInt32 = 1, b: UInt32 = 0
-    for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+    for byte in raw {
+        a = (a + UInt32(byte)) % 65_521
+        b = (b + a) % 65_521
+    }
     zlib += bigEndian(b << 16 | a)
 
     func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
@@ -115,7 +123,8 @@ func noisePNG(_ n: Int, side: Int = 256) -> [UInt8] {
         return bigEndian(UInt32(data.count)) + body + bigEndian(~crc)
     }
     let header = bigEndian(UInt32(side)) + bigEndian(UInt32(side)) + [8, 2, 0, 0, 0]
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+        + chunk("IEND", [])
 }
 
 private func bigEndian(_ value: UInt32) -> [UInt8] {
@@ -126,20 +135,25 @@ func gifBase64(_ n: Int) -> String { Data(gifBytes(n)).base64EncodedString() }
 
 extension TimelineService {
     func createUser(_ name: String, password: String = "password-123") async throws -> Profile {
-        guard case .user(let profile) = try await execute(
-            .createUser(username: name, email: "\(name)@example.com", password: password, bio: nil, url: nil))
+        guard
+            case .user(let profile) = try await execute(
+                .createUser(username: name, email: "\(name)@example.com", password: password, bio: nil, url: nil))
         else { throw TimelineError(.internal, "createUser returned no user") }
         return profile
     }
 
     func addPost(by user: UserID, caption: String? = nil, image: Int = 0) async throws -> Post {
-        guard case .post(let post) = try await execute(.addPost(image: gifBase64(image), caption: caption), as: .user(user.rawValue))
+        guard
+            case .post(let post) = try await execute(
+                .addPost(image: gifBase64(image), caption: caption), as: .user(user.rawValue))
         else { throw TimelineError(.internal, "addPost returned no post") }
         return post
     }
 
     func addComment(by user: UserID, on post: PostID, _ text: String = "nice") async throws -> Timeline.Comment {
-        guard case .comment(let comment) = try await execute(.addComment(post: post.rawValue, text: text), as: .user(user.rawValue))
+        guard
+            case .comment(let comment) = try await execute(
+                .addComment(post: post.rawValue, text: text), as: .user(user.rawValue))
         else { throw TimelineError(.internal, "addComment returned no comment") }
         return comment
     }
@@ -191,8 +205,10 @@ extension CommandResult {
 }
 
 /// Expects `body` to fail with `code` (and `field`, when given).
-func expectError(_ code: TimelineError.Code, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ body: () async throws -> Void) async {
+func expectError(
+    _ code: TimelineError.Code, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> Void
+) async {
     do {
         try await body()
         Issue.record("expected \(code.rawValue), but it succeeded", sourceLocation: sourceLocation)
@@ -219,7 +235,9 @@ func waitForOutput(_ pipe: Pipe, containing marker: String) -> String {
 /// The built `timeline` executable, beside the test bundle.
 func timelineExecutable(_ name: String = "timeline") throws -> URL {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
-    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/\(name)").standardized
+    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../.build/debug/\(name)"
+    ).standardized
     let url = FileManager.default.fileExists(atPath: beside.path) ? beside : fallback
     try #require(FileManager.default.fileExists(atPath: url.path), "build the \(name) executable first")
     return url

@@ -33,20 +33,25 @@ import Testing
         }
 
         func timeline(of user: UserID) -> [PostID] {
-            posts.filter { ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user) }.keys.sorted(by: >)
+            posts.filter { ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user) }
+                .keys.sorted(by: >)
         }
     }
 
     /// Walks every page of `user`'s timeline with page size `limit` and checks it against the model.
-    func checkTimeline(_ service: TimelineService, _ model: Model, _ user: UserID, limit: Int,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func checkTimeline(
+        _ service: TimelineService, _ model: Model, _ user: UserID, limit: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let expected = model.timeline(of: user)
         var seen: [PostID] = []
         var request = PageRequest(limit: limit)
         while true {
             let page = try service.timeline(of: user, request)
             #expect(page.items.count <= limit, sourceLocation: sourceLocation)
-            #expect(!page.items.isEmpty || request.before == nil, "a next cursor must not lead to an empty page", sourceLocation: sourceLocation)
+            #expect(
+                !page.items.isEmpty || request.before == nil, "a next cursor must not lead to an empty page",
+                sourceLocation: sourceLocation)
             seen += page.items.map(\.id)
             guard let next = page.next else { break }
             #expect(page.items.count == limit, "a page before the end must be full", sourceLocation: sourceLocation)
@@ -101,7 +106,8 @@ import Testing
             case 12:
                 // The operator removes a post: it leaves every timeline as a deleted one does.
                 if let (post, _) = model.posts.randomElement(using: &rng) {
-                    _ = try await service.execute(.removePost(post: post.rawValue, reason: "step \(step)"), as: .operator)
+                    _ = try await service.execute(
+                        .removePost(post: post.rawValue, reason: "step \(step)"), as: .operator)
                     model.remove(post)
                 }
             case 13:
@@ -125,19 +131,25 @@ import Testing
                 // The operator dismisses a post's reports: it is shown again.
                 if let (post, _) = model.posts.randomElement(using: &rng) {
                     let standing = !model.standing[post, default: []].isEmpty
-                    #expect(try await service.execute(.dismissReports(post: post.rawValue), as: .operator) == .changed(standing))
+                    #expect(
+                        try await service.execute(.dismissReports(post: post.rawValue), as: .operator)
+                            == .changed(standing))
                     model.standing[post] = nil
                 }
             default:
                 if let (post, author) = model.posts.randomElement(using: &rng) {
                     if model.hidden(post, from: actor) {
-                        await expectError(.notFound) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
+                        await expectError(.notFound) {
+                            _ = try await service.run(.like(post: post.rawValue), as: actor)
+                        }
                     } else if model.blocks.contains([author, actor]) {
                         // The author blocks the actor: out of their sight, as unknown as none.
                         let like = Command.like(post: post.rawValue)
                         await expectError(.notFound) { _ = try await service.run(like, as: actor) }
                     } else if model.blocks.contains([actor, author]) {
-                        await expectError(.forbidden) { _ = try await service.run(.like(post: post.rawValue), as: actor) }
+                        await expectError(.forbidden) {
+                            _ = try await service.run(.like(post: post.rawValue), as: actor)
+                        }
                     } else {
                         try await service.run(.like(post: post.rawValue), as: actor)
                     }

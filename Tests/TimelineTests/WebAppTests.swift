@@ -5,7 +5,8 @@ import Testing
 
 /// The web app: how `timeline serve` serves `web/`, and the whole app in a real browser.
 @Suite struct WebAppTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     func api() throws -> TimelineAPI {
         var options = TimelineAPI.Options()
@@ -25,15 +26,22 @@ import Testing
         #expect(header(page, "Content-Type") == "text/html; charset=utf-8")
         #expect(header(page, "Cache-Control") == "no-cache")
         let policy = try #require(header(page, "Content-Security-Policy"))
-        #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("style-src 'self'"))
+        #expect(
+            policy.contains("default-src 'self'") && policy.contains("script-src 'self'")
+                && policy.contains("style-src 'self'"))
         #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
-        guard case .bytes(let body) = page.body else { Issue.record("no body"); return }
+        guard case .bytes(let body) = page.body else {
+            Issue.record("no body")
+            return
+        }
         let html = String(decoding: body, as: UTF8.self)
         #expect(html.contains("<script type=\"module\" src=\"/app/js/app.js\"></script>"))
         #expect(!html.contains("<script>") && !html.contains("style=") && !html.contains(" onclick="))
 
-        for (path, type) in [("/app/app.css", "text/css; charset=utf-8"), ("/app/js/api.js", "text/javascript; charset=utf-8"),
-                             ("/app/icon.svg", "image/svg+xml")] {
+        for (path, type) in [
+            ("/app/app.css", "text/css; charset=utf-8"), ("/app/js/api.js", "text/javascript; charset=utf-8"),
+            ("/app/icon.svg", "image/svg+xml")
+        ] {
             let response = await api.handle(HTTPRequest(method: "GET", path: path))
             #expect(response.status == 200, "\(path)")
             #expect(header(response, "Content-Type") == type, "\(path)")
@@ -46,27 +54,36 @@ import Testing
         defer { api.stop() }
         let first = await api.handle(HTTPRequest(method: "GET", path: "/app/js/app.js"))
         let tag = try #require(header(first, "ETag"))
-        let again = await api.handle(HTTPRequest(method: "GET", path: "/app/js/app.js", headers: ["if-none-match": tag]))
+        let again = await api.handle(
+            HTTPRequest(method: "GET", path: "/app/js/app.js", headers: ["if-none-match": tag]))
         #expect(again.status == 304)
-        let changed = await api.handle(HTTPRequest(method: "GET", path: "/app/js/app.js", headers: ["if-none-match": "\"other\""]))
+        let changed = await api.handle(
+            HTTPRequest(method: "GET", path: "/app/js/app.js", headers: ["if-none-match": "\"other\""]))
         #expect(changed.status == 200)
     }
 
     @Test func refusesTraversalAndUnknownFiles() async throws {
         let api = try api()
         defer { api.stop() }
-        for path in ["/app/..", "/app/../README.md", "/app/js/../../Package.swift", "/app/js/..%2f..%2fREADME.md", "/app/.hidden.js",
-                     "/app/missing.js", "/app/js/missing.js", "/app/app.css.bak", "/app/README", "/app/js/", "/app/x/y/z.js",
-                     "/app/%00.js", "/index.html/"] {
+        for path in [
+            "/app/..", "/app/../README.md", "/app/js/../../Package.swift", "/app/js/..%2f..%2fREADME.md",
+            "/app/.hidden.js",
+            "/app/missing.js", "/app/js/missing.js", "/app/app.css.bak", "/app/README", "/app/js/", "/app/x/y/z.js",
+            "/app/%00.js", "/index.html/"
+        ] {
             let response = await api.handle(HTTPRequest(method: "GET", path: path))
             #expect(response.status == 404, "\(path)")
         }
         #expect(WebApp.isAssetName("app.css") && WebApp.isAssetName("api.js"))
         // The service worker is served at the root (its scope is the whole app), as a script under the same policy.
         let worker = await api.handle(HTTPRequest(method: "GET", path: "/sw.js"))
-        #expect(worker.status == 200 && worker.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("text/javascript") }
+        #expect(
+            worker.status == 200
+                && worker.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("text/javascript") }
                 && worker.headers.contains { $0.name == "Content-Security-Policy" })
-        #expect(!WebApp.isAssetName("..") && !WebApp.isAssetName(".js") && !WebApp.isAssetName("a/b.js") && !WebApp.isAssetName("a..js"))
+        #expect(
+            !WebApp.isAssetName("..") && !WebApp.isAssetName(".js") && !WebApp.isAssetName("a/b.js")
+                && !WebApp.isAssetName("a..js"))
         let post = await api.handle(HTTPRequest(method: "POST", path: "/"))
         #expect(post.status == 405)
     }
@@ -75,13 +92,18 @@ import Testing
     /// against a real `timeline serve` (see that file for what it covers). Its minute of work is
     /// waited for without holding a thread of the test pool (the other suites run meanwhile).
     @Test(.timeLimit(.minutes(5))) func inARealBrowser() async throws {
-        let run = try ChildProcess(["python3", Self.root.appendingPathComponent("Tests/browser/test_webapp.py").path,
-                                    "--timeline", try timelineExecutable().path],
-                                   executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_webapp.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
         let status = await run.exitStatus(within: .seconds(280))
         let text = run.standardOutput + run.standardError
-        #expect(status == 0,
-                "the browser tests failed (tools/install-deps --tests installs chromium, chromium-driver and selenium):\n\(text)")
+        #expect(
+            status == 0,
+            "the browser tests failed (tools/install-deps --tests installs chromium, chromium-driver and selenium):\n\(text)"
+        )
         if status == 0 { print(text) }
     }
 
@@ -91,9 +113,12 @@ import Testing
     /// the browser's own link to its push service (Google's, out of reach offline) is stood in
     /// for; see that file.
     @Test(.timeLimit(.minutes(3))) func pushNotificationsInARealBrowser() async throws {
-        let run = try ChildProcess(["python3", Self.root.appendingPathComponent("Tests/browser/test_push_browser.py").path,
-                                    "--timeline", try timelineExecutable().path],
-                                   executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_push_browser.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
         let status = await run.exitStatus(within: .seconds(170))
         let text = run.standardOutput + run.standardError
         #expect(status == 0, "\(text)")

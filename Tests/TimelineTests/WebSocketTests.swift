@@ -7,8 +7,10 @@ import Testing
 /// that do not read (dropped when their bounded queue is full, closed with their session).
 @Suite struct WebSocketTests {
     /// A frame from a client (masked), with the first byte's bits given one by one.
-    static func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, rsv: UInt8 = 0,
-                      length: Int? = nil) -> [UInt8] {
+    static func frame(
+        _ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, rsv: UInt8 = 0,
+        length: Int? = nil
+    ) -> [UInt8] {
         var out: [UInt8] = [(fin ? 0x80 : 0) | rsv << 4 | opcode]
         let count = length ?? payload.count
         switch count {
@@ -38,18 +40,22 @@ import Testing
                 ("reserved control opcode 0xB", Self.frame(0xB, [0x61]), 1002),
                 ("reserved control opcode 0xF", Self.frame(0xF, []), 1002),
                 ("a continuation with no message begun", Self.frame(0x0, Array("{}".utf8)), 1002),
-                ("a new text frame inside a fragmented message",
-                 Self.frame(0x1, Array("{\"ty".utf8), fin: false) + Self.frame(0x1, Array("pe\"}".utf8)), 1002),
+                (
+                    "a new text frame inside a fragmented message",
+                    Self.frame(0x1, Array("{\"ty".utf8), fin: false) + Self.frame(0x1, Array("pe\"}".utf8)), 1002
+                ),
                 ("a text message that is not UTF-8", Self.frame(0x1, [0x7B, 0xC3, 0x28, 0x7D]), 1007),
                 ("a surrogate encoded in UTF-8", Self.frame(0x1, [0xED, 0xA0, 0x80]), 1007),
-                ("fragments that join into invalid UTF-8",
-                 Self.frame(0x1, [0x61, 0xF0, 0x9F], fin: false) + Self.frame(0x0, [0x98, 0x28]), 1007),
+                (
+                    "fragments that join into invalid UTF-8",
+                    Self.frame(0x1, [0x61, 0xF0, 0x9F], fin: false) + Self.frame(0x0, [0x98, 0x28]), 1007
+                ),
                 ("a message over the limit", Self.frame(0x1, [], length: 70_000), 1009),
                 ("an unmasked frame", [0x81, 0x02, 0x7B, 0x7D], 1002),
                 ("a close of one byte", Self.frame(0x8, [0x03]), 1002),
                 ("a close with code 1005, which is never sent", Self.frame(0x8, [0x03, 0xED]), 1002),
                 ("a close with code 999", Self.frame(0x8, [0x03, 0xE7]), 1002),
-                ("a close whose reason is not UTF-8", Self.frame(0x8, [0x03, 0xE8, 0xC3, 0x28]), 1007),
+                ("a close whose reason is not UTF-8", Self.frame(0x8, [0x03, 0xE8, 0xC3, 0x28]), 1007)
             ]
             for (name, bytes, code) in cases {
                 let socket = try await WebSocketClient.open(port: server.port, token: alice.token)
@@ -57,8 +63,9 @@ import Testing
                 // server let the broken frame pass.
                 #expect(socket.send(bytes + Self.sentinel), "\(name)")
                 let reply = await socket.nextControlFrame()
-                #expect(reply?.opcode == 0x8 && reply?.closeCode == code,
-                        "\(name): \(reply.map { "\($0)" } ?? "nothing")")
+                #expect(
+                    reply?.opcode == 0x8 && reply?.closeCode == code,
+                    "\(name): \(reply.map { "\($0)" } ?? "nothing")")
             }
             // What is allowed passes: a ping of 125 bytes, a message in fragments with a ping
             // between them, a character split across two fragments.
@@ -68,10 +75,13 @@ import Testing
             #expect(await socket.nextControlFrame().map { $0.opcode == 0xA && $0.payload == big } == true)
             let subscribe = Array("{\"type\":\"subscribe\",\"stream\":\"user\",\"x\":\"é\"}".utf8)
             let split = subscribe.firstIndex(of: 0xC3)! + 1
-            #expect(socket.send(Self.frame(0x1, Array(subscribe[..<split]), fin: false) + Self.frame(0x9, [0x31])
-                                + Self.frame(0x0, Array(subscribe[split...])) + Self.sentinel))
+            #expect(
+                socket.send(
+                    Self.frame(0x1, Array(subscribe[..<split]), fin: false) + Self.frame(0x9, [0x31])
+                        + Self.frame(0x0, Array(subscribe[split...])) + Self.sentinel))
             #expect(await socket.nextControlFrame().map { $0.opcode == 0xA && $0.payload == [0x31] } == true)
-            #expect(await socket.nextControlFrame().map { $0.opcode == 0xA && $0.payload == Array("sentinel".utf8) }
+            #expect(
+                await socket.nextControlFrame().map { $0.opcode == 0xA && $0.payload == Array("sentinel".utf8) }
                     == true)
             // A client's close is answered with its code, and the connection ends.
             #expect(socket.send(Self.frame(0x8, [0x03, 0xE8])))
@@ -100,16 +110,18 @@ import Testing
                 #expect(await socket.ping("open \(index)"), "socket \(index)")
             }
             let threadsAfter = Self.threads(of: pid)
-            #expect(threadsAfter - threadsBefore < 10,
-                    "\(threadsBefore) threads, then \(threadsAfter) with 300 sockets more")
+            #expect(
+                threadsAfter - threadsBefore < 10,
+                "\(threadsBefore) threads, then \(threadsAfter) with 300 sockets more")
             let idleAfter = try await Self.cpuSeconds(of: pid, over: .seconds(3)) {
                 var all = true
                 for (index, socket) in sockets.enumerated() where !(await socket.ping("idle \(index)")) { all = false }
                 return all
             }
             // 300 sockets each polled every 50 ms cost ~0.1 of a core: 0.3 s over 3 s.
-            #expect(idleAfter - idleBefore < 0.1,
-                    "CPU over 3 s: \(idleBefore) s idle, \(idleAfter) s with 300 idle sockets")
+            #expect(
+                idleAfter - idleBefore < 0.1,
+                "CPU over 3 s: \(idleBefore) s idle, \(idleAfter) s with 300 idle sockets")
         }
     }
 
@@ -231,9 +243,11 @@ final class WebSocketClient: @unchecked Sendable {
         let client = WebSocketClient(fd: fd)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         // The token as a header: Mastodon's request budget is then the token's, not the address's.
-        client.send(Array(("GET /api/v1/streaming HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                           + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
-                           + "Sec-WebSocket-Version: 13\r\n\r\n").utf8))
+        client.send(
+            Array(
+                ("GET /api/v1/streaming HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n\r\n").utf8))
         let head = await client.blocking { () -> String? in
             while true {
                 if let end = client.find([13, 10, 13, 10]) {

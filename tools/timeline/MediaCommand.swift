@@ -44,7 +44,9 @@ enum MediaCommand {
                 }
             case .failure(let error):
                 if json {
-                    try? emitJSON(["post": item.post.rawValue, "error": JSONOutput.foundationObject(JSONOutput.error(error))])
+                    try? emitJSON([
+                        "post": item.post.rawValue, "error": JSONOutput.foundationObject(JSONOutput.error(error))
+                    ])
                 } else {
                     emit("skipped   \(item.post) \(error.code.rawValue): \(error.message)")
                 }

@@ -41,7 +41,7 @@ public struct AnchorCheckpoint: Sendable, Equatable {
     init?(line: Substring) {
         let fields = line.split(separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 4, fields[0] == Self.version, let head = LogHead(String(fields[1])),
-              let time = Int64(fields[2]), let signature = unhex(fields[3]), signature.count == Sodium.signatureLength
+            let time = Int64(fields[2]), let signature = unhex(fields[3]), signature.count == Sodium.signatureLength
         else { return nil }
         self.head = head
         self.time = time

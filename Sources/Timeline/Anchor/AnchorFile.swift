@@ -37,7 +37,10 @@ public struct AnchorFile: Sendable {
         guard fsync(fd) == 0 else { throw failure("fsync") }
         if created {
             let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
-            if directory >= 0 { fsync(directory); close(directory) }
+            if directory >= 0 {
+                fsync(directory)
+                close(directory)
+            }
         }
     }
 
@@ -67,7 +70,8 @@ public struct AnchorFile: Sendable {
 
     private static func parse(_ text: String) -> (entries: [Entry], unreadable: [Int]) {
         var entries: [Entry] = [], unreadable: [Int] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.isEmpty {
             if let checkpoint = AnchorCheckpoint(line: line) {
                 entries.append(Entry(line: index + 1, checkpoint: checkpoint))
             } else {

@@ -22,7 +22,10 @@ public struct AnchorOptions: Sendable, Equatable {
         for (path, field) in [(keyPath, "anchorKey"), (checkpointsPath, "anchorLog")] {
             let resolved = Self.resolved(path)
             if resolved == database || resolved.hasPrefix(database + "/") {
-                throw TimelineError.invalid(field, "\(path) is inside the database directory \(databasePath): keep the anchor where whoever can rewrite the database cannot")
+                throw TimelineError.invalid(
+                    field,
+                    "\(path) is inside the database directory \(databasePath): keep the anchor where whoever can rewrite the database cannot"
+                )
             }
         }
     }
@@ -59,18 +62,25 @@ public struct AnchorKey: Sendable {
         try writeNew(publicKeyPath(for: path), Array((hex(publicKey) + "\n").utf8), mode: 0o644)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let fd = open(directory, O_RDONLY | O_DIRECTORY)
-        if fd >= 0 { fsync(fd); close(fd) }
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
         return AnchorKey(secretKey: secretKey, publicKey: publicKey)
     }
 
     /// Loads the key file at `path`.
     public static func load(from path: String) throws(TimelineError) -> AnchorKey {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TimelineError.invalid("anchorKey", "cannot read the anchor key \(path) (create one with `timeline anchor init --key \(path)`)")
+            throw TimelineError.invalid(
+                "anchorKey", "cannot read the anchor key \(path) (create one with `timeline anchor init --key \(path)`)"
+            )
         }
         let secretKey = [UInt8](data)
         guard let publicKey = Sodium.signingPublicKey(of: secretKey) else {
-            throw TimelineError.invalid("anchorKey", "\(path) is not an anchor key (\(secretKey.count) bytes, expected \(Sodium.signingSecretKeyLength))")
+            throw TimelineError.invalid(
+                "anchorKey",
+                "\(path) is not an anchor key (\(secretKey.count) bytes, expected \(Sodium.signingSecretKeyLength))")
         }
         return AnchorKey(secretKey: secretKey, publicKey: publicKey)
     }
@@ -82,7 +92,10 @@ public struct AnchorKey: Sendable {
             text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         guard let key = unhex(text), key.count == Sodium.signingPublicKeyLength else {
-            throw TimelineError.invalid("anchorPublicKey", "\(hexOrPath) is neither a public key in hex (\(2 * Sodium.signingPublicKeyLength) digits) nor a file holding one")
+            throw TimelineError.invalid(
+                "anchorPublicKey",
+                "\(hexOrPath) is neither a public key in hex (\(2 * Sodium.signingPublicKeyLength) digits) nor a file holding one"
+            )
         }
         return key
     }
@@ -91,8 +104,9 @@ public struct AnchorKey: Sendable {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard fd >= 0 else {
             let code = errno
-            throw TimelineError(code == EEXIST ? .conflict : .invalidArgument,
-                                "cannot create \(path): \(String(cString: strerror(code)))", field: code == EEXIST ? nil : "anchorKey")
+            throw TimelineError(
+                code == EEXIST ? .conflict : .invalidArgument,
+                "cannot create \(path): \(String(cString: strerror(code)))", field: code == EEXIST ? nil : "anchorKey")
         }
         defer { close(fd) }
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

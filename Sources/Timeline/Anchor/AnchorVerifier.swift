@@ -29,7 +29,9 @@ extension EventLog {
     func hash(at sequence: UInt64, _ txn: Transaction) throws -> [UInt8]? {
         guard sequence > 0 else { return EventEnvelope.genesisHash }
         guard let stored = try txn.get(log, BigEndian.bytes(sequence)) else { return nil }
-        guard stored.count > 2 * EventEnvelope.hashLength else { throw EventStoreError.corrupt(sequence: sequence, reason: "record too short") }
+        guard stored.count > 2 * EventEnvelope.hashLength else {
+            throw EventStoreError.corrupt(sequence: sequence, reason: "record too short")
+        }
         return Array(stored.suffix(EventEnvelope.hashLength))
     }
 
@@ -45,15 +47,19 @@ extension EventLog {
             guard anchored.sequence <= end else {
                 let furthest = heads.map(\.sequence).max() ?? anchored.sequence
                 report.divergesAt = end + 1
-                report.problem = "the log ends at \(end) but the anchor says \(furthest): events were dropped (or the anchor is of another database)"
+                report.problem =
+                    "the log ends at \(end) but the anchor says \(furthest): events were dropped (or the anchor is of another database)"
                 return report
             }
             let stored = try hash(at: anchored.sequence, txn) ?? []
             guard stored == anchored.hash else {
                 let from = (report.latest?.sequence ?? 0) + 1
-                let range = from == anchored.sequence ? "event \(from) was changed" : "the change is in events \(from)–\(anchored.sequence)"
+                let range =
+                    from == anchored.sequence
+                    ? "event \(from) was changed" : "the change is in events \(from)–\(anchored.sequence)"
                 report.divergesAt = anchored.sequence
-                report.problem = "the log diverges from the anchor at sequence \(anchored.sequence): anchored hash \(anchored.hashHex), log hash \(hex(stored)) (\(range))"
+                report.problem =
+                    "the log diverges from the anchor at sequence \(anchored.sequence): anchored hash \(anchored.hashHex), log hash \(hex(stored)) (\(range))"
                 return report
             }
             report.latest = anchored
@@ -89,8 +95,11 @@ extension TimelineService {
             let (entries, skipped) = try AnchorFile(path: path).entries()
             unreadable = skipped
             if let forged = entries.first(where: { !$0.checkpoint.isSigned(by: publicKey) }) {
-                return AnchorReport(divergesAt: nil, problem: "the checkpoint on line \(forged.line) of \(path) (\(forged.checkpoint.head)) has a bad signature: forged, or signed by another key",
-                                    unreadableLines: unreadable)
+                return AnchorReport(
+                    divergesAt: nil,
+                    problem:
+                        "the checkpoint on line \(forged.line) of \(path) (\(forged.checkpoint.head)) has a bad signature: forged, or signed by another key",
+                    unreadableLines: unreadable)
             }
             guard !entries.isEmpty else {
                 return AnchorReport(problem: "\(path) holds no checkpoint", unreadableLines: unreadable)

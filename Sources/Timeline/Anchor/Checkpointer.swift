@@ -30,7 +30,10 @@ final class Checkpointer: @unchecked Sendable {
     private enum State { case running, stopping, stopped }
 
     /// - Parameter head: reads the log's committed head.
-    init(key: AnchorKey, file: AnchorFile, clock: any WallClock, openedAt start: UInt64, head: @escaping @Sendable () throws -> LogHead) {
+    init(
+        key: AnchorKey, file: AnchorFile, clock: any WallClock, openedAt start: UInt64,
+        head: @escaping @Sendable () throws -> LogHead
+    ) {
         self.key = key
         self.file = file
         self.clock = clock
@@ -108,16 +111,22 @@ extension TimelineService {
     /// Loads the anchor key, refuses a log that does not extend the anchor file's last
     /// checkpoint (a log rewritten while the service was down must not be signed), and starts
     /// signing checkpoints.
-    static func startAnchoring(_ anchor: AnchorOptions, environment: Environment, log: EventLog, clock: any WallClock) throws -> Checkpointer {
+    static func startAnchoring(_ anchor: AnchorOptions, environment: Environment, log: EventLog, clock: any WallClock)
+        throws -> Checkpointer
+    {
         let key = try AnchorKey.load(from: anchor.keyPath)
         let file = AnchorFile(path: anchor.checkpointsPath)
         if let last = try file.lastEntry() {
             guard last.isSigned(by: key.publicKey) else {
-                throw TimelineError(.conflict, "the last checkpoint of \(file.path) is not signed by the key \(anchor.keyPath)")
+                throw TimelineError(
+                    .conflict, "the last checkpoint of \(file.path) is not signed by the key \(anchor.keyPath)")
             }
             let report = try environment.read { txn in try log.check(extends: [last.head], txn) }
             if let problem = report.problem {
-                throw TimelineError(.conflict, "refusing to extend a log that does not extend its anchor \(file.path): \(problem); check it with `timeline audit verify --anchor`")
+                throw TimelineError(
+                    .conflict,
+                    "refusing to extend a log that does not extend its anchor \(file.path): \(problem); check it with `timeline audit verify --anchor`"
+                )
             }
         }
         let start = try environment.read { txn in try log.head(txn).sequence }

@@ -23,8 +23,9 @@ public struct LogHead: Sendable, Hashable, CustomStringConvertible {
     /// Parses `SEQ:HASH` (a decimal sequence number and 64 hex digits); `nil` otherwise.
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let sequence = UInt64(parts[0]),
-              parts[1].count == 2 * EventEnvelope.hashLength, let hash = unhex(parts[1])
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
+            let sequence = UInt64(parts[0]),
+            parts[1].count == 2 * EventEnvelope.hashLength, let hash = unhex(parts[1])
         else { return nil }
         self.init(sequence: sequence, hash: hash)
     }

@@ -72,7 +72,8 @@ enum EnvelopeCodec {
     }
 
     /// Splits a stored record into body, previous hash and hash.
-    static func split(_ stored: [UInt8]) throws(CorruptRecord) -> (body: [UInt8], previousHash: [UInt8], hash: [UInt8]) {
+    static func split(_ stored: [UInt8]) throws(CorruptRecord) -> (body: [UInt8], previousHash: [UInt8], hash: [UInt8])
+    {
         let n = EventEnvelope.hashLength
         guard stored.count > 2 * n else { throw CorruptRecord(message: "event record too short") }
         let bodyEnd = stored.count - 2 * n
@@ -83,7 +84,8 @@ enum EnvelopeCodec {
     /// head is not readable: the full decode then says why).
     static func type(of stored: [UInt8]) -> EventType? {
         var r = ByteReader(stored)
-        guard (try? r.u8()) == formatTag, (try? r.varint()) != nil, (try? r.string()) != nil, let name = try? r.string() else { return nil }
+        guard (try? r.u8()) == formatTag, (try? r.varint()) != nil, (try? r.string()) != nil, let name = try? r.string()
+        else { return nil }
         return EventType(rawValue: name)
     }
 
@@ -94,7 +96,9 @@ enum EnvelopeCodec {
         let sequence = try r.varint()
         let id = try r.string()
         let typeName = try r.string()
-        guard let type = EventType(rawValue: typeName) else { throw CorruptRecord(message: "unknown event type \(typeName)") }
+        guard let type = EventType(rawValue: typeName) else {
+            throw CorruptRecord(message: "unknown event type \(typeName)")
+        }
         let version = try r.u8()
         let stream = try r.string()
         let streamVersion = try r.varint()
@@ -105,9 +109,10 @@ enum EnvelopeCodec {
         let payload = try r.blob()
         try r.expectEnd()
         let (event, erased) = try PayloadCodec.decode(type: type, version: version, payload, keys: keys)
-        return EventEnvelope(sequence: sequence, id: EventID(id), type: type, schemaVersion: version, stream: stream,
-                             streamVersion: streamVersion, timestamp: timestamp, actor: actor, correlationId: correlation,
-                             causationId: causation, event: event, previousHash: previousHash, hash: hash, erased: erased,
-                             encodedPayload: payload)
+        return EventEnvelope(
+            sequence: sequence, id: EventID(id), type: type, schemaVersion: version, stream: stream,
+            streamVersion: streamVersion, timestamp: timestamp, actor: actor, correlationId: correlation,
+            causationId: causation, event: event, previousHash: previousHash, hash: hash, erased: erased,
+            encodedPayload: payload)
     }
 }

@@ -40,10 +40,16 @@ public struct PendingEvent: Sendable {
     package var encodedPayload: (version: UInt8, bytes: [UInt8])?
 
     /// An event to append.
-    public init(id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
-                causationId: String? = nil) {
-        self.id = id; self.event = event; self.timestamp = timestamp; self.actor = actor
-        self.correlationId = correlationId; self.causationId = causationId
+    public init(
+        id: EventID, event: Event, timestamp: Int64, actor: String, correlationId: String? = nil,
+        causationId: String? = nil
+    ) {
+        self.id = id
+        self.event = event
+        self.timestamp = timestamp
+        self.actor = actor
+        self.correlationId = correlationId
+        self.causationId = causationId
     }
 }
 
@@ -72,7 +78,9 @@ public struct EventLog: Sendable {
     /// Opens the log. A log holding sealed fields whose key store has no email pepper (the
     /// `keys/` directory was lost or not restored) is refused with `KeyStoreError.missingKeyStore`
     /// unless `acceptMissingKeys`, which reads those fields as erased.
-    package init(environment env: Environment, keyBackend: (any KeyBackend)? = nil, acceptMissingKeys: Bool = false) throws {
+    package init(environment env: Environment, keyBackend: (any KeyBackend)? = nil, acceptMissingKeys: Bool = false)
+        throws
+    {
         let keysDirectory = URL(fileURLWithPath: env.path).appendingPathComponent("keys")
         let backend = try keyBackend ?? FileKeyBackend(directory: keysDirectory)
         log = try env.database("log")
@@ -82,7 +90,8 @@ public struct EventLog: Sendable {
         meta = try env.database("meta")
         keysToDestroy = try env.database("keysToDestroy")
         if try backend.read(KeyStore.pepperName) == nil, !acceptMissingKeys, try Self.holdsSealedFields(env, log) {
-            throw KeyStoreError.missingKeyStore(location: keyBackend == nil ? keysDirectory.path : "the cluster's key bucket")
+            throw KeyStoreError.missingKeyStore(
+                location: keyBackend == nil ? keysDirectory.path : "the cluster's key bucket")
         }
         keys = try KeyStore(backend: backend)
         let metaDB = meta
@@ -116,7 +125,9 @@ public struct EventLog: Sendable {
     public func head(_ txn: Transaction) throws -> (sequence: UInt64, hash: [UInt8]) {
         try txn.withCursor(log) { cursor in
             guard let (key, value) = try cursor.last() else { return (0, EventEnvelope.genesisHash) }
-            guard let seq = BigEndian.uint64(key) else { throw EventStoreError.corrupt(sequence: 0, reason: "bad log key") }
+            guard let seq = BigEndian.uint64(key) else {
+                throw EventStoreError.corrupt(sequence: 0, reason: "bad log key")
+            }
             let n = EventEnvelope.hashLength
             guard value.count > 2 * n else { throw EventStoreError.corrupt(sequence: seq, reason: "record too short") }
             return (seq, Array(value[(value.count - n)...]))
@@ -140,7 +151,7 @@ public struct EventLog: Sendable {
         end[end.count - 1] = 1
         return try txn.withCursor(streams) { cursor in
             guard let (key, _) = try cursor.seek(below: end),
-                  key.count == prefix.count + 8, key.hasPrefix(prefix)
+                key.count == prefix.count + 8, key.hasPrefix(prefix)
             else { return 0 }
             return BigEndian.uint64(key.suffix(8)) ?? 0
         }
@@ -155,7 +166,9 @@ public struct EventLog: Sendable {
 
     /// `append`, sealing personal fields with `sealer`'s keys (a cluster writer stages new keys
     /// instead of storing them from inside the transaction).
-    func append(_ events: [PendingEvent], _ txn: Transaction, sealingWith sealer: any PayloadKeys) throws -> [EventEnvelope] {
+    func append(_ events: [PendingEvent], _ txn: Transaction, sealingWith sealer: any PayloadKeys) throws
+        -> [EventEnvelope]
+    {
         var (sequence, previousHash) = try head(txn)
         _ = try indexUnindexed(through: sequence, txn)
         var appended: [EventEnvelope] = []
@@ -168,8 +181,13 @@ public struct EventLog: Sendable {
             let stream = pending.event.stream
             let current = try version(of: stream, txn)
             sequence += 1
-            if case .userErased(let e) = pending.event { try txn.put(keysToDestroy, Array(e.userId.rawValue.utf8), [1]) }
-            let payload = try pending.encodedPayload ?? (pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: sealer))
+            if case .userErased(let e) = pending.event {
+                try txn.put(keysToDestroy, Array(e.userId.rawValue.utf8), [1])
+            }
+            let payload =
+                try pending.encodedPayload ?? (
+                    pending.event.typeName.currentVersion, PayloadCodec.encode(pending.event, keys: sealer)
+                )
             var envelope = EventEnvelope(
                 sequence: sequence, id: pending.id, type: pending.event.typeName,
                 schemaVersion: payload.version, stream: stream, streamVersion: current + 1,
@@ -178,7 +196,9 @@ public struct EventLog: Sendable {
             envelope.encodedPayload = payload.bytes
             let body = EnvelopeCodec.body(of: envelope)
             envelope.hash = Sodium.hash(previousHash, body)
-            try txn.put(log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash), flags: .append)
+            try txn.put(
+                log, seqKey, EnvelopeCodec.encode(body: body, previousHash: previousHash, hash: envelope.hash),
+                flags: .append)
             try txn.put(streams, Self.streamKey(stream, version: current + 1), seqKey)
             previousHash = envelope.hash
             appended.append(envelope)
@@ -259,7 +279,8 @@ public struct EventLog: Sendable {
             var entry = try cursor.seek(atLeast: prefix)
             while let (key, value) = entry, key.count == prefix.count + 8, key.hasPrefix(prefix) {
                 if let seq = BigEndian.uint64(value), let stored = try txn.get(log, BigEndian.bytes(seq)),
-                   types.map({ EnvelopeCodec.type(of: stored).map($0.contains) ?? true }) ?? true {
+                    types.map({ EnvelopeCodec.type(of: stored).map($0.contains) ?? true }) ?? true
+                {
                     out.append(try decode(stored, sequence: seq))
                 }
                 entry = try cursor.next()
@@ -283,7 +304,9 @@ public struct EventLog: Sendable {
 
 extension EventLog {
     /// Calls `body` with each event from `sequence` down to 1, until it returns `false`.
-    public func forEachReversed(from sequence: UInt64, _ txn: Transaction, _ body: (EventEnvelope) throws -> Bool) throws {
+    public func forEachReversed(from sequence: UInt64, _ txn: Transaction, _ body: (EventEnvelope) throws -> Bool)
+        throws
+    {
         try txn.withCursor(log) { cursor in
             var entry: Cursor.Entry?
             if sequence == UInt64.max {

@@ -39,23 +39,54 @@ extension EventLog {
         try txn.withCursor(log) { cursor in
             var entry = try cursor.first()
             while let (key, value) = entry {
-                guard let seq = BigEndian.uint64(key) else { _ = fail(expected, "malformed log key"); return }
-                guard seq == expected else { _ = fail(expected, "sequence \(expected) is missing (next is \(seq))"); return }
-                guard let (body, prev, hash) = try? EnvelopeCodec.split(value) else { _ = fail(seq, "record too short"); return }
-                guard prev == previousHash else { _ = fail(seq, "previous-hash link does not match event \(seq - 1)"); return }
-                guard Sodium.hash(prev, body) == hash else { _ = fail(seq, "hash does not match contents"); return }
+                guard let seq = BigEndian.uint64(key) else {
+                    _ = fail(expected, "malformed log key")
+                    return
+                }
+                guard seq == expected else {
+                    _ = fail(expected, "sequence \(expected) is missing (next is \(seq))")
+                    return
+                }
+                guard let (body, prev, hash) = try? EnvelopeCodec.split(value) else {
+                    _ = fail(seq, "record too short")
+                    return
+                }
+                guard prev == previousHash else {
+                    _ = fail(seq, "previous-hash link does not match event \(seq - 1)")
+                    return
+                }
+                guard Sodium.hash(prev, body) == hash else {
+                    _ = fail(seq, "hash does not match contents")
+                    return
+                }
                 let envelope: EventEnvelope
-                do { envelope = try EnvelopeCodec.decode(value, keys: keys) } catch { _ = fail(seq, "undecodable: \(error)"); return }
-                guard envelope.sequence == seq else { _ = fail(seq, "record carries sequence \(envelope.sequence)"); return }
+                do { envelope = try EnvelopeCodec.decode(value, keys: keys) } catch {
+                    _ = fail(seq, "undecodable: \(error)")
+                    return
+                }
+                guard envelope.sequence == seq else {
+                    _ = fail(seq, "record carries sequence \(envelope.sequence)")
+                    return
+                }
                 let streamKey = EventLog.streamKey(envelope.stream, version: envelope.streamVersion)
-                let byStream = try txn.get(streams, streamKey), byId = try txn.get(eventIds, Array(envelope.id.rawValue.utf8))
+                let byStream = try txn.get(streams, streamKey),
+                    byId = try txn.get(eventIds, Array(envelope.id.rawValue.utf8))
                 if seq > indexedThrough {
                     // Past where the indexes have caught up: none of these may be indexed.
                     if report.indexedBefore == nil { report.indexedBefore = seq }
-                    guard byStream == nil, byId == nil else { _ = fail(seq, "indexed past where the indexes say they reach"); return }
+                    guard byStream == nil, byId == nil else {
+                        _ = fail(seq, "indexed past where the indexes say they reach")
+                        return
+                    }
                 } else {
-                    guard byStream == key else { _ = fail(seq, "stream index does not point at this event"); return }
-                    guard byId == key else { _ = fail(seq, "event-id index does not point at this event"); return }
+                    guard byStream == key else {
+                        _ = fail(seq, "stream index does not point at this event")
+                        return
+                    }
+                    guard byId == key else {
+                        _ = fail(seq, "event-id index does not point at this event")
+                        return
+                    }
                 }
                 previousHash = hash
                 report.eventsChecked = seq
@@ -67,8 +98,11 @@ extension EventLog {
             let count = min(report.eventsChecked, indexedThrough)
             let streamEntries = try txn.statistics(streams).entries
             let idEntries = try txn.statistics(eventIds).entries
-            if streamEntries != Int(count) { _ = fail(count + 1, "stream index has \(streamEntries) entries for \(count) events") }
-            else if idEntries != Int(count) { _ = fail(count + 1, "event-id index has \(idEntries) entries for \(count) events") }
+            if streamEntries != Int(count) {
+                _ = fail(count + 1, "stream index has \(streamEntries) entries for \(count) events")
+            } else if idEntries != Int(count) {
+                _ = fail(count + 1, "event-id index has \(idEntries) entries for \(count) events")
+            }
         }
         return report
     }

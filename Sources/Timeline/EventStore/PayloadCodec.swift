@@ -25,18 +25,23 @@ protocol PayloadKeys: Sendable {
 /// current events: version 1 of the sealed types held the same fields in clear.
 enum PayloadCodec {
     static func encode(_ event: Event, keys: any PayloadKeys) throws -> [UInt8] {
-        try event.encodePayload(PayloadSealer { owner, plaintext in
-            Sodium.seal(plaintext, key: try keys.ensureKey(for: owner), context: Array(owner.rawValue.utf8))
-        })
+        try event.encodePayload(
+            PayloadSealer { owner, plaintext in
+                Sodium.seal(plaintext, key: try keys.ensureKey(for: owner), context: Array(owner.rawValue.utf8))
+            })
     }
 
     /// Decodes a payload; `erased` is set when its sealed section's key is gone.
-    static func decode(type: EventType, version: UInt8, _ bytes: [UInt8], keys: any PayloadKeys) throws -> (event: Event, erased: Bool) {
+    static func decode(type: EventType, version: UInt8, _ bytes: [UInt8], keys: any PayloadKeys) throws -> (
+        event: Event, erased: Bool
+    ) {
         guard version >= 1, version <= type.currentVersion else {
             throw CorruptRecord(message: "\(type.rawValue) v\(version) is newer than this build")
         }
         var r = ByteReader(bytes)
-        var opener = PayloadOpener(version: version, plain: version == 1 && type.legacyPlainV1, emailHash: keys.emailHash) { owner, sealed in
+        var opener = PayloadOpener(
+            version: version, plain: version == 1 && type.legacyPlainV1, emailHash: keys.emailHash
+        ) { owner, sealed in
             guard let key = try keys.key(for: owner) else { return nil }
             guard let inner = Sodium.open(sealed, key: key, context: Array(owner.rawValue.utf8)) else {
                 throw CorruptRecord(message: "sealed fields do not open with their owner's key")

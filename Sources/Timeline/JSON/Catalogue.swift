@@ -15,7 +15,9 @@ package enum Catalogue {
     /// Decodes the query `name` from `input` (reading, and so accepting, only its fields) into
     /// the work that answers it.
     package static func query(named name: String, _ input: JSONInput) throws(TimelineError) -> QueryCall {
-        guard let definition = queriesByName[name] else { throw TimelineError.invalid("query", "unknown query \(name.prefix(64))") }
+        guard let definition = queriesByName[name] else {
+            throw TimelineError.invalid("query", "unknown query \(name.prefix(64))")
+        }
         return QueryCall(name: name, answer: try definition.read(input))
     }
 
@@ -44,15 +46,21 @@ package enum Catalogue {
         },
         QueryDefinition("searchUsers") { input throws(TimelineError) in
             let prefix = try input.optionalString("prefix") ?? "", page = try input.page()
-            return { service, viewer throws(TimelineError) in .users(try service.searchUsers(prefix: prefix, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in
+                .users(try service.searchUsers(prefix: prefix, page, viewer: viewer))
+            }
         },
         QueryDefinition("followers") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
-            return { service, viewer throws(TimelineError) in .users(try service.followers(of: user, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in
+                .users(try service.followers(of: user, page, viewer: viewer))
+            }
         },
         QueryDefinition("following") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
-            return { service, viewer throws(TimelineError) in .users(try service.following(of: user, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in
+                .users(try service.following(of: user, page, viewer: viewer))
+            }
         },
         QueryDefinition("follows") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), target: UserID = try input.identifier("target")
@@ -60,11 +68,14 @@ package enum Catalogue {
         },
         QueryDefinition("posts") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
-            return { service, viewer throws(TimelineError) in .posts(try service.posts(by: user, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in .posts(try service.posts(by: user, page, viewer: viewer))
+            }
         },
         QueryDefinition("post") { input throws(TimelineError) in
             let post: PostID = try input.identifier("post"), page = try input.page()
-            return { service, viewer throws(TimelineError) in .post(try service.post(post, viewer: viewer, comments: page)) }
+            return { service, viewer throws(TimelineError) in
+                .post(try service.post(post, viewer: viewer, comments: page))
+            }
         },
         QueryDefinition("postHistory") { input throws(TimelineError) in
             let post: PostID = try input.identifier("post")
@@ -72,11 +83,14 @@ package enum Catalogue {
         },
         QueryDefinition("comments") { input throws(TimelineError) in
             let post: PostID = try input.identifier("post"), page = try input.page()
-            return { service, viewer throws(TimelineError) in .comments(try service.comments(of: post, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in
+                .comments(try service.comments(of: post, page, viewer: viewer))
+            }
         },
         QueryDefinition("likes") { input throws(TimelineError) in
             let post: PostID = try input.identifier("post"), page = try input.page()
-            return { service, viewer throws(TimelineError) in .users(try service.likes(of: post, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in .users(try service.likes(of: post, page, viewer: viewer))
+            }
         },
         QueryDefinition("timeline") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
@@ -93,28 +107,42 @@ package enum Catalogue {
                 kinds = []
                 for type in types {
                     guard let kind = ActivityItem.Kind(rawValue: type) else {
-                        throw TimelineError.invalid("types", "types are \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw TimelineError.invalid(
+                            "types", "types are \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     kinds?.insert(kind)
                 }
             }
-            return { [kinds] service, _ throws(TimelineError) in .activity(try service.activity(of: user, page, kinds: kinds)) }
+            return { [kinds] service, _ throws(TimelineError) in
+                .activity(try service.activity(of: user, page, kinds: kinds))
+            }
         },
         QueryDefinition("image") { input throws(TimelineError) in
             let image: ImageID = try input.identifier("image")
             var variant: ImageVariant?
             if let raw = try input.optionalString("variant") {
-                guard let known = ImageVariant(rawValue: raw) else { throw TimelineError.invalid("variant", "variant must be full, feed or thumb") }
+                guard let known = ImageVariant(rawValue: raw) else {
+                    throw TimelineError.invalid("variant", "variant must be full, feed or thumb")
+                }
                 variant = known
             }
-            return { [variant] service, viewer throws(TimelineError) in .image(try service.image(image, variant: variant, viewer: viewer)) }
+            return { [variant] service, viewer throws(TimelineError) in
+                .image(try service.image(image, variant: variant, viewer: viewer))
+            }
         },
         QueryDefinition("nearby") { input throws(TimelineError) in
-            guard let latitude = try input.optionalNumber("latitude") else { throw .invalid("latitude", "latitude is required") }
-            guard let longitude = try input.optionalNumber("longitude") else { throw .invalid("longitude", "longitude is required") }
-            let radiusKm = try input.optionalNumber("radiusKm") ?? TimelineService.defaultRadiusKm, page = try input.page()
+            guard let latitude = try input.optionalNumber("latitude") else {
+                throw .invalid("latitude", "latitude is required")
+            }
+            guard let longitude = try input.optionalNumber("longitude") else {
+                throw .invalid("longitude", "longitude is required")
+            }
+            let radiusKm = try input.optionalNumber("radiusKm") ?? TimelineService.defaultRadiusKm,
+                page = try input.page()
             return { service, viewer throws(TimelineError) in
-                .posts(try service.nearby(latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
+                .posts(
+                    try service.nearby(
+                        latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
             }
         },
         QueryDefinition(actingUser: "bookmarks") { input throws(TimelineError) in
@@ -143,7 +171,7 @@ package enum Catalogue {
         QueryDefinition(actingUser: "findContacts") { input throws(TimelineError) in
             let emails = try input.strings("emails")
             return { service, user throws(TimelineError) in .contacts(try service.findContacts(emails, viewer: user)) }
-        },
+        }
     ]
 }
 
@@ -162,7 +190,10 @@ private struct QueryDefinition: Sendable {
     }
 
     /// A query answered only for the acting user.
-    init(actingUser name: String, read: @escaping @Sendable (JSONInput) throws(TimelineError) -> QueryAnswer.ForActingUser) {
+    init(
+        actingUser name: String,
+        read: @escaping @Sendable (JSONInput) throws(TimelineError) -> QueryAnswer.ForActingUser
+    ) {
         self.name = name
         isPrivate = true
         self.read = { input throws(TimelineError) in .forActingUser(try read(input)) }

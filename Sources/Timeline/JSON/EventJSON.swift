@@ -49,7 +49,7 @@ extension EventJSON: SchemaDocumented {
             + "schemas/events/<type>.v<schemaVersion>.schema.json (the check looks it up there, and a test checks "
             + "that every type of the code has its schema).",
         "timestamp": "Milliseconds since 1970.",
-        "erased": "Present when the personal fields could not be opened: their owner was erased.",
+        "erased": "Present when the personal fields could not be opened: their owner was erased."
     ]
 
     /// The members narrower than their Swift types.
@@ -67,16 +67,16 @@ extension EventJSON: SchemaDocumented {
                     identifier.json, JSONSchema.constant("system").json,
                     JSONSchema.constant("operator").described(
                         "Written for the operator's moderation by earlier versions; new events say system."
-                    ).json,
+                    ).json
                 ]
-            ]),
+            ])
         ]
     }()
 
     /// The definitions the files of `schemas/events/` and `schemas/commands/` refer to.
     public static let schemaKeywords: [String: JSONValue] = [
         "$defs": [
-            "identifier": JSONSchema.string(pattern: IdentifierSyntax.pattern).json, "place": Place.definition.json,
+            "identifier": JSONSchema.string(pattern: IdentifierSyntax.pattern).json, "place": Place.definition.json
         ]
     ]
 }

@@ -114,7 +114,13 @@ package final class JSONInput: CommandFields {
         var trailingComma = false
         for byte in bytes {
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -272,8 +278,10 @@ package final class JSONInput: CommandFields {
         if text {
             // Plain decimal notation only: no "nan", "inf" or hexadecimal floats.
             guard let text = value.string, (1...32).contains(text.utf8.count),
-                  text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
-                  let number = Double(text), number.isFinite
+                text.utf8.allSatisfy({
+                    (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45
+                }),
+                let number = Double(text), number.isFinite
             else { throw .invalid(field, "\(field) must be a number") }
             return number
         }
@@ -291,7 +299,8 @@ package final class JSONInput: CommandFields {
             throw .invalid(field, "\(field) must be an object {latitude, longitude, name?}")
         }
         if let unknown = members.map(\.key).filter({ !["latitude", "longitude", "name"].contains($0) }).min() {
-            throw .invalid("\(field).\(unknown.prefix(64))", "unknown field \(unknown.prefix(64).debugDescription) in \(field)")
+            throw .invalid(
+                "\(field).\(unknown.prefix(64))", "unknown field \(unknown.prefix(64).debugDescription) in \(field)")
         }
         func coordinate(_ key: String) throws(TimelineError) -> Double {
             guard let raw = object[key], raw != .null else {

@@ -437,7 +437,7 @@ extension ResultJSON.App: NamedResult, SchemaDocumented {
         "id": "The app's client_id.",
         "redirectUris": "Where an authorization may send its code.",
         "scopes": "The scopes it may ask for.",
-        "clientSecret": "Its client secret, answered this once (only its hash is kept).",
+        "clientSecret": "Its client secret, answered this once (only its hash is kept)."
     ]
     static let memberSchemas = ["id": JSONSchema.string.with("minLength", 1)]
 }
@@ -447,7 +447,7 @@ extension ResultJSON.Health: NamedResult, SchemaDocumented {
     static let schemaDescription: String? = "The answer of /healthz and /readyz."
     static let memberDescriptions = [
         "status": "ok, or why the server is not ready.",
-        "behind": "How many logged events the read models have yet to apply (/readyz while catching up).",
+        "behind": "How many logged events the read models have yet to apply (/readyz while catching up)."
     ]
     static let memberSchemas = ["behind": ResultJSON.count(from: 1)]
 }

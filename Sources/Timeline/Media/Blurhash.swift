@@ -7,8 +7,11 @@ import Foundation
 enum Blurhash {
     /// The hash of `width`×`height` sRGB pixels (`r g b` per pixel, row after row) with
     /// `componentsX`×`componentsY` components (1–9 each; 4×4 as Mastodon computes them).
-    static func encode(rgb pixels: [UInt8], width: Int, height: Int, componentsX: Int = 4, componentsY: Int = 4) -> String {
-        precondition(pixels.count >= width * height * 3 && (1...9).contains(componentsX) && (1...9).contains(componentsY))
+    static func encode(rgb pixels: [UInt8], width: Int, height: Int, componentsX: Int = 4, componentsY: Int = 4)
+        -> String
+    {
+        precondition(
+            pixels.count >= width * height * 3 && (1...9).contains(componentsX) && (1...9).contains(componentsY))
         // Each pixel's colour in linear light, read once.
         var linear = [Double](repeating: 0, count: width * height * 3)
         for index in 0..<linear.count { linear[index] = Self.linear[Int(pixels[index])] }
@@ -22,7 +25,9 @@ enum Blurhash {
                     for x in 0..<width {
                         let basis = cos(Double.pi * Double(i) * Double(x) / Double(width)) * basisY
                         let at = (y * width + x) * 3
-                        r += basis * linear[at]; g += basis * linear[at + 1]; b += basis * linear[at + 2]
+                        r += basis * linear[at]
+                        g += basis * linear[at + 1]
+                        b += basis * linear[at + 2]
                     }
                 }
                 let scale = normalisation / Double(width * height)
@@ -51,7 +56,8 @@ enum Blurhash {
         return hash
     }
 
-    private static let characters = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
+    private static let characters = Array(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~")
 
     private static func base83(_ value: Int, length: Int) -> String {
         var out = ""

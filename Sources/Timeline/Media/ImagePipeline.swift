@@ -30,8 +30,9 @@ package enum ImagePipeline {
             // The blurhash reads a small copy: its few components need no more detail.
             let small = try full.resized(64, 64)
             let blurhash = Blurhash.encode(rgb: try small.rgbPixels(), width: small.width, height: small.height)
-            return ProcessedImage(width: full.width, height: full.height,
-                                  full: try encode(full), feed: try encode(feed), thumb: try encode(thumb), blurhash: blurhash)
+            return ProcessedImage(
+                width: full.width, height: full.height,
+                full: try encode(full), feed: try encode(feed), thumb: try encode(thumb), blurhash: blurhash)
         }
     }
 
@@ -40,7 +41,10 @@ package enum ImagePipeline {
         try checked(upload)
         return try withSlot { () throws(VipsError) -> (large: ImageUpload, small: ImageUpload) in
             let decoded = try Vips.decode(upload.bytes, fittingIn: 1080, 1080)
-            return (try encode(try decoded.resized(320, 320, crop: true)), try encode(try decoded.resized(96, 96, crop: true)))
+            return (
+                try encode(try decoded.resized(320, 320, crop: true)),
+                try encode(try decoded.resized(96, 96, crop: true))
+            )
         }
     }
 
@@ -50,11 +54,14 @@ package enum ImagePipeline {
         let header: Vips.Header
         do { header = try Vips.header(upload.bytes) } catch { throw unsupported(error) }
         guard WholeFile.isWhole(upload.bytes, header.format) else {
-            throw TimelineError(.unsupportedMediaType, "image must be one whole JPEG, PNG, GIF, HEIC or WebP file (it is cut short, or data follows its end)",
-                                field: "image")
+            throw TimelineError(
+                .unsupportedMediaType,
+                "image must be one whole JPEG, PNG, GIF, HEIC or WebP file (it is cut short, or data follows its end)",
+                field: "image")
         }
         guard header.width <= maxSide, header.height <= maxSide, header.width * header.height <= maxPixels else {
-            throw TimelineError.invalid("image", "image is \(header.width)×\(header.height): at most 50 megapixels and 12000 px a side")
+            throw TimelineError.invalid(
+                "image", "image is \(header.width)×\(header.height): at most 50 megapixels and 12000 px a side")
         }
     }
 
@@ -66,13 +73,16 @@ package enum ImagePipeline {
 
     private static func unsupported(_ error: VipsError) -> TimelineError {
         error.code == .unsupported
-            ? TimelineError(.unsupportedMediaType, "image must be a whole, decodable JPEG, PNG, GIF, HEIC or WebP file", field: "image")
+            ? TimelineError(
+                .unsupportedMediaType, "image must be a whole, decodable JPEG, PNG, GIF, HEIC or WebP file",
+                field: "image")
             : TimelineError(.internal, "image processing failed: \(error.message)")
     }
 
     /// JPEG for opaque images, PNG where there is transparency.
     private static func encode(_ image: Vips.Image) throws(VipsError) -> ImageUpload {
-        image.hasAlpha ? ImageUpload(encoded: try image.png(), mediaType: .png)
-                       : ImageUpload(encoded: try image.jpeg(quality: jpegQuality), mediaType: .jpeg)
+        image.hasAlpha
+            ? ImageUpload(encoded: try image.png(), mediaType: .png)
+            : ImageUpload(encoded: try image.jpeg(quality: jpegQuality), mediaType: .jpeg)
     }
 }

@@ -42,16 +42,20 @@ extension TimelineService {
     /// concurrent run cannot append it twice. An image that does not decode is reported
     /// (`progress`, the report's `failed`) and skipped. Runs on a standalone database (a
     /// cluster node's log is the replicated one).
-    public func reprocessMedia(progress: (@Sendable (ReprocessedPost) -> Void)? = nil) throws(TimelineError) -> MediaReprocessReport {
+    public func reprocessMedia(progress: (@Sendable (ReprocessedPost) -> Void)? = nil) throws(TimelineError)
+        -> MediaReprocessReport
+    {
         guard replication == nil else {
-            throw TimelineError.invalid("cluster", "reprocess images on a standalone database; a cluster node's log is the replicated one")
+            throw TimelineError.invalid(
+                "cluster", "reprocess images on a standalone database; a cluster node's log is the replicated one")
         }
         var report = MediaReprocessReport()
         var after: PostID?
         let batchSize = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         while true {
             let (sources, last) = try oldPostImages(after: after, limit: batchSize, report: &report)
-            var outcomes = [Result<ProcessedImage, TimelineError>](repeating: .failure(TimelineError(.internal, "not run")), count: sources.count)
+            var outcomes = [Result<ProcessedImage, TimelineError>](
+                repeating: .failure(TimelineError(.internal, "not run")), count: sources.count)
             outcomes.withUnsafeMutableBufferPointer { results in
                 let results = UnsafeSendable(results)
                 DispatchQueue.concurrentPerform(iterations: sources.count) { index in
@@ -82,7 +86,8 @@ extension TimelineService {
     /// Up to `limit` posts after `after` (in id order) that have no variants, with their images;
     /// counts those that have them. The second value is where to go on from (`nil`: the end).
     private func oldPostImages(after: PostID?, limit: Int, report: inout MediaReprocessReport) throws(TimelineError)
-        -> ([OldPostImage], PostID?) {
+        -> ([OldPostImage], PostID?)
+    {
         let keys = log.keys
         let (found, alreadyProcessed, last) = try read { view -> ([OldPostImage], Int, PostID?) in
             var found: [OldPostImage] = [], alreadyProcessed = 0, last: PostID?
@@ -95,7 +100,9 @@ extension TimelineService {
                         alreadyProcessed += 1
                     } else {
                         let upload: Result<ImageUpload, TimelineError>
-                        do { upload = .success(try ImageUpload(bytes: try view.image(post.image, keys: keys).bytes)) } catch {
+                        do {
+                            upload = .success(try ImageUpload(bytes: try view.image(post.image, keys: keys).bytes))
+                        } catch {
                             upload = .failure(Self.translate(error))
                         }
                         found.append(OldPostImage(post: post, upload: upload))
@@ -114,16 +121,19 @@ extension TimelineService {
     /// the variants and appends a `PostImageProcessed` for each post that still exists and
     /// still has the image it was made from and no variants (a post deleted or processed
     /// meanwhile is left alone, and not reported).
-    private func commitProcessed(_ items: [(post: PostRecord, result: Result<ProcessedImage, TimelineError>)]) throws(TimelineError)
-        -> [ReprocessedPost] {
+    private func commitProcessed(_ items: [(post: PostRecord, result: Result<ProcessedImage, TimelineError>)])
+        throws(TimelineError)
+        -> [ReprocessedPost]
+    {
         guard !items.isEmpty else { return [] }
         let now = nowMilliseconds
         do {
             return try importBatch { batch -> [ReprocessedPost] in
                 var done: [ReprocessedPost] = []
                 for (old, result) in items {
-                    guard let current = try batch.state.post(old.id), current.variants == nil, current.image == old.image,
-                          try batch.hasKey(for: current.author)
+                    guard let current = try batch.state.post(old.id), current.variants == nil,
+                        current.image == old.image,
+                        try batch.hasKey(for: current.author)
                     else { continue }
                     let processed: ProcessedImage
                     switch result {
@@ -132,14 +142,21 @@ extension TimelineService {
                         continue
                     case .success(let image): processed = image
                     }
-                    let variants = ImageVariants(full: try batch.storeImage(processed.full, owner: current.author),
-                                                 feed: try batch.storeImage(processed.feed, owner: current.author),
-                                                 thumb: try batch.storeImage(processed.thumb, owner: current.author))
-                    let event = PostImageProcessed(postId: current.id, authorId: current.author, sourceImageId: current.image,
-                                                   width: processed.width, height: processed.height, variants: variants)
-                    let id = EventID("media-" + hex(Sodium.hash(Array("\(current.id.rawValue)\0\(current.image.rawValue)".utf8), length: 16)))
-                    _ = try batch.append(.postImageProcessed(event), id: id, timestamp: now, actor: EventEnvelope.systemActor,
-                                         correlationId: "media-reprocess")
+                    let variants = ImageVariants(
+                        full: try batch.storeImage(processed.full, owner: current.author),
+                        feed: try batch.storeImage(processed.feed, owner: current.author),
+                        thumb: try batch.storeImage(processed.thumb, owner: current.author))
+                    let event = PostImageProcessed(
+                        postId: current.id, authorId: current.author, sourceImageId: current.image,
+                        width: processed.width, height: processed.height, variants: variants)
+                    let id = EventID(
+                        "media-"
+                            + hex(
+                                Sodium.hash(Array("\(current.id.rawValue)\0\(current.image.rawValue)".utf8), length: 16)
+                            ))
+                    _ = try batch.append(
+                        .postImageProcessed(event), id: id, timestamp: now, actor: EventEnvelope.systemActor,
+                        correlationId: "media-reprocess")
                     done.append(ReprocessedPost(post: current.id, outcome: .success(event)))
                 }
                 return done

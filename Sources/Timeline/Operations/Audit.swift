@@ -64,24 +64,30 @@ public struct LogStatistics: Sendable {
 extension TimelineService {
     /// Calls `body` with each event matching `filter`, ascending (or descending with
     /// `reverse`), until it returns `false`. Reads one snapshot; memory stays flat.
-    public func auditEvents(_ filter: AuditFilter, reverse: Bool = false, _ body: (EventEnvelope) throws -> Bool) throws(TimelineError) {
+    public func auditEvents(_ filter: AuditFilter, reverse: Bool = false, _ body: (EventEnvelope) throws -> Bool)
+        throws(TimelineError)
+    {
         let log = self.log
         // A forward listing walks the log from `from` on: read ahead (a reverse one reads the tail).
-        func walk<R>(_ body: () throws -> R) throws -> R { reverse ? try body() : try environment.readingSequentially(body) }
+        func walk<R>(_ body: () throws -> R) throws -> R {
+            reverse ? try body() : try environment.readingSequentially(body)
+        }
         do {
-            try walk { try environment.read { txn in
-                if reverse {
-                    try log.forEachReversed(from: filter.to ?? UInt64.max, txn) { envelope in
-                        if let from = filter.from, envelope.sequence < from { return false }
-                        return try !filter.matches(envelope) || body(envelope)
-                    }
-                } else {
-                    try log.forEach(from: filter.from ?? 1, txn) { envelope in
-                        if let to = filter.to, envelope.sequence > to { return false }
-                        return try !filter.matches(envelope) || body(envelope)
+            try walk {
+                try environment.read { txn in
+                    if reverse {
+                        try log.forEachReversed(from: filter.to ?? UInt64.max, txn) { envelope in
+                            if let from = filter.from, envelope.sequence < from { return false }
+                            return try !filter.matches(envelope) || body(envelope)
+                        }
+                    } else {
+                        try log.forEach(from: filter.from ?? 1, txn) { envelope in
+                            if let to = filter.to, envelope.sequence > to { return false }
+                            return try !filter.matches(envelope) || body(envelope)
+                        }
                     }
                 }
-            } }
+            }
         } catch {
             throw Self.translate(error)
         }
@@ -112,25 +118,30 @@ extension TimelineService {
         // Asked outside the read: the size enters the environment's gate, which a writer
         // growing the map may be waiting to hold alone.
         let databaseBytes = environment.usedBytes
-        return try environment.readingSequentially { () throws(TimelineError) in try read { view in
-            var stats = LogStatistics(events: 0, byType: [:], byDay: [:], logBytes: 0, databaseBytes: databaseBytes,
-                                      first: nil, last: nil, lag: [:])
-            try log.forEach(view.txn) { envelope in
-                stats.events += 1
-                stats.byType[envelope.type, default: 0] += 1
-                stats.byDay[days.string(from: Date(timeIntervalSince1970: Double(envelope.timestamp) / 1000)), default: 0] += 1
-                if stats.first == nil { stats.first = envelope }
-                stats.last = envelope
-                return true
+        return try environment.readingSequentially { () throws(TimelineError) in
+            try read { view in
+                var stats = LogStatistics(
+                    events: 0, byType: [:], byDay: [:], logBytes: 0, databaseBytes: databaseBytes,
+                    first: nil, last: nil, lag: [:])
+                try log.forEach(view.txn) { envelope in
+                    stats.events += 1
+                    stats.byType[envelope.type, default: 0] += 1
+                    stats.byDay[
+                        days.string(from: Date(timeIntervalSince1970: Double(envelope.timestamp) / 1000)), default: 0] +=
+                        1
+                    if stats.first == nil { stats.first = envelope }
+                    stats.last = envelope
+                    return true
+                }
+                let logStats = try view.txn.statistics(log.log)
+                stats.logBytes = logStats.pages * logStats.pageSize
+                let head = stats.last?.sequence ?? 0
+                for name in ProjectionName.allCases {
+                    stats.lag[name] = head - min(head, try view.models.checkpoint(name, view.txn))
+                }
+                return stats
             }
-            let logStats = try view.txn.statistics(log.log)
-            stats.logBytes = logStats.pages * logStats.pageSize
-            let head = stats.last?.sequence ?? 0
-            for name in ProjectionName.allCases {
-                stats.lag[name] = head - min(head, try view.models.checkpoint(name, view.txn))
-            }
-            return stats
-        } }
+        }
     }
 
     /// A consistent, compacted hot copy of the whole database into the directory `path`
@@ -159,7 +170,8 @@ extension TimelineService {
     public static func copyKeys(from source: URL, to destination: URL) throws(TimelineError) {
         let manager = FileManager.default
         do {
-            try manager.createDirectory(at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try manager.createDirectory(
+                at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             for name in try manager.contentsOfDirectory(atPath: source.path) where FileKeyBackend.isKeyFile(name) {
                 let target = destination.appendingPathComponent(name)
                 guard !manager.fileExists(atPath: target.path) else { continue }

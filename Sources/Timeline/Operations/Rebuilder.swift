@@ -105,8 +105,9 @@ extension TimelineService {
             try ProjectionName.allCases.map { name in
                 let projection = view.models.projection(name)
                 let entries = try projection.databases.reduce(0) { $0 + (try view.txn.statistics($1).entries) }
-                return ProjectionStatus(name: name, generation: view.models.generations.number(name),
-                                        checkpoint: try view.models.checkpoint(name, view.txn), entries: entries)
+                return ProjectionStatus(
+                    name: name, generation: view.models.generations.number(name),
+                    checkpoint: try view.models.checkpoint(name, view.txn), entries: entries)
             }
         }
     }
@@ -136,8 +137,9 @@ private struct Rebuilder {
         let (generation, live) = try prepare()
         var target = live.generations
         for name in names { target.numbers[name] = generation }
-        let models = try ReadModels(environment, generations: target, fanoutThreshold: service.registry.fanoutThreshold,
-                                    hashEmail: service.registry.hashEmail)
+        let models = try ReadModels(
+            environment, generations: target, fanoutThreshold: service.registry.fanoutThreshold,
+            hashEmail: service.registry.hashEmail)
         let projections = names.map(models.projection)
         var timings = names.map { RebuildReport.ProjectionTiming(name: $0, events: 0, seconds: 0) }
         var applied: UInt64 = 0
@@ -179,7 +181,8 @@ private struct Rebuilder {
             }
             switched = step.done && !options.verifyOnly
             chunks += 1
-            options.progress?(RebuildProgress(applied: applied, head: step.head, elapsed: Date().timeIntervalSince(started)))
+            options.progress?(
+                RebuildProgress(applied: applied, head: step.head, elapsed: Date().timeIntervalSince(started)))
             if step.done { break }
         }
         var differences: [ReadModelDifference] = []
@@ -190,8 +193,9 @@ private struct Rebuilder {
             differences = try compare(models, names: names)
             try discard(models, names: names)
         }
-        return RebuildReport(projections: timings, events: applied, seconds: Date().timeIntervalSince(started),
-                             switched: switched, differences: differences)
+        return RebuildReport(
+            projections: timings, events: applied, seconds: Date().timeIntervalSince(started),
+            switched: switched, differences: differences)
     }
 
     /// Allocates a fresh generation number and drops leftovers of interrupted rebuilds.
@@ -206,7 +210,9 @@ private struct Rebuilder {
             try txn.put(meta, Generations.nextKey, BigEndian.bytes(generation + 1))
             // Databases of a generation no live projection uses belong to an interrupted rebuild.
             let liveNames = Set(ProjectionName.allCases.flatMap { live.projection($0).databases.map(\.name) })
-            let stale = try txn.databaseNames().filter { $0.hasPrefix("g") && $0.contains(".") && !liveNames.contains($0) }
+            let stale = try txn.databaseNames().filter {
+                $0.hasPrefix("g") && $0.contains(".") && !liveNames.contains($0)
+            }
             let liveCheckpoints = Set(ProjectionName.allCases.map(live.checkpointKey))
             var staleCheckpoints: [[UInt8]] = []
             try txn.scan(live.checkpoints, prefix: []) { key, _ in
@@ -226,7 +232,9 @@ private struct Rebuilder {
 
     /// In the same transaction as the last chunk: record the new generations (if nobody else
     /// switched meanwhile) and drop the old databases.
-    private func switchGenerations(to target: Generations, replacing live: ReadModels, names: [ProjectionName], _ txn: Transaction) throws {
+    private func switchGenerations(
+        to target: Generations, replacing live: ReadModels, names: [ProjectionName], _ txn: Transaction
+    ) throws {
         let current = try Generations(txn.get(service.registry.meta, Generations.metaKey))
         guard names.allSatisfy({ current.number($0) == live.generations.number($0) }) else {
             throw TimelineError(.conflict, "another rebuild switched these projections meanwhile")
@@ -248,7 +256,8 @@ private struct Rebuilder {
                 // Both must have applied the same events; otherwise catch up and try again.
                 let head = try log.head(txn).sequence
                 guard try rebuilt.checkpoint(names[0], txn) == head,
-                      try names.allSatisfy({ try live.checkpoint($0, txn) == head }) else { return nil }
+                    try names.allSatisfy({ try live.checkpoint($0, txn) == head })
+                else { return nil }
                 var differences: [ReadModelDifference] = []
                 for name in names {
                     for (liveDB, newDB) in zip(live.projection(name).databases, rebuilt.projection(name).databases) {
@@ -279,20 +288,31 @@ private struct Rebuilder {
     }
 
     /// A merge walk over two databases in key order.
-    private func diff(_ live: Database, _ rebuilt: Database, projection: ProjectionName, _ txn: Transaction) throws -> [ReadModelDifference] {
+    private func diff(_ live: Database, _ rebuilt: Database, projection: ProjectionName, _ txn: Transaction) throws
+        -> [ReadModelDifference]
+    {
         var out: [ReadModelDifference] = []
         try txn.withCursor(live) { a in
             try txn.withCursor(rebuilt) { b in
                 var x = try a.first(), y = try b.first()
                 while x != nil || y != nil {
                     if let (k1, v1) = x, let (k2, v2) = y, k1 == k2 {
-                        if v1 != v2 { out.append(ReadModelDifference(projection: projection, database: live.name, key: k1, live: v1, rebuilt: v2)) }
-                        x = try a.next(); y = try b.next()
+                        if v1 != v2 {
+                            out.append(
+                                ReadModelDifference(
+                                    projection: projection, database: live.name, key: k1, live: v1, rebuilt: v2))
+                        }
+                        x = try a.next()
+                        y = try b.next()
                     } else if let (k1, v1) = x, y == nil || k1.lexicographicallyPrecedes(y!.key) {
-                        out.append(ReadModelDifference(projection: projection, database: live.name, key: k1, live: v1, rebuilt: nil))
+                        out.append(
+                            ReadModelDifference(
+                                projection: projection, database: live.name, key: k1, live: v1, rebuilt: nil))
                         x = try a.next()
                     } else if let (k2, v2) = y {
-                        out.append(ReadModelDifference(projection: projection, database: live.name, key: k2, live: nil, rebuilt: v2))
+                        out.append(
+                            ReadModelDifference(
+                                projection: projection, database: live.name, key: k2, live: nil, rebuilt: v2))
                         y = try b.next()
                     }
                 }

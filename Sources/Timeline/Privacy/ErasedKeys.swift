@@ -14,7 +14,12 @@ extension EventLog {
     /// even if their destruction fails (it is thrown, and retried at the next call).
     /// Does nothing unless an erasure was committed or a destruction failed since the last call.
     func finishErasures(_ environment: Environment) throws {
-        guard keys.owesDestructions.withLock({ owed in defer { owed = false }; return owed }) else { return }
+        guard
+            keys.owesDestructions.withLock({ owed in
+                defer { owed = false }
+                return owed
+            })
+        else { return }
         do {
             try destroyListedKeys(environment)
         } catch {
@@ -77,7 +82,9 @@ extension EventLog {
                 var entry = try cursor.first()
                 while let (_, value) = entry {
                     let envelope = try EnvelopeCodec.decode(value, keys: KeyProbe())
-                    if case .userErased(let e) = envelope.event { try txn.put(table, Array(e.userId.rawValue.utf8), [1]) }
+                    if case .userErased(let e) = envelope.event {
+                        try txn.put(table, Array(e.userId.rawValue.utf8), [1])
+                    }
                     entry = try cursor.next()
                 }
             }
@@ -111,7 +118,9 @@ private final class KeyProbe: PayloadKeys {
         wasAsked.withLock { $0 = true }
         return nil
     }
-    func ensureKey(for user: UserID) throws -> [UInt8] { throw KeyStoreError.unwritable(key: KeyStore.name(user), reason: "probe") }
+    func ensureKey(for user: UserID) throws -> [UInt8] {
+        throw KeyStoreError.unwritable(key: KeyStore.name(user), reason: "probe")
+    }
     func emailHash(_ email: String) -> String {
         wasAsked.withLock { $0 = true }
         return ""

@@ -17,8 +17,9 @@ public struct FileKeyBackend: KeyBackend {
     public init(directory: URL) throws {
         self.directory = directory
         directoryPrefix = directory.path + "/"
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 
     /// The file names that hold keys (what a backup copies).
@@ -26,7 +27,9 @@ public struct FileKeyBackend: KeyBackend {
 
     private func path(_ name: String) -> String { directoryPrefix + name + ".key" }
 
-    private static func failure(_ what: String) -> String { "\(what): \(String(cString: strerror(errno))) (errno \(errno))" }
+    private static func failure(_ what: String) -> String {
+        "\(what): \(String(cString: strerror(errno))) (errno \(errno))"
+    }
 
     /// The secret in `<name>.key`, or `nil` when the file does not exist; any other failure throws.
     public func read(_ name: String) throws -> [UInt8]? {
@@ -63,7 +66,9 @@ public struct FileKeyBackend: KeyBackend {
         if link(temporary, path(name)) != 0 {
             guard errno == EEXIST else { throw KeyStoreError.unwritable(key: name, reason: Self.failure("link")) }
             // Another process won; its key is complete (it was linked after its fsync).
-            guard let existing = try read(name) else { throw KeyStoreError.unwritable(key: name, reason: "destroyed while being created") }
+            guard let existing = try read(name) else {
+                throw KeyStoreError.unwritable(key: name, reason: "destroyed while being created")
+            }
             return existing
         }
         try syncDirectory(name)
@@ -78,7 +83,8 @@ public struct FileKeyBackend: KeyBackend {
             throw KeyStoreError.destructionFailed(key: name, reason: Self.failure("open"))
         }
         let zeros = [UInt8](repeating: 0, count: Sodium.secretKeyLength)
-        let overwritten = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == zeros.count && fsync(fd) == 0
+        let overwritten =
+            zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == zeros.count && fsync(fd) == 0
         let reason = overwritten ? "" : Self.failure("overwrite")
         close(fd)
         guard overwritten else { throw KeyStoreError.destructionFailed(key: name, reason: reason) }

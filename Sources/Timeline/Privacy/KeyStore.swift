@@ -59,7 +59,8 @@ package final class KeyStore: PayloadKeys {
         // All zeros: a destruction was interrupted after overwriting the key.
         guard let stored, stored.contains(where: { $0 != 0 }) else { return nil }
         guard stored.count == Sodium.secretKeyLength else {
-            throw .unreadable(key: Self.name(user), reason: "the stored key has \(stored.count) bytes, not \(Sodium.secretKeyLength)")
+            throw .unreadable(
+                key: Self.name(user), reason: "the stored key has \(stored.count) bytes, not \(Sodium.secretKeyLength)")
         }
         cache.withLock { $0[user] = stored }
         return stored

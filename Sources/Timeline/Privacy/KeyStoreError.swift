@@ -18,8 +18,10 @@ public enum KeyStoreError: Error, CustomStringConvertible, Sendable {
     /// What failed and why, as a sentence.
     public var description: String {
         switch self {
-        case let .unreadable(key, reason): "cannot read key \(key) (\(reason)); it may exist, so nothing is treated as erased"
-        case let .destructionFailed(key, reason): "cannot destroy key \(key) of an erased user (\(reason)); retried at the next write and open"
+        case let .unreadable(key, reason):
+            "cannot read key \(key) (\(reason)); it may exist, so nothing is treated as erased"
+        case let .destructionFailed(key, reason):
+            "cannot destroy key \(key) of an erased user (\(reason)); retried at the next write and open"
         case let .unwritable(key, reason): "cannot store key \(key): \(reason)"
         case let .missingKeyStore(location):
             "the log holds sealed personal fields but the key store (\(location)) is missing: restore the keys/ directory "

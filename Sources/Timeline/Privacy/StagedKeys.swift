@@ -22,7 +22,9 @@ final class StagedKeys: PayloadKeys {
     }
 
     func ensureKey(for user: UserID) throws -> [UInt8] {
-        if keys.isRevoked(user) { throw KeyStoreError.unwritable(key: KeyStore.name(user), reason: "the user is erased") }
+        if keys.isRevoked(user) {
+            throw KeyStoreError.unwritable(key: KeyStore.name(user), reason: "the user is erased")
+        }
         if let key = keys.cachedKey(for: user) ?? staged.withLock({ $0[user] }) { return key }
         let key = Sodium.randomBytes(Sodium.secretKeyLength)
         staged.withLock { $0[user] = key }
@@ -44,7 +46,10 @@ final class StagedKeys: PayloadKeys {
     /// Reads the keys a decision needed and did not find (outside any transaction); returns
     /// whether there were any (then the batch is decided again).
     func fetchMissed() throws -> Bool {
-        let users = missed.withLock { users in defer { users = [] }; return users }
+        let users = missed.withLock { users in
+            defer { users = [] }
+            return users
+        }
         for user in users { _ = try keys.key(for: user) }
         return !users.isEmpty
     }

@@ -3,7 +3,9 @@ import TimelineDomain
 
 /// One entry of a user's activity feed.
 struct ActivityRecord: Equatable {
-    enum Kind: UInt8 { case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6, post = 7 }
+    enum Kind: UInt8 {
+        case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6, post = 7
+    }
     var kind: Kind
     /// Who did it; `nil` for the operator (`removed`), stored as "".
     var actor: UserID?
@@ -15,14 +17,22 @@ struct ActivityRecord: Equatable {
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        w.u8(kind.rawValue); w.string(actor?.rawValue ?? ""); w.optionalString(post?.rawValue)
-        w.optionalString(comment?.rawValue); w.int64(at)
+        w.u8(kind.rawValue)
+        w.string(actor?.rawValue ?? "")
+        w.optionalString(post?.rawValue)
+        w.optionalString(comment?.rawValue)
+        w.int64(at)
         if let reason { w.string(reason) }
         return w.bytes
     }
 
     init(kind: Kind, actor: UserID?, post: PostID?, comment: CommentID?, at: Int64, reason: String? = nil) {
-        self.kind = kind; self.actor = actor; self.post = post; self.comment = comment; self.at = at; self.reason = reason
+        self.kind = kind
+        self.actor = actor
+        self.post = post
+        self.comment = comment
+        self.at = at
+        self.reason = reason
     }
 
     init(_ bytes: [UInt8]) throws {
@@ -66,8 +76,13 @@ struct ActivityProjection: Projection {
 
     private(set) var handlers = EventHandlers()
 
-    init(_ env: Environment, prefix: String, profiles: ProfilesProjection, follows: FollowsProjection, posts: PostsProjection) throws {
-        self.profiles = profiles; self.follows = follows; self.posts = posts
+    init(
+        _ env: Environment, prefix: String, profiles: ProfilesProjection, follows: FollowsProjection,
+        posts: PostsProjection
+    ) throws {
+        self.profiles = profiles
+        self.follows = follows
+        self.posts = posts
         activity = try Table(env, prefix + "activity")
         references = try Table(env, prefix + "activityRefs")
         owners = Table(references.database)
@@ -77,7 +92,9 @@ struct ActivityProjection: Projection {
 
     /// How many items of `user`'s feed are after their read marker, counting at most `limit`
     /// and leaving out those `skipping` says to (a muted or blocked actor's).
-    func unread(of user: UserID, upTo limit: Int, _ txn: Transaction, skipping: (ActivityRecord) throws -> Bool) throws -> Int {
+    func unread(of user: UserID, upTo limit: Int, _ txn: Transaction, skipping: (ActivityRecord) throws -> Bool) throws
+        -> Int
+    {
         let marker = try markers.get(user, txn)
         var count = 0
         try activity.forEachDescending(in: user, txn) { id, record in
@@ -88,7 +105,9 @@ struct ActivityProjection: Projection {
         return count
     }
 
-    private func record(_ item: ActivityRecord, as key: ActivityFeed.Key, reference: ActivityReference, _ txn: Transaction) throws {
+    private func record(
+        _ item: ActivityRecord, as key: ActivityFeed.Key, reference: ActivityReference, _ txn: Transaction
+    ) throws {
         try activity.put(key, item, txn)
         try references.put(reference, key, txn)
     }
@@ -101,28 +120,36 @@ struct ActivityProjection: Projection {
 
     /// Forgets the items about a deleted or removed post (comments and likes on it) and who owns it.
     private func forgetPost(_ post: PostID, _ txn: Transaction) throws {
-        for key in try references.deleteAll(withPrefix: ActivityReferences.prefix(of: post), txn) { try activity.delete(key, txn) }
+        for key in try references.deleteAll(withPrefix: ActivityReferences.prefix(of: post), txn) {
+            try activity.delete(key, txn)
+        }
         try owners.delete(post, txn)
     }
 
     /// Records a mention item for each of `users`, keyed by the event, under
     /// `.mention(post, source, user)`.
-    private func recordMentions(of users: [UserID], by author: UserID, post: PostID, comment: CommentID?,
-                                _ envelope: EventEnvelope, _ txn: Transaction) throws {
+    private func recordMentions(
+        of users: [UserID], by author: UserID, post: PostID, comment: CommentID?,
+        _ envelope: EventEnvelope, _ txn: Transaction
+    ) throws {
         for user in users {
-            try record(ActivityRecord(kind: .mention, actor: author, post: post, comment: comment, at: envelope.timestamp),
-                       as: (user, envelope.id.rawValue), reference: .mention(post, source: comment, user: user), txn)
+            try record(
+                ActivityRecord(kind: .mention, actor: author, post: post, comment: comment, at: envelope.timestamp),
+                as: (user, envelope.id.rawValue), reference: .mention(post, source: comment, user: user), txn)
         }
     }
 
     /// The users `text` mentions who are told of it: known, not `author`, not `skipping`, not
     /// blocking `author`.
-    private func mentioned(in text: String?, by author: UserID, skipping: Set<UserID>, _ txn: Transaction) throws -> [UserID] {
+    private func mentioned(in text: String?, by author: UserID, skipping: Set<UserID>, _ txn: Transaction) throws
+        -> [UserID]
+    {
         guard let text else { return [] }
         var users: [UserID] = []
         for name in Validation.mentions(in: text) {
             guard let user = try profiles.usernames.get(name, txn), user != author, !skipping.contains(user),
-                  try !follows.blocks(user, author, txn), !users.contains(user) else { continue }
+                try !follows.blocks(user, author, txn), !users.contains(user)
+            else { continue }
             users.append(user)
         }
         return users
@@ -157,9 +184,12 @@ struct ActivityProjection: Projection {
 
     /// The activity item `envelope` recorded, with its owner and id, if it recorded one that is
     /// still there (none for a comment on one's own post, or a like since removed).
-    func recorded(by envelope: EventEnvelope, _ txn: Transaction) throws -> (owner: UserID, id: String, record: ActivityRecord)? {
+    func recorded(by envelope: EventEnvelope, _ txn: Transaction) throws -> (
+        owner: UserID, id: String, record: ActivityRecord
+    )? {
         guard let reference = reference(of: envelope), let key = try references.get(reference, txn),
-              let record = try activity.get(key, txn) else { return nil }
+            let record = try activity.get(key, txn)
+        else { return nil }
         return (key.0, key.1, record)
     }
 
@@ -174,9 +204,11 @@ struct ActivityProjection: Projection {
             let item = ActivityRecord(kind: .post, actor: e.authorId, post: e.postId, comment: nil, at: at)
             try projection.follows.notified.forEachMember(in: e.authorId, txn) { follower in
                 guard !users.contains(follower),
-                      try projection.follows.follows(follower, e.authorId, txn) else { return }
-                try projection.record(item, as: (follower, envelope.id.rawValue),
-                                      reference: .post(e.postId, follower: follower), txn)
+                    try projection.follows.follows(follower, e.authorId, txn)
+                else { return }
+                try projection.record(
+                    item, as: (follower, envelope.id.rawValue),
+                    reference: .post(e.postId, follower: follower), txn)
             }
         }
         handlers.on(.postEdited) { (e: PostEdited, envelope, txn) in
@@ -186,15 +218,17 @@ struct ActivityProjection: Projection {
             for user in before.subtracting(now) {
                 try projection.forget(.mention(e.postId, source: nil, user: user), txn)
             }
-            try projection.recordMentions(of: now.filter { !before.contains($0) }, by: e.authorId, post: e.postId,
-                                          comment: nil, envelope, txn)
+            try projection.recordMentions(
+                of: now.filter { !before.contains($0) }, by: e.authorId, post: e.postId,
+                comment: nil, envelope, txn)
         }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.forgetPost(e.postId, txn) }
         handlers.on(.postRemoved) { (e: PostRemoved, envelope, txn) in
             // Its comments and likes leave as with a deletion; the author learns why.
             try projection.forgetPost(e.postId, txn)
-            let item = ActivityRecord(kind: .removed, actor: nil, post: e.postId, comment: nil, at: envelope.timestamp,
-                                      reason: e.reason)
+            let item = ActivityRecord(
+                kind: .removed, actor: nil, post: e.postId, comment: nil, at: envelope.timestamp,
+                reason: e.reason)
             try projection.activity.put(projection.removalKey(of: envelope, author: e.authorId), item, txn)
         }
         handlers.on(.commentAdded) { (e: CommentAdded, envelope, txn) in
@@ -219,8 +253,9 @@ struct ActivityProjection: Projection {
             }
             let told = Set([owner, answered].compactMap { $0 })
             let users = try projection.mentioned(in: e.text, by: e.authorId, skipping: told, txn)
-            try projection.recordMentions(of: users, by: e.authorId, post: e.postId, comment: e.commentId,
-                                          envelope, txn)
+            try projection.recordMentions(
+                of: users, by: e.authorId, post: e.postId, comment: e.commentId,
+                envelope, txn)
         }
         handlers.on(.commentDeleted) { (e: CommentDeleted, _, txn) in
             try projection.forget(.comment(e.postId, e.commentId), txn)
@@ -330,8 +365,13 @@ enum ActivityReferences: TableLayout {
     /// A damaged value (no separator) names no item (an empty id), so undoing what it reported
     /// still goes on: the feed is derived data, and a rebuild writes it anew.
     static func decode(_ bytes: [UInt8]) -> ActivityFeed.Key {
-        guard let separator = bytes.firstIndex(of: 0) else { return (UserID(String(decoding: bytes, as: UTF8.self)), "") }
-        return (UserID(String(decoding: bytes[..<separator], as: UTF8.self)), String(decoding: bytes[(separator + 1)...], as: UTF8.self))
+        guard let separator = bytes.firstIndex(of: 0) else {
+            return (UserID(String(decoding: bytes, as: UTF8.self)), "")
+        }
+        return (
+            UserID(String(decoding: bytes[..<separator], as: UTF8.self)),
+            String(decoding: bytes[(separator + 1)...], as: UTF8.self)
+        )
     }
 
     /// The prefix of the references to the items about `post` (comments and likes on it).

@@ -20,9 +20,12 @@ struct FollowsProjection: Projection {
     let requestsInOrder: Table<UserEdgeOrder>  // followee ‖ 0 ‖ cursor → follower
     let notified: Table<Members<UserID, UserID>>  // followee ‖ 0 ‖ follower: told of each post
     var databases: [Database] {
-        [followers.database, following.database, followersInOrder.database, followingInOrder.database,
-         blocking.database, blockedBy.database, blockingInOrder.database, muting.database, mutedBy.database, mutingInOrder.database,
-         requests.database, requested.database, requestsInOrder.database, notified.database]
+        [
+            followers.database, following.database, followersInOrder.database, followingInOrder.database,
+            blocking.database, blockedBy.database, blockingInOrder.database, muting.database, mutedBy.database,
+            mutingInOrder.database,
+            requests.database, requested.database, requestsInOrder.database, notified.database
+        ]
     }
 
     private(set) var handlers = EventHandlers()
@@ -52,7 +55,9 @@ struct FollowsProjection: Projection {
 
     /// Forgets the request `follower → followee` (answered or withdrawn; nothing if absent).
     private func removeRequest(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws {
-        if let cursor = try requests.get((followee, follower), txn) { try requestsInOrder.delete((followee, cursor), txn) }
+        if let cursor = try requests.get((followee, follower), txn) {
+            try requestsInOrder.delete((followee, cursor), txn)
+        }
         try requests.delete((followee, follower), txn)
         try requested.delete((follower, followee), txn)
     }

@@ -5,7 +5,7 @@ import TimelineDomain
 struct HashtagsProjection: Projection {
     let name = ProjectionName.hashtags
     let hashtags: Table<TaggedPosts>  // tag ‖ 0 ‖ postId → ()
-    let postTags: Table<PostTags>     // postId → tags (to unindex a deleted post)
+    let postTags: Table<PostTags>  // postId → tags (to unindex a deleted post)
     var databases: [Database] { [hashtags.database, postTags.database] }
 
     private(set) var handlers = EventHandlers()

@@ -39,7 +39,8 @@ struct MergeSource {
         var entry = try cursor.seek(atLeast: prefix + lower)
         // Exclusive: the bound's own key is not above it.
         if let (key, _) = entry, key.count == prefix.count + lower.count, key.hasPrefix(prefix),
-           key[prefix.count...].elementsEqual(lower) {
+            key[prefix.count...].elementsEqual(lower)
+        {
             entry = try cursor.next()
         }
         acceptUp(entry)
@@ -51,8 +52,10 @@ struct MergeSource {
     /// makes an id's item from it and its entry's value (`nil` for a source whose values are
     /// not its own, a pulled author's), or answers `nil` to skip it. `next` is set only when a
     /// kept item follows the page (never a cursor to an empty one).
-    static func page<Item>(_ sources: [MergeSource], _ cursors: [Cursor], _ request: PageRequest,
-                           item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?) throws -> Page<Item> {
+    static func page<Item>(
+        _ sources: [MergeSource], _ cursors: [Cursor], _ request: PageRequest,
+        item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?
+    ) throws -> Page<Item> {
         if let after = request.after { return try pageRightAfter(sources, cursors, after: after, request, item: item) }
         var sources = sources
         for index in sources.indices { try sources[index].start(cursors[index], before: request.before) }
@@ -65,7 +68,9 @@ struct MergeSource {
             let value = sources[best].ownsValues ? sources[best].value : nil
             try sources[best].advance(cursors[best])
             guard let kept = try item(id, value) else { continue }
-            if items.count == request.limit { return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) }) }
+            if items.count == request.limit {
+                return Page(items: items, next: last.map { String(decoding: $0, as: UTF8.self) })
+            }
             items.append(kept)
             last = id
         }
@@ -75,9 +80,11 @@ struct MergeSource {
     /// `page`'s page of `request.after`: the `limit` kept items whose ids come right after it
     /// (and below `request.before`, if set), merged upwards from it; answered newest first,
     /// with no `next`.
-    static func pageRightAfter<Item>(_ sources: [MergeSource], _ cursors: [Cursor], after: String,
-                                     _ request: PageRequest,
-                                     item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?) throws -> Page<Item> {
+    static func pageRightAfter<Item>(
+        _ sources: [MergeSource], _ cursors: [Cursor], after: String,
+        _ request: PageRequest,
+        item: (ArraySlice<UInt8>, [UInt8]?) throws -> Item?
+    ) throws -> Page<Item> {
         var sources = sources
         for index in sources.indices { try sources[index].start(cursors[index], after: after) }
         let ceiling = request.before.map { Array($0.utf8) }
@@ -128,7 +135,10 @@ struct MergeSource {
             return
         }
         let id = key[prefix.count...]
-        if let floor, !floor.lexicographicallyPrecedes(id) { current = nil; return }
+        if let floor, !floor.lexicographicallyPrecedes(id) {
+            current = nil
+            return
+        }
         current = id
         self.value = value
     }

@@ -19,7 +19,10 @@ final class ModelRegistry: Sendable {
     static let thresholdKey = Array("fanoutThreshold".utf8)
 
     /// - Parameter logMeta: the durable metadata, which records the fan-out threshold.
-    init(_ environment: Environment, logMeta: Database, defaultThreshold: UInt64, hashEmail: @escaping @Sendable (String) -> String) throws {
+    init(
+        _ environment: Environment, logMeta: Database, defaultThreshold: UInt64,
+        hashEmail: @escaping @Sendable (String) -> String
+    ) throws {
         self.environment = environment
         self.hashEmail = hashEmail
         let meta = try environment.database("models", placement: .derived)
@@ -31,7 +34,12 @@ final class ModelRegistry: Sendable {
         }
         fanoutThreshold = threshold
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
-        state = Mutex((key, try ReadModels(environment, generations: try Generations(key), fanoutThreshold: threshold, hashEmail: hashEmail)))
+        state = Mutex(
+            (
+                key,
+                try ReadModels(
+                    environment, generations: try Generations(key), fanoutThreshold: threshold, hashEmail: hashEmail)
+            ))
     }
 
     /// The models valid in `txn`, or `nil` if the generations changed since they were opened
@@ -45,7 +53,8 @@ final class ModelRegistry: Sendable {
     /// Opens the handles of the generations now recorded.
     func reload() throws {
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
-        let models = try ReadModels(environment, generations: try Generations(key), fanoutThreshold: fanoutThreshold, hashEmail: hashEmail)
+        let models = try ReadModels(
+            environment, generations: try Generations(key), fanoutThreshold: fanoutThreshold, hashEmail: hashEmail)
         state.withLock { $0 = (key, models) }
     }
 

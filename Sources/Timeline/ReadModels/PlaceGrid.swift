@@ -47,7 +47,7 @@ enum PlaceGrid {
     /// Every cell a point within `radiusKm` of `centre` can be in.
     static func cells(around centre: Place, radiusKm: Double) -> [String] {
         let angle = radiusKm / Place.earthRadiusKm  // radians
-        let reach = angle * 180 / .pi + margin      // degrees of latitude
+        let reach = angle * 180 / .pi + margin  // degrees of latitude
         let south = centre.latitude - reach, north = centre.latitude + reach
         // The longitudes the circle spans (Matuschek's bounding box of a spherical cap), or all
         // of them when it reaches a pole.

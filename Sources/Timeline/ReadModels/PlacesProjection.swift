@@ -58,7 +58,9 @@ enum PostPlaces: TableLayout {
     static func key(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
     static func encode(_ value: (author: UserID, place: Place)) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
-        w.string(value.author.rawValue); w.double(value.place.latitude); w.double(value.place.longitude)
+        w.string(value.author.rawValue)
+        w.double(value.place.latitude)
+        w.double(value.place.longitude)
         w.optionalString(value.place.name)
         return w.bytes
     }

@@ -27,7 +27,10 @@ struct PostImagesProjection: Projection {
     /// Whether an unattached photo holds image `id`.
     func isUnattachedMedia(_ id: ImageID, _ txn: Transaction) throws -> Bool {
         var found = false
-        try imageMedia.forEach(in: id, txn) { _, _ in found = true; return false }
+        try imageMedia.forEach(in: id, txn) { _, _ in
+            found = true
+            return false
+        }
         return found
     }
 

@@ -6,25 +6,29 @@ import TimelineDomain
 /// projection), its place and its album, so a page presents it from this one record.
 struct PostsProjection: Projection {
     let name = ProjectionName.posts
-    let posts: Table<PostRecords>         // postId → StoredPost
+    let posts: Table<PostRecords>  // postId → StoredPost
     let postsByUser: Table<Members<UserID, PostID>>  // an author's posts
     let comments: Table<PostComments>
     let commentPosts: Table<CommentPosts>
     let likes: Table<TimedMembers<PostID, UserID>>  // a post's likers (cursor empty before `likers` existed)
-    let likers: Table<InOrder<PostID, UserID>>      // a post's likers, the latest like last
+    let likers: Table<InOrder<PostID, UserID>>  // a post's likers, the latest like last
     let likesByUser: Table<Members<UserID, PostID>>
     let commentsByUser: Table<Members<UserID, CommentID>>
     let bookmarks: Table<TimedMembers<UserID, PostID>>  // private to the user
-    let bookmarkList: Table<InOrder<UserID, PostID>>    // a user's bookmarks, the latest saved last
-    let bookmarkers: Table<Members<PostID, UserID>>     // whose lists a deleted post leaves
+    let bookmarkList: Table<InOrder<UserID, PostID>>  // a user's bookmarks, the latest saved last
+    let bookmarkers: Table<Members<PostID, UserID>>  // whose lists a deleted post leaves
     let reports: Table<PostReports>
-    let reportsByUser: Table<Members<UserID, PostID>>   // what an erased reporter's reports were
-    let media: Table<MediaRecords>                       // mediaId → StoredMedia, attached or not
-    let unattachedMedia: Table<UnattachedMedia>          // uploadedAt ‖ mediaId → uploader, until attached
+    let reportsByUser: Table<Members<UserID, PostID>>  // what an erased reporter's reports were
+    let media: Table<MediaRecords>  // mediaId → StoredMedia, attached or not
+    let unattachedMedia: Table<UnattachedMedia>  // uploadedAt ‖ mediaId → uploader, until attached
     var databases: [Database] {
-        [posts.database, postsByUser.database, comments.database, commentPosts.database, likes.database, likers.database,
-         likesByUser.database, commentsByUser.database, bookmarks.database, bookmarkList.database, bookmarkers.database,
-         reports.database, reportsByUser.database, media.database, unattachedMedia.database]
+        [
+            posts.database, postsByUser.database, comments.database, commentPosts.database, likes.database,
+            likers.database,
+            likesByUser.database, commentsByUser.database, bookmarks.database, bookmarkList.database,
+            bookmarkers.database,
+            reports.database, reportsByUser.database, media.database, unattachedMedia.database
+        ]
     }
 
     let profiles: ProfilesProjection
@@ -58,7 +62,9 @@ struct PostsProjection: Projection {
             var entry = try cursor.first()
             while let (key, _) = entry, due.count < limit {
                 guard let at = BigEndian.uint64(key[..<8]), Int64(at) < time else { return }
-                if let stored = try media.get(MediaID(String(decoding: key[8...], as: UTF8.self)), txn) { due.append(stored.record) }
+                if let stored = try media.get(MediaID(String(decoding: key[8...], as: UTF8.self)), txn) {
+                    due.append(stored.record)
+                }
                 entry = try cursor.next()
             }
         }
@@ -93,8 +99,10 @@ struct PostsProjection: Projection {
 
     /// How many reports of `post` stand and `count` accepts, counting at most `limit` (and,
     /// when `oncePerOrigin`, reports from one origin once).
-    func standingReports(_ post: PostID, upTo limit: Int, _ txn: Transaction,
-                         counting count: (UserID, Report) throws -> Bool, oncePerOrigin: Bool = true) throws -> Int {
+    func standingReports(
+        _ post: PostID, upTo limit: Int, _ txn: Transaction,
+        counting count: (UserID, Report) throws -> Bool, oncePerOrigin: Bool = true
+    ) throws -> Int {
         guard limit > 0 else { return 0 }
         var counted = 0
         var origins: Set<String> = []
@@ -111,8 +119,16 @@ struct PostsProjection: Projection {
     func contributions(of user: UserID, upTo limit: Int, _ txn: Transaction) throws -> Int {
         guard limit > 0 else { return 0 }
         var counted = 0
-        try postsByUser.forEach(in: user, txn) { _, _ in counted += 1; return counted < limit }
-        if counted < limit { try commentsByUser.forEach(in: user, txn) { _, _ in counted += 1; return counted < limit } }
+        try postsByUser.forEach(in: user, txn) { _, _ in
+            counted += 1
+            return counted < limit
+        }
+        if counted < limit {
+            try commentsByUser.forEach(in: user, txn) { _, _ in
+                counted += 1
+                return counted < limit
+            }
+        }
         return counted
     }
 
@@ -162,7 +178,10 @@ struct PostsProjection: Projection {
         try posts.delete(post, txn)
         try postsByUser.delete((author, post), txn)
         var removed: [CommentRecord] = []
-        try comments.forEach(in: post, txn) { _, comment in removed.append(comment); return true }
+        try comments.forEach(in: post, txn) { _, comment in
+            removed.append(comment)
+            return true
+        }
         for comment in removed {
             try comments.delete((post, comment.id), txn)
             try commentPosts.delete(comment.id, txn)
@@ -179,9 +198,10 @@ struct PostsProjection: Projection {
     private static func handlers(of projection: Self) -> EventHandlers {
         var handlers = EventHandlers()
         handlers.on(.postAdded) { (e: PostAdded, envelope, txn) in
-            let post = PostRecord(id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
-                                  hashtags: e.hashtags, createdAt: envelope.timestamp,
-                                  width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
+            let post = PostRecord(
+                id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
+                hashtags: e.hashtags, createdAt: envelope.timestamp,
+                width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
             let username = try projection.profiles.user(e.authorId, txn)?.username ?? ""
             var stored = StoredPost(record: post, authorUsername: username)
             stored.blurhash = e.blurhash
@@ -200,7 +220,9 @@ struct PostsProjection: Projection {
             // From now on the post shows its processed image; the one it was made from stays stored.
             try projection.update(e.postId, txn) { post in
                 post.image = e.variants.full
-                post.width = e.width; post.height = e.height; post.variants = e.variants
+                post.width = e.width
+                post.height = e.height
+                post.variants = e.variants
             }
         }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in
@@ -237,8 +259,9 @@ struct PostsProjection: Projection {
             try projection.recountReports(e.postId, txn)
         }
         handlers.on(.commentAdded) { (e: CommentAdded, envelope, txn) in
-            let comment = CommentRecord(id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
-                                        createdAt: envelope.timestamp, replyTo: e.replyTo)
+            let comment = CommentRecord(
+                id: e.commentId, post: e.postId, author: e.authorId, text: e.text,
+                createdAt: envelope.timestamp, replyTo: e.replyTo)
             try projection.comments.put((e.postId, e.commentId), comment, txn)
             try projection.commentPosts.put(e.commentId, e.postId, txn)
             try projection.commentsByUser.put((e.authorId, e.commentId), (), txn)
@@ -292,8 +315,9 @@ struct PostsProjection: Projection {
             }
         }
         handlers.on(.mediaUploaded) { (e: MediaUploaded, envelope, txn) in
-            let record = MediaRecord(id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
-                                     width: e.width, height: e.height, variants: e.variants, alt: e.alt)
+            let record = MediaRecord(
+                id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
+                width: e.width, height: e.height, variants: e.variants, alt: e.alt)
             try projection.media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash), txn)
             try projection.unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
         }
@@ -349,11 +373,15 @@ enum PostReports: GroupedLayout {
     typealias Member = UserID
     static func encode(_ report: Report) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(report.dismissed ? 1 : 0); w.int64(report.at); w.optionalString(report.origin); w.int(report.activity)
+        w.u8(report.dismissed ? 1 : 0)
+        w.int64(report.at)
+        w.optionalString(report.origin)
+        w.int(report.activity)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> Report {
         var r = ByteReader(bytes)
-        return Report(dismissed: try r.u8() == 1, at: try r.int64(), origin: try r.optionalString(), activity: try r.int())
+        return Report(
+            dismissed: try r.u8() == 1, at: try r.int64(), origin: try r.optionalString(), activity: try r.int())
     }
 }

@@ -27,9 +27,12 @@ final class Presenter {
     }
 
     func profile(_ user: UserRecord) throws -> Profile {
-        var profile = Profile(user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
-                              blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
-        if viewer == user.id { profile.unreadActivity = try view.unreadActivity(of: user.id, upTo: Profile.unreadActivityLimit) }
+        var profile = Profile(
+            user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
+            blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
+        if viewer == user.id {
+            profile.unreadActivity = try view.unreadActivity(of: user.id, upTo: Profile.unreadActivityLimit)
+        }
         if let viewer {
             // The viewer's own mute only: nobody learns who mutes them.
             let mute = try view.mute(viewer, user.id).flatMap { $0.isActive(at: view.now) ? $0 : nil }
@@ -44,15 +47,19 @@ final class Presenter {
     /// Post `id` for a command's answer or a detail (`not_found` when it is gone; reports do
     /// not hide it here: see `listedPost`).
     func post(_ id: PostID) throws -> Post {
-        guard let stored = try view.storedPost(Array(id.rawValue.utf8)) else { throw TimelineError.notFound("post", id.rawValue) }
+        guard let stored = try view.storedPost(Array(id.rawValue.utf8)) else {
+            throw TimelineError.notFound("post", id.rawValue)
+        }
         return try present(stored, marks: nil)
     }
 
     /// Post `id` (its key's bytes) as the viewer may see it on `surface`, or `nil` when it is
     /// gone, `keeping` refuses it, or the policy does not let it reach them there
     /// (`Privacy.mayShow(post:on:)`). `marks`: the viewer's like and bookmark, when the caller has them.
-    func listedPost(_ id: some ContiguousBytes, on surface: Surface, marks: ViewerMarks? = nil,
-                    keeping: (PostReadings) -> Bool = { _ in true }) throws -> Post? {
+    func listedPost(
+        _ id: some ContiguousBytes, on surface: Surface, marks: ViewerMarks? = nil,
+        keeping: (PostReadings) -> Bool = { _ in true }
+    ) throws -> Post? {
         guard let stored = try view.storedPost(id), keeping(stored), try privacy.mayShow(post: stored, on: surface)
         else { return nil }
         return try present(stored, marks: marks)
@@ -65,9 +72,12 @@ final class Presenter {
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
         guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }
-        if let marks { return Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked)) }
+        if let marks {
+            return Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
+        }
         let id = stored.id
-        return Post(stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
+        return Post(
+            stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {
@@ -75,17 +85,19 @@ final class Presenter {
     }
 
     func activity(id: String, _ record: ActivityRecord) throws -> ActivityItem {
-        let kind: ActivityItem.Kind = switch record.kind {
-        case .comment: .comment
-        case .like: .like
-        case .follow: .follow
-        case .removed: .removed
-        case .mention: .mention
-        case .reply: .reply
-        case .followRequest: .followRequest
-        case .post: .post
-        }
-        return ActivityItem(id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
-                            post: record.post, comment: record.comment, at: record.at, reason: record.reason)
+        let kind: ActivityItem.Kind =
+            switch record.kind {
+            case .comment: .comment
+            case .like: .like
+            case .follow: .follow
+            case .removed: .removed
+            case .mention: .mention
+            case .reply: .reply
+            case .followRequest: .followRequest
+            case .post: .post
+            }
+        return ActivityItem(
+            id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
+            post: record.post, comment: record.comment, at: record.at, reason: record.reason)
     }
 }

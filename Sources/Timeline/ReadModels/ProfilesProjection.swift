@@ -6,14 +6,16 @@ import TimelineDomain
 /// (`hashEmail`, the key store's): the read models never hold one in clear.
 struct ProfilesProjection: Projection {
     let name = ProjectionName.profiles
-    let users: Table<UserRecords>         // userId → UserRecord
-    let usernames: Table<UniqueUserIndex> // username → userId
-    let emails: Table<UniqueUserIndex>    // the email's keyed hash → userId
+    let users: Table<UserRecords>  // userId → UserRecord
+    let usernames: Table<UniqueUserIndex>  // username → userId
+    let emails: Table<UniqueUserIndex>  // the email's keyed hash → userId
     let suspended: Table<Members<String, UserID>>  // "s" ‖ 0 ‖ userId: the suspended accounts
-    let userReports: Table<UserReports>   // reported ‖ 0 ‖ reporter → the standing report
+    let userReports: Table<UserReports>  // reported ‖ 0 ‖ reporter → the standing report
     /// The keyed hash of a (normalised) email.
     let hashEmail: @Sendable (String) -> String
-    var databases: [Database] { [users.database, usernames.database, emails.database, suspended.database, userReports.database] }
+    var databases: [Database] {
+        [users.database, usernames.database, emails.database, suspended.database, userReports.database]
+    }
 
     private(set) var handlers = EventHandlers()
 
@@ -54,8 +56,9 @@ struct ProfilesProjection: Projection {
     private static func handlers(of projection: Self) -> EventHandlers {
         var handlers = EventHandlers()
         handlers.on(.userCreated) { (e: UserCreated, envelope, txn) in
-            let user = UserRecord(id: e.userId, username: e.username, emailHash: e.email.map(projection.hashEmail),
-                                  passwordHash: e.passwordHash, bio: e.bio, url: e.url, createdAt: envelope.timestamp)
+            let user = UserRecord(
+                id: e.userId, username: e.username, emailHash: e.email.map(projection.hashEmail),
+                passwordHash: e.passwordHash, bio: e.bio, url: e.url, createdAt: envelope.timestamp)
             try projection.users.put(e.userId, user, txn)
             try projection.usernames.put(e.username, e.userId, txn)
             if let hash = user.emailHash { try projection.emails.put(hash, e.userId, txn) }
@@ -160,7 +163,9 @@ enum UserReports: GroupedLayout {
     typealias Member = UserID
     static func encode(_ report: UserReportRecord) -> [UInt8] {
         var w = ByteWriter()
-        w.string(report.reason); w.strings(report.posts.map(\.rawValue)); w.int64(report.at)
+        w.string(report.reason)
+        w.strings(report.posts.map(\.rawValue))
+        w.int64(report.at)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> UserReportRecord {

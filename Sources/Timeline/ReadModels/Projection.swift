@@ -36,9 +36,12 @@ struct EventHandlers: Sendable {
     /// Handles the events of `types`, each with the payload `Payload` (it must be theirs: a
     /// mismatch stops the process when the projection is made, in every test run).
     mutating func on<Payload: EventPayload>(
-        _ types: EventType..., body: @escaping @Sendable (Payload, EventEnvelope, Transaction) throws -> Void) {
+        _ types: EventType..., body: @escaping @Sendable (Payload, EventEnvelope, Transaction) throws -> Void
+    ) {
         for type in types {
-            precondition(ObjectIdentifier(type.payloadType) == ObjectIdentifier(Payload.self), "\(type.rawValue) does not carry a \(Payload.self)")
+            precondition(
+                ObjectIdentifier(type.payloadType) == ObjectIdentifier(Payload.self),
+                "\(type.rawValue) does not carry a \(Payload.self)")
             precondition(byType[type] == nil, "\(type.rawValue) is handled twice")
             byType[type] = { envelope, txn in
                 // The payload's type is checked above: the cast holds for every event of `type`.
@@ -63,7 +66,9 @@ extension Transaction {
 
     /// Visits entries whose key starts with `prefix` and is below `prefix ‖ before` (or all of
     /// them when `before` is nil), descending; `body` returns `false` to stop.
-    func scanDescending(_ db: Database, prefix: [UInt8], before: String?, _ body: ([UInt8], [UInt8]) throws -> Bool) throws {
+    func scanDescending(_ db: Database, prefix: [UInt8], before: String?, _ body: ([UInt8], [UInt8]) throws -> Bool)
+        throws
+    {
         try withCursor(db) { cursor in
             var entry: Cursor.Entry?
             if let before {
@@ -85,7 +90,10 @@ extension Transaction {
     @discardableResult
     func deleteAll(_ db: Database, prefix: [UInt8]) throws -> [[UInt8]] {
         var keys: [[UInt8]] = []
-        try scan(db, prefix: prefix) { key, _ in keys.append(key); return true }
+        try scan(db, prefix: prefix) { key, _ in
+            keys.append(key)
+            return true
+        }
         for key in keys { try delete(db, key) }
         return keys
     }

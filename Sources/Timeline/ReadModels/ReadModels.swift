@@ -79,7 +79,9 @@ struct Generations: Equatable, Sendable {
         guard let bytes else { return }
         var r = ByteReader(bytes)
         for _ in 0..<(try r.varint()) {
-            guard let name = ProjectionName(rawValue: try r.string()) else { throw CorruptRecord(message: "unknown projection") }
+            guard let name = ProjectionName(rawValue: try r.string()) else {
+                throw CorruptRecord(message: "unknown projection")
+            }
             numbers[name] = try r.varint()
         }
     }
@@ -109,8 +111,10 @@ final class ReadModels: Sendable {
 
     /// Opens every projection's databases at `generations`. The switch is the registry: it
     /// puts each projection in `all`, in application order.
-    init(_ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64,
-         hashEmail: @escaping @Sendable (String) -> String) throws {
+    init(
+        _ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64,
+        hashEmail: @escaping @Sendable (String) -> String
+    ) throws {
         self.generations = generations
         let profiles = try ProfilesProjection(env, prefix: generations.prefix(.profiles), hashEmail: hashEmail)
         let sessions = try SessionsProjection(env, prefix: generations.prefix(.sessions))
@@ -119,9 +123,11 @@ final class ReadModels: Sendable {
         let postImages = try PostImagesProjection(env, prefix: generations.prefix(.postImages))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         let places = try PlacesProjection(env, prefix: generations.prefix(.places))
-        let activity = try ActivityProjection(env, prefix: generations.prefix(.activity), profiles: profiles, follows: follows, posts: posts)
-        let timeline = try TimelineProjection(env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
-                                              threshold: fanoutThreshold)
+        let activity = try ActivityProjection(
+            env, prefix: generations.prefix(.activity), profiles: profiles, follows: follows, posts: posts)
+        let timeline = try TimelineProjection(
+            env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
+            threshold: fanoutThreshold)
         all = ProjectionName.allCases.map { name -> any Projection in
             switch name {
             case .profiles: profiles
@@ -141,7 +147,8 @@ final class ReadModels: Sendable {
         self.places = places
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
-        checkpointKeys = Dictionary(uniqueKeysWithValues: ProjectionName.allCases.map { ($0, generations.checkpointKey($0)) })
+        checkpointKeys = Dictionary(
+            uniqueKeysWithValues: ProjectionName.allCases.map { ($0, generations.checkpointKey($0)) })
     }
 
     /// The projection named `name`.
@@ -150,9 +157,10 @@ final class ReadModels: Sendable {
     /// Which projections each event type changes (in application order), derived from their
     /// declared handlers: the one routing table (docs/events.md is printed from it).
     var routing: [EventType: [ProjectionName]] {
-        Dictionary(uniqueKeysWithValues: EventType.allCases.map { type in
-            (type, all.filter { $0.handlers.types.contains(type) }.map(\.name))
-        })
+        Dictionary(
+            uniqueKeysWithValues: EventType.allCases.map { type in
+                (type, all.filter { $0.handlers.types.contains(type) }.map(\.name))
+            })
     }
 
     /// Applies events as they are committed (by a command, a replicated batch or an import),
@@ -170,7 +178,9 @@ final class ReadModels: Sendable {
     }
 
     /// The images `envelope` may leave unused, read before it is applied.
-    private func imagesReleased(by envelope: EventEnvelope, _ txn: Transaction) throws -> [(image: ImageID, owner: UserID)] {
+    private func imagesReleased(by envelope: EventEnvelope, _ txn: Transaction) throws -> [(
+        image: ImageID, owner: UserID
+    )] {
         switch envelope.event {
         case .postDeleted(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
         case .postRemoved(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
@@ -198,8 +208,15 @@ final class ReadModels: Sendable {
             var entry = try after.map { key in try cursor.seek(atLeast: key + [0]) } ?? cursor.first()
             var seen = 0
             while let (key, value) = entry {
-                guard seen < limit else { more = true; break }
-                if try !isInUse(ImageID(String(decoding: key, as: UTF8.self)), owner: StoredImages.decode(value).owner, txn) { unused.append(key) }
+                guard seen < limit else {
+                    more = true
+                    break
+                }
+                if try !isInUse(
+                    ImageID(String(decoding: key, as: UTF8.self)), owner: StoredImages.decode(value).owner, txn)
+                {
+                    unused.append(key)
+                }
                 last = key
                 seen += 1
                 entry = try cursor.next()
@@ -225,7 +242,9 @@ final class ReadModels: Sendable {
     }
 
     /// Records that the named projections (all by default) have applied the log up to `sequence`.
-    func setCheckpoint(_ sequence: UInt64, for names: [ProjectionName] = ProjectionName.allCases, _ txn: Transaction) throws {
+    func setCheckpoint(_ sequence: UInt64, for names: [ProjectionName] = ProjectionName.allCases, _ txn: Transaction)
+        throws
+    {
         for name in names { try txn.put(checkpoints, checkpointKey(name), BigEndian.bytes(sequence)) }
     }
 
@@ -254,7 +273,9 @@ final class ReadModels: Sendable {
         }
         let to = from + min(limit, head - from)
         try log.forEach(from: from + 1, txn) { envelope in
-            for (projection, checkpoint) in behind where envelope.sequence > checkpoint { try projection.fold(envelope, txn) }
+            for (projection, checkpoint) in behind where envelope.sequence > checkpoint {
+                try projection.fold(envelope, txn)
+            }
             return envelope.sequence < to
         }
         try setCheckpoint(to, for: behind.map(\.0.name), txn)
@@ -302,23 +323,36 @@ struct ReadView: DecisionState {
     func userID(email: String) throws -> UserID? { try models.profiles.userID(email: email, txn) }
     func post(_ id: PostID) throws -> PostRecord? { try models.posts.post(id, txn) }
     func comment(_ id: CommentID) throws -> CommentRecord? { try models.posts.comment(id, txn) }
-    func follows(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.follows(follower, followee, txn) }
+    func follows(_ follower: UserID, _ followee: UserID) throws -> Bool {
+        try models.follows.follows(follower, followee, txn)
+    }
     func media(_ id: MediaID) throws -> MediaRecord? { try models.posts.media.get(id, txn)?.record }
     func app(_ id: String) throws -> AppRecord? { try models.sessions.apps.get(id, txn) }
-    func userReported(_ reporter: UserID, _ user: UserID) throws -> Bool { try models.profiles.userReports.contains((user, reporter), txn) }
+    func userReported(_ reporter: UserID, _ user: UserID) throws -> Bool {
+        try models.profiles.userReports.contains((user, reporter), txn)
+    }
     func userReportCount(_ user: UserID) throws -> Int { try models.profiles.userReports.members(of: user, txn).count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord] {
         try models.posts.unattached(uploadedBefore: time, limit: limit, txn)
     }
-    func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.requestPending(follower, followee, txn) }
-    func notifies(_ follower: UserID, _ followee: UserID) throws -> Bool { try models.follows.notifies(follower, followee, txn) }
+    func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool {
+        try models.follows.requestPending(follower, followee, txn)
+    }
+    func notifies(_ follower: UserID, _ followee: UserID) throws -> Bool {
+        try models.follows.notifies(follower, followee, txn)
+    }
     func followRequests(to user: UserID) throws -> [UserID] {
         var users: [UserID] = []
-        try models.follows.requestsInOrder.forEach(in: user, txn) { _, follower in users.append(follower); return true }
+        try models.follows.requestsInOrder.forEach(in: user, txn) { _, follower in
+            users.append(follower)
+            return true
+        }
         return users
     }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
-    func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool { try models.follows.blocks(blocker, blocked, txn) }
+    func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool {
+        try models.follows.blocks(blocker, blocked, txn)
+    }
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
     func activityMarker(of user: UserID) throws -> String? { try models.activity.markers.get(user, txn) }
     func newestActivity(of user: UserID) throws -> String? { try models.activity.activity.last(in: user, txn) }
@@ -345,10 +379,16 @@ struct ReadView: DecisionState {
         }
     }
     func session(hash: String) throws -> SessionRecord? { try models.sessions.session(hash: hash, txn) }
-    func authorization(hash: String) throws -> AuthorizationRecord? { try models.sessions.authorization(hash: hash, txn) }
+    func authorization(hash: String) throws -> AuthorizationRecord? {
+        try models.sessions.authorization(hash: hash, txn)
+    }
     func appToken(hash: String) throws -> AppTokenRecord? { try models.sessions.appToken(hash: hash, txn) }
-    func pushSubscription(sessionHash: String) throws -> PushSubscriptionRecord? { try models.sessions.pushSubscriptions.get(sessionHash, txn) }
-    func signInFailures(limiterKey: String, since: Int64) throws -> Int { try models.sessions.failures(limiterKey: limiterKey, since: since, txn) }
+    func pushSubscription(sessionHash: String) throws -> PushSubscriptionRecord? {
+        try models.sessions.pushSubscriptions.get(sessionHash, txn)
+    }
+    func signInFailures(limiterKey: String, since: Int64) throws -> Int {
+        try models.sessions.failures(limiterKey: limiterKey, since: since, txn)
+    }
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
 
@@ -360,7 +400,9 @@ struct ReadView: DecisionState {
         footprint.requested = try follows.requested.members(of: user, txn)
         footprint.requestedBy = try follows.requests.members(of: user, txn)
         footprint.posts = try posts.postsByUser.members(of: user, txn)
-        footprint.unattachedMedia = try posts.unattached(uploadedBefore: .max, limit: .max, txn).filter { $0.uploader == user }.map(\.id)
+        footprint.unattachedMedia = try posts.unattached(uploadedBefore: .max, limit: .max, txn).filter {
+            $0.uploader == user
+        }.map(\.id)
         let own = Set(footprint.posts)
         footprint.likes = try posts.likesByUser.members(of: user, txn).filter { !own.contains($0) }
         footprint.bookmarks = try posts.bookmarks.members(of: user, txn)
@@ -368,7 +410,9 @@ struct ReadView: DecisionState {
         footprint.blockedBy = try follows.blockedBy.members(of: user, txn)
         footprint.muting = try follows.muting.members(of: user, txn)
         footprint.mutedBy = try follows.mutedBy.members(of: user, txn)
-        footprint.comments = try posts.commentsByUser.members(of: user, txn).compactMap(comment).filter { !own.contains($0.post) }
+        footprint.comments = try posts.commentsByUser.members(of: user, txn).compactMap(comment).filter {
+            !own.contains($0.post)
+        }
         return footprint
     }
 }

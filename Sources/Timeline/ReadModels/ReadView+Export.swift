@@ -20,11 +20,15 @@ extension ReadView {
         guard let record = try self.user(user) else { throw TimelineError.notFound("user", user.rawValue) }
         let present = Presenter(try privacy(for: user))
         let posts = models.posts, follows = models.follows
-        func profiles(_ ids: [UserID]) throws -> [Profile] { try ids.compactMap { try self.user($0).map(present.profile) } }
+        func profiles(_ ids: [UserID]) throws -> [Profile] {
+            try ids.compactMap { try self.user($0).map(present.profile) }
+        }
         return ExportData(
             profile: try present.profile(record),  // their own: with their settings
-            posts: try posts.postsByUser.members(of: user, txn).reversed().compactMap { try storedPost(Array($0.rawValue.utf8)) }
-                .map { Post($0, likedByViewer: try likes(user, $0.id), bookmarkedByViewer: try bookmarks(user, $0.id)) },
+            posts: try posts.postsByUser.members(of: user, txn).reversed().compactMap {
+                try storedPost(Array($0.rawValue.utf8))
+            }
+            .map { Post($0, likedByViewer: try likes(user, $0.id), bookmarkedByViewer: try bookmarks(user, $0.id)) },
             comments: try posts.commentsByUser.members(of: user, txn).compactMap(comment).map(present.comment),
             likes: try posts.likesByUser.members(of: user, txn),
             bookmarks: try posts.bookmarks.members(of: user, txn)

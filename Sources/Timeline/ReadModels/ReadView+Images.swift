@@ -12,7 +12,10 @@ extension ReadView {
             return photo?[variant] ?? id
         }
         var media: MediaID?
-        try models.postImages.imageMedia.forEach(in: id, txn) { found, _ in media = found; return false }
+        try models.postImages.imageMedia.forEach(in: id, txn) { found, _ in
+            media = found
+            return false
+        }
         guard let media, let stored = try models.posts.media.get(media, txn) else { return id }
         return stored.record.variants[variant]
     }
@@ -50,7 +53,8 @@ extension ReadView {
     /// post, not its owner's profile photo); `nil` otherwise.
     private func onlyUploaded(_ id: ImageID) throws -> UserID? {
         guard try models.postImages.post(of: id, txn) == nil, try models.postImages.isUnattachedMedia(id, txn),
-              let owner = try models.images.get(id, txn)?.owner else { return nil }
+            let owner = try models.images.get(id, txn)?.owner
+        else { return nil }
         guard let avatar = try models.profiles.user(owner, txn)?.avatar else { return owner }
         return avatar.large == id || avatar.small == id ? nil : owner
     }
@@ -59,8 +63,8 @@ extension ReadView {
     /// nothing live shows it, or the owner is erased), whoever asks.
     func image(_ id: ImageID, keys: KeyStore) throws -> StoredImage {
         guard let stored = try models.images.get(id, txn), try models.isInUse(id, owner: stored.owner, txn),
-              let mediaType = stored.mediaType, let secret = try keys.key(for: stored.owner),
-              let bytes = Sodium.open(stored.sealed, key: secret, context: StoredImages.key(id))
+            let mediaType = stored.mediaType, let secret = try keys.key(for: stored.owner),
+            let bytes = Sodium.open(stored.sealed, key: secret, context: StoredImages.key(id))
         else { throw TimelineError.notFound("image", id.rawValue) }
         return StoredImage(id: id, mediaType: mediaType, bytes: bytes)
     }

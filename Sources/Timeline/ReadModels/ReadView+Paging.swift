@@ -5,8 +5,10 @@ import TimelineDomain
 extension ReadView {
     /// Newest-first page over `group`'s entries in `table`: `item` maps an entry's member (the
     /// page's cursor) and value to its item, or `nil` to skip it.
-    func pageDescending<Layout: GroupedLayout, Item>(_ table: Table<Layout>, in group: Layout.Group, _ request: PageRequest,
-                                                     _ item: (Layout.Member, Layout.Value) throws -> Item?) throws -> Page<Item> {
+    func pageDescending<Layout: GroupedLayout, Item>(
+        _ table: Table<Layout>, in group: Layout.Group, _ request: PageRequest,
+        _ item: (Layout.Member, Layout.Value) throws -> Item?
+    ) throws -> Page<Item> {
         try pageDescending(table.database, prefix: Layout.prefix(group), request) { id, value in
             try item(Layout.Member(keyText: id), try Layout.decode(value))
         }
@@ -14,8 +16,10 @@ extension ReadView {
 
     /// Newest-first page over the keys `prefix ‖ id`; `item` maps an id to its item, or `nil`
     /// to skip it. `next` is set only when an item follows the page (one skipped is none).
-    func pageDescending<Item>(_ db: Database, prefix: [UInt8], _ request: PageRequest,
-                              _ item: (String, [UInt8]) throws -> Item?) throws -> Page<Item> {
+    func pageDescending<Item>(
+        _ db: Database, prefix: [UInt8], _ request: PageRequest,
+        _ item: (String, [UInt8]) throws -> Item?
+    ) throws -> Page<Item> {
         if let after = request.after { return try pageRightAfter(db, prefix: prefix, after: after, request, item) }
         var items: [Item] = []
         var next: String?
@@ -38,8 +42,10 @@ extension ReadView {
     /// after `after` (and before `request.before`, if set), read upwards from it, so the page
     /// costs what it holds however far the newest item is; answered newest first, with no
     /// `next`.
-    private func pageRightAfter<Item>(_ db: Database, prefix: [UInt8], after: String, _ request: PageRequest,
-                                      _ item: (String, [UInt8]) throws -> Item?) throws -> Page<Item> {
+    private func pageRightAfter<Item>(
+        _ db: Database, prefix: [UInt8], after: String, _ request: PageRequest,
+        _ item: (String, [UInt8]) throws -> Item?
+    ) throws -> Page<Item> {
         var items: [Item] = []
         let ceiling = request.before.map { prefix + Array($0.utf8) }
         try txn.withCursor(db) { cursor in
@@ -57,8 +63,10 @@ extension ReadView {
 
     /// Ascending page over the keys that start with `prefix`, from the first key ≥ `start`;
     /// an item's cursor is `cursorOf(key)`; `item` maps an entry to its item, or `nil` to skip it.
-    func pageAscending<Item>(_ db: Database, prefix: [UInt8], from start: [UInt8], _ request: PageRequest,
-                             cursorOf: ([UInt8]) -> String, _ item: ([UInt8], [UInt8]) throws -> Item?) throws -> Page<Item> {
+    func pageAscending<Item>(
+        _ db: Database, prefix: [UInt8], from start: [UInt8], _ request: PageRequest,
+        cursorOf: ([UInt8]) -> String, _ item: ([UInt8], [UInt8]) throws -> Item?
+    ) throws -> Page<Item> {
         // An oldest-first list has no "right after" page: refused rather than read as its first.
         guard request.after == nil else { throw TimelineError.invalid("after", "this list is not paged by after") }
         var items: [Item] = []

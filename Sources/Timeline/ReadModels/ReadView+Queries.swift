@@ -38,7 +38,9 @@ extension ReadView {
             guard let app = try models.sessions.apps.get(id, txn) else { throw TimelineError.notFound("app", id) }
             return .app(OAuthApp(app, clientSecret: secret))
         case .media(let id):
-            guard let media = try models.posts.media.get(id, txn) else { throw TimelineError.notFound("media", id.rawValue) }
+            guard let media = try models.posts.media.get(id, txn) else {
+                throw TimelineError.notFound("media", id.rawValue)
+            }
             return .media(media.albumItem.attachment)
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
@@ -90,8 +92,11 @@ extension ReadView {
     func searchUsers(prefix raw: String, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
         let prefix = Array(raw.precomposedStringWithCompatibilityMapping.lowercased().utf8)
         let start = request.before.map { Array($0.utf8) + [0] } ?? prefix
-        return try pageAscending(models.profiles.usernames.database, prefix: prefix, from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
-                                 request, cursorOf: { String(decoding: $0, as: UTF8.self) }) { _, value in
+        return try pageAscending(
+            models.profiles.usernames.database, prefix: prefix,
+            from: start.lexicographicallyPrecedes(prefix) ? prefix : start,
+            request, cursorOf: { String(decoding: $0, as: UTF8.self) }
+        ) { _, value in
             try listed(UserID(String(decoding: value, as: UTF8.self)), viewer: viewer)
         }
     }
@@ -166,11 +171,16 @@ extension ReadView {
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let posts = models.posts
-        let databases = [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
+        let databases =
+            [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
             + (pulled.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
         return try txn.withCursors(databases) { cursors in
             let merged = Array(cursors.prefix(sources.count))
-            let marks = pulled.isEmpty ? nil : PulledMarks(viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
+            let marks =
+                pulled.isEmpty
+                ? nil
+                : PulledMarks(
+                    viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
             // Looked up by the key's own bytes; the viewer's like and bookmark come with a
             // materialised entry (a pulled author's post reads them from the viewer's own
             // likes and bookmarks). A post hidden by reports, or by a muted author, is skipped
@@ -201,17 +211,22 @@ extension ReadView {
     func nearby(_ centre: Place, radiusKm: Double, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
         let present = Presenter(try privacy(for: viewer))
         let places = models.places
-        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map { MergeSource(prefix: places.cells.prefix($0), floor: nil) }
+        let sources = PlaceGrid.cells(around: centre, radiusKm: radiusKm).map {
+            MergeSource(prefix: places.cells.prefix($0), floor: nil)
+        }
         return try txn.withCursors(Array(repeating: places.cells.database, count: sources.count)) { cursors in
             try MergeSource.page(sources, cursors, request) { id, _ in
                 // Within the radius first: a cell's candidates beyond it are neither checked nor presented.
-                try present.listedPost(id, on: .search,
-                                       keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
+                try present.listedPost(
+                    id, on: .search,
+                    keeping: { $0.place.map { $0.distance(to: centre) <= radiusKm } ?? false })
             }
         }
     }
 
-    func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<ActivityItem> {
+    func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<
+        ActivityItem
+    > {
         try requireUser(user)
         let present = Presenter(try privacy(for: nil))
         let left = leftOut(try privacy(for: user))
@@ -233,8 +248,10 @@ extension ReadView {
     /// way; or, for a mention, a reply (whose post may be someone else's) or a post they asked
     /// to be told of, the post is gone or one they may not see (now: a followers-only post
     /// after they unfollowed) or its author one they mute.
-    func leftOut(_ privacy: Privacy<ReadView>,
-                 on surface: Surface = .notifications) -> (ActivityRecord) throws -> Bool {
+    func leftOut(
+        _ privacy: Privacy<ReadView>,
+        on surface: Surface = .notifications
+    ) -> (ActivityRecord) throws -> Bool {
         { record in
             let aboutPost = [.mention, .reply, .post].contains(record.kind) && record.post != nil
             let stored = try aboutPost ? record.post.flatMap { try storedPost(Array($0.rawValue.utf8)) } : nil
@@ -248,17 +265,22 @@ extension ReadView {
         guard let post = try present.listedPost(id, on: .post) else {
             throw TimelineError.notFound("post", id.rawValue)
         }
-        return PostDetail(post: post, comments: try comments(of: id, request, viewer: viewer, present), likedByViewer: post.likedByViewer ?? false)
+        return PostDetail(
+            post: post, comments: try comments(of: id, request, viewer: viewer, present),
+            likedByViewer: post.likedByViewer ?? false)
     }
 
     /// A post's comments, oldest first, without those of anyone blocked either way by `viewer`.
-    func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment> {
+    func comments(of id: PostID, _ request: PageRequest, viewer: UserID?, _ present: Presenter) throws -> Page<Comment>
+    {
         try requireVisiblePost(id, viewer: viewer)
         let prefix = PostComments.prefix(id)
         let start = request.before.map { prefix + Array($0.utf8) + [0] } ?? prefix
         let privacy = try privacy(for: viewer)
-        return try pageAscending(models.posts.comments.database, prefix: prefix, from: start, request,
-                                 cursorOf: { CompositeKey.suffix($0, after: prefix) }) { _, value in
+        return try pageAscending(
+            models.posts.comments.database, prefix: prefix, from: start, request,
+            cursorOf: { CompositeKey.suffix($0, after: prefix) }
+        ) { _, value in
             let comment = try PostComments.decode(value)
             return try privacy.mayShow(comment: comment, on: .comments) ? try present.comment(comment) : nil
         }

@@ -45,10 +45,14 @@ extension ReadView {
         var last: SuggestionCursor?
         for (cursor, via) in ranked {
             let id = UserID(cursor.user)
-            guard id != user, try !follows(user, id), try !hidden(id, from: user), let record = try self.user(id) else { continue }
+            guard id != user, try !follows(user, id), try !hidden(id, from: user), let record = try self.user(id) else {
+                continue
+            }
             if items.count == request.limit { return Page(items: items, next: last?.text) }
-            items.append(Suggestion(user: try present.profile(record), followedByCount: cursor.count,
-                                    followedBy: try via.map(present.username)))
+            items.append(
+                Suggestion(
+                    user: try present.profile(record), followedByCount: cursor.count,
+                    followedBy: try via.map(present.username)))
             last = cursor
         }
         return Page(items: items, next: nil)
@@ -65,7 +69,7 @@ extension ReadView {
         for raw in emails {
             // The same normalisation and index as sign-in's lookup.
             guard let email = try? Validation.email(raw), let id = try userID(email: email), let record = try user(id),
-                  record.discoverable, id != viewer, try !hidden(id, from: viewer), seen.insert(id).inserted
+                record.discoverable, id != viewer, try !hidden(id, from: viewer), seen.insert(id).inserted
             else { continue }
             items.append(try present.profile(record))
         }
@@ -87,7 +91,7 @@ struct SuggestionCursor: Equatable {
     init(parsing text: String) throws(TimelineError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count <= 9, let count = Int(parts[0]), count > 0,
-              let id = UserID.parse(String(parts[1]))
+            let id = UserID.parse(String(parts[1]))
         else { throw TimelineError.invalid("before", "before is not a valid cursor") }
         self.init(count: count, user: id.rawValue)
     }

@@ -21,7 +21,7 @@ extension ReadView {
     /// `not_found` unless `viewer` may see post `id` (`Privacy.mayShow(post:on:)` on `post`).
     func requireVisiblePost(_ id: PostID, viewer: UserID?) throws {
         guard let stored = try storedPost(Array(id.rawValue.utf8)),
-              try privacy(for: viewer).mayShow(post: stored, on: .post)
+            try privacy(for: viewer).mayShow(post: stored, on: .post)
         else { throw TimelineError.notFound("post", id.rawValue) }
     }
 

@@ -49,7 +49,10 @@ package enum Key {
     /// A two-part key's parts (`make(a, b)` → `(a, b)`).
     static func split(_ key: [UInt8]) -> (String, String) {
         let zero = key.firstIndex(of: 0) ?? key.endIndex
-        return (String(decoding: key[..<zero], as: UTF8.self), String(decoding: key[min(zero + 1, key.endIndex)...], as: UTF8.self))
+        return (
+            String(decoding: key[..<zero], as: UTF8.self),
+            String(decoding: key[min(zero + 1, key.endIndex)...], as: UTF8.self)
+        )
     }
 
     /// The component after `prefix` in `key`.
@@ -68,12 +71,24 @@ enum RecordCodec {
         // before the settings).
         let defaults = u.discoverable && !u.locked && !u.moderator && !u.suspended
         w.u8(defaults ? 1 : 2)
-        w.string(u.id.rawValue); w.string(u.username); w.optionalString(u.emailHash); w.optionalString(u.passwordHash)
-        w.optionalString(u.bio); w.optionalString(u.url)
-        w.int(u.postCount); w.int(u.followerCount); w.int(u.followingCount); w.int64(u.createdAt)
-        if !defaults { w.u8((u.discoverable ? 1 : 0) | (u.locked ? 2 : 0) | (u.moderator ? 4 : 0) | (u.suspended ? 8 : 0)) }
+        w.string(u.id.rawValue)
+        w.string(u.username)
+        w.optionalString(u.emailHash)
+        w.optionalString(u.passwordHash)
+        w.optionalString(u.bio)
+        w.optionalString(u.url)
+        w.int(u.postCount)
+        w.int(u.followerCount)
+        w.int(u.followingCount)
+        w.int64(u.createdAt)
+        if !defaults {
+            w.u8((u.discoverable ? 1 : 0) | (u.locked ? 2 : 0) | (u.moderator ? 4 : 0) | (u.suspended ? 8 : 0))
+        }
         // Appended (a record without it has no photo).
-        if let avatar = u.avatar { w.string(avatar.large.rawValue); w.string(avatar.small.rawValue) }
+        if let avatar = u.avatar {
+            w.string(avatar.large.rawValue)
+            w.string(avatar.small.rawValue)
+        }
         return w.bytes
     }
 
@@ -81,9 +96,10 @@ enum RecordCodec {
         var r = ByteReader(bytes)
         let version = try r.u8()
         guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown user record version") }
-        var user = UserRecord(id: UserID(try r.string()), username: try r.string(), emailHash: try r.optionalString(),
-                              passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
-                              postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
+        var user = UserRecord(
+            id: UserID(try r.string()), username: try r.string(), emailHash: try r.optionalString(),
+            passwordHash: try r.optionalString(), bio: try r.optionalString(), url: try r.optionalString(),
+            postCount: try r.int(), followerCount: try r.int(), followingCount: try r.int(), createdAt: try r.int64())
         if version == 2 {
             let settings = try r.u8()
             user.discoverable = settings & 1 != 0
@@ -98,7 +114,11 @@ enum RecordCodec {
     static func encode(_ c: CommentRecord) -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)
-        w.string(c.id.rawValue); w.string(c.post.rawValue); w.string(c.author.rawValue); w.string(c.text); w.int64(c.createdAt)
+        w.string(c.id.rawValue)
+        w.string(c.post.rawValue)
+        w.string(c.author.rawValue)
+        w.string(c.text)
+        w.int64(c.createdAt)
         // Appended only for a reply, so every other record reads as before.
         if let replyTo = c.replyTo { w.string(replyTo.rawValue) }
         return w.bytes
@@ -107,8 +127,9 @@ enum RecordCodec {
     static func comment(_ bytes: [UInt8]) throws -> CommentRecord {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown comment record version") }
-        var comment = CommentRecord(id: CommentID(try r.string()), post: PostID(try r.string()), author: UserID(try r.string()),
-                                    text: try r.string(), createdAt: try r.int64())
+        var comment = CommentRecord(
+            id: CommentID(try r.string()), post: PostID(try r.string()), author: UserID(try r.string()),
+            text: try r.string(), createdAt: try r.int64())
         if !r.isAtEnd { comment.replyTo = CommentID(try r.string()) }
         return comment
     }
@@ -119,8 +140,13 @@ enum RecordCodec {
         var w = ByteWriter()
         // Version 3 appends an OAuth token's app and scopes; a session's record stays version 2's.
         w.u8(s.app == nil ? 2 : 3)
-        w.string(s.user.rawValue); w.int64(s.expiresAt); w.varint(sequence)
-        if let app = s.app { w.string(app); w.strings(s.scopes ?? []) }
+        w.string(s.user.rawValue)
+        w.int64(s.expiresAt)
+        w.varint(sequence)
+        if let app = s.app {
+            w.string(app)
+            w.strings(s.scopes ?? [])
+        }
         return w.bytes
     }
 
@@ -130,7 +156,10 @@ enum RecordCodec {
         guard (1...3).contains(version) else { throw CorruptRecord(message: "unknown session record version") }
         var record = SessionRecord(user: UserID(try r.string()), expiresAt: try r.int64())
         let issuedAt = version >= 2 ? try r.varint() : 0
-        if version == 3 { record.app = try r.string(); record.scopes = try r.strings() }
+        if version == 3 {
+            record.app = try r.string()
+            record.scopes = try r.strings()
+        }
         return (record, issuedAt)
     }
 }

@@ -23,8 +23,11 @@ struct SessionsProjection: Projection {
     let pushSubscriptions: Table<PushSubscriptions>
     let pushByUser: Table<Members<UserID, String>>
     var databases: [Database] {
-        [sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database, apps.database,
-         authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database]
+        [
+            sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database,
+            apps.database,
+            authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database
+        ]
     }
 
     private(set) var handlers = EventHandlers()
@@ -60,7 +63,9 @@ struct SessionsProjection: Projection {
     func appToken(hash: String, _ txn: Transaction) throws -> AppTokenRecord? {
         let key = Array(hash.utf8)
         return try txn.withCursor(appTokens.database) { cursor -> AppTokenRecord? in
-            guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else { return nil }
+            guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else {
+                return nil
+            }
             return try AppTokens.decode(value)
         }
     }
@@ -77,7 +82,9 @@ struct SessionsProjection: Projection {
     func session(hash: String, _ txn: Transaction) throws -> SessionRecord? {
         let key = IssuedRecords.key(hash)
         let stored = try txn.withCursor(sessions.database) { cursor -> IssuedRecords.Value? in
-            guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else { return nil }
+            guard let (found, value) = try cursor.seek(atLeast: key), Sodium.constantTimeEqual(found, key) else {
+                return nil
+            }
             return try IssuedRecords.decode(value)
         }
         return try stored.flatMap { try unrevoked($0, txn) }
@@ -115,8 +122,9 @@ struct SessionsProjection: Projection {
             try projection.forgetPushSubscription(e.sessionHash, txn)
             // An erased user's subscription reads back without its keys: nothing to push to.
             guard let endpoint = e.endpoint, let p256dh = e.p256dh, let auth = e.auth else { return }
-            let subscription = PushSubscriptionRecord(user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
-                                                      standard: e.standard, alerts: e.alerts, policy: e.policy)
+            let subscription = PushSubscriptionRecord(
+                user: e.userId, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                standard: e.standard, alerts: e.alerts, policy: e.policy)
             try projection.pushSubscriptions.put(e.sessionHash, subscription, txn)
             try projection.pushByUser.put((e.userId, e.sessionHash), (), txn)
         }
@@ -176,8 +184,12 @@ struct SessionsProjection: Projection {
 /// A session or reset token by its token's hash → the record and the log sequence that issued it.
 enum IssuedRecords: TableLayout {
     static func key(_ hash: String) -> [UInt8] { Array(hash.utf8) }
-    static func encode(_ value: (record: SessionRecord, issuedAt: UInt64)) -> [UInt8] { RecordCodec.encode(value.record, issuedAt: value.issuedAt) }
-    static func decode(_ bytes: [UInt8]) throws -> (record: SessionRecord, issuedAt: UInt64) { try RecordCodec.session(bytes) }
+    static func encode(_ value: (record: SessionRecord, issuedAt: UInt64)) -> [UInt8] {
+        RecordCodec.encode(value.record, issuedAt: value.issuedAt)
+    }
+    static func decode(_ bytes: [UInt8]) throws -> (record: SessionRecord, issuedAt: UInt64) {
+        try RecordCodec.session(bytes)
+    }
 }
 
 /// A failed sign-in, `limiterKey ‖ 0 ‖ BE(timestamp) ‖ BE(sequence)` → nothing: a prefix scan of
@@ -192,7 +204,9 @@ enum SignInFailures: TableLayout {
     /// The prefix of one limiter's failures.
     static func prefix(_ limiterKey: String) -> [UInt8] { CompositeKey.prefix(limiterKey) }
     /// The first key of `limiterKey`'s failures at or after `timestamp`.
-    static func start(_ limiterKey: String, at timestamp: Int64) -> [UInt8] { prefix(limiterKey) + BigEndian.bytes(UInt64(max(timestamp, 0))) }
+    static func start(_ limiterKey: String, at timestamp: Int64) -> [UInt8] {
+        prefix(limiterKey) + BigEndian.bytes(UInt64(max(timestamp, 0)))
+    }
 }
 
 /// An OAuth app's id (its client_id) → the app (its secret only as a hash).
@@ -201,15 +215,21 @@ enum OAuthApps: TableLayout {
     static func encode(_ app: AppRecord) -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)
-        w.string(app.id); w.string(app.name); w.optionalString(app.website); w.strings(app.redirectURIs); w.strings(app.scopes)
+        w.string(app.id)
+        w.string(app.name)
+        w.optionalString(app.website)
+        w.strings(app.redirectURIs)
+        w.strings(app.scopes)
         w.string(app.secretHash)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> AppRecord {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown app record version") }
-        return AppRecord(AppRegistered(appId: try r.string(), name: try r.string(), website: try r.optionalString(),
-                                       redirectURIs: try r.strings(), scopes: try r.strings(), secretHash: try r.string()))
+        return AppRecord(
+            AppRegistered(
+                appId: try r.string(), name: try r.string(), website: try r.optionalString(),
+                redirectURIs: try r.strings(), scopes: try r.strings(), secretHash: try r.string()))
     }
 }
 
@@ -220,15 +240,22 @@ enum Authorizations: TableLayout {
         let r = value.record
         var w = ByteWriter()
         w.u8(1)
-        w.string(r.user.rawValue); w.string(r.app); w.strings(r.scopes); w.string(r.redirectURI); w.optionalString(r.codeChallenge)
-        w.int64(r.expiresAt); w.int64(Int64(bitPattern: value.issuedAt))
+        w.string(r.user.rawValue)
+        w.string(r.app)
+        w.strings(r.scopes)
+        w.string(r.redirectURI)
+        w.optionalString(r.codeChallenge)
+        w.int64(r.expiresAt)
+        w.int64(Int64(bitPattern: value.issuedAt))
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> (record: AuthorizationRecord, issuedAt: UInt64) {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown authorization record version") }
-        let record = AuthorizationRecord(AppAuthorized(userId: UserID(try r.string()), appId: try r.string(), codeHash: "", scopes: try r.strings(),
-                                                       redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64()))
+        let record = AuthorizationRecord(
+            AppAuthorized(
+                userId: UserID(try r.string()), appId: try r.string(), codeHash: "", scopes: try r.strings(),
+                redirectURI: try r.string(), codeChallenge: try r.optionalString(), expiresAt: try r.int64()))
         return (record, UInt64(bitPattern: try r.int64()))
     }
 }
@@ -239,7 +266,9 @@ enum AppTokens: TableLayout {
     static func encode(_ token: AppTokenRecord) -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)
-        w.string(token.app); w.strings(token.scopes); w.int64(token.expiresAt)
+        w.string(token.app)
+        w.strings(token.scopes)
+        w.int64(token.expiresAt)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> AppTokenRecord {
@@ -255,8 +284,13 @@ enum PushSubscriptions: TableLayout {
     static func encode(_ s: PushSubscriptionRecord) -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)
-        w.string(s.user.rawValue); w.string(s.endpoint); w.string(s.p256dh); w.string(s.auth); w.u8(s.standard ? 1 : 0)
-        w.strings(s.alerts); w.string(s.policy.rawValue)
+        w.string(s.user.rawValue)
+        w.string(s.endpoint)
+        w.string(s.p256dh)
+        w.string(s.auth)
+        w.u8(s.standard ? 1 : 0)
+        w.strings(s.alerts)
+        w.string(s.policy.rawValue)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> PushSubscriptionRecord {
@@ -264,8 +298,12 @@ enum PushSubscriptions: TableLayout {
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown push subscription record version") }
         let user = UserID(try r.string()), endpoint = try r.string(), p256dh = try r.string(), auth = try r.string()
         let standard = try r.u8() == 1, alerts = try r.strings()
-        guard let policy = PushPolicy(rawValue: try r.string()) else { throw CorruptRecord(message: "unknown push policy") }
-        return PushSubscriptionRecord(user: user, endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts, policy: policy)
+        guard let policy = PushPolicy(rawValue: try r.string()) else {
+            throw CorruptRecord(message: "unknown push policy")
+        }
+        return PushSubscriptionRecord(
+            user: user, endpoint: endpoint, p256dh: p256dh, auth: auth, standard: standard, alerts: alerts,
+            policy: policy)
     }
 }
 
@@ -274,7 +312,9 @@ enum CredentialChanges: TableLayout {
     static func key(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
     static func encode(_ sequence: UInt64) -> [UInt8] { BigEndian.bytes(sequence) }
     static func decode(_ bytes: [UInt8]) throws -> UInt64 {
-        guard let sequence = BigEndian.uint64(bytes) else { throw CorruptRecord(message: "a credential change is not 8 bytes") }
+        guard let sequence = BigEndian.uint64(bytes) else {
+            throw CorruptRecord(message: "a credential change is not 8 bytes")
+        }
         return sequence
     }
 }

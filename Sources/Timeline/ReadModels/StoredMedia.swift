@@ -9,7 +9,9 @@ struct StoredMedia: Equatable {
 
     /// The photo as an album shows it.
     var albumItem: AlbumItem {
-        AlbumItem(id: record.id, width: record.width, height: record.height, variants: record.variants, blurhash: blurhash, alt: record.alt)
+        AlbumItem(
+            id: record.id, width: record.width, height: record.height, variants: record.variants, blurhash: blurhash,
+            alt: record.alt)
     }
 }
 
@@ -25,18 +27,33 @@ struct AlbumItem: Equatable {
 
     /// id ‖ full ‖ feed ‖ thumb ‖ width ‖ height ‖ blurhash ‖ alt?
     func encode(to w: inout ByteWriter) {
-        w.string(id.rawValue); w.string(variants.full.rawValue); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
-        w.int(width); w.int(height); w.string(blurhash); w.optionalString(alt)
+        w.string(id.rawValue)
+        w.string(variants.full.rawValue)
+        w.string(variants.feed.rawValue)
+        w.string(variants.thumb.rawValue)
+        w.int(width)
+        w.int(height)
+        w.string(blurhash)
+        w.optionalString(alt)
     }
 
     init(id: MediaID, width: Int, height: Int, variants: ImageVariants, blurhash: String, alt: String?) {
-        self.id = id; self.width = width; self.height = height; self.variants = variants; self.blurhash = blurhash; self.alt = alt
+        self.id = id
+        self.width = width
+        self.height = height
+        self.variants = variants
+        self.blurhash = blurhash
+        self.alt = alt
     }
 
     init(from r: inout ByteReader) throws {
         id = MediaID(try r.string())
-        variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
-        width = try r.int(); height = try r.int(); blurhash = try r.string(); alt = try r.optionalString()
+        variants = ImageVariants(
+            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        width = try r.int()
+        height = try r.int()
+        blurhash = try r.string()
+        alt = try r.optionalString()
     }
 
     /// As the library hands it out.
@@ -54,20 +71,31 @@ enum MediaRecords: TableLayout {
         var w = ByteWriter()
         let r = media.record
         w.u8(1)
-        w.string(r.id.rawValue); w.string(r.uploader.rawValue); w.int64(r.uploadedAt); w.optionalString(r.post?.rawValue)
-        w.int(r.width); w.int(r.height)
-        w.string(r.variants.full.rawValue); w.string(r.variants.feed.rawValue); w.string(r.variants.thumb.rawValue)
-        w.string(media.blurhash); w.optionalString(r.alt)
+        w.string(r.id.rawValue)
+        w.string(r.uploader.rawValue)
+        w.int64(r.uploadedAt)
+        w.optionalString(r.post?.rawValue)
+        w.int(r.width)
+        w.int(r.height)
+        w.string(r.variants.full.rawValue)
+        w.string(r.variants.feed.rawValue)
+        w.string(r.variants.thumb.rawValue)
+        w.string(media.blurhash)
+        w.optionalString(r.alt)
         return w.bytes
     }
 
     static func decode(_ bytes: [UInt8]) throws -> StoredMedia {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown media record version") }
-        let id = MediaID(try r.string()), uploader = UserID(try r.string()), uploadedAt = try r.int64(), post = try r.optionalString().map(PostID.init)
+        let id = MediaID(try r.string()), uploader = UserID(try r.string()), uploadedAt = try r.int64(),
+            post = try r.optionalString().map(PostID.init)
         let width = try r.int(), height = try r.int()
-        let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
-        var record = MediaRecord(id: id, uploader: uploader, uploadedAt: uploadedAt, post: post, width: width, height: height, variants: variants)
+        let variants = ImageVariants(
+            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        var record = MediaRecord(
+            id: id, uploader: uploader, uploadedAt: uploadedAt, post: post, width: width, height: height,
+            variants: variants)
         let blurhash = try r.string()
         record.alt = try r.optionalString()
         return StoredMedia(record: record, blurhash: blurhash)

@@ -32,17 +32,34 @@ struct StoredPost: Equatable {
         let p = record
         var w = ByteWriter(capacity: 256)
         w.u8(Self.version)
-        w.string(p.id.rawValue); w.string(p.author.rawValue); w.string(authorUsername); w.string(p.image.rawValue)
-        w.optionalString(p.caption); w.strings(p.hashtags)
-        w.int(p.likeCount); w.int(p.commentCount); w.int64(p.createdAt); w.int(standingReports)
+        w.string(p.id.rawValue)
+        w.string(p.author.rawValue)
+        w.string(authorUsername)
+        w.string(p.image.rawValue)
+        w.optionalString(p.caption)
+        w.strings(p.hashtags)
+        w.int(p.likeCount)
+        w.int(p.commentCount)
+        w.int64(p.createdAt)
+        w.int(standingReports)
         let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
-        w.u8((sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag) | (editedAt == nil ? 0 : PostFields.editedFlag)
-             | (sensitive ? PostFields.sensitiveFlag : 0) | (p.visibility == .followers ? PostFields.followersOnlyFlag : 0)
-             | (album.isEmpty ? 0 : PostFields.albumFlag) | (blurhash == nil ? 0 : PostFields.blurhashFlag))
+        w.u8(
+            (sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag)
+                | (editedAt == nil ? 0 : PostFields.editedFlag)
+                | (sensitive ? PostFields.sensitiveFlag : 0)
+                | (p.visibility == .followers ? PostFields.followersOnlyFlag : 0)
+                | (album.isEmpty ? 0 : PostFields.albumFlag) | (blurhash == nil ? 0 : PostFields.blurhashFlag))
         if let (variants, width, height) = sized {
-            w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+            w.int(width)
+            w.int(height)
+            w.string(variants.feed.rawValue)
+            w.string(variants.thumb.rawValue)
         }
-        if let place { w.double(place.latitude); w.double(place.longitude); w.optionalString(place.name) }
+        if let place {
+            w.double(place.latitude)
+            w.double(place.longitude)
+            w.optionalString(place.name)
+        }
         if let editedAt { w.int64(editedAt) }
         if sensitive { w.optionalString(warning) }
         if !album.isEmpty {
@@ -54,16 +71,20 @@ struct StoredPost: Equatable {
     }
 
     init(record: PostRecord, authorUsername: String, place: Place? = nil, standingReports: Int = 0) {
-        self.record = record; self.authorUsername = authorUsername; self.place = place; self.standingReports = standingReports
+        self.record = record
+        self.authorUsername = authorUsername
+        self.place = place
+        self.standingReports = standingReports
     }
 
     init(decoding bytes: [UInt8]) throws {
         let fields = try PostFields(bytes.span)
         let r = PostReadings(bytes: bytes, fields: fields)
-        record = PostRecord(id: r.id, author: r.author, image: r.image, caption: r.caption, hashtags: r.hashtags,
-                            likeCount: fields.likeCount, commentCount: fields.commentCount, createdAt: fields.createdAt,
-                            width: fields.width, height: fields.height, variants: r.variants,
-                            visibility: fields.followersOnly ? .followers : .public)
+        record = PostRecord(
+            id: r.id, author: r.author, image: r.image, caption: r.caption, hashtags: r.hashtags,
+            likeCount: fields.likeCount, commentCount: fields.commentCount, createdAt: fields.createdAt,
+            width: fields.width, height: fields.height, variants: r.variants,
+            visibility: fields.followersOnly ? .followers : .public)
         authorUsername = r.authorUsername
         place = r.place
         standingReports = fields.standingReports
@@ -118,8 +139,12 @@ struct PostFields: Equatable, Sendable {
     init(_ span: Span<UInt8>) throws(CorruptRecord) {
         typealias R = SpanReading
         var o = 0
-        guard try R.u8(span, &o) == StoredPost.version else { throw CorruptRecord(message: "unknown post record version") }
-        id = try Self.string(span, &o); author = try Self.string(span, &o); authorUsername = try Self.string(span, &o)
+        guard try R.u8(span, &o) == StoredPost.version else {
+            throw CorruptRecord(message: "unknown post record version")
+        }
+        id = try Self.string(span, &o)
+        author = try Self.string(span, &o)
+        authorUsername = try Self.string(span, &o)
         image = try Self.string(span, &o)
         caption = try Self.optionalString(span, &o)
         hashtags = o
@@ -127,15 +152,20 @@ struct PostFields: Equatable, Sendable {
         guard count <= UInt64(span.count - o) else { throw CorruptRecord(message: "list count past the end") }
         hashtagCount = Int(count)
         for _ in 0..<hashtagCount { _ = try Self.string(span, &o) }
-        likeCount = try R.int(span, &o); commentCount = try R.int(span, &o); createdAt = try R.int64(span, &o)
+        likeCount = try R.int(span, &o)
+        commentCount = try R.int(span, &o)
+        createdAt = try R.int64(span, &o)
         standingReports = try R.int(span, &o)
         let flags = try R.u8(span, &o)
         if flags & Self.sizedFlag != 0 {
-            width = try R.int(span, &o); height = try R.int(span, &o)
-            feed = try Self.string(span, &o); thumb = try Self.string(span, &o)
+            width = try R.int(span, &o)
+            height = try R.int(span, &o)
+            feed = try Self.string(span, &o)
+            thumb = try Self.string(span, &o)
         }
         if flags & Self.placedFlag != 0 {
-            latitude = try Self.double(span, &o); longitude = try Self.double(span, &o)
+            latitude = try Self.double(span, &o)
+            longitude = try Self.double(span, &o)
             placeName = try Self.optionalString(span, &o)
         }
         if flags & Self.editedFlag != 0 { editedAt = try R.int64(span, &o) }
@@ -150,8 +180,10 @@ struct PostFields: Equatable, Sendable {
             guard count <= UInt64(span.count - o) else { throw CorruptRecord(message: "list count past the end") }
             for _ in 0..<count {
                 for _ in 0..<4 { _ = try Self.string(span, &o) }
-                _ = try R.int(span, &o); _ = try R.int(span, &o)
-                _ = try Self.string(span, &o); _ = try Self.optionalString(span, &o)
+                _ = try R.int(span, &o)
+                _ = try R.int(span, &o)
+                _ = try Self.string(span, &o)
+                _ = try Self.optionalString(span, &o)
             }
         }
         if flags & Self.blurhashFlag != 0 { blurhash = try Self.string(span, &o) }
@@ -173,7 +205,9 @@ struct PostFields: Equatable, Sendable {
         o += n
         // Most fields are identifiers, all ASCII: one pass clears them; only text with a byte
         // past ASCII goes through the full validation.
-        if !ByteScans.isASCII(span, range), (try? UTF8Span(validating: span.extracting(range))) == nil { throw CorruptRecord(message: "ill-formed UTF-8") }
+        if !ByteScans.isASCII(span, range), (try? UTF8Span(validating: span.extracting(range))) == nil {
+            throw CorruptRecord(message: "ill-formed UTF-8")
+        }
         return range
     }
 
@@ -267,7 +301,10 @@ final class PostReadings: Sendable {
     var media: [MediaAttachment] {
         let album = album
         guard album.isEmpty else { return album.map(\.attachment) }
-        return [MediaAttachment(id: string(fields.image), width: fields.width, height: fields.height, variants: variants, image: image,
-                                blurhash: fields.blurhash.map(string), alt: nil)]
+        return [
+            MediaAttachment(
+                id: string(fields.image), width: fields.width, height: fields.height, variants: variants, image: image,
+                blurhash: fields.blurhash.map(string), alt: nil)
+        ]
     }
 }

@@ -41,7 +41,10 @@ struct Table<Layout: TableLayout>: Sendable {
     /// returns their values.
     func deleteAll(withPrefix prefix: [UInt8], _ txn: Transaction) throws -> [Layout.Value] {
         var entries: [(key: [UInt8], value: Layout.Value)] = []
-        try txn.scan(database, prefix: prefix) { key, value in entries.append((key, try Layout.decode(value))); return true }
+        try txn.scan(database, prefix: prefix) { key, value in
+            entries.append((key, try Layout.decode(value)))
+            return true
+        }
         for entry in entries { try txn.delete(database, entry.key) }
         return entries.map(\.value)
     }
@@ -95,29 +98,40 @@ extension Table where Layout: GroupedLayout {
 
     /// Visits `group`'s entries in member order (descending when asked) with their raw values;
     /// `body` returns `false` to stop. What every scan below is made of.
-    private func scan(_ group: Layout.Group, descending: Bool, _ txn: Transaction,
-                      _ body: (Layout.Member, [UInt8]) throws -> Bool) throws {
+    private func scan(
+        _ group: Layout.Group, descending: Bool, _ txn: Transaction,
+        _ body: (Layout.Member, [UInt8]) throws -> Bool
+    ) throws {
         let prefix = Layout.prefix(group)
         if descending {
-            try txn.scanDescending(database, prefix: prefix, before: nil) { key, value in try body(Self.member(key, after: prefix), value) }
+            try txn.scanDescending(database, prefix: prefix, before: nil) { key, value in
+                try body(Self.member(key, after: prefix), value)
+            }
         } else {
             try txn.scan(database, prefix: prefix) { key, value in try body(Self.member(key, after: prefix), value) }
         }
     }
 
     /// Visits `group`'s entries, ascending by member; `body` returns `false` to stop.
-    func forEach(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
+    func forEach(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool)
+        throws
+    {
         try scan(group, descending: false, txn) { member, value in try body(member, try Layout.decode(value)) }
     }
 
     /// Visits `group`'s entries, descending by member; `body` returns `false` to stop.
-    func forEachDescending(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool) throws {
+    func forEachDescending(
+        in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member, Layout.Value) throws -> Bool
+    ) throws {
         try scan(group, descending: true, txn) { member, value in try body(member, try Layout.decode(value)) }
     }
 
     /// Calls `body` with each of `group`'s members, ascending (their values are not read).
     func forEachMember(in group: Layout.Group, _ txn: Transaction, _ body: (Layout.Member) throws -> Void) throws {
-        try scan(group, descending: false, txn) { member, _ in try body(member); return true }
+        try scan(group, descending: false, txn) { member, _ in
+            try body(member)
+            return true
+        }
     }
 
     /// `group`'s members, ascending.
@@ -130,7 +144,10 @@ extension Table where Layout: GroupedLayout {
     /// `group`'s last member in key order, if any.
     func last(in group: Layout.Group, _ txn: Transaction) throws -> Layout.Member? {
         var last: Layout.Member?
-        try scan(group, descending: true, txn) { member, _ in last = member; return false }
+        try scan(group, descending: true, txn) { member, _ in
+            last = member
+            return false
+        }
         return last
     }
 
@@ -249,7 +266,11 @@ struct SealedImage {
         self.init(mediaCode: UInt8(MediaType.allCases.firstIndex(of: mediaType) ?? 0), owner: owner, sealed: sealed)
     }
 
-    init(mediaCode: UInt8, owner: UserID, sealed: [UInt8]) { self.mediaCode = mediaCode; self.owner = owner; self.sealed = sealed }
+    init(mediaCode: UInt8, owner: UserID, sealed: [UInt8]) {
+        self.mediaCode = mediaCode
+        self.owner = owner
+        self.sealed = sealed
+    }
 
     /// The media type, or `nil` for a code this build does not know.
     var mediaType: MediaType? { Int(mediaCode) < MediaType.allCases.count ? MediaType.allCases[Int(mediaCode)] : nil }

@@ -17,7 +17,7 @@ import TimelineDomain
 struct TimelineProjection: Projection {
     let name = ProjectionName.timeline
     let timelines: Table<TimelineEntries>
-    let pulls: Table<Members<UserID, UserID>>      // user ‖ 0 ‖ pulled author
+    let pulls: Table<Members<UserID, UserID>>  // user ‖ 0 ‖ pulled author
     let boundaries: Table<PullBoundaries>
     let followerCounts: Table<FollowerCounts>
     let follows: FollowsProjection
@@ -27,7 +27,9 @@ struct TimelineProjection: Projection {
 
     private(set) var handlers = EventHandlers()
 
-    init(_ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection, threshold: UInt64) throws {
+    init(_ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection, threshold: UInt64)
+        throws
+    {
         timelines = try Table(env, prefix + "timelines")
         pulls = try Table(env, prefix + "pulls")
         boundaries = try Table(env, prefix + "pullBoundaries")
@@ -53,9 +55,14 @@ struct TimelineProjection: Projection {
     }
 
     /// Calls `body` with each post of `author` up to `boundary` (all of them when nil).
-    private func forEachPushedPost(of author: UserID, boundary: String?, _ txn: Transaction, _ body: (PostID) throws -> Void) throws {
+    private func forEachPushedPost(
+        of author: UserID, boundary: String?, _ txn: Transaction, _ body: (PostID) throws -> Void
+    ) throws {
         try posts.postsByUser.forEach(in: author, txn) { post, _ in
-            if let boundary, !(post.rawValue.utf8.lexicographicallyPrecedes(boundary.utf8) || post.rawValue == boundary) { return false }
+            if let boundary, !(post.rawValue.utf8.lexicographicallyPrecedes(boundary.utf8) || post.rawValue == boundary)
+            {
+                return false
+            }
             try body(post)
             return true
         }

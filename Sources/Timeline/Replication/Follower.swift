@@ -26,7 +26,9 @@ final class Follower: Sendable {
                     failing = nil
                 } catch {
                     let message = "\(error)"
-                    if message != failing { reportProblem("follower: cannot apply replicated batches yet (retrying): \(message)") }
+                    if message != failing {
+                        reportProblem("follower: cannot apply replicated batches yet (retrying): \(message)")
+                    }
                     failing = message
                 }
                 usleep(microseconds)

@@ -31,11 +31,20 @@ struct ReplicatedBatch: Equatable {
         w.u8(Self.formatTag)
         w.varint(UInt64(events.count))
         for e in events {
-            w.string(e.id); w.string(e.type); w.u8(e.version); w.int64(e.timestamp); w.string(e.actor)
-            w.optionalString(e.correlationId); w.optionalString(e.causationId); w.blob(e.payload)
+            w.string(e.id)
+            w.string(e.type)
+            w.u8(e.version)
+            w.int64(e.timestamp)
+            w.string(e.actor)
+            w.optionalString(e.correlationId)
+            w.optionalString(e.causationId)
+            w.blob(e.payload)
         }
         w.varint(UInt64(blobs.count))
-        for blob in blobs { w.string(blob.id); w.blob(blob.value) }
+        for blob in blobs {
+            w.string(blob.id)
+            w.blob(blob.value)
+        }
         return w.bytes
     }
 
@@ -45,9 +54,11 @@ struct ReplicatedBatch: Equatable {
         var r = ByteReader(bytes)
         guard try r.u8() == Self.formatTag else { throw CorruptRecord(message: "unknown replicated batch format") }
         for _ in 0..<(try r.varint()) {
-            events.append(Event(id: try r.string(), type: try r.string(), version: try r.u8(), timestamp: try r.int64(),
-                                actor: try r.string(), correlationId: try r.optionalString(), causationId: try r.optionalString(),
-                                payload: try r.blob()))
+            events.append(
+                Event(
+                    id: try r.string(), type: try r.string(), version: try r.u8(), timestamp: try r.int64(),
+                    actor: try r.string(), correlationId: try r.optionalString(), causationId: try r.optionalString(),
+                    payload: try r.blob()))
         }
         for _ in 0..<(try r.varint()) { blobs.append((try r.string(), try r.blob())) }
         try r.expectEnd()

@@ -52,10 +52,13 @@ final class Replication: Sendable {
 
     private func decode(_ batch: ReplicatedBatch, at position: UInt64) throws -> Fetched {
         let events = try batch.events.map { e -> PendingEvent in
-            guard let type = EventType(rawValue: e.type) else { throw CorruptRecord(message: "unknown event type \(e.type)") }
+            guard let type = EventType(rawValue: e.type) else {
+                throw CorruptRecord(message: "unknown event type \(e.type)")
+            }
             let (event, _) = try PayloadCodec.decode(type: type, version: e.version, e.payload, keys: log.keys)
-            var p = PendingEvent(id: EventID(e.id), event: event, timestamp: e.timestamp, actor: e.actor,
-                                 correlationId: e.correlationId, causationId: e.causationId)
+            var p = PendingEvent(
+                id: EventID(e.id), event: event, timestamp: e.timestamp, actor: e.actor,
+                correlationId: e.correlationId, causationId: e.causationId)
             p.encodedPayload = (e.version, e.payload)
             return p
         }
@@ -72,7 +75,9 @@ final class Replication: Sendable {
         for batch in fetched where batch.position > position {
             guard batch.position == position + 1 else { throw ReplicationConflict() }  // fetched from an older position
             // Shipped as stored (sealed): the layout does not matter here.
-            for blob in batch.blobs { try txn.put(models.images.database, StoredImages.key(ImageID(blob.id)), blob.value, flags: .noOverwrite) }
+            for blob in batch.blobs {
+                try txn.put(models.images.database, StoredImages.key(ImageID(blob.id)), blob.value, flags: .noOverwrite)
+            }
             let envelopes = try log.append(batch.events, txn)
             try models.apply(envelopes, txn)
             erased = erased || envelopes.contains { if case .userErased = $0.event { true } else { false } }
@@ -106,20 +111,27 @@ final class Replication: Sendable {
     /// The events a batch appended (as `append` returned them: read back, their sealed fields
     /// would need keys the writer has only staged) with their new images, as the batch to
     /// publish and as the batch to apply once published.
-    func batch(of envelopes: [EventEnvelope], _ txn: Transaction, models: ReadModels, at position: UInt64) throws -> (bytes: [UInt8], fetched: Fetched)? {
+    func batch(of envelopes: [EventEnvelope], _ txn: Transaction, models: ReadModels, at position: UInt64) throws -> (
+        bytes: [UInt8], fetched: Fetched
+    )? {
         guard !envelopes.isEmpty else { return nil }
         var batch = ReplicatedBatch()
         batch.events = envelopes.map {
-            .init(id: $0.id.rawValue, type: $0.type.rawValue, version: $0.schemaVersion, timestamp: $0.timestamp, actor: $0.actor,
-                  correlationId: $0.correlationId, causationId: $0.causationId, payload: $0.encodedPayload)
+            .init(
+                id: $0.id.rawValue, type: $0.type.rawValue, version: $0.schemaVersion, timestamp: $0.timestamp,
+                actor: $0.actor,
+                correlationId: $0.correlationId, causationId: $0.causationId, payload: $0.encodedPayload)
         }
         var shipped: Set<ImageID> = []
         for id in envelopes.flatMap(\.event.storedImages) where shipped.insert(id).inserted {
-            if let value = try txn.get(models.images.database, StoredImages.key(id)) { batch.blobs.append((id.rawValue, value)) }
+            if let value = try txn.get(models.images.database, StoredImages.key(id)) {
+                batch.blobs.append((id.rawValue, value))
+            }
         }
         let events = envelopes.map { envelope -> PendingEvent in
-            var p = PendingEvent(id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, actor: envelope.actor,
-                                 correlationId: envelope.correlationId, causationId: envelope.causationId)
+            var p = PendingEvent(
+                id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, actor: envelope.actor,
+                correlationId: envelope.correlationId, causationId: envelope.causationId)
             p.encodedPayload = (envelope.schemaVersion, envelope.encodedPayload)
             return p
         }

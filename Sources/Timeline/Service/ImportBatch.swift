@@ -24,8 +24,11 @@ package struct ImportBatch {
     package func contains(_ id: EventID) throws -> Bool { try log.contains(id, txn) }
 
     /// Appends `event` with the given id unless the log has it; whether it was appended.
-    package func append(_ event: Event, id: EventID, timestamp: Int64, actor: String, correlationId: String) throws -> Bool {
-        let appended = try log.append([PendingEvent(id: id, event: event, timestamp: timestamp, actor: actor, correlationId: correlationId)], txn)
+    package func append(_ event: Event, id: EventID, timestamp: Int64, actor: String, correlationId: String) throws
+        -> Bool
+    {
+        let appended = try log.append(
+            [PendingEvent(id: id, event: event, timestamp: timestamp, actor: actor, correlationId: correlationId)], txn)
         if appended.isEmpty { return false }
         try models.apply(appended, txn)
         return true

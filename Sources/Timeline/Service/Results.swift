@@ -52,8 +52,15 @@ public struct Profile: Sendable, Equatable {
 
     /// `own`: the viewer is the user themself, who alone sees their settings (`discoverable`).
     init(_ u: UserRecord, followedByViewer: Bool? = nil, blockedByViewer: Bool? = nil, own: Bool = false) {
-        id = u.id; username = u.username; bio = u.bio; url = u.url; avatar = u.avatar
-        postCount = u.postCount; followerCount = u.followerCount; followingCount = u.followingCount; createdAt = u.createdAt
+        id = u.id
+        username = u.username
+        bio = u.bio
+        url = u.url
+        avatar = u.avatar
+        postCount = u.postCount
+        followerCount = u.followerCount
+        followingCount = u.followingCount
+        createdAt = u.createdAt
         self.followedByViewer = followedByViewer
         self.blockedByViewer = blockedByViewer
         locked = u.locked
@@ -131,11 +138,14 @@ public struct Post: Sendable, Equatable {
 
     /// Equal when every field shown is.
     public static func == (a: Post, b: Post) -> Bool {
-        a.id == b.id && a.author == b.author && a.authorUsername == b.authorUsername && a.image == b.image && a.caption == b.caption
-            && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount && a.createdAt == b.createdAt
+        a.id == b.id && a.author == b.author && a.authorUsername == b.authorUsername && a.image == b.image
+            && a.caption == b.caption
+            && a.hashtags == b.hashtags && a.likeCount == b.likeCount && a.commentCount == b.commentCount
+            && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
-            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility && a.media == b.media
+            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility
+            && a.media == b.media
     }
 }
 
@@ -167,7 +177,12 @@ public struct Comment: Sendable, Equatable {
     public var replyTo: CommentID?
 
     init(_ c: CommentRecord, authorUsername: String) {
-        id = c.id; post = c.post; author = c.author; self.authorUsername = authorUsername; text = c.text; createdAt = c.createdAt
+        id = c.id
+        post = c.post
+        author = c.author
+        self.authorUsername = authorUsername
+        text = c.text
+        createdAt = c.createdAt
         replyTo = c.replyTo
     }
 }
@@ -273,10 +288,17 @@ public struct MediaAttachment: Sendable, Equatable {
     /// Its description for people who cannot see it, if given.
     public var alt: String?
 
-    init(id: String, width: Int?, height: Int?, variants: ImageVariants?, image: ImageID? = nil, blurhash: String?, alt: String?) {
-        self.id = id; self.width = width; self.height = height; self.variants = variants
+    init(
+        id: String, width: Int?, height: Int?, variants: ImageVariants?, image: ImageID? = nil, blurhash: String?,
+        alt: String?
+    ) {
+        self.id = id
+        self.width = width
+        self.height = height
+        self.variants = variants
         self.image = image ?? variants?.full ?? ImageID(id)
-        self.blurhash = blurhash; self.alt = alt
+        self.blurhash = blurhash
+        self.alt = alt
     }
 }
 
@@ -296,7 +318,11 @@ public struct OAuthApp: Sendable, Equatable {
     public var clientSecret: String?
 
     init(_ app: AppRecord, clientSecret: String?) {
-        id = app.id; name = app.name; website = app.website; redirectURIs = app.redirectURIs; scopes = app.scopes
+        id = app.id
+        name = app.name
+        website = app.website
+        redirectURIs = app.redirectURIs
+        scopes = app.scopes
         self.clientSecret = clientSecret
     }
 }
@@ -321,8 +347,14 @@ public struct PushSubscription: Sendable, Equatable {
     public var policy: PushPolicy
 
     init(sessionHash: String, _ r: PushSubscriptionRecord) {
-        self.sessionHash = sessionHash; user = r.user; endpoint = r.endpoint; p256dh = r.p256dh; auth = r.auth; standard = r.standard
-        alerts = r.alerts; policy = r.policy
+        self.sessionHash = sessionHash
+        user = r.user
+        endpoint = r.endpoint
+        p256dh = r.p256dh
+        auth = r.auth
+        standard = r.standard
+        alerts = r.alerts
+        policy = r.policy
     }
 }
 

@@ -5,7 +5,9 @@ extension TimelineService {
     /// wrote through one node can wait on another for this position (read-your-writes).
     public func replicationPosition() throws(TimelineError) -> UInt64 {
         guard let replication else { return 0 }
-        do { return try environment.read { txn in try replication.position(txn) } } catch { throw Self.translate(error) }
+        do { return try environment.read { txn in try replication.position(txn) } } catch {
+            throw Self.translate(error)
+        }
     }
 
     /// Waits until this node has applied the replicated log up to `position`.

@@ -30,7 +30,9 @@ extension TimelineService {
         try add("comments.json", json(.array(data.comments.map(JSONOutput.comment))))
         try add("likes.json", json(.array(data.likes.map { .string($0.rawValue) })))
         try add("bookmarks.json", json(.array(data.bookmarks.map(JSONOutput.post))))
-        for (name, users) in [("following", data.following), ("followers", data.followers), ("blocks", data.blocks), ("mutes", data.mutes)] {
+        for (name, users) in [
+            ("following", data.following), ("followers", data.followers), ("blocks", data.blocks), ("mutes", data.mutes)
+        ] {
             try add("\(name).json", json(.array(users.map(JSONOutput.profile))))
         }
         try add("events.jsonl", try ownEvents(of: user))
@@ -44,7 +46,9 @@ extension TimelineService {
         while true {
             let page = try events(from: next, limit: 1000)
             guard let last = page.last else { return lines }
-            for envelope in page where envelope.actor == user.rawValue { lines += Array((envelope.jsonLine() + "\n").utf8) }
+            for envelope in page where envelope.actor == user.rawValue {
+                lines += Array((envelope.jsonLine() + "\n").utf8)
+            }
             next = last.sequence + 1
         }
     }

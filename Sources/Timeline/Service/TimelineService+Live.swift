@@ -35,7 +35,9 @@ extension TimelineService {
                 .map(LiveUpdate.activity)
             // An unfollowed or muted author's recent posts leave the open timeline.
             func removals(of author: UserID) throws -> [LiveUpdate] {
-                try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map { .removed($0.id) }
+                try view.posts(by: author, PageRequest(limit: Self.removedOnUnfollow), viewer: author).items.map {
+                    .removed($0.id)
+                }
             }
             // The stream's rules are `Privacy`'s on `stream`: the viewer's own posts, and those
             // of whom they follow and do not mute (not suspended, not hidden by reports).
@@ -79,7 +81,9 @@ extension TimelineService {
     /// The activity items `envelope` added to `viewer`'s feed, as the feed shows them (none
     /// from an actor the viewer mutes or blocks, none about a post hidden from them): what a
     /// push tells. Read from the read models, so call it once they have applied the event.
-    public func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID) throws(TimelineError) -> [ActivityItem] {
+    public func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID) throws(TimelineError)
+        -> [ActivityItem]
+    {
         try read { view in
             try activityItems(madeBy: envelope, for: viewer, view, Presenter(try view.privacy(for: viewer)), on: .push)
         }
@@ -87,8 +91,10 @@ extension TimelineService {
 
     /// `present`'s policy is the viewer's: what the feed leaves out (`ReadView.leftOut`), a
     /// stream or a push leaves out on `surface`.
-    private func activityItems(madeBy envelope: EventEnvelope, for viewer: UserID, _ view: ReadView,
-                               _ present: Presenter, on surface: Surface) throws -> [ActivityItem] {
+    private func activityItems(
+        madeBy envelope: EventEnvelope, for viewer: UserID, _ view: ReadView,
+        _ present: Presenter, on surface: Surface
+    ) throws -> [ActivityItem] {
         let activity = view.models.activity
         let leftOut = view.leftOut(present.privacy, on: surface)
         // A mention, a reply or a post one asked to be told of is recorded in the viewer's feed
@@ -102,11 +108,13 @@ extension TimelineService {
         case .postAdded, .postEdited:
             return try underTheEventsID()
         case .postRemoved(let e):
-            guard e.authorId == viewer, let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn)
+            guard e.authorId == viewer,
+                let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn)
             else { return [] }
             return [try present.activity(id: envelope.id.rawValue, record)]
         case .commentAdded, .likeAdded, .followed, .followRequested:
-            guard let (owner, id, record) = try activity.recorded(by: envelope, view.txn), owner == viewer, try !leftOut(record)
+            guard let (owner, id, record) = try activity.recorded(by: envelope, view.txn), owner == viewer,
+                try !leftOut(record)
             else { return try underTheEventsID() }
             return [try present.activity(id: id, record)]
         default:

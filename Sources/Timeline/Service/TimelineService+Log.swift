@@ -5,7 +5,8 @@ extension TimelineService {
     /// Walks the whole log: hash chain, sequence contiguity, stream and event-id indexes.
     public func verifyLog() throws(TimelineError) -> VerificationReport {
         let log = self.log
-        do { return try environment.readingSequentially { try environment.read { txn in try log.verify(txn) } } } catch { throw Self.translate(error) }
+        do { return try environment.readingSequentially { try environment.read { txn in try log.verify(txn) } } } catch
+        { throw Self.translate(error) }
     }
 
     /// The sequence number of the last event (0 for an empty log).
@@ -17,7 +18,9 @@ extension TimelineService {
     /// Up to `limit` events from `sequence` on.
     public func events(from sequence: UInt64 = 1, limit: Int = 1000) throws(TimelineError) -> [EventEnvelope] {
         let log = self.log
-        do { return try environment.read { txn in try log.read(from: sequence, limit: limit, txn) } } catch { throw Self.translate(error) }
+        do { return try environment.read { txn in try log.read(from: sequence, limit: limit, txn) } } catch {
+            throw Self.translate(error)
+        }
     }
 
     /// Every event of one stream (`user-<id>`, `post-<id>`), in order.
@@ -30,24 +33,29 @@ extension TimelineService {
     /// process), until the consuming task is cancelled. New events are noticed by polling
     /// every `interval`. Fails with a `TimelineError` (e.g. once the service is closed).
     public func subscribe(from sequence: UInt64 = 1, interval: Duration = .milliseconds(20)) -> LogSubscription {
-        LogSubscription(AsyncThrowingStream { continuation in
-            let task = Task {
-                var next = sequence
-                do {
-                    while !Task.isCancelled {
-                        let batch = try self.events(from: next, limit: 512)
-                        for envelope in batch { continuation.yield(envelope) }
-                        if let last = batch.last { next = last.sequence + 1 } else { try await Task.sleep(for: interval) }
+        LogSubscription(
+            AsyncThrowingStream { continuation in
+                let task = Task {
+                    var next = sequence
+                    do {
+                        while !Task.isCancelled {
+                            let batch = try self.events(from: next, limit: 512)
+                            for envelope in batch { continuation.yield(envelope) }
+                            if let last = batch.last {
+                                next = last.sequence + 1
+                            } else {
+                                try await Task.sleep(for: interval)
+                            }
+                        }
+                        continuation.finish()
+                    } catch is CancellationError {
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
                     }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
                 }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        })
+                continuation.onTermination = { _ in task.cancel() }
+            })
     }
 }
 
@@ -69,7 +77,9 @@ public struct LogSubscription: AsyncSequence, Sendable {
         var base: AsyncThrowingStream<EventEnvelope, any Error>.AsyncIterator
 
         /// The next event, waiting for one to be committed; `nil` once cancelled.
-        public mutating func next(isolation actor: isolated (any _Concurrency.Actor)? = #isolation) async throws(TimelineError) -> EventEnvelope? {
+        public mutating func next(isolation actor: isolated (any _Concurrency.Actor)? = #isolation)
+            async throws(TimelineError) -> EventEnvelope?
+        {
             do {
                 return try await base.next(isolation: actor)
             } catch {

@@ -32,20 +32,28 @@ extension TimelineService {
             let batch = try events(from: next, limit: 1000)
             guard let last = batch.last else { break }
             for envelope in batch {
-                if case .postReported(let e) = envelope.event { reports.append((envelope.sequence, envelope.timestamp, e)) }
+                if case .postReported(let e) = envelope.event {
+                    reports.append((envelope.sequence, envelope.timestamp, e))
+                }
             }
             next = last.sequence + 1
         }
         // Only the reports that still stand in the read model, newest first.
-        let standing = try read { view in try reports.filter { try view.models.posts.reportStands($0.event.reporterId, $0.event.postId, view.txn) } }
+        let standing = try read { view in
+            try reports.filter { try view.models.posts.reportStands($0.event.reporterId, $0.event.postId, view.txn) }
+        }
         var queue: [ReportedPost] = [], index: [PostID: Int] = [:]
         for report in standing.reversed() {
             let e = report.event
             if let at = index[e.postId] {
-                queue[at].reporters.append(e.reporterId); queue[at].reasons.append(e.reason)
+                queue[at].reporters.append(e.reporterId)
+                queue[at].reasons.append(e.reason)
             } else {
                 index[e.postId] = queue.count
-                queue.append(ReportedPost(post: e.postId, reporters: [e.reporterId], reasons: [e.reason], newestAt: report.timestamp, hidden: false))
+                queue.append(
+                    ReportedPost(
+                        post: e.postId, reporters: [e.reporterId], reasons: [e.reason], newestAt: report.timestamp,
+                        hidden: false))
             }
         }
         try read { view in
@@ -87,7 +95,8 @@ public struct ModerationQueue: Equatable, Sendable {
 
     /// Equal when the same reports and posts are listed the same way.
     public static func == (a: ModerationQueue, b: ModerationQueue) -> Bool {
-        a.posts.map(\.report) == b.posts.map(\.report) && a.posts.map(\.post) == b.posts.map(\.post) && a.accounts == b.accounts
+        a.posts.map(\.report) == b.posts.map(\.report) && a.posts.map(\.post) == b.posts.map(\.post)
+            && a.accounts == b.accounts
     }
 }
 
@@ -104,8 +113,11 @@ extension TimelineService {
             }
             for entry in reports.sorted(by: { $0.report.at > $1.report.at }) {
                 guard let record = try view.user(entry.user) else { continue }
-                var account = byUser[entry.user] ?? ReportedAccount(user: entry.user, username: record.username, reporters: [], reasons: [],
-                                                                    posts: [], newestAt: entry.report.at, suspended: record.suspended)
+                var account =
+                    byUser[entry.user]
+                    ?? ReportedAccount(
+                        user: entry.user, username: record.username, reporters: [], reasons: [],
+                        posts: [], newestAt: entry.report.at, suspended: record.suspended)
                 account.reporters.append(entry.reporter)
                 account.reasons.append(entry.report.reason)
                 for post in entry.report.posts where !account.posts.contains(post) {

@@ -7,7 +7,8 @@ import TimelineDomain
 extension TimelineService {
     /// Checks `command` as deciding it will, then hashes its new `password`: argon2id's cost is
     /// spent only on a command that can succeed.
-    func precheckAndHash(_ command: Command, _ password: String, _ prepared: inout Prepared) async throws(TimelineError) {
+    func precheckAndHash(_ command: Command, _ password: String, _ prepared: inout Prepared) async throws(TimelineError)
+    {
         let context = decisionContext()
         try read { view in try precheck(command, state: view, context: context) }
         prepared.passwordHash = try await hashPassword(password)
@@ -16,11 +17,16 @@ extension TimelineService {
     /// Refuses with `rate_limited` a password attempt for the account of `emailHash` from
     /// `origin` once it has failed `SignInPolicy.maxFailures` times in the window: such an
     /// attempt would be refused by deciding, so it is not worth argon2id's work.
-    static func refuseOverFailureLimit(emailHash: String, origin: String?, _ view: ReadView, now: Int64, field: String? = nil) throws {
-        let failures = try view.signInFailures(limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: origin),
-                                               since: now - SignInPolicy.window)
+    static func refuseOverFailureLimit(
+        emailHash: String, origin: String?, _ view: ReadView, now: Int64, field: String? = nil
+    ) throws {
+        let failures = try view.signInFailures(
+            limiterKey: SignInFailed.limiterKey(emailHash: emailHash, origin: origin),
+            since: now - SignInPolicy.window)
         guard failures < SignInPolicy.maxFailures else {
-            throw TimelineError(.rateLimited, "too many failed password checks for this account from here; try again later", field: field)
+            throw TimelineError(
+                .rateLimited, "too many failed password checks for this account from here; try again later",
+                field: field)
         }
     }
 
@@ -36,11 +42,15 @@ extension TimelineService {
     /// For `signIn`: verifies `password` against the stored hash of the user with `email` (a
     /// decoy's when there is none, so timing does not tell) and, when it matches, records the
     /// user and a new session token. An attempt over the failure limit costs no argon2 work.
-    func verifySignIn(email: String, password: String, origin: String?, _ prepared: inout Prepared) async throws(TimelineError) {
+    func verifySignIn(email: String, password: String, origin: String?, _ prepared: inout Prepared)
+        async throws(TimelineError)
+    {
         let email = email.lowercased()
         let stored = try read { view -> UserRecord? in
             if let valid = try? Validation.email(email) {
-                try Self.refuseOverFailureLimit(emailHash: registry.hashEmail(valid), origin: origin, view, now: options.clock.nowMilliseconds(), field: "email")
+                try Self.refuseOverFailureLimit(
+                    emailHash: registry.hashEmail(valid), origin: origin, view, now: options.clock.nowMilliseconds(),
+                    field: "email")
             }
             return try view.userID(email: email).flatMap { try view.user($0) }
         }
@@ -58,7 +68,9 @@ extension TimelineService {
     /// acting user's stored hash and records whom and which hash it matched. A caller that is
     /// not a live session or user costs no argon2 work (deciding then refuses it), nor does one
     /// over the failure limit.
-    func verifyPassword(_ password: String, of actor: Actor, origin: String?, _ prepared: inout Prepared) async throws(TimelineError) {
+    func verifyPassword(_ password: String, of actor: Actor, origin: String?, _ prepared: inout Prepared)
+        async throws(TimelineError)
+    {
         let now = options.clock.nowMilliseconds()
         let user = try read { view -> UserRecord? in
             let user: UserRecord?
@@ -69,11 +81,15 @@ extension TimelineService {
                 user = try view.user(session.user)
             case .operator, .anonymous: return nil
             }
-            if let emailHash = user?.emailHash { try Self.refuseOverFailureLimit(emailHash: emailHash, origin: origin, view, now: now) }
+            if let emailHash = user?.emailHash {
+                try Self.refuseOverFailureLimit(emailHash: emailHash, origin: origin, view, now: now)
+            }
             return user
         }
         let verify = options.verifyPassword
-        guard let user, let hash = user.passwordHash, try await passwordWork.run({ verify(password, hash) }) else { return }
+        guard let user, let hash = user.passwordHash, try await passwordWork.run({ verify(password, hash) }) else {
+            return
+        }
         prepared.verifiedUser = user.id
         prepared.verifiedPasswordHash = hash
     }

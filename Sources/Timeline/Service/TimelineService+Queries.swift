@@ -17,9 +17,13 @@ extension TimelineService {
 
     /// The id of the user with this username (case-insensitive).
     public func userID(named username: String) throws(TimelineError) -> UserID {
-        guard let name = try? Validation.username(username) else { throw TimelineError(.notFound, "no user named \(username)") }
+        guard let name = try? Validation.username(username) else {
+            throw TimelineError(.notFound, "no user named \(username)")
+        }
         return try read { view in
-            guard let id = try view.userID(username: name) else { throw TimelineError(.notFound, "no user named \(name)") }
+            guard let id = try view.userID(username: name) else {
+                throw TimelineError(.notFound, "no user named \(name)")
+            }
             return id
         }
     }
@@ -43,8 +47,9 @@ extension TimelineService {
 
     /// The live session of `token` in `view`: known, unexpired, not revoked, its user there.
     private func liveSession(_ token: String, _ view: ReadView) throws -> SessionRecord {
-        guard let session = try view.session(hash: Self.hashToken(token)), session.expiresAt > options.clock.nowMilliseconds(),
-              try view.user(session.user) != nil
+        guard let session = try view.session(hash: Self.hashToken(token)),
+            session.expiresAt > options.clock.nowMilliseconds(),
+            try view.user(session.user) != nil
         else { throw TimelineError(.unauthenticated, "the session is not valid or has expired") }
         return session
     }
@@ -62,14 +67,18 @@ extension TimelineService {
     public func grant(session token: String) throws(TimelineError) -> Grant {
         try read { view in
             func app(_ id: String?) throws -> OAuthApp? {
-                try id.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map { OAuthApp($0, clientSecret: nil) }
+                try id.flatMap { try view.models.sessions.apps.get($0, view.txn) }.map {
+                    OAuthApp($0, clientSecret: nil)
+                }
             }
             // A person's session first (almost every bearer); an app's own token only otherwise.
             do {
                 let session = try liveSession(token, view)
                 return Grant(user: session.user, app: try app(session.app), scopes: session.scopes)
             } catch let error as TimelineError where error.code == .unauthenticated {
-                guard let issued = try view.appToken(hash: Self.hashToken(token)), issued.expiresAt > options.clock.nowMilliseconds() else { throw error }
+                guard let issued = try view.appToken(hash: Self.hashToken(token)),
+                    issued.expiresAt > options.clock.nowMilliseconds()
+                else { throw error }
                 return Grant(user: nil, app: try app(issued.app), scopes: issued.scopes)
             }
         }
@@ -88,9 +97,11 @@ extension TimelineService {
     public func pushSubscriptions(of user: UserID) throws(TimelineError) -> [PushSubscription] {
         try read { view in
             let now = options.clock.nowMilliseconds()
-            return try view.models.sessions.pushByUser.members(of: user, view.txn).compactMap { hash -> PushSubscription? in
+            return try view.models.sessions.pushByUser.members(of: user, view.txn).compactMap {
+                hash -> PushSubscription? in
                 guard let session = try view.session(hash: hash), session.expiresAt > now, session.user == user,
-                      let record = try view.pushSubscription(sessionHash: hash) else { return nil }
+                    let record = try view.pushSubscription(sessionHash: hash)
+                else { return nil }
                 return PushSubscription(sessionHash: hash, record)
             }
         }
@@ -109,26 +120,33 @@ extension TimelineService {
     }
 
     /// All users, newest first.
-    public func users(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
+    public func users(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile>
+    {
         let page = try page.validated()
         return try read { try $0.users(page, viewer: viewer) }
     }
 
     /// Users whose username starts with `prefix` (case-insensitive; "" is everyone), in
     /// username order. The cursor is a username.
-    public func searchUsers(prefix: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
+    public func searchUsers(prefix: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Profile>
+    {
         let page = try page.validated()
         return try read { try $0.searchUsers(prefix: prefix, page, viewer: viewer) }
     }
 
     /// Who follows `user`, the newest follow first (a re-follow moves to the top).
-    public func followers(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
+    public func followers(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Profile>
+    {
         let page = try page.validated()
         return try read { try $0.followers(of: user, page, viewer: viewer) }
     }
 
     /// Whom `user` follows, the newest follow first (a re-follow moves to the top).
-    public func following(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
+    public func following(of user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Profile>
+    {
         let page = try page.validated()
         return try read { try $0.following(of: user, page, viewer: viewer) }
     }
@@ -143,20 +161,26 @@ extension TimelineService {
     }
 
     /// `user`'s posts, newest first.
-    public func posts(by user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
+    public func posts(by user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError)
+        -> Page<Post>
+    {
         let page = try page.validated()
         return try read { try $0.posts(by: user, page, viewer: viewer) }
     }
 
     /// A post with its comments (oldest first; `page` pages the comments) and whether
     /// `viewer` liked it.
-    public func post(_ id: PostID, viewer: UserID? = nil, comments page: PageRequest = PageRequest()) throws(TimelineError) -> PostDetail {
+    public func post(_ id: PostID, viewer: UserID? = nil, comments page: PageRequest = PageRequest())
+        throws(TimelineError) -> PostDetail
+    {
         let page = try page.validated()
         return try read { try $0.postDetail(id, viewer: viewer, page) }
     }
 
     /// A post's comments, oldest first (`not_found` for a post hidden from `viewer`).
-    public func comments(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Comment> {
+    public func comments(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Comment>
+    {
         let page = try page.validated()
         return try read { view in
             try view.comments(of: post, page, viewer: viewer, Presenter(try view.privacy(for: nil)))
@@ -164,7 +188,9 @@ extension TimelineService {
     }
 
     /// Who liked `post`, the latest like first.
-    public func likes(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Profile> {
+    public func likes(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError)
+        -> Page<Profile>
+    {
         let page = try page.validated()
         return try read { try $0.likers(of: post, page, viewer: viewer) }
     }
@@ -177,7 +203,9 @@ extension TimelineService {
     }
 
     /// Posts with this hashtag (with or without `#`, any case), newest first.
-    public func hashtag(_ tag: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
+    public func hashtag(_ tag: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError)
+        -> Page<Post>
+    {
         let page = try page.validated()
         return try read { try $0.hashtag(tag, page, viewer: viewer) }
     }
@@ -185,7 +213,8 @@ extension TimelineService {
     /// What happened to `user`: comments and likes on their posts, new followers, removals;
     /// newest first; only items of the `kinds` given, when given.
     public func activity(of user: UserID, _ page: PageRequest = PageRequest(), kinds: Set<ActivityItem.Kind>? = nil)
-        throws(TimelineError) -> Page<ActivityItem> {
+        throws(TimelineError) -> Page<ActivityItem>
+    {
         let page = try page.validated()
         return try read { try $0.activity(of: user, page, kinds: kinds) }
     }
@@ -227,7 +256,9 @@ extension TimelineService {
     }
 
     /// Every public post, newest first, as `viewer` may see them (the Mastodon API's public timeline).
-    public func publicPosts(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
+    public func publicPosts(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError) -> Page<
+        Post
+    > {
         let page = try page.validated()
         return try read { try $0.publicPosts(page, viewer: viewer) }
     }
@@ -244,7 +275,8 @@ extension TimelineService {
         let log = self.log
         return try read { view in
             try view.requireVisiblePost(id, viewer: viewer)
-            return try log.stream(StreamName.post(id), types: [.postAdded, .postEdited], view.txn).compactMap { envelope in
+            return try log.stream(StreamName.post(id), types: [.postAdded, .postEdited], view.txn).compactMap {
+                envelope in
                 switch envelope.event {
                 case .postAdded(let e): PostVersion(caption: e.caption, hashtags: e.hashtags, at: envelope.timestamp)
                 case .postEdited(let e): PostVersion(caption: e.caption, hashtags: e.hashtags, at: envelope.timestamp)
@@ -256,7 +288,9 @@ extension TimelineService {
 
     /// Who asked to follow `user` (a locked account) and awaits an answer, the latest request
     /// first. Private: only `user` sees it.
-    public func followRequests(to user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Profile> {
+    public func followRequests(to user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<
+        Profile
+    > {
         let page = try page.validated()
         return try read { try $0.followRequests(to: user, page) }
     }
@@ -272,10 +306,15 @@ extension TimelineService {
     /// (great-circle distance), newest first; the cursor is a post id. Exact: every placed post
     /// within the radius, none beyond it. Posts of users the viewer blocks, or who block the
     /// viewer, are left out.
-    public func nearby(latitude: Double, longitude: Double, radiusKm: Double = TimelineService.defaultRadiusKm, _ page: PageRequest = PageRequest(),
-                       viewer: UserID? = nil) throws(TimelineError) -> Page<Post> {
+    public func nearby(
+        latitude: Double, longitude: Double, radiusKm: Double = TimelineService.defaultRadiusKm,
+        _ page: PageRequest = PageRequest(),
+        viewer: UserID? = nil
+    ) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
-        guard latitude.isFinite, (-90...90).contains(latitude) else { throw .invalid("latitude", "latitude must be a number from -90 to 90") }
+        guard latitude.isFinite, (-90...90).contains(latitude) else {
+            throw .invalid("latitude", "latitude must be a number from -90 to 90")
+        }
         guard longitude.isFinite, (-180...180).contains(longitude) else {
             throw .invalid("longitude", "longitude must be a number from -180 to 180")
         }
@@ -300,7 +339,9 @@ extension TimelineService {
     ///
     /// The work is bounded, whatever the graph: it samples `user`'s 200 most recent follows and,
     /// of each, their 500 most recent follows (so a count is "among those sampled").
-    public func suggestions(for user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Suggestion> {
+    public func suggestions(for user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<
+        Suggestion
+    > {
         let page = try page.validated()
         return try read { try $0.suggestions(for: user, page) }
     }
@@ -324,9 +365,13 @@ extension TimelineService {
     /// (`StoredImage.id` says which). An image without variants (a post's from before the image
     /// pipeline not yet reprocessed, a profile photo) answers itself for every variant. A
     /// followers-only post's photo is `not_found` unless `viewer` may see the post.
-    public func image(_ id: ImageID, variant: ImageVariant? = nil, viewer: UserID? = nil) throws(TimelineError) -> StoredImage {
+    public func image(_ id: ImageID, variant: ImageVariant? = nil, viewer: UserID? = nil) throws(TimelineError)
+        -> StoredImage
+    {
         let keys = log.keys
-        return try read { view in try view.image(try variant.map { try view.variant($0, of: id) } ?? id, keys: keys, viewer: viewer) }
+        return try read { view in
+            try view.image(try variant.map { try view.variant($0, of: id) } ?? id, keys: keys, viewer: viewer)
+        }
     }
 
 }

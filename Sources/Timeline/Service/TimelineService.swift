@@ -69,7 +69,9 @@ public final class TimelineService: Sendable {
         /// `rate_limited` at once.
         public var passwordQueueLimit = 32
         /// argon2id password hashing (a test can count the calls).
-        package var hashPassword: @Sendable (String, Sodium.PasswordCost) -> String? = { Sodium.hashPassword($0, cost: $1) }
+        package var hashPassword: @Sendable (String, Sodium.PasswordCost) -> String? = {
+            Sodium.hashPassword($0, cost: $1)
+        }
         /// argon2id password verification (a test can count or hold the calls).
         package var verifyPassword: @Sendable (String, String) -> Bool = { Sodium.verifyPassword($0, hash: $1) }
         /// Open a log that holds sealed personal fields even though its key store (`keys/`, or
@@ -116,7 +118,9 @@ public final class TimelineService: Sendable {
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
         guard Sodium.ensureInitialised() else { throw TimelineError(.internal, "libsodium failed to initialise") }
-        guard options.hideAfterReports >= 1 else { throw TimelineError.invalid("hideAfterReports", "must be at least 1") }
+        guard options.hideAfterReports >= 1 else {
+            throw TimelineError.invalid("hideAfterReports", "must be at least 1")
+        }
         var envOptions = Environment.Options()
         envOptions.durable = options.durable
         envOptions.mapSize = min(options.initialMapSize, options.maxMapSize)
@@ -129,19 +133,26 @@ public final class TimelineService: Sendable {
             let environment = try Environment(path: path, options: envOptions)
             self.environment = environment
             if let replicator = options.replicator {
-                log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
+                log = try EventLog(
+                    environment: environment, keyBackend: options.keyBackend,
+                    acceptMissingKeys: options.acceptMissingKeys)
                 replication = Replication(replicator: replicator, log: log)
             } else if let connector = options.clusterConnector {
                 let cluster = try connector.connect()
-                log = try EventLog(environment: environment, keyBackend: options.keyBackend ?? cluster.keys, acceptMissingKeys: options.acceptMissingKeys)
+                log = try EventLog(
+                    environment: environment, keyBackend: options.keyBackend ?? cluster.keys,
+                    acceptMissingKeys: options.acceptMissingKeys)
                 replication = Replication(replicator: cluster.replicator, log: log)
             } else {
-                log = try EventLog(environment: environment, keyBackend: options.keyBackend, acceptMissingKeys: options.acceptMissingKeys)
+                log = try EventLog(
+                    environment: environment, keyBackend: options.keyBackend,
+                    acceptMissingKeys: options.acceptMissingKeys)
                 replication = nil
             }
             let keys = log.keys
-            registry = try ModelRegistry(environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold,
-                                         hashEmail: { keys.emailHash($0) })
+            registry = try ModelRegistry(
+                environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold,
+                hashEmail: { keys.emailHash($0) })
             do {
                 try Self.catchUpDerivedData(environment, log: log, registry: registry)
                 try Self.sweepUnusedImagesOnce(environment, log: log, registry: registry)
@@ -161,13 +172,18 @@ public final class TimelineService: Sendable {
         self.options = options
         ids = Mutex(PushIDGenerator(random: options.random))
         passwordWork = PasswordWork(threads: options.passwordThreads, queueLimit: options.passwordQueueLimit)
-        decoyPasswordHash = Sodium.hashPassword(String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
-                                                cost: options.passwordCost) ?? ""
+        decoyPasswordHash =
+            Sodium.hashPassword(
+                String(decoding: Sodium.randomBytes(16).map { 0x61 + $0 % 26 }, as: UTF8.self),
+                cost: options.passwordCost) ?? ""
         let environment = self.environment, log = self.log, registry = self.registry, replication = self.replication
         let checkpointer = self.checkpointer, committed = self.committed
         committer = GroupCommitter { batch in
             WriteJob.run(batch, environment: environment, log: log, registry: registry, replication: replication)
-            committed.counts.withLock { $0.batches += 1; $0.commands += UInt64(batch.count) }
+            committed.counts.withLock {
+                $0.batches += 1
+                $0.commands += UInt64(batch.count)
+            }
             checkpointer?.logMayHaveGrown()
         }
         follower = replication.map { replication in
@@ -204,9 +220,12 @@ public final class TimelineService: Sendable {
     /// (`ReadModelCompaction`) and no process has the database open. A service opening a
     /// database alone does this itself. Returns the bytes in use before and after, or `nil`
     /// when there was nothing to do or another process has the database open.
-    public static func compactReadModels(path: String, minimumFreeBytes: Int = ReadModelCompaction.minimumFreeBytes) throws(TimelineError) -> (before: Int, after: Int)? {
+    public static func compactReadModels(path: String, minimumFreeBytes: Int = ReadModelCompaction.minimumFreeBytes)
+        throws(TimelineError) -> (before: Int, after: Int)?
+    {
         do {
-            return try Environment.compactDerivedData(path: path, when: ReadModelCompaction.rule(minimumFreeBytes: minimumFreeBytes))
+            return try Environment.compactDerivedData(
+                path: path, when: ReadModelCompaction.rule(minimumFreeBytes: minimumFreeBytes))
         } catch {
             throw translate(error)
         }
@@ -228,7 +247,8 @@ public final class TimelineService: Sendable {
     /// a database written before images went with the commit that let go of them still holds
     /// some. In chunks, each committed with how far it got (a crash goes on from there); when
     /// done, `meta` says so and later opens skip it.
-    private static func sweepUnusedImagesOnce(_ environment: Environment, log: EventLog, registry: ModelRegistry) throws {
+    private static func sweepUnusedImagesOnce(_ environment: Environment, log: EventLog, registry: ModelRegistry) throws
+    {
         let done = Array("unusedImagesSwept".utf8), progress = Array("unusedImagesSweptThrough".utf8)
         guard try environment.read({ try $0.get(log.meta, done) }) == nil else { return }
         while try environment.write({ txn in
@@ -254,23 +274,29 @@ public final class TimelineService: Sendable {
     /// nothing was appended (except the record of a failed sign-in). `origin` says where the
     /// command came from (an HTTP client's address; recorded only as a keyed hash): failed
     /// sign-ins are limited per email and origin.
-    public func execute(_ command: Command, as caller: Caller = .anonymous, origin: String? = nil,
-                        correlationId: String? = nil) async throws(TimelineError) -> CommandResult {
+    public func execute(
+        _ command: Command, as caller: Caller = .anonymous, origin: String? = nil,
+        correlationId: String? = nil
+    ) async throws(TimelineError) -> CommandResult {
         try await execute(command, as: caller, origin: origin, correlationId: correlationId, processedImage: nil)
     }
 
     /// `execute`, for an `addPost` whose photo already went through the image pipeline:
     /// `processedImage` is what `ImagePipeline.post` made of the very bytes the command carries
     /// (the bench's network builder posts a few images many times and processes each once).
-    package func execute(_ command: Command, as caller: Caller = .anonymous, origin: String? = nil, correlationId: String? = nil,
-                         processedImage: ProcessedImage?) async throws(TimelineError) -> CommandResult {
+    package func execute(
+        _ command: Command, as caller: Caller = .anonymous, origin: String? = nil, correlationId: String? = nil,
+        processedImage: ProcessedImage?
+    ) async throws(TimelineError) -> CommandResult {
         let origin = origin.map { log.keys.emailHash("origin:" + $0) }
         let actor = try Self.actor(of: caller)
         var prepared = try await prepare(command, actor: actor, origin: origin, processedImage: processedImage)
         prepared.origin = origin
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
-            let job = WriteJob(service: self, command: command, actor: actor, prepared: prepared, correlationId: correlationId,
-                               deliver: { continuation.resume(returning: $0) })
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
+            let job = WriteJob(
+                service: self, command: command, actor: actor, prepared: prepared, correlationId: correlationId,
+                deliver: { continuation.resume(returning: $0) })
             // In a cluster a batch waits on the network (publish, retries): keep it off the
             // caller's (cooperative) thread.
             if replication == nil, committer.runIfIdle(job) { return }
@@ -286,7 +312,9 @@ public final class TimelineService: Sendable {
         switch caller {
         case .anonymous: return .anonymous
         case .user(let id):
-            guard IdentifierSyntax.isValid(id) else { throw TimelineError(.unauthenticated, "the acting user id is not valid") }
+            guard IdentifierSyntax.isValid(id) else {
+                throw TimelineError(.unauthenticated, "the acting user id is not valid")
+            }
             return .user(UserID(id))
         case .session(let token): return .session(hash: Self.hashToken(token))
         case .operator: return .operator
@@ -302,7 +330,9 @@ public final class TimelineService: Sendable {
         return try ImagePipeline.post(try ImageUpload(base64: image))
     }
 
-    private func prepare(_ command: Command, actor: Actor, origin: String?, processedImage: ProcessedImage?) async throws(TimelineError) -> Prepared {
+    private func prepare(_ command: Command, actor: Actor, origin: String?, processedImage: ProcessedImage?)
+        async throws(TimelineError) -> Prepared
+    {
         var prepared = Prepared()
         switch command.definition {
         case let new as CreateUserCommand:
@@ -339,7 +369,9 @@ public final class TimelineService: Sendable {
             _ = try Validation.email(change.email)
             try await verifyPassword(change.password, of: actor, origin: origin, &prepared)
         case let erase as EraseUserCommand:
-            if let password = erase.password { try await verifyPassword(password, of: actor, origin: origin, &prepared) }
+            if let password = erase.password {
+                try await verifyPassword(password, of: actor, origin: origin, &prepared)
+            }
         default:
             break  // nothing slow to do before the writer decides
         }
@@ -349,9 +381,10 @@ public final class TimelineService: Sendable {
     /// The context commands are decided in, as of now (the writer adds what `prepare` found
     /// out, as `DecisionContext.prepared`).
     func decisionContext() -> DecisionContext {
-        var context = DecisionContext(now: options.clock.nowMilliseconds(), newID: { [unowned self] in newID() },
-                                      hashToken: Self.hashToken, contentID: Self.contentID,
-                                      hashEmail: registry.hashEmail)  // the read models' hash: one function for both
+        var context = DecisionContext(
+            now: options.clock.nowMilliseconds(), newID: { [unowned self] in newID() },
+            hashToken: Self.hashToken, contentID: Self.contentID,
+            hashEmail: registry.hashEmail)  // the read models' hash: one function for both
         context.sessionLifetime = options.sessionLifetime
         context.hideAfterReports = options.hideAfterReports
         context.privatePushEndpoints = options.privatePushEndpoints
@@ -359,7 +392,9 @@ public final class TimelineService: Sendable {
     }
 
     /// An image's address: per owner, so erasing one user never touches another's images.
-    static func contentID(_ owner: UserID, _ bytes: [UInt8]) -> String { hex(Sodium.hash(Array(owner.rawValue.utf8) + [0], bytes)) }
+    static func contentID(_ owner: UserID, _ bytes: [UInt8]) -> String {
+        hex(Sodium.hash(Array(owner.rawValue.utf8) + [0], bytes))
+    }
 
     // MARK: - Reading
 
@@ -370,7 +405,8 @@ public final class TimelineService: Sendable {
             return try registry.retrying {
                 try environment.read { txn -> R? in
                     guard let models = try registry.models(in: txn) else { return nil }
-                    return try body(ReadView(txn: txn, models: models, reports: reportPolicy, now: options.clock.nowMilliseconds()))
+                    return try body(
+                        ReadView(txn: txn, models: models, reports: reportPolicy, now: options.clock.nowMilliseconds()))
                 }
             }
         } catch {
@@ -380,8 +416,9 @@ public final class TimelineService: Sendable {
 
     /// Which reports hide a post, from the options.
     var reportPolicy: ReportPolicy {
-        ReportPolicy(hideAfter: options.hideAfterReports, minimumAccountAge: options.reportMinimumAccountAge,
-                     minimumActivity: options.reportMinimumActivity)
+        ReportPolicy(
+            hideAfter: options.hideAfterReports, minimumAccountAge: options.reportMinimumAccountAge,
+            minimumActivity: options.reportMinimumActivity)
     }
 
     /// Maps storage failures to the public error codes.
@@ -391,7 +428,8 @@ public final class TimelineService: Sendable {
         // What is full, never where: the message reaches HTTP clients, and a path would tell
         // them about the server's files.
         case let error as LMDBError where error.code.isOutOfSpace:
-            return TimelineError(.storageFull, error.code == .mapFull ? "the database has reached its size limit" : "the disk is full")
+            return TimelineError(
+                .storageFull, error.code == .mapFull ? "the database has reached its size limit" : "the disk is full")
         case let error as CocoaError where error.code == .fileWriteOutOfSpace:
             return TimelineError(.storageFull, "the disk is full")
         case let error as POSIXError where error.code == .ENOSPC || error.code == .EDQUOT:

@@ -21,14 +21,17 @@ struct WriteJob: Sendable {
     /// command decides against the state the earlier ones left.
     ///
     /// In a cluster see `runReplicated`: no network call is made inside the transaction.
-    static func run(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry,
-                    replication: Replication?) {
+    static func run(
+        _ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry,
+        replication: Replication?
+    ) {
         do {
             // A rebuild that switched generations makes `models(in:)` nil: the batch (which
             // wrote nothing) runs again on the reopened handles, a bounded number of times.
             let outcomes = try registry.retrying { () throws -> [Outcome]? in
                 if let replication {
-                    return try runReplicated(batch, environment: environment, log: log, registry: registry, replication: replication)
+                    return try runReplicated(
+                        batch, environment: environment, log: log, registry: registry, replication: replication)
                 }
                 return try environment.write { txn in
                     guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
@@ -53,8 +56,10 @@ struct WriteJob: Sendable {
     }
 
     /// Decides and applies every job of the batch in `txn`, sealing with `keys`.
-    private static func decideAll(_ batch: [WriteJob], _ txn: Transaction, log: EventLog, models: ReadModels,
-                               keys: any PayloadKeys) throws -> [Outcome] {
+    private static func decideAll(
+        _ batch: [WriteJob], _ txn: Transaction, log: EventLog, models: ReadModels,
+        keys: any PayloadKeys
+    ) throws -> [Outcome] {
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(batch.count)
         for job in batch {
@@ -72,19 +77,25 @@ struct WriteJob: Sendable {
     /// publish fails on the expected last sequence and the batch is caught up and decided
     /// again. The writer lock is never held across a network call, so other writers (this
     /// node's follower, other processes on the database) wait only for local work.
-    private static func runReplicated(_ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry,
-                                      replication: Replication) throws -> [Outcome] {
+    private static func runReplicated(
+        _ batch: [WriteJob], environment: Environment, log: EventLog, registry: ModelRegistry,
+        replication: Replication
+    ) throws -> [Outcome] {
         for _ in 1...100 {
             try replication.catchUp(environment, registry: registry)
             let keys = StagedKeys(log.keys)
-            var decided: (position: UInt64, outcomes: [Outcome], published: (bytes: [UInt8], fetched: Replication.Fetched)?)?
+            var decided:
+                (position: UInt64, outcomes: [Outcome], published: (bytes: [UInt8], fetched: Replication.Fetched)?)?
             do {
                 try environment.write { txn in
                     guard let models = try registry.models(in: txn) else { throw ReadModelsMoved() }
                     _ = try models.catchUp(log, head: try log.head(txn).sequence, txn)
                     let position = try replication.position(txn)
                     let outcomes = try decideAll(batch, txn, log: log, models: models, keys: keys)
-                    decided = (position, outcomes, try replication.batch(of: outcomes.flatMap(\.appended), txn, models: models, at: position + 1))
+                    decided = (
+                        position, outcomes,
+                        try replication.batch(of: outcomes.flatMap(\.appended), txn, models: models, at: position + 1)
+                    )
                     throw RolledBack()
                 }
             } catch is RolledBack {
@@ -103,7 +114,8 @@ struct WriteJob: Sendable {
             // Published is committed (the replicated log is authoritative): from here on the
             // batch is never decided again. Should applying it here fail, the follower applies
             // it from the stream later.
-            applyPublished(published.fetched, environment: environment, log: log, registry: registry, replication: replication)
+            applyPublished(
+                published.fetched, environment: environment, log: log, registry: registry, replication: replication)
             return decided.outcomes
         }
         throw TimelineError(.conflict, "other nodes kept appending first; try again")
@@ -112,8 +124,10 @@ struct WriteJob: Sendable {
     /// Applies this node's own published batch in a short write transaction (skipped if the
     /// follower got there first); a failure is reported, not thrown: the batch is already in
     /// the replicated log, so re-running the commands would apply them twice.
-    private static func applyPublished(_ batch: Replication.Fetched, environment: Environment, log: EventLog,
-                                       registry: ModelRegistry, replication: Replication) {
+    private static func applyPublished(
+        _ batch: Replication.Fetched, environment: Environment, log: EventLog,
+        registry: ModelRegistry, replication: Replication
+    ) {
         for _ in 1...3 {
             do {
                 try environment.write { txn in
@@ -149,7 +163,9 @@ struct WriteJob: Sendable {
         }
         let actor = decision.actor?.rawValue ?? EventEnvelope.systemActor
         let pending = decision.events.map {
-            PendingEvent(id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor, correlationId: correlationId)
+            PendingEvent(
+                id: EventID(service.newID()), event: $0, timestamp: context.now, actor: actor,
+                correlationId: correlationId)
         }
         let envelopes = try log.append(pending, txn, sealingWith: keys)
         for (id, upload) in decision.blobs {
@@ -161,7 +177,8 @@ struct WriteJob: Sendable {
         if case .userErased(let e) = envelopes.last?.event { erased = e.userId }
         switch decision.outcome {
         case .failure(let error): return (.failure(error), erased, envelopes)
-        case .success(let outcome): return (.success(try view.materialise(outcome, viewer: decision.actor)), erased, envelopes)
+        case .success(let outcome):
+            return (.success(try view.materialise(outcome, viewer: decision.actor)), erased, envelopes)
         }
     }
 }

@@ -23,7 +23,7 @@ package struct Decider<State: DecisionState> {
             return user
         case .session(let hash):
             guard let session = try state.session(hash: hash), session.expiresAt > context.now,
-                  let user = try state.user(session.user)
+                let user = try state.user(session.user)
             else { throw TimelineError(.unauthenticated, "the session is not valid or has expired") }
             return user
         }
@@ -73,7 +73,8 @@ package struct Decider<State: DecisionState> {
     /// author blocks `me`.
     func isHidden(_ post: PostRecord, from me: UserRecord) throws -> Bool {
         guard post.author != me.id else { return false }
-        return try state.hides(post, from: me.id, threshold: context.hideAfterReports) || state.blocks(post.author, me.id)
+        return try state.hides(post, from: me.id, threshold: context.hideAfterReports)
+            || state.blocks(post.author, me.id)
     }
 
     /// `me`'s own post `raw`, to `verb` (edit, delete). Someone else's post that `me` may not

@@ -25,9 +25,15 @@ package struct DecisionContext {
     public var privatePushEndpoints = false
 
     /// A context with these functions and the defaults for the rest.
-    public init(now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
-                contentID: @escaping (UserID, [UInt8]) -> String, hashEmail: @escaping (String) -> String) {
-        self.now = now; self.newID = newID; self.hashToken = hashToken; self.contentID = contentID; self.hashEmail = hashEmail
+    public init(
+        now: Int64, newID: @escaping () -> String, hashToken: @escaping (String) -> String,
+        contentID: @escaping (UserID, [UInt8]) -> String, hashEmail: @escaping (String) -> String
+    ) {
+        self.now = now
+        self.newID = newID
+        self.hashToken = hashToken
+        self.contentID = contentID
+        self.hashEmail = hashEmail
     }
 }
 
@@ -45,8 +51,14 @@ package struct Decision: Sendable {
     public var actor: UserID?
 
     /// A decision with these events, images, outcome and actor.
-    public init(events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>, actor: UserID? = nil) {
-        self.events = events; self.blobs = blobs; self.outcome = outcome; self.actor = actor
+    public init(
+        events: [Event] = [], blobs: [ImageID: ImageUpload] = [:], outcome: Result<Outcome, TimelineError>,
+        actor: UserID? = nil
+    ) {
+        self.events = events
+        self.blobs = blobs
+        self.outcome = outcome
+        self.actor = actor
     }
 }
 
@@ -87,7 +99,9 @@ package enum SignInPolicy {
 
 /// Decides a command: validates it against `state` and returns its events, or throws a typed
 /// error (nothing to append). Pure: all I/O is behind `state` and `context`.
-package func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws -> Decision {
+package func decide(_ command: Command, actor: Actor, state: some DecisionState, context: DecisionContext) throws
+    -> Decision
+{
     try command.definition.decide(Decider(state: state, context: context), actor: actor)
 }
 

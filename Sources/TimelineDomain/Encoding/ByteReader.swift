@@ -41,11 +41,15 @@ package struct ByteReader {
     /// Reads a length-prefixed UTF-8 string.
     @inlinable package mutating func string() throws(CorruptRecord) -> String { try read(SpanReading.string) }
     /// Reads a flag byte, then the string if it is 1.
-    @inlinable package mutating func optionalString() throws(CorruptRecord) -> String? { try read(SpanReading.optionalString) }
+    @inlinable package mutating func optionalString() throws(CorruptRecord) -> String? {
+        try read(SpanReading.optionalString)
+    }
     /// Reads a count, then that many strings.
     @inlinable package mutating func strings() throws(CorruptRecord) -> [String] { try read(SpanReading.strings) }
 
-    @inlinable mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T) throws(CorruptRecord) -> T {
+    @inlinable mutating func read<T>(_ primitive: (Span<UInt8>, inout Int) throws(CorruptRecord) -> T)
+        throws(CorruptRecord) -> T
+    {
         let bytes = self.bytes
         var position = offset
         defer { offset = position }
@@ -62,7 +66,9 @@ package struct ByteReader {
     /// Reads a length-prefixed run of bytes.
     @inlinable package mutating func blob() throws(CorruptRecord) -> [UInt8] { try raw(try length()) }
     /// What `ByteWriter.double` wrote.
-    @inlinable package mutating func double() throws(CorruptRecord) -> Double { Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0) }
+    @inlinable package mutating func double() throws(CorruptRecord) -> Double {
+        Double(bitPattern: BigEndian.uint64(try raw(8)) ?? 0)
+    }
 
     /// Fails unless every byte has been read (trailing bytes mean a corrupt record).
     @inlinable package func expectEnd() throws(CorruptRecord) {
@@ -122,7 +128,9 @@ package enum SpanReading {
     }
 
     /// A flag byte (0: `nil`, 1: a string follows), then the string.
-    @inlinable package static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> String? {
+    @inlinable package static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord)
+        -> String?
+    {
         switch try u8(span, &offset) {
         case 0: return nil
         case 1: return try string(span, &offset)

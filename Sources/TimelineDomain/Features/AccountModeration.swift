@@ -364,11 +364,11 @@ extension RoleChange {
     /// What each event type carrying the payload records.
     package static let eventDescriptions: [EventType: String] = [
         .roleGranted: "The operator granted a role.",
-        .roleRevoked: "The operator revoked a role.",
+        .roleRevoked: "The operator revoked a role."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "role": JSONSchema.enumeration(["moderator"]),
+        "role": JSONSchema.enumeration(["moderator"])
     ]
 }
 
@@ -378,11 +378,11 @@ extension UserReported {
         "Someone reported an account, perhaps naming some of its posts."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "reason": "Sealed with the reporter's key; absent once they are erased.",
+        "reason": "Sealed with the reporter's key; absent once they are erased."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20),
+        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20)
     ]
 }
 
@@ -392,11 +392,11 @@ extension AccountDecision {
         .userReportsDismissed: "A moderator dismissed the reports standing against an account.",
         .userSuspended: "A moderator suspended an account: it cannot sign in, its sessions end, its profile and "
             + "posts are gone for everyone else.",
-        .userUnsuspended: "A moderator lifted a suspension.",
+        .userUnsuspended: "A moderator lifted a suspension."
     ]
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "moderatorId": "The moderator who decided; absent: the operator.",
+        "moderatorId": "The moderator who decided; absent: the operator."
     ]
 }
 
@@ -405,14 +405,14 @@ extension AccountDecision {
 extension DismissUserReportsCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "The account whose standing reports are dismissed (moderators only).",
+        "user": "The account whose standing reports are dismissed (moderators only)."
     ]
 }
 
 extension GrantRoleCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "Who gets the moderator role (the operator only).",
+        "user": "Who gets the moderator role (the operator only)."
     ]
 }
 
@@ -420,33 +420,33 @@ extension ReportUserCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
         "user": "The account reported.",
-        "posts": "Some of the account's posts the report is about (at most 20).",
+        "posts": "Some of the account's posts the report is about (at most 20)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "user": .identifier,
         "reason": JSONSchema.string.with("minLength", 1),
-        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20),
+        "posts": JSONSchema.array(of: .identifier).with("maxItems", 20)
     ]
 }
 
 extension RevokeRoleCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "Who loses the moderator role (the operator only).",
+        "user": "Who loses the moderator role (the operator only)."
     ]
 }
 
 extension SuspendUserCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "The account suspended (moderators only).",
+        "user": "The account suspended (moderators only)."
     ]
 }
 
 extension UnsuspendUserCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "The account unsuspended (moderators only).",
+        "user": "The account unsuspended (moderators only)."
     ]
 }

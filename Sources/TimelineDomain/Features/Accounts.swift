@@ -287,15 +287,16 @@ extension UserCreated {
         + "absent once the owner is erased (the envelope then has \"erased\": true)."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "passwordHash": "Always redacted in JSON.",
+        "passwordHash": "Always redacted in JSON."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
         "email": JSONSchema.string.with("maxLength", 254),
-        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]),
+        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]
+        ),
         "bio": JSONSchema.string.with("maxLength", 150),
-        "url": JSONSchema.string.with("maxLength", 2048),
+        "url": JSONSchema.string.with("maxLength", 2048)
     ]
 }
 
@@ -304,10 +305,10 @@ extension UserCreated {
 extension EraseUserCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "password": "The user's current password: required when a user erases themself (an operator gives none).",
+        "password": "The user's current password: required when a user erases themself (an operator gives none)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "user": .identifier,
+        "user": .identifier
     ]
 }

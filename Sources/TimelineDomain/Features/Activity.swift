@@ -48,7 +48,9 @@ extension Decider {
         // The marker never passes the newest item (a later item must come in unread), so what
         // it would move to is the older of the two: if it is there already, nothing changes and
         // nothing is recorded, however often a client repeats it.
-        guard let newest = try state.newestActivity(of: me.id) else { return Decision(outcome: .success(.changed(false))) }
+        guard let newest = try state.newestActivity(of: me.id) else {
+            return Decision(outcome: .success(.changed(false)))
+        }
         if let marker = try state.activityMarker(of: me.id), marker >= min(raw, newest) {
             return Decision(outcome: .success(.changed(false)))
         }
@@ -168,18 +170,18 @@ extension ActivityDismissed {
         "A user dismissed an activity item, or all of them (Mastodon's notification dismiss and clear)."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "item": "The item dismissed; absent: every item the user had.",
+        "item": "The item dismissed; absent: every item the user had."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "item": .identifier,
+        "item": .identifier
     ]
 }
 
 extension ActivityRead {
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "upTo": "The id of the newest activity item read.",
+        "upTo": "The id of the newest activity item read."
     ]
 }
 
@@ -188,17 +190,17 @@ extension ActivityRead {
 extension DismissActivityCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "item": "The activity item to dismiss; absent: all of them.",
+        "item": "The activity item to dismiss; absent: all of them."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "item": .identifier,
+        "item": .identifier
     ]
 }
 
 extension MarkActivityReadCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "upTo": "The id of the newest activity item read.",
+        "upTo": "The id of the newest activity item read."
     ]
 }

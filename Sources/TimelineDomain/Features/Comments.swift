@@ -18,7 +18,11 @@ public struct CommentAdded: Equatable, Sendable {
     public var replyTo: CommentID?
     /// A `CommentAdded` payload.
     public init(commentId: CommentID, postId: PostID, authorId: UserID, text: String, replyTo: CommentID? = nil) {
-        self.commentId = commentId; self.postId = postId; self.authorId = authorId; self.text = text; self.replyTo = replyTo
+        self.commentId = commentId
+        self.postId = postId
+        self.authorId = authorId
+        self.text = text
+        self.replyTo = replyTo
     }
 }
 
@@ -36,7 +40,9 @@ extension CommentAdded: EventPayload {
 
     /// Writes a `CommentAdded` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(commentId.rawValue); w.string(postId.rawValue); w.string(authorId.rawValue)
+        w.string(commentId.rawValue)
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
         try sealer.seal(authorId, into: &w) { $0.string(text) }
         w.optionalString(replyTo?.rawValue)
     }
@@ -53,7 +59,9 @@ extension CommentAdded: EventPayload {
     package static var erasedMembers: [String] { ["text"] }
 
     /// A one-line human summary of a `CommentAdded` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) commented on \(postId): \(clip(text))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(authorId)) commented on \(postId): \(clip(text))"
+    }
 }
 
 /// The payload of `CommentDeleted`.
@@ -63,7 +71,10 @@ public struct CommentDeleted: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
     /// A `CommentDeleted` payload.
-    public init(commentId: CommentID, postId: PostID) { self.commentId = commentId; self.postId = postId }
+    public init(commentId: CommentID, postId: PostID) {
+        self.commentId = commentId
+        self.postId = postId
+    }
 }
 
 extension CommentDeleted: EventPayload {
@@ -74,7 +85,10 @@ extension CommentDeleted: EventPayload {
     /// The post a `CommentDeleted` event is about: `postId`.
     package var post: PostID? { postId }
     /// Writes a `CommentDeleted` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(commentId.rawValue); w.string(postId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(commentId.rawValue)
+        w.string(postId.rawValue)
+    }
 
     /// Reads a stored `CommentDeleted` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -82,7 +96,9 @@ extension CommentDeleted: EventPayload {
     }
 
     /// A one-line human summary of a `CommentDeleted` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "comment \(commentId) on \(postId) deleted" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "comment \(commentId) on \(postId) deleted"
+    }
 }
 
 extension Decider {
@@ -120,12 +136,14 @@ extension Decider {
             // A comment `me` may not see (its post hidden from them, or a block either way) is
             // `not_found`, as an unknown id: a `forbidden` would tell that it exists.
             if try state.hides(post, from: me.id, threshold: context.hideAfterReports)
-                || blockedEitherWay(me.id, post.author) || blockedEitherWay(me.id, comment.author) {
+                || blockedEitherWay(me.id, post.author) || blockedEitherWay(me.id, comment.author)
+            {
                 throw TimelineError.notFound("comment", id.rawValue)
             }
             throw TimelineError(.forbidden, "only the comment's author or the post's author can delete a comment")
         }
-        return Decision(events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
+        return Decision(
+            events: [.commentDeleted(CommentDeleted(commentId: id, postId: post.id))], outcome: .success(.done))
     }
 }
 
@@ -164,7 +182,11 @@ package struct AddCommentCommand: CommandDefinition {
     package let replyTo: String?
 
     /// A `addComment` command with these fields.
-    package init(post: String, text: String, replyTo: String?) { self.post = post; self.text = text; self.replyTo = replyTo }
+    package init(post: String, text: String, replyTo: String?) {
+        self.post = post
+        self.text = text
+        self.replyTo = replyTo
+    }
 
     /// Reads `addComment`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -203,11 +225,11 @@ extension CommentAdded {
         + "absent once the owner is erased (the envelope then has \"erased\": true)."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "replyTo": "The comment it replies to, if any.",
+        "replyTo": "The comment it replies to, if any."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "text": JSONSchema.string.with("minLength", 1).with("maxLength", 2200),
+        "text": JSONSchema.string.with("minLength", 1).with("maxLength", 2200)
     ]
 }
 
@@ -216,11 +238,11 @@ extension CommentAdded {
 extension AddCommentCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "replyTo": "The comment of the same post this one replies to.",
+        "replyTo": "The comment of the same post this one replies to."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "post": .identifier,
-        "replyTo": .identifier,
+        "replyTo": .identifier
     ]
 }

@@ -164,7 +164,7 @@ extension Follow {
         .postNotificationsOn: "followerId asked to be told of each of followeeId's posts (follow's notify): each "
             + "post after it is an activity item of kind post for them while they follow.",
         .postNotificationsOff: "followerId stopped being told of followeeId's posts (follow's notify false). "
-            + "Unfollowing, or a rejected or withdrawn request, ends it without this event.",
+            + "Unfollowing, or a rejected or withdrawn request, ends it without this event."
     ]
 }
 
@@ -174,10 +174,10 @@ extension FollowCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
         "notify": "Optional: true asks to be told of each of the user's posts, false stops it; absent leaves it "
-            + "as it is.",
+            + "as it is."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "user": .identifier,
+        "user": .identifier
     ]
 }

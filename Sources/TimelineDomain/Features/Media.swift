@@ -407,14 +407,14 @@ extension MediaUploaded {
         + "stream user-<uploaderId>."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "alt": "Sealed with the uploader's key; absent when none or once they are erased.",
+        "alt": "Sealed with the uploader's key; absent when none or once they are erased."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "width": JSONSchema.integer.with("minimum", 1),
         "height": JSONSchema.integer.with("minimum", 1),
         "blurhash": JSONSchema.string.with("minLength", 6),
-        "alt": JSONSchema.string.with("maxLength", 1500),
+        "alt": JSONSchema.string.with("maxLength", 1500)
     ]
 }
 
@@ -424,11 +424,11 @@ extension MediaUpdated {
         "A photo's alt text changed."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "alt": "The new alt text (sealed); absent: cleared, or the uploader is erased.",
+        "alt": "The new alt text (sealed); absent: cleared, or the uploader is erased."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "alt": JSONSchema.string.with("maxLength", 1500),
+        "alt": JSONSchema.string.with("maxLength", 1500)
     ]
 }
 
@@ -450,12 +450,12 @@ extension UpdateMediaCommand {
     package static let memberDescriptions: [String: String] = [
         "media": "One of the acting user's photos.",
         "alt": "A description of the photo for people who cannot see it (at most 1,500 characters; null or empty: "
-            + "none).",
+            + "none)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "media": .identifier,
-        "alt": JSONSchema.string.nullable,
+        "alt": JSONSchema.string.nullable
     ]
 }
 
@@ -463,11 +463,11 @@ extension UploadMediaCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
         "alt": "A description of the photo for people who cannot see it (at most 1,500 characters; null or empty: "
-            + "none).",
+            + "none)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "image": JSONSchema.string.with("contentEncoding", "base64"),
-        "alt": JSONSchema.string.nullable,
+        "alt": JSONSchema.string.nullable
     ]
 }

@@ -291,11 +291,11 @@ extension PostReported {
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
         "origin": "A keyed hash of the address the report came from (absent for local tools): reports from one "
-            + "address count once.",
+            + "address count once."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500)
     ]
 }
 
@@ -307,7 +307,7 @@ extension PostRemoved {
         + "\"erased\": true)."
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500)
     ]
 }
 
@@ -335,13 +335,13 @@ extension RemovePostCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "post": .identifier,
-        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500),
+        "reason": JSONSchema.string.with("minLength", 1).with("maxLength", 500)
     ]
 }
 
 extension ReportPostCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "post": .identifier,
+        "post": .identifier
     ]
 }

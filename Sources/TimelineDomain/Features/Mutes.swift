@@ -200,7 +200,7 @@ extension Command {
 extension Mute {
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "until": "When the mute ends by itself (ms since 1970); absent: when unmuted.",
+        "until": "When the mute ends by itself (ms since 1970); absent: when unmuted."
     ]
 }
 
@@ -209,11 +209,11 @@ extension Mute {
 extension MuteCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "duration": "How long the mute lasts, in seconds; 0 or absent: until unmuted (Mastodon's duration).",
+        "duration": "How long the mute lasts, in seconds; 0 or absent: until unmuted (Mastodon's duration)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "user": .identifier,
-        "duration": JSONSchema.integer.with("minimum", 0).with("maximum", 31536000),
+        "duration": JSONSchema.integer.with("minimum", 0).with("maximum", 31_536_000)
     ]
 }

@@ -319,7 +319,7 @@ extension AppRegistered {
     public static let memberSchemas: [String: JSONSchema] = [
         "name": JSONSchema.string.with("minLength", 1).with("maxLength", 100),
         "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10),
-        "secretHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "secretHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -330,15 +330,15 @@ extension RegisterAppCommand {
     package static let schemaTakesCaller = false
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "scopes": "Space-separated (default read).",
+        "scopes": "Space-separated (default read)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "name": JSONSchema.string.with("minLength", 1).with("maxLength", 100),
-        "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10),
+        "redirectUris": JSONSchema.array(of: JSONSchema.string).with("minItems", 1).with("maxItems", 10)
     ]
     /// Rules across fields.
     package static let schemaKeywords: [String: JSONValue] = [
-        "required": ["command", "name", "redirectUris"],
+        "required": ["command", "name", "redirectUris"]
     ]
 }

@@ -547,12 +547,12 @@ extension AppAuthorized {
         + "minutes."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "codeChallenge": "PKCE S256 challenge.",
+        "codeChallenge": "PKCE S256 challenge."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "codeHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
-        "codeChallenge": JSONSchema.string(pattern: "^[A-Za-z0-9_-]{43}$"),
+        "codeChallenge": JSONSchema.string(pattern: "^[A-Za-z0-9_-]{43}$")
     ]
 }
 
@@ -562,7 +562,7 @@ extension AppTokenIssued {
         "An OAuth app's own token (the client credentials grant), only as a hash."
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -572,7 +572,7 @@ extension AppTokenRevoked {
         "An OAuth app revoked a token of its own (RFC 7009), named only by its hash."
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -584,11 +584,11 @@ extension AuthorizeAppCommand {
         "The acting user lets an OAuth app act for them; answers the authorization code."
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "scopes": "Space-separated (default: the app's).",
+        "scopes": "Space-separated (default: the app's)."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "codeChallengeMethod": JSONSchema.constant("S256"),
+        "codeChallengeMethod": JSONSchema.constant("S256")
     ]
 }
 
@@ -619,6 +619,6 @@ extension RevokeTokenCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
         "app": "The OAuth app's client_id.",
-        "clientSecret": "The app's client secret; a public client leaves it out.",
+        "clientSecret": "The app's client secret; a public client leaves it out."
     ]
 }

@@ -402,7 +402,7 @@ extension Command {
 extension PasswordResetRequested {
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -417,7 +417,7 @@ extension PasswordChanged {
     public static let memberSchemas: [String: JSONSchema] = [
         "resetTokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
         "email": JSONSchema.string.with("maxLength", 254),
-        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]]),
+        "passwordHash": JSONSchema(["anyOf": [JSONSchema.constant(.string(Event.redacted)).json, JSONSchema.null.json]])
     ]
 }
 
@@ -429,7 +429,7 @@ extension EmailChanged {
         + "has \"erased\": true)."
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "email": JSONSchema.string.with("maxLength", 254),
+        "email": JSONSchema.string.with("maxLength", 254)
     ]
 }
 

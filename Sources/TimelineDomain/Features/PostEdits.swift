@@ -18,7 +18,10 @@ public struct PostEdited: Equatable, Sendable {
     public var hashtags: [String]
     /// A `PostEdited` payload.
     public init(postId: PostID, authorId: UserID, caption: String?, hashtags: [String]) {
-        self.postId = postId; self.authorId = authorId; self.caption = caption; self.hashtags = hashtags
+        self.postId = postId
+        self.authorId = authorId
+        self.caption = caption
+        self.hashtags = hashtags
     }
 }
 
@@ -32,19 +35,27 @@ extension PostEdited: EventPayload {
 
     /// Writes a `PostEdited` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(postId.rawValue); w.string(authorId.rawValue)
-        try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
+        try sealer.seal(authorId, into: &w) {
+            $0.optionalString(caption)
+            $0.strings(hashtags)
+        }
     }
 
     /// Reads a stored `PostEdited` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
-        let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
+        let personal = try opener.personal(author, from: &r) {
+            (caption: try $0.optionalString(), tags: try $0.strings())
+        }
         self.init(postId: post, authorId: author, caption: personal?.caption, hashtags: personal?.tags ?? [])
     }
 
     /// A one-line human summary of a `PostEdited` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) edited \(postId) \(clip(caption))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(authorId)) edited \(postId) \(clip(caption))"
+    }
 }
 
 extension Decider {
@@ -58,13 +69,16 @@ extension Decider {
             let caption = try wanted.map(Validation.caption).flatMap(nonEmpty)
             if caption != post.caption {
                 let tags = try caption.map(Validation.hashtags(in:)) ?? []
-                events.append(.postEdited(PostEdited(postId: post.id, authorId: me.id, caption: caption, hashtags: tags)))
+                events.append(
+                    .postEdited(PostEdited(postId: post.id, authorId: me.id, caption: caption, hashtags: tags)))
             }
         }
         // Alt texts, in the ids' order so the events are the same for the same edit.
         for (raw, wanted) in alts.sorted(by: { $0.key < $1.key }) {
             let id: MediaID = try Validation.identifier(raw, field: "alts")
-            guard let media = try state.media(id), media.post == post.id else { throw TimelineError.invalid("alts", "\(id) is not a photo of this post") }
+            guard let media = try state.media(id), media.post == post.id else {
+                throw TimelineError.invalid("alts", "\(id) is not a photo of this post")
+            }
             let alt = try wanted.flatMap(Validation.alt)
             if alt != media.alt { events.append(.mediaUpdated(MediaUpdated(mediaId: id, uploaderId: me.id, alt: alt))) }
         }
@@ -87,7 +101,11 @@ package struct EditPostCommand: CommandDefinition {
     package let alts: [String: String?]
 
     /// A `editPost` command with these fields.
-    package init(post: String, caption: String??, alts: [String: String?] = [:]) { self.post = post; self.caption = caption; self.alts = alts }
+    package init(post: String, caption: String??, alts: [String: String?] = [:]) {
+        self.post = post
+        self.caption = caption
+        self.alts = alts
+    }
 
     /// Reads `editPost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
@@ -126,7 +144,7 @@ extension Command {
 extension PostEdited {
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "caption": "The new caption (absent: none, or its author was erased).",
+        "caption": "The new caption (absent: none, or its author was erased)."
     ]
 }
 
@@ -137,12 +155,12 @@ extension EditPostCommand {
     package static let memberDescriptions: [String: String] = [
         "caption": "The new caption; null or empty clears it, absent keeps it.",
         "alts": "New alt texts of the post's photos, by media id (null or empty clears one; at most 1,500 "
-            + "characters each). Each must be a photo of this post.",
+            + "characters each). Each must be a photo of this post."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "post": .identifier,
         "caption": JSONSchema.string.nullable,
-        "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100),
+        "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100)
     ]
 }

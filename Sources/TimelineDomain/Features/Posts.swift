@@ -33,12 +33,21 @@ public struct PostAdded: Equatable, Sendable {
     /// The blurhash of a post given its one photo at once (v5; an album's are its media's).
     public var blurhash: String?
     /// A `PostAdded` payload.
-    public init(postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
-                width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public,
-                media: [MediaID] = [], blurhash: String? = nil) {
-        self.postId = postId; self.authorId = authorId; self.imageId = imageId
-        self.caption = caption; self.hashtags = hashtags
-        self.width = width; self.height = height; self.variants = variants; self.visibility = visibility; self.media = media
+    public init(
+        postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
+        width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public,
+        media: [MediaID] = [], blurhash: String? = nil
+    ) {
+        self.postId = postId
+        self.authorId = authorId
+        self.imageId = imageId
+        self.caption = caption
+        self.hashtags = hashtags
+        self.width = width
+        self.height = height
+        self.variants = variants
+        self.visibility = visibility
+        self.media = media
         self.blurhash = blurhash
     }
 
@@ -111,15 +120,25 @@ extension PostAdded: EventPayload {
 
     /// Writes a `PostAdded` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(postId.rawValue); w.string(authorId.rawValue); w.string(imageId.rawValue)
-        try sealer.seal(authorId, into: &w) { $0.optionalString(caption); $0.strings(hashtags) }
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
+        w.string(imageId.rawValue)
+        try sealer.seal(authorId, into: &w) {
+            $0.optionalString(caption)
+            $0.strings(hashtags)
+        }
         // What the image pipeline produced (so a rebuild never re-encodes; an import's image is
         // stored as it came, without it), after a byte saying whether it is there and who sees the post.
         let sized = variants.flatMap { v in width.flatMap { w in height.map { h in (v, w, h) } } }
-        w.u8((sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0) | (media.isEmpty ? 0 : Flags.album)
-             | (blurhash == nil ? 0 : Flags.blurhash))
+        w.u8(
+            (sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0)
+                | (media.isEmpty ? 0 : Flags.album)
+                | (blurhash == nil ? 0 : Flags.blurhash))
         if let (variants, width, height) = sized {
-            w.int(width); w.int(height); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+            w.int(width)
+            w.int(height)
+            w.string(variants.feed.rawValue)
+            w.string(variants.thumb.rawValue)
         }
         if !media.isEmpty { w.strings(media.map(\.rawValue)) }
         if let blurhash { w.string(blurhash) }
@@ -128,8 +147,11 @@ extension PostAdded: EventPayload {
     /// Reads a stored `PostAdded` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string()), image = ImageID(try r.string())
-        let personal = try opener.personal(author, from: &r) { (caption: try $0.optionalString(), tags: try $0.strings()) }
-        self.init(postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
+        let personal = try opener.personal(author, from: &r) {
+            (caption: try $0.optionalString(), tags: try $0.strings())
+        }
+        self.init(
+            postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
         // v3 has the pipeline's output when anything follows; v4 says so in a byte of flags.
         var sized = opener.version == 3 && !r.isAtEnd
         var album = false, hashed = false
@@ -141,7 +163,8 @@ extension PostAdded: EventPayload {
             hashed = opener.version >= 5 && flags & Flags.blurhash != 0
         }
         if sized {
-            width = try r.int(); height = try r.int()
+            width = try r.int()
+            height = try r.int()
             variants = ImageVariants(full: image, feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
         }
         if album { media = try r.strings().map(MediaID.init) }
@@ -149,7 +172,9 @@ extension PostAdded: EventPayload {
     }
 
     /// A one-line human summary of a `PostAdded` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) posted \(postId) \(clip(caption))" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(authorId)) posted \(postId) \(clip(caption))"
+    }
 }
 
 /// The payload of `PostPlaced`: where a post's photo was taken. Appended right after the
@@ -163,7 +188,9 @@ public struct PostPlaced: Equatable, Sendable {
     public var place: Place?
     /// A `PostPlaced` payload.
     public init(postId: PostID, authorId: UserID, place: Place?) {
-        self.postId = postId; self.authorId = authorId; self.place = place
+        self.postId = postId
+        self.authorId = authorId
+        self.place = place
     }
 }
 
@@ -208,15 +235,22 @@ extension PostPlaced: EventPayload {
 
     /// Writes a `PostPlaced` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(postId.rawValue); w.string(authorId.rawValue)
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
         guard let place else { throw CorruptRecord(message: "PostPlaced without its place") }
-        try sealer.seal(authorId, into: &w) { $0.double(place.latitude); $0.double(place.longitude); $0.optionalString(place.name) }
+        try sealer.seal(authorId, into: &w) {
+            $0.double(place.latitude)
+            $0.double(place.longitude)
+            $0.optionalString(place.name)
+        }
     }
 
     /// Reads a stored `PostPlaced` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string())
-        let place = try opener.personal(author, from: &r) { Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString()) }
+        let place = try opener.personal(author, from: &r) {
+            Place(latitude: try $0.double(), longitude: try $0.double(), name: try $0.optionalString())
+        }
         self.init(postId: post, authorId: author, place: place)
     }
 
@@ -246,9 +280,15 @@ public struct PostImageProcessed: Equatable, Sendable {
     /// The variants produced.
     public var variants: ImageVariants
     /// A `PostImageProcessed` payload.
-    public init(postId: PostID, authorId: UserID, sourceImageId: ImageID, width: Int, height: Int, variants: ImageVariants) {
-        self.postId = postId; self.authorId = authorId; self.sourceImageId = sourceImageId
-        self.width = width; self.height = height; self.variants = variants
+    public init(
+        postId: PostID, authorId: UserID, sourceImageId: ImageID, width: Int, height: Int, variants: ImageVariants
+    ) {
+        self.postId = postId
+        self.authorId = authorId
+        self.sourceImageId = sourceImageId
+        self.width = width
+        self.height = height
+        self.variants = variants
     }
 }
 
@@ -264,17 +304,24 @@ extension PostImageProcessed: EventPayload {
 
     /// Writes a `PostImageProcessed` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(postId.rawValue); w.string(authorId.rawValue); w.string(sourceImageId.rawValue)
-        w.int(width); w.int(height)
-        w.string(variants.full.rawValue); w.string(variants.feed.rawValue); w.string(variants.thumb.rawValue)
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
+        w.string(sourceImageId.rawValue)
+        w.int(width)
+        w.int(height)
+        w.string(variants.full.rawValue)
+        w.string(variants.feed.rawValue)
+        w.string(variants.thumb.rawValue)
     }
 
     /// Reads a stored `PostImageProcessed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string()), source = ImageID(try r.string())
         let width = try r.int(), height = try r.int()
-        let variants = ImageVariants(full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
-        self.init(postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
+        let variants = ImageVariants(
+            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        self.init(
+            postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
     }
 
     /// A one-line human summary of a `PostImageProcessed` event.
@@ -290,7 +337,10 @@ public struct PostDeleted: Equatable, Sendable {
     /// The post's author.
     public var authorId: UserID
     /// A `PostDeleted` payload.
-    public init(postId: PostID, authorId: UserID) { self.postId = postId; self.authorId = authorId }
+    public init(postId: PostID, authorId: UserID) {
+        self.postId = postId
+        self.authorId = authorId
+    }
 }
 
 extension PostDeleted: EventPayload {
@@ -301,7 +351,10 @@ extension PostDeleted: EventPayload {
     /// The post a `PostDeleted` event is about: `postId`.
     package var post: PostID? { postId }
     /// Writes a `PostDeleted` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws { w.string(postId.rawValue); w.string(authorId.rawValue) }
+    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
+        w.string(postId.rawValue)
+        w.string(authorId.rawValue)
+    }
 
     /// Reads a stored `PostDeleted` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
@@ -309,20 +362,25 @@ extension PostDeleted: EventPayload {
     }
 
     /// A one-line human summary of a `PostDeleted` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String { "\(name(authorId)) deleted post \(postId)" }
+    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
+        "\(name(authorId)) deleted post \(postId)"
+    }
 }
 
 extension Decider {
-    func addPost(photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
-                 visibility: PostVisibility? = nil, by me: UserRecord) throws -> Decision {
+    func addPost(
+        photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
+        visibility: PostVisibility? = nil, by me: UserRecord
+    ) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
         let place = try location.map(Validation.place)
         let warning = try warning.flatMap(Validation.warning)
         let id = PostID(context.newID())
         // A locked account's posts are for its followers unless it says otherwise.
-        var event = PostAdded(postId: id, authorId: me.id, imageId: ImageID(""), caption: caption, hashtags: tags,
-                              visibility: visibility ?? (me.locked ? .followers : .public))
+        var event = PostAdded(
+            postId: id, authorId: me.id, imageId: ImageID(""), caption: caption, hashtags: tags,
+            visibility: visibility ?? (me.locked ? .followers : .public))
         var blobs: [ImageID: ImageUpload] = [:]
         switch photos {
         case .image(let image):
@@ -333,26 +391,33 @@ extension Decider {
                 throw TimelineError(.internal, "the image was not processed")
             }
             let photo = try processedPhoto(by: me)
-            (event.imageId, event.width, event.height, event.variants) = (photo.variants.full, photo.width, photo.height, photo.variants)
+            (event.imageId, event.width, event.height, event.variants) = (
+                photo.variants.full, photo.width, photo.height, photo.variants
+            )
             event.blurhash = photo.blurhash
             blobs = photo.blobs
         case .media(let ids):
             // An album: the photos uploaded before; the first is the post's image.
             let media = try attachableMedia(ids, of: me)
             let cover = media[0]
-            (event.imageId, event.width, event.height, event.variants) = (cover.variants.full, cover.width, cover.height, cover.variants)
+            (event.imageId, event.width, event.height, event.variants) = (
+                cover.variants.full, cover.width, cover.height, cover.variants
+            )
             event.media = media.map(\.id)
         }
         var events: [Event] = [.postAdded(event)]
         // The place is an event of its own, so `PostAdded`'s encoding stays as it was.
         if let place { events.append(.postPlaced(PostPlaced(postId: id, authorId: me.id, place: place))) }
-        if sensitive || warning != nil { events.append(.postMarkedSensitive(PostMarkedSensitive(postId: id, authorId: me.id, warning: warning))) }
+        if sensitive || warning != nil {
+            events.append(.postMarkedSensitive(PostMarkedSensitive(postId: id, authorId: me.id, warning: warning)))
+        }
         return Decision(events: events, blobs: blobs, outcome: .success(.post(id)))
     }
 
     func deletePost(_ post: String, by me: UserRecord) throws -> Decision {
         let post = try ownPost(post, of: me, "delete")
-        return Decision(events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
+        return Decision(
+            events: [.postDeleted(PostDeleted(postId: post.id, authorId: post.author))], outcome: .success(.done))
     }
 }
 
@@ -408,8 +473,15 @@ package struct AddPostCommand: CommandDefinition {
     package let visibility: PostVisibility?
 
     /// A `addPost` command with these fields.
-    package init(photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool?, warning: String?, visibility: PostVisibility? = nil) {
-        self.photos = photos; self.caption = caption; self.location = location; self.sensitive = sensitive; self.warning = warning
+    package init(
+        photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool?, warning: String?,
+        visibility: PostVisibility? = nil
+    ) {
+        self.photos = photos
+        self.caption = caption
+        self.location = location
+        self.sensitive = sensitive
+        self.warning = warning
         self.visibility = visibility
     }
 
@@ -449,8 +521,9 @@ package struct AddPostCommand: CommandDefinition {
     /// Decides `addPost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) {
-            try decider.addPost(photos: photos, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
-                                visibility: visibility, by: $0)
+            try decider.addPost(
+                photos: photos, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
+                visibility: visibility, by: $0)
         }
     }
 }
@@ -460,18 +533,26 @@ extension Command {
     /// as `PostPlaced`); `sensitive` (or a content `warning`) asks apps to blur it until tapped
     /// (recorded as `PostMarkedSensitive`); `visibility` says who sees it (by default
     /// `followers` for a locked account, `public` otherwise).
-    public static func addPost(image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
-                               visibility: PostVisibility? = nil) -> Command {
-        Command(AddPostCommand(photos: .image(image), caption: caption, location: location, sensitive: sensitive, warning: warning,
-                               visibility: visibility))
+    public static func addPost(
+        image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
+        visibility: PostVisibility? = nil
+    ) -> Command {
+        Command(
+            AddPostCommand(
+                photos: .image(image), caption: caption, location: location, sensitive: sensitive, warning: warning,
+                visibility: visibility))
     }
 
     /// Posts an album of 1–10 of the acting user's uploaded photos (`uploadMedia`), in order;
     /// the other fields as in `addPost(image:…)`.
-    public static func addPost(media: [String], caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
-                               visibility: PostVisibility? = nil) -> Command {
-        Command(AddPostCommand(photos: .media(media), caption: caption, location: location, sensitive: sensitive, warning: warning,
-                               visibility: visibility))
+    public static func addPost(
+        media: [String], caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
+        visibility: PostVisibility? = nil
+    ) -> Command {
+        Command(
+            AddPostCommand(
+                photos: .media(media), caption: caption, location: location, sensitive: sensitive, warning: warning,
+                visibility: visibility))
     }
 }
 
@@ -493,7 +574,7 @@ extension PostAdded {
         "media": "The photos it holds, in order (each a MediaUploaded); the first is imageId's. Absent for a post "
             + "from before media.",
         "blurhash": "The blurhash of a post given its one photo at once (an album's photos carry their own, in "
-            + "MediaUploaded).",
+            + "MediaUploaded)."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
@@ -504,14 +585,14 @@ extension PostAdded {
         "height": JSONSchema.integer.with("minimum", 1),
         "visibility": JSONSchema.enumeration(["followers"]),
         "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
-        "blurhash": JSONSchema.string.with("minLength", 6),
+        "blurhash": JSONSchema.string.with("minLength", 6)
     ]
     /// Rules across members.
     public static let schemaKeywords: [String: JSONValue] = [
         "dependentRequired": [
             "variants": ["width", "height"], "width": ["variants", "height"], "height": ["variants", "width"]
         ],
-        "not": ["required": ["media", "blurhash"]],
+        "not": ["required": ["media", "blurhash"]]
     ]
 }
 
@@ -525,17 +606,17 @@ extension PostPlaced {
     public static let memberDescriptions: [String: String] = [
         "latitude": "Degrees north.",
         "longitude": "Degrees east.",
-        "name": "The place's name (at most 100 characters, trimmed).",
+        "name": "The place's name (at most 100 characters, trimmed)."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "latitude": JSONSchema.number.with("minimum", -90).with("maximum", 90),
         "longitude": JSONSchema.number.with("minimum", -180).with("maximum", 180),
-        "name": JSONSchema.string.with("maxLength", 100),
+        "name": JSONSchema.string.with("maxLength", 100)
     ]
     /// Rules across members.
     public static let schemaKeywords: [String: JSONValue] = [
-        "dependentRequired": ["latitude": ["longitude"], "longitude": ["latitude"], "name": ["latitude", "longitude"]],
+        "dependentRequired": ["latitude": ["longitude"], "longitude": ["latitude"], "name": ["latitude", "longitude"]]
     ]
 }
 
@@ -551,12 +632,12 @@ extension PostImageProcessed {
         "authorId": "The post's author; the variants are sealed with their key.",
         "sourceImageId": "The image the variants were made from (the post's image until then).",
         "width": "The full variant's width in pixels, after EXIF orientation.",
-        "height": "The full variant's height in pixels, after EXIF orientation.",
+        "height": "The full variant's height in pixels, after EXIF orientation."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "width": JSONSchema.integer.with("minimum", 1),
-        "height": JSONSchema.integer.with("minimum", 1),
+        "height": JSONSchema.integer.with("minimum", 1)
     ]
 }
 
@@ -571,16 +652,16 @@ extension AddPostCommand {
         "warning": "A content warning shown over the photo (makes it sensitive).",
         "visibility": "Who sees the post: everyone, or only the author's followers (to anyone else it does not "
             + "exist). By default followers for a locked account, public otherwise.",
-        "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post.",
+        "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "image": JSONSchema.string.with("contentEncoding", "base64"),
         "visibility": JSONSchema.enumeration(["public", "followers"]),
-        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
+        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true)
     ]
     /// Rules across fields.
     package static let schemaKeywords: [String: JSONValue] = [
-        "oneOf": [["required": ["image"]], ["required": ["media"]]],
+        "oneOf": [["required": ["image"]], ["required": ["media"]]]
     ]
 }

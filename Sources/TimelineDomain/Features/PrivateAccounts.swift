@@ -101,13 +101,13 @@ extension Command {
 extension ApproveFollowRequestCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "Who asked to follow the acting user.",
+        "user": "Who asked to follow the acting user."
     ]
 }
 
 extension RejectFollowRequestCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
-        "user": "Who asked to follow the acting user.",
+        "user": "Who asked to follow the acting user."
     ]
 }

@@ -325,13 +325,13 @@ extension ProfileUpdated {
         "discoverable": "The new value of the discoverable setting (whether others may find the user by email); "
             + "absent when it did not change. Stored in clear after the avatar's change.",
         "locked": "The new value of the locked setting (whether following the user needs their approval); absent "
-            + "when it did not change. Stored in clear after the discoverable setting's change.",
+            + "when it did not change. Stored in clear after the discoverable setting's change."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "username": JSONSchema.string(pattern: "^[a-z0-9._]{1,30}$"),
         "bio": JSONSchema.string.with("maxLength", 150),
-        "url": JSONSchema.string.with("maxLength", 2048),
+        "url": JSONSchema.string.with("maxLength", 2048)
     ]
 }
 
@@ -344,10 +344,10 @@ extension UpdateProfileCommand {
             + "and 96 px squares; null removes the photo; absent keeps it.",
         "discoverable": "Whether others may find the user by email (findContacts); on by default; absent keeps it.",
         "locked": "Whether following the user needs their approval (a private account). Unlocking approves every "
-            + "pending request.",
+            + "pending request."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "avatar": JSONSchema.string.nullable,
+        "avatar": JSONSchema.string.nullable
     ]
 }

@@ -446,12 +446,12 @@ extension PushSubscribed {
         "A token subscribed to push notifications (one per token; a second replaces the first)."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "endpoint": "Sealed with the user's key; absent once they are erased.",
+        "endpoint": "Sealed with the user's key; absent once they are erased."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
-        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"]),
+        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"])
     ]
 }
 
@@ -461,7 +461,7 @@ extension PushUnsubscribed {
         "A token's push subscription ended (by its user, or the push service said it is gone)."
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -475,7 +475,7 @@ extension EndPushSubscriptionCommand {
         "The operator ends a push subscription whose push service says it is gone."
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "sessionHash": JSONSchema.string,
+        "sessionHash": JSONSchema.string
     ]
 }
 
@@ -486,7 +486,7 @@ extension SubscribePushCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "endpoint": JSONSchema.string(pattern: "^https://"),
-        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"]),
+        "policy": JSONSchema.enumeration(["all", "followed", "follower", "none"])
     ]
 }
 

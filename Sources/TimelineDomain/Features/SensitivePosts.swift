@@ -66,6 +66,6 @@ extension Validation {
 extension PostMarkedSensitive {
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "warning": "The content warning, if any (absent too once the author was erased).",
+        "warning": "The content warning, if any (absent too once the author was erased)."
     ]
 }

@@ -467,23 +467,23 @@ extension SignedIn {
     public static let memberDescriptions: [String: String] = [
         "appId": "The OAuth app the token was issued to (absent for a first-party session).",
         "scopes": "The scopes the token holds (absent for a first-party session, which may do everything).",
-        "authorizationHash": "The hash of the authorization code (AppAuthorized) this token redeemed.",
+        "authorizationHash": "The hash of the authorization code (AppAuthorized) this token redeemed."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
-        "authorizationHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "authorizationHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
     /// Rules across members.
     public static let schemaKeywords: [String: JSONValue] = [
-        "dependentRequired": ["appId": ["scopes"], "scopes": ["appId"], "authorizationHash": ["appId"]],
+        "dependentRequired": ["appId": ["scopes"], "scopes": ["appId"], "authorizationHash": ["appId"]]
     ]
 }
 
 extension SignedOut {
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "sessionHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -494,12 +494,12 @@ extension SignInFailed {
         + "keyed hash of the attempt's origin when known: failures are limited per email and origin."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
-        "origin": "Keyed hash (hex) of where the attempt came from (an HTTP client's address); absent for local tools.",
+        "origin": "Keyed hash (hex) of where the attempt came from (an HTTP client's address); absent for local tools."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
         "emailHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
-        "origin": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "origin": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
     ]
 }
 
@@ -521,17 +521,17 @@ extension SignInCommand {
         "clientSecret": "The app's client secret.",
         "scopes": "The scopes asked, space-separated (all of the app's when absent).",
         "appToken": "Instead of clientSecret: the app's own token (issueAppToken), for a person who just signed "
-            + "up through it.",
+            + "up through it."
     ]
     /// Rules across fields.
     package static let schemaKeywords: [String: JSONValue] = [
-        "dependentRequired": ["app": ["clientSecret"], "clientSecret": ["app"], "scopes": ["app"]],
+        "dependentRequired": ["app": ["clientSecret"], "clientSecret": ["app"], "scopes": ["app"]]
     ]
 }
 
 extension SignOutCommand {
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "session": JSONSchema.string,
+        "session": JSONSchema.string
     ]
 }

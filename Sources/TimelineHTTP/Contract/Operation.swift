@@ -40,8 +40,12 @@ struct Answer: Sendable {
     var headers: [ResponseHeader] = []
 
     /// A JSON body of the component schema `schema`.
-    static func json(_ description: String, _ schema: String, status: Int = 200, headers: [ResponseHeader] = []) -> Answer {
-        Answer(status: status, description: description, content: [("application/json", .component(schema))], headers: headers)
+    static func json(_ description: String, _ schema: String, status: Int = 200, headers: [ResponseHeader] = [])
+        -> Answer
+    {
+        Answer(
+            status: status, description: description, content: [("application/json", .component(schema))],
+            headers: headers)
     }
 
     /// No body.
@@ -86,7 +90,8 @@ enum RequestBody: Sendable {
 
 /// A parameter of the path, query or headers (`components/parameters`).
 enum Parameter: String, CaseIterable, Sendable {
-    case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket, types
+    case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
+        types
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
 }
@@ -107,10 +112,12 @@ enum Tag: String, CaseIterable, Sendable {
         case .mutes: "Users a user mutes (their posts and doings hidden from them), visible only to them."
         case .feeds: "Home timeline, hashtags and activity."
         case .images: "Image bytes."
-        case .moderation: "The moderators' report queue and what they decide (the `moderator` role, which the operator grants)."
+        case .moderation:
+            "The moderators' report queue and what they decide (the `moderator` role, which the operator grants)."
         case .stream: "Live updates (Server-Sent Events)."
-        case .operations: "Health, readiness and this document (the Prometheus metrics are on the operator's own listener, "
-            + "`timeline serve --metrics-listen`)."
+        case .operations:
+            "Health, readiness and this document (the Prometheus metrics are on the operator's own listener, "
+                + "`timeline serve --metrics-listen`)."
         }
     }
 }
