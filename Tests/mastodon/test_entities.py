@@ -53,6 +53,9 @@ KNOWN = {
     "OAuthServerMetadata": "no userinfo_endpoint",
     # #40: a search's hashtag is a Tag, which has an id in Mastodon's.
     "Tag id": "a searched hashtag has no id",
+    # Not to fix: the document says integer; Mastodon's own docs (NotificationGroup), its answers
+    # and its clients (masto.js) have a string, and Timeline's ids are not numbers.
+    "NotificationGroup id": "most_recent_notification_id is a string id, the document says integer",
 }
 
 
@@ -89,6 +92,8 @@ def classify(error):
         return "OAuthServerMetadata"
     if "'id' is a required property" in text and "hashtags" in path:
         return "Tag id"
+    if last == "most_recent_notification_id" and "is not of type 'integer'" in text:
+        return "NotificationGroup id"
     return None
 
 
@@ -231,6 +236,18 @@ for path in ["/api/v1/blocks", "/api/v1/mutes", "/api/v1/follow_requests"]:
     call("GET", path, alice_token)
 call("POST", "/api/v1/reports", alice_token, data={"account_id": bob, "comment": "spam", "category": "spam"})
 
+# Grouped notifications (v2): bob's like of alice's status (a group) and his reply.
+call("POST", f"/api/v1/statuses/{status['id']}/favourite", bob_token)
+grouped = call("GET", "/api/v2/notifications", alice_token)
+call("GET", "/api/v2/notifications?expand_accounts=partial_avatars&limit=1", alice_token)
+call("GET", "/api/v2/notifications/unread_count", alice_token)
+if grouped and grouped["notification_groups"]:
+    key = grouped["notification_groups"][-1]["group_key"]
+    call("GET", f"/api/v2/notifications/{key}", alice_token)
+    call("GET", f"/api/v2/notifications/{key}/accounts", alice_token)
+    call("POST", f"/api/v2/notifications/{key}/dismiss", alice_token)
+else:
+    results.append(("GET /api/v2/notifications", "FAILED", "alice has no notification group"))
 # Notifications and markers (bob's comment and like are alice's notifications).
 notifications = call("GET", "/api/v1/notifications", alice_token)
 if notifications:
@@ -270,6 +287,8 @@ theirs = document["components"]["schemas"]
 MASTODON_NAMES = {"InstanceV1": "V1Instance", "OAuthServerMetadata": "DiscoverOauthServerConfigurationResponse",
                   "Application": "CredentialApplication"}
 # Members Mastodon requires that the types lack: #40's work, as KNOWN above.
+# Members whose kind differs from Mastodon's document on purpose (as KNOWN above says why).
+KNOWN_KINDS = {"NotificationGroup.most_recent_notification_id": KNOWN["NotificationGroup id"]}
 KNOWN_MISSING = {"CredentialAccount": ["role"], "Instance": ["api_versions", "icon"],
                  "OAuthServerMetadata": ["userinfo_endpoint"], "Tag": ["id"]}
 
@@ -302,7 +321,7 @@ for name, schema in ours.items():
         have = kinds(member_schema, ours)
         if "number" in want:
             have = {"number" if kind == "integer" else kind for kind in have}
-        if "any" not in want and not have <= want:
+        if "any" not in want and not have <= want and f"{name}.{member}" not in KNOWN_KINDS:
             type_problems.append(f"{name}.{member}: {sorted(have)}, Mastodon's {sorted(want)}")
 for problem in type_problems:
     print(f"TYPE      {problem}")
