@@ -200,7 +200,7 @@ public enum MastodonOpenAPI {
             ("InstanceV1", try .of(Mastodon.V1Instance.self)),
             ("Instance", try .of(Mastodon.Instance.self)),
             ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self))
-        ]
+        ] + (try instanceSchemas())
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }
 }
