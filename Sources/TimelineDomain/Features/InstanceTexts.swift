@@ -16,7 +16,7 @@ public struct RuleID: Identifier {
 }
 
 /// The texts of the instance the operator sets (`setInstanceText`'s `field`).
-public enum InstanceTextField: String, CaseIterable, Sendable, Codable {
+public enum InstanceTextField: String, CaseIterable, Sendable, Codable, SchemaEnumeration {
     /// The server's name (Mastodon's `title`; "Timeline" until set).
     case title
     /// One paragraph saying what the server is (Mastodon's `description`, v1's `short_description`).
@@ -326,10 +326,7 @@ extension InstanceTextSet {
         "field": "Which text.", "text": "The text, plain (\"\" takes it away)."
     ]
     /// The members narrower than their Swift types.
-    public static let memberSchemas: [String: JSONSchema] = [
-        "field": JSONSchema.string.with("enum", .array(InstanceTextField.allCases.map { .string($0.rawValue) })),
-        "text": JSONSchema.string.with("maxLength", 50_000)
-    ]
+    public static let memberSchemas: [String: JSONSchema] = ["text": JSONSchema.string.with("maxLength", 50_000)]
 }
 
 extension InstanceRuleAdded {
