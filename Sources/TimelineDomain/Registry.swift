@@ -26,7 +26,8 @@ extension Command {
         IssueAppTokenCommand.self, CheckSignInCommand.self, RevokeTokenCommand.self,
         MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
-        RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self,
+        RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self,
+        ChangeEmailCommand.self,
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self

@@ -272,7 +272,9 @@ extension InMemoryState {
         for id in announcements {
             out.append("announcement \(id): \(String(describing: try state.announcement(id)))")
             out.append("reactions \(id): \(try state.announcementReactions(id))")
-            for user in users { out.append("dismissed \(id) \(user): \(try state.announcementDismissed(id, by: user))") }
+            for user in users {
+                out.append("dismissed \(id) \(user): \(try state.announcementDismissed(id, by: user))")
+            }
         }
         for name in usernames.sorted() {
             out.append("username \(name): \(String(describing: try state.userID(username: name)))")

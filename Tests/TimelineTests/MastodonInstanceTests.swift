@@ -63,7 +63,8 @@ import Testing
                     == "admin@example.com")
             let privacy = try await api.get("/api/v1/instance/privacy_policy")
             #expect(
-                privacy.json["content"] as? String == "<p>&lt;b&gt;We&lt;/b&gt; keep little.</p>\n<p>Nothing is sold.</p>",
+                privacy.json["content"] as? String
+                    == "<p>&lt;b&gt;We&lt;/b&gt; keep little.</p>\n<p>Nothing is sold.</p>",
                 "\(privacy)")
             let terms = try await api.get("/api/v1/instance/terms_of_service").json
             #expect(terms["content"] as? String == "<p>Be nice.</p>" && terms["effective"] as? Bool == true)
@@ -102,8 +103,10 @@ import Testing
                 let now = Int64(Date().timeIntervalSince1970)
                 #expect(starts[0] <= now && now - starts[0] < 7 * 86_400)
                 // A Monday, 00:00 UTC.
-                #expect(Calendar(identifier: .gregorian).dateComponents(
-                    in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: Double(starts[0]))).weekday == 2)
+                #expect(
+                    Calendar(identifier: .gregorian).dateComponents(
+                        in: TimeZone(identifier: "UTC")!, from: Date(timeIntervalSince1970: Double(starts[0]))
+                    ).weekday == 2)
                 return weeks[0]
             }
             let before = try await thisWeek()
@@ -130,7 +133,8 @@ import Testing
             _ = try await api.addPost(alice.token, caption: "hello")
             #expect(try await tool(["instance", "--db", db, "set", "extended-description", "About us."]).status == 0)
             let rule = try createdID(
-                try await tool(["instance", "--db", db, "rules", "add", "No spam", "--hint", "Ads count", "--json"]).output)
+                try await tool(["instance", "--db", db, "rules", "add", "No spam", "--hint", "Ads count", "--json"])
+                    .output)
             let current = try createdID(
                 try await tool(["announcements", "--db", db, "add", "Maintenance tonight", "--json"]).output)
             let ended = try createdID(
@@ -168,7 +172,8 @@ import Testing
                 $0["id"] as? String
             }
             #expect(ids == [allDay], "\(after)")
-            let reaction = try await api.send("PUT", "/api/v1/announcements/\(current)/reactions/%F0%9F%91%8D", bearer: bob.token)
+            let reaction = try await api.send(
+                "PUT", "/api/v1/announcements/\(current)/reactions/%F0%9F%91%8D", bearer: bob.token)
             #expect(reaction.status == 404, "\(reaction)")
             let audit = try await tool(["audit", "list", "--db", db, "--json"])
             for type in [

@@ -165,7 +165,8 @@ import WebPush
         _ = try await service.execute(.removeInstanceRule(rule: rule), as: .operator)
         let note = try #require(
             try await service.execute(
-                .addAnnouncement(text: "Down at noon", startsAt: "2026-12-24T12:00:00Z", endsAt: "2026-12-24T13:00:00Z"),
+                .addAnnouncement(
+                    text: "Down at noon", startsAt: "2026-12-24T12:00:00Z", endsAt: "2026-12-24T13:00:00Z"),
                 as: .operator
             ).created)
         try await service.run(.dismissAnnouncement(announcement: note), as: carol.id)

@@ -47,7 +47,9 @@ enum InstanceCommand {
                 try emitJSON(texts)
             } else {
                 for (name, _) in fields {
-                    print("\(name): " + ((texts[name] as? String).map { $0.contains("\n") ? "\n\($0)" : $0 } ?? "(not set)"))
+                    print(
+                        "\(name): "
+                            + ((texts[name] as? String).map { $0.contains("\n") ? "\n\($0)" : $0 } ?? "(not set)"))
                 }
                 printRules(rules)
             }
@@ -57,7 +59,8 @@ enum InstanceCommand {
                 let field = fields.first(where: { $0.name == args.positional[1] })?.field
             else {
                 throw UsageError(
-                    "usage: timeline instance set FIELD TEXT|--file FILE (FIELD: \(fields.map(\.name).joined(separator: ", ")))")
+                    "usage: timeline instance set FIELD TEXT|--file FILE (FIELD: \(fields.map(\.name).joined(separator: ", ")))"
+                )
             }
             let text: String
             if let file = args.value("file") {
@@ -107,7 +110,11 @@ enum InstanceCommand {
             if args.has("json") { emit(JSONOutput.line(JSONOutput.result(result))) } else { print("added rule \(id)") }
         case ("remove", 2):
             let result = try await service.execute(.removeInstanceRule(rule: words[1]), as: .operator)
-            if args.has("json") { emit(JSONOutput.line(JSONOutput.result(result))) } else { print("removed rule \(words[1])") }
+            if args.has("json") {
+                emit(JSONOutput.line(JSONOutput.result(result)))
+            } else {
+                print("removed rule \(words[1])")
+            }
         default:
             throw UsageError("usage: timeline instance rules list | add TEXT [--hint HINT] | remove RULE_ID")
         }
@@ -172,7 +179,9 @@ enum AnnouncementsCommand {
                         if ends <= now { line += "  (ended)" }
                     }
                     print(line + "\n  " + r.text.replacingOccurrences(of: "\n", with: "\n  "))
-                    if !a.reactions.isEmpty { print("  " + a.reactions.map { "\($0.name) \($0.count)" }.joined(separator: "  ")) }
+                    if !a.reactions.isEmpty {
+                        print("  " + a.reactions.map { "\($0.name) \($0.count)" }.joined(separator: "  "))
+                    }
                 }
             }
         case ("add", 2):

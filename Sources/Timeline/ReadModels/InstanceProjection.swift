@@ -168,8 +168,11 @@ struct InstanceProjection: Projection {
             return true
         }
         return byName.map { name, users in
-            (first: users.map(\.sequence).min() ?? 0, record: AnnouncementReactionRecord(
-                name: name, users: users.sorted { $0.sequence < $1.sequence }.map(\.user)))
+            (
+                first: users.map(\.sequence).min() ?? 0,
+                record: AnnouncementReactionRecord(
+                    name: name, users: users.sorted { $0.sequence < $1.sequence }.map(\.user))
+            )
         }.sorted { $0.first < $1.first }.map(\.record)
     }
 

@@ -78,7 +78,8 @@ extension InstanceTextSet: EventPayload {
 
     /// A one-line human summary of an `InstanceTextSet` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        text.isEmpty ? "the operator took away the \(field.rawValue)" : "the operator set the \(field.rawValue): \(clip(text))"
+        text.isEmpty
+            ? "the operator took away the \(field.rawValue)" : "the operator set the \(field.rawValue): \(clip(text))"
     }
 }
 

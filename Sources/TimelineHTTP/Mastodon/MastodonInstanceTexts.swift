@@ -85,7 +85,8 @@ extension MastodonAPI {
         },
         now(
             "GET", "/api/v1/instance/translation_languages", .anyone,
-            doc: .init("The languages statuses translate between: none (nothing is translated here).",
+            doc: .init(
+                "The languages statuses translate between: none (nothing is translated here).",
                 returns: .translationLanguages)
         ) { _, _, _ in Responses.entity(200, [String: [String]]()) },
         now(

@@ -168,39 +168,40 @@ public enum MastodonOpenAPI {
     /// The entities' schemas, read from their types (`MastodonModels.swift`), each named as
     /// Mastodon's documentation names it; one that holds another refers to it.
     static func schemas() throws -> [(name: String, schema: JSONSchema)] {
-        let named: [(String, JSONSchema)] = [
-            ("Error", try .of(Mastodon.Error.self)),
-            ("Empty", try .of(Mastodon.Empty.self)),
-            ("Account", try .of(Mastodon.Account.self)),
-            ("CredentialAccount", try .of(Mastodon.CredentialAccount.self)),
-            ("CustomEmoji", try .of(Mastodon.CustomEmoji.self)),
-            ("Field", try .of(Mastodon.Field.self)),
-            ("MediaAttachment", try .of(Mastodon.MediaAttachment.self)),
-            ("MetaDetails", try .of(Mastodon.MetaDetails.self)),
-            ("Tag", try .of(Mastodon.Tag.self)),
-            ("StatusTag", try .of(Mastodon.StatusTag.self)),
-            ("StatusMention", try .of(Mastodon.Mention.self)),
-            ("StatusVisibilityEnum", try .of(Mastodon.Visibility.self)),
-            ("Status", try .of(Mastodon.Status.self)),
-            ("StatusEdit", try .of(Mastodon.StatusEdit.self)),
-            ("StatusSource", try .of(Mastodon.StatusSource.self)),
-            ("Context", try .of(Mastodon.Context.self)),
-            ("Relationship", try .of(Mastodon.Relationship.self)),
-            ("NotificationTypeEnum", try .of(Mastodon.NotificationType.self)),
-            ("Notification", try .of(Mastodon.Notification.self)),
-            ("Application", try .of(Mastodon.Application.self)),
-            ("WebPushSubscription", try .of(Mastodon.WebPushSubscription.self)),
-            ("Token", try .of(Mastodon.Token.self)),
-            ("Marker", try .of(Mastodon.Marker.self)),
-            ("Markers", try .of(Mastodon.Markers.self)),
-            ("Report", try .of(Mastodon.Report.self)),
-            ("Search", try .of(Mastodon.Search.self)),
-            ("Rule", try .of(Mastodon.Rule.self)),
-            ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
-            ("InstanceV1", try .of(Mastodon.V1Instance.self)),
-            ("Instance", try .of(Mastodon.Instance.self)),
-            ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self))
-        ] + (try instanceSchemas())
+        let named: [(String, JSONSchema)] =
+            [
+                ("Error", try .of(Mastodon.Error.self)),
+                ("Empty", try .of(Mastodon.Empty.self)),
+                ("Account", try .of(Mastodon.Account.self)),
+                ("CredentialAccount", try .of(Mastodon.CredentialAccount.self)),
+                ("CustomEmoji", try .of(Mastodon.CustomEmoji.self)),
+                ("Field", try .of(Mastodon.Field.self)),
+                ("MediaAttachment", try .of(Mastodon.MediaAttachment.self)),
+                ("MetaDetails", try .of(Mastodon.MetaDetails.self)),
+                ("Tag", try .of(Mastodon.Tag.self)),
+                ("StatusTag", try .of(Mastodon.StatusTag.self)),
+                ("StatusMention", try .of(Mastodon.Mention.self)),
+                ("StatusVisibilityEnum", try .of(Mastodon.Visibility.self)),
+                ("Status", try .of(Mastodon.Status.self)),
+                ("StatusEdit", try .of(Mastodon.StatusEdit.self)),
+                ("StatusSource", try .of(Mastodon.StatusSource.self)),
+                ("Context", try .of(Mastodon.Context.self)),
+                ("Relationship", try .of(Mastodon.Relationship.self)),
+                ("NotificationTypeEnum", try .of(Mastodon.NotificationType.self)),
+                ("Notification", try .of(Mastodon.Notification.self)),
+                ("Application", try .of(Mastodon.Application.self)),
+                ("WebPushSubscription", try .of(Mastodon.WebPushSubscription.self)),
+                ("Token", try .of(Mastodon.Token.self)),
+                ("Marker", try .of(Mastodon.Marker.self)),
+                ("Markers", try .of(Mastodon.Markers.self)),
+                ("Report", try .of(Mastodon.Report.self)),
+                ("Search", try .of(Mastodon.Search.self)),
+                ("Rule", try .of(Mastodon.Rule.self)),
+                ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
+                ("InstanceV1", try .of(Mastodon.V1Instance.self)),
+                ("Instance", try .of(Mastodon.Instance.self)),
+                ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self))
+            ] + (try instanceSchemas())
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }
 }
