@@ -206,6 +206,14 @@ extension InMemoryState {
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
             userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }
+            dismissals = dismissals.filter { $0[1] != e.userId.rawValue }
+            for (id, list) in reactionLists {
+                reactionLists[id] = list.compactMap { reaction in
+                    var reaction = reaction
+                    reaction.users.removeAll { $0 == e.userId }
+                    return reaction.users.isEmpty ? nil : reaction
+                }
+            }
         case .passwordResetRequested(let e):
             resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             issued[e.tokenHash] = envelope.sequence
@@ -398,7 +406,7 @@ extension InMemoryState {
             else { throw TimelineError(.internal, "no announcement") }
             made.append(id)
         }
-        for (user, name) in [(alice, "👍"), (bob, "👍"), (bob, "🎉"), (dave, "🎉")] {
+        for (user, name) in [(alice, "👍"), (bob, "👍"), (bob, "🎉"), (dave, "🎉"), (carol, "😀")] {
             for id in made.suffix(2) {
                 _ = try await service.execute(
                     .addAnnouncementReaction(announcement: id, name: name), as: .user(user.id.rawValue))
@@ -407,6 +415,7 @@ extension InMemoryState {
         _ = try await service.execute(
             .removeAnnouncementReaction(announcement: made[2], name: "👍"), as: .user(alice.id.rawValue))
         _ = try await service.execute(.dismissAnnouncement(announcement: made[2]), as: .user(bob.id.rawValue))
+        _ = try await service.execute(.dismissAnnouncement(announcement: made[2]), as: .user(carol.id.rawValue))
         _ = try await service.execute(.dismissAnnouncement(announcement: made[3]), as: .user(dave.id.rawValue))
         _ = try await service.execute(.removeAnnouncement(announcement: made[3]), as: .operator)
         // Erasures: carol's posts, likes, comments and follows go with her.
@@ -429,6 +438,9 @@ extension InMemoryState {
         let inMemory = try answers(memory, log: log, now: now)
         #expect(lmdb.count == inMemory.count && lmdb.count > 80)
         for (a, b) in zip(lmdb, inMemory) where a != b { Issue.record("LMDB: \(a)\nin memory: \(b)") }
+        // Carol reacted with 😀 before she was erased: her reaction went with her.
+        #expect(log.contains { if case .announcementReactionAdded(let e) = $0.event { e.name == "😀" } else { false } })
+        #expect(!lmdb.contains { $0.hasPrefix("reactions") && $0.contains("😀") }, "an erased user's reactions go")
         // And so decide alike: erasing each remaining user (the footprint's order and content
         // become events).
         for user in memory.users.keys.sorted(by: { $0.rawValue < $1.rawValue }) {

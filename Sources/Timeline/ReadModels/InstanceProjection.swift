@@ -116,6 +116,16 @@ struct InstanceProjection: Projection {
         handlers.on(.announcementReactionRemoved) { (e: AnnouncementReaction, _, txn) in
             try projection.marks.delete(["r", e.announcementId.rawValue, e.name, e.userId.rawValue], txn)
         }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
+            // An erased user's dismissals and reactions go with them (a scan: erasure is rare).
+            let suffix = [UInt8(0)] + Array(e.userId.rawValue.utf8)
+            var mine: [[UInt8]] = []
+            try txn.scan(projection.marks.database, prefix: []) { key, _ in
+                if key.count > suffix.count, Array(key.suffix(suffix.count)) == suffix { mine.append(key) }
+                return true
+            }
+            for key in mine { try txn.delete(projection.marks.database, key) }
+        }
         handlers.on(.postAdded) { (_: PostAdded, envelope, txn) in
             try projection.count(at: envelope.timestamp, txn) { $0.statuses += 1 }
         }
