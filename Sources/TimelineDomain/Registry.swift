@@ -26,7 +26,11 @@ extension Command {
         IssueAppTokenCommand.self, CheckSignInCommand.self, RevokeTokenCommand.self,
         MarkActivityReadCommand.self, EditPostCommand.self,
         ReportPostCommand.self, RemovePostCommand.self, DismissReportsCommand.self, EraseUserCommand.self,
-        RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self, ChangeEmailCommand.self
+        RequestPasswordResetCommand.self, ResetPasswordCommand.self, ChangePasswordCommand.self,
+        ChangeEmailCommand.self,
+        SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
+        AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
+        AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self
     ]
 }
 
@@ -141,6 +145,22 @@ public enum Event: Equatable, Sendable {
     case postEdited(PostEdited)
     /// A post's photo was marked sensitive, right after its `PostAdded`: `PostMarkedSensitive`.
     case postMarkedSensitive(PostMarkedSensitive)
+    /// The operator set one of the instance's texts: `InstanceTextSet`.
+    case instanceTextSet(InstanceTextSet)
+    /// The operator added a server rule: `InstanceRuleAdded`.
+    case instanceRuleAdded(InstanceRuleAdded)
+    /// The operator took a server rule away: `InstanceRuleRemoved`.
+    case instanceRuleRemoved(InstanceRuleRemoved)
+    /// The operator made an announcement: `AnnouncementAdded`.
+    case announcementAdded(AnnouncementAdded)
+    /// The operator took an announcement away: `AnnouncementRemoved`.
+    case announcementRemoved(AnnouncementRemoved)
+    /// A user dismissed an announcement: `AnnouncementDismissed`.
+    case announcementDismissed(AnnouncementDismissed)
+    /// A user reacted to an announcement: `AnnouncementReactionAdded`.
+    case announcementReactionAdded(AnnouncementReaction)
+    /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
+    case announcementReactionRemoved(AnnouncementReaction)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -198,6 +218,14 @@ public enum Event: Equatable, Sendable {
         case .activityRead: .activityRead
         case .postEdited: .postEdited
         case .postMarkedSensitive: .postMarkedSensitive
+        case .instanceTextSet: .instanceTextSet
+        case .instanceRuleAdded: .instanceRuleAdded
+        case .instanceRuleRemoved: .instanceRuleRemoved
+        case .announcementAdded: .announcementAdded
+        case .announcementRemoved: .announcementRemoved
+        case .announcementDismissed: .announcementDismissed
+        case .announcementReactionAdded: .announcementReactionAdded
+        case .announcementReactionRemoved: .announcementReactionRemoved
         }
     }
 
@@ -252,6 +280,14 @@ public enum Event: Equatable, Sendable {
         case .activityRead(let e): e
         case .postEdited(let e): e
         case .postMarkedSensitive(let e): e
+        case .instanceTextSet(let e): e
+        case .instanceRuleAdded(let e): e
+        case .instanceRuleRemoved(let e): e
+        case .announcementAdded(let e): e
+        case .announcementRemoved(let e): e
+        case .announcementDismissed(let e): e
+        case .announcementReactionAdded(let e): e
+        case .announcementReactionRemoved(let e): e
         }
     }
 }
@@ -364,6 +400,22 @@ public enum EventType: String, CaseIterable, Sendable {
     case postEdited = "PostEdited"
     /// A post's photo was marked sensitive: `PostMarkedSensitive`.
     case postMarkedSensitive = "PostMarkedSensitive"
+    /// The operator set one of the instance's texts: `InstanceTextSet`.
+    case instanceTextSet = "InstanceTextSet"
+    /// The operator added a server rule: `InstanceRuleAdded`.
+    case instanceRuleAdded = "InstanceRuleAdded"
+    /// The operator took a server rule away: `InstanceRuleRemoved`.
+    case instanceRuleRemoved = "InstanceRuleRemoved"
+    /// The operator made an announcement: `AnnouncementAdded`.
+    case announcementAdded = "AnnouncementAdded"
+    /// The operator took an announcement away: `AnnouncementRemoved`.
+    case announcementRemoved = "AnnouncementRemoved"
+    /// A user dismissed an announcement: `AnnouncementDismissed`.
+    case announcementDismissed = "AnnouncementDismissed"
+    /// A user reacted to an announcement: `AnnouncementReactionAdded`.
+    case announcementReactionAdded = "AnnouncementReactionAdded"
+    /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
+    case announcementReactionRemoved = "AnnouncementReactionRemoved"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -417,6 +469,14 @@ public enum EventType: String, CaseIterable, Sendable {
         case .activityRead: ActivityRead.self
         case .postEdited: PostEdited.self
         case .postMarkedSensitive: PostMarkedSensitive.self
+        case .instanceTextSet: InstanceTextSet.self
+        case .instanceRuleAdded: InstanceRuleAdded.self
+        case .instanceRuleRemoved: InstanceRuleRemoved.self
+        case .announcementAdded: AnnouncementAdded.self
+        case .announcementRemoved: AnnouncementRemoved.self
+        case .announcementDismissed: AnnouncementDismissed.self
+        case .announcementReactionAdded: AnnouncementReaction.self
+        case .announcementReactionRemoved: AnnouncementReaction.self
         }
     }
 
@@ -476,6 +536,14 @@ public enum EventType: String, CaseIterable, Sendable {
         case .activityRead: .activityRead(try ActivityRead(from: &r, &opener))
         case .postEdited: .postEdited(try PostEdited(from: &r, &opener))
         case .postMarkedSensitive: .postMarkedSensitive(try PostMarkedSensitive(from: &r, &opener))
+        case .instanceTextSet: .instanceTextSet(try InstanceTextSet(from: &r, &opener))
+        case .instanceRuleAdded: .instanceRuleAdded(try InstanceRuleAdded(from: &r, &opener))
+        case .instanceRuleRemoved: .instanceRuleRemoved(try InstanceRuleRemoved(from: &r, &opener))
+        case .announcementAdded: .announcementAdded(try AnnouncementAdded(from: &r, &opener))
+        case .announcementRemoved: .announcementRemoved(try AnnouncementRemoved(from: &r, &opener))
+        case .announcementDismissed: .announcementDismissed(try AnnouncementDismissed(from: &r, &opener))
+        case .announcementReactionAdded: .announcementReactionAdded(try AnnouncementReaction(from: &r, &opener))
+        case .announcementReactionRemoved: .announcementReactionRemoved(try AnnouncementReaction(from: &r, &opener))
         }
     }
 }

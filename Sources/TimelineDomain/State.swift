@@ -219,6 +219,16 @@ package protocol DecisionState {
     func isSuspended(_ user: UserID) throws -> Bool
     /// Whether `a` blocks `b` or `b` blocks `a`.
     func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool
+    /// One of the instance's texts ("" when not set).
+    func instanceText(_ field: InstanceTextField) throws -> String
+    /// The server's rules, in the order they were added.
+    func instanceRules() throws -> [InstanceRuleRecord]
+    /// The announcement `id`, unless removed (`nil`: none).
+    func announcement(_ id: AnnouncementID) throws -> AnnouncementRecord?
+    /// Whether `user` dismissed the announcement `id`.
+    func announcementDismissed(_ id: AnnouncementID, by user: UserID) throws -> Bool
+    /// The reactions to the announcement `id`, one per emoji, in the order each was first given.
+    func announcementReactions(_ id: AnnouncementID) throws -> [AnnouncementReactionRecord]
 }
 
 extension DecisionState {

@@ -67,7 +67,15 @@ let sampleCommands: [Command] = [
     .requestPasswordReset(user: "u1"),
     .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
     .changePassword(currentPassword: "password-1", newPassword: "password-2"),
-    .changeEmail(password: "password-1", email: "a@b.co")
+    .changeEmail(password: "password-1", email: "a@b.co"),
+    .setInstanceText(field: "privacyPolicy", text: "We keep little."),
+    .addInstanceRule(text: "Be kind", hint: "To everyone"),
+    .removeInstanceRule(rule: "r1"),
+    .addAnnouncement(text: "Maintenance", startsAt: "2026-12-24", endsAt: "2026-12-25", allDay: true),
+    .removeAnnouncement(announcement: "a1"),
+    .dismissAnnouncement(announcement: "a1"),
+    .addAnnouncementReaction(announcement: "a1", name: "👍"),
+    .removeAnnouncementReaction(announcement: "a1", name: "👍")
 ]
 
 @Suite struct CatalogueTests {

@@ -98,6 +98,37 @@ extension InMemoryState {
             userReportEdges.insert([e.reporterId, e.userId])
         case .userReportsDismissed(let e):
             userReportEdges = userReportEdges.filter { $0[1] != e.userId }
+        case .instanceTextSet(let e):
+            instanceTexts[e.field] = e.text.isEmpty ? nil : e.text
+        case .instanceRuleAdded(let e):
+            rules.append(InstanceRuleRecord(id: e.ruleId, text: e.text, hint: e.hint))
+        case .instanceRuleRemoved(let e):
+            rules.removeAll { $0.id == e.ruleId }
+        case .announcementAdded(let e):
+            announcementRecords[e.announcementId] = AnnouncementRecord(
+                id: e.announcementId, text: e.text, startsAt: e.startsAt, endsAt: e.endsAt, allDay: e.allDay,
+                publishedAt: envelope.timestamp)
+        case .announcementRemoved(let e):
+            announcementRecords[e.announcementId] = nil
+            reactionLists[e.announcementId] = nil
+            dismissals = dismissals.filter { $0[0] != e.announcementId.rawValue }
+        case .announcementDismissed(let e):
+            dismissals.insert([e.announcementId.rawValue, e.userId.rawValue])
+        case .announcementReactionAdded(let e):
+            var list = reactionLists[e.announcementId] ?? []
+            if let i = list.firstIndex(where: { $0.name == e.name }) {
+                list[i].users.append(e.userId)
+            } else {
+                list.append(AnnouncementReactionRecord(name: e.name, users: [e.userId]))
+            }
+            reactionLists[e.announcementId] = list
+        case .announcementReactionRemoved(let e):
+            var list = reactionLists[e.announcementId] ?? []
+            if let i = list.firstIndex(where: { $0.name == e.name }) {
+                list[i].users.removeAll { $0 == e.userId }
+                if list[i].users.isEmpty { list.remove(at: i) }
+            }
+            reactionLists[e.announcementId] = list
         case .postPlaced, .postMarkedSensitive:
             break  // deciding never reads a post's place or whether it is sensitive
         case .postEdited(let e):
@@ -175,6 +206,14 @@ extension InMemoryState {
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
             userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }
+            dismissals = dismissals.filter { $0[1] != e.userId.rawValue }
+            for (id, list) in reactionLists {
+                reactionLists[id] = list.compactMap { reaction in
+                    var reaction = reaction
+                    reaction.users.removeAll { $0 == e.userId }
+                    return reaction.users.isEmpty ? nil : reaction
+                }
+            }
         case .passwordResetRequested(let e):
             resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             issued[e.tokenHash] = envelope.sequence
@@ -199,6 +238,7 @@ extension InMemoryState {
     func answers(_ state: some DecisionState, log: [EventEnvelope], now: Int64) throws -> [String] {
         var users: [UserID] = [], posts: [PostID] = [], comments: [CommentID] = []
         var usernames: Set<String> = [], emails: Set<String> = [], tokens: Set<String> = [], limiters: Set<String> = []
+        var announcements: [AnnouncementID] = []
         for envelope in log {
             users += envelope.event.users
             if let post = envelope.event.post { posts.append(post) }
@@ -216,6 +256,7 @@ extension InMemoryState {
             case .pushSubscribed(let e): tokens.insert(e.sessionHash)
             case .passwordResetRequested(let e): tokens.insert(e.tokenHash)
             case .signInFailed(let e): limiters.insert(e.limiterKey)
+            case .announcementAdded(let e): announcements.append(e.announcementId)
             default: break  // the ids every event names were taken above
             }
         }
@@ -232,6 +273,15 @@ extension InMemoryState {
             for post in posts {
                 out.append("likes \(user) \(post): \(try state.likes(user, post))")
                 out.append("reported \(user) \(post): \(try state.reported(user, post))")
+            }
+        }
+        for field in InstanceTextField.allCases { out.append("text \(field): \(try state.instanceText(field))") }
+        out.append("rules: \(try state.instanceRules())")
+        for id in announcements {
+            out.append("announcement \(id): \(String(describing: try state.announcement(id)))")
+            out.append("reactions \(id): \(try state.announcementReactions(id))")
+            for user in users {
+                out.append("dismissed \(id) \(user): \(try state.announcementDismissed(id, by: user))")
             }
         }
         for name in usernames.sorted() {
@@ -339,6 +389,35 @@ extension InMemoryState {
         clock.advance(5_000)
         _ = try? await service.execute(.signIn(email: "nobody@example.com", password: "wrong"))
         _ = try? await service.execute(.signIn(email: "bob@example.com", password: "wrong"), origin: "10.0.0.1")
+        // The instance: texts (one set, then taken away), rules (one removed), announcements with
+        // dismissals and reactions (one taken back; one announcement removed with its marks).
+        _ = try await service.execute(.setInstanceText(field: "title", text: "Photos"), as: .operator)
+        _ = try await service.execute(.setInstanceText(field: "privacyPolicy", text: "We keep little."), as: .operator)
+        _ = try await service.execute(.setInstanceText(field: "privacyPolicy", text: ""), as: .operator)
+        var made: [String] = []
+        for text in ["Be kind", "No spam"] {
+            guard case .created(let id) = try await service.execute(.addInstanceRule(text: text), as: .operator)
+            else { throw TimelineError(.internal, "no rule") }
+            made.append(id)
+        }
+        _ = try await service.execute(.removeInstanceRule(rule: made[0]), as: .operator)
+        for text in ["Welcome", "Maintenance"] {
+            guard case .created(let id) = try await service.execute(.addAnnouncement(text: text), as: .operator)
+            else { throw TimelineError(.internal, "no announcement") }
+            made.append(id)
+        }
+        for (user, name) in [(alice, "👍"), (bob, "👍"), (bob, "🎉"), (dave, "🎉"), (carol, "😀")] {
+            for id in made.suffix(2) {
+                _ = try await service.execute(
+                    .addAnnouncementReaction(announcement: id, name: name), as: .user(user.id.rawValue))
+            }
+        }
+        _ = try await service.execute(
+            .removeAnnouncementReaction(announcement: made[2], name: "👍"), as: .user(alice.id.rawValue))
+        _ = try await service.execute(.dismissAnnouncement(announcement: made[2]), as: .user(bob.id.rawValue))
+        _ = try await service.execute(.dismissAnnouncement(announcement: made[2]), as: .user(carol.id.rawValue))
+        _ = try await service.execute(.dismissAnnouncement(announcement: made[3]), as: .user(dave.id.rawValue))
+        _ = try await service.execute(.removeAnnouncement(announcement: made[3]), as: .operator)
         // Erasures: carol's posts, likes, comments and follows go with her.
         _ = try await service.execute(
             .eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))
@@ -359,6 +438,9 @@ extension InMemoryState {
         let inMemory = try answers(memory, log: log, now: now)
         #expect(lmdb.count == inMemory.count && lmdb.count > 80)
         for (a, b) in zip(lmdb, inMemory) where a != b { Issue.record("LMDB: \(a)\nin memory: \(b)") }
+        // Carol reacted with 😀 before she was erased: her reaction went with her.
+        #expect(log.contains { if case .announcementReactionAdded(let e) = $0.event { e.name == "😀" } else { false } })
+        #expect(!lmdb.contains { $0.hasPrefix("reactions") && $0.contains("😀") }, "an erased user's reactions go")
         // And so decide alike: erasing each remaining user (the footprint's order and content
         // become events).
         for user in memory.users.keys.sorted(by: { $0.rawValue < $1.rawValue }) {

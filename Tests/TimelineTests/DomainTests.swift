@@ -45,6 +45,20 @@ struct InMemoryState: DecisionState {
     /// How users' emails are kept (`UserRecord.emailHash`): as they are, like the tests'
     /// `DecisionContext.hashEmail`, unless a test folds a real log (then the key store's).
     var hashEmail: (String) -> String = { $0 }
+    /// The instance's texts and rules, the announcements, who dismissed which, and reactions.
+    var instanceTexts: [InstanceTextField: String] = [:]
+    var rules: [InstanceRuleRecord] = []
+    var announcementRecords: [AnnouncementID: AnnouncementRecord] = [:]
+    var dismissals: Set<[String]> = []
+    var reactionLists: [AnnouncementID: [AnnouncementReactionRecord]] = [:]
+
+    func instanceText(_ field: InstanceTextField) -> String { instanceTexts[field] ?? "" }
+    func instanceRules() -> [InstanceRuleRecord] { rules }
+    func announcement(_ id: AnnouncementID) -> AnnouncementRecord? { announcementRecords[id] }
+    func announcementDismissed(_ id: AnnouncementID, by user: UserID) -> Bool {
+        dismissals.contains([id.rawValue, user.rawValue])
+    }
+    func announcementReactions(_ id: AnnouncementID) -> [AnnouncementReactionRecord] { reactionLists[id] ?? [] }
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }

@@ -158,6 +158,23 @@ import WebPush
         _ = try await service.run(.addPost(media: album, caption: "an album"), as: carol.id)
         _ = try await service.run(.updateMedia(media: album[1], alt: "green"), as: carol.id)
         _ = try await service.run(.uploadMedia(image: gifBase64(0xFF0000)), as: carol.id)
+        // The instance's texts, rules and announcements, a dismissal and reactions (carol's go with her).
+        _ = try await service.execute(.setInstanceText(field: "termsOfService", text: "Be nice."), as: .operator)
+        let rule = try #require(
+            try await service.execute(.addInstanceRule(text: "Be kind", hint: "Always"), as: .operator).created)
+        _ = try await service.execute(.removeInstanceRule(rule: rule), as: .operator)
+        let note = try #require(
+            try await service.execute(
+                .addAnnouncement(
+                    text: "Down at noon", startsAt: "2026-12-24T12:00:00Z", endsAt: "2026-12-24T13:00:00Z"),
+                as: .operator
+            ).created)
+        try await service.run(.dismissAnnouncement(announcement: note), as: carol.id)
+        try await service.run(.addAnnouncementReaction(announcement: note, name: "🎉"), as: carol.id)
+        try await service.run(.addAnnouncementReaction(announcement: note, name: "👍"), as: alice.id)
+        try await service.run(.removeAnnouncementReaction(announcement: note, name: "👍"), as: alice.id)
+        let gone = try #require(try await service.execute(.addAnnouncement(text: "Oops"), as: .operator).created)
+        _ = try await service.execute(.removeAnnouncement(announcement: gone), as: .operator)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 

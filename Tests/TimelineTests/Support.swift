@@ -188,6 +188,11 @@ extension CommandResult {
         return nil
     }
 
+    var created: String? {
+        if case .created(let id) = self { return id }
+        return nil
+    }
+
     var profile: Profile? {
         if case .user(let profile) = self { return profile }
         return nil

@@ -193,6 +193,19 @@ call("GET", "/api/v1/apps/verify_credentials", token["access_token"])
 call("POST", "/api/v1/accounts", token["access_token"], data={"username": "carol", "email": "carol@example.com",
                                                               "password": "password-123", "agreement": "true"})
 
+# The instance's texts and figures, and the operator's announcements (set with the tool beforehand).
+for part in ["rules", "extended_description", "privacy_policy", "terms_of_service", "translation_languages", "peers",
+             "activity"]:
+    call("GET", f"/api/v1/instance/{part}")
+announcements = call("GET", "/api/v1/announcements", alice_token)
+if announcements:
+    call("PUT", f"/api/v1/announcements/{announcements[0]['id']}/reactions/\U0001F44D", bob_token)
+    call("POST", f"/api/v1/announcements/{announcements[0]['id']}/dismiss", alice_token)
+    call("GET", "/api/v1/announcements", bob_token)
+    call("DELETE", f"/api/v1/announcements/{announcements[0]['id']}/reactions/\U0001F44D", bob_token)
+else:
+    results.append(("GET /api/v1/announcements", "FAILED", "no announcement"))
+
 # Accounts.
 call("GET", "/api/v1/accounts/verify_credentials", alice_token)
 call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"note": "Hello, I take photos."})

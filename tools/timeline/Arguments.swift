@@ -9,7 +9,7 @@ struct Arguments {
         _ words: [String],
         flagNames: Set<String> = [
             "json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "accept-missing-keys",
-            "demo", "mastodon", "push-allow-private", "push"
+            "demo", "mastodon", "push-allow-private", "push", "all-day"
         ]
     ) throws(UsageError) {
         var index = 0

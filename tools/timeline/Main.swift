@@ -24,6 +24,8 @@ struct TimelineTool {
           erase-user  erase a user (by id or @name) as the operator: right to erasure
           export-user a user's data as a zip archive: `timeline export-user --user @alice --out alice.zip`
           moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
+          instance  the instance's texts and rules: `timeline instance show | set FIELD TEXT | rules add TEXT`
+          announcements  the operator's announcements: `timeline announcements list | add TEXT | remove ID`
           import    import a Firebase export: `timeline import firebase EXPORT.json`
           media     `timeline media reprocess`: variants for posts from before the image pipeline
           password-reset  issue a one-time token to set a user's password (operator)
@@ -76,6 +78,8 @@ struct TimelineTool {
             case "erase-user": code = try await eraseUser(args)
             case "export-user": code = try await ExportCommand.run(args)
             case "moderation": code = try await ModerationCommand.run(args)
+            case "instance": code = try await InstanceCommand.run(args)
+            case "announcements": code = try await AnnouncementsCommand.run(args)
             case "import": code = try await ImportCommand.run(args)
             case "media": code = try await MediaCommand.run(args)
             case "password-reset": code = try await ImportCommand.passwordReset(args)

@@ -103,6 +103,7 @@ package enum JSONOutput {
         case .changed(let changed): encoded(ResultJSON.Changed(changed: changed))
         case .token(let token): encoded(ResultJSON.Token(token: token))
         case .done: encoded(ResultJSON.Done())
+        case .created(let id): encoded(ResultJSON.Created(id: id))
         }
     }
 

@@ -34,7 +34,8 @@ extension ResultJSON {
         let anyItems = JSONSchema.array(of: .any).json.setting("maxItems", 100).members.filter { $0.key != "items" }
         let list: [(String, String, JSONSchema)] = [
             try activityItem(), try result(App.self),
-            try result(Changed.self), try result(Comment.self), try result(Contacts.self), try result(Failure.self),
+            try result(Changed.self), try result(Created.self), try result(Comment.self), try result(Contacts.self),
+            try result(Failure.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(Media.self), try result(ModerationQueue.self),
             (
@@ -361,6 +362,13 @@ extension ResultJSON.Session: NamedResult {
     static let memberSchemas = [
         "session": JSONSchema.string.with("minLength", 1), "user": ResultJSON.reference(ResultJSON.User.self)
     ]
+}
+
+extension ResultJSON.Created: NamedResult {
+    static let schemaName = "created"
+    static let schemaDescription: String? =
+        "A record made that has no read of its own, by its new id (addInstanceRule, addAnnouncement; operator only)."
+    static let memberSchemas = ["id": JSONSchema.identifier]
 }
 
 extension ResultJSON.Changed: NamedResult {

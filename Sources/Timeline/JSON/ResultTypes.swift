@@ -236,6 +236,11 @@ package enum ResultJSON {
         var clientSecret: Nullable<String>
     }
 
+    /// A record made, by its new id (`addInstanceRule`, `addAnnouncement`).
+    struct Created: Codable, Sendable, SchemaDocumented {
+        var id: String
+    }
+
     /// Nothing (a command done with nothing to say): `{}`.
     struct Done: Codable, Sendable {}
 

@@ -20,4 +20,6 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case activity
     /// The home timelines (hybrid fan-out).
     case timeline
+    /// The instance's texts and rules, announcements, and the weekly activity.
+    case instance
 }

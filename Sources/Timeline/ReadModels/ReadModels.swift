@@ -21,7 +21,7 @@ extension ProjectionName {
         switch self {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
-        case .sessions, .postImages, .hashtags, .places: 1
+        case .sessions, .postImages, .hashtags, .places, .instance: 1
         }
     }
 
@@ -31,7 +31,7 @@ extension ProjectionName {
         case .timeline: [.follows, .posts, .profiles]
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts]
-        case .profiles, .sessions, .follows, .postImages, .hashtags, .places: []
+        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance: []
         }
     }
 
@@ -101,6 +101,7 @@ final class ReadModels: Sendable {
     let places: PlacesProjection
     let activity: ActivityProjection
     let timeline: TimelineProjection
+    let instance: InstanceProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
     let images: Table<StoredImages>
     /// `Generations.checkpointKey` → BE(last applied sequence)
@@ -128,6 +129,7 @@ final class ReadModels: Sendable {
         let timeline = try TimelineProjection(
             env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
             threshold: fanoutThreshold)
+        let instance = try InstanceProjection(env, prefix: generations.prefix(.instance))
         all = ProjectionName.allCases.map { name -> any Projection in
             switch name {
             case .profiles: profiles
@@ -139,12 +141,14 @@ final class ReadModels: Sendable {
             case .places: places
             case .activity: activity
             case .timeline: timeline
+            case .instance: instance
             }
         }
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
         self.postImages = postImages
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
         self.places = places
+        self.instance = instance
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
         checkpointKeys = Dictionary(

@@ -47,6 +47,7 @@ extension ReadView {
             return .comment(try present.comment(comment))
         case .changed(let changed): return .changed(changed)
         case .done: return .done
+        case .created(let id): return .created(id)
         }
     }
 

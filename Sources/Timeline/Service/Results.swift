@@ -435,6 +435,8 @@ public enum CommandResult: Sendable, Equatable {
     case changed(Bool)
     /// Done, with nothing to return (`signOut`, deletions, `eraseUser`, …).
     case done
+    /// A record made that has no read of its own: its new id (`addInstanceRule`, `addAnnouncement`).
+    case created(String)
 }
 
 /// Who issues a command.

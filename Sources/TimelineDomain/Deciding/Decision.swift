@@ -85,6 +85,8 @@ package enum Outcome: Sendable, Equatable {
     case changed(Bool)
     /// The command succeeded with nothing to answer.
     case done
+    /// A record was made that has no read of its own here: its new id (a rule, an announcement).
+    case created(String)
 }
 
 /// Sign-in rate limit: this many failures per email within the window refuse further tries.

@@ -42,6 +42,9 @@ enum MastodonSchema: String, Sendable {
     case pushSubscription = "WebPushSubscription"
     case application = "Application", token = "Token", markers = "Markers", report = "Report", search = "Search"
     case instanceV1 = "InstanceV1", instanceV2 = "Instance", oauthServer = "OAuthServerMetadata", empty = "Empty"
+    case rules = "[Rule]", extendedDescription = "ExtendedDescription", privacyPolicy = "PrivacyPolicy",
+        termsOfService = "TermsOfService", translationLanguages = "TranslationLanguages", peers = "Peers",
+        instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

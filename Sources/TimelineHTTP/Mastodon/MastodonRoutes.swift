@@ -21,7 +21,8 @@ enum MastodonAPI {
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] =
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
-        + notificationRoutes + groupedNotificationRoutes + pushRoutes + routes + [
+        + notificationRoutes + groupedNotificationRoutes + pushRoutes + instanceRoutes + announcementRoutes + routes
+        + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
@@ -210,26 +211,28 @@ extension TimelineAPI {
             statuses: statuses, media_attachments: media,
             polls: .init(max_options: 0, max_characters_per_option: 0, min_expiration: 0, max_expiration: 0),
             translation: .init(enabled: false), vapid: .init(public_key: options.vapidPublicKey ?? ""))
-        let description = "Timeline: a photo-sharing social network."
+        let texts = try mastodonInstanceTexts()
+        let description = texts.description ?? "Timeline: a photo-sharing social network."
         let icon = "\(MastodonEntities.base(of: request))/app/icon.svg"
         if v2 {
             return Responses.entity(
                 200,
                 Mastodon.Instance(
-                    domain: host, title: "Timeline", version: MastodonAPI.version, source_url: "",
+                    domain: host, title: texts.title ?? "Timeline", version: MastodonAPI.version, source_url: "",
                     description: description, usage: .init(users: .init(active_month: 0)), thumbnail: .init(url: icon),
                     languages: ["en"], configuration: configuration,
                     registrations: .init(enabled: true, approval_required: false, message: Nullable(nil)),
-                    contact: .init(email: "", account: Nullable(nil)), rules: []))
+                    contact: .init(email: texts.email ?? "", account: Nullable(nil)), rules: texts.rules))
         }
         return Responses.entity(
             200,
             Mastodon.V1Instance(
-                uri: host, title: "Timeline", short_description: description, description: description, email: "",
+                uri: host, title: texts.title ?? "Timeline", short_description: description, description: description,
+                email: texts.email ?? "",
                 version: MastodonAPI.version, urls: .init(streaming_api: streaming),
                 stats: .init(user_count: 0, status_count: 0, domain_count: 1), thumbnail: icon, languages: ["en"],
                 registrations: true, approval_required: false, invites_enabled: false, configuration: configuration,
-                contact_account: Nullable(nil), rules: []))
+                contact_account: Nullable(nil), rules: texts.rules))
     }
 
     /// A page of statuses as Mastodon pages: newest first, `limit` (default 20, at most 40),

@@ -1,0 +1,168 @@
+import Foundation
+import JSONModel
+import MicroHTTPD
+import Timeline
+
+// The instance's texts and figures, as Mastodon answers them: its rules, extended description,
+// privacy policy and terms of service (the operator's, `timeline instance set`), translation
+// languages (none: nothing is translated here), peers (none: this server does not federate, so
+// it knows no other domain) and its weekly activity (from the log's events, kept by the
+// instance projection).
+
+extension Mastodon {
+    /// The about page (`GET /api/v1/instance/extended_description`).
+    struct ExtendedDescription: Codable, Sendable {
+        var updated_at: String
+        var content: String
+    }
+
+    /// The privacy policy (`GET /api/v1/instance/privacy_policy`).
+    struct PrivacyPolicy: Codable, Sendable {
+        var updated_at: String
+        var content: String
+    }
+
+    /// The terms of service (`GET /api/v1/instance/terms_of_service`).
+    struct TermsOfService: Codable, Sendable {
+        var effective_date: String
+        var effective: Bool
+        var content: String
+        var succeeded_by: Nullable<String>
+    }
+
+    /// One week of `GET /api/v1/instance/activity`: every figure a string, as Mastodon's.
+    struct InstanceActivity: Codable, Sendable {
+        var week: String
+        var statuses: String
+        var logins: String
+        var registrations: String
+    }
+}
+
+extension MastodonAPI {
+    static let instanceRoutes: [Route] = [
+        now(
+            "GET", "/api/v1/instance/rules", .anyone,
+            doc: .init("The server's rules, in the operator's order.", returns: .rules)
+        ) { api, _, _ in Responses.entity(200, try api.mastodonRules()) },
+        now(
+            "GET", "/api/v1/instance/extended_description", .anyone,
+            doc: .init("The server's about page (\"\" until the operator writes one).", returns: .extendedDescription)
+        ) { api, _, _ in
+            let text = try api.service.instanceText(.extendedDescription)
+            return Responses.entity(
+                200,
+                Mastodon.ExtendedDescription(
+                    updated_at: JSONOutput.timestamp(text?.updatedAt ?? 0),
+                    content: MastodonAPI.paragraphs(text?.text ?? "")))
+        },
+        now(
+            "GET", "/api/v1/instance/privacy_policy", .anyone,
+            doc: .init("The server's privacy policy (not found until the operator sets one).", returns: .privacyPolicy)
+        ) { api, _, _ in
+            guard let text = try api.service.instanceText(.privacyPolicy) else {
+                throw TimelineError(.notFound, "Record not found")
+            }
+            return Responses.entity(
+                200,
+                Mastodon.PrivacyPolicy(
+                    updated_at: JSONOutput.timestamp(text.updatedAt), content: MastodonAPI.paragraphs(text.text)))
+        },
+        now(
+            "GET", "/api/v1/instance/terms_of_service", .anyone,
+            doc: .init(
+                "The server's terms of service, in effect since the operator set them (not found until then).",
+                returns: .termsOfService)
+        ) { api, _, _ in
+            guard let text = try api.service.instanceText(.termsOfService) else {
+                throw TimelineError(.notFound, "Record not found")
+            }
+            return Responses.entity(
+                200,
+                Mastodon.TermsOfService(
+                    effective_date: String(JSONOutput.timestamp(text.updatedAt).prefix(10)), effective: true,
+                    content: MastodonAPI.paragraphs(text.text), succeeded_by: Nullable(nil)))
+        },
+        now(
+            "GET", "/api/v1/instance/translation_languages", .anyone,
+            doc: .init(
+                "The languages statuses translate between: none (nothing is translated here).",
+                returns: .translationLanguages)
+        ) { _, _, _ in Responses.entity(200, [String: [String]]()) },
+        now(
+            "GET", "/api/v1/instance/peers", .anyone,
+            doc: .init(
+                "The other servers this one knows: none, by construction (it does not federate).", returns: .peers)
+        ) { _, _, _ in Responses.entity(200, [String]()) },
+        now(
+            "GET", "/api/v1/instance/activity", .anyone,
+            doc: .init(
+                "The last twelve weeks, this week first: posts, distinct users signed in, sign-ups.",
+                returns: .instanceActivity)
+        ) { api, _, _ in
+            Responses.entity(
+                200,
+                try api.service.instanceActivity().map {
+                    Mastodon.InstanceActivity(
+                        week: String($0.week), statuses: String($0.statuses), logins: String($0.logins),
+                        registrations: String($0.registrations))
+                })
+        }
+    ]
+
+    /// Plain text as HTML: escaped, a paragraph per blank-line-separated block, line breaks kept.
+    static func paragraphs(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
+            .map { $0.trimmingCharacters(in: .newlines) }.filter { !$0.isEmpty }
+            .map { "<p>" + HTMLText.escape($0).replacingOccurrences(of: "\n", with: "<br>") + "</p>" }
+            .joined(separator: "\n")
+    }
+}
+
+extension TimelineAPI {
+    /// The server's rules as Mastodon's `Rule`s.
+    func mastodonRules() throws(TimelineError) -> [Mastodon.Rule] {
+        try service.instanceRules().map { Mastodon.Rule(id: $0.id.rawValue, text: $0.text, hint: $0.hint) }
+    }
+
+    /// What the operator set that the instance entities show: the title, the description, the
+    /// contact email (each `nil` until set) and the rules.
+    func mastodonInstanceTexts() throws(TimelineError) -> (
+        title: String?, description: String?, email: String?, rules: [Mastodon.Rule]
+    ) {
+        (
+            try service.instanceText(.title)?.text, try service.instanceText(.description)?.text,
+            try service.instanceText(.contactEmail)?.text, try mastodonRules()
+        )
+    }
+}
+
+extension MastodonOpenAPI {
+    /// The schemas of the instance's texts, its figures and the announcements.
+    static func instanceSchemas() throws -> [(String, JSONSchema)] {
+        [
+            ("ExtendedDescription", try .of(Mastodon.ExtendedDescription.self)),
+            ("PrivacyPolicy", try .of(Mastodon.PrivacyPolicy.self)),
+            ("TermsOfService", try .of(Mastodon.TermsOfService.self)),
+            ("InstanceActivity", try .of(Mastodon.InstanceActivity.self)),
+            (
+                "TranslationLanguages",
+                JSONSchema([
+                    "type": "object", "additionalProperties": ["type": "array", "items": ["type": "string"]],
+                    "description": "Source languages to the languages they translate to: none here."
+                ])
+            ),
+            (
+                "Peers",
+                JSONSchema([
+                    "type": "array", "items": ["type": "string"],
+                    "description": "The domains this server knows: none, since it does not federate."
+                ])
+            ),
+            ("Reaction", try .of(Mastodon.Reaction.self)),
+            ("AnnouncementAccount", try .of(Mastodon.AnnouncementAccount.self)),
+            ("AnnouncementStatus", try .of(Mastodon.AnnouncementStatus.self)),
+            ("Announcement", try .of(Mastodon.Announcement.self))
+        ]
+    }
+}
