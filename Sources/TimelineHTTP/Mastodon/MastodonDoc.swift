@@ -41,6 +41,8 @@ enum MastodonSchema: String, Sendable {
     case pushSubscription = "WebPushSubscription"
     case application = "Application", token = "Token", markers = "Markers", report = "Report", search = "Search"
     case instanceV1 = "InstanceV1", instanceV2 = "Instance", oauthServer = "OAuthServerMetadata", empty = "Empty"
+    case preferences = "Preferences", customEmojis = "[CustomEmoji]", count = "CountResponse"
+    case oembed = "OEmbedResponse", userInfo = "UserInfo"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).
