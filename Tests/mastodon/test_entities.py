@@ -206,7 +206,7 @@ call("GET", "/api/v1/timelines/tag/sea", alice_token)
 call("GET", "/api/v1/timelines/public", alice_token)
 call("GET", "/api/v2/search?q=sea", alice_token)
 call("GET", "/api/v2/search?q=bob", alice_token)
-call("GET", f"/api/oembed?url={status['url']}")
+call("GET", "/api/oembed", params={"url": status["url"]})
 
 # Relationships.
 for action in ["follow", "unfollow", "block", "unblock", "mute", "unmute"]:

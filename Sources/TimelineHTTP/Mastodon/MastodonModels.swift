@@ -399,7 +399,8 @@ enum Mastodon {
         var cache_age: Int
         var html: String
         var width: Int
-        var height: Nullable<Int>
+        /// Always null (the embed's height follows its content), a string when set in Mastodon's.
+        var height: Nullable<String>
     }
 
     /// A streamed event on a WebSocket: the entity as JSON text in `payload`.

@@ -25,7 +25,7 @@ enum MastodonAPI {
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] =
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
-        + notificationRoutes + pushRoutes + startupRoutes + routes + [
+        + startupRoutes + notificationRoutes + pushRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
