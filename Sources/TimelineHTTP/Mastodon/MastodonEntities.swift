@@ -50,7 +50,7 @@ struct MastodonEntities {
     /// read (`Profile.discoverable`); anyone else gets `null`, Mastodon's "not set".
     func account(_ p: Profile) -> Mastodon.Account {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
-        let header = missingHeader
+        let header = p.header.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? missingHeader
         return Mastodon.Account(
             id: p.id.rawValue, username: p.username, acct: p.username, display_name: p.username,
             locked: p.locked, bot: false, discoverable: Nullable(p.discoverable), group: false, indexable: false,

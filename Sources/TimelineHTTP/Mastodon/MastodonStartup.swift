@@ -45,6 +45,14 @@ extension MastodonAPI {
             return Responses.entity(200, try entities.credentialAccount(try api.service.user(me, viewer: me)))
         },
         later(
+            "DELETE", "/api/v1/profile/header", scope: "write:accounts",
+            doc: .init("Removes the bearer's profile header.", returns: .credentialAccount)
+        ) { api, request, entities in
+            _ = try await api.execute(.updateProfile(username: nil, bio: nil, url: nil, header: .remove), request)
+            let me = try request.requireViewer()
+            return Responses.entity(200, try entities.credentialAccount(try api.service.user(me, viewer: me)))
+        },
+        later(
             "DELETE", "/api/v1/media/{id}", scope: "write:media",
             doc: .init("Deletes one of the bearer's uploads that no status holds.", returns: .empty)
         ) { api, request, _ in

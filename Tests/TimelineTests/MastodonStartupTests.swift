@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import Timeline
+import TimelineDomain
+import Vips
+
+/// What apps call as they start (issue #40), through Mastodon.py against a real `timeline
+/// serve` (Tests/mastodon/test_startup.py), and the profile header through the library.
+@Suite struct MastodonStartupTests {
+    @Test(.timeLimit(.minutes(3))) func mastodonPyStartUpCalls() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let open = try await api.addPost(alice.token, caption: "a view #sea", image: 0x30)
+            let reply = try await api.send(
+                "POST", "/v1/posts", json: ["image": gifBase64(0x60), "caption": "friends", "visibility": "followers"],
+                bearer: alice.token)
+            let hidden = try #require(reply.json["id"] as? String, "\(reply)")
+            // Two notifications for alice: a like and a comment.
+            #expect(try await api.send("PUT", "/v1/posts/\(open)/like", bearer: bob.token).status == 200)
+            let comment = try await api.send(
+                "POST", "/v1/posts/\(open)/comments", json: ["text": "lovely"], bearer: bob.token)
+            #expect(comment.status == 201, "\(comment)")
+            let header = try AvatarTests.image(800, shade: 90)
+            let path = PhotoTests.directory() + "/header.png"
+            try Data(header).write(to: URL(fileURLWithPath: path))
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_startup.py").path,
+                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, path, open, hidden
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(120))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - every start-up call"), "\(text)")
+        }
+    }
+
+    /// The header: two bands, stored and served, beside the photo; removed; rebuilt alike; erased.
+    @Test func headerSetRemovedRebuiltAndErased() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let image = Data(try AvatarTests.image(900, shade: 70)).base64EncodedString()
+        let photo = Data(try AvatarTests.image(300, shade: 20)).base64EncodedString()
+        try await service.run(
+            .updateProfile(username: nil, bio: nil, url: nil, avatar: .set(photo), header: .set(image)), as: alice.id)
+        let user = try service.user(alice.id)
+        let header = try #require(user.header)
+        let avatar = try #require(user.avatar)
+        for (id, width, height) in [(header.large, 1500, 500), (header.small, 600, 200)] {
+            let stored = try Vips.header(try service.image(id).bytes)
+            #expect(stored.width == width && stored.height == height)
+        }
+        let last = try #require(try service.events(from: try service.lastSequence()).last)
+        #expect(last.schemaVersion == 6)
+        #expect(
+            last.event
+                == .profileUpdated(ProfileUpdated(userId: alice.id, avatar: .set(avatar), header: .set(header))))
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+
+        // Removing the photo keeps the header; removing the header lets its bands go.
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, avatar: .remove), as: alice.id)
+        #expect(try service.user(alice.id).header == header && service.user(alice.id).avatar == nil)
+        _ = try service.image(header.large)
+        let before = try service.lastSequence()
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, header: .remove), as: alice.id)
+        #expect(try service.user(alice.id).header == nil)
+        await expectError(.notFound) { _ = try service.image(header.large) }
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, header: .remove), as: alice.id)
+        #expect(try service.lastSequence() == before + 1)
+
+        // Set again, then erased: gone.
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, header: .set(image)), as: alice.id)
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+        try await service.run(.eraseUser(user: alice.id.rawValue, password: "password-123"), as: alice.id)
+        for id in [header.large, header.small] { await expectError(.notFound) { _ = try service.image(id) } }
+    }
+}
