@@ -37,6 +37,38 @@ import Vips
         }
     }
 
+    /// `PUT /v1/me/header` (multipart or raw bytes) and `DELETE /v1/me/header`, as the avatar's.
+    @Test func v1HeaderRoute() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice")
+            let png = try AvatarTests.image(700, shade: 120)
+            var form = MultipartBody()
+            form.file("image", filename: "band.png", type: "image/png", png)
+            let set = try await api.send(
+                "PUT", "/v1/me/header", body: form.finished(), contentType: form.contentType, bearer: alice.token)
+            let bands = try #require(set.json["header"] as? [String: String], "\(set)")
+            let large = try #require(bands["large"]), small = try #require(bands["small"])
+            #expect(try await api.get("/v1/images/\(large)").status == 200)
+            #expect(try await api.get("/v1/users/\(alice.id)").json["header"] as? [String: String] == bands)
+            #expect(set.json["avatar"] is NSNull)
+            let raw = try await api.send(
+                "PUT", "/v1/me/header", body: Data(try AvatarTests.image(600, shade: 10)), contentType: "image/png",
+                bearer: alice.token)
+            #expect(raw.status == 200 && raw.json["header"] as? [String: String] != bands, "\(raw)")
+            let notImage = try await api.send(
+                "PUT", "/v1/me/header", body: Data("text".utf8), contentType: "image/png", bearer: alice.token)
+            #expect(notImage.status == 415, "\(notImage)")
+            #expect(try await api.send("PUT", "/v1/me/header", body: Data(png), contentType: "image/png").status == 401)
+            #expect(
+                try await api.send("DELETE", "/v1/me/header", json: ["x": 1], bearer: alice.token).errorField == "x")
+            let removed = try await api.send("DELETE", "/v1/me/header", bearer: alice.token)
+            #expect(removed.status == 200 && removed.json["header"] is NSNull, "\(removed)")
+            #expect(try await api.get("/v1/images/\(large)").status == 404)
+            #expect(try await api.get("/v1/images/\(small)").status == 404)
+        }
+    }
+
     /// The header: two bands, stored and served, beside the photo; removed; rebuilt alike; erased.
     @Test func headerSetRemovedRebuiltAndErased() async throws {
         let service = try openService()
