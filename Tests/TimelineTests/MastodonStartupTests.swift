@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Timeline
+@testable import TimelineHTTP
 import TimelineDomain
 import Vips
 
@@ -35,6 +36,47 @@ import Vips
             #expect(status == 0, "\(text)")
             #expect(text.contains("ok - every start-up call"), "\(text)")
         }
+    }
+
+    /// The instance's source URL and contact email: `timeline serve`'s options, or the server's
+    /// own origin and `postmaster@` its host; `api_versions`, the icon; the credential role.
+    @Test func instanceOptionsAndRole() async throws {
+        try await withServer { server in
+            let instance = try await server.api.get("/api/v2/instance")
+            let base = "http://127.0.0.1:\(server.port)"
+            #expect(instance.json["source_url"] as? String == base + "/", "\(instance)")
+            let contact = try #require(instance.json["contact"] as? [String: Any])
+            #expect(contact["email"] as? String == "postmaster@127.0.0.1")
+            #expect((instance.json["api_versions"] as? [String: Any])?["mastodon"] as? Int == 2)
+            let icon = try #require((instance.json["icon"] as? [[String: Any]])?.first)
+            #expect(icon["size"] as? String == "192x192")
+            let src = try #require(icon["src"] as? String)
+            #expect(try await server.api.get(String(src.dropFirst(base.count))).status == 200)
+            let alice = try await server.api.signUp("alice")
+            let me = try await server.api.get("/api/v1/accounts/verify_credentials", bearer: alice.token)
+            #expect((me.json["role"] as? [String: Any])?["id"] as? String == "-99", "\(me)")
+            #expect((me.json["source"] as? [String: Any])?["indexable"] as? Bool == false)
+        }
+        try await withServer(arguments: [
+            "--source-url", "https://code.example/timeline", "--contact-email", "admin@photos.example"
+        ]) { server in
+            let v1 = try await server.api.get("/api/v1/instance")
+            #expect(v1.json["email"] as? String == "admin@photos.example", "\(v1)")
+            let v2 = try await server.api.get("/api/v2/instance")
+            #expect(v2.json["source_url"] as? String == "https://code.example/timeline")
+            #expect((v2.json["contact"] as? [String: Any])?["email"] as? String == "admin@photos.example")
+        }
+    }
+
+    /// The credential account's role: Mastodon's Moderator for a moderator, the everyone role otherwise.
+    @Test func roleFromTheModeratorRole() {
+        var record = UserRecord(
+            id: UserID("u1"), username: "mod", emailHash: nil, passwordHash: nil, bio: nil, url: nil, createdAt: 0)
+        #expect(MastodonEntities.role(Profile(record, own: true)).id == "-99")
+        #expect(MastodonEntities.role(Profile(record, own: true)).permissions == "0")
+        record.moderator = true
+        let role = MastodonEntities.role(Profile(record, own: true))
+        #expect(role.id == "1" && role.name == "Moderator" && role.permissions == String(16 | 1024))
     }
 
     /// `PUT /v1/me/header` (multipart or raw bytes) and `DELETE /v1/me/header`, as the avatar's.

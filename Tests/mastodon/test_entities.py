@@ -178,6 +178,10 @@ call("GET", "/health")
 call("GET", "/oauth/userinfo", alice_token)
 call("DELETE", "/api/v1/profile/avatar", alice_token)
 with open(photo_path, "rb") as file:
+    call("PATCH", "/api/v1/accounts/update_credentials", alice_token, files={"header": ("band.png", file, "image/png")})
+call("GET", f"/api/v1/accounts/{alice}", bob_token)
+call("DELETE", "/api/v1/profile/header", alice_token)
+with open(photo_path, "rb") as file:
     unattached = call("POST", "/api/v2/media", alice_token, files={"file": ("pixel.png", file, "image/png")})
 call("DELETE", f"/api/v1/media/{unattached['id']}", alice_token)
 call("DELETE", f"/api/v1/media/{unattached['id']}", alice_token, expect=404)
