@@ -4,7 +4,8 @@ import JSONModel
 // while the person writes the caption). `uploadMedia` records `MediaUploaded` (what the image
 // pipeline produced, the blurhash and the alt text); `updateMedia` records `MediaUpdated` (a new
 // alt text); `addPost` with `media` attaches 1–10 of one's own; media nobody attached within a
-// day is deleted (`expireMedia`, run by the server, records `MediaDeleted`), as is an erased
+// day is deleted (`expireMedia`, run by the server, records `MediaDeleted`; `deleteMedia` does it
+// at once for one's own upload no post holds), as is an erased
 // user's unattached media. The one-shot `addPost` {image} keeps its one photo in its
 // `PostAdded`, as before albums, with the photo's blurhash.
 

@@ -2,8 +2,9 @@ import Foundation
 import JSONModel
 
 // Profiles: `updateProfile` records `ProfileUpdated` with the fields that changed (username,
-// bio, url, profile photo, discoverability, lock); unlocking approves the pending follow
-// requests.
+// bio, url, profile photo, discoverability, lock, header); unlocking approves the pending
+// follow requests. The photo and the header go through the image pipeline before deciding
+// (`Prepared.processedAvatar`, `processedHeader`): squares for the photo, bands for the header.
 
 /// What `updateProfile` does to the profile photo.
 public enum AvatarUpdate: Sendable, Equatable {
