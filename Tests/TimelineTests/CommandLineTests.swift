@@ -12,6 +12,41 @@ import Testing
         return child.process.terminationStatus
     }
 
+    /// Every JSON the tool prints itself (its typed answers, through JSONModel) is JSON with the
+    /// members its help names: `audit show` indented, `--json` lines compact.
+    @Test func theToolsOwnJSONOutputsParse() async throws {
+        let path = temporaryPath()
+        let service = try openService(path: path)
+        let alice = try await service.createUser("alice")
+        let post = try await service.addPost(by: alice.id, caption: "harbour")
+        try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: alice.id)
+        service.close()
+        func output(_ arguments: [String]) throws -> [String: Any] {
+            let child = try ToolProcess(arguments + ["--db", path])
+            try child.input.fileHandleForWriting.close()
+            let data = child.output.fileHandleForReading.readDataToEndOfFile()
+            child.process.waitUntilExit()
+            #expect(child.process.terminationStatus == 0, "\(arguments)")
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return try #require(object, "\(arguments): \(String(decoding: data, as: UTF8.self))")
+        }
+        #expect(try output(["audit", "show", "1"])["type"] as? String == "UserCreated")
+        #expect(try output(["audit", "show", "1", "--json"])["sequence"] as? Int == 1)
+        let stats = try output(["audit", "stats", "--json"])
+        let events = try #require(stats["events"] as? Int)
+        #expect(events >= 3 && (stats["byType"] as? [String: Int])?["PostReported"] == 1)
+        #expect(try output(["audit", "verify", "--json"])["valid"] as? Bool == true)
+        #expect(try output(["audit", "head", "--json"])["sequence"] as? Int == events)
+        #expect(
+            (try output(["query", "user", "--user", "@alice"])["result"] as? [String: Any])?["id"] as? String
+                == alice.id.rawValue)
+        let queue = try ToolProcess(["moderation", "list", "--json", "--db", path])
+        try queue.input.fileHandleForWriting.close()
+        let listed = try JSONSerialization.jsonObject(with: queue.output.fileHandleForReading.readDataToEndOfFile())
+        queue.process.waitUntilExit()
+        #expect((listed as? [[String: Any]])?.first?["post"] as? String == post.id.rawValue)
+    }
+
     /// A mistyped `--verify` used to be taken as an unknown option with a value and ignored, so
     /// `rebuild --verfy x` rebuilt the read models instead of comparing them.
     @Test func unknownOptionsAreRefusedBeforeAnythingHappens() async throws {

@@ -38,9 +38,12 @@ def is_uri(value):
     return not isinstance(value, str) or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$", value) is not None
 
 
-# Answers known to differ from Mastodon's schema, by "METHOD template", with what Mastodon's
-# schema wants and why: none left since #40 made every answer valid.
-KNOWN = {}
+# Answers known to differ from Mastodon's schema, with why (#40 made every other answer valid).
+KNOWN = {
+    # Not to fix: the document says integer; Mastodon's own docs (NotificationGroup), its answers
+    # and its clients (masto.js) have a string, and Timeline's ids are not numbers.
+    "NotificationGroup id": "most_recent_notification_id is a string id, the document says integer",
+}
 
 
 def leaves(errors):
@@ -60,7 +63,11 @@ def reason(error):
 
 
 def classify(error):
-    """Which of the known differences an error is, if any (none are left: #40 made every answer valid)."""
+    """Which of the known differences an error is, if any."""
+    path = list(error.absolute_path)
+    last = path[-1] if path else None
+    if last == "most_recent_notification_id" and "is not of type 'integer'" in error.message:
+        return "NotificationGroup id"
     return None
 
 
@@ -220,6 +227,18 @@ for path in ["/api/v1/blocks", "/api/v1/mutes", "/api/v1/follow_requests"]:
     call("GET", path, alice_token)
 call("POST", "/api/v1/reports", alice_token, data={"account_id": bob, "comment": "spam", "category": "spam"})
 
+# Grouped notifications (v2): bob's like of alice's status (a group) and his reply.
+call("POST", f"/api/v1/statuses/{status['id']}/favourite", bob_token)
+grouped = call("GET", "/api/v2/notifications", alice_token)
+call("GET", "/api/v2/notifications?expand_accounts=partial_avatars&limit=1", alice_token)
+call("GET", "/api/v2/notifications/unread_count", alice_token)
+if grouped and grouped["notification_groups"]:
+    key = grouped["notification_groups"][-1]["group_key"]
+    call("GET", f"/api/v2/notifications/{key}", alice_token)
+    call("GET", f"/api/v2/notifications/{key}/accounts", alice_token)
+    call("POST", f"/api/v2/notifications/{key}/dismiss", alice_token)
+else:
+    results.append(("GET /api/v2/notifications", "FAILED", "alice has no notification group"))
 # Notifications and markers (bob's comment and like are alice's notifications).
 notifications = call("GET", "/api/v1/notifications", alice_token)
 if notifications:
@@ -258,7 +277,9 @@ ours = ours["components"]["schemas"]
 theirs = document["components"]["schemas"]
 MASTODON_NAMES = {"InstanceV1": "V1Instance", "OAuthServerMetadata": "DiscoverOauthServerConfigurationResponse",
                   "Application": "CredentialApplication"}
-# Members Mastodon requires that the types lack: #40's work, as KNOWN above.
+# Members Mastodon requires that the types lack: none left (#40).
+# Members whose kind differs from Mastodon's document on purpose (as KNOWN above says why).
+KNOWN_KINDS = {"NotificationGroup.most_recent_notification_id": KNOWN["NotificationGroup id"]}
 KNOWN_MISSING = {}
 
 
@@ -290,7 +311,7 @@ for name, schema in ours.items():
         have = kinds(member_schema, ours)
         if "number" in want:
             have = {"number" if kind == "integer" else kind for kind in have}
-        if "any" not in want and not have <= want:
+        if "any" not in want and not have <= want and f"{name}.{member}" not in KNOWN_KINDS:
             type_problems.append(f"{name}.{member}: {sorted(have)}, Mastodon's {sorted(want)}")
 for problem in type_problems:
     print(f"TYPE      {problem}")

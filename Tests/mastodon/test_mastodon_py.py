@@ -96,6 +96,17 @@ check(mention.status.in_reply_to_id == posts[0] and [a.id for a in mention.statu
 check([n.type for n in m.notifications(types=["favourite"])] == ["favourite"], "types[] filters")
 check("follow" not in [n.type for n in m.notifications(exclude_types=["follow"])], "exclude_types[] filters")
 check(m.notifications(id=mention.id).id == mention.id, "a notification by its id")
+# Grouped (v2): the same three, one group each, with bob as their account.
+grouped = m.grouped_notifications(expand_accounts="full")
+check(sorted(g.type for g in grouped.notification_groups) == ["favourite", "follow", "mention"]
+      and all(g.sample_account_ids == [bob] and g.notifications_count == 1 for g in grouped.notification_groups)
+      and [a.id for a in grouped.accounts] == [bob] and posts[0] in [s.id for s in grouped.statuses],
+      f"grouped_notifications: favourite, follow, mention ({grouped})")
+liked = next(g for g in grouped.notification_groups if g.type == "favourite")
+check(m.grouped_notification(liked.group_key).notification_groups[0].group_key == liked.group_key,
+      "grouped_notification by its key")
+check([a.id for a in m.grouped_notification_accounts(liked.group_key)] == [bob], "grouped_notification_accounts")
+check(m.unread_grouped_notifications_count() == 3, "unread_grouped_notifications_count")
 # The bell: alice asks to be told of bob's posts; his next one is a `status` notification.
 check(m.account_follow(bob, notify=True).notifying and m.account_relationships([bob])[0].notifying, "account_follow(notify=True): notifying")
 bobs = b.status_post("bob's new photo", media_ids=[b.media_post(photo_path, mime_type="image/png").id])

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Timeline
 
 /// `timeline audit`: list, filter, show, count, follow and verify the event log.
@@ -69,14 +70,17 @@ enum AuditCommand {
                 print(envelope.jsonLine())  // one JSON line, as every --json output
                 return 0
             }
-            let data = try JSONSerialization.data(
-                withJSONObject: envelope.jsonObject(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            let pretty = JSONOutput.pretty(try JSONValueEncoder.encode(envelope.jsonObject()))
+            print(String(decoding: pretty, as: UTF8.self), terminator: "")
             return 0
         case "stats": return try stats(service, json: json)
         case "head":
             let head = try service.head()
-            if json { try emitJSON(["sequence": head.sequence, "hash": head.hashHex]) } else { print(head) }
+            if json {
+                try emitJSON(["sequence": .integer(head.sequence), "hash": .string(head.hashHex)] as JSONValue)
+            } else {
+                print(head)
+            }
             return 0
         case "verify":
             let anchor = try self.anchor(args)
@@ -84,14 +88,11 @@ enum AuditCommand {
             let anchorReport = try anchor.map { anchor throws(TimelineError) in try service.verifyAnchor(anchor) }
             let valid = report.isValid && anchorReport?.isValid != false
             if json {
-                var object: [String: Any] = ["valid": valid, "eventsChecked": report.eventsChecked]
-                if let bad = report.firstBadSequence {
-                    object["firstBadSequence"] = bad
-                    object["problem"] = report.problem ?? ""
-                }
-                if let behind = report.indexedBefore { object["indexedBefore"] = behind }
-                if let anchorReport { object["anchor"] = anchorJSON(anchorReport) }
-                try emitJSON(object)
+                try emitJSON(
+                    VerifyJSON(
+                        valid: valid, eventsChecked: report.eventsChecked, firstBadSequence: report.firstBadSequence,
+                        problem: report.firstBadSequence.map { _ in report.problem ?? "" },
+                        indexedBefore: report.indexedBefore, anchor: anchorReport.map(AnchorJSON.init)))
                 return valid ? 0 : 1
             }
             if let bad = report.firstBadSequence {
@@ -142,14 +143,45 @@ enum AuditCommand {
         return .file(path: raw, publicKey: try AnchorKey.publicKey(key))
     }
 
-    static func anchorJSON(_ report: AnchorReport) -> [String: Any] {
-        var object: [String: Any] = [
-            "valid": report.isValid, "headsChecked": report.headsChecked, "unreadableLines": report.unreadableLines
-        ]
-        if let latest = report.latest { object["latest"] = latest.description }
-        if let divergesAt = report.divergesAt { object["divergesAt"] = divergesAt }
-        if let problem = report.problem { object["problem"] = problem }
-        return object
+    /// `audit verify --json`'s line.
+    struct VerifyJSON: Encodable {
+        let valid: Bool
+        let eventsChecked: UInt64
+        let firstBadSequence: UInt64?
+        let problem: String?
+        let indexedBefore: UInt64?
+        let anchor: AnchorJSON?
+    }
+
+    /// What `audit verify --json` says of the anchor's checkpoints.
+    struct AnchorJSON: Encodable {
+        let valid: Bool
+        let headsChecked: Int
+        let unreadableLines: [Int]
+        let latest: String?
+        let divergesAt: UInt64?
+        let problem: String?
+
+        init(_ report: AnchorReport) {
+            valid = report.isValid
+            headsChecked = report.headsChecked
+            unreadableLines = report.unreadableLines
+            latest = report.latest?.description
+            divergesAt = report.divergesAt
+            problem = report.problem
+        }
+    }
+
+    /// `audit stats --json`'s line.
+    struct StatsJSON: Encodable {
+        let events: UInt64
+        let logBytes: Int
+        let databaseBytes: Int
+        let byType: [String: Int]
+        let byDay: [String: Int]
+        let first: String
+        let last: String
+        let lag: [String: UInt64]
     }
 
     /// Prints events committed from `sequence` on, as they come, until interrupted.
@@ -217,13 +249,12 @@ enum AuditCommand {
             e.map { iso.string(from: Date(timeIntervalSince1970: Double($0.timestamp) / 1000)) } ?? "-"
         }
         if json {
-            let object: [String: Any] = [
-                "events": stats.events, "logBytes": stats.logBytes, "databaseBytes": stats.databaseBytes,
-                "byType": Dictionary(uniqueKeysWithValues: stats.byType.map { ($0.key.rawValue, $0.value) }),
-                "byDay": stats.byDay, "first": time(stats.first), "last": time(stats.last),
-                "lag": Dictionary(uniqueKeysWithValues: stats.lag.map { ($0.key.rawValue, $0.value) })
-            ]
-            try emitJSON(object)
+            try emitJSON(
+                StatsJSON(
+                    events: stats.events, logBytes: stats.logBytes, databaseBytes: stats.databaseBytes,
+                    byType: Dictionary(uniqueKeysWithValues: stats.byType.map { ($0.key.rawValue, $0.value) }),
+                    byDay: stats.byDay, first: time(stats.first), last: time(stats.last),
+                    lag: Dictionary(uniqueKeysWithValues: stats.lag.map { ($0.key.rawValue, $0.value) })))
             return 0
         }
         print("events      \(stats.events)  (first \(time(stats.first)), last \(time(stats.last)))")

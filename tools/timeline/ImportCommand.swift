@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Timeline
 import TimelineImport
 
@@ -29,15 +30,28 @@ enum ImportCommand {
         }
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         if args.has("json") {
-            let object: [String: Any] = [
-                "imported": report.imported, "alreadyPresent": report.alreadyPresent,
-                "skipped": report.skipped.mapValues { ["count": $0.count, "examples": $0.examples] as [String: Any] }
-            ]
-            try emitJSON(object)
+            try emitJSON(
+                ImportJSON(
+                    imported: report.imported, alreadyPresent: report.alreadyPresent,
+                    skipped: report.skipped.mapValues { Skipped(count: $0.count, examples: $0.examples) }))
         } else {
             print(report.text)
         }
         return 0
+    }
+
+    /// `import firebase --json`'s line: what was imported, found already, and skipped (why, how
+    /// often, with examples).
+    struct ImportJSON: Encodable {
+        let imported: [String: Int]
+        let alreadyPresent: [String: Int]
+        let skipped: [String: Skipped]
+    }
+
+    /// Records skipped for one reason.
+    struct Skipped: Encodable {
+        let count: Int
+        let examples: [String]
     }
 
     /// `timeline password-reset USER`: an operator issues a one-time token to set a password.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import TimelineCluster
 import Timeline
 import TimelineHTTP
@@ -182,9 +183,9 @@ func printOpenAPI(_ args: Arguments) throws -> Int32 {
     return 0
 }
 
-/// Writes `object` as one compact JSON line (keys sorted).
-func emitJSON(_ object: [String: Any]) throws {
-    emit(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+/// Writes `value` as one compact JSON line (keys sorted).
+func emitJSON(_ value: some Encodable) throws {
+    emit(String(decoding: try JSONValueEncoder.bytes(value), as: UTF8.self))
 }
 
 /// Writes one line to stdout and flushes it at once.

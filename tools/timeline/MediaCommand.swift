@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Timeline
 
 /// `timeline media reprocess`: variants for the posts written before the image pipeline.
@@ -29,35 +30,37 @@ enum MediaCommand {
             switch item.outcome {
             case .success(let e):
                 if json {
-                    try? emitJSON([
-                        "post": item.post.rawValue,
-                        "processed": [
-                            "width": e.width, "height": e.height,
-                            "variants": [
-                                "full": e.variants.full.rawValue, "feed": e.variants.feed.rawValue,
-                                "thumb": e.variants.thumb.rawValue
+                    try? emitJSON(
+                        [
+                            "post": .string(item.post.rawValue),
+                            "processed": [
+                                "width": .integer(e.width), "height": .integer(e.height),
+                                "variants": [
+                                    "full": .string(e.variants.full.rawValue),
+                                    "feed": .string(e.variants.feed.rawValue),
+                                    "thumb": .string(e.variants.thumb.rawValue)
+                                ]
                             ]
-                        ]
-                    ])
+                        ] as JSONValue)
                 } else {
                     emit("processed \(item.post) \(e.width)×\(e.height)")
                 }
             case .failure(let error):
                 if json {
-                    try? emitJSON([
-                        "post": item.post.rawValue, "error": JSONOutput.foundationObject(JSONOutput.error(error))
-                    ])
+                    try? emitJSON(["post": .string(item.post.rawValue), "error": JSONOutput.error(error)] as JSONValue)
                 } else {
                     emit("skipped   \(item.post) \(error.code.rawValue): \(error.message)")
                 }
             }
         }
         if json {
-            try emitJSON([
-                "summary": [
-                    "processed": report.processed, "failed": report.failed, "alreadyProcessed": report.alreadyProcessed
-                ]
-            ])
+            try emitJSON(
+                [
+                    "summary": [
+                        "processed": .integer(report.processed), "failed": .integer(report.failed),
+                        "alreadyProcessed": .integer(report.alreadyProcessed)
+                    ]
+                ] as JSONValue)
         } else if report.changedNothing && report.failed == 0 {
             emit("nothing to do: every post has its variants (\(report.alreadyProcessed))")
         } else {

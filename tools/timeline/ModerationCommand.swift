@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Timeline
 
 /// `timeline moderation`: the operator's report queue, and what the operator decides.
@@ -35,17 +36,13 @@ enum ModerationCommand {
             defer { TimelineTool.close(service) }
             let queue = try service.reportQueue()
             if args.has("json") {
-                let items: [[String: Any]] = queue.map { entry in
-                    // The names: post, reporters, reasons (in the same order), count.
-                    [
-                        "post": entry.post.rawValue, "count": entry.count, "newestAt": entry.newestAt,
-                        "hidden": entry.hidden,
-                        "reporters": entry.reporters.map(\.rawValue), "reasons": entry.reasons
-                    ]
+                // The names: post, reporters, reasons (in the same order), count.
+                let items = queue.map { entry in
+                    QueueEntryJSON(
+                        post: entry.post.rawValue, count: entry.count, newestAt: entry.newestAt, hidden: entry.hidden,
+                        reporters: entry.reporters.map(\.rawValue), reasons: entry.reasons)
                 }
-                let data = try JSONSerialization.data(
-                    withJSONObject: items, options: [.sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                print(String(decoding: try JSONValueEncoder.bytes(items), as: UTF8.self))
             } else {
                 if queue.isEmpty { print("no reported posts") }
                 for entry in queue {
@@ -113,4 +110,14 @@ enum ModerationCommand {
             throw UsageError("unknown moderation command \(verb)")
         }
     }
+}
+
+/// One reported post of `moderation list --json`.
+struct QueueEntryJSON: Encodable {
+    let post: String
+    let count: Int
+    let newestAt: Int64
+    let hidden: Bool
+    let reporters: [String]
+    let reasons: [String]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Timeline
 
 /// `timeline query NAME --param value…`: one query, pretty JSON. A user parameter written as
@@ -26,25 +27,23 @@ enum QueryCommand {
             return args.has("help") ? 0 : 2
         }
         let service = try TimelineTool.open(args, existing: true)  // a query never creates a database
-        var request: [String: Any] = ["query": name]
+        var request: JSONValue = ["query": .string(name)]
         for (key, values) in args.options where !TimelineTool.openOptions.contains(key) {
             guard let value = values.last else { continue }
             if ["user", "target", "viewer", "as"].contains(key), value.hasPrefix("@") {
-                request[key] = (try? service.user(named: String(value.dropFirst())).id.rawValue) ?? value
+                let id = try? service.user(named: String(value.dropFirst())).id.rawValue
+                request = request.setting(key, .string(id ?? value))
             } else if key == "limit", let number = Int(value) {
-                request[key] = number
+                request = request.setting(key, .integer(number))
             } else if ["latitude", "longitude", "radiusKm"].contains(key), let number = Double(value), number.isFinite {
-                request[key] = number
+                request = request.setting(key, .double(number))
             } else {
-                request[key] = value
+                request = request.setting(key, .string(value))
             }
         }
-        let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
-        let answer = await ExecSession(service: service).handle(line: line)
-        let object = try JSONSerialization.jsonObject(with: Data(answer.utf8))
-        let pretty = try JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: pretty, as: UTF8.self))
-        return (object as? [String: Any])?["ok"] as? Bool == true ? 0 : 1
+        let answer = await ExecSession(service: service).handle(line: JSONOutput.line(request))
+        let object = try JSONDecoder().decode(JSONValue.self, from: Data(answer.utf8))
+        print(String(decoding: JSONOutput.pretty(object), as: UTF8.self), terminator: "")
+        return object["ok"] == .bool(true) ? 0 : 1
     }
 }

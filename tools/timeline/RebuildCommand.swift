@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import Synchronization
 import Timeline
 
@@ -83,18 +84,16 @@ enum RebuildCommand {
         let report = try service.rebuild(options)
         if isatty(2) == 1 { FileHandle.standardError.write(Data("\n".utf8)) }
         if args.has("json") {
-            let object: [String: Any] = [
-                "events": report.events, "seconds": report.seconds, "switched": report.switched,
-                "eventsPerSecond": report.seconds > 0 ? Double(report.events) / report.seconds : 0,
-                "projections": report.projections.map {
-                    [
-                        "name": $0.name.rawValue, "events": $0.events, "seconds": $0.seconds,
-                        "eventsPerSecond": $0.eventsPerSecond
-                    ] as [String: Any]
-                },
-                "differences": report.differences.map { $0.description }
-            ]
-            try emitJSON(object)
+            try emitJSON(
+                RebuildJSON(
+                    events: report.events, seconds: report.seconds, switched: report.switched,
+                    eventsPerSecond: report.seconds > 0 ? Double(report.events) / report.seconds : 0,
+                    projections: report.projections.map {
+                        ProjectionJSON(
+                            name: $0.name.rawValue, events: $0.events, seconds: $0.seconds,
+                            eventsPerSecond: $0.eventsPerSecond)
+                    },
+                    differences: report.differences.map { $0.description }))
         } else {
             for difference in report.differences { print("DIFF \(difference)") }
             print(
@@ -122,10 +121,11 @@ enum RebuildCommand {
         let status = try service.projectionStatus()
         if json {
             for s in status {
-                try emitJSON([
-                    "name": s.name.rawValue, "generation": s.generation, "checkpoint": s.checkpoint,
-                    "entries": s.entries
-                ])
+                try emitJSON(
+                    [
+                        "name": .string(s.name.rawValue), "generation": .integer(s.generation),
+                        "checkpoint": .integer(s.checkpoint), "entries": .integer(s.entries)
+                    ] as JSONValue)
             }
         } else {
             print(pad("projection", 12) + pad("generation", 12) + pad("checkpoint", 12) + "entries")
@@ -141,4 +141,23 @@ enum RebuildCommand {
 /// Left-aligns `text` in a column of `width`.
 func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+/// `rebuild --json`'s line: the replay's size and speed, per projection too, and what
+/// `--verify` found different.
+struct RebuildJSON: Encodable {
+    let events: UInt64
+    let seconds: Double
+    let switched: Bool
+    let eventsPerSecond: Double
+    let projections: [ProjectionJSON]
+    let differences: [String]
+}
+
+/// One projection's replay.
+struct ProjectionJSON: Encodable {
+    let name: String
+    let events: UInt64
+    let seconds: Double
+    let eventsPerSecond: Double
 }

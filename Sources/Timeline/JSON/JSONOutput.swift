@@ -121,20 +121,8 @@ package enum JSONOutput {
     /// One compact line of JSON.
     package static func line(_ value: JSONValue) -> String { String(decoding: JSONWriter.bytes(value), as: UTF8.self) }
 
-    /// `value` as Foundation's `JSONSerialization` reads it (for a caller that writes with
-    /// Foundation's options of old).
-    package static func foundationObject(_ value: JSONValue) -> Any {
-        (try? JSONSerialization.jsonObject(with: Data(JSONWriter.bytes(value)), options: [.fragmentsAllowed]))
-            ?? NSNull()
-    }
-
-    /// The text Foundation's `JSONSerialization` writes for `value` pretty-printed with sorted keys
-    /// (the files of an export, which have always been written so).
-    package static func foundationPretty(_ value: JSONValue) -> [UInt8] {
-        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try? JSONSerialization.data(withJSONObject: foundationObject(value), options: options)
-        return Array(data ?? Data("null".utf8))
-    }
+    /// `value` indented by two spaces, members sorted (the files of an export, `timeline query`).
+    package static func pretty(_ value: JSONValue) -> [UInt8] { Array(JSONWriter.pretty(value, sortedKeys: true).utf8) }
 }
 
 extension ResultJSON.User {

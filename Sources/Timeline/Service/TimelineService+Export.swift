@@ -17,7 +17,7 @@ extension TimelineService {
         func add(_ path: String, _ bytes: [UInt8]) throws(TimelineError) {
             do { try zip.add(path, bytes) } catch { throw Self.exportError(error) }
         }
-        func json(_ value: JSONValue) -> [UInt8] { JSONOutput.foundationPretty(value) }
+        func json(_ value: JSONValue) -> [UInt8] { JSONOutput.pretty(value) }
         let data = try read { view in try view.exportData(of: user) }
         try add("profile.json", json(JSONOutput.profile(data.profile)))
         try add("posts.json", json(.array(data.posts.map(JSONOutput.post))))

@@ -38,10 +38,11 @@ enum MastodonSchema: String, Sendable {
         context = "Context"
     case relationship = "Relationship", relationships = "[Relationship]"
     case media = "MediaAttachment", notification = "Notification", notifications = "[Notification]"
+    case groupedNotifications = "GroupedNotificationsResults", count = "CountResponse"
     case pushSubscription = "WebPushSubscription"
     case application = "Application", token = "Token", markers = "Markers", report = "Report", search = "Search"
     case instanceV1 = "InstanceV1", instanceV2 = "Instance", oauthServer = "OAuthServerMetadata", empty = "Empty"
-    case preferences = "Preferences", customEmojis = "[CustomEmoji]", count = "CountResponse"
+    case preferences = "Preferences", customEmojis = "[CustomEmoji]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo"
     /// `text/plain` (the streaming health check).
     case text = "text"

@@ -382,11 +382,6 @@ enum Mastodon {
         }
     }
 
-    /// A count (`GET /api/v1/notifications/unread_count`).
-    struct Count: Codable, Sendable {
-        var count: Int
-    }
-
     /// A post as oEmbed describes it for embedding (`GET /api/oembed`).
     struct OEmbed: Codable, Sendable {
         var type: String

@@ -133,6 +133,7 @@ extension TimelineAPI {
         if item.post != nil, status == nil { return nil }
         return Mastodon.Notification(
             id: item.id, type: type, created_at: JSONOutput.timestamp(item.at), account: entities.account(account),
-            status: Nullable(status), group_key: "ungrouped-\(item.id)")
+            status: Nullable(status),
+            group_key: GroupedNotificationReader.key(item, type: type, grouped: ["favourite", "follow", "reblog"]))
     }
 }

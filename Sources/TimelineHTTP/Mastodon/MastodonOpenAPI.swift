@@ -188,6 +188,10 @@ public enum MastodonOpenAPI {
             ("Relationship", try .of(Mastodon.Relationship.self)),
             ("NotificationTypeEnum", try .of(Mastodon.NotificationType.self)),
             ("Notification", try .of(Mastodon.Notification.self)),
+            ("NotificationGroup", try .of(Mastodon.NotificationGroup.self)),
+            ("PartialAccountWithAvatar", try .of(Mastodon.PartialAccountWithAvatar.self)),
+            ("GroupedNotificationsResults", try .of(Mastodon.GroupedNotificationsResults.self)),
+            ("CountResponse", try .of(Mastodon.CountResponse.self)),
             ("Application", try .of(Mastodon.Application.self)),
             ("WebPushSubscription", try .of(Mastodon.WebPushSubscription.self)),
             ("Token", try .of(Mastodon.Token.self)),
@@ -202,7 +206,6 @@ public enum MastodonOpenAPI {
             ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self)),
             ("Role", try .of(Mastodon.Role.self)),
             ("Preferences", try .of(Mastodon.Preferences.self)),
-            ("CountResponse", try .of(Mastodon.Count.self)),
             ("OEmbedResponse", try .of(Mastodon.OEmbed.self)),
             ("UserInfo", try .of(Mastodon.UserInfo.self))
         ]

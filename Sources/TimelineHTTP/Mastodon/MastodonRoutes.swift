@@ -25,7 +25,7 @@ enum MastodonAPI {
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] =
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
-        + startupRoutes + notificationRoutes + pushRoutes + routes + [
+        + startupRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,

@@ -121,7 +121,7 @@ extension TimelineAPI {
             guard let next = page.next else { break }
             cursor = next
         }
-        return Responses.entity(200, Mastodon.Count(count: count))
+        return Responses.entity(200, Mastodon.CountResponse(count: count))
     }
 
     /// `GET /api/oembed?url=`: a post of this server by its URL (`/#/post/ID` or `/v1/posts/ID`),
