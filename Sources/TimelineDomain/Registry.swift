@@ -17,7 +17,7 @@ extension Command {
         BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self,
         UnmuteCommand.self,
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
-        UploadMediaCommand.self, UpdateMediaCommand.self, ExpireMediaCommand.self,
+        UploadMediaCommand.self, UpdateMediaCommand.self, DeleteMediaCommand.self, ExpireMediaCommand.self,
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self,
         SuspendUserCommand.self,
         UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self,

@@ -23,6 +23,8 @@ package struct UserRecord: Equatable, Sendable {
     public var createdAt: Int64
     /// The profile photo, if any.
     public var avatar: Avatar?
+    /// The profile's header image (a 1500×500 band and a 600×200 one), if any.
+    public var header: Avatar?
     /// Whether others may find the user by email (`findContacts`); on by default.
     public var discoverable: Bool
     /// Whether following the user needs their approval (a private account); off by default.
@@ -50,6 +52,11 @@ package struct UserRecord: Equatable, Sendable {
         self.avatar = avatar
         self.discoverable = discoverable
         self.locked = locked
+    }
+
+    /// The stored images the profile shows: its photo's squares and its header's bands.
+    public var profileImages: [ImageID] {
+        [avatar?.large, avatar?.small, header?.large, header?.small].compactMap { $0 }
     }
 }
 

@@ -82,6 +82,7 @@ struct Route: Sendable {
     var isCounted: Bool {
         guard operation != nil || mastodon != nil else { return false }
         return !template.hasPrefix("/v1/images/") && template != "/healthz" && template != "/readyz"
+            && template != "/health"
     }
 
     /// The names of the template's path parameters, in order.

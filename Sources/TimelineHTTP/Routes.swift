@@ -98,6 +98,22 @@ extension TimelineAPI {
             Operation(
                 id: "removeAvatar", summary: "Remove the bearer's profile photo.", tag: .account, answer: profile,
                 errors: [.storageFull])),
+        Route(
+            "PUT", "/v1/me/header", .bearer, scope: "write:accounts",
+            .later { api, request in try await api.setHeader(request) },
+            Operation(
+                id: "setHeader",
+                summary: "Set the bearer's profile header (stored as 1500×500 and 600×200 bands, cropped around the "
+                    + "centre).", tag: .account,
+                description:
+                    "The body is the image itself (Content-Type image/*), or multipart/form-data with one part, `image`.",
+                answer: profile, errors: Operation.writeErrors, body: .avatar)),
+        Route(
+            "DELETE", "/v1/me/header", .bearer, scope: "write:accounts",
+            .later { api, request in try await api.removeHeader(request) },
+            Operation(
+                id: "removeHeader", summary: "Remove the bearer's profile header.", tag: .account, answer: profile,
+                errors: [.storageFull])),
         command(
             "DELETE", "/v1/me", scope: .firstParty, fixed: viewer("user"),
             admit: { api, request in try api.admitPasswordCheck(request) },

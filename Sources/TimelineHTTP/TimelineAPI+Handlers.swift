@@ -26,6 +26,33 @@ extension TimelineAPI {
     /// `PUT /v1/me/avatar`: the bearer's profile photo, from a multipart body (its one part,
     /// `image`) or from the raw image bytes.
     func setAvatar(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try await avatar(request, .set(try imageBody(request)))
+    }
+
+    /// `PUT /v1/me/header`: the bearer's profile header, from a multipart body (its one part,
+    /// `image`) or from the raw image bytes.
+    func setHeader(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try await header(request, .set(try imageBody(request)))
+    }
+
+    /// `DELETE /v1/me/header`: removes the bearer's profile header; it takes no fields.
+    func removeHeader(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        return try await header(request, .remove)
+    }
+
+    /// Sets or removes the bearer's profile header (`updateProfile` with only `header`).
+    func header(_ request: APIRequest, _ update: AvatarUpdate) async throws(TimelineError) -> HTTPResponse {
+        guard request.http.query.isEmpty else {
+            throw TimelineError.invalid(request.http.query[0].name, "unknown field")
+        }
+        let result = try await execute(
+            .updateProfile(username: nil, bio: nil, url: nil, header: update), request)
+        return Responses.json(200, JSONOutput.result(result))
+    }
+
+    /// An image sent as a multipart body's one part, `image`, or as the raw bytes, in base64.
+    private func imageBody(_ request: APIRequest) throws(TimelineError) -> String {
         let bytes: [UInt8]
         if !request.http.formParts.isEmpty {
             guard request.http.formParts.count == 1, let part = request.http.formParts.first, part.name == "image"
@@ -37,7 +64,7 @@ extension TimelineAPI {
             bytes = request.http.body
         }
         guard !bytes.isEmpty else { throw TimelineError.invalid("image", "image is required") }
-        return try await avatar(request, .set(Data(bytes).base64EncodedString()))
+        return Data(bytes).base64EncodedString()
     }
 
     /// `DELETE /v1/me/avatar`: removes the bearer's profile photo. It takes no fields: any in

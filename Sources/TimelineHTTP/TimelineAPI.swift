@@ -32,6 +32,13 @@ public final class TimelineAPI: Sendable {
         /// the client's address and whose `X-Forwarded-Proto` the scheme; from anyone else
         /// both are ignored.
         public var trustedProxies: Set<String> = []
+        /// Where the server's source code is (Mastodon's instance `source_url`, `timeline serve
+        /// --source-url`); without it, the server's own origin (Timeline has no public
+        /// repository: its licence reserves every right).
+        public var sourceURL: String?
+        /// The address people may write to about this server (Mastodon's instance contact
+        /// email); without it, `postmaster@` the server's host (RFC 2142's mailbox).
+        public var contactEmail: String?
         /// The VAPID public key (base64url) push subscriptions are told (Mastodon's `server_key`).
         public var vapidPublicKey: String?
         /// More lines for `GET /metrics` (Prometheus text), from parts the API does not own

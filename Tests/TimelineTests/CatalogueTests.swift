@@ -33,6 +33,7 @@ let sampleCommands: [Command] = [
     .rejectFollowRequest(user: "u1"),
     .uploadMedia(image: gifBase64(2), alt: "a red square"),
     .updateMedia(media: "m1", alt: "a green square"),
+    .deleteMedia(media: "m1"),
     .expireMedia,
     .grantRole(user: "u1"),
     .revokeRole(user: "u1"),

@@ -52,9 +52,11 @@ import Vips
             ]) as! [String: Any]
         #expect(
             Set(a.keys) == [
-                "id", "username", "bio", "url", "postCount", "followerCount", "followingCount", "avatar", "locked"
+                "id", "username", "bio", "url", "postCount", "followerCount", "followingCount", "avatar", "header",
+                "locked"
             ])
         #expect(a["avatar"] is NSNull)
+        #expect(a["header"] is NSNull)
         #expect(a["url"] is NSNull)
         let alice = a["id"] as! String
         let bob =

@@ -14,6 +14,7 @@ enum ServeCommand {
         usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
                               [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
                               [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
+                              [--source-url URL] [--contact-email ADDRESS]
 
         Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
         on the first line of standard output). --demo first fills an empty database with the demo
@@ -29,7 +30,9 @@ enum ServeCommand {
         is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
         --push-ca-file trusts a private push service's authority; endpoints on loopback or private
         addresses are refused when pushing, and endpoints named by an IP address or localhost when
-        subscribing, unless --push-allow-private. SIGTERM or SIGINT: stop
+        subscribing, unless --push-allow-private. --source-url (where the source code is) and
+        --contact-email (whom to write to) are what Mastodon's instance answers tell apps (by
+        default this server's origin, and postmaster@ its host). SIGTERM or SIGINT: stop
         accepting, answer what is in flight, end the streams, close the database, exit 0.
         One JSON access-log line per request goes to standard error.
         """
@@ -37,7 +40,7 @@ enum ServeCommand {
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([
             "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
-            "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo"
+            "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url", "contact-email"
         ])
         if args.has("help") {
             print(help)
@@ -54,6 +57,18 @@ enum ServeCommand {
             apiOptions.requestsPerWindow = number
         }
         apiOptions.publicURL = try args.value("public-url").map(publicURL)
+        if let source = args.value("source-url") {
+            guard let url = URL(string: source), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw UsageError("--source-url takes an http(s) URL")
+            }
+            apiOptions.sourceURL = source
+        }
+        if let email = args.value("contact-email") {
+            let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(where: \.isWhitespace)
+            else { throw UsageError("--contact-email takes an email address") }
+            apiOptions.contactEmail = email
+        }
         for proxy in args.options["trusted-proxy"] ?? [] {
             guard IPAddress.isValid(proxy) else {
                 throw UsageError("--trusted-proxy takes an IP address, not \(proxy)")

@@ -141,6 +141,7 @@ extension ResultJSON.User {
         mutedUntil = p.mutedUntil
         discoverable = p.discoverable
         avatar = Nullable(p.avatar.map { ResultJSON.Avatar(large: $0.large.rawValue, small: $0.small.rawValue) })
+        header = Nullable(p.header.map { ResultJSON.Header(large: $0.large.rawValue, small: $0.small.rawValue) })
         unreadActivity = p.unreadActivity
         locked = p.locked
         requestedByViewer = p.requestedByViewer

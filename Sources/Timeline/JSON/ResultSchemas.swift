@@ -122,6 +122,7 @@ extension ResultJSON.User: NamedResult {
         "discoverable": "Whether others may find this user by email (findContacts); present only in the user's own "
             + "profile (GET /v1/me, their own profile read with their bearer, and the answer to updateProfile).",
         "avatar": "The profile photo's squares (image ids), or null when the user has none.",
+        "header": "The profile header's bands (image ids), or null when the user has none.",
         "unreadActivity": "How many of the user's activity items they have not read (counted up to 1000); only in "
             + "the user's own profile.",
         "locked": "Whether following the user needs their approval (a private account).",
@@ -140,6 +141,12 @@ extension ResultJSON.User: NamedResult {
 extension ResultJSON.Avatar {
     static let memberDescriptions = [
         "large": "Image id of the 320 px square (GET /v1/images/{id}).", "small": "Image id of the 96 px square."
+    ]
+}
+
+extension ResultJSON.Header {
+    static let memberDescriptions = [
+        "large": "Image id of the 1500×500 band (GET /v1/images/{id}).", "small": "Image id of the 600×200 band."
     ]
 }
 

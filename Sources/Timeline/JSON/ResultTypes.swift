@@ -21,6 +21,7 @@ package enum ResultJSON {
         var mutedUntil: Int64?
         var discoverable: Bool?
         var avatar: Nullable<Avatar>
+        var header: Nullable<Header>
         var unreadActivity: Int?
         var locked: Bool
         var requestedByViewer: Bool?
@@ -30,6 +31,12 @@ package enum ResultJSON {
 
     /// A profile photo's squares, by image id.
     struct Avatar: Codable, Sendable, SchemaDocumented {
+        var large: String
+        var small: String
+    }
+
+    /// A profile header's bands, by image id.
+    struct Header: Codable, Sendable, SchemaDocumented {
         var large: String
         var small: String
     }

@@ -48,6 +48,18 @@ package enum ImagePipeline {
         }
     }
 
+    /// A profile header: 1500×500 and 600×200 bands, cropped around the centre (Mastodon's size).
+    static func header(_ upload: ImageUpload) throws(TimelineError) -> (large: ImageUpload, small: ImageUpload) {
+        try checked(upload)
+        return try withSlot { () throws(VipsError) -> (large: ImageUpload, small: ImageUpload) in
+            let decoded = try Vips.decode(upload.bytes, fittingIn: 3000, 3000)
+            return (
+                try encode(try decoded.resized(1500, 500, crop: true)),
+                try encode(try decoded.resized(600, 200, crop: true))
+            )
+        }
+    }
+
     /// Refuses, from the header alone, what is not a whole file of an accepted format and what
     /// would decode to too many pixels.
     private static func checked(_ upload: ImageUpload) throws(TimelineError) {

@@ -79,6 +79,11 @@ struct ProfilesProjection: Projection {
             }
             if let discoverable = e.discoverable { user.discoverable = discoverable }
             if let locked = e.locked { user.locked = locked }
+            switch e.header {
+            case nil: break
+            case .removed?: user.header = nil
+            case .set(let header)?: user.header = header
+            }
             try projection.users.put(e.userId, user, txn)
         }
         handlers.on(.postAdded) { (e: PostAdded, _, txn) in

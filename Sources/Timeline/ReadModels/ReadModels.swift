@@ -188,7 +188,7 @@ final class ReadModels: Sendable {
         switch envelope.event {
         case .postDeleted(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
         case .postRemoved(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
-        case .profileUpdated(let e) where e.avatar != nil: try avatarImages(of: e.userId, txn)
+        case .profileUpdated(let e) where e.avatar != nil || e.header != nil: try avatarImages(of: e.userId, txn)
         case .userErased(let e): try avatarImages(of: e.userId, txn)
         case .mediaDeleted(let e): try postImages.mediaImages.members(of: e.mediaId, txn).map { ($0, e.uploaderId) }
         // A profile update without a new photo keeps the old one; no other event lets go of an image.
@@ -197,8 +197,7 @@ final class ReadModels: Sendable {
     }
 
     private func avatarImages(of user: UserID, _ txn: Transaction) throws -> [(image: ImageID, owner: UserID)] {
-        guard let avatar = try profiles.user(user, txn)?.avatar else { return [] }
-        return [(avatar.large, user), (avatar.small, user)]
+        (try profiles.user(user, txn)?.profileImages ?? []).map { ($0, user) }
     }
 
     /// Deletes the stored images after the key `after` (from the first without it) that
@@ -234,8 +233,7 @@ final class ReadModels: Sendable {
     /// profile photo is the stored image `image`: only such an image is served.
     func isInUse(_ image: ImageID, owner: UserID, _ txn: Transaction) throws -> Bool {
         if try postImages.post(of: image, txn) != nil || postImages.isUnattachedMedia(image, txn) { return true }
-        guard let avatar = try profiles.user(owner, txn)?.avatar else { return false }
-        return avatar.large == image || avatar.small == image
+        return try profiles.user(owner, txn)?.profileImages.contains(image) ?? false
     }
 
     func checkpointKey(_ name: ProjectionName) -> [UInt8] { checkpointKeys[name]! }

@@ -55,8 +55,7 @@ extension ReadView {
         guard try models.postImages.post(of: id, txn) == nil, try models.postImages.isUnattachedMedia(id, txn),
             let owner = try models.images.get(id, txn)?.owner
         else { return nil }
-        guard let avatar = try models.profiles.user(owner, txn)?.avatar else { return owner }
-        return avatar.large == id || avatar.small == id ? nil : owner
+        return try models.profiles.user(owner, txn)?.profileImages.contains(id) == true ? nil : owner
     }
 
     /// An image of a live post or profile photo, opened with its owner's key (`not_found` once

@@ -84,10 +84,15 @@ enum RecordCodec {
         if !defaults {
             w.u8((u.discoverable ? 1 : 0) | (u.locked ? 2 : 0) | (u.moderator ? 4 : 0) | (u.suspended ? 8 : 0))
         }
-        // Appended (a record without it has no photo).
-        if let avatar = u.avatar {
-            w.string(avatar.large.rawValue)
-            w.string(avatar.small.rawValue)
+        // Appended (a record without it has no photo); then the header's, after the photo's
+        // ids ("" for none).
+        if u.avatar != nil || u.header != nil {
+            w.string(u.avatar?.large.rawValue ?? "")
+            w.string(u.avatar?.small.rawValue ?? "")
+        }
+        if let header = u.header {
+            w.string(header.large.rawValue)
+            w.string(header.small.rawValue)
         }
         return w.bytes
     }
@@ -107,7 +112,11 @@ enum RecordCodec {
             user.moderator = settings & 4 != 0
             user.suspended = settings & 8 != 0
         }
-        if !r.isAtEnd { user.avatar = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
+        if !r.isAtEnd {
+            let large = try r.string(), small = try r.string()
+            if !large.isEmpty { user.avatar = Avatar(large: ImageID(large), small: ImageID(small)) }
+        }
+        if !r.isAtEnd { user.header = Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())) }
         return user
     }
 

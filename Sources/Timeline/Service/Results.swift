@@ -45,6 +45,8 @@ public struct Profile: Sendable, Equatable {
     public static let unreadActivityLimit = 1000
     /// The profile photo's 320 px and 96 px squares, if set.
     public var avatar: Avatar?
+    /// The profile header's 1500×500 (`large`) and 600×200 (`small`) bands, if set.
+    public var header: Avatar?
     /// Whether others may find this user by email (`findContacts`); shown only to the user
     /// themself: in their own profile read as themself, and in `updateProfile`'s answer (`nil`
     /// everywhere else).
@@ -57,6 +59,7 @@ public struct Profile: Sendable, Equatable {
         bio = u.bio
         url = u.url
         avatar = u.avatar
+        header = u.header
         postCount = u.postCount
         followerCount = u.followerCount
         followingCount = u.followingCount

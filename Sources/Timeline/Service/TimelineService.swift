@@ -361,6 +361,9 @@ public final class TimelineService: Sendable {
             if case .set(let image)? = profile.avatar {
                 prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))
             }
+            if case .set(let image)? = profile.header {
+                prepared.processedHeader = try ImagePipeline.header(try ImageUpload(base64: image))
+            }
         case let change as ChangePasswordCommand:
             try Validation.password(change.newPassword, field: "newPassword")
             try await verifyPassword(change.currentPassword, of: actor, origin: origin, &prepared)

@@ -25,6 +25,8 @@ package struct Prepared: Sendable {
     public var processedImage: ProcessedImage?
     /// For `updateProfile` with a new photo: its 320 px and 96 px squares (made before deciding).
     public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
+    /// For `updateProfile` with a new header: its 1500×500 and 600×200 bands (made before deciding).
+    public var processedHeader: (large: ImageUpload, small: ImageUpload)?
 
     /// Nothing prepared yet.
     public init() {}

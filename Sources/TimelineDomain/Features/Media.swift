@@ -4,7 +4,8 @@ import JSONModel
 // while the person writes the caption). `uploadMedia` records `MediaUploaded` (what the image
 // pipeline produced, the blurhash and the alt text); `updateMedia` records `MediaUpdated` (a new
 // alt text); `addPost` with `media` attaches 1–10 of one's own; media nobody attached within a
-// day is deleted (`expireMedia`, run by the server, records `MediaDeleted`), as is an erased
+// day is deleted (`expireMedia`, run by the server, records `MediaDeleted`; `deleteMedia` does it
+// at once for one's own upload no post holds), as is an erased
 // user's unattached media. The one-shot `addPost` {image} keeps its one photo in its
 // `PostAdded`, as before albums, with the photo's blurhash.
 
@@ -373,6 +374,47 @@ extension Command {
     }
 }
 
+/// `deleteMedia`: deletes one of the acting user's photos that no post holds (Mastodon's
+/// `DELETE /api/v1/media/:id`): another's, or none, is `not_found`; one in a post is
+/// `invalid_argument`.
+package struct DeleteMediaCommand: CommandDefinition {
+    /// The command's public name, `deleteMedia`.
+    package static let name = "deleteMedia"
+    /// The `media` field.
+    package let media: String
+
+    /// A `deleteMedia` command with these fields.
+    package init(media: String) { self.media = media }
+
+    /// Reads `deleteMedia`'s fields.
+    package init(_ fields: some CommandFields) throws(TimelineError) { media = try fields.string("media") }
+
+    /// Writes `deleteMedia`'s fields.
+    package func encode(to fields: inout CommandJSON) { fields.set("media", media) }
+
+    /// Decides `deleteMedia` for `actor`.
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { me in
+            let id: MediaID = try Validation.identifier(media, field: "media")
+            // Someone else's media is not found: whether it exists is theirs to know.
+            guard let record = try decider.state.media(id), record.uploader == me.id else {
+                throw TimelineError.notFound("media", id.rawValue)
+            }
+            guard record.post == nil else {
+                throw TimelineError.invalid("media", "Media attachment is currently used by a status")
+            }
+            return Decision(
+                events: [.mediaDeleted(MediaDeleted(mediaId: id, uploaderId: me.id))],
+                outcome: .success(.changed(true)))
+        }
+    }
+}
+
+extension Command {
+    /// Deletes one of the acting user's photos that no post holds.
+    public static func deleteMedia(media: String) -> Command { Command(DeleteMediaCommand(media: media)) }
+}
+
 /// `expireMedia` (operator): deletes a batch of the photos nobody attached within a day
 /// (`changed`: whether any went). `timeline serve` runs it on its own.
 package struct ExpireMediaCommand: CommandDefinition {
@@ -470,4 +512,13 @@ extension UploadMediaCommand {
         "image": JSONSchema.string.with("contentEncoding", "base64"),
         "alt": JSONSchema.string.nullable
     ]
+}
+
+extension DeleteMediaCommand {
+    /// What the fields are.
+    package static let memberDescriptions: [String: String] = [
+        "media": "One of the acting user's photos that no post holds."
+    ]
+    /// The fields narrower than what their accessors read.
+    package static let memberSchemas: [String: JSONSchema] = ["media": .identifier]
 }

@@ -2,8 +2,9 @@ import Foundation
 import JSONModel
 
 // Profiles: `updateProfile` records `ProfileUpdated` with the fields that changed (username,
-// bio, url, profile photo, discoverability, lock); unlocking approves the pending follow
-// requests.
+// bio, url, profile photo, discoverability, lock, header); unlocking approves the pending
+// follow requests. The photo and the header go through the image pipeline before deciding
+// (`Prepared.processedAvatar`, `processedHeader`): squares for the photo, bands for the header.
 
 /// What `updateProfile` does to the profile photo.
 public enum AvatarUpdate: Sendable, Equatable {
@@ -15,7 +16,8 @@ public enum AvatarUpdate: Sendable, Equatable {
 
 /// Only the fields that changed are present. Version 2 seals bio and url; version 3 adds the
 /// profile photo's change (the ids of the squares produced, or its removal); version 4 adds the
-/// `discoverable` setting's change; version 5 the `locked` setting's.
+/// `discoverable` setting's change; version 5 the `locked` setting's; version 6 the header's
+/// (the ids of the bands produced, or its removal).
 public struct ProfileUpdated: Equatable, Sendable {
     /// The user concerned.
     public var userId: UserID
@@ -32,11 +34,15 @@ public struct ProfileUpdated: Equatable, Sendable {
     public var discoverable: Bool?
     /// The new value of the `locked` setting (v5: whether following needs approval); `nil` keeps it.
     public var locked: Bool?
+    /// The header's change (v6): `.set` with the bands produced (1500×500 as `large`, 600×200 as
+    /// `small`), `.removed`; `nil` keeps it.
+    public var header: AvatarChange?
     /// A `ProfileUpdated` payload.
     public init(
         userId: UserID, username: String? = nil, bio: String? = nil, url: String? = nil, avatar: AvatarChange? = nil,
-        discoverable: Bool? = nil, locked: Bool? = nil
+        discoverable: Bool? = nil, locked: Bool? = nil, header: AvatarChange? = nil
     ) {
+        self.header = header
         self.userId = userId
         self.username = username
         self.bio = bio
@@ -101,7 +107,7 @@ extension AvatarChange: Codable, SchemaDescribed {
 
 extension ProfileUpdated: EventPayload {
     /// New `ProfileUpdated` events are written at version 5.
-    package static var currentVersion: UInt8 { 5 }
+    package static var currentVersion: UInt8 { 6 }
     /// Version 1 of `ProfileUpdated` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
     /// The aggregate `ProfileUpdated` events belong to: the user stream of `userId`.
@@ -111,8 +117,10 @@ extension ProfileUpdated: EventPayload {
 
     /// The images stored with a `ProfileUpdated` event (a cluster node ships them with it).
     package var storedImages: [ImageID] {
-        guard case .set(let avatar)? = avatar else { return [] }
-        return [avatar.large, avatar.small]
+        [avatar, header].flatMap { change -> [ImageID] in
+            guard case .set(let images)? = change else { return [] }
+            return [images.large, images.small]
+        }
     }
 
     /// Writes a `ProfileUpdated` payload at `currentVersion`.
@@ -136,6 +144,15 @@ extension ProfileUpdated: EventPayload {
         }
         if let discoverable { w.u8(discoverable ? 4 : 3) }
         if let locked { w.u8(locked ? 6 : 5) }
+        // v6: the header's change (7: removed, 8: the bands' ids).
+        switch header {
+        case nil: break
+        case .removed?: w.u8(7)
+        case .set(let header)?:
+            w.u8(8)
+            w.string(header.large.rawValue)
+            w.string(header.small.rawValue)
+        }
     }
 
     /// Reads a stored `ProfileUpdated` payload of version `opener.version`.
@@ -164,6 +181,11 @@ extension ProfileUpdated: EventPayload {
         if version >= 5, tag == 5 || tag == 6 {
             locked = tag == 6
             tag = nil
+            if !r.isAtEnd { tag = try r.u8() }
+        }
+        if version >= 6, tag == 7 || tag == 8 {
+            header = tag == 7 ? .removed : .set(Avatar(large: ImageID(try r.string()), small: ImageID(try r.string())))
+            tag = nil
         }
         if let tag { throw CorruptRecord(message: "unknown change \(tag) in ProfileUpdated v\(version)") }
     }
@@ -174,7 +196,8 @@ extension ProfileUpdated: EventPayload {
             username.map { "username → \($0)" }, bio.map { _ in "bio" }, url.map { _ in "url" },
             avatar.map { $0 == .removed ? "avatar (removed)" : "avatar" },
             discoverable.map { "discoverable → \($0 ? "on" : "off")" },
-            locked.map { "locked → \($0 ? "on" : "off")" }
+            locked.map { "locked → \($0 ? "on" : "off")" },
+            header.map { $0 == .removed ? "header (removed)" : "header" }
         ].compactMap { $0 }
         return "\(name(userId)) updated \(fields.joined(separator: ", "))"
     }
@@ -183,7 +206,7 @@ extension ProfileUpdated: EventPayload {
 extension Decider {
     func updateProfile(
         username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool?,
-        by me: UserRecord
+        header: AvatarUpdate? = nil, by me: UserRecord
     ) throws -> Decision {
         var change = ProfileUpdated(userId: me.id)
         if let username {
@@ -217,11 +240,28 @@ extension Decider {
                     uniquingKeysWith: { first, _ in first })
             }
         }
+        switch header {
+        case nil: break
+        case .remove?: if me.header != nil { change.header = .removed }
+        case .set(let image)?:
+            guard let processed = context.prepared.processedHeader else {
+                _ = try ImageUpload(base64: image)
+                throw TimelineError(.internal, "the header was not processed")
+            }
+            let new = Avatar(
+                large: ImageID(context.contentID(me.id, processed.large.bytes)),
+                small: ImageID(context.contentID(me.id, processed.small.bytes)))
+            if new != me.header {
+                change.header = .set(new)
+                blobs.merge(
+                    [(new.large, processed.large), (new.small, processed.small)], uniquingKeysWith: { a, _ in a })
+            }
+        }
         if let discoverable, discoverable != me.discoverable { change.discoverable = discoverable }
         if let locked, locked != me.locked { change.locked = locked }
         let changed =
             change.username != nil || change.bio != nil || change.url != nil || change.avatar != nil
-            || change.discoverable != nil || change.locked != nil
+            || change.discoverable != nil || change.locked != nil || change.header != nil
         guard changed else { return Decision(outcome: .success(.ownProfile(me.id))) }
         // Unlocking lets in everyone who asked.
         let approvals = change.locked == false ? try approvingAllRequests(to: me) : []
@@ -248,11 +288,15 @@ package struct UpdateProfileCommand: CommandDefinition {
     package let discoverable: Bool?
     /// The `locked` field.
     package let locked: Bool?
+    /// The `header` field.
+    package let header: AvatarUpdate?
 
     /// A `updateProfile` command with these fields.
     package init(
-        username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool? = nil
+        username: String?, bio: String?, url: String?, avatar: AvatarUpdate?, discoverable: Bool?, locked: Bool? = nil,
+        header: AvatarUpdate? = nil
     ) {
+        self.header = header
         self.username = username
         self.bio = bio
         self.url = url
@@ -270,6 +314,7 @@ package struct UpdateProfileCommand: CommandDefinition {
         avatar = fields.has("avatar") ? try fields.optionalString("avatar").map(AvatarUpdate.set) ?? .remove : nil
         discoverable = try fields.optionalBool("discoverable")
         locked = try fields.optionalBool("locked")
+        header = fields.has("header") ? try fields.optionalString("header").map(AvatarUpdate.set) ?? .remove : nil
     }
 
     /// Writes `updateProfile`'s fields.
@@ -284,6 +329,11 @@ package struct UpdateProfileCommand: CommandDefinition {
         }
         fields.set("discoverable", discoverable)
         fields.set("locked", locked)
+        switch header {
+        case nil: break
+        case .remove?: fields.set("header", json: .null)
+        case .set(let image)?: fields.set("header", image)
+        }
     }
 
     /// Decides `updateProfile` for `actor`.
@@ -291,7 +341,7 @@ package struct UpdateProfileCommand: CommandDefinition {
         try decider.acting(actor) {
             try decider.updateProfile(
                 username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked,
-                by: $0)
+                header: header, by: $0)
         }
     }
 }
@@ -300,11 +350,12 @@ extension Command {
     /// Changes the acting user's username, bio, url, profile photo, discoverability or lock (`nil` keeps a field; "" clears bio and url; `avatar` sets the photo from a base64 image or removes it; `discoverable` says whether others may find the user by email, see `findContacts`; `locked` whether following needs approval: unlocking approves every pending request).
     public static func updateProfile(
         username: String?, bio: String?, url: String?, avatar: AvatarUpdate? = nil, discoverable: Bool? = nil,
-        locked: Bool? = nil
+        locked: Bool? = nil, header: AvatarUpdate? = nil
     ) -> Command {
         Command(
             UpdateProfileCommand(
-                username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked))
+                username: username, bio: bio, url: url, avatar: avatar, discoverable: discoverable, locked: locked,
+                header: header))
     }
 }
 
@@ -313,10 +364,10 @@ extension Command {
 extension ProfileUpdated {
     /// What the payload records (the schema's description).
     public static let schemaDescription: String? =
-        "Version 5 adds `locked`; version 4 added `discoverable`; version 3 `avatar`. Like version 2, it stores "
+        "Version 6 adds `header`; version 5 added `locked`; version 4 added `discoverable`; version 3 `avatar`. Like version 2, it stores "
         + "the personal fields sealed with the owner's key; in JSON they appear in clear, or are absent once the "
-        + "owner is erased (the envelope then has \"erased\": true). An update without `avatar`, `discoverable` "
-        + "and `locked` has exactly version 2's bytes."
+        + "owner is erased (the envelope then has \"erased\": true). An update without `avatar`, `discoverable`, "
+        + "`locked` and `header` has exactly version 2's bytes."
     /// What the members are.
     public static let memberDescriptions: [String: String] = [
         "avatar": "The profile photo's change, as the image pipeline produced it (a rebuild never re-encodes): "
@@ -325,7 +376,10 @@ extension ProfileUpdated {
         "discoverable": "The new value of the discoverable setting (whether others may find the user by email); "
             + "absent when it did not change. Stored in clear after the avatar's change.",
         "locked": "The new value of the locked setting (whether following the user needs their approval); absent "
-            + "when it did not change. Stored in clear after the discoverable setting's change."
+            + "when it did not change. Stored in clear after the discoverable setting's change.",
+        "header": "The profile header's change, as the image pipeline produced it: the ids of its 1500×500 "
+            + "(`large`) and 600×200 (`small`) bands, or null when it was removed; absent when it did not change. "
+            + "Stored in clear after the locked setting's change."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
@@ -344,10 +398,12 @@ extension UpdateProfileCommand {
             + "and 96 px squares; null removes the photo; absent keeps it.",
         "discoverable": "Whether others may find the user by email (findContacts); on by default; absent keeps it.",
         "locked": "Whether following the user needs their approval (a private account). Unlocking approves every "
-            + "pending request."
+            + "pending request.",
+        "header": "A base64 image (JPEG, PNG, GIF, HEIC or WebP) to set as the profile's header, stored as "
+            + "1500×500 and 600×200 bands cropped around the centre; null removes it; absent keeps it."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
-        "avatar": JSONSchema.string.nullable
+        "avatar": JSONSchema.string.nullable, "header": JSONSchema.string.nullable
     ]
 }

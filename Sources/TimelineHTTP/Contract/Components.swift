@@ -78,7 +78,7 @@ enum Components {
                         ("alt", constrained("alt", ["type": "string"]))
                     ])
             case .avatar:
-                schemas["avatarForm"] = form("A profile photo as multipart/form-data.", [])
+                schemas["avatarForm"] = form("A profile image (the photo, or the header) as multipart/form-data.", [])
             }
         }
         return schemas

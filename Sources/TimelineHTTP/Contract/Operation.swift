@@ -84,7 +84,7 @@ enum RequestBody: Sendable {
     case photoPost
     /// A photo uploaded to attach later: multipart (the image's bytes and its alt text) or JSON (`uploadMedia`).
     case mediaUpload
-    /// A profile photo: the image itself, or multipart with one part, `image`.
+    /// A profile image (the photo, or the header): the image itself, or multipart with one part, `image`.
     case avatar
 }
 

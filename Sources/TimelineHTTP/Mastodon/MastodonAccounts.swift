@@ -18,7 +18,7 @@ extension MastodonAPI {
             "PATCH", "/api/v1/accounts/update_credentials", scope: "write:accounts",
             doc: .init(
                 "Changes the bearer's profile.", returns: .credentialAccount,
-                form: ["note", "locked", "discoverable", "display_name"], files: ["avatar"])
+                form: ["note", "locked", "discoverable", "display_name"], files: ["avatar", "header"])
         ) { api, request, entities in
             try await api.mastodonUpdateCredentials(request, entities)
         },
@@ -204,10 +204,14 @@ extension TimelineAPI {
         let avatar = params.files["avatar"].flatMap {
             $0.data.isEmpty ? nil : AvatarUpdate.set(Data($0.data).base64EncodedString())
         }
+        let header = params.files["header"].flatMap {
+            $0.data.isEmpty ? nil : AvatarUpdate.set(Data($0.data).base64EncodedString())
+        }
         _ = try await execute(
             .updateProfile(
                 username: nil, bio: params.string("note"), url: nil, avatar: avatar,
-                discoverable: try params.bool("discoverable"), locked: try params.bool("locked")), request)
+                discoverable: try params.bool("discoverable"), locked: try params.bool("locked"), header: header),
+            request)
         let me = try request.requireViewer()
         return Responses.entity(200, try entities.credentialAccount(try service.user(me, viewer: me)))
     }

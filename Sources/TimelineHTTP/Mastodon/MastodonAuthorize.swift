@@ -55,7 +55,8 @@ extension MastodonAPI {
                     response_types_supported: ["code"], response_modes_supported: ["query"],
                     grant_types_supported: ["authorization_code", "password", "client_credentials"],
                     token_endpoint_auth_methods_supported: ["client_secret_post", "none"],
-                    code_challenge_methods_supported: ["S256"], service_documentation: "\(base)/#/about"))
+                    code_challenge_methods_supported: ["S256"], service_documentation: "\(base)/#/about",
+                    userinfo_endpoint: "\(base)/oauth/userinfo"))
         }
     ]
 }

@@ -42,28 +42,44 @@ struct MastodonEntities {
         }
     }
 
+    /// The header of an account without one: a plain band the web app serves, as Mastodon
+    /// answers its `missing.png`.
+    var missingHeader: String { "\(base)/app/header-missing.png" }
+
     /// A profile as an `Account`. `discoverable` is the user's own setting, which only they
     /// read (`Profile.discoverable`); anyone else gets `null`, Mastodon's "not set".
     func account(_ p: Profile) -> Mastodon.Account {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
+        let header = p.header.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? missingHeader
         return Mastodon.Account(
             id: p.id.rawValue, username: p.username, acct: p.username, display_name: p.username,
             locked: p.locked, bot: false, discoverable: Nullable(p.discoverable), group: false, indexable: false,
             created_at: JSONOutput.timestamp(p.createdAt), note: Self.html(p.bio ?? ""),
             url: "\(base)/#/u/\(p.username)", uri: "\(base)/users/\(p.username)",
-            avatar: avatar, avatar_static: avatar, header: "", header_static: "",
+            avatar: avatar, avatar_static: avatar, header: header, header_static: header,
             followers_count: p.followerCount, following_count: p.followingCount, statuses_count: p.postCount,
             last_status_at: Nullable(nil), emojis: [], fields: [])
     }
 
     /// The bearer's own account, with `source` (the plain bio, the posting defaults and how
-    /// many follow requests await their answer).
+    /// many follow requests await their answer) and `role` (`Self.role`).
     func credentialAccount(_ p: Profile) throws(TimelineError) -> Mastodon.CredentialAccount {
         let requests = try service.followRequestCount(to: p.id)
         let source = Mastodon.Source(
             note: p.bio ?? "", privacy: p.locked ? .private : .public, sensitive: false, language: Nullable(nil),
-            fields: [], follow_requests_count: requests)
-        return Mastodon.CredentialAccount(account: account(p), source: source)
+            fields: [], follow_requests_count: requests, indexable: false)
+        return Mastodon.CredentialAccount(account: account(p), source: source, role: Self.role(p))
+    }
+
+    /// The role `p` holds, as Mastodon's `Role`: a moderator's is Mastodon's `Moderator` (id 1)
+    /// with the permissions Timeline's moderators have (Mastodon's bits: manage reports, 1 << 4,
+    /// and manage users, 1 << 10); anyone else's is the everyone role (id -99), with none
+    /// (Timeline has no invites, Mastodon's one permission of everyone).
+    static func role(_ p: Profile) -> Mastodon.Role {
+        p.moderator == true
+            ? Mastodon.Role(
+                id: "1", name: "Moderator", color: "", permissions: String(1 << 4 | 1 << 10), highlighted: false)
+            : Mastodon.Role(id: "-99", name: "", color: "", permissions: "0", highlighted: false)
     }
 
     /// A post as a status; `author` is its author's profile.

@@ -65,6 +65,13 @@ extension Mastodon {
         }
         /// The server's image.
         struct Thumbnail: Codable, Sendable { var url: String }
+        /// One size of the server's icon.
+        struct Icon: Codable, Sendable {
+            var src: String
+            var size: String
+        }
+        /// The API's version numbers (Mastodon's: which operations are answered).
+        struct APIVersions: Codable, Sendable { var mastodon: Int }
         /// Whether and how people sign up.
         struct Registrations: Codable, Sendable {
             var enabled: Bool
@@ -73,6 +80,8 @@ extension Mastodon {
         }
         /// Whom to contact.
         struct Contact: Codable, Sendable {
+            /// The operator's address (`timeline serve --contact-email`), or the server's
+            /// `postmaster@` (RFC 2142).
             var email: String
             var account: Nullable<Account>
         }
@@ -80,10 +89,12 @@ extension Mastodon {
         var domain: String
         var title: String
         var version: String
+        var api_versions: APIVersions
         var source_url: String
         var description: String
         var usage: Usage
         var thumbnail: Thumbnail
+        var icon: [Icon]
         var languages: [String]
         var configuration: Configuration
         var registrations: Registrations

@@ -65,31 +65,49 @@ enum Mastodon {
         var language: Nullable<String>
         var fields: [Field]
         var follow_requests_count: Int
+        /// Whether the account's public posts may be found by searching their text: Timeline
+        /// searches no post text, so false for everyone.
+        var indexable: Bool
+    }
+
+    /// The role an account holds: Timeline's one role, `moderator`, or none (`id` "-99", as
+    /// Mastodon answers for an account without a role).
+    struct Role: Codable, Sendable {
+        var id: String
+        var name: String
+        var color: String
+        var permissions: String
+        var highlighted: Bool
     }
 
     /// The bearer's own account: an `Account` with its `source`.
     struct CredentialAccount: Codable, Sendable {
         var account: Account
         var source: Source
+        var role: Role
 
-        private enum CodingKeys: String, CodingKey { case source }
+        private enum CodingKeys: String, CodingKey { case source, role }
 
-        init(account: Account, source: Source) {
+        init(account: Account, source: Source, role: Role) {
             self.account = account
             self.source = source
+            self.role = role
         }
 
-        /// The account's members, then `source`, in one object.
+        /// The account's members, then `source` and `role`, in one object.
         init(from decoder: any Decoder) throws {
             account = try Account(from: decoder)
-            source = try decoder.container(keyedBy: CodingKeys.self).decode(Source.self, forKey: .source)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            source = try container.decode(Source.self, forKey: .source)
+            role = try container.decode(Role.self, forKey: .role)
         }
 
-        /// The account's members, then `source`, in one object.
+        /// The account's members, then `source` and `role`, in one object.
         func encode(to encoder: any Encoder) throws {
             try account.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(source, forKey: .source)
+            try container.encode(role, forKey: .role)
         }
     }
 
@@ -146,8 +164,9 @@ enum Mastodon {
         var accounts: String
     }
 
-    /// A hashtag, as search finds it.
+    /// A hashtag, as search finds it (`id`: its name, lowercased: hashtags have no other id here).
     struct Tag: Codable, Sendable {
+        var id: String
         var name: String
         var url: String
         var history: [TagHistory]
@@ -335,6 +354,48 @@ enum Mastodon {
         var token_endpoint_auth_methods_supported: [String]
         var code_challenge_methods_supported: [String]
         var service_documentation: String
+        var userinfo_endpoint: String
+    }
+
+    /// The bearer as OpenID Connect's UserInfo says it (`GET /oauth/userinfo`, Mastodon 4.4+).
+    struct UserInfo: Codable, Sendable {
+        var iss: String
+        var sub: String
+        var name: String
+        var preferred_username: String
+        var profile: String
+        var picture: String
+    }
+
+    /// The bearer's preferences (`GET /api/v1/preferences`), by Mastodon's colon-named keys.
+    struct Preferences: Codable, Sendable {
+        var visibility: Visibility
+        var sensitive: Bool
+        var language: Nullable<String>
+        var expandMedia: String
+        var expandSpoilers: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case visibility = "posting:default:visibility", sensitive = "posting:default:sensitive"
+            case language = "posting:default:language", expandMedia = "reading:expand:media"
+            case expandSpoilers = "reading:expand:spoilers"
+        }
+    }
+
+    /// A post as oEmbed describes it for embedding (`GET /api/oembed`).
+    struct OEmbed: Codable, Sendable {
+        var type: String
+        var version: String
+        var title: String
+        var author_name: String
+        var author_url: String
+        var provider_name: String
+        var provider_url: String
+        var cache_age: Int
+        var html: String
+        var width: Int
+        /// Always null (the embed's height follows its content), a string when set in Mastodon's.
+        var height: Nullable<String>
     }
 
     /// A streamed event on a WebSocket: the entity as JSON text in `payload`.
@@ -352,8 +413,7 @@ enum Mastodon {
 }
 
 // What the types' Swift members do not say: the `date-time` and `uri` strings, and what each
-// entity is (the document's descriptions). Only members whose every value is one: an account's
-// `header` is "" until #40 gives accounts a header image.
+// entity is (the document's descriptions). Only members whose every value is one.
 
 private let time = JSONSchema.string(format: "date-time")
 private let link = JSONSchema.string(format: "uri")
@@ -361,7 +421,8 @@ private let link = JSONSchema.string(format: "uri")
 extension Mastodon.Account: SchemaDocumented {
     static let schemaDescription: String? = "A user's profile (Mastodon's Account)."
     static let memberSchemas = [
-        "created_at": time, "url": link, "uri": link, "avatar": link, "avatar_static": link
+        "created_at": time, "url": link, "uri": link, "avatar": link, "avatar_static": link, "header": link,
+        "header_static": link
     ]
 }
 

@@ -204,7 +204,11 @@ public enum MastodonOpenAPI {
                 ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
                 ("InstanceV1", try .of(Mastodon.V1Instance.self)),
                 ("Instance", try .of(Mastodon.Instance.self)),
-                ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self))
+                ("OAuthServerMetadata", try .of(Mastodon.OAuthServerMetadata.self)),
+                ("Role", try .of(Mastodon.Role.self)),
+                ("Preferences", try .of(Mastodon.Preferences.self)),
+                ("OEmbedResponse", try .of(Mastodon.OEmbed.self)),
+                ("UserInfo", try .of(Mastodon.UserInfo.self))
             ] + (try instanceSchemas())
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }

@@ -80,6 +80,10 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
+    /// Mastodon's alerts for its administrators (a sign-up, a report): Timeline pushes neither,
+    /// so a subscription's are always false.
+    static let adminAlerts = ["admin.sign_up", "admin.report"]
+
     /// The bearer's subscription as Mastodon's `WebPushSubscription` (404 without one).
     func mastodonPushSubscription(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         guard let token = request.bearer, let subscription = try service.pushSubscription(session: token) else {
@@ -90,7 +94,9 @@ extension TimelineAPI {
             Mastodon.WebPushSubscription(
                 id: String(subscription.sessionHash.prefix(16)), endpoint: subscription.endpoint,
                 standard: subscription.standard,
-                alerts: Dictionary(uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }),
+                alerts: Dictionary(
+                    uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }
+                        + Self.adminAlerts.map { ($0, false) }),
                 policy: subscription.policy.rawValue, server_key: options.vapidPublicKey ?? ""))
     }
 }

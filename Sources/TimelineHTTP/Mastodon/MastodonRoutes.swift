@@ -17,12 +17,16 @@ enum MastodonAPI {
     /// The version discovery answers: Mastodon's, which clients read to know what to call.
     static let version = "4.3.0 (compatible; Timeline 1.0)"
 
+    /// The Mastodon API version (`api_versions.mastodon`) of the operations answered: 2, the
+    /// number Mastodon 4.3.0, which `version` names, gives its API.
+    static let apiVersion = 2
+
     /// Every route of the Mastodon API, in the order they are matched (a literal segment
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] =
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
-        + notificationRoutes + groupedNotificationRoutes + pushRoutes + instanceRoutes + announcementRoutes + routes
-        + [
+        + startupRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes + instanceRoutes
+        + announcementRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
@@ -213,22 +217,29 @@ extension TimelineAPI {
             translation: .init(enabled: false), vapid: .init(public_key: options.vapidPublicKey ?? ""))
         let texts = try mastodonInstanceTexts()
         let description = texts.description ?? "Timeline: a photo-sharing social network."
-        let icon = "\(MastodonEntities.base(of: request))/app/icon.svg"
+        let base = MastodonEntities.base(of: request)
+        let icon = "\(base)/app/icon.svg"
+        // The operator's address (`timeline instance set`, else `--contact-email`), or the mailbox
+        // RFC 2142 says every mail domain has.
+        let email =
+            texts.email ?? options.contactEmail ?? "postmaster@\(host.split(separator: ":").first ?? "localhost")"
         if v2 {
             return Responses.entity(
                 200,
                 Mastodon.Instance(
-                    domain: host, title: texts.title ?? "Timeline", version: MastodonAPI.version, source_url: "",
+                    domain: host, title: texts.title ?? "Timeline", version: MastodonAPI.version,
+                    api_versions: .init(mastodon: MastodonAPI.apiVersion), source_url: options.sourceURL ?? "\(base)/",
                     description: description, usage: .init(users: .init(active_month: 0)), thumbnail: .init(url: icon),
-                    languages: ["en"], configuration: configuration,
+                    icon: [.init(src: "\(base)/app/icon-192.png", size: "192x192")], languages: ["en"],
+                    configuration: configuration,
                     registrations: .init(enabled: true, approval_required: false, message: Nullable(nil)),
-                    contact: .init(email: texts.email ?? "", account: Nullable(nil)), rules: texts.rules))
+                    contact: .init(email: email, account: Nullable(nil)), rules: texts.rules))
         }
         return Responses.entity(
             200,
             Mastodon.V1Instance(
                 uri: host, title: texts.title ?? "Timeline", short_description: description, description: description,
-                email: texts.email ?? "",
+                email: email,
                 version: MastodonAPI.version, urls: .init(streaming_api: streaming),
                 stats: .init(user_count: 0, status_count: 0, domain_count: 1), thumbnail: icon, languages: ["en"],
                 registrations: true, approval_required: false, invites_enabled: false, configuration: configuration,

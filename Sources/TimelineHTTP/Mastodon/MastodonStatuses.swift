@@ -209,7 +209,8 @@ extension TimelineAPI {
                 let name = word.lowercased()
                 hashtags = [
                     Mastodon.Tag(
-                        name: name, url: "\(entities.base)/#/search?q=%23\(name)", history: [], following: false)
+                        id: name, name: name, url: "\(entities.base)/#/search?q=%23\(name)", history: [],
+                        following: false)
                 ]
             }
             if type == nil || type == "statuses" {
