@@ -164,7 +164,7 @@ import Testing
                 .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: false)),
                 .profileUpdated(ProfileUpdated(userId: net["eve"], discoverable: true))
             ])
-        #expect(events.allSatisfy { $0.schemaVersion == 5 })
+        #expect(events.allSatisfy { $0.schemaVersion == 6 })  // v6 added the header
         #expect(events[0].event.summary { _ in "@eve" } == "@eve updated discoverable → off")
         #expect(events[0].jsonObject().payload == ["userId": .string(net["eve"].rawValue), "discoverable": false])
         #expect(try service.lastSequence() == before + 2)

@@ -50,7 +50,7 @@ extension Mastodon {
 extension MastodonAPI {
     static let announcementRoutes: [Route] = [
         now(
-            "GET", "/api/v1/announcements", .bearer,
+            "GET", "/api/v1/announcements", .bearer, scope: "read",
             doc: .init(
                 "The announcements in effect, newest first, with whether the bearer dismissed each and the reactions.",
                 returns: .announcements)
