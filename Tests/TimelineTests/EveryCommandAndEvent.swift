@@ -1,0 +1,239 @@
+import Foundation
+import OpenSSL
+import Sodium
+import Testing
+import WebPush
+
+@testable import Timeline
+
+// The two registers a new command or event type adds a line to, side by side: one sample of
+// each command (CatalogueTests checks its JSON round trip, SchemaTests its schema) and a
+// history with an event of every type (SchemaTests validates each against its schema, and the
+// routing and payload codec tests replay it). A test fails until the new one is here.
+
+/// One command of each kind, with every optional field set. A test fails until a new command
+/// has its sample here; CatalogueTests checks its JSON round trip, SchemaTests its schema.
+let sampleCommands: [Command] = [
+    .createUser(username: "a", email: "a@b.co", password: "password-1", bio: "b", url: "https://x.org"),
+    .signIn(email: "a@b.co", password: "p", app: "app1", clientSecret: "s", scopes: "read write"),
+    .signOut(session: "t"),
+    .signOutEverywhere,
+    .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false, locked: true),
+    .follow(user: "u1", notify: true),
+    .unfollow(user: "u1"),
+    .addPost(
+        image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"),
+        sensitive: true, warning: "w",
+        visibility: .followers),
+    .deletePost(post: "p1"),
+    .addComment(post: "p1", text: "t", replyTo: "c1"),
+    .deleteComment(comment: "c1"),
+    .like(post: "p1"),
+    .unlike(post: "p1"),
+    .bookmark(post: "p1"),
+    .unbookmark(post: "p1"),
+    .block(user: "u1"),
+    .unblock(user: "u1"),
+    .mute(user: "u1", duration: 3600),
+    .unmute(user: "u1"),
+    .approveFollowRequest(user: "u1"),
+    .rejectFollowRequest(user: "u1"),
+    .uploadMedia(image: gifBase64(2), alt: "a red square"),
+    .updateMedia(media: "m1", alt: "a green square"),
+    .deleteMedia(media: "m1"),
+    .expireMedia,
+    .grantRole(user: "u1"),
+    .revokeRole(user: "u1"),
+    .reportUser(user: "u1", reason: "spam", posts: ["p1"]),
+    .dismissUserReports(user: "u1"),
+    .suspendUser(user: "u1"),
+    .unsuspendUser(user: "u1"),
+    .registerApp(
+        name: "An app", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"], scopes: "read write",
+        website: "https://app.example"),
+    .authorizeApp(
+        app: "a1", redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",
+        codeChallenge: String(repeating: "A", count: 43),
+        codeChallengeMethod: "S256"),
+    .dismissActivity(item: "a1"),
+    .subscribePush(
+        endpoint: "https://push.example/s/1", p256dh: "BA", auth: "AAAAAAAAAAAAAAAAAAAAAA", standard: true,
+        alerts: ["mention"], policy: "all"),
+    .unsubscribePush,
+    .endPushSubscription(sessionHash: "h"),
+    .redeemAuthorization(
+        code: "c", app: "a1", clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob", codeVerifier: "v"),
+    .issueAppToken(app: "a1", clientSecret: "s", scopes: "read"),
+    .checkSignIn(email: "a@b.co", password: "p"),
+    .revokeToken(token: "t", app: "a1", clientSecret: "s"),
+    .markActivityRead(upTo: "a1"),
+    .editPost(post: "p1", caption: .some("new #caption"), alts: ["m1": "a red square", "m2": nil]),
+    .reportPost(post: "p1", reason: "r"),
+    .removePost(post: "p1", reason: "r"),
+    .dismissReports(post: "p1"),
+    .eraseUser(user: "u1"),
+    .requestPasswordReset(user: "u1"),
+    .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
+    .changePassword(currentPassword: "password-1", newPassword: "password-2"),
+    .changeEmail(password: "password-1", email: "a@b.co"),
+    .setInstanceText(field: "privacyPolicy", text: "We keep little."),
+    .addInstanceRule(text: "Be kind", hint: "To everyone"),
+    .removeInstanceRule(rule: "r1"),
+    .addAnnouncement(text: "Maintenance", startsAt: "2026-12-24", endsAt: "2026-12-25", allDay: true),
+    .removeAnnouncement(announcement: "a1"),
+    .dismissAnnouncement(announcement: "a1"),
+    .addAnnouncementReaction(announcement: "a1", name: "👍"),
+    .removeAnnouncementReaction(announcement: "a1", name: "👍")
+]
+
+extension SchemaTests {
+    /// A history in `service` with at least one event of every type (`everyEventTypeValidates`
+    /// checks it).
+    static func historyOfEveryEventType(_ service: TimelineService) async throws {
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let token = try #require(
+            try await service.execute(.signIn(email: "alice@example.com", password: "password-123")).session
+        ).token
+        _ = try? await service.execute(.signIn(email: "alice@example.com", password: "wrong-password"))
+        try await service.run(
+            .updateProfile(username: "alice2", bio: "bio", url: "https://x.org", discoverable: false), as: alice.id)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
+        let post = try #require(
+            try await service.run(
+                .addPost(
+                    image: gifBase64(0), caption: "caption #tag",
+                    location: Place(latitude: 1.5, longitude: -2.5, name: "Here"),
+                    sensitive: true, warning: "needles"), as: alice.id
+            ).post)
+        try await service.run(.editPost(post: post.id.rawValue, caption: .some("caption, edited #tag2")), as: alice.id)
+        let comment = try await service.addComment(by: bob.id, on: post.id)
+        try await service.run(
+            .addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)
+        try await service.run(.like(post: post.id.rawValue), as: bob.id)
+        try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
+        try await service.run(.block(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.unblock(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.mute(user: alice.id.rawValue, duration: 3600), as: bob.id)
+        try await service.run(.unmute(user: alice.id.rawValue), as: bob.id)
+        let seen = try #require(try service.activity(of: alice.id).items.first).id
+        try await service.run(.markActivityRead(upTo: seen), as: alice.id)
+        try await service.run(.bookmark(post: post.id.rawValue), as: bob.id)
+        try await service.run(.unbookmark(post: post.id.rawValue), as: bob.id)
+        try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)
+        _ = try await service.execute(.dismissReports(post: post.id.rawValue), as: .operator)
+        let doomed = try await service.addPost(by: alice.id, caption: "against the rules")
+        _ = try await service.execute(.removePost(post: doomed.id.rawValue, reason: "rule 3"), as: .operator)
+        try await service.run(.deleteComment(comment: comment.id.rawValue), as: bob.id)
+        try await service.run(.unfollow(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.deletePost(post: post.id.rawValue), as: alice.id)
+        _ = try MediaReprocessTests.addOldPost(service, by: alice.id, gifBytes(3))  // a post from before the image pipeline
+        #expect(try service.reprocessMedia().processed == 1)
+        _ = try await service.execute(.signOut(session: token))
+        try await service.run(.signOutEverywhere, as: alice.id)
+        let reset = try #require(
+            try await service.execute(.requestPasswordReset(user: bob.id.rawValue), as: .operator).token)
+        _ = try await service.execute(
+            .resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
+        try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
+        try await service.run(
+            .changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
+        // An OAuth app, and a token of it for fay (SignedIn v2).
+        let fay = try await service.createUser("fay")
+        guard
+            case .app(let app) = try await service.execute(
+                .registerApp(
+                    name: "App", redirectURIs: ["urn:ietf:wg:oauth:2.0:oob"],
+                    scopes: "read write"))
+        else { throw TimelineError(.internal, "no app") }
+        _ = try await service.execute(
+            .signIn(
+                email: "fay@example.com", password: "password-123", app: app.id,
+                clientSecret: try #require(app.clientSecret), scopes: "read"))
+        // Fay authorizes it on the authorize page; it redeems the code (SignedIn v3), and gets a token of its own.
+        let verifier = String(repeating: "v", count: 43)
+        let challenge = Sodium.base64URL(Sodium.sha256(Array(verifier.utf8)))
+        guard
+            case .session(let faysSession, _) = try await service.execute(
+                .signIn(email: "fay@example.com", password: "password-123"))
+        else { throw TimelineError(.internal, "no session") }
+        guard
+            case .token(let code) = try await service.execute(
+                .authorizeApp(
+                    app: app.id, redirectURI: "urn:ietf:wg:oauth:2.0:oob", scopes: "read",
+                    codeChallenge: challenge, codeChallengeMethod: "S256"),
+                as: .session(faysSession))
+        else { throw TimelineError(.internal, "no code") }
+        _ = try await service.execute(
+            .redeemAuthorization(
+                code: code, app: app.id, clientSecret: nil, redirectURI: "urn:ietf:wg:oauth:2.0:oob",
+                codeVerifier: verifier))
+        let secret = try #require(app.clientSecret)
+        guard case .token(let appToken) = try await service.execute(.issueAppToken(app: app.id, clientSecret: secret))
+        else { throw TimelineError(.internal, "no app token") }
+        _ = try await service.execute(.revokeToken(token: appToken, app: app.id, clientSecret: app.clientSecret))
+        try await service.run(.dismissActivity(item: nil), as: alice.id)
+        // Post notifications on, then off.
+        try await service.run(.follow(user: fay.id.rawValue, notify: true), as: alice.id)
+        try await service.run(.follow(user: fay.id.rawValue, notify: false), as: alice.id)
+        // A push subscription of fay's session, ended by the operator (as the delivery worker does on a 410).
+        _ = try await service.execute(
+            .subscribePush(
+                endpoint: "https://push.example/s/fay", p256dh: Base64URL.encode(try P256KeyPair.generate().publicKey),
+                auth: Base64URL.encode(Array(repeating: 7, count: 16))), as: .session(faysSession))
+        _ = try await service.execute(
+            .endPushSubscription(sessionHash: TimelineService.hashToken(faysSession)), as: .operator)
+        // Account moderation: a moderator, a report naming a post, dismissed; a suspension, lifted.
+        let dan = try await service.createUser("dan"), eve = try await service.createUser("eve")
+        _ = try await service.execute(.grantRole(user: dan.id.rawValue), as: .operator)
+        let evesPost = try await service.addPost(by: eve.id, caption: "spam")
+        try await service.run(
+            .reportUser(user: eve.id.rawValue, reason: "spam account", posts: [evesPost.id.rawValue]), as: alice.id)
+        try await service.run(.dismissUserReports(user: eve.id.rawValue), as: dan.id)
+        try await service.run(.suspendUser(user: eve.id.rawValue), as: dan.id)
+        try await service.run(.unsuspendUser(user: eve.id.rawValue), as: dan.id)
+        _ = try await service.execute(.revokeRole(user: dan.id.rawValue), as: .operator)
+        let carol = try await service.createUser("carol")
+        // A locked account: a request rejected, one withdrawn, one approved by unlocking.
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: carol.id)
+        try await service.run(.follow(user: carol.id.rawValue), as: alice.id)
+        try await service.run(.rejectFollowRequest(user: alice.id.rawValue), as: carol.id)
+        try await service.run(.follow(user: carol.id.rawValue), as: bob.id)
+        try await service.run(.unfollow(user: carol.id.rawValue), as: bob.id)
+        try await service.run(.follow(user: carol.id.rawValue), as: alice.id)
+        try await service.run(.approveFollowRequest(user: alice.id.rawValue), as: carol.id)
+        _ = try await service.run(
+            .addPost(
+                image: gifBase64(1), caption: "soon gone #bye", location: Place(latitude: -80, longitude: 170),
+                visibility: .followers), as: carol.id)
+        // An album, one of its alt texts changed, and a photo never attached (erasure deletes it).
+        var album: [String] = []
+        for (n, alt) in [(0xFF, "red"), (0xFF00, nil)] {
+            guard
+                case .media(let media) = try await service.execute(
+                    .uploadMedia(image: gifBase64(n), alt: alt), as: .user(carol.id.rawValue))
+            else { throw TimelineError(.internal, "no media") }
+            album.append(media.id)
+        }
+        _ = try await service.run(.addPost(media: album, caption: "an album"), as: carol.id)
+        _ = try await service.run(.updateMedia(media: album[1], alt: "green"), as: carol.id)
+        _ = try await service.run(.uploadMedia(image: gifBase64(0xFF0000)), as: carol.id)
+        // The instance's texts, rules and announcements, a dismissal and reactions (carol's go with her).
+        _ = try await service.execute(.setInstanceText(field: "termsOfService", text: "Be nice."), as: .operator)
+        let rule = try #require(
+            try await service.execute(.addInstanceRule(text: "Be kind", hint: "Always"), as: .operator).created)
+        _ = try await service.execute(.removeInstanceRule(rule: rule), as: .operator)
+        let note = try #require(
+            try await service.execute(
+                .addAnnouncement(
+                    text: "Down at noon", startsAt: "2026-12-24T12:00:00Z", endsAt: "2026-12-24T13:00:00Z"),
+                as: .operator
+            ).created)
+        try await service.run(.dismissAnnouncement(announcement: note), as: carol.id)
+        try await service.run(.addAnnouncementReaction(announcement: note, name: "🎉"), as: carol.id)
+        try await service.run(.addAnnouncementReaction(announcement: note, name: "👍"), as: alice.id)
+        try await service.run(.removeAnnouncementReaction(announcement: note, name: "👍"), as: alice.id)
+        let gone = try #require(try await service.execute(.addAnnouncement(text: "Oops"), as: .operator).created)
+        _ = try await service.execute(.removeAnnouncement(announcement: gone), as: .operator)
+        try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
+    }
+}
