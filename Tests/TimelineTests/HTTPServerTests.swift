@@ -164,8 +164,9 @@ import Testing
         }
         let server = try HTTPServer(options: options) { (_: HTTPRequest) async -> HTTPResponse in
             started.withLock { $0 = true }
-            // Running until the test has its answer (however slow the machine), 30 s at most.
-            for _ in 0..<3_000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+            // Running until the test has its answer (however slow the machine: the whole suite on
+            // two cores can starve the test's task for half a minute), 150 s at most.
+            for _ in 0..<15_000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
             return HTTPResponse(status: 200)
         }
         defer { released.withLock { $0 = true } }

@@ -74,7 +74,10 @@ final class ChildProcess: @unchecked Sendable {
             if outputEnded, !process.isRunning { return done(standardOutput) ? standardOutput : nil }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        // One last look: a task starved past the deadline (the whole suite on two cores) must
+        // not miss what arrived meanwhile.
+        let text = standardOutput
+        return done(text) ? text : nil
     }
 
     /// Waits until the process has exited and its output has been read; its exit status, or
