@@ -19,6 +19,7 @@ import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 base = sys.argv[1]
@@ -80,6 +81,11 @@ def button(text):
     return next(element for element in driver.find_elements(By.TAG_NAME, "button") if element.text.strip() == text)
 
 
+def wait_for_page(condition):
+    """Waits for a page the form's submission loads; the old page's elements go stale while it loads."""
+    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+
+
 def sign_in(password="password-123"):
     driver.get(authorize_url)
     field("Email").send_keys("alice@example.com")
@@ -89,11 +95,12 @@ def sign_in(password="password-123"):
 
 try:
     sign_in(password="not-her-password")
+    wait_for_page(lambda d: "Wrong email or password." in d.find_element(By.TAG_NAME, "body").text)
     page = driver.find_element(By.TAG_NAME, "body").text
     check("Wrong email or password." in page, f"a wrong password is told on the page ({page[:300]})")
 
     sign_in()
-    WebDriverWait(driver, 10).until(lambda d: "Authorize" in d.find_element(By.TAG_NAME, "h1").text)
+    wait_for_page(lambda d: "Authorize" in d.find_element(By.TAG_NAME, "h1").text)
     check(driver.find_element(By.ID, "app-name").text == "Photo <App>", "the app's name is shown as text")
     scopes = driver.find_element(By.ID, "scopes").text
     check("read" in scopes and "write" in scopes, "the scopes asked are listed")
@@ -109,7 +116,7 @@ try:
     check(me["username"] == "alice" and token["scope"] == "read write", "the app redeems the code with its PKCE verifier: alice's token")
 
     sign_in()
-    WebDriverWait(driver, 10).until(lambda d: "Authorize" in d.find_element(By.TAG_NAME, "h1").text)
+    wait_for_page(lambda d: "Authorize" in d.find_element(By.TAG_NAME, "h1").text)
     button("Deny").click()
     WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(callback))
     denied = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)
