@@ -51,13 +51,30 @@ package struct PushIDGenerator: Sendable {
 
     /// The millisecond timestamp encoded in a 20-character push identifier, if it is one.
     public static func timestamp(of id: String) -> Int64? {
+        id.utf8.count == 20 ? timestamp(ofPrefix: id) : nil
+    }
+
+    /// The millisecond timestamp that starts `id`: a push identifier, or a `timePrefix(of:)`.
+    package static func timestamp(ofPrefix id: String) -> Int64? {
         let bytes = Array(id.utf8)
-        guard bytes.count == 20 else { return nil }
+        guard bytes.count >= 8 else { return nil }
         var time: Int64 = 0
         for byte in bytes.prefix(8) {
             guard let value = alphabet.firstIndex(of: byte) else { return nil }
             time = time << 6 | Int64(value)
         }
         return time
+    }
+
+    /// The first 8 characters of every identifier generated in millisecond `milliseconds`:
+    /// below all of them, and above every identifier of an earlier millisecond.
+    package static func timePrefix(of milliseconds: Int64) -> String {
+        var out = [UInt8](repeating: alphabet[0], count: 8)
+        var t = max(0, milliseconds)
+        for index in stride(from: 7, through: 0, by: -1) {
+            out[index] = alphabet[Int(t & 63)]
+            t >>= 6
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

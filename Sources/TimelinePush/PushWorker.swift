@@ -290,9 +290,10 @@ public final class PushWorker: @unchecked Sendable {
                 $0.wordings[key] = wording
             }
         }
-        // Mastodon's push JSON; never the email or a token.
+        // Mastodon's push JSON (its notification's Mastodon id); never the email or a token.
         let payload: JSONValue = [
-            "notification_id": .string(item.id), "notification_type": .string(delivery.type),
+            "notification_id": .string(try service.numericID(of: .notification(item.id)).description),
+            "notification_type": .string(delivery.type),
             "title": .string(wording.title), "body": .string(wording.body), "icon": .string(wording.icon),
             "preferred_locale": "en", "url": .string(wording.url)
         ]

@@ -71,6 +71,12 @@ import Testing
         try await b.waitForReplication(to: try a.replicationPosition())
         #expect(try b.posts(by: writer0, PageRequest(limit: 100)).items.count == 15)
         #expect(try a.timeline(of: writer0) == (try b.timeline(of: writer0)))
+        // Mastodon's ids are numbers of the log: the second node gives every object the same one.
+        let numbered: [NumberedObject] =
+            try a.posts(by: writer0, PageRequest(limit: 100)).items.map { .post($0.id) } + [.account(writer0)]
+        let ids = try a.numericIDs(of: numbered)
+        let onB = try b.numericIDs(of: numbered)
+        #expect(ids.count == 16 && ids == onB)
         // An image written through one node is readable on the other.
         let post = try #require(try b.posts(by: writer0).items.first)
         #expect(try b.image(post.image).mediaType == .jpeg)  // an opaque GIF, re-encoded

@@ -169,6 +169,23 @@ func withServer<T>(
     }
 }
 
+extension ServerProcess {
+    /// The Mastodon API's id of the object of `kind` with the native id `id` (the `mastodonId`
+    /// query, through `timeline exec` on the server's database).
+    func mastodonID(_ kind: String, _ id: String) async throws -> String {
+        try await mastodonIDs(kind, [id])[0]
+    }
+
+    /// The Mastodon API's ids of the objects of `kind` with the native ids `ids`, in order.
+    func mastodonIDs(_ kind: String, _ ids: [String]) async throws -> [String] {
+        let answers = try await execLines(
+            database: database, ids.map { ["query": "mastodonId", "kind": kind, "id": $0] })
+        let found = answers.compactMap { ($0["result"] as? [String: Any])?["mastodonId"] as? String }
+        try #require(found.count == ids.count, "\(answers)")
+        return found
+    }
+}
+
 /// Runs `timeline exec --db database` with `lines` on its input; its result lines.
 func execLines(database: String, _ lines: [[String: Any]]) async throws -> [[String: Any]] {
     let tool = try ChildProcess(["exec", "--db", database])

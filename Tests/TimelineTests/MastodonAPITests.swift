@@ -19,8 +19,9 @@ import Testing
             let run = try ChildProcess(
                 [
                     "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_mastodon_py.py").path,
-                    "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token, photo
-                ] + posts,
+                    "http://127.0.0.1:\(server.port)", alice.token, try await server.mastodonID("account", alice.id),
+                    try await server.mastodonID("account", bob.id), bob.token, photo
+                ] + (try await server.mastodonIDs("post", posts)),
                 executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError

@@ -25,7 +25,9 @@ import Testing
             let script = SchemaTests.root.appendingPathComponent("Tests/mastodon/test_entities.py").path
             let run = try ChildProcess(
                 [
-                    "python3", script, "http://127.0.0.1:\(server.port)", alice.token, alice.id, bob.id, bob.token,
+                    "python3", script, "http://127.0.0.1:\(server.port)", alice.token,
+                    try await server.mastodonID("account", alice.id), try await server.mastodonID("account", bob.id),
+                    bob.token,
                     try pixelFile()
                 ],
                 executable: URL(fileURLWithPath: "/usr/bin/env"))

@@ -17,7 +17,9 @@ import Testing
         let posts: [String]
     }
 
-    func network(_ api: APIClient) async throws -> Network {
+    /// The network, its accounts and posts named by their Mastodon ids.
+    func network(_ server: ServerProcess) async throws -> Network {
+        let api = server.api
         let alice = try await api.signUp("alice")
         var users: [(token: String, id: String)] = []
         for n in 1...5 { users.append(try await api.signUp("user\(n)")) }
@@ -37,9 +39,12 @@ import Testing
             "POST", "/v1/posts/\(first)/comments", json: ["text": "lovely"], bearer: users[4].token)
         #expect(comment.status == 201, "\(comment)")
         _ = try await api.addPost(users[1].token, caption: "look @alice", image: 3)
-        #expect(try await api.send("POST", "/api/v1/accounts/\(mallory.id)/block", bearer: alice.token).status == 200)
-        #expect(try await api.send("POST", "/api/v1/accounts/\(carol.id)/mute", bearer: alice.token).status == 200)
-        return Network(api: api, alice: alice, users: users, hidden: [mallory.id, carol.id], posts: [first, second])
+        let accounts = try await server.mastodonIDs("account", (users + [mallory, carol]).map(\.id))
+        #expect(try await api.send("POST", "/api/v1/accounts/\(accounts[5])/block", bearer: alice.token).status == 200)
+        #expect(try await api.send("POST", "/api/v1/accounts/\(accounts[6])/mute", bearer: alice.token).status == 200)
+        return Network(
+            api: api, alice: alice, users: zip(users, accounts).map { ($0.token, $1) }, hidden: Array(accounts[5...]),
+            posts: try await server.mastodonIDs("post", [first, second]))
     }
 
     /// The v1 notifications, all of them (fewer than a page).
@@ -74,7 +79,7 @@ import Testing
 
     @Test func groupsAreV1sNotificationsGatheredByKey() async throws {
         try await withServer { server in
-            let n = try await network(server.api)
+            let n = try await network(server)
             let notifications = try await v1(n)
             // 5 + 3 likes, 4 follows, a comment and a mention: the blocked and muted users' left out.
             #expect(notifications.count == 14, "\(notifications.map { $0["type"] ?? "" })")
@@ -135,7 +140,7 @@ import Testing
 
     @Test func pagingReachesTheEndAndCountsEveryNotificationOnce() async throws {
         try await withServer { server in
-            let n = try await network(server.api)
+            let n = try await network(server)
             let want = expected(try await v1(n))
             for limit in [1, 2, 3] {
                 var counts: [String: Int] = [:], ranges: [(String, String)] = [], pages = 0
@@ -172,7 +177,7 @@ import Testing
 
     @Test func typesFiltersAndGroupedTypes() async throws {
         try await withServer { server in
-            let n = try await network(server.api)
+            let n = try await network(server)
             let likes = groups(try await v2(n, "/api/v2/notifications?types[]=favourite"))
             #expect(!likes.isEmpty && likes.allSatisfy { $0["type"] as? String == "favourite" })
             #expect(likes.reduce(0) { $0 + ($1["notifications_count"] as? Int ?? 0) } == 8)
@@ -192,7 +197,7 @@ import Testing
 
     @Test func oneGroupItsAccountsUnreadCountAndDismiss() async throws {
         try await withServer { server in
-            let n = try await network(server.api)
+            let n = try await network(server)
             let all = groups(try await v2(n, "/api/v2/notifications"))
             let likes = try #require(
                 all.first { ($0["group_key"] as? String ?? "").hasPrefix("favourite-\(n.posts[0])-") })

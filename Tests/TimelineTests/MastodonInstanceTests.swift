@@ -49,14 +49,15 @@ import Testing
                 database: db, [["command": "setInstanceText", "field": "title", "text": "Mine", "as": alice.id]])
             #expect((asAlice.first?["error"] as? [String: Any])?["code"] as? String == "forbidden", "\(asAlice)")
 
+            let spamNumber = try await server.mastodonID("rule", spamID)
             let rules = try await api.get("/api/v1/instance/rules")
             let list = try #require(try JSONSerialization.jsonObject(with: rules.body) as? [[String: Any]])
-            #expect(list.map { $0["id"] as? String } == [spamID] && list.first?["text"] as? String == "No spam")
+            #expect(list.map { $0["id"] as? String } == [spamNumber] && list.first?["text"] as? String == "No spam")
             #expect(list.first?["hint"] as? String == "")
             for path in ["/api/v1/instance", "/api/v2/instance"] {
                 let instance = try await api.get(path).json
                 #expect(instance["title"] as? String == "Sea photos", "\(path)")
-                #expect((instance["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [spamID])
+                #expect((instance["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [spamNumber])
             }
             #expect(
                 (try await api.get("/api/v2/instance").json["contact"] as? [String: Any])?["email"] as? String
@@ -147,6 +148,10 @@ import Testing
                     "announcements", "--db", db, "add", "Party", "--starts", "2026-01-01", "--ends", "2099-12-25",
                     "--all-day", "--json"
                 ]).output)
+            let numbers = (
+                rule: try await server.mastodonID("rule", rule),
+                announcements: try await server.mastodonIDs("announcement", [current, ended, allDay])
+            )
             // A start without an end is refused, as Mastodon refuses it.
             let half = try await tool(["announcements", "--db", db, "add", "Half", "--starts", "2026-01-01"])
             #expect(half.status == 1 && half.output.contains("endsAt"), "\(half.output)")
@@ -155,8 +160,8 @@ import Testing
             let run = try ChildProcess(
                 [
                     "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_instance_py.py").path,
-                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, rule, current, ended, allDay
-                ],
+                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, numbers.rule
+                ] + numbers.announcements,
                 executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError
@@ -171,9 +176,9 @@ import Testing
             let ids = (try JSONSerialization.jsonObject(with: after.body) as? [[String: Any]])?.compactMap {
                 $0["id"] as? String
             }
-            #expect(ids == [allDay], "\(after)")
+            #expect(ids == [numbers.announcements[2]], "\(after)")
             let reaction = try await api.send(
-                "PUT", "/api/v1/announcements/\(current)/reactions/%F0%9F%91%8D", bearer: bob.token)
+                "PUT", "/api/v1/announcements/\(numbers.announcements[0])/reactions/%F0%9F%91%8D", bearer: bob.token)
             #expect(reaction.status == 404, "\(reaction)")
             let audit = try await tool(["audit", "list", "--db", db, "--json"])
             for type in [

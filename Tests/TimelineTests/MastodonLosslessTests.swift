@@ -28,7 +28,7 @@ import TimelineDomain
         #expect(Validation.mentions(in: text) == mentions, "\(text)")
         #expect(try Validation.hashtags(in: text) == hashtags, "\(text)")
         // Every name is an account here: the content links exactly the domain's mentions.
-        let content = try MastodonContent(text, base: "http://h") { name throws(TimelineError) in UserID(name) }
+        let content = try MastodonContent(text, base: "http://h") { name throws(TimelineError) in "1" + name }
         #expect(content.mentions.map(\.username) == mentions, "\(text)")
         #expect(content.tags.map(\.name) == hashtags, "\(text)")
         // The tokens are the whole text, in order.
@@ -49,7 +49,8 @@ import TimelineDomain
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), zo = try await api.signUp("zo")
-            let post = try await api.addPost(alice.token, caption: "@zoë a#b and @zo.")
+            let post = try await server.mastodonID(
+                "post", try await api.addPost(alice.token, caption: "@zoë a#b and @zo."))
             let status = try await api.get("/api/v1/statuses/\(post)", bearer: alice.token)
             let mentions = (status.json["mentions"] as? [[String: Any]])?.compactMap { $0["username"] as? String }
             #expect(mentions == ["zo"], "\(status)")
@@ -70,6 +71,9 @@ import TimelineDomain
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             let carol = try await api.signUp("carol")
+            let aliceID = try await server.mastodonID("account", alice.id)
+            let bobID = try await server.mastodonID("account", bob.id)
+            let carolID = try await server.mastodonID("account", carol.id)
             let form = "application/x-www-form-urlencoded"
             let settings = Data("discoverable=false&locked=true".utf8)
             let updated = try await api.send(
@@ -77,11 +81,11 @@ import TimelineDomain
                 contentType: form, bearer: alice.token)
             #expect(updated.status == 200 && updated.json["discoverable"] as? Bool == false, "\(updated)")
             // Another's setting is theirs: `null`, Mastodon's "not set".
-            let seen = try await api.get("/api/v1/accounts/\(alice.id)", bearer: bob.token)
+            let seen = try await api.get("/api/v1/accounts/\(aliceID)", bearer: bob.token)
             #expect(seen.status == 200 && seen.json["discoverable"] is NSNull, "\(seen)")
 
             for follower in [bob, carol] {
-                let follow = try await api.send("POST", "/api/v1/accounts/\(alice.id)/follow", bearer: follower.token)
+                let follow = try await api.send("POST", "/api/v1/accounts/\(aliceID)/follow", bearer: follower.token)
                 #expect(follow.status == 200, "\(follow)")
             }
             func pending() async throws -> Int? {
@@ -90,7 +94,7 @@ import TimelineDomain
             }
             #expect(try await pending() == 2)
             let authorized = try await api.send(
-                "POST", "/api/v1/follow_requests/\(bob.id)/authorize",
+                "POST", "/api/v1/follow_requests/\(bobID)/authorize",
                 bearer: alice.token)
             #expect(authorized.status == 200, "\(authorized)")
             #expect(try await pending() == 1)
@@ -98,7 +102,7 @@ import TimelineDomain
             // A comment is seen by whoever sees its post: on a followers-only post, `private`.
             let followersOnly: [String: Any] = ["image": gifBase64(1), "visibility": "followers"]
             let reply = try await api.send("POST", "/v1/posts", json: followersOnly, bearer: alice.token)
-            let post = try #require(reply.json["id"] as? String, "\(reply)")
+            let post = try await server.mastodonID("post", try #require(reply.json["id"] as? String, "\(reply)"))
             let answer = Data("status=hi&in_reply_to_id=\(post)".utf8)
             let comment = try await api.send(
                 "POST", "/api/v1/statuses", body: answer, contentType: form,
@@ -113,15 +117,15 @@ import TimelineDomain
 
             // A block: the blocked one reads `blocked_by` (the blocker's profile is not hidden
             // from them), the blocker `blocking`.
-            #expect(try await api.send("POST", "/api/v1/accounts/\(carol.id)/block", bearer: alice.token).status == 200)
+            #expect(try await api.send("POST", "/api/v1/accounts/\(carolID)/block", bearer: alice.token).status == 200)
             func relationship(with id: String, as token: String) async throws -> [String: Any] {
                 let reply = try await api.get("/api/v1/accounts/relationships?id[]=\(id)", bearer: token)
                 let list = try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]]
                 return try #require(list?.first, "\(reply)")
             }
-            let theirs = try await relationship(with: alice.id, as: carol.token)
+            let theirs = try await relationship(with: aliceID, as: carol.token)
             #expect(theirs["blocked_by"] as? Bool == true && theirs["blocking"] as? Bool == false, "\(theirs)")
-            let hers = try await relationship(with: carol.id, as: alice.token)
+            let hers = try await relationship(with: carolID, as: alice.token)
             #expect(hers["blocked_by"] as? Bool == false && hers["blocking"] as? Bool == true, "\(hers)")
         }
     }
@@ -132,14 +136,19 @@ import TimelineDomain
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
-            #expect(try await api.send("POST", "/api/v1/accounts/\(alice.id)/follow", bearer: bob.token).status == 200)
+            let aliceID = try await server.mastodonID("account", alice.id)
+            #expect(try await api.send("POST", "/api/v1/accounts/\(aliceID)/follow", bearer: bob.token).status == 200)
             let lines = (0..<450).map {
                 ["id": "\($0)", "as": alice.id, "command": "addPost", "image": gifBase64($0 % 7)] as [String: Any]
             }
             let results = try await execLines(database: server.database, lines)
             try #require(results.count == 450 && results.allSatisfy { $0["ok"] as? Bool == true })
-            let posts = results.compactMap { ($0["result"] as? [String: Any])?["id"] as? String }
-            try #require(posts.count == 450 && posts == posts.sorted())
+            let native = results.compactMap { ($0["result"] as? [String: Any])?["id"] as? String }
+            try #require(native.count == 450 && native == native.sorted())
+            // Mastodon's ids sort as numbers in the order the posts were made.
+            let posts = try await server.mastodonIDs("post", native)
+            try #require(
+                posts.compactMap(UInt64.init) == posts.compactMap(UInt64.init).sorted() && Set(posts).count == 450)
             func ids(_ path: String, _ token: String) async throws -> [String] {
                 let reply = try await api.get(path, bearer: token)
                 try #require(reply.status == 200, "\(reply)")
@@ -147,7 +156,7 @@ import TimelineDomain
                 return list.compactMap { $0["id"] as? String }
             }
             let rightAfter = Array(posts[11...15].reversed())
-            let statuses = "/api/v1/accounts/\(alice.id)/statuses"
+            let statuses = "/api/v1/accounts/\(aliceID)/statuses"
             #expect(try await ids("\(statuses)?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)
             #expect(try await ids("/api/v1/timelines/home?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)
             #expect(try await ids("/api/v1/timelines/public?min_id=\(posts[10])&limit=5", bob.token) == rightAfter)

@@ -28,7 +28,8 @@ import Vips
             let run = try ChildProcess(
                 [
                     "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_startup.py").path,
-                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, path, open, hidden
+                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, path,
+                    try await server.mastodonID("post", open), try await server.mastodonID("post", hidden)
                 ],
                 executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))

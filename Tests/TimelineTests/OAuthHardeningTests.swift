@@ -257,7 +257,8 @@ import Testing
             #expect(Self.hiddenFields(page.text)["state"] == state)
 
             let post = try await api.addPost(alice.token, caption: "a <\u{301}b onmouseover=x> \"\u{301}")
-            let status = try await api.get("/api/v1/statuses/\(post)", bearer: alice.token)
+            let status = try await api.get(
+                "/api/v1/statuses/\(try await server.mastodonID("post", post))", bearer: alice.token)
             let content = try #require(status.json["content"] as? String, "\(status)")
             let bytes = Data(content.utf8)
             #expect(

@@ -64,7 +64,7 @@ import WebPush
             let run = try ChildProcess(
                 [
                     "python3", pushScript, "run", "http://127.0.0.1:\(server.port)", ca, alice.token, aliceAgain,
-                    bob.token, carol.token, post, photo
+                    bob.token, carol.token, try await server.mastodonID("post", post), photo
                 ], executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(120))
             let text = run.standardOutput + run.standardError

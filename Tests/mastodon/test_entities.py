@@ -41,7 +41,7 @@ def is_uri(value):
 # Answers known to differ from Mastodon's schema, with why (#40 made every other answer valid).
 KNOWN = {
     # Not to fix: the document says integer; Mastodon's own docs (NotificationGroup), its answers
-    # and its clients (masto.js) have a string, and Timeline's ids are not numbers.
+    # and its clients (masto.js) have a string, as every other id (a number's decimal text).
     "NotificationGroup id": "most_recent_notification_id is a string id, the document says integer",
 }
 

@@ -293,6 +293,10 @@ class Listener(StreamListener):
     def on_status_update(self, status):
         self.seen.append(("status.update", status.id))
 
+    def on_delete(self, status_id):
+        # Mastodon.py reads the payload as JSON: a Mastodon id is a number, parsed as one.
+        self.seen.append(("delete", str(status_id)))
+
 
 sse, ws = Listener(), Listener()
 sse_handle = m.stream_user(sse, run_async=True)
@@ -312,6 +316,29 @@ deadline = time.time() + 10
 while time.time() < deadline and not (("status.update", album.id) in sse.seen and ("status.update", album.id) in ws.seen):
     time.sleep(0.1)
 check(("status.update", album.id) in sse.seen and ("status.update", album.id) in ws.seen, "an edit arrives as status.update on both")
+
+
+def wait_for(event):
+    deadline = time.time() + 10
+    while time.time() < deadline and not (event in sse.seen and event in ws.seen):
+        time.sleep(0.1)
+    return event in sse.seen and event in ws.seen
+
+
+brief = m.status_post("here and gone #sea", media_ids=[m.media_post(photo_path, mime_type="image/png").id])
+check(wait_for(("update", brief.id)), "a new post arrives as update on both")
+m.status_delete(brief.id)
+check(wait_for(("delete", brief.id)), f"its deletion arrives as delete, the bare numeric id, on both ({sse.seen[-1:]})")
+# Both streams live on past the delete: the next notification still arrives on each.
+likes = (sse.seen.count(("notification", "favourite")), ws.seen.count(("notification", "favourite")))
+b.status_unfavourite(album.id)
+b.status_favourite(album.id)
+deadline = time.time() + 10
+while time.time() < deadline and not (sse.seen.count(("notification", "favourite")) > likes[0]
+                                       and ws.seen.count(("notification", "favourite")) > likes[1]):
+    time.sleep(0.1)
+check(sse.seen.count(("notification", "favourite")) > likes[0] and ws.seen.count(("notification", "favourite")) > likes[1],
+      "the streams survive a delete: a later like still arrives on both")
 sse_handle.close()
 socket.close()
 
@@ -324,4 +351,37 @@ check(markers.notifications.last_read_id == notes[1].id and m.markers_get(["noti
       "markers: the notifications marker is kept")
 m.notifications_clear()
 check(m.notifications() == [], "notifications_clear")
+
+# Every paged list, followed to its end through its Link header, as apps page: one item a page.
+for post in posts[:3]:
+    b.status_favourite(post)
+    m.status_bookmark(post)
+    m.status_favourite(post)
+b.status_favourite(album.id)
+paged_lists = {
+    "account_statuses": lambda **kw: m.account_statuses(alice, **kw),
+    "timeline_home": m.timeline_home,
+    "timeline_hashtag": lambda **kw: m.timeline_hashtag("sea", **kw),
+    "timeline_public": m.timeline_public,
+    "bookmarks": m.bookmarks,
+    "favourites": m.favourites,
+    "notifications": m.notifications,
+    "account_followers": lambda **kw: m.account_followers(alice, **kw),
+    "account_following": lambda **kw: b.account_following(bob, **kw),
+}
+for name, read in paged_lists.items():
+    whole = [item.id for item in read(limit=40)]
+    followed = [item.id for item in m.fetch_remaining(read(limit=1))]
+    check(followed == whole and len(set(followed)) == len(followed), f"{name}: fetch_remaining pages to the end ({len(whole)})")
+check(all(len([i.id for i in read(limit=40)]) >= 2 for name, read in paged_lists.items()
+          if name in ("account_statuses", "timeline_home", "bookmarks", "favourites", "notifications")),
+      "the lists paged one by one hold several items")
+newest = m.timeline_home(limit=40)
+newer = m.timeline_home(since_id=newest[2].id)
+check([s.id for s in newer] == [s.id for s in newest[:2]], "since_id: the newer ones, newest first")
+check([s.id for s in m.timeline_home(min_id=newest[3].id, limit=2)] == [newest[1].id, newest[2].id],
+      "min_id: the ones right after it, newest first")
+check(all(s.id.isdigit() if isinstance(s.id, str) else isinstance(s.id, int) for s in newest)
+      and [int(s.id) for s in newest] == sorted((int(s.id) for s in newest), reverse=True),
+      "ids are numbers, newest first in numeric order")
 print("ok - all groups")

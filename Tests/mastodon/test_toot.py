@@ -2,7 +2,7 @@
 """toot — the Mastodon command-line client, written by others — against `timeline serve`: it logs
 in through the authorize page with the out-of-band redirect (the person's part, signing in and
 authorizing, is played by an HTTP session on the page's forms), posts a photo with its alt text,
-and reads the home timeline. Usage: test_toot.py BASE_URL PHOTO_PATH (alice@example.com /
+and reads the home timeline and, once bob likes and comments, the notifications. Usage: test_toot.py BASE_URL PHOTO_PATH (alice@example.com /
 password-123 must exist). Prints `ok - …` lines; exits 1 on a failure."""
 import html
 import os
@@ -60,3 +60,15 @@ check("from toot #sea" in timeline, "toot timeline shows the post in the home ti
 token = next(iter(__import__("json").load(open(os.path.join(env["XDG_CONFIG_HOME"], "toot", "config.json")))["users"].values()))["access_token"]
 status = requests.get(base + "/api/v1/timelines/home", headers={"Authorization": "Bearer " + token}).json()[0]
 check(status["media_attachments"][0]["description"] == "a pixel, from toot", "the photo's alt text is kept")
+
+# bob (a session of the first-party API is a bearer token here too) likes and comments; toot
+# reads alice's notifications, and her home timeline by its numeric ids.
+made = requests.post(base + "/v1/users", json={"username": "bob", "email": "bob@example.com", "password": "password-123"})
+check(made.status_code == 201, f"bob signs up ({made.text[:200]})")
+bob = {"Authorization": "Bearer " + made.json()["session"]}
+liked = requests.post(f"{base}/api/v1/statuses/{status['id']}/favourite", headers=bob)
+replied = requests.post(base + "/api/v1/statuses", headers=bob, data={"status": "lovely, @alice", "in_reply_to_id": status["id"]})
+check(liked.status_code == 200 and replied.status_code == 200, "bob likes and comments on alice's post by its id")
+notifications = toot("notifications")
+check("bob" in notifications and "lovely, @alice" in notifications, f"toot notifications shows bob's ({notifications[-400:]})")
+check(status["id"].isdigit(), f"a status id is a number ({status['id']})")

@@ -66,6 +66,17 @@ package enum Catalogue {
             let user: UserID = try input.identifier("user"), target: UserID = try input.identifier("target")
             return { service, _ throws(TimelineError) in .follows(try service.follows(user, target)) }
         },
+        QueryDefinition("mastodonId") { input throws(TimelineError) in
+            let kind = try input.string("kind"), id = try input.string("id")
+            guard IdentifierSyntax.isValid(id) else {
+                throw TimelineError.invalid("id", "id is not an identifier")
+            }
+            guard let object = NumberedObject(kind: kind, id: id) else {
+                throw TimelineError.invalid(
+                    "kind", "kind must be one of \(NumberedObject.kinds.joined(separator: ", "))")
+            }
+            return { service, _ throws(TimelineError) in .mastodonID(try service.numericID(of: object)) }
+        },
         QueryDefinition("posts") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
             return { service, viewer throws(TimelineError) in .posts(try service.posts(by: user, page, viewer: viewer))

@@ -88,6 +88,7 @@ package enum JSONOutput {
         case .image(let i): encoded(ResultJSON.Image(i))
         case .history(let versions): encoded(ResultJSON.PostHistory(versions))
         case .moderation(let queue): encoded(ResultJSON.ModerationQueue(queue))
+        case .mastodonID(let id): encoded(ResultJSON.MastodonID(mastodonId: id.description))
         }
     }
 

@@ -37,7 +37,8 @@ extension ResultJSON {
             try result(Changed.self), try result(Created.self), try result(Comment.self), try result(Contacts.self),
             try result(Failure.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
-            try result(Image.self), try result(Media.self), try result(ModerationQueue.self),
+            try result(Image.self), try result(MastodonID.self), try result(Media.self),
+            try result(ModerationQueue.self),
             (
                 "page", "page (a result)",
                 JSONSchema(
@@ -388,6 +389,13 @@ extension ResultJSON.Changed: NamedResult {
 extension ResultJSON.Follows: NamedResult {
     static let schemaName = "follows"
     static let schemaDescription: String? = "The answer of the `follows` query."
+}
+
+extension ResultJSON.MastodonID: NamedResult {
+    static let schemaName = "mastodonId"
+    static let schemaDescription: String? =
+        "The answer of the `mastodonId` query: the object's id in the Mastodon API, the decimal text of a 64-bit "
+        + "number (its creation's milliseconds since 1970 in the high 48 bits)."
 }
 
 extension ResultJSON.Contacts: NamedResult {

@@ -223,6 +223,11 @@ package enum ResultJSON {
         var follows: Bool
     }
 
+    /// An object's Mastodon id (`mastodonId.schema.json`).
+    struct MastodonID: Codable, Sendable, SchemaDocumented {
+        var mastodonId: String
+    }
+
     /// The users found by email (`contacts.schema.json`).
     struct Contacts: Codable, Sendable, SchemaDocumented {
         var users: [User]

@@ -50,6 +50,15 @@ struct EventHandlers: Sendable {
             }
         }
     }
+
+    /// Handles the events of `types` whatever their payload (a projection that reads only the
+    /// envelope, or events of several payload types alike).
+    mutating func onEnvelope(_ types: some Sequence<EventType>, body: @escaping Handler) {
+        for type in types {
+            precondition(byType[type] == nil, "\(type.rawValue) is handled twice")
+            byType[type] = body
+        }
+    }
 }
 
 extension Transaction {

@@ -22,4 +22,6 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case timeline
     /// The instance's texts and rules, announcements, and the weekly activity.
     case instance
+    /// The numeric id of every object the Mastodon API shows.
+    case numericIDs
 }

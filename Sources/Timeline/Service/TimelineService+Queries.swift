@@ -402,4 +402,6 @@ public enum QueryResult: Sendable, Equatable {
     case history([PostVersion])
     /// The moderators' queue.
     case moderation(ModerationQueue)
+    /// An object's Mastodon id (`mastodonId`).
+    case mastodonID(NumericID)
 }

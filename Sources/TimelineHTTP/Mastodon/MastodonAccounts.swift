@@ -34,7 +34,7 @@ extension MastodonAPI {
                 return Responses.entity(200, [Mastodon.Account]())
             }
             let found = try api.service.searchUsers(prefix: name, PageRequest(limit: limit), viewer: request.viewer)
-            return Responses.entity(200, found.items.map(entities.account))
+            return Responses.entity(200, try found.items.map(entities.account))
         },
         now(
             "GET", "/api/v1/accounts/{id}/followers", .viewerOptional, scope: "read:accounts",
@@ -139,25 +139,30 @@ extension MastodonAPI {
             doc: .init(
                 "Reports an account to the moderators.", returns: .report,
                 form: ["account_id", "status_ids[]", "comment", "category", "forward"])
-        ) { api, request, _ in
+        ) { api, request, entities in
             let params = try MastodonParams(request.http)
             guard let account = params.string("account_id") else {
                 throw TimelineError.invalid("account_id", "account_id is required")
             }
-            let _: UserID = try mastodonID(account)
+            let user = try entities.ids.user(account)
+            let posts = try params.list("status_ids").map { raw throws(TimelineError) in
+                try entities.ids.post(raw).rawValue
+            }
             let comment =
                 params.string("comment").flatMap { $0.isEmpty ? nil : $0 } ?? params.string("category") ?? "other"
             _ = try await api.execute(
-                .reportUser(user: account, reason: comment, posts: params.list("status_ids")), request)
-            let target = try api.service.user(try mastodonID(account), viewer: request.viewer)
+                .reportUser(user: user.rawValue, reason: comment, posts: posts), request)
+            let target = try api.service.user(user, viewer: request.viewer)
+            // A report is not kept as an object of its own here: its id is its time's first number.
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
             return Responses.entity(
                 200,
                 Mastodon.Report(
-                    id: "\(account)-\(Int(Date().timeIntervalSince1970))", action_taken: false,
+                    id: NumericID(milliseconds: now, sequence: 0).description, action_taken: false,
                     action_taken_at: Nullable(nil), category: params.string("category") ?? "other", comment: comment,
-                    forwarded: false, created_at: JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000)),
+                    forwarded: false, created_at: JSONOutput.timestamp(now),
                     status_ids: params.list("status_ids"), rule_ids: [],
-                    target_account: MastodonEntities(request, api.service).account(target)))
+                    target_account: try entities.account(target)))
         }
     ]
 }

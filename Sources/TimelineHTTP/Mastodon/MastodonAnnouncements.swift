@@ -54,10 +54,13 @@ extension MastodonAPI {
             doc: .init(
                 "The announcements in effect, newest first, with whether the bearer dismissed each and the reactions.",
                 returns: .announcements)
-        ) { api, request, _ in
+        ) { api, request, entities in
             let viewer = try request.requireViewer()
             return Responses.entity(
-                200, try api.service.announcements(viewer: viewer).map { MastodonAPI.announcement($0) })
+                200,
+                try api.service.announcements(viewer: viewer).map { announcement throws(TimelineError) in
+                    try MastodonAPI.announcement(announcement, ids: entities.ids)
+                })
         },
         later(
             "POST", "/api/v1/announcements/{id}/dismiss", .bearer, scope: "write:accounts",
@@ -87,11 +90,12 @@ extension MastodonAPI {
     ]
 
     /// An announcement as Mastodon's entity (an all-day one's times are midnight UTC).
-    static func announcement(_ a: AnnouncementView) -> Mastodon.Announcement {
+    static func announcement(_ a: AnnouncementView, ids: MastodonIDs) throws(TimelineError) -> Mastodon.Announcement {
         let r = a.record
         func time(_ ms: Int64?) -> Nullable<String> { Nullable(ms.map(JSONOutput.timestamp)) }
         return Mastodon.Announcement(
-            id: r.id.rawValue, content: paragraphs(r.text), starts_at: time(r.startsAt), ends_at: time(r.endsAt),
+            id: try ids.id(.announcement(r.id)), content: paragraphs(r.text), starts_at: time(r.startsAt),
+            ends_at: time(r.endsAt),
             all_day: r.allDay, published_at: JSONOutput.timestamp(r.publishedAt),
             updated_at: JSONOutput.timestamp(r.publishedAt), read: a.read ?? false, mentions: [], statuses: [],
             tags: [], emojis: [],

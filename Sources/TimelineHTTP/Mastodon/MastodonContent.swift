@@ -12,8 +12,8 @@ struct MastodonContent {
     var mentions: [Mastodon.Mention] = []
     var tags: [Mastodon.StatusTag] = []
 
-    /// `text` rendered; `account(username)` finds a mentioned account (nil: plain text).
-    init(_ text: String, base: String, account: (String) throws(TimelineError) -> UserID?) throws(TimelineError) {
+    /// `text` rendered; `account(username)` finds a mentioned account's Mastodon id (nil: plain text).
+    init(_ text: String, base: String, account: (String) throws(TimelineError) -> String?) throws(TimelineError) {
         guard !text.isEmpty else { return }
         var out = "<p>", seenTags = Set<String>(), seenMentions = Set<String>()
         func plain(_ text: Substring) -> String {
@@ -42,7 +42,7 @@ struct MastodonContent {
                     "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>"
                     + "\(HTMLText.escape(String(token.name)))</span></a></span>"
                 if seenMentions.insert(username).inserted {
-                    mentions.append(Mastodon.Mention(id: id.rawValue, username: username, acct: username, url: url))
+                    mentions.append(Mastodon.Mention(id: id, username: username, acct: username, url: url))
                 }
             }
         }

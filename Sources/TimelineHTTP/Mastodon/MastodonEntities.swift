@@ -14,12 +14,15 @@ struct MastodonEntities {
     private let service: TimelineService
     /// Who reads the entities: content links only the mentioned accounts they may see.
     var viewer: UserID?
+    /// The numeric ids the entities carry, and the objects clients' ids name.
+    let ids: MastodonIDs
 
     /// The entities of `request`'s answer, read from `service`, for its viewer.
     init(_ request: APIRequest, _ service: TimelineService) {
         base = Self.base(of: request)
         self.service = service
         viewer = request.viewer
+        ids = MastodonIDs(service)
     }
 
     /// The same entities as `viewer` reads them (a stream's owner, named by its token).
@@ -37,8 +40,9 @@ struct MastodonEntities {
     /// of the viewer's sight (suspended, blocked either way) is plain text.
     func content(_ text: String) throws(TimelineError) -> MastodonContent {
         // `mentionedUser` answers nil for a name out of sight; what it throws is a real failure.
-        try MastodonContent(text, base: base) { [viewer] name throws(TimelineError) in
-            try service.mentionedUser(name, viewer: viewer)
+        try MastodonContent(text, base: base) { [viewer, ids] name throws(TimelineError) in
+            guard let user = try service.mentionedUser(name, viewer: viewer) else { return nil }
+            return try ids.id(.account(user))
         }
     }
 
@@ -48,11 +52,11 @@ struct MastodonEntities {
 
     /// A profile as an `Account`. `discoverable` is the user's own setting, which only they
     /// read (`Profile.discoverable`); anyone else gets `null`, Mastodon's "not set".
-    func account(_ p: Profile) -> Mastodon.Account {
+    func account(_ p: Profile) throws(TimelineError) -> Mastodon.Account {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
         let header = p.header.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? missingHeader
         return Mastodon.Account(
-            id: p.id.rawValue, username: p.username, acct: p.username, display_name: p.username,
+            id: try ids.id(.account(p.id)), username: p.username, acct: p.username, display_name: p.username,
             locked: p.locked, bot: false, discoverable: Nullable(p.discoverable), group: false, indexable: false,
             created_at: JSONOutput.timestamp(p.createdAt), note: Self.html(p.bio ?? ""),
             url: "\(base)/#/u/\(p.username)", uri: "\(base)/users/\(p.username)",
@@ -68,7 +72,7 @@ struct MastodonEntities {
         let source = Mastodon.Source(
             note: p.bio ?? "", privacy: p.locked ? .private : .public, sensitive: false, language: Nullable(nil),
             fields: [], follow_requests_count: requests, indexable: false)
-        return Mastodon.CredentialAccount(account: account(p), source: source, role: Self.role(p))
+        return Mastodon.CredentialAccount(account: try account(p), source: source, role: Self.role(p))
     }
 
     /// The role `p` holds, as Mastodon's `Role`: a moderator's is Mastodon's `Moderator` (id 1)
@@ -86,7 +90,8 @@ struct MastodonEntities {
     func status(_ post: Post, author: Profile) throws(TimelineError) -> Mastodon.Status {
         let content = try content(post.caption ?? "")
         return Mastodon.Status(
-            id: post.id.rawValue, created_at: JSONOutput.timestamp(post.createdAt), in_reply_to_id: Nullable(nil),
+            id: try ids.id(.post(post.id)), created_at: JSONOutput.timestamp(post.createdAt),
+            in_reply_to_id: Nullable(nil),
             in_reply_to_account_id: Nullable(nil), sensitive: post.sensitive, spoiler_text: post.warning ?? "",
             visibility: Self.visibility(post.visibility), language: Nullable(nil),
             uri: "\(base)/v1/posts/\(post.id.rawValue)", url: "\(base)/#/post/\(post.id.rawValue)",
@@ -94,8 +99,8 @@ struct MastodonEntities {
             edited_at: Nullable(post.editedAt.map { JSONOutput.timestamp($0) }),
             favourited: post.likedByViewer ?? false, reblogged: false, muted: false,
             bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
-            content: content.html, reblog: JSONNull(), application: JSONNull(), account: account(author),
-            media_attachments: post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
+            content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
+            media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
             card: JSONNull(), poll: JSONNull())
     }
 
@@ -115,22 +120,24 @@ struct MastodonEntities {
             visibility = try service.post(comment.post, viewer: viewer, comments: PageRequest(limit: 1)).post.visibility
         }
         return Mastodon.Status(
-            id: comment.id.rawValue, created_at: JSONOutput.timestamp(comment.createdAt),
-            in_reply_to_id: Nullable(comment.replyTo?.rawValue ?? comment.post.rawValue),
+            id: try ids.id(.comment(comment.id)), created_at: JSONOutput.timestamp(comment.createdAt),
+            in_reply_to_id: Nullable(try ids.id(comment.replyTo.map(NumberedObject.comment) ?? .post(comment.post))),
             in_reply_to_account_id: Nullable(nil), sensitive: false, spoiler_text: "",
             visibility: Self.visibility(visibility), language: Nullable(nil),
             uri: "\(base)/v1/comments/\(comment.id.rawValue)", url: "\(base)/#/post/\(comment.post.rawValue)",
             replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
             reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
-            reblog: JSONNull(), application: JSONNull(), account: account(author), media_attachments: [],
+            reblog: JSONNull(), application: JSONNull(), account: try account(author), media_attachments: [],
             mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: JSONNull())
     }
 
     /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;
     /// `requestedBy`: whether `p` asks to; `blockedBy`: whether `p` blocks the bearer).
-    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) -> Mastodon.Relationship {
+    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) throws(TimelineError)
+        -> Mastodon.Relationship
+    {
         Mastodon.Relationship(
-            id: p.id.rawValue, following: p.followedByViewer ?? false, showing_reblogs: true,
+            id: try ids.id(.account(p.id)), following: p.followedByViewer ?? false, showing_reblogs: true,
             notifying: p.notifiesViewer ?? false, languages: Nullable(nil), followed_by: followedBy,
             blocking: p.blockedByViewer ?? false, blocked_by: blockedBy,
             muting: p.mutedByViewer ?? false, muting_notifications: p.mutedByViewer ?? false,
@@ -139,7 +146,7 @@ struct MastodonEntities {
     }
 
     /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square.
-    func media(_ m: MediaAttachment) -> Mastodon.MediaAttachment {
+    func media(_ m: MediaAttachment) throws(TimelineError) -> Mastodon.MediaAttachment {
         let full = m.variants?.full ?? m.image, small = m.variants?.thumb ?? m.image
         var meta = Mastodon.MediaMeta()
         if let width = m.width, let height = m.height {
@@ -148,7 +155,7 @@ struct MastodonEntities {
             meta.small = Mastodon.MetaDetails(width: 320, height: 320, size: "320x320", aspect: 1.0)
         }
         return Mastodon.MediaAttachment(
-            id: m.id, type: .image, url: "\(base)/v1/images/\(full.rawValue)",
+            id: try ids.id(.media(MediaID(m.id))), type: .image, url: "\(base)/v1/images/\(full.rawValue)",
             preview_url: "\(base)/v1/images/\(small.rawValue)", remote_url: Nullable(nil), text_url: Nullable(nil),
             meta: meta, description: Nullable(m.alt), blurhash: Nullable(m.blurhash))
     }

@@ -53,7 +53,7 @@ extension MastodonAPI {
             let groups = try api.mastodonGroup(request.parameters["group_key"] ?? "", viewer: me, entities)
             var seen: Set<UserID> = [], accounts: [Mastodon.Account] = []
             for entry in groups.flatMap(\.entries) where seen.insert(entry.actor.id).inserted {
-                accounts.append(entities.account(entry.actor))
+                accounts.append(try entities.account(entry.actor))
             }
             return Responses.entity(200, accounts)
         },
@@ -157,14 +157,17 @@ final class GroupedNotificationReader {
 
     /// The group key of an item of `type`: likes of one post and follows by the hour, unless
     /// `grouped` leaves their type out; anything else alone.
-    static func key(_ item: ActivityItem, type: Mastodon.NotificationType, grouped: Set<String>) -> String {
+    static func key(_ item: ActivityItem, type: Mastodon.NotificationType, grouped: Set<String>, ids: MastodonIDs)
+        throws(TimelineError) -> String
+    {
         let hour = item.at / window
         switch item.kind {
-        case .like where grouped.contains("favourite"): if let post = item.post { return "favourite-\(post)-\(hour)" }
+        case .like where grouped.contains("favourite"):
+            if let post = item.post { return "favourite-\(try ids.id(.post(post)))-\(hour)" }
         case .follow where grouped.contains("follow"): return "follow-\(hour)"
         default: break
         }
-        return "ungrouped-\(item.id)"
+        return "ungrouped-\(try ids.id(.notification(item.id)))"
     }
 
     /// The item as an entry, or nil when its actor or what it is about is gone from sight (as
@@ -264,7 +267,7 @@ final class GroupedNotificationReader {
             }
             for (index, sample) in samples.enumerated() {
                 if index == 0 || !partial {
-                    if full.insert(sample.id).inserted { accounts.append(entities.account(sample)) }
+                    if full.insert(sample.id).inserted { accounts.append(try entities.account(sample)) }
                 } else {
                     sampled.append(sample)
                 }
@@ -273,14 +276,17 @@ final class GroupedNotificationReader {
             out.append(
                 Mastodon.NotificationGroup(
                     group_key: group.key, notifications_count: group.entries.count, type: newest.type,
-                    most_recent_notification_id: newest.item.id, page_min_id: paged ? oldest.item.id : nil,
-                    page_max_id: paged ? newest.item.id : nil,
+                    most_recent_notification_id: try entities.ids.id(.notification(newest.item.id)),
+                    page_min_id: paged ? try entities.ids.id(.notification(oldest.item.id)) : nil,
+                    page_max_id: paged ? try entities.ids.id(.notification(newest.item.id)) : nil,
                     latest_page_notification_at: paged ? JSONOutput.timestamp(newest.item.at) : nil,
-                    sample_account_ids: samples.map(\.id.rawValue), status_id: newest.status?.id))
+                    sample_account_ids: try samples.map { sample throws(TimelineError) in
+                        try entities.ids.id(.account(sample.id))
+                    }, status_id: newest.status?.id))
         }
         var partials: [Mastodon.PartialAccountWithAvatar] = [], partialIDs: Set<UserID> = []
         for profile in sampled where !full.contains(profile.id) && partialIDs.insert(profile.id).inserted {
-            let account = entities.account(profile)
+            let account = try entities.account(profile)
             partials.append(
                 Mastodon.PartialAccountWithAvatar(
                     id: account.id, acct: account.acct, url: account.url, avatar: account.avatar,
@@ -302,7 +308,7 @@ struct GroupedFilter {
     var account: UserID?
 
     /// The filters of `params` (`types[]`, `exclude_types[]`, `grouped_types[]`, `account_id`).
-    init(_ params: MastodonParams) {
+    init(_ params: MastodonParams, ids: MastodonIDs) throws(TimelineError) {
         let known = Set(ActivityItem.Kind.allCases.filter { $0.mastodonType != nil })
         let wanted = params.list("types"), excluded = Set(params.list("exclude_types"))
         var kinds = wanted.isEmpty ? known : known.filter { wanted.contains($0.mastodonType ?? "") }
@@ -310,7 +316,7 @@ struct GroupedFilter {
         self.kinds = kinds
         let groupedTypes = params.list("grouped_types")
         grouped = groupedTypes.isEmpty ? ["favourite", "follow", "reblog"] : Set(groupedTypes)
-        account = params.string("account_id").map(UserID.init)
+        account = try params.string("account_id").map { raw throws(TimelineError) in try ids.user(raw) }
     }
 
     /// Whether `entry` passes the account filter.
@@ -324,21 +330,11 @@ extension TimelineAPI {
     {
         let me = try request.requireViewer()
         let params = try MastodonParams(request.http)
-        let filter = GroupedFilter(params)
-        var limit = 40, maxID: String?, sinceID: String?, minID: String?
-        for (name, value) in request.http.query {
-            switch name {
-            case "limit":
-                guard let number = Int(value), number > 0 else {
-                    throw TimelineError.invalid("limit", "limit must be a positive number")
-                }
-                limit = min(number, 80)
-            case "max_id": maxID = value
-            case "since_id": sinceID = value
-            case "min_id": minID = value
-            default: break
-            }
-        }
+        let filter = try GroupedFilter(params, ids: entities.ids)
+        let (limit, bounds) = try mastodonPaging(request, defaultLimit: 40, maxLimit: 80)
+        let maxID = try entities.ids.cursor(bounds.maxID, in: .notification, name: "max_id")
+        let sinceID = try entities.ids.cursor(bounds.sinceID, in: .notification, name: "since_id")
+        let minID = try entities.ids.cursor(bounds.minID, in: .notification, name: "min_id")
         let expand = params.string("expand_accounts") ?? "full"
         guard expand == "full" || expand == "partial_avatars" else {
             throw TimelineError.invalid("expand_accounts", "expand_accounts must be full or partial_avatars")
@@ -352,7 +348,8 @@ extension TimelineAPI {
                 items.append(item)
                 return true
             }
-            let key = GroupedNotificationReader.key(item, type: entry.type, grouped: filter.grouped)
+            let key = try GroupedNotificationReader.key(
+                item, type: entry.type, grouped: filter.grouped, ids: entities.ids)
             if groups[key] == nil {
                 guard order.count < limit else { return false }
                 order.append(key)
@@ -377,8 +374,12 @@ extension TimelineAPI {
         var links: [String] = []
         let path = entities.base + request.http.path
         let ids = items.map(\.id)
-        if let oldest = ids.min() { links.append("<\(path)?limit=\(limit)&max_id=\(oldest)>; rel=\"next\"") }
-        if let newest = ids.max() { links.append("<\(path)?limit=\(limit)&min_id=\(newest)>; rel=\"prev\"") }
+        if let oldest = ids.min() {
+            links.append("<\(path)?limit=\(limit)&max_id=\(try entities.ids.id(.notification(oldest)))>; rel=\"next\"")
+        }
+        if let newest = ids.max() {
+            links.append("<\(path)?limit=\(limit)&min_id=\(try entities.ids.id(.notification(newest)))>; rel=\"prev\"")
+        }
         return Responses.entity(200, results, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
     }
 
@@ -388,7 +389,7 @@ extension TimelineAPI {
     {
         let me = try request.requireViewer()
         let params = try MastodonParams(request.http)
-        let filter = GroupedFilter(params)
+        let filter = try GroupedFilter(params, ids: entities.ids)
         var limit = 100
         if let text = params.string("limit") {
             guard let number = Int(text), number > 0 else {
@@ -402,7 +403,9 @@ extension TimelineAPI {
             try reader.descending(filter.kinds, before: nil, after: try service.activityMarker(of: me)) {
                 item throws(TimelineError) in
                 guard let entry = try reader.entry(item), filter.admits(entry) else { return true }
-                keys.insert(GroupedNotificationReader.key(item, type: entry.type, grouped: filter.grouped))
+                keys.insert(
+                    try GroupedNotificationReader.key(
+                        item, type: entry.type, grouped: filter.grouped, ids: entities.ids))
                 return keys.count < limit
             }
         }
@@ -419,9 +422,8 @@ extension TimelineAPI {
         var entries: [GroupedEntry] = []
         let grouped: Set<String> = ["favourite", "follow"]
         if key.hasPrefix("ungrouped-") {
-            let id = String(key.dropFirst("ungrouped-".count))
-            guard IdentifierSyntax.isValid(id),
-                let item = try service.activity(of: viewer, PageRequest(limit: 1, before: id + "~")).items.first,
+            let id = try entities.ids.notification(String(key.dropFirst("ungrouped-".count)))
+            guard let item = try service.activity(of: viewer, PageRequest(limit: 1, before: id + "~")).items.first,
                 item.id == id, let entry = try reader.entry(item)
             else { throw TimelineError(.notFound, "Record not found") }
             entries = [entry]
@@ -430,10 +432,12 @@ extension TimelineAPI {
         {
             let start = hour * GroupedNotificationReader.window, end = start + GroupedNotificationReader.window
             let kinds: Set<ActivityItem.Kind> = parts[0] == "follow" ? [.follow] : [.like]
-            try reader.descending(kinds, before: pushIDPrefix(end), after: nil) { item throws(TimelineError) in
+            try reader.descending(kinds, before: PushIDGenerator.timePrefix(of: end), after: nil) {
+                item throws(TimelineError) in
                 guard item.at >= start else { return false }
                 if let entry = try reader.entry(item),
-                    GroupedNotificationReader.key(item, type: entry.type, grouped: grouped) == key
+                    try GroupedNotificationReader.key(item, type: entry.type, grouped: grouped, ids: entities.ids)
+                        == key
                 {
                     entries.append(entry)
                 }
@@ -444,14 +448,4 @@ extension TimelineAPI {
         return [GroupedBucket(key: key, entries: entries)]
     }
 
-    /// The first eight characters of every push identifier made at `milliseconds` (its time part):
-    /// a cursor below which lie exactly the items of earlier times.
-    private func pushIDPrefix(_ milliseconds: Int64) -> String {
-        var digits: [UInt8] = [], rest = milliseconds
-        for _ in 0..<8 {
-            digits.insert(PushIDGenerator.alphabet[Int(rest % 64)], at: 0)
-            rest /= 64
-        }
-        return String(decoding: digits, as: UTF8.self)
-    }
 }

@@ -122,7 +122,10 @@ extension MastodonAPI {
 extension TimelineAPI {
     /// The server's rules as Mastodon's `Rule`s.
     func mastodonRules() throws(TimelineError) -> [Mastodon.Rule] {
-        try service.instanceRules().map { Mastodon.Rule(id: $0.id.rawValue, text: $0.text, hint: $0.hint) }
+        let ids = MastodonIDs(service)
+        return try service.instanceRules().map { rule throws(TimelineError) in
+            Mastodon.Rule(id: try ids.id(.rule(rule.id)), text: rule.text, hint: rule.hint)
+        }
     }
 
     /// What the operator set that the instance entities show: the title, the description, the

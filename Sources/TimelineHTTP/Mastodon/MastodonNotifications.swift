@@ -33,7 +33,7 @@ extension MastodonAPI {
         now(
             "GET", "/api/v1/markers", scope: "read:statuses",
             doc: .init("The bearer's read markers (notifications only).", returns: .markers, query: ["timeline[]"])
-        ) { api, request, _ in
+        ) { api, request, entities in
             let me = try request.requireViewer()
             let wanted = try MastodonParams(request.http).list("timeline")
             guard wanted.isEmpty || wanted.contains("notifications"),
@@ -41,24 +41,27 @@ extension MastodonAPI {
             else {
                 return Responses.entity(200, Mastodon.Markers())
             }
-            return Responses.entity(200, Mastodon.Markers.notifications(at: marker))
+            return Responses.entity(200, try Mastodon.Markers.notifications(at: marker, ids: entities.ids))
         },
         later(
             "POST", "/api/v1/markers", scope: "write:statuses",
             doc: .init(
                 "Moves the notifications marker.", returns: .markers,
                 form: ["notifications[last_read_id]", "home[last_read_id]"])
-        ) { api, request, _ in
+        ) { api, request, entities in
             let params = try MastodonParams(request.http)
-            guard let read = params.string("notifications[last_read_id]") else {
+            guard
+                let read = try entities.ids.cursor(
+                    params.string("notifications[last_read_id]"), in: .notification, name: "notifications[last_read_id]"
+                )
+            else {
                 return Responses.entity(200, Mastodon.Markers())
             }
-            guard IdentifierSyntax.isValid(read) else {
-                throw TimelineError.invalid("notifications[last_read_id]", "Validation failed: not a notification id")
-            }
             _ = try await api.execute(.markActivityRead(upTo: read), request)
-            let marker = try api.service.activityMarker(of: try request.requireViewer()) ?? read
-            return Responses.entity(200, Mastodon.Markers.notifications(at: marker))
+            guard let marker = try api.service.activityMarker(of: try request.requireViewer()) else {
+                return Responses.entity(200, Mastodon.Markers())
+            }
+            return Responses.entity(200, try Mastodon.Markers.notifications(at: marker, ids: entities.ids))
         },
         now(
             "GET", "/api/v1/notifications", scope: "read:notifications",
@@ -84,9 +87,13 @@ extension MastodonAPI {
 }
 
 extension Mastodon.Markers {
-    /// The notifications marker at `id`, as of now.
-    static func notifications(at id: String) -> Mastodon.Markers {
+    /// The notifications marker at the activity item `item`, as of now. A marker set at a
+    /// time rather than an item (a number that named none) is answered as that time's first id.
+    static func notifications(at item: String, ids: MastodonIDs) throws(TimelineError) -> Mastodon.Markers {
         let now = JSONOutput.timestamp(Int64(Date().timeIntervalSince1970 * 1000))
+        let id =
+            try mastodonFind { () throws(TimelineError) in try ids.id(.notification(item)) }
+            ?? NumericID(milliseconds: PushIDGenerator.timestamp(ofPrefix: item) ?? 0, sequence: 0).description
         return Mastodon.Markers(notifications: Mastodon.Marker(last_read_id: id, version: 1, updated_at: now))
     }
 }
@@ -103,8 +110,9 @@ extension TimelineAPI {
         kinds = kinds.filter { !excluded.contains($0.mastodonType ?? "") }
         guard !kinds.isEmpty else { return Responses.entity(200, [Mastodon.Notification]()) }
         return try mastodonPage(
-            request, entities, { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
-            id: \.id
+            request, entities, in: .notification,
+            { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
+            object: { .notification($0.id) }
         ) { item throws(TimelineError) in try mastodonNotification(item, viewer: me, entities) }
     }
 
@@ -132,8 +140,9 @@ extension TimelineAPI {
         }
         if item.post != nil, status == nil { return nil }
         return Mastodon.Notification(
-            id: item.id, type: type, created_at: JSONOutput.timestamp(item.at), account: entities.account(account),
-            status: Nullable(status),
-            group_key: GroupedNotificationReader.key(item, type: type, grouped: ["favourite", "follow", "reblog"]))
+            id: try entities.ids.id(.notification(item.id)), type: type, created_at: JSONOutput.timestamp(item.at),
+            account: try entities.account(account), status: Nullable(status),
+            group_key: try GroupedNotificationReader.key(
+                item, type: type, grouped: ["favourite", "follow", "reblog"], ids: entities.ids))
     }
 }

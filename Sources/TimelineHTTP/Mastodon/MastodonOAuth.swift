@@ -18,7 +18,7 @@ extension MastodonAPI {
             doc: .init(
                 "Registers an app (its client secret shown once).", returns: .application,
                 form: ["client_name", "redirect_uris", "scopes", "website"])
-        ) { api, request, _ in
+        ) { api, request, entities in
             // Each registration is an event: limited per address as sign-ups are.
             try api.throttle.admit(request.http.clientAddress)
             let params = try MastodonParams(request.http)
@@ -33,16 +33,16 @@ extension MastodonAPI {
                     name: name, redirectURIs: uris, scopes: params.string("scopes"),
                     website: params.string("website")))
             guard case .app(let app) = result else { throw TimelineError(.internal, "not an app") }
-            return Responses.entity(200, application(app))
+            return Responses.entity(200, try application(app, ids: entities.ids))
         },
         now(
             "GET", "/api/v1/apps/verify_credentials", .viewerOptional,
             doc: .init("The app a token was issued to.", returns: .application)
-        ) { _, request, _ in
+        ) { _, request, entities in
             guard let app = request.grant?.app else {
                 throw TimelineError(.unauthenticated, "This method requires an authenticated application")
             }
-            return Responses.entity(200, application(app))
+            return Responses.entity(200, try application(app, ids: entities.ids))
         },
         later(
             "POST", "/oauth/token", .anyone,
@@ -64,9 +64,9 @@ extension MastodonAPI {
     ]
 
     /// Mastodon's `Application`, with its `client_secret` when it was just registered.
-    static func application(_ app: OAuthApp) -> Mastodon.Application {
+    static func application(_ app: OAuthApp, ids: MastodonIDs) throws(TimelineError) -> Mastodon.Application {
         Mastodon.Application(
-            id: app.id, name: app.name, website: Nullable(app.website), scopes: app.scopes,
+            id: try ids.id(.app(app.id)), name: app.name, website: Nullable(app.website), scopes: app.scopes,
             redirect_uri: app.redirectURIs.joined(separator: "\n"), redirect_uris: app.redirectURIs,
             client_id: app.id, client_secret: app.clientSecret, vapid_key: "")
     }

@@ -92,7 +92,8 @@ extension TimelineAPI {
         return Responses.entity(
             200,
             Mastodon.WebPushSubscription(
-                id: String(subscription.sessionHash.prefix(16)), endpoint: subscription.endpoint,
+                id: try MastodonIDs(service).id(.pushSubscription(subscription.sessionHash)),
+                endpoint: subscription.endpoint,
                 standard: subscription.standard,
                 alerts: Dictionary(
                     uniqueKeysWithValues: PushAlert.all.map { ($0, subscription.alerts.contains($0)) }

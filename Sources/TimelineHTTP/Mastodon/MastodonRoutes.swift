@@ -60,7 +60,8 @@ enum MastodonAPI {
                 throw TimelineError.invalid("acct", "Missing acct")
             }
             let name = acct.split(separator: "@").first.map(String.init) ?? acct
-            return Responses.entity(200, entities.account(try api.service.user(named: name, viewer: request.viewer)))
+            return Responses.entity(
+                200, try entities.account(try api.service.user(named: name, viewer: request.viewer)))
         },
         now(
             "GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses",
@@ -79,7 +80,8 @@ enum MastodonAPI {
         ) { api, request, entities in
             Responses.entity(
                 200,
-                entities.account(try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer))
+                try entities.account(
+                    try api.service.user(try mastodonID(request.parameters["id"]), viewer: request.viewer))
             )
         },
         now(
@@ -115,10 +117,12 @@ enum MastodonAPI {
         doc: MastodonDoc,
         _ answer: @escaping @Sendable (TimelineAPI, APIRequest, MastodonEntities) throws -> HTTPResponse
     ) -> Route {
-        Route(
+        let space = MastodonIDs.space(ofTemplate: template)
+        return Route(
             method, template, access, scope: scope,
             .now { api, request in
-                try answer(api, request, MastodonEntities(request, api.service))
+                let entities = MastodonEntities(request, api.service)
+                return try answer(api, try entities.ids.native(request, space: space), entities)
             }, nil, mastodon: doc)
     }
 
@@ -130,10 +134,12 @@ enum MastodonAPI {
     )
         -> Route
     {
-        Route(
+        let space = MastodonIDs.space(ofTemplate: template)
+        return Route(
             method, template, access, scope: scope,
             .later { api, request in
-                try await answer(api, request, MastodonEntities(request, api.service))
+                let entities = MastodonEntities(request, api.service)
+                return try await answer(api, try entities.ids.native(request, space: space), entities)
             }, nil, mastodon: doc)
     }
 
@@ -170,13 +176,6 @@ extension Responses {
     }
 }
 
-/// An id a client sent (a path segment, a parameter) as one of ours: anything that is not a
-/// well-formed identifier names no record (404), and is never looked up.
-func mastodonID<ID: Identifier>(_ raw: String?) throws(TimelineError) -> ID {
-    guard let raw, let id = ID.parse(raw) else { throw TimelineError(.notFound, "Record not found") }
-    return id
-}
-
 /// What `lookup` finds, or nil when it names nothing the viewer can see (`not_found`): the
 /// one failure that means "absent". Any other error (a storage failure, `internal`) is thrown,
 /// so it is answered as itself (500), never as a missing record (404).
@@ -186,6 +185,13 @@ func mastodonFind<Value>(_ lookup: () throws(TimelineError) -> Value) throws(Tim
     } catch  where error.code == .notFound {
         return nil
     }
+}
+
+/// A route's `{id}` as one of ours: the route's wrapper (`MastodonAPI.now`, `later`) has put
+/// the native id of the number the client sent in its place (`MastodonIDs.native(_:space:)`).
+func mastodonID<ID: Identifier>(_ raw: String?) throws(TimelineError) -> ID {
+    guard let raw, let id = ID.parse(raw) else { throw TimelineError(.notFound, "Record not found") }
+    return id
 }
 
 extension APIRequest {
@@ -254,53 +260,78 @@ extension TimelineAPI {
         _ request: APIRequest, _ entities: MastodonEntities,
         _ read: (PageRequest) throws(TimelineError) -> Page<Post>
     ) throws(TimelineError) -> HTTPResponse {
+        try mastodonPage(
+            request, entities, read, object: { .post($0.id) },
+            alsoNumbered: { post in [.account(post.author)] + post.media.map { .media(MediaID($0.id)) } },
+            render: statuses(request, entities))
+    }
+
+    /// Makes a page's posts statuses, each author read once.
+    func statuses(_ request: APIRequest, _ entities: MastodonEntities) -> (Post) throws(TimelineError) -> Mastodon
+        .Status?
+    {
         var authors: [UserID: Profile] = [:]
-        return try mastodonPage(request, entities, read, id: \.id.rawValue) {
-            post throws(TimelineError) -> Mastodon.Status? in
+        return { post throws(TimelineError) -> Mastodon.Status? in
             if authors[post.author] == nil {
-                authors[post.author] = try service.user(post.author, viewer: request.viewer)
+                authors[post.author] = try self.service.user(post.author, viewer: request.viewer)
             }
             guard let author = authors[post.author] else { return nil }
             return try entities.status(post, author: author)
         }
     }
 
-    /// A page of any list paged by sortable ids, as `mastodonPage(_:_:_:)` pages statuses;
-    /// `render` makes an item's entity, or nil to leave it out.
+    /// A page of any list paged by sortable ids, as `mastodonPage(_:_:_:)` pages statuses:
+    /// its items are numbered in `space`, `object` names what an item's id numbers (its native
+    /// id is the list's cursor), and `render` makes an item's entity, or nil to leave it out.
+    /// The ids of the items and of what `alsoNumbered` names of each are read in one snapshot.
     func mastodonPage<Item, Entity: Encodable>(
-        _ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
-        id: (Item) -> String, render: (Item) throws(TimelineError) -> Entity?
+        _ request: APIRequest, _ entities: MastodonEntities, in space: NumberedObject.Space = .status,
+        _ read: (PageRequest) throws(TimelineError) -> Page<Item>, object: (Item) -> NumberedObject,
+        alsoNumbered: (Item) -> [NumberedObject] = { _ in [] }, render: (Item) throws(TimelineError) -> Entity?
     ) throws(TimelineError) -> HTTPResponse {
-        let (limit, maxID, sinceID, minID) = try mastodonPaging(request, defaultLimit: 20, maxLimit: 40)
+        let (limit, bounds) = try mastodonPaging(request, defaultLimit: 20, maxLimit: 40)
+        // The bounds a client sends are numbers; the list is read by its native ids.
+        let ids = entities.ids
+        let maxID = try ids.cursor(bounds.maxID, in: space, name: "max_id")
+        let sinceID = try ids.cursor(bounds.sinceID, in: space, name: "since_id")
+        let minID = try ids.cursor(bounds.minID, in: space, name: "min_id")
         let items: [Item]
         if let minID {
             // The ones right after `min_id`, read upwards from it (`PageRequest.after`).
             items = try read(PageRequest(limit: limit, before: maxID, after: minID)).items
         } else if let sinceID {
             // The newest ones, down to `since_id`: the first page, cut where it reaches it.
-            items = Array(try read(PageRequest(limit: limit, before: maxID)).items.prefix { id($0) > sinceID })
+            items = Array(
+                try read(PageRequest(limit: limit, before: maxID)).items.prefix { object($0).nativeID > sinceID })
         } else {
             items = try read(PageRequest(limit: limit, before: maxID)).items
         }
+        try ids.prefetch(items.flatMap { [object($0)] + alsoNumbered($0) })
         var entitiesList: [Entity] = []
         for item in items { if let entity = try render(item) { entitiesList.append(entity) } }
         // `prev` names the newest item and `next` the oldest, whether or not they are shown.
         var links: [String] = []
         let path = entities.base + request.http.path
-        if let last = items.last { links.append("<\(path)?limit=\(limit)&max_id=\(id(last))>; rel=\"next\"") }
-        if let first = items.first { links.append("<\(path)?limit=\(limit)&min_id=\(id(first))>; rel=\"prev\"") }
+        if let last = items.last {
+            links.append("<\(path)?limit=\(limit)&max_id=\(try ids.id(object(last)))>; rel=\"next\"")
+        }
+        if let first = items.first {
+            links.append("<\(path)?limit=\(limit)&min_id=\(try ids.id(object(first)))>; rel=\"prev\"")
+        }
         return Responses.entity(
             200, entitiesList, headers: links.isEmpty ? [] : [("Link", links.joined(separator: ", "))])
     }
 
-    /// A page of a list paged by an opaque cursor (follows, blocks, mutes, requests, likers):
-    /// `limit` (default 40, at most 80) and `max_id` (the cursor), with a `Link` to the `next` page.
+    /// A page of a list in an order of its own, paged by an opaque cursor, as Mastodon pages
+    /// these by ids of its own (follows, blocks, mutes, requests, likers: `limit` 40 by default,
+    /// at most 80; bookmarks, in the order they were saved: statuses, 20 and 40): `max_id` is
+    /// the cursor, with a `Link` to the `next` page.
     func mastodonCursorPage<Item, Entity: Encodable>(
-        _ request: APIRequest, _ entities: MastodonEntities, _ read: (PageRequest) throws(TimelineError) -> Page<Item>,
-        render: (Item) throws(TimelineError) -> Entity?
+        _ request: APIRequest, _ entities: MastodonEntities, limits: (default: Int, max: Int) = (40, 80),
+        _ read: (PageRequest) throws(TimelineError) -> Page<Item>, render: (Item) throws(TimelineError) -> Entity?
     ) throws(TimelineError) -> HTTPResponse {
-        let (limit, maxID, _, _) = try mastodonPaging(request, defaultLimit: 40, maxLimit: 80)
-        let page = try read(PageRequest(limit: limit, before: maxID))
+        let (limit, bounds) = try mastodonPaging(request, defaultLimit: limits.default, maxLimit: limits.max)
+        let page = try read(PageRequest(limit: limit, before: bounds.maxID))
         var list: [Entity] = []
         for item in page.items { if let entity = try render(item) { list.append(entity) } }
         let link = page.next.map { "<\(entities.base + request.http.path)?limit=\(limit)&max_id=\($0)>; rel=\"next\"" }
@@ -309,8 +340,8 @@ extension TimelineAPI {
 
     /// The paging parameters of a request: `limit` (a positive number, capped), `max_id`,
     /// `since_id`, `min_id`; what else it carries is the route's.
-    private func mastodonPaging(_ request: APIRequest, defaultLimit: Int, maxLimit: Int) throws(TimelineError)
-        -> (limit: Int, maxID: String?, sinceID: String?, minID: String?)
+    func mastodonPaging(_ request: APIRequest, defaultLimit: Int, maxLimit: Int) throws(TimelineError)
+        -> (limit: Int, bounds: (maxID: String?, sinceID: String?, minID: String?))
     {
         var limit = defaultLimit, maxID: String?, sinceID: String?, minID: String?
         for (name, value) in request.http.query {
@@ -326,6 +357,6 @@ extension TimelineAPI {
             default: break  // Mastodon ignores what it does not know.
             }
         }
-        return (limit, maxID, sinceID, minID)
+        return (limit, (maxID, sinceID, minID))
     }
 }

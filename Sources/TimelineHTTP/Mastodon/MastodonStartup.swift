@@ -144,7 +144,7 @@ extension TimelineAPI {
         else { throw notFound }
         let post = detail.post
         let author = try service.user(post.author, viewer: nil)
-        let account = entities.account(author)
+        let account = try entities.account(author)
         let link = "\(base)/#/post/\(post.id.rawValue)"
         let width = min(max(Int(params.string("maxwidth") ?? "") ?? 400, 100), 400)
         var html = "<blockquote class=\"timeline-embed\" style=\"max-width: \(width)px\">"
@@ -171,7 +171,7 @@ extension TimelineAPI {
             throw TimelineError(.forbidden, "This action is outside the authorized scopes")
         }
         let me = try service.user(try request.requireViewer(), viewer: request.viewer)
-        let account = entities.account(me)
+        let account = try entities.account(me)
         return Responses.entity(
             200,
             Mastodon.UserInfo(

@@ -25,7 +25,7 @@ extension MastodonAPI {
         ) { api, request, entities in
             let id: PostID = try mastodonID(request.parameters["id"])
             let detail = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1))
-            let author = entities.account(try api.service.user(detail.post.author, viewer: request.viewer))
+            let author = try entities.account(try api.service.user(detail.post.author, viewer: request.viewer))
             let versions = try api.service.history(of: id, viewer: request.viewer)
             // Mastodon lists the versions oldest first, the current one last.
             return Responses.entity(
@@ -35,18 +35,20 @@ extension MastodonAPI {
                         content: try entities.content(version.caption ?? "").html,
                         spoiler_text: detail.post.warning ?? "",
                         sensitive: detail.post.sensitive, created_at: JSONOutput.timestamp(version.at), account: author,
-                        poll: JSONNull(), media_attachments: detail.post.media.map(entities.media), emojis: [])
+                        poll: JSONNull(), media_attachments: try detail.post.media.map(entities.media), emojis: [])
                 })
         },
         now(
             "GET", "/api/v1/statuses/{id}/source", scope: "read:statuses",
             doc: .init("A post's plain caption and warning, to edit.", returns: .statusSource)
-        ) { api, request, _ in
+        ) { api, request, entities in
             let id: PostID = try mastodonID(request.parameters["id"])
             let post = try api.service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post
             return Responses.entity(
                 200,
-                Mastodon.StatusSource(id: post.id.rawValue, text: post.caption ?? "", spoiler_text: post.warning ?? ""))
+                Mastodon.StatusSource(
+                    id: try entities.ids.id(.post(post.id)), text: post.caption ?? "", spoiler_text: post.warning ?? "")
+            )
         },
         now(
             "GET", "/api/v1/statuses/{id}/context", .viewerOptional, scope: "read:statuses",
@@ -98,12 +100,15 @@ extension MastodonAPI {
         },
         now(
             "GET", "/api/v1/bookmarks", scope: "read:bookmarks",
-            doc: .init("The bearer's bookmarks.", returns: .statuses, paged: true)
+            doc: .init(
+                "The bearer's bookmarks, the latest saved first.", returns: .statuses, query: ["max_id", "limit"])
         ) { api, request, entities in
             let me = try request.requireViewer()
-            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
-                try api.service.bookmarks(of: me, page)
-            }
+            // Paged in the order they were saved, by the list's own cursor.
+            return try api.mastodonCursorPage(
+                request, entities, limits: (20, 40),
+                { page throws(TimelineError) in try api.service.bookmarks(of: me, page) },
+                render: api.statuses(request, entities))
         },
         now(
             "GET", "/api/v1/favourites", scope: "read:favourites",
@@ -134,7 +139,9 @@ extension TimelineAPI {
             throw TimelineError.invalid("media_attributes", "each media_attributes entry needs its id and description")
         }
         var alts: [String: String?] = [:]
-        for (media, text) in zip(ids, descriptions) { alts[media] = text.isEmpty ? String?.none : text }
+        for (media, text) in zip(ids, descriptions) {
+            alts[try entities.ids.media(media).rawValue] = text.isEmpty ? String?.none : text
+        }
         let caption: String?? = params.string("status").map { $0.isEmpty ? String?.none : $0 }
         _ = try await execute(.editPost(post: id.rawValue, caption: caption, alts: alts), request)
         return Responses.entity(200, try mastodonStatus(id.rawValue, request, entities).entity)
@@ -147,7 +154,7 @@ extension TimelineAPI {
         var authors: [UserID: Mastodon.Account] = [:]
         func account(_ user: UserID) throws(TimelineError) -> Mastodon.Account {
             if let known = authors[user] { return known }
-            let made = entities.account(try service.user(user, viewer: request.viewer))
+            let made = try entities.account(try service.user(user, viewer: request.viewer))
             authors[user] = made
             return made
         }
@@ -166,7 +173,7 @@ extension TimelineAPI {
                 let author = try service.user(comment.author, viewer: request.viewer)
                 var status = try entities.status(comment, author: author, on: detail.post)
                 status.account = try account(comment.author)
-                status.in_reply_to_account_id = Nullable(detail.post.author.rawValue)
+                status.in_reply_to_account_id = Nullable(try entities.ids.id(.account(detail.post.author)))
                 descendants.append(status)
             }
             return Responses.entity(200, Mastodon.Context(ancestors: [], descendants: descendants))

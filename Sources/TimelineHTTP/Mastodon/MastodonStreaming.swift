@@ -115,7 +115,9 @@ extension TimelineAPI {
                 else { return nil }
                 return frame("notification", String(decoding: text, as: UTF8.self))
             case .removed(let post):
-                return frame("delete", post.rawValue)
+                // Deleting a post keeps its number: the id clients hold is the one answered here.
+                guard let id = try? entities.ids.id(.post(post)) else { return nil }
+                return frame("delete", id)
             }
         }
     }

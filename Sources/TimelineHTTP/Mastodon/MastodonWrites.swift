@@ -26,7 +26,7 @@ extension MastodonAPI {
             let result = try await api.execute(
                 .updateMedia(media: request.parameters["id"] ?? "", alt: params.string("description")), request)
             guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
-            return Responses.entity(200, entities.media(media))
+            return Responses.entity(200, try entities.media(media))
         },
         now(
             "GET", "/api/v1/media/{id}", scope: "write:media",
@@ -34,7 +34,7 @@ extension MastodonAPI {
         ) { api, request, entities in
             Responses.entity(
                 200,
-                entities.media(
+                try entities.media(
                     try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())
                 ))
         },
@@ -103,9 +103,9 @@ extension MastodonAPI {
             // An id that names no account in sight is left out, as Mastodon leaves it.
             var relationships: [Mastodon.Relationship] = []
             for id in ids {
-                guard let user: UserID = UserID.parse(id),
+                guard
                     let relationship = try mastodonFind({ () throws(TimelineError) in
-                        try api.mastodonRelationship(with: user, viewer: me, entities)
+                        try api.mastodonRelationship(with: try entities.ids.user(id), viewer: me, entities)
                     })
                 else { continue }
                 relationships.append(relationship)
@@ -126,7 +126,7 @@ extension TimelineAPI {
         let result = try await execute(
             .uploadMedia(image: Data(file.data).base64EncodedString(), alt: params.string("description")), request)
         guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
-        return Responses.entity(200, entities.media(media))
+        return Responses.entity(200, try entities.media(media))
     }
 
     /// `POST /api/v1/statuses`: a photo post (`status` its caption, `media_ids[]` 1–10 photos,
@@ -138,13 +138,12 @@ extension TimelineAPI {
         let params = try MastodonParams(request.http)
         let text = params.string("status") ?? ""
         if let target = params.string("in_reply_to_id") {
-            var post = target, replyTo: String?
-            let onPost = try mastodonFind { () throws(TimelineError) in
-                try service.post(try mastodonID(target), viewer: request.viewer, comments: PageRequest(limit: 1))
-            }
-            if onPost == nil {
-                let answered = try service.comment(try mastodonID(target), viewer: request.viewer)
+            var post: String, replyTo: String?
+            switch try entities.ids.object(.status, target) {
+            case .comment(let id):
+                let answered = try service.comment(id, viewer: request.viewer)
                 (post, replyTo) = (answered.post.rawValue, answered.id.rawValue)
+            case let object: post = object.nativeID
             }
             guard
                 case .comment(let comment) = try await execute(
@@ -155,7 +154,9 @@ extension TimelineAPI {
             let author = try service.user(comment.author, viewer: request.viewer)
             return Responses.entity(200, try entities.status(comment, author: author))
         }
-        let media = params.list("media_ids")
+        let media = try params.list("media_ids").map { raw throws(TimelineError) in
+            try entities.ids.media(raw).rawValue
+        }
         guard !media.isEmpty else {
             throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)")
         }
@@ -217,7 +218,7 @@ extension TimelineAPI {
     func mastodonRelationship(with other: UserID, viewer me: UserID, _ entities: MastodonEntities) throws(TimelineError)
         -> Mastodon.Relationship
     {
-        entities.relationship(
+        try entities.relationship(
             try service.user(other, viewer: me), followedBy: try service.follows(other, me),
             requestedBy: try service.followRequested(other, me),
             blockedBy: try service.blocks(other, me))

@@ -1,0 +1,216 @@
+import LMDB
+import TimelineDomain
+
+/// The numeric id of every object the Mastodon API shows (`NumericID`), assigned as the log
+/// creates the object: the creating event's millisecond in the high 48 bits, the low 16 bits
+/// of its log sequence number below. A pure function of each event, so a rebuild, a restored
+/// backup, an import's replay and a cluster's second node give every object the same number,
+/// and numbering one more kind of object later moves no other's. Within a kind's space
+/// (statuses, accounts, notifications, …) two objects of one millisecond could only meet when
+/// 65,536 events apart, or when one event makes two: the later then takes the next free
+/// number. A number is never taken back (a deleted object keeps its entry), so none is reused.
+struct NumericIDsProjection: Projection {
+    let name = ProjectionName.numericIDs
+    /// `kind ‖ native id` → BE(numeric id)
+    let numbers: Table<NumberedObjects>
+    /// `space ‖ BE(numeric id)` → `kind ‖ native id`
+    let objects: Table<ObjectsByNumber>
+    var databases: [Database] { [numbers.database, objects.database] }
+
+    private(set) var handlers = EventHandlers()
+
+    /// - Parameter notifying: the event types whose events may record a notification (the
+    ///   activity projection's), each of which numbers its event as a notification.
+    init(_ env: Environment, prefix: String, notifying: Set<EventType>) throws {
+        numbers = try Table(env, prefix + "numberedObjects")
+        objects = try Table(env, prefix + "objectsByNumber")
+        handlers = Self.handlers(of: self, notifying: notifying)
+    }
+
+    /// The number of `object`, if the log made it.
+    func number(of object: NumberedObject, _ txn: Transaction) throws -> NumericID? { try numbers.get(object, txn) }
+
+    /// The object of `space` numbered `id`, if any.
+    func object(_ space: NumberedObject.Space, numbered id: NumericID, _ txn: Transaction) throws -> NumberedObject? {
+        try objects.get((space, id), txn)
+    }
+
+    /// Numbers `object` as made by the event at `sequence` and `timestamp`, unless it has a number.
+    private func assign(_ object: NumberedObject, sequence: UInt64, timestamp: Int64, _ txn: Transaction) throws {
+        guard try !numbers.contains(object, txn) else { return }
+        var id = NumericID(milliseconds: timestamp, sequence: UInt16(truncatingIfNeeded: sequence))
+        while try objects.contains((object.space, id), txn) { id = NumericID(id.value &+ 1) }
+        try numbers.put(object, id, txn)
+        try objects.put((object.space, id), object, txn)
+    }
+
+    private static func handlers(of projection: Self, notifying: Set<EventType>) -> EventHandlers {
+        var handlers = EventHandlers()
+        handlers.onEnvelope(Set(creating).union(notifying)) { envelope, txn in
+            var made = created(by: envelope.event)
+            if notifying.contains(envelope.type) { made.append(.notification(envelope.id.rawValue)) }
+            for object in made {
+                try projection.assign(object, sequence: envelope.sequence, timestamp: envelope.timestamp, txn)
+            }
+        }
+        return handlers
+    }
+
+    /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
+    static let creating: [EventType] = [
+        .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
+        .appRegistered, .pushSubscribed
+    ]
+
+    /// The objects `event` makes. A comment is also the activity item its post's author gets
+    /// (the one item named by its comment, not its event).
+    static func created(by event: Event) -> [NumberedObject] {
+        switch event {
+        case .userCreated(let e): [.account(e.userId)]
+        // A post made before uploads (or imported) shows its photo as an attachment named by
+        // the image: numbered with the post.
+        case .postAdded(let e): [.post(e.postId)] + (e.media.isEmpty ? [.media(MediaID(e.imageId.rawValue))] : [])
+        case .commentAdded(let e): [.comment(e.commentId), .notification(e.commentId.rawValue)]
+        case .mediaUploaded(let e): [.media(e.mediaId)]
+        case .announcementAdded(let e): [.announcement(e.announcementId)]
+        case .instanceRuleAdded(let e): [.rule(e.ruleId)]
+        case .appRegistered(let e): [.app(e.appId)]
+        case .pushSubscribed(let e): [.pushSubscription(e.sessionHash)]
+        default: []
+        }
+    }
+}
+
+/// What a numeric id names: an object of the Mastodon API, by its kind and native id.
+public enum NumberedObject: Hashable, Sendable {
+    /// An account (Mastodon's `Account.id`).
+    case account(UserID)
+    /// A post (a status).
+    case post(PostID)
+    /// A comment (a status replying to its post).
+    case comment(CommentID)
+    /// An uploaded photo (`MediaAttachment.id`).
+    case media(MediaID)
+    /// An activity item (a notification), by its id: the id of the event that recorded it, or
+    /// of the comment made on one's post.
+    case notification(String)
+    /// An announcement of the operator's.
+    case announcement(AnnouncementID)
+    /// A rule of the instance's.
+    case rule(RuleID)
+    /// A registered OAuth app (`Application.id`).
+    case app(String)
+    /// A session's Web Push subscription (`WebPushSubscription.id`), by the session's hash.
+    case pushSubscription(String)
+
+    /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
+    public enum Space: UInt8, Sendable {
+        /// `Status.id`: posts and comments.
+        case status = 0x73
+        /// `Account.id`.
+        case account = 0x61
+        /// `MediaAttachment.id`.
+        case media = 0x6D
+        /// `Notification.id`.
+        case notification = 0x6E
+        /// `Announcement.id`.
+        case announcement = 0x41
+        /// `Rule.id`.
+        case rule = 0x72
+        /// `Application.id`.
+        case app = 0x6F
+        /// `WebPushSubscription.id`.
+        case pushSubscription = 0x77
+    }
+
+    /// The space the object's number is unique in.
+    public var space: Space {
+        switch self {
+        case .post, .comment: .status
+        case .account: .account
+        case .media: .media
+        case .notification: .notification
+        case .announcement: .announcement
+        case .rule: .rule
+        case .app: .app
+        case .pushSubscription: .pushSubscription
+        }
+    }
+
+    /// The kinds by name, as the `mastodonId` query takes them.
+    public static let kinds = [
+        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription"
+    ]
+
+    /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
+    public init?(kind: String, id: String) {
+        switch kind {
+        case "account": self = .account(UserID(id))
+        case "post": self = .post(PostID(id))
+        case "comment": self = .comment(CommentID(id))
+        case "media": self = .media(MediaID(id))
+        case "notification": self = .notification(id)
+        case "announcement": self = .announcement(AnnouncementID(id))
+        case "rule": self = .rule(RuleID(id))
+        case "app": self = .app(id)
+        case "pushSubscription": self = .pushSubscription(id)
+        default: return nil
+        }
+    }
+
+    /// The native id (`/v1`'s).
+    public var nativeID: String { String(decoding: key.dropFirst(), as: UTF8.self) }
+
+    /// The kind's byte and the native id, as keys store them.
+    fileprivate var key: [UInt8] {
+        let (kind, id): (UInt8, String) =
+            switch self {
+            case .account(let id): (0x61, id.rawValue)
+            case .post(let id): (0x70, id.rawValue)
+            case .comment(let id): (0x63, id.rawValue)
+            case .media(let id): (0x6D, id.rawValue)
+            case .notification(let id): (0x6E, id)
+            case .announcement(let id): (0x41, id.rawValue)
+            case .rule(let id): (0x72, id.rawValue)
+            case .app(let id): (0x6F, id)
+            case .pushSubscription(let id): (0x77, id)
+            }
+        return [kind] + Array(id.utf8)
+    }
+
+    fileprivate init(key: [UInt8]) throws {
+        guard let kind = key.first else { throw CorruptRecord(message: "an empty numbered object") }
+        let id = String(decoding: key.dropFirst(), as: UTF8.self)
+        switch kind {
+        case 0x61: self = .account(UserID(id))
+        case 0x70: self = .post(PostID(id))
+        case 0x63: self = .comment(CommentID(id))
+        case 0x6D: self = .media(MediaID(id))
+        case 0x6E: self = .notification(id)
+        case 0x41: self = .announcement(AnnouncementID(id))
+        case 0x72: self = .rule(RuleID(id))
+        case 0x6F: self = .app(id)
+        case 0x77: self = .pushSubscription(id)
+        default: throw CorruptRecord(message: "an unknown kind of numbered object")
+        }
+    }
+}
+
+/// `kind ‖ native id` → BE(numeric id)
+enum NumberedObjects: TableLayout {
+    static func key(_ object: NumberedObject) -> [UInt8] { object.key }
+    static func encode(_ id: NumericID) -> [UInt8] { BigEndian.bytes(id.value) }
+    static func decode(_ bytes: [UInt8]) throws -> NumericID {
+        guard let value = BigEndian.uint64(bytes) else { throw CorruptRecord(message: "a damaged numeric id") }
+        return NumericID(value)
+    }
+}
+
+/// `space ‖ BE(numeric id)` → `kind ‖ native id`
+enum ObjectsByNumber: TableLayout {
+    static func key(_ key: (space: NumberedObject.Space, id: NumericID)) -> [UInt8] {
+        [key.space.rawValue] + BigEndian.bytes(key.id.value)
+    }
+    static func encode(_ object: NumberedObject) -> [UInt8] { object.key }
+    static func decode(_ bytes: [UInt8]) throws -> NumberedObject { try NumberedObject(key: bytes) }
+}
