@@ -251,12 +251,14 @@ extension ReadView {
     /// after they unfollowed) or its author one they mute.
     func leftOut(
         _ privacy: Privacy<ReadView>,
-        on surface: Surface = .notifications
+        on surface: Surface = .notifications, includingHeld: Bool = false
     ) -> (ActivityRecord) throws -> Bool {
         { record in
             let aboutPost = [.mention, .reply, .post].contains(record.kind) && record.post != nil
             let stored = try aboutPost ? record.post.flatMap { try storedPost(Array($0.rawValue.utf8)) } : nil
-            return try !privacy.mayShowActivity(actor: record.actor, aboutPost: aboutPost, post: stored, on: surface)
+            return try !privacy.mayShowActivity(
+                actor: record.actor, aboutPost: aboutPost, post: stored, filtered: record.filtered && !includingHeld,
+                on: surface)
         }
     }
 
