@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+@testable import Timeline
+import TimelineDomain
+
+/// Mastodon 4.3's notification filtering: the policy in the domain (the same policy twice
+/// records nothing; an unknown action is a typed 422), and through a real `timeline serve`: what
+/// the policy filters reaches neither v1, v2, the unread counts nor the stream, and is gathered
+/// as one notification request per account, until accepted (then it and what follows come
+/// through) or dismissed (then it is gone); `drop` keeps nothing. Push is checked by
+/// Tests/push/test_push.py (`WebPushDeliveryTests`).
+@Suite struct NotificationPolicyTests {
+    @Test func theSamePolicyTwiceRecordsNothingAndAnUnknownActionIsRefused() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice")
+        let set = Command.setNotificationPolicy(forNotFollowing: "filter", forNewAccounts: "drop")
+        #expect(try await service.run(set, as: alice.id) == .changed(true))
+        let head = try service.lastSequence()
+        #expect(try await service.run(set, as: alice.id) == .changed(false))
+        #expect(
+            try await service.run(.setNotificationPolicy(forNotFollowing: "filter"), as: alice.id) == .changed(false))
+        #expect(try service.lastSequence() == head, "nothing appended")
+        let policy = try service.notificationPolicy(of: alice.id).policy
+        #expect(
+            policy.forNotFollowing == .filter && policy.forNewAccounts == .drop && policy.forNotFollowers == .accept)
+        #expect(
+            policy.forPrivateMentions == .filter && policy.forLimitedAccounts == .filter, "Mastodon's defaults stay")
+        await #expect {
+            try await service.run(.setNotificationPolicy(forNotFollowers: "mute"), as: alice.id)
+        } throws: { error in
+            (error as? TimelineError)?.code == .invalidArgument && (error as? TimelineError)?.field == "forNotFollowers"
+        }
+        #expect(try service.lastSequence() == head)
+        // A request that holds nothing is not_found.
+        let bob = try await service.createUser("bob")
+        await #expect {
+            try await service.run(.acceptNotificationRequest(account: bob.id.rawValue), as: alice.id)
+        } throws: { error in (error as? TimelineError)?.code == .notFound }
+    }
+
+    /// The JSON array of a reply.
+    func list(_ reply: Reply) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: reply.body) as? [[String: Any]], "\(reply)")
+    }
+
+    /// The ids of the accounts of alice's v1 notifications, newest first.
+    func v1Actors(_ api: APIClient, _ token: String) async throws -> [String] {
+        let reply = try await api.get("/api/v1/notifications?limit=40", bearer: token)
+        try #require(reply.status == 200, "\(reply)")
+        return try list(reply).compactMap { ($0["account"] as? [String: Any])?["id"] as? String }
+    }
+
+    @Test func aStrangersNotificationsAreHeldUntilAcceptedOrDismissed() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol"), dave = try await api.signUp("dave")
+            #expect(try await api.send("PUT", "/v1/me/following/\(carol.id)", bearer: alice.token).status == 200)
+            let post = try await api.addPost(alice.token, caption: "harbour", image: 1)
+            // The default policy: Mastodon's, holding nothing here.
+            var policy = try await api.get("/api/v2/notifications/policy", bearer: alice.token)
+            #expect(policy.status == 200 && policy.json["for_not_following"] as? String == "accept", "\(policy)")
+            #expect(policy.json["for_limited_accounts"] as? String == "filter")
+            let patched = try await api.send(
+                "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "filter"], bearer: alice.token)
+            #expect(patched.status == 200 && patched.json["for_not_following"] as? String == "filter", "\(patched)")
+            let refused = try await api.send(
+                "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "hide"], bearer: alice.token)
+            #expect(refused.status == 422, "\(refused)")
+            // Bob and dave, whom alice does not follow, like and comment; carol, whom she follows, likes.
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            let comment = try await api.send(
+                "POST", "/v1/posts/\(post)/comments", json: ["text": "nice"], bearer: dave.token)
+            #expect(comment.status == 201)
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: carol.token).status == 200)
+            #expect(try await v1Actors(api, alice.token) == [carol.id])
+            let v2 = try await api.get("/api/v2/notifications", bearer: alice.token)
+            let groups = v2.json["notification_groups"] as? [[String: Any]] ?? []
+            #expect(groups.flatMap { $0["sample_account_ids"] as? [String] ?? [] } == [carol.id], "\(v2)")
+            for path in ["/api/v1/notifications/unread_count", "/api/v2/notifications/unread_count"] {
+                let unread = try await api.get(path, bearer: alice.token)
+                #expect(unread.json["count"] as? Int == 1, "\(path): \(unread)")
+            }
+            #expect((try await api.get("/v1/me", bearer: alice.token)).json["unreadActivity"] as? Int == 1)
+            policy = try await api.get("/api/v2/notifications/policy", bearer: alice.token)
+            let summary = policy.json["summary"] as? [String: Any] ?? [:]
+            #expect(
+                summary["pending_requests_count"] as? Int == 2 && summary["pending_notifications_count"] as? Int == 2)
+            // Two requests, paged one at a time with a Link to the next.
+            let first = try await api.get("/api/v1/notifications/requests?limit=1", bearer: alice.token)
+            let firstPage = try list(first)
+            #expect(firstPage.count == 1 && first.header("Link")?.contains("rel=\"next\"") == true, "\(first)")
+            let all = try list(try await api.get("/api/v1/notifications/requests", bearer: alice.token))
+            #expect(Set(all.compactMap { $0["id"] as? String }) == [bob.id, dave.id])
+            let held = try await api.get("/api/v1/notifications/requests/\(bob.id)", bearer: alice.token)
+            #expect(held.status == 200 && held.json["notifications_count"] as? String == "1", "\(held)")
+            #expect((held.json["account"] as? [String: Any])?["id"] as? String == bob.id)
+            #expect((held.json["last_status"] as? [String: Any])?["id"] as? String == post)
+            // Accepted: bob's like comes into the list, and his next doings come straight through.
+            let accepted = try await api.send(
+                "POST", "/api/v1/notifications/requests/\(bob.id)/accept", bearer: alice.token)
+            #expect(accepted.status == 200, "\(accepted)")
+            #expect(Set(try await v1Actors(api, alice.token)) == [carol.id, bob.id])
+            let merged = try await api.get("/api/v1/notifications/requests/merged", bearer: alice.token)
+            #expect(merged.json["merged"] as? Bool == true)
+            let again = try await api.send(
+                "POST", "/v1/posts/\(post)/comments", json: ["text": "lovely"], bearer: bob.token)
+            #expect(again.status == 201)
+            #expect(try await v1Actors(api, alice.token).first == bob.id)
+            #expect(
+                try await api.get("/api/v1/notifications/requests/\(bob.id)", bearer: alice.token).status == 404)
+            // Dismissed: dave's comment is gone, and the request with it; his next one is held again.
+            let dismissed = try await api.send(
+                "POST", "/api/v1/notifications/requests/dismiss", json: ["id": [dave.id, "nobody"]],
+                bearer: alice.token)
+            #expect(dismissed.status == 200, "\(dismissed)")
+            #expect(try list(try await api.get("/api/v1/notifications/requests", bearer: alice.token)).isEmpty)
+            #expect(!(try await v1Actors(api, alice.token)).contains(dave.id))
+            _ = try await api.send("POST", "/v1/posts/\(post)/comments", json: ["text": "hello?"], bearer: dave.token)
+            let heldAgain = try await api.get("/api/v1/notifications/requests/\(dave.id)", bearer: alice.token)
+            #expect(heldAgain.json["notifications_count"] as? String == "1", "\(heldAgain)")
+            #expect(!(try await v1Actors(api, alice.token)).contains(dave.id))
+        }
+    }
+
+    @Test func dropKeepsNothing() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let post = try await api.addPost(alice.token, caption: "harbour", image: 1)
+            let patched = try await api.send(
+                "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "drop"], bearer: alice.token)
+            #expect(patched.json["for_not_following"] as? String == "drop", "\(patched)")
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/me/following/\(alice.id)", bearer: bob.token).status == 200)
+            #expect(try await v1Actors(api, alice.token).isEmpty)
+            #expect(try list(try await api.get("/api/v1/notifications/requests", bearer: alice.token)).isEmpty)
+            let summary = (try await api.get("/api/v2/notifications/policy", bearer: alice.token)).json["summary"]
+            #expect((summary as? [String: Any])?["pending_notifications_count"] as? Int == 0)
+            // Back to accept: what was dropped stays dropped; the next like shows.
+            _ = try await api.send(
+                "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "accept"], bearer: alice.token)
+            #expect(try await api.send("DELETE", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            #expect(try await v1Actors(api, alice.token) == [bob.id])
+        }
+    }
+
+    @Test func theStreamDoesNotCarryAHeldNotification() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
+            #expect(try await api.send("PUT", "/v1/me/following/\(carol.id)", bearer: alice.token).status == 200)
+            let post = try await api.addPost(alice.token, caption: "harbour", image: 1)
+            _ = try await api.send(
+                "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "filter"], bearer: alice.token)
+            let socket = try await WebSocketClient.open(port: server.port, token: alice.token)
+            let subscribe = WebSocketTests.frame(
+                0x1, Array("{\"type\":\"subscribe\",\"stream\":\"user:notification\"}".utf8))
+            #expect(socket.send(subscribe + WebSocketTests.sentinel))
+            #expect(await socket.nextControlFrame().map { $0.payload == Array("sentinel".utf8) } == true)
+            // Bob's like (held) comes before carol's (shown): the first notification streamed is carol's.
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: carol.token).status == 200)
+            let first = try #require(await socket.nextText { $0.contains("\"event\":\"notification\"") })
+            #expect(first.contains(carol.id) && !first.contains(bob.id), "\(first)")
+        }
+    }
+}
