@@ -123,6 +123,43 @@ import TimelineDomain
         }
     }
 
+    @Test func v1AndExecReadAndAnswerTheSameRequests() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let post = try await api.addPost(alice.token, caption: "harbour", image: 1)
+            let set = try await api.send(
+                "PATCH", "/v1/me/notification-policy", json: ["forNotFollowers": "filter"], bearer: alice.token)
+            #expect(set.status == 200 && set.json["changed"] as? Bool == true, "\(set)")
+            #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
+            let policy = try await api.get("/v1/me/notification-policy", bearer: alice.token)
+            #expect(
+                policy.json["forNotFollowers"] as? String == "filter"
+                    && policy.json["pendingNotifications"] as? Int == 1)
+            let page = try await api.get("/v1/me/notification-requests", bearer: alice.token)
+            #expect(page.items.compactMap { $0["account"] as? String } == [bob.id], "\(page)")
+            #expect((page.items.first?["last"] as? [String: Any])?["kind"] as? String == "like")
+            #expect(try await api.get("/v1/activity", bearer: alice.token).items.isEmpty)
+            // exec reads the same, as alice, on the server's database.
+            let lines = try execOutputLines(
+                path: server.database,
+                input: Array(
+                    (#"{"id":"p","query":"notificationPolicy","as":"\#(alice.id)"}"# + "\n"
+                        + #"{"id":"r","query":"notificationRequest","account":"\#(bob.id)","as":"\#(alice.id)"}"#
+                        + "\n").utf8))
+            #expect(
+                lines.count == 2 && lines[1].contains("\"count\":1") && lines[0].contains("\"pendingRequests\":1"),
+                "\(lines)")
+            let accepted = try await api.send(
+                "POST", "/v1/me/notification-requests/\(bob.id)/accept", bearer: alice.token)
+            #expect(accepted.status == 204, "\(accepted)")
+            #expect(try await api.get("/v1/activity", bearer: alice.token).items.count == 1)
+            let again = try await api.send(
+                "POST", "/v1/me/notification-requests/\(bob.id)/dismiss", bearer: alice.token)
+            #expect(again.status == 404 && again.errorCode == "not_found", "\(again)")
+        }
+    }
+
     @Test func dropKeepsNothing() async throws {
         try await withServer { server in
             let api = server.api

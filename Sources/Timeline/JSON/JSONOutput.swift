@@ -88,6 +88,9 @@ package enum JSONOutput {
         case .image(let i): encoded(ResultJSON.Image(i))
         case .history(let versions): encoded(ResultJSON.PostHistory(versions))
         case .moderation(let queue): encoded(ResultJSON.ModerationQueue(queue))
+        case .notificationPolicy(let p): encoded(ResultJSON.NotificationPolicy(p))
+        case .notificationRequests(let page): encoded(ResultJSON.Page(page, ResultJSON.NotificationRequest.init))
+        case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
         }
     }
 

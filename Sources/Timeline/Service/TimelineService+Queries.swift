@@ -402,4 +402,10 @@ public enum QueryResult: Sendable, Equatable {
     case history([PostVersion])
     /// The moderators' queue.
     case moderation(ModerationQueue)
+    /// A user's notification policy.
+    case notificationPolicy(NotificationPolicyView)
+    /// A page of notification requests.
+    case notificationRequests(Page<NotificationRequest>)
+    /// One notification request.
+    case notificationRequest(NotificationRequest)
 }

@@ -223,7 +223,7 @@ extension Decider {
 
     /// Accepts or dismisses the notification request of `raw`'s account (`not_found` when none holds).
     func answerNotificationRequest(_ raw: String, accept: Bool, by me: UserRecord) throws -> Decision {
-        let account: UserID = try Validation.identifier(raw, field: "account")
+        let account: UserID = try Validation.identifier(raw, field: "user")
         guard try state.holdsNotificationRequest(of: me.id, from: account) else {
             throw TimelineError(.notFound, "there is no notification request from \(account)")
         }
@@ -273,11 +273,11 @@ package struct SetNotificationPolicyCommand: CommandDefinition {
 
 /// `acceptNotificationRequest`: lets one account's held notifications through, and those to come.
 package struct AcceptNotificationRequestCommand: OneFieldCommand {
-    /// The command's public name, `acceptNotificationRequest`, and its one field, `account`.
-    package static let name = "acceptNotificationRequest", field = "account"
-    /// The `account` field, raw user input.
+    /// The command's public name, `acceptNotificationRequest`, and its one field, `user`.
+    package static let name = "acceptNotificationRequest", field = "user"
+    /// The `user` field (the account whose notifications are held), raw user input.
     package let value: String
-    /// An `acceptNotificationRequest` command naming `account` `value`.
+    /// An `acceptNotificationRequest` command naming `user` `value`.
     package init(value: String) { self.value = value }
     /// Decides `acceptNotificationRequest` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
@@ -287,11 +287,11 @@ package struct AcceptNotificationRequestCommand: OneFieldCommand {
 
 /// `dismissNotificationRequest`: discards one account's held notifications.
 package struct DismissNotificationRequestCommand: OneFieldCommand {
-    /// The command's public name, `dismissNotificationRequest`, and its one field, `account`.
-    package static let name = "dismissNotificationRequest", field = "account"
-    /// The `account` field, raw user input.
+    /// The command's public name, `dismissNotificationRequest`, and its one field, `user`.
+    package static let name = "dismissNotificationRequest", field = "user"
+    /// The `user` field (the account whose notifications are held), raw user input.
     package let value: String
-    /// A `dismissNotificationRequest` command naming `account` `value`.
+    /// A `dismissNotificationRequest` command naming `user` `value`.
     package init(value: String) { self.value = value }
     /// Decides `dismissNotificationRequest` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
