@@ -64,6 +64,10 @@ import TimelineDomain
             let patched = try await api.send(
                 "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "filter"], bearer: alice.token)
             #expect(patched.status == 200 && patched.json["for_not_following"] as? String == "filter", "\(patched)")
+            // The v1 form says the same in booleans.
+            let v1 = try await api.get("/api/v1/notifications/policy", bearer: alice.token)
+            #expect(
+                v1.json["filter_not_following"] as? Bool == true && v1.json["filter_new_accounts"] as? Bool == false)
             let refused = try await api.send(
                 "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "hide"], bearer: alice.token)
             #expect(refused.status == 422, "\(refused)")
@@ -174,9 +178,11 @@ import TimelineDomain
             #expect(try list(try await api.get("/api/v1/notifications/requests", bearer: alice.token)).isEmpty)
             let summary = (try await api.get("/api/v2/notifications/policy", bearer: alice.token)).json["summary"]
             #expect((summary as? [String: Any])?["pending_notifications_count"] as? Int == 0)
-            // Back to accept: what was dropped stays dropped; the next like shows.
-            _ = try await api.send(
-                "PATCH", "/api/v2/notifications/policy", json: ["for_not_following": "accept"], bearer: alice.token)
+            // Back to accept (v1's PUT, a form): what was dropped stays dropped; the next like shows.
+            let put = try await api.send(
+                "PUT", "/api/v1/notifications/policy", body: Data("filter_not_following=false".utf8),
+                contentType: "application/x-www-form-urlencoded", bearer: alice.token)
+            #expect(put.status == 200 && put.json["filter_not_following"] as? Bool == false, "\(put)")
             #expect(try await api.send("DELETE", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
             #expect(try await api.send("PUT", "/v1/posts/\(post)/like", bearer: bob.token).status == 200)
             #expect(try await v1Actors(api, alice.token) == [bob.id])

@@ -24,6 +24,16 @@ extension Mastodon {
         var summary: NotificationPolicySummary
     }
 
+    /// The bearer's notification policy as Mastodon 4.3's v1 has it: whether each category is
+    /// held (anything but `accept`).
+    struct V1NotificationPolicy: Codable, Sendable {
+        var filter_not_following: Bool
+        var filter_not_followers: Bool
+        var filter_new_accounts: Bool
+        var filter_private_mentions: Bool
+        var summary: NotificationPolicySummary
+    }
+
     /// The notifications held from one account.
     struct NotificationRequest: Codable, Sendable {
         var id: String
@@ -67,6 +77,37 @@ extension MastodonAPI {
                     forNotFollowing: given[0], forNotFollowers: given[1], forNewAccounts: given[2],
                     forPrivateMentions: given[3], forLimitedAccounts: given[4]), request)
             return Responses.entity(200, try api.mastodonNotificationPolicy(request))
+        },
+        now(
+            "GET", "/api/v1/notifications/policy", scope: "read:notifications",
+            doc: .init("The bearer's notification filtering policy (v1: booleans).", returns: .v1NotificationPolicy)
+        ) { api, request, _ in
+            Responses.entity(200, try api.mastodonNotificationPolicy(request).v1)
+        },
+        later(
+            "PUT", "/api/v1/notifications/policy", scope: "write:notifications",
+            doc: .init(
+                "Sets the bearer's notification filtering policy (v1: true is filter, false accept).",
+                returns: .v1NotificationPolicy,
+                form: ["filter_not_following", "filter_not_followers", "filter_new_accounts", "filter_private_mentions"]
+            )
+        ) { api, request, _ in
+            let params = try MastodonParams(request.http)
+            func action(_ name: String) throws(TimelineError) -> String? {
+                guard let raw = params.string(name) else { return nil }
+                switch raw.lowercased() {
+                case "true", "1", "on": return "filter"
+                case "false", "0", "off": return "accept"
+                default: throw TimelineError.invalid(name, "\(name) must be a boolean")
+                }
+            }
+            _ = try await api.execute(
+                .setNotificationPolicy(
+                    forNotFollowing: try action("filter_not_following"),
+                    forNotFollowers: try action("filter_not_followers"),
+                    forNewAccounts: try action("filter_new_accounts"),
+                    forPrivateMentions: try action("filter_private_mentions")), request)
+            return Responses.entity(200, try api.mastodonNotificationPolicy(request).v1)
         },
         now(
             "GET", "/api/v1/notifications/requests/merged", scope: "read:notifications",
@@ -131,6 +172,17 @@ extension MastodonAPI {
     ]
 }
 
+extension Mastodon.NotificationPolicy {
+    /// The v1 form: a category is filtered unless accepted.
+    var v1: Mastodon.V1NotificationPolicy {
+        Mastodon.V1NotificationPolicy(
+            filter_not_following: for_not_following != "accept", filter_not_followers: for_not_followers != "accept",
+            filter_new_accounts: for_new_accounts != "accept",
+            filter_private_mentions: for_private_mentions != "accept",
+            summary: summary)
+    }
+}
+
 extension TimelineAPI {
     /// The bearer's policy as Mastodon's v2 entity.
     func mastodonNotificationPolicy(_ request: APIRequest) throws(TimelineError) -> Mastodon.NotificationPolicy {
@@ -152,7 +204,7 @@ extension TimelineAPI {
     {
         guard
             let profile = try mastodonFind({ () throws(TimelineError) in try service.user(held.account, viewer: viewer)
-                })
+            })
         else { return nil }
         let account = entities.account(profile)
         // The newest held notification's status (a mention's, a like's post), when it has one.

@@ -196,6 +196,7 @@ public enum MastodonOpenAPI {
                 ("NotificationPolicy", try .of(Mastodon.NotificationPolicy.self)),
                 ("NotificationRequest", try .of(Mastodon.NotificationRequest.self)),
                 ("NotificationRequestsMerged", try .of(Mastodon.NotificationRequestsMerged.self)),
+                ("V1NotificationPolicy", try .of(Mastodon.V1NotificationPolicy.self)),
                 ("Application", try .of(Mastodon.Application.self)),
                 ("WebPushSubscription", try .of(Mastodon.WebPushSubscription.self)),
                 ("Token", try .of(Mastodon.Token.self)),
