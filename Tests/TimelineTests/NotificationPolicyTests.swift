@@ -100,6 +100,9 @@ import TimelineDomain
             #expect(held.status == 200 && held.json["notifications_count"] as? String == "1", "\(held)")
             #expect((held.json["account"] as? [String: Any])?["id"] as? String == bob.id)
             #expect((held.json["last_status"] as? [String: Any])?["id"] as? String == post)
+            // One account's notifications (a request's screen) show what its request holds.
+            let bobs = try await api.get("/api/v1/notifications?account_id=\(bob.id)", bearer: alice.token)
+            #expect(try list(bobs).compactMap { $0["type"] as? String } == ["favourite"], "\(bobs)")
             // Accepted: bob's like comes into the list, and his next doings come straight through.
             let accepted = try await api.send(
                 "POST", "/api/v1/notifications/requests/\(bob.id)/accept", bearer: alice.token)
