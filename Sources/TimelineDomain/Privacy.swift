@@ -199,14 +199,17 @@ package struct Privacy<State: DecisionState> {
         try mayShow(account: comment.author, on: surface)
     }
 
-    /// Whether an activity item may reach the viewer (`notifications` or `push`): its actor
-    /// may (`mayShow(account:on:)`) and, for an item about a post that is not the viewer's own
+    /// Whether an activity item may reach the viewer (`notifications` or `push`): the viewer's
+    /// notification policy did not hold it in a notification request (`filtered`: it reaches no
+    /// list, count, stream or push until the viewer accepts the request), its actor may
+    /// (`mayShow(account:on:)`) and, for an item about a post that is not the viewer's own
     /// (a mention, a reply, a post they asked to be told of), that post is there and may
     /// (`post`: `nil` when it is gone).
     package func mayShowActivity(
-        actor: UserID?, aboutPost: Bool, post: (some PostFacts)?,
+        actor: UserID?, aboutPost: Bool, post: (some PostFacts)?, filtered: Bool = false,
         on surface: Surface
     ) throws -> Bool {
+        if filtered { return false }
         if let actor, try !mayShow(account: actor, on: surface) { return false }
         guard aboutPost else { return true }
         guard let post else { return false }

@@ -30,7 +30,8 @@ extension Command {
         ChangeEmailCommand.self,
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
-        AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self
+        AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
+        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self
     ]
 }
 
@@ -161,6 +162,12 @@ public enum Event: Equatable, Sendable {
     case announcementReactionAdded(AnnouncementReaction)
     /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
     case announcementReactionRemoved(AnnouncementReaction)
+    /// A user set their notification policy: `NotificationPolicySet`.
+    case notificationPolicySet(NotificationPolicySet)
+    /// A user let one account's held notifications through: `NotificationRequestAccepted`.
+    case notificationRequestAccepted(NotificationRequestAnswer)
+    /// A user discarded one account's held notifications: `NotificationRequestDismissed`.
+    case notificationRequestDismissed(NotificationRequestAnswer)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -226,6 +233,9 @@ public enum Event: Equatable, Sendable {
         case .announcementDismissed: .announcementDismissed
         case .announcementReactionAdded: .announcementReactionAdded
         case .announcementReactionRemoved: .announcementReactionRemoved
+        case .notificationPolicySet: .notificationPolicySet
+        case .notificationRequestAccepted: .notificationRequestAccepted
+        case .notificationRequestDismissed: .notificationRequestDismissed
         }
     }
 
@@ -288,6 +298,9 @@ public enum Event: Equatable, Sendable {
         case .announcementDismissed(let e): e
         case .announcementReactionAdded(let e): e
         case .announcementReactionRemoved(let e): e
+        case .notificationPolicySet(let e): e
+        case .notificationRequestAccepted(let e): e
+        case .notificationRequestDismissed(let e): e
         }
     }
 }
@@ -416,6 +429,12 @@ public enum EventType: String, CaseIterable, Sendable {
     case announcementReactionAdded = "AnnouncementReactionAdded"
     /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
     case announcementReactionRemoved = "AnnouncementReactionRemoved"
+    /// A user set their notification policy: `NotificationPolicySet`.
+    case notificationPolicySet = "NotificationPolicySet"
+    /// A user let one account's held notifications through: `NotificationRequestAccepted`.
+    case notificationRequestAccepted = "NotificationRequestAccepted"
+    /// A user discarded one account's held notifications: `NotificationRequestDismissed`.
+    case notificationRequestDismissed = "NotificationRequestDismissed"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -477,6 +496,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementDismissed: AnnouncementDismissed.self
         case .announcementReactionAdded: AnnouncementReaction.self
         case .announcementReactionRemoved: AnnouncementReaction.self
+        case .notificationPolicySet: NotificationPolicySet.self
+        case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         }
     }
 
@@ -544,6 +565,11 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementDismissed: .announcementDismissed(try AnnouncementDismissed(from: &r, &opener))
         case .announcementReactionAdded: .announcementReactionAdded(try AnnouncementReaction(from: &r, &opener))
         case .announcementReactionRemoved: .announcementReactionRemoved(try AnnouncementReaction(from: &r, &opener))
+        case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
+        case .notificationRequestAccepted:
+            .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))
+        case .notificationRequestDismissed:
+            .notificationRequestDismissed(try NotificationRequestAnswer(from: &r, &opener))
         }
     }
 }

@@ -236,6 +236,10 @@ package protocol DecisionState {
     func announcementDismissed(_ id: AnnouncementID, by user: UserID) throws -> Bool
     /// The reactions to the announcement `id`, one per emoji, in the order each was first given.
     func announcementReactions(_ id: AnnouncementID) throws -> [AnnouncementReactionRecord]
+    /// `user`'s notification policy (`NotificationPolicy.standard` until they set one).
+    func notificationPolicy(of user: UserID) throws -> NotificationPolicy
+    /// Whether `user`'s activity holds notifications from `account` in a notification request.
+    func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool
 }
 
 extension DecisionState {

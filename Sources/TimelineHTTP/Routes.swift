@@ -524,6 +524,43 @@ extension TimelineAPI {
                     + "an item at or before it changes nothing.",
                 answer: changed("the marker is already there or past it"), errors: Operation.writeErrors,
                 body: .command("markActivityRead"))),
+        query(
+            "GET", "/v1/me/notification-policy", scope: "read:notifications", access: .bearer,
+            Operation(
+                id: "notificationPolicy",
+                summary: "The bearer's notification policy, with how many requests and notifications it holds.",
+                tag: .feeds, answer: .json("The policy.", "notificationPolicy"))),
+        command(
+            "PATCH", "/v1/me/notification-policy", scope: "write:notifications",
+            Operation(
+                id: "setNotificationPolicy",
+                summary: "Set what the bearer's activity does with the notifications of accounts in each category.",
+                tag: .feeds,
+                description:
+                    "`accept`, `filter` (held as a notification request of the account: out of the activity, the unread "
+                    + "count, the live stream and push until accepted) or `drop` (never recorded); fields not given stay. "
+                    + "It applies to what comes from then on, as in Mastodon.",
+                answer: changed("the policy is already so"), errors: Operation.writeErrors,
+                body: .command("setNotificationPolicy"))),
+        query(
+            "GET", "/v1/me/notification-requests", scope: "read:notifications", access: .bearer,
+            Operation(
+                id: "notificationRequests",
+                summary: "The notifications the bearer's policy holds, one request per account.", tag: .feeds,
+                answer: .json(
+                    "A page of requests, by account id descending.", "notificationRequestPage", headers: [.link]),
+                paged: true)),
+        command(
+            "POST", "/v1/me/notification-requests/{user}/accept", scope: "write:notifications",
+            Operation(
+                id: "acceptNotificationRequest",
+                summary: "Let the user's held notifications through, and those they send from now on.", tag: .feeds,
+                answer: .empty(), errors: [.notFound] + Operation.writeErrors, parameters: [.user])),
+        command(
+            "POST", "/v1/me/notification-requests/{user}/dismiss", scope: "write:notifications",
+            Operation(
+                id: "dismissNotificationRequest", summary: "Discard the notifications held from the user.",
+                tag: .feeds, answer: .empty(), errors: [.notFound] + Operation.writeErrors, parameters: [.user])),
         Route(
             "GET", "/v1/images/{image}", .anyone, scope: .none, .now { api, request in try api.image(request) },
             Operation(

@@ -129,6 +129,11 @@ extension InMemoryState {
                 if list[i].users.isEmpty { list.remove(at: i) }
             }
             reactionLists[e.announcementId] = list
+        case .notificationPolicySet(let e):
+            notificationPolicies[e.userId] = e.policy
+        case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
+            // Deciding asks only whether a request is held; the requests are those a test gave.
+            heldRequests[e.userId]?.remove(e.accountId)
         case .postPlaced, .postMarkedSensitive:
             break  // deciding never reads a post's place or whether it is sensitive
         case .postEdited(let e):
@@ -203,6 +208,8 @@ extension InMemoryState {
             pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
             activityMarkers[e.userId] = nil
             activityItems[e.userId] = nil
+            notificationPolicies[e.userId] = nil
+            heldRequests[e.userId] = nil
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
             userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }
@@ -266,6 +273,7 @@ extension InMemoryState {
         for user in users {
             out.append("user \(user): \(String(describing: try state.user(user)))")
             out.append("footprint \(user): \(try state.footprint(of: user))")
+            out.append("notification policy \(user): \(try state.notificationPolicy(of: user))")
             for other in users {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
                 out.append("notifies \(user) \(other): \(try state.notifies(user, other))")

@@ -59,6 +59,13 @@ struct InMemoryState: DecisionState {
         dismissals.contains([id.rawValue, user.rawValue])
     }
     func announcementReactions(_ id: AnnouncementID) -> [AnnouncementReactionRecord] { reactionLists[id] ?? [] }
+    /// Each user's notification policy, and the accounts whose notifications a test says are held.
+    var notificationPolicies: [UserID: NotificationPolicy] = [:]
+    var heldRequests: [UserID: Set<UserID>] = [:]
+    func notificationPolicy(of user: UserID) -> NotificationPolicy { notificationPolicies[user] ?? .standard }
+    func holdsNotificationRequest(of user: UserID, from account: UserID) -> Bool {
+        heldRequests[user]?.contains(account) == true
+    }
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }

@@ -83,7 +83,10 @@ let sampleCommands: [Command] = [
     .removeAnnouncement(announcement: "a1"),
     .dismissAnnouncement(announcement: "a1"),
     .addAnnouncementReaction(announcement: "a1", name: "👍"),
-    .removeAnnouncementReaction(announcement: "a1", name: "👍")
+    .removeAnnouncementReaction(announcement: "a1", name: "👍"),
+    .setNotificationPolicy(forNotFollowing: "filter", forNewAccounts: "drop"),
+    .acceptNotificationRequest(account: "u2"),
+    .dismissNotificationRequest(account: "u2")
 ]
 
 extension SchemaTests {
@@ -234,6 +237,12 @@ extension SchemaTests {
         try await service.run(.removeAnnouncementReaction(announcement: note, name: "👍"), as: alice.id)
         let gone = try #require(try await service.execute(.addAnnouncement(text: "Oops"), as: .operator).created)
         _ = try await service.execute(.removeAnnouncement(announcement: gone), as: .operator)
+        // Dan's notification policy holds the follows of those he does not follow: eve's is accepted, fay's dismissed.
+        try await service.run(.setNotificationPolicy(forNotFollowing: "filter"), as: dan.id)
+        try await service.run(.follow(user: dan.id.rawValue), as: eve.id)
+        try await service.run(.follow(user: dan.id.rawValue), as: fay.id)
+        try await service.run(.acceptNotificationRequest(account: eve.id.rawValue), as: dan.id)
+        try await service.run(.dismissNotificationRequest(account: fay.id.rawValue), as: dan.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

@@ -164,8 +164,9 @@ app = call("POST", "/api/v1/apps", data={"client_name": "entities", "redirect_ur
 token = call("POST", "/oauth/token", data={"grant_type": "client_credentials", "client_id": app["client_id"],
                                             "client_secret": app["client_secret"], "scope": "read write"})
 call("GET", "/api/v1/apps/verify_credentials", token["access_token"])
-call("POST", "/api/v1/accounts", token["access_token"], data={"username": "carol", "email": "carol@example.com",
-                                                              "password": "password-123", "agreement": "true"})
+carol_token = (call("POST", "/api/v1/accounts", token["access_token"],
+                    data={"username": "carol", "email": "carol@example.com", "password": "password-123",
+                          "agreement": "true"}) or {}).get("access_token")
 
 # The instance's texts and figures, and the operator's announcements (set with the tool beforehand).
 for part in ["rules", "extended_description", "privacy_policy", "terms_of_service", "translation_languages", "peers",
@@ -263,6 +264,27 @@ if notifications:
 else:
     results.append(("GET /api/v1/notifications", "FAILED", "alice has no notification"))
 call("POST", "/api/v1/notifications/clear", alice_token)
+
+# Notification filtering: alice holds the notifications of accounts she does not follow, so
+# carol's like of her status is held in a request; dismissed, then held again and accepted.
+call("GET", "/api/v2/notifications/policy", alice_token)
+call("PATCH", "/api/v2/notifications/policy", alice_token, data={"for_not_following": "filter"})
+call("POST", f"/api/v1/statuses/{status['id']}/favourite", carol_token)
+held = call("GET", "/api/v1/notifications/requests", alice_token)
+if held:
+    request_id = held[0]["id"]
+    call("GET", f"/api/v1/notifications/requests/{request_id}", alice_token)
+    call("GET", "/api/v2/notifications/policy", alice_token)
+    call("POST", f"/api/v1/notifications/requests/{request_id}/dismiss", alice_token)
+    call("POST", f"/api/v1/statuses/{status['id']}/unfavourite", carol_token)
+    call("POST", f"/api/v1/statuses/{status['id']}/favourite", carol_token)
+    call("POST", f"/api/v1/notifications/requests/{request_id}/accept", alice_token)
+    call("GET", "/api/v1/notifications/requests/merged", alice_token)
+    call("POST", "/api/v1/notifications/requests/accept", alice_token, data={"id[]": [request_id]})
+    call("POST", "/api/v1/notifications/requests/dismiss", alice_token, data={"id[]": [request_id]})
+else:
+    results.append(("GET /api/v1/notifications/requests", "FAILED", "carol's like is not held"))
+call("PATCH", "/api/v2/notifications/policy", alice_token, data={"for_not_following": "accept"})
 
 # Push (the generator point of P-256 is a valid public key).
 point = bytes.fromhex("04" "6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296"

@@ -156,10 +156,18 @@ check(wait_for(6, 3.0) and since(5) == ["now alice follows me"],
 alice.account_unfollow(bob_id)
 alice.push_subscription_update(policy="all", mention_events=True, follow_events=True)
 
+# The notification policy: alice holds what accounts she does not follow do (a notification
+# request); bob's comment, held, pushes nothing, whatever the subscription's policy.
+policy_url, auth_header = base + "/api/v2/notifications/policy", {"Authorization": "Bearer " + alice_token}
+requests.patch(policy_url, headers=auth_header, data={"for_not_following": "filter"}).raise_for_status()
+bob.status_post("held by alice's notification policy", in_reply_to_id=post)
+only_the_sentinel(6, dave, "a notification alice's notification policy holds pushes nothing")
+requests.patch(policy_url, headers=auth_header, data={"for_not_following": "accept"}).raise_for_status()
+
 alice2.push_subscription_set(push + "/gone/alice2", public, follow_events=True, mention_events=True, standard=True)
 bob.account_unfollow(alice.account_verify_credentials().id)
 bob.account_follow(alice.account_verify_credentials().id)
-check(wait_for(8, 3.0), "a follow is pushed to both subscriptions")
+check(wait_for(9, 3.0), "a follow is pushed to both subscriptions")
 deadline = time.time() + 5
 gone = False
 while time.time() < deadline and not gone:
@@ -184,6 +192,6 @@ check(message["notification_type"] == "status" and message["title"] == "bob post
 
 # The sweep: every message received, up to the last one awaited above (a sentinel for all before
 # it), is none of those that must not be pushed.
-refused = {"hi alice", "look @alice", "from someone alice does not follow"}
+refused = {"hi alice", "look @alice", "from someone alice does not follow", "held by alice's notification policy"}
 types = [open_message(index)[2]["notification_type"] for index in range(len(received))]
 check("favourite" not in types and not refused & set(since(0)), f"no refused push arrived late ({since(0)})")

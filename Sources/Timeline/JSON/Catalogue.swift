@@ -171,6 +171,21 @@ package enum Catalogue {
         QueryDefinition(actingUser: "moderationQueue") { _ throws(TimelineError) in
             { service, user throws(TimelineError) in .moderation(try service.moderationQueue(for: user)) }
         },
+        QueryDefinition(actingUser: "notificationPolicy") { _ throws(TimelineError) in
+            { service, user throws(TimelineError) in .notificationPolicy(try service.notificationPolicy(of: user)) }
+        },
+        QueryDefinition(actingUser: "notificationRequests") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in
+                .notificationRequests(try service.notificationRequests(of: user, page))
+            }
+        },
+        QueryDefinition(actingUser: "notificationRequest") { input throws(TimelineError) in
+            let account: UserID = try input.identifier("account")
+            return { service, user throws(TimelineError) in
+                .notificationRequest(try service.notificationRequest(of: user, from: account))
+            }
+        },
         QueryDefinition(actingUser: "muted") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.muted(by: user, page)) }

@@ -89,6 +89,9 @@ package enum JSONOutput {
         case .history(let versions): encoded(ResultJSON.PostHistory(versions))
         case .moderation(let queue): encoded(ResultJSON.ModerationQueue(queue))
         case .mastodonID(let id): encoded(ResultJSON.MastodonID(mastodonId: id.description))
+        case .notificationPolicy(let p): encoded(ResultJSON.NotificationPolicy(p))
+        case .notificationRequests(let page): encoded(ResultJSON.Page(page, ResultJSON.NotificationRequest.init))
+        case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
         }
     }
 

@@ -38,7 +38,7 @@ extension ResultJSON {
             try result(Failure.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(MastodonID.self), try result(Media.self),
-            try result(ModerationQueue.self),
+            try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
             (
                 "page", "page (a result)",
                 JSONSchema(
@@ -70,6 +70,9 @@ extension ResultJSON {
             try page("postPage", Post.self, "A page of posts, newest first."),
             try page("commentPage", Comment.self, "A page of comments, oldest first."),
             try page("activityPage", ActivityItem.self, "A page of activity, newest first."),
+            try page(
+                "notificationRequestPage", NotificationRequest.self,
+                "A page of notification requests, by account id descending."),
             try page(
                 "suggestionPage", Suggestion.self,
                 "A page of suggested users, the most followed by the bearer's follows first.")

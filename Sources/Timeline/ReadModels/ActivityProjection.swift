@@ -14,10 +14,13 @@ struct ActivityRecord: Equatable {
     var at: Int64
     /// Why the operator removed the post (`removed` only; appended, so older records read as before).
     var reason: String?
+    /// Whether the owner's notification policy holds it in a notification request (the kind
+    /// byte's high bit, so older records read as not held): `Privacy` keeps it out of every read.
+    var filtered = false
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        w.u8(kind.rawValue)
+        w.u8(kind.rawValue | (filtered ? 0x80 : 0))
         w.string(actor?.rawValue ?? "")
         w.optionalString(post?.rawValue)
         w.optionalString(comment?.rawValue)
@@ -37,8 +40,10 @@ struct ActivityRecord: Equatable {
 
     init(_ bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
-        guard let kind = Kind(rawValue: try r.u8()) else { throw CorruptRecord(message: "unknown activity kind") }
+        let byte = try r.u8()
+        guard let kind = Kind(rawValue: byte & 0x7F) else { throw CorruptRecord(message: "unknown activity kind") }
         self.kind = kind
+        filtered = byte & 0x80 != 0
         let actor = try r.string()
         self.actor = actor.isEmpty ? nil : UserID(actor)
         post = try r.optionalString().map(PostID.init)
@@ -72,6 +77,12 @@ struct ActivityProjection: Projection {
     /// Each user's read marker, the newest item they have read (in the references' database:
     /// its keys are `r‖user`).
     let markers: Table<ReadMarkers>
+    /// Each user's notification policy, `n‖user` (in the references' database).
+    let policies: Table<NotificationPolicies>
+    /// The accounts whose notifications each user accepted, `a‖user ‖ 0 ‖ account`.
+    let accepted: Table<AcceptedSenders>
+    /// The items held in each notification request, `h‖user ‖ 0 ‖ account ‖ 0 ‖ item`.
+    let held: Table<HeldItems>
     var databases: [Database] { [activity.database, references.database] }
 
     private(set) var handlers = EventHandlers()
@@ -87,6 +98,9 @@ struct ActivityProjection: Projection {
         references = try Table(env, prefix + "activityRefs")
         owners = Table(references.database)
         markers = Table(references.database)
+        policies = Table(references.database)
+        accepted = Table(references.database)
+        held = Table(references.database)
         handlers = Self.handlers(of: self)
     }
 
@@ -105,23 +119,41 @@ struct ActivityProjection: Projection {
         return count
     }
 
+    /// Records `item` in its owner's feed, as their notification policy says: shown, held in the
+    /// notification request of its actor (`filtered`), or not at all (`drop`).
     private func record(
         _ item: ActivityRecord, as key: ActivityFeed.Key, reference: ActivityReference, _ txn: Transaction
     ) throws {
+        var item = item
+        switch try policyAction(on: item, for: key.0, txn) {
+        case .drop: return
+        case .filter:
+            item.filtered = true
+            if let actor = item.actor { try held.put((key.0, actor, key.1), (), txn) }
+        case .accept: break
+        }
         try activity.put(key, item, txn)
         try references.put(reference, key, txn)
     }
 
+    /// Deletes an item, and its place in a notification request if it was held.
+    private func deleteItem(_ key: ActivityFeed.Key, _ txn: Transaction) throws {
+        if let record = try activity.get(key, txn), record.filtered, let actor = record.actor {
+            try held.delete((key.0, actor, key.1), txn)
+        }
+        try activity.delete(key, txn)
+    }
+
     private func forget(_ reference: ActivityReference, _ txn: Transaction) throws {
         guard let key = try references.get(reference, txn) else { return }
-        try activity.delete(key, txn)
+        try deleteItem(key, txn)
         try references.delete(reference, txn)
     }
 
     /// Forgets the items about a deleted or removed post (comments and likes on it) and who owns it.
     private func forgetPost(_ post: PostID, _ txn: Transaction) throws {
         for key in try references.deleteAll(withPrefix: ActivityReferences.prefix(of: post), txn) {
-            try activity.delete(key, txn)
+            try deleteItem(key, txn)
         }
         try owners.delete(post, txn)
     }
@@ -297,13 +329,15 @@ struct ActivityProjection: Projection {
             // remains is their own feed.
             try projection.activity.deleteAll(in: e.userId, txn)
             try projection.markers.delete(e.userId, txn)
+            try projection.forgetNotificationRequests(of: e.userId, txn)
         }
         handlers.on(.activityDismissed) { (e: ActivityDismissed, _, txn) in
             // The references stay until what they name is undone; forgetting an item already gone is nothing.
             if let item = e.item {
-                try projection.activity.delete((e.userId, item), txn)
+                try projection.deleteItem((e.userId, item), txn)
             } else {
                 _ = try projection.activity.deleteAll(in: e.userId, txn)
+                _ = try projection.held.deleteAll(withPrefix: HeldItems.prefix(of: e.userId), txn)
             }
         }
         handlers.on(.activityRead) { (e: ActivityRead, _, txn) in
@@ -312,6 +346,7 @@ struct ActivityProjection: Projection {
             guard let newest = try projection.activity.last(in: e.userId, txn) else { return }
             try projection.markers.put(e.userId, min(e.upTo, newest), txn)
         }
+        projection.notificationRequestHandlers(&handlers)
         return handlers
     }
 }

@@ -363,6 +363,17 @@ struct ReadView: DecisionState {
     func mute(_ muter: UserID, _ muted: UserID) throws -> MuteRecord? { try models.follows.mute(muter, muted, txn) }
     func activityMarker(of user: UserID) throws -> String? { try models.activity.markers.get(user, txn) }
     func newestActivity(of user: UserID) throws -> String? { try models.activity.activity.last(in: user, txn) }
+    func notificationPolicy(of user: UserID) throws -> NotificationPolicy {
+        try models.activity.notificationPolicy(of: user, txn)
+    }
+    func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool {
+        var found = false
+        try txn.scan(models.activity.references.database, prefix: HeldItems.prefix(of: user, from: account)) { _, _ in
+            found = true
+            return false
+        }
+        return found
+    }
     func holdsActivity(of user: UserID, item: String?) throws -> Bool {
         guard let item else { return try models.activity.activity.last(in: user, txn) != nil }
         return try models.activity.activity.contains((user, item), txn)

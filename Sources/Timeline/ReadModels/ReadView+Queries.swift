@@ -225,13 +225,16 @@ extension ReadView {
         }
     }
 
-    func activity(of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil) throws -> Page<
-        ActivityItem
-    > {
+    /// `user`'s activity; with `actor`, only that user's doings, those a notification request
+    /// holds too (as Mastodon's notifications of one account).
+    func activity(
+        of user: UserID, _ request: PageRequest, kinds: Set<ActivityItem.Kind>? = nil, from actor: UserID? = nil
+    ) throws -> Page<ActivityItem> {
         try requireUser(user)
         let present = Presenter(try privacy(for: nil))
-        let left = leftOut(try privacy(for: user))
+        let left = leftOut(try privacy(for: user), includingHeld: actor != nil)
         return try pageDescending(models.activity.activity, in: user, request) { id, record in
+            if let actor, record.actor != actor { return nil }
             guard try !left(record) else { return nil }
             let item = try present.activity(id: id, record)
             return kinds.map { $0.contains(item.kind) } ?? true ? item : nil
@@ -251,12 +254,14 @@ extension ReadView {
     /// after they unfollowed) or its author one they mute.
     func leftOut(
         _ privacy: Privacy<ReadView>,
-        on surface: Surface = .notifications
+        on surface: Surface = .notifications, includingHeld: Bool = false
     ) -> (ActivityRecord) throws -> Bool {
         { record in
             let aboutPost = [.mention, .reply, .post].contains(record.kind) && record.post != nil
             let stored = try aboutPost ? record.post.flatMap { try storedPost(Array($0.rawValue.utf8)) } : nil
-            return try !privacy.mayShowActivity(actor: record.actor, aboutPost: aboutPost, post: stored, on: surface)
+            return try !privacy.mayShowActivity(
+                actor: record.actor, aboutPost: aboutPost, post: stored, filtered: record.filtered && !includingHeld,
+                on: surface)
         }
     }
 

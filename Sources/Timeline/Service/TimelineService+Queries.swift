@@ -211,12 +211,14 @@ extension TimelineService {
     }
 
     /// What happened to `user`: comments and likes on their posts, new followers, removals;
-    /// newest first; only items of the `kinds` given, when given.
-    public func activity(of user: UserID, _ page: PageRequest = PageRequest(), kinds: Set<ActivityItem.Kind>? = nil)
-        throws(TimelineError) -> Page<ActivityItem>
-    {
+    /// newest first; only items of the `kinds` given, when given. With `actor`, only what that
+    /// user did, with what a notification request holds of theirs (Mastodon's `account_id`).
+    public func activity(
+        of user: UserID, _ page: PageRequest = PageRequest(), kinds: Set<ActivityItem.Kind>? = nil,
+        from actor: UserID? = nil
+    ) throws(TimelineError) -> Page<ActivityItem> {
         let page = try page.validated()
-        return try read { try $0.activity(of: user, page, kinds: kinds) }
+        return try read { try $0.activity(of: user, page, kinds: kinds, from: actor) }
     }
 
     /// `user`'s bookmarks, the latest saved first. Private: `answer` gives only the viewer's own.
@@ -404,4 +406,10 @@ public enum QueryResult: Sendable, Equatable {
     case moderation(ModerationQueue)
     /// An object's Mastodon id (`mastodonId`).
     case mastodonID(NumericID)
+    /// A user's notification policy.
+    case notificationPolicy(NotificationPolicyView)
+    /// A page of notification requests.
+    case notificationRequests(Page<NotificationRequest>)
+    /// One notification request.
+    case notificationRequest(NotificationRequest)
 }

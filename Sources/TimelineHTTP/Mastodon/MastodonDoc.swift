@@ -39,6 +39,9 @@ enum MastodonSchema: String, Sendable {
     case relationship = "Relationship", relationships = "[Relationship]"
     case media = "MediaAttachment", notification = "Notification", notifications = "[Notification]"
     case groupedNotifications = "GroupedNotificationsResults", count = "CountResponse"
+    case notificationPolicy = "NotificationPolicy", notificationRequest = "NotificationRequest",
+        notificationRequests = "[NotificationRequest]", notificationRequestsMerged = "NotificationRequestsMerged",
+        v1NotificationPolicy = "V1NotificationPolicy"
     case pushSubscription = "WebPushSubscription"
     case application = "Application", token = "Token", markers = "Markers", report = "Report", search = "Search"
     case instanceV1 = "InstanceV1", instanceV2 = "Instance", oauthServer = "OAuthServerMetadata", empty = "Empty"

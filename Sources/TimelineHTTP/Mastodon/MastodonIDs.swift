@@ -45,7 +45,8 @@ final class MastodonIDs: Sendable {
         let parts = template.split(separator: "/")
         guard let index = parts.firstIndex(of: "{id}"), index > 0 else { return nil }
         switch parts[index - 1] {
-        case "accounts", "follow_requests": return .account
+        // A notification request is named by the account whose notifications it holds.
+        case "accounts", "follow_requests", "requests": return .account
         case "statuses": return .status
         case "media": return .media
         case "notifications": return .notification

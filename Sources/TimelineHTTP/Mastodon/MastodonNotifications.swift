@@ -67,7 +67,7 @@ extension MastodonAPI {
             "GET", "/api/v1/notifications", scope: "read:notifications",
             doc: .init(
                 "The bearer's notifications, newest first.", returns: .notifications,
-                query: ["types[]", "exclude_types[]"], paged: true)
+                query: ["types[]", "exclude_types[]", "account_id"], paged: true)
         ) { api, request, entities in
             try api.mastodonNotifications(request, entities)
         },
@@ -109,9 +109,11 @@ extension TimelineAPI {
         var kinds = wanted.isEmpty ? known : known.filter { wanted.contains($0.mastodonType ?? "") }
         kinds = kinds.filter { !excluded.contains($0.mastodonType ?? "") }
         guard !kinds.isEmpty else { return Responses.entity(200, [Mastodon.Notification]()) }
+        // One account's (a notification request's screen): those its request holds too, as Mastodon.
+        let actor = try params.string("account_id").map { raw throws(TimelineError) in try entities.ids.user(raw) }
         return try mastodonPage(
             request, entities, in: .notification,
-            { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds) },
+            { page throws(TimelineError) in try service.activity(of: me, page, kinds: kinds, from: actor) },
             object: { .notification($0.id) }
         ) { item throws(TimelineError) in try mastodonNotification(item, viewer: me, entities) }
     }

@@ -25,7 +25,8 @@ enum MastodonAPI {
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] =
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
-        + startupRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes + instanceRoutes
+        + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
+        + instanceRoutes
         + announcementRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
