@@ -37,7 +37,7 @@ import Testing
             #expect(text.contains("ok - every answer is valid against Mastodon's schema"), "\(text)")
             print(
                 text.split(separator: "\n").filter {
-                    [" answers: ", " entities valid", " entity types "].contains(where: $0.contains)
+                    [" answers: ", " entities valid", " entity types ", " operations in "].contains(where: $0.contains)
                 }
                 .joined(separator: "\n"))
         }

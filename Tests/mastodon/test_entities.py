@@ -115,6 +115,7 @@ def entity_name(schema):
         return entity_name(schema["oneOf"][0])
     return "(inline)"
 dump = []
+called = set()  # Mastodon's operations called, (method, template)
 session = requests.Session()
 
 
@@ -122,6 +123,8 @@ def call(method, path, token=None, expect=200, **kwargs):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     response = session.request(method, base + path, headers=headers, **kwargs)
     template, op = operation(method, path.split("?")[0])
+    if template:
+        called.add((method, template))
     label = f"{method} {template or path} {response.status_code}"
     if response.status_code != expect:
         results.append((label, "FAILED", f"status {response.status_code}, expected {expect}: {response.text[:200]}"))
@@ -298,10 +301,41 @@ call("GET", "/api/v1/push/subscription", alice_token)
 call("PUT", "/api/v1/push/subscription", alice_token, data={"data[alerts][favourite]": "true"})
 call("DELETE", "/api/v1/push/subscription", alice_token)
 
+# Follow requests: alice locks her account, bob and carol ask, she accepts one and refuses the other.
+call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"locked": "true"})
+call("POST", f"/api/v1/accounts/{alice}/unfollow", bob_token)
+for asker in (bob_token, carol_token):
+    call("POST", f"/api/v1/accounts/{alice}/follow", asker)
+carol = (call("GET", "/api/v1/accounts/verify_credentials", carol_token) or {}).get("id")
+call("GET", "/api/v1/follow_requests", alice_token)
+call("POST", f"/api/v1/follow_requests/{bob}/authorize", alice_token)
+call("POST", f"/api/v1/follow_requests/{carol}/reject", alice_token)
+call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"locked": "false"})
+
+# The v1 upload, a refused boost, the authorize page, the streams, revoking the app's own token.
+with open(photo_path, "rb") as file:
+    call("POST", "/api/v1/media", alice_token, files={"file": ("pixel.png", file, "image/png")})
+call("POST", f"/api/v1/statuses/{status['id']}/reblog", bob_token, expect=403)
+call("GET", "/oauth/authorize", params={"response_type": "code", "client_id": app["client_id"],
+                                        "redirect_uri": "urn:ietf:wg:oauth:2.0:oob", "scope": "read"})
+call("GET", "/api/v1/streaming/health")
+for stream in ["user", "user/notification"]:
+    # A stream never ends: its status and type are read, then it is closed.
+    with session.get(f"{base}/api/v1/streaming/{stream}", headers={"Authorization": f"Bearer {alice_token}"},
+                     stream=True, timeout=10) as response:
+        template, _ = operation("GET", f"/api/v1/streaming/{stream}")
+        called.add(("GET", template))
+        is_stream = response.status_code == 200 and response.headers.get("Content-Type", "").startswith("text/event-stream")
+        results.append((f"GET {template} {response.status_code}", "no schema" if is_stream else "FAILED",
+                        "Server-Sent Events" if is_stream else response.headers.get("Content-Type", "")))
+call("POST", "/oauth/revoke", data={"client_id": app["client_id"], "client_secret": app["client_secret"],
+                                    "token": token["access_token"]})
+
 # Deletes, and errors.
 call("DELETE", f"/api/v1/statuses/{comment['id']}", bob_token)
 call("DELETE", f"/api/v1/statuses/{status['id']}", alice_token)
 call("GET", "/api/v1/statuses/-NoSuchStatus0000000", alice_token, expect=404)
+call("GET", "/api/v1/statuses/1", alice_token, expect=404)  # a number that names nothing
 call("GET", "/api/v1/accounts/verify_credentials", expect=401)
 
 # The types: each entity's schema as Timeline generates it from its Swift type (the components of
@@ -365,11 +399,48 @@ unchecked = sum(1 for r in results if r[1] == "no schema")
 bad = [r for r in results if r[1] in ("INVALID", "FAILED")]
 print(f"{len(results)} answers: {valid} valid against Mastodon's schema, {known} known invalid (#40), "
       f"{unchecked} without a schema in Mastodon's document, {len(bad)} unexpected")
+# Every operation of Mastodon's document: answered here and called above, or listed in
+# docs/mastodon-api.md ("Not answered yet") and answered 404 — or 405, a known path with another
+# method — never a canned answer.
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def shape(template):
+    return re.sub(r"\{[^}]+\}", "{}", template)
+
+
+served = session.get(base + "/api/openapi.json").json()
+here = {(method.upper(), shape(path)) for path, item in served["paths"].items() for method in item if method in METHODS}
+docs = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "mastodon-api.md")).read()
+docs = docs.split("## Not answered yet", 1)[-1].split("\n## ", 1)[0]
+listed = set(re.findall(r"^\| `(GET|POST|PUT|PATCH|DELETE) (/[^`]+)` \|", docs, flags=re.M))
+operations = [(method.upper(), path) for path, item in document["paths"].items() for method in item if method in METHODS]
+answered = [op for op in operations if (op[0], shape(op[1])) in here]
+uncalled = sorted(op for op in answered if op not in called)
+left_out = [op for op in operations if (op[0], shape(op[1])) not in here]
+unsaid = sorted(op for op in left_out if op not in listed)
+said_but_answered = sorted(op for op in listed if op in answered or op not in operations)
+answering = []
+for method, path in left_out:
+    concrete = re.sub(r"\{[^}]+\}", "1", path)
+    status = session.request(method, base + concrete, headers={"Authorization": f"Bearer {alice_token}"}).status_code
+    if status not in (404, 405):
+        answering.append(f"{method} {path} {status}")
+print(f"{len(operations)} operations in Mastodon's document: {len(answered)} answered, "
+      f"{len(answered) - len(uncalled)} of them called here; {len(left_out)} not answered, "
+      f"{len(left_out) - len(unsaid)} of them listed in docs/mastodon-api.md with why")
+for problem, items in [("answered but never called here", uncalled), ("not answered and not listed", unsaid),
+                       ("listed as not answered but answered (or no operation)", said_but_answered),
+                       ("listed as not answered but not 404", answering)]:
+    for item in items:
+        print(f"FAILED    {problem}: {item}")
+coverage_problems = uncalled + unsaid + said_but_answered + answering
+
 stale = sorted(set(KNOWN) - seen_reasons)
 if dump_path:
     json.dump(dump, open(dump_path, "w"), indent=1, sort_keys=True)
 if stale:
     print(f"FAILED: known failures no longer seen (take them off KNOWN): {stale}")
-if bad or stale or type_problems:
+if bad or stale or type_problems or coverage_problems:
     sys.exit(1)
 print("ok - every answer is valid against Mastodon's schema or a known #40 difference")
