@@ -229,6 +229,14 @@ call("GET", "/api/v1/bookmarks", bob_token)
 call("GET", "/api/v1/favourites", bob_token)
 for action in ["unfavourite", "unbookmark", "unreblog"]:
     call("POST", f"/api/v1/statuses/{status['id']}/{action}", bob_token)
+asked = call("GET", "/api/v1/accounts", alice_token, params={"id[]": [bob, alice, "1"]})
+if [account["id"] for account in asked or []] != [bob, alice]:
+    results.append(("GET /api/v1/accounts", "FAILED", f"not the accounts asked, in order: {asked}"))
+asked = call("GET", "/api/v1/statuses", alice_token, params={"id[]": [comment["id"], status["id"], "1"]})
+if [found["id"] for found in asked or []] != [comment["id"], status["id"]]:
+    results.append(("GET /api/v1/statuses", "FAILED", f"not the statuses asked, in order: {asked}"))
+call("GET", "/api/v2/suggestions", carol_token)
+call("GET", "/api/v1/suggestions?limit=5", carol_token)
 call("GET", "/api/v1/timelines/home", alice_token)
 call("GET", "/api/v1/timelines/tag/sea", alice_token)
 call("GET", "/api/v1/timelines/public", alice_token)

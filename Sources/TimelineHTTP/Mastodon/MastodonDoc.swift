@@ -48,7 +48,7 @@ enum MastodonSchema: String, Sendable {
     case rules = "[Rule]", extendedDescription = "ExtendedDescription", privacyPolicy = "PrivacyPolicy",
         termsOfService = "TermsOfService", translationLanguages = "TranslationLanguages", peers = "Peers",
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
-    case preferences = "Preferences", customEmojis = "[CustomEmoji]"
+    case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo"
     /// `text/plain` (the streaming health check).
     case text = "text"

@@ -187,6 +187,8 @@ public enum MastodonOpenAPI {
                 ("StatusSource", try .of(Mastodon.StatusSource.self)),
                 ("Context", try .of(Mastodon.Context.self)),
                 ("Relationship", try .of(Mastodon.Relationship.self)),
+                ("SuggestionSourcesEnum", try .of(Mastodon.SuggestionSource.self)),
+                ("Suggestion", try .of(Mastodon.Suggestion.self)),
                 ("NotificationTypeEnum", try .of(Mastodon.NotificationType.self)),
                 ("Notification", try .of(Mastodon.Notification.self)),
                 ("NotificationGroup", try .of(Mastodon.NotificationGroup.self)),

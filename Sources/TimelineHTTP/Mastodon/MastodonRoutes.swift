@@ -24,7 +24,7 @@ enum MastodonAPI {
     /// Every route of the Mastodon API, in the order they are matched (a literal segment
     /// before a parameter: `/accounts/search` before `/accounts/{id}`).
     static let table: [Route] =
-        oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + streamingRoutes + writeRoutes
+        oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + lookupRoutes + streamingRoutes + writeRoutes
         + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
         + instanceRoutes
         + announcementRoutes + routes + [
