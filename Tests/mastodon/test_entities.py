@@ -339,6 +339,18 @@ for stream in ["user", "user/notification"]:
 call("POST", "/oauth/revoke", data={"client_id": app["client_id"], "client_secret": app["client_secret"],
                                     "token": token["access_token"]})
 
+# Uploads that are refused as Mastodon refuses them: a file that is no image is 422, and a post of
+# another's upload is the same 422 as one of an upload that does not exist (nothing told).
+with open(__file__, "rb") as file:
+    call("POST", "/api/v2/media", alice_token, files={"file": ("notes.png", file, "image/png")}, expect=422)
+with open(photo_path, "rb") as file:
+    bobs_upload = call("POST", "/api/v2/media", bob_token, files={"file": ("pixel.png", file, "image/png")})
+foreign = call("POST", "/api/v1/statuses", alice_token, data={"status": "mine?", "media_ids[]": bobs_upload["id"]},
+               expect=422)
+unknown = call("POST", "/api/v1/statuses", alice_token, data={"status": "mine?", "media_ids[]": "1"}, expect=422)
+if foreign != unknown or re.search(r"-[A-Za-z0-9_-]{19}", json.dumps(foreign)):
+    results.append(("POST /api/v1/statuses", "FAILED", f"another's upload is told apart, or named: {foreign} {unknown}"))
+
 # Deletes, and errors.
 call("DELETE", f"/api/v1/statuses/{comment['id']}", bob_token)
 call("DELETE", f"/api/v1/statuses/{status['id']}", alice_token)

@@ -155,10 +155,13 @@ enum MastodonAPI {
     {
         let byCode =
             switch error.code {
-            case .invalidArgument, .usernameTaken, .emailTaken: 422
+            // A file that is no image is a validation failure there, as a bad field is.
+            case .invalidArgument, .usernameTaken, .emailTaken, .unsupportedMediaType: 422
             default: error.code.http.status
             }
-        return Responses.entity(status ?? byCode, Mastodon.Error(error: error.message), headers: headers)
+        // "Not found" in Mastodon's words: the library's names the native id, which this API never shows.
+        let message = error.code == .notFound ? "Record not found" : error.message
+        return Responses.entity(status ?? byCode, Mastodon.Error(error: message), headers: headers)
     }
 }
 

@@ -154,8 +154,16 @@ extension TimelineAPI {
             let author = try service.user(comment.author, viewer: request.viewer)
             return Responses.entity(200, try entities.status(comment, author: author))
         }
+        // Another's upload, a deleted one and a number of nothing are one answer, as Mastodon
+        // gives it (422), which says nothing of whether the upload exists.
+        let me = try request.requireViewer()
         let media = try params.list("media_ids").map { raw throws(TimelineError) in
-            try entities.ids.media(raw).rawValue
+            guard
+                let upload = try mastodonFind({ () throws(TimelineError) in
+                    try service.media(try entities.ids.media(raw), viewer: me)
+                })
+            else { throw TimelineError.invalid("media_ids", "Validation failed: media_ids names no upload of yours") }
+            return upload.id
         }
         guard !media.isEmpty else {
             throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)")
