@@ -26,11 +26,11 @@ final class Presenter {
         return name
     }
 
-    func profile(_ user: UserRecord) throws -> Profile {
+    func profile(_ user: UserRecord, countingUnread: Bool = true) throws -> Profile {
         var profile = Profile(
             user, followedByViewer: try viewer.map { try view.follows($0, user.id) },
             blockedByViewer: try viewer.map { try view.blocks($0, user.id) }, own: viewer == user.id)
-        if viewer == user.id {
+        if viewer == user.id, countingUnread {
             profile.unreadActivity = try view.unreadActivity(of: user.id, upTo: Profile.unreadActivityLimit)
         }
         if let viewer {

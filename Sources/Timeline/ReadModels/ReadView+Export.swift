@@ -21,7 +21,7 @@ extension ReadView {
         let present = Presenter(try privacy(for: user))
         let posts = models.posts, follows = models.follows
         func profiles(_ ids: [UserID]) throws -> [Profile] {
-            try ids.compactMap { try self.user($0).map(present.profile) }
+            try ids.compactMap { id in try self.user(id).map { try present.profile($0) } }
         }
         return ExportData(
             profile: try present.profile(record),  // their own: with their settings

@@ -5,12 +5,12 @@ import TimelineDomain
 /// The query side, over one snapshot.
 extension ReadView {
     /// `id`'s profile as `viewer` sees it (a suspended account's is `not_found` to everyone else).
-    func profile(_ id: UserID, viewer: UserID? = nil) throws -> Profile {
+    func profile(_ id: UserID, viewer: UserID? = nil, countingUnread: Bool = true) throws -> Profile {
         let privacy = try privacy(for: viewer)
         guard let user = try user(id), try privacy.mayShow(account: id, on: .profile) else {
             throw TimelineError.notFound("user", id.rawValue)
         }
-        return try Presenter(privacy).profile(user)
+        return try Presenter(privacy).profile(user, countingUnread: countingUnread)
     }
 
     /// Throws `not_found` unless `id` is a user.

@@ -6,8 +6,13 @@ import TimelineDomain
 /// (`likedByViewer`).
 extension TimelineService {
     /// A user's profile.
-    public func user(_ id: UserID, viewer: UserID? = nil) throws(TimelineError) -> Profile {
-        try read { try $0.profile(id, viewer: viewer) }
+    ///
+    /// - Parameter countingUnread: `false` leaves the viewer's own `unreadActivity` nil: a reader
+    ///   that never shows it (an author beside their post) skips counting up to 1,000 items.
+    public func user(_ id: UserID, viewer: UserID? = nil, countingUnread: Bool = true) throws(TimelineError)
+        -> Profile
+    {
+        try read { try $0.profile(id, viewer: viewer, countingUnread: countingUnread) }
     }
 
     /// The profile of the user with this username (case-insensitive).

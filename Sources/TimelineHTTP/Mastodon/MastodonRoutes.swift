@@ -277,7 +277,8 @@ extension TimelineAPI {
         var authors: [UserID: Profile] = [:]
         return { post throws(TimelineError) -> Mastodon.Status? in
             if authors[post.author] == nil {
-                authors[post.author] = try self.service.user(post.author, viewer: request.viewer)
+                authors[post.author] = try self.service.user(
+                    post.author, viewer: request.viewer, countingUnread: false)
             }
             guard let author = authors[post.author] else { return nil }
             return try entities.status(post, author: author)
