@@ -175,9 +175,7 @@ package struct Privacy<State: DecisionState> {
         let author = needsAuthor ? post.author : UserID("")
         if surface.mutesHidePosts, !mutes.isEmpty, mutes.contains(author) { return false }
         if suspended.map({ !$0.isEmpty }) ?? true, try isSuspended(author) { return false }
-        let needsFollow =
-            try surface.needsFollow
-            || (surface.checksFollowersOnly && (post.isFollowersOnly || state.isLocked(author)))
+        let needsFollow = try surface.needsFollow || (surface.checksFollowersOnly && isForFollowers(post, by: author))
         if needsFollow, try !follows(author) { return false }
         let threshold = reportThreshold
         if post.mayBeHiddenByReports(threshold: threshold),
@@ -186,6 +184,13 @@ package struct Privacy<State: DecisionState> {
             return false
         }
         return try !surface.blocksHidePosts || !blockedEitherWay(author)
+    }
+
+    /// Whether only `post`'s author's followers (and the author) may see it: it is for followers
+    /// only, or its author (`author`, its id) has locked their account now — private means
+    /// private: every post of a locked account, earlier ones too, whatever their own visibility.
+    package func isForFollowers(_ post: some PostFacts, by author: UserID) throws -> Bool {
+        try post.isFollowersOnly || state.isLocked(author)
     }
 
     /// Whether `user`'s account (or what they do: a comment, an activity item) may reach the
