@@ -15,7 +15,7 @@ import TimelineDomain
         try await service.run(.follow(user: owner.id.rawValue), as: fan.id)
         let early = try #require(
             try await service.run(
-                .addPost(image: gifBase64(0xFF), caption: "#early for all", location: here), as: owner.id
+                .addPost(image: gifBase64(0xFF), caption: "#early for all, @stranger", location: here), as: owner.id
             ).post)
         let friends = try #require(
             try await service.run(
@@ -23,6 +23,8 @@ import TimelineDomain
             ).post)
         #expect(early.visibility == .public)
         #expect(try service.posts(by: owner.id, viewer: stranger.id).items.map(\.id) == [early.id])
+        // The stranger was told of the mention (what a push tells is what the activity shows).
+        #expect(try service.activity(of: stranger.id).items.count == 1)
         try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: owner.id)
 
         for viewer in [stranger.id, nil] {
@@ -38,6 +40,8 @@ import TimelineDomain
             let profile = try service.user(owner.id, viewer: viewer)
             #expect(profile.locked && profile.postCount == 2)
         }
+        // The mention's activity item (and so its push) no longer reaches them.
+        #expect(try service.activity(of: stranger.id).items.isEmpty)
         // Acting on it is as on a post that does not exist.
         await expectError(.notFound) { _ = try await service.run(.like(post: early.id.rawValue), as: stranger.id) }
         for viewer in [owner.id, fan.id] {
@@ -98,6 +102,17 @@ import TimelineDomain
             }
             #expect(try await api.get("/api/v1/statuses/\(status)", bearer: stranger.token).status == 404)
             #expect(try await api.get("/api/v1/statuses/\(status)").status == 404)
+            // Mastodon's timelines: the account's statuses, the tag's and the public one.
+            let account = try await server.mastodonID("account", owner.id)
+            let timelines = [
+                "/api/v1/accounts/\(account)/statuses", "/api/v1/timelines/tag/before", "/api/v1/timelines/public"
+            ]
+            for path in timelines {
+                let shown = try await api.get(path, bearer: fan.token)
+                #expect(shown.status == 200 && shown.text.contains(status), "\(path): \(shown)")
+                let hidden = try await api.get(path, bearer: stranger.token)
+                #expect(hidden.status == 200 && !hidden.text.contains(status), "\(path): \(hidden)")
+            }
             #expect(try await api.get("/v1/posts/\(post)", bearer: fan.token).status == 200)
             #expect(try await api.get("/v1/images/\(image)", bearer: fan.token).status == 200)
             #expect(try await api.get("/api/v1/statuses/\(status)", bearer: fan.token).status == 200)
