@@ -148,29 +148,34 @@ package struct Privacy<State: DecisionState> {
     }
 
     /// Whether `author`'s posts may reach the viewer on `surface` at all (before what a post
-    /// itself says: followers only, reports). Their author always may.
+    /// itself says: followers only, reports). Their author always may; a locked account's
+    /// posts only its followers (where followers-only posts are checked).
     package func mayShow(postsBy author: UserID, on surface: Surface) throws -> Bool {
         if author == viewer { return true }
         if surface.mutesHidePosts, mutes.contains(author) { return false }
         if try isSuspended(author) { return false }
-        if surface.needsFollow, try !follows(author) { return false }
+        let needsFollow = try surface.needsFollow || (surface.checksFollowersOnly && state.isLocked(author))
+        if needsFollow, try !follows(author) { return false }
         return try !surface.blocksHidePosts || !blockedEitherWay(author)
     }
 
     /// Whether `post` may reach the viewer on `surface`: its author always; otherwise not when
     /// the viewer mutes its author (where mutes hide posts), its author is suspended, it is for
-    /// followers only and the viewer does not follow its author, enough counted reports stand
-    /// against it, or a block stands between its author and the viewer (where blocks hide posts).
+    /// followers only or its author's account is locked (private: every post of it, earlier ones
+    /// too, whatever their own visibility) and the viewer does not follow its author, enough
+    /// counted reports stand against it, or a block stands between its author and the viewer
+    /// (where blocks hide posts). The locked flag is the author's now, read at each read: a
+    /// public post shows again when its author unlocks, a followers-only one stays so.
     package func mayShow(post: some PostFacts, on surface: Surface) throws -> Bool {
         if let viewer, post.isAuthor(viewer) { return true }
         // The author's id is made only when a rule needs it (a stored record holds bytes).
         let needsAuthor =
             (surface.mutesHidePosts && !mutes.isEmpty) || suspended.map { !$0.isEmpty } ?? true
-            || surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly) || surface.blocksHidePosts
+            || surface.needsFollow || surface.checksFollowersOnly || surface.blocksHidePosts
         let author = needsAuthor ? post.author : UserID("")
         if surface.mutesHidePosts, !mutes.isEmpty, mutes.contains(author) { return false }
         if suspended.map({ !$0.isEmpty }) ?? true, try isSuspended(author) { return false }
-        let needsFollow = surface.needsFollow || (surface.checksFollowersOnly && post.isFollowersOnly)
+        let needsFollow = try surface.needsFollow || (surface.checksFollowersOnly && isForFollowers(post, by: author))
         if needsFollow, try !follows(author) { return false }
         let threshold = reportThreshold
         if post.mayBeHiddenByReports(threshold: threshold),
@@ -179,6 +184,13 @@ package struct Privacy<State: DecisionState> {
             return false
         }
         return try !surface.blocksHidePosts || !blockedEitherWay(author)
+    }
+
+    /// Whether only `post`'s author's followers (and the author) may see it: it is for followers
+    /// only, or its author (`author`, its id) has locked their account now — private means
+    /// private: every post of a locked account, earlier ones too, whatever their own visibility.
+    package func isForFollowers(_ post: some PostFacts, by author: UserID) throws -> Bool {
+        try post.isFollowersOnly || state.isLocked(author)
     }
 
     /// Whether `user`'s account (or what they do: a comment, an activity item) may reach the

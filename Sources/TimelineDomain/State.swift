@@ -224,6 +224,8 @@ package protocol DecisionState {
     func footprint(of user: UserID) throws -> UserFootprint
     /// Whether a moderator suspended `user` (a read model may answer from its own list).
     func isSuspended(_ user: UserID) throws -> Bool
+    /// Whether `user`'s account is locked (private: all its posts are for its followers).
+    func isLocked(_ user: UserID) throws -> Bool
     /// Whether `a` blocks `b` or `b` blocks `a`.
     func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool
     /// One of the instance's texts ("" when not set).
@@ -246,11 +248,15 @@ extension DecisionState {
     /// Whether a moderator suspended `user`, read from their record.
     package func isSuspended(_ user: UserID) throws -> Bool { try self.user(user)?.suspended == true }
 
+    /// Whether `user`'s account is locked, read from their record.
+    package func isLocked(_ user: UserID) throws -> Bool { try self.user(user)?.locked == true }
+
     /// Whether `a` blocks `b` or `b` blocks `a`, read as two blocks.
     package func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool { try blocks(a, b) || blocks(b, a) }
 
     /// Whether `post` is hidden from `viewer`, who is not its author: its author is suspended,
-    /// it is for followers only and `viewer` does not follow its author, or at least
+    /// it is for followers only or its author's account is locked and `viewer` does not follow
+    /// its author, or at least
     /// `threshold` reports count against it.
     /// The one rule deciding (a hidden post is `not_found` to act on) and reading (it is left
     /// out of pages) share: `Privacy` on the `command` surface.

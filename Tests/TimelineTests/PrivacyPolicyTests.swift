@@ -26,6 +26,8 @@ import TimelineDomain
         var likes: Set<[String]> = []
         var bookmarks: Set<[String]> = []
         var suspended: Set<UserID> = []
+        /// The locked (private) accounts now: all their posts are for their followers.
+        var locked: Set<UserID> = []
         var follows: Set<[UserID]> = []
         var blocks: Set<[UserID]> = []
         var mutes: Set<[UserID]> = []
@@ -59,7 +61,8 @@ import TimelineDomain
             if mutesHide.contains(place), mutes(viewer, author) { return false }
             if suspended.contains(author) { return false }
             if place == .stream, !follows(viewer, author) { return false }
-            if place != .home, post.followersOnly, !follows(viewer, author) { return false }
+            let forFollowers = post.followersOnly || locked.contains(author)
+            if place != .home, forFollowers, !follows(viewer, author) { return false }
             if reports[id, default: []].count >= Self.hideAfterReports { return false }
             let blocksHide: Set<Where> = [.profile, .hashtag, .search, .favourites, .bookmarks, .post, .notifications]
             if blocksHide.contains(place), blockedEitherWay(viewer, author) { return false }
@@ -122,6 +125,7 @@ import TimelineDomain
                 case 14:
                     let locked = Bool.random(using: &rng)
                     try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: locked), as: actor)
+                    if locked { net.locked.insert(actor) } else { net.locked.remove(actor) }
                 case 15...16:
                     if let post {
                         let text = Bool.random(using: &rng) ? "@u\(Int.random(in: 0..<6, using: &rng)) look" : "nice"

@@ -742,8 +742,15 @@ def steps(server, out, images, a, b):
             raise AssertionError("a followers-only post reached someone who does not follow its author")
         except urllib.error.HTTPError as error:
             assert error.code == 404, f"a followers-only post answered {error.code} to a stranger"
+    # Private means private: eve's earlier public post is for her followers once she locks; ben,
+    # who does not follow her, sees her profile with its counts and "This account is private".
+    server.call("POST", "/v1/posts", {"image": base64.b64encode(images["second"]).decode(), "caption": "eve before"},
+                token=eve["session"])
     server.call("PATCH", "/v1/me", {"locked": True}, token=eve["session"])
     go(b, server, "/u/eve")
+    text_appears(b, "This account is private")
+    assert "1 post" in b.find_element(By.CSS_SELECTOR, "main .profile").text, "a private profile hides its counts"
+    assert not b.find_elements(By.CSS_SELECTOR, "main li.tile"), "a stranger sees a private account's post tile"
     click(b, button(b, "Follow"))
     button(b, "Requested")
     assert server.call("GET", "/v1/me/follow-requests", token=eve["session"])["items"][0]["username"] == "ben"
@@ -753,7 +760,8 @@ def steps(server, out, images, a, b):
     click(a, button(a, "Save"))
     wait(a, lambda d: not d.find_elements(By.CSS_SELECTOR, "main h1 .locked"), "the lock stays after turning it off")
     check("Private account in Edit profile; a follow request approved on Follow requests; a followers-only post (the default) "
-          "reaches a follower with its photo and a Followers mark and is 404 to others; Follow on a locked account says Requested")
+          "reaches a follower with its photo and a Followers mark and is 404 to others; a stranger sees 'This account is private' "
+          "(with the counts, no tile) and Follow on a locked account says Requested")
 
     # 9k. An album: ann chooses two photos at once (each uploads while she types), gives the
     # first an alt text, and shares; the post is a carousel with a dot per photo, each photo's

@@ -247,6 +247,24 @@ export async function render(root, { params: [name] }, app) {
     }));
   }
 
+  const header = h('section', { class: 'profile', 'aria-labelledby': 'profile-name' },
+    photo,
+    h('div', { class: 'profile-main' },
+      Object.assign(heading, { id: 'profile-name' }),
+      counts,
+      about,
+      buttons));
+
+  // A private account's posts are for its followers: anyone else sees the profile, its counts
+  // and Follow (a request), and no grid.
+  if (user.locked && !own && !user.followedByViewer) {
+    replace(root, header, editor,
+      h('div', { class: 'empty private-account' },
+        h('h2', {}, 'This account is private'),
+        h('p', {}, 'Follow this account to see their photos.')));
+    return undefined;
+  }
+
   // The posts, as a grid or a list.
   let view = localStorage.getItem(VIEW_KEY) === 'list' ? 'list' : 'grid';
   const grid = h('ul', { class: 'grid' });
@@ -273,13 +291,7 @@ export async function render(root, { params: [name] }, app) {
   const empty = h('p', { class: 'empty', hidden: true }, own ? 'Share your first photo with New post.' : 'No posts yet.');
 
   replace(root,
-    h('section', { class: 'profile', 'aria-labelledby': 'profile-name' },
-      photo,
-      h('div', { class: 'profile-main' },
-        Object.assign(heading, { id: 'profile-name' }),
-        counts,
-        about,
-        buttons)),
+    header,
     editor,
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Show posts as' }, gridButton, listButton),
     h('h2', { class: 'visually-hidden' }, `Posts by ${user.username}`),

@@ -39,6 +39,13 @@ struct ProfilesProjection: Projection {
 
     func isSuspended(_ id: UserID, _ txn: Transaction) throws -> Bool { try suspended.contains(("s", id), txn) }
 
+    /// Whether `id`'s account is locked, read from their record: a record of version 1 holds
+    /// the default settings (not locked), so only a version 2 record is decoded.
+    func isLocked(_ id: UserID, _ txn: Transaction) throws -> Bool {
+        guard let bytes = try txn.get(users.database, UserRecords.key(id)), bytes.first == 2 else { return false }
+        return try UserRecords.decode(bytes).locked
+    }
+
     private func update(_ id: UserID, _ txn: Transaction, _ change: (inout UserRecord) -> Void) throws {
         guard var user = try user(id, txn) else { return }
         change(&user)

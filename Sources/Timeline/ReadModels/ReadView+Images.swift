@@ -21,7 +21,7 @@ extension ReadView {
     }
 
     /// An image of a live post or profile photo as `viewer` may have it: a photo only
-    /// followers-only posts show is `not_found` to anyone who may see none of them, as they
+    /// followers-only posts (or posts of a locked account: `Privacy.isForFollowers`) show is `not_found` to anyone who may see none of them, as they
     /// are (one photo posted twice by its author is one image, shown by either post). A photo
     /// uploaded for a post not yet made (no post, no profile photo shows it) is its
     /// uploader's alone: `not_found` to everyone else, as an unknown id.
@@ -31,7 +31,7 @@ extension ReadView {
         let privacy = try privacy(for: viewer)
         try models.postImages.imagePosts.forEach(in: id, txn) { post, _ in
             guard let readings = try storedPost(Array(post.rawValue.utf8)) else { return true }
-            guard readings.fields.followersOnly else {
+            guard try privacy.isForFollowers(readings, by: readings.author) else {
                 (restricted, shown) = (false, true)
                 return false
             }

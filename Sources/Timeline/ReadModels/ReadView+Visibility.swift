@@ -1,7 +1,7 @@
 import LMDB
 import TimelineDomain
 
-/// Who may see what: followers-only posts, reports that hide a post, blocks that keep users
+/// Who may see what: followers-only posts and locked accounts' posts, reports that hide a post, blocks that keep users
 /// apart, mutes, and suspended accounts, gone for everyone else. The rules are `Privacy`'s
 /// (TimelineDomain); this view answers what they read, from its own lists where it can.
 extension ReadView {
@@ -34,6 +34,10 @@ extension ReadView {
 
     /// Whether a moderator suspended `user`, from the profiles' list of suspended users.
     func isSuspended(_ user: UserID) throws -> Bool { try models.profiles.isSuspended(user, txn) }
+
+    /// Whether `user`'s account is locked (its posts are for its followers), from their profile
+    /// record as it stands now.
+    func isLocked(_ user: UserID) throws -> Bool { try models.profiles.isLocked(user, txn) }
 
     /// Whether one of `a` and `b` blocks the other.
     func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool { try models.follows.blockedEitherWay(a, b, txn) }
