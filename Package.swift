@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The bench's peer design only (TimelineBench): the library never links SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "WebPush", dependencies: ["OpenSSL", "Curl"]),
         // Zip archives written as a stream (libarchive): a user's export.
         .target(name: "Archive", dependencies: ["CArchive"]),
+        // gzip for the HTTP answers a client asks to have compressed (zlib).
+        .target(name: "Zlib", dependencies: ["CZlib"]),
         // Image decoding, resizing and encoding (libvips).
         .target(name: "Vips", dependencies: ["CVips"]),
         // The NATS C client: JetStream streams and key-value buckets (the replicated log).
@@ -60,7 +63,8 @@ let package = Package(
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS", "TimelinePush"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
-        .target(name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel"]),
+        .target(
+            name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel", "Zlib"]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL", "JSONModel"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite

@@ -11,8 +11,15 @@ extension TimelineAPI {
                 Operation(
                     id: "openapi", summary: "This document.", tag: .operations,
                     answer: Answer(
-                        status: 200, description: "The OpenAPI 3.1 document, generated from the server's route table.",
-                        content: [("application/json", .object)]))),
+                        status: 200,
+                        description:
+                            "The OpenAPI 3.1 document, generated from the server's route table (with an ETag and "
+                            + "`Cache-Control: no-cache`: revalidate with If-None-Match).",
+                        content: [("application/json", .object)]),
+                    parameters: [.ifNoneMatch],
+                    otherAnswers: [
+                        (304, Answer(status: 304, description: "Not modified: the If-None-Match ETag is current."))
+                    ])),
             Route(
                 "GET", "/", .anyone, scope: .none, .now { try WebApp.file("index.html", in: nil, request: $1.http) },
                 nil),
@@ -23,6 +30,11 @@ extension TimelineAPI {
             Route(
                 "GET", "/app/{asset}", .anyone, scope: .none,
                 .now { try WebApp.file($1.parameters["asset"] ?? "", in: nil, request: $1.http) }, nil),
+            // Generated, not a file: each operation's method and path, for web/js/api.js.
+            Route(
+                "GET", "/app/js/operations.js", .anyone, scope: .none,
+                .now { WebApp.answer(WebApp.operations, contentType: WebApp.mediaTypes["js"] ?? "", request: $1.http) },
+                nil),
             Route(
                 "GET", "/app/js/{module}", .anyone, scope: .none,
                 .now { try WebApp.file($1.parameters["module"] ?? "", in: "js", request: $1.http) }, nil)

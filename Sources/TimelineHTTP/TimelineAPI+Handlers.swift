@@ -236,11 +236,12 @@ extension TimelineAPI {
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: .bytes(Array(text.utf8)))
     }
 
-    /// `GET /v1/openapi.json`: the document generated from the route table.
+    /// `GET /v1/openapi.json`: the document generated from the route table, revalidated by its `ETag`.
     func openAPI(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
-        return HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/json")], body: .bytes(try OpenAPI.served.get()))
+        let document = try OpenAPI.served.get()
+        return Revalidation.answer(
+            document.bytes, tag: document.tag, contentType: "application/json", request: request.http)
     }
 
     /// `GET /v1/me/push`: the bearer token's push subscription, and the key to subscribe with.

@@ -226,7 +226,7 @@ public final class TimelineAPI: Sendable {
         _ response: HTTPResponse, _ request: HTTPRequest, route: String, started: ContinuousClock.Instant,
         limits: [(name: String, value: String)] = []
     ) -> HTTPResponse {
-        var response = response
+        var response = Compression.apply(response, for: request)
         response.headers.append(("X-Content-Type-Options", "nosniff"))
         response.headers += limits
         if let origin = request.header("Origin"), options.corsOrigins.contains(origin) {

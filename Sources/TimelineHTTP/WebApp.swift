@@ -1,4 +1,5 @@
 import Foundation
+import JSONModel
 import MicroHTTPD
 import Timeline
 
@@ -50,30 +51,34 @@ enum WebApp {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw TimelineError(.notFound, "no such file in the web app")
         }
-        let bytes = Array(data)
-        let tag = "\"\(etag(of: bytes))\""
-        var headers: [(name: String, value: String)] = [
-            ("Cache-Control", "no-cache"), ("ETag", tag),
-            ("Content-Security-Policy", contentSecurityPolicy), ("Referrer-Policy", "no-referrer"),
-            ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")
-        ]
-        if let wanted = request.header("If-None-Match"),
-            wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag })
-        {
-            return HTTPResponse(status: 304, headers: headers)
-        }
-        headers.insert(
-            ("Content-Type", mediaTypes[String(name.split(separator: ".")[1])] ?? "application/octet-stream"), at: 0)
-        return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
+        let type = mediaTypes[String(name.split(separator: ".")[1])] ?? "application/octet-stream"
+        return answer(Array(data), contentType: type, request: request)
     }
 
-    /// FNV-1a, 64 bits, in hex: enough to tell two versions of a file apart.
-    static func etag(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return String(hash, radix: 16) + "-" + String(bytes.count, radix: 16)
+    /// `bytes` as one of the app's files: revalidated by its `ETag` (304 when `If-None-Match`
+    /// names it), under the app's policy.
+    static func answer(_ bytes: [UInt8], contentType: String, request: HTTPRequest) -> HTTPResponse {
+        Revalidation.answer(
+            bytes, tag: Revalidation.tag(of: bytes), contentType: contentType, request: request,
+            headers: [
+                ("Content-Security-Policy", contentSecurityPolicy), ("Referrer-Policy", "no-referrer"),
+                ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")
+            ])
     }
+
+    /// `/app/js/operations.js`, made from the route table as the OpenAPI document is: each
+    /// operation's method and path template by its operationId, all the web app needs of that
+    /// document (`web/js/api.js` imports it), at 3 KB instead of 180.
+    static let operations: [UInt8] = {
+        var map: [String: JSONValue] = [:]
+        for route in TimelineAPI.routes {
+            guard let operation = route.operation else { continue }
+            map[operation.id] = .array([.string(route.method), .string(route.template)])
+        }
+        let object = JSONWriter.bytes(.object(map.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }))
+        let text =
+            "// Made by the server from its route table (as /v1/openapi.json is): operationId → [method, path].\n"
+            + "export const operations = \(String(decoding: object, as: UTF8.self));\n"
+        return Array(text.utf8)
+    }()
 }

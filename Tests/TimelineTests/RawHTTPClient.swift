@@ -82,6 +82,17 @@ final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Reads until the server closes the connection (or no byte arrives for 10 s); every byte
+    /// read, as bytes (a compressed body is not text).
+    func readToEnd() async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                while self.receive() {}
+                continuation.resume(returning: self.buffer)
+            }
+        }
+    }
+
     /// Whether the server has closed (or reset) the connection, without waiting or reading.
     var peerClosed: Bool {
         var byte: UInt8 = 0

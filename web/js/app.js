@@ -208,6 +208,7 @@ window.addEventListener('storage', (event) => {
   }
 });
 
-sessionChanged();
+// The screen first, so that its request (Home's feed) is the first to leave; then the live
+// stream, whose unread count (GET /v1/me) also refreshes the stored profile.
 render();
-if (currentSession()) api.me().catch(() => {});
+sessionChanged();

@@ -6,8 +6,11 @@ import Timeline
 /// (`TimelineAPI.routes`), the error codes' statuses, the limits of `Validation` and the JSON
 /// Schemas of `schemas/`. Served at `/v1/openapi.json` and printed by `timeline openapi`.
 public enum OpenAPI {
-    /// The document the server answers with, made once (the route table is fixed at build time).
-    static let served = Result { () throws(TimelineError) in try bytes() }
+    /// The document the server answers with and its ETag, made once (the route table is fixed at build time).
+    static let served = Result { () throws(TimelineError) in
+        let document = try bytes()
+        return (bytes: document, tag: Revalidation.tag(of: document))
+    }
 
     /// The document as JSON indented by two spaces, keys sorted (the same bytes every time).
     public static func bytes() throws(TimelineError) -> [UInt8] {

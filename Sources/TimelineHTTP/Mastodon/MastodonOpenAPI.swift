@@ -16,7 +16,11 @@ public enum MastodonOpenAPI {
         }
     }
 
-    static let served = Result { () throws(TimelineError) in try bytes() }
+    /// The document the server answers with and its ETag, made once.
+    static let served = Result { () throws(TimelineError) in
+        let document = try bytes()
+        return (bytes: document, tag: Revalidation.tag(of: document))
+    }
 
     static func document() throws -> JSONValue {
         var paths: [(key: String, value: JSONValue)] = []

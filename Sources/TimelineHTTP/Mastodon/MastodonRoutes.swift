@@ -31,9 +31,10 @@ enum MastodonAPI {
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
-                .now { _, _ in
-                    Responses.json(
-                        200, bytes: try MastodonOpenAPI.served.get(), headers: [("Cache-Control", "no-cache")])
+                .now { _, request in
+                    let document = try MastodonOpenAPI.served.get()
+                    return Revalidation.answer(
+                        document.bytes, tag: document.tag, contentType: "application/json", request: request.http)
                 }, nil)
         ]
 
