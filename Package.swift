@@ -63,8 +63,9 @@ let package = Package(
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS", "TimelinePush"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
-        .target(
-            name: "TimelineHTTP", dependencies: ["Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel", "Zlib"]),
+        .target(name: "TimelineHTTP", dependencies: [
+            "Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel", "Zlib",
+        ]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL", "JSONModel"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
