@@ -40,7 +40,11 @@ export function person(user, line, action = user.followedByViewer === undefined 
  */
 function followedBy(suggestion) {
   const [first] = suggestion.followedBy;
-  if (!first) return suggestion.followedByCount === 0 ? count(suggestion.user.followerCount, 'follower') : null;
+  if (!first) {
+    if (suggestion.followedByCount > 0) return null;
+    const { followerCount, postCount } = suggestion.user;
+    return followerCount > 0 ? count(followerCount, 'follower') : count(postCount, 'post');
+  }
   const others = suggestion.followedByCount - 1;
   return others > 0 ? `Followed by ${first} and ${count(others, 'other')}` : `Followed by ${first}`;
 }
