@@ -71,11 +71,54 @@ import Testing
         try await service.run(.follow(user: net["eve"].rawValue), as: net["ann"])
         try await service.run(.unblock(user: net["jay"].rawValue), as: net["ann"])
         #expect(net.names(try service.suggestions(for: net["ann"])).sorted() == (twos + ["hal", "jay"]).sorted())
-        // Someone who follows nobody gets nothing; the query appends nothing.
-        #expect(try service.suggestions(for: net["hal"]).items.isEmpty)
+        // Someone who follows nobody gets the popular accounts instead (see below); the query
+        // appends nothing.
+        #expect(try service.suggestions(for: net["hal"]).items.allSatisfy { $0.followedByCount == 0 })
         let after = try service.lastSequence()
         _ = try service.suggestions(for: net["ann"])
         #expect(try service.lastSequence() == after && after > before)
+    }
+
+    /// A new account, whose follows suggest nobody, is offered the most followed, then most
+    /// active, public accounts: not locked ones, not those blocked either way, not those it
+    /// follows, not accounts with neither followers nor posts.
+    @Test func withNobodyToSuggestTheMostFollowedPublicAccountsComeInstead() async throws {
+        let net = try await Network()
+        let service = net.service
+        let kim = try await service.createUser("kim").id
+        _ = try await service.createUser("lea")  // no followers, no posts: never suggested
+        func ordered(_ names: [String]) -> [String] { names.sorted { net[$0].rawValue < net[$1].rawValue } }
+        // Followers: eve and ivy 3; carol, fay and gus 2; ann, bob, dan, hal and jay 1.
+        let everyone =
+            ordered(["eve", "ivy"]) + ordered(["carol", "fay", "gus"]) + ordered(["ann", "bob", "dan", "hal", "jay"])
+        let page = try service.suggestions(for: kim)
+        #expect(net.names(page) == everyone)
+        #expect(
+            page.items.allSatisfy {
+                $0.followedByCount == 0 && $0.followedBy.isEmpty && $0.user.followedByViewer == false
+            })
+        #expect(page.next == nil)
+        #expect(net.names(try service.suggestions(for: kim, PageRequest(limit: 3))) == Array(everyone.prefix(3)))
+        // Posts break a tie of followers: hal shares a photo and leads the ones.
+        _ = try await service.addPost(by: net["hal"], caption: "hi")
+        #expect(
+            net.names(try service.suggestions(for: kim))
+                == ordered(["eve", "ivy"]) + ordered(["carol", "fay", "gus"]) + ["hal"]
+                + ordered(["ann", "bob", "dan", "jay"]))
+        // Locked, blocking, blocked and followed accounts leave the list.
+        try await service.run(.updateProfile(username: nil, bio: nil, url: nil, locked: true), as: net["carol"])
+        try await service.run(.block(user: kim.rawValue), as: net["ivy"])
+        try await service.run(.block(user: net["jay"].rawValue), as: kim)
+        try await service.run(.follow(user: net["eve"].rawValue), as: kim)
+        // eve follows nobody, so kim's follows still suggest nobody: the fallback again.
+        #expect(
+            net.names(try service.suggestions(for: kim))
+                == ordered(["fay", "gus"]) + ["hal"] + ordered(["ann", "bob", "dan"]))
+        // Once a follow suggests someone, the list is friends of friends only.
+        try await service.run(.follow(user: net["dan"].rawValue), as: kim)
+        let friends = try service.suggestions(for: kim)
+        #expect(net.names(friends) == ordered(["gus", "hal"]))
+        #expect(friends.items.allSatisfy { $0.followedByCount == 1 })
     }
 
     @Test func privateToTheActingUser() async throws {

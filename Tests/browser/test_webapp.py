@@ -217,6 +217,25 @@ def no_horizontal_overflow(driver, where):
     assert not offenders, f"{where}: elements past the right edge at 375 px: {offenders}"
 
 
+def no_null_text(driver, where):
+    """No `null` or `undefined` shows on the screen (a missing value written out as text)."""
+    text = driver.execute_script("return document.querySelector('main').innerText")
+    import re
+    found = re.findall(r".{0,30}\b(?:null|undefined)\b.{0,30}", text)
+    assert not found, f"{where} shows {found}"
+
+
+ONE_LINE = """return arguments[0].getClientRects().length > 0 && (() => {
+    const range = document.createRange(); range.selectNodeContents(arguments[0]);
+    const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+    return tops.size === 1; })()"""
+
+
+def on_one_line(driver, element):
+    """Whether `element`'s text lies on one line (its text boxes share one top)."""
+    return driver.execute_script(ONE_LINE, element)
+
+
 def click(driver, element):
     """Scrolls `element` to the middle of the screen (clear of the bars), then clicks it."""
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
@@ -492,6 +511,7 @@ def steps(server, out, images, a, b):
     go(a, server, "/profile")
     text_appears(a, "ann", "main h1")
     wait(a, lambda d: len(d.find_elements(By.CSS_SELECTOR, "main ul.grid li")) == 3, "ann's grid does not show 3 posts")
+    no_null_text(a, "ann's own profile")
     button(a, "Edit profile").click()
     by_label(a, "Bio").send_keys("Harbour walks, early.")
     by_label(a, "Website").send_keys("javascript:alert(2)")
@@ -603,7 +623,18 @@ def steps(server, out, images, a, b):
     nav(a, "Activity")
     text_appears(a, "Spam, rule 3", "main ol.activity")
     assert "removed" in a.find_element(By.CSS_SELECTOR, "main ol.activity li.removed").text, "the removal is not described"
-    check("the operator removes a post: it leaves ben's Home live, and ann's Activity gives the reason")
+    no_null_text(a, "ann's Activity")
+    # The feed's styles stay out of Activity's rows (their classes name their kind: like, comment):
+    # no ♡ before a row, one size of avatar.
+    rows = a.execute_script("""return [...document.querySelectorAll('main ol.activity > li')].map(li => {
+        const box = li.querySelector('.avatar').getBoundingClientRect();
+        return [li.className, getComputedStyle(li, '::before').content, Math.round(box.width), Math.round(box.height)]; })""")
+    kinds = {row[0] for row in rows}
+    assert {"activity-item like", "activity-item comment"} <= kinds, f"Activity's rows: {kinds}"
+    assert all(row[1] in ("none", "normal") for row in rows), f"a row has a ::before: {[r for r in rows if r[1] not in ('none', 'normal')]}"
+    assert len({(row[2], row[3]) for row in rows}) == 1, f"Activity's avatars differ in size: {rows}"
+    check("the operator removes a post: it leaves ben's Home live, and ann's Activity gives the reason; Activity's rows "
+          "have no stray heart, one avatar size and no null")
 
     # 9e. Saved posts, reporting, the followers list, blocking and the Blocked accounts list.
     harbour = next(p["id"] for p in server.call("GET", "/v1/users/@ann/posts?limit=100")["items"]
@@ -709,12 +740,33 @@ def steps(server, out, images, a, b):
     assert asked.find_elements(By.XPATH, ".//a[@class='mention' and normalize-space()='@ben']"), "the @mention is not a link"
     # Another server's @ben is not this one's: plain text, as the server reads it.
     assert len(asked.find_elements(By.CSS_SELECTOR, "a.mention")) == 1, "@ben@elsewhere.example is linked as a local mention"
+    # cam comments after ann: the reply must still land under ann's comment, not after cam's.
+    server.call("POST", f"/v1/posts/{quiet}/comments", {"text": "A later comment by cam"}, cam)
+    b.refresh()
+    asked = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "ol.comments li.comment") if "What do you think" in li.text), None),
+                 "ann's comment is not on the post")
+    text_appears(b, "A later comment by cam", "ol.comments")
     click(b, button(b, "Reply", asked))
     text_appears(b, "Replying to @ann", "main .reply-note")
     by_label(b, "Comment").send_keys("Lovely, thank you")
     click(b, button(b, "Send"))
     wait(b, lambda d: d.find_elements(By.XPATH, "//ol[@class='comments']//li[contains(@class,'reply') and contains(., 'Lovely, thank you')]"),
          "the reply is not shown as a reply")
+    order_js = """return [...document.querySelectorAll('ol.comments li.comment')].map(li => [
+        li.querySelector(':scope > p:not(.replying):not(.meta)').innerText, li.parentElement.closest('li.comment')?.dataset.comment || null,
+        Math.round(li.getBoundingClientRect().top)])"""
+    for moment in ("as sent", "after a reload"):
+        if moment == "after a reload":
+            b.refresh()
+            text_appears(b, "Lovely, thank you", "ol.comments")
+        rows = b.execute_script(order_js)
+        texts = [row[0] for row in rows]
+        at = next(i for i, t in enumerate(texts) if "What do you think" in t)
+        assert "Lovely, thank you" in texts[at + 1] and "A later comment by cam" in texts[at + 2], f"{moment}: the comments read {texts}"
+        assert rows[at + 1][1] == b.find_element(By.XPATH, "//li[contains(@class,'comment') and contains(., 'What do you think')]").get_attribute("data-comment"), \
+            f"{moment}: the reply is not inside the thread of the comment it answers"
+        assert rows[at][2] < rows[at + 1][2] < rows[at + 2][2], f"{moment}: the reply is not shown between them: {rows}"
+    no_null_text(b, "a post with a reply")
     nav(a, "Activity")
     click(a, button(a, "Replies"))
     text_appears(a, "ben replied to your comment", "ol.activity")
@@ -772,8 +824,13 @@ def steps(server, out, images, a, b):
                   "no Follow requests link on ann's profile"))
     eve_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main ul.people li") if "eve" in li.text), None),
                    "eve is not in Follow requests")
+    no_null_text(a, "Follow requests")
+    assert on_one_line(a, eve_row.find_element(By.CSS_SELECTOR, ".who a.user")), "eve's name is broken over lines in Follow requests"
+    for label in ("Approve", "Reject"):
+        assert on_one_line(a, button(a, label, eve_row)), f"{label} is broken over lines in Follow requests"
     click(a, button(a, "Approve", eve_row))
     text_appears(a, "Approved", "main ul.people")
+    assert on_one_line(a, eve_row.find_element(By.CSS_SELECTOR, ".who a.user")), "eve's name is broken over lines once approved"
     assert server.call("GET", "/v1/users/@ann", token=eve["session"])["followedByViewer"] is True, "the approval was not made"
     picnic = out / "picnic.png"
     picnic.write_bytes(images["second"])
@@ -818,6 +875,24 @@ def steps(server, out, images, a, b):
     check("Private account in Edit profile; a follow request approved on Follow requests; a followers-only post (the default) "
           "reaches a follower with its photo and a Followers mark and is 404 to others; a stranger sees 'This account is private' "
           "(with the counts, no tile) and Follow on a locked account says Requested")
+
+    # 9j'. A refused upload says so as an error (the danger colour, role alert), and the
+    # progress bar is not left full.
+    bad = out / "not-a-photo.png"
+    bad.write_bytes(b"this is text, not a picture\n" * 40)
+    nav(a, "New post")
+    by_label(a, "Photos").send_keys(str(bad))
+    refusal = wait(a, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "ol.album-editor li [role=alert]")), None), "no error for a refused upload")
+    wait(a, lambda d: refusal.text.strip(), "the refused upload's error is empty")
+    assert "not-a-photo.png" in refusal.text, f"the error does not name the file: {refusal.text!r}"
+    colour = a.execute_script("return getComputedStyle(arguments[0]).color", refusal)
+    danger = a.execute_script("const p = document.createElement('p'); p.className = 'error'; p.textContent = 'x'; document.body.append(p); "
+                              "const c = getComputedStyle(p).color; p.remove(); return c")
+    assert colour == danger, f"the refused upload's error is {colour}, not the error colour {danger}"
+    bar = a.find_element(By.CSS_SELECTOR, "progress[aria-label='Upload progress']")
+    assert not bar.is_displayed() or bar.get_attribute("value") in ("0", None), f"the bar stays at {bar.get_attribute('value')} after a refusal"
+    click(a, button(a, "Remove"))
+    check("a refused upload shows its error in the error colour, naming the file, and the progress bar is not left full")
 
     # 9k. An album: ann chooses two photos at once (each uploads while she types), gives the
     # first an alt text, and shares; the post is a carousel with a dot per photo, each photo's
@@ -943,6 +1018,33 @@ def steps(server, out, images, a, b):
     check(f"a cold signed-in Home moved {cold} bytes in {requests} requests (under 120 KB), a warm reload {warm} "
           f"(under 20 KB; the first reload, fetching the photos lazy loading had left, {primed}); no OpenAPI "
           "document; the feed was asked for before any other answer came")
+
+    # 10d. A new person's first Home (at 375 px): "Your home timeline is empty" and people to
+    # follow (gil follows nobody: the most followed public accounts), with Follow buttons; no
+    # "You're all caught up" under nothing.
+    b.execute_script("localStorage.clear()")
+    go(b, server, "/signup")
+    b.refresh()
+    by_label(b, "Username").send_keys("gil")
+    by_label(b, "Email").send_keys("gil@example.com")
+    by_label(b, "Password").send_keys("gil-password-1")
+    button(b, "Sign up").click()
+    text_appears(b, "Your home timeline is empty")
+    panel = text_appears(b, "Suggested for you", "main section.suggestions")
+    rows = wait(b, lambda d: [li for li in d.find_elements(By.CSS_SELECTOR, "main section.suggestions li") if li.is_displayed()],
+                "no one is suggested to a new account")
+    assert all(row.find_elements(By.XPATH, ".//button[normalize-space()='Follow']") for row in rows), f"a suggestion has no Follow: {panel.text}"
+    wait(b, lambda d: not any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, "main .more button")), "the first page did not load")
+    assert "caught up" not in b.find_element(By.TAG_NAME, "main").text, "an empty Home says You're all caught up"
+    no_null_text(b, "a new account's Home")
+    no_horizontal_overflow(b, "a new account's Home")
+    b.save_screenshot(str(out / "home-new-account-375.png"))
+    first = rows[0]
+    name = first.find_element(By.CSS_SELECTOR, "a.user").text
+    click(b, button(b, "Follow", first))
+    button(b, "Following", first)
+    assert server.call("GET", f"/v1/users/@{name}", token=session_token(b))["followedByViewer"] is True, "the follow was not made"
+    check(f"a new account's empty Home suggests people to follow ({len(rows)}, Follow works) and does not say caught up")
 
     # 11. No script errors and no Content-Security-Policy violations in either browser.
     for name, driver in (("ann", a), ("ben", b)):

@@ -41,10 +41,12 @@ export function render(root, _route, app) {
 
   // Each chosen photo: its preview, its Alt text field, and its upload (a promise of the media).
   const photos = [];
+  // The bar counts the uploads that may still succeed: a refused one leaves it (and alone, hides it).
   const showProgress = () => {
-    const total = photos.reduce((sum, p) => sum + p.fraction, 0);
-    progress.hidden = photos.length === 0;
-    progress.value = photos.length ? Math.round((total / photos.length) * 100) : 0;
+    const going = photos.filter((p) => !p.error);
+    const total = going.reduce((sum, p) => sum + p.fraction, 0);
+    progress.hidden = going.length === 0;
+    progress.value = going.length ? Math.round((total / going.length) * 100) : 0;
   };
   const renumber = () => photos.forEach((p, index) => {
     p.label.textContent = `Alt text for photo ${index + 1}`;
@@ -78,8 +80,11 @@ export function render(root, _route, app) {
       return media;
     }, (error) => {
       entry.error = error;
-      entry.status.textContent = error.message;
-      entry.status.classList.add('error');
+      entry.fraction = 0;
+      entry.status.textContent = `${file.name}: ${error.message}`;
+      entry.status.className = 'upload-error';
+      entry.status.setAttribute('role', 'alert');
+      showProgress();
       throw error;
     });
     entry.upload.catch(() => {});

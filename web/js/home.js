@@ -1,6 +1,7 @@
 // Home: the home timeline as cards, paged by the API's `next` cursor as the reader scrolls,
 // and a "new posts" banner fed by the live stream (it slides in from the top; choosing it
-// puts the new posts on top, like pulling to refresh). Above the posts, "Suggested for you".
+// puts the new posts on top, like pulling to refresh). Above the posts, "Suggested for you": on a
+// new account's empty Home, that is the screen (with no "You're all caught up" under nothing).
 import { api } from './api.js';
 import { postCard } from './card.js';
 import { count, cursorPager, h, replace } from './dom.js';
@@ -39,6 +40,7 @@ export function render(root, _route, app) {
     updateBanner();
     banner.classList.remove('refreshing');
     empty.hidden = shown.size > 0;
+    sentinel.hidden = false;
     window.scrollTo({ top: 0, behavior: 'smooth' });
     feed.querySelector('article a')?.focus({ preventScroll: true });
   });
@@ -85,6 +87,8 @@ export function render(root, _route, app) {
   const stopPager = cursorPager(sentinel, api.timeline, (page) => {
     add(page.items, 'bottom');
     empty.hidden = shown.size > 0;
+    // Nothing at all: no "caught up" line (the pager writes it after this page).
+    sentinel.hidden = shown.size === 0 && !page.next;
   });
 
   return () => {

@@ -1,4 +1,5 @@
-// People to follow: "Suggested for you" (people followed by the people you follow) and
+// People to follow: "Suggested for you" (people followed by the people you follow, else the most
+// followed and most active public accounts) and
 // "Find friends" (the people among pasted email addresses who allow being found by email).
 import { api } from './api.js';
 import { avatar, count, h, replace, toggle, userLink } from './dom.js';
@@ -33,10 +34,17 @@ export function person(user, line, action = user.followedByViewer === undefined 
     action);
 }
 
-/** "Followed by bob", "Followed by bob and 2 others". */
+/**
+ * "Followed by bob", "Followed by bob and 2 others"; for a popular account suggested to someone
+ * whose follows suggest nobody, its follower count.
+ */
 function followedBy(suggestion) {
   const [first] = suggestion.followedBy;
-  if (!first) return null;
+  if (!first) {
+    if (suggestion.followedByCount > 0) return null;
+    const { followerCount, postCount } = suggestion.user;
+    return followerCount > 0 ? count(followerCount, 'follower') : count(postCount, 'post');
+  }
   const others = suggestion.followedByCount - 1;
   return others > 0 ? `Followed by ${first} and ${count(others, 'other')}` : `Followed by ${first}`;
 }

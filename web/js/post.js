@@ -37,7 +37,8 @@ export async function render(root, { params: [id] }, app) {
   const list = h('ol', { class: 'comments' });
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Load more comments');
   let commentsNext = post.comments.next;
-  // Replies answer a top-level comment (one level, as Instagram's): shown indented, saying whom.
+  // Replies answer a top-level comment (one level, as Instagram's): shown indented under it, in
+  // its own list (a reply to a reply joins the same thread), saying whom.
   const authors = new Map();
   let replyingTo = null;
   const commentItem = (comment) => {
@@ -77,13 +78,32 @@ export async function render(root, { params: [id] }, app) {
     }
     return item;
   };
-  for (const comment of post.comments.items) list.append(commentItem(comment));
+  // Where a comment goes: a reply at the end of its thread's replies (the thread of the comment
+  // it answers, when that is on the page), anything else at the end of the list.
+  const shownComment = (id) => list.querySelector(`li[data-comment="${CSS.escape(id)}"]`);
+  const place = (comment) => {
+    if (shownComment(comment.id)) return; // sent from here, then reached by Load more
+    const item = commentItem(comment);
+    const answered = comment.replyTo ? shownComment(comment.replyTo) : null;
+    if (!answered) {
+      list.append(item);
+      return;
+    }
+    const thread = answered.closest('ol.comments > li') || answered;
+    let replies = thread.querySelector(':scope > ol.replies');
+    if (!replies) {
+      replies = h('ol', { class: 'replies', 'aria-label': `Replies to ${authors.get(thread.dataset.comment) || 'this comment'}` });
+      thread.append(replies);
+    }
+    replies.append(item);
+  };
+  for (const comment of post.comments.items) place(comment);
   more.hidden = !commentsNext;
   more.addEventListener('click', async () => {
     more.disabled = true;
     try {
       const page = await api.comments(id, commentsNext);
-      for (const comment of page.items) list.append(commentItem(comment));
+      for (const comment of page.items) place(comment);
       commentsNext = page.next;
       more.hidden = !commentsNext;
     } finally {
@@ -106,8 +126,9 @@ export async function render(root, { params: [id] }, app) {
       const comment = await api.addComment(id, input.value, replyingTo?.id);
       replyingTo = null;
       replyNote.hidden = true;
-      // Shown in order once every older page is loaded; until then it is at the end of the list.
-      if (!commentsNext) list.append(commentItem(comment));
+      // A reply goes under the comment it answers; another comment is shown in order once every
+      // older page is loaded (until then the end of the list is not the end of the comments).
+      if (!commentsNext || (comment.replyTo && shownComment(comment.replyTo))) place(comment);
       post.commentCount += 1;
       commentCount.textContent = String(post.commentCount);
       input.value = '';

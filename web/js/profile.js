@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { reportControl } from './post.js';
-import { avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
+import { append, avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
 import { disablePush, enablePush, pushSupported } from './push.js';
 
 const VIEW_KEY = 'timeline.profileView';
@@ -87,7 +87,8 @@ export async function render(root, { params: [name] }, app) {
       await api.signOut().catch(() => {});
       app.navigate('#/signin');
     });
-    buttons.append(edit,
+    // dom's append skips the null (Element.append would show the text "null").
+    append(buttons, [edit,
       requestsLink,
       h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
       h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
@@ -96,7 +97,7 @@ export async function render(root, { params: [name] }, app) {
       notify,
       download,
       signOut,
-      downloadStatus);
+      downloadStatus]);
 
     const openEditor = () => {
       const form = h('form', { id: 'profile-editor', class: 'panel', novalidate: true },

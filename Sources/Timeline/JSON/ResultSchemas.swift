@@ -162,12 +162,13 @@ extension ResultJSON.Suggestion: NamedResult {
         "user": "The suggested user's profile, as the viewer sees it.",
         "followedByCount": "How many of the people the viewer follows follow this user (among those sampled: the "
             + "viewer's 200 most recent follows, 500 most recent follows of each); the list is ranked by it, then "
-            + "by user id.",
+            + "by user id. 0 when the viewer's follows suggest nobody and the list is the most followed, then "
+            + "most active, public accounts instead.",
         "followedBy": "Usernames of up to three of them, the viewer's most recent follows first (for \"followed by "
             + "@x and 2 others\")."
     ]
     static let memberSchemas = [
-        "user": ResultJSON.reference(ResultJSON.User.self), "followedByCount": ResultJSON.count(from: 1),
+        "user": ResultJSON.reference(ResultJSON.User.self), "followedByCount": ResultJSON.count(from: 0),
         "followedBy": JSONSchema.array(of: .string).with("maxItems", 3)
     ]
 }

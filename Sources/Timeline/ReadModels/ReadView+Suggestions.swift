@@ -9,9 +9,13 @@ extension ReadView {
     /// most recent follows of each of them. At most 200 × 500 edges, whatever the graph.
     static let suggestionFolloweesSampled = 200
     static let suggestionFollowsPerFollowee = 500
+    /// How many accounts the fallback (`popularSuggestions`) reads, at most.
+    static let suggestionAccountsSampled = 10_000
 
     /// People followed by the people `user` follows, ranked by how many of them (most first,
     /// then by user id), without `user`, those `user` follows and anyone blocked either way.
+    /// When none of them is left to suggest (a new account follows nobody), the first page is
+    /// `popularSuggestions` instead.
     func suggestions(for user: UserID, _ request: PageRequest) throws -> Page<Suggestion> {
         try requireUser(user)
         // Ranked, not ordered by a cursor: there is no "right after" page.
@@ -54,6 +58,37 @@ extension ReadView {
                     user: try present.profile(record), followedByCount: cursor.count,
                     followedBy: try via.map(present.username)))
             last = cursor
+        }
+        if items.isEmpty && after == nil { return try popularSuggestions(for: user, limit: request.limit) }
+        return Page(items: items, next: nil)
+    }
+
+    /// The fallback for someone whose follows suggest nobody: the public accounts (not locked,
+    /// not suspended) with the most followers, then the most posts, then by user id, among those
+    /// who have either; without `user`, those `user` follows and anyone blocked either way. One
+    /// page (`followedByCount` 0, nobody named), reading at most `suggestionAccountsSampled`
+    /// accounts.
+    func popularSuggestions(for user: UserID, limit: Int) throws -> Page<Suggestion> {
+        var candidates: [UserRecord] = []
+        var read = 0
+        try txn.scan(models.profiles.users.database, prefix: []) { _, value in
+            let record = try UserRecords.decode(value)
+            if !record.locked && !record.suspended && record.followerCount + record.postCount > 0 {
+                candidates.append(record)
+            }
+            read += 1
+            return read < Self.suggestionAccountsSampled
+        }
+        candidates.sort {
+            ($0.followerCount, $0.postCount, $1.id.rawValue) > ($1.followerCount, $1.postCount, $0.id.rawValue)
+        }
+        let present = Presenter(try privacy(for: user))
+        var items: [Suggestion] = []
+        for record in candidates where items.count < limit {
+            guard record.id != user, try !follows(user, record.id), try !hidden(record.id, from: user),
+                try !isSuspended(record.id)
+            else { continue }
+            items.append(Suggestion(user: try present.profile(record), followedByCount: 0, followedBy: []))
         }
         return Page(items: items, next: nil)
     }

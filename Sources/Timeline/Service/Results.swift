@@ -77,7 +77,8 @@ public struct Suggestion: Sendable, Equatable {
     /// The suggested user's profile, as the viewer sees it.
     public var user: Profile
     /// How many of the people the viewer follows follow this user (among those sampled:
-    /// see `TimelineService.suggestions(for:_:)`); the list is ranked by it.
+    /// see `TimelineService.suggestions(for:_:)`); the list is ranked by it. 0 in the fallback
+    /// list of popular public accounts.
     public var followedByCount: Int
     /// The usernames of up to three of them, the viewer's most recent follows first (for
     /// "followed by @x and 2 others").

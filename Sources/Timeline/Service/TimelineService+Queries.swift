@@ -346,6 +346,9 @@ extension TimelineService {
     ///
     /// The work is bounded, whatever the graph: it samples `user`'s 200 most recent follows and,
     /// of each, their 500 most recent follows (so a count is "among those sampled").
+    ///
+    /// When that leaves nobody (a new account follows no one), the answer is one page of the most
+    /// followed, then most active (posts), public accounts, each with `followedByCount` 0.
     public func suggestions(for user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<
         Suggestion
     > {
