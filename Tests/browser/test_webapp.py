@@ -918,6 +918,22 @@ def steps(server, out, images, a, b):
          "Next did not show the second photo")
     wait(a, lambda d: carousel.find_elements(By.CSS_SELECTOR, ".carousel-dots .dot")[1].get_attribute("aria-current") == "true",
          "the second dot is not marked")
+    # WCAG 2.2: a carousel says it is one, each dot is a 24 px target, and a person who asks
+    # for reduced motion gets the photo at once (the click and the read in one script: no wait).
+    assert carousel.get_attribute("aria-roledescription") == "carousel", "the album does not say it is a carousel"
+    dot_sizes = [dot.size for dot in carousel.find_elements(By.CSS_SELECTOR, ".carousel-dots .dot")]
+    assert all(size["width"] >= 24 and size["height"] >= 24 for size in dot_sizes), f"the dots' targets: {dot_sizes}"
+    a.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    at_once = a.execute_script("arguments[0].click(); return arguments[1].scrollLeft",
+                               carousel.find_element(By.XPATH, ".//button[@aria-label='Previous photo']"),
+                               carousel.find_element(By.CSS_SELECTOR, ".carousel-strip"))
+    a.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert at_once == 0, f"with reduced motion, Previous scrolled smoothly (scrollLeft {at_once} right after the click)"
+    first_focusable = a.execute_script(
+        "return document.querySelector('a[href], button, input, textarea, [tabindex]:not([tabindex=\"-1\"])').className")
+    assert first_focusable == "skip-link", f"the first thing a keyboard reaches is {first_focusable!r}, not the skip link"
+    named = [img.get_attribute("alt") for img in a.find_elements(By.CSS_SELECTOR, ".avatar img") if img.get_attribute("alt")]
+    assert not named, f"decorative avatars carry alt text beside their names: {named}"
     media = server.call("GET", f"/v1/posts/{album_post}")["media"]
     assert [m["alt"] for m in media] == ["Fog over the harbour at dawn", None] and all(m["blurhash"] for m in media), media
     # Edit gives the second photo its alt text too.
@@ -932,7 +948,8 @@ def steps(server, out, images, a, b):
     card = article_with(b, "Two views, one album")
     assert len(card.find_elements(By.CSS_SELECTOR, ".carousel-slide img")) == 2, "ben's Home does not show the album"
     check("an album: two photos chosen at once upload while the caption is typed, the first with alt text; the post is a "
-          "carousel with dots and Next, each photo's alt text its alt; ben's Home shows it")
+          "carousel with dots and Next, each photo's alt text its alt; ben's Home shows it; 24 px dots, reduced motion "
+          "honoured, a skip link first, decorative avatars without alt text")
 
     # 9l. Download your data: ann's profile makes her archive.
     nav(a, "Profile")

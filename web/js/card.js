@@ -2,7 +2,7 @@
 // the card and the Post screen share.
 import { api } from './api.js';
 import { blurhashCanvas } from './blurhash.js';
-import { avatar, count, captionNodes, h, inlineError, timeAgo, toggle, userLink } from './dom.js';
+import { avatar, count, captionNodes, h, inlineError, scrollBehavior, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
 export function altText(post, item) {
@@ -195,10 +195,13 @@ export function album(post, variant, attributes = {}) {
   });
   if (photos.length === 1) return image(photos[0]);
   const strip = h('div', { class: 'carousel-strip', tabindex: '0', 'aria-label': `${photos.length} photos` },
-    ...photos.map((item, index) => h('div', { class: 'carousel-slide', 'aria-label': `Photo ${index + 1} of ${photos.length}` }, image(item))));
+    ...photos.map((item, index) => h('div', {
+      class: 'carousel-slide', role: 'group', 'aria-roledescription': 'slide',
+      'aria-label': `Photo ${index + 1} of ${photos.length}`,
+    }, image(item))));
   const dots = h('div', { class: 'carousel-dots', role: 'group', 'aria-label': 'Choose a photo' },
     ...photos.map((_, index) => h('button', { type: 'button', class: 'dot', 'aria-label': `Photo ${index + 1} of ${photos.length}` })));
-  const show = (index) => strip.scrollTo({ left: index * strip.clientWidth, behavior: 'smooth' });
+  const show = (index) => strip.scrollTo({ left: index * strip.clientWidth, behavior: scrollBehavior() });
   const current = () => Math.round(strip.scrollLeft / Math.max(1, strip.clientWidth));
   const previous = h('button', { type: 'button', class: 'carousel-nav previous', 'aria-label': 'Previous photo' }, '‹');
   const next = h('button', { type: 'button', class: 'carousel-nav next', 'aria-label': 'Next photo' }, '›');
@@ -217,7 +220,9 @@ export function album(post, variant, attributes = {}) {
     if (event.key === 'ArrowRight') show(current() + 1);
     if (event.key === 'ArrowLeft') show(current() - 1);
   });
-  const box = h('div', { class: 'carousel' }, strip, previous, next, dots);
+  const box = h('section', {
+    class: 'carousel', 'aria-roledescription': 'carousel', 'aria-label': `Album of ${photos.length} photos`,
+  }, strip, previous, next, dots);
   queueMicrotask(mark);
   return box;
 }

@@ -96,8 +96,8 @@ export function avatar(id, username, { small = true, user } = {}) {
   const box = h('span', { class: small ? 'avatar small' : 'avatar', 'aria-hidden': 'true' }, (username || '?').slice(0, 1).toUpperCase());
   const show = (photo) => {
     if (!photo) return;
-    box.removeAttribute('aria-hidden');
-    box.replaceChildren(h('img', { src: api.imageURL(small ? photo.small : photo.large), alt: username, decoding: 'async' }));
+    // Decorative: the name beside it says whose it is.
+    box.replaceChildren(h('img', { src: api.imageURL(small ? photo.small : photo.large), alt: '', decoding: 'async' }));
   };
   if (user) {
     avatars.set(id, Promise.resolve(user.avatar));
@@ -278,3 +278,7 @@ export function toggle(button, { isOn, set, render, confirmOn = () => true }) {
   return button;
 }
 
+/** How to scroll: at once when the person asks the system for reduced motion, else smoothly. */
+export function scrollBehavior() {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+}

@@ -4,7 +4,7 @@
 // new account's empty Home, that is the screen (with no "You're all caught up" under nothing).
 import { api } from './api.js';
 import { postCard } from './card.js';
-import { count, cursorPager, h, replace } from './dom.js';
+import { count, cursorPager, h, replace, scrollBehavior } from './dom.js';
 import { suggestionsPanel } from './people.js';
 
 export function render(root, _route, app) {
@@ -41,7 +41,7 @@ export function render(root, _route, app) {
     banner.classList.remove('refreshing');
     empty.hidden = shown.size > 0;
     sentinel.hidden = false;
-    window.scrollTo({ top: 0, behavior: 'smooth' });
+    window.scrollTo({ top: 0, behavior: scrollBehavior() });
     feed.querySelector('article a')?.focus({ preventScroll: true });
   });
 
@@ -76,15 +76,17 @@ export function render(root, _route, app) {
     h('p', {}, 'Your home timeline is empty.'),
     h('p', {}, h('a', { href: '#/search' }, 'Find people to follow'), ' or ', h('a', { href: '#/new' }, 'share a photo'), '.'));
 
+  const suggestions = suggestionsPanel();
   replace(root,
     h('h1', { class: 'visually-hidden' }, 'Home'),
     banner,
     empty,
-    suggestionsPanel(),
+    suggestions,
     feed,
     sentinel);
 
   const stopPager = cursorPager(sentinel, api.timeline, (page) => {
+    suggestions.load();
     add(page.items, 'bottom');
     empty.hidden = shown.size > 0;
     // Nothing at all: no "caught up" line (the pager writes it after this page).

@@ -49,17 +49,23 @@ function followedBy(suggestion) {
   return others > 0 ? `Followed by ${first} and ${count(others, 'other')}` : `Followed by ${first}`;
 }
 
-/** The "Suggested for you" panel: hidden until there is someone to suggest. */
+/** The "Suggested for you" panel: hidden until there is someone to suggest, asked for by `load()`. */
 export function suggestionsPanel() {
   const list = h('ul', { class: 'people' });
   const panel = h('section', { class: 'suggestions', 'aria-labelledby': 'suggestions-title', hidden: true },
     h('h2', { id: 'suggestions-title' }, 'Suggested for you'), list);
-  api.suggestions().then((page) => {
-    replace(list, page.items.slice(0, 5).map((item) => person(item.user, followedBy(item))));
-    panel.hidden = list.children.length === 0;
-  }).catch(() => {
-    // no suggestions then: the panel stays hidden
-  });
+  // Asked for by the screen once its own first request is out (Home's feed comes first).
+  let asked = false;
+  panel.load = () => {
+    if (asked) return;
+    asked = true;
+    api.suggestions().then((page) => {
+      replace(list, page.items.slice(0, 5).map((item) => person(item.user, followedBy(item))));
+      panel.hidden = list.children.length === 0;
+    }).catch(() => {
+      // no suggestions then: the panel stays hidden
+    });
+  };
   return panel;
 }
 
