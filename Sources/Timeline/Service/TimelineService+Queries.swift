@@ -7,8 +7,11 @@ import TimelineDomain
 extension TimelineService {
     /// A user's profile.
     ///
-    /// - Parameter countingUnread: `false` leaves the viewer's own `unreadActivity` nil: a reader
-    ///   that never shows it (an author beside their post) skips counting up to 1,000 items.
+    /// - Parameters:
+    ///   - id: the user.
+    ///   - viewer: who reads it (their follow, block and mute of the user are told).
+    ///   - countingUnread: `false` leaves the viewer's own `unreadActivity` nil: a reader that
+    ///     never shows it (an author beside their post) skips counting up to 1,000 items.
     public func user(_ id: UserID, viewer: UserID? = nil, countingUnread: Bool = true) throws(TimelineError)
         -> Profile
     {
