@@ -894,6 +894,43 @@ def steps(server, out, images, a, b):
     click(a, button(a, "Remove"))
     check("a refused upload shows its error in the error colour, naming the file, and the progress bar is not left full")
 
+    # 9j''. Checked before anything is sent, in sentences naming the file: a file that is not a
+    # photo, one over 10 MB; the caption's count (2201/2200, over); Share tells every error at
+    # once; leaving the draft asks "Discard post?" (Cancel stays, OK goes).
+    notes, huge = out / "notes.txt", out / "huge.jpg"
+    notes.write_text("a shopping list\n")
+    huge.write_bytes(b"\xff\xd8\xff" + b"\0" * (11 * 1024 * 1024))
+    by_label(a, "Photos").send_keys(f"{notes}\n{huge}")
+    said = wait(a, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "ol.album-editor li [role=alert]") if e.text.strip()]
+                if len(d.find_elements(By.CSS_SELECTOR, "ol.album-editor li [role=alert]")) == 2 else None, "no refusal for each file")
+    assert any(t.startswith("notes.txt is not a photo") for t in said), f"the text file's refusal: {said}"
+    assert any(t.startswith("huge.jpg is 11.0 MB") and "at most 10 MB" in t for t in said), f"the large file's refusal: {said}"
+    a.execute_script("const c = document.querySelector('#caption'); c.value = 'x'.repeat(2201);"
+                     "c.dispatchEvent(new Event('input', { bubbles: true }))")
+    counter = a.find_element(By.ID, "caption-count")
+    assert counter.text == "2201/2200" and "over" in counter.get_attribute("class"), f"the caption's counter: {counter.text!r}"
+    click(a, button(a, "Share"))
+    errors = wait(a, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "form.compose .error") if e.text.strip()] or None,
+                  "Share told nothing")
+    assert len(errors) == 2 and any("at most 2200" in e for e in errors) and any("notes.txt" in e for e in errors), \
+        f"Share did not tell every error at once: {errors}"
+
+    def discard_question(d):
+        try:
+            return d.switch_to.alert
+        except NoAlertPresentException:
+            return None
+    nav(a, "Home")
+    question = wait(a, discard_question, "leaving a draft did not ask")
+    assert question.text == "Discard post?", f"the question is {question.text!r}"
+    question.dismiss()
+    assert "#/new" in a.current_url and a.find_element(By.ID, "caption").get_attribute("value") == "x" * 2201, "Cancel left the draft"
+    nav(a, "Home")
+    wait(a, discard_question, "leaving the draft again did not ask").accept()
+    wait(a, lambda d: "#/new" not in d.current_url, "OK did not leave the draft")
+    check("a file that is no photo and one over 10 MB are refused before upload, naming them; the caption counts to "
+          "2201/2200; Share tells both errors at once; leaving asks Discard post? (Cancel stays, OK goes)")
+
     # 9k. An album: ann chooses two photos at once (each uploads while she types), gives the
     # first an alt text, and shares; the post is a carousel with a dot per photo, each photo's
     # alt text its alt; Next shows the second photo.

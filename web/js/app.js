@@ -183,7 +183,16 @@ function focusHeading(root) {
   window.scrollTo(0, 0);
 }
 
+// A screen may hold work that leaving would lose (a draft): `app.leaveGuard` answers whether to
+// go; staying puts the address back without a render.
+let shownHash = location.hash;
 window.addEventListener('hashchange', () => {
+  if (app.leaveGuard && !app.leaveGuard()) {
+    history.replaceState(null, '', shownHash || '#/');
+    return;
+  }
+  app.leaveGuard = null;
+  shownHash = location.hash;
   if (location.hash.startsWith('#/') || location.hash === '') render();
 });
 

@@ -3,9 +3,27 @@
 // browser's position and a name), Sensitive and a content warning, who sees it (everyone, or
 // followers only: the default of a private account), Share, and the uploads' progress bar.
 import { api } from './api.js';
-import { clearErrors, currentPosition, field, h, replace, showError } from './dom.js';
+import { clearErrors, currentPosition, field, h, replace, showError, showErrors } from './dom.js';
 
 const MAX_PHOTOS = 10;
+// The server's limits (Validation.maxCaption, ImageUpload.maxBytes), told before anything is sent.
+const MAX_CAPTION = 2200;
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif'];
+
+/** `bytes` for people: "12.3 MB". */
+function size(bytes) {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** Why `file` cannot be a post's photo, in a sentence naming it; null when it can. */
+function refusal(file) {
+  if (file.type && !PHOTO_TYPES.includes(file.type)) {
+    return `${file.name} is not a photo: choose a JPEG, PNG, GIF, WebP or HEIC image.`;
+  }
+  if (file.size > MAX_PHOTO_BYTES) return `${file.name} is ${size(file.size)}: a photo can be at most 10 MB.`;
+  return null;
+}
 
 export function render(root, _route, app) {
   document.title = 'New post · Timeline';
@@ -17,6 +35,7 @@ export function render(root, _route, app) {
     field('photo', 'Photos', { name: 'image', type: 'file', multiple: true, accept: 'image/jpeg,image/png,image/gif,image/webp,image/heic', required: true }),
     progress,
     field('caption', 'Caption', { name: 'caption', rows: '3', placeholder: 'Say something about it… #hashtags welcome' }, 'textarea'),
+    h('p', { id: 'caption-count', class: 'hint counter', 'aria-live': 'polite' }, `0/${MAX_CAPTION}`),
     h('div', { class: 'field check' },
       h('input', { id: 'use-location', type: 'checkbox', name: 'useLocation' }),
       h('label', { for: 'use-location' }, 'Add my location'),
@@ -37,7 +56,20 @@ export function render(root, _route, app) {
   const useLocation = form.querySelector('#use-location');
   const locationStatus = form.querySelector('#location-status');
   const placeName = form.querySelector('#place-name');
+  const caption = form.querySelector('#caption');
+  const counter = form.querySelector('#caption-count');
   let position = null;
+  let shared = false;
+  caption.addEventListener('input', () => {
+    const length = [...caption.value].length;
+    counter.textContent = `${length}/${MAX_CAPTION}`;
+    counter.classList.toggle('over', length > MAX_CAPTION);
+  });
+  // Leaving a draft (photos chosen or words typed) asks first; so does closing the page.
+  const dirty = () => !shared && (photos.length > 0 || caption.value.trim() !== '');
+  app.leaveGuard = () => !dirty() || window.confirm('Discard post?');
+  const beforeUnload = (event) => { if (dirty()) event.preventDefault(); };
+  window.addEventListener('beforeunload', beforeUnload);
 
   // Each chosen photo: its preview, its Alt text field, and its upload (a promise of the media).
   const photos = [];
@@ -61,8 +93,9 @@ export function render(root, _route, app) {
     entry.label = h('label', { for: id });
     entry.alt = h('textarea', { id, rows: '2', maxlength: '1500', placeholder: 'Describe the photo for people who cannot see it' });
     entry.status = h('p', { class: 'hint', 'aria-live': 'polite' }, 'Uploading…');
+    entry.bar = h('progress', { max: '100', value: '0', 'aria-label': `Upload of ${file.name}` });
     entry.remove = h('button', { type: 'button', class: 'link danger' }, 'Remove');
-    entry.item = h('li', { class: 'album-photo' }, preview, entry.label, entry.alt, entry.status, entry.remove);
+    entry.item = h('li', { class: 'album-photo' }, preview, entry.label, entry.alt, entry.bar, entry.status, entry.remove);
     entry.remove.addEventListener('click', () => {
       photos.splice(photos.indexOf(entry), 1);
       entry.item.remove();
@@ -71,17 +104,21 @@ export function render(root, _route, app) {
       renumber();
       showProgress();
     });
-    entry.upload = api.uploadMedia(file, (fraction) => {
+    const refused = refusal(file);
+    entry.upload = (refused ? Promise.reject(new Error(refused)) : api.uploadMedia(file, (fraction) => {
       entry.fraction = fraction;
+      entry.bar.value = Math.round(fraction * 100);
       showProgress();
-    }).then((media) => {
+    })).then((media) => {
       entry.media = media;
+      entry.bar.hidden = true;
       entry.status.textContent = 'Uploaded';
       return media;
     }, (error) => {
+      entry.bar.hidden = true;
       entry.error = error;
       entry.fraction = 0;
-      entry.status.textContent = `${file.name}: ${error.message}`;
+      entry.status.textContent = error.message.startsWith(file.name) ? error.message : `${file.name}: ${error.message}`;
       entry.status.className = 'upload-error';
       entry.status.setAttribute('role', 'alert');
       showProgress();
@@ -124,8 +161,21 @@ export function render(root, _route, app) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
-    if (photos.length === 0) {
-      showError(form, { field: 'image', message: 'Choose a photo to share.' });
+    // Everything wrong with the form, told at once, before anything is sent.
+    const errors = [];
+    if (photos.length === 0) errors.push({ field: 'image', message: 'Choose a photo to share.' });
+    const refused = photos.filter((p) => p.error).map((p) => p.file.name);
+    if (refused.length) {
+      errors.push({ field: 'image', message: `Remove what cannot be shared: ${refused.join(', ')}.` });
+    }
+    const length = [...caption.value].length;
+    if (length > MAX_CAPTION) {
+      errors.push({
+        field: 'caption', message: `The caption is ${length} characters long: it can be at most ${MAX_CAPTION}.`,
+      });
+    }
+    if (errors.length) {
+      showErrors(form, errors);
       return;
     }
     const button = form.querySelector('button[type=submit]');
@@ -147,6 +197,7 @@ export function render(root, _route, app) {
         warning: warning || undefined,
         visibility: form.querySelector('#visibility').value,
       });
+      shared = true;
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);
     } catch (error) {
       showError(form, error);
@@ -156,5 +207,8 @@ export function render(root, _route, app) {
   });
 
   replace(root, h('h1', {}, 'New post'), form);
-  return () => photos.forEach((p) => URL.revokeObjectURL(p.url));
+  return () => {
+    window.removeEventListener('beforeunload', beforeUnload);
+    photos.forEach((p) => URL.revokeObjectURL(p.url));
+  };
 }

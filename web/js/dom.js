@@ -132,14 +132,23 @@ export function safeLink(url) {
  * `form`), or in the form's own message line; focuses the field.
  */
 export function showError(form, error) {
+  showErrors(form, [error]);
+}
+
+/** Every error of a form at once, each beside its field (or at the form's foot); the first field is focused. */
+export function showErrors(form, errors) {
   clearErrors(form);
-  const control = error.field ? form.querySelector(`[name="${CSS.escape(error.field)}"]`) : null;
-  const holder = control ? form.querySelector(`#${CSS.escape(control.id)}-error`) : form.querySelector('.form-error');
-  if (holder) holder.textContent = error.message;
-  if (control) {
-    control.setAttribute('aria-invalid', 'true');
-    control.focus();
+  let first = null;
+  for (const error of errors) {
+    const control = error.field ? form.querySelector(`[name="${CSS.escape(error.field)}"]`) : null;
+    const holder = control ? form.querySelector(`#${CSS.escape(control.id)}-error`) : form.querySelector('.form-error');
+    if (holder) holder.textContent = holder.textContent ? `${holder.textContent} ${error.message}` : error.message;
+    if (control) {
+      control.setAttribute('aria-invalid', 'true');
+      first = first || control;
+    }
   }
+  first?.focus();
 }
 
 export function clearErrors(form) {
