@@ -885,6 +885,7 @@ def steps(server, out, images, a, b):
     refusal = wait(a, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "ol.album-editor li [role=alert]")), None), "no error for a refused upload")
     wait(a, lambda d: refusal.text.strip(), "the refused upload's error is empty")
     assert "not-a-photo.png" in refusal.text, f"the error does not name the file: {refusal.text!r}"
+    assert "is not a photo this app can use" in refusal.text, f"the server's wording, not a sentence: {refusal.text!r}"
     colour = a.execute_script("return getComputedStyle(arguments[0]).color", refusal)
     danger = a.execute_script("const p = document.createElement('p'); p.className = 'error'; p.textContent = 'x'; document.body.append(p); "
                               "const c = getComputedStyle(p).color; p.remove(); return c")

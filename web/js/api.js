@@ -9,10 +9,20 @@ import { operations } from './operations.js';
 
 const SESSION_KEY = 'timeline.session';
 
+// What a person is told for the errors whose server wording is for programmers (a byte count,
+// a type list); the others' messages are already sentences about the field.
+const PLAIN = {
+  payload_too_large: 'That is too large to send: a photo can be at most 10 MB.',
+  unsupported_media_type: 'That file is not a photo this app can use: choose a JPEG, PNG, GIF, WebP or HEIC image.',
+  rate_limited: 'Too many tries in a short time. Wait a minute, then try again.',
+  storage_full: 'The server is out of space. Try again later.',
+  internal: 'Something went wrong on the server. Try again.',
+};
+
 /** A failed request: the API's `{error: {code, message, field?}}`, plus the HTTP status. */
 export class ApiError extends Error {
   constructor(status, error) {
-    super(error?.message || `the server answered ${status}`);
+    super(PLAIN[error?.code] || error?.message || `The server answered ${status}. Try again.`);
     this.status = status;
     this.code = error?.code || 'internal';
     this.field = error?.field || null;
