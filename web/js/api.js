@@ -125,8 +125,24 @@ export const api = {
     await call('signOutEverywhere');
     storeSession(null);
   },
-  /** Changes the password: the server ends every session, this one too. */
-  changePassword: (currentPassword, newPassword) => call('changePassword', { body: { currentPassword, newPassword } }),
+  /**
+   * Changes the password. The server ends every session, this one too: this browser signs in
+   * again with the new password when it knows the email (answering true), else it is signed out.
+   */
+  async changePassword(currentPassword, newPassword) {
+    await call('changePassword', { body: { currentPassword, newPassword } });
+    const email = currentSession()?.email;
+    // The ended session's bearer would be refused even by sign-in: it is dropped quietly first.
+    localStorage.removeItem(SESSION_KEY);
+    try {
+      if (!email) throw new Error('no email to sign in with');
+      await api.signIn({ email, password: newPassword });
+      return true;
+    } catch {
+      storeSession(null);
+      return false;
+    }
+  },
   /** Changes the email (the password confirms it); the stored copy follows. */
   async changeEmail(email, password) {
     await call('changeEmail', { body: { email, password } });

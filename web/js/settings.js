@@ -106,25 +106,23 @@ function passwordSection(app) {
     if (confirmPassword !== newPassword) problems.confirmPassword = 'The two new passwords are not the same.';
     if (showProblems(form, problems)) return;
     busy(form, async () => {
-      const email = currentSession()?.email;
+      let signedIn;
       try {
-        await api.changePassword(currentPassword, newPassword);
+        signedIn = await api.changePassword(currentPassword, newPassword);
       } catch (error) {
         showProblems(form, error.code === 'invalid_credentials'
           ? { currentPassword: sentence(error, { password: 'Your current password is not right.' }) }
           : { [error.field === 'newPassword' ? 'newPassword' : '']: sentence(error) });
         return;
       }
-      // Every session ended, this one too: sign in again here with the new password.
-      try {
-        if (!email) throw new Error('no email');
-        await api.signIn({ email, password: newPassword });
-        form.reset();
-        note.textContent = 'Your password is changed. You were signed out on your other devices.';
-      } catch {
-        await api.signOut().catch(() => {});
+      // Every session ended, this one too: signed in again here with the new password, or
+      // (without a known email) sent to Sign in.
+      if (!signedIn) {
         app.navigate('#/signin');
+        return;
       }
+      form.reset();
+      note.textContent = 'Your password is changed. You were signed out on your other devices.';
     });
   });
   return section('settings-password-title', 'Password', form);
