@@ -1043,6 +1043,7 @@ def steps(server, out, images, a, b):
                    "cam is not listed as muted")
     click(a, button(a, "Unmute", cam_row))
     button(a, "Mute", cam_row)
+    a.save_screenshot(str(out / "settings-lists-375.png"))
     click(a, button(a, "Download your data"))
     text_appears(a, "Your data is ready: timeline-export.zip", "main .settings-status")
     a.execute_script("window.confirm = () => true")
