@@ -135,10 +135,9 @@ function notificationsSection() {
       h('p', { class: 'muted' }, 'This browser cannot receive push notifications.'));
   }
   let on = false;
-  const button = h('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false' }, 'Turn on');
+  const button = h('button', { type: 'button', class: 'secondary' }, 'Turn on notifications');
   const render = () => {
-    button.textContent = on ? 'Turn off' : 'Turn on';
-    button.setAttribute('aria-pressed', String(on));
+    button.textContent = on ? 'Turn off notifications' : 'Turn on notifications';
   };
   api.pushSubscription().then(() => { on = true; render(); }, () => {});
   button.addEventListener('click', async () => {
