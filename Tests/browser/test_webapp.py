@@ -38,6 +38,7 @@ from selenium.common.exceptions import NoAlertPresentException, StaleElementRefe
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1001,6 +1002,15 @@ def steps(server, out, images, a, b):
     no_horizontal_overflow(a, "ann's profile")
     open_menu(a)
     a.save_screenshot(str(out / "profile-menu-375.png"))
+    # The menu by keyboard: its first item has focus, the arrows move on, Escape closes it.
+    focused = lambda: a.execute_script("return document.activeElement.textContent")
+    assert focused() == "Settings", f"the open menu's focus is on {focused()!r}"
+    a.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    assert focused() == "Saved posts", f"ArrowDown moved to {focused()!r}"
+    a.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(a, lambda d: not d.find_element(By.ID, "profile-menu").is_displayed(), "Escape did not close the menu")
+    assert focused() == "\u2026", f"Escape left the focus on {focused()!r}"
+    open_menu(a)
     click(a, wait(a, lambda d: next((e for e in d.find_elements(By.XPATH, "//main//a[normalize-space()='Settings']") if e.is_displayed()), None),
                   "no Settings in the \u2026 menu"))
     text_appears(a, "Settings", "main h1")
@@ -1028,8 +1038,12 @@ def steps(server, out, images, a, b):
     text_appears(a, "Your password is changed", "main .settings")
     assert status_of(server, "GET", "/v1/me", old_token) == 401, "the session from before the password change still works"
     assert session_token(a) != old_token and server.call("GET", "/v1/me", token=session_token(a))["username"] == "ann"
-    by_label(a, "New email").send_keys("ann.new@example.com")
+    by_label(a, "New email").send_keys("ben@example.com")
     by_label(a, "Password").send_keys("ann-password-2")
+    click(a, button(a, "Change email"))
+    text_appears(a, "Another account already uses this email address.", "#settings-email-error")
+    by_label(a, "New email").clear()
+    by_label(a, "New email").send_keys("ann.new@example.com")
     click(a, button(a, "Change email"))
     text_appears(a, "Your email is changed", "main .settings")
     text_appears(a, "ann.new@example.com", "main .current-email")
@@ -1044,6 +1058,7 @@ def steps(server, out, images, a, b):
     click(a, button(a, "Unmute", cam_row))
     button(a, "Mute", cam_row)
     a.save_screenshot(str(out / "settings-lists-375.png"))
+    no_null_text(a, "Settings after its changes")
     click(a, button(a, "Download your data"))
     text_appears(a, "Your data is ready: timeline-export.zip", "main .settings-status")
     a.execute_script("window.confirm = () => true")
@@ -1075,8 +1090,9 @@ def steps(server, out, images, a, b):
     button(a, "Sign in").click()
     wait(a, lambda d: d.execute_script("return localStorage.getItem('timeline.session')"), "ann is not signed in again")
     a.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    check("Settings from the profile's \u2026 menu at 375 px (the profile in at most 2 rows of buttons): all the password form's "
-          "errors at once, a wrong current password in a sentence, password and email changed (still signed in here), "
+    check("Settings from the profile's \u2026 menu at 375 px (the profile in at most 2 rows of buttons; the menu works by keyboard): "
+          "all the password form's errors at once, a wrong current password and a taken email in sentences, password and email "
+          "changed (still signed in here), "
           "Unblock and Unmute, Download your data, Sign out everywhere (another session refused), Delete account (the user is gone)")
 
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).

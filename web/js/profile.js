@@ -56,10 +56,18 @@ export async function render(root, { params: [name] }, app) {
       if (open) menu.querySelector('.menu-item:not([hidden])').focus();
     };
     more.addEventListener('click', () => showMenu(menu.hidden));
+    // Escape closes the menu; the arrow keys, Home and End move between its items.
     menu.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape') return;
-      showMenu(false);
-      more.focus();
+      const items = [...menu.querySelectorAll('.menu-item:not([hidden])')];
+      const at = items.indexOf(document.activeElement);
+      const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key];
+      if (event.key === 'Escape') {
+        showMenu(false);
+        more.focus();
+      } else if (to !== undefined) {
+        event.preventDefault();
+        items[(to + items.length) % items.length].focus();
+      }
     });
     const closeOutside = (event) => {
       if (!menu.isConnected) document.removeEventListener('click', closeOutside);
