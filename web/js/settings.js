@@ -35,6 +35,11 @@ function showProblems(form, problems) {
   return Object.keys(problems).length > 0;
 }
 
+/** To Sign in, once signed out (the shell may already have gone there: not drawn twice). */
+const toSignIn = (app) => {
+  if (location.hash !== '#/signin') app.navigate('#/signin');
+};
+
 const section = (id, title, ...children) =>
   h('section', { class: 'settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
 
@@ -118,7 +123,7 @@ function passwordSection(app) {
       // Every session ended, this one too: signed in again here with the new password, or
       // (without a known email) sent to Sign in.
       if (!signedIn) {
-        app.navigate('#/signin');
+        toSignIn(app);
         return;
       }
       form.reset();
@@ -165,7 +170,7 @@ function sessionsSection(app) {
     button.disabled = true;
     try {
       await api.signOutEverywhere();
-      app.navigate('#/signin');
+      toSignIn(app);
     } catch (error) {
       note.textContent = sentence(error);
       button.disabled = false;
@@ -282,7 +287,7 @@ function deleteSection(app) {
     busy(form, async () => {
       try {
         await api.eraseUser(password);
-        app.navigate('#/signin');
+        toSignIn(app);
       } catch (error) {
         showProblems(form, error.code === 'invalid_credentials' ? { password: sentence(error) } : { '': sentence(error) });
       }
