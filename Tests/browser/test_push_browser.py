@@ -5,7 +5,7 @@ certificate authority, which the server trusts through --push-ca-file).
 
     python3 Tests/browser/test_push_browser.py [--timeline .build/debug/timeline] [--out DIR]
 
-ann signs in and turns on "Notifications on this device": the app asks for permission, registers
+ann signs in and turns on "Notifications on this device" in Settings: the app asks for permission, registers
 /sw.js, subscribes with the server's VAPID key and gives the subscription to the server. ben
 comments on her photo: the server pushes it to the push service, where http_ece (PyPI) decrypts
 it with the subscription's key; the decrypted message is handed to ann's service worker the way
@@ -104,14 +104,14 @@ def steps(server, push, driver, out):
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STAND_IN % json.dumps(keys)})
     driver.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["notifications"], "origin": server.url})
 
-    # ann signs in and turns notifications on from her profile.
+    # ann signs in and turns notifications on in Settings.
     go(driver, server, "/signin")
     by_label(driver, "Email").send_keys("ann@example.com")
     by_label(driver, "Password").send_keys("ann-password-1")
     button(driver, "Sign in").click()
     text_appears(driver, "Harbour at dawn")
-    go(driver, server, "/u/ann")
-    button(driver, "Notifications on this device").click()
+    go(driver, server, "/settings")
+    button(driver, "Turn on notifications").click()
     text_appears(driver, "Notifications are on for this device.")
     options = json.loads(driver.execute_script("return localStorage.getItem('test.pushOptions')"))
     assert options == {"userVisibleOnly": True, "applicationServerKey": vapid}, f"subscribe was asked {options}, the server's key is {vapid}"
@@ -164,7 +164,7 @@ def steps(server, push, driver, out):
     check("the service worker shows it: ben's name, the comment, and the post to open")
 
     # Turned off: the browser unsubscribes and the server forgets the subscription.
-    button(driver, "Notifications on this device").click()
+    button(driver, "Turn off notifications").click()
     text_appears(driver, "Notifications are off for this device.")
     assert driver.execute_script("return localStorage.getItem('test.pushUnsubscribed')") == "yes"
     try:

@@ -38,6 +38,7 @@ from selenium.common.exceptions import NoAlertPresentException, StaleElementRefe
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,6 +250,24 @@ def settled(driver):
 
 def go(driver, server, hash_path):
     driver.get(f"{server.url}/#{hash_path}")
+
+
+def open_menu(driver):
+    """Opens the own profile's "…" menu (Settings, Follow requests, Saved posts, Reports, Sign out)."""
+    more = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "main button[aria-haspopup='menu']") if e.is_displayed()), None),
+                "no \u2026 menu on the profile")
+    if more.get_attribute("aria-expanded") != "true":
+        click(driver, more)
+    wait(driver, lambda d: d.find_element(By.ID, "profile-menu").is_displayed(), "the \u2026 menu did not open")
+
+
+def status_of(server, method, path, token=None, body=None):
+    """The HTTP status the API answers (an error's too)."""
+    try:
+        server.call(method, path, body, token)
+        return 200
+    except AssertionError as error:
+        return int(str(error).split(": ", 1)[1].split(" ", 1)[0])
 
 
 # --- the first load --------------------------------------------------------------------------
@@ -529,6 +548,7 @@ def steps(server, out, images, a, b):
     assert not a.find_element(By.CSS_SELECTOR, "main ul.grid").is_displayed()
     a.save_screenshot(str(out / "profile-list.png"))
     button(a, "Grid").click()
+    open_menu(a)
     button(a, "Sign out").click()
     button(a, "Sign in")
     by_label(a, "Email").send_keys("ann@example.com")
@@ -643,6 +663,7 @@ def steps(server, out, images, a, b):
     click(b, button(b, "Save"))
     button(b, "Saved")
     go(b, server, "/u/ben")
+    open_menu(b)
     click(b, wait(b, lambda d: next(iter(d.find_elements(By.XPATH, "//main//a[normalize-space()='Saved posts']")), None), "no Saved posts link"))
     text_appears(b, "Saved posts", "main h1")
     click(b, article_with(b, "Harbour fog at dawn").find_element(By.XPATH, ".//a[contains(., 'comment')]"))
@@ -820,6 +841,7 @@ def steps(server, out, images, a, b):
     assert server.call("GET", "/v1/users/@ann")["locked"] is True, "the lock was not saved"
     eve = server.call("POST", "/v1/users", {"username": "eve", "email": "eve@example.com", "password": "eve-password-1"})
     server.call("PUT", "/v1/me/following/@ann", token=eve["session"])
+    open_menu(a)
     click(a, wait(a, lambda d: next(iter(d.find_elements(By.XPATH, "//main//a[normalize-space()='Follow requests']")), None),
                   "no Follow requests link on ann's profile"))
     eve_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main ul.people li") if "eve" in li.text), None),
@@ -989,11 +1011,6 @@ def steps(server, out, images, a, b):
           "carousel with dots and Next, each photo's alt text its alt; ben's Home shows it; 24 px dots, reduced motion "
           "honoured, a skip link first, decorative avatars without alt text")
 
-    # 9l. Download your data: ann's profile makes her archive.
-    nav(a, "Profile")
-    click(a, button(a, "Download your data"))
-    text_appears(a, "Your data is ready: timeline-export.zip", "main .download-status")
-    check("Download your data on ann's profile makes her zip archive")
 
     # 9m. Moderation: the operator makes ben a moderator; ben reports eve's account from her
     # profile, then suspends it from Reports (her profile is gone for others) and lifts it.
@@ -1005,6 +1022,7 @@ def steps(server, out, images, a, b):
     text_appears(b, "the moderators will look at @eve", "main")
     go(b, server, "/profile")
     b.refresh()
+    open_menu(b)
     click(b, wait(b, lambda d: next(iter(d.find_elements(By.XPATH, "//main//a[normalize-space()='Reports']")), None), "no Reports link for a moderator"))
     eve_report = wait(b, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "ol.report-queue.accounts li") if "eve" in li.text), None),
                       "eve's account is not in Reports")
@@ -1021,6 +1039,116 @@ def steps(server, out, images, a, b):
     button(b, "Suspend", eve_report)
     assert server.call("GET", "/v1/users/@eve", token=fay["session"])["username"] == "eve"
     check("a moderator (granted by the operator) reports an account from its profile, suspends it from Reports (gone for others) and lifts it")
+
+    # 9n. Settings (issue #44), at 375 px: ann's profile keeps Edit profile and a "…" menu (at
+    # most 2 rows of buttons), which opens Settings. The password form shows all its errors at
+    # once, and a wrong current password in a sentence; then the password and the email change
+    # (ann stays signed in here); a blocked account is unblocked; the archive downloads; Sign out
+    # everywhere ends another session too; zed deletes his account.
+    a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
+    server.call("PUT", "/v1/me/blocks/@fay", token=session_token(a))
+    server.call("PUT", "/v1/me/mutes/@cam", {"duration": 0}, token=session_token(a))
+    go(a, server, "/profile")
+    a.refresh()
+    text_appears(a, "ann", "main h1")
+    rows = a.execute_script("""return new Set([...document.querySelector('main .profile-buttons').children]
+        .filter(e => e.getClientRects().length).map(e => Math.round(e.getBoundingClientRect().top))).size""")
+    assert rows <= 2, f"ann's profile stacks {rows} rows of buttons at 375 px"
+    no_horizontal_overflow(a, "ann's profile")
+    open_menu(a)
+    a.save_screenshot(str(out / "profile-menu-375.png"))
+    # The menu by keyboard: its first item has focus, the arrows move on, Escape closes it.
+    focused = lambda: a.execute_script("return document.activeElement.textContent")
+    assert focused() == "Settings", f"the open menu's focus is on {focused()!r}"
+    a.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    assert focused() == "Saved posts", f"ArrowDown moved to {focused()!r}"
+    a.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(a, lambda d: not d.find_element(By.ID, "profile-menu").is_displayed(), "Escape did not close the menu")
+    assert focused() == "\u2026", f"Escape left the focus on {focused()!r}"
+    open_menu(a)
+    click(a, wait(a, lambda d: next((e for e in d.find_elements(By.XPATH, "//main//a[normalize-space()='Settings']") if e.is_displayed()), None),
+                  "no Settings in the \u2026 menu"))
+    text_appears(a, "Settings", "main h1")
+    wait(a, lambda d: "fay" in d.find_element(By.CSS_SELECTOR, "main .settings").text, "fay is not among the blocked accounts")
+    no_null_text(a, "Settings")
+    no_horizontal_overflow(a, "Settings")
+    a.save_screenshot(str(out / "settings-375.png"))
+    old_token = session_token(a)
+    by_label(a, "New password").send_keys("short")
+    by_label(a, "New password again").send_keys("other")
+    click(a, button(a, "Change password"))
+    errors = {name: a.find_element(By.ID, f"settings-{name}-password-error").text for name in ("current", "new", "confirm")}
+    assert all(errors.values()), f"not every error of the password form is shown at once: {errors}"
+    for name in ("current", "new", "confirm"):
+        by_label(a, {"current": "Current password", "new": "New password", "confirm": "New password again"}[name]).clear()
+    by_label(a, "Current password").send_keys("wrong-password")
+    by_label(a, "New password").send_keys("ann-password-2")
+    by_label(a, "New password again").send_keys("ann-password-2")
+    click(a, button(a, "Change password"))
+    message = text_appears(a, "current password", "#settings-current-password-error").text
+    assert message == "Your current password is not right.", f"a wrong current password says {message!r}"
+    by_label(a, "Current password").clear()
+    by_label(a, "Current password").send_keys("ann-password-1")
+    click(a, button(a, "Change password"))
+    text_appears(a, "Your password is changed", "main .settings")
+    assert status_of(server, "GET", "/v1/me", old_token) == 401, "the session from before the password change still works"
+    assert session_token(a) != old_token and server.call("GET", "/v1/me", token=session_token(a))["username"] == "ann"
+    by_label(a, "New email").send_keys("ben@example.com")
+    by_label(a, "Password").send_keys("ann-password-2")
+    click(a, button(a, "Change email"))
+    text_appears(a, "Another account already uses this email address.", "#settings-email-error")
+    by_label(a, "New email").clear()
+    by_label(a, "New email").send_keys("ann.new@example.com")
+    click(a, button(a, "Change email"))
+    text_appears(a, "Your email is changed", "main .settings")
+    text_appears(a, "ann.new@example.com", "main .current-email")
+    other = server.call("POST", "/v1/sessions", {"email": "ann.new@example.com", "password": "ann-password-2"})["session"]
+    fay_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main .settings-list li") if "fay" in li.text), None),
+                   "fay is not listed as blocked")
+    click(a, button(a, "Unblock", fay_row))
+    button(a, "Block", fay_row)
+    assert server.call("GET", "/v1/users/@fay", token=other)["blockedByViewer"] is False, "the unblock was not made"
+    cam_row = wait(a, lambda d: next((li for li in d.find_elements(By.CSS_SELECTOR, "main .settings-list li") if "cam" in li.text), None),
+                   "cam is not listed as muted")
+    click(a, button(a, "Unmute", cam_row))
+    button(a, "Mute", cam_row)
+    a.save_screenshot(str(out / "settings-lists-375.png"))
+    no_null_text(a, "Settings after its changes")
+    click(a, button(a, "Download your data"))
+    text_appears(a, "Your data is ready: timeline-export.zip", "main .settings-status")
+    a.execute_script("window.confirm = () => true")
+    click(a, button(a, "Sign out everywhere"))
+    button(a, "Sign in")
+    assert status_of(server, "GET", "/v1/me", other) == 401, "another session outlived Sign out everywhere"
+    zed = server.call("POST", "/v1/users", {"username": "zed", "email": "zed@example.com", "password": "zed-password-1"})
+    by_label(a, "Email").send_keys("zed@example.com")
+    by_label(a, "Password").send_keys("zed-password-1")
+    button(a, "Sign in").click()
+    wait(a, lambda d: d.execute_script("return localStorage.getItem('timeline.session')"), "zed is not signed in")
+    go(a, server, "/settings")
+    text_appears(a, "Settings", "main h1")
+    click(a, button(a, "Delete my account"))
+    text_appears(a, "Tick the box", "#settings-delete-confirm-error")
+    text_appears(a, "Enter your password", "#settings-delete-password-error")
+    a.find_element(By.ID, "settings-delete-password").send_keys("wrong-password")
+    click(a, by_label(a, "I understand that my account and everything in it will be deleted"))
+    click(a, button(a, "Delete my account"))
+    text_appears(a, "The password is not right.", "#settings-delete-password-error")
+    a.find_element(By.ID, "settings-delete-password").clear()
+    a.find_element(By.ID, "settings-delete-password").send_keys("zed-password-1")
+    click(a, button(a, "Delete my account"))
+    button(a, "Sign in")
+    assert status_of(server, "GET", "/v1/users/@zed") == 404, "the deleted account is still there"
+    assert status_of(server, "GET", "/v1/me", zed["session"]) == 401, "the deleted account's session still works"
+    by_label(a, "Email").send_keys("ann.new@example.com")
+    by_label(a, "Password").send_keys("ann-password-2")
+    button(a, "Sign in").click()
+    wait(a, lambda d: d.execute_script("return localStorage.getItem('timeline.session')"), "ann is not signed in again")
+    a.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    check("Settings from the profile's \u2026 menu at 375 px (the profile in at most 2 rows of buttons; the menu works by keyboard): "
+          "all the password form's errors at once, a wrong current password and a taken email in sentences, password and email "
+          "changed (still signed in here), "
+          "Unblock and Unmute, Download your data, Sign out everywhere (another session refused), Delete account (the user is gone)")
 
     # 10. At 375 px nothing overflows horizontally (ben's screens, then signed out).
     server.call("PUT", "/v1/me/following/@ben", token=session_token(a))

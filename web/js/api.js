@@ -48,7 +48,7 @@ function storeSession(value) {
 /** Keeps the stored profile fresh (after GET /v1/me or PATCH /v1/me). */
 function rememberUser(user) {
   const current = currentSession();
-  if (current) storeSession({ session: current.session, user });
+  if (current) storeSession({ ...current, user });
   return user;
 }
 
@@ -113,12 +113,14 @@ export const api = {
   // Account
   async signUp({ username, email, password }) {
     const result = await call('createUser', { body: { username, email, password } });
-    storeSession(result);
+    // The email is kept beside the session (the API's user has none): Settings shows it, and
+    // signs in again with it after a password change, which ends every session.
+    storeSession({ ...result, email });
     return result.user;
   },
   async signIn({ email, password }) {
     const result = await call('signIn', { body: { email, password } });
-    storeSession(result);
+    storeSession({ ...result, email });
     return result.user;
   },
   async signOut() {
@@ -127,6 +129,40 @@ export const api = {
     } finally {
       storeSession(null);
     }
+  },
+  /** Ends every session of this user, this browser's too (then signed out here). */
+  async signOutEverywhere() {
+    await call('signOutEverywhere');
+    storeSession(null);
+  },
+  /**
+   * Changes the password. The server ends every session, this one too: this browser signs in
+   * again with the new password when it knows the email (answering true), else it is signed out.
+   */
+  async changePassword(currentPassword, newPassword) {
+    await call('changePassword', { body: { currentPassword, newPassword } });
+    const email = currentSession()?.email;
+    // The ended session's bearer would be refused even by sign-in: it is dropped quietly first.
+    localStorage.removeItem(SESSION_KEY);
+    try {
+      if (!email) throw new Error('no email to sign in with');
+      await api.signIn({ email, password: newPassword });
+      return true;
+    } catch {
+      storeSession(null);
+      return false;
+    }
+  },
+  /** Changes the email (the password confirms it); the stored copy follows. */
+  async changeEmail(email, password) {
+    await call('changeEmail', { body: { email, password } });
+    const current = currentSession();
+    if (current) storeSession({ ...current, email: email.trim().toLowerCase() });
+  },
+  /** Erases the account for good (the password confirms it); then signed out here. */
+  async eraseUser(password) {
+    await call('eraseUser', { body: { password } });
+    storeSession(null);
   },
   me: async () => rememberUser(await call('me')),
   updateProfile: async (fields) => rememberUser(await call('updateProfile', { body: fields })),

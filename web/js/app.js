@@ -11,6 +11,7 @@ import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as reports from './reports.js';
+import * as settings from './settings.js';
 import { h, replace } from './dom.js';
 
 const routes = [
@@ -24,6 +25,7 @@ const routes = [
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },
   { pattern: /^\/reports$/, screen: reports, nav: null },
+  { pattern: /^\/settings$/, screen: settings, nav: null },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },

@@ -1,13 +1,12 @@
 // Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
 // (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock, the
 // posts as a grid or a list (Onstagram's toggle), and on one's own: Edit profile (with the
-// private-account switch), Follow requests, Saved posts, Muted and Blocked accounts,
-// Notifications on this device (Web Push), Download your data and Sign out.
+// private-account switch) and a "…" menu of Settings, Follow requests, Saved posts, Reports (for
+// moderators) and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { reportControl } from './post.js';
 import { append, avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
-import { disablePush, enablePush, pushSupported } from './push.js';
 
 const VIEW_KEY = 'timeline.profileView';
 
@@ -40,42 +39,41 @@ export async function render(root, { params: [name] }, app) {
 
   if (own) {
     const edit = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'profile-editor' }, 'Edit profile');
-    const signOut = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
-    const requestsLink = h('a', { href: '#/requests', class: 'button secondary', hidden: !user.locked }, 'Follow requests');
-    // Push notifications on this device (a service worker shows them when the app is closed).
-    const notify = h('button', { type: 'button', class: 'secondary', hidden: !pushSupported() }, 'Notifications on this device');
-    notify.addEventListener('click', async () => {
-      notify.disabled = true;
-      try {
-        const on = await api.pushSubscription().then(() => true, () => false);
-        downloadStatus.textContent = on ? await disablePush() : await enablePush();
-      } catch (error) {
-        downloadStatus.textContent = error.message;
-      } finally {
-        notify.disabled = false;
+    const signOut = h('button', { type: 'button', class: 'menu-item', role: 'menuitem' }, 'Sign out');
+    const requestsLink = h('a', { href: '#/requests', class: 'menu-item', role: 'menuitem', hidden: !user.locked }, 'Follow requests');
+    // The "…" menu: Settings and the rest, so the profile keeps one row of buttons on a phone.
+    const more = h('button', { type: 'button', class: 'secondary more-button', 'aria-haspopup': 'menu', 'aria-expanded': 'false',
+      'aria-controls': 'profile-menu', 'aria-label': 'More', title: 'More' }, '…');
+    const menu = h('div', { id: 'profile-menu', class: 'profile-menu', role: 'menu', 'aria-label': 'More', hidden: true },
+      h('a', { href: '#/settings', class: 'menu-item', role: 'menuitem' }, 'Settings'),
+      requestsLink,
+      h('a', { href: '#/saved', class: 'menu-item', role: 'menuitem' }, 'Saved posts'),
+      user.moderator ? h('a', { href: '#/reports', class: 'menu-item', role: 'menuitem' }, 'Reports') : null,
+      signOut);
+    const showMenu = (open) => {
+      menu.hidden = !open;
+      more.setAttribute('aria-expanded', String(open));
+      if (open) menu.querySelector('.menu-item:not([hidden])').focus();
+    };
+    more.addEventListener('click', () => showMenu(menu.hidden));
+    // Escape closes the menu; the arrow keys, Home and End move between its items.
+    menu.addEventListener('keydown', (event) => {
+      const items = [...menu.querySelectorAll('.menu-item:not([hidden])')];
+      const at = items.indexOf(document.activeElement);
+      const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key];
+      if (event.key === 'Escape') {
+        showMenu(false);
+        more.focus();
+      } else if (to !== undefined) {
+        event.preventDefault();
+        items[(to + items.length) % items.length].focus();
       }
     });
-    // Download your data: the archive comes with the bearer, then is saved as a file.
-    const download = h('button', { type: 'button', class: 'secondary' }, 'Download your data');
-    const downloadStatus = h('p', { class: 'muted download-status', role: 'status' });
-    download.addEventListener('click', async () => {
-      download.disabled = true;
-      downloadStatus.textContent = 'Preparing your archive…';
-      try {
-        const blob = await api.exportData();
-        const url = URL.createObjectURL(blob);
-        const link = h('a', { href: url, download: 'timeline-export.zip', hidden: true });
-        document.body.append(link);
-        link.click();
-        link.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 60000);
-        downloadStatus.textContent = `Your data is ready: timeline-export.zip (${Math.max(1, Math.round(blob.size / 1024))} KB)`;
-      } catch (error) {
-        downloadStatus.textContent = error.message;
-      } finally {
-        download.disabled = false;
-      }
-    });
+    const closeOutside = (event) => {
+      if (!menu.isConnected) document.removeEventListener('click', closeOutside);
+      else if (!menu.hidden && !menu.contains(event.target) && event.target !== more) showMenu(false);
+    };
+    document.addEventListener('click', closeOutside);
     edit.addEventListener('click', () => {
       const open = edit.getAttribute('aria-expanded') === 'true';
       edit.setAttribute('aria-expanded', open ? 'false' : 'true');
@@ -87,17 +85,7 @@ export async function render(root, { params: [name] }, app) {
       await api.signOut().catch(() => {});
       app.navigate('#/signin');
     });
-    // dom's append skips the null (Element.append would show the text "null").
-    append(buttons, [edit,
-      requestsLink,
-      h('a', { href: '#/saved', class: 'button secondary' }, 'Saved posts'),
-      h('a', { href: '#/muted', class: 'button secondary' }, 'Muted accounts'),
-      h('a', { href: '#/blocked', class: 'button secondary' }, 'Blocked accounts'),
-      user.moderator ? h('a', { href: '#/reports', class: 'button secondary' }, 'Reports') : null,
-      notify,
-      download,
-      signOut,
-      downloadStatus]);
+    append(buttons, [edit, h('div', { class: 'menu-holder' }, more, menu)]);
 
     const openEditor = () => {
       const form = h('form', { id: 'profile-editor', class: 'panel', novalidate: true },

@@ -1,0 +1,310 @@
+// Settings (#/settings, from the profile's "…" menu): the account's email and password,
+// notifications on this device, sessions (sign out everywhere), blocked and muted accounts,
+// downloading one's data and deleting the account. Each section is a form or a list of its own;
+// a form shows all of its errors at once, in plain sentences.
+import { api, currentSession } from './api.js';
+import { avatar, clearErrors, field, h, replace, toggle, userLink } from './dom.js';
+import { disablePush, enablePush, pushSupported } from './push.js';
+
+/** What went wrong, as a sentence a person can act on (the API's own wording is terse). */
+function sentence(error, { password = 'The password is not right.' } = {}) {
+  if (error.code === 'invalid_credentials') return password;
+  if (error.code === 'rate_limited') return 'Too many tries in a short time. Wait a few minutes, then try again.';
+  if (error.code === 'email_taken') return 'Another account already uses this email address.';
+  if (error.code === 'network') return error.message;
+  if (error.field === 'email') return 'Enter a valid email address, like name@example.com.';
+  if (error.field === 'newPassword' || error.field === 'password') return 'A password needs 8 to 1,024 characters.';
+  const text = error.message || 'Something went wrong.';
+  return /[.!?]$/.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** Shows `problems` ({field name: sentence}, '' for the form's own line) all at once; focuses the first. */
+function showProblems(form, problems) {
+  clearErrors(form);
+  let first = null;
+  for (const [name, message] of Object.entries(problems)) {
+    const control = name ? form.querySelector(`[name="${CSS.escape(name)}"]`) : null;
+    const holder = control ? form.querySelector(`#${CSS.escape(control.id)}-error`) : form.querySelector('.form-error');
+    if (holder) holder.textContent = message;
+    if (control) {
+      control.setAttribute('aria-invalid', 'true');
+      first ||= control;
+    }
+  }
+  first?.focus();
+  return Object.keys(problems).length > 0;
+}
+
+/** To Sign in, once signed out (the shell may already have gone there: not drawn twice). */
+const toSignIn = (app) => {
+  if (location.hash !== '#/signin') app.navigate('#/signin');
+};
+
+const section = (id, title, ...children) =>
+  h('section', { class: 'settings-section', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
+
+const status = () => h('p', { class: 'muted settings-status', role: 'status' });
+
+/** A submit button that is disabled while `work` runs. */
+async function busy(form, work) {
+  const submit = form.querySelector('button[type="submit"]');
+  submit.disabled = true;
+  try {
+    await work();
+  } finally {
+    submit.disabled = false;
+  }
+}
+
+function emailSection() {
+  const known = currentSession()?.email;
+  const note = status();
+  const form = h('form', { class: 'panel', novalidate: true },
+    known ? h('p', { class: 'current-email' }, 'Your email: ', h('strong', {}, known)) : null,
+    field('settings-email', 'New email', { name: 'email', type: 'email', autocomplete: 'email', required: true }),
+    field('settings-email-password', 'Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }),
+    h('p', { class: 'error form-error', role: 'alert' }),
+    h('button', { type: 'submit', class: 'primary' }, 'Change email'),
+    note);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    note.textContent = '';
+    const { email, password } = Object.fromEntries(new FormData(form));
+    const problems = {};
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) problems.email = 'Enter a valid email address, like name@example.com.';
+    if (!password) problems.password = 'Enter your password to confirm it is you.';
+    if (showProblems(form, problems)) return;
+    busy(form, async () => {
+      try {
+        await api.changeEmail(email.trim(), password);
+        form.reset();
+        replace(form.querySelector('.current-email') || form.insertBefore(h('p', { class: 'current-email' }), form.firstChild),
+          'Your email: ', h('strong', {}, email.trim().toLowerCase()));
+        note.textContent = 'Your email is changed.';
+      } catch (error) {
+        showProblems(form, error.code === 'invalid_credentials' ? { password: sentence(error) }
+          : { [error.field === 'email' || error.code === 'email_taken' ? 'email' : '']: sentence(error) });
+      }
+    });
+  });
+  return section('settings-email-title', 'Email', form);
+}
+
+function passwordSection(app) {
+  const note = status();
+  const form = h('form', { class: 'panel', novalidate: true },
+    field('settings-current-password', 'Current password', { name: 'currentPassword', type: 'password', autocomplete: 'current-password', required: true }),
+    field('settings-new-password', 'New password', { name: 'newPassword', type: 'password', autocomplete: 'new-password', required: true, minlength: '8' }),
+    field('settings-confirm-password', 'New password again', { name: 'confirmPassword', type: 'password', autocomplete: 'new-password', required: true }),
+    h('p', { class: 'muted' }, 'Changing your password signs you out on your other devices.'),
+    h('p', { class: 'error form-error', role: 'alert' }),
+    h('button', { type: 'submit', class: 'primary' }, 'Change password'),
+    note);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    note.textContent = '';
+    const { currentPassword, newPassword, confirmPassword } = Object.fromEntries(new FormData(form));
+    const problems = {};
+    if (!currentPassword) problems.currentPassword = 'Enter your current password.';
+    if (new TextEncoder().encode(newPassword).length < 8) problems.newPassword = 'Your new password needs at least 8 characters.';
+    else if (newPassword === currentPassword) problems.newPassword = 'Your new password is the same as the current one.';
+    if (confirmPassword !== newPassword) problems.confirmPassword = 'The two new passwords are not the same.';
+    if (showProblems(form, problems)) return;
+    busy(form, async () => {
+      let signedIn;
+      try {
+        signedIn = await api.changePassword(currentPassword, newPassword);
+      } catch (error) {
+        showProblems(form, error.code === 'invalid_credentials'
+          ? { currentPassword: sentence(error, { password: 'Your current password is not right.' }) }
+          : { [error.field === 'newPassword' ? 'newPassword' : '']: sentence(error) });
+        return;
+      }
+      // Every session ended, this one too: signed in again here with the new password, or
+      // (without a known email) sent to Sign in.
+      if (!signedIn) {
+        toSignIn(app);
+        return;
+      }
+      form.reset();
+      note.textContent = 'Your password is changed. You were signed out on your other devices.';
+    });
+  });
+  return section('settings-password-title', 'Password', form);
+}
+
+function notificationsSection() {
+  const note = status();
+  if (!pushSupported()) {
+    return section('settings-push-title', 'Notifications on this device',
+      h('p', { class: 'muted' }, 'This browser cannot receive push notifications.'));
+  }
+  let on = false;
+  const button = h('button', { type: 'button', class: 'secondary' }, 'Turn on notifications');
+  const render = () => {
+    button.textContent = on ? 'Turn off notifications' : 'Turn on notifications';
+  };
+  api.pushSubscription().then(() => { on = true; render(); }, () => {});
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      note.textContent = on ? await disablePush() : await enablePush();
+      on = await api.pushSubscription().then(() => true, () => false);
+    } catch (error) {
+      note.textContent = sentence(error);
+    } finally {
+      button.disabled = false;
+      render();
+    }
+  });
+  return section('settings-push-title', 'Notifications on this device',
+    h('p', { class: 'muted' }, 'Be told of likes, comments, follows and mentions while Timeline is closed.'),
+    h('div', { class: 'row' }, button), note);
+}
+
+function sessionsSection(app) {
+  const note = status();
+  const button = h('button', { type: 'button', class: 'secondary' }, 'Sign out everywhere');
+  button.addEventListener('click', async () => {
+    if (!confirm('Sign out on every device, this one too?')) return;
+    button.disabled = true;
+    try {
+      await api.signOutEverywhere();
+      toSignIn(app);
+    } catch (error) {
+      note.textContent = sentence(error);
+      button.disabled = false;
+    }
+  });
+  return section('settings-sessions-title', 'Sessions',
+    h('p', { class: 'muted' }, 'Lost a phone, or signed in on a shared computer? End every session, this one too.'),
+    h('div', { class: 'row' }, button), note);
+}
+
+/** The people `load(before)` lists, each with a button that undoes (`undo`) and redoes (`redo`) it. */
+function accountsList({ id, title, empty, load, isOn, set, on, off }) {
+  const list = h('ul', { class: 'people settings-accounts' });
+  const none = h('p', { class: 'muted', hidden: true }, empty);
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show more');
+  const error = h('p', { class: 'error', role: 'alert' });
+  let next;
+  const page = async () => {
+    more.disabled = true;
+    try {
+      const found = await load(next);
+      for (const user of found.items) {
+        const button = h('button', { type: 'button', class: 'secondary' });
+        toggle(button, {
+          isOn: () => isOn(user),
+          set: (wanted) => set(user, wanted),
+          render: () => {
+            button.textContent = isOn(user) ? on : off;
+            button.setAttribute('aria-label', `${button.textContent} ${user.username}`);
+          },
+        });
+        list.append(h('li', {}, avatar(user.id, user.username, { user }), userLink(user.username), button));
+      }
+      next = found.next;
+      more.hidden = !next;
+      none.hidden = list.children.length > 0;
+    } catch (failure) {
+      error.textContent = sentence(failure);
+    } finally {
+      more.disabled = false;
+    }
+  };
+  more.addEventListener('click', page);
+  page();
+  return h('div', { class: 'settings-list' }, h('h3', { id }, title), none, list, more, error);
+}
+
+function blocksSection() {
+  return section('settings-blocks-title', 'Blocked and muted accounts',
+    accountsList({
+      id: 'settings-blocked', title: 'Blocked', empty: 'You have not blocked anyone.',
+      load: (before) => api.blocked(before), on: 'Unblock', off: 'Block',
+      isOn: (user) => user.blockedByViewer !== false,
+      set: async (user, wanted) => {
+        await (wanted ? api.block(user.id) : api.unblock(user.id));
+        user.blockedByViewer = wanted;
+      },
+    }),
+    accountsList({
+      id: 'settings-muted', title: 'Muted', empty: 'You have not muted anyone.',
+      load: (before) => api.muted(before), on: 'Unmute', off: 'Mute',
+      isOn: (user) => user.mutedByViewer !== false,
+      set: async (user, wanted) => {
+        await (wanted ? api.mute(user.id) : api.unmute(user.id));
+        user.mutedByViewer = wanted;
+      },
+    }));
+}
+
+function exportSection() {
+  const note = status();
+  const button = h('button', { type: 'button', class: 'secondary' }, 'Download your data');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    note.textContent = 'Preparing your archive…';
+    try {
+      const blob = await api.exportData();
+      const url = URL.createObjectURL(blob);
+      const link = h('a', { href: url, download: 'timeline-export.zip', hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      note.textContent = `Your data is ready: timeline-export.zip (${Math.max(1, Math.round(blob.size / 1024))} KB)`;
+    } catch (error) {
+      note.textContent = sentence(error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return section('settings-export-title', 'Download your data',
+    h('p', { class: 'muted' }, 'A zip archive of your profile, posts, photos, comments and the people you follow.'),
+    h('div', { class: 'row' }, button), note);
+}
+
+function deleteSection(app) {
+  const form = h('form', { class: 'panel danger-zone', novalidate: true },
+    h('p', {}, 'Deleting your account removes your profile, posts, photos and comments for good. It cannot be undone.'),
+    field('settings-delete-password', 'Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }),
+    h('div', { class: 'field' },
+      h('label', { class: 'check', for: 'settings-delete-confirm' },
+        h('input', { type: 'checkbox', id: 'settings-delete-confirm', name: 'confirm', value: 'yes', 'aria-describedby': 'settings-delete-confirm-error' }),
+        ' I understand that my account and everything in it will be deleted'),
+      h('p', { id: 'settings-delete-confirm-error', class: 'error', 'aria-live': 'polite' })),
+    h('p', { class: 'error form-error', role: 'alert' }),
+    h('button', { type: 'submit', class: 'danger' }, 'Delete my account'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const { password, confirm: confirmed } = Object.fromEntries(new FormData(form));
+    const problems = {};
+    if (!password) problems.password = 'Enter your password to confirm it is you.';
+    if (!confirmed) problems.confirm = 'Tick the box to confirm that you want to delete your account.';
+    if (showProblems(form, problems)) return;
+    busy(form, async () => {
+      try {
+        await api.eraseUser(password);
+        toSignIn(app);
+      } catch (error) {
+        showProblems(form, error.code === 'invalid_credentials' ? { password: sentence(error) } : { '': sentence(error) });
+      }
+    });
+  });
+  return section('settings-delete-title', 'Delete account', form);
+}
+
+export async function render(root, _params, app) {
+  document.title = 'Settings · Timeline';
+  replace(root, h('div', { class: 'settings' },
+    h('h1', {}, 'Settings'),
+    emailSection(),
+    passwordSection(app),
+    notificationsSection(),
+    sessionsSection(app),
+    blocksSection(),
+    exportSection(),
+    deleteSection(app)));
+}
