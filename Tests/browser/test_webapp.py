@@ -954,6 +954,28 @@ def steps(server, out, images, a, b):
     check("a file that is no photo and one over 10 MB are refused before upload, naming them; the caption counts to "
           "2201/2200; Share tells both errors at once; leaving asks Discard post? (Cancel stays, OK goes)")
 
+    # 9k'. A photo dropped on the form joins the album as a chosen one does, and "Move earlier"
+    # reorders it (the post's order); emptied again, the draft leaves without a question.
+    nav(a, "New post")
+    by_label(a, "Photos").send_keys(str(images["harbour"]))
+    wait(a, lambda d: len(d.find_elements(By.CSS_SELECTOR, "ol.album-editor li")) == 1, "the chosen photo is not listed")
+    a.execute_script(
+        "const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));"
+        "const data = new DataTransfer(); data.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));"
+        "const form = document.querySelector('form.compose');"
+        "form.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));"
+        "form.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));",
+        base64.b64encode(images["second"]).decode())
+    previews = lambda d: [i.get_attribute("alt") for i in d.find_elements(By.CSS_SELECTOR, "ol.album-editor li img.preview")]
+    wait(a, lambda d: previews(d)[1:] == ["Preview of dropped.png"], "the dropped photo did not join the album")
+    click(a, a.find_element(By.XPATH, "//button[@aria-label='Move photo 2 earlier']"))
+    assert previews(a)[0] == "Preview of dropped.png", f"Move earlier did not reorder: {previews(a)}"
+    for _ in range(2):
+        click(a, a.find_element(By.XPATH, "//button[@aria-label='Remove photo 1']"))
+    nav(a, "Home")
+    wait(a, lambda d: "#/new" not in d.current_url, "an empty draft did not leave at once")
+    check("a photo dropped on New post joins the album; Move earlier reorders it; an emptied draft leaves without asking")
+
     # 9k. An album: ann chooses two photos at once (each uploads while she types), gives the
     # first an alt text, and shares; the post is a carousel with a dot per photo, each photo's
     # alt text its alt; Next shows the second photo.

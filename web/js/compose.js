@@ -1,5 +1,6 @@
-// New post: Photos (up to ten, an album), each uploaded as soon as it is chosen — while the
-// caption is typed — with a preview and an Alt text field; Caption, an optional place (the
+// New post: Photos (up to ten, an album, chosen or dropped on the form, each movable earlier),
+// each uploaded as soon as it is chosen — while the caption is typed — with a preview, its own
+// upload bar and an Alt text field; Caption, an optional place (the
 // browser's position and a name), Sensitive and a content warning, who sees it (everyone, or
 // followers only: the default of a private account), Share, and the uploads' progress bar.
 import { api } from './api.js';
@@ -83,7 +84,18 @@ export function render(root, _route, app) {
   const renumber = () => photos.forEach((p, index) => {
     p.label.textContent = `Alt text for photo ${index + 1}`;
     p.remove.setAttribute('aria-label', `Remove photo ${index + 1}`);
+    p.earlier.setAttribute('aria-label', `Move photo ${index + 1} earlier`);
+    p.earlier.hidden = index === 0;
   });
+  // The album's order is the post's: a photo moves one place earlier (keyboard and touch alike).
+  const moveEarlier = (entry) => {
+    const index = photos.indexOf(entry);
+    if (index <= 0) return;
+    photos.splice(index - 1, 0, ...photos.splice(index, 1));
+    album.insertBefore(entry.item, photos[index].item);
+    renumber();
+    entry.earlier.focus();
+  };
   const add = (file) => {
     const url = URL.createObjectURL(file);
     const id = `alt-${Math.random().toString(36).slice(2)}`;
@@ -95,7 +107,10 @@ export function render(root, _route, app) {
     entry.status = h('p', { class: 'hint', 'aria-live': 'polite' }, 'Uploading…');
     entry.bar = h('progress', { max: '100', value: '0', 'aria-label': `Upload of ${file.name}` });
     entry.remove = h('button', { type: 'button', class: 'link danger' }, 'Remove');
-    entry.item = h('li', { class: 'album-photo' }, preview, entry.label, entry.alt, entry.bar, entry.status, entry.remove);
+    entry.earlier = h('button', { type: 'button', class: 'link' }, 'Move earlier');
+    entry.earlier.addEventListener('click', () => moveEarlier(entry));
+    entry.item = h('li', { class: 'album-photo' },
+      preview, entry.label, entry.alt, entry.bar, entry.status, h('div', { class: 'row' }, entry.earlier, entry.remove));
     entry.remove.addEventListener('click', () => {
       photos.splice(photos.indexOf(entry), 1);
       entry.item.remove();
@@ -129,16 +144,31 @@ export function render(root, _route, app) {
     album.append(entry.item);
   };
 
-  photo.addEventListener('change', () => {
+  const choose = (files) => {
     clearErrors(form);
-    const files = [...photo.files];
     const room = MAX_PHOTOS - photos.length;
     if (files.length > room) showError(form, { field: 'image', message: `A post holds at most ${MAX_PHOTOS} photos.` });
     files.slice(0, Math.max(0, room)).forEach(add);
-    photo.value = '';
     placeholder.hidden = photos.length > 0;
     renumber();
     showProgress();
+  };
+  photo.addEventListener('change', () => {
+    choose([...photo.files]);
+    photo.value = '';
+  });
+  // Photos dropped on the form join the album as chosen ones do.
+  form.addEventListener('dragover', (event) => {
+    if (![...event.dataTransfer.types].includes('Files')) return;
+    event.preventDefault();
+    form.classList.add('dropping');
+  });
+  form.addEventListener('dragleave', () => form.classList.remove('dropping'));
+  form.addEventListener('drop', (event) => {
+    if (!event.dataTransfer.files.length) return;
+    event.preventDefault();
+    form.classList.remove('dropping');
+    choose([...event.dataTransfer.files]);
   });
 
   useLocation.addEventListener('change', async () => {
