@@ -11,6 +11,8 @@ import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as reports from './reports.js';
+import * as tag from './tag.js';
+import * as visitor from './visitor.js';
 import { h, replace } from './dom.js';
 
 const routes = [
@@ -25,6 +27,7 @@ const routes = [
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },
   { pattern: /^\/reports$/, screen: reports, nav: null },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
+  { pattern: /^\/tag\/([^/]+)$/, screen: tag, nav: 'search', open: true },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
   { pattern: /^\/signin$/, screen: auth, nav: null, public: true, mode: 'signin' },
@@ -115,7 +118,11 @@ async function render() {
   const signedIn = Boolean(currentSession());
   // Another screen may stand in for the one asked for: it then gets no parameters of its own.
   let route = asked;
-  if (asked && !asked.public && !signedIn) {
+  // A shared post or profile opens read-only for a signed-out visitor; a tag's page for anyone.
+  if (!signedIn && (asked === routes[1] || asked === routes[3])) {
+    afterSignIn = location.hash;
+    route = { ...asked, screen: visitor, mode: asked === routes[3] ? 'visitor-profile' : 'visitor-post' };
+  } else if (asked && !asked.public && !asked.open && !signedIn) {
     afterSignIn = location.hash;
     route = routes.find((candidate) => candidate.mode === 'signin');
   } else if (asked?.public && signedIn) {
@@ -140,7 +147,7 @@ async function render() {
     focusHeading(root);
     return;
   }
-  const params = route === asked ? path.match(route.pattern).slice(1).map(decodeURIComponent) : [];
+  const params = route.pattern === asked?.pattern ? path.match(route.pattern).slice(1).map(decodeURIComponent) : [];
   try {
     const stop = await route.screen.render(root, { params, query, mode: route.mode }, app);
     if (currentRoute === route && root.isConnected) stopScreen = typeof stop === 'function' ? stop : null;
