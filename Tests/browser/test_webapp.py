@@ -1060,7 +1060,7 @@ def steps(server, out, images, a, b):
     # 10e. Search (as gil): "@be" finds ben (the @ ignored); "sun" finds #sunrise (a post of
     # gil's), whose tag page shows the post and the count; an unknown path is an HTML 404 page.
     sunrise = server.call("POST", "/v1/posts", {"image": base64.b64encode(images["second"]).decode(),
-                                                "caption": "first light #sunrise", "visibility": "public"},
+                                                "caption": "first light #sunrise"},
                           token=session_token(b))["id"]
     go(b, server, "/search")
     box = by_label(b, "Search")
