@@ -18,7 +18,8 @@ import TimelineDomain
 
         #expect(try service.tags(prefix: "sun", viewer: ann.id).items == ["sun", "sundial", "sunrise", "sunset"])
         #expect(try service.tags(prefix: "#SUN").items == ["sun", "sundial", "sunrise", "sunset"])
-        #expect(try service.tags(prefix: "su", viewer: ben.id).items == ["summer", "sun", "sundial", "sunrise", "sunset"])
+        #expect(
+            try service.tags(prefix: "su", viewer: ben.id).items == ["summer", "sun", "sundial", "sunrise", "sunset"])
         #expect(try service.tags(prefix: "sunr").items == ["sunrise"])
         #expect(try service.tags(prefix: "moon").items.isEmpty)
         // A followers-only post's tag is for its author and followers only.

@@ -109,7 +109,9 @@ package enum Catalogue {
         },
         QueryDefinition("tags") { input throws(TimelineError) in
             let prefix = try input.optionalString("prefix") ?? "", page = try input.page()
-            return { service, viewer throws(TimelineError) in .tags(try service.tags(prefix: prefix, page, viewer: viewer)) }
+            return { service, viewer throws(TimelineError) in
+                .tags(try service.tags(prefix: prefix, page, viewer: viewer))
+            }
         },
         QueryDefinition("hashtag") { input throws(TimelineError) in
             let tag = try input.string("tag"), page = try input.page()
