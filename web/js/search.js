@@ -89,7 +89,7 @@ export function render(root, { query }, app) {
         const parts = [];
         if (tagsWanted && tagsFound) parts.push(count(tagsFound, 'hashtag'));
         if (peopleWanted && peopleFound) parts.push(count(peopleFound, 'person', 'people'));
-        status.textContent = parts.length ? `${parts.join(' and ')} starting with “${word}”`
+        status.textContent = parts.length ? `${parts.join(' and ')} whose name starts with “${word}”`
           : word ? 'Nothing found.' : 'People on Timeline';
       };
       if (tagsWanted) {
