@@ -486,6 +486,16 @@ extension TimelineAPI {
                 id: "timeline", summary: "The bearer's home timeline, newest first.", tag: .feeds, answer: postPage,
                 paged: true)),
         query(
+            "GET", "/v1/hashtags", scope: "read:statuses",
+            Operation(
+                id: "tags", summary: "Hashtags starting with `prefix` (with or without `#`), in tag order.",
+                tag: .feeds,
+                description:
+                    "Only tags with a post the caller may see. A page looks at no more than 500 distinct tags, so "
+                    + "it may be short and still have a next.",
+                answer: .json("A page of tags.", "tagPage", headers: [.link]), parameters: [.prefix],
+                paged: true)),
+        query(
             "GET", "/v1/hashtags/{tag}/posts", scope: "read:statuses",
             Operation(
                 id: "hashtag", summary: "Posts with a hashtag, newest first.", tag: .feeds,

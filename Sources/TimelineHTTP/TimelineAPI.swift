@@ -125,6 +125,9 @@ public final class TimelineAPI: Sendable {
                 guard allowed else { throw TimelineError(.rateLimited, "Too many requests") }
             }
             switch match {
+            case .notFound where Responses.wantsPage(request, path: path):
+                let response = Responses.notFoundPage()
+                return .now(finish(response, request, route: label, started: started, limits: limits))
             case .notFound:
                 throw TimelineError(.notFound, "no such path: \(request.path.prefix(200))")
             case .methodNotAllowed(let allowed)

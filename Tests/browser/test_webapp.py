@@ -1207,15 +1207,26 @@ def steps(server, out, images, a, b):
         b.save_screenshot(str(out / f"{path[1:]}-375.png"))
     check("at 375 px nothing overflows horizontally (Home, Profile grid and list, Post, Search, New post, Activity, Saved, Followers, Sign in, Sign up)")
 
-    # 10b. A shared link opened signed out asks to sign in, then opens what it links to.
-    go(b, server, f"/post/{harbour}")
+    # 10b. A shared link opened signed out: the public post, read-only, with a prompt to sign up
+    # (no Like, no Comment field); so is a profile. Sign in from the prompt, then the post itself.
+    go(b, server, f"/u/ann")
     b.refresh()
+    wait(b, lambda d: d.find_elements(By.CSS_SELECTOR, "main ul.grid li"), "ann's profile shows no posts signed out")
+    text_appears(b, "Sign up to follow ann", "main .signup-prompt")
+    go(b, server, f"/post/{harbour}")
+    text_appears(b, "Harbour fog at dawn", "main .caption")
+    prompt = text_appears(b, "Sign up to like and comment", "main .signup-prompt")
+    images_loaded(b)
+    assert not b.find_elements(By.CSS_SELECTOR, "main button.like, main #comment"), "a signed-out visitor is offered Like or Comment"
+    no_null_text(b, "a post signed out")
+    b.save_screenshot(str(out / "post-signed-out.png"))
+    click(b, prompt.find_element(By.LINK_TEXT, "Sign in"))
     by_label(b, "Email").send_keys("ben@example.com")
     by_label(b, "Password").send_keys("ben-password-1")
     button(b, "Sign in").click()
     text_appears(b, "Harbour fog at dawn", "main h1")
     assert b.current_url.endswith(f"#/post/{harbour}"), b.current_url
-    check("a shared link opened signed out: Sign in, then the linked post")
+    check("a shared post and profile opened signed out show read-only with a sign-up prompt; Sign in from it opens the post")
 
     # 10c. A light first load (issue #44): ben's Home with an empty cache, then reloaded, as the
     # Performance API counts the bytes that crossed the network.
@@ -1250,6 +1261,30 @@ def steps(server, out, images, a, b):
     button(b, "Following", first)
     assert server.call("GET", f"/v1/users/@{name}", token=session_token(b))["followedByViewer"] is True, "the follow was not made"
     check(f"a new account's empty Home suggests people to follow ({len(rows)}, Follow works) and does not say caught up")
+
+    # 10e. Search (as gil): "@be" finds ben (the @ ignored); "sun" finds #sunrise (a post of
+    # gil's), whose tag page shows the post and the count; an unknown path is an HTML 404 page.
+    sunrise = server.call("POST", "/v1/posts", {"image": base64.b64encode(images["second"]).decode(),
+                                                "caption": "first light #sunrise"},
+                          token=session_token(b))["id"]
+    go(b, server, "/search")
+    box = by_label(b, "Search")
+    box.send_keys("@be")
+    text_appears(b, "ben", "main ul.people li")
+    box.clear()
+    box.send_keys("sun")
+    link = text_appears(b, "#sunrise", "main ul.tags li a")
+    click(b, link)
+    wait(b, lambda d: d.find_elements(By.CSS_SELECTOR, f"main ul.grid li[data-post='{sunrise}']"), "the tag page does not show the post")
+    text_appears(b, "1 post", "main .tag-count")
+    assert b.current_url.endswith("#/tag/sunrise"), b.current_url
+    no_null_text(b, "a tag page")
+    b.save_screenshot(str(out / "tag-375.png"))
+    b.get(f"{server.url}/nothing-here")
+    text_appears(b, "Page not found", "h1")
+    click(b, b.find_element(By.LINK_TEXT, "Go to Timeline's home"))
+    wait(b, lambda d: d.find_elements(By.CSS_SELECTOR, "header.bar"), "the home link does not lead to the app")
+    check("search: @be finds ben, sun finds #sunrise, whose tag page shows its post and count; /nothing-here is an HTML 404 page linking home")
 
     # 11. No script errors and no Content-Security-Policy violations in either browser.
     for name, driver in (("ann", a), ("ben", b)):

@@ -196,6 +196,7 @@ export const api = {
   // People
   user: (user) => call('user', { path: { user } }),
   searchUsers: (prefix, before) => call('searchUsers', { params: { prefix, ...page(before) } }),
+  tags: (prefix, before) => call('tags', { params: { prefix, ...page(before) } }),
   userPosts: (user, before) => call('posts', { path: { user }, params: page(before, 24) }),
   followers: (user, before) => call('followers', { path: { user }, params: page(before) }),
   following: (user, before) => call('following', { path: { user }, params: page(before) }),

@@ -12,13 +12,15 @@ import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
+import * as tag from './tag.js';
+import * as visitor from './visitor.js';
 import { h, replace } from './dom.js';
 
 const routes = [
   { pattern: /^\/$/, screen: home, nav: 'home' },
-  { pattern: /^\/post\/([^/]+)$/, screen: post, nav: null },
+  { pattern: /^\/post\/([^/]+)$/, screen: post, nav: null, visitor: 'visitor-post' },
   { pattern: /^\/profile$/, screen: profile, nav: 'profile' },
-  { pattern: /^\/u\/([^/]+)$/, screen: profile, nav: null },
+  { pattern: /^\/u\/([^/]+)$/, screen: profile, nav: null, visitor: 'visitor-profile' },
   { pattern: /^\/u\/([^/]+)\/(followers|following)$/, screen: lists, nav: null, mode: 'people' },
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
@@ -27,6 +29,7 @@ const routes = [
   { pattern: /^\/reports$/, screen: reports, nav: null },
   { pattern: /^\/settings$/, screen: settings, nav: null },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
+  { pattern: /^\/tag\/([^/]+)$/, screen: tag, nav: 'search', open: true },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
   { pattern: /^\/signin$/, screen: auth, nav: null, public: true, mode: 'signin' },
@@ -117,7 +120,11 @@ async function render() {
   const signedIn = Boolean(currentSession());
   // Another screen may stand in for the one asked for: it then gets no parameters of its own.
   let route = asked;
-  if (asked && !asked.public && !signedIn) {
+  // A shared post or profile opens read-only for a signed-out visitor; a tag's page for anyone.
+  if (!signedIn && asked?.visitor) {
+    afterSignIn = location.hash;
+    route = { ...asked, screen: visitor, mode: asked.visitor };
+  } else if (asked && !asked.public && !asked.open && !signedIn) {
     afterSignIn = location.hash;
     route = routes.find((candidate) => candidate.mode === 'signin');
   } else if (asked?.public && signedIn) {
@@ -142,7 +149,7 @@ async function render() {
     focusHeading(root);
     return;
   }
-  const params = route === asked ? path.match(route.pattern).slice(1).map(decodeURIComponent) : [];
+  const params = route.pattern === asked?.pattern ? path.match(route.pattern).slice(1).map(decodeURIComponent) : [];
   try {
     const stop = await route.screen.render(root, { params, query, mode: route.mode }, app);
     if (currentRoute === route && root.isConnected) stopScreen = typeof stop === 'function' ? stop : null;

@@ -1,6 +1,6 @@
-// Search: people by the start of their username, posts by #hashtag, or posts near here (the
-// browser's position, or a latitude and longitude typed in when it cannot tell); and, signed in,
-// Find friends by email.
+// Search: people by the start of their username (a leading @ ignored), hashtags by their start
+// (with or without #; each links to its tag page), or posts near here (the browser's position,
+// or a latitude and longitude typed in when it cannot tell); and, signed in, Find friends by email.
 import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
 import { avatar, count, currentPosition, cursorPager, field, h, replace, userLink } from './dom.js';
@@ -18,12 +18,12 @@ export function render(root, { query }, app) {
   document.title = 'Search · Timeline';
   const input = h('input', {
     id: 'search', name: 'q', type: 'search', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false',
-    placeholder: 'username or #hashtag', value: query.get('q') || '', 'aria-describedby': 'search-hint',
+    placeholder: '@username or #hashtag', value: query.get('q') || '', 'aria-describedby': 'search-hint',
   });
   const form = h('form', { role: 'search', class: 'search-form' },
     h('label', { for: 'search' }, 'Search'),
     input,
-    h('p', { id: 'search-hint', class: 'hint' }, 'People by the start of their username, or posts by #hashtag.'));
+    h('p', { id: 'search-hint', class: 'hint' }, 'People by the start of their username, and hashtags by their start: “sun” finds #sunrise.'));
   const radius = h('select', { id: 'radius', name: 'radius' },
     ...RADII.map((km) => h('option', { value: String(km) }, `${km} km`)));
   radius.value = RADII.includes(Number(query.get('r'))) ? query.get('r') : '10';
@@ -72,23 +72,51 @@ export function render(root, { query }, app) {
           return null;
         }
       }, (total) => total === null ? `Posts within ${km} km of ${where}` : `${count(total, 'post')} within ${km} km of ${where}`);
-    } else if (text.startsWith('#')) {
-      const tag = text.slice(1);
-      if (!tag) return;
-      tiles('grid', (cursor) => api.hashtag(tag, cursor),
-        (total) => total === null ? `Posts tagged #${tag}` : `${count(total, 'post')} tagged #${tag}`);
     } else {
+      // A word is both: people whose username starts with it (after any @), and tags that
+      // start with it (after any #). `#…` looks for tags only, `@…` for people only.
+      const word = text.replace(/^[@#]+/, '');
+      const tagsList = h('ul', { class: 'tags' });
       const people = h('ul', { class: 'people' });
-      results.append(people);
-      let found = 0;
-      stopPager = cursorPager(sentinel, (before) => api.searchUsers(text, before), (page) => {
+      const tagsWanted = !text.startsWith('@') && word !== '';
+      const peopleWanted = !text.startsWith('#');
+      results.append(tagsList, people);
+      let tagsFound = 0;
+      let peopleFound = 0;
+      const exactTag = text.startsWith('#') ? word : '';
+      const say = () => {
+        if (exactTag) return;  // the grid's status says it
+        const parts = [];
+        if (tagsWanted && tagsFound) parts.push(count(tagsFound, 'hashtag'));
+        if (peopleWanted && peopleFound) parts.push(count(peopleFound, 'person', 'people'));
+        status.textContent = parts.length ? `${parts.join(' and ')} whose name starts with “${word}”`
+          : word ? 'Nothing found.' : 'People on Timeline';
+      };
+      if (tagsWanted) {
+        api.tags(word).then((page) => {
+          if (!tagsList.isConnected) return;
+          for (const tag of page.items) {
+            tagsList.append(h('li', {}, h('a', { href: `#/tag/${encodeURIComponent(tag.name)}`, class: 'tag' }, `#${tag.name}`)));
+          }
+          tagsFound = page.items.length;
+          say();
+        }).catch((error) => { status.textContent = error.message; });
+      }
+      if (!peopleWanted) {
+        // `#tag`: its posts too, as before.
+        if (!exactTag) return;
+        tiles('grid', (cursor) => api.hashtag(exactTag, cursor),
+          (total) => total === null ? `Posts tagged #${exactTag}` : `${count(total, 'post')} tagged #${exactTag}`);
+        return;
+      }
+      stopPager = cursorPager(sentinel, (before) => api.searchUsers(word, before), (page) => {
         for (const user of page.items) {
           people.append(h('li', {},
             avatar(user.id, user.username, { user }),
             h('span', {}, userLink(user.username), user.bio ? h('span', { class: 'muted bio-line' }, user.bio) : null)));
         }
-        found += page.items.length;
-        status.textContent = found === 0 ? 'Nobody found.' : text ? `People whose username starts with “${text}”` : 'People on Timeline';
+        peopleFound += page.items.length;
+        say();
       }, { endText: '' });
     }
   };

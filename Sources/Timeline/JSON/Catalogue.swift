@@ -107,6 +107,12 @@ package enum Catalogue {
             let user: UserID = try input.identifier("user"), page = try input.page()
             return { service, _ throws(TimelineError) in .posts(try service.timeline(of: user, page)) }
         },
+        QueryDefinition("tags") { input throws(TimelineError) in
+            let prefix = try input.optionalString("prefix") ?? "", page = try input.page()
+            return { service, viewer throws(TimelineError) in
+                .tags(try service.tags(prefix: prefix, page, viewer: viewer))
+            }
+        },
         QueryDefinition("hashtag") { input throws(TimelineError) in
             let tag = try input.string("tag"), page = try input.page()
             return { service, viewer throws(TimelineError) in .posts(try service.hashtag(tag, page, viewer: viewer)) }

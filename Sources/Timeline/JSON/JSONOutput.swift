@@ -82,6 +82,7 @@ package enum JSONOutput {
         case .contacts(let users): encoded(ResultJSON.Contacts(users: users.map(ResultJSON.User.init)))
         case .post(let detail): encoded(ResultJSON.PostDetail(detail))
         case .posts(let posts): encoded(ResultJSON.Page(posts, ResultJSON.Post.init))
+        case .tags(let tags): encoded(ResultJSON.Page(tags) { ResultJSON.Tag(name: $0) })
         case .comments(let comments): encoded(ResultJSON.Page(comments, ResultJSON.Comment.init))
         case .activity(let items): encoded(ResultJSON.Page(items, ResultJSON.ActivityItem.init))
         case .follows(let follows): encoded(ResultJSON.Follows(follows: follows))

@@ -50,7 +50,8 @@ extension ResultJSON {
             try result(PostHistory.self, title: "A post's versions (postHistory)"),
             try result(PushSubscription.self, title: "A token's push subscription (GET /v1/me/push)"),
             try result(Session.self), try result(StreamTicket.self),
-            try result(Suggestion.self, title: "suggestion (a result item)"), try result(Token.self),
+            try result(Suggestion.self, title: "suggestion (a result item)"),
+            try result(Tag.self, title: "tag (a result item)"), try result(Token.self),
             try result(User.self)
         ]
         return list.map { (name: $0.0, title: $0.1, schema: $0.2) }
@@ -75,7 +76,8 @@ extension ResultJSON {
                 "A page of notification requests, by account id descending."),
             try page(
                 "suggestionPage", Suggestion.self,
-                "A page of suggested users, the most followed by the bearer's follows first.")
+                "A page of suggested users, the most followed by the bearer's follows first."),
+            try page("tagPage", Tag.self, "A page of hashtags, in tag order.")
         ]
     }
 
@@ -411,6 +413,13 @@ extension ResultJSON.Contacts: NamedResult {
         "users": JSONSchema.array(of: ResultJSON.reference(ResultJSON.User.self))
             .with("maxItems", .integer(TimelineService.maxContactEmails))
     ]
+}
+
+extension ResultJSON.Tag: NamedResult {
+    static let schemaName = "tag"
+    static let schemaDescription: String? = "A hashtag with a post the viewer may see (`tags`)."
+    static let memberDescriptions = ["name": "The tag, folded to lower case, without `#`."]
+    static let memberSchemas = ["name": JSONSchema.string.with("minLength", 1)]
 }
 
 extension ResultJSON.Token: NamedResult {

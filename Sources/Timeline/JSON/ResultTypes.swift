@@ -233,6 +233,11 @@ package enum ResultJSON {
         var users: [User]
     }
 
+    /// A hashtag (`tag.schema.json`), as `tags` lists it.
+    struct Tag: Codable, Sendable, SchemaDocumented {
+        var name: String
+    }
+
     /// A one-time token (`token.schema.json`).
     struct Token: Codable, Sendable, SchemaDocumented {
         var token: String

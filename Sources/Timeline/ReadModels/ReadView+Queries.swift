@@ -204,6 +204,44 @@ extension ReadView {
         }
     }
 
+    /// Hashtags starting with `prefix` (with or without `#`, any case), in tag order, each kept
+    /// only when the viewer may see one of its posts (a followers-only post's tag is no clue to a
+    /// stranger). The cursor is a tag. A prefix scan of distinct tags: it seeks past each tag's
+    /// posts (`tag ‖ 0 ‖ postId` → the next key at least `tag ‖ 1`), and looks at most
+    /// `maxTagsScanned` tags per page, so a page may come back short with a `next`.
+    func tags(prefix raw: String, _ request: PageRequest, viewer: UserID?) throws -> Page<String> {
+        guard request.after == nil else { throw TimelineError.invalid("after", "this list is not paged by after") }
+        let prefix = Array(Validation.hashtag(raw.hasPrefix("#") ? String(raw.dropFirst()) : raw).utf8)
+        guard prefix.count <= Validation.maxHashtagBytes, !prefix.contains(0) else { return Page(items: [], next: nil) }
+        var start = request.before.map { Array($0.utf8) + [1] } ?? prefix
+        if start.lexicographicallyPrecedes(prefix) { start = prefix }
+        var candidates: [String] = []
+        var more = false
+        try txn.withCursor(models.hashtags.hashtags.database) { cursor in
+            var entry = start.isEmpty ? try cursor.first() : try cursor.seek(atLeast: start)
+            while let (key, _) = entry, key.hasPrefix(prefix) {
+                let tag = Array(key.prefix { $0 != 0 })
+                if candidates.count == Self.maxTagsScanned {
+                    more = true
+                    return
+                }
+                candidates.append(String(decoding: tag, as: UTF8.self))
+                entry = try cursor.seek(atLeast: tag + [1])
+            }
+        }
+        var items: [String] = []
+        for tag in candidates {
+            guard try !hashtag(tag, PageRequest(limit: 1), viewer: viewer).items.isEmpty else { continue }
+            // Full, and another tag follows: the page has a next (never an empty one).
+            if items.count == request.limit { return Page(items: items, next: items.last) }
+            items.append(tag)
+        }
+        return Page(items: items, next: more ? candidates.last : nil)
+    }
+
+    /// The most distinct tags `tags(prefix:)` looks at for one page.
+    static let maxTagsScanned = 500
+
     /// Posts placed within `radiusKm` of `centre`, newest first: the cells the circle touches
     /// (`PlaceGrid`) merged in post id order, each candidate kept only when its great-circle
     /// distance is within the radius, its post is there (and not hidden by reports from `viewer`)

@@ -210,6 +210,15 @@ extension TimelineService {
         return try read { try $0.timeline(of: user, page) }
     }
 
+    /// Hashtags starting with `prefix` (with or without `#`, any case) that have a post the
+    /// viewer may see, in tag order. The cursor is a tag.
+    public func tags(prefix: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError)
+        -> Page<String>
+    {
+        let page = try page.validated()
+        return try read { try $0.tags(prefix: prefix, page, viewer: viewer) }
+    }
+
     /// Posts with this hashtag (with or without `#`, any case), newest first.
     public func hashtag(_ tag: String, _ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError)
         -> Page<Post>
@@ -403,6 +412,8 @@ public enum QueryResult: Sendable, Equatable {
     case post(PostDetail)
     /// A page of posts.
     case posts(Page<Post>)
+    /// A page of hashtags (names without `#`).
+    case tags(Page<String>)
     /// A page of comments.
     case comments(Page<Comment>)
     /// A page of activity.
