@@ -424,7 +424,8 @@ def steps(server, out, images, a, b):
     image = card.find_element(By.CSS_SELECTOR, ".photo img")
     assert image.get_attribute("alt") == "Harbour fog at dawn #sea #morning", f"alt text is {image.get_attribute('alt')!r}"
     wait(b, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "the photo did not load")
-    assert card.find_elements(By.XPATH, ".//a[normalize-space()='#sea']"), "the hashtag is not a link"
+    tag_links = card.find_elements(By.XPATH, ".//a[normalize-space()='#sea']")
+    assert tag_links and tag_links[0].get_attribute("href").endswith("#/tag/sea"), "the hashtag is not a link to its page"
     check("ben follows ann (Notify me on, kept after a reload, and off) and sees her post in Home (alt text = caption, hashtags are links)")
 
     # 4. Ben likes it (double-click on the photo) and comments on the Post screen.

@@ -73,7 +73,7 @@ export function captionNodes(caption) {
     if (start > last) nodes.push(caption.slice(last, start));
     if (tag) {
       const name = tag.normalize('NFC').toLowerCase();
-      nodes.push(h('a', { href: `#/search?q=${encodeURIComponent(`#${name}`)}`, class: 'hashtag' }, `#${tag}`));
+      nodes.push(h('a', { href: `#/tag/${encodeURIComponent(name)}`, class: 'hashtag' }, `#${tag}`));
     } else {
       const name = mention.replace(/\.$/, '').toLowerCase();
       nodes.push(h('a', { href: `#/u/${encodeURIComponent(name)}`, class: 'mention' }, `@${name === mention.toLowerCase() ? mention : mention.slice(0, -1)}`));
