@@ -578,6 +578,10 @@ def steps(server, out, images, a, b):
     wait(a, lambda d: "#/post/" in d.current_url, "Share did not open the placed post")
     placed = a.current_url.rsplit("/", 1)[-1]
     text_appears(a, "Senate Square", "main .place")
+    # The place's line opens its page: the posts taken within a kilometre.
+    click(a, a.find_element(By.CSS_SELECTOR, "main .place a"))
+    text_appears(a, "Senate Square", "main h1")
+    wait(a, lambda d: d.find_elements(By.CSS_SELECTOR, f"main ul.grid li[data-post='{placed}']"), "the place's page does not show the post")
     nav(a, "Search")
     button(a, "Nearby").click()
     wait(a, lambda d: d.find_elements(By.CSS_SELECTOR, f"main ul.grid.nearby li[data-post='{placed}']"), "Nearby does not find the placed post")

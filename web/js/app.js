@@ -13,6 +13,7 @@ import * as lists from './lists.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
 import * as tag from './tag.js';
+import * as place from './place.js';
 import * as visitor from './visitor.js';
 import { h, replace } from './dom.js';
 
@@ -30,6 +31,7 @@ const routes = [
   { pattern: /^\/settings$/, screen: settings, nav: null },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/tag\/([^/]+)$/, screen: tag, nav: 'search', open: true },
+  { pattern: /^\/place\/(-?[0-9.]+,-?[0-9.]+)$/, screen: place, nav: 'search', open: true },
   { pattern: /^\/new$/, screen: compose, nav: 'new' },
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
   { pattern: /^\/signin$/, screen: auth, nav: null, public: true, mode: 'signin' },

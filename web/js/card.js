@@ -99,7 +99,9 @@ export function placeLine(post) {
   if (!place) return null;
   const rounded = `${Math.abs(place.latitude).toFixed(3)}° ${place.latitude < 0 ? 'S' : 'N'}, `
     + `${Math.abs(place.longitude).toFixed(3)}° ${place.longitude < 0 ? 'W' : 'E'}`;
-  return h('p', { class: 'place', title: rounded }, h('span', { class: 'visually-hidden' }, 'Taken at '), place.name || rounded);
+  const where = `#/place/${place.latitude},${place.longitude}` + (place.name ? `?name=${encodeURIComponent(place.name)}` : '');
+  return h('p', { class: 'place', title: rounded }, h('span', { class: 'visually-hidden' }, 'Taken at '),
+    h('a', { href: where }, place.name || rounded));
 }
 
 /** An `<article>` card: author, time ago, place, image, like and comment counts, caption. */
