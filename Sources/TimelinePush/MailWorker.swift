@@ -225,7 +225,7 @@ public final class MailWorker: @unchecked Sendable {
         let token = service.passwordResetToken(nonce: nonce)
         let link = baseURL.withLock { $0 } + "/#/reset?token=" + token
         let message = Self.message(
-            from: client.from, to: email, link: link, id: "reset-\(sequence)-\(nonce)", date: Date())
+            from: client.from, to: email, link: link, id: "reset-\(sequence)", date: Date())
         do {
             try client.send(to: email, message: message, timeout: .seconds(20))
             return .sent
