@@ -105,7 +105,7 @@ import Testing
         }
         // Neither the token nor an email is anywhere in clear under the database: the log, the
         // read models, the mail journal.
-        let files = try #require(FileManager.default.subpathsOfDirectory(atPath: database))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: database)
         for file in files {
             guard let data = FileManager.default.contents(atPath: database + "/" + file) else { continue }
             for secret in [token, "alice@example.com", "bob@example.com", "carol@example.com"] {
