@@ -11,6 +11,7 @@ import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as reports from './reports.js';
+import * as reset from './reset.js';
 import { h, replace } from './dom.js';
 
 const routes = [
@@ -29,6 +30,8 @@ const routes = [
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
   { pattern: /^\/signin$/, screen: auth, nav: null, public: true, mode: 'signin' },
   { pattern: /^\/signup$/, screen: auth, nav: null, public: true, mode: 'signup' },
+  { pattern: /^\/forgot$/, screen: reset, nav: null, public: true, mode: 'forgot' },
+  { pattern: /^\/reset$/, screen: reset, nav: null, public: true, mode: 'reset' },
 ];
 
 /** What screens share: live events, the badge, navigation. */
