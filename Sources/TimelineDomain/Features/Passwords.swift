@@ -322,6 +322,8 @@ package struct RequestPasswordResetByEmailCommand: OneFieldCommand {
     package static let name = "requestPasswordResetByEmail", field = "email"
     /// Anyone may ask: no acting user.
     package static let needsActor = false
+    /// The one field is a string (an email, checked when deciding).
+    package static var memberSchemas: [String: JSONSchema] { [field: .string] }
     /// The `email` field, raw user input.
     package let value: String
 
