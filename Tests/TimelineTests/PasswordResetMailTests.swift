@@ -114,6 +114,43 @@ import Testing
         }
     }
 
+    @Test func aMailNotYetSentIsDroppedWhenItsUserIsErased() async throws {
+        // Nothing listens on this port yet: the mail to Alice waits in the journal, retried.
+        let closed = try await Self.startSink()
+        let port = closed.1
+        closed.0.signal(SIGKILL)
+        _ = await closed.0.exitStatus(within: .seconds(10))
+        let database = temporaryPath()
+        try await withServer(
+            database: database, arguments: ["--smtp-url", "smtp://127.0.0.1:\(port)", "--smtp-from", "a@timeline.test"]
+        ) { server in
+            let alice = try await server.api.signUp("alice")
+            _ = try await server.api.signUp("bob")
+            let asked = try await server.api.send(
+                "POST", "/v1/password-resets", json: ["email": "alice@example.com"])
+            #expect(asked.status == 202)
+            let erased = try await server.api.send(
+                "DELETE", "/v1/me", json: ["password": "password-123"], bearer: alice.token)
+            #expect(erased.status == 204, "\(erased)")
+        }
+        // Restarted with a server that takes mail: Alice's pending mail is dropped (her sealed
+        // email no longer opens); Bob's, asked for afterwards, is the only one to arrive.
+        let (sink, sinkPort) = try await Self.startSink()
+        defer { sink.signal(SIGKILL) }
+        try await withServer(
+            database: database,
+            arguments: ["--smtp-url", "smtp://127.0.0.1:\(sinkPort)", "--smtp-from", "a@timeline.test"]
+        ) { server in
+            _ = try await server.api.send("POST", "/v1/password-resets", json: ["email": "bob@example.com"])
+            let mails = try await Self.waitForMail(to: "bob@example.com", sink)
+            #expect(mails.count == 1, "\(mails)")
+        }
+        for file in try FileManager.default.subpathsOfDirectory(atPath: database) {
+            guard let data = FileManager.default.contents(atPath: database + "/" + file) else { continue }
+            #expect(data.range(of: Data("alice@example.com".utf8)) == nil, "the email in clear in \(file)")
+        }
+    }
+
     @Test func withoutSMTPTheAnswerIsTheSame() async throws {
         try await withServer { server in
             _ = try await server.api.signUp("alice")
