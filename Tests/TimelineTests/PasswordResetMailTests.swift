@@ -151,6 +151,21 @@ import Testing
         }
     }
 
+    /// Tests/browser/test_reset_browser.py: "Forgot password?" in headless Chromium, from the
+    /// sign-in screen to the mailed link's page and a new session (see that file).
+    @Test(.timeLimit(.minutes(3))) func inARealBrowser() async throws {
+        let run = try ChildProcess(
+            [
+                "python3", SchemaTests.root.appendingPathComponent("Tests/browser/test_reset_browser.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: SchemaTests.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "the reset browser test failed:\n\(text)")
+        #expect(text.contains("ok - the link's page sets the new password, signs in, and the old session is refused"))
+    }
+
     @Test func withoutSMTPTheAnswerIsTheSame() async throws {
         try await withServer { server in
             _ = try await server.api.signUp("alice")
