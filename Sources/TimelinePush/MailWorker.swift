@@ -83,14 +83,28 @@ public final class MailWorker: @unchecked Sendable {
         } else {
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
+        // Rewritten short at start: only what is still pending, and how far the log was read.
+        var compact = Data()
+        for record in pending.keys.sorted().map(Record.queued) + [.through(through)] {
+            compact += try JSONEncoder().encode(record)
+            compact.append(0x0A)
+        }
+        let temporary = path + ".tmp"
+        guard
+            FileManager.default.createFile(
+                atPath: temporary, contents: compact, attributes: [.posixPermissions: 0o600]),
+            rename(temporary, path) == 0
+        else { throw CocoaError(.fileWriteUnknown) }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         state.withLock {
             $0.through = through
             $0.pending = pending
         }
-        try append([.through(through)])
     }
+
+    /// When `through` was last written without a mail queued with it.
+    private var throughWrittenAt = Date.distantPast
 
     /// Tells the worker the origin its links name (the public URL, else where it listens).
     public func serve(at url: String) { baseURL.withLock { $0 = url } }
@@ -132,15 +146,15 @@ public final class MailWorker: @unchecked Sendable {
         wake.unlock()
     }
 
-    /// Appends `records` to the journal and syncs it.
-    private func append(_ records: [Record]) throws {
+    /// Appends `records` to the journal, synced unless `sync` is false.
+    private func append(_ records: [Record], sync: Bool = true) throws {
         var data = Data()
         for record in records {
             data += try JSONEncoder().encode(record)
             data.append(0x0A)
         }
         try handle.write(contentsOf: data)
-        try handle.synchronize()
+        if sync { try handle.synchronize() }
     }
 
     private func plan() {
@@ -155,8 +169,16 @@ public final class MailWorker: @unchecked Sendable {
                         guard case .passwordResetRequested(let e) = envelope.event, e.nonce != nil else { return nil }
                         return envelope.sequence
                     }
-                    // Durably queued before anything is sent.
-                    try append(queued.map(Record.queued) + [.through(last.sequence)])
+                    if !queued.isEmpty {
+                        // Durably queued before anything is sent.
+                        try append(queued.map(Record.queued) + [.through(last.sequence)])
+                    } else if Date().timeIntervalSince(throughWrittenAt) >= 1 {
+                        // Without mail the position is written at most once a second, unsynced:
+                        // a restart may read a few events again, but never one that queued a mail
+                        // (those are written, synced, with the position past them).
+                        try append([.through(last.sequence)], sync: false)
+                        throughWrittenAt = Date()
+                    }
                     state.withLock {
                         $0.through = last.sequence
                         for sequence in queued { $0.pending[sequence] = Pending(sequence: sequence) }
