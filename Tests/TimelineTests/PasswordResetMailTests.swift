@@ -5,9 +5,10 @@ import Testing
 /// through libcurl to an SMTP server on loopback (Python's aiosmtpd, Tests/mail/smtp_sink.py).
 @Suite(.serialized) struct PasswordResetMailTests {
     /// The SMTP sink, started; its port.
-    static func startSink() async throws -> (ChildProcess, Int) {
+    static func startSink(starttls: String? = nil) async throws -> (ChildProcess, Int) {
         let sink = try ChildProcess(
-            ["python3", SchemaTests.root.appendingPathComponent("Tests/mail/smtp_sink.py").path],
+            ["python3", SchemaTests.root.appendingPathComponent("Tests/mail/smtp_sink.py").path]
+                + (starttls.map { ["--starttls", $0] } ?? []),
             executable: URL(fileURLWithPath: "/usr/bin/env"))
         let first = await sink.waitForOutput(within: .seconds(60)) { $0.contains("\n") }
         let port = first?.split(separator: "\n").first.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) }
@@ -164,6 +165,24 @@ import Testing
         let text = run.standardOutput + run.standardError
         #expect(status == 0, "the reset browser test failed:\n\(text)")
         #expect(text.contains("ok - the link's page sets the new password, signs in, and the old session is refused"))
+    }
+
+    @Test func startTLSIsUsedWhenTheServerOffersIt() async throws {
+        // The sink offers STARTTLS with a certificate of its own authority, and refuses mail without it.
+        let directory = temporaryPath()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (sink, port) = try await Self.startSink(starttls: directory)
+        defer { sink.signal(SIGKILL) }
+        let arguments = [
+            "--smtp-url", "smtp://127.0.0.1:\(port)", "--smtp-from", "noreply@timeline.test", "--smtp-ca-file",
+            directory + "/ca.pem"
+        ]
+        try await withServer(arguments: arguments) { server in
+            _ = try await server.api.signUp("alice")
+            _ = try await server.api.send("POST", "/v1/password-resets", json: ["email": "alice@example.com"])
+            let mails = try await Self.waitForMail(to: "alice@example.com", sink)
+            #expect(mails.count == 1 && mails[0]["tls"] as? Bool == true, "\(mails)")
+        }
     }
 
     @Test func withoutSMTPTheAnswerIsTheSame() async throws {

@@ -14,7 +14,8 @@ enum ServeCommand {
         usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
                               [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
                               [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
-                              [--source-url URL] [--contact-email ADDRESS] [--smtp-url smtp://HOST:PORT --smtp-from ADDR]
+                              [--source-url URL] [--contact-email ADDRESS]
+                              [--smtp-url smtp://HOST:PORT --smtp-from ADDR [--smtp-ca-file PATH]]
 
         Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
         on the first line of standard output). --demo first fills an empty database with the demo
@@ -34,7 +35,8 @@ enum ServeCommand {
         --contact-email (whom to write to) are what Mastodon's instance answers tell apps (by
         default this server's origin, and postmaster@ its host). --smtp-url and --smtp-from: where
         "Forgot password?" mails its one-hour links (SMTP through libcurl, STARTTLS when the server
-        offers it; a journal in DB/mail, never the address or the token); without them a reset
+        offers it, --smtp-ca-file trusting a private authority; a journal in DB/mail, never the
+        address or the token); without them a reset
         request still answers 202 and nothing is sent. SIGTERM or SIGINT: stop
         accepting, answer what is in flight, end the streams, close the database, exit 0.
         One JSON access-log line per request goes to standard error.
@@ -45,7 +47,7 @@ enum ServeCommand {
             "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
             "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url",
             "contact-email",
-            "smtp-url", "smtp-from"
+            "smtp-url", "smtp-from", "smtp-ca-file"
         ])
         if args.has("help") {
             print(help)
@@ -171,7 +173,7 @@ enum ServeCommand {
             else { throw UsageError("--smtp-from takes an email address") }
             return try MailWorker(
                 service: service, directory: (args.value("db") ?? TimelineService.defaultPath) + "/mail",
-                options: MailWorker.Options(url: url, from: from))
+                options: MailWorker.Options(url: url, from: from, caFile: args.value("smtp-ca-file")))
         default: throw UsageError("--smtp-url and --smtp-from go together")
         }
     }
