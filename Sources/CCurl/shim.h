@@ -121,3 +121,48 @@ static inline int timeline_curl_post(CURL *curl, const char *url, const char *co
     curl_slist_free_all(list);
     return (int)code;
 }
+
+/** What an SMTP upload reads from: the message's bytes and how far it has been sent. */
+struct timeline_smtp_body {
+    const unsigned char *bytes;
+    size_t length;
+    size_t sent;
+};
+
+static size_t timeline_smtp_read(char *buffer, size_t size, size_t count, void *context) {
+    struct timeline_smtp_body *body = (struct timeline_smtp_body *)context;
+    size_t room = size * count, left = body->length - body->sent;
+    size_t n = left < room ? left : room;
+    memcpy(buffer, body->bytes + body->sent, n);
+    body->sent += n;
+    return n;
+}
+
+/** Sends one message (`message`: the headers and body, CRLF lines) by SMTP to `url`
+    (smtp://HOST:PORT, or smtps://), from `from` to `recipient`: STARTTLS when the server offers
+    it (CURLUSESSL_TRY), the system's authorities and `ca_file` trusted. Returns libcurl's code;
+    the server's last reply code lands in *reply. */
+static inline int timeline_curl_smtp_send(const char *url, const char *ca_file, const char *from,
+                                          const char *recipient, const unsigned char *message, size_t length,
+                                          long timeout_ms, long *reply) {
+    CURL *curl = curl_easy_init();
+    if (!curl) return (int)CURLE_FAILED_INIT;
+    struct curl_slist *recipients = curl_slist_append(NULL, recipient);
+    struct timeline_smtp_body body = {message, length, 0};
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+    curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+    if (ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file);
+    curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from);
+    curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+    curl_easy_setopt(curl, CURLOPT_READFUNCTION, timeline_smtp_read);
+    curl_easy_setopt(curl, CURLOPT_READDATA, &body);
+    curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    CURLcode code = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, reply);
+    curl_slist_free_all(recipients);
+    curl_easy_cleanup(curl);
+    return (int)code;
+}

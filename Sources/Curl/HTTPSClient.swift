@@ -60,6 +60,8 @@ public final class HTTPSClient {
     }
 
     private static let initialised: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl's global initialisation, done once (for the SMTP client too).
+    static var initialiseCurl: Void { initialised }
 }
 
 /// Runs `body` with `strings` as C strings (valid only inside it).

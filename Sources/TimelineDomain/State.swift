@@ -220,6 +220,8 @@ package protocol DecisionState {
     func signInFailures(limiterKey: String, since: Int64) throws -> Int
     /// The unexpired-or-not reset token with this hash.
     func passwordReset(hash: String) throws -> SessionRecord?
+    /// When `user` last asked for a reset by email (ms), if they ever did.
+    func lastPasswordResetRequest(_ user: UserID) throws -> Int64?
     /// Everything a user has done that erasing them must undo.
     func footprint(of user: UserID) throws -> UserFootprint
     /// Whether a moderator suspended `user` (a read model may answer from its own list).

@@ -69,6 +69,27 @@ extension TimelineAPI {
                     "Wrong credentials give 401 invalid_credentials; repeated failures are slowed down (429 with Retry-After).",
                 answer: .json("A new session.", "session", status: 201),
                 errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("signIn"))),
+        Route(
+            "POST", "/v1/password-resets", .anyone, scope: .none,
+            .later { api, request in try await api.forgotPassword(request) },
+            Operation(
+                id: "requestPasswordResetByEmail", summary: "Forgot password: mail a reset link to an email.",
+                tag: .account,
+                description:
+                    "Always 202, whether or not an account has the email (the answer never says). A known account is "
+                    + "mailed a link to set a new password, valid for one hour, at most once per 10 minutes (and only "
+                    + "when the server has `--smtp-url`). Limited per client address (429 with Retry-After).",
+                answer: .empty(202), errors: [.rateLimited] + Operation.writeErrors,
+                body: .command("requestPasswordResetByEmail"))),
+        Route(
+            "POST", "/v1/password", .anyone, scope: .none,
+            .later { api, request in try await api.setForgottenPassword(request) },
+            Operation(
+                id: "resetPassword", summary: "Set a new password with a reset token (from the mailed link).",
+                tag: .account,
+                description:
+                    "Ends every session and reset token the user had; sign in afterwards with the new password.",
+                answer: .empty(), errors: [.rateLimited] + Operation.writeErrors, body: .command("resetPassword"))),
         command(
             "DELETE", "/v1/sessions/current", scope: .none, fixed: { ["session": $0.bearer ?? ""] },
             Operation(

@@ -89,6 +89,21 @@ extension TimelineAPI {
         return try await run(command: "signIn", request, status: 201, fixed: [:], admit: nil, location: nil)
     }
 
+    /// `POST /v1/password-resets`: "I forgot my password". Always 202 once the request is
+    /// well-formed and admitted: whether a mail goes out is never said.
+    func forgotPassword(_ request: APIRequest) async throws -> HTTPResponse {
+        try throttle.admit(request.http.clientAddress)
+        _ = try await run(
+            command: "requestPasswordResetByEmail", request, status: 204, fixed: [:], admit: nil, location: nil)
+        return Responses.empty(202)
+    }
+
+    /// `POST /v1/password`: sets a new password with a mailed reset token (every session ends).
+    func setForgottenPassword(_ request: APIRequest) async throws -> HTTPResponse {
+        try throttle.admit(request.http.clientAddress)
+        return try await run(command: "resetPassword", request, status: 204, fixed: [:], admit: nil, location: nil)
+    }
+
     /// `GET /v1/images/{image}[?variant=full|feed|thumb]`: the bytes; content-addressed, so
     /// cached forever (the ETag is the id of the image answered, the variant's with `variant`).
     /// A `variant` that answers the image asked for may be a stand-in (an old post's image,

@@ -204,6 +204,7 @@ extension InMemoryState {
         case .postReported(let e):
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
+            resetRequests[e.userId] = nil
             users[e.userId] = nil
             pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
             activityMarkers[e.userId] = nil
@@ -224,6 +225,7 @@ extension InMemoryState {
         case .passwordResetRequested(let e):
             resets[e.tokenHash] = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             issued[e.tokenHash] = envelope.sequence
+            if e.nonce != nil { resetRequests[e.userId] = envelope.timestamp }
         case .passwordChanged(let e):
             updateUser(e.userId) { user in
                 user.passwordHash = e.passwordHash

@@ -38,6 +38,7 @@ struct InMemoryState: DecisionState {
     var sessions: [String: SessionRecord] = [:]
     var failures: [String: [Int64]] = [:]
     var resets: [String: SessionRecord] = [:]
+    var resetRequests: [UserID: Int64] = [:]
     /// The log sequence that issued each session or reset token (by hash; 0 when set by hand).
     var issued: [String: UInt64] = [:]
     /// The sequence of each user's last password change: tokens issued before it are void.
@@ -113,6 +114,7 @@ struct InMemoryState: DecisionState {
         failures[limiterKey, default: []].filter { $0 >= since }.count
     }
     func passwordReset(hash: String) -> SessionRecord? { resets[hash].flatMap { unrevoked($0, hash: hash) } }
+    func lastPasswordResetRequest(_ user: UserID) -> Int64? { resetRequests[user] }
 
     private func unrevoked(_ record: SessionRecord, hash: String) -> SessionRecord? {
         guard let changed = credentialChanges[record.user] else { return record }

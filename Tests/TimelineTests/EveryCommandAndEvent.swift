@@ -73,6 +73,7 @@ let sampleCommands: [Command] = [
     .dismissReports(post: "p1"),
     .eraseUser(user: "u1"),
     .requestPasswordReset(user: "u1"),
+    .requestPasswordResetByEmail(email: "u1@example.com"),
     .resetPassword(token: "t", password: "password-1", email: "a@b.co"),
     .changePassword(currentPassword: "password-1", newPassword: "password-2"),
     .changeEmail(password: "password-1", email: "a@b.co"),
@@ -138,6 +139,7 @@ extension SchemaTests {
         _ = try await service.execute(
             .resetPassword(token: reset, password: "new-password-1", email: "bob2@example.com"))
         try await service.run(.changeEmail(password: "new-password-1", email: "bob3@example.com"), as: bob.id)
+        _ = try await service.execute(.requestPasswordResetByEmail(email: "bob3@example.com"))  // v2, to be mailed
         try await service.run(
             .changePassword(currentPassword: "new-password-1", newPassword: "new-password-2"), as: bob.id)
         // An OAuth app, and a token of it for fay (SignedIn v2).

@@ -15,6 +15,7 @@ enum ServeCommand {
                               [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
                               [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
                               [--source-url URL] [--contact-email ADDRESS]
+                              [--smtp-url smtp://HOST:PORT --smtp-from ADDR [--smtp-ca-file PATH]]
 
         Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
         on the first line of standard output). --demo first fills an empty database with the demo
@@ -32,7 +33,11 @@ enum ServeCommand {
         addresses are refused when pushing, and endpoints named by an IP address or localhost when
         subscribing, unless --push-allow-private. --source-url (where the source code is) and
         --contact-email (whom to write to) are what Mastodon's instance answers tell apps (by
-        default this server's origin, and postmaster@ its host). SIGTERM or SIGINT: stop
+        default this server's origin, and postmaster@ its host). --smtp-url and --smtp-from: where
+        "Forgot password?" mails its one-hour links (SMTP through libcurl, STARTTLS when the server
+        offers it, --smtp-ca-file trusting a private authority; a journal in DB/mail, never the
+        address or the token); without them a reset
+        request still answers 202 and nothing is sent. SIGTERM or SIGINT: stop
         accepting, answer what is in flight, end the streams, close the database, exit 0.
         One JSON access-log line per request goes to standard error.
         """
@@ -40,7 +45,9 @@ enum ServeCommand {
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([
             "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
-            "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url", "contact-email"
+            "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url",
+            "contact-email",
+            "smtp-url", "smtp-from", "smtp-ca-file"
         ])
         if args.has("help") {
             print(help)
@@ -103,11 +110,15 @@ enum ServeCommand {
         pushOptions.claims = try clusterOptions.map { try JetStreamDeliveryClaims(options: $0) }
         let pushWorker = try PushWorker(service: service, directory: pushDirectory, vapid: vapid, options: pushOptions)
         apiOptions.moreMetrics = { pushWorker.metricsText }
+        // "Forgot password?" mail, when the operator named an SMTP server.
+        let mailWorker = try mailer(args, service)
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
         pushWorker.serve(at: url(serverOptions.host, server.port))
         pushWorker.start()
+        mailWorker?.serve(at: apiOptions.publicURL ?? url(serverOptions.host, server.port))
+        mailWorker?.start()
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).
         FileHandle.standardError.write(
@@ -139,12 +150,32 @@ enum ServeCommand {
         await waitForTermination()
         mediaSweeper.cancel()
         pushWorker.stop()
+        mailWorker?.stop()
         FileHandle.standardError.write(Data("timeline serve: stopping\n".utf8))
         api.stop()
         metricsServer?.stop()
         server.stop()
         TimelineTool.close(service)
         return 0
+    }
+
+    /// The reset mailer of `--smtp-url` and `--smtp-from` (both or neither), its journal in DB/mail.
+    static func mailer(_ args: Arguments, _ service: TimelineService) throws -> MailWorker? {
+        switch (args.value("smtp-url"), args.value("smtp-from")) {
+        case (nil, nil): return nil
+        case (let url?, let from?):
+            guard url.hasPrefix("smtp://") || url.hasPrefix("smtps://") else {
+                throw UsageError("--smtp-url takes an smtp:// or smtps:// URL")
+            }
+            let parts = from.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+                !from.contains(where: { "<> \r\n".contains($0) })
+            else { throw UsageError("--smtp-from takes an email address") }
+            return try MailWorker(
+                service: service, directory: (args.value("db") ?? TimelineService.defaultPath) + "/mail",
+                options: MailWorker.Options(url: url, from: from, caFile: args.value("smtp-ca-file")))
+        default: throw UsageError("--smtp-url and --smtp-from go together")
+        }
     }
 
     /// The host and port of `--option HOST:PORT`.

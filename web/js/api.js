@@ -123,6 +123,9 @@ export const api = {
     storeSession({ ...result, email });
     return result.user;
   },
+  // "Forgot password?": the answer is the same whether or not the email is known.
+  requestPasswordReset: ({ email }) => call('requestPasswordResetByEmail', { body: { email } }),
+  resetPassword: ({ token, password }) => call('resetPassword', { body: { token, password } }),
   async signOut() {
     try {
       await call('signOut');

@@ -15,6 +15,7 @@ import * as settings from './settings.js';
 import * as tag from './tag.js';
 import * as place from './place.js';
 import * as visitor from './visitor.js';
+import * as reset from './reset.js';
 import { h, replace } from './dom.js';
 
 const routes = [
@@ -36,6 +37,8 @@ const routes = [
   { pattern: /^\/activity$/, screen: activity, nav: 'activity' },
   { pattern: /^\/signin$/, screen: auth, nav: null, public: true, mode: 'signin' },
   { pattern: /^\/signup$/, screen: auth, nav: null, public: true, mode: 'signup' },
+  { pattern: /^\/forgot$/, screen: reset, nav: null, public: true, mode: 'forgot' },
+  { pattern: /^\/reset$/, screen: reset, nav: null, public: true, mode: 'reset' },
 ];
 
 /** What screens share: live events, the badge, navigation. */

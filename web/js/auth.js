@@ -12,6 +12,7 @@ export function render(root, { mode }, app) {
       name: 'password', type: 'password', required: true,
       autocomplete: signingUp ? 'new-password' : 'current-password',
     }),
+    signingUp ? null : h('p', { class: 'forgot' }, h('a', { href: '#/forgot' }, 'Forgot password?')),
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, signingUp ? 'Sign up' : 'Sign in'));
 

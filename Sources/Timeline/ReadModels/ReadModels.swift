@@ -409,6 +409,9 @@ struct ReadView: DecisionState {
     }
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
+    func lastPasswordResetRequest(_ user: UserID) throws -> Int64? {
+        try models.sessions.resetRequests.get(user, txn).map { Int64(bitPattern: $0) }
+    }
 
     func footprint(of user: UserID) throws -> UserFootprint {
         var footprint = UserFootprint()

@@ -16,6 +16,9 @@ struct SessionsProjection: Projection {
     let signInFailures: Table<SignInFailures>
     let passwordResets: Table<IssuedRecords>
     let credentialChanges: Table<CredentialChanges>
+    /// userId → when they last asked for a reset by email (ms): one mail per account per
+    /// `SignInPolicy.resetInterval`.
+    let resetRequests: Table<CredentialChanges>
     let apps: Table<OAuthApps>
     let authorizations: Table<Authorizations>
     let appTokens: Table<AppTokens>
@@ -25,7 +28,7 @@ struct SessionsProjection: Projection {
     var databases: [Database] {
         [
             sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database,
-            apps.database,
+            resetRequests.database, apps.database,
             authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database
         ]
     }
@@ -37,6 +40,7 @@ struct SessionsProjection: Projection {
         signInFailures = try Table(env, prefix + "signInFailures")
         passwordResets = try Table(env, prefix + "passwordResets")
         credentialChanges = try Table(env, prefix + "credentialChanges")
+        resetRequests = try Table(env, prefix + "passwordResetRequests")
         apps = try Table(env, prefix + "oauthApps")
         authorizations = try Table(env, prefix + "oauthAuthorizations")
         appTokens = try Table(env, prefix + "oauthAppTokens")
@@ -132,6 +136,7 @@ struct SessionsProjection: Projection {
             try projection.forgetPushSubscription(e.sessionHash, txn)
         }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
+            try projection.resetRequests.delete(e.userId, txn)
             for hash in try projection.pushByUser.deleteAll(in: e.userId, txn) {
                 try projection.pushSubscriptions.delete(hash, txn)
             }
@@ -139,6 +144,7 @@ struct SessionsProjection: Projection {
         handlers.on(.passwordResetRequested) { (e: PasswordResetRequested, envelope, txn) in
             let reset = SessionRecord(user: e.userId, expiresAt: e.expiresAt)
             try projection.passwordResets.put(e.tokenHash, (reset, envelope.sequence), txn)
+            if e.nonce != nil { try projection.resetRequests.put(e.userId, UInt64(envelope.timestamp), txn) }
         }
         handlers.on(.passwordChanged) { (e: PasswordChanged, envelope, txn) in
             if let used = e.resetTokenHash { try projection.passwordResets.delete(used, txn) }

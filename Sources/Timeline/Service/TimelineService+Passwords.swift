@@ -100,3 +100,19 @@ extension TimelineService {
     /// Hex BLAKE2b of a session token: sessions are stored and looked up by it, never by the token.
     static func hashToken(_ token: String) -> String { hex(Sodium.hash(Array(token.utf8))) }
 }
+
+extension TimelineService {
+    /// The token of a reset mailed by `requestPasswordResetByEmail`, recomputed from its nonce
+    /// under the key store's secret (`SignInPolicy.resetToken`): for the mailer, which never
+    /// stores it.
+    public func passwordResetToken(nonce: String) -> String {
+        SignInPolicy.resetToken(nonce: nonce, hashEmail: registry.hashEmail)
+    }
+
+    /// Whether the reset token with this hash can still set a password (issued, unspent, not
+    /// revoked by a later password change, not expired).
+    public func passwordResetIsOpen(tokenHash: String) throws(TimelineError) -> Bool {
+        let now = options.clock.nowMilliseconds()
+        return try read { view in try view.passwordReset(hash: tokenHash).map { $0.expiresAt > now } ?? false }
+    }
+}

@@ -97,6 +97,16 @@ package enum SignInPolicy {
     public static let window: Int64 = 15 * 60 * 1000
     /// How long a password-reset token stays valid: one hour.
     public static let resetLifetime: Int64 = 3600 * 1000
+    /// The least time between two reset emails to one account (ms): 10 minutes.
+    public static let resetInterval: Int64 = 10 * 60 * 1000
+
+    /// The token of a reset mailed by `requestPasswordResetByEmail`: the key store's keyed hash
+    /// (`hashEmail`, under its secret pepper) of the reset's nonce, set apart from any email's
+    /// hash by a NUL (no email holds one). Deciding records only the token's hash; the mailer
+    /// recomputes the token from the nonce when it sends.
+    public static func resetToken(nonce: String, hashEmail: (String) -> String) -> String {
+        hashEmail("\u{0}password-reset\u{0}" + nonce)
+    }
 }
 
 /// Decides a command: validates it against `state` and returns its events, or throws a typed

@@ -6,7 +6,10 @@ import JSONModel
 // `changeEmail` records `EmailChanged`. A wrong current password counts as a failed sign-in.
 
 /// A one-time token to set a password was issued (to the user, or by an operator for an
-/// imported account that has none). Only the token's hash is recorded.
+/// imported account that has none). Only the token's hash is recorded. One asked for by email
+/// (`requestPasswordResetByEmail`, version 2) also records, sealed with the user's key, where it
+/// is mailed and the nonce its token is derived from (`SignInPolicy.resetToken`): the mailer
+/// recomputes the token, and after an erasure neither can be read back.
 public struct PasswordResetRequested: Equatable, Sendable {
     /// The user concerned.
     public var userId: UserID
@@ -14,15 +17,24 @@ public struct PasswordResetRequested: Equatable, Sendable {
     public var tokenHash: String
     /// When it expires (ms since 1970).
     public var expiresAt: Int64
+    /// The (lowercased) email the token is mailed to; `nil` for an operator's token, or once the
+    /// user is erased.
+    public var email: String?
+    /// The nonce the mailed token is derived from (`nil` as `email`).
+    public var nonce: String?
     /// A `PasswordResetRequested` payload.
-    public init(userId: UserID, tokenHash: String, expiresAt: Int64) {
+    public init(userId: UserID, tokenHash: String, expiresAt: Int64, email: String? = nil, nonce: String? = nil) {
         self.userId = userId
         self.tokenHash = tokenHash
         self.expiresAt = expiresAt
+        self.email = email
+        self.nonce = nonce
     }
 }
 
 extension PasswordResetRequested: EventPayload {
+    /// New `PasswordResetRequested` events are written at version 2 (with the sealed mailing).
+    package static var currentVersion: UInt8 { 2 }
     /// The aggregate `PasswordResetRequested` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
     /// Every user a `PasswordResetRequested` payload names: `userId`.
@@ -33,17 +45,32 @@ extension PasswordResetRequested: EventPayload {
         w.string(userId.rawValue)
         w.string(tokenHash)
         w.int64(expiresAt)
+        try sealer.seal(userId, into: &w) {
+            $0.optionalString(email)
+            $0.optionalString(nonce)
+        }
     }
 
     /// Reads a stored `PasswordResetRequested` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
-        self.init(userId: UserID(try r.string()), tokenHash: try r.string(), expiresAt: try r.int64())
+        let id = UserID(try r.string()), hash = try r.string(), expiresAt = try r.int64()
+        guard opener.version >= 2 else {
+            self.init(userId: id, tokenHash: hash, expiresAt: expiresAt)
+            return
+        }
+        let mailing = try opener.personal(id, from: &r) {
+            (email: try $0.optionalString(), nonce: try $0.optionalString())
+        }
+        self.init(userId: id, tokenHash: hash, expiresAt: expiresAt, email: mailing?.email, nonce: mailing?.nonce)
     }
 
     /// A one-line human summary of a `PasswordResetRequested` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        "password reset token issued for \(name(userId))"
+        "password reset token issued for \(name(userId))" + (nonce == nil ? "" : " (to be mailed)")
     }
+
+    /// The email and the nonce are left out once the user is erased.
+    package static var erasedMembers: [String] { ["email", "nonce"] }
 }
 
 /// A password was set, with a reset token (and, optionally, the account's email) or with the
@@ -165,6 +192,30 @@ extension Decider {
         return Decision(events: [.passwordResetRequested(event)], outcome: .success(.token(token)))
     }
 
+    /// "I forgot my password": a reset token for the account with `email`, to be mailed to it.
+    /// Anyone may ask, and the answer never says whether the email is known: an unknown email,
+    /// or an account that was sent one less than `SignInPolicy.resetInterval` ago, decides
+    /// nothing and answers the same. The token is derived from a fresh nonce under the key
+    /// store's secret (`SignInPolicy.resetToken`), so only its hash is recorded.
+    func requestPasswordResetByEmail(_ email: String) throws -> Decision {
+        let quiet = Decision(outcome: .success(.done))
+        guard let email = try? Validation.email(email) else {
+            throw TimelineError.invalid("email", "not an email address")
+        }
+        guard let user = try state.userID(email: email), try state.user(user) != nil,
+            !(try state.isSuspended(user))
+        else { return quiet }
+        if let last = try state.lastPasswordResetRequest(user), context.now - last < SignInPolicy.resetInterval {
+            return quiet
+        }
+        let nonce = context.newID()
+        let token = SignInPolicy.resetToken(nonce: nonce, hashEmail: context.hashEmail)
+        let event = PasswordResetRequested(
+            userId: user, tokenHash: context.hashToken(token), expiresAt: context.now + SignInPolicy.resetLifetime,
+            email: email, nonce: nonce)
+        return Decision(events: [.passwordResetRequested(event)], outcome: .success(.done))
+    }
+
     /// The reset a `resetPassword` uses, its token's hash and the normalised new email, or why
     /// the command fails.
     func passwordReset(token: String, password: String, email: String?) throws -> (
@@ -262,6 +313,33 @@ extension Command {
     /// Issues a one-time token to set `user`'s password. Only an operator may ask (and then delivers the token out of band): a user, or a session, is refused with `forbidden`.
     public static func requestPasswordReset(user: String) -> Command {
         Command(RequestPasswordResetCommand(value: user))
+    }
+}
+
+/// `requestPasswordResetByEmail`: "I forgot my password". Mails a one-hour reset link to the account with `email`, if there is one and it was not sent one in the last 10 minutes; the answer is the same either way.
+package struct RequestPasswordResetByEmailCommand: OneFieldCommand {
+    /// The command's public name, `requestPasswordResetByEmail`, and its one field, `email`.
+    package static let name = "requestPasswordResetByEmail", field = "email"
+    /// Anyone may ask: no acting user.
+    package static let needsActor = false
+    /// The one field is a string (an email, checked when deciding).
+    package static var memberSchemas: [String: JSONSchema] { [field: .string] }
+    /// The `email` field, raw user input.
+    package let value: String
+
+    /// A `requestPasswordResetByEmail` command naming `email` `value`.
+    package init(value: String) { self.value = value }
+
+    /// Decides `requestPasswordResetByEmail`.
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.requestPasswordResetByEmail(value)
+    }
+}
+
+extension Command {
+    /// "I forgot my password": mails a reset link to the account with `email`, if any (the answer never says).
+    public static func requestPasswordResetByEmail(email: String) -> Command {
+        Command(RequestPasswordResetByEmailCommand(value: email))
     }
 }
 
@@ -402,7 +480,8 @@ extension Command {
 extension PasswordResetRequested {
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [
-        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$")
+        "tokenHash": JSONSchema.string(pattern: "^[0-9a-f]{64}$"),
+        "email": JSONSchema.string.with("maxLength", 254)
     ]
 }
 
