@@ -1069,8 +1069,8 @@ def steps(server, out, images, a, b):
 
     # 9n. Settings (issue #44), at 375 px: ann's profile keeps Edit profile and a "…" menu (at
     # most 2 rows of buttons), which opens Settings. The password form shows all its errors at
-    # once, and a wrong current password in a sentence; then the password and the email change
-    # (ann stays signed in here); a blocked account is unblocked; the archive downloads; Sign out
+    # once, and a wrong current password in a sentence; then the password changes (every session
+    # ends: ann signs in again) and the email; a blocked account is unblocked; the archive downloads; Sign out
     # everywhere ends another session too; zed deletes his account.
     a.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
     server.call("PUT", "/v1/me/blocks/@fay", token=session_token(a))
@@ -1117,9 +1117,20 @@ def steps(server, out, images, a, b):
     by_label(a, "Current password").clear()
     by_label(a, "Current password").send_keys("ann-password-1")
     click(a, button(a, "Change password"))
-    text_appears(a, "Your password is changed", "main .settings")
+    # Every session ends with the change, this one too, and the browser keeps no email to sign
+    # in again by itself: ann signs in with her new password, and is back in Settings.
+    button(a, "Sign in")
     assert status_of(server, "GET", "/v1/me", old_token) == 401, "the session from before the password change still works"
-    assert session_token(a) != old_token and server.call("GET", "/v1/me", token=session_token(a))["username"] == "ann"
+    stored = a.execute_script("return localStorage.getItem('timeline.session')") or ""
+    assert "@" not in stored, f"the browser keeps an email: {stored}"
+    by_label(a, "Email").send_keys("ann@example.com")
+    by_label(a, "Password").send_keys("ann-password-2")
+    button(a, "Sign in").click()
+    signed_in = lambda d: d.execute_script("const s = JSON.parse(localStorage.getItem('timeline.session')); return s && s.session")
+    wait(a, lambda d: signed_in(d) not in (None, old_token), "the new password did not sign in")
+    assert "@" not in (a.execute_script("return localStorage.getItem('timeline.session')") or ""), "signing in stored the email"
+    go(a, server, "/settings")
+    text_appears(a, "Settings", "main h1")
     by_label(a, "New email").send_keys("ben@example.com")
     by_label(a, "Password").send_keys("ann-password-2")
     click(a, button(a, "Change email"))

@@ -113,14 +113,13 @@ export const api = {
   // Account
   async signUp({ username, email, password }) {
     const result = await call('createUser', { body: { username, email, password } });
-    // The email is kept beside the session (the API's user has none): Settings shows it, and
-    // signs in again with it after a password change, which ends every session.
-    storeSession({ ...result, email });
+    // Only the session and the user are kept in the browser: never the email or a password.
+    storeSession(result);
     return result.user;
   },
   async signIn({ email, password }) {
     const result = await call('signIn', { body: { email, password } });
-    storeSession({ ...result, email });
+    storeSession(result);
     return result.user;
   },
   // "Forgot password?": the answer is the same whether or not the email is known.
@@ -139,29 +138,17 @@ export const api = {
     storeSession(null);
   },
   /**
-   * Changes the password. The server ends every session, this one too: this browser signs in
-   * again with the new password when it knows the email (answering true), else it is signed out.
+   * Changes the password. The server ends every session, this one too: this browser is signed
+   * out, and the person signs in with the new password (the browser keeps no email to do it).
+   * Answers false: not signed in any more.
    */
   async changePassword(currentPassword, newPassword) {
     await call('changePassword', { body: { currentPassword, newPassword } });
-    const email = currentSession()?.email;
-    // The ended session's bearer would be refused even by sign-in: it is dropped quietly first.
-    localStorage.removeItem(SESSION_KEY);
-    try {
-      if (!email) throw new Error('no email to sign in with');
-      await api.signIn({ email, password: newPassword });
-      return true;
-    } catch {
-      storeSession(null);
-      return false;
-    }
+    storeSession(null);
+    return false;
   },
-  /** Changes the email (the password confirms it); the stored copy follows. */
-  async changeEmail(email, password) {
-    await call('changeEmail', { body: { email, password } });
-    const current = currentSession();
-    if (current) storeSession({ ...current, email: email.trim().toLowerCase() });
-  },
+  /** Changes the email (the password confirms it). */
+  changeEmail: (email, password) => call('changeEmail', { body: { email, password } }).then(() => undefined),
   /** Erases the account for good (the password confirms it); then signed out here. */
   async eraseUser(password) {
     await call('eraseUser', { body: { password } });

@@ -2,7 +2,7 @@
 // notifications on this device, sessions (sign out everywhere), blocked and muted accounts,
 // downloading one's data and deleting the account. Each section is a form or a list of its own;
 // a form shows all of its errors at once, in plain sentences.
-import { api, currentSession } from './api.js';
+import { api } from './api.js';
 import { avatar, clearErrors, field, h, replace, toggle, userLink } from './dom.js';
 import { disablePush, enablePush, pushSupported } from './push.js';
 
@@ -57,10 +57,8 @@ async function busy(form, work) {
 }
 
 function emailSection() {
-  const known = currentSession()?.email;
   const note = status();
   const form = h('form', { class: 'panel', novalidate: true },
-    known ? h('p', { class: 'current-email' }, 'Your email: ', h('strong', {}, known)) : null,
     field('settings-email', 'New email', { name: 'email', type: 'email', autocomplete: 'email', required: true }),
     field('settings-email-password', 'Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }),
     h('p', { class: 'error form-error', role: 'alert' }),
@@ -111,23 +109,17 @@ function passwordSection(app) {
     if (confirmPassword !== newPassword) problems.confirmPassword = 'The two new passwords are not the same.';
     if (showProblems(form, problems)) return;
     busy(form, async () => {
-      let signedIn;
       try {
-        signedIn = await api.changePassword(currentPassword, newPassword);
+        await api.changePassword(currentPassword, newPassword);
       } catch (error) {
         showProblems(form, error.code === 'invalid_credentials'
           ? { currentPassword: sentence(error, { password: 'Your current password is not right.' }) }
           : { [error.field === 'newPassword' ? 'newPassword' : '']: sentence(error) });
         return;
       }
-      // Every session ended, this one too: signed in again here with the new password, or
-      // (without a known email) sent to Sign in.
-      if (!signedIn) {
-        toSignIn(app);
-        return;
-      }
-      form.reset();
-      note.textContent = 'Your password is changed. You were signed out on your other devices.';
+      // Every session ended, this one too: to Sign in, with the new password (the browser keeps
+      // no email to sign in again by itself).
+      toSignIn(app);
     });
   });
   return section('settings-password-title', 'Password', form);
