@@ -388,8 +388,31 @@ package struct DismissAnnouncementCommand: OneFieldCommand {
     }
 }
 
+/// A command naming an announcement and an emoji (`addAnnouncementReaction`,
+/// `removeAnnouncementReaction`): its fields' reading and writing, once.
+package protocol AnnouncementReactionCommand: CommandDefinition {
+    /// The `announcement` field.
+    var announcement: String { get }
+    /// The `name` field: the emoji.
+    var name: String { get }
+    /// The command with these fields.
+    init(announcement: String, name: String)
+}
+
+extension AnnouncementReactionCommand {
+    /// Reads the `announcement` and `name` fields.
+    package init(_ fields: some CommandFields) throws(TimelineError) {
+        self.init(announcement: try fields.string("announcement"), name: try fields.string("name"))
+    }
+    /// Writes the `announcement` and `name` fields.
+    package func encode(to fields: inout CommandJSON) {
+        fields.set("announcement", announcement)
+        fields.set("name", name)
+    }
+}
+
 /// `addAnnouncementReaction`: the user reacts to an announcement with an emoji.
-package struct AddAnnouncementReactionCommand: CommandDefinition {
+package struct AddAnnouncementReactionCommand: AnnouncementReactionCommand {
     /// The command's public name, `addAnnouncementReaction`.
     package static let name = "addAnnouncementReaction"
     /// The `announcement` field.
@@ -401,16 +424,6 @@ package struct AddAnnouncementReactionCommand: CommandDefinition {
         self.announcement = announcement
         self.name = name
     }
-    /// Reads `addAnnouncementReaction`'s fields.
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        announcement = try fields.string("announcement")
-        name = try fields.string("name")
-    }
-    /// Writes `addAnnouncementReaction`'s fields.
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("announcement", announcement)
-        fields.set("name", name)
-    }
     /// Decides `addAnnouncementReaction` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.reactToAnnouncement(announcement, name: name, add: true, by: $0) }
@@ -418,7 +431,7 @@ package struct AddAnnouncementReactionCommand: CommandDefinition {
 }
 
 /// `removeAnnouncementReaction`: the user takes their emoji reaction to an announcement back.
-package struct RemoveAnnouncementReactionCommand: CommandDefinition {
+package struct RemoveAnnouncementReactionCommand: AnnouncementReactionCommand {
     /// The command's public name, `removeAnnouncementReaction`.
     package static let name = "removeAnnouncementReaction"
     /// The `announcement` field.
@@ -429,16 +442,6 @@ package struct RemoveAnnouncementReactionCommand: CommandDefinition {
     package init(announcement: String, name: String) {
         self.announcement = announcement
         self.name = name
-    }
-    /// Reads `removeAnnouncementReaction`'s fields.
-    package init(_ fields: some CommandFields) throws(TimelineError) {
-        announcement = try fields.string("announcement")
-        name = try fields.string("name")
-    }
-    /// Writes `removeAnnouncementReaction`'s fields.
-    package func encode(to fields: inout CommandJSON) {
-        fields.set("announcement", announcement)
-        fields.set("name", name)
     }
     /// Decides `removeAnnouncementReaction` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
