@@ -390,13 +390,7 @@ extension TimelineAPI {
         let me = try request.requireViewer()
         let params = try MastodonParams(request.http)
         let filter = try GroupedFilter(params, ids: entities.ids)
-        var limit = 100
-        if let text = params.string("limit") {
-            guard let number = Int(text), number > 0 else {
-                throw TimelineError.invalid("limit", "limit must be a positive number")
-            }
-            limit = min(number, 1000)
-        }
+        let limit = try params.limit(default: 100, max: 1000)
         let reader = GroupedNotificationReader(api: self, viewer: me, entities: entities)
         var keys: Set<String> = []
         if !filter.kinds.isEmpty {

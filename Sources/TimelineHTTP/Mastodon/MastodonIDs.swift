@@ -90,12 +90,6 @@ final class MastodonIDs: Sendable {
         return id
     }
 
-    /// The announcement a client's id names.
-    func announcement(_ raw: String?) throws(TimelineError) -> AnnouncementID {
-        guard case .announcement(let id) = try object(.announcement, raw) else { throw Self.notFound }
-        return id
-    }
-
     /// A page's bound (`max_id`, `since_id`, `min_id`) as the native cursor of `space`'s
     /// list: the native id it numbers, or — for a number that names nothing, as clients may
     /// send (an id of another list, a time) — the native ids' bound at its millisecond, since
@@ -103,13 +97,7 @@ final class MastodonIDs: Sendable {
     func cursor(_ raw: String?, in space: NumberedObject.Space, name: String) throws(TimelineError) -> String? {
         guard let raw else { return nil }
         guard let id = NumericID(raw) else { throw TimelineError.invalid(name, "\(name) must be a numeric id") }
-        switch try service.object(space, numbered: id) {
-        case .post(let post): return post.rawValue
-        case .comment(let comment): return comment.rawValue
-        case .notification(let item): return item
-        case .account(let user): return user.rawValue
-        default: return PushIDGenerator.timePrefix(of: id.milliseconds)
-        }
+        return try service.object(space, numbered: id)?.nativeID ?? PushIDGenerator.timePrefix(of: id.milliseconds)
     }
 
     private static let notFound = TimelineError(.notFound, "Record not found")

@@ -93,14 +93,7 @@ extension MastodonAPI {
 extension TimelineAPI {
     /// The bearer's suggestions, `limit` of them (40 by default, at most 80).
     func mastodonSuggestions(_ request: APIRequest) throws(TimelineError) -> [Suggestion] {
-        let params = try MastodonParams(request.http)
-        var limit = 40
-        if let text = params.string("limit") {
-            guard let number = Int(text), number > 0 else {
-                throw TimelineError.invalid("limit", "limit must be a positive number")
-            }
-            limit = min(number, 80)
-        }
+        let limit = try MastodonParams(request.http).limit(default: 40, max: 80)
         return try service.suggestions(for: try request.requireViewer(), PageRequest(limit: limit)).items
     }
 }

@@ -76,6 +76,20 @@ struct MastodonParams {
     /// Every value of `name` (`name[]=a&name[]=b`, a JSON array, or one value).
     func list(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// `limit`: `defaultLimit` when absent, else a positive number (422 otherwise), at most `maxLimit`.
+    func limit(default defaultLimit: Int, max maxLimit: Int) throws(TimelineError) -> Int {
+        try Self.limit(string("limit"), default: defaultLimit, max: maxLimit)
+    }
+
+    /// A `limit` parameter's text read as `limit(default:max:)` reads it.
+    static func limit(_ raw: String?, default defaultLimit: Int, max maxLimit: Int) throws(TimelineError) -> Int {
+        guard let raw else { return defaultLimit }
+        guard let number = Int(raw), number > 0 else {
+            throw TimelineError.invalid("limit", "limit must be a positive number")
+        }
+        return min(number, maxLimit)
+    }
+
     /// `true`/`1` or `false`/`0`; nil when absent; anything else is 422.
     func bool(_ name: String) throws(TimelineError) -> Bool? {
         guard let raw = string(name) else { return nil }

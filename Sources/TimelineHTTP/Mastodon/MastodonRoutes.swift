@@ -352,11 +352,7 @@ extension TimelineAPI {
         var limit = defaultLimit, maxID: String?, sinceID: String?, minID: String?
         for (name, value) in request.http.query {
             switch name {
-            case "limit":
-                guard let number = Int(value), number > 0 else {
-                    throw TimelineError.invalid("limit", "limit must be a positive number")
-                }
-                limit = min(number, maxLimit)
+            case "limit": limit = try MastodonParams.limit(value, default: defaultLimit, max: maxLimit)
             case "max_id": maxID = value
             case "since_id": sinceID = value
             case "min_id": minID = value

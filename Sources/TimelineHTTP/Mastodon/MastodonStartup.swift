@@ -97,13 +97,7 @@ extension TimelineAPI {
     {
         let me = try request.requireViewer()
         let params = try MastodonParams(request.http)
-        var limit = 100
-        if let raw = params.string("limit") {
-            guard let number = Int(raw), number > 0 else {
-                throw TimelineError.invalid("limit", "limit must be a positive number")
-            }
-            limit = min(number, 1000)
-        }
+        let limit = try params.limit(default: 100, max: 1000)
         let known = Set(ActivityItem.Kind.allCases.filter { $0.mastodonType != nil })
         let wanted = params.list("types"), excluded = Set(params.list("exclude_types"))
         var kinds = wanted.isEmpty ? known : known.filter { wanted.contains($0.mastodonType ?? "") }
