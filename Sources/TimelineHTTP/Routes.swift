@@ -290,6 +290,16 @@ extension TimelineAPI {
                     "Each with `mutedUntil` (ms since 1970) when the mute ends by itself; ended mutes are not listed.",
                 answer: userPage, paged: true)),
         query(
+            "GET", "/v1/directory", scope: "read:accounts",
+            Operation(
+                id: "directory",
+                summary: "The profile directory: the accounts that let themselves be found (`discoverable`).",
+                tag: .users,
+                description:
+                    "Most recently posting first (`order=active`; accounts without posts last) or newest first "
+                    + "(`order=new`), without suspended accounts and anyone blocked either way. The cursor is an offset.",
+                answer: userPage, parameters: [.order], paged: true)),
+        query(
             "GET", "/v1/me/suggestions", scope: "read:accounts", access: .bearer,
             Operation(
                 id: "suggestions",

@@ -237,6 +237,8 @@ if [found["id"] for found in asked or []] != [comment["id"], status["id"]]:
     results.append(("GET /api/v1/statuses", "FAILED", f"not the statuses asked, in order: {asked}"))
 call("GET", "/api/v2/suggestions", carol_token)
 call("GET", "/api/v1/suggestions?limit=5", carol_token)
+call("GET", "/api/v1/directory?order=new&limit=5", carol_token)
+call("GET", "/api/v1/directory?offset=1&local=true")
 call("GET", "/api/v1/timelines/home", alice_token)
 call("GET", "/api/v1/timelines/tag/sea", alice_token)
 call("GET", "/api/v1/timelines/public", alice_token)

@@ -162,6 +162,14 @@ package enum Catalogue {
                         latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
             }
         },
+        QueryDefinition("directory") { input throws(TimelineError) in
+            let order = try input.optionalString("order"), page = try input.page()
+            guard let order = DirectoryOrder(rawValue: order ?? "active") else {
+                throw .invalid("order", "order must be active or new")
+            }
+            return { service, viewer throws(TimelineError) in .users(try service.directory(order, page, viewer: viewer))
+            }
+        },
         QueryDefinition(actingUser: "bookmarks") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .posts(try service.bookmarks(of: user, page)) }

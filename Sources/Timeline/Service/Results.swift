@@ -418,6 +418,14 @@ public struct PageRequest: Sendable, Equatable {
     }
 }
 
+/// The orders of the profile directory (`directory`), Mastodon's `order`.
+public enum DirectoryOrder: String, Sendable, CaseIterable {
+    /// The accounts that posted most recently first.
+    case active
+    /// The newest accounts first.
+    case new
+}
+
 /// What a successful command returns.
 public enum CommandResult: Sendable, Equatable {
     /// The user created or changed (`createUser`, `updateProfile`, `resetPassword`, …).

@@ -368,6 +368,17 @@ extension TimelineService {
         return try read { try $0.suggestions(for: user, page) }
     }
 
+    /// The profile directory: the accounts that let themselves be found (`discoverable`), as
+    /// `viewer` sees them, most recently posting first (`.active`; accounts without posts last)
+    /// or newest first (`.new`), without suspended accounts and anyone blocked either way. The
+    /// cursor is an offset: the order moves as people post, as Mastodon's directory does.
+    public func directory(_ order: DirectoryOrder = .active, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Profile>
+    {
+        let page = try page.validated()
+        return try read { try $0.directory(order, page, viewer: viewer) }
+    }
+
     /// The users among `emails` who let others find them by email (`discoverable`, on by
     /// default), as `viewer` sees them, in the order of the emails (each user once), without
     /// `viewer` and anyone blocked either way. Matched through the same email index as

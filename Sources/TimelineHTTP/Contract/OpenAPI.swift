@@ -261,6 +261,12 @@ public enum OpenAPI {
                     "Only items of these kinds, comma-separated (\(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))).",
                     ["type": "string", "pattern": .string("^(\(kinds))(,(\(kinds)))*$")]
                 )
+            case .order:
+                (
+                    "query", false,
+                    "`active` (most recently posting first, the default) or `new` (newest accounts first).",
+                    ["enum": .array(DirectoryOrder.allCases.map { .string($0.rawValue) })]
+                )
             case .ticket:
                 (
                     "query", false,

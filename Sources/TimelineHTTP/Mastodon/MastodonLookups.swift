@@ -55,6 +55,33 @@ extension MastodonAPI {
             return Responses.entity(200, statuses)
         },
         now(
+            "GET", "/api/v1/directory", .viewerOptional, scope: "read:accounts",
+            doc: .init(
+                "The profile directory: discoverable accounts, recently active (`order=active`) or new first.",
+                returns: .accounts, query: ["offset", "limit", "order", "local"])
+        ) { api, request, entities in
+            let params = try MastodonParams(request.http)
+            let limit = try params.limit(default: 40, max: 80)
+            var offset = 0
+            if let raw = params.string("offset") {
+                guard raw.utf8.count <= 6, let number = Int(raw), number >= 0 else {
+                    throw TimelineError.invalid("offset", "offset must be a whole number")
+                }
+                offset = number
+            }
+            guard let order = DirectoryOrder(rawValue: params.string("order") ?? "active") else {
+                throw TimelineError.invalid("order", "order must be active or new")
+            }
+            // Every account here is local: `local` changes nothing until federation.
+            _ = try params.bool("local")
+            let page = PageRequest(limit: limit, before: offset > 0 ? String(offset) : nil)
+            return Responses.entity(
+                200,
+                try api.service.directory(order, page, viewer: request.viewer).items.map {
+                    profile throws(TimelineError) in try entities.account(profile)
+                })
+        },
+        now(
             "GET", "/api/v2/suggestions", scope: "read",
             doc: .init(
                 "Accounts to follow: followed by the people the bearer follows, the most of them first.",
