@@ -27,6 +27,9 @@ package enum Surface: Sendable, CaseIterable {
     case push
     /// The viewer's export of their own data.
     case export
+    /// The trends: what counts is what nobody signed in may see (public posts only: never a
+    /// followers-only post or a locked account's); what shows, what the viewer may see of it.
+    case trends
     /// Acting on a post (like, comment, bookmark, report): a hidden post is `not_found`. Blocks
     /// are answered by the command with its own error, and mutes do not stop acting.
     case command
@@ -34,7 +37,7 @@ package enum Surface: Sendable, CaseIterable {
     /// Whether the viewer's mutes hide the muted users' posts here.
     package var mutesHidePosts: Bool {
         switch self {
-        case .home, .stream, .hashtag, .search, .favourites, .notifications, .push: true
+        case .home, .stream, .hashtag, .search, .favourites, .notifications, .push, .trends: true
         case .profile, .bookmarks, .post, .comments, .export, .command: false
         }
     }

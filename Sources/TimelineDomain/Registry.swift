@@ -32,6 +32,7 @@ extension Command {
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
+        HideTrendCommand.self, ShowTrendCommand.self,
         SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self
     ]
 }
@@ -163,6 +164,10 @@ public enum Event: Equatable, Sendable {
     case announcementReactionAdded(AnnouncementReaction)
     /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
     case announcementReactionRemoved(AnnouncementReaction)
+    /// A moderator hid a hashtag or a post from the trends: `TrendHidden`.
+    case trendHidden(TrendDecision)
+    /// A moderator let a hidden hashtag or post trend again: `TrendShown`.
+    case trendShown(TrendDecision)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -234,6 +239,8 @@ public enum Event: Equatable, Sendable {
         case .announcementDismissed: .announcementDismissed
         case .announcementReactionAdded: .announcementReactionAdded
         case .announcementReactionRemoved: .announcementReactionRemoved
+        case .trendHidden: .trendHidden
+        case .trendShown: .trendShown
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -299,6 +306,7 @@ public enum Event: Equatable, Sendable {
         case .announcementDismissed(let e): e
         case .announcementReactionAdded(let e): e
         case .announcementReactionRemoved(let e): e
+        case .trendHidden(let e), .trendShown(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -430,6 +438,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case announcementReactionAdded = "AnnouncementReactionAdded"
     /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
     case announcementReactionRemoved = "AnnouncementReactionRemoved"
+    /// A moderator hid a hashtag or a post from the trends: `TrendHidden`.
+    case trendHidden = "TrendHidden"
+    /// A moderator let a hidden hashtag or post trend again: `TrendShown`.
+    case trendShown = "TrendShown"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -497,6 +509,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementDismissed: AnnouncementDismissed.self
         case .announcementReactionAdded: AnnouncementReaction.self
         case .announcementReactionRemoved: AnnouncementReaction.self
+        case .trendHidden, .trendShown: TrendDecision.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         }
@@ -566,6 +579,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementDismissed: .announcementDismissed(try AnnouncementDismissed(from: &r, &opener))
         case .announcementReactionAdded: .announcementReactionAdded(try AnnouncementReaction(from: &r, &opener))
         case .announcementReactionRemoved: .announcementReactionRemoved(try AnnouncementReaction(from: &r, &opener))
+        case .trendHidden: .trendHidden(try TrendDecision(from: &r, &opener))
+        case .trendShown: .trendShown(try TrendDecision(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

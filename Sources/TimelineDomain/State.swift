@@ -244,6 +244,8 @@ package protocol DecisionState {
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.
     func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool
+    /// Whether a moderator hid the hashtag or post `subject` from the trends.
+    func trendHidden(_ kind: TrendKind, _ subject: String) throws -> Bool
 }
 
 extension DecisionState {

@@ -411,6 +411,22 @@ extension TimelineAPI {
             Operation(
                 id: "unsuspendUser", summary: "Lift a suspension (moderators only).", tag: .moderation,
                 answer: changed("not suspended"), errors: [.forbidden, .notFound, .storageFull], parameters: [.user])),
+        command(
+            "POST", "/v1/admin/trends/hide", scope: "admin:write",
+            Operation(
+                id: "hideTrend", summary: "Keep a hashtag or a post out of the trends (moderators only).",
+                tag: .moderation,
+                description: "The body names either `tag` (with or without #) or `post`; however much it is used, it "
+                    + "no longer trends.",
+                answer: changed("already hidden"), errors: [.forbidden, .notFound] + Operation.writeErrors,
+                body: .command("hideTrend"))),
+        command(
+            "POST", "/v1/admin/trends/show", scope: "admin:write",
+            Operation(
+                id: "showTrend", summary: "Let a hidden hashtag or post trend again (moderators only).",
+                tag: .moderation, answer: changed("not hidden"),
+                errors: [.forbidden, .notFound] + Operation.writeErrors,
+                body: .command("showTrend"))),
         // Before /v1/posts/{post}, which would take "nearby" for an id.
         query(
             "GET", "/v1/posts/nearby", scope: "read:statuses",
@@ -526,6 +542,26 @@ extension TimelineAPI {
                     + "it may be short and still have a next.",
                 answer: .json("A page of tags.", "tagPage", headers: [.link]), parameters: [.prefix],
                 paged: true)),
+        query(
+            "GET", "/v1/trends/tags", scope: "read:statuses",
+            Operation(
+                id: "trendingTags",
+                summary: "The hashtags trending now: used by the most accounts in public posts over the last two days.",
+                tag: .feeds,
+                description:
+                    "At least two accounts must have used a tag; each comes with its last seven days. Hashtags a "
+                    + "moderator hid are left out. The cursor is an offset.",
+                answer: .json("A page of trending hashtags.", "trendingTagPage", headers: [.link]), paged: true)),
+        query(
+            "GET", "/v1/trends/posts", scope: "read:statuses",
+            Operation(
+                id: "trendingPosts",
+                summary: "The public posts of the last week trending now: the most liked and commented for their age.",
+                tag: .feeds,
+                description:
+                    "Only posts for everyone, at least two likes and comments, those the caller may see; posts a "
+                    + "moderator hid are left out. The cursor is an offset.",
+                answer: postPage, paged: true)),
         query(
             "GET", "/v1/hashtags/{tag}/posts", scope: "read:statuses",
             Operation(

@@ -129,6 +129,8 @@ extension InMemoryState {
                 if list[i].users.isEmpty { list.remove(at: i) }
             }
             reactionLists[e.announcementId] = list
+        case .trendHidden(let e): hiddenTrends.insert([e.kind.rawValue, e.subject])
+        case .trendShown(let e): hiddenTrends.remove([e.kind.rawValue, e.subject])
         case .notificationPolicySet(let e):
             notificationPolicies[e.userId] = e.policy
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
@@ -287,6 +289,8 @@ extension InMemoryState {
         }
         for field in InstanceTextField.allCases { out.append("text \(field): \(try state.instanceText(field))") }
         out.append("rules: \(try state.instanceRules())")
+        for post in posts { out.append("trend hidden \(post): \(try state.trendHidden(.post, post.rawValue))") }
+        for tag in ["tag0", "tag1"] { out.append("trend hidden #\(tag): \(try state.trendHidden(.tag, tag))") }
         for id in announcements {
             out.append("announcement \(id): \(String(describing: try state.announcement(id)))")
             out.append("reactions \(id): \(try state.announcementReactions(id))")
@@ -428,6 +432,11 @@ extension InMemoryState {
         _ = try await service.execute(.dismissAnnouncement(announcement: made[2]), as: .user(carol.id.rawValue))
         _ = try await service.execute(.dismissAnnouncement(announcement: made[3]), as: .user(dave.id.rawValue))
         _ = try await service.execute(.removeAnnouncement(announcement: made[3]), as: .operator)
+        // Trends: a tag and a post hidden, the post shown again.
+        _ = try await service.execute(.hideTrend(tag: "#Tag0"), as: .operator)
+        _ = try await service.execute(.hideTrend(post: posts[2].id.rawValue), as: .operator)
+        _ = try await service.execute(.hideTrend(post: posts[0].id.rawValue), as: .operator)
+        _ = try await service.execute(.showTrend(post: posts[0].id.rawValue), as: .operator)
         // Erasures: carol's posts, likes, comments and follows go with her.
         _ = try await service.execute(
             .eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))

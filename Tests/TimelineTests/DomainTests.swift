@@ -67,6 +67,9 @@ struct InMemoryState: DecisionState {
     func holdsNotificationRequest(of user: UserID, from account: UserID) -> Bool {
         heldRequests[user]?.contains(account) == true
     }
+    /// The hashtags and posts hidden from the trends (`kind ‖ subject`).
+    var hiddenTrends: Set<[String]> = []
+    func trendHidden(_ kind: TrendKind, _ subject: String) -> Bool { hiddenTrends.contains([kind.rawValue, subject]) }
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }

@@ -85,6 +85,7 @@ let sampleCommands: [Command] = [
     .dismissAnnouncement(announcement: "a1"),
     .addAnnouncementReaction(announcement: "a1", name: "👍"),
     .removeAnnouncementReaction(announcement: "a1", name: "👍"),
+    .hideTrend(tag: "sea"), .showTrend(post: "p1"),
     .setNotificationPolicy(forNotFollowing: "filter", forNewAccounts: "drop"),
     .acceptNotificationRequest(account: "u2"),
     .dismissNotificationRequest(account: "u2")
@@ -239,6 +240,9 @@ extension SchemaTests {
         try await service.run(.removeAnnouncementReaction(announcement: note, name: "👍"), as: alice.id)
         let gone = try #require(try await service.execute(.addAnnouncement(text: "Oops"), as: .operator).created)
         _ = try await service.execute(.removeAnnouncement(announcement: gone), as: .operator)
+        // A moderator's word on the trends: a hashtag hidden, then shown again.
+        _ = try await service.execute(.hideTrend(tag: "sea"), as: .operator)
+        _ = try await service.execute(.showTrend(tag: "sea"), as: .operator)
         // Dan's notification policy holds the follows of those he does not follow: eve's is accepted, fay's dismissed.
         try await service.run(.setNotificationPolicy(forNotFollowing: "filter"), as: dan.id)
         try await service.run(.follow(user: dan.id.rawValue), as: eve.id)

@@ -286,7 +286,8 @@ import TimelineDomain
         let columns: [String: [Surface]] = [
             "home": [.home], "stream": [.stream], "profile": [.profile], "hashtag": [.hashtag], "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
-            "notifications, push": [.notifications, .push], "export": [.export], "command": [.command]
+            "notifications, push": [.notifications, .push], "export": [.export], "trends": [.trends],
+            "command": [.command]
         ]
         let rules: [(prefix: String, applies: (Surface) -> Bool)] = [
             ("a mute hides the muted user's posts", \.mutesHidePosts),

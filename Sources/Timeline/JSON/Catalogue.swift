@@ -162,6 +162,14 @@ package enum Catalogue {
                         latitude: latitude, longitude: longitude, radiusKm: radiusKm, page, viewer: viewer))
             }
         },
+        QueryDefinition("trendingTags") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, _ throws(TimelineError) in .trendingTags(try service.trendingTags(page)) }
+        },
+        QueryDefinition("trendingPosts") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, viewer throws(TimelineError) in .posts(try service.trendingPosts(page, viewer: viewer)) }
+        },
         QueryDefinition("directory") { input throws(TimelineError) in
             let order = try input.optionalString("order"), page = try input.page()
             guard let order = DirectoryOrder(rawValue: order ?? "active") else {

@@ -79,6 +79,7 @@ package enum JSONOutput {
         case .user(let p): encoded(ResultJSON.User(p))
         case .users(let users): encoded(ResultJSON.Page(users, ResultJSON.User.init))
         case .suggestions(let suggestions): encoded(ResultJSON.Page(suggestions, ResultJSON.Suggestion.init))
+        case .trendingTags(let tags): encoded(ResultJSON.Page(tags, ResultJSON.TrendingTag.init))
         case .contacts(let users): encoded(ResultJSON.Contacts(users: users.map(ResultJSON.User.init)))
         case .post(let detail): encoded(ResultJSON.PostDetail(detail))
         case .posts(let posts): encoded(ResultJSON.Page(posts, ResultJSON.Post.init))

@@ -52,6 +52,7 @@ extension ResultJSON {
             try result(Session.self), try result(StreamTicket.self),
             try result(Suggestion.self, title: "suggestion (a result item)"),
             try result(Tag.self, title: "tag (a result item)"), try result(Token.self),
+            try result(TrendingTag.self, title: "trendingTag (a result item)"),
             try result(User.self)
         ]
         return list.map { (name: $0.0, title: $0.1, schema: $0.2) }
@@ -77,7 +78,8 @@ extension ResultJSON {
             try page(
                 "suggestionPage", Suggestion.self,
                 "A page of suggested users, the most followed by the bearer's follows first."),
-            try page("tagPage", Tag.self, "A page of hashtags, in tag order.")
+            try page("tagPage", Tag.self, "A page of hashtags, in tag order."),
+            try page("trendingTagPage", TrendingTag.self, "A page of trending hashtags, the most used first.")
         ]
     }
 
@@ -402,6 +404,18 @@ extension ResultJSON.MastodonID: NamedResult {
     static let schemaDescription: String? =
         "The answer of the `mastodonId` query: the object's id in the Mastodon API, the decimal text of a 64-bit "
         + "number (its creation's milliseconds since 1970 in the high 48 bits)."
+}
+
+extension ResultJSON.TrendingTag: NamedResult {
+    static let schemaName = "trendingTag"
+    static let schemaDescription: String? =
+        "A hashtag trending now (`trendingTags`): used by at least two accounts in public posts over the last two "
+        + "days."
+    static let memberDescriptions = [
+        "name": "The hashtag, normalised, without #.",
+        "history": "Its last seven days, today first: `day` (the day's start, 00:00 UTC), `uses` (public posts "
+            + "with it that day), `accounts` (how many accounts posted them)."
+    ]
 }
 
 extension ResultJSON.Contacts: NamedResult {

@@ -233,6 +233,26 @@ package enum ResultJSON {
         var users: [User]
     }
 
+    /// A trending hashtag (`trendingTag.schema.json`), as `trendingTags` lists it.
+    struct TrendingTag: Codable, Sendable, SchemaDocumented {
+        var name: String
+        var history: [TagDay]
+
+        init(_ tag: Timeline.TrendingTag) {
+            name = tag.name
+            history = tag.history.map {
+                TagDay(day: JSONOutput.timestamp($0.day), uses: $0.uses, accounts: $0.accounts)
+            }
+        }
+    }
+
+    /// One day of a hashtag's uses.
+    struct TagDay: Codable, Sendable, SchemaDocumented {
+        var day: String
+        var uses: Int
+        var accounts: Int
+    }
+
     /// A hashtag (`tag.schema.json`), as `tags` lists it.
     struct Tag: Codable, Sendable, SchemaDocumented {
         var name: String

@@ -6,7 +6,8 @@ import TimelineDomain
 /// `GET /api/v1/instance/activity` answers: posts, distinct users signing in and sign-ups per
 /// week (Monday 00:00 UTC), kept for the last twelve weeks only (a week's row, and the
 /// sign-ins counted once in it, go when a week thirteen weeks later starts), so reading it is
-/// twelve lookups and the projection stays bounded.
+/// twelve lookups and the projection stays bounded. And the hashtags and posts moderators hid
+/// from the trends.
 struct InstanceProjection: Projection {
     let name = ProjectionName.instance
     let texts: Table<InstanceTexts>
@@ -17,10 +18,11 @@ struct InstanceProjection: Projection {
     let marks: Table<AnnouncementMarks>
     let weeks: Table<WeeklyActivity>
     let weeklyLogins: Table<WeeklyLogins>
+    let hiddenTrends: Table<HiddenTrends>
     var databases: [Database] {
         [
             texts.database, rules.database, announcements.database, marks.database, weeks.database,
-            weeklyLogins.database
+            weeklyLogins.database, hiddenTrends.database
         ]
     }
 
@@ -38,6 +40,7 @@ struct InstanceProjection: Projection {
         marks = try Table(env, prefix + "announcementMarks")
         weeks = try Table(env, prefix + "weeklyActivity")
         weeklyLogins = try Table(env, prefix + "weeklyLogins")
+        hiddenTrends = try Table(env, prefix + "hiddenTrends")
         handlers = Self.handlers(of: self)
     }
 
@@ -87,6 +90,12 @@ struct InstanceProjection: Projection {
             } else {
                 try projection.texts.put(e.field.rawValue, (e.text, envelope.timestamp), txn)
             }
+        }
+        handlers.on(.trendHidden) { (e: TrendDecision, _, txn) in
+            try projection.hiddenTrends.put((e.kind, e.subject), (), txn)
+        }
+        handlers.on(.trendShown) { (e: TrendDecision, _, txn) in
+            try projection.hiddenTrends.delete((e.kind, e.subject), txn)
         }
         handlers.on(.instanceRuleAdded) { (e: InstanceRuleAdded, _, txn) in
             try projection.rules.put(e.ruleId, (e.text, e.hint), txn)
@@ -281,6 +290,15 @@ enum WeeklyActivity: TableLayout {
     }
 }
 
+/// A hashtag or post hidden from the trends, `kind ‖ 0 ‖ subject` → nothing.
+enum HiddenTrends: TableLayout {
+    static func key(_ entry: (kind: TrendKind, subject: String)) -> [UInt8] {
+        Array(entry.kind.rawValue.utf8) + [0] + Array(entry.subject.utf8)
+    }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+}
+
 /// A user who signed in during a week, `BE(week) ‖ user` → nothing: each counts once a week.
 enum WeeklyLogins: TableLayout {
     static func key(_ entry: (week: Int64, user: UserID)) -> [UInt8] {
@@ -303,5 +321,8 @@ extension ReadView {
     }
     func announcementReactions(_ id: AnnouncementID) throws -> [AnnouncementReactionRecord] {
         try models.instance.reactions(to: id, txn)
+    }
+    func trendHidden(_ kind: TrendKind, _ subject: String) throws -> Bool {
+        try models.instance.hiddenTrends.contains((kind, subject), txn)
     }
 }

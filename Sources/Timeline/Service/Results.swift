@@ -418,6 +418,24 @@ public struct PageRequest: Sendable, Equatable {
     }
 }
 
+/// A trending hashtag (`trendingTags`) and its last seven days.
+public struct TrendingTag: Sendable, Equatable {
+    /// The hashtag's normalised name, without `#`.
+    public var name: String
+    /// Its uses per day in public posts, today first (seven days).
+    public var history: [TagDay]
+}
+
+/// One day of a hashtag's uses (Mastodon's `TagHistory`).
+public struct TagDay: Sendable, Equatable {
+    /// The day's start (00:00 UTC), ms since 1970.
+    public var day: Int64
+    /// How many public posts used the tag that day.
+    public var uses: Int
+    /// How many accounts posted them.
+    public var accounts: Int
+}
+
 /// The orders of the profile directory (`directory`), Mastodon's `order`.
 public enum DirectoryOrder: String, Sendable, CaseIterable {
     /// The accounts that posted most recently first.

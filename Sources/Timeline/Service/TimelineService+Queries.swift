@@ -379,6 +379,48 @@ extension TimelineService {
         return try read { try $0.directory(order, page, viewer: viewer) }
     }
 
+    /// The hashtags trending now: used by at least two accounts in public posts over the last
+    /// two days, the most accounts first (then uses, then name), each with its last seven days;
+    /// moderators' hidden ones left out. Paged by offset (`page.before`: the previous `next`).
+    public func trendingTags(_ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<TrendingTag> {
+        let page = try page.validated()
+        let offset = try Self.trendOffset(page)
+        return try read { view in
+            let tags = try view.trendingTags(offset: offset, limit: page.limit + 1)
+            return Page(
+                items: Array(tags.prefix(page.limit)), next: tags.count > page.limit ? "\(offset + page.limit)" : nil)
+        }
+    }
+
+    /// The public posts of the last week trending now, as `viewer` may see them: ranked by likes
+    /// and comments over their age; moderators' hidden ones left out. Paged by offset.
+    public func trendingPosts(_ page: PageRequest = PageRequest(), viewer: UserID? = nil) throws(TimelineError)
+        -> Page<Post>
+    {
+        let page = try page.validated()
+        let offset = try Self.trendOffset(page)
+        return try read { view in
+            let posts = try view.trendingPosts(offset: offset, limit: page.limit + 1, viewer: viewer)
+            return Page(
+                items: Array(posts.prefix(page.limit)), next: posts.count > page.limit ? "\(offset + page.limit)" : nil)
+        }
+    }
+
+    /// A hashtag's uses in public posts over the last seven days, today first.
+    public func tagHistory(_ raw: String) throws(TimelineError) -> [TagDay] {
+        let tag = Validation.hashtag(raw.hasPrefix("#") ? String(raw.dropFirst()) : raw)
+        return try read { try $0.tagHistory(tag) }
+    }
+
+    /// The offset a trends page starts at: its `before`, a whole number below a million.
+    private static func trendOffset(_ page: PageRequest) throws(TimelineError) -> Int {
+        guard page.after == nil else { throw TimelineError.invalid("after", "this list is not paged by after") }
+        guard let cursor = page.before else { return 0 }
+        guard cursor.utf8.count <= 6, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let offset = Int(cursor)
+        else { throw TimelineError.invalid("before", "before is not a valid cursor") }
+        return offset
+    }
+
     /// The users among `emails` who let others find them by email (`discoverable`, on by
     /// default), as `viewer` sees them, in the order of the emails (each user once), without
     /// `viewer` and anyone blocked either way. Matched through the same email index as
@@ -417,6 +459,8 @@ public enum QueryResult: Sendable, Equatable {
     case users(Page<Profile>)
     /// A page of suggested users.
     case suggestions(Page<Suggestion>)
+    /// A page of trending hashtags.
+    case trendingTags(Page<TrendingTag>)
     /// The users found by email (`findContacts`): not paged, at most one per email given.
     case contacts([Profile])
     /// A post with its first comments.

@@ -49,7 +49,7 @@ enum MastodonSchema: String, Sendable {
         termsOfService = "TermsOfService", translationLanguages = "TranslationLanguages", peers = "Peers",
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
-    case oembed = "OEmbedResponse", userInfo = "UserInfo"
+    case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

@@ -87,6 +87,16 @@ struct MastodonEntities {
     }
 
     /// A post as a status; `author` is its author's profile.
+    /// A hashtag as a `Tag` (its `id` is its name: hashtags have no other id here), with its
+    /// uses over the last seven days, today first, as Mastodon's `TagHistory` (days in seconds).
+    func tag(_ name: String, history: [TagDay]) -> Mastodon.Tag {
+        Mastodon.Tag(
+            id: name, name: name, url: "\(base)/#/tag/\(name)",
+            history: history.map {
+                Mastodon.TagHistory(day: String($0.day / 1000), uses: String($0.uses), accounts: String($0.accounts))
+            }, following: false)
+    }
+
     func status(_ post: Post, author: Profile) throws(TimelineError) -> Mastodon.Status {
         let content = try content(post.caption ?? "")
         return Mastodon.Status(

@@ -62,13 +62,7 @@ extension MastodonAPI {
         ) { api, request, entities in
             let params = try MastodonParams(request.http)
             let limit = try params.limit(default: 40, max: 80)
-            var offset = 0
-            if let raw = params.string("offset") {
-                guard raw.utf8.count <= 6, let number = Int(raw), number >= 0 else {
-                    throw TimelineError.invalid("offset", "offset must be a whole number")
-                }
-                offset = number
-            }
+            let offset = try params.offset()
             guard let order = DirectoryOrder(rawValue: params.string("order") ?? "active") else {
                 throw TimelineError.invalid("order", "order must be active or new")
             }

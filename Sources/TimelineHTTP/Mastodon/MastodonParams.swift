@@ -76,6 +76,15 @@ struct MastodonParams {
     /// Every value of `name` (`name[]=a&name[]=b`, a JSON array, or one value).
     func list(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// `offset`: 0 when absent, else a whole number below a million (422 otherwise).
+    func offset() throws(TimelineError) -> Int {
+        guard let raw = string("offset") else { return 0 }
+        guard raw.utf8.count <= 6, raw.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let offset = Int(raw) else {
+            throw TimelineError.invalid("offset", "offset must be a whole number")
+        }
+        return offset
+    }
+
     /// `limit`: `defaultLimit` when absent, else a positive number (422 otherwise), at most `maxLimit`.
     func limit(default defaultLimit: Int, max maxLimit: Int) throws(TimelineError) -> Int {
         try Self.limit(string("limit"), default: defaultLimit, max: maxLimit)

@@ -214,11 +214,7 @@ extension TimelineAPI {
             let posts = try service.hashtag(word, PageRequest(limit: limit), viewer: request.viewer).items
             if type == nil || type == "hashtags", !posts.isEmpty {
                 let name = word.lowercased()
-                hashtags = [
-                    Mastodon.Tag(
-                        id: name, name: name, url: "\(entities.base)/#/search?q=%23\(name)", history: [],
-                        following: false)
-                ]
+                hashtags = [entities.tag(name, history: try service.tagHistory(name))]
             }
             if type == nil || type == "statuses" {
                 for post in posts {
