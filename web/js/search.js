@@ -1,5 +1,5 @@
-// Search: people by the start of their username (a leading @ ignored), hashtags by their start
-// (with or without #; each links to its tag page), or posts near here (the browser's position,
+// Search: what trends now (before anything is typed), people by the start of their username (a
+// leading @ ignored), hashtags by their start (with or without #; each links to its tag page), or posts near here (the browser's position,
 // or a latitude and longitude typed in when it cannot tell); and, signed in, Find friends by email.
 import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
@@ -12,6 +12,28 @@ const RADII = [1, 5, 10, 25, 50];
 function parseNear(text) {
   const [latitude, longitude] = (text || '').split(',').map(Number);
   return text && Number.isFinite(latitude) && Number.isFinite(longitude) ? { latitude, longitude } : null;
+}
+
+/**
+ * "Trending now": the hashtags most used these days (with their posts this week) and the public posts most
+ * liked and commented for their age, as the server ranks them; nothing shows while none trends.
+ */
+function trending() {
+  const tags = h('ul', { class: 'tags trending-tags' });
+  const grid = h('ul', { class: 'grid trending-posts' });
+  const section = h('section', { class: 'trending', 'aria-labelledby': 'trending-title', hidden: true },
+    h('h2', { id: 'trending-title' }, 'Trending now'), tags, grid);
+  Promise.all([api.trendingTags(), api.trendingPosts()]).then(([tagPage, postPage]) => {
+    for (const tag of tagPage.items) {
+      const uses = tag.history.reduce((sum, day) => sum + day.uses, 0);
+      tags.append(h('li', {},
+        h('a', { href: `#/tag/${encodeURIComponent(tag.name)}`, class: 'tag' }, `#${tag.name}`),
+        h('span', { class: 'muted' }, ` ${count(uses, 'post')} this week`)));
+    }
+    for (const post of postPage.items) grid.append(postTile(post));
+    section.hidden = tagPage.items.length + postPage.items.length === 0;
+  }).catch(() => { /* trends are extra: the search works without them */ });
+  return section;
 }
 
 export function render(root, { query }, app) {
@@ -76,6 +98,7 @@ export function render(root, { query }, app) {
       // A word is both: people whose username starts with it (after any @), and tags that
       // start with it (after any #). `#…` looks for tags only, `@…` for people only.
       const word = text.replace(/^[@#]+/, '');
+      if (!text) results.append(trending());
       const tagsList = h('ul', { class: 'tags' });
       const people = h('ul', { class: 'people' });
       const tagsWanted = !text.startsWith('@') && word !== '';
