@@ -244,6 +244,10 @@ package protocol DecisionState {
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.
     func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool
+    /// The filter that is, or holds as a keyword or a status, the id `id` (`nil`: none).
+    func filter(holding id: String) throws -> FilterSaved?
+    /// `user`'s filters, expired ones too, in the order they were made.
+    func filters(of user: UserID) throws -> [FilterSaved]
 }
 
 extension DecisionState {
