@@ -120,14 +120,16 @@ extension FilterSaved: EventPayload {
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(filterId.rawValue)
         w.string(userId.rawValue)
+        // The title and the words are sealed; the keywords' ids stay readable, so an erased
+        // user's filters still number what they numbered (a rebuild gives the same ids).
         try sealer.seal(userId, into: &w) { s in
             s.string(title)
-            s.varint(UInt64(keywords.count))
-            for k in keywords {
-                s.string(k.id)
-                s.string(k.keyword)
-                s.u8(k.wholeWord ? 1 : 0)
-            }
+            s.strings(keywords.map(\.keyword))
+        }
+        w.varint(UInt64(keywords.count))
+        for k in keywords {
+            w.string(k.id)
+            w.u8(k.wholeWord ? 1 : 0)
         }
         w.strings(context.map(\.rawValue))
         w.string(action.rawValue)
@@ -143,13 +145,12 @@ extension FilterSaved: EventPayload {
     /// Reads a stored `FilterSaved` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let id = FilterID(try r.string()), user = UserID(try r.string())
-        let personal = try opener.personal(user, from: &r) { s in
-            let title = try s.string()
-            var keywords: [FilterKeyword] = []
-            for _ in 0..<(try s.varint()) {
-                keywords.append(FilterKeyword(id: try s.string(), keyword: try s.string(), wholeWord: try s.u8() != 0))
-            }
-            return (title, keywords)
+        let personal = try opener.personal(user, from: &r) { s in (try s.string(), try s.strings()) }
+        var keywords: [FilterKeyword] = []
+        for index in 0..<Int(try r.varint()) {
+            let id = try r.string(), whole = try r.u8() != 0
+            let words = personal?.1 ?? []
+            keywords.append(FilterKeyword(id: id, keyword: index < words.count ? words[index] : "", wholeWord: whole))
         }
         let context = try r.strings().compactMap(FilterContext.init(rawValue:))
         guard let action = FilterAction(rawValue: try r.string()) else {
@@ -162,10 +163,10 @@ extension FilterSaved: EventPayload {
         }
         self.init(
             filterId: id, userId: user, title: personal?.0 ?? "", context: context, action: action, expiresAt: expires,
-            keywords: personal?.1 ?? [], statuses: statuses)
+            keywords: keywords, statuses: statuses)
     }
 
-    /// The title is left out once the owner is erased (the keywords read back as none).
+    /// The title is left out once the owner is erased (the keywords' words read back as "").
     package static var erasedMembers: [String] { ["title"] }
 
     /// A one-line human summary of a `FilterSaved` event.
