@@ -287,10 +287,19 @@ extension MastodonAPI {
         },
         later(
             "DELETE", "/api/v2/filters/statuses/{id}", .bearer, scope: "write:filters",
-            doc: .init("Removes a status from the bearer's filters.", returns: .empty)
-        ) { api, request, _ in
-            _ = try await api.execute(.removeFilterStatus(filterStatus: request.parameters["id"] ?? ""), request)
-            return Responses.entity(200, Mastodon.Empty())
+            doc: .init(
+                "Removes a status from the bearer's filters; answers the filter status removed.", returns: .filterStatus
+            )
+        ) { api, request, entities in
+            // Mastodon's document answers the `FilterStatus` (its controller an empty object, which
+            // clients ignore): the one removed, read before.
+            let id = request.parameters["id"] ?? ""
+            guard let status = try ownFilter(api, request).statuses.first(where: { $0.id == id }) else {
+                throw TimelineError(.notFound, "Record not found")
+            }
+            let answer = try entities.filterStatus(status)
+            _ = try await api.execute(.removeFilterStatus(filterStatus: id), request)
+            return Responses.entity(200, answer)
         },
         // v1: a filter is one keyword (its id the keyword's), as Mastodon maps them.
         now(

@@ -103,7 +103,10 @@ extension TimelineAPI {
             case .post(let post), .edited(let post):
                 // A frame cannot answer an error: one that fails to render (its author out of
                 // sight, or a read failing) is left out of the stream, as an unseen one is.
-                guard let author = try? service.user(post.author, viewer: viewer),
+                // The home timeline's stream: the owner's home filters apply (hide: left out).
+                guard let filters = try? service.filterMatching(viewer: viewer, context: .home),
+                    let post = filters.apply([post], viewer: viewer).first,
+                    let author = try? service.user(post.author, viewer: viewer),
                     let status = try? entities.status(post, author: author)
                 else { return nil }
                 let event = if case .edited = update { "status.update" } else { "update" }
