@@ -10,6 +10,7 @@ out of alice's sight, and bob commented "what a finale" on alice's post). Prints
 lines; exits 1 on a failure."""
 import sys
 
+import requests
 from mastodon import Mastodon
 from mastodon.errors import MastodonNotFoundError
 
@@ -45,6 +46,9 @@ tag = {s.id: s for s in m.timeline_hashtag("finale")}
 check(tag[public_post].filtered[0].filter.title == "Spoilers", "the hashtag timeline (public) warns too")
 notes = [n for n in m.notifications() if n.status and n.status.id == comment]
 check(notes and notes[0].status.filtered[0].filter.id == f.id, "a notification's status is warned")
+grouped = requests.get(base + "/api/v2/notifications", headers={"Authorization": f"Bearer {alice_token}"}).json()
+check(any(s["id"] == comment and s["filtered"][0]["filter"]["id"] == f.id for s in grouped["statuses"]),
+      "a grouped notification's status is warned")
 
 # Hide: the status leaves every surface its contexts name.
 m.update_filter_v2(f.id, filter_action="hide")
@@ -53,6 +57,10 @@ check(public_post not in ids(m.timeline_hashtag("finale")), "hide: and the hasht
 bob = m.status(public_post).account
 check(public_post not in ids(m.account_statuses(bob.id)), "hide: and the account's statuses")
 check(not any(n.status and n.status.id == comment for n in m.notifications()), "hide: and notifications")
+grouped = requests.get(base + "/api/v2/notifications", headers={"Authorization": f"Bearer {alice_token}"}).json()
+check(comment not in [s["id"] for s in grouped["statuses"]]
+      and all(g.get("status_id") != comment for g in grouped["notification_groups"]), "hide: and grouped notifications")
+check(public_post not in ids(m.timeline_public()), "hide: and the public timeline")
 check(comment not in ids(m.status_context(m.status(comment).in_reply_to_id).descendants), "hide: and the thread")
 
 # Keywords and statuses of a filter.

@@ -289,7 +289,8 @@ extension TimelineService {
         Post
     > {
         let page = try page.validated()
-        return try read { try $0.publicPosts(page, viewer: viewer) }
+        return try read { view in try view.filtered(try view.publicPosts(page, viewer: viewer), .public, viewer: viewer)
+        }
     }
 
     /// The users `user` blocks, the latest block first. Private: `answer` gives only the viewer's own.
