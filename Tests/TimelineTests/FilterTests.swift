@@ -181,4 +181,43 @@ import TimelineDomain
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
         #expect(throws: TimelineError.self) { try service.filter(holding: hideID, viewer: bob.id) }
     }
+
+    /// The live streams (`/v1/stream` and Mastodon's) read `liveUpdates`: a post a home filter
+    /// hides never arrives, nor a notification whose comment a notifications filter hides; a
+    /// warned post arrives marked.
+    @Test func liveStreamsHonourFilters() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        try await service.run(.follow(user: bob.id.rawValue), as: alice.id)
+        guard
+            case .created(let filter) = try await service.run(
+                .createFilter(
+                    title: "Spoilers", context: ["home", "notifications"], action: "hide",
+                    keywords: [FilterKeywordInput(keyword: "finale")]), as: alice.id)
+        else {
+            Issue.record("no id")
+            return
+        }
+        let hidden = try await service.addPost(by: bob.id, caption: "the finale")
+        let shown = try await service.addPost(by: bob.id, caption: "a harbour", image: 1)
+        let mine = try await service.addPost(by: alice.id, caption: "mine", image: 2)
+        _ = try await service.addComment(by: bob.id, on: mine.id, "what a finale")
+        let log = try service.events(from: 1, limit: 1000)
+        func updates(_ type: EventType, _ post: PostID) throws -> [LiveUpdate] {
+            try log.filter { $0.type == type && $0.event.post == post }.flatMap {
+                try service.liveUpdates(for: $0, viewer: alice.id)
+            }
+        }
+        #expect(try updates(.postAdded, hidden.id).isEmpty)
+        #expect(try updates(.postAdded, shown.id).count == 1)
+        #expect(try updates(.commentAdded, mine.id).isEmpty)
+        #expect(try service.liveUpdates(for: try #require(log.last), viewer: bob.id).isEmpty)  // bob is told nothing
+        _ = try await service.run(.updateFilter(filter: filter, action: "warn"), as: alice.id)
+        guard case .post(let warned)? = try updates(.postAdded, hidden.id).first else {
+            Issue.record("the warned post does not arrive")
+            return
+        }
+        #expect(warned.filtered.map(\.filter.title) == ["Spoilers"])
+        #expect(try updates(.commentAdded, mine.id).count == 1)
+    }
 }

@@ -103,10 +103,8 @@ extension TimelineAPI {
             case .post(let post), .edited(let post):
                 // A frame cannot answer an error: one that fails to render (its author out of
                 // sight, or a read failing) is left out of the stream, as an unseen one is.
-                // The home timeline's stream: the owner's home filters apply (hide: left out).
-                guard let filters = try? service.filterMatching(viewer: viewer, context: .home),
-                    let post = filters.apply([post], viewer: viewer).first,
-                    let author = try? service.user(post.author, viewer: viewer),
+                // The owner's home filters were applied (`liveUpdates`): a warned post carries them.
+                guard let author = try? service.user(post.author, viewer: viewer),
                     let status = try? entities.status(post, author: author)
                 else { return nil }
                 let event = if case .edited = update { "status.update" } else { "update" }
