@@ -211,6 +211,7 @@ import TimelineDomain
         #expect(try updates(.postAdded, hidden.id).isEmpty)
         #expect(try updates(.postAdded, shown.id).count == 1)
         #expect(try updates(.commentAdded, mine.id).isEmpty)
+        #expect(try service.activity(of: alice.id).items.allSatisfy { $0.kind != .comment })  // nor in the activity
         #expect(try service.liveUpdates(for: try #require(log.last), viewer: bob.id).isEmpty)  // bob is told nothing
         _ = try await service.run(.updateFilter(filter: filter, action: "warn"), as: alice.id)
         guard case .post(let warned)? = try updates(.postAdded, hidden.id).first else {
@@ -219,5 +220,6 @@ import TimelineDomain
         }
         #expect(warned.filtered.map(\.filter.title) == ["Spoilers"])
         #expect(try updates(.commentAdded, mine.id).count == 1)
+        #expect(try service.activity(of: alice.id).items.contains { $0.kind == .comment })
     }
 }

@@ -69,6 +69,24 @@ extension ReadView {
         return Page(items: matching.apply(page.items, viewer: viewer), next: page.next)
     }
 
+    /// `page` of `viewer`'s activity without the items whose comment or post a notifications
+    /// filter hides (the cursor kept).
+    func filtered(_ page: Page<ActivityItem>, viewer: UserID) throws -> Page<ActivityItem> {
+        let matching = try filterMatching(viewer, .notifications)
+        guard !matching.isEmpty else { return page }
+        let present = Presenter(try privacy(for: viewer))
+        let items = try page.items.filter { item in
+            if let id = item.comment, let record = try comment(id) {
+                return !matching.verdict(on: try present.comment(record), viewer: viewer).hidden
+            }
+            if let id = item.post, try post(id) != nil {
+                return !matching.verdict(on: try present.post(id), viewer: viewer).hidden
+            }
+            return true
+        }
+        return Page(items: items, next: page.next)
+    }
+
     /// `page` of comments as `viewer` reads it in the thread.
     func filtered(_ page: Page<Comment>, viewer: UserID?) throws -> Page<Comment> {
         let matching = try filterMatching(viewer, .thread)

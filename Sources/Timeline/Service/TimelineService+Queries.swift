@@ -245,7 +245,9 @@ extension TimelineService {
         from actor: UserID? = nil
     ) throws(TimelineError) -> Page<ActivityItem> {
         let page = try page.validated()
-        return try read { try $0.activity(of: user, page, kinds: kinds, from: actor) }
+        return try read { view in
+            try view.filtered(try view.activity(of: user, page, kinds: kinds, from: actor), viewer: user)
+        }
     }
 
     /// `user`'s bookmarks, the latest saved first. Private: `answer` gives only the viewer's own.
