@@ -222,4 +222,35 @@ import TimelineDomain
         #expect(try updates(.commentAdded, mine.id).count == 1)
         #expect(try service.activity(of: alice.id).items.contains { $0.kind == .comment })
     }
+
+    /// `timeline exec`: filters are commands and a query like any other.
+    @Test func throughTimelineExec() throws {
+        let db = temporaryPath()
+        func exec(_ lines: [String]) throws -> [[String: Any]?] {
+            let tool = try ToolProcess(["exec", "--db", db])
+            tool.input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            try tool.input.fileHandleForWriting.close()
+            let data = tool.output.fileHandleForReading.readDataToEndOfFile()
+            tool.process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        let made = try exec([
+            #"{"id":"1","command":"createUser","username":"zed","email":"z@example.com","password":"password-1"}"#
+        ])
+        let zed = try #require(((made.first??["result"] as? [String: Any]))?["id"] as? String, "\(made)")
+        let answers = try exec([
+            #"{"id":"2","command":"createFilter","as":"\#(zed)","title":"Spoilers","context":["home"],"#
+                + #""action":"hide","keywords":[{"keyword":"finale","wholeWord":false}]}"#,
+            #"{"id":"3","query":"filters","as":"\#(zed)"}"#,
+            #"{"id":"4","command":"createFilter","as":"\#(zed)","title":"x","context":["nowhere"]}"#
+        ])
+        #expect(answers.count == 3, "\(answers)")
+        #expect(answers.first??["ok"] as? Bool == true, "\(answers)")
+        let filters = (answers[1]?["result"] as? [String: Any])?["filters"] as? [[String: Any]]
+        #expect(filters?.first?["title"] as? String == "Spoilers" && filters?.first?["action"] as? String == "hide")
+        #expect(((filters?.first?["keywords"] as? [[String: Any]])?.first)?["wholeWord"] as? Bool == false)
+        #expect(answers[2]?["ok"] as? Bool == false)
+    }
 }
