@@ -105,4 +105,7 @@ v1 = m.filter_update(v1.id, phrase="finales", context=["home"], irreversible=Fal
 check(v1.phrase == "finales" and v1.irreversible is False, "filter_update (v1)")
 m.filter_delete(v1.id)
 check(m.filters() == [], "filter_delete (v1)")
+check(all(s.get("filtered") == [] for s in m.timeline_home()), "a bearer's statuses carry filtered: [] when none matched")
+anonymous = requests.get(base + "/api/v1/timelines/tag/finale").json()
+check(anonymous and all("filtered" not in s for s in anonymous), "a reader without a token gets no filtered")
 print("ok - every filter call")

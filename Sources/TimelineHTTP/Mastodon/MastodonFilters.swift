@@ -83,9 +83,10 @@ extension MastodonEntities {
             irreversible: f.action == .hide)
     }
 
-    /// The matches of a status as Mastodon's `filtered`: nil when none (the member is left out).
+    /// The matches of a status as Mastodon's `filtered`: an array for a bearer (empty when none
+    /// matched), left out for a reader without a token, as Mastodon answers.
     func filterResults(_ matches: [FilterMatch]) throws(TimelineError) -> [Mastodon.FilterResult]? {
-        guard !matches.isEmpty else { return nil }
+        guard viewer != nil else { return nil }
         return try matches.map { m throws(TimelineError) in
             Mastodon.FilterResult(
                 filter: try filter(m.filter, rules: false), keyword_matches: Nullable(m.keywordMatches),
