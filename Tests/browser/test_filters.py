@@ -1,8 +1,9 @@
 """Muted words (filters) in headless Chromium against a real `timeline serve`.
 
 Alice follows bob. In Settings she mutes a word behind a warning: bob's post with it is covered
-in her feed ("Shown because of filter …"), and "Show anyway" reveals it; then she makes the filter
-hide: the post leaves her feed; she removes it: the post is back, uncovered.
+in her feed ("Shown because of filter …"), and "Show anyway" reveals it, as a comment with it on
+a post's page; then she makes the filter hide: the post leaves her feed; she removes it: the
+post is back, uncovered.
 """
 import argparse
 import os
@@ -29,7 +30,8 @@ def steps(server, driver):
     bob = server.call("POST", "/v1/users", {"username": "bob", "email": "bob@example.com", "password": "password-123"})
     server.call("PUT", f"/v1/me/following/{bob['user']['id']}", token=alice["session"])
     server.post(bob["session"], "The finale was wild", png(40, 30, 0.1))
-    server.post(bob["session"], "A quiet harbour", png(40, 30, 0.6))
+    harbour = server.post(bob["session"], "A quiet harbour", png(40, 30, 0.6))
+    server.call("POST", f"/v1/posts/{harbour['id']}/comments", {"text": "no finale talk here"}, token=bob["session"])
     go(driver, server, "/signin")
     by_label(driver, "Email").send_keys("alice@example.com")
     by_label(driver, "Password").send_keys("password-123")
@@ -56,6 +58,15 @@ def steps(server, driver):
     wait(driver, lambda d: article.find_element(By.CSS_SELECTOR, ".caption").is_displayed(), "Show anyway did not reveal it")
     assert "The finale was wild" in article.text
     check("a warned post is covered with its filter's name until Show anyway")
+
+    go(driver, server, f"/post/{harbour['id']}")
+    comment = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "main li.comment") if e.is_displayed()), None),
+                   "no comment on the post page")
+    wait(driver, lambda d: "Shown because of filter finale" in comment.text, "the warned comment is not covered")
+    assert "no finale talk here" not in comment.text, comment.text
+    button(driver, "Show anyway", comment).click()
+    wait(driver, lambda d: "no finale talk here" in comment.text, "Show anyway did not reveal the comment")
+    check("a warned comment is covered on the post's page too")
 
     filters = server.call("GET", "/v1/me/filters", token=alice["session"])["filters"]
     server.call("PATCH", f"/v1/me/filters/{filters[0]['id']}", {"action": "hide"}, token=alice["session"])
