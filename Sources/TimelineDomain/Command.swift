@@ -126,6 +126,8 @@ package protocol CommandFields {
     func optionalList(_ field: String) throws(TimelineError) -> [String]?
     /// A JSON object of strings or nulls (`{"id": "text", "other": null}`), or `nil` when absent.
     func optionalTexts(_ field: String) throws(TimelineError) -> [String: String?]?
+    /// A list of JSON objects (at most 100), or `nil` when absent or null.
+    func optionalObjects(_ field: String) throws(TimelineError) -> [JSONValue]?
 }
 
 /// The JSON fields a command writes (`Command.jsonObject`): absent optionals are left out.
@@ -233,6 +235,10 @@ final class CommandFieldRecorder: CommandFields {
     }
     func optionalTexts(_ field: String) -> [String: String?]? {
         record(field, .map(of: JSONSchema.string.nullable), required: false)
+        return nil
+    }
+    func optionalObjects(_ field: String) -> [JSONValue]? {
+        record(field, .array(of: JSONSchema(["type": "object"])), required: false)
         return nil
     }
 }

@@ -33,7 +33,11 @@ extension Command {
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
         HideTrendCommand.self, ShowTrendCommand.self,
-        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self
+        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self,
+        DismissNotificationRequestCommand.self,
+        CreateFilterCommand.self, UpdateFilterCommand.self, DeleteFilterCommand.self, AddFilterKeywordCommand.self,
+        UpdateFilterKeywordCommand.self, RemoveFilterKeywordCommand.self, AddFilterStatusCommand.self,
+        RemoveFilterStatusCommand.self
     ]
 }
 
@@ -174,6 +178,10 @@ public enum Event: Equatable, Sendable {
     case notificationRequestAccepted(NotificationRequestAnswer)
     /// A user discarded one account's held notifications: `NotificationRequestDismissed`.
     case notificationRequestDismissed(NotificationRequestAnswer)
+    /// A user's filter was created or changed (the filter as it stands): `FilterSaved`.
+    case filterSaved(FilterSaved)
+    /// A user deleted one of their filters: `FilterDeleted`.
+    case filterDeleted(FilterDeleted)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -244,6 +252,8 @@ public enum Event: Equatable, Sendable {
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
+        case .filterSaved: .filterSaved
+        case .filterDeleted: .filterDeleted
         }
     }
 
@@ -310,6 +320,8 @@ public enum Event: Equatable, Sendable {
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
+        case .filterSaved(let e): e
+        case .filterDeleted(let e): e
         }
     }
 }
@@ -448,6 +460,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case notificationRequestAccepted = "NotificationRequestAccepted"
     /// A user discarded one account's held notifications: `NotificationRequestDismissed`.
     case notificationRequestDismissed = "NotificationRequestDismissed"
+    /// A user's filter was created or changed (the filter as it stands): `FilterSaved`.
+    case filterSaved = "FilterSaved"
+    /// A user deleted one of their filters: `FilterDeleted`.
+    case filterDeleted = "FilterDeleted"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -512,6 +528,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .trendHidden, .trendShown: TrendDecision.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
+        case .filterSaved: FilterSaved.self
+        case .filterDeleted: FilterDeleted.self
         }
     }
 
@@ -586,6 +604,8 @@ public enum EventType: String, CaseIterable, Sendable {
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))
         case .notificationRequestDismissed:
             .notificationRequestDismissed(try NotificationRequestAnswer(from: &r, &opener))
+        case .filterSaved: .filterSaved(try FilterSaved(from: &r, &opener))
+        case .filterDeleted: .filterDeleted(try FilterDeleted(from: &r, &opener))
         }
     }
 }

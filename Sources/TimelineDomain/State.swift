@@ -246,6 +246,10 @@ package protocol DecisionState {
     func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool
     /// Whether a moderator hid the hashtag or post `subject` from the trends.
     func trendHidden(_ kind: TrendKind, _ subject: String) throws -> Bool
+    /// The filter that is, or holds as a keyword or a status, the id `id` (`nil`: none).
+    func filter(holding id: String) throws -> FilterSaved?
+    /// `user`'s filters, expired ones too, in the order they were made.
+    func filters(of user: UserID) throws -> [FilterSaved]
 }
 
 extension DecisionState {

@@ -289,6 +289,64 @@ extension TimelineAPI {
                 description:
                     "Each with `mutedUntil` (ms since 1970) when the mute ends by itself; ended mutes are not listed.",
                 answer: userPage, paged: true)),
+        // Filters (muted words and posts): see Features/Filters.swift.
+        query(
+            "GET", "/v1/me/filters", scope: "read:filters", access: .bearer,
+            Operation(
+                id: "filters", summary: "The bearer's filters, expired ones too (private).", tag: .filters,
+                description:
+                    "Each applies where its `context` says: the home timeline (home), notifications, hashtags and "
+                    + "places (public), a post's comments (thread), an account's posts (account); `hide` leaves a "
+                    + "matching post out, `warn` and `blur` mark it (`filtered`). The bearer's own posts are never filtered.",
+                answer: .json("The filters.", "filters"))),
+        command(
+            "POST", "/v1/me/filters", scope: "write:filters",
+            Operation(
+                id: "createFilter", summary: "Make a filter, with its first keywords.", tag: .filters,
+                answer: .json("The new filter's id.", "created", status: 201), errors: Operation.writeErrors,
+                body: .command("createFilter"))),
+        command(
+            "PATCH", "/v1/me/filters/{filter}", scope: "write:filters",
+            Operation(
+                id: "updateFilter", summary: "Change a filter (what is given), its keywords added, changed or removed.",
+                tag: .filters, answer: changed("the filter is already so"), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.filter], body: .command("updateFilter", path: ["filter"]))),
+        command(
+            "DELETE", "/v1/me/filters/{filter}", scope: "write:filters",
+            Operation(
+                id: "deleteFilter", summary: "Delete a filter, its keywords and posts.", tag: .filters,
+                answer: .empty(), errors: [.notFound, .storageFull], parameters: [.filter])),
+        command(
+            "POST", "/v1/me/filters/{filter}/keywords", scope: "write:filters",
+            Operation(
+                id: "addFilterKeyword", summary: "Add a keyword to a filter.", tag: .filters,
+                answer: .json("The new keyword's id.", "created", status: 201),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.filter],
+                body: .command("addFilterKeyword", path: ["filter"]))),
+        command(
+            "PATCH", "/v1/me/filter-keywords/{keyword}", scope: "write:filters",
+            Operation(
+                id: "updateFilterKeyword", summary: "Change a keyword of a filter.", tag: .filters,
+                answer: changed("the keyword is already so"), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.keyword], body: .command("updateFilterKeyword", path: ["keyword"]))),
+        command(
+            "DELETE", "/v1/me/filter-keywords/{keyword}", scope: "write:filters",
+            Operation(
+                id: "removeFilterKeyword", summary: "Remove a keyword of a filter.", tag: .filters,
+                answer: .empty(), errors: [.notFound, .storageFull], parameters: [.keyword])),
+        command(
+            "POST", "/v1/me/filters/{filter}/posts", scope: "write:filters",
+            Operation(
+                id: "addFilterStatus", summary: "Add a post to a filter (one the bearer may see).", tag: .filters,
+                description: "A post the bearer may not see is 404 not_found, as an unknown one.",
+                answer: .json("The filter post's id.", "created", status: 201),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.filter],
+                body: .command("addFilterStatus", path: ["filter"]))),
+        command(
+            "DELETE", "/v1/me/filter-posts/{filterStatus}", scope: "write:filters",
+            Operation(
+                id: "removeFilterStatus", summary: "Remove a post from a filter.", tag: .filters,
+                answer: .empty(), errors: [.notFound, .storageFull], parameters: [.filterStatus])),
         query(
             "GET", "/v1/directory", scope: "read:accounts",
             Operation(

@@ -279,8 +279,11 @@ public final class PushWorker: @unchecked Sendable {
             let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }),
             item.actor == actor
         else { return nil }
+        // The user's notification filters: a hidden one is not pushed, a warned one says no text.
+        let verdict = try filterVerdict(on: item, for: user)
+        if verdict.hidden { return nil }
         let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)"
-        let wording: Wording
+        var wording: Wording
         if let known = recent.withLock({ $0.wordings[key] }) {
             wording = known
         } else {
@@ -290,6 +293,7 @@ public final class PushWorker: @unchecked Sendable {
                 $0.wordings[key] = wording
             }
         }
+        if !verdict.matches.isEmpty { wording.body = wording.title }
         // Mastodon's push JSON (its notification's Mastodon id); never the email or a token.
         let payload: JSONValue = [
             "notification_id": .string(try service.numericID(of: .notification(item.id)).description),
@@ -302,6 +306,20 @@ public final class PushWorker: @unchecked Sendable {
             address: subscription.endpoint, endpoint: endpoint, p256dh: p256dh, auth: auth,
             standard: subscription.standard, payload: String(decoding: data, as: UTF8.self),
             topic: String(item.id.prefix(32)), urgency: item.kind == .like ? "low" : "normal")
+    }
+
+    /// What `user`'s notification filters make of the comment or post `item` names (nothing
+    /// when it names neither, or one gone from their sight).
+    private func filterVerdict(on item: ActivityItem, for user: UserID) throws -> FilterVerdict {
+        let filters = try service.filterMatching(viewer: user, context: .notifications)
+        guard !filters.isEmpty else { return FilterVerdict(matches: []) }
+        if let id = item.comment, let comment = try? service.comment(id, viewer: user) {
+            return filters.verdict(on: comment, viewer: user)
+        }
+        if let id = item.post, let detail = try? service.post(id, viewer: user, comments: PageRequest(limit: 1)) {
+            return filters.verdict(on: detail.post, viewer: user)
+        }
+        return FilterVerdict(matches: [])
     }
 
     /// A notification's words and links.

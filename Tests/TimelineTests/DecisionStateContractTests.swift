@@ -104,6 +104,14 @@ extension InMemoryState {
             rules.append(InstanceRuleRecord(id: e.ruleId, text: e.text, hint: e.hint))
         case .instanceRuleRemoved(let e):
             rules.removeAll { $0.id == e.ruleId }
+        case .filterSaved(let e):
+            if let i = filterRecords.firstIndex(where: { $0.filterId == e.filterId }) {
+                filterRecords[i] = e
+            } else {
+                filterRecords.append(e)
+            }
+        case .filterDeleted(let e):
+            filterRecords.removeAll { $0.filterId == e.filterId }
         case .announcementAdded(let e):
             announcementRecords[e.announcementId] = AnnouncementRecord(
                 id: e.announcementId, text: e.text, startsAt: e.startsAt, endsAt: e.endsAt, allDay: e.allDay,
@@ -213,6 +221,7 @@ extension InMemoryState {
             activityItems[e.userId] = nil
             notificationPolicies[e.userId] = nil
             heldRequests[e.userId] = nil
+            filterRecords.removeAll { $0.userId == e.userId }
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
             userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }
@@ -278,6 +287,12 @@ extension InMemoryState {
             out.append("user \(user): \(String(describing: try state.user(user)))")
             out.append("footprint \(user): \(try state.footprint(of: user))")
             out.append("notification policy \(user): \(try state.notificationPolicy(of: user))")
+            out.append("filters \(user): \(try state.filters(of: user))")
+            for filter in try state.filters(of: user) {
+                for id in [filter.filterId.rawValue] + filter.keywords.map(\.id) + filter.statuses.map(\.id) {
+                    out.append("filter holding \(id): \(String(describing: try state.filter(holding: id)))")
+                }
+            }
             for other in users {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
                 out.append("notifies \(user) \(other): \(try state.notifies(user, other))")

@@ -70,6 +70,14 @@ struct InMemoryState: DecisionState {
     /// The hashtags and posts hidden from the trends (`kind ‖ subject`).
     var hiddenTrends: Set<[String]> = []
     func trendHidden(_ kind: TrendKind, _ subject: String) -> Bool { hiddenTrends.contains([kind.rawValue, subject]) }
+    /// Every user's filters, in the order they were made.
+    var filterRecords: [FilterSaved] = []
+    func filter(holding id: String) -> FilterSaved? {
+        filterRecords.first { f in
+            f.filterId.rawValue == id || f.keywords.contains { $0.id == id } || f.statuses.contains { $0.id == id }
+        }
+    }
+    func filters(of user: UserID) -> [FilterSaved] { filterRecords.filter { $0.userId == user } }
 
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }

@@ -88,7 +88,19 @@ let sampleCommands: [Command] = [
     .hideTrend(tag: "sea"), .showTrend(post: "p1"),
     .setNotificationPolicy(forNotFollowing: "filter", forNewAccounts: "drop"),
     .acceptNotificationRequest(account: "u2"),
-    .dismissNotificationRequest(account: "u2")
+    .dismissNotificationRequest(account: "u2"),
+    .createFilter(
+        title: "Spoilers", context: ["home", "thread"], action: "hide", expiresIn: 3600,
+        keywords: [FilterKeywordInput(keyword: "finale", wholeWord: false)]),
+    .updateFilter(
+        filter: "f1", title: "Spoilers!", context: ["home"], action: "warn", expiresIn: 0,
+        keywords: [FilterKeywordInput(id: "k1", destroy: true), FilterKeywordInput(keyword: "ending")]),
+    .deleteFilter(filter: "f1"),
+    .addFilterKeyword(filter: "f1", keyword: "finale", wholeWord: true),
+    .updateFilterKeyword(keyword: "k1", text: "ending", wholeWord: false),
+    .removeFilterKeyword(keyword: "k1"),
+    .addFilterStatus(filter: "f1", post: "p1"),
+    .removeFilterStatus(filterStatus: "s1")
 ]
 
 extension SchemaTests {
@@ -249,6 +261,26 @@ extension SchemaTests {
         try await service.run(.follow(user: dan.id.rawValue), as: fay.id)
         try await service.run(.acceptNotificationRequest(account: eve.id.rawValue), as: dan.id)
         try await service.run(.dismissNotificationRequest(account: fay.id.rawValue), as: dan.id)
+        // Carol's filters: made, changed (keywords and a post of her own), one deleted; erased with her.
+        let words = try #require(
+            try await service.run(
+                .createFilter(
+                    title: "Words", context: ["home"], action: "warn", expiresIn: 3600,
+                    keywords: [FilterKeywordInput(keyword: "tag", wholeWord: false)]), as: carol.id
+            ).created)
+        let word = try #require(
+            try await service.run(.addFilterKeyword(filter: words, keyword: "caption"), as: carol.id).created)
+        try await service.run(.updateFilterKeyword(keyword: word, wholeWord: false), as: carol.id)
+        try await service.run(
+            .updateFilter(filter: words, title: "Muted words", context: ["home", "public"]), as: carol.id)
+        let carols = try await service.addPost(by: carol.id, caption: "mine", image: 7)
+        let named = try #require(
+            try await service.run(.addFilterStatus(filter: words, post: carols.id.rawValue), as: carol.id).created)
+        try await service.run(.removeFilterStatus(filterStatus: named), as: carol.id)
+        try await service.run(.removeFilterKeyword(keyword: word), as: carol.id)
+        let other = try #require(
+            try await service.run(.createFilter(title: "Other", context: ["thread"]), as: carol.id).created)
+        try await service.run(.deleteFilter(filter: other), as: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

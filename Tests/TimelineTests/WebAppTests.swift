@@ -124,4 +124,20 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok - the service worker shows it"), "\(text)")
     }
+
+    /// Tests/browser/test_filters.py: muted words in Settings, a warned post covered in the feed
+    /// ("Shown because of filter …", then "Show anyway"), a hidden one left out, a removed
+    /// filter's post back — in headless Chromium against a real `timeline serve`.
+    @Test(.timeLimit(.minutes(3))) func filtersInARealBrowser() async throws {
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_filters.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("ok - removing the filter brings the post back"), "\(text)")
+    }
 }

@@ -190,8 +190,25 @@ _, _, message, _ = open_message(count)
 check(message["notification_type"] == "status" and message["title"] == "bob posted a photo" and message["body"] == "bob's new photo"
       and message["url"] == bobs.url, f"the status push: type, title, the caption as its body, the post's link ({message})")
 
+# Filters: a comment alice's notification filter hides pushes nothing; one a warning filter
+# matches is pushed without its words (the title as its body).
+muted = alice.create_filter_v2("No spoilers", ["notifications"], "hide",
+                               keywords_attributes=[{"keyword": "spoiler", "whole_word": True}])
+count = len(received)
+bob.status_post("a spoiler for alice", in_reply_to_id=post)
+only_the_sentinel(count, dave, "a comment alice's hide filter matches pushes nothing")
+alice.update_filter_v2(muted.id, filter_action="warn")
+count = len(received)
+bob.status_post("another spoiler", in_reply_to_id=post)
+check(wait_for(count + 1, 3.0), "a comment a warning filter matches is pushed")
+_, _, message, _ = open_message(count)
+check(message["body"] == message["title"] and "spoiler" not in json.dumps(message),
+      f"its push says no words of it ({message})")
+alice.delete_filter_v2(muted.id)
+
 # The sweep: every message received, up to the last one awaited above (a sentinel for all before
 # it), is none of those that must not be pushed.
-refused = {"hi alice", "look @alice", "from someone alice does not follow", "held by alice's notification policy"}
+refused = {"hi alice", "look @alice", "from someone alice does not follow", "held by alice's notification policy",
+           "a spoiler for alice"}
 types = [open_message(index)[2]["notification_type"] for index in range(len(received))]
 check("favourite" not in types and not refused & set(since(0)), f"no refused push arrived late ({since(0)})")

@@ -202,6 +202,10 @@ export const api = {
   mute: (user, duration = 0) => call('mute', { path: { user }, body: { duration } }),
   unmute: (user) => call('unmute', { path: { user } }),
   muted: (before) => call('muted', { params: page(before) }),
+  // Filters (muted words): the signed-in user's own.
+  filters: () => call('filters'),
+  createFilter: (filter) => call('createFilter', { body: filter }),
+  deleteFilter: (filter) => call('deleteFilter', { path: { filter } }),
   /** Who asked to follow the signed-in user's locked account, the latest first. */
   followRequests: (before) => call('followRequests', { params: page(before) }),
   approveFollowRequest: (user) => call('approveFollowRequest', { path: { user } }),

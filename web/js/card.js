@@ -2,6 +2,7 @@
 // the card and the Post screen share.
 import { api } from './api.js';
 import { blurhashCanvas } from './blurhash.js';
+import { blurWarning, coverIfFiltered } from './filters.js';
 import { avatar, count, captionNodes, h, inlineError, scrollBehavior, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
@@ -110,8 +111,9 @@ export function postCard(post) {
   const controls = likeControls(post);
   const figure = h('div', { class: 'photo' }, album(post, 'feed', { loading: 'lazy', decoding: 'async' }));
   likeOnDoubleClick(figure, controls);
-  veilIfSensitive(figure, post);
-  return h('article', { class: 'card', 'data-post': post.id },
+  const blur = blurWarning(post);
+  veilIfSensitive(figure, blur ? { ...post, sensitive: true, warning: post.warning || blur } : post);
+  return coverIfFiltered(h('article', { class: 'card', 'data-post': post.id },
     h('header', { class: 'card-head' },
       avatar(post.author, post.authorUsername),
       userLink(post.authorUsername, { class: 'user author' }),
@@ -124,7 +126,8 @@ export function postCard(post) {
       controls.likes,
       h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment')),
       bookmarkButton(post)),
-    post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null);
+    post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null),
+  post);
 }
 
 /**

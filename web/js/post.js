@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { album, altText, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
+import { coverIfFiltered } from './filters.js';
 
 export async function render(root, { params: [id] }, app) {
   const post = await api.post(id);
@@ -76,7 +77,7 @@ export async function render(root, { params: [id] }, app) {
       });
       item.querySelector('.meta').append(' · ', remove);
     }
-    return item;
+    return coverIfFiltered(item, comment); // a comment a warning filter matched, covered
   };
   // Where a comment goes: a reply at the end of its thread's replies (the thread of the comment
   // it answers, when that is on the page), anything else at the end of the list.

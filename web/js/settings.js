@@ -1,9 +1,11 @@
 // Settings (#/settings, from the profile's "…" menu): the account's email and password,
-// notifications on this device, sessions (sign out everywhere), blocked and muted accounts,
+// notifications on this device, sessions (sign out everywhere), blocked and muted accounts, muted
+// words (filters.js),
 // downloading one's data and deleting the account. Each section is a form or a list of its own;
 // a form shows all of its errors at once, in plain sentences.
 import { api } from './api.js';
 import { avatar, clearErrors, field, h, replace, toggle, userLink } from './dom.js';
+import { filtersSection } from './filters.js';
 import { disablePush, enablePush, pushSupported } from './push.js';
 
 /** What went wrong, as a sentence a person can act on (the API's own wording is terse). */
@@ -297,6 +299,7 @@ export async function render(root, _params, app) {
     notificationsSection(),
     sessionsSection(app),
     blocksSection(),
+    filtersSection(),
     exportSection(),
     deleteSection(app)));
 }

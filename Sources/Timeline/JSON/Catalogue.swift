@@ -193,6 +193,9 @@ package enum Catalogue {
         QueryDefinition(actingUser: "moderationQueue") { _ throws(TimelineError) in
             { service, user throws(TimelineError) in .moderation(try service.moderationQueue(for: user)) }
         },
+        QueryDefinition(actingUser: "filters") { _ throws(TimelineError) in
+            { service, user throws(TimelineError) in .filters(try service.filters(of: user)) }
+        },
         QueryDefinition(actingUser: "notificationPolicy") { _ throws(TimelineError) in
             { service, user throws(TimelineError) in .notificationPolicy(try service.notificationPolicy(of: user)) }
         },

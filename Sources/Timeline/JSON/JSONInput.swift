@@ -244,6 +244,15 @@ package final class JSONInput: CommandFields {
         return out
     }
 
+    /// An optional list of at most 100 JSON objects; absent or null is `nil`.
+    package func optionalObjects(_ field: String) throws(TimelineError) -> [JSONValue]? {
+        guard let value = present(field) else { return nil }
+        guard case .array(let items) = value, !textFields.contains(field), items.count <= 100,
+            items.allSatisfy({ if case .object = $0 { true } else { false } })
+        else { throw .invalid(field, "\(field) must be a list of at most 100 objects") }
+        return items
+    }
+
     /// A required array of strings.
     package func strings(_ field: String) throws(TimelineError) -> [String] {
         guard let value = present(field) else { throw .invalid(field, "\(field) is required") }

@@ -94,6 +94,7 @@ package enum JSONOutput {
         case .notificationPolicy(let p): encoded(ResultJSON.NotificationPolicy(p))
         case .notificationRequests(let page): encoded(ResultJSON.Page(page, ResultJSON.NotificationRequest.init))
         case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
+        case .filters(let filters): encoded(ResultJSON.Filters(filters: filters.map(ResultJSON.Filter.init)))
         }
     }
 
@@ -186,6 +187,17 @@ extension ResultJSON.Post {
         warning = p.warning
         visibility = p.visibility.rawValue
         media = p.media.map(ResultJSON.Media.init)
+        filtered = p.filtered.isEmpty ? nil : p.filtered.map(ResultJSON.FilterResult.init)
+    }
+}
+
+extension ResultJSON.FilterResult {
+    init(_ m: FilterMatch) {
+        filter = m.filter.filterId.rawValue
+        title = m.filter.title
+        action = m.filter.action.rawValue
+        keywordMatches = m.keywordMatches
+        statusMatches = m.statusMatches
     }
 }
 
@@ -227,6 +239,7 @@ extension ResultJSON.Comment {
         text = c.text
         createdAt = JSONOutput.timestamp(c.createdAt)
         replyTo = c.replyTo?.rawValue
+        filtered = c.filtered.isEmpty ? nil : c.filtered.map(ResultJSON.FilterResult.init)
     }
 }
 

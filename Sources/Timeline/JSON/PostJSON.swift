@@ -62,6 +62,11 @@ extension JSONOutput {
             writeTimestamp(edited, into: &out)
             out.append(UInt8(ascii: "\""))
         }
+        if !post.filtered.isEmpty {
+            // The viewer's filters it matched: rare, so written by the typed encoder.
+            key("filtered")
+            out += (try? JSONValueEncoder.bytes(post.filtered.map(ResultJSON.FilterResult.init))) ?? Array("[]".utf8)
+        }
         key("hashtags")
         out.append(UInt8(ascii: "["))
         var first = true

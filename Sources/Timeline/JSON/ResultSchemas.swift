@@ -35,7 +35,7 @@ extension ResultJSON {
         let list: [(String, String, JSONSchema)] = [
             try activityItem(), try result(App.self),
             try result(Changed.self), try result(Created.self), try result(Comment.self), try result(Contacts.self),
-            try result(Failure.self),
+            try result(Failure.self), try result(Filters.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(MastodonID.self), try result(Media.self),
             try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
@@ -204,7 +204,8 @@ extension ResultJSON.Post: NamedResult {
         "sensitive": "Whether apps should blur the photo until the viewer asks to see it.",
         "warning": "The content warning to show over a sensitive photo; absent when none.",
         "visibility": "Who sees the post: everyone, or only its author's followers.",
-        "media": "Its photos in order (an album); the first is `image`'s."
+        "media": "Its photos in order (an album); the first is `image`'s.",
+        "filtered": "The viewer's warn and blur filters it matched where it was read; absent when none."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
@@ -217,6 +218,18 @@ extension ResultJSON.Post: NamedResult {
         "visibility": JSONSchema.enumeration(PostVisibility.allCases.map(\.rawValue)),
         "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self)).with("minItems", 1)
             .with("maxItems", .integer(MediaPolicy.maxPerPost))
+    ]
+}
+
+extension ResultJSON.FilterResult {
+    static let memberDescriptions = [
+        "filter": "The filter's id.", "title": "The filter's title.",
+        "action": "warn: shown behind a warning naming the filter; blur: its photos hidden until asked.",
+        "keywordMatches": "The text each matching keyword matched; absent when none did.",
+        "statusMatches": "The post's id when the filter names it; absent otherwise."
+    ]
+    static let memberSchemas = [
+        "filter": ResultJSON.identifier, "action": JSONSchema.enumeration(["warn", "blur"])
     ]
 }
 
@@ -276,7 +289,8 @@ extension ResultJSON.Comment: NamedResult {
         "author": "The author's user id.",
         "authorUsername": "The author's username.",
         "createdAt": "When the comment was added: RFC 3339, UTC, with milliseconds.",
-        "replyTo": "The comment it replies to (a top-level comment of the same post); absent for a top-level comment."
+        "replyTo": "The comment it replies to (a top-level comment of the same post); absent for a top-level comment.",
+        "filtered": "The viewer's warn and blur filters it matched in the thread; absent when none."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "post": ResultJSON.identifier, "author": ResultJSON.identifier,

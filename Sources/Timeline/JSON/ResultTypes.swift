@@ -70,6 +70,16 @@ package enum ResultJSON {
         var warning: String?
         var visibility: String
         var media: [Media]
+        var filtered: [FilterResult]?
+    }
+
+    /// A filter of the viewer's that a post or comment matched (warn or blur).
+    struct FilterResult: Codable, Sendable, SchemaDocumented {
+        var filter: String
+        var title: String
+        var action: String
+        var keywordMatches: [String]?
+        var statusMatches: [String]?
     }
 
     /// The image ids of a photo's variants.
@@ -138,6 +148,7 @@ package enum ResultJSON {
         var text: String
         var createdAt: String
         var replyTo: String?
+        var filtered: [FilterResult]?
     }
 
     /// Something that happened to a user (`activityItem.schema.json`).

@@ -59,7 +59,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed
+        .appRegistered, .pushSubscribed, .filterSaved
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -76,6 +76,9 @@ struct NumericIDsProjection: Projection {
         case .instanceRuleAdded(let e): [.rule(e.ruleId)]
         case .appRegistered(let e): [.app(e.appId)]
         case .pushSubscribed(let e): [.pushSubscription(e.sessionHash)]
+        // A filter, each keyword and each filter status: numbered when first saved.
+        case .filterSaved(let e):
+            [.filter(e.filterId)] + e.keywords.map { .filterKeyword($0.id) } + e.statuses.map { .filterStatus($0.id) }
         default: []
         }
     }
@@ -102,6 +105,12 @@ public enum NumberedObject: Hashable, Sendable {
     case app(String)
     /// A session's Web Push subscription (`WebPushSubscription.id`), by the session's hash.
     case pushSubscription(String)
+    /// A user's filter (`Filter.id`).
+    case filter(FilterID)
+    /// A filter's keyword (`FilterKeyword.id`).
+    case filterKeyword(String)
+    /// A filter's post (`FilterStatus.id`).
+    case filterStatus(String)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -121,6 +130,12 @@ public enum NumberedObject: Hashable, Sendable {
         case app = 0x6F
         /// `WebPushSubscription.id`.
         case pushSubscription = 0x77
+        /// `Filter.id`.
+        case filter = 0x46
+        /// `FilterKeyword.id`.
+        case filterKeyword = 0x4B
+        /// `FilterStatus.id`.
+        case filterStatus = 0x53
     }
 
     /// The space the object's number is unique in.
@@ -134,12 +149,16 @@ public enum NumberedObject: Hashable, Sendable {
         case .rule: .rule
         case .app: .app
         case .pushSubscription: .pushSubscription
+        case .filter: .filter
+        case .filterKeyword: .filterKeyword
+        case .filterStatus: .filterStatus
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
-        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription"
+        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
+        "filter", "filterKeyword", "filterStatus"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -154,6 +173,9 @@ public enum NumberedObject: Hashable, Sendable {
         case "rule": self = .rule(RuleID(id))
         case "app": self = .app(id)
         case "pushSubscription": self = .pushSubscription(id)
+        case "filter": self = .filter(FilterID(id))
+        case "filterKeyword": self = .filterKeyword(id)
+        case "filterStatus": self = .filterStatus(id)
         default: return nil
         }
     }
@@ -174,6 +196,9 @@ public enum NumberedObject: Hashable, Sendable {
             case .rule(let id): (0x72, id.rawValue)
             case .app(let id): (0x6F, id)
             case .pushSubscription(let id): (0x77, id)
+            case .filter(let id): (0x46, id.rawValue)
+            case .filterKeyword(let id): (0x4B, id)
+            case .filterStatus(let id): (0x53, id)
             }
         return [kind] + Array(id.utf8)
     }
@@ -191,6 +216,9 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x72: self = .rule(RuleID(id))
         case 0x6F: self = .app(id)
         case 0x77: self = .pushSubscription(id)
+        case 0x46: self = .filter(FilterID(id))
+        case 0x4B: self = .filterKeyword(id)
+        case 0x53: self = .filterStatus(id)
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

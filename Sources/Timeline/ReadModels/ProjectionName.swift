@@ -22,6 +22,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case timeline
     /// The instance's texts and rules, announcements, and the weekly activity.
     case instance
+    /// Each user's filters (muted words and posts).
+    case filters
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -94,6 +94,8 @@ public struct Post: Sendable, Equatable {
     public let likedByViewer: Bool?
     /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
     public let bookmarkedByViewer: Bool?
+    /// The viewer's warn and blur filters it matched where it was read (hide ones leave it out).
+    public internal(set) var filtered: [FilterMatch] = []
 
     init(_ readings: PostReadings, likedByViewer: Bool?, bookmarkedByViewer: Bool?) {
         self.readings = readings
@@ -179,6 +181,8 @@ public struct Comment: Sendable, Equatable {
     public var createdAt: Int64
     /// The comment it replies to, if any.
     public var replyTo: CommentID?
+    /// The viewer's warn and blur filters it matched in its thread (hide ones leave it out).
+    public internal(set) var filtered: [FilterMatch] = []
 
     init(_ c: CommentRecord, authorUsername: String) {
         id = c.id

@@ -27,6 +27,43 @@ extension TimelineService {
     /// The live updates `envelope` causes for `viewer`, read from the read models (so call it
     /// once they have applied the event: see `appliedSequence`).
     public func liveUpdates(for envelope: EventEnvelope, viewer: UserID) throws(TimelineError) -> [LiveUpdate] {
+        let updates = try unfilteredLiveUpdates(for: envelope, viewer: viewer)
+        guard !updates.isEmpty else { return updates }
+        return try applyingFilters(to: updates, viewer: viewer)
+    }
+
+    /// `updates` as `viewer`'s filters leave them: a post a home filter hides, or an activity
+    /// item whose comment or post a notifications filter hides, is left out; a warned or
+    /// blurred post is marked (`Post.filtered`). The live streams' (and Mastodon's) one place.
+    private func applyingFilters(to updates: [LiveUpdate], viewer: UserID) throws(TimelineError) -> [LiveUpdate] {
+        try read { view in
+            let home = try view.filterMatching(viewer, .home)
+            let notifications = try view.filterMatching(viewer, .notifications)
+            if home.isEmpty && notifications.isEmpty { return updates }
+            let present = Presenter(try view.privacy(for: viewer))
+            return try updates.compactMap { update -> LiveUpdate? in
+                switch update {
+                case .post(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.post)
+                case .edited(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.edited)
+                case .removed: return update
+                case .activity(let item):
+                    guard !notifications.isEmpty else { return update }
+                    var verdict = FilterVerdict(matches: [])
+                    if let id = item.comment, let record = try view.comment(id) {
+                        let comment = try present.comment(record)
+                        verdict = notifications.verdict(on: comment, viewer: viewer)
+                    } else if let id = item.post, try view.post(id) != nil {
+                        verdict = notifications.verdict(on: try present.post(id), viewer: viewer)
+                    }
+                    return verdict.hidden ? nil : update
+                }
+            }
+        }
+    }
+
+    private func unfilteredLiveUpdates(for envelope: EventEnvelope, viewer: UserID) throws(TimelineError)
+        -> [LiveUpdate]
+    {
         try read { view in
             let privacy = try view.privacy(for: viewer)
             let present = Presenter(privacy)

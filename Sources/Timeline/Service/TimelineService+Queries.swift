@@ -173,7 +173,9 @@ extension TimelineService {
         -> Page<Post>
     {
         let page = try page.validated()
-        return try read { try $0.posts(by: user, page, viewer: viewer) }
+        return try read { view in
+            try view.filtered(try view.posts(by: user, page, viewer: viewer), .account, viewer: viewer)
+        }
     }
 
     /// A post with its comments (oldest first; `page` pages the comments) and whether
@@ -182,7 +184,11 @@ extension TimelineService {
         throws(TimelineError) -> PostDetail
     {
         let page = try page.validated()
-        return try read { try $0.postDetail(id, viewer: viewer, page) }
+        return try read { view in
+            var detail = try view.postDetail(id, viewer: viewer, page)
+            detail.comments = try view.filtered(detail.comments, viewer: viewer)
+            return detail
+        }
     }
 
     /// A post's comments, oldest first (`not_found` for a post hidden from `viewer`).
@@ -191,7 +197,9 @@ extension TimelineService {
     {
         let page = try page.validated()
         return try read { view in
-            try view.comments(of: post, page, viewer: viewer, Presenter(try view.privacy(for: nil)))
+            try view.filtered(
+                try view.comments(of: post, page, viewer: viewer, Presenter(try view.privacy(for: nil))), viewer: viewer
+            )
         }
     }
 
@@ -207,7 +215,7 @@ extension TimelineService {
     /// `likedByViewer` for `user`).
     public func timeline(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
-        return try read { try $0.timeline(of: user, page) }
+        return try read { view in try view.filtered(try view.timeline(of: user, page), .home, viewer: user) }
     }
 
     /// Hashtags starting with `prefix` (with or without `#`, any case) that have a post the
@@ -224,7 +232,9 @@ extension TimelineService {
         -> Page<Post>
     {
         let page = try page.validated()
-        return try read { try $0.hashtag(tag, page, viewer: viewer) }
+        return try read { view in
+            try view.filtered(try view.hashtag(tag, page, viewer: viewer), .public, viewer: viewer)
+        }
     }
 
     /// What happened to `user`: comments and likes on their posts, new followers, removals;
@@ -235,7 +245,9 @@ extension TimelineService {
         from actor: UserID? = nil
     ) throws(TimelineError) -> Page<ActivityItem> {
         let page = try page.validated()
-        return try read { try $0.activity(of: user, page, kinds: kinds, from: actor) }
+        return try read { view in
+            try view.filtered(try view.activity(of: user, page, kinds: kinds, from: actor), viewer: user)
+        }
     }
 
     /// `user`'s bookmarks, the latest saved first. Private: `answer` gives only the viewer's own.
@@ -279,7 +291,8 @@ extension TimelineService {
         Post
     > {
         let page = try page.validated()
-        return try read { try $0.publicPosts(page, viewer: viewer) }
+        return try read { view in try view.filtered(try view.publicPosts(page, viewer: viewer), .public, viewer: viewer)
+        }
     }
 
     /// The users `user` blocks, the latest block first. Private: `answer` gives only the viewer's own.
@@ -341,7 +354,10 @@ extension TimelineService {
             throw .invalid("radiusKm", "radiusKm must be more than 0 and at most \(Int(Self.maxRadiusKm))")
         }
         let centre = Place(latitude: latitude, longitude: longitude)
-        return try read { try $0.nearby(centre, radiusKm: radiusKm, page, viewer: viewer) }
+        return try read { view in
+            try view.filtered(
+                try view.nearby(centre, radiusKm: radiusKm, page, viewer: viewer), .public, viewer: viewer)
+        }
     }
 
     /// The most emails one `findContacts` may look up.
@@ -489,4 +505,6 @@ public enum QueryResult: Sendable, Equatable {
     case notificationRequests(Page<NotificationRequest>)
     /// One notification request.
     case notificationRequest(NotificationRequest)
+    /// A user's filters.
+    case filters([FilterSaved])
 }

@@ -229,6 +229,9 @@ public enum OpenAPI {
             case .comment: ("path", true, "A comment id.", identifier)
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)
+            case .filter: ("path", true, "A filter id (one of the bearer's).", identifier)
+            case .keyword: ("path", true, "A filter keyword's id (of one of the bearer's filters).", identifier)
+            case .filterStatus: ("path", true, "A filter post's id (of one of the bearer's filters).", identifier)
             case .latitude:
                 (
                     "query", true, "Degrees north of the search's centre.",

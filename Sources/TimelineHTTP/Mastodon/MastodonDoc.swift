@@ -50,6 +50,9 @@ enum MastodonSchema: String, Sendable {
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]"
+    case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",
+        filterStatus = "FilterStatus", filterStatuses = "[FilterStatus]", v1Filter = "V1Filter",
+        v1Filters = "[V1Filter]"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

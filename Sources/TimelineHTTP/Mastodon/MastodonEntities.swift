@@ -111,7 +111,7 @@ struct MastodonEntities {
             bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
             content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
             media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
-            card: JSONNull(), poll: JSONNull())
+            card: JSONNull(), poll: JSONNull(), filtered: try filterResults(post.filtered))
     }
 
     /// A post's visibility as Mastodon's: followers-only is `private`.
@@ -138,7 +138,8 @@ struct MastodonEntities {
             replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
             reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
             reblog: JSONNull(), application: JSONNull(), account: try account(author), media_attachments: [],
-            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: JSONNull())
+            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: JSONNull(),
+            filtered: try filterResults(comment.filtered))
     }
 
     /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;

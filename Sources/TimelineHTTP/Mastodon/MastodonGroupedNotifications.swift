@@ -148,6 +148,17 @@ final class GroupedNotificationReader {
     let entities: MastodonEntities
     private var profiles: [UserID: Profile?] = [:]
     private var statuses: [String: Mastodon.Status?] = [:]
+    /// The viewer's notification filters, read once.
+    private var filters: FilterMatching?
+    /// The statuses (`c`/`p` and the id) a hide filter left out: their notifications go too.
+    private var hidden: Set<String> = []
+
+    /// What the viewer's notification filters make of the status `id`, `text`, by `author`.
+    private func filtered(_ id: String, text: String, author: UserID) throws(TimelineError) -> FilterVerdict {
+        if filters == nil { filters = try api.service.filterMatching(viewer: viewer, context: .notifications) }
+        guard let filters, !filters.isEmpty, author != viewer else { return FilterVerdict(matches: []) }
+        return filters.verdict(postId: id, text: text)
+    }
 
     init(api: TimelineAPI, viewer: UserID, entities: MastodonEntities) {
         self.api = api
@@ -178,6 +189,7 @@ final class GroupedNotificationReader {
         else { return nil }
         var status: Mastodon.Status?
         if let comment = item.comment { status = try commentStatus(comment) }
+        if let comment = item.comment, hidden.contains("c" + comment.rawValue) { return nil }
         if status == nil, let post = item.post { status = try postStatus(post) }
         if item.post != nil, status == nil { return nil }
         return GroupedEntry(item: item, type: type, actor: actor, status: status)
@@ -197,7 +209,13 @@ final class GroupedNotificationReader {
         if let comment = try mastodonFind({ () throws(TimelineError) in try api.service.comment(id, viewer: viewer) }),
             let author = try profile(comment.author)
         {
-            status = try entities.status(comment, author: author)
+            // A hide filter leaves the notification out; warn and blur mark its status.
+            let verdict = try filtered(comment.id.rawValue, text: comment.text, author: comment.author)
+            if verdict.hidden { hidden.insert(key) }
+            if !verdict.hidden {
+                status = try entities.status(comment, author: author)
+                if !verdict.matches.isEmpty { status?.filtered = try entities.filterResults(verdict.shown) }
+            }
         }
         statuses[key] = status
         return status
@@ -210,7 +228,13 @@ final class GroupedNotificationReader {
         if let detail = try mastodonFind({ () throws(TimelineError) in
             try api.service.post(id, viewer: viewer, comments: PageRequest(limit: 1))
         }), let author = try profile(detail.post.author) {
-            status = try entities.status(detail.post, author: author)
+            let verdict = try filtered(
+                detail.post.id.rawValue, text: detail.post.searchableText, author: detail.post.author)
+            if verdict.hidden { hidden.insert(key) }
+            if !verdict.hidden {
+                status = try entities.status(detail.post, author: author)
+                if !verdict.matches.isEmpty { status?.filtered = try entities.filterResults(verdict.shown) }
+            }
         }
         statuses[key] = status
         return status

@@ -47,7 +47,10 @@ final class MastodonIDs: Sendable {
         switch parts[index - 1] {
         // A notification request is named by the account whose notifications it holds.
         case "accounts", "follow_requests", "requests": return .account
-        case "statuses": return .status
+        // A filter's statuses (`/filters/statuses/{id}`) are filter statuses; v1 filters are keywords.
+        case "statuses": return index > 1 && parts[index - 2] == "filters" ? .filterStatus : .status
+        case "filters": return parts.contains("v1") ? .filterKeyword : .filter
+        case "keywords": return .filterKeyword
         case "media": return .media
         case "notifications": return .notification
         case "announcements": return .announcement

@@ -204,6 +204,8 @@ enum Mastodon {
         var emojis: [CustomEmoji]
         var card: JSONNull
         var poll: JSONNull
+        /// The bearer's filters it matched where it surfaced (left out when none).
+        var filtered: [FilterResult]?
     }
 
     /// One version of a status.

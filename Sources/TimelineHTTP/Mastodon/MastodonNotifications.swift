@@ -126,10 +126,12 @@ extension TimelineAPI {
             let account = try mastodonFind({ () throws(TimelineError) in try service.user(actor, viewer: viewer) })
         else { return nil }
         var status: Mastodon.Status?
+        var subject = (id: "", text: "", author: viewer)  // what the filters read of the status
         if let id = item.comment,
             let comment = try mastodonFind({ () throws(TimelineError) in try service.comment(id, viewer: viewer) })
         {
             status = try entities.status(comment, author: account)
+            subject = (comment.id.rawValue, comment.text, comment.author)
         } else if let id = item.post,
             let detail = try mastodonFind({ () throws(TimelineError) in
                 try service.post(id, viewer: viewer, comments: PageRequest(limit: 1))
@@ -139,8 +141,19 @@ extension TimelineAPI {
             })
         {
             status = try entities.status(detail.post, author: author)
+            subject = (detail.post.id.rawValue, detail.post.searchableText, detail.post.author)
         }
         if item.post != nil, status == nil { return nil }
+        // The viewer's notification filters: hide leaves the notification out, warn and blur mark its status.
+        if var shown = status {
+            let filters = try service.filterMatching(viewer: viewer, context: .notifications)
+            let verdict = filters.verdict(postId: subject.id, text: subject.text)
+            if subject.author != viewer, !filters.isEmpty {
+                guard !verdict.hidden else { return nil }
+                shown.filtered = try entities.filterResults(verdict.shown)
+                status = shown
+            }
+        }
         return Mastodon.Notification(
             id: try entities.ids.id(.notification(item.id)), type: type, created_at: JSONOutput.timestamp(item.at),
             account: try entities.account(account), status: Nullable(status),

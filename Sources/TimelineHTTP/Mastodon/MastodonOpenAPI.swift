@@ -219,7 +219,7 @@ public enum MastodonOpenAPI {
                 ("Preferences", try .of(Mastodon.Preferences.self)),
                 ("OEmbedResponse", try .of(Mastodon.OEmbed.self)),
                 ("UserInfo", try .of(Mastodon.UserInfo.self))
-            ] + (try instanceSchemas())
+            ] + (try instanceSchemas()) + (try filterSchemas())
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }
 }

@@ -49,8 +49,11 @@ struct MastodonParams {
     private mutating func addJSON(_ name: String, _ value: JSONValue) {
         switch value {
         case .array(let list):
-            for item in list {
+            for (position, item) in list.enumerated() {
                 if case .object(let object) = item {
+                    // Each object of the list is one (`objects(_:)`), whatever fields it has.
+                    jsonObjectIndex = String(position)
+                    defer { jsonObjectIndex = nil }
                     for (field, inner) in object { addJSON("\(name)[][\(field)]", inner) }
                 } else {
                     addJSON(name + "[]", item)
@@ -66,9 +69,43 @@ struct MastodonParams {
     }
 
     private mutating func add(_ name: String, _ value: String) {
+        addObjectField(name, value)
         let key = name.hasSuffix("[]") ? String(name.dropLast(2)) : name
         values[key, default: []].append(value)
     }
+
+    /// Lists of objects (`name[][field]`, `name[0][field]`, a JSON array of objects), by name.
+    private var objectLists: [String: [(index: String?, fields: [String: String])]] = [:]
+    /// The position of the JSON list's object being read (`addJSON`).
+    private var jsonObjectIndex: String?
+
+    /// Records `value` when `name` is a field of an object in a list: `list[N][field]` joins
+    /// the object numbered N; `list[][field]` starts a new object when the last one has it.
+    private mutating func addObjectField(_ name: String, _ value: String) {
+        guard name.hasSuffix("]"), let open = name.firstIndex(of: "["),
+            let close = name[open...].firstIndex(of: "]"), name[name.index(after: close)...].hasPrefix("[")
+        else { return }
+        let list = String(name[..<open])
+        let written = String(name[name.index(after: open)..<close])
+        let index = written.isEmpty ? (jsonObjectIndex ?? "") : written
+        let field = String(name[name.index(close, offsetBy: 2)..<name.index(before: name.endIndex)])
+        guard !field.isEmpty, !field.contains("["), index.allSatisfy(\.isNumber) else { return }
+        var objects = objectLists[list] ?? []
+        if !index.isEmpty, let at = objects.firstIndex(where: { $0.index == index }) {
+            objects[at].fields[field] = value
+        } else if index.isEmpty, let last = objects.indices.last, objects[last].index == nil,
+            objects[last].fields[field] == nil
+        {
+            objects[last].fields[field] = value
+        } else {
+            objects.append((index.isEmpty ? nil : index, [field: value]))
+        }
+        objectLists[list] = objects
+    }
+
+    /// The objects of the list `name` (`name[][field]=…`, `name[0][field]=…` or a JSON array
+    /// of objects), in order.
+    func objects(_ name: String) -> [[String: String]] { (objectLists[name] ?? []).map(\.fields) }
 
     /// The value of `name`, if given.
     func string(_ name: String) -> String? { values[name]?.first }

@@ -103,6 +103,7 @@ extension TimelineAPI {
             case .post(let post), .edited(let post):
                 // A frame cannot answer an error: one that fails to render (its author out of
                 // sight, or a read failing) is left out of the stream, as an unseen one is.
+                // The owner's home filters were applied (`liveUpdates`): a warned post carries them.
                 guard let author = try? service.user(post.author, viewer: viewer),
                     let status = try? entities.status(post, author: author)
                 else { return nil }
