@@ -244,6 +244,12 @@ package protocol DecisionState {
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.
     func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool
+    /// The poll `id`, unless its post or the poll itself is gone (`nil`: none).
+    func poll(_ id: PollID) throws -> PollRecord?
+    /// The poll on `post`, if it has one.
+    func poll(ofPost post: PostID) throws -> PollRecord?
+    /// Whether `user` has voted in `poll` (since it was last set).
+    func voted(_ user: UserID, in poll: PollID) throws -> Bool
 }
 
 extension DecisionState {

@@ -52,6 +52,12 @@ struct NumericIDsProjection: Projection {
             for object in made {
                 try projection.assign(object, sequence: envelope.sequence, timestamp: envelope.timestamp, txn)
             }
+            // A poll's end is a notification numbered at its end's millisecond (each setting of
+            // the poll has its own), so it sorts there among the notifications.
+            if case .pollSet(let e) = envelope.event {
+                try projection.assign(
+                    .notification(e.endItemID), sequence: envelope.sequence, timestamp: e.expiresAt, txn)
+            }
         }
         return handlers
     }
@@ -59,7 +65,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed
+        .appRegistered, .pushSubscribed, .pollSet
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -76,6 +82,7 @@ struct NumericIDsProjection: Projection {
         case .instanceRuleAdded(let e): [.rule(e.ruleId)]
         case .appRegistered(let e): [.app(e.appId)]
         case .pushSubscribed(let e): [.pushSubscription(e.sessionHash)]
+        case .pollSet(let e): [.poll(e.pollId)]
         default: []
         }
     }
@@ -102,6 +109,8 @@ public enum NumberedObject: Hashable, Sendable {
     case app(String)
     /// A session's Web Push subscription (`WebPushSubscription.id`), by the session's hash.
     case pushSubscription(String)
+    /// A poll on a post (`Poll.id`).
+    case poll(PollID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -121,6 +130,8 @@ public enum NumberedObject: Hashable, Sendable {
         case app = 0x6F
         /// `WebPushSubscription.id`.
         case pushSubscription = 0x77
+        /// `Poll.id`.
+        case poll = 0x50
     }
 
     /// The space the object's number is unique in.
@@ -134,12 +145,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .rule: .rule
         case .app: .app
         case .pushSubscription: .pushSubscription
+        case .poll: .poll
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
-        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription"
+        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
+        "poll"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -154,6 +167,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "rule": self = .rule(RuleID(id))
         case "app": self = .app(id)
         case "pushSubscription": self = .pushSubscription(id)
+        case "poll": self = .poll(PollID(id))
         default: return nil
         }
     }
@@ -174,6 +188,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .rule(let id): (0x72, id.rawValue)
             case .app(let id): (0x6F, id)
             case .pushSubscription(let id): (0x77, id)
+            case .poll(let id): (0x50, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -191,6 +206,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x72: self = .rule(RuleID(id))
         case 0x6F: self = .app(id)
         case 0x77: self = .pushSubscription(id)
+        case 0x50: self = .poll(PollID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }
