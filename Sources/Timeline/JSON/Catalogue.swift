@@ -103,6 +103,10 @@ package enum Catalogue {
             return { service, viewer throws(TimelineError) in .users(try service.likes(of: post, page, viewer: viewer))
             }
         },
+        QueryDefinition("poll") { input throws(TimelineError) in
+            let poll: PollID = try input.identifier("poll")
+            return { service, viewer throws(TimelineError) in .poll(try service.poll(poll, viewer: viewer)) }
+        },
         QueryDefinition("timeline") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
             return { service, _ throws(TimelineError) in .posts(try service.timeline(of: user, page)) }

@@ -93,6 +93,7 @@ package enum JSONOutput {
         case .notificationPolicy(let p): encoded(ResultJSON.NotificationPolicy(p))
         case .notificationRequests(let page): encoded(ResultJSON.Page(page, ResultJSON.NotificationRequest.init))
         case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
+        case .poll(let p): encoded(ResultJSON.Poll(p))
         }
     }
 

@@ -434,4 +434,6 @@ public enum QueryResult: Sendable, Equatable {
     case notificationRequests(Page<NotificationRequest>)
     /// One notification request.
     case notificationRequest(NotificationRequest)
+    /// A poll, as the viewer reads it.
+    case poll(Poll)
 }

@@ -4,7 +4,7 @@ import Timeline
 
 /// Mastodon's entities (docs.joinmastodon.org, "Entities") made from Timeline's results: an
 /// `Account` from a profile, a `Status` from a post (a photo post is a status with media), a
-/// `MediaAttachment` from a photo. What Timeline has no notion of (boosts, polls, cards,
+/// `MediaAttachment` from a photo, a `Poll` from a post's poll. What Timeline has no notion of (boosts, cards,
 /// custom emojis, profile fields) is answered as Mastodon answers for an account or status
 /// that has none.
 struct MastodonEntities {
@@ -101,7 +101,7 @@ struct MastodonEntities {
             bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
             content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
             media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
-            card: JSONNull(), poll: JSONNull())
+            card: JSONNull(), poll: Nullable(try service.poll(of: post.id, viewer: viewer).map(poll)))
     }
 
     /// A post's visibility as Mastodon's: followers-only is `private`.
@@ -128,7 +128,7 @@ struct MastodonEntities {
             replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
             reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
             reblog: JSONNull(), application: JSONNull(), account: try account(author), media_attachments: [],
-            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: JSONNull())
+            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: Nullable(nil))
     }
 
     /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;

@@ -203,7 +203,7 @@ enum Mastodon {
         var tags: [StatusTag]
         var emojis: [CustomEmoji]
         var card: JSONNull
-        var poll: JSONNull
+        var poll: Nullable<Poll>
     }
 
     /// One version of a status.
