@@ -389,10 +389,8 @@ package struct VoteCommand: CommandDefinition {
     /// Reads `vote`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         poll = try fields.string("poll")
-        guard let choices = try fields.optionalList("choices") else {
-            throw .invalid("choices", "choices is required")
-        }
-        self.choices = choices
+        // Absent is no choice at all, which deciding refuses.
+        choices = try fields.optionalList("choices") ?? []
     }
 
     /// Writes `vote`'s fields.
@@ -420,18 +418,20 @@ extension Command {
 enum PollFields {
     /// The poll the fields ask for (`nil`: none given).
     static func read(_ fields: some CommandFields) throws(TimelineError) -> PollDraft? {
-        guard let options = try fields.optionalList("pollOptions") else {
-            for name in ["pollExpiresIn", "pollMultiple", "pollHideTotals"] where fields.has(name) {
-                throw .invalid(name, "\(name) needs pollOptions")
+        // Every field is read first (the schema is recorded from what is read).
+        let options = try fields.optionalList("pollOptions"), expiresIn = try fields.optionalInteger("pollExpiresIn")
+        let multiple = try fields.optionalBool("pollMultiple"), hideTotals = try fields.optionalBool("pollHideTotals")
+        guard let options else {
+            if expiresIn != nil || multiple != nil || hideTotals != nil {
+                throw .invalid("pollOptions", "pollExpiresIn, pollMultiple and pollHideTotals need pollOptions")
             }
             return nil
         }
-        guard let expiresIn = try fields.optionalInteger("pollExpiresIn") else {
+        guard let expiresIn else {
             throw .invalid("pollExpiresIn", "pollExpiresIn is required with pollOptions")
         }
         return PollDraft(
-            options: options, expiresIn: expiresIn, multiple: try fields.optionalBool("pollMultiple") ?? false,
-            hideTotals: try fields.optionalBool("pollHideTotals") ?? false)
+            options: options, expiresIn: expiresIn, multiple: multiple ?? false, hideTotals: hideTotals ?? false)
     }
 
     /// Writes `poll`'s fields.
