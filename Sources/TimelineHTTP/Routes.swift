@@ -475,6 +475,11 @@ extension TimelineAPI {
                 id: "likes", summary: "Who liked a post, newest first.", tag: .likes,
                 answer: userPage, errors: [.notFound], parameters: [.post], paged: true)),
         query(
+            "GET", "/v1/posts/{post}/poll", scope: "read:statuses",
+            Operation(
+                id: "postPoll", summary: "A post's poll (404 when it has none).", tag: .posts,
+                answer: .json("The poll.", "poll"), errors: [.notFound], parameters: [.post])),
+        query(
             "GET", "/v1/polls/{poll}", scope: "read:statuses",
             Operation(
                 id: "poll", summary: "A post's poll: its options and counts, and the bearer's vote.", tag: .posts,

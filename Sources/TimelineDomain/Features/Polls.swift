@@ -283,7 +283,7 @@ extension Validation {
     /// A poll's draft, checked against `PollLimits` (Mastodon's `PollValidator`'s rules and
     /// words): 2–4 options, each 1–50 characters once trimmed, no two alike, lasting 5 minutes
     /// to a month.
-    static func poll(_ draft: PollDraft) throws -> PollDraft {
+    package static func poll(_ draft: PollDraft) throws -> PollDraft {
         let options = draft.options.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard options.count >= PollLimits.minOptions else {
             throw TimelineError.invalid("poll", "Validation failed: Poll must have at least 2 options")
