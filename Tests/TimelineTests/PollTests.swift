@@ -142,6 +142,12 @@ import TimelineDomain
         for user in [alice, bob, carol] {
             #expect(try service.pollEnds(of: user.id, before: nil, limit: 10).map(\.poll) == [poll.id])
         }
+        // In the activity (Mastodon's `poll` notification): the author's and each voter's.
+        let bobs = try service.activity(of: bob.id, kinds: [.poll]).items
+        #expect(bobs.map(\.kind) == [.poll] && bobs.first?.post == post.id && bobs.first?.actor == alice.id)
+        #expect(try service.activity(of: alice.id).items.first?.kind == .poll)
+        #expect(ActivityItem.Kind.poll.mastodonType == "poll")
+        #expect(try service.numericID(of: .notification(try #require(bobs.first).id)).milliseconds == read.expiresAt)
         let dave = try await service.createUser("dave")
         #expect(try service.pollEnds(of: dave.id, before: nil, limit: 10).isEmpty)
         await expectError(.invalidArgument, field: "choices") {

@@ -221,6 +221,9 @@ public struct ActivityItem: Sendable, Equatable {
         case followRequest = "follow_request"
         /// Someone the user follows, and asked to be notified of, posted (`post` is the post).
         case post
+        /// A poll the user made or voted in ended (`post` is its post, `actor` its author): due
+        /// from the poll's end, with nothing written then (`PollsProjection`).
+        case poll
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -253,6 +256,7 @@ extension ActivityItem.Kind {
         case .follow: "follow"
         case .followRequest: "follow_request"
         case .post: "status"
+        case .poll: "poll"
         case .removed: nil
         }
     }
