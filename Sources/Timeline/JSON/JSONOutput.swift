@@ -186,6 +186,7 @@ extension ResultJSON.Post {
         warning = p.warning
         visibility = p.visibility.rawValue
         media = p.media.map(ResultJSON.Media.init)
+        poll = p.poll?.rawValue
     }
 }
 

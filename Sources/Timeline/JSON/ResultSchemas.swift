@@ -203,10 +203,12 @@ extension ResultJSON.Post: NamedResult {
         "sensitive": "Whether apps should blur the photo until the viewer asks to see it.",
         "warning": "The content warning to show over a sensitive photo; absent when none.",
         "visibility": "Who sees the post: everyone, or only its author's followers.",
-        "media": "Its photos in order (an album); the first is `image`'s."
+        "media": "Its photos in order (an album); the first is `image`'s.",
+        "poll": "The id of its poll (`GET /v1/polls/{poll}`); absent when it has none."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
+        "poll": ResultJSON.identifier,
         "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1))
             .with("maxItems", .integer(Validation.maxHashtags)).with("uniqueItems", true),
         "likeCount": ResultJSON.count(from: 0), "commentCount": ResultJSON.count(from: 0),

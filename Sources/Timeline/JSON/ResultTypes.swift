@@ -70,6 +70,7 @@ package enum ResultJSON {
         var warning: String?
         var visibility: String
         var media: [Media]
+        var poll: String?
     }
 
     /// The image ids of a photo's variants.

@@ -94,6 +94,8 @@ public struct Post: Sendable, Equatable {
     public let likedByViewer: Bool?
     /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
     public let bookmarkedByViewer: Bool?
+    /// Its poll, if it has one (`TimelineService.poll(_:viewer:)` reads it).
+    public internal(set) var poll: PollID?
 
     init(_ readings: PostReadings, likedByViewer: Bool?, bookmarkedByViewer: Bool?) {
         self.readings = readings
@@ -148,7 +150,7 @@ public struct Post: Sendable, Equatable {
             && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
-            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility
+            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility && a.poll == b.poll
             && a.media == b.media
     }
 }
