@@ -124,4 +124,19 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok - the service worker shows it"), "\(text)")
     }
+
+    /// Tests/browser/test_polls.py: a poll made in New post, shown on the card in Home, voted
+    /// in by a follower, whose card then shows the results.
+    @Test(.timeLimit(.minutes(3))) func pollsInARealBrowser() async throws {
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_polls.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("all poll browser checks passed"), "\(text)")
+    }
 }

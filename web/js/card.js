@@ -2,6 +2,7 @@
 // the card and the Post screen share.
 import { api } from './api.js';
 import { blurhashCanvas } from './blurhash.js';
+import { pollOf } from './poll.js';
 import { avatar, count, captionNodes, h, inlineError, scrollBehavior, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
@@ -119,6 +120,7 @@ export function postCard(post) {
       h('a', { href: link, class: 'when', 'aria-label': `View post by ${post.authorUsername}` }, timeAgo(post.createdAt))),
     placeLine(post),
     figure,
+    pollOf(post),
     h('div', { class: 'actions' },
       controls.button,
       controls.likes,
