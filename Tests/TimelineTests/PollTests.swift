@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import Timeline
 import TimelineDomain
+@testable import TimelineHTTP
+import MicroHTTPD
+import JSONModel
 
 /// Polls decided in the domain: the drafts' limits, voting (once, before the end, on a post one
 /// may see, the author too), an edit's effect on the poll.
@@ -287,5 +290,43 @@ import TimelineDomain
             #expect(status == 0, "\(text)")
             #expect(text.contains("ok - every poll call"), "\(text)")
         }
+    }
+
+    /// The `poll` notification through the Mastodon API (v1 and grouped v2), in process with a
+    /// test clock: due once the poll has ended, with nothing written then.
+    @Test func pollNotificationsInMastodonsLists() async throws {
+        let clock = TestClock()
+        let service = try openService(clock: clock)
+        let api = TimelineAPI(service: service, options: TimelineAPI.Options())
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        let token = try #require(
+            try await service.execute(.signIn(email: "bob@example.com", password: "password-123")).session
+        ).token
+        let post = try #require(
+            try await service.run(
+                .addPost(image: gifBase64(7), caption: "?", poll: PollDraft(options: ["a", "b"], expiresIn: 300)),
+                as: alice.id
+            ).post)
+        let poll = try #require(try service.poll(of: post.id, viewer: bob.id))
+        try await service.run(.vote(poll: poll.id.rawValue, choices: [0]), as: bob.id)
+        func get(_ path: String, _ query: [(name: String, value: String)] = []) async throws -> JSONValue {
+            let response = await api.handle(
+                HTTPRequest(method: "GET", path: path, query: query, headers: ["authorization": "Bearer \(token)"]))
+            guard case .bytes(let body) = response.body, response.status == 200 else {
+                throw TimelineError(.internal, "\(path): \(response.status)")
+            }
+            return try JSONDecoder().decode(JSONValue.self, from: Data(body))
+        }
+        func types(_ list: JSONValue?) -> [String] { (list?.elements ?? []).compactMap { $0["type"]?.string } }
+        #expect(!types(try await get("/api/v1/notifications")).contains("poll"))
+        clock.advance(300_000)
+        let v1 = try await get("/api/v1/notifications", [(name: "types[]", value: "poll")])
+        #expect(types(v1) == ["poll"], "\(v1)")
+        #expect(v1.elements.first?["status"]?["poll"]?["expired"] == .bool(true), "\(v1)")
+        let v2 = try await get("/api/v2/notifications")
+        #expect(types(v2["notification_groups"]).contains("poll"), "\(v2)")
+        // The one notification by its id, as v1 answers it.
+        let id = try #require(v1.elements.first?["id"]?.string)
+        #expect(try await get("/api/v1/notifications/\(id)")["type"]?.string == "poll")
     }
 }
