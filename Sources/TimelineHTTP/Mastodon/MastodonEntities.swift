@@ -101,7 +101,10 @@ struct MastodonEntities {
             bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
             content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
             media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
-            card: JSONNull(), poll: Nullable(try service.poll(of: post.id, viewer: viewer).map(poll)))
+            card: JSONNull(),
+            // Read only for a post that has one (`Post.poll`): no lookup for the others.
+            poll: Nullable(
+                try post.poll.map { id throws(TimelineError) in try poll(try service.poll(id, viewer: viewer)) }))
     }
 
     /// A post's visibility as Mastodon's: followers-only is `private`.
