@@ -2,7 +2,7 @@
 """Polls through Mastodon.py against `timeline serve`: alice posts a photo with a poll (the
 instance says the limits), bob reads it on the status, votes, reads the results; a second vote
 is Mastodon's 422 "already voted"; carol, who does not follow alice's private account, gets 404
-for the poll and for a vote; a poll beyond the limits is refused.
+for the poll and for a vote, and so does bob once alice blocks him; a poll beyond the limits is refused.
 Usage: test_polls.py BASE_URL ALICE_TOKEN BOB_TOKEN CAROL_TOKEN IMAGE_PATH
 (alice's account is locked and bob follows her). Prints `ok - …` lines; exits 1 on a failure."""
 import sys
@@ -53,6 +53,15 @@ for what, call in [("read", lambda: c.poll(status.poll.id)), ("vote", lambda: c.
         check(False, f"a non-follower cannot {what} a private account's poll")
     except MastodonNotFoundError:
         check(True, f"a non-follower cannot {what} a private account's poll (404)")
+
+# Blocked by the author: the poll and the vote are gone from sight (404), as the post is.
+a.account_block(b.me().id)
+for what, call in [("read", lambda: b.poll(status.poll.id)), ("vote", lambda: b.poll_vote(status.poll.id, [0]))]:
+    try:
+        call()
+        check(False, f"a user the author blocks cannot {what} the poll")
+    except MastodonNotFoundError:
+        check(True, f"a user the author blocks cannot {what} the poll (404)")
 
 try:
     a.status_post("Too many", media_ids=[a.media_post(image_path, mime_type="image/png").id],
