@@ -37,7 +37,8 @@ extension Command {
         DismissNotificationRequestCommand.self,
         CreateFilterCommand.self, UpdateFilterCommand.self, DeleteFilterCommand.self, AddFilterKeywordCommand.self,
         UpdateFilterKeywordCommand.self, RemoveFilterKeywordCommand.self, AddFilterStatusCommand.self,
-        RemoveFilterStatusCommand.self
+        RemoveFilterStatusCommand.self,
+        VoteCommand.self
     ]
 }
 
@@ -62,6 +63,12 @@ public enum Event: Equatable, Sendable {
     case postAdded(PostAdded)
     /// A post was placed (where its photo was taken), right after its `PostAdded`: `PostPlaced`.
     case postPlaced(PostPlaced)
+    /// A post's poll was set (with the post, or anew by an edit): `PollSet`.
+    case pollSet(PollSet)
+    /// An edit took a post's poll away: `PollRemoved`.
+    case pollRemoved(PollRemoved)
+    /// A user voted in a poll: `PollVoted`.
+    case pollVoted(PollVoted)
     /// A post from before the image pipeline got its variants: `PostImageProcessed`.
     case postImageProcessed(PostImageProcessed)
     /// A post was deleted: `PostDeleted`.
@@ -194,6 +201,9 @@ public enum Event: Equatable, Sendable {
         case .signInFailed: .signInFailed
         case .postAdded: .postAdded
         case .postPlaced: .postPlaced
+        case .pollSet: .pollSet
+        case .pollRemoved: .pollRemoved
+        case .pollVoted: .pollVoted
         case .postImageProcessed: .postImageProcessed
         case .postDeleted: .postDeleted
         case .commentAdded: .commentAdded
@@ -268,6 +278,9 @@ public enum Event: Equatable, Sendable {
         case .signInFailed(let e): e
         case .postAdded(let e): e
         case .postPlaced(let e): e
+        case .pollSet(let e): e
+        case .pollRemoved(let e): e
+        case .pollVoted(let e): e
         case .postImageProcessed(let e): e
         case .postDeleted(let e): e
         case .commentAdded(let e): e
@@ -344,6 +357,12 @@ public enum EventType: String, CaseIterable, Sendable {
     case postAdded = "PostAdded"
     /// A post was placed (where its photo was taken): `PostPlaced`.
     case postPlaced = "PostPlaced"
+    /// A post's poll was set: `PollSet`.
+    case pollSet = "PollSet"
+    /// A post's poll was taken away: `PollRemoved`.
+    case pollRemoved = "PollRemoved"
+    /// A user voted in a poll: `PollVoted`.
+    case pollVoted = "PollVoted"
     /// A post from before the image pipeline got its variants: `PostImageProcessed`.
     case postImageProcessed = "PostImageProcessed"
     /// A post was deleted: `PostDeleted`.
@@ -477,6 +496,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .signInFailed: SignInFailed.self
         case .postAdded: PostAdded.self
         case .postPlaced: PostPlaced.self
+        case .pollSet: PollSet.self
+        case .pollRemoved: PollRemoved.self
+        case .pollVoted: PollVoted.self
         case .postImageProcessed: PostImageProcessed.self
         case .postDeleted: PostDeleted.self
         case .commentAdded: CommentAdded.self
@@ -544,6 +566,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .signInFailed: .signInFailed(try SignInFailed(from: &r, &opener))
         case .postAdded: .postAdded(try PostAdded(from: &r, &opener))
         case .postPlaced: .postPlaced(try PostPlaced(from: &r, &opener))
+        case .pollSet: .pollSet(try PollSet(from: &r, &opener))
+        case .pollRemoved: .pollRemoved(try PollRemoved(from: &r, &opener))
+        case .pollVoted: .pollVoted(try PollVoted(from: &r, &opener))
         case .postImageProcessed: .postImageProcessed(try PostImageProcessed(from: &r, &opener))
         case .postDeleted: .postDeleted(try PostDeleted(from: &r, &opener))
         case .commentAdded: .commentAdded(try CommentAdded(from: &r, &opener))

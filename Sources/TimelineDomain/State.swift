@@ -250,6 +250,12 @@ package protocol DecisionState {
     func filter(holding id: String) throws -> FilterSaved?
     /// `user`'s filters, expired ones too, in the order they were made.
     func filters(of user: UserID) throws -> [FilterSaved]
+    /// The poll `id`, unless its post or the poll itself is gone (`nil`: none).
+    func poll(_ id: PollID) throws -> PollRecord?
+    /// The poll on `post`, if it has one.
+    func poll(ofPost post: PostID) throws -> PollRecord?
+    /// Whether `user` has voted in `poll` (since it was last set).
+    func voted(_ user: UserID, in poll: PollID) throws -> Bool
 }
 
 extension DecisionState {

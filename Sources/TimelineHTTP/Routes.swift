@@ -558,6 +558,29 @@ extension TimelineAPI {
             Operation(
                 id: "likes", summary: "Who liked a post, newest first.", tag: .likes,
                 answer: userPage, errors: [.notFound], parameters: [.post], paged: true)),
+        query(
+            "GET", "/v1/posts/{post}/poll", scope: "read:statuses",
+            Operation(
+                id: "postPoll", summary: "A post's poll (404 when it has none).", tag: .posts,
+                answer: .json("The poll.", "poll"), errors: [.notFound], parameters: [.post])),
+        query(
+            "GET", "/v1/polls/{poll}", scope: "read:statuses",
+            Operation(
+                id: "poll", summary: "A post's poll: its options and counts, and the bearer's vote.", tag: .posts,
+                description:
+                    "The counts are null while the poll hides its totals and has not ended; `expired` is judged at the "
+                    + "time of the read. 404 not_found when the post is out of the reader's sight.",
+                answer: .json("The poll.", "poll"), errors: [.notFound], parameters: [.poll])),
+        command(
+            "POST", "/v1/polls/{poll}/votes", scope: "write:statuses",
+            Operation(
+                id: "vote", summary: "Vote in a poll: once, before it ends (the author may vote too).", tag: .posts,
+                description:
+                    "`choices` are option indexes as text (one unless the poll is multiple). 400 invalid_argument "
+                    + "for a second vote, a vote after the end or a choice that is not an option; 403 forbidden "
+                    + "while either blocks the other; 404 not_found when the post is out of the voter's sight.",
+                answer: .empty(), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.poll],
+                body: .command("vote", path: ["poll"]))),
         command(
             "PUT", "/v1/posts/{post}/bookmark", scope: "write:bookmarks",
             Operation(

@@ -344,6 +344,8 @@ public final class PushWorker: @unchecked Sendable {
             case .follow: "\(name) followed you"
             case .followRequest: "\(name) asked to follow you"
             case .post: "\(name) posted a photo"
+            // Wording only: nothing pushes a poll's end yet (it needs a time trigger, docs/push.md).
+            case .poll: "A poll has ended"
             case .removed: ""
             }
         // What was written: the comment (a comment, a reply, a mention in one), else the caption
@@ -356,7 +358,7 @@ public final class PushWorker: @unchecked Sendable {
                 ?? item.post.flatMap {
                     try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption
                 }
-        case .like, .follow, .followRequest, .removed:
+        case .like, .follow, .followRequest, .removed, .poll:
             break
         }
         let base = baseURL.withLock { $0 }

@@ -21,7 +21,12 @@ extension InMemoryState {
             reportEdges = reportEdges.filter { $0[1] != post.rawValue }
             dismissedReports = dismissedReports.filter { $0[1] != post.rawValue }
             media = media.filter { $0.value.post != post }
+            for poll in pollRecords.values where poll.post == post { dropPoll(poll.id) }
             updateUser(author) { $0.postCount -= 1 }
+        }
+        func dropPoll(_ id: PollID) {
+            pollRecords[id] = nil
+            pollVoters = pollVoters.filter { $0[0] != id.rawValue }
         }
         switch envelope.event {
         case .userCreated(let e):
@@ -144,6 +149,15 @@ extension InMemoryState {
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
             // Deciding asks only whether a request is held; the requests are those a test gave.
             heldRequests[e.userId]?.remove(e.accountId)
+        case .pollSet(let e):
+            dropPoll(e.pollId)
+            pollRecords[e.pollId] = PollRecord(
+                id: e.pollId, post: e.postId, author: e.authorId, options: e.options, multiple: e.multiple,
+                hideTotals: e.hideTotals, expiresAt: e.expiresAt)
+        case .pollRemoved(let e):
+            dropPoll(e.pollId)
+        case .pollVoted(let e):
+            pollVoters.insert([e.pollId.rawValue, e.userId.rawValue])
         case .postPlaced, .postMarkedSensitive:
             break  // deciding never reads a post's place or whether it is sensitive
         case .postEdited(let e):
@@ -258,7 +272,7 @@ extension InMemoryState {
     func answers(_ state: some DecisionState, log: [EventEnvelope], now: Int64) throws -> [String] {
         var users: [UserID] = [], posts: [PostID] = [], comments: [CommentID] = []
         var usernames: Set<String> = [], emails: Set<String> = [], tokens: Set<String> = [], limiters: Set<String> = []
-        var announcements: [AnnouncementID] = []
+        var announcements: [AnnouncementID] = [], polls: [PollID] = []
         for envelope in log {
             users += envelope.event.users
             if let post = envelope.event.post { posts.append(post) }
@@ -277,6 +291,7 @@ extension InMemoryState {
             case .passwordResetRequested(let e): tokens.insert(e.tokenHash)
             case .signInFailed(let e): limiters.insert(e.limiterKey)
             case .announcementAdded(let e): announcements.append(e.announcementId)
+            case .pollSet(let e): polls.append(e.pollId)
             default: break  // the ids every event names were taken above
             }
         }
@@ -297,11 +312,14 @@ extension InMemoryState {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
                 out.append("notifies \(user) \(other): \(try state.notifies(user, other))")
             }
+            for poll in polls { out.append("voted \(user) \(poll): \(try state.voted(user, in: poll))") }
             for post in posts {
                 out.append("likes \(user) \(post): \(try state.likes(user, post))")
                 out.append("reported \(user) \(post): \(try state.reported(user, post))")
             }
         }
+        for poll in polls { out.append("poll \(poll): \(String(describing: try state.poll(poll)))") }
+        for post in posts { out.append("poll of \(post): \(String(describing: try state.poll(ofPost: post)))") }
         for field in InstanceTextField.allCases { out.append("text \(field): \(try state.instanceText(field))") }
         out.append("rules: \(try state.instanceRules())")
         for post in posts { out.append("trend hidden \(post): \(try state.trendHidden(.post, post.rawValue))") }
@@ -452,6 +470,34 @@ extension InMemoryState {
         _ = try await service.execute(.hideTrend(post: posts[2].id.rawValue), as: .operator)
         _ = try await service.execute(.hideTrend(post: posts[0].id.rawValue), as: .operator)
         _ = try await service.execute(.showTrend(post: posts[0].id.rawValue), as: .operator)
+        // Polls: one voted in (carol too, erased below), one edited (its votes start over) and
+        // one taken away by an edit.
+        var pollPosts: [Post] = []
+        for (index, multiple) in [false, true, false].enumerated() {
+            guard
+                case .post(let post) = try await service.execute(
+                    .addPost(
+                        image: gifBase64(20 + index), caption: "poll \(index)",
+                        poll: PollDraft(options: ["a", "b", "c"], expiresIn: 3_600, multiple: multiple)),
+                    as: .user(alice.id.rawValue))
+            else { throw TimelineError(.internal, "no post") }
+            pollPosts.append(post)
+        }
+        for (user, choices) in [(alice, [0]), (bob, [1]), (carol, [1]), (dave, [2])] {
+            for post in pollPosts {
+                guard let poll = try service.poll(of: post.id, viewer: user.id) else { continue }
+                _ = try await service.execute(
+                    .vote(poll: poll.id.rawValue, choices: poll.multiple ? choices + [0] : choices),
+                    as: .user(user.id.rawValue))
+            }
+        }
+        _ = try await service.execute(
+            .editPost(
+                post: pollPosts[1].id.rawValue, caption: nil,
+                poll: .some(PollDraft(options: ["x", "y"], expiresIn: 600))),
+            as: .user(alice.id.rawValue))
+        _ = try await service.execute(
+            .editPost(post: pollPosts[2].id.rawValue, caption: nil, poll: .some(nil)), as: .user(alice.id.rawValue))
         // Erasures: carol's posts, likes, comments and follows go with her.
         _ = try await service.execute(
             .eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))

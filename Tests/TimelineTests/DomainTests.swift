@@ -79,6 +79,13 @@ struct InMemoryState: DecisionState {
     }
     func filters(of user: UserID) -> [FilterSaved] { filterRecords.filter { $0.userId == user } }
 
+    /// Polls, and who voted in which ([poll, user]).
+    var pollRecords: [PollID: PollRecord] = [:]
+    var pollVoters: Set<[String]> = []
+    func poll(_ id: PollID) -> PollRecord? { pollRecords[id] }
+    func poll(ofPost post: PostID) -> PollRecord? { pollRecords.values.first { $0.post == post } }
+    func voted(_ user: UserID, in poll: PollID) -> Bool { pollVoters.contains([poll.rawValue, user.rawValue]) }
+
     func user(_ id: UserID) -> UserRecord? { users[id] }
     func userID(username: String) -> UserID? { users.values.first { $0.username == username }?.id }
     func userID(email: String) -> UserID? { users.values.first { $0.emailHash == hashEmail(email) }?.id }

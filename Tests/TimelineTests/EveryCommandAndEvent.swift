@@ -24,7 +24,7 @@ let sampleCommands: [Command] = [
     .addPost(
         image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"),
         sensitive: true, warning: "w",
-        visibility: .followers),
+        visibility: .followers, poll: PollDraft(options: ["a", "b"], expiresIn: 300, hideTotals: true)),
     .deletePost(post: "p1"),
     .addComment(post: "p1", text: "t", replyTo: "c1"),
     .deleteComment(comment: "c1"),
@@ -67,7 +67,9 @@ let sampleCommands: [Command] = [
     .checkSignIn(email: "a@b.co", password: "p"),
     .revokeToken(token: "t", app: "a1", clientSecret: "s"),
     .markActivityRead(upTo: "a1"),
-    .editPost(post: "p1", caption: .some("new #caption"), alts: ["m1": "a red square", "m2": nil]),
+    .editPost(
+        post: "p1", caption: .some("new #caption"), alts: ["m1": "a red square", "m2": nil],
+        poll: .some(PollDraft(options: ["yes", "no"], expiresIn: 300, multiple: true))),
     .reportPost(post: "p1", reason: "r"),
     .removePost(post: "p1", reason: "r"),
     .dismissReports(post: "p1"),
@@ -100,7 +102,8 @@ let sampleCommands: [Command] = [
     .updateFilterKeyword(keyword: "k1", text: "ending", wholeWord: false),
     .removeFilterKeyword(keyword: "k1"),
     .addFilterStatus(filter: "f1", post: "p1"),
-    .removeFilterStatus(filterStatus: "s1")
+    .removeFilterStatus(filterStatus: "s1"),
+    .vote(poll: "q1", choices: [0, 2])
 ]
 
 extension SchemaTests {
@@ -123,6 +126,21 @@ extension SchemaTests {
                     sensitive: true, warning: "needles"), as: alice.id
             ).post)
         try await service.run(.editPost(post: post.id.rawValue, caption: .some("caption, edited #tag2")), as: alice.id)
+        // A poll: set with its post, voted in, set anew by an edit, then taken away by another.
+        let polled = try #require(
+            try await service.run(
+                .addPost(
+                    image: gifBase64(5), caption: "which?",
+                    poll: PollDraft(options: ["red", "blue"], expiresIn: 3_600, multiple: true, hideTotals: true)),
+                as: alice.id
+            ).post)
+        let poll = try #require(try service.poll(of: polled.id, viewer: bob.id))
+        try await service.run(.vote(poll: poll.id.rawValue, choices: [0, 1]), as: bob.id)
+        try await service.run(
+            .editPost(
+                post: polled.id.rawValue, caption: nil, poll: .some(PollDraft(options: ["a", "b", "c"], expiresIn: 600))
+            ), as: alice.id)
+        try await service.run(.editPost(post: polled.id.rawValue, caption: nil, poll: .some(nil)), as: alice.id)
         let comment = try await service.addComment(by: bob.id, on: post.id)
         try await service.run(
             .addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)

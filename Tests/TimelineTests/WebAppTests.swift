@@ -129,15 +129,27 @@ import Testing
     /// ("Shown because of filter …", then "Show anyway"), a hidden one left out, a removed
     /// filter's post back — in headless Chromium against a real `timeline serve`.
     @Test(.timeLimit(.minutes(3))) func filtersInARealBrowser() async throws {
+        try await Self.browserScript("test_filters.py", passes: "ok - removing the filter brings the post back")
+    }
+
+    /// Tests/browser/test_polls.py: a poll made in New post, shown on the card in Home, voted
+    /// in by a follower, whose card then shows the results.
+    @Test(.timeLimit(.minutes(3))) func pollsInARealBrowser() async throws {
+        try await Self.browserScript("test_polls.py", passes: "all poll browser checks passed")
+    }
+
+    /// Runs Tests/browser/`file` against this build's `timeline` and expects it to succeed,
+    /// printing `line`.
+    static func browserScript(_ file: String, passes line: String) async throws {
         let run = try ChildProcess(
             [
-                "python3", Self.root.appendingPathComponent("Tests/browser/test_filters.py").path,
+                "python3", root.appendingPathComponent("Tests/browser/\(file)").path,
                 "--timeline", try timelineExecutable().path
             ],
-            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: root)
         let status = await run.exitStatus(within: .seconds(170))
         let text = run.standardOutput + run.standardError
         #expect(status == 0, "\(text)")
-        #expect(text.contains("ok - removing the filter brings the post back"), "\(text)")
+        #expect(text.contains(line), "\(text)")
     }
 }

@@ -396,6 +396,33 @@ for stream in ["user", "user/notification"]:
 call("POST", "/oauth/revoke", data={"client_id": app["client_id"], "client_secret": app["client_secret"],
                                     "token": token["access_token"]})
 
+def polls():
+    """Polls: a status with a poll, read by another, a vote, the poll read back, and a second vote
+    refused with Mastodon's 422."""
+    with open(photo_path, "rb") as file:
+        photo = call("POST", "/api/v2/media", alice_token, files={"file": ("poll.png", file, "image/png")})
+    polled = call("POST", "/api/v1/statuses", alice_token,
+                  data={"status": "which?", "media_ids[]": photo["id"], "poll[options][]": ["sea", "hills"],
+                        "poll[expires_in]": "3600", "poll[hide_totals]": "true"})
+    if not polled or not polled.get("poll"):
+        results.append(("POST /api/v1/statuses", "FAILED", f"no poll on the status: {polled}"))
+        return
+    poll = polled["poll"]["id"]
+    call("GET", f"/api/v1/statuses/{polled['id']}", bob_token)
+    voted = call("POST", f"/api/v1/polls/{poll}/votes", bob_token, data={"choices[]": ["1"]})
+    if not voted or voted.get("own_votes") != [1] or voted.get("voted") is not True \
+            or voted["options"][1]["votes_count"] is not None or voted["votes_count"] != 1:
+        results.append((f"POST /api/v1/polls/{{id}}/votes", "FAILED", f"not the vote, totals hidden: {voted}"))
+    call("GET", f"/api/v1/polls/{poll}", alice_token)
+    again = call("POST", f"/api/v1/polls/{poll}/votes", bob_token, data={"choices[]": ["0"]}, expect=422)
+    if not again or "already voted" not in again.get("error", ""):
+        results.append((f"POST /api/v1/polls/{{id}}/votes", "FAILED", f"a second vote: {again}"))
+    call("GET", "/api/v1/polls/1", bob_token, expect=404)
+    call("DELETE", f"/api/v1/statuses/{polled['id']}", alice_token)
+
+
+polls()
+
 # Uploads that are refused as Mastodon refuses them: a file that is no image is 422, and a post of
 # another's upload is the same 422 as one of an upload that does not exist (nothing told).
 with open(__file__, "rb") as file:

@@ -272,6 +272,9 @@ export const api = {
   addPost: (fields) => call('addPost', { body: fields }),
   /** Sets the alt text of one of the user's photos ("" clears it). */
   updateMedia: (id, alt) => call('updateMedia', { path: { media: id }, body: { alt } }),
+  // Polls: read one, vote (choices are option indexes).
+  poll: (id) => call('poll', { path: { poll: id } }),
+  vote: (id, choices) => call('vote', { path: { poll: id }, body: { choices: choices.map(String) } }),
 
   /**
    * Uploads a photo (POST /v1/media, multipart/form-data, as FormData sends it) to attach to a

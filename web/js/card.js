@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { blurhashCanvas } from './blurhash.js';
 import { blurWarning, coverIfFiltered } from './filters.js';
+import { pollOf } from './poll.js';
 import { avatar, count, captionNodes, h, inlineError, scrollBehavior, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
@@ -121,6 +122,7 @@ export function postCard(post) {
       h('a', { href: link, class: 'when', 'aria-label': `View post by ${post.authorUsername}` }, timeAgo(post.createdAt))),
     placeLine(post),
     figure,
+    pollOf(post),
     h('div', { class: 'actions' },
       controls.button,
       controls.likes,

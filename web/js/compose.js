@@ -5,6 +5,7 @@
 // followers only: the default of a private account), Share, and the uploads' progress bar.
 import { api } from './api.js';
 import { clearErrors, currentPosition, field, h, replace, showError, showErrors } from './dom.js';
+import { pollComposer } from './poll.js';
 
 const MAX_PHOTOS = 10;
 // The server's limits (Validation.maxCaption, ImageUpload.maxBytes), told before anything is sent.
@@ -30,6 +31,7 @@ export function render(root, _route, app) {
   document.title = 'New post · Timeline';
   const placeholder = h('p', { class: 'preview-empty', 'aria-hidden': 'true' }, 'No photo chosen');
   const album = h('ol', { class: 'album-editor', 'aria-label': 'Photos to share' });
+  const poll = pollComposer();
   const progress = h('progress', { id: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload progress', hidden: true });
   const form = h('form', { class: 'panel compose', novalidate: true },
     h('div', { class: 'preview-box' }, placeholder, album),
@@ -51,6 +53,7 @@ export function render(root, _route, app) {
       h('select', { id: 'visibility', name: 'visibility' },
         h('option', { value: 'public', selected: !app.me?.locked }, 'Everyone'),
         h('option', { value: 'followers', selected: Boolean(app.me?.locked) }, 'Followers only'))),
+    poll.element,
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
   const photo = form.querySelector('#photo');
@@ -204,6 +207,7 @@ export function render(root, _route, app) {
         field: 'caption', message: `The caption is ${length} characters long: it can be at most ${MAX_CAPTION}.`,
       });
     }
+    errors.push(...poll.problems());
     if (errors.length) {
       showErrors(form, errors);
       return;
@@ -226,6 +230,7 @@ export function render(root, _route, app) {
         sensitive: form.querySelector('#sensitive').checked,
         warning: warning || undefined,
         visibility: form.querySelector('#visibility').value,
+        ...poll.fields(),
       });
       shared = true;
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);

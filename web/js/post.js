@@ -2,6 +2,7 @@
 // first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
+import { pollOf } from './poll.js';
 import { album, altText, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 import { coverIfFiltered } from './filters.js';
@@ -237,6 +238,7 @@ export async function render(root, { params: [id] }, app) {
         deletePost),
       placeLine(post),
       figure,
+      pollOf(post),
       h('div', { class: 'body' },
         caption,
         edited,

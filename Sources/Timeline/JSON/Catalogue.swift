@@ -103,6 +103,19 @@ package enum Catalogue {
             return { service, viewer throws(TimelineError) in .users(try service.likes(of: post, page, viewer: viewer))
             }
         },
+        QueryDefinition("poll") { input throws(TimelineError) in
+            let poll: PollID = try input.identifier("poll")
+            return { service, viewer throws(TimelineError) in .poll(try service.poll(poll, viewer: viewer)) }
+        },
+        QueryDefinition("postPoll") { input throws(TimelineError) in
+            let post: PostID = try input.identifier("post")
+            return { service, viewer throws(TimelineError) in
+                guard let poll = try service.poll(of: post, viewer: viewer) else {
+                    throw TimelineError.notFound("poll", post.rawValue)
+                }
+                return .poll(poll)
+            }
+        },
         QueryDefinition("timeline") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
             return { service, _ throws(TimelineError) in .posts(try service.timeline(of: user, page)) }

@@ -95,6 +95,7 @@ package enum JSONOutput {
         case .notificationRequests(let page): encoded(ResultJSON.Page(page, ResultJSON.NotificationRequest.init))
         case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
         case .filters(let filters): encoded(ResultJSON.Filters(filters: filters.map(ResultJSON.Filter.init)))
+        case .poll(let p): encoded(ResultJSON.Poll(p))
         }
     }
 
@@ -188,6 +189,7 @@ extension ResultJSON.Post {
         visibility = p.visibility.rawValue
         media = p.media.map(ResultJSON.Media.init)
         filtered = p.filtered.isEmpty ? nil : p.filtered.map(ResultJSON.FilterResult.init)
+        poll = p.poll?.rawValue
     }
 }
 

@@ -138,6 +138,10 @@ extension JSONOutput {
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
+        if let poll = post.poll {
+            key("poll")
+            CompactJSONWriter.writeString(poll.rawValue, into: &out)
+        }
         key("sensitive")
         bool(f.sensitive)
         key("variants")

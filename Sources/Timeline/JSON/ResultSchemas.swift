@@ -39,6 +39,7 @@ extension ResultJSON {
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(MastodonID.self), try result(Media.self),
             try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
+            try result(Poll.self),
             (
                 "page", "page (a result)",
                 JSONSchema(
@@ -205,10 +206,12 @@ extension ResultJSON.Post: NamedResult {
         "warning": "The content warning to show over a sensitive photo; absent when none.",
         "visibility": "Who sees the post: everyone, or only its author's followers.",
         "media": "Its photos in order (an album); the first is `image`'s.",
-        "filtered": "The viewer's warn and blur filters it matched where it was read; absent when none."
+        "filtered": "The viewer's warn and blur filters it matched where it was read; absent when none.",
+        "poll": "The id of its poll (`GET /v1/polls/{poll}`); absent when it has none."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
+        "poll": ResultJSON.identifier,
         "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1))
             .with("maxItems", .integer(Validation.maxHashtags)).with("uniqueItems", true),
         "likeCount": ResultJSON.count(from: 0), "commentCount": ResultJSON.count(from: 0),

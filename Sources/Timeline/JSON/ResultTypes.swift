@@ -71,6 +71,7 @@ package enum ResultJSON {
         var visibility: String
         var media: [Media]
         var filtered: [FilterResult]?
+        var poll: String?
     }
 
     /// A filter of the viewer's that a post or comment matched (warn or blur).

@@ -52,6 +52,12 @@ struct NumericIDsProjection: Projection {
             for object in made {
                 try projection.assign(object, sequence: envelope.sequence, timestamp: envelope.timestamp, txn)
             }
+            // A poll's end is a notification numbered at its end's millisecond (each setting of
+            // the poll has its own), so it sorts there among the notifications.
+            if case .pollSet(let e) = envelope.event {
+                try projection.assign(
+                    .notification(e.endItemID), sequence: envelope.sequence, timestamp: e.expiresAt, txn)
+            }
         }
         return handlers
     }
@@ -59,7 +65,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed, .filterSaved
+        .appRegistered, .pushSubscribed, .filterSaved, .pollSet
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -79,6 +85,7 @@ struct NumericIDsProjection: Projection {
         // A filter, each keyword and each filter status: numbered when first saved.
         case .filterSaved(let e):
             [.filter(e.filterId)] + e.keywords.map { .filterKeyword($0.id) } + e.statuses.map { .filterStatus($0.id) }
+        case .pollSet(let e): [.poll(e.pollId)]
         default: []
         }
     }
@@ -111,6 +118,8 @@ public enum NumberedObject: Hashable, Sendable {
     case filterKeyword(String)
     /// A filter's post (`FilterStatus.id`).
     case filterStatus(String)
+    /// A poll on a post (`Poll.id`).
+    case poll(PollID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -136,6 +145,8 @@ public enum NumberedObject: Hashable, Sendable {
         case filterKeyword = 0x4B
         /// `FilterStatus.id`.
         case filterStatus = 0x53
+        /// `Poll.id`.
+        case poll = 0x50
     }
 
     /// The space the object's number is unique in.
@@ -152,13 +163,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .filter: .filter
         case .filterKeyword: .filterKeyword
         case .filterStatus: .filterStatus
+        case .poll: .poll
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
-        "filter", "filterKeyword", "filterStatus"
+        "filter", "filterKeyword", "filterStatus", "poll"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -176,6 +188,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "filter": self = .filter(FilterID(id))
         case "filterKeyword": self = .filterKeyword(id)
         case "filterStatus": self = .filterStatus(id)
+        case "poll": self = .poll(PollID(id))
         default: return nil
         }
     }
@@ -199,6 +212,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .filter(let id): (0x46, id.rawValue)
             case .filterKeyword(let id): (0x4B, id)
             case .filterStatus(let id): (0x53, id)
+            case .poll(let id): (0x50, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -219,6 +233,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x46: self = .filter(FilterID(id))
         case 0x4B: self = .filterKeyword(id)
         case 0x53: self = .filterStatus(id)
+        case 0x50: self = .poll(PollID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -71,13 +71,19 @@ final class Presenter {
     }
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
-        guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }
-        if let marks {
-            return Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
+        var post: Post
+        if let viewer, let marks {
+            post = Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
+        } else if let viewer {
+            post = Post(
+                stored, likedByViewer: try view.likes(viewer, stored.id),
+                bookmarkedByViewer: try view.bookmarks(viewer, stored.id))
+        } else {
+            post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
-        let id = stored.id
-        return Post(
-            stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
+        // Its poll's id (one lookup), so a client draws the poll without asking whether there is one.
+        post.poll = try view.models.polls.postPolls.get(stored.id, view.txn)
+        return post
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

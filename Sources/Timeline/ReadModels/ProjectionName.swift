@@ -24,6 +24,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case instance
     /// Each user's filters (muted words and posts).
     case filters
+    /// Polls on posts, their votes and the `poll` notifications due when they end.
+    case polls
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

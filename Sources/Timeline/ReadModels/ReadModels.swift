@@ -21,7 +21,7 @@ extension ProjectionName {
         switch self {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
-        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .numericIDs: 1
+        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs: 1
         }
     }
 
@@ -31,7 +31,8 @@ extension ProjectionName {
         case .timeline: [.follows, .posts, .profiles]
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts]
-        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .numericIDs: []
+        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs:
+            []
         }
     }
 
@@ -103,6 +104,7 @@ final class ReadModels: Sendable {
     let timeline: TimelineProjection
     let instance: InstanceProjection
     let filters: FiltersProjection
+    let polls: PollsProjection
     let numericIDs: NumericIDsProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
     let images: Table<StoredImages>
@@ -133,6 +135,7 @@ final class ReadModels: Sendable {
             threshold: fanoutThreshold)
         let instance = try InstanceProjection(env, prefix: generations.prefix(.instance))
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
+        let polls = try PollsProjection(env, prefix: generations.prefix(.polls))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -148,6 +151,7 @@ final class ReadModels: Sendable {
             case .timeline: timeline
             case .instance: instance
             case .filters: filters
+            case .polls: polls
             case .numericIDs: numericIDs
             }
         }
@@ -157,6 +161,7 @@ final class ReadModels: Sendable {
         self.places = places
         self.instance = instance
         self.filters = filters
+        self.polls = polls
         self.numericIDs = numericIDs
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)

@@ -271,12 +271,42 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(try privacy(for: nil))
         let left = leftOut(try privacy(for: user), includingHeld: actor != nil)
-        return try pageDescending(models.activity.activity, in: user, request) { id, record in
+        let page: Page<ActivityItem> = try pageDescending(models.activity.activity, in: user, request) { id, record in
             if let actor, record.actor != actor { return nil }
             guard try !left(record) else { return nil }
             let item = try present.activity(id: id, record)
             return kinds.map { $0.contains(item.kind) } ?? true ? item : nil
         }
+        guard kinds?.contains(.poll) ?? true else { return page }
+        return try withPollEnds(of: user, page, request, from: actor)
+    }
+
+    /// `page` of `user`'s activity with the `poll` notifications due now merged in, by id (the
+    /// ends' ids sort by time as the items' do): those after the request's cursor, of polls whose
+    /// post the user may still see (`Privacy` on `notifications`), by `actor` when given.
+    func withPollEnds(of user: UserID, _ page: Page<ActivityItem>, _ request: PageRequest, from actor: UserID?)
+        throws -> Page<ActivityItem>
+    {
+        let ends = try models.polls.endedPolls(
+            of: user, before: request.before, now: now, limit: request.limit, txn)
+        guard !ends.isEmpty else { return page }
+        let privacy = try privacy(for: user)
+        var items = page.items
+        for end in ends {
+            guard let poll = try models.polls.polls.get(end.poll, txn)?.record,
+                actor == nil || poll.author == actor,
+                let stored = try storedPost(Array(poll.post.rawValue.utf8)),
+                try privacy.mayShow(post: stored, on: .notifications)
+            else { continue }
+            items.append(
+                ActivityItem(
+                    id: end.item, kind: .poll, actor: poll.author, actorUsername: try self.user(poll.author)?.username,
+                    post: poll.post, at: poll.expiresAt))
+        }
+        items.sort { $0.id > $1.id }
+        let more = items.count > request.limit || page.next != nil || ends.count == request.limit
+        items = Array(items.prefix(request.limit))
+        return Page(items: items, next: more ? items.last?.id : nil)
     }
 
     /// How many of `user`'s activity items are unread (after their read marker), counting at

@@ -96,6 +96,8 @@ public struct Post: Sendable, Equatable {
     public let bookmarkedByViewer: Bool?
     /// The viewer's warn and blur filters it matched where it was read (hide ones leave it out).
     public internal(set) var filtered: [FilterMatch] = []
+    /// Its poll, if it has one (`TimelineService.poll(_:viewer:)` reads it).
+    public internal(set) var poll: PollID?
 
     init(_ readings: PostReadings, likedByViewer: Bool?, bookmarkedByViewer: Bool?) {
         self.readings = readings
@@ -150,7 +152,7 @@ public struct Post: Sendable, Equatable {
             && a.createdAt == b.createdAt
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
-            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility
+            && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility && a.poll == b.poll
             && a.media == b.media
     }
 }
@@ -225,6 +227,9 @@ public struct ActivityItem: Sendable, Equatable {
         case followRequest = "follow_request"
         /// Someone the user follows, and asked to be notified of, posted (`post` is the post).
         case post
+        /// A poll the user made or voted in ended (`post` is its post, `actor` its author): due
+        /// from the poll's end, with nothing written then (`PollsProjection`).
+        case poll
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -257,6 +262,7 @@ extension ActivityItem.Kind {
         case .follow: "follow"
         case .followRequest: "follow_request"
         case .post: "status"
+        case .poll: "poll"
         case .removed: nil
         }
     }

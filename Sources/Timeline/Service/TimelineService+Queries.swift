@@ -507,4 +507,6 @@ public enum QueryResult: Sendable, Equatable {
     case notificationRequest(NotificationRequest)
     /// A user's filters.
     case filters([FilterSaved])
+    /// A poll, as the viewer reads it.
+    case poll(Poll)
 }

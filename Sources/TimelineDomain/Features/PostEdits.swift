@@ -62,7 +62,11 @@ extension Decider {
     /// Sets the caption of `me`'s post `raw` (`.some(nil)` or empty: none; `nil`: unchanged)
     /// and the alt texts of its photos (`alts`: media id → alt, null or empty clearing it). What
     /// is the same again records nothing; either way the answer is the post.
-    func editPost(_ raw: String, caption: String??, alts: [String: String?], by me: UserRecord) throws -> Decision {
+    /// `poll`: `nil` keeps the post's poll; `.some(nil)` takes it away; another poll replaces it
+    /// (`editedPoll`).
+    func editPost(
+        _ raw: String, caption: String??, alts: [String: String?], poll: PollDraft?? = nil, by me: UserRecord
+    ) throws -> Decision {
         let post = try ownPost(raw, of: me, "edit")
         var events: [Event] = []
         if let wanted = caption {
@@ -82,6 +86,7 @@ extension Decider {
             let alt = try wanted.flatMap(Validation.alt)
             if alt != media.alt { events.append(.mediaUpdated(MediaUpdated(mediaId: id, uploaderId: me.id, alt: alt))) }
         }
+        if let poll { events += try editedPoll(poll, on: post) }
         return Decision(events: events, outcome: .success(.post(post.id)))
     }
 }
@@ -99,12 +104,15 @@ package struct EditPostCommand: CommandDefinition {
     package let caption: String??
     /// New alt texts of the post's photos, by media id (`nil`: clear it).
     package let alts: [String: String?]
+    /// The post's poll from now on: `nil` keeps it, `.some(nil)` takes it away.
+    package let poll: PollDraft??
 
     /// A `editPost` command with these fields.
-    package init(post: String, caption: String??, alts: [String: String?] = [:]) {
+    package init(post: String, caption: String??, alts: [String: String?] = [:], poll: PollDraft?? = nil) {
         self.post = post
         self.caption = caption
         self.alts = alts
+        self.poll = poll
     }
 
     /// Reads `editPost`'s fields.
@@ -112,6 +120,7 @@ package struct EditPostCommand: CommandDefinition {
         post = try fields.string("post")
         caption = fields.has("caption") ? .some(try fields.optionalString("caption")) : nil
         alts = try fields.optionalTexts("alts") ?? [:]
+        poll = fields.has("pollOptions") ? .some(try PollFields.read(fields)) : nil
     }
 
     /// Writes `editPost`'s fields.
@@ -123,19 +132,28 @@ package struct EditPostCommand: CommandDefinition {
                 .map { (key: $0.key, value: $0.value.map(JSONValue.string) ?? .null) }
             fields.set("alts", json: .object(texts))
         }
+        switch poll {
+        case .some(.some(let poll)): PollFields.write(poll, to: &fields)
+        case .some(.none): fields.set("pollOptions", json: .null)
+        case .none: break
+        }
     }
 
     /// Decides `editPost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.editPost(post, caption: caption, alts: alts, by: $0) }
+        try decider.acting(actor) { try decider.editPost(post, caption: caption, alts: alts, poll: poll, by: $0) }
     }
 }
 
 extension Command {
     /// The author changes their post's caption: `caption` nil keeps it, `.some(nil)` or "" clears
     /// it. Its hashtags are indexed anew; its place in timelines does not move.
-    public static func editPost(post: String, caption: String??, alts: [String: String?] = [:]) -> Command {
-        Command(EditPostCommand(post: post, caption: caption, alts: alts))
+    /// `poll`: `nil` keeps the post's poll, `.some(nil)` takes it away, another poll replaces it
+    /// (its votes start over; the same options and kind of choice keep it as it is).
+    public static func editPost(
+        post: String, caption: String??, alts: [String: String?] = [:], poll: PollDraft?? = nil
+    ) -> Command {
+        Command(EditPostCommand(post: post, caption: caption, alts: alts, poll: poll))
     }
 }
 
@@ -155,12 +173,16 @@ extension EditPostCommand {
     package static let memberDescriptions: [String: String] = [
         "caption": "The new caption; null or empty clears it, absent keeps it.",
         "alts": "New alt texts of the post's photos, by media id (null or empty clears one; at most 1,500 "
-            + "characters each). Each must be a photo of this post."
-    ]
+            + "characters each). Each must be a photo of this post.",
+        "pollOptions": "The post's poll from now on (absent keeps it; null takes it away): 2–4 options, each 1–50 "
+            + "characters. The same options and kind of choice keep the poll, its votes and expiry; others "
+            + "replace it and its votes start over."
+    ].merging(PollFields.memberDescriptions) { a, _ in a }
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "post": .identifier,
         "caption": JSONSchema.string.nullable,
-        "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100)
-    ]
+        "alts": JSONSchema.map(of: JSONSchema.string.nullable).with("maxProperties", 100),
+        "pollOptions": (PollFields.memberSchemas["pollOptions"] ?? .string).nullable
+    ].merging(PollFields.memberSchemas) { a, _ in a }
 }

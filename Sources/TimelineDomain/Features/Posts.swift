@@ -370,7 +370,7 @@ extension PostDeleted: EventPayload {
 extension Decider {
     func addPost(
         photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
-        visibility: PostVisibility? = nil, by me: UserRecord
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil, by me: UserRecord
     ) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
@@ -411,6 +411,8 @@ extension Decider {
         if sensitive || warning != nil {
             events.append(.postMarkedSensitive(PostMarkedSensitive(postId: id, authorId: me.id, warning: warning)))
         }
+        // The poll is an event of its own too (`Polls.swift`).
+        if let poll { events.append(try newPoll(poll, id: PollID(context.newID()), on: id, by: me.id)) }
         return Decision(events: events, blobs: blobs, outcome: .success(.post(id)))
     }
 
@@ -471,11 +473,13 @@ package struct AddPostCommand: CommandDefinition {
     package let warning: String?
     /// Who sees the post (`nil`: as the author's lock says).
     package let visibility: PostVisibility?
+    /// The poll the post carries, if any.
+    package let poll: PollDraft?
 
     /// A `addPost` command with these fields.
     package init(
         photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool?, warning: String?,
-        visibility: PostVisibility? = nil
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil
     ) {
         self.photos = photos
         self.caption = caption
@@ -483,6 +487,7 @@ package struct AddPostCommand: CommandDefinition {
         self.sensitive = sensitive
         self.warning = warning
         self.visibility = visibility
+        self.poll = poll
     }
 
     /// Reads `addPost`'s fields.
@@ -503,6 +508,7 @@ package struct AddPostCommand: CommandDefinition {
             }
             return visibility
         }
+        poll = try PollFields.read(fields)
     }
 
     /// Writes `addPost`'s fields.
@@ -516,6 +522,7 @@ package struct AddPostCommand: CommandDefinition {
         fields.set("sensitive", sensitive)
         fields.set("warning", warning)
         fields.set("visibility", visibility?.rawValue)
+        PollFields.write(poll, to: &fields)
     }
 
     /// Decides `addPost` for `actor`.
@@ -523,7 +530,7 @@ package struct AddPostCommand: CommandDefinition {
         try decider.acting(actor) {
             try decider.addPost(
                 photos: photos, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
-                visibility: visibility, by: $0)
+                visibility: visibility, poll: poll, by: $0)
         }
     }
 }
@@ -535,24 +542,24 @@ extension Command {
     /// `followers` for a locked account, `public` otherwise).
     public static func addPost(
         image: String, caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
-        visibility: PostVisibility? = nil
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil
     ) -> Command {
         Command(
             AddPostCommand(
                 photos: .image(image), caption: caption, location: location, sensitive: sensitive, warning: warning,
-                visibility: visibility))
+                visibility: visibility, poll: poll))
     }
 
     /// Posts an album of 1–10 of the acting user's uploaded photos (`uploadMedia`), in order;
     /// the other fields as in `addPost(image:…)`.
     public static func addPost(
         media: [String], caption: String?, location: Place? = nil, sensitive: Bool? = nil, warning: String? = nil,
-        visibility: PostVisibility? = nil
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil
     ) -> Command {
         Command(
             AddPostCommand(
                 photos: .media(media), caption: caption, location: location, sensitive: sensitive, warning: warning,
-                visibility: visibility))
+                visibility: visibility, poll: poll))
     }
 }
 
@@ -653,13 +660,13 @@ extension AddPostCommand {
         "visibility": "Who sees the post: everyone, or only the author's followers (to anyone else it does not "
             + "exist). By default followers for a locked account, public otherwise.",
         "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post."
-    ]
+    ].merging(PollFields.memberDescriptions) { a, _ in a }
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "image": JSONSchema.string.with("contentEncoding", "base64"),
         "visibility": JSONSchema.enumeration(["public", "followers"]),
         "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true)
-    ]
+    ].merging(PollFields.memberSchemas) { a, _ in a }
     /// Rules across fields.
     package static let schemaKeywords: [String: JSONValue] = [
         "oneOf": [["required": ["image"]], ["required": ["media"]]]

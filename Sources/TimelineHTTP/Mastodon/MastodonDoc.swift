@@ -53,6 +53,7 @@ enum MastodonSchema: String, Sendable {
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",
         filterStatus = "FilterStatus", filterStatuses = "[FilterStatus]", v1Filter = "V1Filter",
         v1Filters = "[V1Filter]"
+    case poll = "Poll"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

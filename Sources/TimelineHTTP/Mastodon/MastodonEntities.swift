@@ -4,7 +4,7 @@ import Timeline
 
 /// Mastodon's entities (docs.joinmastodon.org, "Entities") made from Timeline's results: an
 /// `Account` from a profile, a `Status` from a post (a photo post is a status with media), a
-/// `MediaAttachment` from a photo. What Timeline has no notion of (boosts, polls, cards,
+/// `MediaAttachment` from a photo, a `Poll` from a post's poll. What Timeline has no notion of (boosts, cards,
 /// custom emojis, profile fields) is answered as Mastodon answers for an account or status
 /// that has none.
 struct MastodonEntities {
@@ -111,7 +111,11 @@ struct MastodonEntities {
             bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
             content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
             media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
-            card: JSONNull(), poll: JSONNull(), filtered: try filterResults(post.filtered))
+            card: JSONNull(),
+            // Read only for a post that has one (`Post.poll`): no lookup for the others.
+            poll: Nullable(
+                try post.poll.map { id throws(TimelineError) in try poll(try service.poll(id, viewer: viewer)) }),
+            filtered: try filterResults(post.filtered))
     }
 
     /// A post's visibility as Mastodon's: followers-only is `private`.
@@ -138,7 +142,7 @@ struct MastodonEntities {
             replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
             reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
             reblog: JSONNull(), application: JSONNull(), account: try account(author), media_attachments: [],
-            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: JSONNull(),
+            mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: Nullable(nil),
             filtered: try filterResults(comment.filtered))
     }
 

@@ -54,6 +54,7 @@ final class MastodonIDs: Sendable {
         case "media": return .media
         case "notifications": return .notification
         case "announcements": return .announcement
+        case "polls": return .poll
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }

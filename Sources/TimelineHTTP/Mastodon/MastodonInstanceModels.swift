@@ -34,7 +34,7 @@ extension Mastodon {
             var video_frame_rate_limit: Int
             var video_matrix_limit: Int
         }
-        /// Poll limits (no polls here: all 0).
+        /// The limits a poll is held to (`PollLimits`).
         struct Polls: Codable, Sendable {
             var max_options: Int
             var max_characters_per_option: Int

@@ -203,7 +203,7 @@ enum Mastodon {
         var tags: [StatusTag]
         var emojis: [CustomEmoji]
         var card: JSONNull
-        var poll: JSONNull
+        var poll: Nullable<Poll>
         /// The bearer's filters it matched where it surfaced (left out when none).
         var filtered: [FilterResult]?
     }

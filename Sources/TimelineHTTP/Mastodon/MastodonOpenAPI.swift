@@ -187,6 +187,8 @@ public enum MastodonOpenAPI {
                 ("StatusMention", try .of(Mastodon.Mention.self)),
                 ("StatusVisibilityEnum", try .of(Mastodon.Visibility.self)),
                 ("Status", try .of(Mastodon.Status.self)),
+                ("Poll", try .of(Mastodon.Poll.self)),
+                ("PollOption", try .of(Mastodon.PollOption.self)),
                 ("StatusEdit", try .of(Mastodon.StatusEdit.self)),
                 ("StatusSource", try .of(Mastodon.StatusSource.self)),
                 ("Context", try .of(Mastodon.Context.self)),

@@ -27,7 +27,7 @@ enum MastodonAPI {
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + lookupRoutes + streamingRoutes + writeRoutes
         + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
         + instanceRoutes + trendRoutes
-        + announcementRoutes + filterRoutes + routes + [
+        + announcementRoutes + filterRoutes + pollRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
@@ -224,7 +224,9 @@ extension TimelineAPI {
         let configuration = Configuration(
             urls: .init(streaming: streaming), accounts: .init(max_featured_tags: 0, max_pinned_statuses: 0),
             statuses: statuses, media_attachments: media,
-            polls: .init(max_options: 0, max_characters_per_option: 0, min_expiration: 0, max_expiration: 0),
+            polls: .init(
+                max_options: PollLimits.maxOptions, max_characters_per_option: PollLimits.maxCharactersPerOption,
+                min_expiration: PollLimits.minExpiration, max_expiration: PollLimits.maxExpiration),
             translation: .init(enabled: false), vapid: .init(public_key: options.vapidPublicKey ?? ""))
         let texts = try mastodonInstanceTexts()
         let description = texts.description ?? "Timeline: a photo-sharing social network."

@@ -12,9 +12,11 @@ extension MastodonAPI {
         later(
             "PUT", "/api/v1/statuses/{id}", scope: "write:statuses",
             doc: .init(
-                "Edits a post: its caption and its photos' alt texts.", returns: .status,
+                "Edits a post: its caption, its photos' alt texts and its poll (a changed poll starts over; none "
+                    + "takes it away).", returns: .status,
                 form: [
-                    "status", "media_attributes[][id]", "media_attributes[][description]", "sensitive", "spoiler_text"
+                    "status", "media_attributes[][id]", "media_attributes[][description]", "sensitive", "spoiler_text",
+                    "poll[options][]", "poll[expires_in]", "poll[multiple]", "poll[hide_totals]"
                 ])
         ) { api, request, entities in
             try await api.mastodonEditStatus(request, entities)
@@ -143,7 +145,9 @@ extension TimelineAPI {
             alts[try entities.ids.media(media).rawValue] = text.isEmpty ? String?.none : text
         }
         let caption: String?? = params.string("status").map { $0.isEmpty ? String?.none : $0 }
-        _ = try await execute(.editPost(post: id.rawValue, caption: caption, alts: alts), request)
+        // As Mastodon's edit: the poll given is the post's from now on, and none takes it away.
+        _ = try await execute(
+            .editPost(post: id.rawValue, caption: caption, alts: alts, poll: .some(try params.poll())), request)
         return Responses.entity(200, try mastodonStatus(id.rawValue, request, entities).entity)
     }
 

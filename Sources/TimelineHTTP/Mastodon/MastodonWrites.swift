@@ -42,7 +42,10 @@ extension MastodonAPI {
             "POST", "/api/v1/statuses", scope: "write:statuses",
             doc: .init(
                 "Posts photos (media_ids[]) or, with in_reply_to_id, a comment.", returns: .status,
-                form: ["status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language"]
+                form: [
+                    "status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language",
+                    "poll[options][]", "poll[expires_in]", "poll[multiple]", "poll[hide_totals]"
+                ]
             )
         ) { api, request, entities in try await api.mastodonPostStatus(request, entities) },
         later(
@@ -180,7 +183,7 @@ extension TimelineAPI {
         let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
         let command = Command.addPost(
             media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning,
-            visibility: visibility)
+            visibility: visibility, poll: try params.poll())
         guard case .post(let post) = try await execute(command, request) else {
             throw TimelineError(.internal, "not a post")
         }
