@@ -32,7 +32,9 @@ extension Command {
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
-        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self
+        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self,
+        PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
+        SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self
     ]
 }
 
@@ -169,6 +171,20 @@ public enum Event: Equatable, Sendable {
     case notificationRequestAccepted(NotificationRequestAnswer)
     /// A user discarded one account's held notifications: `NotificationRequestDismissed`.
     case notificationRequestDismissed(NotificationRequestAnswer)
+    /// A user pinned their own post to their profile: `PostPinned`.
+    case postPinned(Pin)
+    /// A user unpinned their post: `PostUnpinned`.
+    case postUnpinned(Pin)
+    /// A user muted the thread of a post: `ConversationMuted`.
+    case conversationMuted(ConversationMute)
+    /// A user unmuted the thread of a post: `ConversationUnmuted`.
+    case conversationUnmuted(ConversationMute)
+    /// A user set their private note on an account: `AccountNoteSet`.
+    case accountNoteSet(AccountNote)
+    /// A user featured an account on their profile: `AccountEndorsed`.
+    case accountEndorsed(Endorsement)
+    /// A user stopped featuring an account: `AccountUnendorsed`.
+    case accountUnendorsed(Endorsement)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -237,6 +253,13 @@ public enum Event: Equatable, Sendable {
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
+        case .postPinned: .postPinned
+        case .postUnpinned: .postUnpinned
+        case .conversationMuted: .conversationMuted
+        case .conversationUnmuted: .conversationUnmuted
+        case .accountNoteSet: .accountNoteSet
+        case .accountEndorsed: .accountEndorsed
+        case .accountUnendorsed: .accountUnendorsed
         }
     }
 
@@ -302,6 +325,13 @@ public enum Event: Equatable, Sendable {
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
+        case .postPinned(let e): e
+        case .postUnpinned(let e): e
+        case .conversationMuted(let e): e
+        case .conversationUnmuted(let e): e
+        case .accountNoteSet(let e): e
+        case .accountEndorsed(let e): e
+        case .accountUnendorsed(let e): e
         }
     }
 }
@@ -436,6 +466,20 @@ public enum EventType: String, CaseIterable, Sendable {
     case notificationRequestAccepted = "NotificationRequestAccepted"
     /// A user discarded one account's held notifications: `NotificationRequestDismissed`.
     case notificationRequestDismissed = "NotificationRequestDismissed"
+    /// A user pinned their own post to their profile: `PostPinned`.
+    case postPinned = "PostPinned"
+    /// A user unpinned their post: `PostUnpinned`.
+    case postUnpinned = "PostUnpinned"
+    /// A user muted the thread of a post: `ConversationMuted`.
+    case conversationMuted = "ConversationMuted"
+    /// A user unmuted the thread of a post: `ConversationUnmuted`.
+    case conversationUnmuted = "ConversationUnmuted"
+    /// A user set their private note on an account: `AccountNoteSet`.
+    case accountNoteSet = "AccountNoteSet"
+    /// A user featured an account on their profile: `AccountEndorsed`.
+    case accountEndorsed = "AccountEndorsed"
+    /// A user stopped featuring an account: `AccountUnendorsed`.
+    case accountUnendorsed = "AccountUnendorsed"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -499,6 +543,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementReactionRemoved: AnnouncementReaction.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
+        case .postPinned, .postUnpinned: Pin.self
+        case .conversationMuted, .conversationUnmuted: ConversationMute.self
+        case .accountNoteSet: AccountNote.self
+        case .accountEndorsed, .accountUnendorsed: Endorsement.self
         }
     }
 
@@ -571,6 +619,13 @@ public enum EventType: String, CaseIterable, Sendable {
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))
         case .notificationRequestDismissed:
             .notificationRequestDismissed(try NotificationRequestAnswer(from: &r, &opener))
+        case .postPinned: .postPinned(try Pin(from: &r, &opener))
+        case .postUnpinned: .postUnpinned(try Pin(from: &r, &opener))
+        case .conversationMuted: .conversationMuted(try ConversationMute(from: &r, &opener))
+        case .conversationUnmuted: .conversationUnmuted(try ConversationMute(from: &r, &opener))
+        case .accountNoteSet: .accountNoteSet(try AccountNote(from: &r, &opener))
+        case .accountEndorsed: .accountEndorsed(try Endorsement(from: &r, &opener))
+        case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
         }
     }
 }

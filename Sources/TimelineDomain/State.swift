@@ -244,6 +244,16 @@ package protocol DecisionState {
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.
     func holdsNotificationRequest(of user: UserID, from account: UserID) throws -> Bool
+    /// Whether `user` pinned their post `post`.
+    func pinned(_ user: UserID, _ post: PostID) throws -> Bool
+    /// How many posts `user` has pinned.
+    func pinCount(_ user: UserID) throws -> Int
+    /// Whether `user` muted the thread of `post`.
+    func mutesConversation(_ user: UserID, _ post: PostID) throws -> Bool
+    /// `writer`'s private note on `target` (`nil`: none).
+    func accountNote(_ writer: UserID, _ target: UserID) throws -> String?
+    /// Whether `user` features `target` on their profile.
+    func endorses(_ user: UserID, _ target: UserID) throws -> Bool
 }
 
 extension DecisionState {
