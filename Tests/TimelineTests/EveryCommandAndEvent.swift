@@ -131,6 +131,7 @@ extension SchemaTests {
         try await service.run(.muteConversation(post: post.id.rawValue), as: bob.id)
         try await service.run(.unmuteConversation(post: post.id.rawValue), as: bob.id)
         try await service.run(.setAccountNote(user: alice.id.rawValue, note: "a note"), as: bob.id)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)  // the block ended it
         try await service.run(.endorse(user: alice.id.rawValue), as: bob.id)
         try await service.run(.unendorse(user: alice.id.rawValue), as: bob.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)

@@ -50,6 +50,7 @@ enum MastodonSchema: String, Sendable {
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo"
+    case familiarFollowers = "[FamiliarFollowers]"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).
