@@ -32,7 +32,8 @@ extension Command {
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
-        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self,
+        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self,
+        DismissNotificationRequestCommand.self,
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self
     ]

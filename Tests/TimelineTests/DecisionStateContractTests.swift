@@ -374,7 +374,8 @@ extension InMemoryState {
         for (command, user) in [
             (Command.pin(post: posts[0].id.rawValue), alice), (.pin(post: posts[3].id.rawValue), alice),
             (.pin(post: posts[2].id.rawValue), carol), (.unpin(post: posts[2].id.rawValue), carol),
-            (.muteConversation(post: posts[1].id.rawValue), carol), (.muteConversation(post: posts[0].id.rawValue), bob),
+            (.muteConversation(post: posts[1].id.rawValue), carol),
+            (.muteConversation(post: posts[0].id.rawValue), bob),
             (.unmuteConversation(post: posts[0].id.rawValue), bob),
             (.setAccountNote(user: bob.id.rawValue, note: "met at the lake"), alice),
             (.setAccountNote(user: carol.id.rawValue, note: "x"), alice),

@@ -36,8 +36,10 @@ extension InMemoryState {
         let pinned = posts.prefix(5).reversed().map(\.id)
         #expect(try service.pinnedPosts(of: alice.id).map(\.id) == Array(pinned))
         #expect(try service.pinnedPosts(of: alice.id, viewer: bob.id).map(\.id) == Array(pinned))
-        #expect(try ask(service, "pinnedPosts", ["user": .string(alice.id.rawValue)]) == .posts(
-            Page(items: try service.pinnedPosts(of: alice.id), next: nil)))
+        #expect(
+            try ask(service, "pinnedPosts", ["user": .string(alice.id.rawValue)])
+                == .posts(
+                    Page(items: try service.pinnedPosts(of: alice.id), next: nil)))
         // A deleted post leaves the pins, and makes room for another.
         try await service.run(.deletePost(post: posts[4].id.rawValue), as: alice.id)
         #expect(try service.pinnedPosts(of: alice.id).count == 4)
@@ -55,8 +57,10 @@ extension InMemoryState {
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob"),
             carol = try await service.createUser("carol")
         let post = try #require(
-            try await service.run(.addPost(image: gifBase64(1), caption: "friends", visibility: .followers), as: alice.id)
-                .post)
+            try await service.run(
+                .addPost(image: gifBase64(1), caption: "friends", visibility: .followers), as: alice.id
+            )
+            .post)
         try await service.run(.pin(post: post.id.rawValue), as: alice.id)
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)
         #expect(try service.pinnedPosts(of: alice.id, viewer: bob.id).map(\.id) == [post.id])
@@ -67,7 +71,8 @@ extension InMemoryState {
     @Test func aMutedConversationNotifiesNothing() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
-        let muted = try await service.addPost(by: alice.id, image: 1), open = try await service.addPost(by: alice.id, image: 2)
+        let muted = try await service.addPost(by: alice.id, image: 1),
+            open = try await service.addPost(by: alice.id, image: 2)
         #expect(try await service.run(.muteConversation(post: muted.id.rawValue), as: alice.id) == .changed(true))
         #expect(try await service.run(.muteConversation(post: muted.id.rawValue), as: alice.id) == .changed(false))
         _ = try await service.addComment(by: bob.id, on: muted.id, "hello @alice")
@@ -159,7 +164,9 @@ extension InMemoryState {
         // One who blocks the viewer is out of their sight.
         try await service.run(.block(user: alice.id.rawValue), as: carol.id)
         #expect(try service.familiarFollowers(of: dave.id, viewer: alice.id).map(\.id) == [bob.id])
-        await expectError(.unauthenticated) { _ = try ask(service, "familiarFollowers", ["user": .string(dave.id.rawValue)]) }
+        await expectError(.unauthenticated) {
+            _ = try ask(service, "familiarFollowers", ["user": .string(dave.id.rawValue)])
+        }
     }
 
     @Test func overV1() async throws {
@@ -167,14 +174,18 @@ extension InMemoryState {
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
             let post = try await api.addPost(alice.token, caption: "pin me")
-            #expect(try await api.send("PUT", "/v1/posts/\(post)/pin", bearer: alice.token).json["changed"] as? Bool == true)
+            #expect(
+                try await api.send("PUT", "/v1/posts/\(post)/pin", bearer: alice.token).json["changed"] as? Bool == true
+            )
             #expect(try await api.send("PUT", "/v1/posts/\(post)/pin", bearer: bob.token).status == 400)
             #expect(try await api.get("/v1/users/\(alice.id)/pins").ids == [post])
             #expect(try await api.send("PUT", "/v1/posts/\(post)/mute", bearer: alice.token).status == 200)
             let note = try await api.send(
                 "PUT", "/v1/me/notes/\(bob.id)", json: ["note": "neighbour"], bearer: alice.token)
             #expect(note.json["changed"] as? Bool == true, "\(note)")
-            #expect(try await api.get("/v1/users/\(bob.id)", bearer: alice.token).json["noteByViewer"] as? String == "neighbour")
+            #expect(
+                try await api.get("/v1/users/\(bob.id)", bearer: alice.token).json["noteByViewer"] as? String
+                    == "neighbour")
             #expect(try await api.get("/v1/users/\(bob.id)", bearer: bob.token).json["noteByViewer"] as? String == "")
             #expect(try await api.send("PUT", "/v1/me/endorsements/\(bob.id)", bearer: alice.token).status == 400)
             #expect(try await api.send("PUT", "/v1/me/following/\(bob.id)", bearer: alice.token).status == 200)
@@ -200,7 +211,9 @@ extension InMemoryState {
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
                 carol = try await api.signUp("carol")
             var posts: [String] = []
-            for index in 0..<6 { posts.append(try await api.addPost(alice.token, caption: "post \(index)", image: index)) }
+            for index in 0..<6 {
+                posts.append(try await api.addPost(alice.token, caption: "post \(index)", image: index))
+            }
             for (follower, followee) in [(bob, alice), (carol, alice), (alice, bob), (carol, bob)] {
                 #expect(
                     try await api.send("PUT", "/v1/me/following/\(followee.id)", bearer: follower.token).status == 200)

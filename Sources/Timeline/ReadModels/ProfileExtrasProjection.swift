@@ -126,8 +126,10 @@ struct ProfileExtrasProjection: Projection {
         }
         // Mastodon's rule: an endorsement lasts as long as the follow.
         handlers.on(.unfollowed) { (e: Follow, _, txn) in try projection.unendorse(e.followerId, e.followeeId, txn) }
-        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.remove(e.postId, author: e.authorId, txn) }
-        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.remove(e.postId, author: e.authorId, txn) }
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.remove(e.postId, author: e.authorId, txn)
+        }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.remove(e.postId, author: e.authorId, txn)
+        }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
             let user = e.userId
             try projection.pinList.deleteAll(in: user, txn)

@@ -15,50 +15,54 @@ extension Mastodon {
 /// Pinned statuses, muted conversations, private notes, endorsements (featured accounts),
 /// removing a follower and familiar followers, as Mastodon answers them (#41).
 extension MastodonAPI {
-    static let profileExtrasRoutes: [Route] = [
-        later(
-            "POST", "/api/v1/statuses/{id}/pin", scope: "write:accounts",
-            doc: .init("Pins one of the bearer's own posts to their profile (at most 5: a sixth is 422).", returns: .status)
-        ) { api, request, entities in
-            try await api.mastodonPostAction(.pin(post: request.parameters["id"] ?? ""), request, entities)
-        },
-        later(
-            "POST", "/api/v1/statuses/{id}/unpin", scope: "write:accounts",
-            doc: .init("Unpins a post.", returns: .status)
-        ) { api, request, entities in
-            try await api.mastodonPostAction(.unpin(post: request.parameters["id"] ?? ""), request, entities)
-        },
-        later(
-            "POST", "/api/v1/statuses/{id}/mute", scope: "write:mutes",
-            doc: .init("Mutes a post's conversation: no notification from it reaches the bearer.", returns: .status)
-        ) { api, request, entities in
-            try await api.mastodonPostAction(.muteConversation(post: request.parameters["id"] ?? ""), request, entities)
-        },
-        later(
-            "POST", "/api/v1/statuses/{id}/unmute", scope: "write:mutes",
-            doc: .init("Unmutes a post's conversation.", returns: .status)
-        ) { api, request, entities in
-            try await api.mastodonPostAction(
-                .unmuteConversation(post: request.parameters["id"] ?? ""), request, entities)
-        },
-        later(
-            "POST", "/api/v1/accounts/{id}/note", scope: "write:accounts",
-            doc: .init(
-                "Sets the bearer's private note on an account (comment; empty clears it).", returns: .relationship,
-                form: ["comment"])
-        ) { api, request, entities in
-            let comment = try MastodonParams(request.http).string("comment") ?? ""
-            return try await api.mastodonAccountAction(
-                .setAccountNote(user: request.parameters["id"] ?? "", note: comment), request, entities)
-        },
-        later(
-            "POST", "/api/v1/accounts/{id}/remove_from_followers", scope: "write:follows",
-            doc: .init("Removes an account from the bearer's followers.", returns: .relationship)
-        ) { api, request, entities in
-            try await api.mastodonAccountAction(
-                .removeFromFollowers(user: request.parameters["id"] ?? ""), request, entities)
-        }
-    ]
+    static let profileExtrasRoutes: [Route] =
+        [
+            later(
+                "POST", "/api/v1/statuses/{id}/pin", scope: "write:accounts",
+                doc: .init(
+                    "Pins one of the bearer's own posts to their profile (at most 5: a sixth is 422).", returns: .status
+                )
+            ) { api, request, entities in
+                try await api.mastodonPostAction(.pin(post: request.parameters["id"] ?? ""), request, entities)
+            },
+            later(
+                "POST", "/api/v1/statuses/{id}/unpin", scope: "write:accounts",
+                doc: .init("Unpins a post.", returns: .status)
+            ) { api, request, entities in
+                try await api.mastodonPostAction(.unpin(post: request.parameters["id"] ?? ""), request, entities)
+            },
+            later(
+                "POST", "/api/v1/statuses/{id}/mute", scope: "write:mutes",
+                doc: .init("Mutes a post's conversation: no notification from it reaches the bearer.", returns: .status)
+            ) { api, request, entities in
+                try await api.mastodonPostAction(
+                    .muteConversation(post: request.parameters["id"] ?? ""), request, entities)
+            },
+            later(
+                "POST", "/api/v1/statuses/{id}/unmute", scope: "write:mutes",
+                doc: .init("Unmutes a post's conversation.", returns: .status)
+            ) { api, request, entities in
+                try await api.mastodonPostAction(
+                    .unmuteConversation(post: request.parameters["id"] ?? ""), request, entities)
+            },
+            later(
+                "POST", "/api/v1/accounts/{id}/note", scope: "write:accounts",
+                doc: .init(
+                    "Sets the bearer's private note on an account (comment; empty clears it).", returns: .relationship,
+                    form: ["comment"])
+            ) { api, request, entities in
+                let comment = try MastodonParams(request.http).string("comment") ?? ""
+                return try await api.mastodonAccountAction(
+                    .setAccountNote(user: request.parameters["id"] ?? "", note: comment), request, entities)
+            },
+            later(
+                "POST", "/api/v1/accounts/{id}/remove_from_followers", scope: "write:follows",
+                doc: .init("Removes an account from the bearer's followers.", returns: .relationship)
+            ) { api, request, entities in
+                try await api.mastodonAccountAction(
+                    .removeFromFollowers(user: request.parameters["id"] ?? ""), request, entities)
+            }
+        ]
         + endorsementRoutes
 
     /// Endorsing (4.4 also calls it pinning an account) and the lists of endorsed accounts.
@@ -113,7 +117,8 @@ extension MastodonAPI {
                         })
                     else { continue }
                     let accounts = try api.service.familiarFollowers(of: user, viewer: me).map(entities.account)
-                    answers.append(Mastodon.FamiliarFollowers(id: try entities.ids.id(.account(user)), accounts: accounts))
+                    answers.append(
+                        Mastodon.FamiliarFollowers(id: try entities.ids.id(.account(user)), accounts: accounts))
                 }
                 return Responses.entity(200, answers)
             }
@@ -129,6 +134,7 @@ extension TimelineAPI {
         let posts = try service.pinnedPosts(of: user, viewer: request.viewer)
         guard !posts.isEmpty else { return Responses.entity(200, [Mastodon.Status]()) }
         let author = try service.user(user, viewer: request.viewer)
-        return Responses.entity(200, try posts.map { post throws(TimelineError) in try entities.status(post, author: author) })
+        return Responses.entity(
+            200, try posts.map { post throws(TimelineError) in try entities.status(post, author: author) })
     }
 }
