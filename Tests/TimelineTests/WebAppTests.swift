@@ -124,4 +124,20 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok - the service worker shows it"), "\(text)")
     }
+
+    /// Tests/browser/test_profile_extras.py: Pin to profile (first on the profile, labelled
+    /// Pinned) and Unpin, Feature on profile, a private note seen only by its writer, and Remove
+    /// follower, in headless Chromium (see that file).
+    @Test(.timeLimit(.minutes(3))) func profileExtrasInARealBrowser() async throws {
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_profile_extras.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("ok - Remove follower in one's followers list ends their follow"), "\(text)")
+    }
 }

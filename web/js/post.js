@@ -2,6 +2,7 @@
 // first, paged) with a Comment field and Send, Edit and Delete for what the viewer may change,
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
+import { pinButton } from './extras.js';
 import { album, altText, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 
@@ -233,6 +234,7 @@ export async function render(root, { params: [id] }, app) {
         visibilityBadge(post),
         h('span', { class: 'when' }, timeAgo(post.createdAt)),
         editPost,
+        post.author === me?.id ? pinButton(post) : null,
         deletePost),
       placeLine(post),
       figure,
