@@ -35,7 +35,8 @@ extension Command {
         SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self,
         DismissNotificationRequestCommand.self,
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
-        SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self
+        SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
+        FeatureTagCommand.self, UnfeatureTagCommand.self
     ]
 }
 
@@ -186,6 +187,10 @@ public enum Event: Equatable, Sendable {
     case accountEndorsed(Endorsement)
     /// A user stopped featuring an account: `AccountUnendorsed`.
     case accountUnendorsed(Endorsement)
+    /// A user featured a hashtag on their profile: `TagFeatured`.
+    case tagFeatured(FeaturedTag)
+    /// A user stopped featuring a hashtag: `TagUnfeatured`.
+    case tagUnfeatured(FeaturedTag)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -261,6 +266,8 @@ public enum Event: Equatable, Sendable {
         case .accountNoteSet: .accountNoteSet
         case .accountEndorsed: .accountEndorsed
         case .accountUnendorsed: .accountUnendorsed
+        case .tagFeatured: .tagFeatured
+        case .tagUnfeatured: .tagUnfeatured
         }
     }
 
@@ -333,6 +340,8 @@ public enum Event: Equatable, Sendable {
         case .accountNoteSet(let e): e
         case .accountEndorsed(let e): e
         case .accountUnendorsed(let e): e
+        case .tagFeatured(let e): e
+        case .tagUnfeatured(let e): e
         }
     }
 }
@@ -481,6 +490,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case accountEndorsed = "AccountEndorsed"
     /// A user stopped featuring an account: `AccountUnendorsed`.
     case accountUnendorsed = "AccountUnendorsed"
+    /// A user featured a hashtag on their profile: `TagFeatured`.
+    case tagFeatured = "TagFeatured"
+    /// A user stopped featuring a hashtag: `TagUnfeatured`.
+    case tagUnfeatured = "TagUnfeatured"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -548,6 +561,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .conversationMuted, .conversationUnmuted: ConversationMute.self
         case .accountNoteSet: AccountNote.self
         case .accountEndorsed, .accountUnendorsed: Endorsement.self
+        case .tagFeatured, .tagUnfeatured: FeaturedTag.self
         }
     }
 
@@ -627,6 +641,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountNoteSet: .accountNoteSet(try AccountNote(from: &r, &opener))
         case .accountEndorsed: .accountEndorsed(try Endorsement(from: &r, &opener))
         case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
+        case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
+        case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
         }
     }
 }

@@ -254,6 +254,10 @@ package protocol DecisionState {
     func accountNote(_ writer: UserID, _ target: UserID) throws -> String?
     /// Whether `user` features `target` on their profile.
     func endorses(_ user: UserID, _ target: UserID) throws -> Bool
+    /// Whether `user` features the hashtag `tag` on their profile.
+    func featuresTag(_ user: UserID, _ tag: String) throws -> Bool
+    /// How many hashtags `user` features.
+    func featuredTagCount(_ user: UserID) throws -> Int
 }
 
 extension DecisionState {

@@ -569,6 +569,23 @@ extension TimelineAPI {
                 id: "endorsements", summary: "The users a user features, the latest endorsed first.", tag: .users,
                 description: "Only those the caller may see; none across a block either way.",
                 answer: userPage, errors: [.notFound], parameters: [.user])),
+        command(
+            "PUT", "/v1/me/featured-tags/{tag}", scope: "write:accounts",
+            Operation(
+                id: "featureTag", summary: "Feature a hashtag on the bearer's profile (idempotent; at most 10).",
+                tag: .users, description: "An eleventh, or a tag that is not one hashtag, gives 400 invalid_argument.",
+                answer: changed("already featured"), errors: [.storageFull], parameters: [.tag])),
+        command(
+            "DELETE", "/v1/me/featured-tags/{tag}", scope: "write:accounts",
+            Operation(
+                id: "unfeatureTag", summary: "Stop featuring a hashtag (idempotent).", tag: .users,
+                answer: changed("not featured"), errors: [.storageFull], parameters: [.tag])),
+        query(
+            "GET", "/v1/users/{user}/featured-tags", scope: "read:accounts",
+            Operation(
+                id: "featuredTags", summary: "The hashtags a user features, in the order featured.", tag: .users,
+                description: "None across a block either way.",
+                answer: .json("The tags.", "tagPage"), errors: [.notFound], parameters: [.user])),
         query(
             "GET", "/v1/users/{user}/familiar-followers", scope: "read:follows", access: .bearer,
             Operation(

@@ -211,6 +211,7 @@ extension InMemoryState {
             conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
             endorsementEdges = endorsementEdges.filter { !$0.contains(e.userId) }
+            featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
             resetRequests[e.userId] = nil
             users[e.userId] = nil
             pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
@@ -249,6 +250,8 @@ extension InMemoryState {
         case .accountNoteSet(let e): accountNotes[[e.userId, e.targetId]] = e.note.isEmpty ? nil : e.note
         case .accountEndorsed(let e): endorsementEdges.insert([e.userId, e.targetId])
         case .accountUnendorsed(let e): endorsementEdges.remove([e.userId, e.targetId])
+        case .tagFeatured(let e): featuredTagEdges.insert([e.userId.rawValue, e.tag])
+        case .tagUnfeatured(let e): featuredTagEdges.remove([e.userId.rawValue, e.tag])
         }
     }
 }
@@ -291,6 +294,10 @@ extension InMemoryState {
             out.append("footprint \(user): \(try state.footprint(of: user))")
             out.append("notification policy \(user): \(try state.notificationPolicy(of: user))")
             out.append("pin count \(user): \(try state.pinCount(user))")
+            out.append("featured tag count \(user): \(try state.featuredTagCount(user))")
+            for tag in ["tag0", "tag1", "cats"] {
+                out.append("features \(user) \(tag): \(try state.featuresTag(user, tag))")
+            }
             for other in users {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
                 out.append("notifies \(user) \(other): \(try state.notifies(user, other))")
@@ -381,7 +388,9 @@ extension InMemoryState {
             (.setAccountNote(user: carol.id.rawValue, note: "x"), alice),
             (.setAccountNote(user: carol.id.rawValue, note: ""), alice),
             (.endorse(user: bob.id.rawValue), alice), (.endorse(user: carol.id.rawValue), dave),
-            (.removeFromFollowers(user: dave.id.rawValue), carol)
+            (.removeFromFollowers(user: dave.id.rawValue), carol),
+            (.featureTag(tag: "#Tag0"), alice), (.featureTag(tag: "cats"), alice), (.unfeatureTag(tag: "cats"), alice),
+            (.featureTag(tag: "tag1"), dave)
         ] {
             _ = try await service.execute(command, as: .user(user.id.rawValue))
         }

@@ -58,6 +58,8 @@ struct InMemoryState: DecisionState {
     var conversationMuteEdges: Set<[String]> = []
     var accountNotes: [[UserID]: String] = [:]
     var endorsementEdges: Set<[UserID]> = []
+    /// Featured hashtags [user, tag].
+    var featuredTagEdges: Set<[String]> = []
 
     func instanceText(_ field: InstanceTextField) -> String { instanceTexts[field] ?? "" }
     func instanceRules() -> [InstanceRuleRecord] { rules }

@@ -90,7 +90,7 @@ let sampleCommands: [Command] = [
     .dismissNotificationRequest(account: "u2"),
     .pin(post: "p1"), .unpin(post: "p1"), .muteConversation(post: "p1"), .unmuteConversation(post: "p1"),
     .setAccountNote(user: "u2", note: "a note"), .removeFromFollowers(user: "u2"), .endorse(user: "u2"),
-    .unendorse(user: "u2")
+    .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats")
 ]
 
 extension SchemaTests {
@@ -134,6 +134,8 @@ extension SchemaTests {
         try await service.run(.follow(user: alice.id.rawValue), as: bob.id)  // the block ended it
         try await service.run(.endorse(user: alice.id.rawValue), as: bob.id)
         try await service.run(.unendorse(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.featureTag(tag: "cats"), as: alice.id)
+        try await service.run(.unfeatureTag(tag: "cats"), as: alice.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)
         _ = try await service.execute(.dismissReports(post: post.id.rawValue), as: .operator)
         let doomed = try await service.addPost(by: alice.id, caption: "against the rules")

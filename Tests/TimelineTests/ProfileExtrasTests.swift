@@ -11,6 +11,8 @@ extension InMemoryState {
     }
     func accountNote(_ writer: UserID, _ target: UserID) -> String? { accountNotes[[writer, target]] }
     func endorses(_ user: UserID, _ target: UserID) -> Bool { endorsementEdges.contains([user, target]) }
+    func featuresTag(_ user: UserID, _ tag: String) -> Bool { featuredTagEdges.contains([user.rawValue, tag]) }
+    func featuredTagCount(_ user: UserID) -> Int { featuredTagEdges.filter { $0[0] == user.rawValue }.count }
 }
 
 /// Pinned posts, muted conversations, private notes, endorsements, removing a follower and
@@ -169,6 +171,29 @@ extension InMemoryState {
         }
     }
 
+    @Test func featuredTagsCountTheOwnersVisiblePosts() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice"), bob = try await service.createUser("bob")
+        _ = try await service.addPost(by: alice.id, caption: "#cats one", image: 1)
+        let later = try await service.addPost(by: alice.id, caption: "#Cats #dogs two", image: 2)
+        _ = try await service.addPost(by: bob.id, caption: "#cats not hers", image: 3)
+        #expect(try service.featuredTagSuggestions(for: alice.id) == ["cats", "dogs"])
+        #expect(try await service.run(.featureTag(tag: "#CATS"), as: alice.id) == .changed(true))
+        #expect(try await service.run(.featureTag(tag: "cats"), as: alice.id) == .changed(false))
+        await expectError(.invalidArgument, field: "tag") { _ = try await service.run(.featureTag(tag: "two words"), as: alice.id) }
+        let featured = try service.featuredTags(of: alice.id, viewer: bob.id)
+        #expect(featured == [FeaturedTagSummary(tag: "cats", postCount: 2, lastPostAt: later.createdAt)])
+        #expect(try service.featuredTagSuggestions(for: alice.id) == ["dogs"])
+        for index in 0..<9 { try await service.run(.featureTag(tag: "tag\(index)"), as: alice.id) }
+        await expectError(.invalidArgument, field: "tag") { _ = try await service.run(.featureTag(tag: "eleven"), as: alice.id) }
+        #expect(try await service.run(.unfeatureTag(tag: "tag0"), as: alice.id) == .changed(true))
+        #expect(try service.featuredTags(of: alice.id).count == 9)
+        // A block either way hides them.
+        try await service.run(.block(user: alice.id.rawValue), as: bob.id)
+        #expect(try service.featuredTags(of: alice.id, viewer: bob.id).isEmpty)
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+
     @Test func overV1() async throws {
         try await withServer { server in
             let api = server.api
@@ -194,6 +219,9 @@ extension InMemoryState {
             #expect(try await api.get("/v1/users/\(alice.id)/endorsements").ids == [bob.id])
             #expect(try await api.get("/v1/users/\(bob.id)/familiar-followers", bearer: alice.token).ids == [])
             #expect(try await api.get("/v1/users/\(bob.id)/familiar-followers").status == 401)
+            #expect(try await api.send("PUT", "/v1/me/featured-tags/Sea", bearer: alice.token).json["changed"] as? Bool == true)
+            let tags = try await api.get("/v1/users/\(alice.id)/featured-tags")
+            #expect(tags.items.compactMap { $0["name"] as? String } == ["sea"], "\(tags)")
             let removed = try await api.send("DELETE", "/v1/me/followers/\(bob.id)", bearer: alice.token)
             #expect(removed.json["changed"] as? Bool == true, "\(removed)")
             #expect(try await api.get("/v1/users/\(alice.id)/followers").ids == [])
@@ -201,6 +229,7 @@ extension InMemoryState {
             #expect(try await api.send("PUT", "/v1/me/blocks/\(bob.id)", bearer: alice.token).status == 200)
             #expect(try await api.get("/v1/users/\(alice.id)/pins", bearer: bob.token).ids == [])
             #expect(try await api.get("/v1/users/\(alice.id)/endorsements", bearer: bob.token).ids == [])
+            #expect(try await api.get("/v1/users/\(alice.id)/featured-tags", bearer: bob.token).items.isEmpty)
         }
     }
 
@@ -212,7 +241,7 @@ extension InMemoryState {
                 carol = try await api.signUp("carol")
             var posts: [String] = []
             for index in 0..<6 {
-                posts.append(try await api.addPost(alice.token, caption: "post \(index)", image: index))
+                posts.append(try await api.addPost(alice.token, caption: "post \(index) #extra", image: index))
             }
             for (follower, followee) in [(bob, alice), (carol, alice), (alice, bob), (carol, bob)] {
                 #expect(

@@ -271,6 +271,11 @@ def profile_extras():
     call("GET", f"/api/v1/accounts/{alice}/endorsements", bob_token)
     call("GET", f"/api/v1/accounts/familiar_followers?id[]={alice}", bob_token)
     call("POST", f"/api/v1/accounts/{alice}/remove_from_followers", bob_token)
+    call("GET", "/api/v1/featured_tags/suggestions", alice_token)
+    tag = call("POST", "/api/v1/featured_tags", alice_token, data={"name": "sea"})
+    call("GET", "/api/v1/featured_tags", alice_token)
+    call("GET", f"/api/v1/accounts/{alice}/featured_tags", bob_token)
+    call("DELETE", f"/api/v1/featured_tags/{(tag or {}).get('id')}", alice_token)
 
 
 profile_extras()

@@ -82,7 +82,19 @@ relationship = m.account_remove_from_followers(bob.id)
 check(relationship.followed_by is False, "remove_from_followers: bob no longer follows alice")
 check(bob.id not in [a.id for a in m.account_followers(alice.id)], "bob left alice's followers")
 
-# A block hides the blocker's pins and endorsements.
+# Featured hashtags: the posts of alice's that carry one are counted.
+check([t.name for t in m.featured_tag_suggestions()] == ["extra"], "featured_tag_suggestions: her own posts' tags")
+featured = m.featured_tag_create("Extra")
+check(featured.name == "extra" and str(featured.statuses_count) == "6" and featured.last_status_at is not None,
+      f"featured_tag_create: counted ({featured})")
+check([t.id for t in c.account_featured_tags(alice.id)] == [featured.id], "account_featured_tags")
+check(m.featured_tag_suggestions() == [], "a featured tag is no longer suggested")
+m.featured_tag_delete(featured.id)
+check(m.featured_tags() == [], "featured_tag_delete")
+m.featured_tag_create("extra")
+
+# A block hides the blocker's pins, endorsements and featured tags.
 m.account_block(carol.id)
 check(c.account_statuses(alice.id, pinned=True) == [], "a blocked account sees none of the pins")
+check(c.account_featured_tags(alice.id) == [], "nor the featured tags")
 print("ok - every profile extra")

@@ -175,6 +175,12 @@ package enum Catalogue {
                 .users(Page(items: try service.endorsements(of: user, viewer: viewer), next: nil))
             }
         },
+        QueryDefinition("featuredTags") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in
+                .tags(Page(items: try service.featuredTags(of: user, viewer: viewer).map(\.tag), next: nil))
+            }
+        },
         QueryDefinition("familiarFollowers") { input throws(TimelineError) in
             let target: UserID = try input.identifier("user")
             return { service, viewer throws(TimelineError) in

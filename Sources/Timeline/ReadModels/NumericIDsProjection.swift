@@ -59,7 +59,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed
+        .appRegistered, .pushSubscribed, .tagFeatured
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -76,6 +76,8 @@ struct NumericIDsProjection: Projection {
         case .instanceRuleAdded(let e): [.rule(e.ruleId)]
         case .appRegistered(let e): [.app(e.appId)]
         case .pushSubscribed(let e): [.pushSubscription(e.sessionHash)]
+        // Featured again after it was dropped: the same number (`assign` keeps the first).
+        case .tagFeatured(let e): [.featuredTag(user: e.userId, tag: e.tag)]
         default: []
         }
     }
@@ -102,6 +104,11 @@ public enum NumberedObject: Hashable, Sendable {
     case app(String)
     /// A session's Web Push subscription (`WebPushSubscription.id`), by the session's hash.
     case pushSubscription(String)
+    /// A hashtag featured on a profile (`FeaturedTag.id`): its native id is `user#tag`.
+    case featuredTag(String)
+
+    /// The featured hashtag `tag` of `user`.
+    public static func featuredTag(user: UserID, tag: String) -> NumberedObject { .featuredTag("\(user.rawValue)#\(tag)") }
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -121,6 +128,8 @@ public enum NumberedObject: Hashable, Sendable {
         case app = 0x6F
         /// `WebPushSubscription.id`.
         case pushSubscription = 0x77
+        /// `FeaturedTag.id`.
+        case featuredTag = 0x66
     }
 
     /// The space the object's number is unique in.
@@ -134,12 +143,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .rule: .rule
         case .app: .app
         case .pushSubscription: .pushSubscription
+        case .featuredTag: .featuredTag
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
-        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription"
+        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
+        "featuredTag"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -154,6 +165,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "rule": self = .rule(RuleID(id))
         case "app": self = .app(id)
         case "pushSubscription": self = .pushSubscription(id)
+        case "featuredTag": self = .featuredTag(id)
         default: return nil
         }
     }
@@ -174,6 +186,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .rule(let id): (0x72, id.rawValue)
             case .app(let id): (0x6F, id)
             case .pushSubscription(let id): (0x77, id)
+            case .featuredTag(let id): (0x66, id)
             }
         return [kind] + Array(id.utf8)
     }
@@ -191,6 +204,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x72: self = .rule(RuleID(id))
         case 0x6F: self = .app(id)
         case 0x77: self = .pushSubscription(id)
+        case 0x66: self = .featuredTag(id)
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -10,7 +10,7 @@ enum AccountNotes: GroupedLayout {
 }
 
 /// What a profile and a thread keep for their owner (#41): pinned posts, muted conversations,
-/// private notes on accounts and endorsed accounts. A deleted or removed post leaves the pins
+/// private notes on accounts, endorsed accounts and featured hashtags. A deleted or removed post leaves the pins
 /// and the muted conversations; an ended follow ends its endorsement; an erased user's pins,
 /// mutes, notes and endorsements go, and so do the notes and endorsements about them.
 struct ProfileExtrasProjection: Projection {
@@ -24,11 +24,13 @@ struct ProfileExtrasProjection: Projection {
     let endorsements: Table<TimedMembers<UserID, UserID>>  // endorser's endorsed accounts → cursor
     let endorsementList: Table<InOrder<UserID, UserID>>  // endorser's endorsed accounts, the latest last
     let endorsedBy: Table<Members<UserID, UserID>>  // endorsed account → who endorses them
+    let featuredTags: Table<TimedMembers<UserID, String>>  // a user's featured hashtags → cursor
+    let featuredTagList: Table<InOrder<UserID, String>>  // a user's featured hashtags, the latest last
     var databases: [Database] {
         [
             pins.database, pinList.database, conversationMutes.database, conversationMuters.database,
             notes.database, notesAbout.database, endorsements.database, endorsementList.database,
-            endorsedBy.database
+            endorsedBy.database, featuredTags.database, featuredTagList.database
         ]
     }
 
@@ -44,6 +46,8 @@ struct ProfileExtrasProjection: Projection {
         endorsements = try Table(env, prefix + "endorsements")
         endorsementList = try Table(env, prefix + "endorsementList")
         endorsedBy = try Table(env, prefix + "endorsedBy")
+        featuredTags = try Table(env, prefix + "featuredTags")
+        featuredTagList = try Table(env, prefix + "featuredTagList")
         handlers = Self.handlers(of: self)
     }
 
@@ -65,6 +69,23 @@ struct ProfileExtrasProjection: Projection {
             return true
         }
         return users
+    }
+
+    /// The hashtags `user` features, in the order they were featured.
+    func featured(by user: UserID, _ txn: Transaction) throws -> [String] {
+        var tags: [String] = []
+        try featuredTagList.forEach(in: user, txn) { _, tag in
+            tags.append(tag)
+            return true
+        }
+        return tags
+    }
+
+    /// Stops `user`'s featuring of `tag` (nothing if it is not featured).
+    private func unfeature(_ user: UserID, _ tag: String, _ txn: Transaction) throws {
+        guard let cursor = try featuredTags.get((user, tag), txn) else { return }
+        try featuredTagList.delete((user, cursor), txn)
+        try featuredTags.delete((user, tag), txn)
     }
 
     /// Takes `post` off `user`'s pins (nothing if it is not pinned).
@@ -124,6 +145,13 @@ struct ProfileExtrasProjection: Projection {
         handlers.on(.accountUnendorsed) { (e: Endorsement, _, txn) in
             try projection.unendorse(e.userId, e.targetId, txn)
         }
+        handlers.on(.tagFeatured) { (e: FeaturedTag, envelope, txn) in
+            let cursor = Key.sequenceCursor(envelope.sequence)
+            try projection.unfeature(e.userId, e.tag, txn)
+            try projection.featuredTags.put((e.userId, e.tag), cursor, txn)
+            try projection.featuredTagList.put((e.userId, cursor), e.tag, txn)
+        }
+        handlers.on(.tagUnfeatured) { (e: FeaturedTag, _, txn) in try projection.unfeature(e.userId, e.tag, txn) }
         // Mastodon's rule: an endorsement lasts as long as the follow.
         handlers.on(.unfollowed) { (e: Follow, _, txn) in try projection.unendorse(e.followerId, e.followeeId, txn) }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.remove(e.postId, author: e.authorId, txn)
@@ -134,6 +162,8 @@ struct ProfileExtrasProjection: Projection {
             let user = e.userId
             try projection.pinList.deleteAll(in: user, txn)
             try projection.pins.deleteAll(in: user, txn)
+            try projection.featuredTagList.deleteAll(in: user, txn)
+            try projection.featuredTags.deleteAll(in: user, txn)
             for post in try projection.conversationMutes.deleteAll(in: user, txn) {
                 try projection.conversationMuters.delete((post, user), txn)
             }

@@ -397,6 +397,12 @@ struct ReadView: DecisionState {
     func endorses(_ user: UserID, _ target: UserID) throws -> Bool {
         try models.profileExtras.endorsements.contains((user, target), txn)
     }
+    func featuresTag(_ user: UserID, _ tag: String) throws -> Bool {
+        try models.profileExtras.featuredTags.contains((user, tag), txn)
+    }
+    func featuredTagCount(_ user: UserID) throws -> Int {
+        try models.profileExtras.featuredTags.members(of: user, txn).count
+    }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {
         try models.posts.standingReports(post, upTo: limit, txn, counting: { _, _ in true }, oncePerOrigin: false)

@@ -32,4 +32,40 @@ extension ReadView {
         }
         return try familiar.compactMap { try listed($0, viewer: viewer) }
     }
+
+    /// The hashtags `user` features, in the order featured, each with how many of `user`'s posts
+    /// that `viewer` may see carry it and when the newest was posted: none when `user` is out
+    /// of `viewer`'s sight.
+    func featuredTags(of user: UserID, viewer: UserID?) throws -> [FeaturedTagSummary] {
+        try requireUser(user)
+        if user != viewer, try hidden(user, from: viewer) { return [] }
+        let tags = try models.profileExtras.featured(by: user, txn)
+        guard !tags.isEmpty else { return [] }
+        var counts: [String: (count: Int, last: Int64?)] = [:]
+        let present = Presenter(try privacy(for: viewer))
+        for post in try models.posts.postsByUser.members(of: user, txn) {
+            let carried = Set(try models.hashtags.postTags.get(post, txn) ?? []).intersection(tags)
+            guard !carried.isEmpty, let shown = try present.listedPost(post, on: .profile) else { continue }
+            for tag in carried {
+                let before = counts[tag] ?? (0, nil)
+                counts[tag] = (before.count + 1, max(before.last ?? shown.createdAt, shown.createdAt))
+            }
+        }
+        return tags.map { FeaturedTagSummary(tag: $0, postCount: counts[$0]?.count ?? 0, lastPostAt: counts[$0]?.last) }
+    }
+
+    /// The hashtags of `user`'s own posts they do not feature yet, the most used first (then by
+    /// name), at most `FeaturedTag.maxTags`.
+    func featuredTagSuggestions(for user: UserID) throws -> [String] {
+        try requireUser(user)
+        let featured = Set(try models.profileExtras.featured(by: user, txn))
+        var counts: [String: Int] = [:]
+        for post in try models.posts.postsByUser.members(of: user, txn) {
+            for tag in try models.hashtags.postTags.get(post, txn) ?? [] where !featured.contains(tag) {
+                counts[tag, default: 0] += 1
+            }
+        }
+        let ranked = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        return ranked.prefix(FeaturedTag.maxTags).map(\.key)
+    }
 }

@@ -42,4 +42,25 @@ extension TimelineService {
     public func familiarFollowers(of user: UserID, viewer: UserID) throws(TimelineError) -> [Profile] {
         try read { try $0.familiarFollowers(of: user, viewer: viewer) }
     }
+
+    /// The hashtags `user` features, as `viewer` may see them (none across a block), in the
+    /// order featured, each with how many of `user`'s posts `viewer` may see carry it.
+    public func featuredTags(of user: UserID, viewer: UserID? = nil) throws(TimelineError) -> [FeaturedTagSummary] {
+        try read { try $0.featuredTags(of: user, viewer: viewer) }
+    }
+
+    /// Hashtags `user` might feature: those of their own posts not featured yet, the most used first.
+    public func featuredTagSuggestions(for user: UserID) throws(TimelineError) -> [String] {
+        try read { try $0.featuredTagSuggestions(for: user) }
+    }
+}
+
+/// A hashtag featured on a profile, with the posts of its owner that carry it.
+public struct FeaturedTagSummary: Sendable, Equatable {
+    /// The hashtag (lowercased, without `#`).
+    public let tag: String
+    /// How many of the owner's posts the reader may see carry it.
+    public let postCount: Int
+    /// When the newest of them was posted (ms since 1970; `nil`: none).
+    public let lastPostAt: Int64?
 }

@@ -50,7 +50,8 @@ enum MastodonSchema: String, Sendable {
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo"
-    case familiarFollowers = "[FamiliarFollowers]"
+    case familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
+    case tags = "[Tag]"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

@@ -51,6 +51,7 @@ final class MastodonIDs: Sendable {
         case "media": return .media
         case "notifications": return .notification
         case "announcements": return .announcement
+        case "featured_tags": return .featuredTag
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }

@@ -194,6 +194,7 @@ public enum MastodonOpenAPI {
                 ("SuggestionSourcesEnum", try .of(Mastodon.SuggestionSource.self)),
                 ("Suggestion", try .of(Mastodon.Suggestion.self)),
                 ("FamiliarFollowers", try .of(Mastodon.FamiliarFollowers.self)),
+                ("FeaturedTag", try .of(Mastodon.FeaturedTag.self)),
                 ("NotificationTypeEnum", try .of(Mastodon.NotificationType.self)),
                 ("Notification", try .of(Mastodon.Notification.self)),
                 ("NotificationGroup", try .of(Mastodon.NotificationGroup.self)),
