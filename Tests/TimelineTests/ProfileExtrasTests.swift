@@ -180,12 +180,16 @@ extension InMemoryState {
         #expect(try service.featuredTagSuggestions(for: alice.id) == ["cats", "dogs"])
         #expect(try await service.run(.featureTag(tag: "#CATS"), as: alice.id) == .changed(true))
         #expect(try await service.run(.featureTag(tag: "cats"), as: alice.id) == .changed(false))
-        await expectError(.invalidArgument, field: "tag") { _ = try await service.run(.featureTag(tag: "two words"), as: alice.id) }
+        await expectError(.invalidArgument, field: "tag") {
+            _ = try await service.run(.featureTag(tag: "two words"), as: alice.id)
+        }
         let featured = try service.featuredTags(of: alice.id, viewer: bob.id)
         #expect(featured == [FeaturedTagSummary(tag: "cats", postCount: 2, lastPostAt: later.createdAt)])
         #expect(try service.featuredTagSuggestions(for: alice.id) == ["dogs"])
         for index in 0..<9 { try await service.run(.featureTag(tag: "tag\(index)"), as: alice.id) }
-        await expectError(.invalidArgument, field: "tag") { _ = try await service.run(.featureTag(tag: "eleven"), as: alice.id) }
+        await expectError(.invalidArgument, field: "tag") {
+            _ = try await service.run(.featureTag(tag: "eleven"), as: alice.id)
+        }
         #expect(try await service.run(.unfeatureTag(tag: "tag0"), as: alice.id) == .changed(true))
         #expect(try service.featuredTags(of: alice.id).count == 9)
         // A block either way hides them.
@@ -219,7 +223,9 @@ extension InMemoryState {
             #expect(try await api.get("/v1/users/\(alice.id)/endorsements").ids == [bob.id])
             #expect(try await api.get("/v1/users/\(bob.id)/familiar-followers", bearer: alice.token).ids == [])
             #expect(try await api.get("/v1/users/\(bob.id)/familiar-followers").status == 401)
-            #expect(try await api.send("PUT", "/v1/me/featured-tags/Sea", bearer: alice.token).json["changed"] as? Bool == true)
+            #expect(
+                try await api.send("PUT", "/v1/me/featured-tags/Sea", bearer: alice.token).json["changed"] as? Bool
+                    == true)
             let tags = try await api.get("/v1/users/\(alice.id)/featured-tags")
             #expect(tags.items.compactMap { $0["name"] as? String } == ["sea"], "\(tags)")
             let removed = try await api.send("DELETE", "/v1/me/followers/\(bob.id)", bearer: alice.token)

@@ -108,7 +108,9 @@ public enum NumberedObject: Hashable, Sendable {
     case featuredTag(String)
 
     /// The featured hashtag `tag` of `user`.
-    public static func featuredTag(user: UserID, tag: String) -> NumberedObject { .featuredTag("\(user.rawValue)#\(tag)") }
+    public static func featuredTag(user: UserID, tag: String) -> NumberedObject {
+        .featuredTag("\(user.rawValue)#\(tag)")
+    }
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {

@@ -91,12 +91,16 @@ extension MastodonAPI {
         },
         later(
             "POST", "/api/v1/featured_tags", scope: "write:accounts",
-            doc: .init("Features a hashtag (name) on the bearer's profile; at most 10.", returns: .featuredTag, form: ["name"])
+            doc: .init(
+                "Features a hashtag (name) on the bearer's profile; at most 10.", returns: .featuredTag, form: ["name"])
         ) { api, request, entities in
             let me = try request.requireViewer()
             let tag = try Validation.featuredTag(try MastodonParams(request.http).string("name") ?? "")
             _ = try await api.execute(.featureTag(tag: tag), request)
-            guard let featured = try api.mastodonFeaturedTags(of: me, viewer: me, entities).first(where: { $0.name == tag })
+            guard
+                let featured = try api.mastodonFeaturedTags(of: me, viewer: me, entities).first(where: {
+                    $0.name == tag
+                })
             else { throw TimelineError(.internal, "the featured tag is not listed") }
             return Responses.entity(200, featured)
         },
