@@ -732,7 +732,8 @@ extension TimelineAPI {
                 tag: .account,
                 description:
                     "profile.json, posts.json with every photo (photos/POST/N.jpg), comments.json, likes.json, bookmarks.json, "
-                    + "following.json, followers.json, blocks.json, mutes.json, and events.jsonl (every event the bearer caused, valid "
+                    + "following.json, followers.json, blocks.json, mutes.json, notes.json, endorsements.json, pinned.json, "
+                    + "featured-tags.json and events.jsonl (every event the bearer caused, valid "
                     + "against the event schemas). Streamed as it is made; one export per user at a time (429 while one runs).",
                 answer: Answer(
                     status: 200, description: "The zip archive (Content-Disposition: attachment).",
