@@ -38,7 +38,10 @@ extension Command {
         CreateFilterCommand.self, UpdateFilterCommand.self, DeleteFilterCommand.self, AddFilterKeywordCommand.self,
         UpdateFilterKeywordCommand.self, RemoveFilterKeywordCommand.self, AddFilterStatusCommand.self,
         RemoveFilterStatusCommand.self,
-        VoteCommand.self
+        VoteCommand.self,
+        PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
+        SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
+        FeatureTagCommand.self, UnfeatureTagCommand.self
     ]
 }
 
@@ -189,6 +192,24 @@ public enum Event: Equatable, Sendable {
     case filterSaved(FilterSaved)
     /// A user deleted one of their filters: `FilterDeleted`.
     case filterDeleted(FilterDeleted)
+    /// A user pinned their own post to their profile: `PostPinned`.
+    case postPinned(Pin)
+    /// A user unpinned their post: `PostUnpinned`.
+    case postUnpinned(Pin)
+    /// A user muted the thread of a post: `ConversationMuted`.
+    case conversationMuted(ConversationMute)
+    /// A user unmuted the thread of a post: `ConversationUnmuted`.
+    case conversationUnmuted(ConversationMute)
+    /// A user set their private note on an account: `AccountNoteSet`.
+    case accountNoteSet(AccountNote)
+    /// A user featured an account on their profile: `AccountEndorsed`.
+    case accountEndorsed(Endorsement)
+    /// A user stopped featuring an account: `AccountUnendorsed`.
+    case accountUnendorsed(Endorsement)
+    /// A user featured a hashtag on their profile: `TagFeatured`.
+    case tagFeatured(FeaturedTag)
+    /// A user stopped featuring a hashtag: `TagUnfeatured`.
+    case tagUnfeatured(FeaturedTag)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -264,6 +285,15 @@ public enum Event: Equatable, Sendable {
         case .notificationRequestDismissed: .notificationRequestDismissed
         case .filterSaved: .filterSaved
         case .filterDeleted: .filterDeleted
+        case .postPinned: .postPinned
+        case .postUnpinned: .postUnpinned
+        case .conversationMuted: .conversationMuted
+        case .conversationUnmuted: .conversationUnmuted
+        case .accountNoteSet: .accountNoteSet
+        case .accountEndorsed: .accountEndorsed
+        case .accountUnendorsed: .accountUnendorsed
+        case .tagFeatured: .tagFeatured
+        case .tagUnfeatured: .tagUnfeatured
         }
     }
 
@@ -335,6 +365,15 @@ public enum Event: Equatable, Sendable {
         case .notificationRequestDismissed(let e): e
         case .filterSaved(let e): e
         case .filterDeleted(let e): e
+        case .postPinned(let e): e
+        case .postUnpinned(let e): e
+        case .conversationMuted(let e): e
+        case .conversationUnmuted(let e): e
+        case .accountNoteSet(let e): e
+        case .accountEndorsed(let e): e
+        case .accountUnendorsed(let e): e
+        case .tagFeatured(let e): e
+        case .tagUnfeatured(let e): e
         }
     }
 }
@@ -483,6 +522,24 @@ public enum EventType: String, CaseIterable, Sendable {
     case filterSaved = "FilterSaved"
     /// A user deleted one of their filters: `FilterDeleted`.
     case filterDeleted = "FilterDeleted"
+    /// A user pinned their own post to their profile: `PostPinned`.
+    case postPinned = "PostPinned"
+    /// A user unpinned their post: `PostUnpinned`.
+    case postUnpinned = "PostUnpinned"
+    /// A user muted the thread of a post: `ConversationMuted`.
+    case conversationMuted = "ConversationMuted"
+    /// A user unmuted the thread of a post: `ConversationUnmuted`.
+    case conversationUnmuted = "ConversationUnmuted"
+    /// A user set their private note on an account: `AccountNoteSet`.
+    case accountNoteSet = "AccountNoteSet"
+    /// A user featured an account on their profile: `AccountEndorsed`.
+    case accountEndorsed = "AccountEndorsed"
+    /// A user stopped featuring an account: `AccountUnendorsed`.
+    case accountUnendorsed = "AccountUnendorsed"
+    /// A user featured a hashtag on their profile: `TagFeatured`.
+    case tagFeatured = "TagFeatured"
+    /// A user stopped featuring a hashtag: `TagUnfeatured`.
+    case tagUnfeatured = "TagUnfeatured"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -552,6 +609,11 @@ public enum EventType: String, CaseIterable, Sendable {
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
         case .filterDeleted: FilterDeleted.self
+        case .postPinned, .postUnpinned: Pin.self
+        case .conversationMuted, .conversationUnmuted: ConversationMute.self
+        case .accountNoteSet: AccountNote.self
+        case .accountEndorsed, .accountUnendorsed: Endorsement.self
+        case .tagFeatured, .tagUnfeatured: FeaturedTag.self
         }
     }
 
@@ -631,6 +693,15 @@ public enum EventType: String, CaseIterable, Sendable {
             .notificationRequestDismissed(try NotificationRequestAnswer(from: &r, &opener))
         case .filterSaved: .filterSaved(try FilterSaved(from: &r, &opener))
         case .filterDeleted: .filterDeleted(try FilterDeleted(from: &r, &opener))
+        case .postPinned: .postPinned(try Pin(from: &r, &opener))
+        case .postUnpinned: .postUnpinned(try Pin(from: &r, &opener))
+        case .conversationMuted: .conversationMuted(try ConversationMute(from: &r, &opener))
+        case .conversationUnmuted: .conversationUnmuted(try ConversationMute(from: &r, &opener))
+        case .accountNoteSet: .accountNoteSet(try AccountNote(from: &r, &opener))
+        case .accountEndorsed: .accountEndorsed(try Endorsement(from: &r, &opener))
+        case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
+        case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
+        case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
         }
     }
 }

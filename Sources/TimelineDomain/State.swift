@@ -256,6 +256,20 @@ package protocol DecisionState {
     func poll(ofPost post: PostID) throws -> PollRecord?
     /// Whether `user` has voted in `poll` (since it was last set).
     func voted(_ user: UserID, in poll: PollID) throws -> Bool
+    /// Whether `user` pinned their post `post`.
+    func pinned(_ user: UserID, _ post: PostID) throws -> Bool
+    /// How many posts `user` has pinned.
+    func pinCount(_ user: UserID) throws -> Int
+    /// Whether `user` muted the thread of `post`.
+    func mutesConversation(_ user: UserID, _ post: PostID) throws -> Bool
+    /// `writer`'s private note on `target` (`nil`: none).
+    func accountNote(_ writer: UserID, _ target: UserID) throws -> String?
+    /// Whether `user` features `target` on their profile.
+    func endorses(_ user: UserID, _ target: UserID) throws -> Bool
+    /// Whether `user` features the hashtag `tag` on their profile.
+    func featuresTag(_ user: UserID, _ tag: String) throws -> Bool
+    /// How many hashtags `user` features.
+    func featuredTagCount(_ user: UserID) throws -> Int
 }
 
 extension DecisionState {

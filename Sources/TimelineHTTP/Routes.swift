@@ -5,7 +5,7 @@ extension TimelineAPI {
     /// Every route of the API (docs/spec.md's table), then the web app's static files: the one
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
-        accountRoutes + userRoutes + postRoutes + feedRoutes + health + [
+        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
                 Operation(
@@ -607,6 +607,100 @@ extension TimelineAPI {
                 body: .command("reportPost", path: ["post"])))
     ]
 
+    /// Pinned posts, muted conversations, private notes, endorsements, removing a follower and
+    /// familiar followers (#41).
+    private static let profileExtrasRoutes: [Route] = [
+        command(
+            "PUT", "/v1/posts/{post}/pin", scope: "write:accounts",
+            Operation(
+                id: "pin", summary: "Pin one of the bearer's own posts to their profile (idempotent).", tag: .posts,
+                description:
+                    "At most 5 posts are pinned at once: a sixth, or someone else's post, gives 400 invalid_argument. "
+                    + "Pinned posts show first on the profile (GET /v1/users/{user}/pins); deleting a post unpins it.",
+                answer: changed("already pinned"), errors: [.notFound, .storageFull], parameters: [.post])),
+        command(
+            "DELETE", "/v1/posts/{post}/pin", scope: "write:accounts",
+            Operation(
+                id: "unpin", summary: "Unpin a post (idempotent).", tag: .posts,
+                answer: changed("not pinned"), errors: [.notFound, .storageFull], parameters: [.post])),
+        query(
+            "GET", "/v1/users/{user}/pins", scope: "read:statuses",
+            Operation(
+                id: "pinnedPosts", summary: "A user's pinned posts, the latest pinned first (at most 5).", tag: .users,
+                description: "Only those the caller may see: none across a block either way.",
+                answer: postPage, errors: [.notFound], parameters: [.user])),
+        command(
+            "PUT", "/v1/posts/{post}/mute", scope: "write:mutes",
+            Operation(
+                id: "muteConversation",
+                summary: "Mute a post's thread: no activity item (nor push) about it reaches the bearer (idempotent).",
+                tag: .mutes,
+                answer: changed("already muted"), errors: [.notFound, .storageFull], parameters: [.post])),
+        command(
+            "DELETE", "/v1/posts/{post}/mute", scope: "write:mutes",
+            Operation(
+                id: "unmuteConversation", summary: "Unmute a post's thread (idempotent).", tag: .mutes,
+                answer: changed("not muted"), errors: [.notFound, .storageFull], parameters: [.post])),
+        command(
+            "PUT", "/v1/me/notes/{user}", scope: "write:accounts",
+            Operation(
+                id: "setAccountNote",
+                summary: "Set the bearer's private note on a user (\"\" clears it); only its writer reads it.",
+                tag: .users,
+                description: "The note shows as the profile's `noteByViewer`, to its writer alone.",
+                answer: changed("the note was already so"), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.user], body: .command("setAccountNote", path: ["user"]))),
+        command(
+            "DELETE", "/v1/me/followers/{user}", scope: "write:follows",
+            Operation(
+                id: "removeFromFollowers", summary: "Remove a follower: ends their follow of the bearer (idempotent).",
+                tag: .users,
+                description: "Recorded as their Unfollowed: timelines change exactly as for an unfollow.",
+                answer: changed("not a follower"), errors: [.notFound, .storageFull], parameters: [.user])),
+        command(
+            "PUT", "/v1/me/endorsements/{user}", scope: "write:accounts",
+            Operation(
+                id: "endorse", summary: "Feature a user the bearer follows on their profile (idempotent).",
+                tag: .users,
+                description:
+                    "A user the bearer does not follow gives 400 invalid_argument; unfollowing ends the endorsement.",
+                answer: changed("already endorsed"), errors: [.notFound, .storageFull], parameters: [.user])),
+        command(
+            "DELETE", "/v1/me/endorsements/{user}", scope: "write:accounts",
+            Operation(
+                id: "unendorse", summary: "Stop featuring a user (idempotent).", tag: .users,
+                answer: changed("not endorsed"), errors: [.notFound, .storageFull], parameters: [.user])),
+        query(
+            "GET", "/v1/users/{user}/endorsements", scope: "read:accounts",
+            Operation(
+                id: "endorsements", summary: "The users a user features, the latest endorsed first.", tag: .users,
+                description: "Only those the caller may see; none across a block either way.",
+                answer: userPage, errors: [.notFound], parameters: [.user])),
+        command(
+            "PUT", "/v1/me/featured-tags/{tag}", scope: "write:accounts",
+            Operation(
+                id: "featureTag", summary: "Feature a hashtag on the bearer's profile (idempotent; at most 10).",
+                tag: .users, description: "An eleventh, or a tag that is not one hashtag, gives 400 invalid_argument.",
+                answer: changed("already featured"), errors: [.storageFull], parameters: [.tag])),
+        command(
+            "DELETE", "/v1/me/featured-tags/{tag}", scope: "write:accounts",
+            Operation(
+                id: "unfeatureTag", summary: "Stop featuring a hashtag (idempotent).", tag: .users,
+                answer: changed("not featured"), errors: [.storageFull], parameters: [.tag])),
+        query(
+            "GET", "/v1/users/{user}/featured-tags", scope: "read:accounts",
+            Operation(
+                id: "featuredTags", summary: "The hashtags a user features, in the order featured.", tag: .users,
+                description: "None across a block either way.",
+                answer: .json("The tags.", "tagPage"), errors: [.notFound], parameters: [.user])),
+        query(
+            "GET", "/v1/users/{user}/familiar-followers", scope: "read:follows", access: .bearer,
+            Operation(
+                id: "familiarFollowers", summary: "The users the bearer follows who follow this user.", tag: .users,
+                description: "Only those the bearer may see; none when the user is out of the bearer's sight.",
+                answer: userPage, errors: [.notFound], parameters: [.user]))
+    ]
+
     private static let feedRoutes: [Route] = [
         query(
             "GET", "/v1/timeline", scope: "read:statuses", access: .bearer, fixed: viewer("user"),
@@ -765,7 +859,8 @@ extension TimelineAPI {
                 tag: .account,
                 description:
                     "profile.json, posts.json with every photo (photos/POST/N.jpg), comments.json, likes.json, bookmarks.json, "
-                    + "following.json, followers.json, blocks.json, mutes.json, and events.jsonl (every event the bearer caused, valid "
+                    + "following.json, followers.json, blocks.json, mutes.json, notes.json, endorsements.json, pinned.json, "
+                    + "featured-tags.json and events.jsonl (every event the bearer caused, valid "
                     + "against the event schemas). Streamed as it is made; one export per user at a time (429 while one runs).",
                 answer: Answer(
                     status: 200, description: "The zip archive (Content-Disposition: attachment).",

@@ -18,6 +18,8 @@ extension InMemoryState {
             comments = comments.filter { $0.value.post != post }
             likeEdges = likeEdges.filter { $0[1] != post.rawValue }
             bookmarkEdges = bookmarkEdges.filter { $0[1] != post.rawValue }
+            pinEdges = pinEdges.filter { $0[1] != post.rawValue }
+            conversationMuteEdges = conversationMuteEdges.filter { $0[1] != post.rawValue }
             reportEdges = reportEdges.filter { $0[1] != post.rawValue }
             dismissedReports = dismissedReports.filter { $0[1] != post.rawValue }
             media = media.filter { $0.value.post != post }
@@ -207,6 +209,7 @@ extension InMemoryState {
             updateUser(e.followerId) { $0.followingCount += 1 }
             updateUser(e.followeeId) { $0.followerCount += 1 }
         case .unfollowed(let e):
+            endorsementEdges.remove([e.followerId, e.followeeId])
             followEdges.remove([e.followerId, e.followeeId])
             notifyEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
@@ -228,6 +231,11 @@ extension InMemoryState {
         case .postReported(let e):
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
+            pinEdges = pinEdges.filter { $0[0] != e.userId.rawValue }
+            conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
+            accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
+            endorsementEdges = endorsementEdges.filter { !$0.contains(e.userId) }
+            featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
             resetRequests[e.userId] = nil
             users[e.userId] = nil
             pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
@@ -260,6 +268,15 @@ extension InMemoryState {
             credentialChanges[e.userId] = envelope.sequence
         case .emailChanged(let e):
             updateUser(e.userId) { user in if let email = e.email { user.emailHash = hashEmail(email) } }
+        case .postPinned(let e): pinEdges.insert([e.userId.rawValue, e.postId.rawValue])
+        case .postUnpinned(let e): pinEdges.remove([e.userId.rawValue, e.postId.rawValue])
+        case .conversationMuted(let e): conversationMuteEdges.insert([e.userId.rawValue, e.postId.rawValue])
+        case .conversationUnmuted(let e): conversationMuteEdges.remove([e.userId.rawValue, e.postId.rawValue])
+        case .accountNoteSet(let e): accountNotes[[e.userId, e.targetId]] = e.note.isEmpty ? nil : e.note
+        case .accountEndorsed(let e): endorsementEdges.insert([e.userId, e.targetId])
+        case .accountUnendorsed(let e): endorsementEdges.remove([e.userId, e.targetId])
+        case .tagFeatured(let e): featuredTagEdges.insert([e.userId.rawValue, e.tag])
+        case .tagUnfeatured(let e): featuredTagEdges.remove([e.userId.rawValue, e.tag])
         }
     }
 }
@@ -308,14 +325,23 @@ extension InMemoryState {
                     out.append("filter holding \(id): \(String(describing: try state.filter(holding: id)))")
                 }
             }
+            out.append("pin count \(user): \(try state.pinCount(user))")
+            out.append("featured tag count \(user): \(try state.featuredTagCount(user))")
+            for tag in ["tag0", "tag1", "cats"] {
+                out.append("features \(user) \(tag): \(try state.featuresTag(user, tag))")
+            }
             for other in users {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
                 out.append("notifies \(user) \(other): \(try state.notifies(user, other))")
+                out.append("note \(user) \(other): \(String(describing: try state.accountNote(user, other)))")
+                out.append("endorses \(user) \(other): \(try state.endorses(user, other))")
             }
             for poll in polls { out.append("voted \(user) \(poll): \(try state.voted(user, in: poll))") }
             for post in posts {
                 out.append("likes \(user) \(post): \(try state.likes(user, post))")
                 out.append("reported \(user) \(post): \(try state.reported(user, post))")
+                out.append("pinned \(user) \(post): \(try state.pinned(user, post))")
+                out.append("mutes conversation \(user) \(post): \(try state.mutesConversation(user, post))")
             }
         }
         for poll in polls { out.append("poll \(poll): \(String(describing: try state.poll(poll)))") }
@@ -387,6 +413,24 @@ extension InMemoryState {
             }
         }
         _ = try await service.execute(.unlike(post: posts[1].id.rawValue), as: .user(alice.id.rawValue))
+        // Profile extras: pins (one of a post deleted below), muted conversations, notes and
+        // endorsements (one ended by a removal from the followers).
+        for (command, user) in [
+            (Command.pin(post: posts[0].id.rawValue), alice), (.pin(post: posts[3].id.rawValue), alice),
+            (.pin(post: posts[2].id.rawValue), carol), (.unpin(post: posts[2].id.rawValue), carol),
+            (.muteConversation(post: posts[1].id.rawValue), carol),
+            (.muteConversation(post: posts[0].id.rawValue), bob),
+            (.unmuteConversation(post: posts[0].id.rawValue), bob),
+            (.setAccountNote(user: bob.id.rawValue, note: "met at the lake"), alice),
+            (.setAccountNote(user: carol.id.rawValue, note: "x"), alice),
+            (.setAccountNote(user: carol.id.rawValue, note: ""), alice),
+            (.endorse(user: bob.id.rawValue), alice), (.endorse(user: carol.id.rawValue), dave),
+            (.removeFromFollowers(user: dave.id.rawValue), carol),
+            (.featureTag(tag: "#Tag0"), alice), (.featureTag(tag: "cats"), alice), (.unfeatureTag(tag: "cats"), alice),
+            (.featureTag(tag: "tag1"), dave)
+        ] {
+            _ = try await service.execute(command, as: .user(user.id.rawValue))
+        }
         _ = try await service.execute(.unfollow(user: alice.id.rawValue), as: .user(bob.id.rawValue))
         _ = try await service.execute(.deletePost(post: posts[3].id.rawValue), as: .user(alice.id.rawValue))
         _ = try await service.execute(

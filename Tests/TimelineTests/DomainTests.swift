@@ -52,6 +52,14 @@ struct InMemoryState: DecisionState {
     var announcementRecords: [AnnouncementID: AnnouncementRecord] = [:]
     var dismissals: Set<[String]> = []
     var reactionLists: [AnnouncementID: [AnnouncementReactionRecord]] = [:]
+    /// Pinned posts [user, post], muted conversations [user, post], notes [writer, target] and
+    /// endorsements [user, target] (ProfileExtrasTests.swift reads them).
+    var pinEdges: Set<[String]> = []
+    var conversationMuteEdges: Set<[String]> = []
+    var accountNotes: [[UserID]: String] = [:]
+    var endorsementEdges: Set<[UserID]> = []
+    /// Featured hashtags [user, tag].
+    var featuredTagEdges: Set<[String]> = []
 
     func instanceText(_ field: InstanceTextField) -> String { instanceTexts[field] ?? "" }
     func instanceRules() -> [InstanceRuleRecord] { rules }

@@ -103,7 +103,10 @@ let sampleCommands: [Command] = [
     .removeFilterKeyword(keyword: "k1"),
     .addFilterStatus(filter: "f1", post: "p1"),
     .removeFilterStatus(filterStatus: "s1"),
-    .vote(poll: "q1", choices: [0, 2])
+    .vote(poll: "q1", choices: [0, 2]),
+    .pin(post: "p1"), .unpin(post: "p1"), .muteConversation(post: "p1"), .unmuteConversation(post: "p1"),
+    .setAccountNote(user: "u2", note: "a note"), .removeFromFollowers(user: "u2"), .endorse(user: "u2"),
+    .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats")
 ]
 
 extension SchemaTests {
@@ -154,6 +157,16 @@ extension SchemaTests {
         try await service.run(.markActivityRead(upTo: seen), as: alice.id)
         try await service.run(.bookmark(post: post.id.rawValue), as: bob.id)
         try await service.run(.unbookmark(post: post.id.rawValue), as: bob.id)
+        try await service.run(.pin(post: post.id.rawValue), as: alice.id)
+        try await service.run(.unpin(post: post.id.rawValue), as: alice.id)
+        try await service.run(.muteConversation(post: post.id.rawValue), as: bob.id)
+        try await service.run(.unmuteConversation(post: post.id.rawValue), as: bob.id)
+        try await service.run(.setAccountNote(user: alice.id.rawValue, note: "a note"), as: bob.id)
+        try await service.run(.follow(user: alice.id.rawValue), as: bob.id)  // the block ended it
+        try await service.run(.endorse(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.unendorse(user: alice.id.rawValue), as: bob.id)
+        try await service.run(.featureTag(tag: "cats"), as: alice.id)
+        try await service.run(.unfeatureTag(tag: "cats"), as: alice.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)
         _ = try await service.execute(.dismissReports(post: post.id.rawValue), as: .operator)
         let doomed = try await service.addPost(by: alice.id, caption: "against the rules")

@@ -50,6 +50,11 @@ import TimelineDomain
         try await service.run(.follow(user: alice.id.rawValue), as: carol.id)
         try await service.run(.block(user: carol.id.rawValue), as: bob.id)
         try await service.run(.mute(user: carol.id.rawValue), as: alice.id)
+        try await service.run(.setAccountNote(user: bob.id.rawValue, note: "met at the lake"), as: alice.id)
+        try await service.run(.setAccountNote(user: alice.id.rawValue, note: "bob's note on alice"), as: bob.id)
+        try await service.run(.endorse(user: bob.id.rawValue), as: alice.id)
+        try await service.run(.pin(post: single.id.rawValue), as: alice.id)
+        try await service.run(.featureTag(tag: "sea"), as: alice.id)
 
         let path = temporaryPath("alice.zip")
         FileManager.default.createFile(atPath: path, contents: nil)
@@ -64,7 +69,8 @@ import TimelineDomain
         let names = [
             "profile.json", "posts.json", "comments.json", "likes.json", "bookmarks.json", "following.json",
             "followers.json",
-            "blocks.json", "mutes.json", "events.jsonl"
+            "blocks.json", "mutes.json", "notes.json", "endorsements.json", "pinned.json", "featured-tags.json",
+            "events.jsonl"
         ]
         let (sizes, files) = try Self.unzip(path, json: names)
         for name in names { #expect(sizes[name] != nil, "\(name) is missing: \(sizes.keys.sorted())") }
@@ -83,6 +89,11 @@ import TimelineDomain
         #expect((files["followers.json"] as? [[String: Any]])?.map { $0["username"] as? String } == ["carol"])
         #expect((files["mutes.json"] as? [[String: Any]])?.map { $0["username"] as? String } == ["carol"])
         #expect((files["blocks.json"] as? [Any])?.isEmpty == true, "bob's block is bob's")
+        // Her notes (not bob's note on her), endorsements, pins and featured tags.
+        #expect((files["notes.json"] as? [[String: Any]])?.map { $0["noteByViewer"] as? String } == ["met at the lake"])
+        #expect((files["endorsements.json"] as? [[String: Any]])?.map { $0["username"] as? String } == ["bob"])
+        #expect(files["pinned.json"] as? [String] == [single.id.rawValue])
+        #expect(files["featured-tags.json"] as? [String] == ["sea"])
 
         // Her own events only, valid against schemas/, her personal fields in clear.
         let lines = (files["events.jsonl"] as? String ?? "").split(separator: "\n").map(String.init)
@@ -94,7 +105,7 @@ import TimelineDomain
         let everything = try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         #expect(
             !everything.contains("bob@example.com") && !everything.contains("alice@example.com")
-                && !everything.contains("argon2"))
+                && !everything.contains("argon2") && !everything.contains("bob's note on alice"))
 
         // Written as it was made: pieces no larger than the largest file and its header, never
         // the archive whole.

@@ -152,4 +152,12 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains(line), "\(text)")
     }
+
+    /// Tests/browser/test_profile_extras.py: Pin to profile (first on the profile, labelled
+    /// Pinned) and Unpin, Feature on profile, a private note seen only by its writer, and Remove
+    /// follower, in headless Chromium (see that file).
+    @Test(.timeLimit(.minutes(3))) func profileExtrasInARealBrowser() async throws {
+        try await Self.browserScript(
+            "test_profile_extras.py", passes: "ok - Remove follower in one's followers list ends their follow")
+    }
 }

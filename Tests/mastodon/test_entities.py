@@ -309,6 +309,34 @@ for path in ["/api/v1/blocks", "/api/v1/mutes", "/api/v1/follow_requests"]:
     call("GET", path, alice_token)
 call("POST", "/api/v1/reports", alice_token, data={"account_id": bob, "comment": "spam", "category": "spam"})
 
+
+
+def profile_extras():
+    """Pinned posts, muted conversations, notes, endorsements, removing a follower, familiar
+    followers (#41): every operation called once, the state left as it was found."""
+    call("POST", f"/api/v1/statuses/{status['id']}/pin", alice_token)
+    call("GET", f"/api/v1/accounts/{alice}/statuses?pinned=true", bob_token)
+    call("POST", f"/api/v1/statuses/{status['id']}/unpin", alice_token)
+    call("POST", f"/api/v1/statuses/{status['id']}/mute", alice_token)
+    call("POST", f"/api/v1/statuses/{status['id']}/unmute", alice_token)
+    call("POST", f"/api/v1/accounts/{bob}/note", alice_token, data={"comment": "met at the lake"})
+    call("POST", f"/api/v1/accounts/{bob}/endorse", alice_token, expect=422)  # not followed
+    call("POST", f"/api/v1/accounts/{bob}/follow", alice_token)
+    for action in ["endorse", "unendorse", "pin", "unpin", "endorse"]:
+        call("POST", f"/api/v1/accounts/{bob}/{action}", alice_token)
+    call("GET", "/api/v1/endorsements", alice_token)
+    call("GET", f"/api/v1/accounts/{alice}/endorsements", bob_token)
+    call("GET", f"/api/v1/accounts/familiar_followers?id[]={alice}", bob_token)
+    call("POST", f"/api/v1/accounts/{alice}/remove_from_followers", bob_token)
+    call("GET", "/api/v1/featured_tags/suggestions", alice_token)
+    tag = call("POST", "/api/v1/featured_tags", alice_token, data={"name": "sea"})
+    call("GET", "/api/v1/featured_tags", alice_token)
+    call("GET", f"/api/v1/accounts/{alice}/featured_tags", bob_token)
+    call("DELETE", f"/api/v1/featured_tags/{(tag or {}).get('id')}", alice_token)
+
+
+profile_extras()
+
 # Grouped notifications (v2): bob's like of alice's status (a group) and his reply.
 call("POST", f"/api/v1/statuses/{status['id']}/favourite", bob_token)
 grouped = call("GET", "/api/v2/notifications", alice_token)

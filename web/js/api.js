@@ -214,6 +214,20 @@ export const api = {
   // A query sent by POST so that the addresses travel in the body, never in a URL.
   findContacts: (emails) => call('findContacts', { body: { emails } }),
 
+  // Profile extras: pinned posts, muted conversations, private notes, endorsements, followers
+  pin: (id) => call('pin', { path: { post: id } }),
+  unpin: (id) => call('unpin', { path: { post: id } }),
+  pinnedPosts: (user) => call('pinnedPosts', { path: { user } }),
+  muteConversation: (id) => call('muteConversation', { path: { post: id } }),
+  unmuteConversation: (id) => call('unmuteConversation', { path: { post: id } }),
+  /** Sets the signed-in user's private note on `user` ("" clears it). */
+  setNote: (user, note) => call('setAccountNote', { path: { user }, body: { note } }),
+  endorse: (user) => call('endorse', { path: { user } }),
+  unendorse: (user) => call('unendorse', { path: { user } }),
+  endorsements: (user) => call('endorsements', { path: { user } }),
+  removeFollower: (user) => call('removeFromFollowers', { path: { user } }),
+  familiarFollowers: (user) => call('familiarFollowers', { path: { user } }),
+
   // Posts
   timeline: (before) => call('timeline', { params: page(before) }),
   hashtag: (tag, before) => call('hashtag', { path: { tag }, params: page(before, 24) }),

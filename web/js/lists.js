@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { postCard } from './card.js';
 import { avatar, cursorPager, h, replace, toggle, userLink } from './dom.js';
+import { removeFollowerButton } from './extras.js';
 import { person } from './people.js';
 
 export async function render(root, { params, mode }, app) {
@@ -40,7 +41,9 @@ async function people(root, [name, which], app) {
     list: h('ul', { class: 'people' }),
     empty: followers ? 'No followers yet.' : 'Not following anyone yet.',
     load: (before) => (followers ? api.followers(user.id, before) : api.following(user.id, before)),
-    item: (entry) => person(entry, entry.bio, entry.id === app.me?.id ? null : undefined),
+    // One's own followers each have Remove follower (their follow ends; they are not told).
+    item: (entry) => person(entry, entry.bio,
+      entry.id === app.me?.id ? null : followers && user.id === app.me?.id ? removeFollowerButton(entry) : undefined),
   });
 }
 

@@ -3,6 +3,7 @@
 // "Edited" with every version, and Report for someone else's post.
 import { api } from './api.js';
 import { pollOf } from './poll.js';
+import { pinButton } from './extras.js';
 import { album, altText, bookmarkButton, likeControls, likeOnDoubleClick, placeLine, veilIfSensitive, visibilityBadge } from './card.js';
 import { avatar, captionNodes, clearErrors, field, h, replace, showError, timeAgo, userLink } from './dom.js';
 import { coverIfFiltered } from './filters.js';
@@ -235,6 +236,7 @@ export async function render(root, { params: [id] }, app) {
         visibilityBadge(post),
         h('span', { class: 'when' }, timeAgo(post.createdAt)),
         editPost,
+        post.author === me?.id ? pinButton(post) : null,
         deletePost),
       placeLine(post),
       figure,

@@ -5,6 +5,7 @@
 // moderators) and Sign out.
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
+import { endorseButton, featuredPanel, noteField, showPinned } from './extras.js';
 import { reportControl } from './post.js';
 import { append, avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
 
@@ -169,7 +170,11 @@ export async function render(root, { params: [name] }, app) {
       },
       render: renderBell,
     });
-    buttons.append(follow, bell);
+    // Feature on profile: only an account the viewer follows (the endorsement ends with the follow).
+    const endorse = endorseButton(user);
+    const renderEndorse = () => { endorse.hidden = !user.followedByViewer; };
+    follow.addEventListener('click', () => setTimeout(renderEndorse, 0));
+    buttons.append(follow, bell, endorse);
 
     // Mute/Unmute: their posts and doings leave the viewer's timeline and activity; they are
     // not told. Muting asks for how long, as Mastodon does.
@@ -230,6 +235,7 @@ export async function render(root, { params: [name] }, app) {
     });
     buttons.append(block);
     editor.append(muteChoices);
+    editor.append(noteField(user));
     editor.append(reportControl(user.id, {
       label: 'Report account', thanks: `Thank you: the moderators will look at @${user.username}.`,
       send: (reason) => api.reportUser(user.id, reason),
@@ -279,9 +285,12 @@ export async function render(root, { params: [name] }, app) {
   const sentinel = h('div', { class: 'more' });
   const empty = h('p', { class: 'empty', hidden: true }, own ? 'Share your first photo with New post.' : 'No posts yet.');
 
+  const featured = featuredPanel(user);
+  const pinnedIds = await showPinned(user, grid, list);
   replace(root,
     header,
     editor,
+    featured,
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Show posts as' }, gridButton, listButton),
     h('h2', { class: 'visually-hidden' }, `Posts by ${user.username}`),
     empty,
@@ -292,6 +301,7 @@ export async function render(root, { params: [name] }, app) {
   return cursorPager(sentinel, (before) => api.userPosts(user.id, before), (page) => {
     for (const post of page.items) {
       posts.push(post);
+      if (pinnedIds.has(post.id)) continue;  // shown first, as pinned
       grid.append(postTile(post));
       list.append(postCard(post));
     }

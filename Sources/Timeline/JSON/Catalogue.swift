@@ -191,6 +191,32 @@ package enum Catalogue {
             return { service, viewer throws(TimelineError) in .users(try service.directory(order, page, viewer: viewer))
             }
         },
+        // Profile extras (#41): pinned posts, endorsed accounts, familiar followers.
+        QueryDefinition("pinnedPosts") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in
+                .posts(Page(items: try service.pinnedPosts(of: user, viewer: viewer), next: nil))
+            }
+        },
+        QueryDefinition("endorsements") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in
+                .users(Page(items: try service.endorsements(of: user, viewer: viewer), next: nil))
+            }
+        },
+        QueryDefinition("featuredTags") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in
+                .tags(Page(items: try service.featuredTags(of: user, viewer: viewer).map(\.tag), next: nil))
+            }
+        },
+        QueryDefinition("familiarFollowers") { input throws(TimelineError) in
+            let target: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in
+                guard let viewer else { throw TimelineError(.unauthenticated, "familiarFollowers needs a viewer") }
+                return .users(Page(items: try service.familiarFollowers(of: target, viewer: viewer), next: nil))
+            }
+        },
         QueryDefinition(actingUser: "bookmarks") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .posts(try service.bookmarks(of: user, page)) }

@@ -154,6 +154,8 @@ extension ResultJSON.User {
         locked = p.locked
         requestedByViewer = p.requestedByViewer
         notifiesViewer = p.notifiesViewer
+        noteByViewer = p.noteByViewer
+        endorsedByViewer = p.endorsedByViewer
         moderator = p.moderator
     }
 }

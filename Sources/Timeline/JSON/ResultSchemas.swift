@@ -139,6 +139,10 @@ extension ResultJSON.User: NamedResult {
             + "without a viewer.",
         "notifiesViewer": "Whether the viewer asked to be notified of each of this user's posts (follow's notify); "
             + "absent without a viewer.",
+        "noteByViewer": "The viewer's private note on this user (\"\" when none), seen only by its writer; absent "
+            + "without a viewer.",
+        "endorsedByViewer": "Whether the viewer features this user on their profile (endorse); absent without a "
+            + "viewer.",
         "moderator": "Whether the user holds the moderator role; shown only to the user themself."
     ]
     static let memberSchemas = [

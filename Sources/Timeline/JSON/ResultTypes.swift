@@ -26,6 +26,8 @@ package enum ResultJSON {
         var locked: Bool
         var requestedByViewer: Bool?
         var notifiesViewer: Bool?
+        var noteByViewer: String?
+        var endorsedByViewer: Bool?
         var moderator: Bool?
     }
 

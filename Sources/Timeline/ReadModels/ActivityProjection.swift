@@ -60,7 +60,8 @@ struct ActivityRecord: Equatable {
 /// of those they follow who they asked to be notified of, and their posts the operator removed
 /// (with the reason). Entries disappear when what they report is
 /// undone (comment deleted, like removed, unfollowed, post deleted or removed, a mention edited
-/// out of a caption); a removal's entry stays until its owner is erased.
+/// out of a caption); a removal's entry stays until its owner is erased. Nothing is recorded
+/// about a post whose thread the item's owner muted (`ProfileExtrasProjection`).
 struct ActivityProjection: Projection {
     let name = ProjectionName.activity
     /// Usernames, to resolve mentions.
@@ -69,6 +70,8 @@ struct ActivityProjection: Projection {
     let follows: FollowsProjection
     /// Comments: whom a reply answers.
     let posts: PostsProjection
+    /// Muted conversations: no item about a post whose thread its owner muted is recorded.
+    let extras: ProfileExtrasProjection
     let activity: Table<ActivityFeed>
     /// Where each item is found again when what it reports is undone.
     let references: Table<ActivityReferences>
@@ -89,8 +92,9 @@ struct ActivityProjection: Projection {
 
     init(
         _ env: Environment, prefix: String, profiles: ProfilesProjection, follows: FollowsProjection,
-        posts: PostsProjection
+        posts: PostsProjection, extras: ProfileExtrasProjection
     ) throws {
+        self.extras = extras
         self.profiles = profiles
         self.follows = follows
         self.posts = posts
@@ -125,6 +129,8 @@ struct ActivityProjection: Projection {
         _ item: ActivityRecord, as key: ActivityFeed.Key, reference: ActivityReference, _ txn: Transaction
     ) throws {
         var item = item
+        // A muted conversation tells its muter nothing (nor pushes: a push is an item).
+        if let post = item.post, try extras.conversationMutes.contains((key.0, post), txn) { return }
         switch try policyAction(on: item, for: key.0, txn) {
         case .drop: return
         case .filter:

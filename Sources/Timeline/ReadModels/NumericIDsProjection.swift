@@ -65,7 +65,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed, .filterSaved, .pollSet
+        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -86,6 +86,8 @@ struct NumericIDsProjection: Projection {
         case .filterSaved(let e):
             [.filter(e.filterId)] + e.keywords.map { .filterKeyword($0.id) } + e.statuses.map { .filterStatus($0.id) }
         case .pollSet(let e): [.poll(e.pollId)]
+        // Featured again after it was dropped: the same number (`assign` keeps the first).
+        case .tagFeatured(let e): [.featuredTag(user: e.userId, tag: e.tag)]
         default: []
         }
     }
@@ -120,6 +122,13 @@ public enum NumberedObject: Hashable, Sendable {
     case filterStatus(String)
     /// A poll on a post (`Poll.id`).
     case poll(PollID)
+    /// A hashtag featured on a profile (`FeaturedTag.id`): its native id is `user#tag`.
+    case featuredTag(String)
+
+    /// The featured hashtag `tag` of `user`.
+    public static func featuredTag(user: UserID, tag: String) -> NumberedObject {
+        .featuredTag("\(user.rawValue)#\(tag)")
+    }
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -147,6 +156,8 @@ public enum NumberedObject: Hashable, Sendable {
         case filterStatus = 0x53
         /// `Poll.id`.
         case poll = 0x50
+        /// `FeaturedTag.id`.
+        case featuredTag = 0x66
     }
 
     /// The space the object's number is unique in.
@@ -164,13 +175,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .filterKeyword: .filterKeyword
         case .filterStatus: .filterStatus
         case .poll: .poll
+        case .featuredTag: .featuredTag
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
-        "filter", "filterKeyword", "filterStatus", "poll"
+        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -189,6 +201,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "filterKeyword": self = .filterKeyword(id)
         case "filterStatus": self = .filterStatus(id)
         case "poll": self = .poll(PollID(id))
+        case "featuredTag": self = .featuredTag(id)
         default: return nil
         }
     }
@@ -213,6 +226,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .filterKeyword(let id): (0x4B, id)
             case .filterStatus(let id): (0x53, id)
             case .poll(let id): (0x50, id.rawValue)
+            case .featuredTag(let id): (0x66, id)
             }
         return [kind] + Array(id.utf8)
     }
@@ -234,6 +248,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x4B: self = .filterKeyword(id)
         case 0x53: self = .filterStatus(id)
         case 0x50: self = .poll(PollID(id))
+        case 0x66: self = .featuredTag(id)
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -40,6 +40,8 @@ final class Presenter {
             profile.mutedUntil = mute?.until
             profile.requestedByViewer = try view.followRequested(viewer, user.id)
             profile.notifiesViewer = try view.notifies(viewer, user.id)
+            profile.noteByViewer = try view.accountNote(viewer, user.id) ?? ""
+            profile.endorsedByViewer = try view.endorses(viewer, user.id)
         }
         return profile
     }

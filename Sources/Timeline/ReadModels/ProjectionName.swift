@@ -16,6 +16,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case hashtags
     /// Posts' places and the cell index of `nearby`.
     case places
+    /// Pinned posts, muted conversations, private notes on accounts and endorsements.
+    case profileExtras
     /// Each user's activity feed.
     case activity
     /// The home timelines (hybrid fan-out).

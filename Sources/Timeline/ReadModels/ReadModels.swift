@@ -21,7 +21,7 @@ extension ProjectionName {
         switch self {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
-        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs: 1
+        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras: 1
         }
     }
 
@@ -30,8 +30,9 @@ extension ProjectionName {
         switch self {
         case .timeline: [.follows, .posts, .profiles]
         case .posts: [.profiles]
-        case .activity: [.profiles, .follows, .posts]
-        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs:
+        case .activity: [.profiles, .follows, .posts, .profileExtras]
+        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
+            .profileExtras:
             []
         }
     }
@@ -106,6 +107,7 @@ final class ReadModels: Sendable {
     let filters: FiltersProjection
     let polls: PollsProjection
     let numericIDs: NumericIDsProjection
+    let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
     let images: Table<StoredImages>
     /// `Generations.checkpointKey` → BE(last applied sequence)
@@ -128,8 +130,10 @@ final class ReadModels: Sendable {
         let postImages = try PostImagesProjection(env, prefix: generations.prefix(.postImages))
         let hashtags = try HashtagsProjection(env, prefix: generations.prefix(.hashtags))
         let places = try PlacesProjection(env, prefix: generations.prefix(.places))
+        let profileExtras = try ProfileExtrasProjection(env, prefix: generations.prefix(.profileExtras))
         let activity = try ActivityProjection(
-            env, prefix: generations.prefix(.activity), profiles: profiles, follows: follows, posts: posts)
+            env, prefix: generations.prefix(.activity), profiles: profiles, follows: follows, posts: posts,
+            extras: profileExtras)
         let timeline = try TimelineProjection(
             env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
             threshold: fanoutThreshold)
@@ -153,6 +157,7 @@ final class ReadModels: Sendable {
             case .filters: filters
             case .polls: polls
             case .numericIDs: numericIDs
+            case .profileExtras: profileExtras
             }
         }
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
@@ -163,6 +168,7 @@ final class ReadModels: Sendable {
         self.filters = filters
         self.polls = polls
         self.numericIDs = numericIDs
+        self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
         checkpointKeys = Dictionary(
@@ -388,6 +394,25 @@ struct ReadView: DecisionState {
         return try models.activity.activity.contains((user, item), txn)
     }
     func bookmarks(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.bookmarks(user, post, txn) }
+    func pinned(_ user: UserID, _ post: PostID) throws -> Bool {
+        try models.profileExtras.pins.contains((user, post), txn)
+    }
+    func pinCount(_ user: UserID) throws -> Int { try models.profileExtras.pins.members(of: user, txn).count }
+    func mutesConversation(_ user: UserID, _ post: PostID) throws -> Bool {
+        try models.profileExtras.conversationMutes.contains((user, post), txn)
+    }
+    func accountNote(_ writer: UserID, _ target: UserID) throws -> String? {
+        try models.profileExtras.notes.get((writer, target), txn)
+    }
+    func endorses(_ user: UserID, _ target: UserID) throws -> Bool {
+        try models.profileExtras.endorsements.contains((user, target), txn)
+    }
+    func featuresTag(_ user: UserID, _ tag: String) throws -> Bool {
+        try models.profileExtras.featuredTags.contains((user, tag), txn)
+    }
+    func featuredTagCount(_ user: UserID) throws -> Int {
+        try models.profileExtras.featuredTags.members(of: user, txn).count
+    }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {
         try models.posts.standingReports(post, upTo: limit, txn, counting: { _, _ in true }, oncePerOrigin: false)

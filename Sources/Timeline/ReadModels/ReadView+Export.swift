@@ -11,6 +11,12 @@ struct ExportData {
     var followers: [Profile]
     var blocks: [Profile]
     var mutes: [Profile]
+    /// The accounts they wrote a private note on, each with it (`noteByViewer`).
+    var notes: [Profile]
+    /// The accounts they feature, the posts they pinned and the hashtags they feature.
+    var endorsements: [Profile]
+    var pinned: [PostID]
+    var featuredTags: [String]
 }
 
 extension ReadView {
@@ -36,7 +42,11 @@ extension ReadView {
             following: try profiles(follows.following.members(of: user, txn)),
             followers: try profiles(follows.followers.members(of: user, txn)),
             blocks: try profiles(follows.blocking.members(of: user, txn)),
-            mutes: try profiles(try activeMutes(of: user).sorted())
+            mutes: try profiles(try activeMutes(of: user).sorted()),
+            notes: try profiles(models.profileExtras.notes.members(of: user, txn)),
+            endorsements: try profiles(models.profileExtras.endorsed(by: user, txn)),
+            pinned: try models.profileExtras.pinned(by: user, txn),
+            featuredTags: try models.profileExtras.featured(by: user, txn)
         )
     }
 }

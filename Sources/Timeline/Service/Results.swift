@@ -32,6 +32,12 @@ public struct Profile: Sendable, Equatable {
     /// Whether the viewer asked to be notified of each of this user's posts (`follow`'s
     /// `notify`; `nil` when the query had no viewer).
     public var notifiesViewer: Bool?
+    /// The viewer's private note on this user ("" when none; `nil` when the query had no
+    /// viewer). Only the note's writer ever reads it.
+    public var noteByViewer: String?
+    /// Whether the viewer endorses (features) this user on their profile (`nil` when the query
+    /// had no viewer).
+    public var endorsedByViewer: Bool?
     /// Whether the viewer mutes this user now (`nil` when the query had no viewer). Only the
     /// viewer's own mute: nobody learns who mutes them.
     public var mutedByViewer: Bool?

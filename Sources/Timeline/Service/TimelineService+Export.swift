@@ -6,7 +6,9 @@ extension TimelineService {
     /// Writes `user`'s data as a zip archive to `output`, as it goes: `profile.json`,
     /// `posts.json` (each post as the API answers it) with every photo of theirs under
     /// `photos/<post>/<n>.<ext>` (the stored full size), `comments.json`, `likes.json`,
-    /// `bookmarks.json`, `following.json`, `followers.json`, `blocks.json`, `mutes.json`, and
+    /// `bookmarks.json`, `following.json`, `followers.json`, `blocks.json`, `mutes.json`,
+    /// `notes.json` (the accounts they wrote a private note on, with it, `noteByViewer`),
+    /// `endorsements.json`, `pinned.json`, `featured-tags.json`, and
     /// `events.jsonl`: every event they caused, as JSON Lines valid against `schemas/` (their
     /// personal fields in clear). Photos are read and written one at a time, and the events a
     /// page at a time, so the memory an export takes does not grow with it. `output` throwing
@@ -31,10 +33,14 @@ extension TimelineService {
         try add("likes.json", json(.array(data.likes.map { .string($0.rawValue) })))
         try add("bookmarks.json", json(.array(data.bookmarks.map(JSONOutput.post))))
         for (name, users) in [
-            ("following", data.following), ("followers", data.followers), ("blocks", data.blocks), ("mutes", data.mutes)
+            ("following", data.following), ("followers", data.followers), ("blocks", data.blocks),
+            ("mutes", data.mutes),
+            ("notes", data.notes), ("endorsements", data.endorsements)
         ] {
             try add("\(name).json", json(.array(users.map(JSONOutput.profile))))
         }
+        try add("pinned.json", json(.array(data.pinned.map { .string($0.rawValue) })))
+        try add("featured-tags.json", json(.array(data.featuredTags.map { .string($0) })))
         try add("events.jsonl", try ownEvents(of: user))
         do { try zip.finish() } catch { throw Self.exportError(error) }
     }

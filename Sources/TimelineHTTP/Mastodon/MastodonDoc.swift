@@ -49,7 +49,8 @@ enum MastodonSchema: String, Sendable {
         termsOfService = "TermsOfService", translationLanguages = "TranslationLanguages", peers = "Peers",
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
-    case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]"
+    case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]",
+        familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",
         filterStatus = "FilterStatus", filterStatuses = "[FilterStatus]", v1Filter = "V1Filter",
         v1Filters = "[V1Filter]"

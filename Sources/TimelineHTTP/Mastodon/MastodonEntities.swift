@@ -99,6 +99,12 @@ struct MastodonEntities {
 
     func status(_ post: Post, author: Profile) throws(TimelineError) -> Mastodon.Status {
         let content = try content(post.caption ?? "")
+        // The viewer's own: whether they pinned it (their post only) and muted its conversation.
+        var pinned = false, muted = false
+        if let viewer {
+            if viewer == post.author { pinned = try service.pinned(viewer, post.id) }
+            muted = try service.mutesConversation(viewer, post.id)
+        }
         return Mastodon.Status(
             id: try ids.id(.post(post.id)), created_at: JSONOutput.timestamp(post.createdAt),
             in_reply_to_id: Nullable(nil),
@@ -107,8 +113,8 @@ struct MastodonEntities {
             uri: "\(base)/v1/posts/\(post.id.rawValue)", url: "\(base)/#/post/\(post.id.rawValue)",
             replies_count: post.commentCount, reblogs_count: 0, favourites_count: post.likeCount,
             edited_at: Nullable(post.editedAt.map { JSONOutput.timestamp($0) }),
-            favourited: post.likedByViewer ?? false, reblogged: false, muted: false,
-            bookmarked: post.bookmarkedByViewer ?? false, pinned: false,
+            favourited: post.likedByViewer ?? false, reblogged: false, muted: muted,
+            bookmarked: post.bookmarkedByViewer ?? false, pinned: pinned,
             content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
             media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
             card: JSONNull(),
@@ -157,7 +163,7 @@ struct MastodonEntities {
             blocking: p.blockedByViewer ?? false, blocked_by: blockedBy,
             muting: p.mutedByViewer ?? false, muting_notifications: p.mutedByViewer ?? false,
             requested: p.requestedByViewer ?? false, requested_by: requestedBy, domain_blocking: false,
-            endorsed: false, note: "")
+            endorsed: p.endorsedByViewer ?? false, note: p.noteByViewer ?? "")
     }
 
     /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square.

@@ -55,6 +55,7 @@ final class MastodonIDs: Sendable {
         case "notifications": return .notification
         case "announcements": return .announcement
         case "polls": return .poll
+        case "featured_tags": return .featuredTag
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }

@@ -102,7 +102,7 @@ extension MastodonAPI {
     ]
 
     /// The `id[]` of a lookup: at most `lookupLimit` (422 beyond, as Mastodon).
-    private static func lookupIDs(_ request: APIRequest) throws(TimelineError) -> [String] {
+    static func lookupIDs(_ request: APIRequest) throws(TimelineError) -> [String] {
         let ids = try MastodonParams(request.http).list("id")
         guard ids.count <= lookupLimit else {
             throw TimelineError.invalid("id", "at most \(lookupLimit) ids may be asked at once")

@@ -195,6 +195,8 @@ public enum MastodonOpenAPI {
                 ("Relationship", try .of(Mastodon.Relationship.self)),
                 ("SuggestionSourcesEnum", try .of(Mastodon.SuggestionSource.self)),
                 ("Suggestion", try .of(Mastodon.Suggestion.self)),
+                ("FamiliarFollowers", try .of(Mastodon.FamiliarFollowers.self)),
+                ("FeaturedTag", try .of(Mastodon.FeaturedTag.self)),
                 ("NotificationTypeEnum", try .of(Mastodon.NotificationType.self)),
                 ("Notification", try .of(Mastodon.Notification.self)),
                 ("NotificationGroup", try .of(Mastodon.NotificationGroup.self)),

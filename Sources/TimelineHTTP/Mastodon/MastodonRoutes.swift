@@ -27,7 +27,7 @@ enum MastodonAPI {
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + lookupRoutes + streamingRoutes + writeRoutes
         + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
         + instanceRoutes + trendRoutes
-        + announcementRoutes + filterRoutes + pollRoutes + routes + [
+        + announcementRoutes + filterRoutes + pollRoutes + profileExtrasRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
@@ -68,10 +68,13 @@ enum MastodonAPI {
         now(
             "GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses",
             doc: .init(
-                "An account's posts, newest first.", returns: .statuses, query: ["only_media", "exclude_replies"],
-                paged: true)
+                "An account's posts, newest first (pinned=true: its pinned posts, the latest pinned first).",
+                returns: .statuses, query: ["only_media", "exclude_replies", "pinned"], paged: true)
         ) { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
+            if try MastodonParams(request.http).bool("pinned") == true {
+                return try api.mastodonPinnedStatuses(of: user, request, entities)
+            }
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in
                 try api.service.posts(by: user, page, viewer: request.viewer)
             }
