@@ -59,7 +59,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed
+        .appRegistered, .pushSubscribed, .postBoosted
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -76,6 +76,8 @@ struct NumericIDsProjection: Projection {
         case .instanceRuleAdded(let e): [.rule(e.ruleId)]
         case .appRegistered(let e): [.app(e.appId)]
         case .pushSubscribed(let e): [.pushSubscription(e.sessionHash)]
+        // A boost is a status of its own: its own number, never its post's.
+        case .postBoosted(let e): [.boost(e.boostId)]
         default: []
         }
     }
@@ -102,10 +104,12 @@ public enum NumberedObject: Hashable, Sendable {
     case app(String)
     /// A session's Web Push subscription (`WebPushSubscription.id`), by the session's hash.
     case pushSubscription(String)
+    /// A boost (a status of its own, whose `reblog` is the boosted post).
+    case boost(PostID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
-        /// `Status.id`: posts and comments.
+        /// `Status.id`: posts, comments and boosts.
         case status = 0x73
         /// `Account.id`.
         case account = 0x61
@@ -126,7 +130,7 @@ public enum NumberedObject: Hashable, Sendable {
     /// The space the object's number is unique in.
     public var space: Space {
         switch self {
-        case .post, .comment: .status
+        case .post, .comment, .boost: .status
         case .account: .account
         case .media: .media
         case .notification: .notification
@@ -139,7 +143,8 @@ public enum NumberedObject: Hashable, Sendable {
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
-        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription"
+        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
+        "boost"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -154,6 +159,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "rule": self = .rule(RuleID(id))
         case "app": self = .app(id)
         case "pushSubscription": self = .pushSubscription(id)
+        case "boost": self = .boost(PostID(id))
         default: return nil
         }
     }
@@ -174,6 +180,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .rule(let id): (0x72, id.rawValue)
             case .app(let id): (0x6F, id)
             case .pushSubscription(let id): (0x77, id)
+            case .boost(let id): (0x62, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -191,6 +198,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x72: self = .rule(RuleID(id))
         case 0x6F: self = .app(id)
         case 0x77: self = .pushSubscription(id)
+        case 0x62: self = .boost(PostID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

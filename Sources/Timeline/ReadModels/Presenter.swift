@@ -71,13 +71,20 @@ final class Presenter {
     }
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
-        guard let viewer else { return Post(stored, likedByViewer: nil, bookmarkedByViewer: nil) }
-        if let marks {
-            return Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
-        }
+        var post: Post
         let id = stored.id
-        return Post(
-            stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
+        if viewer != nil, let marks, !marks.contains(.boost) {
+            post = Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
+        } else if let viewer {
+            post = Post(
+                stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
+        } else {
+            post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
+        }
+        let boosts = view.models.boosts
+        post.boostCount = try boosts.count(of: id, view.txn)
+        if let viewer { post.boostedByViewer = try boosts.byUserAndPost.contains((viewer, id), view.txn) }
+        return post
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

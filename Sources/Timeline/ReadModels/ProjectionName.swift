@@ -20,6 +20,9 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case activity
     /// The home timelines (hybrid fan-out).
     case timeline
+    /// The boosts: each one, each user's and each post's (after `timeline`, which reads a
+    /// deleted post's boosts before they go).
+    case boosts
     /// The instance's texts and rules, announcements, and the weekly activity.
     case instance
     /// The numeric id of every object the Mastodon API shows.

@@ -94,6 +94,12 @@ public struct Post: Sendable, Equatable {
     public let likedByViewer: Bool?
     /// Whether the post is in the viewer's bookmarks (`nil` when the query had no viewer).
     public let bookmarkedByViewer: Bool?
+    /// How many boosts it has.
+    public internal(set) var boostCount = 0
+    /// Whether the viewer boosted it (`nil` when the query had no viewer).
+    public internal(set) var boostedByViewer: Bool?
+    /// The boost by which it came into a home timeline, when it did (`nil` for the post itself).
+    public internal(set) var boost: BoostInfo?
 
     init(_ readings: PostReadings, likedByViewer: Bool?, bookmarkedByViewer: Bool?) {
         self.readings = readings
@@ -149,8 +155,27 @@ public struct Post: Sendable, Equatable {
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
             && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility
-            && a.media == b.media
+            && a.media == b.media && a.boostCount == b.boostCount && a.boostedByViewer == b.boostedByViewer
+            && a.boost == b.boost
     }
+
+    /// The id of the timeline entry it is: its boost's id when it came in by a boost, else its own
+    /// (a home timeline's cursors are these).
+    public var entryId: PostID { boost?.id ?? id }
+}
+
+/// A boost (Mastodon's reblog): a status of its own with its own id, showing someone's post.
+public struct BoostInfo: Sendable, Equatable {
+    /// The boost's own id (creation order, the same order as posts').
+    public var id: PostID
+    /// Who boosted the post.
+    public var by: UserID
+    /// The booster's username now.
+    public var byUsername: String
+    /// When they boosted it (ms since 1970).
+    public var at: Int64
+    /// Who sees the boost.
+    public var visibility: BoostVisibility
 }
 
 /// One version of a post's caption (`TimelineService.history(of:viewer:)`).
