@@ -102,6 +102,7 @@ final class Presenter {
             case .reply: .reply
             case .followRequest: .followRequest
             case .post: .post
+            case .boost: .boost
             }
         return ActivityItem(
             id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),

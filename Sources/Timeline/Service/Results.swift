@@ -246,6 +246,8 @@ public struct ActivityItem: Sendable, Equatable {
         case followRequest = "follow_request"
         /// Someone the user follows, and asked to be notified of, posted (`post` is the post).
         case post
+        /// Someone boosted one of the user's posts (gone with the boost).
+        case boost
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -269,7 +271,7 @@ public struct ActivityItem: Sendable, Equatable {
 extension ActivityItem.Kind {
     /// Mastodon's notification type for this kind, which is also its push alert's name: a
     /// comment on one's post, a reply and an `@mention` are `mention`, a like is `favourite`, a
-    /// post one asked to be told of is `status`; nil for a moderators' removal, which Mastodon
+    /// post one asked to be told of is `status`, a boost `reblog`; nil for a moderators' removal, which Mastodon
     /// has no type for.
     public var mastodonType: String? {
         switch self {
@@ -278,6 +280,7 @@ extension ActivityItem.Kind {
         case .follow: "follow"
         case .followRequest: "follow_request"
         case .post: "status"
+        case .boost: "reblog"
         case .removed: nil
         }
     }
