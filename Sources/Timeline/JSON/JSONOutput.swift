@@ -185,6 +185,13 @@ extension ResultJSON.Post {
         warning = p.warning
         visibility = p.visibility.rawValue
         media = p.media.map(ResultJSON.Media.init)
+        boostCount = p.boostCount
+        boostedByViewer = p.boostedByViewer
+        boost = p.boost.map {
+            ResultJSON.Boost(
+                id: $0.id.rawValue, by: $0.by.rawValue, byUsername: $0.byUsername, at: JSONOutput.timestamp($0.at),
+                visibility: $0.visibility.rawValue)
+        }
     }
 }
 

@@ -70,6 +70,18 @@ package enum ResultJSON {
         var warning: String?
         var visibility: String
         var media: [Media]
+        var boostCount: Int
+        var boostedByViewer: Bool?
+        var boost: Boost?
+    }
+
+    /// The boost by which a post came into a home timeline (a post's `boost`).
+    struct Boost: Codable, Sendable, SchemaDocumented {
+        var id: String
+        var by: String
+        var byUsername: String
+        var at: String
+        var visibility: String
     }
 
     /// The image ids of a photo's variants.

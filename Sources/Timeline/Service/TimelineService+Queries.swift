@@ -203,8 +203,23 @@ extension TimelineService {
         return try read { try $0.likers(of: post, page, viewer: viewer) }
     }
 
-    /// The home timeline of `user`: their own and followed users' posts, newest first (with
-    /// `likedByViewer` for `user`).
+    /// Who boosted `post`, the latest boost first (those `viewer` may see, of a post they may see).
+    public func boosters(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Profile>
+    {
+        let page = try page.validated()
+        return try read { try $0.boosters(of: post, page, viewer: viewer) }
+    }
+
+    /// The boost `id` as a status of its own: its post, with `Post.boost` set (`not_found` when it
+    /// is gone or out of `viewer`'s sight).
+    public func boost(_ id: PostID, viewer: UserID? = nil) throws(TimelineError) -> Post {
+        try read { try $0.boost(id, viewer: viewer) }
+    }
+
+    /// The home timeline of `user`: their own and followed users' posts, and the posts boosts by
+    /// them brought in (each post once, at the first entry by which it came in), newest first
+    /// (with `likedByViewer` for `user`).
     public func timeline(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
         return try read { try $0.timeline(of: user, page) }
