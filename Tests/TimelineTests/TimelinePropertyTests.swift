@@ -99,7 +99,9 @@ import Testing
 
     /// Seeds, with fan-out thresholds from "pull almost everyone" to "push everything", so
     /// both halves of the hybrid fan-out and the switch between them are exercised.
-    @Test(arguments: [(1, 1_000_000), (2, 1_000_000), (3, 1), (4, 2), (5, 3), (6, 4), (7, 2), (8, 1_000_000)] as [(UInt64, UInt64)])
+    @Test(
+        arguments: [(1, 1_000_000), (2, 1_000_000), (3, 1), (4, 2), (5, 3), (6, 4), (7, 2), (8, 1_000_000)]
+            as [(UInt64, UInt64)])
     func randomHistoriesMatchTheDefinition(seed: UInt64, threshold: UInt64) async throws {
         var rng = SeededRandom(seed: seed)
         let clock = TestClock()

@@ -99,7 +99,9 @@ struct BoostsProjection: Projection {
         }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.forget(e.postId, txn) }
         handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.forget(e.postId, txn) }
-        handlers.on(.boostsHidden) { (e: Follow, _, txn) in try projection.hidden.put((e.followerId, e.followeeId), (), txn) }
+        handlers.on(.boostsHidden) { (e: Follow, _, txn) in
+            try projection.hidden.put((e.followerId, e.followeeId), (), txn)
+        }
         handlers.on(.boostsShown, .unfollowed, .followRequestRejected, .followRequestWithdrawn) {
             (e: Follow, _, txn) in
             try projection.hidden.delete((e.followerId, e.followeeId), txn)

@@ -211,6 +211,11 @@ extension TimelineService {
         return try read { try $0.boosters(of: post, page, viewer: viewer) }
     }
 
+    /// Whether `viewer`'s home timeline shows `user`'s boosts (`follow`'s `reblogs`).
+    public func showsBoosts(of user: UserID, to viewer: UserID) throws(TimelineError) -> Bool {
+        try read { try $0.models.boosts.shows(viewer, user, $0.txn) }
+    }
+
     /// The boost `id` as a status of its own: its post, with `Post.boost` set (`not_found` when it
     /// is gone or out of `viewer`'s sight).
     public func boost(_ id: PostID, viewer: UserID? = nil) throws(TimelineError) -> Post {

@@ -266,12 +266,16 @@ extension TimelineAPI {
         _ read: (PageRequest) throws(TimelineError) -> Page<Post>
     ) throws(TimelineError) -> HTTPResponse {
         try mastodonPage(
-            request, entities, read, object: { .post($0.id) },
-            alsoNumbered: { post in [.account(post.author)] + post.media.map { .media(MediaID($0.id)) } },
+            // A boost is numbered as itself (its id is the timeline's cursor), its post beside it.
+            request, entities, read, object: { post in post.boost.map { .boost($0.id) } ?? .post(post.id) },
+            alsoNumbered: { post in
+                [.account(post.author)] + post.media.map { .media(MediaID($0.id)) }
+                    + (post.boost.map { [.post(post.id), .account($0.by)] } ?? [])
+            },
             render: statuses(request, entities))
     }
 
-    /// Makes a page's posts statuses, each author read once.
+    /// Makes a page's posts statuses (a boost's, `Post.boost`, with its booster), each author read once.
     func statuses(_ request: APIRequest, _ entities: MastodonEntities) -> (Post) throws(TimelineError) -> Mastodon
         .Status?
     {
@@ -282,6 +286,13 @@ extension TimelineAPI {
                     post.author, viewer: request.viewer, countingUnread: false)
             }
             guard let author = authors[post.author] else { return nil }
+            if let boost = post.boost {
+                if authors[boost.by] == nil {
+                    authors[boost.by] = try self.service.user(boost.by, viewer: request.viewer, countingUnread: false)
+                }
+                guard let booster = authors[boost.by] else { return nil }
+                return try entities.status(boostOf: post, booster: booster, author: author)
+            }
             return try entities.status(post, author: author)
         }
     }
