@@ -161,6 +161,32 @@ import TimelineDomain
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
+    @Test func execBoostsAndShowsTheBoostOnTimelineItems() async throws {
+        let service = try openService()
+        let session = ExecSession(service: service)
+        func send(_ request: [String: Any]) async throws -> [String: Any] {
+            let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+            let answer = try JSONSerialization.jsonObject(with: Data(await session.handle(line: line).utf8))
+            return try #require(answer as? [String: Any])
+        }
+        let alice = try await service.createUser("alice").id, bob = try await service.createUser("bob").id,
+            carol = try await service.createUser("carol").id
+        try await service.run(.follow(user: bob.rawValue), as: carol)
+        let post = try await service.addPost(by: alice, image: 1).id
+        let made = try await send(["command": "reblog", "as": bob.rawValue, "post": post.rawValue])
+        let boost = try #require((made["result"] as? [String: Any])?["id"] as? String, "\(made)")
+        let home = try await send(["query": "timeline", "user": carol.rawValue])
+        let item = try #require(((home["result"] as? [String: Any])?["items"] as? [[String: Any]])?.first, "\(home)")
+        let by = try #require(item["boost"] as? [String: Any], "\(item)")
+        #expect(item["id"] as? String == post.rawValue && by["id"] as? String == boost)
+        #expect(by["by"] as? String == bob.rawValue && by["byUsername"] as? String == "bob")
+        let boosters = try await send(["query": "boosts", "post": post.rawValue])
+        let ids = ((boosters["result"] as? [String: Any])?["items"] as? [[String: Any]])?.map { $0["id"] as? String }
+        #expect(ids == [bob.rawValue], "\(boosters)")
+        let undone = try await send(["command": "unreblog", "as": bob.rawValue, "post": post.rawValue])
+        #expect((undone["result"] as? [String: Any])?["changed"] as? Bool == true, "\(undone)")
+    }
+
     /// Over HTTP: /v1's boost routes and the home page's `boost`; Mastodon's through Mastodon.py
     /// (Tests/mastodon/test_boosts.py): the boost a status of its own, reblogged_by, the home
     /// timeline's boost, the notification, and a blocked user who sees nothing of it.
