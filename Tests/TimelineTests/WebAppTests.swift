@@ -124,4 +124,19 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok - the service worker shows it"), "\(text)")
     }
+
+    /// Tests/browser/test_boosts.py: the feed card's Boost button, and "Boosted by NAME" over a
+    /// post that came into Home by a boost, gone once the boost is taken back.
+    @Test(.timeLimit(.minutes(3))) func boostsInARealBrowser() async throws {
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_boosts.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("ok - carol, who follows bob, sees alice's post"), "\(text)")
+    }
 }

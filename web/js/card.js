@@ -2,6 +2,7 @@
 // the card and the Post screen share.
 import { api } from './api.js';
 import { blurhashCanvas } from './blurhash.js';
+import { boostControls, boostedByLine } from './boosts.js';
 import { avatar, count, captionNodes, h, inlineError, scrollBehavior, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
@@ -112,6 +113,7 @@ export function postCard(post) {
   likeOnDoubleClick(figure, controls);
   veilIfSensitive(figure, post);
   return h('article', { class: 'card', 'data-post': post.id },
+    boostedByLine(post),
     h('header', { class: 'card-head' },
       avatar(post.author, post.authorUsername),
       userLink(post.authorUsername, { class: 'user author' }),
@@ -123,6 +125,7 @@ export function postCard(post) {
       controls.button,
       controls.likes,
       h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment')),
+      boostControls(post),
       bookmarkButton(post)),
     post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null);
 }
