@@ -161,6 +161,29 @@ import TimelineDomain
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
+    @Test func aBoostShowsLiveAndTellsAndPushesItsPostsAuthor() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id, bob = try await service.createUser("bob").id,
+            carol = try await service.createUser("carol").id, dave = try await service.createUser("dave").id
+        for follower in [carol, dave] { try await service.run(.follow(user: bob.rawValue), as: follower) }
+        try await service.run(.block(user: dave.rawValue), as: alice)
+        let post = try await service.addPost(by: alice, image: 1).id
+        let boost = try await Self.reblog(service, post, by: bob)
+        let envelope = try #require(try service.events(from: 1, limit: 1000).last)
+        // Carol's open home stream gets the boost; dave, whom alice blocks, nothing of it.
+        let live = try service.liveUpdates(for: envelope, viewer: carol)
+        #expect(live.contains { if case .post(let p) = $0 { p.id == post && p.boost?.id == boost } else { false } })
+        #expect(try service.liveUpdates(for: envelope, viewer: dave).isEmpty)
+        // Alice is told, live and by push (Mastodon's reblog alert).
+        #expect(try service.usersNotified(by: envelope).contains(alice))
+        let told = try service.activityItems(madeBy: envelope, for: alice)
+        #expect(told.map(\.kind) == [.boost] && told.first?.kind.mastodonType == "reblog")
+        #expect(
+            try service.liveUpdates(for: envelope, viewer: alice).contains {
+                if case .activity(let item) = $0 { item.kind == .boost } else { false }
+            })
+    }
+
     @Test func execBoostsAndShowsTheBoostOnTimelineItems() async throws {
         let service = try openService()
         let session = ExecSession(service: service)
