@@ -83,7 +83,11 @@ final class Presenter {
         }
         let boosts = view.models.boosts
         post.boostCount = try boosts.count(of: id, view.txn)
-        if let viewer { post.boostedByViewer = try boosts.byUserAndPost.contains((viewer, id), view.txn) }
+        // A post nobody boosted (most) costs one lookup: the count's.
+        if let viewer {
+            post.boostedByViewer =
+                try post.boostCount > 0 && boosts.byUserAndPost.contains((viewer, id), view.txn)
+        }
         return post
     }
 
