@@ -50,7 +50,13 @@ told = alice.notifications(types=["reblog"])
 check(any(n.type == "reblog" and str(n.status.id) == post_id and n.account.id == bob_id for n in told),
       "alice's reblog notification")
 
+statuses = carol.account_statuses(bob_id)
+check([str(status.id) for status in statuses] == [boost_id] and str(statuses[0].reblog.id) == post_id,
+      "account_statuses: bob's boost among his statuses")
+check(carol.account_statuses(bob_id, exclude_reblogs=True) == [], "exclude_reblogs: his posts only")
+
 # Dave, whom alice blocks, sees nothing of it.
+check(dave.account_statuses(bob_id) == [], "dave: bob's statuses without the boost of alice's post")
 check(all(str(status.id) != boost_id for status in dave.timeline_home()), "dave's home: no boost of alice's post")
 check(missing(lambda: dave.status(boost_id)), "dave: the boost is not found")
 check(missing(lambda: dave.status_reblogged_by(post_id)), "dave: who boosted it is not found")

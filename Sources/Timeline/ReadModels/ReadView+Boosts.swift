@@ -72,4 +72,30 @@ extension ReadView {
             return try listed(booster, viewer: viewer)
         }
     }
+
+    /// `user`'s posts and boosts merged, newest entry first (Mastodon's account statuses, which
+    /// show an account's reblogs): each boost as its post with `Post.boost` set, when the viewer
+    /// may see the booster's boost (a private one needs a follow) and the post (`profile`).
+    func postsAndBoosts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
+        try requireUser(user)
+        let present = Presenter(try privacy(for: viewer))
+        let sources = [
+            MergeSource(prefix: models.posts.postsByUser.prefix(user), floor: nil),
+            MergeSource(prefix: models.boosts.byUser.prefix(user), floor: nil, ownsValues: true)
+        ]
+        let databases = [models.posts.postsByUser.database, models.boosts.byUser.database]
+        return try txn.withCursors(databases) { cursors in
+            try MergeSource.page(sources, cursors, request) { id, value in
+                guard value != nil else { return try present.listedPost(id, on: .profile) }
+                let boostID = PostID(String(decoding: id, as: UTF8.self))
+                guard let boost = try models.boosts.boost(boostID, txn),
+                    try present.privacy.mayShow(
+                        boostBy: boost.booster, isPrivate: boost.visibility == .private, on: .profile),
+                    var post = try present.listedPost(boost.post, on: .profile)
+                else { return nil }
+                post.boost = try info(boost, present)
+                return post
+            }
+        }
+    }
 }

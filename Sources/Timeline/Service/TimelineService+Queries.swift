@@ -211,6 +211,15 @@ extension TimelineService {
         return try read { try $0.boosters(of: post, page, viewer: viewer) }
     }
 
+    /// `user`'s posts and boosts, newest first (a boost as its post with `Post.boost` set; its
+    /// entry id is the page's cursor): Mastodon's account statuses.
+    public func postsAndBoosts(by user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Post>
+    {
+        let page = try page.validated()
+        return try read { try $0.postsAndBoosts(by: user, page, viewer: viewer) }
+    }
+
     /// Whether `viewer`'s home timeline shows `user`'s boosts (`follow`'s `reblogs`).
     public func showsBoosts(of user: UserID, to viewer: UserID) throws(TimelineError) -> Bool {
         try read { try $0.models.boosts.shows(viewer, user, $0.txn) }

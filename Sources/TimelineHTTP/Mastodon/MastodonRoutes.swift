@@ -68,12 +68,15 @@ enum MastodonAPI {
         now(
             "GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses",
             doc: .init(
-                "An account's posts, newest first.", returns: .statuses, query: ["only_media", "exclude_replies"],
-                paged: true)
+                "An account's posts and boosts, newest first (exclude_reblogs: its posts only).", returns: .statuses,
+                query: ["only_media", "exclude_replies", "exclude_reblogs"], paged: true)
         ) { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
+            let excludeReblogs = try MastodonParams(request.http).bool("exclude_reblogs") ?? false
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in
-                try api.service.posts(by: user, page, viewer: request.viewer)
+                excludeReblogs
+                    ? try api.service.posts(by: user, page, viewer: request.viewer)
+                    : try api.service.postsAndBoosts(by: user, page, viewer: request.viewer)
             }
         },
         now(
