@@ -4,6 +4,10 @@ package enum Surface: Sendable, CaseIterable {
     /// The viewer's home timeline: it holds only the posts of whom they follow (a block ends a
     /// follow), so no follow or block is checked per post.
     case home
+    /// A boosted post in the viewer's home timeline: its author may be someone they do not
+    /// follow, so followers-only (its author's account locked since), blocks either way and
+    /// mutes are checked as anywhere else.
+    case boosted
     /// The live stream of the home timeline (and its activity): no materialised list, so the
     /// author must be followed.
     case stream
@@ -37,7 +41,7 @@ package enum Surface: Sendable, CaseIterable {
     /// Whether the viewer's mutes hide the muted users' posts here.
     package var mutesHidePosts: Bool {
         switch self {
-        case .home, .stream, .hashtag, .search, .favourites, .notifications, .push, .trends: true
+        case .home, .boosted, .stream, .hashtag, .search, .favourites, .notifications, .push, .trends: true
         case .profile, .bookmarks, .post, .comments, .export, .command: false
         }
     }
@@ -187,6 +191,20 @@ package struct Privacy<State: DecisionState> {
             return false
         }
         return try !surface.blocksHidePosts || !blockedEitherWay(author)
+    }
+
+    /// Whether a boost by `booster` may reach the viewer on `surface` (before the boosted post,
+    /// which the caller asks of `mayShow(post:on:)`, on `boosted` for a home timeline): their own
+    /// always; otherwise not when the viewer mutes the booster (where mutes hide posts), the
+    /// booster is suspended, a block stands between them (anywhere: a boost is the booster's
+    /// doing), or the boost is `private` (for the booster's followers) and the viewer does not
+    /// follow the booster.
+    package func mayShow(boostBy booster: UserID, isPrivate: Bool, on surface: Surface) throws -> Bool {
+        if booster == viewer { return true }
+        if surface.mutesHidePosts, mutes.contains(booster) { return false }
+        if try isSuspended(booster) { return false }
+        if try blockedEitherWay(booster) { return false }
+        return try !isPrivate || follows(booster)
     }
 
     /// Whether only `post`'s author's followers (and the author) may see it: it is for followers

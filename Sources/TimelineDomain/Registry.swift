@@ -14,6 +14,7 @@ extension Command {
         UpdateProfileCommand.self,
         FollowCommand.self, UnfollowCommand.self, AddPostCommand.self, DeletePostCommand.self,
         AddCommentCommand.self, DeleteCommentCommand.self, LikeCommand.self, UnlikeCommand.self,
+        ReblogCommand.self, UnreblogCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, BlockCommand.self, UnblockCommand.self, MuteCommand.self,
         UnmuteCommand.self,
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
@@ -84,6 +85,14 @@ public enum Event: Equatable, Sendable {
     case likeAdded(Like)
     /// A user took a like back: `LikeRemoved`.
     case likeRemoved(Like)
+    /// A user boosted a post (a status of its own): `PostBoosted`.
+    case postBoosted(Boost)
+    /// A boost went (taken back, a block, an erasure): `BoostRemoved`.
+    case boostRemoved(Boost)
+    /// A follower hid a followee's boosts from their home timeline: `BoostsHidden`.
+    case boostsHidden(Follow)
+    /// A follower showed a followee's boosts again: `BoostsShown`.
+    case boostsShown(Follow)
     /// A user followed another: `Followed`.
     case followed(Follow)
     /// A user stopped following another: `Unfollowed`.
@@ -231,6 +240,10 @@ public enum Event: Equatable, Sendable {
         case .commentDeleted: .commentDeleted
         case .likeAdded: .likeAdded
         case .likeRemoved: .likeRemoved
+        case .postBoosted: .postBoosted
+        case .boostRemoved: .boostRemoved
+        case .boostsHidden: .boostsHidden
+        case .boostsShown: .boostsShown
         case .followed: .followed
         case .unfollowed: .unfollowed
         case .postReported: .postReported
@@ -317,6 +330,10 @@ public enum Event: Equatable, Sendable {
         case .commentDeleted(let e): e
         case .likeAdded(let e): e
         case .likeRemoved(let e): e
+        case .postBoosted(let e): e
+        case .boostRemoved(let e): e
+        case .boostsHidden(let e): e
+        case .boostsShown(let e): e
         case .followed(let e): e
         case .unfollowed(let e): e
         case .postReported(let e): e
@@ -414,6 +431,14 @@ public enum EventType: String, CaseIterable, Sendable {
     case likeAdded = "LikeAdded"
     /// A user took a like back: `LikeRemoved`.
     case likeRemoved = "LikeRemoved"
+    /// A user boosted a post.
+    case postBoosted = "PostBoosted"
+    /// A boost went.
+    case boostRemoved = "BoostRemoved"
+    /// A follower hid a followee's boosts.
+    case boostsHidden = "BoostsHidden"
+    /// A follower showed a followee's boosts again.
+    case boostsShown = "BoostsShown"
     /// A user followed another: `Followed`.
     case followed = "Followed"
     /// A user stopped following another: `Unfollowed`.
@@ -562,6 +587,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .commentDeleted: CommentDeleted.self
         case .likeAdded: Like.self
         case .likeRemoved: Like.self
+        case .postBoosted, .boostRemoved: Boost.self
+        case .boostsHidden, .boostsShown: Follow.self
         case .followed: Follow.self
         case .unfollowed: Follow.self
         case .postReported: PostReported.self
@@ -637,6 +664,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .commentDeleted: .commentDeleted(try CommentDeleted(from: &r, &opener))
         case .likeAdded: .likeAdded(try Like(from: &r, &opener))
         case .likeRemoved: .likeRemoved(try Like(from: &r, &opener))
+        case .postBoosted: .postBoosted(try Boost(from: &r, &opener))
+        case .boostRemoved: .boostRemoved(try Boost(from: &r, &opener))
+        case .boostsHidden: .boostsHidden(try Follow(from: &r, &opener))
+        case .boostsShown: .boostsShown(try Follow(from: &r, &opener))
         case .followed: .followed(try Follow(from: &r, &opener))
         case .unfollowed: .unfollowed(try Follow(from: &r, &opener))
         case .postReported: .postReported(try PostReported(from: &r, &opener))

@@ -177,6 +177,14 @@ package protocol DecisionState {
     func followRequests(to user: UserID) throws -> [UserID]
     /// Whether `user` likes `post`.
     func likes(_ user: UserID, _ post: PostID) throws -> Bool
+    /// The id of `user`'s boost of `post`, if they boosted it.
+    func boost(by user: UserID, of post: PostID) throws -> PostID?
+    /// The boost `id`, if it stands.
+    func boostRecord(_ id: PostID) throws -> BoostRecord?
+    /// Every boost `user` made that stands, in boost id order.
+    func boosts(by user: UserID) throws -> [BoostRecord]
+    /// Whether `follower`'s home timeline shows `followee`'s boosts (not hidden with `reblogs` false).
+    func showsBoosts(_ follower: UserID, _ followee: UserID) throws -> Bool
     /// Whether `blocker` blocks `blocked` (one direction).
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool
     /// The id of the newest activity item `user` has read (`nil`: none yet).

@@ -581,6 +581,28 @@ extension TimelineAPI {
                     + "while either blocks the other; 404 not_found when the post is out of the voter's sight.",
                 answer: .empty(), errors: [.forbidden, .notFound] + Operation.writeErrors, parameters: [.poll],
                 body: .command("vote", path: ["poll"]))),
+        // Boosts (Mastodon's reblogs).
+        command(
+            "PUT", "/v1/posts/{post}/boost", scope: "write:statuses",
+            Operation(
+                id: "reblog", summary: "Boost a post: show it to your followers (again: the same boost).", tag: .likes,
+                description:
+                    "Answers the boost's own id (a boost is a status of its own); boosting again answers the same "
+                    + "id and records nothing. The body may give `visibility`: public (the default), unlisted or "
+                    + "private. 403 forbidden for a post for followers only, a private account's post, or while one "
+                    + "of you blocks the other; 404 not_found for a post out of your sight.",
+                answer: .json("The boost's id.", "created"), errors: [.forbidden, .notFound] + Operation.writeErrors,
+                parameters: [.post], body: .command("reblog", path: ["post"]))),
+        command(
+            "DELETE", "/v1/posts/{post}/boost", scope: "write:statuses",
+            Operation(
+                id: "unreblog", summary: "Take back your boost of a post (idempotent).", tag: .likes,
+                answer: changed("not boosted"), errors: [.notFound, .storageFull], parameters: [.post])),
+        query(
+            "GET", "/v1/posts/{post}/boosts", scope: "read:accounts",
+            Operation(
+                id: "boosts", summary: "Who boosted a post, the latest boost first.", tag: .likes,
+                answer: userPage, errors: [.notFound], parameters: [.post], paged: true)),
         command(
             "PUT", "/v1/posts/{post}/bookmark", scope: "write:bookmarks",
             Operation(

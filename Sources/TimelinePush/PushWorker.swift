@@ -341,6 +341,7 @@ public final class PushWorker: @unchecked Sendable {
             case .reply: "\(name) replied to your comment"
             case .mention: "\(name) mentioned you"
             case .like: "\(name) liked your photo"
+            case .boost: "\(name) boosted your photo"
             case .follow: "\(name) followed you"
             case .followRequest: "\(name) asked to follow you"
             case .post: "\(name) posted a photo"
@@ -358,7 +359,7 @@ public final class PushWorker: @unchecked Sendable {
                 ?? item.post.flatMap {
                     try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption
                 }
-        case .like, .follow, .followRequest, .removed, .poll:
+        case .like, .boost, .follow, .followRequest, .removed, .poll:
             break
         }
         let base = baseURL.withLock { $0 }

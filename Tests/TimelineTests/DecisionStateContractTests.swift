@@ -24,6 +24,7 @@ extension InMemoryState {
             dismissedReports = dismissedReports.filter { $0[1] != post.rawValue }
             media = media.filter { $0.value.post != post }
             for poll in pollRecords.values where poll.post == post { dropPoll(poll.id) }
+            boostRecords = boostRecords.filter { $0.value.post != post }
             updateUser(author) { $0.postCount -= 1 }
         }
         func dropPoll(_ id: PollID) {
@@ -199,6 +200,17 @@ extension InMemoryState {
         case .followRequestRejected(let e), .followRequestWithdrawn(let e):
             requestEdges.removeAll { $0 == [e.followerId, e.followeeId] }
             notifyEdges.remove([e.followerId, e.followeeId])
+            hiddenBoostEdges.remove([e.followerId, e.followeeId])
+        case .postBoosted(let e):
+            boostRecords[e.boostId] = BoostRecord(
+                id: e.boostId, post: e.postId, author: e.authorId, booster: e.userId, visibility: e.visibility,
+                createdAt: envelope.timestamp)
+        case .boostRemoved(let e):
+            boostRecords[e.boostId] = nil
+        case .boostsHidden(let e):
+            hiddenBoostEdges.insert([e.followerId, e.followeeId])
+        case .boostsShown(let e):
+            hiddenBoostEdges.remove([e.followerId, e.followeeId])
         case .postNotificationsOn(let e):
             notifyEdges.insert([e.followerId, e.followeeId])
         case .postNotificationsOff(let e):
@@ -212,6 +224,7 @@ extension InMemoryState {
             endorsementEdges.remove([e.followerId, e.followeeId])
             followEdges.remove([e.followerId, e.followeeId])
             notifyEdges.remove([e.followerId, e.followeeId])
+            hiddenBoostEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
             updateUser(e.followeeId) { $0.followerCount -= 1 }
         case .blocked(let e):
@@ -244,6 +257,7 @@ extension InMemoryState {
             notificationPolicies[e.userId] = nil
             heldRequests[e.userId] = nil
             filterRecords.removeAll { $0.userId == e.userId }
+            hiddenBoostEdges = hiddenBoostEdges.filter { $0[0] != e.userId }
             reportEdges = reportEdges.filter { $0[0] != e.userId.rawValue }
             dismissedReports = dismissedReports.filter { $0[0] != e.userId.rawValue }
             userReportEdges = userReportEdges.filter { !$0.contains(e.userId) }

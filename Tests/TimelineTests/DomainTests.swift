@@ -15,6 +15,10 @@ struct InMemoryState: DecisionState {
     var requestEdges: [[UserID]] = []
     /// Who asked to be notified of whose posts, [follower, followee].
     var notifyEdges: Set<[UserID]> = []
+    /// Standing boosts, by id.
+    var boostRecords: [PostID: BoostRecord] = [:]
+    /// Who hid whose boosts, [follower, followee].
+    var hiddenBoostEdges: Set<[UserID]> = []
     /// Uploaded media, attached or not.
     var media: [MediaID: MediaRecord] = [:]
     /// Registered OAuth apps.
@@ -121,6 +125,14 @@ struct InMemoryState: DecisionState {
             }.prefix(limit))
     }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
+    func boost(by user: UserID, of post: PostID) -> PostID? {
+        boostRecords.values.first { $0.booster == user && $0.post == post }?.id
+    }
+    func boostRecord(_ id: PostID) -> BoostRecord? { boostRecords[id] }
+    func boosts(by user: UserID) -> [BoostRecord] {
+        boostRecords.values.filter { $0.booster == user }.sorted { $0.id < $1.id }
+    }
+    func showsBoosts(_ a: UserID, _ b: UserID) -> Bool { !hiddenBoostEdges.contains([a, b]) }
     func blocks(_ a: UserID, _ b: UserID) -> Bool { blockEdges.contains([a, b]) }
     func activityMarker(of user: UserID) -> String? { activityMarkers[user] }
     func newestActivity(of user: UserID) -> String? { activityItems[user]?.max() }

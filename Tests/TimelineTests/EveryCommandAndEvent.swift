@@ -19,7 +19,7 @@ let sampleCommands: [Command] = [
     .signOut(session: "t"),
     .signOutEverywhere,
     .updateProfile(username: "n", bio: "b", url: "https://x.org", discoverable: false, locked: true),
-    .follow(user: "u1", notify: true),
+    .follow(user: "u1", notify: true, reblogs: false),
     .unfollow(user: "u1"),
     .addPost(
         image: gifBase64(1), caption: "c", location: Place(latitude: -33.5, longitude: 151.25, name: "Bay"),
@@ -30,6 +30,8 @@ let sampleCommands: [Command] = [
     .deleteComment(comment: "c1"),
     .like(post: "p1"),
     .unlike(post: "p1"),
+    .reblog(post: "p1", visibility: "unlisted"),
+    .unreblog(post: "p1"),
     .bookmark(post: "p1"),
     .unbookmark(post: "p1"),
     .block(user: "u1"),
@@ -149,6 +151,11 @@ extension SchemaTests {
             .addComment(post: post.id.rawValue, text: "thanks @bob", replyTo: comment.id.rawValue), as: alice.id)
         try await service.run(.like(post: post.id.rawValue), as: bob.id)
         try await service.run(.unlike(post: post.id.rawValue), as: bob.id)
+        // A boost, taken back; boosts hidden and shown again.
+        try await service.run(.reblog(post: post.id.rawValue), as: bob.id)
+        try await service.run(.unreblog(post: post.id.rawValue), as: bob.id)
+        try await service.run(.follow(user: alice.id.rawValue, reblogs: false), as: bob.id)
+        try await service.run(.follow(user: alice.id.rawValue, reblogs: true), as: bob.id)
         try await service.run(.block(user: alice.id.rawValue), as: bob.id)
         try await service.run(.unblock(user: alice.id.rawValue), as: bob.id)
         try await service.run(.mute(user: alice.id.rawValue, duration: 3600), as: bob.id)

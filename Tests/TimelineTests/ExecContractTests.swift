@@ -88,7 +88,7 @@ import Vips
             Set(post.keys) == [
                 "id", "author", "authorUsername", "caption", "image", "hashtags", "likeCount", "commentCount",
                 "createdAt", "likedByViewer", "bookmarkedByViewer", "width", "height", "variants", "sensitive",
-                "visibility", "media"
+                "visibility", "media", "boostCount", "boostedByViewer"
             ])
         #expect(post["sensitive"] as? Bool == false)
         #expect(post["width"] as? Int == 2 && post["height"] as? Int == 1)

@@ -6,12 +6,19 @@ import Testing
 /// `timeline(u, limit, before)` = the first `limit` posts, by id descending, of all
 /// not-deleted posts whose author is u or someone u follows now, with id < before — less the
 /// posts the operator removed, and those reports hide from u (at least
-/// `hideAfterReports` standing reports, and u is not the author).
+/// `hideAfterReports` standing reports, and u is not the author) — and the boosts: a post
+/// neither u's nor of someone u follows enters by its first boost (by id) made by u or by someone
+/// u follows whose boosts u did not hide, unless a block stands between u and its author; each
+/// post once, at the id of the entry by which it came in.
 @Suite struct TimelinePropertyTests {
     /// The reference model: the definition, computed directly.
     struct Model {
         var posts: [PostID: UserID] = [:]
         var follows: Set<[UserID]> = []
+        /// Standing boosts: boost id → (post, booster).
+        var boosts: [PostID: (post: PostID, booster: UserID)] = [:]
+        /// [follower, followee]: the follower hid the followee's boosts.
+        var hiddenBoosts: Set<[UserID]> = []
         var blocks: Set<[UserID]> = []
         /// Who reported each post since its reports were last dismissed.
         var standing: [PostID: Set<UserID>] = [:]
@@ -28,14 +35,44 @@ import Testing
         /// A post leaves with its reports (deleted or removed).
         mutating func remove(_ post: PostID) {
             posts[post] = nil
+            boosts = boosts.filter { $0.value.post != post }
             standing[post] = nil
             reported = reported.filter { $0[1] != post.rawValue }
         }
 
-        func timeline(of user: UserID) -> [PostID] {
-            posts.filter { ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user) }
-                .keys.sorted(by: >)
+        func boost(by user: UserID, of post: PostID) -> PostID? {
+            boosts.first { $0.value.post == post && $0.value.booster == user }?.key
         }
+
+        /// A follow ends: so does the hiding of the followee's boosts.
+        mutating func unfollow(_ follower: UserID, _ followee: UserID) {
+            follows.remove([follower, followee])
+            hiddenBoosts.remove([follower, followee])
+        }
+
+        /// The timeline's entries, newest first: (entry id, post id).
+        func entries(of user: UserID) -> [[PostID]] {
+            let own = posts.filter {
+                ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user)
+            }
+            var entries = own.keys.map { [$0, $0] }
+            var firstBoost: [PostID: PostID] = [:]
+            for (id, boost) in boosts {
+                guard let author = posts[boost.post], own[boost.post] == nil, !hidden(boost.post, from: user),
+                    !blockedEitherWay(user, author)
+                else { continue }
+                let comesIn =
+                    boost.booster == user
+                    || (follows.contains([user, boost.booster]) && !hiddenBoosts.contains([user, boost.booster]))
+                guard comesIn else { continue }
+                if let first = firstBoost[boost.post], first < id { continue }
+                firstBoost[boost.post] = id
+            }
+            entries += firstBoost.map { [$0.value, $0.key] }
+            return entries.sorted { $0[0] > $1[0] }
+        }
+
+        func timeline(of user: UserID) -> [PostID] { entries(of: user).map { $0[0] } }
     }
 
     /// Walks every page of `user`'s timeline with page size `limit` and checks it against the model.
@@ -43,8 +80,8 @@ import Testing
         _ service: TimelineService, _ model: Model, _ user: UserID, limit: Int,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let expected = model.timeline(of: user)
-        var seen: [PostID] = []
+        let expected = model.entries(of: user)
+        var seen: [[PostID]] = []
         var request = PageRequest(limit: limit)
         while true {
             let page = try service.timeline(of: user, request)
@@ -52,7 +89,7 @@ import Testing
             #expect(
                 !page.items.isEmpty || request.before == nil, "a next cursor must not lead to an empty page",
                 sourceLocation: sourceLocation)
-            seen += page.items.map(\.id)
+            seen += page.items.map { [$0.entryId, $0.id] }
             guard let next = page.next else { break }
             #expect(page.items.count == limit, "a page before the end must be full", sourceLocation: sourceLocation)
             request.before = next
@@ -62,7 +99,9 @@ import Testing
 
     /// Seeds, with fan-out thresholds from "pull almost everyone" to "push everything", so
     /// both halves of the hybrid fan-out and the switch between them are exercised.
-    @Test(arguments: [(1, 1_000_000), (2, 1_000_000), (3, 1), (4, 2), (5, 3), (6, 4)] as [(UInt64, UInt64)])
+    @Test(
+        arguments: [(1, 1_000_000), (2, 1_000_000), (3, 1), (4, 2), (5, 3), (6, 4), (7, 2), (8, 1_000_000)]
+            as [(UInt64, UInt64)])
     func randomHistoriesMatchTheDefinition(seed: UInt64, threshold: UInt64) async throws {
         var rng = SeededRandom(seed: seed)
         let clock = TestClock()
@@ -77,7 +116,7 @@ import Testing
             clock.advance(Int64.random(in: 0...2, using: &rng))
             let actor = users.randomElement(using: &rng)!
             let other = users.randomElement(using: &rng)!
-            switch Int.random(in: 0..<15, using: &rng) {
+            switch Int.random(in: 0..<19, using: &rng) {
             case 0...3:
                 let post = try await service.addPost(by: actor, image: step)
                 model.posts[post.id] = actor
@@ -90,14 +129,51 @@ import Testing
                 // A block ends the follows both ways: the posts leave both timelines.
                 try await service.run(.block(user: other.rawValue), as: actor)
                 model.blocks.insert([actor, other])
-                model.follows.remove([actor, other])
-                model.follows.remove([other, actor])
+                model.unfollow(actor, other)
+                model.unfollow(other, actor)
+                // ... and the boosts of either's posts by the other.
+                model.boosts = model.boosts.filter {
+                    !(($0.value.booster == actor && model.posts[$0.value.post] == other)
+                        || ($0.value.booster == other && model.posts[$0.value.post] == actor))
+                }
             case 11 where actor != other:
                 try await service.run(.unblock(user: other.rawValue), as: actor)
                 model.blocks.remove([actor, other])
             case 6 where actor != other:
                 try await service.run(.unfollow(user: other.rawValue), as: actor)
-                model.follows.remove([actor, other])
+                model.unfollow(actor, other)
+            case 15, 16:
+                // A boost of one of the newest posts (so that some are boosted twice): again, the same boost.
+                if let post = model.posts.keys.sorted().suffix(6).randomElement(using: &rng) {
+                    let author = model.posts[post]!
+                    let reblog = Command.reblog(post: post.rawValue)
+                    if model.hidden(post, from: actor) || model.blocks.contains([author, actor]) {
+                        await expectError(.notFound) { _ = try await service.run(reblog, as: actor) }
+                    } else if model.blocks.contains([actor, author]) {
+                        await expectError(.forbidden) { _ = try await service.run(reblog, as: actor) }
+                    } else {
+                        let result = try await service.run(reblog, as: actor)
+                        guard case .created(let id) = result else {
+                            Issue.record("reblog answered \(result)")
+                            break
+                        }
+                        if let existing = model.boost(by: actor, of: post) {
+                            #expect(existing.rawValue == id, "boosting again answers the same boost")
+                        } else {
+                            model.boosts[PostID(id)] = (post, actor)
+                        }
+                    }
+                }
+            case 17:
+                if let (id, boost) = model.boosts.filter({ $0.value.booster == actor }).randomElement(using: &rng) {
+                    #expect(try await service.run(.unreblog(post: boost.post.rawValue), as: actor) == .changed(true))
+                    model.boosts[id] = nil
+                }
+            case 18 where actor != other && model.follows.contains([actor, other]):
+                // Hide or show a followee's boosts (follow's reblogs).
+                let show = Bool.random(using: &rng)
+                try await service.run(.follow(user: other.rawValue, reblogs: show), as: actor)
+                if show { model.hiddenBoosts.remove([actor, other]) } else { model.hiddenBoosts.insert([actor, other]) }
             case 7:
                 if let (post, author) = model.posts.randomElement(using: &rng) {
                     try await service.run(.deletePost(post: post.rawValue), as: author)
@@ -165,7 +241,7 @@ import Testing
             let expected = model.timeline(of: user)
             if let cursor = expected.randomElement(using: &rng) {
                 let page = try service.timeline(of: user, PageRequest(limit: 5, before: cursor.rawValue))
-                #expect(page.items.map(\.id) == Array(expected.filter { $0 < cursor }.prefix(5)))
+                #expect(page.items.map(\.entryId) == Array(expected.filter { $0 < cursor }.prefix(5)))
             }
             // Counts agree with the model too.
             let profile = try service.user(user)

@@ -160,4 +160,10 @@ import Testing
         try await Self.browserScript(
             "test_profile_extras.py", passes: "ok - Remove follower in one's followers list ends their follow")
     }
+
+    /// Tests/browser/test_boosts.py: the feed card's Boost button, and "Boosted by NAME" over a
+    /// post that came into Home by a boost, gone once the boost is taken back.
+    @Test(.timeLimit(.minutes(3))) func boostsInARealBrowser() async throws {
+        try await Self.browserScript("test_boosts.py", passes: "ok - carol, who follows bob, sees alice's post")
+    }
 }

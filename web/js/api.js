@@ -245,6 +245,9 @@ export const api = {
   deleteComment: (id) => call('deleteComment', { path: { comment: id } }),
   like: (id) => call('like', { path: { post: id } }),
   unlike: (id) => call('unlike', { path: { post: id } }),
+  /** Boosts post `id` (again: the same boost); answers `{id}`, the boost's. */
+  reblog: (id) => call('reblog', { path: { post: id }, body: {} }),
+  unreblog: (id) => call('unreblog', { path: { post: id } }),
   bookmark: (id) => call('bookmark', { path: { post: id } }),
   unbookmark: (id) => call('unbookmark', { path: { post: id } }),
   bookmarks: (before) => call('bookmarks', { params: page(before) }),

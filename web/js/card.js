@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { blurhashCanvas } from './blurhash.js';
 import { blurWarning, coverIfFiltered } from './filters.js';
 import { pollOf } from './poll.js';
+import { boostControls, boostedByLine } from './boosts.js';
 import { avatar, count, captionNodes, h, inlineError, scrollBehavior, timeAgo, toggle, userLink } from './dom.js';
 
 /** The text an image is described by: its caption, or who posted it. */
@@ -115,6 +116,7 @@ export function postCard(post) {
   const blur = blurWarning(post);
   veilIfSensitive(figure, blur ? { ...post, sensitive: true, warning: post.warning || blur } : post);
   return coverIfFiltered(h('article', { class: 'card', 'data-post': post.id },
+    boostedByLine(post),
     h('header', { class: 'card-head' },
       avatar(post.author, post.authorUsername),
       userLink(post.authorUsername, { class: 'user author' }),
@@ -127,6 +129,7 @@ export function postCard(post) {
       controls.button,
       controls.likes,
       h('a', { href: link, class: 'comment-count' }, count(post.commentCount, 'comment')),
+      boostControls(post),
       bookmarkButton(post)),
     post.caption ? h('p', { class: 'caption' }, userLink(post.authorUsername), ' ', captionNodes(post.caption)) : null),
   post);

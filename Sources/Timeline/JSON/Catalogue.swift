@@ -116,6 +116,12 @@ package enum Catalogue {
                 return .poll(poll)
             }
         },
+        QueryDefinition("boosts") { input throws(TimelineError) in
+            let post: PostID = try input.identifier("post"), page = try input.page()
+            return { service, viewer throws(TimelineError) in
+                .users(try service.boosters(of: post, page, viewer: viewer))
+            }
+        },
         QueryDefinition("timeline") { input throws(TimelineError) in
             let user: UserID = try input.identifier("user"), page = try input.page()
             return { service, _ throws(TimelineError) in .posts(try service.timeline(of: user, page)) }

@@ -192,6 +192,13 @@ extension ResultJSON.Post {
         media = p.media.map(ResultJSON.Media.init)
         filtered = p.filtered.isEmpty ? nil : p.filtered.map(ResultJSON.FilterResult.init)
         poll = p.poll?.rawValue
+        boostCount = p.boostCount
+        boostedByViewer = p.boostedByViewer
+        boost = p.boost.map {
+            ResultJSON.Boost(
+                id: $0.id.rawValue, by: $0.by.rawValue, byUsername: $0.byUsername, at: JSONOutput.timestamp($0.at),
+                visibility: $0.visibility.rawValue)
+        }
     }
 }
 

@@ -48,6 +48,29 @@ extension JSONOutput {
             key("bookmarkedByViewer")
             bool(saved)
         }
+        if let boost = post.boost {
+            key("boost")
+            out.append(UInt8(ascii: "{"))
+            key("at", first: true)
+            out.append(UInt8(ascii: "\""))
+            writeTimestamp(boost.at, into: &out)
+            out.append(UInt8(ascii: "\""))
+            key("by")
+            CompactJSONWriter.writeString(boost.by.rawValue, into: &out)
+            key("byUsername")
+            CompactJSONWriter.writeString(boost.byUsername, into: &out)
+            key("id")
+            CompactJSONWriter.writeString(boost.id.rawValue, into: &out)
+            key("visibility")
+            CompactJSONWriter.writeString(boost.visibility.rawValue, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        key("boostCount")
+        number(post.boostCount)
+        if let boosted = post.boostedByViewer {
+            key("boostedByViewer")
+            bool(boosted)
+        }
         key("caption")
         string(f.caption)
         key("commentCount")

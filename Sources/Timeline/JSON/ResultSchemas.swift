@@ -211,7 +211,11 @@ extension ResultJSON.Post: NamedResult {
         "visibility": "Who sees the post: everyone, or only its author's followers.",
         "media": "Its photos in order (an album); the first is `image`'s.",
         "filtered": "The viewer's warn and blur filters it matched where it was read; absent when none.",
-        "poll": "The id of its poll (`GET /v1/polls/{poll}`); absent when it has none."
+        "poll": "The id of its poll (`GET /v1/polls/{poll}`); absent when it has none.",
+        "boostCount": "Boosts of the post.",
+        "boostedByViewer": "Whether the viewer (the bearer) boosted the post; present only when there is a viewer.",
+        "boost": "In a home timeline, the boost by which the post came in (boosted by someone the viewer follows); "
+            + "absent for the post itself. The timeline's cursors are the boost's id then."
     ]
     static let memberSchemas = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
@@ -224,7 +228,21 @@ extension ResultJSON.Post: NamedResult {
         "location": JSONSchema.reference("../envelope.schema.json#/$defs/place"),
         "visibility": JSONSchema.enumeration(PostVisibility.allCases.map(\.rawValue)),
         "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self)).with("minItems", 1)
-            .with("maxItems", .integer(MediaPolicy.maxPerPost))
+            .with("maxItems", .integer(MediaPolicy.maxPerPost)),
+        "boostCount": ResultJSON.count(from: 0)
+    ]
+}
+
+extension ResultJSON.Boost {
+    static let schemaDescription: String? = "A boost: someone showed the post to their followers."
+    static let memberDescriptions = [
+        "id": "The boost's own id (time-sortable, as posts' ids).", "by": "Who boosted the post.",
+        "byUsername": "The booster's username.", "at": "When they boosted it (RFC 3339, UTC).",
+        "visibility": "Who sees the boost: public, unlisted or private (the booster's followers)."
+    ]
+    static let memberSchemas = [
+        "id": ResultJSON.identifier, "by": ResultJSON.identifier, "at": ResultJSON.timestamp,
+        "visibility": JSONSchema.enumeration(BoostVisibility.allCases.map(\.rawValue))
     ]
 }
 

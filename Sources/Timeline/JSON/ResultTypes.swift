@@ -74,6 +74,9 @@ package enum ResultJSON {
         var media: [Media]
         var filtered: [FilterResult]?
         var poll: String?
+        var boostCount: Int
+        var boostedByViewer: Bool?
+        var boost: Boost?
     }
 
     /// A filter of the viewer's that a post or comment matched (warn or blur).
@@ -83,6 +86,15 @@ package enum ResultJSON {
         var action: String
         var keywordMatches: [String]?
         var statusMatches: [String]?
+    }
+
+    /// The boost by which a post came into a home timeline (a post's `boost`).
+    struct Boost: Codable, Sendable, SchemaDocumented {
+        var id: String
+        var by: String
+        var byUsername: String
+        var at: String
+        var visibility: String
     }
 
     /// The image ids of a photo's variants.

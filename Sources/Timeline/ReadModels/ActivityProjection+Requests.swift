@@ -8,11 +8,11 @@ import TimelineDomain
 
 extension ActivityRecord.Kind {
     /// Whether a notification policy may hold or drop items of this kind: Mastodon's filterable
-    /// types (a mention, a favourite, a follow, a follow request); a post one asked to be told
+    /// types (a mention, a favourite, a reblog, a follow, a follow request); a post one asked to be told
     /// of (`status`) and a moderators' removal are never held.
     var isFilterable: Bool {
         switch self {
-        case .comment, .like, .follow, .mention, .reply, .followRequest: true
+        case .comment, .like, .boost, .follow, .mention, .reply, .followRequest: true
         case .removed, .post: false
         }
     }

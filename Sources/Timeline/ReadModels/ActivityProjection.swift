@@ -5,6 +5,7 @@ import TimelineDomain
 struct ActivityRecord: Equatable {
     enum Kind: UInt8 {
         case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6, post = 7
+        case boost = 8
     }
     var kind: Kind
     /// Who did it; `nil` for the operator (`removed`), stored as "".
@@ -213,6 +214,7 @@ struct ActivityProjection: Projection {
         switch envelope.event {
         case .commentAdded(let e): .comment(e.postId, e.commentId)
         case .likeAdded(let e): .like(e.postId, e.userId)
+        case .postBoosted(let e): .boost(e.postId, e.userId)
         case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
         case .followRequested(let e): .followRequest(followee: e.followeeId, follower: e.followerId)
         // No other event records an item found again by a reference.
@@ -309,6 +311,14 @@ struct ActivityProjection: Projection {
                 as: (owner, envelope.id.rawValue), reference: .like(e.postId, e.userId), txn)
         }
         handlers.on(.likeRemoved) { (e: Like, _, txn) in try projection.forget(.like(e.postId, e.userId), txn) }
+        handlers.on(.postBoosted) { (e: Boost, envelope, txn) in
+            // The post's author is told (Mastodon's `reblog`), unless they boosted it themselves.
+            guard e.authorId != e.userId, try projection.owners.get(e.postId, txn) != nil else { return }
+            try projection.record(
+                ActivityRecord(kind: .boost, actor: e.userId, post: e.postId, comment: nil, at: envelope.timestamp),
+                as: (e.authorId, envelope.id.rawValue), reference: .boost(e.postId, e.userId), txn)
+        }
+        handlers.on(.boostRemoved) { (e: Boost, _, txn) in try projection.forget(.boost(e.postId, e.userId), txn) }
         handlers.on(.followRequested) { (e: Follow, envelope, txn) in
             let at = envelope.timestamp
             try projection.record(
@@ -370,6 +380,8 @@ enum ActivityFeed: GroupedLayout {
 enum ActivityReference {
     case comment(PostID, CommentID)
     case like(PostID, UserID)
+    /// A boost of the post by the user.
+    case boost(PostID, UserID)
     case follow(followee: UserID, follower: UserID)
     case followRequest(followee: UserID, follower: UserID)
     /// A reply (the comment) to a comment on the post.
@@ -389,6 +401,7 @@ enum ActivityReferences: TableLayout {
         switch reference {
         case let .comment(post, comment): prefix(of: post) + Array(("C" + comment.rawValue).utf8)
         case let .like(post, user): prefix(of: post) + Array(("L" + user.rawValue).utf8)
+        case let .boost(post, user): prefix(of: post) + Array(("B" + user.rawValue).utf8)
         case let .follow(followee, follower): CompositeKey.make("f" + followee.rawValue, follower.rawValue)
         case let .followRequest(followee, follower): CompositeKey.make("q" + followee.rawValue, follower.rawValue)
         case let .reply(post, comment): prefix(of: post) + Array(("R" + comment.rawValue).utf8)

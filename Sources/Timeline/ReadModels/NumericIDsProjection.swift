@@ -65,7 +65,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured
+        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -88,6 +88,8 @@ struct NumericIDsProjection: Projection {
         case .pollSet(let e): [.poll(e.pollId)]
         // Featured again after it was dropped: the same number (`assign` keeps the first).
         case .tagFeatured(let e): [.featuredTag(user: e.userId, tag: e.tag)]
+        // A boost is a status of its own: its own number, never its post's.
+        case .postBoosted(let e): [.boost(e.boostId)]
         default: []
         }
     }
@@ -129,10 +131,12 @@ public enum NumberedObject: Hashable, Sendable {
     public static func featuredTag(user: UserID, tag: String) -> NumberedObject {
         .featuredTag("\(user.rawValue)#\(tag)")
     }
+    /// A boost (a status of its own, whose `reblog` is the boosted post).
+    case boost(PostID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
-        /// `Status.id`: posts and comments.
+        /// `Status.id`: posts, comments and boosts.
         case status = 0x73
         /// `Account.id`.
         case account = 0x61
@@ -163,7 +167,7 @@ public enum NumberedObject: Hashable, Sendable {
     /// The space the object's number is unique in.
     public var space: Space {
         switch self {
-        case .post, .comment: .status
+        case .post, .comment, .boost: .status
         case .account: .account
         case .media: .media
         case .notification: .notification
@@ -182,7 +186,7 @@ public enum NumberedObject: Hashable, Sendable {
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
-        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag"
+        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -202,6 +206,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "filterStatus": self = .filterStatus(id)
         case "poll": self = .poll(PollID(id))
         case "featuredTag": self = .featuredTag(id)
+        case "boost": self = .boost(PostID(id))
         default: return nil
         }
     }
@@ -227,6 +232,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .filterStatus(let id): (0x53, id)
             case .poll(let id): (0x50, id.rawValue)
             case .featuredTag(let id): (0x66, id)
+            case .boost(let id): (0x62, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -249,6 +255,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x53: self = .filterStatus(id)
         case 0x50: self = .poll(PollID(id))
         case 0x66: self = .featuredTag(id)
+        case 0x62: self = .boost(PostID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -74,17 +74,24 @@ final class Presenter {
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
         var post: Post
-        if let viewer, let marks {
+        let id = stored.id
+        if viewer != nil, let marks, !marks.contains(.boost) {
             post = Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
         } else if let viewer {
             post = Post(
-                stored, likedByViewer: try view.likes(viewer, stored.id),
-                bookmarkedByViewer: try view.bookmarks(viewer, stored.id))
+                stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
         } else {
             post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
+        let boosts = view.models.boosts
+        post.boostCount = try boosts.count(of: id, view.txn)
+        // A post nobody boosted (most) costs one lookup: the count's.
+        if let viewer {
+            post.boostedByViewer =
+                try post.boostCount > 0 && boosts.byUserAndPost.contains((viewer, id), view.txn)
+        }
         // Its poll's id (one lookup), so a client draws the poll without asking whether there is one.
-        post.poll = try view.models.polls.postPolls.get(stored.id, view.txn)
+        post.poll = try view.models.polls.postPolls.get(id, view.txn)
         return post
     }
 
@@ -103,6 +110,7 @@ final class Presenter {
             case .reply: .reply
             case .followRequest: .followRequest
             case .post: .post
+            case .boost: .boost
             }
         return ActivityItem(
             id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),

@@ -22,6 +22,9 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case activity
     /// The home timelines (hybrid fan-out).
     case timeline
+    /// The boosts: each one, each user's and each post's (after `timeline`, which reads a
+    /// deleted post's boosts before they go).
+    case boosts
     /// The instance's texts and rules, announcements, and the weekly activity.
     case instance
     /// Each user's filters (muted words and posts).

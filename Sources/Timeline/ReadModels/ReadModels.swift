@@ -21,18 +21,20 @@ extension ProjectionName {
         switch self {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
-        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras: 1
+        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras,
+            .boosts:
+            1
         }
     }
 
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
     var dependencies: [ProjectionName] {
         switch self {
-        case .timeline: [.follows, .posts, .profiles]
+        case .timeline: [.follows, .posts, .profiles, .boosts]
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras:
+            .profileExtras, .boosts:
             []
         }
     }
@@ -103,6 +105,7 @@ final class ReadModels: Sendable {
     let places: PlacesProjection
     let activity: ActivityProjection
     let timeline: TimelineProjection
+    let boosts: BoostsProjection
     let instance: InstanceProjection
     let filters: FiltersProjection
     let polls: PollsProjection
@@ -134,8 +137,9 @@ final class ReadModels: Sendable {
         let activity = try ActivityProjection(
             env, prefix: generations.prefix(.activity), profiles: profiles, follows: follows, posts: posts,
             extras: profileExtras)
+        let boosts = try BoostsProjection(env, prefix: generations.prefix(.boosts))
         let timeline = try TimelineProjection(
-            env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
+            env, prefix: generations.prefix(.timeline), follows: follows, posts: posts, boosts: boosts,
             threshold: fanoutThreshold)
         let instance = try InstanceProjection(env, prefix: generations.prefix(.instance))
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
@@ -153,6 +157,7 @@ final class ReadModels: Sendable {
             case .places: places
             case .activity: activity
             case .timeline: timeline
+            case .boosts: boosts
             case .instance: instance
             case .filters: filters
             case .polls: polls
@@ -163,6 +168,7 @@ final class ReadModels: Sendable {
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
         self.postImages = postImages
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
+        self.boosts = boosts
         self.places = places
         self.instance = instance
         self.filters = filters
@@ -372,6 +378,16 @@ struct ReadView: DecisionState {
         return users
     }
     func likes(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.likes(user, post, txn) }
+    func boost(by user: UserID, of post: PostID) throws -> PostID? {
+        try models.boosts.byUserAndPost.get((user, post), txn)
+    }
+    func boostRecord(_ id: PostID) throws -> BoostRecord? { try models.boosts.boost(id, txn) }
+    func boosts(by user: UserID) throws -> [BoostRecord] {
+        try models.boosts.byUser.members(of: user, txn).compactMap { try models.boosts.boost($0, txn) }
+    }
+    func showsBoosts(_ follower: UserID, _ followee: UserID) throws -> Bool {
+        try models.boosts.shows(follower, followee, txn)
+    }
     func blocks(_ blocker: UserID, _ blocked: UserID) throws -> Bool {
         try models.follows.blocks(blocker, blocked, txn)
     }

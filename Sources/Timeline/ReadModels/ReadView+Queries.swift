@@ -158,8 +158,10 @@ extension ReadView {
         }
     }
 
-    /// The materialised timeline merged with the posts of the pulled authors `user` follows
-    /// (each only above its boundary, so the sources never overlap), newest first.
+    /// The materialised timeline merged with the posts and boosts of the pulled authors `user`
+    /// follows (each only above its boundary, so the sources never overlap), newest first. A
+    /// boost's entry shows its post only when it is the first way the post came in
+    /// (`homeBoost`): each post once.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
         // Muted and suspended authors are left out (a timeline checks no relation per post):
@@ -169,11 +171,15 @@ extension ReadView {
         let projection = models.timeline
         let pulled = try projection.pulledAuthors(of: user, txn)
             .filter { try privacy.mayShow(postsBy: $0.author, on: .home) }
+        let boosts = models.boosts.byUser
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
+        // A pulled author's boosts: their entries' values say `boost`.
+        sources += pulled.map { MergeSource(prefix: boosts.prefix($0.author), floor: $0.boundary, ownsValues: true) }
         let posts = models.posts
         let databases =
             [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
+            + Array(repeating: boosts.database, count: pulled.count)
             + (pulled.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
         return try txn.withCursors(databases) { cursors in
             let merged = Array(cursors.prefix(sources.count))
@@ -188,7 +194,11 @@ extension ReadView {
             // (the page fills past it); a timeline holds only the posts of whom its owner
             // follows (blocks end follows), so no relation is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
-                try present.listedPost(id, on: .home, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id))
+                let entryMarks = entry.map(TimelineEntries.decode)
+                if entryMarks?.contains(.boost) == true {
+                    return try homeBoost(PostID(String(decoding: id, as: UTF8.self)), of: user, present)
+                }
+                return try present.listedPost(id, on: .home, marks: try entryMarks ?? marks?.of(id))
             }
         }
     }

@@ -12,8 +12,15 @@ import TimelineDomain
 /// boundary stay materialised, so the two sources never overlap. The answer is always docs/spec.md's
 /// definition; only the cost moves (an `addPost` by a pulled author writes one entry).
 ///
+/// Boosts are fanned out exactly as posts are: a boost is an entry of its own (its own id, the
+/// value `ViewerMarks.boost`) in its booster's and every follower's timeline, merged with the
+/// follow backlog, taken out on unfollow, and pulled at read time from the booster's boost list
+/// above the boundary when the booster is pulled (a boost by the most-followed account writes
+/// what a post by it writes). Which of a post's entries shows — each post once, at the first
+/// entry by which it came in — is decided when reading (`ReadView.timeline(of:_:)`).
+///
 /// Reads the follow graph and users' posts as they stand in the same transaction, so it is
-/// applied after `follows` and `posts`.
+/// applied after `follows` and `posts`; and a post's boosts before `boosts` lets them go.
 struct TimelineProjection: Projection {
     let name = ProjectionName.timeline
     let timelines: Table<TimelineEntries>
@@ -22,20 +29,23 @@ struct TimelineProjection: Projection {
     let followerCounts: Table<FollowerCounts>
     let follows: FollowsProjection
     let posts: PostsProjection
+    let boosts: BoostsProjection
     let threshold: UInt64
     var databases: [Database] { [timelines.database, pulls.database, boundaries.database, followerCounts.database] }
 
     private(set) var handlers = EventHandlers()
 
-    init(_ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection, threshold: UInt64)
-        throws
-    {
+    init(
+        _ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection,
+        boosts: BoostsProjection, threshold: UInt64
+    ) throws {
         timelines = try Table(env, prefix + "timelines")
         pulls = try Table(env, prefix + "pulls")
         boundaries = try Table(env, prefix + "pullBoundaries")
         followerCounts = try Table(env, prefix + "followerCounts")
         self.follows = follows
         self.posts = posts
+        self.boosts = boosts
         self.threshold = threshold
         handlers = Self.handlers(of: self)
     }
@@ -68,6 +78,17 @@ struct TimelineProjection: Projection {
         }
     }
 
+    /// Calls `body` with each boost of `booster` up to `boundary` (all of them when nil).
+    private func forEachPushedBoost(
+        of booster: UserID, boundary: String?, _ txn: Transaction, _ body: (PostID) throws -> Void
+    ) throws {
+        try boosts.byUser.forEach(in: booster, txn) { boost, _ in
+            guard !isPulled(boost, boundary: boundary) else { return false }
+            try body(boost)
+            return true
+        }
+    }
+
     private func isPulled(_ post: PostID, boundary: String?) -> Bool {
         guard let boundary else { return false }
         return boundary.utf8.lexicographicallyPrecedes(post.rawValue.utf8)
@@ -93,10 +114,21 @@ struct TimelineProjection: Projection {
         }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in
             try projection.unpush(e.postId, author: e.authorId, txn)
+            try projection.unpushBoosts(of: e.postId, txn)
         }
         handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in
             try projection.unpush(e.postId, author: e.authorId, txn)
+            try projection.unpushBoosts(of: e.postId, txn)
         }
+        handlers.on(.postBoosted) { (e: Boost, _, txn) in
+            // As a post: the booster's own entry, and the followers' unless the booster is pulled.
+            try projection.timelines.put((e.userId, e.boostId), .boost, txn)
+            guard !projection.isPulled(e.boostId, boundary: try projection.boundary(of: e.userId, txn)) else { return }
+            try projection.follows.forEachFollower(of: e.userId, txn) { follower in
+                try projection.timelines.put((follower, e.boostId), .boost, txn)
+            }
+        }
+        handlers.on(.boostRemoved) { (e: Boost, _, txn) in try projection.unpush(e.boostId, author: e.userId, txn) }
         handlers.on(.followed) { (e: Follow, _, txn) in
             let count = try projection.addFollower(to: e.followeeId, 1, txn)
             let boundary = try projection.boundary(of: e.followeeId, txn)
@@ -104,6 +136,9 @@ struct TimelineProjection: Projection {
             try projection.forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
                 let marks = try projection.marks(of: e.followerId, post, txn)
                 try projection.timelines.put((e.followerId, post), marks, txn)
+            }
+            try projection.forEachPushedBoost(of: e.followeeId, boundary: boundary, txn) { boost in
+                try projection.timelines.put((e.followerId, boost), .boost, txn)
             }
             if boundary == nil && count >= projection.threshold { try projection.startPulling(e.followeeId, txn) }
         }
@@ -113,6 +148,9 @@ struct TimelineProjection: Projection {
             if boundary != nil { try projection.pulls.delete((e.followerId, e.followeeId), txn) }
             try projection.forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
                 try projection.timelines.delete((e.followerId, post), txn)
+            }
+            try projection.forEachPushedBoost(of: e.followeeId, boundary: boundary, txn) { boost in
+                try projection.timelines.delete((e.followerId, boost), txn)
             }
         }
         handlers.on(.likeAdded, .likeRemoved) { (e: Like, _, txn) in try projection.remark(e.userId, e.postId, txn) }
@@ -154,9 +192,17 @@ struct TimelineProjection: Projection {
         }
     }
 
-    /// From now on `author`'s new posts are merged at read time instead of pushed.
+    /// Takes the boosts of a deleted or removed post out of every timeline they were pushed into.
+    private func unpushBoosts(of post: PostID, _ txn: Transaction) throws {
+        for (boost, booster) in try boosts.boosts(of: post, txn) { try unpush(boost, author: booster, txn) }
+    }
+
+    /// From now on `author`'s new posts and boosts are merged at read time instead of pushed:
+    /// the boundary is the newest of both (ids of posts and boosts share one order).
     private func startPulling(_ author: UserID, _ txn: Transaction) throws {
-        let newest = try posts.postsByUser.last(in: author, txn)?.rawValue ?? ""
+        let post = try posts.postsByUser.last(in: author, txn)?.rawValue ?? ""
+        let boost = try boosts.byUser.last(in: author, txn)?.rawValue ?? ""
+        let newest = post.utf8.lexicographicallyPrecedes(boost.utf8) ? boost : post
         try boundaries.put(author, newest, txn)
         try follows.forEachFollower(of: author, txn) { follower in
             try pulls.put((follower, author), (), txn)
@@ -183,10 +229,13 @@ struct ViewerMarks: OptionSet, Sendable {
     let rawValue: UInt8
     static let liked = ViewerMarks(rawValue: 1)
     static let bookmarked = ViewerMarks(rawValue: 2)
+    /// The entry is a boost (its key a boost's id): the boosted post's marks are read with it.
+    static let boost = ViewerMarks(rawValue: 0x80)
 }
 
 /// The home timelines, `user ‖ 0 ‖ postId` → `ViewerMarks` (one byte; none when empty): the
-/// key is what orders a page, the value the viewer's like and bookmark of the post.
+/// key is what orders a page, the value the viewer's like and bookmark of the post, or, for a
+/// boost's entry (`user ‖ 0 ‖ boostId`), `ViewerMarks.boost`.
 enum TimelineEntries: GroupedLayout {
     typealias Group = UserID
     typealias Member = PostID

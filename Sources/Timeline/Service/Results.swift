@@ -104,6 +104,12 @@ public struct Post: Sendable, Equatable {
     public internal(set) var filtered: [FilterMatch] = []
     /// Its poll, if it has one (`TimelineService.poll(_:viewer:)` reads it).
     public internal(set) var poll: PollID?
+    /// How many boosts it has.
+    public internal(set) var boostCount = 0
+    /// Whether the viewer boosted it (`nil` when the query had no viewer).
+    public internal(set) var boostedByViewer: Bool?
+    /// The boost by which it came into a home timeline, when it did (`nil` for the post itself).
+    public internal(set) var boost: BoostInfo?
 
     init(_ readings: PostReadings, likedByViewer: Bool?, bookmarkedByViewer: Bool?) {
         self.readings = readings
@@ -159,8 +165,27 @@ public struct Post: Sendable, Equatable {
             && a.likedByViewer == b.likedByViewer && a.bookmarkedByViewer == b.bookmarkedByViewer && a.width == b.width
             && a.height == b.height && a.variants == b.variants && a.location == b.location && a.editedAt == b.editedAt
             && a.sensitive == b.sensitive && a.warning == b.warning && a.visibility == b.visibility && a.poll == b.poll
-            && a.media == b.media
+            && a.media == b.media && a.boostCount == b.boostCount && a.boostedByViewer == b.boostedByViewer
+            && a.boost == b.boost
     }
+
+    /// The id of the timeline entry it is: its boost's id when it came in by a boost, else its own
+    /// (a home timeline's cursors are these).
+    public var entryId: PostID { boost?.id ?? id }
+}
+
+/// A boost (Mastodon's reblog): a status of its own with its own id, showing someone's post.
+public struct BoostInfo: Sendable, Equatable {
+    /// The boost's own id (creation order, the same order as posts').
+    public var id: PostID
+    /// Who boosted the post.
+    public var by: UserID
+    /// The booster's username now.
+    public var byUsername: String
+    /// When they boosted it (ms since 1970).
+    public var at: Int64
+    /// Who sees the boost.
+    public var visibility: BoostVisibility
 }
 
 /// One version of a post's caption (`TimelineService.history(of:viewer:)`).
@@ -236,6 +261,8 @@ public struct ActivityItem: Sendable, Equatable {
         /// A poll the user made or voted in ended (`post` is its post, `actor` its author): due
         /// from the poll's end, with nothing written then (`PollsProjection`).
         case poll
+        /// Someone boosted one of the user's posts (gone with the boost).
+        case boost
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -259,7 +286,7 @@ public struct ActivityItem: Sendable, Equatable {
 extension ActivityItem.Kind {
     /// Mastodon's notification type for this kind, which is also its push alert's name: a
     /// comment on one's post, a reply and an `@mention` are `mention`, a like is `favourite`, a
-    /// post one asked to be told of is `status`; nil for a moderators' removal, which Mastodon
+    /// post one asked to be told of is `status`, a boost `reblog`; nil for a moderators' removal, which Mastodon
     /// has no type for.
     public var mastodonType: String? {
         switch self {
@@ -269,6 +296,7 @@ extension ActivityItem.Kind {
         case .followRequest: "follow_request"
         case .post: "status"
         case .poll: "poll"
+        case .boost: "reblog"
         case .removed: nil
         }
     }

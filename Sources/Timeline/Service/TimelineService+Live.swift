@@ -101,6 +101,11 @@ extension TimelineService {
                 guard let post = try view.post(e.postId), post.author != viewer, try sees(post)
                 else { return [] }
                 return [.post(try present.post(post.id))]
+            case .postBoosted(let e):
+                // A boost shows live where it enters the viewer's home timeline (`homeBoost`:
+                // the first way its post came in, the booster's and the post's privacy).
+                guard let boosted = try view.homeBoost(e.boostId, of: viewer, present) else { return told }
+                return [.post(boosted)] + told
             case .unfollowed(let e):
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):
@@ -149,7 +154,7 @@ extension TimelineService {
                 let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn)
             else { return [] }
             return [try present.activity(id: envelope.id.rawValue, record)]
-        case .commentAdded, .likeAdded, .followed, .followRequested:
+        case .commentAdded, .likeAdded, .postBoosted, .followed, .followRequested:
             guard let (owner, id, record) = try activity.recorded(by: envelope, view.txn), owner == viewer,
                 try !leftOut(record)
             else { return try underTheEventsID() }

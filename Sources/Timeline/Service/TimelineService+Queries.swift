@@ -211,8 +211,39 @@ extension TimelineService {
         return try read { try $0.likers(of: post, page, viewer: viewer) }
     }
 
-    /// The home timeline of `user`: their own and followed users' posts, newest first (with
-    /// `likedByViewer` for `user`).
+    /// Who boosted `post`, the latest boost first (those `viewer` may see, of a post they may see).
+    public func boosters(of post: PostID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Profile>
+    {
+        let page = try page.validated()
+        return try read { try $0.boosters(of: post, page, viewer: viewer) }
+    }
+
+    /// `user`'s posts and boosts, newest first (a boost as its post with `Post.boost` set; its
+    /// entry id is the page's cursor): Mastodon's account statuses.
+    public func postsAndBoosts(by user: UserID, _ page: PageRequest = PageRequest(), viewer: UserID? = nil)
+        throws(TimelineError) -> Page<Post>
+    {
+        let page = try page.validated()
+        return try read { view in
+            try view.filtered(try view.postsAndBoosts(by: user, page, viewer: viewer), .account, viewer: viewer)
+        }
+    }
+
+    /// Whether `viewer`'s home timeline shows `user`'s boosts (`follow`'s `reblogs`).
+    public func showsBoosts(of user: UserID, to viewer: UserID) throws(TimelineError) -> Bool {
+        try read { try $0.models.boosts.shows(viewer, user, $0.txn) }
+    }
+
+    /// The boost `id` as a status of its own: its post, with `Post.boost` set (`not_found` when it
+    /// is gone or out of `viewer`'s sight).
+    public func boost(_ id: PostID, viewer: UserID? = nil) throws(TimelineError) -> Post {
+        try read { try $0.boost(id, viewer: viewer) }
+    }
+
+    /// The home timeline of `user`: their own and followed users' posts, and the posts boosts by
+    /// them brought in (each post once, at the first entry by which it came in), newest first
+    /// (with `likedByViewer` for `user`).
     public func timeline(of user: UserID, _ page: PageRequest = PageRequest()) throws(TimelineError) -> Page<Post> {
         let page = try page.validated()
         return try read { view in try view.filtered(try view.timeline(of: user, page), .home, viewer: user) }
@@ -417,8 +448,10 @@ extension TimelineService {
         let offset = try Self.trendOffset(page)
         return try read { view in
             let posts = try view.trendingPosts(offset: offset, limit: page.limit + 1, viewer: viewer)
-            return Page(
-                items: Array(posts.prefix(page.limit)), next: posts.count > page.limit ? "\(offset + page.limit)" : nil)
+            return try view.filtered(
+                Page(
+                    items: Array(posts.prefix(page.limit)),
+                    next: posts.count > page.limit ? "\(offset + page.limit)" : nil), .public, viewer: viewer)
         }
     }
 

@@ -163,6 +163,7 @@ extension Decider {
         events += footprint.bookmarks.map { .unbookmarked(Bookmark(postId: $0, userId: target)) }
         events += footprint.comments.map { .commentDeleted(CommentDeleted(commentId: $0.id, postId: $0.post)) }
         events += footprint.likes.map { .likeRemoved(Like(postId: $0, userId: target)) }
+        events += try state.boosts(by: target).map { .boostRemoved($0.payload) }
         events += footprint.posts.map { .postDeleted(PostDeleted(postId: $0, authorId: target)) }
         events += footprint.unattachedMedia.map { .mediaDeleted(MediaDeleted(mediaId: $0, uploaderId: target)) }
         events += footprint.following.map { .unfollowed(Follow(followerId: target, followeeId: $0)) }

@@ -51,6 +51,8 @@ extension Decider {
         if try state.follows(target, me.id) {
             events.append(.unfollowed(Follow(followerId: target, followeeId: me.id)))
         }
+        // and the boosts of either's posts by the other.
+        events += try endingBoosts(between: me.id, target)
         events.append(.blocked(Block(blockerId: me.id, blockedId: target)))
         return Decision(events: events, outcome: .success(.changed(true)))
     }

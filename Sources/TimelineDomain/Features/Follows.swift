@@ -45,6 +45,8 @@ extension Follow: EventPayload {
             case .unfollowed: "unfollowed"
             case .postNotificationsOn: "asked to be notified of the posts of"
             case .postNotificationsOff: "stopped being notified of the posts of"
+            case .boostsHidden: "hid the boosts of"
+            case .boostsShown: "showed again the boosts of"
             default: "followed"
             }
         return "\(name(followerId)) \(verb) \(name(followeeId))"
@@ -54,7 +56,7 @@ extension Follow: EventPayload {
 extension Decider {
     /// Follows `user` (or asks to), and with `notify` turns notifications of their posts on or
     /// off; already following, only `notify` can change anything.
-    func follow(_ user: String, notify: Bool?, by me: UserRecord) throws -> Decision {
+    func follow(_ user: String, notify: Bool?, reblogs: Bool? = nil, by me: UserRecord) throws -> Decision {
         let target = try otherUser(user, of: me, "follow")
         guard try state.user(target)?.suspended != true else { throw TimelineError.notFound("user", target.rawValue) }
         guard try !blockedEitherWay(me.id, target) else {
@@ -69,6 +71,7 @@ extension Decider {
         if let notify, try notify != state.notifies(me.id, target) {
             events.append(notify ? .postNotificationsOn(edge) : .postNotificationsOff(edge))
         }
+        events += try showingBoosts(reblogs, of: target, by: me.id)
         return Decision(events: events, outcome: .success(.changed(!events.isEmpty)))
     }
 
@@ -97,36 +100,42 @@ package struct FollowCommand: CommandDefinition {
     package let user: String
     /// The `notify` field.
     package let notify: Bool?
+    /// The `reblogs` field: whether the user's boosts show in the home timeline.
+    package let reblogs: Bool?
 
     /// A `follow` command with these fields.
-    package init(user: String, notify: Bool?) {
+    package init(user: String, notify: Bool?, reblogs: Bool? = nil) {
         self.user = user
         self.notify = notify
+        self.reblogs = reblogs
     }
 
     /// Reads `follow`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         user = try fields.string("user")
         notify = try fields.optionalBool("notify")
+        reblogs = try fields.optionalBool("reblogs")
     }
 
     /// Writes `follow`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("user", user)
         fields.set("notify", notify)
+        fields.set("reblogs", reblogs)
     }
 
     /// Decides `follow` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.follow(user, notify: notify, by: $0) }
+        try decider.acting(actor) { try decider.follow(user, notify: notify, reblogs: reblogs, by: $0) }
     }
 }
 
 extension Command {
     /// The acting user follows `user`, or asks to when the account is locked (idempotent);
-    /// `notify` turns notifications of their posts on or off (`nil`: as it is).
-    public static func follow(user: String, notify: Bool? = nil) -> Command {
-        Command(FollowCommand(user: user, notify: notify))
+    /// `notify` turns notifications of their posts on or off (`nil`: as it is); `reblogs` false
+    /// hides their boosts from the home timeline, true shows them (`nil`: as it is).
+    public static func follow(user: String, notify: Bool? = nil, reblogs: Bool? = nil) -> Command {
+        Command(FollowCommand(user: user, notify: notify, reblogs: reblogs))
     }
 }
 
@@ -164,7 +173,10 @@ extension Follow {
         .postNotificationsOn: "followerId asked to be told of each of followeeId's posts (follow's notify): each "
             + "post after it is an activity item of kind post for them while they follow.",
         .postNotificationsOff: "followerId stopped being told of followeeId's posts (follow's notify false). "
-            + "Unfollowing, or a rejected or withdrawn request, ends it without this event."
+            + "Unfollowing, or a rejected or withdrawn request, ends it without this event.",
+        .boostsHidden: "followerId hid followeeId's boosts from their home timeline (follow's reblogs false). "
+            + "Unfollowing, or a rejected or withdrawn request, ends it without BoostsShown.",
+        .boostsShown: "followerId showed followeeId's boosts in their home timeline again (follow's reblogs true)."
     ]
 }
 
@@ -174,7 +186,9 @@ extension FollowCommand {
     /// What the fields are.
     package static let memberDescriptions: [String: String] = [
         "notify": "Optional: true asks to be told of each of the user's posts, false stops it; absent leaves it "
-            + "as it is."
+            + "as it is.",
+        "reblogs": "Optional: false hides the user's boosts from the home timeline, true shows them again; absent "
+            + "leaves it as it is."
     ]
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [

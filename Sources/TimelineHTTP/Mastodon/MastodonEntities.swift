@@ -111,17 +111,35 @@ struct MastodonEntities {
             in_reply_to_account_id: Nullable(nil), sensitive: post.sensitive, spoiler_text: post.warning ?? "",
             visibility: Self.visibility(post.visibility), language: Nullable(nil),
             uri: "\(base)/v1/posts/\(post.id.rawValue)", url: "\(base)/#/post/\(post.id.rawValue)",
-            replies_count: post.commentCount, reblogs_count: 0, favourites_count: post.likeCount,
+            replies_count: post.commentCount, reblogs_count: post.boostCount, favourites_count: post.likeCount,
             edited_at: Nullable(post.editedAt.map { JSONOutput.timestamp($0) }),
-            favourited: post.likedByViewer ?? false, reblogged: false, muted: muted,
+            favourited: post.likedByViewer ?? false, reblogged: post.boostedByViewer ?? false, muted: muted,
             bookmarked: post.bookmarkedByViewer ?? false, pinned: pinned,
-            content: content.html, reblog: JSONNull(), application: JSONNull(), account: try account(author),
+            content: content.html, reblog: .none, application: JSONNull(), account: try account(author),
             media_attachments: try post.media.map(media), mentions: content.mentions, tags: content.tags, emojis: [],
             card: JSONNull(),
             // Read only for a post that has one (`Post.poll`): no lookup for the others.
             poll: Nullable(
                 try post.poll.map { id throws(TimelineError) in try poll(try service.poll(id, viewer: viewer)) }),
             filtered: try filterResults(post.filtered))
+    }
+
+    /// A boost as a status of its own (`post.boost` set): its own id, account (the booster's,
+    /// `booster`), time and visibility, no content of its own, and `reblog` the boosted post
+    /// (`author`'s). Its counts and the viewer's marks are the post's, as clients show them.
+    func status(boostOf post: Post, booster: Profile, author: Profile) throws(TimelineError) -> Mastodon.Status {
+        guard let boost = post.boost else { return try status(post, author: author) }
+        let reblogged = try status(post, author: author)
+        return Mastodon.Status(
+            id: try ids.id(.boost(boost.id)), created_at: JSONOutput.timestamp(boost.at), in_reply_to_id: Nullable(nil),
+            in_reply_to_account_id: Nullable(nil), sensitive: false, spoiler_text: "",
+            visibility: Mastodon.Visibility(rawValue: boost.visibility.rawValue) ?? .public, language: Nullable(nil),
+            uri: "\(base)/v1/boosts/\(boost.id.rawValue)", url: reblogged.url,
+            replies_count: reblogged.replies_count, reblogs_count: reblogged.reblogs_count,
+            favourites_count: reblogged.favourites_count, edited_at: Nullable(nil), favourited: reblogged.favourited,
+            reblogged: reblogged.reblogged, muted: false, bookmarked: reblogged.bookmarked, pinned: false, content: "",
+            reblog: .of(reblogged), application: JSONNull(), account: try account(booster), media_attachments: [],
+            mentions: [], tags: [], emojis: [], card: JSONNull(), poll: Nullable(nil))
     }
 
     /// A post's visibility as Mastodon's: followers-only is `private`.
@@ -147,18 +165,19 @@ struct MastodonEntities {
             uri: "\(base)/v1/comments/\(comment.id.rawValue)", url: "\(base)/#/post/\(comment.post.rawValue)",
             replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
             reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
-            reblog: JSONNull(), application: JSONNull(), account: try account(author), media_attachments: [],
+            reblog: .none, application: JSONNull(), account: try account(author), media_attachments: [],
             mentions: content.mentions, tags: content.tags, emojis: [], card: JSONNull(), poll: Nullable(nil),
             filtered: try filterResults(comment.filtered))
     }
 
     /// The bearer's relationship with `p` (`followedBy`: whether `p` follows the bearer;
-    /// `requestedBy`: whether `p` asks to; `blockedBy`: whether `p` blocks the bearer).
-    func relationship(_ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool) throws(TimelineError)
-        -> Mastodon.Relationship
-    {
+    /// `requestedBy`: whether `p` asks to; `blockedBy`: whether `p` blocks the bearer;
+    /// `showingReblogs`: whether the bearer's home timeline shows `p`'s boosts).
+    func relationship(
+        _ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool, showingReblogs: Bool = true
+    ) throws(TimelineError) -> Mastodon.Relationship {
         Mastodon.Relationship(
-            id: try ids.id(.account(p.id)), following: p.followedByViewer ?? false, showing_reblogs: true,
+            id: try ids.id(.account(p.id)), following: p.followedByViewer ?? false, showing_reblogs: showingReblogs,
             notifying: p.notifiesViewer ?? false, languages: Nullable(nil), followed_by: followedBy,
             blocking: p.blockedByViewer ?? false, blocked_by: blockedBy,
             muting: p.mutedByViewer ?? false, muting_notifications: p.mutedByViewer ?? false,

@@ -195,7 +195,7 @@ enum Mastodon {
         var bookmarked: Bool
         var pinned: Bool
         var content: String
-        var reblog: JSONNull
+        var reblog: Reblog
         var application: JSONNull
         var account: Account
         var media_attachments: [MediaAttachment]
@@ -206,6 +206,34 @@ enum Mastodon {
         var poll: Nullable<Poll>
         /// The bearer's filters it matched where it surfaced (left out when none).
         var filtered: [FilterResult]?
+    }
+
+    /// A status's `reblog`: the boosted status, for a boost; null for any other.
+    indirect enum Reblog: Codable, Sendable, SchemaDescribed {
+        /// Not a boost: null.
+        case none
+        /// A boost of this status.
+        case of(Status)
+
+        /// The boosted `Status`, or null (a reference: the schema of a status holds itself).
+        static var jsonSchema: JSONSchema { JSONSchema.reference("#/components/schemas/Status").nullable }
+        /// Null.
+        static var schemaPlaceholder: Reblog { .none }
+
+        /// Reads null or a status.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            self = container.decodeNil() ? .none : .of(try container.decode(Status.self))
+        }
+
+        /// Writes null or the status.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .none: try container.encodeNil()
+            case .of(let status): try container.encode(status)
+            }
+        }
     }
 
     /// One version of a status.

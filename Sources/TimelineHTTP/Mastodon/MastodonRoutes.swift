@@ -68,15 +68,20 @@ enum MastodonAPI {
         now(
             "GET", "/api/v1/accounts/{id}/statuses", .viewerOptional, scope: "read:statuses",
             doc: .init(
-                "An account's posts, newest first (pinned=true: its pinned posts, the latest pinned first).",
-                returns: .statuses, query: ["only_media", "exclude_replies", "pinned"], paged: true)
+                "An account's posts and boosts, newest first (exclude_reblogs: its posts only; pinned=true: its pinned "
+                    + "posts, the latest pinned first).", returns: .statuses,
+                query: ["only_media", "exclude_replies", "exclude_reblogs", "pinned"], paged: true)
         ) { api, request, entities in
             let user: UserID = try mastodonID(request.parameters["id"])
-            if try MastodonParams(request.http).bool("pinned") == true {
+            let params = try MastodonParams(request.http)
+            if try params.bool("pinned") == true {
                 return try api.mastodonPinnedStatuses(of: user, request, entities)
             }
+            let excludeReblogs = try params.bool("exclude_reblogs") ?? false
             return try api.mastodonPage(request, entities) { page throws(TimelineError) in
-                try api.service.posts(by: user, page, viewer: request.viewer)
+                excludeReblogs
+                    ? try api.service.posts(by: user, page, viewer: request.viewer)
+                    : try api.service.postsAndBoosts(by: user, page, viewer: request.viewer)
             }
         },
         now(
@@ -271,12 +276,16 @@ extension TimelineAPI {
         _ read: (PageRequest) throws(TimelineError) -> Page<Post>
     ) throws(TimelineError) -> HTTPResponse {
         try mastodonPage(
-            request, entities, read, object: { .post($0.id) },
-            alsoNumbered: { post in [.account(post.author)] + post.media.map { .media(MediaID($0.id)) } },
+            // A boost is numbered as itself (its id is the timeline's cursor), its post beside it.
+            request, entities, read, object: { post in post.boost.map { .boost($0.id) } ?? .post(post.id) },
+            alsoNumbered: { post in
+                [.account(post.author)] + post.media.map { .media(MediaID($0.id)) }
+                    + (post.boost.map { [.post(post.id), .account($0.by)] } ?? [])
+            },
             render: statuses(request, entities))
     }
 
-    /// Makes a page's posts statuses, each author read once.
+    /// Makes a page's posts statuses (a boost's, `Post.boost`, with its booster), each author read once.
     func statuses(_ request: APIRequest, _ entities: MastodonEntities) -> (Post) throws(TimelineError) -> Mastodon
         .Status?
     {
@@ -287,6 +296,13 @@ extension TimelineAPI {
                     post.author, viewer: request.viewer, countingUnread: false)
             }
             guard let author = authors[post.author] else { return nil }
+            if let boost = post.boost {
+                if authors[boost.by] == nil {
+                    authors[boost.by] = try self.service.user(boost.by, viewer: request.viewer, countingUnread: false)
+                }
+                guard let booster = authors[boost.by] else { return nil }
+                return try entities.status(boostOf: post, booster: booster, author: author)
+            }
             return try entities.status(post, author: author)
         }
     }

@@ -5,8 +5,8 @@ import Timeline
 
 /// Statuses beyond posting one: edits and their history, the source, the thread (`context`:
 /// a post's comments are its descendants), who favourited it; the public timeline, the
-/// bearer's bookmarks and favourites, and search. Boosts do not exist here: a status answers
-/// as Mastodon's answers when it allows none (no one reblogged it; reblogging it is refused).
+/// bearer's bookmarks and favourites, and search; boosts (reblogs): a boost is a status of its
+/// own, whose `reblog` is the boosted post (Features/Boosts.swift).
 extension MastodonAPI {
     static let statusRoutes: [Route] = [
         later(
@@ -71,23 +71,43 @@ extension MastodonAPI {
         },
         now(
             "GET", "/api/v1/statuses/{id}/reblogged_by", .viewerOptional, scope: "read:accounts",
-            doc: .init("Who boosted a status: nobody, boosts do not exist here.", returns: .accounts)
+            doc: .init("Who boosted a post, the latest boost first.", returns: .accounts, query: ["max_id", "limit"])
         ) { api, request, entities in
-            _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
-            return Responses.entity(200, [Mastodon.Account]())
+            let id = try api.mastodonBoostedPost(request)
+            return try api.mastodonCursorPage(
+                request, entities,
+                { page throws(TimelineError) in
+                    try api.service.boosters(of: id, page, viewer: request.viewer)
+                }, render: entities.account)
         },
-        now(
+        later(
             "POST", "/api/v1/statuses/{id}/reblog", scope: "write:statuses",
-            doc: .init("Boosts: refused, as for a status that allows none.", returns: .status)
+            doc: .init(
+                "Boosts a post (a boost's id boosts its post): the boost, a status of its own whose reblog is the "
+                    + "post; again, the same boost. A post for followers only or of a private account is refused.",
+                returns: .status, form: ["visibility"])
         ) { api, request, entities in
-            _ = try api.mastodonStatus(request.parameters["id"] ?? "", request, entities)
-            throw TimelineError(.forbidden, "This action is not allowed")
+            let post = try api.mastodonBoostedPost(request)
+            let visibility = try MastodonParams(request.http).string("visibility")
+            guard
+                case .created(let boost) = try await api.execute(
+                    .reblog(post: post.rawValue, visibility: visibility), request)
+            else { throw TimelineError(.internal, "reblog answered no boost") }
+            let boosted = try api.service.boost(PostID(boost), viewer: request.viewer)
+            return Responses.entity(
+                200,
+                try entities.status(
+                    boostOf: boosted,
+                    booster: try api.service.user(try request.requireViewer(), viewer: request.viewer),
+                    author: try api.service.user(boosted.author, viewer: request.viewer)))
         },
-        now(
+        later(
             "POST", "/api/v1/statuses/{id}/unreblog", scope: "write:statuses",
-            doc: .init("Nothing to take back: the status as it is.", returns: .status)
+            doc: .init("Takes the bearer's boost of a post back: the post, as it is now.", returns: .status)
         ) { api, request, entities in
-            Responses.entity(200, try api.mastodonStatus(request.parameters["id"] ?? "", request, entities).entity)
+            let post = try api.mastodonBoostedPost(request)
+            _ = try await api.execute(.unreblog(post: post.rawValue), request)
+            return Responses.entity(200, try api.mastodonStatus(post.rawValue, request, entities).entity)
         },
         now(
             "GET", "/api/v1/timelines/public", .viewerOptional, scope: "read:statuses",
@@ -129,6 +149,17 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
+    /// The post a reblog route's `{id}` names: a post's own, or a boost's post (as Mastodon boosts
+    /// a boost's original).
+    func mastodonBoostedPost(_ request: APIRequest) throws(TimelineError) -> PostID {
+        let id: PostID = try mastodonID(request.parameters["id"])
+        if let boosted = try mastodonFind({ () throws(TimelineError) in try service.boost(id, viewer: request.viewer) })
+        {
+            return boosted.id
+        }
+        return id
+    }
+
     /// `PUT /api/v1/statuses/:id`: a new caption (`status`) and alt texts
     /// (`media_attributes[][id]` with `media_attributes[][description]`).
     func mastodonEditStatus(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError)

@@ -104,8 +104,12 @@ extension TimelineAPI {
                 // A frame cannot answer an error: one that fails to render (its author out of
                 // sight, or a read failing) is left out of the stream, as an unseen one is.
                 // The owner's home filters were applied (`liveUpdates`): a warned post carries them.
+                // A boost's (`post.boost`) is the boost, a status of its own.
                 guard let author = try? service.user(post.author, viewer: viewer),
-                    let status = try? entities.status(post, author: author)
+                    let status = try? post.boost.map({ boost throws(TimelineError) in
+                        try entities.status(
+                            boostOf: post, booster: try service.user(boost.by, viewer: viewer), author: author)
+                    }) ?? entities.status(post, author: author)
                 else { return nil }
                 let event = if case .edited = update { "status.update" } else { "update" }
                 guard let text = try? JSONValueEncoder.bytes(status) else { return nil }

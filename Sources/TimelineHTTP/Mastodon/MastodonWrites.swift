@@ -84,12 +84,14 @@ extension MastodonAPI {
         later(
             "POST", "/api/v1/accounts/{id}/follow", scope: "write:follows",
             doc: .init(
-                "Follows an account (asks, if it is locked); notify: be notified of each of its posts.",
-                returns: .relationship, form: ["notify"])
+                "Follows an account (asks, if it is locked); notify: be notified of each of its posts; reblogs "
+                    + "false: hide its boosts from the home timeline.",
+                returns: .relationship, form: ["notify", "reblogs"])
         ) { api, request, entities in
-            let notify = try MastodonParams(request.http).bool("notify")
+            let params = try MastodonParams(request.http)
+            let notify = try params.bool("notify"), reblogs = try params.bool("reblogs")
             return try await api.mastodonAccountAction(
-                .follow(user: request.parameters["id"] ?? "", notify: notify), request, entities)
+                .follow(user: request.parameters["id"] ?? "", notify: notify, reblogs: reblogs), request, entities)
         },
         later(
             "POST", "/api/v1/accounts/{id}/unfollow", scope: "write:follows",
@@ -195,12 +197,21 @@ extension TimelineAPI {
     func mastodonStatus(_ id: String, _ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> (
         entity: Mastodon.Status, isComment: Bool
     ) {
-        // A status id is a post's or a comment's: only "no such post" sends it on to the comments.
+        // A status id is a post's, a boost's or a comment's: only "no such post" sends it on.
         if let detail = try mastodonFind({ () throws(TimelineError) in
             try service.post(try mastodonID(id), viewer: request.viewer, comments: PageRequest(limit: 1))
         }) {
             let author = try service.user(detail.post.author, viewer: request.viewer)
             return (try entities.status(detail.post, author: author), false)
+        }
+        if let boosted = try mastodonFind({ () throws(TimelineError) in
+            try service.boost(try mastodonID(id), viewer: request.viewer)
+        }), let boost = boosted.boost {
+            return (
+                try entities.status(
+                    boostOf: boosted, booster: try service.user(boost.by, viewer: request.viewer),
+                    author: try service.user(boosted.author, viewer: request.viewer)), false
+            )
         }
         let comment = try service.comment(try mastodonID(id), viewer: request.viewer)
         return (try entities.status(comment, author: try service.user(comment.author, viewer: request.viewer)), true)
@@ -232,6 +243,6 @@ extension TimelineAPI {
         try entities.relationship(
             try service.user(other, viewer: me), followedBy: try service.follows(other, me),
             requestedBy: try service.followRequested(other, me),
-            blockedBy: try service.blocks(other, me))
+            blockedBy: try service.blocks(other, me), showingReblogs: try service.showsBoosts(of: other, to: me))
     }
 }

@@ -1,0 +1,101 @@
+import LMDB
+import TimelineDomain
+
+/// The boosts' reads: a boost in a home timeline (each post once, at the first entry by which it
+/// came in), one boost as a status of its own, and who boosted a post. What may reach the viewer
+/// is `Privacy`'s (`mayShow(boostBy:isPrivate:on:)` for the booster, `mayShow(post:on:)` for
+/// the post).
+extension ReadView {
+    /// The boost `id` in `viewer`'s home timeline, as its post with `Post.boost` set, or `nil`
+    /// when it does not show there: it is gone; its booster's boosts do not come in (not the
+    /// viewer, not followed, hidden with `reblogs` false, or out of the viewer's sight); the post
+    /// came in before — its author is the viewer or one they follow (the post itself is in the
+    /// timeline), or an earlier boost of it came in; or the post may not reach the viewer
+    /// (`boosted`: blocks, a locked author, mutes, reports, suspension).
+    func homeBoost(_ id: PostID, of viewer: UserID, _ present: Presenter) throws -> Post? {
+        guard let boost = try models.boosts.boost(id, txn) else { return nil }
+        let privacy = present.privacy
+        guard try comesIn(boost.booster, to: viewer, privacy) else { return nil }
+        if boost.author == viewer { return nil }
+        if try follows(viewer, boost.author) { return nil }
+        var earlierCameIn = false
+        try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
+            guard earlier < id else { return false }
+            earlierCameIn = try comesIn(booster, to: viewer, privacy)
+            return !earlierCameIn
+        }
+        guard !earlierCameIn, var post = try present.listedPost(boost.post, on: .boosted) else { return nil }
+        post.boost = try info(boost, present)
+        return post
+    }
+
+    /// Whether `booster`'s boosts come into `viewer`'s home timeline: the viewer's own, or those
+    /// of a followee whose boosts they did not hide and whom the policy lets reach them (a
+    /// private boost is for the booster's followers: they are one).
+    private func comesIn(_ booster: UserID, to viewer: UserID, _ privacy: Privacy<ReadView>) throws -> Bool {
+        if booster == viewer { return true }
+        guard try follows(viewer, booster), try models.boosts.shows(viewer, booster, txn) else { return false }
+        return try privacy.mayShow(boostBy: booster, isPrivate: false, on: .home)
+    }
+
+    private func info(_ boost: BoostRecord, _ present: Presenter) throws -> BoostInfo {
+        BoostInfo(
+            id: boost.id, by: boost.booster, byUsername: try present.username(boost.booster), at: boost.createdAt,
+            visibility: boost.visibility)
+    }
+
+    /// The boost `id` as `viewer` sees it on its own (a status of its own): its post with
+    /// `Post.boost` set; `not_found` when it is gone or may not reach them (the booster's part
+    /// and the post's, on `post`).
+    func boost(_ id: PostID, viewer: UserID?) throws -> Post {
+        let present = Presenter(try privacy(for: viewer))
+        guard let boost = try models.boosts.boost(id, txn),
+            try present.privacy.mayShow(boostBy: boost.booster, isPrivate: boost.visibility == .private, on: .post),
+            var post = try present.listedPost(boost.post, on: .post)
+        else { throw TimelineError.notFound("boost", id.rawValue) }
+        post.boost = try info(boost, present)
+        return post
+    }
+
+    /// Whether `id` is a boost that stands.
+    func isBoost(_ id: PostID) throws -> Bool { try models.boosts.boosts.contains(id, txn) }
+
+    /// Who boosted `post` (Mastodon's `reblogged_by`), the latest boost first: those the viewer
+    /// may see (`listed`), of a post they may see.
+    func boosters(of post: PostID, _ request: PageRequest, viewer: UserID?) throws -> Page<Profile> {
+        try requireVisiblePost(post, viewer: viewer)
+        let privacy = try privacy(for: viewer)
+        return try pageDescending(models.boosts.byPost, in: post, request) { boost, booster in
+            guard let record = try models.boosts.boost(boost, txn),
+                try privacy.mayShow(boostBy: booster, isPrivate: record.visibility == .private, on: .search)
+            else { return nil }
+            return try listed(booster, viewer: viewer)
+        }
+    }
+
+    /// `user`'s posts and boosts merged, newest entry first (Mastodon's account statuses, which
+    /// show an account's reblogs): each boost as its post with `Post.boost` set, when the viewer
+    /// may see the booster's boost (a private one needs a follow) and the post (`profile`).
+    func postsAndBoosts(by user: UserID, _ request: PageRequest, viewer: UserID?) throws -> Page<Post> {
+        try requireUser(user)
+        let present = Presenter(try privacy(for: viewer))
+        let sources = [
+            MergeSource(prefix: models.posts.postsByUser.prefix(user), floor: nil),
+            MergeSource(prefix: models.boosts.byUser.prefix(user), floor: nil, ownsValues: true)
+        ]
+        let databases = [models.posts.postsByUser.database, models.boosts.byUser.database]
+        return try txn.withCursors(databases) { cursors in
+            try MergeSource.page(sources, cursors, request) { id, value in
+                guard value != nil else { return try present.listedPost(id, on: .profile) }
+                let boostID = PostID(String(decoding: id, as: UTF8.self))
+                guard let boost = try models.boosts.boost(boostID, txn),
+                    try present.privacy.mayShow(
+                        boostBy: boost.booster, isPrivate: boost.visibility == .private, on: .profile),
+                    var post = try present.listedPost(boost.post, on: .profile)
+                else { return nil }
+                post.boost = try info(boost, present)
+                return post
+            }
+        }
+    }
+}
