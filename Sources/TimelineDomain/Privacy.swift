@@ -7,6 +7,9 @@ package enum Surface: Sendable, CaseIterable {
     /// The live stream of the home timeline (and its activity): no materialised list, so the
     /// author must be followed.
     case stream
+    /// One of the viewer's lists: its members' posts, merged at read time from their post
+    /// lists (no materialised list), so each author must be followed, as on the stream.
+    case list
     /// A user's profile page and their posts.
     case profile
     /// A hashtag's posts.
@@ -34,7 +37,7 @@ package enum Surface: Sendable, CaseIterable {
     /// Whether the viewer's mutes hide the muted users' posts here.
     package var mutesHidePosts: Bool {
         switch self {
-        case .home, .stream, .hashtag, .search, .favourites, .notifications, .push: true
+        case .home, .stream, .list, .hashtag, .search, .favourites, .notifications, .push: true
         case .profile, .bookmarks, .post, .comments, .export, .command: false
         }
     }
@@ -71,7 +74,7 @@ package enum Surface: Sendable, CaseIterable {
     package var checksFollowersOnly: Bool { self != .home }
 
     /// Whether only followed authors' posts show here.
-    package var needsFollow: Bool { self == .stream }
+    package var needsFollow: Bool { self == .stream || self == .list }
 }
 
 /// What the privacy policy reads of a post: a `PostRecord`, or a stored record's bytes.

@@ -32,7 +32,9 @@ extension Command {
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
-        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self
+        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self,
+        CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
+        RemoveFromListCommand.self
     ]
 }
 
@@ -163,6 +165,16 @@ public enum Event: Equatable, Sendable {
     case announcementReactionAdded(AnnouncementReaction)
     /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
     case announcementReactionRemoved(AnnouncementReaction)
+    /// A user made a list: `ListCreated`.
+    case listCreated(ListSettings)
+    /// A user changed a list: `ListUpdated`.
+    case listUpdated(ListSettings)
+    /// A user deleted a list: `ListDeleted`.
+    case listDeleted(ListDeleted)
+    /// A user put an account in a list: `ListAccountAdded`.
+    case listAccountAdded(ListMember)
+    /// A user took an account out of a list: `ListAccountRemoved`.
+    case listAccountRemoved(ListMember)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -234,6 +246,11 @@ public enum Event: Equatable, Sendable {
         case .announcementDismissed: .announcementDismissed
         case .announcementReactionAdded: .announcementReactionAdded
         case .announcementReactionRemoved: .announcementReactionRemoved
+        case .listCreated: .listCreated
+        case .listUpdated: .listUpdated
+        case .listDeleted: .listDeleted
+        case .listAccountAdded: .listAccountAdded
+        case .listAccountRemoved: .listAccountRemoved
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -299,6 +316,11 @@ public enum Event: Equatable, Sendable {
         case .announcementDismissed(let e): e
         case .announcementReactionAdded(let e): e
         case .announcementReactionRemoved(let e): e
+        case .listCreated(let e): e
+        case .listUpdated(let e): e
+        case .listDeleted(let e): e
+        case .listAccountAdded(let e): e
+        case .listAccountRemoved(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -430,6 +452,16 @@ public enum EventType: String, CaseIterable, Sendable {
     case announcementReactionAdded = "AnnouncementReactionAdded"
     /// A user took their reaction to an announcement back: `AnnouncementReactionRemoved`.
     case announcementReactionRemoved = "AnnouncementReactionRemoved"
+    /// A user made a list: `ListCreated`.
+    case listCreated = "ListCreated"
+    /// A user changed a list: `ListUpdated`.
+    case listUpdated = "ListUpdated"
+    /// A user deleted a list: `ListDeleted`.
+    case listDeleted = "ListDeleted"
+    /// A user put an account in a list: `ListAccountAdded`.
+    case listAccountAdded = "ListAccountAdded"
+    /// A user took an account out of a list: `ListAccountRemoved`.
+    case listAccountRemoved = "ListAccountRemoved"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -497,6 +529,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementDismissed: AnnouncementDismissed.self
         case .announcementReactionAdded: AnnouncementReaction.self
         case .announcementReactionRemoved: AnnouncementReaction.self
+        case .listCreated, .listUpdated: ListSettings.self
+        case .listDeleted: ListDeleted.self
+        case .listAccountAdded, .listAccountRemoved: ListMember.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         }
@@ -566,6 +601,11 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementDismissed: .announcementDismissed(try AnnouncementDismissed(from: &r, &opener))
         case .announcementReactionAdded: .announcementReactionAdded(try AnnouncementReaction(from: &r, &opener))
         case .announcementReactionRemoved: .announcementReactionRemoved(try AnnouncementReaction(from: &r, &opener))
+        case .listCreated: .listCreated(try ListSettings(from: &r, &opener))
+        case .listUpdated: .listUpdated(try ListSettings(from: &r, &opener))
+        case .listDeleted: .listDeleted(try ListDeleted(from: &r, &opener))
+        case .listAccountAdded: .listAccountAdded(try ListMember(from: &r, &opener))
+        case .listAccountRemoved: .listAccountRemoved(try ListMember(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

@@ -284,7 +284,7 @@ import TimelineDomain
             }
         let header = try #require(rows.first)
         let columns: [String: [Surface]] = [
-            "home": [.home], "stream": [.stream], "profile": [.profile], "hashtag": [.hashtag], "search": [.search],
+            "home": [.home], "stream": [.stream], "list": [.list], "profile": [.profile], "hashtag": [.hashtag], "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
             "notifications, push": [.notifications, .push], "export": [.export], "command": [.command]
         ]

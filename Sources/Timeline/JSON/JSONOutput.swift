@@ -93,6 +93,8 @@ package enum JSONOutput {
         case .notificationPolicy(let p): encoded(ResultJSON.NotificationPolicy(p))
         case .notificationRequests(let page): encoded(ResultJSON.Page(page, ResultJSON.NotificationRequest.init))
         case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
+        case .list(let list): encoded(ResultJSON.List(list))
+        case .lists(let lists): encoded(ResultJSON.Lists(lists: lists.map(ResultJSON.List.init)))
         }
     }
 

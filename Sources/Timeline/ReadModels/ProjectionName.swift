@@ -22,6 +22,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case timeline
     /// The instance's texts and rules, announcements, and the weekly activity.
     case instance
+    /// The users' lists and their members.
+    case lists
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -21,7 +21,7 @@ extension ProjectionName {
         switch self {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
-        case .sessions, .postImages, .hashtags, .places, .instance, .numericIDs: 1
+        case .sessions, .postImages, .hashtags, .places, .instance, .lists, .numericIDs: 1
         }
     }
 
@@ -31,7 +31,7 @@ extension ProjectionName {
         case .timeline: [.follows, .posts, .profiles]
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts]
-        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .numericIDs: []
+        case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .lists, .numericIDs: []
         }
     }
 
@@ -102,6 +102,7 @@ final class ReadModels: Sendable {
     let activity: ActivityProjection
     let timeline: TimelineProjection
     let instance: InstanceProjection
+    let lists: ListsProjection
     let numericIDs: NumericIDsProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
     let images: Table<StoredImages>
@@ -131,6 +132,7 @@ final class ReadModels: Sendable {
             env, prefix: generations.prefix(.timeline), follows: follows, posts: posts,
             threshold: fanoutThreshold)
         let instance = try InstanceProjection(env, prefix: generations.prefix(.instance))
+        let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -145,6 +147,7 @@ final class ReadModels: Sendable {
             case .activity: activity
             case .timeline: timeline
             case .instance: instance
+            case .lists: lists
             case .numericIDs: numericIDs
             }
         }
@@ -153,6 +156,7 @@ final class ReadModels: Sendable {
         (self.hashtags, self.activity, self.timeline) = (hashtags, activity, timeline)
         self.places = places
         self.instance = instance
+        self.lists = lists
         self.numericIDs = numericIDs
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)

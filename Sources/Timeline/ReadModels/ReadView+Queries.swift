@@ -167,8 +167,10 @@ extension ReadView {
         let privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
         let present = Presenter(privacy)
         let projection = models.timeline
+        // The members of the user's exclusive lists leave it (their posts are read in the list).
+        let excluded = try models.lists.exclusiveMembers(of: user, txn)
         let pulled = try projection.pulledAuthors(of: user, txn)
-            .filter { try privacy.mayShow(postsBy: $0.author, on: .home) }
+            .filter { try !excluded.contains($0.author) && privacy.mayShow(postsBy: $0.author, on: .home) }
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         let posts = models.posts
@@ -188,7 +190,9 @@ extension ReadView {
             // (the page fills past it); a timeline holds only the posts of whom its owner
             // follows (blocks end follows), so no relation is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
-                try present.listedPost(id, on: .home, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id))
+                try present.listedPost(
+                    id, on: .home, marks: try entry.map(TimelineEntries.decode) ?? marks?.of(id),
+                    keeping: { excluded.isEmpty || !excluded.contains($0.author) })
             }
         }
     }

@@ -434,4 +434,8 @@ public enum QueryResult: Sendable, Equatable {
     case notificationRequests(Page<NotificationRequest>)
     /// One notification request.
     case notificationRequest(NotificationRequest)
+    /// One of the viewer's lists.
+    case list(ListRecord)
+    /// Some of the viewer's lists, oldest first.
+    case lists([ListRecord])
 }
