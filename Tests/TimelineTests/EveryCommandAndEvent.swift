@@ -87,7 +87,12 @@ let sampleCommands: [Command] = [
     .removeAnnouncementReaction(announcement: "a1", name: "👍"),
     .setNotificationPolicy(forNotFollowing: "filter", forNewAccounts: "drop"),
     .acceptNotificationRequest(account: "u2"),
-    .dismissNotificationRequest(account: "u2")
+    .dismissNotificationRequest(account: "u2"),
+    .createList(title: "Friends", repliesPolicy: "list", exclusive: true),
+    .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
+    .deleteList(list: "l1"),
+    .addToList(list: "l1", users: ["u2", "u3"]),
+    .removeFromList(list: "l1", users: ["u2"])
 ]
 
 extension SchemaTests {
@@ -245,6 +250,13 @@ extension SchemaTests {
         try await service.run(.follow(user: dan.id.rawValue), as: fay.id)
         try await service.run(.acceptNotificationRequest(account: eve.id.rawValue), as: dan.id)
         try await service.run(.dismissNotificationRequest(account: fay.id.rawValue), as: dan.id)
+        // Alice's list of fay (made, changed, fay put in and taken out) and a deleted one.
+        let list = try #require(
+            try await service.execute(.createList(title: "Fay", exclusive: true), as: .user(alice.id.rawValue)).created)
+        try await service.run(.updateList(list: list, title: "Fay's", repliesPolicy: "followed"), as: alice.id)
+        try await service.run(.addToList(list: list, users: [fay.id.rawValue]), as: alice.id)
+        try await service.run(.removeFromList(list: list, users: [fay.id.rawValue]), as: alice.id)
+        try await service.run(.deleteList(list: list), as: alice.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

@@ -17,7 +17,7 @@ public struct ListID: Identifier {
 
 /// Which replies a list shows (Mastodon's `replies_policy`). Timeline's timelines hold posts,
 /// never replies (comments stay under their post), so it is kept and answered as Mastodon's.
-public enum ListRepliesPolicy: String, Sendable, Codable, CaseIterable, Equatable {
+public enum ListRepliesPolicy: String, Sendable, Codable, CaseIterable, Equatable, SchemaEnumeration {
     /// Replies to any followed user.
     case followed
     /// Replies to members of the list.
