@@ -216,7 +216,7 @@ package enum Catalogue {
             }
         },
         QueryDefinition(actingUser: "listsWith") { input throws(TimelineError) in
-            let account: UserID = try input.identifier("account")
+            let account: UserID = try input.identifier("user")
             return { service, user throws(TimelineError) in
                 .lists(try service.lists(containing: account, viewer: user))
             }
