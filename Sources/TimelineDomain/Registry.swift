@@ -32,7 +32,8 @@ extension Command {
         SetInstanceTextCommand.self, AddInstanceRuleCommand.self, RemoveInstanceRuleCommand.self,
         AddAnnouncementCommand.self, RemoveAnnouncementCommand.self, DismissAnnouncementCommand.self,
         AddAnnouncementReactionCommand.self, RemoveAnnouncementReactionCommand.self,
-        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self, DismissNotificationRequestCommand.self,
+        SetNotificationPolicyCommand.self, AcceptNotificationRequestCommand.self,
+        DismissNotificationRequestCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self
     ]

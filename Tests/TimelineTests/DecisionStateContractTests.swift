@@ -455,8 +455,9 @@ extension InMemoryState {
         func list(_ user: Profile, _ title: String, exclusive: Bool? = nil, _ members: [Profile]) async throws
             -> String
         {
-            guard case .created(let id) = try await service.execute(
-                .createList(title: title, exclusive: exclusive), as: .user(user.id.rawValue))
+            guard
+                case .created(let id) = try await service.execute(
+                    .createList(title: title, exclusive: exclusive), as: .user(user.id.rawValue))
             else { throw TimelineError(.internal, "no list") }
             _ = try await service.execute(
                 .addToList(list: id, users: members.map(\.id.rawValue)), as: .user(user.id.rawValue))

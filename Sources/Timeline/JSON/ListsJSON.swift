@@ -25,7 +25,8 @@ extension ResultJSON.List: NamedResult {
         "One of the bearer's lists: accounts they follow, read as a timeline of their own (GET /v1/lists/{list}/timeline)."
     static let memberDescriptions = [
         "title": "The list's title.",
-        "repliesPolicy": "Which replies the list shows, as Mastodon's replies_policy (Timeline's timelines hold no replies).",
+        "repliesPolicy":
+            "Which replies the list shows, as Mastodon's replies_policy (Timeline's timelines hold no replies).",
         "exclusive": "Whether the members' posts leave the bearer's home timeline."
     ]
     static let memberSchemas = [

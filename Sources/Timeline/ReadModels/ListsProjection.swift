@@ -56,7 +56,9 @@ struct ListsProjection: Projection {
             }
         }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
-            for list in try projection.owned.members(of: e.userId, txn) { try projection.delete(list, owner: e.userId, txn) }
+            for list in try projection.owned.members(of: e.userId, txn) {
+                try projection.delete(list, owner: e.userId, txn)
+            }
         }
         return handlers
     }
@@ -120,7 +122,9 @@ extension ReadView {
 
     /// The list `id`, if `viewer` owns it (another's list is `not_found`, as Mastodon answers).
     func ownList(_ id: ListID, viewer: UserID) throws -> ListRecord {
-        guard let record = try list(id), record.owner == viewer else { throw TimelineError.notFound("list", id.rawValue) }
+        guard let record = try list(id), record.owner == viewer else {
+            throw TimelineError.notFound("list", id.rawValue)
+        }
         return record
     }
 

@@ -252,7 +252,6 @@ extension Decider {
 
     private func listTitle(_ raw: String) throws -> String {
         let title = try Validation.text(raw, field: "title", max: Validation.maxListTitle, allowEmpty: false)
-        guard !title.allSatisfy(\.isWhitespace) else { throw TimelineError.invalid("title", "title must not be blank") }
         guard !title.contains("\n") else { throw TimelineError.invalid("title", "title must be one line") }
         return title
     }

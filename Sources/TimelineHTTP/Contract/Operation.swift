@@ -111,7 +111,8 @@ enum Tag: String, CaseIterable, Sendable {
         case .bookmarks: "Posts a user saved for later, visible only to them."
         case .blocks: "Users a user blocks, visible only to them."
         case .mutes: "Users a user mutes (their posts and doings hidden from them), visible only to them."
-        case .lists: "The bearer's lists of people they follow, each read as a timeline of its own, visible only to them."
+        case .lists:
+            "The bearer's lists of people they follow, each read as a timeline of its own, visible only to them."
         case .feeds: "Home timeline, hashtags and activity."
         case .images: "Image bytes."
         case .moderation:
