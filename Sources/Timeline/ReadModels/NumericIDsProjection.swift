@@ -59,7 +59,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed
+        .appRegistered, .pushSubscribed, .listCreated
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -76,6 +76,7 @@ struct NumericIDsProjection: Projection {
         case .instanceRuleAdded(let e): [.rule(e.ruleId)]
         case .appRegistered(let e): [.app(e.appId)]
         case .pushSubscribed(let e): [.pushSubscription(e.sessionHash)]
+        case .listCreated(let e): [.list(e.listId)]
         default: []
         }
     }
@@ -102,6 +103,8 @@ public enum NumberedObject: Hashable, Sendable {
     case app(String)
     /// A session's Web Push subscription (`WebPushSubscription.id`), by the session's hash.
     case pushSubscription(String)
+    /// A user's list (`List.id`).
+    case list(ListID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -121,6 +124,8 @@ public enum NumberedObject: Hashable, Sendable {
         case app = 0x6F
         /// `WebPushSubscription.id`.
         case pushSubscription = 0x77
+        /// `List.id`.
+        case list = 0x6C
     }
 
     /// The space the object's number is unique in.
@@ -134,12 +139,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .rule: .rule
         case .app: .app
         case .pushSubscription: .pushSubscription
+        case .list: .list
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
-        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription"
+        "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
+        "list"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -154,6 +161,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "rule": self = .rule(RuleID(id))
         case "app": self = .app(id)
         case "pushSubscription": self = .pushSubscription(id)
+        case "list": self = .list(ListID(id))
         default: return nil
         }
     }
@@ -174,6 +182,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .rule(let id): (0x72, id.rawValue)
             case .app(let id): (0x6F, id)
             case .pushSubscription(let id): (0x77, id)
+            case .list(let id): (0x6C, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -191,6 +200,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x72: self = .rule(RuleID(id))
         case 0x6F: self = .app(id)
         case 0x77: self = .pushSubscription(id)
+        case 0x6C: self = .list(ListID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }
