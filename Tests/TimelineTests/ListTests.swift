@@ -341,4 +341,77 @@ import TimelineDomain
             #expect(try await api.get("/v1/lists").status == 401)
         }
     }
+
+    /// Mastodon's list methods, its list timeline and the `list` stream, through a real server.
+    @Test func listsOverTheMastodonAPI() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
+            let ids = try await server.mastodonIDs("account", [bob.id, carol.id])
+            let (bobID, carolID) = (ids[0], ids[1])
+            for followee in [bobID, carolID] {
+                #expect(
+                    try await api.send("POST", "/api/v1/accounts/\(followee)/follow", bearer: alice.token).status == 200
+                )
+            }
+            let made = try await api.send(
+                "POST", "/api/v1/lists", json: ["title": "Bob", "replies_policy": "followed"], bearer: alice.token)
+            #expect(made.status == 200, "\(made)")
+            let id = try #require(made.json["id"] as? String)
+            #expect(Int(id) != nil && made.json["exclusive"] as? Bool == false)
+            #expect(made.json["replies_policy"] as? String == "followed" && made.json["title"] as? String == "Bob")
+            let added = try await api.send(
+                "POST", "/api/v1/lists/\(id)/accounts", json: ["account_ids": [bobID]], bearer: alice.token)
+            #expect(added.status == 200, "\(added)")
+            // A stranger's account is refused (422), an unknown one is 404.
+            let dave = try await api.signUp("dave")
+            let daveID = try await server.mastodonID("account", dave.id)
+            let refused = try await api.send(
+                "POST", "/api/v1/lists/\(id)/accounts", json: ["account_ids": [daveID]], bearer: alice.token)
+            #expect(refused.status == 422, "\(refused)")
+            let unknown = try await api.send(
+                "POST", "/api/v1/lists/\(id)/accounts", json: ["account_ids": ["1"]], bearer: alice.token)
+            #expect(unknown.status == 404, "\(unknown)")
+            let members = try await api.get("/api/v1/lists/\(id)/accounts", bearer: alice.token)
+            #expect(members.jsonArray.map { $0["id"] as? String } == [bobID], "\(members)")
+            let holding = try await api.get("/api/v1/accounts/\(bobID)/lists", bearer: alice.token)
+            #expect(holding.jsonArray.map { $0["id"] as? String } == [id], "\(holding)")
+            // The list stream: carol's post (not a member) never comes, bob's does.
+            let stream = try EventStreamReader(
+                port: server.port, bearer: alice.token, path: "/api/v1/streaming/list", query: "?list=\(id)")
+            #expect(await stream.open().hasPrefix("HTTP/1.1 200"))
+            _ = try await api.addPost(carol.token, caption: "carol's", image: 2)
+            let bobs = try await api.addPost(bob.token, caption: "bob's", image: 1)
+            let bobsID = try await server.mastodonID("post", bobs)
+            let updates = await stream.events { $0.contains { $0.event == "update" } }.filter { $0.event == "update" }
+            #expect(updates.map { $0.json["id"] as? String } == [bobsID])
+            stream.client.disconnect()
+            let timeline = try await api.get("/api/v1/timelines/list/\(id)", bearer: alice.token)
+            #expect(timeline.jsonArray.map { $0["id"] as? String } == [bobsID], "\(timeline)")
+            // Bob sees none of it.
+            #expect(try await api.get("/api/v1/lists/\(id)", bearer: bob.token).status == 404)
+            #expect(try await api.get("/api/v1/timelines/list/\(id)", bearer: bob.token).status == 404)
+            let other = try EventStreamReader(
+                port: server.port, bearer: bob.token, path: "/api/v1/streaming/list", query: "?list=\(id)")
+            #expect(await other.open().hasPrefix("HTTP/1.1 404"))
+            // Exclusive: bob's post leaves alice's home timeline.
+            let put = try await api.send("PUT", "/api/v1/lists/\(id)", json: ["exclusive": true], bearer: alice.token)
+            #expect(put.json["exclusive"] as? Bool == true && put.json["title"] as? String == "Bob", "\(put)")
+            let home = try await api.get("/api/v1/timelines/home", bearer: alice.token)
+            #expect(!home.jsonArray.contains { $0["id"] as? String == bobsID }, "\(home)")
+            #expect(try await api.get("/api/v1/lists", bearer: alice.token).jsonArray.count == 1)
+            // Unfollowing bob takes him out of the list.
+            #expect(try await api.send("POST", "/api/v1/accounts/\(bobID)/unfollow", bearer: alice.token).status == 200)
+            #expect(try await api.get("/api/v1/lists/\(id)/accounts", bearer: alice.token).jsonArray.isEmpty)
+            #expect(try await api.get("/api/v1/timelines/list/\(id)", bearer: alice.token).jsonArray.isEmpty)
+            #expect(try await api.send("DELETE", "/api/v1/lists/\(id)", bearer: alice.token).status == 200)
+            #expect(try await api.get("/api/v1/lists/\(id)", bearer: alice.token).status == 404)
+        }
+    }
+}
+
+extension Reply {
+    /// The body as a JSON array of objects (Mastodon's lists), empty when it is not one.
+    var jsonArray: [[String: Any]] { (try? JSONSerialization.jsonObject(with: body)) as? [[String: Any]] ?? [] }
 }

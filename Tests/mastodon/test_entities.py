@@ -176,6 +176,14 @@ def lists():
     call("GET", f"/api/v1/accounts/{bob}/lists", alice_token)
     call("GET", f"/api/v1/timelines/list/{made['id']}", alice_token)
     call("PUT", path, alice_token, data={"title": "Close friends", "exclusive": "true", "replies_policy": "none"})
+    # The list's stream never ends: its status and type are read, then it is closed.
+    with session.get(f"{base}/api/v1/streaming/list", params={"list": made["id"]}, stream=True, timeout=10,
+                     headers={"Authorization": f"Bearer {alice_token}"}) as response:
+        called.add(("GET", "/api/v1/streaming/list"))
+        is_stream = response.status_code == 200 and response.headers.get("Content-Type", "").startswith(
+            "text/event-stream")
+        results.append((f"GET /api/v1/streaming/list {response.status_code}", "no schema" if is_stream else "FAILED",
+                        "Server-Sent Events" if is_stream else response.headers.get("Content-Type", "")))
     call("DELETE", f"{path}/accounts", alice_token, data={"account_ids[]": [bob]})
     call("DELETE", path, alice_token)
 

@@ -47,4 +47,25 @@ extension TimelineService {
         let page = try page.validated()
         return try read { try $0.listTimeline(id, viewer: viewer, page) }
     }
+
+    /// Whether `account` is in `viewer`'s list `id` (`not_found` for another's list).
+    public func listHolds(_ id: ListID, _ account: UserID, viewer: UserID) throws(TimelineError) -> Bool {
+        try read { view in
+            _ = try view.ownList(id, viewer: viewer)
+            return try view.listHas(id, account)
+        }
+    }
+
+    /// Whether `author`'s posts leave `viewer`'s home timeline (and its live stream): they are
+    /// in one of `viewer`'s exclusive lists.
+    public func leavesHome(_ author: UserID, of viewer: UserID) throws(TimelineError) -> Bool {
+        try read { view in
+            for id in try view.models.lists.memberships.members(
+                of: ListsProjection.membership(viewer, author), view.txn)
+            where try view.list(id)?.exclusive == true {
+                return true
+            }
+            return false
+        }
+    }
 }

@@ -409,6 +409,8 @@ enum Mastodon {
     struct StreamingCommand: Codable, Sendable {
         var type: String?
         var stream: String?
+        /// The list of a `list` stream (its id).
+        var list: String?
     }
 }
 
