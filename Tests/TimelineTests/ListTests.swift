@@ -409,6 +409,36 @@ import TimelineDomain
             #expect(try await api.get("/api/v1/lists/\(id)", bearer: alice.token).status == 404)
         }
     }
+
+    /// The same through Mastodon.py (Tests/mastodon/test_lists.py), paging the list's timeline to its end.
+    @Test(.timeLimit(.minutes(3))) func mastodonPyLists() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
+            #expect(try await api.send("PUT", "/v1/me/following/\(bob.id)", bearer: alice.token).status == 200)
+            #expect(try await api.send("PUT", "/v1/me/following/\(carol.id)", bearer: alice.token).status == 200)
+            for n in 0..<24 { _ = try await api.addPost(bob.token, caption: "bob \(n)", image: n) }
+            let hidden = try await api.send(
+                "POST", "/v1/posts", json: ["image": gifBase64(0x60), "caption": "friends", "visibility": "followers"],
+                bearer: bob.token)
+            #expect(hidden.status == 201, "\(hidden)")
+            _ = try await api.addPost(carol.token, caption: "carol's", image: 99)
+            let ids = try await server.mastodonIDs("account", [bob.id, carol.id])
+            // Alice stops following carol, so she cannot go in a list.
+            #expect(try await api.send("DELETE", "/v1/me/following/\(carol.id)", bearer: alice.token).status == 200)
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_lists.py").path,
+                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, ids[0], ids[1], "25"
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(120))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - every list call"), "\(text)")
+        }
+    }
 }
 
 extension Reply {
