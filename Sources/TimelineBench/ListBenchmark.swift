@@ -26,7 +26,7 @@ extension Benchmark {
         defer { service.close() }
         func user(_ name: String) async throws -> UserID {
             guard
-                case .session(_, let profile) = try await service.execute(
+                case .user(let profile) = try await service.execute(
                     .createUser(
                         username: name, email: "\(name)@bench.example", password: "bench-password", bio: nil, url: nil))
             else { throw TimelineError(.internal, "no user") }

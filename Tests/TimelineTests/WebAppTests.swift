@@ -124,4 +124,19 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(text.contains("ok - the service worker shows it"), "\(text)")
     }
+
+    /// Tests/browser/test_lists.py: the Lists screen in headless Chromium — make a list, add
+    /// someone followed (a stranger refused), read the list's posts, remove, rename, delete.
+    @Test(.timeLimit(.minutes(3))) func listsInARealBrowser() async throws {
+        let run = try ChildProcess(
+            [
+                "python3", Self.root.appendingPathComponent("Tests/browser/test_lists.py").path,
+                "--timeline", try timelineExecutable().path
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env"), directory: Self.root)
+        let status = await run.exitStatus(within: .seconds(170))
+        let text = run.standardOutput + run.standardError
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("all lists browser checks passed"), "\(text)")
+    }
 }
