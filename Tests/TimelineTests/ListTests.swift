@@ -342,6 +342,32 @@ import TimelineDomain
         }
     }
 
+    /// `GET /v1/stream` leaves out the posts of an exclusive list's members, as the timeline does:
+    /// carol's posts before and after bob's arrive, bob's never does (the stream keeps the log's order).
+    @Test func anExclusiveListsMembersLeaveTheV1Stream() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
+            for other in [bob, carol] {
+                #expect(try await api.send("PUT", "/v1/me/following/\(other.id)", bearer: alice.token).status == 200)
+            }
+            let made = try await api.send(
+                "POST", "/v1/lists", json: ["title": "Bob", "exclusive": true], bearer: alice.token)
+            let id = try #require(made.json["id"] as? String)
+            _ = try await api.send("POST", "/v1/lists/\(id)/accounts", json: ["users": [bob.id]], bearer: alice.token)
+            let stream = try EventStreamReader(port: server.port, bearer: alice.token)
+            #expect(await stream.open().hasPrefix("HTTP/1.1 200"))
+            let first = try await api.addPost(carol.token, caption: "carol first", image: 1)
+            let bobs = try await api.addPost(bob.token, caption: "bob's", image: 2)
+            let last = try await api.addPost(carol.token, caption: "carol last", image: 3)
+            let posts = await stream.events { $0.contains { $0.json["id"] as? String == last } }
+                .filter { $0.event == "post" }.compactMap { $0.json["id"] as? String }
+            #expect(posts == [first, last] && !posts.contains(bobs), "\(posts)")
+            stream.client.disconnect()
+        }
+    }
+
     /// Mastodon's list methods, its list timeline and the `list` stream, through a real server.
     @Test func listsOverTheMastodonAPI() async throws {
         try await withServer { server in
