@@ -368,6 +368,36 @@ import TimelineDomain
         }
     }
 
+    /// The WebSocket's `list` stream: subscribed by `{"type": "subscribe", "stream": "list", "list": id}`,
+    /// it carries the list's members' posts, named `["list", id]` (a non-member's post first never comes).
+    @Test func theListStreamOverTheWebSocket() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob"),
+                carol = try await api.signUp("carol")
+            for other in [bob, carol] {
+                #expect(try await api.send("PUT", "/v1/me/following/\(other.id)", bearer: alice.token).status == 200)
+            }
+            let bobID = try await server.mastodonID("account", bob.id)
+            let made = try await api.send("POST", "/api/v1/lists", json: ["title": "Bob"], bearer: alice.token)
+            let id = try #require(made.json["id"] as? String)
+            _ = try await api.send(
+                "POST", "/api/v1/lists/\(id)/accounts", json: ["account_ids": [bobID]], bearer: alice.token)
+            let socket = try await WebSocketClient.open(port: server.port, token: alice.token)
+            let subscribe = "{\"type\":\"subscribe\",\"stream\":\"list\",\"list\":\"\(id)\"}"
+            #expect(socket.send(WebSocketTests.frame(0x1, Array(subscribe.utf8)) + WebSocketTests.sentinel))
+            #expect(await socket.nextControlFrame().map { $0.payload == Array("sentinel".utf8) } == true)
+            _ = try await api.addPost(carol.token, caption: "carol's", image: 1)
+            let bobs = try await server.mastodonID("post", try await api.addPost(bob.token, caption: "bob's", image: 2))
+            let text = try #require(await socket.nextText { $0.contains("\"update\"") })
+            let message = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(message["stream"] as? [String] == ["list", id], "\(text)")
+            let payload = try #require((message["payload"] as? String)?.data(using: .utf8))
+            let status = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            #expect(status["id"] as? String == bobs, "\(text)")
+        }
+    }
+
     /// Mastodon's list methods, its list timeline and the `list` stream, through a real server.
     @Test func listsOverTheMastodonAPI() async throws {
         try await withServer { server in
