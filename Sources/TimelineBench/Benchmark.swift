@@ -11,7 +11,7 @@ public struct Benchmark {
     public var directory: String
     /// Told each step as it starts (the CLI prints it).
     public var progress: (String) -> Void
-    /// Run only the named figure groups (append, latency, concurrency, reads, fanout, rebuild).
+    /// Run only the named figure groups (append, latency, concurrency, reads, fanout, lists, rebuild).
     public var only: Set<String>?
 
     /// A benchmark of `scale` in `directory`, running `only` those groups (`nil`: all).
@@ -78,6 +78,10 @@ public struct Benchmark {
         }
         if wants("fanout") {
             figures += try await fanoutFigures(service, &network, peer: peer)
+            anonymous = max(anonymous, procStatus("RssAnon"))
+        }
+        if wants("lists") {
+            figures += try await listFigures()
             anonymous = max(anonymous, procStatus("RssAnon"))
         }
         peer = nil

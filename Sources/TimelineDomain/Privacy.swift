@@ -11,6 +11,9 @@ package enum Surface: Sendable, CaseIterable {
     /// The live stream of the home timeline (and its activity): no materialised list, so the
     /// author must be followed.
     case stream
+    /// One of the viewer's lists: its members' posts, merged at read time from their post
+    /// lists (no materialised list), so each author must be followed, as on the stream.
+    case list
     /// A user's profile page and their posts.
     case profile
     /// A hashtag's posts.
@@ -41,7 +44,7 @@ package enum Surface: Sendable, CaseIterable {
     /// Whether the viewer's mutes hide the muted users' posts here.
     package var mutesHidePosts: Bool {
         switch self {
-        case .home, .boosted, .stream, .hashtag, .search, .favourites, .notifications, .push, .trends: true
+        case .home, .boosted, .stream, .list, .hashtag, .search, .favourites, .notifications, .push, .trends: true
         case .profile, .bookmarks, .post, .comments, .export, .command: false
         }
     }
@@ -78,7 +81,7 @@ package enum Surface: Sendable, CaseIterable {
     package var checksFollowersOnly: Bool { self != .home }
 
     /// Whether only followed authors' posts show here.
-    package var needsFollow: Bool { self == .stream }
+    package var needsFollow: Bool { self == .stream || self == .list }
 }
 
 /// What the privacy policy reads of a post: a `PostRecord`, or a stored record's bytes.

@@ -42,7 +42,9 @@ extension Command {
         VoteCommand.self,
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
-        FeatureTagCommand.self, UnfeatureTagCommand.self
+        FeatureTagCommand.self, UnfeatureTagCommand.self,
+        CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
+        RemoveFromListCommand.self
     ]
 }
 
@@ -191,6 +193,16 @@ public enum Event: Equatable, Sendable {
     case trendHidden(TrendDecision)
     /// A moderator let a hidden hashtag or post trend again: `TrendShown`.
     case trendShown(TrendDecision)
+    /// A user made a list: `ListCreated`.
+    case listCreated(ListSettings)
+    /// A user changed a list: `ListUpdated`.
+    case listUpdated(ListSettings)
+    /// A user deleted a list: `ListDeleted`.
+    case listDeleted(ListDeleted)
+    /// A user put an account in a list: `ListAccountAdded`.
+    case listAccountAdded(ListMember)
+    /// A user took an account out of a list: `ListAccountRemoved`.
+    case listAccountRemoved(ListMember)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -293,6 +305,11 @@ public enum Event: Equatable, Sendable {
         case .announcementReactionRemoved: .announcementReactionRemoved
         case .trendHidden: .trendHidden
         case .trendShown: .trendShown
+        case .listCreated: .listCreated
+        case .listUpdated: .listUpdated
+        case .listDeleted: .listDeleted
+        case .listAccountAdded: .listAccountAdded
+        case .listAccountRemoved: .listAccountRemoved
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -377,6 +394,11 @@ public enum Event: Equatable, Sendable {
         case .announcementReactionAdded(let e): e
         case .announcementReactionRemoved(let e): e
         case .trendHidden(let e), .trendShown(let e): e
+        case .listCreated(let e): e
+        case .listUpdated(let e): e
+        case .listDeleted(let e): e
+        case .listAccountAdded(let e): e
+        case .listAccountRemoved(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -537,6 +559,16 @@ public enum EventType: String, CaseIterable, Sendable {
     case trendHidden = "TrendHidden"
     /// A moderator let a hidden hashtag or post trend again: `TrendShown`.
     case trendShown = "TrendShown"
+    /// A user made a list: `ListCreated`.
+    case listCreated = "ListCreated"
+    /// A user changed a list: `ListUpdated`.
+    case listUpdated = "ListUpdated"
+    /// A user deleted a list: `ListDeleted`.
+    case listDeleted = "ListDeleted"
+    /// A user put an account in a list: `ListAccountAdded`.
+    case listAccountAdded = "ListAccountAdded"
+    /// A user took an account out of a list: `ListAccountRemoved`.
+    case listAccountRemoved = "ListAccountRemoved"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -632,6 +664,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementReactionAdded: AnnouncementReaction.self
         case .announcementReactionRemoved: AnnouncementReaction.self
         case .trendHidden, .trendShown: TrendDecision.self
+        case .listCreated, .listUpdated: ListSettings.self
+        case .listDeleted: ListDeleted.self
+        case .listAccountAdded, .listAccountRemoved: ListMember.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
@@ -717,6 +752,11 @@ public enum EventType: String, CaseIterable, Sendable {
         case .announcementReactionRemoved: .announcementReactionRemoved(try AnnouncementReaction(from: &r, &opener))
         case .trendHidden: .trendHidden(try TrendDecision(from: &r, &opener))
         case .trendShown: .trendShown(try TrendDecision(from: &r, &opener))
+        case .listCreated: .listCreated(try ListSettings(from: &r, &opener))
+        case .listUpdated: .listUpdated(try ListSettings(from: &r, &opener))
+        case .listDeleted: .listDeleted(try ListDeleted(from: &r, &opener))
+        case .listAccountAdded: .listAccountAdded(try ListMember(from: &r, &opener))
+        case .listAccountRemoved: .listAccountRemoved(try ListMember(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

@@ -248,6 +248,12 @@ package protocol DecisionState {
     func announcementDismissed(_ id: AnnouncementID, by user: UserID) throws -> Bool
     /// The reactions to the announcement `id`, one per emoji, in the order each was first given.
     func announcementReactions(_ id: AnnouncementID) throws -> [AnnouncementReactionRecord]
+    /// The list `id`, unless deleted (`nil`: none).
+    func list(_ id: ListID) throws -> ListRecord?
+    /// `owner`'s lists, oldest first.
+    func lists(of owner: UserID) throws -> [ListRecord]
+    /// Whether `account` is in the list `id`.
+    func listHas(_ id: ListID, _ account: UserID) throws -> Bool
     /// `user`'s notification policy (`NotificationPolicy.standard` until they set one).
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.

@@ -5,7 +5,7 @@ extension TimelineAPI {
     /// Every route of the API (docs/spec.md's table), then the web app's static files: the one
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
-        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + health + [
+        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
                 Operation(
@@ -929,6 +929,77 @@ extension TimelineAPI {
                 tag: .operations,
                 answer: .json("Ready.", "health"),
                 otherAnswers: [(503, .json("Not ready yet (read models catching up).", "health", status: 503))]))
+    ]
+
+    private static let listRoutes: [Route] = [
+        query(
+            "GET", "/v1/lists", scope: "read:lists", access: .bearer,
+            Operation(
+                id: "lists", summary: "The bearer's lists, oldest first (private).", tag: .lists,
+                answer: .json("The lists.", "lists"))),
+        command(
+            "POST", "/v1/lists", scope: "write:lists",
+            location: { result in
+                if case .created(let id) = result { "/v1/lists/\(id)" } else { nil }
+            },
+            Operation(
+                id: "createList", summary: "Make a list of people the bearer follows.", tag: .lists,
+                description:
+                    "`repliesPolicy` is `followed`, `list` (the default) or `none`; `exclusive` (default false): the "
+                    + "members' posts leave the bearer's home timeline. At most \(Validation.maxListsPerUser) lists.",
+                answer: .json("The new list's id.", "created", status: 201, headers: [.location]),
+                errors: Operation.writeErrors, body: .command("createList"))),
+        query(
+            "GET", "/v1/lists/{list}", scope: "read:lists", access: .bearer,
+            Operation(
+                id: "list", summary: "One of the bearer's lists.", tag: .lists, answer: .json("The list.", "list"),
+                errors: [.notFound], parameters: [.list])),
+        command(
+            "PATCH", "/v1/lists/{list}", scope: "write:lists",
+            Operation(
+                id: "updateList", summary: "Change a list's title, replies policy or exclusiveness.", tag: .lists,
+                description: "Fields not given stay.", answer: changed("the list is already so"),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.list],
+                body: .command("updateList", path: ["list"]))),
+        command(
+            "DELETE", "/v1/lists/{list}", scope: "write:lists",
+            Operation(
+                id: "deleteList", summary: "Delete one of the bearer's lists.", tag: .lists, answer: .empty(),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.list])),
+        query(
+            "GET", "/v1/lists/{list}/accounts", scope: "read:lists", access: .bearer,
+            Operation(
+                id: "listAccounts", summary: "The people in one of the bearer's lists, by id, the latest first.",
+                tag: .lists, answer: userPage, errors: [.notFound], parameters: [.list], paged: true)),
+        command(
+            "POST", "/v1/lists/{list}/accounts", scope: "write:lists",
+            Operation(
+                id: "addToList", summary: "Put people the bearer follows in one of their lists.", tag: .lists,
+                description:
+                    "Each must be followed by the bearer (as Mastodon requires), or none is put (400 invalid_argument). "
+                    + "An unfollow (or a block) takes the person out of the bearer's lists.",
+                answer: changed("all were in it already"), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.list], body: .command("addToList", path: ["list"]))),
+        command(
+            "DELETE", "/v1/lists/{list}/accounts", scope: "write:lists",
+            Operation(
+                id: "removeFromList", summary: "Take people out of one of the bearer's lists.", tag: .lists,
+                answer: changed("none was in it"), errors: [.notFound] + Operation.writeErrors, parameters: [.list],
+                body: .command("removeFromList", path: ["list"]))),
+        query(
+            "GET", "/v1/lists/{list}/timeline", scope: "read:lists", access: .bearer, runs: "listTimeline",
+            Operation(
+                id: "listTimeline", summary: "The posts of a list's people the bearer may see, newest first.",
+                tag: .lists,
+                description:
+                    "As exact as the home timeline at any depth: merged when read from the members' posts, each "
+                    + "member followed now, none blocked either way or muted.",
+                answer: postPage, errors: [.notFound], parameters: [.list], paged: true)),
+        query(
+            "GET", "/v1/users/{user}/lists", scope: "read:lists", access: .bearer, runs: "listsWith",
+            Operation(
+                id: "listsWith", summary: "The bearer's lists that hold the user.", tag: .lists,
+                answer: .json("The lists.", "lists"), errors: [.notFound], parameters: [.user]))
     ]
 
     // MARK: - Routes that run a command or a query

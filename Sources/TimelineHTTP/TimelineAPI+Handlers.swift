@@ -162,7 +162,13 @@ extension TimelineAPI {
             }
             resumeAfter = sequence
         }
-        let stream = try live.open(for: owner.user, session: owner.session, after: resumeAfter)
+        // The members of the user's exclusive lists leave the stream, as they leave the timeline.
+        let viewer = owner.user, service = self.service, timeline = LiveFormat.timeline
+        let format = LiveFormat(greeting: timeline.greeting, heartbeat: timeline.heartbeat) { sequence, update in
+            if case .post(let post) = update, (try? service.leavesHome(post.author, of: viewer)) != false { return nil }
+            return timeline.encode(sequence, update)
+        }
+        let stream = try live.open(for: owner.user, session: owner.session, after: resumeAfter, format: format)
         return HTTPResponse(
             status: 200,
             headers: [

@@ -149,6 +149,17 @@ extension InMemoryState {
         case .trendShown(let e): hiddenTrends.remove([e.kind.rawValue, e.subject])
         case .notificationPolicySet(let e):
             notificationPolicies[e.userId] = e.policy
+        case .listCreated(let e):
+            listRecords.append(ListRecord(e))
+        case .listUpdated(let e):
+            if let i = listRecords.firstIndex(where: { $0.id == e.listId }) { listRecords[i] = ListRecord(e) }
+        case .listDeleted(let e):
+            listRecords.removeAll { $0.id == e.listId }
+            listMembers = listMembers.filter { $0[0] != e.listId.rawValue }
+        case .listAccountAdded(let e):
+            listMembers.insert([e.listId.rawValue, e.accountId.rawValue])
+        case .listAccountRemoved(let e):
+            listMembers.remove([e.listId.rawValue, e.accountId.rawValue])
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
             // Deciding asks only whether a request is held; the requests are those a test gave.
             heldRequests[e.userId]?.remove(e.accountId)
@@ -223,6 +234,8 @@ extension InMemoryState {
         case .unfollowed(let e):
             endorsementEdges.remove([e.followerId, e.followeeId])
             followEdges.remove([e.followerId, e.followeeId])
+            // An unfollow takes the account out of its follower's lists.
+            for list in lists(of: e.followerId) { listMembers.remove([list.id.rawValue, e.followeeId.rawValue]) }
             notifyEdges.remove([e.followerId, e.followeeId])
             hiddenBoostEdges.remove([e.followerId, e.followeeId])
             updateUser(e.followerId) { $0.followingCount -= 1 }
@@ -249,6 +262,8 @@ extension InMemoryState {
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
             endorsementEdges = endorsementEdges.filter { !$0.contains(e.userId) }
             featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
+            for list in lists(of: e.userId) { listMembers = listMembers.filter { $0[0] != list.id.rawValue } }
+            listRecords.removeAll { $0.owner == e.userId }
             resetRequests[e.userId] = nil
             users[e.userId] = nil
             pushSubscriptions = pushSubscriptions.filter { $0.value.user != e.userId }
@@ -304,6 +319,7 @@ extension InMemoryState {
         var users: [UserID] = [], posts: [PostID] = [], comments: [CommentID] = []
         var usernames: Set<String> = [], emails: Set<String> = [], tokens: Set<String> = [], limiters: Set<String> = []
         var announcements: [AnnouncementID] = [], polls: [PollID] = []
+        var lists: [ListID] = []
         for envelope in log {
             users += envelope.event.users
             if let post = envelope.event.post { posts.append(post) }
@@ -323,6 +339,7 @@ extension InMemoryState {
             case .signInFailed(let e): limiters.insert(e.limiterKey)
             case .announcementAdded(let e): announcements.append(e.announcementId)
             case .pollSet(let e): polls.append(e.pollId)
+            case .listCreated(let e): lists.append(e.listId)
             default: break  // the ids every event names were taken above
             }
         }
@@ -371,6 +388,11 @@ extension InMemoryState {
                 out.append("dismissed \(id) \(user): \(try state.announcementDismissed(id, by: user))")
             }
         }
+        for id in lists {
+            out.append("list \(id): \(String(describing: try state.list(id)))")
+            for user in users { out.append("list \(id) has \(user): \(try state.listHas(id, user))") }
+        }
+        for user in users { out.append("lists of \(user): \(try state.lists(of: user))") }
         for name in usernames.sorted() {
             out.append("username \(name): \(String(describing: try state.userID(username: name)))")
         }
@@ -556,6 +578,30 @@ extension InMemoryState {
             as: .user(alice.id.rawValue))
         _ = try await service.execute(
             .editPost(post: pollPosts[2].id.rawValue, caption: nil, poll: .some(nil)), as: .user(alice.id.rawValue))
+        // Lists: alice's with bob and dave (dave taken out again), one deleted; carol's
+        // (exclusive) goes with her erasure, and she leaves dave's list with the unfollow it makes.
+        func list(_ user: Profile, _ title: String, exclusive: Bool? = nil, _ members: [Profile]) async throws
+            -> String
+        {
+            guard
+                case .created(let id) = try await service.execute(
+                    .createList(title: title, exclusive: exclusive), as: .user(user.id.rawValue))
+            else { throw TimelineError(.internal, "no list") }
+            _ = try await service.execute(
+                .addToList(list: id, users: members.map(\.id.rawValue)), as: .user(user.id.rawValue))
+            return id
+        }
+        let friends = try await list(alice, "Friends", [bob, dave])
+        _ = try await service.execute(
+            .removeFromList(list: friends, users: [dave.id.rawValue]), as: .user(alice.id.rawValue))
+        let old = try await list(alice, "Old", [bob])
+        _ = try await service.execute(.deleteList(list: old), as: .user(alice.id.rawValue))
+        _ = try await list(carol, "Mine", exclusive: true, [alice, bob])
+        // Carol removed dave from her followers (above): he follows her again to list her.
+        _ = try await service.execute(.follow(user: carol.id.rawValue), as: .user(dave.id.rawValue))
+        let davesList = try await list(dave, "Carol", [carol])
+        _ = try await service.execute(
+            .updateList(list: davesList, title: "Carol's", repliesPolicy: "none"), as: .user(dave.id.rawValue))
         // Erasures: carol's posts, likes, comments and follows go with her.
         _ = try await service.execute(
             .eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))

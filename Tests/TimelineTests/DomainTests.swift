@@ -72,6 +72,12 @@ struct InMemoryState: DecisionState {
         dismissals.contains([id.rawValue, user.rawValue])
     }
     func announcementReactions(_ id: AnnouncementID) -> [AnnouncementReactionRecord] { reactionLists[id] ?? [] }
+    /// The lists (in the order made) and their members, [list, account].
+    var listRecords: [ListRecord] = []
+    var listMembers: Set<[String]> = []
+    func list(_ id: ListID) -> ListRecord? { listRecords.first { $0.id == id } }
+    func lists(of owner: UserID) -> [ListRecord] { listRecords.filter { $0.owner == owner } }
+    func listHas(_ id: ListID, _ account: UserID) -> Bool { listMembers.contains([id.rawValue, account.rawValue]) }
     /// Each user's notification policy, and the accounts whose notifications a test says are held.
     var notificationPolicies: [UserID: NotificationPolicy] = [:]
     var heldRequests: [UserID: Set<UserID>] = [:]

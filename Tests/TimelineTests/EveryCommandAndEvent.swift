@@ -108,7 +108,12 @@ let sampleCommands: [Command] = [
     .vote(poll: "q1", choices: [0, 2]),
     .pin(post: "p1"), .unpin(post: "p1"), .muteConversation(post: "p1"), .unmuteConversation(post: "p1"),
     .setAccountNote(user: "u2", note: "a note"), .removeFromFollowers(user: "u2"), .endorse(user: "u2"),
-    .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats")
+    .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats"),
+    .createList(title: "Friends", repliesPolicy: "list", exclusive: true),
+    .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
+    .deleteList(list: "l1"),
+    .addToList(list: "l1", users: ["u2", "u3"]),
+    .removeFromList(list: "l1", users: ["u2"])
 ]
 
 extension SchemaTests {
@@ -319,6 +324,13 @@ extension SchemaTests {
         let other = try #require(
             try await service.run(.createFilter(title: "Other", context: ["thread"]), as: carol.id).created)
         try await service.run(.deleteFilter(filter: other), as: carol.id)
+        // Alice's list of fay (made, changed, fay put in and taken out) and a deleted one.
+        let list = try #require(
+            try await service.execute(.createList(title: "Fay", exclusive: true), as: .user(alice.id.rawValue)).created)
+        try await service.run(.updateList(list: list, title: "Fay's", repliesPolicy: "followed"), as: alice.id)
+        try await service.run(.addToList(list: list, users: [fay.id.rawValue]), as: alice.id)
+        try await service.run(.removeFromList(list: list, users: [fay.id.rawValue]), as: alice.id)
+        try await service.run(.deleteList(list: list), as: alice.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

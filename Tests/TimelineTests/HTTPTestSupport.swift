@@ -415,9 +415,11 @@ final class EventStreamReader: @unchecked Sendable {
     /// The response head and everything after it, once `open()` has returned.
     private(set) var head = ""
 
-    init(port: UInt16, bearer: String? = nil, query: String = "", lastEventID: String? = nil) throws {
+    init(
+        port: UInt16, bearer: String? = nil, path: String = "/v1/stream", query: String = "", lastEventID: String? = nil
+    ) throws {
         client = try RawHTTPClient(port: port)
-        var request = "GET /v1/stream\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        var request = "GET \(path)\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let bearer { request += "Authorization: Bearer \(bearer)\r\n" }
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
         client.send(request + "\r\n")

@@ -284,7 +284,8 @@ import TimelineDomain
             }
         let header = try #require(rows.first)
         let columns: [String: [Surface]] = [
-            "home": [.home], "boosted": [.boosted], "stream": [.stream], "profile": [.profile], "hashtag": [.hashtag],
+            "home": [.home], "boosted": [.boosted], "stream": [.stream], "list": [.list], "profile": [.profile],
+            "hashtag": [.hashtag],
             "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
             "notifications, push": [.notifications, .push], "export": [.export], "trends": [.trends],

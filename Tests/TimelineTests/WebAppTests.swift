@@ -166,4 +166,10 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func boostsInARealBrowser() async throws {
         try await Self.browserScript("test_boosts.py", passes: "ok - carol, who follows bob, sees alice's post")
     }
+
+    /// Tests/browser/test_lists.py: the Lists screen in headless Chromium — make a list, add
+    /// someone followed (a stranger refused), read the list's posts, remove, rename, delete.
+    @Test(.timeLimit(.minutes(3))) func listsInARealBrowser() async throws {
+        try await Self.browserScript("test_lists.py", passes: "all lists browser checks passed")
+    }
 }

@@ -209,6 +209,33 @@ def filters(status):
         call("PUT", f"/api/v1/filters/{v1['id']}", bob_token, data={"phrase": "spoilers", "context[]": ["home"],
                                                                    "irreversible": "true"})
         call("DELETE", f"/api/v1/filters/{v1['id']}", bob_token)
+def lists():
+    """Lists: alice makes one of bob (whom she follows), reads it, its accounts and timeline, the lists
+    holding bob, changes it, takes bob out and deletes it; bob cannot see it."""
+    call("POST", f"/api/v1/accounts/{bob}/follow", alice_token)
+    made = call("POST", "/api/v1/lists", alice_token, data={"title": "Friends", "replies_policy": "list"})
+    if not made:
+        return
+    path = f"/api/v1/lists/{made['id']}"
+    call("POST", f"{path}/accounts", alice_token, data={"account_ids[]": [bob]})
+    call("POST", f"{path}/accounts", alice_token, data={"account_ids[]": [carol]}, expect=422)
+    call("GET", "/api/v1/lists", alice_token)
+    call("GET", path, alice_token)
+    call("GET", path, bob_token, expect=404)
+    call("GET", f"{path}/accounts", alice_token)
+    call("GET", f"/api/v1/accounts/{bob}/lists", alice_token)
+    call("GET", f"/api/v1/timelines/list/{made['id']}", alice_token)
+    call("PUT", path, alice_token, data={"title": "Close friends", "exclusive": "true", "replies_policy": "none"})
+    # The list's stream never ends: its status and type are read, then it is closed.
+    with session.get(f"{base}/api/v1/streaming/list", params={"list": made["id"]}, stream=True, timeout=10,
+                     headers={"Authorization": f"Bearer {alice_token}"}) as response:
+        called.add(("GET", "/api/v1/streaming/list"))
+        is_stream = response.status_code == 200 and response.headers.get("Content-Type", "").startswith(
+            "text/event-stream")
+        results.append((f"GET /api/v1/streaming/list {response.status_code}", "no schema" if is_stream else "FAILED",
+                        "Server-Sent Events" if is_stream else response.headers.get("Content-Type", "")))
+    call("DELETE", f"{path}/accounts", alice_token, data={"account_ids[]": [bob]})
+    call("DELETE", path, alice_token)
 
 # Discovery and OAuth.
 call("GET", "/api/v1/instance")
@@ -437,6 +464,7 @@ call("GET", "/api/v1/follow_requests", alice_token)
 call("POST", f"/api/v1/follow_requests/{bob}/authorize", alice_token)
 call("POST", f"/api/v1/follow_requests/{carol}/reject", alice_token)
 call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"locked": "false"})
+lists()
 
 # The v1 upload, the authorize page, the streams, revoking the app's own token.
 with open(photo_path, "rb") as file:

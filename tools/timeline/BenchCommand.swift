@@ -15,7 +15,7 @@ enum BenchCommand {
         temporary directory (or --dir), then measures append, command latency, concurrent
         commands, timeline reads, post fan-out, follow, rebuild, peak RSS and size per event,
         each beside its baseline. Progress goes to stderr. With --dir, a network built there by an
-        earlier run is reused; --only runs some groups: append,latency,concurrency,reads,fanout,rebuild.
+        earlier run is reused; --only runs some groups: append,latency,concurrency,reads,fanout,lists,rebuild.
         --cluster measures commands through two nodes of a 3-server JetStream cluster (started on
         loopback unless --nats names one) beside raw R3 publishes with ExpectLastSeq.
         --photos measures photo uploads (a 12 MP JPEG and a 12 MP HEIC made with libvips in the run)

@@ -251,6 +251,18 @@ export const api = {
   bookmark: (id) => call('bookmark', { path: { post: id } }),
   unbookmark: (id) => call('unbookmark', { path: { post: id } }),
   bookmarks: (before) => call('bookmarks', { params: page(before) }),
+
+  // Lists of people one follows
+  lists: () => call('lists'),
+  list: (list) => call('list', { path: { list } }),
+  createList: (title, exclusive) => call('createList', { body: { title, exclusive } }),
+  /** Changes a list: `fields` of title, repliesPolicy, exclusive. */
+  updateList: (list, fields) => call('updateList', { path: { list }, body: fields }),
+  deleteList: (list) => call('deleteList', { path: { list } }),
+  listAccounts: (list, before) => call('listAccounts', { path: { list }, params: page(before, 100) }),
+  addToList: (list, users) => call('addToList', { path: { list }, body: { users } }),
+  removeFromList: (list, users) => call('removeFromList', { path: { list }, body: { users } }),
+  listTimeline: (list, before) => call('listTimeline', { path: { list }, params: page(before) }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
   /** Reports an account, perhaps naming some of its posts. */
   reportUser: (user, reason, posts) => call('reportUser', { path: { user }, body: { reason, posts } }),

@@ -10,6 +10,7 @@ import * as search from './search.js';
 import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
+import * as peoplelists from './peoplelists.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
 import * as tag from './tag.js';
@@ -25,6 +26,8 @@ const routes = [
   { pattern: /^\/u\/([^/]+)$/, screen: profile, nav: null, visitor: 'visitor-profile' },
   { pattern: /^\/u\/([^/]+)\/(followers|following)$/, screen: lists, nav: null, mode: 'people' },
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
+  { pattern: /^\/lists$/, screen: peoplelists, nav: null },
+  { pattern: /^\/lists\/([^/]+)$/, screen: peoplelists, nav: null },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },

@@ -49,6 +49,7 @@ export async function render(root, { params: [name] }, app) {
       h('a', { href: '#/settings', class: 'menu-item', role: 'menuitem' }, 'Settings'),
       requestsLink,
       h('a', { href: '#/saved', class: 'menu-item', role: 'menuitem' }, 'Saved posts'),
+      h('a', { href: '#/lists', class: 'menu-item', role: 'menuitem' }, 'Lists'),
       user.moderator ? h('a', { href: '#/reports', class: 'menu-item', role: 'menuitem' }, 'Reports') : null,
       signOut);
     const showMenu = (open) => {

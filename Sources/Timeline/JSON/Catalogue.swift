@@ -260,6 +260,31 @@ package enum Catalogue {
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.muted(by: user, page)) }
         },
+        QueryDefinition(actingUser: "lists") { _ throws(TimelineError) in
+            { service, user throws(TimelineError) in .lists(try service.lists(of: user)) }
+        },
+        QueryDefinition(actingUser: "list") { input throws(TimelineError) in
+            let list: ListID = try input.identifier("list")
+            return { service, user throws(TimelineError) in .list(try service.list(list, viewer: user)) }
+        },
+        QueryDefinition(actingUser: "listAccounts") { input throws(TimelineError) in
+            let list: ListID = try input.identifier("list"), page = try input.page()
+            return { service, user throws(TimelineError) in
+                .users(try service.listAccounts(list, page, viewer: user))
+            }
+        },
+        QueryDefinition(actingUser: "listTimeline") { input throws(TimelineError) in
+            let list: ListID = try input.identifier("list"), page = try input.page()
+            return { service, user throws(TimelineError) in
+                .posts(try service.listTimeline(list, page, viewer: user))
+            }
+        },
+        QueryDefinition(actingUser: "listsWith") { input throws(TimelineError) in
+            let account: UserID = try input.identifier("user")
+            return { service, user throws(TimelineError) in
+                .lists(try service.lists(containing: account, viewer: user))
+            }
+        },
         QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }

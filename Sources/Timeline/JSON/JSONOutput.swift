@@ -96,6 +96,8 @@ package enum JSONOutput {
         case .notificationRequest(let r): encoded(ResultJSON.NotificationRequest(r))
         case .filters(let filters): encoded(ResultJSON.Filters(filters: filters.map(ResultJSON.Filter.init)))
         case .poll(let p): encoded(ResultJSON.Poll(p))
+        case .list(let list): encoded(ResultJSON.List(list))
+        case .lists(let lists): encoded(ResultJSON.Lists(lists: lists.map(ResultJSON.List.init)))
         }
     }
 

@@ -37,7 +37,8 @@ extension ResultJSON {
             try result(Changed.self), try result(Created.self), try result(Comment.self), try result(Contacts.self),
             try result(Failure.self), try result(Filters.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
-            try result(Image.self), try result(MastodonID.self), try result(Media.self),
+            try result(Image.self), try result(List.self), try result(Lists.self), try result(MastodonID.self),
+            try result(Media.self),
             try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
             try result(Poll.self),
             (

@@ -65,7 +65,7 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted
+        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted, .listCreated
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -90,6 +90,7 @@ struct NumericIDsProjection: Projection {
         case .tagFeatured(let e): [.featuredTag(user: e.userId, tag: e.tag)]
         // A boost is a status of its own: its own number, never its post's.
         case .postBoosted(let e): [.boost(e.boostId)]
+        case .listCreated(let e): [.list(e.listId)]
         default: []
         }
     }
@@ -133,6 +134,8 @@ public enum NumberedObject: Hashable, Sendable {
     }
     /// A boost (a status of its own, whose `reblog` is the boosted post).
     case boost(PostID)
+    /// A user's list (`List.id`).
+    case list(ListID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -162,6 +165,8 @@ public enum NumberedObject: Hashable, Sendable {
         case poll = 0x50
         /// `FeaturedTag.id`.
         case featuredTag = 0x66
+        /// `List.id`.
+        case list = 0x6C
     }
 
     /// The space the object's number is unique in.
@@ -180,13 +185,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .filterStatus: .filterStatus
         case .poll: .poll
         case .featuredTag: .featuredTag
+        case .list: .list
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
-        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost"
+        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -207,6 +213,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "poll": self = .poll(PollID(id))
         case "featuredTag": self = .featuredTag(id)
         case "boost": self = .boost(PostID(id))
+        case "list": self = .list(ListID(id))
         default: return nil
         }
     }
@@ -233,6 +240,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .poll(let id): (0x50, id.rawValue)
             case .featuredTag(let id): (0x66, id)
             case .boost(let id): (0x62, id.rawValue)
+            case .list(let id): (0x6C, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -256,6 +264,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x50: self = .poll(PollID(id))
         case 0x66: self = .featuredTag(id)
         case 0x62: self = .boost(PostID(id))
+        case 0x6C: self = .list(ListID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -31,6 +31,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case filters
     /// Polls on posts, their votes and the `poll` notifications due when they end.
     case polls
+    /// The users' lists and their members.
+    case lists
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

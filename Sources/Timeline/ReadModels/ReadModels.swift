@@ -22,7 +22,7 @@ extension ProjectionName {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
         case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras,
-            .boosts:
+            .boosts, .lists:
             1
         }
     }
@@ -34,7 +34,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts:
+            .profileExtras, .boosts, .lists:
             []
         }
     }
@@ -109,6 +109,7 @@ final class ReadModels: Sendable {
     let instance: InstanceProjection
     let filters: FiltersProjection
     let polls: PollsProjection
+    let lists: ListsProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -144,6 +145,7 @@ final class ReadModels: Sendable {
         let instance = try InstanceProjection(env, prefix: generations.prefix(.instance))
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
         let polls = try PollsProjection(env, prefix: generations.prefix(.polls))
+        let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -161,6 +163,7 @@ final class ReadModels: Sendable {
             case .instance: instance
             case .filters: filters
             case .polls: polls
+            case .lists: lists
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -173,6 +176,7 @@ final class ReadModels: Sendable {
         self.instance = instance
         self.filters = filters
         self.polls = polls
+        self.lists = lists
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log

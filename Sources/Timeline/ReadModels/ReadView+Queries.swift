@@ -169,8 +169,10 @@ extension ReadView {
         let privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
         let present = Presenter(privacy)
         let projection = models.timeline
+        // The members of the user's exclusive lists leave it (their posts are read in the list).
+        let excluded = try models.lists.exclusiveMembers(of: user, txn)
         let pulled = try projection.pulledAuthors(of: user, txn)
-            .filter { try privacy.mayShow(postsBy: $0.author, on: .home) }
+            .filter { try !excluded.contains($0.author) && privacy.mayShow(postsBy: $0.author, on: .home) }
         let boosts = models.boosts.byUser
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
@@ -198,7 +200,9 @@ extension ReadView {
                 if entryMarks?.contains(.boost) == true {
                     return try homeBoost(PostID(String(decoding: id, as: UTF8.self)), of: user, present)
                 }
-                return try present.listedPost(id, on: .home, marks: try entryMarks ?? marks?.of(id))
+                return try present.listedPost(
+                    id, on: .home, marks: try entryMarks ?? marks?.of(id),
+                    keeping: { excluded.isEmpty || !excluded.contains($0.author) })
             }
         }
     }

@@ -542,4 +542,8 @@ public enum QueryResult: Sendable, Equatable {
     case filters([FilterSaved])
     /// A poll, as the viewer reads it.
     case poll(Poll)
+    /// One of the viewer's lists.
+    case list(ListRecord)
+    /// Some of the viewer's lists, oldest first.
+    case lists([ListRecord])
 }

@@ -91,14 +91,15 @@ enum RequestBody: Sendable {
 /// A parameter of the path, query or headers (`components/parameters`).
 enum Parameter: String, CaseIterable, Sendable {
     case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
-        types, order, filter, keyword, filterStatus, poll
+        types, order, filter, keyword, filterStatus, poll, list
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
 }
 
 /// The groups of operations (OpenAPI tags), in the document's order.
 enum Tag: String, CaseIterable, Sendable {
-    case account, users, posts, comments, likes, bookmarks, blocks, mutes, filters, feeds, images, stream, moderation,
+    case account, users, posts, comments, likes, bookmarks, blocks, mutes, filters, lists, feeds, images, stream,
+        moderation,
         operations
 
     var description: String {
@@ -112,6 +113,8 @@ enum Tag: String, CaseIterable, Sendable {
         case .blocks: "Users a user blocks, visible only to them."
         case .mutes: "Users a user mutes (their posts and doings hidden from them), visible only to them."
         case .filters: "A user's filters: muted words and posts, warned, hidden or blurred where they surface."
+        case .lists:
+            "The bearer's lists of people they follow, each read as a timeline of its own, visible only to them."
         case .feeds: "Home timeline, hashtags and activity."
         case .images: "Image bytes."
         case .moderation:

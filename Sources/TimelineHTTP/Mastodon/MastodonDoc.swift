@@ -49,6 +49,7 @@ enum MastodonSchema: String, Sendable {
         termsOfService = "TermsOfService", translationLanguages = "TranslationLanguages", peers = "Peers",
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
+    case list = "List", lists = "[List]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]",
         familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",

@@ -56,6 +56,7 @@ final class MastodonIDs: Sendable {
         case "announcements": return .announcement
         case "polls": return .poll
         case "featured_tags": return .featuredTag
+        case "lists": return .list
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }
@@ -86,6 +87,12 @@ final class MastodonIDs: Sendable {
     /// The upload a client's id names.
     func media(_ raw: String?) throws(TimelineError) -> MediaID {
         guard case .media(let id) = try object(.media, raw) else { throw Self.notFound }
+        return id
+    }
+
+    /// The list a client's id names.
+    func list(_ raw: String?) throws(TimelineError) -> ListID {
+        guard case .list(let id) = try object(.list, raw) else { throw Self.notFound }
         return id
     }
 

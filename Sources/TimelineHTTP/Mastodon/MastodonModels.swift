@@ -439,6 +439,8 @@ enum Mastodon {
     struct StreamingCommand: Codable, Sendable {
         var type: String?
         var stream: String?
+        /// The list of a `list` stream (its id).
+        var list: String?
     }
 }
 

@@ -215,6 +215,7 @@ public enum MastodonOpenAPI {
                 ("Report", try .of(Mastodon.Report.self)),
                 ("Search", try .of(Mastodon.Search.self)),
                 ("Rule", try .of(Mastodon.Rule.self)),
+                ("List", try .of(Mastodon.List.self)),
                 ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
                 ("InstanceV1", try .of(Mastodon.V1Instance.self)),
                 ("Instance", try .of(Mastodon.Instance.self)),

@@ -34,6 +34,15 @@ extension MastodonAPI {
             try api.mastodonEventStream(request, entities, stream: .notifications)
         },
         now(
+            "GET", "/api/v1/streaming/list", .tokenInQuery, scope: reading,
+            doc: .init(
+                "A list's stream as Server-Sent Events: its members' new posts.", returns: .stream,
+                query: ["list", "access_token"])
+        ) { api, request, entities in
+            try api.mastodonEventStream(
+                request, entities, stream: .list, list: try api.streamedList(request, entities))
+        },
+        now(
             "GET", "/api/v1/streaming", .tokenInQuery, scope: reading,
             doc: .init(
                 "The streaming endpoint: a WebSocket (Upgrade), or Server-Sent Events of `stream`.", returns: .stream,
@@ -46,20 +55,25 @@ extension MastodonAPI {
             guard let stream = MastodonStream(rawValue: name) else {
                 throw TimelineError(.notFound, "Unknown stream type")
             }
-            return try api.mastodonEventStream(request, entities, stream: stream)
+            return try api.mastodonEventStream(
+                request, entities, stream: stream, list: stream == .list ? try api.streamedList(request, entities) : nil
+            )
         }
     ]
 }
 
-/// The streams served: the user's, and its notifications alone.
+/// The streams served: the user's, its notifications alone, and one of the user's lists.
 enum MastodonStream: String, Sendable {
     case user
     case notifications = "user:notification"
+    /// One list's posts (the list is named beside: `list=`).
+    case list
 
-    /// Whether `update` belongs on this stream.
+    /// Whether `update` belongs on this stream (a list's only its members' posts: the encoder
+    /// checks the author).
     func carries(_ update: LiveUpdate) -> Bool {
-        if case .activity = update { return true }
-        return self == .user
+        if case .activity = update { return self != .list }
+        return self != .notifications
     }
 }
 
@@ -71,15 +85,22 @@ extension TimelineAPI {
         return (try request.requireViewer(), token)
     }
 
-    /// Server-Sent Events of `stream`: `event: update|notification|delete`, the entity (or
-    /// the status id) as `data`.
-    func mastodonEventStream(_ request: APIRequest, _ entities: MastodonEntities, stream: MastodonStream)
-        throws(TimelineError) -> HTTPResponse
-    {
+    /// The bearer's list a `list` stream names (`list=`, its id): 404 for none, or another's.
+    func streamedList(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> ListID {
+        let id = try entities.ids.list(try MastodonParams(request.http).string("list"))
+        _ = try service.list(id, viewer: try request.requireViewer())
+        return id
+    }
+
+    /// Server-Sent Events of `stream` (of `list`, for a list's): `event: update|notification|delete`,
+    /// the entity (or the status id) as `data`.
+    func mastodonEventStream(
+        _ request: APIRequest, _ entities: MastodonEntities, stream: MastodonStream, list: ListID? = nil
+    ) throws(TimelineError) -> HTTPResponse {
         let owner = try streamingOwner(request)
         let format = LiveFormat(
             greeting: Array(":)\n\n".utf8), heartbeat: Array(":thump\n\n".utf8),
-            encode: mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in
+            encode: mastodonEncoder(entities, viewer: owner.user, stream: stream, list: list) { event, payload in
                 Array("event: \(event)\ndata: \(payload)\n\n".utf8)
             })
         let events = try live.open(for: owner.user, session: owner.session, after: nil, format: format)
@@ -91,9 +112,12 @@ extension TimelineAPI {
             ], body: .stream(events))
     }
 
-    /// What a live update is on a Mastodon stream, written by `frame(event, payload)`.
+    /// What a live update is on a Mastodon stream (`list`'s, for a list's), written by
+    /// `frame(event, payload)`. The user stream leaves out the posts of the members of the
+    /// viewer's exclusive lists, as the home timeline does; a list's stream carries its members'
+    /// posts only (the home stream's: followed, not muted, not blocked, visible).
     func mastodonEncoder(
-        _ entities: MastodonEntities, viewer: UserID, stream: MastodonStream,
+        _ entities: MastodonEntities, viewer: UserID, stream: MastodonStream, list: ListID? = nil,
         frame: @escaping @Sendable (String, String) -> [UInt8]
     ) -> @Sendable (UInt64, LiveUpdate) -> [UInt8]? {
         let entities = entities.reading(as: viewer)  // the stream's owner, whom its token names
@@ -103,6 +127,13 @@ extension TimelineAPI {
             case .post(let post), .edited(let post):
                 // A frame cannot answer an error: one that fails to render (its author out of
                 // sight, or a read failing) is left out of the stream, as an unseen one is.
+                if stream == .list {
+                    guard let list, (try? service.listHolds(list, post.author, viewer: viewer)) == true else {
+                        return nil
+                    }
+                } else if (try? service.leavesHome(post.author, of: viewer)) != false {
+                    return nil
+                }
                 // The owner's home filters were applied (`liveUpdates`): a warned post carries them.
                 // A boost's (`post.boost`) is the boost, a status of its own.
                 guard let author = try? service.user(post.author, viewer: viewer),
@@ -143,11 +174,19 @@ extension TimelineAPI {
         }
         let owner = try streamingOwner(request)
         let subscribed = Mutex<Set<MastodonStream>>([])
+        // The lists subscribed to, by the id the client gave (each stream's name is `["list", id]`).
+        let lists = Mutex<[String: ListID]>([:])
         if let name = try MastodonParams(request.http).string("stream") {
             guard let stream = MastodonStream(rawValue: name) else {
                 throw TimelineError(.notFound, "Unknown stream type")
             }
-            subscribed.withLock { _ = $0.insert(stream) }
+            if stream == .list {
+                let id = try streamedList(request, entities)
+                let raw = try MastodonParams(request.http).string("list") ?? ""
+                lists.withLock { $0[raw] = id }
+            } else {
+                subscribed.withLock { _ = $0.insert(stream) }
+            }
         }
         let encoders = [MastodonStream.user, .notifications].map { stream in
             (
@@ -159,15 +198,34 @@ extension TimelineAPI {
                 }
             )
         }
-        let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame) { sequence, update in
+        let viewer = owner.user
+        let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame) { [self] sequence, update in
             let streams = subscribed.withLock { $0 }
-            let frames = encoders.filter { streams.contains($0.0) }.compactMap { $0.1(sequence, update) }
+            var frames = encoders.filter { streams.contains($0.0) }.compactMap { $0.1(sequence, update) }
+            for (raw, id) in lists.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+                let encode = mastodonEncoder(entities, viewer: viewer, stream: .list, list: id) { event, payload in
+                    let message = Mastodon.StreamingEvent(stream: ["list", raw], event: event, payload: payload)
+                    return WebSocket.textFrame(
+                        String(decoding: (try? JSONValueEncoder.bytes(message)) ?? [], as: UTF8.self))
+                }
+                if let frame = encode(sequence, update) { frames.append(frame) }
+            }
             return frames.isEmpty ? nil : frames.flatMap { $0 }
         }
-        let socket = WebSocket { _, text in
+        let socket = WebSocket { [self] _, text in
             guard let message = try? JSONDecoder().decode(Mastodon.StreamingCommand.self, from: Data(text.utf8)),
                 let type = message.type, let stream = message.stream.flatMap(MastodonStream.init)
             else { return }
+            if stream == .list {
+                // Only the bearer's own list: another id subscribes to nothing.
+                guard let raw = message.list, let id = try? entities.ids.list(raw),
+                    (try? service.list(id, viewer: viewer)) != nil
+                else { return }
+                lists.withLock {
+                    if type == "subscribe" { $0[raw] = id } else if type == "unsubscribe" { $0[raw] = nil }
+                }
+                return
+            }
             subscribed.withLock {
                 if type == "subscribe" { $0.insert(stream) } else if type == "unsubscribe" { $0.remove(stream) }
             }
