@@ -3,19 +3,14 @@ feed card's Boost button (the card says Boosted, one boost, and the server lists
 follows bob and not alice, finds the post in Home with "Boosted by bob" over it; bob takes the
 boost back and it leaves carol's Home.
 """
-import argparse
 import json
-import os
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import ROOT, Server, article_with, browser, check, go, png, wait  # noqa: E402
+from test_webapp import article_with, check, go, png, wait, run_steps  # noqa: E402
 
 
 def sign_in_as(driver, server, account):
@@ -62,29 +57,7 @@ def steps(server, driver):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
-    args = parser.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="timeline-boosts-browser-"))
-    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
-    server = Server(args.timeline, out)
-    driver = None
-    try:
-        driver = browser()
-        steps(server, driver)
-    except (AssertionError, TimeoutException) as error:
-        print(f"FAILED: {error!r}", file=sys.stderr)
-        traceback.print_exc()
-        if driver:
-            driver.save_screenshot(str(out / "failure.png"))
-        print(f"logs: {out}", file=sys.stderr)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        server.stop()
-    print("all boosts browser checks passed", flush=True)
-    return 0
+    return run_steps(__doc__, "boosts", steps)
 
 
 if __name__ == "__main__":

@@ -5,19 +5,14 @@ in her feed ("Shown because of filter …"), and "Show anyway" reveals it, as a 
 a post's page; then she makes the filter hide: the post leaves her feed; she removes it: the
 post is back, uncovered.
 """
-import argparse
-import os
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import ROOT, Server, article_with, browser, button, by_label, check, go, png, text_appears, wait  # noqa: E402,E501
+from test_webapp import article_with, button, by_label, check, go, png, text_appears, wait, run_steps  # noqa: E402,E501
 
 
 def cards(driver):
@@ -85,29 +80,7 @@ def steps(server, driver):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
-    args = parser.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="timeline-filters-browser-"))
-    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
-    server = Server(args.timeline, out)
-    driver = None
-    try:
-        driver = browser()
-        steps(server, driver)
-    except (AssertionError, TimeoutException) as error:
-        print(f"FAILED: {error!r}", file=sys.stderr)
-        traceback.print_exc()
-        if driver:
-            driver.save_screenshot(str(out / "failure.png"))
-        print(f"logs: {out}", file=sys.stderr)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        server.stop()
-    print("all filters browser checks passed", flush=True)
-    return 0
+    return run_steps(__doc__, "filters", steps)
 
 
 if __name__ == "__main__":

@@ -5,18 +5,13 @@ username — and is refused carol once she stops following her —, reads bob's 
 timeline (not carol's), removes bob, renames the list and deletes it; each step is checked
 against the server's own answer too.
 """
-import argparse
-import os
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import ROOT, Server, browser, button, by_label, check, go, png, text_appears, wait  # noqa: E402
+from test_webapp import button, by_label, check, go, png, text_appears, wait, run_steps  # noqa: E402
 
 
 def steps(server, driver):
@@ -83,29 +78,7 @@ def steps(server, driver):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
-    args = parser.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="timeline-lists-browser-"))
-    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
-    server = Server(args.timeline, out)
-    driver = None
-    try:
-        driver = browser()
-        steps(server, driver)
-    except (AssertionError, TimeoutException) as error:
-        print(f"FAILED: {error!r}", file=sys.stderr)
-        traceback.print_exc()
-        if driver:
-            driver.save_screenshot(str(out / "failure.png"))
-        print(f"logs: {out}", file=sys.stderr)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        server.stop()
-    print("all lists browser checks passed", flush=True)
-    return 0
+    return run_steps(__doc__, "lists", steps)
 
 
 if __name__ == "__main__":

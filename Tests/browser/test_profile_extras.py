@@ -5,19 +5,14 @@ across a reload, and not on carol's view of bob), and removes carol from her fol
 
     python3 Tests/browser/test_profile_extras.py [--timeline .build/debug/timeline]
 """
-import argparse
 import json
-import os
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import ROOT, Server, browser, button, by_label, check, click, go, png, text_appears, wait  # noqa: E402
+from test_webapp import button, by_label, check, click, go, png, text_appears, wait, run_steps  # noqa: E402
 
 
 def sign_in(driver, server, account):
@@ -98,29 +93,7 @@ def steps(server, driver):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
-    args = parser.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="timeline-extras-browser-"))
-    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
-    server = Server(args.timeline, out)
-    driver = None
-    try:
-        driver = browser()
-        steps(server, driver)
-    except (AssertionError, TimeoutException) as error:
-        print(f"FAILED: {error!r}", file=sys.stderr)
-        traceback.print_exc()
-        if driver:
-            driver.save_screenshot(str(out / "failure.png"))
-        print(f"logs: {out}", file=sys.stderr)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        server.stop()
-    print("all profile extras browser checks passed", flush=True)
-    return 0
+    return run_steps(__doc__, "profile extras", steps)
 
 
 if __name__ == "__main__":

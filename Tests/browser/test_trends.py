@@ -5,20 +5,15 @@ Before anything is typed, the search screen shows the hashtags and posts trendin
 shows there, even to a follower; a moderator's hidden tag leaves it; once a word is typed the
 section goes.
 """
-import argparse
 import base64
 import json
-import os
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import ROOT, Server, browser, check, go, png, text_appears, wait  # noqa: E402
+from test_webapp import check, go, png, text_appears, wait, run_steps  # noqa: E402
 
 
 def sign_up(server, name):
@@ -72,29 +67,7 @@ def steps(server, driver):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
-    args = parser.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="timeline-trends-browser-"))
-    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
-    server = Server(args.timeline, out)
-    driver = None
-    try:
-        driver = browser()
-        steps(server, driver)
-    except (AssertionError, TimeoutException) as error:
-        print(f"FAILED: {error!r}", file=sys.stderr)
-        traceback.print_exc()
-        if driver:
-            driver.save_screenshot(str(out / "failure.png"))
-        print(f"logs: {out}", file=sys.stderr)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        server.stop()
-    print("all trends browser checks passed", flush=True)
-    return 0
+    return run_steps(__doc__, "trends", steps)
 
 
 if __name__ == "__main__":

@@ -357,6 +357,36 @@ def run(server, out, images):
                 pass
 
 
+def run_steps(doc, name, steps):
+    """The whole of a feature's browser script: reads `--timeline`, starts `timeline serve` on a
+    fresh database, runs `steps(server, driver)` in one headless Chromium, and on a failure prints
+    it with the server's log folder and a screenshot. Prints `all NAME browser checks passed` and
+    answers 0 when every step passed, else 1."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--timeline", default=str(ROOT / ".build/debug/timeline"))
+    args = parser.parse_args()
+    out = Path(tempfile.mkdtemp(prefix=f"timeline-{name.replace(' ', '-')}-browser-"))
+    os.environ.setdefault("SE_OFFLINE", "true")  # never let Selenium download a driver
+    server = Server(args.timeline, out)
+    driver = None
+    try:
+        driver = browser()
+        steps(server, driver)
+    except (AssertionError, TimeoutException) as error:
+        print(f"FAILED: {error!r}", file=sys.stderr)
+        traceback.print_exc()
+        if driver:
+            driver.save_screenshot(str(out / "failure.png"))
+        print(f"logs: {out}", file=sys.stderr)
+        return 1
+    finally:
+        if driver:
+            driver.quit()
+        server.stop()
+    print(f"all {name} browser checks passed", flush=True)
+    return 0
+
+
 def check(name):
     print(f"ok - {name}", flush=True)
 
