@@ -275,8 +275,16 @@ import TimelineDomain
         #expect(try service.listTimeline(list, viewer: alice.id).items.map(\.id) == [bobs.id])
         // Paged one by one, the home timeline still skips bob's posts and ends.
         #expect(try service.all(limit: 1) { try service.timeline(of: alice.id, $0) }.map(\.id) == [mine.id, carols.id])
+        // bob's boosts leave it too (as Mastodon's exclusive lists keep a member's reblogs), live as well.
+        let dave = try await service.createUser("dave")
+        let daves = try await service.addPost(by: dave.id, caption: "dave's")
+        try await service.run(.reblog(post: daves.id.rawValue), as: bob.id)
+        let boosted = try service.events(from: try service.lastSequence(), limit: 1)[0]
+        #expect(try service.timeline(of: alice.id).items.map(\.id) == [mine.id, carols.id])
+        #expect(try service.liveUpdates(for: boosted, viewer: alice.id).isEmpty)
         try await service.run(.removeFromList(list: list.rawValue, users: [bob.id.rawValue]), as: alice.id)
-        #expect(try service.timeline(of: alice.id).items.map(\.id) == [mine.id, carols.id, bobs.id])
+        #expect(try service.timeline(of: alice.id).items.map(\.id) == [daves.id, mine.id, carols.id, bobs.id])
+        #expect(try service.liveUpdates(for: boosted, viewer: alice.id).count == 1)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 

@@ -12,16 +12,18 @@ extension ReadView {
     /// came in before — its author is the viewer or one they follow (the post itself is in the
     /// timeline), or an earlier boost of it came in; or the post may not reach the viewer
     /// (`boosted`: blocks, a locked author, mutes, reports, suspension).
-    func homeBoost(_ id: PostID, of viewer: UserID, _ present: Presenter) throws -> Post? {
+    func homeBoost(_ id: PostID, of viewer: UserID, _ present: Presenter, excluding excluded: Set<UserID>) throws
+        -> Post?
+    {
         guard let boost = try models.boosts.boost(id, txn) else { return nil }
         let privacy = present.privacy
-        guard try comesIn(boost.booster, to: viewer, privacy) else { return nil }
+        guard try comesIn(boost.booster, to: viewer, privacy, excluded) else { return nil }
         if boost.author == viewer { return nil }
         if try follows(viewer, boost.author) { return nil }
         var earlierCameIn = false
         try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
             guard earlier < id else { return false }
-            earlierCameIn = try comesIn(booster, to: viewer, privacy)
+            earlierCameIn = try comesIn(booster, to: viewer, privacy, excluded)
             return !earlierCameIn
         }
         guard !earlierCameIn, var post = try present.listedPost(boost.post, on: .boosted) else { return nil }
@@ -31,9 +33,14 @@ extension ReadView {
 
     /// Whether `booster`'s boosts come into `viewer`'s home timeline: the viewer's own, or those
     /// of a followee whose boosts they did not hide and whom the policy lets reach them (a
-    /// private boost is for the booster's followers: they are one).
-    private func comesIn(_ booster: UserID, to viewer: UserID, _ privacy: Privacy<ReadView>) throws -> Bool {
+    /// private boost is for the booster's followers: they are one), unless the booster is one of
+    /// `excluded`, the members of the viewer's exclusive lists (whose boosts, as their posts,
+    /// are read in the list, as Mastodon's exclusive lists keep them).
+    private func comesIn(
+        _ booster: UserID, to viewer: UserID, _ privacy: Privacy<ReadView>, _ excluded: Set<UserID>
+    ) throws -> Bool {
         if booster == viewer { return true }
+        if excluded.contains(booster) { return false }
         guard try follows(viewer, booster), try models.boosts.shows(viewer, booster, txn) else { return false }
         return try privacy.mayShow(boostBy: booster, isPrivate: false, on: .home)
     }

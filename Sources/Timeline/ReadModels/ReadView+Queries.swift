@@ -198,7 +198,8 @@ extension ReadView {
             return try MergeSource.page(sources, merged, request) { id, entry in
                 let entryMarks = entry.map(TimelineEntries.decode)
                 if entryMarks?.contains(.boost) == true {
-                    return try homeBoost(PostID(String(decoding: id, as: UTF8.self)), of: user, present)
+                    return try homeBoost(
+                        PostID(String(decoding: id, as: UTF8.self)), of: user, present, excluding: excluded)
                 }
                 return try present.listedPost(
                     id, on: .home, marks: try entryMarks ?? marks?.of(id),

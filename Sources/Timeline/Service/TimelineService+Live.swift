@@ -104,7 +104,10 @@ extension TimelineService {
             case .postBoosted(let e):
                 // A boost shows live where it enters the viewer's home timeline (`homeBoost`:
                 // the first way its post came in, the booster's and the post's privacy).
-                guard let boosted = try view.homeBoost(e.boostId, of: viewer, present) else { return told }
+                let excluded = try view.models.lists.exclusiveMembers(of: viewer, view.txn)
+                guard let boosted = try view.homeBoost(e.boostId, of: viewer, present, excluding: excluded) else {
+                    return told
+                }
                 return [.post(boosted)] + told
             case .unfollowed(let e):
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
