@@ -212,9 +212,7 @@ extension MastodonAPI {
                         wholeWord: params.string("whole_word").map(truthy)), request)
             else { throw TimelineError(.internal, "addFilterKeyword answered no id") }
             let saved = try api.service.filter(holding: id, viewer: try request.requireViewer())
-            guard let keyword = saved.keywords.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let keyword = try saved.keyword(id)
             return Responses.entity(200, try entities.filterKeyword(keyword))
         },
         now(
@@ -222,9 +220,7 @@ extension MastodonAPI {
             doc: .init("One keyword of the bearer's filters.", returns: .filterKeyword)
         ) { api, request, entities in
             let id = request.parameters["id"] ?? ""
-            guard let keyword = try ownFilter(api, request).keywords.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let keyword = try ownFilter(api, request).keyword(id)
             return Responses.entity(200, try entities.filterKeyword(keyword))
         },
         later(
@@ -238,9 +234,7 @@ extension MastodonAPI {
                 .updateFilterKeyword(
                     keyword: id, text: params.string("keyword"), wholeWord: params.string("whole_word").map(truthy)),
                 request)
-            guard let keyword = try ownFilter(api, request).keywords.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let keyword = try ownFilter(api, request).keyword(id)
             return Responses.entity(200, try entities.filterKeyword(keyword))
         },
         later(
@@ -271,9 +265,7 @@ extension MastodonAPI {
                     .addFilterStatus(filter: request.parameters["id"] ?? "", post: post.rawValue), request)
             else { throw TimelineError(.internal, "addFilterStatus answered no id") }
             let saved = try api.service.filter(holding: id, viewer: try request.requireViewer())
-            guard let status = saved.statuses.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let status = try saved.status(id)
             return Responses.entity(200, try entities.filterStatus(status))
         },
         now(
@@ -281,9 +273,7 @@ extension MastodonAPI {
             doc: .init("One status of the bearer's filters.", returns: .filterStatus)
         ) { api, request, entities in
             let id = request.parameters["id"] ?? ""
-            guard let status = try ownFilter(api, request).statuses.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let status = try ownFilter(api, request).status(id)
             return Responses.entity(200, try entities.filterStatus(status))
         },
         later(
@@ -295,9 +285,7 @@ extension MastodonAPI {
             // Mastodon's document answers the `FilterStatus` (its controller an empty object, which
             // clients ignore): the one removed, read before.
             let id = request.parameters["id"] ?? ""
-            guard let status = try ownFilter(api, request).statuses.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let status = try ownFilter(api, request).status(id)
             let answer = try entities.filterStatus(status)
             _ = try await api.execute(.removeFilterStatus(filterStatus: id), request)
             return Responses.entity(200, answer)
@@ -340,9 +328,7 @@ extension MastodonAPI {
         ) { api, request, entities in
             let id = request.parameters["id"] ?? ""
             let filter = try ownFilter(api, request)
-            guard let keyword = filter.keywords.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let keyword = try filter.keyword(id)
             return Responses.entity(200, try entities.v1Filter(keyword, of: filter))
         },
         later(
@@ -365,9 +351,7 @@ extension MastodonAPI {
                     action: params.string("irreversible").map { truthy($0) ? "hide" : "warn" },
                     expiresIn: try expiresIn(params, clearing: true)), request)
             let filter = try ownFilter(api, request)
-            guard let keyword = filter.keywords.first(where: { $0.id == id }) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
+            let keyword = try filter.keyword(id)
             return Responses.entity(200, try entities.v1Filter(keyword, of: filter))
         },
         later(
@@ -390,5 +374,23 @@ extension MastodonOpenAPI {
             ("FilterResult", try .of(Mastodon.FilterResult.self)),
             ("V1Filter", try .of(Mastodon.V1Filter.self))
         ]
+    }
+}
+
+extension FilterSaved {
+    /// Its keyword `id` ("Record not found", 404, when it holds none).
+    fileprivate func keyword(_ id: String) throws(TimelineError) -> FilterKeyword {
+        guard let keyword = keywords.first(where: { $0.id == id }) else {
+            throw TimelineError(.notFound, "Record not found")
+        }
+        return keyword
+    }
+
+    /// Its status `id` ("Record not found", 404, when it holds none).
+    fileprivate func status(_ id: String) throws(TimelineError) -> FilterStatus {
+        guard let status = statuses.first(where: { $0.id == id }) else {
+            throw TimelineError(.notFound, "Record not found")
+        }
+        return status
     }
 }
