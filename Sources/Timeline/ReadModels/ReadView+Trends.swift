@@ -28,17 +28,27 @@ extension ReadView {
     static let dayMs: Int64 = 86_400_000
 
     /// The public posts of the last seven days that may count (newest first), with `body`
-    /// called on each; nothing older, and at most `trendPostsRead` of them.
-    private func forEachRecentPublicPost(_ body: (PostRecord) throws -> Void) throws {
+    /// called on each; nothing older, and at most `trendPostsRead` of them. With `tag`, only
+    /// that hashtag's posts, read from its own list (a search's `Tag.history` reads no others).
+    private func forEachRecentPublicPost(tagged tag: String? = nil, _ body: (PostRecord) throws -> Void) throws {
         let counting = Privacy(viewer: nil, mutes: [], reportThreshold: reports.hideAfter, state: self)
         let since = now - 7 * Self.dayMs
         var read = 0
-        try txn.scanDescending(models.posts.posts.database, prefix: [], before: nil) { _, value in
-            let record = try PostRecords.decode(value).record
+        func visit(_ record: PostRecord) throws -> Bool {
             guard record.createdAt >= since else { return false }
             if try counting.mayShow(post: record, on: .trends) { try body(record) }
             read += 1
             return read < Self.trendPostsRead
+        }
+        if let tag {
+            try models.hashtags.hashtags.forEachDescending(in: tag, txn) { post, _ in
+                guard let record = try self.post(post) else { return true }
+                return try visit(record)
+            }
+        } else {
+            try txn.scanDescending(models.posts.posts.database, prefix: [], before: nil) { _, value in
+                try visit(try PostRecords.decode(value).record)
+            }
         }
     }
 
@@ -63,9 +73,7 @@ extension ReadView {
     /// A hashtag's uses over the last seven days (today first), in public posts.
     func tagHistory(_ tag: String) throws -> [TagDay] {
         var usage = TagUsage()
-        try forEachRecentPublicPost { post in
-            if post.hashtags.contains(tag) { usage.count(post, windowStart: now) }
-        }
+        try forEachRecentPublicPost(tagged: tag) { post in usage.count(post, windowStart: now) }
         return history(usage)
     }
 
