@@ -27,8 +27,9 @@ public final class Environment: @unchecked Sendable {
         /// The map never grows past this size; a write that needs more fails with `mapFull`.
         public var maxMapSize: Int = 1 << 40
         /// Named databases per environment. A blue/green rebuild opens a second generation of
-        /// every read-model table beside the live one, so this is more than twice the tables.
-        public var maxDatabases: Int = 256
+        /// every read-model table beside the live one, so this is more than twice the tables
+        /// (about 100 of them with #41's features: 256 would have left too little room).
+        public var maxDatabases: Int = 512
         /// Reader slots: the most read transactions open at once (threads and processes together).
         public var maxReaders: Int = 1024
         /// `false` opens with `MDB_NOSYNC`: commits are not fsynced (tests, bulk loads).

@@ -42,6 +42,7 @@ extension Command {
         VoteCommand.self,
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
+        DismissSuggestionCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self
@@ -227,6 +228,8 @@ public enum Event: Equatable, Sendable {
     case accountEndorsed(Endorsement)
     /// A user stopped featuring an account: `AccountUnendorsed`.
     case accountUnendorsed(Endorsement)
+    /// A user asked never to be suggested an account again: `SuggestionDismissed`.
+    case suggestionDismissed(SuggestionDismissal)
     /// A user featured a hashtag on their profile: `TagFeatured`.
     case tagFeatured(FeaturedTag)
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
@@ -322,6 +325,7 @@ public enum Event: Equatable, Sendable {
         case .accountNoteSet: .accountNoteSet
         case .accountEndorsed: .accountEndorsed
         case .accountUnendorsed: .accountUnendorsed
+        case .suggestionDismissed: .suggestionDismissed
         case .tagFeatured: .tagFeatured
         case .tagUnfeatured: .tagUnfeatured
         }
@@ -411,6 +415,7 @@ public enum Event: Equatable, Sendable {
         case .accountNoteSet(let e): e
         case .accountEndorsed(let e): e
         case .accountUnendorsed(let e): e
+        case .suggestionDismissed(let e): e
         case .tagFeatured(let e): e
         case .tagUnfeatured(let e): e
         }
@@ -593,6 +598,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case accountEndorsed = "AccountEndorsed"
     /// A user stopped featuring an account: `AccountUnendorsed`.
     case accountUnendorsed = "AccountUnendorsed"
+    /// A user asked never to be suggested an account again: `SuggestionDismissed`.
+    case suggestionDismissed = "SuggestionDismissed"
     /// A user featured a hashtag on their profile: `TagFeatured`.
     case tagFeatured = "TagFeatured"
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
@@ -675,6 +682,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .conversationMuted, .conversationUnmuted: ConversationMute.self
         case .accountNoteSet: AccountNote.self
         case .accountEndorsed, .accountUnendorsed: Endorsement.self
+        case .suggestionDismissed: SuggestionDismissal.self
         case .tagFeatured, .tagUnfeatured: FeaturedTag.self
         }
     }
@@ -771,6 +779,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountNoteSet: .accountNoteSet(try AccountNote(from: &r, &opener))
         case .accountEndorsed: .accountEndorsed(try Endorsement(from: &r, &opener))
         case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
+        case .suggestionDismissed: .suggestionDismissed(try SuggestionDismissal(from: &r, &opener))
         case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
         case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
         }

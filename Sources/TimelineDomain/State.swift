@@ -280,6 +280,8 @@ package protocol DecisionState {
     func accountNote(_ writer: UserID, _ target: UserID) throws -> String?
     /// Whether `user` features `target` on their profile.
     func endorses(_ user: UserID, _ target: UserID) throws -> Bool
+    /// Whether `user` asked never to be suggested `target` again.
+    func dismissedSuggestion(_ user: UserID, _ target: UserID) throws -> Bool
     /// Whether `user` features the hashtag `tag` on their profile.
     func featuresTag(_ user: UserID, _ tag: String) throws -> Bool
     /// How many hashtags `user` features.

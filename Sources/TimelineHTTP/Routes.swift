@@ -365,9 +365,15 @@ extension TimelineAPI {
                 tag: .users,
                 description:
                     "Ranked by how many of the people the bearer follows follow each (most first, then by user id), without the "
-                    + "bearer, those the bearer follows and anyone blocked either way. The work is bounded: the bearer's 200 most recent "
+                    + "bearer, those the bearer follows, those dismissed and anyone blocked either way. The work is bounded: the bearer's 200 most recent "
                     + "follows are sampled, and the 500 most recent follows of each. The cursor is `<count>:<user id>`.",
                 answer: .json("A page of suggestions.", "suggestionPage", headers: [.link]), paged: true)),
+        command(
+            "DELETE", "/v1/me/suggestions/{user}", scope: "write:accounts",
+            Operation(
+                id: "dismissSuggestion", summary: "Never suggest a user to the bearer again (idempotent).",
+                tag: .users, description: "Kept until either account is erased; following is still possible.",
+                answer: changed("already dismissed"), errors: [.notFound, .storageFull], parameters: [.user])),
         // A query over POST (the emails go in the body, never in a URL): it appends nothing.
         query(
             "POST", "/v1/me/contacts", scope: .firstParty, access: .bearer,

@@ -261,6 +261,7 @@ extension InMemoryState {
             conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
             endorsementEdges = endorsementEdges.filter { !$0.contains(e.userId) }
+            dismissedSuggestionEdges = dismissedSuggestionEdges.filter { !$0.contains(e.userId) }
             featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
             for list in lists(of: e.userId) { listMembers = listMembers.filter { $0[0] != list.id.rawValue } }
             listRecords.removeAll { $0.owner == e.userId }
@@ -304,6 +305,7 @@ extension InMemoryState {
         case .accountNoteSet(let e): accountNotes[[e.userId, e.targetId]] = e.note.isEmpty ? nil : e.note
         case .accountEndorsed(let e): endorsementEdges.insert([e.userId, e.targetId])
         case .accountUnendorsed(let e): endorsementEdges.remove([e.userId, e.targetId])
+        case .suggestionDismissed(let e): dismissedSuggestionEdges.insert([e.userId, e.targetId])
         case .tagFeatured(let e): featuredTagEdges.insert([e.userId.rawValue, e.tag])
         case .tagUnfeatured(let e): featuredTagEdges.remove([e.userId.rawValue, e.tag])
         }
@@ -366,6 +368,7 @@ extension InMemoryState {
                 out.append("notifies \(user) \(other): \(try state.notifies(user, other))")
                 out.append("note \(user) \(other): \(String(describing: try state.accountNote(user, other)))")
                 out.append("endorses \(user) \(other): \(try state.endorses(user, other))")
+                out.append("dismissed suggestion \(user) \(other): \(try state.dismissedSuggestion(user, other))")
             }
             for poll in polls { out.append("voted \(user) \(poll): \(try state.voted(user, in: poll))") }
             for post in posts {
@@ -463,7 +466,8 @@ extension InMemoryState {
             (.endorse(user: bob.id.rawValue), alice), (.endorse(user: carol.id.rawValue), dave),
             (.removeFromFollowers(user: dave.id.rawValue), carol),
             (.featureTag(tag: "#Tag0"), alice), (.featureTag(tag: "cats"), alice), (.unfeatureTag(tag: "cats"), alice),
-            (.featureTag(tag: "tag1"), dave)
+            (.featureTag(tag: "tag1"), dave),
+            (.dismissSuggestion(user: carol.id.rawValue), bob), (.dismissSuggestion(user: carol.id.rawValue), bob)
         ] {
             _ = try await service.execute(command, as: .user(user.id.rawValue))
         }

@@ -62,6 +62,8 @@ struct InMemoryState: DecisionState {
     var conversationMuteEdges: Set<[String]> = []
     var accountNotes: [[UserID]: String] = [:]
     var endorsementEdges: Set<[UserID]> = []
+    /// Dismissed suggestions [user, target].
+    var dismissedSuggestionEdges: Set<[UserID]> = []
     /// Featured hashtags [user, tag].
     var featuredTagEdges: Set<[String]> = []
 

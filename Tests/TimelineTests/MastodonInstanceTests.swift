@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Timeline
 
 /// The instance's texts, rules and announcements: set by the operator with `timeline instance`
 /// and `timeline announcements` (processes beside a running `timeline serve`), recorded as
@@ -84,6 +85,53 @@ import Testing
             for type in ["InstanceTextSet", "InstanceRuleAdded", "InstanceRuleRemoved"] {
                 #expect(audit.output.contains("\"\(type)\""), "\(type) in the audit")
             }
+        }
+    }
+
+    /// Each day the terms changed keeps its version (the last set that day), which
+    /// `termsOfService(on:)` and `GET /api/v1/instance/terms_of_service/{date}` answer with the
+    /// day the next took effect; any other day is not found.
+    @Test func everyVersionOfTheTermsByItsDay() async throws {
+        let day = 86_400_000 as Int64
+        let clock = TestClock(10 * day + 1000)
+        let service = try openService(clock: clock)
+        func set(_ text: String) async throws {
+            _ = try await service.execute(.setInstanceText(field: "termsOfService", text: text), as: .operator)
+        }
+        #expect(try service.termsOfService() == nil)
+        try await set("First.")
+        try await set("First, mended.")
+        clock.advance(2 * day - 1000)
+        try await set("Second.")
+        let first = try #require(try service.termsOfService(on: "1970-01-11"))
+        #expect(
+            first
+                == TermsOfServiceVersion(effectiveDate: "1970-01-11", text: "First, mended.", succeededBy: "1970-01-13")
+        )
+        #expect(try service.termsOfService(on: "1970-01-12") == nil)
+        #expect(try service.termsOfService(on: "not a day") == nil)
+        let now = try #require(try service.termsOfService())
+        #expect(now == TermsOfServiceVersion(effectiveDate: "1970-01-13", text: "Second.", succeededBy: nil))
+        #expect(try service.termsOfService(on: "1970-01-13") == now)
+        // Cleared: none in effect now, the history stays.
+        clock.advance(2 * day)
+        try await set("")
+        #expect(try service.termsOfService() == nil)
+        #expect(try service.termsOfService(on: "1970-01-11")?.succeededBy == "1970-01-13")
+        #expect(try service.rebuild(RebuildOptions(projections: [.instance], verifyOnly: true)).differences.isEmpty)
+
+        try await withServer { server in
+            let api = server.api
+            #expect(
+                try await tool(["instance", "--db", server.database, "set", "terms-of-service", "Be nice."]).status == 0
+            )
+            let current = try await api.get("/api/v1/instance/terms_of_service").json
+            let date = try #require(current["effective_date"] as? String)
+            let dated = try await api.get("/api/v1/instance/terms_of_service/\(date)")
+            #expect(dated.status == 200 && dated.json["content"] as? String == "<p>Be nice.</p>", "\(dated)")
+            #expect(dated.json["succeeded_by"] is NSNull && dated.json["effective_date"] as? String == date)
+            #expect(try await api.get("/api/v1/instance/terms_of_service/1999-01-01").status == 404)
+            #expect(try await api.get("/api/v1/instance/terms_of_service/yesterday").status == 404)
         }
     }
 

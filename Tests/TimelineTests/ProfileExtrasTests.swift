@@ -11,6 +11,9 @@ extension InMemoryState {
     }
     func accountNote(_ writer: UserID, _ target: UserID) -> String? { accountNotes[[writer, target]] }
     func endorses(_ user: UserID, _ target: UserID) -> Bool { endorsementEdges.contains([user, target]) }
+    func dismissedSuggestion(_ user: UserID, _ target: UserID) -> Bool {
+        dismissedSuggestionEdges.contains([user, target])
+    }
     func featuresTag(_ user: UserID, _ tag: String) -> Bool { featuredTagEdges.contains([user.rawValue, tag]) }
     func featuredTagCount(_ user: UserID) -> Int { featuredTagEdges.filter { $0[0] == user.rawValue }.count }
 }

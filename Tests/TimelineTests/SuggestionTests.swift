@@ -38,6 +38,71 @@ import Testing
         func names(_ page: Page<Suggestion>) -> [String] { page.items.map(\.user.username) }
     }
 
+    /// A dismissed suggestion (`dismissSuggestion`, Mastodon's `DELETE /api/v1/suggestions/:id`)
+    /// never comes back, ranked or popular; dismissing again appends nothing; erasing either
+    /// account takes the dismissal; the read model rebuilds equal.
+    @Test func aDismissedSuggestionNeverComesBack() async throws {
+        let net = try await Network()
+        let service = net.service
+        let twos = ["fay", "gus"].sorted { net[$0].rawValue < net[$1].rawValue }
+        try await service.run(.dismissSuggestion(user: net["eve"].rawValue), as: net["ann"])
+        #expect(net.names(try service.suggestions(for: net["ann"])) == twos + ["hal"])
+        let head = try service.lastSequence()
+        #expect(try await service.run(.dismissSuggestion(user: net["eve"].rawValue), as: net["ann"]) == .changed(false))
+        #expect(try service.lastSequence() == head)
+        await expectError(.invalidArgument, field: "user") {
+            try await service.run(.dismissSuggestion(user: net["ann"].rawValue), as: net["ann"])
+        }
+        await expectError(.notFound) { try await service.run(.dismissSuggestion(user: "u-nobody"), as: net["ann"]) }
+        // Only ann's suggestions change; the fallback list of a new account leaves eve out too.
+        #expect(net.names(try service.suggestions(for: net["bob"])).contains("gus"))
+        let kim = try await service.createUser("kim").id
+        #expect(net.names(try service.suggestions(for: kim)).contains("eve"))
+        try await service.run(.dismissSuggestion(user: net["eve"].rawValue), as: kim)
+        #expect(!net.names(try service.suggestions(for: kim)).contains("eve"))
+        let rebuilt = try service.rebuild(RebuildOptions(projections: [.profileExtras], verifyOnly: true))
+        #expect(rebuilt.differences.isEmpty, "\(rebuilt.differences.prefix(3))")
+        // Erasure takes the dismissals of and about the erased.
+        try await service.run(.dismissSuggestion(user: net["fay"].rawValue), as: net["ann"])
+        _ = try await service.execute(.eraseUser(user: net["eve"].rawValue), as: .operator)
+        _ = try await service.execute(.eraseUser(user: net["ann"].rawValue), as: .operator)
+        let left = try service.read { view in
+            let extras = view.models.profileExtras
+            return try extras.dismissedSuggestions.members(of: net["ann"], view.txn)
+                + extras.dismissedBy.members(of: net["eve"], view.txn)
+                + extras.dismissedBy.members(of: net["fay"], view.txn)
+        }
+        #expect(left.isEmpty)
+    }
+
+    /// Over Mastodon's API: the account leaves `GET /api/v1/suggestions` and `/api/v2/suggestions`.
+    @Test func dismissingOverMastodonsAPI() async throws {
+        try await withServer { server in
+            let api = server.api
+            let ann = try await api.signUp("ann"), bob = try await api.signUp("bob"), eve = try await api.signUp("eve")
+            for (follower, followee) in [(ann, bob), (bob, eve)] {
+                #expect(
+                    try await api.send("PUT", "/v1/me/following/\(followee.id)", bearer: follower.token).status == 200)
+            }
+            let eveNumber = try await server.mastodonID("account", eve.id)
+            func suggested(_ path: String) async throws -> [String] {
+                let list = try JSONSerialization.jsonObject(with: try await api.get(path, bearer: ann.token).body)
+                return (list as? [[String: Any]] ?? []).map {
+                    ($0["account"] as? [String: Any] ?? $0)["id"] as? String ?? ""
+                }
+            }
+            #expect(try await suggested("/api/v1/suggestions") == [eveNumber])
+            let dismissed = try await api.send("DELETE", "/api/v1/suggestions/\(eveNumber)", bearer: ann.token)
+            #expect(dismissed.status == 200 && dismissed.text == "{}", "\(dismissed)")
+            #expect(try await suggested("/api/v1/suggestions").isEmpty)
+            #expect(try await suggested("/api/v2/suggestions").isEmpty)
+            #expect(try await api.send("DELETE", "/api/v1/suggestions/1", bearer: ann.token).status == 404)
+            // /v1's own route, by native id.
+            let again = try await api.send("DELETE", "/v1/me/suggestions/\(eve.id)", bearer: ann.token)
+            #expect(again.status == 200 && again.json["changed"] as? Bool == false, "\(again)")
+        }
+    }
+
     @Test func rankedByHowManyOfYourFollowsFollowThemWithoutYouThoseYouFollowAndBlocks() async throws {
         let net = try await Network()
         let service = net.service

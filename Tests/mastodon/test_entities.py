@@ -254,6 +254,9 @@ carol_token = (call("POST", "/api/v1/accounts", token["access_token"],
 for part in ["rules", "extended_description", "privacy_policy", "terms_of_service", "translation_languages", "peers",
              "activity"]:
     call("GET", f"/api/v1/instance/{part}")
+terms = call("GET", "/api/v1/instance/terms_of_service") or {}
+call("GET", f"/api/v1/instance/terms_of_service/{terms.get('effective_date')}")
+call("GET", "/api/v1/instance/terms_of_service/1999-01-01", expect=404)
 announcements = call("GET", "/api/v1/announcements", alice_token)
 if announcements:
     call("PUT", f"/api/v1/announcements/{announcements[0]['id']}/reactions/\U0001F44D", bob_token)
@@ -272,6 +275,21 @@ call("GET", f"/api/v1/accounts/{alice}/statuses", alice_token)
 call("GET", f"/api/v1/accounts/{alice}/followers", alice_token)
 call("GET", f"/api/v1/accounts/{alice}/following", alice_token)
 call("GET", "/api/v1/accounts/search?q=bo", alice_token)
+
+
+
+def profile_api():
+    """Mastodon 4.6's profile API: the raw profile, changed as `update_credentials` changes it; a
+    field Timeline keeps none of is refused unless it asks for Mastodon's default."""
+    profile = call("GET", "/api/v1/profile", alice_token)
+    changed = call("PATCH", "/api/v1/profile", alice_token, json={"note": "Raw *bio*", "show_media": True})
+    if not profile or not changed or changed["note"] != "Raw *bio*" or changed["id"] != alice:
+        results.append(("PATCH /api/v1/profile", "FAILED", f"the note did not change: {changed}"))
+    call("PATCH", "/api/v1/profile", alice_token, expect=422, json={"bot": True})
+    call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"note": "Hello, I take photos."})
+
+
+profile_api()
 
 # What apps call as they start.
 call("GET", "/api/v1/preferences", alice_token)
@@ -349,6 +367,9 @@ if [found["id"] for found in asked or []] != [comment["id"], status["id"]]:
     results.append(("GET /api/v1/statuses", "FAILED", f"not the statuses asked, in order: {asked}"))
 call("GET", "/api/v2/suggestions", carol_token)
 call("GET", "/api/v1/suggestions?limit=5", carol_token)
+call("DELETE", f"/api/v1/suggestions/{alice}", carol_token)
+if any(account["id"] == alice for account in call("GET", "/api/v1/suggestions", carol_token) or []):
+    results.append(("DELETE /api/v1/suggestions/{account_id}", "FAILED", "a dismissed account is still suggested"))
 call("GET", "/api/v1/directory?order=new&limit=5", carol_token)
 call("GET", "/api/v1/directory?offset=1&local=true")
 call("GET", "/api/v1/trends/tags", alice_token)

@@ -7,7 +7,7 @@ import TimelineDomain
 /// week (Monday 00:00 UTC), kept for the last twelve weeks only (a week's row, and the
 /// sign-ins counted once in it, go when a week thirteen weeks later starts), so reading it is
 /// twelve lookups and the projection stays bounded. And the hashtags and posts moderators hid
-/// from the trends.
+/// from the trends. And every version of the terms of service, by the day (UTC) it took effect.
 struct InstanceProjection: Projection {
     let name = ProjectionName.instance
     let texts: Table<InstanceTexts>
@@ -19,10 +19,11 @@ struct InstanceProjection: Projection {
     let weeks: Table<WeeklyActivity>
     let weeklyLogins: Table<WeeklyLogins>
     let hiddenTrends: Table<HiddenTrends>
+    let termsVersions: Table<TermsVersions>
     var databases: [Database] {
         [
             texts.database, rules.database, announcements.database, marks.database, weeks.database,
-            weeklyLogins.database, hiddenTrends.database
+            weeklyLogins.database, hiddenTrends.database, termsVersions.database
         ]
     }
 
@@ -41,6 +42,7 @@ struct InstanceProjection: Projection {
         weeks = try Table(env, prefix + "weeklyActivity")
         weeklyLogins = try Table(env, prefix + "weeklyLogins")
         hiddenTrends = try Table(env, prefix + "hiddenTrends")
+        termsVersions = try Table(env, prefix + "termsVersions")
         handlers = Self.handlers(of: self)
     }
 
@@ -89,6 +91,12 @@ struct InstanceProjection: Projection {
                 try projection.texts.delete(e.field.rawValue, txn)
             } else {
                 try projection.texts.put(e.field.rawValue, (e.text, envelope.timestamp), txn)
+            }
+            // The terms in effect on a day are the last set that day (none when cleared then).
+            if e.field == .termsOfService {
+                let day = TermsVersions.day(ms: envelope.timestamp)
+                try e.text.isEmpty
+                    ? projection.termsVersions.delete(day, txn) : projection.termsVersions.put(day, e.text, txn)
             }
         }
         handlers.on(.trendHidden) { (e: TrendDecision, _, txn) in
@@ -214,6 +222,16 @@ enum InstanceTexts: TableLayout {
         var r = ByteReader(bytes)
         return (try r.string(), try r.int64())
     }
+}
+
+/// The day (`YYYY-MM-DD`, UTC) a version of the terms of service took effect → its text.
+enum TermsVersions: TableLayout {
+    static func key(_ day: String) -> [UInt8] { Array(day.utf8) }
+    static func encode(_ text: String) -> [UInt8] { Array(text.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The UTC day holding `ms` (ms since 1970), as `YYYY-MM-DD`.
+    static func day(ms: Int64) -> String { String(JSONOutput.timestamp(ms).prefix(10)) }
 }
 
 /// A rule's id (time-ordered, so key order is the order rules were added) → its text and hint.

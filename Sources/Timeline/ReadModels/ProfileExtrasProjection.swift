@@ -10,9 +10,9 @@ enum AccountNotes: GroupedLayout {
 }
 
 /// What a profile and a thread keep for their owner (#41): pinned posts, muted conversations,
-/// private notes on accounts, endorsed accounts and featured hashtags. A deleted or removed post leaves the pins
-/// and the muted conversations; an ended follow ends its endorsement; an erased user's pins,
-/// mutes, notes and endorsements go, and so do the notes and endorsements about them.
+/// private notes on accounts, endorsed accounts, featured hashtags and dismissed follow suggestions. A deleted or
+/// removed post leaves the pins and the muted conversations; an ended follow ends its endorsement; an erased
+/// user's pins, mutes, notes, endorsements and dismissals go, and so do those about them.
 struct ProfileExtrasProjection: Projection {
     let name = ProjectionName.profileExtras
     let pins: Table<TimedMembers<UserID, PostID>>  // a user's pinned posts → cursor
@@ -26,11 +26,14 @@ struct ProfileExtrasProjection: Projection {
     let endorsedBy: Table<Members<UserID, UserID>>  // endorsed account → who endorses them
     let featuredTags: Table<TimedMembers<UserID, String>>  // a user's featured hashtags → cursor
     let featuredTagList: Table<InOrder<UserID, String>>  // a user's featured hashtags, the latest last
+    let dismissedSuggestions: Table<Members<UserID, UserID>>  // the accounts a user asked not to be suggested
+    let dismissedBy: Table<Members<UserID, UserID>>  // account → who asked not to be suggested it
     var databases: [Database] {
         [
             pins.database, pinList.database, conversationMutes.database, conversationMuters.database,
             notes.database, notesAbout.database, endorsements.database, endorsementList.database,
-            endorsedBy.database, featuredTags.database, featuredTagList.database
+            endorsedBy.database, featuredTags.database, featuredTagList.database, dismissedSuggestions.database,
+            dismissedBy.database
         ]
     }
 
@@ -48,6 +51,8 @@ struct ProfileExtrasProjection: Projection {
         endorsedBy = try Table(env, prefix + "endorsedBy")
         featuredTags = try Table(env, prefix + "featuredTags")
         featuredTagList = try Table(env, prefix + "featuredTagList")
+        dismissedSuggestions = try Table(env, prefix + "dismissedSuggestions")
+        dismissedBy = try Table(env, prefix + "suggestionsDismissedBy")
         handlers = Self.handlers(of: self)
     }
 
@@ -142,6 +147,10 @@ struct ProfileExtrasProjection: Projection {
             try projection.endorsementList.put((e.userId, cursor), e.targetId, txn)
             try projection.endorsedBy.put((e.targetId, e.userId), (), txn)
         }
+        handlers.on(.suggestionDismissed) { (e: SuggestionDismissal, _, txn) in
+            try projection.dismissedSuggestions.put((e.userId, e.targetId), (), txn)
+            try projection.dismissedBy.put((e.targetId, e.userId), (), txn)
+        }
         handlers.on(.accountUnendorsed) { (e: Endorsement, _, txn) in
             try projection.unendorse(e.userId, e.targetId, txn)
         }
@@ -178,6 +187,12 @@ struct ProfileExtrasProjection: Projection {
             }
             for endorser in try projection.endorsedBy.members(of: user, txn) {
                 try projection.unendorse(endorser, user, txn)
+            }
+            for target in try projection.dismissedSuggestions.deleteAll(in: user, txn) {
+                try projection.dismissedBy.delete((target, user), txn)
+            }
+            for dismisser in try projection.dismissedBy.deleteAll(in: user, txn) {
+                try projection.dismissedSuggestions.delete((dismisser, user), txn)
             }
         }
         return handlers

@@ -16,13 +16,14 @@ extension ProjectionName {
     /// record its author's username, its place and its standing reports (`StoredPost`); version
     /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post;
     /// version 2 of `activity` adds mentions and replies (so a log written before tells of the
-    /// mentions it holds, as a rebuild would: what it depends on replays with it, `catchUp`).
+    /// mentions it holds, as a rebuild would: what it depends on replays with it, `catchUp`);
+    /// version 2 of `profileExtras` keeps dismissed follow suggestions; version 2 of `instance`
+    /// keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
         case .posts: 3
-        case .follows, .profiles, .timeline, .activity: 2
-        case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras,
-            .boosts, .lists:
+        case .follows, .profiles, .timeline, .activity, .profileExtras, .instance: 2
+        case .sessions, .postImages, .hashtags, .places, .filters, .polls, .numericIDs, .boosts, .lists:
             1
         }
     }
@@ -426,6 +427,9 @@ struct ReadView: DecisionState {
     }
     func endorses(_ user: UserID, _ target: UserID) throws -> Bool {
         try models.profileExtras.endorsements.contains((user, target), txn)
+    }
+    func dismissedSuggestion(_ user: UserID, _ target: UserID) throws -> Bool {
+        try models.profileExtras.dismissedSuggestions.contains((user, target), txn)
     }
     func featuresTag(_ user: UserID, _ tag: String) throws -> Bool {
         try models.profileExtras.featuredTags.contains((user, tag), txn)

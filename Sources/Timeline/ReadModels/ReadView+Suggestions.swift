@@ -13,7 +13,8 @@ extension ReadView {
     static let suggestionAccountsSampled = 10_000
 
     /// People followed by the people `user` follows, ranked by how many of them (most first,
-    /// then by user id), without `user`, those `user` follows and anyone blocked either way.
+    /// then by user id), without `user`, those `user` follows, anyone blocked either way and
+    /// those `user` dismissed (`dismissSuggestion`).
     /// When none of them is left to suggest (a new account follows nobody), the first page is
     /// `popularSuggestions` instead.
     func suggestions(for user: UserID, _ request: PageRequest) throws -> Page<Suggestion> {
@@ -49,9 +50,9 @@ extension ReadView {
         var last: SuggestionCursor?
         for (cursor, via) in ranked {
             let id = UserID(cursor.user)
-            guard id != user, try !follows(user, id), try !hidden(id, from: user), let record = try self.user(id) else {
-                continue
-            }
+            guard id != user, try !follows(user, id), try !hidden(id, from: user),
+                try !dismissedSuggestion(user, id), let record = try self.user(id)
+            else { continue }
             if items.count == request.limit { return Page(items: items, next: last?.text) }
             items.append(
                 Suggestion(
@@ -86,7 +87,7 @@ extension ReadView {
         var items: [Suggestion] = []
         for record in candidates where items.count < limit {
             guard record.id != user, try !follows(user, record.id), try !hidden(record.id, from: user),
-                try !isSuspended(record.id)
+                try !isSuspended(record.id), try !dismissedSuggestion(user, record.id)
             else { continue }
             items.append(Suggestion(user: try present.profile(record), followedByCount: 0, followedBy: []))
         }

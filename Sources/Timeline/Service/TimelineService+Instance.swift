@@ -8,6 +8,16 @@ public struct InstanceText: Sendable, Equatable {
     public var updatedAt: Int64
 }
 
+/// One version of the terms of service: those that took effect on a day.
+public struct TermsOfServiceVersion: Sendable, Equatable {
+    /// The day (UTC, `YYYY-MM-DD`) it took effect: the operator set it then.
+    public var effectiveDate: String
+    /// The text (plain).
+    public var text: String
+    /// The day the next version took effect (`nil`: this one is in effect).
+    public var succeededBy: String?
+}
+
 /// An announcement as one user (or nobody) sees it.
 public struct AnnouncementView: Sendable, Equatable {
     /// One emoji's reactions: how many, and whether the viewer is among them.
@@ -47,6 +57,31 @@ extension TimelineService {
             try view.models.instance.texts.get(field.rawValue, view.txn).map {
                 InstanceText(text: $0.text, updatedAt: $0.updatedAt)
             }
+        }
+    }
+
+    /// The version of the terms of service that took effect on `day` (`YYYY-MM-DD`), or the one
+    /// in effect now when `day` is `nil`; `nil` when none took effect that day (or none is set).
+    public func termsOfService(on day: String? = nil) throws(TimelineError) -> TermsOfServiceVersion? {
+        try read { view in
+            // Terms cleared since their last version are in effect no more.
+            if day == nil,
+                try view.models.instance.texts.get(InstanceTextField.termsOfService.rawValue, view.txn) == nil
+            {
+                return nil
+            }
+            // A handful of versions at most: read them all, in day order.
+            var versions: [(day: String, text: String)] = []
+            try view.txn.scan(view.models.instance.termsVersions.database, prefix: []) { key, value in
+                versions.append((String(decoding: key, as: UTF8.self), TermsVersions.decode(value)))
+                return true
+            }
+            guard let index = day.map({ day in versions.firstIndex { $0.day == day } }) ?? versions.indices.last
+            else { return nil }
+            let next = versions.index(after: index)
+            return TermsOfServiceVersion(
+                effectiveDate: versions[index].day, text: versions[index].text,
+                succeededBy: next < versions.endIndex ? versions[next].day : nil)
         }
     }
 

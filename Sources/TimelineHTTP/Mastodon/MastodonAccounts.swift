@@ -200,24 +200,12 @@ extension TimelineAPI {
                 created_at: Int(Date().timeIntervalSince1970)))
     }
 
-    /// `PATCH /api/v1/accounts/update_credentials`: `note` (the bio), `avatar` (a file),
-    /// `locked`, `discoverable`; `display_name` is the username here and is left as it is.
+    /// `PATCH /api/v1/accounts/update_credentials`: changes the profile (`mastodonUpdateProfile`)
+    /// and answers the bearer's `CredentialAccount`.
     func mastodonUpdateCredentials(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError)
         -> HTTPResponse
     {
-        let params = try MastodonParams(request.http)
-        let avatar = params.files["avatar"].flatMap {
-            $0.data.isEmpty ? nil : AvatarUpdate.set(Data($0.data).base64EncodedString())
-        }
-        let header = params.files["header"].flatMap {
-            $0.data.isEmpty ? nil : AvatarUpdate.set(Data($0.data).base64EncodedString())
-        }
-        _ = try await execute(
-            .updateProfile(
-                username: nil, bio: params.string("note"), url: nil, avatar: avatar,
-                discoverable: try params.bool("discoverable"), locked: try params.bool("locked"), header: header),
-            request)
-        let me = try request.requireViewer()
+        let me = try await mastodonUpdateProfile(request)
         return Responses.entity(200, try entities.credentialAccount(try service.user(me, viewer: me)))
     }
 }

@@ -71,17 +71,16 @@ extension MastodonAPI {
         now(
             "GET", "/api/v1/instance/terms_of_service", .anyone,
             doc: .init(
-                "The server's terms of service, in effect since the operator set them (not found until then).",
+                "The server's terms of service, in effect since the day the operator set them (not found until then).",
                 returns: .termsOfService)
-        ) { api, _, _ in
-            guard let text = try api.service.instanceText(.termsOfService) else {
-                throw TimelineError(.notFound, "Record not found")
-            }
-            return Responses.entity(
-                200,
-                Mastodon.TermsOfService(
-                    effective_date: String(JSONOutput.timestamp(text.updatedAt).prefix(10)), effective: true,
-                    content: MastodonAPI.paragraphs(text.text), succeeded_by: Nullable(nil)))
+        ) { api, _, _ in Responses.entity(200, try api.mastodonTermsOfService(on: nil)) },
+        now(
+            "GET", "/api/v1/instance/terms_of_service/{date}", .anyone,
+            doc: .init(
+                "The terms of service that took effect on a day (`YYYY-MM-DD`): each day the operator changed them "
+                    + "keeps its version (not found for any other day).", returns: .termsOfService)
+        ) { api, request, _ in
+            Responses.entity(200, try api.mastodonTermsOfService(on: request.parameters["date"] ?? ""))
         },
         now(
             "GET", "/api/v1/instance/translation_languages", .anyone,
@@ -120,6 +119,17 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
+    /// The terms of service that took effect on `day` (`nil`: those in effect now) as Mastodon's
+    /// `TermsOfService`, with the day of the version that followed; 404 when there is none.
+    func mastodonTermsOfService(on day: String?) throws(TimelineError) -> Mastodon.TermsOfService {
+        guard let terms = try service.termsOfService(on: day) else {
+            throw TimelineError(.notFound, "Record not found")
+        }
+        return Mastodon.TermsOfService(
+            effective_date: terms.effectiveDate, effective: true, content: MastodonAPI.paragraphs(terms.text),
+            succeeded_by: Nullable(terms.succeededBy))
+    }
+
     /// The server's rules as Mastodon's `Rule`s.
     func mastodonRules() throws(TimelineError) -> [Mastodon.Rule] {
         let ids = MastodonIDs(service)

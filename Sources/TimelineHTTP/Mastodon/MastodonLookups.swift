@@ -98,6 +98,14 @@ extension MastodonAPI {
                 try api.mastodonSuggestions(request).map { suggestion throws(TimelineError) in
                     try entities.account(suggestion.user)
                 })
+        },
+        later(
+            "DELETE", "/api/v1/suggestions/{account_id}", scope: "read",
+            doc: .init("Never suggests the account to the bearer again.", returns: .empty)
+        ) { api, request, _ in
+            let account = try MastodonIDs(api.service).user(request.parameters["account_id"])
+            _ = try await api.execute(.dismissSuggestion(user: account.rawValue), request)
+            return Responses.entity(200, Mastodon.Empty())
         }
     ]
 

@@ -223,7 +223,8 @@ public enum MastodonOpenAPI {
                 ("Role", try .of(Mastodon.Role.self)),
                 ("Preferences", try .of(Mastodon.Preferences.self)),
                 ("OEmbedResponse", try .of(Mastodon.OEmbed.self)),
-                ("UserInfo", try .of(Mastodon.UserInfo.self))
+                ("UserInfo", try .of(Mastodon.UserInfo.self)),
+                ("Profile", try .of(Mastodon.Profile.self))
             ] + (try instanceSchemas()) + (try filterSchemas())
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }
