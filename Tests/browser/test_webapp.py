@@ -646,6 +646,12 @@ def steps(server, out, images, a, b):
     button(a, "Following", dot_row)
     a.execute_script("window.scrollTo(0, 0)")
     a.save_screenshot(str(out / "home-suggestions.png"))
+    # "Not interested": cam's row goes, and the server never suggests cam to ann again.
+    cam_suggested = next(li for li in panel.find_elements(By.CSS_SELECTOR, "li") if "cam" in li.text)
+    click(a, cam_suggested.find_element(By.CSS_SELECTOR, "button[aria-label=\"Don't suggest cam again\"]"))
+    wait(a, lambda d: "cam" not in panel.text, "cam's suggestion stayed after Not interested")
+    suggested_now = server.call("GET", "/v1/me/suggestions", token=session_token(a))["items"]
+    assert all(item["user"]["username"] != "cam" for item in suggested_now), suggested_now
     wait(a, lambda d: server.call("GET", "/v1/users/@dot", token=session_token(a))["followedByViewer"] is True, "the follow was not made")
     nav(a, "Search")
     click(a, wait(a, lambda d: next(iter(d.find_elements(By.XPATH, "//summary[normalize-space()='Find friends by email']")), None),
@@ -666,7 +672,8 @@ def steps(server, out, images, a, b):
     wait(a, lambda d: server.call("GET", "/v1/me", token=session_token(a))["discoverable"] is False, "the setting was not saved")
     found = server.call("POST", "/v1/me/contacts", {"emails": ["ann@example.com", "dot@example.com"]}, token=session_token(b))
     assert [u["username"] for u in found["users"]] == ["dot"], found
-    check("Suggested for you (followed by ben) with a Follow button; Find friends by email; turning discoverable off hides ann")
+    check("Suggested for you (followed by ben) with Follow and Not interested; Find friends by email; "
+          "turning discoverable off hides ann")
 
     # 9d. The operator removes a post of ann's: it leaves ben's Home, and ann's Activity says why.
     rule_breaker = server.post(session_token(a), "Against the rules", images["second"])["id"]

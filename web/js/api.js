@@ -211,6 +211,8 @@ export const api = {
   approveFollowRequest: (user) => call('approveFollowRequest', { path: { user } }),
   rejectFollowRequest: (user) => call('rejectFollowRequest', { path: { user } }),
   suggestions: (before) => call('suggestions', { params: page(before) }),
+  /** Never suggests `user` to the signed-in user again. */
+  dismissSuggestion: (user) => call('dismissSuggestion', { path: { user } }),
   // A query sent by POST so that the addresses travel in the body, never in a URL.
   findContacts: (emails) => call('findContacts', { body: { emails } }),
 

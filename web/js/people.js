@@ -49,6 +49,26 @@ function followedBy(suggestion) {
   return others > 0 ? `Followed by ${first} and ${count(others, 'other')}` : `Followed by ${first}`;
 }
 
+/** One suggestion: the person, Follow, and "Not interested" (never suggested again; `gone` takes the row away). */
+function suggested(item, gone) {
+  const dismiss = h('button', {
+    type: 'button', class: 'secondary', 'aria-label': `Don't suggest ${item.user.username} again`,
+  }, 'Not interested');
+  dismiss.addEventListener('click', async () => {
+    dismiss.disabled = true;
+    try {
+      await api.dismissSuggestion(item.user.id);
+      gone();
+    } catch {
+      dismiss.disabled = false;
+    }
+  });
+  const row = person(item.user, followedBy(item), followButton(item.user));
+  row.dataset.user = item.user.id;
+  row.append(dismiss);
+  return row;
+}
+
 /** The "Suggested for you" panel: hidden until there is someone to suggest, asked for by `load()`. */
 export function suggestionsPanel() {
   const list = h('ul', { class: 'people' });
@@ -60,7 +80,10 @@ export function suggestionsPanel() {
     if (asked) return;
     asked = true;
     api.suggestions().then((page) => {
-      replace(list, page.items.slice(0, 5).map((item) => person(item.user, followedBy(item))));
+      replace(list, page.items.slice(0, 5).map((item) => suggested(item, () => {
+        list.querySelector(`[data-user="${item.user.id}"]`)?.remove();
+        panel.hidden = list.children.length === 0;
+      })));
       panel.hidden = list.children.length === 0;
     }).catch(() => {
       // no suggestions then: the panel stays hidden
