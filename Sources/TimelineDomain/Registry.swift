@@ -42,7 +42,7 @@ extension Command {
         VoteCommand.self,
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
-        DismissSuggestionCommand.self,
+        DismissSuggestionCommand.self, GenerateAnnualReportCommand.self, ReadAnnualReportCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self
@@ -230,6 +230,10 @@ public enum Event: Equatable, Sendable {
     case accountUnendorsed(Endorsement)
     /// A user asked never to be suggested an account again: `SuggestionDismissed`.
     case suggestionDismissed(SuggestionDismissal)
+    /// A user asked for their annual report of a year: `AnnualReportGenerated`.
+    case annualReportGenerated(AnnualReportMark)
+    /// A user read their annual report of a year: `AnnualReportRead`.
+    case annualReportRead(AnnualReportMark)
     /// A user featured a hashtag on their profile: `TagFeatured`.
     case tagFeatured(FeaturedTag)
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
@@ -326,6 +330,8 @@ public enum Event: Equatable, Sendable {
         case .accountEndorsed: .accountEndorsed
         case .accountUnendorsed: .accountUnendorsed
         case .suggestionDismissed: .suggestionDismissed
+        case .annualReportGenerated: .annualReportGenerated
+        case .annualReportRead: .annualReportRead
         case .tagFeatured: .tagFeatured
         case .tagUnfeatured: .tagUnfeatured
         }
@@ -416,6 +422,8 @@ public enum Event: Equatable, Sendable {
         case .accountEndorsed(let e): e
         case .accountUnendorsed(let e): e
         case .suggestionDismissed(let e): e
+        case .annualReportGenerated(let e): e
+        case .annualReportRead(let e): e
         case .tagFeatured(let e): e
         case .tagUnfeatured(let e): e
         }
@@ -600,6 +608,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case accountUnendorsed = "AccountUnendorsed"
     /// A user asked never to be suggested an account again: `SuggestionDismissed`.
     case suggestionDismissed = "SuggestionDismissed"
+    /// A user asked for their annual report of a year: `AnnualReportGenerated`.
+    case annualReportGenerated = "AnnualReportGenerated"
+    /// A user read their annual report of a year: `AnnualReportRead`.
+    case annualReportRead = "AnnualReportRead"
     /// A user featured a hashtag on their profile: `TagFeatured`.
     case tagFeatured = "TagFeatured"
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
@@ -683,6 +695,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountNoteSet: AccountNote.self
         case .accountEndorsed, .accountUnendorsed: Endorsement.self
         case .suggestionDismissed: SuggestionDismissal.self
+        case .annualReportGenerated, .annualReportRead: AnnualReportMark.self
         case .tagFeatured, .tagUnfeatured: FeaturedTag.self
         }
     }
@@ -780,6 +793,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountEndorsed: .accountEndorsed(try Endorsement(from: &r, &opener))
         case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
         case .suggestionDismissed: .suggestionDismissed(try SuggestionDismissal(from: &r, &opener))
+        case .annualReportGenerated: .annualReportGenerated(try AnnualReportMark(from: &r, &opener))
+        case .annualReportRead: .annualReportRead(try AnnualReportMark(from: &r, &opener))
         case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
         case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
         }

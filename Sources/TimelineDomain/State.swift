@@ -282,6 +282,8 @@ package protocol DecisionState {
     func endorses(_ user: UserID, _ target: UserID) throws -> Bool
     /// Whether `user` asked never to be suggested `target` again.
     func dismissedSuggestion(_ user: UserID, _ target: UserID) throws -> Bool
+    /// Whether `user`'s annual report of `year` was read (`nil`: never asked for).
+    func annualReportRead(_ user: UserID, _ year: Int) throws -> Bool?
     /// Whether `user` features the hashtag `tag` on their profile.
     func featuresTag(_ user: UserID, _ tag: String) throws -> Bool
     /// How many hashtags `user` features.

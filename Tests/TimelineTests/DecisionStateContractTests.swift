@@ -262,6 +262,7 @@ extension InMemoryState {
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
             endorsementEdges = endorsementEdges.filter { !$0.contains(e.userId) }
             dismissedSuggestionEdges = dismissedSuggestionEdges.filter { !$0.contains(e.userId) }
+            annualReportMarks = annualReportMarks.filter { $0.key[0] != e.userId.rawValue }
             featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
             for list in lists(of: e.userId) { listMembers = listMembers.filter { $0[0] != list.id.rawValue } }
             listRecords.removeAll { $0.owner == e.userId }
@@ -306,6 +307,8 @@ extension InMemoryState {
         case .accountEndorsed(let e): endorsementEdges.insert([e.userId, e.targetId])
         case .accountUnendorsed(let e): endorsementEdges.remove([e.userId, e.targetId])
         case .suggestionDismissed(let e): dismissedSuggestionEdges.insert([e.userId, e.targetId])
+        case .annualReportGenerated(let e): annualReportMarks[[e.userId.rawValue, String(e.year)]] = false
+        case .annualReportRead(let e): annualReportMarks[[e.userId.rawValue, String(e.year)]] = true
         case .tagFeatured(let e): featuredTagEdges.insert([e.userId.rawValue, e.tag])
         case .tagUnfeatured(let e): featuredTagEdges.remove([e.userId.rawValue, e.tag])
         }
@@ -359,6 +362,10 @@ extension InMemoryState {
                 }
             }
             out.append("pin count \(user): \(try state.pinCount(user))")
+            for year in [2023, 2024] {
+                out.append(
+                    "annual report \(user) \(year): \(String(describing: try state.annualReportRead(user, year)))")
+            }
             out.append("featured tag count \(user): \(try state.featuredTagCount(user))")
             for tag in ["tag0", "tag1", "cats"] {
                 out.append("features \(user) \(tag): \(try state.featuresTag(user, tag))")
@@ -467,7 +474,9 @@ extension InMemoryState {
             (.removeFromFollowers(user: dave.id.rawValue), carol),
             (.featureTag(tag: "#Tag0"), alice), (.featureTag(tag: "cats"), alice), (.unfeatureTag(tag: "cats"), alice),
             (.featureTag(tag: "tag1"), dave),
-            (.dismissSuggestion(user: carol.id.rawValue), bob), (.dismissSuggestion(user: carol.id.rawValue), bob)
+            (.dismissSuggestion(user: carol.id.rawValue), bob), (.dismissSuggestion(user: carol.id.rawValue), bob),
+            (.generateAnnualReport(year: "2023"), alice), (.readAnnualReport(year: "2023"), alice),
+            (.generateAnnualReport(year: "2023"), bob)
         ] {
             _ = try await service.execute(command, as: .user(user.id.rawValue))
         }

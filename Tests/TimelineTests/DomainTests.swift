@@ -64,6 +64,8 @@ struct InMemoryState: DecisionState {
     var endorsementEdges: Set<[UserID]> = []
     /// Dismissed suggestions [user, target].
     var dismissedSuggestionEdges: Set<[UserID]> = []
+    /// Annual reports asked for [user, year] → read.
+    var annualReportMarks: [[String]: Bool] = [:]
     /// Featured hashtags [user, tag].
     var featuredTagEdges: Set<[String]> = []
 

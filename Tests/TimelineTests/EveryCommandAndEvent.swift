@@ -109,6 +109,7 @@ let sampleCommands: [Command] = [
     .pin(post: "p1"), .unpin(post: "p1"), .muteConversation(post: "p1"), .unmuteConversation(post: "p1"),
     .setAccountNote(user: "u2", note: "a note"), .removeFromFollowers(user: "u2"), .endorse(user: "u2"),
     .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats"), .dismissSuggestion(user: "u2"),
+    .generateAnnualReport(year: "2025"), .readAnnualReport(year: "2025"),
     .createList(title: "Friends", repliesPolicy: "list", exclusive: true),
     .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
     .deleteList(list: "l1"),
@@ -178,6 +179,9 @@ extension SchemaTests {
         try await service.run(.endorse(user: alice.id.rawValue), as: bob.id)
         try await service.run(.unendorse(user: alice.id.rawValue), as: bob.id)
         try await service.run(.dismissSuggestion(user: alice.id.rawValue), as: bob.id)
+        let thisYear = String(UTCCalendar.yearMonth(ms: service.options.clock.nowMilliseconds()).year)
+        try await service.run(.generateAnnualReport(year: thisYear), as: bob.id)
+        try await service.run(.readAnnualReport(year: thisYear), as: bob.id)
         try await service.run(.featureTag(tag: "cats"), as: alice.id)
         try await service.run(.unfeatureTag(tag: "cats"), as: alice.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)

@@ -11,6 +11,7 @@ extension InMemoryState {
     }
     func accountNote(_ writer: UserID, _ target: UserID) -> String? { accountNotes[[writer, target]] }
     func endorses(_ user: UserID, _ target: UserID) -> Bool { endorsementEdges.contains([user, target]) }
+    func annualReportRead(_ user: UserID, _ year: Int) -> Bool? { annualReportMarks[[user.rawValue, String(year)]] }
     func dismissedSuggestion(_ user: UserID, _ target: UserID) -> Bool {
         dismissedSuggestionEdges.contains([user, target])
     }

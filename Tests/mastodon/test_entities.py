@@ -291,6 +291,29 @@ def profile_api():
 
 profile_api()
 
+
+def annual_reports():
+    """Annual reports: this year's is eligible, asked for (available at once), listed, read (the
+    list then leaves it out); a year before the account's is ineligible (asking for it is 422:
+    AnnualReportTests, since Mastodon's document gives that answer no 422)."""
+    import datetime
+    year = datetime.datetime.now(datetime.timezone.utc).year
+    state = call("GET", f"/api/v1/annual_reports/{year}/state", alice_token) or {}
+    call("GET", f"/api/v1/annual_reports/{year}", alice_token, expect=404)
+    call("POST", f"/api/v1/annual_reports/{year}/generate", alice_token)
+    wrapped = call("GET", "/api/v1/annual_reports", alice_token) or {}
+    report = call("GET", f"/api/v1/annual_reports/{year}", alice_token) or {}
+    call("POST", f"/api/v1/annual_reports/{year}/read", alice_token)
+    after = call("GET", "/api/v1/annual_reports", alice_token) or {}
+    before = call("GET", f"/api/v1/annual_reports/{year - 5}/state", alice_token) or {}
+    years = [r.get("year") for r in wrapped.get("annual_reports", [])]
+    if state.get("state") != "eligible" or before.get("state") != "ineligible" or years != [year] \
+            or [r.get("year") for r in report.get("annual_reports", [])] != [year] or after.get("annual_reports") != []:
+        results.append(("annual reports", "FAILED", f"{state} {before} {years} {report} {after}"))
+
+
+annual_reports()
+
 # What apps call as they start.
 call("GET", "/api/v1/preferences", alice_token)
 call("GET", "/api/v1/custom_emojis")

@@ -1,6 +1,16 @@
 import LMDB
 import TimelineDomain
 
+/// `user ‖ 0 ‖ year` → whether the user read their annual report of that year (asked for ones only).
+enum AnnualReportMarks: GroupedLayout {
+    typealias Group = UserID
+    typealias Member = String
+    static func encode(_ read: Bool) -> [UInt8] { [read ? 1 : 0] }
+    static func decode(_ bytes: [UInt8]) -> Bool { bytes.first == 1 }
+    /// A year as a member: four digits, so the keys sort by year.
+    static func key(year: Int) -> String { String(year) }
+}
+
 /// `writer ‖ 0 ‖ target` → the writer's private note on the target.
 enum AccountNotes: GroupedLayout {
     typealias Group = UserID
@@ -10,7 +20,8 @@ enum AccountNotes: GroupedLayout {
 }
 
 /// What a profile and a thread keep for their owner (#41): pinned posts, muted conversations,
-/// private notes on accounts, endorsed accounts, featured hashtags and dismissed follow suggestions. A deleted or
+/// private notes on accounts, endorsed accounts, featured hashtags, dismissed follow suggestions and
+/// the annual reports asked for. A deleted or
 /// removed post leaves the pins and the muted conversations; an ended follow ends its endorsement; an erased
 /// user's pins, mutes, notes, endorsements and dismissals go, and so do those about them.
 struct ProfileExtrasProjection: Projection {
@@ -28,12 +39,13 @@ struct ProfileExtrasProjection: Projection {
     let featuredTagList: Table<InOrder<UserID, String>>  // a user's featured hashtags, the latest last
     let dismissedSuggestions: Table<Members<UserID, UserID>>  // the accounts a user asked not to be suggested
     let dismissedBy: Table<Members<UserID, UserID>>  // account → who asked not to be suggested it
+    let annualReports: Table<AnnualReportMarks>  // the years a user asked a report of → read
     var databases: [Database] {
         [
             pins.database, pinList.database, conversationMutes.database, conversationMuters.database,
             notes.database, notesAbout.database, endorsements.database, endorsementList.database,
             endorsedBy.database, featuredTags.database, featuredTagList.database, dismissedSuggestions.database,
-            dismissedBy.database
+            dismissedBy.database, annualReports.database
         ]
     }
 
@@ -53,6 +65,7 @@ struct ProfileExtrasProjection: Projection {
         featuredTagList = try Table(env, prefix + "featuredTagList")
         dismissedSuggestions = try Table(env, prefix + "dismissedSuggestions")
         dismissedBy = try Table(env, prefix + "suggestionsDismissedBy")
+        annualReports = try Table(env, prefix + "annualReports")
         handlers = Self.handlers(of: self)
     }
 
@@ -151,6 +164,12 @@ struct ProfileExtrasProjection: Projection {
             try projection.dismissedSuggestions.put((e.userId, e.targetId), (), txn)
             try projection.dismissedBy.put((e.targetId, e.userId), (), txn)
         }
+        handlers.on(.annualReportGenerated) { (e: AnnualReportMark, _, txn) in
+            try projection.annualReports.put((e.userId, AnnualReportMarks.key(year: e.year)), false, txn)
+        }
+        handlers.on(.annualReportRead) { (e: AnnualReportMark, _, txn) in
+            try projection.annualReports.put((e.userId, AnnualReportMarks.key(year: e.year)), true, txn)
+        }
         handlers.on(.accountUnendorsed) { (e: Endorsement, _, txn) in
             try projection.unendorse(e.userId, e.targetId, txn)
         }
@@ -188,6 +207,7 @@ struct ProfileExtrasProjection: Projection {
             for endorser in try projection.endorsedBy.members(of: user, txn) {
                 try projection.unendorse(endorser, user, txn)
             }
+            _ = try projection.annualReports.deleteAll(in: user, txn)
             for target in try projection.dismissedSuggestions.deleteAll(in: user, txn) {
                 try projection.dismissedBy.delete((target, user), txn)
             }

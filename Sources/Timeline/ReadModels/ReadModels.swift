@@ -17,7 +17,7 @@ extension ProjectionName {
     /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post;
     /// version 2 of `activity` adds mentions and replies (so a log written before tells of the
     /// mentions it holds, as a rebuild would: what it depends on replays with it, `catchUp`);
-    /// version 2 of `profileExtras` keeps dismissed follow suggestions; version 2 of `instance`
+    /// version 2 of `profileExtras` keeps dismissed follow suggestions and the annual reports asked for; version 2 of `instance`
     /// keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
@@ -427,6 +427,9 @@ struct ReadView: DecisionState {
     }
     func endorses(_ user: UserID, _ target: UserID) throws -> Bool {
         try models.profileExtras.endorsements.contains((user, target), txn)
+    }
+    func annualReportRead(_ user: UserID, _ year: Int) throws -> Bool? {
+        try models.profileExtras.annualReports.get((user, AnnualReportMarks.key(year: year)), txn)
     }
     func dismissedSuggestion(_ user: UserID, _ target: UserID) throws -> Bool {
         try models.profileExtras.dismissedSuggestions.contains((user, target), txn)

@@ -57,6 +57,7 @@ enum MastodonSchema: String, Sendable {
         v1Filters = "[V1Filter]"
     case poll = "Poll"
     case profile = "Profile"
+    case annualReports = "WrappedAnnualReports", annualReportState = "AnnualReportState"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

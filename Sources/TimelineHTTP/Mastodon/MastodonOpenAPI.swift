@@ -225,7 +225,7 @@ public enum MastodonOpenAPI {
                 ("OEmbedResponse", try .of(Mastodon.OEmbed.self)),
                 ("UserInfo", try .of(Mastodon.UserInfo.self)),
                 ("Profile", try .of(Mastodon.Profile.self))
-            ] + (try instanceSchemas()) + (try filterSchemas())
+            ] + (try instanceSchemas()) + (try filterSchemas()) + (try annualReportSchemas())
         return JSONSchema.components(named.map { (name: $0.0, schema: $0.1) })
     }
 }

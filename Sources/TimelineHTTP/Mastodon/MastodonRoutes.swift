@@ -26,7 +26,7 @@ enum MastodonAPI {
     static let table: [Route] =
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + lookupRoutes + streamingRoutes + writeRoutes
         + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
-        + instanceRoutes + trendRoutes + profileRoutes
+        + instanceRoutes + trendRoutes + profileRoutes + annualReportRoutes
         + announcementRoutes + filterRoutes + pollRoutes + profileExtrasRoutes + listRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
