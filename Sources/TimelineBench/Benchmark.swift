@@ -416,6 +416,7 @@ public struct Benchmark {
             }
             figures += [p50, p99]
         }
+        figures += try await boostFigures(service, network, image: image, processed: processed)
         var whole = Samples()
         for index in 0..<20 {
             let start = now()
@@ -454,6 +455,37 @@ public struct Benchmark {
         figures.append(
             Figure(name: "follow.backlog.p99", value: samples.percentile(0.99) * 1e3, unit: "ms (\(backlog) posts)"))
         return figures
+    }
+
+    /// A boost by the most followed account, beside a post by it (`post_fanout.most_followed`):
+    /// a boost enters its followers' timelines as a post does, so it should cost what a post costs.
+    func boostFigures(
+        _ service: TimelineService, _ network: NetworkBuilder.Network, image: String, processed: ProcessedImage
+    ) async throws -> [Figure] {
+        var posts: [PostID] = []
+        for index in 0..<100 {
+            if case .post(let post) = try await service.execute(
+                .addPost(image: image, caption: "to boost \(index)"), as: .user(network.medianFollowed.rawValue),
+                processedImage: processed)
+            {
+                posts.append(post.id)
+            }
+        }
+        var samples = Samples()
+        for post in posts {
+            let start = now()
+            _ = try await service.execute(.reblog(post: post.rawValue), as: .user(network.mostFollowed.rawValue))
+            samples.add(now() - start)
+        }
+        let followers = try service.user(network.mostFollowed).followerCount
+        return [
+            Figure(
+                name: "boost_fanout.most_followed.p50", value: samples.percentile(0.5) * 1e3,
+                unit: "ms (\(followers) followers; compare post_fanout.most_followed)"),
+            Figure(
+                name: "boost_fanout.most_followed.p99", value: samples.percentile(0.99) * 1e3,
+                unit: "ms (\(followers) followers)")
+        ]
     }
 
     /// A full rebuild of every projection beside a raw cursor scan of the log.
