@@ -639,9 +639,9 @@ extension InMemoryState {
         let davesList = try await list(dave, "Carol", [carol])
         _ = try await service.execute(
             .updateList(list: davesList, title: "Carol's", repliesPolicy: "none"), as: .user(dave.id.rawValue))
-        // Collections: alice features bob, carol and dave (bob revokes, dave is taken out, then
-        // renamed); carol's goes with her erasure, and she leaves alice's; dave's of alice and
-        // bob loses alice when she blocks him (and he unblocks after).
+        // Collections: alice features bob and carol (bob revokes, carol is taken out, dave, not
+        // discoverable, cannot be added); carol's goes with her erasure; dave's of alice and bob
+        // loses alice when she blocks him (and unblocks after).
         func collection(_ user: Profile, _ name: String, _ members: [Profile]) async throws -> String {
             guard
                 case .created(let id) = try await service.execute(
@@ -649,13 +649,17 @@ extension InMemoryState {
             else { throw TimelineError(.internal, "no collection") }
             return id
         }
-        let starters = try await collection(alice, "Starters", [bob, carol])
-        guard
-            case .created(let daveItem) = try await service.execute(
+        let starters = try await collection(alice, "Starters", [bob])
+        await #expect(throws: TimelineError.self) {
+            try await service.execute(
                 .addToCollection(collection: starters, account: dave.id.rawValue), as: .user(alice.id.rawValue))
+        }
+        guard
+            case .created(let carolItem) = try await service.execute(
+                .addToCollection(collection: starters, account: carol.id.rawValue), as: .user(alice.id.rawValue))
         else { throw TimelineError(.internal, "no item") }
         _ = try await service.execute(
-            .removeFromCollection(collection: starters, item: daveItem), as: .user(alice.id.rawValue))
+            .removeFromCollection(collection: starters, item: carolItem), as: .user(alice.id.rawValue))
         _ = try await service.execute(
             .updateCollection(collection: starters, name: "Starter pack", language: "en", tag: "photo"),
             as: .user(alice.id.rawValue))
