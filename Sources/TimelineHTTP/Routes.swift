@@ -5,7 +5,8 @@ extension TimelineAPI {
     /// Every route of the API (docs/spec.md's table), then the web app's static files: the one
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
-        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes + health + [
+        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes
+        + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
                 Operation(
@@ -1048,7 +1049,8 @@ extension TimelineAPI {
                 description:
                     "The account must be discoverable, and no block may stand either way (403 forbidden); one "
                     + "already in it (revoked too) or a full collection is 400.",
-                answer: .json("The new item's id.", "created", status: 201), errors: [.notFound, .forbidden]
+                answer: .json("The new item's id.", "created", status: 201),
+                errors: [.notFound, .forbidden]
                     + Operation.writeErrors, parameters: [.collection],
                 body: .command("addToCollection", path: ["collection"]))),
         command(

@@ -167,7 +167,9 @@ enum FeaturedIn: GroupedLayout {
     typealias Group = UserID
     typealias Member = CollectionID
     static func encode(_ item: CollectionItemID) -> [UInt8] { Array(item.rawValue.utf8) }
-    static func decode(_ bytes: [UInt8]) -> CollectionItemID { CollectionItemID(String(decoding: bytes, as: UTF8.self)) }
+    static func decode(_ bytes: [UInt8]) -> CollectionItemID {
+        CollectionItemID(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 extension CollectionID: KeyPart {}

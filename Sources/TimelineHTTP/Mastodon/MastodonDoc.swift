@@ -56,6 +56,8 @@ enum MastodonSchema: String, Sendable {
         filterStatus = "FilterStatus", filterStatuses = "[FilterStatus]", v1Filter = "V1Filter",
         v1Filters = "[V1Filter]"
     case poll = "Poll"
+    case collectionWithAccounts = "CollectionWithAccounts", wrappedCollection = "WrappedCollection",
+        wrappedCollections = "WrappedCollections", wrappedCollectionItem = "WrappedCollectionItem"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).
