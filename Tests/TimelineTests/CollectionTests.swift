@@ -262,7 +262,8 @@ import TimelineDomain
             // Not discoverable: off alice's profile for others, still hers.
             let others = try await api.get("/v1/users/\(alice.id)/collections", bearer: bob.token)
             #expect((others.json["collections"] as? [[String: Any]])?.isEmpty == true, "\(others)")
-            let hers = try await api.get("/v1/users/\(alice.id)/collections", bearer: alice.token)
+            #expect(try await api.get("/v1/users/\(alice.id)/collections?limit=0").status == 400)
+            let hers = try await api.get("/v1/users/\(alice.id)/collections?limit=1", bearer: alice.token)
             #expect((hers.json["collections"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Port"])
             let featured = try await api.get("/v1/me/in-collections", bearer: carol.token)
             #expect((featured.json["collections"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])

@@ -314,11 +314,11 @@ package enum Catalogue {
     ]
 }
 
-/// The `offset` (0 by default) and `limit` (40 by default, at most 80) of a collections query.
+/// The `offset` (0 by default) and `limit` (as a page's: 1 to `PageRequest.maxLimit`, 20 by
+/// default) of a collections query.
 private func collectionWindow(_ input: JSONInput) throws(TimelineError) -> (offset: Int, limit: Int) {
-    let offset = try input.optionalInteger("offset") ?? 0, limit = try input.optionalInteger("limit") ?? 40
+    let offset = try input.optionalInteger("offset") ?? 0, limit = try input.page().validated().limit
     guard offset >= 0 else { throw TimelineError.invalid("offset", "offset must not be negative") }
-    guard (1...80).contains(limit) else { throw TimelineError.invalid("limit", "limit must be 1 to 80") }
     return (offset, limit)
 }
 
