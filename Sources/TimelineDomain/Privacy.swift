@@ -37,6 +37,10 @@ package enum Surface: Sendable, CaseIterable {
     /// The trends: what counts is what nobody signed in may see (public posts only: never a
     /// followers-only post or a locked account's); what shows, what the viewer may see of it.
     case trends
+    /// A collection of accounts to feature (Mastodon's collections): its owner and the accounts
+    /// it features. A block either way or a suspension hides the owner (and the collection
+    /// with them) and each featured account; mutes hide nothing (as in a list of users).
+    case collections
     /// Acting on a post (like, comment, bookmark, report): a hidden post is `not_found`. Blocks
     /// are answered by the command with its own error, and mutes do not stop acting.
     case command
@@ -45,7 +49,7 @@ package enum Surface: Sendable, CaseIterable {
     package var mutesHidePosts: Bool {
         switch self {
         case .home, .boosted, .stream, .list, .hashtag, .search, .favourites, .notifications, .push, .trends: true
-        case .profile, .bookmarks, .post, .comments, .export, .command: false
+        case .profile, .bookmarks, .post, .comments, .export, .collections, .command: false
         }
     }
 

@@ -45,7 +45,9 @@ extension Command {
         DismissSuggestionCommand.self, GenerateAnnualReportCommand.self, ReadAnnualReportCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
-        RemoveFromListCommand.self
+        RemoveFromListCommand.self,
+        CreateCollectionCommand.self, UpdateCollectionCommand.self, DeleteCollectionCommand.self,
+        AddToCollectionCommand.self, RemoveFromCollectionCommand.self, RevokeCollectionItemCommand.self
     ]
 }
 
@@ -204,6 +206,18 @@ public enum Event: Equatable, Sendable {
     case listAccountAdded(ListMember)
     /// A user took an account out of a list: `ListAccountRemoved`.
     case listAccountRemoved(ListMember)
+    /// A user made a collection: `CollectionCreated`.
+    case collectionCreated(CollectionSettings)
+    /// A user changed a collection: `CollectionUpdated`.
+    case collectionUpdated(CollectionSettings)
+    /// A user deleted a collection: `CollectionDeleted`.
+    case collectionDeleted(CollectionDeleted)
+    /// A user featured an account in a collection: `CollectionItemAdded`.
+    case collectionItemAdded(CollectionItemChange)
+    /// A user took an account out of a collection: `CollectionItemRemoved`.
+    case collectionItemRemoved(CollectionItemChange)
+    /// A featured account took itself out of a collection: `CollectionItemRevoked`.
+    case collectionItemRevoked(CollectionItemChange)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -317,6 +331,12 @@ public enum Event: Equatable, Sendable {
         case .listDeleted: .listDeleted
         case .listAccountAdded: .listAccountAdded
         case .listAccountRemoved: .listAccountRemoved
+        case .collectionCreated: .collectionCreated
+        case .collectionUpdated: .collectionUpdated
+        case .collectionDeleted: .collectionDeleted
+        case .collectionItemAdded: .collectionItemAdded
+        case .collectionItemRemoved: .collectionItemRemoved
+        case .collectionItemRevoked: .collectionItemRevoked
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -409,6 +429,12 @@ public enum Event: Equatable, Sendable {
         case .listDeleted(let e): e
         case .listAccountAdded(let e): e
         case .listAccountRemoved(let e): e
+        case .collectionCreated(let e): e
+        case .collectionUpdated(let e): e
+        case .collectionDeleted(let e): e
+        case .collectionItemAdded(let e): e
+        case .collectionItemRemoved(let e): e
+        case .collectionItemRevoked(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -582,6 +608,18 @@ public enum EventType: String, CaseIterable, Sendable {
     case listAccountAdded = "ListAccountAdded"
     /// A user took an account out of a list: `ListAccountRemoved`.
     case listAccountRemoved = "ListAccountRemoved"
+    /// A user made a collection: `CollectionCreated`.
+    case collectionCreated = "CollectionCreated"
+    /// A user changed a collection: `CollectionUpdated`.
+    case collectionUpdated = "CollectionUpdated"
+    /// A user deleted a collection: `CollectionDeleted`.
+    case collectionDeleted = "CollectionDeleted"
+    /// A user featured an account in a collection: `CollectionItemAdded`.
+    case collectionItemAdded = "CollectionItemAdded"
+    /// A user took an account out of a collection: `CollectionItemRemoved`.
+    case collectionItemRemoved = "CollectionItemRemoved"
+    /// A featured account took itself out of a collection: `CollectionItemRevoked`.
+    case collectionItemRevoked = "CollectionItemRevoked"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -686,6 +724,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .listCreated, .listUpdated: ListSettings.self
         case .listDeleted: ListDeleted.self
         case .listAccountAdded, .listAccountRemoved: ListMember.self
+        case .collectionCreated, .collectionUpdated: CollectionSettings.self
+        case .collectionDeleted: CollectionDeleted.self
+        case .collectionItemAdded, .collectionItemRemoved, .collectionItemRevoked: CollectionItemChange.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
@@ -778,6 +819,12 @@ public enum EventType: String, CaseIterable, Sendable {
         case .listDeleted: .listDeleted(try ListDeleted(from: &r, &opener))
         case .listAccountAdded: .listAccountAdded(try ListMember(from: &r, &opener))
         case .listAccountRemoved: .listAccountRemoved(try ListMember(from: &r, &opener))
+        case .collectionCreated: .collectionCreated(try CollectionSettings(from: &r, &opener))
+        case .collectionUpdated: .collectionUpdated(try CollectionSettings(from: &r, &opener))
+        case .collectionDeleted: .collectionDeleted(try CollectionDeleted(from: &r, &opener))
+        case .collectionItemAdded: .collectionItemAdded(try CollectionItemChange(from: &r, &opener))
+        case .collectionItemRemoved: .collectionItemRemoved(try CollectionItemChange(from: &r, &opener))
+        case .collectionItemRevoked: .collectionItemRevoked(try CollectionItemChange(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

@@ -254,6 +254,12 @@ package protocol DecisionState {
     func lists(of owner: UserID) throws -> [ListRecord]
     /// Whether `account` is in the list `id`.
     func listHas(_ id: ListID, _ account: UserID) throws -> Bool
+    /// The collection `id`, unless deleted (`nil`: none).
+    func collection(_ id: CollectionID) throws -> CollectionRecord?
+    /// `owner`'s collections, oldest first.
+    func collections(of owner: UserID) throws -> [CollectionRecord]
+    /// The items of the collection `id` (revoked ones too), in the order added.
+    func collectionItems(_ id: CollectionID) throws -> [CollectionItemRecord]
     /// `user`'s notification policy (`NotificationPolicy.standard` until they set one).
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.

@@ -5,7 +5,8 @@ extension TimelineAPI {
     /// Every route of the API (docs/spec.md's table), then the web app's static files: the one
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
-        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + health + [
+        accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes
+        + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
                 Operation(
@@ -1006,6 +1007,84 @@ extension TimelineAPI {
             Operation(
                 id: "listsWith", summary: "The bearer's lists that hold the user.", tag: .lists,
                 answer: .json("The lists.", "lists"), errors: [.notFound], parameters: [.user]))
+    ]
+
+    private static let collectionRoutes: [Route] = [
+        command(
+            "POST", "/v1/collections", scope: "write:collections",
+            location: { result in
+                if case .created(let id) = result { "/v1/collections/\(id)" } else { nil }
+            },
+            Operation(
+                id: "createCollection", summary: "Make a collection of accounts to feature.", tag: .collections,
+                description:
+                    "`name` (at most \(Validation.maxCollectionName) characters), `description` (at most "
+                    + "\(Validation.maxCollectionDescription)), `language`, `sensitive`, `discoverable` (default true: "
+                    + "shown on the bearer's profile), `tag` (one hashtag), `accounts` to feature at once: each must "
+                    + "be discoverable, and no block may stand either way (403 forbidden). At most "
+                    + "\(Validation.maxCollectionItems) accounts, \(Validation.maxCollectionsPerUser) collections.",
+                answer: .json("The new collection's id.", "created", status: 201, headers: [.location]),
+                errors: [.notFound, .forbidden] + Operation.writeErrors, body: .command("createCollection"))),
+        query(
+            "GET", "/v1/collections/{collection}", scope: "read:collections",
+            Operation(
+                id: "collection", summary: "One collection, as the viewer sees it.", tag: .collections,
+                description:
+                    "Only the items whose accounts are in the viewer's sight (no block either way, no suspension); "
+                    + "a collection whose owner is out of sight is 404.",
+                answer: .json("The collection.", "collection"), errors: [.notFound], parameters: [.collection])),
+        command(
+            "PATCH", "/v1/collections/{collection}", scope: "write:collections",
+            Operation(
+                id: "updateCollection", summary: "Change one of the bearer's collections.", tag: .collections,
+                description: "Fields not given stay; \"\" clears the description, language and tag.",
+                answer: changed("the collection is already so"),
+                errors: [.notFound, .forbidden] + Operation.writeErrors, parameters: [.collection],
+                body: .command("updateCollection", path: ["collection"]))),
+        command(
+            "DELETE", "/v1/collections/{collection}", scope: "write:collections",
+            Operation(
+                id: "deleteCollection", summary: "Delete one of the bearer's collections.", tag: .collections,
+                answer: .empty(), errors: [.notFound, .forbidden] + Operation.writeErrors,
+                parameters: [.collection])),
+        command(
+            "POST", "/v1/collections/{collection}/items", scope: "write:collections",
+            Operation(
+                id: "addToCollection", summary: "Feature an account in one of the bearer's collections.",
+                tag: .collections,
+                description:
+                    "The account must be discoverable, and no block may stand either way (403 forbidden); one "
+                    + "already in it (revoked too) or a full collection is 400.",
+                answer: .json("The new item's id.", "created", status: 201),
+                errors: [.notFound, .forbidden]
+                    + Operation.writeErrors, parameters: [.collection],
+                body: .command("addToCollection", path: ["collection"]))),
+        command(
+            "DELETE", "/v1/collections/{collection}/items/{item}", scope: "write:collections",
+            Operation(
+                id: "removeFromCollection", summary: "Take an item out of one of the bearer's collections.",
+                tag: .collections, answer: .empty(), errors: [.notFound, .forbidden] + Operation.writeErrors,
+                parameters: [.collection, .item])),
+        command(
+            "POST", "/v1/collections/{collection}/items/{item}/revoke", scope: "write:collections",
+            Operation(
+                id: "revokeCollectionItem", summary: "Take the bearer out of another's collection.",
+                tag: .collections, description: "Only the featured account may (403 forbidden otherwise).",
+                answer: changed("the item was revoked already"),
+                errors: [.notFound, .forbidden] + Operation.writeErrors, parameters: [.collection, .item])),
+        query(
+            "GET", "/v1/users/{user}/collections", scope: "read:collections", runs: "userCollections",
+            Operation(
+                id: "userCollections", summary: "A user's collections the viewer may see, the newest first.",
+                tag: .collections,
+                description:
+                    "All of them for their owner, the discoverable ones for others, none across a block.",
+                answer: .json("The collections.", "collections"), errors: [.notFound], parameters: [.user, .limit])),
+        query(
+            "GET", "/v1/me/in-collections", scope: "read:collections", access: .bearer, runs: "inCollections",
+            Operation(
+                id: "inCollections", summary: "The collections the bearer is featured in.", tag: .collections,
+                answer: .json("The collections.", "collections"), parameters: [.limit]))
     ]
 
     // MARK: - Routes that run a command or a query

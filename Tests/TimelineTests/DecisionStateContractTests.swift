@@ -160,6 +160,28 @@ extension InMemoryState {
             listMembers.insert([e.listId.rawValue, e.accountId.rawValue])
         case .listAccountRemoved(let e):
             listMembers.remove([e.listId.rawValue, e.accountId.rawValue])
+        case .collectionCreated(let e):
+            collectionRecords.append(
+                CollectionRecord(settings: e, createdAt: envelope.timestamp, updatedAt: envelope.timestamp))
+        case .collectionUpdated(let e):
+            if let i = collectionRecords.firstIndex(where: { $0.id == e.collectionId }) {
+                collectionRecords[i].settings = e
+                collectionRecords[i].updatedAt = envelope.timestamp
+            }
+        case .collectionDeleted(let e):
+            collectionRecords.removeAll { $0.id == e.collectionId }
+            collectionItemRecords.removeAll { $0.collection == e.collectionId }
+        case .collectionItemAdded(let e):
+            collectionItemRecords.append(
+                CollectionItemRecord(
+                    id: e.itemId, collection: e.collectionId, account: e.accountId, state: .accepted,
+                    createdAt: envelope.timestamp))
+        case .collectionItemRemoved(let e):
+            collectionItemRecords.removeAll { $0.id == e.itemId }
+        case .collectionItemRevoked(let e):
+            if let i = collectionItemRecords.firstIndex(where: { $0.id == e.itemId }) {
+                collectionItemRecords[i].state = .revoked
+            }
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
             // Deciding asks only whether a request is held; the requests are those a test gave.
             heldRequests[e.userId]?.remove(e.accountId)
@@ -242,6 +264,12 @@ extension InMemoryState {
             updateUser(e.followeeId) { $0.followerCount -= 1 }
         case .blocked(let e):
             blockEdges.insert([e.blockerId, e.blockedId])
+            // Neither stays in the other's collections.
+            let owners = Dictionary(collectionRecords.map { ($0.id, $0.owner) }) { a, _ in a }
+            collectionItemRecords.removeAll {
+                ($0.account == e.blockedId && owners[$0.collection] == e.blockerId)
+                    || ($0.account == e.blockerId && owners[$0.collection] == e.blockedId)
+            }
         case .unblocked(let e):
             blockEdges.remove([e.blockerId, e.blockedId])
         case .muted(let e):
@@ -257,6 +285,9 @@ extension InMemoryState {
         case .postReported(let e):
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
+            let gone = Set(collections(of: e.userId).map(\.id))
+            collectionItemRecords.removeAll { gone.contains($0.collection) || $0.account == e.userId }
+            collectionRecords.removeAll { $0.owner == e.userId }
             pinEdges = pinEdges.filter { $0[0] != e.userId.rawValue }
             conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
@@ -324,7 +355,7 @@ extension InMemoryState {
         var users: [UserID] = [], posts: [PostID] = [], comments: [CommentID] = []
         var usernames: Set<String> = [], emails: Set<String> = [], tokens: Set<String> = [], limiters: Set<String> = []
         var announcements: [AnnouncementID] = [], polls: [PollID] = []
-        var lists: [ListID] = []
+        var lists: [ListID] = [], collections: [CollectionID] = []
         for envelope in log {
             users += envelope.event.users
             if let post = envelope.event.post { posts.append(post) }
@@ -345,6 +376,7 @@ extension InMemoryState {
             case .announcementAdded(let e): announcements.append(e.announcementId)
             case .pollSet(let e): polls.append(e.pollId)
             case .listCreated(let e): lists.append(e.listId)
+            case .collectionCreated(let e): collections.append(e.collectionId)
             default: break  // the ids every event names were taken above
             }
         }
@@ -386,6 +418,11 @@ extension InMemoryState {
             }
         }
         for poll in polls { out.append("poll \(poll): \(String(describing: try state.poll(poll)))") }
+        for id in collections {
+            out.append("collection \(id): \(String(describing: try state.collection(id)))")
+            out.append("collection items \(id): \(try state.collectionItems(id))")
+        }
+        for user in users { out.append("collections of \(user): \(try state.collections(of: user))") }
         for post in posts { out.append("poll of \(post): \(String(describing: try state.poll(ofPost: post)))") }
         for field in InstanceTextField.allCases { out.append("text \(field): \(try state.instanceText(field))") }
         out.append("rules: \(try state.instanceRules())")
@@ -615,6 +652,40 @@ extension InMemoryState {
         let davesList = try await list(dave, "Carol", [carol])
         _ = try await service.execute(
             .updateList(list: davesList, title: "Carol's", repliesPolicy: "none"), as: .user(dave.id.rawValue))
+        // Collections: alice features bob and carol (bob revokes, carol is taken out, dave, not
+        // discoverable, cannot be added); carol's goes with her erasure; dave's of alice and bob
+        // loses alice when she blocks him (and unblocks after).
+        func collection(_ user: Profile, _ name: String, _ members: [Profile]) async throws -> String {
+            guard
+                case .created(let id) = try await service.execute(
+                    .createCollection(name: name, accounts: members.map(\.id.rawValue)), as: .user(user.id.rawValue))
+            else { throw TimelineError(.internal, "no collection") }
+            return id
+        }
+        let starters = try await collection(alice, "Starters", [bob])
+        await #expect(throws: TimelineError.self) {
+            try await service.execute(
+                .addToCollection(collection: starters, account: dave.id.rawValue), as: .user(alice.id.rawValue))
+        }
+        guard
+            case .created(let carolItem) = try await service.execute(
+                .addToCollection(collection: starters, account: carol.id.rawValue), as: .user(alice.id.rawValue))
+        else { throw TimelineError(.internal, "no item") }
+        _ = try await service.execute(
+            .removeFromCollection(collection: starters, item: carolItem), as: .user(alice.id.rawValue))
+        _ = try await service.execute(
+            .updateCollection(collection: starters, name: "Starter pack", language: "en", tag: "photo"),
+            as: .user(alice.id.rawValue))
+        let bobItem = try #require(
+            try service.collection(CollectionID(starters), viewer: alice.id).items.first { $0.account == bob.id })
+        _ = try await service.execute(
+            .revokeCollectionItem(collection: starters, item: bobItem.id.rawValue), as: .user(bob.id.rawValue))
+        let gone = try await collection(alice, "Gone", [bob])
+        _ = try await service.execute(.deleteCollection(collection: gone), as: .user(alice.id.rawValue))
+        _ = try await collection(carol, "Carol's", [alice])
+        _ = try await collection(dave, "Dave's", [alice, bob])
+        _ = try await service.execute(.block(user: dave.id.rawValue), as: .user(alice.id.rawValue))
+        _ = try await service.execute(.unblock(user: dave.id.rawValue), as: .user(alice.id.rawValue))
         // Erasures: carol's posts, likes, comments and follows go with her.
         _ = try await service.execute(
             .eraseUser(user: carol.id.rawValue, password: "password-123"), as: .user(carol.id.rawValue))

@@ -82,6 +82,14 @@ struct InMemoryState: DecisionState {
     func list(_ id: ListID) -> ListRecord? { listRecords.first { $0.id == id } }
     func lists(of owner: UserID) -> [ListRecord] { listRecords.filter { $0.owner == owner } }
     func listHas(_ id: ListID, _ account: UserID) -> Bool { listMembers.contains([id.rawValue, account.rawValue]) }
+    /// The collections (in the order made) and their items (in the order added).
+    var collectionRecords: [CollectionRecord] = []
+    var collectionItemRecords: [CollectionItemRecord] = []
+    func collection(_ id: CollectionID) -> CollectionRecord? { collectionRecords.first { $0.id == id } }
+    func collections(of owner: UserID) -> [CollectionRecord] { collectionRecords.filter { $0.owner == owner } }
+    func collectionItems(_ id: CollectionID) -> [CollectionItemRecord] {
+        collectionItemRecords.filter { $0.collection == id }
+    }
     /// Each user's notification policy, and the accounts whose notifications a test says are held.
     var notificationPolicies: [UserID: NotificationPolicy] = [:]
     var heldRequests: [UserID: Set<UserID>] = [:]

@@ -114,7 +114,15 @@ let sampleCommands: [Command] = [
     .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
     .deleteList(list: "l1"),
     .addToList(list: "l1", users: ["u2", "u3"]),
-    .removeFromList(list: "l1", users: ["u2"])
+    .removeFromList(list: "l1", users: ["u2"]),
+    .createCollection(
+        name: "Starters", description: "Well worth following", language: "en", sensitive: false, discoverable: true,
+        tag: "photo", accounts: ["u2", "u3"]),
+    .updateCollection(collection: "c1", name: "Starter pack", description: "", language: "", tag: ""),
+    .deleteCollection(collection: "c1"),
+    .addToCollection(collection: "c1", account: "u2"),
+    .removeFromCollection(collection: "c1", item: "i1"),
+    .revokeCollectionItem(collection: "c1", item: "i2")
 ]
 
 extension SchemaTests {
@@ -336,6 +344,20 @@ extension SchemaTests {
         try await service.run(.addToList(list: list, users: [fay.id.rawValue]), as: alice.id)
         try await service.run(.removeFromList(list: list, users: [fay.id.rawValue]), as: alice.id)
         try await service.run(.deleteList(list: list), as: alice.id)
+        // Alice's collection of fay (made, changed, fay taken out, bob added, revoked by him),
+        // and a deleted one.
+        let collection = try #require(
+            try await service.execute(
+                .createCollection(name: "Fay", accounts: [fay.id.rawValue]), as: .user(alice.id.rawValue)
+            ).created)
+        try await service.run(.updateCollection(collection: collection, name: "Fay's", sensitive: true), as: alice.id)
+        let fayItem = try #require(try service.collection(CollectionID(collection), viewer: alice.id).items.first)
+        try await service.run(.removeFromCollection(collection: collection, item: fayItem.id.rawValue), as: alice.id)
+        let bobItem = try #require(
+            try await service.run(.addToCollection(collection: collection, account: bob.id.rawValue), as: alice.id)
+                .created)
+        try await service.run(.revokeCollectionItem(collection: collection, item: bobItem), as: bob.id)
+        try await service.run(.deleteCollection(collection: collection), as: alice.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

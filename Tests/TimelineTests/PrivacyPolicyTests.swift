@@ -289,7 +289,7 @@ import TimelineDomain
             "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
             "notifications, push": [.notifications, .push], "export": [.export], "trends": [.trends],
-            "command": [.command]
+            "collections": [.collections], "command": [.command]
         ]
         let rules: [(prefix: String, applies: (Surface) -> Bool)] = [
             ("a mute hides the muted user's posts", \.mutesHidePosts),

@@ -172,4 +172,11 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func listsInARealBrowser() async throws {
         try await Self.browserScript("test_lists.py", passes: "all lists browser checks passed")
     }
+
+    /// Tests/browser/test_collections.py: the Collections screen in headless Chromium — make a
+    /// collection of two people, remove and add one, a non-discoverable account refused, the
+    /// profile's panel, and the featured account leaving it.
+    @Test(.timeLimit(.minutes(3))) func collectionsInARealBrowser() async throws {
+        try await Self.browserScript("test_collections.py", passes: "all collections browser checks passed")
+    }
 }

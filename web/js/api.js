@@ -265,6 +265,17 @@ export const api = {
   addToList: (list, users) => call('addToList', { path: { list }, body: { users } }),
   removeFromList: (list, users) => call('removeFromList', { path: { list }, body: { users } }),
   listTimeline: (list, before) => call('listTimeline', { path: { list }, params: page(before) }),
+  // Collections of accounts to feature (Mastodon's collections)
+  collection: (collection) => call('collection', { path: { collection } }),
+  userCollections: (user) => call('userCollections', { path: { user } }),
+  inCollections: () => call('inCollections'),
+  /** Makes a collection: `fields` of name, description, discoverable, accounts. */
+  createCollection: (fields) => call('createCollection', { body: fields }),
+  updateCollection: (collection, fields) => call('updateCollection', { path: { collection }, body: fields }),
+  deleteCollection: (collection) => call('deleteCollection', { path: { collection } }),
+  addToCollection: (collection, account) => call('addToCollection', { path: { collection }, body: { account } }),
+  removeFromCollection: (collection, item) => call('removeFromCollection', { path: { collection, item } }),
+  revokeCollectionItem: (collection, item) => call('revokeCollectionItem', { path: { collection, item } }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
   /** Reports an account, perhaps naming some of its posts. */
   reportUser: (user, reason, posts) => call('reportUser', { path: { user }, body: { reason, posts } }),

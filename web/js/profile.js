@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { endorseButton, featuredPanel, noteField, showPinned } from './extras.js';
+import { collectionsPanel } from './collections.js';
 import { reportControl } from './post.js';
 import { append, avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
 
@@ -50,6 +51,7 @@ export async function render(root, { params: [name] }, app) {
       requestsLink,
       h('a', { href: '#/saved', class: 'menu-item', role: 'menuitem' }, 'Saved posts'),
       h('a', { href: '#/lists', class: 'menu-item', role: 'menuitem' }, 'Lists'),
+      h('a', { href: '#/collections', class: 'menu-item', role: 'menuitem' }, 'Collections'),
       user.moderator ? h('a', { href: '#/reports', class: 'menu-item', role: 'menuitem' }, 'Reports') : null,
       signOut);
     const showMenu = (open) => {
@@ -292,6 +294,7 @@ export async function render(root, { params: [name] }, app) {
     header,
     editor,
     featured,
+    collectionsPanel(user),
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Show posts as' }, gridButton, listButton),
     h('h2', { class: 'visually-hidden' }, `Posts by ${user.username}`),
     empty,

@@ -285,6 +285,24 @@ package enum Catalogue {
                 .lists(try service.lists(containing: account, viewer: user))
             }
         },
+        QueryDefinition("collection") { input throws(TimelineError) in
+            let id: CollectionID = try input.identifier("collection")
+            return { service, viewer throws(TimelineError) in .collection(try service.collection(id, viewer: viewer)) }
+        },
+        QueryDefinition("userCollections") { input throws(TimelineError) in
+            let owner: UserID = try input.identifier("user"), window = try collectionWindow(input)
+            return { service, viewer throws(TimelineError) in
+                .collections(
+                    try service.collections(of: owner, viewer: viewer, offset: window.offset, limit: window.limit))
+            }
+        },
+        QueryDefinition(actingUser: "inCollections") { input throws(TimelineError) in
+            let window = try collectionWindow(input)
+            return { service, user throws(TimelineError) in
+                .collections(
+                    try service.collections(featuring: user, viewer: user, offset: window.offset, limit: window.limit))
+            }
+        },
         QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }
@@ -294,6 +312,14 @@ package enum Catalogue {
             return { service, user throws(TimelineError) in .contacts(try service.findContacts(emails, viewer: user)) }
         }
     ]
+}
+
+/// The `offset` (0 by default) and `limit` (as a page's: 1 to `PageRequest.maxLimit`, 20 by
+/// default) of a collections query.
+private func collectionWindow(_ input: JSONInput) throws(TimelineError) -> (offset: Int, limit: Int) {
+    let offset = try input.optionalInteger("offset") ?? 0, limit = try input.page().validated().limit
+    guard offset >= 0 else { throw TimelineError.invalid("offset", "offset must not be negative") }
+    return (offset, limit)
 }
 
 /// A query of the catalogue: its public name, and how it reads its fields into the call that

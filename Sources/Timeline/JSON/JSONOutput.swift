@@ -98,6 +98,9 @@ package enum JSONOutput {
         case .poll(let p): encoded(ResultJSON.Poll(p))
         case .list(let list): encoded(ResultJSON.List(list))
         case .lists(let lists): encoded(ResultJSON.Lists(lists: lists.map(ResultJSON.List.init)))
+        case .collection(let view): encoded(ResultJSON.Collection(view))
+        case .collections(let views):
+            encoded(ResultJSON.Collections(collections: views.map(ResultJSON.Collection.init)))
         }
     }
 

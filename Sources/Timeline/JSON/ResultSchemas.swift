@@ -34,7 +34,8 @@ extension ResultJSON {
         let anyItems = JSONSchema.array(of: .any).json.setting("maxItems", 100).members.filter { $0.key != "items" }
         let list: [(String, String, JSONSchema)] = [
             try activityItem(), try result(App.self),
-            try result(Changed.self), try result(Created.self), try result(Comment.self), try result(Contacts.self),
+            try result(Changed.self), try result(Collection.self), try result(Collections.self),
+            try result(Created.self), try result(Comment.self), try result(Contacts.self),
             try result(Failure.self), try result(Filters.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(List.self), try result(Lists.self), try result(MastodonID.self),

@@ -33,6 +33,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case polls
     /// The users' lists and their members.
     case lists
+    /// The users' collections of accounts to feature and their items.
+    case collections
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -17,13 +17,14 @@ extension ProjectionName {
     /// 2 of `timeline` keeps with each entry whether its user likes or bookmarked the post;
     /// version 2 of `activity` adds mentions and replies (so a log written before tells of the
     /// mentions it holds, as a rebuild would: what it depends on replays with it, `catchUp`);
-    /// version 2 of `profileExtras` keeps dismissed follow suggestions and the annual reports asked for; version 2 of `instance`
-    /// keeps every version of the terms of service by its date.
+    /// version 2 of `profileExtras` keeps dismissed follow suggestions and the annual reports
+    /// asked for; version 2 of `instance` keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity, .profileExtras, .instance: 2
-        case .sessions, .postImages, .hashtags, .places, .filters, .polls, .numericIDs, .boosts, .lists:
+        case .sessions, .postImages, .hashtags, .places, .filters, .polls, .numericIDs, .boosts, .lists,
+            .collections:
             1
         }
     }
@@ -35,7 +36,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists:
+            .profileExtras, .boosts, .lists, .collections:
             []
         }
     }
@@ -111,6 +112,7 @@ final class ReadModels: Sendable {
     let filters: FiltersProjection
     let polls: PollsProjection
     let lists: ListsProjection
+    let collections: CollectionsProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -147,6 +149,7 @@ final class ReadModels: Sendable {
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
         let polls = try PollsProjection(env, prefix: generations.prefix(.polls))
         let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
+        let collections = try CollectionsProjection(env, prefix: generations.prefix(.collections))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -165,6 +168,7 @@ final class ReadModels: Sendable {
             case .filters: filters
             case .polls: polls
             case .lists: lists
+            case .collections: collections
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -178,6 +182,7 @@ final class ReadModels: Sendable {
         self.filters = filters
         self.polls = polls
         self.lists = lists
+        self.collections = collections
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log

@@ -546,4 +546,8 @@ public enum QueryResult: Sendable, Equatable {
     case list(ListRecord)
     /// Some of the viewer's lists, oldest first.
     case lists([ListRecord])
+    /// One collection, as the viewer sees it.
+    case collection(CollectionView)
+    /// Some collections, as the viewer sees them.
+    case collections([CollectionView])
 }

@@ -58,6 +58,8 @@ enum MastodonSchema: String, Sendable {
     case poll = "Poll"
     case profile = "Profile"
     case annualReports = "WrappedAnnualReports", annualReportState = "AnnualReportState"
+    case collectionWithAccounts = "CollectionWithAccounts", wrappedCollection = "WrappedCollection",
+        wrappedCollections = "WrappedCollections", wrappedCollectionItem = "WrappedCollectionItem"
     /// `text/plain` (the streaming health check).
     case text = "text"
     /// An HTML page (the authorize page).

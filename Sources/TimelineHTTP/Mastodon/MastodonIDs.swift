@@ -57,6 +57,8 @@ final class MastodonIDs: Sendable {
         case "polls": return .poll
         case "featured_tags": return .featuredTag
         case "lists": return .list
+        case "collections": return .collection
+        case "items": return .collectionItem
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }
@@ -93,6 +95,18 @@ final class MastodonIDs: Sendable {
     /// The list a client's id names.
     func list(_ raw: String?) throws(TimelineError) -> ListID {
         guard case .list(let id) = try object(.list, raw) else { throw Self.notFound }
+        return id
+    }
+
+    /// The collection a client's id names.
+    func collection(_ raw: String?) throws(TimelineError) -> CollectionID {
+        guard case .collection(let id) = try object(.collection, raw) else { throw Self.notFound }
+        return id
+    }
+
+    /// The collection item a client's id names.
+    func collectionItem(_ raw: String?) throws(TimelineError) -> CollectionItemID {
+        guard case .collectionItem(let id) = try object(.collectionItem, raw) else { throw Self.notFound }
         return id
     }
 
