@@ -15,12 +15,11 @@ public enum OAuthScope {
 
     /// Mastodon's granular scopes (what discovery lists; any `read:…`/`write:…` is accepted).
     public static let granular = [
-        "read:accounts", "read:blocks", "read:bookmarks", "read:favourites", "read:filters", "read:follows",
-        "read:lists",
-        "read:mutes", "read:notifications", "read:search", "read:statuses", "write:accounts", "write:blocks",
-        "write:bookmarks",
-        "write:conversations", "write:favourites", "write:filters", "write:follows", "write:lists", "write:media",
-        "write:mutes", "write:notifications", "write:reports", "write:statuses"
+        "read:accounts", "read:blocks", "read:bookmarks", "read:collections", "read:favourites", "read:filters",
+        "read:follows", "read:lists", "read:mutes", "read:notifications", "read:search", "read:statuses",
+        "write:accounts", "write:blocks", "write:bookmarks", "write:collections", "write:conversations",
+        "write:favourites", "write:filters", "write:follows", "write:lists", "write:media", "write:mutes",
+        "write:notifications", "write:reports", "write:statuses"
     ]
 
     /// Whether `scope` is one Mastodon defines: a top-level scope, or `read:…`, `write:…`,
