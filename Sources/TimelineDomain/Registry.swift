@@ -44,7 +44,8 @@ extension Command {
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
-        RemoveFromListCommand.self
+        RemoveFromListCommand.self,
+        MarkConversationReadCommand.self, RemoveConversationCommand.self
     ]
 }
 
@@ -203,6 +204,10 @@ public enum Event: Equatable, Sendable {
     case listAccountAdded(ListMember)
     /// A user took an account out of a list: `ListAccountRemoved`.
     case listAccountRemoved(ListMember)
+    /// A participant read a conversation: `ConversationRead`.
+    case conversationRead(ConversationMark)
+    /// A participant took a conversation out of their list: `ConversationRemoved`.
+    case conversationRemoved(ConversationMark)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -310,6 +315,8 @@ public enum Event: Equatable, Sendable {
         case .listDeleted: .listDeleted
         case .listAccountAdded: .listAccountAdded
         case .listAccountRemoved: .listAccountRemoved
+        case .conversationRead: .conversationRead
+        case .conversationRemoved: .conversationRemoved
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -399,6 +406,8 @@ public enum Event: Equatable, Sendable {
         case .listDeleted(let e): e
         case .listAccountAdded(let e): e
         case .listAccountRemoved(let e): e
+        case .conversationRead(let e): e
+        case .conversationRemoved(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -569,6 +578,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case listAccountAdded = "ListAccountAdded"
     /// A user took an account out of a list: `ListAccountRemoved`.
     case listAccountRemoved = "ListAccountRemoved"
+    /// A participant read a conversation: `ConversationRead`.
+    case conversationRead = "ConversationRead"
+    /// A participant took a conversation out of their list: `ConversationRemoved`.
+    case conversationRemoved = "ConversationRemoved"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -667,6 +680,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .listCreated, .listUpdated: ListSettings.self
         case .listDeleted: ListDeleted.self
         case .listAccountAdded, .listAccountRemoved: ListMember.self
+        case .conversationRead, .conversationRemoved: ConversationMark.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
@@ -757,6 +771,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .listDeleted: .listDeleted(try ListDeleted(from: &r, &opener))
         case .listAccountAdded: .listAccountAdded(try ListMember(from: &r, &opener))
         case .listAccountRemoved: .listAccountRemoved(try ListMember(from: &r, &opener))
+        case .conversationRead: .conversationRead(try ConversationMark(from: &r, &opener))
+        case .conversationRemoved: .conversationRemoved(try ConversationMark(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

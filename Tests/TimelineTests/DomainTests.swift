@@ -78,6 +78,14 @@ struct InMemoryState: DecisionState {
     func list(_ id: ListID) -> ListRecord? { listRecords.first { $0.id == id } }
     func lists(of owner: UserID) -> [ListRecord] { listRecords.filter { $0.owner == owner } }
     func listHas(_ id: ListID, _ account: UserID) -> Bool { listMembers.contains([id.rawValue, account.rawValue]) }
+    /// Conversations of direct messages: participants' key → id; each one's messages; each
+    /// user's listed conversations.
+    var conversationIDs: [[UserID]: ConversationID] = [:]
+    var conversationMessages: [ConversationID: Set<PostID>] = [:]
+    var listedConversations: Set<[String]> = []
+    func conversationListed(_ id: ConversationID, for user: UserID) -> Bool {
+        listedConversations.contains([user.rawValue, id.rawValue])
+    }
     /// Each user's notification policy, and the accounts whose notifications a test says are held.
     var notificationPolicies: [UserID: NotificationPolicy] = [:]
     var heldRequests: [UserID: Set<UserID>] = [:]

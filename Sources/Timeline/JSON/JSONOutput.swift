@@ -176,7 +176,7 @@ extension ResultJSON.Post {
         author = p.author.rawValue
         authorUsername = p.authorUsername
         caption = Nullable(p.caption)
-        image = p.image.rawValue
+        image = Nullable(p.image.rawValue.isEmpty ? nil : p.image.rawValue)
         hashtags = p.hashtags
         likeCount = p.likeCount
         commentCount = p.commentCount
@@ -191,6 +191,7 @@ extension ResultJSON.Post {
         sensitive = p.sensitive
         warning = p.warning
         visibility = p.visibility.rawValue
+        addressees = p.visibility == .direct ? p.addressees.map(\.rawValue) : nil
         media = p.media.map(ResultJSON.Media.init)
         filtered = p.filtered.isEmpty ? nil : p.filtered.map(ResultJSON.FilterResult.init)
         poll = p.poll?.rawValue

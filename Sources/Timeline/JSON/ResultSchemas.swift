@@ -192,7 +192,10 @@ extension ResultJSON.Post: NamedResult {
         "author": "The author's user id.",
         "authorUsername": "The author's username, to draw the row without another request.",
         "image":
-            "The image id (the full variant for posts with variants): fetch the bytes from GET /v1/images/{image}.",
+            "The image id (the full variant for posts with variants): fetch the bytes from GET /v1/images/{image}. "
+            + "Null for a direct message of text alone.",
+        "addressees": "Whom a direct post addresses (the users its caption @mentioned when posted); present only "
+            + "for a direct post.",
         "hashtags": "The caption's hashtags without '#', lowercased, in order of first appearance.",
         "likeCount": "Likes of the post.",
         "commentCount": "Comments on the post (not deleted).",
@@ -219,7 +222,8 @@ extension ResultJSON.Post: NamedResult {
             + "absent for the post itself. The timeline's cursors are the boost's id then."
     ]
     static let memberSchemas = [
-        "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
+        "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier.nullable,
+        "addressees": JSONSchema.array(of: ResultJSON.identifier).with("uniqueItems", true),
         "poll": ResultJSON.identifier,
         "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1))
             .with("maxItems", .integer(Validation.maxHashtags)).with("uniqueItems", true),
@@ -228,7 +232,7 @@ extension ResultJSON.Post: NamedResult {
         "width": ResultJSON.count(from: 1).nullable, "height": ResultJSON.count(from: 1).nullable,
         "location": JSONSchema.reference("../envelope.schema.json#/$defs/place"),
         "visibility": JSONSchema.enumeration(PostVisibility.allCases.map(\.rawValue)),
-        "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self)).with("minItems", 1)
+        "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self))
             .with("maxItems", .integer(MediaPolicy.maxPerPost)),
         "boostCount": ResultJSON.count(from: 0)
     ]

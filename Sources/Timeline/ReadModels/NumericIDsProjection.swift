@@ -75,7 +75,11 @@ struct NumericIDsProjection: Projection {
         case .userCreated(let e): [.account(e.userId)]
         // A post made before uploads (or imported) shows its photo as an attachment named by
         // the image: numbered with the post.
-        case .postAdded(let e): [.post(e.postId)] + (e.media.isEmpty ? [.media(MediaID(e.imageId.rawValue))] : [])
+        // A direct post may open a conversation, numbered with it (only the first message's names one).
+        case .postAdded(let e):
+            [.post(e.postId)]
+                + (e.media.isEmpty && !e.imageId.rawValue.isEmpty ? [.media(MediaID(e.imageId.rawValue))] : [])
+                + (e.visibility == .direct ? [.conversation(ConversationID(e.postId.rawValue))] : [])
         case .commentAdded(let e): [.comment(e.commentId), .notification(e.commentId.rawValue)]
         case .mediaUploaded(let e): [.media(e.mediaId)]
         case .announcementAdded(let e): [.announcement(e.announcementId)]
@@ -136,6 +140,8 @@ public enum NumberedObject: Hashable, Sendable {
     case boost(PostID)
     /// A user's list (`List.id`).
     case list(ListID)
+    /// A conversation of direct messages (`Conversation.id`).
+    case conversation(ConversationID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -167,6 +173,8 @@ public enum NumberedObject: Hashable, Sendable {
         case featuredTag = 0x66
         /// `List.id`.
         case list = 0x6C
+        /// `Conversation.id`.
+        case conversation = 0x43
     }
 
     /// The space the object's number is unique in.
@@ -186,13 +194,14 @@ public enum NumberedObject: Hashable, Sendable {
         case .poll: .poll
         case .featuredTag: .featuredTag
         case .list: .list
+        case .conversation: .conversation
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
-        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list"
+        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list", "conversation"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -214,6 +223,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "featuredTag": self = .featuredTag(id)
         case "boost": self = .boost(PostID(id))
         case "list": self = .list(ListID(id))
+        case "conversation": self = .conversation(ConversationID(id))
         default: return nil
         }
     }
@@ -241,6 +251,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .featuredTag(let id): (0x66, id)
             case .boost(let id): (0x62, id.rawValue)
             case .list(let id): (0x6C, id.rawValue)
+            case .conversation(let id): (0x43, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -265,6 +276,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x66: self = .featuredTag(id)
         case 0x62: self = .boost(PostID(id))
         case 0x6C: self = .list(ListID(id))
+        case 0x43: self = .conversation(ConversationID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -33,6 +33,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case polls
     /// The users' lists and their members.
     case lists
+    /// The conversations of direct messages, per participant.
+    case conversations
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -22,7 +22,7 @@ extension ProjectionName {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
         case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras,
-            .boosts, .lists:
+            .boosts, .lists, .conversations:
             1
         }
     }
@@ -34,7 +34,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists:
+            .profileExtras, .boosts, .lists, .conversations:
             []
         }
     }
@@ -110,6 +110,7 @@ final class ReadModels: Sendable {
     let filters: FiltersProjection
     let polls: PollsProjection
     let lists: ListsProjection
+    let conversations: ConversationsProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -146,6 +147,7 @@ final class ReadModels: Sendable {
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
         let polls = try PollsProjection(env, prefix: generations.prefix(.polls))
         let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
+        let conversations = try ConversationsProjection(env, prefix: generations.prefix(.conversations))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -164,6 +166,7 @@ final class ReadModels: Sendable {
             case .filters: filters
             case .polls: polls
             case .lists: lists
+            case .conversations: conversations
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -177,6 +180,7 @@ final class ReadModels: Sendable {
         self.filters = filters
         self.polls = polls
         self.lists = lists
+        self.conversations = conversations
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
