@@ -30,6 +30,8 @@ package enum JSONOutput {
 
     /// A live stream's `removed` event: `{post}`.
     package static func removed(_ post: PostID) -> JSONValue { encoded(ResultJSON.Removed(post: post.rawValue)) }
+    /// A conversation of direct messages, as `GET /v1/conversations` lists it.
+    package static func conversation(_ c: Conversation) -> JSONValue { encoded(ResultJSON.Conversation(c)) }
 
     /// A ticket for `GET /v1/stream?ticket=`, valid `expiresIn` seconds.
     package static func streamTicket(_ ticket: String, expiresIn: Int) -> JSONValue {
@@ -98,6 +100,7 @@ package enum JSONOutput {
         case .poll(let p): encoded(ResultJSON.Poll(p))
         case .list(let list): encoded(ResultJSON.List(list))
         case .lists(let lists): encoded(ResultJSON.Lists(lists: lists.map(ResultJSON.List.init)))
+        case .conversations(let page): encoded(ResultJSON.Page(page, ResultJSON.Conversation.init))
         }
     }
 

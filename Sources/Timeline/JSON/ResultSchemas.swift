@@ -35,6 +35,7 @@ extension ResultJSON {
         let list: [(String, String, JSONSchema)] = [
             try activityItem(), try result(App.self),
             try result(Changed.self), try result(Created.self), try result(Comment.self), try result(Contacts.self),
+            try result(Conversation.self),
             try result(Failure.self), try result(Filters.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(List.self), try result(Lists.self), try result(MastodonID.self),
@@ -73,6 +74,9 @@ extension ResultJSON {
             try page("userPage", User.self, "A page of users."),
             try page("postPage", Post.self, "A page of posts, newest first."),
             try page("commentPage", Comment.self, "A page of comments, oldest first."),
+            try page(
+                "conversationPage", Conversation.self,
+                "A page of conversations of direct messages, the newest last message first."),
             try page("activityPage", ActivityItem.self, "A page of activity, newest first."),
             try page(
                 "notificationRequestPage", NotificationRequest.self,

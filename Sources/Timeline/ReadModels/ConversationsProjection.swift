@@ -185,6 +185,17 @@ extension ReadView {
         }
     }
 
+    /// The conversation holding the direct post `post`, as `user` sees it in their list (nil
+    /// when it is not there, or its last message is out of their sight).
+    func conversation(holding post: PostID, of user: UserID) throws -> Conversation? {
+        guard let id = try models.conversations.conversationOf.get(post, txn),
+            let entry = try models.conversations.entries.get((user, id), txn),
+            let last = try Presenter(try privacy(for: user)).listedPost(entry.last, on: .conversations)
+        else { return nil }
+        let others = try models.conversations.participants.members(of: id, txn).filter { $0 != user }
+        return Conversation(id: id, accounts: others, lastPost: last, unread: entry.unread)
+    }
+
     /// `user`'s direct posts (their own and those addressed to them), newest first, as the
     /// policy lets them see each: Mastodon's direct timeline.
     func directPosts(of user: UserID, _ request: PageRequest) throws -> Page<Post> {

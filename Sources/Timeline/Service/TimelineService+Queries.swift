@@ -546,4 +546,6 @@ public enum QueryResult: Sendable, Equatable {
     case list(ListRecord)
     /// Some of the viewer's lists, oldest first.
     case lists([ListRecord])
+    /// A page of the viewer's conversations of direct messages.
+    case conversations(Page<Conversation>)
 }

@@ -229,6 +229,8 @@ public enum OpenAPI {
             case .comment: ("path", true, "A comment id.", identifier)
             case .poll: ("path", true, "A poll id (a post's `poll.id`).", identifier)
             case .list: ("path", true, "A list id (one of the bearer's).", identifier)
+            case .conversation:
+                ("path", true, "A conversation id (one of the bearer's: its first message's id).", identifier)
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)
             case .filter: ("path", true, "A filter id (one of the bearer's).", identifier)

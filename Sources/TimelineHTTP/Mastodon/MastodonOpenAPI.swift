@@ -216,6 +216,7 @@ public enum MastodonOpenAPI {
                 ("Search", try .of(Mastodon.Search.self)),
                 ("Rule", try .of(Mastodon.Rule.self)),
                 ("List", try .of(Mastodon.List.self)),
+                ("Conversation", try .of(Mastodon.Conversation.self)),
                 ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
                 ("InstanceV1", try .of(Mastodon.V1Instance.self)),
                 ("Instance", try .of(Mastodon.Instance.self)),
