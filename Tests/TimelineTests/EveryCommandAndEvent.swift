@@ -113,7 +113,8 @@ let sampleCommands: [Command] = [
     .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
     .deleteList(list: "l1"),
     .addToList(list: "l1", users: ["u2", "u3"]),
-    .removeFromList(list: "l1", users: ["u2"])
+    .removeFromList(list: "l1", users: ["u2"]),
+    .markConversationRead(conversation: "p1"), .removeConversation(conversation: "p1")
 ]
 
 extension SchemaTests {
@@ -331,6 +332,12 @@ extension SchemaTests {
         try await service.run(.addToList(list: list, users: [fay.id.rawValue]), as: alice.id)
         try await service.run(.removeFromList(list: list, users: [fay.id.rawValue]), as: alice.id)
         try await service.run(.deleteList(list: list), as: alice.id)
+        // A direct message of text alone from alice to fay, read, then removed from fay's list.
+        let message = try await service.execute(
+            .addDirectPost(caption: "@\(fay.username) lunch?"), as: .user(alice.id.rawValue))
+        guard case .post(let dm) = message else { throw TimelineError(.internal, "no post") }
+        try await service.run(.markConversationRead(conversation: dm.id.rawValue), as: fay.id)
+        try await service.run(.removeConversation(conversation: dm.id.rawValue), as: fay.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

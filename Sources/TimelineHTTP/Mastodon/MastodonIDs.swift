@@ -57,6 +57,7 @@ final class MastodonIDs: Sendable {
         case "polls": return .poll
         case "featured_tags": return .featuredTag
         case "lists": return .list
+        case "conversations": return .conversation
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }
