@@ -234,6 +234,12 @@ package struct Privacy<State: DecisionState> {
         try post.isFollowersOnly || state.isLocked(author)
     }
 
+    /// Whether `post` is for some viewers only (what shows it, its photo's bytes too, is
+    /// private to them): a direct post, or one for followers (`isForFollowers(_:by:)`).
+    package func isRestricted(_ post: some PostFacts, by author: UserID) throws -> Bool {
+        try post.isDirect || isForFollowers(post, by: author)
+    }
+
     /// Whether `user`'s account (or what they do: a comment, an activity item) may reach the
     /// viewer on `surface`: the viewer themselves always; otherwise not when `user` is
     /// suspended, the viewer mutes them (where mutes hide doings), or a block stands between
