@@ -44,7 +44,7 @@ extension MastodonAPI {
             "DELETE", "/api/v1/conversations/{id}", .bearer, scope: "write:conversations",
             doc: .init("Removes a conversation from the bearer's list (only theirs).", returns: .empty)
         ) { api, request, entities in
-            let id = try entities.ids.conversation(request.parameters["id"])
+            let id: ConversationID = try mastodonID(request.parameters["id"])
             _ = try await api.execute(.removeConversation(conversation: id.rawValue), request)
             return Responses.entity(200, Mastodon.Empty())
         },
@@ -53,7 +53,7 @@ extension MastodonAPI {
             doc: .init("Marks a conversation read.", returns: .conversation)
         ) { api, request, entities in
             let me = try request.requireViewer()
-            let id = try entities.ids.conversation(request.parameters["id"])
+            let id: ConversationID = try mastodonID(request.parameters["id"])
             _ = try await api.execute(.markConversationRead(conversation: id.rawValue), request)
             let conversation = try api.service.conversation(id, of: me)
             return Responses.entity(200, try api.mastodonConversation(conversation, viewer: me, entities))

@@ -97,12 +97,6 @@ final class MastodonIDs: Sendable {
         return id
     }
 
-    /// The conversation a client's id names.
-    func conversation(_ raw: String?) throws(TimelineError) -> ConversationID {
-        guard case .conversation(let id) = try object(.conversation, raw) else { throw Self.notFound }
-        return id
-    }
-
     /// The activity item a client's notification id names.
     func notification(_ raw: String?) throws(TimelineError) -> String {
         guard case .notification(let id) = try object(.notification, raw) else { throw Self.notFound }
