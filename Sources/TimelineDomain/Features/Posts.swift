@@ -123,7 +123,7 @@ extension PostAdded: EventPayload {
     /// The aggregate `PostAdded` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
     /// The images stored with a `PostAdded` event (a cluster node ships them with it).
-    package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
+    package var storedImages: [ImageID] { (imageId.rawValue.isEmpty ? [] : [imageId]) + (variants?.all ?? []) }
     /// Every user a `PostAdded` payload names: `authorId`, and a direct post's addressees.
     package var users: [UserID] { [authorId] + addressees }
     /// The post a `PostAdded` event is about: `postId`.
