@@ -263,6 +263,11 @@ export const api = {
   addToList: (list, users) => call('addToList', { path: { list }, body: { users } }),
   removeFromList: (list, users) => call('removeFromList', { path: { list }, body: { users } }),
   listTimeline: (list, before) => call('listTimeline', { path: { list }, params: page(before) }),
+  // Direct messages: conversations, each read or removed (from one's own list only).
+  conversations: (before) => call('conversations', { params: page(before) }),
+  directPosts: (before) => call('directPosts', { params: page(before, 100) }),
+  markConversationRead: (conversation) => call('markConversationRead', { path: { conversation } }),
+  removeConversation: (conversation) => call('removeConversation', { path: { conversation } }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
   /** Reports an account, perhaps naming some of its posts. */
   reportUser: (user, reason, posts) => call('reportUser', { path: { user }, body: { reason, posts } }),

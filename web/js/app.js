@@ -11,6 +11,7 @@ import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as peoplelists from './peoplelists.js';
+import * as messages from './messages.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
 import * as tag from './tag.js';
@@ -28,6 +29,8 @@ const routes = [
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
   { pattern: /^\/lists$/, screen: peoplelists, nav: null },
   { pattern: /^\/lists\/([^/]+)$/, screen: peoplelists, nav: null },
+  { pattern: /^\/messages$/, screen: messages, nav: null },
+  { pattern: /^\/messages\/([^/]+)$/, screen: messages, nav: null },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },
