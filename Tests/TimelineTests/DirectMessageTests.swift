@@ -213,3 +213,26 @@ import TimelineDomain
         #expect(try service.bookmarks(of: c.bob.id).items.map(\.id) == [dm.id])
     }
 }
+
+extension DirectMessageTests {
+    /// A stored record answers the policy from its bytes: direct, and who is addressed.
+    @Test func aStoredRecordAnswersWhoIsAddressedFromItsBytes() throws {
+        var record = PostRecord(
+            id: PostID("p1"), author: UserID("alice"), image: ImageID(""), caption: "@bob hi", hashtags: [],
+            createdAt: 1, visibility: .direct, addressees: [UserID("bob"), UserID("carol")])
+        let stored = StoredPost(record: record, authorUsername: "alice")
+        let bytes = stored.encoded()
+        #expect(try StoredPost(decoding: bytes) == stored)
+        let readings = PostReadings(bytes: bytes, fields: try PostFields(bytes.span))
+        #expect(readings.isDirect && readings.fields.visibility == .direct)
+        #expect(readings.isAddressed(UserID("bob")) && readings.isAddressed(UserID("carol")))
+        #expect(!readings.isAddressed(UserID("bo")) && !readings.isAddressed(UserID("alice")))
+        #expect(readings.media.isEmpty)
+        // A public record says neither.
+        record.visibility = .public
+        record.addressees = []
+        let open = StoredPost(record: record, authorUsername: "alice").encoded()
+        let plain = PostReadings(bytes: open, fields: try PostFields(open.span))
+        #expect(!plain.isDirect && !plain.isAddressed(UserID("bob")))
+    }
+}
