@@ -11,6 +11,7 @@ Prints `ok - …` lines; exits 1 on a failure."""
 import json
 import sys
 import threading
+import time
 
 import requests
 from mastodon import Mastodon, MastodonNotFoundError, MastodonAPIError
@@ -61,7 +62,20 @@ try:
 except MastodonAPIError:
     check(True, "a direct status cannot be boosted")
 
-# The direct stream (Server-Sent Events): a `conversation` as bob answers.
+# The direct stream, over Server-Sent Events and a WebSocket: a `conversation` as bob answers.
+from mastodon import StreamListener
+
+
+class Listener(StreamListener):
+    def __init__(self):
+        self.seen = []
+
+    def on_conversation(self, conversation):
+        self.seen.append(conversation)
+
+
+ws = Listener()
+a.stream_direct(ws, websocket_handle=a.stream_open_websocket())
 sse = requests.get(f"{base}/api/v1/streaming/direct", headers={"Authorization": f"Bearer {alice_token}"},
                    stream=True, timeout=10)
 check(sse.status_code == 200 and sse.headers["Content-Type"].startswith("text/event-stream"),
@@ -87,6 +101,10 @@ check(payload["last_status"]["id"] == answer.id and payload["unread"] is True,
       "its payload is the Conversation, the answer its last status, unread for alice")
 sse.close()
 
+deadline = time.time() + 10
+while time.time() < deadline and not ws.seen:
+    time.sleep(0.1)
+check([x.last_status.id for x in ws.seen] == [answer.id], "stream_direct over the WebSocket: the same conversation")
 conversation = b.conversations()[0]
 check(conversation.last_status.id == answer.id, "bob's answer is the last status")
 read = b.conversations_read(conversation.id)
