@@ -124,6 +124,12 @@ import TimelineDomain
         #expect(try c.service.conversations(of: c.bob.id).items.map(\.lastPost.id) == [again.id, other.id])
         try await c.service.run(.deletePost(post: again.id.rawValue), as: c.alice.id)
         #expect(try c.service.conversations(of: c.carol.id).items.map(\.lastPost.id) == [answer.id])
+        // The direct timeline pages both ways: before a cursor, and right after one.
+        let all = try c.service.directPosts(of: c.bob.id).items.map(\.id)
+        #expect(all == [answer.id, other.id, first.id].sorted(by: >))
+        #expect(try c.service.all(limit: 1) { try c.service.directPosts(of: c.bob.id, $0) }.map(\.id) == all)
+        let after = try c.service.directPosts(of: c.bob.id, PageRequest(limit: 1, after: first.id.rawValue))
+        #expect(after.items.map(\.id) == [all.sorted()[1]])
         // And every projection rebuilt from the log is the live one.
         #expect(try c.service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }

@@ -202,6 +202,24 @@ extension ReadView {
         try requireUser(user)
         let present = Presenter(try privacy(for: user))
         var posts: [Post] = []
+        if let after = request.after {
+            // The `limit` shown messages right after `after` (below `before`), answered newest first.
+            for id in try models.conversations.taking.members(of: user, txn) {
+                var taken = 0
+                try models.conversations.messages.forEach(in: id, txn) { post, _ in
+                    guard after.utf8.lexicographicallyPrecedes(post.rawValue.utf8) else { return true }
+                    if let before = request.before, !post.rawValue.utf8.lexicographicallyPrecedes(before.utf8) {
+                        return false
+                    }
+                    guard let shown = try present.listedPost(post, on: .conversations) else { return true }
+                    posts.append(shown)
+                    taken += 1
+                    return taken < request.limit
+                }
+            }
+            posts.sort { $0.id < $1.id }
+            return Page(items: Array(posts.prefix(request.limit)).reversed(), next: nil)
+        }
         // The newest `limit + 1` shown messages before the cursor of each conversation they take
         // part in (removed from their list or not: the timeline is of statuses), merged by id.
         for id in try models.conversations.taking.members(of: user, txn) {
