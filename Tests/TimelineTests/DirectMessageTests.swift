@@ -71,9 +71,14 @@ import TimelineDomain
         #expect(try c.service.timeline(of: c.alice.id).items.map(\.id).contains(dm.id))
         #expect(try c.service.timeline(of: c.carol.id).items.map(\.id).contains(dm.id))
         #expect(!(try c.service.timeline(of: c.bob.id).items.map(\.id).contains(dm.id)))
-        // Bob is told of it: a mention.
-        let told = try c.service.activity(of: c.bob.id).items.filter { $0.post == dm.id }
+        // Carol, who follows alice, is told of it: a mention. Bob does not follow her: Mastodon's
+        // standard policy holds a private mention from someone not followed in a request.
+        let told = try c.service.activity(of: c.carol.id).items.filter { $0.post == dm.id }
         #expect(told.map(\.kind) == [.mention])
+        #expect(try c.service.activity(of: c.bob.id).items.allSatisfy { $0.post != dm.id })
+        #expect(try c.service.notificationRequests(of: c.bob.id).items.map(\.account) == [c.alice.id])
+        try await c.service.run(.acceptNotificationRequest(account: c.alice.id.rawValue), as: c.bob.id)
+        #expect(try c.service.activity(of: c.bob.id).items.filter { $0.post == dm.id }.map(\.kind) == [.mention])
         // A direct post is never boosted, even by whom it addresses.
         await expectError(.forbidden) { _ = try await c.service.run(.reblog(post: dm.id.rawValue), as: c.bob.id) }
     }

@@ -42,8 +42,13 @@ check([acct.id for acct in conversation.accounts] == [alice.id], "alice is the o
 check(conversation.last_status.id == dm.id and conversation.last_status.visibility == "direct",
       "its last status is the direct message")
 check([s.id for s in b.timeline("direct")] == [dm.id], "bob's direct timeline holds it")
+# Bob does not follow alice: Mastodon's standard policy holds a private mention in a request.
+check(not [n for n in b.notifications() if n.status and n.status.id == dm.id], "the mention is not in bob's list")
+requests_held = b.notification_requests()
+check([r.account.id for r in requests_held] == [alice.id], "it is held in a notification request from alice")
+b.accept_notification_request(requests_held[0].id)
 mentions = [n for n in b.notifications() if n.type == "mention" and n.status and n.status.id == dm.id]
-check(len(mentions) == 1 and mentions[0].status.visibility == "direct", "bob is told: a mention, status direct")
+check(len(mentions) == 1 and mentions[0].status.visibility == "direct", "accepted: a mention, status direct")
 check(a.conversations()[0].unread is False, "the author's own message leaves it read for her")
 
 # Carol, a stranger, sees nothing of it.
