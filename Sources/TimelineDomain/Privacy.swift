@@ -41,6 +41,8 @@ package enum Surface: Sendable, CaseIterable {
     /// it features. A block either way or a suspension hides the owner (and the collection
     /// with them) and each featured account; mutes hide nothing (as in a list of users).
     case collections
+    /// The viewer's conversations of direct messages (their last messages).
+    case conversations
     /// Acting on a post (like, comment, bookmark, report): a hidden post is `not_found`. Blocks
     /// are answered by the command with its own error, and mutes do not stop acting.
     case command
@@ -49,7 +51,7 @@ package enum Surface: Sendable, CaseIterable {
     package var mutesHidePosts: Bool {
         switch self {
         case .home, .boosted, .stream, .list, .hashtag, .search, .favourites, .notifications, .push, .trends: true
-        case .profile, .bookmarks, .post, .comments, .export, .collections, .command: false
+        case .profile, .bookmarks, .post, .comments, .export, .collections, .conversations, .command: false
         }
     }
 
@@ -96,6 +98,10 @@ package protocol PostFacts {
     var author: UserID { get }
     /// Whether only its author's followers may see it.
     var isFollowersOnly: Bool { get }
+    /// Whether it is a direct message: only its author and its addressees may see it.
+    var isDirect: Bool { get }
+    /// Whether a direct post addresses `user` (a stored record compares bytes).
+    func isAddressed(_ user: UserID) -> Bool
     /// Whether `user` is its author (a stored record compares bytes).
     func isAuthor(_ user: UserID) -> Bool
     /// Whether enough reports may stand against it to reach `threshold` (a cheap bound: `true`
@@ -113,6 +119,10 @@ extension PostFacts {
 extension PostRecord: PostFacts {
     /// Whether it is for followers only.
     package var isFollowersOnly: Bool { visibility == .followers }
+    /// Whether it is a direct message.
+    package var isDirect: Bool { visibility == .direct }
+    /// Whether it addresses `user`.
+    package func isAddressed(_ user: UserID) -> Bool { addressees.contains(user) }
 }
 
 /// The one privacy policy: whether a post, comment, account or activity item may reach one
@@ -178,10 +188,16 @@ package struct Privacy<State: DecisionState> {
     /// followers only or its author's account is locked (private: every post of it, earlier ones
     /// too, whatever their own visibility) and the viewer does not follow its author, enough
     /// counted reports stand against it, or a block stands between its author and the viewer
-    /// (where blocks hide posts). The locked flag is the author's now, read at each read: a
+    /// (where blocks hide posts). A direct post reaches nobody but its author and its addressees,
+    /// on every surface (and them whether or not they follow its author, a locked one too; a
+    /// surface that needs a follow still does). The locked flag is the author's now, read at each read: a
     /// public post shows again when its author unlocks, a followers-only one stays so.
     package func mayShow(post: some PostFacts, on surface: Surface) throws -> Bool {
         if let viewer, post.isAuthor(viewer) { return true }
+        let direct = post.isDirect
+        if direct {
+            guard let viewer, post.isAddressed(viewer) else { return false }
+        }
         // The author's id is made only when a rule needs it (a stored record holds bytes).
         let needsAuthor =
             (surface.mutesHidePosts && !mutes.isEmpty) || suspended.map { !$0.isEmpty } ?? true
@@ -189,7 +205,8 @@ package struct Privacy<State: DecisionState> {
         let author = needsAuthor ? post.author : UserID("")
         if surface.mutesHidePosts, !mutes.isEmpty, mutes.contains(author) { return false }
         if suspended.map({ !$0.isEmpty }) ?? true, try isSuspended(author) { return false }
-        let needsFollow = try surface.needsFollow || (surface.checksFollowersOnly && isForFollowers(post, by: author))
+        let needsFollow =
+            try surface.needsFollow || (!direct && surface.checksFollowersOnly && isForFollowers(post, by: author))
         if needsFollow, try !follows(author) { return false }
         let threshold = reportThreshold
         if post.mayBeHiddenByReports(threshold: threshold),
@@ -219,6 +236,12 @@ package struct Privacy<State: DecisionState> {
     /// private: every post of a locked account, earlier ones too, whatever their own visibility.
     package func isForFollowers(_ post: some PostFacts, by author: UserID) throws -> Bool {
         try post.isFollowersOnly || state.isLocked(author)
+    }
+
+    /// Whether `post` is for some viewers only (what shows it, its photo's bytes too, is
+    /// private to them): a direct post, or one for followers (`isForFollowers(_:by:)`).
+    package func isRestricted(_ post: some PostFacts, by author: UserID) throws -> Bool {
+        try post.isDirect || isForFollowers(post, by: author)
     }
 
     /// Whether `user`'s account (or what they do: a comment, an activity item) may reach the

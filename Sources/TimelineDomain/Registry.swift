@@ -47,7 +47,8 @@ extension Command {
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self,
         CreateCollectionCommand.self, UpdateCollectionCommand.self, DeleteCollectionCommand.self,
-        AddToCollectionCommand.self, RemoveFromCollectionCommand.self, RevokeCollectionItemCommand.self
+        AddToCollectionCommand.self, RemoveFromCollectionCommand.self, RevokeCollectionItemCommand.self,
+        MarkConversationReadCommand.self, RemoveConversationCommand.self
     ]
 }
 
@@ -218,6 +219,10 @@ public enum Event: Equatable, Sendable {
     case collectionItemRemoved(CollectionItemChange)
     /// A featured account took itself out of a collection: `CollectionItemRevoked`.
     case collectionItemRevoked(CollectionItemChange)
+    /// A participant read a conversation: `ConversationRead`.
+    case conversationRead(ConversationMark)
+    /// A participant took a conversation out of their list: `ConversationRemoved`.
+    case conversationRemoved(ConversationMark)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -337,6 +342,8 @@ public enum Event: Equatable, Sendable {
         case .collectionItemAdded: .collectionItemAdded
         case .collectionItemRemoved: .collectionItemRemoved
         case .collectionItemRevoked: .collectionItemRevoked
+        case .conversationRead: .conversationRead
+        case .conversationRemoved: .conversationRemoved
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -435,6 +442,8 @@ public enum Event: Equatable, Sendable {
         case .collectionItemAdded(let e): e
         case .collectionItemRemoved(let e): e
         case .collectionItemRevoked(let e): e
+        case .conversationRead(let e): e
+        case .conversationRemoved(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -620,6 +629,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case collectionItemRemoved = "CollectionItemRemoved"
     /// A featured account took itself out of a collection: `CollectionItemRevoked`.
     case collectionItemRevoked = "CollectionItemRevoked"
+    /// A participant read a conversation: `ConversationRead`.
+    case conversationRead = "ConversationRead"
+    /// A participant took a conversation out of their list: `ConversationRemoved`.
+    case conversationRemoved = "ConversationRemoved"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -727,6 +740,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .collectionCreated, .collectionUpdated: CollectionSettings.self
         case .collectionDeleted: CollectionDeleted.self
         case .collectionItemAdded, .collectionItemRemoved, .collectionItemRevoked: CollectionItemChange.self
+        case .conversationRead, .conversationRemoved: ConversationMark.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
@@ -825,6 +839,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .collectionItemAdded: .collectionItemAdded(try CollectionItemChange(from: &r, &opener))
         case .collectionItemRemoved: .collectionItemRemoved(try CollectionItemChange(from: &r, &opener))
         case .collectionItemRevoked: .collectionItemRevoked(try CollectionItemChange(from: &r, &opener))
+        case .conversationRead: .conversationRead(try ConversationMark(from: &r, &opener))
+        case .conversationRemoved: .conversationRemoved(try ConversationMark(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

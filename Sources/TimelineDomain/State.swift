@@ -86,11 +86,14 @@ package struct PostRecord: Equatable, Sendable {
     public var variants: ImageVariants?
     /// Who sees it.
     public var visibility: PostVisibility
+    /// Whom a direct post addresses (empty for every other post).
+    public var addressees: [UserID]
     /// A post record; the counters start at zero.
     public init(
         id: PostID, author: UserID, image: ImageID, caption: String?, hashtags: [String],
         likeCount: Int = 0, commentCount: Int = 0, createdAt: Int64,
-        width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public
+        width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public,
+        addressees: [UserID] = []
     ) {
         self.id = id
         self.author = author
@@ -104,6 +107,7 @@ package struct PostRecord: Equatable, Sendable {
         self.height = height
         self.variants = variants
         self.visibility = visibility
+        self.addressees = addressees
     }
 }
 
@@ -260,6 +264,9 @@ package protocol DecisionState {
     func collections(of owner: UserID) throws -> [CollectionRecord]
     /// The items of the collection `id` (revoked ones too), in the order added.
     func collectionItems(_ id: CollectionID) throws -> [CollectionItemRecord]
+    /// Whether the conversation `id` is in `user`'s list of conversations (they take part in
+    /// it, it holds a message, and they did not remove it since its last one).
+    func conversationListed(_ id: ConversationID, for user: UserID) throws -> Bool
     /// `user`'s notification policy (`NotificationPolicy.standard` until they set one).
     func notificationPolicy(of user: UserID) throws -> NotificationPolicy
     /// Whether `user`'s activity holds notifications from `account` in a notification request.

@@ -270,6 +270,7 @@ struct LiveFormat: Sendable {
         case .activity(let item): (name, data) = ("activity", JSONOutput.activity(item))
         case .removed(let post): (name, data) = ("removed", JSONOutput.removed(post))
         case .edited: return nil
+        case .conversation(let c): (name, data) = ("conversation", JSONOutput.conversation(c))
         }
         return Array("id: \(sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8)
     }

@@ -6,6 +6,7 @@ extension TimelineAPI {
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
         accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes
+        + conversationRoutes
         + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
@@ -1085,6 +1086,38 @@ extension TimelineAPI {
             Operation(
                 id: "inCollections", summary: "The collections the bearer is featured in.", tag: .collections,
                 answer: .json("The collections.", "collections"), parameters: [.limit]))
+    ]
+
+    private static let conversationRoutes: [Route] = [
+        query(
+            "GET", "/v1/conversations", scope: "read:statuses", access: .bearer, runs: "conversations",
+            Operation(
+                id: "conversations", summary: "The bearer's conversations of direct messages, the newest first.",
+                tag: .conversations,
+                description:
+                    "A direct post (`visibility` `direct`) is seen only by its author and the users its caption "
+                    + "@mentions; the direct posts among one set of participants are one conversation. Paged by the "
+                    + "last messages' ids (private).",
+                answer: .json("A page of conversations.", "conversationPage", headers: [.link]), paged: true)),
+        query(
+            "GET", "/v1/conversations/posts", scope: "read:statuses", access: .bearer, runs: "directPosts",
+            Operation(
+                id: "directPosts",
+                summary: "The bearer's direct posts, theirs and those addressed to them, newest first.",
+                tag: .conversations, answer: postPage, paged: true)),
+        command(
+            "POST", "/v1/conversations/{conversation}/read", scope: "write:conversations",
+            Operation(
+                id: "markConversationRead", summary: "Mark one of the bearer's conversations read.",
+                tag: .conversations, answer: .empty(), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.conversation])),
+        command(
+            "DELETE", "/v1/conversations/{conversation}", scope: "write:conversations",
+            Operation(
+                id: "removeConversation", summary: "Take a conversation out of the bearer's list (only theirs).",
+                tag: .conversations,
+                description: "The other participants keep it; a new message brings it back.", answer: .empty(),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.conversation]))
     ]
 
     // MARK: - Routes that run a command or a query

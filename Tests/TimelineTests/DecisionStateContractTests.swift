@@ -14,6 +14,15 @@ extension InMemoryState {
             if posts[id] != nil { change(&posts[id]!) }
         }
         func removePost(_ post: PostID, author: UserID) {
+            if let record = posts[post], record.visibility == .direct {
+                let people = conversationParticipants(author: record.author, addressees: record.addressees)
+                if let id = conversationIDs[people] {
+                    conversationMessages[id]?.remove(post)
+                    if conversationMessages[id]?.isEmpty ?? true {
+                        listedConversations = listedConversations.filter { $0[1] != id.rawValue }
+                    }
+                }
+            }
             posts[post] = nil
             comments = comments.filter { $0.value.post != post }
             likeEdges = likeEdges.filter { $0[1] != post.rawValue }
@@ -61,8 +70,16 @@ extension InMemoryState {
             posts[e.postId] = PostRecord(
                 id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                 hashtags: e.hashtags, createdAt: envelope.timestamp,
-                width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
+                width: e.width, height: e.height, variants: e.variants, visibility: e.visibility,
+                addressees: e.addressees)
             updateUser(e.authorId) { $0.postCount += 1 }
+            if e.visibility == .direct {
+                let people = conversationParticipants(author: e.authorId, addressees: e.addressees)
+                let id = conversationIDs[people] ?? ConversationID(e.postId.rawValue)
+                conversationIDs[people] = id
+                conversationMessages[id, default: []].insert(e.postId)
+                for person in people { listedConversations.insert([person.rawValue, id.rawValue]) }
+            }
             for id in e.media { media[id]?.post = e.postId }
         case .mediaUploaded(let e):
             media[e.mediaId] = MediaRecord(
@@ -182,6 +199,9 @@ extension InMemoryState {
             if let i = collectionItemRecords.firstIndex(where: { $0.id == e.itemId }) {
                 collectionItemRecords[i].state = .revoked
             }
+        case .conversationRead: break  // deciding asks only whether a conversation is listed
+        case .conversationRemoved(let e):
+            listedConversations.remove([e.userId.rawValue, e.conversationId.rawValue])
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
             // Deciding asks only whether a request is held; the requests are those a test gave.
             heldRequests[e.userId]?.remove(e.accountId)
@@ -288,6 +308,7 @@ extension InMemoryState {
             let gone = Set(collections(of: e.userId).map(\.id))
             collectionItemRecords.removeAll { gone.contains($0.collection) || $0.account == e.userId }
             collectionRecords.removeAll { $0.owner == e.userId }
+            listedConversations = listedConversations.filter { $0[0] != e.userId.rawValue }
             pinEdges = pinEdges.filter { $0[0] != e.userId.rawValue }
             conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
@@ -440,6 +461,12 @@ extension InMemoryState {
             for user in users { out.append("list \(id) has \(user): \(try state.listHas(id, user))") }
         }
         for user in users { out.append("lists of \(user): \(try state.lists(of: user))") }
+        for user in users {
+            for post in posts {
+                let listed = try state.conversationListed(ConversationID(post.rawValue), for: user)
+                out.append("conversation \(post) listed for \(user): \(listed)")
+            }
+        }
         for name in usernames.sorted() {
             out.append("username \(name): \(String(describing: try state.userID(username: name)))")
         }
@@ -496,6 +523,21 @@ extension InMemoryState {
             }
         }
         _ = try await service.execute(.unlike(post: posts[1].id.rawValue), as: .user(alice.id.rawValue))
+        // Direct messages: one conversation of three (read by one, removed by another), one
+        // whose only message is deleted.
+        func direct(_ text: String, _ author: UserID) async throws -> String {
+            guard
+                case .post(let post) = try await service.execute(
+                    .addDirectPost(caption: text), as: .user(author.rawValue))
+            else { throw TimelineError(.internal, "no post") }
+            return post.id.rawValue
+        }
+        let opening = try await direct("@bob @carol lunch?", alice.id)
+        _ = try await direct("@alice @carol yes", bob.id)
+        _ = try await service.execute(.markConversationRead(conversation: opening), as: .user(carol.id.rawValue))
+        _ = try await service.execute(.removeConversation(conversation: opening), as: .user(bob.id.rawValue))
+        let lone = try await direct("@alice psst", dave.id)
+        _ = try await service.execute(.deletePost(post: lone), as: .user(dave.id.rawValue))
         // Profile extras: pins (one of a post deleted below), muted conversations, notes and
         // endorsements (one ended by a removal from the followers).
         for (command, user) in [

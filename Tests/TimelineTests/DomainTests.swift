@@ -90,6 +90,14 @@ struct InMemoryState: DecisionState {
     func collectionItems(_ id: CollectionID) -> [CollectionItemRecord] {
         collectionItemRecords.filter { $0.collection == id }
     }
+    /// Conversations of direct messages: participants' key → id; each one's messages; each
+    /// user's listed conversations.
+    var conversationIDs: [[UserID]: ConversationID] = [:]
+    var conversationMessages: [ConversationID: Set<PostID>] = [:]
+    var listedConversations: Set<[String]> = []
+    func conversationListed(_ id: ConversationID, for user: UserID) -> Bool {
+        listedConversations.contains([user.rawValue, id.rawValue])
+    }
     /// Each user's notification policy, and the accounts whose notifications a test says are held.
     var notificationPolicies: [UserID: NotificationPolicy] = [:]
     var heldRequests: [UserID: Set<UserID>] = [:]

@@ -122,7 +122,8 @@ let sampleCommands: [Command] = [
     .deleteCollection(collection: "c1"),
     .addToCollection(collection: "c1", account: "u2"),
     .removeFromCollection(collection: "c1", item: "i1"),
-    .revokeCollectionItem(collection: "c1", item: "i2")
+    .revokeCollectionItem(collection: "c1", item: "i2"),
+    .markConversationRead(conversation: "p1"), .removeConversation(conversation: "p1")
 ]
 
 extension SchemaTests {
@@ -358,6 +359,12 @@ extension SchemaTests {
                 .created)
         try await service.run(.revokeCollectionItem(collection: collection, item: bobItem), as: bob.id)
         try await service.run(.deleteCollection(collection: collection), as: alice.id)
+        // A direct message of text alone from alice to fay, read, then removed from fay's list.
+        let message = try await service.execute(
+            .addDirectPost(caption: "@\(fay.username) lunch?"), as: .user(alice.id.rawValue))
+        guard case .post(let dm) = message else { throw TimelineError(.internal, "no post") }
+        try await service.run(.markConversationRead(conversation: dm.id.rawValue), as: fay.id)
+        try await service.run(.removeConversation(conversation: dm.id.rawValue), as: fay.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

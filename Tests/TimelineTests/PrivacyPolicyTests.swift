@@ -289,7 +289,7 @@ import TimelineDomain
             "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
             "notifications, push": [.notifications, .push], "export": [.export], "trends": [.trends],
-            "collections": [.collections], "command": [.command]
+            "collections": [.collections], "command": [.command], "conversations": [.conversations]
         ]
         let rules: [(prefix: String, applies: (Surface) -> Bool)] = [
             ("a mute hides the muted user's posts", \.mutesHidePosts),
@@ -299,7 +299,8 @@ import TimelineDomain
             ("a followers-only post needs", \.checksFollowersOnly),
             ("only followed authors' posts show", \.needsFollow),
             ("a suspended user's", { _ in true }),
-            ("enough counted reports hide a post", { _ in true })
+            ("enough counted reports hide a post", { _ in true }),
+            ("a direct post reaches only its author", { _ in true })
         ]
         var covered = Set<Surface>()
         for (prefix, applies) in rules {

@@ -9,11 +9,15 @@ import Testing
 /// `hideAfterReports` standing reports, and u is not the author) — and the boosts: a post
 /// neither u's nor of someone u follows enters by its first boost (by id) made by u or by someone
 /// u follows whose boosts u did not hide, unless a block stands between u and its author; each
-/// post once, at the id of the entry by which it came in.
+/// post once, at the id of the entry by which it came in. A direct post is there only for its
+/// author and the users it addresses (its mentions when posted, with no block either way then):
+/// as Mastodon's fan-out delivers it to the addressees who follow its author, never boosted.
 @Suite struct TimelinePropertyTests {
     /// The reference model: the definition, computed directly.
     struct Model {
         var posts: [PostID: UserID] = [:]
+        /// The direct posts' addressees.
+        var addressees: [PostID: Set<UserID>] = [:]
         var follows: Set<[UserID]> = []
         /// Standing boosts: boost id → (post, booster).
         var boosts: [PostID: (post: PostID, booster: UserID)] = [:]
@@ -29,12 +33,15 @@ import Testing
         func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool { blocks.contains([a, b]) || blocks.contains([b, a]) }
 
         func hidden(_ post: PostID, from user: UserID) -> Bool {
-            posts[post] != user && standing[post, default: []].count >= Self.hideAfterReports
+            guard posts[post] != user else { return false }
+            if let addressed = addressees[post], !addressed.contains(user) { return true }
+            return standing[post, default: []].count >= Self.hideAfterReports
         }
 
         /// A post leaves with its reports (deleted or removed).
         mutating func remove(_ post: PostID) {
             posts[post] = nil
+            addressees[post] = nil
             boosts = boosts.filter { $0.value.post != post }
             standing[post] = nil
             reported = reported.filter { $0[1] != post.rawValue }
@@ -116,7 +123,7 @@ import Testing
             clock.advance(Int64.random(in: 0...2, using: &rng))
             let actor = users.randomElement(using: &rng)!
             let other = users.randomElement(using: &rng)!
-            switch Int.random(in: 0..<19, using: &rng) {
+            switch Int.random(in: 0..<20, using: &rng) {
             case 0...3:
                 let post = try await service.addPost(by: actor, image: step)
                 model.posts[post.id] = actor
@@ -125,6 +132,14 @@ import Testing
             case 4...5 where actor != other:
                 try await service.run(.follow(user: other.rawValue), as: actor)
                 model.follows.insert([actor, other])
+            case 19:
+                // A direct message to `other` (addressed unless it is the actor or a block stands between).
+                let name = "u\(users.firstIndex(of: other)!)"
+                let dm = try #require(try await service.run(.addDirectPost(caption: "@\(name) hi"), as: actor).post)
+                model.posts[dm.id] = actor
+                let addressed = actor != other && !model.blockedEitherWay(actor, other)
+                model.addressees[dm.id] = addressed ? [other] : []
+                #expect(Set(dm.addressees) == model.addressees[dm.id])
             case 10 where actor != other:
                 // A block ends the follows both ways: the posts leave both timelines.
                 try await service.run(.block(user: other.rawValue), as: actor)
@@ -149,7 +164,8 @@ import Testing
                     let reblog = Command.reblog(post: post.rawValue)
                     if model.hidden(post, from: actor) || model.blocks.contains([author, actor]) {
                         await expectError(.notFound) { _ = try await service.run(reblog, as: actor) }
-                    } else if model.blocks.contains([actor, author]) {
+                    } else if model.blocks.contains([actor, author]) || model.addressees[post] != nil {
+                        // A block, or a direct post: never boosted.
                         await expectError(.forbidden) { _ = try await service.run(reblog, as: actor) }
                     } else {
                         let result = try await service.run(reblog, as: actor)

@@ -179,4 +179,11 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func collectionsInARealBrowser() async throws {
         try await Self.browserScript("test_collections.py", passes: "all collections browser checks passed")
     }
+
+    /// Tests/browser/test_messages.py: the Messages screen (write to @someone, text alone; open
+    /// a conversation, read, answer; Remove from one's own list) and the composer's Direct choice;
+    /// a follower not mentioned sees nothing of it.
+    @Test(.timeLimit(.minutes(3))) func messagesInARealBrowser() async throws {
+        try await Self.browserScript("test_messages.py", passes: "all messages browser checks passed")
+    }
 }

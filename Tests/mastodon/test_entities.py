@@ -289,6 +289,31 @@ def collections():
         call("POST", f"{path}/items/{bobs['id']}/revoke", bob_token)
     call("DELETE", path, alice_token)
     call("GET", path, alice_token, expect=404)
+def direct_messages():
+    """Direct messages: alice sends bob a direct status of text alone; bob's conversations, his
+    direct timeline, the direct stream, one conversation read and removed."""
+    sent = call("POST", "/api/v1/statuses", alice_token, data={"status": "@bob lunch?", "visibility": "direct"})
+    if not sent:
+        return
+    call("GET", "/api/v1/timelines/direct", bob_token)
+    listed = call("GET", "/api/v1/conversations", bob_token) or []
+    call("GET", "/api/v1/conversations", carol_token)
+    if not listed:
+        results.append(("GET /api/v1/conversations", "FAILED", "bob has no conversation"))
+        return
+    path = f"/api/v1/conversations/{listed[0]['id']}"
+    call("POST", f"{path}/read", bob_token)
+    call("POST", f"{path}/read", carol_token, expect=404)
+    # The direct stream never ends: its status and type are read, then it is closed.
+    with session.get(f"{base}/api/v1/streaming/direct", stream=True, timeout=10,
+                     headers={"Authorization": f"Bearer {bob_token}"}) as response:
+        called.add(("GET", "/api/v1/streaming/direct"))
+        is_stream = response.status_code == 200 and response.headers.get("Content-Type", "").startswith(
+            "text/event-stream")
+        results.append((f"GET /api/v1/streaming/direct {response.status_code}", "no schema" if is_stream else "FAILED",
+                        "Server-Sent Events" if is_stream else response.headers.get("Content-Type", "")))
+    call("DELETE", path, bob_token)
+
 
 # Discovery and OAuth.
 call("GET", "/api/v1/instance")
@@ -563,6 +588,7 @@ call("POST", f"/api/v1/follow_requests/{carol}/reject", alice_token)
 call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"locked": "false"})
 lists()
 collections()
+direct_messages()
 
 # The v1 upload, the authorize page, the streams, revoking the app's own token.
 with open(photo_path, "rb") as file:

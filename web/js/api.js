@@ -276,6 +276,11 @@ export const api = {
   addToCollection: (collection, account) => call('addToCollection', { path: { collection }, body: { account } }),
   removeFromCollection: (collection, item) => call('removeFromCollection', { path: { collection, item } }),
   revokeCollectionItem: (collection, item) => call('revokeCollectionItem', { path: { collection, item } }),
+  // Direct messages: conversations, each read or removed (from one's own list only).
+  conversations: (before) => call('conversations', { params: page(before) }),
+  directPosts: (before) => call('directPosts', { params: page(before, 100) }),
+  markConversationRead: (conversation) => call('markConversationRead', { path: { conversation } }),
+  removeConversation: (conversation) => call('removeConversation', { path: { conversation } }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),
   /** Reports an account, perhaps naming some of its posts. */
   reportUser: (user, reason, posts) => call('reportUser', { path: { user }, body: { reason, posts } }),

@@ -12,6 +12,7 @@ import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as peoplelists from './peoplelists.js';
 import * as collections from './collections.js';
+import * as messages from './messages.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
 import * as tag from './tag.js';
@@ -31,6 +32,8 @@ const routes = [
   { pattern: /^\/lists\/([^/]+)$/, screen: peoplelists, nav: null },
   { pattern: /^\/collections$/, screen: collections, nav: null },
   { pattern: /^\/collection\/([^/]+)$/, screen: collections, nav: null },
+  { pattern: /^\/messages$/, screen: messages, nav: null },
+  { pattern: /^\/messages\/([^/]+)$/, screen: messages, nav: null },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },

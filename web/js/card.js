@@ -199,6 +199,8 @@ export function postImage(post, item, variant, attributes) {
  * Previous/Next buttons and a dot per photo; each photo's alt text is its `alt`.
  */
 export function album(post, variant, attributes = {}) {
+  // A direct message of text alone has no photo.
+  if (!post.media?.length && !post.image) return null;
   const photos = post.media?.length ? post.media : [null];
   const image = (item) => postImage(post, item, variant, {
     alt: altText(post, item), ...attributes, ...photoSize(item || post),
@@ -237,8 +239,11 @@ export function album(post, variant, attributes = {}) {
   return box;
 }
 
-/** "Followers" beside a followers-only post's author (nothing for a public post). */
+/** "Followers" beside a followers-only post's author, "Direct" beside a direct message. */
 export function visibilityBadge(post) {
+  if (post.visibility === 'direct') {
+    return h('span', { class: 'visibility', title: 'Only the people it mentions see this message' }, 'Direct');
+  }
   if (post.visibility !== 'followers') return null;
   return h('span', { class: 'visibility', title: 'Only followers see this post' }, 'Followers');
 }

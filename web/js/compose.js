@@ -52,7 +52,8 @@ export function render(root, _route, app) {
       h('label', { for: 'visibility' }, 'Who can see it'),
       h('select', { id: 'visibility', name: 'visibility' },
         h('option', { value: 'public', selected: !app.me?.locked }, 'Everyone'),
-        h('option', { value: 'followers', selected: Boolean(app.me?.locked) }, 'Followers only'))),
+        h('option', { value: 'followers', selected: Boolean(app.me?.locked) }, 'Followers only'),
+        h('option', { value: 'direct' }, 'Direct: only the people you @mention'))),
     poll.element,
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
@@ -196,7 +197,12 @@ export function render(root, _route, app) {
     clearErrors(form);
     // Everything wrong with the form, told at once, before anything is sent.
     const errors = [];
-    if (photos.length === 0) errors.push({ field: 'image', message: 'Choose a photo to share.' });
+    // A direct message may be text alone; every other post shares a photo.
+    const direct = form.querySelector('#visibility').value === 'direct';
+    if (photos.length === 0 && !direct) errors.push({ field: 'image', message: 'Choose a photo to share.' });
+    if (photos.length === 0 && direct && !caption.value.trim()) {
+      errors.push({ field: 'caption', message: 'Write the message (and @mention whom it is for).' });
+    }
     const refused = photos.filter((p) => p.error).map((p) => p.file.name);
     if (refused.length) {
       errors.push({ field: 'image', message: `Remove what cannot be shared: ${refused.join(', ')}.` });
@@ -224,7 +230,7 @@ export function render(root, _route, app) {
       const location = useLocation.checked && position ? { ...position, name: placeName.value.trim() || undefined } : undefined;
       const warning = form.querySelector('#warning').value.trim();
       const post = await api.addPost({
-        media: media.map((m) => m.id),
+        media: media.length ? media.map((m) => m.id) : undefined,
         caption: form.querySelector('#caption').value || undefined,
         location,
         sensitive: form.querySelector('#sensitive').checked,

@@ -52,6 +52,7 @@ export async function render(root, { params: [name] }, app) {
       h('a', { href: '#/saved', class: 'menu-item', role: 'menuitem' }, 'Saved posts'),
       h('a', { href: '#/lists', class: 'menu-item', role: 'menuitem' }, 'Lists'),
       h('a', { href: '#/collections', class: 'menu-item', role: 'menuitem' }, 'Collections'),
+      h('a', { href: '#/messages', class: 'menu-item', role: 'menuitem' }, 'Messages'),
       user.moderator ? h('a', { href: '#/reports', class: 'menu-item', role: 'menuitem' }, 'Reports') : null,
       signOut);
     const showMenu = (open) => {

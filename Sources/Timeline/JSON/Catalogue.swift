@@ -279,6 +279,14 @@ package enum Catalogue {
                 .posts(try service.listTimeline(list, page, viewer: user))
             }
         },
+        QueryDefinition(actingUser: "conversations") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .conversations(try service.conversations(of: user, page)) }
+        },
+        QueryDefinition(actingUser: "directPosts") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .posts(try service.directPosts(of: user, page)) }
+        },
         QueryDefinition(actingUser: "listsWith") { input throws(TimelineError) in
             let account: UserID = try input.identifier("user")
             return { service, user throws(TimelineError) in

@@ -30,6 +30,8 @@ package enum JSONOutput {
 
     /// A live stream's `removed` event: `{post}`.
     package static func removed(_ post: PostID) -> JSONValue { encoded(ResultJSON.Removed(post: post.rawValue)) }
+    /// A conversation of direct messages, as `GET /v1/conversations` lists it.
+    package static func conversation(_ c: Conversation) -> JSONValue { encoded(ResultJSON.Conversation(c)) }
 
     /// A ticket for `GET /v1/stream?ticket=`, valid `expiresIn` seconds.
     package static func streamTicket(_ ticket: String, expiresIn: Int) -> JSONValue {
@@ -101,6 +103,7 @@ package enum JSONOutput {
         case .collection(let view): encoded(ResultJSON.Collection(view))
         case .collections(let views):
             encoded(ResultJSON.Collections(collections: views.map(ResultJSON.Collection.init)))
+        case .conversations(let page): encoded(ResultJSON.Page(page, ResultJSON.Conversation.init))
         }
     }
 
@@ -179,7 +182,7 @@ extension ResultJSON.Post {
         author = p.author.rawValue
         authorUsername = p.authorUsername
         caption = Nullable(p.caption)
-        image = p.image.rawValue
+        image = Nullable(p.image.rawValue.isEmpty ? nil : p.image.rawValue)
         hashtags = p.hashtags
         likeCount = p.likeCount
         commentCount = p.commentCount
@@ -194,6 +197,7 @@ extension ResultJSON.Post {
         sensitive = p.sensitive
         warning = p.warning
         visibility = p.visibility.rawValue
+        addressees = p.visibility == .direct ? p.addressees.map(\.rawValue) : nil
         media = p.media.map(ResultJSON.Media.init)
         filtered = p.filtered.isEmpty ? nil : p.filtered.map(ResultJSON.FilterResult.init)
         poll = p.poll?.rawValue

@@ -40,7 +40,19 @@ extension JSONOutput {
         func number(_ value: JSONValue) { if case .number(let text) = value { out += Array(text.utf8) } }
         func bool(_ value: Bool) { value ? literal("true") : literal("false") }
         out.append(UInt8(ascii: "{"))
-        key("author", first: true)
+        if f.addressees != nil {
+            key("addressees", first: true)
+            out.append(UInt8(ascii: "["))
+            var firstAddressee = true
+            r.forEachAddressee { range in
+                if !firstAddressee { out.append(UInt8(ascii: ",")) }
+                firstAddressee = false
+                CompactJSONWriter.writeString(bytes[range], into: &out)
+                return true
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        key("author", first: f.addressees == nil)
         string(f.author)
         key("authorUsername")
         string(f.authorUsername)
@@ -104,7 +116,7 @@ extension JSONOutput {
         key("id")
         string(f.id)
         key("image")
-        string(f.image)
+        string(f.image.isEmpty ? nil : f.image)
         key("likeCount")
         number(f.likeCount)
         if let liked = post.likedByViewer {
@@ -181,7 +193,7 @@ extension JSONOutput {
             literal("null")
         }
         key("visibility")
-        literal(f.followersOnly ? "\"followers\"" : "\"public\"")
+        CompactJSONWriter.writeString(f.visibility.rawValue, into: &out)
         if let warning = f.warning {
             key("warning")
             string(warning)

@@ -36,6 +36,7 @@ extension ResultJSON {
             try activityItem(), try result(App.self),
             try result(Changed.self), try result(Collection.self), try result(Collections.self),
             try result(Created.self), try result(Comment.self), try result(Contacts.self),
+            try result(Conversation.self),
             try result(Failure.self), try result(Filters.self),
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(List.self), try result(Lists.self), try result(MastodonID.self),
@@ -74,6 +75,9 @@ extension ResultJSON {
             try page("userPage", User.self, "A page of users."),
             try page("postPage", Post.self, "A page of posts, newest first."),
             try page("commentPage", Comment.self, "A page of comments, oldest first."),
+            try page(
+                "conversationPage", Conversation.self,
+                "A page of conversations of direct messages, the newest last message first."),
             try page("activityPage", ActivityItem.self, "A page of activity, newest first."),
             try page(
                 "notificationRequestPage", NotificationRequest.self,
@@ -193,7 +197,10 @@ extension ResultJSON.Post: NamedResult {
         "author": "The author's user id.",
         "authorUsername": "The author's username, to draw the row without another request.",
         "image":
-            "The image id (the full variant for posts with variants): fetch the bytes from GET /v1/images/{image}.",
+            "The image id (the full variant for posts with variants): fetch the bytes from GET /v1/images/{image}. "
+            + "Null for a direct message of text alone.",
+        "addressees": "Whom a direct post addresses (the users its caption @mentioned when posted); present only "
+            + "for a direct post.",
         "hashtags": "The caption's hashtags without '#', lowercased, in order of first appearance.",
         "likeCount": "Likes of the post.",
         "commentCount": "Comments on the post (not deleted).",
@@ -220,7 +227,8 @@ extension ResultJSON.Post: NamedResult {
             + "absent for the post itself. The timeline's cursors are the boost's id then."
     ]
     static let memberSchemas = [
-        "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier,
+        "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier.nullable,
+        "addressees": JSONSchema.array(of: ResultJSON.identifier).with("uniqueItems", true),
         "poll": ResultJSON.identifier,
         "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1))
             .with("maxItems", .integer(Validation.maxHashtags)).with("uniqueItems", true),
@@ -229,7 +237,7 @@ extension ResultJSON.Post: NamedResult {
         "width": ResultJSON.count(from: 1).nullable, "height": ResultJSON.count(from: 1).nullable,
         "location": JSONSchema.reference("../envelope.schema.json#/$defs/place"),
         "visibility": JSONSchema.enumeration(PostVisibility.allCases.map(\.rawValue)),
-        "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self)).with("minItems", 1)
+        "media": JSONSchema.array(of: ResultJSON.reference(ResultJSON.Media.self))
             .with("maxItems", .integer(MediaPolicy.maxPerPost)),
         "boostCount": ResultJSON.count(from: 0)
     ]

@@ -56,7 +56,7 @@ package enum ResultJSON {
         var author: String
         var authorUsername: String
         var caption: Nullable<String>
-        var image: String
+        var image: Nullable<String>
         var hashtags: [String]
         var likeCount: Int
         var commentCount: Int
@@ -71,6 +71,7 @@ package enum ResultJSON {
         var sensitive: Bool
         var warning: String?
         var visibility: String
+        var addressees: [String]?
         var media: [Media]
         var filtered: [FilterResult]?
         var poll: String?

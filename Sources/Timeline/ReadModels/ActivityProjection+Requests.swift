@@ -26,8 +26,9 @@ extension ActivityProjection {
 
     /// What `owner`'s notification policy does with `item` now: Mastodon's filter conditions
     /// (its sender not followed by the owner, not following the owner, or created less than 30
-    /// days before the item), unless the owner accepted the sender's notifications or the kind is
-    /// never filtered. Private mentions and limited accounts do not exist here.
+    /// days before the item, or a private mention: the mention of a direct message by someone
+    /// the owner does not follow), unless the owner accepted the sender's notifications or the
+    /// kind is never filtered. Limited accounts do not exist here.
     func policyAction(on item: ActivityRecord, for owner: UserID, _ txn: Transaction) throws
         -> NotificationFilterAction
     {
@@ -35,9 +36,13 @@ extension ActivityProjection {
         let policy = try notificationPolicy(of: owner, txn)
         guard policy.filtersAnything, try !accepted.contains((owner, actor), txn) else { return .accept }
         let created = try profiles.user(actor, txn)?.createdAt
+        let privateMention =
+            try item.kind == .mention && item.comment == nil
+            && item.post.map { try posts.post($0, txn)?.visibility == .direct } ?? false
         return policy.action(
             notFollowing: try !follows.follows(owner, actor, txn), notFollower: try !follows.follows(actor, owner, txn),
-            newAccount: created.map { item.at - $0 < NotificationPolicy.newAccountAge } ?? false)
+            newAccount: created.map { item.at - $0 < NotificationPolicy.newAccountAge } ?? false,
+            privateMention: privateMention)
     }
 
     /// The items held in `user`'s request from `account`, by id, oldest first.

@@ -239,7 +239,9 @@ struct ActivityProjection: Projection {
             try projection.owners.put(e.postId, e.authorId, txn)
             let users = try projection.mentioned(in: e.caption, by: e.authorId, skipping: [], txn)
             try projection.recordMentions(of: users, by: e.authorId, post: e.postId, comment: nil, envelope, txn)
-            // Followers who asked to be told of the author's posts (once: a mention told some already).
+            // Followers who asked to be told of the author's posts (once: a mention told some
+            // already); never of a direct message, which only its addressees are told of.
+            guard e.visibility != .direct else { return }
             let at = envelope.timestamp
             let item = ActivityRecord(kind: .post, actor: e.authorId, post: e.postId, comment: nil, at: at)
             try projection.follows.notified.forEachMember(in: e.authorId, txn) { follower in

@@ -76,7 +76,11 @@ struct NumericIDsProjection: Projection {
         case .userCreated(let e): [.account(e.userId)]
         // A post made before uploads (or imported) shows its photo as an attachment named by
         // the image: numbered with the post.
-        case .postAdded(let e): [.post(e.postId)] + (e.media.isEmpty ? [.media(MediaID(e.imageId.rawValue))] : [])
+        // A direct post may open a conversation, numbered with it (only the first message's names one).
+        case .postAdded(let e):
+            [.post(e.postId)]
+                + (e.media.isEmpty && !e.imageId.rawValue.isEmpty ? [.media(MediaID(e.imageId.rawValue))] : [])
+                + (e.visibility == .direct ? [.conversation(ConversationID(e.postId.rawValue))] : [])
         case .commentAdded(let e): [.comment(e.commentId), .notification(e.commentId.rawValue)]
         case .mediaUploaded(let e): [.media(e.mediaId)]
         case .announcementAdded(let e): [.announcement(e.announcementId)]
@@ -143,6 +147,8 @@ public enum NumberedObject: Hashable, Sendable {
     case collection(CollectionID)
     /// An account featured in a collection (`CollectionItem.id`).
     case collectionItem(CollectionItemID)
+    /// A conversation of direct messages (`Conversation.id`).
+    case conversation(ConversationID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -178,6 +184,8 @@ public enum NumberedObject: Hashable, Sendable {
         case collection = 0x43
         /// `CollectionItem.id`.
         case collectionItem = 0x49
+        /// `Conversation.id`.
+        case conversation = 0x63
     }
 
     /// The space the object's number is unique in.
@@ -199,6 +207,7 @@ public enum NumberedObject: Hashable, Sendable {
         case .list: .list
         case .collection: .collection
         case .collectionItem: .collectionItem
+        case .conversation: .conversation
         }
     }
 
@@ -206,7 +215,7 @@ public enum NumberedObject: Hashable, Sendable {
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
         "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list",
-        "collection", "collectionItem"
+        "collection", "collectionItem", "conversation"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -230,6 +239,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "list": self = .list(ListID(id))
         case "collection": self = .collection(CollectionID(id))
         case "collectionItem": self = .collectionItem(CollectionItemID(id))
+        case "conversation": self = .conversation(ConversationID(id))
         default: return nil
         }
     }
@@ -259,6 +269,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .list(let id): (0x6C, id.rawValue)
             case .collection(let id): (0x43, id.rawValue)
             case .collectionItem(let id): (0x49, id.rawValue)
+            case .conversation(let id): (0x63, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -285,6 +296,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x6C: self = .list(ListID(id))
         case 0x43: self = .collection(CollectionID(id))
         case 0x49: self = .collectionItem(CollectionItemID(id))
+        case 0x63: self = .conversation(ConversationID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -62,7 +62,8 @@ struct PostImagesProjection: Projection {
     private static func handlers(of projection: Self) -> EventHandlers {
         var handlers = EventHandlers()
         handlers.on(.postAdded) { (e: PostAdded, _, txn) in
-            var images = [e.imageId] + (e.variants?.all ?? [])
+            // A direct message of text alone has no image.
+            var images = (e.imageId.rawValue.isEmpty ? [] : [e.imageId]) + (e.variants?.all ?? [])
             for media in e.media { images += try projection.forgetMedia(media, txn) }
             try projection.add(images, of: e.postId, txn)
         }

@@ -201,7 +201,8 @@ struct PostsProjection: Projection {
             let post = PostRecord(
                 id: e.postId, author: e.authorId, image: e.imageId, caption: e.caption,
                 hashtags: e.hashtags, createdAt: envelope.timestamp,
-                width: e.width, height: e.height, variants: e.variants, visibility: e.visibility)
+                width: e.width, height: e.height, variants: e.variants, visibility: e.visibility,
+                addressees: e.addressees)
             let username = try projection.profiles.user(e.authorId, txn)?.username ?? ""
             var stored = StoredPost(record: post, authorUsername: username)
             stored.blurhash = e.blurhash

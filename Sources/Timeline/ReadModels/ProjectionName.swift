@@ -35,6 +35,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case lists
     /// The users' collections of accounts to feature and their items.
     case collections
+    /// The conversations of direct messages, per participant.
+    case conversations
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -24,7 +24,7 @@ extension ProjectionName {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity, .profileExtras, .instance: 2
         case .sessions, .postImages, .hashtags, .places, .filters, .polls, .numericIDs, .boosts, .lists,
-            .collections:
+            .collections, .conversations:
             1
         }
     }
@@ -36,7 +36,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists, .collections:
+            .profileExtras, .boosts, .lists, .collections, .conversations:
             []
         }
     }
@@ -113,6 +113,7 @@ final class ReadModels: Sendable {
     let polls: PollsProjection
     let lists: ListsProjection
     let collections: CollectionsProjection
+    let conversations: ConversationsProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -150,6 +151,7 @@ final class ReadModels: Sendable {
         let polls = try PollsProjection(env, prefix: generations.prefix(.polls))
         let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
         let collections = try CollectionsProjection(env, prefix: generations.prefix(.collections))
+        let conversations = try ConversationsProjection(env, prefix: generations.prefix(.conversations))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -169,6 +171,7 @@ final class ReadModels: Sendable {
             case .polls: polls
             case .lists: lists
             case .collections: collections
+            case .conversations: conversations
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -183,6 +186,7 @@ final class ReadModels: Sendable {
         self.polls = polls
         self.lists = lists
         self.collections = collections
+        self.conversations = conversations
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log

@@ -31,7 +31,7 @@ extension ReadView {
         let privacy = try privacy(for: viewer)
         try models.postImages.imagePosts.forEach(in: id, txn) { post, _ in
             guard let readings = try storedPost(Array(post.rawValue.utf8)) else { return true }
-            guard try privacy.isForFollowers(readings, by: readings.author) else {
+            guard try privacy.isRestricted(readings, by: readings.author) else {
                 (restricted, shown) = (false, true)
                 return false
             }

@@ -47,5 +47,6 @@ extension ReadView {
 /// followers-only flag, and its standing reports as the bound on those that count.
 extension PostReadings: PostFacts {
     var isFollowersOnly: Bool { fields.followersOnly }
+    var isDirect: Bool { fields.addressees != nil }
     func mayBeHiddenByReports(threshold: Int) -> Bool { fields.standingReports >= threshold }
 }

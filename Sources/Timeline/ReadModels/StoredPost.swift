@@ -25,8 +25,8 @@ struct StoredPost: Equatable {
 
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
     /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only,
-    /// 32: album, 64: blurhash) ‖ [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖ [editedAt] ‖
-    /// [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash].
+    /// 32: album, 64: blurhash, 128: direct) ‖ [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖
+    /// [editedAt] ‖ [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash] ‖ [addressees].
     /// The order is `PostFields`' too; a record without the later flags reads as it always did.
     func encoded() -> [UInt8] {
         let p = record
@@ -48,7 +48,8 @@ struct StoredPost: Equatable {
                 | (editedAt == nil ? 0 : PostFields.editedFlag)
                 | (sensitive ? PostFields.sensitiveFlag : 0)
                 | (p.visibility == .followers ? PostFields.followersOnlyFlag : 0)
-                | (album.isEmpty ? 0 : PostFields.albumFlag) | (blurhash == nil ? 0 : PostFields.blurhashFlag))
+                | (album.isEmpty ? 0 : PostFields.albumFlag) | (blurhash == nil ? 0 : PostFields.blurhashFlag)
+                | (p.visibility == .direct ? PostFields.directFlag : 0))
         if let (variants, width, height) = sized {
             w.int(width)
             w.int(height)
@@ -67,6 +68,7 @@ struct StoredPost: Equatable {
             for item in album { item.encode(to: &w) }
         }
         if let blurhash { w.string(blurhash) }
+        if p.visibility == .direct { w.strings(p.addressees.map(\.rawValue)) }
         return w.bytes
     }
 
@@ -84,7 +86,7 @@ struct StoredPost: Equatable {
             id: r.id, author: r.author, image: r.image, caption: r.caption, hashtags: r.hashtags,
             likeCount: fields.likeCount, commentCount: fields.commentCount, createdAt: fields.createdAt,
             width: fields.width, height: fields.height, variants: r.variants,
-            visibility: fields.followersOnly ? .followers : .public)
+            visibility: fields.visibility, addressees: r.addressees)
         authorUsername = r.authorUsername
         place = r.place
         standingReports = fields.standingReports
@@ -107,6 +109,7 @@ struct PostFields: Equatable, Sendable {
     static let followersOnlyFlag: UInt8 = 16
     static let albumFlag: UInt8 = 32
     static let blurhashFlag: UInt8 = 64
+    static let directFlag: UInt8 = 128
 
     var id: Range<Int>
     var author: Range<Int>
@@ -135,6 +138,11 @@ struct PostFields: Equatable, Sendable {
     /// Where the album starts (its count), if the post has one.
     var album: Int?
     var blurhash: Range<Int>?
+    /// Where a direct post's addressees start (their count); nil for every other post.
+    var addressees: Int?
+
+    /// Who sees the post.
+    var visibility: PostVisibility { addressees != nil ? .direct : followersOnly ? .followers : .public }
 
     init(_ span: Span<UInt8>) throws(CorruptRecord) {
         typealias R = SpanReading
@@ -187,6 +195,12 @@ struct PostFields: Equatable, Sendable {
             }
         }
         if flags & Self.blurhashFlag != 0 { blurhash = try Self.string(span, &o) }
+        if flags & Self.directFlag != 0 {
+            addressees = o
+            let count = try R.varint(span, &o)
+            guard count <= UInt64(span.count - o) else { throw CorruptRecord(message: "list count past the end") }
+            for _ in 0..<count { _ = try Self.string(span, &o) }
+        }
     }
 
     /// Whether the author's id is `user`'s (compared as bytes: no string is made).
@@ -289,6 +303,40 @@ final class PostReadings: Sendable {
 
     var warning: String? { fields.warning.map(string) }
 
+    /// Whom a direct post addresses (none for every other post).
+    var addressees: [UserID] {
+        var out: [UserID] = []
+        forEachAddressee {
+            out.append(UserID(string($0)))
+            return true
+        }
+        return out
+    }
+
+    /// Calls `body` with the range of each addressee's id, in order.
+    func forEachAddressee(_ body: (Range<Int>) -> Bool) {
+        guard var o = fields.addressees else { return }
+        let bytes = bytes
+        let span = bytes.span
+        guard let count = try? SpanReading.varint(span, &o) else { return }
+        for _ in 0..<count {
+            guard let n = try? SpanReading.length(span, &o) else { return }
+            guard body(o..<o + n) else { return }
+            o += n
+        }
+    }
+
+    /// Whether a direct post addresses `user` (compared as bytes).
+    func isAddressed(_ user: UserID) -> Bool {
+        let wanted = Array(user.rawValue.utf8)
+        var found = false
+        forEachAddressee { range in
+            found = bytes[range].elementsEqual(wanted)
+            return !found
+        }
+        return found
+    }
+
     /// The album's items (none for a post from before media).
     var album: [AlbumItem] {
         guard let start = fields.album else { return [] }
@@ -301,6 +349,8 @@ final class PostReadings: Sendable {
     var media: [MediaAttachment] {
         let album = album
         guard album.isEmpty else { return album.map(\.attachment) }
+        // A direct message of text alone has no photo.
+        guard !fields.image.isEmpty else { return [] }
         return [
             MediaAttachment(
                 id: string(fields.image), width: fields.width, height: fields.height, variants: variants, image: image,

@@ -142,7 +142,9 @@ public struct Post: Sendable, Equatable {
     /// The content warning to show over a sensitive photo, if the author gave one.
     public var warning: String? { readings.warning }
     /// Who sees it.
-    public var visibility: PostVisibility { readings.fields.followersOnly ? .followers : .public }
+    public var visibility: PostVisibility { readings.fields.visibility }
+    /// Whom a direct post addresses (none for every other post).
+    public var addressees: [UserID] { readings.addressees }
     /// Its photos, in order (one for a post from before albums: its `image`).
     public var media: [MediaAttachment] { readings.media }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the

@@ -11,6 +11,8 @@ public enum LiveUpdate: Sendable, Equatable {
     case removed(PostID)
     /// A post in the user's home timeline was edited (its caption or alt texts).
     case edited(Post)
+    /// A direct message came into one of the user's conversations (Mastodon's `conversation`).
+    case conversation(Conversation)
 }
 
 extension TimelineService {
@@ -45,7 +47,7 @@ extension TimelineService {
                 switch update {
                 case .post(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.post)
                 case .edited(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.edited)
-                case .removed: return update
+                case .removed, .conversation: return update
                 case .activity(let item):
                     guard !notifications.isEmpty else { return update }
                     var verdict = FilterVerdict(matches: [])
@@ -82,8 +84,15 @@ extension TimelineService {
             func sees(_ post: PostRecord) throws -> Bool { try privacy.mayShow(post: post, on: .stream) }
             switch envelope.event {
             case .postAdded(let e):
-                guard let post = try view.post(e.postId), try sees(post) else { return told }
-                return [.post(try present.post(post.id))] + told
+                // A direct message addressed to the viewer (or theirs) comes into a conversation.
+                var direct: [LiveUpdate] = []
+                if e.visibility == .direct, e.authorId == viewer || e.addressees.contains(viewer),
+                    let conversation = try view.conversation(holding: e.postId, of: viewer)
+                {
+                    direct = [.conversation(conversation)]
+                }
+                guard let post = try view.post(e.postId), try sees(post) else { return told + direct }
+                return [.post(try present.post(post.id))] + told + direct
             case .postEdited(let e):
                 guard let post = try view.post(e.postId), try sees(post) else { return told }
                 return [.edited(try present.post(post.id))] + told
@@ -187,6 +196,7 @@ extension TimelineService {
                 try view.models.follows.notified.forEachMember(in: e.authorId, view.txn) { users.insert($0) }
             case .postEdited(let e): text = e.caption
             case .postRemoved(let e): users.insert(e.authorId)
+            case .conversationRead(let e), .conversationRemoved(let e): users.insert(e.userId)
             default: break
             }
             for name in Validation.mentions(in: text ?? "") {

@@ -550,4 +550,6 @@ public enum QueryResult: Sendable, Equatable {
     case collection(CollectionView)
     /// Some collections, as the viewer sees them.
     case collections([CollectionView])
+    /// A page of the viewer's conversations of direct messages.
+    case conversations(Page<Conversation>)
 }

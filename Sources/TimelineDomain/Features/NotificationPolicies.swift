@@ -30,7 +30,7 @@ public struct NotificationPolicy: Equatable, Sendable, Codable {
     public var forNotFollowers: NotificationFilterAction
     /// Accounts created less than 30 days before the notification.
     public var forNewAccounts: NotificationFilterAction
-    /// Private mentions the user did not start (Timeline has no direct messages: none are).
+    /// Private mentions: the mentions of a direct message from someone the user does not follow.
     public var forPrivateMentions: NotificationFilterAction
     /// Accounts the moderators limited, when the user does not follow them (Timeline limits no
     /// account: none are).
@@ -50,7 +50,8 @@ public struct NotificationPolicy: Equatable, Sendable, Codable {
     }
 
     /// Mastodon's policy for a user who never set one: everything accepted but private mentions
-    /// and limited accounts, filtered (neither exists here, so nothing is held).
+    /// (a direct message from someone not followed is held) and limited accounts (none here),
+    /// filtered.
     public static let standard = NotificationPolicy(
         forNotFollowing: .accept, forNotFollowers: .accept, forNewAccounts: .accept, forPrivateMentions: .filter,
         forLimitedAccounts: .filter)
@@ -60,10 +61,14 @@ public struct NotificationPolicy: Equatable, Sendable, Codable {
 
     /// What the policy does with a notification whose sender is in these categories: the
     /// strictest action of those that apply (`drop` over `filter` over `accept`).
-    package func action(notFollowing: Bool, notFollower: Bool, newAccount: Bool) -> NotificationFilterAction {
+    package func action(notFollowing: Bool, notFollower: Bool, newAccount: Bool, privateMention: Bool = false)
+        -> NotificationFilterAction
+    {
+        // A private mention (a direct message) is held only from someone the owner does not
+        // follow, as Mastodon's `filtered_by_private_mentions_policy?` has it.
         let applying = [
             notFollowing ? forNotFollowing : nil, notFollower ? forNotFollowers : nil,
-            newAccount ? forNewAccounts : nil
+            newAccount ? forNewAccounts : nil, privateMention && notFollowing ? forPrivateMentions : nil
         ].compactMap { $0 }
         if applying.contains(.drop) { return .drop }
         return applying.contains(.filter) ? .filter : .accept
@@ -71,7 +76,7 @@ public struct NotificationPolicy: Equatable, Sendable, Codable {
 
     /// Whether some category would hold or drop a notification (otherwise nothing is checked).
     package var filtersAnything: Bool {
-        [forNotFollowing, forNotFollowers, forNewAccounts].contains { $0 != .accept }
+        [forNotFollowing, forNotFollowers, forNewAccounts, forPrivateMentions].contains { $0 != .accept }
     }
 
     /// The five actions in order (the stored form).

@@ -6,7 +6,8 @@ import JSONModel
 
 /// The payload of `PostAdded`. Version 2 seals the caption and hashtags; version 3 adds what the
 /// image pipeline produced; version 4 the visibility; version 5 the media it holds (an album),
-/// or the one photo's blurhash.
+/// or the one photo's blurhash; version 6 a direct post's addressees (and a direct post may hold
+/// no photo: its `imageId` is then empty).
 public struct PostAdded: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
@@ -32,11 +33,14 @@ public struct PostAdded: Equatable, Sendable {
     public var media: [MediaID]
     /// The blurhash of a post given its one photo at once (v5; an album's are its media's).
     public var blurhash: String?
+    /// Whom a direct post addresses (v6): the users its caption `@mentions`, decided when posted
+    /// (known, not its author, no block either way). Empty for every other post.
+    public var addressees: [UserID]
     /// A `PostAdded` payload.
     public init(
         postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
         width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public,
-        media: [MediaID] = [], blurhash: String? = nil
+        media: [MediaID] = [], blurhash: String? = nil, addressees: [UserID] = []
     ) {
         self.postId = postId
         self.authorId = authorId
@@ -49,6 +53,7 @@ public struct PostAdded: Equatable, Sendable {
         self.visibility = visibility
         self.media = media
         self.blurhash = blurhash
+        self.addressees = addressees
     }
 
     /// The byte after the sealed part (v4): what follows it, and the visibility.
@@ -59,6 +64,8 @@ public struct PostAdded: Equatable, Sendable {
         static let album: UInt8 = 4
         /// v5: the blurhash follows (after the media ids).
         static let blurhash: UInt8 = 8
+        /// v6: a direct post; its addressees follow (after the blurhash).
+        static let direct: UInt8 = 16
     }
 }
 
@@ -66,6 +73,7 @@ extension PostAdded: Codable {
     /// The JSON keys: the properties' names.
     enum CodingKeys: String, CodingKey {
         case postId, authorId, imageId, caption, hashtags, width, height, variants, visibility, media, blurhash
+        case addressees
     }
 
     /// Reads the JSON form: a post without `visibility` is public, one without `media` has none.
@@ -73,7 +81,7 @@ extension PostAdded: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             postId: try c.decode(PostID.self, forKey: .postId), authorId: try c.decode(UserID.self, forKey: .authorId),
-            imageId: try c.decode(ImageID.self, forKey: .imageId),
+            imageId: try c.decodeIfPresent(ImageID.self, forKey: .imageId) ?? ImageID(""),
             caption: try c.decodeIfPresent(String.self, forKey: .caption),
             hashtags: try c.decode([String].self, forKey: .hashtags),
             width: try c.decodeIfPresent(Int.self, forKey: .width),
@@ -81,7 +89,8 @@ extension PostAdded: Codable {
             variants: try c.decodeIfPresent(ImageVariants.self, forKey: .variants),
             visibility: try c.decodeIfPresent(PostVisibility.self, forKey: .visibility) ?? .public,
             media: try c.decodeIfPresent([MediaID].self, forKey: .media) ?? [],
-            blurhash: try c.decodeIfPresent(String.self, forKey: .blurhash))
+            blurhash: try c.decodeIfPresent(String.self, forKey: .blurhash),
+            addressees: try c.decodeIfPresent([UserID].self, forKey: .addressees) ?? [])
     }
 
     /// Writes the JSON form: the size and variants only together (a post from before the image
@@ -90,7 +99,8 @@ extension PostAdded: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(postId, forKey: .postId)
         try c.encode(authorId, forKey: .authorId)
-        try c.encode(imageId, forKey: .imageId)
+        // A direct message of text alone has no image.
+        if !imageId.rawValue.isEmpty { try c.encode(imageId, forKey: .imageId) }
         try c.encodeIfPresent(caption, forKey: .caption)
         try c.encode(hashtags, forKey: .hashtags)
         if let width, let height, let variants {
@@ -101,20 +111,21 @@ extension PostAdded: Codable {
         if visibility != .public { try c.encode(visibility, forKey: .visibility) }
         if !media.isEmpty { try c.encode(media, forKey: .media) }
         try c.encodeIfPresent(blurhash, forKey: .blurhash)
+        if visibility == .direct { try c.encode(addressees, forKey: .addressees) }
     }
 }
 
 extension PostAdded: EventPayload {
-    /// New `PostAdded` events are written at version 5.
-    package static var currentVersion: UInt8 { 5 }
+    /// New `PostAdded` events are written at version 6.
+    package static var currentVersion: UInt8 { 6 }
     /// Version 1 of `PostAdded` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
     /// The aggregate `PostAdded` events belong to: the post stream of `postId`.
     package var stream: String { StreamName.post(postId) }
     /// The images stored with a `PostAdded` event (a cluster node ships them with it).
-    package var storedImages: [ImageID] { [imageId] + (variants?.all ?? []) }
-    /// Every user a `PostAdded` payload names: `authorId`.
-    package var users: [UserID] { [authorId] }
+    package var storedImages: [ImageID] { (imageId.rawValue.isEmpty ? [] : [imageId]) + (variants?.all ?? []) }
+    /// Every user a `PostAdded` payload names: `authorId`, and a direct post's addressees.
+    package var users: [UserID] { [authorId] + addressees }
     /// The post a `PostAdded` event is about: `postId`.
     package var post: PostID? { postId }
 
@@ -133,7 +144,7 @@ extension PostAdded: EventPayload {
         w.u8(
             (sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0)
                 | (media.isEmpty ? 0 : Flags.album)
-                | (blurhash == nil ? 0 : Flags.blurhash))
+                | (blurhash == nil ? 0 : Flags.blurhash) | (visibility == .direct ? Flags.direct : 0))
         if let (variants, width, height) = sized {
             w.int(width)
             w.int(height)
@@ -142,6 +153,7 @@ extension PostAdded: EventPayload {
         }
         if !media.isEmpty { w.strings(media.map(\.rawValue)) }
         if let blurhash { w.string(blurhash) }
+        if visibility == .direct { w.strings(addressees.map(\.rawValue)) }
     }
 
     /// Reads a stored `PostAdded` payload of version `opener.version`.
@@ -154,13 +166,14 @@ extension PostAdded: EventPayload {
             postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
         // v3 has the pipeline's output when anything follows; v4 says so in a byte of flags.
         var sized = opener.version == 3 && !r.isAtEnd
-        var album = false, hashed = false
+        var album = false, hashed = false, direct = false
         if opener.version >= 4 {
             let flags = try r.u8()
             sized = flags & Flags.sized != 0
             if flags & Flags.followersOnly != 0 { visibility = .followers }
             album = opener.version >= 5 && flags & Flags.album != 0
             hashed = opener.version >= 5 && flags & Flags.blurhash != 0
+            direct = opener.version >= 6 && flags & Flags.direct != 0
         }
         if sized {
             width = try r.int()
@@ -169,6 +182,10 @@ extension PostAdded: EventPayload {
         }
         if album { media = try r.strings().map(MediaID.init) }
         if hashed { blurhash = try r.string() }
+        if direct {
+            visibility = .direct
+            addressees = try r.strings().map(UserID.init)
+        }
     }
 
     /// A one-line human summary of a `PostAdded` event.
@@ -381,8 +398,18 @@ extension Decider {
         var event = PostAdded(
             postId: id, authorId: me.id, imageId: ImageID(""), caption: caption, hashtags: tags,
             visibility: visibility ?? (me.locked ? .followers : .public))
+        // A direct message addresses whom it mentions (`DirectMessages.swift`).
+        if event.visibility == .direct { event.addressees = try addressees(of: caption, by: me) }
         var blobs: [ImageID: ImageUpload] = [:]
         switch photos {
+        case .none:
+            // Text alone: a direct message only, and it says something.
+            guard event.visibility == .direct else {
+                throw TimelineError.invalid("image", "image (or media) is required")
+            }
+            guard caption != nil else {
+                throw TimelineError.invalid("caption", "a direct message without a photo needs a caption")
+            }
         case .image(let image):
             // One photo, stored with the post itself. Decoding, checking and re-encoding
             // happened before deciding (off the writer).
@@ -446,8 +473,11 @@ extension Command {
     public static func deletePost(post: String) -> Command { Command(DeletePostCommand(value: post)) }
 }
 
-/// What a post shows: one photo given with it, or photos uploaded before (`uploadMedia`).
+/// What a post shows: one photo given with it, photos uploaded before (`uploadMedia`), or none
+/// (a direct message may be text alone).
 public enum PostPhotos: Sendable, Equatable {
+    /// No photo: a direct message's text alone.
+    case none
     /// One photo, base64: uploaded and attached at once.
     case image(String)
     /// 1–10 of the acting user's media ids, in order (an album).
@@ -492,28 +522,31 @@ package struct AddPostCommand: CommandDefinition {
 
     /// Reads `addPost`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
+        let visibility = try fields.optionalString("visibility").map { raw throws(TimelineError) in
+            guard let visibility = PostVisibility(rawValue: raw) else {
+                throw TimelineError.invalid("visibility", "visibility must be public, followers or direct")
+            }
+            return visibility
+        }
+        self.visibility = visibility
         switch (fields.has("image"), try fields.optionalList("media")) {
         case (true, nil): photos = .image(try fields.string("image"))
         case (false, let ids?): photos = .media(ids)
         case (true, _?): throw .invalid("media", "give image or media, not both")
+        case (false, nil) where visibility == .direct: photos = .none
         case (false, nil): throw .invalid("image", "image (or media) is required")
         }
         caption = try fields.optionalString("caption")
         location = try fields.optionalPlace("location")
         sensitive = try fields.optionalBool("sensitive")
         warning = try fields.optionalString("warning")
-        visibility = try fields.optionalString("visibility").map { raw throws(TimelineError) in
-            guard let visibility = PostVisibility(rawValue: raw) else {
-                throw TimelineError.invalid("visibility", "visibility must be public or followers")
-            }
-            return visibility
-        }
         poll = try PollFields.read(fields)
     }
 
     /// Writes `addPost`'s fields.
     package func encode(to fields: inout CommandJSON) {
         switch photos {
+        case .none: break
         case .image(let image): fields.set("image", image)
         case .media(let ids): fields.set("media", strings: ids)
         }
@@ -550,6 +583,14 @@ extension Command {
                 visibility: visibility, poll: poll))
     }
 
+    /// Sends a direct message of text alone: seen only by the acting user and those `caption`
+    /// `@mentions` (`DirectMessages.swift`).
+    public static func addDirectPost(caption: String) -> Command {
+        Command(
+            AddPostCommand(
+                photos: .none, caption: caption, location: nil, sensitive: nil, warning: nil, visibility: .direct))
+    }
+
     /// Posts an album of 1–10 of the acting user's uploaded photos (`uploadMedia`), in order;
     /// the other fields as in `addPost(image:…)`.
     public static func addPost(
@@ -568,7 +609,7 @@ extension Command {
 extension PostAdded {
     /// What the payload records (the schema's description).
     public static let schemaDescription: String? =
-        "Version 5 adds `media`, the album's photos, or `blurhash`, its one photo's; version 4 added `visibility`; "
+        "Version 6 adds `addressees`, whom a direct post addresses; version 5 added `media`, the album's photos, or `blurhash`, its one photo's; version 4 added `visibility`; "
         + "version 3 what the image pipeline produced. As in version 2, it stores the personal fields sealed "
         + "with the owner's key; in JSON they appear in clear, or are absent once the owner is erased (the "
         + "envelope then has \"erased\": true)."
@@ -576,8 +617,12 @@ extension PostAdded {
     public static let memberDescriptions: [String: String] = [
         "width": "The full variant's width in pixels, after EXIF orientation.",
         "height": "The full variant's height in pixels, after EXIF orientation.",
-        "visibility": "Who sees the post: present only for a followers-only post (absent: public). Stored in "
-            + "clear, in a byte of flags after the sealed section that also says whether the variants follow.",
+        "visibility": "Who sees the post: present only for a followers-only or direct post (absent: public). "
+            + "Stored in clear, in a byte of flags after the sealed section that also says whether the variants "
+            + "follow.",
+        "addressees": "Whom a direct post addresses (version 6): the users its caption @mentions, known, not its "
+            + "author, with no block either way, decided when posted. Present only for a direct post; a direct "
+            + "post may have no photo (its imageId is then empty).",
         "media": "The photos it holds, in order (each a MediaUploaded); the first is imageId's. Absent for a post "
             + "from before media.",
         "blurhash": "The blurhash of a post given its one photo at once (an album's photos carry their own, in "
@@ -590,7 +635,9 @@ extension PostAdded {
             .with("uniqueItems", true),
         "width": JSONSchema.integer.with("minimum", 1),
         "height": JSONSchema.integer.with("minimum", 1),
-        "visibility": JSONSchema.enumeration(["followers"]),
+        "visibility": JSONSchema.enumeration(["followers", "direct"]),
+        "addressees": JSONSchema.array(of: .identifier).with("maxItems", .integer(Validation.maxMentions))
+            .with("uniqueItems", true),
         "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
         "blurhash": JSONSchema.string.with("minLength", 6)
     ]
@@ -599,7 +646,10 @@ extension PostAdded {
         "dependentRequired": [
             "variants": ["width", "height"], "width": ["variants", "height"], "height": ["variants", "width"]
         ],
-        "not": ["required": ["media", "blurhash"]]
+        "not": ["required": ["media", "blurhash"]],
+        "anyOf": [
+            ["required": ["imageId"]], ["required": ["visibility"], "properties": ["visibility": ["const": "direct"]]]
+        ]
     ]
 }
 
@@ -657,18 +707,23 @@ extension AddPostCommand {
         "location": "Where the photo was taken (recorded sealed with the author's key, as a PostPlaced event).",
         "sensitive": "Blur the photo until the viewer asks to see it.",
         "warning": "A content warning shown over the photo (makes it sensitive).",
-        "visibility": "Who sees the post: everyone, or only the author's followers (to anyone else it does not "
-            + "exist). By default followers for a locked account, public otherwise.",
+        "visibility": "Who sees the post: everyone, only the author's followers, or (direct) only the author and "
+            + "the users its caption @mentions (to anyone else it does not exist). By default followers for a "
+            + "locked account, public otherwise. A direct post may have no image nor media (text alone).",
         "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post."
     ].merging(PollFields.memberDescriptions) { a, _ in a }
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "image": JSONSchema.string.with("contentEncoding", "base64"),
-        "visibility": JSONSchema.enumeration(["public", "followers"]),
+        "visibility": JSONSchema.enumeration(["public", "followers", "direct"]),
         "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true)
     ].merging(PollFields.memberSchemas) { a, _ in a }
-    /// Rules across fields.
+    /// Rules across fields: image or media, not both; neither only for a direct post.
     package static let schemaKeywords: [String: JSONValue] = [
-        "oneOf": [["required": ["image"]], ["required": ["media"]]]
+        "not": ["required": ["image", "media"]],
+        "anyOf": [
+            ["required": ["image"]], ["required": ["media"]],
+            ["required": ["visibility"], "properties": ["visibility": ["const": "direct"]]]
+        ]
     ]
 }

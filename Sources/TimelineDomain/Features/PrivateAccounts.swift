@@ -4,8 +4,8 @@ import JSONModel
 // owner's consent. `follow` records `FollowRequested`; the owner's `approveFollowRequest` records
 // the `Followed` itself, `rejectFollowRequest` records `FollowRequestRejected`; `unfollow` of a
 // pending request records `FollowRequestWithdrawn`, as do a block and an erasure. Unlocking
-// approves every pending request. A post's `visibility` says who sees it: everyone, or only the
-// author's followers (to anyone else it does not exist).
+// approves every pending request. A post's `visibility` says who sees it: everyone, only the
+// author's followers, or only the users it addresses (direct; to anyone else it does not exist).
 
 /// Who sees a post.
 public enum PostVisibility: String, Sendable, Equatable, CaseIterable, Codable, SchemaEnumeration {
@@ -13,6 +13,9 @@ public enum PostVisibility: String, Sendable, Equatable, CaseIterable, Codable, 
     case `public`
     /// Its author and their (approved) followers only.
     case followers
+    /// Its author and the users it addresses (its `@mentions` when posted) only: a direct
+    /// message (Mastodon's `direct`). See `Features/DirectMessages.swift`.
+    case direct
 }
 
 extension Decider {

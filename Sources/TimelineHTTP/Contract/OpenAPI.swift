@@ -231,6 +231,8 @@ public enum OpenAPI {
             case .list: ("path", true, "A list id (one of the bearer's).", identifier)
             case .collection: ("path", true, "A collection id.", identifier)
             case .item: ("path", true, "A collection item id (an item's `id`).", identifier)
+            case .conversation:
+                ("path", true, "A conversation id (one of the bearer's: its first message's id).", identifier)
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)
             case .filter: ("path", true, "A filter id (one of the bearer's).", identifier)

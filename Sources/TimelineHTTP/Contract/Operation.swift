@@ -91,16 +91,15 @@ enum RequestBody: Sendable {
 /// A parameter of the path, query or headers (`components/parameters`).
 enum Parameter: String, CaseIterable, Sendable {
     case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
-        types, order, filter, keyword, filterStatus, poll, list, collection, item
+        types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
 }
 
 /// The groups of operations (OpenAPI tags), in the document's order.
 enum Tag: String, CaseIterable, Sendable {
-    case account, users, posts, comments, likes, bookmarks, blocks, mutes, filters, lists, collections, feeds, images,
-        stream,
-        moderation,
+    case account, users, posts, comments, likes, bookmarks, blocks, mutes, filters, lists, collections, conversations,
+        feeds, images, stream, moderation,
         operations
 
     var description: String {
@@ -118,6 +117,8 @@ enum Tag: String, CaseIterable, Sendable {
             "The bearer's lists of people they follow, each read as a timeline of its own, visible only to them."
         case .collections:
             "Collections of accounts their owners feature (Mastodon's collections), and the featured accounts' say."
+        case .conversations:
+            "Direct messages: posts seen only by their author and the users they @mention, in conversations."
         case .feeds: "Home timeline, hashtags and activity."
         case .images: "Image bytes."
         case .moderation:

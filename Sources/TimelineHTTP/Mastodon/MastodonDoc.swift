@@ -50,6 +50,7 @@ enum MastodonSchema: String, Sendable {
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case list = "List", lists = "[List]"
+    case conversation = "Conversation", conversations = "[Conversation]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]",
         familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",

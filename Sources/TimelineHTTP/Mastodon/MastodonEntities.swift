@@ -142,9 +142,13 @@ struct MastodonEntities {
             mentions: [], tags: [], emojis: [], card: JSONNull(), poll: Nullable(nil))
     }
 
-    /// A post's visibility as Mastodon's: followers-only is `private`.
+    /// A post's visibility as Mastodon's: followers-only is `private`, direct `direct`.
     static func visibility(_ visibility: PostVisibility) -> Mastodon.Visibility {
-        visibility == .followers ? .private : .public
+        switch visibility {
+        case .public: .public
+        case .followers: .private
+        case .direct: .direct
+        }
     }
 
     /// A comment as a status (Pixelfed's mapping): a reply to its post, or to the comment it

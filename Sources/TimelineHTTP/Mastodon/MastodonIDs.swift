@@ -59,6 +59,7 @@ final class MastodonIDs: Sendable {
         case "lists": return .list
         case "collections": return .collection
         case "items": return .collectionItem
+        case "conversations": return .conversation
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }

@@ -223,6 +223,7 @@ public enum MastodonOpenAPI {
                 ("WrappedCollection", try .of(Mastodon.WrappedCollection.self)),
                 ("WrappedCollections", try .of(Mastodon.WrappedCollections.self)),
                 ("WrappedCollectionItem", try .of(Mastodon.WrappedCollectionItem.self)),
+                ("Conversation", try .of(Mastodon.Conversation.self)),
                 ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
                 ("InstanceV1", try .of(Mastodon.V1Instance.self)),
                 ("Instance", try .of(Mastodon.Instance.self)),

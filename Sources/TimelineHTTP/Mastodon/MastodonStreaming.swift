@@ -34,6 +34,14 @@ extension MastodonAPI {
             try api.mastodonEventStream(request, entities, stream: .notifications)
         },
         now(
+            "GET", "/api/v1/streaming/direct", .tokenInQuery, scope: reading,
+            doc: .init(
+                "The user's conversations as Server-Sent Events: `conversation` as a direct message comes in.",
+                returns: .stream, query: ["access_token"])
+        ) { api, request, entities in
+            try api.mastodonEventStream(request, entities, stream: .direct)
+        },
+        now(
             "GET", "/api/v1/streaming/list", .tokenInQuery, scope: reading,
             doc: .init(
                 "A list's stream as Server-Sent Events: its members' new posts.", returns: .stream,
@@ -68,10 +76,14 @@ enum MastodonStream: String, Sendable {
     case notifications = "user:notification"
     /// One list's posts (the list is named beside: `list=`).
     case list
+    /// The user's conversations of direct messages: a `conversation` event as a message comes in.
+    case direct
 
     /// Whether `update` belongs on this stream (a list's only its members' posts: the encoder
-    /// checks the author).
+    /// checks the author; the direct stream only conversations, and only it).
     func carries(_ update: LiveUpdate) -> Bool {
+        if case .conversation = update { return self == .direct }
+        if self == .direct { return false }
         if case .activity = update { return self != .list }
         return self != .notifications
     }
@@ -154,6 +166,11 @@ extension TimelineAPI {
                 // Deleting a post keeps its number: the id clients hold is the one answered here.
                 guard let id = try? entities.ids.id(.post(post)) else { return nil }
                 return frame("delete", id)
+            case .conversation(let conversation):
+                guard let entity = try? mastodonConversation(conversation, viewer: viewer, entities),
+                    let text = try? JSONValueEncoder.bytes(entity)
+                else { return nil }
+                return frame("conversation", String(decoding: text, as: UTF8.self))
             }
         }
     }
@@ -188,7 +205,7 @@ extension TimelineAPI {
                 subscribed.withLock { _ = $0.insert(stream) }
             }
         }
-        let encoders = [MastodonStream.user, .notifications].map { stream in
+        let encoders = [MastodonStream.user, .notifications, .direct].map { stream in
             (
                 stream,
                 mastodonEncoder(entities, viewer: owner.user, stream: stream) { event, payload in

@@ -170,22 +170,27 @@ extension TimelineAPI {
             else { throw TimelineError.invalid("media_ids", "Validation failed: media_ids names no upload of yours") }
             return upload.id
         }
-        guard !media.isEmpty else {
-            throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)")
-        }
         let visibility: PostVisibility? =
             switch params.string("visibility") {
             case nil: nil
             case "public", "unlisted": .public
             case "private": .followers
+            case "direct": .direct
             default:
                 throw TimelineError.invalid(
-                    "visibility", "Validation failed: visibility must be public, unlisted or private")
+                    "visibility", "Validation failed: visibility must be public, unlisted, private or direct")
             }
+        // A direct message may be text alone; every other status needs a photo.
+        guard !media.isEmpty || visibility == .direct else {
+            throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)")
+        }
         let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
-        let command = Command.addPost(
-            media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning,
-            visibility: visibility, poll: try params.poll())
+        let command =
+            media.isEmpty
+            ? Command.addDirectPost(caption: text)
+            : Command.addPost(
+                media: media, caption: text, sensitive: try params.bool("sensitive"), warning: warning,
+                visibility: visibility, poll: try params.poll())
         guard case .post(let post) = try await execute(command, request) else {
             throw TimelineError(.internal, "not a post")
         }
