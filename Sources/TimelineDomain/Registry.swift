@@ -44,7 +44,9 @@ extension Command {
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
-        RemoveFromListCommand.self
+        RemoveFromListCommand.self,
+        SchedulePostCommand.self, ReschedulePostCommand.self, CancelScheduledPostCommand.self,
+        PublishScheduledPostCommand.self
     ]
 }
 
@@ -203,6 +205,14 @@ public enum Event: Equatable, Sendable {
     case listAccountAdded(ListMember)
     /// A user took an account out of a list: `ListAccountRemoved`.
     case listAccountRemoved(ListMember)
+    /// A user scheduled a post: `PostScheduled`.
+    case postScheduled(PostScheduled)
+    /// A pending scheduled post got a new time: `ScheduledPostChanged`.
+    case scheduledPostChanged(ScheduledPostChanged)
+    /// A pending scheduled post was cancelled: `ScheduledPostCancelled`.
+    case scheduledPostCancelled(ScheduledPostCancelled)
+    /// A scheduled post was published (after its post's events): `ScheduledPostPublished`.
+    case scheduledPostPublished(ScheduledPostPublished)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -310,6 +320,10 @@ public enum Event: Equatable, Sendable {
         case .listDeleted: .listDeleted
         case .listAccountAdded: .listAccountAdded
         case .listAccountRemoved: .listAccountRemoved
+        case .postScheduled: .postScheduled
+        case .scheduledPostChanged: .scheduledPostChanged
+        case .scheduledPostCancelled: .scheduledPostCancelled
+        case .scheduledPostPublished: .scheduledPostPublished
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -399,6 +413,10 @@ public enum Event: Equatable, Sendable {
         case .listDeleted(let e): e
         case .listAccountAdded(let e): e
         case .listAccountRemoved(let e): e
+        case .postScheduled(let e): e
+        case .scheduledPostChanged(let e): e
+        case .scheduledPostCancelled(let e): e
+        case .scheduledPostPublished(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -569,6 +587,14 @@ public enum EventType: String, CaseIterable, Sendable {
     case listAccountAdded = "ListAccountAdded"
     /// A user took an account out of a list: `ListAccountRemoved`.
     case listAccountRemoved = "ListAccountRemoved"
+    /// A user scheduled a post: `PostScheduled`.
+    case postScheduled = "PostScheduled"
+    /// A pending scheduled post got a new time: `ScheduledPostChanged`.
+    case scheduledPostChanged = "ScheduledPostChanged"
+    /// A pending scheduled post was cancelled: `ScheduledPostCancelled`.
+    case scheduledPostCancelled = "ScheduledPostCancelled"
+    /// A scheduled post was published: `ScheduledPostPublished`.
+    case scheduledPostPublished = "ScheduledPostPublished"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -667,6 +693,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .listCreated, .listUpdated: ListSettings.self
         case .listDeleted: ListDeleted.self
         case .listAccountAdded, .listAccountRemoved: ListMember.self
+        case .postScheduled: PostScheduled.self
+        case .scheduledPostChanged: ScheduledPostChanged.self
+        case .scheduledPostCancelled: ScheduledPostCancelled.self
+        case .scheduledPostPublished: ScheduledPostPublished.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
@@ -757,6 +787,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .listDeleted: .listDeleted(try ListDeleted(from: &r, &opener))
         case .listAccountAdded: .listAccountAdded(try ListMember(from: &r, &opener))
         case .listAccountRemoved: .listAccountRemoved(try ListMember(from: &r, &opener))
+        case .postScheduled: .postScheduled(try PostScheduled(from: &r, &opener))
+        case .scheduledPostChanged: .scheduledPostChanged(try ScheduledPostChanged(from: &r, &opener))
+        case .scheduledPostCancelled: .scheduledPostCancelled(try ScheduledPostCancelled(from: &r, &opener))
+        case .scheduledPostPublished: .scheduledPostPublished(try ScheduledPostPublished(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

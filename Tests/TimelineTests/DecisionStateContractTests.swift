@@ -160,6 +160,10 @@ extension InMemoryState {
             listMembers.insert([e.listId.rawValue, e.accountId.rawValue])
         case .listAccountRemoved(let e):
             listMembers.remove([e.listId.rawValue, e.accountId.rawValue])
+        case .postScheduled(let e): scheduleRecords[e.scheduleId] = ScheduledPostRecord(e)
+        case .scheduledPostChanged(let e): scheduleRecords[e.scheduleId]?.publishAt = e.publishAt
+        case .scheduledPostCancelled(let e): scheduleRecords[e.scheduleId] = nil
+        case .scheduledPostPublished(let e): scheduleRecords[e.scheduleId] = nil
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
             // Deciding asks only whether a request is held; the requests are those a test gave.
             heldRequests[e.userId]?.remove(e.accountId)
@@ -257,6 +261,7 @@ extension InMemoryState {
         case .postReported(let e):
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
+            scheduleRecords = scheduleRecords.filter { $0.value.author != e.userId }
             pinEdges = pinEdges.filter { $0[0] != e.userId.rawValue }
             conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }

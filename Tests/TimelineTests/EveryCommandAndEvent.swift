@@ -113,7 +113,14 @@ let sampleCommands: [Command] = [
     .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
     .deleteList(list: "l1"),
     .addToList(list: "l1", users: ["u2", "u3"]),
-    .removeFromList(list: "l1", users: ["u2"])
+    .removeFromList(list: "l1", users: ["u2"]),
+    .schedulePost(
+        media: ["m1"], caption: "later #tag", scheduledAt: "2030-01-01T12:00:00Z",
+        location: Place(latitude: 1, longitude: 2, name: "There"), warning: "cw", visibility: .followers,
+        poll: PollDraft(options: ["a", "b"], expiresIn: 3600)),
+    .reschedulePost(scheduledPost: "s1", scheduledAt: "2030-01-02T12:00:00Z"),
+    .cancelScheduledPost(scheduledPost: "s1"),
+    .publishScheduledPost(scheduledPost: "s1")
 ]
 
 extension SchemaTests {
@@ -331,6 +338,8 @@ extension SchemaTests {
         try await service.run(.addToList(list: list, users: [fay.id.rawValue]), as: alice.id)
         try await service.run(.removeFromList(list: list, users: [fay.id.rawValue]), as: alice.id)
         try await service.run(.deleteList(list: list), as: alice.id)
+        // Alice schedules two posts, moves one and cancels the other; the first is published.
+        try await ScheduledPostTests.scheduleMoveCancelAndPublish(service, as: alice.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

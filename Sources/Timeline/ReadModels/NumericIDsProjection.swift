@@ -65,7 +65,8 @@ struct NumericIDsProjection: Projection {
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
-        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted, .listCreated
+        .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted, .listCreated,
+        .postScheduled
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -91,6 +92,7 @@ struct NumericIDsProjection: Projection {
         // A boost is a status of its own: its own number, never its post's.
         case .postBoosted(let e): [.boost(e.boostId)]
         case .listCreated(let e): [.list(e.listId)]
+        case .postScheduled(let e): [.scheduledPost(e.scheduleId)]
         default: []
         }
     }
@@ -136,6 +138,8 @@ public enum NumberedObject: Hashable, Sendable {
     case boost(PostID)
     /// A user's list (`List.id`).
     case list(ListID)
+    /// A user's scheduled post (`ScheduledStatus.id`).
+    case scheduledPost(ScheduledPostID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -167,6 +171,8 @@ public enum NumberedObject: Hashable, Sendable {
         case featuredTag = 0x66
         /// `List.id`.
         case list = 0x6C
+        /// `ScheduledStatus.id`.
+        case scheduledPost = 0x74
     }
 
     /// The space the object's number is unique in.
@@ -186,13 +192,15 @@ public enum NumberedObject: Hashable, Sendable {
         case .poll: .poll
         case .featuredTag: .featuredTag
         case .list: .list
+        case .scheduledPost: .scheduledPost
         }
     }
 
     /// The kinds by name, as the `mastodonId` query takes them.
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
-        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list"
+        "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list",
+        "scheduledPost"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -214,6 +222,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "featuredTag": self = .featuredTag(id)
         case "boost": self = .boost(PostID(id))
         case "list": self = .list(ListID(id))
+        case "scheduledPost": self = .scheduledPost(ScheduledPostID(id))
         default: return nil
         }
     }
@@ -241,6 +250,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .featuredTag(let id): (0x66, id)
             case .boost(let id): (0x62, id.rawValue)
             case .list(let id): (0x6C, id.rawValue)
+            case .scheduledPost(let id): (0x74, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -265,6 +275,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x66: self = .featuredTag(id)
         case 0x62: self = .boost(PostID(id))
         case 0x6C: self = .list(ListID(id))
+        case 0x74: self = .scheduledPost(ScheduledPostID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

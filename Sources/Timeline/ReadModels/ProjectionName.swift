@@ -33,6 +33,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case polls
     /// The users' lists and their members.
     case lists
+    /// Pending scheduled posts, by user and by when they are due.
+    case scheduledPosts
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -22,7 +22,7 @@ extension ProjectionName {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity: 2
         case .sessions, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs, .profileExtras,
-            .boosts, .lists:
+            .boosts, .lists, .scheduledPosts:
             1
         }
     }
@@ -34,7 +34,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists:
+            .profileExtras, .boosts, .lists, .scheduledPosts:
             []
         }
     }
@@ -110,6 +110,7 @@ final class ReadModels: Sendable {
     let filters: FiltersProjection
     let polls: PollsProjection
     let lists: ListsProjection
+    let scheduledPosts: ScheduledPostsProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -146,6 +147,7 @@ final class ReadModels: Sendable {
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
         let polls = try PollsProjection(env, prefix: generations.prefix(.polls))
         let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
+        let scheduledPosts = try ScheduledPostsProjection(env, prefix: generations.prefix(.scheduledPosts))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -164,6 +166,7 @@ final class ReadModels: Sendable {
             case .filters: filters
             case .polls: polls
             case .lists: lists
+            case .scheduledPosts: scheduledPosts
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -177,6 +180,7 @@ final class ReadModels: Sendable {
         self.filters = filters
         self.polls = polls
         self.lists = lists
+        self.scheduledPosts = scheduledPosts
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
@@ -365,7 +369,10 @@ struct ReadView: DecisionState {
     }
     func userReportCount(_ user: UserID) throws -> Int { try models.profiles.userReports.members(of: user, txn).count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord] {
-        try models.posts.unattached(uploadedBefore: time, limit: limit, txn)
+        // A scheduled post's photos wait for it, however long.
+        try models.posts.unattached(uploadedBefore: time, limit: limit, txn) {
+            try models.scheduledPosts.held.contains($0, txn)
+        }
     }
     func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool {
         try models.follows.requestPending(follower, followee, txn)
