@@ -272,3 +272,109 @@ extension InMemoryState {
         #expect(try reopened.posts(by: alice.id).items.first?.caption == "after restart")
     }
 }
+
+// MARK: - Over HTTP
+
+extension ScheduledPostTests {
+    /// Uploads a photo over /v1; its id.
+    static func uploadOverV1(_ api: APIClient, _ token: String, _ n: Int) async throws -> String {
+        let reply = try await api.send("POST", "/v1/media", json: ["image": gifBase64(n)], bearer: token)
+        try #require(reply.status == 201, "\(reply)")
+        return try #require(reply.json["id"] as? String)
+    }
+
+    /// Waits (polling, with a bound) until `user`'s posts hold `count`; their items.
+    static func waitForPosts(_ api: APIClient, _ user: String, _ token: String, count: Int) async throws
+        -> [[String: Any]]
+    {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let items = try await api.get("/v1/users/\(user)/posts", bearer: token).items
+            if items.count >= count { return items }
+            try #require(ContinuousClock.now < deadline, "\(count) posts were not published in time")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test func scheduledPostsOverV1PublishedAtTheirTime() async throws {
+        // A server whose least lead is 1 s instead of 5 minutes (TIMELINE_SCHEDULE_MIN_LEAD_MS).
+        try await withServer(environment: ["TIMELINE_SCHEDULE_MIN_LEAD_MS": "1000"]) { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let photo = try await Self.uploadOverV1(api, alice.token, 1)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            // Too soon: 400 on scheduledAt.
+            let soon = try await api.send(
+                "POST", "/v1/scheduled-posts",
+                json: ["media": [photo], "scheduledAt": Self.time(now - 60_000)], bearer: alice.token)
+            #expect(soon.status == 400 && soon.errorField == "scheduledAt", "\(soon)")
+            // Far ahead, then moved to 2 s from now.
+            let made = try await api.send(
+                "POST", "/v1/scheduled-posts",
+                json: ["media": [photo], "caption": "soon #v1", "scheduledAt": Self.time(now + 3_600_000)],
+                bearer: alice.token)
+            #expect(made.status == 201, "\(made)")
+            let id = try #require(made.json["id"] as? String)
+            #expect(made.header("Location") == "/v1/scheduled-posts/\(id)")
+            let listed = try await api.get("/v1/me/scheduled-posts", bearer: alice.token)
+            #expect(listed.ids == [id])
+            #expect(listed.items.first?["caption"] as? String == "soon #v1")
+            #expect(((listed.items.first?["media"] as? [[String: Any]])?.first?["id"] as? String) == photo)
+            // Nobody else reads, moves or cancels it; its photo is not served to them.
+            #expect(try await api.get("/v1/me/scheduled-posts", bearer: bob.token).items.isEmpty)
+            #expect(try await api.get("/v1/scheduled-posts/\(id)", bearer: bob.token).status == 404)
+            #expect(try await api.send("DELETE", "/v1/scheduled-posts/\(id)", bearer: bob.token).status == 404)
+            let image = try #require(
+                ((listed.items.first?["media"] as? [[String: Any]])?.first?["image"] as? String))
+            #expect(try await api.get("/v1/images/\(image)", bearer: bob.token).status == 404)
+            #expect(try await api.get("/v1/images/\(image)", bearer: alice.token).status == 200)
+            // A second one, cancelled.
+            let other = try await Self.uploadOverV1(api, alice.token, 2)
+            let second = try #require(
+                try await api.send(
+                    "POST", "/v1/scheduled-posts", json: ["media": [other], "scheduledAt": Self.time(now + 7_200_000)],
+                    bearer: alice.token
+                ).json["id"] as? String)
+            #expect(try await api.send("DELETE", "/v1/scheduled-posts/\(second)", bearer: alice.token).status == 204)
+            #expect(try await api.get("/v1/scheduled-posts/\(second)", bearer: alice.token).status == 404)
+            let at = Int64(Date().timeIntervalSince1970 * 1000) + 2000
+            let moved = try await api.send(
+                "PATCH", "/v1/scheduled-posts/\(id)", json: ["scheduledAt": Self.time(at)], bearer: alice.token)
+            #expect(moved.status == 200 && moved.json["changed"] as? Bool == true, "\(moved)")
+            // Published by the server at its time, once.
+            let posts = try await Self.waitForPosts(api, alice.id, bob.token, count: 1)
+            #expect(posts.count == 1 && posts[0]["caption"] as? String == "soon #v1")
+            #expect(try await api.get("/v1/me/scheduled-posts", bearer: alice.token).items.isEmpty)
+            #expect(try await api.get("/v1/scheduled-posts/\(id)", bearer: alice.token).status == 404)
+            #expect(try await api.get("/v1/images/\(image)", bearer: bob.token).status == 200)
+        }
+    }
+
+    @Test func anOverdueScheduleIsPublishedWhenTheServerStarts() async throws {
+        let database = temporaryPath()
+        let (alice, id) = try await withServer(database: database) { server in
+            let api = server.api
+            let alice = try await api.signUp("alice")
+            let photo = try await Self.uploadOverV1(api, alice.token, 3)
+            // Mastodon's rule as it is: 6 minutes ahead.
+            let at = Int64(Date().timeIntervalSince1970 * 1000) + 360_000
+            let made = try await api.send(
+                "POST", "/v1/scheduled-posts",
+                json: ["media": [photo], "caption": "while down", "scheduledAt": Self.time(at)],
+                bearer: alice.token)
+            #expect(made.status == 201, "\(made)")
+            return (alice, try #require(made.json["id"] as? String))
+        }
+        // Started again "10 minutes later" (its clock ahead: TIMELINE_CLOCK_OFFSET_MS): the
+        // schedule is overdue, and published at start.
+        try await withServer(database: database, environment: ["TIMELINE_CLOCK_OFFSET_MS": "600000"]) { server in
+            let posts = try await Self.waitForPosts(server.api, alice.id, alice.token, count: 1)
+            #expect(posts.count == 1 && posts[0]["caption"] as? String == "while down")
+            #expect(try await server.api.get("/v1/scheduled-posts/\(id)", bearer: alice.token).status == 404)
+        }
+        // And once only: the log holds one publication.
+        let service = try openService(path: database)
+        defer { service.close() }
+        #expect(try service.events(from: 1, limit: 10_000).filter { $0.type == .scheduledPostPublished }.count == 1)
+    }
+}

@@ -285,6 +285,16 @@ package enum Catalogue {
                 .lists(try service.lists(containing: account, viewer: user))
             }
         },
+        QueryDefinition(actingUser: "scheduledPosts") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .scheduledPosts(try service.scheduledPosts(of: user, page))
+            }
+        },
+        QueryDefinition(actingUser: "scheduledPost") { input throws(TimelineError) in
+            let id: ScheduledPostID = try input.identifier("scheduledPost")
+            return { service, user throws(TimelineError) in .scheduledPost(try service.scheduledPost(id, viewer: user))
+            }
+        },
         QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }

@@ -98,6 +98,8 @@ package enum JSONOutput {
         case .poll(let p): encoded(ResultJSON.Poll(p))
         case .list(let list): encoded(ResultJSON.List(list))
         case .lists(let lists): encoded(ResultJSON.Lists(lists: lists.map(ResultJSON.List.init)))
+        case .scheduledPost(let s): encoded(ResultJSON.ScheduledPost(s))
+        case .scheduledPosts(let page): encoded(ResultJSON.Page(page, ResultJSON.ScheduledPost.init))
         }
     }
 

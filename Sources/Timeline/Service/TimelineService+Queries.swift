@@ -546,4 +546,8 @@ public enum QueryResult: Sendable, Equatable {
     case list(ListRecord)
     /// Some of the viewer's lists, oldest first.
     case lists([ListRecord])
+    /// One of the viewer's pending scheduled posts.
+    case scheduledPost(ScheduledPost)
+    /// A page of the viewer's pending scheduled posts, the latest scheduled first.
+    case scheduledPosts(Page<ScheduledPost>)
 }

@@ -229,6 +229,7 @@ public enum OpenAPI {
             case .comment: ("path", true, "A comment id.", identifier)
             case .poll: ("path", true, "A poll id (a post's `poll.id`).", identifier)
             case .list: ("path", true, "A list id (one of the bearer's).", identifier)
+            case .scheduledPost: ("path", true, "A scheduled post's id (one of the bearer's).", identifier)
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)
             case .filter: ("path", true, "A filter id (one of the bearer's).", identifier)
