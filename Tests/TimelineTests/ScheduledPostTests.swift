@@ -378,3 +378,31 @@ extension ScheduledPostTests {
         #expect(try service.events(from: 1, limit: 10_000).filter { $0.type == .scheduledPostPublished }.count == 1)
     }
 }
+
+/// Scheduled statuses through Mastodon.py against a real server (Tests/mastodon/test_scheduled.py).
+@Suite struct MastodonScheduledTests {
+    @Test(.timeLimit(.minutes(3))) func mastodonPyScheduledStatuses() async throws {
+        let database = temporaryPath()
+        try await withServer(database: database, environment: ["TIMELINE_SCHEDULE_MIN_LEAD_MS": "3000"]) { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let path = PhotoTests.directory() + "/scheduled.png"
+            try Data(try AvatarTests.image(64, shade: 120)).write(to: URL(fileURLWithPath: path))
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_scheduled.py").path,
+                    "http://127.0.0.1:\(server.port)", alice.token, bob.token,
+                    try await server.mastodonID("account", alice.id), path
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(150))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - every scheduled status call"), "\(text)")
+        }
+        // One publication in the log.
+        let service = try openService(path: database)
+        defer { service.close() }
+        #expect(try service.events(from: 1, limit: 10_000).filter { $0.type == .scheduledPostPublished }.count == 1)
+    }
+}

@@ -50,6 +50,7 @@ enum MastodonSchema: String, Sendable {
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case list = "List", lists = "[List]"
+    case scheduledStatus = "ScheduledStatus", scheduledStatuses = "[ScheduledStatus]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]",
         familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",

@@ -57,6 +57,7 @@ final class MastodonIDs: Sendable {
         case "polls": return .poll
         case "featured_tags": return .featuredTag
         case "lists": return .list
+        case "scheduled_statuses": return .scheduledPost
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }
