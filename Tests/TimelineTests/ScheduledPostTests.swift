@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TimelineBench
+import TimelineCluster
 @testable import Timeline
 import TimelineDomain
 
@@ -404,5 +406,68 @@ extension ScheduledPostTests {
         let service = try openService(path: database)
         defer { service.close() }
         #expect(try service.events(from: 1, limit: 10_000).filter { $0.type == .scheduledPostPublished }.count == 1)
+    }
+}
+
+/// Scheduled posts on a cluster (two nodes on a replicated JetStream log): both nodes' publishers
+/// race over the same due schedules and each is published once; after the node that scheduled
+/// them is gone (a failover), the other publishes what comes due.
+@Suite(.serialized) struct ScheduledPostClusterTests {
+    @Test func twoNodesPublishEachOnceAndTheSurvivorPublishesAfterAFailover() async throws {
+        let cluster = try LocalNATSCluster(directory: temporaryPath("nats"))
+        try cluster.waitUntilReady()
+        let clock = TestClock()
+        func node(seed: UInt64) throws -> TimelineService {
+            try openService(clock: clock, seed: seed) { $0.cluster = ClusterOptions(urls: cluster.urls) }
+        }
+        let a = try node(seed: 11), b = try node(seed: 12)
+        let alice = try await a.createUser("alice")
+        var ids: [String] = []
+        for n in 0..<4 {
+            let photo = try await ScheduledPostTests.upload(a, alice.id, 40 + n)
+            ids.append(
+                try #require(
+                    try await a.run(
+                        .schedulePost(
+                            media: [photo.id], caption: "n\(n)",
+                            scheduledAt: ScheduledPostTests.time(a.now() + 300_000 + Int64(n))),
+                        as: alice.id
+                    ).created))
+        }
+        try await b.waitForReplication(to: try a.replicationPosition())
+        #expect(try b.nextScheduledPostDue() != nil)
+        clock.advance(400_000)
+        // Both nodes' publishers at once, twice each.
+        async let fromA = a.publishDueScheduledPosts()
+        async let fromB = b.publishDueScheduledPosts()
+        async let againA = a.publishDueScheduledPosts()
+        async let againB = b.publishDueScheduledPosts()
+        let all = try await fromA + fromB + againA + againB
+        #expect(Set(all).count == 4 && all.count == 4, "\(all)")
+        // Failover: a schedule made on A; A goes; B publishes it when it comes due.
+        let photo = try await ScheduledPostTests.upload(a, alice.id, 50)
+        let last = try #require(
+            try await a.run(
+                .schedulePost(
+                    media: [photo.id], caption: "after failover",
+                    scheduledAt: ScheduledPostTests.time(a.now() + 300_000)), as: alice.id
+            ).created)
+        try await b.waitForReplication(to: try a.replicationPosition())
+        a.close()
+        clock.advance(300_000)
+        let survivor = try await b.publishDueScheduledPosts()
+        #expect(survivor.count == 1)
+        #expect(try b.posts(by: alice.id, PageRequest(limit: 100)).items.first?.caption == "after failover")
+        let published = try b.events(from: 1, limit: 10_000).filter { $0.type == .scheduledPostPublished }
+        #expect(published.count == 5)
+        #expect(
+            Set(
+                published.compactMap { e -> String? in
+                    if case .scheduledPostPublished(let p) = e.event { return p.scheduleId.rawValue }
+                    return nil
+                }) == Set(ids + [last]))
+        #expect(try b.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+        b.close()
+        withExtendedLifetime(cluster) {}
     }
 }
