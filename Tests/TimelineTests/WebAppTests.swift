@@ -172,4 +172,10 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func listsInARealBrowser() async throws {
         try await Self.browserScript("test_lists.py", passes: "all lists browser checks passed")
     }
+
+    /// Tests/browser/test_scheduled.py: New post's "Schedule for later", and Scheduled posts —
+    /// listed with its time, the time changed (a past one refused), cancelled, nothing published.
+    @Test(.timeLimit(.minutes(3))) func scheduledPostsInARealBrowser() async throws {
+        try await Self.browserScript("test_scheduled.py", passes: "all scheduled posts browser checks passed")
+    }
 }

@@ -11,6 +11,7 @@ import * as compose from './compose.js';
 import * as activity from './activity.js';
 import * as lists from './lists.js';
 import * as peoplelists from './peoplelists.js';
+import * as scheduled from './scheduled.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
 import * as tag from './tag.js';
@@ -27,6 +28,7 @@ const routes = [
   { pattern: /^\/u\/([^/]+)\/(followers|following)$/, screen: lists, nav: null, mode: 'people' },
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
   { pattern: /^\/lists$/, screen: peoplelists, nav: null },
+  { pattern: /^\/scheduled$/, screen: scheduled, nav: null },
   { pattern: /^\/lists\/([^/]+)$/, screen: peoplelists, nav: null },
   { pattern: /^\/blocked$/, screen: lists, nav: null, mode: 'blocked' },
   { pattern: /^\/muted$/, screen: lists, nav: null, mode: 'muted' },

@@ -50,6 +50,7 @@ export async function render(root, { params: [name] }, app) {
       requestsLink,
       h('a', { href: '#/saved', class: 'menu-item', role: 'menuitem' }, 'Saved posts'),
       h('a', { href: '#/lists', class: 'menu-item', role: 'menuitem' }, 'Lists'),
+      h('a', { href: '#/scheduled', class: 'menu-item', role: 'menuitem' }, 'Scheduled posts'),
       user.moderator ? h('a', { href: '#/reports', class: 'menu-item', role: 'menuitem' }, 'Reports') : null,
       signOut);
     const showMenu = (open) => {
