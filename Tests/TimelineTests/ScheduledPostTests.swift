@@ -93,6 +93,10 @@ extension InMemoryState {
             _ = try await service.run(
                 .schedulePost(media: [photo.id], caption: "again", scheduledAt: Self.time(now + 400_000)), as: alice.id)
         }
+        // Nor can it be deleted while the schedule holds it (as Mastodon's media of a status).
+        await expectError(.invalidArgument, field: "media") {
+            _ = try await service.run(.deleteMedia(media: photo.id), as: alice.id)
+        }
         // Only its author sees, moves or cancels it; to anyone else it does not exist.
         let scheduled = try service.scheduledPost(ScheduledPostID(id), viewer: alice.id)
         #expect(scheduled.publishAt == now + 300_000 && scheduled.media.map(\.id) == [photo.id])
