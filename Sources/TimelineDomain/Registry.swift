@@ -42,13 +42,15 @@ extension Command {
         VoteCommand.self,
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
-        DismissSuggestionCommand.self, GenerateAnnualReportCommand.self, ReadAnnualReportCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
+        DismissSuggestionCommand.self, GenerateAnnualReportCommand.self, ReadAnnualReportCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self,
         CreateCollectionCommand.self, UpdateCollectionCommand.self, DeleteCollectionCommand.self,
         AddToCollectionCommand.self, RemoveFromCollectionCommand.self, RevokeCollectionItemCommand.self,
-        MarkConversationReadCommand.self, RemoveConversationCommand.self
+        MarkConversationReadCommand.self, RemoveConversationCommand.self,
+        SchedulePostCommand.self, ReschedulePostCommand.self, CancelScheduledPostCommand.self,
+        PublishScheduledPostCommand.self
     ]
 }
 
@@ -223,6 +225,14 @@ public enum Event: Equatable, Sendable {
     case conversationRead(ConversationMark)
     /// A participant took a conversation out of their list: `ConversationRemoved`.
     case conversationRemoved(ConversationMark)
+    /// A user scheduled a post: `PostScheduled`.
+    case postScheduled(PostScheduled)
+    /// A pending scheduled post got a new time: `ScheduledPostChanged`.
+    case scheduledPostChanged(ScheduledPostChanged)
+    /// A pending scheduled post was cancelled: `ScheduledPostCancelled`.
+    case scheduledPostCancelled(ScheduledPostCancelled)
+    /// A scheduled post was published (after its post's events): `ScheduledPostPublished`.
+    case scheduledPostPublished(ScheduledPostPublished)
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet(NotificationPolicySet)
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -344,6 +354,10 @@ public enum Event: Equatable, Sendable {
         case .collectionItemRevoked: .collectionItemRevoked
         case .conversationRead: .conversationRead
         case .conversationRemoved: .conversationRemoved
+        case .postScheduled: .postScheduled
+        case .scheduledPostChanged: .scheduledPostChanged
+        case .scheduledPostCancelled: .scheduledPostCancelled
+        case .scheduledPostPublished: .scheduledPostPublished
         case .notificationPolicySet: .notificationPolicySet
         case .notificationRequestAccepted: .notificationRequestAccepted
         case .notificationRequestDismissed: .notificationRequestDismissed
@@ -444,6 +458,10 @@ public enum Event: Equatable, Sendable {
         case .collectionItemRevoked(let e): e
         case .conversationRead(let e): e
         case .conversationRemoved(let e): e
+        case .postScheduled(let e): e
+        case .scheduledPostChanged(let e): e
+        case .scheduledPostCancelled(let e): e
+        case .scheduledPostPublished(let e): e
         case .notificationPolicySet(let e): e
         case .notificationRequestAccepted(let e): e
         case .notificationRequestDismissed(let e): e
@@ -633,6 +651,14 @@ public enum EventType: String, CaseIterable, Sendable {
     case conversationRead = "ConversationRead"
     /// A participant took a conversation out of their list: `ConversationRemoved`.
     case conversationRemoved = "ConversationRemoved"
+    /// A user scheduled a post: `PostScheduled`.
+    case postScheduled = "PostScheduled"
+    /// A pending scheduled post got a new time: `ScheduledPostChanged`.
+    case scheduledPostChanged = "ScheduledPostChanged"
+    /// A pending scheduled post was cancelled: `ScheduledPostCancelled`.
+    case scheduledPostCancelled = "ScheduledPostCancelled"
+    /// A scheduled post was published: `ScheduledPostPublished`.
+    case scheduledPostPublished = "ScheduledPostPublished"
     /// A user set their notification policy: `NotificationPolicySet`.
     case notificationPolicySet = "NotificationPolicySet"
     /// A user let one account's held notifications through: `NotificationRequestAccepted`.
@@ -741,6 +767,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .collectionDeleted: CollectionDeleted.self
         case .collectionItemAdded, .collectionItemRemoved, .collectionItemRevoked: CollectionItemChange.self
         case .conversationRead, .conversationRemoved: ConversationMark.self
+        case .postScheduled: PostScheduled.self
+        case .scheduledPostChanged: ScheduledPostChanged.self
+        case .scheduledPostCancelled: ScheduledPostCancelled.self
+        case .scheduledPostPublished: ScheduledPostPublished.self
         case .notificationPolicySet: NotificationPolicySet.self
         case .notificationRequestAccepted, .notificationRequestDismissed: NotificationRequestAnswer.self
         case .filterSaved: FilterSaved.self
@@ -841,6 +871,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .collectionItemRevoked: .collectionItemRevoked(try CollectionItemChange(from: &r, &opener))
         case .conversationRead: .conversationRead(try ConversationMark(from: &r, &opener))
         case .conversationRemoved: .conversationRemoved(try ConversationMark(from: &r, &opener))
+        case .postScheduled: .postScheduled(try PostScheduled(from: &r, &opener))
+        case .scheduledPostChanged: .scheduledPostChanged(try ScheduledPostChanged(from: &r, &opener))
+        case .scheduledPostCancelled: .scheduledPostCancelled(try ScheduledPostCancelled(from: &r, &opener))
+        case .scheduledPostPublished: .scheduledPostPublished(try ScheduledPostPublished(from: &r, &opener))
         case .notificationPolicySet: .notificationPolicySet(try NotificationPolicySet(from: &r, &opener))
         case .notificationRequestAccepted:
             .notificationRequestAccepted(try NotificationRequestAnswer(from: &r, &opener))

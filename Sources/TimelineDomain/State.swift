@@ -301,6 +301,12 @@ package protocol DecisionState {
     func featuresTag(_ user: UserID, _ tag: String) throws -> Bool
     /// How many hashtags `user` features.
     func featuredTagCount(_ user: UserID) throws -> Int
+    /// The pending scheduled post `id` (`nil`: none, or published or cancelled).
+    func scheduledPost(_ id: ScheduledPostID) throws -> ScheduledPostRecord?
+    /// `user`'s pending scheduled posts, in schedule id order.
+    func scheduledPosts(of user: UserID) throws -> [ScheduledPostRecord]
+    /// The pending scheduled post holding the uploaded photo `media`, if any.
+    func scheduledPost(holding media: MediaID) throws -> ScheduledPostID?
 }
 
 extension DecisionState {

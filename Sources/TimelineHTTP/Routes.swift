@@ -6,7 +6,7 @@ extension TimelineAPI {
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
         accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes
-        + conversationRoutes
+        + conversationRoutes + scheduledPostRoutes
         + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
@@ -937,6 +937,50 @@ extension TimelineAPI {
                 tag: .operations,
                 answer: .json("Ready.", "health"),
                 otherAnswers: [(503, .json("Not ready yet (read models catching up).", "health", status: 503))]))
+    ]
+
+    private static let scheduledPostRoutes: [Route] = [
+        command(
+            "POST", "/v1/scheduled-posts", scope: "write:statuses",
+            location: { result in
+                if case .created(let id) = result { "/v1/scheduled-posts/\(id)" } else { nil }
+            },
+            Operation(
+                id: "schedulePost", summary: "Schedule a post of uploaded photos for a later time.", tag: .posts,
+                description:
+                    "The fields of `POST /v1/posts` with `media` (photos uploaded before: `POST /v1/media`), and "
+                    + "`scheduledAt`, at least 5 minutes ahead (400 invalid_argument otherwise, as Mastodon's 422). The "
+                    + "server publishes it at that time, once: the post is made then (its id and `createdAt` are of "
+                    + "that moment). Until then its photos are shown to nobody else. At most "
+                    + "\(ScheduleLimits.maxPending) pending, \(ScheduleLimits.maxPerDay) a day.",
+                answer: .json("The scheduled post's id.", "created", status: 201, headers: [.location]),
+                errors: Operation.writeErrors, body: .command("schedulePost"))),
+        query(
+            "GET", "/v1/me/scheduled-posts", scope: "read:statuses", access: .bearer, runs: "scheduledPosts",
+            Operation(
+                id: "scheduledPosts", summary: "The bearer's pending scheduled posts, the latest scheduled first.",
+                tag: .posts,
+                answer: .json("A page of scheduled posts.", "scheduledPostPage", headers: [.link]), paged: true)),
+        query(
+            "GET", "/v1/scheduled-posts/{scheduledPost}", scope: "read:statuses", access: .bearer,
+            Operation(
+                id: "scheduledPost", summary: "One of the bearer's pending scheduled posts.", tag: .posts,
+                answer: .json("The scheduled post.", "scheduledPost"), errors: [.notFound],
+                parameters: [.scheduledPost])),
+        command(
+            "PATCH", "/v1/scheduled-posts/{scheduledPost}", scope: "write:statuses",
+            Operation(
+                id: "reschedulePost", summary: "Move one of the bearer's pending scheduled posts to another time.",
+                tag: .posts, description: "`scheduledAt` at least 5 minutes ahead.",
+                answer: changed("it was scheduled for that time already"),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.scheduledPost],
+                body: .command("reschedulePost", path: ["scheduledPost"]))),
+        command(
+            "DELETE", "/v1/scheduled-posts/{scheduledPost}", scope: "write:statuses",
+            Operation(
+                id: "cancelScheduledPost", summary: "Cancel one of the bearer's pending scheduled posts.", tag: .posts,
+                description: "Its photos are unattached uploads again.", answer: .empty(),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.scheduledPost]))
     ]
 
     private static let listRoutes: [Route] = [

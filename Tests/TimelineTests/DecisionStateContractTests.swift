@@ -202,6 +202,10 @@ extension InMemoryState {
         case .conversationRead: break  // deciding asks only whether a conversation is listed
         case .conversationRemoved(let e):
             listedConversations.remove([e.userId.rawValue, e.conversationId.rawValue])
+        case .postScheduled(let e): scheduleRecords[e.scheduleId] = ScheduledPostRecord(e)
+        case .scheduledPostChanged(let e): scheduleRecords[e.scheduleId]?.publishAt = e.publishAt
+        case .scheduledPostCancelled(let e): scheduleRecords[e.scheduleId] = nil
+        case .scheduledPostPublished(let e): scheduleRecords[e.scheduleId] = nil
         case .notificationRequestAccepted(let e), .notificationRequestDismissed(let e):
             // Deciding asks only whether a request is held; the requests are those a test gave.
             heldRequests[e.userId]?.remove(e.accountId)
@@ -309,6 +313,7 @@ extension InMemoryState {
             collectionItemRecords.removeAll { gone.contains($0.collection) || $0.account == e.userId }
             collectionRecords.removeAll { $0.owner == e.userId }
             listedConversations = listedConversations.filter { $0[0] != e.userId.rawValue }
+            scheduleRecords = scheduleRecords.filter { $0.value.author != e.userId }
             pinEdges = pinEdges.filter { $0[0] != e.userId.rawValue }
             conversationMuteEdges = conversationMuteEdges.filter { $0[0] != e.userId.rawValue }
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }

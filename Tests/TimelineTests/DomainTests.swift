@@ -120,6 +120,8 @@ struct InMemoryState: DecisionState {
     /// Polls, and who voted in which ([poll, user]).
     var pollRecords: [PollID: PollRecord] = [:]
     var pollVoters: Set<[String]> = []
+    /// Pending scheduled posts.
+    var scheduleRecords: [ScheduledPostID: ScheduledPostRecord] = [:]
     func poll(_ id: PollID) -> PollRecord? { pollRecords[id] }
     func poll(ofPost post: PostID) -> PollRecord? { pollRecords.values.first { $0.post == post } }
     func voted(_ user: UserID, in poll: PollID) -> Bool { pollVoters.contains([poll.rawValue, user.rawValue]) }
@@ -146,9 +148,10 @@ struct InMemoryState: DecisionState {
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) -> [MediaRecord] {
         Array(
-            media.values.filter { $0.post == nil && $0.uploadedAt < time }.sorted {
-                ($0.uploadedAt, $0.id) < ($1.uploadedAt, $1.id)
-            }.prefix(limit))
+            media.values.filter { $0.post == nil && $0.uploadedAt < time && scheduledPost(holding: $0.id) == nil }
+                .sorted {
+                    ($0.uploadedAt, $0.id) < ($1.uploadedAt, $1.id)
+                }.prefix(limit))
     }
     func likes(_ u: UserID, _ p: PostID) -> Bool { likeEdges.contains([u.rawValue, p.rawValue]) }
     func boost(by user: UserID, of post: PostID) -> PostID? {

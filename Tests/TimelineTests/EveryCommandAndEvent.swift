@@ -123,7 +123,14 @@ let sampleCommands: [Command] = [
     .addToCollection(collection: "c1", account: "u2"),
     .removeFromCollection(collection: "c1", item: "i1"),
     .revokeCollectionItem(collection: "c1", item: "i2"),
-    .markConversationRead(conversation: "p1"), .removeConversation(conversation: "p1")
+    .markConversationRead(conversation: "p1"), .removeConversation(conversation: "p1"),
+    .schedulePost(
+        media: ["m1"], caption: "later #tag", scheduledAt: "2030-01-01T12:00:00Z",
+        location: Place(latitude: 1, longitude: 2, name: "There"), warning: "cw", visibility: .followers,
+        poll: PollDraft(options: ["a", "b"], expiresIn: 3600)),
+    .reschedulePost(scheduledPost: "s1", scheduledAt: "2030-01-02T12:00:00Z"),
+    .cancelScheduledPost(scheduledPost: "s1"),
+    .publishScheduledPost(scheduledPost: "s1")
 ]
 
 extension SchemaTests {
@@ -365,6 +372,8 @@ extension SchemaTests {
         guard case .post(let dm) = message else { throw TimelineError(.internal, "no post") }
         try await service.run(.markConversationRead(conversation: dm.id.rawValue), as: fay.id)
         try await service.run(.removeConversation(conversation: dm.id.rawValue), as: fay.id)
+        // Alice schedules two posts, moves one and cancels the other; the first is published.
+        try await ScheduledPostTests.scheduleMoveCancelAndPublish(service, as: alice.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

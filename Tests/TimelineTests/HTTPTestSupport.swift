@@ -32,12 +32,15 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Runs `executable` (the `timeline` tool unless given) with `arguments`, in `directory`
     /// if given. Waiting for it (`exitStatus`) never blocks a thread of the test's pool.
-    init(_ arguments: [String], executable: URL? = nil, directory: URL? = nil) throws {
+    init(
+        _ arguments: [String], executable: URL? = nil, directory: URL? = nil, environment: [String: String] = [:]
+    ) throws {
         process.executableURL = try executable ?? timelineExecutable()
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment =
-            executable == nil ? ["TIMELINE_PASSWORD_COST": "minimum"] : ProcessInfo.processInfo.environment
+            (executable == nil ? ["TIMELINE_PASSWORD_COST": "minimum"] : ProcessInfo.processInfo.environment)
+            .merging(environment) { _, given in given }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -104,14 +107,16 @@ final class ServerProcess: Sendable {
     /// Starts `timeline serve --db database --listen 127.0.0.1:0 --metrics-listen 127.0.0.1:0
     /// arguments…` and waits for its first two lines, `listening on http://127.0.0.1:PORT` and
     /// `metrics on http://127.0.0.1:PORT`.
-    init(database: String = temporaryPath(), arguments: [String] = []) async throws {
+    init(database: String = temporaryPath(), arguments: [String] = [], environment: [String: String] = [:])
+        async throws
+    {
         self.database = database
         // The suites send more requests per token than a person does (loops of hundreds): the
         // request limits are checked where they are set on purpose (`--rate-limit`).
         let limits = arguments.contains("--rate-limit") ? [] : ["--rate-limit", "1000000"]
         child = try ChildProcess(
             ["serve", "--db", database, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"]
-                + limits + arguments)
+                + limits + arguments, environment: environment)
         // Generous: on a machine shared with compilers a debug build's start can take a minute;
         // only a real stall should fail here.
         let lines = await child.waitForOutput(within: .seconds(180)) { $0.split(separator: "\n").count >= 2 }
@@ -155,10 +160,10 @@ struct ServerFailed: Error, CustomStringConvertible {
 
 /// Runs `body` against a fresh server and stops the server afterwards, also when `body` throws.
 func withServer<T>(
-    database: String = temporaryPath(), arguments: [String] = [],
+    database: String = temporaryPath(), arguments: [String] = [], environment: [String: String] = [:],
     _ body: (ServerProcess) async throws -> T
 ) async throws -> T {
-    let server = try await ServerProcess(database: database, arguments: arguments)
+    let server = try await ServerProcess(database: database, arguments: arguments, environment: environment)
     do {
         let result = try await body(server)
         await server.stop()

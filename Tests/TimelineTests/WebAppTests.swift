@@ -186,4 +186,10 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func messagesInARealBrowser() async throws {
         try await Self.browserScript("test_messages.py", passes: "all messages browser checks passed")
     }
+
+    /// Tests/browser/test_scheduled.py: New post's "Schedule for later", and Scheduled posts —
+    /// listed with its time, the time changed (a past one refused), cancelled, nothing published.
+    @Test(.timeLimit(.minutes(3))) func scheduledPostsInARealBrowser() async throws {
+        try await Self.browserScript("test_scheduled.py", passes: "all scheduled posts browser checks passed")
+    }
 }

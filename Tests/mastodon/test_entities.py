@@ -209,6 +209,38 @@ def filters(status):
         call("PUT", f"/api/v1/filters/{v1['id']}", bob_token, data={"phrase": "spoilers", "context[]": ["home"],
                                                                    "irreversible": "true"})
         call("DELETE", f"/api/v1/filters/{v1['id']}", bob_token)
+def scheduled_statuses():
+    """Scheduled statuses: alice schedules a post of an upload (too soon is 422), lists it, reads it, moves it
+    and cancels it; bob cannot see it."""
+    from datetime import datetime, timedelta, timezone
+    with open(photo_path, "rb") as file:
+        media = call("POST", "/api/v2/media", alice_token, files={"file": ("pixel.png", file, "image/png")})
+    if not media:
+        return
+    def ahead(minutes):
+        return (datetime.now(timezone.utc) + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    form = {"status": "Later #sea", "media_ids[]": [media["id"]], "spoiler_text": "soon", "visibility": "private"}
+    call("POST", "/api/v1/statuses", alice_token, data=dict(form, scheduled_at=ahead(1)), expect=422)
+    made = call("POST", "/api/v1/statuses", alice_token, data=dict(form, scheduled_at=ahead(60)))
+    if not made:
+        return
+    if "scheduled_at" not in made or made.get("params", {}).get("text") != "Later #sea":
+        results.append(("POST /api/v1/statuses (scheduled_at)", "FAILED", f"not a ScheduledStatus: {made}"))
+    path = f"/api/v1/scheduled_statuses/{made['id']}"
+    listed = call("GET", "/api/v1/scheduled_statuses", alice_token) or []
+    if [s["id"] for s in listed] != [made["id"]]:
+        results.append(("GET /api/v1/scheduled_statuses", "FAILED", f"not the one scheduled: {listed}"))
+    call("GET", path, alice_token)
+    call("GET", path, bob_token, expect=404)
+    moved = call("PUT", path, alice_token, data={"scheduled_at": ahead(120)})
+    if moved and moved["scheduled_at"] == made["scheduled_at"]:
+        results.append((f"PUT {path}", "FAILED", "scheduled_at did not change"))
+    call("PUT", path, alice_token, data={"scheduled_at": ahead(2)}, expect=422)
+    call("DELETE", path, bob_token, expect=404)
+    call("DELETE", path, alice_token)
+    call("GET", path, alice_token, expect=404)
+
+
 def lists():
     """Lists: alice makes one of bob (whom she follows), reads it, its accounts and timeline, the lists
     holding bob, changes it, takes bob out and deletes it; bob cannot see it."""
@@ -589,6 +621,7 @@ call("PATCH", "/api/v1/accounts/update_credentials", alice_token, data={"locked"
 lists()
 collections()
 direct_messages()
+scheduled_statuses()
 
 # The v1 upload, the authorize page, the streams, revoking the app's own token.
 with open(photo_path, "rb") as file:

@@ -118,6 +118,14 @@ struct TimelineTool {
         if ProcessInfo.processInfo.environment["TIMELINE_PASSWORD_COST"] == "minimum" {
             options.passwordCost = .minimum
         }
+        // For test servers only: how far ahead a post may be scheduled (Mastodon's 5 minutes otherwise).
+        if let lead = ProcessInfo.processInfo.environment["TIMELINE_SCHEDULE_MIN_LEAD_MS"].flatMap(Int64.init) {
+            options.scheduleMinimumLead = lead
+        }
+        // For test servers only: a clock running ahead (a restart "later", without waiting).
+        if let offset = ProcessInfo.processInfo.environment["TIMELINE_CLOCK_OFFSET_MS"].flatMap(Int64.init) {
+            options.clock = SystemClock(offset: offset)
+        }
         if let urls = args.value("nats") {
             options.cluster = ClusterOptions(urls: urls.split(separator: ",").map(String.init))
         }

@@ -147,7 +147,14 @@ enum ServeCommand {
             }
         }
 
+        // Scheduled posts are published at their time (overdue ones at once), from the projection.
+        let publisher = ScheduledPostPublisher(service: service) {
+            FileHandle.standardError.write(Data("timeline serve: \($0)\n".utf8))
+        }
+        publisher.start()
+
         await waitForTermination()
+        await publisher.stop()
         mediaSweeper.cancel()
         pushWorker.stop()
         mailWorker?.stop()

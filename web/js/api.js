@@ -317,6 +317,11 @@ export const api = {
 
   /** Posts an album of uploaded photos: `{media: [ids], caption?, location?, sensitive?, warning?, visibility?}`. */
   addPost: (fields) => call('addPost', { body: fields }),
+  /** Schedules a post: `addPost`'s fields with `media` and `scheduledAt` (ISO); answers `{id}`. */
+  schedulePost: (fields) => call('schedulePost', { body: fields }),
+  scheduledPosts: (before) => call('scheduledPosts', { params: page(before) }),
+  reschedulePost: (id, scheduledAt) => call('reschedulePost', { path: { scheduledPost: id }, body: { scheduledAt } }),
+  cancelScheduledPost: (id) => call('cancelScheduledPost', { path: { scheduledPost: id } }),
   /** Sets the alt text of one of the user's photos ("" clears it). */
   updateMedia: (id, alt) => call('updateMedia', { path: { media: id }, body: { alt } }),
   // Polls: read one, vote (choices are option indexes).

@@ -13,6 +13,7 @@ import * as lists from './lists.js';
 import * as peoplelists from './peoplelists.js';
 import * as collections from './collections.js';
 import * as messages from './messages.js';
+import * as scheduled from './scheduled.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
 import * as tag from './tag.js';
@@ -29,6 +30,7 @@ const routes = [
   { pattern: /^\/u\/([^/]+)\/(followers|following)$/, screen: lists, nav: null, mode: 'people' },
   { pattern: /^\/saved$/, screen: lists, nav: null, mode: 'saved' },
   { pattern: /^\/lists$/, screen: peoplelists, nav: null },
+  { pattern: /^\/scheduled$/, screen: scheduled, nav: null },
   { pattern: /^\/lists\/([^/]+)$/, screen: peoplelists, nav: null },
   { pattern: /^\/collections$/, screen: collections, nav: null },
   { pattern: /^\/collection\/([^/]+)$/, screen: collections, nav: null },

@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { clearErrors, currentPosition, field, h, replace, showError, showErrors } from './dom.js';
 import { pollComposer } from './poll.js';
+import { localInput } from './scheduled.js';
 
 const MAX_PHOTOS = 10;
 // The server's limits (Validation.maxCaption, ImageUpload.maxBytes), told before anything is sent.
@@ -55,9 +56,22 @@ export function render(root, _route, app) {
         h('option', { value: 'followers', selected: Boolean(app.me?.locked) }, 'Followers only'),
         h('option', { value: 'direct' }, 'Direct: only the people you @mention'))),
     poll.element,
+    h('div', { class: 'check' },
+      h('input', { id: 'schedule', type: 'checkbox', name: 'schedule' }),
+      h('label', { for: 'schedule' }, 'Schedule for later')),
+    field('scheduled-at', 'Post at', { name: 'scheduledAt', type: 'datetime-local', disabled: true }),
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, 'Share'));
   const photo = form.querySelector('#photo');
+  // Schedule for later: the time (at least 5 minutes ahead, the server says so otherwise), and
+  // the button says what it does.
+  const schedule = form.querySelector('#schedule');
+  const scheduledAt = form.querySelector('#scheduled-at');
+  schedule.addEventListener('change', () => {
+    scheduledAt.disabled = !schedule.checked;
+    if (schedule.checked && !scheduledAt.value) scheduledAt.value = localInput(new Date(Date.now() + 3600 * 1000).toISOString());
+    form.querySelector('button[type=submit]').textContent = schedule.checked ? 'Schedule' : 'Share';
+  });
   const useLocation = form.querySelector('#use-location');
   const locationStatus = form.querySelector('#location-status');
   const placeName = form.querySelector('#place-name');
@@ -229,7 +243,7 @@ export function render(root, _route, app) {
       }
       const location = useLocation.checked && position ? { ...position, name: placeName.value.trim() || undefined } : undefined;
       const warning = form.querySelector('#warning').value.trim();
-      const post = await api.addPost({
+      const fields = {
         media: media.length ? media.map((m) => m.id) : undefined,
         caption: form.querySelector('#caption').value || undefined,
         location,
@@ -237,7 +251,14 @@ export function render(root, _route, app) {
         warning: warning || undefined,
         visibility: form.querySelector('#visibility').value,
         ...poll.fields(),
-      });
+      };
+      if (schedule.checked) {
+        await api.schedulePost({ ...fields, scheduledAt: new Date(scheduledAt.value).toISOString() });
+        shared = true;
+        app.navigate('#/scheduled');
+        return;
+      }
+      const post = await api.addPost(fields);
       shared = true;
       app.navigate(`#/post/${encodeURIComponent(post.id)}`);
     } catch (error) {

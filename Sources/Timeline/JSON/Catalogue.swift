@@ -311,6 +311,16 @@ package enum Catalogue {
                     try service.collections(featuring: user, viewer: user, offset: window.offset, limit: window.limit))
             }
         },
+        QueryDefinition(actingUser: "scheduledPosts") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .scheduledPosts(try service.scheduledPosts(of: user, page))
+            }
+        },
+        QueryDefinition(actingUser: "scheduledPost") { input throws(TimelineError) in
+            let id: ScheduledPostID = try input.identifier("scheduledPost")
+            return { service, user throws(TimelineError) in .scheduledPost(try service.scheduledPost(id, viewer: user))
+            }
+        },
         QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }

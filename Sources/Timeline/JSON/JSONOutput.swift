@@ -104,6 +104,8 @@ package enum JSONOutput {
         case .collections(let views):
             encoded(ResultJSON.Collections(collections: views.map(ResultJSON.Collection.init)))
         case .conversations(let page): encoded(ResultJSON.Page(page, ResultJSON.Conversation.init))
+        case .scheduledPost(let s): encoded(ResultJSON.ScheduledPost(s))
+        case .scheduledPosts(let page): encoded(ResultJSON.Page(page, ResultJSON.ScheduledPost.init))
         }
     }
 

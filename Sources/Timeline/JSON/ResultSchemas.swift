@@ -50,7 +50,7 @@ extension ResultJSON {
                         "properties",
                         page.json["properties"]!.setting("items", .object(anyItems))))
             ),
-            try result(Post.self), try result(PostDetail.self),
+            try result(Post.self), try result(PostDetail.self), try result(ScheduledPost.self),
             try result(PostHistory.self, title: "A post's versions (postHistory)"),
             try result(PushSubscription.self, title: "A token's push subscription (GET /v1/me/push)"),
             try result(Session.self), try result(StreamTicket.self),
@@ -86,6 +86,9 @@ extension ResultJSON {
                 "suggestionPage", Suggestion.self,
                 "A page of suggested users, the most followed by the bearer's follows first."),
             try page("tagPage", Tag.self, "A page of hashtags, in tag order."),
+            try page(
+                "scheduledPostPage", ScheduledPost.self,
+                "A page of the bearer's scheduled posts, the latest scheduled first."),
             try page("trendingTagPage", TrendingTag.self, "A page of trending hashtags, the most used first.")
         ]
     }

@@ -66,7 +66,8 @@ struct NumericIDsProjection: Projection {
     static let creating: [EventType] = [
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
         .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted, .listCreated,
-        .collectionCreated, .collectionItemAdded
+        .collectionCreated, .collectionItemAdded,
+        .postScheduled
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -98,6 +99,7 @@ struct NumericIDsProjection: Projection {
         case .listCreated(let e): [.list(e.listId)]
         case .collectionCreated(let e): [.collection(e.collectionId)]
         case .collectionItemAdded(let e): [.collectionItem(e.itemId)]
+        case .postScheduled(let e): [.scheduledPost(e.scheduleId)]
         default: []
         }
     }
@@ -149,6 +151,8 @@ public enum NumberedObject: Hashable, Sendable {
     case collectionItem(CollectionItemID)
     /// A conversation of direct messages (`Conversation.id`).
     case conversation(ConversationID)
+    /// A user's scheduled post (`ScheduledStatus.id`).
+    case scheduledPost(ScheduledPostID)
 
     /// The ids one Mastodon answer's field may hold: posts and comments are both statuses.
     public enum Space: UInt8, Sendable {
@@ -186,6 +190,8 @@ public enum NumberedObject: Hashable, Sendable {
         case collectionItem = 0x49
         /// `Conversation.id`.
         case conversation = 0x63
+        /// `ScheduledStatus.id`.
+        case scheduledPost = 0x74
     }
 
     /// The space the object's number is unique in.
@@ -208,6 +214,7 @@ public enum NumberedObject: Hashable, Sendable {
         case .collection: .collection
         case .collectionItem: .collectionItem
         case .conversation: .conversation
+        case .scheduledPost: .scheduledPost
         }
     }
 
@@ -215,7 +222,8 @@ public enum NumberedObject: Hashable, Sendable {
     public static let kinds = [
         "account", "post", "comment", "media", "notification", "announcement", "rule", "app", "pushSubscription",
         "filter", "filterKeyword", "filterStatus", "poll", "featuredTag", "boost", "list",
-        "collection", "collectionItem", "conversation"
+        "collection", "collectionItem", "conversation",
+        "scheduledPost"
     ]
 
     /// The object of kind `kind` (one of `kinds`) with the native id `id`; nil for another kind.
@@ -240,6 +248,7 @@ public enum NumberedObject: Hashable, Sendable {
         case "collection": self = .collection(CollectionID(id))
         case "collectionItem": self = .collectionItem(CollectionItemID(id))
         case "conversation": self = .conversation(ConversationID(id))
+        case "scheduledPost": self = .scheduledPost(ScheduledPostID(id))
         default: return nil
         }
     }
@@ -270,6 +279,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .collection(let id): (0x43, id.rawValue)
             case .collectionItem(let id): (0x49, id.rawValue)
             case .conversation(let id): (0x63, id.rawValue)
+            case .scheduledPost(let id): (0x74, id.rawValue)
             }
         return [kind] + Array(id.utf8)
     }
@@ -297,6 +307,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x43: self = .collection(CollectionID(id))
         case 0x49: self = .collectionItem(CollectionItemID(id))
         case 0x63: self = .conversation(ConversationID(id))
+        case 0x74: self = .scheduledPost(ScheduledPostID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }
     }

@@ -56,13 +56,17 @@ struct PostsProjection: Projection {
     }
 
     /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
-    func unattached(uploadedBefore time: Int64, limit: Int, _ txn: Transaction) throws -> [MediaRecord] {
+    func unattached(
+        uploadedBefore time: Int64, limit: Int, _ txn: Transaction,
+        skipping held: (MediaID) throws -> Bool = { _ in false }
+    ) throws -> [MediaRecord] {
         var due: [MediaRecord] = []
         try txn.withCursor(unattachedMedia.database) { cursor in
             var entry = try cursor.first()
             while let (key, _) = entry, due.count < limit {
                 guard let at = BigEndian.uint64(key[..<8]), Int64(at) < time else { return }
-                if let stored = try media.get(MediaID(String(decoding: key[8...], as: UTF8.self)), txn) {
+                let id = MediaID(String(decoding: key[8...], as: UTF8.self))
+                if try !held(id), let stored = try media.get(id, txn) {
                     due.append(stored.record)
                 }
                 entry = try cursor.next()

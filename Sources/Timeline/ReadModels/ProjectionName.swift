@@ -37,6 +37,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case collections
     /// The conversations of direct messages, per participant.
     case conversations
+    /// Pending scheduled posts, by user and by when they are due.
+    case scheduledPosts
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

@@ -24,7 +24,7 @@ extension ProjectionName {
         case .posts: 3
         case .follows, .profiles, .timeline, .activity, .profileExtras, .instance: 2
         case .sessions, .postImages, .hashtags, .places, .filters, .polls, .numericIDs, .boosts, .lists,
-            .collections, .conversations:
+            .collections, .conversations, .scheduledPosts:
             1
         }
     }
@@ -36,7 +36,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists, .collections, .conversations:
+            .profileExtras, .boosts, .lists, .collections, .conversations, .scheduledPosts:
             []
         }
     }
@@ -114,6 +114,7 @@ final class ReadModels: Sendable {
     let lists: ListsProjection
     let collections: CollectionsProjection
     let conversations: ConversationsProjection
+    let scheduledPosts: ScheduledPostsProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -152,6 +153,7 @@ final class ReadModels: Sendable {
         let lists = try ListsProjection(env, prefix: generations.prefix(.lists))
         let collections = try CollectionsProjection(env, prefix: generations.prefix(.collections))
         let conversations = try ConversationsProjection(env, prefix: generations.prefix(.conversations))
+        let scheduledPosts = try ScheduledPostsProjection(env, prefix: generations.prefix(.scheduledPosts))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -172,6 +174,7 @@ final class ReadModels: Sendable {
             case .lists: lists
             case .collections: collections
             case .conversations: conversations
+            case .scheduledPosts: scheduledPosts
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -187,6 +190,7 @@ final class ReadModels: Sendable {
         self.lists = lists
         self.collections = collections
         self.conversations = conversations
+        self.scheduledPosts = scheduledPosts
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
@@ -375,7 +379,10 @@ struct ReadView: DecisionState {
     }
     func userReportCount(_ user: UserID) throws -> Int { try models.profiles.userReports.members(of: user, txn).count }
     func unattachedMedia(uploadedBefore time: Int64, limit: Int) throws -> [MediaRecord] {
-        try models.posts.unattached(uploadedBefore: time, limit: limit, txn)
+        // A scheduled post's photos wait for it, however long.
+        try models.posts.unattached(uploadedBefore: time, limit: limit, txn) {
+            try models.scheduledPosts.held.contains($0, txn)
+        }
     }
     func followRequested(_ follower: UserID, _ followee: UserID) throws -> Bool {
         try models.follows.requestPending(follower, followee, txn)

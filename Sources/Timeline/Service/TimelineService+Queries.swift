@@ -552,4 +552,8 @@ public enum QueryResult: Sendable, Equatable {
     case collections([CollectionView])
     /// A page of the viewer's conversations of direct messages.
     case conversations(Page<Conversation>)
+    /// One of the viewer's pending scheduled posts.
+    case scheduledPost(ScheduledPost)
+    /// A page of the viewer's pending scheduled posts, the latest scheduled first.
+    case scheduledPosts(Page<ScheduledPost>)
 }

@@ -49,6 +49,9 @@ public final class TimelineService: Sendable {
         /// author until the operator removes it or dismisses the reports. Applied when reading
         /// (the read models keep the reports, not this setting), so changing it needs no rebuild.
         public var hideAfterReports = 5
+        /// The least time ahead a post is scheduled for (ms; 5 minutes, as Mastodon). Tests
+        /// lower it (`timeline serve` reads `TIMELINE_SCHEDULE_MIN_LEAD_MS`, for test servers only).
+        public var scheduleMinimumLead = ScheduleLimits.minimumLead
         /// A report counts towards hiding a post only from an account that was at least this
         /// old when it reported (ms; a day), that has made at least `reportMinimumActivity`
         /// posts and comments, and that the post's author does not block; reports from one
@@ -391,6 +394,7 @@ public final class TimelineService: Sendable {
         context.sessionLifetime = options.sessionLifetime
         context.hideAfterReports = options.hideAfterReports
         context.privatePushEndpoints = options.privatePushEndpoints
+        context.scheduleMinimumLead = options.scheduleMinimumLead
         return context
     }
 

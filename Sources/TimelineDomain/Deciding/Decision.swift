@@ -23,6 +23,9 @@ package struct DecisionContext {
     /// Whether a push endpoint may name its host by an IP address or `localhost` (the operator's
     /// `--push-allow-private`: push services on loopback or a private network).
     public var privatePushEndpoints = false
+    /// The least time ahead a post is scheduled for (ms): `ScheduleLimits.minimumLead`, lowered
+    /// only by tests (`TimelineService.Options.scheduleMinimumLead`).
+    public var scheduleMinimumLead = ScheduleLimits.minimumLead
 
     /// A context with these functions and the defaults for the rest.
     public init(

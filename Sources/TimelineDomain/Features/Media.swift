@@ -400,7 +400,8 @@ package struct DeleteMediaCommand: CommandDefinition {
             guard let record = try decider.state.media(id), record.uploader == me.id else {
                 throw TimelineError.notFound("media", id.rawValue)
             }
-            guard record.post == nil else {
+            // A scheduled post's photo is in use too, until it is published or cancelled.
+            guard record.post == nil, try decider.state.scheduledPost(holding: id) == nil else {
                 throw TimelineError.invalid("media", "Media attachment is currently used by a status")
             }
             return Decision(

@@ -51,6 +51,7 @@ enum MastodonSchema: String, Sendable {
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case list = "List", lists = "[List]"
     case conversation = "Conversation", conversations = "[Conversation]"
+    case scheduledStatus = "ScheduledStatus", scheduledStatuses = "[ScheduledStatus]"
     case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]",
         familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",

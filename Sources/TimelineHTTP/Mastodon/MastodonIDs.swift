@@ -60,6 +60,7 @@ final class MastodonIDs: Sendable {
         case "collections": return .collection
         case "items": return .collectionItem
         case "conversations": return .conversation
+        case "scheduled_statuses": return .scheduledPost
         default: preconditionFailure("\(template): its {id} names no kind of Mastodon object")
         }
     }

@@ -41,10 +41,11 @@ extension MastodonAPI {
         later(
             "POST", "/api/v1/statuses", scope: "write:statuses",
             doc: .init(
-                "Posts photos (media_ids[]) or, with in_reply_to_id, a comment.", returns: .status,
+                "Posts photos (media_ids[]) or, with in_reply_to_id, a comment; with scheduled_at (at least 5 "
+                    + "minutes ahead), schedules the post and answers a ScheduledStatus.", returns: .status,
                 form: [
                     "status", "media_ids[]", "in_reply_to_id", "sensitive", "spoiler_text", "visibility", "language",
-                    "poll[options][]", "poll[expires_in]", "poll[multiple]", "poll[hide_totals]"
+                    "poll[options][]", "poll[expires_in]", "poll[multiple]", "poll[hide_totals]", "scheduled_at"
                 ]
             )
         ) { api, request, entities in try await api.mastodonPostStatus(request, entities) },
@@ -142,6 +143,11 @@ extension TimelineAPI {
     {
         let params = try MastodonParams(request.http)
         let text = params.string("status") ?? ""
+        let scheduledAt = params.string("scheduled_at").flatMap { $0.isEmpty ? nil : $0 }
+        if scheduledAt != nil, params.string("in_reply_to_id") != nil {
+            throw TimelineError.invalid(
+                "scheduled_at", "Validation failed: Scheduled at a reply (a comment) cannot be scheduled here")
+        }
         if let target = params.string("in_reply_to_id") {
             var post: String, replyTo: String?
             switch try entities.ids.object(.status, target) {
@@ -185,6 +191,12 @@ extension TimelineAPI {
             throw TimelineError.invalid("media_ids", "Validation failed: a post needs a photo (media_ids)")
         }
         let warning = params.string("spoiler_text").flatMap { $0.isEmpty ? nil : $0 }
+        if let scheduledAt {
+            return try await mastodonScheduleStatus(
+                .schedulePost(
+                    media: media, caption: text, scheduledAt: scheduledAt, sensitive: try params.bool("sensitive"),
+                    warning: warning, visibility: visibility, poll: try params.poll()), request, entities)
+        }
         let command =
             media.isEmpty
             ? Command.addDirectPost(caption: text)
