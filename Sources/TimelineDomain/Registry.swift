@@ -43,6 +43,7 @@ extension Command {
         PinCommand.self, UnpinCommand.self, MuteConversationCommand.self, UnmuteConversationCommand.self,
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
+        FollowTagCommand.self, UnfollowTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self
     ]
@@ -231,6 +232,10 @@ public enum Event: Equatable, Sendable {
     case tagFeatured(FeaturedTag)
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
     case tagUnfeatured(FeaturedTag)
+    /// A user followed a hashtag.
+    case tagFollowed(FollowedTag)
+    /// A user stopped following a hashtag.
+    case tagUnfollowed(FollowedTag)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -324,6 +329,8 @@ public enum Event: Equatable, Sendable {
         case .accountUnendorsed: .accountUnendorsed
         case .tagFeatured: .tagFeatured
         case .tagUnfeatured: .tagUnfeatured
+        case .tagFollowed: .tagFollowed
+        case .tagUnfollowed: .tagUnfollowed
         }
     }
 
@@ -413,6 +420,8 @@ public enum Event: Equatable, Sendable {
         case .accountUnendorsed(let e): e
         case .tagFeatured(let e): e
         case .tagUnfeatured(let e): e
+        case .tagFollowed(let e): e
+        case .tagUnfollowed(let e): e
         }
     }
 }
@@ -597,6 +606,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case tagFeatured = "TagFeatured"
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
     case tagUnfeatured = "TagUnfeatured"
+    /// A user followed a hashtag.
+    case tagFollowed = "TagFollowed"
+    /// A user stopped following a hashtag.
+    case tagUnfollowed = "TagUnfollowed"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -676,6 +689,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountNoteSet: AccountNote.self
         case .accountEndorsed, .accountUnendorsed: Endorsement.self
         case .tagFeatured, .tagUnfeatured: FeaturedTag.self
+        case .tagFollowed, .tagUnfollowed: FollowedTag.self
         }
     }
 
@@ -773,6 +787,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
         case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
         case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
+        case .tagFollowed: .tagFollowed(try FollowedTag(from: &r, &opener))
+        case .tagUnfollowed: .tagUnfollowed(try FollowedTag(from: &r, &opener))
         }
     }
 }

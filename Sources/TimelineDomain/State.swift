@@ -284,6 +284,10 @@ package protocol DecisionState {
     func featuresTag(_ user: UserID, _ tag: String) throws -> Bool
     /// How many hashtags `user` features.
     func featuredTagCount(_ user: UserID) throws -> Int
+    /// Whether `user` follows the hashtag `tag`.
+    func followsTag(_ user: UserID, _ tag: String) throws -> Bool
+    /// How many hashtags `user` follows.
+    func followedTagCount(_ user: UserID) throws -> Int
 }
 
 extension DecisionState {

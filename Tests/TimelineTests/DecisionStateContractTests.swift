@@ -262,6 +262,7 @@ extension InMemoryState {
             accountNotes = accountNotes.filter { !$0.key.contains(e.userId) }
             endorsementEdges = endorsementEdges.filter { !$0.contains(e.userId) }
             featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
+            followedTagEdges = followedTagEdges.filter { $0[0] != e.userId.rawValue }
             for list in lists(of: e.userId) { listMembers = listMembers.filter { $0[0] != list.id.rawValue } }
             listRecords.removeAll { $0.owner == e.userId }
             resetRequests[e.userId] = nil
@@ -306,6 +307,8 @@ extension InMemoryState {
         case .accountUnendorsed(let e): endorsementEdges.remove([e.userId, e.targetId])
         case .tagFeatured(let e): featuredTagEdges.insert([e.userId.rawValue, e.tag])
         case .tagUnfeatured(let e): featuredTagEdges.remove([e.userId.rawValue, e.tag])
+        case .tagFollowed(let e): followedTagEdges.insert([e.userId.rawValue, e.tag])
+        case .tagUnfollowed(let e): followedTagEdges.remove([e.userId.rawValue, e.tag])
         }
     }
 }
@@ -358,8 +361,10 @@ extension InMemoryState {
             }
             out.append("pin count \(user): \(try state.pinCount(user))")
             out.append("featured tag count \(user): \(try state.featuredTagCount(user))")
+            out.append("followed tag count \(user): \(try state.followedTagCount(user))")
             for tag in ["tag0", "tag1", "cats"] {
                 out.append("features \(user) \(tag): \(try state.featuresTag(user, tag))")
+                out.append("follows tag \(user) \(tag): \(try state.followsTag(user, tag))")
             }
             for other in users {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
@@ -463,7 +468,9 @@ extension InMemoryState {
             (.endorse(user: bob.id.rawValue), alice), (.endorse(user: carol.id.rawValue), dave),
             (.removeFromFollowers(user: dave.id.rawValue), carol),
             (.featureTag(tag: "#Tag0"), alice), (.featureTag(tag: "cats"), alice), (.unfeatureTag(tag: "cats"), alice),
-            (.featureTag(tag: "tag1"), dave)
+            (.featureTag(tag: "tag1"), dave),
+            (.followTag(tag: "#Tag0"), alice), (.followTag(tag: "cats"), alice), (.unfollowTag(tag: "cats"), alice),
+            (.followTag(tag: "tag1"), dave)
         ] {
             _ = try await service.execute(command, as: .user(user.id.rawValue))
         }

@@ -64,6 +64,7 @@ struct InMemoryState: DecisionState {
     var endorsementEdges: Set<[UserID]> = []
     /// Featured hashtags [user, tag].
     var featuredTagEdges: Set<[String]> = []
+    var followedTagEdges: Set<[String]> = []
 
     func instanceText(_ field: InstanceTextField) -> String { instanceTexts[field] ?? "" }
     func instanceRules() -> [InstanceRuleRecord] { rules }

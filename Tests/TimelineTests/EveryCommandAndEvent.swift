@@ -109,6 +109,7 @@ let sampleCommands: [Command] = [
     .pin(post: "p1"), .unpin(post: "p1"), .muteConversation(post: "p1"), .unmuteConversation(post: "p1"),
     .setAccountNote(user: "u2", note: "a note"), .removeFromFollowers(user: "u2"), .endorse(user: "u2"),
     .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats"),
+    .followTag(tag: "cats"), .unfollowTag(tag: "cats"),
     .createList(title: "Friends", repliesPolicy: "list", exclusive: true),
     .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
     .deleteList(list: "l1"),
@@ -179,6 +180,8 @@ extension SchemaTests {
         try await service.run(.unendorse(user: alice.id.rawValue), as: bob.id)
         try await service.run(.featureTag(tag: "cats"), as: alice.id)
         try await service.run(.unfeatureTag(tag: "cats"), as: alice.id)
+        try await service.run(.followTag(tag: "cats"), as: alice.id)
+        try await service.run(.unfollowTag(tag: "cats"), as: alice.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)
         _ = try await service.execute(.dismissReports(post: post.id.rawValue), as: .operator)
         let doomed = try await service.addPost(by: alice.id, caption: "against the rules")

@@ -82,7 +82,14 @@ extension TimelineService {
             func sees(_ post: PostRecord) throws -> Bool { try privacy.mayShow(post: post, on: .stream) }
             switch envelope.event {
             case .postAdded(let e):
-                guard let post = try view.post(e.postId), try sees(post) else { return told }
+                guard let post = try view.post(e.postId) else { return told }
+                // A followee's, or a public post of a hashtag the viewer follows (`cameInByTag`:
+                // as the home timeline takes it in).
+                let byTag = {
+                    let excluded = try view.models.lists.exclusiveMembers(of: viewer, view.txn)
+                    return try view.cameInByTag(post.id, view.tagFollowing(of: viewer, excluded: excluded), privacy)
+                }
+                guard try sees(post) || byTag() else { return told }
                 return [.post(try present.post(post.id))] + told
             case .postEdited(let e):
                 guard let post = try view.post(e.postId), try sees(post) else { return told }
@@ -105,7 +112,11 @@ extension TimelineService {
                 // A boost shows live where it enters the viewer's home timeline (`homeBoost`:
                 // the first way its post came in, the booster's and the post's privacy).
                 let excluded = try view.models.lists.exclusiveMembers(of: viewer, view.txn)
-                guard let boosted = try view.homeBoost(e.boostId, of: viewer, present, excluding: excluded) else {
+                let following = try view.tagFollowing(of: viewer, excluded: excluded)
+                guard
+                    let boosted = try view.homeBoost(
+                        e.boostId, of: viewer, present, excluding: excluded, following: following)
+                else {
                     return told
                 }
                 return [.post(boosted)] + told
