@@ -27,7 +27,8 @@ enum MastodonAPI {
         oauthRoutes + authorizeRoutes + accountRoutes + statusRoutes + lookupRoutes + streamingRoutes + writeRoutes
         + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
         + instanceRoutes + trendRoutes
-        + announcementRoutes + filterRoutes + pollRoutes + profileExtrasRoutes + listRoutes + routes + [
+        + announcementRoutes + filterRoutes + pollRoutes + profileExtrasRoutes + listRoutes + followedTagRoutes
+        + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,
