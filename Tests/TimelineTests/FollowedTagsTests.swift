@@ -1,6 +1,8 @@
 import Foundation
+import Vips
 import Testing
 @testable import Timeline
+@testable import TimelineHTTP
 import TimelineDomain
 
 extension InMemoryState {
@@ -108,6 +110,30 @@ extension InMemoryState {
             let after = try await api.get("/v1/timeline", bearer: alice.token)
             #expect((after.json["items"] as? [[String: Any]])?.isEmpty == true, "\(after)")
             #expect(try await api.get("/v1/me/followed-tags").status == 401)
+        }
+    }
+}
+
+/// Followed hashtags and the hashtag stream through Mastodon.py against a real `timeline serve`
+/// (Tests/mastodon/test_followed_tags.py): privacy on the stream and in the home timeline.
+@Suite struct MastodonFollowedTagsTests {
+    @Test(.timeLimit(.minutes(3))) func mastodonPyFollowedTagsFlow() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol"), dave = try await api.signUp("dave")
+            let path = PhotoTests.directory() + "/tag.png"
+            try Data(try AvatarTests.image(64, shade: 40)).write(to: URL(fileURLWithPath: path))
+            let run = try ChildProcess(
+                [
+                    "python3", SchemaTests.root.appendingPathComponent("Tests/mastodon/test_followed_tags.py").path,
+                    "http://127.0.0.1:\(server.port)", alice.token, bob.token, carol.token, dave.token, path
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(120))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - followed hashtags through Mastodon.py"), "\(text)")
         }
     }
 }
