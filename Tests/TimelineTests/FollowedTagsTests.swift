@@ -137,3 +137,12 @@ extension InMemoryState {
         }
     }
 }
+
+/// Tests/browser/test_followed_tags.py: Follow and Unfollow on a tag's page, the followed tags
+/// listed, Home showing the tag's public post, in headless Chromium (see that file).
+@Suite struct FollowedTagsWebAppTests {
+    @Test(.timeLimit(.minutes(3))) func inARealBrowser() async throws {
+        try await WebAppTests.browserScript(
+            "test_followed_tags.py", passes: "ok - Unfollow takes the tag's post out of Home")
+    }
+}
