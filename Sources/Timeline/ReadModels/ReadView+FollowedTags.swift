@@ -2,16 +2,13 @@ import LMDB
 import TimelineDomain
 
 /// What a home timeline needs to take posts in by the hashtags its owner follows (#41): the
-/// tags, the policy of nobody signed in (what is public: never a followers-only post, a locked
-/// account's, a suspended author's or one hidden by reports) and the members of the owner's
-/// exclusive lists (who leave the home timeline, by a tag too).
+/// tags and the members of the owner's exclusive lists (who leave the home timeline, by a tag
+/// too).
 struct TagFollowing {
     /// The owner of the home timeline.
     let viewer: UserID
     /// The hashtags they follow.
     let tags: Set<String>
-    /// The policy of nobody signed in: a post shows by a tag only when anyone may see it.
-    let everyone: Privacy<ReadView>
     /// The members of the viewer's exclusive lists.
     let excluded: Set<UserID>
 }
@@ -26,22 +23,20 @@ extension ReadView {
     func tagFollowing(of viewer: UserID, excluded: Set<UserID>) throws -> TagFollowing? {
         let tags = try models.hashtags.followedTags(of: viewer, txn)
         guard !tags.isEmpty else { return nil }
-        return TagFollowing(
-            viewer: viewer, tags: Set(tags),
-            everyone: Privacy(viewer: nil, mutes: [], reportThreshold: reports.hideAfter, state: self),
-            excluded: excluded)
+        return TagFollowing(viewer: viewer, tags: Set(tags), excluded: excluded)
     }
 
     /// Whether `stored` may come into the home timeline by a followed tag, before the viewer's
-    /// own policy (asked on `hashtag`: their blocks and mutes): it carries a tag they follow,
-    /// anyone may see it, and it does not come in otherwise — it is not the viewer's own nor a
-    /// followee's (those come in by the follow, once), nor an exclusive list member's.
+    /// own policy, asked on `hashtag`: it carries a tag they follow, and it does not come in
+    /// otherwise — it is not the viewer's own nor a followee's (those come in by the follow,
+    /// once), nor an exclusive list member's. Its author being someone the viewer does not
+    /// follow, the policy then shows it only when anyone may see it (never a followers-only
+    /// post, a locked, suspended or reported-away author's) and no block or mute stands.
     func mayComeInByTag(_ stored: PostReadings, _ following: TagFollowing) throws -> Bool {
         guard stored.hashtags.contains(where: following.tags.contains) else { return false }
         let author = stored.author
         if author == following.viewer || following.excluded.contains(author) { return false }
-        if try follows(following.viewer, author) { return false }
-        return try following.everyone.mayShow(post: stored, on: .hashtag)
+        return try !follows(following.viewer, author)
     }
 
     /// Whether post `id` came into the home timeline by a followed tag (`mayComeInByTag`, and
