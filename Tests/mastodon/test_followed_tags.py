@@ -12,6 +12,7 @@ import json
 import sys
 
 import requests
+import websocket
 from mastodon import Mastodon
 
 base, alice_token, bob_token, carol_token, dave_token, image_path = sys.argv[1:]
@@ -92,4 +93,16 @@ home = [s.reblog.id if s.reblog else s.id for s in m.timeline_home(limit=40)]
 check(open_post.id in home and m.timeline_home(limit=40)[0].reblog is not None,
       "after tag_unfollow the post comes in by the boost instead")
 check(m.tag("harbour").following is False, "tag: not following any more")
+# The WebSocket's hashtag stream (subscribed as it opens): a followers-only #harbour post of bob's,
+# whom alice follows, is not public and never comes; the public one after it is the first event.
+socket = websocket.create_connection(
+    base.replace("http", "ws", 1) + f"/api/v1/streaming?access_token={alice_token}&stream=hashtag&tag=harbour",
+    timeout=30)
+hidden = post(b, "#harbour friends only, over the socket", visibility="private")
+shown = post(b, "#harbour over the socket")
+message = json.loads(socket.recv())
+socket.close()
+check(message["stream"] == ["hashtag", "harbour"] and message["event"] == "update"
+      and json.loads(message["payload"])["id"] == shown.id and hidden.id != shown.id,
+      f"the WebSocket's hashtag stream carries the public post first, never the followers-only one ({message})")
 print("ok - followed hashtags through Mastodon.py")
