@@ -67,6 +67,11 @@ extension InMemoryState {
         let own = try await service.addPost(by: alice, caption: "#cats mine")
         #expect(ids(try service.timeline(of: alice)) == [own, followee, stranger].map(\.id.rawValue))
         _ = (untagged, locked, followersOnly, blocked, muted)
+        // A post that came by a tag carries the reader's own marks.
+        try await service.run(.like(post: stranger.id.rawValue), as: alice)
+        try await service.run(.bookmark(post: stranger.id.rawValue), as: alice)
+        let marked = try #require(try service.timeline(of: alice).items.first { $0.id == stranger.id })
+        #expect(marked.likedByViewer == true && marked.bookmarkedByViewer == true)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
         // Paging passes the tag's posts as any other: one at a time, each once.
         var paged: [String] = [], before: String?

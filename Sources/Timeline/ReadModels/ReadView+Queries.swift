@@ -189,12 +189,13 @@ extension ReadView {
             [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
             + Array(repeating: boosts.database, count: pulled.count)
             + Array(repeating: models.hashtags.hashtags.database, count: tags.count)
-            + (pulled.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
+            + (pulled.isEmpty && tags.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
         let pulledAuthors = Set(pulled.map(\.author))
         return try txn.withCursors(databases) { cursors in
             let merged = Array(cursors.prefix(sources.count))
+            // A pulled author's post, or a followed tag's, reads the viewer's marks by cursor.
             let marks =
-                pulled.isEmpty
+                pulled.isEmpty && tags.isEmpty
                 ? nil
                 : PulledMarks(
                     viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
@@ -214,7 +215,8 @@ extension ReadView {
                         // Not a pulled author's: it comes from a followed tag's list.
                         guard pulledAuthors.contains(stored.author) else {
                             return try present.listed(
-                                stored, on: .hashtag, keeping: { try mayComeInByTag($0, following) })
+                                stored, on: .hashtag, marks: try marks?.of(id),
+                                keeping: { try mayComeInByTag($0, following) })
                         }
                         return try present.listed(
                             stored, on: .home, marks: try marks?.of(id),
