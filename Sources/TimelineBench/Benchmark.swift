@@ -11,7 +11,7 @@ public struct Benchmark {
     public var directory: String
     /// Told each step as it starts (the CLI prints it).
     public var progress: (String) -> Void
-    /// Run only the named figure groups (append, latency, concurrency, reads, fanout, lists, rebuild).
+    /// Run only the named figure groups (append, latency, concurrency, reads, home, fanout, lists, rebuild).
     public var only: Set<String>?
 
     /// A benchmark of `scale` in `directory`, running `only` those groups (`nil`: all).
@@ -58,7 +58,7 @@ public struct Benchmark {
         }
         // The SQLite peer, loaded with the same network before any figure changes it.
         var peer: SQLitePeer?
-        if wants("latency") || wants("reads") || wants("fanout") {
+        if wants("latency") || wants("reads") || wants("fanout") || wants("home") {
             progress("loading the same network into the SQLite peer")
             let start = now()
             peer = try SQLitePeer(directory: try scratchDirectory("sqlite-peer"), loading: service)
@@ -74,6 +74,10 @@ public struct Benchmark {
         }
         if wants("reads") {
             figures += try readFigures(service, network, peer: peer)
+            anonymous = max(anonymous, procStatus("RssAnon"))
+        }
+        if wants("home") {
+            figures += try await homeFigures(service, network, peer: peer)
             anonymous = max(anonymous, procStatus("RssAnon"))
         }
         if wants("fanout") {

@@ -44,6 +44,7 @@ extension Command {
         SetAccountNoteCommand.self, RemoveFromFollowersCommand.self, EndorseCommand.self, UnendorseCommand.self,
         FeatureTagCommand.self, UnfeatureTagCommand.self,
         DismissSuggestionCommand.self, GenerateAnnualReportCommand.self, ReadAnnualReportCommand.self,
+        FollowTagCommand.self, UnfollowTagCommand.self,
         CreateListCommand.self, UpdateListCommand.self, DeleteListCommand.self, AddToListCommand.self,
         RemoveFromListCommand.self,
         CreateCollectionCommand.self, UpdateCollectionCommand.self, DeleteCollectionCommand.self,
@@ -267,6 +268,10 @@ public enum Event: Equatable, Sendable {
     case tagFeatured(FeaturedTag)
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
     case tagUnfeatured(FeaturedTag)
+    /// A user followed a hashtag.
+    case tagFollowed(FollowedTag)
+    /// A user stopped following a hashtag.
+    case tagUnfollowed(FollowedTag)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -375,6 +380,8 @@ public enum Event: Equatable, Sendable {
         case .annualReportRead: .annualReportRead
         case .tagFeatured: .tagFeatured
         case .tagUnfeatured: .tagUnfeatured
+        case .tagFollowed: .tagFollowed
+        case .tagUnfollowed: .tagUnfollowed
         }
     }
 
@@ -479,6 +486,8 @@ public enum Event: Equatable, Sendable {
         case .annualReportRead(let e): e
         case .tagFeatured(let e): e
         case .tagUnfeatured(let e): e
+        case .tagFollowed(let e): e
+        case .tagUnfollowed(let e): e
         }
     }
 }
@@ -693,6 +702,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case tagFeatured = "TagFeatured"
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
     case tagUnfeatured = "TagUnfeatured"
+    /// A user followed a hashtag.
+    case tagFollowed = "TagFollowed"
+    /// A user stopped following a hashtag.
+    case tagUnfollowed = "TagUnfollowed"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -782,6 +795,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .suggestionDismissed: SuggestionDismissal.self
         case .annualReportGenerated, .annualReportRead: AnnualReportMark.self
         case .tagFeatured, .tagUnfeatured: FeaturedTag.self
+        case .tagFollowed, .tagUnfollowed: FollowedTag.self
         }
     }
 
@@ -894,6 +908,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .annualReportRead: .annualReportRead(try AnnualReportMark(from: &r, &opener))
         case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
         case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
+        case .tagFollowed: .tagFollowed(try FollowedTag(from: &r, &opener))
+        case .tagUnfollowed: .tagUnfollowed(try FollowedTag(from: &r, &opener))
         }
     }
 }

@@ -307,6 +307,10 @@ package protocol DecisionState {
     func scheduledPosts(of user: UserID) throws -> [ScheduledPostRecord]
     /// The pending scheduled post holding the uploaded photo `media`, if any.
     func scheduledPost(holding media: MediaID) throws -> ScheduledPostID?
+    /// Whether `user` follows the hashtag `tag`.
+    func followsTag(_ user: UserID, _ tag: String) throws -> Bool
+    /// How many hashtags `user` follows.
+    func followedTagCount(_ user: UserID) throws -> Int
 }
 
 extension DecisionState {

@@ -244,9 +244,13 @@ final class LiveStreams: Sendable {
 
     /// Writes what `event` means for the subscriber's user to its stream, in its format.
     private func deliver(_ event: EventEnvelope, to subscriber: Subscriber) {
-        guard let updates = try? service.liveUpdates(for: event, viewer: subscriber.user) else { return }
-        for update in updates {
-            if let bytes = subscriber.format.encode(event.sequence, update) { subscriber.stream.send(bytes) }
+        if subscriber.format.readsHome, let updates = try? service.liveUpdates(for: event, viewer: subscriber.user) {
+            for update in updates {
+                if let bytes = subscriber.format.encode(event.sequence, update) { subscriber.stream.send(bytes) }
+            }
+        }
+        if let extra = subscriber.format.extra, let bytes = extra(event.sequence, event) {
+            subscriber.stream.send(bytes)
         }
     }
 }
@@ -257,6 +261,24 @@ struct LiveFormat: Sendable {
     let greeting: [UInt8]
     let heartbeat: [UInt8]
     let encode: @Sendable (_ sequence: UInt64, _ update: LiveUpdate) -> [UInt8]?
+    /// Whether the stream carries the user's home updates (`encode`'s): a public or hashtag
+    /// stream alone does not.
+    var readsHome = true
+    /// What else an event writes, read from the event itself (the public and hashtag streams).
+    var extra: (@Sendable (_ sequence: UInt64, _ event: EventEnvelope) -> [UInt8]?)?
+
+    /// A format of `greeting`, `heartbeat` and `encode` (home updates), and `extra`.
+    init(
+        greeting: [UInt8], heartbeat: [UInt8], readsHome: Bool = true,
+        extra: (@Sendable (UInt64, EventEnvelope) -> [UInt8]?)? = nil,
+        encode: @escaping @Sendable (UInt64, LiveUpdate) -> [UInt8]?
+    ) {
+        self.greeting = greeting
+        self.heartbeat = heartbeat
+        self.readsHome = readsHome
+        self.extra = extra
+        self.encode = encode
+    }
 
     /// `GET /v1/stream`'s Server-Sent Events: `post`, `activity` and `removed`, each with the
     /// log sequence as its `id:` (what `Last-Event-ID` resumes after).

@@ -723,6 +723,31 @@ extension TimelineAPI {
                 id: "featuredTags", summary: "The hashtags a user features, in the order featured.", tag: .users,
                 description: "None across a block either way.",
                 answer: .json("The tags.", "tagPage"), errors: [.notFound], parameters: [.user])),
+        command(
+            "PUT", "/v1/me/followed-tags/{tag}", scope: "write:follows",
+            Operation(
+                id: "followTag",
+                summary: "Follow a hashtag: its public posts come into the home timeline (idempotent).",
+                tag: .users,
+                description:
+                    "Only posts anyone may see come in (never a followers-only post or a locked account's), each once. "
+                    + "A 101st tag, or a tag that is not one hashtag, gives 400 invalid_argument.",
+                answer: changed("already followed"), errors: [.storageFull], parameters: [.tag])),
+        command(
+            "DELETE", "/v1/me/followed-tags/{tag}", scope: "write:follows",
+            Operation(
+                id: "unfollowTag", summary: "Stop following a hashtag (idempotent).", tag: .users,
+                answer: changed("not followed"), errors: [.storageFull], parameters: [.tag])),
+        query(
+            "GET", "/v1/me/followed-tags", scope: "read:follows", access: .bearer,
+            Operation(
+                id: "followedTags", summary: "The hashtags the bearer follows, the latest followed first (private).",
+                tag: .users, answer: .json("A page of tags.", "tagPage", headers: [.link]), paged: true)),
+        query(
+            "GET", "/v1/me/followed-tags/{tag}", scope: "read:follows", access: .bearer,
+            Operation(
+                id: "followsTag", summary: "Whether the bearer follows a hashtag.", tag: .users,
+                answer: .json("Whether the bearer follows it.", "follows"), parameters: [.tag])),
         query(
             "GET", "/v1/users/{user}/familiar-followers", scope: "read:follows", access: .bearer,
             Operation(

@@ -321,6 +321,7 @@ extension InMemoryState {
             dismissedSuggestionEdges = dismissedSuggestionEdges.filter { !$0.contains(e.userId) }
             annualReportMarks = annualReportMarks.filter { $0.key[0] != e.userId.rawValue }
             featuredTagEdges = featuredTagEdges.filter { $0[0] != e.userId.rawValue }
+            followedTagEdges = followedTagEdges.filter { $0[0] != e.userId.rawValue }
             for list in lists(of: e.userId) { listMembers = listMembers.filter { $0[0] != list.id.rawValue } }
             listRecords.removeAll { $0.owner == e.userId }
             resetRequests[e.userId] = nil
@@ -368,6 +369,8 @@ extension InMemoryState {
         case .annualReportRead(let e): annualReportMarks[[e.userId.rawValue, String(e.year)]] = true
         case .tagFeatured(let e): featuredTagEdges.insert([e.userId.rawValue, e.tag])
         case .tagUnfeatured(let e): featuredTagEdges.remove([e.userId.rawValue, e.tag])
+        case .tagFollowed(let e): followedTagEdges.insert([e.userId.rawValue, e.tag])
+        case .tagUnfollowed(let e): followedTagEdges.remove([e.userId.rawValue, e.tag])
         }
     }
 }
@@ -425,8 +428,10 @@ extension InMemoryState {
                     "annual report \(user) \(year): \(String(describing: try state.annualReportRead(user, year)))")
             }
             out.append("featured tag count \(user): \(try state.featuredTagCount(user))")
+            out.append("followed tag count \(user): \(try state.followedTagCount(user))")
             for tag in ["tag0", "tag1", "cats"] {
                 out.append("features \(user) \(tag): \(try state.featuresTag(user, tag))")
+                out.append("follows tag \(user) \(tag): \(try state.followsTag(user, tag))")
             }
             for other in users {
                 out.append("follows \(user) \(other): \(try state.follows(user, other))")
@@ -560,7 +565,9 @@ extension InMemoryState {
             (.featureTag(tag: "tag1"), dave),
             (.dismissSuggestion(user: carol.id.rawValue), bob), (.dismissSuggestion(user: carol.id.rawValue), bob),
             (.generateAnnualReport(year: "2023"), alice), (.readAnnualReport(year: "2023"), alice),
-            (.generateAnnualReport(year: "2023"), bob)
+            (.generateAnnualReport(year: "2023"), bob),
+            (.followTag(tag: "#Tag0"), alice), (.followTag(tag: "cats"), alice), (.unfollowTag(tag: "cats"), alice),
+            (.followTag(tag: "tag1"), dave)
         ] {
             _ = try await service.execute(command, as: .user(user.id.rawValue))
         }

@@ -68,6 +68,7 @@ struct InMemoryState: DecisionState {
     var annualReportMarks: [[String]: Bool] = [:]
     /// Featured hashtags [user, tag].
     var featuredTagEdges: Set<[String]> = []
+    var followedTagEdges: Set<[String]> = []
 
     func instanceText(_ field: InstanceTextField) -> String { instanceTexts[field] ?? "" }
     func instanceRules() -> [InstanceRuleRecord] { rules }

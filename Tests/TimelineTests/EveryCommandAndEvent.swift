@@ -110,6 +110,7 @@ let sampleCommands: [Command] = [
     .setAccountNote(user: "u2", note: "a note"), .removeFromFollowers(user: "u2"), .endorse(user: "u2"),
     .unendorse(user: "u2"), .featureTag(tag: "cats"), .unfeatureTag(tag: "cats"), .dismissSuggestion(user: "u2"),
     .generateAnnualReport(year: "2025"), .readAnnualReport(year: "2025"),
+    .followTag(tag: "cats"), .unfollowTag(tag: "cats"),
     .createList(title: "Friends", repliesPolicy: "list", exclusive: true),
     .updateList(list: "l1", title: "Close friends", repliesPolicy: "none", exclusive: false),
     .deleteList(list: "l1"),
@@ -200,6 +201,8 @@ extension SchemaTests {
         try await service.run(.readAnnualReport(year: thisYear), as: bob.id)
         try await service.run(.featureTag(tag: "cats"), as: alice.id)
         try await service.run(.unfeatureTag(tag: "cats"), as: alice.id)
+        try await service.run(.followTag(tag: "cats"), as: alice.id)
+        try await service.run(.unfollowTag(tag: "cats"), as: alice.id)
         try await service.run(.reportPost(post: post.id.rawValue, reason: "spam"), as: bob.id)
         _ = try await service.execute(.dismissReports(post: post.id.rawValue), as: .operator)
         let doomed = try await service.addPost(by: alice.id, caption: "against the rules")

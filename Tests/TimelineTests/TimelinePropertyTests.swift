@@ -12,6 +12,10 @@ import Testing
 /// post once, at the id of the entry by which it came in. A direct post is there only for its
 /// author and the users it addresses (its mentions when posted, with no block either way then):
 /// as Mastodon's fan-out delivers it to the addressees who follow its author, never boosted.
+/// And the posts of the hashtags u
+/// follows (#41): a post of a followed tag that is for everyone (not followers-only), neither u's
+/// nor of someone u follows, with no block between u and its author, not hidden by reports,
+/// comes in at its own id (before any boost of it).
 @Suite struct TimelinePropertyTests {
     /// The reference model: the definition, computed directly.
     struct Model {
@@ -28,7 +32,17 @@ import Testing
         var standing: [PostID: Set<UserID>] = [:]
         /// Every (reporter, post) ever reported, dismissed or not: one report each.
         var reported: Set<[String]> = []
+        /// Each post's hashtags.
+        var tags: [PostID: Set<String>] = [:]
+        /// The posts for their author's followers only.
+        var followersOnly: Set<PostID> = []
+        /// [user, tag]: the user follows the hashtag.
+        var tagFollows: Set<[String]> = []
         static let hideAfterReports = 2
+
+        /// Whether `post` may be liked, reported or boosted by anyone in these histories (a
+        /// followers-only post's answers depend on the follow: left out).
+        func isForEveryone(_ post: PostID) -> Bool { !followersOnly.contains(post) }
 
         func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool { blocks.contains([a, b]) || blocks.contains([b, a]) }
 
@@ -42,6 +56,8 @@ import Testing
         mutating func remove(_ post: PostID) {
             posts[post] = nil
             addressees[post] = nil
+            tags[post] = nil
+            followersOnly.remove(post)
             boosts = boosts.filter { $0.value.post != post }
             standing[post] = nil
             reported = reported.filter { $0[1] != post.rawValue }
@@ -61,6 +77,9 @@ import Testing
         func entries(of user: UserID) -> [[PostID]] {
             let own = posts.filter {
                 ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user)
+                    || (!followersOnly.contains($0.key) && !hidden($0.key, from: user)
+                        && !blockedEitherWay(user, $0.value)
+                        && tags[$0.key, default: []].contains { tagFollows.contains([user.rawValue, $0]) })
             }
             var entries = own.keys.map { [$0, $0] }
             var firstBoost: [PostID: PostID] = [:]
@@ -123,16 +142,34 @@ import Testing
             clock.advance(Int64.random(in: 0...2, using: &rng))
             let actor = users.randomElement(using: &rng)!
             let other = users.randomElement(using: &rng)!
-            switch Int.random(in: 0..<20, using: &rng) {
+            switch Int.random(in: 0..<22, using: &rng) {
             case 0...3:
-                let post = try await service.addPost(by: actor, image: step)
+                // Some posts carry hashtags (one or two), some are for followers only.
+                let caption = [nil, "#t0", "#t1 #t2", "#T0 and #t1"].randomElement(using: &rng)!
+                let visibility: PostVisibility = Int.random(in: 0..<4, using: &rng) == 0 ? .followers : .public
+                guard
+                    case .post(let post) = try await service.run(
+                        .addPost(image: gifBase64(step), caption: caption, visibility: visibility), as: actor)
+                else { break }
                 model.posts[post.id] = actor
+                model.tags[post.id] = Set(post.hashtags)
+                if visibility == .followers { model.followersOnly.insert(post.id) }
+            case 19:
+                let tag = ["t0", "t1", "t2"].randomElement(using: &rng)!
+                let fresh = !model.tagFollows.contains([actor.rawValue, tag])
+                #expect(try await service.run(.followTag(tag: tag), as: actor) == .changed(fresh))
+                model.tagFollows.insert([actor.rawValue, tag])
+            case 20:
+                let tag = ["t0", "t1", "t2"].randomElement(using: &rng)!
+                let followed = model.tagFollows.contains([actor.rawValue, tag])
+                #expect(try await service.run(.unfollowTag(tag: "#" + tag), as: actor) == .changed(followed))
+                model.tagFollows.remove([actor.rawValue, tag])
             case 4...5 where actor != other && model.blockedEitherWay(actor, other):
                 await expectError(.forbidden) { _ = try await service.run(.follow(user: other.rawValue), as: actor) }
             case 4...5 where actor != other:
                 try await service.run(.follow(user: other.rawValue), as: actor)
                 model.follows.insert([actor, other])
-            case 19:
+            case 21:
                 // A direct message to `other` (addressed unless it is the actor or a block stands between).
                 let name = "u\(users.firstIndex(of: other)!)"
                 let dm = try #require(try await service.run(.addDirectPost(caption: "@\(name) hi"), as: actor).post)
@@ -159,7 +196,8 @@ import Testing
                 model.unfollow(actor, other)
             case 15, 16:
                 // A boost of one of the newest posts (so that some are boosted twice): again, the same boost.
-                if let post = model.posts.keys.sorted().suffix(6).randomElement(using: &rng) {
+                if let post = model.posts.keys.filter(model.isForEveryone).sorted().suffix(6).randomElement(using: &rng)
+                {
                     let author = model.posts[post]!
                     let reblog = Command.reblog(post: post.rawValue)
                     if model.hidden(post, from: actor) || model.blocks.contains([author, actor]) {
@@ -205,7 +243,8 @@ import Testing
             case 13:
                 // A report (of one of the newest posts, so that some gather enough): enough of
                 // them hide the post from all but its author.
-                if let post = model.posts.keys.sorted().suffix(4).randomElement(using: &rng) {
+                if let post = model.posts.keys.filter(model.isForEveryone).sorted().suffix(4).randomElement(using: &rng)
+                {
                     let report = Command.reportPost(post: post.rawValue, reason: "r")
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) { _ = try await service.run(report, as: actor) }
@@ -229,7 +268,7 @@ import Testing
                     model.standing[post] = nil
                 }
             default:
-                if let (post, author) = model.posts.randomElement(using: &rng) {
+                if let (post, author) = model.posts.filter({ model.isForEveryone($0.key) }).randomElement(using: &rng) {
                     if model.hidden(post, from: actor) {
                         await expectError(.notFound) {
                             _ = try await service.run(.like(post: post.rawValue), as: actor)

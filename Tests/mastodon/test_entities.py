@@ -239,6 +239,48 @@ def scheduled_statuses():
     call("DELETE", path, bob_token, expect=404)
     call("DELETE", path, alice_token)
     call("GET", path, alice_token, expect=404)
+def followed_tags():
+    """Followed hashtags and the public streams: alice reads #sea, follows it (twice), lists what she
+    follows (paged), features and unfeatures it, unfollows a tag (twice: the second changes nothing), and
+    opens the public and hashtag streams."""
+    call("GET", "/api/v1/tags/sea")
+    call("GET", "/api/v1/tags/sea", alice_token)
+    tag = call("POST", "/api/v1/tags/Sea/follow", alice_token)
+    if not tag or tag.get("following") is not True or tag.get("name") != "sea":
+        results.append(("POST /api/v1/tags/{name}/follow", "FAILED", f"not following: {tag}"))
+    call("POST", "/api/v1/tags/sea/follow", alice_token)
+    call("POST", "/api/v1/tags/hills/follow", alice_token)
+    page = session.get(f"{base}/api/v1/followed_tags", params={"limit": 1},
+                       headers={"Authorization": f"Bearer {alice_token}"})
+    if page.status_code != 200 or [t["name"] for t in page.json()] != ["hills"] or "max_id=" not in page.headers.get(
+            "Link", ""):
+        results.append(("GET /api/v1/followed_tags", "FAILED", f"first page: {page.text[:200]} {page.headers}"))
+    listed = call("GET", "/api/v1/followed_tags", alice_token) or []
+    if [t["name"] for t in listed] != ["hills", "sea"]:
+        results.append(("GET /api/v1/followed_tags", "FAILED", f"followed: {listed}"))
+    featured = call("POST", "/api/v1/tags/sea/feature", alice_token)
+    if not featured or featured.get("featuring") is not True:
+        results.append(("POST /api/v1/tags/{id}/feature", "FAILED", f"not featuring: {featured}"))
+    call("POST", "/api/v1/tags/sea/unfeature", alice_token)
+    call("POST", "/api/v1/tags/hills/unfollow", alice_token)
+    gone = call("POST", "/api/v1/tags/hills/unfollow", alice_token)
+    if not gone or gone.get("following") is not False:
+        results.append(("POST /api/v1/tags/{name}/unfollow", "FAILED", f"still following: {gone}"))
+    call("GET", "/api/v1/tags/two%20words", alice_token, expect=404)
+    for stream, params in [("public", {}), ("public/local", {}), ("hashtag", {"tag": "sea"}),
+                           ("hashtag/local", {"tag": "sea"})]:
+        # A stream never ends: its status and type are read, then it is closed.
+        with session.get(f"{base}/api/v1/streaming/{stream}", params=params, stream=True, timeout=10,
+                         headers={"Authorization": f"Bearer {alice_token}"}) as response:
+            template, _ = operation("GET", f"/api/v1/streaming/{stream}")
+            called.add(("GET", template))
+            is_stream = response.status_code == 200 and response.headers.get("Content-Type", "").startswith(
+                "text/event-stream")
+            results.append((f"GET {template} {response.status_code}", "no schema" if is_stream else "FAILED",
+                            "Server-Sent Events" if is_stream else response.headers.get("Content-Type", "")))
+    # Since Mastodon 4.2 the public streams need a user's token.
+    if session.get(f"{base}/api/v1/streaming/public", timeout=10).status_code != 401:
+        results.append(("GET /api/v1/streaming/public", "FAILED", "answered without a token"))
 
 
 def lists():
@@ -622,6 +664,7 @@ lists()
 collections()
 direct_messages()
 scheduled_statuses()
+followed_tags()
 
 # The v1 upload, the authorize page, the streams, revoking the app's own token.
 with open(photo_path, "rb") as file:

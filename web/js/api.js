@@ -230,6 +230,12 @@ export const api = {
   removeFollower: (user) => call('removeFromFollowers', { path: { user } }),
   familiarFollowers: (user) => call('familiarFollowers', { path: { user } }),
 
+  // Followed hashtags: their public posts come into the home timeline.
+  followTag: (tag) => call('followTag', { path: { tag } }),
+  unfollowTag: (tag) => call('unfollowTag', { path: { tag } }),
+  followsTag: (tag) => call('followsTag', { path: { tag } }),
+  followedTags: (before) => call('followedTags', { params: page(before) }),
+
   // Posts
   timeline: (before) => call('timeline', { params: page(before) }),
   hashtag: (tag, before) => call('hashtag', { path: { tag }, params: page(before, 24) }),

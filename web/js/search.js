@@ -5,6 +5,7 @@ import { api, currentSession } from './api.js';
 import { postTile } from './card.js';
 import { avatar, count, currentPosition, cursorPager, field, h, replace, userLink } from './dom.js';
 import { findFriendsForm } from './people.js';
+import { followedTagsSection } from './followedtags.js';
 
 const RADII = [1, 5, 10, 25, 50];
 
@@ -198,7 +199,7 @@ export function render(root, { query }, app) {
   });
 
   replace(root, h('h1', { class: 'visually-hidden' }, 'Search'), form, currentSession() ? findFriendsForm() : null,
-    nearbyControls, manual, status, results, sentinel);
+    nearbyControls, manual, status, results, sentinel, currentSession() ? followedTagsSection().element : null);
   run();
   if (!query.get('q') && !near) input.focus();
   return () => {

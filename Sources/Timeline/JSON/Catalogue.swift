@@ -231,6 +231,15 @@ package enum Catalogue {
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.blocked(by: user, page)) }
         },
+        // Followed hashtags (#41): the acting user's, and whether they follow one.
+        QueryDefinition(actingUser: "followedTags") { input throws(TimelineError) in
+            let page = try input.page()
+            return { service, user throws(TimelineError) in .tags(try service.followedTags(of: user, page)) }
+        },
+        QueryDefinition(actingUser: "followsTag") { input throws(TimelineError) in
+            let tag = try input.string("tag")
+            return { service, user throws(TimelineError) in .follows(try service.followsTag(user, tag)) }
+        },
         QueryDefinition(actingUser: "followRequests") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.followRequests(to: user, page)) }

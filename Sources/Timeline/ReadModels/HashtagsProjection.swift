@@ -1,19 +1,29 @@
 import LMDB
 import TimelineDomain
 
-/// Posts by hashtag.
+/// Posts by hashtag, and the hashtags each user follows (#41: their public posts come into the
+/// follower's home timeline, merged at read time from `hashtags`).
 struct HashtagsProjection: Projection {
     let name = ProjectionName.hashtags
     let hashtags: Table<TaggedPosts>  // tag ‖ 0 ‖ postId → ()
     let postTags: Table<PostTags>  // postId → tags (to unindex a deleted post)
-    var databases: [Database] { [hashtags.database, postTags.database] }
+    let tagFollows: Table<TimedMembers<UserID, String>>  // a user's followed hashtags → cursor
+    let tagFollowList: Table<InOrder<UserID, String>>  // a user's followed hashtags, the latest last
+    var databases: [Database] { [hashtags.database, postTags.database, tagFollows.database, tagFollowList.database] }
 
     private(set) var handlers = EventHandlers()
 
     init(_ env: Environment, prefix: String) throws {
         hashtags = try Table(env, prefix + "hashtags")
         postTags = try Table(env, prefix + "postTags")
+        tagFollows = try Table(env, prefix + "tagFollows")
+        tagFollowList = try Table(env, prefix + "tagFollowList")
         handlers = Self.handlers(of: self)
+    }
+
+    /// The hashtags `user` follows, in tag order (what the home timeline merges).
+    func followedTags(of user: UserID, _ txn: Transaction) throws -> [String] {
+        try tagFollows.members(of: user, txn)
     }
 
     private static func handlers(of projection: Self) -> EventHandlers {
@@ -32,7 +42,25 @@ struct HashtagsProjection: Projection {
         }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.unindex(e.postId, txn) }
         handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.unindex(e.postId, txn) }
+        handlers.on(.tagFollowed) { (e: FollowedTag, envelope, txn) in
+            let cursor = Key.sequenceCursor(envelope.sequence)
+            try projection.unfollow(e.userId, e.tag, txn)
+            try projection.tagFollows.put((e.userId, e.tag), cursor, txn)
+            try projection.tagFollowList.put((e.userId, cursor), e.tag, txn)
+        }
+        handlers.on(.tagUnfollowed) { (e: FollowedTag, _, txn) in try projection.unfollow(e.userId, e.tag, txn) }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
+            try projection.tagFollowList.deleteAll(in: e.userId, txn)
+            try projection.tagFollows.deleteAll(in: e.userId, txn)
+        }
         return handlers
+    }
+
+    /// Ends `user`'s following of `tag` (nothing if they do not follow it).
+    private func unfollow(_ user: UserID, _ tag: String, _ txn: Transaction) throws {
+        guard let cursor = try tagFollows.get((user, tag), txn) else { return }
+        try tagFollowList.delete((user, cursor), txn)
+        try tagFollows.delete((user, tag), txn)
     }
 
     /// Takes a deleted or removed post out of its hashtags' lists.

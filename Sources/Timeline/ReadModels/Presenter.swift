@@ -60,10 +60,19 @@ final class Presenter {
     /// (`Privacy.mayShow(post:on:)`). `marks`: the viewer's like and bookmark, when the caller has them.
     func listedPost(
         _ id: some ContiguousBytes, on surface: Surface, marks: ViewerMarks? = nil,
-        keeping: (PostReadings) -> Bool = { _ in true }
+        keeping: (PostReadings) throws -> Bool = { _ in true }
     ) throws -> Post? {
-        guard let stored = try view.storedPost(id), keeping(stored), try privacy.mayShow(post: stored, on: surface)
-        else { return nil }
+        guard let stored = try view.storedPost(id) else { return nil }
+        return try listed(stored, on: surface, marks: marks, keeping: keeping)
+    }
+
+    /// The stored post `stored` as the viewer may see it on `surface` (`listedPost(_:on:)`,
+    /// for a caller that read the record already).
+    func listed(
+        _ stored: PostReadings, on surface: Surface, marks: ViewerMarks? = nil,
+        keeping: (PostReadings) throws -> Bool = { _ in true }
+    ) throws -> Post? {
+        guard try keeping(stored), try privacy.mayShow(post: stored, on: surface) else { return nil }
         return try present(stored, marks: marks)
     }
 

@@ -456,6 +456,10 @@ struct ReadView: DecisionState {
     func featuredTagCount(_ user: UserID) throws -> Int {
         try models.profileExtras.featuredTags.members(of: user, txn).count
     }
+    func followsTag(_ user: UserID, _ tag: String) throws -> Bool {
+        try models.hashtags.tagFollows.contains((user, tag), txn)
+    }
+    func followedTagCount(_ user: UserID) throws -> Int { try models.hashtags.tagFollows.members(of: user, txn).count }
     func reported(_ user: UserID, _ post: PostID) throws -> Bool { try models.posts.reported(user, post, txn) }
     func standingReports(_ post: PostID, upTo limit: Int) throws -> Int {
         try models.posts.standingReports(post, upTo: limit, txn, counting: { _, _ in true }, oncePerOrigin: false)

@@ -10,16 +10,20 @@ extension ReadView {
     /// when it does not show there: it is gone; its booster's boosts do not come in (not the
     /// viewer, not followed, hidden with `reblogs` false, or out of the viewer's sight); the post
     /// came in before — its author is the viewer or one they follow (the post itself is in the
-    /// timeline), or an earlier boost of it came in; or the post may not reach the viewer
+    /// timeline), it came in by a hashtag the viewer follows (`cameInByTag`), or an earlier
+    /// boost of it came in; or the post may not reach the viewer
     /// (`boosted`: blocks, a locked author, mutes, reports, suspension).
-    func homeBoost(_ id: PostID, of viewer: UserID, _ present: Presenter, excluding excluded: Set<UserID>) throws
-        -> Post?
-    {
+    func homeBoost(
+        _ id: PostID, of viewer: UserID, _ present: Presenter, excluding excluded: Set<UserID>,
+        following: TagFollowing? = nil
+    ) throws -> Post? {
         guard let boost = try models.boosts.boost(id, txn) else { return nil }
         let privacy = present.privacy
         guard try comesIn(boost.booster, to: viewer, privacy, excluded) else { return nil }
         if boost.author == viewer { return nil }
         if try follows(viewer, boost.author) { return nil }
+        // The post came in by a followed tag, at its own place.
+        if try cameInByTag(boost.post, following, privacy) { return nil }
         var earlierCameIn = false
         try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
             guard earlier < id else { return false }

@@ -159,9 +159,11 @@ extension ReadView {
     }
 
     /// The materialised timeline merged with the posts and boosts of the pulled authors `user`
-    /// follows (each only above its boundary, so the sources never overlap), newest first. A
-    /// boost's entry shows its post only when it is the first way the post came in
-    /// (`homeBoost`): each post once.
+    /// follows (each only above its boundary, so the sources never overlap) and the posts of
+    /// the hashtags they follow, newest first. A boost's entry shows its post only when it is
+    /// the first way the post came in (`homeBoost`), and a tagged post comes in by its tag only
+    /// when it comes in no other way (`mayComeInByTag`; a post of several followed tags meets
+    /// the merge once per tag, one after the other): each post once.
     func timeline(of user: UserID, _ request: PageRequest) throws -> Page<Post> {
         try requireUser(user)
         // Muted and suspended authors are left out (a timeline checks no relation per post):
@@ -173,33 +175,59 @@ extension ReadView {
         let excluded = try models.lists.exclusiveMembers(of: user, txn)
         let pulled = try projection.pulledAuthors(of: user, txn)
             .filter { try !excluded.contains($0.author) && privacy.mayShow(postsBy: $0.author, on: .home) }
+        let following = try tagFollowing(of: user, excluded: excluded)
+        let tags = following.map { $0.tags.sorted() } ?? []
         let boosts = models.boosts.byUser
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         // A pulled author's boosts: their entries' values say `boost`.
         sources += pulled.map { MergeSource(prefix: boosts.prefix($0.author), floor: $0.boundary, ownsValues: true) }
+        // The followed tags' posts: last, so a post met twice is met first by its follow.
+        sources += tags.map { MergeSource(prefix: models.hashtags.hashtags.prefix($0), floor: nil) }
         let posts = models.posts
         let databases =
             [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
             + Array(repeating: boosts.database, count: pulled.count)
-            + (pulled.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
+            + Array(repeating: models.hashtags.hashtags.database, count: tags.count)
+            + (pulled.isEmpty && tags.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
+        let pulledAuthors = Set(pulled.map(\.author))
         return try txn.withCursors(databases) { cursors in
             let merged = Array(cursors.prefix(sources.count))
+            // A pulled author's post, or a followed tag's, reads the viewer's marks by cursor.
             let marks =
-                pulled.isEmpty
+                pulled.isEmpty && tags.isEmpty
                 ? nil
                 : PulledMarks(
                     viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
+            // With followed tags, one id may come from several sources, one after the other.
+            var previous: [UInt8] = []
             // Looked up by the key's own bytes; the viewer's like and bookmark come with a
             // materialised entry (a pulled author's post reads them from the viewer's own
             // likes and bookmarks). A post hidden by reports, or by a muted author, is skipped
             // (the page fills past it); a timeline holds only the posts of whom its owner
             // follows (blocks end follows), so no relation is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
+                if let following {
+                    guard !id.elementsEqual(previous) else { return nil }
+                    previous = Array(id)
+                    if entry == nil {
+                        guard let stored = try storedPost(id) else { return nil }
+                        // Not a pulled author's: it comes from a followed tag's list.
+                        guard pulledAuthors.contains(stored.author) else {
+                            return try present.listed(
+                                stored, on: .hashtag, marks: try marks?.of(id),
+                                keeping: { try mayComeInByTag($0, following) })
+                        }
+                        return try present.listed(
+                            stored, on: .home, marks: try marks?.of(id),
+                            keeping: { excluded.isEmpty || !excluded.contains($0.author) })
+                    }
+                }
                 let entryMarks = entry.map(TimelineEntries.decode)
                 if entryMarks?.contains(.boost) == true {
                     return try homeBoost(
-                        PostID(String(decoding: id, as: UTF8.self)), of: user, present, excluding: excluded)
+                        PostID(String(decoding: id, as: UTF8.self)), of: user, present, excluding: excluded,
+                        following: following)
                 }
                 return try present.listedPost(
                     id, on: .home, marks: try entryMarks ?? marks?.of(id),

@@ -91,7 +91,14 @@ extension TimelineService {
                 {
                     direct = [.conversation(conversation)]
                 }
-                guard let post = try view.post(e.postId), try sees(post) else { return told + direct }
+                guard let post = try view.post(e.postId) else { return told + direct }
+                // A followee's, or a public post of a hashtag the viewer follows (`cameInByTag`:
+                // as the home timeline takes it in).
+                let byTag = {
+                    let excluded = try view.models.lists.exclusiveMembers(of: viewer, view.txn)
+                    return try view.cameInByTag(post.id, view.tagFollowing(of: viewer, excluded: excluded), privacy)
+                }
+                guard try sees(post) || byTag() else { return told + direct }
                 return [.post(try present.post(post.id))] + told + direct
             case .postEdited(let e):
                 guard let post = try view.post(e.postId), try sees(post) else { return told }
@@ -114,7 +121,11 @@ extension TimelineService {
                 // A boost shows live where it enters the viewer's home timeline (`homeBoost`:
                 // the first way its post came in, the booster's and the post's privacy).
                 let excluded = try view.models.lists.exclusiveMembers(of: viewer, view.txn)
-                guard let boosted = try view.homeBoost(e.boostId, of: viewer, present, excluding: excluded) else {
+                let following = try view.tagFollowing(of: viewer, excluded: excluded)
+                guard
+                    let boosted = try view.homeBoost(
+                        e.boostId, of: viewer, present, excluding: excluded, following: following)
+                else {
                     return told
                 }
                 return [.post(boosted)] + told

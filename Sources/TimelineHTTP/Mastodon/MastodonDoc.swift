@@ -52,7 +52,7 @@ enum MastodonSchema: String, Sendable {
     case list = "List", lists = "[List]"
     case conversation = "Conversation", conversations = "[Conversation]"
     case scheduledStatus = "ScheduledStatus", scheduledStatuses = "[ScheduledStatus]"
-    case oembed = "OEmbedResponse", userInfo = "UserInfo", tags = "[Tag]",
+    case oembed = "OEmbedResponse", userInfo = "UserInfo", tag = "Tag", tags = "[Tag]",
         familiarFollowers = "[FamiliarFollowers]", featuredTag = "FeaturedTag", featuredTags = "[FeaturedTag]"
     case filter = "Filter", filters = "[Filter]", filterKeyword = "FilterKeyword", filterKeywords = "[FilterKeyword]",
         filterStatus = "FilterStatus", filterStatuses = "[FilterStatus]", v1Filter = "V1Filter",

@@ -171,6 +171,8 @@ enum Mastodon {
         var url: String
         var history: [TagHistory]
         var following: Bool
+        /// Whether the bearer features it on their profile (4.4; answered where it is asked).
+        var featuring: Bool? = nil
     }
 
     /// A post, or a comment (a reply to its post).
@@ -441,6 +443,8 @@ enum Mastodon {
         var stream: String?
         /// The list of a `list` stream (its id).
         var list: String?
+        /// The hashtag of a `hashtag` or `hashtag:local` stream.
+        var tag: String?
     }
 }
 

@@ -63,6 +63,7 @@ extension MastodonAPI {
             guard let stream = MastodonStream(rawValue: name) else {
                 throw TimelineError(.notFound, "Unknown stream type")
             }
+            if stream.isPublic { return try api.mastodonPublicEventStream(request, entities, stream: stream) }
             return try api.mastodonEventStream(
                 request, entities, stream: stream, list: stream == .list ? try api.streamedList(request, entities) : nil
             )
@@ -79,9 +80,26 @@ enum MastodonStream: String, Sendable {
     /// The user's conversations of direct messages: a `conversation` event as a message comes in.
     case direct
 
+    /// Every public post (`MastodonPublicStreams`); every post here is local, so `public:local`
+    /// carries the same.
+    case `public`
+    /// Every public post of this server.
+    case publicLocal = "public:local"
+    /// One hashtag's public posts (the tag is named beside: `tag=`).
+    case hashtag
+    /// One hashtag's public posts of this server.
+    case hashtagLocal = "hashtag:local"
+
+    /// Whether it is a public or hashtag stream, fed by the events themselves, not the home's updates.
+    var isPublic: Bool { self == .public || self == .publicLocal || isHashtag }
+    /// Whether it is a hashtag's stream.
+    var isHashtag: Bool { self == .hashtag || self == .hashtagLocal }
+
     /// Whether `update` belongs on this stream (a list's only its members' posts: the encoder
-    /// checks the author; the direct stream only conversations, and only it).
+    /// checks the author; the direct stream only conversations, and only it; a public one's come
+    /// from `publicLiveUpdates`).
     func carries(_ update: LiveUpdate) -> Bool {
+        if isPublic { return false }
         if case .conversation = update { return self == .direct }
         if self == .direct { return false }
         if case .activity = update { return self != .list }
@@ -193,11 +211,16 @@ extension TimelineAPI {
         let subscribed = Mutex<Set<MastodonStream>>([])
         // The lists subscribed to, by the id the client gave (each stream's name is `["list", id]`).
         let lists = Mutex<[String: ListID]>([:])
+        // The public and hashtag streams subscribed to, by their names (`["hashtag", tag]`).
+        let publicStreams = Mutex<Set<[String]>>([])
         if let name = try MastodonParams(request.http).string("stream") {
             guard let stream = MastodonStream(rawValue: name) else {
                 throw TimelineError(.notFound, "Unknown stream type")
             }
-            if stream == .list {
+            if stream.isPublic {
+                let name = try publicStreamName(stream, tag: try MastodonParams(request.http).string("tag"))
+                publicStreams.withLock { _ = $0.insert(name) }
+            } else if stream == .list {
                 let id = try streamedList(request, entities)
                 let raw = try MastodonParams(request.http).string("list") ?? ""
                 lists.withLock { $0[raw] = id }
@@ -216,7 +239,21 @@ extension TimelineAPI {
             )
         }
         let viewer = owner.user
-        let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame) { [self] sequence, update in
+        let publicFrames: @Sendable (UInt64, EventEnvelope) -> [UInt8]? = { [self] sequence, event in
+            var frames: [UInt8] = []
+            for name in publicStreams.withLock({ $0 }).sorted(by: { $0.joined() < $1.joined() }) {
+                let encode = mastodonPublicEncoder(entities, viewer: viewer, tag: name.count > 1 ? name[1] : nil) {
+                    event, payload in
+                    let message = Mastodon.StreamingEvent(stream: name, event: event, payload: payload)
+                    return WebSocket.textFrame(
+                        String(decoding: (try? JSONValueEncoder.bytes(message)) ?? [], as: UTF8.self))
+                }
+                frames += encode(sequence, event) ?? []
+            }
+            return frames.isEmpty ? nil : frames
+        }
+        let format = LiveFormat(greeting: [], heartbeat: WebSocket.pingFrame, extra: publicFrames) {
+            [self] sequence, update in
             let streams = subscribed.withLock { $0 }
             var frames = encoders.filter { streams.contains($0.0) }.compactMap { $0.1(sequence, update) }
             for (raw, id) in lists.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
@@ -233,6 +270,14 @@ extension TimelineAPI {
             guard let message = try? JSONDecoder().decode(Mastodon.StreamingCommand.self, from: Data(text.utf8)),
                 let type = message.type, let stream = message.stream.flatMap(MastodonStream.init)
             else { return }
+            if stream.isPublic {
+                // A hashtag stream without its tag subscribes to nothing.
+                guard let name = try? publicStreamName(stream, tag: message.tag) else { return }
+                publicStreams.withLock {
+                    if type == "subscribe" { $0.insert(name) } else if type == "unsubscribe" { $0.remove(name) }
+                }
+                return
+            }
             if stream == .list {
                 // Only the bearer's own list: another id subscribes to nothing.
                 guard let raw = message.list, let id = try? entities.ids.list(raw),

@@ -1,0 +1,54 @@
+import LMDB
+import TimelineDomain
+
+/// What a home timeline needs to take posts in by the hashtags its owner follows (#41): the
+/// tags and the members of the owner's exclusive lists (who leave the home timeline, by a tag
+/// too).
+struct TagFollowing {
+    /// The owner of the home timeline.
+    let viewer: UserID
+    /// The hashtags they follow.
+    let tags: Set<String>
+    /// The members of the viewer's exclusive lists.
+    let excluded: Set<UserID>
+}
+
+/// Followed hashtags' reads: who follows which tag, and the one rule by which a tagged post
+/// comes into a home timeline. The home timeline merges each followed tag's post list
+/// (`HashtagsProjection.hashtags`) at read time beside the materialised timeline and the
+/// pulled authors (`timeline(of:_:)`), so following or unfollowing a tag writes one entry and
+/// a tagged post writes none more: the choice is measured in docs/performance.md.
+extension ReadView {
+    /// What `viewer`'s home timeline needs to take tagged posts in (`nil`: they follow none).
+    func tagFollowing(of viewer: UserID, excluded: Set<UserID>) throws -> TagFollowing? {
+        let tags = try models.hashtags.followedTags(of: viewer, txn)
+        guard !tags.isEmpty else { return nil }
+        return TagFollowing(viewer: viewer, tags: Set(tags), excluded: excluded)
+    }
+
+    /// Whether `stored` may come into the home timeline by a followed tag, before the viewer's
+    /// own policy, asked on `hashtag`: it carries a tag they follow, and it does not come in
+    /// otherwise — it is not the viewer's own nor a followee's (those come in by the follow,
+    /// once), nor an exclusive list member's. Its author being someone the viewer does not
+    /// follow, the policy then shows it only when anyone may see it (never a followers-only
+    /// post, a locked, suspended or reported-away author's) and no block or mute stands.
+    func mayComeInByTag(_ stored: PostReadings, _ following: TagFollowing) throws -> Bool {
+        guard stored.hashtags.contains(where: following.tags.contains) else { return false }
+        let author = stored.author
+        if author == following.viewer || following.excluded.contains(author) { return false }
+        return try !follows(following.viewer, author)
+    }
+
+    /// Whether post `id` came into the home timeline by a followed tag (`mayComeInByTag`, and
+    /// the viewer's policy on `hashtag`): a boost of it then does not show again.
+    func cameInByTag(_ id: PostID, _ following: TagFollowing?, _ privacy: Privacy<ReadView>) throws -> Bool {
+        guard let following, let stored = try storedPost(Array(id.rawValue.utf8)) else { return false }
+        return try mayComeInByTag(stored, following) && privacy.mayShow(post: stored, on: .hashtag)
+    }
+
+    /// The hashtags `user` follows, the latest followed first (paged by the follow's cursor).
+    func followedTags(of user: UserID, _ request: PageRequest) throws -> Page<String> {
+        try requireUser(user)
+        return try pageDescending(models.hashtags.tagFollowList, in: user, request) { _, tag in tag }
+    }
+}
