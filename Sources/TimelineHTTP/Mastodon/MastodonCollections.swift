@@ -236,7 +236,7 @@ extension MastodonAPI {
             description: s.description, language: Nullable(s.language),
             account_id: try entities.ids.id(.account(s.ownerId)), local: true, sensitive: s.sensitive,
             discoverable: s.discoverable, item_count: items.count, items: items,
-            tag: Nullable(s.tag.map { Mastodon.ShallowTag(name: $0, url: "\(base)/#/tag/\($0)") }),
+            tag: Nullable(s.tag.map { Mastodon.ShallowTag(name: $0, url: entities.tagURL($0)) }),
             created_at: JSONOutput.timestamp(view.record.createdAt),
             updated_at: JSONOutput.timestamp(view.record.updatedAt))
     }

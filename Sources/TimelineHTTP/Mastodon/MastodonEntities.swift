@@ -86,17 +86,23 @@ struct MastodonEntities {
             : Mastodon.Role(id: "-99", name: "", color: "", permissions: "0", highlighted: false)
     }
 
-    /// A post as a status; `author` is its author's profile.
+    /// A hashtag's page in the web app: its name percent-encoded, so that a tag of any script
+    /// makes a valid URI.
+    func tagURL(_ name: String) -> String {
+        "\(base)/#/tag/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
+    }
+
     /// A hashtag as a `Tag` (its `id` is its name: hashtags have no other id here), with its
     /// uses over the last seven days, today first, as Mastodon's `TagHistory` (days in seconds).
     func tag(_ name: String, history: [TagDay]) -> Mastodon.Tag {
         Mastodon.Tag(
-            id: name, name: name, url: "\(base)/#/tag/\(name)",
+            id: name, name: name, url: tagURL(name),
             history: history.map {
                 Mastodon.TagHistory(day: String($0.day / 1000), uses: String($0.uses), accounts: String($0.accounts))
             }, following: false)
     }
 
+    /// A post as a status; `author` is its author's profile.
     func status(_ post: Post, author: Profile) throws(TimelineError) -> Mastodon.Status {
         let content = try content(post.caption ?? "")
         // The viewer's own: whether they pinned it (their post only) and muted its conversation.

@@ -224,6 +224,7 @@ public enum MastodonOpenAPI {
                 ("WrappedCollections", try .of(Mastodon.WrappedCollections.self)),
                 ("WrappedCollectionItem", try .of(Mastodon.WrappedCollectionItem.self)),
                 ("Conversation", try .of(Mastodon.Conversation.self)),
+                ("ScheduledStatus", try .of(Mastodon.ScheduledStatus.self)),
                 ("InstanceConfiguration", try .of(Mastodon.Configuration.self)),
                 ("InstanceV1", try .of(Mastodon.V1Instance.self)),
                 ("Instance", try .of(Mastodon.Instance.self)),

@@ -124,7 +124,7 @@ extension MastodonAPI {
             let me = try request.requireViewer()
             let tags = try api.service.featuredTagSuggestions(for: me).map { name in
                 Mastodon.Tag(
-                    id: name, name: name, url: "\(entities.base)/#/tag/\(name)", history: [], following: false)
+                    id: name, name: name, url: entities.tagURL(name), history: [], following: false)
             }
             return Responses.entity(200, tags)
         },
@@ -208,7 +208,7 @@ extension TimelineAPI {
             answers.append(
                 Mastodon.FeaturedTag(
                     id: try entities.ids.id(.featuredTag(user: user, tag: summary.tag)), name: summary.tag,
-                    url: "\(entities.base)/#/tag/\(summary.tag)", statuses_count: String(summary.postCount),
+                    url: entities.tagURL(summary.tag), statuses_count: String(summary.postCount),
                     last_status_at: Nullable(day)))
         }
         return answers
