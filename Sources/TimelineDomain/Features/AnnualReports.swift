@@ -103,50 +103,42 @@ extension Decider {
 }
 
 /// `generateAnnualReport`: asks for the acting user's report of `year` (idempotent).
-package struct GenerateAnnualReportCommand: CommandDefinition {
-    /// The command's public name.
-    package static let name = "generateAnnualReport"
-    /// Its one field, four digits.
+package struct GenerateAnnualReportCommand: OneFieldCommand {
+    /// The command's public name, `generateAnnualReport`, and its one field, `year`.
+    package static let name = "generateAnnualReport", field = "year"
+    /// The field is four digits, not an identifier.
     package static var memberSchemas: [String: JSONSchema] { ["year": AnnualReportMark.yearSchema] }
     /// The year, raw user input.
-    package let year: String
-    /// A `generateAnnualReport` command for `year`.
-    package init(year: String) { self.year = year }
-    /// Reads `year`.
-    package init(_ fields: some CommandFields) throws(TimelineError) { self.init(year: try fields.string("year")) }
-    /// Writes `year`.
-    package func encode(to fields: inout CommandJSON) { fields.set("year", year) }
+    package let value: String
+    /// A `generateAnnualReport` command for the year `value`.
+    package init(value: String) { self.value = value }
     /// Decides `generateAnnualReport` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.generateAnnualReport(try AnnualReportMark.year(year), by: $0) }
+        try decider.acting(actor) { try decider.generateAnnualReport(try AnnualReportMark.year(value), by: $0) }
     }
 }
 
 /// `readAnnualReport`: marks the acting user's report of `year` read (idempotent).
-package struct ReadAnnualReportCommand: CommandDefinition {
-    /// The command's public name.
-    package static let name = "readAnnualReport"
-    /// Its one field, four digits.
+package struct ReadAnnualReportCommand: OneFieldCommand {
+    /// The command's public name, `readAnnualReport`, and its one field, `year`.
+    package static let name = "readAnnualReport", field = "year"
+    /// The field is four digits, not an identifier.
     package static var memberSchemas: [String: JSONSchema] { ["year": AnnualReportMark.yearSchema] }
     /// The year, raw user input.
-    package let year: String
-    /// A `readAnnualReport` command for `year`.
-    package init(year: String) { self.year = year }
-    /// Reads `year`.
-    package init(_ fields: some CommandFields) throws(TimelineError) { self.init(year: try fields.string("year")) }
-    /// Writes `year`.
-    package func encode(to fields: inout CommandJSON) { fields.set("year", year) }
+    package let value: String
+    /// A `readAnnualReport` command for the year `value`.
+    package init(value: String) { self.value = value }
     /// Decides `readAnnualReport` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.acting(actor) { try decider.readAnnualReport(try AnnualReportMark.year(year), by: $0) }
+        try decider.acting(actor) { try decider.readAnnualReport(try AnnualReportMark.year(value), by: $0) }
     }
 }
 
 extension Command {
     /// Asks for the acting user's annual report of `year` (idempotent).
     public static func generateAnnualReport(year: String) -> Command {
-        Command(GenerateAnnualReportCommand(year: year))
+        Command(GenerateAnnualReportCommand(value: year))
     }
     /// Marks the acting user's annual report of `year` read (idempotent).
-    public static func readAnnualReport(year: String) -> Command { Command(ReadAnnualReportCommand(year: year)) }
+    public static func readAnnualReport(year: String) -> Command { Command(ReadAnnualReportCommand(value: year)) }
 }
