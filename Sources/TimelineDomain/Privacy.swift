@@ -140,6 +140,9 @@ package struct Privacy<State: DecisionState> {
     package let reportThreshold: Int
     /// The suspended users, when a read loaded them once (the home timeline); `nil`: asked per user.
     package var suspended: Set<UserID>?
+    /// The users the viewer blocks or is blocked by, when a read loaded them once (a home
+    /// timeline with followed tags, whose posts are strangers'); `nil`: asked per user.
+    package var blockedUsers: Set<UserID>?
 
     /// The policy for `viewer`, who mutes `mutes`, over `state`.
     package init(viewer: UserID?, mutes: Set<UserID>, reportThreshold: Int, state: State) {
@@ -156,6 +159,14 @@ package struct Privacy<State: DecisionState> {
         return copy
     }
 
+    /// This policy, answering blocks from `blocked` (the users the viewer blocks or is blocked
+    /// by, read once) instead of per user; `nil` keeps asking per user.
+    package func knowingBlocks(_ blocked: Set<UserID>?) -> Privacy {
+        var copy = self
+        copy.blockedUsers = blocked
+        return copy
+    }
+
     private func isSuspended(_ user: UserID) throws -> Bool {
         if let suspended { return suspended.contains(user) }
         return try state.isSuspended(user)
@@ -163,6 +174,7 @@ package struct Privacy<State: DecisionState> {
 
     private func blockedEitherWay(_ user: UserID) throws -> Bool {
         guard let viewer else { return false }
+        if let blockedUsers { return blockedUsers.contains(user) }
         return try state.blockedEitherWay(viewer, user)
     }
 

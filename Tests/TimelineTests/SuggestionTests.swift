@@ -323,6 +323,14 @@ import Testing
         record.discoverable = false
         #expect(RecordCodec.encode(record).first == 2)
         #expect(try RecordCodec.user(RecordCodec.encode(record)) == record)
+        // The locked flag read in place (a page asks it of each stranger's post) agrees with the
+        // whole record's, past every optional field.
+        #expect(try !RecordCodec.userIsLocked(RecordCodec.encode(record).span))
+        record.locked = true
+        record.bio = "ünïcode bio"
+        record.emailHash = "hash"
+        #expect(try RecordCodec.userIsLocked(RecordCodec.encode(record).span))
+        #expect(try RecordCodec.user(RecordCodec.encode(record)).locked)
     }
 
     @Test func erasureTakesTheUserOutOfBoth() async throws {

@@ -38,6 +38,9 @@ import Testing
         var followersOnly: Set<PostID> = []
         /// [user, tag]: the user follows the hashtag.
         var tagFollows: Set<[String]> = []
+        /// [user, post]: the user likes the post; and bookmarked it.
+        var likes: Set<[String]> = []
+        var bookmarks: Set<[String]> = []
         static let hideAfterReports = 2
 
         /// Whether `post` may be liked, reported or boosted by anyone in these histories (a
@@ -116,6 +119,11 @@ import Testing
                 !page.items.isEmpty || request.before == nil, "a next cursor must not lead to an empty page",
                 sourceLocation: sourceLocation)
             seen += page.items.map { [$0.entryId, $0.id] }
+            for post in page.items {
+                let key = [user.rawValue, post.id.rawValue]
+                #expect(post.likedByViewer == model.likes.contains(key), sourceLocation: sourceLocation)
+                #expect(post.bookmarkedByViewer == model.bookmarks.contains(key), sourceLocation: sourceLocation)
+            }
             guard let next = page.next else { break }
             #expect(page.items.count == limit, "a page before the end must be full", sourceLocation: sourceLocation)
             request.before = next
@@ -283,6 +291,12 @@ import Testing
                         }
                     } else {
                         try await service.run(.like(post: post.rawValue), as: actor)
+                        model.likes.insert([actor.rawValue, post.rawValue])
+                        // Some are bookmarked too: each timeline entry carries its viewer's marks.
+                        if Bool.random(using: &rng) {
+                            try await service.run(.bookmark(post: post.rawValue), as: actor)
+                            model.bookmarks.insert([actor.rawValue, post.rawValue])
+                        }
                     }
                 }
             }

@@ -101,6 +101,20 @@ struct FollowsProjection: Projection {
         try blocks(a, b, txn) || blocks(b, a, txn)
     }
 
+    /// The users `user` blocks or is blocked by, when they are at most `limit` (`nil`: more, to
+    /// be asked one by one): read once for a page that meets many strangers' posts.
+    func blockedEitherWay(of user: UserID, atMost limit: Int, _ txn: Transaction) throws -> Set<UserID>? {
+        var users = Set<UserID>()
+        for table in [blocking, blockedBy] {
+            try table.forEach(in: user, txn) { other, _ in
+                users.insert(other)
+                return users.count <= limit
+            }
+            if users.count > limit { return nil }
+        }
+        return users
+    }
+
     private func removeBlock(_ blocker: UserID, _ blocked: UserID, _ txn: Transaction) throws {
         if let cursor = try blocking.get((blocker, blocked), txn) { try blockingInOrder.delete((blocker, cursor), txn) }
         try blocking.delete((blocker, blocked), txn)

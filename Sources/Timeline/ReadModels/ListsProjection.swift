@@ -144,7 +144,7 @@ extension ReadView {
             Array(repeating: posts.postsByUser.database, count: authors.count)
             + [posts.likesByUser.database, posts.bookmarks.database]
         return try txn.withCursors(databases) { cursors in
-            let marks = PulledMarks(
+            var marks = PulledMarks(
                 viewer: viewer, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
             return try Self.mergedPage(sources, Array(cursors.prefix(sources.count)), request) { id in
                 try present.listedPost(id, on: .list, marks: try marks.of(id))

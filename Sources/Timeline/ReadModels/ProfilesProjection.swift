@@ -39,11 +39,9 @@ struct ProfilesProjection: Projection {
 
     func isSuspended(_ id: UserID, _ txn: Transaction) throws -> Bool { try suspended.contains(("s", id), txn) }
 
-    /// Whether `id`'s account is locked, read from their record: a record of version 1 holds
-    /// the default settings (not locked), so only a version 2 record is decoded.
+    /// Whether `id`'s account is locked, read from their record in place.
     func isLocked(_ id: UserID, _ txn: Transaction) throws -> Bool {
-        guard let bytes = try txn.get(users.database, UserRecords.key(id)), bytes.first == 2 else { return false }
-        return try UserRecords.decode(bytes).locked
+        try txn.withValue(users.database, UserRecords.key(id)) { try RecordCodec.userIsLocked($0) } ?? false
     }
 
     private func update(_ id: UserID, _ txn: Transaction, _ change: (inout UserRecord) -> Void) throws {

@@ -11,6 +11,16 @@ struct TagFollowing {
     let tags: Set<String>
     /// The members of the viewer's exclusive lists.
     let excluded: Set<UserID>
+
+    /// `ReadView.mayComeInByTag` for a post by `author` that the home merge met in a followed
+    /// tag's list and in no other of its sources, answered without a read: it carries the tag
+    /// (the tag's list holds it), and a followee's post was met first by the follow (a pushed
+    /// followee's posts are in the materialised timeline, a pulled one's list is merged, and
+    /// for one id the merge takes those sources before the tags'), so its author is no
+    /// followee, unless a pulled one whose list the page left out (`unmerged`: muted, hidden).
+    func mayComeInFromItsList(by author: UserID, unmerged: Set<UserID>) -> Bool {
+        author != viewer && !excluded.contains(author) && !unmerged.contains(author)
+    }
 }
 
 /// Followed hashtags' reads: who follows which tag, and the one rule by which a tagged post

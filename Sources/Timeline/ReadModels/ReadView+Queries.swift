@@ -168,15 +168,21 @@ extension ReadView {
         try requireUser(user)
         // Muted and suspended authors are left out (a timeline checks no relation per post):
         // the suspended users are read once for the page.
-        let privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
-        let present = Presenter(privacy)
+        var privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
         let projection = models.timeline
         // The members of the user's exclusive lists leave it (their posts are read in the list).
         let excluded = try models.lists.exclusiveMembers(of: user, txn)
-        let pulled = try projection.pulledAuthors(of: user, txn)
-            .filter { try !excluded.contains($0.author) && privacy.mayShow(postsBy: $0.author, on: .home) }
+        let allPulled = try projection.pulledAuthors(of: user, txn)
+        let pulled = try allPulled.filter {
+            try !excluded.contains($0.author) && privacy.mayShow(postsBy: $0.author, on: .home)
+        }
         let following = try tagFollowing(of: user, excluded: excluded)
         let tags = following.map { $0.tags.sorted() } ?? []
+        // Followed tags bring strangers' posts, each asked for blocks: the viewer's are read once.
+        if following != nil {
+            privacy = privacy.knowingBlocks(try models.follows.blockedEitherWay(of: user, atMost: 256, txn))
+        }
+        let present = Presenter(privacy)
         let boosts = models.boosts.byUser
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
@@ -191,10 +197,11 @@ extension ReadView {
             + Array(repeating: models.hashtags.hashtags.database, count: tags.count)
             + (pulled.isEmpty && tags.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
         let pulledAuthors = Set(pulled.map(\.author))
+        let unmerged = Set(allPulled.map(\.author)).subtracting(pulledAuthors)
         return try txn.withCursors(databases) { cursors in
             let merged = Array(cursors.prefix(sources.count))
             // A pulled author's post, or a followed tag's, reads the viewer's marks by cursor.
-            let marks =
+            var marks =
                 pulled.isEmpty && tags.isEmpty
                 ? nil
                 : PulledMarks(
@@ -209,14 +216,15 @@ extension ReadView {
             return try MergeSource.page(sources, merged, request) { id, entry in
                 if let following {
                     guard !id.elementsEqual(previous) else { return nil }
-                    previous = Array(id)
+                    previous.removeAll(keepingCapacity: true)
+                    previous.append(contentsOf: id)
                     if entry == nil {
                         guard let stored = try storedPost(id) else { return nil }
-                        // Not a pulled author's: it comes from a followed tag's list.
-                        guard pulledAuthors.contains(stored.author) else {
-                            return try present.listed(
-                                stored, on: .hashtag, marks: try marks?.of(id),
-                                keeping: { try mayComeInByTag($0, following) })
+                        let author = stored.author
+                        // Not a pulled author's: it comes from a followed tag's list alone.
+                        guard pulledAuthors.contains(author) else {
+                            guard following.mayComeInFromItsList(by: author, unmerged: unmerged) else { return nil }
+                            return try present.listed(stored, on: .hashtag, marks: try marks?.of(id))
                         }
                         return try present.listed(
                             stored, on: .home, marks: try marks?.of(id),

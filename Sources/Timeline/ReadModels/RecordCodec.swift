@@ -120,6 +120,20 @@ enum RecordCodec {
         return user
     }
 
+    /// Whether the user record `span` says the account is locked, read in place (`user`'s
+    /// layout: a version 1 record holds the default settings, not locked): a read that asks it
+    /// of many authors makes none of their strings.
+    static func userIsLocked(_ span: Span<UInt8>) throws -> Bool {
+        typealias R = SpanReading
+        var o = 0
+        guard try R.u8(span, &o) == 2 else { return false }
+        try R.skipString(span, &o)
+        try R.skipString(span, &o)
+        for _ in 0..<4 { try R.skipString(span, &o, optional: true) }
+        for _ in 0..<4 { _ = try R.varint(span, &o) }
+        return try R.u8(span, &o) & 2 != 0
+    }
+
     static func encode(_ c: CommentRecord) -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)

@@ -127,6 +127,21 @@ package enum SpanReading {
         }
     }
 
+    /// Steps over a string (`string`'s bytes, not checked nor made), or an optional one when
+    /// `optional`: for a reader after one field of a record.
+    @inlinable package static func skipString(_ span: Span<UInt8>, _ offset: inout Int, optional: Bool = false)
+        throws(CorruptRecord)
+    {
+        if optional {
+            switch try u8(span, &offset) {
+            case 0: return
+            case 1: break
+            default: throw CorruptRecord(message: "bad optional flag")
+            }
+        }
+        offset += try length(span, &offset)
+    }
+
     /// A flag byte (0: `nil`, 1: a string follows), then the string.
     @inlinable package static func optionalString(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord)
         -> String?
