@@ -255,23 +255,23 @@ public enum Event: Equatable, Sendable {
     /// A user set their private note on an account: `AccountNoteSet`.
     case accountNoteSet(AccountNote)
     /// A user featured an account on their profile: `AccountEndorsed`.
-    case accountEndorsed(Endorsement)
+    case accountEndorsed(AccountChoice)
     /// A user stopped featuring an account: `AccountUnendorsed`.
-    case accountUnendorsed(Endorsement)
+    case accountUnendorsed(AccountChoice)
     /// A user asked never to be suggested an account again: `SuggestionDismissed`.
-    case suggestionDismissed(SuggestionDismissal)
+    case suggestionDismissed(AccountChoice)
     /// A user asked for their annual report of a year: `AnnualReportGenerated`.
     case annualReportGenerated(AnnualReportMark)
     /// A user read their annual report of a year: `AnnualReportRead`.
     case annualReportRead(AnnualReportMark)
     /// A user featured a hashtag on their profile: `TagFeatured`.
-    case tagFeatured(FeaturedTag)
+    case tagFeatured(UserHashtag)
     /// A user stopped featuring a hashtag: `TagUnfeatured`.
-    case tagUnfeatured(FeaturedTag)
+    case tagUnfeatured(UserHashtag)
     /// A user followed a hashtag.
-    case tagFollowed(FollowedTag)
+    case tagFollowed(UserHashtag)
     /// A user stopped following a hashtag.
-    case tagUnfollowed(FollowedTag)
+    case tagUnfollowed(UserHashtag)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -791,11 +791,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .postPinned, .postUnpinned: Pin.self
         case .conversationMuted, .conversationUnmuted: ConversationMute.self
         case .accountNoteSet: AccountNote.self
-        case .accountEndorsed, .accountUnendorsed: Endorsement.self
-        case .suggestionDismissed: SuggestionDismissal.self
+        case .accountEndorsed, .accountUnendorsed, .suggestionDismissed: AccountChoice.self
         case .annualReportGenerated, .annualReportRead: AnnualReportMark.self
-        case .tagFeatured, .tagUnfeatured: FeaturedTag.self
-        case .tagFollowed, .tagUnfollowed: FollowedTag.self
+        case .tagFeatured, .tagUnfeatured, .tagFollowed, .tagUnfollowed: UserHashtag.self
         }
     }
 
@@ -901,15 +899,15 @@ public enum EventType: String, CaseIterable, Sendable {
         case .conversationMuted: .conversationMuted(try ConversationMute(from: &r, &opener))
         case .conversationUnmuted: .conversationUnmuted(try ConversationMute(from: &r, &opener))
         case .accountNoteSet: .accountNoteSet(try AccountNote(from: &r, &opener))
-        case .accountEndorsed: .accountEndorsed(try Endorsement(from: &r, &opener))
-        case .accountUnendorsed: .accountUnendorsed(try Endorsement(from: &r, &opener))
-        case .suggestionDismissed: .suggestionDismissed(try SuggestionDismissal(from: &r, &opener))
+        case .accountEndorsed: .accountEndorsed(try AccountChoice(from: &r, &opener))
+        case .accountUnendorsed: .accountUnendorsed(try AccountChoice(from: &r, &opener))
+        case .suggestionDismissed: .suggestionDismissed(try AccountChoice(from: &r, &opener))
         case .annualReportGenerated: .annualReportGenerated(try AnnualReportMark(from: &r, &opener))
         case .annualReportRead: .annualReportRead(try AnnualReportMark(from: &r, &opener))
-        case .tagFeatured: .tagFeatured(try FeaturedTag(from: &r, &opener))
-        case .tagUnfeatured: .tagUnfeatured(try FeaturedTag(from: &r, &opener))
-        case .tagFollowed: .tagFollowed(try FollowedTag(from: &r, &opener))
-        case .tagUnfollowed: .tagUnfollowed(try FollowedTag(from: &r, &opener))
+        case .tagFeatured: .tagFeatured(try UserHashtag(from: &r, &opener))
+        case .tagUnfeatured: .tagUnfeatured(try UserHashtag(from: &r, &opener))
+        case .tagFollowed: .tagFollowed(try UserHashtag(from: &r, &opener))
+        case .tagUnfollowed: .tagUnfollowed(try UserHashtag(from: &r, &opener))
         }
     }
 }

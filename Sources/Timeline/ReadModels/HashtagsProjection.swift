@@ -42,13 +42,13 @@ struct HashtagsProjection: Projection {
         }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.unindex(e.postId, txn) }
         handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.unindex(e.postId, txn) }
-        handlers.on(.tagFollowed) { (e: FollowedTag, envelope, txn) in
+        handlers.on(.tagFollowed) { (e: UserHashtag, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
             try projection.unfollow(e.userId, e.tag, txn)
             try projection.tagFollows.put((e.userId, e.tag), cursor, txn)
             try projection.tagFollowList.put((e.userId, cursor), e.tag, txn)
         }
-        handlers.on(.tagUnfollowed) { (e: FollowedTag, _, txn) in try projection.unfollow(e.userId, e.tag, txn) }
+        handlers.on(.tagUnfollowed) { (e: UserHashtag, _, txn) in try projection.unfollow(e.userId, e.tag, txn) }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
             try projection.tagFollowList.deleteAll(in: e.userId, txn)
             try projection.tagFollows.deleteAll(in: e.userId, txn)

@@ -134,7 +134,7 @@ public enum NumberedObject: Hashable, Sendable {
     case filterStatus(String)
     /// A poll on a post (`Poll.id`).
     case poll(PollID)
-    /// A hashtag featured on a profile (`FeaturedTag.id`): its native id is `user#tag`.
+    /// A hashtag featured on a profile (`Mastodon.FeaturedTag.id`): its native id is `user#tag`.
     case featuredTag(String)
 
     /// The featured hashtag `tag` of `user`.
@@ -180,7 +180,7 @@ public enum NumberedObject: Hashable, Sendable {
         case filterStatus = 0x53
         /// `Poll.id`.
         case poll = 0x50
-        /// `FeaturedTag.id`.
+        /// `Mastodon.FeaturedTag.id`.
         case featuredTag = 0x66
         /// `List.id`.
         case list = 0x6C

@@ -153,14 +153,14 @@ struct ProfileExtrasProjection: Projection {
                 try projection.notesAbout.put((e.targetId, e.userId), (), txn)
             }
         }
-        handlers.on(.accountEndorsed) { (e: Endorsement, envelope, txn) in
+        handlers.on(.accountEndorsed) { (e: AccountChoice, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
             try projection.unendorse(e.userId, e.targetId, txn)
             try projection.endorsements.put((e.userId, e.targetId), cursor, txn)
             try projection.endorsementList.put((e.userId, cursor), e.targetId, txn)
             try projection.endorsedBy.put((e.targetId, e.userId), (), txn)
         }
-        handlers.on(.suggestionDismissed) { (e: SuggestionDismissal, _, txn) in
+        handlers.on(.suggestionDismissed) { (e: AccountChoice, _, txn) in
             try projection.dismissedSuggestions.put((e.userId, e.targetId), (), txn)
             try projection.dismissedBy.put((e.targetId, e.userId), (), txn)
         }
@@ -170,16 +170,16 @@ struct ProfileExtrasProjection: Projection {
         handlers.on(.annualReportRead) { (e: AnnualReportMark, _, txn) in
             try projection.annualReports.put((e.userId, AnnualReportMarks.key(year: e.year)), true, txn)
         }
-        handlers.on(.accountUnendorsed) { (e: Endorsement, _, txn) in
+        handlers.on(.accountUnendorsed) { (e: AccountChoice, _, txn) in
             try projection.unendorse(e.userId, e.targetId, txn)
         }
-        handlers.on(.tagFeatured) { (e: FeaturedTag, envelope, txn) in
+        handlers.on(.tagFeatured) { (e: UserHashtag, envelope, txn) in
             let cursor = Key.sequenceCursor(envelope.sequence)
             try projection.unfeature(e.userId, e.tag, txn)
             try projection.featuredTags.put((e.userId, e.tag), cursor, txn)
             try projection.featuredTagList.put((e.userId, cursor), e.tag, txn)
         }
-        handlers.on(.tagUnfeatured) { (e: FeaturedTag, _, txn) in try projection.unfeature(e.userId, e.tag, txn) }
+        handlers.on(.tagUnfeatured) { (e: UserHashtag, _, txn) in try projection.unfeature(e.userId, e.tag, txn) }
         // Mastodon's rule: an endorsement lasts as long as the follow.
         handlers.on(.unfollowed) { (e: Follow, _, txn) in try projection.unendorse(e.followerId, e.followeeId, txn) }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.remove(e.postId, author: e.authorId, txn)

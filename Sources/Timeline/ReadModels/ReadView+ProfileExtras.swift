@@ -55,7 +55,7 @@ extension ReadView {
     }
 
     /// The hashtags of `user`'s own posts they do not feature yet, the most used first (then by
-    /// name), at most `FeaturedTag.maxTags`.
+    /// name), at most `HashtagSet.featured.limit`.
     func featuredTagSuggestions(for user: UserID) throws -> [String] {
         try requireUser(user)
         let featured = Set(try models.profileExtras.featured(by: user, txn))
@@ -66,6 +66,6 @@ extension ReadView {
             }
         }
         let ranked = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        return ranked.prefix(FeaturedTag.maxTags).map(\.key)
+        return ranked.prefix(HashtagSet.featured.limit).map(\.key)
     }
 }

@@ -16,13 +16,13 @@ extension TimelineService {
     /// Whether `user` follows the hashtag `tag` (with or without `#`, any case; `false` for
     /// what is not one hashtag).
     public func followsTag(_ user: UserID, _ tag: String) throws(TimelineError) -> Bool {
-        guard let tag = try? Validation.featuredTag(tag) else { return false }
+        guard let tag = try? Validation.singleHashtag(tag) else { return false }
         return try read { try $0.followsTag(user, tag) }
     }
 
     /// Whether `user` features the hashtag `tag` on their profile (with or without `#`, any case).
     public func featuresTag(_ user: UserID, _ tag: String) throws(TimelineError) -> Bool {
-        guard let tag = try? Validation.featuredTag(tag) else { return false }
+        guard let tag = try? Validation.singleHashtag(tag) else { return false }
         return try read { try $0.featuresTag(user, tag) }
     }
 }

@@ -308,7 +308,7 @@ extension Decider {
     }
 
     private func collectionTag(_ raw: String) throws -> String? {
-        raw.isEmpty ? nil : try Validation.featuredTag(raw)
+        raw.isEmpty ? nil : try Validation.singleHashtag(raw)
     }
 
     /// Whether `owner` may feature `account` (Mastodon's `feature?`): it exists, is not

@@ -156,45 +156,52 @@ extension AccountNote: EventPayload {
         + "ever reads it."
 }
 
-/// Payload of `AccountEndorsed` and `AccountUnendorsed`: an account a user features on their profile.
-public struct Endorsement: Equatable, Sendable {
-    /// Who endorses.
+/// Payload of `AccountEndorsed`, `AccountUnendorsed` and `SuggestionDismissed`: what a user
+/// chose about another account (to feature it on their profile, to stop, never to have it
+/// suggested again).
+public struct AccountChoice: Equatable, Sendable {
+    /// Who chose.
     public var userId: UserID
-    /// The account featured.
+    /// The account chosen about.
     public var targetId: UserID
-    /// An `Endorsement` payload.
+    /// An `AccountChoice` payload.
     public init(userId: UserID, targetId: UserID) {
         self.userId = userId
         self.targetId = targetId
     }
 }
 
-extension Endorsement: EventPayload {
-    /// The aggregate `Endorsement` events belong to: the user stream of `userId`.
+extension AccountChoice: EventPayload {
+    /// The aggregate `AccountChoice` events belong to: the user stream of `userId`.
     package var stream: String { StreamName.user(userId) }
-    /// Every user an `Endorsement` payload names: `userId`, `targetId`.
+    /// Every user an `AccountChoice` payload names: `userId`, `targetId`.
     package var users: [UserID] { [userId, targetId] }
-    /// Writes an `Endorsement` payload at `currentVersion`.
+    /// Writes an `AccountChoice` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
         w.string(userId.rawValue)
         w.string(targetId.rawValue)
     }
 
-    /// Reads a stored `Endorsement` payload of version `opener.version`.
+    /// Reads a stored `AccountChoice` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         self.init(userId: UserID(try r.string()), targetId: UserID(try r.string()))
     }
 
-    /// A one-line human summary of an `Endorsement` event.
+    /// A one-line human summary of an `AccountChoice` event.
     package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        "\(name(userId)) \(type == .accountEndorsed ? "endorsed" : "stopped endorsing") \(name(targetId))"
+        switch type {
+        case .accountEndorsed: "\(name(userId)) endorsed \(name(targetId))"
+        case .accountUnendorsed: "\(name(userId)) stopped endorsing \(name(targetId))"
+        default: "\(name(userId)) asked not to be suggested \(name(targetId)) again"
+        }
     }
 
     /// What each event type carrying the payload records.
     package static let eventDescriptions: [EventType: String] = [
         .accountEndorsed: "A user (userId) featured an account they follow (targetId) on their profile.",
         .accountUnendorsed: "A user (userId) stopped featuring an account (targetId). Ending the follow ends the "
-            + "endorsement without this event."
+            + "endorsement without this event.",
+        .suggestionDismissed: "A user (userId) asked never to be suggested an account (targetId) to follow again."
     ]
 }
 
@@ -269,7 +276,8 @@ extension Decider {
         }
         if try state.endorses(me.id, target) { return Decision(outcome: .success(.changed(false))) }
         return Decision(
-            events: [.accountEndorsed(Endorsement(userId: me.id, targetId: target))], outcome: .success(.changed(true)))
+            events: [.accountEndorsed(AccountChoice(userId: me.id, targetId: target))],
+            outcome: .success(.changed(true)))
     }
 
     /// Stops featuring `user` (nothing when not featured).
@@ -277,7 +285,7 @@ extension Decider {
         let target = try otherUser(user, of: me, "endorse")
         let endorsed = try state.endorses(me.id, target)
         return Decision(
-            events: endorsed ? [.accountUnendorsed(Endorsement(userId: me.id, targetId: target))] : [],
+            events: endorsed ? [.accountUnendorsed(AccountChoice(userId: me.id, targetId: target))] : [],
             outcome: .success(.changed(endorsed)))
     }
 }

@@ -1,49 +1,9 @@
 import JSONModel
 
 // Dismissing a follow suggestion (Mastodon's `DELETE /api/v1/suggestions/:account_id`):
-// `dismissSuggestion` records `SuggestionDismissed`, and that account is never suggested to its
+// `dismissSuggestion` records `SuggestionDismissed` (an `AccountChoice`), and that account is never suggested to its
 // dismisser again (Mastodon keeps the dismissal too). Dismissing twice changes nothing; the
 // dismissal goes when either account is erased.
-
-/// Payload of `SuggestionDismissed`: an account a user does not want suggested.
-public struct SuggestionDismissal: Equatable, Sendable {
-    /// Who dismissed the suggestion.
-    public var userId: UserID
-    /// The account no longer suggested to them.
-    public var targetId: UserID
-    /// A `SuggestionDismissal` payload.
-    public init(userId: UserID, targetId: UserID) {
-        self.userId = userId
-        self.targetId = targetId
-    }
-}
-
-extension SuggestionDismissal: EventPayload {
-    /// The aggregate: the user stream of `userId`.
-    package var stream: String { StreamName.user(userId) }
-    /// Every user the payload names: `userId`, `targetId`.
-    package var users: [UserID] { [userId, targetId] }
-    /// Writes a `SuggestionDismissal` payload at `currentVersion`.
-    package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
-        w.string(userId.rawValue)
-        w.string(targetId.rawValue)
-    }
-
-    /// Reads a stored `SuggestionDismissal` payload of version `opener.version`.
-    package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
-        self.init(userId: UserID(try r.string()), targetId: UserID(try r.string()))
-    }
-
-    /// A one-line human summary of a `SuggestionDismissed` event.
-    package func summary(_ type: EventType, _ name: (UserID) -> String) -> String {
-        "\(name(userId)) asked not to be suggested \(name(targetId)) again"
-    }
-
-    /// What each event type carrying the payload records.
-    package static let eventDescriptions: [EventType: String] = [
-        .suggestionDismissed: "A user (userId) asked never to be suggested an account (targetId) to follow again."
-    ]
-}
 
 extension Decider {
     /// Keeps `user` out of `me`'s follow suggestions (nothing new when already kept out).
@@ -51,7 +11,7 @@ extension Decider {
         let target = try otherUser(user, of: me, "dismiss")
         if try state.dismissedSuggestion(me.id, target) { return Decision(outcome: .success(.changed(false))) }
         return Decision(
-            events: [.suggestionDismissed(SuggestionDismissal(userId: me.id, targetId: target))],
+            events: [.suggestionDismissed(AccountChoice(userId: me.id, targetId: target))],
             outcome: .success(.changed(true)))
     }
 }

@@ -101,7 +101,7 @@ extension MastodonAPI {
     /// Mastodon answers a tag it cannot find.
     private static func tagName(_ request: APIRequest) throws(TimelineError) -> String {
         let raw = request.parameters["name"] ?? ""
-        guard let tag = try? Validation.featuredTag(raw) else { throw TimelineError.notFound("tag", raw) }
+        guard let tag = try? Validation.singleHashtag(raw) else { throw TimelineError.notFound("tag", raw) }
         return tag
     }
 }

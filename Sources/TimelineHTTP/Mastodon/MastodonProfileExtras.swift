@@ -95,7 +95,7 @@ extension MastodonAPI {
                 "Features a hashtag (name) on the bearer's profile; at most 10.", returns: .featuredTag, form: ["name"])
         ) { api, request, entities in
             let me = try request.requireViewer()
-            let tag = try Validation.featuredTag(try MastodonParams(request.http).string("name") ?? "")
+            let tag = try Validation.singleHashtag(try MastodonParams(request.http).string("name") ?? "")
             _ = try await api.execute(.featureTag(tag: tag), request)
             guard
                 let featured = try api.mastodonFeaturedTags(of: me, viewer: me, entities).first(where: {
