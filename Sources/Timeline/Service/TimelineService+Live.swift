@@ -13,6 +13,9 @@ public enum LiveUpdate: Sendable, Equatable {
     case edited(Post)
     /// A direct message came into one of the user's conversations (Mastodon's `conversation`).
     case conversation(Conversation)
+    /// A boost (`boost`, its own id) by `booster` was taken back (or ended with a block or an
+    /// erasure): it leaves the home timeline where it showed.
+    case unboosted(boost: PostID, booster: UserID)
 }
 
 extension TimelineService {
@@ -47,7 +50,7 @@ extension TimelineService {
                 switch update {
                 case .post(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.post)
                 case .edited(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.edited)
-                case .removed, .conversation: return update
+                case .removed, .conversation, .unboosted: return update
                 case .activity(let item):
                     guard !notifications.isEmpty else { return update }
                     var verdict = FilterVerdict(matches: [])
@@ -82,6 +85,8 @@ extension TimelineService {
             // of whom they follow and do not mute (not suspended, not hidden by reports).
             func sees(_ author: UserID) throws -> Bool { try privacy.mayShow(postsBy: author, on: .stream) }
             func sees(_ post: PostRecord) throws -> Bool { try privacy.mayShow(post: post, on: .stream) }
+            // A post gone (deleted, removed) is told gone only where it could be seen: as posted.
+            func saw(_ id: PostID) throws -> Bool { try gonePost(id, view).map(sees) ?? false }
             switch envelope.event {
             case .postAdded(let e):
                 // A direct message addressed to the viewer (or theirs) comes into a conversation.
@@ -104,9 +109,9 @@ extension TimelineService {
                 guard let post = try view.post(e.postId), try sees(post) else { return told }
                 return [.edited(try present.post(post.id))] + told
             case .postDeleted(let e):
-                return try sees(e.authorId) ? [.removed(e.postId)] : []
+                return try saw(e.postId) ? [.removed(e.postId)] : []
             case .postRemoved(let e):
-                return (try sees(e.authorId) ? [.removed(e.postId)] : []) + told
+                return (try saw(e.postId) ? [.removed(e.postId)] : []) + told
             case .postReported(let e):
                 // Reports that hide a post take it out of the timelines it showed in (all but
                 // its author's); a dismissal brings it back.
@@ -129,6 +134,14 @@ extension TimelineService {
                     return told
                 }
                 return [.post(boosted)] + told
+            case .boostRemoved(let e):
+                // Told where the boost could show: its booster followed (`stream`), the boost
+                // theirs to see, and its post still one the viewer may see boosted.
+                guard try sees(e.userId),
+                    try privacy.mayShow(boostBy: e.userId, isPrivate: e.visibility == .private, on: .stream),
+                    let post = try view.post(e.postId), try privacy.mayShow(post: post, on: .boosted)
+                else { return told }
+                return [.unboosted(boost: e.boostId, booster: e.userId)] + told
             case .unfollowed(let e):
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):
