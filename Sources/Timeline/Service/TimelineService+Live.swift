@@ -13,9 +13,10 @@ public enum LiveUpdate: Sendable, Equatable {
     case edited(Post)
     /// A direct message came into one of the user's conversations (Mastodon's `conversation`).
     case conversation(Conversation)
-    /// A boost (`boost`, its own id) by `booster` was taken back (or ended with a block or an
-    /// erasure): it leaves the home timeline where it showed.
-    case unboosted(boost: PostID, booster: UserID)
+    /// A boost (`boost`, its own id) of a post by `author` was taken back (or ended with a block
+    /// or an erasure): it leaves where its `post` update showed (a list's stream judges both by
+    /// `author`, as it does a boost's update).
+    case unboosted(boost: PostID, author: UserID)
 }
 
 extension TimelineService {
@@ -135,13 +136,14 @@ extension TimelineService {
                 }
                 return [.post(boosted)] + told
             case .boostRemoved(let e):
-                // Told where the boost could show: its booster followed (`stream`), the boost
-                // theirs to see, and its post still one the viewer may see boosted.
-                guard try sees(e.userId),
+                // Told where the boost could show (as `homeBoost` lets one in): its booster
+                // followed (`stream`), the boost theirs to see, its post not the viewer's own nor
+                // a followee's (those never come in by a boost), and still one they may see boosted.
+                guard e.authorId != viewer, try !view.follows(viewer, e.authorId), try sees(e.userId),
                     try privacy.mayShow(boostBy: e.userId, isPrivate: e.visibility == .private, on: .stream),
                     let post = try view.post(e.postId), try privacy.mayShow(post: post, on: .boosted)
                 else { return told }
-                return [.unboosted(boost: e.boostId, booster: e.userId)] + told
+                return [.unboosted(boost: e.boostId, author: e.authorId)] + told
             case .unfollowed(let e):
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):

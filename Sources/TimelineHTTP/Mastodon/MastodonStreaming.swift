@@ -184,12 +184,11 @@ extension TimelineAPI {
                 // Deleting a post keeps its number: the id clients hold is the one answered here.
                 guard let id = try? entities.ids.id(.post(post)) else { return nil }
                 return frame("delete", id)
-            case .unboosted(let boost, let booster):
-                // The reblog's own status id, where the boost showed: a list's stream when its
-                // booster is a member, the user stream unless an exclusive list holds them.
+            case .unboosted(let boost, let author):
+                // The reblog's own status id, where its update showed (judged as `post` above).
                 if stream == .list {
-                    guard let list, (try? service.listHolds(list, booster, viewer: viewer)) == true else { return nil }
-                } else if (try? service.leavesHome(booster, of: viewer)) != false {
+                    guard let list, (try? service.listHolds(list, author, viewer: viewer)) == true else { return nil }
+                } else if (try? service.leavesHome(author, of: viewer)) != false {
                     return nil
                 }
                 guard let id = try? entities.ids.id(.boost(boost)) else { return nil }
