@@ -7,6 +7,7 @@ import TimelineDomain
 extension TimelineService {
     /// Post `id` as the log last recorded it (nil: no `PostAdded` of it, e.g. erased since).
     func gonePost(_ id: PostID, _ view: ReadView) throws -> PostRecord? {
+        if let last = lastGonePost.withLock({ $0 }), last.id == id { return last.record }
         var record: PostRecord?
         for envelope in try log.stream(StreamName.post(id), types: [.postAdded, .postEdited], view.txn) {
             switch envelope.event {
@@ -19,6 +20,7 @@ extension TimelineService {
             default: break
             }
         }
+        lastGonePost.withLock { $0 = (id, record) }
         return record
     }
 }
