@@ -282,7 +282,6 @@ struct LiveFormat: Sendable {
 
     /// `GET /v1/stream`'s Server-Sent Events: `post`, `activity` and `removed`, each with the
     /// log sequence as its `id:` (what `Last-Event-ID` resumes after).
-    /// An edit is not one of its events (the next read shows it).
     static let timeline = LiveFormat(
         greeting: Array("retry: 2000\n: connected\n\n".utf8), heartbeat: Array(": keep-alive\n\n".utf8)
     ) { sequence, update in
@@ -291,7 +290,8 @@ struct LiveFormat: Sendable {
         case .post(let post): (name, data) = ("post", JSONOutput.post(post))
         case .activity(let item): (name, data) = ("activity", JSONOutput.activity(item))
         case .removed(let post): (name, data) = ("removed", JSONOutput.removed(post))
-        case .edited: return nil
+        // An edit, and a boost taken back, are not its events (the next read shows them).
+        case .edited, .unboosted: return nil
         case .conversation(let c): (name, data) = ("conversation", JSONOutput.conversation(c))
         }
         return Array("id: \(sequence)\nevent: \(name)\ndata: ".utf8) + JSONOutput.bytes(data) + Array("\n\n".utf8)

@@ -51,8 +51,10 @@ struct PushPurge: Sendable, Equatable {
 }
 
 /// The outbox's durable state, an append-only journal (`outbox.jsonl` in the push directory):
-/// `queued` deliveries, `done` ones (acknowledged by the push service, or dropped), and how far
-/// the log has been turned into deliveries (`through`). Replayed at start: what was queued and
+/// `queued` deliveries, `done` ones (acknowledged by the push service, or dropped), how far
+/// the log has been turned into deliveries (`through`), and up to which time the polls' ends
+/// have been (`pollsThrough`: a poll's end is no event, so its pushes are remembered here, as
+/// every push's delivery is, never in the log). Replayed at start: what was queued and
 /// not done is sent again (with its stable id), what the service acknowledged never is. The
 /// journal is rewritten (compacted) short whenever nothing is pending, at start, and whenever a
 /// purge took deliveries out: what an ended subscription or an erased person left is then gone
@@ -63,6 +65,8 @@ final class PushOutbox: @unchecked Sendable {
     private let lock = NSLock()
     private var handle: FileHandle
     private(set) var through: UInt64
+    /// The polls ending at or before this time (ms since 1970) have had their pushes planned.
+    private(set) var pollsThrough: Int64
     private(set) var pending: [String: PushDelivery] = [:]
     /// The ids of pending deliveries never tried, in the order they were queued (oldest at
     /// `head`; ids already done are skipped as they are met), and of those waiting to be
@@ -74,14 +78,16 @@ final class PushOutbox: @unchecked Sendable {
         case queued(PushDelivery)
         case done(String)
         case through(UInt64)
+        case pollsThrough(Int64)
     }
 
-    /// Opens (or starts at `start`) the journal in `directory`.
-    init(directory: String, start: UInt64) throws {
+    /// Opens (or starts at `start`, and the polls' ends at `pollsStart`) the journal in
+    /// `directory`; a journal written before polls were pushed starts them at `pollsStart`.
+    init(directory: String, start: UInt64, pollsStart: Int64) throws {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         path = directory + "/outbox.jsonl"
-        var through = start
+        var through = start, pollsThrough = pollsStart
         if let data = FileManager.default.contents(atPath: path) {
             for line in data.split(separator: 0x0A) {
                 // A line cut short by a crash is the last one: what it said did not happen.
@@ -90,6 +96,7 @@ final class PushOutbox: @unchecked Sendable {
                 case .queued(let delivery): pending[delivery.id] = delivery
                 case .done(let id): pending[id] = nil
                 case .through(let sequence): through = sequence
+                case .pollsThrough(let time): pollsThrough = time
                 }
             }
             // Replayed oldest first; a delivery tried before waits for its retry.
@@ -104,6 +111,7 @@ final class PushOutbox: @unchecked Sendable {
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         self.through = through
+        self.pollsThrough = pollsThrough
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()
         // Rewritten at once: lines done, cut short or of the earlier format go.
@@ -121,9 +129,21 @@ final class PushOutbox: @unchecked Sendable {
     /// forgotten first, and then the journal is rewritten without them, synced, before the
     /// position moves past the events that ended them (a crash before replans those events,
     /// which purge again).
-    func queue(_ deliveries: [PushDelivery], purging purge: PushPurge = PushPurge(), through sequence: UInt64) throws {
+    /// With `pollsThrough`, the polls' ends up to that time are recorded as planned, synced
+    /// with the deliveries they made.
+    func queue(
+        _ deliveries: [PushDelivery], purging purge: PushPurge = PushPurge(), through sequence: UInt64,
+        pollsThrough time: Int64? = nil
+    ) throws {
         try lock.withLock {
             through = sequence
+            if let time {
+                pollsThrough = time
+                for delivery in deliveries where pending.updateValue(delivery, forKey: delivery.id) == nil {
+                    fresh.append(delivery.id)
+                }
+                return try append(deliveries.map(Record.queued) + [.through(sequence), .pollsThrough(time)])
+            }
             if !purge.isEmpty {
                 for (id, delivery) in pending where purge.covers(delivery) {
                     pending[id] = nil
@@ -235,6 +255,7 @@ final class PushOutbox: @unchecked Sendable {
             lines += try JSONEncoder().encode(Record.queued(delivery)) + [0x0A]
         }
         lines += try JSONEncoder().encode(Record.through(through)) + [0x0A]
+        lines += try JSONEncoder().encode(Record.pollsThrough(pollsThrough)) + [0x0A]
         FileManager.default.createFile(atPath: temporary, contents: lines, attributes: [.posixPermissions: 0o600])
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
         try file.synchronize()

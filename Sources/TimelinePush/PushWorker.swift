@@ -18,6 +18,13 @@ import WebPush
 /// 429 and 5xx (or no answer) are retried with backoff, and dropped after a day; 404 and 410
 /// end the subscription. Nothing here runs on a command's or a read's path: a slow push service
 /// only delays pushes.
+///
+/// A poll's end is no event: `pollEndJob`, run by the server's `DueTimeScheduler` at each end,
+/// plans the `poll` pushes of the polls ended since the last it planned (`PushOutbox.pollsThrough`,
+/// synced with them), to the author and every voter who may still see the post; a vote the log
+/// applies after its poll's end was planned is planned as the planner meets it. So each end is
+/// pushed once, also across restarts, and one that came while the server was down is pushed at
+/// its start.
 public final class PushWorker: @unchecked Sendable {
     /// What the operator chose (`timeline serve --push-…`).
     public struct Options: Sendable {
@@ -53,6 +60,8 @@ public final class PushWorker: @unchecked Sendable {
     private let outbox: PushOutbox
     private let state = Mutex<(stopped: Bool, inFlight: Set<String>, counts: Counts)>((false, [], Counts()))
     private let wake = NSCondition()
+    /// Held while planning (from the log, or the polls' ends): the outbox's two positions move together.
+    private let planning = NSLock()
     /// The running threads: `stop` waits for them (no read after the service closes).
     private let running = DispatchGroup()
     /// This server's URL, for the notifications' icons (known once it listens).
@@ -70,7 +79,8 @@ public final class PushWorker: @unchecked Sendable {
         self.service = service
         self.vapid = vapid
         self.options = options
-        outbox = try PushOutbox(directory: directory, start: try service.appliedSequence())
+        outbox = try PushOutbox(
+            directory: directory, start: try service.appliedSequence(), pollsStart: service.now())
     }
 
     /// The VAPID key pair in `directory/vapid.key` (0600), made on first use.
@@ -158,32 +168,95 @@ public final class PushWorker: @unchecked Sendable {
                 let applied = try service.appliedSequence()
                 state.withLock { $0.counts.lag = applied > outbox.through ? applied - outbox.through : 0 }
                 if applied > outbox.through {
-                    let events = try service.events(
-                        from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
-                    guard let last = events.last else { continue }
-                    var deliveries: [PushDelivery] = [], purge = PushPurge()
-                    for event in events {
-                        // In log order: an event ends what was planned before it, in this batch too.
-                        let ended = Self.ended(by: event)
-                        if !ended.isEmpty {
-                            deliveries.removeAll(where: ended.covers)
-                            purge.formUnion(ended)
-                        }
-                        deliveries += try self.deliveries(for: event)
-                    }
-                    if !purge.isEmpty { recent.withLock { $0 = ([:], [:]) } }
-                    try outbox.queue(deliveries, purging: purge, through: last.sequence)
-                    if !deliveries.isEmpty {
-                        wake.lock()
-                        wake.broadcast()
-                        wake.unlock()
-                    }
+                    try planning.withLock { try planLog(through: applied) }
                     continue
                 }
             } catch {
                 FileHandle.standardError.write(Data("timeline serve: push planning paused: \(error)\n".utf8))
             }
             pause(0.02)
+        }
+    }
+
+    /// Plans one batch of the log's events after the outbox's position, up to `applied` (under
+    /// `planning`).
+    private func planLog(through applied: UInt64) throws {
+        guard applied > outbox.through else { return }
+        let events = try service.events(from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
+        guard let last = events.last else { return }
+        var deliveries: [PushDelivery] = [], purge = PushPurge()
+        for event in events {
+            // In log order: an event ends what was planned before it, in this batch too.
+            let ended = Self.ended(by: event)
+            if !ended.isEmpty {
+                deliveries.removeAll(where: ended.covers)
+                purge.formUnion(ended)
+            }
+            deliveries += try self.deliveries(for: event)
+        }
+        if !purge.isEmpty { recent.withLock { $0 = ([:], [:]) } }
+        try outbox.queue(deliveries, purging: purge, through: last.sequence)
+        if !deliveries.isEmpty { wakeSenders() }
+    }
+
+    private func wakeSenders() {
+        wake.lock()
+        wake.broadcast()
+        wake.unlock()
+    }
+
+    // MARK: - Polls' ends
+
+    /// The job the server's `DueTimeScheduler` runs at each poll's end: it plans the `poll`
+    /// pushes of the polls ended since the outbox's `pollsThrough` (at once at start, for those
+    /// that ended while the server was down).
+    public var pollEndJob: DueTimeScheduler.Job {
+        DueTimeScheduler.Job(
+            name: "poll ends",
+            nextDue: { [self] in try service.nextPollEnd(after: outbox.pollsThrough) },
+            run: { [self] in try planPollEnds() })
+    }
+
+    /// Plans the pushes of the polls ended after `pollsThrough` up to now, from a snapshot of the
+    /// read models whose log position is the outbox's (the log is planned up to it first): a
+    /// vote or poll in that snapshot is planned here, and one the log applies after it by
+    /// `deliveries(for:)`, which finds its poll's end already planned. The deliveries and the
+    /// new `pollsThrough` are written (synced) together.
+    func planPollEnds() throws {
+        guard !stopped else { return }
+        try planning.withLock {
+            for _ in 0..<64 {
+                let now = service.now()
+                let (sequence, polls) = try service.pollsEnded(after: outbox.pollsThrough, through: now)
+                if sequence > outbox.through {
+                    try planLog(through: sequence)
+                    continue
+                }
+                guard sequence == outbox.through else { continue }
+                var deliveries: [PushDelivery] = []
+                for poll in polls {
+                    for user in poll.participants {
+                        deliveries += try self.deliveries(telling: user, of: poll, sequence)
+                    }
+                }
+                try outbox.queue(deliveries, through: outbox.through, pollsThrough: now)
+                if !deliveries.isEmpty { wakeSenders() }
+                return
+            }
+        }
+    }
+
+    /// The `poll` deliveries of `poll`'s end to `user`: one to each of their subscriptions that
+    /// wants the alert from its author, when the end is in their activity (`pollEndItem`: the
+    /// post still in their sight).
+    private func deliveries(telling user: UserID, of poll: EndedPoll, _ sequence: UInt64) throws -> [PushDelivery] {
+        let subscriptions = try service.pushSubscriptions(of: user)
+        guard !subscriptions.isEmpty, try service.pollEndItem(poll.item, for: user) != nil else { return [] }
+        return try subscriptions.filter { try wants($0, "poll", from: poll.author) }.map { subscription in
+            PushDelivery(
+                id: "\(poll.item).\(subscription.sessionHash.prefix(16))", subscription: subscription.sessionHash,
+                user: user.rawValue, actor: poll.author.rawValue, sequence: sequence, item: poll.item, type: "poll",
+                queuedAt: Date().timeIntervalSince1970)
         }
     }
 
@@ -209,6 +282,10 @@ public final class PushWorker: @unchecked Sendable {
     /// subscriptions, to each of them that wants its type from its actor.
     private func deliveries(for event: EventEnvelope) throws -> [PushDelivery] {
         var out: [PushDelivery] = []
+        // A vote (or poll) applied after its poll's end was planned: its participant is told now.
+        if let (user, poll) = try service.pollEnd(madeBy: event), poll.at <= outbox.pollsThrough {
+            out += try deliveries(telling: user, of: poll, event.sequence)
+        }
         for user in try service.usersNotified(by: event) {
             let subscriptions = try service.pushSubscriptions(of: user)
             guard !subscriptions.isEmpty else { continue }
@@ -275,14 +352,19 @@ public final class PushWorker: @unchecked Sendable {
             try wants(subscription, delivery.type, from: actor),
             let endpoint = URL(string: subscription.endpoint), let p256dh = Base64URL.decode(subscription.p256dh),
             let auth = Base64URL.decode(subscription.auth),
-            let event = try event(delivery.sequence),
-            let item = try service.activityItems(madeBy: event, for: user).first(where: { $0.id == delivery.item }),
+            // A poll's end is no event's: it is read from the user's activity as it stands.
+            let item = delivery.type == "poll"
+                ? try service.pollEndItem(delivery.item, for: user)
+                : try event(delivery.sequence).flatMap({
+                    try service.activityItems(madeBy: $0, for: user).first(where: { $0.id == delivery.item })
+                }),
             item.actor == actor
         else { return nil }
         // The user's notification filters: a hidden one is not pushed, a warned one says no text.
         let verdict = try filterVerdict(on: item, for: user)
         if verdict.hidden { return nil }
-        let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)"
+        // A poll's end says "your poll" to its author: their wording is their own.
+        let key = "\(delivery.sequence)/\(item.kind.rawValue)/\(item.id)/\(item.kind == .poll && actor == user)"
         var wording: Wording
         if let known = recent.withLock({ $0.wordings[key] }) {
             wording = known
@@ -345,21 +427,20 @@ public final class PushWorker: @unchecked Sendable {
             case .follow: "\(name) followed you"
             case .followRequest: "\(name) asked to follow you"
             case .post: "\(name) posted a photo"
-            // Wording only: nothing pushes a poll's end yet (it needs a time trigger, docs/push.md).
-            case .poll: "A poll has ended"
+            case .poll: item.actor == user ? "Your poll has ended" : "A poll by \(name) has ended"
             case .removed: ""
             }
         // What was written: the comment (a comment, a reply, a mention in one), else the caption
         // (a new post, a mention in one); a like or a follow wrote nothing.
         var text: String?
         switch item.kind {
-        case .comment, .reply, .mention, .post:
+        case .comment, .reply, .mention, .post, .poll:
             text =
                 try item.comment.map { try service.comment($0, viewer: user).text }
                 ?? item.post.flatMap {
                     try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption
                 }
-        case .like, .boost, .follow, .followRequest, .removed, .poll:
+        case .like, .boost, .follow, .followRequest, .removed:
             break
         }
         let base = baseURL.withLock { $0 }

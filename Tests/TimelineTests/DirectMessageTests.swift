@@ -202,6 +202,7 @@ import TimelineDomain
                     case .post(let post), .edited(let post): #expect(post.id != dm.id, "stream of \(outsider.username)")
                     case .activity(let item): #expect(item.post != dm.id, "stream of \(outsider.username)")
                     case .removed(let id): #expect(id != dm.id)
+                    case .unboosted(let boost, _): #expect(boost != dm.id)
                     case .conversation: Issue.record("\(outsider.username) was streamed a conversation")
                     }
                 }

@@ -147,14 +147,15 @@ enum ServeCommand {
             }
         }
 
-        // Scheduled posts are published at their time (overdue ones at once), from the projection.
-        let publisher = ScheduledPostPublisher(service: service) {
-            FileHandle.standardError.write(Data("timeline serve: \($0)\n".utf8))
-        }
-        publisher.start()
+        // Work due at a time, run by one scheduler (what came due while the server was down, at
+        // once): scheduled posts are published, and the polls' ends pushed.
+        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("timeline serve: \($0)\n".utf8)) }
+        let scheduler = DueTimeScheduler(
+            service: service, jobs: [.scheduledPosts(service, log: log), pushWorker.pollEndJob], log: log)
+        scheduler.start()
 
         await waitForTermination()
-        await publisher.stop()
+        await scheduler.stop()
         mediaSweeper.cancel()
         pushWorker.stop()
         mailWorker?.stop()

@@ -7,7 +7,8 @@ import TimelineDomain
 /// (`PollSet.endItemID`), so reading notifications picks the ones whose time has come: nothing
 /// is written when a poll ends. A post's deletion or removal takes its poll, votes and
 /// notifications with it; an erased user's pending notifications go (their votes stay counted,
-/// as the counts are anonymous).
+/// as the counts are anonymous). Every poll is also kept by its end (`byEnd`): what the push
+/// worker reads to tell the participants when one ends (`TimelineService.pollEnds(after:through:)`).
 struct PollsProjection: Projection {
     let name = ProjectionName.polls
     /// pollId → the poll, its counts and voters.
@@ -18,7 +19,9 @@ struct PollsProjection: Projection {
     let votes: Table<PollVotes>
     /// `user ‖ 0 ‖ end item id` → pollId: the `poll` notifications a user gets.
     let ends: Table<PollEnds>
-    var databases: [Database] { [polls.database, postPolls.database, votes.database, ends.database] }
+    /// `BE(expiresAt) ‖ pollId` → nothing: every poll by its end, soonest first.
+    let byEnd: Table<PollsByEnd>
+    var databases: [Database] { [polls.database, postPolls.database, votes.database, ends.database, byEnd.database] }
 
     private(set) var handlers = EventHandlers()
 
@@ -27,6 +30,7 @@ struct PollsProjection: Projection {
         postPolls = try Table(env, prefix + "postPolls")
         votes = try Table(env, prefix + "pollVotes")
         ends = try Table(env, prefix + "pollEnds")
+        byEnd = try Table(env, prefix + "pollsByEnd")
         handlers = Self.handlers(of: self)
     }
 
@@ -38,6 +42,7 @@ struct PollsProjection: Projection {
         try ends.delete((stored.record.author, item), txn)
         try polls.delete(id, txn)
         try postPolls.delete(stored.record.post, txn)
+        try byEnd.delete((stored.record.expiresAt, id), txn)
     }
 
     private static func handlers(of projection: Self) -> EventHandlers {
@@ -54,6 +59,7 @@ struct PollsProjection: Projection {
             try projection.polls.put(e.pollId, stored, txn)
             try projection.postPolls.put(e.postId, e.pollId, txn)
             try projection.ends.put((e.authorId, e.endItemID), e.pollId, txn)
+            try projection.byEnd.put((e.expiresAt, e.pollId), (), txn)
         }
         handlers.on(.pollRemoved) { (e: PollRemoved, _, txn) in try projection.drop(e.pollId, txn) }
         handlers.on(.pollVoted) { (e: PollVoted, _, txn) in
@@ -95,6 +101,39 @@ struct PollsProjection: Projection {
         }
         return found
     }
+
+    /// The polls ending after `after` and at or before `through` (ms since 1970), soonest first.
+    func polls(endingAfter after: Int64, through: Int64, _ txn: Transaction) throws -> [PollID] {
+        var found: [PollID] = []
+        try txn.withCursor(byEnd.database) { cursor in
+            var entry = try cursor.seek(atLeast: PollsByEnd.key((after &+ 1, PollID(""))))
+            while let (key, _) = entry {
+                guard let at = BigEndian.uint64(key[..<8]), Int64(bitPattern: at) <= through else { return }
+                found.append(PollID(String(decoding: key[8...], as: UTF8.self)))
+                entry = try cursor.next()
+            }
+        }
+        return found
+    }
+
+    /// When the soonest poll ending after `after` ends (`nil`: none).
+    func nextEnd(after: Int64, _ txn: Transaction) throws -> Int64? {
+        try txn.withCursor(byEnd.database) { cursor in
+            guard let (key, _) = try cursor.seek(atLeast: PollsByEnd.key((after &+ 1, PollID("")))),
+                let at = BigEndian.uint64(key[..<8])
+            else { return nil }
+            return Int64(bitPattern: at)
+        }
+    }
+}
+
+/// `BE(expiresAt) ‖ pollId` → nothing: the polls by their end.
+enum PollsByEnd: TableLayout {
+    static func key(_ key: (Int64, PollID)) -> [UInt8] {
+        BigEndian.bytes(UInt64(bitPattern: key.0)) + Array(key.1.rawValue.utf8)
+    }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
 }
 
 /// A poll as the projection keeps it: the record, each option's count, how many voted, and the

@@ -22,8 +22,9 @@ extension ProjectionName {
     var layout: Int {
         switch self {
         case .posts: 3
-        case .follows, .profiles, .timeline, .activity, .profileExtras, .instance: 2
-        case .sessions, .postImages, .hashtags, .places, .filters, .polls, .numericIDs, .boosts, .lists,
+        // polls 2: every poll by its end (`pollsByEnd`), which the push worker reads.
+        case .follows, .profiles, .timeline, .activity, .profileExtras, .instance, .polls: 2
+        case .sessions, .postImages, .hashtags, .places, .filters, .numericIDs, .boosts, .lists,
             .collections, .conversations, .scheduledPosts:
             1
         }

@@ -344,20 +344,30 @@ extension ReadView {
         let privacy = try privacy(for: user)
         var items = page.items
         for end in ends {
-            guard let poll = try models.polls.polls.get(end.poll, txn)?.record,
-                actor == nil || poll.author == actor,
-                let stored = try storedPost(Array(poll.post.rawValue.utf8)),
-                try privacy.mayShow(post: stored, on: .notifications)
-            else { continue }
-            items.append(
-                ActivityItem(
-                    id: end.item, kind: .poll, actor: poll.author, actorUsername: try self.user(poll.author)?.username,
-                    post: poll.post, at: poll.expiresAt))
+            guard let item = try pollEndItem(end.item, of: end.poll, privacy, from: actor) else { continue }
+            items.append(item)
         }
         items.sort { $0.id > $1.id }
         let more = items.count > request.limit || page.next != nil || ends.count == request.limit
         items = Array(items.prefix(request.limit))
         return Page(items: items, next: more ? items.last?.id : nil)
+    }
+
+    /// The `poll` notification `item` (the end of `poll`) as the activity of `privacy`'s viewer
+    /// shows it: `nil` when the poll is gone, is not by `actor` (when given), or its post is out
+    /// of the viewer's sight (`Privacy` on `notifications`: a block either way, a followers-only
+    /// post after an unfollow, …). The feed's and the push's one rule.
+    func pollEndItem(_ item: String, of id: PollID, _ privacy: Privacy<ReadView>, from actor: UserID? = nil) throws
+        -> ActivityItem?
+    {
+        guard let poll = try models.polls.polls.get(id, txn)?.record,
+            actor == nil || poll.author == actor,
+            let stored = try storedPost(Array(poll.post.rawValue.utf8)),
+            try privacy.mayShow(post: stored, on: .notifications)
+        else { return nil }
+        return ActivityItem(
+            id: item, kind: .poll, actor: poll.author, actorUsername: try self.user(poll.author)?.username,
+            post: poll.post, at: poll.expiresAt)
     }
 
     /// How many of `user`'s activity items are unread (after their read marker), counting at

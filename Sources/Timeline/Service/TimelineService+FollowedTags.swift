@@ -32,8 +32,10 @@ extension TimelineService {
     /// on one hashtag's (`tag`: with or without `#`, any case): a new or edited post anyone may
     /// see (never a followers-only post or a locked account's, as `Privacy` says for nobody
     /// signed in), that the viewer's own policy shows on `hashtag` (their blocks and mutes) and
-    /// their `public` filters leave (a warned one marked); and a deleted or removed post of an
-    /// author whose posts anyone and the viewer may see. Every post here is local.
+    /// their `public` filters leave (a warned one marked); and a deleted or removed post that
+    /// showed there: as it was posted, one anyone and the viewer may see (of the tag, on a
+    /// hashtag's stream) — a followers-only or direct post's id is never told. Every post here
+    /// is local.
     public func publicLiveUpdates(for envelope: EventEnvelope, viewer: UserID, tag: String? = nil)
         throws(TimelineError) -> [LiveUpdate]
     {
@@ -50,14 +52,17 @@ extension TimelineService {
                 let filters = try view.filterMatching(viewer, .public)
                 return filters.isEmpty ? post : filters.apply([post], viewer: viewer).first
             }
-            func authorShown(_ author: UserID) throws -> Bool {
-                try everyone.mayShow(postsBy: author, on: .hashtag) && privacy.mayShow(postsBy: author, on: .hashtag)
+            // A post gone is told gone where it showed: public as posted (not followers-only, not
+            // direct, its author not locked), of the tag, its author in the viewer's sight.
+            func showed(_ id: PostID) throws -> Bool {
+                guard let post = try gonePost(id, view), tag.map(post.hashtags.contains) ?? true else { return false }
+                return try everyone.mayShow(post: post, on: .hashtag) && privacy.mayShow(post: post, on: .hashtag)
             }
             switch envelope.event {
             case .postAdded(let e): return try shown(e.postId).map { [.post($0)] } ?? []
             case .postEdited(let e): return try shown(e.postId).map { [.edited($0)] } ?? []
-            case .postDeleted(let e): return try authorShown(e.authorId) ? [.removed(e.postId)] : []
-            case .postRemoved(let e): return try authorShown(e.authorId) ? [.removed(e.postId)] : []
+            case .postDeleted(let e): return try showed(e.postId) ? [.removed(e.postId)] : []
+            case .postRemoved(let e): return try showed(e.postId) ? [.removed(e.postId)] : []
             default: return []
             }
         }

@@ -13,6 +13,10 @@ public enum LiveUpdate: Sendable, Equatable {
     case edited(Post)
     /// A direct message came into one of the user's conversations (Mastodon's `conversation`).
     case conversation(Conversation)
+    /// A boost (`boost`, its own id) of a post by `author` was taken back (or ended with a block
+    /// or an erasure): it leaves where its `post` update showed (a list's stream judges both by
+    /// `author`, as it does a boost's update).
+    case unboosted(boost: PostID, author: UserID)
 }
 
 extension TimelineService {
@@ -47,7 +51,7 @@ extension TimelineService {
                 switch update {
                 case .post(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.post)
                 case .edited(let post): return home.apply([post], viewer: viewer).first.map(LiveUpdate.edited)
-                case .removed, .conversation: return update
+                case .removed, .conversation, .unboosted: return update
                 case .activity(let item):
                     guard !notifications.isEmpty else { return update }
                     var verdict = FilterVerdict(matches: [])
@@ -82,6 +86,8 @@ extension TimelineService {
             // of whom they follow and do not mute (not suspended, not hidden by reports).
             func sees(_ author: UserID) throws -> Bool { try privacy.mayShow(postsBy: author, on: .stream) }
             func sees(_ post: PostRecord) throws -> Bool { try privacy.mayShow(post: post, on: .stream) }
+            // A post gone (deleted, removed) is told gone only where it could be seen: as posted.
+            func saw(_ id: PostID) throws -> Bool { try gonePost(id, view).map(sees) ?? false }
             switch envelope.event {
             case .postAdded(let e):
                 // A direct message addressed to the viewer (or theirs) comes into a conversation.
@@ -104,9 +110,9 @@ extension TimelineService {
                 guard let post = try view.post(e.postId), try sees(post) else { return told }
                 return [.edited(try present.post(post.id))] + told
             case .postDeleted(let e):
-                return try sees(e.authorId) ? [.removed(e.postId)] : []
+                return try saw(e.postId) ? [.removed(e.postId)] : []
             case .postRemoved(let e):
-                return (try sees(e.authorId) ? [.removed(e.postId)] : []) + told
+                return (try saw(e.postId) ? [.removed(e.postId)] : []) + told
             case .postReported(let e):
                 // Reports that hide a post take it out of the timelines it showed in (all but
                 // its author's); a dismissal brings it back.
@@ -129,6 +135,15 @@ extension TimelineService {
                     return told
                 }
                 return [.post(boosted)] + told
+            case .boostRemoved(let e):
+                // Told where the boost could show (as `homeBoost` lets one in): its booster
+                // followed (`stream`), the boost theirs to see, its post not the viewer's own nor
+                // a followee's (those never come in by a boost), and still one they may see boosted.
+                guard e.authorId != viewer, try !view.follows(viewer, e.authorId), try sees(e.userId),
+                    try privacy.mayShow(boostBy: e.userId, isPrivate: e.visibility == .private, on: .stream),
+                    let post = try view.post(e.postId), try privacy.mayShow(post: post, on: .boosted)
+                else { return told }
+                return [.unboosted(boost: e.boostId, author: e.authorId)] + told
             case .unfollowed(let e):
                 return e.followerId == viewer ? try removals(of: e.followeeId) : []
             case .muted(let e):

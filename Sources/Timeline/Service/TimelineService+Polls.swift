@@ -42,7 +42,85 @@ public struct PollEnd: Sendable, Equatable {
     public let at: Int64
 }
 
+/// A poll that ended, and everyone its end is told to: its author and each voter (those erased
+/// since are not). What the push worker turns into `poll` pushes.
+public struct EndedPoll: Sendable, Equatable {
+    /// The notification's id (the same for every participant).
+    public let item: String
+    /// The poll.
+    public let poll: PollID
+    /// Its author.
+    public let author: UserID
+    /// When it ended (ms since 1970).
+    public let at: Int64
+    /// Its author and voters who have its `poll` notification.
+    public let participants: [UserID]
+}
+
 extension TimelineService {
+    /// The polls that ended after `after` and at or before `through` (ms since 1970), soonest
+    /// first, with their participants; and the log sequence the read models had applied in the
+    /// same snapshot (a vote applied after it is not counted here: see `pollEnd(madeBy:)`).
+    public func pollsEnded(after: Int64, through: Int64) throws(TimelineError) -> (
+        sequence: UInt64, polls: [EndedPoll]
+    ) {
+        try read { view in
+            let polls = view.models.polls
+            let ended = try polls.polls(endingAfter: after, through: through, view.txn).compactMap {
+                id -> EndedPoll? in
+                guard let stored = try polls.polls.get(id, view.txn) else { return nil }
+                let item = stored.endItemID
+                let participants = try ([stored.record.author] + polls.votes.members(of: id, view.txn)).filter {
+                    try polls.ends.contains(($0, item), view.txn)
+                }
+                return EndedPoll(
+                    item: item, poll: id, author: stored.record.author, at: stored.record.expiresAt,
+                    participants: participants)
+            }
+            return (try view.models.checkpoint(.activity, view.txn), ended)
+        }
+    }
+
+    /// When the soonest poll ending after `after` ends (ms since 1970; `nil`: none).
+    public func nextPollEnd(after: Int64) throws(TimelineError) -> Int64? {
+        try read { try $0.models.polls.nextEnd(after: after, $0.txn) }
+    }
+
+    /// The poll end whose participant `envelope` made someone (a vote's voter, a poll's author),
+    /// if the poll still stands as the event set it: what the push worker tells that participant
+    /// when the poll has already ended for it (a vote applied after the end was planned).
+    public func pollEnd(madeBy envelope: EventEnvelope) throws(TimelineError) -> (user: UserID, poll: EndedPoll)? {
+        let (id, user): (PollID, UserID)
+        switch envelope.event {
+        case .pollVoted(let e): (id, user) = (e.pollId, e.userId)
+        case .pollSet(let e): (id, user) = (e.pollId, e.authorId)
+        default: return nil
+        }
+        return try read { view in
+            guard let stored = try view.models.polls.polls.get(id, view.txn),
+                try view.models.polls.ends.contains((user, stored.endItemID), view.txn)
+            else { return nil }
+            return (
+                user,
+                EndedPoll(
+                    item: stored.endItemID, poll: id, author: stored.record.author, at: stored.record.expiresAt,
+                    participants: [user])
+            )
+        }
+    }
+
+    /// `user`'s `poll` notification `item` as their activity shows it now: `nil` when it is not
+    /// theirs, not yet due, or its poll or post is gone or out of their sight (the feed's rule,
+    /// `ReadView.pollEndItem`).
+    public func pollEndItem(_ item: String, for user: UserID) throws(TimelineError) -> ActivityItem? {
+        try read { view in
+            guard let id = try view.models.polls.ends.get((user, item), view.txn),
+                let at = PushIDGenerator.timestamp(ofPrefix: item), at <= view.now
+            else { return nil }
+            return try view.pollEndItem(item, of: id, try view.privacy(for: user))
+        }
+    }
+
     /// The poll `id` as `viewer` reads it: `not_found` when it is gone, or its post is out of the
     /// viewer's sight (`Privacy` on `post`: a followers-only post, a block either way, …).
     public func poll(_ id: PollID, viewer: UserID?) throws(TimelineError) -> Poll {

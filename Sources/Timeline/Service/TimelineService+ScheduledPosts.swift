@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TimelineDomain
 
 /// A pending scheduled post as its author reads it: the post as it will be, its photos, and when.
@@ -89,53 +88,24 @@ extension ReadView {
     }
 }
 
-/// Publishes scheduled posts at their time (`timeline serve` runs one): a task that reads the
-/// soonest due time from the scheduled posts' projection and sleeps until it (at most a second,
-/// so a post scheduled or moved meanwhile is seen, and a clock that jumps is followed), then
-/// publishes what is due. It keeps no state of its own: a restart reads the projection again,
-/// and publishes at once what came due while it was down. In a cluster every node runs one: the
+/// Publishes scheduled posts at their time: a `DueTimeScheduler` of the one job
+/// `DueTimeScheduler.Job.scheduledPosts`, which reads the soonest due time from the scheduled
+/// posts' projection. It keeps no state of its own: a restart reads the projection again, and
+/// publishes at once what came due while it was down. In a cluster every node runs one: the
 /// publication command is decided against the replicated log, so one node's succeeds and the
-/// others' find the schedule done (`not_found`, nothing appended).
+/// others' find the schedule done (`not_found`, nothing appended). (`timeline serve` runs the
+/// job in its one scheduler, beside the polls' end pushes.)
 public final class ScheduledPostPublisher: Sendable {
-    private let service: TimelineService
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    private let log: @Sendable (String) -> Void
+    private let scheduler: DueTimeScheduler
 
     /// A publisher for `service`; `log` is told of failures.
     public init(service: TimelineService, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.service = service
-        self.log = log
+        scheduler = DueTimeScheduler(service: service, jobs: [.scheduledPosts(service, log: log)], log: log)
     }
 
     /// Starts publishing (what is overdue at once).
-    public func start() {
-        let service = self.service, log = self.log
-        task.withLock {
-            $0 = Task {
-                while !Task.isCancelled {
-                    do {
-                        try await service.publishDueScheduledPosts { id, error in
-                            log("publishing scheduled post \(id): \(error)")
-                        }
-                        // Until the next is due; one still due now failed: tried again in a second.
-                        let wait = try service.nextScheduledPostDue().map { $0 - service.now() } ?? 1000
-                        try? await Task.sleep(for: .milliseconds(wait <= 0 ? 1000 : min(wait, 1000)))
-                    } catch {
-                        log("scheduled posts: \(error)")
-                        try? await Task.sleep(for: .seconds(1))
-                    }
-                }
-            }
-        }
-    }
+    public func start() { scheduler.start() }
 
     /// Stops publishing and waits for a publication in flight.
-    public func stop() async {
-        let running = task.withLock { task in
-            defer { task = nil }
-            return task
-        }
-        running?.cancel()
-        await running?.value
-    }
+    public func stop() async { await scheduler.stop() }
 }

@@ -117,6 +117,9 @@ public final class TimelineService: Sendable {
     let decoyPasswordHash: String
     /// Where argon2id runs (never on the writer's or a caller's thread).
     let passwordWork: PasswordWork
+    /// The last gone post's facts read from the log (`gonePost`): every open stream asks of the
+    /// same deletion in turn, and a gone post's facts never change.
+    let lastGonePost = Mutex<(id: PostID, record: PostRecord?)?>(nil)
 
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {

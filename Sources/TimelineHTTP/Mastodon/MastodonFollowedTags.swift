@@ -173,7 +173,7 @@ extension TimelineAPI {
                 case .removed(let post):
                     guard let id = try? entities.ids.id(.post(post)) else { continue }
                     bytes += frame("delete", id)
-                case .activity, .conversation: continue
+                case .activity, .conversation, .unboosted: continue
                 }
             }
             return bytes.isEmpty ? nil : bytes

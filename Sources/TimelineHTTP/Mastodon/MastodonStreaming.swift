@@ -184,6 +184,15 @@ extension TimelineAPI {
                 // Deleting a post keeps its number: the id clients hold is the one answered here.
                 guard let id = try? entities.ids.id(.post(post)) else { return nil }
                 return frame("delete", id)
+            case .unboosted(let boost, let author):
+                // The reblog's own status id, where its update showed (judged as `post` above).
+                if stream == .list {
+                    guard let list, (try? service.listHolds(list, author, viewer: viewer)) == true else { return nil }
+                } else if (try? service.leavesHome(author, of: viewer)) != false {
+                    return nil
+                }
+                guard let id = try? entities.ids.id(.boost(boost)) else { return nil }
+                return frame("delete", id)
             case .conversation(let conversation):
                 guard let entity = try? mastodonConversation(conversation, viewer: viewer, entities),
                     let text = try? JSONValueEncoder.bytes(entity)
