@@ -33,7 +33,7 @@ extension ResultJSON {
                 + "type per item type (userPage, postPage, commentPage, activityPage).")
         let anyItems = JSONSchema.array(of: .any).json.setting("maxItems", 100).members.filter { $0.key != "items" }
         let list: [(String, String, JSONSchema)] = [
-            try activityItem(), try result(App.self),
+            try activityItem(), try result(AnnualReport.self), try result(App.self),
             try result(Changed.self), try result(Collection.self), try result(Collections.self),
             try result(Created.self), try result(Comment.self), try result(Contacts.self),
             try result(Conversation.self),
