@@ -803,7 +803,7 @@ extension TimelineAPI {
             Operation(
                 id: "activity",
                 summary:
-                    "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of.",
+                    "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of, being added to a collection.",
                 tag: .feeds,
                 description:
                     "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "

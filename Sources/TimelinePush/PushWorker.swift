@@ -345,6 +345,7 @@ public final class PushWorker: @unchecked Sendable {
             case .follow: "\(name) followed you"
             case .followRequest: "\(name) asked to follow you"
             case .post: "\(name) posted a photo"
+            case .addedToCollection: "\(name) added you to a collection"
             // Wording only: nothing pushes a poll's end yet (it needs a time trigger, docs/push.md).
             case .poll: "A poll has ended"
             case .removed: ""
@@ -359,7 +360,7 @@ public final class PushWorker: @unchecked Sendable {
                 ?? item.post.flatMap {
                     try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption
                 }
-        case .like, .boost, .follow, .followRequest, .removed, .poll:
+        case .like, .boost, .follow, .followRequest, .removed, .poll, .addedToCollection:
             break
         }
         let base = baseURL.withLock { $0 }

@@ -277,6 +277,7 @@ extension ResultJSON.ActivityItem {
         at = a.at
         createdAt = JSONOutput.timestamp(a.at)
         reason = a.reason
+        collection = a.collection?.rawValue
     }
 }
 
