@@ -67,6 +67,17 @@ import TimelineDomain
         try await service.run(.deleteCollection(collection: other), as: alice)
         #expect(try featured(service, carol).isEmpty && featured(service, bob).isEmpty)
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+        // A suspended owner's item hides while suspended; an erased owner's is gone.
+        let mod = try await service.createUser("mod").id
+        _ = try await service.execute(.grantRole(user: mod.rawValue), as: .operator)
+        _ = try await service.run(.createCollection(name: "Last", accounts: [carol.rawValue]), as: alice)
+        try await service.run(.suspendUser(user: alice.rawValue), as: mod)
+        #expect(try featured(service, carol).isEmpty)
+        try await service.run(.unsuspendUser(user: alice.rawValue), as: mod)
+        #expect(try featured(service, carol).count == 1)
+        try await service.run(.eraseUser(user: alice.rawValue, password: "password-123"), as: alice)
+        #expect(try featured(service, carol).isEmpty)
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
     @Test func overV1WithTheTypesFilter() async throws {

@@ -408,6 +408,17 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try projection.activity.deleteAll(in: e.userId, txn)
+            // Their collections go with them: those they featured are no longer told of them.
+            let owned = ActivityReferences.prefix(owner: e.userId)
+            var featured: [(UserID, CollectionID)] = []
+            try txn.scan(projection.references.database, prefix: owned) { key, _ in
+                let (account, collection) = CompositeKey.split(Array(key[owned.count...]))
+                featured.append((UserID(account), CollectionID(collection)))
+                return true
+            }
+            for (account, collection) in featured {
+                try projection.forgetFeaturing(account, in: collection, by: e.userId, txn)
+            }
             try projection.markers.delete(e.userId, txn)
             try projection.forgetNotificationRequests(of: e.userId, txn)
         }
@@ -486,6 +497,10 @@ enum ActivityReferences: TableLayout {
     static func prefix(owner: UserID, account: UserID) -> [UInt8] {
         CompositeKey.prefix("K" + owner.rawValue + "/" + account.rawValue)
     }
+
+    /// The prefix of the references to the items of all `owner`'s collections, `K‖owner/`
+    /// (identifiers hold no `/`).
+    static func prefix(owner: UserID) -> [UInt8] { Array(("K" + owner.rawValue + "/").utf8) }
 
     /// The prefix of the references to a collection's items, `k‖collection ‖ 0`.
     static func prefix(of collection: CollectionID) -> [UInt8] { CompositeKey.prefix("k" + collection.rawValue) }
