@@ -30,6 +30,16 @@ import TimelineDomain
             #expect(items.first?.kind.mastodonType == "added_to_collection")
         }
         #expect(try service.activity(of: alice).items.isEmpty)
+        // The live streams carry it to bob, and to nobody else.
+        let added = try #require(
+            try service.events(from: 1, limit: 1000).first {
+                if case .collectionItemAdded(let e) = $0.event { return e.accountId == bob }
+                return false
+            })
+        #expect(try service.usersNotified(by: added) == [bob])
+        let live = try service.liveUpdates(for: added, viewer: bob)
+        #expect(live == [.activity(try #require(featured(service, bob).first))], "\(live)")
+        #expect(try service.liveUpdates(for: added, viewer: carol).isEmpty)
         // In the whole activity too, and only there with that kind.
         #expect(try service.activity(of: bob, kinds: [.follow]).items.isEmpty)
         #expect(try service.activity(of: bob).items.map(\.kind) == [.addedToCollection])

@@ -198,4 +198,11 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func annualReportInARealBrowser() async throws {
         try await Self.browserScript("test_annual_report.py", passes: "all annual report browser checks passed")
     }
+
+    /// Tests/browser/test_collection_notifications.py: Activity says someone added you to a
+    /// collection (its Collections filter, the link to it), gone once you block them.
+    @Test(.timeLimit(.minutes(3))) func collectionNotificationsInARealBrowser() async throws {
+        try await Self.browserScript(
+            "test_collection_notifications.py", passes: "all collection notifications browser checks passed")
+    }
 }
