@@ -67,8 +67,14 @@ function row(conversation, refresh) {
 
 async function one(root, id, app) {
   document.title = 'Conversation · Timeline';
-  const { items } = await api.conversations();
-  const conversation = items.find((c) => c.id === id);
+  // The conversation among the bearer's, page by page (an old one is past the first page).
+  let conversation = null;
+  for (let before, pages = 0; !conversation && pages < 50; pages += 1) {
+    const page = await api.conversations(before);
+    conversation = page.items.find((c) => c.id === id) || null;
+    if (!page.next) break;
+    before = page.next;
+  }
   if (!conversation) {
     replace(root, h('h1', {}, 'Conversation'), h('p', { class: 'empty' }, 'This conversation is not in your messages.'));
     return;
