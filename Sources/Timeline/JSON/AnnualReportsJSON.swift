@@ -49,7 +49,7 @@ extension ResultJSON.AnnualReport: NamedResult {
         "report": "The report, or null until asked for."
     ]
     static let memberSchemas = [
-        "year": JSONSchema.integer.with("minimum", 1000).with("maximum", 9999),
+        "year": JSONSchema.integer.with("minimum", 0).with("maximum", 9999),
         "state": JSONSchema.enumeration(["available", "eligible", "ineligible"])
     ]
 
