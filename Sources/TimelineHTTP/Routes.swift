@@ -6,7 +6,7 @@ extension TimelineAPI {
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
         accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes
-        + conversationRoutes + scheduledPostRoutes
+        + conversationRoutes + scheduledPostRoutes + annualReportRoutes
         + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
@@ -803,7 +803,7 @@ extension TimelineAPI {
             Operation(
                 id: "activity",
                 summary:
-                    "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of.",
+                    "What happened to the bearer: comments and likes on their posts, new followers, mentions, replies, removals, posts they asked to be told of, being added to a collection.",
                 tag: .feeds,
                 description:
                     "`types` keeps only items of those kinds (comma-separated: \(ActivityItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))). "
@@ -1187,6 +1187,31 @@ extension TimelineAPI {
                 tag: .conversations,
                 description: "The other participants keep it; a new message brings it back.", answer: .empty(),
                 errors: [.notFound] + Operation.writeErrors, parameters: [.conversation]))
+    ]
+
+    /// The bearer's year (Mastodon's annual reports: `/api/v1/annual_reports`).
+    private static let annualReportRoutes: [Route] = [
+        query(
+            "GET", "/v1/me/annual-reports/{year}", scope: "read:accounts", access: .bearer, runs: "annualReport",
+            Operation(
+                id: "annualReport", summary: "The bearer's report of a year, with its state.", tag: .account,
+                description:
+                    "`state` is `available` once asked for (then `report` says what the year was, computed when "
+                    + "read), `eligible` for a year from the account's first to now, `ineligible` otherwise.",
+                answer: .json("The year's state and report.", "annualReport"),
+                parameters: [.year])),
+        command(
+            "POST", "/v1/me/annual-reports/{year}/generate", scope: "write:accounts",
+            Operation(
+                id: "generateAnnualReport", summary: "Ask for the bearer's report of a year.", tag: .account,
+                description: "A year from the account's first to now; asking again changes nothing.",
+                answer: changed("it was already asked for"), errors: Operation.writeErrors, parameters: [.year])),
+        command(
+            "POST", "/v1/me/annual-reports/{year}/read", scope: "write:accounts",
+            Operation(
+                id: "readAnnualReport", summary: "Mark the bearer's report of a year read.", tag: .account,
+                answer: changed("it was already read"), errors: [.notFound] + Operation.writeErrors,
+                parameters: [.year]))
     ]
 
     // MARK: - Routes that run a command or a query

@@ -428,6 +428,7 @@ public final class PushWorker: @unchecked Sendable {
             case .followRequest: "\(name) asked to follow you"
             case .post: "\(name) posted a photo"
             case .poll: item.actor == user ? "Your poll has ended" : "A poll by \(name) has ended"
+            case .addedToCollection: "\(name) added you to a collection"
             case .removed: ""
             }
         // What was written: the comment (a comment, a reply, a mention in one), else the caption
@@ -440,7 +441,7 @@ public final class PushWorker: @unchecked Sendable {
                 ?? item.post.flatMap {
                     try service.post($0, viewer: user, comments: PageRequest(limit: 1)).post.caption
                 }
-        case .like, .boost, .follow, .followRequest, .removed:
+        case .like, .boost, .follow, .followRequest, .removed, .addedToCollection:
             break
         }
         let base = baseURL.withLock { $0 }

@@ -182,7 +182,7 @@ import Testing
 
     /// Tests/browser/test_messages.py: the Messages screen (write to @someone, text alone; open
     /// a conversation, read, answer; Remove from one's own list) and the composer's Direct choice;
-    /// a follower not mentioned sees nothing of it.
+    /// a follower not mentioned sees nothing of it; a conversation of 105 messages pages back to its first.
     @Test(.timeLimit(.minutes(3))) func messagesInARealBrowser() async throws {
         try await Self.browserScript("test_messages.py", passes: "all messages browser checks passed")
     }
@@ -191,5 +191,18 @@ import Testing
     /// listed with its time, the time changed (a past one refused), cancelled, nothing published.
     @Test(.timeLimit(.minutes(3))) func scheduledPostsInARealBrowser() async throws {
         try await Self.browserScript("test_scheduled.py", passes: "all scheduled posts browser checks passed")
+    }
+
+    /// Tests/browser/test_annual_report.py: "Your year" from the profile's menu — Make my report,
+    /// then its archetype, totals, months, top post and hashtags, marked read once shown.
+    @Test(.timeLimit(.minutes(3))) func annualReportInARealBrowser() async throws {
+        try await Self.browserScript("test_annual_report.py", passes: "all annual report browser checks passed")
+    }
+
+    /// Tests/browser/test_collection_notifications.py: Activity says someone added you to a
+    /// collection (its Collections filter, the link to it), gone once you block them.
+    @Test(.timeLimit(.minutes(3))) func collectionNotificationsInARealBrowser() async throws {
+        try await Self.browserScript(
+            "test_collection_notifications.py", passes: "all collection notifications browser checks passed")
     }
 }

@@ -5,7 +5,8 @@ ann writes to @bob from Messages (text alone); bob opens Messages, sees the conv
 opens it (it is read), answers; ann sees his answer as the conversation's last message; carol,
 who follows ann, never sees the message (not in Home, not in her Messages); the composer offers
 "Direct" and sends a direct message without a photo; Remove takes a conversation out of bob's
-list only.
+list only; a conversation of 105 messages (made through the API) opens on its newest 100, and
+"Load older messages" reaches its first.
 """
 import json
 import sys
@@ -83,6 +84,33 @@ def steps(server, driver):
     text_appears(driver, "No messages yet")
     assert len(server.call("GET", "/v1/conversations", None, ann["session"])["items"]) == 1
     check("Remove takes the conversation out of bob's list only")
+
+    dan, eve = sign_up(server, "dan"), sign_up(server, "eve")
+    first = server.call("POST", "/v1/posts", {"caption": "@eve message 0", "visibility": "direct"}, dan["session"])
+    for n in range(1, 105):
+        who, to = (dan, "eve") if n % 2 == 0 else (eve, "dan")
+        server.call("POST", "/v1/posts", {"caption": f"@{to} message {n}", "visibility": "direct"}, who["session"])
+    conversation = server.call("GET", "/v1/conversations", None, eve["session"])["items"][0]
+    assert conversation["id"] == first["id"], conversation
+    as_user(driver, server, eve, f"/messages/{conversation['id']}")
+    text_appears(driver, "message 104", "main ol.messages")
+
+    def shown(d):  # read in one script: the list is redrawn as pages come
+        return d.execute_script(
+            "return [...document.querySelectorAll('main ol.messages li')].map((li) => li.innerText)")
+    wait(driver, lambda d: len(shown(d)) == 100, f"the newest page: {len(shown(driver))}")
+    assert shown(driver)[0].endswith("message 5") and shown(driver)[-1].endswith("message 104"), shown(driver)[:2]
+    driver.find_element(By.CSS_SELECTOR, "main button.load-older").click()
+    wait(driver, lambda d: len(shown(d)) == 105, f"after Load older: {len(shown(driver))}")
+    assert shown(driver)[0] == "@dan @eve message 0", shown(driver)[0]
+    text_appears(driver, "The start of the conversation.")
+    assert not driver.find_element(By.CSS_SELECTOR, "main button.load-older").is_displayed()
+    send(driver, "no mention, still ours")
+    wait(driver, lambda d: shown(d)[-1].endswith("no mention, still ours"), f"the answer: {shown(driver)[-3:]}")
+    assert len(shown(driver)) == 106
+    assert server.call("GET", "/v1/conversations", None, dan["session"])["items"][0]["lastPost"]["caption"] \
+        == "no mention, still ours"
+    check("105 messages: the newest 100 first, Load older reaches the first; an answer without @ stays in it")
 
 
 def main():

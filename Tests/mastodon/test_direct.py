@@ -5,7 +5,9 @@ participant, the status `direct`), in timelines/direct and as a `mention` notifi
 status is `direct`; carol (a stranger) sees nothing of it: not by id, not on alice's profile,
 not in the public timeline, not in her conversations; bob's answer is the conversation's last
 status; bob marks it read, removes it from his list (alice keeps it); a new message brings it
-back; a direct status cannot be boosted; the `direct` stream sends a `conversation`.
+back; a direct status cannot be boosted; the `direct` stream sends a `conversation`; a direct reply
+(`in_reply_to_id` a direct status, `visibility: direct`) is a message of the same conversation,
+its last status for both, even without an @mention, and carol still sees nothing.
 Usage: test_direct.py BASE_URL ALICE_TOKEN BOB_TOKEN CAROL_TOKEN
 Prints `ok - …` lines; exits 1 on a failure."""
 import json
@@ -121,4 +123,27 @@ check(b.conversations() == [], "removed from bob's list")
 check(len(a.conversations()) == 1, "alice keeps it")
 again = a.status_post("@bob 1pm then", visibility="direct")
 check([x.last_status.id for x in b.conversations()] == [again.id], "a new message brings it back")
+
+# A direct reply, as Mastodon's clients send it: in_reply_to_id the message, visibility direct.
+# It is a message of the conversation (not a comment), even without an @mention of bob.
+reply = b.status_post("see you there", in_reply_to_id=again.id, visibility="direct")
+check(reply.visibility == "direct" and [m.id for m in reply.mentions] == [], "the direct reply is a direct status")
+check([x.last_status.id for x in a.conversations()] == [reply.id], "alice's one conversation: the reply is its last")
+check([x.last_status.id for x in b.conversations()] == [reply.id], "bob's one conversation: the reply is its last")
+check(a.conversations()[0].unread is True, "unread for alice")
+check(reply.id in [s.id for s in a.timeline("direct")], "in alice's direct timeline")
+try:
+    c.status(reply.id)
+    check(False, "carol reads the direct reply")
+except MastodonNotFoundError:
+    check(True, "the direct reply is 404 for carol")
+check(c.conversations() == [], "carol still has no conversation")
+answered = a.status_reply(reply, "ok!", visibility="direct")
+check([x.last_status.id for x in b.conversations()] == [answered.id] and len(b.conversations()) == 1,
+      "Mastodon.py's status_reply (it adds @bob) stays in the same conversation")
+try:
+    c.status_post("me too", in_reply_to_id=reply.id, visibility="direct")
+    check(False, "carol answers a direct message she cannot see")
+except MastodonNotFoundError:
+    check(True, "carol's direct reply to a message she cannot see is 404")
 print("ok - every direct message call")

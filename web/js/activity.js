@@ -1,5 +1,5 @@
-// Activity: comments, likes, follows, follow requests, mentions and replies concerning me, new posts of
-// those I asked to be notified of, and my posts the
+// Activity: comments, likes, boosts, follows, follow requests, mentions and replies concerning me,
+// being added to someone's collection, new posts of those I asked to be notified of, and my posts the
 // operator removed (with the reason), newest first; new ones arrive live; filtered by kind.
 import { api } from './api.js';
 import { avatar, cursorPager, h, replace, timeAgo, userLink } from './dom.js';
@@ -14,6 +14,9 @@ function describe(item) {
     case 'mention': return [userLink(item.actorUsername), ' mentioned you in ', post(item.comment ? 'a comment' : 'a post')];
     case 'reply': return [userLink(item.actorUsername), ' replied to your comment on ', post('a post')];
     case 'post': return [userLink(item.actorUsername), ' posted ', post('a photo')];
+    case 'boost': return [userLink(item.actorUsername), ' boosted ', post('your post')];
+    case 'added_to_collection': return [userLink(item.actorUsername), ' added you to ',
+      h('a', { href: `#/collection/${encodeURIComponent(item.collection)}` }, 'a collection')];
     // The post is gone: no link, only why.
     case 'removed': return ['Your post was removed by the moderators: ', h('q', { class: 'reason' }, item.reason)];
     default: return [userLink(item.actorUsername), ` ${item.kind}`];
@@ -22,7 +25,8 @@ function describe(item) {
 
 /** The filters: all activity, or one kind (the server's `types`). */
 const FILTERS = [['All', null], ['Mentions', 'mention'], ['Replies', 'reply'], ['Comments', 'comment'], ['Likes', 'like'],
-  ['Follows', 'follow'], ['Requests', 'follow_request'], ['Posts', 'post'], ['Removals', 'removed']];
+  ['Follows', 'follow'], ['Requests', 'follow_request'], ['Posts', 'post'], ['Collections', 'added_to_collection'],
+  ['Removals', 'removed']];
 
 export function render(root, _route, app) {
   document.title = 'Activity · Timeline';

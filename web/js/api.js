@@ -285,6 +285,10 @@ export const api = {
   // Direct messages: conversations, each read or removed (from one's own list only).
   conversations: (before) => call('conversations', { params: page(before) }),
   directPosts: (before) => call('directPosts', { params: page(before, 100) }),
+  // The bearer's year (annual report): its state and figures; asking for it; marking it read.
+  annualReport: (year) => call('annualReport', { path: { year } }),
+  generateAnnualReport: (year) => call('generateAnnualReport', { path: { year } }),
+  readAnnualReport: (year) => call('readAnnualReport', { path: { year } }),
   markConversationRead: (conversation) => call('markConversationRead', { path: { conversation } }),
   removeConversation: (conversation) => call('removeConversation', { path: { conversation } }),
   reportPost: (id, reason) => call('reportPost', { path: { post: id }, body: { reason } }),

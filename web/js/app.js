@@ -16,6 +16,7 @@ import * as messages from './messages.js';
 import * as scheduled from './scheduled.js';
 import * as reports from './reports.js';
 import * as settings from './settings.js';
+import * as year from './year.js';
 import * as tag from './tag.js';
 import * as place from './place.js';
 import * as visitor from './visitor.js';
@@ -41,6 +42,8 @@ const routes = [
   { pattern: /^\/requests$/, screen: lists, nav: null, mode: 'requests' },
   { pattern: /^\/reports$/, screen: reports, nav: null },
   { pattern: /^\/settings$/, screen: settings, nav: null },
+  { pattern: /^\/year$/, screen: year, nav: null },
+  { pattern: /^\/year\/([0-9]{4})$/, screen: year, nav: null },
   { pattern: /^\/search$/, screen: search, nav: 'search' },
   { pattern: /^\/tag\/([^/]+)$/, screen: tag, nav: 'search', open: true },
   { pattern: /^\/place\/(-?[0-9.]+,-?[0-9.]+)$/, screen: place, nav: 'search', open: true },

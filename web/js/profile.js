@@ -54,6 +54,7 @@ export async function render(root, { params: [name] }, app) {
       h('a', { href: '#/collections', class: 'menu-item', role: 'menuitem' }, 'Collections'),
       h('a', { href: '#/messages', class: 'menu-item', role: 'menuitem' }, 'Messages'),
       h('a', { href: '#/scheduled', class: 'menu-item', role: 'menuitem' }, 'Scheduled posts'),
+      h('a', { href: '#/year', class: 'menu-item', role: 'menuitem' }, 'Your year'),
       user.moderator ? h('a', { href: '#/reports', class: 'menu-item', role: 'menuitem' }, 'Reports') : null,
       signOut);
     const showMenu = (open) => {

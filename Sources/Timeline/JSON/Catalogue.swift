@@ -330,6 +330,12 @@ package enum Catalogue {
             return { service, user throws(TimelineError) in .scheduledPost(try service.scheduledPost(id, viewer: user))
             }
         },
+        QueryDefinition(actingUser: "annualReport") { input throws(TimelineError) in
+            let year = try AnnualReportMark.year(try input.string("year"))
+            return { service, user throws(TimelineError) in
+                .annualReport(try service.annualReportAnswer(user, year: year))
+            }
+        },
         QueryDefinition(actingUser: "suggestions") { input throws(TimelineError) in
             let page = try input.page()
             return { service, user throws(TimelineError) in .suggestions(try service.suggestions(for: user, page)) }

@@ -106,6 +106,7 @@ package enum JSONOutput {
         case .conversations(let page): encoded(ResultJSON.Page(page, ResultJSON.Conversation.init))
         case .scheduledPost(let s): encoded(ResultJSON.ScheduledPost(s))
         case .scheduledPosts(let page): encoded(ResultJSON.Page(page, ResultJSON.ScheduledPost.init))
+        case .annualReport(let answer): encoded(ResultJSON.AnnualReport(answer))
         }
     }
 
@@ -276,6 +277,7 @@ extension ResultJSON.ActivityItem {
         at = a.at
         createdAt = JSONOutput.timestamp(a.at)
         reason = a.reason
+        collection = a.collection?.rawValue
     }
 }
 

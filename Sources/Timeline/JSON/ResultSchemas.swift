@@ -33,7 +33,7 @@ extension ResultJSON {
                 + "type per item type (userPage, postPage, commentPage, activityPage).")
         let anyItems = JSONSchema.array(of: .any).json.setting("maxItems", 100).members.filter { $0.key != "items" }
         let list: [(String, String, JSONSchema)] = [
-            try activityItem(), try result(App.self),
+            try activityItem(), try result(AnnualReport.self), try result(App.self),
             try result(Changed.self), try result(Collection.self), try result(Collections.self),
             try result(Created.self), try result(Comment.self), try result(Contacts.self),
             try result(Conversation.self),
@@ -342,7 +342,7 @@ extension ResultJSON.ActivityItem: NamedResult {
     static let schemaDescription: String? =
         "Something that happened to a user: a comment or like on one of their posts, a new follower or a request to "
         + "follow (follow_request, until it is answered), or the removal of one of their posts by the operator "
-        + "(kind removed: no actor, and the reason)."
+        + "(kind removed: no actor, and the reason), or someone featuring them in a collection (added_to_collection)."
     static let memberDescriptions = [
         "id": "The item's id: its cursor (a page's `next`), and what markActivityRead takes as `upTo`.",
         "actor": "The user who commented, liked or followed (absent for removed: the operator is nobody in "
@@ -352,12 +352,13 @@ extension ResultJSON.ActivityItem: NamedResult {
         "comment": "The comment (kind comment only).",
         "at": "When, in milliseconds since 1970.",
         "createdAt": "When, as RFC 3339, UTC, with milliseconds (the same instant as `at`).",
-        "reason": "Why the operator removed the post (kind removed only)."
+        "reason": "Why the operator removed the post (kind removed only).",
+        "collection": "The collection the actor featured the user in (kind added_to_collection only)."
     ]
     static let memberSchemas = [
         "kind": JSONSchema.enumeration(Timeline.ActivityItem.Kind.allCases.map(\.rawValue)),
         "actor": ResultJSON.identifier, "post": ResultJSON.identifier, "comment": ResultJSON.identifier,
-        "at": ResultJSON.count(from: 0), "createdAt": ResultJSON.timestamp
+        "collection": ResultJSON.identifier, "at": ResultJSON.count(from: 0), "createdAt": ResultJSON.timestamp
     ]
 }
 

@@ -178,6 +178,7 @@ package enum ResultJSON {
         var at: Int64
         var createdAt: String
         var reason: String?
+        var collection: String?
     }
 
     /// One page of a list (`page.schema.json`; `userPage`, `postPage`, … in OpenAPI).

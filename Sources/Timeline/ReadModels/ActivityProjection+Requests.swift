@@ -13,7 +13,7 @@ extension ActivityRecord.Kind {
     var isFilterable: Bool {
         switch self {
         case .comment, .like, .boost, .follow, .mention, .reply, .followRequest: true
-        case .removed, .post: false
+        case .removed, .post, .addedToCollection: false
         }
     }
 }

@@ -6,6 +6,8 @@ struct ActivityRecord: Equatable {
     enum Kind: UInt8 {
         case comment = 0, like = 1, follow = 2, removed = 3, mention = 4, reply = 5, followRequest = 6, post = 7
         case boost = 8
+        /// The actor featured the owner in one of their collections (`collection` says which).
+        case addedToCollection = 9
     }
     var kind: Kind
     /// Who did it; `nil` for the operator (`removed`), stored as "".
@@ -15,6 +17,9 @@ struct ActivityRecord: Equatable {
     var at: Int64
     /// Why the operator removed the post (`removed` only; appended, so older records read as before).
     var reason: String?
+    /// The collection the owner was featured in (`addedToCollection` only: it takes `reason`'s
+    /// place in the bytes, the one trailing string).
+    var collection: CollectionID?
     /// Whether the owner's notification policy holds it in a notification request (the kind
     /// byte's high bit, so older records read as not held): `Privacy` keeps it out of every read.
     var filtered = false
@@ -26,11 +31,15 @@ struct ActivityRecord: Equatable {
         w.optionalString(post?.rawValue)
         w.optionalString(comment?.rawValue)
         w.int64(at)
-        if let reason { w.string(reason) }
+        if let trailing = reason ?? collection?.rawValue { w.string(trailing) }
         return w.bytes
     }
 
-    init(kind: Kind, actor: UserID?, post: PostID?, comment: CommentID?, at: Int64, reason: String? = nil) {
+    init(
+        kind: Kind, actor: UserID?, post: PostID?, comment: CommentID?, at: Int64, reason: String? = nil,
+        collection: CollectionID? = nil
+    ) {
+        self.collection = collection
         self.kind = kind
         self.actor = actor
         self.post = post
@@ -50,7 +59,8 @@ struct ActivityRecord: Equatable {
         post = try r.optionalString().map(PostID.init)
         comment = try r.optionalString().map(CommentID.init)
         at = try r.int64()
-        reason = r.isAtEnd ? nil : try r.string()
+        let trailing = r.isAtEnd ? nil : try r.string()
+        if kind == .addedToCollection { collection = trailing.map(CollectionID.init) } else { reason = trailing }
     }
 }
 
@@ -58,7 +68,8 @@ struct ActivityRecord: Equatable {
 /// requests to follow (each request's item goes once it is answered or withdrawn),
 /// replies to their comments, `@mentions` of them in captions and comments (resolved to users by
 /// the username index as it stands at that event, and never from someone they block), the posts
-/// of those they follow who they asked to be notified of, and their posts the operator removed
+/// of those they follow who they asked to be notified of, their being featured in another's
+/// collection (gone when they leave it or it is deleted), and their posts the operator removed
 /// (with the reason). Entries disappear when what they report is
 /// undone (comment deleted, like removed, unfollowed, post deleted or removed, a mention edited
 /// out of a caption); a removal's entry stays until its owner is erased. Nothing is recorded
@@ -157,6 +168,14 @@ struct ActivityProjection: Projection {
         try references.delete(reference, txn)
     }
 
+    /// Forgets the item telling `account` it is featured in `owner`'s `collection`, and its references.
+    private func forgetFeaturing(
+        _ account: UserID, in collection: CollectionID, by owner: UserID, _ txn: Transaction
+    ) throws {
+        try forget(.collectionItem(collection, account: account), txn)
+        try references.delete(.collectionPair(owner: owner, account: account, collection), txn)
+    }
+
     /// Forgets the items about a deleted or removed post (comments and likes on it) and who owns it.
     private func forgetPost(_ post: PostID, _ txn: Transaction) throws {
         for key in try references.deleteAll(withPrefix: ActivityReferences.prefix(of: post), txn) {
@@ -217,6 +236,7 @@ struct ActivityProjection: Projection {
         case .postBoosted(let e): .boost(e.postId, e.userId)
         case .followed(let e): .follow(followee: e.followeeId, follower: e.followerId)
         case .followRequested(let e): .followRequest(followee: e.followeeId, follower: e.followerId)
+        case .collectionItemAdded(let e): .collectionItem(e.collectionId, account: e.accountId)
         // No other event records an item found again by a reference.
         default: nil
         }
@@ -321,6 +341,48 @@ struct ActivityProjection: Projection {
                 as: (e.authorId, envelope.id.rawValue), reference: .boost(e.postId, e.userId), txn)
         }
         handlers.on(.boostRemoved) { (e: Boost, _, txn) in try projection.forget(.boost(e.postId, e.userId), txn) }
+        handlers.on(.collectionItemAdded) { (e: CollectionItemChange, envelope, txn) in
+            // The featured account is told (Mastodon's `added_to_collection`), unless it is the owner.
+            guard e.accountId != e.ownerId else { return }
+            let key = (e.accountId, envelope.id.rawValue)
+            try projection.record(
+                ActivityRecord(
+                    kind: .addedToCollection, actor: e.ownerId, post: nil, comment: nil, at: envelope.timestamp,
+                    collection: e.collectionId),
+                as: key, reference: .collectionItem(e.collectionId, account: e.accountId), txn)
+            // Found again by the two users too, for a block between them (`CollectionsProjection`
+            // takes the item out then, with no event of its own).
+            if try projection.references.get(.collectionItem(e.collectionId, account: e.accountId), txn) != nil {
+                try projection.references.put(
+                    .collectionPair(owner: e.ownerId, account: e.accountId, e.collectionId), key, txn)
+            }
+        }
+        handlers.on(.collectionItemRemoved, .collectionItemRevoked) { (e: CollectionItemChange, _, txn) in
+            try projection.forgetFeaturing(e.accountId, in: e.collectionId, by: e.ownerId, txn)
+        }
+        handlers.on(.collectionDeleted) { (e: CollectionDeleted, _, txn) in
+            let prefix = ActivityReferences.prefix(of: e.collectionId)
+            var accounts: [UserID] = []
+            try txn.scan(projection.references.database, prefix: prefix) { key, _ in
+                accounts.append(UserID(CompositeKey.suffix(key, after: prefix)))
+                return true
+            }
+            for account in accounts { try projection.forgetFeaturing(account, in: e.collectionId, by: e.ownerId, txn) }
+        }
+        handlers.on(.blocked) { (e: Block, _, txn) in
+            // A block either way takes the featured account out of the other's collections.
+            for (owner, account) in [(e.blockerId, e.blockedId), (e.blockedId, e.blockerId)] {
+                let prefix = ActivityReferences.prefix(owner: owner, account: account)
+                var collections: [CollectionID] = []
+                try txn.scan(projection.references.database, prefix: prefix) { key, _ in
+                    collections.append(CollectionID(CompositeKey.suffix(key, after: prefix)))
+                    return true
+                }
+                for collection in collections {
+                    try projection.forgetFeaturing(account, in: collection, by: owner, txn)
+                }
+            }
+        }
         handlers.on(.followRequested) { (e: Follow, envelope, txn) in
             let at = envelope.timestamp
             try projection.record(
@@ -346,6 +408,17 @@ struct ActivityProjection: Projection {
             // Everything others did to them was undone by the events before this one; what
             // remains is their own feed.
             try projection.activity.deleteAll(in: e.userId, txn)
+            // Their collections go with them: those they featured are no longer told of them.
+            let owned = ActivityReferences.prefix(owner: e.userId)
+            var featured: [(UserID, CollectionID)] = []
+            try txn.scan(projection.references.database, prefix: owned) { key, _ in
+                let (account, collection) = CompositeKey.split(Array(key[owned.count...]))
+                featured.append((UserID(account), CollectionID(collection)))
+                return true
+            }
+            for (account, collection) in featured {
+                try projection.forgetFeaturing(account, in: collection, by: e.userId, txn)
+            }
             try projection.markers.delete(e.userId, txn)
             try projection.forgetNotificationRequests(of: e.userId, txn)
         }
@@ -392,6 +465,10 @@ enum ActivityReference {
     case mention(PostID, source: CommentID?, user: UserID)
     /// The post, told to a follower who asked to be notified of its author's posts.
     case post(PostID, follower: UserID)
+    /// The account featured in the collection.
+    case collectionItem(CollectionID, account: UserID)
+    /// The same, by the collection's owner and the account (a block between them ends it).
+    case collectionPair(owner: UserID, account: UserID, CollectionID)
 }
 
 /// An activity item's reference → the item's key in `ActivityFeed`: `p‖post ‖ 0 ‖ C‖comment`,
@@ -409,8 +486,24 @@ enum ActivityReferences: TableLayout {
         case let .reply(post, comment): prefix(of: post) + Array(("R" + comment.rawValue).utf8)
         case let .mention(post, source, user): mentionPrefix(of: post, source: source) + Array(user.rawValue.utf8)
         case let .post(post, follower): prefix(of: post) + Array(("S" + follower.rawValue).utf8)
+        case let .collectionItem(collection, account): prefix(of: collection) + Array(account.rawValue.utf8)
+        case let .collectionPair(owner, account, collection):
+            prefix(owner: owner, account: account) + Array(collection.rawValue.utf8)
         }
     }
+
+    /// The prefix of the references to the items of `owner`'s collections featuring `account`,
+    /// `K‖owner/account ‖ 0`.
+    static func prefix(owner: UserID, account: UserID) -> [UInt8] {
+        CompositeKey.prefix("K" + owner.rawValue + "/" + account.rawValue)
+    }
+
+    /// The prefix of the references to the items of all `owner`'s collections, `K‖owner/`
+    /// (identifiers hold no `/`).
+    static func prefix(owner: UserID) -> [UInt8] { Array(("K" + owner.rawValue + "/").utf8) }
+
+    /// The prefix of the references to a collection's items, `k‖collection ‖ 0`.
+    static func prefix(of collection: CollectionID) -> [UInt8] { CompositeKey.prefix("k" + collection.rawValue) }
 
     /// The prefix of the references to the mentions in `post`'s caption (`source` nil) or in one
     /// of its comments: `p‖post ‖ 0 ‖ M‖source/`.

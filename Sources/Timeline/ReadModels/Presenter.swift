@@ -120,9 +120,11 @@ final class Presenter {
             case .followRequest: .followRequest
             case .post: .post
             case .boost: .boost
+            case .addedToCollection: .addedToCollection
             }
         return ActivityItem(
             id: id, kind: kind, actor: record.actor, actorUsername: try record.actor.map(username),
-            post: record.post, comment: record.comment, at: record.at, reason: record.reason)
+            post: record.post, comment: record.comment, at: record.at, reason: record.reason,
+            collection: record.collection)
     }
 }

@@ -21,9 +21,10 @@ extension ProjectionName {
     /// asked for; version 2 of `instance` keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
-        case .posts: 3
+        // activity 3: the `added_to_collection` items of the collections made before it.
+        case .posts, .activity: 3
         // polls 2: every poll by its end (`pollsByEnd`), which the push worker reads.
-        case .follows, .profiles, .timeline, .activity, .profileExtras, .instance, .polls: 2
+        case .follows, .profiles, .timeline, .profileExtras, .instance, .polls: 2
         case .sessions, .postImages, .hashtags, .places, .filters, .numericIDs, .boosts, .lists,
             .collections, .conversations, .scheduledPosts:
             1

@@ -265,6 +265,9 @@ public struct ActivityItem: Sendable, Equatable {
         case poll
         /// Someone boosted one of the user's posts (gone with the boost).
         case boost
+        /// Someone featured the user in one of their collections (`collection` says which; gone
+        /// when the user leaves it or it is deleted).
+        case addedToCollection = "added_to_collection"
     }
 
     /// The item's cursor (pass as `before` to continue after it).
@@ -283,6 +286,8 @@ public struct ActivityItem: Sendable, Equatable {
     public var at: Int64
     /// Why the operator removed the post (`removed` only).
     public var reason: String? = nil
+    /// The collection the user was featured in (`addedToCollection` only).
+    public var collection: CollectionID? = nil
 }
 
 extension ActivityItem.Kind {
@@ -299,6 +304,7 @@ extension ActivityItem.Kind {
         case .post: "status"
         case .poll: "poll"
         case .boost: "reblog"
+        case .addedToCollection: "added_to_collection"
         case .removed: nil
         }
     }

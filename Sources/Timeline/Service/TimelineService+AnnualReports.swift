@@ -190,3 +190,22 @@ extension ReadView {
             hashtags: hashtags.map { AnnualReportHashtag(name: $0.key, count: $0.value) }, read: read)
     }
 }
+
+/// What `GET /v1/me/annual-reports/{year}` answers: a year's state for its user and, once asked
+/// for, the report.
+public struct AnnualReportAnswer: Sendable, Equatable {
+    /// The year (UTC).
+    public var year: Int
+    /// Where it stands (`available` once asked for).
+    public var state: AnnualReportState
+    /// The report (`nil` until asked for).
+    public var report: AnnualReport?
+}
+
+extension TimelineService {
+    /// `user`'s report of `year` with its state (`annualReportState`, `annualReport`).
+    public func annualReportAnswer(_ user: UserID, year: Int) throws(TimelineError) -> AnnualReportAnswer {
+        AnnualReportAnswer(
+            year: year, state: try annualReportState(user, year: year), report: try annualReport(user, year: year))
+    }
+}

@@ -192,7 +192,7 @@ extension TimelineService {
                 let record = try activity.activity.get(activity.removalKey(of: envelope, author: viewer), view.txn)
             else { return [] }
             return [try present.activity(id: envelope.id.rawValue, record)]
-        case .commentAdded, .likeAdded, .postBoosted, .followed, .followRequested:
+        case .commentAdded, .likeAdded, .postBoosted, .followed, .followRequested, .collectionItemAdded:
             guard let (owner, id, record) = try activity.recorded(by: envelope, view.txn), owner == viewer,
                 try !leftOut(record)
             else { return try underTheEventsID() }

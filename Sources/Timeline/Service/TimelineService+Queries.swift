@@ -556,4 +556,6 @@ public enum QueryResult: Sendable, Equatable {
     case scheduledPost(ScheduledPost)
     /// A page of the viewer's pending scheduled posts, the latest scheduled first.
     case scheduledPosts(Page<ScheduledPost>)
+    /// The viewer's report of a year, with its state.
+    case annualReport(AnnualReportAnswer)
 }

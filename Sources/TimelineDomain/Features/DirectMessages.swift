@@ -100,6 +100,23 @@ extension Decider {
         return users
     }
 
+    /// Whom `me`'s direct answer to the direct post `raw` addresses: the post's author and
+    /// addressees other than `me` and with no block either way (so it stays in the same
+    /// conversation), then `mentioned` (whom its caption addresses), each once. A post `me` may
+    /// not see is `not_found`; one not direct is `invalid`.
+    func answerAddressees(_ raw: String, mentioned: [UserID], by me: UserRecord) throws -> [UserID] {
+        let post = try visiblePost(raw, to: me)
+        guard post.visibility == .direct else {
+            throw TimelineError.invalid("inReplyTo", "only a direct message is answered in a conversation")
+        }
+        var users: [UserID] = []
+        for user in [post.author] + post.addressees + mentioned where user != me.id && !users.contains(user) {
+            guard try !state.blockedEitherWay(me.id, user) else { continue }
+            users.append(user)
+        }
+        return users
+    }
+
     /// The conversation `raw` in `me`'s list (`not_found` when it is not there).
     func ownConversation(_ raw: String, of me: UserRecord) throws -> ConversationID {
         let id: ConversationID = try Validation.identifier(raw, field: "conversation")

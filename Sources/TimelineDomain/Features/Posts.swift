@@ -387,7 +387,7 @@ extension PostDeleted: EventPayload {
 extension Decider {
     func addPost(
         photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
-        visibility: PostVisibility? = nil, poll: PollDraft? = nil, by me: UserRecord
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil, inReplyTo: String? = nil, by me: UserRecord
     ) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
@@ -400,6 +400,13 @@ extension Decider {
             visibility: visibility ?? (me.locked ? .followers : .public))
         // A direct message addresses whom it mentions (`DirectMessages.swift`).
         if event.visibility == .direct { event.addressees = try addressees(of: caption, by: me) }
+        // An answer in a conversation addresses its other participants too (`DirectMessages.swift`).
+        if let inReplyTo {
+            guard event.visibility == .direct else {
+                throw TimelineError.invalid("inReplyTo", "only a direct message answers in a conversation")
+            }
+            event.addressees = try answerAddressees(inReplyTo, mentioned: event.addressees, by: me)
+        }
         var blobs: [ImageID: ImageUpload] = [:]
         switch photos {
         case .none:
@@ -505,12 +512,15 @@ package struct AddPostCommand: CommandDefinition {
     package let visibility: PostVisibility?
     /// The poll the post carries, if any.
     package let poll: PollDraft?
+    /// The direct message a direct post answers: its conversation's participants are addressed too.
+    package let inReplyTo: String?
 
     /// A `addPost` command with these fields.
     package init(
         photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool?, warning: String?,
-        visibility: PostVisibility? = nil, poll: PollDraft? = nil
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil, inReplyTo: String? = nil
     ) {
+        self.inReplyTo = inReplyTo
         self.photos = photos
         self.caption = caption
         self.location = location
@@ -541,6 +551,7 @@ package struct AddPostCommand: CommandDefinition {
         sensitive = try fields.optionalBool("sensitive")
         warning = try fields.optionalString("warning")
         poll = try PollFields.read(fields)
+        inReplyTo = try fields.optionalString("inReplyTo")
     }
 
     /// Writes `addPost`'s fields.
@@ -556,6 +567,7 @@ package struct AddPostCommand: CommandDefinition {
         fields.set("warning", warning)
         fields.set("visibility", visibility?.rawValue)
         PollFields.write(poll, to: &fields)
+        fields.set("inReplyTo", inReplyTo)
     }
 
     /// Decides `addPost` for `actor`.
@@ -563,7 +575,7 @@ package struct AddPostCommand: CommandDefinition {
         try decider.acting(actor) {
             try decider.addPost(
                 photos: photos, caption: caption, location: location, sensitive: sensitive ?? false, warning: warning,
-                visibility: visibility, poll: poll, by: $0)
+                visibility: visibility, poll: poll, inReplyTo: inReplyTo, by: $0)
         }
     }
 }
@@ -584,11 +596,13 @@ extension Command {
     }
 
     /// Sends a direct message of text alone: seen only by the acting user and those `caption`
-    /// `@mentions` (`DirectMessages.swift`).
-    public static func addDirectPost(caption: String) -> Command {
+    /// `@mentions` (`DirectMessages.swift`); with `inReplyTo`, a direct message the acting user
+    /// sees, an answer in its conversation (its other participants are addressed too).
+    public static func addDirectPost(caption: String, inReplyTo: String? = nil) -> Command {
         Command(
             AddPostCommand(
-                photos: .none, caption: caption, location: nil, sensitive: nil, warning: nil, visibility: .direct))
+                photos: .none, caption: caption, location: nil, sensitive: nil, warning: nil, visibility: .direct,
+                inReplyTo: inReplyTo))
     }
 
     /// Posts an album of 1–10 of the acting user's uploaded photos (`uploadMedia`), in order;
@@ -710,13 +724,17 @@ extension AddPostCommand {
         "visibility": "Who sees the post: everyone, only the author's followers, or (direct) only the author and "
             + "the users its caption @mentions (to anyone else it does not exist). By default followers for a "
             + "locked account, public otherwise. A direct post may have no image nor media (text alone).",
-        "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post."
+        "media": "An album: 1–10 of the acting user's uploaded photos (uploadMedia), in order, not yet in a post.",
+        "inReplyTo": "With visibility direct: a direct post the acting user sees, which this one answers in its "
+            + "conversation: its author and addressees (other than the acting user, and none with a block either "
+            + "way) are addressed too, besides whom the caption @mentions."
     ].merging(PollFields.memberDescriptions) { a, _ in a }
     /// The fields narrower than what their accessors read.
     package static let memberSchemas: [String: JSONSchema] = [
         "image": JSONSchema.string.with("contentEncoding", "base64"),
         "visibility": JSONSchema.enumeration(["public", "followers", "direct"]),
-        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true)
+        "media": JSONSchema.array(of: .identifier).with("minItems", 1).with("maxItems", 10).with("uniqueItems", true),
+        "inReplyTo": .identifier
     ].merging(PollFields.memberSchemas) { a, _ in a }
     /// Rules across fields: image or media, not both; neither only for a direct post.
     package static let schemaKeywords: [String: JSONValue] = [

@@ -347,6 +347,9 @@ extension Decider {
         _ draft: AddPostCommand, at raw: String, by me: UserRecord
     ) throws -> Decision {
         let at = try scheduleTime(raw)
+        guard draft.inReplyTo == nil else {
+            throw TimelineError.invalid("inReplyTo", "a scheduled post answers no conversation")
+        }
         guard case .media(let ids) = draft.photos else {
             throw TimelineError.invalid("media", "a scheduled post holds photos uploaded before (media), not image")
         }

@@ -234,6 +234,7 @@ public enum OpenAPI {
             case .conversation:
                 ("path", true, "A conversation id (one of the bearer's: its first message's id).", identifier)
             case .scheduledPost: ("path", true, "A scheduled post's id (one of the bearer's).", identifier)
+            case .year: ("path", true, "A year (UTC), four digits.", ["type": "string", "pattern": "^[0-9]{4}$"])
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)
             case .filter: ("path", true, "A filter id (one of the bearer's).", identifier)

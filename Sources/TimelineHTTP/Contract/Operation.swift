@@ -91,7 +91,7 @@ enum RequestBody: Sendable {
 /// A parameter of the path, query or headers (`components/parameters`).
 enum Parameter: String, CaseIterable, Sendable {
     case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
-        types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation, scheduledPost
+        types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation, scheduledPost, year
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
 }

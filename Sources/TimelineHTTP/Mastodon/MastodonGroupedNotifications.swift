@@ -95,6 +95,8 @@ extension Mastodon {
         var latest_page_notification_at: String?
         var sample_account_ids: [String]
         var status_id: String?
+        /// The collection the bearer was featured in (`added_to_collection` only; absent otherwise).
+        var collection: Collection? = nil
     }
 
     /// An account as an avatar and a name (`expand_accounts=partial_avatars`).
@@ -124,6 +126,8 @@ struct GroupedEntry {
     var actor: Profile
     /// The status it is about, if any.
     var status: Mastodon.Status?
+    /// The collection it is about (`added_to_collection`), if any.
+    var collection: Mastodon.Collection? = nil
 }
 
 /// A group being read: its key and its entries, newest first.
@@ -192,7 +196,17 @@ final class GroupedNotificationReader {
         if let comment = item.comment, hidden.contains("c" + comment.rawValue) { return nil }
         if status == nil, let post = item.post { status = try postStatus(post) }
         if item.post != nil, status == nil { return nil }
-        return GroupedEntry(item: item, type: type, actor: actor, status: status)
+        // The collection one was featured in, as one sees it now (gone: no notification).
+        var collection: Mastodon.Collection?
+        if let id = item.collection {
+            guard
+                let view = try mastodonFind({ () throws(TimelineError) in
+                    try api.service.collection(id, viewer: viewer)
+                })
+            else { return nil }
+            collection = try MastodonAPI.collection(view, entities)
+        }
+        return GroupedEntry(item: item, type: type, actor: actor, status: status, collection: collection)
     }
 
     private func profile(_ id: UserID) throws(TimelineError) -> Profile? {
@@ -306,7 +320,7 @@ final class GroupedNotificationReader {
                     latest_page_notification_at: paged ? JSONOutput.timestamp(newest.item.at) : nil,
                     sample_account_ids: try samples.map { sample throws(TimelineError) in
                         try entities.ids.id(.account(sample.id))
-                    }, status_id: newest.status?.id))
+                    }, status_id: newest.status?.id, collection: newest.collection))
         }
         var partials: [Mastodon.PartialAccountWithAvatar] = [], partialIDs: Set<UserID> = []
         for profile in sampled where !full.contains(profile.id) && partialIDs.insert(profile.id).inserted {

@@ -297,6 +297,8 @@ enum Mastodon {
         var account: Account
         var status: Nullable<Status>
         var group_key: String
+        /// The collection the bearer was featured in (`added_to_collection` only; absent otherwise).
+        var collection: Collection? = nil
     }
 
     /// A read position.

@@ -144,6 +144,14 @@ extension TimelineAPI {
             subject = (detail.post.id.rawValue, detail.post.searchableText, detail.post.author)
         }
         if item.post != nil, status == nil { return nil }
+        // The collection one was featured in, as one sees it now (gone: no notification).
+        var collection: Mastodon.Collection?
+        if let id = item.collection {
+            guard
+                let view = try mastodonFind({ () throws(TimelineError) in try service.collection(id, viewer: viewer) })
+            else { return nil }
+            collection = try MastodonAPI.collection(view, entities)
+        }
         // The viewer's notification filters: hide leaves the notification out, warn and blur mark its status.
         if var shown = status {
             let filters = try service.filterMatching(viewer: viewer, context: .notifications)
@@ -158,6 +166,7 @@ extension TimelineAPI {
             id: try entities.ids.id(.notification(item.id)), type: type, created_at: JSONOutput.timestamp(item.at),
             account: try entities.account(account), status: Nullable(status),
             group_key: try GroupedNotificationReader.key(
-                item, type: type, grouped: ["favourite", "follow", "reblog"], ids: entities.ids))
+                item, type: type, grouped: ["favourite", "follow", "reblog"], ids: entities.ids),
+            collection: collection)
     }
 }

@@ -4,7 +4,8 @@ import Timeline
 
 /// The Mastodon API's writes, each one of the library's commands run as the bearer: photos
 /// (`POST /api/v2/media`, `PUT`/`GET /api/v1/media/:id`), statuses (a post needs its photos,
-/// `media_ids[]`; `in_reply_to_id` makes a comment, as Pixelfed maps them), favourites,
+/// `media_ids[]`; `in_reply_to_id` makes a comment, as Pixelfed maps them, or with `visibility`
+/// `direct` and a direct message answered, a message of its conversation), favourites,
 /// bookmarks, follows and relationships.
 extension MastodonAPI {
     static let writeRoutes: [Route] = [
@@ -154,6 +155,16 @@ extension TimelineAPI {
             case .comment(let id):
                 let answered = try service.comment(id, viewer: request.viewer)
                 (post, replyTo) = (answered.post.rawValue, answered.id.rawValue)
+            case .post(let id):
+                // A direct reply to a direct message is a message of its conversation, as
+                // Mastodon's is (a comment would never be the conversation's last status).
+                if params.string("visibility") == "direct",
+                    try service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post.visibility
+                        == .direct
+                {
+                    return try await mastodonDirectAnswer(id, text: text, request, entities)
+                }
+                post = id.rawValue
             case let object: post = object.nativeID
             }
             guard
@@ -206,6 +217,19 @@ extension TimelineAPI {
         guard case .post(let post) = try await execute(command, request) else {
             throw TimelineError(.internal, "not a post")
         }
+        let author = try service.user(post.author, viewer: request.viewer)
+        return Responses.entity(200, try entities.status(post, author: author))
+    }
+
+    /// `POST /api/v1/statuses` with `in_reply_to_id` a direct message and `visibility` `direct`:
+    /// a direct message answering it in its conversation (`addPost`'s `inReplyTo`).
+    func mastodonDirectAnswer(_ answered: PostID, text: String, _ request: APIRequest, _ entities: MastodonEntities)
+        async throws(TimelineError) -> HTTPResponse
+    {
+        guard
+            case .post(let post) = try await execute(
+                .addDirectPost(caption: text, inReplyTo: answered.rawValue), request)
+        else { throw TimelineError(.internal, "not a post") }
         let author = try service.user(post.author, viewer: request.viewer)
         return Responses.entity(200, try entities.status(post, author: author))
     }
