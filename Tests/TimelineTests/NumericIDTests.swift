@@ -41,6 +41,12 @@ import TimelineDomain
         let item = try #require(try service.activity(of: alice.id).items.first { $0.kind == .like })
         let notification = try service.numericID(of: .notification(item.id))
         #expect(try service.object(.notification, numbered: notification) == .notification(item.id))
+        // A conversation (named by its first message's id) is numbered as itself, not as that
+        // post nor as a comment: each kind of object has its own byte.
+        let dm = try #require(try await service.run(.addDirectPost(caption: "@bob hi"), as: alice.id).post)
+        let conversation = try service.numericID(of: .conversation(ConversationID(dm.id.rawValue)))
+        #expect(
+            try service.object(.conversation, numbered: conversation) == .conversation(ConversationID(dm.id.rawValue)))
         // An id that names nothing is `not_found`; a number of nothing is nil.
         #expect(throws: TimelineError.self) { try service.numericID(of: .post(PostID("nothing"))) }
         #expect(try service.object(.status, numbered: NumericID(12345)) == nil)

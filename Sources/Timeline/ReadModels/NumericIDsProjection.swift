@@ -278,7 +278,7 @@ public enum NumberedObject: Hashable, Sendable {
             case .list(let id): (0x6C, id.rawValue)
             case .collection(let id): (0x43, id.rawValue)
             case .collectionItem(let id): (0x49, id.rawValue)
-            case .conversation(let id): (0x63, id.rawValue)
+            case .conversation(let id): (0x64, id.rawValue)
             case .scheduledPost(let id): (0x74, id.rawValue)
             }
         return [kind] + Array(id.utf8)
@@ -306,7 +306,7 @@ public enum NumberedObject: Hashable, Sendable {
         case 0x6C: self = .list(ListID(id))
         case 0x43: self = .collection(CollectionID(id))
         case 0x49: self = .collectionItem(CollectionItemID(id))
-        case 0x63: self = .conversation(ConversationID(id))
+        case 0x64: self = .conversation(ConversationID(id))
         case 0x74: self = .scheduledPost(ScheduledPostID(id))
         default: throw CorruptRecord(message: "an unknown kind of numbered object")
         }

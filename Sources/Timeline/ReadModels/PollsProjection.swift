@@ -96,7 +96,7 @@ struct PollsProjection: Projection {
         try txn.scanDescending(ends.database, prefix: prefix, before: cursor) { key, value in
             let item = String(decoding: key[prefix.count...], as: UTF8.self)
             guard let at = PushIDGenerator.timestamp(ofPrefix: item) else { return true }
-            if at <= now { found.append((item, try PollEnds.decode(value))) }
+            if at <= now { found.append((item, PollEnds.decode(value))) }
             return found.count < limit
         }
         return found

@@ -25,8 +25,10 @@ extension ProjectionName {
         case .posts, .activity: 3
         // polls 2: every poll by its end (`pollsByEnd`), which the push worker reads.
         case .follows, .profiles, .timeline, .profileExtras, .instance, .polls: 2
-        case .sessions, .postImages, .hashtags, .places, .filters, .numericIDs, .boosts, .lists,
-            .collections, .conversations, .scheduledPosts:
+        // numericIDs 2: a conversation's key has its own kind byte (it had a comment's).
+        case .numericIDs: 2
+        case .sessions, .postImages, .hashtags, .places, .filters, .boosts, .lists, .collections, .conversations,
+            .scheduledPosts:
             1
         }
     }
