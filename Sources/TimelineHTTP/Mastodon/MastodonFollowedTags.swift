@@ -23,38 +23,18 @@ extension MastodonAPI {
         ) { api, request, entities in
             Responses.entity(200, try api.mastodonTag(try tagName(request), viewer: request.viewer, entities))
         },
-        later(
-            "POST", "/api/v1/tags/{name}/follow", scope: "write:follows",
-            doc: .init("Follows a hashtag: its public posts come into the home timeline.", returns: .tag)
-        ) { api, request, entities in
-            let tag = try tagName(request)
-            _ = try await api.execute(.followTag(tag: tag), request)
-            return Responses.entity(200, try api.mastodonTag(tag, viewer: request.viewer, entities))
-        },
-        later(
-            "POST", "/api/v1/tags/{name}/unfollow", scope: "write:follows",
-            doc: .init("Stops following a hashtag (nothing when not followed).", returns: .tag)
-        ) { api, request, entities in
-            let tag = try tagName(request)
-            _ = try await api.execute(.unfollowTag(tag: tag), request)
-            return Responses.entity(200, try api.mastodonTag(tag, viewer: request.viewer, entities))
-        },
-        later(
-            "POST", "/api/v1/tags/{name}/feature", scope: "write:accounts",
-            doc: .init("Features a hashtag on the bearer's profile; at most 10.", returns: .tag)
-        ) { api, request, entities in
-            let tag = try tagName(request)
-            _ = try await api.execute(.featureTag(tag: tag), request)
-            return Responses.entity(200, try api.mastodonTag(tag, viewer: request.viewer, entities))
-        },
-        later(
-            "POST", "/api/v1/tags/{name}/unfeature", scope: "write:accounts",
-            doc: .init("Stops featuring a hashtag (nothing when not featured).", returns: .tag)
-        ) { api, request, entities in
-            let tag = try tagName(request)
-            _ = try await api.execute(.unfeatureTag(tag: tag), request)
-            return Responses.entity(200, try api.mastodonTag(tag, viewer: request.viewer, entities))
-        },
+        changingTag(
+            "follow", scope: "write:follows", { .followTag(tag: $0) },
+            doc: "Follows a hashtag: its public posts come into the home timeline."),
+        changingTag(
+            "unfollow", scope: "write:follows", { .unfollowTag(tag: $0) },
+            doc: "Stops following a hashtag (nothing when not followed)."),
+        changingTag(
+            "feature", scope: "write:accounts", { .featureTag(tag: $0) },
+            doc: "Features a hashtag on the bearer's profile; at most 10."),
+        changingTag(
+            "unfeature", scope: "write:accounts", { .unfeatureTag(tag: $0) },
+            doc: "Stops featuring a hashtag (nothing when not featured)."),
         now(
             "GET", "/api/v1/followed_tags", scope: "read:follows",
             doc: .init(
@@ -96,6 +76,19 @@ extension MastodonAPI {
             try api.mastodonPublicEventStream(request, entities, stream: .hashtagLocal)
         }
     ]
+
+    /// `POST /api/v1/tags/{name}/<action>`: runs `command` on the named hashtag (one of the
+    /// bearer's kept hashtags, `HashtagSet`), answering the tag as it stands then.
+    private static func changingTag(
+        _ action: String, scope: RouteScope, _ command: @escaping @Sendable (String) -> Command, doc: String
+    ) -> Route {
+        later("POST", "/api/v1/tags/{name}/" + action, scope: scope, doc: .init(doc, returns: .tag)) {
+            api, request, entities in
+            let tag = try tagName(request)
+            _ = try await api.execute(command(tag), request)
+            return Responses.entity(200, try api.mastodonTag(tag, viewer: request.viewer, entities))
+        }
+    }
 
     /// The hashtag a route names (`{name}`, with or without `#`): 404 for what is not one, as
     /// Mastodon answers a tag it cannot find.
