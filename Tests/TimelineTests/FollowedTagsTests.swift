@@ -89,6 +89,30 @@ extension InMemoryState {
         #expect(home[2] == followee.id.rawValue)
     }
 
+    /// A follow of a tag writes its `tagBackfill` newest posts into the timeline and leaves the
+    /// older ones to its list; later posts are pushed; a deleted post and an unfollow take the
+    /// entries out again (the page alone would not tell: it skips a gone post's entry).
+    @Test func aFollowedTagsPostsAreWrittenIntoTheTimelineAndTakenOut() async throws {
+        let service = try openService { $0.tagBackfill = 2 }
+        let alice = try await service.createUser("alice").id, bob = try await service.createUser("bob").id
+        func entries() throws -> Int { try service.projectionStatus().first { $0.name == .timeline }!.entries }
+        var older: [PostID] = []
+        for index in 0..<4 { older.append(try await service.addPost(by: bob, caption: "#cats \(index)").id) }
+        let before = try entries()
+        try await service.run(.followTag(tag: "cats"), as: alice)
+        #expect(try entries() == before + 3, "the two newest are written, and the follow's boundary")
+        #expect(try service.timeline(of: alice).items.map(\.id) == older.reversed(), "the two older are merged")
+        let newer = try await service.addPost(by: bob, caption: "#cats new").id
+        #expect(try entries() == before + 5, "the author's own entry and the follower's")
+        #expect(try service.timeline(of: alice).items.map(\.id) == [newer] + older.reversed())
+        try await service.run(.deletePost(post: newer.rawValue), as: bob)
+        #expect(try entries() == before + 3)
+        try await service.run(.unfollowTag(tag: "cats"), as: alice)
+        #expect(try entries() == before)
+        #expect(try service.timeline(of: alice).items.isEmpty)
+        #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+
     // MARK: - Over HTTP
 
     @Test func followedTagsOverV1() async throws {

@@ -90,7 +90,7 @@ import Testing
         #expect(try service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
         // A partial rebuild (timeline, with its dependencies) also equals live.
         let partial = try service.rebuild(RebuildOptions(projections: [.timeline]))
-        #expect(Set(partial.projections.map(\.name)) == [.timeline, .follows, .posts, .profiles, .boosts])
+        #expect(Set(partial.projections.map(\.name)) == [.timeline, .follows, .posts, .profiles, .boosts, .hashtags])
         #expect(try snapshot(service, users) == before)
     }
 

@@ -13,9 +13,11 @@ import Testing
 /// author and the users it addresses (its mentions when posted, with no block either way then):
 /// as Mastodon's fan-out delivers it to the addressees who follow its author, never boosted.
 /// And the posts of the hashtags u
-/// follows (#41): a post of a followed tag that is for everyone (not followers-only), neither u's
-/// nor of someone u follows, with no block between u and its author, not hidden by reports,
-/// comes in at its own id (before any boost of it).
+/// follows (#41): a post of a followed tag that is for everyone (neither followers-only nor
+/// direct), neither u's nor of someone u follows, with no block between u and its author, not
+/// hidden by reports, comes in at its own id (before any boost of it) — whether the follow of
+/// the tag wrote it into the timeline, it came after, or it is older and merged when reading
+/// (the tag backfill varies with the seed), and however its tags were edited since.
 @Suite struct TimelinePropertyTests {
     /// The reference model: the definition, computed directly.
     struct Model {
@@ -80,7 +82,7 @@ import Testing
         func entries(of user: UserID) -> [[PostID]] {
             let own = posts.filter {
                 ($0.value == user || follows.contains([user, $0.value])) && !hidden($0.key, from: user)
-                    || (!followersOnly.contains($0.key) && !hidden($0.key, from: user)
+                    || (!followersOnly.contains($0.key) && addressees[$0.key] == nil && !hidden($0.key, from: user)
                         && !blockedEitherWay(user, $0.value)
                         && tags[$0.key, default: []].contains { tagFollows.contains([user.rawValue, $0]) })
             }
@@ -141,6 +143,8 @@ import Testing
         let clock = TestClock()
         let service = try openService(clock: clock, seed: seed) {
             $0.fanoutThreshold = threshold
+            // From "merge every older post of a followed tag" to "write its three newest".
+            $0.tagBackfill = seed % 4
             $0.hideAfterReports = Model.hideAfterReports
         }
         var users: [UserID] = []
@@ -150,7 +154,7 @@ import Testing
             clock.advance(Int64.random(in: 0...2, using: &rng))
             let actor = users.randomElement(using: &rng)!
             let other = users.randomElement(using: &rng)!
-            switch Int.random(in: 0..<22, using: &rng) {
+            switch Int.random(in: 0..<23, using: &rng) {
             case 0...3:
                 // Some posts carry hashtags (one or two), some are for followers only.
                 let caption = [nil, "#t0", "#t1 #t2", "#T0 and #t1"].randomElement(using: &rng)!
@@ -172,6 +176,16 @@ import Testing
                 let followed = model.tagFollows.contains([actor.rawValue, tag])
                 #expect(try await service.run(.unfollowTag(tag: "#" + tag), as: actor) == .changed(followed))
                 model.tagFollows.remove([actor.rawValue, tag])
+            case 22:
+                // An edit of one of the actor's posts changes its hashtags.
+                if let post = model.posts.filter({ $0.value == actor && model.addressees[$0.key] == nil }).keys
+                    .randomElement(using: &rng)
+                {
+                    let caption = [nil, "#t0", "#t1 #t2", "#T0 and #t1", "#t2"].randomElement(using: &rng)!
+                    let edited = try #require(
+                        try await service.run(.editPost(post: post.rawValue, caption: .some(caption)), as: actor).post)
+                    model.tags[post] = Set(edited.hashtags)
+                }
             case 4...5 where actor != other && model.blockedEitherWay(actor, other):
                 await expectError(.forbidden) { _ = try await service.run(.follow(user: other.rawValue), as: actor) }
             case 4...5 where actor != other:

@@ -138,7 +138,7 @@ private struct Rebuilder {
         var target = live.generations
         for name in names { target.numbers[name] = generation }
         let models = try ReadModels(
-            environment, generations: target, fanoutThreshold: service.registry.fanoutThreshold,
+            environment, generations: target, fanOut: service.registry.fanOut,
             hashEmail: service.registry.hashEmail)
         let projections = names.map(models.projection)
         var timings = names.map { RebuildReport.ProjectionTiming(name: $0, events: 0, seconds: 0) }

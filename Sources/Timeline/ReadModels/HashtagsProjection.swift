@@ -2,7 +2,8 @@ import LMDB
 import TimelineDomain
 
 /// Posts by hashtag, and the hashtags each user follows (#41: their public posts come into the
-/// follower's home timeline, merged at read time from `hashtags`).
+/// follower's home timeline, written there by `TimelineProjection`, the older ones merged at
+/// read time from `hashtags`).
 struct HashtagsProjection: Projection {
     let name = ProjectionName.hashtags
     let hashtags: Table<TaggedPosts>  // tag ‖ 0 ‖ postId → ()

@@ -2,10 +2,13 @@ import LMDB
 import TimelineDomain
 
 /// One descending source of post ids for the timeline merge: the keys `prefix ‖ id` of a
-/// cursor, stopping at `floor` (exclusive) when set.
+/// cursor, stopping at `floor` (exclusive) when set, and starting at `ceiling` (inclusive).
 struct MergeSource {
     let prefix: [UInt8]
     let floor: [UInt8]?
+    /// The greatest id it yields (`nil`: no bound). Until the merge comes down to it the
+    /// source stands at it unsought (`pending`): a page filled above it never seeks its cursor.
+    let ceiling: [UInt8]?
     /// Whether its entries' values are the page's to read (a materialised timeline's marks),
     /// not another table's (a pulled author's post list).
     let ownsValues: Bool
@@ -13,17 +16,31 @@ struct MergeSource {
     private(set) var current: ArraySlice<UInt8>?
     /// The current entry's value.
     private(set) var value: [UInt8] = []
+    /// Whether `current` is the ceiling, not yet sought (`start(_:before:)`).
+    private(set) var pending = false
 
-    init(prefix: [UInt8], floor: String?, ownsValues: Bool = false) {
+    init(prefix: [UInt8], floor: String?, ceiling: String? = nil, ownsValues: Bool = false) {
         self.prefix = prefix
         self.floor = floor.map { Array($0.utf8) }
+        self.ceiling = ceiling.map { Array($0.utf8) }
         self.ownsValues = ownsValues
     }
 
+    /// Stands at the ceiling, to be sought when the merge reaches it (`page`); or, without
+    /// one, at the greatest id below `before`.
     mutating func start(_ cursor: Cursor, before: String?) throws {
+        if let ceiling, !pending {
+            pending = true
+            current = ceiling[...]
+            return
+        }
+        pending = false
+        var bound = before.map { Array($0.utf8) }
+        // Just above the ceiling (inclusive), when that is lower than `before` (exclusive).
+        if let ceiling, bound.map({ (ceiling + [0]).lexicographicallyPrecedes($0) }) ?? true { bound = ceiling + [0] }
         let entry: Cursor.Entry?
-        if let before {
-            entry = try cursor.seek(below: prefix + Array(before.utf8))
+        if let bound {
+            entry = try cursor.seek(below: prefix + bound)
         } else {
             entry = try cursor.seek(below: prefix.dropLast() + [prefix.last! + 1])
         }
@@ -64,6 +81,10 @@ struct MergeSource {
         var last: ArraySlice<UInt8>?
         // k is small: one source per pulled author, or per cell.
         while let best = greatest(sources) {
+            if sources[best].pending {
+                try sources[best].start(cursors[best], before: request.before)
+                continue
+            }
             let id = sources[best].current!
             let value = sources[best].ownsValues ? sources[best].value : nil
             try sources[best].advance(cursors[best])
@@ -125,7 +146,12 @@ struct MergeSource {
             current = nil
             return
         }
-        current = key[prefix.count...]
+        let id = key[prefix.count...]
+        if let ceiling, ceiling.lexicographicallyPrecedes(id) {
+            current = nil
+            return
+        }
+        current = id
         self.value = value
     }
 

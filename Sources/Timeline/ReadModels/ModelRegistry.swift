@@ -10,35 +10,29 @@ final class ModelRegistry: Sendable {
     /// so models recomputed from scratch start again at generation 0.
     let meta: Database
     private let state: Mutex<(key: [UInt8]?, models: ReadModels)>
-    /// Followers at which an author's posts stop being pushed (fixed when the database is
-    /// created, so every process and every rebuild projects the same way).
-    let fanoutThreshold: UInt64
+    /// How the home timelines are fanned out (fixed when the database is created, so every
+    /// process and every rebuild projects the same way).
+    let fanOut: FanOut
     /// The keyed hash the profiles keep emails as (the key store's).
     let hashEmail: @Sendable (String) -> String
 
-    static let thresholdKey = Array("fanoutThreshold".utf8)
-
-    /// - Parameter logMeta: the durable metadata, which records the fan-out threshold.
+    /// - Parameter logMeta: the durable metadata, which records the fan-out settings.
     init(
-        _ environment: Environment, logMeta: Database, defaultThreshold: UInt64,
+        _ environment: Environment, logMeta: Database, defaultFanOut: FanOut,
         hashEmail: @escaping @Sendable (String) -> String
     ) throws {
         self.environment = environment
         self.hashEmail = hashEmail
         let meta = try environment.database("models", placement: .derived)
         self.meta = meta
-        let threshold = try environment.write { txn -> UInt64 in
-            if let stored = try txn.get(logMeta, Self.thresholdKey).flatMap(BigEndian.uint64) { return stored }
-            try txn.put(logMeta, Self.thresholdKey, BigEndian.bytes(defaultThreshold))
-            return defaultThreshold
-        }
-        fanoutThreshold = threshold
+        let fanOut = try environment.write { txn in try FanOut.recorded(in: logMeta, txn, defaults: defaultFanOut) }
+        self.fanOut = fanOut
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
         state = Mutex(
             (
                 key,
                 try ReadModels(
-                    environment, generations: try Generations(key), fanoutThreshold: threshold, hashEmail: hashEmail)
+                    environment, generations: try Generations(key), fanOut: fanOut, hashEmail: hashEmail)
             ))
     }
 
@@ -54,7 +48,7 @@ final class ModelRegistry: Sendable {
     func reload() throws {
         let key = try environment.read { txn in try txn.get(meta, Generations.metaKey) }
         let models = try ReadModels(
-            environment, generations: try Generations(key), fanoutThreshold: fanoutThreshold, hashEmail: hashEmail)
+            environment, generations: try Generations(key), fanOut: fanOut, hashEmail: hashEmail)
         state.withLock { $0 = (key, models) }
     }
 

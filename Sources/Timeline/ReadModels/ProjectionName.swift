@@ -1,5 +1,5 @@
-/// The read models, by name, in the order they are applied (timeline last: it reads the follow
-/// graph and posts as they stand after the same event). The library builds one projection for
+/// The read models, by name, in the order they are applied (timeline after the follow graph
+/// and posts: it reads them as they stand after the same event). The library builds one projection for
 /// each (`ReadModels`), and each projection's `fold` says what it does with every event.
 public enum ProjectionName: String, CaseIterable, Sendable {
     /// Profiles and the unique username and email indexes.
@@ -12,8 +12,6 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case posts
     /// Which post each image belongs to (the `image` query's variants).
     case postImages
-    /// Posts by hashtag.
-    case hashtags
     /// Posts' places and the cell index of `nearby`.
     case places
     /// Pinned posts, muted conversations, private notes on accounts and endorsements.
@@ -22,6 +20,9 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case activity
     /// The home timelines (hybrid fan-out).
     case timeline
+    /// Posts by hashtag, and who follows which (after `timeline`, which reads a deleted or
+    /// edited post's hashtags, and a follow of a tag, before they change).
+    case hashtags
     /// The boosts: each one, each user's and each post's (after `timeline`, which reads a
     /// deleted post's boosts before they go).
     case boosts

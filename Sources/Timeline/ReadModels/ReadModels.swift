@@ -21,10 +21,11 @@ extension ProjectionName {
     /// asked for; version 2 of `instance` keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
-        // activity 3: the `added_to_collection` items of the collections made before it.
-        case .posts, .activity: 3
+        // activity 3: the `added_to_collection` items of the collections made before it; timeline
+        // 3: followed hashtags' posts pushed and backfilled (`TimelineEntries`, `tagFollowers`).
+        case .posts, .activity, .timeline: 3
         // polls 2: every poll by its end (`pollsByEnd`), which the push worker reads.
-        case .follows, .profiles, .timeline, .profileExtras, .instance, .polls: 2
+        case .follows, .profiles, .profileExtras, .instance, .polls: 2
         // numericIDs 2: a conversation's key has its own kind byte (it had a comment's).
         case .numericIDs: 2
         case .sessions, .postImages, .hashtags, .places, .filters, .boosts, .lists, .collections, .conversations,
@@ -36,7 +37,7 @@ extension ProjectionName {
     /// What a projection reads besides its own databases; rebuilding it rebuilds these too.
     var dependencies: [ProjectionName] {
         switch self {
-        case .timeline: [.follows, .posts, .profiles, .boosts]
+        case .timeline: [.follows, .posts, .profiles, .boosts, .hashtags]
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
@@ -132,7 +133,7 @@ final class ReadModels: Sendable {
     /// Opens every projection's databases at `generations`. The switch is the registry: it
     /// puts each projection in `all`, in application order.
     init(
-        _ env: Environment, generations: Generations = Generations(), fanoutThreshold: UInt64,
+        _ env: Environment, generations: Generations = Generations(), fanOut: FanOut,
         hashEmail: @escaping @Sendable (String) -> String
     ) throws {
         self.generations = generations
@@ -150,7 +151,7 @@ final class ReadModels: Sendable {
         let boosts = try BoostsProjection(env, prefix: generations.prefix(.boosts))
         let timeline = try TimelineProjection(
             env, prefix: generations.prefix(.timeline), follows: follows, posts: posts, boosts: boosts,
-            threshold: fanoutThreshold)
+            hashtags: hashtags, fanOut: fanOut)
         let instance = try InstanceProjection(env, prefix: generations.prefix(.instance))
         let filters = try FiltersProjection(env, prefix: generations.prefix(.filters))
         let polls = try PollsProjection(env, prefix: generations.prefix(.polls))

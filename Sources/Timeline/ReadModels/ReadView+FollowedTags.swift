@@ -24,16 +24,26 @@ struct TagFollowing {
 }
 
 /// Followed hashtags' reads: who follows which tag, and the one rule by which a tagged post
-/// comes into a home timeline. The home timeline merges each followed tag's post list
-/// (`HashtagsProjection.hashtags`) at read time beside the materialised timeline and the
-/// pulled authors (`timeline(of:_:)`), so following or unfollowing a tag writes one entry and
-/// a tagged post writes none more: the choice is measured in docs/performance.md.
+/// comes into a home timeline. A followed tag's posts since its follow, and the newest before
+/// it, are written into the timeline (`TimelineProjection`); its older ones are merged from
+/// its post list (`HashtagsProjection.hashtags`) at read time (`timeline(of:_:)`): the choice
+/// is measured in docs/performance.md.
 extension ReadView {
     /// What `viewer`'s home timeline needs to take tagged posts in (`nil`: they follow none).
     func tagFollowing(of viewer: UserID, excluded: Set<UserID>) throws -> TagFollowing? {
         let tags = try models.hashtags.followedTags(of: viewer, txn)
         guard !tags.isEmpty else { return nil }
         return TagFollowing(viewer: viewer, tags: Set(tags), excluded: excluded)
+    }
+
+    /// The followed tags whose follow left older posts to be merged from the tag's list, each
+    /// with the newest of those (`TimelineProjection` wrote the newer ones into the timeline).
+    func tagListsToMerge(_ following: TagFollowing) throws -> [(tag: String, newest: String)] {
+        try following.tags.sorted().compactMap { tag in
+            guard let newest = try models.timeline.tagFollowers.get((tag, following.viewer), txn), !newest.isEmpty
+            else { return nil }
+            return (tag, newest)
+        }
     }
 
     /// Whether `stored` may come into the home timeline by a followed tag, before the viewer's

@@ -177,7 +177,8 @@ extension ReadView {
             try !excluded.contains($0.author) && privacy.mayShow(postsBy: $0.author, on: .home)
         }
         let following = try tagFollowing(of: user, excluded: excluded)
-        let tags = following.map { $0.tags.sorted() } ?? []
+        // Each followed tag's older posts, below what its follow wrote into the timeline.
+        let tagLists = try following.map { try tagListsToMerge($0) } ?? []
         // Followed tags bring strangers' posts, each asked for blocks: the viewer's are read once.
         if following != nil {
             privacy = privacy.knowingBlocks(try models.follows.blockedEitherWay(of: user, atMost: 256, txn))
@@ -188,21 +189,23 @@ extension ReadView {
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
         // A pulled author's boosts: their entries' values say `boost`.
         sources += pulled.map { MergeSource(prefix: boosts.prefix($0.author), floor: $0.boundary, ownsValues: true) }
-        // The followed tags' posts: last, so a post met twice is met first by its follow.
-        sources += tags.map { MergeSource(prefix: models.hashtags.hashtags.prefix($0), floor: nil) }
+        // The followed tags' older posts: last, so a post met twice is met first by its follow.
+        sources += tagLists.map {
+            MergeSource(prefix: models.hashtags.hashtags.prefix($0.tag), floor: nil, ceiling: $0.newest)
+        }
         let posts = models.posts
         let databases =
             [projection.timelines.database] + Array(repeating: posts.postsByUser.database, count: pulled.count)
             + Array(repeating: boosts.database, count: pulled.count)
-            + Array(repeating: models.hashtags.hashtags.database, count: tags.count)
-            + (pulled.isEmpty && tags.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
+            + Array(repeating: models.hashtags.hashtags.database, count: tagLists.count)
+            + (pulled.isEmpty && tagLists.isEmpty ? [] : [posts.likesByUser.database, posts.bookmarks.database])
         let pulledAuthors = Set(pulled.map(\.author))
         let unmerged = Set(allPulled.map(\.author)).subtracting(pulledAuthors)
         return try txn.withCursors(databases) { cursors in
             let merged = Array(cursors.prefix(sources.count))
             // A pulled author's post, or a followed tag's, reads the viewer's marks by cursor.
             var marks =
-                pulled.isEmpty && tags.isEmpty
+                pulled.isEmpty && tagLists.isEmpty
                 ? nil
                 : PulledMarks(
                     viewer: user, posts: posts, likes: cursors[sources.count], bookmarks: cursors[sources.count + 1])
@@ -214,10 +217,23 @@ extension ReadView {
             // (the page fills past it); a timeline holds only the posts of whom its owner
             // follows (blocks end follows), so no relation is checked.
             return try MergeSource.page(sources, merged, request) { id, entry in
+                let entryMarks = entry.map(TimelineEntries.decode)
                 if let following {
                     guard !id.elementsEqual(previous) else { return nil }
                     previous.removeAll(keepingCapacity: true)
                     previous.append(contentsOf: id)
+                    // Written by a followed tag alone: a stranger's post (its author was not
+                    // followed when it was written, and a follow since rewrote the entry), or a
+                    // pulled followee's, which their list brings next.
+                    if let entryMarks, entryMarks.contains(.tagOnly) {
+                        guard let stored = try storedPost(id) else { return nil }
+                        guard !pulledAuthors.contains(stored.author) else {
+                            previous.removeAll(keepingCapacity: true)
+                            return nil
+                        }
+                        guard following.mayComeInFromItsList(by: stored.author, unmerged: unmerged) else { return nil }
+                        return try present.listed(stored, on: .hashtag, marks: entryMarks.subtracting(.tagOnly))
+                    }
                     if entry == nil {
                         guard let stored = try storedPost(id) else { return nil }
                         let author = stored.author
@@ -231,7 +247,8 @@ extension ReadView {
                             keeping: { excluded.isEmpty || !excluded.contains($0.author) })
                     }
                 }
-                let entryMarks = entry.map(TimelineEntries.decode)
+                // Nothing comes by a tag when none is followed.
+                if entryMarks?.contains(.tagOnly) == true { return nil }
                 if entryMarks?.contains(.boost) == true {
                     return try homeBoost(
                         PostID(String(decoding: id, as: UTF8.self)), of: user, present, excluding: excluded,

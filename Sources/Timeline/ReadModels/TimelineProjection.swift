@@ -19,34 +19,51 @@ import TimelineDomain
 /// what a post by it writes). Which of a post's entries shows — each post once, at the first
 /// entry by which it came in — is decided when reading (`ReadView.timeline(of:_:)`).
 ///
+/// The hashtags a user follows bring their public posts in too (#41), by the same push: a post
+/// goes into the timeline of each follower of its tags whose timeline does not hold it yet, as
+/// an entry marked `ViewerMarks.tagOnly` (it came by a tag alone: read on `hashtag`, as a
+/// stranger's). A follow of a tag writes its `FanOut.tagBackfill` newest posts the same way and
+/// records the newest it left (`tagFollowers`): those below are merged from the tag's post list
+/// when reading, so a follow of a tag with a long history stays cheap and any depth stays exact.
+/// Every `tagOnly` entry stands on a followed tag of its post above that tag's boundary, so the
+/// unfollow of a tag, an edit of a post's tags, a deletion and an unfollow of the author (whose
+/// followed-tag posts stay, by the tag) each find the entries they change.
+///
 /// Reads the follow graph and users' posts as they stand in the same transaction, so it is
-/// applied after `follows` and `posts`; and a post's boosts before `boosts` lets them go.
+/// applied after `follows` and `posts`; a post's boosts before `boosts` lets them go; and a
+/// post's and a user's hashtags before `hashtags` changes them.
 struct TimelineProjection: Projection {
     let name = ProjectionName.timeline
     let timelines: Table<TimelineEntries>
     let pulls: Table<Members<UserID, UserID>>  // user ‖ 0 ‖ pulled author
+    let tagFollowers: Table<TagFollowers>  // tag ‖ 0 ‖ follower → the newest post left to the tag's list
     let boundaries: Table<PullBoundaries>
     let followerCounts: Table<FollowerCounts>
     let follows: FollowsProjection
     let posts: PostsProjection
     let boosts: BoostsProjection
-    let threshold: UInt64
-    var databases: [Database] { [timelines.database, pulls.database, boundaries.database, followerCounts.database] }
+    let hashtags: HashtagsProjection
+    let fanOut: FanOut
+    var databases: [Database] {
+        [timelines.database, pulls.database, boundaries.database, followerCounts.database, tagFollowers.database]
+    }
 
     private(set) var handlers = EventHandlers()
 
     init(
         _ env: Environment, prefix: String, follows: FollowsProjection, posts: PostsProjection,
-        boosts: BoostsProjection, threshold: UInt64
+        boosts: BoostsProjection, hashtags: HashtagsProjection, fanOut: FanOut
     ) throws {
         timelines = try Table(env, prefix + "timelines")
         pulls = try Table(env, prefix + "pulls")
+        tagFollowers = try Table(env, prefix + "tagFollowers")
         boundaries = try Table(env, prefix + "pullBoundaries")
         followerCounts = try Table(env, prefix + "followerCounts")
         self.follows = follows
         self.posts = posts
         self.boosts = boosts
-        self.threshold = threshold
+        self.hashtags = hashtags
+        self.fanOut = fanOut
         handlers = Self.handlers(of: self)
     }
 
@@ -107,11 +124,18 @@ struct TimelineProjection: Projection {
             // A new post: nobody likes or bookmarked it yet.
             try projection.timelines.put((e.authorId, e.postId), [], txn)
             let boundary = try projection.boundary(of: e.authorId, txn)
-            guard !projection.isPulled(e.postId, boundary: boundary) else { return }
-            try projection.follows.forEachFollower(of: e.authorId, txn) { follower in
-                try projection.timelines.put((follower, e.postId), [], txn)
+            if !projection.isPulled(e.postId, boundary: boundary) {
+                try projection.follows.forEachFollower(of: e.authorId, txn) { follower in
+                    try projection.timelines.put((follower, e.postId), [], txn)
+                }
             }
+            // Only a public post may come in by a tag (`Privacy` on `hashtag` shows a
+            // followers-only or direct one to followers and addressees alone): the others are
+            // not written, and the read still decides.
+            guard e.visibility == .public else { return }
+            for tag in e.hashtags { try projection.pushByTag(e.postId, tag, txn) }
         }
+        handlers.on(.postEdited) { (e: PostEdited, _, txn) in try projection.retag(e.postId, to: e.hashtags, txn) }
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in
             try projection.unpush(e.postId, author: e.authorId, txn)
             try projection.unpushBoosts(of: e.postId, txn)
@@ -120,6 +144,8 @@ struct TimelineProjection: Projection {
             try projection.unpush(e.postId, author: e.authorId, txn)
             try projection.unpushBoosts(of: e.postId, txn)
         }
+        handlers.on(.tagFollowed) { (e: UserHashtag, _, txn) in try projection.backfill(e.tag, for: e.userId, txn) }
+        handlers.on(.tagUnfollowed) { (e: UserHashtag, _, txn) in try projection.unfollowTag(e.tag, of: e.userId, txn) }
         handlers.on(.postBoosted) { (e: Boost, _, txn) in
             // As a post: the booster's own entry, and the followers' unless the booster is pulled.
             try projection.timelines.put((e.userId, e.boostId), .boost, txn)
@@ -140,14 +166,25 @@ struct TimelineProjection: Projection {
             try projection.forEachPushedBoost(of: e.followeeId, boundary: boundary, txn) { boost in
                 try projection.timelines.put((e.followerId, boost), .boost, txn)
             }
-            if boundary == nil && count >= projection.threshold { try projection.startPulling(e.followeeId, txn) }
+            if boundary == nil && count >= projection.fanOut.threshold {
+                try projection.startPulling(e.followeeId, txn)
+            }
         }
         handlers.on(.unfollowed) { (e: Follow, _, txn) in
             _ = try projection.addFollower(to: e.followeeId, -1, txn)
             let boundary = try projection.boundary(of: e.followeeId, txn)
             if boundary != nil { try projection.pulls.delete((e.followerId, e.followeeId), txn) }
+            // The posts of a tag the follower follows stay, as a stranger's.
+            let followsTags = try !projection.hashtags.followedTags(of: e.followerId, txn).isEmpty
             try projection.forEachPushedPost(of: e.followeeId, boundary: boundary, txn) { post in
-                try projection.timelines.delete((e.followerId, post), txn)
+                let key = (e.followerId, post)
+                if followsTags, try projection.staysByTag(post, for: e.followerId, txn),
+                    let marks = try projection.timelines.get(key, txn)
+                {
+                    try projection.timelines.put(key, marks.union(.tagOnly), txn)
+                } else {
+                    try projection.timelines.delete(key, txn)
+                }
             }
             try projection.forEachPushedBoost(of: e.followeeId, boundary: boundary, txn) { boost in
                 try projection.timelines.delete((e.followerId, boost), txn)
@@ -158,6 +195,9 @@ struct TimelineProjection: Projection {
             try projection.remark(e.userId, e.postId, txn)
         }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
+            for tag in try projection.hashtags.followedTags(of: e.userId, txn) {
+                try projection.tagFollowers.delete((tag, e.userId), txn)
+            }
             try projection.timelines.deleteAll(in: e.userId, txn)
             try projection.pulls.deleteAll(in: e.userId, txn)
             try projection.boundaries.delete(e.userId, txn)
@@ -176,20 +216,112 @@ struct TimelineProjection: Projection {
     }
 
     /// Brings `user`'s entry for `post`, if their timeline holds it, up to date with their like
-    /// and bookmark.
+    /// and bookmark (it keeps how it came in).
     private func remark(_ user: UserID, _ post: PostID, _ txn: Transaction) throws {
-        guard try timelines.contains((user, post), txn) else { return }
-        try timelines.put((user, post), try marks(of: user, post, txn), txn)
+        guard let entry = try timelines.get((user, post), txn) else { return }
+        try timelines.put((user, post), try marks(of: user, post, txn).union(entry.intersection(.tagOnly)), txn)
     }
 
     /// Takes a deleted or removed post out of every timeline it was pushed into (a pulled
-    /// post left with the author's post list).
+    /// post left with the author's post list), by a follow or by a tag.
     private func unpush(_ post: PostID, author: UserID, _ txn: Transaction) throws {
         try timelines.delete((author, post), txn)
+        for tag in try hashtags.postTags.get(post, txn) ?? [] {
+            try tagFollowers.forEach(in: tag, txn) { follower, _ in
+                try timelines.delete((follower, post), txn)
+                return true
+            }
+        }
         guard !isPulled(post, boundary: try boundary(of: author, txn)) else { return }
         try follows.forEachFollower(of: author, txn) { follower in
             try timelines.delete((follower, post), txn)
         }
+    }
+
+    // MARK: Followed hashtags
+
+    /// Whether `post` is above `top`, the newest post a tag's follow left to the tag's list:
+    /// then it comes into the follower's timeline by an entry, not by that list.
+    private func isAbove(_ post: PostID, _ top: String) -> Bool {
+        top.utf8.lexicographicallyPrecedes(post.rawValue.utf8)
+    }
+
+    /// Writes `post`, of `tag`, into the timeline of each of the tag's followers above whose
+    /// boundary it is and whose timeline does not hold it yet (their own, a followee's).
+    private func pushByTag(_ post: PostID, _ tag: String, _ txn: Transaction) throws {
+        try tagFollowers.forEach(in: tag, txn) { follower, top in
+            if isAbove(post, top), try !timelines.contains((follower, post), txn) {
+                try timelines.put((follower, post), try marks(of: follower, post, txn).union(.tagOnly), txn)
+            }
+            return true
+        }
+    }
+
+    /// Whether `post`, in `user`'s timeline, comes in by a tag it carries that `user` follows
+    /// (other than `leaving`), above that follow's boundary: its entry stands on it.
+    private func staysByTag(
+        _ post: PostID, for user: UserID, tags: [String]? = nil, leaving: String? = nil,
+        _ txn: Transaction
+    ) throws -> Bool {
+        for tag in try tags ?? hashtags.postTags.get(post, txn) ?? [] where tag != leaving {
+            if let top = try tagFollowers.get((tag, user), txn), isAbove(post, top) { return true }
+        }
+        return false
+    }
+
+    /// `user` follows `tag`: its `tagBackfill` newest posts come into their timeline (those it
+    /// does not hold yet), and the newest of the rest is the boundary below which the tag's
+    /// list is merged when reading. Following it again changes nothing.
+    private func backfill(_ tag: String, for user: UserID, _ txn: Transaction) throws {
+        guard try !tagFollowers.contains((tag, user), txn) else { return }
+        var written: UInt64 = 0
+        var top = ""
+        try hashtags.hashtags.forEachDescending(in: tag, txn) { post, _ in
+            guard written < fanOut.tagBackfill else {
+                top = post.rawValue
+                return false
+            }
+            written += 1
+            if try !timelines.contains((user, post), txn) {
+                try timelines.put((user, post), try marks(of: user, post, txn).union(.tagOnly), txn)
+            }
+            return true
+        }
+        try tagFollowers.put((tag, user), top, txn)
+    }
+
+    /// `user` no longer follows `tag`: the entries that came by it alone leave (those above its
+    /// boundary: the tag's posts since its follow and its backfill).
+    private func unfollowTag(_ tag: String, of user: UserID, _ txn: Transaction) throws {
+        guard let top = try tagFollowers.get((tag, user), txn) else { return }
+        try hashtags.hashtags.forEachDescending(in: tag, txn) { post, _ in
+            guard isAbove(post, top) else { return false }
+            if let entry = try timelines.get((user, post), txn), entry.contains(.tagOnly),
+                try !staysByTag(post, for: user, leaving: tag, txn)
+            {
+                try timelines.delete((user, post), txn)
+            }
+            return true
+        }
+        try tagFollowers.delete((tag, user), txn)
+    }
+
+    /// `post`'s hashtags become `new`: the followers of a tag it gains get it (as a new post's),
+    /// those of a tag it loses lose it unless another of their followed tags still brings it.
+    private func retag(_ post: PostID, to new: [String], _ txn: Transaction) throws {
+        let old = try hashtags.postTags.get(post, txn) ?? []
+        for tag in old where !new.contains(tag) {
+            try tagFollowers.forEach(in: tag, txn) { follower, _ in
+                if let entry = try timelines.get((follower, post), txn), entry.contains(.tagOnly),
+                    try !staysByTag(post, for: follower, tags: new, txn)
+                {
+                    try timelines.delete((follower, post), txn)
+                }
+                return true
+            }
+        }
+        guard try posts.post(post, txn)?.visibility == .public else { return }
+        for tag in new where !old.contains(tag) { try pushByTag(post, tag, txn) }
     }
 
     /// Takes the boosts of a deleted or removed post out of every timeline they were pushed into.
@@ -231,6 +363,18 @@ struct ViewerMarks: OptionSet, Sendable {
     static let bookmarked = ViewerMarks(rawValue: 2)
     /// The entry is a boost (its key a boost's id): the boosted post's marks are read with it.
     static let boost = ViewerMarks(rawValue: 0x80)
+    /// The entry is there by a followed hashtag alone (not by the follow of its author): the
+    /// post is read as a stranger's, on `hashtag`.
+    static let tagOnly = ViewerMarks(rawValue: 0x40)
+}
+
+/// The followers of a hashtag, `tag ‖ 0 ‖ follower` → the newest of the tag's posts their
+/// follow left to be merged from the tag's list when reading ("" when it wrote them all).
+enum TagFollowers: GroupedLayout {
+    typealias Group = String
+    typealias Member = UserID
+    static func encode(_ top: String) -> [UInt8] { Array(top.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The home timelines, `user ‖ 0 ‖ postId` → `ViewerMarks` (one byte; none when empty): the

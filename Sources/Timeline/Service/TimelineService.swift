@@ -35,6 +35,11 @@ public final class TimelineService: Sendable {
         /// followers' timelines at read time instead of being pushed into each (hybrid fan-out).
         /// Recorded in the database when it is created.
         public var fanoutThreshold: UInt64 = 2_000
+        /// For a new database: how many of a hashtag's newest posts a follow of it writes into the
+        /// follower's home timeline (its newer posts are pushed to it as they come); the older
+        /// ones are merged from the tag's post list when reading. Recorded in the database when
+        /// it is created.
+        public var tagBackfill: UInt64 = 100
         /// Join a cluster: the authoritative log is replicated elsewhere and this database its
         /// local replica (`nil`: the embedded LMDB log is authoritative). Set through the
         /// `TimelineCluster` library's `cluster` option (JetStream), which keeps NATS out of
@@ -157,7 +162,8 @@ public final class TimelineService: Sendable {
             }
             let keys = log.keys
             registry = try ModelRegistry(
-                environment, logMeta: log.meta, defaultThreshold: options.fanoutThreshold,
+                environment, logMeta: log.meta,
+                defaultFanOut: FanOut(threshold: options.fanoutThreshold, tagBackfill: options.tagBackfill),
                 hashEmail: { keys.emailHash($0) })
             do {
                 try Self.catchUpDerivedData(environment, log: log, registry: registry)
