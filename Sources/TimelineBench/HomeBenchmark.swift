@@ -22,8 +22,12 @@ extension Benchmark {
             let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
             if seen.insert(user).inserted { readers.append(user) }
         }
-        // Three of the network's ten tags, each on about a fifth of its posts.
-        let tags = ["sea", "film", "cats"].prefix(Self.followedTagsPerReader)
+        // Three of the network's ten tags for each reader, each tag on about a fifth of its
+        // posts: readers' first pages differ as their tags do (with the same three tags for
+        // all, every reader's page was the same 20 posts, and the floor read them warm).
+        let readerTags = readers.map { _ in
+            Array(NetworkBuilder.tags.shuffled(using: &rng).prefix(Self.followedTagsPerReader))
+        }
         let tables = service.timelinePageTables
         func reader() -> UserID { readers[Int.random(in: 0..<readers.count, using: &rng)] }
         var plain = Samples()
@@ -31,7 +35,7 @@ extension Benchmark {
             let user = reader()
             plain.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20)) })
         }
-        for user in readers {
+        for (user, tags) in zip(readers, readerTags) {
             for tag in tags { _ = try await service.execute(.followTag(tag: tag), as: .user(user.rawValue)) }
         }
         var tagged = Samples(), raw = Samples(), peerSamples = Samples()
@@ -44,7 +48,7 @@ extension Benchmark {
             if let peer { peerSamples.add(try peer.timelinePage(user: user.rawValue, before: nil, limit: 20)) }
         }
         // Back as they were: a second run on the same `--dir` measures the same network.
-        for user in readers {
+        for (user, tags) in zip(readers, readerTags) {
             for tag in tags { _ = try await service.execute(.unfollowTag(tag: tag), as: .user(user.rawValue)) }
         }
         let rawName = "raw LMDB: cursor walk + 20 lookups, no decoding"

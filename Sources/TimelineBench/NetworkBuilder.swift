@@ -120,7 +120,7 @@ struct NetworkBuilder {
         let processed = try images.map { image throws(TimelineError) in
             try ImagePipeline.post(try ImageUpload(base64: image))
         }
-        let tags = ["sea", "sunrise", "film", "bread", "cats", "trains", "night", "coffee", "climbing", "city"]
+        let tags = Self.tags
         let added = await run(
             "posts", count: scale.posts,
             keep: { result -> PostID? in
@@ -189,6 +189,9 @@ struct NetworkBuilder {
         return Network(
             users: users, posts: posts, mostFollowed: counts[0].0, medianFollowed: median[median.count / 2].0)
     }
+
+    /// The network's ten hashtags: each post carries two, each album one.
+    static let tags = ["sea", "sunrise", "film", "bread", "cats", "trains", "night", "coffee", "climbing", "city"]
 
     /// A real 2×1 GIF whose palette varies with `n`.
     static func gif(_ n: Int) -> Data {

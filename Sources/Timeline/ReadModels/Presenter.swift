@@ -10,12 +10,18 @@ final class Presenter {
     /// The viewer's privacy policy: what `listedPost` may show them, and where.
     let privacy: Privacy<ReadView>
     private var usernames: [UserID: String] = [:]
+    /// What each post shown reads besides its record, held once (a projection is a struct of
+    /// tables: reached through the view per post, it was copied per post).
+    private let boosts: BoostsProjection
+    private let postPolls: Table<PostPolls>
 
     /// A presenter for `privacy`'s viewer (made by `ReadView.privacy(for:)`, with their mutes).
     init(_ privacy: Privacy<ReadView>) {
         self.view = privacy.state
         self.viewer = privacy.viewer
         self.privacy = privacy
+        boosts = view.models.boosts
+        postPolls = view.models.polls.postPolls
     }
 
     /// `user`'s username ("" for a user who is gone).
@@ -92,7 +98,6 @@ final class Presenter {
         } else {
             post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
-        let boosts = view.models.boosts
         post.boostCount = try boosts.count(of: id, view.txn)
         // A post nobody boosted (most) costs one lookup: the count's.
         if let viewer {
@@ -100,7 +105,7 @@ final class Presenter {
                 try post.boostCount > 0 && boosts.byUserAndPost.contains((viewer, id), view.txn)
         }
         // Its poll's id (one lookup), so a client draws the poll without asking whether there is one.
-        post.poll = try view.models.polls.postPolls.get(id, view.txn)
+        post.poll = try postPolls.get(id, view.txn)
         return post
     }
 
