@@ -18,9 +18,10 @@ extension Benchmark {
         var rng = SplitMix(state: 23)
         var readers: [UserID] = []
         var seen: Set<UserID> = []
+        // Readers who follow no tag in the network (its tag followers keep theirs).
         while readers.count < min(200, network.users.count) {
             let user = network.users[Int.random(in: 0..<network.users.count, using: &rng)]
-            if seen.insert(user).inserted { readers.append(user) }
+            if seen.insert(user).inserted, try service.followedTags(of: user).items.isEmpty { readers.append(user) }
         }
         // Three of the network's ten tags for each reader, each tag on about a fifth of its
         // posts: readers' first pages differ as their tags do (with the same three tags for

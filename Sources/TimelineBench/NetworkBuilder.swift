@@ -133,6 +133,15 @@ struct NetworkBuilder {
             let caption = "Post \(index) #\(tags[index % tags.count]) #\(tags[(index / 10) % tags.count])"
             return (.addPost(image: images[index % images.count], caption: caption), .user(author))
         }
+        // One user in ten follows one to three of the tags, before the albums: those come into
+        // their timelines by the tags as they are posted (#41).
+        let tagFollowers = userIDs.indices.filter { $0 % 10 == 0 }
+        await run("tag follows", count: tagFollowers.count * 3) { index in
+            var rng = SplitMix(state: UInt64(index / 3) &* 49_979_687)
+            let follows = Int.random(in: 1...3, using: &rng)
+            let tag = tags.shuffled(using: &rng)[index % 3 < follows ? index % 3 : 0]
+            return (.followTag(tag: tag), .user(userIDs[tagFollowers[index / 3]]))
+        }
         // Albums: one post in ten more, each of three photos uploaded first (as apps do), the
         // newest posts of the network, so the first pages read them.
         let albums = scale.posts / 10, photosPerAlbum = 3
@@ -169,6 +178,16 @@ struct NetworkBuilder {
         }
         let posts = (added + addedAlbums).compactMap { $0 }
         let postIDs = posts.map(\.rawValue)
+        // Boosts (#41): one for every twenty posts, by random users, of the newest ten thousand
+        // posts (a boost made twice is the same one; one the policy refuses is left out).
+        let newest = Array(postIDs.suffix(10_000))
+        await run("boosts", count: scale.posts / 20) { index in
+            var rng = SplitMix(state: UInt64(index) &* 86_028_121)
+            return (
+                .reblog(post: newest[Int.random(in: 0..<newest.count, using: &rng)]),
+                .user(userIDs[Int.random(in: 0..<userIDs.count, using: &rng)])
+            )
+        }
         await run("likes", count: scale.likes) { index in
             var rng = SplitMix(state: UInt64(index) &* 15_485_863)
             return (
