@@ -69,6 +69,21 @@ import Testing
         }
     }
 
+    /// A record's field is written from its bytes: well-formed text as it is (escaped where JSON
+    /// asks), and a damaged record's ill-formed bytes repaired (U+FFFD), so the answer is JSON.
+    @Test func aFieldsBytesAreWrittenAsJSONEvenWhenIllFormed() throws {
+        func written(_ bytes: [UInt8]) throws -> String {
+            var out: [UInt8] = []
+            CompactJSONWriter.writeString(bytes[...], into: &out)
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(out), options: .fragmentsAllowed) as? String)
+        }
+        #expect(try written(Array("plain-id_1".utf8)) == "plain-id_1")
+        #expect(try written(Array("café \"☕\"\n".utf8)) == "café \"☕\"\n")
+        #expect(try written([0x61, 0xFF, 0x62]) == "a\u{FFFD}b")
+        #expect(try written([0x22, 0xC3]) == "\"\u{FFFD}")
+    }
+
     /// The page writer (`postPageBytes`, written straight from the records' bytes) writes, byte
     /// for byte, what the typed encoder (`ResultJSON.Post` through `JSONWriter`) writes for the
     /// same page: over posts with and without a caption (quotes, backslashes, line breaks,

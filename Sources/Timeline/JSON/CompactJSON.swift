@@ -33,10 +33,16 @@ enum CompactJSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    /// Writes well-formed UTF-8 `bytes` as a JSON string (a record's field: its bytes are
-    /// searched for escapes in one contiguous pass).
+    /// Writes a record's field `bytes` as a JSON string, searched in one contiguous pass for
+    /// what must be escaped and for bytes past ASCII. Those are copied only when well-formed
+    /// UTF-8: a damaged record's go through `String(decoding:as:)`, which repairs them, so what
+    /// is written is always JSON (the record's fields are not checked when they are found).
     static func writeString(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        write(bytes, plain: !ByteScans.contains(bytes, where: mustEscape), into: &out)
+        guard ByteScans.contains(bytes, where: { mustEscape($0) || $0 >= 0x80 }) else {
+            return write(bytes, plain: true, into: &out)
+        }
+        let wellFormed = (try? UTF8Span(validating: bytes.span)) != nil
+        write(bytes, plain: wellFormed && !ByteScans.contains(bytes, where: mustEscape), into: &out)
     }
 
     /// Writes well-formed UTF-8 `bytes` as a JSON string.

@@ -100,8 +100,9 @@ struct StoredPost: Equatable {
 
 /// Where each field of a stored post record lies (`StoredPost.encoded`), found in one pass over
 /// the bytes wherever they are (in place in the map, or copied): strings stay bytes until asked
-/// for, and are made then with `String(decoding:as:)` (well-formed, whatever the bytes: a
-/// damaged record's ill-formed bytes read as U+FFFD, as its structure is still checked).
+/// for, and are made then with `String(decoding:as:)` or written into JSON by
+/// `CompactJSONWriter.writeString` (well-formed, whatever the bytes: a damaged record's
+/// ill-formed bytes read as U+FFFD, as its structure is still checked).
 struct PostFields: Equatable, Sendable {
     static let sizedFlag: UInt8 = 1
     static let placedFlag: UInt8 = 2
@@ -214,9 +215,10 @@ struct PostFields: Equatable, Sendable {
         return index == author.upperBound
     }
 
-    /// Where a string lies (its bytes are not checked here: `PostReadings.string` makes each one
-    /// it is asked for with `String(decoding:as:)`, which checks them then, as a page's profile
-    /// showed checking them all here cost a tenth of the page).
+    /// Where a string lies. Its bytes are not checked here (a page's profile showed that cost a
+    /// tenth of the page): `PostReadings.string` makes a string with `String(decoding:as:)`,
+    /// and the page writer copies a field's bytes only when well-formed, both repairing a damaged
+    /// record's (`CompactJSONWriter.writeString`).
     private static func string(_ span: Span<UInt8>, _ o: inout Int) throws(CorruptRecord) -> Range<Int> {
         let n = try SpanReading.length(span, &o)
         let range = o..<o + n
