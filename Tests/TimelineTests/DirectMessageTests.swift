@@ -139,6 +139,22 @@ import TimelineDomain
         #expect(try c.service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
     }
 
+    /// A direct answer (`inReplyTo`) names the message it answers, in its post and its event (v7);
+    /// a first message answers none.
+    @Test func aDirectAnswerNamesTheMessageItAnswers() async throws {
+        let c = try await cast()
+        let first = try await direct(c.service, "@bob lunch?", by: c.alice.id)
+        let answer = try #require(
+            try await c.service.run(.addDirectPost(caption: "yes", inReplyTo: first.id.rawValue), as: c.bob.id).post)
+        #expect(answer.inReplyTo == first.id && first.inReplyTo == nil)
+        #expect(try c.service.post(answer.id, viewer: c.alice.id).post.inReplyTo == first.id)
+        let added = try c.service.events(limit: 1_000).compactMap {
+            if case .postAdded(let e) = $0.event, e.postId == answer.id { return e } else { return nil }
+        }
+        #expect(added.map(\.inReplyTo) == [first.id])
+        #expect(try c.service.rebuild(RebuildOptions(verifyOnly: true)).differences.isEmpty)
+    }
+
     /// The privacy sweep: a stranger, a blocked or blocking user and a follower who is not
     /// mentioned see nothing of a direct message on any read path.
     @Test func nobodyButTheParticipantsSeesAnythingOfADirectMessageAnywhere() async throws {
@@ -239,7 +255,14 @@ extension DirectMessageTests {
         #expect(readings.isDirect && readings.fields.visibility == .direct)
         #expect(readings.isAddressed(UserID("bob")) && readings.isAddressed(UserID("carol")))
         #expect(!readings.isAddressed(UserID("bo")) && !readings.isAddressed(UserID("alice")))
-        #expect(readings.media.isEmpty)
+        #expect(readings.media.isEmpty && readings.inReplyTo == nil)
+        // An answer's record ends with the post it answers; the record before it is as it was.
+        var answer = stored
+        answer.inReplyTo = PostID("p0")
+        let answerBytes = answer.encoded()
+        #expect(Array(answerBytes.prefix(bytes.count)) == bytes)
+        #expect(try StoredPost(decoding: answerBytes) == answer)
+        #expect(PostReadings(bytes: answerBytes, fields: try PostFields(answerBytes.span)).inReplyTo == PostID("p0"))
         // A public record says neither.
         record.visibility = .public
         record.addressees = []

@@ -7,7 +7,8 @@ not in the public timeline, not in her conversations; bob's answer is the conver
 status; bob marks it read, removes it from his list (alice keeps it); a new message brings it
 back; a direct status cannot be boosted; the `direct` stream sends a `conversation`; a direct reply
 (`in_reply_to_id` a direct status, `visibility: direct`) is a message of the same conversation,
-its last status for both, even without an @mention, and carol still sees nothing.
+its last status for both, even without an @mention, names the message it answers (its
+`in_reply_to_id` and `in_reply_to_account_id`), and carol still sees nothing.
 Usage: test_direct.py BASE_URL ALICE_TOKEN BOB_TOKEN CAROL_TOKEN
 Prints `ok - …` lines; exits 1 on a failure."""
 import json
@@ -128,6 +129,10 @@ check([x.last_status.id for x in b.conversations()] == [again.id], "a new messag
 # It is a message of the conversation (not a comment), even without an @mention of bob.
 reply = b.status_post("see you there", in_reply_to_id=again.id, visibility="direct")
 check(reply.visibility == "direct" and [m.id for m in reply.mentions] == [], "the direct reply is a direct status")
+check(reply.in_reply_to_id == again.id and reply.in_reply_to_account_id == a.me().id,
+      "the direct reply names the message it answers and its author")
+check(a.status(reply.id).in_reply_to_id == again.id, "alice reads it as an answer to her message")
+check(again.in_reply_to_id is None and again.in_reply_to_account_id is None, "a first message answers none")
 check([x.last_status.id for x in a.conversations()] == [reply.id], "alice's one conversation: the reply is its last")
 check([x.last_status.id for x in b.conversations()] == [reply.id], "bob's one conversation: the reply is its last")
 check(a.conversations()[0].unread is True, "unread for alice")

@@ -186,6 +186,7 @@ extension ResultJSON.Post {
         authorUsername = p.authorUsername
         caption = Nullable(p.caption)
         image = Nullable(p.image.rawValue.isEmpty ? nil : p.image.rawValue)
+        inReplyTo = p.inReplyTo?.rawValue
         hashtags = p.hashtags
         likeCount = p.likeCount
         commentCount = p.commentCount

@@ -117,6 +117,10 @@ extension JSONOutput {
         string(f.id)
         key("image")
         string(f.image.isEmpty ? nil : f.image)
+        if let answered = f.inReplyTo {
+            key("inReplyTo")
+            string(answered)
+        }
         key("likeCount")
         number(f.likeCount)
         if let liked = post.likedByViewer {

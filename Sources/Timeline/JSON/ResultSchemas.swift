@@ -204,6 +204,8 @@ extension ResultJSON.Post: NamedResult {
             + "Null for a direct message of text alone.",
         "addressees": "Whom a direct post addresses (the users its caption @mentioned when posted); present only "
             + "for a direct post.",
+        "inReplyTo": "The direct post it answers in its conversation (addPost's inReplyTo); present only for such "
+            + "an answer.",
         "hashtags": "The caption's hashtags without '#', lowercased, in order of first appearance.",
         "likeCount": "Likes of the post.",
         "commentCount": "Comments on the post (not deleted).",
@@ -232,7 +234,7 @@ extension ResultJSON.Post: NamedResult {
     static let memberSchemas = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "image": ResultJSON.identifier.nullable,
         "addressees": JSONSchema.array(of: ResultJSON.identifier).with("uniqueItems", true),
-        "poll": ResultJSON.identifier,
+        "poll": ResultJSON.identifier, "inReplyTo": ResultJSON.identifier,
         "hashtags": JSONSchema.array(of: JSONSchema.string.with("minLength", 1))
             .with("maxItems", .integer(Validation.maxHashtags)).with("uniqueItems", true),
         "likeCount": ResultJSON.count(from: 0), "commentCount": ResultJSON.count(from: 0),

@@ -57,6 +57,7 @@ package enum ResultJSON {
         var authorUsername: String
         var caption: Nullable<String>
         var image: Nullable<String>
+        var inReplyTo: String?
         var hashtags: [String]
         var likeCount: Int
         var commentCount: Int

@@ -210,6 +210,7 @@ struct PostsProjection: Projection {
             let username = try projection.profiles.user(e.authorId, txn)?.username ?? ""
             var stored = StoredPost(record: post, authorUsername: username)
             stored.blurhash = e.blurhash
+            stored.inReplyTo = e.inReplyTo
             // Its photos are attached: they leave the unattached list, and the post keeps a copy.
             for id in e.media {
                 guard var photo = try projection.media.get(id, txn) else { continue }

@@ -19,6 +19,8 @@ struct StoredPost: Equatable {
     var album: [AlbumItem] = []
     /// The blurhash of a post's one photo given at once (an album's photos have their own).
     var blurhash: String?
+    /// The direct post it answers (`PostAdded.inReplyTo`).
+    var inReplyTo: PostID?
 
     /// The record's layout version (the posts projection's layout 3 wrote only this one).
     static let version: UInt8 = 3
@@ -26,8 +28,10 @@ struct StoredPost: Equatable {
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
     /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only,
     /// 32: album, 64: blurhash, 128: direct) ‖ [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖
-    /// [editedAt] ‖ [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash] ‖ [addressees].
-    /// The order is `PostFields`' too; a record without the later flags reads as it always did.
+    /// [editedAt] ‖ [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash] ‖ [addressees] ‖ [inReplyTo].
+    /// The order is `PostFields`' too; a record without the later flags reads as it always did. The
+    /// answered post's id is written last, for an answer only (the flags are all taken), so every
+    /// other record's bytes are as before.
     func encoded() -> [UInt8] {
         let p = record
         var w = ByteWriter(capacity: 256)
@@ -69,6 +73,7 @@ struct StoredPost: Equatable {
         }
         if let blurhash { w.string(blurhash) }
         if p.visibility == .direct { w.strings(p.addressees.map(\.rawValue)) }
+        if let inReplyTo { w.string(inReplyTo.rawValue) }
         return w.bytes
     }
 
@@ -95,6 +100,7 @@ struct StoredPost: Equatable {
         warning = r.warning
         album = r.album
         blurhash = fields.blurhash.map(r.string)
+        inReplyTo = r.inReplyTo
     }
 }
 
@@ -142,6 +148,8 @@ struct PostFields: Equatable, Sendable {
     var blurhash: Range<Int>?
     /// Where a direct post's addressees start (their count); nil for every other post.
     var addressees: Int?
+    /// The answered post's id, for a direct answer.
+    var inReplyTo: Range<Int>?
 
     /// Who sees the post.
     var visibility: PostVisibility { addressees != nil ? .direct : followersOnly ? .followers : .public }
@@ -203,6 +211,7 @@ struct PostFields: Equatable, Sendable {
             guard count <= UInt64(span.count - o) else { throw CorruptRecord(message: "list count past the end") }
             for _ in 0..<count { _ = try Self.string(span, &o) }
         }
+        if o < span.count { inReplyTo = try Self.string(span, &o) }
     }
 
     /// Whether the author's id is `user`'s (compared as bytes: no string is made).
@@ -303,6 +312,9 @@ final class PostReadings: Sendable {
     }
 
     var warning: String? { fields.warning.map(string) }
+
+    /// The direct post it answers, if it is an answer.
+    var inReplyTo: PostID? { fields.inReplyTo.map { PostID(string($0)) } }
 
     /// Whom a direct post addresses (none for every other post).
     var addressees: [UserID] {

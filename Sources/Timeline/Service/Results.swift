@@ -145,6 +145,8 @@ public struct Post: Sendable, Equatable {
     public var visibility: PostVisibility { readings.fields.visibility }
     /// Whom a direct post addresses (none for every other post).
     public var addressees: [UserID] { readings.addressees }
+    /// The direct post it answers in its conversation, if it is an answer.
+    public var inReplyTo: PostID? { readings.inReplyTo }
     /// Its photos, in order (one for a post from before albums: its `image`).
     public var media: [MediaAttachment] { readings.media }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the

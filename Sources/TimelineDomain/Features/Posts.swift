@@ -7,7 +7,7 @@ import JSONModel
 /// The payload of `PostAdded`. Version 2 seals the caption and hashtags; version 3 adds what the
 /// image pipeline produced; version 4 the visibility; version 5 the media it holds (an album),
 /// or the one photo's blurhash; version 6 a direct post's addressees (and a direct post may hold
-/// no photo: its `imageId` is then empty).
+/// no photo: its `imageId` is then empty); version 7 the direct post a direct answer answers.
 public struct PostAdded: Equatable, Sendable {
     /// The post concerned.
     public var postId: PostID
@@ -36,11 +36,13 @@ public struct PostAdded: Equatable, Sendable {
     /// Whom a direct post addresses (v6): the users its caption `@mentions`, decided when posted
     /// (known, not its author, no block either way). Empty for every other post.
     public var addressees: [UserID]
+    /// The direct post it answers in its conversation (v7; `addPost`'s `inReplyTo`), if any.
+    public var inReplyTo: PostID?
     /// A `PostAdded` payload.
     public init(
         postId: PostID, authorId: UserID, imageId: ImageID, caption: String?, hashtags: [String],
         width: Int? = nil, height: Int? = nil, variants: ImageVariants? = nil, visibility: PostVisibility = .public,
-        media: [MediaID] = [], blurhash: String? = nil, addressees: [UserID] = []
+        media: [MediaID] = [], blurhash: String? = nil, addressees: [UserID] = [], inReplyTo: PostID? = nil
     ) {
         self.postId = postId
         self.authorId = authorId
@@ -54,6 +56,7 @@ public struct PostAdded: Equatable, Sendable {
         self.media = media
         self.blurhash = blurhash
         self.addressees = addressees
+        self.inReplyTo = inReplyTo
     }
 
     /// The byte after the sealed part (v4): what follows it, and the visibility.
@@ -66,6 +69,8 @@ public struct PostAdded: Equatable, Sendable {
         static let blurhash: UInt8 = 8
         /// v6: a direct post; its addressees follow (after the blurhash).
         static let direct: UInt8 = 16
+        /// v7: an answer; the answered post's id follows (after the addressees).
+        static let answer: UInt8 = 32
     }
 }
 
@@ -73,7 +78,7 @@ extension PostAdded: Codable {
     /// The JSON keys: the properties' names.
     enum CodingKeys: String, CodingKey {
         case postId, authorId, imageId, caption, hashtags, width, height, variants, visibility, media, blurhash
-        case addressees
+        case addressees, inReplyTo
     }
 
     /// Reads the JSON form: a post without `visibility` is public, one without `media` has none.
@@ -90,7 +95,8 @@ extension PostAdded: Codable {
             visibility: try c.decodeIfPresent(PostVisibility.self, forKey: .visibility) ?? .public,
             media: try c.decodeIfPresent([MediaID].self, forKey: .media) ?? [],
             blurhash: try c.decodeIfPresent(String.self, forKey: .blurhash),
-            addressees: try c.decodeIfPresent([UserID].self, forKey: .addressees) ?? [])
+            addressees: try c.decodeIfPresent([UserID].self, forKey: .addressees) ?? [],
+            inReplyTo: try c.decodeIfPresent(PostID.self, forKey: .inReplyTo))
     }
 
     /// Writes the JSON form: the size and variants only together (a post from before the image
@@ -112,12 +118,13 @@ extension PostAdded: Codable {
         if !media.isEmpty { try c.encode(media, forKey: .media) }
         try c.encodeIfPresent(blurhash, forKey: .blurhash)
         if visibility == .direct { try c.encode(addressees, forKey: .addressees) }
+        try c.encodeIfPresent(inReplyTo, forKey: .inReplyTo)
     }
 }
 
 extension PostAdded: EventPayload {
-    /// New `PostAdded` events are written at version 6.
-    package static var currentVersion: UInt8 { 6 }
+    /// New `PostAdded` events are written at version 7.
+    package static var currentVersion: UInt8 { 7 }
     /// Version 1 of `PostAdded` held its personal fields in clear (version 2 seals them).
     package static var legacyPlainV1: Bool { true }
     /// The aggregate `PostAdded` events belong to: the post stream of `postId`.
@@ -144,7 +151,8 @@ extension PostAdded: EventPayload {
         w.u8(
             (sized == nil ? 0 : Flags.sized) | (visibility == .followers ? Flags.followersOnly : 0)
                 | (media.isEmpty ? 0 : Flags.album)
-                | (blurhash == nil ? 0 : Flags.blurhash) | (visibility == .direct ? Flags.direct : 0))
+                | (blurhash == nil ? 0 : Flags.blurhash) | (visibility == .direct ? Flags.direct : 0)
+                | (inReplyTo == nil ? 0 : Flags.answer))
         if let (variants, width, height) = sized {
             w.int(width)
             w.int(height)
@@ -154,6 +162,7 @@ extension PostAdded: EventPayload {
         if !media.isEmpty { w.strings(media.map(\.rawValue)) }
         if let blurhash { w.string(blurhash) }
         if visibility == .direct { w.strings(addressees.map(\.rawValue)) }
+        if let inReplyTo { w.string(inReplyTo.rawValue) }
     }
 
     /// Reads a stored `PostAdded` payload of version `opener.version`.
@@ -166,7 +175,7 @@ extension PostAdded: EventPayload {
             postId: post, authorId: author, imageId: image, caption: personal?.caption, hashtags: personal?.tags ?? [])
         // v3 has the pipeline's output when anything follows; v4 says so in a byte of flags.
         var sized = opener.version == 3 && !r.isAtEnd
-        var album = false, hashed = false, direct = false
+        var album = false, hashed = false, direct = false, answer = false
         if opener.version >= 4 {
             let flags = try r.u8()
             sized = flags & Flags.sized != 0
@@ -174,6 +183,7 @@ extension PostAdded: EventPayload {
             album = opener.version >= 5 && flags & Flags.album != 0
             hashed = opener.version >= 5 && flags & Flags.blurhash != 0
             direct = opener.version >= 6 && flags & Flags.direct != 0
+            answer = opener.version >= 7 && flags & Flags.answer != 0
         }
         if sized {
             width = try r.int()
@@ -186,6 +196,7 @@ extension PostAdded: EventPayload {
             visibility = .direct
             addressees = try r.strings().map(UserID.init)
         }
+        if answer { inReplyTo = PostID(try r.string()) }
     }
 
     /// A one-line human summary of a `PostAdded` event.
@@ -406,6 +417,7 @@ extension Decider {
                 throw TimelineError.invalid("inReplyTo", "only a direct message answers in a conversation")
             }
             event.addressees = try answerAddressees(inReplyTo, mentioned: event.addressees, by: me)
+            event.inReplyTo = PostID(inReplyTo)
         }
         var blobs: [ImageID: ImageUpload] = [:]
         switch photos {
@@ -640,7 +652,9 @@ extension PostAdded {
         "media": "The photos it holds, in order (each a MediaUploaded); the first is imageId's. Absent for a post "
             + "from before media.",
         "blurhash": "The blurhash of a post given its one photo at once (an album's photos carry their own, in "
-            + "MediaUploaded)."
+            + "MediaUploaded).",
+        "inReplyTo": "The direct post a direct answer answers in its conversation (version 7); absent for every "
+            + "other post."
     ]
     /// The members narrower than their Swift types.
     public static let memberSchemas: [String: JSONSchema] = [

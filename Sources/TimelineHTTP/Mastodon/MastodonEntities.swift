@@ -111,10 +111,16 @@ struct MastodonEntities {
             if viewer == post.author { pinned = try service.pinned(viewer, post.id) }
             muted = try service.mutesConversation(viewer, post.id)
         }
+        // A direct answer names the post it answers and its author, when the viewer may see it.
+        let answered = try post.inReplyTo.flatMap { id throws(TimelineError) in
+            try? service.post(id, viewer: viewer, comments: PageRequest(limit: 1)).post
+        }
         return Mastodon.Status(
             id: try ids.id(.post(post.id)), created_at: JSONOutput.timestamp(post.createdAt),
-            in_reply_to_id: Nullable(nil),
-            in_reply_to_account_id: Nullable(nil), sensitive: post.sensitive, spoiler_text: post.warning ?? "",
+            in_reply_to_id: Nullable(try answered.map { post throws(TimelineError) in try ids.id(.post(post.id)) }),
+            in_reply_to_account_id: Nullable(
+                try answered.map { post throws(TimelineError) in try ids.id(.account(post.author)) }),
+            sensitive: post.sensitive, spoiler_text: post.warning ?? "",
             visibility: Self.visibility(post.visibility), language: Nullable(nil),
             uri: "\(base)/v1/posts/\(post.id.rawValue)", url: "\(base)/#/post/\(post.id.rawValue)",
             replies_count: post.commentCount, reblogs_count: post.boostCount, favourites_count: post.likeCount,
