@@ -132,6 +132,7 @@ check(reply.visibility == "direct" and [m.id for m in reply.mentions] == [], "th
 check(reply.in_reply_to_id == again.id and reply.in_reply_to_account_id == a.me().id,
       "the direct reply names the message it answers and its author")
 check(a.status(reply.id).in_reply_to_id == again.id, "alice reads it as an answer to her message")
+check([x.id for x in a.status_context(reply.id).ancestors] == [again.id], "its context: the message it answers")
 check(again.in_reply_to_id is None and again.in_reply_to_account_id is None, "a first message answers none")
 check([x.last_status.id for x in a.conversations()] == [reply.id], "alice's one conversation: the reply is its last")
 check([x.last_status.id for x in b.conversations()] == [reply.id], "bob's one conversation: the reply is its last")

@@ -182,8 +182,12 @@ extension TimelineAPI {
         return Responses.entity(200, try mastodonStatus(id.rawValue, request, entities).entity)
     }
 
+    /// The most messages a direct answer's context climbs (Mastodon's own context is bounded too).
+    static let maxAncestors = 40
+
     /// `GET /api/v1/statuses/:id/context`: a post's comments are its descendants (oldest
-    /// first, as a thread reads); a comment's ancestors are its post and the comment it answers.
+    /// first, as a thread reads), and a direct answer's ancestors the messages it answers; a
+    /// comment's ancestors are its post and the comment it answers.
     func mastodonContext(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
         let raw = request.parameters["id"] ?? ""
         var authors: [UserID: Mastodon.Account] = [:]
@@ -211,7 +215,21 @@ extension TimelineAPI {
                 status.in_reply_to_account_id = Nullable(try entities.ids.id(.account(detail.post.author)))
                 descendants.append(status)
             }
-            return Responses.entity(200, Mastodon.Context(ancestors: [], descendants: descendants))
+            // A direct answer's ancestors: the messages it answers, up the thread as far as the
+            // viewer may see them (at most `maxAncestors`), the first of the thread first.
+            var ancestors: [Mastodon.Status] = [], answered = detail.post.inReplyTo
+            while let id = answered, ancestors.count < Self.maxAncestors,
+                let parent = try mastodonFind({ () throws(TimelineError) in
+                    try service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post
+                })
+            {
+                var status = try entities.status(
+                    parent, author: try service.user(parent.author, viewer: request.viewer))
+                status.account = try account(parent.author)
+                ancestors.insert(status, at: 0)
+                answered = parent.inReplyTo
+            }
+            return Responses.entity(200, Mastodon.Context(ancestors: ancestors, descendants: descendants))
         }
         let comment = try service.comment(try mastodonID(raw), viewer: request.viewer)
         let post = try service.post(comment.post, viewer: request.viewer, comments: PageRequest(limit: 1)).post
