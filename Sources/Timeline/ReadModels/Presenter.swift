@@ -14,6 +14,7 @@ final class Presenter {
     /// tables: reached through the view per post, it was copied per post).
     private let boosts: BoostsProjection
     private let postPolls: Table<PostPolls>
+    private let profiles: ProfilesProjection
 
     /// A presenter for `privacy`'s viewer (made by `ReadView.privacy(for:)`, with their mutes).
     init(_ privacy: Privacy<ReadView>) {
@@ -22,12 +23,13 @@ final class Presenter {
         self.privacy = privacy
         boosts = view.models.boosts
         postPolls = view.models.polls.postPolls
+        profiles = view.models.profiles
     }
 
     /// `user`'s username ("" for a user who is gone).
     func username(_ user: UserID) throws -> String {
         if let known = usernames[user] { return known }
-        let name = try view.user(user)?.username ?? ""
+        let name = try profiles.username(user, view.txn) ?? ""
         usernames[user] = name
         return name
     }

@@ -39,6 +39,11 @@ struct ProfilesProjection: Projection {
 
     func isSuspended(_ id: UserID, _ txn: Transaction) throws -> Bool { try suspended.contains(("s", id), txn) }
 
+    /// `id`'s username, read from their record in place (`nil`: no such user).
+    func username(_ id: UserID, _ txn: Transaction) throws -> String? {
+        try txn.withValue(users.database, UserRecords.key(id)) { try RecordCodec.username($0) }
+    }
+
     /// Whether `id`'s account is locked, read from their record in place.
     func isLocked(_ id: UserID, _ txn: Transaction) throws -> Bool {
         try txn.withValue(users.database, UserRecords.key(id)) { try RecordCodec.userIsLocked($0) } ?? false

@@ -19,16 +19,21 @@ extension ReadView {
     ) throws -> Post? {
         guard let boost = try models.boosts.boost(id, txn) else { return nil }
         let privacy = present.privacy
-        guard try comesIn(boost.booster, to: viewer, privacy, excluded) else { return nil }
+        // The entry's booster is followed (or is the viewer): a timeline holds only followees'
+        // boosts, and only followees' boost lists are merged.
+        guard try comesIn(boost.booster, to: viewer, privacy, excluded, followed: true) else { return nil }
         if boost.author == viewer { return nil }
         if try follows(viewer, boost.author) { return nil }
         // The post came in by a followed tag, at its own place.
         if try cameInByTag(boost.post, following, privacy) { return nil }
+        // Most posts have one boost: the earlier ones are looked for only when there are others.
         var earlierCameIn = false
-        try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
-            guard earlier < id else { return false }
-            earlierCameIn = try comesIn(booster, to: viewer, privacy, excluded)
-            return !earlierCameIn
+        if try models.boosts.count(of: boost.post, txn) > 1 {
+            try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
+                guard earlier < id else { return false }
+                earlierCameIn = try comesIn(booster, to: viewer, privacy, excluded)
+                return !earlierCameIn
+            }
         }
         guard !earlierCameIn, var post = try present.listedPost(boost.post, on: .boosted) else { return nil }
         post.boost = try info(boost, present)
@@ -40,12 +45,16 @@ extension ReadView {
     /// private boost is for the booster's followers: they are one), unless the booster is one of
     /// `excluded`, the members of the viewer's exclusive lists (whose boosts, as their posts,
     /// are read in the list, as Mastodon's exclusive lists keep them).
+    /// `followed`: the viewer is known to follow `booster` (no need to read it).
     private func comesIn(
-        _ booster: UserID, to viewer: UserID, _ privacy: Privacy<ReadView>, _ excluded: Set<UserID>
+        _ booster: UserID, to viewer: UserID, _ privacy: Privacy<ReadView>, _ excluded: Set<UserID>,
+        followed: Bool = false
     ) throws -> Bool {
         if booster == viewer { return true }
         if excluded.contains(booster) { return false }
-        guard try follows(viewer, booster), try models.boosts.shows(viewer, booster, txn) else { return false }
+        guard try followed || follows(viewer, booster), try models.boosts.shows(viewer, booster, txn) else {
+            return false
+        }
         return try privacy.mayShow(boostBy: booster, isPrivate: false, on: .home)
     }
 

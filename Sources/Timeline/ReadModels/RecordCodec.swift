@@ -134,6 +134,16 @@ enum RecordCodec {
         return try R.u8(span, &o) & 2 != 0
     }
 
+    /// The username in the user record `span`, read in place: a page naming many users (its
+    /// boosters) decodes none of their records.
+    static func username(_ span: Span<UInt8>) throws -> String {
+        var o = 0
+        let version = try SpanReading.u8(span, &o)
+        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown user record version") }
+        try SpanReading.skipString(span, &o)
+        return try SpanReading.string(span, &o)
+    }
+
     static func encode(_ c: CommentRecord) -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)
