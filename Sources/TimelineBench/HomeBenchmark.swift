@@ -31,10 +31,16 @@ extension Benchmark {
         }
         let tables = service.timelinePageTables
         func reader() -> UserID { readers[Int.random(in: 0..<readers.count, using: &rng)] }
-        var plain = Samples()
+        // Each page beside its own floor and SQLite's page, before the tags and after: the
+        // readers' first pages are not the same posts then (after, the newest of their tags).
+        var plain = Samples(), plainRaw = Samples(), plainPeer = Samples()
         for _ in 0..<scale.samples {
-            let user = reader()
+            let user = reader(), other = reader()
             plain.add(try time { _ = try service.timeline(of: user, PageRequest(limit: 20)) })
+            plainRaw.add(
+                try RawBaselines.timelinePage(service.environment, tables, user: other.rawValue, before: nil, limit: 20)
+            )
+            if let peer { plainPeer.add(try peer.timelinePage(user: user.rawValue, before: nil, limit: 20)) }
         }
         for (user, tags) in zip(readers, readerTags) {
             for tag in tags { _ = try await service.execute(.followTag(tag: tag), as: .user(user.rawValue)) }
@@ -53,7 +59,9 @@ extension Benchmark {
             for tag in tags { _ = try await service.execute(.unfollowTag(tag: tag), as: .user(user.rawValue)) }
         }
         let rawName = "raw LMDB: cursor walk + 20 lookups, no decoding"
-        func figure(_ name: String, _ samples: Samples, _ p: Double) -> Figure {
+        func figure(_ name: String, _ samples: Samples, _ raw: Samples, _ peerSamples: Samples, _ p: Double)
+            -> Figure
+        {
             var figure = Figure(
                 name: name, value: samples.percentile(p) * 1e6, unit: "µs", baseline: raw.percentile(p) * 1e6,
                 baselineName: rawName)
@@ -61,10 +69,10 @@ extension Benchmark {
             return figure
         }
         return [
-            figure("home_read.followed_tags.first_page.p50", tagged, 0.5),
-            figure("home_read.followed_tags.first_page.p99", tagged, 0.99),
-            figure("home_read.no_followed_tags.first_page.p50", plain, 0.5),
-            figure("home_read.no_followed_tags.first_page.p99", plain, 0.99)
+            figure("home_read.followed_tags.first_page.p50", tagged, raw, peerSamples, 0.5),
+            figure("home_read.followed_tags.first_page.p99", tagged, raw, peerSamples, 0.99),
+            figure("home_read.no_followed_tags.first_page.p50", plain, plainRaw, plainPeer, 0.5),
+            figure("home_read.no_followed_tags.first_page.p99", plain, plainRaw, plainPeer, 0.99)
         ]
     }
 }
