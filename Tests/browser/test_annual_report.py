@@ -8,25 +8,13 @@ marked it read (the /v1 answer says so); last year, before her account, has no r
 year is not made by ann's.
 """
 import datetime
-import json
 import sys
 from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import check, go, png, text_appears, wait, run_steps  # noqa: E402
-
-
-def sign_up(server, name):
-    return server.call("POST", "/v1/users", {"username": name, "email": f"{name}@example.com",
-                                             "password": "password-123"})
-
-
-def as_user(driver, server, who, path):
-    go(driver, server, "/signin")
-    driver.execute_script("localStorage.setItem('timeline.session', arguments[0])", json.dumps(who))
-    go(driver, server, path)
+from test_webapp import as_user, check, go, png, run_steps, sign_up, text_appears, wait  # noqa: E402
 
 
 def steps(server, driver):

@@ -8,7 +8,6 @@ who follows ann, never sees the message (not in Home, not in her Messages); the 
 list only; a conversation of 105 messages (made through the API) opens on its newest 100, and
 "Load older messages" reaches its first.
 """
-import json
 import sys
 from pathlib import Path
 
@@ -16,18 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import check, go, text_appears, wait, run_steps  # noqa: E402
-
-
-def sign_up(server, name):
-    return server.call("POST", "/v1/users", {"username": name, "email": f"{name}@example.com",
-                                             "password": "password-123"})
-
-
-def as_user(driver, server, who, path):
-    go(driver, server, "/signin")
-    driver.execute_script("localStorage.setItem('timeline.session', arguments[0])", json.dumps(who))
-    go(driver, server, path)
+from test_webapp import as_user, check, go, run_steps, sign_up, text_appears, wait  # noqa: E402
 
 
 def send(driver, text):

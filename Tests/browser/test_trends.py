@@ -13,12 +13,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_webapp import check, go, png, text_appears, wait, run_steps  # noqa: E402
-
-
-def sign_up(server, name):
-    return server.call("POST", "/v1/users", {"username": name, "email": f"{name}@example.com",
-                                             "password": "password-123"})
+from test_webapp import check, go, png, run_steps, sign_up, text_appears, wait  # noqa: E402
 
 
 def trending_tags(driver):

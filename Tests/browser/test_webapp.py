@@ -252,6 +252,19 @@ def go(driver, server, hash_path):
     driver.get(f"{server.url}/#{hash_path}")
 
 
+def sign_up(server, name):
+    """Signs `name` up over /v1 (email `name@example.com`, password `password-123`): the answer."""
+    return server.call("POST", "/v1/users", {"username": name, "email": f"{name}@example.com",
+                                             "password": "password-123"})
+
+
+def as_user(driver, server, who, path):
+    """Opens `path` in the web app signed in as `who` (a sign-up's or sign-in's answer)."""
+    go(driver, server, "/signin")
+    driver.execute_script("localStorage.setItem('timeline.session', arguments[0])", json.dumps(who))
+    go(driver, server, path)
+
+
 def open_menu(driver):
     """Opens the own profile's "…" menu (Settings, Follow requests, Saved posts, Reports, Sign out)."""
     more = wait(driver, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, "main button[aria-haspopup='menu']") if e.is_displayed()), None),
