@@ -250,11 +250,16 @@ struct TimelineProjection: Projection {
     /// boundary it is and whose timeline does not hold it yet (their own, a followee's).
     private func pushByTag(_ post: PostID, _ tag: String, _ txn: Transaction) throws {
         try tagFollowers.forEach(in: tag, txn) { follower, top in
-            if isAbove(post, top), try !timelines.contains((follower, post), txn) {
-                try timelines.put((follower, post), try marks(of: follower, post, txn).union(.tagOnly), txn)
-            }
+            if isAbove(post, top) { try writeByTag(post, into: follower, txn) }
             return true
         }
+    }
+
+    /// Writes `post` into `user`'s timeline as having come by a tag, with their marks, unless
+    /// the timeline holds it already (their own, a followee's, or by another tag).
+    private func writeByTag(_ post: PostID, into user: UserID, _ txn: Transaction) throws {
+        guard try !timelines.contains((user, post), txn) else { return }
+        try timelines.put((user, post), try marks(of: user, post, txn).union(.tagOnly), txn)
     }
 
     /// Whether `post`, in `user`'s timeline, comes in by a tag it carries that `user` follows
@@ -282,9 +287,7 @@ struct TimelineProjection: Projection {
                 return false
             }
             written += 1
-            if try !timelines.contains((user, post), txn) {
-                try timelines.put((user, post), try marks(of: user, post, txn).union(.tagOnly), txn)
-            }
+            try writeByTag(post, into: user, txn)
             return true
         }
         try tagFollowers.put((tag, user), top, txn)
