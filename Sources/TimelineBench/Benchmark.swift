@@ -363,7 +363,7 @@ public struct Benchmark {
                     service.environment, tables, user: otherUser.rawValue, before: otherCursor, limit: 20))
             if let peer { peerDeep.add(try peer.timelinePage(user: deepUser.rawValue, before: cursor, limit: 20)) }
         }
-        let rawName = "raw LMDB: cursor walk + 20 lookups, no decoding"
+        let rawName = RawBaselines.timelinePageName
         func figure(_ name: String, _ samples: Samples, _ raw: Samples, _ peerSamples: Samples, _ p: Double) -> Figure {
             var figure = Figure(
                 name: name, value: samples.percentile(p) * 1e6, unit: "µs", baseline: raw.percentile(p) * 1e6,

@@ -6,7 +6,7 @@ import TimelineDomain
 /// way Timeline reads it (the materialised timeline, the pulled authors' posts and boosts, and
 /// each followed tag's post list merged at read time, each post once), beside the same readers'
 /// page before they followed the tags, the raw floor and the SQLite peer's home page (its feed
-/// table, which holds no tag's posts: the page Timeline answers does more).
+/// table, into which the same follows bring the tags' posts).
 extension Benchmark {
     /// How many hashtags each measured reader follows.
     static let followedTagsPerReader = 3
@@ -44,6 +44,7 @@ extension Benchmark {
         }
         for (user, tags) in zip(readers, readerTags) {
             for tag in tags { _ = try await service.execute(.followTag(tag: tag), as: .user(user.rawValue)) }
+            try peer?.followTags(tags, user: user.rawValue)
         }
         var tagged = Samples(), raw = Samples(), peerSamples = Samples()
         for _ in 0..<scale.samples {
@@ -57,8 +58,9 @@ extension Benchmark {
         // Back as they were: a second run on the same `--dir` measures the same network.
         for (user, tags) in zip(readers, readerTags) {
             for tag in tags { _ = try await service.execute(.unfollowTag(tag: tag), as: .user(user.rawValue)) }
+            try peer?.unfollowTags(tags, user: user.rawValue)
         }
-        let rawName = "raw LMDB: cursor walk + 20 lookups, no decoding"
+        let rawName = RawBaselines.timelinePageName
         func figure(_ name: String, _ samples: Samples, _ raw: Samples, _ peerSamples: Samples, _ p: Double)
             -> Figure
         {

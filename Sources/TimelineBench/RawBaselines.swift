@@ -1,5 +1,7 @@
 import Foundation
 import LMDB
+import Timeline
+import TimelineDomain
 
 /// What LMDB itself does on this machine, to put Timeline's figures beside.
 enum RawBaselines {
@@ -80,26 +82,39 @@ enum RawBaselines {
     }
 
     /// What a timeline page asks of LMDB, and nothing else: a read transaction, a descending
-    /// cursor walk over `limit` of the user's materialised timeline keys (below `before`), and
-    /// one lookup per post reading every byte of its record, with no decoding. Returns seconds.
+    /// cursor walk over `limit` of the user's materialised timeline entries (below `before`), and
+    /// the record each shows read whole, with no decoding: a post's by one lookup, a boost's post
+    /// by two (the boost's record, which starts with its post's id, then the post's). Returns
+    /// seconds.
+    static let timelinePageName = "raw LMDB: cursor walk + each entry's post (a boost's by its record), no decoding"
+
     static func timelinePage(
-        _ env: Environment, _ tables: (timelines: Database, posts: Database),
-        user: String, before: String?, limit: Int
+        _ env: Environment, _ tables: TimelinePageTables, user: String, before: String?, limit: Int
     ) throws -> Double {
         let prefix = Array(user.utf8) + [0]
         var touched = 0
+        func sum(_ record: Span<UInt8>) -> Int {
+            var sum = 0
+            for index in record.indices { sum &+= Int(record[index]) }
+            return sum
+        }
         let seconds = try time {
             try env.read { txn in
                 try txn.withCursor(tables.timelines) { cursor in
                     var entry = try cursor.seek(below: before.map { prefix + Array($0.utf8) } ?? Array(user.utf8) + [1])
                     var count = 0
-                    while count < limit, let (key, _) = entry, key.hasPrefix(prefix) {
-                        touched &+=
-                            try txn.withValue(tables.posts, key[prefix.count...]) { record in
-                                var sum = 0
-                                for index in record.indices { sum &+= Int(record[index]) }
-                                return sum
-                            } ?? 0
+                    while count < limit, let (key, value) = entry, key.hasPrefix(prefix) {
+                        let id = key[prefix.count...]
+                        if let marks = value.first, marks & tables.boostMark != 0 {
+                            let post = try txn.withValue(tables.boosts, id) { record -> [UInt8] in
+                                var offset = 0
+                                let count = try SpanReading.length(record, &offset)
+                                return (offset..<offset + count).map { record[$0] }
+                            }
+                            touched &+= try post.flatMap { try txn.withValue(tables.posts, $0, sum) } ?? 0
+                        } else {
+                            touched &+= try txn.withValue(tables.posts, id, sum) ?? 0
+                        }
                         count += 1
                         entry = try cursor.previous()
                     }

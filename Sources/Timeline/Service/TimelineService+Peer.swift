@@ -14,10 +14,25 @@ package enum PeerRow {
     case like(post: PostID, user: UserID)
     /// `user` bookmarked `post`.
     case bookmark(user: UserID, post: PostID)
+    /// `booster` boosted `post`: the boost `id` (creation order, as posts').
+    case boost(id: PostID, post: PostID, booster: UserID)
+    /// `user` follows the hashtag `tag`.
+    case tagFollow(user: UserID, tag: String)
+}
+
+/// The tables a home timeline page reads, for the benchmark's raw-LMDB floor: the timelines
+/// (`user ‖ 0 ‖ entry` → marks), the posts, and the boosts (a boost's id → its record, which
+/// starts with its post's id, length-prefixed); an entry whose marks hold `boostMark` is a boost.
+package struct TimelinePageTables: Sendable {
+    package let timelines: Database
+    package let posts: Database
+    package let boosts: Database
+    package let boostMark: UInt8
 }
 
 extension TimelineService {
-    /// Calls `visit` with every user, post, follow, like and bookmark, in one snapshot.
+    /// Calls `visit` with every user, post, follow, like, bookmark, boost and hashtag follow, in
+    /// one snapshot.
     package func forEachPeerRow(_ visit: (PeerRow) throws -> Void) throws {
         try read { view in
             let (txn, models) = (view.txn, view.models)
@@ -43,6 +58,17 @@ extension TimelineService {
             try txn.scan(models.posts.bookmarks.database, prefix: []) { key, _ in
                 let (user, post) = CompositeKey.split(key)
                 try visit(.bookmark(user: UserID(user), post: PostID(post)))
+                return true
+            }
+            try txn.scan(models.boosts.boosts.database, prefix: []) { key, value in
+                let boost = try BoostRecords.decode(value)
+                try visit(
+                    .boost(id: PostID(String(decoding: key, as: UTF8.self)), post: boost.post, booster: boost.booster))
+                return true
+            }
+            try txn.scan(models.timeline.tagFollowers.database, prefix: []) { key, _ in
+                let (tag, user) = CompositeKey.split(key)
+                try visit(.tagFollow(user: UserID(user), tag: tag))
                 return true
             }
         }

@@ -104,9 +104,11 @@ public final class TimelineService: Sendable {
     package let log: EventLog
     let registry: ModelRegistry
     /// The tables a timeline page reads, for the benchmark's raw-LMDB baseline.
-    package var timelinePageTables: (timelines: Database, posts: Database) {
+    package var timelinePageTables: TimelinePageTables {
         let models = registry.current
-        return (models.timeline.timelines.database, models.posts.posts.database)
+        return TimelinePageTables(
+            timelines: models.timeline.timelines.database, posts: models.posts.posts.database,
+            boosts: models.boosts.boosts.database, boostMark: ViewerMarks.boost.rawValue)
     }
     let options: Options
     /// Set in a cluster: how this replica follows and feeds the replicated log.
