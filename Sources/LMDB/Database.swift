@@ -1,6 +1,9 @@
 internal import CLMDB
+import Synchronization
 
-/// A handle to a named database inside an environment. Cheap to copy; valid for the
+/// A handle to a named database inside an environment. Cheap to copy — a plain value, with no
+/// reference in it, so a copy costs no reference counting (a table is one, a projection a
+/// struct of tables, and a page reads through them hundreds of times) — and valid for the
 /// environment's whole life.
 public struct Database: Sendable, Hashable {
     /// Flags a database is created with.
@@ -22,10 +25,27 @@ public struct Database: Sendable, Hashable {
     }
 
     let dbi: MDB_dbi
-    /// The database's name.
-    public let name: String
+    /// The name's place in `names` (its string is held there once, not copied with each handle).
+    private let nameIndex: Int
     /// Which environment holds it.
     public let placement: Placement
+
+    init(dbi: MDB_dbi, name: String, placement: Placement) {
+        self.dbi = dbi
+        self.placement = placement
+        nameIndex = Self.names.withLock { names in
+            if let index = names.indices[name] { return index }
+            names.all.append(name)
+            names.indices[name] = names.all.count - 1
+            return names.all.count - 1
+        }
+    }
+
+    /// The database's name.
+    public var name: String { Self.names.withLock { $0.all[nameIndex] } }
+
+    /// Every database name met in this process (a handful: one per table), each once.
+    private static let names = Mutex<(all: [String], indices: [String: Int])>(([], [:]))
 }
 
 /// How a value is written.

@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 import TimelineDomain
 
@@ -47,6 +48,12 @@ struct BoostsProjection: Projection {
 
     /// How many boosts `post` has.
     func count(of post: PostID, _ txn: Transaction) throws -> Int { Int(try counts.get(post, txn) ?? 0) }
+
+    /// How many boosts the post whose id's bytes are `key` has, read in place (a page's count
+    /// per post makes no key nor value).
+    func count(ofKey key: some ContiguousBytes, _ txn: Transaction) throws -> Int {
+        Int(try txn.withValue(counts.database, key) { BigEndian.uint64($0) ?? 0 } ?? 0)
+    }
 
     /// Whether `follower` sees `followee`'s boosts.
     func shows(_ follower: UserID, _ followee: UserID, _ txn: Transaction) throws -> Bool {

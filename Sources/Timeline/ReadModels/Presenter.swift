@@ -15,6 +15,11 @@ final class Presenter {
     private let boosts: BoostsProjection
     private let postPolls: Table<PostPolls>
     private let profiles: ProfilesProjection
+    /// `viewer ‖ 0`, the start of the viewer's grouped keys, made once.
+    private let viewerPrefix: [UInt8]
+    /// The key of a post's lookup, made in one buffer for every post (a key made per lookup
+    /// was an allocation each, several a post).
+    private var key: [UInt8] = []
 
     /// A presenter for `privacy`'s viewer (made by `ReadView.privacy(for:)`, with their mutes).
     init(_ privacy: Privacy<ReadView>) {
@@ -24,6 +29,8 @@ final class Presenter {
         boosts = view.models.boosts
         postPolls = view.models.polls.postPolls
         profiles = view.models.profiles
+        viewerPrefix = privacy.viewer.map { CompositeKey.prefix($0.rawValue) } ?? []
+        key.reserveCapacity(64)
     }
 
     /// `user`'s username ("" for a user who is gone).
@@ -91,23 +98,32 @@ final class Presenter {
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
         var post: Post
-        let id = stored.id
         if viewer != nil, let marks, !marks.contains(.boost) {
             post = Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
         } else if let viewer {
+            let id = stored.id
             post = Post(
                 stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
         } else {
             post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
-        post.boostCount = try boosts.count(of: id, view.txn)
+        // Looked up by the record's own id bytes: a page makes no id string nor key per post.
+        let id = stored.bytes[stored.fields.id]
+        let txn = view.txn
+        post.boostCount = try boosts.count(ofKey: id, txn)
         // A post nobody boosted (most) costs one lookup: the count's.
-        if let viewer {
-            post.boostedByViewer =
-                try post.boostCount > 0 && boosts.byUserAndPost.contains((viewer, id), view.txn)
+        if viewer != nil {
+            if post.boostCount > 0 {
+                key.removeAll(keepingCapacity: true)
+                key.append(contentsOf: viewerPrefix)
+                key.append(contentsOf: id)
+                post.boostedByViewer = try txn.contains(boosts.byUserAndPost.database, key)
+            } else {
+                post.boostedByViewer = false
+            }
         }
         // Its poll's id (one lookup), so a client draws the poll without asking whether there is one.
-        post.poll = try postPolls.get(id, view.txn)
+        post.poll = try txn.withValue(postPolls.database, id) { try PostPolls.decode($0) }
         return post
     }
 

@@ -87,6 +87,11 @@ package enum SpanReading {
 
     /// Reads an unsigned LEB128 varint of at most 64 bits, refusing one that overflows.
     @inlinable package static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt64 {
+        // Most are one byte (a string's length, a count): read without the loop's checks.
+        if offset < span.count, span[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(span[offset])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
