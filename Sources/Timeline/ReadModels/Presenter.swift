@@ -1,3 +1,4 @@
+import LMDB
 import Foundation
 import TimelineDomain
 
@@ -8,15 +9,19 @@ final class Presenter {
     private let view: ReadView
     private let viewer: UserID?
     /// The viewer's privacy policy: what `listedPost` may show them, and where.
-    let privacy: Privacy<ReadView>
-    private var usernames: [UserID: String] = [:]
+    private(set) var privacy: Privacy<ReadView>
+    /// The usernames looked up so far (a page names a few users: a short list searched in
+    /// order costs less than a dictionary's hashing and storage).
+    private var usernames: [(user: UserID, name: String)] = []
     /// What each post shown reads besides its record, held once (a projection is a struct of
     /// tables: reached through the view per post, it was copied per post).
     private let boosts: BoostsProjection
     private let postPolls: Table<PostPolls>
     private let profiles: ProfilesProjection
-    /// `viewer ‖ 0`, the start of the viewer's grouped keys, made once.
-    private let viewerPrefix: [UInt8]
+    /// Whether `knowBlocks` read the viewer's blocks (past its limit, the policy asks per user).
+    private var blocksRead = false
+    /// The viewer's id's bytes, made once for the keys of their likes, bookmarks and boosts.
+    private let viewerBytes: [UInt8]
     /// The key of a post's lookup, made in one buffer for every post (a key made per lookup
     /// was an allocation each, several a post).
     private var key: [UInt8] = []
@@ -29,15 +34,25 @@ final class Presenter {
         boosts = view.models.boosts
         postPolls = view.models.polls.postPolls
         profiles = view.models.profiles
-        viewerPrefix = privacy.viewer.map { CompositeKey.prefix($0.rawValue) } ?? []
+        viewerBytes = privacy.viewer.map { Array($0.rawValue.utf8) } ?? []
         key.reserveCapacity(64)
+    }
+
+    /// Has the policy answer blocks from the viewer's blocks read once (`Privacy.knowingBlocks`),
+    /// unless it does already: for a page that meets strangers' posts (boosts, followed tags),
+    /// each asking of blocks both ways, when the viewer has few blocks (most have none).
+    func knowBlocks() throws {
+        guard let viewer, privacy.blockedUsers == nil, !blocksRead else { return }
+        blocksRead = true
+        privacy = privacy.knowingBlocks(try view.models.follows.blockedEitherWay(of: viewer, atMost: 256, view.txn))
     }
 
     /// `user`'s username ("" for a user who is gone).
     func username(_ user: UserID) throws -> String {
-        if let known = usernames[user] { return known }
+        if let known = usernames.first(where: { $0.user == user }) { return known.name }
         let name = try profiles.username(user, view.txn) ?? ""
-        usernames[user] = name
+        // Past a page's worth, the list stops growing (a longer one would cost more than a lookup).
+        if usernames.count < 32 { usernames.append((user, name)) }
         return name
     }
 
@@ -97,34 +112,42 @@ final class Presenter {
     }
 
     private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
+        // Looked up by the record's own id bytes, each key made in one buffer: a page makes no
+        // id string nor key per post.
+        let id = stored.bytes[stored.fields.id]
+        let txn = view.txn
         var post: Post
         if viewer != nil, let marks, !marks.contains(.boost) {
             post = Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
-        } else if let viewer {
-            let id = stored.id
+        } else if viewer != nil {
+            let posts = view.models.posts
             post = Post(
-                stored, likedByViewer: try view.likes(viewer, id), bookmarkedByViewer: try view.bookmarks(viewer, id))
+                stored, likedByViewer: try has(posts.likes.database, id, viewerBytes),
+                bookmarkedByViewer: try has(posts.bookmarks.database, viewerBytes, id))
         } else {
             post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
-        // Looked up by the record's own id bytes: a page makes no id string nor key per post.
-        let id = stored.bytes[stored.fields.id]
-        let txn = view.txn
         post.boostCount = try boosts.count(ofKey: id, txn)
         // A post nobody boosted (most) costs one lookup: the count's.
         if viewer != nil {
-            if post.boostCount > 0 {
-                key.removeAll(keepingCapacity: true)
-                key.append(contentsOf: viewerPrefix)
-                key.append(contentsOf: id)
-                post.boostedByViewer = try txn.contains(boosts.byUserAndPost.database, key)
-            } else {
-                post.boostedByViewer = false
-            }
+            post.boostedByViewer =
+                try post.boostCount > 0 && has(boosts.byUserAndPost.database, viewerBytes, id)
         }
         // Its poll's id (one lookup), so a client draws the poll without asking whether there is one.
         post.poll = try txn.withValue(postPolls.database, id) { try PostPolls.decode($0) }
         return post
+    }
+
+    /// Whether `first ‖ 0 ‖ second` (a grouped table's key, `CompositeKey`) is a key of
+    /// `database`, the key made in `key`.
+    private func has(_ database: Database, _ first: some Collection<UInt8>, _ second: some Collection<UInt8>)
+        throws -> Bool
+    {
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: first)
+        key.append(0)
+        key.append(contentsOf: second)
+        return try view.txn.contains(database, key)
     }
 
     func comment(_ comment: CommentRecord) throws -> Comment {

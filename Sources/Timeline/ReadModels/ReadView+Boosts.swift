@@ -18,6 +18,8 @@ extension ReadView {
         following: TagFollowing? = nil
     ) throws -> Post? {
         guard let boost = try models.boosts.boost(id, txn) else { return nil }
+        // A boost asks of blocks twice (its booster, its post's author): read once per page.
+        try present.knowBlocks()
         let privacy = present.privacy
         // The entry's booster is followed (or is the viewer): a timeline holds only followees'
         // boosts, and only followees' boost lists are merged.

@@ -79,14 +79,18 @@ package struct ByteReader {
 /// The decoding primitives, over a span of bytes and a read position that they advance.
 package enum SpanReading {
     /// Reads one byte at `offset`.
-    @inlinable package static func u8(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt8 {
+    @inlinable @inline(__always) package static func u8(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord)
+        -> UInt8
+    {
         guard offset < span.count else { throw CorruptRecord(message: "truncated") }
         defer { offset += 1 }
         return span[offset]
     }
 
     /// Reads an unsigned LEB128 varint of at most 64 bits, refusing one that overflows.
-    @inlinable package static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> UInt64 {
+    @inlinable @inline(__always) package static func varint(_ span: Span<UInt8>, _ offset: inout Int)
+        throws(CorruptRecord) -> UInt64
+    {
         // Most are one byte (a string's length, a count): read without the loop's checks.
         if offset < span.count, span[offset] < 0x80 {
             defer { offset += 1 }
@@ -104,17 +108,23 @@ package enum SpanReading {
     }
 
     /// Reads an `Int` (a varint of its 64-bit pattern).
-    @inlinable package static func int(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
+    @inlinable @inline(__always) package static func int(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord)
+        -> Int
+    {
         Int(Int64(bitPattern: try varint(span, &offset)))
     }
 
     /// Reads an `Int64` (a varint of its bit pattern).
-    @inlinable package static func int64(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int64 {
+    @inlinable @inline(__always) package static func int64(_ span: Span<UInt8>, _ offset: inout Int)
+        throws(CorruptRecord) -> Int64
+    {
         Int64(bitPattern: try varint(span, &offset))
     }
 
     /// Reads a varint length, refusing one past the end of `span`.
-    @inlinable package static func length(_ span: Span<UInt8>, _ offset: inout Int) throws(CorruptRecord) -> Int {
+    @inlinable @inline(__always) package static func length(_ span: Span<UInt8>, _ offset: inout Int)
+        throws(CorruptRecord) -> Int
+    {
         let n = try varint(span, &offset)
         guard n <= UInt64(span.count - offset) else { throw CorruptRecord(message: "length \(n) past the end") }
         return Int(n)
