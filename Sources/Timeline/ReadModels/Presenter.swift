@@ -98,12 +98,13 @@ final class Presenter {
 
     /// The stored post `stored` as the viewer may see it on `surface` (`listedPost(_:on:)`,
     /// for a caller that read the record already).
+    /// `boostCount`: how many boosts it has, when the caller read it.
     func listed(
-        _ stored: PostReadings, on surface: Surface, marks: ViewerMarks? = nil,
+        _ stored: PostReadings, on surface: Surface, marks: ViewerMarks? = nil, boostCount: Int? = nil,
         keeping: (PostReadings) throws -> Bool = { _ in true }
     ) throws -> Post? {
         guard try keeping(stored), try privacy.mayShow(post: stored, on: surface) else { return nil }
-        return try present(stored, marks: marks)
+        return try present(stored, marks: marks, boostCount: boostCount)
     }
 
     /// Post `id` as the viewer may see it on `surface` (`listedPost(_:on:)`).
@@ -111,7 +112,7 @@ final class Presenter {
         try listedPost(Array(id.rawValue.utf8), on: surface)
     }
 
-    private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
+    private func present(_ stored: PostReadings, marks: ViewerMarks?, boostCount: Int? = nil) throws -> Post {
         // Looked up by the record's own id bytes, each key made in one buffer: a page makes no
         // id string nor key per post.
         let id = stored.bytes[stored.fields.id]
@@ -127,7 +128,7 @@ final class Presenter {
         } else {
             post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
-        post.boostCount = try boosts.count(ofKey: id, txn)
+        post.boostCount = try boostCount ?? boosts.count(ofKey: id, txn)
         // A post nobody boosted (most) costs one lookup: the count's.
         if viewer != nil {
             post.boostedByViewer =

@@ -26,18 +26,23 @@ extension ReadView {
         guard try comesIn(boost.booster, to: viewer, privacy, excluded, followed: true) else { return nil }
         if boost.author == viewer { return nil }
         if try follows(viewer, boost.author) { return nil }
+        // The post's record, read once for the checks below and to show it.
+        guard let stored = try storedPost(Array(boost.post.rawValue.utf8)) else { return nil }
         // The post came in by a followed tag, at its own place.
-        if try cameInByTag(boost.post, following, privacy) { return nil }
+        if try cameInByTag(stored, following, privacy) { return nil }
         // Most posts have one boost: the earlier ones are looked for only when there are others.
+        let boostCount = try models.boosts.count(of: boost.post, txn)
         var earlierCameIn = false
-        if try models.boosts.count(of: boost.post, txn) > 1 {
+        if boostCount > 1 {
             try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
                 guard earlier < id else { return false }
                 earlierCameIn = try comesIn(booster, to: viewer, privacy, excluded)
                 return !earlierCameIn
             }
         }
-        guard !earlierCameIn, var post = try present.listedPost(boost.post, on: .boosted) else { return nil }
+        guard !earlierCameIn, var post = try present.listed(stored, on: .boosted, boostCount: boostCount) else {
+            return nil
+        }
         post.boost = try info(boost, present)
         return post
     }

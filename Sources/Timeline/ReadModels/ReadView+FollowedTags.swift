@@ -63,6 +63,12 @@ extension ReadView {
     /// the viewer's policy on `hashtag`): a boost of it then does not show again.
     func cameInByTag(_ id: PostID, _ following: TagFollowing?, _ privacy: Privacy<ReadView>) throws -> Bool {
         guard let following, let stored = try storedPost(Array(id.rawValue.utf8)) else { return false }
+        return try cameInByTag(stored, following, privacy)
+    }
+
+    /// `cameInByTag(_:_:_:)` for a post whose record the caller read.
+    func cameInByTag(_ stored: PostReadings, _ following: TagFollowing?, _ privacy: Privacy<ReadView>) throws -> Bool {
+        guard let following else { return false }
         return try mayComeInByTag(stored, following) && privacy.mayShow(post: stored, on: .hashtag)
     }
 
