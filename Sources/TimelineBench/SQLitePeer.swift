@@ -3,7 +3,8 @@ import SQLite
 import Timeline
 
 /// The design a competent team would pick for the same app on SQLite, raced in the same run
-/// on the same network: `users`, `posts` (with their counts), `follows` indexed both ways,
+/// on the same network: `users`, `posts` (with their counts — likes, comments, boosts — and
+/// their poll's id, as Timeline's page answers them), `follows` indexed both ways,
 /// `likes`, `bookmarks`, `comments`, `boosts`, `post_tags` and a fan-out
 /// `feed(user, entry, post, booster)` table `WITHOUT ROWID` holding, as Mastodon's home feed
 /// does, every post of everyone a user follows and their own, their followed hashtags' posts,
@@ -24,7 +25,8 @@ final class SQLitePeer {
             CREATE TABLE users(id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE posts(id TEXT PRIMARY KEY, author TEXT NOT NULL, image TEXT NOT NULL, caption TEXT, hashtags TEXT NOT NULL,
                                width INTEGER, height INTEGER, feed_image TEXT, thumb_image TEXT,
-                               like_count INTEGER NOT NULL, comment_count INTEGER NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
+                               like_count INTEGER NOT NULL, comment_count INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                               boost_count INTEGER NOT NULL DEFAULT 0, poll TEXT) WITHOUT ROWID;
             CREATE TABLE follows(follower TEXT NOT NULL, followee TEXT NOT NULL, PRIMARY KEY(follower, followee)) WITHOUT ROWID;
             CREATE INDEX follows_by_followee ON follows(followee, follower);
             CREATE TABLE likes(post TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY(post, user)) WITHOUT ROWID;
@@ -39,7 +41,8 @@ final class SQLitePeer {
             """)
         try db.execute("BEGIN")
         let user = try db.statement("INSERT INTO users VALUES (?, ?, ?)")
-        let post = try db.statement("INSERT INTO posts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let post = try db.statement("INSERT INTO posts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)")
+        let poll = try db.statement("UPDATE posts SET poll = ?2 WHERE id = ?1")
         let follow = try db.statement("INSERT INTO follows VALUES (?, ?)")
         let like = try db.statement("INSERT INTO likes VALUES (?, ?)")
         let bookmark = try db.statement("INSERT INTO bookmarks VALUES (?, ?)")
@@ -70,6 +73,8 @@ final class SQLitePeer {
                 try boost.run([.text(id.rawValue), .text(post.rawValue), .text(booster.rawValue)])
             case let .tagFollow(user, tag):
                 try tagFollow.run([.text(user.rawValue), .text(tag)])
+            case let .poll(post, id):
+                try poll.run([.text(post.rawValue), .text(id.rawValue)])
             }
         }
         // The fan-out: each user's own posts, every post of everyone they follow and of the
@@ -84,6 +89,9 @@ final class SQLitePeer {
                     WHERE tag = t.tag ORDER BY post DESC LIMIT 1 OFFSET \(Self.tagPostsInFeed - 1)), '');
             CREATE INDEX feed_posts ON feed(user, post);
             CREATE INDEX boosts_by_booster ON boosts(booster, id);
+            CREATE INDEX boosts_by_booster_post ON boosts(booster, post);
+            UPDATE posts SET boost_count = (SELECT COUNT(*) FROM boosts b WHERE b.post = posts.id)
+                WHERE id IN (SELECT post FROM boosts);
             INSERT OR IGNORE INTO feed SELECT f.follower, MIN(b.id), b.post, b.booster, NULL
                 FROM (SELECT follower, followee FROM follows UNION ALL SELECT id, id FROM users) f
                 JOIN boosts b ON b.booster = f.followee
@@ -130,7 +138,8 @@ final class SQLitePeer {
                p.width, p.height, p.feed_image, p.thumb_image,
                EXISTS(SELECT 1 FROM likes l WHERE l.post = p.id AND l.user = ?1),
                EXISTS(SELECT 1 FROM bookmarks b WHERE b.user = ?1 AND b.post = p.id),
-               f.entry, bu.username
+               f.entry, bu.username, p.poll, p.boost_count,
+               p.boost_count > 0 AND EXISTS(SELECT 1 FROM boosts x WHERE x.booster = ?1 AND x.post = p.id)
         FROM feed f JOIN posts p ON p.id = f.post JOIN users u ON u.id = p.author
              LEFT JOIN users bu ON bu.id = f.booster
         WHERE f.user = ?1 AND f.entry < ?2 ORDER BY f.entry DESC LIMIT ?3
@@ -148,8 +157,8 @@ final class SQLitePeer {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(8192)
             while try page.step() {
-                for column: Int32 in [0, 1, 2, 3, 4, 5, 11, 12, 15, 16] { page.appendText(column, to: &bytes) }
-                for column: Int32 in [6, 7, 8, 9, 10, 13, 14] { touched &+= Int(page.int(column)) }
+                for column: Int32 in [0, 1, 2, 3, 4, 5, 11, 12, 15, 16, 17] { page.appendText(column, to: &bytes) }
+                for column: Int32 in [6, 7, 8, 9, 10, 13, 14, 18, 19] { touched &+= Int(page.int(column)) }
             }
             touched &+= bytes.count
             try db.execute("COMMIT")
@@ -185,7 +194,7 @@ final class SQLitePeer {
     /// tag's followers, in one durable transaction.
     func addPost(id: String, author: String, caption: String, image: String) throws {
         try db.execute("BEGIN IMMEDIATE")
-        try db.statement("INSERT INTO posts VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, 0, 0, ?)")
+        try db.statement("INSERT INTO posts VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, 0, 0, ?, 0, NULL)")
             .run([
                 .text(id), .text(author), .text(image), .text(caption), .text("sea"),
                 .int(Int64(Date().timeIntervalSince1970 * 1000))

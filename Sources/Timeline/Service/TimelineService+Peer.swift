@@ -18,6 +18,8 @@ package enum PeerRow {
     case boost(id: PostID, post: PostID, booster: UserID)
     /// `user` follows the hashtag `tag`.
     case tagFollow(user: UserID, tag: String)
+    /// `post` holds the poll `poll`.
+    case poll(post: PostID, poll: PollID)
 }
 
 /// The tables a home timeline page reads, for the benchmark's raw-LMDB floor: the timelines
@@ -31,8 +33,8 @@ package struct TimelinePageTables: Sendable {
 }
 
 extension TimelineService {
-    /// Calls `visit` with every user, post, follow, like, bookmark, boost and hashtag follow, in
-    /// one snapshot.
+    /// Calls `visit` with every user, post, follow, like, bookmark, boost, hashtag follow and
+    /// post's poll, in one snapshot.
     package func forEachPeerRow(_ visit: (PeerRow) throws -> Void) throws {
         try read { view in
             let (txn, models) = (view.txn, view.models)
@@ -69,6 +71,10 @@ extension TimelineService {
             try txn.scan(models.timeline.tagFollowers.database, prefix: []) { key, _ in
                 let (tag, user) = CompositeKey.split(key)
                 try visit(.tagFollow(user: UserID(user), tag: tag))
+                return true
+            }
+            try txn.scan(models.polls.postPolls.database, prefix: []) { key, value in
+                try visit(.poll(post: PostID(String(decoding: key, as: UTF8.self)), poll: PostPolls.decode(value)))
                 return true
             }
         }
