@@ -26,9 +26,13 @@ package enum PeerRow {
 /// (`user ‖ 0 ‖ entry` → marks), the posts, and the boosts (a boost's id → its record, which
 /// starts with its post's id, length-prefixed); an entry whose marks hold `boostMark` is a boost.
 package struct TimelinePageTables: Sendable {
+    /// `user ‖ 0 ‖ entry id` → the entry's marks.
     package let timelines: Database
+    /// A post's id → its record.
     package let posts: Database
+    /// A boost's id → its record.
     package let boosts: Database
+    /// The mark (a bit of an entry's first value byte) that says the entry is a boost.
     package let boostMark: UInt8
 }
 
