@@ -1,11 +1,10 @@
-import Foundation
 import LMDB
 import TimelineDomain
 
 /// The boosts (Mastodon's reblogs): each boost's record, each user's boosts (in boost id
 /// order: what a pulled booster's followers merge at read time, as a pulled author's posts),
-/// each post's boosts (its `reblogged_by`, oldest first) and their count, and the followees
-/// whose boosts a follower hid (`reblogs` false).
+/// each post's boosts (its `reblogged_by`, oldest first; their count is in the post's record,
+/// `StoredPost.boostCount`), and the followees whose boosts a follower hid (`reblogs` false).
 ///
 /// Applied after `timeline`, which reads a deleted post's boosts (and a followee's backlog of
 /// boosts) as they stood before the event.
@@ -19,12 +18,10 @@ struct BoostsProjection: Projection {
     let byUser: Table<TimelineEntries>
     /// `postId ‖ 0 ‖ boostId` → the booster
     let byPost: Table<IDValues<PostID, PostID, UserID>>
-    /// postId → how many boosts it has
-    let counts: Table<BoostCounts>
     /// `follower ‖ 0 ‖ followee`: the follower hid the followee's boosts
     let hidden: Table<Members<UserID, UserID>>
     var databases: [Database] {
-        [boosts.database, byUserAndPost.database, byUser.database, byPost.database, counts.database, hidden.database]
+        [boosts.database, byUserAndPost.database, byUser.database, byPost.database, hidden.database]
     }
 
     private(set) var handlers = EventHandlers()
@@ -34,7 +31,6 @@ struct BoostsProjection: Projection {
         byUserAndPost = try Table(env, prefix + "boostsByUserAndPost")
         byUser = try Table(env, prefix + "boostsByUser")
         byPost = try Table(env, prefix + "boostsByPost")
-        counts = try Table(env, prefix + "boostCounts")
         hidden = try Table(env, prefix + "hiddenBoosts")
         handlers = Self.handlers(of: self)
     }
@@ -44,15 +40,6 @@ struct BoostsProjection: Projection {
         guard var boost = try boosts.get(id, txn) else { return nil }
         boost.id = id
         return boost
-    }
-
-    /// How many boosts `post` has.
-    func count(of post: PostID, _ txn: Transaction) throws -> Int { Int(try counts.get(post, txn) ?? 0) }
-
-    /// How many boosts the post whose id's bytes are `key` has, read in place (a page's count
-    /// per post makes no key nor value).
-    func count(ofKey key: some ContiguousBytes, _ txn: Transaction) throws -> Int {
-        Int(try txn.withValue(counts.database, key) { BigEndian.uint64($0) ?? 0 } ?? 0)
     }
 
     /// Whether `follower` sees `followee`'s boosts.
@@ -75,7 +62,6 @@ struct BoostsProjection: Projection {
         try byUserAndPost.put((boost.booster, boost.post), boost.id, txn)
         try byUser.put((boost.booster, boost.id), .boost, txn)
         try byPost.put((boost.post, boost.id), boost.booster, txn)
-        try counts.put(boost.post, UInt64(try count(of: boost.post, txn) + 1), txn)
     }
 
     private func remove(_ id: PostID, post: PostID, booster: UserID, _ txn: Transaction) throws {
@@ -84,8 +70,6 @@ struct BoostsProjection: Projection {
         try byUserAndPost.delete((booster, post), txn)
         try byUser.delete((booster, id), txn)
         try byPost.delete((post, id), txn)
-        let left = try count(of: post, txn) - 1
-        if left > 0 { try counts.put(post, UInt64(left), txn) } else { try counts.delete(post, txn) }
     }
 
     /// A deleted or removed post's boosts go with it.
@@ -144,11 +128,4 @@ enum BoostRecords: TableLayout {
 enum IDValues<Group: KeyPart, Member: KeyPart, Value: KeyPart>: GroupedLayout {
     static func encode(_ value: Value) -> [UInt8] { Array(value.keyText.utf8) }
     static func decode(_ bytes: [UInt8]) -> Value { Value(keyText: String(decoding: bytes, as: UTF8.self)) }
-}
-
-/// A post → how many boosts it has (8 bytes, big-endian).
-enum BoostCounts: TableLayout {
-    static func key(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
-    static func encode(_ count: UInt64) -> [UInt8] { BigEndian.bytes(count) }
-    static func decode(_ bytes: [UInt8]) -> UInt64 { BigEndian.uint64(bytes) ?? 0 }
 }

@@ -186,15 +186,6 @@ enum PostPolls: TableLayout {
     static func key(_ id: PostID) -> [UInt8] { Array(id.rawValue.utf8) }
     static func encode(_ id: PollID) -> [UInt8] { Array(id.rawValue.utf8) }
     static func decode(_ bytes: [UInt8]) -> PollID { PollID(String(decoding: bytes, as: UTF8.self)) }
-    /// The poll's id read in place (a page asks each post for its poll: most have none, and
-    /// the lookup copies nothing then).
-    static func decode(_ bytes: Span<UInt8>) throws(CorruptRecord) -> PollID {
-        do {
-            return PollID(String(copying: try UTF8Span(validating: bytes)))
-        } catch {
-            throw CorruptRecord(message: "ill-formed UTF-8")
-        }
-    }
 }
 
 extension PollID: KeyPart {}

@@ -260,6 +260,19 @@ struct PostsProjection: Projection {
                 try projection.updateStored(post, txn) { $0.authorUsername = username }
             }
         }
+        // The record holds what presenting the post reads of its boosts and its poll.
+        handlers.on(.postBoosted) { (e: Boost, _, txn) in
+            try projection.updateStored(e.postId, txn) { $0.boostCount += 1 }
+        }
+        handlers.on(.boostRemoved) { (e: Boost, _, txn) in
+            try projection.updateStored(e.postId, txn) { $0.boostCount = max(0, $0.boostCount - 1) }
+        }
+        handlers.on(.pollSet) { (e: PollSet, _, txn) in
+            try projection.updateStored(e.postId, txn) { $0.poll = e.pollId }
+        }
+        handlers.on(.pollRemoved) { (e: PollRemoved, _, txn) in
+            try projection.updateStored(e.postId, txn) { if $0.poll == e.pollId { $0.poll = nil } }
+        }
         handlers.on(.reportsDismissed) { (e: ReportsDismissed, _, txn) in
             try projection.dismissReports(e.postId, txn)
             try projection.recountReports(e.postId, txn)

@@ -16,7 +16,6 @@ final class Presenter {
     /// What each post shown reads besides its record, held once (a projection is a struct of
     /// tables: reached through the view per post, it was copied per post).
     private let boosts: BoostsProjection
-    private let postPolls: Table<PostPolls>
     private let profiles: ProfilesProjection
     /// Whether `knowBlocks` read the viewer's blocks (past its limit, the policy asks per user).
     private var blocksRead = false
@@ -32,7 +31,6 @@ final class Presenter {
         self.viewer = privacy.viewer
         self.privacy = privacy
         boosts = view.models.boosts
-        postPolls = view.models.polls.postPolls
         profiles = view.models.profiles
         viewerBytes = privacy.viewer.map { Array($0.rawValue.utf8) } ?? []
         key.reserveCapacity(64)
@@ -98,13 +96,12 @@ final class Presenter {
 
     /// The stored post `stored` as the viewer may see it on `surface` (`listedPost(_:on:)`,
     /// for a caller that read the record already).
-    /// `boostCount`: how many boosts it has, when the caller read it.
     func listed(
-        _ stored: PostReadings, on surface: Surface, marks: ViewerMarks? = nil, boostCount: Int? = nil,
+        _ stored: PostReadings, on surface: Surface, marks: ViewerMarks? = nil,
         keeping: (PostReadings) throws -> Bool = { _ in true }
     ) throws -> Post? {
         guard try keeping(stored), try privacy.mayShow(post: stored, on: surface) else { return nil }
-        return try present(stored, marks: marks, boostCount: boostCount)
+        return try present(stored, marks: marks)
     }
 
     /// Post `id` as the viewer may see it on `surface` (`listedPost(_:on:)`).
@@ -112,11 +109,10 @@ final class Presenter {
         try listedPost(Array(id.rawValue.utf8), on: surface)
     }
 
-    private func present(_ stored: PostReadings, marks: ViewerMarks?, boostCount: Int? = nil) throws -> Post {
+    private func present(_ stored: PostReadings, marks: ViewerMarks?) throws -> Post {
         // Looked up by the record's own id bytes, each key made in one buffer: a page makes no
         // id string nor key per post.
         let id = stored.bytes[stored.fields.id]
-        let txn = view.txn
         var post: Post
         if viewer != nil, let marks, !marks.contains(.boost) {
             post = Post(stored, likedByViewer: marks.contains(.liked), bookmarkedByViewer: marks.contains(.bookmarked))
@@ -128,14 +124,11 @@ final class Presenter {
         } else {
             post = Post(stored, likedByViewer: nil, bookmarkedByViewer: nil)
         }
-        post.boostCount = try boostCount ?? boosts.count(ofKey: id, txn)
-        // A post nobody boosted (most) costs one lookup: the count's.
+        // A post nobody boosted (most) costs no lookup: its record holds its boost count (and
+        // its poll's id).
         if viewer != nil {
-            post.boostedByViewer =
-                try post.boostCount > 0 && has(boosts.byUserAndPost.database, viewerBytes, id)
+            post.boostedByViewer = try post.boostCount > 0 && has(boosts.byUserAndPost.database, viewerBytes, id)
         }
-        // Its poll's id (one lookup), so a client draws the poll without asking whether there is one.
-        post.poll = try txn.withValue(postPolls.database, id) { try PostPolls.decode($0) }
         return post
     }
 

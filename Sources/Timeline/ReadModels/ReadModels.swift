@@ -21,14 +21,17 @@ extension ProjectionName {
     /// asked for; version 2 of `instance` keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
+        // posts 4: each post's record holds its boost count and its poll's id (`StoredPost`).
+        case .posts: 4
         // activity 3: the `added_to_collection` items of the collections made before it; timeline
         // 3: followed hashtags' posts pushed and backfilled (`TimelineEntries`, `tagFollowers`).
-        case .posts, .activity, .timeline: 3
+        case .activity, .timeline: 3
         // polls 2: every poll by its end (`pollsByEnd`), which the push worker reads.
-        case .follows, .profiles, .profileExtras, .instance, .polls: 2
+        // boosts 2: no count table (a post's record holds its boost count).
+        case .follows, .profiles, .profileExtras, .instance, .polls, .boosts: 2
         // numericIDs 2: a conversation's key has its own kind byte (it had a comment's).
         case .numericIDs: 2
-        case .sessions, .postImages, .hashtags, .places, .filters, .boosts, .lists, .collections, .conversations,
+        case .sessions, .postImages, .hashtags, .places, .filters, .lists, .collections, .conversations,
             .scheduledPosts:
             1
         }

@@ -31,16 +31,15 @@ extension ReadView {
         // The post came in by a followed tag, at its own place.
         if try cameInByTag(stored, following, privacy) { return nil }
         // Most posts have one boost: the earlier ones are looked for only when there are others.
-        let boostCount = try models.boosts.count(of: boost.post, txn)
         var earlierCameIn = false
-        if boostCount > 1 {
+        if stored.fields.boostCount > 1 {
             try models.boosts.byPost.forEach(in: boost.post, txn) { earlier, booster in
                 guard earlier < id else { return false }
                 earlierCameIn = try comesIn(booster, to: viewer, privacy, excluded)
                 return !earlierCameIn
             }
         }
-        guard !earlierCameIn, var post = try present.listed(stored, on: .boosted, boostCount: boostCount) else {
+        guard !earlierCameIn, var post = try present.listed(stored, on: .boosted) else {
             return nil
         }
         post.boost = try info(boost, present)

@@ -2,8 +2,9 @@ import TimelineDomain
 
 /// What the posts table keeps of a post: the domain's record and what every answer about the
 /// post shows, so that presenting it needs no other lookup — its author's username (rewritten
-/// when they change it), its place, and how many of its reports stand (a post none of whose
-/// reports could reach the hiding threshold is shown without reading them).
+/// when they change it), its place, how many of its reports stand (a post none of whose
+/// reports could reach the hiding threshold is shown without reading them), how many boosts it
+/// has and its poll's id.
 struct StoredPost: Equatable {
     var record: PostRecord
     var authorUsername: String
@@ -21,12 +22,16 @@ struct StoredPost: Equatable {
     var blurhash: String?
     /// The direct post it answers (`PostAdded.inReplyTo`).
     var inReplyTo: PostID?
+    /// How many boosts stand of it (`PostBoosted`, `BoostRemoved`).
+    var boostCount = 0
+    /// Its poll, if it has one (`PollSet`, `PollRemoved`).
+    var poll: PollID?
 
-    /// The record's layout version (the posts projection's layout 3 wrote only this one).
-    static let version: UInt8 = 3
+    /// The record's layout version (the posts projection's layout 4 wrote only this one).
+    static let version: UInt8 = 4
 
     /// `version` ‖ id ‖ author ‖ username ‖ image ‖ caption? ‖ hashtags ‖ likes ‖ comments ‖
-    /// createdAt ‖ standing reports ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only,
+    /// createdAt ‖ standing reports ‖ boosts ‖ poll? ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only,
     /// 32: album, 64: blurhash, 128: direct) ‖ [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖
     /// [editedAt] ‖ [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash] ‖ [addressees] ‖ [inReplyTo].
     /// The order is `PostFields`' too; a record without the later flags reads as it always did. The
@@ -46,6 +51,8 @@ struct StoredPost: Equatable {
         w.int(p.commentCount)
         w.int64(p.createdAt)
         w.int(standingReports)
+        w.int(boostCount)
+        w.optionalString(poll?.rawValue)
         let sized = p.variants.flatMap { v in p.width.flatMap { w in p.height.map { h in (v, w, h) } } }
         w.u8(
             (sized == nil ? 0 : PostFields.sizedFlag) | (place == nil ? 0 : PostFields.placedFlag)
@@ -101,6 +108,8 @@ struct StoredPost: Equatable {
         album = r.album
         blurhash = fields.blurhash.map(r.string)
         inReplyTo = r.inReplyTo
+        boostCount = fields.boostCount
+        poll = r.poll
     }
 }
 
@@ -131,6 +140,8 @@ struct PostFields: Equatable, Sendable {
     var commentCount: Int
     var createdAt: Int64
     var standingReports: Int
+    var boostCount = 0
+    var poll: Range<Int>?
     var width: Int?
     var height: Int?
     var feed: Range<Int>?
@@ -174,6 +185,8 @@ struct PostFields: Equatable, Sendable {
         commentCount = try R.int(span, &o)
         createdAt = try R.int64(span, &o)
         standingReports = try R.int(span, &o)
+        boostCount = try R.int(span, &o)
+        poll = try Self.optionalString(span, &o)
         let flags = try R.u8(span, &o)
         if flags & Self.sizedFlag != 0 {
             width = try R.int(span, &o)
@@ -315,6 +328,9 @@ final class PostReadings: Sendable {
 
     /// The direct post it answers, if it is an answer.
     var inReplyTo: PostID? { fields.inReplyTo.map { PostID(string($0)) } }
+
+    /// Its poll, if it has one.
+    var poll: PollID? { fields.poll.map { PollID(string($0)) } }
 
     /// Whom a direct post addresses (none for every other post).
     var addressees: [UserID] {

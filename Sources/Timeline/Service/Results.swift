@@ -102,10 +102,6 @@ public struct Post: Sendable, Equatable {
     public let bookmarkedByViewer: Bool?
     /// The viewer's warn and blur filters it matched where it was read (hide ones leave it out).
     public internal(set) var filtered: [FilterMatch] = []
-    /// Its poll, if it has one (`TimelineService.poll(_:viewer:)` reads it).
-    public internal(set) var poll: PollID?
-    /// How many boosts it has.
-    public internal(set) var boostCount = 0
     /// Whether the viewer boosted it (`nil` when the query had no viewer).
     public internal(set) var boostedByViewer: Bool?
     /// The boost by which it came into a home timeline, when it did (`nil` for the post itself).
@@ -147,6 +143,10 @@ public struct Post: Sendable, Equatable {
     public var addressees: [UserID] { readings.addressees }
     /// The direct post it answers in its conversation, if it is an answer.
     public var inReplyTo: PostID? { readings.inReplyTo }
+    /// Its poll, if it has one (`TimelineService.poll(_:viewer:)` reads it).
+    public var poll: PollID? { readings.poll }
+    /// How many boosts it has.
+    public var boostCount: Int { readings.fields.boostCount }
     /// Its photos, in order (one for a post from before albums: its `image`).
     public var media: [MediaAttachment] { readings.media }
     /// The `full` image's width in pixels, after orientation (`nil` for posts from before the

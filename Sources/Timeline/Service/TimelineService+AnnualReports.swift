@@ -180,7 +180,7 @@ extension ReadView {
             if let best { chosen.insert(best.id) }
             return best?.id
         }
-        let mostBoosted = try top { try models.boosts.count(of: $0.id, txn) }
+        let mostBoosted = try top { try storedPost(Array($0.id.rawValue.utf8))?.fields.boostCount ?? 0 }
         let mostLiked = top(\.likeCount), mostCommented = top(\.commentCount)
         let hashtags = tags.filter { $0.value > 1 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(40)
         return AnnualReport(

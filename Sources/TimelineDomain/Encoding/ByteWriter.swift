@@ -75,12 +75,4 @@ package enum BigEndian {
         guard bytes.count == 8 else { return nil }
         return bytes.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
     }
-
-    /// The big-endian value of exactly 8 bytes read in place (`nil` for any other count).
-    @inlinable package static func uint64(_ bytes: Span<UInt8>) -> UInt64? {
-        guard bytes.count == 8 else { return nil }
-        var value: UInt64 = 0
-        for index in 0..<8 { value = value << 8 | UInt64(bytes[index]) }
-        return value
-    }
 }
