@@ -81,13 +81,14 @@ enum RawBaselines {
         return (entries, Double(entries) / seconds)
     }
 
+    /// How the figures name `timelinePage`'s floor.
+    static let timelinePageName = "raw LMDB: cursor walk + each entry's post (a boost's by its record), no decoding"
+
     /// What a timeline page asks of LMDB, and nothing else: a read transaction, a descending
     /// cursor walk over `limit` of the user's materialised timeline entries (below `before`), and
     /// the record each shows read whole, with no decoding: a post's by one lookup, a boost's post
     /// by two (the boost's record, which starts with its post's id, then the post's). Returns
     /// seconds.
-    static let timelinePageName = "raw LMDB: cursor walk + each entry's post (a boost's by its record), no decoding"
-
     static func timelinePage(
         _ env: Environment, _ tables: TimelinePageTables, user: String, before: String?, limit: Int
     ) throws -> Double {

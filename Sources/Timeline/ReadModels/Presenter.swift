@@ -1,5 +1,5 @@
-import LMDB
 import Foundation
+import LMDB
 import TimelineDomain
 
 /// Turns read-model records into the results a query answers, with what a client needs to

@@ -168,7 +168,7 @@ extension ReadView {
         try requireUser(user)
         // Muted and suspended authors are left out (a timeline checks no relation per post):
         // the suspended users are read once for the page.
-        var privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
+        let privacy = try privacy(for: user).knowingSuspended(models.profiles.suspendedUsers(txn))
         let projection = models.timeline
         // The members of the user's exclusive lists leave it (their posts are read in the list).
         let excluded = try models.lists.exclusiveMembers(of: user, txn)
@@ -179,11 +179,9 @@ extension ReadView {
         let following = try tagFollowing(of: user, excluded: excluded)
         // Each followed tag's older posts, below what its follow wrote into the timeline.
         let tagLists = try following.map { try tagListsToMerge($0) } ?? []
-        // Followed tags bring strangers' posts, each asked for blocks: the viewer's are read once.
-        if following != nil {
-            privacy = privacy.knowingBlocks(try models.follows.blockedEitherWay(of: user, atMost: 256, txn))
-        }
         let present = Presenter(privacy)
+        // Followed tags bring strangers' posts, each asked for blocks: the viewer's are read once.
+        if following != nil { try present.knowBlocks() }
         let boosts = models.boosts.byUser
         var sources = [MergeSource(prefix: projection.timelines.prefix(user), floor: nil, ownsValues: true)]
         sources += pulled.map { MergeSource(prefix: models.posts.postsByUser.prefix($0.author), floor: $0.boundary) }
