@@ -21,6 +21,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
+from checks import check
 
 base = sys.argv[1]
 seen = []
@@ -46,13 +47,6 @@ class App(http.server.BaseHTTPRequestHandler):
 app_server = http.server.HTTPServer(("127.0.0.1", 0), App)
 threading.Thread(target=app_server.serve_forever, daemon=True).start()
 callback = f"http://127.0.0.1:{app_server.server_port}/callback"
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 registered = requests.post(base + "/api/v1/apps", data={"client_name": "Photo <App>", "redirect_uris": callback, "scopes": "read write"}).json()

@@ -11,17 +11,11 @@ import sys
 
 from mastodon import Mastodon
 from mastodon.errors import MastodonNotFoundError
+from checks import check
 
 base, alice_token, bob_token, carol_token, dave_token, post_id, boost_id = sys.argv[1:]
 alice, bob, carol, dave = (Mastodon(access_token=token, api_base_url=base, version_check_mode="none")
                            for token in (alice_token, bob_token, carol_token, dave_token))
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 def missing(call):

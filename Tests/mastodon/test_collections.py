@@ -9,15 +9,9 @@ import sys
 import requests
 from mastodon import Mastodon
 from mastodon.errors import MastodonAPIError, MastodonNotFoundError
+from checks import check
 
 base = sys.argv[1]
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 def sign_up(name):

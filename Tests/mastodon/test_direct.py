@@ -18,18 +18,12 @@ import time
 
 import requests
 from mastodon import Mastodon, MastodonNotFoundError, MastodonAPIError
+from checks import check
 
 base, alice_token, bob_token, carol_token = sys.argv[1:]
 a = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
 b = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
 c = Mastodon(access_token=carol_token, api_base_url=base, version_check_mode="none")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 alice, bob = a.me(), b.me()

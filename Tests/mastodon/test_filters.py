@@ -13,16 +13,10 @@ import sys
 import requests
 from mastodon import Mastodon
 from mastodon.errors import MastodonNotFoundError
+from checks import check
 
 base, alice_token, bob_token, public_post, private_post, comment = sys.argv[1:]
 m = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 def ids(statuses):

@@ -14,17 +14,11 @@ import sys
 import requests
 import websocket
 from mastodon import Mastodon
+from checks import check
 
 base, alice_token, bob_token, carol_token, dave_token, image_path = sys.argv[1:]
 m, b, c, d = (Mastodon(access_token=t, api_base_url=base, version_check_mode="none")
               for t in (alice_token, bob_token, carol_token, dave_token))
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 def post(account, text, visibility="public"):

@@ -8,17 +8,11 @@ import sys
 import time
 
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+from checks import check
 
 base, alice_token, bob_token, rule, current, ended, allday = sys.argv[1:]
 alice = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
 bob = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 rules = alice.instance_rules()

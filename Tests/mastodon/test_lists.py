@@ -11,17 +11,11 @@ import sys
 
 from mastodon import Mastodon
 from mastodon.errors import MastodonAPIError, MastodonNotFoundError
+from checks import check
 
 base, alice_token, bob_token, bob, carol, bob_posts = sys.argv[1:]
 m = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
 b = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 made = m.list_create("Bob", replies_policy="followed")

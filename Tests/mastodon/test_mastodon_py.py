@@ -8,16 +8,10 @@ first). Prints `ok - …` lines; exits 1 on a failure."""
 import sys
 
 from mastodon import Mastodon, MastodonAPIError, MastodonIllegalArgumentError, MastodonNotFoundError, MastodonUnauthorizedError
+from checks import check
 
 base, token, alice, bob, bob_token, photo_path, *posts = sys.argv[1:]
 m = Mastodon(access_token=token, api_base_url=base, version_check_mode="created")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 instance = m.instance()

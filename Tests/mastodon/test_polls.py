@@ -8,18 +8,12 @@ Usage: test_polls.py BASE_URL ALICE_TOKEN BOB_TOKEN CAROL_TOKEN IMAGE_PATH
 import sys
 
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+from checks import check
 
 base, alice_token, bob_token, carol_token, image_path = sys.argv[1:]
 a = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
 b = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
 c = Mastodon(access_token=carol_token, api_base_url=base, version_check_mode="none")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 limits = a.instance_v2().configuration.polls

@@ -8,6 +8,7 @@ import sys
 
 import requests
 from mastodon import Mastodon, MastodonAPIError
+from checks import check
 
 base, alice_token, bob_token, carol_token, post_ids = sys.argv[1:]
 posts = post_ids.split(",")
@@ -15,13 +16,6 @@ m = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="no
 b = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
 c = Mastodon(access_token=carol_token, api_base_url=base, version_check_mode="none")
 alice, bob, carol = m.me(), b.me(), c.me()
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 def refused(call, status):

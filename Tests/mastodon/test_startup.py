@@ -11,17 +11,11 @@ import sys
 
 import requests
 from mastodon import Mastodon
+from checks import check
 
 base, alice_token, bob_token, image_path, public_post, private_post = sys.argv[1:]
 m = Mastodon(access_token=alice_token, api_base_url=base, version_check_mode="none")
 b = Mastodon(access_token=bob_token, api_base_url=base, version_check_mode="none")
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 # The header: a default image until one is uploaded, then the uploaded one resized, then removed.

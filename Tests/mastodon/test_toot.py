@@ -12,16 +12,10 @@ import sys
 import tempfile
 
 import requests
+from checks import check
 
 base, photo = sys.argv[1:]
 env = {**os.environ, "XDG_CONFIG_HOME": tempfile.mkdtemp(), "NO_COLOR": "1"}
-
-
-def check(condition, what):
-    if not condition:
-        print(f"FAILED: {what}")
-        sys.exit(1)
-    print(f"ok - {what}")
 
 
 def toot(*args):
