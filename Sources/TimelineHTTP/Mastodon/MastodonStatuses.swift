@@ -190,12 +190,13 @@ extension TimelineAPI {
     /// comment's ancestors are its post and the comment it answers.
     func mastodonContext(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
         let raw = request.parameters["id"] ?? ""
-        var authors: [UserID: Mastodon.Account] = [:]
-        func account(_ user: UserID) throws(TimelineError) -> Mastodon.Account {
+        // Each author's profile read once (a thread names the same few people again and again).
+        var authors: [UserID: Profile] = [:]
+        func author(_ user: UserID) throws(TimelineError) -> Profile {
             if let known = authors[user] { return known }
-            let made = try entities.account(try service.user(user, viewer: request.viewer))
-            authors[user] = made
-            return made
+            let profile = try service.user(user, viewer: request.viewer)
+            authors[user] = profile
+            return profile
         }
         if let detail = try mastodonFind({ () throws(TimelineError) in
             try service.post(try mastodonID(raw), viewer: request.viewer, comments: PageRequest(limit: 1))
@@ -209,9 +210,7 @@ extension TimelineAPI {
             } while cursor != nil && comments.count < 4_000
             var descendants: [Mastodon.Status] = []
             for comment in comments.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
-                let author = try service.user(comment.author, viewer: request.viewer)
-                var status = try entities.status(comment, author: author, on: detail.post)
-                status.account = try account(comment.author)
+                var status = try entities.status(comment, author: try author(comment.author), on: detail.post)
                 status.in_reply_to_account_id = Nullable(try entities.ids.id(.account(detail.post.author)))
                 descendants.append(status)
             }
@@ -223,10 +222,7 @@ extension TimelineAPI {
                     try service.post(id, viewer: request.viewer, comments: PageRequest(limit: 1)).post
                 })
             {
-                var status = try entities.status(
-                    parent, author: try service.user(parent.author, viewer: request.viewer))
-                status.account = try account(parent.author)
-                ancestors.insert(status, at: 0)
+                ancestors.insert(try entities.status(parent, author: try author(parent.author)), at: 0)
                 answered = parent.inReplyTo
             }
             return Responses.entity(200, Mastodon.Context(ancestors: ancestors, descendants: descendants))
