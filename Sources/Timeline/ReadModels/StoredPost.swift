@@ -34,9 +34,8 @@ struct StoredPost: Equatable {
     /// createdAt ‖ standing reports ‖ boosts ‖ poll? ‖ flags (1: sized, 2: placed, 4: edited, 8: sensitive, 16: followers only,
     /// 32: album, 64: blurhash, 128: direct) ‖ [width ‖ height ‖ feed ‖ thumb] ‖ [latitude ‖ longitude ‖ name?] ‖
     /// [editedAt] ‖ [warning?] ‖ [count ‖ `AlbumItem`…] ‖ [blurhash] ‖ [addressees] ‖ [inReplyTo].
-    /// The order is `PostFields`' too; a record without the later flags reads as it always did. The
-    /// answered post's id is written last, for an answer only (the flags are all taken), so every
-    /// other record's bytes are as before.
+    /// The order is `PostFields`' too. The answered post's id is written last, for an answer only:
+    /// the flags are all taken, so its presence is the record going on past the addressees.
     func encoded() -> [UInt8] {
         let p = record
         var w = ByteWriter(capacity: 256)
