@@ -129,7 +129,10 @@ extension PostRecord: PostFacts {
 /// viewer, and where (`Surface`). Built once per read for the viewer, with their active mutes;
 /// every read path, the live streams, push, export and deciding ask it. The rules are written
 /// in docs/security.md ("Who sees what").
-package struct Privacy<State: DecisionState> {
+///
+/// A class: a page passes it to every check of every post, and a copy of a struct of it retained
+/// each of its references (the state's, the viewer's, the sets') every time.
+package final class Privacy<State: DecisionState> {
     /// What the policy reads (blocks, follows, suspensions, reports).
     package let state: State
     /// Who reads (`nil`: nobody signed in).
@@ -139,32 +142,37 @@ package struct Privacy<State: DecisionState> {
     /// How many counted reports hide a post.
     package let reportThreshold: Int
     /// The suspended users, when a read loaded them once (the home timeline); `nil`: asked per user.
-    package var suspended: Set<UserID>?
+    package let suspended: Set<UserID>?
     /// The users the viewer blocks or is blocked by, when a read loaded them once (a home
     /// timeline with followed tags, whose posts are strangers'); `nil`: asked per user.
-    package var blockedUsers: Set<UserID>?
+    package let blockedUsers: Set<UserID>?
 
     /// The policy for `viewer`, who mutes `mutes`, over `state`.
-    package init(viewer: UserID?, mutes: Set<UserID>, reportThreshold: Int, state: State) {
+    package convenience init(viewer: UserID?, mutes: Set<UserID>, reportThreshold: Int, state: State) {
+        self.init(viewer, mutes, reportThreshold, state, suspended: nil, blockedUsers: nil)
+    }
+
+    private init(
+        _ viewer: UserID?, _ mutes: Set<UserID>, _ reportThreshold: Int, _ state: State,
+        suspended: Set<UserID>?, blockedUsers: Set<UserID>?
+    ) {
         self.viewer = viewer
         self.mutes = mutes
         self.reportThreshold = reportThreshold
         self.state = state
+        self.suspended = suspended
+        self.blockedUsers = blockedUsers
     }
 
     /// This policy, answering suspensions from `suspended` (read once) instead of per user.
     package func knowingSuspended(_ suspended: Set<UserID>) -> Privacy {
-        var copy = self
-        copy.suspended = suspended
-        return copy
+        Privacy(viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blockedUsers)
     }
 
     /// This policy, answering blocks from `blocked` (the users the viewer blocks or is blocked
     /// by, read once) instead of per user; `nil` keeps asking per user.
     package func knowingBlocks(_ blocked: Set<UserID>?) -> Privacy {
-        var copy = self
-        copy.blockedUsers = blocked
-        return copy
+        Privacy(viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blocked)
     }
 
     private func isSuspended(_ user: UserID) throws -> Bool {
