@@ -26,12 +26,14 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // The bench's peer design only (TimelineBench): the library never links SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
-        // Digests libsodium lacks (SHA-1 for the WebSocket handshake), through OpenSSL's libcrypto.
+        // Digests libsodium lacks (SHA-1 for the WebSocket handshake, HMAC-SHA-1 for one-time
+        // codes), through OpenSSL's libcrypto.
         .target(name: "OpenSSL", dependencies: ["COpenSSL"]),
         // Web Push: message encryption (RFC 8291) and VAPID (RFC 8292) over OpenSSL.
         // HTTPS requests (libcurl): Web Push deliveries.
@@ -41,6 +43,8 @@ let package = Package(
         .target(name: "Archive", dependencies: ["CArchive"]),
         // gzip for the HTTP answers a client asks to have compressed (zlib).
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        // QR code symbols (libqrencode): two-factor enrolment's code for an authenticator app.
+        .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Image decoding, resizing and encoding (libvips).
         .target(name: "Vips", dependencies: ["CVips"]),
         // The NATS C client: JetStream streams and key-value buckets (the replicated log).
@@ -56,7 +60,9 @@ let package = Package(
         // Pure domain: commands -> events, validation. No I/O.
         .target(name: "TimelineDomain", dependencies: ["JSONModel"]),
         // Event store, projections and the public service API.
-        .target(name: "Timeline", dependencies: ["LMDB", "Sodium", "Vips", "Archive", "TimelineDomain"]),
+        .target(name: "Timeline", dependencies: [
+            "LMDB", "Sodium", "Vips", "Archive", "OpenSSL", "QRCode", "TimelineDomain",
+        ]),
         // Importing a Firebase export of the seeds' app, streamed (libyajl): its own product, so
         // the core library builds without libyajl.
         .target(name: "TimelineImport", dependencies: ["Timeline", "JSONStream", "LMDB", "Sodium", "TimelineDomain"]),

@@ -5,6 +5,7 @@
 #include <openssl/param_build.h>
 #include <openssl/kdf.h>
 #include <openssl/rand.h>
+#include <openssl/hmac.h>
 
 /* OpenSSL 3's P-256, HKDF and AES-128-GCM as the few fixed-size operations Web Push (RFC 8291,
    RFC 8292) needs. Its key import and generation take OSSL_PARAM lists and variadic macros,

@@ -146,6 +146,11 @@ static inline VipsImage *timeline_vips_gradient(int width, int height, const dou
     return memory;
 }
 
+/** A one-band 8-bit image copied from `pixels` (`width`×`height`, row after row). */
+static inline VipsImage *timeline_vips_gray(const unsigned char *pixels, int width, int height) {
+    return vips_image_new_from_memory_copy(pixels, (size_t)width * (size_t)height, width, height, 1, VIPS_FORMAT_UCHAR);
+}
+
 /** The last error's message (and clears it). Copy it before the next libvips call. */
 static inline const char *timeline_vips_error(void) { return vips_error_buffer(); }
 static inline void timeline_vips_clear_error(void) { vips_error_clear(); }

@@ -72,6 +72,26 @@ public enum Sodium {
         return out
     }
 
+    /// Keyed BLAKE2b of `message` under `key` (16 to 64 bytes), `length` bytes long (16 to 64):
+    /// a secret derived from another, for one purpose.
+    public static func keyedHash(key: [UInt8], _ message: [UInt8], length: Int = 32) -> [UInt8] {
+        _ = initialised
+        precondition(
+            (Int(crypto_generichash_KEYBYTES_MIN)...Int(crypto_generichash_KEYBYTES_MAX)).contains(key.count)
+                && (Int(crypto_generichash_BYTES_MIN)...Int(crypto_generichash_BYTES_MAX)).contains(length),
+            "BLAKE2b's key or output length is out of range")
+        var out = [UInt8](repeating: 0, count: length)
+        out.withUnsafeMutableBufferPointer { o in
+            message.withUnsafeBufferPointer { m in
+                key.withUnsafeBufferPointer { k in
+                    _ = crypto_generichash(
+                        o.baseAddress!, length, m.baseAddress, UInt64(m.count), k.baseAddress, k.count)
+                }
+            }
+        }
+        return out
+    }
+
     /// SHA-256 digest of `bytes` (what OAuth's PKCE `S256` names).
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         _ = initialised

@@ -51,7 +51,8 @@ extension Command {
         AddToCollectionCommand.self, RemoveFromCollectionCommand.self, RevokeCollectionItemCommand.self,
         MarkConversationReadCommand.self, RemoveConversationCommand.self,
         SchedulePostCommand.self, ReschedulePostCommand.self, CancelScheduledPostCommand.self,
-        PublishScheduledPostCommand.self
+        PublishScheduledPostCommand.self,
+        EnrollTwoFactorCommand.self, ConfirmTwoFactorCommand.self, DisableTwoFactorCommand.self
     ]
 }
 
@@ -168,6 +169,14 @@ public enum Event: Equatable, Sendable {
     case appTokenIssued(AppTokenIssued)
     /// An OAuth app revoked a token of its own: `AppTokenRevoked`.
     case appTokenRevoked(AppTokenRevoked)
+    /// A user began enrolling an authenticator: `TwoFactorEnrolled`.
+    case twoFactorEnrolled(TwoFactorEnrolled)
+    /// A user turned two-factor sign-in on: `TwoFactorConfirmed`.
+    case twoFactorConfirmed(TwoFactorConfirmed)
+    /// A one-time code proved a sign-in: `TwoFactorCodeUsed`.
+    case twoFactorCodeUsed(TwoFactorCodeUsed)
+    /// A user turned two-factor sign-in off: `TwoFactorDisabled`.
+    case twoFactorDisabled(TwoFactorDisabled)
     /// A user dismissed activity items: `ActivityDismissed`.
     case activityDismissed(ActivityDismissed)
     /// A token subscribed to push notifications: `PushSubscribed`.
@@ -330,6 +339,10 @@ public enum Event: Equatable, Sendable {
         case .appAuthorized: .appAuthorized
         case .appTokenIssued: .appTokenIssued
         case .appTokenRevoked: .appTokenRevoked
+        case .twoFactorEnrolled: .twoFactorEnrolled
+        case .twoFactorConfirmed: .twoFactorConfirmed
+        case .twoFactorCodeUsed: .twoFactorCodeUsed
+        case .twoFactorDisabled: .twoFactorDisabled
         case .activityDismissed: .activityDismissed
         case .pushSubscribed: .pushSubscribed
         case .pushUnsubscribed: .pushUnsubscribed
@@ -437,6 +450,10 @@ public enum Event: Equatable, Sendable {
         case .appAuthorized(let e): e
         case .appTokenIssued(let e): e
         case .appTokenRevoked(let e): e
+        case .twoFactorEnrolled(let e): e
+        case .twoFactorConfirmed(let e): e
+        case .twoFactorCodeUsed(let e): e
+        case .twoFactorDisabled(let e): e
         case .activityDismissed(let e): e
         case .pushSubscribed(let e): e
         case .pushUnsubscribed(let e): e
@@ -602,6 +619,14 @@ public enum EventType: String, CaseIterable, Sendable {
     case appTokenIssued = "AppTokenIssued"
     /// An OAuth app revoked a token of its own: `AppTokenRevoked`.
     case appTokenRevoked = "AppTokenRevoked"
+    /// A user began enrolling an authenticator.
+    case twoFactorEnrolled = "TwoFactorEnrolled"
+    /// A user turned two-factor sign-in on.
+    case twoFactorConfirmed = "TwoFactorConfirmed"
+    /// A one-time code proved a sign-in.
+    case twoFactorCodeUsed = "TwoFactorCodeUsed"
+    /// A user turned two-factor sign-in off.
+    case twoFactorDisabled = "TwoFactorDisabled"
     /// A user dismissed activity items.
     case activityDismissed = "ActivityDismissed"
     /// A token subscribed to push notifications.
@@ -758,6 +783,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appAuthorized: AppAuthorized.self
         case .appTokenIssued: AppTokenIssued.self
         case .appTokenRevoked: AppTokenRevoked.self
+        case .twoFactorEnrolled: TwoFactorEnrolled.self
+        case .twoFactorConfirmed: TwoFactorConfirmed.self
+        case .twoFactorCodeUsed: TwoFactorCodeUsed.self
+        case .twoFactorDisabled: TwoFactorDisabled.self
         case .activityDismissed: ActivityDismissed.self
         case .pushSubscribed: PushSubscribed.self
         case .pushUnsubscribed: PushUnsubscribed.self
@@ -854,6 +883,10 @@ public enum EventType: String, CaseIterable, Sendable {
         case .appAuthorized: .appAuthorized(try AppAuthorized(from: &r, &opener))
         case .appTokenIssued: .appTokenIssued(try AppTokenIssued(from: &r, &opener))
         case .appTokenRevoked: .appTokenRevoked(try AppTokenRevoked(from: &r, &opener))
+        case .twoFactorEnrolled: .twoFactorEnrolled(try TwoFactorEnrolled(from: &r, &opener))
+        case .twoFactorConfirmed: .twoFactorConfirmed(try TwoFactorConfirmed(from: &r, &opener))
+        case .twoFactorCodeUsed: .twoFactorCodeUsed(try TwoFactorCodeUsed(from: &r, &opener))
+        case .twoFactorDisabled: .twoFactorDisabled(try TwoFactorDisabled(from: &r, &opener))
         case .activityDismissed: .activityDismissed(try ActivityDismissed(from: &r, &opener))
         case .pushSubscribed: .pushSubscribed(try PushSubscribed(from: &r, &opener))
         case .pushUnsubscribed: .pushUnsubscribed(try PushUnsubscribed(from: &r, &opener))

@@ -230,6 +230,8 @@ package protocol DecisionState {
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
     func signInFailures(limiterKey: String, since: Int64) throws -> Int
+    /// `user`'s two-factor sign-in: enrolled (confirmed or not), or `nil`.
+    func twoFactor(_ user: UserID) throws -> TwoFactorRecord?
     /// The unexpired-or-not reset token with this hash.
     func passwordReset(hash: String) throws -> SessionRecord?
     /// When `user` last asked for a reset by email (ms), if they ever did.

@@ -15,6 +15,8 @@ public struct TimelineError: Error, Equatable, Sendable, CustomStringConvertible
         case emailTaken = "email_taken"
         /// Wrong email or password (the same error for both).
         case invalidCredentials = "invalid_credentials"
+        /// The password was right, but the account signs in with a one-time code too, and none was given.
+        case twoFactorRequired = "two_factor_required"
         /// The command needs a valid session or acting user.
         case unauthenticated = "unauthenticated"
         /// The acting user may not do this (e.g. delete another's post).

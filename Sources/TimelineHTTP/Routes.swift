@@ -68,9 +68,11 @@ extension TimelineAPI {
             Operation(
                 id: "signIn", summary: "Sign in with email and password.", tag: .account,
                 description:
-                    "Wrong credentials give 401 invalid_credentials; repeated failures are slowed down (429 with Retry-After).",
+                    "Wrong credentials give 401 invalid_credentials; repeated failures are slowed down (429 with Retry-After). "
+                    + "An account with two-factor sign-in needs `code` too: without it, 401 two_factor_required.",
                 answer: .json("A new session.", "session", status: 201),
-                errors: [.invalidCredentials, .rateLimited] + Operation.writeErrors, body: .command("signIn"))),
+                errors: [.invalidCredentials, .twoFactorRequired, .rateLimited] + Operation.writeErrors,
+                body: .command("signIn"))),
         Route(
             "POST", "/v1/password-resets", .anyone, scope: .none,
             .later { api, request in try await api.forgotPassword(request) },
@@ -175,7 +177,45 @@ extension TimelineAPI {
                 id: "changeEmail", summary: "Change the bearer's email address (needs the password).", tag: .account,
                 description: "A wrong password gives 401 invalid_credentials; an address in use gives 409 email_taken.",
                 answer: .empty(), errors: [.invalidCredentials, .emailTaken, .rateLimited] + Operation.writeErrors,
-                body: .command("changeEmail")))
+                body: .command("changeEmail"))),
+        Route(
+            "GET", "/v1/me/two-factor", .bearer, scope: .firstParty,
+            .now { api, request in try api.twoFactorStatus(request) },
+            Operation(
+                id: "twoFactorStatus", summary: "Whether the bearer's two-factor sign-in is on.", tag: .account,
+                answer: .json("Whether it is on, and the recovery codes left.", "twoFactorStatus"))),
+        command(
+            "POST", "/v1/me/two-factor", scope: .firstParty,
+            Operation(
+                id: "enrollTwoFactor", summary: "Start enrolling an authenticator app for two-factor sign-in.",
+                tag: .account,
+                description:
+                    "Answers the secret, its otpauth:// URI and a QR code of it (PNG, base64), once. Nothing changes at "
+                    + "sign-in until POST /v1/me/two-factor/confirm proves the app with a first code; enrolling again "
+                    + "before that replaces the secret. 409 conflict when two-factor sign-in is on already.",
+                answer: .json("The enrolment, shown once.", "twoFactorEnrollment", status: 201),
+                errors: [.conflict] + Operation.writeErrors)),
+        command(
+            "POST", "/v1/me/two-factor/confirm", scope: .firstParty,
+            Operation(
+                id: "confirmTwoFactor", summary: "Turn two-factor sign-in on with the authenticator's first code.",
+                tag: .account,
+                description:
+                    "From now on a sign-in needs a code too. Answers ten single-use recovery codes, once (only their "
+                    + "hashes are kept). A wrong code gives 401 invalid_credentials; no pending enrolment, 409 conflict.",
+                answer: .json("The recovery codes, shown once.", "recoveryCodes"),
+                errors: [.invalidCredentials, .conflict] + Operation.writeErrors, body: .command("confirmTwoFactor"))),
+        command(
+            "DELETE", "/v1/me/two-factor", scope: .firstParty,
+            admit: { api, request in try api.admitPasswordCheck(request) },
+            Operation(
+                id: "disableTwoFactor", summary: "Turn two-factor sign-in off (needs the password and a code).",
+                tag: .account,
+                description:
+                    "The code is the authenticator's or a recovery code. A wrong password or code gives 401 "
+                    + "invalid_credentials (counted with failed sign-ins); two-factor sign-in off already, 409 conflict.",
+                answer: .empty(), errors: [.invalidCredentials, .conflict, .rateLimited] + Operation.writeErrors,
+                body: .command("disableTwoFactor")))
     ]
 
     private static let userRoutes: [Route] = [

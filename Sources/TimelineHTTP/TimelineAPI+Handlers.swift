@@ -266,6 +266,13 @@ extension TimelineAPI {
     }
 
     /// `GET /v1/me/push`: the bearer token's push subscription, and the key to subscribe with.
+    /// `GET /v1/me/two-factor`: whether the bearer's two-factor sign-in is on.
+    func twoFactorStatus(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
+        try refuseAnyField(request)
+        guard let user = request.viewer else { throw TimelineError(.unauthenticated, "sign in first") }
+        return Responses.json(200, JSONOutput.twoFactorStatus(try service.twoFactorStatus(of: user)))
+    }
+
     func pushSubscription(_ request: APIRequest) throws(TimelineError) -> HTTPResponse {
         try refuseAnyField(request)
         guard let token = request.bearer, let subscription = try service.pushSubscription(session: token) else {

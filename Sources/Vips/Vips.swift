@@ -84,6 +84,18 @@ public enum Vips {
         return Image(owning: made)
     }
 
+    /// A `width`×`height` grey image of `pixels` (one byte a pixel, 0 black to 255 white, row
+    /// after row): a drawing made in memory (a QR code) to be encoded.
+    public static func gray(_ pixels: [UInt8], width: Int, height: Int) throws(VipsError) -> Image {
+        try ensureStarted()
+        guard width > 0, height > 0, pixels.count == width * height else {
+            throw VipsError(.failed, "the pixels are not width × height bytes")
+        }
+        let made = pixels.withUnsafeBufferPointer { timeline_vips_gray($0.baseAddress, Int32(width), Int32(height)) }
+        guard let made else { throw lastError(.failed) }
+        return Image(owning: made)
+    }
+
     private static func ensureStarted() throws(VipsError) {
         guard started else { throw VipsError(.failed, "libvips did not start") }
     }

@@ -110,6 +110,17 @@ extension InMemoryState {
             appTokens[e.tokenHash] = AppTokenRecord(app: e.appId, scopes: e.scopes, expiresAt: e.expiresAt)
         case .appTokenRevoked(let e):
             appTokens[e.tokenHash] = nil
+        case .twoFactorEnrolled(let e):
+            twoFactors[e.userId] = TwoFactorRecord(nonce: e.nonce)
+        case .twoFactorConfirmed(let e):
+            twoFactors[e.userId]?.confirmed = true
+            twoFactors[e.userId]?.lastStep = e.step
+            twoFactors[e.userId]?.recoveryCodeHashes = e.recoveryCodeHashes
+        case .twoFactorCodeUsed(let e):
+            if let step = e.step { twoFactors[e.userId]?.lastStep = step }
+            twoFactors[e.userId]?.recoveryCodeHashes.removeAll { $0 == e.recoveryCodeHash }
+        case .twoFactorDisabled(let e):
+            twoFactors[e.userId] = nil
         case .roleGranted(let e):
             updateUser(e.userId) { $0.moderator = true }
         case .roleRevoked(let e):
@@ -309,6 +320,7 @@ extension InMemoryState {
         case .postReported(let e):
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
+            twoFactors[e.userId] = nil
             let gone = Set(collections(of: e.userId).map(\.id))
             collectionItemRecords.removeAll { gone.contains($0.collection) || $0.account == e.userId }
             collectionRecords.removeAll { $0.owner == e.userId }

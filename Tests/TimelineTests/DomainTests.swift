@@ -27,6 +27,8 @@ struct InMemoryState: DecisionState {
     var authorizations: [String: AuthorizationRecord] = [:]
     var appTokens: [String: AppTokenRecord] = [:]
     var pushSubscriptions: [String: PushSubscriptionRecord] = [:]
+    /// Each user's two-factor sign-in.
+    var twoFactors: [UserID: TwoFactorRecord] = [:]
     /// Standing account reports, [reporter, reported].
     var userReportEdges: Set<[UserID]> = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
@@ -144,6 +146,7 @@ struct InMemoryState: DecisionState {
         return issued[hash, default: 0] > changed ? record : nil
     }
     func appToken(hash: String) -> AppTokenRecord? { appTokens[hash] }
+    func twoFactor(_ user: UserID) -> TwoFactorRecord? { twoFactors[user] }
     func pushSubscription(sessionHash: String) -> PushSubscriptionRecord? { pushSubscriptions[sessionHash] }
     func userReported(_ reporter: UserID, _ user: UserID) -> Bool { userReportEdges.contains([reporter, user]) }
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }

@@ -131,7 +131,8 @@ let sampleCommands: [Command] = [
         poll: PollDraft(options: ["a", "b"], expiresIn: 3600)),
     .reschedulePost(scheduledPost: "s1", scheduledAt: "2030-01-02T12:00:00Z"),
     .cancelScheduledPost(scheduledPost: "s1"),
-    .publishScheduledPost(scheduledPost: "s1")
+    .publishScheduledPost(scheduledPost: "s1"),
+    .enrollTwoFactor, .confirmTwoFactor(code: "123456"), .disableTwoFactor(password: "password-123", code: "123456")
 ]
 
 extension SchemaTests {
@@ -377,6 +378,18 @@ extension SchemaTests {
         try await service.run(.removeConversation(conversation: dm.id.rawValue), as: fay.id)
         // Alice schedules two posts, moves one and cancels the other; the first is published.
         try await ScheduledPostTests.scheduleMoveCancelAndPublish(service, as: alice.id)
+        // Two-factor sign-in: enrolled, confirmed, a code spent at a sign-in, then turned off.
+        guard case .twoFactorEnrollment(let enrollment) = try await service.run(.enrollTwoFactor, as: fay.id) else {
+            throw TimelineError(.internal, "no enrolment")
+        }
+        let now = service.options.clock.nowMilliseconds()
+        guard
+            case .recoveryCodes(let recovery) = try await service.run(
+                .confirmTwoFactor(code: TwoFactorTests.code(enrollment.secret, at: now)), as: fay.id)
+        else { throw TimelineError(.internal, "no recovery codes") }
+        let nextCode = TwoFactorTests.code(enrollment.secret, at: now + 30_000)
+        _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", code: nextCode))
+        _ = try await service.run(.disableTwoFactor(password: "password-123", code: recovery[0]), as: fay.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
     }
 }

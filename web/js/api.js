@@ -117,8 +117,9 @@ export const api = {
     storeSession(result);
     return result.user;
   },
-  async signIn({ email, password }) {
-    const result = await call('signIn', { body: { email, password } });
+  /** `code`: a one-time code, for an account with two-factor sign-in (`two_factor_required` without it). */
+  async signIn({ email, password, code }) {
+    const result = await call('signIn', { body: code ? { email, password, code } : { email, password } });
     storeSession(result);
     return result.user;
   },
@@ -132,6 +133,12 @@ export const api = {
       storeSession(null);
     }
   },
+  // Two-factor sign-in: whether it is on; an authenticator's enrolment (QR code and secret),
+  // confirmed by its first code (answers the recovery codes); turned off with password and code.
+  twoFactorStatus: () => call('twoFactorStatus'),
+  enrollTwoFactor: () => call('enrollTwoFactor'),
+  confirmTwoFactor: (code) => call('confirmTwoFactor', { body: { code } }),
+  disableTwoFactor: (password, code) => call('disableTwoFactor', { body: { password, code } }),
   /** Ends every session of this user, this browser's too (then signed out here). */
   async signOutEverywhere() {
     await call('signOutEverywhere');

@@ -1,4 +1,4 @@
-// Sign up / Sign in.
+// Sign up / Sign in (with a one-time code, for an account with two-factor sign-in).
 import { api } from './api.js';
 import { clearErrors, field, h, replace, showError } from './dom.js';
 
@@ -15,6 +15,18 @@ export function render(root, { mode }, app) {
     signingUp ? null : h('p', { class: 'forgot' }, h('a', { href: '#/forgot' }, 'Forgot password?')),
     h('p', { class: 'error form-error', role: 'alert' }),
     h('button', { type: 'submit', class: 'primary' }, signingUp ? 'Sign up' : 'Sign in'));
+
+  // An account with two-factor sign-in: its password was right; the form asks for the code
+  // (sent with the email and password again).
+  const askForCode = () => {
+    if (!form.querySelector('[name="code"]')) {
+      form.insertBefore(field(`${mode}-code`, 'Code from your authenticator app', {
+        name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric', required: true, spellcheck: 'false',
+      }), form.querySelector('.form-error'));
+    }
+    form.querySelector('.form-error').textContent = 'Enter the code your authenticator app shows (or a recovery code).';
+    form.querySelector('[name="code"]').focus();
+  };
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -37,7 +49,13 @@ export function render(root, { mode }, app) {
       else await api.signIn(values);
       app.afterSignIn();
     } catch (error) {
-      showError(form, error);
+      if (!signingUp && error.code === 'two_factor_required') askForCode();
+      else if (error.field === 'code') {
+        const code = form.querySelector('[name="code"]');
+        code.setAttribute('aria-invalid', 'true');
+        form.querySelector(`#${mode}-code-error`).textContent = 'That code is not right, or was used already.';
+        code.focus();
+      } else showError(form, error);
     } finally {
       button.disabled = false;
     }

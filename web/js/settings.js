@@ -1,4 +1,5 @@
 // Settings (#/settings, from the profile's "…" menu): the account's email and password,
+// two-factor sign-in (an authenticator app's QR code, recovery codes),
 // notifications on this device, sessions (sign out everywhere), blocked and muted accounts, muted
 // words (filters.js),
 // downloading one's data and deleting the account. Each section is a form or a list of its own;
@@ -125,6 +126,110 @@ function passwordSection(app) {
     });
   });
   return section('settings-password-title', 'Password', form);
+}
+
+/**
+ * Two-factor sign-in: off, it offers to enrol an authenticator app (its QR code and secret, then
+ * a first code, then the ten recovery codes, shown once); on, it says how many recovery codes are
+ * left and turns it off with the password and a code.
+ */
+function twoFactorSection() {
+  const body = h('div', {});
+  const note = status();
+  const codeField = (id) => field(id, 'Code from the app', {
+    name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric', required: true, spellcheck: 'false',
+  });
+
+  const showOff = () => {
+    const start = h('button', { type: 'button', class: 'secondary' }, 'Turn on two-factor sign-in');
+    start.addEventListener('click', async () => {
+      start.disabled = true;
+      try {
+        showEnrolment(await api.enrollTwoFactor());
+      } catch (error) {
+        note.textContent = sentence(error);
+        start.disabled = false;
+      }
+    });
+    replace(body,
+      h('p', { class: 'muted' }, 'Sign in with a code from an authenticator app too, so that a stolen password is not enough.'),
+      h('div', { class: 'row' }, start));
+  };
+
+  const showEnrolment = (enrolment) => {
+    const form = h('form', { class: 'panel', novalidate: true },
+      h('p', {}, 'Scan this code with your authenticator app, then enter the code it shows.'),
+      h('img', { class: 'two-factor-qr', src: `data:image/png;base64,${enrolment.qrCode}`, alt: 'QR code for your authenticator app', width: '200', height: '200' }),
+      h('p', { class: 'muted' }, 'Cannot scan? Enter this key by hand: ', h('code', { class: 'two-factor-secret' }, enrolment.secret)),
+      codeField('settings-two-factor-code'),
+      h('p', { class: 'error form-error', role: 'alert' }),
+      h('button', { type: 'submit', class: 'primary' }, 'Confirm'));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const { code } = Object.fromEntries(new FormData(form));
+      if (showProblems(form, code.trim() ? {} : { code: 'Enter the six digits your app shows.' })) return;
+      busy(form, async () => {
+        try {
+          const { recoveryCodes } = await api.confirmTwoFactor(code.trim());
+          showRecoveryCodes(recoveryCodes);
+        } catch (error) {
+          showProblems(form, { code: error.code === 'invalid_credentials' ? 'That code is not right: try the one your app shows now.' : sentence(error) });
+        }
+      });
+    });
+    replace(body, form);
+    form.querySelector('input[name="code"]').focus();
+  };
+
+  const showRecoveryCodes = (codes) => {
+    const done = h('button', { type: 'button', class: 'secondary' }, 'I have kept them');
+    done.addEventListener('click', () => load());
+    replace(body,
+      h('p', {}, 'Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They are shown only now.'),
+      h('ul', { class: 'recovery-codes' }, ...codes.map((code) => h('li', {}, h('code', {}, code)))),
+      h('div', { class: 'row' }, done));
+  };
+
+  const showOn = (left) => {
+    const form = h('form', { class: 'panel', novalidate: true },
+      h('p', {}, `Two-factor sign-in is on. ${left} recovery code${left === 1 ? '' : 's'} left.`),
+      field('settings-two-factor-password', 'Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }),
+      codeField('settings-two-factor-off-code'),
+      h('p', { class: 'error form-error', role: 'alert' }),
+      h('button', { type: 'submit', class: 'danger' }, 'Turn off two-factor sign-in'));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const { password, code } = Object.fromEntries(new FormData(form));
+      const problems = {};
+      if (!password) problems.password = 'Enter your password to confirm it is you.';
+      if (!code.trim()) problems.code = 'Enter a code from your app, or a recovery code.';
+      if (showProblems(form, problems)) return;
+      busy(form, async () => {
+        try {
+          await api.disableTwoFactor(password, code.trim());
+          note.textContent = 'Two-factor sign-in is off.';
+          showOff();
+        } catch (error) {
+          const wrong = error.code === 'invalid_credentials';
+          showProblems(form, wrong && error.field === 'code' ? { code: 'That code is not right, or was used already.' }
+            : wrong ? { password: sentence(error) } : { '': sentence(error) });
+        }
+      });
+    });
+    replace(body, form);
+  };
+
+  const load = async () => {
+    try {
+      const state = await api.twoFactorStatus();
+      if (state.enabled) showOn(state.recoveryCodesLeft);
+      else showOff();
+    } catch (error) {
+      note.textContent = sentence(error);
+    }
+  };
+  load();
+  return section('settings-two-factor-title', 'Two-factor sign-in', body, note);
 }
 
 function notificationsSection() {
@@ -296,6 +401,7 @@ export async function render(root, _params, app) {
     h('h1', {}, 'Settings'),
     emailSection(),
     passwordSection(app),
+    twoFactorSection(),
     notificationsSection(),
     sessionsSection(app),
     blocksSection(),

@@ -43,6 +43,11 @@ package enum JSONOutput {
         encoded(ResultJSON.PushSubscription(subscription, serverKey: serverKey))
     }
 
+    /// Whether the user's two-factor sign-in is on (`GET /v1/me/two-factor`).
+    package static func twoFactorStatus(_ status: TwoFactorStatus) -> JSONValue {
+        encoded(ResultJSON.TwoFactorStatus(enabled: status.enabled, recoveryCodesLeft: status.recoveryCodesLeft))
+    }
+
     /// The answer of `/healthz` and `/readyz`: `ok`, `ready`, or why not, and how many events
     /// the read models are `behind` the log.
     package static func health(_ status: String, behind: UInt64? = nil) -> JSONValue {
@@ -123,6 +128,8 @@ package enum JSONOutput {
         case .token(let token): encoded(ResultJSON.Token(token: token))
         case .done: encoded(ResultJSON.Done())
         case .created(let id): encoded(ResultJSON.Created(id: id))
+        case .twoFactorEnrollment(let e): encoded(ResultJSON.TwoFactorEnrollment(e))
+        case .recoveryCodes(let codes): encoded(ResultJSON.RecoveryCodes(recoveryCodes: codes))
         }
     }
 

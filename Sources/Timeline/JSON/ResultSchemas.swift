@@ -56,6 +56,7 @@ extension ResultJSON {
             try result(Session.self), try result(StreamTicket.self),
             try result(Suggestion.self, title: "suggestion (a result item)"),
             try result(Tag.self, title: "tag (a result item)"), try result(Token.self),
+            try result(TwoFactorEnrollment.self), try result(RecoveryCodes.self), try result(TwoFactorStatus.self),
             try result(TrendingTag.self, title: "trendingTag (a result item)"),
             try result(User.self)
         ]
@@ -495,6 +496,42 @@ extension ResultJSON.Token: NamedResult {
     static let schemaName = "token"
     static let schemaDescription: String? = "A one-time token (requestPasswordReset, operator only)."
     static let memberSchemas = ["token": JSONSchema.string.with("minLength", 1)]
+}
+
+extension ResultJSON.TwoFactorEnrollment: NamedResult {
+    static let schemaName = "twoFactorEnrollment"
+    static let schemaDescription: String? =
+        "An authenticator app's enrolment (enrollTwoFactor), shown once: confirm it with a first code."
+    static let memberDescriptions = [
+        "secret": "The secret, base32 (RFC 4648), for an app that cannot scan.",
+        "otpauthURI": "The otpauth://totp/ URI of the secret (SHA1, 6 digits, 30 s).",
+        "qrCode": "A QR code of otpauthURI: a PNG, base64."
+    ]
+    static let memberSchemas = [
+        "secret": JSONSchema.string(pattern: "^[A-Z2-7]{32}$"),
+        "otpauthURI": JSONSchema.string(pattern: "^otpauth://totp/"),
+        "qrCode": JSONSchema.string.with("contentEncoding", "base64").with("contentMediaType", "image/png")
+    ]
+}
+
+extension ResultJSON.TwoFactorStatus: NamedResult {
+    static let schemaName = "twoFactorStatus"
+    static let schemaDescription: String? = "Whether the bearer's two-factor sign-in is on (GET /v1/me/two-factor)."
+    static let memberDescriptions = [
+        "enabled": "Whether a sign-in needs a one-time code (an enrolment not yet confirmed is not).",
+        "recoveryCodesLeft": "How many recovery codes are not used yet (0 when off)."
+    ]
+    static let memberSchemas = ["recoveryCodesLeft": JSONSchema.integer.with("minimum", 0).with("maximum", 10)]
+}
+
+extension ResultJSON.RecoveryCodes: NamedResult {
+    static let schemaName = "recoveryCodes"
+    static let schemaDescription: String? =
+        "Two-factor sign-in's ten recovery codes (confirmTwoFactor), shown once: each signs in once in place of a code."
+    static let memberSchemas = [
+        "recoveryCodes": JSONSchema.array(of: JSONSchema.string(pattern: "^[a-z2-7]{4}(-[a-z2-7]{4}){3}$"))
+            .with("minItems", 10).with("maxItems", 10)
+    ]
 }
 
 extension ResultJSON.Failure: NamedResult {

@@ -1,3 +1,4 @@
+import Foundation
 import JSONModel
 
 /// The JSON forms of the results `/v1` and `timeline exec` answer, as Swift types: each encodes
@@ -290,6 +291,30 @@ package enum ResultJSON {
     /// A one-time token (`token.schema.json`).
     struct Token: Codable, Sendable, SchemaDocumented {
         var token: String
+    }
+
+    /// An authenticator's enrolment (`enrollTwoFactor`'s answer).
+    struct TwoFactorEnrollment: Codable, Sendable, SchemaDocumented {
+        var secret: String
+        var otpauthURI: String
+        var qrCode: String
+
+        init(_ e: Timeline.TwoFactorEnrollment) {
+            secret = e.secret
+            otpauthURI = e.otpauthURI
+            qrCode = Data(e.qrCodePNG).base64EncodedString()
+        }
+    }
+
+    /// Whether two-factor sign-in is on (`GET /v1/me/two-factor`).
+    struct TwoFactorStatus: Codable, Sendable, SchemaDocumented {
+        var enabled: Bool
+        var recoveryCodesLeft: Int
+    }
+
+    /// Two-factor sign-in's recovery codes (`confirmTwoFactor`'s answer).
+    struct RecoveryCodes: Codable, Sendable, SchemaDocumented {
+        var recoveryCodes: [String]
     }
 
     /// An OAuth app registered (`registerApp`'s answer in exec).

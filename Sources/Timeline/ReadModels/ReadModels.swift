@@ -498,6 +498,7 @@ struct ReadView: DecisionState {
     }
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
+    func twoFactor(_ user: UserID) throws -> TwoFactorRecord? { try models.sessions.twoFactor.get(user, txn) }
     func lastPasswordResetRequest(_ user: UserID) throws -> Int64? {
         try models.sessions.resetRequests.get(user, txn).map { Int64(bitPattern: $0) }
     }

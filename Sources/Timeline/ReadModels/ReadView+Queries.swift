@@ -24,7 +24,8 @@ extension ReadView {
         return PostReadings(bytes: bytes, fields: try PostFields(bytes.span))
     }
 
-    func materialise(_ outcome: Outcome, viewer: UserID?) throws -> CommandResult {
+    /// `keys`: the accounts' keys (an enrolment's secret is derived from its account's).
+    func materialise(_ outcome: Outcome, viewer: UserID?, keys: any PayloadKeys) throws -> CommandResult {
         let present = Presenter(try privacy(for: viewer))
         switch outcome {
         case .user(let id): return .user(try profile(id))
@@ -48,6 +49,8 @@ extension ReadView {
         case .changed(let changed): return .changed(changed)
         case .done: return .done
         case .created(let id): return .created(id)
+        case .twoFactorEnrollment(let user): return .twoFactorEnrollment(try twoFactorEnrollment(of: user, keys: keys))
+        case .recoveryCodes(let codes): return .recoveryCodes(codes)
         }
     }
 

@@ -25,11 +25,15 @@ struct SessionsProjection: Projection {
     /// Push subscriptions by their token's hash, and each user's (to erase them, and to know who has any).
     let pushSubscriptions: Table<PushSubscriptions>
     let pushByUser: Table<Members<UserID, String>>
+    /// Each user's two-factor sign-in: its enrolment's nonce (never the secret), whether it is
+    /// confirmed, the last time step used and the unused recovery codes' hashes.
+    let twoFactor: Table<TwoFactorRecords>
     var databases: [Database] {
         [
             sessions.database, signInFailures.database, passwordResets.database, credentialChanges.database,
             resetRequests.database, apps.database,
-            authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database
+            authorizations.database, appTokens.database, pushSubscriptions.database, pushByUser.database,
+            twoFactor.database
         ]
     }
 
@@ -46,6 +50,7 @@ struct SessionsProjection: Projection {
         appTokens = try Table(env, prefix + "oauthAppTokens")
         pushSubscriptions = try Table(env, prefix + "pushSubscriptions")
         pushByUser = try Table(env, prefix + "pushByUser")
+        twoFactor = try Table(env, prefix + "twoFactor")
         handlers = Self.handlers(of: self)
     }
 
@@ -137,6 +142,7 @@ struct SessionsProjection: Projection {
         }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
             try projection.resetRequests.delete(e.userId, txn)
+            try projection.twoFactor.delete(e.userId, txn)
             for hash in try projection.pushByUser.deleteAll(in: e.userId, txn) {
                 try projection.pushSubscriptions.delete(hash, txn)
             }
@@ -169,6 +175,25 @@ struct SessionsProjection: Projection {
             }
             for key in stale { try txn.delete(projection.signInFailures.database, key) }
             try projection.signInFailures.put((e.limiterKey, envelope.timestamp, envelope.sequence), (), txn)
+        }
+        handlers.on(.twoFactorEnrolled) { (e: TwoFactorEnrolled, _, txn) in
+            try projection.twoFactor.put(e.userId, TwoFactorRecord(nonce: e.nonce), txn)
+        }
+        handlers.on(.twoFactorConfirmed) { (e: TwoFactorConfirmed, _, txn) in
+            guard var factor = try projection.twoFactor.get(e.userId, txn) else { return }
+            factor.confirmed = true
+            factor.lastStep = max(factor.lastStep, e.step)
+            factor.recoveryCodeHashes = e.recoveryCodeHashes
+            try projection.twoFactor.put(e.userId, factor, txn)
+        }
+        handlers.on(.twoFactorCodeUsed) { (e: TwoFactorCodeUsed, _, txn) in
+            guard var factor = try projection.twoFactor.get(e.userId, txn) else { return }
+            if let step = e.step { factor.lastStep = max(factor.lastStep, step) }
+            if let used = e.recoveryCodeHash { factor.recoveryCodeHashes.removeAll { $0 == used } }
+            try projection.twoFactor.put(e.userId, factor, txn)
+        }
+        handlers.on(.twoFactorDisabled) { (e: TwoFactorDisabled, _, txn) in
+            try projection.twoFactor.delete(e.userId, txn)
         }
         handlers.on(.appRegistered) { (e: AppRegistered, _, txn) in
             try projection.apps.put(e.appId, AppRecord(e), txn)
@@ -322,5 +347,27 @@ enum CredentialChanges: TableLayout {
             throw CorruptRecord(message: "a credential change is not 8 bytes")
         }
         return sequence
+    }
+}
+
+/// userId → their two-factor sign-in (`TwoFactorRecord`): the enrolment's nonce, whether it is
+/// confirmed, the last time step used and the unused recovery codes' hashes.
+enum TwoFactorRecords: TableLayout {
+    static func key(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ factor: TwoFactorRecord) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(factor.nonce)
+        w.u8(factor.confirmed ? 1 : 0)
+        w.int64(factor.lastStep)
+        w.strings(factor.recoveryCodeHashes)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> TwoFactorRecord {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown two-factor record version") }
+        return TwoFactorRecord(
+            nonce: try r.string(), confirmed: try r.u8() == 1, lastStep: try r.int64(),
+            recoveryCodeHashes: try r.strings())
     }
 }

@@ -521,6 +521,22 @@ public enum CommandResult: Sendable, Equatable {
     case done
     /// A record made that has no read of its own: its new id (`addInstanceRule`, `addAnnouncement`).
     case created(String)
+    /// An authenticator's enrolment (`enrollTwoFactor`), shown once.
+    case twoFactorEnrollment(TwoFactorEnrollment)
+    /// Two-factor sign-in's recovery codes (`confirmTwoFactor`), shown once and stored only as hashes.
+    case recoveryCodes([String])
+}
+
+/// An authenticator app's enrolment: what it is told, by hand or by its camera.
+public struct TwoFactorEnrollment: Sendable, Equatable {
+    /// Who issues the codes, as authenticator apps show it.
+    public static let issuer = "Timeline"
+    /// The secret, base32 (typed by hand into an app that cannot scan).
+    public var secret: String
+    /// Its `otpauth://totp/` URI (Google Authenticator's Key Uri Format).
+    public var otpauthURI: String
+    /// A QR code of the URI, as a PNG.
+    public var qrCodePNG: [UInt8]
 }
 
 /// Who issues a command.

@@ -73,14 +73,7 @@ extension TimelineService {
     {
         let now = options.clock.nowMilliseconds()
         let user = try read { view -> UserRecord? in
-            let user: UserRecord?
-            switch actor {
-            case .user(let id): user = try view.user(id)
-            case .session(let hash):
-                guard let session = try view.session(hash: hash), session.expiresAt > now else { return nil }
-                user = try view.user(session.user)
-            case .operator, .anonymous: return nil
-            }
+            let user = try Self.actingUser(actor, view, now: now).flatMap { try view.user($0) }
             if let emailHash = user?.emailHash {
                 try Self.refuseOverFailureLimit(emailHash: emailHash, origin: origin, view, now: now)
             }
@@ -92,6 +85,17 @@ extension TimelineService {
         }
         prepared.verifiedUser = user.id
         prepared.verifiedPasswordHash = hash
+    }
+
+    /// The user `actor` acts as (a live session's, at `now`), or `nil` (deciding then refuses).
+    static func actingUser(_ actor: Actor, _ view: ReadView, now: Int64) throws -> UserID? {
+        switch actor {
+        case .user(let id): return id
+        case .session(let hash):
+            guard let session = try view.session(hash: hash), session.expiresAt > now else { return nil }
+            return session.user
+        case .operator, .anonymous: return nil
+        }
     }
 
     /// A new session token: 256 random bits, base64url.

@@ -389,9 +389,12 @@ public final class TimelineService: Sendable {
             if let password = erase.password {
                 try await verifyPassword(password, of: actor, origin: origin, &prepared)
             }
+        case let disable as DisableTwoFactorCommand:
+            try await verifyPassword(disable.password, of: actor, origin: origin, &prepared)
         default:
             break  // nothing slow to do before the writer decides
         }
+        try prepareTwoFactor(command, actor: actor, &prepared)
         return prepared
     }
 

@@ -178,7 +178,7 @@ struct WriteJob: Sendable {
         switch decision.outcome {
         case .failure(let error): return (.failure(error), erased, envelopes)
         case .success(let outcome):
-            return (.success(try view.materialise(outcome, viewer: decision.actor)), erased, envelopes)
+            return (.success(try view.materialise(outcome, viewer: decision.actor, keys: keys)), erased, envelopes)
         }
     }
 }

@@ -90,6 +90,10 @@ package enum Outcome: Sendable, Equatable {
     case done
     /// A record was made that has no read of its own here: its new id (a rule, an announcement).
     case created(String)
+    /// An authenticator's enrolment for the user: its secret, URI and QR code (shown once).
+    case twoFactorEnrollment(UserID)
+    /// Two-factor sign-in's recovery codes (shown once).
+    case recoveryCodes([String])
 }
 
 /// Sign-in rate limit: this many failures per email within the window refuse further tries.

@@ -27,6 +27,11 @@ package struct Prepared: Sendable {
     public var processedAvatar: (large: ImageUpload, small: ImageUpload)?
     /// For `updateProfile` with a new header: its 1500×500 and 600×200 bands (made before deciding).
     public var processedHeader: (large: ImageUpload, small: ImageUpload)?
+    /// For a sign-in or a check that gave a one-time code (`signIn`, `checkSignIn`,
+    /// `confirmTwoFactor`, `disableTwoFactor`): what the code matched, under the user's enrolment.
+    public var secondFactor: SecondFactorCheck?
+    /// For `confirmTwoFactor`: the new recovery codes (deciding records their hashes).
+    public var recoveryCodes: [String]?
 
     /// Nothing prepared yet.
     public init() {}

@@ -199,36 +199,43 @@ extension Decider {
     /// account can have is answered like any wrong one and recorded nowhere.
     /// `app`: the OAuth app asking (its id, secret and the scopes it asks for), whose token
     /// this is (Mastodon's password grant).
-    func signIn(email raw: String, app: (id: String, credential: AppCredential, scopes: String?)? = nil) throws
-        -> Decision
-    {
+    /// `hasCode`: the sign-in gave a one-time code (`prepare` checked it), which an account
+    /// with two-factor sign-in needs.
+    func signIn(
+        email raw: String, hasCode: Bool = false, app: (id: String, credential: AppCredential, scopes: String?)? = nil
+    ) throws -> Decision {
         let client = try app.map { try authenticatedApp($0.id, $0.credential, scopes: $0.scopes) }
         let user: UserID
-        switch try verifiedSignIn(email: raw) {
+        let codeUsed: [Event]
+        switch try verifiedSignIn(email: raw, hasCode: hasCode) {
         case .failure(let refused): return refused.decision
-        case .success(let verified): user = verified
+        case .success(let verified): (user, codeUsed) = verified
         }
         guard let token = context.prepared.newToken else { throw TimelineError(.internal, "no session token was made") }
         let event = SignedIn(
             userId: user, sessionHash: context.hashToken(token),
             expiresAt: context.now + context.sessionLifetime, appId: client?.app.id, scopes: client?.scopes)
-        return Decision(events: [.signedIn(event)], outcome: .success(.session(token: token, user: user)), actor: user)
+        return Decision(
+            events: [.signedIn(event)] + codeUsed, outcome: .success(.session(token: token, user: user)), actor: user)
     }
 
     /// Checks an email and password as `signIn` does — the same failure limit, a failure
     /// recorded the same — but starts no session: answers the user and appends nothing. For a
     /// page that needs the person's say-so once (the OAuth authorize page), where a session
     /// left behind by an abandoned flow would be a live credential nobody asked for.
-    func checkSignIn(email raw: String) throws -> Decision {
-        switch try verifiedSignIn(email: raw) {
+    /// A one-time code it spends is recorded, as at a sign-in.
+    func checkSignIn(email raw: String, hasCode: Bool = false) throws -> Decision {
+        switch try verifiedSignIn(email: raw, hasCode: hasCode) {
         case .failure(let refused): return refused.decision
-        case .success(let user): return Decision(events: [], outcome: .success(.user(user)), actor: user)
+        case .success(let (user, codeUsed)):
+            return Decision(events: codeUsed, outcome: .success(.user(user)), actor: user)
         }
     }
 
-    /// The user whose email is `raw` and whose password `prepare` verified, or the decision
-    /// that refuses the attempt (recording it, under the failure limit).
-    private func verifiedSignIn(email raw: String) throws -> Result<UserID, RefusedSignIn> {
+    /// The user whose email is `raw` and whose password `prepare` verified, with the events of
+    /// the one-time code it spent (`secondFactor`), or the decision that refuses the attempt
+    /// (recording it, under the failure limit).
+    private func verifiedSignIn(email raw: String, hasCode: Bool) throws -> Result<(UserID, [Event]), RefusedSignIn> {
         guard let email = try? Validation.email(raw) else {
             throw TimelineError(.invalidCredentials, "wrong email or password")
         }
@@ -254,7 +261,7 @@ extension Decider {
         guard try state.user(user)?.suspended != true else {
             throw TimelineError(.forbidden, "this account is suspended")
         }
-        return .success(user)
+        return try secondFactor(of: user, hasCode: hasCode, emailHash: emailHash).map { (user, $0) }
     }
 
     func signOut(_ token: String) throws -> Decision {
@@ -323,11 +330,13 @@ package struct SignInCommand: CommandDefinition {
     package let appToken: String?
     /// The `scopes` field.
     package let scopes: String?
+    /// The `code` field: a one-time code from the account's authenticator, or a recovery code.
+    package let code: String?
 
     /// A `signIn` command with these fields.
     package init(
         email: String, password: String, app: String? = nil, clientSecret: String? = nil, appToken: String? = nil,
-        scopes: String? = nil
+        scopes: String? = nil, code: String? = nil
     ) {
         self.email = email
         self.password = password
@@ -335,6 +344,7 @@ package struct SignInCommand: CommandDefinition {
         self.clientSecret = clientSecret
         self.appToken = appToken
         self.scopes = scopes
+        self.code = code
     }
 
     /// Reads `signIn`'s fields.
@@ -345,6 +355,7 @@ package struct SignInCommand: CommandDefinition {
         clientSecret = try fields.optionalString("clientSecret")
         appToken = try fields.optionalString("appToken")
         scopes = try fields.optionalString("scopes")
+        code = try fields.optionalString("code")
     }
 
     /// Writes `signIn`'s fields.
@@ -355,12 +366,13 @@ package struct SignInCommand: CommandDefinition {
         fields.set("clientSecret", clientSecret)
         fields.set("appToken", appToken)
         fields.set("scopes", scopes)
+        fields.set("code", code)
     }
 
     /// Decides `signIn` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.signIn(
-            email: email,
+            email: email, hasCode: code != nil,
             app: app.map { ($0, appToken.map(AppCredential.token) ?? .secret(clientSecret ?? ""), scopes) })
     }
 }
@@ -371,13 +383,22 @@ extension Command {
         Command(SignInCommand(email: email, password: password))
     }
 
+    /// Starts a session for an account with two-factor sign-in: `code` is a one-time code
+    /// from its authenticator, or one of its recovery codes.
+    public static func signIn(email: String, password: String, code: String) -> Command {
+        Command(SignInCommand(email: email, password: password, code: code))
+    }
+
     /// Issues an OAuth app's token for a person's email and password (Mastodon's password
     /// grant): `app` and `clientSecret` authenticate the app, `scopes` (space-separated; all
-    /// of the app's when nil) are what the token may do.
-    public static func signIn(email: String, password: String, app: String, clientSecret: String, scopes: String?)
-        -> Command
-    {
-        Command(SignInCommand(email: email, password: password, app: app, clientSecret: clientSecret, scopes: scopes))
+    /// of the app's when nil) are what the token may do; `code`, a one-time code, for an
+    /// account with two-factor sign-in.
+    public static func signIn(
+        email: String, password: String, app: String, clientSecret: String, scopes: String?, code: String? = nil
+    ) -> Command {
+        Command(
+            SignInCommand(
+                email: email, password: password, app: app, clientSecret: clientSecret, scopes: scopes, code: code))
     }
 
     /// Issues an OAuth app's token for a person who just signed up through it: the app proves
@@ -400,36 +421,41 @@ package struct CheckSignInCommand: CommandDefinition {
     package let email: String
     /// The `password` field.
     package let password: String
+    /// The `code` field: a one-time code, for an account with two-factor sign-in.
+    package let code: String?
 
     /// A `checkSignIn` command with these fields.
-    package init(email: String, password: String) {
+    package init(email: String, password: String, code: String? = nil) {
         self.email = email
         self.password = password
+        self.code = code
     }
 
     /// Reads `checkSignIn`'s fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         email = try fields.string("email")
         password = try fields.string("password")
+        code = try fields.optionalString("code")
     }
 
     /// Writes `checkSignIn`'s fields.
     package func encode(to fields: inout CommandJSON) {
         fields.set("email", email)
         fields.set("password", password)
+        fields.set("code", code)
     }
 
     /// Decides `checkSignIn` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
-        try decider.checkSignIn(email: email)
+        try decider.checkSignIn(email: email, hasCode: code != nil)
     }
 }
 
 extension Command {
     /// Checks a person's email and password as `signIn` does (the same limit; a failure is
     /// recorded the same) without starting a session: answers the user, appends nothing.
-    public static func checkSignIn(email: String, password: String) -> Command {
-        Command(CheckSignInCommand(email: email, password: password))
+    public static func checkSignIn(email: String, password: String, code: String? = nil) -> Command {
+        Command(CheckSignInCommand(email: email, password: password, code: code))
     }
 }
 
@@ -521,7 +547,9 @@ extension SignInCommand {
         "clientSecret": "The app's client secret.",
         "scopes": "The scopes asked, space-separated (all of the app's when absent).",
         "appToken": "Instead of clientSecret: the app's own token (issueAppToken), for a person who just signed "
-            + "up through it."
+            + "up through it.",
+        "code": "A one-time code from the account's authenticator (or one of its recovery codes): needed when the "
+            + "account has two-factor sign-in on (without it: 401 two_factor_required)."
     ]
     /// Rules across fields.
     package static let schemaKeywords: [String: JSONValue] = [

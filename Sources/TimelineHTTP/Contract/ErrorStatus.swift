@@ -12,7 +12,9 @@ extension TimelineError.Code {
                 "invalid_argument: a malformed body, path or query parameter, an unknown field or query parameter (`field` names it)"
             )
         case .unauthenticated: (401, "unauthenticated: no, an expired or an unknown bearer token")
-        case .invalidCredentials: (401, "invalid_credentials: a wrong email or password")
+        case .invalidCredentials: (401, "invalid_credentials: a wrong email or password (or one-time code)")
+        case .twoFactorRequired:
+            (401, "two_factor_required: the password is right, but the account signs in with a one-time code too")
         case .forbidden: (403, "forbidden: the bearer may not do this")
         case .notFound:
             (

@@ -37,7 +37,7 @@ extension MastodonAPI {
                 "The authorize page's forms: sign-in, then the decision.", returns: .page,
                 form: [
                     "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
-                    "response_type", "csrf", "email", "password", "decision"
+                    "response_type", "csrf", "email", "password", "otp_attempt", "decision"
                 ], otherStatuses: [302])
         ) { api, request, _ in await api.authorizeSubmit(request) },
         now(
@@ -161,13 +161,23 @@ extension TimelineAPI {
             let result: CommandResult
             do {
                 try throttle.admit(request.http.clientAddress)
+                let code = params.string("otp_attempt").flatMap { $0.isEmpty ? nil : $0 }
                 result = try await service.execute(
-                    .checkSignIn(email: email, password: password),
+                    .checkSignIn(email: email, password: password, code: code),
                     origin: request.http.clientAddress)
             } catch {
                 guard AuthorizePage.toldOnSignIn.contains(error.code) else { throw error }
-                let message = error.code == .invalidCredentials ? "Wrong email or password." : error.message
-                return AuthorizePage.signIn(asked, csrf: AuthorizePage.newCSRF(), message: message)
+                // A code asked for, or a wrong one: the form asks for it (and the password again).
+                let asksCode = error.code == .twoFactorRequired || error.field == "code"
+                let message =
+                    switch error.code {
+                    case .twoFactorRequired: "Enter the code from your authenticator app (or a recovery code)."
+                    case .invalidCredentials where asksCode: "Wrong or used code."
+                    case .invalidCredentials: "Wrong email or password."
+                    default: error.message
+                    }
+                return AuthorizePage.signIn(
+                    asked, csrf: AuthorizePage.newCSRF(), message: message, askingCodeOf: asksCode ? email : nil)
             }
             guard case .user(let profile) = result else { throw TimelineError(.internal, "no user") }
             let consentCSRF = AuthorizePage.newCSRF()
@@ -252,7 +262,9 @@ private enum AuthorizePage {
     /// The `Set-Cookie` that drops the ticket's cookie.
     static let endTicketCookie = "\(ticketCookie)=; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=0"
     /// The sign-in failures the form tells about (and is shown again).
-    static let toldOnSignIn: Set<TimelineError.Code> = [.invalidCredentials, .rateLimited, .forbidden, .invalidArgument]
+    static let toldOnSignIn: Set<TimelineError.Code> = [
+        .invalidCredentials, .twoFactorRequired, .rateLimited, .forbidden, .invalidArgument
+    ]
 
     static func newCSRF() -> String { Sodium.randomToken(24) }
 
@@ -272,8 +284,21 @@ private enum AuthorizePage {
         return sent
     }
 
-    static func signIn(_ asked: AuthorizationRequest, csrf: String, message: String?) -> HTTPResponse {
-        page(
+    /// `askingCodeOf`: the email of an account with two-factor sign-in, whose password was
+    /// right: the form asks for its one-time code (and the password again: it is never
+    /// written into a page).
+    static func signIn(
+        _ asked: AuthorizationRequest, csrf: String, message: String?, askingCodeOf email: String? = nil
+    ) -> HTTPResponse {
+        let emailValue = email.map { " value=\"\(HTMLText.escape($0))\"" } ?? ""
+        let codeField =
+            email == nil
+            ? ""
+            : """
+            <div class="field"><label for="otp_attempt">Code</label><input id="otp_attempt" name="otp_attempt" \
+            autocomplete="one-time-code" inputmode="numeric" required autofocus></div>
+            """
+        return page(
             title: "Sign in to authorize \(asked.app.name)", csrf: csrf, formAction: nil,
             body: """
                 <h1>Sign in</h1>
@@ -282,8 +307,9 @@ private enum AuthorizePage {
                 <form method="post" action="/oauth/authorize">
                 \(asked.hiddenFields)
                 <input type="hidden" name="csrf" value="\(csrf)">
-                <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required autofocus></div>
+                <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required\(email == nil ? " autofocus" : "")\(emailValue)></div>
                 <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+                \(codeField)
                 <button class="primary" type="submit">Sign in</button>
                 </form>
                 """)

@@ -50,7 +50,7 @@ extension MastodonAPI {
                 "Issues a token: authorization_code (PKCE), client_credentials or password.", returns: .token,
                 form: [
                     "grant_type", "client_id", "client_secret", "code", "redirect_uri", "code_verifier", "scope",
-                    "username", "password"
+                    "username", "password", "otp_attempt"
                 ])
         ) { api, request, _ in try await api.oauthToken(request) },
         later(
@@ -145,9 +145,11 @@ extension TimelineAPI {
                 return refusal(
                     400, "invalid_request", "The request is missing a required parameter: username and password.")
             }
+            // A one-time code, for an account with two-factor sign-in, under the name Mastodon's
+            // own sign-in form gives it (OAuth's password grant has none).
             command = .signIn(
                 email: username, password: password, app: client, clientSecret: secret,
-                scopes: params.string("scope") ?? params.string("scopes"))
+                scopes: params.string("scope") ?? params.string("scopes"), code: params.string("otp_attempt"))
         default:
             return refusal(
                 400, "unsupported_grant_type",
@@ -164,6 +166,11 @@ extension TimelineAPI {
                 400, "invalid_grant",
                 "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client."
             )
+        } catch let error where error.code == .twoFactorRequired {
+            return refusal(
+                400, "invalid_grant",
+                "This account signs in with a one-time code too: give it as otp_attempt, or sign in on the "
+                    + "authorization page.")
         } catch let error where error.code == .forbidden && error.field == "scope" {
             return refusal(400, "invalid_scope", error.message)
         }
