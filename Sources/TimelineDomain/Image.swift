@@ -148,3 +148,19 @@ extension ImageVariants: SchemaDocumented {
         "thumb": "320 px square, centre crop."
     ]
 }
+
+extension ByteWriter {
+    /// Writes `variants`' three image ids: full, feed, thumb.
+    package mutating func variants(_ variants: ImageVariants) {
+        string(variants.full.rawValue)
+        string(variants.feed.rawValue)
+        string(variants.thumb.rawValue)
+    }
+}
+
+extension ByteReader {
+    /// Reads three image ids as `ByteWriter.variants(_:)` wrote them.
+    package mutating func variants() throws(CorruptRecord) -> ImageVariants {
+        ImageVariants(full: ImageID(try string()), feed: ImageID(try string()), thumb: ImageID(try string()))
+    }
+}

@@ -43,6 +43,11 @@ package enum Surface: Sendable, CaseIterable {
     case collections
     /// The viewer's conversations of direct messages (their last messages).
     case conversations
+    /// The stories row (and acting on a story: viewing, replying): the live stories of those the
+    /// viewer follows, as their posts are anywhere — a locked account's for its followers, blocks
+    /// either way and mutes hide them. One story, its photo and a profile's highlights are as
+    /// one post (`post`) and a profile (`profile`).
+    case stories
     /// Acting on a post (like, comment, bookmark, report): a hidden post is `not_found`. Blocks
     /// are answered by the command with its own error, and mutes do not stop acting.
     case command
@@ -50,7 +55,9 @@ package enum Surface: Sendable, CaseIterable {
     /// Whether the viewer's mutes hide the muted users' posts here.
     package var mutesHidePosts: Bool {
         switch self {
-        case .home, .boosted, .stream, .list, .hashtag, .search, .favourites, .notifications, .push, .trends: true
+        case .home, .boosted, .stream, .list, .hashtag, .search, .favourites, .notifications, .push, .trends,
+            .stories:
+            true
         case .profile, .bookmarks, .post, .comments, .export, .collections, .conversations, .command: false
         }
     }

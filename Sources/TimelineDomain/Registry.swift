@@ -52,7 +52,9 @@ extension Command {
         MarkConversationReadCommand.self, RemoveConversationCommand.self,
         SchedulePostCommand.self, ReschedulePostCommand.self, CancelScheduledPostCommand.self,
         PublishScheduledPostCommand.self,
-        EnrollTwoFactorCommand.self, ConfirmTwoFactorCommand.self, DisableTwoFactorCommand.self
+        EnrollTwoFactorCommand.self, ConfirmTwoFactorCommand.self, DisableTwoFactorCommand.self,
+        PostStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self, HighlightStoryCommand.self,
+        UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self
     ]
 }
 
@@ -177,6 +179,18 @@ public enum Event: Equatable, Sendable {
     case twoFactorCodeUsed(TwoFactorCodeUsed)
     /// A user turned two-factor sign-in off: `TwoFactorDisabled`.
     case twoFactorDisabled(TwoFactorDisabled)
+    /// A story was posted: `StoryPosted`.
+    case storyPosted(StoryPosted)
+    /// A story was seen: `StoryViewed`.
+    case storyViewed(StoryViewed)
+    /// A story became a highlight: `StoryHighlighted`.
+    case storyHighlighted(StoryChange)
+    /// A story stopped being a highlight: `StoryUnhighlighted`.
+    case storyUnhighlighted(StoryChange)
+    /// A story was deleted: `StoryDeleted`.
+    case storyDeleted(StoryChange)
+    /// A story past its day let its photo go: `StoryExpired`.
+    case storyExpired(StoryChange)
     /// A user dismissed activity items: `ActivityDismissed`.
     case activityDismissed(ActivityDismissed)
     /// A token subscribed to push notifications: `PushSubscribed`.
@@ -343,6 +357,12 @@ public enum Event: Equatable, Sendable {
         case .twoFactorConfirmed: .twoFactorConfirmed
         case .twoFactorCodeUsed: .twoFactorCodeUsed
         case .twoFactorDisabled: .twoFactorDisabled
+        case .storyPosted: .storyPosted
+        case .storyViewed: .storyViewed
+        case .storyHighlighted: .storyHighlighted
+        case .storyUnhighlighted: .storyUnhighlighted
+        case .storyDeleted: .storyDeleted
+        case .storyExpired: .storyExpired
         case .activityDismissed: .activityDismissed
         case .pushSubscribed: .pushSubscribed
         case .pushUnsubscribed: .pushUnsubscribed
@@ -454,6 +474,9 @@ public enum Event: Equatable, Sendable {
         case .twoFactorConfirmed(let e): e
         case .twoFactorCodeUsed(let e): e
         case .twoFactorDisabled(let e): e
+        case .storyPosted(let e): e
+        case .storyViewed(let e): e
+        case .storyHighlighted(let e), .storyUnhighlighted(let e), .storyDeleted(let e), .storyExpired(let e): e
         case .activityDismissed(let e): e
         case .pushSubscribed(let e): e
         case .pushUnsubscribed(let e): e
@@ -627,6 +650,18 @@ public enum EventType: String, CaseIterable, Sendable {
     case twoFactorCodeUsed = "TwoFactorCodeUsed"
     /// A user turned two-factor sign-in off.
     case twoFactorDisabled = "TwoFactorDisabled"
+    /// A story was posted.
+    case storyPosted = "StoryPosted"
+    /// A story was seen.
+    case storyViewed = "StoryViewed"
+    /// A story became a highlight.
+    case storyHighlighted = "StoryHighlighted"
+    /// A story stopped being a highlight.
+    case storyUnhighlighted = "StoryUnhighlighted"
+    /// A story was deleted.
+    case storyDeleted = "StoryDeleted"
+    /// A story past its day let its photo go.
+    case storyExpired = "StoryExpired"
     /// A user dismissed activity items.
     case activityDismissed = "ActivityDismissed"
     /// A token subscribed to push notifications.
@@ -787,6 +822,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .twoFactorConfirmed: TwoFactorConfirmed.self
         case .twoFactorCodeUsed: TwoFactorCodeUsed.self
         case .twoFactorDisabled: TwoFactorDisabled.self
+        case .storyPosted: StoryPosted.self
+        case .storyViewed: StoryViewed.self
+        case .storyHighlighted, .storyUnhighlighted, .storyDeleted, .storyExpired: StoryChange.self
         case .activityDismissed: ActivityDismissed.self
         case .pushSubscribed: PushSubscribed.self
         case .pushUnsubscribed: PushUnsubscribed.self
@@ -887,6 +925,12 @@ public enum EventType: String, CaseIterable, Sendable {
         case .twoFactorConfirmed: .twoFactorConfirmed(try TwoFactorConfirmed(from: &r, &opener))
         case .twoFactorCodeUsed: .twoFactorCodeUsed(try TwoFactorCodeUsed(from: &r, &opener))
         case .twoFactorDisabled: .twoFactorDisabled(try TwoFactorDisabled(from: &r, &opener))
+        case .storyPosted: .storyPosted(try StoryPosted(from: &r, &opener))
+        case .storyViewed: .storyViewed(try StoryViewed(from: &r, &opener))
+        case .storyHighlighted: .storyHighlighted(try StoryChange(from: &r, &opener))
+        case .storyUnhighlighted: .storyUnhighlighted(try StoryChange(from: &r, &opener))
+        case .storyDeleted: .storyDeleted(try StoryChange(from: &r, &opener))
+        case .storyExpired: .storyExpired(try StoryChange(from: &r, &opener))
         case .activityDismissed: .activityDismissed(try ActivityDismissed(from: &r, &opener))
         case .pushSubscribed: .pushSubscribed(try PushSubscribed(from: &r, &opener))
         case .pushUnsubscribed: .pushUnsubscribed(try PushUnsubscribed(from: &r, &opener))

@@ -230,6 +230,10 @@ package protocol DecisionState {
     /// Failed sign-ins for the email with this keyed hash at or after `since` (ms).
     /// Failed sign-ins counted under `limiterKey` (see `SignInFailed.limiterKey`) since `since`.
     func signInFailures(limiterKey: String, since: Int64) throws -> Int
+    /// The story `id` (shown or not, until it is deleted or expired), or `nil`.
+    func story(_ id: StoryID) throws -> StoryRecord?
+    /// Whether `viewer` has seen `story`.
+    func hasViewed(_ story: StoryID, _ viewer: UserID) throws -> Bool
     /// `user`'s two-factor sign-in: enrolled (confirmed or not), or `nil`.
     func twoFactor(_ user: UserID) throws -> TwoFactorRecord?
     /// The unexpired-or-not reset token with this hash.

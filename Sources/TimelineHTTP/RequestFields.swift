@@ -14,7 +14,7 @@ extension TimelineAPI {
         var members = try Self.body(request.http).members
         // A multipart upload's fields are text, as a URL's are (`sensitive=true`); its image and
         // its location (a JSON object) are not.
-        var text = Set(request.http.formParts.map(\.name).filter { $0 != "image" && $0 != "location" })
+        var text = Set(request.http.formParts.map(\.name).filter { !Self.binaryParts.contains($0) && $0 != "location" })
         func add(_ name: String, _ value: String) throws(TimelineError) {
             guard !members.contains(where: { $0.key == name }) else {
                 throw TimelineError.invalid(name, "\(name) is given twice")
@@ -38,6 +38,9 @@ extension TimelineAPI {
         try fields(request).refuseUnreadFields()
     }
 
+    /// The multipart parts that are files: a photo's `image`, a story's `media`.
+    private static let binaryParts: Set<String> = ["image", "media"]
+
     /// A JSON object body, or the parts of a `multipart/form-data` body (the `image` part as
     /// base64, as the catalogue's `image` field expects; a `location` part is a JSON object as text, as
     /// the catalogue's `location` field is an object); nothing for an empty body.
@@ -50,7 +53,7 @@ extension TimelineAPI {
                 }
                 // Only `image` is binary: another part is text even when a client sends it as a
                 // file (a `caption` with a filename is its text, not its base64).
-                if part.name == "image" {
+                if binaryParts.contains(part.name) {
                     members.append((part.name, .string(Data(part.data).base64EncodedString())))
                 } else if part.name == "location" {
                     do {

@@ -6,7 +6,7 @@ extension TimelineAPI {
     /// source of what is served, and of the OpenAPI document (`OpenAPI.document`).
     static let routes: [Route] =
         accountRoutes + userRoutes + profileExtrasRoutes + postRoutes + feedRoutes + listRoutes + collectionRoutes
-        + conversationRoutes + scheduledPostRoutes + annualReportRoutes
+        + conversationRoutes + scheduledPostRoutes + storyRoutes + annualReportRoutes
         + health + [
             Route(
                 "GET", "/v1/openapi.json", .anyone, scope: .none, .now { api, request in try api.openAPI(request) },
@@ -1046,6 +1046,80 @@ extension TimelineAPI {
                 id: "cancelScheduledPost", summary: "Cancel one of the bearer's pending scheduled posts.", tag: .posts,
                 description: "Its photos are unattached uploads again.", answer: .empty(),
                 errors: [.notFound] + Operation.writeErrors, parameters: [.scheduledPost]))
+    ]
+
+    private static let story = Answer.json("The story.", "story")
+
+    private static let storyRoutes: [Route] = [
+        command(
+            "POST", "/v1/stories", scope: "write:media",
+            Operation(
+                id: "postStory", summary: "Post a photo as a story: it shows for 24 hours.", tag: .posts,
+                description:
+                    "Those who follow the bearer see it in their stories row (a locked account's: its followers only). "
+                    + "Past its day it is gone, unless kept as a highlight (PUT /v1/stories/{story}/highlight).",
+                answer: .json("The story.", "story", status: 201), errors: Operation.writeErrors,
+                body: .storyUpload)),
+        query(
+            "GET", "/v1/stories", scope: "read:statuses", access: .bearer,
+            Operation(
+                id: "stories", summary: "The bearer's stories row.", tag: .feeds,
+                description:
+                    "Their own live stories first, then the accounts they follow with live stories they may see: "
+                    + "those with stories not seen yet first (newest unseen first), then the rest (newest first); "
+                    + "each account's stories oldest first, with `seen`.",
+                answer: .json("The row.", "stories"))),
+        query(
+            "GET", "/v1/stories/{story}", scope: "read:statuses",
+            Operation(
+                id: "story", summary: "One story.", tag: .posts,
+                description: "A story past its day (not a highlight), or out of the viewer's sight, is 404 not_found.",
+                answer: story, errors: [.notFound], parameters: [.story])),
+        command(
+            "POST", "/v1/stories/{story}/view", scope: "write:statuses",
+            Operation(
+                id: "viewStory", summary: "Mark a story seen (its author sees who saw it).", tag: .posts,
+                answer: changed("the bearer had seen it already, or it is their own"),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.story])),
+        query(
+            "GET", "/v1/stories/{story}/viewers", scope: "read:statuses", access: .bearer,
+            Operation(
+                id: "storyViewers", summary: "Who saw one of the bearer's stories, the latest first.", tag: .posts,
+                description: "Another's story is 404 not_found.", answer: userPage, errors: [.notFound],
+                parameters: [.story], paged: true)),
+        command(
+            "POST", "/v1/stories/{story}/reply", scope: "write:statuses",
+            Operation(
+                id: "replyToStory", summary: "Answer a story with a direct message to its author.", tag: .posts,
+                description: "The message is a direct post (visibility direct) that mentions the author.",
+                answer: .json("The direct message.", "post", status: 201),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.story],
+                body: .command("replyToStory", path: ["story"]))),
+        command(
+            "PUT", "/v1/stories/{story}/highlight", scope: "write:statuses",
+            Operation(
+                id: "highlightStory",
+                summary: "Keep one of the bearer's stories on their profile (it does not expire).",
+                tag: .posts, answer: changed("it was a highlight already"),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.story])),
+        command(
+            "DELETE", "/v1/stories/{story}/highlight", scope: "write:statuses",
+            Operation(
+                id: "unhighlightStory", summary: "Take one of the bearer's stories off their highlights.", tag: .posts,
+                description: "Past its day, it is then gone.", answer: changed("it was no highlight"),
+                errors: [.notFound] + Operation.writeErrors, parameters: [.story])),
+        command(
+            "DELETE", "/v1/stories/{story}", scope: "write:statuses",
+            Operation(
+                id: "deleteStory", summary: "Delete one of the bearer's stories (a highlight too).", tag: .posts,
+                answer: .empty(), errors: [.notFound] + Operation.writeErrors, parameters: [.story])),
+        query(
+            "GET", "/v1/users/{user}/highlights", scope: "read:statuses",
+            Operation(
+                id: "highlights", summary: "A user's highlights (stories kept on their profile), newest first.",
+                tag: .users,
+                description: "A locked account's are for its followers (an empty list to others).",
+                answer: .json("The highlights.", "highlights"), errors: [.notFound], parameters: [.user]))
     ]
 
     private static let listRoutes: [Route] = [

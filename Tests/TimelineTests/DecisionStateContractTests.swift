@@ -121,6 +121,19 @@ extension InMemoryState {
             twoFactors[e.userId]?.recoveryCodeHashes.removeAll { $0 == e.recoveryCodeHash }
         case .twoFactorDisabled(let e):
             twoFactors[e.userId] = nil
+        case .storyPosted(let e):
+            storyRecords[e.storyId] = StoryRecord(
+                id: e.storyId, author: e.authorId, postedAt: envelope.timestamp, width: e.width, height: e.height,
+                variants: e.variants, blurhash: e.blurhash)
+        case .storyViewed(let e):
+            storyViews.insert([e.storyId.rawValue, e.viewerId.rawValue])
+        case .storyHighlighted(let e):
+            storyRecords[e.storyId]?.highlighted = true
+        case .storyUnhighlighted(let e):
+            storyRecords[e.storyId]?.highlighted = false
+        case .storyDeleted(let e), .storyExpired(let e):
+            storyRecords[e.storyId] = nil
+            storyViews = storyViews.filter { $0[0] != e.storyId.rawValue }
         case .roleGranted(let e):
             updateUser(e.userId) { $0.moderator = true }
         case .roleRevoked(let e):
@@ -321,6 +334,9 @@ extension InMemoryState {
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
             twoFactors[e.userId] = nil
+            let stories = Set(storyRecords.values.filter { $0.author == e.userId }.map(\.id.rawValue))
+            storyRecords = storyRecords.filter { $0.value.author != e.userId }
+            storyViews = storyViews.filter { !stories.contains($0[0]) && $0[1] != e.userId.rawValue }
             let gone = Set(collections(of: e.userId).map(\.id))
             collectionItemRecords.removeAll { gone.contains($0.collection) || $0.account == e.userId }
             collectionRecords.removeAll { $0.owner == e.userId }

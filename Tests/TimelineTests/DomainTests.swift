@@ -29,6 +29,9 @@ struct InMemoryState: DecisionState {
     var pushSubscriptions: [String: PushSubscriptionRecord] = [:]
     /// Each user's two-factor sign-in.
     var twoFactors: [UserID: TwoFactorRecord] = [:]
+    /// Stories, and who saw which, [story, viewer].
+    var storyRecords: [StoryID: StoryRecord] = [:]
+    var storyViews: Set<[String]> = []
     /// Standing account reports, [reporter, reported].
     var userReportEdges: Set<[UserID]> = []
     /// Mutes, muter → muted → when it ends (nil: until unmuted).
@@ -147,6 +150,10 @@ struct InMemoryState: DecisionState {
     }
     func appToken(hash: String) -> AppTokenRecord? { appTokens[hash] }
     func twoFactor(_ user: UserID) -> TwoFactorRecord? { twoFactors[user] }
+    func story(_ id: StoryID) -> StoryRecord? { storyRecords[id] }
+    func hasViewed(_ story: StoryID, _ viewer: UserID) -> Bool {
+        storyViews.contains([story.rawValue, viewer.rawValue])
+    }
     func pushSubscription(sessionHash: String) -> PushSubscriptionRecord? { pushSubscriptions[sessionHash] }
     func userReported(_ reporter: UserID, _ user: UserID) -> Bool { userReportEdges.contains([reporter, user]) }
     func userReportCount(_ user: UserID) -> Int { userReportEdges.filter { $0[1] == user }.count }

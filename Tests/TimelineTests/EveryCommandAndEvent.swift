@@ -132,7 +132,9 @@ let sampleCommands: [Command] = [
     .reschedulePost(scheduledPost: "s1", scheduledAt: "2030-01-02T12:00:00Z"),
     .cancelScheduledPost(scheduledPost: "s1"),
     .publishScheduledPost(scheduledPost: "s1"),
-    .enrollTwoFactor, .confirmTwoFactor(code: "123456"), .disableTwoFactor(password: "password-123", code: "123456")
+    .enrollTwoFactor, .confirmTwoFactor(code: "123456"), .disableTwoFactor(password: "password-123", code: "123456"),
+    .postStory(media: gifBase64(0)), .viewStory(story: "s1"), .replyToStory(story: "s1", text: "lovely"),
+    .highlightStory(story: "s1"), .unhighlightStory(story: "s1"), .deleteStory(story: "s1"), .expireStory(story: "s1")
 ]
 
 extension SchemaTests {
@@ -391,5 +393,17 @@ extension SchemaTests {
         _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", code: nextCode))
         _ = try await service.run(.disableTwoFactor(password: "password-123", code: recovery[0]), as: fay.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
+        // Stories: two of fay's, one seen by alice, highlighted and let go again, one deleted; a
+        // day later the sweep lets the other's photo go.
+        guard case .story(let story) = try await service.run(.postStory(media: gifBase64(7)), as: fay.id),
+            case .story(let deleted) = try await service.run(.postStory(media: gifBase64(8)), as: fay.id)
+        else { throw TimelineError(.internal, "no story") }
+        try await service.run(.follow(user: fay.id.rawValue), as: alice.id)
+        _ = try await service.run(.viewStory(story: story.id.rawValue), as: alice.id)
+        _ = try await service.run(.highlightStory(story: story.id.rawValue), as: fay.id)
+        _ = try await service.run(.unhighlightStory(story: story.id.rawValue), as: fay.id)
+        try await service.run(.deleteStory(story: deleted.id.rawValue), as: fay.id)
+        try #require(service.options.clock as? TestClock).advance(24 * 3_600_000)
+        try await service.expireDueStories()
     }
 }

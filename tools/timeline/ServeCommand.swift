@@ -148,10 +148,12 @@ enum ServeCommand {
         }
 
         // Work due at a time, run by one scheduler (what came due while the server was down, at
-        // once): scheduled posts are published, and the polls' ends pushed.
+        // once): scheduled posts are published, the photos of stories past their day let go, and
+        // the polls' ends pushed.
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("timeline serve: \($0)\n".utf8)) }
         let scheduler = DueTimeScheduler(
-            service: service, jobs: [.scheduledPosts(service, log: log), pushWorker.pollEndJob], log: log)
+            service: service,
+            jobs: [.scheduledPosts(service, log: log), .stories(service, log: log), pushWorker.pollEndJob], log: log)
         scheduler.start()
 
         await waitForTermination()

@@ -231,6 +231,25 @@ package enum Catalogue {
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.blocked(by: user, page)) }
         },
+        // Stories (#42): the acting user's row, one story, who saw one's own, a profile's highlights.
+        QueryDefinition(actingUser: "stories") { _ throws(TimelineError) in
+            { service, user throws(TimelineError) in .stories(try service.stories(for: user)) }
+        },
+        QueryDefinition("story") { input throws(TimelineError) in
+            let story: StoryID = try input.identifier("story")
+            return { service, viewer throws(TimelineError) in .story(try service.story(story, viewer: viewer)) }
+        },
+        QueryDefinition(actingUser: "storyViewers") { input throws(TimelineError) in
+            let story: StoryID = try input.identifier("story"), page = try input.page()
+            return { service, user throws(TimelineError) in .users(try service.storyViewers(of: story, by: user, page))
+            }
+        },
+        QueryDefinition("highlights") { input throws(TimelineError) in
+            let user: UserID = try input.identifier("user")
+            return { service, viewer throws(TimelineError) in
+                .highlights(try service.highlights(of: user, viewer: viewer))
+            }
+        },
         // Followed hashtags (#41): the acting user's, and whether they follow one.
         QueryDefinition(actingUser: "followedTags") { input throws(TimelineError) in
             let page = try input.page()

@@ -111,6 +111,9 @@ package enum JSONOutput {
         case .conversations(let page): encoded(ResultJSON.Page(page, ResultJSON.Conversation.init))
         case .scheduledPost(let s): encoded(ResultJSON.ScheduledPost(s))
         case .scheduledPosts(let page): encoded(ResultJSON.Page(page, ResultJSON.ScheduledPost.init))
+        case .stories(let row): encoded(ResultJSON.StoriesRow(authors: row.map(ResultJSON.StoryAuthor.init)))
+        case .story(let story): encoded(ResultJSON.Story(story))
+        case .highlights(let stories): encoded(ResultJSON.Highlights(stories: stories.map(ResultJSON.Story.init)))
         case .annualReport(let answer): encoded(ResultJSON.AnnualReport(answer))
         }
     }
@@ -130,6 +133,7 @@ package enum JSONOutput {
         case .created(let id): encoded(ResultJSON.Created(id: id))
         case .twoFactorEnrollment(let e): encoded(ResultJSON.TwoFactorEnrollment(e))
         case .recoveryCodes(let codes): encoded(ResultJSON.RecoveryCodes(recoveryCodes: codes))
+        case .story(let story): encoded(ResultJSON.Story(story))
         }
     }
 

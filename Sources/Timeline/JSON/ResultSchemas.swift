@@ -57,6 +57,7 @@ extension ResultJSON {
             try result(Suggestion.self, title: "suggestion (a result item)"),
             try result(Tag.self, title: "tag (a result item)"), try result(Token.self),
             try result(TwoFactorEnrollment.self), try result(RecoveryCodes.self), try result(TwoFactorStatus.self),
+            try result(Story.self), try result(StoriesRow.self), try result(Highlights.self),
             try result(TrendingTag.self, title: "trendingTag (a result item)"),
             try result(User.self)
         ]

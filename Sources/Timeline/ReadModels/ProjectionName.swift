@@ -40,6 +40,8 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case conversations
     /// Pending scheduled posts, by user and by when they are due.
     case scheduledPosts
+    /// Stories, who viewed each, highlights, and those whose day ends next.
+    case stories
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
 }

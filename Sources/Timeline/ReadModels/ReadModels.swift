@@ -32,7 +32,7 @@ extension ProjectionName {
         // numericIDs 2: a conversation's key has its own kind byte (it had a comment's).
         case .numericIDs: 2
         case .sessions, .postImages, .hashtags, .places, .filters, .lists, .collections, .conversations,
-            .scheduledPosts:
+            .scheduledPosts, .stories:
             1
         }
     }
@@ -44,7 +44,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists, .collections, .conversations, .scheduledPosts:
+            .profileExtras, .boosts, .lists, .collections, .conversations, .scheduledPosts, .stories:
             []
         }
     }
@@ -123,6 +123,7 @@ final class ReadModels: Sendable {
     let collections: CollectionsProjection
     let conversations: ConversationsProjection
     let scheduledPosts: ScheduledPostsProjection
+    let stories: StoriesProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
@@ -162,6 +163,7 @@ final class ReadModels: Sendable {
         let collections = try CollectionsProjection(env, prefix: generations.prefix(.collections))
         let conversations = try ConversationsProjection(env, prefix: generations.prefix(.conversations))
         let scheduledPosts = try ScheduledPostsProjection(env, prefix: generations.prefix(.scheduledPosts))
+        let stories = try StoriesProjection(env, prefix: generations.prefix(.stories))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
         all = ProjectionName.allCases.map { name -> any Projection in
@@ -183,6 +185,7 @@ final class ReadModels: Sendable {
             case .collections: collections
             case .conversations: conversations
             case .scheduledPosts: scheduledPosts
+            case .stories: stories
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
             }
@@ -199,6 +202,7 @@ final class ReadModels: Sendable {
         self.collections = collections
         self.conversations = conversations
         self.scheduledPosts = scheduledPosts
+        self.stories = stories
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
@@ -241,10 +245,18 @@ final class ReadModels: Sendable {
         case .postDeleted(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
         case .postRemoved(let e): try postImages.postImages.members(of: e.postId, txn).map { ($0, e.authorId) }
         case .profileUpdated(let e) where e.avatar != nil || e.header != nil: try avatarImages(of: e.userId, txn)
-        case .userErased(let e): try avatarImages(of: e.userId, txn)
+        case .userErased(let e): try avatarImages(of: e.userId, txn) + storyImages(of: e.userId, txn)
+        case .storyDeleted(let e), .storyExpired(let e):
+            try stories.stories.get(e.storyId, txn).map { $0.variants.all.map { ($0, e.authorId) } } ?? []
         case .mediaDeleted(let e): try postImages.mediaImages.members(of: e.mediaId, txn).map { ($0, e.uploaderId) }
         // A profile update without a new photo keeps the old one; no other event lets go of an image.
         default: []
+        }
+    }
+
+    private func storyImages(of user: UserID, _ txn: Transaction) throws -> [(image: ImageID, owner: UserID)] {
+        try stories.byAuthor.members(of: user, txn).flatMap { id in
+            try stories.stories.get(id, txn).map { $0.variants.all.map { ($0, user) } } ?? []
         }
     }
 
@@ -285,6 +297,7 @@ final class ReadModels: Sendable {
     /// profile photo is the stored image `image`: only such an image is served.
     func isInUse(_ image: ImageID, owner: UserID, _ txn: Transaction) throws -> Bool {
         if try postImages.post(of: image, txn) != nil || postImages.isUnattachedMedia(image, txn) { return true }
+        if try stories.images.last(in: image, txn) != nil { return true }
         return try profiles.user(owner, txn)?.profileImages.contains(image) ?? false
     }
 
@@ -499,6 +512,10 @@ struct ReadView: DecisionState {
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
     func twoFactor(_ user: UserID) throws -> TwoFactorRecord? { try models.sessions.twoFactor.get(user, txn) }
+    func story(_ id: StoryID) throws -> StoryRecord? { try models.stories.stories.get(id, txn) }
+    func hasViewed(_ story: StoryID, _ viewer: UserID) throws -> Bool {
+        try models.stories.views.contains((story, viewer), txn)
+    }
     func lastPasswordResetRequest(_ user: UserID) throws -> Int64? {
         try models.sessions.resetRequests.get(user, txn).map { Int64(bitPattern: $0) }
     }

@@ -20,7 +20,7 @@ extension ReadView {
         return stored.record.variants[variant]
     }
 
-    /// An image of a live post or profile photo as `viewer` may have it: a photo only
+    /// An image of a live post, story or profile photo as `viewer` may have it: a photo only
     /// followers-only posts (or posts of a locked account: `Privacy.isForFollowers`) show is `not_found` to anyone who may see none of them, as they
     /// are (one photo posted twice by its author is one image, shown by either post). A photo
     /// uploaded for a post not yet made (no post, no profile photo shows it) is its
@@ -28,8 +28,10 @@ extension ReadView {
     func image(_ id: ImageID, keys: KeyStore, viewer: UserID?) throws -> StoredImage {
         var restricted = false
         var shown = true
+        var inPost = false
         let privacy = try privacy(for: viewer)
         try models.postImages.imagePosts.forEach(in: id, txn) { post, _ in
+            inPost = true
             guard let readings = try storedPost(Array(post.rawValue.utf8)) else { return true }
             guard try privacy.isRestricted(readings, by: readings.author) else {
                 (restricted, shown) = (false, true)
@@ -39,6 +41,19 @@ extension ReadView {
             if !shown, try privacy.mayShow(post: readings, on: .post) { shown = true }
             return true
         }
+        // A story's photo: while a story of it shows (its day, or as a highlight), to whom its
+        // author's posts reach (as one post's photo: mutes do not hide it); a locked account's
+        // is private to them. (One author's photo: a post of it may show it too.)
+        var inStory = false, storyShown = false
+        try models.stories.images.forEachMember(in: id, txn) { storyID in
+            inStory = true
+            guard !storyShown, let story = try story(storyID), story.isShown(at: now),
+                try privacy.mayShow(postsBy: story.author, on: .post)
+            else { return }
+            storyShown = true
+            if try isLocked(story.author) { restricted = true }
+        }
+        if inStory { shown = storyShown || (inPost && shown) }
         guard shown else { throw TimelineError.notFound("image", id.rawValue) }
         var image = try image(id, keys: keys)
         image.restricted = restricted

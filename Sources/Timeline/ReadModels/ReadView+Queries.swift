@@ -51,6 +51,9 @@ extension ReadView {
         case .created(let id): return .created(id)
         case .twoFactorEnrollment(let user): return .twoFactorEnrollment(try twoFactorEnrollment(of: user, keys: keys))
         case .recoveryCodes(let codes): return .recoveryCodes(codes)
+        case .story(let id):
+            guard let story = try story(id) else { throw TimelineError.notFound("story", id.rawValue) }
+            return .story(try presentStory(story, to: viewer))
         }
     }
 

@@ -28,9 +28,7 @@ struct AlbumItem: Equatable {
     /// id ‖ full ‖ feed ‖ thumb ‖ width ‖ height ‖ blurhash ‖ alt?
     func encode(to w: inout ByteWriter) {
         w.string(id.rawValue)
-        w.string(variants.full.rawValue)
-        w.string(variants.feed.rawValue)
-        w.string(variants.thumb.rawValue)
+        w.variants(variants)
         w.int(width)
         w.int(height)
         w.string(blurhash)
@@ -48,8 +46,7 @@ struct AlbumItem: Equatable {
 
     init(from r: inout ByteReader) throws {
         id = MediaID(try r.string())
-        variants = ImageVariants(
-            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        variants = try r.variants()
         width = try r.int()
         height = try r.int()
         blurhash = try r.string()
@@ -77,9 +74,7 @@ enum MediaRecords: TableLayout {
         w.optionalString(r.post?.rawValue)
         w.int(r.width)
         w.int(r.height)
-        w.string(r.variants.full.rawValue)
-        w.string(r.variants.feed.rawValue)
-        w.string(r.variants.thumb.rawValue)
+        w.variants(r.variants)
         w.string(media.blurhash)
         w.optionalString(r.alt)
         return w.bytes
@@ -91,8 +86,7 @@ enum MediaRecords: TableLayout {
         let id = MediaID(try r.string()), uploader = UserID(try r.string()), uploadedAt = try r.int64(),
             post = try r.optionalString().map(PostID.init)
         let width = try r.int(), height = try r.int()
-        let variants = ImageVariants(
-            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        let variants = try r.variants()
         var record = MediaRecord(
             id: id, uploader: uploader, uploadedAt: uploadedAt, post: post, width: width, height: height,
             variants: variants)

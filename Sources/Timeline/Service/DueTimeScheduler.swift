@@ -7,7 +7,8 @@ import Synchronization
 /// due. It keeps no state of its own: each job reads its due time from the read models (and,
 /// for what it has done, its own durable record), so a restart runs at once what came due
 /// while the server was down. The jobs: the scheduled posts' publication
-/// (`DueTimeScheduler.Job.scheduledPosts`) and the polls' end pushes (`PushWorker.pollEndJob`).
+/// (`DueTimeScheduler.Job.scheduledPosts`), the stories' sweep (`DueTimeScheduler.Job.stories`)
+/// and the polls' end pushes (`PushWorker.pollEndJob`).
 public final class DueTimeScheduler: Sendable {
     /// Work due at a time.
     public struct Job: Sendable {

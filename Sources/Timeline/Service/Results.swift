@@ -523,6 +523,8 @@ public enum CommandResult: Sendable, Equatable {
     case created(String)
     /// An authenticator's enrolment (`enrollTwoFactor`), shown once.
     case twoFactorEnrollment(TwoFactorEnrollment)
+    /// A story posted (`postStory`).
+    case story(Story)
     /// Two-factor sign-in's recovery codes (`confirmTwoFactor`), shown once and stored only as hashes.
     case recoveryCodes([String])
 }

@@ -556,6 +556,12 @@ public enum QueryResult: Sendable, Equatable {
     case scheduledPost(ScheduledPost)
     /// A page of the viewer's pending scheduled posts, the latest scheduled first.
     case scheduledPosts(Page<ScheduledPost>)
+    /// The viewer's stories row.
+    case stories([StoryAuthor])
+    /// One story.
+    case story(Story)
+    /// A profile's highlights, newest first.
+    case highlights([Story])
     /// The viewer's report of a year, with its state.
     case annualReport(AnnualReportAnswer)
 }

@@ -371,6 +371,8 @@ public final class TimelineService: Sendable {
         case let upload as UploadMediaCommand:
             if let alt = upload.alt { _ = try Validation.alt(alt) }
             prepared.processedImage = try processed(upload.image, processedImage)
+        case let story as PostStoryCommand:
+            prepared.processedImage = try processed(story.value, processedImage)
         case let profile as UpdateProfileCommand:
             if case .set(let image)? = profile.avatar {
                 prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))

@@ -92,6 +92,8 @@ package enum Outcome: Sendable, Equatable {
     case created(String)
     /// An authenticator's enrolment for the user: its secret, URI and QR code (shown once).
     case twoFactorEnrollment(UserID)
+    /// A story (posted).
+    case story(StoryID)
     /// Two-factor sign-in's recovery codes (shown once).
     case recoveryCodes([String])
 }

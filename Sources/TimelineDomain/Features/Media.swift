@@ -54,9 +54,7 @@ extension MediaUploaded: EventPayload {
         w.string(uploaderId.rawValue)
         w.int(width)
         w.int(height)
-        w.string(variants.full.rawValue)
-        w.string(variants.feed.rawValue)
-        w.string(variants.thumb.rawValue)
+        w.variants(variants)
         w.string(blurhash)
         try sealer.seal(uploaderId, into: &w) { $0.optionalString(alt) }
     }
@@ -65,8 +63,7 @@ extension MediaUploaded: EventPayload {
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let media = MediaID(try r.string()), uploader = UserID(try r.string())
         let width = try r.int(), height = try r.int()
-        let variants = ImageVariants(
-            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        let variants = try r.variants()
         let blurhash = try r.string()
         let alt = try opener.personal(uploader, from: &r) { try $0.optionalString() } ?? nil
         self.init(

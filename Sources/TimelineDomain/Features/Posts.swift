@@ -337,17 +337,14 @@ extension PostImageProcessed: EventPayload {
         w.string(sourceImageId.rawValue)
         w.int(width)
         w.int(height)
-        w.string(variants.full.rawValue)
-        w.string(variants.feed.rawValue)
-        w.string(variants.thumb.rawValue)
+        w.variants(variants)
     }
 
     /// Reads a stored `PostImageProcessed` payload of version `opener.version`.
     package init(from r: inout ByteReader, _ opener: inout PayloadOpener) throws {
         let post = PostID(try r.string()), author = UserID(try r.string()), source = ImageID(try r.string())
         let width = try r.int(), height = try r.int()
-        let variants = ImageVariants(
-            full: ImageID(try r.string()), feed: ImageID(try r.string()), thumb: ImageID(try r.string()))
+        let variants = try r.variants()
         self.init(
             postId: post, authorId: author, sourceImageId: source, width: width, height: height, variants: variants)
     }

@@ -79,6 +79,11 @@ enum Components {
                     ])
             case .avatar:
                 schemas["avatarForm"] = form("A profile image (the photo, or the header) as multipart/form-data.", [])
+            case .storyUpload:
+                schemas[requestName("postStory")] = try request(
+                    "postStory", without: [], "postStory as JSON: the photo's bytes in base64, as `media`.")
+                schemas["postStoryForm"] = form(
+                    "A story's photo as multipart/form-data (the part `media`).", [], file: "media")
             }
         }
         return schemas
@@ -217,14 +222,17 @@ enum Components {
     }
 
     /// A multipart form whose `image` part is the image file, with `others` beside it.
-    private static func form(_ description: String, _ others: [(key: String, value: JSONValue)]) -> JSONValue {
+    /// A multipart form: its file part, `file` (the image), and the `others`.
+    private static func form(
+        _ description: String, _ others: [(key: String, value: JSONValue)], file: String = "image"
+    ) -> JSONValue {
         let image: JSONValue = [
             "type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
             "description": .string("The image file: \(imageDescription).")
         ]
         return [
-            "type": "object", "description": .string(description), "additionalProperties": false, "required": ["image"],
-            "properties": .object(others + [(key: "image", value: image)])
+            "type": "object", "description": .string(description), "additionalProperties": false,
+            "required": [.string(file)], "properties": .object(others + [(key: file, value: image)])
         ]
     }
 }

@@ -156,6 +156,11 @@ public enum OpenAPI {
                 "multipart/form-data": form("uploadMediaForm"),
                 "application/json": ["schema": schema(.component("uploadMediaRequest"))]
             ]
+        case .storyUpload:
+            content = [
+                "multipart/form-data": form("postStoryForm"),
+                "application/json": ["schema": schema(.component("postStoryRequest"))]
+            ]
         case .avatar:
             content = .object(
                 [(key: "multipart/form-data", value: form("avatarForm"))]
@@ -234,6 +239,7 @@ public enum OpenAPI {
             case .conversation:
                 ("path", true, "A conversation id (one of the bearer's: its first message's id).", identifier)
             case .scheduledPost: ("path", true, "A scheduled post's id (one of the bearer's).", identifier)
+            case .story: ("path", true, "A story's id.", identifier)
             case .year: ("path", true, "A year (UTC), four digits.", ["type": "string", "pattern": "^[0-9]{4}$"])
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)

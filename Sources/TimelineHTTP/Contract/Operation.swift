@@ -86,12 +86,15 @@ enum RequestBody: Sendable {
     case mediaUpload
     /// A profile image (the photo, or the header): the image itself, or multipart with one part, `image`.
     case avatar
+    /// A story's photo: multipart (one part, `media`) or JSON (`postStory`).
+    case storyUpload
 }
 
 /// A parameter of the path, query or headers (`components/parameters`).
 enum Parameter: String, CaseIterable, Sendable {
     case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
-        types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation, scheduledPost, year
+        types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation, scheduledPost, year,
+        story
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
 }
