@@ -231,3 +231,12 @@ import TimelineDomain
         }
     }
 }
+
+/// Tests/browser/test_stories.py: Home's stories row — adding a story from a file, another's
+/// unseen story opened, replied to and then seen, who saw one's own, Highlight — in Chromium.
+@Suite struct StoryWebAppTests {
+    @Test(.timeLimit(.minutes(3))) func inARealBrowser() async throws {
+        try await WebAppTests.browserScript(
+            "test_stories.py", passes: "ok - ann sees who saw her story, and Highlight keeps it on her profile")
+    }
+}

@@ -245,6 +245,21 @@ export const api = {
 
   // Posts
   timeline: (before) => call('timeline', { params: page(before) }),
+  // Stories: the row, posting one (multipart, the part `media`), seeing one, who saw one's own,
+  // a reply (a direct message), highlights, deleting.
+  stories: () => call('stories'),
+  postStory: (file) => {
+    const form = new FormData();
+    form.append('media', file);
+    return call('postStory', { body: form });
+  },
+  viewStory: (story) => call('viewStory', { path: { story } }),
+  storyViewers: (story, before) => call('storyViewers', { path: { story }, params: page(before) }),
+  replyToStory: (story, text) => call('replyToStory', { path: { story }, body: { text } }),
+  highlightStory: (story) => call('highlightStory', { path: { story } }),
+  unhighlightStory: (story) => call('unhighlightStory', { path: { story } }),
+  deleteStory: (story) => call('deleteStory', { path: { story } }),
+  highlights: (user) => call('highlights', { path: { user } }),
   hashtag: (tag, before) => call('hashtag', { path: { tag }, params: page(before, 24) }),
   nearby: ({ latitude, longitude, radiusKm }, before) =>
     call('nearby', { params: { latitude, longitude, radiusKm, ...page(before, 24) } }),

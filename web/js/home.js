@@ -2,10 +2,12 @@
 // and a "new posts" banner fed by the live stream (it slides in from the top; choosing it
 // puts the new posts on top, like pulling to refresh). Above the posts, "Suggested for you": on a
 // new account's empty Home, that is the screen (with no "You're all caught up" under nothing).
+// At the very top, the stories row (stories.js).
 import { api } from './api.js';
 import { postCard } from './card.js';
 import { count, cursorPager, h, replace, scrollBehavior } from './dom.js';
 import { suggestionsPanel } from './people.js';
+import { storiesRow } from './stories.js';
 
 export function render(root, _route, app) {
   document.title = 'Home · Timeline';
@@ -77,8 +79,11 @@ export function render(root, _route, app) {
     h('p', {}, h('a', { href: '#/search' }, 'Find people to follow'), ' or ', h('a', { href: '#/new' }, 'share a photo'), '.'));
 
   const suggestions = suggestionsPanel();
+  const stories = storiesRow(app.me);
+  stories.load();
   replace(root,
     h('h1', { class: 'visually-hidden' }, 'Home'),
+    stories,
     banner,
     empty,
     suggestions,
