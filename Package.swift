@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// FFmpeg's libraries the video layer links (libavformat's pkg-config names the others).
+let ffmpegPackages = ["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev"]
+
 let package = Package(
     name: "Timeline",
     // Linux only (Debian 12 and its packages: see tools/install-deps): the code uses Glibc,
@@ -27,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(ffmpegPackages)]),
         // The bench's peer design only (TimelineBench): the library never links SQLite.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The thin safe layers: the only code that touches C pointers.
@@ -43,6 +47,8 @@ let package = Package(
         .target(name: "Archive", dependencies: ["CArchive"]),
         // gzip for the HTTP answers a client asks to have compressed (zlib).
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        // Video (FFmpeg's libav*): a phone's or a browser's video transcoded to H.264 + AAC MP4.
+        .target(name: "FFmpeg", dependencies: ["CFFmpeg"]),
         // QR code symbols (libqrencode): two-factor enrolment's code for an authenticator app.
         .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Image decoding, resizing and encoding (libvips).
@@ -78,7 +84,7 @@ let package = Package(
         // baselines (and, with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: [
             "Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite", "TimelinePush",
-            "WebPush", "OpenSSL",
+            "WebPush", "OpenSSL", "FFmpeg",
         ]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: [
@@ -93,6 +99,7 @@ let package = Package(
         .testTarget(name: "TimelineTests", dependencies: [
             "Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster",
             "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl", "JSONModel",
+            "FFmpeg",
         ], exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -8,8 +8,8 @@ struct Arguments {
     init(
         _ words: [String],
         flagNames: Set<String> = [
-            "json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "accept-missing-keys",
-            "demo", "mastodon", "push-allow-private", "push", "all-day"
+            "json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "video",
+            "accept-missing-keys", "demo", "mastodon", "push-allow-private", "push", "all-day"
         ]
     ) throws(UsageError) {
         var index = 0

@@ -9,6 +9,7 @@ enum BenchCommand {
                timeline bench --http [--scale small|medium|large] [--dir PATH] [--seconds N] [--json]
                timeline bench --cluster [--nats URLS] [--json]
                timeline bench --photos [--dir PATH] [--json]
+               timeline bench --video [--dir PATH] [--json]
                timeline bench --push [--subscribers N] [--dir PATH] [--json]
 
         Builds a synthetic network (power-law follower counts) through the library API in a
@@ -21,6 +22,8 @@ enum BenchCommand {
         --photos measures photo uploads (a 12 MP JPEG and a 12 MP HEIC made with libvips in the run)
         through the image pipeline beside Debian's vipsthumbnail making the same variants of the
         same files, per CPU-second, and the peak memory of a burst of 32 concurrent uploads.
+        --video measures transcoding a 30 s 1080p clip (made by the ffmpeg command line in the run)
+        to H.264 + AAC MP4 beside the ffmpeg command line doing the same job: time, CPU, peak memory.
         --push measures Web Push: one post by an account with N (default 10,000) subscribed followers
         who asked to be notified of its posts, pushed to an HTTPS sink on loopback (deliveries per
         second, time until the last, peak memory, the post's own latency), and a command's latency
@@ -29,7 +32,10 @@ enum BenchCommand {
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown(
-            ["scale", "dir", "only", "json", "http", "seconds", "cluster", "photos", "nats", "push", "subscribers"],
+            [
+                "scale", "dir", "only", "json", "http", "seconds", "cluster", "photos", "video", "nats", "push",
+                "subscribers"
+            ],
             opening: [])  // its own databases
         if args.has("help") {
             print(help)
@@ -69,6 +75,9 @@ enum BenchCommand {
                     return number
                 } ?? 10_000
             figures = try await PushBenchmark(directory: directory, subscribers: subscribers, progress: progress).run()
+        } else if args.has("video") {
+            title = "timeline bench --video"
+            figures = try await VideoBenchmark(directory: directory, progress: progress).run()
         } else if args.has("photos") {
             title = "timeline bench --photos"
             figures = try await PhotoBenchmark(directory: directory, progress: progress).run()
