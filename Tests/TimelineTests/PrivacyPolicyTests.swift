@@ -289,7 +289,8 @@ import TimelineDomain
             "search": [.search],
             "favourites": [.favourites], "bookmarks": [.bookmarks], "post": [.post], "comments": [.comments],
             "notifications, push": [.notifications, .push], "export": [.export], "trends": [.trends],
-            "collections": [.collections], "command": [.command], "conversations": [.conversations]
+            "collections": [.collections], "command": [.command], "conversations": [.conversations],
+            "stories": [.stories]
         ]
         let rules: [(prefix: String, applies: (Surface) -> Bool)] = [
             ("a mute hides the muted user's posts", \.mutesHidePosts),
