@@ -3,7 +3,7 @@
 ann adds a story from Home's row ("Add to your story", a real file); bob, who follows her, sees
 her in his row as not seen, opens the viewer (the photo loads), replies (a direct message), and
 closes it: she is then seen. ann opens her own story: "Seen by 1" lists bob; Highlight keeps it
-on her profile.
+on her profile, where bob opens it.
 """
 import sys
 import tempfile
@@ -64,6 +64,12 @@ def steps(server, driver):
     button(driver, "Remove highlight")
     highlights = server.call("GET", f"/v1/users/{ann['user']['id']}/highlights")
     assert len(highlights["stories"]) == 1, highlights
+    button(driver, "Close").click()
+    as_user(driver, server, bob, "/u/ann")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main section.stories .highlights button"),
+         "no highlight on ann's profile")
+    driver.find_element(By.CSS_SELECTOR, "main section.stories .highlights button").click()
+    wait(driver, photo_loaded, "the highlight's photo did not load")
     check("ann sees who saw her story, and Highlight keeps it on her profile")
 
 

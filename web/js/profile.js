@@ -2,12 +2,13 @@
 // (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock, the
 // posts as a grid or a list (Onstagram's toggle), and on one's own: Edit profile (with the
 // private-account switch) and a "…" menu of Settings, Follow requests, Saved posts, Reports (for
-// moderators) and Sign out.
+// moderators) and Sign out. Under the header, the highlights (stories kept on the profile).
 import { api } from './api.js';
 import { postCard, postTile } from './card.js';
 import { endorseButton, featuredPanel, noteField, showPinned } from './extras.js';
 import { collectionsPanel } from './collections.js';
 import { reportControl } from './post.js';
+import { highlightsPanel } from './stories.js';
 import { append, avatar, clearErrors, cursorPager, field, h, replace, safeLink, showError, toggle } from './dom.js';
 
 const VIEW_KEY = 'timeline.profileView';
@@ -292,10 +293,12 @@ export async function render(root, { params: [name] }, app) {
   const empty = h('p', { class: 'empty', hidden: true }, own ? 'Share your first photo with New post.' : 'No posts yet.');
 
   const featured = featuredPanel(user);
+  const highlights = highlightsPanel(user, app.me);
   const pinnedIds = await showPinned(user, grid, list);
   replace(root,
     header,
     editor,
+    highlights,
     featured,
     collectionsPanel(user),
     h('div', { class: 'view-toggle', role: 'group', 'aria-label': 'Show posts as' }, gridButton, listButton),

@@ -64,6 +64,33 @@ export function storiesRow(me) {
   return section;
 }
 
+/**
+ * A profile's highlights (stories kept past their day), newest first: a row of round photos
+ * under the header, each played in the viewer. Hidden when there are none.
+ */
+export function highlightsPanel(user, me) {
+  const list = h('ul', { class: 'stories-row highlights' });
+  const section = h('section', { class: 'stories', 'aria-label': 'Highlights', hidden: true },
+    h('h2', { class: 'visually-hidden' }, 'Highlights'), list);
+  const load = async () => {
+    let stories;
+    try {
+      ({ stories } = await api.highlights(user.id));
+    } catch {
+      return;
+    }
+    section.hidden = stories.length === 0;
+    replace(list, ...stories.map((story, index) => {
+      const button = h('button', { type: 'button', class: 'story-author', 'aria-label': `Highlight ${index + 1} of ${user.username}` },
+        h('span', { class: 'story-ring' }, storyImage(story)));
+      button.addEventListener('click', () => openViewer([{ user, stories: stories.slice(index) }], 0, me, load));
+      return h('li', {}, button);
+    }));
+  };
+  load();
+  return section;
+}
+
 /** Plays `authors[index]`'s stories, then the next account's; closing reloads the row. */
 function openViewer(authors, index, me, reload) {
   const dialog = h('dialog', { class: 'story-viewer', 'aria-label': 'Story' });
@@ -72,10 +99,14 @@ function openViewer(authors, index, me, reload) {
   let s = Math.max(0, authors[a].stories.findIndex((story) => !story.seen));
 
   const close = () => {
+    window.removeEventListener('hashchange', close);
+    if (!dialog.isConnected) return;
     dialog.close();
     dialog.remove();
     reload();
   };
+  // Another screen (the back button, a link) closes it.
+  window.addEventListener('hashchange', close);
   const step = (by) => {
     s += by;
     if (s < 0) {
