@@ -15,6 +15,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_webapp import as_user, button, check, go, png, run_steps, sign_up, wait  # noqa: E402
 
 
+def click_when_there(driver, css, message):
+    """Clicks the element `css` finds, looking again if the screen re-rendered it meanwhile."""
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, css).click() or True, message)
+
+
 def row_labels(driver):
     return [b.get_attribute("aria-label") for b in driver.find_elements(By.CSS_SELECTOR, "main .stories-row button.story-author")]
 
@@ -33,15 +38,20 @@ def steps(server, driver):
 
     as_user(driver, server, ann, "/")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main .stories-row button.story-add"), "no Add to your story")
-    picker = driver.find_element(By.CSS_SELECTOR, "main .stories input[type=file]")
-    driver.execute_script("arguments[0].hidden = false", picker)
-    picker.send_keys(str(photo))
+
+    def choose(d):
+        picker = d.find_element(By.CSS_SELECTOR, "main .stories input[type=file]")
+        d.execute_script("arguments[0].hidden = false", picker)
+        picker.send_keys(str(photo))
+        return True
+
+    wait(driver, choose, "could not choose the story's photo")
     wait(driver, lambda d: "Your story" in row_labels(d), f"no own story in the row: {row_labels(driver)}")
     check("Add to your story posts a photo: the row shows Your story")
 
     as_user(driver, server, bob, "/")
     wait(driver, lambda d: "Story by ann, not seen" in row_labels(d), f"the row: {row_labels(driver)}")
-    driver.find_element(By.CSS_SELECTOR, "main .stories-row button.story-author.unseen").click()
+    click_when_there(driver, "main .stories-row button.story-author.unseen", "could not open ann's story")
     wait(driver, photo_loaded, "the story's photo did not load")
     reply = driver.find_element(By.CSS_SELECTOR, "dialog.story-viewer input[name=reply]")
     reply.send_keys("lovely light")
@@ -56,7 +66,7 @@ def steps(server, driver):
 
     as_user(driver, server, ann, "/")
     wait(driver, lambda d: "Your story" in row_labels(d), "no own story")
-    driver.find_element(By.CSS_SELECTOR, "main .stories-row button.story-author").click()
+    click_when_there(driver, "main .stories-row button.story-author", "could not open her own story")
     button(driver, "Seen by 1").click()
     wait(driver, lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "dialog .story-viewers li")] == ["bob"],
          "the viewers list is not bob")
@@ -68,7 +78,7 @@ def steps(server, driver):
     as_user(driver, server, bob, "/u/ann")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main section.stories .highlights button"),
          "no highlight on ann's profile")
-    driver.find_element(By.CSS_SELECTOR, "main section.stories .highlights button").click()
+    click_when_there(driver, "main section.stories .highlights button", "could not open the highlight")
     wait(driver, photo_loaded, "the highlight's photo did not load")
     check("ann sees who saw her story, and Highlight keeps it on her profile")
 

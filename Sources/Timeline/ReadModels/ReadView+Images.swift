@@ -57,7 +57,7 @@ extension ReadView {
         guard shown else { throw TimelineError.notFound("image", id.rawValue) }
         var image = try image(id, keys: keys)
         image.restricted = restricted
-        if let owner = try onlyUploaded(id) {
+        if !storyShown, let owner = try onlyUploaded(id) {
             guard viewer == owner else { throw TimelineError.notFound("image", id.rawValue) }
             image.unposted = true
         }
