@@ -27,3 +27,28 @@ static inline int timeline_zip_begin(struct archive *a, const char *path, long l
     archive_entry_free(entry);
     return status;
 }
+
+/** A reader of the zip archive at `path`, read in 64 KiB blocks (never the whole file at once). */
+static inline struct archive *timeline_zip_open(const char *path) {
+    struct archive *a = archive_read_new();
+    if (a == NULL) return NULL;
+    if (archive_read_support_format_zip(a) != ARCHIVE_OK || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+        archive_read_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/** The next entry's header: 1 with its path (UTF-8; NULL when it has none), whether it is a
+    regular file and its declared size (-1 when unknown), 0 at the end, -1 on a damaged archive. */
+static inline int timeline_zip_next(struct archive *a, const char **path, int *regular, long long *size) {
+    struct archive_entry *entry = NULL;
+    int status = archive_read_next_header(a, &entry);
+    if (status == ARCHIVE_EOF) return 0;
+    if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return -1;
+    *path = archive_entry_pathname_utf8(entry);
+    if (*path == NULL) *path = archive_entry_pathname(entry);
+    *regular = archive_entry_filetype(entry) == AE_IFREG;
+    *size = archive_entry_size_is_set(entry) ? (long long)archive_entry_size(entry) : -1;
+    return 1;
+}
