@@ -71,7 +71,9 @@ let package = Package(
         ]),
         // Importing a Firebase export of the seeds' app, streamed (libyajl): its own product, so
         // the core library builds without libyajl.
-        .target(name: "TimelineImport", dependencies: ["Timeline", "JSONStream", "LMDB", "Sodium", "TimelineDomain"]),
+        .target(name: "TimelineImport", dependencies: [
+            "Timeline", "JSONStream", "JSONModel", "LMDB", "Sodium", "TimelineDomain", "Archive",
+        ]),
         // Cluster mode: the replicated log and key store on NATS JetStream.
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS", "TimelinePush"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.

@@ -33,7 +33,8 @@ public struct ImportReport: Sendable, Equatable {
     /// A readable report.
     public var text: String {
         var lines = ["imported:"]
-        for kind in ["users", "follows", "posts", "comments", "likes"] {
+        for kind in ["users", "follows", "posts", "comments", "likes", "profile"]
+        where kind != "profile" || imported[kind] != nil || alreadyPresent[kind] != nil {
             lines.append(
                 "  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) \(imported[kind] ?? 0)"
                     + ((alreadyPresent[kind] ?? 0) > 0 ? "  (\(alreadyPresent[kind]!) already present)" : ""))

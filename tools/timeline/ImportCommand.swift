@@ -3,32 +3,48 @@ import JSONModel
 import Timeline
 import TimelineImport
 
-/// `timeline import firebase EXPORT.json` and `timeline password-reset USER`.
+/// `timeline import firebase EXPORT.json`, `timeline import instagram EXPORT.zip --user USER` and
+/// `timeline password-reset USER`.
 enum ImportCommand {
     static let help = """
         usage: timeline import firebase EXPORT.json [--db PATH] [--json]
+               timeline import instagram EXPORT.zip --user USER_ID|@username [--db PATH] [--json]
 
         Imports a Firebase Realtime Database export of the Timeline app (users, follows, posts with
         comments and likes, base64 images), keeping its identifiers. Streams the file; prints a
         report of what was imported and what was skipped, and why. Running it again adds nothing.
         Imported users have no password: give each a token with `timeline password-reset @name`.
+
+        instagram: the zip of Instagram's "Download your information" (JSON format), read as a
+        stream: its posts (photos and albums, captions and their hashtags, places from the photos'
+        EXIF, each at its original date) and bio become the user's. Running it again adds nothing;
+        an archive with a path outside it, or a damaged one, is refused before anything is written.
+        Videos are skipped (and reported) until the video pipeline takes them.
         """
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        try args.refuseUnknown(["json"])
-        guard !args.has("help"), args.positional.count == 2, args.positional[0] == "firebase" else {
+        try args.refuseUnknown(["json", "user"])
+        guard !args.has("help"), args.positional.count == 2, ["firebase", "instagram"].contains(args.positional[0])
+        else {
             print(help)
             return args.has("help") ? 0 : 2
         }
         let service = try TimelineTool.open(args)
         defer { TimelineTool.close(service) }
-        let terminal = isatty(2) == 1
-        let report = try service.importFirebase(path: args.positional[1]) { p in
-            guard terminal else { return }
-            let percent = p.total > 0 ? " \(p.done * 100 / p.total)%" : ""
-            FileHandle.standardError.write(Data("\r  \(p.phase): \(p.done)/\(p.total)\(percent)      ".utf8))
+        let report: ImportReport
+        if args.positional[0] == "instagram" {
+            guard let target = args.value("user") else { throw UsageError("import instagram needs --user") }
+            let user = target.hasPrefix("@") ? try service.user(named: String(target.dropFirst())).id : UserID(target)
+            report = try service.importInstagram(path: args.positional[1], as: user)
+        } else {
+            let terminal = isatty(2) == 1
+            report = try service.importFirebase(path: args.positional[1]) { p in
+                guard terminal else { return }
+                let percent = p.total > 0 ? " \(p.done * 100 / p.total)%" : ""
+                FileHandle.standardError.write(Data("\r  \(p.phase): \(p.done)/\(p.total)\(percent)      ".utf8))
+            }
+            if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         }
-        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         if args.has("json") {
             try emitJSON(
                 ImportJSON(

@@ -79,8 +79,9 @@ export function render(root, _route, app) {
     h('p', {}, h('a', { href: '#/search' }, 'Find people to follow'), ' or ', h('a', { href: '#/new' }, 'share a photo'), '.'));
 
   const suggestions = suggestionsPanel();
+  // The row loads once the feed's first page is in: the feed is asked for first, waiting on nothing.
   const stories = storiesRow(app.me);
-  stories.load();
+  let storiesAsked = false;
   replace(root,
     h('h1', { class: 'visually-hidden' }, 'Home'),
     stories,
@@ -91,6 +92,10 @@ export function render(root, _route, app) {
     sentinel);
 
   const stopPager = cursorPager(sentinel, api.timeline, (page) => {
+    if (!storiesAsked) {
+      storiesAsked = true;
+      stories.load();
+    }
     suggestions.load();
     add(page.items, 'bottom');
     empty.hidden = shown.size > 0;

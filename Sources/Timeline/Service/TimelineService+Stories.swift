@@ -97,7 +97,7 @@ extension TimelineService {
         for id in due {
             do {
                 _ = try await execute(.expireStory(story: id.rawValue), as: .operator)
-            } catch where error.code == .notFound {
+            } catch  where error.code == .notFound {
                 continue
             } catch {
                 failed(id, error)

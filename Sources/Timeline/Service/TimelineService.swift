@@ -277,7 +277,8 @@ public final class TimelineService: Sendable {
         }) {}
     }
 
-    func newID() -> String {
+    /// A new identifier: time-ordered, unique in this process (an import's new posts take them).
+    package func newID() -> String {
         let now = options.clock.nowMilliseconds()
         return ids.withLock { $0.next(at: now) }
     }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TimelineDomain
+import TimelineImport
+
+@testable import Timeline
+
+/// Moving in from Instagram: exports in the layout of "Download your information" (JSON),
+/// written by Python's `zipfile` and `json` (Instagram's Latin-1-escaped UTF-8 included), with
+/// photos libvips makes. A single photo with a place, an album, a video and a post whose photo
+/// is missing; the bio; the original dates; a second run that adds nothing; a hostile archive
+/// and a truncated one refused with nothing written.
+@Suite struct InstagramImportTests {
+    static let directory: String = {
+        let path = NSTemporaryDirectory() + "timeline-instagram-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// 2019-01-01T00:00:00Z and 2020-05-05T00:00:00Z, in seconds.
+    static let first: Int64 = 1_546_300_800, second: Int64 = 1_588_636_800
+
+    /// Builds `name` in the export's layout with Python, the photos made by libvips.
+    static func export(_ name: String, hostile: Bool = false) throws -> String {
+        for (file, shade) in [("a.jpg", 40), ("b.jpg", 120), ("c.jpg", 200)] {
+            let path = directory + "/" + file
+            if !FileManager.default.fileExists(atPath: path) {
+                try Data(try AvatarTests.image(96, shade: shade)).write(to: URL(fileURLWithPath: path))
+            }
+        }
+        let script = """
+            import json, zipfile
+            def ig(text):  # Instagram's escaping: each UTF-8 byte as a Latin-1 character
+                return text.encode('utf-8').decode('latin-1')
+            posts = [
+                {"media": [{"uri": "media/posts/201901/a.jpg", "creation_timestamp": \(first),
+                            "title": ig("Café at dawn #sea"),
+                            "media_metadata": {"photo_metadata": {"exif_data": [{"latitude": 48.8577, "longitude": 2.295}]}}}]},
+                {"title": ig("two of the harbour #harbour"), "creation_timestamp": \(second),
+                 "media": [{"uri": "media/posts/202005/b.jpg", "creation_timestamp": \(second), "title": ""},
+                           {"uri": "media/posts/202005/c.jpg", "creation_timestamp": \(second), "title": ""}]},
+                {"media": [{"uri": "media/posts/202101/v.mp4", "creation_timestamp": 1609459200, "title": "a video"}]},
+                {"media": [{"uri": "media/posts/202102/gone.jpg", "creation_timestamp": 1612137600, "title": "lost"}]},
+            ]
+            profile = {"profile_user": [{"string_map_data": {"Bio": {"value": ig("Photos of the sea ☀")}}}]}
+            with zipfile.ZipFile('\(name)', 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('your_instagram_activity/content/posts_1.json', json.dumps(posts))
+                z.writestr('personal_information/personal_information/personal_information.json', json.dumps(profile))
+                z.write('a.jpg', 'media/posts/201901/a.jpg')
+                z.write('b.jpg', 'media/posts/202005/b.jpg')
+                z.write('c.jpg', 'media/posts/202005/c.jpg')
+                z.writestr('media/posts/202101/v.mp4', b'not really a video')
+                if \(hostile ? "True" : "False"):
+                    z.writestr('../../outside.txt', 'x')
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return directory + "/" + name
+    }
+
+    @Test func anExportBecomesTheUsersPostsOnceAtTheirDates() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id
+        _ = try await service.addPost(by: alice, caption: "already here")
+        let path = try Self.export("export.zip")
+
+        let report = try service.importInstagram(path: path, as: alice)
+        #expect(report.imported["posts"] == 2 && report.imported["profile"] == 1, "\(report.text)")
+        #expect(
+            report.skipped.keys.sorted() == [
+                "a post whose photos are not all in the export", "a video (videos come with the video pipeline)"
+            ], "\(report.text)")
+
+        let posts = try service.posts(by: alice).items
+        #expect(posts.map(\.caption) == ["two of the harbour #harbour", "Café at dawn #sea", "already here"])
+        // Newest first by id: the imported ones after the account's own, oldest first among them;
+        // each at its original date.
+        #expect(posts[0].createdAt == Self.second * 1000 && posts[1].createdAt == Self.first * 1000)
+        #expect(posts[0].media.count == 2 && posts[1].media.count <= 1)
+        #expect(posts[1].location?.latitude == 48.8577)
+        #expect(try service.hashtag("sea").items.map(\.id) == [posts[1].id])
+        #expect(try service.user(alice, viewer: alice).bio == "Photos of the sea ☀")
+
+        // Again: nothing added, nothing appended.
+        let before = try service.lastSequence()
+        let again = try service.importInstagram(path: path, as: alice)
+        #expect(again.totalImported == 0 && again.alreadyPresent["posts"] == 2, "\(again.text)")
+        #expect(try service.lastSequence() == before)
+        #expect(try service.posts(by: alice).items.count == 3)
+    }
+
+    @Test func aHostileOrTruncatedExportIsRefusedWithNothingWritten() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id
+        let before = try service.lastSequence()
+        let hostile = try Self.export("hostile.zip", hostile: true)
+        #expect(throws: TimelineError.self) { try service.importInstagram(path: hostile, as: alice) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.export("whole.zip")))
+        let truncated = Self.directory + "/truncated.zip"
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: truncated))
+        #expect(throws: TimelineError.self) { try service.importInstagram(path: truncated, as: alice) }
+        #expect(try service.lastSequence() == before)
+        #expect(try service.posts(by: alice).items.isEmpty)
+    }
+}
