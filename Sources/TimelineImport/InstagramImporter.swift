@@ -9,7 +9,7 @@ import TimelineDomain
 /// read as a stream, brought in as the user's own posts — photos and albums, captions with their
 /// hashtags, places where the photo has them, each at its original date (the envelope's time,
 /// which is the post's date; the posts come after the account's own in id order, oldest
-/// first) — and the profile's bio. Idempotent: every event's id comes from the user and the
+/// first) — and the profile's bio and photo. Idempotent: every event's id comes from the user and the
 /// export's own name for the thing, so importing the same export again adds nothing.
 ///
 /// Two passes over the archive, nothing written before the second: the first reads every
@@ -49,7 +49,7 @@ struct InstagramImporter {
 
     /// Imports the export at `path`.
     mutating func run(_ path: String) throws {
-        let (posts, bio) = try readJSON(path)
+        let (posts, profile) = try readJSON(path)
         let wanted = Set(posts.flatMap { $0.media.map(\.uri) })
         var photos: [String: StoredPhoto]
         var presentKeys = Set<String>()
@@ -58,16 +58,28 @@ struct InstagramImporter {
         }
         // Photos of posts already imported are not read again.
         let needed = wanted.subtracting(posts.filter { presentKeys.contains($0.key) }.flatMap { $0.media.map(\.uri) })
-        photos = try readPhotos(path, needed)
+        let profileID = eventID("profile", "\(profile.bio ?? "")\u{0}\(profile.photo ?? "")")
+        let profileDone = try service.importBatch { try $0.contains(profileID) }
+        let avatar = profileDone ? nil : profile.photo
+        var avatarSquares: Avatar?
+        (photos, avatarSquares) = try readPhotos(path, needed, avatar: avatar)
         try appendPosts(posts.sorted { $0.timestamp < $1.timestamp }, photos)
-        if let bio { try appendBio(bio) }
+        if profile.bio != nil || profile.photo != nil {
+            try appendProfile(profile.bio, avatarSquares, id: profileID, done: profileDone)
+        }
     }
 
     // MARK: - The first pass: headers and JSON
 
-    private mutating func readJSON(_ path: String) throws -> ([ExportedPost], String?) {
-        var posts: [ExportedPost] = []
+    /// The profile the export holds: its bio and its photo's path.
+    struct ExportedProfile {
         var bio: String?
+        var photo: String?
+    }
+
+    private mutating func readJSON(_ path: String) throws -> ([ExportedPost], ExportedProfile) {
+        var posts: [ExportedPost] = []
+        var profile = ExportedProfile()
         do {
             let reader = try ZipReader(path: path)
             while let entry = try reader.next() {
@@ -80,7 +92,7 @@ struct InstagramImporter {
                 if name.hasPrefix("posts_") {
                     posts += try parsePosts(try Self.json(reader.read(limit: Self.jsonLimit), entry.path), entry.path)
                 } else if name == "personal_information.json" {
-                    bio = Self.bio(try Self.json(reader.read(limit: Self.jsonLimit), entry.path))
+                    profile = Self.profile(try Self.json(reader.read(limit: Self.jsonLimit), entry.path))
                 }
             }
         } catch let error as ZipReadError {
@@ -90,7 +102,7 @@ struct InstagramImporter {
         } catch {
             throw TimelineError(.internal, "reading the export: \(error)")
         }
-        return (posts, bio)
+        return (posts, profile)
     }
 
     /// The posts of one `posts_N.json`: an array of `{media: [{uri, creation_timestamp,
@@ -152,21 +164,29 @@ struct InstagramImporter {
         return nil
     }
 
-    /// The bio of `personal_information.json` (`profile_user[0].string_map_data.Bio.value`).
-    private static func bio(_ json: JSONValue) -> String? {
-        json["profile_user"]?.elements.first?["string_map_data"]?["Bio"]?["value"]?.string.map(repaired)
+    /// The profile of `personal_information.json`: `profile_user[0]`'s `string_map_data.Bio.value`
+    /// and `media_map_data["Profile Photo"].uri`.
+    private static func profile(_ json: JSONValue) -> ExportedProfile {
+        let user = json["profile_user"]?.elements.first
+        return ExportedProfile(
+            bio: user?["string_map_data"]?["Bio"]?["value"]?.string.map(repaired).flatMap { $0.isEmpty ? nil : $0 },
+            photo: user?["media_map_data"]?["Profile Photo"]?["uri"]?.string)
     }
 
     // MARK: - The second pass: photos
 
-    /// The photos of `wanted`, each read, processed and stored as the archive comes to it.
-    private mutating func readPhotos(_ path: String, _ wanted: Set<String>) throws -> [String: StoredPhoto] {
+    /// The photos of `wanted`, each read, processed and stored as the archive comes to it, and
+    /// the profile photo `avatar` as its two squares.
+    private mutating func readPhotos(_ path: String, _ wanted: Set<String>, avatar: String?) throws -> (
+        [String: StoredPhoto], Avatar?
+    ) {
         var photos: [String: StoredPhoto] = [:]
-        guard !wanted.isEmpty else { return photos }
+        var squares: Avatar?
+        guard !wanted.isEmpty || avatar != nil else { return (photos, nil) }
         do {
             let reader = try ZipReader(path: path)
             while let entry = try reader.next() {
-                guard entry.isFile, wanted.contains(entry.path) else { continue }
+                guard entry.isFile, wanted.contains(entry.path) || entry.path == avatar else { continue }
                 let lower = entry.path.lowercased()
                 if [".mp4", ".mov", ".webm"].contains(where: lower.hasSuffix) {
                     report.skip("a video (videos come with the video pipeline)", entry.path)
@@ -177,12 +197,37 @@ struct InstagramImporter {
                     report.skip("image too large", entry.path)
                     continue
                 }
-                photos[entry.path] = try store(entry.path, try read.get())
+                if entry.path == avatar {
+                    squares = try storeAvatar(entry.path, try read.get())
+                } else {
+                    photos[entry.path] = try store(entry.path, try read.get())
+                }
             }
         } catch let error as ZipReadError {
             throw TimelineError.invalid("archive", "the export cannot be read: \(error)")
         }
-        return photos
+        return (photos, squares)
+    }
+
+    /// `bytes` as a profile photo's two squares, stored; `nil` (and a line in the report) when
+    /// it is not a photo the pipeline takes.
+    private mutating func storeAvatar(_ uri: String, _ bytes: [UInt8]) throws -> Avatar? {
+        let made = Result { () throws(TimelineError) -> (large: ImageUpload, small: ImageUpload) in
+            try ImagePipeline.avatar(try ImageUpload(bytes: bytes))
+        }
+        switch made {
+        case .success(let squares):
+            let user = self.user
+            return try service.importBatch { batch in
+                Avatar(
+                    large: try batch.storeImage(squares.large, owner: user),
+                    small: try batch.storeImage(squares.small, owner: user))
+            }
+        case .failure(let error) where error.code == .internal || error.code == .storageFull: throw error
+        case .failure:
+            report.skip("a profile photo that is not an image", uri)
+            return nil
+        }
     }
 
     /// `bytes` through the image pipeline, stored sealed with the user's key; `nil` (and a
@@ -269,17 +314,21 @@ struct InstagramImporter {
         }
     }
 
-    private mutating func appendBio(_ bio: String) throws {
+    /// The profile's bio and photo (`ProfileUpdated`), once (`done`: a previous run's).
+    private mutating func appendProfile(_ rawBio: String?, _ avatar: Avatar?, id: EventID, done: Bool) throws {
         let user = self.user
-        guard let bio = try? Validation.bio(bio) else {
-            report.skip("a bio that is not one here", "personal_information.json")
+        if done {
+            report.alreadyPresent["profile", default: 0] += 1
             return
         }
-        let id = eventID("bio", bio)
+        let bio = rawBio.flatMap { try? Validation.bio($0) }
+        if rawBio != nil, bio == nil { report.skip("a bio that is not one here", "personal_information.json") }
+        guard bio != nil || avatar != nil else { return }
+        let event = ProfileUpdated(userId: user, bio: bio, avatar: avatar.map(AvatarChange.set))
         let appended = try service.importBatch { batch in
             try batch.append(
-                .profileUpdated(ProfileUpdated(userId: user, bio: bio)), id: id, timestamp: service.nowMilliseconds,
-                actor: user.rawValue, correlationId: "import-instagram")
+                .profileUpdated(event), id: id, timestamp: service.nowMilliseconds, actor: user.rawValue,
+                correlationId: "import-instagram")
         }
         if appended {
             report.imported["profile", default: 0] += 1

@@ -42,13 +42,15 @@ import TimelineImport
                 {"media": [{"uri": "media/posts/202101/v.mp4", "creation_timestamp": 1609459200, "title": "a video"}]},
                 {"media": [{"uri": "media/posts/202102/gone.jpg", "creation_timestamp": 1612137600, "title": "lost"}]},
             ]
-            profile = {"profile_user": [{"string_map_data": {"Bio": {"value": ig("Photos of the sea ☀")}}}]}
+            profile = {"profile_user": [{"string_map_data": {"Bio": {"value": ig("Photos of the sea ☀")}},
+                                         "media_map_data": {"Profile Photo": {"uri": "media/other/me.jpg"}}}]}
             with zipfile.ZipFile('\(name)', 'w', zipfile.ZIP_DEFLATED) as z:
                 z.writestr('your_instagram_activity/content/posts_1.json', json.dumps(posts))
                 z.writestr('personal_information/personal_information/personal_information.json', json.dumps(profile))
                 z.write('a.jpg', 'media/posts/201901/a.jpg')
                 z.write('b.jpg', 'media/posts/202005/b.jpg')
                 z.write('c.jpg', 'media/posts/202005/c.jpg')
+                z.write('b.jpg', 'media/other/me.jpg')
                 z.writestr('media/posts/202101/v.mp4', b'not really a video')
                 if \(hostile ? "True" : "False"):
                     z.writestr('../../outside.txt', 'x')
@@ -84,7 +86,8 @@ import TimelineImport
         #expect(posts[0].media.count == 2 && posts[1].media.count <= 1)
         #expect(posts[1].location?.latitude == 48.8577)
         #expect(try service.hashtag("sea").items.map(\.id) == [posts[1].id])
-        #expect(try service.user(alice, viewer: alice).bio == "Photos of the sea ☀")
+        let profile = try service.user(alice, viewer: alice)
+        #expect(profile.bio == "Photos of the sea ☀" && profile.avatar != nil)
 
         // Again: nothing added, nothing appended.
         let before = try service.lastSequence()

@@ -17,7 +17,7 @@ enum ImportCommand {
 
         instagram: the zip of Instagram's "Download your information" (JSON format), read as a
         stream: its posts (photos and albums, captions and their hashtags, places from the photos'
-        EXIF, each at its original date) and bio become the user's. Running it again adds nothing;
+        EXIF, each at its original date), bio and profile photo become the user's. Running it again adds nothing;
         an archive with a path outside it, or a damaged one, is refused before anything is written.
         Videos are skipped (and reported) until the video pipeline takes them.
         """

@@ -37,7 +37,8 @@ package enum ImagePipeline {
     }
 
     /// A profile photo: 320 px and 96 px squares, cropped around the centre.
-    static func avatar(_ upload: ImageUpload) throws(TimelineError) -> (large: ImageUpload, small: ImageUpload) {
+    package static func avatar(_ upload: ImageUpload) throws(TimelineError) -> (large: ImageUpload, small: ImageUpload)
+    {
         try checked(upload)
         return try withSlot { () throws(VipsError) -> (large: ImageUpload, small: ImageUpload) in
             let decoded = try Vips.decode(upload.bytes, fittingIn: 1080, 1080)
