@@ -97,6 +97,50 @@ import TimelineImport
         #expect(try service.posts(by: alice).items.count == 3)
     }
 
+    /// A thousand posts, a hundred of them albums of two, each photo a different colour: all of
+    /// them come in, and a second run adds none.
+    @Test(.timeLimit(.minutes(5))) func aThousandPostsComeInOnce() async throws {
+        let script = """
+            import json, struct, zipfile, zlib
+            def png(r, g, b):
+                raw = b''.join(b'\\x00' + bytes([r, g, b]) * 16 for _ in range(16))
+                def chunk(kind, data):
+                    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+                return (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 16, 16, 8, 2, 0, 0, 0))
+                        + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+            posts, files = [], {}
+            for i in range(1000):
+                count = 2 if i % 10 == 0 else 1
+                media = []
+                for k in range(count):
+                    uri = f'media/posts/{i}-{k}.png'
+                    n = i * 2 + k
+                    files[uri] = png(n % 256, (n // 256) * 40 % 256, (n * 7) % 256)
+                    media.append({"uri": uri, "creation_timestamp": 1500000000 + i * 3600, "title": f"post {i} #n{i % 7}"})
+                posts.append({"media": media, "title": f"post {i} #n{i % 7}", "creation_timestamp": 1500000000 + i * 3600})
+            with zipfile.ZipFile('thousand.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+                z.writestr('your_instagram_activity/content/posts_1.json', json.dumps(posts))
+                for uri, data in files.items():
+                    z.writestr(uri, data)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: Self.directory)
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let service = try openService()
+        let zoe = try await service.createUser("zoe").id
+        let report = try service.importInstagram(path: Self.directory + "/thousand.zip", as: zoe)
+        #expect(report.imported["posts"] == 1000 && report.skipped.isEmpty, "\(report.text)")
+        let posts = try service.all(limit: 100) { try service.posts(by: zoe, $0) }
+        #expect(posts.count == 1000 && posts.filter { $0.media.count == 2 }.count == 100)
+        #expect(posts.first?.caption == "post 999 #n5" && posts.last?.caption == "post 0 #n0")
+        let again = try service.importInstagram(path: Self.directory + "/thousand.zip", as: zoe)
+        #expect(again.totalImported == 0 && again.alreadyPresent["posts"] == 1000)
+    }
+
     @Test func aHostileOrTruncatedExportIsRefusedWithNothingWritten() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice").id
