@@ -99,7 +99,7 @@ enum DemoCommand {
     }
 
     /// Adds the demo network to `service` (reusing its users if they exist): follows, a round
-    /// of posts, likes and comments. Returns the users' ids and the new posts.
+    /// of posts, likes and comments, and two stories. Returns the users' ids and the new posts.
     @discardableResult
     static func fill(_ service: TimelineService) async throws -> (users: [String: UserID], posts: [PostID]) {
         var ids: [String: UserID] = [:]
@@ -144,6 +144,15 @@ enum DemoCommand {
             }!
             _ = try await service.execute(
                 .addComment(post: postID.rawValue, text: comments[index % comments.count]), as: actor(commenter))
+        }
+        // A story each for the first two posts' authors (a portrait photo, for a day): the
+        // stories row of whoever follows them is not empty.
+        for (index, post) in posts.prefix(2).enumerated() {
+            let seed = Int32(truncatingIfNeeded: index &+ 7 &+ Int(Date().timeIntervalSince1970))
+            let image = try Vips.gradient(width: 1080, height: 1920, from: post.ground, to: post.sky, seed: seed).jpeg(
+                quality: 90)
+            _ = try await service.execute(
+                .postStory(media: Data(image).base64EncodedString()), as: actor(post.author))
         }
 
         return (ids, newPosts)
