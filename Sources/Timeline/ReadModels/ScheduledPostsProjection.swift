@@ -13,7 +13,7 @@ struct ScheduledPostsProjection: Projection {
     /// `author ‖ 0 ‖ scheduleId`: each user's pending schedules, in id order.
     let owned: Table<Members<UserID, ScheduledPostID>>
     /// BE(publishAt) ‖ scheduleId → nothing: every pending schedule, soonest first.
-    let due: Table<DueSchedules>
+    let due: Table<DueTimes<ScheduledPostID>>
     /// mediaId → the schedule holding it.
     let held: Table<HeldMedia>
     var databases: [Database] { [schedules.database, owned.database, due.database, held.database] }
@@ -70,28 +70,6 @@ struct ScheduledPostsProjection: Projection {
     func scheduled(of user: UserID, _ txn: Transaction) throws -> [ScheduledPostRecord] {
         try owned.members(of: user, txn).compactMap { try schedules.get($0, txn) }
     }
-
-    /// The pending schedules due at or before `time`, soonest first, at most `limit`.
-    func due(at time: Int64, limit: Int, _ txn: Transaction) throws -> [ScheduledPostID] {
-        var found: [ScheduledPostID] = []
-        try txn.withCursor(due.database) { cursor in
-            var entry = try cursor.first()
-            while let (key, _) = entry, found.count < limit {
-                guard let at = BigEndian.uint64(key[..<8]), Int64(bitPattern: at) <= time else { return }
-                found.append(ScheduledPostID(String(decoding: key[8...], as: UTF8.self)))
-                entry = try cursor.next()
-            }
-        }
-        return found
-    }
-
-    /// When the soonest pending schedule is due (`nil`: none).
-    func nextDue(_ txn: Transaction) throws -> Int64? {
-        try txn.withCursor(due.database) { cursor in
-            guard let (key, _) = try cursor.first(), let at = BigEndian.uint64(key[..<8]) else { return nil }
-            return Int64(bitPattern: at)
-        }
-    }
 }
 
 extension ScheduledPostID: KeyPart {}
@@ -115,15 +93,6 @@ enum ScheduledPostRecords: TableLayout {
             return ScheduledPostRecord(draft, publishAt: Int64(bitPattern: at))
         } catch { throw CorruptRecord(message: "a damaged scheduled post record") }
     }
-}
-
-/// BE(publishAt) ‖ scheduleId → nothing: the pending schedules by when they are due.
-enum DueSchedules: TableLayout {
-    static func key(_ key: (Int64, ScheduledPostID)) -> [UInt8] {
-        BigEndian.bytes(UInt64(bitPattern: key.0)) + Array(key.1.rawValue.utf8)
-    }
-    static func encode(_: Void) -> [UInt8] { [] }
-    static func decode(_: [UInt8]) {}
 }
 
 /// mediaId → the pending schedule holding it.

@@ -21,7 +21,7 @@ struct StoriesProjection: Projection {
     /// `author ‖ 0 ‖ storyId`: each author's highlights.
     let highlights: Table<Members<UserID, StoryID>>
     /// BE(expiresAt) ‖ storyId → nothing: the stories not highlighted, by when their day ends.
-    let expiring: Table<ExpiringStories>
+    let expiring: Table<DueTimes<StoryID>>
     /// `imageId ‖ 0 ‖ storyId`: the stories whose photo each image is (images are addressed by
     /// their bytes per owner: one photo posted twice is one image).
     let images: Table<Members<ImageID, StoryID>>
@@ -107,28 +107,6 @@ struct StoriesProjection: Projection {
         }
         return handlers
     }
-
-    /// When the soonest story not highlighted ends its day (`nil`: none).
-    func nextExpiry(_ txn: Transaction) throws -> Int64? {
-        try txn.withCursor(expiring.database) { cursor in
-            guard let (key, _) = try cursor.first(), let at = BigEndian.uint64(key[..<8]) else { return nil }
-            return Int64(bitPattern: at)
-        }
-    }
-
-    /// The stories not highlighted whose day ended at or before `time`, soonest first, at most `limit`.
-    func expired(at time: Int64, limit: Int, _ txn: Transaction) throws -> [StoryID] {
-        var found: [StoryID] = []
-        try txn.withCursor(expiring.database) { cursor in
-            var entry = try cursor.first()
-            while let (key, _) = entry, found.count < limit {
-                guard let at = BigEndian.uint64(key[..<8]), Int64(bitPattern: at) <= time else { return }
-                found.append(StoryID(String(decoding: key[8...], as: UTF8.self)))
-                entry = try cursor.next()
-            }
-        }
-        return found
-    }
 }
 
 extension StoryID: KeyPart {}
@@ -159,13 +137,4 @@ enum StoryRecords: TableLayout {
             id: id, author: author, postedAt: postedAt, width: width, height: height, variants: variants,
             blurhash: try r.string(), highlighted: try r.u8() == 1)
     }
-}
-
-/// BE(expiresAt) ‖ storyId → nothing: the stories not highlighted, by when their day ends.
-enum ExpiringStories: TableLayout {
-    static func key(_ key: (Int64, StoryID)) -> [UInt8] {
-        BigEndian.bytes(UInt64(bitPattern: key.0)) + Array(key.1.rawValue.utf8)
-    }
-    static func encode(_: Void) -> [UInt8] { [] }
-    static func decode(_: [UInt8]) {}
 }

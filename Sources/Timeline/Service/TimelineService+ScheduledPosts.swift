@@ -40,7 +40,7 @@ extension TimelineService {
 
     /// When the soonest pending scheduled post is due (ms since 1970; `nil`: none).
     public func nextScheduledPostDue() throws(TimelineError) -> Int64? {
-        try read { try $0.models.scheduledPosts.nextDue($0.txn) }
+        try read { try $0.models.scheduledPosts.due.soonest($0.txn) }
     }
 
     /// The service's time now (ms since 1970), from its clock.
@@ -58,7 +58,7 @@ extension TimelineService {
         var tried = Set<ScheduledPostID>()
         while true {
             let now = options.clock.nowMilliseconds()
-            let due = try read { try $0.models.scheduledPosts.due(at: now, limit: 64, $0.txn) }
+            let due = try read { try $0.models.scheduledPosts.due.due(at: now, limit: 64, $0.txn) }
                 .filter { !tried.contains($0) }
             guard !due.isEmpty else { return published }
             for id in due {

@@ -83,7 +83,7 @@ extension TimelineService {
 
     /// When the soonest story not highlighted ends its day (`nil`: none): the sweep's due time.
     public func nextStoryExpiry() throws(TimelineError) -> Int64? {
-        try read { view in try view.models.stories.nextExpiry(view.txn) }
+        try read { view in try view.models.stories.expiring.soonest(view.txn) }
     }
 
     /// Lets go of the photos of the stories past their day that are no highlight
@@ -93,7 +93,7 @@ extension TimelineService {
         async throws(TimelineError)
     {
         let now = options.clock.nowMilliseconds()
-        let due = try read { view in try view.models.stories.expired(at: now, limit: limit, view.txn) }
+        let due = try read { view in try view.models.stories.expiring.due(at: now, limit: limit, view.txn) }
         for id in due {
             do {
                 _ = try await execute(.expireStory(story: id.rawValue), as: .operator)
