@@ -63,7 +63,7 @@ struct InstagramImporter {
         let avatar = profileDone ? nil : profile.photo
         var avatarSquares: Avatar?
         (photos, avatarSquares) = try readPhotos(path, needed, avatar: avatar)
-        try appendPosts(posts.sorted { $0.timestamp < $1.timestamp }, photos)
+        try appendPosts(posts.sorted { $0.timestamp < $1.timestamp }, photos, present: presentKeys)
         if profile.bio != nil || profile.photo != nil {
             try appendProfile(profile.bio, avatarSquares, id: profileID, done: profileDone)
         }
@@ -262,13 +262,15 @@ struct InstagramImporter {
         EventID("ig-" + hex(Sodium.hash(Array("\(user.rawValue)\u{0}\(kind)\u{0}\(thing)".utf8), length: 16)))
     }
 
-    private mutating func appendPosts(_ posts: [ExportedPost], _ photos: [String: StoredPhoto]) throws {
+    /// `present`: the keys of the posts a previous run imported (found before the photos were read).
+    private mutating func appendPosts(
+        _ posts: [ExportedPost], _ photos: [String: StoredPhoto], present: Set<String>
+    ) throws {
         let user = self.user
         let locked = try service.importBatch { try $0.state.user(user)?.locked ?? false }
         for post in posts {
             let id = eventID("post", post.key)
-            let present = try service.importBatch { try $0.contains(id) }
-            if present {
+            if present.contains(post.key) {
                 report.alreadyPresent["posts", default: 0] += 1
                 continue
             }
