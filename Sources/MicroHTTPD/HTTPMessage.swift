@@ -42,8 +42,20 @@ public struct FormPart: Sendable {
     public let filename: String?
     /// The part's `Content-Type`, if it says one.
     public let contentType: String?
-    /// The part's bytes.
+    /// The part's bytes (empty when it was written to `file`).
     public internal(set) var data: [UInt8]
+    /// For a file part of a large upload (`HTTPServer.Options.largeUploads`): the file its
+    /// bytes were written to, removed once the request is done.
+    public internal(set) var file: String?
+
+    /// A part as a test or the bench makes it.
+    public init(name: String, filename: String? = nil, contentType: String? = nil, data: [UInt8], file: String? = nil) {
+        self.name = name
+        self.filename = filename
+        self.contentType = contentType
+        self.data = data
+        self.file = file
+    }
 }
 
 /// What the handler answers.

@@ -15,6 +15,12 @@ extension HTTPServer {
         var body: [UInt8] = []
         var parts: [FormPart] = []
         var postProcessor: OpaquePointer?
+        /// How large its body may be: `Options.maxBodyBytes`, or a large upload's own limit.
+        var limit: Int
+        /// For a large upload, where its file parts are written.
+        var spool: UploadSpool?
+        /// A file part could not be written (a full disk): the request is refused with 507.
+        var spoolFailed = false
         var received = 0
         var answered = false
         /// Its whole body has arrived (libmicrohttpd's last call for it).
@@ -28,10 +34,11 @@ extension HTTPServer {
         /// The client's address (what a refusal's request limit counts by).
         let client: String
 
-        init(method: String, path: String, client: String) {
+        init(method: String, path: String, client: String, limit: Int) {
             self.method = method
             self.path = path
             self.client = client
+            self.limit = limit
         }
 
         deinit {
@@ -46,9 +53,15 @@ extension HTTPServer {
     ) -> MHD_Result {
         guard let opaque = context.pointee else {
             // The head has arrived: refuse an announced oversized body before reading it.
-            let incoming = Incoming(method: method, path: url.path, client: Self.clientAddress(connection))
+            let incoming = Incoming(
+                method: method, path: url.path, client: Self.clientAddress(connection), limit: options.maxBodyBytes)
             let fields = Self.pairs(connection, .HEADER_KIND)
             incoming.headers = Self.merged(fields, lowercased: true)
+            let multipart = incoming.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true
+            if multipart, let large = options.largeUploads(method, url.path) {
+                incoming.limit = max(large, options.maxBodyBytes)
+                incoming.spool = UploadSpool(directory: options.spoolDirectory)
+            }
             context.pointee = Unmanaged.passRetained(incoming).toOpaque()
             incoming.arrivedWhileStopping = state.withLock { state in
                 if !state.stopping { state.receiving.insert(UInt(bitPattern: connection)) }
@@ -77,10 +90,10 @@ extension HTTPServer {
                     connection, incoming, refusal(400, incoming, "the path is not valid UTF-8"),
                     extraHeaders: [("Connection", "close")])
             }
-            if let length = incoming.headers["content-length"].flatMap(Int.init), length > options.maxBodyBytes {
+            if let length = incoming.headers["content-length"].flatMap(Int.init), length > incoming.limit {
                 return refuseTooLarge(connection, incoming)
             }
-            if incoming.headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") == true {
+            if multipart {
                 incoming.postProcessor = MHD_create_post_processor(
                     connection, 64 << 10, partHandler,
                     Unmanaged.passUnretained(incoming).toOpaque())
@@ -100,18 +113,25 @@ extension HTTPServer {
             incoming.received += count
             watch(connection, .body(received: incoming.received), restart: false)
             // Past the limit without a length announced (chunked).
-            if incoming.refusal == nil, incoming.received > options.maxBodyBytes {
+            if incoming.refusal == nil, incoming.received > incoming.limit {
                 refuse(incoming, tooLarge(incoming))
             }
             if incoming.refusal != nil { return incoming.received > options.maxDiscardedBytes ? .NO : .YES }
             if let processor = incoming.postProcessor {
-                if MHD_post_process(processor, data, count) != .YES { refuse(incoming, malformedMultipart(incoming)) }
+                if MHD_post_process(processor, data, count) != .YES {
+                    refuse(
+                        incoming,
+                        incoming.spoolFailed
+                            ? refusal(507, incoming, "the upload could not be stored (the disk may be full)")
+                            : malformedMultipart(incoming))
+                }
             } else if let data {
                 incoming.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
             }
             return .YES
         }
         incoming.bodyEnded = true
+        incoming.spool?.finishFile()
         watch(connection, .handled)
         if incoming.answered { return .YES }
         if let refusal = incoming.refusal {
@@ -202,7 +222,7 @@ extension HTTPServer {
     }
 
     private func tooLarge(_ incoming: Incoming) -> Refusal {
-        refusal(413, incoming, "the body is larger than \(options.maxBodyBytes) bytes")
+        refusal(413, incoming, "the body is larger than \(incoming.limit) bytes")
     }
 
     private func malformedMultipart(_ incoming: Incoming) -> Refusal {

@@ -38,6 +38,14 @@ public final class HTTPServer: @unchecked Sendable {
         public var minimumBodyRate = 1024
         /// Bodies larger than this get 413.
         public var maxBodyBytes = 11 << 20
+        /// The `multipart/form-data` requests that may be larger than `maxBodyBytes`, and how
+        /// large (nil: the usual limit): an upload of a video or an archive. Their file parts
+        /// are written to files in `spoolDirectory` as they arrive, never held in memory: the
+        /// handler reads each at `FormPart.file`, and the file is removed once the request is
+        /// done (a handler that keeps it moves it away first).
+        public var largeUploads: @Sendable (_ method: String, _ path: String) -> Int? = { _, _ in nil }
+        /// Where the file parts of `largeUploads` are written.
+        public var spoolDirectory = NSTemporaryDirectory()
         /// Of a body refused before it ended (over `maxBodyBytes`, malformed multipart), up
         /// to this much is read and thrown away rather than closing the connection under a
         /// client still sending, which would reset it before the client read the answer.

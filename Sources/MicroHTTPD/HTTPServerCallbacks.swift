@@ -61,13 +61,31 @@ let partHandler: MHD_PostDataIterator = { cls, _, key, filename, contentType, _,
     let bytes =
         data.map { UnsafeRawBufferPointer(start: $0, count: size) }
         ?? UnsafeRawBufferPointer(start: nil, count: 0)
-    if offset > 0, let last = incoming.parts.indices.last, incoming.parts[last].name == name {
-        incoming.parts[last].data.append(contentsOf: bytes)
+    let continued = offset > 0 && incoming.parts.last?.name == name
+    if !continued {
+        var part = FormPart(
+            name: name, filename: filename.map { String(cString: $0) },
+            contentType: contentType.map { String(cString: $0) }, data: [])
+        if part.filename != nil, let spool = incoming.spool {
+            part.file = spool.startFile()
+            if part.file == nil { incoming.spoolFailed = true }
+        } else {
+            incoming.spool?.finishFile()
+        }
+        incoming.parts.append(part)
+    }
+    guard let last = incoming.parts.indices.last, !incoming.spoolFailed else { return .NO }
+    if incoming.parts[last].file != nil {
+        guard bytes.isEmpty || incoming.spool?.write(bytes) == true else {
+            incoming.spoolFailed = true
+            return .NO
+        }
     } else {
-        incoming.parts.append(
-            FormPart(
-                name: name, filename: filename.map { String(cString: $0) },
-                contentType: contentType.map { String(cString: $0) }, data: Array(bytes)))
+        // A large upload's fields besides its files are small: only its files may be large.
+        if incoming.spool != nil, incoming.parts[last].data.count + bytes.count > UploadSpool.maxFieldBytes {
+            return .NO
+        }
+        incoming.parts[last].data.append(contentsOf: bytes)
     }
     return .YES
 }
