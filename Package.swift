@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "TimelineDomain", dependencies: ["JSONModel"]),
         // Event store, projections and the public service API.
         .target(name: "Timeline", dependencies: [
-            "LMDB", "Sodium", "Vips", "Archive", "OpenSSL", "QRCode", "TimelineDomain",
+            "LMDB", "Sodium", "Vips", "FFmpeg", "Archive", "OpenSSL", "QRCode", "TimelineDomain",
         ]),
         // Importing a Firebase export of the seeds' app, streamed (libyajl): its own product, so
         // the core library builds without libyajl.

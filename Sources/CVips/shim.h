@@ -147,8 +147,9 @@ static inline VipsImage *timeline_vips_gradient(int width, int height, const dou
 }
 
 /** A one-band 8-bit image copied from `pixels` (`width`×`height`, row after row). */
-static inline VipsImage *timeline_vips_gray(const unsigned char *pixels, int width, int height) {
-    return vips_image_new_from_memory_copy(pixels, (size_t)width * (size_t)height, width, height, 1, VIPS_FORMAT_UCHAR);
+static inline VipsImage *timeline_vips_pixels(const unsigned char *pixels, int width, int height, int bands) {
+    return vips_image_new_from_memory_copy(
+        pixels, (size_t)width * (size_t)height * (size_t)bands, width, height, bands, VIPS_FORMAT_UCHAR);
 }
 
 /** The last error's message (and clears it). Copy it before the next libvips call. */

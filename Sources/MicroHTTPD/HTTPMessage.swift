@@ -72,6 +72,9 @@ public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         /// These bytes, whole.
         case bytes([UInt8])
+        /// `length` bytes of the file at `path` from `offset`, sent from the file (never read
+        /// into memory whole): a video, or a range of one.
+        case file(path: String, offset: Int, length: Int)
         /// A stream that stays open, written as it gets bytes.
         case stream(EventStream)
         /// The connection, handed to this WebSocket once the 101 is sent.

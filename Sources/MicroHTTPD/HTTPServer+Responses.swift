@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 internal import CMicroHTTPD
 
@@ -25,6 +26,12 @@ extension HTTPServer {
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
                     .RESPMEM_MUST_COPY)
             }
+        case let .file(path, offset, length):
+            // libmicrohttpd reads it (with sendfile where it can) and closes it with the response.
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            made = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))
+            if made == nil { close(descriptor) }
         case .stream(let stream):
             stream.attach(connection)
             let streamingState = state.withLock { state -> Bool in

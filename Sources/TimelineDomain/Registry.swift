@@ -19,6 +19,7 @@ extension Command {
         UnmuteCommand.self,
         ApproveFollowRequestCommand.self, RejectFollowRequestCommand.self,
         UploadMediaCommand.self, UpdateMediaCommand.self, DeleteMediaCommand.self, ExpireMediaCommand.self,
+        UploadVideoCommand.self, FinishVideoCommand.self,
         GrantRoleCommand.self, RevokeRoleCommand.self, ReportUserCommand.self, DismissUserReportsCommand.self,
         SuspendUserCommand.self,
         UnsuspendUserCommand.self, RegisterAppCommand.self, AuthorizeAppCommand.self, DismissActivityCommand.self,
@@ -179,6 +180,12 @@ public enum Event: Equatable, Sendable {
     case twoFactorCodeUsed(TwoFactorCodeUsed)
     /// A user turned two-factor sign-in off: `TwoFactorDisabled`.
     case twoFactorDisabled(TwoFactorDisabled)
+    /// A video was uploaded, to be transcoded: `VideoUploaded`.
+    case videoUploaded(VideoUploaded)
+    /// A video upload was transcoded: `VideoProcessed`.
+    case videoProcessed(VideoProcessed)
+    /// A video upload could not be transcoded: `VideoFailed`.
+    case videoFailed(VideoFailed)
     /// A story was posted: `StoryPosted`.
     case storyPosted(StoryPosted)
     /// A story was seen: `StoryViewed`.
@@ -357,6 +364,9 @@ public enum Event: Equatable, Sendable {
         case .twoFactorConfirmed: .twoFactorConfirmed
         case .twoFactorCodeUsed: .twoFactorCodeUsed
         case .twoFactorDisabled: .twoFactorDisabled
+        case .videoUploaded: .videoUploaded
+        case .videoProcessed: .videoProcessed
+        case .videoFailed: .videoFailed
         case .storyPosted: .storyPosted
         case .storyViewed: .storyViewed
         case .storyHighlighted: .storyHighlighted
@@ -474,6 +484,9 @@ public enum Event: Equatable, Sendable {
         case .twoFactorConfirmed(let e): e
         case .twoFactorCodeUsed(let e): e
         case .twoFactorDisabled(let e): e
+        case .videoUploaded(let e): e
+        case .videoProcessed(let e): e
+        case .videoFailed(let e): e
         case .storyPosted(let e): e
         case .storyViewed(let e): e
         case .storyHighlighted(let e), .storyUnhighlighted(let e), .storyDeleted(let e), .storyExpired(let e): e
@@ -650,6 +663,12 @@ public enum EventType: String, CaseIterable, Sendable {
     case twoFactorCodeUsed = "TwoFactorCodeUsed"
     /// A user turned two-factor sign-in off.
     case twoFactorDisabled = "TwoFactorDisabled"
+    /// A video was uploaded, to be transcoded.
+    case videoUploaded = "VideoUploaded"
+    /// A video upload was transcoded.
+    case videoProcessed = "VideoProcessed"
+    /// A video upload could not be transcoded.
+    case videoFailed = "VideoFailed"
     /// A story was posted.
     case storyPosted = "StoryPosted"
     /// A story was seen.
@@ -822,6 +841,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .twoFactorConfirmed: TwoFactorConfirmed.self
         case .twoFactorCodeUsed: TwoFactorCodeUsed.self
         case .twoFactorDisabled: TwoFactorDisabled.self
+        case .videoUploaded: VideoUploaded.self
+        case .videoProcessed: VideoProcessed.self
+        case .videoFailed: VideoFailed.self
         case .storyPosted: StoryPosted.self
         case .storyViewed: StoryViewed.self
         case .storyHighlighted, .storyUnhighlighted, .storyDeleted, .storyExpired: StoryChange.self
@@ -925,6 +947,9 @@ public enum EventType: String, CaseIterable, Sendable {
         case .twoFactorConfirmed: .twoFactorConfirmed(try TwoFactorConfirmed(from: &r, &opener))
         case .twoFactorCodeUsed: .twoFactorCodeUsed(try TwoFactorCodeUsed(from: &r, &opener))
         case .twoFactorDisabled: .twoFactorDisabled(try TwoFactorDisabled(from: &r, &opener))
+        case .videoUploaded: .videoUploaded(try VideoUploaded(from: &r, &opener))
+        case .videoProcessed: .videoProcessed(try VideoProcessed(from: &r, &opener))
+        case .videoFailed: .videoFailed(try VideoFailed(from: &r, &opener))
         case .storyPosted: .storyPosted(try StoryPosted(from: &r, &opener))
         case .storyViewed: .storyViewed(try StoryViewed(from: &r, &opener))
         case .storyHighlighted: .storyHighlighted(try StoryChange(from: &r, &opener))

@@ -462,6 +462,57 @@ extension TimelineAPI {
                 answer: .json("The photo.", "media"), errors: [.forbidden, .notFound] + Operation.writeErrors,
                 parameters: [.media],
                 body: .command("updateMedia", path: ["media"]))),
+        query(
+            "GET", "/v1/media/{media}", scope: "write:media", access: .bearer,
+            Operation(
+                id: "media", summary: "One of the bearer's photos or videos, with a video's state.", tag: .posts,
+                description:
+                    "A video is `processing` until it is transcoded (poll this, as apps do), then `ready` (it can be "
+                    + "attached to a post, and plays at GET /v1/videos/{media}) or `failed` with the reason. Someone "
+                    + "else's media is 404 not_found.",
+                answer: .json("The media.", "media"), errors: [.notFound], parameters: [.media])),
+        Route(
+            "POST", "/v1/videos", .bearer, scope: "write:media",
+            .later { api, request in try await api.uploadVideo(request) },
+            Operation(
+                id: "uploadVideo", summary: "Upload a video (with its alt text) to attach to a post once transcoded.",
+                tag: .posts,
+                description:
+                    "Answered at once, while the video is transcoded off the request (to H.264 + AAC MP4, at most "
+                    + "1080p, every metadata atom dropped — a phone's place among them —, rotation applied, a poster "
+                    + "frame and its blurhash made): poll GET /v1/media/{media} until its `video.state` is `ready` (or "
+                    + "`failed`, with the reason), then attach it as a photo (`POST /v1/posts` `media`). Not an MP4, "
+                    + "MOV or WebM file: 415; over the size limit: 413. An upload survives a restart of the server.",
+                answer: .json("The video, `processing`.", "media", status: 202), errors: Operation.writeErrors,
+                body: .videoUpload)),
+        Route(
+            "GET", "/v1/videos/{media}", .anyone, scope: .none, .now { api, request in try api.video(request) },
+            Operation(
+                id: "video", summary: "A transcoded video's MP4, whole or a range of it.", tag: .images,
+                description:
+                    "To whom its post shows (a followers-only post's: its viewers, with the bearer); a video not yet "
+                    + "in a post: to its uploader alone. One byte range (`Range: bytes=…`) is answered with 206, so "
+                    + "players can seek; a range past the end with 416. Sent with `Cache-Control: private, no-cache` "
+                    + "and its ETag (revalidate with If-None-Match).",
+                answer: Answer(
+                    status: 200, description: "The MP4 (H.264 + AAC, faststart).",
+                    content: [("video/mp4", .binary)], headers: [.acceptRanges, .eTag, .cacheControl]),
+                errors: [.notFound], parameters: [.media, .range, .ifNoneMatch],
+                otherAnswers: [
+                    (
+                        206,
+                        Answer(
+                            status: 206, description: "The range asked for.", content: [("video/mp4", .binary)],
+                            headers: [.contentRange, .acceptRanges, .eTag])
+                    ),
+                    (
+                        304,
+                        Answer(
+                            status: 304, description: "Not modified: the If-None-Match ETag is current.",
+                            headers: [.eTag])
+                    ),
+                    (416, Answer(status: 416, description: "The range is past the end.", headers: [.contentRange]))
+                ])),
         command(
             "POST", "/v1/users/{user}/report", scope: "write:reports",
             Operation(

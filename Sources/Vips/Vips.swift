@@ -87,11 +87,23 @@ public enum Vips {
     /// A `width`×`height` grey image of `pixels` (one byte a pixel, 0 black to 255 white, row
     /// after row): a drawing made in memory (a QR code) to be encoded.
     public static func gray(_ pixels: [UInt8], width: Int, height: Int) throws(VipsError) -> Image {
+        try image(pixels, width: width, height: height, bands: 1)
+    }
+
+    /// A `width`×`height` sRGB image of `pixels` (three bytes a pixel, row after row): a frame
+    /// decoded elsewhere (a video's poster).
+    public static func rgb(_ pixels: [UInt8], width: Int, height: Int) throws(VipsError) -> Image {
+        try image(pixels, width: width, height: height, bands: 3)
+    }
+
+    private static func image(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError) -> Image {
         try ensureStarted()
-        guard width > 0, height > 0, pixels.count == width * height else {
-            throw VipsError(.failed, "the pixels are not width × height bytes")
+        guard width > 0, height > 0, pixels.count == width * height * bands else {
+            throw VipsError(.failed, "the pixels are not width × height × \(bands) bytes")
         }
-        let made = pixels.withUnsafeBufferPointer { timeline_vips_gray($0.baseAddress, Int32(width), Int32(height)) }
+        let made = pixels.withUnsafeBufferPointer {
+            timeline_vips_pixels($0.baseAddress, Int32(width), Int32(height), Int32(bands))
+        }
         guard let made else { throw lastError(.failed) }
         return Image(owning: made)
     }

@@ -28,7 +28,7 @@ import TimelineDomain
             "user": "u1", "username": "zoe", "prefix": "z", "target": "u2", "post": "p1", "tag": "sea",
             "image": "i1", "limit": 5, "latitude": .double(1.5), "longitude": .double(2.5), "emails": ["a@b.co"],
             "kind": "post", "id": "p1", "account": "u3", "poll": "q1", "list": "l1",
-            "collection": "c1", "scheduledPost": "s1", "year": "2025", "story": "st1"
+            "collection": "c1", "scheduledPost": "s1", "year": "2025", "story": "st1", "media": "m1"
         ]
         let query = try Catalogue.query(named: name, JSONInput(object: fields))
         #expect(query.name == name)

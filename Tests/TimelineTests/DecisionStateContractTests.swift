@@ -85,6 +85,18 @@ extension InMemoryState {
             media[e.mediaId] = MediaRecord(
                 id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
                 width: e.width, height: e.height, variants: e.variants, alt: e.alt)
+        case .videoUploaded(let e):
+            media[e.mediaId] = MediaRecord(
+                id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil, width: 0, height: 0,
+                variants: ImageVariants(full: ImageID(""), feed: ImageID(""), thumb: ImageID("")), alt: e.alt,
+                video: .processing)
+        case .videoProcessed(let e):
+            media[e.mediaId]?.width = e.width
+            media[e.mediaId]?.height = e.height
+            media[e.mediaId]?.variants = e.poster
+            media[e.mediaId]?.video = .ready(e.video)
+        case .videoFailed(let e):
+            media[e.mediaId]?.video = .failed(e.reason)
         case .mediaUpdated(let e):
             media[e.mediaId]?.alt = e.alt
         case .mediaDeleted(let e):

@@ -44,6 +44,8 @@ let sampleCommands: [Command] = [
     .updateMedia(media: "m1", alt: "a green square"),
     .deleteMedia(media: "m1"),
     .expireMedia,
+    .uploadVideo(video: "AAAAGGZ0eXBpc29t", alt: "a clip"),
+    .finishVideo(media: "m1"),
     .grantRole(user: "u1"),
     .revokeRole(user: "u1"),
     .reportUser(user: "u1", reason: "spam", posts: ["p1"]),
@@ -405,5 +407,19 @@ extension SchemaTests {
         try await service.run(.deleteStory(story: deleted.id.rawValue), as: fay.id)
         try #require(service.options.clock as? TestClock).advance(24 * 3_600_000)
         try await service.expireDueStories()
+        // Videos: one transcoded and posted, one cut short and refused.
+        let clip = try VideoTranscoderTests.make(
+            "every-event.mp4", ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-pix_fmt", "yuv420p"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        var videos: [String] = []
+        for video in [bytes, bytes.prefix(bytes.count / 2)] {
+            guard
+                case .media(let media) = try await service.run(
+                    .uploadVideo(video: video.base64EncodedString()), as: fay.id)
+            else { throw TimelineError(.internal, "no video") }
+            videos.append(media.id)
+        }
+        try await service.processPendingVideos()
+        _ = try await service.run(.addPost(media: [videos[0]], caption: "a clip"), as: fay.id)
     }
 }

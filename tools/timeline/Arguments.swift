@@ -61,19 +61,25 @@ struct Arguments {
     var mapSize: Int? {
         get throws(UsageError) {
             guard let text = value("map-size") else { return nil }
-            let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-            var digits = Substring(text.uppercased())
-            if digits.hasSuffix("IB") { digits = digits.dropLast(2) }
-            var unit = 1
-            if let last = digits.last, let scale = units[last] {
-                unit = scale
-                digits = digits.dropLast()
-            }
-            guard let count = Int(digits), count > 0, count <= Int.max / unit else {
+            guard let size = Self.size(text) else {
                 throw UsageError("--map-size takes a size in bytes, e.g. 64M (got \(text))")
             }
-            return count * unit
+            return size
         }
+    }
+
+    /// A size in bytes written with an optional K, M or G suffix (KiB, MiB, GiB: `64M`), if it is one.
+    static func size(_ text: String) -> Int? {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text.uppercased())
+        if digits.hasSuffix("IB") { digits = digits.dropLast(2) }
+        var unit = 1
+        if let last = digits.last, let scale = units[last] {
+            unit = scale
+            digits = digits.dropLast()
+        }
+        guard let count = Int(digits), count > 0, count <= Int.max / unit else { return nil }
+        return count * unit
     }
 }
 

@@ -20,10 +20,15 @@ enum ExecCommand {
         }
         let service = try TimelineTool.open(args)
         let session = ExecSession(service: service)
+        // Videos uploaded (`uploadVideo`) are transcoded while the session runs; at its end the
+        // one being transcoded is finished, and the rest wait for the next session or server.
+        let videoWorker = VideoWorker(service: service)
+        videoWorker.start()
         var reader = LineReader(fileDescriptor: STDIN_FILENO)
         while let line = reader.next() {
             emit(await session.handle(line))
         }
+        await videoWorker.stop()
         TimelineTool.close(service)
         return 0
     }

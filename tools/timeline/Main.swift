@@ -51,6 +51,8 @@ struct TimelineTool {
                       count towards hiding (default 24; 0 counts every account)
           --report-min-activity N
                       how many posts and comments it must have made (default 1)
+          --video-max-bytes SIZE  the largest video upload taken (K, M, G suffixes; default 100M)
+          --video-max-seconds S   the longest video taken, in seconds (default 180)
           --help      help for a command
         """
 
@@ -102,7 +104,7 @@ struct TimelineTool {
     /// The options `open` reads (every other option of `timeline query` is a query parameter).
     static let openOptions: Set<String> = [
         "db", "nats", "map-size", "anchor-key", "anchor-log", "hide-after-reports",
-        "report-min-account-age", "report-min-activity"
+        "report-min-account-age", "report-min-activity", "video-max-bytes", "video-max-seconds"
     ]
 
     /// Opens the service for a tool on the database at `--db`, creating it unless `existing`
@@ -153,6 +155,18 @@ struct TimelineTool {
                 throw UsageError("--report-min-activity takes a number, 0 or more (got \(text))")
             }
             options.reportMinimumActivity = count
+        }
+        if let text = args.value("video-max-bytes") {
+            guard let bytes = Arguments.size(text), bytes > 0, bytes <= 4 << 30 else {
+                throw UsageError("--video-max-bytes takes a size up to 4G, such as 100M (got \(text))")
+            }
+            options.maxVideoBytes = bytes
+        }
+        if let text = args.value("video-max-seconds") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 36_000 else {
+                throw UsageError("--video-max-seconds takes seconds, more than 0 (got \(text))")
+            }
+            options.maxVideoSeconds = seconds
         }
         return try TimelineService(path: args.db, options: options)
     }

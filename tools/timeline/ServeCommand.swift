@@ -114,6 +114,9 @@ enum ServeCommand {
         let mailWorker = try mailer(args, service)
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
+        // Videos arrive as files, written beside the database as they come (never held in memory).
+        serverOptions.largeUploads = { [api] method, path in api.largeUploads(method: method, path: path) }
+        serverOptions.spoolDirectory = service.videoSpoolDirectory
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
         pushWorker.serve(at: url(serverOptions.host, server.port))
         pushWorker.start()
@@ -155,9 +158,13 @@ enum ServeCommand {
             service: service,
             jobs: [.scheduledPosts(service, log: log), .stories(service, log: log), pushWorker.pollEndJob], log: log)
         scheduler.start()
+        // Videos are transcoded one at a time, off the requests (what a restart interrupted, at once).
+        let videoWorker = VideoWorker(service: service, concurrency: 1, log: log)
+        videoWorker.start()
 
         await waitForTermination()
         await scheduler.stop()
+        await videoWorker.stop()
         mediaSweeper.cancel()
         pushWorker.stop()
         mailWorker?.stop()

@@ -109,6 +109,43 @@ async function request(method, path, { body, params } = {}) {
 
 const page = (before, limit = 20) => ({ before, limit });
 
+/**
+ * Sends `file` as the multipart part `part` of the operation `operation`, reporting progress
+ * as a fraction 0…1; answers the JSON the server sends with `status`. XMLHttpRequest, because
+ * fetch cannot report upload progress.
+ */
+function upload(operation, part, file, status, onProgress) {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    form.append(part, file, file.name || part);
+    const xhr = new XMLHttpRequest();
+    const { method, path } = locate(operation);
+    xhr.open(method, path);
+    const session = currentSession();
+    if (session) xhr.setRequestHeader('Authorization', `Bearer ${session.session}`);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      let data = null;
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: handled below
+      }
+      if (xhr.status === status && data) {
+        onProgress(1);
+        resolve(data);
+      } else {
+        reject(new ApiError(xhr.status, data?.error));
+      }
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, { code: 'network', message: 'The upload failed: the server cannot be reached.' })));
+    xhr.send(form);
+  });
+}
+
 export const api = {
   // Account
   async signUp({ username, email, password }) {
@@ -347,6 +384,21 @@ export const api = {
     return URL.createObjectURL(await response.blob());
   },
 
+  /** A video's URL (its MP4, with ranges: a `<video>` seeks in it). */
+  videoURL: (media) => locate('video', { media }).path,
+  /** A followers-only post's video, fetched with the bearer, as a `blob:` URL (see `privateImageURL`). */
+  async privateVideoURL(media) {
+    const session = currentSession();
+    const response = await fetch(api.videoURL(media), {
+      headers: session ? { Authorization: `Bearer ${session.session}` } : {},
+      cache: 'no-cache',
+    });
+    if (!response.ok) throw new ApiError(response.status, { code: 'not_found', message: 'This video is not available.' });
+    return URL.createObjectURL(await response.blob());
+  },
+  /** One of the user's uploads, with a video's state. */
+  media: (id) => call('media', { path: { media: id } }),
+
   /** Posts an album of uploaded photos: `{media: [ids], caption?, location?, sensitive?, warning?, visibility?}`. */
   addPost: (fields) => call('addPost', { body: fields }),
   /** Schedules a post: `addPost`'s fields with `media` and `scheduledAt` (ISO); answers `{id}`. */
@@ -363,38 +415,25 @@ export const api = {
   /**
    * Uploads a photo (POST /v1/media, multipart/form-data, as FormData sends it) to attach to a
    * post within a day, reporting progress as a fraction 0…1; answers the media (its id,
-   * variants and blurhash). XMLHttpRequest, because fetch cannot report upload progress.
+   * variants and blurhash).
    */
-  uploadMedia(file, onProgress) {
-    return new Promise((resolve, reject) => {
-      const form = new FormData();
-      form.append('image', file, file.name || 'photo');
-      const xhr = new XMLHttpRequest();
-      const { method, path } = locate('uploadMedia');
-      xhr.open(method, path);
-      const session = currentSession();
-      if (session) xhr.setRequestHeader('Authorization', `Bearer ${session.session}`);
-      xhr.setRequestHeader('Accept', 'application/json');
-      xhr.upload.addEventListener('progress', (event) => {
-        if (event.lengthComputable) onProgress(event.loaded / event.total);
-      });
-      xhr.addEventListener('load', () => {
-        let data = null;
-        try {
-          data = JSON.parse(xhr.responseText);
-        } catch {
-          // not JSON: handled below
-        }
-        if (xhr.status === 201 && data) {
-          onProgress(1);
-          resolve(data);
-        } else {
-          reject(new ApiError(xhr.status, data?.error));
-        }
-      });
-      xhr.addEventListener('error', () => reject(new ApiError(0, { code: 'network', message: 'The upload failed: the server cannot be reached.' })));
-      xhr.send(form);
-    });
+  uploadMedia: (file, onProgress) => upload('uploadMedia', 'image', file, 201, onProgress),
+
+  /**
+   * Uploads a video (POST /v1/videos) as `uploadMedia` does a photo, then waits while the
+   * server transcodes it (asking every second); answers the media once its video is ready,
+   * or fails with the server's reason.
+   */
+  async uploadVideo(file, onProgress) {
+    let media = await upload('uploadVideo', 'video', file, 202, onProgress);
+    while (media.video?.state === 'processing') {
+      await new Promise((resolve) => { setTimeout(resolve, 1000); });
+      media = await api.media(media.id);
+    }
+    if (media.video?.state === 'failed') {
+      throw new ApiError(422, { code: 'invalid_argument', message: `The video cannot be used: ${media.video.reason}` });
+    }
+    return media;
   },
 
   /**

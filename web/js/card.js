@@ -167,13 +167,41 @@ export function photoSize(post) {
   return post.width && post.height ? { width: post.width, height: post.height } : {};
 }
 
-/** A square thumbnail linking to the post (a profile's grid); an album is marked as one. */
+/**
+ * A square thumbnail linking to the post (a profile's grid): a video's is its poster's; an
+ * album and a video are marked as such.
+ */
 export function postTile(post) {
   const photos = post.media || [];
+  const mark = photos.length > 1 ? h('span', { class: 'album-mark', title: `${photos.length} photos` }, '❐')
+    : photos[0]?.video ? h('span', { class: 'album-mark', title: 'Video' }, '▶') : null;
   return h('li', { class: 'tile', 'data-post': post.id },
     h('a', { href: `#/post/${encodeURIComponent(post.id)}` },
       postImage(post, photos[0], 'thumb', { alt: altText(post, photos[0]), loading: 'lazy', decoding: 'async' }),
-      photos.length > 1 ? h('span', { class: 'album-mark', title: `${photos.length} photos` }, '❐') : null));
+      mark));
+}
+
+/**
+ * A post's video (`item`, from its `media`): a `<video>` with the browser's controls, its
+ * poster frame shown until it plays; a public post's by URL (the browser asks for ranges as it
+ * seeks), a followers-only post's fetched with the bearer.
+ */
+export function postVideo(post, item, attributes) {
+  const video = h('video', {
+    class: 'post-video', controls: true, playsinline: true, preload: 'metadata',
+    'aria-label': attributes.alt, width: item.width, height: item.height,
+  });
+  // Its controls are for playing: a tap on them does not like the post.
+  video.addEventListener('dblclick', (event) => event.stopPropagation());
+  const poster = item.variants?.feed;
+  if (post.visibility !== 'followers') {
+    video.src = api.videoURL(item.id);
+    if (poster) video.poster = api.imageURL(poster);
+    return video;
+  }
+  api.privateVideoURL(item.id).then((url) => { video.src = url; }, () => video.classList.add('unavailable'));
+  if (poster) api.privateImageURL(poster).then((url) => { video.poster = url; }, () => {});
+  return video;
 }
 
 /**
@@ -202,9 +230,10 @@ export function album(post, variant, attributes = {}) {
   // A direct message of text alone has no photo.
   if (!post.media?.length && !post.image) return null;
   const photos = post.media?.length ? post.media : [null];
-  const image = (item) => postImage(post, item, variant, {
-    alt: altText(post, item), ...attributes, ...photoSize(item || post),
-  });
+  const image = (item) => {
+    const shown = { alt: altText(post, item), ...attributes, ...photoSize(item || post) };
+    return item?.video ? postVideo(post, item, shown) : postImage(post, item, variant, shown);
+  };
   if (photos.length === 1) return image(photos[0]);
   const strip = h('div', { class: 'carousel-strip', tabindex: '0', 'aria-label': `${photos.length} photos` },
     ...photos.map((item, index) => h('div', {

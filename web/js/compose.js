@@ -1,5 +1,6 @@
-// New post: Photos (up to ten, an album, chosen or dropped on the form, each movable earlier),
-// each uploaded as soon as it is chosen — while the caption is typed — with a preview, its own
+// New post: Photos and videos (up to ten, an album, chosen or dropped on the form, each movable
+// earlier), each uploaded as soon as it is chosen — while the caption is typed; a video is then
+// transcoded by the server, which the form waits for — with a preview, its own
 // upload bar and an Alt text field; Caption, an optional place (the
 // browser's position and a name), Sensitive and a content warning, who sees it (everyone, or
 // followers only: the default of a private account), Share, and the uploads' progress bar.
@@ -12,17 +13,28 @@ const MAX_PHOTOS = 10;
 // The server's limits (Validation.maxCaption, ImageUpload.maxBytes), told before anything is sent.
 const MAX_CAPTION = 2200;
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+// The server's default video limits (Options.maxVideoBytes, maxVideoSeconds).
+const MAX_VIDEO_BYTES = 100 * 1000 * 1000;
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif'];
+const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
 
 /** `bytes` for people: "12.3 MB". */
 function size(bytes) {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
-/** Why `file` cannot be a post's photo, in a sentence naming it; null when it can. */
+/** Whether `file` is a video (by its type: MP4, MOV or WebM). */
+function isVideo(file) {
+  return VIDEO_TYPES.includes(file.type);
+}
+
+/** Why `file` cannot be in a post, in a sentence naming it; null when it can. */
 function refusal(file) {
+  if (isVideo(file)) {
+    return file.size > MAX_VIDEO_BYTES ? `${file.name} is ${size(file.size)}: a video can be at most 100 MB.` : null;
+  }
   if (file.type && !PHOTO_TYPES.includes(file.type)) {
-    return `${file.name} is not a photo: choose a JPEG, PNG, GIF, WebP or HEIC image.`;
+    return `${file.name} is not a photo: choose a JPEG, PNG, GIF, WebP or HEIC image, or an MP4, MOV or WebM video.`;
   }
   if (file.size > MAX_PHOTO_BYTES) return `${file.name} is ${size(file.size)}: a photo can be at most 10 MB.`;
   return null;
@@ -36,7 +48,7 @@ export function render(root, _route, app) {
   const progress = h('progress', { id: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload progress', hidden: true });
   const form = h('form', { class: 'panel compose', novalidate: true },
     h('div', { class: 'preview-box' }, placeholder, album),
-    field('photo', 'Photos', { name: 'image', type: 'file', multiple: true, accept: 'image/jpeg,image/png,image/gif,image/webp,image/heic', required: true }),
+    field('photo', 'Photos', { name: 'image', type: 'file', multiple: true, accept: 'image/jpeg,image/png,image/gif,image/webp,image/heic,video/mp4,video/quicktime,video/webm', required: true }),
     progress,
     field('caption', 'Caption', { name: 'caption', rows: '3', placeholder: 'Say something about it… #hashtags welcome' }, 'textarea'),
     h('p', { id: 'caption-count', class: 'hint counter', 'aria-live': 'polite' }, `0/${MAX_CAPTION}`),
@@ -118,7 +130,10 @@ export function render(root, _route, app) {
     const url = URL.createObjectURL(file);
     const id = `alt-${Math.random().toString(36).slice(2)}`;
     const entry = { file, url, fraction: 0, media: null, error: null };
-    const preview = h('img', { class: 'preview', src: url, alt: `Preview of ${file.name}` });
+    const video = isVideo(file);
+    const preview = video
+      ? h('video', { class: 'preview', src: url, muted: true, playsinline: true, 'aria-label': `Preview of ${file.name}` })
+      : h('img', { class: 'preview', src: url, alt: `Preview of ${file.name}` });
     preview.onerror = () => { preview.hidden = true; };
     entry.label = h('label', { for: id });
     entry.alt = h('textarea', { id, rows: '2', maxlength: '1500', placeholder: 'Describe the photo for people who cannot see it' });
@@ -138,11 +153,15 @@ export function render(root, _route, app) {
       showProgress();
     });
     const refused = refusal(file);
-    entry.upload = (refused ? Promise.reject(new Error(refused)) : api.uploadMedia(file, (fraction) => {
+    const onProgress = (fraction) => {
       entry.fraction = fraction;
       entry.bar.value = Math.round(fraction * 100);
       showProgress();
-    })).then((media) => {
+      // Sent: the server now turns the video into one every browser and app plays.
+      if (video && fraction >= 1) entry.status.textContent = 'Processing the video…';
+    };
+    entry.upload = (refused ? Promise.reject(new Error(refused))
+      : video ? api.uploadVideo(file, onProgress) : api.uploadMedia(file, onProgress)).then((media) => {
       entry.media = media;
       entry.bar.hidden = true;
       entry.status.textContent = 'Uploaded';

@@ -235,6 +235,11 @@ package enum Catalogue {
         QueryDefinition(actingUser: "stories") { _ throws(TimelineError) in
             { service, user throws(TimelineError) in .stories(try service.stories(for: user)) }
         },
+        // One of the acting user's uploads, with a video's state (while it is transcoded).
+        QueryDefinition(actingUser: "media") { input throws(TimelineError) in
+            let media: MediaID = try input.identifier("media")
+            return { service, user throws(TimelineError) in .media(try service.media(media, viewer: user)) }
+        },
         QueryDefinition("story") { input throws(TimelineError) in
             let story: StoryID = try input.identifier("story")
             return { service, viewer throws(TimelineError) in .story(try service.story(story, viewer: viewer)) }

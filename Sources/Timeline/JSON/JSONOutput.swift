@@ -113,6 +113,7 @@ package enum JSONOutput {
         case .scheduledPosts(let page): encoded(ResultJSON.Page(page, ResultJSON.ScheduledPost.init))
         case .stories(let row): encoded(ResultJSON.StoriesRow(authors: row.map(ResultJSON.StoryAuthor.init)))
         case .story(let story): encoded(ResultJSON.Story(story))
+        case .media(let m): encoded(ResultJSON.Media(m))
         case .highlights(let stories): encoded(ResultJSON.Highlights(stories: stories.map(ResultJSON.Story.init)))
         case .annualReport(let answer): encoded(ResultJSON.AnnualReport(answer))
         }
@@ -254,6 +255,22 @@ extension ResultJSON.Media {
         variants = Nullable(m.variants.map(ResultJSON.Variants.init))
         blurhash = Nullable(m.blurhash)
         alt = Nullable(m.alt)
+        video = m.video.map(ResultJSON.Video.init)
+    }
+}
+
+extension ResultJSON.Video {
+    /// `{state: processing}`, `{state: ready, duration, fps, bytes, hasAudio}` or `{state: failed, reason}`.
+    init(_ state: VideoState) {
+        switch state {
+        case .processing: self.state = "processing"
+        case .ready(let file):
+            self.state = "ready"
+            (duration, fps, bytes, hasAudio) = (file.seconds, file.fps, file.bytes, file.hasAudio)
+        case .failed(let why):
+            self.state = "failed"
+            reason = why
+        }
     }
 }
 

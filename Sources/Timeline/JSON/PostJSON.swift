@@ -172,6 +172,11 @@ extension JSONOutput {
             } else {
                 literal("null")
             }
+            if let video = item.video {
+                // A video's state: rare, so written by the typed encoder.
+                key("video")
+                out += (try? JSONValueEncoder.bytes(ResultJSON.Video(video))) ?? Array("null".utf8)
+            }
             key("width")
             number(item.width)
             out.append(UInt8(ascii: "}"))

@@ -41,6 +41,7 @@ extension ResultJSON {
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(List.self), try result(Lists.self), try result(MastodonID.self),
             try result(Media.self),
+            try result(Video.self),
             try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
             try result(Poll.self),
             (
@@ -288,10 +289,14 @@ extension ResultJSON.Variants {
 extension ResultJSON.Media: NamedResult {
     static let schemaName = "media"
     static let schemaDescription: String? =
-        "A photo: uploaded (uploadMedia, POST /v1/media) to be attached to a post within a day, or one of a post's "
-        + "photos (its `media`). A post given its one photo at once has one, whose id is its image's and whose alt "
-        + "is null (its blurhash is null too for a post from before blurhashes)."
+        "A photo or a video: uploaded (uploadMedia, POST /v1/media; uploadVideo, POST /v1/videos) to be attached to "
+        + "a post within a day, or one of a post's photos and videos (its `media`). A post given its one photo at "
+        + "once has one, whose id is its image's and whose alt is null (its blurhash is null too for a post from "
+        + "before blurhashes). A video's sizes, variants and blurhash are its poster frame's once it is transcoded "
+        + "(null before); it plays at GET /v1/videos/{id}."
     static let memberDescriptions = [
+        "video": "For a video (absent for a photo): where its transcoding stands and, once ready, what a player is "
+            + "told of it.",
         "id": "The media id (what addPost's media takes).",
         "image": "The full variant's image id.",
         "width": "The full variant's width in pixels, after orientation (null for a photo from before the image "
@@ -306,6 +311,27 @@ extension ResultJSON.Media: NamedResult {
         "width": ResultJSON.count(from: 1).nullable, "height": ResultJSON.count(from: 1).nullable,
         "blurhash": JSONSchema.string(pattern: #"^[0-9A-Za-z#$%*+,\-.:;=?@\[\]^_{|}~]{6,}$"#).nullable,
         "alt": JSONSchema.string.with("maxLength", .integer(MediaPolicy.maxAlt)).nullable
+    ]
+}
+
+extension ResultJSON.Video: NamedResult {
+    static let schemaName = "video"
+    static let schemaDescription: String? =
+        "A video's state: `processing` (uploaded, being transcoded: no post can hold it yet), `ready` (an H.264 + "
+        + "AAC MP4, with its duration, frame rate, size and whether it has sound) or `failed` (with the reason)."
+    static let memberDescriptions = [
+        "state": "processing, ready or failed.",
+        "duration": "Its duration in seconds (ready).",
+        "fps": "Its frame rate in frames a second (ready).",
+        "bytes": "The size of its MP4 file (ready).",
+        "hasAudio": "Whether it has a sound track (ready).",
+        "reason": "Why it could not be transcoded (failed)."
+    ]
+    static let memberSchemas = [
+        "state": JSONSchema.enumeration(["processing", "ready", "failed"]),
+        "duration": JSONSchema.number.with("minimum", .integer(0)),
+        "fps": JSONSchema.number.with("minimum", .integer(0)),
+        "bytes": ResultJSON.count(from: 1)
     ]
 }
 

@@ -123,6 +123,17 @@ package enum ResultJSON {
         var variants: Nullable<Variants>
         var blurhash: Nullable<String>
         var alt: Nullable<String>
+        var video: Video?
+    }
+
+    /// A video's state and, once transcoded, what a player is told of it.
+    struct Video: Codable, Sendable, SchemaDocumented {
+        var state: String
+        var duration: Double?
+        var fps: Double?
+        var bytes: Int?
+        var hasAudio: Bool?
+        var reason: String?
     }
 
     /// A post with its first page of comments (`postDetail.schema.json`): the post's members,

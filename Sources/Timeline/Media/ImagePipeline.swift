@@ -24,16 +24,28 @@ package enum ImagePipeline {
     package static func post(_ upload: ImageUpload) throws(TimelineError) -> ProcessedImage {
         try checked(upload)
         return try withSlot { () throws(VipsError) -> ProcessedImage in
-            let full = try Vips.decode(upload.bytes, fittingIn: 1080, 1080)
-            let feed = try full.resized(640, 640)
-            let thumb = try full.resized(320, 320, crop: true)
-            // The blurhash reads a small copy: its few components need no more detail.
-            let small = try full.resized(64, 64)
-            let blurhash = Blurhash.encode(rgb: try small.rgbPixels(), width: small.width, height: small.height)
-            return ProcessedImage(
-                width: full.width, height: full.height,
-                full: try encode(full), feed: try encode(feed), thumb: try encode(thumb), blurhash: blurhash)
+            try variants(of: try Vips.decode(upload.bytes, fittingIn: 1080, 1080))
         }
+    }
+
+    /// A video's poster frame (RGB, 3 bytes a pixel, as the transcoder decoded it), in a post
+    /// photo's variants.
+    package static func poster(rgb: [UInt8], width: Int, height: Int) throws(TimelineError) -> ProcessedImage {
+        try withSlot { () throws(VipsError) -> ProcessedImage in
+            try variants(of: try Vips.rgb(rgb, width: width, height: height).resized(1080, 1080))
+        }
+    }
+
+    /// `full` (long side ≤ 1080 px) and its smaller variants and blurhash.
+    private static func variants(of full: Vips.Image) throws(VipsError) -> ProcessedImage {
+        let feed = try full.resized(640, 640)
+        let thumb = try full.resized(320, 320, crop: true)
+        // The blurhash reads a small copy: its few components need no more detail.
+        let small = try full.resized(64, 64)
+        let blurhash = Blurhash.encode(rgb: try small.rgbPixels(), width: small.width, height: small.height)
+        return ProcessedImage(
+            width: full.width, height: full.height,
+            full: try encode(full), feed: try encode(feed), thumb: try encode(thumb), blurhash: blurhash)
     }
 
     /// A profile photo: 320 px and 96 px squares, cropped around the centre.

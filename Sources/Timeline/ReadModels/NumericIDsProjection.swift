@@ -64,7 +64,7 @@ struct NumericIDsProjection: Projection {
 
     /// The event types that make an object the Mastodon API shows (`created(by:)`'s).
     static let creating: [EventType] = [
-        .userCreated, .postAdded, .commentAdded, .mediaUploaded, .announcementAdded, .instanceRuleAdded,
+        .userCreated, .postAdded, .commentAdded, .mediaUploaded, .videoUploaded, .announcementAdded, .instanceRuleAdded,
         .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted, .listCreated,
         .collectionCreated, .collectionItemAdded,
         .postScheduled
@@ -84,6 +84,7 @@ struct NumericIDsProjection: Projection {
                 + (e.visibility == .direct ? [.conversation(ConversationID(e.postId.rawValue))] : [])
         case .commentAdded(let e): [.comment(e.commentId), .notification(e.commentId.rawValue)]
         case .mediaUploaded(let e): [.media(e.mediaId)]
+        case .videoUploaded(let e): [.media(e.mediaId)]
         case .announcementAdded(let e): [.announcement(e.announcementId)]
         case .instanceRuleAdded(let e): [.rule(e.ruleId)]
         case .appRegistered(let e): [.app(e.appId)]

@@ -52,6 +52,14 @@ struct PostImagesProjection: Projection {
         return found
     }
 
+    /// Records `variants` as the images of the unattached media `media`.
+    private func remember(_ variants: ImageVariants, of media: MediaID, _ txn: Transaction) throws {
+        for image in variants.all {
+            try imageMedia.put((image, media), (), txn)
+            try mediaImages.put((media, image), (), txn)
+        }
+    }
+
     private func add(_ images: [ImageID], of post: PostID, _ txn: Transaction) throws {
         for image in images {
             try imagePosts.put((image, post), (), txn)
@@ -68,10 +76,11 @@ struct PostImagesProjection: Projection {
             try projection.add(images, of: e.postId, txn)
         }
         handlers.on(.mediaUploaded) { (e: MediaUploaded, _, txn) in
-            for image in e.variants.all {
-                try projection.imageMedia.put((image, e.mediaId), (), txn)
-                try projection.mediaImages.put((e.mediaId, image), (), txn)
-            }
+            try projection.remember(e.variants, of: e.mediaId, txn)
+        }
+        // A video's poster frame is its images, as a photo's.
+        handlers.on(.videoProcessed) { (e: VideoProcessed, _, txn) in
+            try projection.remember(e.poster, of: e.mediaId, txn)
         }
         handlers.on(.mediaDeleted) { (e: MediaDeleted, _, txn) in try projection.forgetMedia(e.mediaId, txn) }
         handlers.on(.postImageProcessed) { (e: PostImageProcessed, _, txn) in

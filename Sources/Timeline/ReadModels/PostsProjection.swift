@@ -21,13 +21,15 @@ struct PostsProjection: Projection {
     let reportsByUser: Table<Members<UserID, PostID>>  // what an erased reporter's reports were
     let media: Table<MediaRecords>  // mediaId → StoredMedia, attached or not
     let unattachedMedia: Table<UnattachedMedia>  // uploadedAt ‖ mediaId → uploader, until attached
+    let processingVideos: Table<ProcessingVideos>  // mediaId → upload, until transcoded
     var databases: [Database] {
         [
             posts.database, postsByUser.database, comments.database, commentPosts.database, likes.database,
             likers.database,
             likesByUser.database, commentsByUser.database, bookmarks.database, bookmarkList.database,
             bookmarkers.database,
-            reports.database, reportsByUser.database, media.database, unattachedMedia.database
+            reports.database, reportsByUser.database, media.database, unattachedMedia.database,
+            processingVideos.database
         ]
     }
 
@@ -52,7 +54,21 @@ struct PostsProjection: Projection {
         reportsByUser = try Table(env, prefix + "reportsByUser")
         media = try Table(env, prefix + "media")
         unattachedMedia = try Table(env, prefix + "unattachedMedia")
+        processingVideos = try Table(env, prefix + "processingVideos")
         handlers = Self.handlers(of: self)
+    }
+
+    /// Every video upload not transcoded yet, with its upload's name, in media id order (oldest first).
+    func videosProcessing(_ txn: Transaction) throws -> [(media: MediaID, upload: String)] {
+        var pending: [(media: MediaID, upload: String)] = []
+        try txn.withCursor(processingVideos.database) { cursor in
+            var entry = try cursor.first()
+            while let (key, value) = entry {
+                pending.append((MediaID(String(decoding: key, as: UTF8.self)), ProcessingVideos.decode(Array(value))))
+                entry = try cursor.next()
+            }
+        }
+        return pending
     }
 
     /// Up to `limit` media no post holds, uploaded before `time` (ms), oldest first.
@@ -340,6 +356,32 @@ struct PostsProjection: Projection {
             try projection.media.put(e.mediaId, StoredMedia(record: record, blurhash: e.blurhash), txn)
             try projection.unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
         }
+        handlers.on(.videoUploaded) { (e: VideoUploaded, envelope, txn) in
+            // Until transcoded it has no size and no poster: nothing of it is shown to anyone.
+            let record = MediaRecord(
+                id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil, width: 0, height: 0,
+                variants: ImageVariants(full: ImageID(""), feed: ImageID(""), thumb: ImageID("")), alt: e.alt,
+                video: .processing)
+            try projection.media.put(e.mediaId, StoredMedia(record: record, blurhash: ""), txn)
+            try projection.unattachedMedia.put((envelope.timestamp, e.mediaId), e.uploaderId, txn)
+            try projection.processingVideos.put(e.mediaId, e.upload, txn)
+        }
+        handlers.on(.videoProcessed) { (e: VideoProcessed, _, txn) in
+            try projection.processingVideos.delete(e.mediaId, txn)
+            guard var video = try projection.media.get(e.mediaId, txn) else { return }
+            video.record.width = e.width
+            video.record.height = e.height
+            video.record.variants = e.poster
+            video.record.video = .ready(e.video)
+            video.blurhash = e.blurhash
+            try projection.media.put(e.mediaId, video, txn)
+        }
+        handlers.on(.videoFailed) { (e: VideoFailed, _, txn) in
+            try projection.processingVideos.delete(e.mediaId, txn)
+            guard var video = try projection.media.get(e.mediaId, txn) else { return }
+            video.record.video = .failed(e.reason)
+            try projection.media.put(e.mediaId, video, txn)
+        }
         handlers.on(.mediaUpdated) { (e: MediaUpdated, _, txn) in
             guard var photo = try projection.media.get(e.mediaId, txn) else { return }
             photo.record.alt = e.alt
@@ -355,6 +397,7 @@ struct PostsProjection: Projection {
         handlers.on(.mediaDeleted) { (e: MediaDeleted, _, txn) in
             guard let photo = try projection.media.get(e.mediaId, txn) else { return }
             try projection.unattachedMedia.delete((photo.record.uploadedAt, e.mediaId), txn)
+            try projection.processingVideos.delete(e.mediaId, txn)
             try projection.media.delete(e.mediaId, txn)
         }
         return handlers

@@ -21,8 +21,9 @@ extension ProjectionName {
     /// asked for; version 2 of `instance` keeps every version of the terms of service by its date.
     var layout: Int {
         switch self {
-        // posts 4: each post's record holds its boost count and its poll's id (`StoredPost`).
-        case .posts: 4
+        // posts 4: each post's record holds its boost count and its poll's id (`StoredPost`);
+        // 5: an album item may be a video (`AlbumItem`), and videos being transcoded are listed.
+        case .posts: 5
         // activity 3: the `added_to_collection` items of the collections made before it; timeline
         // 3: followed hashtags' posts pushed and backfilled (`TimelineEntries`, `tagFollowers`).
         case .activity, .timeline: 3

@@ -42,7 +42,7 @@ extension ReadView {
             guard let media = try models.posts.media.get(id, txn) else {
                 throw TimelineError.notFound("media", id.rawValue)
             }
-            return .media(media.albumItem.attachment)
+            return .media(media.attachment)
         case .comment(let id):
             guard let comment = try comment(id) else { throw TimelineError.notFound("comment", id.rawValue) }
             return .comment(try present.comment(comment))

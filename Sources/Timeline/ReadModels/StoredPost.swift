@@ -214,6 +214,11 @@ struct PostFields: Equatable, Sendable {
                 _ = try R.int(span, &o)
                 _ = try Self.string(span, &o)
                 _ = try Self.optionalString(span, &o)
+                // A video's `VideoFile`: duration, frame rate, bytes, sound.
+                if try R.u8(span, &o) == 1 {
+                    for _ in 0..<3 { _ = try R.int(span, &o) }
+                    _ = try R.u8(span, &o)
+                }
             }
         }
         if flags & Self.blurhashFlag != 0 { blurhash = try Self.string(span, &o) }

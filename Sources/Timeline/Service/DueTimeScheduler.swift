@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The server's one trigger for work due at a time (`timeline serve` runs one): a task that asks
 /// each job when it is next due, sleeps until the soonest (at most a second, so work scheduled
@@ -46,7 +45,7 @@ public final class DueTimeScheduler: Sendable {
 
     private let now: @Sendable () -> Int64
     private let jobs: [Job]
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = StoppableTask()
     private let log: @Sendable (String) -> Void
 
     /// A scheduler of `jobs` on `service`'s clock; `log` is told of failures.
@@ -59,35 +58,26 @@ public final class DueTimeScheduler: Sendable {
     /// Starts running the jobs (what is overdue at once).
     public func start() {
         let jobs = self.jobs, now = self.now, log = self.log
-        task.withLock {
-            $0 = Task {
-                while !Task.isCancelled {
-                    var wait: Int64 = 1000
-                    for job in jobs {
-                        do {
-                            if let due = try job.nextDue(), due <= now() { try await job.run() }
-                            // Until the next is due; one still due now failed: tried again in a second.
-                            if let due = try job.nextDue() {
-                                let left = due - now()
-                                wait = min(wait, left <= 0 ? 1000 : left)
-                            }
-                        } catch {
-                            log("\(job.name): \(error)")
+        task.start {
+            while !Task.isCancelled {
+                var wait: Int64 = 1000
+                for job in jobs {
+                    do {
+                        if let due = try job.nextDue(), due <= now() { try await job.run() }
+                        // Until the next is due; one still due now failed: tried again in a second.
+                        if let due = try job.nextDue() {
+                            let left = due - now()
+                            wait = min(wait, left <= 0 ? 1000 : left)
                         }
+                    } catch {
+                        log("\(job.name): \(error)")
                     }
-                    try? await Task.sleep(for: .milliseconds(max(1, wait)))
                 }
+                try? await Task.sleep(for: .milliseconds(max(1, wait)))
             }
         }
     }
 
     /// Stops and waits for a job in flight.
-    public func stop() async {
-        let running = task.withLock { task in
-            defer { task = nil }
-            return task
-        }
-        running?.cancel()
-        await running?.value
-    }
+    public func stop() async { await task.stop() }
 }

@@ -345,11 +345,15 @@ public struct MediaAttachment: Sendable, Equatable {
     public var blurhash: String?
     /// Its description for people who cannot see it, if given.
     public var alt: String?
+    /// For a video: where its transcoding stands (in a post, always `ready`, with its file;
+    /// the variants and size are then its poster's and its own). `nil` for a photo.
+    public var video: VideoState?
 
     init(
         id: String, width: Int?, height: Int?, variants: ImageVariants?, image: ImageID? = nil, blurhash: String?,
-        alt: String?
+        alt: String?, video: VideoState? = nil
     ) {
+        self.video = video
         self.id = id
         self.width = width
         self.height = height

@@ -11,13 +11,14 @@ extension TimelineService {
 }
 
 extension TimelineService {
-    /// One of `viewer`'s photos (`uploadMedia`), in a post or not: `not_found` for anyone else's.
+    /// One of `viewer`'s photos or videos (`uploadMedia`, `uploadVideo`), in a post or not, with a
+    /// video's state: `not_found` for anyone else's.
     public func media(_ id: MediaID, viewer: UserID) throws(TimelineError) -> MediaAttachment {
         try read { view in
             guard let media = try view.models.posts.media.get(id, view.txn), media.record.uploader == viewer else {
                 throw TimelineError.notFound("media", id.rawValue)
             }
-            return media.albumItem.attachment
+            return media.attachment
         }
     }
 

@@ -560,6 +560,8 @@ public enum QueryResult: Sendable, Equatable {
     case stories([StoryAuthor])
     /// One story.
     case story(Story)
+    /// One of the acting user's photos or videos.
+    case media(MediaAttachment)
     /// A profile's highlights, newest first.
     case highlights([Story])
     /// The viewer's report of a year, with its state.

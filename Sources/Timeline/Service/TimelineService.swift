@@ -91,6 +91,10 @@ public final class TimelineService: Sendable {
         /// The replicated log to follow and feed instead of a JetStream stream (tests stand in
         /// for the network with it).
         package var replicator: (any LogReplicator)?
+        /// The largest video upload taken, in bytes (100 MB).
+        public var maxVideoBytes = VideoPolicy.maxUploadBytes
+        /// The longest video taken, in seconds (3 minutes).
+        public var maxVideoSeconds = VideoPolicy.maxSeconds
         /// The defaults: durable, interactive argon2id, no cluster, no anchor.
         public init() {}
     }
@@ -111,6 +115,8 @@ public final class TimelineService: Sendable {
             boosts: models.boosts.boosts.database, boostMark: ViewerMarks.boost.rawValue)
     }
     let options: Options
+    /// The videos' files, beside the database.
+    package let videos: VideoStore
     /// Set in a cluster: how this replica follows and feeds the replicated log.
     let replication: Replication?
     private let follower: Follower?
@@ -184,6 +190,7 @@ public final class TimelineService: Sendable {
             throw TimelineService.translate(error)
         }
         self.options = options
+        videos = VideoStore(databasePath: path)
         ids = Mutex(PushIDGenerator(random: options.random))
         passwordWork = PasswordWork(threads: options.passwordThreads, queueLimit: options.passwordQueueLimit)
         decoyPasswordHash =
@@ -293,19 +300,29 @@ public final class TimelineService: Sendable {
         _ command: Command, as caller: Caller = .anonymous, origin: String? = nil,
         correlationId: String? = nil
     ) async throws(TimelineError) -> CommandResult {
-        try await execute(command, as: caller, origin: origin, correlationId: correlationId, processedImage: nil)
+        try await execute(command, as: caller, origin: origin, correlationId: correlationId, given: Prepared())
     }
 
-    /// `execute`, for an `addPost` whose photo already went through the image pipeline:
-    /// `processedImage` is what `ImagePipeline.post` made of the very bytes the command carries
-    /// (the bench's network builder posts a few images many times and processes each once).
+    /// `execute`, for an `addPost` whose photo already went through the image pipeline (the bench).
+    package func execute(_ command: Command, as caller: Caller, processedImage: ProcessedImage?)
+        async throws(TimelineError) -> CommandResult
+    {
+        var given = Prepared()
+        given.processedImage = processedImage
+        return try await execute(command, as: caller, given: given)
+    }
+
+    /// `execute`, for a command some of whose slow work is done already (`given`): an `addPost`
+    /// whose `processedImage` is what `ImagePipeline.post` made of the very bytes it carries (the
+    /// bench's network builder posts a few images many times and processes each once), an
+    /// `uploadVideo` of a file staged already, a `finishVideo` with the video worker's work.
     package func execute(
         _ command: Command, as caller: Caller = .anonymous, origin: String? = nil, correlationId: String? = nil,
-        processedImage: ProcessedImage?
+        given: Prepared
     ) async throws(TimelineError) -> CommandResult {
         let origin = origin.map { log.keys.emailHash("origin:" + $0) }
         let actor = try Self.actor(of: caller)
-        var prepared = try await prepare(command, actor: actor, origin: origin, processedImage: processedImage)
+        var prepared = try await prepare(command, actor: actor, origin: origin, given: given)
         prepared.origin = origin
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
@@ -345,10 +362,11 @@ public final class TimelineService: Sendable {
         return try ImagePipeline.post(try ImageUpload(base64: image))
     }
 
-    private func prepare(_ command: Command, actor: Actor, origin: String?, processedImage: ProcessedImage?)
+    private func prepare(_ command: Command, actor: Actor, origin: String?, given: Prepared)
         async throws(TimelineError) -> Prepared
     {
-        var prepared = Prepared()
+        var prepared = given
+        let processedImage = given.processedImage
         switch command.definition {
         case let new as CreateUserCommand:
             try await precheckAndHash(command, new.password, &prepared)
@@ -374,6 +392,8 @@ public final class TimelineService: Sendable {
             prepared.processedImage = try processed(upload.image, processedImage)
         case let story as PostStoryCommand:
             prepared.processedImage = try processed(story.value, processedImage)
+        case let upload as UploadVideoCommand where given.stagedVideo == nil:
+            prepared.stagedVideo = try stageVideo(base64: upload.video, alt: upload.alt)
         case let profile as UpdateProfileCommand:
             if case .set(let image)? = profile.avatar {
                 prepared.processedAvatar = try ImagePipeline.avatar(try ImageUpload(base64: image))

@@ -30,6 +30,10 @@ package struct Prepared: Sendable {
     /// For a sign-in or a check that gave a one-time code (`signIn`, `checkSignIn`,
     /// `confirmTwoFactor`, `disableTwoFactor`): what the code matched, under the user's enrolment.
     public var secondFactor: SecondFactorCheck?
+    /// For `uploadVideo`: the upload, stored in the video store before deciding.
+    public var stagedVideo: StagedVideo?
+    /// For `finishVideo`: what the video worker made of the upload.
+    public var finishedVideo: FinishedVideo?
     /// For `confirmTwoFactor`: the new recovery codes (deciding records their hashes).
     public var recoveryCodes: [String]?
 

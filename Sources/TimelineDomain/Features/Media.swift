@@ -173,13 +173,16 @@ package struct MediaRecord: Equatable, Sendable {
     package var variants: ImageVariants
     /// Its alt text, if any.
     package var alt: String?
+    /// For a video, where its transcoding stands (nil for a photo).
+    package var video: VideoState?
 
     /// A media record.
     package init(
         id: MediaID, uploader: UserID, uploadedAt: Int64, post: PostID?, width: Int, height: Int,
         variants: ImageVariants,
-        alt: String? = nil
+        alt: String? = nil, video: VideoState? = nil
     ) {
+        self.video = video
         self.id = id
         self.uploader = uploader
         self.uploadedAt = uploadedAt
@@ -221,14 +224,22 @@ extension Decider {
         guard let processed = context.prepared.processedImage else {
             throw TimelineError(.internal, "the image was not processed")
         }
-        func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(me.id, upload.bytes)) }
+        let photo = addressed(processed, owner: me.id)
+        return (processed.width, processed.height, photo.variants, processed.blurhash, photo.blobs)
+    }
+
+    /// `processed`'s variants addressed as `owner`'s images, and the bytes to store at each.
+    func addressed(_ processed: ProcessedImage, owner: UserID) -> (
+        variants: ImageVariants, blobs: [ImageID: ImageUpload]
+    ) {
+        func address(_ upload: ImageUpload) -> ImageID { ImageID(context.contentID(owner, upload.bytes)) }
         let variants = ImageVariants(
             full: address(processed.full), feed: address(processed.feed), thumb: address(processed.thumb))
         // A small photo's variants can be the same bytes (sizes never enlarge), hence one address.
         let blobs = Dictionary(
             [(variants.full, processed.full), (variants.feed, processed.feed), (variants.thumb, processed.thumb)],
             uniquingKeysWith: { first, _ in first })
-        return (processed.width, processed.height, variants, processed.blurhash, blobs)
+        return (variants, blobs)
     }
 
     /// Records the photo the pipeline produced as new media of `me`.
@@ -262,6 +273,14 @@ extension Decider {
             let media = try ownMedia(raw, of: me)
             guard media.post == nil else {
                 throw TimelineError.invalid("media", "media \(media.id) is already in a post")
+            }
+            switch media.video {
+            case .processing:
+                throw TimelineError.invalid(
+                    "media", "the video \(media.id) has not finished processing: try again soon")
+            case .failed(let reason):
+                throw TimelineError.invalid("media", "the video \(media.id) could not be processed: \(reason)")
+            case .ready, nil: break
             }
             return media
         }

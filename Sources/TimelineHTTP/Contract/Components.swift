@@ -84,10 +84,21 @@ enum Components {
                     "postStory", without: [], "postStory as JSON: the photo's bytes in base64, as `media`.")
                 schemas["postStoryForm"] = form(
                     "A story's photo as multipart/form-data (the part `media`).", [], file: "media")
+            case .videoUpload:
+                schemas[requestName("uploadVideo")] = try request(
+                    "uploadVideo", without: [], "uploadVideo as JSON: the video's bytes in base64, as `video`.")
+                schemas["uploadVideoForm"] = form(
+                    "A video (MP4, MOV or WebM) as multipart/form-data: the part `video`, and its alt text.",
+                    [("alt", constrained("alt", ["type": "string"]))], file: "video")
             }
         }
         return schemas
     }
+
+    /// What an uploaded video may be.
+    private static let videoDescription =
+        "MP4 or MOV (H.264, HEVC, MPEG-4, AV1) or WebM (VP8, VP9, AV1), by content, at most "
+        + "\(VideoPolicy.maxUploadBytes / 1_000_000) MB and \(Int(VideoPolicy.maxSeconds) / 60) minutes by default"
 
     /// What an uploaded image may be.
     private static let imageDescription =
@@ -228,7 +239,8 @@ enum Components {
     ) -> JSONValue {
         let image: JSONValue = [
             "type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
-            "description": .string("The image file: \(imageDescription).")
+            "description": .string(
+                file == "video" ? "The video file: \(videoDescription)." : "The image file: \(imageDescription).")
         ]
         return [
             "type": "object", "description": .string(description), "additionalProperties": false,

@@ -161,6 +161,11 @@ public enum OpenAPI {
                 "multipart/form-data": form("postStoryForm"),
                 "application/json": ["schema": schema(.component("postStoryRequest"))]
             ]
+        case .videoUpload:
+            content = [
+                "multipart/form-data": form("uploadVideoForm"),
+                "application/json": ["schema": schema(.component("uploadVideoRequest"))]
+            ]
         case .avatar:
             content = .object(
                 [(key: "multipart/form-data", value: form("avatarForm"))]
@@ -293,6 +298,12 @@ public enum OpenAPI {
             case .lastEventID:
                 ("header", false, "Resume after this event id (a log sequence number).", ["type": "string"])
             case .ifNoneMatch: ("header", false, "The ETag of a cached copy: 304 if it is current.", ["type": "string"])
+            case .range:
+                (
+                    "header", false,
+                    "One range of bytes (`bytes=FIRST-LAST`, `bytes=FIRST-`, `bytes=-SUFFIX`): 206 with it.",
+                    ["type": "string"]
+                )
             }
         return [
             "name": .string(parameter.rawValue), "in": .string(place), "required": .bool(required),
@@ -316,6 +327,12 @@ public enum OpenAPI {
         case .cacheControl: ["description": "public, max-age=31536000, immutable", "schema": ["type": "string"]]
         case .retryAfter:
             ["description": "Seconds to wait before trying again.", "schema": ["type": "integer", "minimum": 0]]
+        case .acceptRanges: ["description": "`bytes`: a range of it may be asked for.", "schema": ["type": "string"]]
+        case .contentRange:
+            [
+                "description": "`bytes FIRST-LAST/SIZE` (206), or `bytes */SIZE` (416).",
+                "schema": ["type": "string"]
+            ]
         }
     }
 }

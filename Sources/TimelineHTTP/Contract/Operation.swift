@@ -71,6 +71,8 @@ enum ResponseHeader: String, CaseIterable, Sendable {
     case eTag = "ETag"
     case cacheControl = "Cache-Control"
     case retryAfter = "Retry-After"
+    case acceptRanges = "Accept-Ranges"
+    case contentRange = "Content-Range"
 }
 
 /// A request body.
@@ -88,6 +90,8 @@ enum RequestBody: Sendable {
     case avatar
     /// A story's photo: multipart (one part, `media`) or JSON (`postStory`).
     case storyUpload
+    /// A video: multipart (the file in the part `video`, and `alt`) or JSON (`uploadVideo`).
+    case videoUpload
 }
 
 /// A parameter of the path, query or headers (`components/parameters`).
@@ -97,6 +101,7 @@ enum Parameter: String, CaseIterable, Sendable {
         story
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
+    case range = "Range"
 }
 
 /// The groups of operations (OpenAPI tags), in the document's order.
@@ -123,7 +128,7 @@ enum Tag: String, CaseIterable, Sendable {
         case .conversations:
             "Direct messages: posts seen only by their author and the users they @mention, in conversations."
         case .feeds: "Home timeline, hashtags and activity."
-        case .images: "Image bytes."
+        case .images: "Image and video bytes."
         case .moderation:
             "The moderators' report queue and what they decide (the `moderator` role, which the operator grants)."
         case .stream: "Live updates (Server-Sent Events)."

@@ -201,7 +201,10 @@ struct MastodonEntities {
             endorsed: p.endorsedByViewer ?? false, note: p.noteByViewer ?? "")
     }
 
-    /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square.
+    /// A photo as an image attachment: `url` the full size, `preview_url` the 320 px square. A
+    /// video as a video attachment: `url` its MP4, `preview_url` its poster frame's 640 px
+    /// variant, `meta.original` its size, duration, frame rate and bit rate; while it is
+    /// transcoded, `url` and `preview_url` are null and `meta` empty (as Mastodon answers).
     func media(_ m: MediaAttachment) throws(TimelineError) -> Mastodon.MediaAttachment {
         let full = m.variants?.full ?? m.image, small = m.variants?.thumb ?? m.image
         var meta = Mastodon.MediaMeta()
@@ -210,10 +213,41 @@ struct MastodonEntities {
                 width: width, height: height, size: "\(width)x\(height)", aspect: Double(width) / Double(height))
             meta.small = Mastodon.MetaDetails(width: 320, height: 320, size: "320x320", aspect: 1.0)
         }
-        return Mastodon.MediaAttachment(
-            id: try ids.id(.media(MediaID(m.id))), type: .image, url: "\(base)/v1/images/\(full.rawValue)",
-            preview_url: "\(base)/v1/images/\(small.rawValue)", remote_url: Nullable(nil), text_url: Nullable(nil),
-            meta: meta, description: Nullable(m.alt), blurhash: Nullable(m.blurhash))
+        let id = try ids.id(.media(MediaID(m.id)))
+        let description = Nullable(m.alt), blurhash = Nullable(m.blurhash)
+        switch m.video {
+        case nil:
+            return Mastodon.MediaAttachment(
+                id: id, type: .image, url: Nullable("\(base)/v1/images/\(full.rawValue)"),
+                preview_url: Nullable("\(base)/v1/images/\(small.rawValue)"), remote_url: Nullable(nil),
+                text_url: Nullable(nil), meta: meta, description: description, blurhash: blurhash)
+        case .ready(let video):
+            meta.original?.frame_rate = Self.frameRate(video.millihertz)
+            meta.original?.fps = video.fps
+            meta.original?.duration = video.seconds
+            meta.original?.bitrate =
+                video.durationMilliseconds > 0 ? video.bytes * 8000 / video.durationMilliseconds : nil
+            // The preview is the poster's feed variant: the video's shape, its long side at most 640 px.
+            if let width = m.width, let height = m.height, width > 0, height > 0 {
+                let scale = min(1, 640 / Double(max(width, height)))
+                let (w, h) = (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
+                meta.small = Mastodon.MetaDetails(width: w, height: h, size: "\(w)x\(h)", aspect: Double(w) / Double(h))
+            }
+            return Mastodon.MediaAttachment(
+                id: id, type: .video, url: Nullable("\(base)/v1/videos/\(m.id)"),
+                preview_url: Nullable(m.variants.map { "\(base)/v1/images/\($0.feed.rawValue)" }),
+                remote_url: Nullable(nil), text_url: Nullable(nil), meta: meta, description: description,
+                blurhash: blurhash)
+        case .processing, .failed:
+            return Mastodon.MediaAttachment(
+                id: id, type: .video, url: Nullable(nil), preview_url: Nullable(nil), remote_url: Nullable(nil),
+                text_url: Nullable(nil), meta: meta, description: description, blurhash: blurhash)
+        }
+    }
+
+    /// A frame rate in frames per thousand seconds as Mastodon writes one: `"30/1"`, `"30000/1001"`.
+    static func frameRate(_ millihertz: Int) -> String {
+        millihertz % 1000 == 0 ? "\(millihertz / 1000)/1" : "\(millihertz)/1000"
     }
 
     /// Text as Mastodon's HTML: escaped, in a paragraph, lines broken with `<br>`.

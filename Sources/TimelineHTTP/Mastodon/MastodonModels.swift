@@ -111,7 +111,7 @@ enum Mastodon {
         }
     }
 
-    /// What kind of file an attachment is (every one is an image here).
+    /// What kind of file an attachment is (a photo is an image, a video a video).
     enum MediaType: String, Codable, Sendable, SchemaEnumeration {
         case image, gifv, video, audio, unknown
     }
@@ -122,6 +122,12 @@ enum Mastodon {
         var height: Int
         var size: String
         var aspect: Double
+        /// A video's frame rate as Mastodon writes it (`"30/1"`), and the same as a number.
+        var frame_rate: String? = nil
+        var fps: Double? = nil
+        /// A video's duration in seconds and its bit rate in bits a second.
+        var duration: Double? = nil
+        var bitrate: Int? = nil
     }
 
     /// An attachment's sizes (`{}` for a photo from before the image pipeline).
@@ -134,8 +140,9 @@ enum Mastodon {
     struct MediaAttachment: Codable, Sendable {
         var id: String
         var type: MediaType
-        var url: String
-        var preview_url: String
+        /// Null while a video is transcoded (Mastodon's answer of 202).
+        var url: Nullable<String>
+        var preview_url: Nullable<String>
         var remote_url: Nullable<String>
         var text_url: Nullable<String>
         var meta: MediaMeta

@@ -31,13 +31,17 @@ extension MastodonAPI {
         },
         now(
             "GET", "/api/v1/media/{id}", scope: "write:media",
-            doc: .init("One of the bearer's photos.", returns: .media)
+            doc: .init(
+                "One of the bearer's photos or videos: 206 while a video is transcoded, 200 once ready, 422 when it "
+                    + "could not be.", returns: .media)
         ) { api, request, entities in
-            Responses.entity(
-                200,
-                try entities.media(
-                    try api.service.media(try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())
-                ))
+            let media = try api.service.media(
+                try mastodonID(request.parameters["id"]), viewer: try request.requireViewer())
+            switch media.video {
+            case .processing: return Responses.entity(206, try entities.media(media))
+            case .failed(let reason): throw TimelineError.invalid("file", "Error processing the video: \(reason)")
+            case .ready, nil: return Responses.entity(200, try entities.media(media))
+            }
         },
         later(
             "POST", "/api/v1/statuses", scope: "write:statuses",
@@ -123,16 +127,26 @@ extension MastodonAPI {
 }
 
 extension TimelineAPI {
-    /// `POST /api/v2/media`: the multipart `file`, with `description` (its alt text).
+    /// `POST /api/v2/media`: the multipart `file`, with `description` (its alt text). A photo is
+    /// processed at once (200); a video is transcoded after the answer (202, `url` null: the app
+    /// polls `GET /api/v1/media/:id`), as Mastodon does.
     func mastodonUpload(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError) -> HTTPResponse
     {
         let params = try MastodonParams(request.http)
-        guard let file = params.files["file"], !file.data.isEmpty else {
+        guard let file = params.files["file"], !file.data.isEmpty || file.file != nil else {
             throw TimelineError.invalid("file", "file is required")
         }
-        let result = try await execute(
-            .uploadMedia(image: Data(file.data).base64EncodedString(), alt: params.string("description")), request)
-        guard case .media(let media) = result else { throw TimelineError(.internal, "not a photo") }
+        let alt = params.string("description")
+        if isVideo(file) {
+            guard case .media(let media) = try await storeVideo(file, alt: alt, request) else {
+                throw TimelineError(.internal, "not a video")
+            }
+            return Responses.entity(202, try entities.media(media))
+        }
+        let image = Data(try photoBytes(file)).base64EncodedString()
+        guard case .media(let media) = try await execute(.uploadMedia(image: image, alt: alt), request) else {
+            throw TimelineError(.internal, "not a photo")
+        }
         return Responses.entity(200, try entities.media(media))
     }
 

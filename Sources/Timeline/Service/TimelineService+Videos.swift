@@ -1,0 +1,201 @@
+import FFmpeg
+import Foundation
+import TimelineDomain
+
+// Videos (`Features/Videos.swift`): an upload is stored in the video store and recorded
+// (`uploadVideo`); the video worker (`VideoWorker`, or `processPendingVideos`) transcodes each
+// recorded upload not done yet and records the result (`finishVideo`); the transcoded file is
+// served to whom its post shows (`videoFile`).
+
+extension TimelineService {
+    /// Uploads the video file at `path` (an HTTP upload, in `videoSpoolDirectory`: it is moved
+    /// into the video store) as `caller`, with an optional `alt` text: the media, processing.
+    /// Refused at once (and the file removed): over `Options.maxVideoBytes`, or not an MP4,
+    /// MOV or WebM file by its first bytes.
+    public func uploadVideo(file path: String, alt: String?, as caller: Caller, origin: String? = nil)
+        async throws(TimelineError) -> CommandResult
+    {
+        var given = Prepared()
+        do {
+            try checkVideo(size: VideoStore.size(of: path) ?? 0, head: Self.head(of: path), alt: alt)
+            given.stagedVideo = try videos.stage(moving: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return try await executeStaging(.uploadVideo(video: "", alt: alt), as: caller, origin: origin, given: given)
+    }
+
+    /// `execute` for an `uploadVideo` whose upload is staged: a refused command leaves no upload.
+    private func executeStaging(_ command: Command, as caller: Caller, origin: String?, given: Prepared)
+        async throws(TimelineError) -> CommandResult
+    {
+        do {
+            return try await execute(command, as: caller, origin: origin, given: given)
+        } catch {
+            if let staged = given.stagedVideo {
+                try? FileManager.default.removeItem(atPath: videos.upload(staged.upload))
+            }
+            throw error
+        }
+    }
+
+    /// Where HTTP video uploads are written while they arrive (so staging one is a rename).
+    public var videoSpoolDirectory: String {
+        try? videos.prepare()
+        return videos.spoolDirectory
+    }
+
+    /// The most bytes a video upload may have (`Options.maxVideoBytes`).
+    public var maxVideoBytes: Int { options.maxVideoBytes }
+
+    /// Stores a JSON command's video (`uploadVideo` `video`, base64) as an upload, before deciding.
+    func stageVideo(base64: String, alt: String?) throws(TimelineError) -> StagedVideo {
+        // At most 4 characters for 3 bytes: a larger text is refused before it is decoded.
+        guard base64.utf8.count / 4 * 3 <= options.maxVideoBytes + 3 else { throw tooLarge() }
+        guard let data = Data(base64Encoded: base64) else {
+            throw TimelineError.invalid("video", "video must be base64")
+        }
+        let bytes = [UInt8](data)
+        try checkVideo(size: bytes.count, head: Array(bytes.prefix(16)), alt: alt)
+        return try videos.stage(bytes: bytes)
+    }
+
+    /// Refuses at once what cannot be a video taken here (the transcoder judges the rest).
+    private func checkVideo(size: Int, head: [UInt8], alt: String?) throws(TimelineError) {
+        if let alt { _ = try Validation.alt(alt) }
+        guard size <= options.maxVideoBytes else { throw tooLarge() }
+        guard VideoStore.isVideoContainer(head) else {
+            throw TimelineError(.unsupportedMediaType, "video must be an MP4, MOV or WebM file", field: "video")
+        }
+    }
+
+    private func tooLarge() -> TimelineError {
+        TimelineError(.payloadTooLarge, "a video may have at most \(options.maxVideoBytes) bytes", field: "video")
+    }
+
+    private static func head(of path: String) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
+    }
+
+    /// The video uploads recorded and not transcoded yet, oldest first, with their upload's name.
+    package func videosProcessing() throws(TimelineError) -> [(media: MediaID, upload: String)] {
+        try read { view in try view.models.posts.videosProcessing(view.txn) }
+    }
+
+    /// Transcodes every recorded video upload not done yet, one at a time, and records each
+    /// result (`timeline serve` runs a `VideoWorker` instead; this is for the library and tests).
+    public func processPendingVideos() async throws(TimelineError) {
+        for (media, upload) in try videosProcessing() { try await processVideo(media, upload: upload) }
+    }
+
+    /// Transcodes the upload `upload` of `media` (on a thread of its own: FFmpeg's work blocks
+    /// it for as long as the video takes) and records what came of it. A video the transcoder
+    /// refuses is recorded as failed, with the reason; a media deleted meanwhile leaves nothing.
+    /// One another process is transcoding (or has finished: its upload is gone) is passed over.
+    func processVideo(_ media: MediaID, upload: String) async throws(TimelineError) {
+        let hold = VideoStore.JobLock(videos.upload(upload))
+        defer { withExtendedLifetime(hold) {} }
+        let finished: FinishedVideo
+        if hold != nil {
+            finished = await withCheckedContinuation { (done: CheckedContinuation<FinishedVideo, Never>) in
+                let thread = Thread { done.resume(returning: self.transcode(media, upload: upload)) }
+                thread.name = "timeline video"
+                thread.start()
+            }
+        } else if FileManager.default.fileExists(atPath: videos.upload(upload)) {
+            return
+        } else {
+            // Lost (or just finished by another process, which recorded it: then this is refused).
+            finished = .failed("the upload was lost before it was transcoded")
+        }
+        var given = Prepared()
+        given.finishedVideo = finished
+        do {
+            _ = try await execute(.finishVideo(media: media.rawValue), as: .operator, given: given)
+        } catch  where error.code == .notFound || error.code == .invalidArgument {
+            // Deleted while it was transcoded, or finished already: nothing of it is kept.
+            if case .notFound = error.code { try? FileManager.default.removeItem(atPath: videos.file(media)) }
+        }
+        try? FileManager.default.removeItem(atPath: videos.upload(upload))
+    }
+
+    private func transcode(_ media: MediaID, upload: String) -> FinishedVideo {
+        let partial = videos.partialFile(media)
+        defer { try? FileManager.default.removeItem(atPath: partial) }
+        var limits = VideoTranscoder.Limits()
+        limits.maxSeconds = options.maxVideoSeconds
+        do {
+            try videos.prepare()
+            let made = try Result { () throws(VideoError) in
+                try VideoTranscoder.transcode(input: videos.upload(upload), output: partial, limits: limits)
+            }.get()
+            let poster = try ImagePipeline.poster(rgb: made.posterRGB, width: made.width, height: made.height)
+            guard let bytes = VideoStore.size(of: partial), rename(partial, videos.file(media)) == 0 else {
+                return .failed("the video could not be stored")
+            }
+            let file = VideoFile(
+                durationMilliseconds: Int((made.seconds * 1000).rounded()),
+                millihertz: Int((made.fps * 1000).rounded()),
+                bytes: bytes, hasAudio: made.hasAudio)
+            return .ready(width: made.width, height: made.height, video: file, poster: poster)
+        } catch let error as VideoError {
+            return .failed(error.description)
+        } catch let error as TimelineError {
+            return .failed(error.message)
+        } catch {
+            return .failed("the video could not be processed")
+        }
+    }
+
+    /// The transcoded video of media `id` as `viewer` may have it: its file's path and size.
+    /// `not_found` unless it is ready and its post shows to `viewer` (an upload in no post yet:
+    /// to its uploader alone).
+    public func videoFile(_ id: String, viewer: UserID?) throws(TimelineError) -> (path: String, bytes: Int) {
+        let media = MediaID(id)
+        try read { view in
+            guard IdentifierSyntax.isValid(id), let stored = try view.models.posts.media.get(media, view.txn),
+                case .ready = stored.record.video
+            else { throw TimelineError.notFound("video", id) }
+            if let post = stored.record.post {
+                do { try view.requireVisiblePost(post, viewer: viewer) } catch {
+                    throw TimelineError.notFound("video", id)
+                }
+            } else if viewer != stored.record.uploader {
+                throw TimelineError.notFound("video", id)
+            }
+        }
+        let path = videos.file(media)
+        guard let size = VideoStore.size(of: path) else { throw TimelineError.notFound("video", id) }
+        return (path, size)
+    }
+
+    /// Removes from the video store what the log no longer names, last written more than
+    /// `minimumAge` seconds ago (an hour by default): the uploads of deleted or finished media,
+    /// the files of deleted videos, and what a crash left half made. The `VideoWorker` runs it
+    /// when it starts and every hour.
+    public func sweepVideoStore(minimumAge: TimeInterval = 3600) throws(TimelineError) {
+        let (uploads, videos) = try read { view -> (Set<String>, Set<MediaID>) in
+            let uploads = Set(try view.models.posts.videosProcessing(view.txn).map(\.upload))
+            var videos = Set<MediaID>()
+            try view.txn.withCursor(view.models.posts.media.database) { cursor in
+                var entry = try cursor.first()
+                while let (_, value) = entry {
+                    let stored = try MediaRecords.decode(Array(value))
+                    if stored.record.video != nil { videos.insert(stored.record.id) }
+                    entry = try cursor.next()
+                }
+            }
+            return (uploads, videos)
+        }
+        self.videos.sweep(uploads: uploads, videos: videos, minimumAge: minimumAge)
+    }
+}
+
+extension TimelineService {
+    /// Whether `head` (a file's first bytes) is an MP4, MOV or WebM file's: what an upload that
+    /// may be a photo or a video (Mastodon's one media endpoint) is told apart by.
+    public static func isVideo(head: [UInt8]) -> Bool { VideoStore.isVideoContainer(head) }
+}

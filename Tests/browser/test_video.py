@@ -1,0 +1,56 @@
+"""Videos in the web app, in headless Chromium against a real `timeline serve`.
+
+Ann chooses a video (an H.264 MP4 with sound that the ffmpeg command line makes) in New post: it
+is previewed, uploaded, transcoded by the server (the form waits, saying so) and shared; the
+post shows a `<video>` with its poster frame, and Chromium plays it: its duration is the
+video's, and its time advances once it plays. Her profile's grid marks the tile as a video.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_webapp import as_user, button, by_label, check, run_steps, sign_up, wait  # noqa: E402
+
+
+def steps(server, driver):
+    ann = sign_up(server, "ann")
+    clip = Path(server.db).parent / "clip.mp4"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "3",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", str(clip)], check=True, timeout=120)
+    as_user(driver, server, ann, "/new")
+    by_label(driver, "Photos").send_keys(str(clip))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "form.compose video.preview"), "no preview of the video")
+    by_label(driver, "Caption").send_keys("A test card #video")
+    button(driver, "Share").click()
+    wait(driver, lambda d: "#/post/" in d.current_url, "Share did not open the new post", timeout=120)
+    video = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "main video.post-video")), None),
+                 "the post shows no video")
+    check("ann shares a video from New post: uploaded, transcoded, and shown as a video")
+
+    poster = video.get_attribute("poster")
+    assert poster and "/v1/images/" in poster, f"no poster frame: {poster!r}"
+    wait(driver, lambda d: d.execute_script("return arguments[0].readyState >= 1", video), "the video's metadata did not load")
+    duration = driver.execute_script("return arguments[0].duration", video)
+    assert abs(duration - 3) < 0.2, f"the video lasts {duration} s, not 3"
+    driver.execute_script("arguments[0].muted = true; arguments[0].play()", video)
+    wait(driver, lambda d: d.execute_script("return arguments[0].currentTime", video) > 0.5, "the video did not play")
+    error = driver.execute_script("return arguments[0].error && arguments[0].error.message", video)
+    assert not error, error
+    check("Chromium plays it: its poster, its 3 seconds, its time advancing")
+
+    as_user(driver, server, ann, "/profile")
+    wait(driver, lambda d: any(m.get_attribute("title") == "Video" for m in d.find_elements(By.CSS_SELECTOR, "main .tile .album-mark")),
+         "the profile's tile is not marked as a video")
+    check("her profile's grid marks it as a video")
+
+
+def main():
+    return run_steps(__doc__, "video", steps)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
