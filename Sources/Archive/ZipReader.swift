@@ -63,6 +63,35 @@ public final class ZipReader {
         }
     }
 
+    /// Writes the current entry's bytes to a new file at `path` as they are read (never all in
+    /// memory: a video of an export), at most `limit` of them: past it, `tooLarge` (and the
+    /// file is removed). Answers how many were written. A file that cannot be written is
+    /// `damaged` too, saying so.
+    public func copy(to path: String, limit: Int) throws(ZipReadError) -> Int {
+        guard let out = fopen(path, "wbx") else { throw .damaged("the entry cannot be written out") }
+        var written = 0
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var failure: ZipReadError?
+        while failure == nil {
+            let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                failure = .damaged(lastError())
+            } else if written + count > limit {
+                failure = .tooLarge(limit)
+            } else if chunk.withUnsafeBytes({ fwrite($0.baseAddress, 1, count, out) }) != count {
+                failure = .damaged("the entry cannot be written out (the disk may be full)")
+            }
+            written += max(0, count)
+        }
+        if fclose(out) != 0, failure == nil { failure = .damaged("the entry cannot be written out") }
+        if let failure {
+            remove(path)
+            throw failure
+        }
+        return written
+    }
+
     private func lastError() -> String {
         archive_error_string(archive).map { String(cString: $0) } ?? "the archive is damaged"
     }

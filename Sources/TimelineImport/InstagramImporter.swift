@@ -15,7 +15,8 @@ import TimelineDomain
 /// Two passes over the archive, nothing written before the second: the first reads every
 /// entry's header (one unsafe path — `..`, absolute — refuses the whole export) and the JSON
 /// files; the second reads the photos the posts name, one at a time, through the image
-/// pipeline. Videos wait for the video pipeline: they are skipped, and said so in the report.
+/// pipeline, and their videos, each written out as it is read and transcoded as an upload is
+/// (`TimelineService.importedVideo`). Progress is told as each photo, video and post is done.
 struct InstagramImporter {
     /// The largest JSON file read (an export's posts file is a few MB).
     static let jsonLimit = 64 << 20
@@ -35,16 +36,28 @@ struct InstagramImporter {
         var key: String { media.first?.uri ?? "" }
     }
 
-    /// What the pipeline made of one photo, stored.
+    /// What the pipeline made of one photo (or a video's poster frame), stored.
     struct StoredPhoto {
         var variants: ImageVariants
         var width: Int, height: Int
         var blurhash: String
+        /// For a video: its media (the transcoded file is in the video store under this id).
+        var video: ImportedVideo?
     }
 
-    init(service: TimelineService, user: UserID) {
+    /// Told how far the import is: items (photos, videos, posts) done, of how many.
+    let progress: @Sendable (_ done: Int, _ total: Int) -> Void
+    private var done = 0, total = 0
+
+    init(service: TimelineService, user: UserID, progress: @escaping @Sendable (Int, Int) -> Void) {
         self.service = service
         self.user = user
+        self.progress = progress
+    }
+
+    private mutating func advance() {
+        done += 1
+        progress(done, total)
     }
 
     /// Imports the export at `path`.
@@ -61,8 +74,13 @@ struct InstagramImporter {
         let profileID = eventID("profile", "\(profile.bio ?? "")\u{0}\(profile.photo ?? "")")
         let profileDone = try service.importBatch { try $0.contains(profileID) }
         let avatar = profileDone ? nil : profile.photo
+        total = needed.count + posts.count
+        progress(0, total)
         var avatarSquares: Avatar?
         (photos, avatarSquares) = try readPhotos(path, needed, avatar: avatar)
+        // The photos the export lacks are done too: their posts are skipped.
+        done = needed.count
+        progress(done, total)
         try appendPosts(posts.sorted { $0.timestamp < $1.timestamp }, photos, present: presentKeys)
         if profile.bio != nil || profile.photo != nil {
             try appendProfile(profile.bio, avatarSquares, id: profileID, done: profileDone)
@@ -189,9 +207,11 @@ struct InstagramImporter {
                 guard entry.isFile, wanted.contains(entry.path) || entry.path == avatar else { continue }
                 let lower = entry.path.lowercased()
                 if [".mp4", ".mov", ".webm"].contains(where: lower.hasSuffix) {
-                    report.skip("a video (videos come with the video pipeline)", entry.path)
+                    photos[entry.path] = try storeVideo(entry.path, reader)
+                    advance()
                     continue
                 }
+                defer { if entry.path != avatar { advance() } }
                 let read = Result { () throws(ZipReadError) -> [UInt8] in try reader.read(limit: Self.photoLimit) }
                 if case .failure(.tooLarge) = read {
                     report.skip("image too large", entry.path)
@@ -207,6 +227,32 @@ struct InstagramImporter {
             throw TimelineError.invalid("archive", "the export cannot be read: \(error)")
         }
         return (photos, squares)
+    }
+
+    /// The video entry `uri` the reader is at, written out, transcoded and its poster stored;
+    /// `nil` (and a line in the report) when it is too large or the transcoder refuses it.
+    private mutating func storeVideo(_ uri: String, _ reader: ZipReader) throws -> StoredPhoto? {
+        let file = service.videoSpoolDirectory + "/import-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let limit = service.maxVideoBytes
+        switch Result(catching: { () throws(ZipReadError) -> Int in try reader.copy(to: file, limit: limit) }) {
+        case .success: break
+        case .failure(.tooLarge):
+            report.skip("video too large", uri)
+            return nil
+        case .failure(let error): throw error
+        }
+        let made = Result { () throws(TimelineError) -> ImportedVideo in try service.importedVideo(file, owner: user) }
+        switch made {
+        case .success(let video):
+            return StoredPhoto(
+                variants: video.poster, width: video.width, height: video.height, blurhash: video.blurhash,
+                video: video)
+        case .failure(let error) where error.code == .internal || error.code == .storageFull: throw error
+        case .failure(let error):
+            report.skip("a video that cannot be used (\(error.message))", uri)
+            return nil
+        }
     }
 
     /// `bytes` as a profile photo's two squares, stored; `nil` (and a line in the report) when
@@ -269,6 +315,7 @@ struct InstagramImporter {
         let user = self.user
         let locked = try service.importBatch { try $0.state.user(user)?.locked ?? false }
         for post in posts {
+            defer { advance() }
             let id = eventID("post", post.key)
             if present.contains(post.key) {
                 report.alreadyPresent["posts", default: 0] += 1
@@ -287,17 +334,25 @@ struct InstagramImporter {
                 postId: postID, authorId: user, imageId: cover.variants.full, caption: caption, hashtags: tags,
                 width: cover.width, height: cover.height, variants: cover.variants,
                 visibility: locked ? .followers : .public)
-            if held.count == 1 {
+            if held.count == 1, cover.video == nil {
                 added.blurhash = cover.blurhash
             } else {
-                // An album: each photo an upload of the user's, attached to the post.
+                // An album (or a video): each photo or video an upload of the user's, attached to the post.
                 for (index, photo) in held.enumerated() {
-                    let media = MediaID(service.newID())
-                    added.media.append(media)
-                    let uploaded = MediaUploaded(
-                        mediaId: media, uploaderId: user, width: photo.width, height: photo.height,
-                        variants: photo.variants, blurhash: photo.blurhash, alt: nil)
-                    events.append((.mediaUploaded(uploaded), eventID("media", "\(post.key)#\(index)")))
+                    let key = "\(post.key)#\(index)"
+                    guard let video = photo.video else {
+                        let media = MediaID(service.newID())
+                        added.media.append(media)
+                        let uploaded = MediaUploaded(
+                            mediaId: media, uploaderId: user, width: photo.width, height: photo.height,
+                            variants: photo.variants, blurhash: photo.blurhash, alt: nil)
+                        events.append((.mediaUploaded(uploaded), eventID("media", key)))
+                        continue
+                    }
+                    added.media.append(video.media)
+                    for (index, event) in video.events(uploader: user).enumerated() {
+                        events.append((event, eventID("video\(index)", key)))
+                    }
                 }
             }
             events.append((.postAdded(added), id))
@@ -345,12 +400,14 @@ extension TimelineService {
     /// `path` as `user`'s posts and bio (`InstagramImporter`); the report says what was added,
     /// what was there already and what was skipped, and why. A hostile or damaged archive is
     /// refused before anything is written.
-    public func importInstagram(path: String, as user: UserID) throws(TimelineError) -> ImportReport {
+    public func importInstagram(
+        path: String, as user: UserID, progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(TimelineError) -> ImportReport {
         guard !isClusterNode else {
             throw TimelineError.invalid(
                 "cluster", "import into a standalone database; a cluster node's log is the replicated one")
         }
-        var importer = InstagramImporter(service: self, user: user)
+        var importer = InstagramImporter(service: self, user: user, progress: progress)
         do {
             guard try importBatch({ try $0.state.user(user) }) != nil else {
                 throw TimelineError.notFound("user", user.rawValue)

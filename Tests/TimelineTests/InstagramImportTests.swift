@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TimelineDomain
 import TimelineImport
@@ -7,9 +8,10 @@ import TimelineImport
 
 /// Moving in from Instagram: exports in the layout of "Download your information" (JSON),
 /// written by Python's `zipfile` and `json` (Instagram's Latin-1-escaped UTF-8 included), with
-/// photos libvips makes. A single photo with a place, an album, a video and a post whose photo
-/// is missing; the bio; the original dates; a second run that adds nothing; a hostile archive
-/// and a truncated one refused with nothing written.
+/// photos libvips makes and a video the ffmpeg command line makes. A single photo with a place,
+/// an album, a video, a video that is no video and a post whose photo is missing; the bio; the
+/// original dates; a second run that adds nothing; a hostile archive and a truncated one
+/// refused with nothing written.
 @Suite struct InstagramImportTests {
     static let directory: String = {
         let path = NSTemporaryDirectory() + "timeline-instagram-\(UUID().uuidString)"
@@ -28,6 +30,8 @@ import TimelineImport
                 try Data(try AvatarTests.image(96, shade: shade)).write(to: URL(fileURLWithPath: path))
             }
         }
+        let video = try VideoTranscoderTests.make(
+            "v.mp4", ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-pix_fmt", "yuv420p"])
         let script = """
             import json, zipfile
             def ig(text):  # Instagram's escaping: each UTF-8 byte as a Latin-1 character
@@ -40,6 +44,7 @@ import TimelineImport
                  "media": [{"uri": "media/posts/202005/b.jpg", "creation_timestamp": \(second), "title": ""},
                            {"uri": "media/posts/202005/c.jpg", "creation_timestamp": \(second), "title": ""}]},
                 {"media": [{"uri": "media/posts/202101/v.mp4", "creation_timestamp": 1609459200, "title": "a video"}]},
+                {"media": [{"uri": "media/posts/202101/w.mp4", "creation_timestamp": 1609459300, "title": "no video"}]},
                 {"media": [{"uri": "media/posts/202102/gone.jpg", "creation_timestamp": 1612137600, "title": "lost"}]},
             ]
             profile = {"profile_user": [{"string_map_data": {"Bio": {"value": ig("Photos of the sea ☀")}},
@@ -51,7 +56,8 @@ import TimelineImport
                 z.write('b.jpg', 'media/posts/202005/b.jpg')
                 z.write('c.jpg', 'media/posts/202005/c.jpg')
                 z.write('b.jpg', 'media/other/me.jpg')
-                z.writestr('media/posts/202101/v.mp4', b'not really a video')
+                z.write('\(video)', 'media/posts/202101/v.mp4')
+                z.writestr('media/posts/202101/w.mp4', b'not really a video')
                 if \(hostile ? "True" : "False"):
                     z.writestr('../../outside.txt', 'x')
             """
@@ -71,30 +77,43 @@ import TimelineImport
         _ = try await service.addPost(by: alice, caption: "already here")
         let path = try Self.export("export.zip")
 
-        let report = try service.importInstagram(path: path, as: alice)
-        #expect(report.imported["posts"] == 2 && report.imported["profile"] == 1, "\(report.text)")
-        #expect(
-            report.skipped.keys.sorted() == [
-                "a post whose photos are not all in the export", "a video (videos come with the video pipeline)"
-            ], "\(report.text)")
+        let told = Mutex<[(done: Int, total: Int)]>([])
+        let report = try service.importInstagram(path: path, as: alice) { done, total in
+            told.withLock { $0.append((done, total)) }
+        }
+        #expect(report.imported["posts"] == 3 && report.imported["profile"] == 1, "\(report.text)")
+        let skipped = report.skipped.keys.sorted()
+        #expect(skipped.count == 2 && skipped[0] == "a post whose photos are not all in the export", "\(report.text)")
+        #expect(skipped.last?.hasPrefix("a video that cannot be used (") == true, "\(report.text)")
+        // Told as it went: from none done to all (four photos, two videos and five posts).
+        let steps = told.withLock { $0 }
+        #expect(steps.first?.done == 0 && steps.last.map { $0.done == $0.total && $0.total == 11 } == true, "\(steps)")
 
         let posts = try service.posts(by: alice).items
-        #expect(posts.map(\.caption) == ["two of the harbour #harbour", "Café at dawn #sea", "already here"])
+        #expect(posts.map(\.caption) == ["a video", "two of the harbour #harbour", "Café at dawn #sea", "already here"])
         // Newest first by id: the imported ones after the account's own, oldest first among them;
         // each at its original date.
-        #expect(posts[0].createdAt == Self.second * 1000 && posts[1].createdAt == Self.first * 1000)
-        #expect(posts[0].media.count == 2 && posts[1].media.count <= 1)
-        #expect(posts[1].location?.latitude == 48.8577)
-        #expect(try service.hashtag("sea").items.map(\.id) == [posts[1].id])
+        #expect(posts[1].createdAt == Self.second * 1000 && posts[2].createdAt == Self.first * 1000)
+        #expect(posts[1].media.count == 2 && posts[2].media.count <= 1)
+        #expect(posts[2].location?.latitude == 48.8577)
+        #expect(try service.hashtag("sea").items.map(\.id) == [posts[2].id])
+        // The video: transcoded as an upload is, and playable.
+        guard case .ready(let file)? = posts[0].media.first?.video else {
+            Issue.record("the video was not imported as one: \(posts[0].media)")
+            return
+        }
+        #expect(abs(file.seconds - 1) < 0.2 && posts[0].media.first?.width == 160)
+        let played = try service.videoFile(posts[0].media[0].id, viewer: alice)
+        #expect(played.bytes == file.bytes)
         let profile = try service.user(alice, viewer: alice)
         #expect(profile.bio == "Photos of the sea ☀" && profile.avatar != nil)
 
         // Again: nothing added, nothing appended.
         let before = try service.lastSequence()
         let again = try service.importInstagram(path: path, as: alice)
-        #expect(again.totalImported == 0 && again.alreadyPresent["posts"] == 2, "\(again.text)")
+        #expect(again.totalImported == 0 && again.alreadyPresent["posts"] == 3, "\(again.text)")
         #expect(try service.lastSequence() == before)
-        #expect(try service.posts(by: alice).items.count == 3)
+        #expect(try service.posts(by: alice).items.count == 4)
     }
 
     /// A thousand posts, a hundred of them albums of two, each photo a different colour: all of

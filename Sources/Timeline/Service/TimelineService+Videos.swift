@@ -101,7 +101,7 @@ extension TimelineService {
         let finished: FinishedVideo
         if hold != nil {
             finished = await withCheckedContinuation { (done: CheckedContinuation<FinishedVideo, Never>) in
-                let thread = Thread { done.resume(returning: self.transcode(media, upload: upload)) }
+                let thread = Thread { done.resume(returning: self.transcode(self.videos.upload(upload), media)) }
                 thread.name = "timeline video"
                 thread.start()
             }
@@ -122,7 +122,9 @@ extension TimelineService {
         try? FileManager.default.removeItem(atPath: videos.upload(upload))
     }
 
-    private func transcode(_ media: MediaID, upload: String) -> FinishedVideo {
+    /// The video file at `input` transcoded into `media`'s file in the store, and its poster
+    /// frame through the image pipeline; or why not.
+    private func transcode(_ input: String, _ media: MediaID) -> FinishedVideo {
         let partial = videos.partialFile(media)
         defer { try? FileManager.default.removeItem(atPath: partial) }
         var limits = VideoTranscoder.Limits()
@@ -130,7 +132,7 @@ extension TimelineService {
         do {
             try videos.prepare()
             let made = try Result { () throws(VideoError) in
-                try VideoTranscoder.transcode(input: videos.upload(upload), output: partial, limits: limits)
+                try VideoTranscoder.transcode(input: input, output: partial, limits: limits)
             }.get()
             let poster = try ImagePipeline.poster(rgb: made.posterRGB, width: made.width, height: made.height)
             guard let bytes = VideoStore.size(of: partial), rename(partial, videos.file(media)) == 0 else {
@@ -191,6 +193,57 @@ extension TimelineService {
             return (uploads, videos)
         }
         self.videos.sweep(uploads: uploads, videos: videos, minimumAge: minimumAge)
+    }
+}
+
+/// A video an import brought in (`TimelineService.importedVideo`): transcoded into the video
+/// store, its poster frame stored; the events that record it are appended with its post.
+package struct ImportedVideo: Sendable {
+    /// Its media id (its file's name in the store).
+    package let media: MediaID
+    /// Its size after rotation.
+    package let width: Int, height: Int
+    /// Its poster frame's variants, stored, and their blurhash.
+    package let poster: ImageVariants, blurhash: String
+    /// The transcoded file, and the size of what was imported.
+    package let file: VideoFile, bytes: Int
+
+    /// `VideoUploaded` (of no upload: it was the export's) and `VideoProcessed`, for `uploader`.
+    package func events(uploader: UserID) -> [Event] {
+        [
+            .videoUploaded(VideoUploaded(mediaId: media, uploaderId: uploader, upload: "", bytes: bytes, alt: nil)),
+            .videoProcessed(
+                VideoProcessed(
+                    mediaId: media, uploaderId: uploader, width: width, height: height, video: file, poster: poster,
+                    blurhash: blurhash))
+        ]
+    }
+}
+
+extension TimelineService {
+    /// Transcodes the video file at `path` (an import's) as a new video of `owner`'s, its
+    /// poster stored sealed with their key; `invalid_argument` with the transcoder's reason
+    /// when it is refused. The events come with the post that holds it (`ImportedVideo.events`).
+    package func importedVideo(_ path: String, owner: UserID) throws(TimelineError) -> ImportedVideo {
+        let media = MediaID(newID())
+        switch transcode(path, media) {
+        case .failed(let reason): throw TimelineError.invalid("video", reason)
+        case let .ready(width, height, file, poster):
+            do {
+                let variants = try importBatch { batch in
+                    ImageVariants(
+                        full: try batch.storeImage(poster.full, owner: owner),
+                        feed: try batch.storeImage(poster.feed, owner: owner),
+                        thumb: try batch.storeImage(poster.thumb, owner: owner))
+                }
+                return ImportedVideo(
+                    media: media, width: width, height: height, poster: variants, blurhash: poster.blurhash,
+                    file: file, bytes: VideoStore.size(of: path) ?? file.bytes)
+            } catch {
+                try? FileManager.default.removeItem(atPath: videos.file(media))
+                throw TimelineService.translate(error)
+            }
+        }
     }
 }
 

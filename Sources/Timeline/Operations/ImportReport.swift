@@ -18,7 +18,8 @@ public struct ImportReport: Sendable, Equatable {
     /// An empty report.
     public init() {}
 
-    mutating func skip(_ reason: String, _ path: String) {
+    /// Counts a record skipped for `reason`, keeping `path` as an example (the first three).
+    package mutating func skip(_ reason: String, _ path: String) {
         var entry = skipped[reason] ?? Skipped()
         entry.count += 1
         if entry.examples.count < 3 { entry.examples.append(path) }
