@@ -998,6 +998,28 @@ extension TimelineAPI {
                     )
                 ])),
         Route(
+            "POST", "/v1/me/imports", .bearer, scope: .firstParty,
+            .now { api, request in try api.startImport(request) },
+            Operation(
+                id: "startImport", summary: "Move in from Instagram: import an export's posts, photos and videos.",
+                tag: .account,
+                description:
+                    "The multipart part `archive`: the zip of Instagram's \"Download your information\" in the JSON "
+                    + "format (written to disk as it arrives, up to 8 GiB). Imported off the request: posts with their "
+                    + "photos, albums and videos, captions and hashtags, places, each at its original date, and the "
+                    + "profile's bio and photo. Poll GET /v1/me/imports/{import} until it is `done` (with its report) "
+                    + "or `failed`. Importing the same export again adds nothing. One import at a time (409 conflict).",
+                answer: .json("The import, running.", "import", status: 202, headers: [.location]),
+                errors: Operation.writeErrors + [.conflict], body: .archiveUpload)),
+        Route(
+            "GET", "/v1/me/imports/{import}", .bearer, scope: .firstParty,
+            .now { api, request in try api.importProgress(request) },
+            Operation(
+                id: "importProgress", summary: "One of the bearer's imports: how far it is, or what it did.",
+                tag: .account,
+                description: "Kept while the server runs. Another user's import is 404 not_found.",
+                answer: .json("The import.", "import"), errors: [.notFound], parameters: [.importJob])),
+        Route(
             "GET", "/v1/me/export", .bearer, scope: .firstParty, .now { api, request in try api.export(request) },
             Operation(
                 id: "exportData",

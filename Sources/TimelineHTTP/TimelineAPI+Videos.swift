@@ -8,11 +8,16 @@ import Timeline
 
 extension TimelineAPI {
     /// The uploads that may be larger than the server's usual body limit, and how large: a
-    /// video's (`POST /v1/videos`, and Mastodon's media endpoints, which take photos and videos).
+    /// video's (`POST /v1/videos`, and Mastodon's media endpoints, which take photos and videos)
+    /// and an archive to import (`POST /v1/me/imports`).
     public func largeUploads(method: String, path: String) -> Int? {
-        guard method == "POST", ["/v1/videos", "/api/v1/media", "/api/v2/media"].contains(path) else { return nil }
-        // The video and a few small fields.
-        return service.maxVideoBytes + (1 << 20)
+        guard method == "POST" else { return nil }
+        switch path {
+        // The file and a few small fields.
+        case "/v1/videos", "/api/v1/media", "/api/v2/media": return service.maxVideoBytes + (1 << 20)
+        case "/v1/me/imports": return options.maxImportBytes + (1 << 20)
+        default: return nil
+        }
     }
 
     /// `POST /v1/videos`: the multipart part `video` and `alt`, or JSON `{video, alt}` (base64).
@@ -41,7 +46,7 @@ extension TimelineAPI {
     {
         var path = part.file
         if path == nil {
-            let spooled = service.videoSpoolDirectory + "/held-" + UUID().uuidString
+            let spooled = service.uploadSpoolDirectory + "/held-" + UUID().uuidString
             guard FileManager.default.createFile(atPath: spooled, contents: Data(part.data)) else {
                 throw TimelineError(.storageFull, "the video could not be stored")
             }

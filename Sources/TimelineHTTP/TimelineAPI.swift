@@ -48,6 +48,11 @@ public final class TimelineAPI: Sendable {
         public var maxStreams = 10_000
         /// Write one JSON access-log line per request to stderr.
         public var accessLog = true
+        /// Imports an Instagram export for a user (`POST /v1/me/imports`): `timeline serve` sets
+        /// it (the importer is a library of its own, TimelineImport); nil: the route refuses.
+        public var importInstagram: ArchiveImporter?
+        /// The largest archive `POST /v1/me/imports` takes (8 GiB).
+        public var maxImportBytes = 8 << 30
         /// docs/spec.md's defaults.
         public init() {}
     }
@@ -61,6 +66,8 @@ public final class TimelineAPI: Sendable {
     let authorizeTickets = AuthorizeTickets()
     /// The users whose export is being made (one at a time each).
     let exports = Mutex<Set<UserID>>([])
+    /// The imports running and done (`POST /v1/me/imports`).
+    let imports: ImportJobs
     let throttle: Throttle
     /// The request limits of both APIs, per token and per address (`X-RateLimit-*`).
     private let requestWindows: RequestWindows
@@ -75,6 +82,7 @@ public final class TimelineAPI: Sendable {
         self.service = service
         self.options = options
         live = LiveStreams(service: service, maxStreams: options.maxStreams)
+        imports = ImportJobs(directory: service.importDirectory)
         throttle = Throttle(capacity: options.accountAttemptsPerMinute, per: .seconds(60), what: "sign-ups or sign-ins")
         requestWindows = RequestWindows(limit: options.requestsPerWindow)
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")

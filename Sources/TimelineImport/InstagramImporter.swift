@@ -232,7 +232,7 @@ struct InstagramImporter {
     /// The video entry `uri` the reader is at, written out, transcoded and its poster stored;
     /// `nil` (and a line in the report) when it is too large or the transcoder refuses it.
     private mutating func storeVideo(_ uri: String, _ reader: ZipReader) throws -> StoredPhoto? {
-        let file = service.videoSpoolDirectory + "/import-" + UUID().uuidString
+        let file = service.uploadSpoolDirectory + "/import-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: file) }
         let limit = service.maxVideoBytes
         switch Result(catching: { () throws(ZipReadError) -> Int in try reader.copy(to: file, limit: limit) }) {

@@ -174,3 +174,74 @@ import TimelineImport
         #expect(try service.posts(by: alice).items.isEmpty)
     }
 }
+
+/// Moving in over HTTP against a real `timeline serve`: the export uploaded to
+/// `POST /v1/me/imports` (202, written to disk as it arrives), its progress read until it is
+/// done, then its report and the posts it made; another user cannot read it; a hostile archive
+/// fails with nothing added.
+@Suite struct InstagramImportHTTPTests {
+    /// Uploads `path` as `token`'s import; the answer.
+    static func upload(_ api: APIClient, _ path: String, _ token: String) async throws -> Reply {
+        var form = MultipartBody()
+        form.file(
+            "archive", filename: "export.zip", type: "application/zip",
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        return try await api.send(
+            "POST", "/v1/me/imports", body: form.finished(), contentType: form.contentType, bearer: token)
+    }
+
+    /// Reads import `id` until it is no longer running; its last answer.
+    static func ended(_ api: APIClient, _ id: String, _ token: String) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while true {
+            let reply = try await api.get("/v1/me/imports/\(id)", bearer: token)
+            try #require(reply.status == 200, "\(reply)")
+            if reply.json["state"] as? String != "running" || ContinuousClock.now > deadline { return reply.json }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func anExportUploadedIsImportedOffTheRequest() async throws {
+        try await withServer { server in
+            let api = server.api
+            let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")
+            let started = try await Self.upload(api, try InstagramImportTests.export("http-export.zip"), alice.token)
+            #expect(started.status == 202 && started.json["state"] as? String == "running", "\(started)")
+            let id = try #require(started.json["id"] as? String)
+            #expect(started.header("Location") == "/v1/me/imports/\(id)")
+            #expect(try await api.get("/v1/me/imports/\(id)", bearer: bob.token).status == 404)
+
+            let done = try await Self.ended(api, id, alice.token)
+            #expect(done["state"] as? String == "done" && done["done"] as? Int == done["total"] as? Int, "\(done)")
+            let report = try #require(done["report"] as? [String: Any])
+            #expect((report["imported"] as? [String: Int])?["posts"] == 3, "\(report)")
+            #expect((report["skipped"] as? [[String: Any]])?.count == 2, "\(report)")
+            let posts = try await api.get("/v1/users/\(alice.id)/posts", bearer: alice.token)
+            let items = try #require(posts.json["items"] as? [[String: Any]])
+            #expect(
+                items.map { $0["caption"] as? String } == [
+                    "a video", "two of the harbour #harbour", "Café at dawn #sea"
+                ])
+            let video = (items.first?["media"] as? [[String: Any]])?.first?["video"] as? [String: Any]
+            #expect(video?["state"] as? String == "ready", "\(items.first ?? [:])")
+
+            // A hostile archive: refused, nothing added.
+            let hostile = try await Self.upload(
+                api, try InstagramImportTests.export("http-hostile.zip", hostile: true), bob.token)
+            let failed = try await Self.ended(api, try #require(hostile.json["id"] as? String), bob.token)
+            #expect(failed["state"] as? String == "failed", "\(failed)")
+            #expect((failed["error"] as? [String: Any])?["code"] as? String == "invalid_argument", "\(failed)")
+            let bobs = try await api.get("/v1/users/\(bob.id)/posts", bearer: bob.token)
+            #expect((bobs.json["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+}
+
+/// Tests/browser/test_import.py: Settings' "Move in from Instagram" imports an export (a photo
+/// and a video) in headless Chromium, telling its progress and what it did.
+@Suite struct InstagramImportWebAppTests {
+    @Test(.timeLimit(.minutes(3))) func inARealBrowser() async throws {
+        try await WebAppTests.browserScript(
+            "test_import.py", passes: "ok - her profile holds both posts, the video among them")
+    }
+}

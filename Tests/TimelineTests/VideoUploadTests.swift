@@ -109,7 +109,7 @@ import TimelineDomain
         let before = try service.lastSequence()
         let text = Data("not a video, only words".utf8).base64EncodedString()
         await #expect(throws: TimelineError.self) { try await service.run(.uploadVideo(video: text), as: alice) }
-        let spooled = service.videoSpoolDirectory + "/upload-test"
+        let spooled = service.uploadSpoolDirectory + "/upload-test"
         try Data(repeating: 0, count: 64).write(to: URL(fileURLWithPath: spooled))
         do {
             _ = try await service.uploadVideo(file: spooled, alt: nil, as: .user(alice.rawValue))

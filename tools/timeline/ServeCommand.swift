@@ -5,6 +5,7 @@ import Timeline
 import OpenSSL
 import TimelineCluster
 import TimelineHTTP
+import TimelineImport
 import TimelinePush
 import WebPush
 
@@ -112,11 +113,15 @@ enum ServeCommand {
         apiOptions.moreMetrics = { pushWorker.metricsText }
         // "Forgot password?" mail, when the operator named an SMTP server.
         let mailWorker = try mailer(args, service)
+        // Moving in from Instagram over HTTP (Settings, POST /v1/me/imports).
+        apiOptions.importInstagram = { archive, user, progress throws(TimelineError) in
+            try service.importInstagram(path: archive, as: user, progress: progress)
+        }
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         // Videos arrive as files, written beside the database as they come (never held in memory).
         serverOptions.largeUploads = { [api] method, path in api.largeUploads(method: method, path: path) }
-        serverOptions.spoolDirectory = service.videoSpoolDirectory
+        serverOptions.spoolDirectory = service.uploadSpoolDirectory
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
         pushWorker.serve(at: url(serverOptions.host, server.port))
         pushWorker.start()

@@ -396,6 +396,10 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, { code: 'not_found', message: 'This video is not available.' });
     return URL.createObjectURL(await response.blob());
   },
+  /** Uploads an export's zip to import (answers the import, running), reporting the upload's progress. */
+  startImport: (file, onProgress) => upload('startImport', 'archive', file, 202, onProgress),
+  /** One of the user's imports, as it stands. */
+  importProgress: (id) => call('importProgress', { path: { import: id } }),
   /** One of the user's uploads, with a video's state. */
   media: (id) => call('media', { path: { media: id } }),
 

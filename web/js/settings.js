@@ -365,6 +365,58 @@ function exportSection() {
     h('div', { class: 'row' }, button), note);
 }
 
+/** What an import's report says, in a sentence: posts added, already here, and what was skipped and why. */
+function importSummary(report) {
+  const added = report.imported.posts || 0;
+  const present = report.alreadyPresent.posts || 0;
+  const parts = [`${added} post${added === 1 ? '' : 's'} imported`];
+  if (present) parts.push(`${present} already here`);
+  if (report.imported.profile) parts.push('your bio and profile photo');
+  const skipped = report.skipped.map((s) => `${s.count} skipped: ${s.reason}`);
+  return [parts.join(', ') + '.', ...skipped].join(' ');
+}
+
+function importSection() {
+  const note = status();
+  const bar = h('progress', { max: '100', value: '0', 'aria-label': 'Import progress', hidden: true });
+  const file = h('input', { id: 'settings-import-file', type: 'file', accept: '.zip,application/zip', name: 'archive' });
+  const form = h('form', { class: 'panel', novalidate: true },
+    h('p', { class: 'muted' },
+      'Bring your Instagram posts, photos, videos, captions and their dates here: in Instagram, ask for ',
+      h('strong', {}, 'Download your information'), ' in the JSON format, then choose the zip it sends you. ',
+      'Importing the same archive again adds nothing.'),
+    h('div', { class: 'field' }, h('label', { for: 'settings-import-file' }, 'Instagram archive (zip)'), file),
+    h('button', { type: 'submit', class: 'secondary' }, 'Import'), bar, note);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const archive = file.files[0];
+    if (!archive) {
+      note.textContent = 'Choose the zip Instagram sent you.';
+      return;
+    }
+    busy(form, async () => {
+      bar.hidden = false;
+      note.textContent = 'Uploading your archive…';
+      try {
+        let job = await api.startImport(archive, (fraction) => { bar.value = Math.round(fraction * 50); });
+        while (job.state === 'running') {
+          note.textContent = job.total ? `Importing: ${job.done} of ${job.total}…` : 'Reading your archive…';
+          bar.value = 50 + (job.total ? Math.round((job.done / job.total) * 50) : 0);
+          await new Promise((resolve) => { setTimeout(resolve, 1000); });
+          job = await api.importProgress(job.id);
+        }
+        bar.value = 100;
+        note.textContent = job.state === 'done' ? importSummary(job.report) : `The import failed: ${job.error.message}`;
+      } catch (error) {
+        note.textContent = sentence(error);
+      } finally {
+        bar.hidden = true;
+      }
+    });
+  });
+  return section('settings-import-title', 'Move in from Instagram', form);
+}
+
 function deleteSection(app) {
   const form = h('form', { class: 'panel danger-zone', novalidate: true },
     h('p', {}, 'Deleting your account removes your profile, posts, photos and comments for good. It cannot be undone.'),
@@ -406,6 +458,7 @@ export async function render(root, _params, app) {
     sessionsSection(app),
     blocksSection(),
     filtersSection(),
+    importSection(),
     exportSection(),
     deleteSection(app)));
 }

@@ -138,6 +138,21 @@ package enum JSONOutput {
         }
     }
 
+    /// An import's progress as JSON (`import.schema.json`).
+    package static func importProgress(_ p: ImportProgress) -> JSONValue {
+        encoded(
+            ResultJSON.ImportJob(
+                id: p.id, state: p.state.rawValue, done: p.done, total: p.total,
+                report: p.report.map { report in
+                    ResultJSON.ImportReportJSON(
+                        imported: report.imported, alreadyPresent: report.alreadyPresent,
+                        skipped: report.skipped.sorted { $0.key < $1.key }.map {
+                            ResultJSON.ImportSkipped(reason: $0.key, count: $0.value.count, examples: $0.value.examples)
+                        })
+                },
+                error: p.error.map(ResultJSON.Failure.Detail.init)))
+    }
+
     /// An error's JSON object, `{code, message, field?}`: the one shape of every error answer
     /// (exec's `error`, and the HTTP body's `error`).
     package static func error(_ e: TimelineError) -> JSONValue { encoded(ResultJSON.Failure.Detail(e)) }

@@ -57,6 +57,7 @@ extension ResultJSON {
             try result(Session.self), try result(StreamTicket.self),
             try result(Suggestion.self, title: "suggestion (a result item)"),
             try result(Tag.self, title: "tag (a result item)"), try result(Token.self),
+            try result(ImportJob.self), try result(ImportReportJSON.self), try result(ImportSkipped.self),
             try result(TwoFactorEnrollment.self), try result(RecoveryCodes.self), try result(TwoFactorStatus.self),
             try result(Story.self), try result(StoriesRow.self), try result(Highlights.self),
             try result(TrendingTag.self, title: "trendingTag (a result item)"),
@@ -549,6 +550,36 @@ extension ResultJSON.TwoFactorStatus: NamedResult {
         "recoveryCodesLeft": "How many recovery codes are not used yet (0 when off)."
     ]
     static let memberSchemas = ["recoveryCodesLeft": JSONSchema.integer.with("minimum", 0).with("maximum", 10)]
+}
+
+extension ResultJSON.ImportJob: NamedResult {
+    static let schemaName = "import"
+    static let schemaDescription: String? =
+        "An import the server runs for the bearer (POST /v1/me/imports: an Instagram export): how far it is, and, "
+        + "once it ended, what it did or why it failed. Kept while the server runs; importing the same export "
+        + "again adds nothing."
+    static let memberDescriptions = [
+        "id": "The import's id (GET /v1/me/imports/{import}).",
+        "state": "running, done or failed.",
+        "done": "Items (photos, videos, posts) done so far.",
+        "total": "Items to do (0 until the archive was read through once).",
+        "report": "What it did (done).", "error": "Why it failed (failed)."
+    ]
+    static let memberSchemas = [
+        "state": JSONSchema.enumeration(ImportProgress.State.allCases.map(\.rawValue)),
+        "done": ResultJSON.count(from: 0), "total": ResultJSON.count(from: 0)
+    ]
+}
+
+extension ResultJSON.ImportReportJSON: NamedResult {
+    static let schemaName = "importReport"
+    static let schemaDescription: String? =
+        "What an import did: records added and already there, by kind (posts, profile), and what it skipped, by reason."
+}
+
+extension ResultJSON.ImportSkipped: NamedResult {
+    static let schemaName = "importSkipped"
+    static let schemaDescription: String? = "Records an import skipped for one reason, with up to three of their paths."
 }
 
 extension ResultJSON.RecoveryCodes: NamedResult {

@@ -323,6 +323,30 @@ package enum ResultJSON {
         var recoveryCodesLeft: Int
     }
 
+    /// An import the server runs (`POST /v1/me/imports`, `GET /v1/me/imports/{import}`).
+    struct ImportJob: Codable, Sendable, SchemaDocumented {
+        var id: String
+        var state: String
+        var done: Int
+        var total: Int
+        var report: ImportReportJSON?
+        var error: Failure.Detail?
+    }
+
+    /// What an import did.
+    struct ImportReportJSON: Codable, Sendable, SchemaDocumented {
+        var imported: [String: Int]
+        var alreadyPresent: [String: Int]
+        var skipped: [ImportSkipped]
+    }
+
+    /// What an import skipped for one reason.
+    struct ImportSkipped: Codable, Sendable, SchemaDocumented {
+        var reason: String
+        var count: Int
+        var examples: [String]
+    }
+
     /// Two-factor sign-in's recovery codes (`confirmTwoFactor`'s answer).
     struct RecoveryCodes: Codable, Sendable, SchemaDocumented {
         var recoveryCodes: [String]

@@ -51,3 +51,37 @@ public struct ImportReport: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 }
+
+/// An import the server runs for a user (`POST /v1/me/imports`): how far it is, and, once it
+/// ended, its report or why it failed.
+public struct ImportProgress: Sendable, Equatable {
+    /// Where an import stands.
+    public enum State: String, Sendable, CaseIterable {
+        /// Reading the archive and adding what it holds.
+        case running
+        /// Ended: `report` says what it did.
+        case done
+        /// Refused or stopped: `error` says why (nothing was added when the archive was refused).
+        case failed
+    }
+    /// Its id.
+    public var id: String
+    /// Where it stands.
+    public var state: State
+    /// Items (photos, videos, posts) done, of `total` (0 until the archive was read through once).
+    public var done: Int
+    /// Items to do.
+    public var total: Int
+    /// What it did, once done.
+    public var report: ImportReport?
+    /// Why it failed.
+    public var error: TimelineError?
+
+    /// An import just started.
+    public init(id: String) {
+        self.id = id
+        state = .running
+        done = 0
+        total = 0
+    }
+}

@@ -8,7 +8,7 @@ import TimelineDomain
 // served to whom its post shows (`videoFile`).
 
 extension TimelineService {
-    /// Uploads the video file at `path` (an HTTP upload, in `videoSpoolDirectory`: it is moved
+    /// Uploads the video file at `path` (an HTTP upload, in `uploadSpoolDirectory`: it is moved
     /// into the video store) as `caller`, with an optional `alt` text: the media, processing.
     /// Refused at once (and the file removed): over `Options.maxVideoBytes`, or not an MP4,
     /// MOV or WebM file by its first bytes.
@@ -40,10 +40,18 @@ extension TimelineService {
         }
     }
 
-    /// Where HTTP video uploads are written while they arrive (so staging one is a rename).
-    public var videoSpoolDirectory: String {
+    /// Where large HTTP uploads (videos, archives to import) are written while they arrive:
+    /// beside the database, so keeping one is a rename. What a crash leaves there is swept.
+    public var uploadSpoolDirectory: String {
         try? videos.prepare()
         return videos.spoolDirectory
+    }
+
+    /// Where archives being imported are kept while their import runs (`DB/imports/`).
+    public var importDirectory: String {
+        let directory = databasePath + "/imports"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
     }
 
     /// The most bytes a video upload may have (`Options.maxVideoBytes`).

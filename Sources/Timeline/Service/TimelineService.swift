@@ -115,6 +115,8 @@ public final class TimelineService: Sendable {
             boosts: models.boosts.boosts.database, boostMark: ViewerMarks.boost.rawValue)
     }
     let options: Options
+    /// The database's directory.
+    let databasePath: String
     /// The videos' files, beside the database.
     package let videos: VideoStore
     /// Set in a cluster: how this replica follows and feeds the replicated log.
@@ -190,6 +192,7 @@ public final class TimelineService: Sendable {
             throw TimelineService.translate(error)
         }
         self.options = options
+        databasePath = path
         videos = VideoStore(databasePath: path)
         ids = Mutex(PushIDGenerator(random: options.random))
         passwordWork = PasswordWork(threads: options.passwordThreads, queueLimit: options.passwordQueueLimit)

@@ -84,6 +84,9 @@ enum Components {
                     "postStory", without: [], "postStory as JSON: the photo's bytes in base64, as `media`.")
                 schemas["postStoryForm"] = form(
                     "A story's photo as multipart/form-data (the part `media`).", [], file: "media")
+            case .archiveUpload:
+                schemas["importForm"] = form(
+                    "An export to import, as multipart/form-data: the zip in the part `archive`.", [], file: "archive")
             case .videoUpload:
                 schemas[requestName("uploadVideo")] = try request(
                     "uploadVideo", without: [], "uploadVideo as JSON: the video's bytes in base64, as `video`.")

@@ -161,6 +161,8 @@ public enum OpenAPI {
                 "multipart/form-data": form("postStoryForm"),
                 "application/json": ["schema": schema(.component("postStoryRequest"))]
             ]
+        case .archiveUpload:
+            content = ["multipart/form-data": form("importForm")]
         case .videoUpload:
             content = [
                 "multipart/form-data": form("uploadVideoForm"),
@@ -245,6 +247,7 @@ public enum OpenAPI {
                 ("path", true, "A conversation id (one of the bearer's: its first message's id).", identifier)
             case .scheduledPost: ("path", true, "A scheduled post's id (one of the bearer's).", identifier)
             case .story: ("path", true, "A story's id.", identifier)
+            case .importJob: ("path", true, "An import's id (`POST /v1/me/imports`'s `id`).", ["type": "string"])
             case .year: ("path", true, "A year (UTC), four digits.", ["type": "string", "pattern": "^[0-9]{4}$"])
             case .image: ("path", true, "An image id (a post's `image`).", identifier)
             case .media: ("path", true, "A media id (`POST /v1/media`'s `id`).", identifier)

@@ -92,6 +92,8 @@ enum RequestBody: Sendable {
     case storyUpload
     /// A video: multipart (the file in the part `video`, and `alt`) or JSON (`uploadVideo`).
     case videoUpload
+    /// An archive to import: multipart, the zip in the part `archive`.
+    case archiveUpload
 }
 
 /// A parameter of the path, query or headers (`components/parameters`).
@@ -99,6 +101,7 @@ enum Parameter: String, CaseIterable, Sendable {
     case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
         types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation, scheduledPost, year,
         story
+    case importJob = "import"
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"
     case range = "Range"
