@@ -54,7 +54,8 @@ extension Command {
         SchedulePostCommand.self, ReschedulePostCommand.self, CancelScheduledPostCommand.self,
         PublishScheduledPostCommand.self,
         EnrollTwoFactorCommand.self, ConfirmTwoFactorCommand.self, DisableTwoFactorCommand.self,
-        PostStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self, HighlightStoryCommand.self,
+        PostStoryCommand.self, PostVideoStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self,
+        HighlightStoryCommand.self,
         UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self
     ]
 }

@@ -1133,6 +1133,18 @@ extension TimelineAPI {
                     + "Past its day it is gone, unless kept as a highlight (PUT /v1/stories/{story}/highlight).",
                 answer: .json("The story.", "story", status: 201), errors: Operation.writeErrors,
                 body: .storyUpload)),
+        command(
+            "POST", "/v1/stories/video", scope: "write:media",
+            Operation(
+                id: "postVideoStory", summary: "Post one of the bearer's videos as a story: it shows for 24 hours.",
+                tag: .posts,
+                description:
+                    "The video is uploaded first (POST /v1/videos) and transcoded (its `video.state` `ready`); one "
+                    + "still processing, failed, or already in a post or a story is 422 invalid_argument. The story's "
+                    + "photo is its poster frame; its `video` plays at GET /v1/videos/{media}, to whom the story shows.",
+                answer: .json("The story.", "story", status: 201),
+                errors: Operation.writeErrors + [.notFound, .forbidden],
+                body: .command("postVideoStory"))),
         query(
             "GET", "/v1/stories", scope: "read:statuses", access: .bearer,
             Operation(

@@ -10,9 +10,11 @@ import Timeline
 /// and every answer carries a Content-Security-Policy with no `unsafe-inline`.
 enum WebApp {
     /// Scripts, styles, fonts and connections only from this origin; images also from `blob:`
-    /// (the upload preview) and `data:`; no plugins, no framing, no `<base>`.
+    /// (the upload preview) and `data:`, videos also from `blob:` (the upload preview, and a
+    /// followers-only post's or a story's video, fetched with the bearer); no plugins, no
+    /// framing, no `<base>`.
     static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     static let mediaTypes = [

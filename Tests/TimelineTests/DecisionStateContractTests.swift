@@ -85,6 +85,7 @@ extension InMemoryState {
             media[e.mediaId] = MediaRecord(
                 id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil,
                 width: e.width, height: e.height, variants: e.variants, alt: e.alt)
+            media[e.mediaId]?.blurhash = e.blurhash
         case .videoUploaded(let e):
             media[e.mediaId] = MediaRecord(
                 id: e.mediaId, uploader: e.uploaderId, uploadedAt: envelope.timestamp, post: nil, width: 0, height: 0,
@@ -95,6 +96,7 @@ extension InMemoryState {
             media[e.mediaId]?.height = e.height
             media[e.mediaId]?.variants = e.poster
             media[e.mediaId]?.video = .ready(e.video)
+            media[e.mediaId]?.blurhash = e.blurhash
         case .videoFailed(let e):
             media[e.mediaId]?.video = .failed(e.reason)
         case .mediaUpdated(let e):
@@ -136,7 +138,8 @@ extension InMemoryState {
         case .storyPosted(let e):
             storyRecords[e.storyId] = StoryRecord(
                 id: e.storyId, author: e.authorId, postedAt: envelope.timestamp, width: e.width, height: e.height,
-                variants: e.variants, blurhash: e.blurhash)
+                variants: e.variants, blurhash: e.blurhash, video: e.video)
+            if let video = e.video { media[video.media]?.story = e.storyId }
         case .storyViewed(let e):
             storyViews.insert([e.storyId.rawValue, e.viewerId.rawValue])
         case .storyHighlighted(let e):
@@ -144,6 +147,7 @@ extension InMemoryState {
         case .storyUnhighlighted(let e):
             storyRecords[e.storyId]?.highlighted = false
         case .storyDeleted(let e), .storyExpired(let e):
+            if let video = storyRecords[e.storyId]?.video { media[video.media] = nil }
             storyRecords[e.storyId] = nil
             storyViews = storyViews.filter { $0[0] != e.storyId.rawValue }
         case .roleGranted(let e):
@@ -346,6 +350,9 @@ extension InMemoryState {
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
             twoFactors[e.userId] = nil
+            for story in storyRecords.values where story.author == e.userId {
+                if let video = story.video { media[video.media] = nil }
+            }
             let stories = Set(storyRecords.values.filter { $0.author == e.userId }.map(\.id.rawValue))
             storyRecords = storyRecords.filter { $0.value.author != e.userId }
             storyViews = storyViews.filter { !stories.contains($0[0]) && $0[1] != e.userId.rawValue }

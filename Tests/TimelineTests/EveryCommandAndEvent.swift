@@ -135,7 +135,8 @@ let sampleCommands: [Command] = [
     .cancelScheduledPost(scheduledPost: "s1"),
     .publishScheduledPost(scheduledPost: "s1"),
     .enrollTwoFactor, .confirmTwoFactor(code: "123456"), .disableTwoFactor(password: "password-123", code: "123456"),
-    .postStory(media: gifBase64(0)), .viewStory(story: "s1"), .replyToStory(story: "s1", text: "lovely"),
+    .postStory(media: gifBase64(0)), .postVideoStory(video: "m1"), .viewStory(story: "s1"),
+    .replyToStory(story: "s1", text: "lovely"),
     .highlightStory(story: "s1"), .unhighlightStory(story: "s1"), .deleteStory(story: "s1"), .expireStory(story: "s1")
 ]
 
@@ -407,12 +408,12 @@ extension SchemaTests {
         try await service.run(.deleteStory(story: deleted.id.rawValue), as: fay.id)
         try #require(service.options.clock as? TestClock).advance(24 * 3_600_000)
         try await service.expireDueStories()
-        // Videos: one transcoded and posted, one cut short and refused.
+        // Videos: one transcoded and posted, one cut short and refused, one shown as a story.
         let clip = try VideoTranscoderTests.make(
             "every-event.mp4", ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-pix_fmt", "yuv420p"])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
         var videos: [String] = []
-        for video in [bytes, bytes.prefix(bytes.count / 2)] {
+        for video in [bytes, bytes.prefix(bytes.count / 2), bytes] {
             guard
                 case .media(let media) = try await service.run(
                     .uploadVideo(video: video.base64EncodedString()), as: fay.id)
@@ -421,5 +422,6 @@ extension SchemaTests {
         }
         try await service.processPendingVideos()
         _ = try await service.run(.addPost(media: [videos[0]], caption: "a clip"), as: fay.id)
+        _ = try await service.run(.postVideoStory(video: videos[2]), as: fay.id)
     }
 }

@@ -23,9 +23,10 @@ import Testing
 }
 
 /// Tests/browser/test_video.py: New post takes a video, waits while it is transcoded, and the
-/// post plays it in headless Chromium.
+/// post plays it in headless Chromium; a video added to one's story plays in a follower's viewer.
 @Suite struct VideoWebAppTests {
     @Test(.timeLimit(.minutes(4))) func inARealBrowser() async throws {
-        try await WebAppTests.browserScript("test_video.py", passes: "ok - her profile's grid marks it as a video")
+        try await WebAppTests.browserScript(
+            "test_video.py", passes: "ok - a video story: added from the row, played in a follower's story viewer")
     }
 }

@@ -121,4 +121,36 @@ import TimelineDomain
         #expect(try service.lastSequence() == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: service.videos.uploadsDirectory).isEmpty)
     }
+
+    @Test func aVideoStoryPlaysForWhomItShowsAndItsVideoGoesWithIt() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id, bob = try await service.createUser("bob").id
+        let dave = try await service.createUser("dave").id
+        try await service.run(.follow(user: alice.rawValue), as: bob)
+        try await service.run(.block(user: dave.rawValue), as: alice)
+        let media = try await Self.upload(service, try VideoTranscoderTests.phoneVideo(), by: alice)
+        // Not before it is transcoded.
+        await #expect(throws: TimelineError.self) {
+            try await service.run(.postVideoStory(video: media.rawValue), as: alice)
+        }
+        try await service.processPendingVideos()
+        guard case .story(let story) = try await service.run(.postVideoStory(video: media.rawValue), as: alice) else {
+            Issue.record("no story")
+            return
+        }
+        #expect(story.video?.media == media && story.width == 360 && story.height == 640)
+        #expect(try service.stories(for: bob).first?.stories.first?.video?.media == media)
+        // Its video plays for bob, not for dave (blocked); it is in a story, so in no post.
+        #expect(try service.videoFile(media.rawValue, viewer: bob).bytes > 0)
+        #expect(throws: TimelineError.self) { try service.videoFile(media.rawValue, viewer: dave) }
+        await #expect(throws: TimelineError.self) {
+            try await service.run(.addPost(media: [media.rawValue], caption: "again"), as: alice)
+        }
+        // Deleted: its video is no longer served, and the sweep removes its file.
+        let path = try service.videoFile(media.rawValue, viewer: alice).path
+        try await service.run(.deleteStory(story: story.id.rawValue), as: alice)
+        #expect(throws: TimelineError.self) { try service.videoFile(media.rawValue, viewer: alice) }
+        try service.sweepVideoStore(minimumAge: 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }

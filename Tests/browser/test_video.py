@@ -4,6 +4,8 @@ Ann chooses a video (an H.264 MP4 with sound that the ffmpeg command line makes)
 is previewed, uploaded, transcoded by the server (the form waits, saying so) and shared; the
 post shows a `<video>` with its poster frame, and Chromium plays it: its duration is the
 video's, and its time advances once it plays. Her profile's grid marks the tile as a video.
+Then she adds the video to her story from Home's row; Ben, who follows her, opens it and it
+plays in the story viewer.
 """
 import subprocess
 import sys
@@ -46,6 +48,34 @@ def steps(server, driver):
     wait(driver, lambda d: any(m.get_attribute("title") == "Video" for m in d.find_elements(By.CSS_SELECTOR, "main .tile .album-mark")),
          "the profile's tile is not marked as a video")
     check("her profile's grid marks it as a video")
+
+    as_user(driver, server, ann, "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main .stories-row button.story-add"), "no Add to your story")
+
+    def choose(d):
+        picker = d.find_element(By.CSS_SELECTOR, "main .stories input[type=file]")
+        d.execute_script("arguments[0].hidden = false", picker)
+        picker.send_keys(str(clip))
+        return True
+
+    wait(driver, choose, "could not choose the story's video")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main .stories-row button[aria-label^='Your story']"),
+         "no own story in the row", timeout=120)
+    ben = sign_up(server, "ben")
+    server.call("PUT", f"/v1/me/following/{ann['user']['id']}", token=ben["session"])
+    as_user(driver, server, ben, "/")
+    opener = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "main .stories-row button.story-author.unseen")), None),
+                  "no unseen story of ann's in ben's row")
+    driver.execute_script("arguments[0].click()", opener)
+    story = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "dialog video.story-video")), None),
+                 "the story viewer shows no video")
+    state = "return [arguments[0].readyState, arguments[0].currentTime, arguments[0].paused, String(arguments[0].src).slice(0, 5), arguments[0].error && arguments[0].error.message]"
+    try:
+        wait(driver, lambda d: d.execute_script("return arguments[0].readyState >= 1 && arguments[0].currentTime > 0.3", story),
+             "the story's video did not play")
+    except Exception:
+        raise AssertionError(f"the story's video did not play: {driver.execute_script(state, story)}")
+    check("a video story: added from the row, played in a follower's story viewer")
 
 
 def main():

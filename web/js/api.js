@@ -290,6 +290,8 @@ export const api = {
     form.append('media', file);
     return call('postStory', { body: form });
   },
+  /** Posts one of the user's transcoded videos (`uploadVideo`'s media id) as a story. */
+  postVideoStory: (video) => call('postVideoStory', { body: { video } }),
   viewStory: (story) => call('viewStory', { path: { story } }),
   storyViewers: (story, before) => call('storyViewers', { path: { story }, params: page(before) }),
   replyToStory: (story, text) => call('replyToStory', { path: { story }, body: { text } }),

@@ -1,11 +1,29 @@
-// Stories: the row above Home (one's own first, with "Add to your story"; then the accounts one
+// Stories: the row above Home (one's own first, with "Add to your story": a photo or a video; then the accounts one
 // follows, those with stories not seen yet first, ringed) and the viewer that plays an account's
 // stories one after another — each marked seen as it shows; on one's own, who saw it, Highlight
 // and Delete; on another's, a reply (sent as a direct message).
 import { api } from './api.js';
 import { avatar, h, replace } from './dom.js';
 
-/** A story's photo: fetched with the bearer (a locked account's is served only to its followers). */
+/**
+ * What the viewer shows of a story: its photo, or a video story's video (playing, muted until
+ * asked, its poster frame first), fetched with the bearer as the photo is.
+ */
+function storyMedia(story) {
+  if (!story.video) return storyImage(story);
+  const video = h('video', {
+    class: 'story-photo story-video', autoplay: true, muted: true, playsinline: true, controls: true,
+    'aria-label': `Video story by ${story.authorUsername}`,
+  });
+  api.privateImageURL(story.image).then((url) => { video.poster = url; }, () => {});
+  api.privateVideoURL(story.video.media).then((url) => { video.src = url; }, () => video.classList.add('unavailable'));
+  return video;
+}
+
+/**
+ * A story's photo (a video story's poster frame): fetched with the bearer (a locked account's
+ * is served only to its followers).
+ */
 function storyImage(story) {
   const img = h('img', { class: 'story-photo', alt: `Story by ${story.authorUsername}` });
   api.privateImageURL(story.image).then((url) => {
@@ -22,14 +40,25 @@ export function storiesRow(me) {
   const note = h('p', { class: 'error', role: 'alert' });
   section.append(note);
 
-  const picker = h('input', { type: 'file', accept: 'image/*', hidden: true, 'aria-label': 'Photo for your story' });
+  const picker = h('input', {
+    type: 'file', accept: 'image/*,video/mp4,video/quicktime,video/webm', hidden: true,
+    'aria-label': 'Photo or video for your story',
+  });
   picker.addEventListener('change', async () => {
     const file = picker.files[0];
     picker.value = '';
     if (!file) return;
     note.textContent = '';
     try {
-      await api.postStory(file);
+      if (file.type.startsWith('video/')) {
+        // Uploaded, then transcoded by the server (the upload waits for it), then posted.
+        note.textContent = 'Preparing your video…';
+        const media = await api.uploadVideo(file, () => {});
+        await api.postVideoStory(media.id);
+        note.textContent = '';
+      } else {
+        await api.postStory(file);
+      }
       await load();
     } catch (error) {
       note.textContent = error.message || 'The story could not be posted.';
@@ -180,7 +209,7 @@ function openViewer(authors, index, me, reload) {
     replace(dialog,
       h('header', {}, avatar(author.user.id, author.user.username, { user: author.user }),
         h('strong', {}, own ? 'Your story' : author.user.username), shut),
-      storyImage(story),
+      storyMedia(story),
       h('div', { class: 'row story-nav' }, previous, next),
       ...controls,
       status);

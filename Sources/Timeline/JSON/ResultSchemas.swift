@@ -41,7 +41,7 @@ extension ResultJSON {
             try result(Follows.self), try result(Health.self, title: "health (the answer of /healthz and /readyz)"),
             try result(Image.self), try result(List.self), try result(Lists.self), try result(MastodonID.self),
             try result(Media.self),
-            try result(Video.self),
+            try result(Video.self), try result(StoryVideoJSON.self),
             try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
             try result(Poll.self),
             (

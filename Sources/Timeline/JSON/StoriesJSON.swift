@@ -19,6 +19,16 @@ extension ResultJSON {
         var highlighted: Bool
         var seen: Bool
         var viewCount: Int?
+        var video: StoryVideoJSON?
+    }
+
+    /// A video story's video.
+    struct StoryVideoJSON: Codable, Sendable, SchemaDocumented {
+        var media: String
+        var duration: Double
+        var fps: Double
+        var bytes: Int
+        var hasAudio: Bool
     }
 
     /// An account's live stories in the stories row.
@@ -47,7 +57,9 @@ extension ResultJSON.Story: NamedResult {
         "image": "The photo's image id (its `full` variant): GET /v1/images/{image}.",
         "highlighted": "Whether its author keeps it on their profile (it does not expire).",
         "seen": "Whether the viewer has seen it (their own: true).",
-        "viewCount": "How many have seen it: told to its author only."
+        "viewCount": "How many have seen it: told to its author only.",
+        "video": "A video story's video (absent for a photo's): it plays at GET /v1/videos/{media}; the photo is its "
+            + "poster frame."
     ]
     static let memberSchemas: [String: JSONSchema] = [
         "id": ResultJSON.identifier, "author": ResultJSON.identifier, "postedAt": ResultJSON.timestamp,
@@ -68,7 +80,23 @@ extension ResultJSON.Story: NamedResult {
         highlighted = s.highlighted
         seen = s.seen
         viewCount = s.viewCount
+        video = s.video.map {
+            ResultJSON.StoryVideoJSON(
+                media: $0.media.rawValue, duration: $0.file.seconds, fps: $0.file.fps, bytes: $0.file.bytes,
+                hasAudio: $0.file.hasAudio)
+        }
     }
+}
+
+extension ResultJSON.StoryVideoJSON: NamedResult {
+    static let schemaName = "storyVideo"
+    static let schemaDescription: String? =
+        "A video story's video: an H.264 + AAC MP4, played at GET /v1/videos/{media}."
+    static let memberDescriptions = [
+        "media": "The video's media id.", "duration": "Its duration in seconds.", "fps": "Its frame rate.",
+        "bytes": "The size of its MP4 file.", "hasAudio": "Whether it has a sound track."
+    ]
+    static let memberSchemas = ["media": ResultJSON.identifier, "bytes": ResultJSON.count(from: 1)]
 }
 
 extension ResultJSON.StoryAuthor {

@@ -83,6 +83,10 @@ struct PostImagesProjection: Projection {
             try projection.remember(e.poster, of: e.mediaId, txn)
         }
         handlers.on(.mediaDeleted) { (e: MediaDeleted, _, txn) in try projection.forgetMedia(e.mediaId, txn) }
+        // A video story's poster is the story's image from now on (the stories projection's).
+        handlers.on(.storyPosted) { (e: StoryPosted, _, txn) in
+            if let video = e.video { try projection.forgetMedia(video.media, txn) }
+        }
         handlers.on(.postImageProcessed) { (e: PostImageProcessed, _, txn) in
             try projection.add([e.sourceImageId] + e.variants.all, of: e.postId, txn)
         }

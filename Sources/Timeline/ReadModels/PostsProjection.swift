@@ -22,6 +22,7 @@ struct PostsProjection: Projection {
     let media: Table<MediaRecords>  // mediaId → StoredMedia, attached or not
     let unattachedMedia: Table<UnattachedMedia>  // uploadedAt ‖ mediaId → uploader, until attached
     let processingVideos: Table<ProcessingVideos>  // mediaId → upload, until transcoded
+    let storyVideos: Table<StoryVideos>  // author ‖ story → the video it shows
     var databases: [Database] {
         [
             posts.database, postsByUser.database, comments.database, commentPosts.database, likes.database,
@@ -29,7 +30,7 @@ struct PostsProjection: Projection {
             likesByUser.database, commentsByUser.database, bookmarks.database, bookmarkList.database,
             bookmarkers.database,
             reports.database, reportsByUser.database, media.database, unattachedMedia.database,
-            processingVideos.database
+            processingVideos.database, storyVideos.database
         ]
     }
 
@@ -55,6 +56,7 @@ struct PostsProjection: Projection {
         media = try Table(env, prefix + "media")
         unattachedMedia = try Table(env, prefix + "unattachedMedia")
         processingVideos = try Table(env, prefix + "processingVideos")
+        storyVideos = try Table(env, prefix + "storyVideos")
         handlers = Self.handlers(of: self)
     }
 
@@ -347,6 +349,25 @@ struct PostsProjection: Projection {
             for post in try projection.reportsByUser.deleteAll(in: e.userId, txn) {
                 try projection.reports.delete((post, e.userId), txn)
                 try projection.recountReports(post, txn)
+            }
+            // Their stories end: the videos they showed go.
+            for media in try projection.storyVideos.deleteAll(withPrefix: StoryVideos.prefix(e.userId), txn) {
+                try projection.media.delete(media, txn)
+            }
+        }
+        // A video story holds its video as a post would; the video goes when the story ends.
+        handlers.on(.storyPosted) { (e: StoryPosted, _, txn) in
+            guard let video = e.video, var stored = try projection.media.get(video.media, txn) else { return }
+            try projection.unattachedMedia.delete((stored.record.uploadedAt, video.media), txn)
+            stored.record.story = e.storyId
+            try projection.media.put(video.media, stored, txn)
+            try projection.storyVideos.put((e.authorId, e.storyId), video.media, txn)
+        }
+        for type in [EventType.storyDeleted, .storyExpired] {
+            handlers.on(type) { (e: StoryChange, _, txn) in
+                guard let media = try projection.storyVideos.get((e.authorId, e.storyId), txn) else { return }
+                try projection.storyVideos.delete((e.authorId, e.storyId), txn)
+                try projection.media.delete(media, txn)
             }
         }
         handlers.on(.mediaUploaded) { (e: MediaUploaded, envelope, txn) in

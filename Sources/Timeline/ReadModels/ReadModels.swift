@@ -394,7 +394,13 @@ struct ReadView: DecisionState {
     func follows(_ follower: UserID, _ followee: UserID) throws -> Bool {
         try models.follows.follows(follower, followee, txn)
     }
-    func media(_ id: MediaID) throws -> MediaRecord? { try models.posts.media.get(id, txn)?.record }
+    func media(_ id: MediaID) throws -> MediaRecord? {
+        try models.posts.media.get(id, txn).map { stored in
+            var record = stored.record
+            record.blurhash = stored.blurhash
+            return record
+        }
+    }
     func app(_ id: String) throws -> AppRecord? { try models.sessions.apps.get(id, txn) }
     func userReported(_ reporter: UserID, _ user: UserID) throws -> Bool {
         try models.profiles.userReports.contains((user, reporter), txn)

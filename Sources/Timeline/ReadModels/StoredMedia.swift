@@ -88,7 +88,7 @@ struct AlbumItem: Equatable {
 
 /// mediaId → StoredMedia: version ‖ id ‖ uploader ‖ uploadedAt ‖ post? ‖ width ‖ height ‖ full ‖
 /// feed ‖ thumb ‖ blurhash ‖ alt? ‖ video state (version 2: 0 a photo, 1 processing, 2 ready ‖
-/// VideoFile, 3 failed ‖ reason).
+/// VideoFile, 3 failed ‖ reason) ‖ story? (version 2: the story that shows it).
 enum MediaRecords: TableLayout {
     static func key(_ id: MediaID) -> [UInt8] { Array(id.rawValue.utf8) }
 
@@ -115,6 +115,7 @@ enum MediaRecords: TableLayout {
             w.u8(3)
             w.string(reason)
         }
+        w.optionalString(r.story?.rawValue)
         return w.bytes
     }
 
@@ -139,6 +140,7 @@ enum MediaRecords: TableLayout {
             case 3: record.video = .failed(try r.string())
             default: throw CorruptRecord(message: "unknown video state")
             }
+            record.story = try r.optionalString().map(StoryID.init)
         }
         return StoredMedia(record: record, blurhash: blurhash)
     }
@@ -160,4 +162,15 @@ enum ProcessingVideos: TableLayout {
     static func key(_ id: MediaID) -> [UInt8] { Array(id.rawValue.utf8) }
     static func encode(_ upload: String) -> [UInt8] { Array(upload.utf8) }
     static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// The videos stories show, by their author: author ‖ 0 ‖ storyId → the video's media id (what
+/// goes with a story when it ends, and with an erased author's stories).
+enum StoryVideos: TableLayout {
+    static func key(_ key: (author: UserID, story: StoryID)) -> [UInt8] {
+        prefix(key.author) + Array(key.story.rawValue.utf8)
+    }
+    static func prefix(_ author: UserID) -> [UInt8] { Array(author.rawValue.utf8) + [0] }
+    static func encode(_ media: MediaID) -> [UInt8] { Array(media.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> MediaID { MediaID(String(decoding: bytes, as: UTF8.self)) }
 }

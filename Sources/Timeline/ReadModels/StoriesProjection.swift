@@ -77,7 +77,7 @@ struct StoriesProjection: Projection {
         handlers.on(.storyPosted) { (e: StoryPosted, envelope, txn) in
             let story = StoryRecord(
                 id: e.storyId, author: e.authorId, postedAt: envelope.timestamp, width: e.width, height: e.height,
-                variants: e.variants, blurhash: e.blurhash)
+                variants: e.variants, blurhash: e.blurhash, video: e.video)
             try projection.stories.put(e.storyId, story, txn)
             try projection.byAuthor.put((e.authorId, e.storyId), (), txn)
             try projection.expiring.put((story.expiresAt, e.storyId), (), txn)
@@ -111,12 +111,12 @@ struct StoriesProjection: Projection {
 
 extension StoryID: KeyPart {}
 
-/// storyId → the story: a version byte, then its fields.
+/// storyId → the story: a version byte, then its fields (version 2: and its video, if any).
 enum StoryRecords: TableLayout {
     static func key(_ id: StoryID) -> [UInt8] { Array(id.rawValue.utf8) }
     static func encode(_ story: StoryRecord) -> [UInt8] {
         var w = ByteWriter()
-        w.u8(1)
+        w.u8(2)
         w.string(story.id.rawValue)
         w.string(story.author.rawValue)
         w.int64(story.postedAt)
@@ -125,16 +125,28 @@ enum StoryRecords: TableLayout {
         w.variants(story.variants)
         w.string(story.blurhash)
         w.u8(story.highlighted ? 1 : 0)
+        if let video = story.video {
+            w.u8(1)
+            w.string(video.media.rawValue)
+            video.file.encode(to: &w)
+        } else {
+            w.u8(0)
+        }
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> StoryRecord {
         var r = ByteReader(bytes)
-        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown story record version") }
+        let version = try r.u8()
+        guard version == 1 || version == 2 else { throw CorruptRecord(message: "unknown story record version") }
         let id = StoryID(try r.string()), author = UserID(try r.string()), postedAt = try r.int64()
         let width = try r.int(), height = try r.int()
         let variants = try r.variants()
-        return StoryRecord(
+        var story = StoryRecord(
             id: id, author: author, postedAt: postedAt, width: width, height: height, variants: variants,
             blurhash: try r.string(), highlighted: try r.u8() == 1)
+        if version == 2, try r.u8() == 1 {
+            story.video = StoryVideo(media: MediaID(try r.string()), file: try VideoFile(from: &r))
+        }
+        return story
     }
 }

@@ -22,6 +22,8 @@ public struct Story: Sendable, Equatable {
     public var seen: Bool
     /// How many have seen it: told to its author only.
     public var viewCount: Int?
+    /// A video story's video (played at `/v1/videos/{media}`; the photo is its poster frame).
+    public var video: StoryVideo?
 }
 
 /// One author's live stories in the viewer's stories row, oldest first (the order they play in).
@@ -130,7 +132,8 @@ extension ReadView {
             id: record.id, author: record.author, authorUsername: try user(record.author)?.username ?? "",
             postedAt: record.postedAt, expiresAt: record.expiresAt, width: record.width, height: record.height,
             variants: record.variants, blurhash: record.blurhash, highlighted: record.highlighted,
-            seen: try own || viewer.map { try hasViewed(record.id, $0) } ?? false, viewCount: viewCount)
+            seen: try own || viewer.map { try hasViewed(record.id, $0) } ?? false, viewCount: viewCount,
+            video: record.video)
     }
 
     /// `author`'s stories live at `now`, oldest first.

@@ -161,8 +161,8 @@ extension TimelineService {
     }
 
     /// The transcoded video of media `id` as `viewer` may have it: its file's path and size.
-    /// `not_found` unless it is ready and its post shows to `viewer` (an upload in no post yet:
-    /// to its uploader alone).
+    /// `not_found` unless it is ready and its post or story shows to `viewer` (an upload in
+    /// neither yet: to its uploader alone).
     public func videoFile(_ id: String, viewer: UserID?) throws(TimelineError) -> (path: String, bytes: Int) {
         let media = MediaID(id)
         try read { view in
@@ -173,6 +173,11 @@ extension TimelineService {
                 do { try view.requireVisiblePost(post, viewer: viewer) } catch {
                     throw TimelineError.notFound("video", id)
                 }
+            } else if let storyID = stored.record.story {
+                // A story's: while it shows, to whom its author's posts reach (as its photo).
+                guard let story = try view.story(storyID), story.isShown(at: view.now),
+                    try view.privacy(for: viewer).mayShow(postsBy: story.author, on: .post)
+                else { throw TimelineError.notFound("video", id) }
             } else if viewer != stored.record.uploader {
                 throw TimelineError.notFound("video", id)
             }

@@ -175,6 +175,10 @@ package struct MediaRecord: Equatable, Sendable {
     package var alt: String?
     /// For a video, where its transcoding stands (nil for a photo).
     package var video: VideoState?
+    /// The story that shows it, once posted as one (a video story).
+    package var story: StoryID?
+    /// Its colours as a BlurHash (a video's: its poster frame's).
+    package var blurhash = ""
 
     /// A media record.
     package init(
@@ -271,8 +275,8 @@ extension Decider {
         guard Set(ids).count == ids.count else { throw TimelineError.invalid("media", "a photo can be in a post once") }
         return try ids.map { raw in
             let media = try ownMedia(raw, of: me)
-            guard media.post == nil else {
-                throw TimelineError.invalid("media", "media \(media.id) is already in a post")
+            guard media.post == nil, media.story == nil else {
+                throw TimelineError.invalid("media", "media \(media.id) is already in a post or a story")
             }
             switch media.video {
             case .processing:

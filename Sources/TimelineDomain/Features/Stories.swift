@@ -1,8 +1,9 @@
 import JSONModel
 
-// Stories: a photo that disappears after 24 hours (`StoryPolicy.lifetime`), unless its author
+// Stories: a photo or a video that disappears after 24 hours (`StoryPolicy.lifetime`), unless its author
 // keeps it as a highlight on their profile. `postStory` records `StoryPosted` (the photo as the
-// image pipeline made it); `viewStory` records `StoryViewed` once per viewer (the author sees who
+// image pipeline made it); `postVideoStory` records it of a video uploaded and transcoded before
+// (`uploadVideo`): the story holds the video, its poster frame standing as its photo; `viewStory` records `StoryViewed` once per viewer (the author sees who
 // viewed); `replyToStory` records a direct message to the author (`PostAdded`, as `addPost` with
 // `visibility: direct` decides it); `highlightStory` / `unhighlightStory` record
 // `StoryHighlighted` / `StoryUnhighlighted`; `deleteStory` records `StoryDeleted`. Expiry is
@@ -25,7 +26,22 @@ package enum StoryPolicy {
     package static let lifetime: Int64 = 24 * 3600 * 1000
 }
 
-/// The payload of `StoryPosted`: a story's photo, as the image pipeline produced it.
+/// A video story's video: its media (the file is played from the video store under its id) and
+/// what a player is told of it.
+public struct StoryVideo: Equatable, Sendable, Codable {
+    /// The video's media id.
+    public var media: MediaID
+    /// The transcoded file.
+    public var file: VideoFile
+    /// A story's video.
+    public init(media: MediaID, file: VideoFile) {
+        self.media = media
+        self.file = file
+    }
+}
+
+/// The payload of `StoryPosted`: a story's photo, as the image pipeline produced it (for a video
+/// story, its video's poster frame, and the video).
 public struct StoryPosted: Equatable, Sendable {
     /// The story concerned.
     public var storyId: StoryID
@@ -39,10 +55,14 @@ public struct StoryPosted: Equatable, Sendable {
     public var variants: ImageVariants
     /// Its colours as a BlurHash.
     public var blurhash: String
+    /// For a video story, its video (version 2).
+    public var video: StoryVideo?
     /// A `StoryPosted` payload.
     public init(
-        storyId: StoryID, authorId: UserID, width: Int, height: Int, variants: ImageVariants, blurhash: String
+        storyId: StoryID, authorId: UserID, width: Int, height: Int, variants: ImageVariants, blurhash: String,
+        video: StoryVideo? = nil
     ) {
+        self.video = video
         self.storyId = storyId
         self.authorId = authorId
         self.width = width
@@ -57,8 +77,11 @@ extension StoryPosted: EventPayload {
     package var stream: String { StreamName.user(authorId) }
     /// Every user a `StoryPosted` payload names: `authorId`.
     package var users: [UserID] { [authorId] }
-    /// The images stored with a `StoryPosted` event (a cluster node ships them with it).
-    package var storedImages: [ImageID] { variants.all }
+    /// The images stored with a `StoryPosted` event (a cluster node ships them with it): a
+    /// photo story's (a video story's poster was stored with its `VideoProcessed`).
+    package var storedImages: [ImageID] { video == nil ? variants.all : [] }
+    /// Version 2 adds the video of a video story.
+    package static var currentVersion: UInt8 { 2 }
 
     /// Writes a `StoryPosted` payload at `currentVersion`.
     package func encode(to w: inout ByteWriter, _ sealer: PayloadSealer) throws {
@@ -68,6 +91,13 @@ extension StoryPosted: EventPayload {
         w.int(height)
         w.variants(variants)
         w.string(blurhash)
+        if let video {
+            w.u8(1)
+            w.string(video.media.rawValue)
+            video.file.encode(to: &w)
+        } else {
+            w.u8(0)
+        }
     }
 
     /// Reads a stored `StoryPosted` payload of version `opener.version`.
@@ -75,9 +105,14 @@ extension StoryPosted: EventPayload {
         let story = StoryID(try r.string()), author = UserID(try r.string())
         let width = try r.int(), height = try r.int()
         let variants = try r.variants()
+        let blurhash = try r.string()
+        var video: StoryVideo?
+        if opener.version >= 2, try r.u8() == 1 {
+            video = StoryVideo(media: MediaID(try r.string()), file: try VideoFile(from: &r))
+        }
         self.init(
-            storyId: story, authorId: author, width: width, height: height, variants: variants,
-            blurhash: try r.string())
+            storyId: story, authorId: author, width: width, height: height, variants: variants, blurhash: blurhash,
+            video: video)
     }
 
     /// A one-line human summary of a `StoryPosted` event.
@@ -188,12 +223,15 @@ package struct StoryRecord: Equatable, Sendable {
     package var blurhash: String
     /// Whether its author keeps it as a highlight.
     package var highlighted: Bool
+    /// A video story's video.
+    package var video: StoryVideo?
 
     /// A record with these fields.
     package init(
         id: StoryID, author: UserID, postedAt: Int64, width: Int, height: Int, variants: ImageVariants,
-        blurhash: String, highlighted: Bool = false
+        blurhash: String, highlighted: Bool = false, video: StoryVideo? = nil
     ) {
+        self.video = video
         self.id = id
         self.author = author
         self.postedAt = postedAt
@@ -220,6 +258,23 @@ extension Decider {
             storyId: StoryID(context.newID()), authorId: me.id, width: photo.width, height: photo.height,
             variants: photo.variants, blurhash: photo.blurhash)
         return Decision(events: [.storyPosted(event)], blobs: photo.blobs, outcome: .success(.story(event.storyId)))
+    }
+
+    /// Posts `me`'s video `raw` (uploaded, transcoded, in no post or story) as a story: its
+    /// poster frame stands as its photo.
+    func postVideoStory(_ raw: String, by me: UserRecord) throws -> Decision {
+        let media = try ownMedia(raw, of: me, field: "video")
+        guard case .ready(let file) = media.video else {
+            throw TimelineError.invalid(
+                "video", "media \(media.id) is not a video ready to be shown (it may be processing)")
+        }
+        guard media.post == nil, media.story == nil else {
+            throw TimelineError.invalid("video", "the video \(media.id) is already in a post or a story")
+        }
+        let event = StoryPosted(
+            storyId: StoryID(context.newID()), authorId: me.id, width: media.width, height: media.height,
+            variants: media.variants, blurhash: media.blurhash, video: StoryVideo(media: media.id, file: file))
+        return Decision(events: [.storyPosted(event)], outcome: .success(.story(event.storyId)))
     }
 
     /// The story `raw` as `me` may see it: shown (live, or a highlight) and its author's stories
@@ -311,6 +366,21 @@ package struct PostStoryCommand: OneFieldCommand {
     /// Decides `postStory` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
         try decider.acting(actor) { try decider.postStory(by: $0) }
+    }
+}
+
+/// `postVideoStory`: posts one of the acting user's videos (`uploadVideo`, once transcoded) as a
+/// story of theirs for a day.
+package struct PostVideoStoryCommand: OneFieldCommand {
+    /// The command's public name, `postVideoStory`, and its one field, `video`.
+    package static let name = "postVideoStory", field = "video"
+    /// The `video` field: the video's media id.
+    package let value: String
+    /// A `postVideoStory` command of the video `value`.
+    package init(value: String) { self.value = value }
+    /// Decides `postVideoStory` for `actor`.
+    package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
+        try decider.acting(actor) { try decider.postVideoStory(value, by: $0) }
     }
 }
 
@@ -416,6 +486,8 @@ package struct ExpireStoryCommand: OneFieldCommand {
 extension Command {
     /// Posts `media` (a photo, base64) as a story of the acting user's, for a day.
     public static func postStory(media: String) -> Command { Command(PostStoryCommand(value: media)) }
+    /// Posts the acting user's transcoded video `video` (a media id) as a story of theirs, for a day.
+    public static func postVideoStory(video: String) -> Command { Command(PostVideoStoryCommand(value: video)) }
     /// Marks `story` seen by the acting user.
     public static func viewStory(story: String) -> Command { Command(ViewStoryCommand(value: story)) }
     /// Answers `story` with a direct message (`text`) to its author.
