@@ -49,6 +49,32 @@ public final class ZipWriter {
         guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
     }
 
+    /// Adds the file `path` holding the bytes of the file at `source` (`size` of them), read a
+    /// chunk at a time: a video of a hundred megabytes costs a chunk of memory.
+    public func add(_ path: String, contentsOf source: String, size: Int, modified date: Date = Date()) throws(ZipError)
+    {
+        guard !finished else { throw ZipError.failed("the archive is finished") }
+        guard let input = FileHandle(forReadingAtPath: source) else { throw ZipError.failed("\(path) cannot be read") }
+        defer { try? input.close() }
+        guard timeline_zip_begin(archive, path, Int64(size), Int64(date.timeIntervalSince1970)) == ARCHIVE_OK
+        else { throw failure() }
+        var left = size
+        while left > 0 {
+            guard let chunk = try? input.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else {
+                throw ZipError.failed("\(path) ended before its size")
+            }
+            let bytes = [UInt8](chunk)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
+                guard written > 0 else { throw failure() }
+                offset += written
+            }
+            left -= bytes.count
+        }
+        guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
+    }
+
     /// Writes the archive's central directory: the archive is complete.
     public func finish() throws(ZipError) {
         guard !finished else { return }

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import Testing
 import TimelineDomain
@@ -6,8 +7,8 @@ import TimelineDomain
 
 /// Videos through the library: an upload recorded and transcoded off the command (a phone's MOV
 /// with GPS and a rotation, checked by `ffprobe`), attached only once ready, served only to whom
-/// its post shows, resumed after a restart, a broken one failed with its reason, and a refused
-/// one leaving nothing behind.
+/// its post or story shows, in its owner's export, resumed after a restart, a broken one failed
+/// with its reason, and a refused one leaving nothing behind.
 @Suite(.serialized) struct VideoUploadTests {
     static func upload(_ service: TimelineService, _ path: String, by user: UserID) async throws -> MediaID {
         let video = try Data(contentsOf: URL(fileURLWithPath: path)).base64EncodedString()
@@ -60,6 +61,18 @@ import TimelineDomain
         #expect(throws: TimelineError.self) { try service.videoFile(media.rawValue, viewer: nil) }
         try await service.run(.follow(user: alice.rawValue), as: bob)
         #expect(try service.videoFile(media.rawValue, viewer: bob).bytes == file.bytes)
+
+        // Her data's export holds the video itself, beside its poster.
+        var archive: [UInt8] = []
+        try service.export(user: alice) { archive += $0 }
+        let exported = NSTemporaryDirectory() + "export-\(UUID().uuidString).zip"
+        try Data(archive).write(to: URL(fileURLWithPath: exported))
+        let reader = try ZipReader(path: exported)
+        var entries: [String: Int] = [:]
+        while let entry = try reader.next() { entries[entry.path] = try reader.read(limit: 1 << 27).count }
+        #expect(
+            entries["videos/\(post.id.rawValue)/1.mp4"] == file.bytes
+                && entries["photos/\(post.id.rawValue)/1.jpg"] != nil)
 
         // Deleted with its post: no longer served, and the sweep removes its file.
         try await service.run(.deletePost(post: post.id.rawValue), as: alice)

@@ -35,6 +35,8 @@ def steps(server, driver):
 
     poster = video.get_attribute("poster")
     assert poster and "/v1/images/" in poster, f"no poster frame: {poster!r}"
+    status = driver.execute_async_script("fetch(arguments[0]).then(r => arguments[1](r.status), () => arguments[1](0))", poster)
+    assert status == 200, f"the poster frame does not load: {status}"
     wait(driver, lambda d: d.execute_script("return arguments[0].readyState >= 1", video), "the video's metadata did not load")
     duration = driver.execute_script("return arguments[0].duration", video)
     assert abs(duration - 3) < 0.2, f"the video lasts {duration} s, not 3"

@@ -79,6 +79,9 @@ check(media.type == "video" and media.url and media.preview_url and original.wid
 status = alice.status_post("A clip #video", media_ids=[media.id])
 attached = status.media_attachments[0]
 check(attached.type == "video" and attached.url == media.url, "the status holds the video")
+poster = requests.get(attached.preview_url, timeout=30)
+check(poster.status_code == 200 and poster.headers["Content-Type"].startswith("image/"),
+      f"its preview_url is the poster frame, an image ({poster.status_code})")
 whole = requests.get(attached.url, timeout=60)
 check(whole.status_code == 200 and whole.headers["Content-Type"] == "video/mp4"
       and whole.headers["Accept-Ranges"] == "bytes", "the MP4 is served, video/mp4, Accept-Ranges: bytes")

@@ -16,10 +16,10 @@ enum ImportCommand {
         Imported users have no password: give each a token with `timeline password-reset @name`.
 
         instagram: the zip of Instagram's "Download your information" (JSON format), read as a
-        stream: its posts (photos and albums, captions and their hashtags, places from the photos'
-        EXIF, each at its original date), bio and profile photo become the user's. Running it again adds nothing;
-        an archive with a path outside it, or a damaged one, is refused before anything is written.
-        Videos are skipped (and reported) until the video pipeline takes them.
+        stream: its posts (photos, videos and albums, captions and their hashtags, places from the
+        photos' EXIF, each at its original date), bio and profile photo become the user's; videos are
+        transcoded as uploads are. Running it again adds nothing; an archive with a path outside
+        it, or a damaged one, is refused before anything is written.
         """
 
     static func run(_ args: Arguments) async throws -> Int32 {

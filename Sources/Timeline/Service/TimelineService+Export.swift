@@ -5,7 +5,8 @@ import JSONModel
 extension TimelineService {
     /// Writes `user`'s data as a zip archive to `output`, as it goes: `profile.json`,
     /// `posts.json` (each post as the API answers it) with every photo of theirs under
-    /// `photos/<post>/<n>.<ext>` (the stored full size), `comments.json`, `likes.json`,
+    /// `photos/<post>/<n>.<ext>` (the stored full size; a video's poster frame) and every video
+    /// under `videos/<post>/<n>.mp4`, `comments.json`, `likes.json`,
     /// `bookmarks.json`, `following.json`, `followers.json`, `blocks.json`, `mutes.json`,
     /// `notes.json` (the accounts they wrote a private note on, with it, `noteByViewer`),
     /// `endorsements.json`, `pinned.json`, `featured-tags.json`, and
@@ -27,6 +28,12 @@ extension TimelineService {
             for (index, photo) in post.media.enumerated() {
                 let image = try self.image(photo.image, viewer: user)
                 try add("photos/\(post.id.rawValue)/\(index + 1).\(image.mediaType.fileExtension)", image.bytes)
+                guard case .ready = photo.video else { continue }
+                let video = try videoFile(photo.id, viewer: user)
+                do {
+                    try zip.add(
+                        "videos/\(post.id.rawValue)/\(index + 1).mp4", contentsOf: video.path, size: video.bytes)
+                } catch { throw Self.exportError(error) }
             }
         }
         try add("comments.json", json(.array(data.comments.map(JSONOutput.comment))))

@@ -169,7 +169,7 @@ struct WriteJob: Sendable {
         }
         let envelopes = try log.append(pending, txn, sealingWith: keys)
         for (id, upload) in decision.blobs {
-            guard let owner = decision.actor else { continue }
+            guard let owner = decision.blobOwner ?? decision.actor else { continue }
             try models.storeImage(id, upload, owner: owner, key: try keys.ensureKey(for: owner), txn)
         }
         try models.apply(envelopes, txn)

@@ -52,6 +52,9 @@ package struct Decision: Sendable {
     /// The user the events are recorded as acting (`nil`: `system`, as SPEC names every actor
     /// that is not a user — the operator's tools too).
     public var actor: UserID?
+    /// Whose images `blobs` are (sealed with their key), when not the actor's: the uploader of
+    /// a video the server's worker finished.
+    public var blobOwner: UserID?
 
     /// A decision with these events, images, outcome and actor.
     public init(

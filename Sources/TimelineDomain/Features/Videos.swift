@@ -276,7 +276,9 @@ extension Decider {
             let event = VideoProcessed(
                 mediaId: id, uploaderId: media.uploader, width: width, height: height, video: video,
                 poster: photo.variants, blurhash: poster.blurhash)
-            return Decision(events: [.videoProcessed(event)], blobs: photo.blobs, outcome: .success(.media(id)))
+            var decision = Decision(events: [.videoProcessed(event)], blobs: photo.blobs, outcome: .success(.media(id)))
+            decision.blobOwner = media.uploader
+            return decision
         case .failed(let reason):
             let event = VideoFailed(
                 mediaId: id, uploaderId: media.uploader, reason: String(reason.prefix(VideoPolicy.maxReason)))
