@@ -116,11 +116,15 @@ import TimelineImport
         #expect(try service.posts(by: alice).items.count == 4)
     }
 
-    /// A thousand posts, a hundred of them albums of two, each photo a different colour: all of
-    /// them come in, and a second run adds none.
+    /// A thousand posts, a hundred of them albums of two, each photo a different colour, ten of
+    /// them videos and ten albums ending with one: all of them come in, and a second run adds none.
     @Test(.timeLimit(.minutes(5))) func aThousandPostsComeInOnce() async throws {
+        let clip = try VideoTranscoderTests.make(
+            "thousand-clip.mp4", ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-pix_fmt", "yuv420p"]
+        )
         let script = """
             import json, struct, zipfile, zlib
+            video = open('\(clip)', 'rb').read()
             def png(r, g, b):
                 raw = b''.join(b'\\x00' + bytes([r, g, b]) * 16 for _ in range(16))
                 def chunk(kind, data):
@@ -132,9 +136,14 @@ import TimelineImport
                 count = 2 if i % 10 == 0 else 1
                 media = []
                 for k in range(count):
-                    uri = f'media/posts/{i}-{k}.png'
-                    n = i * 2 + k
-                    files[uri] = png(n % 256, (n // 256) * 40 % 256, (n * 7) % 256)
+                    # Ten posts are a video, and ten albums end with one.
+                    if (i % 100 == 5 and k == 0) or (i % 100 == 50 and k == 1):
+                        uri = f'media/posts/{i}-{k}.mp4'
+                        files[uri] = video
+                    else:
+                        uri = f'media/posts/{i}-{k}.png'
+                        n = i * 2 + k
+                        files[uri] = png(n % 256, (n // 256) * 40 % 256, (n * 7) % 256)
                     media.append({"uri": uri, "creation_timestamp": 1500000000 + i * 3600, "title": f"post {i} #n{i % 7}"})
                 posts.append({"media": media, "title": f"post {i} #n{i % 7}", "creation_timestamp": 1500000000 + i * 3600})
             with zipfile.ZipFile('thousand.zip', 'w', zipfile.ZIP_DEFLATED) as z:
@@ -155,6 +164,8 @@ import TimelineImport
         #expect(report.imported["posts"] == 1000 && report.skipped.isEmpty, "\(report.text)")
         let posts = try service.all(limit: 100) { try service.posts(by: zoe, $0) }
         #expect(posts.count == 1000 && posts.filter { $0.media.count == 2 }.count == 100)
+        let videos = posts.flatMap(\.media).filter { if case .ready = $0.video { true } else { false } }
+        #expect(videos.count == 20)
         #expect(posts.first?.caption == "post 999 #n5" && posts.last?.caption == "post 0 #n0")
         let again = try service.importInstagram(path: Self.directory + "/thousand.zip", as: zoe)
         #expect(again.totalImported == 0 && again.alreadyPresent["posts"] == 1000)
