@@ -68,6 +68,9 @@ typedef struct {
     AVCodecContext *vdec, *venc, *adec, *aenc;
     struct SwsContext *sws, *rgb;
     SwrContext *swr;
+    /* What `swr` converts from: a stream's sound may change its layout, format or rate midway. */
+    AVChannelLayout swr_layout;
+    int swr_format, swr_rate;
     AVAudioFifo *fifo;
     AVFrame *frame, *scaled, *rotated, *aframe;
     AVPacket *pkt;
@@ -87,6 +90,7 @@ static inline void timeline_video_job_free(timeline_video_job *j) {
     sws_freeContext(j->sws);
     sws_freeContext(j->rgb);
     swr_free(&j->swr);
+    av_channel_layout_uninit(&j->swr_layout);
     if (j->fifo) av_audio_fifo_free(j->fifo);
     av_frame_free(&j->frame);
     av_frame_free(&j->scaled);
@@ -248,9 +252,7 @@ static inline int timeline_transcode(const char *input, const char *output, cons
             j.aout = avformat_new_stream(j.out, NULL);
             if (!j.aout || avcodec_parameters_from_context(j.aout->codecpar, j.aenc) < 0) goto failed;
             j.aout->time_base = j.aenc->time_base;
-            if (swr_alloc_set_opts2(&j.swr, &j.aenc->ch_layout, j.aenc->sample_fmt, j.aenc->sample_rate,
-                                    &j.adec->ch_layout, j.adec->sample_fmt, j.adec->sample_rate, 0, NULL) < 0
-                || swr_init(j.swr) < 0) goto failed;
+            /* The converter is made for the first sound frame's layout, format and rate (below). */
             j.fifo = av_audio_fifo_alloc(j.aenc->sample_fmt, 2, j.aenc->frame_size > 0 ? j.aenc->frame_size : 1024);
             if (!j.fifo) goto failed;
         }
@@ -275,6 +277,9 @@ static inline int timeline_transcode(const char *input, const char *output, cons
     AVPacket *in = av_packet_alloc();
     if (!in) goto failed;
     int64_t frames = 0, max_frames = (int64_t)(limits->max_seconds * 120) + 120;
+    /* The length as decoded, not as the header says (a header can lie): the last frame's time. */
+    int64_t first_ts = vin->start_time;
+    double decoded_seconds = 0;
     int draining = 0;
     while (!draining) {
         ret = av_read_frame(j.in, in);
@@ -311,6 +316,12 @@ static inline int timeline_transcode(const char *input, const char *output, cons
                         goto done;
                     }
                     if (++frames > max_frames) { av_frame_unref(f); av_packet_free(&in); code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_TOO_LONG, "the video has more frames than its length says"); goto done; }
+                    if (f->best_effort_timestamp != AV_NOPTS_VALUE) {
+                        if (first_ts == AV_NOPTS_VALUE) first_ts = f->best_effort_timestamp;
+                        double t = (f->best_effort_timestamp - first_ts) * av_q2d(vin->time_base) + 1 / av_q2d(rate);
+                        if (t > decoded_seconds) decoded_seconds = t;
+                        if (decoded_seconds > limits->max_seconds + 1) { av_frame_unref(f); av_packet_free(&in); code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_TOO_LONG, "the video is longer than we take"); goto done; }
+                    }
                     j.sws = sws_getCachedContext(j.sws, w, h, f->format, sw, sh, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL, NULL);
                     if (!j.sws || av_frame_make_writable(j.scaled) < 0) { av_frame_unref(f); av_packet_free(&in); goto failed; }
                     sws_scale(j.sws, (const uint8_t *const *)f->data, f->linesize, 0, h, j.scaled->data, j.scaled->linesize);
@@ -339,6 +350,27 @@ static inline int timeline_transcode(const char *input, const char *output, cons
                     ret = timeline_video_encode(&j, j.venc, j.vout, out);
                     if (ret < 0) { av_packet_free(&in); goto failed; }
                 } else {
+                    if (f->ch_layout.nb_channels <= 0 || f->ch_layout.nb_channels > 16 || f->sample_rate <= 0) {
+                        av_frame_unref(f);
+                        av_packet_free(&in);
+                        code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_UNREADABLE, "the video's sound is damaged");
+                        goto done;
+                    }
+                    /* A converter for this frame's layout, format and rate (made anew when they change). */
+                    if (!j.swr || av_channel_layout_compare(&f->ch_layout, &j.swr_layout) || f->format != j.swr_format
+                        || f->sample_rate != j.swr_rate) {
+                        swr_free(&j.swr);
+                        av_channel_layout_uninit(&j.swr_layout);
+                        if (swr_alloc_set_opts2(&j.swr, &j.aenc->ch_layout, j.aenc->sample_fmt, j.aenc->sample_rate,
+                                                &f->ch_layout, f->format, f->sample_rate, 0, NULL) < 0
+                            || swr_init(j.swr) < 0 || av_channel_layout_copy(&j.swr_layout, &f->ch_layout) < 0) {
+                            av_frame_unref(f);
+                            av_packet_free(&in);
+                            goto failed;
+                        }
+                        j.swr_format = f->format;
+                        j.swr_rate = f->sample_rate;
+                    }
                     uint8_t **converted = NULL;
                     int max = swr_get_out_samples(j.swr, f->nb_samples);
                     if (max < 0 || av_samples_alloc_array_and_samples(&converted, NULL, 2, max, j.aenc->sample_fmt, 0) < 0) { av_frame_unref(f); av_packet_free(&in); goto failed; }
@@ -348,6 +380,12 @@ static inline int timeline_transcode(const char *input, const char *output, cons
                     av_freep(&converted);
                     av_frame_unref(f);
                     if (n < 0 || timeline_video_drain_audio(&j, 0) < 0) { av_packet_free(&in); goto failed; }
+                    /* The sound is held to the length limit too (a short video over hours of sound). */
+                    if (j.audio_pts > (int64_t)((limits->max_seconds + 1) * j.aenc->sample_rate)) {
+                        av_packet_free(&in);
+                        code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_TOO_LONG, "the video is longer than we take");
+                        goto done;
+                    }
                 }
             }
         }
@@ -360,7 +398,7 @@ static inline int timeline_transcode(const char *input, const char *output, cons
     if (av_write_trailer(j.out) < 0) goto failed;
     info->width = ow;
     info->height = oh;
-    info->seconds = seconds;
+    info->seconds = decoded_seconds > 0 ? decoded_seconds : seconds;
     info->fps = av_q2d(rate);
     info->has_audio = j.aenc != NULL;
     code = TIMELINE_VIDEO_OK;

@@ -160,6 +160,48 @@ import Testing
         let mjpeg = try Self.make(
             "mjpeg.mov", ["-f", "lavfi", "-i", "testsrc=size=64x64:rate=5", "-t", "1", "-c:v", "mjpeg"])
         #expect(refusal(mjpeg) == .unsupported)
+        // A header that lies: a minute of frames whose MP4 boxes say 5 ms (mvhd, tkhd, mdhd).
+        let minute = try Self.make(
+            "minute.mp4",
+            ["-f", "lavfi", "-i", "color=size=16x16:rate=1", "-t", "60", "-c:v", "libx264", "-use_editlist", "0"])
+        let lying = Self.directory + "/lying.mp4"
+        try Self.run(
+            "python3",
+            [
+                "-c",
+                """
+                import struct, sys
+                data = bytearray(open(sys.argv[1], 'rb').read())
+                def walk(at, end):
+                    while at + 8 <= end:
+                        size, kind = struct.unpack('>I4s', data[at:at + 8])
+                        if kind in (b'moov', b'trak', b'mdia'): walk(at + 8, at + size)
+                        if kind in (b'mvhd', b'mdhd', b'tkhd') and data[at + 8] == 0:
+                            struct.pack_into('>I', data, at + 8 + 12 + (4 if kind == b'tkhd' else 0) + 4, 5)
+                        at += size
+                walk(0, len(data))
+                open(sys.argv[2], 'wb').write(data)
+                """, minute, lying
+            ])
+        #expect(refusal(lying, .init(maxSeconds: 10)) == .tooLong)
+        // Sound that turns from stereo to mono midway (MP3 frames of each): taken, not a crash.
+        let stereo = try Self.make(
+            "stereo.mp3",
+            ["-f", "lavfi", "-i", "sine", "-t", "1.5", "-ac", "2", "-write_xing", "0", "-id3v2_version", "0"])
+        let mono = try Self.make(
+            "mono.mp3",
+            ["-f", "lavfi", "-i", "sine", "-t", "1.5", "-ac", "1", "-write_xing", "0", "-id3v2_version", "0"])
+        let mixed = Self.directory + "/mixed.mp3"
+        try (try Data(contentsOf: URL(fileURLWithPath: stereo)) + Data(contentsOf: URL(fileURLWithPath: mono)))
+            .write(to: URL(fileURLWithPath: mixed))
+        let changing = try Self.make(
+            "changing.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-i", mixed, "-t", "3", "-c:v", "libx264", "-c:a",
+                "copy"
+            ])
+        let made = try VideoTranscoder.transcode(input: changing, output: Self.directory + "/changing-out.mp4")
+        #expect(made.hasAudio && abs(made.seconds - 3) < 0.2, "\(made)")
         // Sound alone.
         let audio = try Self.make("sound.m4a", ["-f", "lavfi", "-i", "sine", "-t", "1", "-c:a", "aac"])
         #expect(refusal(audio) == .noVideo)

@@ -88,7 +88,7 @@ import TimelineDomain
         let alice = try await service.createUser("alice").id
         let media = try await Self.upload(service, try VideoTranscoderTests.phoneVideo(), by: alice)
         service.close()
-        service = try openService(path: path)
+        service = try openService(path: path, seed: 43)  // another seed: ids of its own after the restart
         #expect(try service.videosProcessing().map(\.media) == [media])
         try await service.processPendingVideos()
         guard case .ready = try service.media(media, viewer: alice).video else {
@@ -97,6 +97,20 @@ import TimelineDomain
         }
         #expect(try service.videosProcessing().isEmpty)
         // The upload itself is gone once transcoded.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: service.videos.uploadsDirectory).isEmpty)
+
+        // One whose transcoding was begun twice and never ended (the process stopped on it) is
+        // not tried a third time: it fails, so a restart does not stop on it again.
+        let stopper = try await Self.upload(service, try VideoTranscoderTests.phoneVideo(), by: alice)
+        let upload = try #require(try service.videosProcessing().first?.upload)
+        service.videos.beginAttempt(upload)
+        service.videos.beginAttempt(upload)
+        try await service.processPendingVideos()
+        guard case .failed(let reason) = try service.media(stopper, viewer: alice).video else {
+            Issue.record("tried a third time")
+            return
+        }
+        #expect(reason.contains("stopped the transcoder"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: service.videos.uploadsDirectory).isEmpty)
     }
 

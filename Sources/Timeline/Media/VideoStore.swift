@@ -24,6 +24,26 @@ package struct VideoStore: Sendable {
     /// Where the transcoder writes `media`'s video until it is done.
     func partialFile(_ media: MediaID) -> String { file(media) + ".part" }
 
+    /// How many times transcoding the upload `name` was begun (and did not end): a video that
+    /// stops the whole process (a bug of a library's) is tried once more, then refused, so a
+    /// restart does not stop again on it.
+    func attempts(_ name: String) -> Int {
+        (try? String(contentsOfFile: upload(name) + ".attempts", encoding: .utf8)).flatMap { Int($0) } ?? 0
+    }
+
+    /// Records that transcoding the upload `name` begins (durably: a crash right after must see it).
+    func beginAttempt(_ name: String) {
+        let path = upload(name) + ".attempts"
+        try? String(attempts(name) + 1).write(toFile: path, atomically: true, encoding: .utf8)
+        if let handle = FileHandle(forUpdatingAtPath: path) {
+            try? handle.synchronize()
+            try? handle.close()
+        }
+    }
+
+    /// Forgets the attempts at the upload `name` (its job ended, either way).
+    func endAttempts(_ name: String) { try? FileManager.default.removeItem(atPath: upload(name) + ".attempts") }
+
     /// Creates the directories (on first use).
     func prepare() throws(TimelineError) {
         for directory in [spoolDirectory, uploadsDirectory, filesDirectory] {

@@ -107,7 +107,10 @@ extension TimelineService {
         let hold = VideoStore.JobLock(videos.upload(upload))
         defer { withExtendedLifetime(hold) {} }
         let finished: FinishedVideo
-        if hold != nil {
+        if hold != nil, videos.attempts(upload) >= 2 {
+            finished = .failed("the video could not be transcoded (it stopped the transcoder twice)")
+        } else if hold != nil {
+            videos.beginAttempt(upload)
             finished = await withCheckedContinuation { (done: CheckedContinuation<FinishedVideo, Never>) in
                 let thread = Thread { done.resume(returning: self.transcode(self.videos.upload(upload), media)) }
                 thread.name = "timeline video"
@@ -128,6 +131,7 @@ extension TimelineService {
             if case .notFound = error.code { try? FileManager.default.removeItem(atPath: videos.file(media)) }
         }
         try? FileManager.default.removeItem(atPath: videos.upload(upload))
+        videos.endAttempts(upload)
     }
 
     /// The video file at `input` transcoded into `media`'s file in the store, and its poster
