@@ -25,6 +25,9 @@ extension TimelineAPI {
         let result: CommandResult
         if let part = request.http.formParts.first(where: { $0.name == "video" }) {
             var alt: String?
+            guard request.http.formParts.filter({ $0.name == "video" }).count == 1 else {
+                throw TimelineError.invalid("video", "a video upload has one part video")
+            }
             for other in request.http.formParts where other.name != "video" {
                 guard other.name == "alt", other.file == nil, let text = String(validating: other.data, as: UTF8.self)
                 else { throw TimelineError.invalid(other.name, "a video upload has the parts video and alt alone") }
@@ -133,7 +136,9 @@ enum ByteRange: Equatable {
             self = .whole
             return
         }
-        let first = Int(ends[0]), last = Int(ends[1])
+        // Digits past Int's range are a byte that far off: past any file's end.
+        func number(_ digits: Substring) -> Int? { digits.isEmpty ? nil : Int(digits) ?? Int.max }
+        let first = number(ends[0]), last = number(ends[1])
         switch (first, last) {
         case (let first?, let last?) where first <= last:
             self = first < size ? .part(first...min(last, size - 1)) : .unsatisfiable
@@ -142,7 +147,7 @@ enum ByteRange: Equatable {
         case (nil, let suffix?) where ends[0].isEmpty:
             self = suffix > 0 && size > 0 ? .part(max(0, size - suffix)...(size - 1)) : .unsatisfiable
         default:
-            self = .whole  // `bytes=5-2`, `bytes=-`, digits too many for an Int: not well formed
+            self = .whole  // `bytes=5-2`, `bytes=-`: not well formed
         }
     }
 }

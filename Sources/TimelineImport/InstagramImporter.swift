@@ -45,6 +45,8 @@ struct InstagramImporter {
         var video: ImportedVideo?
     }
 
+    /// The videos transcoded so far (their files wait for their posts).
+    private(set) var videos: [MediaID] = []
     /// Told how far the import is: items (photos, videos, posts) done, of how many.
     let progress: @Sendable (_ done: Int, _ total: Int) -> Void
     private var done = 0, total = 0
@@ -245,6 +247,7 @@ struct InstagramImporter {
         let made = Result { () throws(TimelineError) -> ImportedVideo in try service.importedVideo(file, owner: user) }
         switch made {
         case .success(let video):
+            videos.append(video.media)
             return StoredPhoto(
                 variants: video.poster, width: video.width, height: video.height, blurhash: video.blurhash,
                 video: video)
@@ -408,6 +411,8 @@ extension TimelineService {
                 "cluster", "import into a standalone database; a cluster node's log is the replicated one")
         }
         var importer = InstagramImporter(service: self, user: user, progress: progress)
+        // Its videos' files are kept from the sweep until their posts are recorded (or not).
+        defer { importedVideosRecorded(importer.videos) }
         do {
             guard try importBatch({ try $0.state.user(user) }) != nil else {
                 throw TimelineError.notFound("user", user.rawValue)

@@ -149,6 +149,11 @@ extension InMemoryState {
                     visibility: .followers, poll: PollDraft(options: ["soup", "salad"], expiresIn: 300)),
                 as: alice.id
             ).created)
+        // Its photos are its own until it is published: no post takes them meanwhile (an
+        // adversarial run posted one; the publisher then failed on it, again and again).
+        await #expect(throws: TimelineError.self) {
+            try await service.run(.addPost(media: [a.id], caption: "now"), as: alice.id)
+        }
         // Moved earlier; an earlier post meanwhile.
         try await service.run(
             .reschedulePost(scheduledPost: id, scheduledAt: Self.time(start + 1_800_000)), as: alice.id)

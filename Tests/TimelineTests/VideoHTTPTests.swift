@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TimelineHTTP
+
 /// Videos over HTTP against a real `timeline serve` (Tests/mastodon/test_video.py): videos the
 /// ffmpeg command line makes, uploaded through Mastodon.py and /v1, checked by ffprobe; ranges;
 /// a followers-only post's video; a broken one failed, one that is no video refused.
@@ -28,5 +30,27 @@ import Testing
     @Test(.timeLimit(.minutes(4))) func inARealBrowser() async throws {
         try await WebAppTests.browserScript(
             "test_video.py", passes: "ok - a video story: added from the row, played in a follower's story viewer")
+    }
+}
+
+/// `Range` headers as RFC 9110 §14 reads them, against a body of 1,000 bytes.
+@Suite struct ByteRangeTests {
+    @Test func oneRangeIsTakenAndTheRestIsTheWholeBodyOrUnsatisfiable() {
+        let size = 1000
+        #expect(ByteRange(nil, size: size) == .whole)
+        #expect(ByteRange("bytes=0-0", size: size) == .part(0...0))
+        #expect(ByteRange("bytes=100-", size: size) == .part(100...999))
+        #expect(ByteRange("bytes=-100", size: size) == .part(900...999))
+        #expect(ByteRange("bytes=-5000", size: size) == .part(0...999))
+        #expect(ByteRange("bytes=990-5000", size: size) == .part(990...999))
+        // Digits past any Int: the end clamped, a first byte past the end.
+        #expect(ByteRange("bytes=0-99999999999999999999999", size: size) == .part(0...999))
+        #expect(ByteRange("bytes=99999999999999999999-", size: size) == .unsatisfiable)
+        #expect(ByteRange("bytes=1000-", size: size) == .unsatisfiable)
+        #expect(ByteRange("bytes=-0", size: size) == .unsatisfiable)
+        // Not honoured (several ranges, another unit) or not well formed: the whole body.
+        for header in ["bytes=0-1,5-6", "items=0-1", "bytes=5-2", "bytes=-", "bytes=a-b", "bytes 0-1"] {
+            #expect(ByteRange(header, size: size) == .whole, "\(header)")
+        }
     }
 }

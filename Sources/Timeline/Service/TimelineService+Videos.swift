@@ -209,7 +209,8 @@ extension TimelineService {
             }
             return (uploads, videos)
         }
-        self.videos.sweep(uploads: uploads, videos: videos, minimumAge: minimumAge)
+        let importing = videosBeingImported.withLock { $0 }
+        self.videos.sweep(uploads: uploads, videos: videos.union(importing), minimumAge: minimumAge)
     }
 }
 
@@ -241,8 +242,11 @@ extension TimelineService {
     /// Transcodes the video file at `path` (an import's) as a new video of `owner`'s, its
     /// poster stored sealed with their key; `invalid_argument` with the transcoder's reason
     /// when it is refused. The events come with the post that holds it (`ImportedVideo.events`).
+    /// Until the import says it is done with them (`importedVideosRecorded`), the video store's
+    /// sweep keeps their files, however long the import takes.
     package func importedVideo(_ path: String, owner: UserID) throws(TimelineError) -> ImportedVideo {
         let media = MediaID(newID())
+        videosBeingImported.withLock { _ = $0.insert(media) }
         switch transcode(path, media) {
         case .failed(let reason): throw TimelineError.invalid("video", reason)
         case let .ready(width, height, file, poster):
@@ -261,6 +265,12 @@ extension TimelineService {
                 throw TimelineService.translate(error)
             }
         }
+    }
+
+    /// The import that transcoded `media` (`importedVideo`) ended: recorded or not, their files
+    /// are the sweep's to judge again.
+    package func importedVideosRecorded(_ media: [MediaID]) {
+        videosBeingImported.withLock { $0.subtract(media) }
     }
 }
 

@@ -135,6 +135,9 @@ public final class TimelineService: Sendable {
     /// The last gone post's facts read from the log (`gonePost`): every open stream asks of the
     /// same deletion in turn, and a gone post's facts never change.
     let lastGonePost = Mutex<(id: PostID, record: PostRecord?)?>(nil)
+    /// The videos an import running in this process transcoded and has not recorded yet (their
+    /// events come with their posts, at its end): the video store's sweep keeps their files.
+    let videosBeingImported = Mutex<Set<MediaID>>([])
 
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {

@@ -267,8 +267,11 @@ extension Decider {
         return media
     }
 
-    /// The photos `ids` name, for `me` to attach: 1–10, distinct, each theirs and not in a post.
-    func attachableMedia(_ ids: [String], of me: UserRecord) throws -> [MediaRecord] {
+    /// The photos `ids` name, for `me` to attach: 1–10, distinct, each theirs and in no post,
+    /// story or scheduled post (but `schedule`, the one being published).
+    func attachableMedia(_ ids: [String], of me: UserRecord, publishing schedule: ScheduledPostID? = nil) throws
+        -> [MediaRecord]
+    {
         guard (1...MediaPolicy.maxPerPost).contains(ids.count) else {
             throw TimelineError.invalid("media", "a post holds 1–\(MediaPolicy.maxPerPost) photos")
         }
@@ -277,6 +280,10 @@ extension Decider {
             let media = try ownMedia(raw, of: me)
             guard media.post == nil, media.story == nil else {
                 throw TimelineError.invalid("media", "media \(media.id) is already in a post or a story")
+            }
+            // A scheduled post's photos are its own until it is published (by `schedule` itself).
+            if let holder = try state.scheduledPost(holding: media.id), holder != schedule {
+                throw TimelineError.invalid("media", "media \(media.id) is already in a scheduled post")
             }
             switch media.video {
             case .processing:

@@ -395,7 +395,8 @@ extension PostDeleted: EventPayload {
 extension Decider {
     func addPost(
         photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
-        visibility: PostVisibility? = nil, poll: PollDraft? = nil, inReplyTo: String? = nil, by me: UserRecord
+        visibility: PostVisibility? = nil, poll: PollDraft? = nil, inReplyTo: String? = nil,
+        publishing schedule: ScheduledPostID? = nil, by me: UserRecord
     ) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
@@ -441,7 +442,7 @@ extension Decider {
             blobs = photo.blobs
         case .media(let ids):
             // An album: the photos uploaded before; the first is the post's image.
-            let media = try attachableMedia(ids, of: me)
+            let media = try attachableMedia(ids, of: me, publishing: schedule)
             let cover = media[0]
             (event.imageId, event.width, event.height, event.variants) = (
                 cover.variants.full, cover.width, cover.height, cover.variants

@@ -358,11 +358,6 @@ extension Decider {
             photos: draft.photos, caption: draft.caption, location: draft.location,
             sensitive: draft.sensitive ?? false, warning: draft.warning, visibility: draft.visibility,
             poll: draft.poll, by: me)
-        for raw in ids {
-            if try state.scheduledPost(holding: MediaID(raw)) != nil {
-                throw TimelineError.invalid("media", "media \(raw) is already in a scheduled post")
-            }
-        }
         try requireRoom(at: at, of: me.id)
         var caption: String?, place: Place?, warning: String?
         for event in trial.events {
@@ -419,7 +414,7 @@ extension Decider {
         var decision = try addPost(
             photos: .media(draft.media.map(\.rawValue)), caption: draft.caption, location: draft.location,
             sensitive: draft.sensitive, warning: draft.warning, visibility: draft.visibility, poll: draft.poll,
-            by: author)
+            publishing: id, by: author)
         guard case .success(.post(let post)) = decision.outcome else {
             throw TimelineError(.internal, "publishing \(id) made no post")
         }

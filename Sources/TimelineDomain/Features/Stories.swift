@@ -268,8 +268,9 @@ extension Decider {
             throw TimelineError.invalid(
                 "video", "media \(media.id) is not a video ready to be shown (it may be processing)")
         }
-        guard media.post == nil, media.story == nil else {
-            throw TimelineError.invalid("video", "the video \(media.id) is already in a post or a story")
+        guard media.post == nil, media.story == nil, try state.scheduledPost(holding: media.id) == nil else {
+            throw TimelineError.invalid(
+                "video", "the video \(media.id) is already in a post, a story or a scheduled post")
         }
         let event = StoryPosted(
             storyId: StoryID(context.newID()), authorId: me.id, width: media.width, height: media.height,
