@@ -171,7 +171,8 @@ static inline int timeline_transcode(const char *input, const char *output, cons
     if (w <= 0 || h <= 0 || (int64_t)w * h > limits->max_pixels) { code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_TOO_LARGE, "the video's frames are larger than we take"); goto done; }
     double seconds = j.in->duration > 0 ? j.in->duration / (double)AV_TIME_BASE
         : (vin->duration > 0 ? vin->duration * av_q2d(vin->time_base) : -1);
-    if (seconds < 0) { code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_UNREADABLE, "the video's length is not known"); goto done; }
+    /* A length not told (a browser's recording, a live WebM) is measured as it is decoded, below. */
+    if (seconds < 0) seconds = 0;
     if (seconds > limits->max_seconds) { code = timeline_video_fail(error, error_len, TIMELINE_VIDEO_TOO_LONG, "the video is longer than we take"); goto done; }
     j.aindex = av_find_best_stream(j.in, AVMEDIA_TYPE_AUDIO, -1, j.vindex, NULL, 0);
     if (j.aindex >= 0) {

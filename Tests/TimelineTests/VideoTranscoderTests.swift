@@ -116,6 +116,16 @@ import Testing
         #expect(fromWebM.hasAudio)
         let streams = try #require(try Self.probe(Self.directory + "/vp9-out.mp4")["streams"] as? [[String: Any]])
         #expect(streams.map { $0["codec_name"] as? String } == ["h264", "aac"])
+        // A browser's recording (a live WebM) tells no length: measured as it is decoded.
+        let live = try Self.make(
+            "live.webm",
+            ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-t", "2", "-c:v", "libvpx", "-live", "1"])
+        let fromLive = try VideoTranscoder.transcode(input: live, output: Self.directory + "/live-out.mp4")
+        #expect(abs(fromLive.seconds - 2) < 0.2, "\(fromLive)")
+        #expect(throws: VideoError.self) {
+            try VideoTranscoder.transcode(
+                input: live, output: Self.directory + "/live-short.mp4", limits: .init(maxSeconds: 0.5))
+        }
     }
 
     @Test func aLargeVideoIsScaledTo1080p() throws {
