@@ -125,13 +125,7 @@ enum StoryRecords: TableLayout {
         w.variants(story.variants)
         w.string(story.blurhash)
         w.u8(story.highlighted ? 1 : 0)
-        if let video = story.video {
-            w.u8(1)
-            w.string(video.media.rawValue)
-            video.file.encode(to: &w)
-        } else {
-            w.u8(0)
-        }
+        StoryVideo.encode(story.video, to: &w)
         return w.bytes
     }
     static func decode(_ bytes: [UInt8]) throws -> StoryRecord {
@@ -144,9 +138,7 @@ enum StoryRecords: TableLayout {
         var story = StoryRecord(
             id: id, author: author, postedAt: postedAt, width: width, height: height, variants: variants,
             blurhash: try r.string(), highlighted: try r.u8() == 1)
-        if version == 2, try r.u8() == 1 {
-            story.video = StoryVideo(media: MediaID(try r.string()), file: try VideoFile(from: &r))
-        }
+        if version == 2 { story.video = try StoryVideo.decode(from: &r) }
         return story
     }
 }

@@ -38,6 +38,20 @@ public struct StoryVideo: Equatable, Sendable, Codable {
         self.media = media
         self.file = file
     }
+
+    /// Writes it, or that there is none: 0, or 1 ‖ media ‖ file (an event's or a record's part).
+    package static func encode(_ video: StoryVideo?, to w: inout ByteWriter) {
+        guard let video else { return w.u8(0) }
+        w.u8(1)
+        w.string(video.media.rawValue)
+        video.file.encode(to: &w)
+    }
+
+    /// Reads what `encode` wrote.
+    package static func decode(from r: inout ByteReader) throws -> StoryVideo? {
+        guard try r.u8() == 1 else { return nil }
+        return StoryVideo(media: MediaID(try r.string()), file: try VideoFile(from: &r))
+    }
 }
 
 /// The payload of `StoryPosted`: a story's photo, as the image pipeline produced it (for a video
@@ -91,13 +105,7 @@ extension StoryPosted: EventPayload {
         w.int(height)
         w.variants(variants)
         w.string(blurhash)
-        if let video {
-            w.u8(1)
-            w.string(video.media.rawValue)
-            video.file.encode(to: &w)
-        } else {
-            w.u8(0)
-        }
+        StoryVideo.encode(video, to: &w)
     }
 
     /// Reads a stored `StoryPosted` payload of version `opener.version`.
@@ -106,10 +114,7 @@ extension StoryPosted: EventPayload {
         let width = try r.int(), height = try r.int()
         let variants = try r.variants()
         let blurhash = try r.string()
-        var video: StoryVideo?
-        if opener.version >= 2, try r.u8() == 1 {
-            video = StoryVideo(media: MediaID(try r.string()), file: try VideoFile(from: &r))
-        }
+        let video = opener.version >= 2 ? try StoryVideo.decode(from: &r) : nil
         self.init(
             storyId: story, authorId: author, width: width, height: height, variants: variants, blurhash: blurhash,
             video: video)
