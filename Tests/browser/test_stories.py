@@ -46,11 +46,13 @@ def steps(server, driver):
         return True
 
     wait(driver, choose, "could not choose the story's photo")
-    wait(driver, lambda d: "Your story" in row_labels(d), f"no own story in the row: {row_labels(driver)}")
+    # (The messages name no element: the row re-renders as it loads, so one read for a message
+    # before the wait may be stale; the wait itself looks again.)
+    wait(driver, lambda d: "Your story" in row_labels(d), "no own story in the row")
     check("Add to your story posts a photo: the row shows Your story")
 
     as_user(driver, server, bob, "/")
-    wait(driver, lambda d: "Story by ann, not seen" in row_labels(d), f"the row: {row_labels(driver)}")
+    wait(driver, lambda d: "Story by ann, not seen" in row_labels(d), "no unseen story of ann's in the row")
     click_when_there(driver, "main .stories-row button.story-author.unseen", "could not open ann's story")
     wait(driver, photo_loaded, "the story's photo did not load")
     reply = driver.find_element(By.CSS_SELECTOR, "dialog.story-viewer input[name=reply]")
@@ -59,7 +61,7 @@ def steps(server, driver):
     wait(driver, lambda d: "Sent as a message" in d.find_element(By.CSS_SELECTOR, "dialog .story-status").text,
          "the reply was not sent")
     button(driver, "Close").click()
-    wait(driver, lambda d: "Story by ann" in row_labels(d), f"the row after viewing: {row_labels(driver)}")
+    wait(driver, lambda d: "Story by ann" in row_labels(d), "ann's story is not in the row after viewing it")
     messages = server.call("GET", "/v1/conversations", None, ann["session"])
     assert any("lovely light" in ((c.get("lastPost") or {}).get("caption") or "") for c in messages["items"]), messages
     check("bob sees ann's unseen story, replies as a message, and it is seen")
