@@ -66,9 +66,9 @@ def steps(server, driver):
     ben = sign_up(server, "ben")
     server.call("PUT", f"/v1/me/following/{ann['user']['id']}", token=ben["session"])
     as_user(driver, server, ben, "/")
-    opener = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "main .stories-row button.story-author.unseen")), None),
-                  "no unseen story of ann's in ben's row")
-    driver.execute_script("arguments[0].click()", opener)
+    # Found and clicked in one step: the row may re-render between two.
+    opens = "const b = document.querySelector('main .stories-row button.story-author.unseen'); if (b) b.click(); return !!b"
+    wait(driver, lambda d: d.execute_script(opens), "no unseen story of ann's in ben's row")
     story = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "dialog video.story-video")), None),
                  "the story viewer shows no video")
     state = "return [arguments[0].readyState, arguments[0].currentTime, arguments[0].paused, String(arguments[0].src).slice(0, 5), arguments[0].error && arguments[0].error.message]"
