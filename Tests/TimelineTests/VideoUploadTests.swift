@@ -145,6 +145,10 @@ import TimelineDomain
             #expect(error.code == .unsupportedMediaType)
         }
         #expect(!FileManager.default.fileExists(atPath: spooled))
+        // A real video refused by deciding (no one signed in): its staged upload goes too.
+        await #expect(throws: TimelineError.self) {
+            try await service.execute(.uploadVideo(video: whole.base64EncodedString()), as: .anonymous)
+        }
         #expect(try service.lastSequence() == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: service.videos.uploadsDirectory).isEmpty)
     }

@@ -74,6 +74,9 @@ package struct VideoStore: Sendable {
         return StagedVideo(upload: name, bytes: size)
     }
 
+    /// Removes the upload `staged` (its command was refused).
+    func discard(_ staged: StagedVideo) { try? FileManager.default.removeItem(atPath: upload(staged.upload)) }
+
     /// The size of the file at `path`, if it is one (nil when it is not there).
     static func size(of path: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int

@@ -23,21 +23,7 @@ extension TimelineService {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
-        return try await executeStaging(.uploadVideo(video: "", alt: alt), as: caller, origin: origin, given: given)
-    }
-
-    /// `execute` for an `uploadVideo` whose upload is staged: a refused command leaves no upload.
-    private func executeStaging(_ command: Command, as caller: Caller, origin: String?, given: Prepared)
-        async throws(TimelineError) -> CommandResult
-    {
-        do {
-            return try await execute(command, as: caller, origin: origin, given: given)
-        } catch {
-            if let staged = given.stagedVideo {
-                try? FileManager.default.removeItem(atPath: videos.upload(staged.upload))
-            }
-            throw error
-        }
+        return try await execute(.uploadVideo(video: "", alt: alt), as: caller, origin: origin, given: given)
     }
 
     /// Where large HTTP uploads (videos, archives to import) are written while they arrive:

@@ -327,8 +327,15 @@ public final class TimelineService: Sendable {
         given: Prepared
     ) async throws(TimelineError) -> CommandResult {
         let origin = origin.map { log.keys.emailHash("origin:" + $0) }
-        let actor = try Self.actor(of: caller)
-        var prepared = try await prepare(command, actor: actor, origin: origin, given: given)
+        let actor: Actor
+        var prepared: Prepared
+        do {
+            actor = try Self.actor(of: caller)
+            prepared = try await prepare(command, actor: actor, origin: origin, given: given)
+        } catch {
+            if let staged = given.stagedVideo { videos.discard(staged) }
+            throw error
+        }
         prepared.origin = origin
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
@@ -342,6 +349,9 @@ public final class TimelineService: Sendable {
                 continuation.resume(returning: .failure(TimelineError(.internal, "the service is closed")))
             }
         }
+        // A refused upload keeps nothing: its staged video goes (a command appends nothing, and
+        // changes nothing, when it fails).
+        if case .failure = result, let staged = prepared.stagedVideo { videos.discard(staged) }
         return try result.get()
     }
 
