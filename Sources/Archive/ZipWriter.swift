@@ -40,12 +40,7 @@ public final class ZipWriter {
         guard !finished else { throw ZipError.failed("the archive is finished") }
         guard timeline_zip_begin(archive, path, Int64(bytes.count), Int64(date.timeIntervalSince1970)) == ARCHIVE_OK
         else { throw failure() }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-            guard written > 0 else { throw failure() }
-            offset += written
-        }
+        try write(bytes)
         guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
     }
 
@@ -63,16 +58,20 @@ public final class ZipWriter {
             guard let chunk = try? input.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty else {
                 throw ZipError.failed("\(path) ended before its size")
             }
-            let bytes = [UInt8](chunk)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-                guard written > 0 else { throw failure() }
-                offset += written
-            }
-            left -= bytes.count
+            try write([UInt8](chunk))
+            left -= chunk.count
         }
         guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw failure() }
+    }
+
+    /// Writes `bytes` into the current entry.
+    private func write(_ bytes: [UInt8]) throws(ZipError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
+            guard written > 0 else { throw failure() }
+            offset += written
+        }
     }
 
     /// Writes the archive's central directory: the archive is complete.

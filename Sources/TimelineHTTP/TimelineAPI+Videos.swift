@@ -64,8 +64,7 @@ extension TimelineAPI {
     /// image's limit: a photo larger is refused before it is read).
     func photoBytes(_ part: FormPart) throws(TimelineError) -> [UInt8] {
         guard let file = part.file else { return part.data }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
-        guard let size, size <= ImageUpload.maxBytes else {
+        guard let size = VideoStore.size(of: file), size <= ImageUpload.maxBytes else {
             throw TimelineError(.payloadTooLarge, "an image may have at most \(ImageUpload.maxBytes >> 20) MiB")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -77,9 +76,7 @@ extension TimelineAPI {
     /// Whether the file part `part` holds a video (by its first bytes).
     func isVideo(_ part: FormPart) -> Bool {
         guard let file = part.file else { return TimelineService.isVideo(head: Array(part.data.prefix(16))) }
-        guard let handle = FileHandle(forReadingAtPath: file) else { return false }
-        defer { try? handle.close() }
-        return TimelineService.isVideo(head: [UInt8]((try? handle.read(upToCount: 16)) ?? Data()))
+        return TimelineService.isVideo(fileAt: file)
     }
 
     /// `GET /v1/videos/{media}`: a transcoded video's MP4, to whom its post shows (an upload

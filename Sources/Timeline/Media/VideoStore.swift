@@ -67,8 +67,7 @@ package struct VideoStore: Sendable {
     func stage(moving path: String) throws(TimelineError) -> StagedVideo {
         try prepare()
         let name = Self.newName()
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        guard let size, rename(path, upload(name)) == 0 else {
+        guard let size = Self.size(of: path), rename(path, upload(name)) == 0 else {
             throw TimelineError(.internal, "the video could not be stored")
         }
         return StagedVideo(upload: name, bytes: size)
@@ -78,7 +77,7 @@ package struct VideoStore: Sendable {
     func discard(_ staged: StagedVideo) { try? FileManager.default.removeItem(atPath: upload(staged.upload)) }
 
     /// The size of the file at `path`, if it is one (nil when it is not there).
-    static func size(of path: String) -> Int? {
+    package static func size(of path: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
     }
 

@@ -68,7 +68,8 @@ extension TimelineService {
         TimelineError(.payloadTooLarge, "a video may have at most \(options.maxVideoBytes) bytes", field: "video")
     }
 
-    private static func head(of path: String) -> [UInt8] {
+    /// The first bytes of the file at `path` (none when it cannot be read).
+    static func head(of path: String) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
         return [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
@@ -264,4 +265,7 @@ extension TimelineService {
     /// Whether `head` (a file's first bytes) is an MP4, MOV or WebM file's: what an upload that
     /// may be a photo or a video (Mastodon's one media endpoint) is told apart by.
     public static func isVideo(head: [UInt8]) -> Bool { VideoStore.isVideoContainer(head) }
+
+    /// Whether the file at `path` is an MP4, MOV or WebM file's, by its first bytes.
+    public static func isVideo(fileAt path: String) -> Bool { isVideo(head: head(of: path)) }
 }
