@@ -61,13 +61,7 @@ import TimelineImport
                 if \(hostile ? "True" : "False"):
                     z.writestr('../../outside.txt', 'x')
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try ZipReaderTests.python(script, in: directory)
         return directory + "/" + name
     }
 
@@ -151,13 +145,7 @@ import TimelineImport
                 for uri, data in files.items():
                     z.writestr(uri, data)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: Self.directory)
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try #require(try ZipReaderTests.python(script, in: Self.directory))
         let service = try openService()
         let zoe = try await service.createUser("zoe").id
         let report = try service.importInstagram(path: Self.directory + "/thousand.zip", as: zoe)

@@ -12,8 +12,10 @@ import Testing
         return path
     }()
 
-    /// Runs `script` with Python 3 in the test's directory.
-    static func python(_ script: String) throws {
+    /// Runs `script` with Python 3 in `directory` (the test's by default); whether it succeeded
+    /// (expected to).
+    @discardableResult
+    static func python(_ script: String, in directory: String = directory) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
@@ -21,6 +23,7 @@ import Testing
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        return process.terminationStatus == 0
     }
 
     static func entries(_ name: String, limit: Int = 1 << 20) throws -> [(ZipReader.Entry, [UInt8])] {
