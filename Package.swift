@@ -37,12 +37,14 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"]),
         .target(name: "Sodium", dependencies: ["CSodium"]),
         // Digests libsodium lacks (SHA-1 for the WebSocket handshake, HMAC-SHA-1 for one-time
-        // codes), through OpenSSL's libcrypto.
+        // codes) and RSA (ActivityPub's actor keys), through OpenSSL's libcrypto.
         .target(name: "OpenSSL", dependencies: ["COpenSSL"]),
         // Web Push: message encryption (RFC 8291) and VAPID (RFC 8292) over OpenSSL.
         // HTTPS requests (libcurl): Web Push deliveries.
         .target(name: "Curl", dependencies: ["CCurl"]),
         .target(name: "WebPush", dependencies: ["OpenSSL", "Curl"]),
+        // HTTP Signatures as ActivityPub servers make and check them (draft-cavage, RFC 9421).
+        .target(name: "HTTPSignatures", dependencies: ["OpenSSL", "Sodium"]),
         // Zip archives written as a stream (libarchive): a user's export.
         .target(name: "Archive", dependencies: ["CArchive"]),
         // gzip for the HTTP answers a client asks to have compressed (zlib).
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "TimelineCluster", dependencies: ["Timeline", "NATS", "TimelinePush"]),
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: [
-            "Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel", "Zlib",
+            "Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel", "Zlib", "HTTPSignatures",
         ]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL", "JSONModel"]),
@@ -101,7 +103,7 @@ let package = Package(
         .testTarget(name: "TimelineTests", dependencies: [
             "Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster",
             "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl", "JSONModel",
-            "FFmpeg",
+            "FFmpeg", "HTTPSignatures",
         ], exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -6,6 +6,7 @@
 #include <openssl/kdf.h>
 #include <openssl/rand.h>
 #include <openssl/hmac.h>
+#include <openssl/err.h>
 
 /* OpenSSL 3's P-256, HKDF and AES-128-GCM as the few fixed-size operations Web Push (RFC 8291,
    RFC 8292) needs. Its key import and generation take OSSL_PARAM lists and variadic macros,
@@ -111,5 +112,82 @@ static inline int timeline_aes128gcm_seal(const unsigned char *key, const unsign
         && EVP_EncryptFinal_ex(ctx, out + written, &final) == 1 && (size_t)(written + final) == length
         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, out + length) == 1;
     EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <openssl/bio.h>
+#include <openssl/decoder.h>
+
+/* RSA for ActivityPub's HTTP Signatures (rsa-sha256 / rsa-v1_5-sha256): keys cross as PEM text
+   (PKCS#8 private, SubjectPublicKeyInfo public: the forms actor documents publish). */
+
+/** A new RSA key of `bits`, or NULL. */
+static inline EVP_PKEY *timeline_rsa_generate(unsigned int bits) {
+    return EVP_RSA_gen(bits);
+}
+
+/** A key read from PEM text: a private key (PKCS#8 or PKCS#1) when `private_key`, else a public
+    key (SubjectPublicKeyInfo, or PKCS#1 `RSA PUBLIC KEY`); NULL when it is neither. */
+static inline EVP_PKEY *timeline_pem_read(const char *pem, size_t length, int private_key) {
+    BIO *bio = BIO_new_mem_buf(pem, (int)length);
+    EVP_PKEY *key = NULL;
+    if (!bio) return NULL;
+    if (private_key) {
+        key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
+    } else {
+        /* SubjectPublicKeyInfo or PKCS#1, as actors publish either. */
+        OSSL_DECODER_CTX *decoder =
+            OSSL_DECODER_CTX_new_for_pkey(&key, "PEM", NULL, "RSA", EVP_PKEY_PUBLIC_KEY, NULL, NULL);
+        if (!decoder || OSSL_DECODER_from_bio(decoder, bio) != 1) key = NULL;
+        OSSL_DECODER_CTX_free(decoder);
+    }
+    BIO_free(bio);
+    ERR_clear_error();
+    return key;
+}
+
+/** The key's PEM text (PKCS#8 private when `private_key`, else SubjectPublicKeyInfo), in a
+    buffer the caller frees with `OPENSSL_free`; NULL on failure. */
+static inline char *timeline_pem_write(EVP_PKEY *key, int private_key, size_t *length) {
+    BIO *bio = BIO_new(BIO_s_mem());
+    char *data = NULL, *out = NULL;
+    long size;
+    int ok = bio && (private_key ? PEM_write_bio_PKCS8PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL)
+                                 : PEM_write_bio_PUBKEY(bio, key));
+    if (ok && (size = BIO_get_mem_data(bio, &data)) > 0 && (out = OPENSSL_malloc((size_t)size))) {
+        memcpy(out, data, (size_t)size);
+        *length = (size_t)size;
+    }
+    BIO_free(bio);
+    return out;
+}
+
+/** The size in bits of an RSA key (0 for another kind of key). */
+static inline int timeline_rsa_bits(EVP_PKEY *key) {
+    return EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA ? EVP_PKEY_get_bits(key) : 0;
+}
+
+/** RSASSA-PKCS1-v1_5 with SHA-256 of `message`: writes the signature (at most 512 bytes) and
+    its length. */
+static inline int timeline_rsa_sha256_sign(EVP_PKEY *key, const unsigned char *message, size_t message_length,
+                                           unsigned char *signature, size_t *signature_length) {
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    int ok = md && EVP_DigestSignInit_ex(md, NULL, "SHA256", NULL, NULL, key, NULL) == 1
+        && EVP_DigestSign(md, NULL, signature_length, message, message_length) == 1 && *signature_length <= 512
+        && EVP_DigestSign(md, signature, signature_length, message, message_length) == 1;
+    EVP_MD_CTX_free(md);
+    return ok;
+}
+
+/** Whether `signature` is `key`'s RSASSA-PKCS1-v1_5 SHA-256 signature of `message`. */
+static inline int timeline_rsa_sha256_verify(EVP_PKEY *key, const unsigned char *message, size_t message_length,
+                                             const unsigned char *signature, size_t signature_length) {
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    int ok = md && EVP_DigestVerifyInit_ex(md, NULL, "SHA256", NULL, NULL, key, NULL) == 1
+        && EVP_DigestVerify(md, signature, signature_length, message, message_length) == 1;
+    EVP_MD_CTX_free(md);
+    ERR_clear_error();
     return ok;
 }

@@ -56,7 +56,8 @@ extension Command {
         EnrollTwoFactorCommand.self, ConfirmTwoFactorCommand.self, DisableTwoFactorCommand.self,
         PostStoryCommand.self, PostVideoStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self,
         HighlightStoryCommand.self,
-        UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self
+        UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self,
+        CreateActorKeyCommand.self
     ]
 }
 
@@ -303,6 +304,8 @@ public enum Event: Equatable, Sendable {
     case tagFollowed(UserHashtag)
     /// A user stopped following a hashtag.
     case tagUnfollowed(UserHashtag)
+    /// A local user's actor got its RSA signing key: `ActorKeyCreated`.
+    case actorKeyCreated(ActorKeyCreated)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -426,6 +429,7 @@ public enum Event: Equatable, Sendable {
         case .tagUnfeatured: .tagUnfeatured
         case .tagFollowed: .tagFollowed
         case .tagUnfollowed: .tagUnfollowed
+        case .actorKeyCreated: .actorKeyCreated
         }
     }
 
@@ -542,6 +546,7 @@ public enum Event: Equatable, Sendable {
         case .tagUnfeatured(let e): e
         case .tagFollowed(let e): e
         case .tagUnfollowed(let e): e
+        case .actorKeyCreated(let e): e
         }
     }
 }
@@ -786,6 +791,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case tagFollowed = "TagFollowed"
     /// A user stopped following a hashtag.
     case tagUnfollowed = "TagUnfollowed"
+    /// A local user's actor got its RSA signing key.
+    case actorKeyCreated = "ActorKeyCreated"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -884,6 +891,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .accountEndorsed, .accountUnendorsed, .suggestionDismissed: AccountChoice.self
         case .annualReportGenerated, .annualReportRead: AnnualReportMark.self
         case .tagFeatured, .tagUnfeatured, .tagFollowed, .tagUnfollowed: UserHashtag.self
+        case .actorKeyCreated: ActorKeyCreated.self
         }
     }
 
@@ -1011,6 +1019,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .tagUnfeatured: .tagUnfeatured(try UserHashtag(from: &r, &opener))
         case .tagFollowed: .tagFollowed(try UserHashtag(from: &r, &opener))
         case .tagUnfollowed: .tagUnfollowed(try UserHashtag(from: &r, &opener))
+        case .actorKeyCreated: .actorKeyCreated(try ActorKeyCreated(from: &r, &opener))
         }
     }
 }

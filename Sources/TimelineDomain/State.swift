@@ -236,6 +236,8 @@ package protocol DecisionState {
     func hasViewed(_ story: StoryID, _ viewer: UserID) throws -> Bool
     /// `user`'s two-factor sign-in: enrolled (confirmed or not), or `nil`.
     func twoFactor(_ user: UserID) throws -> TwoFactorRecord?
+    /// Whether `user`'s ActivityPub actor has its signing key.
+    func hasActorKey(_ user: UserID) throws -> Bool
     /// The unexpired-or-not reset token with this hash.
     func passwordReset(hash: String) throws -> SessionRecord?
     /// When `user` last asked for a reset by email (ms), if they ever did.

@@ -72,8 +72,10 @@ struct Route: Sendable {
         self.mastodon = mastodon
         // Split as paths are (so `/` is one empty segment and matches only `/`).
         segments = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
-            part.hasPrefix("{") && part.hasSuffix("}")
-                ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+            guard part.hasSuffix("}"), let open = part.firstIndex(of: "{") else { return .literal(String(part)) }
+            let name = String(part[part.index(after: open)..<part.index(before: part.endIndex)])
+            // `@{username}`: a parameter after a literal prefix (a profile's address, `/@alice`).
+            return open == part.startIndex ? .parameter(name) : .prefixed(String(part[..<open]), name)
         }
     }
 
@@ -87,7 +89,12 @@ struct Route: Sendable {
 
     /// The names of the template's path parameters, in order.
     var pathParameters: [String] {
-        segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+        segments.compactMap {
+            switch $0 {
+            case .parameter(let name), .prefixed(_, let name): name
+            case .literal: nil
+            }
+        }
     }
 
     /// The path parameters if `path` matches the template.
@@ -100,6 +107,9 @@ struct Route: Sendable {
             case .parameter(let name):
                 guard !part.isEmpty else { return nil }
                 found[name] = String(part)
+            case .prefixed(let prefix, let name):
+                guard part.hasPrefix(prefix), part.count > prefix.count else { return nil }
+                found[name] = String(part.dropFirst(prefix.count))
             }
         }
         return found
@@ -109,6 +119,8 @@ struct Route: Sendable {
 private enum Segment: Sendable {
     case literal(String)
     case parameter(String)
+    /// A parameter after a literal prefix (`@{username}`).
+    case prefixed(String, String)
 }
 
 /// Finds the route of a request.

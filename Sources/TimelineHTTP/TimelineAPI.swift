@@ -87,7 +87,7 @@ public final class TimelineAPI: Sendable {
         requestWindows = RequestWindows(limit: options.requestsPerWindow)
         passwordChecks = Throttle(capacity: options.passwordChecksPerMinute, per: .seconds(60), what: "password checks")
         contactLookups = Throttle(capacity: options.contactLookupsPerHour, per: .seconds(3600), what: "email lookups")
-        router = Router(routes: Self.routes + MastodonAPI.table)
+        router = Router(routes: Self.routes + MastodonAPI.table + ActivityPubAPI.table)
         operationsRouter = Router(routes: Self.operationsRoutes)
     }
 

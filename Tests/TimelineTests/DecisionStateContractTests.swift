@@ -135,6 +135,8 @@ extension InMemoryState {
             twoFactors[e.userId]?.recoveryCodeHashes.removeAll { $0 == e.recoveryCodeHash }
         case .twoFactorDisabled(let e):
             twoFactors[e.userId] = nil
+        case .actorKeyCreated(let e):
+            actorKeys.insert(e.userId)
         case .storyPosted(let e):
             storyRecords[e.storyId] = StoryRecord(
                 id: e.storyId, author: e.authorId, postedAt: envelope.timestamp, width: e.width, height: e.height,
@@ -350,6 +352,7 @@ extension InMemoryState {
             reportEdges.insert([e.reporterId.rawValue, e.postId.rawValue])
         case .userErased(let e):
             twoFactors[e.userId] = nil
+            actorKeys.remove(e.userId)
             for story in storyRecords.values where story.author == e.userId {
                 if let video = story.video { media[video.media] = nil }
             }

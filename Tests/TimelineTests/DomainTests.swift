@@ -29,6 +29,8 @@ struct InMemoryState: DecisionState {
     var pushSubscriptions: [String: PushSubscriptionRecord] = [:]
     /// Each user's two-factor sign-in.
     var twoFactors: [UserID: TwoFactorRecord] = [:]
+    /// The users whose actor has its signing key.
+    var actorKeys: Set<UserID> = []
     /// Stories, and who saw which, [story, viewer].
     var storyRecords: [StoryID: StoryRecord] = [:]
     var storyViews: Set<[String]> = []
@@ -150,6 +152,7 @@ struct InMemoryState: DecisionState {
     }
     func appToken(hash: String) -> AppTokenRecord? { appTokens[hash] }
     func twoFactor(_ user: UserID) -> TwoFactorRecord? { twoFactors[user] }
+    func hasActorKey(_ user: UserID) -> Bool { actorKeys.contains(user) }
     func story(_ id: StoryID) -> StoryRecord? { storyRecords[id] }
     func hasViewed(_ story: StoryID, _ viewer: UserID) -> Bool {
         storyViews.contains([story.rawValue, viewer.rawValue])

@@ -137,7 +137,8 @@ let sampleCommands: [Command] = [
     .enrollTwoFactor, .confirmTwoFactor(code: "123456"), .disableTwoFactor(password: "password-123", code: "123456"),
     .postStory(media: gifBase64(0)), .postVideoStory(video: "m1"), .viewStory(story: "s1"),
     .replyToStory(story: "s1", text: "lovely"),
-    .highlightStory(story: "s1"), .unhighlightStory(story: "s1"), .deleteStory(story: "s1"), .expireStory(story: "s1")
+    .highlightStory(story: "s1"), .unhighlightStory(story: "s1"), .deleteStory(story: "s1"), .expireStory(story: "s1"),
+    .createActorKey(user: "u1")
 ]
 
 extension SchemaTests {
@@ -395,6 +396,8 @@ extension SchemaTests {
         let nextCode = TwoFactorTests.code(enrollment.secret, at: now + 30_000)
         _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", code: nextCode))
         _ = try await service.run(.disableTwoFactor(password: "password-123", code: recovery[0]), as: fay.id)
+        // Carol's actor gets its key (its private half sealed with her key), then she is erased.
+        _ = try await service.actorPublicKey(of: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)
         // Stories: two of fay's, one seen by alice, highlighted and let go again, one deleted; a
         // day later the sweep lets the other's photo go.

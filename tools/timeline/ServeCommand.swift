@@ -13,7 +13,8 @@ import WebPush
 enum ServeCommand {
     static let help = """
         usage: timeline serve [--db PATH] [--listen HOST:PORT] [--metrics-listen HOST:PORT] [--nats URL,…]
-                              [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL] [--trusted-proxy ADDR]…
+                              [--cors-origin ORIGIN]… [--rate-limit N] [--public-url URL | --domain HOST]
+                              [--trusted-proxy ADDR]…
                               [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
                               [--source-url URL] [--contact-email ADDRESS]
                               [--smtp-url smtp://HOST:PORT --smtp-from ADDR [--smtp-ca-file PATH]]
@@ -27,7 +28,9 @@ enum ServeCommand {
         API, /v1 and Mastodon's, in five minutes (default 300, as Mastodon; --mastodon-rate-limit is
         its older name). --public-url is the origin clients reach the server at (https://photos.example):
         answers' URLs are made from it and requests for another Host get 421; without it the Host
-        must be localhost or an IP address. --trusted-proxy ADDR (repeatable): a reverse proxy whose
+        must be localhost or an IP address. --domain HOST is the same for https://HOST: the name (a
+        port may follow, localhost:8443) of this server in the fediverse, in its accounts' handles
+        (@alice@HOST) and ActivityPub ids (docs/federation.md). --trusted-proxy ADDR (repeatable): a reverse proxy whose
         X-Forwarded-For and X-Forwarded-Proto are believed. Web Push: the VAPID key pair
         is made on first start in DB/push (0600); --push-contact is its contact (the JWT's sub);
         --push-ca-file trusts a private push service's authority; endpoints on loopback or private
@@ -45,7 +48,7 @@ enum ServeCommand {
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown([
-            "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url",
+            "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url", "domain",
             "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url",
             "contact-email",
             "smtp-url", "smtp-from", "smtp-ca-file"
@@ -64,7 +67,11 @@ enum ServeCommand {
             guard let number = Int(limit), number > 0 else { throw UsageError("--rate-limit takes a positive number") }
             apiOptions.requestsPerWindow = number
         }
-        apiOptions.publicURL = try args.value("public-url").map(publicURL)
+        apiOptions.publicURL = try args.value("public-url").map { try publicURL($0) }
+        if let domain = args.value("domain") {
+            guard apiOptions.publicURL == nil else { throw UsageError("--domain and --public-url name the same thing") }
+            apiOptions.publicURL = try publicURL("https://" + domain, option: "domain")
+        }
         if let source = args.value("source-url") {
             guard let url = URL(string: source), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw UsageError("--source-url takes an http(s) URL")
@@ -212,13 +219,18 @@ enum ServeCommand {
     }
 
     /// `--public-url`'s origin: `http(s)://host[:port]`, without a path (a trailing `/` is dropped).
-    static func publicURL(_ text: String) throws -> String {
+    static func publicURL(_ text: String, option: String = "public-url") throws -> String {
         let origin = text.hasSuffix("/") ? String(text.dropLast()) : text
         guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
             let host = url.host,
             !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
             origin.allSatisfy({ $0.isASCII && !$0.isWhitespace })
-        else { throw UsageError("--public-url takes an origin such as https://photos.example (no path)") }
+        else {
+            throw UsageError(
+                option == "domain"
+                    ? "--domain takes a host name, with a port if it has one (photos.example, localhost:8443)"
+                    : "--public-url takes an origin such as https://photos.example (no path)")
+        }
         return origin.lowercased()
     }
 

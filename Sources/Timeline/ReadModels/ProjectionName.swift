@@ -44,4 +44,6 @@ public enum ProjectionName: String, CaseIterable, Sendable {
     case stories
     /// The numeric id of every object the Mastodon API shows.
     case numericIDs
+    /// Federation: the local actors' signing keys.
+    case federation
 }

@@ -33,7 +33,7 @@ extension ProjectionName {
         // numericIDs 2: a conversation's key has its own kind byte (it had a comment's).
         case .numericIDs: 2
         case .sessions, .postImages, .hashtags, .places, .filters, .lists, .collections, .conversations,
-            .scheduledPosts, .stories:
+            .scheduledPosts, .stories, .federation:
             1
         }
     }
@@ -45,7 +45,7 @@ extension ProjectionName {
         case .posts: [.profiles]
         case .activity: [.profiles, .follows, .posts, .profileExtras]
         case .profiles, .sessions, .follows, .postImages, .hashtags, .places, .instance, .filters, .polls, .numericIDs,
-            .profileExtras, .boosts, .lists, .collections, .conversations, .scheduledPosts, .stories:
+            .profileExtras, .boosts, .lists, .collections, .conversations, .scheduledPosts, .stories, .federation:
             []
         }
     }
@@ -127,6 +127,7 @@ final class ReadModels: Sendable {
     let stories: StoriesProjection
     let numericIDs: NumericIDsProjection
     let profileExtras: ProfileExtrasProjection
+    let federation: FederationProjection
     /// The stored images. Images are facts, not a projection: a rebuild keeps them.
     let images: Table<StoredImages>
     /// `Generations.checkpointKey` → BE(last applied sequence)
@@ -167,6 +168,7 @@ final class ReadModels: Sendable {
         let stories = try StoriesProjection(env, prefix: generations.prefix(.stories))
         let numericIDs = try NumericIDsProjection(
             env, prefix: generations.prefix(.numericIDs), notifying: activity.handlers.types)
+        let federation = try FederationProjection(env, prefix: generations.prefix(.federation))
         all = ProjectionName.allCases.map { name -> any Projection in
             switch name {
             case .profiles: profiles
@@ -189,6 +191,7 @@ final class ReadModels: Sendable {
             case .stories: stories
             case .numericIDs: numericIDs
             case .profileExtras: profileExtras
+            case .federation: federation
             }
         }
         (self.profiles, self.sessions, self.follows, self.posts) = (profiles, sessions, follows, posts)
@@ -206,6 +209,7 @@ final class ReadModels: Sendable {
         self.stories = stories
         self.numericIDs = numericIDs
         self.profileExtras = profileExtras
+        self.federation = federation
         images = try Table(env, "images", placement: .primary)  // not recomputable from the log
         checkpoints = try env.database("checkpoints", placement: .derived)
         checkpointKeys = Dictionary(
@@ -519,6 +523,7 @@ struct ReadView: DecisionState {
 
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
     func twoFactor(_ user: UserID) throws -> TwoFactorRecord? { try models.sessions.twoFactor.get(user, txn) }
+    func hasActorKey(_ user: UserID) throws -> Bool { try models.federation.actorKeys.contains(user, txn) }
     func story(_ id: StoryID) throws -> StoryRecord? { try models.stories.stories.get(id, txn) }
     func hasViewed(_ story: StoryID, _ viewer: UserID) throws -> Bool {
         try models.stories.views.contains((story, viewer), txn)

@@ -50,7 +50,24 @@ public struct WeekActivity: Sendable, Equatable {
     public var registrations: Int64
 }
 
+/// How much the server holds: what NodeInfo's `usage` and Mastodon's instance `stats` tell.
+public struct InstanceUsage: Sendable, Equatable {
+    /// Local accounts (erased ones are gone).
+    public var users: Int
+    /// Local posts standing (deleted ones are gone), of every visibility.
+    public var posts: Int
+}
+
 extension TimelineService {
+    /// The local accounts and posts there are now (each table's entry count: no scan).
+    public func instanceUsage() throws(TimelineError) -> InstanceUsage {
+        try read { view in
+            InstanceUsage(
+                users: try view.txn.statistics(view.models.profiles.users.database).entries,
+                posts: try view.txn.statistics(view.models.posts.posts.database).entries)
+        }
+    }
+
     /// One of the instance's texts (`nil`: not set).
     public func instanceText(_ field: InstanceTextField) throws(TimelineError) -> InstanceText? {
         try read { view in

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import OpenSSL
 import Sodium
 import Synchronization
 
@@ -138,6 +139,9 @@ public final class TimelineService: Sendable {
     /// The videos an import running in this process transcoded and has not recorded yet (their
     /// events come with their posts, at its end): the video store's sweep keeps their files.
     let videosBeingImported = Mutex<Set<MediaID>>([])
+    /// The actors' signing keys opened so far (`actorSigningKey`): a key is read from the log
+    /// and parsed once, not per delivery.
+    let signingKeys = Mutex<[UserID: RSAKey]>([:])
 
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
@@ -430,6 +434,8 @@ public final class TimelineService: Sendable {
             }
         case let disable as DisableTwoFactorCommand:
             try await verifyPassword(disable.password, of: actor, origin: origin, &prepared)
+        case is CreateActorKeyCommand where given.actorKey == nil:
+            prepared.actorKey = try Self.newActorKeyPair()
         default:
             break  // nothing slow to do before the writer decides
         }

@@ -34,6 +34,8 @@ package struct Prepared: Sendable {
     public var stagedVideo: StagedVideo?
     /// For `finishVideo`: what the video worker made of the upload.
     public var finishedVideo: FinishedVideo?
+    /// For `createActorKey`: the RSA key pair made for the actor.
+    public var actorKey: ActorKeyPair?
     /// For `confirmTwoFactor`: the new recovery codes (deciding records their hashes).
     public var recoveryCodes: [String]?
 

@@ -1,0 +1,49 @@
+import OpenSSL
+import TimelineDomain
+
+/// Federation's actor keys (#43): each local user's actor has an RSA key pair, made the first
+/// time the actor is asked for (`createActorKey`), its private key sealed in the log.
+extension TimelineService {
+    /// A new RSA 2048 key pair as PEM, for `createActorKey`.
+    static func newActorKeyPair() throws(TimelineError) -> ActorKeyPair {
+        do {
+            let key = try RSAKey.generate()
+            return ActorKeyPair(publicKey: try key.publicPEM(), privateKey: try key.privatePEM())
+        } catch {
+            throw TimelineError(.internal, "no RSA key could be made: \(error)")
+        }
+    }
+
+    /// `user`'s actor's public key (PEM), made now when they have none; `not_found` for no
+    /// such user.
+    public func actorPublicKey(of user: UserID) async throws(TimelineError) -> String {
+        if let key = try read({ view in try view.models.federation.actorKeys.get(user, view.txn) }) {
+            return key.publicKey
+        }
+        _ = try await execute(.createActorKey(user: user.rawValue), as: .operator)
+        guard let key = try read({ view in try view.models.federation.actorKeys.get(user, view.txn) }) else {
+            throw TimelineError.notFound("user", user.rawValue)
+        }
+        return key.publicKey
+    }
+
+    /// The key the server signs `user`'s requests with (made now when they have none): the
+    /// private key of their `ActorKeyCreated`, opened with their key. An erased user has none.
+    public func actorSigningKey(of user: UserID) async throws(TimelineError) -> RSAKey {
+        let publicKey = try await actorPublicKey(of: user)
+        if let known = signingKeys.withLock({ $0[user] }), (try? known.publicPEM()) == publicKey { return known }
+        let pem: String? = try read { view in
+            guard let record = try view.models.federation.actorKeys.get(user, view.txn),
+                case .actorKeyCreated(let event)? = try log.envelope(at: record.sequence, view.txn)?.event
+            else { return nil }
+            return event.privateKey
+        }
+        guard let pem else { throw TimelineError(.internal, "the actor key of \(user) cannot be opened") }
+        let key: RSAKey
+        do { key = try RSAKey(privatePEM: pem) } catch {
+            throw TimelineError(.internal, "the actor key of \(user) does not parse: \(error)")
+        }
+        signingKeys.withLock { $0[user] = key }
+        return key
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Timeline
+
+/// The ActivityPub ids of this server's objects and the pages a browser opens for them, made in
+/// one place. Ids carry the user's and post's stable identifiers, never a username (which its
+/// owner may change): `https://HOST/users/USER`, `…/statuses/POST`. The pages people share carry
+/// the username: `https://HOST/@alice`, `https://HOST/@alice/POST`. Both answer ActivityPub
+/// documents to a client that asks for them (`ActivityPubAPI.wantsActivity`).
+struct FederationURLs: Sendable {
+    /// `https://HOST` (or the origin the request reached, without `--domain`).
+    let origin: String
+
+    /// The authority of `origin` (`photos.example`, `localhost:8443`): the `@host` of handles.
+    var domain: String {
+        guard let components = URLComponents(string: origin), let host = components.host else { return origin }
+        return host + (components.port.map { ":\($0)" } ?? "")
+    }
+
+    func actor(_ user: UserID) -> String { "\(origin)/users/\(user.rawValue)" }
+    func key(_ user: UserID) -> String { actor(user) + "#main-key" }
+    func inbox(_ user: UserID) -> String { actor(user) + "/inbox" }
+    func outbox(_ user: UserID) -> String { actor(user) + "/outbox" }
+    func followers(_ user: UserID) -> String { actor(user) + "/followers" }
+    func following(_ user: UserID) -> String { actor(user) + "/following" }
+    func featured(_ user: UserID) -> String { actor(user) + "/collections/featured" }
+    var sharedInbox: String { "\(origin)/inbox" }
+    func note(_ post: PostID, by author: UserID) -> String { actor(author) + "/statuses/\(post.rawValue)" }
+    func create(_ post: PostID, by author: UserID) -> String { note(post, by: author) + "/activity" }
+    func profilePage(_ username: String) -> String { "\(origin)/@\(username)" }
+    func postPage(_ post: PostID, by username: String) -> String { "\(origin)/@\(username)/\(post.rawValue)" }
+    func tag(_ name: String) -> String {
+        "\(origin)/tags/" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)
+    }
+    func image(_ id: ImageID) -> String { "\(origin)/v1/images/\(id.rawValue)" }
+    func video(_ media: String) -> String { "\(origin)/v1/videos/\(media)" }
+    /// The web app's screen of a profile and of a post (where a browser is sent).
+    func appProfile(_ username: String) -> String { "\(origin)/#/u/\(username)" }
+    func appPost(_ post: PostID) -> String { "\(origin)/#/post/\(post.rawValue)" }
+}
