@@ -81,7 +81,10 @@ let package = Package(
         // The HTTP API: routes, handlers, live streams, over the MicroHTTPD layer.
         .target(name: "TimelineHTTP", dependencies: [
             "Timeline", "MicroHTTPD", "Sodium", "OpenSSL", "JSONModel", "Zlib", "HTTPSignatures",
+            "TimelineFederation",
         ]),
+        // Federation's requests to other servers: fetching actors, delivering signed activities.
+        .target(name: "TimelineFederation", dependencies: ["Curl", "HTTPSignatures", "OpenSSL", "JSONModel"]),
         // Web Push deliveries: the outbox and its worker (`timeline serve`).
         .target(name: "TimelinePush", dependencies: ["Timeline", "WebPush", "Curl", "OpenSSL", "JSONModel"]),
         // `timeline bench`: synthetic network, measurements beside their raw-LMDB and SQLite
@@ -93,7 +96,7 @@ let package = Package(
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: [
             "Timeline", "TimelineCluster", "TimelineHTTP", "TimelineBench", "TimelineImport", "Vips", "TimelinePush",
-            "WebPush", "OpenSSL",
+            "WebPush", "OpenSSL", "TimelineFederation",
         ], path: "tools/timeline"),
         // The README's library example, compiled and run by tools/test (so it cannot drift).
         .executableTarget(name: "QuickStart", dependencies: ["Timeline"], path: "Examples/QuickStart"),
@@ -103,7 +106,7 @@ let package = Package(
         .testTarget(name: "TimelineTests", dependencies: [
             "Timeline", "TimelineDomain", "LMDB", "Sodium", "JSONStream", "NATS", "MicroHTTPD", "TimelineCluster",
             "TimelineHTTP", "TimelineBench", "Vips", "TimelineImport", "OpenSSL", "WebPush", "Curl", "JSONModel",
-            "FFmpeg", "HTTPSignatures",
+            "FFmpeg", "HTTPSignatures", "TimelineFederation",
         ], exclude: ["Fixtures"]),  // read from the source tree by path
     ]
 )

@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -120,6 +121,68 @@ static inline int timeline_curl_post(CURL *curl, const char *url, const char *co
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
     curl_slist_free_all(list);
     return (int)code;
+}
+
+/** A GET's answer as it arrives: its bytes, in a buffer grown up to `limit`. */
+struct timeline_curl_answer {
+    unsigned char *bytes;
+    size_t length;
+    size_t capacity;
+    size_t limit;
+    int too_long;
+};
+
+static size_t timeline_curl_collect(char *data, size_t size, size_t count, void *context) {
+    struct timeline_curl_answer *answer = (struct timeline_curl_answer *)context;
+    size_t n = size * count;
+    if (answer->length + n > answer->limit) {
+        answer->too_long = 1;
+        return 0; /* libcurl ends the transfer with CURLE_WRITE_ERROR */
+    }
+    if (answer->length + n > answer->capacity) {
+        size_t capacity = answer->capacity ? answer->capacity : 16384;
+        while (capacity < answer->length + n) capacity *= 2;
+        if (capacity > answer->limit) capacity = answer->limit;
+        unsigned char *grown = (unsigned char *)realloc(answer->bytes, capacity);
+        if (!grown) return 0;
+        answer->bytes = grown;
+        answer->capacity = capacity;
+    }
+    memcpy(answer->bytes + answer->length, data, n);
+    answer->length += n;
+    return n;
+}
+
+/** GETs `url` with `header_count` header lines, keeping at most `answer->limit` bytes of the
+    body in `answer` (the caller frees `answer->bytes`); the status goes to *status. */
+static inline int timeline_curl_get(CURL *curl, const char *url, const char *const *headers, int header_count,
+                                    long timeout_ms, long *status, struct timeline_curl_answer *answer) {
+    struct curl_slist *list = NULL;
+    for (int i = 0; i < header_count; i++) list = curl_slist_append(list, headers[i]);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, timeline_curl_collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, answer);
+    CURLcode code = curl_easy_perform(curl);
+    *status = 0;
+    if (code == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, timeline_curl_discard);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, NULL);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    curl_slist_free_all(list);
+    return (int)code;
+}
+
+/** Sends the requests for HOST:PORT to ADDR:PORT instead (curl's --connect-to lines), for
+    tests that run several servers on loopback under names of their own; returns the list the
+    handle now uses (freed by the caller after the handle). */
+static inline struct curl_slist *timeline_curl_connect_to(CURL *curl, const char *const *lines, int count) {
+    struct curl_slist *list = NULL;
+    for (int i = 0; i < count; i++) list = curl_slist_append(list, lines[i]);
+    curl_easy_setopt(curl, CURLOPT_CONNECT_TO, list);
+    return list;
 }
 
 /** What an SMTP upload reads from: the message's bytes and how far it has been sent. */

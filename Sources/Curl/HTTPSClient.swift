@@ -10,7 +10,15 @@ public struct DeliveryError: Error, Equatable, CustomStringConvertible {
     public var description: String { String(cString: curl_easy_strerror(CURLcode(UInt32(code)))) }
 }
 
-/// HTTPS POSTs through libcurl: one handle, so connections (and their HTTP/2 sessions) are
+/// An answer to a GET: its status and body.
+public struct HTTPSAnswer: Sendable {
+    /// The HTTP status.
+    public let status: Int
+    /// The body's bytes.
+    public let body: [UInt8]
+}
+
+/// HTTPS GETs and POSTs through libcurl: one handle, so connections (and their HTTP/2 sessions) are
 /// reused between requests; https only, no redirects; addresses that are not on the public
 /// Internet (loopback, private, link-local, multicast, reserved, and IPv6's spellings of such an
 /// IPv4 address: see `isPrivate(address:)`) are refused at connect time — after DNS, whatever
@@ -19,29 +27,59 @@ public struct DeliveryError: Error, Equatable, CustomStringConvertible {
 public final class HTTPSClient {
     private let handle: UnsafeMutableRawPointer
     private let caFile: [CChar]?
+    private var connectTo: UnsafeMutablePointer<curl_slist>?
 
-    /// A client trusting the system's authorities and, if given, those of `caFile`.
-    public init?(caFile: String? = nil, allowPrivate: Bool = false) {
+    /// A client trusting the system's authorities and, if given, those of `caFile`; `connectTo`
+    /// sends the requests for a host and port to another address (curl's `--connect-to`
+    /// `HOST:PORT:ADDR:PORT` lines: tests run several servers on loopback under their own names).
+    public init?(caFile: String? = nil, allowPrivate: Bool = false, connectTo: [String] = []) {
         _ = Self.initialised
         self.caFile = caFile.map { Array($0.utf8CString) }
         guard let made = self.caFile.withOptionalCString({ timeline_curl_new($0, allowPrivate ? 1 : 0) }) else {
             return nil
         }
         handle = made
+        if !connectTo.isEmpty {
+            self.connectTo = withCStrings(connectTo) { lines in
+                timeline_curl_connect_to(handle, lines.baseAddress, Int32(lines.count))
+            }
+        }
     }
 
-    deinit { curl_easy_cleanup(handle) }
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(connectTo)
+    }
+
+    /// GETs `url` with `headers`, keeping at most `limit` bytes of its body (a longer one is
+    /// `DeliveryError` 23, libcurl's write error).
+    public func get(_ url: String, headers: [String], limit: Int, timeout: Duration) throws(DeliveryError)
+        -> HTTPSAnswer
+    {
+        var status = 0
+        var answer = timeline_curl_answer(bytes: nil, length: 0, capacity: 0, limit: limit, too_long: 0)
+        defer { free(answer.bytes) }
+        let code: Int32 = withCStrings(headers) { lines in
+            timeline_curl_get(
+                handle, url, lines.baseAddress, Int32(lines.count), milliseconds(timeout), &status, &answer)
+        }
+        guard code == 0 else { throw DeliveryError(code: Int(code)) }
+        let body = answer.bytes.map { Array(UnsafeBufferPointer(start: $0, count: answer.length)) } ?? []
+        return HTTPSAnswer(status: status, body: body)
+    }
+
+    private func milliseconds(_ timeout: Duration) -> Int {
+        Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    }
 
     /// POSTs `body` to `url` with `headers` (`Name: value` lines); answers the status.
     public func post(_ url: String, headers: [String], body: [UInt8], timeout: Duration) throws(DeliveryError) -> Int {
         var status = 0
-        let milliseconds = Int(
-            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let code: Int32 = withCStrings(headers) { lines in
             body.withUnsafeBufferPointer { bytes in
                 timeline_curl_post(
-                    handle, url, lines.baseAddress, Int32(lines.count), bytes.baseAddress, bytes.count, milliseconds,
-                    &status)
+                    handle, url, lines.baseAddress, Int32(lines.count), bytes.baseAddress, bytes.count,
+                    milliseconds(timeout), &status)
             }
         }
         guard code == 0 else { throw DeliveryError(code: Int(code)) }

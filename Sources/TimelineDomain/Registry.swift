@@ -57,7 +57,7 @@ extension Command {
         PostStoryCommand.self, PostVideoStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self,
         HighlightStoryCommand.self,
         UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self,
-        CreateActorKeyCommand.self
+        CreateActorKeyCommand.self, RecordRemoteAccountCommand.self
     ]
 }
 
@@ -306,6 +306,8 @@ public enum Event: Equatable, Sendable {
     case tagUnfollowed(UserHashtag)
     /// A local user's actor got its RSA signing key: `ActorKeyCreated`.
     case actorKeyCreated(ActorKeyCreated)
+    /// Another server's actor was seen (first, or changed): `RemoteAccountSeen`.
+    case remoteAccountSeen(RemoteAccountSeen)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -430,6 +432,7 @@ public enum Event: Equatable, Sendable {
         case .tagFollowed: .tagFollowed
         case .tagUnfollowed: .tagUnfollowed
         case .actorKeyCreated: .actorKeyCreated
+        case .remoteAccountSeen: .remoteAccountSeen
         }
     }
 
@@ -547,6 +550,7 @@ public enum Event: Equatable, Sendable {
         case .tagFollowed(let e): e
         case .tagUnfollowed(let e): e
         case .actorKeyCreated(let e): e
+        case .remoteAccountSeen(let e): e
         }
     }
 }
@@ -793,6 +797,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case tagUnfollowed = "TagUnfollowed"
     /// A local user's actor got its RSA signing key.
     case actorKeyCreated = "ActorKeyCreated"
+    /// Another server's actor was seen.
+    case remoteAccountSeen = "RemoteAccountSeen"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -892,6 +898,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .annualReportGenerated, .annualReportRead: AnnualReportMark.self
         case .tagFeatured, .tagUnfeatured, .tagFollowed, .tagUnfollowed: UserHashtag.self
         case .actorKeyCreated: ActorKeyCreated.self
+        case .remoteAccountSeen: RemoteAccountSeen.self
         }
     }
 
@@ -1020,6 +1027,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .tagFollowed: .tagFollowed(try UserHashtag(from: &r, &opener))
         case .tagUnfollowed: .tagUnfollowed(try UserHashtag(from: &r, &opener))
         case .actorKeyCreated: .actorKeyCreated(try ActorKeyCreated(from: &r, &opener))
+        case .remoteAccountSeen: .remoteAccountSeen(try RemoteAccountSeen(from: &r, &opener))
         }
     }
 }

@@ -238,6 +238,8 @@ package protocol DecisionState {
     func twoFactor(_ user: UserID) throws -> TwoFactorRecord?
     /// Whether `user`'s ActivityPub actor has its signing key.
     func hasActorKey(_ user: UserID) throws -> Bool
+    /// The remote account of the actor whose id is `actor`, if it was seen.
+    func remoteAccount(actor: String) throws -> RemoteAccountRecord?
     /// The unexpired-or-not reset token with this hash.
     func passwordReset(hash: String) throws -> SessionRecord?
     /// When `user` last asked for a reset by email (ms), if they ever did.

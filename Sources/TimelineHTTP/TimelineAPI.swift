@@ -3,6 +3,7 @@ import Synchronization
 import JSONModel
 import MicroHTTPD
 import Timeline
+import TimelineFederation
 
 /// The HTTP API of docs/spec.md over a `TimelineService`: the route table, and the thin handlers
 /// that decode a request into the library's command or query (through the same `Catalogue`
@@ -51,6 +52,9 @@ public final class TimelineAPI: Sendable {
         /// Imports an Instagram export for a user (`POST /v1/me/imports`): `timeline serve` sets
         /// it (the importer is a library of its own, TimelineImport); nil: the route refuses.
         public var importInstagram: ArchiveImporter?
+        /// How federation reaches other servers (fetching actors, delivering); without it the
+        /// inboxes answer 503.
+        public var federation: FederationClient?
         /// The largest archive `POST /v1/me/imports` takes (8 GiB).
         public var maxImportBytes = 8 << 30
         /// docs/spec.md's defaults.

@@ -137,6 +137,17 @@ extension InMemoryState {
             twoFactors[e.userId] = nil
         case .actorKeyCreated(let e):
             actorKeys.insert(e.userId)
+        case .remoteAccountSeen(let e):
+            remoteAccounts[e.actor] = RemoteAccountRecord(e)
+            if users[e.userId] == nil {
+                users[e.userId] = UserRecord(
+                    id: e.userId, username: e.username, emailHash: nil, passwordHash: nil, bio: nil, url: nil,
+                    createdAt: envelope.timestamp)
+            }
+            updateUser(e.userId) { user in
+                user.username = e.username
+                user.locked = e.locked
+            }
         case .storyPosted(let e):
             storyRecords[e.storyId] = StoryRecord(
                 id: e.storyId, author: e.authorId, postedAt: envelope.timestamp, width: e.width, height: e.height,
@@ -353,6 +364,7 @@ extension InMemoryState {
         case .userErased(let e):
             twoFactors[e.userId] = nil
             actorKeys.remove(e.userId)
+            remoteAccounts = remoteAccounts.filter { $0.value.userId != e.userId }
             for story in storyRecords.values where story.author == e.userId {
                 if let video = story.video { media[video.media] = nil }
             }

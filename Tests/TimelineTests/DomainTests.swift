@@ -31,6 +31,8 @@ struct InMemoryState: DecisionState {
     var twoFactors: [UserID: TwoFactorRecord] = [:]
     /// The users whose actor has its signing key.
     var actorKeys: Set<UserID> = []
+    /// The remote accounts seen, by actor id.
+    var remoteAccounts: [String: RemoteAccountRecord] = [:]
     /// Stories, and who saw which, [story, viewer].
     var storyRecords: [StoryID: StoryRecord] = [:]
     var storyViews: Set<[String]> = []
@@ -153,6 +155,7 @@ struct InMemoryState: DecisionState {
     func appToken(hash: String) -> AppTokenRecord? { appTokens[hash] }
     func twoFactor(_ user: UserID) -> TwoFactorRecord? { twoFactors[user] }
     func hasActorKey(_ user: UserID) -> Bool { actorKeys.contains(user) }
+    func remoteAccount(actor: String) -> RemoteAccountRecord? { remoteAccounts[actor] }
     func story(_ id: StoryID) -> StoryRecord? { storyRecords[id] }
     func hasViewed(_ story: StoryID, _ viewer: UserID) -> Bool {
         storyViews.contains([story.rawValue, viewer.rawValue])

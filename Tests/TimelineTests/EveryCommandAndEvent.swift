@@ -138,7 +138,11 @@ let sampleCommands: [Command] = [
     .postStory(media: gifBase64(0)), .postVideoStory(video: "m1"), .viewStory(story: "s1"),
     .replyToStory(story: "s1", text: "lovely"),
     .highlightStory(story: "s1"), .unhighlightStory(story: "s1"), .deleteStory(story: "s1"), .expireStory(story: "s1"),
-    .createActorKey(user: "u1")
+    .createActorKey(user: "u1"),
+    .recordRemoteAccount(
+        actor: "https://two.example/users/bob", username: "bob", inbox: "https://two.example/users/bob/inbox",
+        sharedInbox: "https://two.example/inbox", keyId: "https://two.example/users/bob#main-key",
+        publicKey: "-----BEGIN PUBLIC KEY-----\n…", locked: false)
 ]
 
 extension SchemaTests {
@@ -396,6 +400,10 @@ extension SchemaTests {
         let nextCode = TwoFactorTests.code(enrollment.secret, at: now + 30_000)
         _ = try await service.execute(.signIn(email: "fay@example.com", password: "password-123", code: nextCode))
         _ = try await service.run(.disableTwoFactor(password: "password-123", code: recovery[0]), as: fay.id)
+        // Another server's actor is seen, and follows alice.
+        let remote = try #require(
+            try await service.execute(RemoteAccountTests.record(), as: .operator).profile)
+        try await service.run(.follow(user: alice.id.rawValue), as: remote.id)
         // Carol's actor gets its key (its private half sealed with her key), then she is erased.
         _ = try await service.actorPublicKey(of: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)

@@ -4,6 +4,7 @@ import MicroHTTPD
 import Timeline
 import OpenSSL
 import TimelineCluster
+import TimelineFederation
 import TimelineHTTP
 import TimelineImport
 import TimelinePush
@@ -18,6 +19,8 @@ enum ServeCommand {
                               [--push-contact mailto:…] [--push-ca-file PATH] [--push-allow-private] [--demo]
                               [--source-url URL] [--contact-email ADDRESS]
                               [--smtp-url smtp://HOST:PORT --smtp-from ADDR [--smtp-ca-file PATH]]
+                              [--federation-ca-file PATH] [--federation-allow-private]
+                              [--federation-connect-to HOST:PORT:ADDR:PORT]…
 
         Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
         on the first line of standard output). --demo first fills an empty database with the demo
@@ -41,7 +44,10 @@ enum ServeCommand {
         "Forgot password?" mails its one-hour links (SMTP through libcurl, STARTTLS when the server
         offers it, --smtp-ca-file trusting a private authority; a journal in DB/mail, never the
         address or the token); without them a reset
-        request still answers 202 and nothing is sent. SIGTERM or SIGINT: stop
+        request still answers 202 and nothing is sent. Federation's requests to other servers
+        (fetching actors, delivering) trust --federation-ca-file's authority too, refuse loopback
+        and private addresses unless --federation-allow-private, and --federation-connect-to sends
+        a host's requests elsewhere (curl's --connect-to), for tests on one machine. SIGTERM or SIGINT: stop
         accepting, answer what is in flight, end the streams, close the database, exit 0.
         One JSON access-log line per request goes to standard error.
         """
@@ -51,7 +57,8 @@ enum ServeCommand {
             "listen", "metrics-listen", "cors-origin", "rate-limit", "mastodon-rate-limit", "public-url", "domain",
             "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url",
             "contact-email",
-            "smtp-url", "smtp-from", "smtp-ca-file"
+            "smtp-url", "smtp-from", "smtp-ca-file", "federation-ca-file", "federation-allow-private",
+            "federation-connect-to"
         ])
         if args.has("help") {
             print(help)
@@ -124,6 +131,14 @@ enum ServeCommand {
         apiOptions.importInstagram = { archive, user, progress throws(TimelineError) in
             try service.importInstagram(path: archive, as: user, progress: progress)
         }
+        var federation = FederationClient.Options()
+        federation.caFile = args.value("federation-ca-file")
+        federation.allowPrivate = args.has("federation-allow-private")
+        federation.connectTo = args.options["federation-connect-to"] ?? []
+        for line in federation.connectTo where line.split(separator: ":", omittingEmptySubsequences: false).count != 4 {
+            throw UsageError("--federation-connect-to takes HOST:PORT:ADDR:PORT, not \(line)")
+        }
+        apiOptions.federation = FederationClient(options: federation)
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         // Videos arrive as files, written beside the database as they come (never held in memory).

@@ -19,6 +19,40 @@ enum ActorKeys: TableLayout {
     }
 }
 
+/// A remote actor's id → what was last seen of it (`RemoteAccountSeen`'s fields).
+enum RemoteActors: TableLayout {
+    static func key(_ actor: String) -> [UInt8] { Array(actor.utf8) }
+    static func encode(_ seen: RemoteAccountSeen) -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)
+        w.string(seen.userId.rawValue)
+        w.string(seen.username)
+        w.string(seen.inbox)
+        w.optionalString(seen.sharedInbox)
+        w.string(seen.keyId)
+        w.string(seen.publicKey)
+        w.u8(seen.locked ? 1 : 0)
+        w.string(seen.actor)
+        return w.bytes
+    }
+    static func decode(_ bytes: [UInt8]) throws -> RemoteAccountSeen {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw CorruptRecord(message: "unknown remote actor record version") }
+        let user = UserID(try r.string()), username = try r.string(), inbox = try r.string()
+        let shared = try r.optionalString(), keyId = try r.string(), key = try r.string(), locked = try r.u8() == 1
+        return RemoteAccountSeen(
+            userId: user, actor: try r.string(), username: username, inbox: inbox, sharedInbox: shared, keyId: keyId,
+            publicKey: key, locked: locked)
+    }
+}
+
+/// A remote account's local id → its actor's id.
+enum RemoteUsers: TableLayout {
+    static func key(_ id: UserID) -> [UInt8] { Array(id.rawValue.utf8) }
+    static func encode(_ actor: String) -> [UInt8] { Array(actor.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// A local actor's signing key as the read model keeps it.
 struct ActorKeyRecord: Equatable, Sendable {
     /// The sequence of the `ActorKeyCreated` event (its private key, sealed).
@@ -27,18 +61,29 @@ struct ActorKeyRecord: Equatable, Sendable {
     var publicKey: String
 }
 
-/// What federation (#43) keeps: each local actor's signing key. An erased user's key goes
-/// (their actor is gone; the log's sealed private key cannot be opened any more).
+/// What federation (#43) keeps: each local actor's signing key, and each remote actor seen,
+/// by its id and by its account's local id. An erased user's key goes (their actor is gone; the
+/// log's sealed private key cannot be opened any more); so does an erased remote account.
 struct FederationProjection: Projection {
     let name = ProjectionName.federation
     let actorKeys: Table<ActorKeys>
-    var databases: [Database] { [actorKeys.database] }
+    let remoteActors: Table<RemoteActors>
+    let remoteUsers: Table<RemoteUsers>
+    var databases: [Database] { [actorKeys.database, remoteActors.database, remoteUsers.database] }
 
     private(set) var handlers = EventHandlers()
 
     init(_ env: Environment, prefix: String) throws {
         actorKeys = try Table(env, prefix + "actorKeys")
+        remoteActors = try Table(env, prefix + "remoteActors")
+        remoteUsers = try Table(env, prefix + "remoteUsers")
         handlers = Self.handlers(of: self)
+    }
+
+    /// The remote account `user`, if it is one.
+    func remoteAccount(_ user: UserID, _ txn: Transaction) throws -> RemoteAccountSeen? {
+        guard let actor = try remoteUsers.get(user, txn) else { return nil }
+        return try remoteActors.get(actor, txn)
     }
 
     private static func handlers(of projection: Self) -> EventHandlers {
@@ -47,7 +92,17 @@ struct FederationProjection: Projection {
             try projection.actorKeys.put(
                 e.userId, ActorKeyRecord(sequence: envelope.sequence, publicKey: e.publicKey), txn)
         }
-        handlers.on(.userErased) { (e: UserErased, _, txn) in try projection.actorKeys.delete(e.userId, txn) }
+        handlers.on(.remoteAccountSeen) { (e: RemoteAccountSeen, _, txn) in
+            try projection.remoteActors.put(e.actor, e, txn)
+            try projection.remoteUsers.put(e.userId, e.actor, txn)
+        }
+        handlers.on(.userErased) { (e: UserErased, _, txn) in
+            try projection.actorKeys.delete(e.userId, txn)
+            if let actor = try projection.remoteUsers.get(e.userId, txn) {
+                try projection.remoteActors.delete(actor, txn)
+                try projection.remoteUsers.delete(e.userId, txn)
+            }
+        }
         return handlers
     }
 }

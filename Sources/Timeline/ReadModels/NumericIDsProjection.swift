@@ -67,7 +67,7 @@ struct NumericIDsProjection: Projection {
         .userCreated, .postAdded, .commentAdded, .mediaUploaded, .videoUploaded, .announcementAdded, .instanceRuleAdded,
         .appRegistered, .pushSubscribed, .filterSaved, .pollSet, .tagFeatured, .postBoosted, .listCreated,
         .collectionCreated, .collectionItemAdded,
-        .postScheduled
+        .postScheduled, .remoteAccountSeen
     ]
 
     /// The objects `event` makes. A comment is also the activity item its post's author gets
@@ -75,6 +75,8 @@ struct NumericIDsProjection: Projection {
     static func created(by event: Event) -> [NumberedObject] {
         switch event {
         case .userCreated(let e): [.account(e.userId)]
+        // Seen again when it changed: the same number (`assign` keeps the first).
+        case .remoteAccountSeen(let e): [.account(e.userId)]
         // A post made before uploads (or imported) shows its photo as an attachment named by
         // the image: numbered with the post.
         // A direct post may open a conversation, numbered with it (only the first message's names one).

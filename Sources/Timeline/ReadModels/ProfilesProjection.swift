@@ -73,6 +73,19 @@ struct ProfilesProjection: Projection {
             try projection.usernames.put(e.username, e.userId, txn)
             if let hash = user.emailHash { try projection.emails.put(hash, e.userId, txn) }
         }
+        // A remote account is an account here: its handle is its username (a local name has no `@`).
+        handlers.on(.remoteAccountSeen) { (e: RemoteAccountSeen, envelope, txn) in
+            var user =
+                try projection.user(e.userId, txn)
+                ?? UserRecord(
+                    id: e.userId, username: e.username, emailHash: nil, passwordHash: nil, bio: nil, url: nil,
+                    createdAt: envelope.timestamp)
+            if user.username != e.username { try projection.usernames.delete(user.username, txn) }
+            user.username = e.username
+            user.locked = e.locked
+            try projection.users.put(e.userId, user, txn)
+            try projection.usernames.put(e.username, e.userId, txn)
+        }
         handlers.on(.profileUpdated) { (e: ProfileUpdated, _, txn) in
             guard var user = try projection.user(e.userId, txn) else { return }
             if let name = e.username {

@@ -52,7 +52,7 @@ public struct WeekActivity: Sendable, Equatable {
 
 /// How much the server holds: what NodeInfo's `usage` and Mastodon's instance `stats` tell.
 public struct InstanceUsage: Sendable, Equatable {
-    /// Local accounts (erased ones are gone).
+    /// Local accounts (erased ones are gone; other servers' accounts seen here are not counted).
     public var users: Int
     /// Local posts standing (deleted ones are gone), of every visibility.
     public var posts: Int
@@ -63,7 +63,8 @@ extension TimelineService {
     public func instanceUsage() throws(TimelineError) -> InstanceUsage {
         try read { view in
             InstanceUsage(
-                users: try view.txn.statistics(view.models.profiles.users.database).entries,
+                users: try view.txn.statistics(view.models.profiles.users.database).entries
+                    - view.txn.statistics(view.models.federation.remoteUsers.database).entries,
                 posts: try view.txn.statistics(view.models.posts.posts.database).entries)
         }
     }

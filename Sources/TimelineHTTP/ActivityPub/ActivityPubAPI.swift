@@ -11,7 +11,7 @@ import Timeline
 /// a fetch is anonymous, so a followers-only or direct post is `not_found` here.
 enum ActivityPubAPI {
     /// Every route of the ActivityPub layer.
-    static let table: [Route] = Discovery.routes + actorRoutes
+    static let table: [Route] = Discovery.routes + actorRoutes + inboxRoutes
 
     /// A `GET` route given the request's federation URLs (async: an actor's first read makes
     /// its key, a command).

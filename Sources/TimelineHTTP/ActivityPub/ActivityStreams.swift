@@ -132,6 +132,20 @@ enum ActivityStreams {
         }
     }
 
+    /// An answer to another server's activity (`Accept`, `Reject`), whose object is that
+    /// activity as it came.
+    struct Answer: Codable, Sendable {
+        var context: JSONValue = "https://www.w3.org/ns/activitystreams"
+        var id: String
+        var type: String
+        var actor: String
+        var object: JSONValue
+
+        enum CodingKeys: String, CodingKey {
+            case context = "@context", id, type, actor, object
+        }
+    }
+
     /// A collection: its size and where its first page is (its items shown page by page), or,
     /// for a short one, its items (`featured`).
     struct OrderedCollection<Item: Codable & Sendable>: Codable, Sendable {

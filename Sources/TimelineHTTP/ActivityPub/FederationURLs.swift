@@ -17,6 +17,11 @@ struct FederationURLs: Sendable {
     }
 
     func actor(_ user: UserID) -> String { "\(origin)/users/\(user.rawValue)" }
+    /// The local user whose actor id `id` is, if it is one.
+    func user(ofActor id: String) -> UserID? {
+        let prefix = "\(origin)/users/"
+        return id.hasPrefix(prefix) ? UserID.parse(String(id.dropFirst(prefix.count))) : nil
+    }
     func key(_ user: UserID) -> String { actor(user) + "#main-key" }
     func inbox(_ user: UserID) -> String { actor(user) + "/inbox" }
     func outbox(_ user: UserID) -> String { actor(user) + "/outbox" }
@@ -25,6 +30,13 @@ struct FederationURLs: Sendable {
     func featured(_ user: UserID) -> String { actor(user) + "/collections/featured" }
     var sharedInbox: String { "\(origin)/inbox" }
     func note(_ post: PostID, by author: UserID) -> String { actor(author) + "/statuses/\(post.rawValue)" }
+    /// The local post whose `Note` id `id` is (or whose page it is), if it is one.
+    func post(ofNote id: String) -> PostID? {
+        guard id.hasPrefix(origin + "/"), let last = id.split(separator: "/").last else { return nil }
+        let path = id.dropFirst(origin.count)
+        guard path.hasPrefix("/users/") && path.contains("/statuses/") || path.hasPrefix("/@") else { return nil }
+        return PostID.parse(String(last))
+    }
     func create(_ post: PostID, by author: UserID) -> String { note(post, by: author) + "/activity" }
     func profilePage(_ username: String) -> String { "\(origin)/@\(username)" }
     func postPage(_ post: PostID, by username: String) -> String { "\(origin)/@\(username)/\(post.rawValue)" }

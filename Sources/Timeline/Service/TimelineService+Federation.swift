@@ -47,3 +47,16 @@ extension TimelineService {
         return key
     }
 }
+
+/// Remote accounts (#43): other servers' actors that act here, each an account with a local id.
+extension TimelineService {
+    /// What was last recorded of the actor whose id is `actor`, if it was seen.
+    public func remoteAccount(actor: String) throws(TimelineError) -> RemoteAccountSeen? {
+        try read { view in try view.remoteAccount(actor: actor)?.seen }
+    }
+
+    /// The remote account `user`, if it is one.
+    public func remoteAccount(_ user: UserID) throws(TimelineError) -> RemoteAccountSeen? {
+        try read { view in try view.models.federation.remoteAccount(user, view.txn) }
+    }
+}

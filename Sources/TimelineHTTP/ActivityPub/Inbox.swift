@@ -1,0 +1,194 @@
+import Foundation
+import HTTPSignatures
+import JSONModel
+import MicroHTTPD
+import OpenSSL
+import Timeline
+import TimelineFederation
+
+/// The inboxes (#43): the shared one (`/inbox`) and each actor's. Every POST must carry an
+/// HTTP Signature (draft-cavage or RFC 9421) that covers its target, host, time and digest
+/// (`ReceivedSignature`), made with the key of the activity's own actor, on the actor's host.
+/// The key is the one recorded for that actor; when it does not verify (the actor rotated its
+/// key) or the actor is new, the actor is fetched once from its server and recorded
+/// (`recordRemoteAccount`). A refused request appends nothing. What an accepted activity does is
+/// a command run as its actor's account here, decided as a local user's would be: a `Follow`
+/// of a local actor is `follow` (a follow request for a locked account), a `Like` of a local
+/// post `like`, a `Create` of a `Note` answering a local post `addComment` (its HTML as text),
+/// a `Block` `block`, a `Flag` a report, each `Undo` the command's undoing, and a `Delete` of the
+/// actor itself erases its account here. Other activities are acknowledged and ignored, as
+/// ActivityPub servers do with what they do not handle (202).
+extension ActivityPubAPI {
+    /// The largest activity taken (Mastodon's limit).
+    static let maxActivityBytes = 1 << 20
+
+    static let inboxRoutes: [Route] = [
+        Route(
+            "POST", "/inbox", .anyone, scope: .none, .later { api, request in try await api.receiveActivity(request) },
+            nil),
+        Route(
+            "POST", "/users/{user}/inbox", .anyone, scope: .none,
+            .later { api, request in
+                _ = try api.federatedProfile(id: request.parameters["user"] ?? "")
+                return try await api.receiveActivity(request)
+            }, nil)
+    ]
+}
+
+extension TimelineAPI {
+    /// Checks and handles one activity POSTed to an inbox.
+    func receiveActivity(_ request: APIRequest) async throws(TimelineError) -> HTTPResponse {
+        guard let federation = options.federation else {
+            throw TimelineError(.internal, "federation is not configured on this server")
+        }
+        let body = request.http.body
+        guard body.count <= ActivityPubAPI.maxActivityBytes else {
+            throw TimelineError(.payloadTooLarge, "an activity may be at most 1 MiB")
+        }
+        let query = request.http.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let message = SignedMessage(
+            method: "POST", uri: request.origin + request.http.path + (query.isEmpty ? "" : "?" + query),
+            headers: request.http.headers.map { ($0.key, $0.value) }, body: body)
+        let signature: ReceivedSignature
+        do { signature = try ReceivedSignature.parse(message, now: Date()) } catch {
+            throw TimelineError(.unauthenticated, "\(error)")
+        }
+        guard let activity = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
+            let type = activity["type"]?.string,
+            let actor = activity["actor"]?.string ?? activity["actor"]?["id"]?.string
+        else { throw TimelineError.invalid("body", "an activity is a JSON object with a type and an actor") }
+        // The signer speaks only for its own host's actors, and an activity only for its actor.
+        let keyOwner = String(signature.keyId.prefix { $0 != "#" })
+        guard Self.host(of: keyOwner) != nil, Self.host(of: keyOwner) == Self.host(of: actor),
+            activity["id"]?.string.map({ Self.host(of: $0) == Self.host(of: actor) }) ?? true
+        else { throw TimelineError(.unauthenticated, "the activity's actor is not on the signer's host") }
+        let account = try await verifiedAccount(signature, actor: actor, owner: keyOwner, federation)
+        try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin), federation)
+        return Responses.empty(202)
+    }
+
+    /// The signer's account, once its signature verifies: with the key recorded for it, or else
+    /// with the key its server gives now (the actor fetched and recorded).
+    private func verifiedAccount(
+        _ signature: ReceivedSignature, actor: String, owner: String, _ federation: FederationClient
+    ) async throws(TimelineError) -> RemoteAccountSeen {
+        if let known = try service.remoteAccount(actor: actor), known.keyId == signature.keyId,
+            let key = try? RSAKey(publicPEM: known.publicKey), (try? signature.verify(with: key)) != nil
+        {
+            return known
+        }
+        let fetched: RemoteActor
+        do { fetched = try await federation.fetchActor(owner) } catch {
+            throw TimelineError(.unauthenticated, "the signer's actor could not be fetched: \(error)")
+        }
+        guard fetched.id == actor, fetched.keyId == signature.keyId else {
+            throw TimelineError(.unauthenticated, "the key is not the activity's actor's")
+        }
+        do { try signature.verify(with: try RSAKey(publicPEM: fetched.publicKey)) } catch {
+            throw TimelineError(.unauthenticated, "the signature does not verify with the actor's key")
+        }
+        _ = try await service.execute(
+            .recordRemoteAccount(
+                actor: fetched.id, username: fetched.username, inbox: fetched.inbox, sharedInbox: fetched.sharedInbox,
+                keyId: fetched.keyId, publicKey: fetched.publicKey, locked: fetched.locked), as: .operator)
+        guard let recorded = try service.remoteAccount(actor: actor) else {
+            throw TimelineError(.internal, "the remote account was not recorded")
+        }
+        return recorded
+    }
+
+    /// What an activity does here, run as its actor's account.
+    private func handle(
+        _ activity: JSONValue, type: String, from account: RemoteAccountSeen, _ urls: FederationURLs,
+        _ federation: FederationClient
+    ) async throws(TimelineError) {
+        let me = Caller.user(account.userId.rawValue)
+        switch type {
+        case "Follow":
+            let followee = try localActor(activity["object"], urls)
+            _ = try await service.execute(.follow(user: followee.rawValue), as: me)
+            // A follow of an open account is accepted at once; a locked one's waits for its owner.
+            if try service.follows(account.userId, followee) {
+                await accept(activity, of: followee, to: account, urls, federation)
+            }
+        case "Undo":
+            let undone = activity["object"]
+            switch undone?["type"]?.string {
+            case "Follow":
+                _ = try await service.execute(.unfollow(user: try localActor(undone?["object"], urls).rawValue), as: me)
+            case "Like":
+                _ = try await service.execute(.unlike(post: try localPost(undone?["object"], urls).rawValue), as: me)
+            case "Block":
+                _ = try await service.execute(.unblock(user: try localActor(undone?["object"], urls).rawValue), as: me)
+            default: break
+            }
+        case "Like":
+            _ = try await service.execute(.like(post: try localPost(activity["object"], urls).rawValue), as: me)
+        case "Block":
+            _ = try await service.execute(.block(user: try localActor(activity["object"], urls).rawValue), as: me)
+        case "Flag":
+            // Mastodon's report: the objects are the account reported and the posts it names.
+            let reason = String((activity["content"]?.string ?? "").prefix(500))
+            let objects = activity["object"]?.elements ?? activity["object"].map { [$0] } ?? []
+            let posts = objects.compactMap { (try? localPost($0, urls))?.rawValue }
+            let accounts = objects.compactMap { (try? localActor($0, urls))?.rawValue }
+            if let account = accounts.first {
+                _ = try await service.execute(
+                    .reportUser(
+                        user: account, reason: reason.isEmpty ? "reported from another server" : reason, posts: posts),
+                    as: me)
+            } else if let post = posts.first {
+                _ = try await service.execute(
+                    .reportPost(post: post, reason: reason.isEmpty ? "reported from another server" : reason), as: me)
+            }
+        case "Create" where activity["object"]?["type"]?.string == "Note":
+            let note = activity["object"]
+            guard let answered = note?["inReplyTo"]?.string.flatMap(urls.post(ofNote:)) else { break }
+            let text = RemoteHTML.text(note?["content"]?.string ?? "")
+            _ = try await service.execute(.addComment(post: answered.rawValue, text: text), as: me)
+        case "Delete" where (activity["object"]?.string ?? activity["object"]?["id"]?.string) == account.actor:
+            // The actor is gone from its server: its account here goes, as an erasure does.
+            _ = try await service.execute(.eraseUser(user: account.userId.rawValue), as: .operator)
+        default:
+            break  // acknowledged, not handled (as other servers do with what they do not know)
+        }
+    }
+
+    /// Sends `Accept` of `follow` to `account`'s inbox, signed with `followee`'s key.
+    private func accept(
+        _ follow: JSONValue, of followee: UserID, to account: RemoteAccountSeen, _ urls: FederationURLs,
+        _ federation: FederationClient
+    ) async {
+        let accept = ActivityStreams.Answer(
+            id: urls.actor(followee) + "#accepts/follows/" + UUID().uuidString.lowercased(), type: "Accept",
+            actor: urls.actor(followee), object: follow)
+        do {
+            let key = try await service.actorSigningKey(of: followee)
+            _ = try await federation.deliver(
+                try JSONValueEncoder.bytes(accept), to: account.inbox, keyId: urls.key(followee), key: key)
+        } catch {
+            // Not yet through the log's outbox: a failed Accept is not retried (docs/federation.md).
+            FileHandle.standardError.write(Data("federation: Accept to \(account.inbox) failed: \(error)\n".utf8))
+        }
+    }
+
+    /// The local user an activity's object names (its actor's id, or an object with that id).
+    private func localActor(_ object: JSONValue?, _ urls: FederationURLs) throws(TimelineError) -> UserID {
+        let id = object?.string ?? object?["id"]?.string ?? ""
+        guard let user = urls.user(ofActor: id) else { throw TimelineError.notFound("actor", String(id.prefix(200))) }
+        return user
+    }
+
+    /// The local post an activity's object names (its `Note`'s id or page, or an object with it).
+    private func localPost(_ object: JSONValue?, _ urls: FederationURLs) throws(TimelineError) -> PostID {
+        let id = object?.string ?? object?["id"]?.string ?? ""
+        guard let post = urls.post(ofNote: id) else { throw TimelineError.notFound("post", String(id.prefix(200))) }
+        return post
+    }
+
+    /// The host (and port) of a URL, lower case.
+    static func host(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
+        return host.lowercased() + (components.port.map { ":\($0)" } ?? "")
+    }
+}

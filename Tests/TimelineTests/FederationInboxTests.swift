@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TimelineFederation
+
+/// The inbox against a real `timeline serve` and a peer server written in Python
+/// (Tests/federation/test_inbox.py, peer.py): the peer serves its actor over HTTPS on loopback
+/// under a certificate of the test's own authority (made here with the openssl command line),
+/// signs with httpsig and http-message-signatures, and checks the Accept it is sent with
+/// httpsig; forged, stale, tampered, oversized and wrong-host requests change nothing.
+@Suite struct FederationInboxTests {
+    /// A test authority and a certificate for `localhost` signed by it, in `directory`.
+    static func makeCertificates(in directory: String) async throws {
+        let steps = [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+                "-subj", "/CN=Timeline test CA"
+            ],
+            [
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "peer.key", "-out", "peer.csr", "-subj",
+                "/CN=localhost"
+            ],
+            [
+                "x509", "-req", "-in", "peer.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "peer.pem", "-days", "2", "-extfile", "san.ext"
+            ]
+        ]
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
+            toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
+        for arguments in steps {
+            let step = try ChildProcess(
+                arguments, executable: URL(fileURLWithPath: "/usr/bin/openssl"),
+                directory: URL(fileURLWithPath: directory))
+            let status = await step.exitStatus(within: .seconds(60))
+            try #require(status == 0, "openssl \(arguments): \(step.standardError)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aPeerFollowsAndIsAcceptedAndForgeriesAreRefused() async throws {
+        let directory = temporaryPath()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try await Self.makeCertificates(in: directory)
+        let arguments = ["--federation-allow-private", "--federation-ca-file", directory + "/ca.pem"]
+        try await withServer(arguments: arguments) { server in
+            let script = SchemaTests.root.appendingPathComponent("Tests/federation/test_inbox.py").path
+            let run = try ChildProcess(
+                [
+                    "python3", script, "http://127.0.0.1:\(server.port)", directory + "/peer.pem",
+                    directory + "/peer.key"
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/env"))
+            let status = await run.exitStatus(within: .seconds(150))
+            let text = run.standardOutput + run.standardError
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("ok - none of them followed carol"), "\(text)")
+            #expect(!text.contains("not ok"), "\(text)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aLoopbackActorIsFetchedOnlyWhenPrivateAddressesAreAllowed() async throws {
+        let directory = temporaryPath()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try await Self.makeCertificates(in: directory)
+        let script = SchemaTests.root.appendingPathComponent("Tests/federation/serve_actor.py").path
+        let peer = try ChildProcess(
+            ["python3", script, directory + "/peer.pem", directory + "/peer.key"],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
+        defer { peer.signal(SIGKILL) }
+        let printed = await peer.waitForOutput(within: .seconds(60)) { $0.contains("\n") }
+        let actor = try #require(printed?.split(separator: "\n").first.map(String.init), "\(peer.standardError)")
+        // As a server on the Internet runs: the loopback peer is refused before any request.
+        let closed = FederationClient(options: FederationClient.Options())
+        await #expect(throws: FederationError.self) { try await closed.fetchActor(actor) }
+        var options = FederationClient.Options()
+        options.allowPrivate = true
+        // Private addresses allowed but the test authority not trusted: its certificate is refused.
+        await #expect(throws: FederationError.self) { try await FederationClient(options: options).fetchActor(actor) }
+        options.caFile = directory + "/ca.pem"
+        let fetched = try await FederationClient(options: options).fetchActor(actor)
+        #expect(fetched.id == actor && fetched.username == "peer" && fetched.keyId == actor + "#main-key")
+        #expect(fetched.publicKey.hasPrefix("-----BEGIN PUBLIC KEY-----"))
+    }
+}

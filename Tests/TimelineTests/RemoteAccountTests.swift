@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TimelineDomain
+
+@testable import Timeline
+
+/// Remote accounts through the library: another server's actor recorded as an account here
+/// (`name@host`), once, again only when it changed; what is refused; and that it then acts as
+/// any account does (it follows, and counts as a follower), while NodeInfo counts local users.
+@Suite struct RemoteAccountTests {
+    static let actor = "https://two.example/users/bob"
+
+    /// `recordRemoteAccount` of bob at two.example, with `changes` applied.
+    static func record(
+        actor: String = actor, username: String = "Bob", inbox: String = actor + "/inbox", keyId: String? = nil,
+        publicKey: String = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", locked: Bool = false
+    ) -> Command {
+        .recordRemoteAccount(
+            actor: actor, username: username, inbox: inbox, sharedInbox: "https://two.example/inbox",
+            keyId: keyId ?? actor + "#main-key", publicKey: publicKey, locked: locked)
+    }
+
+    static func seenEvents(_ service: TimelineService) throws -> [RemoteAccountSeen] {
+        try service.events(limit: 1000).compactMap {
+            if case .remoteAccountSeen(let e) = $0.event { e } else { nil }
+        }
+    }
+
+    @Test func anActorIsRecordedOnceAndAgainWhenItChanges() async throws {
+        let service = try openService()
+        let first = try #require(try await service.execute(Self.record(), as: .operator).profile)
+        #expect(first.username == "bob@two.example")
+        let again = try #require(try await service.execute(Self.record(), as: .operator).profile)
+        #expect(again.id == first.id)
+        #expect(try Self.seenEvents(service).count == 1)
+        // A new key (rotation): recorded again, the same account.
+        let rotated = try #require(
+            try await service.execute(
+                Self.record(publicKey: "-----BEGIN PUBLIC KEY-----\nBBBB\n-----END PUBLIC KEY-----\n", locked: true),
+                as: .operator
+            ).profile)
+        #expect(rotated.id == first.id && rotated.locked)
+        #expect(try Self.seenEvents(service).count == 2)
+        #expect(try service.remoteAccount(actor: Self.actor)?.publicKey.contains("BBBB") == true)
+        #expect(try service.remoteAccount(first.id)?.actor == Self.actor)
+    }
+
+    @Test func whatIsRefused() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id
+        await expectError(.forbidden) { _ = try await service.run(Self.record(), as: alice) }
+        await expectError(.invalidArgument, field: "actor") {
+            _ = try await service.execute(Self.record(actor: "http://two.example/users/bob"), as: .operator)
+        }
+        await expectError(.invalidArgument, field: "inbox") {
+            _ = try await service.execute(Self.record(inbox: "https://three.example/inbox"), as: .operator)
+        }
+        await expectError(.invalidArgument, field: "keyId") {
+            _ = try await service.execute(Self.record(keyId: "https://three.example/k#main-key"), as: .operator)
+        }
+        await expectError(.invalidArgument, field: "username") {
+            _ = try await service.execute(Self.record(username: "bob@evil"), as: .operator)
+        }
+        _ = try await service.execute(Self.record(), as: .operator)
+        // Another actor claiming the same handle on that host is not given it.
+        await expectError(.conflict) {
+            _ = try await service.execute(Self.record(actor: "https://two.example/users/bob2"), as: .operator)
+        }
+        #expect(try Self.seenEvents(service).count == 1)
+    }
+
+    @Test func aRemoteAccountFollowsAsAnyAccountDoesAndIsNotALocalUser() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id
+        let usersBefore = try service.instanceUsage().users
+        let bob = try #require(try await service.execute(Self.record(), as: .operator).profile).id
+        try await service.run(.follow(user: alice.rawValue), as: bob)
+        #expect(try service.follows(bob, alice))
+        #expect(try service.user(alice).followerCount == 1)
+        #expect(try service.followers(of: alice).items.map(\.username) == ["bob@two.example"])
+        #expect(try service.instanceUsage().users == usersBefore)
+        // Nobody signs in as it: it has no email and no password.
+        await expectError(.invalidCredentials) {
+            _ = try await service.execute(.signIn(email: "bob@two.example", password: "password-123"))
+        }
+    }
+}

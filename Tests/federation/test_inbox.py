@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The inbox against a real `timeline serve` (#43), with a peer server of Python's own
+(peer.py: an actor over HTTPS on loopback under the test's authority): a Follow signed with
+httpsig (draft-cavage) is accepted, the follower is an account `peer@localhost:PORT` here, and
+the peer receives an Accept that httpsig verifies with the followee's published key; Undo ends
+it; a Follow signed with http-message-signatures (RFC 9421) is taken too; a locked account gets
+a follow request and sends no Accept; and unsigned, forged, stale, tampered, oversized and
+wrong-host requests are refused with nothing changed.
+Usage: test_inbox.py BASE_URL CERTIFICATE KEY. Prints `ok - …`; exits 1 on a failure."""
+import base64
+import email.utils
+import json
+import struct
+import zlib
+import sys
+import time
+import uuid
+
+import requests
+
+from peer import Peer, new_key
+
+base, certificate, key = sys.argv[1:]
+failures = 0
+
+
+def check(condition, what):
+    global failures
+    print(("ok - " if condition else "not ok - ") + what)
+    if not condition:
+        failures += 1
+
+
+def sign_up(name):
+    answer = requests.post(f"{base}/v1/users", json={"username": name, "email": f"{name}@example.com",
+                                                      "password": "password-123"}, timeout=30).json()
+    return answer["session"], answer["user"]["id"]
+
+
+def followers(user):
+    return [u["username"] for u in requests.get(f"{base}/v1/users/{user}/followers", timeout=30).json()["items"]]
+
+
+def follower_count(user):
+    return requests.get(f"{base}/v1/users/{user}", timeout=30).json()["followerCount"]
+
+
+def make_png():
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + bytes([200, 80, 40]) * 8 for _ in range(8))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+png = make_png()
+suffix = uuid.uuid4().hex[:6]
+alice_token, alice = sign_up(f"alice{suffix}")
+alice_actor = f"{base}/users/{alice}"
+peer = Peer(certificate, key)
+handle = f"peer@localhost:{peer.port}"
+
+# A Follow signed by httpsig: accepted, and answered with an Accept signed by alice's key.
+follow = peer.activity("Follow", alice_actor)
+answer = peer.post_cavage(f"{base}/users/{alice}/inbox", follow)
+check(answer.status_code == 202, f"a signed Follow is accepted ({answer.status_code} {answer.text[:200]})")
+check(followers(alice) == [handle], f"the peer's actor follows alice as {handle}")
+delivered = peer.wait_for("Accept")
+check(delivered is not None, "the peer receives an Accept")
+if delivered:
+    path, headers, body, accept = delivered
+    check(accept["actor"] == alice_actor and accept["object"]["id"] == follow["id"],
+          "the Accept is alice's, of that Follow")
+    published = requests.get(alice_actor, headers={"Accept": "application/activity+json"}, timeout=30).json()
+    check(path == "/users/peer/inbox", "delivered to the peer's inbox")
+    check(Peer.verify_cavage(path, headers, published["publicKey"]["publicKeyPem"].encode()),
+          "httpsig verifies the Accept with alice's published key")
+    check("keyId=\"" + alice_actor + "#main-key\"" in headers["Signature"], "signed with alice's #main-key")
+
+# Undo of the Follow: it ends.
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", follow))
+check(answer.status_code == 202 and followers(alice) == [], "an Undo of the Follow ends it (shared inbox)")
+
+# RFC 9421, through the shared inbox.
+answer = peer.post_rfc9421(f"{base}/inbox", peer.activity("Follow", alice_actor))
+check(answer.status_code == 202 and followers(alice) == [handle],
+      f"a Follow signed per RFC 9421 is accepted ({answer.status_code} {answer.text[:200]})")
+
+# Likes, a reply, a block and a report, each run as the peer's account here.
+post = requests.post(f"{base}/v1/posts", json={"caption": "dusk", "image": base64.b64encode(png).decode()},
+                     headers={"Authorization": f"Bearer {alice_token}"}, timeout=30).json()
+note = f"{alice_actor}/statuses/{post['id']}"
+
+
+def alice_post():
+    return requests.get(f"{base}/v1/posts/{post['id']}", headers={"Authorization": f"Bearer {alice_token}"},
+                        timeout=30).json()
+
+
+like = peer.activity("Like", note)
+answer = peer.post_cavage(f"{base}/inbox", like)
+check(answer.status_code == 202 and alice_post()["likeCount"] == 1, "a Like of alice's post is a like")
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", like))
+check(answer.status_code == 202 and alice_post()["likeCount"] == 0, "its Undo takes it back")
+reply = peer.activity("Create", {
+    "id": f"{peer.origin}/notes/{uuid.uuid4()}", "type": "Note", "attributedTo": peer.id, "inReplyTo": note,
+    "content": '<p>Lovely &amp; warm <a href="https://x.example/tags/dusk">#<span>dusk</span></a></p>'
+               '<p><script>alert(1)</script>second</p>'})
+answer = peer.post_cavage(f"{base}/inbox", reply)
+comments = alice_post()["comments"]["items"]
+check(answer.status_code == 202 and [(c["authorUsername"], c["text"]) for c in comments]
+      == [(handle, "Lovely & warm #dusk\n\nalert(1)second")],
+      f"a reply Note is a comment, its HTML as text ({[c.get('text') for c in comments]})")
+check(peer.post_cavage(f"{base}/inbox", peer.activity("Like", f"{alice_actor}/statuses/nopost")).status_code == 404,
+      "a Like of no post is not found")
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Block", alice_actor))
+check(answer.status_code == 202 and followers(alice) == [], "a Block ends the peer's follow")
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", peer.activity("Block", alice_actor)))
+check(answer.status_code == 202, "its Undo is taken")
+
+# A locked account: a follow request, no Accept.
+bob_token, bob = sign_up(f"bob{suffix}")
+requests.patch(f"{base}/v1/me", json={"locked": True}, headers={"Authorization": f"Bearer {bob_token}"}, timeout=30)
+accepts = len([r for r in peer.received if json.loads(r[2]).get("type") == "Accept"])
+answer = peer.post_cavage(f"{base}/users/{bob}/inbox", peer.activity("Follow", f"{base}/users/{bob}"))
+requests_for_bob = requests.get(f"{base}/v1/me/follow-requests", headers={"Authorization": f"Bearer {bob_token}"},
+                                timeout=30).json()["items"]
+check(answer.status_code == 202 and [u["username"] for u in requests_for_bob] == [handle] and followers(bob) == [],
+      "a Follow of a locked account is a follow request")
+# An Accept is sent before the inbox answers, so none can still be on its way.
+check(len([r for r in peer.received if json.loads(r[2]).get("type") == "Accept"]) == accepts,
+      "and no Accept is sent for it")
+
+# Refusals: nothing changes.
+carol_token, carol = sign_up(f"carol{suffix}")
+carol_actor = f"{base}/users/{carol}"
+before = follower_count(carol)
+other_private, _ = new_key()
+stale = email.utils.formatdate(time.time() - 13 * 3600, usegmt=True)
+big = json.dumps({**peer.activity("Follow", carol_actor), "padding": "x" * (1 << 20)}).encode()
+wrong_host = peer.activity("Follow", carol_actor, actor="https://elsewhere.example/users/peer")
+tampered = json.dumps(peer.activity("Follow", carol_actor)).encode()
+cases = {
+    "unsigned": requests.post(f"{base}/inbox", json=peer.activity("Follow", carol_actor), timeout=30),
+    "forged (another key under the peer's keyId)": peer.post_cavage(
+        f"{base}/inbox", peer.activity("Follow", carol_actor), key=other_private),
+    "stale (Date 13 hours ago)": peer.post_cavage(f"{base}/inbox", peer.activity("Follow", carol_actor), date=stale),
+    "oversized (over 1 MiB)": peer.post_cavage(f"{base}/inbox", None, body=big),
+    "wrong host (an actor on another host than the key)": peer.post_cavage(f"{base}/inbox", wrong_host),
+    "signed for another host": peer.post_cavage(f"{base}/inbox", peer.activity("Follow", carol_actor),
+                                                signed_host="elsewhere.example"),
+    "tampered (the body is not the one signed)": peer.post_cavage(
+        f"{base}/inbox", None, body=tampered.replace(b"Follow", b"Block_"), signed_body=tampered),
+}
+for what, answer in cases.items():
+    check(answer.status_code in (401, 413), f"{what} is refused ({answer.status_code})")
+check(follower_count(carol) == before, "none of them followed carol")
+
+# The actor deleted on its server: its account here is erased.
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Delete", peer.id))
+check(answer.status_code == 202 and [u["username"] for u in requests.get(
+    f"{base}/v1/me/follow-requests", headers={"Authorization": f"Bearer {bob_token}"}, timeout=30).json()["items"]]
+      == [] and alice_post()["comments"]["items"] == [], "a Delete of the actor erases its account and what it did")
+
+sys.exit(1 if failures else 0)
