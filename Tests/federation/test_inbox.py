@@ -118,6 +118,16 @@ check(answer.status_code == 202 and followers(alice) == [], "a Block ends the pe
 answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", peer.activity("Block", alice_actor)))
 check(answer.status_code == 202, "its Undo is taken")
 
+# The Mastodon API shows the follower as another server's account, and the server as a peer.
+alice_number = requests.get(f"{base}/api/v1/accounts/lookup", params={"acct": f"alice{suffix}"}, timeout=30).json()["id"]
+peer_follow = peer.activity("Follow", alice_actor)
+peer.post_cavage(f"{base}/inbox", peer_follow)
+entity = requests.get(f"{base}/api/v1/accounts/{alice_number}/followers", timeout=30).json()
+check([(a["acct"], a["username"], a["url"], a["uri"]) for a in entity] == [(handle, "peer", peer.id, peer.id)],
+      f"Mastodon's follower entity is {handle}, its url the actor ({entity})")
+check(requests.get(f"{base}/api/v1/instance/peers", timeout=30).json() == [f"localhost:{peer.port}"],
+      "instance/peers names the peer's host")
+
 # A locked account: a follow request, no Accept.
 bob_token, bob = sign_up(f"bob{suffix}")
 requests.patch(f"{base}/v1/me", json={"locked": True}, headers={"Authorization": f"Bearer {bob_token}"}, timeout=30)

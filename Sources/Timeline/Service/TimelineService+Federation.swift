@@ -1,3 +1,4 @@
+import Foundation
 import OpenSSL
 import TimelineDomain
 
@@ -58,5 +59,22 @@ extension TimelineService {
     /// The remote account `user`, if it is one.
     public func remoteAccount(_ user: UserID) throws(TimelineError) -> RemoteAccountSeen? {
         try read { view in try view.models.federation.remoteAccount(user, view.txn) }
+    }
+}
+
+extension TimelineService {
+    /// The other servers this one knows: the hosts (with a port, if any) of the remote accounts
+    /// seen here, in order.
+    public func peers() throws(TimelineError) -> [String] {
+        try read { view in
+            var hosts = Set<String>()
+            try view.txn.scan(view.models.federation.remoteActors.database, prefix: []) { key, _ in
+                if let url = URLComponents(string: String(decoding: key, as: UTF8.self)), let host = url.host {
+                    hosts.insert(host.lowercased() + (url.port.map { ":\($0)" } ?? ""))
+                }
+                return true
+            }
+            return hosts.sorted()
+        }
     }
 }

@@ -55,11 +55,16 @@ struct MastodonEntities {
     func account(_ p: Profile) throws(TimelineError) -> Mastodon.Account {
         let avatar = p.avatar.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? "\(base)/app/icon.svg"
         let header = p.header.map { "\(base)/v1/images/\($0.large.rawValue)" } ?? missingHeader
+        // Another server's account (`name@host`): its actor's id is both its page and its uri,
+        // its `username` the name alone and its `acct` the whole handle, as Mastodon answers.
+        let urls = FederationURLs(origin: base)
+        let remote = p.username.contains("@") ? try service.remoteAccount(p.id) : nil
+        let username = remote == nil ? p.username : String(p.username.prefix { $0 != "@" })
         return Mastodon.Account(
-            id: try ids.id(.account(p.id)), username: p.username, acct: p.username, display_name: p.username,
+            id: try ids.id(.account(p.id)), username: username, acct: p.username, display_name: username,
             locked: p.locked, bot: false, discoverable: Nullable(p.discoverable), group: false, indexable: false,
             created_at: JSONOutput.timestamp(p.createdAt), note: Self.html(p.bio ?? ""),
-            url: "\(base)/#/u/\(p.username)", uri: "\(base)/users/\(p.username)",
+            url: remote?.actor ?? urls.profilePage(p.username), uri: remote?.actor ?? urls.actor(p.id),
             avatar: avatar, avatar_static: avatar, header: header, header_static: header,
             followers_count: p.followerCount, following_count: p.followingCount, statuses_count: p.postCount,
             last_status_at: Nullable(nil), emojis: [], fields: [])
@@ -122,7 +127,8 @@ struct MastodonEntities {
                 try answered.map { post throws(TimelineError) in try ids.id(.account(post.author)) }),
             sensitive: post.sensitive, spoiler_text: post.warning ?? "",
             visibility: Self.visibility(post.visibility), language: Nullable(nil),
-            uri: "\(base)/v1/posts/\(post.id.rawValue)", url: "\(base)/#/post/\(post.id.rawValue)",
+            uri: FederationURLs(origin: base).note(post.id, by: post.author),
+            url: FederationURLs(origin: base).postPage(post.id, by: post.authorUsername),
             replies_count: post.commentCount, reblogs_count: post.boostCount, favourites_count: post.likeCount,
             edited_at: Nullable(post.editedAt.map { JSONOutput.timestamp($0) }),
             favourited: post.likedByViewer ?? false, reblogged: post.boostedByViewer ?? false, muted: muted,

@@ -91,8 +91,8 @@ extension MastodonAPI {
         now(
             "GET", "/api/v1/instance/peers", .anyone,
             doc: .init(
-                "The other servers this one knows: none, by construction (it does not federate).", returns: .peers)
-        ) { _, _, _ in Responses.entity(200, [String]()) },
+                "The other servers this one knows: the hosts of the remote accounts seen here.", returns: .peers)
+        ) { api, _, _ in Responses.entity(200, try api.service.peers()) },
         now(
             "GET", "/api/v1/instance/activity", .anyone,
             doc: .init(

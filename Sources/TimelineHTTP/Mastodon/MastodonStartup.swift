@@ -118,18 +118,19 @@ extension TimelineAPI {
         return Responses.entity(200, Mastodon.CountResponse(count: count))
     }
 
-    /// `GET /api/oembed?url=`: a post of this server by its URL (`/#/post/ID` or `/v1/posts/ID`),
-    /// if it is public and anyone may see it; anything else is 404.
+    /// `GET /api/oembed?url=`: a post of this server by its URL (its page `/@name/ID`, its
+    /// `Note`'s id, `/#/post/ID` or `/v1/posts/ID`), if it is public and anyone may see it;
+    /// anything else is 404.
     func mastodonOEmbed(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
         let params = try MastodonParams(request.http)
         guard let url = params.string("url") else { throw TimelineError.invalid("url", "url is missing") }
         let notFound = TimelineError(.notFound, "Record not found")
         let base = entities.base
-        var id: String?
+        var id = FederationURLs(origin: base).post(ofNote: url)
         for prefix in ["\(base)/#/post/", "\(base)/v1/posts/"] where url.hasPrefix(prefix) {
-            id = String(url.dropFirst(prefix.count))
+            id = PostID.parse(String(url.dropFirst(prefix.count)))
         }
-        guard let raw = id, let postID = PostID.parse(raw) else { throw notFound }
+        guard let postID = id else { throw notFound }
         // As someone signed out sees it: a followers-only post, or one of a hidden author, is not found.
         guard
             let detail = try mastodonFind({ () throws(TimelineError) in
@@ -139,7 +140,7 @@ extension TimelineAPI {
         let post = detail.post
         let author = try service.user(post.author, viewer: nil)
         let account = try entities.account(author)
-        let link = "\(base)/#/post/\(post.id.rawValue)"
+        let link = FederationURLs(origin: base).postPage(post.id, by: post.authorUsername)
         let width = min(max(Int(params.string("maxwidth") ?? "") ?? 400, 100), 400)
         var html = "<blockquote class=\"timeline-embed\" style=\"max-width: \(width)px\">"
         if let photo = post.media.first {
