@@ -40,7 +40,9 @@ import TimelineFederation
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try await Self.makeCertificates(in: directory)
         let arguments = ["--federation-allow-private", "--federation-ca-file", directory + "/ca.pem"]
-        try await withServer(arguments: arguments) { server in
+        // Retries after (n⁴ + 15) × 20 ms, not seconds.
+        try await withServer(arguments: arguments, environment: ["TIMELINE_FEDERATION_RETRY_UNIT_MS": "20"]) {
+            server in
             let script = SchemaTests.root.appendingPathComponent("Tests/federation/test_inbox.py").path
             let run = try ChildProcess(
                 [

@@ -34,6 +34,8 @@ class Peer:
         self.name = name
         self.private, self.public = new_key()
         self.received = []
+        self.fail_next = 0  # answer this many deliveries 500 before taking any
+        self.refused = []
         peer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -54,6 +56,13 @@ class Peer:
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if peer.fail_next > 0:
+                    peer.fail_next -= 1
+                    peer.refused.append(body)
+                    self.send_response(500)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 peer.received.append((self.path, dict(self.headers.items()), body))
                 self.send_response(202)
                 self.send_header("Content-Length", "0")
@@ -117,16 +126,22 @@ class Peer:
             covered_component_ids=("@method", "@target-uri", "@authority", "date", "content-digest"))
         return requests.Session().send(request, timeout=30)
 
-    def wait_for(self, kind, seconds=30):
-        """The first activity of `kind` delivered to this peer: (path, headers, parsed body)."""
+    def wait_for(self, kind, seconds=30, where=lambda activity: True):
+        """The first activity of `kind` (and `where`) delivered to this peer: (path, headers,
+        body, parsed body), or None after `seconds`."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            for path, headers, body in self.received:
+            for path, headers, body in list(self.received):
                 activity = json.loads(body)
-                if activity.get("type") == kind:
+                if activity.get("type") == kind and where(activity):
                     return path, headers, body, activity
             time.sleep(0.05)
         return None
+
+    def count(self, kind, where=lambda activity: True):
+        """How many activities of `kind` (and `where`) this peer took."""
+        return len([1 for _, _, body in list(self.received)
+                    if json.loads(body).get("type") == kind and where(json.loads(body))])
 
     @staticmethod
     def verify_cavage(path, headers, public_pem):

@@ -6,7 +6,11 @@ the peer receives an Accept that httpsig verifies with the followee's published 
 it; a Follow signed with http-message-signatures (RFC 9421) is taken too; a locked account gets
 a follow request and sends no Accept; and unsigned, forged, stale, tampered, oversized and
 wrong-host requests are refused with nothing changed.
-Usage: test_inbox.py BASE_URL CERTIFICATE KEY. Prints `ok - …`; exits 1 on a failure."""
+Then the outbox: alice's public and followers-only posts reach the peer as signed `Create`s
+through its shared inbox, a direct message never does, a deletion is a `Delete`, a locked
+account's approval sends its `Accept`, and a peer answering 500 gets the activity again, once.
+Usage: test_inbox.py BASE_URL CERTIFICATE KEY (the server run with
+TIMELINE_FEDERATION_RETRY_UNIT_MS short). Prints `ok - …`; exits 1 on a failure."""
 import base64
 import email.utils
 import json
@@ -65,13 +69,14 @@ follow = peer.activity("Follow", alice_actor)
 answer = peer.post_cavage(f"{base}/users/{alice}/inbox", follow)
 check(answer.status_code == 202, f"a signed Follow is accepted ({answer.status_code} {answer.text[:200]})")
 check(followers(alice) == [handle], f"the peer's actor follows alice as {handle}")
+published = requests.get(alice_actor, headers={"Accept": "application/activity+json"}, timeout=30).json()
 delivered = peer.wait_for("Accept")
 check(delivered is not None, "the peer receives an Accept")
 if delivered:
     path, headers, body, accept = delivered
-    check(accept["actor"] == alice_actor and accept["object"]["id"] == follow["id"],
-          "the Accept is alice's, of that Follow")
-    published = requests.get(alice_actor, headers={"Accept": "application/activity+json"}, timeout=30).json()
+    check(accept["actor"] == alice_actor and accept["object"]["type"] == "Follow"
+          and accept["object"]["actor"] == peer.id and accept["object"]["object"] == alice_actor,
+          "the Accept is alice's, of the peer's Follow of her")
     check(path == "/users/peer/inbox", "delivered to the peer's inbox")
     check(Peer.verify_cavage(path, headers, published["publicKey"]["publicKeyPem"].encode()),
           "httpsig verifies the Accept with alice's published key")
@@ -128,18 +133,68 @@ check([(a["acct"], a["username"], a["url"], a["uri"]) for a in entity] == [(hand
 check(requests.get(f"{base}/api/v1/instance/peers", timeout=30).json() == [f"localhost:{peer.port}"],
       "instance/peers names the peer's host")
 
-# A locked account: a follow request, no Accept.
+# A locked account: a follow request, accepted only when its owner approves it.
 bob_token, bob = sign_up(f"bob{suffix}")
-requests.patch(f"{base}/v1/me", json={"locked": True}, headers={"Authorization": f"Bearer {bob_token}"}, timeout=30)
-accepts = len([r for r in peer.received if json.loads(r[2]).get("type") == "Accept"])
-answer = peer.post_cavage(f"{base}/users/{bob}/inbox", peer.activity("Follow", f"{base}/users/{bob}"))
-requests_for_bob = requests.get(f"{base}/v1/me/follow-requests", headers={"Authorization": f"Bearer {bob_token}"},
-                                timeout=30).json()["items"]
-check(answer.status_code == 202 and [u["username"] for u in requests_for_bob] == [handle] and followers(bob) == [],
+bob_actor = f"{base}/users/{bob}"
+bob_auth = {"Authorization": f"Bearer {bob_token}"}
+requests.patch(f"{base}/v1/me", json={"locked": True}, headers=bob_auth, timeout=30)
+answer = peer.post_cavage(f"{base}/users/{bob}/inbox", peer.activity("Follow", bob_actor))
+requested = requests.get(f"{base}/v1/me/follow-requests", headers=bob_auth, timeout=30).json()["items"]
+check(answer.status_code == 202 and [u["username"] for u in requested] == [handle] and followers(bob) == [],
       "a Follow of a locked account is a follow request")
-# An Accept is sent before the inbox answers, so none can still be on its way.
-check(len([r for r in peer.received if json.loads(r[2]).get("type") == "Accept"]) == accepts,
-      "and no Accept is sent for it")
+approved = requests.put(f"{base}/v1/me/follow-requests/{requested[0]['id']}", headers=bob_auth, timeout=30)
+check(approved.status_code in (200, 204) and followers(bob) == [handle], "bob approves it")
+from_bob = lambda activity: activity.get("actor") == bob_actor  # noqa: E731
+check(peer.wait_for("Accept", where=from_bob) is not None, "the peer receives bob's Accept once he approved")
+check(peer.count("Accept", where=from_bob) == 1, "one Accept from bob: none was sent for the request itself")
+
+# Alice's posts reach her remote follower, signed; a direct message does not.
+auth = {"Authorization": f"Bearer {alice_token}"}
+
+
+def alice_posts(caption, visibility="public"):
+    body = {"caption": caption, "visibility": visibility}
+    if visibility != "direct":
+        body["image"] = base64.b64encode(png).decode()
+    answer = requests.post(f"{base}/v1/posts", json=body, headers=auth, timeout=30)
+    assert answer.status_code == 201, answer.text
+    return f"{alice_actor}/statuses/{answer.json()['id']}", answer.json()["id"]
+
+
+def created(note_id):
+    return lambda activity: activity.get("object", {}).get("id") == note_id
+
+
+public_note, public_id = alice_posts("to everyone #sea")
+delivered = peer.wait_for("Create", where=created(public_note))
+check(delivered is not None, "alice's public post reaches the peer as a Create")
+if delivered:
+    path, headers, body, create = delivered
+    check(path == "/inbox", "through its server's shared inbox")
+    check(Peer.verify_cavage(path, headers, published["publicKey"]["publicKeyPem"].encode()),
+          "httpsig verifies the Create with alice's key")
+    check(create["object"]["attachment"][0]["mediaType"] == "image/jpeg"
+          and "https://www.w3.org/ns/activitystreams#Public" in create["object"]["to"], "a public Note with its photo")
+followers_note, _ = alice_posts("for my followers", "followers")
+delivered = peer.wait_for("Create", where=created(followers_note))
+check(delivered is not None and delivered[3]["object"]["to"] == [f"{alice_actor}/followers"],
+      "a followers-only post reaches the follower, addressed to the followers")
+direct_note, _ = alice_posts(f"@bob{suffix} only", "direct")
+first_note, _ = alice_posts("after the message")
+check(peer.wait_for("Create", where=created(first_note)) is not None, "a later post arrives")
+second_note, _ = alice_posts("and another")
+check(peer.wait_for("Create", where=created(second_note)) is not None
+      and peer.count("Create", where=created(direct_note)) == 0, "the direct message never does")
+requests.delete(f"{base}/v1/posts/{public_id}", headers=auth, timeout=30)
+deleted = peer.wait_for("Delete", where=lambda a: a.get("object", {}).get("id") == public_note)
+check(deleted is not None and deleted[3]["object"]["type"] == "Tombstone", "its deletion reaches the peer")
+
+# A server that answers 500 gets the activity again after a backoff, and takes it once.
+peer.fail_next = 1
+retried_note, _ = alice_posts("through a hiccup")
+check(peer.wait_for("Create", where=created(retried_note)) is not None and len(peer.refused) == 1,
+      "after a 500, the Create is delivered again")
+check(peer.count("Create", where=created(retried_note)) == 1, "and taken once")
 
 # Refusals: nothing changes.
 carol_token, carol = sign_up(f"carol{suffix}")

@@ -138,7 +138,8 @@ enum ServeCommand {
         for line in federation.connectTo where line.split(separator: ":", omittingEmptySubsequences: false).count != 4 {
             throw UsageError("--federation-connect-to takes HOST:PORT:ADDR:PORT, not \(line)")
         }
-        apiOptions.federation = FederationClient(options: federation)
+        let federationClient = FederationClient(options: federation)
+        apiOptions.federation = federationClient
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         // Videos arrive as files, written beside the database as they come (never held in memory).
@@ -149,6 +150,16 @@ enum ServeCommand {
         pushWorker.start()
         mailWorker?.serve(at: apiOptions.publicURL ?? url(serverOptions.host, server.port))
         mailWorker?.start()
+        // Federation's deliveries, their journal beside the database (DB/federation).
+        var deliveryOptions = DeliveryWorker.Options()
+        if let unit = ProcessInfo.processInfo.environment["TIMELINE_FEDERATION_RETRY_UNIT_MS"].flatMap(Int.init) {
+            deliveryOptions.retryUnit = .milliseconds(unit)  // tests only: a shorter backoff
+        }
+        let deliveries = try DeliveryWorker(
+            api: api, client: federationClient,
+            directory: (args.value("db") ?? TimelineService.defaultPath) + "/federation",
+            origin: apiOptions.publicURL ?? url(serverOptions.host, server.port), options: deliveryOptions)
+        deliveries.start()
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).
         FileHandle.standardError.write(
@@ -195,6 +206,7 @@ enum ServeCommand {
         mediaSweeper.cancel()
         pushWorker.stop()
         mailWorker?.stop()
+        await deliveries.stop()
         FileHandle.standardError.write(Data("timeline serve: stopping\n".utf8))
         api.stop()
         metricsServer?.stop()

@@ -13,7 +13,8 @@ import TimelineFederation
 /// key) or the actor is new, the actor is fetched once from its server and recorded
 /// (`recordRemoteAccount`). A refused request appends nothing. What an accepted activity does is
 /// a command run as its actor's account here, decided as a local user's would be: a `Follow`
-/// of a local actor is `follow` (a follow request for a locked account), a `Like` of a local
+/// of a local actor is `follow` (a follow request for a locked account; `DeliveryWorker` sends the
+/// `Accept` once it is recorded), a `Like` of a local
 /// post `like`, a `Create` of a `Note` answering a local post `addComment` (its HTML as text),
 /// a `Block` `block`, a `Flag` a report, each `Undo` the command's undoing, and a `Delete` of the
 /// actor itself erases its account here. Other activities are acknowledged and ignored, as
@@ -63,7 +64,7 @@ extension TimelineAPI {
             activity["id"]?.string.map({ Self.host(of: $0) == Self.host(of: actor) }) ?? true
         else { throw TimelineError(.unauthenticated, "the activity's actor is not on the signer's host") }
         let account = try await verifiedAccount(signature, actor: actor, owner: keyOwner, federation)
-        try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin), federation)
+        try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin))
         return Responses.empty(202)
     }
 
@@ -99,18 +100,14 @@ extension TimelineAPI {
 
     /// What an activity does here, run as its actor's account.
     private func handle(
-        _ activity: JSONValue, type: String, from account: RemoteAccountSeen, _ urls: FederationURLs,
-        _ federation: FederationClient
+        _ activity: JSONValue, type: String, from account: RemoteAccountSeen, _ urls: FederationURLs
     ) async throws(TimelineError) {
         let me = Caller.user(account.userId.rawValue)
         switch type {
         case "Follow":
-            let followee = try localActor(activity["object"], urls)
-            _ = try await service.execute(.follow(user: followee.rawValue), as: me)
-            // A follow of an open account is accepted at once; a locked one's waits for its owner.
-            if try service.follows(account.userId, followee) {
-                await accept(activity, of: followee, to: account, urls, federation)
-            }
+            // Accepted by the delivery worker once it is recorded (`Followed`): at once for an
+            // open account, when its owner approves the request for a locked one.
+            _ = try await service.execute(.follow(user: try localActor(activity["object"], urls).rawValue), as: me)
         case "Undo":
             let undone = activity["object"]
             switch undone?["type"]?.string {
@@ -151,24 +148,6 @@ extension TimelineAPI {
             _ = try await service.execute(.eraseUser(user: account.userId.rawValue), as: .operator)
         default:
             break  // acknowledged, not handled (as other servers do with what they do not know)
-        }
-    }
-
-    /// Sends `Accept` of `follow` to `account`'s inbox, signed with `followee`'s key.
-    private func accept(
-        _ follow: JSONValue, of followee: UserID, to account: RemoteAccountSeen, _ urls: FederationURLs,
-        _ federation: FederationClient
-    ) async {
-        let accept = ActivityStreams.Answer(
-            id: urls.actor(followee) + "#accepts/follows/" + UUID().uuidString.lowercased(), type: "Accept",
-            actor: urls.actor(followee), object: follow)
-        do {
-            let key = try await service.actorSigningKey(of: followee)
-            _ = try await federation.deliver(
-                try JSONValueEncoder.bytes(accept), to: account.inbox, keyId: urls.key(followee), key: key)
-        } catch {
-            // Not yet through the log's outbox: a failed Accept is not retried (docs/federation.md).
-            FileHandle.standardError.write(Data("federation: Accept to \(account.inbox) failed: \(error)\n".utf8))
         }
     }
 

@@ -1,0 +1,221 @@
+import Foundation
+import JSONModel
+import Synchronization
+import Timeline
+import TimelineFederation
+
+/// Federation's outbox worker (#43), run by `timeline serve`: it follows the log, as Web Push's
+/// does, turning each local action a remote account must know of into deliveries
+/// (`FederationOutbox`, synced before any is sent), and sends them signed with the acting
+/// user's key, each on its own (a slow or dead server holds up no other), retrying a failure
+/// after (n⁴ + 15) seconds, as Mastodon does, 16 times. A restart resumes from the journal.
+///
+/// What it delivers now: a new public or followers-only post (`Create`) and a deleted or
+/// removed one (`Delete`) to the author's remote followers, once per server (the shared inbox,
+/// else the follower's own); and the answer to a remote account's follow of a local user,
+/// `Accept` when it is followed (at once, or when its request is approved) or `Reject`.
+public final class DeliveryWorker: Sendable {
+    /// How the worker paces itself.
+    public struct Options: Sendable {
+        /// The unit of the retry backoff, (n⁴ + 15) units (a second; tests shorten it).
+        public var retryUnit: Duration = .seconds(1)
+        /// The attempts before a delivery is given up (Mastodon's 16).
+        public var maxAttempts = 16
+        /// Deliveries sent at once.
+        public var concurrency = 8
+        /// Default options.
+        public init() {}
+    }
+
+    private let api: TimelineAPI
+    private let client: FederationClient
+    private let outbox: FederationOutbox
+    private let urls: FederationURLs
+    private let options: Options
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// A worker for `api`'s service, its journal in `directory`, its ids under `origin` (the
+    /// server's public origin); it starts planning at the log's head when the journal is new.
+    public init(
+        api: TimelineAPI, client: FederationClient, directory: String, origin: String, options: Options = .init()
+    )
+        throws
+    {
+        self.api = api
+        self.client = client
+        self.options = options
+        urls = FederationURLs(origin: origin)
+        outbox = try FederationOutbox(directory: directory, start: try api.service.appliedSequence())
+    }
+
+    /// Starts planning and sending.
+    public func start() {
+        task.withLock { running in
+            guard running == nil else { return }
+            running = Task.detached { [self] in await run() }
+        }
+    }
+
+    /// Stops; what is queued stays in the journal for the next start.
+    public func stop() async {
+        let running = task.withLock { running in
+            defer { running = nil }
+            return running
+        }
+        running?.cancel()
+        await running?.value
+    }
+
+    private func run() async {
+        while !Task.isCancelled {
+            do {
+                let applied = try api.service.appliedSequence()
+                if applied > outbox.through { try plan(through: applied) }
+                let due = outbox.due(at: Date().timeIntervalSince1970, limit: options.concurrency)
+                await withTaskGroup(of: Void.self) { group in
+                    for delivery in due { group.addTask { await self.send(delivery) } }
+                }
+                if due.isEmpty && applied <= outbox.through { try await Task.sleep(for: .milliseconds(50)) }
+            } catch is CancellationError {
+                return
+            } catch {
+                FileHandle.standardError.write(Data("timeline serve: federation paused: \(error)\n".utf8))
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    // MARK: - Planning
+
+    private func plan(through applied: UInt64) throws {
+        let events = try api.service.events(from: outbox.through + 1, limit: Int(min(256, applied - outbox.through)))
+        guard let last = events.last else { return }
+        var deliveries: [FederationDelivery] = []
+        for event in events { deliveries += try self.deliveries(for: event) }
+        try outbox.queue(deliveries, through: last.sequence)
+    }
+
+    private func deliveries(for event: EventEnvelope) throws -> [FederationDelivery] {
+        let service = api.service
+        func delivery(
+            _ kind: FederationDelivery.Kind, actor: UserID, post: PostID? = nil, follower: UserID? = nil,
+            inbox: String
+        ) -> FederationDelivery {
+            FederationDelivery(
+                id: "\(event.sequence)/\(kind.rawValue)/\(inbox)", kind: kind, sequence: event.sequence,
+                actor: actor.rawValue, post: post?.rawValue, follower: follower?.rawValue, inbox: inbox,
+                queuedAt: Date().timeIntervalSince1970)
+        }
+        switch event.event {
+        case .postAdded(let e) where e.visibility != .direct:
+            guard try service.remoteAccount(e.authorId) == nil else { return [] }
+            return try remoteInboxes(following: e.authorId).map {
+                delivery(.create, actor: e.authorId, post: e.postId, inbox: $0)
+            }
+        case .postDeleted(let e):
+            return try remoteInboxes(following: e.authorId).map {
+                delivery(.delete, actor: e.authorId, post: e.postId, inbox: $0)
+            }
+        case .postRemoved(let e):
+            return try remoteInboxes(following: e.authorId).map {
+                delivery(.delete, actor: e.authorId, post: e.postId, inbox: $0)
+            }
+        case .followed(let e):
+            guard let remote = try service.remoteAccount(e.followerId) else { return [] }
+            return [delivery(.accept, actor: e.followeeId, follower: e.followerId, inbox: remote.inbox)]
+        case .followRequestRejected(let e):
+            guard let remote = try service.remoteAccount(e.followerId) else { return [] }
+            return [delivery(.reject, actor: e.followeeId, follower: e.followerId, inbox: remote.inbox)]
+        default:
+            return []
+        }
+    }
+
+    /// The inboxes of `user`'s remote followers, one per server (its shared inbox, when it has one).
+    private func remoteInboxes(following user: UserID) throws -> [String] {
+        let service = api.service
+        var inboxes: [String] = [], seen = Set<String>()
+        var page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit))
+        while true {
+            for follower in page.items where follower.username.contains("@") {
+                guard let remote = try service.remoteAccount(follower.id) else { continue }
+                let inbox = remote.sharedInbox ?? remote.inbox
+                if seen.insert(inbox).inserted { inboxes.append(inbox) }
+            }
+            guard let next = page.next else { return inboxes }
+            page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit, before: next))
+        }
+    }
+
+    // MARK: - Sending
+
+    private func send(_ delivery: FederationDelivery) async {
+        do {
+            guard let body = try activity(for: delivery) else { return try outbox.done(delivery.id) }
+            let actor = UserID(delivery.actor)
+            let key = try await api.service.actorSigningKey(of: actor)
+            let status = try await client.deliver(body, to: delivery.inbox, keyId: urls.key(actor), key: key)
+            switch status {
+            case 200..<300:
+                try outbox.done(delivery.id)
+            case 400..<500 where status != 408 && status != 429:
+                // Refused for good (Mastodon does not retry a 4xx either).
+                FileHandle.standardError.write(
+                    Data("timeline serve: \(delivery.inbox) refused \(delivery.kind.rawValue) (\(status))\n".utf8))
+                try outbox.done(delivery.id)
+            default:
+                try failed(delivery, "answered \(status)")
+            }
+        } catch {
+            try? failed(delivery, "\(error)")
+        }
+    }
+
+    private func failed(_ delivery: FederationDelivery, _ why: String) throws {
+        var next = delivery
+        next.attempts += 1
+        guard next.attempts < options.maxAttempts else {
+            FileHandle.standardError.write(
+                Data("timeline serve: gave up delivering to \(delivery.inbox): \(why)\n".utf8))
+            return try outbox.done(delivery.id)
+        }
+        let units = Double(next.attempts * next.attempts * next.attempts * next.attempts + 15)
+        let unit =
+            Double(options.retryUnit.components.seconds)
+            + Double(options.retryUnit.components.attoseconds) / 1e18
+        next.notBefore = Date().timeIntervalSince1970 + units * unit
+        try outbox.retry(next)
+    }
+
+    /// The activity `delivery` sends, made now; nil when there is nothing to send any more (the
+    /// post is gone before its `Create` went out, the follower's account is gone).
+    private func activity(for delivery: FederationDelivery) throws -> [UInt8]? {
+        let service = api.service
+        let actor = UserID(delivery.actor)
+        switch delivery.kind {
+        case .create:
+            guard let id = delivery.post.map(PostID.init),
+                let post = try? service.post(id, viewer: actor, comments: PageRequest(limit: 1)).post
+            else { return nil }
+            return try JSONValueEncoder.bytes(try api.create(post, urls, withContext: true))
+        case .delete:
+            guard let id = delivery.post.map(PostID.init) else { return nil }
+            let note = urls.note(id, by: actor)
+            let delete: JSONValue = [
+                "@context": "https://www.w3.org/ns/activitystreams", "id": .string(note + "#delete"), "type": "Delete",
+                "actor": .string(urls.actor(actor)), "to": [.string(ActivityStreams.publicAudience)],
+                "object": ["id": .string(note), "type": "Tombstone"]
+            ]
+            return JSONWriter.bytes(delete)
+        case .accept, .reject:
+            guard let follower = delivery.follower.map(UserID.init), let remote = try service.remoteAccount(follower)
+            else { return nil }
+            let answer = ActivityStreams.Answer(
+                id: urls.actor(actor)
+                    + "#\(delivery.kind == .accept ? "accepts" : "rejects")/follows/\(delivery.sequence)",
+                type: delivery.kind == .accept ? "Accept" : "Reject", actor: urls.actor(actor),
+                object: ["type": "Follow", "actor": .string(remote.actor), "object": .string(urls.actor(actor))])
+            return try JSONValueEncoder.bytes(answer)
+        }
+    }
+}
