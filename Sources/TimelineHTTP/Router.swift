@@ -81,8 +81,9 @@ struct Route: Sendable {
 
     /// Whether requests to it count against the request limits: everything but the web app's
     /// files and documents, images (fetched many to a page, as from a CDN) and health checks.
+    /// The inboxes count (each new signer costs a fetch of its actor), per sending address.
     var isCounted: Bool {
-        guard operation != nil || mastodon != nil else { return false }
+        guard operation != nil || mastodon != nil || method == "POST" else { return false }
         return !template.hasPrefix("/v1/images/") && template != "/healthz" && template != "/readyz"
             && template != "/health"
     }

@@ -7,7 +7,7 @@ it; a Follow signed with http-message-signatures (RFC 9421) is taken too; a lock
 a follow request and sends no Accept; and unsigned, forged, stale, tampered, oversized and
 wrong-host requests are refused with nothing changed.
 Then the outbox: alice's public and followers-only posts reach the peer as signed `Create`s
-through its shared inbox, a direct message never does, a deletion is a `Delete`, a locked
+through its shared inbox, a direct message never does, a deletion is a `Delete`, an edit is an `Update`, a locked
 account's approval sends its `Accept`, and a peer answering 500 gets the activity again, once.
 Usage: test_inbox.py BASE_URL CERTIFICATE KEY (the server run with
 TIMELINE_FEDERATION_RETRY_UNIT_MS short). Prints `ok - …`; exits 1 on a failure."""
@@ -175,10 +175,15 @@ if delivered:
           "httpsig verifies the Create with alice's key")
     check(create["object"]["attachment"][0]["mediaType"] == "image/jpeg"
           and "https://www.w3.org/ns/activitystreams#Public" in create["object"]["to"], "a public Note with its photo")
-followers_note, _ = alice_posts("for my followers", "followers")
+followers_note, followers_id = alice_posts("for my followers", "followers")
 delivered = peer.wait_for("Create", where=created(followers_note))
 check(delivered is not None and delivered[3]["object"]["to"] == [f"{alice_actor}/followers"],
       "a followers-only post reaches the follower, addressed to the followers")
+requests.patch(f"{base}/v1/posts/{followers_id}", json={"caption": "for my followers, edited"}, headers=auth,
+               timeout=30)
+updated = peer.wait_for("Update", where=created(followers_note))
+check(updated is not None and "edited" in updated[3]["object"]["content"] and updated[3]["object"]["updated"],
+      "its edit reaches the follower as an Update of the Note")
 direct_note, _ = alice_posts(f"@bob{suffix} only", "direct")
 first_note, _ = alice_posts("after the message")
 check(peer.wait_for("Create", where=created(first_note)) is not None, "a later post arrives")

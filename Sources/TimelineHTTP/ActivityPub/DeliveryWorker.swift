@@ -10,8 +10,8 @@ import TimelineFederation
 /// user's key, each on its own (a slow or dead server holds up no other), retrying a failure
 /// after (n⁴ + 15) seconds, as Mastodon does, 16 times. A restart resumes from the journal.
 ///
-/// What it delivers now: a new public or followers-only post (`Create`) and a deleted or
-/// removed one (`Delete`) to the author's remote followers, once per server (the shared inbox,
+/// What it delivers now: a new public or followers-only post (`Create`), an edited one
+/// (`Update`) and a deleted or removed one (`Delete`) to the author's remote followers, once per server (the shared inbox,
 /// else the follower's own); and the answer to a remote account's follow of a local user,
 /// `Accept` when it is followed (at once, or when its request is approved) or `Reject`.
 public final class DeliveryWorker: Sendable {
@@ -112,6 +112,10 @@ public final class DeliveryWorker: Sendable {
             return try remoteInboxes(following: e.authorId).map {
                 delivery(.create, actor: e.authorId, post: e.postId, inbox: $0)
             }
+        case .postEdited(let e):
+            return try remoteInboxes(following: e.authorId).map {
+                delivery(.update, actor: e.authorId, post: e.postId, inbox: $0)
+            }
         case .postDeleted(let e):
             return try remoteInboxes(following: e.authorId).map {
                 delivery(.delete, actor: e.authorId, post: e.postId, inbox: $0)
@@ -193,11 +197,19 @@ public final class DeliveryWorker: Sendable {
         let service = api.service
         let actor = UserID(delivery.actor)
         switch delivery.kind {
-        case .create:
+        case .create, .update:
+            // A direct post is never delivered (an edit of one neither).
             guard let id = delivery.post.map(PostID.init),
-                let post = try? service.post(id, viewer: actor, comments: PageRequest(limit: 1)).post
+                let post = try? service.post(id, viewer: actor, comments: PageRequest(limit: 1)).post,
+                post.visibility != .direct
             else { return nil }
-            return try JSONValueEncoder.bytes(try api.create(post, urls, withContext: true))
+            var activity = try api.create(post, urls, withContext: true)
+            if delivery.kind == .update {
+                activity.type = "Update"
+                activity.id = urls.note(id, by: actor) + "#updates/\(delivery.sequence)"
+                activity.published = activity.object.updated
+            }
+            return try JSONValueEncoder.bytes(activity)
         case .delete:
             guard let id = delivery.post.map(PostID.init) else { return nil }
             let note = urls.note(id, by: actor)

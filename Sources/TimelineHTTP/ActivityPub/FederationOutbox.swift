@@ -9,6 +9,8 @@ struct FederationDelivery: Codable, Equatable, Sendable {
     enum Kind: String, Codable, Sendable {
         /// `Create` of a new post (`post`, by `actor`).
         case create
+        /// `Update` of an edited post (`post`, by `actor`): its `Note` as it now is.
+        case update
         /// `Delete` of a post gone (`post`, by `actor`): a `Tombstone` of its `Note`.
         case delete
         /// `Accept` of `follower`'s follow of `actor`.
