@@ -57,7 +57,7 @@ extension Command {
         PostStoryCommand.self, PostVideoStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self,
         HighlightStoryCommand.self,
         UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self,
-        CreateActorKeyCommand.self, RecordRemoteAccountCommand.self
+        CreateActorKeyCommand.self, RecordRemoteAccountCommand.self, BlockDomainCommand.self, UnblockDomainCommand.self
     ]
 }
 
@@ -308,6 +308,10 @@ public enum Event: Equatable, Sendable {
     case actorKeyCreated(ActorKeyCreated)
     /// Another server's actor was seen (first, or changed): `RemoteAccountSeen`.
     case remoteAccountSeen(RemoteAccountSeen)
+    /// The operator stopped federating with a server: `DomainBlocked`.
+    case domainBlocked(DomainBlock)
+    /// The operator federates with a server again: `DomainUnblocked`.
+    case domainUnblocked(DomainBlock)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -433,6 +437,8 @@ public enum Event: Equatable, Sendable {
         case .tagUnfollowed: .tagUnfollowed
         case .actorKeyCreated: .actorKeyCreated
         case .remoteAccountSeen: .remoteAccountSeen
+        case .domainBlocked: .domainBlocked
+        case .domainUnblocked: .domainUnblocked
         }
     }
 
@@ -551,6 +557,7 @@ public enum Event: Equatable, Sendable {
         case .tagUnfollowed(let e): e
         case .actorKeyCreated(let e): e
         case .remoteAccountSeen(let e): e
+        case .domainBlocked(let e), .domainUnblocked(let e): e
         }
     }
 }
@@ -799,6 +806,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case actorKeyCreated = "ActorKeyCreated"
     /// Another server's actor was seen.
     case remoteAccountSeen = "RemoteAccountSeen"
+    /// The operator stopped federating with a server.
+    case domainBlocked = "DomainBlocked"
+    /// The operator federates with a server again.
+    case domainUnblocked = "DomainUnblocked"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -899,6 +910,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .tagFeatured, .tagUnfeatured, .tagFollowed, .tagUnfollowed: UserHashtag.self
         case .actorKeyCreated: ActorKeyCreated.self
         case .remoteAccountSeen: RemoteAccountSeen.self
+        case .domainBlocked, .domainUnblocked: DomainBlock.self
         }
     }
 
@@ -1028,6 +1040,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .tagUnfollowed: .tagUnfollowed(try UserHashtag(from: &r, &opener))
         case .actorKeyCreated: .actorKeyCreated(try ActorKeyCreated(from: &r, &opener))
         case .remoteAccountSeen: .remoteAccountSeen(try RemoteAccountSeen(from: &r, &opener))
+        case .domainBlocked: .domainBlocked(try DomainBlock(from: &r, &opener))
+        case .domainUnblocked: .domainUnblocked(try DomainBlock(from: &r, &opener))
         }
     }
 }

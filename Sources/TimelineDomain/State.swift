@@ -240,6 +240,8 @@ package protocol DecisionState {
     func hasActorKey(_ user: UserID) throws -> Bool
     /// The remote account of the actor whose id is `actor`, if it was seen.
     func remoteAccount(actor: String) throws -> RemoteAccountRecord?
+    /// Whether the operator blocked the server `host`.
+    func domainBlocked(_ host: String) throws -> Bool
     /// The unexpired-or-not reset token with this hash.
     func passwordReset(hash: String) throws -> SessionRecord?
     /// When `user` last asked for a reset by email (ms), if they ever did.

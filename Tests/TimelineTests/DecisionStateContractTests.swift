@@ -137,6 +137,10 @@ extension InMemoryState {
             twoFactors[e.userId] = nil
         case .actorKeyCreated(let e):
             actorKeys.insert(e.userId)
+        case .domainBlocked(let e):
+            blockedDomains.insert(e.host)
+        case .domainUnblocked(let e):
+            blockedDomains.remove(e.host)
         case .remoteAccountSeen(let e):
             remoteAccounts[e.actor] = RemoteAccountRecord(e)
             if users[e.userId] == nil {

@@ -33,6 +33,8 @@ struct InMemoryState: DecisionState {
     var actorKeys: Set<UserID> = []
     /// The remote accounts seen, by actor id.
     var remoteAccounts: [String: RemoteAccountRecord] = [:]
+    /// The servers the operator blocked.
+    var blockedDomains: Set<String> = []
     /// Stories, and who saw which, [story, viewer].
     var storyRecords: [StoryID: StoryRecord] = [:]
     var storyViews: Set<[String]> = []
@@ -156,6 +158,7 @@ struct InMemoryState: DecisionState {
     func twoFactor(_ user: UserID) -> TwoFactorRecord? { twoFactors[user] }
     func hasActorKey(_ user: UserID) -> Bool { actorKeys.contains(user) }
     func remoteAccount(actor: String) -> RemoteAccountRecord? { remoteAccounts[actor] }
+    func domainBlocked(_ host: String) -> Bool { blockedDomains.contains(host) }
     func story(_ id: StoryID) -> StoryRecord? { storyRecords[id] }
     func hasViewed(_ story: StoryID, _ viewer: UserID) -> Bool {
         storyViews.contains([story.rawValue, viewer.rawValue])

@@ -142,7 +142,8 @@ let sampleCommands: [Command] = [
     .recordRemoteAccount(
         actor: "https://two.example/users/bob", username: "bob", inbox: "https://two.example/users/bob/inbox",
         sharedInbox: "https://two.example/inbox", keyId: "https://two.example/users/bob#main-key",
-        publicKey: "-----BEGIN PUBLIC KEY-----\n…", locked: false)
+        publicKey: "-----BEGIN PUBLIC KEY-----\n…", locked: false),
+    .blockDomain(host: "evil.example"), .unblockDomain(host: "evil.example")
 ]
 
 extension SchemaTests {
@@ -404,6 +405,9 @@ extension SchemaTests {
         let remote = try #require(
             try await service.execute(RemoteAccountTests.record(), as: .operator).profile)
         try await service.run(.follow(user: alice.id.rawValue), as: remote.id)
+        // The operator blocks a server, then federates with it again.
+        _ = try await service.execute(.blockDomain(host: "evil.example:8443"), as: .operator)
+        _ = try await service.execute(.unblockDomain(host: "evil.example:8443"), as: .operator)
         // Carol's actor gets its key (its private half sealed with her key), then she is erased.
         _ = try await service.actorPublicKey(of: carol.id)
         try await service.run(.eraseUser(user: carol.id.rawValue, password: "password-123"), as: carol.id)

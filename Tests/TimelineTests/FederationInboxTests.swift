@@ -47,7 +47,7 @@ import TimelineFederation
             let run = try ChildProcess(
                 [
                     "python3", script, "http://127.0.0.1:\(server.port)", directory + "/peer.pem",
-                    directory + "/peer.key"
+                    directory + "/peer.key", server.database, try timelineExecutable().path
                 ],
                 executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(150))

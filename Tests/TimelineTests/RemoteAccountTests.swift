@@ -84,4 +84,29 @@ import TimelineDomain
             _ = try await service.execute(.signIn(email: "bob@two.example", password: "password-123"))
         }
     }
+
+    @Test func theOperatorBlocksAndUnblocksAServer() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id
+        await expectError(.forbidden) { _ = try await service.run(.blockDomain(host: "evil.example"), as: alice) }
+        for bad in ["", "evil example", "evil.example:http", "EVIL.example/path", String(repeating: "a", count: 300)] {
+            await expectError(.invalidArgument, field: "host") {
+                _ = try await service.execute(.blockDomain(host: bad), as: .operator)
+            }
+        }
+        #expect(try await service.execute(.blockDomain(host: "Evil.Example"), as: .operator) == .changed(true))
+        #expect(try await service.execute(.blockDomain(host: "evil.example"), as: .operator) == .changed(false))
+        #expect(try service.blockedDomains() == ["evil.example"])
+        #expect(try service.isBlocked(serverOf: "https://evil.example/users/x"))
+        #expect(try !service.isBlocked(serverOf: "https://evil.example:8443/users/x"))
+        #expect(try service.isBlocked(serverOf: "not a url"))
+        _ = try await service.execute(
+            .recordRemoteAccount(
+                actor: "https://evil.example/users/bob", username: "bob", inbox: "https://evil.example/inbox",
+                sharedInbox: nil, keyId: "https://evil.example/users/bob#main-key",
+                publicKey: "-----BEGIN PUBLIC KEY-----\nAAAA\n", locked: false), as: .operator)
+        #expect(try service.peers() == [])
+        #expect(try await service.execute(.unblockDomain(host: "evil.example"), as: .operator) == .changed(true))
+        #expect(try service.peers() == ["evil.example"])
+    }
 }

@@ -9,8 +9,9 @@ wrong-host requests are refused with nothing changed.
 Then the outbox: alice's public and followers-only posts reach the peer as signed `Create`s
 through its shared inbox, a direct message never does, a deletion is a `Delete`, an edit is an `Update`, a locked
 account's approval sends its `Accept`, and a peer answering 500 gets the activity again, once.
-Usage: test_inbox.py BASE_URL CERTIFICATE KEY (the server run with
-TIMELINE_FEDERATION_RETRY_UNIT_MS short). Prints `ok - …`; exits 1 on a failure."""
+The operator's `timeline federation block` refuses the peer's server and sends it nothing.
+Usage: test_inbox.py BASE_URL CERTIFICATE KEY DATABASE TIMELINE (the server run with
+TIMELINE_FEDERATION_RETRY_UNIT_MS short, on DATABASE; TIMELINE the `timeline` executable). Prints `ok - …`; exits 1 on a failure."""
 import base64
 import email.utils
 import json
@@ -20,11 +21,13 @@ import sys
 import time
 import uuid
 
+import subprocess
+
 import requests
 
 from peer import Peer, new_key
 
-base, certificate, key = sys.argv[1:]
+base, certificate, key, database, timeline = sys.argv[1:]
 failures = 0
 
 
@@ -200,6 +203,28 @@ retried_note, _ = alice_posts("through a hiccup")
 check(peer.wait_for("Create", where=created(retried_note)) is not None and len(peer.refused) == 1,
       "after a 500, the Create is delivered again")
 check(peer.count("Create", where=created(retried_note)) == 1, "and taken once")
+
+# The operator blocks the peer's server: nothing from it is taken, nothing is sent to it.
+peer_host = f"localhost:{peer.port}"
+
+
+def federation(*words):
+    return subprocess.run([timeline, "federation", "--db", database, *words], capture_output=True, text=True,
+                          timeout=60)
+
+
+blocked = federation("block", peer_host)
+check(blocked.returncode == 0 and federation("blocks").stdout.split() == [peer_host],
+      f"`timeline federation block` blocks the peer's server ({blocked.stderr.strip()})")
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Like", second_note))
+check(answer.status_code == 403, f"an activity from the blocked server is refused ({answer.status_code})")
+check(requests.get(f"{base}/api/v1/instance/peers", timeout=30).json() == [], "a blocked server is no peer")
+while_blocked, _ = alice_posts("while they are blocked")
+check(federation("unblock", peer_host).returncode == 0, "`timeline federation unblock` lifts it")
+after_note, _ = alice_posts("after the block")
+check(peer.wait_for("Create", where=created(after_note)) is not None
+      and peer.count("Create", where=created(while_blocked)) == 0,
+      "what was posted while it was blocked was never sent; what came after is")
 
 # Refusals: nothing changes.
 carol_token, carol = sign_up(f"carol{suffix}")

@@ -26,6 +26,7 @@ struct TimelineTool {
           moderation  the operator's report queue: `timeline moderation list | remove POST --reason R | dismiss POST`
           instance  the instance's texts and rules: `timeline instance show | set FIELD TEXT | rules add TEXT`
           announcements  the operator's announcements: `timeline announcements list | add TEXT | remove ID`
+          federation  the servers this one federates with: `timeline federation block HOST | unblock HOST | blocks | peers`
           import    import a Firebase export: `timeline import firebase EXPORT.json`
           media     `timeline media reprocess`: variants for posts from before the image pipeline
           password-reset  issue a one-time token to set a user's password (operator)
@@ -81,6 +82,7 @@ struct TimelineTool {
             case "export-user": code = try await ExportCommand.run(args)
             case "moderation": code = try await ModerationCommand.run(args)
             case "instance": code = try await InstanceCommand.run(args)
+            case "federation": code = try await FederationCommand.run(args)
             case "announcements": code = try await AnnouncementsCommand.run(args)
             case "import": code = try await ImportCommand.run(args)
             case "media": code = try await MediaCommand.run(args)

@@ -53,6 +53,13 @@ enum RemoteUsers: TableLayout {
     static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
+/// A server's host → nothing: the servers the operator blocked.
+enum BlockedDomains: TableLayout {
+    static func key(_ host: String) -> [UInt8] { Array(host.utf8) }
+    static func encode(_: Void) -> [UInt8] { [] }
+    static func decode(_: [UInt8]) {}
+}
+
 /// A local actor's signing key as the read model keeps it.
 struct ActorKeyRecord: Equatable, Sendable {
     /// The sequence of the `ActorKeyCreated` event (its private key, sealed).
@@ -61,15 +68,18 @@ struct ActorKeyRecord: Equatable, Sendable {
     var publicKey: String
 }
 
-/// What federation (#43) keeps: each local actor's signing key, and each remote actor seen,
-/// by its id and by its account's local id. An erased user's key goes (their actor is gone; the
+/// What federation (#43) keeps: each local actor's signing key, each remote actor seen, by
+/// its id and by its account's local id, and the servers the operator blocked. An erased user's key goes (their actor is gone; the
 /// log's sealed private key cannot be opened any more); so does an erased remote account.
 struct FederationProjection: Projection {
     let name = ProjectionName.federation
     let actorKeys: Table<ActorKeys>
     let remoteActors: Table<RemoteActors>
     let remoteUsers: Table<RemoteUsers>
-    var databases: [Database] { [actorKeys.database, remoteActors.database, remoteUsers.database] }
+    let blockedDomains: Table<BlockedDomains>
+    var databases: [Database] {
+        [actorKeys.database, remoteActors.database, remoteUsers.database, blockedDomains.database]
+    }
 
     private(set) var handlers = EventHandlers()
 
@@ -77,6 +87,7 @@ struct FederationProjection: Projection {
         actorKeys = try Table(env, prefix + "actorKeys")
         remoteActors = try Table(env, prefix + "remoteActors")
         remoteUsers = try Table(env, prefix + "remoteUsers")
+        blockedDomains = try Table(env, prefix + "blockedDomains")
         handlers = Self.handlers(of: self)
     }
 
@@ -96,6 +107,8 @@ struct FederationProjection: Projection {
             try projection.remoteActors.put(e.actor, e, txn)
             try projection.remoteUsers.put(e.userId, e.actor, txn)
         }
+        handlers.on(.domainBlocked) { (e: DomainBlock, _, txn) in try projection.blockedDomains.put(e.host, (), txn) }
+        handlers.on(.domainUnblocked) { (e: DomainBlock, _, txn) in try projection.blockedDomains.delete(e.host, txn) }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
             try projection.actorKeys.delete(e.userId, txn)
             if let actor = try projection.remoteUsers.get(e.userId, txn) {

@@ -524,6 +524,10 @@ struct ReadView: DecisionState {
     func passwordReset(hash: String) throws -> SessionRecord? { try models.sessions.passwordReset(hash: hash, txn) }
     func twoFactor(_ user: UserID) throws -> TwoFactorRecord? { try models.sessions.twoFactor.get(user, txn) }
     func hasActorKey(_ user: UserID) throws -> Bool { try models.federation.actorKeys.contains(user, txn) }
+    func domainBlocked(_ host: String) throws -> Bool {
+        guard host.utf8.count <= Validation.maxActorURL else { return false }
+        return try models.federation.blockedDomains.contains(host, txn)
+    }
     func remoteAccount(actor: String) throws -> RemoteAccountRecord? {
         guard actor.utf8.count <= Validation.maxActorURL else { return nil }
         return try models.federation.remoteActors.get(actor, txn).map(RemoteAccountRecord.init)

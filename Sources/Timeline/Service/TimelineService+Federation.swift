@@ -64,17 +64,40 @@ extension TimelineService {
 
 extension TimelineService {
     /// The other servers this one knows: the hosts (with a port, if any) of the remote accounts
-    /// seen here, in order.
+    /// seen here, in order, less the ones the operator blocked.
     public func peers() throws(TimelineError) -> [String] {
         try read { view in
             var hosts = Set<String>()
             try view.txn.scan(view.models.federation.remoteActors.database, prefix: []) { key, _ in
-                if let url = URLComponents(string: String(decoding: key, as: UTF8.self)), let host = url.host {
-                    hosts.insert(host.lowercased() + (url.port.map { ":\($0)" } ?? ""))
-                }
+                if let host = Self.host(of: String(decoding: key, as: UTF8.self)) { hosts.insert(host) }
                 return true
             }
-            return hosts.sorted()
+            return try hosts.filter { try !view.domainBlocked($0) }.sorted()
         }
+    }
+
+    /// The servers the operator blocked, in order.
+    public func blockedDomains() throws(TimelineError) -> [String] {
+        try read { view in
+            var hosts: [String] = []
+            try view.txn.scan(view.models.federation.blockedDomains.database, prefix: []) { key, _ in
+                hosts.append(String(decoding: key, as: UTF8.self))
+                return true
+            }
+            return hosts
+        }
+    }
+
+    /// Whether the server of `url` (an actor's id, an inbox) is one the operator blocked; a URL
+    /// without a host counts as blocked.
+    public func isBlocked(serverOf url: String) throws(TimelineError) -> Bool {
+        guard let host = Self.host(of: url) else { return true }
+        return try read { view in try view.domainBlocked(host) }
+    }
+
+    /// The host of `url`, with its port if it has one, lower case (as domain blocks name it).
+    public static func host(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
+        return host.lowercased() + (components.port.map { ":\($0)" } ?? "")
     }
 }

@@ -125,10 +125,12 @@ public final class DeliveryWorker: Sendable {
                 delivery(.delete, actor: e.authorId, post: e.postId, inbox: $0)
             }
         case .followed(let e):
-            guard let remote = try service.remoteAccount(e.followerId) else { return [] }
+            guard let remote = try service.remoteAccount(e.followerId), try !service.isBlocked(serverOf: remote.inbox)
+            else { return [] }
             return [delivery(.accept, actor: e.followeeId, follower: e.followerId, inbox: remote.inbox)]
         case .followRequestRejected(let e):
-            guard let remote = try service.remoteAccount(e.followerId) else { return [] }
+            guard let remote = try service.remoteAccount(e.followerId), try !service.isBlocked(serverOf: remote.inbox)
+            else { return [] }
             return [delivery(.reject, actor: e.followeeId, follower: e.followerId, inbox: remote.inbox)]
         default:
             return []
@@ -144,7 +146,7 @@ public final class DeliveryWorker: Sendable {
             for follower in page.items where follower.username.contains("@") {
                 guard let remote = try service.remoteAccount(follower.id) else { continue }
                 let inbox = remote.sharedInbox ?? remote.inbox
-                if seen.insert(inbox).inserted { inboxes.append(inbox) }
+                if try !service.isBlocked(serverOf: inbox), seen.insert(inbox).inserted { inboxes.append(inbox) }
             }
             guard let next = page.next else { return inboxes }
             page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit, before: next))
@@ -155,7 +157,10 @@ public final class DeliveryWorker: Sendable {
 
     private func send(_ delivery: FederationDelivery) async {
         do {
-            guard let body = try activity(for: delivery) else { return try outbox.done(delivery.id) }
+            // Blocked since it was queued: dropped, as everything for that server is.
+            guard try !api.service.isBlocked(serverOf: delivery.inbox), let body = try activity(for: delivery) else {
+                return try outbox.done(delivery.id)
+            }
             let actor = UserID(delivery.actor)
             let key = try await api.service.actorSigningKey(of: actor)
             let status = try await client.deliver(body, to: delivery.inbox, keyId: urls.key(actor), key: key)

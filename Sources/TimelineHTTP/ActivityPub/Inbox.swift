@@ -60,9 +60,15 @@ extension TimelineAPI {
         else { throw TimelineError.invalid("body", "an activity is a JSON object with a type and an actor") }
         // The signer speaks only for its own host's actors, and an activity only for its actor.
         let keyOwner = String(signature.keyId.prefix { $0 != "#" })
-        guard Self.host(of: keyOwner) != nil, Self.host(of: keyOwner) == Self.host(of: actor),
-            activity["id"]?.string.map({ Self.host(of: $0) == Self.host(of: actor) }) ?? true
+        guard TimelineService.host(of: keyOwner) != nil,
+            TimelineService.host(of: keyOwner) == TimelineService.host(of: actor),
+            activity["id"]?.string.map({ TimelineService.host(of: $0) == TimelineService.host(of: actor) }) ?? true
         else { throw TimelineError(.unauthenticated, "the activity's actor is not on the signer's host") }
+        // A blocked server is refused before anything is fetched from it.
+        guard try !service.isBlocked(serverOf: actor) else {
+            throw TimelineError(
+                .forbidden, "this server does not federate with \(TimelineService.host(of: actor) ?? "")")
+        }
         let account = try await verifiedAccount(signature, actor: actor, owner: keyOwner, federation)
         try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin))
         return Responses.empty(202)
@@ -163,11 +169,5 @@ extension TimelineAPI {
         let id = object?.string ?? object?["id"]?.string ?? ""
         guard let post = urls.post(ofNote: id) else { throw TimelineError.notFound("post", String(id.prefix(200))) }
         return post
-    }
-
-    /// The host (and port) of a URL, lower case.
-    static func host(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
-        return host.lowercased() + (components.port.map { ":\($0)" } ?? "")
     }
 }
