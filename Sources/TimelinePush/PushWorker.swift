@@ -449,9 +449,13 @@ public final class PushWorker: @unchecked Sendable {
             try item.actor.flatMap { try service.user($0).avatar }.map { "\(base)/v1/images/\($0.small.rawValue)" }
             ?? "\(base)/app/icon-192.png"
         let body = text.map { $0.count > 140 ? $0.prefix(139) + "…" : $0 }.flatMap { $0.isEmpty ? nil : $0 } ?? title
-        return Wording(
-            title: title, body: body, icon: icon,
-            url: item.post.map { "\(base)/#/post/\($0.rawValue)" } ?? "\(base)/#/activity")
+        // The post's page (as the Mastodon API's status `url`), which opens it in the web app.
+        let page = try item.post.map { id in
+            PublicPages.post(
+                id, by: try service.post(id, viewer: user, comments: PageRequest(limit: 1)).post.authorUsername,
+                at: base)
+        }
+        return Wording(title: title, body: body, icon: icon, url: page ?? "\(base)/#/activity")
     }
 
     // MARK: - Sending

@@ -160,7 +160,7 @@ def steps(server, push, driver, out):
     assert len(shown) == 1, f"the service worker showed {shown}"
     notification = shown[0]
     assert (notification["title"] == "ben commented on your photo" and notification["body"] == "Lovely light!"
-            and notification["tag"] == fields["notification_id"] and notification["data"]["url"].endswith(f"/#/post/{post}")), notification
+            and notification["tag"] == fields["notification_id"] and notification["data"]["url"].endswith(f"/@ann/{post}")), notification
     check("the service worker shows it: ben's name, the comment, and the post to open")
 
     # Turned off: the browser unsubscribes and the server forgets the subscription.

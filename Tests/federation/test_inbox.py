@@ -226,6 +226,14 @@ check(peer.wait_for("Create", where=created(after_note)) is not None
       and peer.count("Create", where=created(while_blocked)) == 0,
       "what was posted while it was blocked was never sent; what came after is")
 
+# A Flag (Mastodon's report) of one post lands in the operator's queue, with its reason.
+second_id = second_note.rsplit("/", 1)[1]
+answer = peer.post_cavage(f"{base}/inbox", {**peer.activity("Flag", second_note), "content": "spam, surely"})
+queue = json.loads(subprocess.run([timeline, "moderation", "--db", database, "list", "--json"], capture_output=True,
+                                  text=True, timeout=60).stdout or "[]")
+check(answer.status_code == 202 and any(item.get("post") == second_id and "spam, surely" in json.dumps(item)
+                                        for item in queue), f"a Flag is a report in the queue ({queue})")
+
 # Refusals: nothing changes.
 carol_token, carol = sign_up(f"carol{suffix}")
 carol_actor = f"{base}/users/{carol}"

@@ -146,7 +146,8 @@ enum ServeCommand {
         serverOptions.largeUploads = { [api] method, path in api.largeUploads(method: method, path: path) }
         serverOptions.spoolDirectory = service.uploadSpoolDirectory
         let server = try HTTPServer(options: serverOptions, handler: api.answer)
-        pushWorker.serve(at: url(serverOptions.host, server.port))
+        // Pushes link to the pages people open: under the public origin, when there is one.
+        pushWorker.serve(at: apiOptions.publicURL ?? url(serverOptions.host, server.port))
         pushWorker.start()
         mailWorker?.serve(at: apiOptions.publicURL ?? url(serverOptions.host, server.port))
         mailWorker?.start()

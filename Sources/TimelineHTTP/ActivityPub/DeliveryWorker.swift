@@ -7,7 +7,7 @@ import TimelineFederation
 /// Federation's outbox worker (#43), run by `timeline serve`: it follows the log, as Web Push's
 /// does, turning each local action a remote account must know of into deliveries
 /// (`FederationOutbox`, synced before any is sent), and sends them signed with the acting
-/// user's key, each on its own (a slow or dead server holds up no other), retrying a failure
+/// user's key, each on its own task (a slow or dead server holds up no other), retrying a failure
 /// after (n⁴ + 15) seconds, as Mastodon does, 16 times. A restart resumes from the journal.
 ///
 /// What it delivers now: a new public or followers-only post (`Create`), an edited one
@@ -33,6 +33,8 @@ public final class DeliveryWorker: Sendable {
     private let urls: FederationURLs
     private let options: Options
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The deliveries being sent now.
+    private let inFlight = Mutex<Set<String>>([])
 
     /// A worker for `api`'s service, its journal in `directory`, its ids under `origin` (the
     /// server's public origin); it starts planning at the log's head when the journal is new.
@@ -71,11 +73,23 @@ public final class DeliveryWorker: Sendable {
             do {
                 let applied = try api.service.appliedSequence()
                 if applied > outbox.through { try plan(through: applied) }
-                let due = outbox.due(at: Date().timeIntervalSince1970, limit: options.concurrency)
-                await withTaskGroup(of: Void.self) { group in
-                    for delivery in due { group.addTask { await self.send(delivery) } }
+                // Each delivery on its own task: a slow server's (up to its timeout) holds up no
+                // other, and at most `concurrency` are in flight.
+                let started = inFlight.withLock { running -> [FederationDelivery] in
+                    let room = options.concurrency - running.count
+                    guard room > 0 else { return [] }
+                    let due = outbox.due(at: Date().timeIntervalSince1970, limit: options.concurrency + running.count)
+                        .filter { !running.contains($0.id) }.prefix(room)
+                    running.formUnion(due.map(\.id))
+                    return Array(due)
                 }
-                if due.isEmpty && applied <= outbox.through { try await Task.sleep(for: .milliseconds(50)) }
+                for delivery in started {
+                    Task.detached { [self] in
+                        await send(delivery)
+                        inFlight.withLock { _ = $0.remove(delivery.id) }
+                    }
+                }
+                if started.isEmpty && applied <= outbox.through { try await Task.sleep(for: .milliseconds(50)) }
             } catch is CancellationError {
                 return
             } catch {

@@ -38,8 +38,8 @@ struct FederationURLs: Sendable {
         return PostID.parse(String(last))
     }
     func create(_ post: PostID, by author: UserID) -> String { note(post, by: author) + "/activity" }
-    func profilePage(_ username: String) -> String { "\(origin)/@\(username)" }
-    func postPage(_ post: PostID, by username: String) -> String { "\(origin)/@\(username)/\(post.rawValue)" }
+    func profilePage(_ username: String) -> String { PublicPages.profile(username, at: origin) }
+    func postPage(_ post: PostID, by username: String) -> String { PublicPages.post(post, by: username, at: origin) }
     func tag(_ name: String) -> String {
         "\(origin)/tags/" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)
     }

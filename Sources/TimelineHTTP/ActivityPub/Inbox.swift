@@ -132,7 +132,8 @@ extension TimelineAPI {
         case "Flag":
             // Mastodon's report: the objects are the account reported and the posts it names.
             let reason = String((activity["content"]?.string ?? "").prefix(500))
-            let objects = activity["object"]?.elements ?? activity["object"].map { [$0] } ?? []
+            let objects: [JSONValue] =
+                if case .array(let items)? = activity["object"] { items } else { activity["object"].map { [$0] } ?? [] }
             let posts = objects.compactMap { (try? localPost($0, urls))?.rawValue }
             let accounts = objects.compactMap { (try? localActor($0, urls))?.rawValue }
             if let account = accounts.first {
