@@ -10,17 +10,11 @@ public enum HTTPSigner {
     public static func signCavage(_ message: inout SignedMessage, keyId: String, key: RSAKey, at date: Date)
         throws(CryptoError)
     {
-        prepare(&message, date: date)
-        var covered = ["(request-target)", "host", "date"]
-        if !message.body.isEmpty || message.method == "POST" {
-            message.headers.append(("Digest", BodyDigest.digest(message.body)))
-            covered.append("digest")
+        let covered = prepare(
+            &message, date: date, covering: ["(request-target)", "host", "date"], digest: ("Digest", BodyDigest.digest))
+        guard let base = try? SignatureBase.cavage(message, covered: covered, created: nil, expires: nil) else {
+            throw CryptoError(operation: "make the signing string of a request it signs")
         }
-        let base = covered.map { name in
-            name == "(request-target)"
-                ? "(request-target): \(message.method.lowercased()) \(message.target)"
-                : "\(name): \(message.header(name) ?? "")"
-        }.joined(separator: "\n")
         let signature = Data(try key.signSHA256(Array(base.utf8))).base64EncodedString()
         let value =
             "keyId=\"\(keyId)\",algorithm=\"rsa-sha256\",headers=\"\(covered.joined(separator: " "))\","
@@ -34,12 +28,9 @@ public enum HTTPSigner {
     public static func signRFC9421(_ message: inout SignedMessage, keyId: String, key: RSAKey, at date: Date)
         throws(CryptoError)
     {
-        prepare(&message, date: date)
-        var covered = ["@method", "@target-uri", "date"]
-        if !message.body.isEmpty || message.method == "POST" {
-            message.headers.append(("Content-Digest", BodyDigest.contentDigest(message.body)))
-            covered.append("content-digest")
-        }
+        let covered = prepare(
+            &message, date: date, covering: ["@method", "@target-uri", "date"],
+            digest: ("Content-Digest", BodyDigest.contentDigest))
         let parameters: [(key: String, value: StructuredFields.Item)] = [
             ("created", .integer(Int64(date.timeIntervalSince1970))), ("keyid", .string(keyId)),
             ("alg", .string("rsa-v1_5-sha256"))
@@ -52,8 +43,16 @@ public enum HTTPSigner {
         message.headers.append(("Signature", "sig1=" + StructuredFields.serialise(.bytes(signature))))
     }
 
-    private static func prepare(_ message: inout SignedMessage, date: Date) {
+    /// Adds `Host` and `Date` when the message has none and, for a body (or any POST), the
+    /// `digest` header of it; the parts covered: `covering`, and the digest's header.
+    private static func prepare(
+        _ message: inout SignedMessage, date: Date, covering: [String],
+        digest: (header: String, of: ([UInt8]) -> String)
+    ) -> [String] {
         if message.header("Host") == nil { message.headers.append(("Host", message.authority)) }
         if message.header("Date") == nil { message.headers.append(("Date", HTTPDate.string(date))) }
+        guard !message.body.isEmpty || message.method == "POST" else { return covering }
+        message.headers.append((digest.header, digest.of(message.body)))
+        return covering + [digest.header.lowercased()]
     }
 }
