@@ -69,7 +69,7 @@ extension TimelineService {
         try read { view in
             var hosts = Set<String>()
             try view.txn.scan(view.models.federation.remoteActors.database, prefix: []) { key, _ in
-                if let host = Self.host(of: String(decoding: key, as: UTF8.self)) { hosts.insert(host) }
+                if let host = Validation.host(of: String(decoding: key, as: UTF8.self)) { hosts.insert(host) }
                 return true
             }
             return try hosts.filter { try !view.domainBlocked($0) }.sorted()
@@ -91,13 +91,8 @@ extension TimelineService {
     /// Whether the server of `url` (an actor's id, an inbox) is one the operator blocked; a URL
     /// without a host counts as blocked.
     public func isBlocked(serverOf url: String) throws(TimelineError) -> Bool {
-        guard let host = Self.host(of: url) else { return true }
+        guard let host = Validation.host(of: url) else { return true }
         return try read { view in try view.domainBlocked(host) }
     }
 
-    /// The host of `url`, with its port if it has one, lower case (as domain blocks name it).
-    public static func host(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
-        return host.lowercased() + (components.port.map { ":\($0)" } ?? "")
-    }
 }

@@ -106,10 +106,17 @@ extension Validation {
     /// `raw` as an https URL of at most `maxActorURL` bytes, with a host; its host (and port).
     public static func actorURL(_ raw: String, field: String) throws(TimelineError) -> String {
         guard raw.utf8.count <= maxActorURL, let url = URLComponents(string: raw), url.scheme == "https",
-            let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
-            raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            url.user == nil, url.password == nil, raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+            let host = host(of: raw)
         else { throw .invalid(field, "\(field) must be an https URL of at most \(maxActorURL) bytes") }
-        return host.lowercased() + (url.port.map { ":\($0)" } ?? "")
+        return host
+    }
+
+    /// The server a URL names, as federation names servers (handles, domain blocks, peers): its
+    /// host, lower case, with its port when it has one; `nil` for a URL without a host.
+    public static func host(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
+        return host.lowercased() + (components.port.map { ":\($0)" } ?? "")
     }
 
     /// A remote handle, `name@host`: a name of at most 64 of `[A-Za-z0-9._-]`, lowercased, and

@@ -120,34 +120,28 @@ public final class DeliveryWorker: Sendable {
                 actor: actor.rawValue, post: post?.rawValue, follower: follower?.rawValue, inbox: inbox,
                 queuedAt: Date().timeIntervalSince1970)
         }
+        // A post's news goes to its author's remote followers; a follow's answer to the follower.
+        func toFollowers(_ kind: FederationDelivery.Kind, of author: UserID, _ post: PostID) throws
+            -> [FederationDelivery]
+        {
+            try remoteInboxes(following: author).map { delivery(kind, actor: author, post: post, inbox: $0) }
+        }
+        func answer(_ kind: FederationDelivery.Kind, _ follow: Follow) throws -> [FederationDelivery] {
+            guard let remote = try service.remoteAccount(follow.followerId),
+                try !service.isBlocked(serverOf: remote.inbox)
+            else { return [] }
+            return [delivery(kind, actor: follow.followeeId, follower: follow.followerId, inbox: remote.inbox)]
+        }
         switch event.event {
         case .postAdded(let e) where e.visibility != .direct:
             guard try service.remoteAccount(e.authorId) == nil else { return [] }
-            return try remoteInboxes(following: e.authorId).map {
-                delivery(.create, actor: e.authorId, post: e.postId, inbox: $0)
-            }
-        case .postEdited(let e):
-            return try remoteInboxes(following: e.authorId).map {
-                delivery(.update, actor: e.authorId, post: e.postId, inbox: $0)
-            }
-        case .postDeleted(let e):
-            return try remoteInboxes(following: e.authorId).map {
-                delivery(.delete, actor: e.authorId, post: e.postId, inbox: $0)
-            }
-        case .postRemoved(let e):
-            return try remoteInboxes(following: e.authorId).map {
-                delivery(.delete, actor: e.authorId, post: e.postId, inbox: $0)
-            }
-        case .followed(let e):
-            guard let remote = try service.remoteAccount(e.followerId), try !service.isBlocked(serverOf: remote.inbox)
-            else { return [] }
-            return [delivery(.accept, actor: e.followeeId, follower: e.followerId, inbox: remote.inbox)]
-        case .followRequestRejected(let e):
-            guard let remote = try service.remoteAccount(e.followerId), try !service.isBlocked(serverOf: remote.inbox)
-            else { return [] }
-            return [delivery(.reject, actor: e.followeeId, follower: e.followerId, inbox: remote.inbox)]
-        default:
-            return []
+            return try toFollowers(.create, of: e.authorId, e.postId)
+        case .postEdited(let e): return try toFollowers(.update, of: e.authorId, e.postId)
+        case .postDeleted(let e): return try toFollowers(.delete, of: e.authorId, e.postId)
+        case .postRemoved(let e): return try toFollowers(.delete, of: e.authorId, e.postId)
+        case .followed(let e): return try answer(.accept, e)
+        case .followRequestRejected(let e): return try answer(.reject, e)
+        default: return []
         }
     }
 

@@ -11,10 +11,7 @@ struct FederationURLs: Sendable {
     let origin: String
 
     /// The authority of `origin` (`photos.example`, `localhost:8443`): the `@host` of handles.
-    var domain: String {
-        guard let components = URLComponents(string: origin), let host = components.host else { return origin }
-        return host + (components.port.map { ":\($0)" } ?? "")
-    }
+    var domain: String { Validation.host(of: origin) ?? origin }
 
     func actor(_ user: UserID) -> String { "\(origin)/users/\(user.rawValue)" }
     /// The local user whose actor id `id` is, if it is one.

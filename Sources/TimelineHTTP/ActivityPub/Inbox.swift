@@ -56,18 +56,18 @@ extension TimelineAPI {
         }
         guard let activity = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
             let type = activity["type"]?.string,
-            let actor = activity["actor"]?.string ?? activity["actor"]?["id"]?.string
+            let actor = Self.id(of: activity["actor"])
         else { throw TimelineError.invalid("body", "an activity is a JSON object with a type and an actor") }
         // The signer speaks only for its own host's actors, and an activity only for its actor.
         let keyOwner = String(signature.keyId.prefix { $0 != "#" })
-        guard TimelineService.host(of: keyOwner) != nil,
-            TimelineService.host(of: keyOwner) == TimelineService.host(of: actor),
-            activity["id"]?.string.map({ TimelineService.host(of: $0) == TimelineService.host(of: actor) }) ?? true
+        guard Validation.host(of: keyOwner) != nil,
+            Validation.host(of: keyOwner) == Validation.host(of: actor),
+            activity["id"]?.string.map({ Validation.host(of: $0) == Validation.host(of: actor) }) ?? true
         else { throw TimelineError(.unauthenticated, "the activity's actor is not on the signer's host") }
         // A blocked server is refused before anything is fetched from it.
         guard try !service.isBlocked(serverOf: actor) else {
             throw TimelineError(
-                .forbidden, "this server does not federate with \(TimelineService.host(of: actor) ?? "")")
+                .forbidden, "this server does not federate with \(Validation.host(of: actor) ?? "")")
         }
         let account = try await verifiedAccount(signature, actor: actor, owner: keyOwner, federation)
         try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin))
@@ -150,7 +150,7 @@ extension TimelineAPI {
             guard let answered = note?["inReplyTo"]?.string.flatMap(urls.post(ofNote:)) else { break }
             let text = RemoteHTML.text(note?["content"]?.string ?? "")
             _ = try await service.execute(.addComment(post: answered.rawValue, text: text), as: me)
-        case "Delete" where (activity["object"]?.string ?? activity["object"]?["id"]?.string) == account.actor:
+        case "Delete" where Self.id(of: activity["object"]) == account.actor:
             // The actor is gone from its server: its account here goes, as an erasure does.
             _ = try await service.execute(.eraseUser(user: account.userId.rawValue), as: .operator)
         default:
@@ -158,16 +158,19 @@ extension TimelineAPI {
         }
     }
 
+    /// The id an activity's member names: the member itself (a URL), or an object's `id`.
+    static func id(of member: JSONValue?) -> String? { member?.string ?? member?["id"]?.string }
+
     /// The local user an activity's object names (its actor's id, or an object with that id).
     private func localActor(_ object: JSONValue?, _ urls: FederationURLs) throws(TimelineError) -> UserID {
-        let id = object?.string ?? object?["id"]?.string ?? ""
+        let id = Self.id(of: object) ?? ""
         guard let user = urls.user(ofActor: id) else { throw TimelineError.notFound("actor", String(id.prefix(200))) }
         return user
     }
 
     /// The local post an activity's object names (its `Note`'s id or page, or an object with it).
     private func localPost(_ object: JSONValue?, _ urls: FederationURLs) throws(TimelineError) -> PostID {
-        let id = object?.string ?? object?["id"]?.string ?? ""
+        let id = Self.id(of: object) ?? ""
         guard let post = urls.post(ofNote: id) else { throw TimelineError.notFound("post", String(id.prefix(200))) }
         return post
     }
