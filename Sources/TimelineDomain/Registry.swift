@@ -57,7 +57,8 @@ extension Command {
         PostStoryCommand.self, PostVideoStoryCommand.self, ViewStoryCommand.self, ReplyToStoryCommand.self,
         HighlightStoryCommand.self,
         UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self,
-        CreateActorKeyCommand.self, RecordRemoteAccountCommand.self, BlockDomainCommand.self, UnblockDomainCommand.self
+        CreateActorKeyCommand.self, RecordRemoteAccountCommand.self, BlockDomainCommand.self, UnblockDomainCommand.self,
+        ReceiveRemotePostCommand.self
     ]
 }
 
@@ -312,6 +313,8 @@ public enum Event: Equatable, Sendable {
     case domainBlocked(DomainBlock)
     /// The operator federates with a server again: `DomainUnblocked`.
     case domainUnblocked(DomainBlock)
+    /// A remote account's post is a `Note` of its server: `RemotePostSeen`.
+    case remotePostSeen(RemotePostSeen)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -439,6 +442,7 @@ public enum Event: Equatable, Sendable {
         case .remoteAccountSeen: .remoteAccountSeen
         case .domainBlocked: .domainBlocked
         case .domainUnblocked: .domainUnblocked
+        case .remotePostSeen: .remotePostSeen
         }
     }
 
@@ -558,6 +562,7 @@ public enum Event: Equatable, Sendable {
         case .actorKeyCreated(let e): e
         case .remoteAccountSeen(let e): e
         case .domainBlocked(let e), .domainUnblocked(let e): e
+        case .remotePostSeen(let e): e
         }
     }
 }
@@ -810,6 +815,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case domainBlocked = "DomainBlocked"
     /// The operator federates with a server again.
     case domainUnblocked = "DomainUnblocked"
+    /// A remote account's post is a Note of its server.
+    case remotePostSeen = "RemotePostSeen"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -911,6 +918,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .actorKeyCreated: ActorKeyCreated.self
         case .remoteAccountSeen: RemoteAccountSeen.self
         case .domainBlocked, .domainUnblocked: DomainBlock.self
+        case .remotePostSeen: RemotePostSeen.self
         }
     }
 
@@ -1042,6 +1050,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .remoteAccountSeen: .remoteAccountSeen(try RemoteAccountSeen(from: &r, &opener))
         case .domainBlocked: .domainBlocked(try DomainBlock(from: &r, &opener))
         case .domainUnblocked: .domainUnblocked(try DomainBlock(from: &r, &opener))
+        case .remotePostSeen: .remotePostSeen(try RemotePostSeen(from: &r, &opener))
         }
     }
 }

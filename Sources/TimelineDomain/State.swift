@@ -240,6 +240,8 @@ package protocol DecisionState {
     func hasActorKey(_ user: UserID) throws -> Bool
     /// The remote account of the actor whose id is `actor`, if it was seen.
     func remoteAccount(actor: String) throws -> RemoteAccountRecord?
+    /// The local post that is the remote `Note` `object`, if it came in.
+    func remotePost(object: String) throws -> PostID?
     /// Whether the operator blocked the server `host`.
     func domainBlocked(_ host: String) throws -> Bool
     /// The unexpired-or-not reset token with this hash.

@@ -46,18 +46,72 @@ public final class FederationClient: Sendable {
     /// The actor whose id is `url` (its key's id without the fragment), fetched as an
     /// ActivityPub document.
     public func fetchActor(_ url: String) async throws(FederationError) -> RemoteActor {
-        let answer = try await run { client throws(FederationError) in
+        guard let actor = RemoteActor(try await fetchDocument(url), fetchedFrom: url) else {
+            throw FederationError("\(url) is not an actor document with an inbox and its own key")
+        }
+        return actor
+    }
+
+    /// The ActivityPub document at `url` (an actor, a `Note`), as JSON.
+    public func fetchDocument(_ url: String) async throws(FederationError) -> JSONValue {
+        try await fetchJSON(url, accept: "application/activity+json, application/ld+json")
+    }
+
+    /// The actor id WebFinger gives for the handle `name@host` (its `self` link).
+    public func webFinger(_ handle: String) async throws(FederationError) -> String {
+        let parts = handle.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+            let resource = "acct:\(handle)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+        else { throw FederationError("\(handle) is not a handle, name@host") }
+        let document = try await fetchJSON(
+            "https://\(parts[1])/.well-known/webfinger?resource=\(resource)", accept: "application/jrd+json")
+        guard case .array(let links)? = document["links"],
+            let actor = links.first(where: {
+                $0["rel"]?.string == "self"
+                    && [
+                        "application/activity+json",
+                        "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""
+                    ]
+                    .contains($0["type"]?.string ?? "")
+            })?["href"]?.string
+        else { throw FederationError("\(handle) has no ActivityPub actor") }
+        return actor
+    }
+
+    /// The bytes of the media file at `url` (a remote post's photo), at most `limit`; signed
+    /// by `signer` (a local follower's actor key: a followers-only post's photo is theirs to see).
+    public func fetchMedia(_ url: String, limit: Int, signer: (keyId: String, key: RSAKey)? = nil)
+        async throws(FederationError) -> [UInt8]
+    {
+        let answer = try await get(url, accept: "image/*", limit: limit, signer: signer)
+        guard answer.status == 200 else { throw FederationError("fetching \(url) answered \(answer.status)") }
+        return answer.body
+    }
+
+    private func fetchJSON(_ url: String, accept: String) async throws(FederationError) -> JSONValue {
+        let answer = try await get(url, accept: accept, limit: options.maxDocumentBytes)
+        guard answer.status == 200 else { throw FederationError("fetching \(url) answered \(answer.status)") }
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(answer.body)) else {
+            throw FederationError("\(url) did not answer JSON")
+        }
+        return document
+    }
+
+    private func get(_ url: String, accept: String, limit: Int, signer: (keyId: String, key: RSAKey)? = nil)
+        async throws(FederationError) -> HTTPSAnswer
+    {
+        var message = SignedMessage(method: "GET", uri: url, headers: [("Accept", accept)], body: [])
+        if let signer {
+            do { try HTTPSigner.signCavage(&message, keyId: signer.keyId, key: signer.key, at: Date()) } catch {
+                throw FederationError("signing for \(url) failed: \(error)")
+            }
+        }
+        let headers = message.headers.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
+        return try await run { client throws(FederationError) in
             do {
-                return try client.get(
-                    url, headers: ["Accept: application/activity+json, application/ld+json"],
-                    limit: self.options.maxDocumentBytes, timeout: self.options.timeout)
+                return try client.get(url, headers: headers, limit: limit, timeout: self.options.timeout)
             } catch { throw FederationError("fetching \(url) failed: \(error)") }
         }
-        guard answer.status == 200 else { throw FederationError("fetching \(url) answered \(answer.status)") }
-        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(answer.body)),
-            let actor = RemoteActor(document, fetchedFrom: url)
-        else { throw FederationError("\(url) is not an actor document with an inbox and its own key") }
-        return actor
     }
 
     /// POSTs `activity` to `inbox`, signed (draft-cavage, as every server takes it) with

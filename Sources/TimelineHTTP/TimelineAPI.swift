@@ -125,7 +125,10 @@ public final class TimelineAPI: Sendable {
             let inQuery = route?.access == .tokenInQuery
             let sent = Result { () throws(TimelineError) in try Self.bearer(request, inQuery: inQuery) }
             let token = (try? sent.get()) ?? nil
-            let grant = token.map { token in Result { () throws(TimelineError) in try service.grant(session: token) } }
+            // Without a token, a GET another server signed for one of its actors is that account's.
+            let grant =
+                token.map { token in Result { () throws(TimelineError) in try service.grant(session: token) } }
+                ?? signedFetchGrant(request, origin: origin).map { .success($0) }
             // A path no route serves counts as the API's it is under.
             if route?.isCounted ?? (path.hasPrefix("/v1/") || MastodonAPI.serves(path)) {
                 // One window per valid token, else per address: made-up tokens all count as their sender's.

@@ -141,6 +141,8 @@ extension InMemoryState {
             blockedDomains.insert(e.host)
         case .domainUnblocked(let e):
             blockedDomains.remove(e.host)
+        case .remotePostSeen(let e):
+            remotePosts[e.object] = e.postId
         case .remoteAccountSeen(let e):
             remoteAccounts[e.actor] = RemoteAccountRecord(e)
             if users[e.userId] == nil {
@@ -291,8 +293,10 @@ extension InMemoryState {
             }
         case .postDeleted(let e):
             removePost(e.postId, author: e.authorId)
+            remotePosts = remotePosts.filter { $0.value != e.postId }
         case .postRemoved(let e):
             removePost(e.postId, author: e.authorId)
+            remotePosts = remotePosts.filter { $0.value != e.postId }
         case .reportsDismissed(let e):
             dismissedReports.formUnion(reportEdges.filter { $0[1] == e.postId.rawValue })
         case .commentAdded(let e):

@@ -33,6 +33,8 @@ struct InMemoryState: DecisionState {
     var actorKeys: Set<UserID> = []
     /// The remote accounts seen, by actor id.
     var remoteAccounts: [String: RemoteAccountRecord] = [:]
+    /// The remote posts, by their Note's id.
+    var remotePosts: [String: PostID] = [:]
     /// The servers the operator blocked.
     var blockedDomains: Set<String> = []
     /// Stories, and who saw which, [story, viewer].
@@ -158,6 +160,7 @@ struct InMemoryState: DecisionState {
     func twoFactor(_ user: UserID) -> TwoFactorRecord? { twoFactors[user] }
     func hasActorKey(_ user: UserID) -> Bool { actorKeys.contains(user) }
     func remoteAccount(actor: String) -> RemoteAccountRecord? { remoteAccounts[actor] }
+    func remotePost(object: String) -> PostID? { remotePosts[object] }
     func domainBlocked(_ host: String) -> Bool { blockedDomains.contains(host) }
     func story(_ id: StoryID) -> StoryRecord? { storyRecords[id] }
     func hasViewed(_ story: StoryID, _ viewer: UserID) -> Bool {

@@ -143,7 +143,10 @@ let sampleCommands: [Command] = [
         actor: "https://two.example/users/bob", username: "bob", inbox: "https://two.example/users/bob/inbox",
         sharedInbox: "https://two.example/inbox", keyId: "https://two.example/users/bob#main-key",
         publicKey: "-----BEGIN PUBLIC KEY-----\n…", locked: false),
-    .blockDomain(host: "evil.example"), .unblockDomain(host: "evil.example")
+    .blockDomain(host: "evil.example"), .unblockDomain(host: "evil.example"),
+    .receiveRemotePost(
+        author: "u2", object: "https://two.example/users/bob/statuses/1", caption: "from afar #far", media: ["m1"],
+        visibility: .followers, sensitive: true, warning: "cw")
 ]
 
 extension SchemaTests {
@@ -405,6 +408,16 @@ extension SchemaTests {
         let remote = try #require(
             try await service.execute(RemoteAccountTests.record(), as: .operator).profile)
         try await service.run(.follow(user: alice.id.rawValue), as: remote.id)
+        // Its post comes in, with a photo it uploaded here, and alice follows it.
+        guard
+            case .media(let remoteMedia) = try await service.execute(
+                .uploadMedia(image: gifBase64(0xABCDEF), alt: "far away"), as: .user(remote.id.rawValue))
+        else { throw TimelineError(.internal, "no media") }
+        _ = try await service.execute(
+            .receiveRemotePost(
+                author: remote.id.rawValue, object: RemoteAccountTests.actor + "/statuses/1", caption: "from afar",
+                media: [remoteMedia.id], visibility: .public),
+            as: .operator)
         // The operator blocks a server, then federates with it again.
         _ = try await service.execute(.blockDomain(host: "evil.example:8443"), as: .operator)
         _ = try await service.execute(.unblockDomain(host: "evil.example:8443"), as: .operator)

@@ -53,6 +53,20 @@ enum RemoteUsers: TableLayout {
     static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
+/// A remote `Note`'s id → the local post it is.
+enum RemotePosts: TableLayout {
+    static func key(_ object: String) -> [UInt8] { Array(object.utf8) }
+    static func encode(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> PostID { PostID(String(decoding: bytes, as: UTF8.self)) }
+}
+
+/// A local post that came from another server → its `Note`'s id there.
+enum RemoteObjects: TableLayout {
+    static func key(_ post: PostID) -> [UInt8] { Array(post.rawValue.utf8) }
+    static func encode(_ object: String) -> [UInt8] { Array(object.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// A server's host → nothing: the servers the operator blocked.
 enum BlockedDomains: TableLayout {
     static func key(_ host: String) -> [UInt8] { Array(host.utf8) }
@@ -77,8 +91,13 @@ struct FederationProjection: Projection {
     let remoteActors: Table<RemoteActors>
     let remoteUsers: Table<RemoteUsers>
     let blockedDomains: Table<BlockedDomains>
+    let remotePosts: Table<RemotePosts>
+    let remoteObjects: Table<RemoteObjects>
     var databases: [Database] {
-        [actorKeys.database, remoteActors.database, remoteUsers.database, blockedDomains.database]
+        [
+            actorKeys.database, remoteActors.database, remoteUsers.database, blockedDomains.database,
+            remotePosts.database, remoteObjects.database
+        ]
     }
 
     private(set) var handlers = EventHandlers()
@@ -88,6 +107,8 @@ struct FederationProjection: Projection {
         remoteActors = try Table(env, prefix + "remoteActors")
         remoteUsers = try Table(env, prefix + "remoteUsers")
         blockedDomains = try Table(env, prefix + "blockedDomains")
+        remotePosts = try Table(env, prefix + "remotePosts")
+        remoteObjects = try Table(env, prefix + "remoteObjects")
         handlers = Self.handlers(of: self)
     }
 
@@ -95,6 +116,13 @@ struct FederationProjection: Projection {
     func remoteAccount(_ user: UserID, _ txn: Transaction) throws -> RemoteAccountSeen? {
         guard let actor = try remoteUsers.get(user, txn) else { return nil }
         return try remoteActors.get(actor, txn)
+    }
+
+    /// Forgets that `post` came from another server.
+    private func forget(_ post: PostID, _ txn: Transaction) throws {
+        guard let object = try remoteObjects.get(post, txn) else { return }
+        try remotePosts.delete(object, txn)
+        try remoteObjects.delete(post, txn)
     }
 
     private static func handlers(of projection: Self) -> EventHandlers {
@@ -107,6 +135,14 @@ struct FederationProjection: Projection {
             try projection.remoteActors.put(e.actor, e, txn)
             try projection.remoteUsers.put(e.userId, e.actor, txn)
         }
+        handlers.on(.remotePostSeen) { (e: RemotePostSeen, _, txn) in
+            try projection.remotePosts.put(e.object, e.postId, txn)
+            try projection.remoteObjects.put(e.postId, e.object, txn)
+        }
+        // A remote post deleted or removed is forgotten. (An erased account's posts leave their
+        // entries: the readers check that the post still exists.)
+        handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.forget(e.postId, txn) }
+        handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.forget(e.postId, txn) }
         handlers.on(.domainBlocked) { (e: DomainBlock, _, txn) in try projection.blockedDomains.put(e.host, (), txn) }
         handlers.on(.domainUnblocked) { (e: DomainBlock, _, txn) in try projection.blockedDomains.delete(e.host, txn) }
         handlers.on(.userErased) { (e: UserErased, _, txn) in

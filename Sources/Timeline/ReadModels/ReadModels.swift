@@ -532,6 +532,10 @@ struct ReadView: DecisionState {
         guard actor.utf8.count <= Validation.maxActorURL else { return nil }
         return try models.federation.remoteActors.get(actor, txn).map(RemoteAccountRecord.init)
     }
+    func remotePost(object: String) throws -> PostID? {
+        guard object.utf8.count <= Validation.maxActorURL else { return nil }
+        return try models.federation.remotePosts.get(object, txn)
+    }
     func story(_ id: StoryID) throws -> StoryRecord? { try models.stories.stories.get(id, txn) }
     func hasViewed(_ story: StoryID, _ viewer: UserID) throws -> Bool {
         try models.stories.views.contains((story, viewer), txn)

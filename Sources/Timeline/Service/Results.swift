@@ -428,6 +428,12 @@ public struct Grant: Sendable, Equatable {
     public var app: OAuthApp?
     /// What it may do (nil: everything, a first-party session).
     public var scopes: [String]?
+    /// A grant for `user`, through `app`, of `scopes`.
+    public init(user: UserID?, app: OAuthApp?, scopes: [String]?) {
+        self.user = user
+        self.app = app
+        self.scopes = scopes
+    }
 }
 
 /// One page of a list, and the cursor of the next page (`nil` after the last item).

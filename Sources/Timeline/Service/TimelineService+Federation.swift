@@ -60,6 +60,25 @@ extension TimelineService {
     public func remoteAccount(_ user: UserID) throws(TimelineError) -> RemoteAccountSeen? {
         try read { view in try view.models.federation.remoteAccount(user, view.txn) }
     }
+
+    /// The local post that is another server's `Note` `object`, while it exists.
+    public func remotePost(object: String) throws(TimelineError) -> PostID? {
+        try read { view in
+            guard let post = try view.remotePost(object: object), try view.post(post) != nil else { return nil }
+            return post
+        }
+    }
+
+    /// The `Note` of another server that `post` is, and its author (a remote account), if it
+    /// came from one and still exists.
+    public func remoteObject(of post: PostID) throws(TimelineError) -> (object: String, author: UserID)? {
+        try read { view in
+            guard let object = try view.models.federation.remoteObjects.get(post, view.txn),
+                let record = try view.post(post)
+            else { return nil }
+            return (object, record.author)
+        }
+    }
 }
 
 extension TimelineService {

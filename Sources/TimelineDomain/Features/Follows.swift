@@ -65,8 +65,10 @@ extension Decider {
         let edge = Follow(followerId: me.id, followeeId: target)
         var events: [Event] = []
         if try !state.follows(me.id, target), try !state.followRequested(me.id, target) {
-            // A locked account is asked first; its owner approves or rejects.
-            events.append(try state.user(target)?.locked == true ? .followRequested(edge) : .followed(edge))
+            // A locked account is asked first; its owner approves or rejects. So is a remote
+            // one, whose server answers (`Accept` or `Reject`), locked or not.
+            let asks = try state.user(target).map { $0.locked || $0.isRemote } ?? false
+            events.append(asks ? .followRequested(edge) : .followed(edge))
         }
         if let notify, try notify != state.notifies(me.id, target) {
             events.append(notify ? .postNotificationsOn(edge) : .postNotificationsOff(edge))

@@ -161,6 +161,25 @@ extension TimelineAPI {
             inReplyTo: nil, attachment: post.media.compactMap { attachment($0, urls) }, tag: hashtags + mentions)
     }
 
+    /// The `Create` of a local user's `comment` on another server's post, its `Note` `object` by
+    /// `author`: a public reply `Note` that mentions the author.
+    func reply(
+        _ comment: Comment, answering object: String, by author: RemoteAccountSeen, _ urls: FederationURLs
+    ) throws(TimelineError) -> ActivityStreams.Activity {
+        let content = try MastodonContent(comment.text, base: urls.origin) { name throws(TimelineError) in
+            try service.mentionedUser(name, viewer: nil)?.rawValue
+        }
+        let id = urls.comment(comment.id, by: comment.author)
+        let note = ActivityStreams.Note(
+            context: nil, id: id, attributedTo: urls.actor(comment.author), content: content.html, summary: nil,
+            sensitive: false, published: JSONOutput.timestamp(comment.createdAt), updated: nil, url: id,
+            to: [ActivityStreams.publicAudience], cc: [author.actor], inReplyTo: object, attachment: [],
+            tag: [ActivityStreams.Tag(type: "Mention", href: author.actor, name: "@" + author.username)])
+        return ActivityStreams.Activity(
+            context: ActivityStreams.context, id: id + "/activity", type: "Create", actor: note.attributedTo,
+            published: note.published, to: note.to, cc: note.cc, object: note)
+    }
+
     /// The `Create` of `post`, as an outbox lists it.
     func create(_ post: Post, _ urls: FederationURLs, withContext: Bool) throws(TimelineError)
         -> ActivityStreams.Activity

@@ -113,13 +113,24 @@ public final class DeliveryWorker: Sendable {
         let service = api.service
         func delivery(
             _ kind: FederationDelivery.Kind, actor: UserID, post: PostID? = nil, follower: UserID? = nil,
-            inbox: String
+            remote: UserID? = nil, comment: CommentID? = nil, inbox: String
         ) -> FederationDelivery {
             FederationDelivery(
                 id: "\(event.sequence)/\(kind.rawValue)/\(inbox)", kind: kind, sequence: event.sequence,
-                actor: actor.rawValue, post: post?.rawValue, follower: follower?.rawValue, inbox: inbox,
-                queuedAt: Date().timeIntervalSince1970)
+                actor: actor.rawValue, post: post?.rawValue, follower: follower?.rawValue, remote: remote?.rawValue,
+                comment: comment?.rawValue, inbox: inbox, queuedAt: Date().timeIntervalSince1970)
         }
+        // A local user's action on a remote account (or its post) goes to that account's inbox.
+        func toRemote(
+            _ kind: FederationDelivery.Kind, by actor: UserID, about remote: UserID, post: PostID? = nil,
+            comment: CommentID? = nil
+        ) throws -> [FederationDelivery] {
+            guard try service.remoteAccount(actor) == nil, let account = try service.remoteAccount(remote),
+                try !service.isBlocked(serverOf: account.inbox)
+            else { return [] }
+            return [delivery(kind, actor: actor, post: post, remote: remote, comment: comment, inbox: account.inbox)]
+        }
+
         // A post's news goes to its author's remote followers; a follow's answer to the follower.
         func toFollowers(_ kind: FederationDelivery.Kind, of author: UserID, _ post: PostID) throws
             -> [FederationDelivery]
@@ -141,6 +152,18 @@ public final class DeliveryWorker: Sendable {
         case .postRemoved(let e): return try toFollowers(.delete, of: e.authorId, e.postId)
         case .followed(let e): return try answer(.accept, e)
         case .followRequestRejected(let e): return try answer(.reject, e)
+        case .followRequested(let e): return try toRemote(.follow, by: e.followerId, about: e.followeeId)
+        case .unfollowed(let e), .followRequestWithdrawn(let e):
+            return try toRemote(.undoFollow, by: e.followerId, about: e.followeeId)
+        case .likeAdded(let e):
+            guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
+            return try toRemote(.like, by: e.userId, about: author, post: e.postId)
+        case .likeRemoved(let e):
+            guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
+            return try toRemote(.undoLike, by: e.userId, about: author, post: e.postId)
+        case .commentAdded(let e):
+            guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
+            return try toRemote(.reply, by: e.authorId, about: author, post: e.postId, comment: e.commentId)
         default: return []
         }
     }
@@ -241,6 +264,43 @@ public final class DeliveryWorker: Sendable {
                 type: delivery.kind == .accept ? "Accept" : "Reject", actor: urls.actor(actor),
                 object: ["type": "Follow", "actor": .string(remote.actor), "object": .string(urls.actor(actor))])
             return try JSONValueEncoder.bytes(answer)
+        case .reply:
+            guard let remote = try delivery.remote.map(UserID.init).flatMap(service.remoteAccount),
+                let object = try delivery.post.map(PostID.init).flatMap(service.remoteObject(of:))?.object,
+                let comment = try? service.comment(CommentID(delivery.comment ?? ""), viewer: actor)
+            else { return nil }
+            return try JSONValueEncoder.bytes(try api.reply(comment, answering: object, by: remote, urls))
+        case .follow, .undoFollow, .like, .undoLike:
+            guard let remote = try delivery.remote.map(UserID.init).flatMap(service.remoteAccount) else { return nil }
+            return try toRemote(delivery, actor: actor, remote).map { JSONWriter.bytes($0) }
+        }
+    }
+
+    /// The activity of a local user's follow or like of a remote account or its post; nil when
+    /// the post is gone.
+    private func toRemote(_ delivery: FederationDelivery, actor: UserID, _ remote: RemoteAccountSeen) throws
+        -> JSONValue?
+    {
+        let me = urls.actor(actor)
+        let object = try delivery.post.map(PostID.init).flatMap(api.service.remoteObject(of:))?.object
+        func activity(_ type: String, _ id: String, _ object: JSONValue) -> JSONValue {
+            [
+                "@context": "https://www.w3.org/ns/activitystreams", "id": .string(id), "type": .string(type),
+                "actor": .string(me), "object": object
+            ]
+        }
+        func undo(_ undone: JSONValue) -> JSONValue {
+            activity("Undo", (undone["id"]?.string ?? me) + "/undo", undone)
+        }
+        let follow = activity("Follow", me + "#follows/\(delivery.sequence)", .string(remote.actor))
+        switch delivery.kind {
+        case .follow: return follow
+        case .undoFollow: return undo(follow)
+        case .like, .undoLike:
+            guard let object else { return nil }
+            let like = activity("Like", me + "#likes/\(delivery.sequence)", .string(object))
+            return delivery.kind == .like ? like : undo(like)
+        case .create, .update, .delete, .accept, .reject, .reply: return nil
         }
     }
 }

@@ -17,6 +17,16 @@ struct FederationDelivery: Codable, Equatable, Sendable {
         case accept
         /// `Reject` of `follower`'s follow request to `actor`.
         case reject
+        /// `Follow` of the remote account `remote` by `actor` (its server answers).
+        case follow
+        /// `Undo` of `actor`'s `Follow` of `remote` (unfollowed, or the request withdrawn).
+        case undoFollow
+        /// `Like` of `remote`'s post `post` by `actor`.
+        case like
+        /// `Undo` of that `Like`.
+        case undoLike
+        /// `Create` of `actor`'s comment `comment` on `remote`'s post `post`: a reply `Note`.
+        case reply
     }
 
     var id: String
@@ -28,6 +38,10 @@ struct FederationDelivery: Codable, Equatable, Sendable {
     var post: String?
     /// The remote account whose follow is answered.
     var follower: String?
+    /// The remote account an action of `actor`'s concerns (the followed, the post's author).
+    var remote: String?
+    /// The comment a `reply` sends.
+    var comment: String?
     var inbox: String
     /// When it was queued (s since 1970), its attempts so far, and when the next may be made.
     var queuedAt: TimeInterval

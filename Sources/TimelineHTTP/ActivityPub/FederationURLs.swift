@@ -35,6 +35,8 @@ struct FederationURLs: Sendable {
         return PostID.parse(String(last))
     }
     func create(_ post: PostID, by author: UserID) -> String { note(post, by: author) + "/activity" }
+    /// A comment's `Note` (sent as a reply to another server's post).
+    func comment(_ comment: CommentID, by author: UserID) -> String { actor(author) + "/comments/\(comment.rawValue)" }
     func profilePage(_ username: String) -> String { PublicPages.profile(username, at: origin) }
     func postPage(_ post: PostID, by username: String) -> String { PublicPages.post(post, by: username, at: origin) }
     func tag(_ name: String) -> String {

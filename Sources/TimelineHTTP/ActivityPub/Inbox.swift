@@ -94,14 +94,7 @@ extension TimelineAPI {
         do { try signature.verify(with: try RSAKey(publicPEM: fetched.publicKey)) } catch {
             throw TimelineError(.unauthenticated, "the signature does not verify with the actor's key")
         }
-        _ = try await service.execute(
-            .recordRemoteAccount(
-                actor: fetched.id, username: fetched.username, inbox: fetched.inbox, sharedInbox: fetched.sharedInbox,
-                keyId: fetched.keyId, publicKey: fetched.publicKey, locked: fetched.locked), as: .operator)
-        guard let recorded = try service.remoteAccount(actor: actor) else {
-            throw TimelineError(.internal, "the remote account was not recorded")
-        }
-        return recorded
+        return try await record(fetched)
     }
 
     /// What an activity does here, run as its actor's account.
@@ -123,8 +116,25 @@ extension TimelineAPI {
                 _ = try await service.execute(.unlike(post: try localPost(undone?["object"], urls).rawValue), as: me)
             case "Block":
                 _ = try await service.execute(.unblock(user: try localActor(undone?["object"], urls).rawValue), as: me)
+            case "Announce":
+                guard let post = try knownPost(undone?["object"], urls) else { break }
+                _ = try await service.execute(.unreblog(post: post.rawValue), as: me)
             default: break
             }
+        case "Accept", "Reject":
+            // The answer to a local user's follow (`Follow` from `DeliveryWorker`): embedded, or
+            // by the id it was sent with (`{actor}#follows/…`).
+            let follow = activity["object"]
+            let follower = follow?["actor"]?.string ?? Self.id(of: follow).map { String($0.prefix { $0 != "#" }) }
+            guard let local = follower.flatMap(urls.user(ofActor:)) else { break }
+            let answer: Command =
+                type == "Accept"
+                ? .approveFollowRequest(user: local.rawValue) : .rejectFollowRequest(user: local.rawValue)
+            // An answer to no pending request (sent twice, or withdrawn since) changes nothing.
+            do { _ = try await service.execute(answer, as: me) } catch  where error.code == .notFound {}
+        case "Announce":
+            guard let post = try knownPost(activity["object"], urls) else { break }
+            _ = try await service.execute(.reblog(post: post.rawValue), as: me)
         case "Like":
             _ = try await service.execute(.like(post: try localPost(activity["object"], urls).rawValue), as: me)
         case "Block":
@@ -146,13 +156,14 @@ extension TimelineAPI {
                     .reportPost(post: post, reason: reason.isEmpty ? "reported from another server" : reason), as: me)
             }
         case "Create" where activity["object"]?["type"]?.string == "Note":
-            let note = activity["object"]
-            guard let answered = note?["inReplyTo"]?.string.flatMap(urls.post(ofNote:)) else { break }
-            let text = RemoteHTML.text(note?["content"]?.string ?? "")
-            _ = try await service.execute(.addComment(post: answered.rawValue, text: text), as: me)
+            try await receiveNote(activity["object"] ?? .null, from: account, urls)
+        case "Update" where activity["object"]?["type"]?.string == "Note":
+            try await receiveNoteUpdate(activity["object"] ?? .null, from: account)
         case "Delete" where Self.id(of: activity["object"]) == account.actor:
             // The actor is gone from its server: its account here goes, as an erasure does.
             _ = try await service.execute(.eraseUser(user: account.userId.rawValue), as: .operator)
+        case "Delete":
+            try await receiveNoteDeletion(Self.id(of: activity["object"]) ?? "", from: account)
         default:
             break  // acknowledged, not handled (as other servers do with what they do not know)
         }
@@ -166,6 +177,13 @@ extension TimelineAPI {
         let id = Self.id(of: object) ?? ""
         guard let user = urls.user(ofActor: id) else { throw TimelineError.notFound("actor", String(id.prefix(200))) }
         return user
+    }
+
+    /// The post here an activity's object names: a local one, or another server's that came in.
+    func knownPost(_ object: JSONValue?, _ urls: FederationURLs) throws(TimelineError) -> PostID? {
+        let id = Self.id(of: object) ?? ""
+        if let local = urls.post(ofNote: id) { return local }
+        return try service.remotePost(object: id)
     }
 
     /// The local post an activity's object names (its `Note`'s id or page, or an object with it).

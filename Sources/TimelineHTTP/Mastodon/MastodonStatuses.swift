@@ -115,9 +115,14 @@ extension MastodonAPI {
                 "Every public post, newest first.", returns: .statuses, query: ["local", "remote", "only_media"],
                 paged: true)
         ) { api, request, entities in
-            // Every account is local here: `local`, `remote` and `only_media` change nothing (every post has photos).
-            try api.mastodonPage(request, entities) { page throws(TimelineError) in
-                try api.service.publicPosts(page, viewer: request.viewer)
+            // `local` keeps this server's accounts' posts, `remote` other servers' (a remote account's
+            // username is its handle, name@host); `only_media` changes nothing (every post has photos).
+            let params = try MastodonParams(request.http)
+            let local = try params.bool("local") == true, remote = try params.bool("remote") == true
+            return try api.mastodonPage(request, entities) { page throws(TimelineError) in
+                var posts = try api.service.publicPosts(page, viewer: request.viewer)
+                if local || remote { posts.items.removeAll { $0.authorUsername.contains("@") != remote } }
+                return posts
             }
         },
         now(
@@ -141,10 +146,12 @@ extension MastodonAPI {
                 try api.service.liked(by: me, page)
             }
         },
-        now(
+        later(
             "GET", "/api/v2/search", .viewerOptional, scope: "read:search",
-            doc: .init("Accounts, the hashtag and its posts.", returns: .search, query: ["q", "type", "limit"])
-        ) { api, request, entities in try api.mastodonSearch(request, entities) }
+            doc: .init(
+                "Accounts, the hashtag and its posts; with resolve=true, an account or post of another server.",
+                returns: .search, query: ["q", "type", "limit", "resolve"])
+        ) { api, request, entities in try await api.mastodonSearch(request, entities) }
     ]
 }
 
@@ -243,8 +250,12 @@ extension TimelineAPI {
 
     /// `GET /api/v2/search`: accounts by username prefix, the hashtag `q` names, and that
     /// hashtag's statuses (`type` narrows to one of them; full-text search of captions is not
-    /// offered, as on Mastodon servers without a search index).
-    func mastodonSearch(_ request: APIRequest, _ entities: MastodonEntities) throws(TimelineError) -> HTTPResponse {
+    /// offered, as on Mastodon servers without a search index). With `resolve=true` and a
+    /// signed-in viewer, a handle or URL of another server's account or post is looked up there
+    /// (`resolveRemote`) and comes first.
+    func mastodonSearch(_ request: APIRequest, _ entities: MastodonEntities) async throws(TimelineError)
+        -> HTTPResponse
+    {
         let params = try MastodonParams(request.http)
         let query = (params.string("q") ?? "").trimmingCharacters(in: .whitespaces)
         let type = params.string("type")
@@ -253,6 +264,19 @@ extension TimelineAPI {
         }
         let limit = min(max(Int(params.string("limit") ?? "") ?? 20, 1), 40)
         var accounts: [Mastodon.Account] = [], hashtags: [Mastodon.Tag] = [], statuses: [Mastodon.Status] = []
+        if try params.bool("resolve") == true, request.viewer != nil {
+            let found = try await resolveRemote(query, FederationURLs(origin: request.origin))
+            if let account = found.account, type == nil || type == "accounts" {
+                accounts.append(try entities.account(try service.user(account, viewer: request.viewer)))
+            }
+            if let post = found.post, type == nil || type == "statuses" {
+                let detail = try service.post(post, viewer: request.viewer, comments: PageRequest(limit: 1))
+                statuses.append(try entities.status(detail.post, author: try service.user(detail.post.author)))
+            }
+            if !accounts.isEmpty || !statuses.isEmpty {
+                return Responses.entity(200, Mastodon.Search(accounts: accounts, hashtags: [], statuses: statuses))
+            }
+        }
         let word = query.trimmingCharacters(in: CharacterSet(charactersIn: "@#"))
         let name = word.split(separator: "@").first.map(String.init) ?? ""
         if !name.isEmpty, type == nil || type == "accounts", !query.hasPrefix("#") {

@@ -1,0 +1,78 @@
+import Foundation
+import JSONModel
+import Timeline
+import TimelineFederation
+
+/// Finding other servers' accounts and posts (#43), as a search with `resolve=true` does: a
+/// handle (`@name@host`) through WebFinger, an actor's or a `Note`'s URL by fetching it. What
+/// is found is recorded here (`recordRemoteAccount`, `receiveRemotePost`), so that it can be
+/// followed, liked and answered like a local one. A blocked server is not asked.
+extension TimelineAPI {
+    /// The account the fetched actor is here: recorded now when it is new or changed.
+    func record(_ fetched: RemoteActor) async throws(TimelineError) -> RemoteAccountSeen {
+        _ = try await service.execute(
+            .recordRemoteAccount(
+                actor: fetched.id, username: fetched.username, inbox: fetched.inbox, sharedInbox: fetched.sharedInbox,
+                keyId: fetched.keyId, publicKey: fetched.publicKey, locked: fetched.locked), as: .operator)
+        guard let recorded = try service.remoteAccount(actor: fetched.id) else {
+            throw TimelineError(.internal, "the remote account was not recorded")
+        }
+        return recorded
+    }
+
+    /// The remote account of the actor `actor`: as recorded, or fetched and recorded now.
+    func remoteAccount(resolving actor: String, _ federation: FederationClient) async throws(TimelineError)
+        -> RemoteAccountSeen
+    {
+        if let known = try service.remoteAccount(actor: actor) { return known }
+        try requireFederating(with: actor)
+        let fetched: RemoteActor
+        do { fetched = try await federation.fetchActor(actor) } catch {
+            throw TimelineError.notFound("account", String(actor.prefix(200)))
+        }
+        return try await record(fetched)
+    }
+
+    /// What a search for `query` finds on other servers: the account a handle (`@name@host`) or
+    /// an actor's URL names, or the post a `Note`'s URL names (with its author); nothing for a
+    /// query that is neither, or a handle of this server's.
+    func resolveRemote(_ query: String, _ urls: FederationURLs) async throws(TimelineError)
+        -> (account: UserID?, post: PostID?)
+    {
+        guard let federation = options.federation else { return (nil, nil) }
+        let handle = query.hasPrefix("@") ? String(query.dropFirst()) : query
+        let parts = handle.split(separator: "@", omittingEmptySubsequences: false)
+        if parts.count == 2, !parts[0].isEmpty, !query.hasPrefix("https://") {
+            guard parts[1].lowercased() != urls.domain else { return (nil, nil) }
+            try requireFederating(with: "https://\(parts[1])/")
+            let actor: String
+            do { actor = try await federation.webFinger(handle) } catch {
+                throw TimelineError.notFound("account", String(handle.prefix(200)))
+            }
+            return (try await remoteAccount(resolving: actor, federation).userId, nil)
+        }
+        guard query.hasPrefix("https://"), Validation.host(of: query) != urls.domain else { return (nil, nil) }
+        if let post = try service.remotePost(object: query) { return (nil, post) }
+        if let account = try service.remoteAccount(actor: query) { return (account.userId, nil) }
+        try requireFederating(with: query)
+        let document: JSONValue
+        do { document = try await federation.fetchDocument(query) } catch {
+            throw TimelineError.notFound("object", String(query.prefix(200)))
+        }
+        if document["type"]?.string == "Note", let author = Self.id(of: document["attributedTo"]),
+            Validation.host(of: author) == Validation.host(of: query)
+        {
+            let account = try await remoteAccount(resolving: author, federation)
+            try await receiveNote(document, from: account, urls, forFollowersOnly: false)
+            return (account.userId, try document["id"]?.string.flatMap(service.remotePost(object:)))
+        }
+        return (try await remoteAccount(resolving: query, federation).userId, nil)
+    }
+
+    /// Refuses a server the operator blocked.
+    private func requireFederating(with url: String) throws(TimelineError) {
+        guard try !service.isBlocked(serverOf: url) else {
+            throw TimelineError(.forbidden, "this server does not federate with \(Validation.host(of: url) ?? url)")
+        }
+    }
+}

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Two Timeline servers federating (#43): `timeline serve` as one.test and as two.test, each
+behind nginx with TLS (a certificate of the test's own authority), each reaching the other
+through `--federation-connect-to` and trusting the authority through `--federation-ca-file`.
+People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
+- alice at one.test finds @bob@two.test with a search that resolves it, and follows him;
+  bob's server accepts; bob is followed by alice@one.test.
+- bob posts an album of two photos with alt texts; it reaches alice's home timeline, its
+  photos fetched and re-encoded by one.test, served from one.test; carol, who does not follow
+  him, never has it in hers.
+- bob's followers-only post reaches alice and nobody else on one.test sees it; his direct
+  message to carol at two.test never leaves two.test.
+- alice likes and answers bob's post: bob's post has her like and her comment at two.test, and
+  bob is notified; her unlike takes the like back.
+- bob edits his caption, then deletes the post: one.test follows.
+- a locked account at two.test gets alice's request, and approves it.
+- two.test is unreachable (its proxy stopped) while alice likes, and one.test is killed and
+  started again: the like reaches two.test once it is back.
+- alice unfollows bob: two.test forgets her as a follower.
+Usage: test_two_servers.py TIMELINE DIRECTORY (DIRECTORY holds ca.pem, peer.pem and peer.key:
+a certificate for one.test and two.test). Prints `ok - …`; exits 1 on the first failure."""
+import base64
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+import requests
+from mastodon import Mastodon
+
+timeline, directory = sys.argv[1:]
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED: {what}")
+        stop_all()
+        sys.exit(1)
+    print(f"ok - {what}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def eventually(probe, seconds=30):
+    """The first truthy answer of `probe`, polled, or the last falsy one after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = probe()
+        if answer or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.1)
+
+
+def make_png(rgb):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + bytes(rgb) * 16 for _ in range(16))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+processes = []
+
+
+def stop_all():
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()  # nginx's master stops its workers on SIGTERM (not on SIGKILL)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+class Server:
+    """`timeline serve` for `name` (one.test or two.test) on its own database, behind nginx's
+    port `public_port`; `peers` are the other servers' (name, port)."""
+
+    def __init__(self, name, public_port, peers):
+        self.name, self.public_port = name, public_port
+        self.domain = f"{name}:{public_port}"
+        self.database = os.path.join(directory, name)
+        self.arguments = [timeline, "serve", "--db", self.database, "--listen", "127.0.0.1:0",
+                          "--domain", self.domain, "--rate-limit", "1000000",
+                          "--federation-allow-private", "--federation-ca-file", os.path.join(directory, "ca.pem")]
+        for peer, port in peers:
+            self.arguments += ["--federation-connect-to", f"{peer}:{port}:127.0.0.1:{port}"]
+        self.start()
+
+    def start(self):
+        environment = dict(os.environ, TIMELINE_FEDERATION_RETRY_UNIT_MS="20")
+        self.process = subprocess.Popen(self.arguments, stdout=subprocess.PIPE, stderr=open(
+            os.path.join(directory, self.name + ".log"), "a"), env=environment, text=True)
+        processes.append(self.process)
+        line = self.process.stdout.readline()
+        check(line.startswith("listening on http://127.0.0.1:"), f"{self.name} serves ({line.strip()})")
+        self.port = int(line.strip().rsplit(":", 1)[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.http = requests.Session()
+        self.http.headers["Host"] = self.domain  # as the proxy passes it on
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def local(self, url):
+        """A URL of this server's (https://one.test:PORT/…) on its loopback listener."""
+        return url.replace(f"https://{self.domain}", self.base)
+
+    def sign_up(self, name, locked=False):
+        answer = self.http.post(f"{self.base}/v1/users", json={
+            "username": name, "email": f"{name}@example.com", "password": "password-123"}, timeout=30).json()
+        token = answer["session"]
+        if locked:
+            self.http.patch(f"{self.base}/v1/me", json={"locked": True},
+                            headers={"Authorization": f"Bearer {token}"}, timeout=30).raise_for_status()
+        return token, answer["user"]["id"]
+
+    def mastodon(self, token):
+        return Mastodon(access_token=token, api_base_url=self.base, session=self.http, version_check_mode="none")
+
+    def v1(self, method, path, token=None, **kwargs):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self.http.request(method, f"{self.base}{path}", headers=headers, timeout=30, **kwargs)
+
+
+def start_nginx(servers):
+    blocks = "".join(f"""
+    server {{
+        listen 127.0.0.1:{s.public_port} ssl;
+        server_name {s.name};
+        ssl_certificate {directory}/peer.pem;
+        ssl_certificate_key {directory}/peer.key;
+        client_max_body_size 20m;
+        location / {{
+            proxy_pass http://127.0.0.1:{s.port};
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto https;
+        }}
+    }}""" for s in servers)
+    config = os.path.join(directory, "nginx.conf")
+    with open(config, "w") as f:
+        f.write(f"""daemon off;
+pid {directory}/nginx.pid;
+error_log {directory}/nginx-error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {directory}/nginx-body;
+    proxy_temp_path {directory}/nginx-proxy;
+{blocks}
+}}
+""")
+    nginx_binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    process = subprocess.Popen([nginx_binary, "-p", directory, "-c", config], stderr=subprocess.DEVNULL)
+    processes.append(process)
+    ca = os.path.join(directory, "ca.pem")
+    for s in servers:
+        def up():
+            try:
+                with socket.create_connection(("127.0.0.1", s.public_port), timeout=1):
+                    return True
+            except OSError:
+                return False
+        check(eventually(up, 20), f"nginx serves {s.domain} with TLS")
+    return process
+
+
+one_port, two_port = free_port(), free_port()
+one = Server("one.test", one_port, [("two.test", two_port)])
+two = Server("two.test", two_port, [("one.test", one_port)])
+nginx = start_nginx([one, two])
+
+alice_token, alice_id = one.sign_up("alice")
+carol_token, carol_id = one.sign_up("carol")
+bob_token, bob_id = two.sign_up("bob")
+dave_token, dave_id = two.sign_up("dave", locked=True)
+tcarol_token, tcarol_id = two.sign_up("tcarol")
+a, c = one.mastodon(alice_token), one.mastodon(carol_token)
+b = two.mastodon(bob_token)
+
+# Alice finds bob by his handle, and follows him.
+found = a.search_v2(f"@bob@{two.domain}", resolve=True).accounts
+check(len(found) == 1 and found[0].acct == f"bob@{two.domain}", f"alice's search resolves @bob@{two.domain}")
+remote_bob = found[0]
+check(remote_bob.url.startswith(f"https://{two.domain}/"), f"his account's url is on two.test ({remote_bob.url})")
+relationship = a.account_follow(remote_bob.id)
+check(relationship.requested or relationship.following, "alice's follow is sent")
+alice_there = f"alice@{one.domain}"
+
+
+def bobs_followers():
+    return [u["username"] for u in two.v1("GET", f"/v1/users/{bob_id}/followers").json()["items"]]
+
+
+check(eventually(lambda: alice_there in bobs_followers()), f"two.test has bob followed by {alice_there}")
+check(eventually(lambda: a.account_relationships(remote_bob.id)[0].following),
+      "two.test's Accept reaches one.test: alice follows bob")
+
+# Bob posts an album; it reaches alice's home timeline with its photos, served by one.test.
+media = [two.v1("POST", "/v1/media", bob_token, json={"image": base64.b64encode(make_png(rgb)).decode(),
+                                                        "alt": alt}).json()["id"]
+         for rgb, alt in [((200, 40, 40), "a red square"), ((40, 40, 200), "a blue square")]]
+album = two.v1("POST", "/v1/posts", bob_token, json={"media": media, "caption": "Two squares #squares"}).json()
+
+
+def in_home(mastodon, caption):
+    return next((s for s in mastodon.timeline_home() if caption in s.content), None)
+
+
+arrived = eventually(lambda: in_home(a, "Two squares"))
+check(arrived is not None, "bob's album reaches alice's home timeline at one.test")
+check(arrived.account.acct == f"bob@{two.domain}", "by bob@two.test")
+check([m.description for m in arrived.media_attachments] == ["a red square", "a blue square"],
+      "with both photos, in order, with their alt texts")
+check(all(m.url.startswith(f"https://{one.domain}/") for m in arrived.media_attachments),
+      "its photos are served by one.test, not from two.test")
+photo = one.http.get(one.local(arrived.media_attachments[0].url), timeout=30)
+check(photo.status_code == 200 and photo.headers["Content-Type"].startswith("image/"),
+      f"one.test serves the re-encoded photo ({photo.status_code} {photo.headers.get('Content-Type')})")
+check(in_home(c, "Two squares") is None, "carol, who does not follow bob, does not have it")
+check(any("Two squares" in s.content for s in c.timeline_public(remote=True))
+      and not any("Two squares" in s.content for s in c.timeline_public(local=True)),
+      "it is public: in one.test's public timeline of other servers' posts, not of its own")
+
+# Followers-only reaches alice only; a direct message stays at two.test.
+image = base64.b64encode(make_png((40, 200, 40))).decode()
+two.v1("POST", "/v1/posts", bob_token, json={"image": image, "caption": "Only for followers",
+                                             "visibility": "followers"}).raise_for_status()
+private = eventually(lambda: in_home(a, "Only for followers"))
+check(private is not None and private.visibility == "private", "the followers-only post reaches alice, private")
+try:
+    c.status(private.id)
+    check(False, "carol reads bob's followers-only post")
+except Exception:
+    check(True, "carol cannot read bob's followers-only post at one.test")
+check(all("Only for followers" not in s.content for s in c.account_statuses(remote_bob.id)),
+      "nor on bob's profile at one.test")
+two.v1("POST", "/v1/posts", bob_token, json={"caption": "@tcarol a secret", "visibility": "direct"}
+       ).raise_for_status()
+
+# Alice likes and answers the album: two.test has both, and bob is notified.
+post_here = arrived.id
+a.status_favourite(post_here)
+a.status_post("Lovely squares!", in_reply_to_id=post_here)
+album_id = album["id"]
+
+
+def album_there():
+    return two.v1("GET", f"/v1/posts/{album_id}").json()
+
+
+check(eventually(lambda: album_there()["likeCount"] == 1), "alice's like reaches bob's post at two.test")
+check(eventually(lambda: any(cm["text"].endswith("Lovely squares!") and cm["authorUsername"] == alice_there
+                             for cm in two.v1("GET", f"/v1/posts/{album_id}/comments").json()["items"])),
+      "alice's answer is a comment on bob's post at two.test")
+kinds = {(n.type, n.account.acct) for n in b.notifications()}
+check(("favourite", alice_there) in kinds, f"bob is notified of alice's like ({kinds})")
+check(("mention", alice_there) in kinds, "bob is notified of alice's answer (a comment is a mention)")
+a.status_unfavourite(post_here)
+check(eventually(lambda: album_there()["likeCount"] == 0), "alice's unlike takes it back at two.test")
+
+# Bob edits his caption, then deletes the post: one.test follows.
+two.v1("PATCH", f"/v1/posts/{album_id}", bob_token, json={"caption": "Two squares, edited"}).raise_for_status()
+check(eventually(lambda: "edited" in a.status(post_here).content), "bob's edit reaches one.test")
+two.v1("DELETE", f"/v1/posts/{album_id}", bob_token).raise_for_status()
+check(eventually(lambda: in_home(a, "Two squares") is None), "bob's deletion reaches one.test")
+check(one.v1("GET", f"/v1/posts/{arrived.id}").status_code == 404, "the post is gone at one.test")
+
+# A secret that never travelled: nobody at one.test has it.
+check(all("a secret" not in s.content for s in a.timeline_home() + c.timeline_home()),
+      "bob's direct message to tcarol never reached one.test")
+
+# A locked account at two.test: alice asks, dave approves.
+remote_dave = a.search_v2(f"@dave@{two.domain}", resolve=True).accounts[0]
+a.account_follow(remote_dave.id)
+requests_there = eventually(lambda: two.v1("GET", "/v1/me/follow-requests", dave_token).json()["items"])
+check([u["username"] for u in requests_there] == [alice_there], "dave at two.test has alice's request")
+check(not a.account_relationships(remote_dave.id)[0].following, "alice does not follow him yet")
+two.v1("PUT", f"/v1/me/follow-requests/{requests_there[0]['id']}", dave_token).raise_for_status()
+check(eventually(lambda: a.account_relationships(remote_dave.id)[0].following),
+      "dave's approval reaches one.test: alice follows him")
+
+# Two.test unreachable while alice likes; one.test killed and started again; the like arrives.
+image = base64.b64encode(make_png((200, 200, 40))).decode()
+later = two.v1("POST", "/v1/posts", bob_token, json={"image": image, "caption": "Yellow"}).json()
+later_here = eventually(lambda: in_home(a, "Yellow"))
+check(later_here is not None, "bob's next post reaches alice")
+nginx.send_signal(signal.SIGTERM)
+nginx.wait()
+a.status_favourite(later_here.id)
+one.kill()
+one.start()
+nginx = start_nginx([one, two])
+a = one.mastodon(alice_token)
+check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["likeCount"] == 1, 60),
+      "after the restart, one.test delivers the like it had queued")
+
+# Alice unfollows bob: two.test forgets her.
+a.account_unfollow(remote_bob.id)
+check(eventually(lambda: alice_there not in bobs_followers()), "alice's unfollow reaches two.test")
+
+stop_all()
+print("ok - done")
