@@ -119,13 +119,27 @@ public final class FederationClient: Sendable {
     public func deliver(_ activity: [UInt8], to inbox: String, keyId: String, key: RSAKey)
         async throws(FederationError) -> Int
     {
+        try await deliver(
+            activity, to: inbox, headers: try Self.signedHeaders(activity, to: inbox, keyId: keyId, key: key))
+    }
+
+    /// The headers of `activity`'s delivery to `inbox`, signed now (draft-cavage) with `key`, as
+    /// `Name: value` lines: for a delivery signed before it is sent (an erased actor's `Delete`,
+    /// signed before the key is shredded).
+    public static func signedHeaders(_ activity: [UInt8], to inbox: String, keyId: String, key: RSAKey)
+        throws(FederationError) -> [String]
+    {
         var message = SignedMessage(
             method: "POST", uri: inbox, headers: [("Content-Type", "application/activity+json")], body: activity)
         do {
             try HTTPSigner.signCavage(&message, keyId: keyId, key: key, at: Date())
         } catch { throw FederationError("signing for \(inbox) failed: \(error)") }
-        let headers = message.headers.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
-        return try await run { client throws(FederationError) in
+        return message.headers.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
+    }
+
+    /// POSTs `activity` to `inbox` with `headers` (signed already); answers the status.
+    public func deliver(_ activity: [UInt8], to inbox: String, headers: [String]) async throws(FederationError) -> Int {
+        try await run { client throws(FederationError) in
             do {
                 return try client.post(inbox, headers: headers, body: activity, timeout: self.options.timeout)
             } catch { throw FederationError("delivering to \(inbox) failed: \(error)") }

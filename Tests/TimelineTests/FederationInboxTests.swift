@@ -24,7 +24,7 @@ import TimelineFederation
                 "peer.pem", "-days", "2", "-extfile", "san.ext"
             ]
         ]
-        try "subjectAltName=DNS:localhost,DNS:one.test,DNS:two.test,IP:127.0.0.1\n".write(
+        try "subjectAltName=DNS:localhost,DNS:one.test,DNS:two.test,DNS:three.test,IP:127.0.0.1\n".write(
             toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
         for arguments in steps {
             let step = try ChildProcess(
@@ -83,17 +83,17 @@ import TimelineFederation
     }
 }
 
-/// Two Timeline servers federating through nginx with TLS (Tests/federation/test_two_servers.py):
+/// Three Timeline servers federating through nginx with TLS (Tests/federation/test_three_servers.py):
 /// follows open and locked, an album with alt texts in the follower's exact home timeline, its
 /// photos re-encoded by the follower's server, followers-only and direct posts kept to whom they
-/// are for, likes, answers, edits and deletions seen on the other side, and a delivery queued
-/// when the server was killed sent after its restart.
-@Suite struct TwoServersFederateTests {
-    @Test(.timeLimit(.minutes(4))) func twoServersFollowPostLikeAnswerEditAndDelete() async throws {
+/// are for, likes, answers, boosts (seen on a third server), edits, deletions and blocks seen on
+/// the other side, and a delivery queued when the server was killed sent after its restart.
+@Suite struct ThreeServersFederateTests {
+    @Test(.timeLimit(.minutes(4))) func threeServersFollowPostLikeAnswerBoostEditDeleteAndBlock() async throws {
         let directory = temporaryPath()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try await FederationInboxTests.makeCertificates(in: directory)
-        let script = SchemaTests.root.appendingPathComponent("Tests/federation/test_two_servers.py").path
+        let script = SchemaTests.root.appendingPathComponent("Tests/federation/test_three_servers.py").path
         let run = try ChildProcess(
             ["python3", script, try timelineExecutable().path, directory],
             executable: URL(fileURLWithPath: "/usr/bin/env"))

@@ -161,6 +161,7 @@ enum ServeCommand {
             directory: (args.value("db") ?? TimelineService.defaultPath) + "/federation",
             origin: apiOptions.publicURL ?? url(serverOptions.host, server.port), options: deliveryOptions)
         deliveries.start()
+        service.witnessErasures(deliveries)  // an erased actor's Delete is signed before its key goes
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).
         FileHandle.standardError.write(

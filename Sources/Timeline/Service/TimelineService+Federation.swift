@@ -49,6 +49,32 @@ extension TimelineService {
     }
 }
 
+/// Something that must act on an account's erasure with what the erasure destroys: federation
+/// signs the actor's `Delete` with the key that erasure shreds. An erasure run by this process
+/// calls `prepare` before it is decided; the closure it answers runs once the erasure committed
+/// (not at all when it is refused).
+public protocol ErasureWitness: Sendable {
+    /// Prepares for `user`'s erasure; answers what to do once it committed, if anything.
+    func prepare(erasing user: UserID) async -> (@Sendable () -> Void)?
+}
+
+extension TimelineService {
+    /// Lets `witness` prepare for every erasure this process runs.
+    public func witnessErasures(_ witness: any ErasureWitness) {
+        erasureWitnesses.withLock { $0.append(witness) }
+    }
+
+    /// Whether `user`'s actor has its signing key (without making one).
+    public func hasActorKey(_ user: UserID) throws(TimelineError) -> Bool {
+        try read { view in try view.hasActorKey(user) }
+    }
+
+    /// Forgets the signing key opened for `user` (their erasure shredded it).
+    public func forgetSigningKey(of user: UserID) {
+        _ = signingKeys.withLock { $0.removeValue(forKey: user) }
+    }
+}
+
 /// Remote accounts (#43): other servers' actors that act here, each an account with a local id.
 extension TimelineService {
     /// What was last recorded of the actor whose id is `actor`, if it was seen.

@@ -142,6 +142,8 @@ public final class TimelineService: Sendable {
     /// The actors' signing keys opened so far (`actorSigningKey`): a key is read from the log
     /// and parsed once, not per delivery.
     let signingKeys = Mutex<[UserID: RSAKey]>([:])
+    /// What must act on an account's erasure in this process (`witnessErasures`).
+    let erasureWitnesses = Mutex<[any ErasureWitness]>([])
 
     /// Opens (creating if needed) the database in directory `path`.
     public init(path: String = TimelineService.defaultPath, options: Options = Options()) throws(TimelineError) {
@@ -341,6 +343,13 @@ public final class TimelineService: Sendable {
             throw error
         }
         prepared.origin = origin
+        // What must be done with what an erasure destroys is prepared before it runs.
+        var afterErasure: [@Sendable () -> Void] = []
+        if let erase = command.definition as? EraseUserCommand, IdentifierSyntax.isValid(erase.user) {
+            for witness in erasureWitnesses.withLock({ $0 }) {
+                if let after = await witness.prepare(erasing: UserID(erase.user)) { afterErasure.append(after) }
+            }
+        }
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<CommandResult, TimelineError>, Never>) in
             let job = WriteJob(
@@ -356,6 +365,9 @@ public final class TimelineService: Sendable {
         // A refused upload keeps nothing: its staged video goes (a command appends nothing, and
         // changes nothing, when it fails).
         if case .failure = result, let staged = prepared.stagedVideo { videos.discard(staged) }
+        if case .success = result {
+            for after in afterErasure { after() }
+        }
         return try result.get()
     }
 

@@ -113,22 +113,22 @@ public final class DeliveryWorker: Sendable {
         let service = api.service
         func delivery(
             _ kind: FederationDelivery.Kind, actor: UserID, post: PostID? = nil, follower: UserID? = nil,
-            remote: UserID? = nil, comment: CommentID? = nil, inbox: String
+            remote: UserID? = nil, subject: String? = nil, inbox: String
         ) -> FederationDelivery {
             FederationDelivery(
                 id: "\(event.sequence)/\(kind.rawValue)/\(inbox)", kind: kind, sequence: event.sequence,
                 actor: actor.rawValue, post: post?.rawValue, follower: follower?.rawValue, remote: remote?.rawValue,
-                comment: comment?.rawValue, inbox: inbox, queuedAt: Date().timeIntervalSince1970)
+                subject: subject, inbox: inbox, queuedAt: Date().timeIntervalSince1970)
         }
         // A local user's action on a remote account (or its post) goes to that account's inbox.
         func toRemote(
             _ kind: FederationDelivery.Kind, by actor: UserID, about remote: UserID, post: PostID? = nil,
-            comment: CommentID? = nil
+            subject: String? = nil
         ) throws -> [FederationDelivery] {
             guard try service.remoteAccount(actor) == nil, let account = try service.remoteAccount(remote),
                 try !service.isBlocked(serverOf: account.inbox)
             else { return [] }
-            return [delivery(kind, actor: actor, post: post, remote: remote, comment: comment, inbox: account.inbox)]
+            return [delivery(kind, actor: actor, post: post, remote: remote, subject: subject, inbox: account.inbox)]
         }
 
         // A post's news goes to its author's remote followers; a follow's answer to the follower.
@@ -161,9 +161,26 @@ public final class DeliveryWorker: Sendable {
         case .likeRemoved(let e):
             guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
             return try toRemote(.undoLike, by: e.userId, about: author, post: e.postId)
+        case .postBoosted(let e), .boostRemoved(let e):
+            // A local boost goes to the booster's remote followers, and to a remote author; one for
+            // followers only stays here (Timeline's followers-only boosts have no `Announce` form).
+            guard e.visibility != .private, try service.remoteAccount(e.userId) == nil else { return [] }
+            let kind: FederationDelivery.Kind = if case .postBoosted = event.event { .announce } else { .undoAnnounce }
+            var inboxes = try remoteInboxes(following: e.userId)
+            if let author = try service.remoteAccount(e.authorId), try !service.isBlocked(serverOf: author.inbox),
+                !inboxes.contains(author.sharedInbox ?? author.inbox)
+            {
+                inboxes.append(author.inbox)
+            }
+            return inboxes.map {
+                delivery(
+                    kind, actor: e.userId, post: e.postId, remote: e.authorId, subject: e.boostId.rawValue, inbox: $0)
+            }
+        case .blocked(let e): return try toRemote(.block, by: e.blockerId, about: e.blockedId)
+        case .unblocked(let e): return try toRemote(.undoBlock, by: e.blockerId, about: e.blockedId)
         case .commentAdded(let e):
             guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
-            return try toRemote(.reply, by: e.authorId, about: author, post: e.postId, comment: e.commentId)
+            return try toRemote(.reply, by: e.authorId, about: author, post: e.postId, subject: e.commentId.rawValue)
         default: return []
         }
     }
@@ -193,8 +210,17 @@ public final class DeliveryWorker: Sendable {
                 return try outbox.done(delivery.id)
             }
             let actor = UserID(delivery.actor)
-            let key = try await api.service.actorSigningKey(of: actor)
-            let status = try await client.deliver(body, to: delivery.inbox, keyId: urls.key(actor), key: key)
+            let status: Int
+            if let signed = delivery.signed {
+                status = try await client.deliver(body, to: delivery.inbox, headers: signed.headers)
+            } else {
+                // An actor gone since (erased) has no key any more: nothing can be sent for it.
+                guard (try? api.service.user(actor, countingUnread: false)) != nil else {
+                    return try outbox.done(delivery.id)
+                }
+                let key = try await api.service.actorSigningKey(of: actor)
+                status = try await client.deliver(body, to: delivery.inbox, keyId: urls.key(actor), key: key)
+            }
             switch status {
             case 200..<300:
                 try outbox.done(delivery.id)
@@ -233,6 +259,8 @@ public final class DeliveryWorker: Sendable {
         let service = api.service
         let actor = UserID(delivery.actor)
         switch delivery.kind {
+        case .deleteActor:
+            return delivery.signed.map { Array($0.body.utf8) }
         case .create, .update:
             // A direct post is never delivered (an edit of one neither).
             guard let id = delivery.post.map(PostID.init),
@@ -267,10 +295,12 @@ public final class DeliveryWorker: Sendable {
         case .reply:
             guard let remote = try delivery.remote.map(UserID.init).flatMap(service.remoteAccount),
                 let object = try delivery.post.map(PostID.init).flatMap(service.remoteObject(of:))?.object,
-                let comment = try? service.comment(CommentID(delivery.comment ?? ""), viewer: actor)
+                let comment = try? service.comment(CommentID(delivery.subject ?? ""), viewer: actor)
             else { return nil }
             return try JSONValueEncoder.bytes(try api.reply(comment, answering: object, by: remote, urls))
-        case .follow, .undoFollow, .like, .undoLike:
+        case .announce, .undoAnnounce:
+            return try announce(delivery, actor: actor).map { JSONWriter.bytes($0) }
+        case .follow, .undoFollow, .like, .undoLike, .block, .undoBlock:
             guard let remote = try delivery.remote.map(UserID.init).flatMap(service.remoteAccount) else { return nil }
             return try toRemote(delivery, actor: actor, remote).map { JSONWriter.bytes($0) }
         }
@@ -300,7 +330,75 @@ public final class DeliveryWorker: Sendable {
             guard let object else { return nil }
             let like = activity("Like", me + "#likes/\(delivery.sequence)", .string(object))
             return delivery.kind == .like ? like : undo(like)
-        case .create, .update, .delete, .accept, .reject, .reply: return nil
+        case .block, .undoBlock:
+            let block = activity("Block", me + "#blocks/\(delivery.sequence)", .string(remote.actor))
+            return delivery.kind == .block ? block : undo(block)
+        case .create, .update, .delete, .accept, .reject, .reply, .announce, .undoAnnounce, .deleteActor: return nil
+        }
+    }
+
+    /// The `Announce` of a local user's boost (the post's `Note`, local or another server's), or
+    /// its `Undo`; nil when the post is gone before an `Announce` went out.
+    private func announce(_ delivery: FederationDelivery, actor: UserID) throws -> JSONValue? {
+        let service = api.service
+        guard let post = delivery.post.map(PostID.init), let boost = delivery.subject.map(PostID.init),
+            let author = delivery.remote.map(UserID.init)
+        else { return nil }
+        let object: String
+        if let remote = try service.remoteObject(of: post) {
+            object = remote.object
+        } else if delivery.kind == .undoAnnounce || (try? service.post(post, viewer: nil)) != nil {
+            object = urls.note(post, by: author)
+        } else {
+            return nil
+        }
+        let authorActor = try service.remoteAccount(author)?.actor ?? urls.actor(author)
+        let announce: JSONValue = [
+            "@context": "https://www.w3.org/ns/activitystreams",
+            "id": .string(urls.note(boost, by: actor) + "/activity"),
+            "type": "Announce", "actor": .string(urls.actor(actor)), "object": .string(object),
+            "to": [.string(ActivityStreams.publicAudience)],
+            "cc": [.string(authorActor), .string(urls.followers(actor))]
+        ]
+        guard delivery.kind == .undoAnnounce else { return announce }
+        return [
+            "@context": "https://www.w3.org/ns/activitystreams", "id": .string(urls.note(boost, by: actor) + "/undo"),
+            "type": "Undo", "actor": .string(urls.actor(actor)), "object": announce.removing("@context")
+        ]
+    }
+}
+
+extension DeliveryWorker: ErasureWitness {
+    /// Before a local user's erasure: the `Delete` of their actor, signed now with the key the
+    /// erasure shreds, for each server of their remote followers (read now: erasure ends the
+    /// follows); queued once the erasure committed.
+    public func prepare(erasing user: UserID) async -> (@Sendable () -> Void)? {
+        let service = api.service
+        guard (try? service.hasActorKey(user)) == true, (try? service.remoteAccount(user)) == nil,
+            let inboxes = try? remoteInboxes(following: user), !inboxes.isEmpty,
+            let key = try? await service.actorSigningKey(of: user)
+        else { return nil }
+        let actor = urls.actor(user)
+        let delete: JSONValue = [
+            "@context": "https://www.w3.org/ns/activitystreams", "id": .string(actor + "#delete"), "type": "Delete",
+            "actor": .string(actor), "object": .string(actor), "to": [.string(ActivityStreams.publicAudience)]
+        ]
+        let body = JSONWriter.bytes(delete)
+        let now = Date().timeIntervalSince1970
+        let deliveries = inboxes.compactMap { inbox -> FederationDelivery? in
+            guard let headers = try? FederationClient.signedHeaders(body, to: inbox, keyId: urls.key(user), key: key)
+            else { return nil }
+            return FederationDelivery(
+                id: "erasure/\(user.rawValue)/\(inbox)", kind: .deleteActor, sequence: 0, actor: user.rawValue,
+                signed: .init(body: String(decoding: body, as: UTF8.self), headers: headers), inbox: inbox,
+                queuedAt: now)
+        }
+        return { [outbox] in
+            service.forgetSigningKey(of: user)
+            do { try outbox.queue(deliveries) } catch {
+                FileHandle.standardError.write(
+                    Data("timeline serve: the erased actor's Delete was not queued: \(error)\n".utf8))
+            }
         }
     }
 }

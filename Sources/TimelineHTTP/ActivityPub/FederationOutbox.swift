@@ -25,8 +25,26 @@ struct FederationDelivery: Codable, Equatable, Sendable {
         case like
         /// `Undo` of that `Like`.
         case undoLike
-        /// `Create` of `actor`'s comment `comment` on `remote`'s post `post`: a reply `Note`.
+        /// `Create` of `actor`'s comment `subject` on `remote`'s post `post`: a reply `Note`.
         case reply
+        /// `Announce` of `post` by `actor` (the boost `subject`), to their remote followers and a
+        /// remote author.
+        case announce
+        /// `Undo` of that `Announce`.
+        case undoAnnounce
+        /// `Block` of the remote account `remote` by `actor`.
+        case block
+        /// `Undo` of that `Block`.
+        case undoBlock
+        /// `Delete` of `actor` itself, erased: signed before the erasure shredded its key
+        /// (`signed`), so retried only while the signature's time is accepted (12 hours).
+        case deleteActor
+    }
+
+    /// A delivery signed when it was queued: its body and its header lines.
+    struct Signed: Codable, Equatable, Sendable {
+        var body: String
+        var headers: [String]
     }
 
     var id: String
@@ -40,8 +58,10 @@ struct FederationDelivery: Codable, Equatable, Sendable {
     var follower: String?
     /// The remote account an action of `actor`'s concerns (the followed, the post's author).
     var remote: String?
-    /// The comment a `reply` sends.
-    var comment: String?
+    /// The comment a `reply` sends, the boost an `announce` is.
+    var subject: String?
+    /// What a `deleteActor` sends, signed already.
+    var signed: Signed?
     var inbox: String
     /// When it was queued (s since 1970), its attempts so far, and when the next may be made.
     var queuedAt: TimeInterval
@@ -100,6 +120,15 @@ final class FederationOutbox: @unchecked Sendable {
             for delivery in deliveries { pending[delivery.id] = delivery }
             through = sequence
             try append(deliveries.map(Record.queued) + [.through(sequence)], sync: !deliveries.isEmpty)
+        }
+    }
+
+    /// Records `deliveries`, made outside the log's order (an erased actor's `Delete`), as
+    /// queued, synced before any of them is sent.
+    func queue(_ deliveries: [FederationDelivery]) throws {
+        try lock.withLock {
+            for delivery in deliveries { pending[delivery.id] = delivery }
+            try append(deliveries.map(Record.queued), sync: true)
         }
     }
 

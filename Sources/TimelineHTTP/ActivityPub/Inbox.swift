@@ -133,7 +133,11 @@ extension TimelineAPI {
             // An answer to no pending request (sent twice, or withdrawn since) changes nothing.
             do { _ = try await service.execute(answer, as: me) } catch  where error.code == .notFound {}
         case "Announce":
-            guard let post = try knownPost(activity["object"], urls) else { break }
+            // A post not known here (a third server's) is fetched first, as a search resolves it.
+            let object = Self.id(of: activity["object"]) ?? ""
+            var post = try knownPost(.string(object), urls)
+            if post == nil, !object.isEmpty { post = try await resolveRemote(object, urls).post }
+            guard let post else { break }
             _ = try await service.execute(.reblog(post: post.rawValue), as: me)
         case "Like":
             _ = try await service.execute(.like(post: try localPost(activity["object"], urls).rawValue), as: me)

@@ -265,7 +265,11 @@ extension TimelineAPI {
         let limit = min(max(Int(params.string("limit") ?? "") ?? 20, 1), 40)
         var accounts: [Mastodon.Account] = [], hashtags: [Mastodon.Tag] = [], statuses: [Mastodon.Status] = []
         if try params.bool("resolve") == true, request.viewer != nil {
-            let found = try await resolveRemote(query, FederationURLs(origin: request.origin))
+            // What cannot be found there is no result, as on Mastodon (not an error).
+            var found: (account: UserID?, post: PostID?) = (nil, nil)
+            do { found = try await resolveRemote(query, FederationURLs(origin: request.origin)) } catch
+                where error.code == .notFound
+            {}
             if let account = found.account, type == nil || type == "accounts" {
                 accounts.append(try entities.account(try service.user(account, viewer: request.viewer)))
             }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Two Timeline servers federating (#43): `timeline serve` as one.test and as two.test, each
-behind nginx with TLS (a certificate of the test's own authority), each reaching the other
+"""Three Timeline servers federating (#43): `timeline serve` as one.test, two.test and
+three.test, each behind nginx with TLS (a certificate of the test's own authority), each reaching the other
 through `--federation-connect-to` and trusting the authority through `--federation-ca-file`.
 People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - alice at one.test finds @bob@two.test with a search that resolves it, and follows him;
@@ -16,9 +16,14 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - a locked account at two.test gets alice's request, and approves it.
 - two.test is unreachable (its proxy stopped) while alice likes, and one.test is killed and
   started again: the like reaches two.test once it is back.
+- alice boosts bob's post: two.test counts her boost and notifies bob; erin at three.test, who
+  follows alice, has the boost in her home timeline, bob's post fetched from two.test.
 - alice unfollows bob: two.test forgets her as a follower.
+- dave blocks alice: one.test ends her follow of him and shows her the block.
+- alice erases her account: one.test sends her actor's `Delete`, signed before her key is
+  shredded, and three.test erases her account there (erin no longer follows her).
 Usage: test_two_servers.py TIMELINE DIRECTORY (DIRECTORY holds ca.pem, peer.pem and peer.key:
-a certificate for one.test and two.test). Prints `ok - …`; exits 1 on the first failure."""
+a certificate for one.test, two.test and three.test). Prints `ok - …`; exits 1 on the first failure."""
 import base64
 import os
 import shutil
@@ -177,10 +182,10 @@ http {{
     return process
 
 
-one_port, two_port = free_port(), free_port()
-one = Server("one.test", one_port, [("two.test", two_port)])
-two = Server("two.test", two_port, [("one.test", one_port)])
-nginx = start_nginx([one, two])
+ports = {name: free_port() for name in ["one.test", "two.test", "three.test"]}
+one, two, three = (Server(name, ports[name], [(peer, port) for peer, port in ports.items() if peer != name])
+                   for name in ports)
+nginx = start_nginx([one, two, three])
 
 alice_token, alice_id = one.sign_up("alice")
 carol_token, carol_id = one.sign_up("carol")
@@ -302,14 +307,50 @@ nginx.wait()
 a.status_favourite(later_here.id)
 one.kill()
 one.start()
-nginx = start_nginx([one, two])
+nginx = start_nginx([one, two, three])
 a = one.mastodon(alice_token)
 check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["likeCount"] == 1, 60),
       "after the restart, one.test delivers the like it had queued")
 
+# Erin at three.test follows alice; alice boosts bob's post: bob and erin see it.
+erin_token, erin_id = three.sign_up("erin")
+e = three.mastodon(erin_token)
+remote_alice = e.search_v2(f"@alice@{one.domain}", resolve=True).accounts[0]
+e.account_follow(remote_alice.id)
+check(eventually(lambda: e.account_relationships(remote_alice.id)[0].following), "erin at three.test follows alice")
+a.status_reblog(later_here.id)
+check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["boostCount"] == 1),
+      "alice's boost reaches bob's post at two.test")
+check(eventually(lambda: ("reblog", alice_there) in {(n.type, n.account.acct) for n in b.notifications()}),
+      "bob is notified of alice's boost")
+boosted = eventually(lambda: next((s for s in e.timeline_home() if s.reblog and "Yellow" in s.reblog.content), None))
+check(boosted is not None and boosted.account.acct == alice_there
+      and boosted.reblog.account.acct == f"bob@{two.domain}",
+      "erin at three.test has alice's boost of bob's post, fetched from two.test")
+a.status_unreblog(later_here.id)
+check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["boostCount"] == 0),
+      "alice's unboost reaches two.test")
+
 # Alice unfollows bob: two.test forgets her.
 a.account_unfollow(remote_bob.id)
 check(eventually(lambda: alice_there not in bobs_followers()), "alice's unfollow reaches two.test")
+
+# Dave blocks alice: one.test ends her follow of him.
+alice_at_two = b.search_v2(f"@alice@{one.domain}", resolve=True).accounts[0]
+two.mastodon(dave_token).account_block(alice_at_two.id)
+check(eventually(lambda: a.account_relationships(remote_dave.id)[0].blocked_by),
+      "dave's block reaches one.test: alice is blocked by him")
+check(not a.account_relationships(remote_dave.id)[0].following, "and no longer follows him")
+
+# Alice erases her account: three.test, where erin follows her, erases its copy.
+def erins_following():
+    return [u["username"] for u in three.v1("GET", f"/v1/users/{erin_id}/following").json()["items"]]
+
+
+check(erins_following() == [alice_there], "erin follows alice before her erasure")
+one.v1("DELETE", "/v1/me", alice_token, json={"password": "password-123"}).raise_for_status()
+check(eventually(lambda: erins_following() == []), "alice's erasure reaches three.test: her account there is gone")
+check(e.search_v2(f"@alice@{one.domain}", resolve=True).accounts == [], "and her handle no longer resolves")
 
 stop_all()
 print("ok - done")
