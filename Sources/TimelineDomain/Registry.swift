@@ -58,7 +58,7 @@ extension Command {
         HighlightStoryCommand.self,
         UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self,
         CreateActorKeyCommand.self, RecordRemoteAccountCommand.self, BlockDomainCommand.self, UnblockDomainCommand.self,
-        ReceiveRemotePostCommand.self
+        ReceiveRemotePostCommand.self, BlockAccountDomainCommand.self, UnblockAccountDomainCommand.self
     ]
 }
 
@@ -315,6 +315,10 @@ public enum Event: Equatable, Sendable {
     case domainUnblocked(DomainBlock)
     /// A remote account's post is a `Note` of its server: `RemotePostSeen`.
     case remotePostSeen(RemotePostSeen)
+    /// A user blocked every account of a server: `AccountDomainBlocked`.
+    case accountDomainBlocked(AccountDomainBlock)
+    /// A user lifted their block of a server: `AccountDomainUnblocked`.
+    case accountDomainUnblocked(AccountDomainBlock)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -443,6 +447,8 @@ public enum Event: Equatable, Sendable {
         case .domainBlocked: .domainBlocked
         case .domainUnblocked: .domainUnblocked
         case .remotePostSeen: .remotePostSeen
+        case .accountDomainBlocked: .accountDomainBlocked
+        case .accountDomainUnblocked: .accountDomainUnblocked
         }
     }
 
@@ -563,6 +569,7 @@ public enum Event: Equatable, Sendable {
         case .remoteAccountSeen(let e): e
         case .domainBlocked(let e), .domainUnblocked(let e): e
         case .remotePostSeen(let e): e
+        case .accountDomainBlocked(let e), .accountDomainUnblocked(let e): e
         }
     }
 }
@@ -817,6 +824,10 @@ public enum EventType: String, CaseIterable, Sendable {
     case domainUnblocked = "DomainUnblocked"
     /// A remote account's post is a Note of its server.
     case remotePostSeen = "RemotePostSeen"
+    /// A user blocked every account of a server.
+    case accountDomainBlocked = "AccountDomainBlocked"
+    /// A user lifted their block of a server.
+    case accountDomainUnblocked = "AccountDomainUnblocked"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -919,6 +930,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .remoteAccountSeen: RemoteAccountSeen.self
         case .domainBlocked, .domainUnblocked: DomainBlock.self
         case .remotePostSeen: RemotePostSeen.self
+        case .accountDomainBlocked, .accountDomainUnblocked: AccountDomainBlock.self
         }
     }
 
@@ -1051,6 +1063,8 @@ public enum EventType: String, CaseIterable, Sendable {
         case .domainBlocked: .domainBlocked(try DomainBlock(from: &r, &opener))
         case .domainUnblocked: .domainUnblocked(try DomainBlock(from: &r, &opener))
         case .remotePostSeen: .remotePostSeen(try RemotePostSeen(from: &r, &opener))
+        case .accountDomainBlocked: .accountDomainBlocked(try AccountDomainBlock(from: &r, &opener))
+        case .accountDomainUnblocked: .accountDomainUnblocked(try AccountDomainBlock(from: &r, &opener))
         }
     }
 }

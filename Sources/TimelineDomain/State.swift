@@ -242,6 +242,10 @@ package protocol DecisionState {
     func remoteAccount(actor: String) throws -> RemoteAccountRecord?
     /// The local post that is the remote `Note` `object`, if it came in.
     func remotePost(object: String) throws -> PostID?
+    /// The remote accounts of the server `host` known here.
+    func remoteAccounts(onHost host: String) throws -> [UserID]
+    /// Whether `user` blocks the server `host` (`blockAccountDomain`).
+    func blocksDomain(_ user: UserID, _ host: String) throws -> Bool
     /// Whether the operator blocked the server `host`.
     func domainBlocked(_ host: String) throws -> Bool
     /// The unexpired-or-not reset token with this hash.

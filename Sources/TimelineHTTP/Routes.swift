@@ -302,6 +302,19 @@ extension TimelineAPI {
             Operation(
                 id: "unblock", summary: "Lift a block (idempotent).", tag: .blocks,
                 answer: changed("not blocked"), errors: [.notFound, .storageFull], parameters: [.user])),
+        command(
+            "PUT", "/v1/me/domain-blocks/{host}", scope: "write:blocks",
+            Operation(
+                id: "blockAccountDomain", summary: "Block every account of another server (idempotent).", tag: .blocks,
+                description:
+                    "To the bearer its accounts are as if blocked, both ways; the follows and follow requests with them "
+                    + "end. A host that is not one gives 400 invalid_argument.",
+                answer: changed("already blocked"), errors: [.storageFull], parameters: [.host])),
+        command(
+            "DELETE", "/v1/me/domain-blocks/{host}", scope: "write:blocks",
+            Operation(
+                id: "unblockAccountDomain", summary: "Lift a block of a server (idempotent).", tag: .blocks,
+                answer: changed("not blocked"), errors: [.storageFull], parameters: [.host])),
         query(
             "GET", "/v1/me/blocks", scope: "read:blocks", access: .bearer,
             Operation(

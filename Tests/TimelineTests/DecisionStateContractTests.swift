@@ -143,6 +143,10 @@ extension InMemoryState {
             blockedDomains.remove(e.host)
         case .remotePostSeen(let e):
             remotePosts[e.object] = e.postId
+        case .accountDomainBlocked(let e):
+            accountDomainBlocks.insert([e.userId.rawValue, e.host])
+        case .accountDomainUnblocked(let e):
+            accountDomainBlocks.remove([e.userId.rawValue, e.host])
         case .remoteAccountSeen(let e):
             remoteAccounts[e.actor] = RemoteAccountRecord(e)
             if users[e.userId] == nil {

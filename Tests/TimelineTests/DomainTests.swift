@@ -35,6 +35,8 @@ struct InMemoryState: DecisionState {
     var remoteAccounts: [String: RemoteAccountRecord] = [:]
     /// The remote posts, by their Note's id.
     var remotePosts: [String: PostID] = [:]
+    /// The servers each user blocks, [user, host].
+    var accountDomainBlocks: Set<[String]> = []
     /// The servers the operator blocked.
     var blockedDomains: Set<String> = []
     /// Stories, and who saw which, [story, viewer].
@@ -161,6 +163,18 @@ struct InMemoryState: DecisionState {
     func hasActorKey(_ user: UserID) -> Bool { actorKeys.contains(user) }
     func remoteAccount(actor: String) -> RemoteAccountRecord? { remoteAccounts[actor] }
     func remotePost(object: String) -> PostID? { remotePosts[object] }
+    func remoteAccounts(onHost host: String) -> [UserID] {
+        remoteAccounts.values.filter { Validation.host(of: $0.seen.actor) == host }.map(\.userId).sorted()
+    }
+    func blocksDomain(_ user: UserID, _ host: String) -> Bool { accountDomainBlocks.contains([user.rawValue, host]) }
+    func blockedEitherWay(_ a: UserID, _ b: UserID) -> Bool {
+        func hides(_ viewer: UserID, _ user: UserID) -> Bool {
+            remoteAccounts.values.contains {
+                $0.userId == user && blocksDomain(viewer, Validation.host(of: $0.seen.actor) ?? "")
+            }
+        }
+        return blocks(a, b) || blocks(b, a) || hides(a, b) || hides(b, a)
+    }
     func domainBlocked(_ host: String) -> Bool { blockedDomains.contains(host) }
     func story(_ id: StoryID) -> StoryRecord? { storyRecords[id] }
     func hasViewed(_ story: StoryID, _ viewer: UserID) -> Bool {

@@ -146,7 +146,8 @@ let sampleCommands: [Command] = [
     .blockDomain(host: "evil.example"), .unblockDomain(host: "evil.example"),
     .receiveRemotePost(
         author: "u2", object: "https://two.example/users/bob/statuses/1", caption: "from afar #far", media: ["m1"],
-        visibility: .followers, sensitive: true, warning: "cw")
+        visibility: .followers, sensitive: true, warning: "cw"),
+    .blockAccountDomain(host: "evil.example"), .unblockAccountDomain(host: "evil.example")
 ]
 
 extension SchemaTests {
@@ -418,6 +419,10 @@ extension SchemaTests {
                 author: remote.id.rawValue, object: RemoteAccountTests.actor + "/statuses/1", caption: "from afar",
                 media: [remoteMedia.id], visibility: .public),
             as: .operator)
+        // Bob blocks the remote account's server and lifts the block; then blocks another for good.
+        try await service.run(.blockAccountDomain(host: "two.example"), as: bob.id)
+        try await service.run(.unblockAccountDomain(host: "two.example"), as: bob.id)
+        try await service.run(.blockAccountDomain(host: "evil.example"), as: bob.id)
         // The operator blocks a server, then federates with it again.
         _ = try await service.execute(.blockDomain(host: "evil.example:8443"), as: .operator)
         _ = try await service.execute(.unblockDomain(host: "evil.example:8443"), as: .operator)

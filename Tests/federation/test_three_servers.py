@@ -8,6 +8,8 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - bob posts an album of two photos with alt texts; it reaches alice's home timeline, its
   photos fetched and re-encoded by one.test, served from one.test; carol, who does not follow
   him, never has it in hers.
+- carol follows bob, then blocks two.test: her follow ends on both servers, his posts leave her
+  sight, and come back when she lifts the block.
 - bob's followers-only post reaches alice and nobody else on one.test sees it; his direct
   message to carol at two.test never leaves two.test.
 - alice likes and answers bob's post: bob's post has her like and her comment at two.test, and
@@ -238,6 +240,23 @@ check(in_home(c, "Two squares") is None, "carol, who does not follow bob, does n
 check(any("Two squares" in s.content for s in c.timeline_public(remote=True))
       and not any("Two squares" in s.content for s in c.timeline_public(local=True)),
       "it is public: in one.test's public timeline of other servers' posts, not of its own")
+
+# Carol follows bob, then blocks his whole server: the follow ends on both sides and his posts
+# leave her sight; lifting the block brings them back.
+c.account_follow(remote_bob.id)
+carol_there = f"carol@{one.domain}"
+check(eventually(lambda: carol_there in bobs_followers()), "carol follows bob too")
+c.domain_block(two.domain)
+check(c.domain_blocks() == [two.domain], f"carol's domain blocks are [{two.domain}]")
+relationship = c.account_relationships(remote_bob.id)[0]
+check(relationship.domain_blocking and not relationship.following, "her follow of bob ended; she blocks his server")
+check(eventually(lambda: carol_there not in bobs_followers()), "two.test is told: bob has lost her as a follower")
+check(not any("Two squares" in s.content for s in c.timeline_public(remote=True)),
+      "bob's album is hidden from carol")
+check(any("Two squares" in s.content for s in a.timeline_public(remote=True)), "not from alice")
+c.domain_unblock(two.domain)
+check(c.domain_blocks() == [] and any("Two squares" in s.content for s in c.timeline_public(remote=True)),
+      "carol lifts the block: bob's album is back for her")
 
 # Followers-only reaches alice only; a direct message stays at two.test.
 image = base64.b64encode(make_png((40, 200, 40))).decode()

@@ -586,6 +586,10 @@ for action in ["follow", "unfollow", "block", "unblock", "mute", "unmute"]:
 call("GET", f"/api/v1/accounts/relationships?id[]={bob}", alice_token)
 for path in ["/api/v1/blocks", "/api/v1/mutes", "/api/v1/follow_requests"]:
     call("GET", path, alice_token)
+# A person's domain blocks (#43): a server blocked, listed, and let go again.
+call("POST", "/api/v1/domain_blocks", alice_token, data={"domain": "blocked.example"})
+call("GET", "/api/v1/domain_blocks", alice_token)
+call("DELETE", "/api/v1/domain_blocks", alice_token, data={"domain": "blocked.example"})
 call("POST", "/api/v1/reports", alice_token, data={"account_id": bob, "comment": "spam", "category": "spam"})
 
 

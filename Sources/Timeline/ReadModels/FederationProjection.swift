@@ -93,10 +93,14 @@ struct FederationProjection: Projection {
     let blockedDomains: Table<BlockedDomains>
     let remotePosts: Table<RemotePosts>
     let remoteObjects: Table<RemoteObjects>
+    /// A server's host → its remote accounts known here.
+    let remoteAccountsByHost: Table<Members<String, UserID>>
+    /// A user → the servers they block (`AccountDomainBlocked`).
+    let accountDomainBlocks: Table<Members<UserID, String>>
     var databases: [Database] {
         [
             actorKeys.database, remoteActors.database, remoteUsers.database, blockedDomains.database,
-            remotePosts.database, remoteObjects.database
+            remotePosts.database, remoteObjects.database, remoteAccountsByHost.database, accountDomainBlocks.database
         ]
     }
 
@@ -109,6 +113,8 @@ struct FederationProjection: Projection {
         blockedDomains = try Table(env, prefix + "blockedDomains")
         remotePosts = try Table(env, prefix + "remotePosts")
         remoteObjects = try Table(env, prefix + "remoteObjects")
+        remoteAccountsByHost = try Table(env, prefix + "remoteAccountsByHost")
+        accountDomainBlocks = try Table(env, prefix + "accountDomainBlocks")
         handlers = Self.handlers(of: self)
     }
 
@@ -116,6 +122,15 @@ struct FederationProjection: Projection {
     func remoteAccount(_ user: UserID, _ txn: Transaction) throws -> RemoteAccountSeen? {
         guard let actor = try remoteUsers.get(user, txn) else { return nil }
         return try remoteActors.get(actor, txn)
+    }
+
+    /// Whether `viewer` blocks the server of `user` (a remote account): checked only for a viewer
+    /// who blocks some server, so most reads pay one seek.
+    func hidesDomain(of user: UserID, from viewer: UserID, _ txn: Transaction) throws -> Bool {
+        guard try accountDomainBlocks.last(in: viewer, txn) != nil, let actor = try remoteUsers.get(user, txn),
+            let host = Validation.host(of: actor)
+        else { return false }
+        return try accountDomainBlocks.contains((viewer, host), txn)
     }
 
     /// Forgets that `post` came from another server.
@@ -134,6 +149,15 @@ struct FederationProjection: Projection {
         handlers.on(.remoteAccountSeen) { (e: RemoteAccountSeen, _, txn) in
             try projection.remoteActors.put(e.actor, e, txn)
             try projection.remoteUsers.put(e.userId, e.actor, txn)
+            if let host = Validation.host(of: e.actor) {
+                try projection.remoteAccountsByHost.put((host, e.userId), (), txn)
+            }
+        }
+        handlers.on(.accountDomainBlocked) { (e: AccountDomainBlock, _, txn) in
+            try projection.accountDomainBlocks.put((e.userId, e.host), (), txn)
+        }
+        handlers.on(.accountDomainUnblocked) { (e: AccountDomainBlock, _, txn) in
+            try projection.accountDomainBlocks.delete((e.userId, e.host), txn)
         }
         handlers.on(.remotePostSeen) { (e: RemotePostSeen, _, txn) in
             try projection.remotePosts.put(e.object, e.postId, txn)
@@ -147,9 +171,13 @@ struct FederationProjection: Projection {
         handlers.on(.domainUnblocked) { (e: DomainBlock, _, txn) in try projection.blockedDomains.delete(e.host, txn) }
         handlers.on(.userErased) { (e: UserErased, _, txn) in
             try projection.actorKeys.delete(e.userId, txn)
+            try projection.accountDomainBlocks.deleteAll(in: e.userId, txn)
             if let actor = try projection.remoteUsers.get(e.userId, txn) {
                 try projection.remoteActors.delete(actor, txn)
                 try projection.remoteUsers.delete(e.userId, txn)
+                if let host = Validation.host(of: actor) {
+                    try projection.remoteAccountsByHost.delete((host, e.userId), txn)
+                }
             }
         }
         return handlers

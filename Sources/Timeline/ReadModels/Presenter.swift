@@ -42,7 +42,10 @@ final class Presenter {
     func knowBlocks() throws {
         guard let viewer, privacy.blockedUsers == nil, !blocksRead else { return }
         blocksRead = true
-        privacy = privacy.knowingBlocks(try view.models.follows.blockedEitherWay(of: viewer, atMost: 256, view.txn))
+        // A viewer who blocks a server is asked per user (its accounts are not listed as blocks).
+        let blocksServers = try view.models.federation.accountDomainBlocks.last(in: viewer, view.txn) != nil
+        privacy = privacy.knowingBlocks(
+            blocksServers ? nil : try view.models.follows.blockedEitherWay(of: viewer, atMost: 256, view.txn))
     }
 
     /// `user`'s username ("" for a user who is gone).

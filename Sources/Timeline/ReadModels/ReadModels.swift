@@ -532,6 +532,14 @@ struct ReadView: DecisionState {
         guard actor.utf8.count <= Validation.maxActorURL else { return nil }
         return try models.federation.remoteActors.get(actor, txn).map(RemoteAccountRecord.init)
     }
+    func remoteAccounts(onHost host: String) throws -> [UserID] {
+        guard host.utf8.count <= Validation.maxActorURL else { return [] }
+        return try models.federation.remoteAccountsByHost.members(of: host, txn)
+    }
+    func blocksDomain(_ user: UserID, _ host: String) throws -> Bool {
+        guard host.utf8.count <= Validation.maxActorURL else { return false }
+        return try models.federation.accountDomainBlocks.contains((user, host), txn)
+    }
     func remotePost(object: String) throws -> PostID? {
         guard object.utf8.count <= Validation.maxActorURL else { return nil }
         return try models.federation.remotePosts.get(object, txn)

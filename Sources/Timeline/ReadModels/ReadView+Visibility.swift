@@ -39,8 +39,11 @@ extension ReadView {
     /// record as it stands now.
     func isLocked(_ user: UserID) throws -> Bool { try models.profiles.isLocked(user, txn) }
 
-    /// Whether one of `a` and `b` blocks the other.
-    func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool { try models.follows.blockedEitherWay(a, b, txn) }
+    /// Whether one of `a` and `b` blocks the other, or the other's server (`blockAccountDomain`).
+    func blockedEitherWay(_ a: UserID, _ b: UserID) throws -> Bool {
+        try models.follows.blockedEitherWay(a, b, txn) || models.federation.hidesDomain(of: b, from: a, txn)
+            || models.federation.hidesDomain(of: a, from: b, txn)
+    }
 }
 
 /// A stored record answers the policy from its bytes: the author compared as bytes, the

@@ -133,6 +133,16 @@ extension TimelineService {
         }
     }
 
+    /// The servers `user` blocks (`blockAccountDomain`), in order.
+    public func serversBlocked(by user: UserID) throws(TimelineError) -> [String] {
+        try read { view in try view.models.federation.accountDomainBlocks.members(of: user, view.txn) }
+    }
+
+    /// Whether `viewer` blocks the server of the remote account `user`.
+    public func blocksServer(of user: UserID, viewer: UserID) throws(TimelineError) -> Bool {
+        try read { view in try view.models.federation.hidesDomain(of: user, from: viewer, view.txn) }
+    }
+
     /// Whether the server of `url` (an actor's id, an inbox) is one the operator blocked; a URL
     /// without a host counts as blocked.
     public func isBlocked(serverOf url: String) throws(TimelineError) -> Bool {

@@ -247,6 +247,11 @@ public enum OpenAPI {
                 ("path", true, "A conversation id (one of the bearer's: its first message's id).", identifier)
             case .scheduledPost: ("path", true, "A scheduled post's id (one of the bearer's).", identifier)
             case .story: ("path", true, "A story's id.", identifier)
+            case .host:
+                (
+                    "path", true, "A server's host, with its port if it has one (`photos.example:8443`).",
+                    ["type": "string"]
+                )
             case .importJob: ("path", true, "An import's id (`POST /v1/me/imports`'s `id`).", ["type": "string"])
             case .year: ("path", true, "A year (UTC), four digits.", ["type": "string", "pattern": "^[0-9]{4}$"])
             case .image: ("path", true, "An image id (a post's `image`).", identifier)

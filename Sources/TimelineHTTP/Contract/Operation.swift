@@ -100,7 +100,7 @@ enum RequestBody: Sendable {
 enum Parameter: String, CaseIterable, Sendable {
     case limit, before, prefix, user, post, comment, image, media, latitude, longitude, radiusKm, variant, tag, ticket,
         types, order, filter, keyword, filterStatus, poll, list, collection, item, conversation, scheduledPost, year,
-        story
+        story, host
     case importJob = "import"
     case lastEventID = "Last-Event-ID"
     case ifNoneMatch = "If-None-Match"

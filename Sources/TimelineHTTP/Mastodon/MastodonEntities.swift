@@ -196,14 +196,15 @@ struct MastodonEntities {
     /// `requestedBy`: whether `p` asks to; `blockedBy`: whether `p` blocks the bearer;
     /// `showingReblogs`: whether the bearer's home timeline shows `p`'s boosts).
     func relationship(
-        _ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool, showingReblogs: Bool = true
+        _ p: Profile, followedBy: Bool, requestedBy: Bool, blockedBy: Bool, showingReblogs: Bool = true,
+        domainBlocking: Bool = false
     ) throws(TimelineError) -> Mastodon.Relationship {
         Mastodon.Relationship(
             id: try ids.id(.account(p.id)), following: p.followedByViewer ?? false, showing_reblogs: showingReblogs,
             notifying: p.notifiesViewer ?? false, languages: Nullable(nil), followed_by: followedBy,
             blocking: p.blockedByViewer ?? false, blocked_by: blockedBy,
             muting: p.mutedByViewer ?? false, muting_notifications: p.mutedByViewer ?? false,
-            requested: p.requestedByViewer ?? false, requested_by: requestedBy, domain_blocking: false,
+            requested: p.requestedByViewer ?? false, requested_by: requestedBy, domain_blocking: domainBlocking,
             endorsed: p.endorsedByViewer ?? false, note: p.noteByViewer ?? "")
     }
 

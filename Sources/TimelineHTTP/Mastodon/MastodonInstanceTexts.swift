@@ -169,7 +169,14 @@ extension MastodonOpenAPI {
                 "Peers",
                 JSONSchema([
                     "type": "array", "items": ["type": "string"],
-                    "description": "The domains this server knows: none, since it does not federate."
+                    "description": "The servers this server knows: the hosts of the remote accounts seen here."
+                ])
+            ),
+            (
+                "DomainBlocks",
+                JSONSchema([
+                    "type": "array", "items": ["type": "string"],
+                    "description": "The servers the bearer blocks, by host, in order."
                 ])
             ),
             ("Reaction", try .of(Mastodon.Reaction.self)),

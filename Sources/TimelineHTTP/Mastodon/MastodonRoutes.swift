@@ -28,7 +28,7 @@ enum MastodonAPI {
         + startupRoutes + notificationPolicyRoutes + notificationRoutes + groupedNotificationRoutes + pushRoutes
         + instanceRoutes + trendRoutes + profileRoutes + annualReportRoutes
         + announcementRoutes + filterRoutes + pollRoutes + profileExtrasRoutes + listRoutes + collectionRoutes
-        + conversationRoutes + scheduledStatusRoutes + followedTagRoutes + routes + [
+        + conversationRoutes + scheduledStatusRoutes + followedTagRoutes + domainBlockRoutes + routes + [
             // Its own document (not one of its operations), beside /v1/openapi.json.
             Route(
                 "GET", "/api/openapi.json", .anyone, scope: .none,

@@ -298,6 +298,7 @@ extension TimelineAPI {
         try entities.relationship(
             try service.user(other, viewer: me), followedBy: try service.follows(other, me),
             requestedBy: try service.followRequested(other, me),
-            blockedBy: try service.blocks(other, me), showingReblogs: try service.showsBoosts(of: other, to: me))
+            blockedBy: try service.blocks(other, me), showingReblogs: try service.showsBoosts(of: other, to: me),
+            domainBlocking: try service.blocksServer(of: other, viewer: me))
     }
 }
