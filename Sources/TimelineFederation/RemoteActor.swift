@@ -17,6 +17,10 @@ public struct RemoteActor: Equatable, Sendable {
     public var publicKey: String
     /// `manuallyApprovesFollowers`.
     public var locked: Bool
+    /// Its bio (`summary`), HTML.
+    public var summary: String?
+    /// Its profile photo's URL (`icon`), when it is an https one.
+    public var icon: String?
 
     /// The actor `document` describes, fetched from `url`; `nil` unless it is an actor whose id
     /// is `url` (a document must not speak for another id) with an inbox and a key it owns.
@@ -34,5 +38,14 @@ public struct RemoteActor: Equatable, Sendable {
         self.keyId = keyId
         publicKey = pem
         locked = document["manuallyApprovesFollowers"] == .bool(true)
+        summary = document["summary"]?.string
+        let icon: String? =
+            switch document["icon"] {
+            case .string(let url)?: url
+            case .array(let images)?: images.first.flatMap { $0["url"]?.string }
+            case let image?: image["url"]?.string
+            case nil: nil
+            }
+        self.icon = icon.flatMap { $0.hasPrefix("https://") ? $0 : nil }
     }
 }

@@ -41,13 +41,15 @@ import TimelineFederation
         try await Self.makeCertificates(in: directory)
         let arguments = ["--federation-allow-private", "--federation-ca-file", directory + "/ca.pem"]
         // Retries after (n⁴ + 15) × 20 ms, not seconds.
-        try await withServer(arguments: arguments, environment: ["TIMELINE_FEDERATION_RETRY_UNIT_MS": "20"]) {
+        // A server failing for 1.5 s is set aside, and probed every 1.5 s.
+        let environment = ["TIMELINE_FEDERATION_RETRY_UNIT_MS": "20", "TIMELINE_FEDERATION_SET_ASIDE_MS": "1500"]
+        try await withServer(arguments: arguments, environment: environment) {
             server in
             let script = SchemaTests.root.appendingPathComponent("Tests/federation/test_inbox.py").path
             let run = try ChildProcess(
                 [
                     "python3", script, "http://127.0.0.1:\(server.port)", directory + "/peer.pem",
-                    directory + "/peer.key", server.database, try timelineExecutable().path
+                    directory + "/peer.key", server.database, try timelineExecutable().path, server.operations.base
                 ],
                 executable: URL(fileURLWithPath: "/usr/bin/env"))
             let status = await run.exitStatus(within: .seconds(150))

@@ -10,8 +10,11 @@ Then the outbox: alice's public and followers-only posts reach the peer as signe
 through its shared inbox, a direct message never does, a deletion is a `Delete`, an edit is an `Update`, a locked
 account's approval sends its `Accept`, and a peer answering 500 gets the activity again, once.
 The operator's `timeline federation block` refuses the peer's server and sends it nothing.
-Usage: test_inbox.py BASE_URL CERTIFICATE KEY DATABASE TIMELINE (the server run with
-TIMELINE_FEDERATION_RETRY_UNIT_MS short, on DATABASE; TIMELINE the `timeline` executable). Prints `ok - …`; exits 1 on a failure."""
+A server failing longer than the set-aside time is set aside, its deliveries kept, and
+delivered once it answers again.
+Usage: test_inbox.py BASE_URL CERTIFICATE KEY DATABASE TIMELINE METRICS_URL (the server run with
+TIMELINE_FEDERATION_RETRY_UNIT_MS and TIMELINE_FEDERATION_SET_ASIDE_MS short, on DATABASE;
+TIMELINE the `timeline` executable; METRICS_URL its operator listener). Prints `ok - …`; exits 1 on a failure."""
 import base64
 import email.utils
 import json
@@ -27,7 +30,7 @@ import requests
 
 from peer import Peer, new_key
 
-base, certificate, key, database, timeline = sys.argv[1:]
+base, certificate, key, database, timeline, metrics = sys.argv[1:]
 failures = 0
 
 
@@ -203,6 +206,29 @@ retried_note, _ = alice_posts("through a hiccup")
 check(peer.wait_for("Create", where=created(retried_note)) is not None and len(peer.refused) == 1,
       "after a 500, the Create is delivered again")
 check(peer.count("Create", where=created(retried_note)) == 1, "and taken once")
+
+
+def metric(name):
+    for line in requests.get(f"{metrics}/metrics", timeout=30).text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
+
+
+# A server that fails for longer than the set-aside time (TIMELINE_FEDERATION_SET_ASIDE_MS) is
+# set aside: its deliveries wait, probed one at a time; when it answers again, they are sent.
+peer.fail_next = 10 ** 6
+down_notes = [alice_posts(f"while the peer is down {n}")[0] for n in range(3)]
+deadline = time.monotonic() + 30
+while metric("timeline_federation_servers_set_aside") != 1 and time.monotonic() < deadline:
+    time.sleep(0.05)
+check(metric("timeline_federation_servers_set_aside") == 1, "a server failing for longer is set aside")
+check(metric("timeline_federation_pending_deliveries") >= 3, "its deliveries wait, not given up")
+peer.fail_next = 0
+check(all(peer.wait_for("Create", where=created(note)) is not None for note in down_notes),
+      "back: the probe is taken and everything that waited is delivered")
+check(all(peer.count("Create", where=created(note)) == 1 for note in down_notes), "each once")
+check(metric("timeline_federation_servers_set_aside") == 0, "the server is no longer set aside")
 
 # The operator blocks the peer's server: nothing from it is taken, nothing is sent to it.
 peer_host = f"localhost:{peer.port}"

@@ -197,10 +197,15 @@ tcarol_token, tcarol_id = two.sign_up("tcarol")
 a, c = one.mastodon(alice_token), one.mastodon(carol_token)
 b = two.mastodon(bob_token)
 
-# Alice finds bob by his handle, and follows him.
+# Bob has a bio and a profile photo; alice finds him by his handle, and follows him.
+b.account_update_credentials(note="Squares and circles", avatar=make_png((90, 30, 160)), avatar_mime_type="image/png")
 found = a.search_v2(f"@bob@{two.domain}", resolve=True).accounts
 check(len(found) == 1 and found[0].acct == f"bob@{two.domain}", f"alice's search resolves @bob@{two.domain}")
 remote_bob = found[0]
+check(remote_bob.note.endswith("Squares and circles</p>") or "Squares and circles" in remote_bob.note,
+      f"his bio came with him ({remote_bob.note})")
+check(remote_bob.avatar.startswith(f"https://{one.domain}/v1/images/"),
+      f"his profile photo too, re-encoded and served by one.test ({remote_bob.avatar})")
 check(remote_bob.url.startswith(f"https://{two.domain}/"), f"his account's url is on two.test ({remote_bob.url})")
 relationship = a.account_follow(remote_bob.id)
 check(relationship.requested or relationship.following, "alice's follow is sent")

@@ -3,6 +3,7 @@ import Foundation
 import MicroHTTPD
 import Timeline
 import OpenSSL
+import Synchronization
 import TimelineCluster
 import TimelineFederation
 import TimelineHTTP
@@ -124,7 +125,9 @@ enum ServeCommand {
         // A cluster's nodes share the deliveries: one sends each.
         pushOptions.claims = try clusterOptions.map { try JetStreamDeliveryClaims(options: $0) }
         let pushWorker = try PushWorker(service: service, directory: pushDirectory, vapid: vapid, options: pushOptions)
-        apiOptions.moreMetrics = { pushWorker.metricsText }
+        // Federation's deliveries are counted once their worker exists (it needs the API).
+        let federationMetrics = Mutex<(@Sendable () -> String)?>(nil)
+        apiOptions.moreMetrics = { pushWorker.metricsText + (federationMetrics.withLock { $0 }?() ?? "") }
         // "Forgot password?" mail, when the operator named an SMTP server.
         let mailWorker = try mailer(args, service)
         // Moving in from Instagram over HTTP (Settings, POST /v1/me/imports).
@@ -153,14 +156,20 @@ enum ServeCommand {
         mailWorker?.start()
         // Federation's deliveries, their journal beside the database (DB/federation).
         var deliveryOptions = DeliveryWorker.Options()
-        if let unit = ProcessInfo.processInfo.environment["TIMELINE_FEDERATION_RETRY_UNIT_MS"].flatMap(Int.init) {
+        let environment = ProcessInfo.processInfo.environment
+        if let unit = environment["TIMELINE_FEDERATION_RETRY_UNIT_MS"].flatMap(Int.init) {
             deliveryOptions.retryUnit = .milliseconds(unit)  // tests only: a shorter backoff
+        }
+        if let aside = environment["TIMELINE_FEDERATION_SET_ASIDE_MS"].flatMap(Int.init) {
+            // tests only: a server set aside sooner, and probed as often
+            (deliveryOptions.setAsideAfter, deliveryOptions.probeEvery) = (.milliseconds(aside), .milliseconds(aside))
         }
         let deliveries = try DeliveryWorker(
             api: api, client: federationClient,
             directory: (args.value("db") ?? TimelineService.defaultPath) + "/federation",
             origin: apiOptions.publicURL ?? url(serverOptions.host, server.port), options: deliveryOptions)
         deliveries.start()
+        federationMetrics.withLock { $0 = { deliveries.metricsText } }
         service.witnessErasures(deliveries)  // an erased actor's Delete is signed before its key goes
         emit("listening on \(url(serverOptions.host, server.port))")
         // How to point an existing app at it (stderr: the first lines of stdout are for tools).

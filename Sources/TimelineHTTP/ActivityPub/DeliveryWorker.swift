@@ -23,6 +23,11 @@ public final class DeliveryWorker: Sendable {
         public var maxAttempts = 16
         /// Deliveries sent at once.
         public var concurrency = 8
+        /// How long a server fails (no answer, or a 5xx, every time) before it is set aside: its
+        /// deliveries wait, are never given up, and one of them probes it every `probeEvery`.
+        public var setAsideAfter: Duration = .seconds(7 * 24 * 3600)
+        /// How often a server set aside is tried again.
+        public var probeEvery: Duration = .seconds(24 * 3600)
         /// Default options.
         public init() {}
     }
@@ -33,6 +38,8 @@ public final class DeliveryWorker: Sendable {
     private let urls: FederationURLs
     private let options: Options
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Deliveries by outcome since start: sent, retried, refused (a 4xx), given up.
+    private let counts = Mutex<(sent: Int, retried: Int, refused: Int, givenUp: Int)>((0, 0, 0, 0))
     /// The deliveries being sent now.
     private let inFlight = Mutex<Set<String>>([])
 
@@ -78,8 +85,12 @@ public final class DeliveryWorker: Sendable {
                 let started = inFlight.withLock { running -> [FederationDelivery] in
                     let room = options.concurrency - running.count
                     guard room > 0 else { return [] }
-                    let due = outbox.due(at: Date().timeIntervalSince1970, limit: options.concurrency + running.count)
-                        .filter { !running.contains($0.id) }.prefix(room)
+                    let now = Date().timeIntervalSince1970
+                    let due = outbox.due(
+                        at: now, limit: options.concurrency + running.count,
+                        setAsideBefore: now - Self.seconds(options.setAsideAfter)
+                    )
+                    .filter { !running.contains($0.id) }.prefix(room)
                     running.formUnion(due.map(\.id))
                     return Array(due)
                 }
@@ -223,11 +234,15 @@ public final class DeliveryWorker: Sendable {
             }
             switch status {
             case 200..<300:
+                try answered(delivery)
+                counts.withLock { $0.sent += 1 }
                 try outbox.done(delivery.id)
             case 400..<500 where status != 408 && status != 429:
-                // Refused for good (Mastodon does not retry a 4xx either).
+                // Refused for good (Mastodon does not retry a 4xx either); the server is up.
                 FileHandle.standardError.write(
                     Data("timeline serve: \(delivery.inbox) refused \(delivery.kind.rawValue) (\(status))\n".utf8))
+                try answered(delivery)
+                counts.withLock { $0.refused += 1 }
                 try outbox.done(delivery.id)
             default:
                 try failed(delivery, "answered \(status)")
@@ -237,20 +252,60 @@ public final class DeliveryWorker: Sendable {
         }
     }
 
+    /// The server of `delivery` answered: it is failing no more.
+    private func answered(_ delivery: FederationDelivery) throws {
+        if let host = Validation.host(of: delivery.inbox) { try outbox.answered(host) }
+    }
+
     private func failed(_ delivery: FederationDelivery, _ why: String) throws {
+        let now = Date().timeIntervalSince1970
         var next = delivery
+        // A server failing for longer than `setAsideAfter` is set aside: what waits for it is kept
+        // (never given up) and it is probed every `probeEvery`; the first answer brings it back.
+        if let host = Validation.host(of: delivery.inbox) {
+            let since = try outbox.failed(host, at: now)
+            if now - since >= Self.seconds(options.setAsideAfter) {
+                next.notBefore = now + Self.seconds(options.probeEvery)
+                counts.withLock { $0.retried += 1 }
+                return try outbox.retry(next)
+            }
+        }
         next.attempts += 1
         guard next.attempts < options.maxAttempts else {
             FileHandle.standardError.write(
                 Data("timeline serve: gave up delivering to \(delivery.inbox): \(why)\n".utf8))
+            counts.withLock { $0.givenUp += 1 }
             return try outbox.done(delivery.id)
         }
         let units = Double(next.attempts * next.attempts * next.attempts * next.attempts + 15)
-        let unit =
-            Double(options.retryUnit.components.seconds)
-            + Double(options.retryUnit.components.attoseconds) / 1e18
-        next.notBefore = Date().timeIntervalSince1970 + units * unit
+        next.notBefore = now + units * Self.seconds(options.retryUnit)
+        counts.withLock { $0.retried += 1 }
         try outbox.retry(next)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The deliveries' counts and state in Prometheus' text format (for `GET /metrics`).
+    public var metricsText: String {
+        let counts = self.counts.withLock { $0 }
+        let setAside = outbox.failingCount(since: Date().timeIntervalSince1970 - Self.seconds(options.setAsideAfter))
+        return """
+            # HELP timeline_federation_deliveries_total ActivityPub deliveries by outcome since start.
+            # TYPE timeline_federation_deliveries_total counter
+            timeline_federation_deliveries_total{outcome="sent"} \(counts.sent)
+            timeline_federation_deliveries_total{outcome="retried"} \(counts.retried)
+            timeline_federation_deliveries_total{outcome="refused"} \(counts.refused)
+            timeline_federation_deliveries_total{outcome="given_up"} \(counts.givenUp)
+            # HELP timeline_federation_pending_deliveries ActivityPub deliveries waiting to be sent.
+            # TYPE timeline_federation_pending_deliveries gauge
+            timeline_federation_pending_deliveries \(outbox.pendingCount)
+            # HELP timeline_federation_servers_set_aside Servers failing for longer than the set-aside time.
+            # TYPE timeline_federation_servers_set_aside gauge
+            timeline_federation_servers_set_aside \(setAside)
+
+            """
     }
 
     /// The activity `delivery` sends, made now; nil when there is nothing to send any more (the

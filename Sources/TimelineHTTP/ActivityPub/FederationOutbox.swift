@@ -80,11 +80,15 @@ final class FederationOutbox: @unchecked Sendable {
     private var handle: FileHandle
     private(set) var through: UInt64
     private(set) var pending: [String: FederationDelivery] = [:]
+    /// The servers failing now (no answer, or a 5xx), each since its first failure in a row (s since 1970).
+    private var failing: [String: TimeInterval] = [:]
 
     private enum Record: Codable {
         case queued(FederationDelivery)
         case done(String)
         case through(UInt64)
+        case failing(String, TimeInterval)
+        case answered(String)
     }
 
     /// Opens the journal in `directory`, or starts one at the log's position `start` (nothing
@@ -102,6 +106,8 @@ final class FederationOutbox: @unchecked Sendable {
                 case .queued(let delivery): pending[delivery.id] = delivery
                 case .done(let id): pending[id] = nil
                 case .through(let sequence): through = sequence
+                case .failing(let host, let since): failing[host] = since
+                case .answered(let host): failing[host] = nil
                 }
             }
         } else {
@@ -132,12 +138,49 @@ final class FederationOutbox: @unchecked Sendable {
         }
     }
 
-    /// The deliveries due now, oldest first (at most `limit`).
-    func due(at now: TimeInterval, limit: Int) -> [FederationDelivery] {
+    /// The deliveries due now, oldest first (at most `limit`); of a server failing since before
+    /// `setAsideBefore`, one at most (the probe of whether it is back).
+    func due(at now: TimeInterval, limit: Int, setAsideBefore: TimeInterval) -> [FederationDelivery] {
         lock.withLock {
-            Array(pending.values.filter { $0.notBefore <= now }.sorted { $0.queuedAt < $1.queuedAt }.prefix(limit))
+            var probed = Set<String>()
+            return Array(
+                pending.values.filter { $0.notBefore <= now }.sorted { $0.queuedAt < $1.queuedAt }
+                    .filter { delivery in
+                        guard let host = Validation.host(of: delivery.inbox), let since = failing[host],
+                            since < setAsideBefore
+                        else { return true }
+                        return probed.insert(host).inserted
+                    }
+                    .prefix(limit))
         }
     }
+
+    /// `host` failed at `now`: when it has been failing since (its first failure in a row).
+    func failed(_ host: String, at now: TimeInterval) throws -> TimeInterval {
+        try lock.withLock {
+            if let since = failing[host] { return since }
+            failing[host] = now
+            try append([.failing(host, now)], sync: false)
+            return now
+        }
+    }
+
+    /// `host` answered: it is failing no more, and what waits for it is due at once.
+    func answered(_ host: String) throws {
+        try lock.withLock {
+            guard failing.removeValue(forKey: host) != nil else { return }
+            try append([.answered(host)], sync: false)
+            for (id, delivery) in pending where Validation.host(of: delivery.inbox) == host {
+                pending[id]?.notBefore = 0
+            }
+        }
+    }
+
+    /// How many servers have been failing since before `time`.
+    func failingCount(since time: TimeInterval) -> Int { lock.withLock { failing.values.filter { $0 < time }.count } }
+
+    /// How many deliveries wait.
+    var pendingCount: Int { lock.withLock { pending.count } }
 
     /// `id` is delivered, or given up on.
     func done(_ id: String) throws {
@@ -166,12 +209,12 @@ final class FederationOutbox: @unchecked Sendable {
         if sync { try handle.synchronize() }
     }
 
-    /// Rewrites the journal with what is pending and the position alone (a temporary file,
+    /// Rewrites the journal with what is pending, the failing servers and the position alone (a temporary file,
     /// synced, renamed over it).
     private func compact() throws {
         let temporary = path + ".new"
         var bytes = Data()
-        for record in pending.values.map(Record.queued) + [.through(through)] {
+        for record in pending.values.map(Record.queued) + failing.map(Record.failing) + [.through(through)] {
             bytes += try JSONEncoder().encode(record)
             bytes.append(0x0A)
         }

@@ -17,7 +17,24 @@ extension TimelineAPI {
         guard let recorded = try service.remoteAccount(actor: fetched.id) else {
             throw TimelineError(.internal, "the remote account was not recorded")
         }
+        await refreshProfile(of: recorded.userId, from: fetched)
         return recorded
+    }
+
+    /// The account's bio and profile photo as its actor shows them: the bio as text, the photo
+    /// fetched and made into this server's squares by the photo pipeline (never linked to the
+    /// other server). Best effort: a photo that cannot be fetched or decoded leaves the old one.
+    private func refreshProfile(of account: UserID, from fetched: RemoteActor) async {
+        let me = Caller.user(account.rawValue)
+        // Each on its own: a bio refused (or unchanged) does not keep the photo out.
+        let bio = String(RemoteHTML.text(fetched.summary ?? "").prefix(Validation.maxBio))
+        _ = try? await service.execute(.updateProfile(username: nil, bio: bio, url: nil), as: me)
+        if let icon = fetched.icon, let federation = options.federation,
+            let bytes = try? await federation.fetchMedia(icon, limit: ImageUpload.maxBytes)
+        {
+            let avatar = AvatarUpdate.set(Data(bytes).base64EncodedString())
+            _ = try? await service.execute(.updateProfile(username: nil, bio: nil, url: nil, avatar: avatar), as: me)
+        }
     }
 
     /// The remote account of the actor `actor`: as recorded, or fetched and recorded now.
