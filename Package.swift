@@ -91,7 +91,7 @@ let package = Package(
         // baselines (and, with --http, the API beside nginx).
         .target(name: "TimelineBench", dependencies: [
             "Timeline", "TimelineCluster", "LMDB", "NATS", "MicroHTTPD", "TimelineHTTP", "SQLite", "TimelinePush",
-            "WebPush", "OpenSSL", "FFmpeg",
+            "WebPush", "OpenSSL", "FFmpeg", "TimelineFederation", "Curl",
         ]),
         // Thin executable: `timeline exec|query|demo|rebuild|audit|bench|...`.
         .executableTarget(name: "TimelineTool", dependencies: [

@@ -9,7 +9,7 @@ struct Arguments {
         _ words: [String],
         flagNames: Set<String> = [
             "json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "video",
-            "accept-missing-keys", "demo", "mastodon", "push-allow-private", "push", "all-day",
+            "accept-missing-keys", "demo", "mastodon", "push-allow-private", "push", "federation", "all-day",
             "federation-allow-private"
         ]
     ) throws(UsageError) {

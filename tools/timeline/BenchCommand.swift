@@ -11,6 +11,7 @@ enum BenchCommand {
                timeline bench --photos [--dir PATH] [--json]
                timeline bench --video [--dir PATH] [--json]
                timeline bench --push [--subscribers N] [--dir PATH] [--json]
+               timeline bench --federation [--dir PATH] [--json]
 
         Builds a synthetic network (power-law follower counts) through the library API in a
         temporary directory (or --dir), then measures append, command latency, concurrent
@@ -28,12 +29,18 @@ enum BenchCommand {
         who asked to be notified of its posts, pushed to an HTTPS sink on loopback (deliveries per
         second, time until the last, peak memory, the post's own latency), and a command's latency
         with the outbox busy beside it over the same with it idle.
+        --federation measures ActivityPub: one post by an account with 10,000 remote followers on
+        100 servers (one HTTPS sink on loopback standing for them all), delivered signed once per
+        server (deliveries per second, time until the last, peak memory, beside libcurl alone
+        POSTing to the same inboxes), and a remote post's arrival into 1,000 local followers' home
+        timelines beside a local post to as many followers.
         """
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.refuseUnknown(
             [
                 "scale", "dir", "only", "json", "http", "seconds", "cluster", "photos", "video", "nats", "push",
+                "federation",
                 "subscribers"
             ],
             opening: [])  // its own databases
@@ -75,6 +82,9 @@ enum BenchCommand {
                     return number
                 } ?? 10_000
             figures = try await PushBenchmark(directory: directory, subscribers: subscribers, progress: progress).run()
+        } else if args.has("federation") {
+            title = "timeline bench --federation"
+            figures = try await FederationBenchmark(directory: directory, progress: progress).run()
         } else if args.has("video") {
             title = "timeline bench --video"
             figures = try await VideoBenchmark(directory: directory, progress: progress).run()

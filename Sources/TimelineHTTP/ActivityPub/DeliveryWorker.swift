@@ -100,7 +100,12 @@ public final class DeliveryWorker: Sendable {
                         inFlight.withLock { _ = $0.remove(delivery.id) }
                     }
                 }
-                if started.isEmpty && applied <= outbox.through { try await Task.sleep(for: .milliseconds(50)) }
+                if started.isEmpty && applied <= outbox.through {
+                    // While deliveries are in flight the next may start as soon as one ends: look
+                    // again shortly (measured: polling every 50 ms held 8 in flight to 160/s).
+                    let busy = inFlight.withLock { !$0.isEmpty }
+                    try await Task.sleep(for: .milliseconds(busy ? 2 : 50))
+                }
             } catch is CancellationError {
                 return
             } catch {
