@@ -261,10 +261,24 @@ extension TimelineAPI {
                 description: "No pending request from the user gives 404 not_found.",
                 answer: .json("`changed` true: the request is answered.", "changed"), errors: [.notFound, .storageFull],
                 parameters: [.user])),
-        query(
-            "GET", "/v1/users", scope: "read:accounts",
+        Route(
+            "GET", "/v1/users", .viewerOptional, scope: "read:accounts",
+            .later { api, request in
+                // Another server's handle (`name@host`), asked by a signed-in user, is looked up
+                // there first (WebFinger), so that the search finds its account: the web app's
+                // way to follow someone elsewhere.
+                if request.viewer != nil,
+                    let prefix = request.http.query.last(where: { $0.name == "prefix" })?.value, prefix.contains("@")
+                {
+                    _ = try? await api.resolveRemote(prefix, FederationURLs(origin: request.origin))
+                }
+                return try api.answer(query: "searchUsers", request, fixed: [:], admit: nil)
+            },
             Operation(
-                id: "searchUsers", summary: "Users whose username starts with `prefix` (all users without it).",
+                id: "searchUsers",
+                summary:
+                    "Users whose username starts with `prefix` (all users without it); a signed-in user's `name@host` "
+                    + "of another server is looked up there first.",
                 tag: .users,
                 answer: userPage, parameters: [.prefix], paged: true)),
         query(

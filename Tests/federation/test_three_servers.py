@@ -311,7 +311,10 @@ check(one.v1("GET", f"/v1/posts/{arrived.id}").status_code == 404, "the post is 
 check(all("a secret" not in s.content for s in a.timeline_home() + c.timeline_home()),
       "bob's direct message to tcarol never reached one.test")
 
-# A locked account at two.test: alice asks, dave approves.
+# A locked account at two.test, found as the web app finds people (/v1's search, by handle):
+# alice asks, dave approves.
+found = one.v1("GET", "/v1/users", alice_token, params={"prefix": f"dave@{two.domain}"}).json()["items"]
+check([u["username"] for u in found] == [f"dave@{two.domain}"], f"/v1's search finds dave at two.test ({found})")
 remote_dave = a.search_v2(f"@dave@{two.domain}", resolve=True).accounts[0]
 a.account_follow(remote_dave.id)
 requests_there = eventually(lambda: two.v1("GET", "/v1/me/follow-requests", dave_token).json()["items"])
