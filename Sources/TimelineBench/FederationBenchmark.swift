@@ -44,18 +44,9 @@ public struct FederationBenchmark {
     /// Runs it (installing `openssl` if missing) and returns its figures.
     public func run() async throws -> [Figure] {
         try ExternalTools.ensure([("openssl", "openssl")], progress: progress)
-        let tls = try certificate()
-        let received = Mutex<(count: Int, last: Double)>((0, 0))
-        var sinkOptions = HTTPServer.Options()
-        (sinkOptions.host, sinkOptions.port, sinkOptions.threads) = ("127.0.0.1", 0, 2)
-        sinkOptions.tls = (
-            try String(contentsOfFile: tls.key, encoding: .utf8),
-            try String(contentsOfFile: tls.certificate, encoding: .utf8)
-        )
-        let sink = try HTTPServer(options: sinkOptions) { _ in
-            received.withLock { $0 = ($0.count + 1, now()) }
-            return .now(HTTPResponse(status: 202))
-        }
+        let sink = try LoopbackSink(
+            directory: directory, name: "federation-sink", subject: "bench.example",
+            subjectAltName: "DNS:*.bench.example", status: 202)
         defer { sink.stop() }
 
         let path = directory + "/federation.db"
@@ -104,7 +95,7 @@ public struct FederationBenchmark {
         let api = TimelineAPI(service: service)
         defer { api.stop() }
         var clientOptions = FederationClient.Options()
-        (clientOptions.caFile, clientOptions.allowPrivate) = (tls.certificate, true)
+        (clientOptions.caFile, clientOptions.allowPrivate) = (sink.certificate, true)
         clientOptions.connectTo = ["::127.0.0.1:\(sink.port)"]  // every host and port: the sink
         let client = FederationClient(options: clientOptions)
         let worker = try DeliveryWorker(
@@ -118,20 +109,19 @@ public struct FederationBenchmark {
         progress("delivering one post to \(remoteIDs.count) followers on \(hosts) servers")
         let started = now()
         worker.start()
-        while received.withLock({ $0.count }) < hosts, now() - started < 120 {
+        while sink.counts.count < hosts, now() - started < 120 {
             try await Task.sleep(for: .milliseconds(5))
         }
         await worker.stop()
-        let (count, last) = received.withLock { $0 }
+        let (count, last) = sink.counts
         guard count >= hosts else { throw BenchError("only \(count) of \(hosts) deliveries arrived in 2 minutes") }
         let elapsed = last - started
 
         // The floor: libcurl alone, the same number of POSTs of a body that size, eight at a time.
         progress("floor: \(hosts) POSTs by libcurl alone")
-        received.withLock { $0 = (0, 0) }
         let body = Array(repeating: UInt8(ascii: "x"), count: 2_048)
         let floorStart = now()
-        let (caFile, connectTo) = (tls.certificate, clientOptions.connectTo)
+        let (caFile, connectTo) = (sink.certificate, clientOptions.connectTo)
         await withTaskGroup(of: Void.self) { group in
             for lane in 0..<8 {
                 group.addTask {
@@ -215,18 +205,5 @@ public struct FederationBenchmark {
             ),
             inbound
         ]
-    }
-
-    /// A self-signed certificate for `*.bench.example` (P-256), made with `openssl`: the sink's,
-    /// and the authority the client is told to trust.
-    private func certificate() throws -> (key: String, certificate: String) {
-        let key = directory + "/federation-sink.key", certificate = directory + "/federation-sink.pem"
-        let made = try ExternalTools.run([
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=bench.example",
-            "-addext", "subjectAltName=DNS:*.bench.example"
-        ])
-        guard made.status == 0 else { throw BenchError("openssl could not make a certificate: \(made.errors)") }
-        return (key, certificate)
     }
 }

@@ -33,18 +33,8 @@ public struct PushBenchmark {
     /// Runs it (installing `openssl` if missing) and returns its figures.
     public func run() async throws -> [Figure] {
         try ExternalTools.ensure([("openssl", "openssl")], progress: progress)
-        let tls = try certificate()
-        let received = Mutex<(count: Int, last: Double)>((0, 0))
-        var sinkOptions = HTTPServer.Options()
-        (sinkOptions.host, sinkOptions.port, sinkOptions.threads) = ("127.0.0.1", 0, 2)
-        sinkOptions.tls = (
-            try String(contentsOfFile: tls.key, encoding: .utf8),
-            try String(contentsOfFile: tls.certificate, encoding: .utf8)
-        )
-        let sink = try HTTPServer(options: sinkOptions) { _ in
-            received.withLock { $0 = ($0.count + 1, now()) }
-            return .now(HTTPResponse(status: 201))
-        }
+        let sink = try LoopbackSink(
+            directory: directory, name: "push-sink", subject: "127.0.0.1", subjectAltName: "IP:127.0.0.1", status: 201)
         defer { sink.stop() }
 
         let path = directory + "/push.db"
@@ -110,7 +100,7 @@ public struct PushBenchmark {
 
         let vapid = VAPID(keys: try P256KeyPair.generate(), contact: "mailto:bench@example.com")
         var pushOptions = PushWorker.Options()
-        pushOptions.caFile = tls.certificate
+        pushOptions.caFile = sink.certificate
         pushOptions.allowPrivate = true
         let worker = try PushWorker(
             service: service, directory: directory + "/push-outbox-\(UUID().uuidString)", vapid: vapid,
@@ -149,10 +139,10 @@ public struct PushBenchmark {
         let started = now()
         worker.start()
         let busy = try await likeLatency(400)  // measured while the outbox delivers
-        while received.withLock({ $0.count }) < valid.count, now() - started < 120 {
+        while sink.counts.count < valid.count, now() - started < 120 {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let (count, last) = received.withLock { $0 }
+        let (count, last) = sink.counts
         guard count >= valid.count else {
             let counts = worker.counts
             throw BenchError(
@@ -176,18 +166,5 @@ public struct PushBenchmark {
         latency.baselineName = "same command, outbox idle"
         figures.append(latency)
         return figures
-    }
-
-    /// A self-signed certificate for 127.0.0.1 (P-256), made with `openssl`: the sink's, and
-    /// the authority the worker is told to trust.
-    private func certificate() throws -> (key: String, certificate: String) {
-        let key = directory + "/push-sink.key", certificate = directory + "/push-sink.pem"
-        let made = try ExternalTools.run([
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1"
-        ])
-        guard made.status == 0 else { throw BenchError("openssl could not make a certificate: \(made.errors)") }
-        return (key, certificate)
     }
 }
