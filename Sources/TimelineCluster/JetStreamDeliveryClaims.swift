@@ -3,11 +3,12 @@ import NATS
 import Timeline
 import TimelinePush
 
-/// Push delivery claims in JetStream key-value buckets, so that each delivery is made by one
-/// node of a cluster: `TIMELINE_PUSH_LEASES` holds a claim per delivery for a minute (a
-/// create, which only one node can make; a node that dies leaves it to expire, and the others
-/// ask again once it has) and
-/// `TIMELINE_PUSH_DONE` the finished ones for two days (longer than a delivery is tried).
+/// Delivery claims in JetStream key-value buckets, so that each delivery is made by one node of
+/// a cluster: `TIMELINE_<OUTBOX>_LEASES` holds a claim per delivery for a minute (a create,
+/// which only one node can make; a node that dies leaves it to expire, and the others ask again
+/// once it has) and `TIMELINE_<OUTBOX>_DONE` the finished ones for two days (longer than a
+/// delivery is tried, Web Push's; federation's set-aside deliveries are claimed anew at each
+/// probe). `OUTBOX` is `PUSH` or `FEDERATION`.
 public final class JetStreamDeliveryClaims: DeliveryClaims {
     private let leases: KeyValueBucket
     private let done: KeyValueBucket
@@ -15,13 +16,14 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
     /// How long a claim lasts (the `leaseTime`, in seconds): the leases bucket's TTL.
     public let claimLifetime: TimeInterval
 
-    /// Claims kept on the cluster reachable at `options.urls`.
-    public init(options: ClusterOptions, leaseTime: Duration = .seconds(60)) throws {
+    /// Claims of the outbox `outbox` (`PUSH`, `FEDERATION`) kept on the cluster reachable at
+    /// `options.urls`.
+    public init(options: ClusterOptions, outbox: String = "PUSH", leaseTime: Duration = .seconds(60)) throws {
         let jetStream = try NATSConnection(urls: options.urls).jetStream()
         claimLifetime = Double(leaseTime.components.seconds) + Double(leaseTime.components.attoseconds) / 1e18
-        leases = try jetStream.keyValue(bucket: "TIMELINE_PUSH_LEASES", replicas: options.replicas, ttl: leaseTime)
+        leases = try jetStream.keyValue(bucket: "TIMELINE_\(outbox)_LEASES", replicas: options.replicas, ttl: leaseTime)
         done = try jetStream.keyValue(
-            bucket: "TIMELINE_PUSH_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
+            bucket: "TIMELINE_\(outbox)_DONE", replicas: options.replicas, ttl: .seconds(2 * 24 * 3600))
     }
 
     /// `done` if the done bucket holds `id`; else `mine` if this node created its lease, `taken` if
@@ -49,8 +51,22 @@ public final class JetStreamDeliveryClaims: DeliveryClaims {
     /// Drops this node's lease on `id`, so any node may claim it again.
     public func release(_ id: String) throws { try leases.purge(Self.key(id)) }
 
-    /// A delivery id as a key (ids hold `.`, which separates a key's tokens).
-    private static func key(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "_") }
+    /// A delivery id as a key: a key holds only `-/_=.` and ASCII letters and digits, and `.`
+    /// separates its tokens, so `.` is `_` (push's ids: letters, digits, `-`, `_`, `.`) and any
+    /// other byte `=` and its hex (federation's hold inboxes' URLs).
+    static func key(_ id: String) -> String {
+        var key = ""
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "."): key += "_"
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "_"):
+                key.unicodeScalars.append(Unicode.Scalar(byte))
+            default: key += "=" + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return key
+    }
 }
 
 /// The cluster's one VAPID key pair (every node must sign with the key subscriptions were made

@@ -156,6 +156,10 @@ enum ServeCommand {
         mailWorker?.start()
         // Federation's deliveries, their journal beside the database (DB/federation).
         var deliveryOptions = DeliveryWorker.Options()
+        // A cluster's nodes share the deliveries here too: one sends each.
+        deliveryOptions.claims = try clusterOptions.map {
+            try JetStreamDeliveryClaims(options: $0, outbox: "FEDERATION")
+        }
         let environment = ProcessInfo.processInfo.environment
         if let unit = environment["TIMELINE_FEDERATION_RETRY_UNIT_MS"].flatMap(Int.init) {
             deliveryOptions.retryUnit = .milliseconds(unit)  // tests only: a shorter backoff

@@ -28,6 +28,9 @@ public final class DeliveryWorker: Sendable {
         public var setAsideAfter: Duration = .seconds(7 * 24 * 3600)
         /// How often a server set aside is tried again.
         public var probeEvery: Duration = .seconds(24 * 3600)
+        /// On a cluster, who sends each delivery (every node plans the same ones from the same
+        /// log; ids are the same on every node): only the node whose claim answered `mine`.
+        public var claims: (any DeliveryClaims)?
         /// Default options.
         public init() {}
     }
@@ -221,9 +224,20 @@ public final class DeliveryWorker: Sendable {
 
     private func send(_ delivery: FederationDelivery) async {
         do {
+            if let claims = options.claims {
+                switch try claims.claim(delivery.id) {
+                case .mine: break
+                case .done: return try outbox.done(delivery.id)  // another node finished it
+                case .taken:
+                    // Another node sends it; if that node dies, its claim lapses and this one will.
+                    var later = delivery
+                    later.notBefore = Date().timeIntervalSince1970 + claims.claimLifetime
+                    return try outbox.retry(later)
+                }
+            }
             // Blocked since it was queued: dropped, as everything for that server is.
             guard try !api.service.isBlocked(serverOf: delivery.inbox), let body = try activity(for: delivery) else {
-                return try outbox.done(delivery.id)
+                return try finish(delivery)
             }
             let actor = UserID(delivery.actor)
             let status: Int
@@ -232,7 +246,7 @@ public final class DeliveryWorker: Sendable {
             } else {
                 // An actor gone since (erased) has no key any more: nothing can be sent for it.
                 guard (try? api.service.user(actor, countingUnread: false)) != nil else {
-                    return try outbox.done(delivery.id)
+                    return try finish(delivery)
                 }
                 let key = try await api.service.actorSigningKey(of: actor)
                 status = try await client.deliver(body, to: delivery.inbox, keyId: urls.key(actor), key: key)
@@ -241,14 +255,14 @@ public final class DeliveryWorker: Sendable {
             case 200..<300:
                 try answered(delivery)
                 counts.withLock { $0.sent += 1 }
-                try outbox.done(delivery.id)
+                try finish(delivery)
             case 400..<500 where status != 408 && status != 429:
                 // Refused for good (Mastodon does not retry a 4xx either); the server is up.
                 FileHandle.standardError.write(
                     Data("timeline serve: \(delivery.inbox) refused \(delivery.kind.rawValue) (\(status))\n".utf8))
                 try answered(delivery)
                 counts.withLock { $0.refused += 1 }
-                try outbox.done(delivery.id)
+                try finish(delivery)
             default:
                 try failed(delivery, "answered \(status)")
             }
@@ -257,12 +271,20 @@ public final class DeliveryWorker: Sendable {
         }
     }
 
+    /// `delivery` is sent, refused for good or given up: no node sends it again.
+    private func finish(_ delivery: FederationDelivery) throws {
+        try options.claims?.finished(delivery.id)
+        try outbox.done(delivery.id)
+    }
+
     /// The server of `delivery` answered: it is failing no more.
     private func answered(_ delivery: FederationDelivery) throws {
         if let host = Validation.host(of: delivery.inbox) { try outbox.answered(host) }
     }
 
     private func failed(_ delivery: FederationDelivery, _ why: String) throws {
+        // Tried again by whichever node claims it next.
+        try options.claims?.release(delivery.id)
         let now = Date().timeIntervalSince1970
         var next = delivery
         // A server failing for longer than `setAsideAfter` is set aside: what waits for it is kept
@@ -280,7 +302,7 @@ public final class DeliveryWorker: Sendable {
             FileHandle.standardError.write(
                 Data("timeline serve: gave up delivering to \(delivery.inbox): \(why)\n".utf8))
             counts.withLock { $0.givenUp += 1 }
-            return try outbox.done(delivery.id)
+            return try finish(delivery)
         }
         let units = Double(next.attempts * next.attempts * next.attempts * next.attempts + 15)
         next.notBefore = now + units * Self.seconds(options.retryUnit)

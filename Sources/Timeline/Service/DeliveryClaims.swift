@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who sends a delivery when several nodes plan the same ones (a cluster: every node follows
-/// the same log). Before sending, a node claims the delivery; only the one that got it sends,
+/// the same log): Web Push's and federation's outboxes ask it. Before sending, a node claims the delivery; only the one that got it sends,
 /// and marks it done; a node that dies with a claim leaves it to expire, and another sends it.
 public protocol DeliveryClaims: Sendable {
     /// Claims delivery `id` for this node.
