@@ -21,6 +21,8 @@ public struct RemoteActor: Equatable, Sendable {
     public var summary: String?
     /// Its profile photo's URL (`icon`), when it is an https one.
     public var icon: String?
+    /// The actors it says it also is (`alsoKnownAs`): a `Move` to it is taken only from one of them.
+    public var alsoKnownAs: [String]
 
     /// The actor `document` describes, fetched from `url`; `nil` unless it is an actor whose id
     /// is `url` (a document must not speak for another id) with an inbox and a key it owns.
@@ -47,5 +49,11 @@ public struct RemoteActor: Equatable, Sendable {
             case nil: nil
             }
         self.icon = icon.flatMap { $0.hasPrefix("https://") ? $0 : nil }
+        alsoKnownAs =
+            switch document["alsoKnownAs"] {
+            case .array(let ids)?: ids.compactMap(\.string)
+            case .string(let id)?: [id]
+            default: []
+            }
     }
 }

@@ -77,6 +77,7 @@ class Peer:
         self.id = f"{self.origin}/users/{name}"
         self.key_id = self.id + "#main-key"
         self.locked = locked
+        self.also_known_as = []
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def actor_document(self):
@@ -85,7 +86,7 @@ class Peer:
             "id": self.id, "type": "Person", "preferredUsername": self.name,
             "inbox": self.id + "/inbox", "outbox": self.id + "/outbox",
             "endpoints": {"sharedInbox": self.origin + "/inbox"},
-            "manuallyApprovesFollowers": self.locked,
+            "manuallyApprovesFollowers": self.locked, "alsoKnownAs": self.also_known_as,
             "publicKey": {"id": self.key_id, "owner": self.id, "publicKeyPem": self.public.decode()},
         }
 

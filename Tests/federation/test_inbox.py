@@ -285,6 +285,34 @@ for what, answer in cases.items():
     check(answer.status_code in (401, 413), f"{what} is refused ({answer.status_code})")
 check(follower_count(carol) == before, "none of them followed carol")
 
+# Move: dan follows the peer; the peer moves to a new account, which says it is also the peer;
+# dan then asks to follow the new one and no longer follows the peer. A Move to an account that
+# does not say so is refused.
+dan_token, dan = sign_up(f"dan{suffix}")
+dan_auth = {"Authorization": f"Bearer {dan_token}"}
+peer_id = requests.get(f"{base}/v1/users", params={"prefix": handle}, headers=dan_auth, timeout=30).json()["items"][0]["id"]
+requests.put(f"{base}/v1/me/following/{peer_id}", headers=dan_auth, timeout=30).raise_for_status()
+asked = peer.wait_for("Follow", where=lambda a: a["actor"] == f"{base}/users/{dan}")
+check(asked is not None, "dan's follow of the peer reaches it")
+peer.post_cavage(f"{base}/inbox", peer.activity("Accept", asked[3]))
+
+
+def dan_follows():
+    return [u["username"] for u in requests.get(f"{base}/v1/users/{dan}/following", timeout=30).json()["items"]]
+
+
+check(dan_follows() == [handle], "the peer accepts: dan follows it")
+stranger = Peer(certificate, key, name="stranger")
+answer = peer.post_cavage(f"{base}/inbox", {**peer.activity("Move", peer.id), "target": stranger.id})
+check(answer.status_code == 403 and dan_follows() == [handle],
+      f"a Move to an account that does not name the peer is refused ({answer.status_code})")
+successor = Peer(certificate, key, name="successor")
+successor.also_known_as = [peer.id]
+answer = peer.post_cavage(f"{base}/inbox", {**peer.activity("Move", peer.id), "target": successor.id})
+check(answer.status_code == 202 and dan_follows() == [], f"the Move is taken: dan no longer follows the peer ({answer.status_code})")
+check(successor.wait_for("Follow", where=lambda a: a["actor"] == f"{base}/users/{dan}") is not None,
+      "and asks to follow its new account")
+
 # The actor deleted on its server: its account here is erased.
 answer = peer.post_cavage(f"{base}/inbox", peer.activity("Delete", peer.id))
 check(answer.status_code == 202 and [u["username"] for u in requests.get(

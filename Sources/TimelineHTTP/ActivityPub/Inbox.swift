@@ -168,6 +168,8 @@ extension TimelineAPI {
             _ = try await service.execute(.eraseUser(user: account.userId.rawValue), as: .operator)
         case "Delete":
             try await receiveNoteDeletion(Self.id(of: activity["object"]) ?? "", from: account)
+        case "Move" where Self.id(of: activity["object"]) == account.actor:
+            try await receiveMove(to: Self.id(of: activity["target"]) ?? "", from: account)
         default:
             break  // acknowledged, not handled (as other servers do with what they do not know)
         }

@@ -86,8 +86,38 @@ extension TimelineAPI {
         return (try await remoteAccount(resolving: query, federation).userId, nil)
     }
 
+    /// A `Move` of `account` to the actor `target` (Mastodon's account migration): taken only when
+    /// the target names the account in its `alsoKnownAs` (fetched now: the mover cannot say it for
+    /// the target). Each local follower of the account then follows the target (a request: its
+    /// server answers) and no longer follows the account.
+    func receiveMove(to target: String, from account: RemoteAccountSeen) async throws(TimelineError) {
+        guard let federation = options.federation, !target.isEmpty, target != account.actor else { return }
+        try requireFederating(with: target)
+        let fetched: RemoteActor
+        do { fetched = try await federation.fetchActor(target) } catch {
+            throw TimelineError.notFound("account", String(target.prefix(200)))
+        }
+        guard fetched.alsoKnownAs.contains(account.actor) else {
+            throw TimelineError(.forbidden, "the account moved to does not say it is also \(account.username)")
+        }
+        let moved = try await record(fetched)
+        var followers: [UserID] = []
+        var page = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit))
+        while true {
+            followers += page.items.filter { !$0.username.contains("@") }.map(\.id)
+            guard let next = page.next else { break }
+            page = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit, before: next))
+        }
+        for follower in followers {
+            let me = Caller.user(follower.rawValue)
+            // One follower's refusal (a block of the new account) leaves the others to move.
+            _ = try? await service.execute(.follow(user: moved.userId.rawValue), as: me)
+            _ = try? await service.execute(.unfollow(user: account.userId.rawValue), as: me)
+        }
+    }
+
     /// Refuses a server the operator blocked.
-    private func requireFederating(with url: String) throws(TimelineError) {
+    func requireFederating(with url: String) throws(TimelineError) {
         guard try !service.isBlocked(serverOf: url) else {
             throw TimelineError(.forbidden, "this server does not federate with \(Validation.host(of: url) ?? url)")
         }
