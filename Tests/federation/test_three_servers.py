@@ -265,8 +265,8 @@ check(c.domain_blocks() == [] and any("Two squares" in s.content for s in c.time
 
 # Followers-only reaches alice only; a direct message stays at two.test.
 image = base64.b64encode(make_png((40, 200, 40))).decode()
-two.v1("POST", "/v1/posts", bob_token, json={"image": image, "caption": "Only for followers",
-                                             "visibility": "followers"}).raise_for_status()
+private_there = two.v1("POST", "/v1/posts", bob_token, json={"image": image, "caption": "Only for followers",
+                                                             "visibility": "followers"}).json()
 private = eventually(lambda: in_home(a, "Only for followers"))
 check(private is not None and private.visibility == "private", "the followers-only post reaches alice, private")
 try:
@@ -276,6 +276,11 @@ except Exception:
     check(True, "carol cannot read bob's followers-only post at one.test")
 check(all("Only for followers" not in s.content for s in c.account_statuses(remote_bob.id)),
       "nor on bob's profile at one.test")
+# Alice answers it: her reply is addressed to bob alone, and bob has it.
+a.status_post("Just for you", in_reply_to_id=private.id)
+check(eventually(lambda: any(cm["text"].endswith("Just for you") for cm in two.v1(
+    "GET", f"/v1/posts/{private_there['id']}/comments", bob_token).json()["items"])),
+      "alice's answer to the followers-only post reaches bob")
 two.v1("POST", "/v1/posts", bob_token, json={"caption": "@tcarol a secret", "visibility": "direct"}
        ).raise_for_status()
 

@@ -162,9 +162,11 @@ extension TimelineAPI {
     }
 
     /// The `Create` of a local user's `comment` on another server's post, its `Note` `object` by
-    /// `author`: a public reply `Note` that mentions the author.
+    /// `author`: a reply `Note` that mentions the author, public when the post is (`isPublic`),
+    /// else addressed to the author alone (a followers-only post's thread stays out of sight).
     func reply(
-        _ comment: Comment, answering object: String, by author: RemoteAccountSeen, _ urls: FederationURLs
+        _ comment: Comment, answering object: String, by author: RemoteAccountSeen, isPublic: Bool,
+        _ urls: FederationURLs
     ) throws(TimelineError) -> ActivityStreams.Activity {
         let content = try MastodonContent(comment.text, base: urls.origin) { name throws(TimelineError) in
             try service.mentionedUser(name, viewer: nil)?.rawValue
@@ -173,7 +175,8 @@ extension TimelineAPI {
         let note = ActivityStreams.Note(
             context: nil, id: id, attributedTo: urls.actor(comment.author), content: content.html, summary: nil,
             sensitive: false, published: JSONOutput.timestamp(comment.createdAt), updated: nil, url: id,
-            to: [ActivityStreams.publicAudience], cc: [author.actor], inReplyTo: object, attachment: [],
+            to: isPublic ? [ActivityStreams.publicAudience] : [author.actor], cc: isPublic ? [author.actor] : [],
+            inReplyTo: object, attachment: [],
             tag: [ActivityStreams.Tag(type: "Mention", href: author.actor, name: "@" + author.username)])
         return ActivityStreams.Activity(
             context: ActivityStreams.context, id: id + "/activity", type: "Create", actor: note.attributedTo,

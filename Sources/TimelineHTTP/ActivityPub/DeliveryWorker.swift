@@ -376,10 +376,12 @@ public final class DeliveryWorker: Sendable {
             return try JSONValueEncoder.bytes(answer)
         case .reply:
             guard let remote = try delivery.remote.map(UserID.init).flatMap(service.remoteAccount),
-                let object = try delivery.post.map(PostID.init).flatMap(service.remoteObject(of:))?.object,
-                let comment = try? service.comment(CommentID(delivery.subject ?? ""), viewer: actor)
+                let post = delivery.post.map(PostID.init), let object = try service.remoteObject(of: post)?.object,
+                let comment = try? service.comment(CommentID(delivery.subject ?? ""), viewer: actor),
+                let answered = try? service.post(post, viewer: actor, comments: PageRequest(limit: 1)).post
             else { return nil }
-            return try JSONValueEncoder.bytes(try api.reply(comment, answering: object, by: remote, urls))
+            return try JSONValueEncoder.bytes(
+                try api.reply(comment, answering: object, by: remote, isPublic: answered.visibility == .public, urls))
         case .announce, .undoAnnounce:
             return try announce(delivery, actor: actor).map { JSONWriter.bytes($0) }
         case .follow, .undoFollow, .like, .undoLike, .block, .undoBlock:
