@@ -45,6 +45,8 @@ public final class DeliveryWorker: Sendable {
     private let counts = Mutex<(sent: Int, retried: Int, refused: Int, givenUp: Int)>((0, 0, 0, 0))
     /// The deliveries being sent now.
     private let inFlight = Mutex<Set<String>>([])
+    /// How many deliveries ended since the loop last looked for due ones (a free slot).
+    private let ended = Mutex(0)
 
     /// A worker for `api`'s service, its journal in `directory`, its ids under `origin` (the
     /// server's public origin); it starts planning at the log's head when the journal is new.
@@ -101,13 +103,15 @@ public final class DeliveryWorker: Sendable {
                     Task.detached { [self] in
                         await send(delivery)
                         inFlight.withLock { _ = $0.remove(delivery.id) }
+                        ended.withLock { $0 += 1 }
                     }
                 }
                 if started.isEmpty && applied <= outbox.through {
-                    // While deliveries are in flight the next may start as soon as one ends: look
-                    // again shortly (measured: polling every 50 ms held 8 in flight to 160/s).
-                    let busy = inFlight.withLock { !$0.isEmpty }
-                    try await Task.sleep(for: .milliseconds(busy ? 2 : 50))
+                    // Look again when a delivery ends (its slot is free) or after 50 ms, whichever
+                    // comes first: a counter read every 2 ms costs nothing, and the due deliveries
+                    // are picked only then (measured: looking every 50 ms held 8 in flight to 160/s).
+                    for _ in 0..<25 where ended.withLock({ $0 == 0 }) { try await Task.sleep(for: .milliseconds(2)) }
+                    ended.withLock { $0 = 0 }
                 }
             } catch is CancellationError {
                 return

@@ -142,16 +142,17 @@ final class FederationOutbox: @unchecked Sendable {
     /// `setAsideBefore`, one at most (the probe of whether it is back).
     func due(at now: TimeInterval, limit: Int, setAsideBefore: TimeInterval) -> [FederationDelivery] {
         lock.withLock {
+            let due = pending.values.filter { $0.notBefore <= now }.sorted { $0.queuedAt < $1.queuedAt }
+            // The servers set aside, as their inboxes' prefix (no URL is parsed per delivery).
+            let setAside = failing.filter { $0.value < setAsideBefore }.map { "https://\($0.key)/" }
+            guard !setAside.isEmpty else { return Array(due.prefix(limit)) }
             var probed = Set<String>()
             return Array(
-                pending.values.filter { $0.notBefore <= now }.sorted { $0.queuedAt < $1.queuedAt }
-                    .filter { delivery in
-                        guard let host = Validation.host(of: delivery.inbox), let since = failing[host],
-                            since < setAsideBefore
-                        else { return true }
-                        return probed.insert(host).inserted
-                    }
-                    .prefix(limit))
+                due.filter { delivery in
+                    guard let server = setAside.first(where: delivery.inbox.hasPrefix) else { return true }
+                    return probed.insert(server).inserted
+                }
+                .prefix(limit))
         }
     }
 
