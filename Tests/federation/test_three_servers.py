@@ -10,6 +10,9 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
   him, never has it in hers.
 - carol follows bob, then blocks two.test: her follow ends on both servers, his posts leave her
   sight, and come back when she lifts the block.
+- the web app in headless Chromium, at https://one.test through nginx: carol finds @bob@two.test
+  in Search, follows him from his profile, sees his next photo in Home served by one.test, likes
+  it on its card and comments on it from its page; two.test has both.
 - bob's followers-only post reaches alice and nobody else on one.test sees it; his direct
   message to carol at two.test never leaves two.test.
 - alice likes and answers bob's post: bob's post has her like and her comment at two.test, and
@@ -37,8 +40,16 @@ import sys
 import time
 import zlib
 
+import json
+import urllib.parse
+
 import requests
 from mastodon import Mastodon
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service as ChromeService
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 timeline, directory = sys.argv[1:]
 
@@ -263,6 +274,67 @@ c.domain_unblock(two.domain)
 check(c.domain_blocks() == [] and any("Two squares" in s.content for s in c.timeline_public(remote=True)),
       "carol lifts the block: bob's album is back for her")
 
+# The web app, in headless Chromium, at https://one.test:PORT through nginx: carol finds bob by his
+# handle in Search, follows him from his profile, sees his next photo in Home (served by one.test),
+# likes it on its card and comments on it from its page; two.test has the like and the comment.
+def web_app_follows_likes_and_comments():
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,900", "--host-resolver-rules=MAP *.test 127.0.0.1",
+                     "--ignore-certificate-errors"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=ChromeService(
+        executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"))
+    wait = WebDriverWait(driver, 30, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
+    origin = f"https://{one.domain}"
+    try:
+        driver.get(origin + "/")
+        me = {"session": carol_token, "user": one.v1("GET", f"/v1/users/{carol_id}", carol_token).json()}
+        driver.execute_script("localStorage.setItem('timeline.session', arguments[0])", json.dumps(me))
+        driver.get(f"{origin}/#/search?q={urllib.parse.quote('@bob@' + two.domain)}")
+        driver.refresh()
+        link = wait.until(lambda d: next((a for a in d.find_elements(By.CSS_SELECTOR, "main a.user")
+                                          if a.text == f"bob@{two.domain}"), None), "Search did not find bob")
+        link.click()
+
+        wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "main button") if b.text == "Follow"),
+                                  None), "no Follow on bob's profile").click()
+        check(eventually(lambda: carol_there in bobs_followers()),
+              "in the web app carol finds bob by his handle and follows him; two.test accepts")
+        caption = "Seen from a browser"
+        two.v1("POST", "/v1/posts", bob_token, json={"image": base64.b64encode(make_png((20, 160, 160))).decode(),
+                                                     "caption": caption}).raise_for_status()
+        here = eventually(lambda: next((p for p in one.v1("GET", "/v1/timeline", carol_token).json()["items"]
+                                        if p.get("caption") == caption), None))
+        check(here is not None, "bob's new post reaches carol's Home")
+        driver.get(origin + "/#/")
+        driver.refresh()
+        card = wait.until(lambda d: next((a for a in d.find_elements(By.CSS_SELECTOR, "main article")
+                                          if caption in a.text), None), "the post is not in Home")
+        images = [i.get_attribute("src") for i in card.find_elements(By.CSS_SELECTOR, "img")]
+        check(any(src.startswith(origin + "/v1/images/") for src in images),
+              f"its photo is shown from one.test ({images})")
+        card.find_element(By.CSS_SELECTOR, "button.like").click()
+        there = two.v1("GET", "/v1/users/" + bob_id + "/posts").json()["items"][0]
+        check(eventually(lambda: two.v1("GET", f"/v1/posts/{there['id']}").json()["likeCount"] == 1),
+              "carol likes it on its card; two.test counts her like")
+        driver.get(f"{origin}/#/post/{here['id']}")
+        box = wait.until(lambda d: d.find_element(By.ID, "comment"), "no comment box on the post's page")
+        box.send_keys("Lovely colour")
+        box.find_element(By.XPATH, "ancestor::form//button[@type='submit']").click()
+        check(eventually(lambda: any(cm["text"].endswith("Lovely colour") and cm["authorUsername"] == carol_there
+                                     for cm in two.v1("GET", f"/v1/posts/{there['id']}/comments").json()["items"])),
+              "her comment from the post's page reaches bob's post at two.test")
+    finally:
+        driver.quit()
+
+
+web_app_follows_likes_and_comments()
+# Carol goes back to following nobody at two.test (the followers-only checks below are hers).
+c.account_unfollow(remote_bob.id)
+check(eventually(lambda: carol_there not in bobs_followers()), "carol unfollows bob again")
+
 # Followers-only reaches alice only; a direct message stays at two.test.
 image = base64.b64encode(make_png((40, 200, 40))).decode()
 private_there = two.v1("POST", "/v1/posts", bob_token, json={"image": image, "caption": "Only for followers",
@@ -320,6 +392,12 @@ check(all("a secret" not in s.content for s in a.timeline_home() + c.timeline_ho
 # alice asks, dave approves.
 found = one.v1("GET", "/v1/users", alice_token, params={"prefix": f"dave@{two.domain}"}).json()["items"]
 check([u["username"] for u in found] == [f"dave@{two.domain}"], f"/v1's search finds dave at two.test ({found})")
+profile = one.v1("GET", f"/v1/users/@dave@{two.domain}", alice_token)
+check(profile.status_code == 200 and profile.json()["id"] == found[0]["id"],
+      f"his profile opens by handle, as the web app opens it ({profile.status_code})")
+looked_up = one.http.get(f"{one.base}/api/v1/accounts/lookup", params={"acct": f"dave@{two.domain}"}, timeout=30)
+check(looked_up.status_code == 200 and looked_up.json()["acct"] == f"dave@{two.domain}",
+      f"and Mastodon's account lookup finds him ({looked_up.status_code})")
 remote_dave = a.search_v2(f"@dave@{two.domain}", resolve=True).accounts[0]
 a.account_follow(remote_dave.id)
 requests_there = eventually(lambda: two.v1("GET", "/v1/me/follow-requests", dave_token).json()["items"])

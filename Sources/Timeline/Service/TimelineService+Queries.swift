@@ -25,8 +25,10 @@ extension TimelineService {
 
     /// The id of the user with this username (case-insensitive).
     public func userID(named username: String) throws(TimelineError) -> UserID {
-        guard let name = try? Validation.username(username) else {
-            throw TimelineError(.notFound, "no user named \(username)")
+        // A remote account's username is its handle, name@host (lower case): looked up as it is.
+        let remote = username.contains("@") && username.utf8.count <= Validation.maxActorURL
+        guard let name = remote ? username.lowercased() : try? Validation.username(username) else {
+            throw TimelineError(.notFound, "no user named \(username.prefix(200))")
         }
         return try read { view in
             guard let id = try view.userID(username: name) else {

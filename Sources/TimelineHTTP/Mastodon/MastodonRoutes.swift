@@ -62,7 +62,10 @@ enum MastodonAPI {
             guard let acct = request.http.query.first(where: { $0.name == "acct" })?.value else {
                 throw TimelineError.invalid("acct", "Missing acct")
             }
-            let name = acct.split(separator: "@").first.map(String.init) ?? acct
+            // `name`, `name@this-server`, or another server's `name@host` (a remote account's username).
+            let handle = acct.hasPrefix("@") ? String(acct.dropFirst()) : acct
+            let ours = "@" + FederationURLs(origin: request.origin).domain
+            let name = handle.lowercased().hasSuffix(ours) ? String(handle.dropLast(ours.count)) : handle
             return Responses.entity(
                 200, try entities.account(try api.service.user(named: name, viewer: request.viewer)))
         },
