@@ -5,6 +5,7 @@ through `--federation-connect-to` and trusting the authority through `--federati
 People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - alice at one.test finds @bob@two.test with a search that resolves it, and follows him;
   bob's server accepts; bob is followed by alice@one.test.
+- bob changes his bio: his actor's Update reaches one.test.
 - bob posts an album of two photos with alt texts; it reaches alice's home timeline, its
   photos fetched and re-encoded by one.test, served from one.test; carol, who does not follow
   him, never has it in hers.
@@ -230,6 +231,9 @@ def bobs_followers():
 check(eventually(lambda: alice_there in bobs_followers()), f"two.test has bob followed by {alice_there}")
 check(eventually(lambda: a.account_relationships(remote_bob.id)[0].following),
       "two.test's Accept reaches one.test: alice follows bob")
+b.account_update_credentials(note="Now with triangles")
+check(eventually(lambda: "Now with triangles" in a.account(remote_bob.id).note),
+      "bob's new bio reaches one.test (an Update of his actor)")
 
 # Bob posts an album; it reaches alice's home timeline with its photos, served by one.test.
 media = [two.v1("POST", "/v1/media", bob_token, json={"image": base64.b64encode(make_png(rgb)).decode(),

@@ -199,6 +199,10 @@ public final class DeliveryWorker: Sendable {
                 delivery(
                     kind, actor: e.userId, post: e.postId, remote: e.authorId, subject: e.boostId.rawValue, inbox: $0)
             }
+        case .profileUpdated(let e):
+            // A changed name, bio or photo: the remote followers' servers refresh the actor.
+            guard try service.remoteAccount(e.userId) == nil else { return [] }
+            return try remoteInboxes(following: e.userId).map { delivery(.updateActor, actor: e.userId, inbox: $0) }
         case .blocked(let e): return try toRemote(.block, by: e.blockerId, about: e.blockedId)
         case .unblocked(let e): return try toRemote(.undoBlock, by: e.blockerId, about: e.blockedId)
         case .commentAdded(let e):
@@ -240,7 +244,8 @@ public final class DeliveryWorker: Sendable {
                 }
             }
             // Blocked since it was queued: dropped, as everything for that server is.
-            guard try !api.service.isBlocked(serverOf: delivery.inbox), let body = try activity(for: delivery) else {
+            guard try !api.service.isBlocked(serverOf: delivery.inbox), let body = try await activity(for: delivery)
+            else {
                 return try finish(delivery)
             }
             let actor = UserID(delivery.actor)
@@ -341,10 +346,19 @@ public final class DeliveryWorker: Sendable {
 
     /// The activity `delivery` sends, made now; nil when there is nothing to send any more (the
     /// post is gone before its `Create` went out, the follower's account is gone).
-    private func activity(for delivery: FederationDelivery) throws -> [UInt8]? {
+    private func activity(for delivery: FederationDelivery) async throws -> [UInt8]? {
         let service = api.service
         let actor = UserID(delivery.actor)
         switch delivery.kind {
+        case .updateActor:
+            guard let profile = try? service.user(actor, countingUnread: false) else { return nil }
+            let person = try await api.person(profile, urls)
+            let update: JSONValue = [
+                "@context": ActivityStreams.context, "id": .string(urls.actor(actor) + "#updates/\(delivery.sequence)"),
+                "type": "Update", "actor": .string(urls.actor(actor)), "to": [.string(ActivityStreams.publicAudience)],
+                "object": try JSONValueEncoder.encode(person).removing("@context")
+            ]
+            return JSONWriter.bytes(update)
         case .deleteActor:
             return delivery.signed.map { Array($0.body.utf8) }
         case .create, .update:
@@ -421,7 +435,8 @@ public final class DeliveryWorker: Sendable {
         case .block, .undoBlock:
             let block = activity("Block", me + "#blocks/\(delivery.sequence)", .string(remote.actor))
             return delivery.kind == .block ? block : undo(block)
-        case .create, .update, .delete, .accept, .reject, .reply, .announce, .undoAnnounce, .deleteActor: return nil
+        case .create, .update, .delete, .accept, .reject, .reply, .announce, .undoAnnounce, .deleteActor, .updateActor:
+            return nil
         }
     }
 

@@ -36,6 +36,8 @@ struct FederationDelivery: Codable, Equatable, Sendable {
         case block
         /// `Undo` of that `Block`.
         case undoBlock
+        /// `Update` of `actor`'s own actor document (its profile changed), to its remote followers.
+        case updateActor
         /// `Delete` of `actor` itself, erased: signed before the erasure shredded its key
         /// (`signed`), so retried only while the signature's time is accepted (12 hours).
         case deleteActor

@@ -163,6 +163,12 @@ extension TimelineAPI {
             try await receiveNote(activity["object"] ?? .null, from: account, urls)
         case "Update" where activity["object"]?["type"]?.string == "Note":
             try await receiveNoteUpdate(activity["object"] ?? .null, from: account)
+        case "Update" where Self.id(of: activity["object"]) == account.actor:
+            // The actor changed (its bio, photo, key): fetched again from its server, not taken
+            // from the activity, and recorded with its profile.
+            if let federation = options.federation, let fetched = try? await federation.fetchActor(account.actor) {
+                _ = try await record(fetched)
+            }
         case "Delete" where Self.id(of: activity["object"]) == account.actor:
             // The actor is gone from its server: its account here goes, as an erasure does.
             _ = try await service.execute(.eraseUser(user: account.userId.rawValue), as: .operator)
