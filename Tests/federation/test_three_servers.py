@@ -6,6 +6,8 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - alice at one.test finds @bob@two.test with a search that resolves it, and follows him;
   bob's server accepts; bob is followed by alice@one.test.
 - bob changes his bio: his actor's Update reaches one.test.
+- one.test serves no actor of its own for a remote account, and a remote status's `uri` is its
+  Note's id on its server.
 - bob posts an album of two photos with alt texts; it reaches alice's home timeline, its
   photos fetched and re-encoded by one.test, served from one.test; carol, who does not follow
   him, never has it in hers.
@@ -214,6 +216,7 @@ b.account_update_credentials(note="Squares and circles", avatar=make_png((90, 30
 found = a.search_v2(f"@bob@{two.domain}", resolve=True).accounts
 check(len(found) == 1 and found[0].acct == f"bob@{two.domain}", f"alice's search resolves @bob@{two.domain}")
 remote_bob = found[0]
+remote_bob_native = one.v1("GET", "/v1/users", alice_token, params={"prefix": f"bob@{two.domain}"}).json()["items"][0]["id"]
 check(remote_bob.note.endswith("Squares and circles</p>") or "Squares and circles" in remote_bob.note,
       f"his bio came with him ({remote_bob.note})")
 check(remote_bob.avatar.startswith(f"https://{one.domain}/v1/images/"),
@@ -249,6 +252,11 @@ def in_home(mastodon, caption):
 arrived = eventually(lambda: in_home(a, "Two squares"))
 check(arrived is not None, "bob's album reaches alice's home timeline at one.test")
 check(arrived.account.acct == f"bob@{two.domain}", "by bob@two.test")
+check(arrived.uri.startswith(f"https://{two.domain}/users/") and "/statuses/" in arrived.uri,
+      f"its uri is its Note's id at two.test ({arrived.uri})")
+actor_here = one.http.get(f"{one.base}/users/{remote_bob_native}", headers={"Accept": "application/activity+json"},
+                          timeout=30)
+check(actor_here.status_code == 404, f"one.test serves no actor of its own for bob ({actor_here.status_code})")
 check([m.description for m in arrived.media_attachments] == ["a red square", "a blue square"],
       "with both photos, in order, with their alt texts")
 check(all(m.url.startswith(f"https://{one.domain}/") for m in arrived.media_attachments),

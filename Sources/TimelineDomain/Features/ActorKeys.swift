@@ -73,7 +73,8 @@ extension Decider {
     func createActorKey(_ raw: String, actor: Actor) throws -> Decision {
         try requireOperator(actor, "create an actor's key")
         let id: UserID = try Validation.identifier(raw, field: "user")
-        guard try state.user(id) != nil else { throw TimelineError.notFound("user", id.rawValue) }
+        // Another server's account has its own key there: this server never signs for it.
+        guard let user = try state.user(id), !user.isRemote else { throw TimelineError.notFound("user", id.rawValue) }
         guard try !state.hasActorKey(id) else { return Decision(outcome: .success(.changed(false))) }
         guard let pair = context.prepared.actorKey else { throw TimelineError(.internal, "no key pair was made") }
         let event = ActorKeyCreated(userId: id, publicKey: pair.publicKey, privateKey: pair.privateKey)

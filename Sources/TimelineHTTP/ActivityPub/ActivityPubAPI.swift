@@ -108,7 +108,10 @@ extension TimelineAPI {
     /// erased or suspended).
     func federatedProfile(id raw: String) throws(TimelineError) -> Profile {
         guard let id = UserID.parse(raw) else { throw TimelineError.notFound("user", String(raw.prefix(64))) }
-        return try service.user(id, viewer: nil, countingUnread: false)
+        let profile = try service.user(id, viewer: nil, countingUnread: false)
+        // Another server's account is its server's to serve: here it has no actor.
+        guard !profile.username.contains("@") else { throw TimelineError.notFound("user", id.rawValue) }
+        return profile
     }
 
     /// Post `raw` of the author `author` names, as anyone may see it (`not_found` otherwise:
@@ -116,7 +119,7 @@ extension TimelineAPI {
     func federatedPost(_ raw: String, by author: String) throws(TimelineError) -> Post {
         guard let id = PostID.parse(raw) else { throw TimelineError.notFound("post", String(raw.prefix(64))) }
         let post = try service.post(id, viewer: nil, comments: PageRequest(limit: 1)).post
-        guard post.author.rawValue == author, post.visibility == .public else {
+        guard post.author.rawValue == author, post.visibility == .public, !post.authorUsername.contains("@") else {
             throw TimelineError.notFound("post", id.rawValue)
         }
         return post

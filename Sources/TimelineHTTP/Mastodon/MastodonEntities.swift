@@ -116,6 +116,8 @@ struct MastodonEntities {
             if viewer == post.author { pinned = try service.pinned(viewer, post.id) }
             muted = try service.mutesConversation(viewer, post.id)
         }
+        // Another server's post is known by its Note there (its id, and the page a person opens).
+        let note = post.authorUsername.contains("@") ? try service.remoteObject(of: post.id)?.object : nil
         // A direct answer names the post it answers and its author, when the viewer may see it.
         let answered = try post.inReplyTo.flatMap { id throws(TimelineError) in
             try? service.post(id, viewer: viewer, comments: PageRequest(limit: 1)).post
@@ -127,8 +129,8 @@ struct MastodonEntities {
                 try answered.map { post throws(TimelineError) in try ids.id(.account(post.author)) }),
             sensitive: post.sensitive, spoiler_text: post.warning ?? "",
             visibility: Self.visibility(post.visibility), language: Nullable(nil),
-            uri: FederationURLs(origin: base).note(post.id, by: post.author),
-            url: FederationURLs(origin: base).postPage(post.id, by: post.authorUsername),
+            uri: note ?? FederationURLs(origin: base).note(post.id, by: post.author),
+            url: note ?? FederationURLs(origin: base).postPage(post.id, by: post.authorUsername),
             replies_count: post.commentCount, reblogs_count: post.boostCount, favourites_count: post.likeCount,
             edited_at: Nullable(post.editedAt.map { JSONOutput.timestamp($0) }),
             favourited: post.likedByViewer ?? false, reblogged: post.boostedByViewer ?? false, muted: muted,
