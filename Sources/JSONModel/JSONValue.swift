@@ -52,6 +52,17 @@ extension JSONValue {
     /// The elements of an array, or nothing.
     public var elements: [JSONValue] { if case .array(let a) = self { a } else { [] } }
 
+    /// The values of the member `key` that may be one value or an array of them (as
+    /// ActivityStreams' `to`, `attachment`, `icon`…): the array's elements, the one value, or
+    /// nothing when it is absent or `null`.
+    public func all(_ key: String) -> [JSONValue] {
+        switch self[key] {
+        case .array(let items)?: items
+        case .null?, nil: []
+        case let one?: [one]
+        }
+    }
+
     /// A copy of this object with `key` set to `value` (replaced in place if present, else
     /// appended); other values are returned unchanged.
     public func setting(_ key: String, _ value: JSONValue) -> JSONValue {

@@ -5,12 +5,12 @@
 public struct TextToken: Sendable, Equatable {
     /// What a token is.
     public enum Kind: Sendable, Equatable {
-        /// Text that is neither a hashtag nor a mention (`@bob@elsewhere`, an email address,
-        /// a `#` alone among them).
+        /// Text that is neither a hashtag nor a mention (an email address, a `#` alone among them).
         case text
         /// `#` and its name (`name` without the `#`, as written).
         case hashtag
-        /// `@` and a local username (`name` without the `@`, as written: not yet folded).
+        /// `@` and a local username, or another server's account's handle (`@bob@photos.example`)
+        /// (`name` without the first `@`, as written: not yet folded).
         case mention
     }
 
@@ -34,8 +34,10 @@ public struct TextToken: Sendable, Equatable {
 ///   `.` (so `email@example.com` mentions nobody), then a username's characters (ASCII
 ///   letters, digits, `_`, `.`), trailing dots left out (`@bob.` is `@bob`), 1–30 of them.
 ///   A name that runs on into a letter or digit outside a username's alphabet names nobody
-///   (`@zoë` is not `@zo`), nor does one followed by `@` (`@bob@evil.example` is another
-///   server's account, not the local `bob`).
+///   (`@zoë` is not `@zo`).
+/// - A mention of another server's account is a handle, `@name@host` (`name` the handle's
+///   name: `bob@photos.example`, never the local `bob`): a name not ending in `.`, `@`, then
+///   a host of two or more dot-separated labels, or one with a port (`@bob@localhost:8443`).
 public enum TextTokens {
     /// The tokens of `text`, in order; adjacent plain characters are one `text` token, and
     /// the tokens together are the whole text.
@@ -92,16 +94,47 @@ public enum TextTokens {
         return end > text.index(after: sign) ? end : nil
     }
 
-    /// The end of the mention whose `@` is at `sign`, or nil when it names no local user.
+    /// The end of the mention whose `@` is at `sign`, or nil when it names nobody.
     private static func mentionEnd(in text: String, after sign: String.Index) -> String.Index? {
         let start = text.index(after: sign)
         var run = start
         while run < text.endIndex, isNameCharacter(text[run]) { run = text.index(after: run) }
-        // Runs on into a letter or digit of another alphabet (`@zoë`), or another server's
-        // account (`@bob@evil.example`, `@bob.@evil`): nobody here.
+        // Another server's account, `@bob@photos.example` (its name does not end in a dot).
+        if run < text.endIndex, text[run] == "@", run > start, text[text.index(before: run)] != "." {
+            guard Validation.usernameLength.contains(text.utf8[start..<run].count),
+                let end = hostEnd(in: text, after: run)
+            else { return nil }
+            return end
+        }
+        // Runs on into a letter or digit of another alphabet (`@zoë`), or `@bob.@evil`: nobody.
         if run < text.endIndex, isWord(text[run]) || text[run] == "@" { return nil }
         var end = run
         while end > start, text[text.index(before: end)] == "." { end = text.index(before: end) }
         return Validation.usernameLength.contains(text.utf8[start..<end].count) ? end : nil
+    }
+
+    /// The end of the host of a handle whose second `@` is at `sign`: dot-separated labels of
+    /// ASCII letters, digits and `-`, at least two, and a port if one follows (`host:8443`);
+    /// trailing dots are the sentence's. Nil when no such host follows, or it runs on into a word.
+    private static func hostEnd(in text: String, after sign: String.Index) -> String.Index? {
+        func isHostCharacter(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber || c == "-") }
+        var end = text.index(after: sign), lastLabelEnd: String.Index?, labels = 0
+        while end < text.endIndex, isHostCharacter(text[end]) {
+            while end < text.endIndex, isHostCharacter(text[end]) { end = text.index(after: end) }
+            labels += 1
+            lastLabelEnd = end
+            guard end < text.endIndex, text[end] == ".", text.index(after: end) < text.endIndex,
+                isHostCharacter(text[text.index(after: end)])
+            else { break }
+            end = text.index(after: end)
+        }
+        guard var end = lastLabelEnd, labels >= 2 || (end < text.endIndex && text[end] == ":") else { return nil }
+        if end < text.endIndex, text[end] == ":" {
+            var port = text.index(after: end)
+            while port < text.endIndex, text[port].isASCII, text[port].isNumber { port = text.index(after: port) }
+            if port > text.index(after: end) { end = port } else if labels < 2 { return nil }
+        }
+        if end < text.endIndex, isWord(text[end]) || text[end] == "@" { return nil }
+        return end
     }
 }

@@ -162,8 +162,8 @@ package enum Validation {
 
     /// The usernames `@mentioned` in `text` (as written there, folded as usernames are), each once,
     /// in order, at most `maxMentions`: its `TextTokens` mentions. An `@` inside a word (an email
-    /// address) mentions nobody, and a name followed by `@` (`@bob@evil.example`, another
-    /// server's account) is not a local user's: it mentions nobody here.
+    /// address) mentions nobody, and a handle (`@bob@photos.example`, another server's account)
+    /// is that account's, `bob@photos.example`, never the local `bob`.
     public static func mentions(in text: String) -> [String] {
         var names: [String] = [], seen = Set<String>()
         for token in TextTokens.tokens(in: text) where token.kind == .mention {

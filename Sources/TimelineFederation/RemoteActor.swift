@@ -41,19 +41,8 @@ public struct RemoteActor: Equatable, Sendable {
         publicKey = pem
         locked = document["manuallyApprovesFollowers"] == .bool(true)
         summary = document["summary"]?.string
-        let icon: String? =
-            switch document["icon"] {
-            case .string(let url)?: url
-            case .array(let images)?: images.first.flatMap { $0["url"]?.string }
-            case let image?: image["url"]?.string
-            case nil: nil
-            }
+        let icon = document.all("icon").first.flatMap { $0.string ?? $0["url"]?.string }
         self.icon = icon.flatMap { $0.hasPrefix("https://") ? $0 : nil }
-        alsoKnownAs =
-            switch document["alsoKnownAs"] {
-            case .array(let ids)?: ids.compactMap(\.string)
-            case .string(let id)?: [id]
-            default: []
-            }
+        alsoKnownAs = document.all("alsoKnownAs").compactMap(\.string)
     }
 }

@@ -303,7 +303,13 @@ public final class TimelineAPI: Sendable {
 
     /// Runs `command` as the request's bearer (anonymous without one), from its client's address.
     func execute(_ command: Command, _ request: APIRequest) async throws(TimelineError) -> CommandResult {
-        try await service.execute(
+        if request.viewer != nil,
+            let text = (command.definition as? AddPostCommand)?.caption
+                ?? (command.definition as? AddCommentCommand)?.text
+        {
+            await resolveMentionedHandles(in: text, FederationURLs(origin: request.origin))
+        }
+        return try await service.execute(
             command, as: request.bearer.map { .session($0) } ?? .anonymous, origin: request.http.clientAddress)
     }
 

@@ -202,7 +202,11 @@ import TimelineDomain
     /// blocks the reader or whom the reader blocks, is plain text (no id given away);
     /// `@frank@evil.example` is not the local frank, and tells him nothing.
     @Test func mentionsOfHiddenAccountsAndOfOtherServersArePlainText() async throws {
-        #expect(Validation.mentions(in: "@frank@evil.example @gus. @hal.x@y @ivy@ @jo") == ["gus", "jo"])
+        // A handle is another server's account (#43: direct messages reach it), not the local frank.
+        #expect(
+            Validation.mentions(in: "@frank@evil.example @gus. @hal.x@y @ivy@ @jo") == [
+                "frank@evil.example", "gus", "jo"
+            ])
         try await withServer { server in
             let api = server.api
             let alice = try await api.signUp("alice"), bob = try await api.signUp("bob")

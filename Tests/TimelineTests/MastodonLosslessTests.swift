@@ -15,7 +15,12 @@ import TimelineDomain
         ("@zoë hello", [String](), [String]()),
         ("@zo hello", ["zo"], []),
         ("a#b", [], ["b"]),
-        ("@bob@evil.example", [], []),
+        // A handle names another server's account (#43), never the local bob.
+        ("@bob@evil.example", ["bob@evil.example"], []),
+        ("@bob@localhost:8443, hi", ["bob@localhost:8443"], []),
+        ("@bob@evil.example.", ["bob@evil.example"], []),
+        ("@bob@evil", [], []),
+        ("@bob@evil.exämple", [], []),
         ("@bob.@evil.example", [], []),
         ("write to email@example.com", [], []),
         ("#café and #Café.", [], ["café"]),
@@ -29,7 +34,7 @@ import TimelineDomain
         #expect(try Validation.hashtags(in: text) == hashtags, "\(text)")
         // Every name is an account here: the content links exactly the domain's mentions.
         let content = try MastodonContent(text, base: "http://h") { name throws(TimelineError) in "1" + name }
-        #expect(content.mentions.map(\.username) == mentions, "\(text)")
+        #expect(content.mentions.map(\.acct) == mentions, "\(text)")
         #expect(content.tags.map(\.name) == hashtags, "\(text)")
         // The tokens are the whole text, in order.
         #expect(TextTokens.tokens(in: text).map(\.text).joined() == text)

@@ -85,6 +85,54 @@ import TimelineDomain
         }
     }
 
+    /// Given bob at two.example writing to alice here, when his message comes in, then it is a
+    /// direct message to her alone, in her conversations; she answers it in the same conversation,
+    /// and his answer to hers joins it. A message addressed to nobody, one to an unknown user,
+    /// one not direct with addressees, and a text-alone post that is no message are refused.
+    @Test func aRemoteDirectMessageIsOneHereAndIsAnsweredInItsConversation() async throws {
+        let service = try openService()
+        let alice = try await service.createUser("alice").id, carol = try await service.createUser("carol").id
+        let bob = try #require(try await service.execute(Self.record(), as: .operator).profile).id
+        func receive(_ n: Int, to addressees: [UserID], visibility: PostVisibility = .direct, answering: PostID? = nil)
+            async throws -> PostID
+        {
+            let result = try await service.execute(
+                .receiveRemotePost(
+                    author: bob.rawValue, object: Self.actor + "/statuses/\(n)", caption: "@alice hello \(n)",
+                    media: [], visibility: visibility, addressees: addressees.map(\.rawValue),
+                    inReplyTo: answering?.rawValue),
+                as: .operator)
+            return try #require(result.post).id
+        }
+        let message = try await receive(1, to: [alice])
+        let seen = try service.post(message, viewer: alice).post
+        #expect(seen.visibility == .direct && seen.addressees == [alice] && seen.author == bob)
+        await expectError(.notFound) { _ = try service.post(message, viewer: carol) }
+        #expect(try service.conversations(of: alice).items.count == 1)
+        #expect(try service.conversations(of: carol).items.isEmpty)
+        // Her answer addresses him; his answer to it is in the same conversation.
+        let answer = try #require(
+            try await service.execute(
+                .addDirectPost(caption: "hi back", inReplyTo: message.rawValue), as: .user(alice.rawValue)
+            ).post
+        ).id
+        #expect(try service.post(answer, viewer: alice).post.addressees == [bob])
+        let again = try await receive(2, to: [alice], answering: answer)
+        #expect(try service.post(again, viewer: alice).post.inReplyTo == answer)
+        #expect(try service.conversations(of: alice).items.count == 1)
+
+        let before = try service.events(limit: 1000).count
+        await expectError(.invalidArgument, field: "addressees") { _ = try await receive(3, to: []) }
+        await expectError(.notFound) { _ = try await receive(4, to: [UserID("999999999999")]) }
+        await expectError(.invalidArgument, field: "addressees") {
+            _ = try await receive(5, to: [alice], visibility: .public)
+        }
+        await expectError(.invalidArgument, field: "image") {
+            _ = try await receive(6, to: [], visibility: .public)
+        }
+        #expect(try service.events(limit: 1000).count == before)
+    }
+
     @Test func theOperatorBlocksAndUnblocksAServer() async throws {
         let service = try openService()
         let alice = try await service.createUser("alice").id

@@ -7,7 +7,8 @@ it; a Follow signed with http-message-signatures (RFC 9421) is taken too; a lock
 a follow request and sends no Accept; and unsigned, forged, stale, tampered, oversized and
 wrong-host requests are refused with nothing changed.
 Then the outbox: alice's public and followers-only posts reach the peer as signed `Create`s
-through its shared inbox, a direct message never does, a deletion is a `Delete`, an edit is an `Update`, a locked
+through its shared inbox, a direct message to others never does (one to the peer does, to it
+alone; the peer's direct messages to alice are hers alone, one answering her public post too), a deletion is a `Delete`, an edit is an `Update`, a locked
 account's approval sends its `Accept`, and a peer answering 500 gets the activity again, once.
 The operator's `timeline federation block` refuses the peer's server and sends it nothing.
 A server failing longer than the set-aside time is set aside, its deliveries kept, and
@@ -115,13 +116,14 @@ answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", like))
 check(answer.status_code == 202 and alice_post()["likeCount"] == 0, "its Undo takes it back")
 reply = peer.activity("Create", {
     "id": f"{peer.origin}/notes/{uuid.uuid4()}", "type": "Note", "attributedTo": peer.id, "inReplyTo": note,
+    "to": ["https://www.w3.org/ns/activitystreams#Public"], "cc": [alice_actor],
     "content": '<p>Lovely &amp; warm <a href="https://x.example/tags/dusk">#<span>dusk</span></a></p>'
                '<p><script>alert(1)</script>second</p>'})
 answer = peer.post_cavage(f"{base}/inbox", reply)
 comments = alice_post()["comments"]["items"]
 check(answer.status_code == 202 and [(c["authorUsername"], c["text"]) for c in comments]
       == [(handle, "Lovely & warm #dusk\n\nalert(1)second")],
-      f"a reply Note is a comment, its HTML as text ({[c.get('text') for c in comments]})")
+      f"a public reply Note is a comment, its HTML as text ({[c.get('text') for c in comments]})")
 check(peer.post_cavage(f"{base}/inbox", peer.activity("Like", f"{alice_actor}/statuses/nopost")).status_code == 404,
       "a Like of no post is not found")
 answer = peer.post_cavage(f"{base}/inbox", peer.activity("Block", alice_actor))
@@ -196,6 +198,55 @@ check(peer.wait_for("Create", where=created(first_note)) is not None, "a later p
 second_note, _ = alice_posts("and another")
 check(peer.wait_for("Create", where=created(second_note)) is not None
       and peer.count("Create", where=created(direct_note)) == 0, "the direct message never does")
+
+# Direct messages both ways. Alice writes to the peer by its handle: the peer alone receives it,
+# addressed and mentioning it, signed by alice.
+to_peer_note, _ = alice_posts(f"@{handle} for your eyes only", "direct")
+delivered = peer.wait_for("Create", where=created(to_peer_note))
+check(delivered is not None and delivered[3]["object"]["to"] == [peer.id] and delivered[3]["object"]["cc"] == []
+      and {"type": "Mention", "href": peer.id, "name": f"@{handle}"} in delivered[3]["object"]["tag"],
+      f"alice's direct message reaches the peer, addressed to it alone ({delivered and delivered[3]['object']})")
+if delivered:
+    check(Peer.verify_cavage(delivered[0], delivered[1], published["publicKey"]["publicKeyPem"].encode()),
+          "httpsig verifies it with alice's key")
+here = base.split("://", 1)[1]
+
+
+def direct_posts(token):
+    return requests.get(f"{base}/v1/conversations/posts", headers={"Authorization": f"Bearer {token}"},
+                        timeout=30).json()["items"]
+
+
+def private_note(text, *, in_reply_to=None, to=None):
+    """A Note as Mastodon writes a direct one: to alice alone, naming her by her name only."""
+    note = {"id": f"{peer.origin}/notes/{uuid.uuid4()}", "type": "Note", "attributedTo": peer.id,
+            "to": to or [alice_actor], "cc": [],
+            "content": f'<p><span class="h-card"><a href="{alice_actor}" class="u-url mention">@<span>'
+                       f'alice{suffix}</span></a></span> {text}</p>',
+            "tag": [{"type": "Mention", "href": alice_actor, "name": f"@alice{suffix}@{here}"}]}
+    if in_reply_to:
+        note["inReplyTo"] = in_reply_to
+    return peer.activity("Create", note)
+
+
+# The peer writes to alice, as Mastodon does: a direct message to her, in her conversations.
+answer = peer.post_cavage(f"{base}/inbox", private_note("psst"))
+messages = direct_posts(alice_token)
+check(answer.status_code == 202 and [(m["authorUsername"], m["caption"]) for m in messages][:1]
+      == [(handle, f"@alice{suffix} psst")],
+      f"the peer's direct message is one to alice ({[(m.get('authorUsername'), m.get('caption')) for m in messages]})")
+check(all("psst" not in m["caption"] for m in direct_posts(bob_token)), "bob has nothing of it")
+# A direct answer to alice's public post is not a comment anyone may read: a message to her.
+before = alice_post()["commentCount"]
+answer = peer.post_cavage(f"{base}/inbox", private_note("about your dusk", in_reply_to=note))
+check(answer.status_code == 202 and alice_post()["commentCount"] == before
+      and any(m["caption"].endswith("about your dusk") for m in direct_posts(alice_token)),
+      "a direct answer to her public post is a message to her, not a comment")
+# One to nobody here is kept by nobody.
+answer = peer.post_cavage(f"{base}/inbox", private_note("to someone else", to=[f"{peer.origin}/users/other"]))
+check(answer.status_code == 202 and all("someone else" not in m["caption"] for m in direct_posts(alice_token)),
+      "a direct Note to nobody here is not kept")
+
 requests.delete(f"{base}/v1/posts/{public_id}", headers=auth, timeout=30)
 deleted = peer.wait_for("Delete", where=lambda a: a.get("object", {}).get("id") == public_note)
 check(deleted is not None and deleted[3]["object"]["type"] == "Tombstone", "its deletion reaches the peer")

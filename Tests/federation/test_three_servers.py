@@ -18,6 +18,9 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
   it on its card and comments on it from its page; two.test has both.
 - bob's followers-only post reaches alice and nobody else on one.test sees it; his direct
   message to carol at two.test never leaves two.test.
+- alice writes a direct message to bob and to tcarol at two.test (whom one.test looks up as she
+  posts): they alone have it, in one conversation; bob's answer reaches her in it; carol at
+  one.test and dave at two.test have nothing of either.
 - alice likes and answers bob's post: bob's post has her like and her comment at two.test, and
   bob is notified; her unlike takes the like back.
 - bob edits his caption, then deletes the post: one.test follows.
@@ -399,6 +402,38 @@ check(one.v1("GET", f"/v1/posts/{arrived.id}").status_code == 404, "the post is 
 # A secret that never travelled: nobody at one.test has it.
 check(all("a secret" not in s.content for s in a.timeline_home() + c.timeline_home()),
       "bob's direct message to tcarol never reached one.test")
+
+# Direct messages across servers. Alice writes to bob and to tcarol, whom one.test has not met
+# yet (looked up as she posts): two.test has it for them alone; bob answers in the conversation,
+# and alice has his answer; carol at one.test and dave at two.test have nothing of either.
+t = two.mastodon(tcarol_token)
+d = two.mastodon(dave_token)
+a.status_post(f"@bob@{two.domain} @tcarol@{two.domain} a word for you", visibility="direct")
+
+
+def conversation_with(mastodon, words):
+    return next((cv for cv in mastodon.conversations() if cv.last_status and words in cv.last_status.content), None)
+
+
+for name, mastodon in [("bob", b), ("tcarol", t)]:
+    got = eventually(lambda: conversation_with(mastodon, "a word for you"))
+    check(got is not None and got.last_status.visibility == "direct"
+          and got.last_status.account.acct == alice_there, f"{name} at two.test has alice's direct message")
+got = conversation_with(b, "a word for you")
+check(got is not None and {acct.acct for acct in got.accounts} == {alice_there, "tcarol"},
+      f"one conversation of alice, bob and tcarol ({got and [acct.acct for acct in got.accounts]})")
+if got:
+    b.status_post(f"@alice@{one.domain} back to you", in_reply_to_id=got.last_status.id, visibility="direct")
+answer = eventually(lambda: conversation_with(a, "back to you"))
+check(answer is not None and answer.last_status.account.acct == f"bob@{two.domain}"
+      and answer.last_status.in_reply_to_id is not None,
+      "bob's answer reaches alice at one.test, in answer to her message")
+check(len(a.conversations()) == 1, "in the same conversation as hers (alice has one)")
+check(eventually(lambda: conversation_with(t, "back to you")) is not None, "tcarol has bob's answer too")
+check(c.conversations() == [] and all("a word" not in s.content and "back to you" not in s.content
+                                      for s in c.timeline_home() + c.timeline_public()),
+      "carol at one.test has nothing of them")
+check(d.conversations() == [], "nor has dave at two.test")
 
 # A locked account at two.test, found as the web app finds people (/v1's search, by handle):
 # alice asks, dave approves.

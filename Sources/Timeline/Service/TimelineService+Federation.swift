@@ -95,6 +95,17 @@ extension TimelineService {
         }
     }
 
+    /// Who post `id` is (or was, when deleted since: read from the log) for: its author, its
+    /// visibility and, for a direct post, its addressees; nil when the log has no such post.
+    public func audience(ofPost id: PostID) throws(TimelineError)
+        -> (author: UserID, visibility: PostVisibility, addressees: [UserID])?
+    {
+        try read { view in
+            guard let record = try view.post(id) ?? gonePost(id, view) else { return nil }
+            return (record.author, record.visibility, record.addressees)
+        }
+    }
+
     /// The `Note` of another server that `post` is, and its author (a remote account), if it
     /// came from one and still exists.
     public func remoteObject(of post: PostID) throws(TimelineError) -> (object: String, author: UserID)? {

@@ -90,14 +90,17 @@ extension Decider {
     /// mention is read), known, not `me`, with no block either way, each once, in order.
     func addressees(of caption: String?, by me: UserRecord) throws -> [UserID] {
         guard let caption else { return [] }
-        var users: [UserID] = []
-        for name in Validation.mentions(in: caption) {
-            guard let user = try state.userID(username: name), user != me.id, !users.contains(user),
-                try !state.blockedEitherWay(me.id, user)
-            else { continue }
-            users.append(user)
+        return try addressable(Validation.mentions(in: caption).compactMap { try state.userID(username: $0) }, by: me)
+    }
+
+    /// Of `users`, whom `me` may address: not `me`, with no block either way, each once, in order.
+    func addressable(_ users: [UserID], by me: UserRecord) throws -> [UserID] {
+        var addressed: [UserID] = []
+        for user in users where user != me.id && !addressed.contains(user) {
+            guard try !state.blockedEitherWay(me.id, user) else { continue }
+            addressed.append(user)
         }
-        return users
+        return addressed
     }
 
     /// Whom `me`'s direct answer to the direct post `raw` addresses: the post's author and
@@ -109,12 +112,7 @@ extension Decider {
         guard post.visibility == .direct else {
             throw TimelineError.invalid("inReplyTo", "only a direct message is answered in a conversation")
         }
-        var users: [UserID] = []
-        for user in [post.author] + post.addressees + mentioned where user != me.id && !users.contains(user) {
-            guard try !state.blockedEitherWay(me.id, user) else { continue }
-            users.append(user)
-        }
-        return users
+        return try addressable([post.author] + post.addressees + mentioned, by: me)
     }
 
     /// The conversation `raw` in `me`'s list (`not_found` when it is not there).

@@ -396,7 +396,7 @@ extension Decider {
     func addPost(
         photos: PostPhotos, caption: String?, location: Place?, sensitive: Bool = false, warning: String? = nil,
         visibility: PostVisibility? = nil, poll: PollDraft? = nil, inReplyTo: String? = nil,
-        publishing schedule: ScheduledPostID? = nil, by me: UserRecord
+        addressing: [UserID]? = nil, publishing schedule: ScheduledPostID? = nil, by me: UserRecord
     ) throws -> Decision {
         let caption = try caption.map(Validation.caption).flatMap(nonEmpty)
         let tags = try caption.map(Validation.hashtags(in:)) ?? []
@@ -407,8 +407,11 @@ extension Decider {
         var event = PostAdded(
             postId: id, authorId: me.id, imageId: ImageID(""), caption: caption, hashtags: tags,
             visibility: visibility ?? (me.locked ? .followers : .public))
-        // A direct message addresses whom it mentions (`DirectMessages.swift`).
-        if event.visibility == .direct { event.addressees = try addressees(of: caption, by: me) }
+        // A direct message addresses whom it mentions (`DirectMessages.swift`), or, when it came
+        // from another server, whom its `Note` was addressed to here.
+        if event.visibility == .direct {
+            event.addressees = try addressing.map { try addressable($0, by: me) } ?? addressees(of: caption, by: me)
+        }
         // An answer in a conversation addresses its other participants too (`DirectMessages.swift`).
         if let inReplyTo {
             guard event.visibility == .direct else {

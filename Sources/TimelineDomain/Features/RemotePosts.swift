@@ -1,7 +1,7 @@
 import JSONModel
 
 // Remote posts (#43): a `Note` with photos that a remote account followed here posts on its own
-// server comes in through the inbox and becomes a post of that account's here, so that the
+// server, or a direct message it addresses to users here, comes in through the inbox and becomes a post of that account's here, so that the
 // fan-out places it in its local followers' home timelines exactly as a local post, and every
 // query, count and privacy rule treats it as one. `receiveRemotePost` (the operator's: the inbox
 // runs it, with the photos fetched and re-encoded by the photo pipeline as the account's media)
@@ -78,12 +78,25 @@ extension Decider {
         if let known = try state.remotePost(object: c.object), try state.post(known) != nil {
             return Decision(outcome: .success(.post(known)))
         }
-        guard c.visibility != .direct else {
-            throw TimelineError.invalid("visibility", "a remote post is public or for its author's followers")
+        // A direct one (a message) addresses users here: each known; the others are left out
+        // as a local message leaves them (`addressable`); an answer reaches its conversation.
+        var addressees: [UserID]?
+        if c.visibility == .direct {
+            addressees = try c.addressees.map { raw in
+                let user: UserID = try Validation.identifier(raw, field: "addressees")
+                guard try state.user(user) != nil else { throw TimelineError.notFound("user", user.rawValue) }
+                return user
+            }
+            guard addressees?.isEmpty == false || c.inReplyTo != nil else {
+                throw TimelineError.invalid("addressees", "a direct message addresses someone")
+            }
+        } else if !c.addressees.isEmpty || c.inReplyTo != nil {
+            throw TimelineError.invalid("addressees", "only a direct message has addressees or answers one")
         }
         var decision = try addPost(
-            photos: .media(c.media), caption: c.caption, location: nil, sensitive: c.sensitive, warning: c.warning,
-            visibility: c.visibility, by: author)
+            photos: c.media.isEmpty ? .none : .media(c.media), caption: c.caption, location: nil,
+            sensitive: c.sensitive, warning: c.warning, visibility: c.visibility, inReplyTo: c.inReplyTo,
+            addressing: addressees, by: author)
         guard case .success(.post(let id)) = decision.outcome else { return decision }
         decision.events.append(.remotePostSeen(RemotePostSeen(postId: id, authorId: authorId, object: c.object)))
         decision.actor = authorId
@@ -104,17 +117,21 @@ package struct ReceiveRemotePostCommand: CommandDefinition {
     package let caption: String?
     /// The photos, uploaded as `author`'s media (1–10).
     package let media: [String]
-    /// Who sees it: `public` or `followers`.
+    /// Who sees it: `public`, `followers`, or `direct` (its addressees).
     package let visibility: PostVisibility
     /// Whether its photos are sensitive.
     package let sensitive: Bool
     /// Its content warning (`summary`).
     package let warning: String?
+    /// A direct one's addressees here: the users its `Note` is addressed to.
+    package let addressees: [String]
+    /// The direct post here that a direct one answers, in its conversation.
+    package let inReplyTo: String?
 
     /// A `receiveRemotePost` command with these fields.
     package init(
         author: String, object: String, caption: String?, media: [String], visibility: PostVisibility,
-        sensitive: Bool, warning: String?
+        sensitive: Bool, warning: String?, addressees: [String] = [], inReplyTo: String? = nil
     ) {
         self.author = author
         self.object = object
@@ -123,18 +140,21 @@ package struct ReceiveRemotePostCommand: CommandDefinition {
         self.visibility = visibility
         self.sensitive = sensitive
         self.warning = warning
+        self.addressees = addressees
+        self.inReplyTo = inReplyTo
     }
     /// Reads the fields.
     package init(_ fields: some CommandFields) throws(TimelineError) {
         let raw = try fields.optionalString("visibility") ?? "public"
         guard let visibility = PostVisibility(rawValue: raw) else {
-            throw TimelineError.invalid("visibility", "visibility must be public or followers")
+            throw TimelineError.invalid("visibility", "visibility must be public, followers or direct")
         }
         self.init(
             author: try fields.string("author"), object: try fields.string("object"),
             caption: try fields.optionalString("caption"), media: try fields.optionalList("media") ?? [],
             visibility: visibility, sensitive: try fields.optionalBool("sensitive") ?? false,
-            warning: try fields.optionalString("warning"))
+            warning: try fields.optionalString("warning"), addressees: try fields.optionalList("addressees") ?? [],
+            inReplyTo: try fields.optionalString("inReplyTo"))
     }
     /// Writes the fields.
     package func encode(to fields: inout CommandJSON) {
@@ -145,6 +165,8 @@ package struct ReceiveRemotePostCommand: CommandDefinition {
         fields.set("visibility", visibility.rawValue)
         fields.set("sensitive", sensitive)
         fields.set("warning", warning)
+        if !addressees.isEmpty { fields.set("addressees", strings: addressees) }
+        fields.set("inReplyTo", inReplyTo)
     }
     /// Decides `receiveRemotePost` for `actor`.
     package func decide<State: DecisionState>(_ decider: Decider<State>, actor: Actor) throws -> Decision {
@@ -154,14 +176,15 @@ package struct ReceiveRemotePostCommand: CommandDefinition {
 
 extension Command {
     /// Records the remote account `author`'s post, the `Note` `object` of its server, with the
-    /// photos it uploaded here (the operator's: the inbox runs it).
+    /// photos it uploaded here (the operator's: the inbox runs it); a direct one addresses
+    /// `addressees` and may answer the direct post `inReplyTo`.
     public static func receiveRemotePost(
         author: String, object: String, caption: String?, media: [String], visibility: PostVisibility,
-        sensitive: Bool = false, warning: String? = nil
+        sensitive: Bool = false, warning: String? = nil, addressees: [String] = [], inReplyTo: String? = nil
     ) -> Command {
         Command(
             ReceiveRemotePostCommand(
                 author: author, object: object, caption: caption, media: media, visibility: visibility,
-                sensitive: sensitive, warning: warning))
+                sensitive: sensitive, warning: warning, addressees: addressees, inReplyTo: inReplyTo))
     }
 }

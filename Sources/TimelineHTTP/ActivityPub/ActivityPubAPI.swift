@@ -144,15 +144,14 @@ extension TimelineAPI {
     }
 
     /// `post` as a `Note`: its caption as HTML with its hashtags and mentions linked (and
-    /// listed in `tag`), each photo or video an attachment named by its alt text.
+    /// listed in `tag`), each photo or video an attachment named by its alt text. A direct post
+    /// mentions, and is addressed to, its addressees, and names the `Note` it answers.
     func note(_ post: Post, _ urls: FederationURLs, withContext: Bool) throws(TimelineError) -> ActivityStreams.Note {
         let content = try MastodonContent(post.caption ?? "", base: urls.origin) { name throws(TimelineError) in
             try service.mentionedUser(name, viewer: nil)?.rawValue
         }
-        let mentions = content.mentions.map {
-            ActivityStreams.Tag(
-                type: "Mention", href: urls.actor(UserID($0.id)), name: "@\($0.username)@\(urls.domain)")
-        }
+        let mentioned = post.visibility == .direct ? post.addressees : content.mentions.map { UserID($0.id) }
+        let mentions = try mentioned.map { user throws(TimelineError) in try mention(user, urls) }
         let hashtags = content.tags.map { ActivityStreams.Tag(type: "Hashtag", href: $0.url, name: "#\($0.name)") }
         let (to, cc) = audience(post, urls, mentioned: mentions.map(\.href))
         return ActivityStreams.Note(
@@ -161,7 +160,26 @@ extension TimelineAPI {
             sensitive: post.sensitive || post.warning != nil, published: JSONOutput.timestamp(post.createdAt),
             updated: post.editedAt.map { JSONOutput.timestamp($0) },
             url: urls.postPage(post.id, by: post.authorUsername), to: to, cc: cc,
-            inReplyTo: nil, attachment: post.media.compactMap { attachment($0, urls) }, tag: hashtags + mentions)
+            inReplyTo: try post.inReplyTo.map { answered throws(TimelineError) in
+                try noteID(of: answered, seenBy: post.author, urls)
+            },
+            attachment: post.media.compactMap { attachment($0, urls) }, tag: hashtags + mentions)
+    }
+
+    /// The `Mention` of `user`: a local user's actor here, another server's account's there.
+    private func mention(_ user: UserID, _ urls: FederationURLs) throws(TimelineError) -> ActivityStreams.Tag {
+        if let remote = try service.remoteAccount(user) {
+            return ActivityStreams.Tag(type: "Mention", href: remote.actor, name: "@" + remote.username)
+        }
+        let username = try service.user(user, countingUnread: false).username
+        return ActivityStreams.Tag(type: "Mention", href: urls.actor(user), name: "@\(username)@\(urls.domain)")
+    }
+
+    /// The `Note` id of `post` (which `viewer` sees): its own server's for another server's post,
+    /// this server's otherwise.
+    func noteID(of post: PostID, seenBy viewer: UserID, _ urls: FederationURLs) throws(TimelineError) -> String {
+        if let remote = try service.remoteObject(of: post) { return remote.object }
+        return urls.note(post, by: try service.post(post, viewer: viewer, comments: PageRequest(limit: 1)).post.author)
     }
 
     /// The `Create` of a local user's `comment` on another server's post, its `Note` `object` by

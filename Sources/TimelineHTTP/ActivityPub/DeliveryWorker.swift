@@ -10,10 +10,12 @@ import TimelineFederation
 /// user's key, each on its own task (a slow or dead server holds up no other), retrying a failure
 /// after (n⁴ + 15) seconds, as Mastodon does, 16 times. A restart resumes from the journal.
 ///
-/// What it delivers now: a new public or followers-only post (`Create`), an edited one
-/// (`Update`) and a deleted or removed one (`Delete`) to the author's remote followers, once per server (the shared inbox,
-/// else the follower's own); and the answer to a remote account's follow of a local user,
-/// `Accept` when it is followed (at once, or when its request is approved) or `Reject`.
+/// What it delivers now: a new post (`Create`), an edited one (`Update`) and a deleted or removed
+/// one (`Delete`) to the author's remote followers, or a direct one's remote addressees, once per
+/// server (the shared inbox, else the account's own); a local user's follows, likes, comments,
+/// boosts and blocks of remote accounts; a changed profile; and the answer to a remote account's
+/// follow of a local user, `Accept` when it is followed (at once, or when its request is
+/// approved) or `Reject`.
 public final class DeliveryWorker: Sendable {
     /// How the worker paces itself.
     public struct Options: Sendable {
@@ -154,11 +156,19 @@ public final class DeliveryWorker: Sendable {
             return [delivery(kind, actor: actor, post: post, remote: remote, subject: subject, inbox: account.inbox)]
         }
 
-        // A post's news goes to its author's remote followers; a follow's answer to the follower.
-        func toFollowers(_ kind: FederationDelivery.Kind, of author: UserID, _ post: PostID) throws
+        // A local post's news goes to whom it is for: its author's remote followers, or a direct
+        // post's remote addressees (as it was posted, when it is gone since). A follow's answer
+        // goes to the follower.
+        func toAudience(_ kind: FederationDelivery.Kind, of author: UserID, _ post: PostID) throws
             -> [FederationDelivery]
         {
-            try remoteInboxes(following: author).map { delivery(kind, actor: author, post: post, inbox: $0) }
+            guard try service.remoteAccount(author) == nil, let audience = try service.audience(ofPost: post) else {
+                return []
+            }
+            let inboxes =
+                audience.visibility == .direct
+                ? try remoteInboxes(of: audience.addressees) : try remoteInboxes(following: author)
+            return inboxes.map { delivery(kind, actor: author, post: post, inbox: $0) }
         }
         func answer(_ kind: FederationDelivery.Kind, _ follow: Follow) throws -> [FederationDelivery] {
             guard let remote = try service.remoteAccount(follow.followerId),
@@ -167,12 +177,10 @@ public final class DeliveryWorker: Sendable {
             return [delivery(kind, actor: follow.followeeId, follower: follow.followerId, inbox: remote.inbox)]
         }
         switch event.event {
-        case .postAdded(let e) where e.visibility != .direct:
-            guard try service.remoteAccount(e.authorId) == nil else { return [] }
-            return try toFollowers(.create, of: e.authorId, e.postId)
-        case .postEdited(let e): return try toFollowers(.update, of: e.authorId, e.postId)
-        case .postDeleted(let e): return try toFollowers(.delete, of: e.authorId, e.postId)
-        case .postRemoved(let e): return try toFollowers(.delete, of: e.authorId, e.postId)
+        case .postAdded(let e): return try toAudience(.create, of: e.authorId, e.postId)
+        case .postEdited(let e): return try toAudience(.update, of: e.authorId, e.postId)
+        case .postDeleted(let e): return try toAudience(.delete, of: e.authorId, e.postId)
+        case .postRemoved(let e): return try toAudience(.delete, of: e.authorId, e.postId)
         case .followed(let e): return try answer(.accept, e)
         case .followRequestRejected(let e): return try answer(.reject, e)
         case .followRequested(let e): return try toRemote(.follow, by: e.followerId, about: e.followeeId)
@@ -215,17 +223,26 @@ public final class DeliveryWorker: Sendable {
     /// The inboxes of `user`'s remote followers, one per server (its shared inbox, when it has one).
     private func remoteInboxes(following user: UserID) throws -> [String] {
         let service = api.service
-        var inboxes: [String] = [], seen = Set<String>()
+        var followers: [UserID] = []
         var page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit))
         while true {
-            for follower in page.items where follower.username.contains("@") {
-                guard let remote = try service.remoteAccount(follower.id) else { continue }
-                let inbox = remote.sharedInbox ?? remote.inbox
-                if try !service.isBlocked(serverOf: inbox), seen.insert(inbox).inserted { inboxes.append(inbox) }
-            }
-            guard let next = page.next else { return inboxes }
+            followers += page.items.filter { $0.username.contains("@") }.map(\.id)
+            guard let next = page.next else { return try remoteInboxes(of: followers) }
             page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit, before: next))
         }
+    }
+
+    /// The inboxes of the remote accounts among `users`, one per server (its shared inbox, when
+    /// it has one), less the blocked servers'.
+    private func remoteInboxes(of users: [UserID]) throws -> [String] {
+        let service = api.service
+        var inboxes: [String] = [], seen = Set<String>()
+        for user in users {
+            guard let remote = try service.remoteAccount(user) else { continue }
+            let inbox = remote.sharedInbox ?? remote.inbox
+            if try !service.isBlocked(serverOf: inbox), seen.insert(inbox).inserted { inboxes.append(inbox) }
+        }
+        return inboxes
     }
 
     // MARK: - Sending
@@ -362,10 +379,8 @@ public final class DeliveryWorker: Sendable {
         case .deleteActor:
             return delivery.signed.map { Array($0.body.utf8) }
         case .create, .update:
-            // A direct post is never delivered (an edit of one neither).
             guard let id = delivery.post.map(PostID.init),
-                let post = try? service.post(id, viewer: actor, comments: PageRequest(limit: 1)).post,
-                post.visibility != .direct
+                let post = try? service.post(id, viewer: actor, comments: PageRequest(limit: 1)).post
             else { return nil }
             var activity = try api.create(post, urls, withContext: true)
             if delivery.kind == .update {

@@ -146,8 +146,7 @@ extension TimelineAPI {
         case "Flag":
             // Mastodon's report: the objects are the account reported and the posts it names.
             let reason = String((activity["content"]?.string ?? "").prefix(500))
-            let objects: [JSONValue] =
-                if case .array(let items)? = activity["object"] { items } else { activity["object"].map { [$0] } ?? [] }
+            let objects = activity.all("object")
             let posts = objects.compactMap { (try? localPost($0, urls))?.rawValue }
             let accounts = objects.compactMap { (try? localActor($0, urls))?.rawValue }
             if let account = accounts.first {
@@ -162,7 +161,7 @@ extension TimelineAPI {
         case "Create" where activity["object"]?["type"]?.string == "Note":
             try await receiveNote(activity["object"] ?? .null, from: account, urls)
         case "Update" where activity["object"]?["type"]?.string == "Note":
-            try await receiveNoteUpdate(activity["object"] ?? .null, from: account)
+            try await receiveNoteUpdate(activity["object"] ?? .null, from: account, urls)
         case "Update" where Self.id(of: activity["object"]) == account.actor:
             // The actor changed (its bio, photo, key): fetched again from its server, not taken
             // from the activity, and recorded with its profile.

@@ -7,34 +7,68 @@ import TimelineFederation
 /// What the inbox does with other servers' posts (#43): a `Create` of a `Note` with photos by an
 /// account somebody here follows becomes that account's post here (`receiveRemotePost`), its
 /// photos fetched from its server and re-encoded by the photo pipeline as the account's media
-/// (never served from the remote URL); its `Update` edits the caption, its `Delete` deletes it;
-/// an `Announce` of a post known here is the account's boost. A `Note` without a photo, a direct
-/// one (addressed to no collection), or by an account nobody here follows is acknowledged and
-/// not kept: this is a photo network, and nobody here asked for it.
+/// (never served from the remote URL); a direct one (addressed to no collection) to users here
+/// is a direct message to them; a reply to a post here is a comment when it is for everyone who
+/// sees that post, or a direct message in its conversation when that post is one. Its `Update`
+/// edits the caption, its `Delete` deletes it; an `Announce` of a post known here is the
+/// account's boost. A `Note` without a photo that is no message, or by an account nobody here
+/// follows, is acknowledged and not kept: this is a photo network, and nobody here asked for it.
 extension TimelineAPI {
-    /// A `Create` of a `Note`: a comment when it answers a post here, else a post of its own
-    /// (`forFollowersOnly`: only when somebody here follows its author; a search that resolves
-    /// it keeps it anyway).
+    /// A `Create` of a `Note` (`forFollowersOnly`: a post of its own is kept only when somebody
+    /// here follows its author; a search that resolves it keeps it anyway).
     func receiveNote(
         _ note: JSONValue, from account: RemoteAccountSeen, _ urls: FederationURLs, forFollowersOnly: Bool = true
     ) async throws(TimelineError) {
-        let me = Caller.user(account.userId.rawValue)
-        let text = RemoteHTML.text(note["content"]?.string ?? "")
-        guard let federation = options.federation else { return }
-        if let answered = note["inReplyTo"]?.string {
-            // An answer to a post here (local, or another server's that came in): a comment.
-            guard let post = try knownPost(.string(answered), urls) else { return }
-            _ = try await service.execute(
-                .addComment(post: post.rawValue, text: String(text.unicodeScalars.prefix(Validation.maxComment))),
-                as: me)
+        guard Self.id(of: note["attributedTo"]) == account.actor, let object = note["id"]?.string else { return }
+        let text = Self.text(of: note, urls)
+        let visibility = Self.visibility(of: note)
+        let addressees = Self.audience(of: note).compactMap(urls.user(ofActor:))
+        if let answered = note["inReplyTo"].flatMap(Self.id(of:)) {
+            guard let post = try knownPost(.string(answered), urls), let audience = try service.audience(ofPost: post)
+            else {
+                // An answer to a post not known here: only its words to users here are kept.
+                if visibility == nil, !addressees.isEmpty {
+                    try await receivePost(note, object, text, by: account, .direct, to: addressees, urls)
+                }
+                return
+            }
+            let toAuthor = Self.audience(of: note).contains(try actorID(of: audience.author, urls))
+            if audience.visibility == .direct {
+                // An answer in a conversation of direct messages.
+                try await receivePost(note, object, text, by: account, .direct, to: addressees, answering: post, urls)
+            } else if visibility == .public || (audience.visibility == .followers && toAuthor) {
+                // A comment: for everyone (it shows to whoever sees the post), or to a post for
+                // followers addressed to its author (as a comment on it is here).
+                _ = try await service.execute(
+                    .addComment(post: post.rawValue, text: String(text.unicodeScalars.prefix(Validation.maxComment))),
+                    as: .user(account.userId.rawValue))
+            } else if !addressees.isEmpty {
+                // Words for a few, in answer to a public post: a direct message to those here.
+                try await receivePost(note, object, text, by: account, .direct, to: addressees, urls)
+            }
             return
         }
-        guard Self.id(of: note["attributedTo"]) == account.actor, let object = note["id"]?.string,
-            let visibility = Self.visibility(of: note)
-        else { return }
+        guard let visibility else {
+            if !addressees.isEmpty {
+                try await receivePost(note, object, text, by: account, .direct, to: addressees, urls)
+            }
+            return
+        }
         if forFollowersOnly, try service.user(account.userId, countingUnread: false).followerCount == 0 { return }
-        // Fetched as one of the author's followers here: a followers-only post's photos are theirs to see.
-        let signer = try await followerKey(of: account, urls)
+        try await receivePost(note, object, text, by: account, visibility, urls)
+    }
+
+    /// Records `note` as `account`'s post `visibility` (a direct one `to` users here, perhaps
+    /// `answering` a direct post here), its photos fetched and uploaded as the account's. A post
+    /// that is no message needs a photo that could be fetched.
+    private func receivePost(
+        _ note: JSONValue, _ object: String, _ text: String, by account: RemoteAccountSeen,
+        _ visibility: PostVisibility, to addressees: [UserID] = [], answering: PostID? = nil, _ urls: FederationURLs
+    ) async throws(TimelineError) {
+        guard let federation = options.federation else { return }
+        let me = Caller.user(account.userId.rawValue)
+        // Fetched as one who may see it here: a follower of the author, or an addressee.
+        let signer = try await localSigner(of: account, addressees: addressees, urls)
         var media: [String] = []
         for (url, alt) in Self.photos(of: note).prefix(MediaPolicy.maxPerPost) {
             // A photo that cannot be fetched or is no image is left out, as a broken one would be.
@@ -47,30 +81,44 @@ extension TimelineAPI {
             else { continue }
             media.append(uploaded.id)
         }
-        guard !media.isEmpty else { return }
+        let caption = String(text.unicodeScalars.prefix(Validation.maxCaption))
+        guard !media.isEmpty || (visibility == .direct && !caption.isEmpty) else { return }
         _ = try await service.execute(
             .receiveRemotePost(
-                author: account.userId.rawValue, object: object,
-                caption: String(text.unicodeScalars.prefix(Validation.maxCaption)), media: media,
+                author: account.userId.rawValue, object: object, caption: caption, media: media,
                 visibility: visibility, sensitive: note["sensitive"] == .bool(true),
-                warning: note["summary"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(Validation.maxWarning)) }
-            ),
+                warning: note["summary"]?.string.flatMap {
+                    $0.isEmpty ? nil : String($0.prefix(Validation.maxWarning))
+                },
+                addressees: addressees.map(\.rawValue), inReplyTo: answering?.rawValue),
             as: .operator)
     }
 
-    /// The signing key of a local follower of `account` (one, the first found), if it has any.
-    private func followerKey(of account: RemoteAccountSeen, _ urls: FederationURLs) async throws(TimelineError)
-        -> (keyId: String, key: RSAKey)?
+    /// The actor id of `user`: a remote account's own, a local user's here.
+    private func actorID(of user: UserID, _ urls: FederationURLs) throws(TimelineError) -> String {
+        try service.remoteAccount(user)?.actor ?? urls.actor(user)
+    }
+
+    /// The signing key of a local user who may see `account`'s post: the first of `addressees`,
+    /// else a local follower of the account (one, the first found), if there is one.
+    private func localSigner(of account: RemoteAccountSeen, addressees: [UserID], _ urls: FederationURLs)
+        async throws(TimelineError) -> (keyId: String, key: RSAKey)?
     {
-        let followers = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit)).items
-        guard let local = followers.first(where: { !$0.username.contains("@") }) else { return nil }
-        return (urls.key(local.id), try await service.actorSigningKey(of: local.id))
+        var local = addressees.first
+        if local == nil {
+            let followers = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit)).items
+            local = followers.first { !$0.username.contains("@") }?.id
+        }
+        guard let local else { return nil }
+        return (urls.key(local), try await service.actorSigningKey(of: local))
     }
 
     /// An `Update` of a `Note` that came in: its caption as it now is.
-    func receiveNoteUpdate(_ note: JSONValue, from account: RemoteAccountSeen) async throws(TimelineError) {
+    func receiveNoteUpdate(_ note: JSONValue, from account: RemoteAccountSeen, _ urls: FederationURLs)
+        async throws(TimelineError)
+    {
         guard let object = note["id"]?.string, let post = try service.remotePost(object: object) else { return }
-        let text = RemoteHTML.text(note["content"]?.string ?? "")
+        let text = Self.text(of: note, urls)
         _ = try await service.execute(
             .editPost(post: post.rawValue, caption: .some(String(text.unicodeScalars.prefix(Validation.maxCaption)))),
             as: .user(account.userId.rawValue))
@@ -85,38 +133,56 @@ extension TimelineAPI {
     /// Who sees a `Note`: everyone when it addresses the public (Mastodon's public and unlisted),
     /// its author's followers when it addresses a collection, `nil` for a direct one.
     static func visibility(of note: JSONValue) -> PostVisibility? {
-        let audience = ["to", "cc"].flatMap { member -> [String] in
-            switch note[member] {
-            case .array(let items)?: items.compactMap(\.string)
-            case .string(let one)?: [one]
-            default: []
-            }
-        }
+        let audience = audience(of: note)
         let publicNames: Set<String> = [ActivityStreams.publicAudience, "as:Public", "Public"]
         if audience.contains(where: publicNames.contains) { return .public }
         return audience.contains { $0.hasSuffix("/followers") } ? .followers : nil
     }
 
+    /// Whom a `Note` is addressed to: its `to` and `cc`.
+    static func audience(of note: JSONValue) -> [String] {
+        (note.all("to") + note.all("cc")).compactMap(\.string)
+    }
+
+    /// A `Note`'s text: its HTML as plain text, each mention as it reads here. Mastodon writes a
+    /// mention of another server's account by its name alone (`@carol`), which here would be the
+    /// local carol: it is written out as the handle its `Mention` tag names (`@carol@three.example`);
+    /// a handle of this server's (`@alice@this.example`) is its local name, `@alice`.
+    static func text(of note: JSONValue, _ urls: FederationURLs) -> String {
+        let text = RemoteHTML.text(note["content"]?.string ?? "")
+        var handles: [String: String] = [:]
+        for tag in note.all("tag") where tag["type"]?.string == "Mention" {
+            guard let handle = tag["name"]?.string.map({ String($0.drop { $0 == "@" }).lowercased() }),
+                let at = handle.firstIndex(of: "@")
+            else { continue }
+            handles[String(handle[..<at])] = handle
+        }
+        var out = ""
+        for token in TextTokens.tokens(in: text) {
+            guard token.kind == .mention else {
+                out += token.text
+                continue
+            }
+            let name = token.name.lowercased()
+            let handle = name.contains("@") ? name : handles[name] ?? name
+            let parts = handle.split(separator: "@", maxSplits: 1)
+            if parts.count == 2, parts[1] == urls.domain.lowercased() {
+                out += "@\(parts[0])"
+            } else {
+                out += handle == name ? String(token.text) : "@\(handle)"
+            }
+        }
+        return out
+    }
+
     /// A `Note`'s photos: each attachment that is an image, its URL and its alt text (`name`).
     static func photos(of note: JSONValue) -> [(url: String, alt: String?)] {
-        let attachments: [JSONValue] =
-            switch note["attachment"] {
-            case .array(let items)?: items
-            case let one?: [one]
-            case nil: []
-            }
-        return attachments.compactMap { attachment in
+        note.all("attachment").compactMap { attachment in
             let mediaType = attachment["mediaType"]?.string ?? ""
             guard mediaType.hasPrefix("image/") || (mediaType.isEmpty && attachment["type"]?.string == "Image") else {
                 return nil
             }
-            let url: String? =
-                switch attachment["url"] {
-                case .string(let url)?: url
-                case .array(let links)?: links.first.flatMap { $0.string ?? $0["href"]?.string }
-                case let link?: link["href"]?.string
-                case nil: nil
-                }
+            let url = attachment.all("url").first.flatMap { $0.string ?? $0["href"]?.string }
             guard let url, url.hasPrefix("https://") else { return nil }
             return (url, attachment["name"]?.string.flatMap { $0.isEmpty ? nil : $0 })
         }

@@ -50,6 +50,26 @@ extension TimelineAPI {
         return try await record(fetched)
     }
 
+    /// The most handles one post or comment has looked up before it is decided.
+    static let maxHandlesLookedUp = 5
+
+    /// Before a signed-in user's post or comment is decided: the handles it mentions that are not
+    /// known here yet (`@bob@photos.example`) are looked up (WebFinger, then the actor) and
+    /// recorded, at most `maxHandlesLookedUp`, all at once, so that the mention names them and a
+    /// direct message reaches them, as Mastodon resolves mentions when posting. A handle that
+    /// cannot be found stays text.
+    func resolveMentionedHandles(in text: String, _ urls: FederationURLs) async {
+        guard options.federation != nil else { return }
+        let unknown = Validation.mentions(in: text).filter { name in
+            name.contains("@") && (try? service.userID(named: name)) == nil
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for handle in unknown.prefix(Self.maxHandlesLookedUp) {
+                group.addTask { _ = try? await self.resolveRemote("@" + handle, urls) }
+            }
+        }
+    }
+
     /// What a search for `query` finds on other servers: the account a handle (`@name@host`) or
     /// an actor's URL names, or the post a `Note`'s URL names (with its author); nothing for a
     /// query that is neither, or a handle of this server's.

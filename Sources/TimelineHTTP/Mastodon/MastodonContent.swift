@@ -3,8 +3,8 @@ import Timeline
 
 /// A caption or comment as Mastodon's `content`: the text escaped, in a paragraph, lines broken
 /// with `<br>`, `#hashtags` linked as Mastodon links them (`class="mention hashtag"`,
-/// `rel="tag"`) and `@mentions` of accounts that exist linked as `h-card`s (`@name@domain`,
-/// another server's account, is plain text: no local account is named); with the `mentions`
+/// `rel="tag"`) and `@mentions` of accounts that exist linked as `h-card`s (a handle,
+/// `@name@host`, is another server's account's); with the `mentions`
 /// and `tags` a status lists beside it. The hashtags and mentions are the domain's own
 /// (`TextTokens`): the ones a caption is indexed under and the ones notified.
 struct MastodonContent {
@@ -42,7 +42,9 @@ struct MastodonContent {
                     "<span class=\"h-card\"><a href=\"\(HTMLText.escape(url))\" class=\"u-url mention\">@<span>"
                     + "\(HTMLText.escape(String(token.name)))</span></a></span>"
                 if seenMentions.insert(username).inserted {
-                    mentions.append(Mastodon.Mention(id: id, username: username, acct: username, url: url))
+                    // Another server's account: its name, and its handle as `acct`.
+                    let name = username.split(separator: "@").first.map(String.init) ?? username
+                    mentions.append(Mastodon.Mention(id: id, username: name, acct: username, url: url))
                 }
             }
         }
