@@ -95,6 +95,38 @@ extension TimelineService {
         }
     }
 
+    /// The remote accounts following `user` (what was last recorded of each), less suspended
+    /// ones: whom `user`'s posts are delivered to. Read from the follow edges alone (no profile
+    /// is built), in the order of their ids.
+    public func remoteFollowers(of user: UserID) throws(TimelineError) -> [RemoteAccountSeen] {
+        try read { view in
+            var accounts: [RemoteAccountSeen] = []
+            try view.models.follows.forEachFollower(of: user, view.txn) { follower in
+                guard let remote = try view.models.federation.remoteAccount(follower, view.txn),
+                    try !view.isSuspended(follower)
+                else { return }
+                accounts.append(remote)
+            }
+            return accounts
+        }
+    }
+
+    /// The local users following `user`, less suspended ones, at most `limit`, in the order of
+    /// their ids (read as `remoteFollowers(of:)` is).
+    public func localFollowers(of user: UserID, limit: Int = .max) throws(TimelineError) -> [UserID] {
+        try read { view in
+            var users: [UserID] = []
+            guard limit > 0 else { return users }
+            try view.models.follows.followers.forEach(in: user, view.txn) { follower, _ in
+                if try view.models.federation.remoteAccount(follower, view.txn) == nil, try !view.isSuspended(follower) {
+                    users.append(follower)
+                }
+                return users.count < limit
+            }
+            return users
+        }
+    }
+
     /// Who post `id` is (or was, when deleted since: read from the log) for: its author, its
     /// visibility and, for a direct post, its addressees; nil when the log has no such post.
     public func audience(ofPost id: PostID) throws(TimelineError)

@@ -222,25 +222,21 @@ public final class DeliveryWorker: Sendable {
 
     /// The inboxes of `user`'s remote followers, one per server (its shared inbox, when it has one).
     private func remoteInboxes(following user: UserID) throws -> [String] {
-        let service = api.service
-        var followers: [UserID] = []
-        var page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit))
-        while true {
-            followers += page.items.filter { $0.username.contains("@") }.map(\.id)
-            guard let next = page.next else { return try remoteInboxes(of: followers) }
-            page = try service.followers(of: user, PageRequest(limit: PageRequest.maxLimit, before: next))
-        }
+        try remoteInboxes(of: api.service.remoteFollowers(of: user))
     }
 
-    /// The inboxes of the remote accounts among `users`, one per server (its shared inbox, when
-    /// it has one), less the blocked servers'.
+    /// The inboxes of the remote accounts among `users`, one per server.
     private func remoteInboxes(of users: [UserID]) throws -> [String] {
-        let service = api.service
+        try remoteInboxes(of: users.compactMap { try api.service.remoteAccount($0) })
+    }
+
+    /// The inboxes of `accounts`, one per server (its shared inbox, when it has one), less the
+    /// blocked servers'.
+    private func remoteInboxes(of accounts: [RemoteAccountSeen]) throws -> [String] {
         var inboxes: [String] = [], seen = Set<String>()
-        for user in users {
-            guard let remote = try service.remoteAccount(user) else { continue }
+        for remote in accounts {
             let inbox = remote.sharedInbox ?? remote.inbox
-            if try !service.isBlocked(serverOf: inbox), seen.insert(inbox).inserted { inboxes.append(inbox) }
+            if seen.insert(inbox).inserted, try !api.service.isBlocked(serverOf: inbox) { inboxes.append(inbox) }
         }
         return inboxes
     }

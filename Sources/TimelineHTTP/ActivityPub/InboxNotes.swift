@@ -104,12 +104,8 @@ extension TimelineAPI {
     private func localSigner(of account: RemoteAccountSeen, addressees: [UserID], _ urls: FederationURLs)
         async throws(TimelineError) -> (keyId: String, key: RSAKey)?
     {
-        var local = addressees.first
-        if local == nil {
-            let followers = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit)).items
-            local = followers.first { !$0.username.contains("@") }?.id
-        }
-        guard let local else { return nil }
+        let follower = addressees.isEmpty ? try service.localFollowers(of: account.userId, limit: 1).first : nil
+        guard let local = addressees.first ?? follower else { return nil }
         return (urls.key(local), try await service.actorSigningKey(of: local))
     }
 

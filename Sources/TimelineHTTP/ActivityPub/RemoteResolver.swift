@@ -121,14 +121,7 @@ extension TimelineAPI {
             throw TimelineError(.forbidden, "the account moved to does not say it is also \(account.username)")
         }
         let moved = try await record(fetched)
-        var followers: [UserID] = []
-        var page = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit))
-        while true {
-            followers += page.items.filter { !$0.username.contains("@") }.map(\.id)
-            guard let next = page.next else { break }
-            page = try service.followers(of: account.userId, PageRequest(limit: PageRequest.maxLimit, before: next))
-        }
-        for follower in followers {
+        for follower in try service.localFollowers(of: account.userId) {
             let me = Caller.user(follower.rawValue)
             // One follower's refusal (a block of the new account) leaves the others to move.
             _ = try? await service.execute(.follow(user: moved.userId.rawValue), as: me)
