@@ -58,7 +58,8 @@ extension Command {
         HighlightStoryCommand.self,
         UnhighlightStoryCommand.self, DeleteStoryCommand.self, ExpireStoryCommand.self,
         CreateActorKeyCommand.self, RecordRemoteAccountCommand.self, BlockDomainCommand.self, UnblockDomainCommand.self,
-        ReceiveRemotePostCommand.self, BlockAccountDomainCommand.self, UnblockAccountDomainCommand.self
+        ReceiveRemotePostCommand.self, BlockAccountDomainCommand.self, UnblockAccountDomainCommand.self,
+        ReceiveRemoteCommentCommand.self
     ]
 }
 
@@ -319,6 +320,8 @@ public enum Event: Equatable, Sendable {
     case accountDomainBlocked(AccountDomainBlock)
     /// A user lifted their block of a server: `AccountDomainUnblocked`.
     case accountDomainUnblocked(AccountDomainBlock)
+    /// A remote account's comment is a `Note` of its server: `RemoteCommentSeen`.
+    case remoteCommentSeen(RemoteCommentSeen)
 
     /// The stable type name stored in the envelope.
     public var typeName: EventType {
@@ -449,6 +452,7 @@ public enum Event: Equatable, Sendable {
         case .remotePostSeen: .remotePostSeen
         case .accountDomainBlocked: .accountDomainBlocked
         case .accountDomainUnblocked: .accountDomainUnblocked
+        case .remoteCommentSeen: .remoteCommentSeen
         }
     }
 
@@ -570,6 +574,7 @@ public enum Event: Equatable, Sendable {
         case .domainBlocked(let e), .domainUnblocked(let e): e
         case .remotePostSeen(let e): e
         case .accountDomainBlocked(let e), .accountDomainUnblocked(let e): e
+        case .remoteCommentSeen(let e): e
         }
     }
 }
@@ -828,6 +833,8 @@ public enum EventType: String, CaseIterable, Sendable {
     case accountDomainBlocked = "AccountDomainBlocked"
     /// A user lifted their block of a server.
     case accountDomainUnblocked = "AccountDomainUnblocked"
+    /// A remote account's comment is a Note of its server.
+    case remoteCommentSeen = "RemoteCommentSeen"
 
     /// The payload type events of this type carry.
     /// The payload type of this event's type (one type may carry several events: `Follow`).
@@ -931,6 +938,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .domainBlocked, .domainUnblocked: DomainBlock.self
         case .remotePostSeen: RemotePostSeen.self
         case .accountDomainBlocked, .accountDomainUnblocked: AccountDomainBlock.self
+        case .remoteCommentSeen: RemoteCommentSeen.self
         }
     }
 
@@ -1064,6 +1072,7 @@ public enum EventType: String, CaseIterable, Sendable {
         case .domainUnblocked: .domainUnblocked(try DomainBlock(from: &r, &opener))
         case .remotePostSeen: .remotePostSeen(try RemotePostSeen(from: &r, &opener))
         case .accountDomainBlocked: .accountDomainBlocked(try AccountDomainBlock(from: &r, &opener))
+        case .remoteCommentSeen: .remoteCommentSeen(try RemoteCommentSeen(from: &r, &opener))
         case .accountDomainUnblocked: .accountDomainUnblocked(try AccountDomainBlock(from: &r, &opener))
         }
     }

@@ -242,6 +242,8 @@ package protocol DecisionState {
     func remoteAccount(actor: String) throws -> RemoteAccountRecord?
     /// The local post that is the remote `Note` `object`, if it came in.
     func remotePost(object: String) throws -> PostID?
+    /// The local comment that is the remote `Note` `object`, if it came in.
+    func remoteComment(object: String) throws -> CommentID?
     /// The remote accounts of the server `host` known here.
     func remoteAccounts(onHost host: String) throws -> [UserID]
     /// Whether `user` blocks the server `host` (`blockAccountDomain`).

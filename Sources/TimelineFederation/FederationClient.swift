@@ -4,6 +4,7 @@ import Foundation
 import HTTPSignatures
 import JSONModel
 import OpenSSL
+import Synchronization
 
 /// Why a fetch or a delivery to another server failed.
 public struct FederationError: Error, Equatable, CustomStringConvertible {
@@ -39,9 +40,16 @@ public final class FederationClient: Sendable {
 
     /// The options it was made with.
     public let options: Options
+    /// The key that signs a fetch no user signs (the server's own actor's), once it is given.
+    private let fetchSigner = Mutex<(keyId: String, key: RSAKey)?>(nil)
 
     /// A client with `options`.
     public init(options: Options = Options()) { self.options = options }
+
+    /// Signs every fetch from now on (draft-cavage) with `key`, whose id is `keyId`, unless a
+    /// user's key signs it: servers that require signed fetches (GoToSocial by default, Mastodon
+    /// in authorised-fetch mode) then answer.
+    public func signFetches(keyId: String, key: RSAKey) { fetchSigner.withLock { $0 = (keyId, key) } }
 
     /// The actor whose id is `url` (its key's id without the fragment), fetched as an
     /// ActivityPub document.
@@ -101,7 +109,7 @@ public final class FederationClient: Sendable {
         async throws(FederationError) -> HTTPSAnswer
     {
         var message = SignedMessage(method: "GET", uri: url, headers: [("Accept", accept)], body: [])
-        if let signer {
+        if let signer = signer ?? fetchSigner.withLock({ $0 }) {
             do { try HTTPSigner.signCavage(&message, keyId: signer.keyId, key: signer.key, at: Date()) } catch {
                 throw FederationError("signing for \(url) failed: \(error)")
             }

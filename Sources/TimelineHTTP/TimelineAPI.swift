@@ -3,6 +3,7 @@ import Synchronization
 import JSONModel
 import MicroHTTPD
 import Timeline
+import OpenSSL
 import TimelineFederation
 
 /// The HTTP API of docs/spec.md over a `TimelineService`: the route table, and the thin handlers
@@ -55,6 +56,9 @@ public final class TimelineAPI: Sendable {
         /// How federation reaches other servers (fetching actors, delivering); without it the
         /// inboxes answer 503.
         public var federation: FederationClient?
+        /// The key of the server's own actor (`/actor`), which signs its fetches; without it
+        /// `/actor` is 404.
+        public var instanceActorKey: RSAKey?
         /// The largest archive `POST /v1/me/imports` takes (8 GiB).
         public var maxImportBytes = 8 << 30
         /// docs/spec.md's defaults.

@@ -143,6 +143,8 @@ extension InMemoryState {
             blockedDomains.remove(e.host)
         case .remotePostSeen(let e):
             remotePosts[e.object] = e.postId
+        case .remoteCommentSeen(let e):
+            remoteComments[e.object] = e.commentId
         case .accountDomainBlocked(let e):
             accountDomainBlocks.insert([e.userId.rawValue, e.host])
         case .accountDomainUnblocked(let e):
@@ -310,6 +312,7 @@ extension InMemoryState {
             updatePost(e.postId) { $0.commentCount += 1 }
         case .commentDeleted(let e):
             comments[e.commentId] = nil
+            remoteComments = remoteComments.filter { $0.value != e.commentId }
             updatePost(e.postId) { $0.commentCount -= 1 }
         case .likeAdded(let e):
             likeEdges.insert([e.userId.rawValue, e.postId.rawValue])

@@ -35,6 +35,8 @@ struct InMemoryState: DecisionState {
     var remoteAccounts: [String: RemoteAccountRecord] = [:]
     /// The remote posts, by their Note's id.
     var remotePosts: [String: PostID] = [:]
+    /// The remote comments, by their Note's id.
+    var remoteComments: [String: CommentID] = [:]
     /// The servers each user blocks, [user, host].
     var accountDomainBlocks: Set<[String]> = []
     /// The servers the operator blocked.
@@ -163,6 +165,7 @@ struct InMemoryState: DecisionState {
     func hasActorKey(_ user: UserID) -> Bool { actorKeys.contains(user) }
     func remoteAccount(actor: String) -> RemoteAccountRecord? { remoteAccounts[actor] }
     func remotePost(object: String) -> PostID? { remotePosts[object] }
+    func remoteComment(object: String) -> CommentID? { remoteComments[object] }
     func remoteAccounts(onHost host: String) -> [UserID] {
         remoteAccounts.values.filter { Validation.host(of: $0.seen.actor) == host }.map(\.userId).sorted()
     }

@@ -147,7 +147,9 @@ let sampleCommands: [Command] = [
     .receiveRemotePost(
         author: "u2", object: "https://two.example/users/bob/statuses/1", caption: "from afar #far", media: ["m1"],
         visibility: .followers, sensitive: true, warning: "cw"),
-    .blockAccountDomain(host: "evil.example"), .unblockAccountDomain(host: "evil.example")
+    .blockAccountDomain(host: "evil.example"), .unblockAccountDomain(host: "evil.example"),
+    .receiveRemoteComment(
+        author: "u2", object: "https://two.example/users/bob/statuses/2", post: "p1", text: "from afar", replyTo: "c1")
 ]
 
 extension SchemaTests {
@@ -418,6 +420,13 @@ extension SchemaTests {
             .receiveRemotePost(
                 author: remote.id.rawValue, object: RemoteAccountTests.actor + "/statuses/1", caption: "from afar",
                 media: [remoteMedia.id], visibility: .public),
+            as: .operator)
+        // It comments on a post here, from its server.
+        let commented = try await service.addPost(by: alice.id, caption: "near", image: 9)
+        _ = try await service.execute(
+            .receiveRemoteComment(
+                author: remote.id.rawValue, object: RemoteAccountTests.actor + "/statuses/2",
+                post: commented.id.rawValue, text: "from afar"),
             as: .operator)
         // Bob blocks the remote account's server and lifts the block; then blocks another for good.
         try await service.run(.blockAccountDomain(host: "two.example"), as: bob.id)

@@ -14,6 +14,7 @@ import Testing
                 ["instance", "set", "privacy-policy", "We keep little."],
                 ["instance", "set", "terms-of-service", "Be nice."],
                 ["instance", "rules", "add", "Be kind"],
+                ["federation", "block", "suspended.example"],
                 [
                     "announcements", "add", "Maintenance", "--starts", "2026-01-01",
                     "--ends", "2099-01-01"

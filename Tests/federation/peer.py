@@ -30,8 +30,12 @@ def new_key():
 class Peer:
     """An actor `name` at https://localhost:PORT/users/NAME, with its inbox."""
 
-    def __init__(self, certificate, key, name="peer", locked=False):
+    def __init__(self, certificate, key, name="peer", locked=False, authorized_fetch=False):
         self.name = name
+        # Requires every GET to be signed, as GoToSocial does by default (and Mastodon in its
+        # authorised-fetch mode): the signer's key fetched from its keyId, checked with httpsig.
+        self.authorized_fetch = authorized_fetch
+        self.signed_gets, self.unsigned_gets = 0, 0
         self.private, self.public = new_key()
         self.received = []
         self.fail_next = 0  # answer this many deliveries 500 before taking any
@@ -43,6 +47,13 @@ class Peer:
                 pass
 
             def do_GET(self):
+                if peer.authorized_fetch and not peer.signed_by_its_key(self.path, dict(self.headers.items())):
+                    peer.unsigned_gets += 1
+                    self.send_response(401)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                peer.signed_gets += peer.authorized_fetch
                 if self.path != f"/users/{peer.name}":
                     self.send_response(404)
                     self.end_headers()
@@ -79,6 +90,25 @@ class Peer:
         self.locked = locked
         self.also_known_as = []
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def signed_by_its_key(path, headers):
+        """Whether a GET's draft-cavage signature verifies with httpsig, with the key its keyId
+        names (fetched from the signer's server, as a server in authorised-fetch mode does)."""
+        signature = headers.get("Signature", "")
+        key_id = next((part.split("=", 1)[1].strip('"') for part in signature.split(",")
+                       if part.strip().startswith("keyId=")), None)
+        if not key_id:
+            return False
+        try:
+            owner = requests.get(key_id.split("#")[0], headers={"Accept": "application/activity+json"},
+                                 timeout=10).json()
+            pem = owner["publicKey"]["publicKeyPem"]
+            return owner["publicKey"]["id"] == key_id and HeaderVerifier(
+                headers, pem.encode(), required_headers=["(request-target)", "host", "date"], method="GET",
+                path=path, sign_header="Signature").verify()
+        except Exception:
+            return False
 
     def actor_document(self):
         return {

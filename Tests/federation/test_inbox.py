@@ -68,7 +68,7 @@ png = make_png()
 suffix = uuid.uuid4().hex[:6]
 alice_token, alice = sign_up(f"alice{suffix}")
 alice_actor = f"{base}/users/{alice}"
-peer = Peer(certificate, key)
+peer = Peer(certificate, key, authorized_fetch=True)  # it answers signed GETs alone, as GoToSocial
 handle = f"peer@localhost:{peer.port}"
 
 # A Follow signed by httpsig: accepted, and answered with an Accept signed by alice's key.
@@ -124,6 +124,11 @@ comments = alice_post()["comments"]["items"]
 check(answer.status_code == 202 and [(c["authorUsername"], c["text"]) for c in comments]
       == [(handle, "Lovely & warm #dusk\n\nalert(1)second")],
       f"a public reply Note is a comment, its HTML as text ({[c.get('text') for c in comments]})")
+answer = peer.post_cavage(f"{base}/inbox", reply)
+check(answer.status_code == 202 and len(alice_post()["comments"]["items"]) == 1,
+      "the same reply delivered again is still one comment")
+answer = peer.post_cavage(f"{base}/inbox", peer.activity("Delete", {"id": reply["object"]["id"], "type": "Tombstone"}))
+check(answer.status_code == 202 and alice_post()["comments"]["items"] == [], "its Delete deletes the comment")
 check(peer.post_cavage(f"{base}/inbox", peer.activity("Like", f"{alice_actor}/statuses/nopost")).status_code == 404,
       "a Like of no post is not found")
 answer = peer.post_cavage(f"{base}/inbox", peer.activity("Block", alice_actor))
@@ -369,5 +374,13 @@ answer = peer.post_cavage(f"{base}/inbox", peer.activity("Delete", peer.id))
 check(answer.status_code == 202 and [u["username"] for u in requests.get(
     f"{base}/v1/me/follow-requests", headers={"Authorization": f"Bearer {bob_token}"}, timeout=30).json()["items"]]
       == [] and alice_post()["comments"]["items"] == [], "a Delete of the actor erases its account and what it did")
+
+# The peer answered signed GETs alone: every fetch of its actor was signed by this server's own
+# actor (`/actor`, an Application), whose key httpsig checked.
+check(peer.signed_gets >= 1 and peer.unsigned_gets == 0,
+      f"every fetch from the peer was signed and verified ({peer.signed_gets} signed, {peer.unsigned_gets} refused)")
+actor = requests.get(f"{base}/actor", headers={"Accept": "application/activity+json"}, timeout=30).json()
+check(actor["type"] == "Application" and actor["publicKey"]["id"] == f"{base}/actor#main-key",
+      "the server's own actor is served to an unsigned request")
 
 sys.exit(1 if failures else 0)

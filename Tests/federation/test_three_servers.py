@@ -22,13 +22,15 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
   posts): they alone have it, in one conversation; bob's answer reaches her in it; carol at
   one.test and dave at two.test have nothing of either.
 - alice likes and answers bob's post: bob's post has her like and her comment at two.test, and
-  bob is notified; her unlike takes the like back.
+  bob is notified; her unlike takes the like back; bob's answer to her comment is threaded under
+  it at one.test, and his deletion of it reaches one.test.
 - bob edits his caption, then deletes the post: one.test follows.
 - a locked account at two.test gets alice's request, and approves it.
 - two.test is unreachable (its proxy stopped) while alice likes, and one.test is killed and
   started again: the like reaches two.test once it is back.
 - alice boosts bob's post: two.test counts her boost and notifies bob; erin at three.test, who
-  follows alice, has the boost in her home timeline, bob's post fetched from two.test.
+  follows alice, has the boost in her home timeline, bob's post fetched from two.test; carol's
+  comment on alice's next post at one.test reaches three.test under it.
 - alice unfollows bob: two.test forgets her as a follower.
 - dave blocks alice: one.test ends her follow of him and shows her the block.
 - alice erases her account: one.test sends her actor's `Delete`, signed before her key is
@@ -37,6 +39,7 @@ Usage: test_two_servers.py TIMELINE DIRECTORY (DIRECTORY holds ca.pem, peer.pem 
 a certificate for one.test, two.test and three.test). Prints `ok - …`; exits 1 on the first failure."""
 import base64
 import os
+import re
 import shutil
 import signal
 import socket
@@ -386,6 +389,25 @@ check(eventually(lambda: album_there()["likeCount"] == 1), "alice's like reaches
 check(eventually(lambda: any(cm["text"].endswith("Lovely squares!") and cm["authorUsername"] == alice_there
                              for cm in two.v1("GET", f"/v1/posts/{album_id}/comments").json()["items"])),
       "alice's answer is a comment on bob's post at two.test")
+# Bob answers her comment at two.test: one.test threads his answer under hers; his deletion of it
+# reaches one.test too (remote comments are known by their Notes).
+her_comment = next(cm for cm in two.v1("GET", f"/v1/posts/{album_id}/comments").json()["items"]
+                   if cm["text"].endswith("Lovely squares!"))
+his_answer = two.v1("POST", f"/v1/posts/{album_id}/comments", bob_token,
+                    json={"text": "Thank you!", "replyTo": her_comment["id"]}).json()
+
+
+def answers_here():
+    return [st for st in a.status_context(post_here).descendants if "Thank you!" in st.content]
+
+
+answered = eventually(answers_here)
+mine = [st for st in a.status_context(post_here).descendants if "Lovely squares!" in st.content]
+check(answered and mine and answered[0].account.acct == f"bob@{two.domain}"
+      and answered[0].in_reply_to_id == mine[0].id,
+      "bob's answer to alice's comment reaches one.test, threaded under hers")
+two.v1("DELETE", f"/v1/comments/{his_answer['id']}", bob_token).raise_for_status()
+check(eventually(lambda: not answers_here()), "his deletion of it reaches one.test")
 kinds = {(n.type, n.account.acct) for n in b.notifications()}
 check(("favourite", alice_there) in kinds, f"bob is notified of alice's like ({kinds})")
 check(("mention", alice_there) in kinds, "bob is notified of alice's answer (a comment is a mention)")
@@ -434,6 +456,44 @@ check(c.conversations() == [] and all("a word" not in s.content and "back to you
                                       for s in c.timeline_home() + c.timeline_public()),
       "carol at one.test has nothing of them")
 check(d.conversations() == [], "nor has dave at two.test")
+
+# Mastodon's public streams at one.test: `public/local` carries alice's posts and never bob's,
+# `public/remote` bob's and never alice's (each checked by the next post as a sentinel).
+def updates(path):
+    """The texts of a stream's `update`s, as they come (the stream is open when this returns)."""
+    response = one.http.get(f"{one.base}/api/v1/streaming/{path}", stream=True, timeout=60,
+                            headers={"Authorization": f"Bearer {alice_token}"})
+    lines = response.iter_lines(chunk_size=1, decode_unicode=True)
+    check(next(lines) == ":)", f"the {path} stream is open")
+
+    def texts():
+        event = None
+        for line in lines:
+            if line.startswith("event: "):
+                event = line[len("event: "):]
+            elif line.startswith("data: ") and event == "update":
+                yield re.sub("<[^>]+>", "", json.loads(line[len("data: "):])["content"])
+    return texts()
+
+
+local_stream, remote_stream = updates("public/local"), updates("public/remote")
+
+
+def photo_post(server, token, caption):
+    image = base64.b64encode(make_png((120, 60, 200))).decode()
+    return server.v1("POST", "/v1/posts", token, json={"image": image, "caption": caption}).json()
+
+
+photo_post(one, alice_token, "Local one")
+photo_post(two, bob_token, "Remote one")
+check(eventually(lambda: in_home(a, "Remote one")) is not None, "bob's post reached one.test")
+photo_post(one, alice_token, "Local two")
+photo_post(two, bob_token, "Remote two")
+check(eventually(lambda: in_home(a, "Remote two")) is not None, "bob's next post reached one.test")
+check([next(local_stream), next(local_stream)] == ["Local one", "Local two"],
+      "the public/local stream carries alice's posts, and nothing of bob's between them")
+check([next(remote_stream), next(remote_stream)] == ["Remote one", "Remote two"],
+      "the public/remote stream carries bob's posts, and nothing of alice's between them")
 
 # A locked account at two.test, found as the web app finds people (/v1's search, by handle):
 # alice asks, dave approves.
@@ -487,6 +547,24 @@ check(boosted is not None and boosted.account.acct == alice_there
 a.status_unreblog(later_here.id)
 check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["boostCount"] == 0),
       "alice's unboost reaches two.test")
+
+# Alice posts at one.test and carol comments on it there: erin at three.test, who follows alice,
+# has the post and carol's comment under it.
+image = base64.b64encode(make_png((40, 160, 160))).decode()
+teal = one.v1("POST", "/v1/posts", alice_token, json={"image": image, "caption": "Teal"}).json()
+teal_there = eventually(lambda: in_home(e, "Teal"))
+check(teal_there is not None, "alice's post reaches erin at three.test")
+one.v1("POST", f"/v1/posts/{teal['id']}/comments", carol_token, json={"text": "So teal"}).raise_for_status()
+comment_there = eventually(lambda: next((st for st in e.status_context(teal_there.id).descendants
+                                         if "So teal" in st.content), None))
+check(comment_there is not None and comment_there.account.acct == carol_there,
+      "carol's comment on it at one.test reaches three.test, under the post")
+if comment_there is not None:
+    served = one.http.get(one.local(comment_there.uri), headers={"Accept": "application/activity+json"}, timeout=30)
+    note = served.json() if served.status_code == 200 else {}
+    check(note.get("type") == "Note" and note.get("inReplyTo") == f"https://{one.domain}/users/{alice_id}/statuses/"
+          f"{teal['id']}" and "https://www.w3.org/ns/activitystreams#Public" in note.get("to", []),
+          f"one.test serves carol's comment as a public reply Note at its id ({served.status_code})")
 
 # Alice unfollows bob: two.test forgets her.
 a.account_unfollow(remote_bob.id)

@@ -17,6 +17,7 @@ type differs from Mastodon's otherwise. Prints one line per answer, per entity, 
 Usage: test_entities.py BASE_URL ALICE_TOKEN ALICE_ID BOB_ID BOB_TOKEN PHOTO_PATH [DUMP.json]
 (DUMP, if given, receives every answer's body, to compare two builds)."""
 import base64
+import hashlib
 import json
 import os
 import re
@@ -273,7 +274,7 @@ def followed_tags():
     if not gone or gone.get("following") is not False:
         results.append(("POST /api/v1/tags/{name}/unfollow", "FAILED", f"still following: {gone}"))
     call("GET", "/api/v1/tags/two%20words", alice_token, expect=404)
-    for stream, params in [("public", {}), ("public/local", {}), ("hashtag", {"tag": "sea"}),
+    for stream, params in [("public", {}), ("public/local", {}), ("public/remote", {}), ("hashtag", {"tag": "sea"}),
                            ("hashtag/local", {"tag": "sea"})]:
         # A stream never ends: its status and type are read, then it is closed.
         with session.get(f"{base}/api/v1/streaming/{stream}", params=params, stream=True, timeout=10,
@@ -590,6 +591,12 @@ for path in ["/api/v1/blocks", "/api/v1/mutes", "/api/v1/follow_requests"]:
 call("POST", "/api/v1/domain_blocks", alice_token, data={"domain": "blocked.example"})
 call("GET", "/api/v1/domain_blocks", alice_token)
 call("DELETE", "/api/v1/domain_blocks", alice_token, data={"domain": "blocked.example"})
+# The operator's (`timeline federation block suspended.example`, run by the Swift side), to the signed in.
+blocks = call("GET", "/api/v1/instance/domain_blocks", alice_token)
+digest = hashlib.sha256(b"suspended.example").hexdigest()
+if blocks != [{"domain": "suspended.example", "digest": digest, "severity": "suspend", "comment": None}]:
+    results.append(("GET /api/v1/instance/domain_blocks", "FAILED", f"the operator's block is not listed: {blocks}"))
+call("GET", "/api/v1/instance/domain_blocks", expect=401)
 call("POST", "/api/v1/reports", alice_token, data={"account_id": bob, "comment": "spam", "category": "spam"})
 
 

@@ -143,6 +143,9 @@ enum ServeCommand {
         }
         let federationClient = FederationClient(options: federation)
         apiOptions.federation = federationClient
+        // The server's own actor's key (DB/federation/instance-actor.pem), which signs its fetches.
+        let federationDirectory = (args.value("db") ?? TimelineService.defaultPath) + "/federation"
+        apiOptions.instanceActorKey = try InstanceActor.key(in: federationDirectory)
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         // Videos arrive as files, written beside the database as they come (never held in memory).
@@ -168,10 +171,13 @@ enum ServeCommand {
             // tests only: a server set aside sooner, and probed as often
             (deliveryOptions.setAsideAfter, deliveryOptions.probeEvery) = (.milliseconds(aside), .milliseconds(aside))
         }
+        let origin = apiOptions.publicURL ?? url(serverOptions.host, server.port)
+        if let key = apiOptions.instanceActorKey {
+            federationClient.signFetches(keyId: InstanceActor.keyID(origin: origin), key: key)
+        }
         let deliveries = try DeliveryWorker(
-            api: api, client: federationClient,
-            directory: (args.value("db") ?? TimelineService.defaultPath) + "/federation",
-            origin: apiOptions.publicURL ?? url(serverOptions.host, server.port), options: deliveryOptions)
+            api: api, client: federationClient, directory: federationDirectory, origin: origin, options: deliveryOptions
+        )
         deliveries.start()
         federationMetrics.withLock { $0 = { deliveries.metricsText } }
         service.witnessErasures(deliveries)  // an erased actor's Delete is signed before its key goes

@@ -67,6 +67,20 @@ enum RemoteObjects: TableLayout {
     static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
+/// A remote `Note`'s id → the local comment it is.
+enum RemoteComments: TableLayout {
+    static func key(_ object: String) -> [UInt8] { Array(object.utf8) }
+    static func encode(_ comment: CommentID) -> [UInt8] { Array(comment.rawValue.utf8) }
+    static func decode(_ bytes: [UInt8]) -> CommentID { CommentID(String(decoding: bytes, as: UTF8.self)) }
+}
+
+/// A local comment that came from another server → its `Note`'s id there.
+enum RemoteCommentObjects: TableLayout {
+    static func key(_ comment: CommentID) -> [UInt8] { Array(comment.rawValue.utf8) }
+    static func encode(_ object: String) -> [UInt8] { Array(object.utf8) }
+    static func decode(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// A server's host → nothing: the servers the operator blocked.
 enum BlockedDomains: TableLayout {
     static func key(_ host: String) -> [UInt8] { Array(host.utf8) }
@@ -93,6 +107,8 @@ struct FederationProjection: Projection {
     let blockedDomains: Table<BlockedDomains>
     let remotePosts: Table<RemotePosts>
     let remoteObjects: Table<RemoteObjects>
+    let remoteComments: Table<RemoteComments>
+    let remoteCommentObjects: Table<RemoteCommentObjects>
     /// A server's host → its remote accounts known here.
     let remoteAccountsByHost: Table<Members<String, UserID>>
     /// A user → the servers they block (`AccountDomainBlocked`).
@@ -100,7 +116,8 @@ struct FederationProjection: Projection {
     var databases: [Database] {
         [
             actorKeys.database, remoteActors.database, remoteUsers.database, blockedDomains.database,
-            remotePosts.database, remoteObjects.database, remoteAccountsByHost.database, accountDomainBlocks.database
+            remotePosts.database, remoteObjects.database, remoteAccountsByHost.database, accountDomainBlocks.database,
+            remoteComments.database, remoteCommentObjects.database
         ]
     }
 
@@ -113,6 +130,8 @@ struct FederationProjection: Projection {
         blockedDomains = try Table(env, prefix + "blockedDomains")
         remotePosts = try Table(env, prefix + "remotePosts")
         remoteObjects = try Table(env, prefix + "remoteObjects")
+        remoteComments = try Table(env, prefix + "remoteComments")
+        remoteCommentObjects = try Table(env, prefix + "remoteCommentObjects")
         remoteAccountsByHost = try Table(env, prefix + "remoteAccountsByHost")
         accountDomainBlocks = try Table(env, prefix + "accountDomainBlocks")
         handlers = Self.handlers(of: self)
@@ -163,8 +182,17 @@ struct FederationProjection: Projection {
             try projection.remotePosts.put(e.object, e.postId, txn)
             try projection.remoteObjects.put(e.postId, e.object, txn)
         }
-        // A remote post deleted or removed is forgotten. (An erased account's posts leave their
-        // entries: the readers check that the post still exists.)
+        handlers.on(.remoteCommentSeen) { (e: RemoteCommentSeen, _, txn) in
+            try projection.remoteComments.put(e.object, e.commentId, txn)
+            try projection.remoteCommentObjects.put(e.commentId, e.object, txn)
+        }
+        handlers.on(.commentDeleted) { (e: CommentDeleted, _, txn) in
+            guard let object = try projection.remoteCommentObjects.get(e.commentId, txn) else { return }
+            try projection.remoteComments.delete(object, txn)
+            try projection.remoteCommentObjects.delete(e.commentId, txn)
+        }
+        // A remote post deleted or removed is forgotten. (An erased account's posts, and the
+        // comments of a post gone, leave their entries: the readers check that they still exist.)
         handlers.on(.postDeleted) { (e: PostDeleted, _, txn) in try projection.forget(e.postId, txn) }
         handlers.on(.postRemoved) { (e: PostRemoved, _, txn) in try projection.forget(e.postId, txn) }
         handlers.on(.domainBlocked) { (e: DomainBlock, _, txn) in try projection.blockedDomains.put(e.host, (), txn) }

@@ -544,6 +544,10 @@ struct ReadView: DecisionState {
         guard object.utf8.count <= Validation.maxActorURL else { return nil }
         return try models.federation.remotePosts.get(object, txn)
     }
+    func remoteComment(object: String) throws -> CommentID? {
+        guard object.utf8.count <= Validation.maxActorURL else { return nil }
+        return try models.federation.remoteComments.get(object, txn)
+    }
     func story(_ id: StoryID) throws -> StoryRecord? { try models.stories.stories.get(id, txn) }
     func hasViewed(_ story: StoryID, _ viewer: UserID) throws -> Bool {
         try models.stories.views.contains((story, viewer), txn)

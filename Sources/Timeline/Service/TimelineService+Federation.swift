@@ -118,7 +118,8 @@ extension TimelineService {
             var users: [UserID] = []
             guard limit > 0 else { return users }
             try view.models.follows.followers.forEach(in: user, view.txn) { follower, _ in
-                if try view.models.federation.remoteAccount(follower, view.txn) == nil, try !view.isSuspended(follower) {
+                if try view.models.federation.remoteAccount(follower, view.txn) == nil, try !view.isSuspended(follower)
+                {
                     users.append(follower)
                 }
                 return users.count < limit
@@ -136,6 +137,21 @@ extension TimelineService {
             guard let record = try view.post(id) ?? gonePost(id, view) else { return nil }
             return (record.author, record.visibility, record.addressees)
         }
+    }
+
+    /// The local comment that is another server's `Note` `object`, and its post, while both exist.
+    public func remoteComment(object: String) throws(TimelineError) -> (comment: CommentID, post: PostID)? {
+        try read { view in
+            guard let id = try view.remoteComment(object: object), let comment = try view.comment(id),
+                try view.post(comment.post) != nil
+            else { return nil }
+            return (id, comment.post)
+        }
+    }
+
+    /// The `Note` of another server that `comment` is, if it came from one.
+    public func remoteObject(ofComment comment: CommentID) throws(TimelineError) -> String? {
+        try read { view in try view.models.federation.remoteCommentObjects.get(comment, view.txn) }
     }
 
     /// The `Note` of another server that `post` is, and its author (a remote account), if it

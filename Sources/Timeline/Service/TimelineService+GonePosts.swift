@@ -23,4 +23,17 @@ extension TimelineService {
         lastGonePost.withLock { $0 = (id, record) }
         return record
     }
+
+    /// Comment `id` on `post` as the log recorded it, deleted since or not: its author and the
+    /// comment it replies to (nil: no `CommentAdded` of it, e.g. erased since).
+    public func recordedComment(_ id: CommentID, on post: PostID) throws(TimelineError)
+        -> (author: UserID, replyTo: CommentID?)?
+    {
+        try read { view in
+            for envelope in try log.stream(StreamName.post(post), types: [.commentAdded], view.txn) {
+                if case .commentAdded(let e) = envelope.event, e.commentId == id { return (e.authorId, e.replyTo) }
+            }
+            return nil
+        }
+    }
 }

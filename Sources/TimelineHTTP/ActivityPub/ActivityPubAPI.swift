@@ -11,7 +11,7 @@ import Timeline
 /// a fetch is anonymous, so a followers-only or direct post is `not_found` here.
 enum ActivityPubAPI {
     /// Every route of the ActivityPub layer.
-    static let table: [Route] = Discovery.routes + actorRoutes + inboxRoutes
+    static let table: [Route] = Discovery.routes + actorRoutes + inboxRoutes + InstanceActor.routes
 
     /// A `GET` route given the request's federation URLs (async: an actor's first read makes
     /// its key, a command).
@@ -62,6 +62,20 @@ enum ActivityPubAPI {
             let post = try api.federatedPost(request.parameters["post"] ?? "", by: request.parameters["user"] ?? "")
             guard wantsActivity(request.http) else { return redirect(urls.appPost(post.id)) }
             return document(try api.note(post, urls, withContext: true))
+        },
+        get("/users/{user}/comments/{comment}") { api, request, urls in
+            // A local user's comment on a public post, as anyone sees it (a reply's parent is
+            // fetched by the servers that thread it).
+            guard let id = CommentID.parse(request.parameters["comment"] ?? "") else {
+                throw TimelineError.notFound("comment", String((request.parameters["comment"] ?? "").prefix(64)))
+            }
+            let comment = try api.service.comment(id, viewer: nil)
+            let post = try api.service.post(comment.post, viewer: nil, comments: PageRequest(limit: 1)).post
+            guard comment.author.rawValue == request.parameters["user"], !comment.authorUsername.contains("@"),
+                post.visibility == .public
+            else { throw TimelineError.notFound("comment", id.rawValue) }
+            guard wantsActivity(request.http) else { return redirect(urls.appPost(post.id)) }
+            return document(try api.commentNote(comment, on: post, seenBy: comment.author, urls, withContext: true))
         },
         get("/users/{user}/statuses/{post}/activity") { api, request, urls in
             let post = try api.federatedPost(request.parameters["post"] ?? "", by: request.parameters["user"] ?? "")
@@ -167,7 +181,7 @@ extension TimelineAPI {
     }
 
     /// The `Mention` of `user`: a local user's actor here, another server's account's there.
-    private func mention(_ user: UserID, _ urls: FederationURLs) throws(TimelineError) -> ActivityStreams.Tag {
+    func mention(_ user: UserID, _ urls: FederationURLs) throws(TimelineError) -> ActivityStreams.Tag {
         if let remote = try service.remoteAccount(user) {
             return ActivityStreams.Tag(type: "Mention", href: remote.actor, name: "@" + remote.username)
         }
@@ -182,25 +196,42 @@ extension TimelineAPI {
         return urls.note(post, by: try service.post(post, viewer: viewer, comments: PageRequest(limit: 1)).post.author)
     }
 
-    /// The `Create` of a local user's `comment` on another server's post, its `Note` `object` by
-    /// `author`: a reply `Note` that mentions the author, public when the post is (`isPublic`),
-    /// else addressed to the author alone (a followers-only post's thread stays out of sight).
-    func reply(
-        _ comment: Comment, answering object: String, by author: RemoteAccountSeen, isPublic: Bool,
-        _ urls: FederationURLs
-    ) throws(TimelineError) -> ActivityStreams.Activity {
+    /// A local user's `comment` on `post` (which `viewer` sees) as a reply `Note`: answering the
+    /// `Note` of the comment it replies to (that comment's own on another server), else the post's,
+    /// and mentioning their authors; public when the post is, else addressed to those authors
+    /// alone (a followers-only post's thread stays out of sight).
+    func commentNote(
+        _ comment: Comment, on post: Post, seenBy viewer: UserID, _ urls: FederationURLs, withContext: Bool
+    )
+        throws(TimelineError) -> ActivityStreams.Note
+    {
         let content = try MastodonContent(comment.text, base: urls.origin) { name throws(TimelineError) in
             try service.mentionedUser(name, viewer: nil)?.rawValue
         }
+        let replied = try comment.replyTo.flatMap { id throws(TimelineError) in
+            try mastodonFind { () throws(TimelineError) in try service.comment(id, viewer: viewer) }
+        }
+        let object: String
+        if let replied {
+            object = try service.remoteObject(ofComment: replied.id) ?? urls.comment(replied.id, by: replied.author)
+        } else {
+            object = try noteID(of: post.id, seenBy: viewer, urls)
+        }
+        let mentioned = [post.author] + (replied.map { $0.author == post.author ? [] : [$0.author] } ?? [])
+        let mentions = try mentioned.map { user throws(TimelineError) in try mention(user, urls) }
+        let actors = mentions.map(\.href), isPublic = post.visibility == .public
         let id = urls.comment(comment.id, by: comment.author)
-        let note = ActivityStreams.Note(
-            context: nil, id: id, attributedTo: urls.actor(comment.author), content: content.html, summary: nil,
-            sensitive: false, published: JSONOutput.timestamp(comment.createdAt), updated: nil, url: id,
-            to: isPublic ? [ActivityStreams.publicAudience] : [author.actor], cc: isPublic ? [author.actor] : [],
-            inReplyTo: object, attachment: [],
-            tag: [ActivityStreams.Tag(type: "Mention", href: author.actor, name: "@" + author.username)])
-        return ActivityStreams.Activity(
-            context: ActivityStreams.context, id: id + "/activity", type: "Create", actor: note.attributedTo,
+        return ActivityStreams.Note(
+            context: withContext ? ActivityStreams.context : nil, id: id, attributedTo: urls.actor(comment.author),
+            content: content.html, summary: nil, sensitive: false, published: JSONOutput.timestamp(comment.createdAt),
+            updated: nil, url: id, to: isPublic ? [ActivityStreams.publicAudience] : actors,
+            cc: isPublic ? actors : [], inReplyTo: object, attachment: [], tag: mentions)
+    }
+
+    /// The `Create` of a local user's comment (its `commentNote`).
+    func reply(_ note: ActivityStreams.Note) -> ActivityStreams.Activity {
+        ActivityStreams.Activity(
+            context: ActivityStreams.context, id: note.id + "/activity", type: "Create", actor: note.attributedTo,
             published: note.published, to: note.to, cc: note.cc, object: note)
     }
 

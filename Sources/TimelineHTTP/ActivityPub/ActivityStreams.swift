@@ -71,6 +71,25 @@ enum ActivityStreams {
         }
     }
 
+    /// The server's own actor (`InstanceActor`): an `Application`, as Mastodon's.
+    struct Application: Codable, Sendable {
+        var context = ActivityStreams.context
+        var id: String
+        var type = "Application"
+        var preferredUsername: String
+        var url: String
+        var inbox: String
+        var outbox: String
+        var endpoints: Endpoints
+        var publicKey: PublicKey
+        var manuallyApprovesFollowers = true
+
+        enum CodingKeys: String, CodingKey {
+            case context = "@context", id, type, preferredUsername, url, inbox, outbox, endpoints, publicKey,
+                manuallyApprovesFollowers
+        }
+    }
+
     /// A photo or video of a post: `name` its alt text.
     struct Attachment: Codable, Sendable {
         var type = "Document"

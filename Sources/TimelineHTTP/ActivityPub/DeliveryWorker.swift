@@ -12,8 +12,9 @@ import TimelineFederation
 ///
 /// What it delivers now: a new post (`Create`), an edited one (`Update`) and a deleted or removed
 /// one (`Delete`) to the author's remote followers, or a direct one's remote addressees, once per
-/// server (the shared inbox, else the account's own); a local user's follows, likes, comments,
-/// boosts and blocks of remote accounts; a changed profile; and the answer to a remote account's
+/// server (the shared inbox, else the account's own); a local user's comment and its deletion
+/// (to the remote accounts it answers, and a public post's remote followers); follows, likes,
+/// boosts and blocks of remote accounts and their posts; a changed profile; and the answer to a remote account's
 /// follow of a local user, `Accept` when it is followed (at once, or when its request is
 /// approved) or `Reject`.
 public final class DeliveryWorker: Sendable {
@@ -214,10 +215,36 @@ public final class DeliveryWorker: Sendable {
         case .blocked(let e): return try toRemote(.block, by: e.blockerId, about: e.blockedId)
         case .unblocked(let e): return try toRemote(.undoBlock, by: e.blockerId, about: e.blockedId)
         case .commentAdded(let e):
-            guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
-            return try toRemote(.reply, by: e.authorId, about: author, post: e.postId, subject: e.commentId.rawValue)
+            return try commentInboxes(by: e.authorId, on: e.postId, replyingTo: e.replyTo).map {
+                delivery(.reply, actor: e.authorId, post: e.postId, subject: e.commentId.rawValue, inbox: $0)
+            }
+        case .commentDeleted(let e):
+            // Its deletion goes where it went (the comment as the log recorded it).
+            guard let comment = try service.recordedComment(e.commentId, on: e.postId) else { return [] }
+            return try commentInboxes(by: comment.author, on: e.postId, replyingTo: comment.replyTo).map {
+                delivery(.deleteReply, actor: comment.author, post: e.postId, subject: e.commentId.rawValue, inbox: $0)
+            }
         default: return []
         }
+    }
+
+    /// Where a local user's comment on `post` goes: to the remote accounts it answers (the post's
+    /// author, the author of the comment it replies to) and, on a local public post, to the post
+    /// author's remote followers, who see the post; once per server. A remote author's: nowhere.
+    private func commentInboxes(by author: UserID, on post: PostID, replyingTo replied: CommentID?) throws
+        -> [String]
+    {
+        let service = api.service
+        guard try service.remoteAccount(author) == nil, let audience = try service.audience(ofPost: post) else {
+            return []
+        }
+        var answered = [audience.author]
+        if let replied, let other = try service.recordedComment(replied, on: post)?.author { answered.append(other) }
+        var inboxes = try remoteInboxes(of: answered)
+        if audience.visibility == .public, try service.remoteAccount(audience.author) == nil {
+            inboxes += try remoteInboxes(following: audience.author).filter { !inboxes.contains($0) }
+        }
+        return inboxes
     }
 
     /// The inboxes of `user`'s remote followers, one per server (its shared inbox, when it has one).
@@ -385,9 +412,11 @@ public final class DeliveryWorker: Sendable {
                 activity.published = activity.object.updated
             }
             return try JSONValueEncoder.bytes(activity)
-        case .delete:
+        case .delete, .deleteReply:
             guard let id = delivery.post.map(PostID.init) else { return nil }
-            let note = urls.note(id, by: actor)
+            let note =
+                delivery.kind == .delete
+                ? urls.note(id, by: actor) : urls.comment(CommentID(delivery.subject ?? ""), by: actor)
             let delete: JSONValue = [
                 "@context": "https://www.w3.org/ns/activitystreams", "id": .string(note + "#delete"), "type": "Delete",
                 "actor": .string(urls.actor(actor)), "to": [.string(ActivityStreams.publicAudience)],
@@ -404,13 +433,12 @@ public final class DeliveryWorker: Sendable {
                 object: ["type": "Follow", "actor": .string(remote.actor), "object": .string(urls.actor(actor))])
             return try JSONValueEncoder.bytes(answer)
         case .reply:
-            guard let remote = try delivery.remote.map(UserID.init).flatMap(service.remoteAccount),
-                let post = delivery.post.map(PostID.init), let object = try service.remoteObject(of: post)?.object,
+            guard let post = delivery.post.map(PostID.init),
                 let comment = try? service.comment(CommentID(delivery.subject ?? ""), viewer: actor),
                 let answered = try? service.post(post, viewer: actor, comments: PageRequest(limit: 1)).post
             else { return nil }
             return try JSONValueEncoder.bytes(
-                try api.reply(comment, answering: object, by: remote, isPublic: answered.visibility == .public, urls))
+                api.reply(try api.commentNote(comment, on: answered, seenBy: actor, urls, withContext: false)))
         case .announce, .undoAnnounce:
             return try announce(delivery, actor: actor).map { JSONWriter.bytes($0) }
         case .follow, .undoFollow, .like, .undoLike, .block, .undoBlock:
@@ -446,7 +474,8 @@ public final class DeliveryWorker: Sendable {
         case .block, .undoBlock:
             let block = activity("Block", me + "#blocks/\(delivery.sequence)", .string(remote.actor))
             return delivery.kind == .block ? block : undo(block)
-        case .create, .update, .delete, .accept, .reject, .reply, .announce, .undoAnnounce, .deleteActor, .updateActor:
+        case .create, .update, .delete, .accept, .reject, .reply, .deleteReply, .announce, .undoAnnounce, .deleteActor,
+            .updateActor:
             return nil
         }
     }

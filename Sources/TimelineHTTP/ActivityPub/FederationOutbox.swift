@@ -25,8 +25,10 @@ struct FederationDelivery: Codable, Equatable, Sendable {
         case like
         /// `Undo` of that `Like`.
         case undoLike
-        /// `Create` of `actor`'s comment `subject` on `remote`'s post `post`: a reply `Note`.
+        /// `Create` of `actor`'s comment `subject` on the post `post`: a reply `Note`.
         case reply
+        /// `Delete` of that comment, deleted: a `Tombstone` of its `Note`.
+        case deleteReply
         /// `Announce` of `post` by `actor` (the boost `subject`), to their remote followers and a
         /// remote author.
         case announce

@@ -26,6 +26,9 @@ struct FederationURLs: Sendable {
     func following(_ user: UserID) -> String { actor(user) + "/following" }
     func featured(_ user: UserID) -> String { actor(user) + "/collections/featured" }
     var sharedInbox: String { "\(origin)/inbox" }
+    /// The server's own actor (`InstanceActor`), and its key.
+    var instanceActor: String { "\(origin)/actor" }
+    var instanceActorKey: String { instanceActor + "#main-key" }
     func note(_ post: PostID, by author: UserID) -> String { actor(author) + "/statuses/\(post.rawValue)" }
     /// The local post whose `Note` id `id` is (or whose page it is), if it is one.
     func post(ofNote id: String) -> PostID? {
@@ -37,6 +40,12 @@ struct FederationURLs: Sendable {
     func create(_ post: PostID, by author: UserID) -> String { note(post, by: author) + "/activity" }
     /// A comment's `Note` (sent as a reply to another server's post).
     func comment(_ comment: CommentID, by author: UserID) -> String { actor(author) + "/comments/\(comment.rawValue)" }
+    /// The local comment whose `Note` id `id` is, if it is one.
+    func comment(ofNote id: String) -> CommentID? {
+        guard id.hasPrefix(origin + "/users/"), id.contains("/comments/"), let last = id.split(separator: "/").last
+        else { return nil }
+        return CommentID.parse(String(last))
+    }
     func profilePage(_ username: String) -> String { PublicPages.profile(username, at: origin) }
     func postPage(_ post: PostID, by username: String) -> String { PublicPages.post(post, by: username, at: origin) }
     func tag(_ name: String) -> String {

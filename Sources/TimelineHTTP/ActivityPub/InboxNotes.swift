@@ -24,9 +24,10 @@ extension TimelineAPI {
         let visibility = Self.visibility(of: note)
         let addressees = Self.audience(of: note).compactMap(urls.user(ofActor:))
         if let answered = note["inReplyTo"].flatMap(Self.id(of:)) {
-            guard let post = try knownPost(.string(answered), urls), let audience = try service.audience(ofPost: post)
+            guard let (post, comment) = try knownPostOrComment(answered, seenBy: account.userId, urls),
+                let audience = try service.audience(ofPost: post)
             else {
-                // An answer to a post not known here: only its words to users here are kept.
+                // An answer to something not known here: only its words to users here are kept.
                 if visibility == nil, !addressees.isEmpty {
                     try await receivePost(note, object, text, by: account, .direct, to: addressees, urls)
                 }
@@ -40,8 +41,10 @@ extension TimelineAPI {
                 // A comment: for everyone (it shows to whoever sees the post), or to a post for
                 // followers addressed to its author (as a comment on it is here).
                 _ = try await service.execute(
-                    .addComment(post: post.rawValue, text: String(text.unicodeScalars.prefix(Validation.maxComment))),
-                    as: .user(account.userId.rawValue))
+                    .receiveRemoteComment(
+                        author: account.userId.rawValue, object: object, post: post.rawValue,
+                        text: String(text.unicodeScalars.prefix(Validation.maxComment)), replyTo: comment?.rawValue),
+                    as: .operator)
             } else if !addressees.isEmpty {
                 // Words for a few, in answer to a public post: a direct message to those here.
                 try await receivePost(note, object, text, by: account, .direct, to: addressees, urls)
@@ -94,6 +97,19 @@ extension TimelineAPI {
             as: .operator)
     }
 
+    /// The post here that the `Note` `id` is or is a comment on, and the comment, if it is one:
+    /// a local post's or comment's `Note`, or another server's that came in (`viewer` must see
+    /// a local comment's post).
+    private func knownPostOrComment(_ id: String, seenBy viewer: UserID, _ urls: FederationURLs)
+        throws(TimelineError) -> (post: PostID, comment: CommentID?)?
+    {
+        if let post = try knownPost(.string(id), urls) { return (post, nil) }
+        if let remote = try service.remoteComment(object: id) { return (remote.post, remote.comment) }
+        guard let local = urls.comment(ofNote: id) else { return nil }
+        let comment = try mastodonFind { () throws(TimelineError) in try service.comment(local, viewer: viewer) }
+        return comment.map { ($0.post, $0.id) }
+    }
+
     /// The actor id of `user`: a remote account's own, a local user's here.
     private func actorID(of user: UserID, _ urls: FederationURLs) throws(TimelineError) -> String {
         try service.remoteAccount(user)?.actor ?? urls.actor(user)
@@ -120,10 +136,14 @@ extension TimelineAPI {
             as: .user(account.userId.rawValue))
     }
 
-    /// A `Delete` of a `Note` that came in (its id, or its `Tombstone`).
+    /// A `Delete` of a `Note` that came in (its id, or its `Tombstone`): a post's, or a comment's.
     func receiveNoteDeletion(_ object: String, from account: RemoteAccountSeen) async throws(TimelineError) {
-        guard let post = try service.remotePost(object: object) else { return }
-        _ = try await service.execute(.deletePost(post: post.rawValue), as: .user(account.userId.rawValue))
+        let me = Caller.user(account.userId.rawValue)
+        if let post = try service.remotePost(object: object) {
+            _ = try await service.execute(.deletePost(post: post.rawValue), as: me)
+        } else if let comment = try service.remoteComment(object: object) {
+            _ = try await service.execute(.deleteComment(comment: comment.comment.rawValue), as: me)
+        }
     }
 
     /// Who sees a `Note`: everyone when it addresses the public (Mastodon's public and unlisted),

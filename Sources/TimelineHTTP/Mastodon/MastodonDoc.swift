@@ -47,7 +47,7 @@ enum MastodonSchema: String, Sendable {
     case instanceV1 = "InstanceV1", instanceV2 = "Instance", oauthServer = "OAuthServerMetadata", empty = "Empty"
     case rules = "[Rule]", extendedDescription = "ExtendedDescription", privacyPolicy = "PrivacyPolicy",
         termsOfService = "TermsOfService", translationLanguages = "TranslationLanguages", peers = "Peers",
-        domainBlocks = "DomainBlocks",
+        domainBlocks = "DomainBlocks", instanceDomainBlocks = "[DomainBlock]",
         instanceActivity = "[InstanceActivity]", announcements = "[Announcement]"
     case preferences = "Preferences", customEmojis = "[CustomEmoji]", suggestions = "[Suggestion]"
     case list = "List", lists = "[List]"

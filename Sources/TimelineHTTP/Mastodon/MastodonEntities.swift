@@ -181,12 +181,15 @@ struct MastodonEntities {
         } else {
             visibility = try service.post(comment.post, viewer: viewer, comments: PageRequest(limit: 1)).post.visibility
         }
+        // Its ActivityPub id: its Note here, or another server's comment's there.
+        let note = author.username.contains("@") ? try service.remoteObject(ofComment: comment.id) : nil
         return Mastodon.Status(
             id: try ids.id(.comment(comment.id)), created_at: JSONOutput.timestamp(comment.createdAt),
             in_reply_to_id: Nullable(try ids.id(comment.replyTo.map(NumberedObject.comment) ?? .post(comment.post))),
             in_reply_to_account_id: Nullable(nil), sensitive: false, spoiler_text: "",
             visibility: Self.visibility(visibility), language: Nullable(nil),
-            uri: "\(base)/v1/comments/\(comment.id.rawValue)", url: "\(base)/#/post/\(comment.post.rawValue)",
+            uri: note ?? FederationURLs(origin: base).comment(comment.id, by: comment.author),
+            url: "\(base)/#/post/\(comment.post.rawValue)",
             replies_count: 0, reblogs_count: 0, favourites_count: 0, edited_at: Nullable(nil), favourited: false,
             reblogged: false, muted: false, bookmarked: false, pinned: false, content: content.html,
             reblog: .none, application: JSONNull(), account: try account(author), media_attachments: [],

@@ -61,6 +61,14 @@ extension MastodonAPI {
             try api.mastodonPublicEventStream(request, entities, stream: .publicLocal)
         },
         now(
+            "GET", "/api/v1/streaming/public/remote", .tokenInQuery, scope: readingStatuses,
+            doc: .init(
+                "Every public post of other servers that came in here, as Server-Sent Events.", returns: .stream,
+                query: ["access_token"])
+        ) { api, request, entities in
+            try api.mastodonPublicEventStream(request, entities, stream: .publicRemote)
+        },
+        now(
             "GET", "/api/v1/streaming/hashtag", .tokenInQuery, scope: readingStatuses,
             doc: .init(
                 "A hashtag's public posts as Server-Sent Events.", returns: .stream, query: ["tag", "access_token"])
@@ -130,7 +138,9 @@ extension TimelineAPI {
         let name = try publicStreamName(stream, tag: try MastodonParams(request.http).string("tag"))
         let format = LiveFormat(
             greeting: Array(":)\n\n".utf8), heartbeat: Array(":thump\n\n".utf8), readsHome: false,
-            extra: mastodonPublicEncoder(entities, viewer: owner.user, tag: name.count > 1 ? name[1] : nil) {
+            extra: mastodonPublicEncoder(
+                entities, viewer: owner.user, stream: stream, tag: name.count > 1 ? name[1] : nil
+            ) {
                 event, payload in Array("event: \(event)\ndata: \(payload)\n\n".utf8)
             }
         ) { _, _ in nil }
@@ -143,10 +153,11 @@ extension TimelineAPI {
             ], body: .stream(events))
     }
 
-    /// What an event is on a public stream (one hashtag's, with `tag`) for `viewer`
-    /// (`TimelineService.publicLiveUpdates`), written by `frame(event, payload)`.
+    /// What an event is on the public stream `stream` (one hashtag's, with `tag`) for `viewer`
+    /// (`TimelineService.publicLiveUpdates`; this server's posts alone, or the others', as the
+    /// stream says), written by `frame(event, payload)`.
     func mastodonPublicEncoder(
-        _ entities: MastodonEntities, viewer: UserID, tag: String?,
+        _ entities: MastodonEntities, viewer: UserID, stream: MastodonStream, tag: String?,
         frame: @escaping @Sendable (String, String) -> [UInt8]
     ) -> @Sendable (UInt64, EventEnvelope) -> [UInt8]? {
         let entities = entities.reading(as: viewer)
@@ -156,6 +167,7 @@ extension TimelineAPI {
             for update in updates {
                 switch update {
                 case .post(let post), .edited(let post):
+                    if let local = stream.local, post.authorUsername.contains("@") == local { continue }
                     // One that fails to render (its author out of sight) is left out, as an unseen one is.
                     guard let author = try? service.user(post.author, viewer: viewer),
                         let status = try? entities.status(post, author: author),

@@ -5,8 +5,8 @@ import Timeline
 
 // The instance's texts and figures, as Mastodon answers them: its rules, extended description,
 // privacy policy and terms of service (the operator's, `timeline instance set`), translation
-// languages (none: nothing is translated here), peers (none: this server does not federate, so
-// it knows no other domain) and its weekly activity (from the log's events, kept by the
+// languages (none: nothing is translated here), peers (the hosts of the remote accounts seen
+// here) and its weekly activity (from the log's events, kept by the
 // instance projection).
 
 extension Mastodon {
@@ -158,6 +158,7 @@ extension MastodonOpenAPI {
             ("PrivacyPolicy", try .of(Mastodon.PrivacyPolicy.self)),
             ("TermsOfService", try .of(Mastodon.TermsOfService.self)),
             ("InstanceActivity", try .of(Mastodon.InstanceActivity.self)),
+            ("DomainBlock", try .of(Mastodon.DomainBlock.self)),
             (
                 "TranslationLanguages",
                 JSONSchema([

@@ -80,18 +80,28 @@ enum MastodonStream: String, Sendable {
     /// The user's conversations of direct messages: a `conversation` event as a message comes in.
     case direct
 
-    /// Every public post (`MastodonPublicStreams`); every post here is local, so `public:local`
-    /// carries the same.
+    /// Every public post (`MastodonPublicStreams`), this server's and the others' that came in.
     case `public`
     /// Every public post of this server.
     case publicLocal = "public:local"
+    /// Every public post of other servers that came in here (#43).
+    case publicRemote = "public:remote"
     /// One hashtag's public posts (the tag is named beside: `tag=`).
     case hashtag
     /// One hashtag's public posts of this server.
     case hashtagLocal = "hashtag:local"
 
     /// Whether it is a public or hashtag stream, fed by the events themselves, not the home's updates.
-    var isPublic: Bool { self == .public || self == .publicLocal || isHashtag }
+    var isPublic: Bool { self == .public || self == .publicLocal || self == .publicRemote || isHashtag }
+    /// Whose posts a public stream carries: this server's alone (`true`), the others' alone
+    /// (`false`), or every one (`nil`).
+    var local: Bool? {
+        switch self {
+        case .publicLocal, .hashtagLocal: true
+        case .publicRemote: false
+        default: nil
+        }
+    }
     /// Whether it is a hashtag's stream.
     var isHashtag: Bool { self == .hashtag || self == .hashtagLocal }
 
@@ -251,7 +261,10 @@ extension TimelineAPI {
         let publicFrames: @Sendable (UInt64, EventEnvelope) -> [UInt8]? = { [self] sequence, event in
             var frames: [UInt8] = []
             for name in publicStreams.withLock({ $0 }).sorted(by: { $0.joined() < $1.joined() }) {
-                let encode = mastodonPublicEncoder(entities, viewer: viewer, tag: name.count > 1 ? name[1] : nil) {
+                let encode = mastodonPublicEncoder(
+                    entities, viewer: viewer, stream: MastodonStream(rawValue: name[0]) ?? .public,
+                    tag: name.count > 1 ? name[1] : nil
+                ) {
                     event, payload in
                     let message = Mastodon.StreamingEvent(stream: name, event: event, payload: payload)
                     return WebSocket.textFrame(
