@@ -59,6 +59,9 @@ public final class TimelineAPI: Sendable {
         /// The key of the server's own actor (`/actor`), which signs its fetches; without it
         /// `/actor` is 404.
         public var instanceActorKey: RSAKey?
+        /// Authorised fetch's "secure mode" (`--federation-authorized-fetch`): the ActivityPub
+        /// documents (actors, posts, comments, collections) are served to signed requests alone.
+        public var authorizedFetch = false
         /// The largest archive `POST /v1/me/imports` takes (8 GiB).
         public var maxImportBytes = 8 << 30
         /// docs/spec.md's defaults.
@@ -76,6 +79,8 @@ public final class TimelineAPI: Sendable {
     let exports = Mutex<Set<UserID>>([])
     /// The imports running and done (`POST /v1/me/imports`).
     let imports: ImportJobs
+    /// The keys of other servers' actors that signed fetches lately (authorised-fetch mode).
+    let signerKeys = SignerKeys()
     let throttle: Throttle
     /// The request limits of both APIs, per token and per address (`X-RateLimit-*`).
     private let requestWindows: RequestWindows

@@ -127,6 +127,15 @@ check(answer.status_code == 202 and [(c["authorUsername"], c["text"]) for c in c
 answer = peer.post_cavage(f"{base}/inbox", reply)
 check(answer.status_code == 202 and len(alice_post()["comments"]["items"]) == 1,
       "the same reply delivered again is still one comment")
+# Alice's own comment on her public post is served as a reply Note at its id.
+own = requests.post(f"{base}/v1/posts/{post['id']}/comments", json={"text": "thank you"},
+                    headers={"Authorization": f"Bearer {alice_token}"}, timeout=30).json()
+served = requests.get(f"{alice_actor}/comments/{own['id']}", headers={"Accept": "application/activity+json"},
+                      timeout=30)
+check(served.status_code == 200 and served.json()["type"] == "Note" and served.json()["inReplyTo"] == note
+      and "https://www.w3.org/ns/activitystreams#Public" in served.json()["to"],
+      f"alice's comment is served as a public reply Note ({served.status_code})")
+requests.delete(f"{base}/v1/comments/{own['id']}", headers={"Authorization": f"Bearer {alice_token}"}, timeout=30)
 answer = peer.post_cavage(f"{base}/inbox", peer.activity("Delete", {"id": reply["object"]["id"], "type": "Tombstone"}))
 check(answer.status_code == 202 and alice_post()["comments"]["items"] == [], "its Delete deletes the comment")
 check(peer.post_cavage(f"{base}/inbox", peer.activity("Like", f"{alice_actor}/statuses/nopost")).status_code == 404,

@@ -10,7 +10,7 @@ struct Arguments {
         flagNames: Set<String> = [
             "json", "help", "verify", "list", "follow", "reverse", "cluster", "http", "photos", "video",
             "accept-missing-keys", "demo", "mastodon", "push-allow-private", "push", "federation", "all-day",
-            "federation-allow-private"
+            "federation-allow-private", "federation-authorized-fetch"
         ]
     ) throws(UsageError) {
         var index = 0

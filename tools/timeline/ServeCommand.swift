@@ -21,7 +21,7 @@ enum ServeCommand {
                               [--source-url URL] [--contact-email ADDRESS]
                               [--smtp-url smtp://HOST:PORT --smtp-from ADDR [--smtp-ca-file PATH]]
                               [--federation-ca-file PATH] [--federation-allow-private]
-                              [--federation-connect-to HOST:PORT:ADDR:PORT]…
+                              [--federation-connect-to HOST:PORT:ADDR:PORT]… [--federation-authorized-fetch]
 
         Serves the HTTP API on HOST:PORT (default 127.0.0.1:8080; port 0 picks a free one, printed
         on the first line of standard output). --demo first fills an empty database with the demo
@@ -48,7 +48,10 @@ enum ServeCommand {
         request still answers 202 and nothing is sent. Federation's requests to other servers
         (fetching actors, delivering) trust --federation-ca-file's authority too, refuse loopback
         and private addresses unless --federation-allow-private, and --federation-connect-to sends
-        a host's requests elsewhere (curl's --connect-to), for tests on one machine. SIGTERM or SIGINT: stop
+        a host's requests elsewhere (curl's --connect-to), for tests on one machine. Every fetch is signed by
+        the server's own actor (/actor, its key in DB/federation, 0600); --federation-authorized-fetch
+        serves the ActivityPub documents (actors, posts, collections) to signed requests alone, as
+        Mastodon's authorised fetch does. SIGTERM or SIGINT: stop
         accepting, answer what is in flight, end the streams, close the database, exit 0.
         One JSON access-log line per request goes to standard error.
         """
@@ -59,7 +62,7 @@ enum ServeCommand {
             "trusted-proxy", "push-contact", "push-ca-file", "push-allow-private", "demo", "source-url",
             "contact-email",
             "smtp-url", "smtp-from", "smtp-ca-file", "federation-ca-file", "federation-allow-private",
-            "federation-connect-to"
+            "federation-connect-to", "federation-authorized-fetch"
         ])
         if args.has("help") {
             print(help)
@@ -143,6 +146,7 @@ enum ServeCommand {
         }
         let federationClient = FederationClient(options: federation)
         apiOptions.federation = federationClient
+        apiOptions.authorizedFetch = args.has("federation-authorized-fetch")
         // The server's own actor's key (DB/federation/instance-actor.pem), which signs its fetches.
         let federationDirectory = (args.value("db") ?? TimelineService.defaultPath) + "/federation"
         apiOptions.instanceActorKey = try InstanceActor.key(in: federationDirectory)

@@ -14,14 +14,21 @@ enum ActivityPubAPI {
     static let table: [Route] = Discovery.routes + actorRoutes + inboxRoutes + InstanceActor.routes
 
     /// A `GET` route given the request's federation URLs (async: an actor's first read makes
-    /// its key, a command).
+    /// its key, a command). An ActivityPub document it serves needs a signed request on a server
+    /// in authorised-fetch mode (`Options.authorizedFetch`), unless it is `open` (discovery, the
+    /// server's own actor: what a server reads to check a signature).
     static func get(
-        _ template: String,
+        _ template: String, open: Bool = false,
         _ answer: @escaping @Sendable (TimelineAPI, APIRequest, FederationURLs) async throws -> HTTPResponse
     ) -> Route {
         Route(
             "GET", template, .anyone, scope: .none,
-            .later { api, request in try await answer(api, request, FederationURLs(origin: request.origin)) }, nil)
+            .later { api, request in
+                if !open, api.options.authorizedFetch, wantsActivity(request.http) {
+                    try await api.requireSignedFetch(request)
+                }
+                return try await answer(api, request, FederationURLs(origin: request.origin))
+            }, nil)
     }
 
     /// Whether the request asks for an ActivityPub document (its `Accept` names one of

@@ -5,7 +5,7 @@ import Timeline
 extension Discovery {
     /// WebFinger, host-meta and NodeInfo.
     static let routes: [Route] = [
-        ActivityPubAPI.get("/.well-known/webfinger") { api, request, urls in
+        ActivityPubAPI.get("/.well-known/webfinger", open: true) { api, request, urls in
             guard let resource = request.http.query.first(where: { $0.name == "resource" })?.value, !resource.isEmpty
             else { throw TimelineError.invalid("resource", "WebFinger needs a resource (acct:user@host)") }
             let profile = try api.webFingerProfile(resource, urls)
@@ -20,7 +20,7 @@ extension Discovery {
                 ])
             return ActivityPubAPI.document(jrd, type: "application/jrd+json; charset=utf-8")
         },
-        ActivityPubAPI.get("/.well-known/host-meta") { _, _, urls in
+        ActivityPubAPI.get("/.well-known/host-meta", open: true) { _, _, urls in
             let xrd = """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <XRD xmlns="http://docs.oasis-open.org/ns/xri/xrd-1.0">
@@ -32,12 +32,12 @@ extension Discovery {
                 status: 200, headers: [("Content-Type", "application/xrd+xml; charset=utf-8")],
                 body: .bytes(Array(xrd.utf8)))
         },
-        ActivityPubAPI.get("/.well-known/nodeinfo") { _, _, urls in
+        ActivityPubAPI.get("/.well-known/nodeinfo", open: true) { _, _, urls in
             ActivityPubAPI.document(
                 NodeInfoLinks(links: [Link(rel: nodeInfoSchema, href: "\(urls.origin)/nodeinfo/2.1")]),
                 type: "application/json; charset=utf-8")
         },
-        ActivityPubAPI.get("/nodeinfo/2.1") { api, _, urls in
+        ActivityPubAPI.get("/nodeinfo/2.1", open: true) { api, _, urls in
             let texts = try api.mastodonInstanceTexts()
             let usage = try api.service.instanceUsage()
             let info = NodeInfo(

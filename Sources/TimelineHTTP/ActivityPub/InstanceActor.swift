@@ -32,7 +32,7 @@ public enum InstanceActor {
     public static func keyID(origin: String) -> String { FederationURLs(origin: origin).instanceActorKey }
 
     static let routes: [Route] = [
-        ActivityPubAPI.get("/actor") { api, request, urls in
+        ActivityPubAPI.get("/actor", open: true) { api, request, urls in
             guard let key = api.options.instanceActorKey else {
                 throw TimelineError(.notFound, "this server has no actor of its own")
             }

@@ -3,7 +3,9 @@ import HTTPSignatures
 import JSONModel
 import MicroHTTPD
 import OpenSSL
+import Synchronization
 import Timeline
+import TimelineFederation
 
 /// Signed fetches (#43): another server reading something here on behalf of one of its actors
 /// (a followers-only post's photo, fetched for a follower) signs its GET with that actor's key,
@@ -11,7 +13,8 @@ import Timeline
 /// with the key recorded for a remote account is read as that account: the one privacy policy
 /// then shows it what that account may see, and nothing else. A signature that does not verify,
 /// or an actor not known here, leaves the request anonymous (it is never fetched from here: a
-/// read waits for no other server).
+/// read waits for no other server) — unless the server is in authorised-fetch mode, where an
+/// ActivityPub document needs a signature that verifies (`requireSignedFetch`).
 extension TimelineAPI {
     /// The grant of the remote account that signed `request` (read-only), if one did.
     func signedFetchGrant(_ request: HTTPRequest, origin: String) -> Grant? {
@@ -26,5 +29,46 @@ extension TimelineAPI {
             (try? signature.verify(with: key)) != nil, (try? service.isBlocked(serverOf: account.actor)) == false
         else { return nil }
         return Grant(user: account.userId, app: nil, scopes: ["read"])
+    }
+
+    /// In authorised-fetch mode, refuses a request for an ActivityPub document that no other
+    /// server's actor signed: one of a remote account's (its grant is the request's viewer), or
+    /// another's — a server's own actor, most often — whose key is fetched from its server
+    /// (`signerKeys` keeps it a while). A blocked server's signature is refused too.
+    func requireSignedFetch(_ request: APIRequest) async throws(TimelineError) {
+        if request.viewer != nil { return }
+        let http = request.http
+        let query = http.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let message = SignedMessage(
+            method: "GET", uri: request.origin + http.path + (query.isEmpty ? "" : "?" + query),
+            headers: http.headers.map { ($0.key, $0.value) }, body: [])
+        guard http.header("Signature") != nil, let signature = try? ReceivedSignature.parse(message, now: Date())
+        else { throw TimelineError(.unauthenticated, "this server answers signed requests alone (authorised fetch)") }
+        let owner = String(signature.keyId.prefix { $0 != "#" })
+        try requireFederating(with: owner)
+        guard let federation = options.federation, let pem = await signerKeys.key(signature.keyId, owner, federation),
+            let key = try? RSAKey(publicPEM: pem), (try? signature.verify(with: key)) != nil
+        else { throw TimelineError(.unauthenticated, "the request's signature does not verify") }
+    }
+}
+
+/// The public keys of the servers' actors that signed fetches here lately, by key id (at most
+/// `capacity`; all forgotten when it is full, and each after `lifetime`, for key rotation).
+final class SignerKeys: Sendable {
+    static let capacity = 1000
+    static let lifetime: TimeInterval = 3600
+    private let keys = Mutex<[String: (pem: String, at: Date)]>([:])
+
+    /// The key `keyId` of the actor `owner`: kept, or fetched now from its server.
+    func key(_ keyId: String, _ owner: String, _ federation: FederationClient) async -> String? {
+        if let kept = keys.withLock({ $0[keyId] }), Date().timeIntervalSince(kept.at) < Self.lifetime {
+            return kept.pem
+        }
+        guard let actor = try? await federation.fetchActor(owner), actor.keyId == keyId else { return nil }
+        keys.withLock {
+            if $0.count >= Self.capacity { $0.removeAll() }
+            $0[keyId] = (actor.publicKey, Date())
+        }
+        return actor.publicKey
     }
 }
