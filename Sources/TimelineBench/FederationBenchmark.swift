@@ -1,6 +1,7 @@
 import Curl
 import Foundation
 import MicroHTTPD
+import OpenSSL
 import Synchronization
 import Timeline
 import TimelineFederation
@@ -13,7 +14,9 @@ import TimelineHTTP
 /// delivery per server: their shared inboxes). Measured: deliveries per second and the time until
 /// the last one arrives, from the worker's start with the post in the log; peak memory; and, as
 /// the floor, the same signed bodies POSTed to the same inboxes by libcurl alone, eight at a
-/// time (what the worker does less planning, journal and signing). Then the other way: the time
+/// time (what the worker does less planning, journal and signing). The gap is split by two more:
+/// the same POSTs each on a new handle (a new TLS connection, as the worker makes them), and the
+/// time one delivery's signature takes. Then the other way: the time
 /// a remote post takes from its arrival (`receiveRemotePost`, photo uploaded) to its place in
 /// `localFollowers` local followers' home timelines, against a local post of an account with
 /// as many followers (`addPost` of the same uploaded photo) in the same run.
@@ -139,6 +142,34 @@ public struct FederationBenchmark {
         }
         let floor = now() - floorStart
 
+        // The gap, split: the same POSTs each on a new handle (a new TLS connection), as the worker
+        // makes them; and the signing of one delivery (RSA 2048, draft-cavage), as it signs each.
+        progress("the same POSTs, each on a new connection; signing")
+        let freshStart = now()
+        await withTaskGroup(of: Void.self) { group in
+            for lane in 0..<8 {
+                group.addTask {
+                    for index in stride(from: lane, to: hosts, by: 8) {
+                        _ = try? HTTPSClient(caFile: caFile, allowPrivate: true, connectTo: connectTo)?.post(
+                            "https://h\(index).bench.example/inbox",
+                            headers: ["Content-Type: application/activity+json"],
+                            body: body, timeout: .seconds(10))
+                    }
+                }
+            }
+        }
+        let fresh = now() - freshStart
+        let key = try RSAKey.generate()
+        var signing = Samples()
+        for index in 0..<100 {
+            let signingStart = now()
+            _ = try FederationClient.signedHeaders(
+                body, to: "https://h\(index).bench.example/inbox",
+                keyId: "https://timeline.bench.example/users/a#main-key",
+                key: key)
+            signing.add(now() - signingStart)
+        }
+
         // Inbound: a remote account with `localFollowers` local followers posts; a local account
         // with the same followers (`twin`) posts the same photo.
         let locals = await builder.run(
@@ -197,8 +228,16 @@ public struct FederationBenchmark {
             unit: "ms p50 (receiveRemotePost into \(localIDs.count) local followers' home timelines)")
         inbound.baseline = localTimes.percentile(0.5) * 1e3
         inbound.baselineName = "a local post to as many followers"
+        var freshFloor = Figure(
+            name: "federation.floor_new_connection_per_post", value: Double(hosts) / fresh,
+            unit: "/s (libcurl alone, each POST on a new handle and TLS connection, eight at a time)")
+        freshFloor.baseline = Double(hosts) / floor
+        freshFloor.baselineName = "libcurl alone, keeping eight connections"
         return [
-            delivered,
+            delivered, freshFloor,
+            Figure(
+                name: "federation.signing", value: signing.percentile(0.5) * 1e3,
+                unit: "ms p50 (one delivery's draft-cavage signature, RSA 2048)"),
             Figure(name: "federation.time_to_last", value: elapsed * 1e3, unit: "ms"),
             Figure(
                 name: "federation.peak_rss", value: Double(peakRSS()) / 1_048_576, unit: "MiB (the whole bench process)"

@@ -65,15 +65,7 @@ extension Decider {
     /// is known.
     func receiveRemoteComment(_ c: ReceiveRemoteCommentCommand, actor: Actor) throws -> Decision {
         try requireOperator(actor, "receive a remote comment")
-        let authorId: UserID = try Validation.identifier(c.author, field: "author")
-        guard let author = try state.user(authorId), author.isRemote else {
-            throw TimelineError.notFound("remote account", authorId.rawValue)
-        }
-        // A server speaks only for its own notes: the Note is on its author's host.
-        let host = try Validation.actorURL(c.object, field: "object")
-        guard author.username.hasSuffix("@" + host) else {
-            throw TimelineError.invalid("object", "object must be on its author's server")
-        }
+        let author = try remoteAuthor(c.author, of: c.object)
         if let known = try state.remoteComment(object: c.object), try state.comment(known) != nil {
             return Decision(outcome: .success(.comment(known)))
         }
@@ -82,8 +74,8 @@ extension Decider {
             return decision
         }
         decision.events.append(
-            .remoteCommentSeen(RemoteCommentSeen(commentId: id, postId: post, authorId: authorId, object: c.object)))
-        decision.actor = authorId
+            .remoteCommentSeen(RemoteCommentSeen(commentId: id, postId: post, authorId: author.id, object: c.object)))
+        decision.actor = author.id
         return decision
     }
 }

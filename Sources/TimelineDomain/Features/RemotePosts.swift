@@ -62,19 +62,25 @@ extension UserRecord {
 }
 
 extension Decider {
+    /// The remote account `raw` names, the author of the `Note` `object`, which must be on its
+    /// server (a server speaks only for its own notes).
+    func remoteAuthor(_ raw: String, of object: String) throws -> UserRecord {
+        let authorId: UserID = try Validation.identifier(raw, field: "author")
+        guard let author = try state.user(authorId), author.isRemote else {
+            throw TimelineError.notFound("remote account", authorId.rawValue)
+        }
+        let host = try Validation.actorURL(object, field: "object")
+        guard author.username.hasSuffix("@" + host) else {
+            throw TimelineError.invalid("object", "object must be on its author's server")
+        }
+        return author
+    }
+
     /// `receiveRemotePost`: the remote account `author` posted the `Note` `object`, with the
     /// photos it uploaded here (`uploadMedia`, run as it); nothing when that `Note` is known.
     func receiveRemotePost(_ c: ReceiveRemotePostCommand, actor: Actor) throws -> Decision {
         try requireOperator(actor, "receive a remote post")
-        let authorId: UserID = try Validation.identifier(c.author, field: "author")
-        guard let author = try state.user(authorId), author.isRemote else {
-            throw TimelineError.notFound("remote account", authorId.rawValue)
-        }
-        // A server speaks only for its own posts: the Note is on its author's host.
-        let host = try Validation.actorURL(c.object, field: "object")
-        guard author.username.hasSuffix("@" + host) else {
-            throw TimelineError.invalid("object", "object must be on its author's server")
-        }
+        let author = try remoteAuthor(c.author, of: c.object)
         if let known = try state.remotePost(object: c.object), try state.post(known) != nil {
             return Decision(outcome: .success(.post(known)))
         }
@@ -98,8 +104,8 @@ extension Decider {
             sensitive: c.sensitive, warning: c.warning, visibility: c.visibility, inReplyTo: c.inReplyTo,
             addressing: addressees, by: author)
         guard case .success(.post(let id)) = decision.outcome else { return decision }
-        decision.events.append(.remotePostSeen(RemotePostSeen(postId: id, authorId: authorId, object: c.object)))
-        decision.actor = authorId
+        decision.events.append(.remotePostSeen(RemotePostSeen(postId: id, authorId: author.id, object: c.object)))
+        decision.actor = author.id
         return decision
     }
 }
