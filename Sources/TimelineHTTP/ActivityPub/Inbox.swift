@@ -46,10 +46,7 @@ extension TimelineAPI {
         guard body.count <= ActivityPubAPI.maxActivityBytes else {
             throw TimelineError(.payloadTooLarge, "an activity may be at most 1 MiB")
         }
-        let query = request.http.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let message = SignedMessage(
-            method: "POST", uri: request.origin + request.http.path + (query.isEmpty ? "" : "?" + query),
-            headers: request.http.headers.map { ($0.key, $0.value) }, body: body)
+        let message = Self.signedMessage(request.http, origin: request.origin)
         let signature: ReceivedSignature
         do { signature = try ReceivedSignature.parse(message, now: Date()) } catch {
             throw TimelineError(.unauthenticated, "\(error)")

@@ -16,14 +16,19 @@ import TimelineFederation
 /// read waits for no other server) — unless the server is in authorised-fetch mode, where an
 /// ActivityPub document needs a signature that verifies (`requireSignedFetch`).
 extension TimelineAPI {
+    /// `request` as HTTP Signatures read it: its method, its whole URI under `origin` (the
+    /// signed `@target-uri` / `(request-target)`), its headers and body.
+    static func signedMessage(_ request: HTTPRequest, origin: String) -> SignedMessage {
+        let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return SignedMessage(
+            method: request.method, uri: origin + request.path + (query.isEmpty ? "" : "?" + query),
+            headers: request.headers.map { ($0.key, $0.value) }, body: request.body)
+    }
+
     /// The grant of the remote account that signed `request` (read-only), if one did.
     func signedFetchGrant(_ request: HTTPRequest, origin: String) -> Grant? {
-        guard request.method == "GET", request.header("Signature") != nil else { return nil }
-        let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let message = SignedMessage(
-            method: "GET", uri: origin + request.path + (query.isEmpty ? "" : "?" + query),
-            headers: request.headers.map { ($0.key, $0.value) }, body: [])
-        guard let signature = try? ReceivedSignature.parse(message, now: Date()),
+        guard request.method == "GET", request.header("Signature") != nil,
+            let signature = try? ReceivedSignature.parse(Self.signedMessage(request, origin: origin), now: Date()),
             let account = try? service.remoteAccount(actor: String(signature.keyId.prefix { $0 != "#" })),
             account.keyId == signature.keyId, let key = try? RSAKey(publicPEM: account.publicKey),
             (try? signature.verify(with: key)) != nil, (try? service.isBlocked(serverOf: account.actor)) == false
@@ -37,12 +42,9 @@ extension TimelineAPI {
     /// (`signerKeys` keeps it a while). A blocked server's signature is refused too.
     func requireSignedFetch(_ request: APIRequest) async throws(TimelineError) {
         if request.viewer != nil { return }
-        let http = request.http
-        let query = http.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let message = SignedMessage(
-            method: "GET", uri: request.origin + http.path + (query.isEmpty ? "" : "?" + query),
-            headers: http.headers.map { ($0.key, $0.value) }, body: [])
-        guard http.header("Signature") != nil, let signature = try? ReceivedSignature.parse(message, now: Date())
+        guard request.http.header("Signature") != nil,
+            let signature = try? ReceivedSignature.parse(
+                Self.signedMessage(request.http, origin: request.origin), now: Date())
         else { throw TimelineError(.unauthenticated, "this server answers signed requests alone (authorised fetch)") }
         let owner = String(signature.keyId.prefix { $0 != "#" })
         try requireFederating(with: owner)
