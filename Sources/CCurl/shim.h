@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <unistd.h>
+#include <errno.h>
 #include <curl/curl.h>
 
 /* libcurl's options are set through the variadic curl_easy_setopt, which Swift cannot call: this
@@ -123,13 +124,15 @@ static inline int timeline_curl_post(CURL *curl, const char *url, const char *co
     return (int)code;
 }
 
-/** A GET's answer as it arrives: its bytes, in a buffer grown up to `limit`. */
+/** A GET's answer as it arrives: its bytes, in a buffer grown up to `limit`, or written to the
+    file `fd` when it is not -1 (a video: never held in memory). */
 struct timeline_curl_answer {
     unsigned char *bytes;
     size_t length;
     size_t capacity;
     size_t limit;
     int too_long;
+    int fd;
 };
 
 static size_t timeline_curl_collect(char *data, size_t size, size_t count, void *context) {
@@ -138,6 +141,16 @@ static size_t timeline_curl_collect(char *data, size_t size, size_t count, void 
     if (answer->length + n > answer->limit) {
         answer->too_long = 1;
         return 0; /* libcurl ends the transfer with CURLE_WRITE_ERROR */
+    }
+    if (answer->fd != -1) {
+        for (size_t written = 0; written < n;) {
+            ssize_t w = write(answer->fd, data + written, n - written);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) return 0; /* a full disk ends the transfer too */
+            written += (size_t)w;
+        }
+        answer->length += n;
+        return n;
     }
     if (answer->length + n > answer->capacity) {
         size_t capacity = answer->capacity ? answer->capacity : 16384;

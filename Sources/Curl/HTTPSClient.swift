@@ -56,16 +56,36 @@ public final class HTTPSClient {
     public func get(_ url: String, headers: [String], limit: Int, timeout: Duration) throws(DeliveryError)
         -> HTTPSAnswer
     {
-        var status = 0
-        var answer = timeline_curl_answer(bytes: nil, length: 0, capacity: 0, limit: limit, too_long: 0)
+        var answer = timeline_curl_answer(bytes: nil, length: 0, capacity: 0, limit: limit, too_long: 0, fd: -1)
         defer { free(answer.bytes) }
+        let status = try get(url, headers: headers, timeout: timeout, into: &answer)
+        let body = answer.bytes.map { Array(UnsafeBufferPointer(start: $0, count: answer.length)) } ?? []
+        return HTTPSAnswer(status: status, body: body)
+    }
+
+    /// GETs `url` with `headers`, writing at most `limit` bytes of its body to a new file at
+    /// `path` (mode 0600; a longer body is `DeliveryError` 23, and a file that cannot be
+    /// written 23 too); answers the status. What was written stays for the caller to remove.
+    public func download(_ url: String, headers: [String], to path: String, limit: Int, timeout: Duration)
+        throws(DeliveryError) -> Int
+    {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DeliveryError(code: Int(CURLE_WRITE_ERROR.rawValue)) }
+        defer { close(fd) }
+        var answer = timeline_curl_answer(bytes: nil, length: 0, capacity: 0, limit: limit, too_long: 0, fd: fd)
+        return try get(url, headers: headers, timeout: timeout, into: &answer)
+    }
+
+    private func get(_ url: String, headers: [String], timeout: Duration, into answer: inout timeline_curl_answer)
+        throws(DeliveryError) -> Int
+    {
+        var status = 0
         let code: Int32 = withCStrings(headers) { lines in
             timeline_curl_get(
                 handle, url, lines.baseAddress, Int32(lines.count), milliseconds(timeout), &status, &answer)
         }
         guard code == 0 else { throw DeliveryError(code: Int(code)) }
-        let body = answer.bytes.map { Array(UnsafeBufferPointer(start: $0, count: answer.length)) } ?? []
-        return HTTPSAnswer(status: status, body: body)
+        return status
     }
 
     private func milliseconds(_ timeout: Duration) -> Int {

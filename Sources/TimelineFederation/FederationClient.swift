@@ -34,6 +34,8 @@ public final class FederationClient: Sendable {
         public var maxDocumentBytes = 1 << 20
         /// How long one request may take.
         public var timeout: Duration = .seconds(10)
+        /// How long fetching a video may take.
+        public var mediaTimeout: Duration = .seconds(120)
         /// Default options.
         public init() {}
     }
@@ -105,8 +107,36 @@ public final class FederationClient: Sendable {
         return document
     }
 
+    /// Fetches the video (or any large file) at `url` into a new file at `path`, at most `limit`
+    /// bytes, signed as `fetchMedia` is; within `Options.mediaTimeout`. The file is the caller's
+    /// to remove, whatever happened.
+    public func fetchMediaFile(
+        _ url: String, to path: String, limit: Int, signer: (keyId: String, key: RSAKey)? = nil
+    ) async throws(FederationError) {
+        let headers = try signedGetHeaders(url, accept: "video/*", signer: signer)
+        let status = try await run { client throws(FederationError) in
+            do {
+                return try client.download(
+                    url, headers: headers, to: path, limit: limit, timeout: self.options.mediaTimeout)
+            } catch { throw FederationError("fetching \(url) failed: \(error)") }
+        }
+        guard status == 200 else { throw FederationError("fetching \(url) answered \(status)") }
+    }
+
     private func get(_ url: String, accept: String, limit: Int, signer: (keyId: String, key: RSAKey)? = nil)
         async throws(FederationError) -> HTTPSAnswer
+    {
+        let headers = try signedGetHeaders(url, accept: accept, signer: signer)
+        return try await run { client throws(FederationError) in
+            do {
+                return try client.get(url, headers: headers, limit: limit, timeout: self.options.timeout)
+            } catch { throw FederationError("fetching \(url) failed: \(error)") }
+        }
+    }
+
+    /// A GET's header lines, signed (draft-cavage) by `signer`, or else by the server's own actor.
+    private func signedGetHeaders(_ url: String, accept: String, signer: (keyId: String, key: RSAKey)?)
+        throws(FederationError) -> [String]
     {
         var message = SignedMessage(method: "GET", uri: url, headers: [("Accept", accept)], body: [])
         if let signer = signer ?? fetchSigner.withLock({ $0 }) {
@@ -114,12 +144,7 @@ public final class FederationClient: Sendable {
                 throw FederationError("signing for \(url) failed: \(error)")
             }
         }
-        let headers = message.headers.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
-        return try await run { client throws(FederationError) in
-            do {
-                return try client.get(url, headers: headers, limit: limit, timeout: self.options.timeout)
-            } catch { throw FederationError("fetching \(url) failed: \(error)") }
-        }
+        return message.headers.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
     }
 
     /// POSTs `activity` to `inbox`, signed (draft-cavage, as every server takes it) with

@@ -56,6 +56,9 @@ public final class TimelineAPI: Sendable {
         /// How federation reaches other servers (fetching actors, delivering); without it the
         /// inboxes answer 503.
         public var federation: FederationClient?
+        /// Where other servers' posts wait for their videos to be transcoded (`timeline serve`
+        /// keeps it in DB/federation); without it a remote post's videos are left out.
+        public var awaitedVideoPosts: AwaitedVideoPosts?
         /// The key of the server's own actor (`/actor`), which signs its fetches; without it
         /// `/actor` is 404.
         public var instanceActorKey: RSAKey?

@@ -13,6 +13,8 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - bob posts an album of two photos with alt texts; it reaches alice's home timeline, its
   photos fetched and re-encoded by one.test, served from one.test; carol, who does not follow
   him, never has it in hers.
+- bob posts a video: one.test fetches it, transcodes it and then records the post; alice has it
+  with its alt text, played from one.test by ranges; carol does not.
 - carol follows bob, then blocks two.test: her follow ends on both servers, his posts leave her
   sight, and come back when she lifts the block.
 - the web app in headless Chromium, at https://one.test through nginx: carol finds @bob@two.test
@@ -288,6 +290,27 @@ check(in_home(c, "Two squares") is None, "carol, who does not follow bob, does n
 check(any("Two squares" in s.content for s in c.timeline_public(remote=True))
       and not any("Two squares" in s.content for s in c.timeline_public(local=True)),
       "it is public: in one.test's public timeline of other servers' posts, not of its own")
+
+# Bob posts a video (made by the ffmpeg command line): one.test fetches it, transcodes it as its
+# own uploads are, and records the post once it is ready; alice has it, played from one.test.
+clip = os.path.join(directory, "clip.mp4")
+subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                "testsrc=size=320x240:rate=25", "-t", "1", "-pix_fmt", "yuv420p", clip], check=True, timeout=120)
+with open(clip, "rb") as f:
+    video = two.v1("POST", "/v1/videos", bob_token,
+                   json={"video": base64.b64encode(f.read()).decode(), "alt": "a test card"}).json()["id"]
+check(eventually(lambda: two.v1("GET", f"/v1/media/{video}", bob_token).json()["video"]["state"] == "ready",
+                 seconds=120), "bob's video is transcoded at two.test")
+two.v1("POST", "/v1/posts", bob_token, json={"media": [video], "caption": "A moving picture"})
+moving = eventually(lambda: in_home(a, "A moving picture"), seconds=120)
+check(moving is not None, "bob's video post reaches alice's home timeline at one.test, once transcoded there")
+check([(m.type, m.description) for m in moving.media_attachments] == [("video", "a test card")],
+      f"with its video and its alt text ({[(m.type, m.description) for m in moving.media_attachments]})")
+check(moving.media_attachments[0].url.startswith(f"https://{one.domain}/"), "served by one.test, not two.test")
+played = one.http.get(one.local(moving.media_attachments[0].url), headers={"Range": "bytes=0-99"}, timeout=30)
+check(played.status_code == 206 and played.headers["Content-Type"] == "video/mp4" and len(played.content) == 100,
+      f"one.test plays it, by ranges ({played.status_code} {played.headers.get('Content-Type')})")
+check(in_home(c, "A moving picture") is None, "carol, who does not follow bob, does not have it")
 
 # Carol follows bob, then blocks his whole server: the follow ends on both sides and his posts
 # leave her sight; lifting the block brings them back.

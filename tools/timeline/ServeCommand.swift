@@ -150,6 +150,7 @@ enum ServeCommand {
         // The server's own actor's key (DB/federation/instance-actor.pem), which signs its fetches.
         let federationDirectory = (args.value("db") ?? TimelineService.defaultPath) + "/federation"
         apiOptions.instanceActorKey = try InstanceActor.key(in: federationDirectory)
+        apiOptions.awaitedVideoPosts = try AwaitedVideoPosts(directory: federationDirectory + "/awaiting-videos")
         let api = TimelineAPI(service: service, options: apiOptions)
         serverOptions.refusal = api.serverRefusal  // each API's own error shape and limits
         // Videos arrive as files, written beside the database as they come (never held in memory).
@@ -224,11 +225,19 @@ enum ServeCommand {
         // Videos are transcoded one at a time, off the requests (what a restart interrupted, at once).
         let videoWorker = VideoWorker(service: service, concurrency: 1, log: log)
         videoWorker.start()
+        // Other servers' posts with a video are recorded once it is transcoded.
+        let awaitedVideoPosts = Task {
+            while !Task.isCancelled {
+                await api.publishAwaitedVideoPosts()
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
 
         await waitForTermination()
         await scheduler.stop()
         await videoWorker.stop()
         mediaSweeper.cancel()
+        awaitedVideoPosts.cancel()
         pushWorker.stop()
         mailWorker?.stop()
         await deliveries.stop()

@@ -4,10 +4,11 @@ import OpenSSL
 import Timeline
 import TimelineFederation
 
-/// What the inbox does with other servers' posts (#43): a `Create` of a `Note` with photos by an
-/// account somebody here follows becomes that account's post here (`receiveRemotePost`), its
-/// photos fetched from its server and re-encoded by the photo pipeline as the account's media
-/// (never served from the remote URL); a direct one (addressed to no collection) to users here
+/// What the inbox does with other servers' posts (#43): a `Create` of a `Note` with photos or
+/// videos by an account somebody here follows becomes that account's post here
+/// (`receiveRemotePost`), its photos fetched from its server and re-encoded by the photo pipeline
+/// as the account's media, its videos transcoded as uploads are (never served from the remote
+/// URL; the post waits for its videos in `AwaitedVideoPosts`); a direct one (addressed to no collection) to users here
 /// is a direct message to them; a reply to a post here is a comment when it is for everyone who
 /// sees that post, or a direct message in its conversation when that post is one. Its `Update`
 /// edits the caption, its `Delete` deletes it; an `Announce` of a post known here is the
@@ -62,39 +63,76 @@ extension TimelineAPI {
     }
 
     /// Records `note` as `account`'s post `visibility` (a direct one `to` users here, perhaps
-    /// `answering` a direct post here), its photos fetched and uploaded as the account's. A post
-    /// that is no message needs a photo that could be fetched.
+    /// `answering` a direct post here), its photos and videos fetched and uploaded as the
+    /// account's. A post that is no message needs a photo or video that could be fetched. One
+    /// with a video waits (`AwaitedVideoPosts`) until the video is transcoded.
     private func receivePost(
         _ note: JSONValue, _ object: String, _ text: String, by account: RemoteAccountSeen,
         _ visibility: PostVisibility, to addressees: [UserID] = [], answering: PostID? = nil, _ urls: FederationURLs
     ) async throws(TimelineError) {
         guard let federation = options.federation else { return }
+        if let awaited = options.awaitedVideoPosts, awaited.isAwaited(object) { return }  // sent again
         let me = Caller.user(account.userId.rawValue)
         // Fetched as one who may see it here: a follower of the author, or an addressee.
         let signer = try await localSigner(of: account, addressees: addressees, urls)
-        var media: [String] = []
-        for (url, alt) in Self.photos(of: note).prefix(MediaPolicy.maxPerPost) {
-            // A photo that cannot be fetched or is no image is left out, as a broken one would be.
-            guard let bytes = try? await federation.fetchMedia(url, limit: ImageUpload.maxBytes, signer: signer),
-                case .media(let uploaded)? = try? await service.execute(
-                    .uploadMedia(
-                        image: Data(bytes).base64EncodedString(),
-                        alt: alt.map { String($0.prefix(MediaPolicy.maxAlt)) }),
-                    as: me)
+        var media: [MediaID] = []
+        var videos = false
+        for attachment in Self.attachments(of: note).prefix(MediaPolicy.maxPerPost) {
+            let alt = attachment.alt.map { String($0.prefix(MediaPolicy.maxAlt)) }
+            // A video needs somewhere to wait for its transcoding (a server without one leaves it out).
+            if attachment.isVideo, options.awaitedVideoPosts == nil { continue }
+            // One that cannot be fetched, or is no image or video, is left out, as a broken one would be.
+            guard
+                let id = attachment.isVideo
+                    ? await fetchVideo(attachment.url, alt: alt, as: me, signer: signer, federation)
+                    : await fetchPhoto(attachment.url, alt: alt, as: me, signer: signer, federation)
             else { continue }
-            media.append(uploaded.id)
+            media.append(id)
+            videos = videos || attachment.isVideo
         }
         let caption = String(text.unicodeScalars.prefix(Validation.maxCaption))
         guard !media.isEmpty || (visibility == .direct && !caption.isEmpty) else { return }
-        _ = try await service.execute(
-            .receiveRemotePost(
-                author: account.userId.rawValue, object: object, caption: caption, media: media,
-                visibility: visibility, sensitive: note["sensitive"] == .bool(true),
-                warning: note["summary"]?.string.flatMap {
-                    $0.isEmpty ? nil : String($0.prefix(Validation.maxWarning))
-                },
-                addressees: addressees.map(\.rawValue), inReplyTo: answering?.rawValue),
-            as: .operator)
+        let post = AwaitedVideoPosts.Post(
+            author: account.userId, object: object, caption: caption, media: media, visibility: visibility,
+            sensitive: note["sensitive"] == .bool(true),
+            warning: note["summary"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(Validation.maxWarning)) },
+            addressees: addressees, inReplyTo: answering)
+        if videos, let awaited = options.awaitedVideoPosts {
+            try awaited.keep(post)
+        } else {
+            _ = try await service.execute(post.command(media: media), as: .operator)
+        }
+    }
+
+    /// The photo at `url` fetched and uploaded as `me`'s media (re-encoded by the photo pipeline).
+    private func fetchPhoto(
+        _ url: String, alt: String?, as me: Caller, signer: (keyId: String, key: RSAKey)?,
+        _ federation: FederationClient
+    ) async -> MediaID? {
+        guard let bytes = try? await federation.fetchMedia(url, limit: ImageUpload.maxBytes, signer: signer),
+            case .media(let uploaded)? = try? await service.execute(
+                .uploadMedia(image: Data(bytes).base64EncodedString(), alt: alt), as: me)
+        else { return nil }
+        return MediaID(uploaded.id)
+    }
+
+    /// The video at `url` fetched into the upload spool (never held in memory) and uploaded as
+    /// `me`'s: the video worker transcodes it as a local upload.
+    private func fetchVideo(
+        _ url: String, alt: String?, as me: Caller, signer: (keyId: String, key: RSAKey)?,
+        _ federation: FederationClient
+    ) async -> MediaID? {
+        let path = service.uploadSpoolDirectory + "/remote-" + UUID().uuidString
+        do {
+            try await federation.fetchMediaFile(url, to: path, limit: service.maxVideoBytes, signer: signer)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+        guard case .media(let uploaded)? = try? await service.uploadVideo(file: path, alt: alt, as: me) else {
+            return nil
+        }
+        return MediaID(uploaded.id)
     }
 
     /// The post here that the `Note` `id` is or is a comment on, and the comment, if it is one:
@@ -129,8 +167,16 @@ extension TimelineAPI {
     func receiveNoteUpdate(_ note: JSONValue, from account: RemoteAccountSeen, _ urls: FederationURLs)
         async throws(TimelineError)
     {
-        guard let object = note["id"]?.string, let post = try service.remotePost(object: object) else { return }
+        guard let object = note["id"]?.string else { return }
         let text = Self.text(of: note, urls)
+        // One still waiting for its video is recorded with its new caption.
+        if let awaited = options.awaitedVideoPosts, var waiting = awaited.post(object), waiting.author == account.userId
+        {
+            waiting.caption = String(text.unicodeScalars.prefix(Validation.maxCaption))
+            try awaited.keep(waiting)
+            return
+        }
+        guard let post = try service.remotePost(object: object) else { return }
         _ = try await service.execute(
             .editPost(post: post.rawValue, caption: .some(String(text.unicodeScalars.prefix(Validation.maxCaption)))),
             as: .user(account.userId.rawValue))
@@ -139,6 +185,9 @@ extension TimelineAPI {
     /// A `Delete` of a `Note` that came in (its id, or its `Tombstone`): a post's, or a comment's.
     func receiveNoteDeletion(_ object: String, from account: RemoteAccountSeen) async throws(TimelineError) {
         let me = Caller.user(account.userId.rawValue)
+        if let awaited = options.awaitedVideoPosts, awaited.post(object)?.author == account.userId {
+            awaited.forget(object)  // still waiting for its video: it never shows
+        }
         if let post = try service.remotePost(object: object) {
             _ = try await service.execute(.deletePost(post: post.rawValue), as: me)
         } else if let comment = try service.remoteComment(object: object) {
@@ -191,16 +240,17 @@ extension TimelineAPI {
         return out
     }
 
-    /// A `Note`'s photos: each attachment that is an image, its URL and its alt text (`name`).
-    static func photos(of note: JSONValue) -> [(url: String, alt: String?)] {
+    /// A `Note`'s photos and videos: each attachment that is an image or a video (by its
+    /// `mediaType`, else its `type`), its URL and its alt text (`name`).
+    static func attachments(of note: JSONValue) -> [(url: String, alt: String?, isVideo: Bool)] {
         note.all("attachment").compactMap { attachment in
-            let mediaType = attachment["mediaType"]?.string ?? ""
-            guard mediaType.hasPrefix("image/") || (mediaType.isEmpty && attachment["type"]?.string == "Image") else {
-                return nil
-            }
+            let mediaType = attachment["mediaType"]?.string ?? "", type = attachment["type"]?.string
+            let isImage = mediaType.hasPrefix("image/") || (mediaType.isEmpty && type == "Image")
+            let isVideo = mediaType.hasPrefix("video/") || (mediaType.isEmpty && type == "Video")
+            guard isImage || isVideo else { return nil }
             let url = attachment.all("url").first.flatMap { $0.string ?? $0["href"]?.string }
             guard let url, url.hasPrefix("https://") else { return nil }
-            return (url, attachment["name"]?.string.flatMap { $0.isEmpty ? nil : $0 })
+            return (url, attachment["name"]?.string.flatMap { $0.isEmpty ? nil : $0 }, isVideo)
         }
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import Sodium
+import Timeline
+
+/// Other servers' posts that hold a video (#43), waiting here until it is transcoded. A post
+/// never holds a video still being made, and transcoding one takes longer than an inbox request
+/// should wait: so the inbox fetches the video, uploads it as the remote account's (the video
+/// worker transcodes it, as a local upload), and keeps the post's `receiveRemotePost` fields in
+/// this journal (`DB/federation/awaiting-videos/`, a file per `Note`, written whole before the
+/// activity is acknowledged). `TimelineAPI.publishAwaitedVideoPosts` records each post once
+/// every video of it is done, with the videos the transcoder took. So a restart loses none: the
+/// uploads are in the log, the video worker resumes, and the journal is read again.
+public final class AwaitedVideoPosts: Sendable {
+    /// A post's `receiveRemotePost` fields, its media in the album's order (photos, and videos
+    /// being transcoded).
+    struct Post: Codable, Equatable {
+        var author: UserID
+        var object: String
+        var caption: String
+        var media: [MediaID]
+        var visibility: PostVisibility
+        var sensitive: Bool
+        var warning: String?
+        var addressees: [UserID]
+        var inReplyTo: PostID?
+
+        /// The command that records it, with the media that can be shown (`ready`).
+        func command(media ready: [MediaID]) -> Command {
+            .receiveRemotePost(
+                author: author.rawValue, object: object, caption: caption, media: ready.map(\.rawValue),
+                visibility: visibility, sensitive: sensitive, warning: warning,
+                addressees: addressees.map(\.rawValue), inReplyTo: inReplyTo?.rawValue)
+        }
+    }
+
+    private let directory: String
+
+    /// The journal in `directory` (made, 0700, if it is not there).
+    public init(directory: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        self.directory = directory
+    }
+
+    /// The file of the `Note` `object`: named by its id's SHA-256, so any id makes a file name.
+    private func file(_ object: String) -> String {
+        directory + "/" + Sodium.sha256(Array(object.utf8)).map { String(format: "%02x", $0) }.joined() + ".json"
+    }
+
+    /// Whether the `Note` `object` is waiting for its videos.
+    func isAwaited(_ object: String) -> Bool { FileManager.default.fileExists(atPath: file(object)) }
+
+    /// Keeps `post` (or its new fields) until its videos are done: written whole, then renamed
+    /// into place, so a crash leaves the old file or the new one.
+    func keep(_ post: Post) throws(TimelineError) {
+        let target = file(post.object), partial = target + ".partial"
+        guard let data = try? JSONEncoder().encode(post),
+            FileManager.default.createFile(atPath: partial, contents: data, attributes: [.posixPermissions: 0o600]),
+            rename(partial, target) == 0
+        else { throw TimelineError(.storageFull, "the post could not be kept while its video is transcoded") }
+    }
+
+    /// The post of the `Note` `object`, if it is waiting.
+    func post(_ object: String) -> Post? { read(file(object)) }
+
+    /// Forgets the `Note` `object` (recorded, refused, or deleted by its author).
+    func forget(_ object: String) { try? FileManager.default.removeItem(atPath: file(object)) }
+
+    /// Every post waiting.
+    var all: [Post] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { read(directory + "/" + $0) }
+    }
+
+    private func read(_ path: String) -> Post? {
+        FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(Post.self, from: $0) }
+    }
+}
+
+extension TimelineAPI {
+    /// Records each awaited post (`AwaitedVideoPosts`) whose videos are all done, with the ones
+    /// the transcoder took; one left with nothing to show is dropped, as a post whose photos could
+    /// not be fetched is. A refusal (its author erased meanwhile, a post known already) drops it
+    /// too; a failure of this server's (a full disk) keeps it for the next round. `timeline
+    /// serve` runs it every half second.
+    public func publishAwaitedVideoPosts() async {
+        guard let journal = options.awaitedVideoPosts else { return }
+        for post in journal.all {
+            var ready: [MediaID] = []
+            var waiting = false
+            for id in post.media {
+                // Gone (its account erased) or failed: left out.
+                guard let media = try? service.media(id, viewer: post.author) else { continue }
+                switch media.video {
+                case .processing?: waiting = true
+                case .failed?: break
+                case .ready?, nil: ready.append(id)
+                }
+            }
+            if waiting { continue }
+            if ready.isEmpty, post.visibility != .direct || post.caption.isEmpty {
+                journal.forget(post.object)
+                continue
+            }
+            do {
+                _ = try await service.execute(post.command(media: ready), as: .operator)
+            } catch  where error.code == .internal || error.code == .storageFull {
+                continue
+            } catch {}
+            journal.forget(post.object)
+        }
+    }
+}
