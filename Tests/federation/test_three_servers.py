@@ -16,7 +16,8 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
 - bob posts a video: one.test fetches it, transcodes it and then records the post; alice has it
   with its alt text, played from one.test by ranges; carol does not.
 - carol follows bob, then blocks two.test: her follow ends on both servers, his posts leave her
-  sight, and come back when she lifts the block.
+  sight, and come back when she lifts the block; while it stands, one.test (secure mode) refuses
+  two.test's signed fetch of her post.
 - the web app in headless Chromium, at https://one.test through nginx: carol finds @bob@two.test
   in Search, follows him from his profile, sees his next photo in Home served by one.test, likes
   it on its card and comments on it from its page; two.test has both.
@@ -325,9 +326,18 @@ check(eventually(lambda: carol_there not in bobs_followers()), "two.test is told
 check(not any("Two squares" in s.content for s in c.timeline_public(remote=True)),
       "bob's album is hidden from carol")
 check(any("Two squares" in s.content for s in a.timeline_public(remote=True)), "not from alice")
+# one.test (secure mode) serves her documents to no server she blocks, as Mastodon does: two.test's
+# signed fetch of her public post, as bob resolves its URL, is refused until she lifts the block.
+carols = one.v1("POST", "/v1/posts", carol_token, json={"image": base64.b64encode(make_png((90, 30, 160))).decode(),
+                                                         "caption": "Carol's violet square"}).json()
+carols_url = f"https://{one.domain}/users/{carol_id}/statuses/{carols['id']}"
+check(b.search_v2(carols_url, resolve=True).statuses == [],
+      "two.test, which she blocks, cannot fetch her post from one.test")
 c.domain_unblock(two.domain)
 check(c.domain_blocks() == [] and any("Two squares" in s.content for s in c.timeline_public(remote=True)),
       "carol lifts the block: bob's album is back for her")
+check([s.uri for s in b.search_v2(carols_url, resolve=True).statuses] == [carols_url],
+      "and two.test fetches her post now")
 
 # The web app, in headless Chromium, at https://one.test:PORT through nginx: carol finds bob by his
 # handle in Search, follows him from his profile, sees his next photo in Home (served by one.test),

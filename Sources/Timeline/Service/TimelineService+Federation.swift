@@ -197,6 +197,12 @@ extension TimelineService {
         try read { view in try view.models.federation.accountDomainBlocks.members(of: user, view.txn) }
     }
 
+    /// Whether `user` blocks the server `host` (`blockAccountDomain`).
+    public func blocksServer(_ host: String, user: UserID) throws(TimelineError) -> Bool {
+        try read { view in try view.models.federation.accountDomainBlocks.contains((user, host.lowercased()), view.txn)
+        }
+    }
+
     /// Whether `viewer` blocks the server of the remote account `user`.
     public func blocksServer(of user: UserID, viewer: UserID) throws(TimelineError) -> Bool {
         try read { view in try view.models.federation.hidesDomain(of: user, from: viewer, view.txn) }

@@ -25,7 +25,7 @@ enum ActivityPubAPI {
             "GET", template, .anyone, scope: .none,
             .later { api, request in
                 if !open, api.options.authorizedFetch, wantsActivity(request.http) {
-                    try await api.requireSignedFetch(request)
+                    try await api.requireSignedFetch(request, owner: api.documentOwner(request))
                 }
                 return try await answer(api, request, FederationURLs(origin: request.origin))
             }, nil)
@@ -125,6 +125,13 @@ enum ActivityPubAPI {
 }
 
 extension TimelineAPI {
+    /// The local user whose document a request asks for (its path's `user` or `username`), if any.
+    func documentOwner(_ request: APIRequest) -> UserID? {
+        if let raw = request.parameters["user"] { return UserID.parse(raw) }
+        guard let name = request.parameters["username"] else { return nil }
+        return try? service.userID(named: name)
+    }
+
     /// The local user `raw` names, as anyone sees them (`not_found` for no such user, or one
     /// erased or suspended).
     func federatedProfile(id raw: String) throws(TimelineError) -> Profile {

@@ -39,18 +39,30 @@ extension TimelineAPI {
     /// In authorised-fetch mode, refuses a request for an ActivityPub document that no other
     /// server's actor signed: one of a remote account's (its grant is the request's viewer), or
     /// another's — a server's own actor, most often — whose key is fetched from its server
-    /// (`signerKeys` keeps it a while). A blocked server's signature is refused too.
-    func requireSignedFetch(_ request: APIRequest) async throws(TimelineError) {
-        if request.viewer != nil { return }
-        guard request.http.header("Signature") != nil,
-            let signature = try? ReceivedSignature.parse(
-                Self.signedMessage(request.http, origin: request.origin), now: Date())
-        else { throw TimelineError(.unauthenticated, "this server answers signed requests alone (authorised fetch)") }
-        let owner = String(signature.keyId.prefix { $0 != "#" })
-        try requireFederating(with: owner)
-        guard let federation = options.federation, let pem = await signerKeys.key(signature.keyId, owner, federation),
-            let key = try? RSAKey(publicPEM: pem), (try? signature.verify(with: key)) != nil
-        else { throw TimelineError(.unauthenticated, "the request's signature does not verify") }
+    /// (`signerKeys` keeps it a while). A blocked server's signature is refused too: the
+    /// operator's block, or one by the local user whose document it is (`owner`), as Mastodon
+    /// refuses a server its owner blocks.
+    func requireSignedFetch(_ request: APIRequest, owner: UserID?) async throws(TimelineError) {
+        let signer: String
+        if let viewer = request.viewer {
+            signer = try service.remoteAccount(viewer)?.actor ?? ""
+        } else {
+            guard request.http.header("Signature") != nil,
+                let signature = try? ReceivedSignature.parse(
+                    Self.signedMessage(request.http, origin: request.origin), now: Date())
+            else {
+                throw TimelineError(.unauthenticated, "this server answers signed requests alone (authorised fetch)")
+            }
+            signer = String(signature.keyId.prefix { $0 != "#" })
+            try requireFederating(with: signer)
+            guard let federation = options.federation,
+                let pem = await signerKeys.key(signature.keyId, signer, federation),
+                let key = try? RSAKey(publicPEM: pem), (try? signature.verify(with: key)) != nil
+            else { throw TimelineError(.unauthenticated, "the request's signature does not verify") }
+        }
+        if let owner, let host = Validation.host(of: signer), try service.blocksServer(host, user: owner) {
+            throw TimelineError(.forbidden, "the owner of this document blocks \(host)")
+        }
     }
 }
 
