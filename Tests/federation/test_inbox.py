@@ -114,6 +114,27 @@ answer = peer.post_cavage(f"{base}/inbox", like)
 check(answer.status_code == 202 and alice_post()["likeCount"] == 1, "a Like of alice's post is a like")
 answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", like))
 check(answer.status_code == 202 and alice_post()["likeCount"] == 0, "its Undo takes it back")
+# Announces, read as Mastodon addresses a reblog: one to the peer's followers alone is a boost
+# that nobody here who does not follow the peer sees; a public one is a public boost.
+peer_account = requests.get(f"{base}/api/v1/accounts/lookup", params={"acct": handle}, timeout=30).json()["id"]
+
+
+def boosts_seen_by_anyone():
+    statuses = requests.get(f"{base}/api/v1/accounts/{peer_account}/statuses", timeout=30).json()
+    return [s["reblog"]["id"] for s in statuses if s.get("reblog")]
+
+
+for to, cc, seen, what in [
+        ([peer.id + "/followers"], [alice_actor], 0, "an Announce to the peer's followers alone is a boost for them"),
+        (["https://www.w3.org/ns/activitystreams#Public"], [alice_actor, peer.id + "/followers"], 1,
+         "a public Announce is a public boost")]:
+    announce = dict(peer.activity("Announce", note), to=to, cc=cc)
+    answer = peer.post_cavage(f"{base}/inbox", announce)
+    check(answer.status_code == 202 and alice_post()["boostCount"] == 1 and len(boosts_seen_by_anyone()) == seen,
+          f"{what} ({answer.status_code}, {len(boosts_seen_by_anyone())} seen by anyone)")
+    answer = peer.post_cavage(f"{base}/inbox", peer.activity("Undo", announce))
+    check(answer.status_code == 202 and alice_post()["boostCount"] == 0, "its Undo takes the boost back")
+
 reply = peer.activity("Create", {
     "id": f"{peer.origin}/notes/{uuid.uuid4()}", "type": "Note", "attributedTo": peer.id, "inReplyTo": note,
     "to": ["https://www.w3.org/ns/activitystreams#Public"], "cc": [alice_actor],

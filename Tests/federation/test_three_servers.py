@@ -35,13 +35,16 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
   started again: the like reaches two.test once it is back.
 - alice boosts bob's post: two.test counts her boost and notifies bob; erin at three.test, who
   follows alice, has the boost in her home timeline, bob's post fetched from two.test; carol's
-  comment on alice's next post at one.test reaches three.test under it.
+  comment on alice's next post at one.test reaches three.test under it. Her followers-only boost
+  reaches erin, addressed to her followers; her followers-only post and carol's comment on it
+  reach erin, and frank at three.test, who does not follow her, sees neither.
 - alice unfollows bob: two.test forgets her as a follower.
 - dave blocks alice: one.test ends her follow of him and shows her the block.
 - alice erases her account: one.test sends her actor's `Delete`, signed before her key is
   shredded, and three.test erases her account there (erin no longer follows her).
 Usage: test_two_servers.py TIMELINE DIRECTORY (DIRECTORY holds ca.pem, peer.pem and peer.key:
 a certificate for one.test, two.test and three.test). Prints `ok - …`; exits 1 on the first failure."""
+import atexit
 import base64
 import os
 import re
@@ -58,7 +61,7 @@ import json
 import urllib.parse
 
 import requests
-from mastodon import Mastodon
+from mastodon import Mastodon, MastodonNotFoundError
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service as ChromeService
@@ -112,6 +115,10 @@ def stop_all():
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+# Whatever ends the test (a failed check, an exception), no server outlives it.
+atexit.register(stop_all)
 
 
 class Server:
@@ -572,7 +579,7 @@ a.status_favourite(later_here.id)
 one.kill()
 one.start()
 nginx = start_nginx([one, two, three])
-a = one.mastodon(alice_token)
+a, c = one.mastodon(alice_token), one.mastodon(carol_token)
 check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["likeCount"] == 1, 60),
       "after the restart, one.test delivers the like it had queued")
 
@@ -594,6 +601,16 @@ check(boosted is not None and boosted.account.acct == alice_there
 a.status_unreblog(later_here.id)
 check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["boostCount"] == 0),
       "alice's unboost reaches two.test")
+check(eventually(lambda: not any(s.reblog for s in e.timeline_home())), "and three.test: erin's home lets it go")
+# A boost for her followers alone: an Announce addressed to them (and bob), as Mastodon's private reblog.
+a.status_reblog(later_here.id, visibility="private")
+privately = eventually(lambda: next((s for s in e.timeline_home() if s.reblog and "Yellow" in s.reblog.content), None))
+check(privately is not None and privately.visibility == "private",
+      f"alice's followers-only boost reaches erin, for alice's followers ({privately and privately.visibility})")
+check(eventually(lambda: two.v1("GET", f"/v1/posts/{later['id']}").json()["boostCount"] == 1),
+      "and bob's post at two.test counts it")
+a.status_unreblog(later_here.id)
+check(eventually(lambda: not any(s.reblog for s in e.timeline_home())), "its undoing reaches three.test")
 
 # Alice posts at one.test and carol comments on it there: erin at three.test, who follows alice,
 # has the post and carol's comment under it.
@@ -609,6 +626,29 @@ check(comment_there is not None and comment_there.account.acct == carol_there,
 if comment_there is not None:
     served = one.http.get(one.local(comment_there.uri), headers={"Accept": "application/activity+json"}, timeout=30)
     check(served.status_code == 401, f"its Note at one.test is for signed fetches alone there ({served.status_code})")
+
+# A followers-only post of alice's: erin, her follower at three.test, has it and carol's comment
+# under it; frank at three.test, who does not follow alice, has neither.
+image = base64.b64encode(make_png((20, 80, 80))).decode()
+night = one.v1("POST", "/v1/posts", alice_token,
+               json={"image": image, "caption": "Night teal", "visibility": "followers"}).json()
+night_there = eventually(lambda: in_home(e, "Night teal"))
+check(night_there is not None and night_there.visibility == "private",
+      "alice's followers-only post reaches erin at three.test, for followers")
+c.account_follow(c.account_lookup("alice").id)  # carol sees it as alice's follower here
+one.v1("POST", f"/v1/posts/{night['id']}/comments", carol_token, json={"text": "Quiet teal"}).raise_for_status()
+quiet = eventually(lambda: next((st for st in e.status_context(night_there.id).descendants
+                                 if "Quiet teal" in st.content), None))
+check(quiet is not None and quiet.account.acct == carol_there,
+      "carol's comment on it at one.test reaches erin, under the post")
+frank_token, frank_id = three.sign_up("frank")
+f = three.mastodon(frank_token)
+for what, status in [("the post", night_there), ("the comment", quiet)]:
+    try:
+        f.status(status.id)
+        check(False, f"frank at three.test sees {what}")
+    except MastodonNotFoundError:
+        check(True, f"frank at three.test, who does not follow alice, does not see {what}")
 
 # Alice unfollows bob: two.test forgets her.
 a.account_unfollow(remote_bob.id)

@@ -228,7 +228,7 @@ enum ServeCommand {
         // Other servers' posts with a video are recorded once it is transcoded.
         let awaitedVideoPosts = Task {
             while !Task.isCancelled {
-                await api.publishAwaitedVideoPosts()
+                await api.publishAwaitedVideoPosts(log: log)
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

@@ -104,8 +104,11 @@ extension CommentDeleted: EventPayload {
 extension Decider {
     /// A comment on `post`; with `replyTo`, a reply to one of its comments (a reply to a reply
     /// answers the comment that one answers: one level, as Instagram's).
-    func addComment(_ post: String, text: String, replyTo: String?, by me: UserRecord) throws -> Decision {
-        let post = try visiblePost(post, to: me)
+    func addComment(_ post: String, text: String, replyTo: String?, by me: UserRecord, vouched: Bool = false) throws
+        -> Decision
+    {
+        // One the post's own server vouches for (`receiveRemoteComment`) need not see it here.
+        let post = vouched ? try existingPost(post) : try visiblePost(post, to: me)
         guard try !blockedEitherWay(me.id, post.author) else {
             throw TimelineError(.forbidden, "you cannot comment on this user's posts")
         }

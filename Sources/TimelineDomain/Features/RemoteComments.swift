@@ -69,7 +69,14 @@ extension Decider {
         if let known = try state.remoteComment(object: c.object), try state.comment(known) != nil {
             return Decision(outcome: .success(.comment(known)))
         }
-        var decision = try addComment(c.post, text: c.text, replyTo: c.replyTo, by: author)
+        // A post's own server decides who may answer it: a comment by an account of the same
+        // server as the (remote) post's author is taken on that server's word, so a followers-only
+        // post's comments reach its followers here, whether or not the commenter follows here.
+        let postAuthor = try state.post(try Validation.identifier(c.post, field: "post")).flatMap { post in
+            try state.user(post.author)
+        }
+        let vouched = postAuthor.map { Self.server(of: $0.username) == Self.server(of: author.username) } ?? false
+        var decision = try addComment(c.post, text: c.text, replyTo: c.replyTo, by: author, vouched: vouched)
         guard case .success(.comment(let id)) = decision.outcome, let post = PostID.parse(c.post) else {
             return decision
         }
@@ -77,6 +84,14 @@ extension Decider {
             .remoteCommentSeen(RemoteCommentSeen(commentId: id, postId: post, authorId: author.id, object: c.object)))
         decision.actor = author.id
         return decision
+    }
+}
+
+extension Decider {
+    /// The server of a remote account's `username` (`name@host`): its host; nil for a local user.
+    static func server(of username: String) -> Substring? {
+        guard let at = username.firstIndex(of: "@") else { return nil }
+        return username[username.index(after: at)...]
     }
 }
 

@@ -212,8 +212,8 @@ extension TimelineAPI {
 
     /// A local user's `comment` on `post` (which `viewer` sees) as a reply `Note`: answering the
     /// `Note` of the comment it replies to (that comment's own on another server), else the post's,
-    /// and mentioning their authors; public when the post is, else addressed to those authors
-    /// alone (a followers-only post's thread stays out of sight).
+    /// and mentioning their authors; public when the post is, else addressed to those authors and,
+    /// on a local followers-only post, its author's followers (who see the post, and so its comments).
     func commentNote(
         _ comment: Comment, on post: Post, seenBy viewer: UserID, _ urls: FederationURLs, withContext: Bool
     )
@@ -234,12 +234,14 @@ extension TimelineAPI {
         let mentioned = [post.author] + (replied.map { $0.author == post.author ? [] : [$0.author] } ?? [])
         let mentions = try mentioned.map { user throws(TimelineError) in try mention(user, urls) }
         let actors = mentions.map(\.href), isPublic = post.visibility == .public
+        let followers =
+            post.visibility == .followers && !post.authorUsername.contains("@") ? [urls.followers(post.author)] : []
         let id = urls.comment(comment.id, by: comment.author)
         return ActivityStreams.Note(
             context: withContext ? ActivityStreams.context : nil, id: id, attributedTo: urls.actor(comment.author),
             content: content.html, summary: nil, sensitive: false, published: JSONOutput.timestamp(comment.createdAt),
             updated: nil, url: id, to: isPublic ? [ActivityStreams.publicAudience] : actors,
-            cc: isPublic ? actors : [], inReplyTo: object, attachment: [], tag: mentions)
+            cc: isPublic ? actors : followers, inReplyTo: object, attachment: [], tag: mentions)
     }
 
     /// The `Create` of a local user's comment (its `commentNote`).

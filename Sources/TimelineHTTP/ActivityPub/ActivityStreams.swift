@@ -18,6 +18,8 @@ enum ActivityStreams {
 
     /// Everyone: the `to` or `cc` of a public post.
     static let publicAudience = "https://www.w3.org/ns/activitystreams#Public"
+    /// Whether `id` names the public collection, spelt in full or in either short form JSON-LD allows.
+    static func isPublic(_ id: String) -> Bool { id == publicAudience || id == "as:Public" || id == "Public" }
 
     /// The media type of ActivityPub documents.
     static let mediaType = "application/activity+json"

@@ -83,7 +83,7 @@ extension TimelineAPI {
     /// not be fetched is. A refusal (its author erased meanwhile, a post known already) drops it
     /// too; a failure of this server's (a full disk) keeps it for the next round. `timeline
     /// serve` runs it every half second.
-    public func publishAwaitedVideoPosts() async {
+    public func publishAwaitedVideoPosts(log: @Sendable (String) -> Void = { _ in }) async {
         guard let journal = options.awaitedVideoPosts else { return }
         for post in journal.all {
             var ready: [MediaID] = []
@@ -99,14 +99,18 @@ extension TimelineAPI {
             }
             if waiting { continue }
             if ready.isEmpty, post.visibility != .direct || post.caption.isEmpty {
+                log("\(post.object) has nothing to show: none of its videos could be transcoded")
                 journal.forget(post.object)
                 continue
             }
             do {
                 _ = try await service.execute(post.command(media: ready), as: .operator)
             } catch  where error.code == .internal || error.code == .storageFull {
+                log("recording \(post.object), whose video is ready: \(error)")
                 continue
-            } catch {}
+            } catch {
+                log("\(post.object), whose video is ready, was refused: \(error)")
+            }
             journal.forget(post.object)
         }
     }

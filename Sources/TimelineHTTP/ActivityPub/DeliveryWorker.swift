@@ -194,9 +194,9 @@ public final class DeliveryWorker: Sendable {
             guard let author = try service.remoteObject(of: e.postId)?.author else { return [] }
             return try toRemote(.undoLike, by: e.userId, about: author, post: e.postId)
         case .postBoosted(let e), .boostRemoved(let e):
-            // A local boost goes to the booster's remote followers, and to a remote author; one for
-            // followers only stays here (Timeline's followers-only boosts have no `Announce` form).
-            guard e.visibility != .private, try service.remoteAccount(e.userId) == nil else { return [] }
+            // A local boost goes to the booster's remote followers, and to a remote author,
+            // addressed as its visibility says (a followers-only one to the followers alone).
+            guard try service.remoteAccount(e.userId) == nil else { return [] }
             let kind: FederationDelivery.Kind = if case .postBoosted = event.event { .announce } else { .undoAnnounce }
             var inboxes = try remoteInboxes(following: e.userId)
             if let author = try service.remoteAccount(e.authorId), try !service.isBlocked(serverOf: author.inbox),
@@ -205,8 +205,10 @@ public final class DeliveryWorker: Sendable {
                 inboxes.append(author.inbox)
             }
             return inboxes.map {
-                delivery(
+                var announce = delivery(
                     kind, actor: e.userId, post: e.postId, remote: e.authorId, subject: e.boostId.rawValue, inbox: $0)
+                announce.audience = e.visibility
+                return announce
             }
         case .profileUpdated(let e):
             // A changed name, bio or photo: the remote followers' servers refresh the actor.
@@ -229,8 +231,9 @@ public final class DeliveryWorker: Sendable {
     }
 
     /// Where a local user's comment on `post` goes: to the remote accounts it answers (the post's
-    /// author, the author of the comment it replies to) and, on a local public post, to the post
-    /// author's remote followers, who see the post; once per server. A remote author's: nowhere.
+    /// author, the author of the comment it replies to) and, on a local post for everyone or for
+    /// followers, to the post author's remote followers, who see the post; once per server. A
+    /// remote author's: nowhere.
     private func commentInboxes(by author: UserID, on post: PostID, replyingTo replied: CommentID?) throws
         -> [String]
     {
@@ -241,7 +244,7 @@ public final class DeliveryWorker: Sendable {
         var answered = [audience.author]
         if let replied, let other = try service.recordedComment(replied, on: post)?.author { answered.append(other) }
         var inboxes = try remoteInboxes(of: answered)
-        if audience.visibility == .public, try service.remoteAccount(audience.author) == nil {
+        if audience.visibility != .direct, try service.remoteAccount(audience.author) == nil {
             inboxes += try remoteInboxes(following: audience.author).filter { !inboxes.contains($0) }
         }
         return inboxes
@@ -495,13 +498,21 @@ public final class DeliveryWorker: Sendable {
         } else {
             return nil
         }
-        let authorActor = try service.remoteAccount(author)?.actor ?? urls.actor(author)
+        let authorActor = JSONValue.string(try service.remoteAccount(author)?.actor ?? urls.actor(author))
+        let everyone = JSONValue.string(ActivityStreams.publicAudience),
+            followers = JSONValue.string(urls.followers(actor))
+        // Addressed as Mastodon addresses a reblog of each visibility.
+        let (to, cc): ([JSONValue], [JSONValue]) =
+            switch delivery.audience ?? .public {
+            case .public: ([everyone], [authorActor, followers])
+            case .unlisted: ([followers], [everyone, authorActor])
+            case .private: ([followers], [authorActor])
+            }
         let announce: JSONValue = [
             "@context": "https://www.w3.org/ns/activitystreams",
             "id": .string(urls.note(boost, by: actor) + "/activity"),
             "type": "Announce", "actor": .string(urls.actor(actor)), "object": .string(object),
-            "to": [.string(ActivityStreams.publicAudience)],
-            "cc": [.string(authorActor), .string(urls.followers(actor))]
+            "to": .array(to), "cc": .array(cc)
         ]
         guard delivery.kind == .undoAnnounce else { return announce }
         return [

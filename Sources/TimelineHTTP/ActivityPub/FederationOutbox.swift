@@ -64,6 +64,9 @@ struct FederationDelivery: Codable, Equatable, Sendable {
     var remote: String?
     /// The comment a `reply` sends, the boost an `announce` is.
     var subject: String?
+    /// Whom an `announce` is for: the boost's visibility (`public`, `unlisted`, `private`; none
+    /// in a journal written before it: public).
+    var audience: BoostVisibility?
     /// What a `deleteActor` sends, signed already.
     var signed: Signed?
     var inbox: String

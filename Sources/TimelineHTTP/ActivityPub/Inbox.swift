@@ -135,7 +135,8 @@ extension TimelineAPI {
             var post = try knownPost(.string(object), urls)
             if post == nil, !object.isEmpty { post = try await resolveRemote(object, urls).post }
             guard let post else { break }
-            _ = try await service.execute(.reblog(post: post.rawValue), as: me)
+            _ = try await service.execute(
+                .reblog(post: post.rawValue, visibility: Self.boostVisibility(of: activity).rawValue), as: me)
         case "Like":
             _ = try await service.execute(.like(post: try localPost(activity["object"], urls).rawValue), as: me)
         case "Block":
@@ -175,6 +176,14 @@ extension TimelineAPI {
         default:
             break  // acknowledged, not handled (as other servers do with what they do not know)
         }
+    }
+
+    /// Whom an `Announce` is for, as Mastodon addresses a reblog: the public in `to` (public),
+    /// in `cc` (unlisted), or neither (its actor's followers).
+    static func boostVisibility(of announce: JSONValue) -> BoostVisibility {
+        if announce.all("to").contains(where: { $0.string.map(ActivityStreams.isPublic) ?? false }) { return .public }
+        if announce.all("cc").contains(where: { $0.string.map(ActivityStreams.isPublic) ?? false }) { return .unlisted }
+        return .private
     }
 
     /// The id an activity's member names: the member itself (a URL), or an object's `id`.

@@ -199,8 +199,7 @@ extension TimelineAPI {
     /// its author's followers when it addresses a collection, `nil` for a direct one.
     static func visibility(of note: JSONValue) -> PostVisibility? {
         let audience = audience(of: note)
-        let publicNames: Set<String> = [ActivityStreams.publicAudience, "as:Public", "Public"]
-        if audience.contains(where: publicNames.contains) { return .public }
+        if audience.contains(where: ActivityStreams.isPublic) { return .public }
         return audience.contains { $0.hasSuffix("/followers") } ? .followers : nil
     }
 
