@@ -330,6 +330,11 @@ extension TimelineAPI {
                 id: "unblockAccountDomain", summary: "Lift a block of a server (idempotent).", tag: .blocks,
                 answer: changed("not blocked"), errors: [.storageFull], parameters: [.host])),
         query(
+            "GET", "/v1/me/domain-blocks", scope: "read:blocks", access: .bearer,
+            Operation(
+                id: "blockedServers", summary: "The servers the bearer blocks, by host, in order (private; not paged).",
+                tag: .blocks, answer: .json("The servers.", "servers"))),
+        query(
             "GET", "/v1/me/blocks", scope: "read:blocks", access: .bearer,
             Operation(
                 id: "blocked", summary: "The users the bearer blocks, the latest block first (private).", tag: .blocks,

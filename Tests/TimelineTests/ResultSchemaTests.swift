@@ -91,6 +91,9 @@ import Testing
         }
         _ = try await service.execute(.grantRole(user: bob), as: .operator)
         _ = try await send("moderationQueue", ["query": "moderationQueue", "as": bob])
+        _ = try await send("changed", ["command": "blockAccountDomain", "as": bob, "host": "Two.Example:8443"])
+        let servers = try await send("servers", ["query": "blockedServers", "as": bob])
+        #expect(servers["servers"] as? [String] == ["two.example:8443"])
         _ = try await send("error", ["query": "post", "post": "missing"])
         #expect(lines["error"]?.first?.contains(#""ok":false"#) == true)
         for (result, answers) in lines.sorted(by: { $0.key < $1.key }) {

@@ -327,6 +327,8 @@ carol_there = f"carol@{one.domain}"
 check(eventually(lambda: carol_there in bobs_followers()), "carol follows bob too")
 c.domain_block(two.domain)
 check(c.domain_blocks() == [two.domain], f"carol's domain blocks are [{two.domain}]")
+check(one.v1("GET", "/v1/me/domain-blocks", carol_token).json() == {"servers": [two.domain]},
+      "and /v1/me/domain-blocks lists the same")
 relationship = c.account_relationships(remote_bob.id)[0]
 check(relationship.domain_blocking and not relationship.following, "her follow of bob ended; she blocks his server")
 check(eventually(lambda: carol_there not in bobs_followers()), "two.test is told: bob has lost her as a follower")

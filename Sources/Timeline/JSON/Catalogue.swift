@@ -231,6 +231,9 @@ package enum Catalogue {
             let page = try input.page()
             return { service, user throws(TimelineError) in .users(try service.blocked(by: user, page)) }
         },
+        QueryDefinition(actingUser: "blockedServers") { _ throws(TimelineError) in
+            { service, user throws(TimelineError) in .servers(try service.serversBlocked(by: user)) }
+        },
         // Stories (#42): the acting user's row, one story, who saw one's own, a profile's highlights.
         QueryDefinition(actingUser: "stories") { _ throws(TimelineError) in
             { service, user throws(TimelineError) in .stories(try service.stories(for: user)) }

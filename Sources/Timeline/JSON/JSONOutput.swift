@@ -88,6 +88,7 @@ package enum JSONOutput {
         case .suggestions(let suggestions): encoded(ResultJSON.Page(suggestions, ResultJSON.Suggestion.init))
         case .trendingTags(let tags): encoded(ResultJSON.Page(tags, ResultJSON.TrendingTag.init))
         case .contacts(let users): encoded(ResultJSON.Contacts(users: users.map(ResultJSON.User.init)))
+        case .servers(let hosts): encoded(ResultJSON.Servers(servers: hosts))
         case .post(let detail): encoded(ResultJSON.PostDetail(detail))
         case .posts(let posts): encoded(ResultJSON.Page(posts, ResultJSON.Post.init))
         case .tags(let tags): encoded(ResultJSON.Page(tags) { ResultJSON.Tag(name: $0) })

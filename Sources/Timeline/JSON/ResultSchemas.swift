@@ -43,6 +43,7 @@ extension ResultJSON {
             try result(Media.self),
             try result(Video.self), try result(StoryVideoJSON.self),
             try result(ModerationQueue.self), try result(NotificationPolicy.self), try result(NotificationRequest.self),
+            try result(Servers.self),
             try result(Poll.self),
             (
                 "page", "page (a result)",
@@ -500,6 +501,14 @@ extension ResultJSON.TrendingTag: NamedResult {
         "history": "Its last seven days, today first: `day` (the day's start, 00:00 UTC), `uses` (public posts "
             + "with it that day), `accounts` (how many accounts posted them)."
     ]
+}
+
+extension ResultJSON.Servers: NamedResult {
+    static let schemaName = "servers"
+    static let schemaDescription: String? =
+        "The answer of `blockedServers`: the servers the acting user blocks (`blockAccountDomain`), by host (with "
+        + "its port, if it has one), in order (not paged)."
+    static let memberSchemas = ["servers": JSONSchema.array(of: JSONSchema.string.with("minLength", 1))]
 }
 
 extension ResultJSON.Contacts: NamedResult {

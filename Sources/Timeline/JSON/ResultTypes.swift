@@ -269,6 +269,11 @@ package enum ResultJSON {
         var mastodonId: String
     }
 
+    /// The servers the acting user blocks (`servers.schema.json`).
+    struct Servers: Codable, Sendable, SchemaDocumented {
+        var servers: [String]
+    }
+
     /// The users found by email (`contacts.schema.json`).
     struct Contacts: Codable, Sendable, SchemaDocumented {
         var users: [User]

@@ -514,6 +514,8 @@ public enum QueryResult: Sendable, Equatable {
     case trendingTags(Page<TrendingTag>)
     /// The users found by email (`findContacts`): not paged, at most one per email given.
     case contacts([Profile])
+    /// Servers by host (`blockedServers`): not paged, in order.
+    case servers([String])
     /// A post with its first comments.
     case post(PostDetail)
     /// A page of posts.
