@@ -84,6 +84,8 @@ public final class TimelineAPI: Sendable {
     let imports: ImportJobs
     /// The keys of other servers' actors that signed fetches lately (authorised-fetch mode).
     let signerKeys = SignerKeys()
+    /// When each known remote actor was last fetched again for a signature its key did not verify.
+    let keyRefetches = KeyRefetches()
     let throttle: Throttle
     /// The request limits of both APIs, per token and per address (`X-RateLimit-*`).
     private let requestWindows: RequestWindows

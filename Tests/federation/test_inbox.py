@@ -370,6 +370,12 @@ cases = {
 for what, answer in cases.items():
     check(answer.status_code in (401, 413), f"{what} is refused ({answer.status_code})")
 check(follower_count(carol) == before, "none of them followed carol")
+fetches = peer.signed_gets
+for _ in range(3):
+    check(peer.post_cavage(f"{base}/inbox", peer.activity("Follow", carol_actor), key=other_private).status_code == 401,
+          "a forged Follow in the peer's name is refused")
+check(peer.signed_gets - fetches <= 1,
+      f"three forgeries fetch the peer's actor at most once ({peer.signed_gets - fetches}): once a minute at most")
 
 # Move: dan follows the peer; the peer moves to a new account, which says it is also the peer;
 # dan then asks to follow the new one and no longer follows the peer. A Move to an account that

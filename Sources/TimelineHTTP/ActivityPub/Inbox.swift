@@ -76,10 +76,16 @@ extension TimelineAPI {
     private func verifiedAccount(
         _ signature: ReceivedSignature, actor: String, owner: String, _ federation: FederationClient
     ) async throws(TimelineError) -> RemoteAccountSeen {
-        if let known = try service.remoteAccount(actor: actor), known.keyId == signature.keyId,
-            let key = try? RSAKey(publicPEM: known.publicKey), (try? signature.verify(with: key)) != nil
-        {
-            return known
+        if let known = try service.remoteAccount(actor: actor) {
+            if known.keyId == signature.keyId, let key = try? RSAKey(publicPEM: known.publicKey),
+                (try? signature.verify(with: key)) != nil
+            {
+                return known
+            }
+            // A rotated key, or a forgery: the actor is fetched again, at most once a minute.
+            guard keyRefetches.mayRefetch(actor) else {
+                throw TimelineError(.unauthenticated, "the signature does not verify with the actor's key")
+            }
         }
         let fetched: RemoteActor
         do { fetched = try await federation.fetchActor(owner) } catch {
