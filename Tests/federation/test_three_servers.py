@@ -20,7 +20,8 @@ People use them through Mastodon.py (the Mastodon API) and /v1, as apps do:
   two.test's signed fetch of her post.
 - the web app in headless Chromium, at https://one.test through nginx: carol finds @bob@two.test
   in Search, follows him from his profile, sees his next photo in Home served by one.test, likes
-  it on its card and comments on it from its page; two.test has both.
+  it on its card and comments on it from its page; two.test has both. She blocks two.test from
+  bob's profile (her follow ends), and lifts the block in Settings, under Blocked servers.
 - bob's followers-only post reaches alice and nobody else on one.test sees it; his direct
   message to carol at two.test never leaves two.test.
 - alice writes a direct message to bob and to tcarol at two.test (whom one.test looks up as she
@@ -66,6 +67,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service as ChromeService
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 timeline, directory = sys.argv[1:]
@@ -400,14 +402,29 @@ def web_app_follows_likes_and_comments():
         check(eventually(lambda: any(cm["text"].endswith("Lovely colour") and cm["authorUsername"] == carol_there
                                      for cm in two.v1("GET", f"/v1/posts/{there['id']}/comments").json()["items"])),
               "her comment from the post's page reaches bob's post at two.test")
+
+        # From bob's profile she blocks his whole server, and lifts the block in Settings.
+        driver.get(f"{origin}/#/u/{urllib.parse.quote('bob@' + two.domain)}")
+        wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "main button.block-server")
+                                   if b.text == f"Block {two.domain}"), None), "no Block server on bob's profile").click()
+        wait.until(expected_conditions.alert_is_present(), "no confirmation asked").accept()
+        check(eventually(lambda: one.v1("GET", "/v1/me/domain-blocks", carol_token).json()["servers"] == [two.domain]),
+              f"from bob's profile carol blocks {two.domain}, once she confirms")
+        check(eventually(lambda: carol_there not in bobs_followers()), "her follow of bob ends; two.test is told")
+        driver.get(f"{origin}/#/settings")
+        wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, ".settings-servers button")
+                                   if b.get_attribute("aria-label") == f"Unblock {two.domain}"), None),
+                   "Settings does not list the blocked server").click()
+        check(eventually(lambda: one.v1("GET", "/v1/me/domain-blocks", carol_token).json()["servers"] == []),
+              "Settings lists it under Blocked servers, and its Unblock lifts the block")
     finally:
         driver.quit()
 
 
 web_app_follows_likes_and_comments()
-# Carol goes back to following nobody at two.test (the followers-only checks below are hers).
-c.account_unfollow(remote_bob.id)
-check(eventually(lambda: carol_there not in bobs_followers()), "carol unfollows bob again")
+# Carol follows nobody at two.test now (her server block ended her follow of bob): the
+# followers-only checks below are hers.
+check(not c.account_relationships(remote_bob.id)[0].following, "carol no longer follows bob")
 
 # Followers-only reaches alice only; a direct message stays at two.test.
 image = base64.b64encode(make_png((40, 200, 40))).decode()

@@ -242,6 +242,11 @@ export const api = {
   block: (user) => call('block', { path: { user } }),
   unblock: (user) => call('unblock', { path: { user } }),
   blocked: (before) => call('blocked', { params: page(before) }),
+  /** Blocks every account of another server (`host`, with its port if it has one). */
+  blockServer: (host) => call('blockAccountDomain', { path: { host } }),
+  unblockServer: (host) => call('unblockAccountDomain', { path: { host } }),
+  /** `{servers}`: the hosts the signed-in user blocks. */
+  blockedServers: () => call('blockedServers'),
   /** Mutes `user` for `duration` seconds (0: until unmuted). */
   mute: (user, duration = 0) => call('mute', { path: { user }, body: { duration } }),
   unmute: (user) => call('unmute', { path: { user } }),

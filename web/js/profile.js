@@ -1,5 +1,6 @@
 // Profile: counts (followers and following lead to their lists), bio, url, Follow/Unfollow
-// (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock, the
+// (Requested, for a private account that has not answered), Mute/Unmute and Block/Unblock (and
+// Block HOST for another server's account), the
 // posts as a grid or a list (Onstagram's toggle), and on one's own: Edit profile (with the
 // private-account switch) and a "…" menu of Settings, Follow requests, Saved posts, Reports (for
 // moderators) and Sign out. Under the header, the highlights (stories kept on the profile).
@@ -241,6 +242,35 @@ export async function render(root, { params: [name] }, app) {
       render: renderBlock,
     });
     buttons.append(block);
+    // Another server's account: its whole server can be blocked too (Mastodon's domain block).
+    const server = user.username.includes('@') ? user.username.slice(user.username.indexOf('@') + 1) : null;
+    if (server) {
+      const blockServer = h('button', { type: 'button', class: 'secondary block-server' });
+      let serverBlocked = false;
+      const renderServer = () => {
+        blockServer.textContent = serverBlocked ? `Unblock ${server}` : `Block ${server}`;
+        blockServer.setAttribute('aria-pressed', serverBlocked ? 'true' : 'false');
+      };
+      toggle(blockServer, {
+        isOn: () => serverBlocked,
+        confirmOn: (wanted) => !wanted
+          || confirm(`Block ${server}? You will see nothing from its accounts, and your follows with them end.`),
+        set: async (wanted) => {
+          await (wanted ? api.blockServer(server) : api.unblockServer(server));
+          serverBlocked = wanted;
+          // The follows with its accounts end: the counts come back from the server.
+          Object.assign(user, await api.user(user.id).catch(() => ({})));
+          renderCounts();
+          renderFollow();
+        },
+        render: renderServer,
+      });
+      api.blockedServers().then(({ servers }) => {
+        serverBlocked = servers.includes(server);
+        renderServer();
+      }).catch(() => {});
+      buttons.append(blockServer);
+    }
     editor.append(muteChoices);
     editor.append(noteField(user));
     editor.append(reportControl(user.id, {

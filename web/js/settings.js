@@ -1,7 +1,7 @@
 // Settings (#/settings, from the profile's "…" menu): the account's email and password,
 // two-factor sign-in (an authenticator app's QR code, recovery codes),
-// notifications on this device, sessions (sign out everywhere), blocked and muted accounts, muted
-// words (filters.js),
+// notifications on this device, sessions (sign out everywhere), blocked and muted accounts, blocked
+// servers, muted words (filters.js),
 // downloading one's data and deleting the account. Each section is a form or a list of its own;
 // a form shows all of its errors at once, in plain sentences.
 import { api } from './api.js';
@@ -318,7 +318,7 @@ function accountsList({ id, title, empty, load, isOn, set, on, off }) {
 }
 
 function blocksSection() {
-  return section('settings-blocks-title', 'Blocked and muted accounts',
+  return section('settings-blocks-title', 'Blocked and muted accounts, blocked servers',
     accountsList({
       id: 'settings-blocked', title: 'Blocked', empty: 'You have not blocked anyone.',
       load: (before) => api.blocked(before), on: 'Unblock', off: 'Block',
@@ -336,7 +336,37 @@ function blocksSection() {
         await (wanted ? api.mute(user.id) : api.unmute(user.id));
         user.mutedByViewer = wanted;
       },
-    }));
+    }),
+    serversList());
+}
+
+/** The servers the person blocks, each with Unblock (and Block again, until the page is left). */
+function serversList() {
+  const list = h('ul', { class: 'settings-servers' });
+  const none = h('p', { class: 'muted', hidden: true }, 'You have not blocked any server.');
+  const error = h('p', { class: 'error', role: 'alert' });
+  api.blockedServers().then(({ servers }) => {
+    for (const host of servers) {
+      let blocked = true;
+      const button = h('button', { type: 'button', class: 'secondary' });
+      toggle(button, {
+        isOn: () => blocked,
+        set: async (wanted) => {
+          await (wanted ? api.blockServer(host) : api.unblockServer(host));
+          blocked = wanted;
+        },
+        render: () => {
+          button.textContent = blocked ? 'Unblock' : 'Block';
+          button.setAttribute('aria-label', `${button.textContent} ${host}`);
+        },
+      });
+      list.append(h('li', {}, h('span', { class: 'server' }, host), button));
+    }
+    none.hidden = servers.length > 0;
+  }).catch((failure) => {
+    error.textContent = sentence(failure);
+  });
+  return h('div', { class: 'settings-list' }, h('h3', { id: 'settings-servers' }, 'Blocked servers'), none, list, error);
 }
 
 function exportSection() {
