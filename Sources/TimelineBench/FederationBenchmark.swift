@@ -116,7 +116,7 @@ public struct FederationBenchmark {
             try await Task.sleep(for: .milliseconds(5))
         }
         await worker.stop()
-        let (count, last) = sink.counts
+        let (count, first, last) = sink.counts
         guard count >= hosts else { throw BenchError("only \(count) of \(hosts) deliveries arrived in 2 minutes") }
         let elapsed = last - started
 
@@ -228,13 +228,24 @@ public struct FederationBenchmark {
             unit: "ms p50 (receiveRemotePost into \(localIDs.count) local followers' home timelines)")
         inbound.baseline = localTimes.percentile(0.5) * 1e3
         inbound.baselineName = "a local post to as many followers"
+        // The whole run split at its first delivery: before it, planning (the author's 10,000
+        // follow edges read into 100 inboxes) and the journal's sync; after it, sending alone.
+        var sending = Figure(
+            name: "federation.sending_per_second", value: Double(count - 1) / max(last - first, 1e-9),
+            unit: "/s (the deliveries after the first: the activity made, signed and POSTed)")
+        sending.baseline = Double(hosts) / floor
+        sending.baselineName = "libcurl alone, the same POSTs eight at a time"
         var freshFloor = Figure(
             name: "federation.floor_new_connection_per_post", value: Double(hosts) / fresh,
             unit: "/s (libcurl alone, each POST on a new handle and TLS connection, eight at a time)")
         freshFloor.baseline = Double(hosts) / floor
         freshFloor.baselineName = "libcurl alone, keeping eight connections"
         return [
-            delivered, freshFloor,
+            delivered, sending,
+            Figure(
+                name: "federation.time_to_first", value: (first - started) * 1e3,
+                unit: "ms (the worker's start to the first delivery: planning, the journal, one POST)"),
+            freshFloor,
             Figure(
                 name: "federation.signing", value: signing.percentile(0.5) * 1e3,
                 unit: "ms p50 (one delivery's draft-cavage signature, RSA 2048)"),

@@ -13,9 +13,9 @@ final class LoopbackSink: Sendable {
     private let server: HTTPServer
     private let received = Received()
 
-    /// The requests answered, and when the last one came: shared with the server's handler.
+    /// The requests answered, and when the first and the last came: shared with the server's handler.
     private final class Received: Sendable {
-        let state = Mutex<(count: Int, last: Double)>((0, 0))
+        let state = Mutex<(count: Int, first: Double, last: Double)>((0, 0, 0))
     }
 
     /// A sink whose certificate, made in `directory` (files named after `name`), is for
@@ -35,15 +35,18 @@ final class LoopbackSink: Sendable {
             try String(contentsOfFile: key, encoding: .utf8), try String(contentsOfFile: certificate, encoding: .utf8)
         )
         server = try HTTPServer(options: options) { _ in
-            received.state.withLock { $0 = ($0.count + 1, now()) }
+            received.state.withLock { state in
+                let at = now()
+                state = (state.count + 1, state.count == 0 ? at : state.first, at)
+            }
             return .now(HTTPResponse(status: status))
         }
         self.certificate = certificate
         port = server.port
     }
 
-    /// The requests answered so far, and when the last one came (`now()`).
-    var counts: (count: Int, last: Double) { received.state.withLock { $0 } }
+    /// The requests answered so far, and when the first and the last came (`now()`).
+    var counts: (count: Int, first: Double, last: Double) { received.state.withLock { $0 } }
 
     /// Stops listening.
     func stop() { server.stop() }

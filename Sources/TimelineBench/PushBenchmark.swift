@@ -142,7 +142,7 @@ public struct PushBenchmark {
         while sink.counts.count < valid.count, now() - started < 120 {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let (count, last) = sink.counts
+        let (count, _, last) = sink.counts
         guard count >= valid.count else {
             let counts = worker.counts
             throw BenchError(
