@@ -25,6 +25,9 @@ public struct ReceivedSignature: Sendable {
     private let base: [UInt8]
     private let signature: [UInt8]
 
+    /// The signature's own bytes: what a replay of the request repeats.
+    public var bytes: [UInt8] { signature }
+
     /// The most a signature may be off the receiver's clock, either way (Mastodon's window).
     public static let maxSkew: TimeInterval = 12 * 3600
 

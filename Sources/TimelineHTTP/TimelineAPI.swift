@@ -86,6 +86,8 @@ public final class TimelineAPI: Sendable {
     let signerKeys = SignerKeys()
     /// When each known remote actor was last fetched again for a signature its key did not verify.
     let keyRefetches = KeyRefetches()
+    /// The signatures of the activities taken lately (a replay is refused).
+    let seenSignatures = SeenSignatures()
     let throttle: Throttle
     /// The request limits of both APIs, per token and per address (`X-RateLimit-*`).
     private let requestWindows: RequestWindows

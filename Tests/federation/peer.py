@@ -139,7 +139,14 @@ class Peer:
                               headers=["(request-target)", "host", "date", "digest"], sign_header="Signature")
         signed = signer.sign(headers, method="POST", path=target.path)
         signed["Host"] = target.netloc
+        self.last_request = (url, body, signed)  # what `resend` sends again, as a replay would
         return requests.post(url, data=body, headers=signed, timeout=30)
+
+    @staticmethod
+    def resend(request):
+        """POSTs a request `post_cavage` made (its `last_request`) again, byte for byte."""
+        url, body, headers = request
+        return requests.post(url, data=body, headers=headers, timeout=30)
 
     def post_rfc9421(self, url, activity):
         """POSTs `activity` to `url` signed with http-message-signatures (RFC 9421)."""

@@ -145,7 +145,8 @@ comments = alice_post()["comments"]["items"]
 check(answer.status_code == 202 and [(c["authorUsername"], c["text"]) for c in comments]
       == [(handle, "Lovely & warm #dusk\n\nalert(1)second")],
       f"a public reply Note is a comment, its HTML as text ({[c.get('text') for c in comments]})")
-answer = peer.post_cavage(f"{base}/inbox", reply)
+# Delivered again as a server re-delivers it: signed anew (the same bytes again would be a replay).
+answer = peer.post_cavage(f"{base}/inbox", dict(reply, id=f"{peer.origin}/activities/{uuid.uuid4()}"))
 check(answer.status_code == 202 and len(alice_post()["comments"]["items"]) == 1,
       "the same reply delivered again is still one comment")
 # Alice's own comment on her public post is served as a reply Note at its id.
@@ -370,6 +371,16 @@ cases = {
 for what, answer in cases.items():
     check(answer.status_code in (401, 413), f"{what} is refused ({answer.status_code})")
 check(follower_count(carol) == before, "none of them followed carol")
+# Replayed: the peer's Follow of carol is taken once; after its Undo, the same signed request sent
+# again (its Date still in the window) is refused, and carol is not followed again.
+answer = peer.post_cavage(f"{base}/inbox", follow_carol := peer.activity("Follow", carol_actor))
+check(answer.status_code == 202 and follower_count(carol) == before + 1, "the peer follows carol")
+captured = peer.last_request
+peer.post_cavage(f"{base}/inbox", peer.activity("Undo", follow_carol))
+check(follower_count(carol) == before, "and unfollows her")
+answer = Peer.resend(captured)
+check(answer.status_code == 401 and follower_count(carol) == before,
+      f"its Follow sent again as it was (a replay) is refused: carol is not followed again ({answer.status_code})")
 fetches = peer.signed_gets
 for _ in range(3):
     check(peer.post_cavage(f"{base}/inbox", peer.activity("Follow", carol_actor), key=other_private).status_code == 401,

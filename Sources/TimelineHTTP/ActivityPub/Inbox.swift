@@ -67,7 +67,12 @@ extension TimelineAPI {
                 .forbidden, "this server does not federate with \(Validation.host(of: actor) ?? "")")
         }
         let account = try await verifiedAccount(signature, actor: actor, owner: keyOwner, federation)
+        guard !seenSignatures.wasTaken(signature) else {
+            throw TimelineError(.unauthenticated, "this signed request was taken already (a replay)")
+        }
         try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin))
+        // Noted once handled: a request that failed here may be sent again as it was.
+        seenSignatures.noteTaken(signature)
         return Responses.empty(202)
     }
 

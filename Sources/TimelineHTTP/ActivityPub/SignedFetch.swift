@@ -3,6 +3,7 @@ import HTTPSignatures
 import JSONModel
 import MicroHTTPD
 import OpenSSL
+import Sodium
 import Synchronization
 import Timeline
 import TimelineFederation
@@ -82,6 +83,39 @@ final class KeyRefetches: Sendable {
             if $0.count >= Self.capacity { $0.removeAll() }
             $0[actor] = now
             return true
+        }
+    }
+}
+
+/// The signatures of the activities taken lately, each kept until its time leaves the accepted
+/// window (`ReceivedSignature.maxSkew` after it): the same signed request sent again — a replay,
+/// say of a `Follow` after its `Undo` — is refused, as it could otherwise be for 12 hours. Kept
+/// as SHA-256 digests, at most `capacity` (the oldest go first when it is full), and in memory:
+/// after a restart, a request signed before it could be replayed once.
+final class SeenSignatures: Sendable {
+    static let capacity = 100_000
+    private let seen = Mutex<(expiries: [[UInt8]: Date], order: ArrivalQueue<(digest: [UInt8], expiry: Date)>)>(
+        ([:], ArrivalQueue()))
+
+    /// Whether `signature` was noted as taken already (and its time is still in the window).
+    func wasTaken(_ signature: ReceivedSignature, now: Date = Date()) -> Bool {
+        let digest = Sodium.sha256(signature.bytes)
+        return seen.withLock { ($0.expiries[digest].map { $0 > now }) ?? false }
+    }
+
+    /// Notes `signature` as taken, until it could no longer be accepted.
+    func noteTaken(_ signature: ReceivedSignature, now: Date = Date()) {
+        let digest = Sodium.sha256(signature.bytes), expiry = signature.time + ReceivedSignature.maxSkew
+        seen.withLock { state in
+            // The expired first, then (when it is still full) the oldest noted.
+            while let first = state.order.first,
+                first.expiry <= now || state.expiries.count >= Self.capacity
+            {
+                state.order.removeFirst()
+                if state.expiries[first.digest] == first.expiry { state.expiries[first.digest] = nil }
+            }
+            state.expiries[digest] = expiry
+            state.order.append((digest, expiry))
         }
     }
 }
