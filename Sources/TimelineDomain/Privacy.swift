@@ -153,15 +153,18 @@ package final class Privacy<State: DecisionState> {
     /// The users the viewer blocks or is blocked by, when a read loaded them once (a home
     /// timeline with followed tags, whose posts are strangers'); `nil`: asked per user.
     package let blockedUsers: Set<UserID>?
+    /// An author whose follower the viewer counts as, though they do not follow them here: their
+    /// own server vouched for the viewer (`receiveRemoteComment`); `nil`: none.
+    package let vouchedBy: UserID?
 
     /// The policy for `viewer`, who mutes `mutes`, over `state`.
     package convenience init(viewer: UserID?, mutes: Set<UserID>, reportThreshold: Int, state: State) {
-        self.init(viewer, mutes, reportThreshold, state, suspended: nil, blockedUsers: nil)
+        self.init(viewer, mutes, reportThreshold, state, suspended: nil, blockedUsers: nil, vouchedBy: nil)
     }
 
     private init(
         _ viewer: UserID?, _ mutes: Set<UserID>, _ reportThreshold: Int, _ state: State,
-        suspended: Set<UserID>?, blockedUsers: Set<UserID>?
+        suspended: Set<UserID>?, blockedUsers: Set<UserID>?, vouchedBy: UserID?
     ) {
         self.viewer = viewer
         self.mutes = mutes
@@ -169,17 +172,29 @@ package final class Privacy<State: DecisionState> {
         self.state = state
         self.suspended = suspended
         self.blockedUsers = blockedUsers
+        self.vouchedBy = vouchedBy
     }
 
     /// This policy, answering suspensions from `suspended` (read once) instead of per user.
     package func knowingSuspended(_ suspended: Set<UserID>) -> Privacy {
-        Privacy(viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blockedUsers)
+        Privacy(
+            viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blockedUsers,
+            vouchedBy: vouchedBy)
     }
 
     /// This policy, answering blocks from `blocked` (the users the viewer blocks or is blocked
     /// by, read once) instead of per user; `nil` keeps asking per user.
     package func knowingBlocks(_ blocked: Set<UserID>?) -> Privacy {
-        Privacy(viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blocked)
+        Privacy(
+            viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blocked, vouchedBy: vouchedBy)
+    }
+
+    /// This policy, counting the viewer as a follower of `author` (whose own server vouched for
+    /// them: a remote account answering a post of an account of its server); every other rule
+    /// (suspension, reports, blocks, direct posts) stands.
+    package func countingAsFollower(of author: UserID) -> Privacy {
+        Privacy(
+            viewer, mutes, reportThreshold, state, suspended: suspended, blockedUsers: blockedUsers, vouchedBy: author)
     }
 
     private func isSuspended(_ user: UserID) throws -> Bool {
@@ -195,7 +210,7 @@ package final class Privacy<State: DecisionState> {
 
     private func follows(_ user: UserID) throws -> Bool {
         guard let viewer else { return false }
-        return try state.follows(viewer, user)
+        return try user == vouchedBy || state.follows(viewer, user)
     }
 
     /// Whether `author`'s posts may reach the viewer on `surface` at all (before what a post

@@ -349,8 +349,9 @@ extension DecisionState {
     /// `threshold` reports count against it.
     /// The one rule deciding (a hidden post is `not_found` to act on) and reading (it is left
     /// out of pages) share: `Privacy` on the `command` surface.
-    package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int) throws -> Bool {
-        let policy = Privacy(viewer: viewer, mutes: [], reportThreshold: threshold, state: self)
+    package func hides(_ post: PostRecord, from viewer: UserID?, threshold: Int, vouched: Bool = false) throws -> Bool {
+        var policy = Privacy(viewer: viewer, mutes: [], reportThreshold: threshold, state: self)
+        if vouched { policy = policy.countingAsFollower(of: post.author) }
         return try !policy.mayShow(post: post, on: .command)
     }
 }

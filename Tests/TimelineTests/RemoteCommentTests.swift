@@ -58,5 +58,26 @@ import TimelineDomain
                 as: .operator)
         }
         #expect(try service.lastSequence() == before)
+
+        // Vouching counts a commenter as a follower, no more: a direct message of alice's to erin
+        // is no post carol may answer, though she is of alice's server.
+        let erin = try await service.createUser("erin").id
+        guard
+            case .post(let message) = try await service.execute(
+                .receiveRemotePost(
+                    author: alice.rawValue, object: "https://two.example/users/alice/statuses/4", caption: "Psst",
+                    media: [], visibility: .direct, addressees: [erin.rawValue]),
+                as: .operator)
+        else {
+            Issue.record("no message")
+            return
+        }
+        await expectError(.notFound) {
+            _ = try await service.execute(
+                .receiveRemoteComment(
+                    author: carol.rawValue, object: "https://two.example/users/carol/statuses/5",
+                    post: message.id.rawValue, text: "Me too", replyTo: nil),
+                as: .operator)
+        }
     }
 }

@@ -36,6 +36,7 @@ class Peer:
         # authorised-fetch mode): the signer's key fetched from its keyId, checked with httpsig.
         self.authorized_fetch = authorized_fetch
         self.signed_gets, self.unsigned_gets = 0, 0
+        self.get_signers = []  # (path, the keyId that signed the GET, or None)
         self.private, self.public = new_key()
         self.received = []
         self.fail_next = 0  # answer this many deliveries 500 before taking any
@@ -47,6 +48,10 @@ class Peer:
                 pass
 
             def do_GET(self):
+                signature = self.headers.get("Signature", "")
+                peer.get_signers.append((self.path, next(
+                    (part.split("=", 1)[1].strip('"') for part in signature.split(",")
+                     if part.strip().startswith("keyId=")), None)))
                 if peer.authorized_fetch and not peer.signed_by_its_key(self.path, dict(self.headers.items())):
                     peer.unsigned_gets += 1
                     self.send_response(401)

@@ -278,6 +278,22 @@ answer = peer.post_cavage(f"{base}/inbox", private_note("about your dusk", in_re
 check(answer.status_code == 202 and alice_post()["commentCount"] == before
       and any(m["caption"].endswith("about your dusk") for m in direct_posts(alice_token)),
       "a direct answer to her public post is a message to her, not a comment")
+# Nor is one to her followers-only post: a comment there would show to all her followers. Only a
+# reply addressed to her followers (as Timeline sends a comment on such a post) is one.
+def comment_count(post_id):
+    return requests.get(f"{base}/v1/posts/{post_id}", headers=auth, timeout=30).json()["commentCount"]
+
+
+before = comment_count(followers_id)
+answer = peer.post_cavage(f"{base}/inbox", private_note("only for your eyes", in_reply_to=followers_note))
+check(answer.status_code == 202 and comment_count(followers_id) == before
+      and any(m["caption"].endswith("only for your eyes") for m in direct_posts(alice_token)),
+      "a direct answer to her followers-only post is a message to her, not a comment her followers read")
+to_followers = private_note("for all who read it", in_reply_to=followers_note, to=[alice_actor])
+to_followers["object"]["cc"] = [f"{alice_actor}/followers"]
+answer = peer.post_cavage(f"{base}/inbox", to_followers)
+check(answer.status_code == 202 and comment_count(followers_id) == before + 1,
+      "one addressed to her followers is a comment on it")
 # One to nobody here is kept by nobody.
 answer = peer.post_cavage(f"{base}/inbox", private_note("to someone else", to=[f"{peer.origin}/users/other"]))
 check(answer.status_code == 202 and all("someone else" not in m["caption"] for m in direct_posts(alice_token)),
@@ -406,6 +422,17 @@ def dan_follows():
 
 check(dan_follows() == [handle], "the peer accepts: dan follows it")
 stranger = Peer(certificate, key, name="stranger")
+# A photo of the peer's post on another server (the stranger's): fetched as the server's own actor
+# there, never with the key of dan, who follows the peer (that key could fetch what dan may see
+# there for the peer to show here).
+elsewhere = f"{stranger.origin}/media/photo.png"
+peer.post_cavage(f"{base}/inbox", peer.activity("Create", {
+    "id": f"{peer.origin}/notes/{uuid.uuid4()}", "type": "Note", "attributedTo": peer.id,
+    "to": ["https://www.w3.org/ns/activitystreams#Public"], "content": "<p>from elsewhere</p>",
+    "attachment": [{"type": "Image", "mediaType": "image/png", "url": elsewhere}]}))
+signers = [signer for path, signer in stranger.get_signers if path == "/media/photo.png"]
+check(signers and all(signer and "/users/" not in signer for signer in signers),
+      f"a photo on another server than its author's is fetched signed by the server's own actor ({signers})")
 answer = peer.post_cavage(f"{base}/inbox", {**peer.activity("Move", peer.id), "target": stranger.id})
 check(answer.status_code == 403 and dan_follows() == [handle],
       f"a Move to an account that does not name the peer is refused ({answer.status_code})")

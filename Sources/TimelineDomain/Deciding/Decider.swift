@@ -63,17 +63,19 @@ package struct Decider<State: DecisionState> {
     /// `not_found` to everyone but its author, as the read side answers — a `forbidden` would
     /// tell that it exists. (A post of someone `me` blocks is known to `me`: its commands answer
     /// the block themselves.)
-    func visiblePost(_ raw: String, to me: UserRecord) throws -> PostRecord {
+    func visiblePost(_ raw: String, to me: UserRecord, vouched: Bool = false) throws -> PostRecord {
         let post = try existingPost(raw)
-        guard try !isHidden(post, from: me) else { throw TimelineError.notFound("post", post.id.rawValue) }
+        guard try !isHidden(post, from: me, vouched: vouched) else {
+            throw TimelineError.notFound("post", post.id.rawValue)
+        }
         return post
     }
 
     /// Whether `post` is out of `me`'s sight: hidden by the privacy policy for a command, or its
-    /// author blocks `me`.
-    func isHidden(_ post: PostRecord, from me: UserRecord) throws -> Bool {
+    /// author blocks `me`. `vouched`: `me` counts as a follower of its author (`receiveRemoteComment`).
+    func isHidden(_ post: PostRecord, from me: UserRecord, vouched: Bool = false) throws -> Bool {
         guard post.author != me.id else { return false }
-        return try state.hides(post, from: me.id, threshold: context.hideAfterReports)
+        return try state.hides(post, from: me.id, threshold: context.hideAfterReports, vouched: vouched)
             || state.blocks(post.author, me.id)
     }
 

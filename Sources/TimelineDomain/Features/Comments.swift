@@ -107,8 +107,9 @@ extension Decider {
     func addComment(_ post: String, text: String, replyTo: String?, by me: UserRecord, vouched: Bool = false) throws
         -> Decision
     {
-        // One the post's own server vouches for (`receiveRemoteComment`) need not see it here.
-        let post = vouched ? try existingPost(post) : try visiblePost(post, to: me)
+        // One the post's own server vouches for (`receiveRemoteComment`: a followers-only post's)
+        // need not follow its author here; what else hides it (reports, a block) still does.
+        let post = try visiblePost(post, to: me, vouched: vouched)
         guard try !blockedEitherWay(me.id, post.author) else {
             throw TimelineError(.forbidden, "you cannot comment on this user's posts")
         }

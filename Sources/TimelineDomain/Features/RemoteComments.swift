@@ -69,12 +69,11 @@ extension Decider {
         if let known = try state.remoteComment(object: c.object), try state.comment(known) != nil {
             return Decision(outcome: .success(.comment(known)))
         }
-        // A post's own server decides who may answer it: a comment by an account of the same
-        // server as the (remote) post's author is taken on that server's word, so a followers-only
-        // post's comments reach its followers here, whether or not the commenter follows here.
-        let postAuthor = try state.post(try Validation.identifier(c.post, field: "post")).flatMap { post in
-            try state.user(post.author)
-        }
+        // A post's own server decides who may answer it: a comment on a (remote) followers-only
+        // post by an account of the post author's server is taken on that server's word, so its
+        // comments reach its followers here, whether or not the commenter follows here.
+        let post = try state.post(try Validation.identifier(c.post, field: "post"))
+        let postAuthor = try post.flatMap { post in post.visibility == .followers ? try state.user(post.author) : nil }
         let vouched = postAuthor.map { Self.server(of: $0.username) == Self.server(of: author.username) } ?? false
         var decision = try addComment(c.post, text: c.text, replyTo: c.replyTo, by: author, vouched: vouched)
         guard case .success(.comment(let id)) = decision.outcome, let post = PostID.parse(c.post) else {

@@ -213,7 +213,7 @@ extension TimelineAPI {
     /// A local user's `comment` on `post` (which `viewer` sees) as a reply `Note`: answering the
     /// `Note` of the comment it replies to (that comment's own on another server), else the post's,
     /// and mentioning their authors; public when the post is, else addressed to those authors and,
-    /// on a local followers-only post, its author's followers (who see the post, and so its comments).
+    /// on a followers-only post, its author's followers (who see the post, and so its comments).
     func commentNote(
         _ comment: Comment, on post: Post, seenBy viewer: UserID, _ urls: FederationURLs, withContext: Bool
     )
@@ -234,8 +234,9 @@ extension TimelineAPI {
         let mentioned = [post.author] + (replied.map { $0.author == post.author ? [] : [$0.author] } ?? [])
         let mentions = try mentioned.map { user throws(TimelineError) in try mention(user, urls) }
         let actors = mentions.map(\.href), isPublic = post.visibility == .public
-        let followers =
-            post.visibility == .followers && !post.authorUsername.contains("@") ? [urls.followers(post.author)] : []
+        // A followers-only post's comments are for its author's followers: the collection is the
+        // author's actor id and `/followers`, here and on the servers that federate with us.
+        let followers = post.visibility == .followers ? [actors[0] + "/followers"] : []
         let id = urls.comment(comment.id, by: comment.author)
         return ActivityStreams.Note(
             context: withContext ? ActivityStreams.context : nil, id: id, attributedTo: urls.actor(comment.author),

@@ -1,5 +1,6 @@
 import Foundation
 import Sodium
+import Synchronization
 import Timeline
 
 /// Other servers' posts that hold a video (#43), waiting here until it is transcoded. A post
@@ -34,6 +35,11 @@ public final class AwaitedVideoPosts: Sendable {
     }
 
     private let directory: String
+    /// The `Note`s whose media are being fetched now, and those deleted lately (by when): in
+    /// memory, for the races of a `Delete` with a fetch or a recording under way.
+    private let notes = Mutex<(fetching: Set<String>, deleted: [String: Date])>(([], [:]))
+    /// How long a deleted `Note` is remembered (a `Create` of it delivered late is still dropped).
+    static let deletionMemory: TimeInterval = 24 * 3600
 
     /// The journal in `directory` (made, 0700, if it is not there).
     public init(directory: String) throws {
@@ -49,6 +55,36 @@ public final class AwaitedVideoPosts: Sendable {
 
     /// Whether the `Note` `object` is waiting for its videos.
     func isAwaited(_ object: String) -> Bool { FileManager.default.fileExists(atPath: file(object)) }
+
+    /// Claims the fetching of the `Note` `object`'s media: false when another request fetches them
+    /// now (a re-delivery while the first is under way), or the `Note` was deleted.
+    func claimFetching(_ object: String) -> Bool {
+        notes.withLock { notes in
+            guard notes.deleted[object] == nil else { return false }
+            return notes.fetching.insert(object).inserted
+        }
+    }
+
+    /// Its media fetched (or not): another delivery of it may fetch them.
+    func endFetching(_ object: String) { _ = notes.withLock { $0.fetching.remove(object) } }
+
+    /// The `Note` `object` was deleted by its author: it is forgotten here, and for a day no
+    /// recording of it goes ahead (at most 10,000 remembered; the oldest day's go first).
+    func noteDeleted(_ object: String, now: Date = Date()) {
+        notes.withLock { notes in
+            if notes.deleted.count >= 10_000 {
+                notes.deleted = notes.deleted.filter { now.timeIntervalSince($0.value) < Self.deletionMemory }
+                if notes.deleted.count >= 10_000 { notes.deleted.removeAll() }
+            }
+            notes.deleted[object] = now
+        }
+        forget(object)
+    }
+
+    /// Whether the `Note` `object` was deleted lately.
+    func wasDeleted(_ object: String, now: Date = Date()) -> Bool {
+        notes.withLock { $0.deleted[object].map { now.timeIntervalSince($0) < Self.deletionMemory } ?? false }
+    }
 
     /// Keeps `post` (or its new fields) until its videos are done: written whole, then renamed
     /// into place, so a crash leaves the old file or the new one.
@@ -66,10 +102,14 @@ public final class AwaitedVideoPosts: Sendable {
     /// Forgets the `Note` `object` (recorded, refused, or deleted by its author).
     func forget(_ object: String) { try? FileManager.default.removeItem(atPath: file(object)) }
 
-    /// Every post waiting.
+    /// Every post waiting (a file that does not read as one, which no crash leaves, is removed).
     var all: [Post] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { read(directory + "/" + $0) }
+        return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
+            let post = read(directory + "/" + name)
+            if post == nil { try? FileManager.default.removeItem(atPath: directory + "/" + name) }
+            return post
+        }
     }
 
     private func read(_ path: String) -> Post? {
@@ -86,11 +126,20 @@ extension TimelineAPI {
     public func publishAwaitedVideoPosts(log: @Sendable (String) -> Void = { _ in }) async {
         guard let journal = options.awaitedVideoPosts else { return }
         for post in journal.all {
+            if journal.wasDeleted(post.object) {
+                journal.forget(post.object)
+                continue
+            }
             var ready: [MediaID] = []
             var waiting = false
             for id in post.media {
-                // Gone (its account erased) or failed: left out.
-                guard let media = try? service.media(id, viewer: post.author) else { continue }
+                let media: MediaAttachment
+                do { media = try service.media(id, viewer: post.author) } catch  where error.code == .notFound {
+                    continue  // gone (its account erased): left out
+                } catch {
+                    waiting = true  // not read now: the next round
+                    continue
+                }
                 switch media.video {
                 case .processing?: waiting = true
                 case .failed?: break
@@ -104,7 +153,8 @@ extension TimelineAPI {
                 continue
             }
             do {
-                _ = try await service.execute(post.command(media: ready), as: .operator)
+                let recorded = try await service.execute(post.command(media: ready), as: .operator)
+                try await followUp(post, recorded: recorded, journal)
             } catch  where error.code == .internal || error.code == .storageFull {
                 log("recording \(post.object), whose video is ready: \(error)")
                 continue
@@ -112,6 +162,20 @@ extension TimelineAPI {
                 log("\(post.object), whose video is ready, was refused: \(error)")
             }
             journal.forget(post.object)
+        }
+    }
+
+    /// What came for an awaited post while it was being recorded: its `Delete` (the post goes
+    /// again), or its `Update` (its caption is edited).
+    private func followUp(_ post: AwaitedVideoPosts.Post, recorded: CommandResult, _ journal: AwaitedVideoPosts)
+        async throws(TimelineError)
+    {
+        guard case .post(let shown) = recorded else { return }
+        let author = Caller.user(post.author.rawValue)
+        if journal.wasDeleted(post.object) {
+            _ = try await service.execute(.deletePost(post: shown.id.rawValue), as: author)
+        } else if let now = journal.post(post.object), now.caption != post.caption {
+            _ = try await service.execute(.editPost(post: shown.id.rawValue, caption: .some(now.caption)), as: author)
         }
     }
 }

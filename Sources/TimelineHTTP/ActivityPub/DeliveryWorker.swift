@@ -247,7 +247,11 @@ public final class DeliveryWorker: Sendable {
         if audience.visibility != .direct, try service.remoteAccount(audience.author) == nil {
             inboxes += try remoteInboxes(following: audience.author).filter { !inboxes.contains($0) }
         }
-        return inboxes
+        // Never to a server the commenter blocks (its accounts are as if blocked by them).
+        return try inboxes.filter { inbox throws(TimelineError) in
+            guard let host = Validation.host(of: inbox) else { return false }
+            return try !service.blocksServer(host, user: author)
+        }
     }
 
     /// The inboxes of `user`'s remote followers, one per server (its shared inbox, when it has one).

@@ -67,12 +67,13 @@ extension TimelineAPI {
                 .forbidden, "this server does not federate with \(Validation.host(of: actor) ?? "")")
         }
         let account = try await verifiedAccount(signature, actor: actor, owner: keyOwner, federation)
-        guard !seenSignatures.wasTaken(signature) else {
+        guard seenSignatures.claim(signature) else {
             throw TimelineError(.unauthenticated, "this signed request was taken already (a replay)")
         }
-        try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin))
-        // Noted once handled: a request that failed here may be sent again as it was.
-        seenSignatures.noteTaken(signature)
+        do { try await handle(activity, type: type, from: account, FederationURLs(origin: request.origin)) } catch {
+            seenSignatures.release(signature)  // not taken: it may come again as it was
+            throw error
+        }
         return Responses.empty(202)
     }
 

@@ -34,13 +34,18 @@ extension TimelineAPI {
                 }
                 return
             }
-            let toAuthor = Self.audience(of: note).contains(try actorID(of: audience.author, urls))
+            // The post author's followers collection (Mastodon's, GoToSocial's, Pixelfed's and
+            // Timeline's are the actor's id and `/followers`).
+            let toAuthorsFollowers = Self.audience(of: note).contains(
+                try actorID(of: audience.author, urls) + "/followers")
             if audience.visibility == .direct {
                 // An answer in a conversation of direct messages.
                 try await receivePost(note, object, text, by: account, .direct, to: addressees, answering: post, urls)
-            } else if visibility == .public || (audience.visibility == .followers && toAuthor) {
-                // A comment: for everyone (it shows to whoever sees the post), or to a post for
-                // followers addressed to its author (as a comment on it is here).
+            } else if visibility == .public || (audience.visibility == .followers && toAuthorsFollowers) {
+                // A comment, which shows to whoever sees the post: one for everyone, or, on a post
+                // for followers, one addressed to the post author's followers (as Timeline sends a
+                // comment on one). A reply to fewer people — its author alone, or the replier's
+                // own followers — is not made one that all the post's readers see.
                 _ = try await service.execute(
                     .receiveRemoteComment(
                         author: account.userId.rawValue, object: object, post: post.rawValue,
@@ -71,25 +76,37 @@ extension TimelineAPI {
         _ visibility: PostVisibility, to addressees: [UserID] = [], answering: PostID? = nil, _ urls: FederationURLs
     ) async throws(TimelineError) {
         guard let federation = options.federation else { return }
-        if let awaited = options.awaitedVideoPosts, awaited.isAwaited(object) { return }  // sent again
+        // Known already, waiting for its videos, or being fetched by another delivery of it (sent
+        // again while the first is under way): nothing is fetched again.
+        guard try service.remotePost(object: object) == nil else { return }
+        let awaited = options.awaitedVideoPosts
+        if let awaited {
+            guard !awaited.isAwaited(object), awaited.claimFetching(object) else { return }
+        }
+        defer { awaited?.endFetching(object) }
         let me = Caller.user(account.userId.rawValue)
-        // Fetched as one who may see it here: a follower of the author, or an addressee.
+        // Fetched as one who may see it here (a follower of the author, or an addressee) only from
+        // the author's own server: a media URL elsewhere, signed so, could fetch what that user may
+        // see there for the author to show here. Elsewhere, the server's own actor signs.
         let signer = try await localSigner(of: account, addressees: addressees, urls)
         var media: [MediaID] = []
         var videos = false
         for attachment in Self.attachments(of: note).prefix(MediaPolicy.maxPerPost) {
             let alt = attachment.alt.map { String($0.prefix(MediaPolicy.maxAlt)) }
+            let signedBy = Validation.host(of: attachment.url) == Validation.host(of: account.actor) ? signer : nil
             // A video needs somewhere to wait for its transcoding (a server without one leaves it out).
-            if attachment.isVideo, options.awaitedVideoPosts == nil { continue }
+            if attachment.isVideo, awaited == nil { continue }
             // One that cannot be fetched, or is no image or video, is left out, as a broken one would be.
             guard
                 let id = attachment.isVideo
-                    ? await fetchVideo(attachment.url, alt: alt, as: me, signer: signer, federation)
-                    : await fetchPhoto(attachment.url, alt: alt, as: me, signer: signer, federation)
+                    ? await fetchVideo(attachment.url, alt: alt, as: me, signer: signedBy, federation)
+                    : await fetchPhoto(attachment.url, alt: alt, as: me, signer: signedBy, federation)
             else { continue }
             media.append(id)
             videos = videos || attachment.isVideo
         }
+        // Deleted by its author while its media were fetched: not recorded (they expire unattached).
+        if awaited?.wasDeleted(object) == true { return }
         let caption = String(text.unicodeScalars.prefix(Validation.maxCaption))
         guard !media.isEmpty || (visibility == .direct && !caption.isEmpty) else { return }
         let post = AwaitedVideoPosts.Post(
@@ -97,7 +114,7 @@ extension TimelineAPI {
             sensitive: note["sensitive"] == .bool(true),
             warning: note["summary"]?.string.flatMap { $0.isEmpty ? nil : String($0.prefix(Validation.maxWarning)) },
             addressees: addressees, inReplyTo: answering)
-        if videos, let awaited = options.awaitedVideoPosts {
+        if videos, let awaited {
             try awaited.keep(post)
         } else {
             _ = try await service.execute(post.command(media: media), as: .operator)
@@ -185,8 +202,10 @@ extension TimelineAPI {
     /// A `Delete` of a `Note` that came in (its id, or its `Tombstone`): a post's, or a comment's.
     func receiveNoteDeletion(_ object: String, from account: RemoteAccountSeen) async throws(TimelineError) {
         let me = Caller.user(account.userId.rawValue)
-        if let awaited = options.awaitedVideoPosts, awaited.post(object)?.author == account.userId {
-            awaited.forget(object)  // still waiting for its video: it never shows
+        // Waiting for its videos, or being fetched or recorded now: it never shows. Only a `Note`
+        // of the deleter's own server is remembered so (no server deletes another's).
+        if Validation.host(of: object) == Validation.host(of: account.actor) {
+            options.awaitedVideoPosts?.noteDeleted(object)
         }
         if let post = try service.remotePost(object: object) {
             _ = try await service.execute(.deletePost(post: post.rawValue), as: me)

@@ -92,10 +92,7 @@ extension TimelineAPI {
         if let post = try service.remotePost(object: query) { return (nil, post) }
         if let account = try service.remoteAccount(actor: query) { return (account.userId, nil) }
         try requireFederating(with: query)
-        let document: JSONValue
-        do { document = try await federation.fetchDocument(query) } catch {
-            throw TimelineError.notFound("object", String(query.prefix(200)))
-        }
+        let document = try await originalDocument(query, federation)
         if document["type"]?.string == "Note", let author = Self.id(of: document["attributedTo"]),
             Validation.host(of: author) == Validation.host(of: query)
         {
@@ -104,6 +101,26 @@ extension TimelineAPI {
             return (account.userId, try document["id"]?.string.flatMap(service.remotePost(object:)))
         }
         return (try await remoteAccount(resolving: query, federation).userId, nil)
+    }
+
+    /// The document at `url`, as its origin serves it: when its `id` is not `url` (a page's
+    /// address, or a file anyone could upload there claiming to be another's `Note`), it is
+    /// fetched again from its `id`, on the same host, and must say that `id` there (Mastodon's
+    /// origin check). `not_found` otherwise.
+    private func originalDocument(_ url: String, _ federation: FederationClient) async throws(TimelineError)
+        -> JSONValue
+    {
+        let refused = TimelineError.notFound("object", String(url.prefix(200)))
+        guard var document = try? await federation.fetchDocument(url), let id = document["id"]?.string else {
+            throw refused
+        }
+        if id != url {
+            guard Validation.host(of: id) == Validation.host(of: url),
+                let original = try? await federation.fetchDocument(id), original["id"]?.string == id
+            else { throw refused }
+            document = original
+        }
+        return document
     }
 
     /// A `Move` of `account` to the actor `target` (Mastodon's account migration): taken only when

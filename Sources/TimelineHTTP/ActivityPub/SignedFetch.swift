@@ -89,34 +89,41 @@ final class KeyRefetches: Sendable {
 
 /// The signatures of the activities taken lately, each kept until its time leaves the accepted
 /// window (`ReceivedSignature.maxSkew` after it): the same signed request sent again — a replay,
-/// say of a `Follow` after its `Undo` — is refused, as it could otherwise be for 12 hours. Kept
-/// as SHA-256 digests, at most `capacity` (the oldest go first when it is full), and in memory:
-/// after a restart, a request signed before it could be replayed once.
+/// say of a `Follow` after its `Undo` — is refused, as it could otherwise be for 12 hours. A
+/// signature is claimed before its activity is handled (two copies at once: one is refused) and
+/// let go if the handling failed. Kept as SHA-256 digests, at most `capacity` (the oldest go
+/// first when it is full), in memory and per process: after a restart, or on another node of a
+/// cluster, a request signed before could be taken once more.
 final class SeenSignatures: Sendable {
     static let capacity = 100_000
-    private let seen = Mutex<(expiries: [[UInt8]: Date], order: ArrivalQueue<(digest: [UInt8], expiry: Date)>)>(
-        ([:], ArrivalQueue()))
 
-    /// Whether `signature` was noted as taken already (and its time is still in the window).
-    func wasTaken(_ signature: ReceivedSignature, now: Date = Date()) -> Bool {
-        let digest = Sodium.sha256(signature.bytes)
-        return seen.withLock { ($0.expiries[digest].map { $0 > now }) ?? false }
+    private struct Seen {
+        var expiries: [[UInt8]: Date] = [:]
+        var order = ArrivalQueue<(digest: [UInt8], expiry: Date)>()
+    }
+    private let seen = Mutex(Seen())
+
+    /// Claims `signature` for one request: false when it was taken already (its time still in
+    /// the window), or another request with it is being handled now.
+    func claim(_ signature: ReceivedSignature, now: Date = Date()) -> Bool {
+        let digest = Sodium.sha256(signature.bytes), expiry = signature.time + ReceivedSignature.maxSkew
+        return seen.withLock { seen in
+            if let taken = seen.expiries[digest], taken > now { return false }
+            // The expired first, then (when it is still full) the oldest noted.
+            while let first = seen.order.first, first.expiry <= now || seen.expiries.count >= Self.capacity {
+                seen.order.removeFirst()
+                if seen.expiries[first.digest] == first.expiry { seen.expiries[first.digest] = nil }
+            }
+            seen.expiries[digest] = expiry
+            seen.order.append((digest, expiry))
+            return true
+        }
     }
 
-    /// Notes `signature` as taken, until it could no longer be accepted.
-    func noteTaken(_ signature: ReceivedSignature, now: Date = Date()) {
-        let digest = Sodium.sha256(signature.bytes), expiry = signature.time + ReceivedSignature.maxSkew
-        seen.withLock { state in
-            // The expired first, then (when it is still full) the oldest noted.
-            while let first = state.order.first,
-                first.expiry <= now || state.expiries.count >= Self.capacity
-            {
-                state.order.removeFirst()
-                if state.expiries[first.digest] == first.expiry { state.expiries[first.digest] = nil }
-            }
-            state.expiries[digest] = expiry
-            state.order.append((digest, expiry))
-        }
+    /// Lets `signature` go: its request failed here, so its sender may send it again as it was.
+    func release(_ signature: ReceivedSignature) {
+        let digest = Sodium.sha256(signature.bytes)
+        _ = seen.withLock { $0.expiries.removeValue(forKey: digest) }
     }
 }
 
