@@ -65,6 +65,24 @@ import TimelineDomain
         #expect(try service.events(limit: 1000).filter { $0.type == .remotePostSeen }.count == 1)
     }
 
+    @Test func twoNotesVideosAreFetchedAtOnceAtMostAndADeletedNoteIsNotFetchedAgain() throws {
+        let journal = try AwaitedVideoPosts(directory: temporaryPath())
+        for _ in 0..<AwaitedVideoPosts.fetchSlots { try journal.startFetchingVideos() }
+        #expect(throws: TimelineError(.rateLimited, "other servers' videos are being fetched: try again later")) {
+            try journal.startFetchingVideos()
+        }
+        journal.endFetchingVideos()
+        try journal.startFetchingVideos()
+        // One delivery of a Note fetches its media; a second at the same time does not.
+        #expect(journal.claimFetching(Self.object))
+        #expect(!journal.claimFetching(Self.object))
+        journal.endFetching(Self.object)
+        // Deleted: no delivery of it is fetched or recorded for a day.
+        journal.noteDeleted(Self.object)
+        #expect(journal.wasDeleted(Self.object) && !journal.claimFetching(Self.object))
+        #expect(!journal.wasDeleted(Self.object, now: Date() + AwaitedVideoPosts.deletionMemory + 1))
+    }
+
     @Test func aPostWhoseOnlyVideoFailsIsDroppedAndOneWithAPhotoKeepsThePhoto() async throws {
         let service = try openService()
         let bob = try #require(try await service.execute(RemoteAccountTests.record(), as: .operator).profile).id

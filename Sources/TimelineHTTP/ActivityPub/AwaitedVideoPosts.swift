@@ -40,6 +40,9 @@ public final class AwaitedVideoPosts: Sendable {
     private let notes = Mutex<(fetching: Set<String>, deleted: [String: Date])>(([], [:]))
     /// How long a deleted `Note` is remembered (a `Create` of it delivered late is still dropped).
     static let deletionMemory: TimeInterval = 24 * 3600
+    /// How many `Note`s' videos are fetched at once: each may take minutes, inside its request.
+    static let fetchSlots = 2
+    private let fetchingVideos = Mutex(0)
 
     /// The journal in `directory` (made, 0700, if it is not there).
     public init(directory: String) throws {
@@ -64,6 +67,22 @@ public final class AwaitedVideoPosts: Sendable {
             return notes.fetching.insert(object).inserted
         }
     }
+
+    /// Takes one of the `fetchSlots` for a `Note`'s videos: `rate_limited` when all are taken (its
+    /// sender tries again later, as servers do on a 429), so that other servers' posts with videos
+    /// never hold more than a few requests, downloads and spool files at once.
+    func startFetchingVideos() throws(TimelineError) {
+        guard
+            fetchingVideos.withLock({ fetching in
+                guard fetching < Self.fetchSlots else { return false }
+                fetching += 1
+                return true
+            })
+        else { throw TimelineError(.rateLimited, "other servers' videos are being fetched: try again later") }
+    }
+
+    /// Gives back the slot `startFetchingVideos` took.
+    func endFetchingVideos() { fetchingVideos.withLock { $0 -= 1 } }
 
     /// Its media fetched (or not): another delivery of it may fetch them.
     func endFetching(_ object: String) { _ = notes.withLock { $0.fetching.remove(object) } }

@@ -84,6 +84,10 @@ extension TimelineAPI {
             guard !awaited.isAwaited(object), awaited.claimFetching(object) else { return }
         }
         defer { awaited?.endFetching(object) }
+        let attachments = Array(Self.attachments(of: note).prefix(MediaPolicy.maxPerPost))
+        let fetchesVideos = attachments.contains(where: \.isVideo) && awaited != nil
+        if fetchesVideos { try awaited?.startFetchingVideos() }
+        defer { if fetchesVideos { awaited?.endFetchingVideos() } }
         let me = Caller.user(account.userId.rawValue)
         // Fetched as one who may see it here (a follower of the author, or an addressee) only from
         // the author's own server: a media URL elsewhere, signed so, could fetch what that user may
@@ -91,7 +95,7 @@ extension TimelineAPI {
         let signer = try await localSigner(of: account, addressees: addressees, urls)
         var media: [MediaID] = []
         var videos = false
-        for attachment in Self.attachments(of: note).prefix(MediaPolicy.maxPerPost) {
+        for attachment in attachments {
             let alt = attachment.alt.map { String($0.prefix(MediaPolicy.maxAlt)) }
             let signedBy = Validation.host(of: attachment.url) == Validation.host(of: account.actor) ? signer : nil
             // A video needs somewhere to wait for its transcoding (a server without one leaves it out).
