@@ -74,7 +74,7 @@ extension Decider {
         // comments reach its followers here, whether or not the commenter follows here.
         let post = try state.post(try Validation.identifier(c.post, field: "post"))
         let postAuthor = try post.flatMap { post in post.visibility == .followers ? try state.user(post.author) : nil }
-        let vouched = postAuthor.map { Self.server(of: $0.username) == Self.server(of: author.username) } ?? false
+        let vouched = postAuthor.map { $0.server == author.server } ?? false
         var decision = try addComment(c.post, text: c.text, replyTo: c.replyTo, by: author, vouched: vouched)
         guard case .success(.comment(let id)) = decision.outcome, let post = PostID.parse(c.post) else {
             return decision
@@ -83,14 +83,6 @@ extension Decider {
             .remoteCommentSeen(RemoteCommentSeen(commentId: id, postId: post, authorId: author.id, object: c.object)))
         decision.actor = author.id
         return decision
-    }
-}
-
-extension Decider {
-    /// The server of a remote account's `username` (`name@host`): its host; nil for a local user.
-    static func server(of username: String) -> Substring? {
-        guard let at = username.firstIndex(of: "@") else { return nil }
-        return username[username.index(after: at)...]
     }
 }
 

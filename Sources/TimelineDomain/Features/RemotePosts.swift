@@ -59,6 +59,9 @@ extension UserRecord {
     /// Whether the account is another server's actor (its username is a handle, `name@host`;
     /// a local username never holds `@`).
     package var isRemote: Bool { username.contains("@") }
+
+    /// A remote account's server: the host (and port) of its `name@host`; nil for a local user.
+    package var server: String? { username.firstIndex(of: "@").map { String(username[username.index(after: $0)...]) } }
 }
 
 extension Decider {
@@ -70,7 +73,7 @@ extension Decider {
             throw TimelineError.notFound("remote account", authorId.rawValue)
         }
         let host = try Validation.actorURL(object, field: "object")
-        guard author.username.hasSuffix("@" + host) else {
+        guard author.server == host else {
             throw TimelineError.invalid("object", "object must be on its author's server")
         }
         return author
