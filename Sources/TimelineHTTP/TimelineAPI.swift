@@ -84,8 +84,11 @@ public final class TimelineAPI: Sendable {
     let imports: ImportJobs
     /// The keys of other servers' actors that signed fetches lately (authorised-fetch mode).
     let signerKeys = SignerKeys()
-    /// When each known remote actor was last fetched again for a signature its key did not verify.
-    let keyRefetches = KeyRefetches()
+    /// The known remote actors fetched again lately because their recorded key did not verify a
+    /// signature: forged requests in the name of a known actor cost one fetch of it a minute,
+    /// however many come, while a rotated key is still taken at its first use (or a minute after
+    /// a forgery, when its sender tries again).
+    let keyRefetches = RecentKeys(lifetime: 60, capacity: 10_000)
     /// The signatures of the activities taken lately (a replay is refused).
     let seenSignatures = SeenSignatures()
     let throttle: Throttle

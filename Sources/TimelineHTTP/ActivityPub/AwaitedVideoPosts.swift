@@ -35,9 +35,10 @@ public final class AwaitedVideoPosts: Sendable {
     }
 
     private let directory: String
-    /// The `Note`s whose media are being fetched now, and those deleted lately (by when): in
-    /// memory, for the races of a `Delete` with a fetch or a recording under way.
-    private let notes = Mutex<(fetching: Set<String>, deleted: [String: Date])>(([], [:]))
+    /// The `Note`s whose media are being fetched now, and those deleted lately (at most 10,000):
+    /// in memory, for the races of a `Delete` with a fetch or a recording under way.
+    private let fetching = Mutex<Set<String>>([])
+    private let deleted = RecentKeys(lifetime: AwaitedVideoPosts.deletionMemory, capacity: 10_000)
     /// How long a deleted `Note` is remembered (a `Create` of it delivered late is still dropped).
     static let deletionMemory: TimeInterval = 24 * 3600
     /// How many `Note`s' videos are fetched at once: each may take minutes, inside its request.
@@ -53,7 +54,7 @@ public final class AwaitedVideoPosts: Sendable {
 
     /// The file of the `Note` `object`: named by its id's SHA-256, so any id makes a file name.
     private func file(_ object: String) -> String {
-        directory + "/" + Sodium.sha256(Array(object.utf8)).map { String(format: "%02x", $0) }.joined() + ".json"
+        directory + "/" + hex(Sodium.sha256(Array(object.utf8))) + ".json"
     }
 
     /// Whether the `Note` `object` is waiting for its videos.
@@ -62,10 +63,7 @@ public final class AwaitedVideoPosts: Sendable {
     /// Claims the fetching of the `Note` `object`'s media: false when another request fetches them
     /// now (a re-delivery while the first is under way), or the `Note` was deleted.
     func claimFetching(_ object: String) -> Bool {
-        notes.withLock { notes in
-            guard notes.deleted[object] == nil else { return false }
-            return notes.fetching.insert(object).inserted
-        }
+        !deleted.contains(object) && fetching.withLock { $0.insert(object).inserted }
     }
 
     /// Takes one of the `fetchSlots` for a `Note`'s videos: `rate_limited` when all are taken (its
@@ -85,25 +83,17 @@ public final class AwaitedVideoPosts: Sendable {
     func endFetchingVideos() { fetchingVideos.withLock { $0 -= 1 } }
 
     /// Its media fetched (or not): another delivery of it may fetch them.
-    func endFetching(_ object: String) { _ = notes.withLock { $0.fetching.remove(object) } }
+    func endFetching(_ object: String) { _ = fetching.withLock { $0.remove(object) } }
 
     /// The `Note` `object` was deleted by its author: it is forgotten here, and for a day no
-    /// recording of it goes ahead (at most 10,000 remembered; the oldest day's go first).
-    func noteDeleted(_ object: String, now: Date = Date()) {
-        notes.withLock { notes in
-            if notes.deleted.count >= 10_000 {
-                notes.deleted = notes.deleted.filter { now.timeIntervalSince($0.value) < Self.deletionMemory }
-                if notes.deleted.count >= 10_000 { notes.deleted.removeAll() }
-            }
-            notes.deleted[object] = now
-        }
+    /// recording of it goes ahead.
+    func noteDeleted(_ object: String) {
+        deleted.note(object)
         forget(object)
     }
 
     /// Whether the `Note` `object` was deleted lately.
-    func wasDeleted(_ object: String, now: Date = Date()) -> Bool {
-        notes.withLock { $0.deleted[object].map { now.timeIntervalSince($0) < Self.deletionMemory } ?? false }
-    }
+    func wasDeleted(_ object: String, now: Date = Date()) -> Bool { deleted.contains(object, now: now) }
 
     /// Keeps `post` (or its new fields) until its videos are done: written whole, then renamed
     /// into place, so a crash leaves the old file or the new one.

@@ -89,7 +89,7 @@ extension TimelineAPI {
                 return known
             }
             // A rotated key, or a forgery: the actor is fetched again, at most once a minute.
-            guard keyRefetches.mayRefetch(actor) else {
+            guard keyRefetches.noteUnlessRecent(actor) else {
                 throw TimelineError(.unauthenticated, "the signature does not verify with the actor's key")
             }
         }

@@ -67,26 +67,6 @@ extension TimelineAPI {
     }
 }
 
-/// When each known remote actor was last fetched again because its recorded key did not verify
-/// a signature (at most `capacity`; all forgotten when it is full): forged requests in the name
-/// of a known actor cost one fetch of it a minute, however many come, while a rotated key is
-/// still taken at its first use (or a minute after a forgery, when its sender tries again).
-final class KeyRefetches: Sendable {
-    static let capacity = 10_000
-    static let interval: TimeInterval = 60
-    private let times = Mutex<[String: Date]>([:])
-
-    /// Whether `actor` may be fetched again now; if so, now is noted as its last time.
-    func mayRefetch(_ actor: String, now: Date = Date()) -> Bool {
-        times.withLock {
-            if let last = $0[actor], now.timeIntervalSince(last) < Self.interval { return false }
-            if $0.count >= Self.capacity { $0.removeAll() }
-            $0[actor] = now
-            return true
-        }
-    }
-}
-
 /// The signatures of the activities taken lately, each kept until its time leaves the accepted
 /// window (`ReceivedSignature.maxSkew` after it): the same signed request sent again — a replay,
 /// say of a `Follow` after its `Undo` — is refused, as it could otherwise be for 12 hours. A

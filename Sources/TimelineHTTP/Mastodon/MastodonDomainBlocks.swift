@@ -61,7 +61,7 @@ extension Mastodon {
         /// The operator's block of `domain`.
         init(suspended domain: String) {
             self.domain = domain
-            digest = Sodium.sha256(Array(domain.utf8)).map { String(format: "%02x", $0) }.joined()
+            digest = hex(Sodium.sha256(Array(domain.utf8)))
             severity = "suspend"
             comment = Nullable(nil)
         }
